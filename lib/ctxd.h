@@ -1,0 +1,286 @@
+/*
+ * ctxd internal library: prototypes grouped by module. Each module's functions carry the
+ * module's file name as prefix (db_* in db.c). Functions return 0 on success and -1 on
+ * failure (logging "%s: ...", __func__) unless stated otherwise.
+ */
+#ifndef CTXD_H
+#define CTXD_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct sqlite3;
+
+/* ---------------------------------------------------------------- util.c */
+
+/* Growable byte buffer, always NUL-terminated when p != NULL. */
+struct buf {
+	char	*p;
+	size_t	 len;
+	size_t	 cap;
+};
+
+void	 buf_init(struct buf *);
+void	 buf_release(struct buf *);
+void	 buf_reset(struct buf *);		/* len = 0, keeps memory */
+int	 buf_add(struct buf *, const void *, size_t);
+int	 buf_adds(struct buf *, const char *);
+int	 buf_addc(struct buf *, char);
+int	 buf_printf(struct buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+int	 buf_vprintf(struct buf *, const char *, va_list)
+	    __attribute__((format(printf, 2, 0)));
+char	*buf_detach(struct buf *);		/* caller frees; buf is reset */
+
+/* Parses a whole decimal string into [min, max]; -1 on junk, overflow or range. */
+int	 util_parse_long(const char *, long min, long max, long *out);
+/* Reads a whole file of at most max bytes; *out NUL-terminated, caller frees. */
+int	 util_read_file(const char *path, size_t max, char **out, size_t *outlen);
+/* Writes via a temporary file + rename, with the given mode. */
+int	 util_write_file(const char *path, const void *, size_t, mode_t);
+int	 util_mkdir_p(const char *path, mode_t);
+/* Returns "a/b" (malloc'd). */
+char	*util_path_join(const char *, const char *);
+/* ISO 8601 UTC "YYYY-MM-DDTHH:MM:SSZ" into out (>= 21 bytes). */
+void	 util_iso8601(time_t, char *out, size_t outsz);
+/* Base64url without padding; returns malloc'd string / decoded bytes. */
+char	*util_b64url_encode(const unsigned char *, size_t);
+int	 util_b64url_decode(const char *, size_t, unsigned char **out, size_t *outlen);
+void	 util_hex(const unsigned char *, size_t, char *out);	/* out: 2n+1 */
+int	 util_unhex(const char *, unsigned char *out, size_t outlen);
+/* Directory holding the running executable (malloc'd), for finding siblings. */
+char	*util_exe_dir(void);
+/* Data folder: $DATA_DIR or the default "/data". Never NULL. */
+const char *util_data_dir(void);
+int	 util_str_endswith(const char *, const char *);
+
+/* ---------------------------------------------------------------- log.c */
+
+void	 log_init(const char *prog);
+void	 log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	 log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	 log_err(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---------------------------------------------------------------- crypto.c */
+
+#define CRYPTO_KEYLEN	32
+
+int	 crypto_random(void *, size_t);
+/* SHA-256 of data as 64 lowercase hex digits + NUL. */
+void	 crypto_sha256_hex(const void *, size_t, char out[65]);
+/* Loads DATA_DIR/secret.key (32 bytes, refuses if group/other can read it). */
+int	 crypto_secret_load(const char *datadir, unsigned char key[CRYPTO_KEYLEN]);
+/* Creates DATA_DIR/secret.key (0600) if missing; 0 if created or present. */
+int	 crypto_secret_create(const char *datadir);
+/* AES-256-GCM: returns "v1:" + base64url(nonce|ciphertext|tag), malloc'd. */
+char	*crypto_seal(const unsigned char key[CRYPTO_KEYLEN], const char *plain);
+/* Inverse of crypto_seal; NULL on tampering or wrong key. Caller frees. */
+char	*crypto_open(const unsigned char key[CRYPTO_KEYLEN], const char *sealed);
+/* Constant-time equality of two equal-length buffers. */
+int	 crypto_equal(const void *, const void *, size_t);
+
+/* ---------------------------------------------------------------- license.c */
+
+enum license_status {
+	LICENSE_OK = 0,
+	LICENSE_MISSING,
+	LICENSE_MALFORMED,
+	LICENSE_BAD_SIGNATURE,
+	LICENSE_EXPIRED
+};
+
+struct license {
+	char	 plan[32];		/* "trial", "standard", ... */
+	char	 licensee[128];
+	char	 id[40];
+	time_t	 issued;		/* UTC midnight of the issue date */
+	time_t	 expires;		/* UTC end of the expiry date */
+};
+
+/*
+ * Verifies a key "ctxd1.<payload b64url>.<signature b64url>" against the Ed25519 public key
+ * (32 bytes) at time now. Fills *out (when not NULL) whenever the payload parsed, even if
+ * expired or badly signed.
+ */
+enum license_status license_verify(const char *key, const unsigned char pub[32],
+	    time_t now, struct license *out);
+/*
+ * For every long-running executable: verifies $LICENSE_KEY with the compiled-in key. On
+ * failure prints one line to stderr ("prog: license key missing|malformed|has a bad
+ * signature|expired on YYYY-MM-DD ...") and returns -1.
+ */
+int	 license_check_env(const char *prog);
+/* Mints a key signed with the Ed25519 private key in PEM file keypath; malloc'd. */
+char	*license_mint(const char *keypath, const struct license *);
+/* Prints a key's fields, one "name: value" per line. */
+void	 license_print(const struct license *, enum license_status, FILE *);
+const char *license_status_str(enum license_status);
+
+/* ---------------------------------------------------------------- db.c */
+
+#define DB_SCHEMA_VERSION	1
+
+enum db_mode { DB_READONLY, DB_READWRITE };
+
+/*
+ * Opens DATA_DIR/ctxd.db. DB_READWRITE creates and migrates it; DB_READONLY refuses a
+ * missing database or one whose schema is older or newer than this build's. Registers the
+ * "ctxd" FTS5 tokenizer, sets WAL, busy timeout, foreign keys and defensive mode.
+ */
+int	 db_open(const char *datadir, enum db_mode, struct sqlite3 **out);
+void	 db_close(struct sqlite3 *);
+/* Runs one constant SQL string (no parameters). */
+int	 db_exec(struct sqlite3 *, const char *sql);
+int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
+int	 db_commit(struct sqlite3 *);
+void	 db_rollback(struct sqlite3 *);
+
+/* ---------------------------------------------------------------- settings.c */
+
+/* Plain value of a setting (malloc'd) or NULL when unset. Secret settings are decrypted. */
+char	*settings_get(struct sqlite3 *, const char *datadir, const char *name);
+/* Boolean setting with its default. */
+int	 settings_get_bool(struct sqlite3 *, const char *name, int dflt);
+/* Validates name and value against the settings table; encrypts secrets. */
+int	 settings_set(struct sqlite3 *, const char *datadir, const char *name,
+	    const char *value, char *err, size_t errsz);
+int	 settings_unset(struct sqlite3 *, const char *name);
+/* 1 if the setting is a secret (write-only), 0 if plain, -1 if unknown. */
+int	 settings_is_secret(const char *name);
+/* Prints every known setting, secrets as "(set)"/"(unset)". */
+int	 settings_list(struct sqlite3 *, FILE *);
+
+/* ---------------------------------------------------------------- apikey.c */
+
+#define APIKEY_PREFIX	"ctxd_"
+
+/* Creates a key named name; returns the value (malloc'd), shown once; stores its hash. */
+char	*apikey_create(struct sqlite3 *, const char *name, int admin);
+enum apikey_result { APIKEY_MISSING, APIKEY_INVALID, APIKEY_VALID, APIKEY_VALID_ADMIN };
+/* Checks an "Authorization" header value (or NULL). */
+enum apikey_result apikey_check(struct sqlite3 *, const char *authorization);
+
+/* ---------------------------------------------------------------- tokenize.c */
+
+/*
+ * Code-aware tokenizer: splits text into lowercase ASCII/UTF-8 words; identifiers such as
+ * curl_easy_setopt, CURLOPT_URL, useState, app.get and --max-time are emitted whole and
+ * also as their parts (colocated = 1 for the parts). cb returns non-zero to stop.
+ */
+typedef int (*tokenize_cb)(void *ctx, const char *tok, size_t len, int colocated);
+int	 tokenize_each(const char *text, size_t len, tokenize_cb, void *ctx);
+/* Registers the FTS5 tokenizer "ctxd" (wrapped by porter in the schema). */
+int	 tokenize_register(struct sqlite3 *);
+/*
+ * Builds an FTS5 MATCH expression for a question: distinct terms minus stop words, each
+ * quoted, joined with OR. NULL when nothing is left. Caller frees.
+ */
+char	*tokenize_match_expr(const char *question);
+/* Token estimate used for budgets and counts (about 4 bytes a token). */
+size_t	 tokenize_estimate(const char *, size_t);
+
+/* ---------------------------------------------------------------- doc.c, markdown.c, rst.c */
+
+struct doc_code {
+	char	*lang;			/* "" when the fence named none */
+	char	*code;
+};
+
+struct doc_section {
+	char	*title;			/* heading text, plain; the page title for the intro */
+	char	*breadcrumb;		/* "Page > Section > Sub" */
+	char	*anchor;		/* GitHub-style slug of the heading, "" for the intro */
+	int	 level;			/* 1..6, 0 for the text before the first heading */
+	char	*text;			/* explanatory prose (Markdown-ish plain text) */
+	struct doc_code *code;
+	size_t	 ncode;
+};
+
+struct doc {
+	char	*title;			/* front-matter title, first H1, or file name */
+	struct doc_section *secs;
+	size_t	 nsecs;
+};
+
+/* Parses a documentation file by extension (.md .mdx .markdown .rst .txt, README*). */
+int	 doc_parse(const char *path, const char *data, size_t len, struct doc *out);
+void	 doc_release(struct doc *);
+/* Markdown/MDX (md4c) and reStructuredText back ends; same contract as doc_parse. */
+int	 markdown_parse(const char *path, const char *data, size_t len, struct doc *out);
+int	 rst_parse(const char *path, const char *data, size_t len, struct doc *out);
+/* GitHub-style heading anchor (lowercase, punctuation dropped, spaces to '-'). */
+char	*doc_slug(const char *heading);
+
+/* ---------------------------------------------------------------- select.c */
+
+struct select_rules {
+	char	**folders;		/* index only below these (empty: everywhere) */
+	size_t	  nfolders;
+	char	**exclude_folders;
+	size_t	  nexclude_folders;
+	char	**exclude_files;	/* file names or glob patterns */
+	size_t	  nexclude_files;
+	int	  index_source;		/* also source files (later issue) */
+};
+
+/* 1 when path (relative, '/'-separated) is a documentation file to index, else 0. */
+int	 select_path(const struct select_rules *, const char *path);
+
+/* ---------------------------------------------------------------- gitrepo.c */
+
+struct gitrepo;
+
+struct gitrepo_entry {
+	char	*path;
+	char	 oid[41];
+	size_t	 size;
+};
+
+struct gitrepo_limits {
+	size_t	 max_fetch_bytes;	/* abort clone/fetch past this many bytes */
+};
+
+/*
+ * Clones url into dir, or fetches when dir already holds a clone, then resolves branch
+ * ("" or NULL: the remote's default branch) to a commit. user/token (may be NULL) are
+ * handed to libgit2 through a credentials callback only: never in a URL, a log or
+ * .git/config. On failure writes a message without secrets to err.
+ */
+int	 gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
+	    const char *dir, const char *user, const char *token,
+	    const struct gitrepo_limits *, char *err, size_t errsz);
+const char *gitrepo_commit(const struct gitrepo *);	/* 40 hex digits */
+const char *gitrepo_branch(const struct gitrepo *);	/* resolved branch name */
+/* Lists regular files (not symlinks, not submodules) of the resolved commit's tree. */
+int	 gitrepo_list(struct gitrepo *, struct gitrepo_entry **out, size_t *n,
+	    char *err, size_t errsz);
+void	 gitrepo_list_free(struct gitrepo_entry *, size_t);
+/* Reads a blob of at most max bytes; *data NUL-terminated, caller frees. */
+int	 gitrepo_read(struct gitrepo *, const char *oid, size_t max, char **data,
+	    size_t *len, char *err, size_t errsz);
+void	 gitrepo_free(struct gitrepo *);
+
+/* ---------------------------------------------------------------- format.c */
+
+struct snippet {
+	char	*title;
+	char	*breadcrumb;
+	char	*source;		/* URL of the file and heading */
+	char	*page_title;
+	char	*text;
+	struct doc_code *code;
+	size_t	 ncode;
+	int	 tokens;
+};
+
+/* Text answer: blocks joined by "\n\n" + 32 dashes + "\n\n" (DESIGN.md, Formats). */
+int	 format_text(struct buf *, const struct snippet *, size_t n);
+/* JSON answer {codeSnippets, infoSnippets} of spec/compat.md. */
+int	 format_json(struct buf *, const struct snippet *, size_t n);
+void	 snippet_release(struct snippet *);
+
+#endif

@@ -1,0 +1,397 @@
+/* util.c: buffers, bounded parsing, files, encodings. */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctxd.h"
+
+void
+buf_init(struct buf *b)
+{
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void
+buf_release(struct buf *b)
+{
+	free(b->p);
+	buf_init(b);
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->p != NULL)
+		b->p[0] = '\0';
+}
+
+static int
+buf_grow(struct buf *b, size_t need)
+{
+	size_t	 ncap;
+	char	*np;
+
+	if (need > SIZE_MAX - b->len - 1)
+		return -1;
+	if (b->len + need + 1 <= b->cap)
+		return 0;
+	ncap = b->cap ? b->cap : 256;
+	while (ncap < b->len + need + 1)
+		ncap *= 2;
+	if ((np = realloc(b->p, ncap)) == NULL)
+		return -1;
+	b->p = np;
+	b->cap = ncap;
+	return 0;
+}
+
+int
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (buf_grow(b, n) == -1)
+		return -1;
+	if (n > 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+int
+buf_adds(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
+}
+
+int
+buf_addc(struct buf *b, char c)
+{
+	return buf_add(b, &c, 1);
+}
+
+int
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list	 ap2;
+	int	 n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0 || buf_grow(b, (size_t)n) == -1)
+		return -1;
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+int
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 rc;
+
+	va_start(ap, fmt);
+	rc = buf_vprintf(b, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+char *
+buf_detach(struct buf *b)
+{
+	char	*p = b->p;
+
+	if (p == NULL)
+		p = strdup("");
+	buf_init(b);
+	return p;
+}
+
+int
+util_parse_long(const char *s, long min, long max, long *out)
+{
+	char	*end;
+	long	 v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+util_read_file(const char *path, size_t max, char **out, size_t *outlen)
+{
+	struct buf	 b;
+	char		 chunk[65536];
+	ssize_t		 n;
+	int		 fd;
+
+	buf_init(&b);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 || (size_t)n > max - b.len ||
+		    buf_add(&b, chunk, (size_t)n) == -1) {
+			if (n != -1)
+				errno = EFBIG;
+			close(fd);
+			buf_release(&b);
+			return -1;
+		}
+		if (n == 0)
+			break;
+	}
+	close(fd);
+	if (outlen != NULL)
+		*outlen = b.len;
+	*out = buf_detach(&b);
+	return 0;
+}
+
+int
+util_write_file(const char *path, const void *p, size_t n, mode_t mode)
+{
+	struct buf	 tmp;
+	const char	*c = p;
+	ssize_t		 w;
+	int		 fd, rc = -1;
+
+	buf_init(&tmp);
+	if (buf_printf(&tmp, "%s.tmp.%ld", path, (long)getpid()) == -1)
+		return -1;
+	fd = open(tmp.p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd == -1)
+		goto out;
+	while (n > 0) {
+		w = write(fd, c, n);
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			unlink(tmp.p);
+			goto out;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	if (fsync(fd) == -1 || close(fd) == -1 || rename(tmp.p, path) == -1) {
+		unlink(tmp.p);
+		goto out;
+	}
+	rc = 0;
+out:
+	buf_release(&tmp);
+	return rc;
+}
+
+int
+util_mkdir_p(const char *path, mode_t mode)
+{
+	char	*p, *s;
+	int	 rc = 0;
+
+	if ((p = strdup(path)) == NULL)
+		return -1;
+	for (s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, mode) == -1 && errno != EEXIST) {
+				rc = -1;
+				break;
+			}
+			*s = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	free(p);
+	return rc;
+}
+
+char *
+util_path_join(const char *a, const char *b)
+{
+	struct buf	 r;
+
+	buf_init(&r);
+	if (buf_printf(&r, "%s/%s", a, b) == -1) {
+		buf_release(&r);
+		return NULL;
+	}
+	return buf_detach(&r);
+}
+
+void
+util_iso8601(time_t t, char *out, size_t outsz)
+{
+	struct tm	 tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, outsz, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static const char b64url[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+char *
+util_b64url_encode(const unsigned char *p, size_t n)
+{
+	struct buf	 b;
+	size_t		 i;
+	uint32_t	 v;
+
+	buf_init(&b);
+	if (buf_add(&b, "", 0) == -1)
+		return NULL;
+	for (i = 0; i < n; i += 3) {
+		v = (uint32_t)p[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (i + 2 < n)
+			v |= p[i + 2];
+		if (buf_addc(&b, b64url[(v >> 18) & 63]) == -1 ||
+		    buf_addc(&b, b64url[(v >> 12) & 63]) == -1 ||
+		    (i + 1 < n && buf_addc(&b, b64url[(v >> 6) & 63]) == -1) ||
+		    (i + 2 < n && buf_addc(&b, b64url[v & 63]) == -1)) {
+			buf_release(&b);
+			return NULL;
+		}
+	}
+	return buf_detach(&b);
+}
+
+static int
+b64url_value(char c)
+{
+	const char	*p;
+
+	if (c == '\0' || (p = strchr(b64url, c)) == NULL)
+		return -1;
+	return (int)(p - b64url);
+}
+
+int
+util_b64url_decode(const char *s, size_t n, unsigned char **out, size_t *outlen)
+{
+	unsigned char	*r;
+	size_t		 i, o = 0;
+	uint32_t	 acc = 0;
+	int		 bits = 0, v;
+
+	if (n % 4 == 1)
+		return -1;
+	if ((r = malloc(n * 3 / 4 + 1)) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if ((v = b64url_value(s[i])) == -1) {
+			free(r);
+			return -1;
+		}
+		acc = (acc << 6) | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			r[o++] = (unsigned char)(acc >> bits);
+		}
+	}
+	*out = r;
+	*outlen = o;
+	return 0;
+}
+
+void
+util_hex(const unsigned char *p, size_t n, char *out)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hx[p[i] >> 4];
+		out[2 * i + 1] = hx[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+util_unhex(const char *s, unsigned char *out, size_t outlen)
+{
+	size_t	 i;
+	int	 hi, lo;
+
+	if (strlen(s) != 2 * outlen)
+		return -1;
+	for (i = 0; i < outlen; i++) {
+		if ((hi = hexval(s[2 * i])) == -1 ||
+		    (lo = hexval(s[2 * i + 1])) == -1)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+char *
+util_exe_dir(void)
+{
+	char	 path[PATH_MAX];
+	ssize_t	 n;
+	char	*slash;
+
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	if ((slash = strrchr(path, '/')) == NULL)
+		return NULL;
+	*slash = '\0';
+	return strdup(path);
+}
+
+const char *
+util_data_dir(void)
+{
+	const char	*d = getenv("DATA_DIR");
+
+	return (d != NULL && *d != '\0') ? d : "/data";
+}
+
+int
+util_str_endswith(const char *s, const char *suffix)
+{
+	size_t	 a = strlen(s), b = strlen(suffix);
+
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}

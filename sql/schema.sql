@@ -1,0 +1,104 @@
+-- ctxd database schema, version 1 (PRAGMA user_version).
+-- A fresh database runs this file; later versions add sql/NNNN-name.sql migrations that
+-- bring an older database up to date. Every executable refuses a newer database.
+
+CREATE TABLE libraries (
+	id		TEXT PRIMARY KEY,		-- "/owner/repo"
+	lib_no		INTEGER NOT NULL UNIQUE,	-- short number used in the FTS index
+	source_type	TEXT NOT NULL DEFAULT 'git'
+			CHECK (source_type IN ('git', 'wiki', 'website', 'llmstxt', 'openapi')),
+	url		TEXT NOT NULL,			-- repository URL, never with credentials
+	host		TEXT NOT NULL,			-- host[:port] of url
+	branch		TEXT NOT NULL DEFAULT '',	-- requested branch, '' = default branch
+	settings	TEXT NOT NULL DEFAULT '{}',	-- JSON: folders, excludeFolders, excludeFiles, indexSourceCode
+	title		TEXT NOT NULL,
+	description	TEXT NOT NULL DEFAULT '',
+	state		TEXT NOT NULL DEFAULT 'initial'
+			CHECK (state IN ('initial', 'processing', 'finalized', 'error', 'delete')),
+	gitops		INTEGER NOT NULL DEFAULT 0,
+	indexed_commit	TEXT,				-- commit of the index being served
+	indexed_branch	TEXT,
+	indexed_settings TEXT,				-- settings the served index was built with
+	blob_prefix	TEXT,				-- web URL prefix of files: <prefix><commit>/<path>
+	run_status	TEXT CHECK (run_status IN ('running', 'ok', 'failed', 'unfinished')),
+	run_started	TEXT,
+	run_finished	TEXT,
+	last_error	TEXT,
+	total_documents	INTEGER NOT NULL DEFAULT 0,
+	total_snippets	INTEGER NOT NULL DEFAULT 0,
+	total_tokens	INTEGER NOT NULL DEFAULT 0,
+	created_at	TEXT NOT NULL,
+	updated_at	TEXT NOT NULL
+);
+
+CREATE TABLE documents (
+	id		INTEGER PRIMARY KEY,
+	library_id	TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,
+	path		TEXT NOT NULL,
+	blob		TEXT NOT NULL,			-- git blob id of the parsed content
+	title		TEXT NOT NULL,
+	UNIQUE (library_id, path)
+);
+
+CREATE TABLE snippets (
+	id		INTEGER PRIMARY KEY,
+	library_id	TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,
+	document_id	INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	ord		INTEGER NOT NULL,		-- position in the document
+	title		TEXT NOT NULL,
+	breadcrumb	TEXT NOT NULL,
+	anchor		TEXT NOT NULL,
+	text		TEXT NOT NULL,
+	code		TEXT NOT NULL DEFAULT '[]',	-- JSON [{"language": …, "code": …}]
+	tokens		INTEGER NOT NULL
+);
+CREATE INDEX snippets_document ON snippets(document_id);
+CREATE INDEX snippets_library ON snippets(library_id);
+
+-- Full-text index, one row per snippet (rowid = snippets.id). "lib" holds "l<lib_no>" so a
+-- query is restricted to one library inside the index; the ctxd tokenizer is code-aware
+-- and porter stems its output.
+CREATE VIRTUAL TABLE snippets_fts USING fts5(
+	lib, title, breadcrumb, body, code, path,
+	tokenize = 'porter ctxd'
+);
+
+CREATE TABLE jobs (
+	id		INTEGER PRIMARY KEY,
+	library_id	TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,
+	kind		TEXT NOT NULL CHECK (kind IN ('index')),
+	state		TEXT NOT NULL DEFAULT 'queued'
+			CHECK (state IN ('queued', 'running', 'done', 'failed')),
+	force		INTEGER NOT NULL DEFAULT 0,	-- re-index even if the commit is unchanged
+	message		TEXT,
+	created_at	TEXT NOT NULL,
+	started_at	TEXT,
+	finished_at	TEXT
+);
+CREATE INDEX jobs_state ON jobs(state, id);
+
+CREATE TABLE job_log (
+	id		INTEGER PRIMARY KEY,
+	job_id		INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+	at		TEXT NOT NULL,
+	level		TEXT NOT NULL CHECK (level IN ('info', 'warning', 'error')),
+	line		TEXT NOT NULL
+);
+CREATE INDEX job_log_job ON job_log(job_id, id);
+
+CREATE TABLE settings (
+	name		TEXT PRIMARY KEY,
+	value		TEXT NOT NULL,			-- sealed with secret.key when a secret
+	updated_at	TEXT NOT NULL
+);
+
+CREATE TABLE api_keys (
+	id		INTEGER PRIMARY KEY,
+	name		TEXT NOT NULL,
+	prefix		TEXT NOT NULL,			-- first characters, for display
+	hash		TEXT NOT NULL UNIQUE,		-- SHA-256 hex of the whole key
+	admin		INTEGER NOT NULL DEFAULT 0,
+	created_at	TEXT NOT NULL,
+	last_used_at	TEXT,
+	revoked_at	TEXT
+);
