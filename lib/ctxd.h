@@ -110,8 +110,9 @@ enum license_status license_verify(const char *key, const unsigned char pub[32],
 	    time_t now, struct license *out);
 /*
  * For every long-running executable: verifies $LICENSE_KEY with the compiled-in key. On
- * failure prints one line to stderr ("prog: license key missing|malformed|has a bad
- * signature|expired on YYYY-MM-DD ...") and returns -1.
+ * failure prints one line to stderr ("prog: LICENSE_KEY is missing: ...", "... is
+ * malformed: ...", "... has a bad signature: ...", "... expired on YYYY-MM-DD (plan P)")
+ * and returns -1.
  */
 int	 license_check_env(const char *prog);
 /* Mints a key signed with the Ed25519 private key in PEM file keypath; malloc'd. */
@@ -215,7 +216,21 @@ int	 rst_parse(const char *path, const char *data, size_t len, struct doc *out);
 /* GitHub-style heading anchor (lowercase, punctuation dropped, spaces to '-'). */
 char	*doc_slug(const char *heading);
 
-/* ---------------------------------------------------------------- select.c */
+/* ---------------------------------------------------------------- jobs.c */
+
+/*
+ * Queues an index job for a library unless one is already queued; *job_id gets the
+ * queued job's id. Runs inside the caller's transaction.
+ */
+int	 jobs_enqueue(struct sqlite3 *, const char *library_id, int force, long long *job_id);
+/*
+ * Starts ctxd-worker (the sibling of the running executable, or $CTXD_WORKER) detached
+ * from the caller: double fork, new session, stdio on /dev/null and DATA_DIR/worker.log.
+ * The caller does not wait for it.
+ */
+int	 jobs_spawn_worker(void);
+
+/* ---------------------------------------------------------------- library.c */
 
 struct select_rules {
 	char	**folders;		/* index only below these (empty: everywhere) */
@@ -226,6 +241,35 @@ struct select_rules {
 	size_t	  nexclude_files;
 	int	  index_source;		/* also source files (later issue) */
 };
+
+/* A validated POST /api/parse request (also the stored source settings). */
+struct parse_req {
+	char	 *repo_url;
+	char	 *branch;		/* "" = the default branch */
+	struct select_rules rules;	/* folders, excludeFolders, excludeFiles, ... */
+};
+
+/*
+ * Validates a parse request body against the declared keys and bounds. On failure writes
+ * an error naming the field to err and returns -1.
+ */
+int	 library_parse_request(const char *json, size_t len, struct parse_req *,
+	    char *err, size_t errsz);
+void	 library_parse_request_release(struct parse_req *);
+/*
+ * Derives "/owner/repo" (last two path segments, ".git" dropped) and host[:port] from a
+ * repository URL; rejects non-http(s) URLs and URLs with credentials.
+ */
+int	 library_id_from_url(const char *url, char *id, size_t idsz, char *host,
+	    size_t hostsz, char *err, size_t errsz);
+/* Canonical JSON of the source settings (folders, excludeFolders, ...), malloc'd. */
+char	*library_settings_json(const struct parse_req *);
+/* Selection rules from stored settings JSON; release with library_rules_release. */
+int	 library_settings_rules(const char *json, struct select_rules *);
+void	 library_rules_release(struct select_rules *);
+
+/* ---------------------------------------------------------------- select.c */
+
 
 /* 1 when path (relative, '/'-separated) is a documentation file to index, else 0. */
 int	 select_path(const struct select_rules *, const char *path);

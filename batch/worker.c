@@ -1,0 +1,804 @@
+/*
+ * ctxd-worker: runs queued jobs one at a time under DATA_DIR/worker.lock, then exits.
+ * Started detached by the responder that queued a job and every minute by cron; exits
+ * at once when another worker holds the lock.
+ */
+#include "config.h"
+
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+
+struct job {
+	long long	 id;
+	char		*library_id;
+	int		 force;
+};
+
+/* One parsed (new or changed) documentation file waiting to be written. */
+struct parsed_file {
+	char		*path;
+	char		 oid[41];
+	struct doc	 doc;
+	int		 keep;		/* unchanged: keep the stored document */
+};
+
+struct run {
+	sqlite3		*db;
+	const char	*datadir;
+	struct job	*job;
+	/* the library row */
+	char		*url, *host, *branch, *settings, *indexed_commit;
+	char		*indexed_settings, *run_status;
+	long		 lib_no;
+	/* limits */
+	long		 max_repo_mb, max_file_kb, max_files;
+	/* results */
+	struct parsed_file *files;
+	size_t		 nfiles;
+	size_t		 nsnippets, ntokens, nparsed, nskipped;
+};
+
+static sqlite3 *worker_db;
+
+/* Appends a line to the job's log (and stderr). Never pass a secret here. */
+static void
+worker_log(struct run *r, const char *level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+worker_log(struct run *r, const char *level, const char *fmt, ...)
+{
+	sqlite3_stmt	*st;
+	va_list		 ap;
+	char		 line[1024], now[32];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (strcmp(level, "error") == 0)
+		log_err("job %lld: %s", r->job->id, line);
+	else if (strcmp(level, "warning") == 0)
+		log_warn("job %lld: %s", r->job->id, line);
+	else
+		log_info("job %lld: %s", r->job->id, line);
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (sqlite3_prepare_v2(r->db, "INSERT INTO job_log (job_id, at, level, line) "
+	    "VALUES (?1, ?2, ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, r->job->id);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, level, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, line, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
+static char *
+col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t != NULL ? strdup((const char *)t) : NULL;
+}
+
+static long
+setting_number(sqlite3 *db, const char *datadir, const char *name, long dflt)
+{
+	char	*v = settings_get(db, datadir, name);
+	long	 n = dflt;
+
+	if (v == NULL || util_parse_long(v, 1, 1L << 40, &n) == -1)
+		n = dflt;
+	free(v);
+	return n;
+}
+
+/* Loads the library row of the job; -1 when it is gone. */
+static int
+run_load(struct run *r)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT url, host, branch, settings, "
+	    "indexed_commit, indexed_settings, coalesce(run_status, ''), lib_no "
+	    "FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		r->url = col_dup(st, 0);
+		r->host = col_dup(st, 1);
+		r->branch = col_dup(st, 2);
+		r->settings = col_dup(st, 3);
+		r->indexed_commit = col_dup(st, 4);
+		r->indexed_settings = col_dup(st, 5);
+		r->run_status = col_dup(st, 6);
+		r->lib_no = sqlite3_column_int64(st, 7);
+		if (r->url != NULL && r->host != NULL && r->branch != NULL &&
+		    r->settings != NULL && r->run_status != NULL)
+			rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void
+run_release(struct run *r)
+{
+	size_t	 i;
+
+	free(r->url);
+	free(r->host);
+	free(r->branch);
+	free(r->settings);
+	free(r->indexed_commit);
+	free(r->indexed_settings);
+	free(r->run_status);
+	for (i = 0; i < r->nfiles; i++) {
+		free(r->files[i].path);
+		doc_release(&r->files[i].doc);
+	}
+	free(r->files);
+}
+
+/* Marks the run as started (state processing) in its own short transaction. */
+static int
+run_mark_started(struct run *r)
+{
+	sqlite3_stmt	*st = NULL;
+	char		 now[32];
+	int		 rc = -1;
+
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_begin(r->db) == -1)
+		return -1;
+	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET state = 'processing', "
+	    "run_status = 'running', run_started = ?2, updated_at = ?2 "
+	    "WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(r->db, "UPDATE jobs SET state = 'running', "
+	    "started_at = ?2 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->job->id);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	rc = db_commit(r->db);
+out:
+	sqlite3_finalize(st);
+	if (rc == -1)
+		db_rollback(r->db);
+	return rc;
+}
+
+/*
+ * Ends a run: ok == 1 after a successful index (inside the caller's transaction) or a
+ * no-op; ok == 0 records the failure: a library with an index keeps serving it.
+ */
+static int
+run_finish(struct run *r, int ok, const char *message)
+{
+	sqlite3_stmt	*st = NULL;
+	char		 now[32];
+	int		 rc = -1;
+
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET state = CASE WHEN ?2 "
+	    "OR indexed_commit IS NOT NULL THEN 'finalized' ELSE 'error' END, "
+	    "run_status = CASE WHEN ?2 THEN 'ok' ELSE 'failed' END, "
+	    "run_finished = ?3, updated_at = ?3, "
+	    "last_error = CASE WHEN ?2 THEN NULL ELSE ?4 END WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, ok);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, message, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(r->db, "UPDATE jobs SET state = ?2, message = ?3, "
+	    "finished_at = ?4 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->job->id);
+	sqlite3_bind_text(st, 2, ok ? "done" : "failed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1)
+		log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Records a failed run in its own transaction. */
+static void
+run_fail(struct run *r, const char *message)
+{
+	db_rollback(r->db);
+	worker_log(r, "error", "%s", message);
+	if (db_begin(r->db) == 0 && run_finish(r, 0, message) == 0)
+		db_commit(r->db);
+	else
+		db_rollback(r->db);
+}
+
+/*
+ * Git credentials for the repository's host: the GitHub-type token for the GitHub-type
+ * host, the GitLab-type token for the GitLab-type host, none elsewhere. *kind is set to
+ * "github", "gitlab" or "other".
+ */
+static void
+run_credentials(struct run *r, char **user, char **token, const char **kind)
+{
+	char	*gh = settings_get(r->db, r->datadir, "git.github.host");
+	char	*gl = settings_get(r->db, r->datadir, "git.gitlab.host");
+
+	*user = *token = NULL;
+	*kind = "other";
+	if (gh != NULL && strcmp(gh, r->host) == 0) {
+		*kind = "github";
+		*token = settings_get(r->db, r->datadir, "git.github.token");
+		*user = strdup("x-access-token");
+	} else if (gl != NULL && strcmp(gl, r->host) == 0) {
+		*kind = "gitlab";
+		*token = settings_get(r->db, r->datadir, "git.gitlab.token");
+		*user = strdup("oauth2");
+	}
+	free(gh);
+	free(gl);
+}
+
+/* DATA_DIR/repos/<host>/<owner>/<repo>.git, ':' in the host made '_'. */
+static char *
+run_repo_dir(struct run *r)
+{
+	struct buf	 b;
+	char		*p;
+
+	buf_init(&b);
+	if (buf_printf(&b, "%s/repos/%s%s.git", r->datadir, r->host,
+	    r->job->library_id) == -1) {
+		buf_release(&b);
+		return NULL;
+	}
+	for (p = b.p + strlen(r->datadir) + 7; *p != '\0'; p++)
+		if (*p == ':')
+			*p = '_';
+	return buf_detach(&b);
+}
+
+/* Stored blob id of a document, to skip unchanged files. */
+static int
+run_stored_blob(struct run *r, const char *path, char out[41])
+{
+	sqlite3_stmt	*st;
+	int		 found = 0;
+	const char	*b;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT blob FROM documents WHERE "
+	    "library_id = ?1 AND path = ?2", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    (b = (const char *)sqlite3_column_text(st, 0)) != NULL) {
+		snprintf(out, 41, "%s", b);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* Selects, reads and parses the changed documentation files of the commit. */
+static int
+run_collect(struct run *r, struct gitrepo *g, int full, char *err, size_t errsz)
+{
+	struct select_rules rules;
+	struct gitrepo_entry *ents = NULL;
+	size_t		 nents = 0, i, nsel = 0;
+	char		 stored[41], rerr[256];
+	char		*data;
+	size_t		 len;
+	int		 rc = -1;
+
+	if (library_settings_rules(r->settings, &rules) == -1) {
+		snprintf(err, errsz, "the library's stored settings are unreadable");
+		return -1;
+	}
+	if (gitrepo_list(g, &ents, &nents, err, errsz) == -1)
+		goto out;
+	for (i = 0; i < nents; i++)
+		if (select_path(&rules, ents[i].path))
+			nsel++;
+	if ((long)nsel > r->max_files) {
+		snprintf(err, errsz, "the repository has %zu documentation files, "
+		    "more than the limit of %ld (setting limits.max_files); narrow "
+		    "it with folders or excludeFolders", nsel, r->max_files);
+		goto out;
+	}
+	if (nsel > 0 && (r->files = calloc(nsel, sizeof(*r->files))) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nents; i++) {
+		struct parsed_file *f;
+
+		if (!select_path(&rules, ents[i].path))
+			continue;
+		if (ents[i].size > (size_t)r->max_file_kb * 1024) {
+			worker_log(r, "warning", "skipped %s: %zu bytes is more than "
+			    "the limit of %ld KB (setting limits.max_file_kb)",
+			    ents[i].path, ents[i].size, r->max_file_kb);
+			r->nskipped++;
+			continue;
+		}
+		f = &r->files[r->nfiles];
+		if ((f->path = strdup(ents[i].path)) == NULL) {
+			snprintf(err, errsz, "out of memory");
+			goto out;
+		}
+		memcpy(f->oid, ents[i].oid, sizeof(f->oid));
+		r->nfiles++;
+		if (!full && run_stored_blob(r, f->path, stored) &&
+		    strcmp(stored, f->oid) == 0) {
+			f->keep = 1;
+			continue;
+		}
+		if (gitrepo_read(g, f->oid, (size_t)r->max_file_kb * 1024, &data,
+		    &len, rerr, sizeof(rerr)) == -1) {
+			snprintf(err, errsz, "cannot read %s: %s", f->path, rerr);
+			goto out;
+		}
+		if (doc_parse(f->path, data, len, &f->doc) == -1) {
+			worker_log(r, "warning", "skipped %s: it could not be parsed",
+			    f->path);
+			memset(&f->doc, 0, sizeof(f->doc));
+			r->nskipped++;
+		} else
+			r->nparsed++;
+		free(data);
+	}
+	rc = 0;
+out:
+	gitrepo_list_free(ents, nents);
+	library_rules_release(&rules);
+	return rc;
+}
+
+/* Deletes a library's documents (and their snippets and index rows) by a condition. */
+static int
+run_delete_docs(struct run *r, int all)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc = -1;
+	static const char *sql[2][2] = {
+		{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT s.id FROM "
+		  "snippets s JOIN documents d ON d.id = s.document_id WHERE "
+		  "d.library_id = ?1 AND d.path NOT IN (SELECT value FROM "
+		  "json_each(?2)))",
+		  "DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
+		  "(SELECT value FROM json_each(?2))" },
+		{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets "
+		  "WHERE library_id = ?1)",
+		  "DELETE FROM documents WHERE library_id = ?1" },
+	};
+	json_object	*keep = json_object_new_array();
+	size_t		 i, k;
+
+	/* The documents kept unchanged survive; all others are replaced. */
+	for (i = 0; i < r->nfiles; i++)
+		if (r->files[i].keep)
+			json_object_array_add(keep,
+			    json_object_new_string(r->files[i].path));
+	for (k = 0; k < 2; k++) {
+		if (sqlite3_prepare_v2(r->db, sql[all][k], -1, &st, NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+		if (!all)
+			sqlite3_bind_text(st, 2, json_object_to_json_string(keep),
+			    -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	json_object_put(keep);
+	return rc;
+}
+
+static char *
+run_code_json(const struct doc_section *s, struct buf *codetext)
+{
+	json_object	*a = json_object_new_array(), *o;
+	size_t		 i;
+	char		*r;
+
+	buf_reset(codetext);
+	for (i = 0; i < s->ncode; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "language",
+		    json_object_new_string(s->code[i].lang));
+		json_object_object_add(o, "code",
+		    json_object_new_string(s->code[i].code));
+		json_object_array_add(a, o);
+		buf_adds(codetext, s->code[i].code);
+		buf_addc(codetext, '\n');
+	}
+	r = strdup(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(a);
+	return r;
+}
+
+/* Inserts one parsed file's document, snippets and index rows. */
+static int
+run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
+    sqlite3_stmt *sn_st, sqlite3_stmt *fts_st, const char *lib_tag)
+{
+	struct buf	 codetext;
+	long long	 doc_id, sn_id;
+	size_t		 i;
+	char		*code;
+	int		 tokens, rc = -1;
+
+	buf_init(&codetext);
+	sqlite3_reset(doc_st);
+	sqlite3_bind_text(doc_st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(doc_st, 2, f->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(doc_st, 3, f->oid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(doc_st, 4, f->doc.title ? f->doc.title : f->path, -1,
+	    SQLITE_STATIC);
+	if (sqlite3_step(doc_st) != SQLITE_DONE)
+		goto out;
+	doc_id = sqlite3_last_insert_rowid(r->db);
+	for (i = 0; i < f->doc.nsecs; i++) {
+		const struct doc_section *s = &f->doc.secs[i];
+		size_t textlen = s->text ? strlen(s->text) : 0;
+
+		if (textlen == 0 && s->ncode == 0)
+			continue;
+		if ((code = run_code_json(s, &codetext)) == NULL)
+			goto out;
+		tokens = (int)(tokenize_estimate(s->title, strlen(s->title)) +
+		    tokenize_estimate(s->text ? s->text : "", textlen) +
+		    tokenize_estimate(codetext.p ? codetext.p : "", codetext.len));
+		sqlite3_reset(sn_st);
+		sqlite3_bind_text(sn_st, 1, r->job->library_id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(sn_st, 2, doc_id);
+		sqlite3_bind_int64(sn_st, 3, (long long)i);
+		sqlite3_bind_text(sn_st, 4, s->title, -1, SQLITE_STATIC);
+		sqlite3_bind_text(sn_st, 5, s->breadcrumb ? s->breadcrumb : "", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(sn_st, 6, s->anchor ? s->anchor : "", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(sn_st, 7, s->text ? s->text : "", -1, SQLITE_STATIC);
+		sqlite3_bind_text(sn_st, 8, code, -1, SQLITE_STATIC);
+		sqlite3_bind_int(sn_st, 9, tokens);
+		if (sqlite3_step(sn_st) != SQLITE_DONE) {
+			free(code);
+			goto out;
+		}
+		free(code);
+		sn_id = sqlite3_last_insert_rowid(r->db);
+		sqlite3_reset(fts_st);
+		sqlite3_bind_int64(fts_st, 1, sn_id);
+		sqlite3_bind_text(fts_st, 2, lib_tag, -1, SQLITE_STATIC);
+		sqlite3_bind_text(fts_st, 3, s->title, -1, SQLITE_STATIC);
+		sqlite3_bind_text(fts_st, 4, s->breadcrumb ? s->breadcrumb : "", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(fts_st, 5, s->text ? s->text : "", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(fts_st, 6, codetext.p ? codetext.p : "", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(fts_st, 7, f->path, -1, SQLITE_STATIC);
+		if (sqlite3_step(fts_st) != SQLITE_DONE)
+			goto out;
+	}
+	rc = 0;
+out:
+	buf_release(&codetext);
+	return rc;
+}
+
+/* Web URL prefix of a file at a commit on the repository's host. */
+static char *
+run_blob_prefix(const char *url, const char *kind)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	if (buf_printf(&b, "%s%s", url, strcmp(kind, "gitlab") == 0 ?
+	    "/-/blob/" : "/blob/") == -1) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* Writes the new index and the library's counts in one transaction. */
+static int
+run_write(struct run *r, const char *commit, const char *branch, const char *kind,
+    int full)
+{
+	sqlite3_stmt	*doc_st = NULL, *sn_st = NULL, *fts_st = NULL, *st = NULL;
+	char		 lib_tag[32], *prefix = NULL;
+	size_t		 i;
+	int		 rc = -1;
+
+	snprintf(lib_tag, sizeof(lib_tag), "l%ld", r->lib_no);
+	if ((prefix = run_blob_prefix(r->url, kind)) == NULL)
+		return -1;
+	if (db_begin(r->db) == -1)
+		goto out;
+	if (run_delete_docs(r, full) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(r->db, "INSERT INTO documents (library_id, path, "
+	    "blob, title) VALUES (?1, ?2, ?3, ?4)", -1, &doc_st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets (library_id, "
+	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1, &sn_st, NULL) !=
+	    SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets_fts (rowid, lib, "
+	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+	    "?7)", -1, &fts_st, NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < r->nfiles; i++)
+		if (!r->files[i].keep && r->files[i].doc.secs != NULL &&
+		    run_insert_file(r, &r->files[i], doc_st, sn_st, fts_st,
+		    lib_tag) == -1)
+			goto out;
+	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET indexed_commit = ?2, "
+	    "indexed_branch = ?3, indexed_settings = settings, blob_prefix = ?4, "
+	    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
+	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1), "
+	    "total_tokens = (SELECT coalesce(sum(tokens), 0) FROM snippets WHERE "
+	    "library_id = ?1) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, commit, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, branch, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, prefix, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1)
+		log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
+	sqlite3_finalize(doc_st);
+	sqlite3_finalize(sn_st);
+	sqlite3_finalize(fts_st);
+	sqlite3_finalize(st);
+	free(prefix);
+	return rc;
+}
+
+static int
+run_counts(struct run *r, long *docs, long *snippets)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT total_documents, total_snippets FROM "
+	    "libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*docs = sqlite3_column_int64(st, 0);
+		*snippets = sqlite3_column_int64(st, 1);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Indexes one git library. */
+static void
+run_index(sqlite3 *db, const char *datadir, struct job *job)
+{
+	struct run	 r;
+	struct gitrepo	*g = NULL;
+	struct gitrepo_limits lim;
+	char		*user = NULL, *token = NULL, *dir = NULL, err[512], msg[512];
+	const char	*kind;
+	long		 docs = 0, snippets = 0;
+	int		 full;
+
+	memset(&r, 0, sizeof(r));
+	r.db = db;
+	r.datadir = datadir;
+	r.job = job;
+	if (run_load(&r) == -1) {
+		run_fail(&r, "the library no longer exists");
+		goto out;
+	}
+	/* A run that did not finish, a forced job or new settings re-index all. */
+	full = job->force || strcmp(r.run_status, "unfinished") == 0 ||
+	    strcmp(r.run_status, "running") == 0 || r.indexed_settings == NULL ||
+	    strcmp(r.indexed_settings, r.settings) != 0;
+	if (run_mark_started(&r) == -1) {
+		run_fail(&r, "the database is busy; the job will be retried");
+		goto out;
+	}
+	r.max_repo_mb = setting_number(db, datadir, "limits.max_repo_mb", 1024);
+	r.max_file_kb = setting_number(db, datadir, "limits.max_file_kb", 2048);
+	r.max_files = setting_number(db, datadir, "limits.max_files", 20000);
+	worker_log(&r, "info", "fetching %s (branch %s)", r.url,
+	    *r.branch ? r.branch : "default");
+	run_credentials(&r, &user, &token, &kind);
+	if ((dir = run_repo_dir(&r)) == NULL) {
+		run_fail(&r, "out of memory");
+		goto out;
+	}
+	lim.max_fetch_bytes = (size_t)r.max_repo_mb * 1024 * 1024;
+	if (gitrepo_sync(&g, r.url, r.branch, dir, user, token, &lim, err,
+	    sizeof(err)) == -1) {
+		run_fail(&r, err);
+		goto out;
+	}
+	worker_log(&r, "info", "branch %s is at commit %s", gitrepo_branch(g),
+	    gitrepo_commit(g));
+	if (!full && r.indexed_commit != NULL &&
+	    strcmp(r.indexed_commit, gitrepo_commit(g)) == 0) {
+		worker_log(&r, "info", "commit %.12s is already indexed; nothing to "
+		    "do", gitrepo_commit(g));
+		if (db_begin(db) == 0 && run_finish(&r, 1, "unchanged") == 0)
+			db_commit(db);
+		else
+			db_rollback(db);
+		goto out;
+	}
+	if (run_collect(&r, g, full, err, sizeof(err)) == -1) {
+		run_fail(&r, err);
+		goto out;
+	}
+	worker_log(&r, "info", "%zu documentation files: %zu parsed, %zu "
+	    "unchanged, %zu skipped", r.nfiles, r.nparsed,
+	    r.nfiles - r.nparsed - r.nskipped, r.nskipped);
+	if (run_write(&r, gitrepo_commit(g), gitrepo_branch(g), kind, full) == -1 ||
+	    run_counts(&r, &docs, &snippets) == -1) {
+		run_fail(&r, "the index could not be written; the worker log has "
+		    "the details");
+		goto out;
+	}
+	snprintf(msg, sizeof(msg), "indexed commit %.12s: %ld documents, %ld "
+	    "snippets", gitrepo_commit(g), docs, snippets);
+	worker_log(&r, "info", "%s", msg);
+	if (run_finish(&r, 1, msg) == -1 || db_commit(db) == -1) {
+		run_fail(&r, "the index could not be committed");
+		goto out;
+	}
+out:
+	if (token != NULL)
+		explicit_bzero(token, strlen(token));
+	free(token);
+	free(user);
+	free(dir);
+	gitrepo_free(g);
+	run_release(&r);
+}
+
+/* Next queued job, oldest first; 0 when there is none. */
+static int
+worker_next(sqlite3 *db, struct job *job)
+{
+	sqlite3_stmt	*st;
+	int		 found = 0;
+
+	memset(job, 0, sizeof(*job));
+	if (sqlite3_prepare_v2(db, "SELECT id, library_id, force FROM jobs WHERE "
+	    "state = 'queued' ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		job->id = sqlite3_column_int64(st, 0);
+		job->library_id = col_dup(st, 1);
+		job->force = sqlite3_column_int(st, 2);
+		found = job->library_id != NULL;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/*
+ * A job left "running" belongs to a worker that died (we hold the lock): queue it again
+ * and mark its library's run unfinished so that it is re-indexed in full.
+ */
+static int
+worker_recover(sqlite3 *db)
+{
+	if (db_begin(db) == -1)
+		return -1;
+	if (db_exec(db, "UPDATE libraries SET run_status = 'unfinished' WHERE "
+	    "run_status = 'running'") == -1 ||
+	    db_exec(db, "UPDATE jobs SET state = 'queued', force = 1, message = "
+	    "'the previous worker stopped before the end of this job' WHERE "
+	    "state = 'running'") == -1 ||
+	    db_exec(db, "INSERT INTO jobs (library_id, kind, force, created_at) "
+	    "SELECT id, 'index', 1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM "
+	    "libraries l WHERE run_status = 'unfinished' AND NOT EXISTS (SELECT 1 "
+	    "FROM jobs j WHERE j.library_id = l.id AND j.state = 'queued')") == -1) {
+		db_rollback(db);
+		return -1;
+	}
+	return db_commit(db);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char	*datadir;
+	char		*lockpath = NULL, *repos = NULL;
+	struct job	 job;
+	int		 lockfd, n = 0, rc = 1;
+
+	log_init("ctxd-worker");
+	if (argc > 1) {
+		fprintf(stderr, "usage: ctxd-worker\n");
+		return 2;
+	}
+	if (license_check_env("ctxd-worker") == -1)
+		return 1;
+	signal(SIGPIPE, SIG_IGN);
+	datadir = util_data_dir();
+	if ((lockpath = util_path_join(datadir, "worker.lock")) == NULL ||
+	    (repos = util_path_join(datadir, "repos")) == NULL)
+		goto out;
+	if ((lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {
+		log_err("cannot open %s: %s", lockpath, strerror(errno));
+		goto out;
+	}
+	if (flock(lockfd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EWOULDBLOCK) {
+			rc = 0;		/* another worker is at it */
+			goto out;
+		}
+		log_err("cannot lock %s: %s", lockpath, strerror(errno));
+		goto out;
+	}
+	if (util_mkdir_p(repos, 0700) == -1) {
+		log_err("cannot create %s: %s", repos, strerror(errno));
+		goto out;
+	}
+	if (db_open(datadir, DB_READWRITE, &worker_db) == -1)
+		goto out;
+	if (worker_recover(worker_db) == -1)
+		goto out;
+	while (worker_next(worker_db, &job) == 1) {
+		run_index(worker_db, datadir, &job);
+		free(job.library_id);
+		n++;
+	}
+	if (n > 0)
+		log_info("ran %d job%s", n, n == 1 ? "" : "s");
+	rc = 0;
+out:
+	db_close(worker_db);
+	free(lockpath);
+	free(repos);
+	return rc;
+}

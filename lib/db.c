@@ -1,0 +1,175 @@
+/* db.c: opening, configuring and migrating the one SQLite database. */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "ctxd.h"
+
+extern const char sql_schema[];
+
+/*
+ * Migrations from version N to N+1, in order: migrations[0] upgrades a version 1 database
+ * to version 2. A fresh database runs sql_schema (the current schema) instead.
+ */
+static const char *const migrations[] = { NULL };
+
+int
+db_exec(sqlite3 *db, const char *sql)
+{
+	char	*msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		log_err("%s: %s", __func__, msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_begin(sqlite3 *db)
+{
+	return db_exec(db, "BEGIN IMMEDIATE");
+}
+
+int
+db_commit(sqlite3 *db)
+{
+	return db_exec(db, "COMMIT");
+}
+
+void
+db_rollback(sqlite3 *db)
+{
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int
+db_user_version(sqlite3 *db, int *out)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*out = sqlite3_column_int(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Creates or upgrades the schema inside one transaction. */
+static int
+db_migrate(sqlite3 *db, const char *path)
+{
+	int	 v, target = DB_SCHEMA_VERSION;
+	char	 pragma[64];
+
+	if (db_begin(db) == -1)
+		return -1;
+	if (db_user_version(db, &v) == -1)
+		goto fail;
+	if (v > target) {
+		log_err("database %s has schema version %d, newer than this "
+		    "build's version %d: install a newer ctxd", path, v, target);
+		goto fail;
+	}
+	if (v == 0) {
+		if (db_exec(db, sql_schema) == -1)
+			goto fail;
+	} else {
+		for (; v < target; v++) {
+			if (migrations[v - 1] == NULL ||
+			    db_exec(db, migrations[v - 1]) == -1)
+				goto fail;
+		}
+	}
+	/* PRAGMA takes no bound parameters; the value is our own integer. */
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", target);
+	if (db_exec(db, pragma) == -1 || db_commit(db) == -1)
+		goto fail;
+	return 0;
+fail:
+	db_rollback(db);
+	return -1;
+}
+
+int
+db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
+{
+	sqlite3	*db = NULL;
+	char	*path;
+	int	 flags, v, rc = -1;
+	struct stat st;
+
+	*out = NULL;
+	if ((path = util_path_join(datadir, "ctxd.db")) == NULL)
+		return -1;
+	if (mode == DB_READONLY && stat(path, &st) == -1) {
+		log_err("database %s does not exist: run ctxd-admin init", path);
+		goto out;
+	}
+	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	if (mode == DB_READWRITE)
+		flags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+		log_err("cannot open database %s: %s", path,
+		    db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_busy_timeout(db, 10000);
+	if (tokenize_register(db) == -1)
+		goto out;
+	if (db_exec(db, "PRAGMA journal_mode = WAL") == -1 ||
+	    db_exec(db, "PRAGMA synchronous = NORMAL") == -1 ||
+	    db_exec(db, "PRAGMA foreign_keys = ON") == -1)
+		goto out;
+	if (mode == DB_READWRITE) {
+		if (db_migrate(db, path) == -1)
+			goto out;
+	} else {
+		if (db_user_version(db, &v) == -1)
+			goto out;
+		if (v > DB_SCHEMA_VERSION) {
+			log_err("database %s has schema version %d, newer than "
+			    "this build's version %d: install a newer ctxd",
+			    path, v, DB_SCHEMA_VERSION);
+			goto out;
+		}
+		if (v < DB_SCHEMA_VERSION) {
+			log_err("database %s has schema version %d, older than "
+			    "this build's version %d: run ctxd-admin init to "
+			    "migrate it", path, v, DB_SCHEMA_VERSION);
+			goto out;
+		}
+		if (db_exec(db, "PRAGMA query_only = ON") == -1)
+			goto out;
+	}
+	*out = db;
+	db = NULL;
+	rc = 0;
+out:
+	if (db != NULL)
+		sqlite3_close(db);
+	free(path);
+	return rc;
+}
+
+void
+db_close(sqlite3 *db)
+{
+	if (db != NULL)
+		sqlite3_close_v2(db);
+}

@@ -1,0 +1,427 @@
+/* library.c: libraries as sources: parse requests, ids from URLs, source settings. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <json.h>
+
+#include "ctxd.h"
+
+#define URL_MAX		2048	/* longest repoUrl */
+#define BRANCH_MAX	255	/* longest branch name (git's own practical bound) */
+#define LIST_MAX	100	/* entries in folders / excludeFolders / excludeFiles */
+#define ENTRY_MAX	255	/* longest folder or file pattern */
+
+enum field_type { F_STRING, F_BOOL, F_LIST };
+
+struct field {
+	const char	*name;
+	enum field_type	 type;
+	int		 required;
+};
+
+/* The declared keys of a parse request; anything else is refused. */
+static const struct field parse_fields[] = {
+	{ "repoUrl", F_STRING, 1 },
+	{ "branch", F_STRING, 0 },
+	{ "folders", F_LIST, 0 },
+	{ "excludeFolders", F_LIST, 0 },
+	{ "excludeFiles", F_LIST, 0 },
+	{ "indexSourceCode", F_BOOL, 0 },
+};
+
+void
+library_parse_request_release(struct parse_req *p)
+{
+	free(p->repo_url);
+	free(p->branch);
+	library_rules_release(&p->rules);
+	memset(p, 0, sizeof(*p));
+}
+
+/* A folder or file pattern: printable, no "..", no control characters. */
+static int
+library_valid_entry(const char *s)
+{
+	const unsigned char *p;
+
+	if (*s == '\0' || strlen(s) > ENTRY_MAX || strstr(s, "..") != NULL)
+		return 0;
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			return 0;
+	return 1;
+}
+
+static int
+library_list(json_object *v, const char *name, char ***out, size_t *n, char *err,
+    size_t errsz)
+{
+	size_t	 i, len;
+
+	len = json_object_array_length(v);
+	if (len > LIST_MAX) {
+		snprintf(err, errsz, "'%s' has more than %d entries", name, LIST_MAX);
+		return -1;
+	}
+	if (len == 0)
+		return 0;
+	if ((*out = calloc(len, sizeof(**out))) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (!json_object_is_type(e, json_type_string)) {
+			snprintf(err, errsz, "'%s' must be a list of strings", name);
+			return -1;
+		}
+		if (!library_valid_entry(json_object_get_string(e))) {
+			snprintf(err, errsz, "'%s' entry %zu is empty, too long or "
+			    "contains '..' or control characters", name, i + 1);
+			return -1;
+		}
+		if (((*out)[i] = strdup(json_object_get_string(e))) == NULL) {
+			snprintf(err, errsz, "out of memory");
+			return -1;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+static int
+library_valid_branch(const char *b)
+{
+	const unsigned char *p;
+
+	if (strlen(b) > BRANCH_MAX || b[0] == '-' || b[0] == '/' ||
+	    strstr(b, "..") != NULL || strstr(b, "//") != NULL ||
+	    util_str_endswith(b, "/") || util_str_endswith(b, ".lock"))
+		return 0;
+	for (p = (const unsigned char *)b; *p != '\0'; p++)
+		if (*p <= 0x20 || *p == 0x7f || strchr("~^:?*[\\", *p) != NULL)
+			return 0;
+	return 1;
+}
+
+int
+library_parse_request(const char *json, size_t len, struct parse_req *p, char *err,
+    size_t errsz)
+{
+	json_tokener	*tok;
+	json_object	*root = NULL, *v;
+	enum json_tokener_error jerr;
+	char		 id[512], host[256];
+	size_t		 i;
+	int		 rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	if ((tok = json_tokener_new()) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	root = json_tokener_parse_ex(tok, json, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (root == NULL || jerr != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len) {
+		snprintf(err, errsz, "request body is not valid JSON: %s",
+		    jerr != json_tokener_success ? json_tokener_error_desc(jerr) :
+		    "trailing characters after the object");
+		goto out;
+	}
+	if (!json_object_is_type(root, json_type_object)) {
+		snprintf(err, errsz, "request body must be a JSON object");
+		goto out;
+	}
+	/* Unknown keys are refused so that a typo is not silently ignored. */
+	json_object_object_foreach(root, key, val) {
+		(void)val;
+		for (i = 0; i < sizeof(parse_fields) / sizeof(parse_fields[0]); i++)
+			if (strcmp(parse_fields[i].name, key) == 0)
+				break;
+		if (i == sizeof(parse_fields) / sizeof(parse_fields[0])) {
+			snprintf(err, errsz, "unknown field '%.64s'", key);
+			goto out;
+		}
+	}
+	for (i = 0; i < sizeof(parse_fields) / sizeof(parse_fields[0]); i++) {
+		const struct field *f = &parse_fields[i];
+		int ok;
+
+		if (!json_object_object_get_ex(root, f->name, &v) ||
+		    json_object_is_type(v, json_type_null)) {
+			if (f->required) {
+				snprintf(err, errsz, "missing required field '%s'",
+				    f->name);
+				goto out;
+			}
+			continue;
+		}
+		ok = (f->type == F_STRING && json_object_is_type(v, json_type_string)) ||
+		    (f->type == F_BOOL && json_object_is_type(v, json_type_boolean)) ||
+		    (f->type == F_LIST && json_object_is_type(v, json_type_array));
+		if (!ok) {
+			snprintf(err, errsz, "field '%s' must be %s", f->name,
+			    f->type == F_STRING ? "a string" : f->type == F_BOOL ?
+			    "true or false" : "a list of strings");
+			goto out;
+		}
+	}
+	json_object_object_get_ex(root, "repoUrl", &v);
+	if (strlen(json_object_get_string(v)) > URL_MAX) {
+		snprintf(err, errsz, "field 'repoUrl' is longer than %d characters",
+		    URL_MAX);
+		goto out;
+	}
+	if ((p->repo_url = strdup(json_object_get_string(v))) == NULL)
+		goto oom;
+	if (library_id_from_url(p->repo_url, id, sizeof(id), host, sizeof(host),
+	    err, errsz) == -1)
+		goto out;
+	if (json_object_object_get_ex(root, "branch", &v) &&
+	    json_object_is_type(v, json_type_string)) {
+		if (!library_valid_branch(json_object_get_string(v))) {
+			snprintf(err, errsz, "field 'branch' is not a valid git "
+			    "branch name");
+			goto out;
+		}
+		p->branch = strdup(json_object_get_string(v));
+	} else
+		p->branch = strdup("");
+	if (p->branch == NULL)
+		goto oom;
+	if (json_object_object_get_ex(root, "folders", &v) &&
+	    json_object_is_type(v, json_type_array) &&
+	    library_list(v, "folders", &p->rules.folders, &p->rules.nfolders,
+	    err, errsz) == -1)
+		goto out;
+	if (json_object_object_get_ex(root, "excludeFolders", &v) &&
+	    json_object_is_type(v, json_type_array) &&
+	    library_list(v, "excludeFolders", &p->rules.exclude_folders,
+	    &p->rules.nexclude_folders, err, errsz) == -1)
+		goto out;
+	if (json_object_object_get_ex(root, "excludeFiles", &v) &&
+	    json_object_is_type(v, json_type_array) &&
+	    library_list(v, "excludeFiles", &p->rules.exclude_files,
+	    &p->rules.nexclude_files, err, errsz) == -1)
+		goto out;
+	if (json_object_object_get_ex(root, "indexSourceCode", &v) &&
+	    json_object_is_type(v, json_type_boolean))
+		p->rules.index_source = json_object_get_boolean(v);
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errsz, "out of memory");
+out:
+	if (rc == -1)
+		library_parse_request_release(p);
+	json_object_put(root);
+	json_tokener_free(tok);
+	return rc;
+}
+
+/* A path segment usable in a library id. */
+static int
+library_valid_segment(const char *s, size_t n)
+{
+	size_t	 i;
+
+	if (n == 0 || n > 200 || (n == 1 && s[0] == '.') ||
+	    (n == 2 && s[0] == '.' && s[1] == '.'))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' &&
+		    s[i] != '.')
+			return 0;
+	return 1;
+}
+
+int
+library_id_from_url(const char *url, char *id, size_t idsz, char *host, size_t hostsz,
+    char *err, size_t errsz)
+{
+	CURLU		*u;
+	char		*scheme = NULL, *h = NULL, *port = NULL, *path = NULL;
+	char		*user = NULL, *pass = NULL, *query = NULL, *frag = NULL;
+	const char	*seg[2] = { NULL, NULL }, *s, *e;
+	size_t		 seglen[2] = { 0, 0 }, n;
+	int		 rc = -1;
+
+	if ((u = curl_url()) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+		snprintf(err, errsz, "field 'repoUrl' is not a URL (expected "
+		    "https://host/owner/repo)");
+		goto out;
+	}
+	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+	curl_url_get(u, CURLUPART_HOST, &h, 0);
+	curl_url_get(u, CURLUPART_PORT, &port, 0);
+	curl_url_get(u, CURLUPART_PATH, &path, 0);
+	curl_url_get(u, CURLUPART_USER, &user, 0);
+	curl_url_get(u, CURLUPART_PASSWORD, &pass, 0);
+	curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	curl_url_get(u, CURLUPART_FRAGMENT, &frag, 0);
+	if (scheme == NULL || (strcmp(scheme, "https") != 0 &&
+	    strcmp(scheme, "http") != 0)) {
+		snprintf(err, errsz, "field 'repoUrl' must be an http or https "
+		    "URL of a git repository");
+		goto out;
+	}
+	if (user != NULL || pass != NULL) {
+		snprintf(err, errsz, "field 'repoUrl' must not carry credentials: "
+		    "store the git token in the settings instead");
+		goto out;
+	}
+	if (query != NULL || frag != NULL) {
+		snprintf(err, errsz, "field 'repoUrl' must not have a query or "
+		    "fragment");
+		goto out;
+	}
+	if (h == NULL || *h == '\0') {
+		snprintf(err, errsz, "field 'repoUrl' has no host");
+		goto out;
+	}
+	/* The last two non-empty path segments are the owner and the repository. */
+	n = path != NULL ? strlen(path) : 0;
+	e = path + n;
+	while (e > path && e[-1] == '/')
+		e--;
+	for (int k = 1; k >= 0; k--) {
+		s = e;
+		while (s > path && s[-1] != '/')
+			s--;
+		seg[k] = s;
+		seglen[k] = (size_t)(e - s);
+		e = s;
+		while (e > path && e[-1] == '/')
+			e--;
+	}
+	if (seglen[1] > 4 && strncmp(seg[1] + seglen[1] - 4, ".git", 4) == 0)
+		seglen[1] -= 4;
+	if (!library_valid_segment(seg[0], seglen[0]) ||
+	    !library_valid_segment(seg[1], seglen[1])) {
+		snprintf(err, errsz, "field 'repoUrl' must end in /owner/repo "
+		    "(letters, digits, '.', '-', '_')");
+		goto out;
+	}
+	if ((size_t)snprintf(id, idsz, "/%.*s/%.*s", (int)seglen[0], seg[0],
+	    (int)seglen[1], seg[1]) >= idsz ||
+	    (size_t)snprintf(host, hostsz, "%s%s%s", h, port ? ":" : "",
+	    port ? port : "") >= hostsz) {
+		snprintf(err, errsz, "field 'repoUrl' is too long");
+		goto out;
+	}
+	for (char *c = host; *c != '\0'; c++)
+		*c = (char)tolower((unsigned char)*c);
+	rc = 0;
+out:
+	curl_free(scheme);
+	curl_free(h);
+	curl_free(port);
+	curl_free(path);
+	curl_free(user);
+	curl_free(pass);
+	curl_free(query);
+	curl_free(frag);
+	curl_url_cleanup(u);
+	return rc;
+}
+
+static json_object *
+library_json_list(char **v, size_t n)
+{
+	json_object	*a = json_object_new_array();
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+char *
+library_settings_json(const struct parse_req *p)
+{
+	json_object	*o = json_object_new_object();
+	const struct select_rules *r = &p->rules;
+	char		*ret;
+
+	json_object_object_add(o, "folders", library_json_list(r->folders,
+	    r->nfolders));
+	json_object_object_add(o, "excludeFolders",
+	    library_json_list(r->exclude_folders, r->nexclude_folders));
+	json_object_object_add(o, "excludeFiles",
+	    library_json_list(r->exclude_files, r->nexclude_files));
+	json_object_object_add(o, "indexSourceCode",
+	    json_object_new_boolean(r->index_source));
+	ret = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return ret;
+}
+
+/* A stored list setting (validated when it was stored). */
+static int
+library_rules_list(json_object *root, const char *name, char ***out, size_t *n)
+{
+	json_object	*v;
+	char		 err[256];
+
+	if (!json_object_object_get_ex(root, name, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return 0;
+	if (library_list(v, name, out, n, err, sizeof(err)) == -1) {
+		log_err("%s: stored setting %s: %s", __func__, name, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+library_settings_rules(const char *json, struct select_rules *r)
+{
+	json_object	*root, *v;
+	int		 rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if ((root = json_tokener_parse(json)) == NULL)
+		return -1;
+	if (library_rules_list(root, "folders", &r->folders, &r->nfolders) == -1 ||
+	    library_rules_list(root, "excludeFolders", &r->exclude_folders,
+	    &r->nexclude_folders) == -1 ||
+	    library_rules_list(root, "excludeFiles", &r->exclude_files,
+	    &r->nexclude_files) == -1)
+		goto out;
+	if (json_object_object_get_ex(root, "indexSourceCode", &v))
+		r->index_source = json_object_get_boolean(v);
+	rc = 0;
+out:
+	if (rc == -1)
+		library_rules_release(r);
+	json_object_put(root);
+	return rc;
+}
+
+void
+library_rules_release(struct select_rules *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nfolders; i++)
+		free(r->folders[i]);
+	free(r->folders);
+	for (i = 0; i < r->nexclude_folders; i++)
+		free(r->exclude_folders[i]);
+	free(r->exclude_folders);
+	for (i = 0; i < r->nexclude_files; i++)
+		free(r->exclude_files[i]);
+	free(r->exclude_files);
+	memset(r, 0, sizeof(*r));
+}

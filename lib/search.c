@@ -1,0 +1,407 @@
+/* search.c: library lookup, library search and lexical context retrieval. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "search.h"
+
+#define SEARCH_CANDIDATES	60	/* snippets ranked before packing */
+#define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
+
+/*
+ * BM25 column weights of snippets_fts (lib, title, breadcrumb, body, code, path): the
+ * heading and the heading trail say what a section is about, the path names the page.
+ */
+#define SEARCH_RANK_SQL \
+	"bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, 1.0, 3.0)"
+
+struct search {
+	sqlite3		*db;
+	sqlite3_stmt	*lib;
+	sqlite3_stmt	*rank;
+	sqlite3_stmt	*libs;
+};
+
+static const char search_lib_sql[] =
+    "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
+    "coalesce(last_error, '') FROM libraries WHERE id = ?1";
+
+static const char search_rank_sql[] =
+    "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
+    "d.title, l.blob_prefix, l.indexed_commit, " SEARCH_RANK_SQL " AS score "
+    "FROM snippets_fts "
+    "JOIN snippets s ON s.id = snippets_fts.rowid "
+    "JOIN documents d ON d.id = s.document_id "
+    "JOIN libraries l ON l.id = s.library_id "
+    "WHERE snippets_fts MATCH ?1 ORDER BY score LIMIT ?2";
+
+static const char search_libs_sql[] =
+    "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
+    "state, total_tokens, total_snippets, host FROM libraries "
+    "WHERE state <> 'delete'";
+
+struct search *
+search_open(sqlite3 *db)
+{
+	struct search	*s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	s->db = db;
+	if (sqlite3_prepare_v3(db, search_lib_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->lib, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_rank_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->rank, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_libs_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->libs, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		search_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+void
+search_close(struct search *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_finalize(s->lib);
+	sqlite3_finalize(s->rank);
+	sqlite3_finalize(s->libs);
+	free(s);
+}
+
+int
+search_normalize_id(const char *id, char *out, size_t outsz)
+{
+	const char	*owner, *repo, *end;
+	size_t		 n;
+
+	if (id == NULL || id[0] != '/')
+		return -1;
+	owner = id + 1;
+	if ((repo = strchr(owner, '/')) == NULL || repo == owner)
+		return -1;
+	repo++;
+	/* The repository name ends at '/', '@' (a version) or the end. */
+	for (end = repo; *end != '\0' && *end != '/' && *end != '@'; end++)
+		continue;
+	if (end == repo)
+		return -1;
+	n = (size_t)(end - id);
+	if (n + 1 > outsz)
+		return -1;
+	memcpy(out, id, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static void
+search_copy(char *dst, size_t dstsz, const unsigned char *src)
+{
+	snprintf(dst, dstsz, "%s", src != NULL ? (const char *)src : "");
+}
+
+enum search_lib_status
+search_library(struct search *s, const char *id, struct search_lib *out)
+{
+	enum search_lib_status r = SEARCH_LIB_NOT_FOUND;
+	int	 has_index;
+
+	memset(out, 0, sizeof(*out));
+	sqlite3_reset(s->lib);
+	sqlite3_bind_text(s->lib, 1, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(s->lib) == SQLITE_ROW) {
+		search_copy(out->id, sizeof(out->id), sqlite3_column_text(s->lib, 0));
+		search_copy(out->state, sizeof(out->state),
+		    sqlite3_column_text(s->lib, 1));
+		out->lib_no = sqlite3_column_int64(s->lib, 2);
+		has_index = sqlite3_column_int(s->lib, 3);
+		search_copy(out->error, sizeof(out->error),
+		    sqlite3_column_text(s->lib, 4));
+		if (strcmp(out->state, "delete") == 0)
+			r = SEARCH_LIB_NOT_FOUND;
+		else if (has_index)
+			r = SEARCH_LIB_READY;
+		else if (strcmp(out->state, "error") == 0)
+			r = SEARCH_LIB_FAILED;
+		else
+			r = SEARCH_LIB_PENDING;
+	}
+	sqlite3_reset(s->lib);
+	return r;
+}
+
+/* Parses a snippet's stored code JSON into s->code. */
+static int
+search_load_code(struct snippet *s, const char *json)
+{
+	json_object	*arr, *o, *v;
+	size_t		 i, n;
+	int		 rc = -1;
+
+	if ((arr = json_tokener_parse(json)) == NULL)
+		return -1;
+	if (!json_object_is_type(arr, json_type_array))
+		goto out;
+	n = json_object_array_length(arr);
+	if (n == 0) {
+		rc = 0;
+		goto out;
+	}
+	if ((s->code = calloc(n, sizeof(*s->code))) == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		o = json_object_array_get_idx(arr, i);
+		s->code[i].lang = strdup(json_object_object_get_ex(o, "language", &v) ?
+		    json_object_get_string(v) : "");
+		s->code[i].code = strdup(json_object_object_get_ex(o, "code", &v) ?
+		    json_object_get_string(v) : "");
+		s->ncode++;
+		if (s->code[i].lang == NULL || s->code[i].code == NULL)
+			goto out;
+	}
+	rc = 0;
+out:
+	json_object_put(arr);
+	return rc;
+}
+
+static char *
+search_col_dup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return strdup(t != NULL ? (const char *)t : "");
+}
+
+/* Source URL of a snippet: <blob prefix><commit>/<path>#<anchor>. */
+static char *
+search_source(sqlite3_stmt *st)
+{
+	const char	*prefix = (const char *)sqlite3_column_text(st, 8);
+	const char	*commit = (const char *)sqlite3_column_text(st, 9);
+	const char	*path = (const char *)sqlite3_column_text(st, 6);
+	const char	*anchor = (const char *)sqlite3_column_text(st, 2);
+	struct buf	 b;
+
+	buf_init(&b);
+	if (buf_printf(&b, "%s%s/%s", prefix ? prefix : "", commit ? commit : "",
+	    path ? path : "") == -1 ||
+	    (anchor != NULL && *anchor != '\0' && buf_printf(&b, "#%s", anchor) == -1)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+int
+search_context(struct search *s, const struct search_lib *lib, const char *query,
+    long budget, struct snippet **out, size_t *n)
+{
+	struct snippet	*res = NULL, *sn;
+	struct buf	 match;
+	char		*expr;
+	long		 used = 0;
+	size_t		 nres = 0;
+	int		 rc = -1, step;
+
+	*out = NULL;
+	*n = 0;
+	buf_init(&match);
+	if ((expr = tokenize_match_expr(query)) == NULL)
+		return 0;
+	if (buf_printf(&match, "lib : \"l%ld\" AND (%s)", lib->lib_no, expr) == -1)
+		goto out;
+	if ((res = calloc(SEARCH_CANDIDATES, sizeof(*res))) == NULL)
+		goto out;
+	sqlite3_reset(s->rank);
+	sqlite3_bind_text(s->rank, 1, match.p, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s->rank, 2, SEARCH_CANDIDATES);
+	while ((step = sqlite3_step(s->rank)) == SQLITE_ROW) {
+		int tokens = sqlite3_column_int(s->rank, 5);
+
+		/* Pack in rank order; the best snippet always goes in. */
+		if (nres > 0 && used + tokens > budget)
+			continue;
+		sn = &res[nres];
+		sn->title = search_col_dup(s->rank, 0);
+		sn->breadcrumb = search_col_dup(s->rank, 1);
+		sn->text = search_col_dup(s->rank, 3);
+		sn->page_title = search_col_dup(s->rank, 7);
+		sn->source = search_source(s->rank);
+		sn->tokens = tokens;
+		nres++;
+		if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
+		    sn->page_title == NULL || sn->source == NULL ||
+		    search_load_code(sn, (const char *)sqlite3_column_text(s->rank, 4))
+		    == -1)
+			goto out;
+		used += tokens;
+		if (used >= budget)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+		goto out;
+	}
+	*out = res;
+	*n = nres;
+	res = NULL;
+	rc = 0;
+out:
+	sqlite3_reset(s->rank);
+	if (res != NULL) {
+		while (nres > 0)
+			snippet_release(&res[--nres]);
+		free(res);
+	}
+	free(expr);
+	buf_release(&match);
+	return rc;
+}
+
+/* Case-insensitive substring test. */
+static int
+search_contains(const char *hay, const char *needle)
+{
+	return hay != NULL && strcasestr(hay, needle) != NULL;
+}
+
+/*
+ * How well a library matches a name the user typed: 4 exact repository name, 3 exact
+ * "owner/repo", 2 name inside the id or title, 1 some word of it does, 0 no match.
+ */
+static int
+search_name_score(const char *id, const char *title, const char *name)
+{
+	const char	*repo = strrchr(id, '/');
+	char		 word[128];
+	const char	*p;
+	size_t		 k;
+	int		 best = 0;
+
+	repo = repo != NULL ? repo + 1 : id;
+	while (*name == '/')
+		name++;
+	if (strcasecmp(repo, name) == 0)
+		return 4;
+	if (strcasecmp(id + 1, name) == 0)
+		return 3;
+	if (search_contains(id, name) || search_contains(title, name))
+		return 2;
+	for (p = name; *p != '\0'; ) {
+		for (k = 0; *p != '\0' && !isspace((unsigned char)*p) &&
+		    *p != '/' && k + 1 < sizeof(word); p++)
+			word[k++] = *p;
+		word[k] = '\0';
+		if (k >= 2 && (search_contains(id, word) || search_contains(title, word)))
+			best = 1;
+		while (*p != '\0' && (isspace((unsigned char)*p) || *p == '/'))
+			p++;
+	}
+	return best;
+}
+
+struct search_hit {
+	json_object	*o;
+	int		 score;
+	long		 snippets;
+};
+
+static int
+search_hit_cmp(const void *a, const void *b)
+{
+	const struct search_hit *x = a, *y = b;
+
+	if (x->score != y->score)
+		return y->score - x->score;
+	return (y->snippets > x->snippets) - (y->snippets < x->snippets);
+}
+
+int
+search_libraries(struct search *s, const char *name, const char *query, struct buf *out)
+{
+	struct search_hit *hits = NULL;
+	size_t		 nhits = 0, cap = 0, i;
+	json_object	*root = NULL, *arr, *o, *versions;
+	const char	*id, *title;
+	int		 score, step, rc = -1;
+
+	sqlite3_reset(s->libs);
+	while ((step = sqlite3_step(s->libs)) == SQLITE_ROW) {
+		id = (const char *)sqlite3_column_text(s->libs, 0);
+		title = (const char *)sqlite3_column_text(s->libs, 1);
+		if ((score = search_name_score(id, title, name)) == 0)
+			continue;
+		if (nhits == cap) {
+			struct search_hit *nh;
+
+			cap = cap ? cap * 2 : 16;
+			if ((nh = reallocarray(hits, cap, sizeof(*hits))) == NULL)
+				goto out;
+			hits = nh;
+		}
+		o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_string(id));
+		json_object_object_add(o, "title", json_object_new_string(title));
+		json_object_object_add(o, "description", json_object_new_string(
+		    (const char *)sqlite3_column_text(s->libs, 2)));
+		json_object_object_add(o, "branch", json_object_new_string(
+		    (const char *)sqlite3_column_text(s->libs, 3)));
+		json_object_object_add(o, "lastUpdateDate", json_object_new_string(
+		    (const char *)sqlite3_column_text(s->libs, 4)));
+		json_object_object_add(o, "state", json_object_new_string(
+		    (const char *)sqlite3_column_text(s->libs, 5)));
+		json_object_object_add(o, "totalTokens",
+		    json_object_new_int64(sqlite3_column_int64(s->libs, 6)));
+		json_object_object_add(o, "totalSnippets",
+		    json_object_new_int64(sqlite3_column_int64(s->libs, 7)));
+		json_object_object_add(o, "stars", json_object_new_int(-1));
+		json_object_object_add(o, "trustScore", json_object_new_int(-1));
+		json_object_object_add(o, "benchmarkScore", json_object_new_int(-1));
+		versions = json_object_new_array();
+		json_object_object_add(o, "versions", versions);
+		json_object_object_add(o, "source", json_object_new_string(
+		    "Local (Private)"));
+		hits[nhits].o = o;
+		hits[nhits].score = score;
+		hits[nhits].snippets = sqlite3_column_int64(s->libs, 7);
+		nhits++;
+	}
+	if (step != SQLITE_DONE) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+		goto out;
+	}
+	(void)query;	/* ranking by the question comes with semantic search */
+	qsort(hits, nhits, sizeof(*hits), search_hit_cmp);
+	root = json_object_new_object();
+	arr = json_object_new_array();
+	json_object_object_add(root, "results", arr);
+	for (i = 0; i < nhits; i++) {
+		if (i < SEARCH_MAX_RESULTS)
+			json_object_array_add(arr, hits[i].o);
+		else
+			json_object_put(hits[i].o);
+		hits[i].o = NULL;
+	}
+	json_object_object_add(root, "searchFilterApplied", json_object_new_boolean(0));
+	if (buf_adds(out, json_object_to_json_string_ext(root,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) == -1)
+		goto out;
+	rc = 0;
+out:
+	sqlite3_reset(s->libs);
+	for (i = 0; i < nhits; i++)
+		json_object_put(hits[i].o);
+	free(hits);
+	json_object_put(root);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * search.h: the read-only query path shared by the REST responder and the MCP server:
+ * library lookup, library search and context retrieval.
+ */
+#ifndef SEARCH_H
+#define SEARCH_H
+
+#include <stddef.h>
+
+struct sqlite3;
+struct search;
+
+#define SEARCH_DEFAULT_TOKENS	5000
+#define SEARCH_MIN_TOKENS	1000
+#define SEARCH_MAX_TOKENS	100000
+
+enum search_lib_status {
+	SEARCH_LIB_READY,		/* has an index to serve */
+	SEARCH_LIB_NOT_FOUND,
+	SEARCH_LIB_PENDING,		/* first indexing not finished */
+	SEARCH_LIB_FAILED		/* never indexed successfully */
+};
+
+struct search_lib {
+	char	 id[512];
+	char	 state[16];
+	char	 error[512];		/* last error of a failed library */
+	long	 lib_no;
+};
+
+/* Prepares the statements on db (kept open for the life of the process). */
+struct search *search_open(struct sqlite3 *db);
+void	 search_close(struct search *);
+
+/*
+ * Normalises a library id (drops a trailing "/version" or "@version" and trailing
+ * slashes) into out. -1 when it is not of the form /owner/repo[...].
+ */
+int	 search_normalize_id(const char *id, char *out, size_t outsz);
+/* Looks a (normalised) library id up. */
+enum search_lib_status search_library(struct search *, const char *id, struct search_lib *);
+/*
+ * Ranks the library's snippets for query and packs the best into about budget tokens,
+ * best first. *out is an array of *n snippets (free each with snippet_release, then the
+ * array). Returns -1 on internal errors only: no match is 0 snippets.
+ */
+int	 search_context(struct search *, const struct search_lib *, const char *query,
+	    long budget, struct snippet **out, size_t *n);
+/* Library search: JSON {"results": [...], "searchFilterApplied": false} into out. */
+int	 search_libraries(struct search *, const char *name, const char *query,
+	    struct buf *out);
+
+#endif

@@ -1,0 +1,255 @@
+/* settings.c: the operator settings stored in the database (secrets sealed). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "ctxd.h"
+
+enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST };
+
+struct setting_def {
+	const char		*name;
+	enum setting_kind	 kind;
+	const char		*dflt;		/* shown by list; NULL: none */
+	long			 min, max;	/* SET_NUMBER bounds */
+	const char		*help;
+};
+
+static const struct setting_def settings_defs[] = {
+	{ "git.github.token", SET_SECRET, NULL, 0, 0,
+	  "personal access token for repositories on the GitHub-type host" },
+	{ "git.github.host", SET_HOST, "github.com", 0, 0,
+	  "host[:port] of the GitHub-type platform" },
+	{ "git.gitlab.token", SET_SECRET, NULL, 0, 0,
+	  "access token for repositories on the GitLab-type host" },
+	{ "git.gitlab.host", SET_HOST, "gitlab.com", 0, 0,
+	  "host[:port] of the GitLab-type platform" },
+	{ "perm.anonymous_parse", SET_BOOL, "false", 0, 0,
+	  "allow POST /api/parse without an admin API key" },
+	{ "limits.max_repo_mb", SET_NUMBER, "1024", 1, 1048576,
+	  "largest repository (MB transferred) a clone or fetch may take" },
+	{ "limits.max_file_kb", SET_NUMBER, "2048", 1, 1048576,
+	  "largest documentation file (KB) that is parsed; larger ones are skipped" },
+	{ "limits.max_files", SET_NUMBER, "20000", 1, 10000000,
+	  "most documentation files one library may have" },
+};
+
+static const struct setting_def *
+settings_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(settings_defs) / sizeof(settings_defs[0]); i++)
+		if (strcmp(settings_defs[i].name, name) == 0)
+			return &settings_defs[i];
+	return NULL;
+}
+
+int
+settings_is_secret(const char *name)
+{
+	const struct setting_def *d = settings_find(name);
+
+	return d == NULL ? -1 : d->kind == SET_SECRET;
+}
+
+/* Stored value (sealed for secrets) or NULL. */
+static char *
+settings_raw(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt	*st;
+	char		*v = NULL;
+	const char	*t;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM settings WHERE name = ?1",
+	    -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return NULL;
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    (t = (const char *)sqlite3_column_text(st, 0)) != NULL)
+		v = strdup(t);
+	sqlite3_finalize(st);
+	return v;
+}
+
+char *
+settings_get(sqlite3 *db, const char *datadir, const char *name)
+{
+	const struct setting_def *d = settings_find(name);
+	unsigned char	 key[CRYPTO_KEYLEN];
+	char		*raw, *plain;
+
+	if (d == NULL)
+		return NULL;
+	if ((raw = settings_raw(db, name)) == NULL)
+		return d->dflt != NULL ? strdup(d->dflt) : NULL;
+	if (d->kind != SET_SECRET)
+		return raw;
+	plain = NULL;
+	if (crypto_secret_load(datadir, key) == 0) {
+		plain = crypto_open(key, raw);
+		if (plain == NULL)
+			log_err("%s: setting %s cannot be decrypted with "
+			    "secret.key", __func__, name);
+	}
+	explicit_bzero(key, sizeof(key));
+	free(raw);
+	return plain;
+}
+
+int
+settings_get_bool(sqlite3 *db, const char *name, int dflt)
+{
+	char	*v = settings_raw(db, name);
+	int	 r = dflt;
+
+	if (v != NULL)
+		r = strcmp(v, "true") == 0;
+	free(v);
+	return r;
+}
+
+static int
+settings_valid_host(const char *v)
+{
+	size_t	 i;
+
+	if (*v == '\0' || strlen(v) > 253)
+		return 0;
+	for (i = 0; v[i] != '\0'; i++)
+		if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= '0' && v[i] <= '9') ||
+		    v[i] == '.' || v[i] == '-' || v[i] == ':' ||
+		    v[i] == '[' || v[i] == ']'))
+			return 0;
+	return 1;
+}
+
+int
+settings_set(sqlite3 *db, const char *datadir, const char *name, const char *value,
+    char *err, size_t errsz)
+{
+	const struct setting_def *d = settings_find(name);
+	unsigned char	 key[CRYPTO_KEYLEN];
+	sqlite3_stmt	*st = NULL;
+	char		*stored = NULL, now[32];
+	const char	*v = value;
+	long		 n;
+	int		 rc = -1;
+
+	if (d == NULL) {
+		snprintf(err, errsz, "unknown setting '%s'", name);
+		return -1;
+	}
+	if (strlen(value) > 4096) {
+		snprintf(err, errsz, "value of %s is longer than 4096 bytes", name);
+		return -1;
+	}
+	switch (d->kind) {
+	case SET_BOOL:
+		if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+			snprintf(err, errsz, "%s must be true or false", name);
+			return -1;
+		}
+		break;
+	case SET_NUMBER:
+		if (util_parse_long(value, d->min, d->max, &n) == -1) {
+			snprintf(err, errsz, "%s must be a whole number from "
+			    "%ld to %ld", name, d->min, d->max);
+			return -1;
+		}
+		break;
+	case SET_HOST:
+		if (!settings_valid_host(value)) {
+			snprintf(err, errsz, "%s must be a lowercase host name "
+			    "with an optional :port", name);
+			return -1;
+		}
+		break;
+	case SET_SECRET:
+		if (*value == '\0' || strpbrk(value, " \t\r\n") != NULL) {
+			snprintf(err, errsz, "%s must be a non-empty token "
+			    "without spaces", name);
+			return -1;
+		}
+		if (crypto_secret_load(datadir, key) == -1) {
+			snprintf(err, errsz, "cannot read the secret key in %s: "
+			    "run ctxd-admin init", datadir);
+			return -1;
+		}
+		stored = crypto_seal(key, value);
+		explicit_bzero(key, sizeof(key));
+		if (stored == NULL) {
+			snprintf(err, errsz, "cannot encrypt %s", name);
+			return -1;
+		}
+		v = stored;
+		break;
+	case SET_STRING:
+		break;
+	}
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (sqlite3_prepare_v2(db, "INSERT INTO settings (name, value, updated_at) "
+	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
+	    "value = excluded.value, updated_at = excluded.updated_at",
+	    -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, v, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto dberr;
+	rc = 0;
+	goto out;
+dberr:
+	snprintf(err, errsz, "database error: %s", sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	free(stored);
+	return rc;
+}
+
+int
+settings_unset(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if (settings_find(name) == NULL)
+		return -1;
+	if (sqlite3_prepare_v2(db, "DELETE FROM settings WHERE name = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		rc = 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+settings_list(sqlite3 *db, FILE *f)
+{
+	size_t	 i;
+	char	*raw;
+
+	for (i = 0; i < sizeof(settings_defs) / sizeof(settings_defs[0]); i++) {
+		const struct setting_def *d = &settings_defs[i];
+
+		raw = settings_raw(db, d->name);
+		if (d->kind == SET_SECRET)
+			fprintf(f, "%s = %s\t# %s\n", d->name,
+			    raw ? "(set)" : "(unset)", d->help);
+		else
+			fprintf(f, "%s = %s%s\t# %s\n", d->name,
+			    raw ? raw : (d->dflt ? d->dflt : ""),
+			    raw ? "" : " (default)", d->help);
+		free(raw);
+	}
+	return 0;
+}
