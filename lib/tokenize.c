@@ -1,0 +1,461 @@
+/* tokenize.c: the code-aware word splitter, its FTS5 tokenizer and query builder. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "ctxd.h"
+
+#define TOK_MAX		64	/* longer tokens are not indexed (porter's limit too) */
+#define TOK_JOINRUN	3	/* longest run of joiners inside one word ("://") */
+#define MATCH_MAXTERMS	32
+
+/* Internal emitter: token (lowercase, NUL-terminated) plus the word's byte range. */
+typedef int (*tok_emit)(void *ctx, const char *tok, size_t len, int colocated,
+    size_t start, size_t end);
+
+static int
+tok_isupper(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static int
+tok_islower(unsigned char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static int
+tok_isdigit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+tok_isalnum(unsigned char c)
+{
+	return tok_isupper(c) || tok_islower(c) || tok_isdigit(c);
+}
+
+/* Word bytes: ASCII letters, digits, '_' and every byte of a non-ASCII UTF-8 sequence. */
+static int
+tok_isword(unsigned char c)
+{
+	return tok_isalnum(c) || c == '_' || c >= 0x80;
+}
+
+/* Characters that join two word runs into one compound word. */
+static int
+tok_isjoiner(unsigned char c)
+{
+	return c == '.' || c == '-' || c == ':' || c == '/';
+}
+
+/*
+ * Finds the next part of word w (length wl) from *pos: parts are separated by joiners and
+ * '_' and split on camelCase boundaries (useState, HTTPServer, base64Encode). Returns 1 and
+ * sets *ps and *pl (offset and length in w) or 0 when there is none left.
+ */
+static int
+tok_part_next(const char *w, size_t wl, size_t *pos, size_t *ps, size_t *pl)
+{
+	size_t		 i = *pos, s;
+	unsigned char	 c, p;
+
+	while (i < wl && (tok_isjoiner(w[i]) || w[i] == '_'))
+		i++;
+	if (i >= wl) {
+		*pos = i;
+		return 0;
+	}
+	s = i++;
+	while (i < wl && !tok_isjoiner(w[i]) && w[i] != '_') {
+		c = w[i];
+		p = w[i - 1];
+		if (tok_isupper(c) && (tok_islower(p) || tok_isdigit(p)))
+			break;
+		if (tok_isupper(c) && tok_isupper(p) && i + 1 < wl &&
+		    tok_islower((unsigned char)w[i + 1]))
+			break;
+		i++;
+	}
+	*ps = s;
+	*pl = i - s;
+	*pos = i;
+	return 1;
+}
+
+/* 1 when the token s (length n) is worth emitting: 1..TOK_MAX bytes, no lone junk byte. */
+static int
+tok_keep(const char *s, size_t n)
+{
+	if (n == 0 || n > TOK_MAX)
+		return 0;
+	if (n == 1 && !tok_isalnum((unsigned char)s[0]))
+		return 0;
+	return 1;
+}
+
+/* Lowercases s (n <= TOK_MAX bytes) into out and NUL-terminates it. */
+static void
+tok_lower(const char *s, size_t n, char *out)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		out[i] = tok_isupper((unsigned char)s[i]) ? s[i] - 'A' + 'a' : s[i];
+	out[n] = '\0';
+}
+
+/* Case-insensitive (ASCII) equality of two byte ranges. */
+static int
+tok_sameword(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t		 i;
+	unsigned char	 x, y;
+
+	if (an != bn)
+		return 0;
+	for (i = 0; i < an; i++) {
+		x = a[i];
+		y = b[i];
+		if (tok_isupper(x))
+			x = x - 'A' + 'a';
+		if (tok_isupper(y))
+			y = y - 'A' + 'a';
+		if (x != y)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Emits one word w = text[s, e): the whole word (colocated 0), then its distinct parts
+ * (colocated 1) unless wholeonly is set and the whole word was emitted. When the whole
+ * word is too long, its first part takes colocated 0 so that a word never starts with a
+ * colocated token. Returns 0 or the emitter's non-zero value.
+ */
+static int
+tok_word(const char *text, size_t s, size_t e, int wholeonly, tok_emit emit,
+    void *ctx)
+{
+	const char	*w = text + s;
+	char		 tmp[TOK_MAX + 1];
+	size_t		 wl = e - s, i, pos, ps, pl, nparts, qpos, qs, ql;
+	int		 rc, emitted = 0, dup, hasalnum = 0;
+
+	for (i = 0; i < wl; i++)
+		if (tok_isalnum((unsigned char)w[i]) || (unsigned char)w[i] >= 0x80) {
+			hasalnum = 1;
+			break;
+		}
+	if (!hasalnum)
+		return 0;
+
+	if (tok_keep(w, wl)) {
+		tok_lower(w, wl, tmp);
+		if ((rc = emit(ctx, tmp, wl, 0, s, e)) != 0)
+			return rc;
+		emitted = 1;
+		if (wholeonly)
+			return 0;
+	}
+
+	/* A plain word ("curl") is its own single part: nothing more to emit. */
+	nparts = 0;
+	pos = 0;
+	while (nparts < 2 && tok_part_next(w, wl, &pos, &ps, &pl))
+		nparts++;
+	if (nparts == 0 || (nparts == 1 && ps == 0 && pl == wl))
+		return 0;
+
+	pos = 0;
+	while (tok_part_next(w, wl, &pos, &ps, &pl)) {
+		if (!tok_keep(w + ps, pl))
+			continue;
+		dup = 0;
+		if (wl <= TOK_MAX) {
+			/* Bounded work: at most TOK_MAX / 2 parts in a kept word. */
+			qpos = 0;
+			while (qpos < ps && tok_part_next(w, ps, &qpos, &qs, &ql))
+				if (tok_sameword(w + qs, ql, w + ps, pl)) {
+					dup = 1;
+					break;
+				}
+		}
+		if (dup)
+			continue;
+		tok_lower(w + ps, pl, tmp);
+		if ((rc = emit(ctx, tmp, pl, emitted, s, e)) != 0)
+			return rc;
+		emitted = 1;
+	}
+	return 0;
+}
+
+/*
+ * Splits text into words (runs of word bytes joined across short runs of '.', '-', ':' and
+ * '/') and hands each to tok_word. Returns 0 or the emitter's non-zero value.
+ */
+static int
+tok_run(const char *text, size_t len, int wholeonly, tok_emit emit, void *ctx)
+{
+	size_t	 i = 0, s, e, j;
+	int	 rc;
+
+	if (text == NULL)
+		return 0;
+	while (i < len) {
+		if (!tok_isword((unsigned char)text[i])) {
+			i++;
+			continue;
+		}
+		s = i;
+		for (;;) {
+			while (i < len && tok_isword((unsigned char)text[i]))
+				i++;
+			e = i;
+			for (j = i; j < len && j - i <= TOK_JOINRUN &&
+			    tok_isjoiner((unsigned char)text[j]); j++)
+				;
+			if (j == i || j - i > TOK_JOINRUN || j >= len ||
+			    !tok_isword((unsigned char)text[j]))
+				break;
+			i = j;
+		}
+		if ((rc = tok_word(text, s, e, wholeonly, emit, ctx)) != 0)
+			return rc;
+		i = e;
+	}
+	return 0;
+}
+
+struct tok_each_ctx {
+	tokenize_cb	 cb;
+	void		*ctx;
+};
+
+static int
+tok_each_emit(void *ctx, const char *tok, size_t len, int colocated, size_t start,
+    size_t end)
+{
+	struct tok_each_ctx	*ec = ctx;
+
+	return ec->cb(ec->ctx, tok, len, colocated);
+}
+
+/*
+ * Calls cb for every token of text (document mode: whole words and their parts). Returns 0,
+ * or the callback's non-zero value when it asked to stop.
+ */
+int
+tokenize_each(const char *text, size_t len, tokenize_cb cb, void *ctx)
+{
+	struct tok_each_ctx	 ec;
+
+	ec.cb = cb;
+	ec.ctx = ctx;
+	return tok_run(text, len, 0, tok_each_emit, &ec);
+}
+
+size_t
+tokenize_estimate(const char *text, size_t len)
+{
+	return (len + 3) / 4;
+}
+
+/* ---------------------------------------------------------------- FTS5 tokenizer */
+
+struct tok_fts {
+	int	 unused;
+};
+
+struct tok_fts_ctx {
+	void	*pctx;
+	int	(*xtoken)(void *, int, const char *, int, int, int);
+};
+
+static int
+tok_fts_create(void *udata, const char **argv, int argc, Fts5Tokenizer **out)
+{
+	struct tok_fts	*t;
+
+	*out = NULL;
+	if (argc != 0)
+		return SQLITE_ERROR;
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return SQLITE_NOMEM;
+	*out = (Fts5Tokenizer *)t;
+	return SQLITE_OK;
+}
+
+static void
+tok_fts_delete(Fts5Tokenizer *t)
+{
+	free(t);
+}
+
+static int
+tok_fts_emit(void *ctx, const char *tok, size_t len, int colocated, size_t start,
+    size_t end)
+{
+	struct tok_fts_ctx	*fc = ctx;
+
+	return fc->xtoken(fc->pctx, colocated ? FTS5_TOKEN_COLOCATED : 0, tok,
+	    (int)len, (int)start, (int)end);
+}
+
+/*
+ * Documents (and auxiliary functions) get whole words plus colocated parts; queries get the
+ * whole word only, which the document side indexed, so "max-time" stays precise while
+ * "state" still finds the part of useState.
+ */
+static int
+tok_fts_tokenize(Fts5Tokenizer *t, void *pctx, int flags, const char *text, int ntext,
+    int (*xtoken)(void *, int, const char *, int, int, int))
+{
+	struct tok_fts_ctx	 fc;
+
+	if (text == NULL || ntext <= 0)
+		return SQLITE_OK;
+	fc.pctx = pctx;
+	fc.xtoken = xtoken;
+	return tok_run(text, (size_t)ntext, (flags & FTS5_TOKENIZE_QUERY) != 0,
+	    tok_fts_emit, &fc);
+}
+
+int
+tokenize_register(struct sqlite3 *db)
+{
+	sqlite3_stmt	*st = NULL;
+	fts5_api	*api = NULL;
+	fts5_tokenizer	 tok;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (sqlite3_bind_pointer(st, 1, &api, "fts5_api_ptr", NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (api == NULL || api->iVersion < 2) {
+		log_err("%s: FTS5 is not available", __func__);
+		goto out;
+	}
+	memset(&tok, 0, sizeof(tok));
+	tok.xCreate = tok_fts_create;
+	tok.xDelete = tok_fts_delete;
+	tok.xTokenize = tok_fts_tokenize;
+	if (api->xCreateTokenizer(api, "ctxd", NULL, &tok, NULL) != SQLITE_OK) {
+		log_err("%s: cannot register the tokenizer", __func__);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- MATCH expressions */
+
+/* English words that carry no meaning in a question; technical words stay out of here. */
+static const char *const tok_stopwords[] = {
+	"a", "about", "above", "after", "all", "also", "am", "an", "and", "any", "are",
+	"as", "at", "be", "because", "been", "before", "being", "both", "but", "by",
+	"can", "could", "d", "did", "do", "does", "doesn", "doing", "don", "done",
+	"each", "etc", "few", "for", "from", "get", "gets", "getting", "got", "had",
+	"has", "have", "having", "he", "her", "here", "him", "his", "how", "i", "if",
+	"in", "into", "is", "isn", "it", "its", "itself", "just", "let", "lets", "like",
+	"ll", "m", "make", "me", "more", "most", "my", "need", "needs", "no", "nor",
+	"not", "now", "of", "on", "once", "only", "or", "other", "our", "out", "over",
+	"please", "re", "s", "same", "she", "should", "so", "some", "such", "t", "than",
+	"that", "the", "their", "them", "then", "there", "these", "they", "this",
+	"those", "through", "to", "too", "up", "us", "use", "used", "uses", "using",
+	"ve", "very", "via", "want", "was", "way", "ways", "we", "were", "what",
+	"when", "where", "which", "while", "who", "whom", "why", "will", "with",
+	"without", "would", "you", "your",
+};
+
+static int
+tok_isstop(const char *w)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(tok_stopwords) / sizeof(tok_stopwords[0]); i++)
+		if (strcmp(tok_stopwords[i], w) == 0)
+			return 1;
+	return 0;
+}
+
+struct tok_match_ctx {
+	char	 terms[MATCH_MAXTERMS][TOK_MAX + 1];
+	size_t	 nterms;
+};
+
+static int
+tok_match_cb(void *ctx, const char *tok, size_t len, int colocated)
+{
+	struct tok_match_ctx	*mc = ctx;
+	char			 w[TOK_MAX + 1];
+	size_t			 i;
+
+	if (len > TOK_MAX)
+		return 0;
+	memcpy(w, tok, len);
+	w[len] = '\0';
+	if (tok_isstop(w))
+		return 0;
+	for (i = 0; i < mc->nterms; i++)
+		if (strcmp(mc->terms[i], w) == 0)
+			return 0;
+	memcpy(mc->terms[mc->nterms++], w, len + 1);
+	return mc->nterms == MATCH_MAXTERMS;
+}
+
+char *
+tokenize_match_expr(const char *question)
+{
+	struct tok_match_ctx	*mc = NULL;
+	struct buf		 b;
+	size_t			 i;
+	const char		*p;
+	char			*res = NULL;
+	int			 fail = 0;
+
+	buf_init(&b);
+	if (question == NULL)
+		goto out;
+	if ((mc = calloc(1, sizeof(*mc))) == NULL) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	tokenize_each(question, strlen(question), tok_match_cb, mc);
+	if (mc->nterms == 0)
+		goto out;
+	for (i = 0; i < mc->nterms && !fail; i++) {
+		if (i > 0)
+			fail |= buf_adds(&b, " OR ");
+		fail |= buf_addc(&b, '"');
+		for (p = mc->terms[i]; *p != '\0'; p++) {
+			if (*p == '"')
+				fail |= buf_addc(&b, '"');
+			fail |= buf_addc(&b, *p);
+		}
+		fail |= buf_addc(&b, '"');
+	}
+	if (fail) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	res = buf_detach(&b);
+out:
+	buf_release(&b);
+	free(mc);
+	return res;
+}
