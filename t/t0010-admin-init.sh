@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# ctxd-admin: init (database, WAL, schema version, secret key), settings, API keys, and the
+# refusal of a database newer than the build.
+. "$top_srcdir/t/lib/harness.sh"
+require_cmd sqlite3
+
+ctxd_setup
+ok "$([ -f "$DATA_DIR/ctxd.db" ]; echo $?)" "init creates ctxd.db"
+is "$(stat -c %a "$DATA_DIR/secret.key")" 600 "secret.key is 0600"
+is "$(stat -c %s "$DATA_DIR/secret.key")" 32 "secret.key holds 32 bytes"
+is "$(_sql 'PRAGMA user_version')" 1 "schema version recorded in user_version"
+is "$(_sql 'PRAGMA journal_mode')" wal "database in WAL mode"
+sum=$(md5sum <"$DATA_DIR/secret.key")
+ctxd_admin init >/dev/null 2>&1
+ok $? "init is idempotent"
+is "$(md5sum <"$DATA_DIR/secret.key")" "$sum" "a second init keeps the secret key"
+
+# Settings: secrets are sealed and write-only.
+printf 'ghp_SuperSecretToken123\n' | ctxd_admin settings set git.github.token - 2>"$T/err"
+ok $? "set a secret from stdin"
+is "$(ctxd_admin settings get git.github.token)" "(set)" "a secret reads back as (set)"
+stored=$(_sql "SELECT value FROM settings WHERE name = 'git.github.token'")
+like "$stored" '^v1:' "the secret is stored sealed"
+unlike "$stored" 'SuperSecret' "the plain token is not in the database"
+ok "$(grep -rqa SuperSecret "$DATA_DIR"; echo $((1 - $?)))" "no file in DATA_DIR holds the plain token"
+like "$(ctxd_admin settings list)" 'git\.github\.token = \(set\)' "list shows (set)"
+unlike "$(ctxd_admin settings list)" 'SuperSecret' "list never shows the token"
+ctxd_admin settings set git.gitlab.host git.example.com:8443
+is "$(ctxd_admin settings get git.gitlab.host)" git.example.com:8443 "plain setting reads back"
+is "$(ctxd_admin settings get git.github.host)" github.com "default host"
+ctxd_admin settings set perm.anonymous_parse yes 2>"$T/err"
+isnt $? 0 "a boolean must be true or false"
+like "$(cat "$T/err")" 'perm.anonymous_parse must be true or false' "the error names the setting"
+ctxd_admin settings set no.such.setting 1 2>"$T/err"
+isnt $? 0 "unknown setting refused"
+like "$(cat "$T/err")" "unknown setting 'no.such.setting'" "unknown setting named"
+ctxd_admin settings set limits.max_files 0 2>"$T/err"
+isnt $? 0 "a number out of range refused"
+ctxd_admin settings unset git.gitlab.host
+is "$(ctxd_admin settings get git.gitlab.host)" gitlab.com "unset goes back to the default"
+
+# API keys are shown once and stored hashed.
+key=$(ctxd_admin key create --admin ops)
+like "$key" '^ctxd_[A-Za-z0-9_-]{43}$' "admin key format"
+is "$(_sql "SELECT count(*) FROM api_keys WHERE hash = '$(printf '%s' "$key" | sha256sum | cut -d' ' -f1)' AND admin = 1")" 1 \
+    "the key's SHA-256 is stored, marked admin"
+is "$(_sql "SELECT count(*) FROM api_keys WHERE hash LIKE '%$key%' OR prefix = '$key'")" 0 \
+    "the key itself is not stored"
+ctxd_admin key create 2>/dev/null
+isnt $? 0 "key create needs a name"
+
+# A database newer than the build is refused, with a message saying so.
+sqlite3 "$DATA_DIR/ctxd.db" 'PRAGMA user_version = 99'
+ctxd_admin init >"$T/out" 2>&1
+isnt $? 0 "init refuses a newer schema"
+like "$(cat "$T/out")" 'schema version 99, newer than this build' "the refusal says why"
+REQUEST_METHOD=GET QUERY_STRING='libraryName=x' DOCUMENT_URI=/api/v2/libs/search \
+    "$top_builddir/ctxd-query" >"$T/out" 2>&1 </dev/null
+isnt $? 0 "ctxd-query refuses a newer schema"
+like "$(cat "$T/out")" 'newer than this build' "ctxd-query says why"
+
+done_testing
