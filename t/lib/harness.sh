@@ -1,0 +1,609 @@
+# t/lib/harness.sh: shared library of the TAP shell tests (t/tNNNN-area-what.sh).
+#
+# Source it first thing:   . "$top_srcdir/t/lib/harness.sh"
+#
+# make check runs the tests from the build directory with top_srcdir, top_builddir (absolute)
+# and CORPORA (the shared git bundles) in the environment; when a test is run by hand they
+# default to the tree this file is in. Set CTXD_KEEP_TMP=1 to keep the test's temp dir ($T).
+#
+# TAP:        plan N | ok STATUS DESC | is GOT WANT DESC | isnt GOT UNWANTED DESC |
+#             like GOT ERE DESC | unlike GOT ERE DESC | pass DESC | fail DESC |
+#             skip REASON [N] | diag MSG... | skip_all REASON | bail_out REASON | done_testing
+#             (STATUS is an exit status: 0 passes. Example: grep -q x f; ok $? "has x")
+# Service:    ctxd_setup | ctxd_start | ctxd_stop | ctxd_admin ARGS... | pick_port
+# Git server: gitserver_start | gitserver_add_bundle NAME public|private [OWNER]
+# Helpers:    http METHOD URL [CURL ARGS...] | http_body | http_header NAME | wait_job LIBID |
+#             require_cmd CMD...
+#
+# Everything started here (responders, nginx, fcgiwrap, and any ctxd process whose DATA_DIR is
+# this test's) is stopped when the test script exits.
+
+set -u
+
+if [ -z "${top_srcdir:-}" ]; then
+	top_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+fi
+top_builddir=${top_builddir:-$top_srcdir}
+CORPORA=${CORPORA:-$top_srcdir/../shared/corpora}
+export top_srcdir top_builddir CORPORA
+# The responders start ctxd-worker themselves: let them find the one just built.
+PATH="$top_builddir:$PATH"
+export PATH
+
+# ------------------------------------------------------------------------------------ TAP
+
+_tap_n=0
+_tap_failed=0
+_tap_planned=""
+
+# plan N: announce the number of tests up front (otherwise done_testing prints the plan).
+plan() {
+	_tap_planned=$1
+	echo "1..$1"
+}
+
+# skip_all REASON: the whole test is skipped; exits.
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+# bail_out REASON: abort the test run (TAP "Bail out!"); exits non-zero.
+bail_out() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+# diag MSG...: each line of each MSG as a TAP comment (shows up in the test's .log).
+diag() {
+	local arg line
+	for arg in "$@"; do
+		while IFS= read -r line; do
+			echo "# $line"
+		done <<<"$arg"
+	done
+}
+
+# _tap_result OK DESC: print one test point.
+_tap_result() {
+	_tap_n=$((_tap_n + 1))
+	local desc=${2//#/\\#}
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $desc"
+	else
+		_tap_failed=$((_tap_failed + 1))
+		echo "not ok $_tap_n - $desc"
+		local caller_line=${BASH_LINENO[1]:-?} caller_file=${BASH_SOURCE[2]:-?}
+		diag "  Failed test '$2' at ${caller_file##*/} line $caller_line."
+	fi
+	return "$1"
+}
+
+pass() { _tap_result 0 "$1"; }
+fail() { _tap_result 1 "$1" || true; return 1; }
+
+# ok STATUS DESC: passes when STATUS (an exit status) is 0.
+ok() {
+	local st=1
+	[ "$1" = 0 ] && st=0
+	_tap_result "$st" "$2"
+}
+
+# is GOT WANT DESC: string equality.
+is() {
+	if [ "$1" = "$2" ]; then
+		_tap_result 0 "$3"
+	else
+		_tap_result 1 "$3" || true
+		diag "         got: '$1'" "    expected: '$2'"
+		return 1
+	fi
+}
+
+# isnt GOT UNWANTED DESC
+isnt() {
+	if [ "$1" != "$2" ]; then
+		_tap_result 0 "$3"
+	else
+		_tap_result 1 "$3" || true
+		diag "         got: '$1'" "    expected: anything else"
+		return 1
+	fi
+}
+
+# like GOT ERE DESC: GOT matches the extended regular expression ERE (bash =~).
+like() {
+	if [[ $1 =~ $2 ]]; then
+		_tap_result 0 "$3"
+	else
+		_tap_result 1 "$3" || true
+		diag "                  '${1:0:2000}'" "    doesn't match '$2'"
+		return 1
+	fi
+}
+
+# unlike GOT ERE DESC
+unlike() {
+	if ! [[ $1 =~ $2 ]]; then
+		_tap_result 0 "$3"
+	else
+		_tap_result 1 "$3" || true
+		diag "                  '${1:0:2000}'" "          matches '$2'"
+		return 1
+	fi
+}
+
+# skip REASON [N]: N (default 1) skipped test points.
+skip() {
+	local i n=${2:-1}
+	for ((i = 0; i < n; i++)); do
+		_tap_n=$((_tap_n + 1))
+		echo "ok $_tap_n # skip $1"
+	done
+}
+
+# done_testing: print the plan (unless plan was called) and exit: 0 when every test passed.
+done_testing() {
+	if [ -z "$_tap_planned" ]; then
+		echo "1..$_tap_n"
+	elif [ "$_tap_planned" -ne "$_tap_n" ]; then
+		diag "planned $_tap_planned tests but ran $_tap_n"
+		exit 1
+	fi
+	[ "$_tap_failed" -eq 0 ] || exit 1
+	exit 0
+}
+
+# require_cmd CMD...: skip the whole test when a command is missing.
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip_all "$c is not installed"
+	done
+}
+
+# ------------------------------------------------------------------------- process control
+
+T=""
+_harness_pids=()	# process group leaders started with setsid, stopped at exit
+_nginx_pid=""
+_git_nginx_pid=""
+_fcgiwrap_pid=""
+_responder_pids=()
+
+# _spawn LOG CMD...: start CMD in its own session/process group, output appended to LOG;
+# sets _spawned to its pid (= its process group id).
+_spawn() {
+	local log=$1
+	shift
+	setsid "$@" </dev/null >>"$log" 2>&1 &
+	_spawned=$!
+	_harness_pids+=("$_spawned")
+}
+
+# _alive PID: PID is running (a zombie, i.e. exited but not yet waited for, is not).
+_alive() {
+	local stat
+	[ -n "$1" ] || return 1
+	read -r stat 2>/dev/null </proc/"$1"/stat || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
+}
+
+# _stop_group PID [SIGNAL]: signal the process group PID (and PID itself), wait up to 5 s for
+# it to go, then SIGKILL the group.
+_stop_group() {
+	local pid=$1 sig=${2:-TERM} i
+	[ -n "$pid" ] || return 0
+	kill -"$sig" -- "-$pid" 2>/dev/null || kill -"$sig" "$pid" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		_alive "$pid" || break
+		sleep 0.1
+	done
+	kill -KILL -- "-$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+
+# _kill_strays: kill any process left whose environment has this test's DATA_DIR (e.g. a
+# ctxd-worker that a responder spawned detached).
+_kill_strays() {
+	[ -n "$T" ] || return 0
+	local f pid found=()
+	for f in /proc/[0-9]*/environ; do
+		pid=${f#/proc/}
+		pid=${pid%/environ}
+		[ "$pid" = "$$" ] && continue
+		if grep -qzxF "DATA_DIR=$T/data" "$f" 2>/dev/null; then
+			found+=("$pid")
+		fi
+	done
+	[ "${#found[@]}" -gt 0 ] || return 0
+	kill -TERM "${found[@]}" 2>/dev/null || true
+	sleep 0.3
+	kill -KILL "${found[@]}" 2>/dev/null || true
+}
+
+_harness_cleanup() {
+	local st=$? pid
+	trap - EXIT INT TERM
+	if _alive "$_nginx_pid"; then
+		_stop_group "$_nginx_pid" QUIT
+	fi
+	if _alive "$_git_nginx_pid"; then
+		_stop_group "$_git_nginx_pid" QUIT
+	fi
+	for pid in "${_harness_pids[@]}"; do
+		_stop_group "$pid" TERM
+	done
+	_kill_strays
+	if [ -n "$T" ] && [ -d "$T" ]; then
+		if [ -n "${CTXD_KEEP_TMP:-}" ]; then
+			echo "# kept $T" >&2
+		else
+			rm -rf "$T"
+		fi
+	fi
+	exit "$st"
+}
+trap _harness_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# _show_log FILE: the tail of a log as TAP comments.
+_show_log() {
+	[ -s "$1" ] || return 0
+	diag "--- ${1#"$T"/} (last 30 lines):"
+	diag "$(tail -n 30 "$1")"
+}
+
+# -------------------------------------------------------------------------------- service
+
+# ctxd_admin ARGS...: run the ctxd-admin just built, with this test's environment.
+ctxd_admin() {
+	"$top_builddir/ctxd-admin" "$@"
+}
+
+# ctxd_setup: create $T (removed at exit), DATA_DIR=$T/data, a LICENSE_KEY minted with the
+# development key (extra mint options in $LICENSE_MINT_ARGS), and run ctxd-admin init.
+ctxd_setup() {
+	if [ -z "$T" ]; then
+		T=$(mktemp -d "${TMPDIR:-/tmp}/ctxd-test.XXXXXX") || bail_out "mktemp failed"
+		chmod 755 "$T"
+	fi
+	mkdir -p "$T/log" "$T/run"
+	DATA_DIR=$T/data
+	export DATA_DIR T
+	[ -x "$top_builddir/ctxd-admin" ] || bail_out "$top_builddir/ctxd-admin is not built"
+	local key
+	# LICENSE_MINT_ARGS is split on blanks on purpose.
+	# shellcheck disable=SC2086
+	if ! key=$(ctxd_admin license mint --key "$top_srcdir/keys/dev-license.key" \
+	    ${LICENSE_MINT_ARGS:-} 2>"$T/log/mint.err"); then
+		_show_log "$T/log/mint.err"
+		bail_out "ctxd-admin license mint failed"
+	fi
+	LICENSE_KEY=$(printf '%s\n' "$key" | sed -n '/[^[:space:]]/{s/^[[:space:]]*//;s/[[:space:]]*$//;p;q;}')
+	export LICENSE_KEY
+	if ! ctxd_admin init >"$T/log/init.log" 2>&1; then
+		_show_log "$T/log/init.log"
+		bail_out "ctxd-admin init failed"
+	fi
+}
+
+# pick_port: print a random TCP port in 20000-60000 that nothing listens on.
+pick_port() {
+	local port i
+	for ((i = 0; i < 100; i++)); do
+		port=$((20000 + (RANDOM * 32768 + RANDOM) % 40001))
+		if [ -z "$(ss -ltnH "sport = :$port" 2>/dev/null)" ]; then
+			echo "$port"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# _http_code URL: the HTTP status of a GET, 000 when nothing answers.
+_http_code() {
+	curl -s -o /dev/null -m 5 -w '%{http_code}' "$1" 2>/dev/null || true
+}
+
+# _nginx_start PREFIX LOG VAR_PID VAR_PORT: start nginx (config already rendered for the port
+# in VAR_PORT, re-rendered by the RENDER callback on retry) and wait until it answers.
+# Retries with another port when the port was taken meanwhile (tests run in parallel).
+# Returns 1 when it does not come up.
+_nginx_up() {
+	local prefix=$1 log=$2 port=$3 i
+	_spawn "$log" nginx -p "$prefix/" -c "$prefix/nginx.conf" -e stderr
+	for ((i = 0; i < 100; i++)); do
+		if ! _alive "$_spawned"; then
+			wait "$_spawned" 2>/dev/null || true
+			return 1
+		fi
+		[ "$(_http_code "http://127.0.0.1:$port/")" != 000 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ctxd_nginx_start: render the ctxd nginx config for a free port into $T/nginx and start nginx
+# (no responders). Exports PORT and BASE. Used by ctxd_start.
+ctxd_nginx_start() {
+	local try
+	[ -n "$T" ] || bail_out "ctxd_setup first"
+	for ((try = 0; try < 5; try++)); do
+		PORT=$(pick_port) || bail_out "no free port"
+		"$top_srcdir/script/nginx-conf" "$T/nginx" "127.0.0.1:$PORT" "$T/run" \
+		    "$top_srcdir/htdocs" || bail_out "script/nginx-conf failed"
+		if _nginx_up "$T/nginx" "$T/log/nginx.log" "$PORT"; then
+			_nginx_pid=$_spawned
+			BASE=http://127.0.0.1:$PORT
+			export PORT BASE
+			return 0
+		fi
+		grep -q 'Address already in use' "$T/log/nginx.log" 2>/dev/null || break
+	done
+	_show_log "$T/log/nginx.log"
+	bail_out "nginx did not start"
+}
+
+# ctxd_start: start ctxd-query and ctxd-web (--socket in $T/run, --workers 2) and nginx on a
+# free port; wait until /api/v2/libs/search answers. Exports PORT and BASE.
+ctxd_start() {
+	local name i code all
+	[ -n "$T" ] || ctxd_setup
+	_responder_pids=()
+	for name in query web; do
+		rm -f "$T/run/$name.sock"
+		_spawn "$T/log/$name.log" "$top_builddir/ctxd-$name" \
+		    --socket "$T/run/$name.sock" --workers 2
+		_responder_pids+=("$_spawned")
+	done
+	for ((i = 0; i < 100; i++)); do
+		all=1
+		for name in query web; do
+			[ -S "$T/run/$name.sock" ] || all=0
+		done
+		[ "$all" -eq 1 ] && break
+		for name in 0 1; do
+			if ! _alive "${_responder_pids[$name]}"; then
+				_show_log "$T/log/query.log"
+				_show_log "$T/log/web.log"
+				bail_out "a responder exited at start"
+			fi
+		done
+		sleep 0.1
+	done
+	if [ "$all" -ne 1 ]; then
+		_show_log "$T/log/query.log"
+		_show_log "$T/log/web.log"
+		bail_out "the responders did not create their sockets"
+	fi
+	ctxd_nginx_start
+	for ((i = 0; i < 100; i++)); do
+		code=$(_http_code "$BASE/api/v2/libs/search")
+		case $code in
+		000 | 502 | 503 | 504) ;;
+		*) return 0 ;;
+		esac
+		sleep 0.1
+	done
+	_show_log "$T/log/nginx.log"
+	_show_log "$T/log/query.log"
+	bail_out "ctxd does not answer on $BASE (last status $code)"
+}
+
+# ctxd_stop: stop nginx and the responders started by ctxd_start (the data stays).
+ctxd_stop() {
+	local pid keep=() p
+	if _alive "$_nginx_pid"; then
+		_stop_group "$_nginx_pid" QUIT
+	fi
+	for pid in "${_responder_pids[@]}"; do
+		_stop_group "$pid" TERM
+	done
+	for p in "${_harness_pids[@]}"; do
+		[ "$p" = "$_nginx_pid" ] && continue
+		case " ${_responder_pids[*]} " in *" $p "*) continue ;; esac
+		keep+=("$p")
+	done
+	_harness_pids=("${keep[@]}")
+	_nginx_pid=""
+	_responder_pids=()
+}
+
+# ------------------------------------------------------------------------------ git server
+
+# gitserver_start: a second nginx + fcgiwrap + git-http-backend serving $T/gitsrv over smart
+# HTTP. Repositories under /git/public/ are open; under /git/private/ they need basic auth as
+# user "git" with password $GIT_TOKEN (default: random). Exports GITPORT, GITBASE
+# (http://127.0.0.1:GITPORT/git), GIT_USER and GIT_TOKEN.
+gitserver_start() {
+	local prefix try backend=/usr/lib/git-core/git-http-backend i
+	[ -n "$T" ] || ctxd_setup
+	[ -x "$backend" ] || bail_out "$backend not found"
+	command -v fcgiwrap >/dev/null 2>&1 || bail_out "fcgiwrap is not installed"
+	prefix=$T/gitnginx
+	mkdir -p "$prefix/tmp" "$T/gitsrv/public" "$T/gitsrv/private" "$T/run"
+	GIT_USER=git
+	GIT_TOKEN=${GIT_TOKEN:-$(openssl rand -hex 16)}
+	export GIT_USER GIT_TOKEN
+	printf '%s:%s\n' "$GIT_USER" "$(openssl passwd -apr1 "$GIT_TOKEN")" >"$prefix/htpasswd"
+
+	rm -f "$T/run/fcgiwrap.sock"
+	_spawn "$T/log/fcgiwrap.log" fcgiwrap -c 2 -s "unix:$T/run/fcgiwrap.sock"
+	_fcgiwrap_pid=$_spawned
+	for ((i = 0; i < 50; i++)); do
+		[ -S "$T/run/fcgiwrap.sock" ] && break
+		_alive "$_fcgiwrap_pid" || break
+		sleep 0.1
+	done
+	if [ ! -S "$T/run/fcgiwrap.sock" ]; then
+		_show_log "$T/log/fcgiwrap.log"
+		bail_out "fcgiwrap did not start"
+	fi
+
+	for ((try = 0; try < 5; try++)); do
+		GITPORT=$(pick_port) || bail_out "no free port"
+		_gitserver_conf "$prefix" "$backend"
+		if _nginx_up "$prefix" "$T/log/gitnginx.log" "$GITPORT"; then
+			_git_nginx_pid=$_spawned
+			GITBASE=http://127.0.0.1:$GITPORT/git
+			export GITPORT GITBASE
+			return 0
+		fi
+		grep -q 'Address already in use' "$T/log/gitnginx.log" 2>/dev/null || break
+	done
+	_show_log "$T/log/gitnginx.log"
+	bail_out "the git server's nginx did not start"
+}
+
+# _gitserver_conf PREFIX BACKEND: write the git server's nginx.conf for $GITPORT.
+_gitserver_conf() {
+	local prefix=$1 backend=$2 user_line=""
+	[ "$(id -u)" -eq 0 ] && user_line="user root root;"
+	cat >"$prefix/fastcgi-git.conf" <<EOF
+fastcgi_pass unix:$T/run/fcgiwrap.sock;
+fastcgi_param SCRIPT_FILENAME $backend;
+fastcgi_param GIT_PROJECT_ROOT $T/gitsrv;
+fastcgi_param GIT_HTTP_EXPORT_ALL "";
+fastcgi_param PATH_INFO \$1;
+fastcgi_param REMOTE_USER \$remote_user;
+fastcgi_param REQUEST_METHOD \$request_method;
+fastcgi_param QUERY_STRING \$query_string;
+fastcgi_param CONTENT_TYPE \$content_type;
+fastcgi_param CONTENT_LENGTH \$content_length;
+fastcgi_param REQUEST_URI \$request_uri;
+fastcgi_param SERVER_PROTOCOL \$server_protocol;
+fastcgi_param REMOTE_ADDR \$remote_addr;
+fastcgi_param SERVER_NAME \$server_name;
+fastcgi_param SERVER_PORT \$server_port;
+fastcgi_param GIT_CONFIG_NOSYSTEM 1;
+fastcgi_param HOME $T/gitsrv;
+EOF
+	cat >"$prefix/nginx.conf" <<EOF
+$user_line
+daemon off;
+worker_processes 1;
+pid $prefix/nginx.pid;
+error_log stderr warn;
+events { worker_connections 256; }
+http {
+	access_log off;
+	default_type application/octet-stream;
+	client_body_temp_path $prefix/tmp/client_body;
+	proxy_temp_path $prefix/tmp/proxy;
+	fastcgi_temp_path $prefix/tmp/fastcgi;
+	uwsgi_temp_path $prefix/tmp/uwsgi;
+	scgi_temp_path $prefix/tmp/scgi;
+	server {
+		listen 127.0.0.1:$GITPORT;
+		server_tokens off;
+		client_max_body_size 100m;
+		location = / { return 200 "test git server"; }
+		location ~ ^/git(/private/.*)\$ {
+			auth_basic "ctxd test git server";
+			auth_basic_user_file $prefix/htpasswd;
+			include $prefix/fastcgi-git.conf;
+		}
+		location ~ ^/git(/.*)\$ {
+			include $prefix/fastcgi-git.conf;
+		}
+	}
+}
+EOF
+}
+
+# gitserver_add_bundle NAME public|private [OWNER]: clone $CORPORA/NAME.bundle bare into
+# $T/gitsrv/VISIBILITY/OWNER/NAME.git (OWNER default "corpora") and print its clone URL
+# ($GITBASE/VISIBILITY/OWNER/NAME.git).
+gitserver_add_bundle() {
+	local name=$1 vis=$2 owner=${3:-corpora} dir
+	case $vis in
+	public | private) ;;
+	*) bail_out "gitserver_add_bundle: visibility must be public or private, not '$vis'" ;;
+	esac
+	[ -r "$CORPORA/$name.bundle" ] || bail_out "no bundle $CORPORA/$name.bundle"
+	dir=$T/gitsrv/$vis/$owner/$name.git
+	mkdir -p "${dir%/*}"
+	if ! git clone -q --bare "$CORPORA/$name.bundle" "$dir" >"$T/log/bundle-$name.log" 2>&1 ||
+	    ! git -C "$dir" update-server-info >>"$T/log/bundle-$name.log" 2>&1; then
+		_show_log "$T/log/bundle-$name.log"
+		bail_out "cannot serve bundle $name"
+	fi
+	echo "${GITBASE:-http://127.0.0.1:0/git}/$vis/$owner/$name.git"
+}
+
+# ---------------------------------------------------------------------------------- helpers
+
+# http METHOD URL [CURL ARGS...]: make a request; prints the HTTP status (000 when nothing
+# answered). The body is in $T/http.body (see http_body), the headers in $T/http.headers.
+# Always returns 0.
+http() {
+	local method=$1 url=$2
+	shift 2
+	local out="${T:-${TMPDIR:-/tmp}}"
+	local args=(-sS -o "$out/http.body" -D "$out/http.headers" -w '%{http_code}' -m 60)
+	if [ "$method" = HEAD ]; then
+		args+=(-I)
+	else
+		args+=(-X "$method")
+	fi
+	rm -f "$out/http.body" "$out/http.headers"
+	curl "${args[@]}" "$@" "$url" || true
+	: >>"$out/http.body"
+	: >>"$out/http.headers"
+}
+
+# http_body: the body of the last http request.
+http_body() {
+	cat "${T:-${TMPDIR:-/tmp}}/http.body"
+}
+
+# http_header NAME: the value of header NAME (case-insensitive) of the last http request.
+http_header() {
+	local name
+	name=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')
+	tr -d '\r' <"${T:-${TMPDIR:-/tmp}}/http.headers" |
+	    awk -v n="$name" 'BEGIN { FS = ": *" } tolower($1) == n { sub(/^[^:]*: */, ""); v = $0 } END { if (v != "") print v }'
+}
+
+# _sql QUERY: run a read query against $DATA_DIR/ctxd.db with a busy timeout.
+_sql() {
+	sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "$1"
+}
+
+# wait_job LIBID: wait (up to ${WAIT_TIMEOUT:-120} s) until library LIBID's state is
+# "finalized" (returns 0) or "error" (returns 1; also on timeout). Prints the last state.
+wait_job() {
+	local id=${1//\'/\'\'} state="" deadline
+	deadline=$((SECONDS + ${WAIT_TIMEOUT:-120}))
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		state=$(_sql "SELECT state FROM libraries WHERE id = '$id';" 2>/dev/null || true)
+		case $state in
+		finalized) echo "$state"; return 0 ;;
+		error) echo "$state"; return 1 ;;
+		esac
+		sleep 0.2
+	done
+	echo "${state:-missing}"
+	diag "wait_job $1: timed out after ${WAIT_TIMEOUT:-120} s (state ${state:-missing})" >&2
+	return 1
+}
+
+# wait_jobid ID: wait (up to ${WAIT_TIMEOUT:-120} s) until job ID is done or failed. Prints
+# nothing; returns 0 when done, 1 when failed or on timeout.
+wait_jobid() {
+	local state="" deadline
+	deadline=$((SECONDS + ${WAIT_TIMEOUT:-120}))
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		state=$(_sql "SELECT state FROM jobs WHERE id = ${1//[^0-9]/};" 2>/dev/null || true)
+		case $state in
+		done) return 0 ;;
+		failed) return 1 ;;
+		esac
+		sleep 0.2
+	done
+	diag "wait_jobid $1: timed out after ${WAIT_TIMEOUT:-120} s (state ${state:-missing})"
+	return 1
+}
