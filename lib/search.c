@@ -11,7 +11,7 @@
 #include "ctxd.h"
 #include "search.h"
 
-#define SEARCH_CANDIDATES	60	/* snippets ranked before packing */
+#define SEARCH_CANDIDATES	200	/* snippets scored by BM25 before re-ranking */
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 
 /*
@@ -25,7 +25,16 @@ struct search {
 	sqlite3		*db;
 	sqlite3_stmt	*lib;
 	sqlite3_stmt	*rank;
+	sqlite3_stmt	*snippet;
 	sqlite3_stmt	*libs;
+};
+
+/* A BM25 candidate being re-ranked. */
+struct search_cand {
+	long long	 id;
+	long long	 doc;
+	double		 score;		/* higher is better */
+	int		 tokens;
 };
 
 static const char search_lib_sql[] =
@@ -33,13 +42,15 @@ static const char search_lib_sql[] =
     "coalesce(last_error, '') FROM libraries WHERE id = ?1";
 
 static const char search_rank_sql[] =
+    "SELECT s.id, s.document_id, s.tokens, " SEARCH_RANK_SQL " "
+    "FROM snippets_fts JOIN snippets s ON s.id = snippets_fts.rowid "
+    "WHERE snippets_fts MATCH ?1 ORDER BY 4 LIMIT ?2";
+
+static const char search_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
-    "d.title, l.blob_prefix, l.indexed_commit, " SEARCH_RANK_SQL " AS score "
-    "FROM snippets_fts "
-    "JOIN snippets s ON s.id = snippets_fts.rowid "
-    "JOIN documents d ON d.id = s.document_id "
-    "JOIN libraries l ON l.id = s.library_id "
-    "WHERE snippets_fts MATCH ?1 ORDER BY score LIMIT ?2";
+    "d.title, l.blob_prefix, l.indexed_commit "
+    "FROM snippets s JOIN documents d ON d.id = s.document_id "
+    "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1";
 
 static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
@@ -58,6 +69,8 @@ search_open(sqlite3 *db)
 	    &s->lib, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_rank_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->rank, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_snippet_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->snippet, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_libs_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->libs, NULL) != SQLITE_OK) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
@@ -74,6 +87,7 @@ search_close(struct search *s)
 		return;
 	sqlite3_finalize(s->lib);
 	sqlite3_finalize(s->rank);
+	sqlite3_finalize(s->snippet);
 	sqlite3_finalize(s->libs);
 	free(s);
 }
@@ -202,15 +216,71 @@ search_source(sqlite3_stmt *st)
 	return buf_detach(&b);
 }
 
+static int
+search_cand_cmp(const void *a, const void *b)
+{
+	const struct search_cand *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * Re-ranks BM25 candidates for diversity: the k-th snippet of one page has its score
+ * damped by SEARCH_DIVERSITY^(k-1), so that one page does not fill the answer with
+ * near-copies while other pages also match. (Tuned with bench/eval; a boost from the
+ * page's other matches measured worse and was dropped.)
+ */
+#define SEARCH_DIVERSITY	0.5
+static void
+search_rerank(struct search_cand *c, size_t n)
+{
+	size_t	 i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (c[j].doc == c[i].doc)
+				c[i].score *= SEARCH_DIVERSITY;
+	qsort(c, n, sizeof(*c), search_cand_cmp);
+}
+
+/* Loads one snippet's fields into sn. */
+static int
+search_load(struct search *s, long long id, struct snippet *sn)
+{
+	int	 rc = -1;
+
+	sqlite3_reset(s->snippet);
+	sqlite3_bind_int64(s->snippet, 1, id);
+	if (sqlite3_step(s->snippet) != SQLITE_ROW)
+		goto out;
+	sn->title = search_col_dup(s->snippet, 0);
+	sn->breadcrumb = search_col_dup(s->snippet, 1);
+	sn->text = search_col_dup(s->snippet, 3);
+	sn->page_title = search_col_dup(s->snippet, 7);
+	sn->source = search_source(s->snippet);
+	sn->tokens = sqlite3_column_int(s->snippet, 5);
+	if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
+	    sn->page_title == NULL || sn->source == NULL ||
+	    search_load_code(sn, (const char *)sqlite3_column_text(s->snippet, 4)) == -1)
+		goto out;
+	rc = 0;
+out:
+	sqlite3_reset(s->snippet);
+	return rc;
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, struct snippet **out, size_t *n)
 {
-	struct snippet	*res = NULL, *sn;
+	struct search_cand *cand = NULL;
+	struct snippet	*res = NULL;
 	struct buf	 match;
 	char		*expr;
 	long		 used = 0;
-	size_t		 nres = 0;
+	size_t		 ncand = 0, nres = 0, i;
 	int		 rc = -1, step;
 
 	*out = NULL;
@@ -220,37 +290,33 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		return 0;
 	if (buf_printf(&match, "lib : \"l%ld\" AND (%s)", lib->lib_no, expr) == -1)
 		goto out;
-	if ((res = calloc(SEARCH_CANDIDATES, sizeof(*res))) == NULL)
+	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
 		goto out;
 	sqlite3_reset(s->rank);
 	sqlite3_bind_text(s->rank, 1, match.p, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s->rank, 2, SEARCH_CANDIDATES);
-	while ((step = sqlite3_step(s->rank)) == SQLITE_ROW) {
-		int tokens = sqlite3_column_int(s->rank, 5);
-
-		/* Pack in rank order; the best snippet always goes in. */
-		if (nres > 0 && used + tokens > budget)
-			continue;
-		sn = &res[nres];
-		sn->title = search_col_dup(s->rank, 0);
-		sn->breadcrumb = search_col_dup(s->rank, 1);
-		sn->text = search_col_dup(s->rank, 3);
-		sn->page_title = search_col_dup(s->rank, 7);
-		sn->source = search_source(s->rank);
-		sn->tokens = tokens;
-		nres++;
-		if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
-		    sn->page_title == NULL || sn->source == NULL ||
-		    search_load_code(sn, (const char *)sqlite3_column_text(s->rank, 4))
-		    == -1)
-			goto out;
-		used += tokens;
-		if (used >= budget)
-			break;
+	while ((step = sqlite3_step(s->rank)) == SQLITE_ROW && ncand < SEARCH_CANDIDATES) {
+		cand[ncand].id = sqlite3_column_int64(s->rank, 0);
+		cand[ncand].doc = sqlite3_column_int64(s->rank, 1);
+		cand[ncand].tokens = sqlite3_column_int(s->rank, 2);
+		cand[ncand].score = -sqlite3_column_double(s->rank, 3);
+		ncand++;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
 		goto out;
+	}
+	sqlite3_reset(s->rank);
+	search_rerank(cand, ncand);
+	if (ncand > 0 && (res = calloc(ncand, sizeof(*res))) == NULL)
+		goto out;
+	/* Pack in rank order; the best snippet always goes in. */
+	for (i = 0; i < ncand && used < budget; i++) {
+		if (nres > 0 && used + cand[i].tokens > budget)
+			continue;
+		if (search_load(s, cand[i].id, &res[nres++]) == -1)
+			goto out;
+		used += cand[i].tokens;
 	}
 	*out = res;
 	*n = nres;
@@ -263,6 +329,7 @@ out:
 			snippet_release(&res[--nres]);
 		free(res);
 	}
+	free(cand);
 	free(expr);
 	buf_release(&match);
 	return rc;

@@ -6,7 +6,8 @@
 require_cmd jq git nginx fcgiwrap
 
 ctxd_setup
-gitserver_start
+# A GitLab-type host takes a token as the password of user "oauth2".
+GIT_USER=oauth2 gitserver_start
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 url=$(gitserver_add_bundle axum private acme)

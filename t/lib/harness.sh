@@ -417,7 +417,7 @@ ctxd_stop() {
 # gitserver_start: a second nginx + fcgiwrap + git-http-backend serving $T/gitsrv over smart
 # HTTP. Repositories under /git/public/ are open; under /git/private/ they need basic auth as
 # user "git" with password $GIT_TOKEN (default: random). Exports GITPORT, GITBASE
-# (http://127.0.0.1:GITPORT/git), GIT_USER and GIT_TOKEN.
+# (http://127.0.0.1:GITPORT/git), GIT_USER (default git) and GIT_TOKEN.
 gitserver_start() {
 	local prefix try backend=/usr/lib/git-core/git-http-backend i
 	[ -n "$T" ] || ctxd_setup
@@ -425,7 +425,7 @@ gitserver_start() {
 	command -v fcgiwrap >/dev/null 2>&1 || bail_out "fcgiwrap is not installed"
 	prefix=$T/gitnginx
 	mkdir -p "$prefix/tmp" "$T/gitsrv/public" "$T/gitsrv/private" "$T/run"
-	GIT_USER=git
+	GIT_USER=${GIT_USER:-git}
 	GIT_TOKEN=${GIT_TOKEN:-$(openssl rand -hex 16)}
 	export GIT_USER GIT_TOKEN
 	printf '%s:%s\n' "$GIT_USER" "$(openssl passwd -apr1 "$GIT_TOKEN")" >"$prefix/htpasswd"

@@ -1,0 +1,629 @@
+/* doc.c: documentation files to sections: dispatch, section builder, slugs, plain text. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ctxd.h"
+#include "doc.h"
+
+static const char *
+doc_basename(const char *path)
+{
+	const char	*s;
+
+	if (path == NULL)
+		return "";
+	s = strrchr(path, '/');
+	return s != NULL ? s + 1 : path;
+}
+
+/* Lowercase extension of path's file name (without the dot), "" when none. */
+static void
+doc_ext(const char *path, char *out, size_t outsz)
+{
+	const char	*base = doc_basename(path), *dot;
+	size_t		 i;
+
+	out[0] = '\0';
+	dot = strrchr(base, '.');
+	if (dot == NULL || dot == base)
+		return;
+	for (i = 0; dot[1 + i] != '\0' && i + 1 < outsz; i++)
+		out[i] = (char)tolower((unsigned char)dot[1 + i]);
+	out[i] = '\0';
+}
+
+void
+doc_squeeze(char *s)
+{
+	char	*r, *w;
+	int	 sp = 0;
+
+	for (r = w = s; *r != '\0'; r++) {
+		if (isspace((unsigned char)*r)) {
+			sp = 1;
+			continue;
+		}
+		if (sp && w != s)
+			*w++ = ' ';
+		sp = 0;
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 when invalid. */
+static size_t
+doc_utf8_len(const unsigned char *p, size_t n)
+{
+	size_t	 len, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if (len == 3 && p[0] == 0xe0 && p[1] < 0xa0)
+		return 0;
+	if (len == 3 && p[0] == 0xed && p[1] >= 0xa0)
+		return 0;
+	if (len == 4 && p[0] == 0xf0 && p[1] < 0x90)
+		return 0;
+	if (len == 4 && p[0] == 0xf4 && p[1] >= 0x90)
+		return 0;
+	return len;
+}
+
+char *
+doc_clean_input(const char *data, size_t len, size_t *outlen)
+{
+	const unsigned char	*p = (const unsigned char *)data;
+	struct buf		 b;
+	size_t			 i = 0, n;
+
+	buf_init(&b);
+	if (buf_add(&b, "", 0) == -1)
+		goto fail;
+	if (len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+		i = 3;
+	while (i < len) {
+		if (p[i] == '\r') {
+			if (buf_addc(&b, '\n') == -1)
+				goto fail;
+			i += (i + 1 < len && p[i + 1] == '\n') ? 2 : 1;
+			continue;
+		}
+		if (p[i] == '\0') {
+			if (buf_addc(&b, ' ') == -1)
+				goto fail;
+			i++;
+			continue;
+		}
+		if ((n = doc_utf8_len(p + i, len - i)) == 0) {
+			if (buf_addc(&b, '?') == -1)
+				goto fail;
+			i++;
+			continue;
+		}
+		if (buf_add(&b, p + i, n) == -1)
+			goto fail;
+		i += n;
+	}
+	*outlen = b.len;
+	return buf_detach(&b);
+fail:
+	log_err("%s: out of memory", __func__);
+	buf_release(&b);
+	return NULL;
+}
+
+char *
+doc_slug(const char *heading)
+{
+	struct buf	 b;
+	const char	*s;
+	unsigned char	 c;
+
+	buf_init(&b);
+	if (buf_add(&b, "", 0) == -1)
+		goto fail;
+	for (s = heading; s != NULL && *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		if (c >= 0x80 || isalnum(c) || c == '-' || c == '_')
+			c = (unsigned char)tolower(c);
+		else if (c == ' ')
+			c = '-';
+		else
+			continue;
+		if (buf_addc(&b, (char)c) == -1)
+			goto fail;
+	}
+	return buf_detach(&b);
+fail:
+	log_err("%s: out of memory", __func__);
+	buf_release(&b);
+	return NULL;
+}
+
+void
+doc_release(struct doc *d)
+{
+	size_t	 i, j;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->nsecs; i++) {
+		free(d->secs[i].title);
+		free(d->secs[i].breadcrumb);
+		free(d->secs[i].anchor);
+		free(d->secs[i].text);
+		for (j = 0; j < d->secs[i].ncode; j++) {
+			free(d->secs[i].code[j].lang);
+			free(d->secs[i].code[j].code);
+		}
+		free(d->secs[i].code);
+	}
+	free(d->secs);
+	free(d->title);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---------------------------------------------------------------- section builder */
+
+int
+docb_init(struct docb *b, struct doc *d)
+{
+	memset(b, 0, sizeof(*b));
+	memset(d, 0, sizeof(*d));
+	b->doc = d;
+	buf_init(&b->text);
+	if ((b->title = strdup("")) == NULL || (b->anchor = strdup("")) == NULL ||
+	    (b->crumb = strdup("")) == NULL) {
+		log_err("%s: out of memory", __func__);
+		docb_release(b);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+docb_free_open(struct docb *b)
+{
+	size_t	 i;
+
+	for (i = 0; i < b->ncode; i++) {
+		free(b->code[i].lang);
+		free(b->code[i].code);
+	}
+	free(b->code);
+	b->code = NULL;
+	b->ncode = 0;
+	b->codebytes = 0;
+	buf_reset(&b->text);
+	b->lastkind = DOCB_PARA;
+}
+
+void
+docb_release(struct docb *b)
+{
+	size_t	 i;
+
+	docb_free_open(b);
+	buf_release(&b->text);
+	for (i = 0; i < 7; i++)
+		free(b->trail[i]);
+	for (i = 0; i < b->nslugs; i++)
+		free(b->slugs[i]);
+	free(b->slugs);
+	free(b->title);
+	free(b->anchor);
+	free(b->crumb);
+	free(b->first_h1);
+	memset(b, 0, sizeof(*b));
+}
+
+size_t
+docb_size(const struct docb *b)
+{
+	return b->text.len + b->codebytes;
+}
+
+/* Text with trailing blanks of every line removed and at most one blank line in a row. */
+static char *
+docb_tidy(const char *s)
+{
+	struct buf	 b;
+	const char	*eol;
+	size_t		 n;
+	int		 blanks = 0;
+
+	buf_init(&b);
+	if (buf_add(&b, "", 0) == -1)
+		return NULL;
+	while (*s != '\0') {
+		eol = strchr(s, '\n');
+		n = eol != NULL ? (size_t)(eol - s) : strlen(s);
+		while (n > 0 && isspace((unsigned char)s[n - 1]))
+			n--;
+		if (n == 0)
+			blanks++;
+		else {
+			if (b.len > 0 && buf_adds(&b, blanks ? "\n\n" : "\n") == -1)
+				goto fail;
+			if (buf_add(&b, s, n) == -1)
+				goto fail;
+			blanks = 0;
+		}
+		if (eol == NULL)
+			break;
+		s = eol + 1;
+	}
+	return buf_detach(&b);
+fail:
+	buf_release(&b);
+	return NULL;
+}
+
+/* Moves the open section into the document (dropped when empty); keeps title/anchor. */
+static int
+docb_flush(struct docb *b)
+{
+	struct doc		*d = b->doc;
+	struct doc_section	*s, *ns;
+	char			*text = NULL;
+	size_t			 ncap;
+
+	if (b->text.len == 0 && b->ncode == 0)
+		return 0;
+	if ((text = docb_tidy(b->text.p != NULL ? b->text.p : "")) == NULL)
+		goto fail;
+	if (*text == '\0' && b->ncode == 0) {
+		free(text);
+		docb_free_open(b);
+		return 0;
+	}
+	if (d->nsecs == b->capsecs) {
+		ncap = b->capsecs ? b->capsecs * 2 : 8;
+		if ((ns = reallocarray(d->secs, ncap, sizeof(*ns))) == NULL)
+			goto fail;
+		d->secs = ns;
+		b->capsecs = ncap;
+	}
+	s = &d->secs[d->nsecs];
+	memset(s, 0, sizeof(*s));
+	if ((s->title = strdup(b->title)) == NULL ||
+	    (s->anchor = strdup(b->anchor)) == NULL ||
+	    (s->breadcrumb = strdup(b->crumb)) == NULL) {
+		free(s->title);
+		free(s->anchor);
+		goto fail;
+	}
+	s->level = b->level;
+	s->text = text;
+	s->code = b->code;
+	s->ncode = b->ncode;
+	d->nsecs++;
+	b->code = NULL;
+	b->ncode = 0;
+	docb_free_open(b);
+	return 0;
+fail:
+	free(text);
+	log_err("%s: out of memory", __func__);
+	return -1;
+}
+
+/* Makes slug unique among the anchors of the document (GitHub: slug, slug-1, ...). */
+static char *
+docb_unique(struct docb *b, char *slug)
+{
+	struct buf	 cand;
+	char		**ns;
+	size_t		 i, k;
+	int		 used;
+
+	buf_init(&cand);
+	if (buf_adds(&cand, slug) == -1)
+		goto fail;
+	for (k = 1;; k++) {
+		used = 0;
+		for (i = 0; i < b->nslugs; i++)
+			if (strcmp(b->slugs[i], cand.p) == 0) {
+				used = 1;
+				break;
+			}
+		if (!used)
+			break;
+		buf_reset(&cand);
+		if (buf_printf(&cand, "%s-%zu", slug, k) == -1)
+			goto fail;
+	}
+	if ((ns = reallocarray(b->slugs, b->nslugs + 1, sizeof(*ns))) == NULL)
+		goto fail;
+	b->slugs = ns;
+	if ((b->slugs[b->nslugs] = strdup(cand.p)) == NULL)
+		goto fail;
+	b->nslugs++;
+	free(slug);
+	return buf_detach(&cand);
+fail:
+	free(slug);
+	buf_release(&cand);
+	return NULL;
+}
+
+int
+docb_heading(struct docb *b, int level, const char *title)
+{
+	struct buf	 crumb;
+	char		*t = NULL, *slug;
+	int		 i, opening;
+
+	buf_init(&crumb);
+	if (level < 1)
+		level = 1;
+	if (level > 6)
+		level = 6;
+	opening = b->nheadings++ == 0 && b->doc->nsecs == 0 && docb_size(b) == 0;
+	if (docb_flush(b) == -1)
+		return -1;
+	if ((t = strdup(title)) == NULL)
+		goto fail;
+	doc_squeeze(t);
+	if (level == 1 && opening && *t != '\0' && (b->first_h1 = strdup(t)) == NULL)
+		goto fail;
+	free(b->trail[level]);
+	b->trail[level] = t;
+	t = NULL;
+	for (i = level + 1; i < 7; i++) {
+		free(b->trail[i]);
+		b->trail[i] = NULL;
+	}
+	if (buf_add(&crumb, "", 0) == -1)
+		goto fail;
+	for (i = 1; i <= level; i++) {
+		if (b->trail[i] == NULL || *b->trail[i] == '\0')
+			continue;
+		if ((crumb.len > 0 && buf_adds(&crumb, " > ") == -1) ||
+		    buf_adds(&crumb, b->trail[i]) == -1)
+			goto fail;
+	}
+	if ((slug = doc_slug(b->trail[level])) == NULL ||
+	    (slug = docb_unique(b, slug)) == NULL)
+		goto fail;
+	free(b->anchor);
+	b->anchor = slug;
+	free(b->title);
+	if ((b->title = strdup(b->trail[level])) == NULL)
+		goto fail;
+	free(b->crumb);
+	b->crumb = buf_detach(&crumb);
+	b->level = level;
+	return 0;
+fail:
+	free(t);
+	buf_release(&crumb);
+	log_err("%s: out of memory", __func__);
+	return -1;
+}
+
+/* Splits the open section before a block of n bytes when it would grow too long. */
+static int
+docb_maybe_split(struct docb *b, size_t n, size_t limit)
+{
+	size_t	 cur = docb_size(b);
+
+	if (cur >= DOC_SPLIT_MIN && cur + n > limit)
+		return docb_flush(b);
+	return 0;
+}
+
+int
+docb_text(struct docb *b, const char *s, size_t n, enum docb_kind kind)
+{
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (n > 0 && *s == '\n') {
+		s++;
+		n--;
+	}
+	if (n == 0)
+		return 0;
+	if (docb_maybe_split(b, n, DOC_SPLIT_BYTES) == -1)
+		return -1;
+	if (b->text.len > 0 && buf_adds(&b->text,
+	    kind == DOCB_ITEM && b->lastkind == DOCB_ITEM ? "\n" : "\n\n") == -1)
+		goto fail;
+	if (buf_add(&b->text, s, n) == -1)
+		goto fail;
+	b->lastkind = kind;
+	return 0;
+fail:
+	log_err("%s: out of memory", __func__);
+	return -1;
+}
+
+int
+docb_code(struct docb *b, const char *lang, const char *s, size_t n)
+{
+	struct doc_code	*nc;
+	char		*l = NULL, *c = NULL;
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (n > 0 && *s == '\n') {
+		s++;
+		n--;
+	}
+	if (n == 0)
+		return 0;
+	/* Code stays next to the prose that introduces it unless it is very long. */
+	if (docb_maybe_split(b, n, 2 * DOC_SPLIT_BYTES) == -1)
+		return -1;
+	if ((l = strdup(lang != NULL ? lang : "")) == NULL ||
+	    (c = strndup(s, n)) == NULL)
+		goto fail;
+	if ((nc = reallocarray(b->code, b->ncode + 1, sizeof(*nc))) == NULL)
+		goto fail;
+	b->code = nc;
+	b->code[b->ncode].lang = l;
+	b->code[b->ncode].code = c;
+	b->ncode++;
+	b->codebytes += n;
+	return 0;
+fail:
+	free(l);
+	free(c);
+	log_err("%s: out of memory", __func__);
+	return -1;
+}
+
+/* File name of path without its last extension (malloc'd). */
+static char *
+doc_stem(const char *path)
+{
+	const char	*base = doc_basename(path), *dot;
+
+	dot = strrchr(base, '.');
+	if (dot == NULL || dot == base)
+		return strdup(base);
+	return strndup(base, (size_t)(dot - base));
+}
+
+int
+docb_finish(struct docb *b, const char *title, const char *path)
+{
+	struct doc	*d = b->doc;
+	struct buf	 nb;
+	size_t		 i;
+	char		*first;
+	size_t		 flen;
+
+	buf_init(&nb);
+	if (docb_flush(b) == -1)
+		goto fail;
+	if (title != NULL && *title != '\0')
+		d->title = strdup(title);
+	else if (b->first_h1 != NULL)
+		d->title = strdup(b->first_h1);
+	else
+		d->title = doc_stem(path);
+	if (d->title == NULL)
+		goto nomem;
+	doc_squeeze(d->title);
+	for (i = 0; i < d->nsecs; i++) {
+		struct doc_section *s = &d->secs[i];
+
+		if (s->level == 0) {
+			free(s->title);
+			if ((s->title = strdup(d->title)) == NULL)
+				goto nomem;
+		}
+		/* Prefix the page title unless the trail already starts with it. */
+		first = s->breadcrumb;
+		flen = strcspn(first, ">");
+		while (flen > 0 && first[flen - 1] == ' ')
+			flen--;
+		if (*first != '\0' && flen == strlen(d->title) &&
+		    strncmp(first, d->title, flen) == 0)
+			continue;
+		buf_reset(&nb);
+		if (buf_adds(&nb, d->title) == -1 ||
+		    (*first != '\0' && buf_printf(&nb, " > %s", first) == -1))
+			goto nomem;
+		free(s->breadcrumb);
+		s->breadcrumb = buf_detach(&nb);
+	}
+	buf_release(&nb);
+	docb_release(b);
+	return 0;
+nomem:
+	log_err("%s: out of memory", __func__);
+fail:
+	buf_release(&nb);
+	docb_release(b);
+	return -1;
+}
+
+/* ---------------------------------------------------------------- plain text */
+
+/* Plain text: one intro section, blank-line separated blocks kept verbatim. */
+static int
+doc_plain_parse(const char *path, const char *data, size_t len, struct doc *out)
+{
+	struct docb	 b;
+	char		*txt;
+	const char	*p, *blk, *eol;
+	size_t		 n, tlen;
+	int		 rc = -1, chunked = 0;
+
+	if ((txt = doc_clean_input(data, len, &tlen)) == NULL)
+		return -1;
+	if (docb_init(&b, out) == -1) {
+		free(txt);
+		return -1;
+	}
+	p = blk = txt;
+	while (*p != '\0') {
+		eol = strchr(p, '\n');
+		n = eol != NULL ? (size_t)(eol - p) : strlen(p);
+		if (strspn(p, " \t") >= n) {
+			if (docb_text(&b, blk, (size_t)(p - blk),
+			    chunked ? DOCB_ITEM : DOCB_PARA) == -1)
+				goto fail;
+			blk = eol != NULL ? eol + 1 : p + n;
+			chunked = 0;
+		} else if ((size_t)(p - blk) >= DOC_SPLIT_BYTES / 3) {
+			/* a long run of lines without a blank one: cut at a line */
+			if (docb_text(&b, blk, (size_t)(p - blk),
+			    chunked ? DOCB_ITEM : DOCB_PARA) == -1)
+				goto fail;
+			blk = p;
+			chunked = 1;
+		}
+		if (eol == NULL)
+			break;
+		p = eol + 1;
+	}
+	if (docb_text(&b, blk, strlen(blk), chunked ? DOCB_ITEM : DOCB_PARA) == -1)
+		goto fail;
+	rc = docb_finish(&b, NULL, path);
+	goto out;
+fail:
+	docb_release(&b);
+out:
+	if (rc == -1)
+		doc_release(out);
+	free(txt);
+	return rc;
+}
+
+int
+doc_parse(const char *path, const char *data, size_t len, struct doc *out)
+{
+	char		 ext[16];
+	const char	*base = doc_basename(path);
+
+	doc_ext(path, ext, sizeof(ext));
+	if (strcmp(ext, "md") == 0 || strcmp(ext, "mdx") == 0 ||
+	    strcmp(ext, "markdown") == 0 || strcmp(ext, "mdown") == 0 ||
+	    strcmp(ext, "mkd") == 0 || strcasecmp(base, "llms.txt") == 0 ||
+	    strcasecmp(base, "llms-full.txt") == 0)
+		return markdown_parse(path, data, len, out);
+	if (strcmp(ext, "rst") == 0 || strcmp(ext, "rest") == 0)
+		return rst_parse(path, data, len, out);
+	return doc_plain_parse(path, data, len, out);
+}

@@ -1,0 +1,382 @@
+/* test-doc.c: documentation files to sections (doc.c, markdown.c, rst.c). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+#include "tap.h"
+
+/* Parses a NUL-terminated sample; fails the test run loudly when parsing fails. */
+static int
+parse(const char *path, const char *src, struct doc *d)
+{
+	int	 rc = doc_parse(path, src, strlen(src), d);
+
+	ok(rc == 0, "doc_parse %s", path);
+	return rc;
+}
+
+/* Section with this title (the first one), or NULL. */
+static const struct doc_section *
+sec(const struct doc *d, const char *title)
+{
+	size_t	 i;
+
+	for (i = 0; i < d->nsecs; i++)
+		if (strcmp(d->secs[i].title, title) == 0)
+			return &d->secs[i];
+	return NULL;
+}
+
+static const char *
+s_text(const struct doc_section *s)
+{
+	return s != NULL ? s->text : NULL;
+}
+
+static void
+test_slug(void)
+{
+	char	*s;
+
+	s = doc_slug("`--location`");
+	is_str(s, "--location", "slug keeps dashes, drops backticks");
+	free(s);
+	s = doc_slug("Self-referencing (or \"Recursive\") Models");
+	is_str(s, "self-referencing-or-recursive-models", "slug drops punctuation");
+	free(s);
+	s = doc_slug("What `S` in `Router<S>` means");
+	is_str(s, "what-s-in-routers-means", "slug of generic type");
+	free(s);
+	s = doc_slug("snake_case and Ünïcode");
+	is_str(s, "snake_case-and-Ünïcode", "slug keeps underscore and UTF-8 bytes");
+	free(s);
+}
+
+static void
+test_fences(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char *src =
+	    "# Build\n\nIntro text.\n\n"
+	    "```sh\n# configure first\n./configure\n# not a heading\nmake\n```\n\n"
+	    "~~~c\n#include <curl/curl.h>\nint main(void) { return 0; }\n~~~\n\n"
+	    "    # indented code\n    x = 1\n\n"
+	    "## Install\n\nRun `make install`.\n";
+
+	if (parse("docs/build.md", src, &d) == -1)
+		return;
+	is_int(d.nsecs, 2, "'#' lines inside fences do not start sections");
+	is_str(d.title, "Build", "title from the opening H1");
+	s = sec(&d, "Build");
+	ok(s != NULL && s->ncode == 3, "three code blocks in the first section");
+	if (s != NULL && s->ncode == 3) {
+		is_str(s->code[0].lang, "sh", "backtick fence language");
+		is_str(s->code[0].code, "# configure first\n./configure\n# not a heading\nmake",
+		    "fenced code verbatim, no trailing newline");
+		is_str(s->code[1].lang, "c", "tilde fence language");
+		is_str(s->code[1].code, "#include <curl/curl.h>\nint main(void) { return 0; }",
+		    "tilde fence code");
+		is_str(s->code[2].lang, "", "indented code has no language");
+		is_str(s->code[2].code, "# indented code\nx = 1", "indented code");
+	}
+	is_str(s_text(s), "Intro text.", "section prose");
+	is_str(s_text(sec(&d, "Install")), "Run `make install`.", "inline code kept");
+	doc_release(&d);
+}
+
+static void
+test_trail(void)
+{
+	struct doc			 d;
+	const char *src =
+	    "Text before any heading.\n\n"
+	    "# Guide\n\nA [link](https://x.test) and **bold**.\n\n"
+	    "## Setup\n\n- one\n- two `x`\n  - nested\n\n1. first\n2. second\n\n"
+	    "### Details {#custom-id}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+	    "> quoted\n\n<div class=\"x\">\n<b>Bold</b> html text\n</div>\n\n"
+	    "## Setup\n\nAgain.\n\n## Setup\n\nThird.\n\n# Other\n\nEnd.\n";
+
+	if (parse("guide/intro.md", src, &d) == -1)
+		return;
+	is_str(d.title, "intro", "prose before the first H1: title is the file name");
+	ok(d.nsecs == 7, "seven sections (got %zu)", d.nsecs);
+	if (d.nsecs < 7)
+		goto out;
+	is_int(d.secs[0].level, 0, "intro level 0");
+	is_str(d.secs[0].anchor, "", "intro anchor empty");
+	is_str(d.secs[0].title, "intro", "intro titled like the page");
+	is_str(d.secs[0].breadcrumb, "intro", "intro breadcrumb");
+	is_str(d.secs[1].text, "A link and bold.", "links and emphasis reduced to text");
+	is_str(d.secs[1].breadcrumb, "intro > Guide", "breadcrumb starts with page title");
+	is_str(d.secs[2].text, "- one\n- two `x`\n  - nested\n\n1. first\n2. second",
+	    "lists rendered as items");
+	is_str(d.secs[3].title, "Details", "{#id} removed from heading");
+	is_str(d.secs[3].anchor, "details", "anchor of cleaned heading");
+	is_str(d.secs[3].breadcrumb, "intro > Guide > Setup > Details", "heading trail");
+	is_str(d.secs[3].text, "a | b\n1 | 2\n\n> quoted\n\nBold html text",
+	    "table rows, quote, HTML block text");
+	is_str(d.secs[2].anchor, "setup", "first duplicate anchor");
+	is_str(d.secs[4].anchor, "setup-1", "second duplicate anchor");
+	is_str(d.secs[5].anchor, "setup-2", "third duplicate anchor");
+	is_str(d.secs[6].breadcrumb, "intro > Other", "trail resets at a new H1");
+out:
+	doc_release(&d);
+}
+
+static void
+test_front_matter(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char *curl =
+	    "---\nc: Copyright\nLong: location\nShort: L\nExample:\n  - -L $URL\n"
+	    "  - -L -o out $URL\nSee-also:\n  - resolve\n---\n\n"
+	    "# `--location`\n\nFollow redirects.\n";
+	const char *page =
+	    "---\ntitle: \"Express behind proxies\"\ndescription: x\n---\n\n"
+	    "Intro under a front-matter title.\n\n## Details\n\nMore.\n";
+
+	if (parse("docs/cmdline-opts/location.md", curl, &d) == 0) {
+		is_str(d.title, "`--location`", "H1 is the title without front-matter title");
+		ok(d.nsecs == 1, "one section");
+		s = sec(&d, "`--location`");
+		is_str(s_text(s), "Follow redirects.", "option text");
+		ok(s != NULL && s->ncode == 1, "Example lines kept as code");
+		if (s != NULL && s->ncode == 1) {
+			is_str(s->code[0].lang, "sh", "examples are shell");
+			is_str(s->code[0].code, "curl -L $URL\ncurl -L -o out $URL",
+			    "examples prefixed with curl");
+		}
+		ok(s != NULL && strstr(s->text, "resolve") == NULL, "front matter dropped");
+		is_str(s != NULL ? s->anchor : NULL, "--location", "anchor of option");
+		doc_release(&d);
+	}
+	if (parse("en/guide/behind-proxies.md", page, &d) == 0) {
+		is_str(d.title, "Express behind proxies", "front-matter title, quotes stripped");
+		ok(d.nsecs == 2 && d.secs[0].level == 0, "intro section first");
+		is_str(d.nsecs > 0 ? d.secs[0].title : NULL, "Express behind proxies",
+		    "intro titled with the front-matter title");
+		is_str(d.nsecs > 1 ? d.secs[1].breadcrumb : NULL,
+		    "Express behind proxies > Details", "breadcrumb uses front-matter title");
+		doc_release(&d);
+	}
+}
+
+static void
+test_mdx(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char *src =
+	    "---\ntitle: Response\n---\n\n"
+	    "import Alert from '@components/Alert.astro';\n"
+	    "export const x = 1;\n\n"
+	    "## res.download()\n\n"
+	    "<Signature>\n  <Fragment slot=\"attributes\">\n"
+	    "    <Param name=\"path\" type=\"String\">\n"
+	    "      The path to the file.\n    </Param>\n  </Fragment>\n</Signature>\n\n"
+	    "<Alert type=\"warning\">\n\nDo not pass user input.\n\n</Alert>\n\n"
+	    "<Alert type=\"info\">Inline alert text.</Alert>\n\n"
+	    "<PackageManagerCommand command=\"npm install express\" />\n\n"
+	    "```js\nimport express from 'express';\n```\n";
+
+	if (parse("api/response/index.mdx", src, &d) != 0)
+		return;
+	s = sec(&d, "res.download()");
+	ok(s != NULL, "heading after imports found");
+	is_int(d.nsecs, 1, "imports leave no intro");
+	is_str(s_text(s), "- `path` (String) The path to the file.\n\n"
+	    "Do not pass user input.\n\nInline alert text.",
+	    "components dropped, their text kept");
+	ok(s != NULL && s->ncode == 2, "command and fenced code");
+	if (s != NULL && s->ncode == 2) {
+		is_str(s->code[0].code, "npm install express", "install command as code");
+		is_str(s->code[1].code, "import express from 'express';",
+		    "import inside a fence kept");
+	}
+	doc_release(&d);
+}
+
+static void
+test_containers(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char *src =
+	    "# Config\n\n::: tip\nVite tip text.\n:::\n\n"
+	    "::: warning Using Vite on WSL\nWatch out.\n:::\n\n"
+	    "```js{1,3} [vite.config.js]\nexport default {}\n```\n\n"
+	    "```[.env]\nVITE_X=1\n```\n\n"
+	    "!!! note\n    Admonition text with `code`.\n\n"
+	    "    ```python\n    print(1)\n    ```\n\n"
+	    "=== \"Decorator\"\n\n    Tab text.\n\nAfter.\n\n"
+	    "## Field <a name=\"field\"></a>\n\nSee [`field_validator`][pydantic.field_validator].\n";
+
+	if (parse("docs/config.md", src, &d) != 0)
+		return;
+	s = sec(&d, "Config");
+	is_str(s_text(s), "Vite tip text.\n\nUsing Vite on WSL\n\nWatch out.\n\n"
+	    "Admonition text with `code`.\n\nDecorator\n\nTab text.\n\nAfter.",
+	    "container and admonition content kept as text");
+	ok(s != NULL && s->ncode == 3, "three code blocks");
+	if (s != NULL && s->ncode == 3) {
+		is_str(s->code[0].lang, "js", "js{1,3} -> js");
+		is_str(s->code[1].lang, "", "[.env] title is not a language");
+		is_str(s->code[2].lang, "python", "dedented admonition fence");
+		is_str(s->code[2].code, "print(1)", "admonition code dedented");
+	}
+	s = sec(&d, "Field");
+	ok(s != NULL, "<a name> dropped from heading");
+	is_str(s_text(s), "See `field_validator`.", "autoref reduced to its text");
+	doc_release(&d);
+}
+
+static void
+test_split(void)
+{
+	struct doc	 d;
+	struct buf	 b;
+	size_t		 i, total = 0;
+	int		 same = 1, fenced = 1;
+
+	buf_init(&b);
+	buf_adds(&b, "# Long\n\n");
+	for (i = 0; i < 60; i++) {
+		buf_printf(&b, "Paragraph %zu has some words about the topic at hand, "
+		    "enough to make the section long when repeated many times.\n\n", i);
+		if (i % 20 == 10)
+			buf_adds(&b, "```c\nint a;\n\nint b;\n```\n\n");
+	}
+	buf_adds(&b, "## Short\n\nTiny.\n");
+	if (doc_parse("long.md", b.p, b.len, &d) != 0) {
+		ok(0, "parse long document");
+		buf_release(&b);
+		return;
+	}
+	ok(d.nsecs >= 3, "long section split (%zu sections)", d.nsecs);
+	for (i = 0; i + 1 < d.nsecs; i++) {
+		size_t n = strlen(d.secs[i].text), j;
+
+		for (j = 0; j < d.secs[i].ncode; j++) {
+			n += strlen(d.secs[i].code[j].code);
+			if (strcmp(d.secs[i].code[j].code, "int a;\n\nint b;") != 0)
+				fenced = 0;
+		}
+		total += n;
+		if (strcmp(d.secs[i].title, "Long") != 0 ||
+		    strcmp(d.secs[i].anchor, "long") != 0 ||
+		    strcmp(d.secs[i].breadcrumb, "Long") != 0)
+			same = 0;
+		ok(n <= 7000, "part %zu is at most about 6000 bytes (%zu)", i, n);
+	}
+	ok(same, "parts share title, anchor and breadcrumb");
+	ok(fenced, "code blocks never cut");
+	ok(total > 6000, "nothing lost (%zu bytes)", total);
+	is_str(d.nsecs > 0 ? d.secs[d.nsecs - 1].title : NULL, "Short", "next heading");
+	ok(strncmp(d.secs[1].text, "Paragraph", 9) == 0, "split at a paragraph");
+	doc_release(&d);
+	buf_release(&b);
+}
+
+static void
+test_rst(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char *src =
+	    ".. _advanced:\n\n"
+	    "==============\nAdvanced Usage\n==============\n\n"
+	    "Intro with ``urllib3`` and :class:`Response <requests.Response>` and\n"
+	    ":meth:`~requests.Session.get` and `pooling <https://x.test>`_ and `Foo`_.\n\n"
+	    "Session Objects\n---------------\n\n"
+	    "Let's persist cookies::\n\n"
+	    "    s = requests.Session()\n    s.get('https://x.test')\n\n"
+	    ".. code-block:: python\n   :emphasize-lines: 1\n\n   import requests\n\n"
+	    ".. note:: Sessions are\n   reusable.\n\n"
+	    ".. autoclass:: requests.Session\n   :members:\n\n"
+	    ".. toctree::\n   :maxdepth: 2\n\n   user/install\n\n"
+	    ">>> r = requests.get(url)\n>>> r.status_code\n200\n\n"
+	    "Timeouts\n~~~~~~~~\n\nSet a timeout.\n\n"
+	    "Other\n-----\n\n- item one\n- item two\n  continued\n\n"
+	    "Timeouts\n~~~~~~~~\n\nAgain.\n";
+
+	if (parse("docs/user/advanced.rst", src, &d) != 0)
+		return;
+	is_str(d.title, "Advanced Usage", "rst title from overlined heading");
+	ok(d.nsecs == 5, "five rst sections (got %zu)", d.nsecs);
+	s = sec(&d, "Advanced Usage");
+	is_int(s != NULL ? s->level : -1, 1, "overline style is level 1");
+	is_str(s_text(s), "Intro with `urllib3` and `Response` and `get` and pooling and Foo.",
+	    "inline roles, literals and links reduced");
+	s = sec(&d, "Session Objects");
+	is_int(s != NULL ? s->level : -1, 2, "underline '-' is level 2");
+	is_str(s != NULL ? s->breadcrumb : NULL, "Advanced Usage > Session Objects",
+	    "rst breadcrumb");
+	is_str(s_text(s), "Let's persist cookies:\n\nNote: Sessions are reusable.\n\n"
+	    "API: requests.Session", "literal intro, note, autoclass; toctree dropped");
+	ok(s != NULL && s->ncode == 3, "literal, code-block and doctest code");
+	if (s != NULL && s->ncode == 3) {
+		is_str(s->code[0].code, "s = requests.Session()\ns.get('https://x.test')",
+		    ":: literal block dedented");
+		is_str(s->code[0].lang, "", "literal block without highlight language");
+		is_str(s->code[1].lang, "python", "code-block language");
+		is_str(s->code[1].code, "import requests", "code-block options dropped");
+		is_str(s->code[2].lang, "python", "doctest is python");
+		is_str(s->code[2].code, ">>> r = requests.get(url)\n>>> r.status_code\n200",
+		    "doctest block");
+	}
+	s = sec(&d, "Timeouts");
+	is_int(s != NULL ? s->level : -1, 3, "'~' is level 3");
+	is_str(s != NULL ? s->anchor : NULL, "timeouts", "rst anchor");
+	is_str(d.nsecs == 5 ? d.secs[4].anchor : NULL, "timeouts-1", "rst duplicate anchor");
+	is_int(d.nsecs == 5 ? d.secs[3].level : -1, 2, "'-' again is level 2");
+	is_str(d.nsecs == 5 ? d.secs[3].text : NULL, "- item one\n- item two continued",
+	    "rst bullet list");
+	doc_release(&d);
+}
+
+static void
+test_plain(void)
+{
+	struct doc	 d;
+	const char	*src = "Line one\nline two\n\n\nSecond block\n";
+
+	if (parse("docs/notes.txt", src, &d) == 0) {
+		is_str(d.title, "notes", "txt title is the file name");
+		is_int(d.nsecs, 1, "one intro section");
+		is_str(d.nsecs ? d.secs[0].text : NULL, "Line one\nline two\n\nSecond block",
+		    "blocks kept verbatim");
+		is_int(d.nsecs ? d.secs[0].level : -1, 0, "plain text is intro");
+		doc_release(&d);
+	}
+	if (parse("THANKS", "", &d) == 0) {
+		is_int(d.nsecs, 0, "empty file has no section");
+		is_str(d.title, "THANKS", "extensionless title");
+		doc_release(&d);
+	}
+	if (doc_parse("x.md", "a\0b\r\n\r\n# H\xff\nx\n", 14, &d) == 0) {
+		is_str(d.nsecs ? d.secs[0].text : NULL, "a b", "NUL and CRLF cleaned");
+		is_str(d.nsecs > 1 ? d.secs[1].title : NULL, "H?", "invalid UTF-8 replaced");
+		doc_release(&d);
+	} else
+		ok(0, "parse dirty input");
+}
+
+int
+main(void)
+{
+	log_init("test-doc");
+	test_slug();
+	test_fences();
+	test_trail();
+	test_front_matter();
+	test_mdx();
+	test_containers();
+	test_split();
+	test_rst();
+	test_plain();
+	return tap_done();
+}
