@@ -34,7 +34,7 @@ is "$(_sql "SELECT indexed_commit FROM libraries WHERE id = '/corpora/curl'")" "
 
 # Questions of dev-questions.json with their expected files: a source among the first five
 # snippets must be one of the expected files, and the answer must carry the expected tokens.
-QUESTIONS=(curl-02 curl-03 curl-09 curl-18 vite-02 vite-09 vite-14 requests-03 requests-10 requests-14)
+QUESTIONS=(curl-02 curl-06 curl-09 curl-17 vite-02 vite-09 vite-14 requests-03 requests-10 requests-14)
 for qid in "${QUESTIONS[@]}"; do
 	rec=$(jq -c --arg id "$qid" '.[] | select(.id == $id)' "$CORPORA/dev-questions.json")
 	corpus=$(jq -r .corpus <<<"$rec")
