@@ -176,7 +176,8 @@ run_mark_started(struct run *r)
 		goto out;
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(r->db, "UPDATE jobs SET state = 'running', "
-	    "started_at = ?2 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	    "started_at = ?2, attempts = attempts + 1 WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, r->job->id);
 	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
@@ -726,14 +727,35 @@ worker_next(sqlite3 *db, struct job *job)
 
 /*
  * A job left "running" belongs to a worker that died (we hold the lock): queue it again
- * and mark its library's run unfinished so that it is re-indexed in full.
+ * and mark its library's run unfinished so that it is re-indexed in full. A job that has
+ * already been started WORKER_MAX_ATTEMPTS times fails instead, so that a repository that
+ * kills or hangs the worker does not block the queue forever.
  */
+#define WORKER_MAX_ATTEMPTS	3
 static int
 worker_recover(sqlite3 *db)
 {
+	sqlite3_stmt	*st = NULL;
+	int		 rc = -1;
+
 	if (db_begin(db) == -1)
 		return -1;
-	if (db_exec(db, "UPDATE libraries SET run_status = 'unfinished' WHERE "
+	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'failed', finished_at = "
+	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), message = 'the worker stopped "
+	    "before the end of this job ' || attempts || ' times (crash or "
+	    "limits.job_timeout_s); giving up' WHERE state = 'running' AND "
+	    "attempts >= ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int(st, 1, WORKER_MAX_ATTEMPTS);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	if (db_exec(db, "UPDATE libraries SET run_status = 'failed', state = CASE "
+	    "WHEN indexed_commit IS NULL THEN 'error' ELSE 'finalized' END, "
+	    "last_error = (SELECT message FROM jobs j WHERE j.library_id = "
+	    "libraries.id ORDER BY j.id DESC LIMIT 1) WHERE run_status = 'running' "
+	    "AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.library_id = libraries.id "
+	    "AND j.state = 'running')") == -1 ||
+	    db_exec(db, "UPDATE libraries SET run_status = 'unfinished' WHERE "
 	    "run_status = 'running'") == -1 ||
 	    db_exec(db, "UPDATE jobs SET state = 'queued', force = 1, message = "
 	    "'the previous worker stopped before the end of this job' WHERE "
@@ -741,11 +763,14 @@ worker_recover(sqlite3 *db)
 	    db_exec(db, "INSERT INTO jobs (library_id, kind, force, created_at) "
 	    "SELECT id, 'index', 1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM "
 	    "libraries l WHERE run_status = 'unfinished' AND NOT EXISTS (SELECT 1 "
-	    "FROM jobs j WHERE j.library_id = l.id AND j.state = 'queued')") == -1) {
+	    "FROM jobs j WHERE j.library_id = l.id AND j.state = 'queued')") == -1)
+		goto out;
+	rc = db_commit(db);
+out:
+	sqlite3_finalize(st);
+	if (rc == -1)
 		db_rollback(db);
-		return -1;
-	}
-	return db_commit(db);
+	return rc;
 }
 
 int
@@ -754,6 +779,7 @@ main(int argc, char *argv[])
 	const char	*datadir;
 	char		*lockpath = NULL, *repos = NULL;
 	struct job	 job;
+	long		 timeout;
 	int		 lockfd, n = 0, rc = 1;
 
 	log_init("ctxd-worker");
@@ -788,8 +814,16 @@ main(int argc, char *argv[])
 		goto out;
 	if (worker_recover(worker_db) == -1)
 		goto out;
+	timeout = setting_number(worker_db, datadir, "limits.job_timeout_s", 1800);
 	while (worker_next(worker_db, &job) == 1) {
+		/*
+		 * libgit2 1.5 has no network timeout: a stalled server would hold the
+		 * lock forever. The alarm ends the worker; the next one requeues the job
+		 * (and gives up after WORKER_MAX_ATTEMPTS).
+		 */
+		alarm((unsigned)timeout);
 		run_index(worker_db, datadir, &job);
+		alarm(0);
 		free(job.library_id);
 		n++;
 	}

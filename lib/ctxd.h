@@ -216,6 +216,19 @@ int	 rst_parse(const char *path, const char *data, size_t len, struct doc *out);
 /* GitHub-style heading anchor (lowercase, punctuation dropped, spaces to '-'). */
 char	*doc_slug(const char *heading);
 
+/* ---------------------------------------------------------------- source.c */
+
+/* 1 when path names a source file whose doc comments can be indexed (.rs .c .go .py ...). */
+int	 source_is_source(const char *path);
+/*
+ * Doc comments of a source file (Rust //! and ///, Javadoc-style blocks, Go comment blocks,
+ * Python docstrings, ...) as sections: one per documented item titled with its symbol
+ * ("Serve::with_graceful_shutdown"), plus one per Markdown heading inside the comment
+ * ("Serve::with_graceful_shutdown > Example"); the item's signature closes its first
+ * section. Same contract as doc_parse; a file without doc comments has no sections.
+ */
+int	 source_parse(const char *path, const char *data, size_t len, struct doc *out);
+
 /* ---------------------------------------------------------------- jobs.c */
 
 /*

@@ -368,6 +368,12 @@ fail:
 int
 docb_heading(struct docb *b, int level, const char *title)
 {
+	return docb_heading_anchor(b, level, title, NULL);
+}
+
+int
+docb_heading_anchor(struct docb *b, int level, const char *title, const char *want)
+{
 	struct buf	 crumb;
 	char		*t = NULL, *slug;
 	int		 i, opening;
@@ -401,8 +407,8 @@ docb_heading(struct docb *b, int level, const char *title)
 		    buf_adds(&crumb, b->trail[i]) == -1)
 			goto fail;
 	}
-	if ((slug = doc_slug(b->trail[level])) == NULL ||
-	    (slug = docb_unique(b, slug)) == NULL)
+	slug = want != NULL ? strdup(want) : doc_slug(b->trail[level]);
+	if (slug == NULL || (slug = docb_unique(b, slug)) == NULL)
 		goto fail;
 	free(b->anchor);
 	b->anchor = slug;
@@ -618,6 +624,8 @@ doc_parse(const char *path, const char *data, size_t len, struct doc *out)
 	const char	*base = doc_basename(path);
 
 	doc_ext(path, ext, sizeof(ext));
+	if (source_is_source(path))
+		return source_parse(path, data, len, out);
 	if (strcmp(ext, "md") == 0 || strcmp(ext, "mdx") == 0 ||
 	    strcmp(ext, "markdown") == 0 || strcmp(ext, "mdown") == 0 ||
 	    strcmp(ext, "mkd") == 0 || strcasecmp(base, "llms.txt") == 0 ||

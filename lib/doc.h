@@ -40,6 +40,9 @@ struct docb {
 int	 docb_init(struct docb *, struct doc *);
 /* Closes the open section and opens one for a heading (level 1..6). */
 int	 docb_heading(struct docb *, int level, const char *title);
+/* Same, with the anchor made unique from slug (NULL: the slug of the title). */
+int	 docb_heading_anchor(struct docb *, int level, const char *title,
+	    const char *slug);
 /* Appends a prose block (trailing whitespace trimmed; empty blocks are ignored). */
 int	 docb_text(struct docb *, const char *, size_t, enum docb_kind);
 /* Appends a code block; the code is copied without its trailing newlines. */
@@ -54,6 +57,25 @@ size_t	 docb_size(const struct docb *);
 int	 docb_finish(struct docb *, const char *title, const char *path);
 /* Releases the builder after a failure (the caller releases the doc). */
 void	 docb_release(struct docb *);
+
+/*
+ * A Markdown fragment inside another document (a doc comment in a source file). It opens
+ * a level-1 section titled symbol, and its own headings become sections one level
+ * deeper, so their breadcrumb reads "symbol > Heading".
+ */
+struct md_fragment {
+	const char	*symbol;	/* title of the fragment's first section */
+	const char	*anchor;	/* its anchor; NULL: the slug of symbol */
+	const char	*anchor_prefix;	/* headings anchor "prefix-slug"; NULL: "slug" */
+	const char	*deflang;	/* fences naming no language; "rust": rustdoc too */
+	const char	*sig;		/* code block closing the first section, or NULL */
+	const char	*siglang;
+	int		 noindent;	/* indented lines are not code blocks */
+};
+
+/* Parses md (len bytes, clean input) into the open builder b. */
+int	 markdown_parse_fragment(struct docb *b, const char *md, size_t len,
+	    const struct md_fragment *);
 
 /*
  * Copies data for the parsers: NUL bytes become spaces, CRLF and CR become LF, a UTF-8

@@ -682,6 +682,8 @@ struct mdctx {
 	int		 li_pending;
 	int		 nheadings;
 	struct buf	*examples;
+	const struct md_fragment *frag;	/* NULL for a whole document */
+	int		 sigdone;
 };
 
 /*
@@ -776,6 +778,53 @@ md_flush(struct mdctx *c)
 	return docb_text(c->b, t->p, t->len, depth > 0 ? DOCB_ITEM : DOCB_PARA);
 }
 
+/* 1 when a fence "language" is a rustdoc attribute of a Rust code block. */
+static int
+md_rustdoc_attr(const char *lang)
+{
+	static const char *const attrs[] = {
+		"ignore", "no_run", "should_panic", "compile_fail", "test_harness",
+		"standalone_crate", "allow_fail", NULL
+	};
+	const char *const	*a;
+
+	if (strncmp(lang, "edition", 7) == 0 || strncmp(lang, "ignore-", 7) == 0)
+		return 1;
+	for (a = attrs; *a != NULL; a++)
+		if (strcmp(lang, *a) == 0)
+			return 1;
+	return 0;
+}
+
+/* Fragments: adds the signature code block once, at the end of the first section. */
+static int
+md_signature(struct mdctx *c)
+{
+	if (c->frag == NULL || c->sigdone || c->frag->sig == NULL)
+		return 0;
+	c->sigdone = 1;
+	return docb_code(c->b, c->frag->siglang, c->frag->sig, strlen(c->frag->sig));
+}
+
+/* Fragments: the anchor of a heading, "prefix-slug" (malloc'd), or NULL on failure. */
+static char *
+md_frag_anchor(const char *prefix, const char *title)
+{
+	struct buf	 b;
+	char		*slug;
+
+	if ((slug = doc_slug(title)) == NULL)
+		return NULL;
+	buf_init(&b);
+	if (buf_printf(&b, "%s-%s", prefix, slug) == -1) {
+		free(slug);
+		buf_release(&b);
+		return NULL;
+	}
+	free(slug);
+	return buf_detach(&b);
+}
+
 /* Normalises a fence language: "js{1,3}" -> "js", "{.python}" -> "python". */
 static void
 md_lang(struct mdctx *c, const MD_BLOCK_CODE_DETAIL *d)
@@ -788,16 +837,17 @@ md_lang(struct mdctx *c, const MD_BLOCK_CODE_DETAIL *d)
 	if (d->info.size > 0 && d->info.text != NULL &&
 	    md_memcasestr(d->info.text, d->info.size, "twoslash") != NULL)
 		c->twoslash = 1;
-	if (s == NULL)
-		return;
-	for (i = 0; i < n && (s[i] == '{' || s[i] == '.'); i++)
+	for (i = 0; s != NULL && i < n && (s[i] == '{' || s[i] == '.'); i++)
 		;
-	for (; i < n && k + 1 < sizeof(c->lang); i++) {
+	for (; s != NULL && i < n && k + 1 < sizeof(c->lang); i++) {
 		if (!isalnum((unsigned char)s[i]) && strchr("_+#-.", s[i]) == NULL)
 			break;
 		c->lang[k++] = (char)tolower((unsigned char)s[i]);
 	}
 	c->lang[k] = '\0';
+	if (c->frag != NULL && c->frag->deflang != NULL && (c->lang[0] == '\0' ||
+	    (strcmp(c->frag->deflang, "rust") == 0 && md_rustdoc_attr(c->lang))))
+		snprintf(c->lang, sizeof(c->lang), "%s", c->frag->deflang);
 	if (strcmp(c->lang, "rust") == 0 || strncmp(c->lang, "rust,", 5) == 0)
 		c->rustdoc = 1;
 }
@@ -950,7 +1000,18 @@ md_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 		    (c->nheadings == 0 && docb_size(c->b) > 0)))
 			rc = md_examples(c);
 		c->nheadings++;
-		if (rc == 0)
+		if (rc == 0 && c->frag != NULL) {
+			char	*anchor = NULL;
+
+			if (md_signature(c) == -1 || (c->frag->anchor_prefix != NULL &&
+			    (anchor = md_frag_anchor(c->frag->anchor_prefix,
+			    title)) == NULL))
+				rc = -1;
+			else
+				rc = docb_heading_anchor(c->b, c->hlevel + 1 > 6 ? 6 :
+				    c->hlevel + 1, title, anchor);
+			free(anchor);
+		} else if (rc == 0)
 			rc = docb_heading(c->b, c->hlevel, title);
 		free(title);
 		return rc;
@@ -1062,72 +1123,132 @@ md_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
 	}
 }
 
-int
-markdown_parse(const char *path, const char *data, size_t len, struct doc *out)
+/*
+ * Runs the pre-pass and md4c over src (len bytes, clean input, no front matter) into the
+ * section builder of c. mdx selects the MDX pre-pass; flags are added to md4c's.
+ */
+static int
+md_run(struct mdctx *c, const char *src, size_t len, int mdx, unsigned flags)
 {
 	MD_PARSER	 parser;
 	struct mdpre	 pp;
-	struct mdfront	 fm;
-	struct mdctx	 c;
-	struct docb	 b;
-	const char	*ext, *p, *eol, *end;
-	char		*src = NULL;
-	size_t		 srclen, body;
-	int		 rc = -1, err, binit = 0;
+	const char	*p, *eol, *end = src + len;
+	int		 rc = -1;
 
 	memset(&pp, 0, sizeof(pp));
-	memset(&fm, 0, sizeof(fm));
-	memset(&c, 0, sizeof(c));
 	buf_init(&pp.out);
 	buf_init(&pp.tag);
-	buf_init(&fm.examples);
-	buf_init(&c.blk);
-	buf_init(&c.row);
-	buf_init(&c.code);
-	buf_init(&c.tmp);
-	memset(out, 0, sizeof(*out));
-
-	if ((src = doc_clean_input(data, len, &srclen)) == NULL)
-		goto out;
-	body = md_front(src, srclen, &fm, &err);
-	if (err)
-		goto nomem;
-	ext = path != NULL ? strrchr(path, '.') : NULL;
-	pp.mdx = ext != NULL && strcasecmp(ext, ".mdx") == 0;
+	pp.mdx = mdx;
 	if (buf_add(&pp.out, "", 0) == -1)
 		goto nomem;
-	end = src + srclen;
-	for (p = src + body; p < end; p = eol + 1) {
+	for (p = src; p < end; p = eol + 1) {
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
 		if (md_pre_line(&pp, p, (size_t)(eol - p)) == -1)
 			goto nomem;
 	}
-
-	if (docb_init(&b, out) == -1)
-		goto out;
-	binit = 1;
-	c.b = &b;
-	c.examples = fm.examples.len > 0 ? &fm.examples : NULL;
 	memset(&parser, 0, sizeof(parser));
 	parser.abi_version = 0;
-	parser.flags = MD_DIALECT_GITHUB;
+	parser.flags = MD_DIALECT_GITHUB | flags;
 	parser.enter_block = md_enter_block;
 	parser.leave_block = md_leave_block;
 	parser.enter_span = md_enter_span;
 	parser.leave_span = md_leave_span;
 	parser.text = md_text;
-	if (md_parse(pp.out.p, (MD_SIZE)pp.out.len, &parser, &c) != 0) {
-		log_err("%s: %s: markdown parser failed", __func__, path);
+	if (md_parse(pp.out.p, (MD_SIZE)pp.out.len, &parser, c) != 0) {
+		log_err("%s: markdown parser failed", __func__);
 		goto out;
 	}
-	if (md_flush(&c) == -1 || md_examples(&c) == -1)
+	if (md_flush(c) == -1)
 		goto out;
-	binit = 0;
-	rc = docb_finish(&b, fm.title, path);
+	rc = 0;
 	goto out;
 nomem:
 	log_err("%s: out of memory", __func__);
+out:
+	buf_release(&pp.out);
+	buf_release(&pp.tag);
+	return rc;
+}
+
+static void
+md_ctx_init(struct mdctx *c, struct docb *b)
+{
+	memset(c, 0, sizeof(*c));
+	c->b = b;
+	buf_init(&c->blk);
+	buf_init(&c->row);
+	buf_init(&c->code);
+	buf_init(&c->tmp);
+}
+
+static void
+md_ctx_release(struct mdctx *c)
+{
+	buf_release(&c->blk);
+	buf_release(&c->row);
+	buf_release(&c->code);
+	buf_release(&c->tmp);
+}
+
+int
+markdown_parse_fragment(struct docb *b, const char *md, size_t len,
+    const struct md_fragment *f)
+{
+	struct mdctx	 c;
+	int		 rc = -1;
+
+	md_ctx_init(&c, b);
+	c.frag = f;
+	if (docb_heading_anchor(b, 1, f->symbol, f->anchor) == -1)
+		goto out;
+	if (md_run(&c, md, len, 0, f->noindent ? MD_FLAG_NOINDENTEDCODEBLOCKS : 0) == -1)
+		goto out;
+	if (md_signature(&c) == -1)
+		goto out;
+	rc = 0;
+out:
+	md_ctx_release(&c);
+	return rc;
+}
+
+int
+markdown_parse(const char *path, const char *data, size_t len, struct doc *out)
+{
+	struct mdfront	 fm;
+	struct mdctx	 c;
+	struct docb	 b;
+	const char	*ext;
+	char		*src = NULL;
+	size_t		 srclen, body;
+	int		 rc = -1, err, binit = 0;
+
+	memset(&fm, 0, sizeof(fm));
+	buf_init(&fm.examples);
+	md_ctx_init(&c, &b);
+	memset(out, 0, sizeof(*out));
+
+	if ((src = doc_clean_input(data, len, &srclen)) == NULL)
+		goto out;
+	body = md_front(src, srclen, &fm, &err);
+	if (err) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	ext = path != NULL ? strrchr(path, '.') : NULL;
+	if (docb_init(&b, out) == -1)
+		goto out;
+	binit = 1;
+	c.examples = fm.examples.len > 0 ? &fm.examples : NULL;
+	if (md_run(&c, src + body, srclen - body, ext != NULL &&
+	    strcasecmp(ext, ".mdx") == 0, 0) == -1) {
+		log_err("%s: %s: cannot parse", __func__, path);
+		goto out;
+	}
+	if (md_examples(&c) == -1)
+		goto out;
+	binit = 0;
+	rc = docb_finish(&b, fm.title, path);
 out:
 	if (binit)
 		docb_release(&b);
@@ -1136,11 +1257,6 @@ out:
 	free(src);
 	free(fm.title);
 	buf_release(&fm.examples);
-	buf_release(&pp.out);
-	buf_release(&pp.tag);
-	buf_release(&c.blk);
-	buf_release(&c.row);
-	buf_release(&c.code);
-	buf_release(&c.tmp);
+	md_ctx_release(&c);
 	return rc;
 }

@@ -448,7 +448,8 @@ search_libraries(struct search *s, const char *name, const char *query, struct b
 		goto out;
 	}
 	(void)query;	/* ranking by the question comes with semantic search */
-	qsort(hits, nhits, sizeof(*hits), search_hit_cmp);
+	if (nhits > 0)
+		qsort(hits, nhits, sizeof(*hits), search_hit_cmp);
 	root = json_object_new_object();
 	arr = json_object_new_array();
 	json_object_object_add(root, "results", arr);

@@ -1,4 +1,4 @@
-/* select.c: which repository files are documentation to index. */
+/* select.c: which repository files are documentation (and, optionally, source) to index. */
 #include "config.h"
 
 #include <fnmatch.h>
@@ -59,6 +59,24 @@ static const char *const select_locales[] = {
 
 static const char *const select_locale_parents[] = {
 	"docs", "doc", "documentation", "content", "pages", "site", "website", NULL
+};
+
+/*
+ * With indexSourceCode, source files (source_is_source) are selected as well, minus tests,
+ * benchmarks, fixtures and generated or built code: folders named like these (any case, at
+ * any depth below the folder the rules include) and files matching select_source_globs.
+ */
+static const char *const select_source_dirs[] = {
+	"test", "tests", "__tests__", "__mocks__", "testdata", "test_data", "testing",
+	"fixtures", "benches", "generated", "__generated__", "gen-src", "dist", "build",
+	"target", "out", "__pycache__", "site-packages", "Pods", NULL
+};
+
+static const char *const select_source_globs[] = {
+	"*_test.go", "*_test.py", "test_*.py", "conftest.py", "*.test.[jt]s", "*.test.[jt]sx",
+	"*.spec.[jt]s", "*.spec.[jt]sx", "*.min.js", "*.bundle.js", "*.pb.go", "*_pb2.py",
+	"*.pb.h", "*.pb.cc", "*.generated.*", "*_generated.*", "*Test.java", "*Tests.java",
+	"*Test.kt", "*Tests.cs", "*Tests.swift", "*_spec.rb", "*_test.rb", NULL
 };
 
 static int
@@ -292,13 +310,29 @@ select_is_noise(char *const *comp, size_t n, size_t from)
 	return comp[n - 1][0] == '.' || select_is_noise_file(comp[n - 1]);
 }
 
+/* Source files only: the test, generated and built code select_source_* describe. */
+static int
+select_is_noise_source(char *const *comp, size_t n, size_t from)
+{
+	const char *const	*g;
+	size_t			 i;
+
+	for (i = from; i + 1 < n; i++)
+		if (select_in_list(select_source_dirs, comp[i]))
+			return 1;
+	for (g = select_source_globs; *g != NULL; g++)
+		if (fnmatch(*g, comp[n - 1], 0) == 0)
+			return 1;
+	return 0;
+}
+
 int
 select_path(const struct select_rules *rules, const char *path)
 {
 	struct buf	 b;
 	char		*p = NULL, *s, *c, **comp = NULL;
 	size_t		 n = 0, i, depth, from = 0;
-	int		 m, rc = 0, found;
+	int		 m, rc = 0, found, src = 0;
 
 	buf_init(&b);
 	while (path[0] == '.' && path[1] == '/')
@@ -317,8 +351,13 @@ select_path(const struct select_rules *rules, const char *path)
 			goto out;
 		comp[n++] = c;
 	}
-	if (n == 0 || !select_is_doc(comp[n - 1]))
+	if (n == 0)
 		goto out;
+	if (!select_is_doc(comp[n - 1])) {
+		if (rules == NULL || !rules->index_source || !source_is_source(comp[n - 1]))
+			goto out;
+		src = 1;
+	}
 
 	if (rules != NULL && rules->nfolders > 0) {
 		found = 0;
@@ -345,7 +384,8 @@ select_path(const struct select_rules *rules, const char *path)
 			if (select_file_match(rules->exclude_files[i], comp, n, &b) != 0)
 				goto out;
 	}
-	rc = !select_is_noise(comp, n, from);
+	rc = !select_is_noise(comp, n, from) && !(src &&
+	    select_is_noise_source(comp, n, from));
 out:
 	buf_release(&b);
 	free(comp);

@@ -36,6 +36,8 @@ static const struct setting_def settings_defs[] = {
 	  "largest documentation file (KB) that is parsed; larger ones are skipped" },
 	{ "limits.max_files", SET_NUMBER, "20000", 1, 10000000,
 	  "most documentation files one library may have" },
+	{ "limits.job_timeout_s", SET_NUMBER, "1800", 10, 86400,
+	  "seconds one job may run before the worker stops it" },
 };
 
 static const struct setting_def *

@@ -70,6 +70,7 @@ CREATE TABLE jobs (
 	state		TEXT NOT NULL DEFAULT 'queued'
 			CHECK (state IN ('queued', 'running', 'done', 'failed')),
 	force		INTEGER NOT NULL DEFAULT 0,	-- re-index even if the commit is unchanged
+	attempts	INTEGER NOT NULL DEFAULT 0,	-- runs started (a worker may die mid-run)
 	message		TEXT,
 	created_at	TEXT NOT NULL,
 	started_at	TEXT,

@@ -79,4 +79,16 @@ code=$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/corpora/cu
     --data-urlencode "query=quokka option")
 like "$(http_body)" 'quokka option makes transfers happier' "the new content is served"
 
+# A job that keeps killing the worker is given up after three starts; the index is kept.
+sqlite3 "$DATA_DIR/ctxd.db" "UPDATE jobs SET state = 'running', attempts = 3 WHERE id = $job;
+    UPDATE libraries SET run_status = 'running' WHERE id = '/corpora/curl';"
+"$top_builddir/ctxd-worker" 2>>"$T/log/worker3.log"
+is "$(_sql "SELECT state FROM jobs WHERE id = $job")" failed "a job started three times fails"
+like "$(_sql "SELECT message FROM jobs WHERE id = $job")" 'stopped before the end of this job 3 times' \
+    "and says why"
+is "$(_sql "SELECT state || ' ' || run_status FROM libraries WHERE id = '/corpora/curl'")" \
+    "finalized failed" "the library keeps its index and shows the failed run"
+is "$(_sql "SELECT count(*) FROM jobs WHERE state IN ('queued', 'running')")" 0 "nothing is left queued"
+is "$(http GET "$BASE/api/v2/context?libraryId=/corpora/curl&query=quokka")" 200 "the index is still served"
+
 done_testing

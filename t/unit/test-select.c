@@ -402,6 +402,156 @@ test_corpus_list(void)
 	buf_release(&got);
 }
 
+/* indexSourceCode: source files too, without tests and generated code. */
+static void
+test_index_source(void)
+{
+	static const struct want src[] = {
+		/* the with-source corpus */
+		{ "axum/src/lib.rs", 1 },
+		{ "axum/src/extract/ws.rs", 1 },
+		{ "axum/src/routing/mod.rs", 1 },
+		{ "axum-core/src/extract/default_body_limit.rs", 1 },
+		{ "axum-macros/src/lib.rs", 1 },
+		{ "axum/src/docs/routing/route.md", 1 },
+		{ "CHANGELOG.md", 0 },
+		{ "axum-extra/LICENSE", 0 },
+		/* every source extension, case-sensitive */
+		{ "docs/examples/http-post.c", 1 },
+		{ "include/curl/curl.h", 1 },
+		{ "src/a.cc", 1 }, { "src/a.cpp", 1 }, { "src/a.hpp", 1 },
+		{ "pkg/server.go", 1 }, { "src/Main.java", 1 }, { "src/Main.kt", 1 },
+		{ "pydantic/main.py", 1 }, { "src/index.ts", 1 }, { "src/App.tsx", 1 },
+		{ "lib/index.js", 1 }, { "src/App.jsx", 1 }, { "src/mod.mjs", 1 },
+		{ "Sources/App.swift", 1 }, { "lib/app.rb", 1 }, { "src/app.php", 1 },
+		{ "src/App.cs", 1 }, { "src/App.scala", 1 },
+		{ "src/MAIN.C", 0 }, { "src/lib.RS", 0 }, { "src/a.pyc", 0 },
+		{ "src/a.o", 0 }, { "Makefile", 0 }, { "src/a.json", 0 }, { "rs", 0 },
+		{ "src/.rs", 0 },
+		/* test, benchmark and fixture folders */
+		{ "axum/tests/integration.rs", 0 },
+		{ "tests/test_main.py", 0 },
+		{ "src/test/java/AppTest.java", 0 },
+		{ "src/components/__tests__/App.tsx", 0 },
+		{ "src/__mocks__/fs.js", 0 },
+		{ "pkg/testdata/input.go", 0 },
+		{ "spec/fixtures/a.rb", 0 },
+		{ "axum/benches/benches.rs", 0 },
+		/* examples are documentation */
+		{ "examples/hello-world/src/main.rs", 1 },
+		{ "docs/examples/10-at-a-time.c", 1 },
+		/* test files next to the code */
+		{ "pkg/server_test.go", 0 },
+		{ "pydantic/test_models.py", 0 },
+		{ "pydantic/models_test.py", 0 },
+		{ "conftest.py", 0 },
+		{ "src/app.test.ts", 0 },
+		{ "src/app.spec.jsx", 0 },
+		{ "src/main/java/AppTest.java", 0 },
+		{ "spec/models/user_spec.rb", 0 },
+		{ "pkg/latest.go", 1 },
+		{ "pydantic/testing_utils.py", 1 },
+		{ "src/contest.py", 1 },
+		/* generated, built and vendored code */
+		{ "dist/index.js", 0 },
+		{ "build/lib/a.py", 0 },
+		{ "target/debug/build/out.rs", 0 },
+		{ "web/node_modules/react/index.js", 0 },
+		{ "vendor/github.com/x/y.go", 0 },
+		{ "third_party/zlib/zlib.h", 0 },
+		{ "src/generated/api.ts", 0 },
+		{ "public/jquery.min.js", 0 },
+		{ "api/v1/service.pb.go", 0 },
+		{ "proto/service_pb2.py", 0 },
+		{ "src/schema.generated.ts", 0 },
+		{ "pkg/__pycache__/a.py", 0 },
+		{ ".github/scripts/release.js", 0 },
+		{ "src/legacy/old.rs", 0 },
+	};
+	struct select_rules	 r, plain;
+	char			*fo[] = { "tests" };
+	char			*exf[] = { "axum-macros" };
+	char			*exfile[] = { "*.h" };
+	char			 name[256];
+	size_t			 i;
+
+	memset(&r, 0, sizeof(r));
+	memset(&plain, 0, sizeof(plain));
+	r.index_source = 1;
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+		snprintf(name, sizeof(name), "indexSourceCode: '%s'", src[i].path);
+		is_int(sel(&r, src[i].path), src[i].yes, name);
+	}
+	/* Without the option, no source file is ever selected. */
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+		const char *p = src[i].path;
+		size_t n = strlen(p);
+		int isdoc = (n > 3 && strcmp(p + n - 3, ".md") == 0) ||
+		    strcmp(p, "CHANGELOG.md") == 0;
+
+		if (isdoc)
+			continue;
+		snprintf(name, sizeof(name), "no indexSourceCode: '%s'", p);
+		is_int(sel(&plain, p), 0, name);
+	}
+	/* The documentation selection does not change with the option. */
+	for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		const char *p = defaults[i].path;
+		size_t n = strlen(p);
+
+		if (n > 2 && strcmp(p + n - 2, ".c") == 0)
+			continue;	/* curl's examples: source, now selected */
+		if (n > 3 && strcmp(p + n - 3, ".rs") == 0)
+			continue;
+		snprintf(name, sizeof(name), "indexSourceCode keeps doc rule: '%s'", p);
+		is_int(sel(&r, p), defaults[i].yes, name);
+	}
+	/* A docs test folder stays selected: the test exclusions are for code. */
+	ok(sel(&r, "docs/tests/HTTP.md"), "docs/tests/HTTP.md still in");
+	ok(sel(&r, "tests/certs/README.md"), "tests/certs/README.md still in");
+
+	/* A folder the user names is in, even a test folder; rules below it apply. */
+	r.folders = fo;
+	r.nfolders = 1;
+	ok(sel(&r, "tests/integration.rs"), "folders [tests]: tests/*.rs in");
+	ok(!sel(&r, "tests/fixtures/a.rs"), "folders [tests]: fixtures below it out");
+	ok(!sel(&r, "src/lib.rs"), "folders [tests]: src/lib.rs out");
+	r.folders = NULL;
+	r.nfolders = 0;
+
+	/* excludeFolders and excludeFiles apply to source files too. */
+	r.exclude_folders = exf;
+	r.nexclude_folders = 1;
+	r.exclude_files = exfile;
+	r.nexclude_files = 1;
+	ok(!sel(&r, "axum-macros/src/lib.rs"), "excludeFolders: axum-macros out");
+	ok(sel(&r, "axum/src/lib.rs"), "excludeFolders: axum in");
+	ok(!sel(&r, "include/curl/curl.h"), "excludeFiles *.h");
+	ok(sel(&r, "lib/url.c"), "excludeFiles *.h keeps .c");
+
+	/* The with-source corpus: 15 .rs files next to the axum markdown. */
+	{
+		static const char *const files[] = {
+			"axum/src/extract/ws.rs", "axum/src/json.rs",
+			"axum/src/docs/extract.md", "axum/CHANGELOG.md",
+			"axum/tests/it.rs", "examples/README.md", NULL
+		};
+		struct buf got;
+
+		memset(&r, 0, sizeof(r));
+		r.index_source = 1;
+		buf_init(&got);
+		buf_adds(&got, "");
+		for (i = 0; files[i] != NULL; i++)
+			if (sel(&r, files[i]))
+				buf_printf(&got, "%s\n", files[i]);
+		is_str(got.p, "axum/src/extract/ws.rs\naxum/src/json.rs\n"
+		    "axum/src/docs/extract.md\nexamples/README.md\n",
+		    "with-source selection");
+		buf_release(&got);
+	}
+}
+
 int
 main(void)
 {
@@ -410,5 +560,6 @@ main(void)
 	test_folders();
 	test_exclude_folders();
 	test_exclude_files();
+	test_index_source();
 	return tap_done();
 }

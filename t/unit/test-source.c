@@ -1,0 +1,663 @@
+/* test-source.c: doc comments of source files to sections (source.c via doc_parse). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+#include "tap.h"
+
+static int
+parse(const char *path, const char *src, struct doc *d)
+{
+	int	 rc = doc_parse(path, src, strlen(src), d);
+
+	ok(rc == 0, "doc_parse %s", path);
+	return rc;
+}
+
+/* The section whose breadcrumb is crumb, or NULL. */
+static const struct doc_section *
+crumb(const struct doc *d, const char *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < d->nsecs; i++)
+		if (strcmp(d->secs[i].breadcrumb, c) == 0)
+			return &d->secs[i];
+	return NULL;
+}
+
+static const char *
+s_title(const struct doc_section *s)
+{
+	return s != NULL ? s->title : NULL;
+}
+
+static const char *
+s_anchor(const struct doc_section *s)
+{
+	return s != NULL ? s->anchor : NULL;
+}
+
+static const char *
+s_text(const struct doc_section *s)
+{
+	return s != NULL ? s->text : NULL;
+}
+
+static const char *
+s_code(const struct doc_section *s, size_t i)
+{
+	return s != NULL && i < s->ncode ? s->code[i].code : NULL;
+}
+
+static const char *
+s_lang(const struct doc_section *s, size_t i)
+{
+	return s != NULL && i < s->ncode ? s->code[i].lang : NULL;
+}
+
+/* 1 when needle occurs in any title, breadcrumb, text or code of d. */
+static int
+leaks(const struct doc *d, const char *needle)
+{
+	size_t	 i, j;
+
+	if (d->title != NULL && strstr(d->title, needle) != NULL)
+		return 1;
+	for (i = 0; i < d->nsecs; i++) {
+		if (strstr(d->secs[i].title, needle) != NULL ||
+		    strstr(d->secs[i].breadcrumb, needle) != NULL ||
+		    strstr(d->secs[i].text, needle) != NULL)
+			return 1;
+		for (j = 0; j < d->secs[i].ncode; j++)
+			if (strstr(d->secs[i].code[j].code, needle) != NULL)
+				return 1;
+	}
+	return 0;
+}
+
+static const char rust_ws[] =
+    "//! Handle WebSocket connections.\n"
+    "//!\n"
+    "//! # Example\n"
+    "//!\n"
+    "//! ```\n"
+    "//! use axum::extract::ws::WebSocketUpgrade;\n"
+    "//! # use axum::Router;\n"
+    "//! let app = Router::new().route(\"/ws\", any(handler));\n"
+    "//! ## [derive(Debug)] is escaped\n"
+    "//! # let _: Router = app;\n"
+    "//! ```\n"
+    "//!\n"
+    "//! # Read and write concurrently\n"
+    "//!\n"
+    "//! Use [`StreamExt::split`]:\n"
+    "//!\n"
+    "//! ```rust,no_run\n"
+    "//! let (mut sender, mut receiver) = socket.split();\n"
+    "//! ```\n"
+    "//!\n"
+    "//! [`StreamExt::split`]: https://docs.rs/futures\n"
+    "\n"
+    "use std::sync::Arc;\n"
+    "\n"
+    "// A plain comment: never indexed.\n"
+    "const BANNER: &str = \"/// not a doc comment { \";\n"
+    "const RAW: &str = r#\"{ \"quoted\" { \"#;\n"
+    "const OPEN: char = '{';\n"
+    "\n"
+    "/// Extractor for establishing WebSocket connections.\n"
+    "///\n"
+    "/// # Example\n"
+    "///\n"
+    "/// ```no_run\n"
+    "/// # async fn handler(ws: WebSocketUpgrade) {}\n"
+    "/// let x = ws.on_upgrade(handle);\n"
+    "/// ```\n"
+    "#[derive(Debug)]\n"
+    "#[cfg(all(\n"
+    "    feature = \"tokio\",\n"
+    "    feature = \"ws\"\n"
+    "))]\n"
+    "pub struct WebSocketUpgrade<F = DefaultOnFailedUpgrade> {\n"
+    "    /// The chosen protocol.\n"
+    "    protocol: Option<HeaderValue>,\n"
+    "    config: WebSocketConfig,\n"
+    "}\n"
+    "\n"
+    "impl<F> WebSocketUpgrade<F> {\n"
+    "    /// Set the read buffer size.\n"
+    "    pub fn read_buffer_size(mut self, size: usize) -> Self {\n"
+    "        let s = \"}}}\";\n"
+    "        self\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "impl<'a, L, M> Serve<'a, L, M>\n"
+    "where\n"
+    "    L: Listener,\n"
+    "{\n"
+    "    /// Prepares a server to handle graceful shutdown.\n"
+    "    ///\n"
+    "    /// # Example\n"
+    "    ///\n"
+    "    /// ```\n"
+    "    /// axum::serve(listener, router).with_graceful_shutdown(shutdown_signal());\n"
+    "    /// ```\n"
+    "    #[must_use]\n"
+    "    pub fn with_graceful_shutdown<F>(self, signal: F) -> WithGracefulShutdown<L, M, F>\n"
+    "    where\n"
+    "        F: Future<Output = ()> + Send + 'static,\n"
+    "    {\n"
+    "        todo!()\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "impl<T> PartialEq<T> for Utf8Bytes\n"
+    "where\n"
+    "    for<'a> &'a str: PartialEq<T>,\n"
+    "{\n"
+    "    /// Compares the text.\n"
+    "    fn eq(&self, other: &T) -> bool { true }\n"
+    "}\n"
+    "\n"
+    "/// A WebSocket message.\n"
+    "pub enum Message {\n"
+    "    /// A text message\n"
+    "    Text(Utf8Bytes),\n"
+    "    /// A close message.\n"
+    "    Close(Option<CloseFrame>),\n"
+    "}\n"
+    "\n"
+    "/// Cookie signing key.\n"
+    "#[doc(inline)]\n"
+    "pub use cookie::Key;\n"
+    "\n"
+    "pub mod close_code {\n"
+    "    //! Constants for close codes.\n"
+    "\n"
+    "    /// Normal closure.\n"
+    "    pub const NORMAL: u16 = 1000;\n"
+    "}\n"
+    "\n"
+    "impl Router {\n"
+    "    #[doc = include_str!(\"../docs/routing/route.md\")]\n"
+    "    pub fn route(self) -> Self { self }\n"
+    "\n"
+    "    /// Create a new router.\n"
+    "    pub fn new() -> Self { todo!() }\n"
+    "}\n"
+    "\n"
+    "impl Other {\n"
+    "    /// Create another one.\n"
+    "    pub fn new() -> Self { todo!() }\n"
+    "}\n"
+    "\n"
+    "/// Free function at the end, after every scope closed.\n"
+    "pub async fn serve(listener: L) {}\n";
+
+static void
+test_rust(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+
+	if (parse("axum/src/extract/ws.rs", rust_ws, &d) != 0)
+		return;
+	is_str(d.title, "axum::extract::ws", "rust: title is the module path");
+
+	s = crumb(&d, "axum::extract::ws");
+	is_str(s_title(s), "axum::extract::ws", "module docs: title = module path");
+	is_str(s_anchor(s), "axum-extract-ws", "module docs: anchor");
+	is_str(s_text(s), "Handle WebSocket connections.", "module docs: intro text");
+	is_int(s != NULL ? (long)s->ncode : -1L, 0, "module docs: no signature");
+
+	s = crumb(&d, "axum::extract::ws > Example");
+	is_str(s_title(s), "Example", "module # Example: title");
+	is_int(s != NULL ? s->level : 0, 2, "module # Example: one level below");
+	is_str(s_anchor(s), "axum-extract-ws-example", "module # Example: anchor");
+	is_str(s_lang(s, 0), "rust", "fence without a language is rust");
+	is_str(s_code(s, 0), "use axum::extract::ws::WebSocketUpgrade;\n"
+	    "let app = Router::new().route(\"/ws\", any(handler));\n"
+	    "# [derive(Debug)] is escaped",
+	    "rustdoc hidden lines dropped, ## unescaped");
+
+	s = crumb(&d, "axum::extract::ws > Read and write concurrently");
+	is_str(s_text(s), "Use `StreamExt::split`:", "link reference definitions dropped");
+	is_str(s_lang(s, 0), "rust", "rust,no_run fence is rust");
+
+	s = crumb(&d, "axum::extract::ws > WebSocketUpgrade");
+	is_str(s_title(s), "WebSocketUpgrade", "struct: title");
+	is_str(s_anchor(s), "websocketupgrade", "struct: anchor");
+	is_str(s_text(s), "Extractor for establishing WebSocket connections.",
+	    "struct: intro text");
+	is_str(s_code(s, 0), "pub struct WebSocketUpgrade<F = DefaultOnFailedUpgrade>",
+	    "struct: signature after multi-line attributes");
+	is_str(s_lang(s, 0), "rust", "signature language");
+	s = crumb(&d, "axum::extract::ws > WebSocketUpgrade > Example");
+	is_str(s_anchor(s), "websocketupgrade-example", "item # Example: anchor");
+	is_str(s_lang(s, 0), "rust", "no_run fence is rust");
+	is_str(s_code(s, 0), "let x = ws.on_upgrade(handle);", "item example code");
+
+	s = crumb(&d, "axum::extract::ws > WebSocketUpgrade::protocol");
+	is_str(s_text(s), "The chosen protocol.", "struct field: qualified");
+	is_str(s_code(s, 0), "protocol: Option<HeaderValue>,", "struct field: signature");
+
+	s = crumb(&d, "axum::extract::ws > WebSocketUpgrade::read_buffer_size");
+	is_str(s_text(s), "Set the read buffer size.", "impl method: qualified by type");
+	is_str(s_code(s, 0), "pub fn read_buffer_size(mut self, size: usize) -> Self",
+	    "impl method: signature up to the brace");
+
+	s = crumb(&d, "axum::extract::ws > Serve::with_graceful_shutdown");
+	is_str(s_title(s), "Serve::with_graceful_shutdown", "generic impl with where");
+	is_str(s_anchor(s), "serve-with_graceful_shutdown", "method: symbol slug");
+	is_str(s_text(s), "Prepares a server to handle graceful shutdown.", "method text");
+	is_int(s != NULL ? (long)s->ncode : -1L, 1, "signature is the intro's only code");
+	is_str(s_code(s, 0), "pub fn with_graceful_shutdown<F>(self, signal: F) -> "
+	    "WithGracefulShutdown<L, M, F>\nwhere\n"
+	    "    F: Future<Output = ()> + Send + 'static,",
+	    "three-line signature, dedented");
+	s = crumb(&d, "axum::extract::ws > Serve::with_graceful_shutdown > Example");
+	is_str(s_anchor(s), "serve-with_graceful_shutdown-example", "method # Example anchor");
+	ok(s_code(s, 0) != NULL && strstr(s_code(s, 0), "with_graceful_shutdown(") != NULL,
+	    "method example code");
+
+	ok(crumb(&d, "axum::extract::ws > Utf8Bytes::eq") != NULL,
+	    "impl Trait for Type: the type, where for<'a> ignored");
+	ok(crumb(&d, "axum::extract::ws > Message") != NULL, "enum");
+	is_str(s_text(crumb(&d, "axum::extract::ws > Message::Text")), "A text message",
+	    "enum variant");
+	ok(crumb(&d, "axum::extract::ws > Message::Close") != NULL, "enum variant 2");
+	is_str(s_text(crumb(&d, "axum::extract::ws > Key")), "Cookie signing key.",
+	    "pub use: the re-exported name");
+	is_str(s_text(crumb(&d, "axum::extract::ws > close_code")),
+	    "Constants for close codes.", "inner docs of an inline mod");
+	is_str(s_text(crumb(&d, "axum::extract::ws > close_code::NORMAL")),
+	    "Normal closure.", "const in an inline mod");
+	is_str(s_anchor(crumb(&d, "axum::extract::ws > Router::new")), "router-new",
+	    "Router::new anchor");
+	is_str(s_anchor(crumb(&d, "axum::extract::ws > Other::new")), "other-new",
+	    "Other::new anchor");
+	ok(crumb(&d, "axum::extract::ws > Router::route") == NULL,
+	    "#[doc = include_str!] is not a doc comment here");
+	is_str(s_title(crumb(&d, "axum::extract::ws > serve")), "serve",
+	    "scopes closed: a free function is unqualified");
+
+	ok(!leaks(&d, "plain comment"), "plain comments never indexed");
+	ok(!leaks(&d, "not a doc comment"), "string contents never indexed");
+	ok(!leaks(&d, "quoted"), "raw string contents never indexed");
+	ok(!leaks(&d, "derive(Debug)]\n"), "attributes are not signatures");
+	ok(!leaks(&d, "todo!"), "bodies are not signatures");
+	is_int(d.nsecs, 19, "rust: section count");
+	doc_release(&d);
+}
+
+static void
+test_rust_paths(void)
+{
+	static const struct { const char *path, *title; } t[] = {
+		{ "axum/src/lib.rs", "axum" },
+		{ "axum/src/routing/mod.rs", "axum::routing" },
+		{ "axum-core/src/extract/default_body_limit.rs",
+		    "axum_core::extract::default_body_limit" },
+		{ "axum-extra/src/extract/cookie/mod.rs", "axum_extra::extract::cookie" },
+		{ "src/main.rs", "crate" },
+		{ "build.rs", "build" },
+	};
+	struct doc	 d;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (parse(t[i].path, "//! Crate docs.\n\n/// Item.\npub fn f() {}\n", &d) != 0)
+			continue;
+		is_str(d.title, t[i].title, "module path of %s", t[i].path);
+		is_str(d.nsecs > 0 ? d.secs[0].title : NULL, t[i].title,
+		    "module docs titled %s", t[i].path);
+		doc_release(&d);
+	}
+}
+
+static void
+test_python(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "#!/usr/bin/env python\n"
+	    "\"\"\"Models for the app.\n"
+	    "\n"
+	    "    Indented second paragraph.\n"
+	    "\"\"\"\n"
+	    "import os\n"
+	    "\n"
+	    "# a plain comment\n"
+	    "X = \"\"\"def fake():\n"
+	    "    '''not a docstring'''\n"
+	    "\"\"\"\n"
+	    "\n"
+	    "class BaseModel(Base,\n"
+	    "                metaclass=Meta):\n"
+	    "    '''A base model.\n"
+	    "\n"
+	    "    Example:\n"
+	    "\n"
+	    "    >>> m = BaseModel(x=1)\n"
+	    "    >>> m.x\n"
+	    "    1\n"
+	    "    '''\n"
+	    "\n"
+	    "    def model_dump(self, *, mode: str = 'python') -> dict:\n"
+	    "        \"\"\"Dump the model.\n"
+	    "\n"
+	    "        Args:\n"
+	    "            mode: the mode.\n"
+	    "        \"\"\"\n"
+	    "        return {}\n"
+	    "\n"
+	    "    async def undocumented(self):\n"
+	    "        return 1\n"
+	    "\n"
+	    "def helper(x):\n"
+	    "    r\"\"\"Help with x.\"\"\"\n"
+	    "    return x\n";
+
+	if (parse("pkg/models.py", src, &d) != 0)
+		return;
+	is_str(d.title, "models.py", "python: title is the file name");
+	s = crumb(&d, "models.py > pkg.models");
+	is_str(s_text(s), "Models for the app.\n\nIndented second paragraph.",
+	    "module docstring, PEP 257 dedent");
+	s = crumb(&d, "models.py > BaseModel");
+	is_str(s_text(s), "A base model.\n\nExample:", "class docstring");
+	is_str(s_lang(s, 0), "python", "doctest fenced as python");
+	is_str(s_code(s, 0), ">>> m = BaseModel(x=1)\n>>> m.x\n1", "doctest code");
+	is_str(s_code(s, 1), "class BaseModel(Base,\n                metaclass=Meta):",
+	    "class signature over two lines");
+	s = crumb(&d, "models.py > BaseModel.model_dump");
+	is_str(s_title(s), "BaseModel.model_dump", "method qualified by class");
+	is_str(s_text(s), "Dump the model.\n\nArgs: mode: the mode.",
+	    "indented docstring lines are prose, not code");
+	is_str(s_code(s, 0), "def model_dump(self, *, mode: str = 'python') -> dict:",
+	    "method signature");
+	s = crumb(&d, "models.py > helper");
+	is_str(s_text(s), "Help with x.", "function after a class: unqualified");
+	ok(!leaks(&d, "fake"), "strings that look like code are not items");
+	ok(!leaks(&d, "plain comment"), "python comments never indexed");
+	ok(!leaks(&d, "undocumented"), "undocumented functions not indexed");
+	is_int(d.nsecs, 4, "python: section count");
+	doc_release(&d);
+}
+
+static void
+test_jsdoc(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "/**\n"
+	    " * Utilities for widgets.\n"
+	    " * @module widgets\n"
+	    " */\n"
+	    "import { h } from './h.js';\n"
+	    "\n"
+	    "/* a plain block comment */\n"
+	    "const tpl = `/** not doc { */`;\n"
+	    "\n"
+	    "/**\n"
+	    " * Renders a widget.\n"
+	    " *\n"
+	    " * @param {string} name - the widget name\n"
+	    " * @returns {Node} the node\n"
+	    " * @example\n"
+	    " *   render('x');\n"
+	    " *   render('y');\n"
+	    " */\n"
+	    "export function render(name) {\n"
+	    "  return h(name);\n"
+	    "}\n"
+	    "\n"
+	    "/** A widget. */\n"
+	    "export default class Widget extends Base {\n"
+	    "  /**\n"
+	    "   * Draws it.\n"
+	    "   */\n"
+	    "  draw(ctx) {\n"
+	    "  }\n"
+	    "}\n"
+	    "\n"
+	    "/** Adds two numbers. */\n"
+	    "export const add = (a, b) => a + b;\n";
+
+	if (parse("src/widgets.js", src, &d) != 0)
+		return;
+	is_str(d.title, "widgets.js", "js: title is the file name");
+	s = crumb(&d, "widgets.js");
+	ok(s_text(s) != NULL && strncmp(s_text(s), "Utilities for widgets.", 22) == 0,
+	    "file comment before import: file docs");
+	s = crumb(&d, "widgets.js > render");
+	is_str(s_text(s), "Renders a widget.\n\n@param {string} name - the widget name\n\n"
+	    "@returns {Node} the node\n\nExample:", "JSDoc: stars stripped, tags apart");
+	is_str(s_code(s, 0), "render('x');\nrender('y');", "@example becomes code");
+	is_str(s_lang(s, 0), "javascript", "@example language");
+	is_str(s_code(s, 1), "export function render(name)", "function signature");
+	is_str(s_anchor(s), "render", "js: anchor is the slug");
+	is_str(s_text(crumb(&d, "widgets.js > Widget")), "A widget.", "class");
+	is_str(s_text(crumb(&d, "widgets.js > Widget.draw")), "Draws it.",
+	    "method qualified with '.'");
+	is_str(s_text(crumb(&d, "widgets.js > add")), "Adds two numbers.", "arrow const");
+	ok(!leaks(&d, "plain block"), "block comments never indexed");
+	ok(!leaks(&d, "not doc"), "template literals never indexed");
+	doc_release(&d);
+}
+
+static void
+test_go(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "// Package server serves things.\n"
+	    "//\n"
+	    "// # Usage\n"
+	    "//\n"
+	    "//\tsrv := server.New()\n"
+	    "package server\n"
+	    "\n"
+	    "// Detached comment, separated by a blank line.\n"
+	    "\n"
+	    "func detached() {}\n"
+	    "\n"
+	    "// Server is a server.\n"
+	    "type Server struct {\n"
+	    "\t// Addr is the address.\n"
+	    "\tAddr string\n"
+	    "}\n"
+	    "\n"
+	    "// Shutdown stops the server.\n"
+	    "//go:noinline\n"
+	    "func (s *Server) Shutdown(ctx context.Context) error {\n"
+	    "\treturn nil\n"
+	    "}\n";
+
+	if (parse("server/server.go", src, &d) != 0)
+		return;
+	is_str(d.title, "server.go", "go: title is the file name");
+	s = crumb(&d, "server.go > server");
+	is_str(s_text(s), "Package server serves things.", "package doc");
+	s = crumb(&d, "server.go > server > Usage");
+	is_str(s_code(s, 0), "srv := server.New()", "go: indented block is code");
+	is_str(s_lang(s, 0), "go", "go: code language");
+	is_str(s_text(crumb(&d, "server.go > Server")), "Server is a server.", "type");
+	s = crumb(&d, "server.go > Server.Shutdown");
+	is_str(s_text(s), "Shutdown stops the server.", "method named by receiver");
+	is_str(s_code(s, 0), "func (s *Server) Shutdown(ctx context.Context) error",
+	    "go signature");
+	ok(!leaks(&d, "Detached"), "comment not directly above an item is dropped");
+	ok(!leaks(&d, "go:noinline"), "directives dropped");
+	ok(!leaks(&d, "Addr is"), "struct fields are not top-level items");
+	is_int(d.nsecs, 4, "go: section count");
+	doc_release(&d);
+}
+
+static void
+test_c(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "/***************************************************************************\n"
+	    " *                                  _   _ ____  _\n"
+	    " * Copyright (C) Daniel Stenberg\n"
+	    " ***************************************************************************/\n"
+	    "/* <DESC>\n"
+	    " * Plain HTTP POST\n"
+	    " * </DESC>\n"
+	    " */\n"
+	    "#include <stdio.h>\n"
+	    "\n"
+	    "/**\n"
+	    " * Options of a transfer.\n"
+	    " */\n"
+	    "struct options {\n"
+	    "\t/** The URL to get. */\n"
+	    "\tchar *url;\n"
+	    "};\n"
+	    "\n"
+	    "/** Performs the transfer.\n"
+	    " *\n"
+	    " * # Example\n"
+	    " *\n"
+	    " * ```\n"
+	    " * perform(&o);\n"
+	    " * ```\n"
+	    " */\n"
+	    "CURL_EXTERN int perform(struct options *o,\n"
+	    "    int flags);\n"
+	    "\n"
+	    "/// Maximum size.\n"
+	    "#define MAX_SIZE 1024\n"
+	    "\n"
+	    "int main(void)\n"
+	    "{\n"
+	    "  const char *s = \"/** not a doc */\";\n"
+	    "  return 0;\n"
+	    "}\n";
+
+	if (parse("docs/examples/http-post.c", src, &d) != 0)
+		return;
+	is_str(d.title, "http-post.c", "c: title is the file name");
+	ok(!leaks(&d, "Copyright"), "banner comments are not docs");
+	ok(!leaks(&d, "DESC"), "plain block comments are not docs");
+	ok(!leaks(&d, "not a doc"), "c strings never indexed");
+	s = crumb(&d, "http-post.c > options");
+	is_str(s_text(s), "Options of a transfer.", "struct doc");
+	is_str(s_code(s, 0), "struct options", "struct signature");
+	is_str(s_text(crumb(&d, "http-post.c > options.url")), "The URL to get.",
+	    "one-line block doc on a member");
+	s = crumb(&d, "http-post.c > perform");
+	is_str(s_text(s), "Performs the transfer.", "function doc, first line text kept");
+	is_str(s_code(s, 0), "CURL_EXTERN int perform(struct options *o,\n    int flags);",
+	    "prototype signature over two lines");
+	s = crumb(&d, "http-post.c > perform > Example");
+	is_str(s_anchor(s), "example", "c: heading anchor is the heading slug");
+	is_str(s_code(s, 0), "perform(&o);", "fenced code in a C doc comment");
+	is_str(s_lang(s, 0), "c", "fence without language: the file's");
+	s = crumb(&d, "http-post.c > MAX_SIZE");
+	is_str(s_text(s), "Maximum size.", "#define");
+	is_str(s_code(s, 0), "#define MAX_SIZE 1024", "#define: one-line signature");
+	is_int(d.nsecs, 5, "c: section count");
+	doc_release(&d);
+}
+
+static void
+test_ruby(void)
+{
+	struct doc	 d;
+	const char	*src =
+	    "# frozen_string_literal: true\n"
+	    "\n"
+	    "module Shop\n"
+	    "  # A cart.\n"
+	    "  class Cart\n"
+	    "    # Adds an item.\n"
+	    "    def add(item)\n"
+	    "    end\n"
+	    "\n"
+	    "    # Builds a cart.\n"
+	    "    def self.build\n"
+	    "    end\n"
+	    "  end\n"
+	    "end\n";
+
+	if (parse("lib/shop/cart.rb", src, &d) != 0)
+		return;
+	is_str(s_text(crumb(&d, "cart.rb > Shop::Cart")), "A cart.", "ruby class");
+	is_str(s_text(crumb(&d, "cart.rb > Shop::Cart#add")), "Adds an item.",
+	    "ruby instance method");
+	is_str(s_text(crumb(&d, "cart.rb > Shop::Cart.build")), "Builds a cart.",
+	    "ruby class method");
+	ok(!leaks(&d, "frozen"), "magic comment dropped");
+	doc_release(&d);
+}
+
+static void
+test_empty(void)
+{
+	static const struct { const char *path, *src; } t[] = {
+		{ "src/a.rs", "// plain\nfn main() {\n    println!(\"/// no\");\n}\n" },
+		{ "src/a.c", "/* plain */\nint main(void) { return 0; }\n" },
+		{ "a.py", "x = 1\n# comment\ndef f():\n    return '''no'''\n" },
+		{ "a.go", "package a\n\nfunc f() {}\n" },
+		{ "a.ts", "" },
+		{ "a.rs", "/// doc on nothing at the end of the file\n" },
+	};
+	struct doc	 d;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (parse(t[i].path, t[i].src, &d) != 0)
+			continue;
+		is_int(d.nsecs, 0, "no doc comments: no sections (%s #%zu)", t[i].path, i);
+		doc_release(&d);
+	}
+}
+
+static void
+test_dispatch(void)
+{
+	struct doc	 d;
+
+	ok(source_is_source("a/b.rs") && source_is_source("x.py") &&
+	    source_is_source("x.tsx") && source_is_source("x.h"), "source extensions");
+	ok(!source_is_source("a.md") && !source_is_source("a.RS") &&
+	    !source_is_source("rs") && !source_is_source("a.rst") &&
+	    !source_is_source("a.txt"), "not source");
+	if (parse("notes.md", "# Title\n\n/// not special in markdown\n", &d) == 0) {
+		is_str(d.nsecs > 0 ? d.secs[0].text : NULL, "/// not special in markdown",
+		    "markdown unchanged");
+		doc_release(&d);
+	}
+	/* CRLF, NUL bytes and invalid UTF-8 are cleaned before parsing */
+	if (doc_parse("a.rs", "/// A \xff\r\n/// b\0c\r\nfn f() {}\r\n", 26, &d) == 0) {
+		is_str(d.nsecs > 0 ? d.secs[0].text : NULL, "A ? b c", "clean input");
+		doc_release(&d);
+	} else
+		ok(0, "doc_parse with NUL");
+}
+
+int
+main(void)
+{
+	test_rust();
+	test_rust_paths();
+	test_python();
+	test_jsdoc();
+	test_go();
+	test_c();
+	test_ruby();
+	test_empty();
+	test_dispatch();
+	return tap_done();
+}
