@@ -576,6 +576,7 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 			goto out;
 	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET indexed_commit = ?2, "
 	    "indexed_branch = ?3, indexed_settings = settings, blob_prefix = ?4, "
+	    "index_version = index_version + 1, "
 	    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
 	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1), "
 	    "total_tokens = (SELECT coalesce(sum(tokens), 0) FROM snippets WHERE "

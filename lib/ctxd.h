@@ -181,8 +181,44 @@ int	 tokenize_register(struct sqlite3 *);
  * quoted, joined with OR. NULL when nothing is left. Caller frees.
  */
 char	*tokenize_match_expr(const char *question);
+/* The same terms as an array of quoted FTS5 strings, in question order (none: n = 0). */
+int	 tokenize_match_terms(const char *question, char ***terms, size_t *n);
+void	 tokenize_terms_free(char **, size_t);
+/* The index's token chain porter(ctxd), from FTS5 (NULL on failure). */
+struct tokenize_stemmer *tokenize_stemmer_open(struct sqlite3 *);
+/* Tokenizes as snippets_fts does (query: as a MATCH string is); cb non-zero stops. */
+int	 tokenize_stemmed(struct tokenize_stemmer *, const char *, size_t, int query,
+	    tokenize_cb, void *ctx);
+void	 tokenize_stemmer_close(struct tokenize_stemmer *);
 /* Token estimate used for budgets and counts (about 4 bytes a token). */
 size_t	 tokenize_estimate(const char *, size_t);
+
+/* ---------------------------------------------------------------- lexindex.c */
+
+struct lexindex;
+
+/* A scored snippet. */
+struct lexindex_hit {
+	long long	 id;		/* snippets.id */
+	long long	 doc;		/* snippets.document_id */
+	int		 tokens;
+	double		 score;		/* higher is better */
+};
+
+/*
+ * Loads a library's index terms (nsnippets: its snippet count, a capacity hint that must
+ * not be exceeded) into memory through stem. NULL on failure.
+ */
+struct lexindex *lexindex_build(struct sqlite3 *, struct tokenize_stemmer *,
+	    const char *library_id, long nsnippets);
+void	 lexindex_free(struct lexindex *);
+size_t	 lexindex_bytes(const struct lexindex *);
+/*
+ * BM25 of the library's snippets for the quoted terms of tokenize_match_terms; the best
+ * max into out, best first.
+ */
+int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
+	    size_t nterms, struct lexindex_hit *out, size_t max, size_t *n);
 
 /* ---------------------------------------------------------------- doc.c, markdown.c, rst.c */
 

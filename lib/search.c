@@ -21,25 +21,41 @@
 #define SEARCH_RANK_SQL \
 	"bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, 1.0, 3.0)"
 
+/*
+ * Libraries whose index is kept in memory by a query process (lexindex.c), and the
+ * largest library kept there: bigger ones are ranked by FTS5's bm25() in SQLite.
+ */
+#define SEARCH_CACHED_LIBRARIES	16
+#define SEARCH_MEMORY_MAX_SNIPPETS	300000
+
+struct search_cached {
+	char		 id[512];
+	long long	 version;
+	unsigned long	 used;		/* LRU clock */
+	struct lexindex	*x;
+};
+
 struct search {
 	sqlite3		*db;
 	sqlite3_stmt	*lib;
 	sqlite3_stmt	*rank;
 	sqlite3_stmt	*snippet;
+	sqlite3_stmt	*count;
 	sqlite3_stmt	*libs;
-};
-
-/* A BM25 candidate being re-ranked. */
-struct search_cand {
-	long long	 id;
-	long long	 doc;
-	double		 score;		/* higher is better */
-	int		 tokens;
+	struct tokenize_stemmer *stem;
+	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
+	unsigned long	 clock;
 };
 
 static const char search_lib_sql[] =
     "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
-    "coalesce(last_error, '') FROM libraries WHERE id = ?1";
+    "coalesce(last_error, ''), total_snippets, index_version FROM libraries "
+    "WHERE id = ?1";
+
+/* How many snippets match a term, counting no further than ?2. */
+static const char search_count_sql[] =
+    "SELECT count(*) FROM (SELECT 1 FROM snippets_fts WHERE snippets_fts MATCH ?1 "
+    "LIMIT ?2)";
 
 static const char search_rank_sql[] =
     "SELECT s.id, s.document_id, s.tokens, " SEARCH_RANK_SQL " "
@@ -71,8 +87,11 @@ search_open(sqlite3 *db)
 	    &s->rank, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_snippet_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->snippet, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_count_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->count, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_libs_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->libs, NULL) != SQLITE_OK) {
+	    &s->libs, NULL) != SQLITE_OK ||
+	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		search_close(s);
 		return NULL;
@@ -83,12 +102,18 @@ search_open(sqlite3 *db)
 void
 search_close(struct search *s)
 {
+	size_t	 i;
+
 	if (s == NULL)
 		return;
 	sqlite3_finalize(s->lib);
 	sqlite3_finalize(s->rank);
 	sqlite3_finalize(s->snippet);
+	sqlite3_finalize(s->count);
 	sqlite3_finalize(s->libs);
+	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++)
+		lexindex_free(s->cache[i].x);
+	tokenize_stemmer_close(s->stem);
 	free(s);
 }
 
@@ -140,6 +165,8 @@ search_library(struct search *s, const char *id, struct search_lib *out)
 		has_index = sqlite3_column_int(s->lib, 3);
 		search_copy(out->error, sizeof(out->error),
 		    sqlite3_column_text(s->lib, 4));
+		out->snippets = sqlite3_column_int64(s->lib, 5);
+		out->index_version = sqlite3_column_int64(s->lib, 6);
 		if (strcmp(out->state, "delete") == 0)
 			r = SEARCH_LIB_NOT_FOUND;
 		else if (has_index)
@@ -217,9 +244,9 @@ search_source(sqlite3_stmt *st)
 }
 
 static int
-search_cand_cmp(const void *a, const void *b)
+search_hit_score_cmp(const void *a, const void *b)
 {
-	const struct search_cand *x = a, *y = b;
+	const struct lexindex_hit *x = a, *y = b;
 
 	if (x->score != y->score)
 		return x->score < y->score ? 1 : -1;
@@ -234,7 +261,7 @@ search_cand_cmp(const void *a, const void *b)
  */
 #define SEARCH_DIVERSITY	0.5
 static void
-search_rerank(struct search_cand *c, size_t n)
+search_rerank(struct lexindex_hit *c, size_t n)
 {
 	size_t	 i, j;
 
@@ -242,7 +269,7 @@ search_rerank(struct search_cand *c, size_t n)
 		for (j = 0; j < i; j++)
 			if (c[j].doc == c[i].doc)
 				c[i].score *= SEARCH_DIVERSITY;
-	qsort(c, n, sizeof(*c), search_cand_cmp);
+	qsort(c, n, sizeof(*c), search_hit_score_cmp);
 }
 
 /* Loads one snippet's fields into sn. */
@@ -271,42 +298,169 @@ out:
 	return rc;
 }
 
-int
-search_context(struct search *s, const struct search_lib *lib, const char *query,
-    long budget, struct snippet **out, size_t *n)
+/*
+ * Builds the MATCH expression of a question for one library, leaving out the terms that
+ * occur in more than SEARCH_COMMON_FRACTION of its snippets ("curl" in curl's docs). Such
+ * terms carry almost no BM25 weight (their IDF is near zero) but make the ranker score most
+ * of the library for every question. Counting stops at the threshold, so a check costs at
+ * most that many index entries. When every term is common, all of them are kept.
+ * (This is the path of libraries too large to be held in memory.)
+ */
+#define SEARCH_COMMON_FRACTION	0.2
+#define SEARCH_COMMON_MIN	50
+static int
+search_match(struct search *s, const struct search_lib *lib, char **terms, size_t n,
+    struct buf *match)
 {
-	struct search_cand *cand = NULL;
-	struct snippet	*res = NULL;
+	struct buf	 one;
+	size_t		 i, kept = 0;
+	long		 cap;
+	int		*common = NULL, rc = -1, pass;
+
+	buf_init(&one);
+	if ((common = calloc(n, sizeof(*common))) == NULL)
+		goto out;
+	cap = (long)(lib->snippets * SEARCH_COMMON_FRACTION);
+	if (cap < SEARCH_COMMON_MIN)
+		cap = SEARCH_COMMON_MIN;
+	for (i = 0; i < n; i++) {
+		buf_reset(&one);
+		if (buf_printf(&one, "lib : \"l%ld\" AND %s", lib->lib_no,
+		    terms[i]) == -1)
+			goto out;
+		sqlite3_reset(s->count);
+		sqlite3_bind_text(s->count, 1, one.p, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s->count, 2, cap);
+		if (sqlite3_step(s->count) != SQLITE_ROW) {
+			log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+			sqlite3_reset(s->count);
+			goto out;
+		}
+		common[i] = sqlite3_column_int64(s->count, 0) >= cap;
+		sqlite3_reset(s->count);
+		kept += !common[i];
+	}
+	/* Pass 0 keeps the distinctive terms; pass 1 all of them when none is. */
+	pass = kept == 0;
+	if (buf_printf(match, "lib : \"l%ld\" AND (", lib->lib_no) == -1)
+		goto out;
+	for (i = 0, kept = 0; i < n; i++) {
+		if (common[i] && !pass)
+			continue;
+		if ((kept++ > 0 && buf_adds(match, " OR ") == -1) ||
+		    buf_adds(match, terms[i]) == -1)
+			goto out;
+	}
+	if (buf_addc(match, ')') == -1)
+		goto out;
+	rc = 0;
+out:
+	free(common);
+	buf_release(&one);
+	return rc;
+}
+
+/*
+ * The in-memory index of a library, loaded (or reloaded when the library was re-indexed)
+ * on first use; the least recently used one makes room. NULL when the library is too
+ * large or the load failed: the caller then ranks in SQLite.
+ */
+static struct lexindex *
+search_lexindex(struct search *s, const struct search_lib *lib)
+{
+	struct search_cached *c, *slot = NULL;
+	size_t		 i;
+
+	if (lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
+		return NULL;
+	s->clock++;
+	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
+		c = &s->cache[i];
+		if (c->x != NULL && strcmp(c->id, lib->id) == 0) {
+			if (c->version == lib->index_version) {
+				c->used = s->clock;
+				return c->x;
+			}
+			slot = c;
+			break;
+		}
+		if (slot == NULL || (slot->x != NULL && (c->x == NULL ||
+		    c->used < slot->used)))
+			slot = c;
+	}
+	lexindex_free(slot->x);
+	memset(slot, 0, sizeof(*slot));
+	if ((slot->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
+		log_warn("%s: %s is ranked in SQLite: its index could not be loaded "
+		    "into memory", __func__, lib->id);
+		return NULL;
+	}
+	snprintf(slot->id, sizeof(slot->id), "%s", lib->id);
+	slot->version = lib->index_version;
+	slot->used = s->clock;
+	return slot->x;
+}
+
+/* Ranks in SQLite with FTS5's bm25(), for libraries not held in memory. */
+static int
+search_rank_sqlite(struct search *s, const struct search_lib *lib, char **terms,
+    size_t nterms, struct lexindex_hit *cand, size_t *ncand)
+{
 	struct buf	 match;
-	char		*expr;
-	long		 used = 0;
-	size_t		 ncand = 0, nres = 0, i;
 	int		 rc = -1, step;
 
-	*out = NULL;
-	*n = 0;
+	*ncand = 0;
 	buf_init(&match);
-	if ((expr = tokenize_match_expr(query)) == NULL)
-		return 0;
-	if (buf_printf(&match, "lib : \"l%ld\" AND (%s)", lib->lib_no, expr) == -1)
-		goto out;
-	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
+	if (search_match(s, lib, terms, nterms, &match) == -1)
 		goto out;
 	sqlite3_reset(s->rank);
 	sqlite3_bind_text(s->rank, 1, match.p, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s->rank, 2, SEARCH_CANDIDATES);
-	while ((step = sqlite3_step(s->rank)) == SQLITE_ROW && ncand < SEARCH_CANDIDATES) {
-		cand[ncand].id = sqlite3_column_int64(s->rank, 0);
-		cand[ncand].doc = sqlite3_column_int64(s->rank, 1);
-		cand[ncand].tokens = sqlite3_column_int(s->rank, 2);
-		cand[ncand].score = -sqlite3_column_double(s->rank, 3);
-		ncand++;
+	while ((step = sqlite3_step(s->rank)) == SQLITE_ROW &&
+	    *ncand < SEARCH_CANDIDATES) {
+		cand[*ncand].id = sqlite3_column_int64(s->rank, 0);
+		cand[*ncand].doc = sqlite3_column_int64(s->rank, 1);
+		cand[*ncand].tokens = sqlite3_column_int(s->rank, 2);
+		cand[*ncand].score = -sqlite3_column_double(s->rank, 3);
+		(*ncand)++;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
 		goto out;
 	}
+	rc = 0;
+out:
 	sqlite3_reset(s->rank);
+	buf_release(&match);
+	return rc;
+}
+
+int
+search_context(struct search *s, const struct search_lib *lib, const char *query,
+    long budget, struct snippet **out, size_t *n)
+{
+	struct lexindex_hit *cand = NULL;
+	struct lexindex	*x;
+	struct snippet	*res = NULL;
+	char		**terms = NULL;
+	long		 used = 0;
+	size_t		 nterms = 0, ncand = 0, nres = 0, i;
+	int		 rc = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (tokenize_match_terms(query, &terms, &nterms) == -1)
+		return -1;
+	if (nterms == 0)
+		return 0;
+	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
+		goto out;
+	if ((x = search_lexindex(s, lib)) != NULL) {
+		if (lexindex_search(x, s->stem, terms, nterms, cand, SEARCH_CANDIDATES,
+		    &ncand) == -1)
+			goto out;
+	} else if (search_rank_sqlite(s, lib, terms, nterms, cand, &ncand) == -1)
+		goto out;
 	search_rerank(cand, ncand);
 	if (ncand > 0 && (res = calloc(ncand, sizeof(*res))) == NULL)
 		goto out;
@@ -323,15 +477,13 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	res = NULL;
 	rc = 0;
 out:
-	sqlite3_reset(s->rank);
 	if (res != NULL) {
 		while (nres > 0)
 			snippet_release(&res[--nres]);
 		free(res);
 	}
 	free(cand);
-	free(expr);
-	buf_release(&match);
+	tokenize_terms_free(terms, nterms);
 	return rc;
 }
 

@@ -10,7 +10,7 @@
 struct sqlite3;
 struct search;
 
-#define SEARCH_DEFAULT_TOKENS	5000
+#define SEARCH_DEFAULT_TOKENS	2000
 #define SEARCH_MIN_TOKENS	1000
 #define SEARCH_MAX_TOKENS	100000
 
@@ -26,6 +26,8 @@ struct search_lib {
 	char	 state[16];
 	char	 error[512];		/* last error of a failed library */
 	long	 lib_no;
+	long	 snippets;		/* snippets in its index */
+	long long index_version;	/* changes whenever the index is rewritten */
 };
 
 /* Prepares the statements on db (kept open for the life of the process). */

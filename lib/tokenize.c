@@ -1,6 +1,7 @@
 /* tokenize.c: the code-aware word splitter, its FTS5 tokenizer and query builder. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,6 +363,92 @@ out:
 	return rc;
 }
 
+/* ---------------------------------------------------------------- stemmer */
+
+/*
+ * The index's own token chain, porter(ctxd), obtained from FTS5 so that text tokenized
+ * here gives exactly the terms stored in snippets_fts.
+ */
+struct tokenize_stemmer {
+	fts5_tokenizer	 api;
+	Fts5Tokenizer	*tok;
+};
+
+struct tok_stem_ctx {
+	tokenize_cb	 cb;
+	void		*ctx;
+};
+
+static int
+tok_stem_emit(void *ctx, int tflags, const char *tok, int ntok, int start, int end)
+{
+	struct tok_stem_ctx	*sc = ctx;
+
+	(void)start;
+	(void)end;
+	if (ntok <= 0)
+		return SQLITE_OK;
+	return sc->cb(sc->ctx, tok, (size_t)ntok,
+	    (tflags & FTS5_TOKEN_COLOCATED) != 0) ? SQLITE_DONE : SQLITE_OK;
+}
+
+struct tokenize_stemmer *
+tokenize_stemmer_open(struct sqlite3 *db)
+{
+	struct tokenize_stemmer	*ts = NULL;
+	sqlite3_stmt		*st = NULL;
+	fts5_api		*api = NULL;
+	void			*udata = NULL;
+	const char		*args[] = { "ctxd" };
+
+	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_bind_pointer(st, 1, &api, "fts5_api_ptr", NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW || api == NULL) {
+		log_err("%s: FTS5 is not available: %s", __func__, sqlite3_errmsg(db));
+		goto fail;
+	}
+	if ((ts = calloc(1, sizeof(*ts))) == NULL)
+		goto fail;
+	if (api->xFindTokenizer(api, "porter", &udata, &ts->api) != SQLITE_OK ||
+	    ts->api.xCreate(udata, args, 1, &ts->tok) != SQLITE_OK) {
+		log_err("%s: cannot create the porter(ctxd) tokenizer", __func__);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	return ts;
+fail:
+	sqlite3_finalize(st);
+	free(ts);
+	return NULL;
+}
+
+int
+tokenize_stemmed(struct tokenize_stemmer *ts, const char *text, size_t len, int query,
+    tokenize_cb cb, void *ctx)
+{
+	struct tok_stem_ctx	 sc;
+	int			 rc;
+
+	if (len == 0)
+		return 0;
+	if (len > INT_MAX)
+		return -1;
+	sc.cb = cb;
+	sc.ctx = ctx;
+	rc = ts->api.xTokenize(ts->tok, &sc, query ? FTS5_TOKENIZE_QUERY :
+	    FTS5_TOKENIZE_DOCUMENT, text, (int)len, tok_stem_emit);
+	return rc == SQLITE_OK || rc == SQLITE_DONE ? 0 : -1;
+}
+
+void
+tokenize_stemmer_close(struct tokenize_stemmer *ts)
+{
+	if (ts == NULL)
+		return;
+	ts->api.xDelete(ts->tok);
+	free(ts);
+}
+
 /* ---------------------------------------------------------------- MATCH expressions */
 
 /* English words that carry no meaning in a question; technical words stay out of here. */
@@ -418,29 +505,36 @@ tok_match_cb(void *ctx, const char *tok, size_t len, int colocated)
 	return mc->nterms == MATCH_MAXTERMS;
 }
 
-char *
-tokenize_match_expr(const char *question)
+int
+tokenize_match_terms(const char *question, char ***out, size_t *n)
 {
-	struct tok_match_ctx	*mc = NULL;
+	struct tok_match_ctx	*mc;
 	struct buf		 b;
+	char			**terms;
 	size_t			 i;
 	const char		*p;
-	char			*res = NULL;
 	int			 fail = 0;
 
-	buf_init(&b);
+	*out = NULL;
+	*n = 0;
 	if (question == NULL)
-		goto out;
+		return 0;
 	if ((mc = calloc(1, sizeof(*mc))) == NULL) {
 		log_err("%s: out of memory", __func__);
-		goto out;
+		return -1;
 	}
 	tokenize_each(question, strlen(question), tok_match_cb, mc);
-	if (mc->nterms == 0)
-		goto out;
+	if (mc->nterms == 0) {
+		free(mc);
+		return 0;
+	}
+	if ((terms = calloc(mc->nterms, sizeof(*terms))) == NULL) {
+		free(mc);
+		log_err("%s: out of memory", __func__);
+		return -1;
+	}
 	for (i = 0; i < mc->nterms && !fail; i++) {
-		if (i > 0)
-			fail |= buf_adds(&b, " OR ");
+		buf_init(&b);
 		fail |= buf_addc(&b, '"');
 		for (p = mc->terms[i]; *p != '\0'; p++) {
 			if (*p == '"')
@@ -448,14 +542,51 @@ tokenize_match_expr(const char *question)
 			fail |= buf_addc(&b, *p);
 		}
 		fail |= buf_addc(&b, '"');
+		terms[i] = buf_detach(&b);
+		fail |= terms[i] == NULL;
 	}
-	if (fail) {
-		log_err("%s: out of memory", __func__);
-		goto out;
-	}
-	res = buf_detach(&b);
-out:
-	buf_release(&b);
 	free(mc);
-	return res;
+	if (fail) {
+		tokenize_terms_free(terms, i);
+		log_err("%s: out of memory", __func__);
+		return -1;
+	}
+	*out = terms;
+	*n = i;
+	return 0;
+}
+
+void
+tokenize_terms_free(char **terms, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(terms[i]);
+	free(terms);
+}
+
+char *
+tokenize_match_expr(const char *question)
+{
+	struct buf	 b;
+	char		**terms;
+	size_t		 n, i;
+	int		 fail = 0;
+
+	if (tokenize_match_terms(question, &terms, &n) == -1 || n == 0)
+		return NULL;
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			fail |= buf_adds(&b, " OR ");
+		fail |= buf_adds(&b, terms[i]);
+	}
+	tokenize_terms_free(terms, n);
+	if (fail) {
+		buf_release(&b);
+		log_err("%s: out of memory", __func__);
+		return NULL;
+	}
+	return buf_detach(&b);
 }
