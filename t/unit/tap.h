@@ -35,7 +35,7 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 	return pass;
 }
 
-static int
+static int __attribute__((unused))
 tap_is_str(const char *got, const char *want, const char *file, int line,
     const char *name, ...)
 {
@@ -48,7 +48,7 @@ tap_is_str(const char *got, const char *want, const char *file, int line,
 	return pass;
 }
 
-static int
+static int __attribute__((unused))
 tap_is_int(long got, long want, const char *file, int line, const char *name, ...)
 {
 	int	 pass = got == want;

@@ -1,0 +1,168 @@
+/*
+ * test-lexindex.c: the in-memory index ranks exactly as FTS5's bm25() does on the same
+ * rows (same order, same scores), through the same porter(ctxd) token chain.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "tap.h"
+
+static const char *rows[][5] = {
+	/* title, breadcrumb, body, code, path */
+	{ "--retry", "curl > --retry", "If a transient error is returned when curl tries to "
+	  "perform a transfer, it retries this number of times. Transient errors are a "
+	  "timeout or an HTTP 408, 429, 500, 502, 503 or 504 response code.",
+	  "curl --retry 7 https://example.com", "docs/cmdline-opts/retry.md" },
+	{ "--retry-delay", "curl > --retry-delay", "Make curl sleep this amount of time "
+	  "before each retry when a transfer has failed with a transient error.",
+	  "curl --retry 3 --retry-delay 10 https://example.com",
+	  "docs/cmdline-opts/retry-delay.md" },
+	{ "CURLOPT_URL", "libcurl > CURLOPT_URL", "Pass in a pointer to the URL to work with.",
+	  "curl_easy_setopt(curl, CURLOPT_URL, \"https://example.com\");",
+	  "docs/libcurl/opts/CURLOPT_URL.md" },
+	{ "useState", "React > Hooks", "useState returns the current state and a setter; "
+	  "the component runs again when the state changes.", "const [n, setN] = useState(0);",
+	  "docs/hooks.md" },
+	{ "Timeouts", "Advanced > Timeouts", "Most requests to external servers should have "
+	  "a timeout attached, in case the server is not responding in a timely manner.",
+	  "requests.get('https://github.com/', timeout=(3.05, 27))", "docs/advanced.rst" },
+	{ "Running tests", "Contributing", "The test suite runs with make check; a test "
+	  "that fails prints its log.", "", "CONTRIBUTING.md" },
+};
+
+static int
+insert_all(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
+	    "updated_at) VALUES ('/t/t', 1, 'https://h/t/t', 'h', 't', 'x', 'x');"
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(1, '/t/t', 'a.md', 'b', 'A'), (2, '/t/t', 'b.md', 'c', 'B')") == -1)
+		return -1;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
+		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
+		    "(?1, '/t/t', ?2, ?1, ?3, ?4, '', ?5, 10)", -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int(st, 1, (int)i + 1);
+		sqlite3_bind_int(st, 2, i < 3 ? 1 : 2);
+		sqlite3_bind_text(st, 3, rows[i][0], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, rows[i][1], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, rows[i][2], -1, SQLITE_STATIC);
+		rc |= sqlite3_step(st) != SQLITE_DONE;
+		sqlite3_finalize(st);
+		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
+		    "breadcrumb, body, code, path) VALUES (?1, 'l1', ?2, ?3, ?4, ?5, ?6)",
+		    -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int(st, 1, (int)i + 1);
+		for (int c = 0; c < 5; c++)
+			sqlite3_bind_text(st, 2 + c, rows[i][c], -1, SQLITE_STATIC);
+		rc |= sqlite3_step(st) != SQLITE_DONE;
+		sqlite3_finalize(st);
+	}
+	return rc ? -1 : 0;
+}
+
+/* Compares the in-memory ranking of question with FTS5's. */
+static void
+compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
+    const char *question, long long want_first)
+{
+	struct lexindex_hit hits[16];
+	sqlite3_stmt	*st;
+	char		**terms, *expr, sql_match[1024];
+	size_t		 nterms, n, i = 0;
+	int		 same = 1;
+
+	ok(tokenize_match_terms(question, &terms, &nterms) == 0 && nterms > 0,
+	    "terms of '%s'", question);
+	ok(lexindex_search(x, stem, terms, nterms, hits, 16, &n) == 0, "search '%s'",
+	    question);
+	expr = tokenize_match_expr(question);
+	snprintf(sql_match, sizeof(sql_match), "lib : \"l1\" AND (%s)", expr);
+	free(expr);
+	sqlite3_prepare_v2(db, "SELECT rowid, -bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, "
+	    "1.0, 3.0) FROM snippets_fts WHERE snippets_fts MATCH ?1 ORDER BY 2 DESC, 1",
+	    -1, &st, NULL);
+	sqlite3_bind_text(st, 1, sql_match, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		double want = sqlite3_column_double(st, 1);
+
+		if (i >= n || hits[i].id != sqlite3_column_int64(st, 0) ||
+		    fabs(hits[i].score - want) > 1e-4 * fabs(want) + 1e-6) {
+			same = 0;
+			printf("#   rank %zu: fts5 %lld %.6f, memory %lld %.6f\n", i,
+			    sqlite3_column_int64(st, 0), want, i < n ? hits[i].id : -1,
+			    i < n ? hits[i].score : 0.0);
+		}
+		i++;
+	}
+	sqlite3_finalize(st);
+	ok(same && i == n, "'%s': same order and scores as FTS5 bm25 (%zu rows)",
+	    question, n);
+	ok(n > 0 && hits[0].id == want_first, "'%s': snippet %lld first", question,
+	    want_first);
+	tokenize_terms_free(terms, nterms);
+}
+
+int
+main(void)
+{
+	char		 tmpl[] = "/tmp/ctxd-test-lexindex.XXXXXX", cmd[128];
+	sqlite3		*db = NULL;
+	struct tokenize_stemmer *stem;
+	struct lexindex	*x;
+	struct lexindex_hit hits[4];
+	char		**terms;
+	size_t		 nterms, n;
+
+	if (mkdtemp(tmpl) == NULL)
+		return 1;
+	ok(db_open(tmpl, DB_READWRITE, &db) == 0, "database");
+	ok(insert_all(db) == 0, "rows inserted");
+	ok((stem = tokenize_stemmer_open(db)) != NULL, "porter(ctxd) from FTS5");
+	ok((x = lexindex_build(db, stem, "/t/t", 6)) != NULL, "index built");
+	ok(lexindex_bytes(x) > 0, "index size known");
+
+	compare(db, x, stem, "How do I make curl retry when the server answers 503?", 1);
+	compare(db, x, stem, "retry delay between attempts", 2);
+	compare(db, x, stem, "curl_easy_setopt CURLOPT_URL", 3);
+	compare(db, x, stem, "state hook", 4);
+	compare(db, x, stem, "request timeout for a slow server", 5);
+	compare(db, x, stem, "running the tests", 6);
+
+	ok(tokenize_match_terms("zzz qqq", &terms, &nterms) == 0, "terms of nonsense");
+	ok(lexindex_search(x, stem, terms, nterms, hits, 4, &n) == 0 && n == 0,
+	    "no match: no hits");
+	tokenize_terms_free(terms, nterms);
+	ok(tokenize_match_terms("retry", &terms, &nterms) == 0, "terms of 'retry'");
+	ok(lexindex_search(x, stem, terms, nterms, hits, 4, &n) == 0 && n == 2,
+	    "'retry' is in two snippets");
+	{
+		long long best = hits[0].id;
+
+		ok(lexindex_search(x, stem, terms, nterms, hits, 1, &n) == 0 &&
+		    n == 1 && hits[0].id == best, "max bounds the hits to the best");
+	}
+	tokenize_terms_free(terms, nterms);
+	ok(lexindex_build(db, stem, "/t/t", 2) == NULL,
+	    "a library grown past the capacity hint is refused");
+
+	lexindex_free(x);
+	tokenize_stemmer_close(stem);
+	db_close(db);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
+	ok(system(cmd) == 0, "cleanup");
+	return tap_done();
+}
