@@ -574,8 +574,14 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 		    run_insert_file(r, &r->files[i], doc_st, sn_st, fts_st,
 		    lib_tag) == -1)
 			goto out;
+	/*
+	 * indexed_settings records what the index was built with; when files were
+	 * skipped (over a limit) it stays NULL, so that the next parse re-reads them
+	 * even on an unchanged commit (the limit may have been raised).
+	 */
 	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET indexed_commit = ?2, "
-	    "indexed_branch = ?3, indexed_settings = settings, blob_prefix = ?4, "
+	    "indexed_branch = ?3, indexed_settings = CASE WHEN ?5 > 0 THEN NULL "
+	    "ELSE settings END, blob_prefix = ?4, "
 	    "index_version = index_version + 1, "
 	    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
 	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1), "
@@ -586,6 +592,7 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 	sqlite3_bind_text(st, 2, commit, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, branch, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, prefix, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (long long)r->nskipped);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
 	rc = 0;
