@@ -54,7 +54,7 @@ cmd_init(void)
 		return 1;
 	db_close(db);
 	printf("initialised %s (database ctxd.db, schema version %d, secret.key)\n",
-	    dir, DB_SCHEMA_VERSION);
+	    dir, db_schema_version());
 	return 0;
 }
 

@@ -123,7 +123,8 @@ const char *license_status_str(enum license_status);
 
 /* ---------------------------------------------------------------- db.c */
 
-#define DB_SCHEMA_VERSION	1
+/* The schema version this build writes: 1 + the migrations in sql/. */
+int	 db_schema_version(void);
 
 enum db_mode { DB_READONLY, DB_READWRITE };
 

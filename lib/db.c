@@ -11,13 +11,16 @@
 
 #include "ctxd.h"
 
+/* Compiled in from sql/ by script/sql2c (lib/sql_schema.c). */
 extern const char sql_schema[];
+extern const char *const sql_migrations[];	/* [0] upgrades version 1 to 2, ... */
+extern const int sql_version;
 
-/*
- * Migrations from version N to N+1, in order: migrations[0] upgrades a version 1 database
- * to version 2. A fresh database runs sql_schema (the current schema) instead.
- */
-static const char *const migrations[] = { NULL };
+int
+db_schema_version(void)
+{
+	return sql_version;
+}
 
 int
 db_exec(sqlite3 *db, const char *sql)
@@ -71,7 +74,7 @@ db_user_version(sqlite3 *db, int *out)
 static int
 db_migrate(sqlite3 *db, const char *path)
 {
-	int	 v, target = DB_SCHEMA_VERSION;
+	int	 v, target = sql_version;
 	char	 pragma[64];
 
 	if (db_begin(db) == -1)
@@ -83,16 +86,17 @@ db_migrate(sqlite3 *db, const char *path)
 		    "build's version %d: install a newer ctxd", path, v, target);
 		goto fail;
 	}
+	/* A new database gets the version 1 schema, then every migration. */
 	if (v == 0) {
 		if (db_exec(db, sql_schema) == -1)
 			goto fail;
-	} else {
-		for (; v < target; v++) {
-			if (migrations[v - 1] == NULL ||
-			    db_exec(db, migrations[v - 1]) == -1)
-				goto fail;
-		}
+		v = 1;
 	}
+	for (; v < target; v++)
+		if (db_exec(db, sql_migrations[v - 1]) == -1) {
+			log_err("%s: migration to version %d failed", __func__, v + 1);
+			goto fail;
+		}
 	/* PRAGMA takes no bound parameters; the value is our own integer. */
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", target);
 	if (db_exec(db, pragma) == -1 || db_commit(db) == -1)
@@ -142,16 +146,16 @@ db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
 	} else {
 		if (db_user_version(db, &v) == -1)
 			goto out;
-		if (v > DB_SCHEMA_VERSION) {
+		if (v > sql_version) {
 			log_err("database %s has schema version %d, newer than "
 			    "this build's version %d: install a newer ctxd",
-			    path, v, DB_SCHEMA_VERSION);
+			    path, v, sql_version);
 			goto out;
 		}
-		if (v < DB_SCHEMA_VERSION) {
+		if (v < sql_version) {
 			log_err("database %s has schema version %d, older than "
 			    "this build's version %d: run ctxd-admin init to "
-			    "migrate it", path, v, DB_SCHEMA_VERSION);
+			    "migrate it", path, v, sql_version);
 			goto out;
 		}
 		if (db_exec(db, "PRAGMA query_only = ON") == -1)
