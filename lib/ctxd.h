@@ -52,6 +52,8 @@ char	*util_b64url_encode(const unsigned char *, size_t);
 int	 util_b64url_decode(const char *, size_t, unsigned char **out, size_t *outlen);
 void	 util_hex(const unsigned char *, size_t, char *out);	/* out: 2n+1 */
 int	 util_unhex(const char *, unsigned char *out, size_t outlen);
+/* Value of one hex digit, -1 if c is none. */
+int	 util_hexval(char c);
 /* Directory holding the running executable (malloc'd), for finding siblings. */
 char	*util_exe_dir(void);
 /* Data folder: $DATA_DIR or the default "/data". Never NULL. */

@@ -69,18 +69,6 @@ http_param(const struct http_req *r, const char *name)
 	return NULL;
 }
 
-static int
-http_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int
 http_urldecode(char *s)
 {
@@ -91,8 +79,8 @@ http_urldecode(char *s)
 		if (*s == '+')
 			*w++ = ' ';
 		else if (*s == '%') {
-			if ((hi = http_hexval(s[1])) == -1 ||
-			    (lo = http_hexval(s[2])) == -1 || (hi == 0 && lo == 0))
+			if ((hi = util_hexval(s[1])) == -1 ||
+			    (lo = util_hexval(s[2])) == -1 || (hi == 0 && lo == 0))
 				return -1;
 			*w++ = (char)(hi << 4 | lo);
 			s += 2;

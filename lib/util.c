@@ -334,8 +334,8 @@ util_hex(const unsigned char *p, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-static int
-hexval(char c)
+int
+util_hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -355,8 +355,8 @@ util_unhex(const char *s, unsigned char *out, size_t outlen)
 	if (strlen(s) != 2 * outlen)
 		return -1;
 	for (i = 0; i < outlen; i++) {
-		if ((hi = hexval(s[2 * i])) == -1 ||
-		    (lo = hexval(s[2 * i + 1])) == -1)
+		if ((hi = util_hexval(s[2 * i])) == -1 ||
+		    (lo = util_hexval(s[2 * i + 1])) == -1)
 			return -1;
 		out[i] = (unsigned char)(hi << 4 | lo);
 	}
