@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fcgiapp.h>
@@ -21,6 +22,8 @@
 
 #define HTTP_MAX_WORKERS	64
 #define HTTP_MAX_PARAMS		64
+#define HTTP_QUICK_FAIL_S	2	/* a worker dying sooner failed at start */
+#define HTTP_MAX_QUICK_FAILS	5
 
 static volatile sig_atomic_t http_stop;
 
@@ -348,8 +351,9 @@ http_serve(int argc, char **argv, const char *prog, http_init_fn init,
 {
 	const char	*sockpath = NULL;
 	pid_t		 kids[HTTP_MAX_WORKERS];
+	time_t		 started[HTTP_MAX_WORKERS];
 	long		 nworkers = sysconf(_SC_NPROCESSORS_ONLN);
-	int		 i, sock = 0, status;
+	int		 i, sock = 0, status, quick_fails = 0, rc = 0;
 	struct sigaction sa;
 	struct stat	 st;
 	pid_t		 pid;
@@ -412,6 +416,7 @@ http_serve(int argc, char **argv, const char *prog, http_init_fn init,
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	memset(kids, 0, sizeof(kids));
+	memset(started, 0, sizeof(started));
 	log_info("serving with %ld workers on %s", nworkers,
 	    sockpath ? sockpath : "fd 0");
 	while (!http_stop) {
@@ -426,20 +431,35 @@ http_serve(int argc, char **argv, const char *prog, http_init_fn init,
 			if (pid == 0)
 				_exit(http_worker(sock, init, handle));
 			kids[i] = pid;
+			started[i] = time(NULL);
 		}
 		pid = waitpid(-1, &status, 0);
 		if (pid == -1)
 			continue;
-		for (i = 0; i < nworkers; i++)
-			if (kids[i] == pid) {
-				kids[i] = 0;
-				if (!http_stop)
-					log_warn("worker %ld exited (status %d); "
-					    "restarting it", (long)pid, status);
-				/* A worker failing at once must not spin the CPU. */
-				if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		for (i = 0; i < nworkers; i++) {
+			if (kids[i] != pid)
+				continue;
+			kids[i] = 0;
+			if (http_stop)
+				break;
+			log_warn("worker %ld exited (status %d); restarting it",
+			    (long)pid, status);
+			/*
+			 * A worker that fails at once (database missing, schema refused)
+			 * will fail again: after HTTP_MAX_QUICK_FAILS in a row, stop and
+			 * let the operator (or the service manager) see why.
+			 */
+			if (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+			    time(NULL) - started[i] < HTTP_QUICK_FAIL_S) {
+				if (++quick_fails >= HTTP_MAX_QUICK_FAILS) {
+					log_err("workers keep failing at start; stopping");
+					http_stop = 1;
+					rc = 1;
+				} else
 					sleep(1);
-			}
+			} else
+				quick_fails = 0;
+		}
 	}
 	for (i = 0; i < nworkers; i++)
 		if (kids[i] != 0)
@@ -448,5 +468,5 @@ http_serve(int argc, char **argv, const char *prog, http_init_fn init,
 		continue;
 	if (sockpath != NULL)
 		unlink(sockpath);
-	return 0;
+	return rc;
 }
