@@ -45,6 +45,7 @@ struct lexindex {
 	long long	*docs;
 	int		*tokens;	/* budget tokens of each snippet */
 	float		*len;		/* index tokens of each snippet (BM25 length) */
+	float		*norm;		/* k1 * (1 - b + b * len / avgdl), per snippet */
 	double		 avgdl;
 	struct lex_term	*tab;		/* open addressing, power-of-two size */
 	size_t		 tabcap, nterms;
@@ -172,6 +173,7 @@ lexindex_free(struct lexindex *x)
 	free(x->docs);
 	free(x->tokens);
 	free(x->len);
+	free(x->norm);
 	free(x->score);
 	free(x->touched);
 	free(x);
@@ -234,10 +236,14 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 		goto dberr;
 	sqlite3_finalize(st);
 	x->avgdl = x->nsnip > 0 ? total / (double)x->nsnip : 1.0;
+	if ((x->norm = calloc(x->nsnip + 1, sizeof(*x->norm))) == NULL)
+		goto fail;
+	for (size_t i = 0; i < x->nsnip; i++)
+		x->norm[i] = (float)(LEX_K1 * (1.0 - LEX_B + LEX_B * x->len[i] / x->avgdl));
 	if ((x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
 	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL)
 		goto fail;
-	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(int) + 3 * sizeof(float));
+	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(int) + 4 * sizeof(float));
 	return x;
 dberr:
 	log_err("%s: %s", __func__, sqlite3_errmsg(db));
@@ -344,14 +350,15 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		idf = log((N - nhit + 0.5) / (nhit + 0.5));
 		if (idf <= 0.0)
 			idf = 1e-6;
+		/* The BM25 term of FTS5: idf * f * (k1 + 1) / (f + norm). */
 		for (k = 0; k < t->npost; k++) {
 			const struct lex_posting *p = &t->post[k];
-			double f = p->tf, d = x->len[p->snip];
+			double f = p->tf;
 
 			if (x->score[p->snip] == 0.0f)
 				x->touched[ntouched++] = p->snip;
 			x->score[p->snip] += (float)(idf * (f * (LEX_K1 + 1.0)) /
-			    (f + LEX_K1 * (1.0 - LEX_B + LEX_B * d / x->avgdl)));
+			    (f + x->norm[p->snip]));
 		}
 	}
 	/* The best max by a min-heap of the best so far, then sorted. */

@@ -11,7 +11,7 @@
 #include "ctxd.h"
 #include "search.h"
 
-#define SEARCH_CANDIDATES	200	/* snippets scored by BM25 before re-ranking */
+#define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 
 /*
