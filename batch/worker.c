@@ -582,7 +582,7 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET indexed_commit = ?2, "
 	    "indexed_branch = ?3, indexed_settings = CASE WHEN ?5 > 0 THEN NULL "
 	    "ELSE settings END, blob_prefix = ?4, "
-	    "index_version = index_version + 1, "
+	    "index_version = (SELECT max(index_version) + 1 FROM libraries), "
 	    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
 	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1), "
 	    "total_tokens = (SELECT coalesce(sum(tokens), 0) FROM snippets WHERE "

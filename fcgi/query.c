@@ -123,19 +123,22 @@ query_context(struct http_req *r, struct query_ctx *c)
 		    "/owner/repo, got '%s'", libid);
 		return;
 	}
+	/* One read transaction: every statement sees the same index, even mid re-index. */
+	if (db_exec(c->db, "BEGIN") == -1)
+		goto fail;
 	switch (search_library(c->search, id, &lib)) {
 	case SEARCH_LIB_NOT_FOUND:
 		http_error(r, 404, "library %s does not exist: add it with "
 		    "POST /api/parse or find its id with /api/v2/libs/search", id);
-		return;
+		goto out;
 	case SEARCH_LIB_PENDING:
 		http_error(r, 202, "library %s is being indexed for the first "
 		    "time; try again in a minute", id);
-		return;
+		goto out;
 	case SEARCH_LIB_FAILED:
 		http_error(r, 404, "library %s has no index: its indexing "
 		    "failed (%s)", id, lib.error);
-		return;
+		goto out;
 	case SEARCH_LIB_READY:
 		break;
 	}
@@ -165,6 +168,7 @@ fail:
 	http_error(r, 500, "the context for %s could not be built; the "
 	    "responder log has the details", id);
 out:
+	db_rollback(c->db);
 	for (i = 0; i < n; i++)
 		snippet_release(&sn[i]);
 	free(sn);

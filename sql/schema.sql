@@ -20,7 +20,7 @@ CREATE TABLE libraries (
 	indexed_branch	TEXT,
 	indexed_settings TEXT,				-- settings the served index was built with
 	blob_prefix	TEXT,				-- web URL prefix of files: <prefix><commit>/<path>
-	index_version	INTEGER NOT NULL DEFAULT 0,	-- bumped by every write of the index
+	index_version	INTEGER NOT NULL DEFAULT 0,	-- new (unique in the table) at every index write
 	run_status	TEXT CHECK (run_status IN ('running', 'ok', 'failed', 'unfinished')),
 	run_started	TEXT,
 	run_finished	TEXT,
