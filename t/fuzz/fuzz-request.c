@@ -1,0 +1,41 @@
+/*
+ * fuzz-request.c: what arrives from the network before any other check: the parse request
+ * body (JSON, repoUrl), library ids, question tokenization and the license key format.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+#include "http.h"
+#include "search.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct parse_req p;
+	struct license	 lic;
+	unsigned char	 pub[32] = { 0 };
+	char		 err[512], id[512], host[256], *s, **terms;
+	size_t		 nterms;
+
+	if ((s = malloc(size + 1)) == NULL)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+	if (library_parse_request(s, size, &p, err, sizeof(err)) == 0)
+		library_parse_request_release(&p);
+	library_id_from_url(s, id, sizeof(id), host, sizeof(host), err, sizeof(err));
+	search_normalize_id(s, id, sizeof(id));
+	if (tokenize_match_terms(s, &terms, &nterms) == 0)
+		tokenize_terms_free(terms, nterms);
+	free(tokenize_match_expr(s));
+	license_verify(s, pub, 0, &lic);
+	http_urldecode(s);
+	free(s);
+	return 0;
+}
