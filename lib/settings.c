@@ -9,7 +9,7 @@
 
 #include "ctxd.h"
 
-enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST };
+enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL };
 
 struct setting_def {
 	const char		*name;
@@ -17,27 +17,48 @@ struct setting_def {
 	const char		*dflt;		/* shown by list; NULL: none */
 	long			 min, max;	/* SET_NUMBER bounds */
 	const char		*help;
+	const char		*choices;	/* SET_ENUM: "a|b|c" */
 };
 
 static const struct setting_def settings_defs[] = {
 	{ "git.github.token", SET_SECRET, NULL, 0, 0,
-	  "personal access token for repositories on the GitHub-type host" },
+	  "personal access token for repositories on the GitHub-type host", NULL },
 	{ "git.github.host", SET_HOST, "github.com", 0, 0,
-	  "host[:port] of the GitHub-type platform" },
+	  "host[:port] of the GitHub-type platform", NULL },
 	{ "git.gitlab.token", SET_SECRET, NULL, 0, 0,
-	  "access token for repositories on the GitLab-type host" },
+	  "access token for repositories on the GitLab-type host", NULL },
 	{ "git.gitlab.host", SET_HOST, "gitlab.com", 0, 0,
-	  "host[:port] of the GitLab-type platform" },
+	  "host[:port] of the GitLab-type platform", NULL },
 	{ "perm.anonymous_parse", SET_BOOL, "false", 0, 0,
-	  "allow POST /api/parse without an admin API key" },
+	  "allow POST /api/parse without an admin API key", NULL },
 	{ "limits.max_repo_mb", SET_NUMBER, "1024", 1, 1048576,
-	  "largest repository (MB transferred) a clone or fetch may take" },
+	  "largest repository (MB transferred) a clone or fetch may take", NULL },
 	{ "limits.max_file_kb", SET_NUMBER, "2048", 1, 1048576,
-	  "largest documentation file (KB) that is parsed; larger ones are skipped" },
+	  "largest documentation file (KB) that is parsed; larger ones are skipped", NULL },
 	{ "limits.max_files", SET_NUMBER, "20000", 1, 10000000,
-	  "most documentation files one library may have" },
+	  "most documentation files one library may have", NULL },
 	{ "limits.job_timeout_s", SET_NUMBER, "1800", 10, 86400,
-	  "seconds one job may run before the worker stops it" },
+	  "seconds one job may run before the worker stops it", NULL },
+	{ "ai.llm.provider", SET_ENUM, "", 0, 0,
+	  "LLM vendor (empty: none, lexical retrieval only)",
+	  "openai|anthropic|gemini|bedrock|custom" },
+	{ "ai.llm.api_key", SET_SECRET, NULL, 0, 0,
+	  "key of the LLM provider (optional for bedrock with workload credentials)", NULL },
+	{ "ai.llm.model", SET_STRING, "", 0, 0,
+	  "LLM model name, or model / inference-profile id for bedrock", NULL },
+	{ "ai.llm.region", SET_STRING, "", 0, 0,
+	  "region of bedrock LLM and embedding requests", NULL },
+	{ "ai.llm.base_url", SET_URL, "", 0, 0,
+	  "endpoint of a custom OpenAI-compatible LLM, or bedrock's runtime endpoint", NULL },
+	{ "ai.embed.provider", SET_ENUM, "same", 0, 0,
+	  "embedding vendor: same (as the LLM provider) or one of the list",
+	  "same|openai|gemini|bedrock|custom" },
+	{ "ai.embed.api_key", SET_SECRET, NULL, 0, 0,
+	  "key of the embedding provider (inherited from the LLM key only when both "
+	  "use the same provider)", NULL },
+	{ "ai.embed.model", SET_STRING, "", 0, 0, "embedding model name", NULL },
+	{ "ai.embed.base_url", SET_URL, "", 0, 0,
+	  "endpoint of a custom embedding service, or bedrock's runtime endpoint", NULL },
 };
 
 static const struct setting_def *
@@ -132,6 +153,26 @@ settings_valid_host(const char *v)
 	return 1;
 }
 
+/* 1 when value is one of the "a|b|c" choices, or empty where empty is the default. */
+static int
+settings_valid_choice(const char *choices, const char *value)
+{
+	const char	*p = choices, *bar;
+	size_t		 n = strlen(value);
+
+	if (n == 0)
+		return 0;
+	for (;;) {
+		bar = strchr(p, '|');
+		if ((size_t)((bar ? bar : p + strlen(p)) - p) == n &&
+		    strncmp(p, value, n) == 0)
+			return 1;
+		if (bar == NULL)
+			return 0;
+		p = bar + 1;
+	}
+}
+
 int
 settings_set(sqlite3 *db, const char *datadir, const char *name, const char *value,
     char *err, size_t errsz)
@@ -192,7 +233,26 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 		}
 		v = stored;
 		break;
+	case SET_ENUM:
+		if (!settings_valid_choice(d->choices, value)) {
+			snprintf(err, errsz, "%s must be one of %s%s", name,
+			    d->choices, d->dflt != NULL && *d->dflt == '\0' ?
+			    " (unset it for none)" : "");
+			return -1;
+		}
+		break;
+	case SET_URL:
+		if (*value != '\0' && strncmp(value, "https://", 8) != 0 &&
+		    strncmp(value, "http://", 7) != 0) {
+			snprintf(err, errsz, "%s must be an http or https URL", name);
+			return -1;
+		}
+		/* fall through */
 	case SET_STRING:
+		if (strpbrk(value, "\r\n") != NULL) {
+			snprintf(err, errsz, "%s must be one line", name);
+			return -1;
+		}
 		break;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));

@@ -36,6 +36,15 @@ isnt $? 0 "unknown setting refused"
 like "$(cat "$T/err")" "unknown setting 'no.such.setting'" "unknown setting named"
 ctxd_admin settings set limits.max_files 0 2>"$T/err"
 isnt $? 0 "a number out of range refused"
+ctxd_admin settings set ai.llm.provider anthropic
+is "$(ctxd_admin settings get ai.llm.provider)" anthropic "an AI provider setting reads back"
+ctxd_admin settings set ai.llm.provider openia 2>"$T/err"
+isnt $? 0 "an unknown vendor is refused"
+like "$(cat "$T/err")" 'ai.llm.provider must be one of openai\|anthropic\|gemini\|bedrock\|custom' \
+    "the error lists the vendors"
+is "$(ctxd_admin settings get ai.embed.provider)" same "embeddings default to the LLM provider"
+ctxd_admin settings set ai.llm.base_url 'ftp://x' 2>"$T/err"
+isnt $? 0 "a base URL must be http(s)"
 ctxd_admin settings unset git.gitlab.host
 is "$(ctxd_admin settings get git.gitlab.host)" gitlab.com "unset goes back to the default"
 
