@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "provider.h"
 
 static void
 usage(void)
@@ -26,7 +27,8 @@ usage(void)
 	    "       ctxd-admin license show [KEY]\n"
 	    "       ctxd-admin key create [--admin] NAME\n"
 	    "       ctxd-admin settings list | get NAME | set NAME VALUE|- | "
-	    "unset NAME\n");
+	    "unset NAME\n"
+	    "       ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n");
 }
 
 static int
@@ -253,6 +255,24 @@ out:
 	return rc;
 }
 
+/* ctxd-admin provider test ...: one real call to each configured AI provider. */
+static int
+cmd_provider(int argc, char **argv)
+{
+	sqlite3	*db;
+	int	 rc;
+
+	if (argc < 1 || strcmp(argv[0], "test") != 0) {
+		usage();
+		return 2;
+	}
+	if (open_db(&db) == -1)
+		return 1;
+	rc = provider_cli_test(db, util_data_dir(), argc - 1, argv + 1, stdout);
+	db_close(db);
+	return rc;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -269,6 +289,8 @@ main(int argc, char *argv[])
 		return cmd_key(argc - 2, argv + 2);
 	if (strcmp(argv[1], "settings") == 0)
 		return cmd_settings(argc - 2, argv + 2);
+	if (strcmp(argv[1], "provider") == 0)
+		return cmd_provider(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage();
 		return 0;

@@ -64,6 +64,21 @@ CREATE VIRTUAL TABLE snippets_fts USING fts5(
 	tokenize = 'porter ctxd'
 );
 
+-- Embedding vectors of snippets, one row per (snippet, model): dim float32 values in the
+-- host's byte order (little-endian), L2-normalised (lib/vector.c). hash is the SHA-256
+-- hex of the text that was embedded: a snippet whose text is unchanged keeps its vector
+-- (and embeddings_hash finds a vector to reuse for the same text under a new snippet
+-- id); a changed model has no rows yet, so its snippets are embedded again.
+CREATE TABLE embeddings (
+	snippet_id	INTEGER NOT NULL REFERENCES snippets(id) ON DELETE CASCADE,
+	model		TEXT NOT NULL,			-- the embedding model's name
+	dim		INTEGER NOT NULL CHECK (dim > 0 AND dim <= 8192),
+	hash		TEXT NOT NULL,			-- SHA-256 hex of the embedded text
+	vector		BLOB NOT NULL CHECK (length(vector) = 4 * dim),
+	PRIMARY KEY (snippet_id, model)
+);
+CREATE INDEX embeddings_hash ON embeddings(model, hash);
+
 CREATE TABLE jobs (
 	id		INTEGER PRIMARY KEY,
 	library_id	TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,

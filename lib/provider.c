@@ -1,0 +1,1760 @@
+/*
+ * provider.c: the AI providers: configuration from the settings, each vendor's chat and
+ * embedding request and answer, a curl multi engine with retries and deadlines, error
+ * classification with secrets scrubbed, and `ctxd-admin provider test`.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "aws.h"
+#include "provider.h"
+
+/* Largest answer read from a provider. */
+#define PROVIDER_MAX_ANSWER	(64L * 1024 * 1024)
+/* Largest embedding dimension accepted. */
+#define PROVIDER_MAX_DIM	16384
+/* Longest connect phase of one try. */
+#define PROVIDER_CONNECT_MS	10000
+/* First backoff step; doubles with each try. */
+#define PROVIDER_BACKOFF_MS	500
+
+static const char *const provider_names[] = {
+	"none", "openai", "anthropic", "gemini", "bedrock", "custom"
+};
+
+const char *
+provider_kind_name(enum provider_kind k)
+{
+	if ((size_t)k >= sizeof(provider_names) / sizeof(provider_names[0]))
+		return "none";
+	return provider_names[k];
+}
+
+int
+provider_kind_parse(const char *s)
+{
+	size_t	 i;
+
+	if (s == NULL || *s == '\0')
+		return PROVIDER_NONE;
+	for (i = 1; i < sizeof(provider_names) / sizeof(provider_names[0]); i++)
+		if (strcmp(s, provider_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+provider_errkind_name(int k)
+{
+	static const char *const names[] = {
+		"ok", "config", "dns", "connect", "tls", "timeout", "auth", "model",
+		"quota", "server", "request", "malformed", "network", "internal"
+	};
+
+	if (k < 0 || (size_t)k >= sizeof(names) / sizeof(names[0]))
+		return "internal";
+	return names[k];
+}
+
+/* Sets *err (when not NULL) to kind/status and a formatted message. */
+static void
+perr(struct provider_error *err, int kind, long status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+perr(struct provider_error *err, int kind, long status, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (err == NULL)
+		return;
+	err->kind = kind;
+	err->status = status;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------ configuration */
+
+static const char *
+provider_default_llm(enum provider_kind k)
+{
+	switch (k) {
+	case PROVIDER_OPENAI:
+		return "gpt-4o-mini";
+	case PROVIDER_ANTHROPIC:
+		return "claude-3-5-haiku-latest";
+	case PROVIDER_GEMINI:
+		return "gemini-2.0-flash";
+	case PROVIDER_BEDROCK:
+		return "anthropic.claude-3-haiku-20240307-v1:0";
+	default:
+		return NULL;
+	}
+}
+
+static const char *
+provider_default_embed(enum provider_kind k)
+{
+	switch (k) {
+	case PROVIDER_OPENAI:
+		return "text-embedding-3-small";
+	case PROVIDER_GEMINI:
+		return "gemini-embedding-001";
+	case PROVIDER_BEDROCK:
+		return "amazon.titan-embed-text-v2:0";
+	default:
+		return NULL;
+	}
+}
+
+void
+provider_cfg_release(struct provider_cfg *c)
+{
+	if (c == NULL)
+		return;
+	if (c->key != NULL)
+		explicit_bzero(c->key, strlen(c->key));
+	free(c->key);
+	free(c->model);
+	free(c->region);
+	free(c->base_url);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The setting's value, or NULL when unset or empty (malloc'd). */
+static char *
+provider_setting(sqlite3 *db, const char *datadir, const char *name)
+{
+	char	*v = settings_get(db, datadir, name);
+
+	if (v != NULL && *v == '\0') {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* strdup of s, or of dflt when s is NULL; NULL when both are. */
+static char *
+provider_dup(const char *s, const char *dflt)
+{
+	if (s == NULL)
+		s = dflt;
+	return s == NULL ? NULL : strdup(s);
+}
+
+int
+provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
+    struct provider_cfg *embed)
+{
+	struct provider_cfg	 l, e;
+	char			*lp = NULL, *ep = NULL, *lkey = NULL, *lmodel = NULL;
+	char			*region = NULL, *lbase = NULL, *ekey = NULL, *emodel = NULL;
+	char			*ebase = NULL;
+	const char		*env;
+	int			 k, rc = -1;
+
+	memset(&l, 0, sizeof(l));
+	memset(&e, 0, sizeof(e));
+	lp = provider_setting(db, datadir, "ai.llm.provider");
+	ep = provider_setting(db, datadir, "ai.embed.provider");
+	lkey = provider_setting(db, datadir, "ai.llm.api_key");
+	lmodel = provider_setting(db, datadir, "ai.llm.model");
+	region = provider_setting(db, datadir, "ai.llm.region");
+	lbase = provider_setting(db, datadir, "ai.llm.base_url");
+	ekey = provider_setting(db, datadir, "ai.embed.api_key");
+	emodel = provider_setting(db, datadir, "ai.embed.model");
+	ebase = provider_setting(db, datadir, "ai.embed.base_url");
+	if (region == NULL && (env = getenv("AWS_REGION")) != NULL && *env != '\0')
+		region = strdup(env);
+	if (region == NULL && (env = getenv("AWS_DEFAULT_REGION")) != NULL &&
+	    *env != '\0')
+		region = strdup(env);
+
+	if ((k = provider_kind_parse(lp)) == -1) {
+		log_err("%s: unknown ai.llm.provider '%s'", __func__, lp);
+		goto out;
+	}
+	l.kind = k;
+	if (ep == NULL || strcmp(ep, "same") == 0)
+		k = l.kind == PROVIDER_ANTHROPIC ? PROVIDER_NONE : (int)l.kind;
+	else if ((k = provider_kind_parse(ep)) == -1 || k == PROVIDER_ANTHROPIC) {
+		log_err("%s: unknown embedding provider '%s'", __func__, ep);
+		goto out;
+	}
+	e.kind = k;
+
+	if (l.kind != PROVIDER_NONE) {
+		l.key = provider_dup(lkey, NULL);
+		l.model = provider_dup(lmodel, provider_default_llm(l.kind));
+		l.region = provider_dup(region, NULL);
+		l.base_url = provider_dup(lbase, NULL);
+	}
+	if (e.kind != PROVIDER_NONE) {
+		int same = e.kind == l.kind;
+
+		e.key = provider_dup(ekey, same ? lkey : NULL);
+		e.model = provider_dup(emodel, provider_default_embed(e.kind));
+		e.region = provider_dup(region, NULL);
+		e.base_url = provider_dup(ebase, same ? lbase : NULL);
+	}
+	rc = 0;
+out:
+	if (lkey != NULL)
+		explicit_bzero(lkey, strlen(lkey));
+	if (ekey != NULL)
+		explicit_bzero(ekey, strlen(ekey));
+	free(lp);
+	free(ep);
+	free(lkey);
+	free(lmodel);
+	free(region);
+	free(lbase);
+	free(ekey);
+	free(emodel);
+	free(ebase);
+	if (rc == 0 && llm != NULL)
+		*llm = l;
+	else
+		provider_cfg_release(&l);
+	if (rc == 0 && embed != NULL)
+		*embed = e;
+	else
+		provider_cfg_release(&e);
+	return rc;
+}
+
+/* ------------------------------------------------------------ requests */
+
+void
+provider_http_release(struct provider_http *h)
+{
+	size_t	 i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->nheaders; i++) {
+		if (h->headers[i] != NULL)
+			explicit_bzero(h->headers[i], strlen(h->headers[i]));
+		free(h->headers[i]);
+	}
+	free(h->url);
+	free(h->body);
+	memset(h, 0, sizeof(*h));
+}
+
+static int
+provider_header(struct provider_http *h, const char *name, const char *value)
+{
+	struct buf	 b;
+
+	if (h->nheaders >= sizeof(h->headers) / sizeof(h->headers[0]))
+		return -1;
+	buf_init(&b);
+	if (buf_printf(&b, "%s: %s", name, value) == -1) {
+		buf_release(&b);
+		return -1;
+	}
+	h->headers[h->nheaders++] = buf_detach(&b);
+	return 0;
+}
+
+/* Percent-encodes s (all but RFC 3986 unreserved bytes) onto b. */
+static int
+provider_add_escaped(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+			if (buf_addc(b, (char)c) == -1)
+				return -1;
+		} else if (buf_printf(b, "%%%02X", c) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The base URL (setting or dflt) onto b without trailing slashes. */
+static int
+provider_add_base(struct buf *b, const struct provider_cfg *c, const char *dflt)
+{
+	const char	*s = c->base_url != NULL && *c->base_url != '\0' ?
+	    c->base_url : dflt;
+	size_t		 n = strlen(s);
+
+	while (n > 0 && s[n - 1] == '/')
+		n--;
+	return buf_add(b, s, n);
+}
+
+/*
+ * OpenAI-style URL: base as given when it already ends in /suffix, base + "/suffix" when
+ * it ends in /v1, else base + "/v1/suffix".
+ */
+static int
+provider_openai_url(struct buf *b, const struct provider_cfg *c, const char *suffix)
+{
+	char	 tail[64];
+
+	if (provider_add_base(b, c, "https://api.openai.com") == -1)
+		return -1;
+	snprintf(tail, sizeof(tail), "/%s", suffix);
+	if (util_str_endswith(b->p, tail))
+		return 0;
+	if (util_str_endswith(b->p, "/v1"))
+		return buf_adds(b, tail);
+	return buf_printf(b, "/v1%s", tail);
+}
+
+/* Gemini URL for model:method. */
+static int
+provider_gemini_url(struct buf *b, const struct provider_cfg *c, const char *method)
+{
+	const char	*m = c->model;
+
+	if (strncmp(m, "models/", 7) == 0)
+		m += 7;
+	if (provider_add_base(b, c, "https://generativelanguage.googleapis.com") == -1)
+		return -1;
+	if (!util_str_endswith(b->p, "/v1beta") && buf_adds(b, "/v1beta") == -1)
+		return -1;
+	if (buf_adds(b, "/models/") == -1 || provider_add_escaped(b, m) == -1)
+		return -1;
+	return buf_printf(b, ":%s", method);
+}
+
+/* Bedrock runtime URL for model/method. */
+static int
+provider_bedrock_url(struct buf *b, const struct provider_cfg *c, const char *method)
+{
+	struct buf	 d;
+	int		 rc;
+
+	buf_init(&d);
+	if (buf_printf(&d, "https://bedrock-runtime.%s.amazonaws.com",
+	    c->region != NULL ? c->region : "") == -1) {
+		buf_release(&d);
+		return -1;
+	}
+	rc = provider_add_base(b, c, d.p);
+	buf_release(&d);
+	if (rc == -1 || buf_adds(b, "/model/") == -1 ||
+	    provider_add_escaped(b, c->model) == -1)
+		return -1;
+	return buf_printf(b, "/%s", method);
+}
+
+/* Checks what every request of cfg needs; ECONFIG otherwise. */
+static int
+provider_check(const struct provider_cfg *c, struct provider_error *err)
+{
+	if (c == NULL || c->kind == PROVIDER_NONE) {
+		perr(err, PROVIDER_ECONFIG, 0, "no provider is configured");
+		return -1;
+	}
+	if (c->model == NULL || *c->model == '\0') {
+		perr(err, PROVIDER_ECONFIG, 0, "no model is set for the %s provider",
+		    provider_kind_name(c->kind));
+		return -1;
+	}
+	if ((c->key == NULL || *c->key == '\0') && (c->kind == PROVIDER_OPENAI ||
+	    c->kind == PROVIDER_ANTHROPIC || c->kind == PROVIDER_GEMINI)) {
+		perr(err, PROVIDER_ECONFIG, 0, "no API key is set for the %s provider",
+		    provider_kind_name(c->kind));
+		return -1;
+	}
+	if (c->kind == PROVIDER_BEDROCK && (c->region == NULL || *c->region == '\0')) {
+		perr(err, PROVIDER_ECONFIG, 0, "no region is set for bedrock "
+		    "(ai.llm.region or AWS_REGION)");
+		return -1;
+	}
+	if (c->kind == PROVIDER_CUSTOM && (c->base_url == NULL || *c->base_url == '\0')) {
+		perr(err, PROVIDER_ECONFIG, 0, "no base URL is set for the custom provider");
+		return -1;
+	}
+	return 0;
+}
+
+/* Content-Type and the vendor's credential headers. */
+static int
+provider_auth_headers(const struct provider_cfg *c, struct provider_http *h)
+{
+	struct buf	 b;
+	int		 rc = 0;
+	int		 have = c->key != NULL && *c->key != '\0';
+
+	if (provider_header(h, "Content-Type", "application/json") == -1)
+		return -1;
+	buf_init(&b);
+	switch (c->kind) {
+	case PROVIDER_ANTHROPIC:
+		rc = provider_header(h, "x-api-key", c->key) == -1 ||
+		    provider_header(h, "anthropic-version", "2023-06-01") == -1 ? -1 : 0;
+		break;
+	case PROVIDER_GEMINI:
+		rc = provider_header(h, "x-goog-api-key", c->key);
+		break;
+	case PROVIDER_BEDROCK:
+		if (provider_header(h, "Accept", "application/json") == -1)
+			rc = -1;
+		/* FALLTHROUGH */
+	default:
+		if (rc == 0 && have && (buf_printf(&b, "Bearer %s", c->key) == -1 ||
+		    provider_header(h, "Authorization", b.p) == -1))
+			rc = -1;
+		break;
+	}
+	if (b.p != NULL)
+		explicit_bzero(b.p, b.len);
+	buf_release(&b);
+	return rc;
+}
+
+/* Serialises obj (consumed) as compact JSON into h->body. */
+static int
+provider_set_body(struct provider_http *h, struct json_object *obj)
+{
+	const char	*s;
+
+	if (obj == NULL)
+		return -1;
+	s = json_object_to_json_string_ext(obj,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (s == NULL || (h->body = strdup(s)) == NULL) {
+		json_object_put(obj);
+		return -1;
+	}
+	h->bodylen = strlen(h->body);
+	json_object_put(obj);
+	return 0;
+}
+
+static struct json_object *
+jstr(const char *s)
+{
+	return json_object_new_string(s != NULL ? s : "");
+}
+
+/* {"key": value} with value consumed. */
+static struct json_object *
+jobj1(const char *key, struct json_object *value)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, key, value);
+	return o;
+}
+
+/* [{"text": s}] */
+static struct json_object *
+jtextparts(const char *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	json_object_array_add(a, jobj1("text", jstr(s)));
+	return a;
+}
+
+static struct json_object *
+provider_chat_json(const struct provider_cfg *c, const char *system, const char *user)
+{
+	struct json_object	*o = json_object_new_object(), *msgs, *m;
+	int			 sys = system != NULL && *system != '\0';
+
+	msgs = json_object_new_array();
+	switch (c->kind) {
+	case PROVIDER_ANTHROPIC:
+		json_object_object_add(o, "model", jstr(c->model));
+		json_object_object_add(o, "max_tokens",
+		    json_object_new_int(PROVIDER_MAX_TOKENS));
+		if (sys)
+			json_object_object_add(o, "system", jstr(system));
+		m = jobj1("role", jstr("user"));
+		json_object_object_add(m, "content", jstr(user));
+		json_object_array_add(msgs, m);
+		json_object_object_add(o, "messages", msgs);
+		break;
+	case PROVIDER_GEMINI:
+		if (sys)
+			json_object_object_add(o, "systemInstruction",
+			    jobj1("parts", jtextparts(system)));
+		m = jobj1("role", jstr("user"));
+		json_object_object_add(m, "parts", jtextparts(user));
+		json_object_array_add(msgs, m);
+		json_object_object_add(o, "contents", msgs);
+		break;
+	case PROVIDER_BEDROCK:
+		if (sys)
+			json_object_object_add(o, "system", jtextparts(system));
+		m = jobj1("role", jstr("user"));
+		json_object_object_add(m, "content", jtextparts(user));
+		json_object_array_add(msgs, m);
+		json_object_object_add(o, "messages", msgs);
+		break;
+	default:
+		json_object_object_add(o, "model", jstr(c->model));
+		if (sys) {
+			m = jobj1("role", jstr("system"));
+			json_object_object_add(m, "content", jstr(system));
+			json_object_array_add(msgs, m);
+		}
+		m = jobj1("role", jstr("user"));
+		json_object_object_add(m, "content", jstr(user));
+		json_object_array_add(msgs, m);
+		json_object_object_add(o, "messages", msgs);
+		break;
+	}
+	return o;
+}
+
+int
+provider_build_chat(const struct provider_cfg *c, const char *system, const char *user,
+    struct provider_http *h, struct provider_error *err)
+{
+	struct buf	 u;
+	int		 rc;
+
+	memset(h, 0, sizeof(*h));
+	if (provider_check(c, err) == -1)
+		return -1;
+	buf_init(&u);
+	switch (c->kind) {
+	case PROVIDER_ANTHROPIC:
+		rc = provider_add_base(&u, c, "https://api.anthropic.com");
+		if (rc == 0 && !util_str_endswith(u.p, "/v1/messages"))
+			rc = buf_adds(&u, util_str_endswith(u.p, "/v1") ?
+			    "/messages" : "/v1/messages");
+		break;
+	case PROVIDER_GEMINI:
+		rc = provider_gemini_url(&u, c, "generateContent");
+		break;
+	case PROVIDER_BEDROCK:
+		rc = provider_bedrock_url(&u, c, "converse");
+		break;
+	default:
+		rc = provider_openai_url(&u, c, "chat/completions");
+		break;
+	}
+	if (rc == -1 || (h->url = buf_detach(&u)) == NULL ||
+	    provider_auth_headers(c, h) == -1 ||
+	    provider_set_body(h, provider_chat_json(c, system, user)) == -1) {
+		buf_release(&u);
+		provider_http_release(h);
+		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 when a bedrock embedding model takes cohere's {"texts": [...]} shape. */
+static int
+provider_is_cohere(const struct provider_cfg *c)
+{
+	return c->kind == PROVIDER_BEDROCK && c->model != NULL &&
+	    strstr(c->model, "cohere.embed") != NULL;
+}
+
+size_t
+provider_embed_batch(const struct provider_cfg *c)
+{
+	if (c->kind == PROVIDER_BEDROCK && !provider_is_cohere(c))
+		return 1;
+	return PROVIDER_EMBED_BATCH;
+}
+
+static struct json_object *
+provider_embed_json(const struct provider_cfg *c, const char *const *texts, size_t n,
+    enum provider_embed_use use)
+{
+	struct json_object	*o = json_object_new_object(), *a, *r;
+	const char		*m = c->model;
+	struct buf		 b;
+	size_t			 i;
+
+	a = json_object_new_array();
+	switch (c->kind) {
+	case PROVIDER_GEMINI:
+		if (strncmp(m, "models/", 7) == 0)
+			m += 7;
+		buf_init(&b);
+		buf_printf(&b, "models/%s", m);
+		for (i = 0; i < n; i++) {
+			r = jobj1("model", jstr(b.p));
+			json_object_object_add(r, "content",
+			    jobj1("parts", jtextparts(texts[i])));
+			json_object_object_add(r, "taskType",
+			    jstr(use == PROVIDER_EMBED_QUERY ? "RETRIEVAL_QUERY" :
+			    "RETRIEVAL_DOCUMENT"));
+			json_object_array_add(a, r);
+		}
+		buf_release(&b);
+		json_object_object_add(o, "requests", a);
+		break;
+	case PROVIDER_BEDROCK:
+		if (!provider_is_cohere(c)) {
+			json_object_put(a);
+			json_object_object_add(o, "inputText", jstr(texts[0]));
+			break;
+		}
+		for (i = 0; i < n; i++)
+			json_object_array_add(a, jstr(texts[i]));
+		json_object_object_add(o, "texts", a);
+		json_object_object_add(o, "input_type",
+		    jstr(use == PROVIDER_EMBED_QUERY ? "search_query" : "search_document"));
+		break;
+	default:
+		json_object_object_add(o, "model", jstr(m));
+		for (i = 0; i < n; i++)
+			json_object_array_add(a, jstr(texts[i]));
+		json_object_object_add(o, "input", a);
+		break;
+	}
+	return o;
+}
+
+int
+provider_build_embed(const struct provider_cfg *c, const char *const *texts, size_t n,
+    enum provider_embed_use use, struct provider_http *h, struct provider_error *err)
+{
+	struct buf	 u;
+	int		 rc;
+
+	memset(h, 0, sizeof(*h));
+	if (provider_check(c, err) == -1)
+		return -1;
+	if (c->kind == PROVIDER_ANTHROPIC) {
+		perr(err, PROVIDER_ECONFIG, 0, "anthropic has no embedding API");
+		return -1;
+	}
+	if (n == 0 || n > provider_embed_batch(c)) {
+		perr(err, PROVIDER_EINTERNAL, 0, "%zu texts in one embedding request", n);
+		return -1;
+	}
+	buf_init(&u);
+	switch (c->kind) {
+	case PROVIDER_GEMINI:
+		rc = provider_gemini_url(&u, c, "batchEmbedContents");
+		break;
+	case PROVIDER_BEDROCK:
+		rc = provider_bedrock_url(&u, c, "invoke");
+		break;
+	default:
+		rc = provider_openai_url(&u, c, "embeddings");
+		break;
+	}
+	if (rc == -1 || (h->url = buf_detach(&u)) == NULL ||
+	    provider_auth_headers(c, h) == -1 ||
+	    provider_set_body(h, provider_embed_json(c, texts, n, use)) == -1) {
+		buf_release(&u);
+		provider_http_release(h);
+		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ answers */
+
+/* Parses body as a JSON object; EMALFORMED otherwise. */
+static struct json_object *
+provider_json(const char *body, size_t len, struct provider_error *err)
+{
+	struct json_tokener	*tok;
+	struct json_object	*o;
+
+	if ((tok = json_tokener_new()) == NULL) {
+		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		return NULL;
+	}
+	o = json_tokener_parse_ex(tok, body, (int)len);
+	if (o == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+	    !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		o = NULL;
+		perr(err, PROVIDER_EMALFORMED, 0,
+		    "malformed response: the answer is not a JSON object");
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+static struct json_object *
+jget(struct json_object *o, const char *key, json_type type)
+{
+	struct json_object *v;
+
+	if (o == NULL || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static struct json_object *
+jidx(struct json_object *a, size_t i, json_type type)
+{
+	struct json_object *v;
+
+	if (a == NULL || !json_object_is_type(a, json_type_array) ||
+	    i >= json_object_array_length(a))
+		return NULL;
+	v = json_object_array_get_idx(a, i);
+	return v != NULL && json_object_is_type(v, type) ? v : NULL;
+}
+
+/* Appends the "text" of each element of parts; the count of texts found, -1 on ENOMEM. */
+static int
+provider_add_texts(struct buf *answer, struct json_object *parts)
+{
+	struct json_object	*t;
+	size_t			 i;
+	int			 found = 0;
+
+	for (i = 0; parts != NULL && i < json_object_array_length(parts); i++) {
+		if ((t = jget(jidx(parts, i, json_type_object), "text",
+		    json_type_string)) == NULL)
+			continue;
+		if (buf_adds(answer, json_object_get_string(t)) == -1)
+			return -1;
+		found++;
+	}
+	return found;
+}
+
+int
+provider_parse_chat(enum provider_kind kind, const char *body, size_t len,
+    struct buf *answer, struct provider_error *err)
+{
+	struct json_object	*o, *v, *parts = NULL;
+	const char		*why = "no text in the answer";
+	int			 rc = -1, n;
+
+	if ((o = provider_json(body, len, err)) == NULL)
+		return -1;
+	switch (kind) {
+	case PROVIDER_ANTHROPIC:
+		parts = jget(o, "content", json_type_array);
+		break;
+	case PROVIDER_GEMINI:
+		parts = jget(jget(jidx(jget(o, "candidates", json_type_array), 0,
+		    json_type_object), "content", json_type_object), "parts",
+		    json_type_array);
+		if (parts == NULL && (v = jget(jget(o, "promptFeedback",
+		    json_type_object), "blockReason", json_type_string)) != NULL) {
+			perr(err, PROVIDER_EREQUEST, 200, "the prompt was blocked (%s)",
+			    json_object_get_string(v));
+			goto out;
+		}
+		break;
+	case PROVIDER_BEDROCK:
+		parts = jget(jget(jget(o, "output", json_type_object), "message",
+		    json_type_object), "content", json_type_array);
+		break;
+	default:
+		v = jget(jidx(jget(o, "choices", json_type_array), 0, json_type_object),
+		    "message", json_type_object);
+		if ((parts = jget(v, "content", json_type_string)) != NULL) {
+			if (buf_adds(answer, json_object_get_string(parts)) == -1)
+				goto nomem;
+			rc = 0;
+			goto out;
+		}
+		if (jget(v, "refusal", json_type_string) != NULL)
+			why = "the model refused to answer";
+		parts = NULL;
+		break;
+	}
+	if ((n = provider_add_texts(answer, parts)) == -1)
+		goto nomem;
+	if (n > 0) {
+		rc = 0;
+		goto out;
+	}
+	perr(err, PROVIDER_EMALFORMED, 200, "malformed response: %s", why);
+	goto out;
+nomem:
+	perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+out:
+	json_object_put(o);
+	return rc;
+}
+
+/* Copies a JSON array of numbers into row (dim floats); *dim set when 0. */
+static int
+provider_vector(struct json_object *a, float **out, size_t n, size_t row, size_t *dim,
+    struct provider_error *err)
+{
+	struct json_object	*x;
+	size_t			 len, i;
+
+	if (a == NULL || (len = json_object_array_length(a)) == 0) {
+		perr(err, PROVIDER_EMALFORMED, 200,
+		    "malformed response: vector %zu is missing", row);
+		return -1;
+	}
+	if (*out == NULL) {
+		if (*dim == 0)
+			*dim = len;
+		if (*dim > PROVIDER_MAX_DIM) {
+			perr(err, PROVIDER_EMALFORMED, 200, "malformed response: "
+			    "%zu dimensions", *dim);
+			return -1;
+		}
+		if ((*out = calloc(n * *dim, sizeof(float))) == NULL) {
+			perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+			return -1;
+		}
+	}
+	if (len != *dim) {
+		perr(err, PROVIDER_EMALFORMED, 200, "malformed response: vector %zu has "
+		    "%zu dimensions, not %zu", row, len, *dim);
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		x = json_object_array_get_idx(a, i);
+		if (x == NULL || !(json_object_is_type(x, json_type_double) ||
+		    json_object_is_type(x, json_type_int))) {
+			perr(err, PROVIDER_EMALFORMED, 200, "malformed response: "
+			    "vector %zu holds a non-number", row);
+			return -1;
+		}
+		(*out)[row * *dim + i] = (float)json_object_get_double(x);
+	}
+	return 0;
+}
+
+int
+provider_parse_embed(const struct provider_cfg *c, const char *body, size_t len, size_t n,
+    float **out, size_t *dim, struct provider_error *err)
+{
+	struct json_object	*o, *list = NULL, *e, *v;
+	size_t			 i, row, count;
+	unsigned char		*seen = NULL;
+	int			 rc = -1;
+
+	*out = NULL;
+	if ((o = provider_json(body, len, err)) == NULL)
+		return -1;
+	if (c->kind == PROVIDER_BEDROCK && !provider_is_cohere(c)) {
+		if (n != 1) {
+			perr(err, PROVIDER_EINTERNAL, 0, "titan embeds one text a request");
+			goto out;
+		}
+		rc = provider_vector(jget(o, "embedding", json_type_array), out, 1, 0, dim,
+		    err);
+		goto out;
+	}
+	switch (c->kind) {
+	case PROVIDER_GEMINI:
+		list = jget(o, "embeddings", json_type_array);
+		break;
+	case PROVIDER_BEDROCK:
+		if ((list = jget(o, "embeddings", json_type_array)) == NULL)
+			list = jget(jget(o, "embeddings", json_type_object), "float",
+			    json_type_array);
+		break;
+	default:
+		list = jget(o, "data", json_type_array);
+		break;
+	}
+	count = list != NULL ? json_object_array_length(list) : 0;
+	if (count != n) {
+		perr(err, PROVIDER_EMALFORMED, 200, "malformed response: %zu vectors "
+		    "for %zu texts", count, n);
+		goto out;
+	}
+	if ((seen = calloc(n, 1)) == NULL) {
+		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		row = i;
+		switch (c->kind) {
+		case PROVIDER_GEMINI:
+			v = jget(jidx(list, i, json_type_object), "values",
+			    json_type_array);
+			break;
+		case PROVIDER_BEDROCK:
+			v = jidx(list, i, json_type_array);
+			break;
+		default:
+			e = jidx(list, i, json_type_object);
+			v = jget(e, "embedding", json_type_array);
+			if (jget(e, "index", json_type_int) != NULL) {
+				int64_t ix = json_object_get_int64(jget(e, "index",
+				    json_type_int));
+
+				if (ix < 0 || (uint64_t)ix >= n) {
+					perr(err, PROVIDER_EMALFORMED, 200,
+					    "malformed response: index %lld",
+					    (long long)ix);
+					goto out;
+				}
+				row = (size_t)ix;
+			}
+			break;
+		}
+		if (seen[row]) {
+			perr(err, PROVIDER_EMALFORMED, 200,
+			    "malformed response: index %zu repeated", row);
+			goto out;
+		}
+		seen[row] = 1;
+		if (provider_vector(v, out, n, row, dim, err) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (rc == -1) {
+		free(*out);
+		*out = NULL;
+	}
+	free(seen);
+	json_object_put(o);
+	return rc;
+}
+
+/* ------------------------------------------------------------ errors */
+
+/* Cuts a tail of s (length n) that is the start of secret (4 bytes or more). */
+static void
+provider_cut_partial(char *s, const char *secret)
+{
+	size_t	 n = strlen(s), m = strlen(secret), k;
+
+	for (k = (n < m ? n : m - 1); k >= 4; k--)
+		if (memcmp(s + n - k, secret, k) == 0) {
+			s[n - k] = '\0';
+			return;
+		}
+}
+
+void
+provider_scrub(char *s, size_t sz, const char *secret)
+{
+	static const char	 red[] = "[redacted]";
+	struct buf		 b;
+	const char		*p, *hit;
+	size_t			 n;
+
+	if (s == NULL || sz == 0 || secret == NULL || (n = strlen(secret)) == 0)
+		return;
+	if (strstr(s, secret) != NULL) {
+		buf_init(&b);
+		for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + n)
+			if (buf_add(&b, p, (size_t)(hit - p)) == -1 ||
+			    buf_adds(&b, red) == -1)
+				goto fail;
+		if (buf_adds(&b, p) == -1)
+			goto fail;
+		snprintf(s, sz, "%s", b.p);
+		buf_release(&b);
+	}
+	/* A text cut short may end with the first bytes of a secret. */
+	provider_cut_partial(s, secret);
+	return;
+fail:
+	/* Without memory, drop the text rather than leak the secret. */
+	snprintf(s, sz, "%s", red);
+	buf_release(&b);
+}
+
+/*
+ * The vendor's error message in body (JSON or text), one line, into out, with each of the
+ * NULL-terminated secrets removed before it is cut to size.
+ */
+static void
+provider_vendor_message(const char *body, size_t len, const char *const *secrets,
+    char *out, size_t outsz)
+{
+	char			 full[2048];
+	struct json_tokener	*tok;
+	struct json_object	*o = NULL, *v = NULL, *e;
+	const char		*s = NULL;
+	size_t			 i, j, n;
+
+	out[0] = '\0';
+	if (body == NULL || len == 0)
+		return;
+	if ((tok = json_tokener_new()) != NULL) {
+		o = json_tokener_parse_ex(tok, body, (int)len);
+		if (json_tokener_get_error(tok) != json_tokener_success) {
+			json_object_put(o);
+			o = NULL;
+		}
+		json_tokener_free(tok);
+	}
+	if (o != NULL) {
+		e = jget(o, "error", json_type_object);
+		if ((v = jget(e, "message", json_type_string)) == NULL &&
+		    (v = jget(o, "message", json_type_string)) == NULL &&
+		    (v = jget(o, "Message", json_type_string)) == NULL &&
+		    (v = jget(o, "error", json_type_string)) == NULL)
+			v = jget(o, "detail", json_type_string);
+		if (v != NULL)
+			s = json_object_get_string(v);
+	}
+	if (s != NULL)
+		snprintf(full, sizeof(full), "%s", s);
+	else
+		snprintf(full, sizeof(full), "%.*s", (int)(len < 1024 ? len : 1024), body);
+	json_object_put(o);
+	for (i = 0; secrets != NULL && secrets[i] != NULL; i++)
+		provider_scrub(full, sizeof(full), secrets[i]);
+	n = strlen(full);
+	if (n >= outsz)
+		n = outsz - 1;
+	memcpy(out, full, n);
+	out[n] = '\0';
+	for (i = 0; secrets != NULL && secrets[i] != NULL; i++)
+		provider_cut_partial(out, secrets[i]);
+	/* One printable line, runs of blanks collapsed. */
+	for (i = j = 0; out[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)out[i];
+
+		if (c < 0x20 || c == 0x7f)
+			c = ' ';
+		if (c == ' ' && (j == 0 || out[j - 1] == ' '))
+			continue;
+		out[j++] = (char)c;
+	}
+	while (j > 0 && out[j - 1] == ' ')
+		j--;
+	out[j] = '\0';
+}
+
+/* provider_http_error with a NULL-terminated list of secrets. */
+static void
+provider_http_error_s(enum provider_kind kind, const char *model, long status,
+    const char *body, size_t len, const char *const *secrets, struct provider_error *err)
+{
+	char	 msg[200], vendor[192];
+	size_t	 i;
+	int	 k;
+
+	provider_vendor_message(body, len, secrets, vendor, sizeof(vendor));
+	if (status == 401 || status == 403)
+		k = PROVIDER_EAUTH;
+	else if (status == 404)
+		k = PROVIDER_EMODEL;
+	else if (status == 429)
+		k = PROVIDER_EQUOTA;
+	else if (status >= 500)
+		k = PROVIDER_ESERVER;
+	else if (status == 408)
+		k = PROVIDER_ETIMEOUT;
+	else
+		k = PROVIDER_EREQUEST;
+	/* Vendors that say "bad key" or "bad model" with a 400. */
+	if (status == 400 && body != NULL && (memmem(body, len, "API_KEY_INVALID", 15) ||
+	    memmem(body, len, "API key not valid", 17)))
+		k = PROVIDER_EAUTH;
+	if (status == 400 && kind == PROVIDER_BEDROCK && body != NULL &&
+	    memmem(body, len, "model identifier is invalid", 27))
+		k = PROVIDER_EMODEL;
+	switch (k) {
+	case PROVIDER_EAUTH:
+		snprintf(msg, sizeof(msg), "authentication failed: %s rejected the "
+		    "credentials", provider_kind_name(kind));
+		break;
+	case PROVIDER_EMODEL:
+		snprintf(msg, sizeof(msg), "model '%.64s' not found (or wrong endpoint)",
+		    model != NULL ? model : "");
+		break;
+	case PROVIDER_EQUOTA:
+		snprintf(msg, sizeof(msg), "quota or rate limit exceeded");
+		break;
+	case PROVIDER_ESERVER:
+		snprintf(msg, sizeof(msg), "%s server error", provider_kind_name(kind));
+		break;
+	case PROVIDER_ETIMEOUT:
+		snprintf(msg, sizeof(msg), "the provider timed out");
+		break;
+	default:
+		snprintf(msg, sizeof(msg), "request rejected");
+		break;
+	}
+	for (i = 0; secrets != NULL && secrets[i] != NULL; i++)
+		provider_scrub(msg, sizeof(msg), secrets[i]);
+	perr(err, k, status, "%s (HTTP %ld)%s%s", msg, status, *vendor ? ": " : "",
+	    vendor);
+	for (i = 0; err != NULL && secrets != NULL && secrets[i] != NULL; i++)
+		provider_scrub(err->message, sizeof(err->message), secrets[i]);
+}
+
+void
+provider_http_error(enum provider_kind kind, const char *model, long status,
+    const char *body, size_t len, const char *secret, struct provider_error *err)
+{
+	const char	*secrets[2] = { secret, NULL };
+
+	provider_http_error_s(kind, model, status, body, len, secrets, err);
+}
+
+/* ------------------------------------------------------------ engine */
+
+static long long
+provider_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+enum { XF_WAIT, XF_RUN, XF_DONE };
+
+struct provider_xfer {
+	struct provider_http	 req;
+	CURL			*easy;
+	struct curl_slist	*hdrs;
+	struct buf		 resp;
+	int			 toobig;
+	char			 curlerr[CURL_ERROR_SIZE];
+	int			 tries;
+	int			 state;
+	long long		 at;	/* not started before (monotonic ms) */
+	size_t			 first, n;	/* texts of an embedding batch */
+};
+
+struct provider_run {
+	const struct provider_cfg *cfg;
+	struct aws_creds	 creds;
+	int			 sign;		/* bedrock with AWS credentials */
+	long long		 start, deadline;
+	long			 budget_ms;
+	CURLM			*multi;
+	const char		*secrets[5];
+};
+
+static size_t
+provider_write(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct provider_xfer	*x = arg;
+	size_t			 n = size * nmemb;
+
+	if (x->resp.len + n > (size_t)PROVIDER_MAX_ANSWER) {
+		x->toobig = 1;
+		return 0;
+	}
+	if (buf_add(&x->resp, p, n) == -1)
+		return 0;
+	return n;
+}
+
+/* Every secret the run knows of is removed from msg. */
+static void
+provider_scrub_all(struct provider_run *r, char *msg, size_t sz)
+{
+	size_t	 i;
+
+	for (i = 0; r->secrets[i] != NULL; i++)
+		provider_scrub(msg, sz, r->secrets[i]);
+}
+
+/* r->secrets: the non-empty secrets of the run, NULL-terminated. */
+static void
+provider_secrets(struct provider_run *r)
+{
+	const char	*all[4];
+	size_t		 i, n = 0;
+
+	all[0] = r->cfg->key;
+	all[1] = r->creds.secret_access_key;
+	all[2] = r->creds.session_token;
+	all[3] = r->creds.bearer_token;
+	for (i = 0; i < 4; i++)
+		if (all[i] != NULL && *all[i] != '\0')
+			r->secrets[n++] = all[i];
+	r->secrets[n] = NULL;
+}
+
+/* Host part of a URL, for messages. */
+static void
+provider_host(const char *url, char *out, size_t sz)
+{
+	const char	*p = strstr(url, "://");
+	size_t		 n;
+
+	p = p != NULL ? p + 3 : url;
+	n = strcspn(p, "/?#");
+	snprintf(out, sz, "%.*s", (int)n, p);
+}
+
+/* Frees a header list, zeroing each line first (they carry credentials). */
+static void
+provider_slist_free(struct curl_slist *l)
+{
+	struct curl_slist	*p;
+
+	for (p = l; p != NULL; p = p->next)
+		if (p->data != NULL)
+			explicit_bzero(p->data, strlen(p->data));
+	curl_slist_free_all(l);
+}
+
+/* Releases a response buffer, zeroing it first (an error answer may echo a key). */
+static void
+provider_resp_release(struct buf *b)
+{
+	if (b->p != NULL)
+		explicit_bzero(b->p, b->cap);
+	buf_release(b);
+}
+
+/* Starts one try of x. */
+static int
+provider_start(struct provider_run *r, struct provider_xfer *x, struct provider_error *err)
+{
+	const char	*hv[8];
+	char		 aerr[256];
+	long long	 left = r->deadline - provider_now_ms();
+	size_t		 i;
+
+	if (left < 1)
+		left = 1;
+	buf_reset(&x->resp);
+	x->toobig = 0;
+	x->curlerr[0] = '\0';
+	provider_slist_free(x->hdrs);
+	x->hdrs = NULL;
+	for (i = 0; i < x->req.nheaders; i++) {
+		struct curl_slist *t = curl_slist_append(x->hdrs, x->req.headers[i]);
+
+		if (t == NULL)
+			goto nomem;
+		x->hdrs = t;
+		hv[i] = x->req.headers[i];
+	}
+	hv[i] = NULL;
+	if (r->sign && aws_sigv4_sign("POST", x->req.url, r->cfg->region, "bedrock", hv,
+	    x->req.body, x->req.bodylen, &r->creds, time(NULL), &x->hdrs, aerr,
+	    sizeof(aerr)) == -1) {
+		provider_scrub_all(r, aerr, sizeof(aerr));
+		perr(err, PROVIDER_ECONFIG, 0, "cannot sign the request: %s", aerr);
+		return -1;
+	}
+	{
+		struct curl_slist *t = curl_slist_append(x->hdrs, "Expect:");
+
+		if (t == NULL)
+			goto nomem;
+		x->hdrs = t;
+	}
+	if (x->easy == NULL && (x->easy = curl_easy_init()) == NULL)
+		goto nomem;
+	curl_easy_reset(x->easy);
+	curl_easy_setopt(x->easy, CURLOPT_URL, x->req.url);
+	curl_easy_setopt(x->easy, CURLOPT_POST, 1L);
+	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, x->req.body);
+	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)x->req.bodylen);
+	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->hdrs);
+	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, provider_write);
+	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->curlerr);
+	curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
+	curl_easy_setopt(x->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, (long)left);
+	curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS,
+	    (long)(left < PROVIDER_CONNECT_MS ? left : PROVIDER_CONNECT_MS));
+	curl_easy_setopt(x->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(x->easy, CURLOPT_USERAGENT, "ctxd");
+	curl_easy_setopt(x->easy, CURLOPT_ACCEPT_ENCODING, "");
+	if (curl_multi_add_handle(r->multi, x->easy) != CURLM_OK)
+		goto nomem;
+	x->tries++;
+	x->state = XF_RUN;
+	return 0;
+nomem:
+	perr(err, PROVIDER_EINTERNAL, 0, "cannot start a transfer");
+	return -1;
+}
+
+/* Error of a failed transfer (not an HTTP answer); returns 1 when a retry may help. */
+static int
+provider_curl_error(struct provider_run *r, struct provider_xfer *x, CURLcode cc,
+    struct provider_error *err)
+{
+	char		 host[128], detail[CURL_ERROR_SIZE];
+
+	provider_host(x->req.url, host, sizeof(host));
+	snprintf(detail, sizeof(detail), "%s", x->curlerr[0] ? x->curlerr :
+	    curl_easy_strerror(cc));
+	provider_scrub_all(r, detail, sizeof(detail));
+	switch (cc) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		perr(err, PROVIDER_EDNS, 0, "DNS: cannot resolve %s (%s)", host, detail);
+		return 0;
+	case CURLE_COULDNT_CONNECT:
+		perr(err, PROVIDER_ECONNECT, 0, "cannot connect to %s (%s)", host,
+		    detail);
+		return 0;
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+	case CURLE_USE_SSL_FAILED:
+		perr(err, PROVIDER_ETLS, 0, "TLS failure with %s (%s)", host, detail);
+		return 0;
+	case CURLE_OPERATION_TIMEDOUT:
+		perr(err, PROVIDER_ETIMEOUT, 0, "timeout: no answer from %s within "
+		    "%ld ms", host, r->budget_ms);
+		return 1;
+	case CURLE_WRITE_ERROR:
+		if (x->toobig) {
+			perr(err, PROVIDER_EMALFORMED, 0, "malformed response: larger "
+			    "than %ld bytes", PROVIDER_MAX_ANSWER);
+			return 0;
+		}
+		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		return 0;
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		perr(err, PROVIDER_ENETWORK, 0, "transfer from %s failed (%s)", host,
+		    detail);
+		return 1;
+	default:
+		perr(err, PROVIDER_ENETWORK, 0, "transfer with %s failed (%s)", host,
+		    detail);
+		return 0;
+	}
+}
+
+/* Delay before try number x->tries + 1: exponential with jitter, at least retry_after. */
+static long long
+provider_backoff(struct provider_xfer *x, long long retry_after_ms)
+{
+	uint32_t	 rnd = 0;
+	long long	 base, d;
+
+	base = (long long)PROVIDER_BACKOFF_MS << (x->tries - 1);
+	(void)crypto_random(&rnd, sizeof(rnd));
+	d = base / 2 + (long long)(rnd % (uint32_t)(base / 2 + 1));
+	return d > retry_after_ms ? d : retry_after_ms;
+}
+
+/* Handles one finished try; 0 (done or rescheduled) or -1 (failed, *err filled). */
+static int
+provider_finish(struct provider_run *r, struct provider_xfer *x, CURLcode cc,
+    struct provider_error *err)
+{
+	long		 status = 0;
+	curl_off_t	 ra = 0;
+	long long	 now = provider_now_ms(), delay;
+	int		 retry;
+
+	curl_multi_remove_handle(r->multi, x->easy);
+	if (cc == CURLE_OK) {
+		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+		if (status >= 200 && status < 300) {
+			x->state = XF_DONE;
+			return 0;
+		}
+		provider_http_error_s(r->cfg->kind, r->cfg->model, status, x->resp.p,
+		    x->resp.len, r->secrets, err);
+		retry = status == 429 || status >= 500 || status == 408;
+		if (curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra) != CURLE_OK ||
+		    ra < 0)
+			ra = 0;
+	} else
+		retry = provider_curl_error(r, x, cc, err);
+	if (!retry || x->tries >= PROVIDER_TRIES)
+		return -1;
+	delay = provider_backoff(x, (long long)ra * 1000);
+	if (now + delay >= r->deadline)
+		return -1;
+	x->at = now + delay;
+	x->state = XF_WAIT;
+	return 0;
+}
+
+/*
+ * Runs the n requests of xs, PROVIDER_INFLIGHT at a time, with retries, until all have a
+ * 2xx answer (0) or one fails or the deadline passes (-1, *err).
+ */
+static int
+provider_run(const struct provider_cfg *c, struct provider_xfer *xs, size_t n,
+    long deadline_ms, struct provider_error *err)
+{
+	struct provider_run	 r;
+	struct provider_xfer	*x;
+	CURLMsg			*msg;
+	char			 aerr[512];
+	long long		 now, wait;
+	size_t			 i, running, done;
+	int			 still, left, finished, rc = -1;
+	static int		 inited;
+
+	memset(&r, 0, sizeof(r));
+	r.cfg = c;
+	r.budget_ms = deadline_ms > 0 ? deadline_ms : 1;
+	r.start = provider_now_ms();
+	r.deadline = r.start + r.budget_ms;
+	provider_secrets(&r);
+	if (!inited) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		inited = 1;
+	}
+	if (c->kind == PROVIDER_BEDROCK && (c->key == NULL || *c->key == '\0')) {
+		if (aws_creds_load(c->region, &r.creds, aerr, sizeof(aerr)) == -1) {
+			perr(err, PROVIDER_EAUTH, 0, "no AWS credentials: %s", aerr);
+			return -1;
+		}
+		r.sign = 1;
+	}
+	provider_secrets(&r);
+	if ((r.multi = curl_multi_init()) == NULL) {
+		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		goto out;
+	}
+	curl_multi_setopt(r.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)PROVIDER_INFLIGHT);
+	for (;;) {
+		now = provider_now_ms();
+		running = done = 0;
+		for (i = 0; i < n; i++) {
+			running += xs[i].state == XF_RUN;
+			done += xs[i].state == XF_DONE;
+		}
+		if (done == n) {
+			rc = 0;
+			break;
+		}
+		if (now >= r.deadline) {
+			char host[128];
+
+			provider_host(xs[0].req.url, host, sizeof(host));
+			perr(err, PROVIDER_ETIMEOUT, 0, "timeout: no answer from %s "
+			    "within %ld ms", host, r.budget_ms);
+			break;
+		}
+		wait = r.deadline - now;
+		for (i = 0; i < n && running < PROVIDER_INFLIGHT; i++) {
+			if (xs[i].state != XF_WAIT)
+				continue;
+			if (xs[i].at > now) {
+				if (xs[i].at - now < wait)
+					wait = xs[i].at - now;
+				continue;
+			}
+			if (provider_start(&r, &xs[i], err) == -1)
+				goto out;
+			running++;
+		}
+		if (curl_multi_perform(r.multi, &still) != CURLM_OK) {
+			perr(err, PROVIDER_EINTERNAL, 0, "curl multi failure");
+			break;
+		}
+		finished = 0;
+		while ((msg = curl_multi_info_read(r.multi, &left)) != NULL) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			finished = 1;
+			x = NULL;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+			if (x == NULL)
+				continue;
+			if (provider_finish(&r, x, msg->data.result, err) == -1) {
+				x->state = XF_DONE;
+				goto out;
+			}
+		}
+		/* Something ended: start the next (or end) before waiting. */
+		if (finished)
+			continue;
+		if (wait > 1000)
+			wait = 1000;
+		if (wait < 1)
+			wait = 1;
+		if (curl_multi_poll(r.multi, NULL, 0, (int)wait, NULL) != CURLM_OK) {
+			perr(err, PROVIDER_EINTERNAL, 0, "curl multi failure");
+			break;
+		}
+	}
+out:
+	for (i = 0; i < n; i++) {
+		if (xs[i].state == XF_RUN && r.multi != NULL)
+			curl_multi_remove_handle(r.multi, xs[i].easy);
+		if (xs[i].easy != NULL)
+			curl_easy_cleanup(xs[i].easy);
+		xs[i].easy = NULL;
+		provider_slist_free(xs[i].hdrs);
+		xs[i].hdrs = NULL;
+	}
+	if (r.multi != NULL)
+		curl_multi_cleanup(r.multi);
+	aws_creds_release(&r.creds);
+	return rc;
+}
+
+static void
+provider_xfers_free(struct provider_xfer *xs, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; xs != NULL && i < n; i++) {
+		provider_http_release(&xs[i].req);
+		provider_resp_release(&xs[i].resp);
+	}
+	free(xs);
+}
+
+int
+provider_chat(const struct provider_cfg *c, const char *system, const char *user,
+    long deadline_ms, struct buf *answer, struct provider_error *err)
+{
+	struct provider_xfer	 x;
+	int			 rc = -1;
+
+	memset(&x, 0, sizeof(x));
+	buf_init(&x.resp);
+	if (provider_build_chat(c, system, user, &x.req, err) == -1)
+		goto out;
+	if (provider_run(c, &x, 1, deadline_ms, err) == -1)
+		goto out;
+	if (provider_parse_chat(c->kind, x.resp.p != NULL ? x.resp.p : "", x.resp.len,
+	    answer, err) == -1)
+		goto out;
+	rc = 0;
+out:
+	provider_http_release(&x.req);
+	provider_resp_release(&x.resp);
+	return rc;
+}
+
+int
+provider_embed(const struct provider_cfg *c, const char *const *texts, size_t n,
+    enum provider_embed_use use, long deadline_ms, float **vectors, size_t *dim,
+    struct provider_error *err)
+{
+	struct provider_xfer	*xs = NULL;
+	float			*all = NULL, *part = NULL;
+	size_t			 batch, nx, i, d = 0;
+	int			 rc = -1;
+
+	*vectors = NULL;
+	*dim = 0;
+	if (n == 0) {
+		perr(err, PROVIDER_EINTERNAL, 0, "no text to embed");
+		return -1;
+	}
+	if (provider_check(c, err) == -1)
+		return -1;
+	batch = provider_embed_batch(c);
+	nx = (n + batch - 1) / batch;
+	if ((xs = calloc(nx, sizeof(*xs))) == NULL) {
+		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < nx; i++) {
+		xs[i].first = i * batch;
+		xs[i].n = n - xs[i].first < batch ? n - xs[i].first : batch;
+		buf_init(&xs[i].resp);
+		if (provider_build_embed(c, texts + xs[i].first, xs[i].n, use, &xs[i].req,
+		    err) == -1)
+			goto out;
+	}
+	if (provider_run(c, xs, nx, deadline_ms, err) == -1)
+		goto out;
+	for (i = 0; i < nx; i++) {
+		if (provider_parse_embed(c, xs[i].resp.p != NULL ? xs[i].resp.p : "",
+		    xs[i].resp.len, xs[i].n, &part, &d, err) == -1)
+			goto out;
+		if (all == NULL && (all = calloc(n * d, sizeof(float))) == NULL) {
+			perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+			goto out;
+		}
+		memcpy(all + xs[i].first * d, part, xs[i].n * d * sizeof(float));
+		free(part);
+		part = NULL;
+	}
+	*vectors = all;
+	*dim = d;
+	all = NULL;
+	rc = 0;
+out:
+	free(part);
+	free(all);
+	provider_xfers_free(xs, nx);
+	return rc;
+}
+
+/* ------------------------------------------------------------ ctxd-admin provider test */
+
+/* Describes cfg on one line: "openai, model M, endpoint URL". */
+static void
+provider_describe(FILE *out, const char *what, const struct provider_cfg *c,
+    const struct provider_http *h)
+{
+	fprintf(out, "%s: %s, model %s", what, provider_kind_name(c->kind),
+	    c->model != NULL ? c->model : "(unset)");
+	if (c->kind == PROVIDER_BEDROCK)
+		fprintf(out, ", region %s", c->region != NULL ? c->region : "(unset)");
+	if (h != NULL && h->url != NULL)
+		fprintf(out, ", endpoint %s", h->url);
+	fputc('\n', out);
+}
+
+static void
+provider_print_fail(FILE *out, const char *what, const struct provider_error *e)
+{
+	fprintf(out, "%s: FAILED (%s): %s\n", what, provider_errkind_name(e->kind),
+	    e->message);
+}
+
+/* For bedrock without an API key: which AWS credentials will be used. */
+static void
+provider_print_creds(FILE *out, const char *what, const struct provider_cfg *c)
+{
+	struct aws_creds	 cr;
+	char			 aerr[512];
+
+	if (c->kind != PROVIDER_BEDROCK)
+		return;
+	if (c->key != NULL && *c->key != '\0') {
+		fprintf(out, "%s: credentials: Bedrock API key (ai.*.api_key)\n", what);
+		return;
+	}
+	memset(&cr, 0, sizeof(cr));
+	if (aws_creds_load(c->region, &cr, aerr, sizeof(aerr)) == 0)
+		fprintf(out, "%s: credentials: %s\n", what, cr.source);
+	aws_creds_release(&cr);
+}
+
+static int
+provider_test_llm(const struct provider_cfg *c, long ms, FILE *out)
+{
+	struct provider_error	 e;
+	struct provider_http	 h;
+	struct buf		 a;
+	long long		 t0;
+	size_t			 i;
+	int			 rc = 1;
+
+	memset(&e, 0, sizeof(e));
+	buf_init(&a);
+	if (provider_build_chat(c, NULL, "ping", &h, &e) == -1) {
+		provider_describe(out, "llm", c, NULL);
+		provider_print_fail(out, "llm", &e);
+		return 1;
+	}
+	provider_describe(out, "llm", c, &h);
+	provider_http_release(&h);
+	provider_print_creds(out, "llm", c);
+	t0 = provider_now_ms();
+	if (provider_chat(c, "You are a connectivity check. Answer with one word.",
+	    "Reply with the word ok.", ms, &a, &e) == -1) {
+		provider_print_fail(out, "llm", &e);
+		goto out;
+	}
+	for (i = 0; i < a.len; i++)
+		if ((unsigned char)a.p[i] < 0x20)
+			a.p[i] = ' ';
+	fprintf(out, "llm: ok in %lld ms: answered \"%.80s%s\"\n", provider_now_ms() - t0,
+	    a.p != NULL ? a.p : "", a.len > 80 ? "..." : "");
+	rc = 0;
+out:
+	buf_release(&a);
+	return rc;
+}
+
+static int
+provider_test_embed(const struct provider_cfg *c, long ms, FILE *out)
+{
+	static const char *const texts[] = {
+		"How do I set a timeout on a request?",
+		"Set the request timeout in milliseconds."
+	};
+	struct provider_error	 e;
+	struct provider_http	 h;
+	float			*v = NULL;
+	size_t			 dim = 0;
+	long long		 t0;
+
+	memset(&e, 0, sizeof(e));
+	if (provider_build_embed(c, texts, 1, PROVIDER_EMBED_DOCUMENT, &h, &e) == -1) {
+		provider_describe(out, "embed", c, NULL);
+		provider_print_fail(out, "embed", &e);
+		return 1;
+	}
+	provider_describe(out, "embed", c, &h);
+	provider_http_release(&h);
+	provider_print_creds(out, "embed", c);
+	t0 = provider_now_ms();
+	if (provider_embed(c, texts, 2, PROVIDER_EMBED_DOCUMENT, ms, &v, &dim, &e) == -1) {
+		provider_print_fail(out, "embed", &e);
+		return 1;
+	}
+	fprintf(out, "embed: ok in %lld ms: 2 vectors of %zu dimensions\n",
+	    provider_now_ms() - t0, dim);
+	free(v);
+	return 0;
+}
+
+int
+provider_cli_test(sqlite3 *db, const char *datadir, int argc, char **argv, FILE *out)
+{
+	struct provider_cfg	 llm, emb;
+	long			 secs = 30;
+	int			 i, want_llm = 1, want_embed = 1, rc = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc &&
+		    util_parse_long(argv[i + 1], 1, 600, &secs) == 0)
+			i++;
+		else if (strcmp(argv[i], "--llm") == 0)
+			want_embed = 0;
+		else if (strcmp(argv[i], "--embed") == 0)
+			want_llm = 0;
+		else {
+			fprintf(stderr, "usage: ctxd-admin provider test "
+			    "[--timeout SECONDS] [--llm | --embed]\n");
+			return 2;
+		}
+	}
+	if (!want_llm && !want_embed)
+		want_llm = want_embed = 1;
+	if (provider_load(db, datadir, &llm, &emb) == -1) {
+		fprintf(out, "cannot read the ai.* settings\n");
+		return 1;
+	}
+	if (want_llm) {
+		if (llm.kind == PROVIDER_NONE)
+			fprintf(out, "llm: none (ai.llm.provider is unset): no reranking "
+			    "or generated titles\n");
+		else if (provider_test_llm(&llm, secs * 1000, out) != 0)
+			rc = 1;
+	}
+	if (want_embed) {
+		if (emb.kind == PROVIDER_NONE)
+			fprintf(out, "embed: none (%s): lexical retrieval only\n",
+			    llm.kind == PROVIDER_ANTHROPIC ? "anthropic has no "
+			    "embeddings; set ai.embed.provider" : "no embedding provider");
+		else if (provider_test_embed(&emb, secs * 1000, out) != 0)
+			rc = 1;
+	}
+	provider_cfg_release(&llm);
+	provider_cfg_release(&emb);
+	return rc;
+}

@@ -1,0 +1,161 @@
+/*
+ * provider.h: the AI providers (LLM chat and embeddings) over HTTPS with libcurl.
+ *
+ * Vendors: openai, anthropic (chat only), gemini, bedrock (Converse and InvokeModel, signed
+ * with AWS SigV4 by aws.c, or a Bedrock API key as a bearer token) and custom (any
+ * OpenAI-compatible endpoint). Requests carry only what the vendor needs: the model, the
+ * texts, and (anthropic) max_tokens. Remote failures are reported in struct provider_error
+ * with a classified kind and a human message from which every secret has been removed;
+ * they are not logged here (the caller decides: job log line, fallback, CLI output).
+ */
+#ifndef PROVIDER_H
+#define PROVIDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct sqlite3;
+struct buf;
+
+enum provider_kind {
+	PROVIDER_NONE = 0,
+	PROVIDER_OPENAI,
+	PROVIDER_ANTHROPIC,
+	PROVIDER_GEMINI,
+	PROVIDER_BEDROCK,
+	PROVIDER_CUSTOM
+};
+
+/* A resolved configuration (one for the LLM, one for embeddings). Strings malloc'd or NULL. */
+struct provider_cfg {
+	enum provider_kind kind;
+	char	*key;		/* API key; bedrock: an API key (bearer), else AWS credentials */
+	char	*model;		/* the setting, or the vendor's default */
+	char	*region;	/* bedrock only */
+	char	*base_url;	/* NULL: the vendor's public endpoint */
+};
+
+enum provider_errkind {
+	PROVIDER_OK = 0,
+	PROVIDER_ECONFIG,	/* missing model, key, region ...; nothing was sent */
+	PROVIDER_EDNS,		/* the host name does not resolve */
+	PROVIDER_ECONNECT,	/* connection refused or unreachable */
+	PROVIDER_ETLS,		/* TLS handshake or certificate */
+	PROVIDER_ETIMEOUT,	/* the deadline passed */
+	PROVIDER_EAUTH,		/* HTTP 401/403 */
+	PROVIDER_EMODEL,	/* HTTP 404: model (or endpoint) not found */
+	PROVIDER_EQUOTA,	/* HTTP 429: rate limit or quota */
+	PROVIDER_ESERVER,	/* HTTP 5xx */
+	PROVIDER_EREQUEST,	/* another HTTP 4xx */
+	PROVIDER_EMALFORMED,	/* the answer is not the vendor's documented shape */
+	PROVIDER_ENETWORK,	/* another transfer failure */
+	PROVIDER_EINTERNAL	/* out of memory and the like */
+};
+
+struct provider_error {
+	int	 kind;		/* enum provider_errkind */
+	long	 status;	/* HTTP status, 0 when none was received */
+	char	 message[512];	/* one line, never contains a secret */
+};
+
+/* What an embedding is for (cohere input_type, gemini taskType). */
+enum provider_embed_use {
+	PROVIDER_EMBED_DOCUMENT = 0,
+	PROVIDER_EMBED_QUERY
+};
+
+/* Most texts in one embedding request. */
+#define PROVIDER_EMBED_BATCH	96
+/* Embedding requests in flight at once. */
+#define PROVIDER_INFLIGHT	4
+/* Tries of one request (first + retries) on 429, 5xx and transfer timeouts. */
+#define PROVIDER_TRIES		4
+/* max_tokens of an anthropic request (the only vendor that requires it). */
+#define PROVIDER_MAX_TOKENS	1024
+
+/* "openai" ... for a kind; "none" for PROVIDER_NONE. */
+const char *provider_kind_name(enum provider_kind);
+/* Kind of a vendor name; -1 when unknown ("" is PROVIDER_NONE). */
+int	 provider_kind_parse(const char *);
+/* Short name of an error kind ("auth", "timeout", ...). */
+const char *provider_errkind_name(int);
+
+/*
+ * Resolves the ai.* settings: the LLM provider, and the embedding provider ("same" is the
+ * LLM's vendor; anthropic has no embeddings, so it then resolves to none). The embedding
+ * key, and the base URL, are inherited from the LLM's only when both use the same vendor;
+ * the region is shared. An unset model gets the vendor's default (none for custom).
+ * Either output may be NULL. Release each with provider_cfg_release.
+ */
+int	 provider_load(struct sqlite3 *, const char *datadir, struct provider_cfg *llm,
+	    struct provider_cfg *embed);
+/* Frees the strings, zeroing the key first. */
+void	 provider_cfg_release(struct provider_cfg *);
+
+/*
+ * One chat completion: system (may be NULL) and user text in, the assistant's text in
+ * *answer (appended). deadline_ms is the time budget from now for everything, retries
+ * included. 0, or -1 with *err filled.
+ */
+int	 provider_chat(const struct provider_cfg *, const char *system, const char *user,
+	    long deadline_ms, struct buf *answer, struct provider_error *err);
+
+/*
+ * Embeds n texts: batches of PROVIDER_EMBED_BATCH (bedrock titan: one text a request),
+ * up to PROVIDER_INFLIGHT requests in flight, retries with backoff within deadline_ms.
+ * *vectors (malloc'd, n * *dim floats, row i for texts[i]) and *dim on success; on failure
+ * nothing is returned and *err says why (the first failure stops the others).
+ */
+int	 provider_embed(const struct provider_cfg *, const char *const *texts, size_t n,
+	    enum provider_embed_use, long deadline_ms, float **vectors, size_t *dim,
+	    struct provider_error *err);
+
+/*
+ * ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]: one real call to each
+ * configured provider; prints one line per step to out, each failure with its class
+ * (dns, connect, tls, timeout, auth, model, quota, server, ...). Returns the exit status:
+ * 0 all configured checks passed, 1 one failed, 2 usage.
+ */
+int	 provider_cli_test(struct sqlite3 *, const char *datadir, int argc, char **argv,
+	    FILE *out);
+
+/* ------------------------------------------------ exposed for the unit tests */
+
+/* An unsigned HTTP POST request. */
+struct provider_http {
+	char	*url;
+	char	*headers[6];	/* "Name: value" (malloc'd); the credential ones included */
+	size_t	 nheaders;
+	char	*body;
+	size_t	 bodylen;
+};
+
+void	 provider_http_release(struct provider_http *);
+/* The chat request for cfg (URL, headers with the key, exact JSON body). */
+int	 provider_build_chat(const struct provider_cfg *, const char *system,
+	    const char *user, struct provider_http *, struct provider_error *);
+/* The embedding request for texts[0..n) (n within the vendor's batch size). */
+int	 provider_build_embed(const struct provider_cfg *, const char *const *texts,
+	    size_t n, enum provider_embed_use, struct provider_http *,
+	    struct provider_error *);
+/* The assistant's text of a 2xx chat answer, appended to *answer. */
+int	 provider_parse_chat(enum provider_kind, const char *body, size_t len,
+	    struct buf *answer, struct provider_error *);
+/*
+ * The n vectors of a 2xx embedding answer: *out (malloc'd, n * *dim floats). *dim, when
+ * non-zero on entry, is the dimension the vectors must have; else it is set.
+ */
+int	 provider_parse_embed(const struct provider_cfg *, const char *body, size_t len,
+	    size_t n, float **out, size_t *dim, struct provider_error *);
+/*
+ * Fills *err for an HTTP error answer: kind from the status, message from the vendor's
+ * error JSON (or text), scrubbed of secret (may be NULL).
+ */
+void	 provider_http_error(enum provider_kind, const char *model, long status,
+	    const char *body, size_t len, const char *secret, struct provider_error *);
+/* Replaces every occurrence of secret in s (NUL-terminated, in place) with "[redacted]". */
+void	 provider_scrub(char *s, size_t sz, const char *secret);
+/* Texts per request for cfg (PROVIDER_EMBED_BATCH, or 1 for bedrock titan). */
+size_t	 provider_embed_batch(const struct provider_cfg *);
+
+#endif

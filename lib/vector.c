@@ -1,0 +1,521 @@
+/*
+ * vector.c: one library's embedding vectors held in a query process's memory, searched
+ * by brute force.
+ *
+ * Each vector is kept twice: quantized to int8 (one scale per vector) in one contiguous,
+ * 64-byte aligned array whose rows are padded with zeros to a multiple of 64 bytes, and
+ * as the float32 original. A query scans every int8 row (a fixed-length inner loop with
+ * int32 accumulation that gcc -O2 vectorises: see vec_dot_i8), keeps the best
+ * max(4k, 100) rows in a heap, and rescores those with float32 dot products. The int8
+ * scan reads a quarter of the memory of a float32 scan; the rescoring makes the top k
+ * exact as long as the true top k are among the candidates, which the quantization
+ * error (at most scale / 2 per value) leaves with a wide margin.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "vector.h"
+
+#define VEC_ALIGN	64
+#define VEC_BLOCK	64	/* int8 row padding and inner loop length */
+#define VEC_MIN_CAND	100	/* candidates rescored: max(4k, VEC_MIN_CAND) */
+
+struct vecindex {
+	size_t		 n, cap;
+	size_t		 dim;
+	size_t		 stride;	/* int8 row length: dim rounded up to VEC_BLOCK */
+	int8_t		*q;		/* n rows of stride, 64-byte aligned */
+	float		*scale;		/* per row: value = q * scale */
+	float		*f;		/* n rows of dim float32, 64-byte aligned */
+	long long	*ids;		/* snippets.id, ascending */
+	long long	*docs;		/* snippets.document_id */
+	int		*tokens;	/* snippets.tokens */
+	size_t		 bytes;
+};
+
+/* A candidate of the int8 scan: its approximate score and row. */
+struct vec_cand {
+	float		 s;
+	uint32_t	 row;
+};
+
+float
+vector_norm(const float *v, size_t dim)
+{
+	double	 sum = 0;
+	size_t	 i;
+
+	for (i = 0; i < dim; i++)
+		sum += (double)v[i] * v[i];
+	return (float)sqrt(sum);
+}
+
+int
+vector_normalize(float *v, size_t dim)
+{
+	double	 sum = 0, inv;
+	size_t	 i;
+
+	for (i = 0; i < dim; i++) {
+		if (!isfinite(v[i]))
+			return -1;
+		sum += (double)v[i] * v[i];
+	}
+	if (dim == 0 || sum == 0 || !isfinite(sum))
+		return -1;
+	inv = 1.0 / sqrt(sum);
+	for (i = 0; i < dim; i++)
+		v[i] = (float)(v[i] * inv);
+	return 0;
+}
+
+void
+vector_quantize(const float *v, size_t dim, int8_t *q, float *scale)
+{
+	float	 max = 0, a;
+	long	 r;
+	size_t	 i;
+
+	for (i = 0; i < dim; i++) {
+		a = fabsf(v[i]);
+		if (a > max)
+			max = a;
+	}
+	*scale = max / 127.0f;
+	for (i = 0; i < dim; i++) {
+		if (max == 0) {
+			q[i] = 0;
+			continue;
+		}
+		r = lrintf(v[i] / *scale);
+		if (r > 127)
+			r = 127;
+		else if (r < -127)
+			r = -127;
+		q[i] = (int8_t)r;
+	}
+}
+
+/*
+ * The dot product of the query q (int8 values widened to int16) with the int8 row r,
+ * both stride long (a multiple of VEC_BLOCK) and VEC_ALIGN aligned. The inner loop has a
+ * constant trip count, so gcc's -O2 ("very cheap") vectoriser takes it without a scalar
+ * epilogue; int16 x int16 products summed into int32 are its dot-product pattern
+ * (pmaddwd on SSE2), which int8 x int8 is not (gcc 12 widens both to int16, multiplies
+ * with pmullw and widens again: 2.3 times slower). The row stays int8 in memory.
+ */
+static inline int32_t
+vec_dot_i8(const int16_t *q, const int8_t *r, size_t stride)
+{
+	const int16_t	*pq = __builtin_assume_aligned(q, VEC_ALIGN);
+	const int8_t	*pr = __builtin_assume_aligned(r, VEC_ALIGN);
+	int32_t		 s = 0, t;
+	size_t		 j, l;
+
+	for (j = 0; j < stride; j += VEC_BLOCK) {
+		t = 0;
+		for (l = 0; l < VEC_BLOCK; l++)
+			t += (int32_t)pq[j + l] * (int16_t)pr[j + l];
+		s += t;
+	}
+	return s;
+}
+
+static float
+vec_dot_f32(const float *a, const float *b, size_t dim)
+{
+	float	 s = 0;
+	size_t	 i;
+
+	for (i = 0; i < dim; i++)
+		s += a[i] * b[i];
+	return s;
+}
+
+static void *
+vec_aligned(size_t n)
+{
+	void	*p;
+
+	if (posix_memalign(&p, VEC_ALIGN, n ? n : VEC_ALIGN) != 0)
+		return NULL;
+	return p;
+}
+
+void
+vecindex_free(struct vecindex *x)
+{
+	if (x == NULL)
+		return;
+	free(x->q);
+	free(x->scale);
+	free(x->f);
+	free(x->ids);
+	free(x->docs);
+	free(x->tokens);
+	free(x);
+}
+
+size_t
+vecindex_count(const struct vecindex *x)
+{
+	return x->n;
+}
+
+size_t
+vecindex_dim(const struct vecindex *x)
+{
+	return x->dim;
+}
+
+size_t
+vecindex_bytes(const struct vecindex *x)
+{
+	return x->bytes;
+}
+
+/* The per-row bytes of all arrays of x. */
+static size_t
+vec_rowbytes(const struct vecindex *x)
+{
+	return x->stride + sizeof(float) + x->dim * sizeof(float) +
+	    2 * sizeof(long long) + sizeof(int);
+}
+
+/* Grows (or first allocates, once x->dim is set) the arrays of x to ncap rows. */
+static int
+vec_reserve(struct vecindex *x, size_t ncap)
+{
+	int8_t		*q = NULL;
+	float		*scale = NULL, *f = NULL;
+	long long	*ids = NULL, *docs = NULL;
+	int		*tokens = NULL;
+
+	if (ncap > UINT32_MAX || ncap > SIZE_MAX / vec_rowbytes(x))
+		return -1;
+	if ((q = vec_aligned(ncap * x->stride)) == NULL ||
+	    (f = vec_aligned(ncap * x->dim * sizeof(float))) == NULL ||
+	    (scale = calloc(ncap, sizeof(*scale))) == NULL ||
+	    (ids = calloc(ncap, sizeof(*ids))) == NULL ||
+	    (docs = calloc(ncap, sizeof(*docs))) == NULL ||
+	    (tokens = calloc(ncap, sizeof(*tokens))) == NULL) {
+		free(q);
+		free(f);
+		free(scale);
+		free(ids);
+		free(docs);
+		free(tokens);
+		return -1;
+	}
+	if (x->n > 0) {
+		memcpy(q, x->q, x->n * x->stride);
+		memcpy(f, x->f, x->n * x->dim * sizeof(float));
+		memcpy(scale, x->scale, x->n * sizeof(*scale));
+		memcpy(ids, x->ids, x->n * sizeof(*ids));
+		memcpy(docs, x->docs, x->n * sizeof(*docs));
+		memcpy(tokens, x->tokens, x->n * sizeof(*tokens));
+	}
+	free(x->q);
+	free(x->f);
+	free(x->scale);
+	free(x->ids);
+	free(x->docs);
+	free(x->tokens);
+	x->q = q;
+	x->f = f;
+	x->scale = scale;
+	x->ids = ids;
+	x->docs = docs;
+	x->tokens = tokens;
+	x->cap = ncap;
+	x->bytes = sizeof(*x) + ncap * vec_rowbytes(x);
+	return 0;
+}
+
+struct vecindex *
+vecindex_build(sqlite3 *db, const char *library_id, const char *model,
+    long capacity_hint)
+{
+	static const char sql[] =
+	    "SELECT e.snippet_id, s.document_id, s.tokens, e.dim, e.vector "
+	    "FROM snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 "
+	    "WHERE s.library_id = ?1 ORDER BY s.id";
+	struct vecindex	*x;
+	sqlite3_stmt	*st = NULL;
+	size_t		 hint = capacity_hint > 0 ? (size_t)capacity_hint : 64;
+	size_t		 skipped = 0, dim;
+	sqlite3_int64	 d;
+	const void	*blob;
+	float		*f;
+	int		 step;
+
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		return NULL;
+	x->bytes = sizeof(*x);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, model, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		d = sqlite3_column_int64(st, 3);
+		blob = sqlite3_column_blob(st, 4);
+		if (d <= 0 || d > VECTOR_MAX_DIM ||
+		    (x->dim != 0 && (size_t)d != x->dim) ||
+		    sqlite3_column_bytes(st, 4) != (int)(d * (sqlite3_int64)sizeof(float))) {
+			skipped++;
+			continue;
+		}
+		dim = (size_t)d;
+		if (x->dim == 0) {
+			x->dim = dim;
+			x->stride = (dim + VEC_BLOCK - 1) / VEC_BLOCK * VEC_BLOCK;
+		}
+		if (x->n == x->cap && vec_reserve(x, x->cap ? x->cap * 2 : hint) == -1)
+			goto fail;
+		if (blob == NULL)		/* out of memory */
+			goto dberr;
+		f = x->f + x->n * dim;
+		memcpy(f, blob, dim * sizeof(float));
+		if (vector_normalize(f, dim) == -1) {
+			skipped++;
+			continue;
+		}
+		vector_quantize(f, dim, x->q + x->n * x->stride, &x->scale[x->n]);
+		memset(x->q + x->n * x->stride + dim, 0, x->stride - dim);
+		x->ids[x->n] = sqlite3_column_int64(st, 0);
+		x->docs[x->n] = sqlite3_column_int64(st, 1);
+		x->tokens[x->n] = sqlite3_column_int(st, 2);
+		x->n++;
+	}
+	if (step != SQLITE_DONE)
+		goto dberr;
+	sqlite3_finalize(st);
+	if (skipped > 0)
+		log_warn("%s: %s, model %s: %zu vectors skipped (wrong size or zero)",
+		    __func__, library_id, model, skipped);
+	return x;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+fail:
+	sqlite3_finalize(st);
+	vecindex_free(x);
+	return NULL;
+}
+
+/* 1 when candidate a ranks below b (lower score; on a tie, the later row). */
+static int
+vec_worse(const struct vec_cand *a, const struct vec_cand *b)
+{
+	return a->s < b->s || (a->s == b->s && a->row > b->row);
+}
+
+/* Restores the heap h[0..n) (worst on top) below position i. */
+static void
+vec_heap_down(struct vec_cand *h, size_t n, size_t i)
+{
+	struct vec_cand	 tmp;
+	size_t		 l, m;
+
+	for (;;) {
+		l = 2 * i + 1;
+		m = i;
+		if (l < n && vec_worse(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && vec_worse(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+/* Moves h[i] up the heap (worst on top). */
+static void
+vec_heap_up(struct vec_cand *h, size_t i)
+{
+	struct vec_cand	 tmp;
+	size_t		 p;
+
+	while (i > 0) {
+		p = (i - 1) / 2;
+		if (!vec_worse(&h[i], &h[p]))
+			return;
+		tmp = h[i];
+		h[i] = h[p];
+		h[p] = tmp;
+		i = p;
+	}
+}
+
+static int
+vec_hit_cmp(const void *a, const void *b)
+{
+	const struct lexindex_hit *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int
+vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t k,
+    struct lexindex_hit *out, size_t *n)
+{
+	struct vec_cand	*heap = NULL, c;
+	struct lexindex_hit *res = NULL;
+	float		*qf = NULL, qscale;
+	int8_t		*qq = NULL;
+	int16_t		*qw = NULL;
+	size_t		 ncand, nh = 0, i;
+	int		 rc = -1;
+
+	*n = 0;
+	if (x->n == 0 || k == 0)
+		return 0;
+	if (dim != x->dim) {
+		log_err("%s: query of dimension %zu for an index of %zu", __func__,
+		    dim, x->dim);
+		return -1;
+	}
+	ncand = k > SIZE_MAX / 4 ? SIZE_MAX : 4 * k;
+	if (ncand < VEC_MIN_CAND)
+		ncand = VEC_MIN_CAND;
+	if (ncand > x->n)
+		ncand = x->n;
+	if ((qf = malloc(dim * sizeof(*qf))) == NULL ||
+	    (qq = vec_aligned(x->stride)) == NULL ||
+	    (qw = vec_aligned(x->stride * sizeof(*qw))) == NULL ||
+	    (heap = calloc(ncand, sizeof(*heap))) == NULL ||
+	    (res = calloc(ncand, sizeof(*res))) == NULL) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	memcpy(qf, query, dim * sizeof(*qf));
+	if (vector_normalize(qf, dim) == -1) {
+		log_err("%s: zero or non-finite query vector", __func__);
+		goto out;
+	}
+	vector_quantize(qf, dim, qq, &qscale);
+	memset(qq + dim, 0, x->stride - dim);
+	for (i = 0; i < x->stride; i++)
+		qw[i] = qq[i];
+
+	/* The int8 scan; the query's own scale is common to all rows and left out. */
+	for (i = 0; i < x->n; i++) {
+		c.s = (float)vec_dot_i8(qw, x->q + i * x->stride, x->stride) * x->scale[i];
+		c.row = (uint32_t)i;
+		if (nh < ncand) {
+			heap[nh] = c;
+			vec_heap_up(heap, nh++);
+		} else if (vec_worse(&heap[0], &c)) {
+			heap[0] = c;
+			vec_heap_down(heap, nh, 0);
+		}
+	}
+
+	/* The float32 rescoring of the candidates. */
+	for (i = 0; i < nh; i++) {
+		size_t	 row = heap[i].row;
+
+		res[i].id = x->ids[row];
+		res[i].doc = x->docs[row];
+		res[i].tokens = x->tokens[row];
+		res[i].score = vec_dot_f32(qf, x->f + row * dim, dim);
+	}
+	qsort(res, nh, sizeof(*res), vec_hit_cmp);
+	*n = nh < k ? nh : k;
+	memcpy(out, res, *n * sizeof(*out));
+	rc = 0;
+out:
+	free(qf);
+	free(qq);
+	free(qw);
+	free(heap);
+	free(res);
+	return rc;
+}
+
+/* One entry of a ranking, for the fusion. */
+struct vec_rank {
+	const struct lexindex_hit *hit;
+	size_t		 list;		/* 0: a, 1: b */
+	size_t		 rank;		/* from 1 */
+};
+
+static int
+vec_rank_cmp(const void *a, const void *b)
+{
+	const struct vec_rank *x = a, *y = b;
+
+	if (x->hit->id != y->hit->id)
+		return x->hit->id < y->hit->id ? -1 : 1;
+	if (x->list != y->list)
+		return x->list < y->list ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int
+vector_rrf(const struct lexindex_hit *a, size_t na, const struct lexindex_hit *b,
+    size_t nb, double k_rrf, struct lexindex_hit *out, size_t max, size_t *n)
+{
+	struct vec_rank	*r = NULL;
+	struct lexindex_hit *fused = NULL;
+	size_t		 nr, nf = 0, i, j;
+	double		 score[2];
+	int		 rc = -1;
+
+	*n = 0;
+	if (!isfinite(k_rrf) || k_rrf < 0) {
+		log_err("%s: k must be finite and not negative", __func__);
+		return -1;
+	}
+	if (na > SIZE_MAX / 2 / sizeof(*r) || nb > SIZE_MAX / 2 / sizeof(*r))
+		return -1;
+	nr = na + nb;
+	if (nr == 0 || max == 0)
+		return 0;
+	if ((r = calloc(nr, sizeof(*r))) == NULL ||
+	    (fused = calloc(nr, sizeof(*fused))) == NULL) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	for (i = 0; i < na; i++) {
+		r[i].hit = &a[i];
+		r[i].list = 0;
+		r[i].rank = i + 1;
+	}
+	for (i = 0; i < nb; i++) {
+		r[na + i].hit = &b[i];
+		r[na + i].list = 1;
+		r[na + i].rank = i + 1;
+	}
+	/* Grouped by id; in a group, a's entries first, each list's best rank first. */
+	qsort(r, nr, sizeof(*r), vec_rank_cmp);
+	for (i = 0; i < nr; i = j) {
+		score[0] = score[1] = 0;
+		for (j = i; j < nr && r[j].hit->id == r[i].hit->id; j++)
+			if (score[r[j].list] == 0)
+				score[r[j].list] = 1.0 / (k_rrf + (double)r[j].rank);
+		fused[nf] = *r[i].hit;
+		fused[nf].score = score[0] + score[1];
+		nf++;
+	}
+	qsort(fused, nf, sizeof(*fused), vec_hit_cmp);
+	*n = nf < max ? nf : max;
+	memcpy(out, fused, *n * sizeof(*out));
+	rc = 0;
+out:
+	free(r);
+	free(fused);
+	return rc;
+}

@@ -1,0 +1,81 @@
+/*
+ * vector.h: the vector side of hybrid search. Embedding vectors of a library's snippets
+ * held in a query process's memory (struct vecindex, cached per library like lexindex.c),
+ * a brute-force int8 scan with a float32 rescoring of the best candidates, and reciprocal
+ * rank fusion of the lexical and the vector rankings.
+ *
+ * Include "ctxd.h" first (struct lexindex_hit).
+ *
+ * Stored vectors (table embeddings, column vector) are dim float32 values in the host's
+ * byte order (little-endian on every supported platform), L2-normalised with
+ * vector_normalize before they are written, so a dot product is a cosine similarity.
+ */
+#ifndef VECTOR_H
+#define VECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sqlite3;
+struct vecindex;
+
+#define VECTOR_MAX_DIM		8192	/* larger dims are refused */
+#define VECTOR_RRF_K		60.0	/* the usual k of reciprocal rank fusion */
+
+/* The Euclidean (L2) norm of v[0..dim), accumulated in double. */
+float	 vector_norm(const float *v, size_t dim);
+
+/*
+ * Scales v[0..dim) in place to unit L2 norm. -1 (v unchanged) when dim is 0, the norm
+ * is 0 or a value is not finite.
+ */
+int	 vector_normalize(float *v, size_t dim);
+
+/*
+ * Symmetric int8 quantization of finite v[0..dim): *scale = max|v[i]| / 127 and
+ * q[i] = round(v[i] / *scale), in [-127, 127], so |v[i] - q[i] * *scale| <= *scale / 2.
+ * An all-zero v gives *scale 0 and q all 0.
+ */
+void	 vector_quantize(const float *v, size_t dim, int8_t *q, float *scale);
+
+/*
+ * Loads the vectors of model for the snippets of library_id (embeddings joined to
+ * snippets), in snippet id order. capacity_hint (the library's snippet count, or <= 0)
+ * sizes the arrays; they grow when it is short. Each vector is normalised again on
+ * load; rows whose dim differs from the first row's, whose BLOB is not dim float32
+ * values or whose vector is zero or not finite are skipped with a warning. NULL on a
+ * database or memory error; a library without vectors gives an empty index (dim 0).
+ */
+struct vecindex *vecindex_build(struct sqlite3 *, const char *library_id,
+	    const char *model, long capacity_hint);
+void	 vecindex_free(struct vecindex *);
+/* Vectors held, and their dimension (0 for an empty index). */
+size_t	 vecindex_count(const struct vecindex *);
+size_t	 vecindex_dim(const struct vecindex *);
+/* Heap memory held by the index. */
+size_t	 vecindex_bytes(const struct vecindex *);
+
+/*
+ * The k snippets whose vectors have the largest dot product with query (normalised
+ * here, on a copy), best first, ties by snippet id, into out (room for k hits): id,
+ * doc, tokens and score (the float32 cosine similarity). The scan ranks every vector by
+ * its int8 dot product and keeps the best max(4k, 100) for the float32 rescoring.
+ * *n is the number of hits (min(k, vectors)). -1 when dim is not the index's (unless the
+ * index is empty: 0 hits), the query is zero or not finite, or memory runs out. The
+ * index is only read (scratch memory is per call): concurrent searches are safe.
+ */
+int	 vecindex_search(const struct vecindex *, const float *query, size_t dim,
+	    size_t k, struct lexindex_hit *out, size_t *n);
+
+/*
+ * Reciprocal rank fusion of two rankings a and b (each best first): a snippet's score
+ * is the sum over the lists holding it of 1 / (k_rrf + rank), rank counted from 1 (a
+ * snippet repeated within one list counts once, at its best rank). The fused hits,
+ * deduplicated by id, best first, ties by id, at most max of them, into out; doc and
+ * tokens come from a when it has the snippet, else from b. -1 when k_rrf is negative
+ * or not finite, or memory runs out.
+ */
+int	 vector_rrf(const struct lexindex_hit *a, size_t na, const struct lexindex_hit *b,
+	    size_t nb, double k_rrf, struct lexindex_hit *out, size_t max, size_t *n);
+
+#endif
