@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "embedder.h"
 
 struct job {
 	long long	 id;
@@ -626,6 +627,72 @@ run_counts(struct run *r, long *docs, long *snippets)
 	return rc;
 }
 
+/* embedder_log_fn: the embedder's lines go to the job log. */
+static void
+run_embed_log(void *ctx, const char *level, const char *line)
+{
+	worker_log(ctx, level, "%s", line);
+}
+
+/*
+ * After the index is committed (or found unchanged): embeds the snippets that have no
+ * vector for the configured model, when an embedding provider is configured, within the
+ * time left before the worker's alarm (at most EMBEDDER_DEADLINE_MS). A failure does not
+ * fail the job: the library keeps its lexical index and its run_status becomes
+ * 'degraded'; the job's message says so. The next run retries the missing vectors.
+ */
+static void
+run_embed(struct run *r, const char *msg)
+{
+	struct embedder_stats	 es;
+	sqlite3_stmt		*st = NULL;
+	unsigned		 left;
+	char			 m[1024];
+	int			 failed;
+
+	memset(&es, 0, sizeof(es));
+	left = alarm(0);
+	if (left > 0) {
+		alarm(left);
+		/* Keep 30 s to record the outcome before the alarm. */
+		es.budget_ms = left > 60 ? (long)(left - 30) * 1000 : 30000;
+		if (es.budget_ms > EMBEDDER_DEADLINE_MS)
+			es.budget_ms = EMBEDDER_DEADLINE_MS;
+	}
+	failed = embedder_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
+	    &es) == -1;
+	if (!es.configured || !failed)
+		return;
+	snprintf(m, sizeof(m), "%s; embedding failed (%s): the library stays "
+	    "searchable lexically", msg, es.error);
+	if (db_begin(r->db) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET run_status = 'degraded', "
+	    "last_error = ?2 WHERE id = ?1 AND run_status = 'ok'", -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, es.error, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(r->db, "UPDATE jobs SET message = ?2 WHERE id = ?1", -1,
+	    &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->job->id);
+	sqlite3_bind_text(st, 2, m, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_commit(r->db) == 0)
+		return;
+out:
+	log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
+	sqlite3_finalize(st);
+	db_rollback(r->db);
+}
+
 /* Indexes one git library. */
 static void
 run_index(sqlite3 *db, const char *datadir, struct job *job)
@@ -676,8 +743,9 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 	    strcmp(r.indexed_commit, gitrepo_commit(g)) == 0) {
 		worker_log(&r, "info", "commit %.12s is already indexed; nothing to "
 		    "do", gitrepo_commit(g));
-		if (db_begin(db) == 0 && run_finish(&r, 1, "unchanged") == 0)
-			db_commit(db);
+		if (db_begin(db) == 0 && run_finish(&r, 1, "unchanged") == 0 &&
+		    db_commit(db) == 0)
+			run_embed(&r, "unchanged");
 		else
 			db_rollback(db);
 		goto out;
@@ -702,6 +770,7 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		run_fail(&r, "the index could not be committed");
 		goto out;
 	}
+	run_embed(&r, msg);
 out:
 	if (token != NULL)
 		explicit_bzero(token, strlen(token));

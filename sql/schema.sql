@@ -21,7 +21,8 @@ CREATE TABLE libraries (
 	indexed_settings TEXT,				-- settings the served index was built with
 	blob_prefix	TEXT,				-- web URL prefix of files: <prefix><commit>/<path>
 	index_version	INTEGER NOT NULL DEFAULT 0,	-- new (unique in the table) at every index write
-	run_status	TEXT CHECK (run_status IN ('running', 'ok', 'failed', 'unfinished')),
+	run_status	TEXT CHECK (run_status IN ('running', 'ok', 'failed', 'unfinished',
+			    'degraded')),
 	run_started	TEXT,
 	run_finished	TEXT,
 	last_error	TEXT,

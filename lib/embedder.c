@@ -1,0 +1,419 @@
+/*
+ * embedder.c: embedding vectors of a library's new snippets (see embedder.h).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "provider.h"
+#include "vector.h"
+#include "embedder.h"
+
+/* One snippet waiting for a vector. */
+struct emb_item {
+	long long	 id;
+	char		*text;
+	char		 hash[65];
+};
+
+struct emb_run {
+	sqlite3			*db;
+	const char		*library_id;
+	struct provider_cfg	 cfg;
+	embedder_log_fn		 log;
+	void			*log_ctx;
+	struct embedder_stats	*st;
+	long long		 t0, deadline;
+};
+
+static long long
+emb_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+emb_log(struct emb_run *e, const char *level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Formats a line for the caller's log; the configured key is scrubbed from it. */
+static void
+emb_log(struct emb_run *e, const char *level, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 line[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (e->cfg.key != NULL && *e->cfg.key != '\0')
+		provider_scrub(line, sizeof(line), e->cfg.key);
+	if (e->log != NULL)
+		e->log(e->log_ctx, level, line);
+	else if (strcmp(level, "info") == 0)
+		log_info("%s", line);
+	else
+		log_warn("%s", line);
+}
+
+/* Records the reason of a failure in st->error (scrubbed of the key). */
+static void
+emb_error(struct emb_run *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+emb_error(struct emb_run *e, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->st->error, sizeof(e->st->error), fmt, ap);
+	va_end(ap);
+	if (e->cfg.key != NULL && *e->cfg.key != '\0')
+		provider_scrub(e->st->error, sizeof(e->st->error), e->cfg.key);
+}
+
+/* Appends the code blocks of a snippet's code JSON ([{"language", "code"}]) to b. */
+static int
+emb_add_code(struct buf *b, const char *json)
+{
+	json_object	*arr, *o, *c;
+	size_t		 i, n;
+	int		 rc = 0;
+
+	if (json == NULL || (arr = json_tokener_parse(json)) == NULL)
+		return 0;
+	if (json_object_is_type(arr, json_type_array)) {
+		n = json_object_array_length(arr);
+		for (i = 0; i < n && rc == 0; i++) {
+			o = json_object_array_get_idx(arr, i);
+			if (json_object_object_get_ex(o, "code", &c) &&
+			    json_object_is_type(c, json_type_string))
+				rc = buf_addc(b, '\n') == -1 ||
+				    buf_adds(b, json_object_get_string(c)) == -1 ? -1 : 0;
+		}
+	}
+	json_object_put(arr);
+	return rc;
+}
+
+/*
+ * The text embedded for a snippet: title, breadcrumb, text and code, cut to
+ * EMBEDDER_MAX_TEXT bytes at a UTF-8 character boundary. malloc'd, NULL on no memory.
+ */
+static char *
+emb_text(const char *title, const char *crumb, const char *text, const char *code)
+{
+	struct buf	 b;
+	size_t		 n;
+
+	buf_init(&b);
+	if (buf_adds(&b, title) == -1 || buf_addc(&b, '\n') == -1 ||
+	    buf_adds(&b, crumb) == -1 || buf_addc(&b, '\n') == -1 ||
+	    buf_adds(&b, text) == -1 || emb_add_code(&b, code) == -1) {
+		buf_release(&b);
+		return NULL;
+	}
+	if (b.len > EMBEDDER_MAX_TEXT) {
+		n = EMBEDDER_MAX_TEXT;
+		while (n > 0 && ((unsigned char)b.p[n] & 0xc0) == 0x80)
+			n--;
+		b.p[n] = '\0';
+		b.len = n;
+	}
+	return buf_detach(&b);
+}
+
+static void
+emb_items_release(struct emb_item *items, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(items[i].text);
+}
+
+/*
+ * Reads up to EMBEDDER_BATCH snippets of the library with an id above *after and no
+ * vector for the model, with their texts and hashes. *n is how many; 0 at the end.
+ */
+static int
+emb_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
+{
+	sqlite3_stmt	*q = NULL;
+	const char	*cols[4];
+	int		 i, rc = -1, s;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(e->db, "SELECT s.id, s.title, s.breadcrumb, s.text, "
+	    "s.code FROM snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND NOT "
+	    "EXISTS (SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND "
+	    "m.model = ?3) ORDER BY s.id LIMIT ?4", -1, &q, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(q, 1, e->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, *after);
+	sqlite3_bind_text(q, 3, e->st->model, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 4, EMBEDDER_BATCH);
+	while ((s = sqlite3_step(q)) == SQLITE_ROW) {
+		for (i = 0; i < 4; i++) {
+			cols[i] = (const char *)sqlite3_column_text(q, i + 1);
+			if (cols[i] == NULL)
+				cols[i] = "";
+		}
+		items[*n].id = sqlite3_column_int64(q, 0);
+		if ((items[*n].text = emb_text(cols[0], cols[1], cols[2], cols[3])) ==
+		    NULL) {
+			emb_error(e, "out of memory");
+			goto out;
+		}
+		crypto_sha256_hex(items[*n].text, strlen(items[*n].text),
+		    items[*n].hash);
+		*after = items[*n].id;
+		(*n)++;
+	}
+	if (s != SQLITE_DONE)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1 && e->st->error[0] == '\0')
+		emb_error(e, "database error: %s", sqlite3_errmsg(e->db));
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * Copies, in one transaction, the stored vector of the same model and hash to each item
+ * that has one; those items get a NULL text. *left is the number still to embed.
+ */
+static int
+emb_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
+{
+	sqlite3_stmt	*st = NULL;
+	size_t		 i;
+	int		 rc = -1;
+
+	*left = n;
+	if (db_begin(e->db) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(e->db, "INSERT OR IGNORE INTO embeddings (snippet_id, "
+	    "model, dim, hash, vector) SELECT ?1, model, dim, hash, vector FROM "
+	    "embeddings WHERE model = ?2 AND hash = ?3 LIMIT 1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto out;
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, items[i].id);
+		sqlite3_bind_text(st, 2, e->st->model, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, items[i].hash, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		if (sqlite3_changes(e->db) > 0) {
+			free(items[i].text);
+			items[i].text = NULL;
+			e->st->reused++;
+			(*left)--;
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_commit(e->db) == -1)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1) {
+		emb_error(e, "database error: %s", sqlite3_errmsg(e->db));
+		sqlite3_finalize(st);
+		db_rollback(e->db);
+	}
+	return rc;
+}
+
+/* Writes the vectors (vec: n rows of dim floats, for the items with a text). */
+static int
+emb_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
+    size_t dim)
+{
+	sqlite3_stmt	*st = NULL;
+	float		*v;
+	size_t		 i, j = 0;
+	int		 rc = -1;
+
+	if (db_begin(e->db) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(e->db, "INSERT OR REPLACE INTO embeddings (snippet_id, "
+	    "model, dim, hash, vector) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (items[i].text == NULL)
+			continue;
+		v = vec + j++ * dim;
+		if (vector_normalize(v, dim) == -1) {
+			emb_log(e, "warning", "snippet %lld: the provider gave a zero or "
+			    "non-finite vector; not stored", items[i].id);
+			continue;
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, items[i].id);
+		sqlite3_bind_text(st, 2, e->st->model, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (long long)dim);
+		sqlite3_bind_text(st, 4, items[i].hash, -1, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 5, v, (int)(dim * sizeof(float)), SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		e->st->embedded++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_commit(e->db) == -1)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1) {
+		emb_error(e, "database error: %s", sqlite3_errmsg(e->db));
+		sqlite3_finalize(st);
+		db_rollback(e->db);
+	}
+	return rc;
+}
+
+/* Embeds the items that still have a text and stores their vectors. */
+static int
+emb_batch(struct emb_run *e, struct emb_item *items, size_t n, size_t left)
+{
+	struct provider_error	 perr;
+	const char		**texts = NULL;
+	float			*vec = NULL;
+	size_t			 i, j = 0, dim = 0;
+	long long		 budget;
+	int			 rc = -1;
+
+	if (left == 0)
+		return 0;
+	if ((budget = e->deadline - emb_now_ms()) <= 0) {
+		emb_error(e, "the time budget of %.0f s ran out",
+		    (double)(e->deadline - e->t0) / 1000);
+		return -1;
+	}
+	if ((texts = calloc(left, sizeof(*texts))) == NULL) {
+		emb_error(e, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (items[i].text != NULL)
+			texts[j++] = items[i].text;
+	memset(&perr, 0, sizeof(perr));
+	if (provider_embed(&e->cfg, texts, left, PROVIDER_EMBED_DOCUMENT, (long)budget,
+	    &vec, &dim, &perr) == -1) {
+		if (perr.kind == PROVIDER_EAUTH)
+			emb_error(e, "the embedding API key was refused: %s",
+			    perr.message);
+		else
+			emb_error(e, "%s: %s", provider_errkind_name(perr.kind),
+			    perr.message);
+		goto out;
+	}
+	if (dim == 0 || dim > VECTOR_MAX_DIM) {
+		emb_error(e, "the provider gave vectors of %zu dimensions", dim);
+		goto out;
+	}
+	rc = emb_store(e, items, n, vec, dim);
+out:
+	free(vec);
+	free(texts);
+	return rc;
+}
+
+int
+embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
+    embedder_log_fn log, void *log_ctx, struct embedder_stats *out)
+{
+	struct emb_run	 e;
+	struct emb_item	*items = NULL;
+	sqlite3_stmt	*q = NULL;
+	long long	 after = 0;
+	size_t		 n = 0, left;
+	long		 budget = out->budget_ms;
+	int		 rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&e, 0, sizeof(e));
+	e.db = db;
+	e.library_id = library_id;
+	e.log = log;
+	e.log_ctx = log_ctx;
+	e.st = out;
+	e.t0 = emb_now_ms();
+	e.deadline = e.t0 + (budget > 0 ? budget : EMBEDDER_DEADLINE_MS);
+	if (provider_load(db, datadir, NULL, &e.cfg) == -1) {
+		out->configured = 1;
+		emb_error(&e, "the embedding settings are invalid (ctxd-admin provider "
+		    "test --embed tells more)");
+		goto out;
+	}
+	if (e.cfg.kind == PROVIDER_NONE) {
+		rc = 0;
+		goto out;
+	}
+	out->configured = 1;
+	if (e.cfg.model == NULL || *e.cfg.model == '\0') {
+		emb_error(&e, "no embedding model is set (ai.embed.model)");
+		goto out;
+	}
+	snprintf(out->model, sizeof(out->model), "%s", e.cfg.model);
+	if ((items = calloc(EMBEDDER_BATCH, sizeof(*items))) == NULL) {
+		emb_error(&e, "out of memory");
+		goto out;
+	}
+	for (;;) {
+		if (emb_read(&e, &after, items, &n) == -1)
+			goto out;
+		if (n == 0)
+			break;
+		if (emb_reuse(&e, items, n, &left) == -1 ||
+		    emb_batch(&e, items, n, left) == -1)
+			goto out;
+		emb_items_release(items, n);
+		n = 0;
+	}
+	rc = 0;
+out:
+	emb_items_release(items, n);
+	free(items);
+	out->seconds = (double)(emb_now_ms() - e.t0) / 1000;
+	if (out->configured && *out->model != '\0' && sqlite3_prepare_v2(db,
+	    "SELECT count(*) FROM snippets s WHERE s.library_id = ?1 AND NOT EXISTS "
+	    "(SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND m.model = ?2)",
+	    -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, library_id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, out->model, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			out->missing = (size_t)sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+	}
+	if (out->embedded + out->reused > 0)
+		emb_log(&e, "info", "embedded %zu snippets (%zu reused) with %s in "
+		    "%.1f s", out->embedded + out->reused, out->reused, out->model,
+		    out->seconds);
+	if (rc == -1)
+		emb_log(&e, "error", "embedding failed: %s; %zu snippets have no "
+		    "vector; the library stays searchable lexically", out->error,
+		    out->missing);
+	else if (out->missing > 0)
+		emb_log(&e, "warning", "%zu snippets have no vector for %s",
+		    out->missing, out->model);
+	provider_cfg_release(&e.cfg);
+	return rc;
+}

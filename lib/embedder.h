@@ -1,0 +1,47 @@
+/*
+ * embedder.h: fills the embeddings table for a library's snippets after an index write.
+ *
+ * Include "ctxd.h" first. Each snippet of the library without a row for the configured
+ * embedding model is given one: its text (title, breadcrumb, text and code, capped at
+ * EMBEDDER_MAX_TEXT bytes) is hashed (SHA-256 hex); a stored vector of the same model and
+ * hash is copied; the others are sent to the provider in batches of EMBEDDER_BATCH texts,
+ * L2-normalised and written as float32 BLOBs, one short BEGIN IMMEDIATE transaction per
+ * batch. Rows of other models are left alone (switching back to a model finds its vectors).
+ */
+#ifndef EMBEDDER_H
+#define EMBEDDER_H
+
+#include <stddef.h>
+
+struct sqlite3;
+
+#define EMBEDDER_BATCH		256		/* snippets read, embedded and written at once */
+#define EMBEDDER_MAX_TEXT	8000		/* bytes of a snippet's text sent to embed */
+#define EMBEDDER_DEADLINE_MS	(10L * 60 * 1000)	/* default time budget of a run */
+
+/* Receives each job log line ("info", "warning" or "error"); never given a secret. */
+typedef void (*embedder_log_fn)(void *ctx, const char *level, const char *line);
+
+struct embedder_stats {
+	long	 budget_ms;	/* in: time budget of the run; <= 0 is EMBEDDER_DEADLINE_MS */
+	int	 configured;	/* out: an embedding provider is configured */
+	char	 model[128];	/* out: the model's name ("" when not configured) */
+	size_t	 embedded;	/* out: vectors received from the provider and stored */
+	size_t	 reused;	/* out: vectors copied from a row with the same hash */
+	size_t	 missing;	/* out: snippets left without a vector for the model */
+	double	 seconds;	/* out: duration of the run */
+	char	 error[512];	/* out: on -1, why (one line, never a secret) */
+};
+
+/*
+ * Embeds the snippets of library_id that have no vector for the configured model.
+ * Returns 0 when no provider is configured (out->configured 0, nothing done) or every
+ * snippet has a vector; -1 on a provider, deadline, database or memory failure, with
+ * out->error set and one "embedding failed: ..." line logged. Vectors written before a
+ * failure stay: a later run only embeds what is still missing. Logs "embedded N snippets
+ * (M reused) with MODEL in S s" when it stored anything.
+ */
+int	 embedder_run(struct sqlite3 *, const char *datadir, const char *library_id,
+	    embedder_log_fn log, void *log_ctx, struct embedder_stats *out);
+
+#endif
