@@ -194,6 +194,26 @@ out:
 }
 
 /*
+ * Inside the caller's transaction: gives the library a new embed_version (unique across
+ * libraries), which tells query processes to reload its vectors.
+ */
+static int
+emb_bump(struct emb_run *e)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(e->db, "UPDATE libraries SET embed_version = (SELECT "
+	    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, e->library_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
  * Copies, in one transaction, the stored vector of the same model and hash to each item
  * that has one; those items get a NULL text. *left is the number still to embed.
  */
@@ -228,7 +248,7 @@ emb_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (db_commit(e->db) == -1)
+	if (emb_bump(e) == -1 || db_commit(e->db) == -1)
 		goto out;
 	rc = 0;
 out:
@@ -277,7 +297,7 @@ emb_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (db_commit(e->db) == -1)
+	if (emb_bump(e) == -1 || db_commit(e->db) == -1)
 		goto out;
 	rc = 0;
 out:

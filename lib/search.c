@@ -9,7 +9,9 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "provider.h"
 #include "search.h"
+#include "vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
@@ -28,11 +30,19 @@
 #define SEARCH_CACHED_LIBRARIES	16
 #define SEARCH_MEMORY_MAX_SNIPPETS	300000
 
+/* Time budget for embedding a question; past it the answer is lexical only. */
+#define SEARCH_EMBED_DEADLINE_MS	1500
+/* Seconds between two readings of the embedding provider settings. */
+#define SEARCH_PROVIDER_TTL		10
+
 struct search_cached {
 	char		 id[512];
-	long long	 version;
+	long long	 version;	/* index_version of x */
 	unsigned long	 used;		/* LRU clock */
 	struct lexindex	*x;
+	long long	 embed_version;	/* of v */
+	char		 model[128];	/* of v */
+	struct vecindex	*v;
 };
 
 struct search {
@@ -45,12 +55,14 @@ struct search {
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
 	unsigned long	 clock;
+	struct provider_cfg embed;	/* kind PROVIDER_NONE: lexical only */
+	time_t		 embed_at;	/* when embed was read */
 };
 
 static const char search_lib_sql[] =
     "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
-    "coalesce(last_error, ''), total_snippets, index_version FROM libraries "
-    "WHERE id = ?1";
+    "coalesce(last_error, ''), total_snippets, index_version, embed_version "
+    "FROM libraries WHERE id = ?1";
 
 /* How many snippets match a term, counting no further than ?2. */
 static const char search_count_sql[] =
@@ -111,8 +123,11 @@ search_close(struct search *s)
 	sqlite3_finalize(s->snippet);
 	sqlite3_finalize(s->count);
 	sqlite3_finalize(s->libs);
-	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++)
+	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
+		vecindex_free(s->cache[i].v);
+	}
+	provider_cfg_release(&s->embed);
 	tokenize_stemmer_close(s->stem);
 	free(s);
 }
@@ -167,6 +182,7 @@ search_library(struct search *s, const char *id, struct search_lib *out)
 		    sqlite3_column_text(s->lib, 4));
 		out->snippets = sqlite3_column_int64(s->lib, 5);
 		out->index_version = sqlite3_column_int64(s->lib, 6);
+		out->embed_version = sqlite3_column_int64(s->lib, 7);
 		if (strcmp(out->state, "delete") == 0)
 			r = SEARCH_LIB_NOT_FOUND;
 		else if (has_index)
@@ -360,45 +376,133 @@ out:
 	return rc;
 }
 
-/*
- * The in-memory index of a library, loaded (or reloaded when the library was re-indexed)
- * on first use; the least recently used one makes room. NULL when the library is too
- * large or the load failed: the caller then ranks in SQLite.
- */
-static struct lexindex *
-search_lexindex(struct search *s, const struct search_lib *lib)
+/* The cache entry of a library: found, or made from an empty or the least recent one. */
+static struct search_cached *
+search_slot(struct search *s, const struct search_lib *lib)
 {
 	struct search_cached *c, *slot = NULL;
 	size_t		 i;
 
-	if (lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
-		return NULL;
 	s->clock++;
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		c = &s->cache[i];
-		if (c->x != NULL && strcmp(c->id, lib->id) == 0) {
-			if (c->version == lib->index_version) {
-				c->used = s->clock;
-				return c->x;
-			}
-			slot = c;
-			break;
+		if (c->id[0] != '\0' && strcmp(c->id, lib->id) == 0) {
+			c->used = s->clock;
+			return c;
 		}
-		if (slot == NULL || (slot->x != NULL && (c->x == NULL ||
+		if (slot == NULL || (slot->id[0] != '\0' && (c->id[0] == '\0' ||
 		    c->used < slot->used)))
 			slot = c;
 	}
 	lexindex_free(slot->x);
+	vecindex_free(slot->v);
 	memset(slot, 0, sizeof(*slot));
-	if ((slot->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
+	snprintf(slot->id, sizeof(slot->id), "%s", lib->id);
+	slot->used = s->clock;
+	return slot;
+}
+
+/*
+ * The in-memory lexical index of a library, loaded (or reloaded when the library was
+ * re-indexed) on first use. NULL when the library is too large or the load failed: the
+ * caller then ranks in SQLite.
+ */
+static struct lexindex *
+search_lexindex(struct search *s, const struct search_lib *lib,
+    struct search_cached *c)
+{
+	if (lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
+		return NULL;
+	if (c->x != NULL && c->version == lib->index_version)
+		return c->x;
+	lexindex_free(c->x);
+	if ((c->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
 		log_warn("%s: %s is ranked in SQLite: its index could not be loaded "
 		    "into memory", __func__, lib->id);
 		return NULL;
 	}
-	snprintf(slot->id, sizeof(slot->id), "%s", lib->id);
-	slot->version = lib->index_version;
-	slot->used = s->clock;
-	return slot->x;
+	c->version = lib->index_version;
+	return c->x;
+}
+
+/* The library's vectors of the configured embedding model (reloaded when they change). */
+static struct vecindex *
+search_vecindex(struct search *s, const struct search_lib *lib,
+    struct search_cached *c)
+{
+	const char	*model = s->embed.model;
+
+	if (s->embed.kind == PROVIDER_NONE || model == NULL || *model == '\0' ||
+	    lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
+		return NULL;
+	if (c->v != NULL && c->embed_version == lib->embed_version &&
+	    strcmp(c->model, model) == 0)
+		return c->v;
+	vecindex_free(c->v);
+	if ((c->v = vecindex_build(s->db, lib->id, model, lib->snippets)) == NULL)
+		return NULL;
+	c->embed_version = lib->embed_version;
+	snprintf(c->model, sizeof(c->model), "%s", model);
+	return c->v;
+}
+
+/* Re-reads the embedding provider settings at most every SEARCH_PROVIDER_TTL seconds. */
+static void
+search_provider(struct search *s)
+{
+	time_t	 now = time(NULL);
+
+	if (s->embed_at != 0 && now - s->embed_at < SEARCH_PROVIDER_TTL)
+		return;
+	provider_cfg_release(&s->embed);
+	memset(&s->embed, 0, sizeof(s->embed));
+	if (provider_load(s->db, util_data_dir(), NULL, &s->embed) == -1) {
+		provider_cfg_release(&s->embed);
+		memset(&s->embed, 0, sizeof(s->embed));
+	}
+	s->embed_at = now;
+}
+
+/*
+ * Hybrid step: embeds the question (within SEARCH_EMBED_DEADLINE_MS) and fuses the
+ * vector ranking with the lexical one by reciprocal rank into cand. Any failure leaves
+ * the lexical ranking as it is: a slow or failing provider never fails an answer.
+ */
+static void
+search_hybrid(struct search *s, struct vecindex *v, const char *query,
+    struct lexindex_hit *cand, size_t *ncand)
+{
+	struct lexindex_hit *vh = NULL, *fused = NULL;
+	struct provider_error perr;
+	float		*qv = NULL;
+	size_t		 dim = 0, nv = 0, nf = 0;
+
+	if (vecindex_count(v) == 0)
+		return;
+	memset(&perr, 0, sizeof(perr));
+	if (provider_embed(&s->embed, &query, 1, PROVIDER_EMBED_QUERY,
+	    SEARCH_EMBED_DEADLINE_MS, &qv, &dim, &perr) == -1) {
+		log_warn("%s: the question was not embedded (%s: %s); lexical ranking "
+		    "only", __func__, provider_errkind_name(perr.kind), perr.message);
+		return;
+	}
+	if ((vh = calloc(SEARCH_CANDIDATES, sizeof(*vh))) == NULL ||
+	    (fused = calloc(SEARCH_CANDIDATES, sizeof(*fused))) == NULL)
+		goto out;
+	if (vecindex_search(v, qv, dim, SEARCH_CANDIDATES, vh, &nv) == -1) {
+		log_warn("%s: the question's vector does not fit the index (dim %zu); "
+		    "lexical ranking only", __func__, dim);
+		goto out;
+	}
+	if (vector_rrf(cand, *ncand, vh, nv, VECTOR_RRF_K, fused, SEARCH_CANDIDATES,
+	    &nf) == 0) {
+		memcpy(cand, fused, nf * sizeof(*cand));
+		*ncand = nf;
+	}
+out:
+	free(qv);
+	free(vh);
+	free(fused);
 }
 
 /* Ranks in SQLite with FTS5's bm25(), for libraries not held in memory. */
@@ -440,7 +544,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
     long budget, struct snippet **out, size_t *n)
 {
 	struct lexindex_hit *cand = NULL;
+	struct search_cached *slot;
 	struct lexindex	*x;
+	struct vecindex	*v;
 	struct snippet	*res = NULL;
 	char		**terms = NULL;
 	long		 used = 0;
@@ -455,12 +561,16 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		return 0;
 	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
 		goto out;
-	if ((x = search_lexindex(s, lib)) != NULL) {
+	slot = search_slot(s, lib);
+	if ((x = search_lexindex(s, lib, slot)) != NULL) {
 		if (lexindex_search(x, s->stem, terms, nterms, cand, SEARCH_CANDIDATES,
 		    &ncand) == -1)
 			goto out;
 	} else if (search_rank_sqlite(s, lib, terms, nterms, cand, &ncand) == -1)
 		goto out;
+	search_provider(s);
+	if ((v = search_vecindex(s, lib, slot)) != NULL)
+		search_hybrid(s, v, query, cand, &ncand);
 	search_rerank(cand, ncand);
 	if (ncand > 0 && (res = calloc(ncand, sizeof(*res))) == NULL)
 		goto out;

@@ -28,6 +28,7 @@ struct search_lib {
 	long	 lib_no;
 	long	 snippets;		/* snippets in its index */
 	long long index_version;	/* changes whenever the index is rewritten */
+	long long embed_version;	/* changes whenever its vectors are written */
 };
 
 /* Prepares the statements on db (kept open for the life of the process). */

@@ -21,6 +21,7 @@ CREATE TABLE libraries (
 	indexed_settings TEXT,				-- settings the served index was built with
 	blob_prefix	TEXT,				-- web URL prefix of files: <prefix><commit>/<path>
 	index_version	INTEGER NOT NULL DEFAULT 0,	-- new (unique in the table) at every index write
+	embed_version	INTEGER NOT NULL DEFAULT 0,	-- new (unique) at every write of its vectors
 	run_status	TEXT CHECK (run_status IN ('running', 'ok', 'failed', 'unfinished',
 			    'degraded')),
 	run_started	TEXT,
