@@ -148,7 +148,8 @@ query_context(struct http_req *r, struct query_ctx *c)
 			goto fail;
 		query = q.p;
 	}
-	if (search_context(c->search, &lib, query, budget, &sn, &n) == -1)
+	if (search_context(c->search, &lib, query, budget,
+	    fast != NULL && strcmp(fast, "true") == 0, &sn, &n) == -1)
 		goto fail;
 	if (json) {
 		if (format_json(&out, sn, n) == -1)

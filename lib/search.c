@@ -55,6 +55,7 @@ struct search {
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
 	unsigned long	 clock;
+	struct provider_cfg llm;	/* kind PROVIDER_NONE: no reranking */
 	struct provider_cfg embed;	/* kind PROVIDER_NONE: lexical only */
 	time_t		 embed_at;	/* when embed was read */
 };
@@ -446,7 +447,7 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	return c->v;
 }
 
-/* Re-reads the embedding provider settings at most every SEARCH_PROVIDER_TTL seconds. */
+/* Re-reads the AI provider settings at most every SEARCH_PROVIDER_TTL seconds. */
 static void
 search_provider(struct search *s)
 {
@@ -454,13 +455,114 @@ search_provider(struct search *s)
 
 	if (s->embed_at != 0 && now - s->embed_at < SEARCH_PROVIDER_TTL)
 		return;
+	provider_cfg_release(&s->llm);
 	provider_cfg_release(&s->embed);
+	memset(&s->llm, 0, sizeof(s->llm));
 	memset(&s->embed, 0, sizeof(s->embed));
-	if (provider_load(s->db, util_data_dir(), NULL, &s->embed) == -1) {
+	if (provider_load(s->db, util_data_dir(), &s->llm, &s->embed) == -1) {
+		provider_cfg_release(&s->llm);
 		provider_cfg_release(&s->embed);
+		memset(&s->llm, 0, sizeof(s->llm));
 		memset(&s->embed, 0, sizeof(s->embed));
 	}
 	s->embed_at = now;
+}
+
+/* Snippets shown to the LLM reranker, and the prose of each it sees. */
+#define SEARCH_RERANK_TOP	20
+#define SEARCH_RERANK_TEXT	400
+/* Time budget of the reranking call; past it the order stays as it was. */
+#define SEARCH_RERANK_DEADLINE_MS	5000
+
+static const char search_rerank_system[] =
+    "You rank documentation snippets by how well they answer a developer's question. "
+    "Reply with only a JSON array of the snippet numbers, most relevant first.";
+
+/*
+ * LLM reranking of the best candidates: the question and, per snippet, its number,
+ * heading trail and the start of its prose (nothing else leaves the instance) go to the
+ * LLM, whose JSON array of numbers reorders them; numbers it leaves out keep their order
+ * after the listed ones. Any failure (deadline, error, an answer without a usable array)
+ * keeps the order as it was.
+ */
+static void
+search_llm_rerank(struct search *s, const char *query, struct lexindex_hit *cand,
+    size_t ncand)
+{
+	struct lexindex_hit top[SEARCH_RERANK_TOP];
+	struct provider_error perr;
+	struct snippet	 sn;
+	struct buf	 prompt, answer;
+	size_t		 n = ncand < SEARCH_RERANK_TOP ? ncand : SEARCH_RERANK_TOP;
+	size_t		 i, k = 0, len;
+	char		 used[SEARCH_RERANK_TOP + 1], *p, *end;
+	long		 v;
+
+	if (n < 2)
+		return;
+	buf_init(&prompt);
+	buf_init(&answer);
+	if (buf_printf(&prompt, "Question: %s\n\nSnippets:\n", query) == -1)
+		goto out;
+	for (i = 0; i < n; i++) {
+		memset(&sn, 0, sizeof(sn));
+		if (search_load(s, cand[i].id, &sn) == -1) {
+			snippet_release(&sn);
+			goto out;
+		}
+		/* The start of the prose, cut at a character (UTF-8) boundary. */
+		len = strlen(sn.text);
+		if (len > SEARCH_RERANK_TEXT) {
+			len = SEARCH_RERANK_TEXT;
+			while (len > 0 && ((unsigned char)sn.text[len] & 0xc0) == 0x80)
+				len--;
+		}
+		if (buf_printf(&prompt, "[%zu] %s\n%.*s\n\n", i + 1,
+		    *sn.breadcrumb ? sn.breadcrumb : sn.title, (int)len,
+		    sn.text) == -1) {
+			snippet_release(&sn);
+			goto out;
+		}
+		snippet_release(&sn);
+	}
+	if (buf_adds(&prompt, "Reply with the snippet numbers as a JSON array, most "
+	    "relevant first.") == -1)
+		goto out;
+	memset(&perr, 0, sizeof(perr));
+	if (provider_chat(&s->llm, search_rerank_system, prompt.p,
+	    SEARCH_RERANK_DEADLINE_MS, &answer, &perr) == -1) {
+		log_warn("%s: no reranking (%s: %s)", __func__,
+		    provider_errkind_name(perr.kind), perr.message);
+		goto out;
+	}
+	if (answer.p == NULL || (p = strchr(answer.p, '[')) == NULL ||
+	    strchr(p, ']') == NULL) {
+		log_warn("%s: no reranking: the LLM's answer has no JSON array", __func__);
+		goto out;
+	}
+	memset(used, 0, sizeof(used));
+	for (p++; *p != '\0' && *p != ']'; p = end) {
+		v = strtol(p, &end, 10);
+		if (end == p) {
+			end = p + 1;
+			continue;
+		}
+		if (v >= 1 && (size_t)v <= n && !used[v]) {
+			used[v] = 1;
+			top[k++] = cand[v - 1];
+		}
+	}
+	if (k == 0) {
+		log_warn("%s: no reranking: the LLM listed no snippet", __func__);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!used[i + 1])
+			top[k++] = cand[i];
+	memcpy(cand, top, n * sizeof(*cand));
+out:
+	buf_release(&prompt);
+	buf_release(&answer);
 }
 
 /*
@@ -541,7 +643,7 @@ out:
 
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
-    long budget, struct snippet **out, size_t *n)
+    long budget, int fast, struct snippet **out, size_t *n)
 {
 	struct lexindex_hit *cand = NULL;
 	struct search_cached *slot;
@@ -572,6 +674,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		search_hybrid(s, v, query, cand, &ncand);
 	search_rerank(cand, ncand);
+	if (!fast && s->llm.kind != PROVIDER_NONE)
+		search_llm_rerank(s, query, cand, ncand);
 	if (ncand > 0 && (res = calloc(ncand, sizeof(*res))) == NULL)
 		goto out;
 	/* Pack in rank order; the best snippet always goes in. */

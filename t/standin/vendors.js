@@ -61,6 +61,11 @@ function embed(text) {
 }
 
 function completion(vendor, prompt) {
+	// A reranking prompt ("[1] ...", "[2] ..." snippets): the numbers in reverse order, so
+	// that a test sees the reranker's effect.
+	const nums = [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
+	if (nums.length > 1 && /JSON array/.test(prompt))
+		return `Ranking: ${JSON.stringify(nums.reverse())}`;
 	if (/\bok\b/i.test(prompt))
 		return 'ok';
 	const h = crypto.createHash('sha256').update(prompt).digest('hex').slice(0, 8);
