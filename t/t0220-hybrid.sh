@@ -8,17 +8,7 @@
 require_cmd node curl jq git nginx fcgiwrap
 ctxd_setup
 
-_spawn "$T/log/standin.log" node "$top_srcdir/t/standin/vendors.js" 0
-standin_pid=$_spawned
-SPORT=""
-for ((i = 0; i < 100; i++)); do
-	SPORT=$(sed -n '1{/^[0-9][0-9]*$/p;}' "$T/log/standin.log" 2>/dev/null)
-	[ -n "$SPORT" ] && break
-	_alive "$standin_pid" || break
-	sleep 0.1
-done
-[ -n "$SPORT" ] || { _show_log "$T/log/standin.log"; bail_out "the vendor stand-in did not start"; }
-SBASE=http://127.0.0.1:$SPORT
+standin_start
 r=$(openssl rand -hex 6)
 
 # embedded_questions Q: how many embedding requests carried the text Q.

@@ -607,3 +607,24 @@ wait_jobid() {
 	diag "wait_jobid $1: timed out after ${WAIT_TIMEOUT:-120} s (state ${state:-missing})"
 	return 1
 }
+
+# standin_start: start the AI vendors' stand-in (t/standin/vendors.js, Node) on a free port
+# (stopped at exit with the rest). Sets standin_pid, SPORT and SBASE (http://127.0.0.1:SPORT).
+standin_start() {
+	local i
+	[ -n "$T" ] || ctxd_setup
+	_spawn "$T/log/standin.log" node "$top_srcdir/t/standin/vendors.js" 0
+	standin_pid=$_spawned
+	SPORT=""
+	for ((i = 0; i < 100; i++)); do
+		SPORT=$(sed -n '1{/^[0-9][0-9]*$/p;}' "$T/log/standin.log" 2>/dev/null)
+		[ -n "$SPORT" ] && break
+		_alive "$standin_pid" || break
+		sleep 0.1
+	done
+	if [ -z "$SPORT" ]; then
+		_show_log "$T/log/standin.log"
+		bail_out "the vendor stand-in did not start"
+	fi
+	SBASE=http://127.0.0.1:$SPORT
+}
