@@ -217,11 +217,14 @@ struct lexindex *lexindex_build(struct sqlite3 *, struct tokenize_stemmer *,
 void	 lexindex_free(struct lexindex *);
 size_t	 lexindex_bytes(const struct lexindex *);
 /*
- * BM25 of the library's snippets for the quoted terms of tokenize_match_terms; the best
- * max into out, best first.
+ * BM25 of the library's snippets for the quoted terms of tokenize_match_terms (in the
+ * question's order); the best max into out, best first. With LEXINDEX_PROXIMITY the best
+ * 200 by BM25 also score for consecutive question terms standing near each other in a
+ * snippet (see lex_proximity); without it the scores are FTS5's bm25() exactly.
  */
+#define LEXINDEX_PROXIMITY	0x1
 int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
-	    size_t nterms, struct lexindex_hit *out, size_t max, size_t *n);
+	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
 
 /* ---------------------------------------------------------------- doc.c, markdown.c, rst.c */
 

@@ -23,6 +23,7 @@
 #define LEX_K1		1.2
 #define LEX_B		0.75
 #define LEX_MAXTERMS	64
+#define LEX_POOL	200	/* BM25's best, re-scored with proximity */
 
 /* Column weights, as in SEARCH_RANK_SQL: title, breadcrumb, body, code, path. */
 static const float lex_weights[5] = { 6.0f, 3.0f, 1.0f, 1.0f, 3.0f };
@@ -51,6 +52,14 @@ struct lexindex {
 	size_t		 tabcap, nterms;
 	float		*score;		/* scratch for one query, nsnip entries */
 	uint32_t	*touched;
+	/*
+	 * Token streams for proximity: stream[streamoff[i] .. streamoff[i + 1]) holds snippet
+	 * i's tokens in order, each as its hash with bit 0 set when it shares the position of
+	 * the token before it (an identifier's parts); 0 separates columns.
+	 */
+	uint32_t	*stream;
+	size_t		*streamoff;
+	size_t		 nstream, capstream;
 	size_t		 bytes;
 };
 
@@ -103,6 +112,32 @@ lex_grow(struct lexindex *x)
 	return 0;
 }
 
+/* A token's stream entry: its hash with bit 0 = colocated, never 0 (the separator). */
+static uint32_t
+lex_stream_value(uint32_t h, int colocated)
+{
+	uint32_t v = (h & ~1u) | (colocated != 0);
+
+	return (v & ~1u) == 0 ? v | 2u : v;
+}
+
+/* Appends v to the token streams. */
+static int
+lex_stream_push(struct lexindex *x, uint32_t v)
+{
+	if (x->nstream == x->capstream) {
+		size_t ncap = x->capstream ? x->capstream * 2 : 65536;
+		uint32_t *ns;
+
+		if ((ns = reallocarray(x->stream, ncap, sizeof(*ns))) == NULL)
+			return -1;
+		x->stream = ns;
+		x->capstream = ncap;
+	}
+	x->stream[x->nstream++] = v;
+	return 0;
+}
+
 struct lex_build {
 	struct lexindex	*x;
 	uint32_t	 snip;
@@ -124,6 +159,8 @@ lex_add(void *ctx, const char *tok, size_t n, int colocated)
 		b->len += 1.0f;
 	if (b->weight == 0.0f)
 		return 0;
+	if (lex_stream_push(x, lex_stream_value(h, colocated)) == -1)
+		goto fail;
 	if ((x->nterms + 1) * 2 > x->tabcap && lex_grow(x) == -1)
 		goto fail;
 	t = lex_slot(x, tok, n, h);
@@ -176,6 +213,8 @@ lexindex_free(struct lexindex *x)
 	free(x->norm);
 	free(x->score);
 	free(x->touched);
+	free(x->stream);
+	free(x->streamoff);
 	free(x);
 }
 
@@ -201,7 +240,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	if ((x->ids = calloc(cap, sizeof(*x->ids))) == NULL ||
 	    (x->docs = calloc(cap, sizeof(*x->docs))) == NULL ||
 	    (x->tokens = calloc(cap, sizeof(*x->tokens))) == NULL ||
-	    (x->len = calloc(cap, sizeof(*x->len))) == NULL)
+	    (x->len = calloc(cap, sizeof(*x->len))) == NULL ||
+	    (x->streamoff = calloc(cap + 1, sizeof(*x->streamoff))) == NULL)
 		goto fail;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
@@ -214,10 +254,13 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 			goto fail;
 		b.snip = (uint32_t)x->nsnip;
 		b.len = 1.0f;		/* the "lib" column's one token */
+		x->streamoff[x->nsnip] = x->nstream;
 		for (col = 0; col < 5; col++) {
 			const char *text = (const char *)sqlite3_column_text(st, 3 + col);
 			int n = sqlite3_column_bytes(st, 3 + col);
 
+			if (col > 0 && lex_stream_push(x, 0) == -1)
+				goto fail;
 			b.weight = lex_weights[col];
 			if (text != NULL && tokenize_stemmed(stem, text, (size_t)n, 0,
 			    lex_add, &b) == -1)
@@ -231,6 +274,7 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 		x->len[x->nsnip] = b.len;
 		total += b.len;
 		x->nsnip++;
+		x->streamoff[x->nsnip] = x->nstream;
 	}
 	if (step != SQLITE_DONE)
 		goto dberr;
@@ -243,7 +287,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	if ((x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
 	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL)
 		goto fail;
-	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(int) + 4 * sizeof(float));
+	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(int) + 4 * sizeof(float) +
+	    sizeof(size_t)) + x->capstream * sizeof(*x->stream);
 	return x;
 dberr:
 	log_err("%s: %s", __func__, sqlite3_errmsg(db));
@@ -263,6 +308,9 @@ struct lex_query {
 	struct lexindex	*x;
 	struct lex_term	*terms[LEX_MAXTERMS];
 	size_t		 n;
+	/* the question's known terms in order, repeats included, for proximity */
+	struct lex_term	*seq[LEX_MAXTERMS];
+	size_t		 nseq;
 };
 
 static int
@@ -276,6 +324,8 @@ lex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 	t = lex_slot(q->x, tok, n, lex_hash(tok, n));
 	if (t->term == NULL)
 		return 0;
+	if (q->nseq < LEX_MAXTERMS)
+		q->seq[q->nseq++] = t;
 	for (i = 0; i < q->n; i++)
 		if (q->terms[i] == t)
 			return 0;
@@ -324,13 +374,101 @@ lex_heap_down(struct lexindex_hit *h, size_t n, size_t i)
 	}
 }
 
+/* Index of the snippet with this id (ids are ascending), or x->nsnip. */
+static size_t
+lex_snip_of(const struct lexindex *x, long long id)
+{
+	size_t	 lo = 0, hi = x->nsnip;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->nsnip && x->ids[lo] == id ? lo : x->nsnip;
+}
+
+static double
+lex_idf(const struct lexindex *x, const struct lex_term *t)
+{
+	double	 N = (double)x->nsnip, nhit = (double)t->npost;
+	double	 idf = log((N - nhit + 0.5) / (nhit + 0.5));
+
+	return idf > 0.0 ? idf : 1e-6;
+}
+
+/*
+ * Proximity evidence of snippet s for the question's term sequence: for each pair of
+ * consecutive question terms (a, b), how often b follows a within LEX_PROX_WINDOW
+ * positions in one column (the reverse order counts half). Each pair scores like a BM25
+ * term without length normalisation, weighted by the rarer term's IDF, so "set the
+ * timeout" rewards a snippet saying "set a timeout" over one that mentions "set" and
+ * "timeout" in different paragraphs.
+ */
+#define LEX_PROX_WINDOW	3
+#define LEX_PROX_REVERSE	0.5
+static double
+lex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
+    const double *pairidf, size_t nseq)
+{
+	double	 tf[LEX_MAXTERMS];
+	long	 last[LEX_MAXTERMS], pos = 0;
+	size_t	 i, k;
+	double	 score = 0.0;
+
+	for (k = 0; k < nseq; k++) {
+		tf[k] = 0.0;
+		last[k] = -1000000;
+	}
+	for (i = x->streamoff[s]; i < x->streamoff[s + 1]; i++) {
+		uint32_t v = x->stream[i];
+
+		if (v == 0) {
+			pos += 1000;	/* a new column: nothing is near across it */
+			continue;
+		}
+		if ((v & 1u) == 0)
+			pos++;
+		v &= ~1u;
+		for (k = 0; k < nseq; k++) {
+			if (seq[k] != v)
+				continue;
+			if (k > 0 && seq[k - 1] != v && pos - last[k - 1] >= 1 &&
+			    pos - last[k - 1] <= LEX_PROX_WINDOW)
+				tf[k] += 1.0;
+			if (k + 1 < nseq && seq[k + 1] != v && pos - last[k + 1] >= 1 &&
+			    pos - last[k + 1] <= LEX_PROX_WINDOW)
+				tf[k + 1] += LEX_PROX_REVERSE;
+			last[k] = pos;
+		}
+	}
+	for (k = 1; k < nseq; k++)
+		if (tf[k] > 0.0)
+			score += pairidf[k] * tf[k] * (LEX_K1 + 1.0) / (tf[k] + LEX_K1);
+	return score;
+}
+
+/*
+ * Weight of the proximity score against BM25. Tuned with bench/eval (bench/README.md):
+ * weights 0.3 to 1.5, windows 1 to 8, the pair's IDF taken over the snippets holding
+ * both terms, a multiplicative form and a term-coverage factor all measured within one
+ * question of this setting or worse.
+ */
+#define LEX_PROX_WEIGHT	1.0
+
 int
 lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
-    size_t nterms, struct lexindex_hit *out, size_t max, size_t *n)
+    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n)
 {
 	struct lex_query q;
-	size_t		 i, k, ntouched = 0;
-	double		 idf, N = (double)x->nsnip;
+	struct lexindex_hit *pool = NULL;
+	uint32_t	 seq[LEX_MAXTERMS];
+	double		 pairidf[LEX_MAXTERMS];
+	size_t		 i, k, ntouched = 0, npool;
+	double		 idf;
 
 	*n = 0;
 	memset(&q, 0, sizeof(q));
@@ -345,11 +483,8 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	}
 	for (i = 0; i < q.n; i++) {
 		const struct lex_term *t = q.terms[i];
-		double nhit = (double)t->npost;
 
-		idf = log((N - nhit + 0.5) / (nhit + 0.5));
-		if (idf <= 0.0)
-			idf = 1e-6;
+		idf = lex_idf(x, t);
 		/* The BM25 term of FTS5: idf * f * (k1 + 1) / (f + norm). */
 		for (k = 0; k < t->npost; k++) {
 			const struct lex_posting *p = &t->post[k];
@@ -361,7 +496,16 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 			    (f + x->norm[p->snip]));
 		}
 	}
-	/* The best max by a min-heap of the best so far, then sorted. */
+	/*
+	 * The best LEX_POOL by BM25 (a min-heap of the best so far), re-scored with proximity
+	 * when the question has two terms or more; the best max of those, sorted.
+	 */
+	npool = max > LEX_POOL ? max : LEX_POOL;
+	if ((pool = calloc(npool, sizeof(*pool))) == NULL) {
+		for (i = 0; i < ntouched; i++)
+			x->score[x->touched[i]] = 0.0f;
+		return -1;
+	}
 	for (i = 0, k = 0; i < ntouched; i++) {
 		uint32_t s = x->touched[i];
 		struct lexindex_hit h;
@@ -371,24 +515,42 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		h.tokens = x->tokens[s];
 		h.score = x->score[s];
 		x->score[s] = 0.0f;
-		if (k < max) {
+		if (k < npool) {
 			size_t j = k++;
 
-			out[j] = h;
-			while (j > 0 && lex_worse(&out[j], &out[(j - 1) / 2])) {
-				struct lexindex_hit tmp = out[j];
+			pool[j] = h;
+			while (j > 0 && lex_worse(&pool[j], &pool[(j - 1) / 2])) {
+				struct lexindex_hit tmp = pool[j];
 
-				out[j] = out[(j - 1) / 2];
-				out[(j - 1) / 2] = tmp;
+				pool[j] = pool[(j - 1) / 2];
+				pool[(j - 1) / 2] = tmp;
 				j = (j - 1) / 2;
 			}
-		} else if (lex_worse(&out[0], &h)) {
-			out[0] = h;
-			lex_heap_down(out, k, 0);
+		} else if (lex_worse(&pool[0], &h)) {
+			pool[0] = h;
+			lex_heap_down(pool, k, 0);
+		}
+	}
+	if ((flags & LEXINDEX_PROXIMITY) && q.nseq >= 2) {
+		for (i = 0; i < q.nseq; i++) {
+			seq[i] = lex_stream_value(q.seq[i]->hash, 0) & ~1u;
+			pairidf[i] = i == 0 ? 0.0 : fmin(lex_idf(x, q.seq[i - 1]),
+			    lex_idf(x, q.seq[i]));
+		}
+		for (i = 0; i < k; i++) {
+			size_t s = lex_snip_of(x, pool[i].id);
+
+			if (s < x->nsnip)
+				pool[i].score += LEX_PROX_WEIGHT *
+				    lex_proximity(x, s, seq, pairidf, q.nseq);
 		}
 	}
 	if (k > 0)
-		qsort(out, k, sizeof(*out), lex_hit_cmp);
+		qsort(pool, k, sizeof(*pool), lex_hit_cmp);
+	if (k > max)
+		k = max;
+	memcpy(out, pool, k * sizeof(*out));
+	free(pool);
 	*n = k;
 	return 0;
 }

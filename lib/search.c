@@ -665,8 +665,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	slot = search_slot(s, lib);
 	if ((x = search_lexindex(s, lib, slot)) != NULL) {
-		if (lexindex_search(x, s->stem, terms, nterms, cand, SEARCH_CANDIDATES,
-		    &ncand) == -1)
+		if (lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY, cand,
+		    SEARCH_CANDIDATES, &ncand) == -1)
 			goto out;
 	} else if (search_rank_sqlite(s, lib, terms, nterms, cand, &ncand) == -1)
 		goto out;

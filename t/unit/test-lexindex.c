@@ -74,6 +74,83 @@ insert_all(sqlite3 *db)
 	return rc ? -1 : 0;
 }
 
+/*
+ * A second library for proximity: the same six body words in each snippet (so BM25
+ * scores them equally for "set timeout"), in different orders.
+ */
+static const char *prox_rows[] = {
+	"set alpha beta gamma delta timeout",	/* far apart */
+	"alpha beta set timeout gamma delta",	/* "set timeout", in order */
+	"alpha beta timeout set gamma delta",	/* reversed: half credit */
+};
+
+static int
+insert_prox(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
+	    "updated_at) VALUES ('/t/p', 2, 'https://h/t/p', 'h', 'p', 'x', 'x');"
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(3, '/t/p', 'p.md', 'd', 'P')") == -1)
+		return -1;
+	for (i = 0; i < sizeof(prox_rows) / sizeof(prox_rows[0]); i++) {
+		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
+		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
+		    "(?1, '/t/p', 3, ?1, 'T', 'P', '', ?2, 10)", -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int(st, 1, 101 + (int)i);
+		sqlite3_bind_text(st, 2, prox_rows[i], -1, SQLITE_STATIC);
+		rc |= sqlite3_step(st) != SQLITE_DONE;
+		sqlite3_finalize(st);
+		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
+		    "breadcrumb, body, code, path) VALUES (?1, 'l2', 'T', 'P', ?2, '', "
+		    "'p.md')", -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int(st, 1, 101 + (int)i);
+		sqlite3_bind_text(st, 2, prox_rows[i], -1, SQLITE_STATIC);
+		rc |= sqlite3_step(st) != SQLITE_DONE;
+		sqlite3_finalize(st);
+	}
+	return rc ? -1 : 0;
+}
+
+/* Proximity: without it the three tie; with it in order, reversed, far apart. */
+static void
+proximity(sqlite3 *db, struct tokenize_stemmer *stem)
+{
+	struct lexindex	*x;
+	struct lexindex_hit hits[4];
+	char		**terms;
+	size_t		 nterms, n;
+
+	ok(insert_prox(db) == 0, "proximity rows inserted");
+	ok((x = lexindex_build(db, stem, "/t/p", 3)) != NULL, "proximity index built");
+	if (x == NULL)
+		return;
+	ok(tokenize_match_terms("How do I set the timeout?", &terms, &nterms) == 0 &&
+	    nterms == 2, "terms of the timeout question");
+	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 4, &n) == 0 && n == 3 &&
+	    hits[0].score == hits[1].score && hits[1].score == hits[2].score,
+	    "plain BM25: the three snippets tie");
+	ok(lexindex_search(x, stem, terms, nterms, LEXINDEX_PROXIMITY, hits, 4, &n) == 0 &&
+	    n == 3, "search with proximity");
+	ok(hits[0].id == 102 && hits[1].id == 103 && hits[2].id == 101,
+	    "terms in order first, reversed next, far apart last (%lld %lld %lld)",
+	    hits[0].id, hits[1].id, hits[2].id);
+	ok(hits[1].score > hits[2].score && hits[0].score > hits[1].score,
+	    "scores strictly ordered");
+	tokenize_terms_free(terms, nterms);
+	ok(tokenize_match_terms("timeout", &terms, &nterms) == 0 &&
+	    lexindex_search(x, stem, terms, nterms, LEXINDEX_PROXIMITY, hits, 4, &n) == 0 &&
+	    n == 3 && hits[0].score == hits[2].score,
+	    "one term: proximity changes nothing");
+	tokenize_terms_free(terms, nterms);
+	lexindex_free(x);
+}
+
 /* Compares the in-memory ranking of question with FTS5's. */
 static void
 compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
@@ -87,7 +164,7 @@ compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
 
 	ok(tokenize_match_terms(question, &terms, &nterms) == 0 && nterms > 0,
 	    "terms of '%s'", question);
-	ok(lexindex_search(x, stem, terms, nterms, hits, 16, &n) == 0, "search '%s'",
+	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 16, &n) == 0, "search '%s'",
 	    question);
 	expr = tokenize_match_expr(question);
 	snprintf(sql_match, sizeof(sql_match), "lib : \"l1\" AND (%s)", expr);
@@ -143,21 +220,22 @@ main(void)
 	compare(db, x, stem, "running the tests", 6);
 
 	ok(tokenize_match_terms("zzz qqq", &terms, &nterms) == 0, "terms of nonsense");
-	ok(lexindex_search(x, stem, terms, nterms, hits, 4, &n) == 0 && n == 0,
+	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 4, &n) == 0 && n == 0,
 	    "no match: no hits");
 	tokenize_terms_free(terms, nterms);
 	ok(tokenize_match_terms("retry", &terms, &nterms) == 0, "terms of 'retry'");
-	ok(lexindex_search(x, stem, terms, nterms, hits, 4, &n) == 0 && n == 2,
+	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 4, &n) == 0 && n == 2,
 	    "'retry' is in two snippets");
 	{
 		long long best = hits[0].id;
 
-		ok(lexindex_search(x, stem, terms, nterms, hits, 1, &n) == 0 &&
+		ok(lexindex_search(x, stem, terms, nterms, 0, hits, 1, &n) == 0 &&
 		    n == 1 && hits[0].id == best, "max bounds the hits to the best");
 	}
 	tokenize_terms_free(terms, nterms);
 	ok(lexindex_build(db, stem, "/t/t", 2) == NULL,
 	    "a library grown past the capacity hint is refused");
+	proximity(db, stem);
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);
