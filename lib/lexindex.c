@@ -452,12 +452,16 @@ lex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
 }
 
 /*
- * Weight of the proximity score against BM25. Tuned with bench/eval (bench/README.md):
- * weights 0.3 to 1.5, windows 1 to 8, the pair's IDF taken over the snippets holding
- * both terms, a multiplicative form and a term-coverage factor all measured within one
- * question of this setting or worse.
+ * Weight of the proximity score against BM25, and its cap: proximity adds at most
+ * LEX_PROX_CAP of the snippet's own BM25 score, so it reorders close candidates but does
+ * not lift a snippet that matches little of the question ("host and port" stands together
+ * in many curl pages that are not about URL parsing). Tuned with bench/eval
+ * (bench/README.md): weights 0.3 to 2, windows 1 to 8, caps 0.3 to 0.5, no cap, the
+ * pair's IDF taken over the snippets holding both terms, a multiplicative form and a
+ * term-coverage factor all measured within one question of this setting or worse.
  */
 #define LEX_PROX_WEIGHT	1.0
+#define LEX_PROX_CAP	0.4
 
 int
 lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
@@ -541,8 +545,9 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 			size_t s = lex_snip_of(x, pool[i].id);
 
 			if (s < x->nsnip)
-				pool[i].score += LEX_PROX_WEIGHT *
-				    lex_proximity(x, s, seq, pairidf, q.nseq);
+				pool[i].score += fmin(LEX_PROX_WEIGHT *
+				    lex_proximity(x, s, seq, pairidf, q.nseq),
+				    LEX_PROX_CAP * pool[i].score);
 		}
 	}
 	if (k > 0)

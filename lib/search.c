@@ -52,6 +52,7 @@ struct search {
 	sqlite3_stmt	*snippet;
 	sqlite3_stmt	*count;
 	sqlite3_stmt	*libs;
+	sqlite3_stmt	*prev;
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
 	unsigned long	 clock;
@@ -81,6 +82,12 @@ static const char search_snippet_sql[] =
     "FROM snippets s JOIN documents d ON d.id = s.document_id "
     "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1";
 
+/* The (at most ?2) snippets before ?1 in its document, nearest first. */
+static const char search_prev_sql[] =
+    "SELECT p.id, p.title, p.breadcrumb, p.text, p.ord FROM snippets s JOIN snippets p "
+    "ON p.document_id = s.document_id AND p.ord < s.ord WHERE s.id = ?1 "
+    "ORDER BY p.ord DESC LIMIT ?2";
+
 static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
     "state, total_tokens, total_snippets, host FROM libraries "
@@ -104,6 +111,8 @@ search_open(sqlite3 *db)
 	    &s->count, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_libs_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->libs, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_prev_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->prev, NULL) != SQLITE_OK ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		search_close(s);
@@ -124,6 +133,7 @@ search_close(struct search *s)
 	sqlite3_finalize(s->snippet);
 	sqlite3_finalize(s->count);
 	sqlite3_finalize(s->libs);
+	sqlite3_finalize(s->prev);
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
 		vecindex_free(s->cache[i].v);
@@ -313,6 +323,97 @@ search_load(struct search *s, long long id, struct snippet *sn)
 out:
 	sqlite3_reset(s->snippet);
 	return rc;
+}
+
+/*
+ * Neighbour expansion: a snippet that depends on an earlier one of its document carries
+ * that one's opening paragraph (at most SEARCH_EXPAND_BYTES, cut at a line end) before
+ * its own text. A snippet depends on
+ * - the one just before it when it continues the same section (a long section split in
+ *   parts: same title and breadcrumb);
+ * - when it is code with almost no prose (under SEARCH_EXPAND_SHORT bytes): its nearest
+ *   enclosing section (a breadcrumb that opens its own), else the document's first
+ *   snippet with text (a man page's NAME line above its EXAMPLE).
+ * Not when that snippet is in the answer already (skip, nskip ids). Returns the tokens
+ * added (0 when nothing was), -1 on failure.
+ */
+#define SEARCH_EXPAND_BYTES	600
+#define SEARCH_EXPAND_SHORT	80
+#define SEARCH_EXPAND_LOOKBACK	50
+static int
+search_expand(struct search *s, long long id, struct snippet *sn,
+    const long long *skip, size_t nskip)
+{
+	const char	*title, *crumb, *text, *end;
+	char		*pick = NULL;
+	long long	 pid, pickid = 0;
+	struct buf	 b;
+	size_t		 len, i, clen;
+	int		 added = 0, first = 1, codeonly, step;
+
+	codeonly = sn->ncode > 0 && strlen(sn->text) < SEARCH_EXPAND_SHORT;
+	sqlite3_reset(s->prev);
+	sqlite3_bind_int64(s->prev, 1, id);
+	sqlite3_bind_int(s->prev, 2, SEARCH_EXPAND_LOOKBACK);
+	while ((step = sqlite3_step(s->prev)) == SQLITE_ROW) {
+		pid = sqlite3_column_int64(s->prev, 0);
+		title = (const char *)sqlite3_column_text(s->prev, 1);
+		crumb = (const char *)sqlite3_column_text(s->prev, 2);
+		text = (const char *)sqlite3_column_text(s->prev, 3);
+		if (title == NULL || crumb == NULL || text == NULL)
+			break;
+		clen = strlen(crumb);
+		if (first && strcmp(title, sn->title) == 0 &&
+		    strcmp(crumb, sn->breadcrumb) == 0) {
+			pickid = pid;
+			pick = strdup(text);
+			break;
+		}
+		first = 0;
+		if (!codeonly)
+			break;
+		if (clen > 0 && strncmp(sn->breadcrumb, crumb, clen) == 0 &&
+		    strncmp(sn->breadcrumb + clen, " > ", 3) == 0) {
+			pickid = pid;
+			pick = strdup(text);
+			break;
+		}
+		/* Rows come last-first: the final one with text is the document's first. */
+		if (*text != '\0' && sqlite3_column_int(s->prev, 4) == 0) {
+			pickid = pid;
+			pick = strdup(text);
+		}
+	}
+	sqlite3_reset(s->prev);
+	if (pick == NULL || *pick == '\0')
+		goto out;
+	for (i = 0; i < nskip; i++)
+		if (skip[i] == pickid)
+			goto out;
+	/* The opening paragraph, cut at a line end when it is too long. */
+	end = strstr(pick, "\n\n");
+	len = end != NULL ? (size_t)(end - pick) : strlen(pick);
+	if (len > SEARCH_EXPAND_BYTES) {
+		len = SEARCH_EXPAND_BYTES;
+		while (len > 0 && pick[len] != '\n')
+			len--;
+		if (len == 0)
+			goto out;
+	}
+	buf_init(&b);
+	if (buf_add(&b, pick, len) == -1 ||
+	    (*sn->text != '\0' && buf_printf(&b, "\n\n%s", sn->text) == -1)) {
+		buf_release(&b);
+		added = -1;
+		goto out;
+	}
+	free(sn->text);
+	sn->text = buf_detach(&b);
+	added = (int)tokenize_estimate(pick, len);
+	sn->tokens += added;
+out:
+	free(pick);
+	return added;
 }
 
 /*
@@ -650,6 +751,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	struct lexindex	*x;
 	struct vecindex	*v;
 	struct snippet	*res = NULL;
+	long long	*ids = NULL;
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
@@ -676,15 +778,27 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	search_rerank(cand, ncand);
 	if (!fast && s->llm.kind != PROVIDER_NONE)
 		search_llm_rerank(s, query, cand, ncand);
-	if (ncand > 0 && (res = calloc(ncand, sizeof(*res))) == NULL)
+	if (ncand > 0 && ((res = calloc(ncand, sizeof(*res))) == NULL ||
+	    (ids = calloc(ncand, sizeof(*ids))) == NULL))
 		goto out;
 	/* Pack in rank order; the best snippet always goes in. */
 	for (i = 0; i < ncand && used < budget; i++) {
 		if (nres > 0 && used + cand[i].tokens > budget)
 			continue;
+		ids[nres] = cand[i].id;
 		if (search_load(s, cand[i].id, &res[nres++]) == -1)
 			goto out;
 		used += cand[i].tokens;
+	}
+	/* Then the lines the packed snippets depend on, while the budget allows. */
+	for (i = 0; i < nres; i++) {
+		int added;
+
+		if (used >= budget && i > 0)
+			break;
+		if ((added = search_expand(s, ids[i], &res[i], ids, nres)) == -1)
+			goto out;
+		used += added;
 	}
 	*out = res;
 	*n = nres;
@@ -697,6 +811,7 @@ out:
 		free(res);
 	}
 	free(cand);
+	free(ids);
 	tokenize_terms_free(terms, nterms);
 	return rc;
 }
