@@ -264,9 +264,9 @@ cli_print_libraries(const char *json, const char *name)
 		if (i > 0)
 			putchar('\n');
 		cli_put((s = cli_str(r, "title")) != NULL ? s : "(untitled)");
-		fputs("  ", stdout);
+		fputs(" (", stdout);
 		cli_put((s = cli_str(r, "id")) != NULL ? s : "?");
-		putchar('\n');
+		fputs(")\n", stdout);
 		if ((s = cli_str(r, "description")) != NULL && *s != '\0') {
 			fputs("  ", stdout);
 			cli_put(s);
