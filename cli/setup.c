@@ -231,6 +231,10 @@ setup_read(const char *path, char **target, char **data, size_t *len, struct sta
 		snprintf(err, errsz, "cannot read it: %s", strerror(errno));
 		return -1;
 	}
+	if (memchr(*data, '\0', *len) != NULL) {
+		snprintf(err, errsz, "it holds NUL bytes: it is not a text file");
+		return -1;
+	}
 	return 0;
 }
 

@@ -313,7 +313,7 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 {
 	struct toml_line	*lines = NULL;
 	struct buf		 b;
-	const char		*nl = "\n";
+	const char		*nl = "\n", *first;
 	size_t			 nlines = 0, i, j, cap = 1, last;
 	int			 placed = 0, rc = -1;
 
@@ -328,8 +328,9 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 	}
 	if (toml_read(in, len, name, lines, &nlines, err, errsz) == -1)
 		goto out;
-	if (nlines > 0 && lines[0].len >= 2 && lines[0].p[lines[0].len - 1] == '\n' &&
-	    lines[0].p[lines[0].len - 2] == '\r')
+	/* the file's line ending: its first one (a last line ending in '\r' becomes \r\n) */
+	if ((first = memchr(in, '\n', len)) != NULL ? first > in && first[-1] == '\r' :
+	    len > 0 && in[len - 1] == '\r')
 		nl = "\r\n";
 	/*
 	 * A table of ours runs from its header to its last key/value or continuation line;
@@ -357,9 +358,12 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 		i = last + 1;
 	}
 	if (!placed) {
-		if (b.len > 0 && b.p[b.len - 1] != '\n' && buf_adds(&b, nl) == -1)
+		/* end the last line, then a blank line before the tables */
+		if (b.len > 0 && b.p[b.len - 1] != '\n' &&
+		    buf_adds(&b, b.p[b.len - 1] == '\r' ? "\n" : nl) == -1)
 			goto oom;
 		if (b.len > 0 && !(b.len >= 2 && b.p[b.len - 2] == '\n') &&
+		    !(b.len >= 3 && b.p[b.len - 2] == '\r' && b.p[b.len - 3] == '\n') &&
 		    buf_adds(&b, nl) == -1)
 			goto oom;
 		if (toml_block(&b, name, url, header_name, header_value, nl) == -1)
