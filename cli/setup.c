@@ -663,11 +663,21 @@ setup_run(const struct setup_opts *o)
 			goto out;
 		if (key == NULL || setup_key_ok(key) == -1)
 			goto out;
+		if (strncmp(key, APIKEY_PREFIX, strlen(APIKEY_PREFIX)) != 0)
+			fprintf(stderr, "ctxd: warning: the API key does not start with "
+			    "\"%s\" like the keys of a ctxd deployment; writing it "
+			    "anyway\n", APIKEY_PREFIX);
 		x.key = key;
 	}
 	printf("ctxd %s at %s: MCP server %s, %s\n", version != NULL ? version : "",
 	    o->base, x.mcp_url, auth ? "authentication required (the API key is "
 	    "written into the configuration)" : "no authentication (no key is written)");
+	if (o->project) {
+		char *cwd = getcwd(NULL, 0);
+
+		printf("Project folder: %s\n", cwd != NULL ? cwd : ".");
+		free(cwd);
+	}
 	if (!auth && (o->api_key != NULL || getenv("CTXD_API_KEY") != NULL))
 		printf("  (the API key given is not needed and not written)\n");
 	for (i = 0; i < SETUP_NCLIENTS; i++) {

@@ -152,6 +152,7 @@ echo '{"mcpServers": {"db": {"command": "db-mcp"}}}' >"$P/.mcp.json"
 printf '# Project\n\nUse tabs.\n' >"$P/AGENTS.md"
 rc=$(ctxd_in "$P" "$H" setup --mcp --project --base-url "$BASE" "${ALL[@]}")
 is "$rc" 0 "setup --project for all five agents: exit 0"
+like "$(cat "$T/out")" "Project folder: $P" "setup --project names the folder"
 sums "$H" >"$T/sums3"
 cmp -s "$T/sums1" "$T/sums3"
 ok $? "setup --project leaves HOME alone"
@@ -201,6 +202,7 @@ rc=$(ctxd_in "$P" "$H2" setup --mcp --base-url "$BASE" --api-key "$KEY" "${ALL[@
 is "$rc" 0 "auth on with --api-key into an empty HOME: exit 0"
 grep -qF -- "$KEY" "$T/out" "$T/err"
 ok $((!$?)) "the key is never printed"
+is "$(cat "$T/err")" "" "a ctxd_ key: no warning"
 for f in .claude.json .cursor/mcp.json .config/Code/User/mcp.json .config/opencode/opencode.json \
     .codex/config.toml; do
 	is "$(stat -c %a "$H2/$f")" 600 "new $f holding the key: mode 0600"
@@ -223,6 +225,16 @@ rc=$(ctxd_in "$P" "$H2" setup --mcp --base-url "$BASE" --api-key "$KEY" "${ALL[@
 sums "$H2" >"$T/k2"
 cmp -s "$T/k1" "$T/k2"
 ok $? "auth on, second run: byte-identical"
+
+H5=$T/home5
+mkdir -p "$H5"
+rc=$(ctxd_in "$P" "$H5" setup --mcp --base-url "$BASE" --api-key "  sk-other  " --cursor)
+is "$rc" 0 "a key of another form: written"
+like "$(cat "$T/err")" 'does not start with "ctxd_"' "a key of another form: a warning"
+is "$(jq -r .mcpServers.ctxd.headers.Authorization "$H5/.cursor/mcp.json")" "Bearer sk-other" \
+    "the key is trimmed"
+rc=$(ctxd_in "$P" "$H5" setup --mcp --base-url "$BASE" --api-key "a b" --cursor)
+is "$rc" 1 "a key with a blank inside: refused"
 
 # The key from CTXD_API_KEY, into the existing HOME (existing files keep their mode).
 EXTRA_ENV=(CTXD_API_KEY="$KEY")
