@@ -199,6 +199,31 @@ out:
 	library_parse_request_release(&p);
 }
 
+/*
+ * GET /api/client-config: what the ctxd client tool needs to configure a coding agent. Public
+ * (no credential): it says whether /mcp wants a key, never anything secret. mcpUrl is the
+ * path below the deployment's root URL.
+ */
+static void
+web_client_config(struct http_req *r, struct web_ctx *c)
+{
+	json_object	*o;
+
+	if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
+		http_error_hdr(r, 405, "Allow: GET, HEAD\r\n",
+		    "/api/client-config accepts only GET");
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "mcpAuthRequired", json_object_new_boolean(
+	    settings_get_bool(c->db, "perm.require_mcp_auth", 0)));
+	json_object_object_add(o, "mcpUrl", json_object_new_string("/mcp"));
+	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
+	http_json(r, 200, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
 static void
 web_handle(struct http_req *r, void *arg)
 {
@@ -206,6 +231,8 @@ web_handle(struct http_req *r, void *arg)
 
 	if (strcmp(r->path, "/api/parse") == 0)
 		web_parse(r, c);
+	else if (strcmp(r->path, "/api/client-config") == 0)
+		web_client_config(r, c);
 	else
 		http_error(r, 404, "no such endpoint: %s", r->path);
 }

@@ -1,0 +1,510 @@
+/*
+ * ctxd: the client tool of a ctxd deployment.
+ *   ctxd setup --mcp --base-url URL (--claude|--cursor|--vscode|--codex|--opencode)...
+ *        [--project] [--api-key KEY] [--yes]
+ *   ctxd library NAME [QUERY]        GET /api/v2/libs/search, printed readably
+ *   ctxd docs ID QUERY               GET /api/v2/context, the text as it is
+ * See man/ctxd.1.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <json.h>
+
+#include "ctxd.h"
+#include "cli.h"
+
+#define CLI_BODY_MAX	(32 * 1024 * 1024)
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: ctxd setup --mcp --base-url URL (--claude|--cursor|--vscode|--codex|"
+	    "--opencode)...\n"
+	    "                  [--project] [--api-key KEY] [--yes]\n"
+	    "       ctxd [--base-url URL] [--api-key KEY] [--json] library NAME [QUERY]\n"
+	    "       ctxd [--base-url URL] [--api-key KEY] [--json] docs ID QUERY\n"
+	    "       ctxd --help | --version\n"
+	    "URL is the deployment's root (http://host:port); CTXD_BASE_URL and CTXD_API_KEY\n"
+	    "stand in for --base-url and --api-key. See ctxd(1).\n");
+}
+
+/* ------------------------------------------------------------------ HTTP */
+
+char *
+cli_base_url(const char *url, char *err, size_t errsz)
+{
+	CURLU		*u;
+	char		*scheme = NULL, *part = NULL, *full = NULL, *path = NULL, *ret = NULL;
+	size_t		 n;
+	static const char *const bad[] = { "/mcp", "/api", "/api/v2", "/api/v1" };
+	size_t		 i;
+
+	if ((u = curl_url()) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return NULL;
+	}
+	if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
+		snprintf(err, errsz, "the base URL must start with http:// or https://");
+		goto out;
+	}
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)) {
+		snprintf(err, errsz, "the base URL is not a valid http(s) URL");
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_USER, &part, 0) == CURLUE_OK) {
+		snprintf(err, errsz, "the base URL must not hold a user name or password");
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_QUERY, &part, 0) == CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_FRAGMENT, &part, 0) == CURLUE_OK) {
+		snprintf(err, errsz, "the base URL must not have a query (?) or "
+		    "fragment (#)");
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK) {
+		snprintf(err, errsz, "the base URL is not a valid http(s) URL");
+		goto out;
+	}
+	n = strlen(path);
+	while (n > 0 && path[n - 1] == '/')
+		path[--n] = '\0';
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t	 m = strlen(bad[i]);
+
+		if (n >= m && strcasecmp(path + n - m, bad[i]) == 0) {
+			snprintf(err, errsz, "the base URL ends in %s: give the "
+			    "deployment's root URL (without %s); ctxd adds /mcp and /api "
+			    "itself", bad[i], bad[i]);
+			goto out;
+		}
+	}
+	n = strlen(full);
+	while (n > 0 && full[n - 1] == '/')
+		full[--n] = '\0';
+	if ((ret = strdup(full)) == NULL)
+		snprintf(err, errsz, "out of memory");
+out:
+	curl_free(scheme);
+	curl_free(part);
+	curl_free(path);
+	curl_free(full);
+	curl_url_cleanup(u);
+	return ret;
+}
+
+static size_t
+cli_write_cb(char *p, size_t sz, size_t nmemb, void *arg)
+{
+	struct buf	*b = arg;
+	size_t		 n = sz * nmemb;
+
+	if (n > CLI_BODY_MAX || b->len + n > CLI_BODY_MAX || buf_add(b, p, n) == -1)
+		return 0;
+	return n;
+}
+
+int
+cli_get(const char *base, const char *path, const char *key, struct buf *body,
+    long *status, char *err, size_t errsz)
+{
+	CURL			*h;
+	struct curl_slist	*l = NULL, *t;
+	struct buf		 url, auth;
+	CURLcode		 cc;
+	int			 rc = -1;
+
+	*status = 0;
+	buf_init(&url);
+	buf_init(&auth);
+	if ((h = curl_easy_init()) == NULL || buf_printf(&url, "%s%s", base, path) == -1) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	if (key != NULL) {
+		if (buf_printf(&auth, "Authorization: Bearer %s", key) == -1 ||
+		    (t = curl_slist_append(l, auth.p)) == NULL) {
+			snprintf(err, errsz, "out of memory");
+			goto out;
+		}
+		l = t;
+	}
+	if ((t = curl_slist_append(l, "X-Context7-Source: ctxd-cli")) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	l = t;
+	curl_easy_setopt(h, CURLOPT_URL, url.p);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, l);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 15L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, 120L);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "ctxd/" PACKAGE_VERSION);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, cli_write_cb);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, body);
+	if ((cc = curl_easy_perform(h)) != CURLE_OK) {
+		snprintf(err, errsz, "%s", curl_easy_strerror(cc));
+		goto out;
+	}
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+	if (body->p == NULL && buf_adds(body, "") == -1) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	rc = 0;
+out:
+	curl_slist_free_all(l);
+	curl_easy_cleanup(h);
+	if (auth.p != NULL)
+		explicit_bzero(auth.p, auth.len);
+	buf_release(&auth);
+	buf_release(&url);
+	return rc;
+}
+
+const char *
+cli_error_text(struct buf *body, long status, char *tmp, size_t tmpsz)
+{
+	struct json_object	*o, *v;
+
+	if (body->p != NULL && (o = json_tokener_parse(body->p)) != NULL) {
+		if (json_object_is_type(o, json_type_object) &&
+		    json_object_object_get_ex(o, "error", &v) &&
+		    json_object_is_type(v, json_type_string)) {
+			snprintf(tmp, tmpsz, "%s", json_object_get_string(v));
+			json_object_put(o);
+			return tmp;
+		}
+		json_object_put(o);
+	}
+	snprintf(tmp, tmpsz, "HTTP status %ld", status);
+	return tmp;
+}
+
+/* ------------------------------------------------------------------ output */
+
+static int cli_tty;
+
+/* Prints server text; on a terminal, control characters other than \n and \t become '?'. */
+static void
+cli_put(const char *s)
+{
+	const unsigned char	*p;
+
+	if (!cli_tty) {
+		fputs(s, stdout);
+		return;
+	}
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		putchar((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f ? '?' : *p);
+}
+
+static const char *
+cli_str(struct json_object *o, const char *k)
+{
+	struct json_object	*v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* A number member, or -1 when absent or not a number. */
+static long long
+cli_num(struct json_object *o, const char *k)
+{
+	struct json_object	*v;
+
+	if (!json_object_object_get_ex(o, k, &v) || (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double)))
+		return -1;
+	return json_object_get_int64(v);
+}
+
+/* Prints the search results; 0 when there was at least one. */
+static int
+cli_print_libraries(const char *json, const char *name)
+{
+	struct json_object	*o, *res, *r, *vers;
+	const char		*s;
+	long long		 n;
+	size_t			 i, j, count;
+	int			 rc = 1;
+
+	if ((o = json_tokener_parse(json)) == NULL ||
+	    !json_object_object_get_ex(o, "results", &res) ||
+	    !json_object_is_type(res, json_type_array)) {
+		fprintf(stderr, "ctxd: the search answer is not the expected JSON\n");
+		json_object_put(o);
+		return 2;
+	}
+	count = json_object_array_length(res);
+	if (count == 0) {
+		fprintf(stderr, "ctxd: no library matches \"%s\"\n", name);
+		json_object_put(o);
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		r = json_object_array_get_idx(res, i);
+		if (!json_object_is_type(r, json_type_object))
+			continue;
+		if (i > 0)
+			putchar('\n');
+		cli_put((s = cli_str(r, "title")) != NULL ? s : "(untitled)");
+		fputs(" (", stdout);
+		cli_put((s = cli_str(r, "id")) != NULL ? s : "?");
+		fputs(")\n", stdout);
+		if ((s = cli_str(r, "description")) != NULL && *s != '\0') {
+			fputs("  ", stdout);
+			cli_put(s);
+			putchar('\n');
+		}
+		fputs("  ", stdout);
+		if ((n = cli_num(r, "totalSnippets")) >= 0)
+			printf("snippets: %lld  ", n);
+		if ((n = cli_num(r, "totalTokens")) >= 0)
+			printf("tokens: %lld  ", n);
+		if ((n = cli_num(r, "trustScore")) >= 0)
+			printf("trust: %lld  ", n);
+		if ((s = cli_str(r, "state")) != NULL) {
+			fputs("state: ", stdout);
+			cli_put(s);
+			fputs("  ", stdout);
+		}
+		if ((s = cli_str(r, "lastUpdateDate")) != NULL && *s != '\0') {
+			fputs("updated: ", stdout);
+			cli_put(s);
+		}
+		putchar('\n');
+		if (json_object_object_get_ex(r, "versions", &vers) &&
+		    json_object_is_type(vers, json_type_array) &&
+		    json_object_array_length(vers) > 0) {
+			fputs("  versions:", stdout);
+			for (j = 0; j < json_object_array_length(vers); j++) {
+				s = json_object_get_string(json_object_array_get_idx(vers, j));
+				putchar(' ');
+				cli_put(s != NULL ? s : "?");
+			}
+			putchar('\n');
+		}
+	}
+	rc = 0;
+	json_object_put(o);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ library, docs */
+
+/* Appends "&name=value" (or "?name=value" first) URL-encoded. */
+static int
+cli_param(struct buf *b, const char *name, const char *value)
+{
+	char	*e;
+	int	 rc;
+
+	if ((e = curl_easy_escape(NULL, value, 0)) == NULL)
+		return -1;
+	rc = buf_printf(b, "%c%s=%s", strchr(b->p, '?') != NULL ? '&' : '?', name, e);
+	curl_free(e);
+	return rc;
+}
+
+/* Runs one query command: what is "library" or "docs". Returns the exit status. */
+static int
+cli_query(const char *base, const char *key, int json, const char *what,
+    const char *a, const char *b)
+{
+	struct buf	 path, body;
+	char		 err[512], tmp[1024];
+	long		 status;
+	int		 rc = 1;
+
+	buf_init(&path);
+	buf_init(&body);
+	if (strcmp(what, "library") == 0) {
+		if (buf_adds(&path, "/api/v2/libs/search") == -1 ||
+		    cli_param(&path, "libraryName", a) == -1 ||
+		    cli_param(&path, "query", b != NULL ? b : a) == -1)
+			goto oom;
+	} else if (buf_adds(&path, "/api/v2/context") == -1 ||
+	    cli_param(&path, "libraryId", a) == -1 || cli_param(&path, "query", b) == -1 ||
+	    (json && cli_param(&path, "type", "json") == -1))
+		goto oom;
+	if (cli_get(base, path.p, key, &body, &status, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ctxd: cannot reach %s: %s\n", base, err);
+		goto out;
+	}
+	if (status != 200) {
+		fprintf(stderr, "ctxd: %s (HTTP %ld)\n", cli_error_text(&body, status, tmp,
+		    sizeof(tmp)), status);
+		goto out;
+	}
+	if (strcmp(what, "library") == 0 && !json)
+		rc = cli_print_libraries(body.p, a);
+	else {
+		cli_put(body.p);
+		if (body.len > 0 && body.p[body.len - 1] != '\n')
+			putchar('\n');
+		rc = 0;
+	}
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "ctxd: cannot write the answer\n");
+		rc = 1;
+	}
+	goto out;
+oom:
+	fprintf(stderr, "ctxd: out of memory\n");
+out:
+	buf_release(&path);
+	buf_release(&body);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ main */
+
+enum {
+	OPT_BASE = 256, OPT_KEY, OPT_MCP, OPT_PROJECT, OPT_JSON, OPT_VERSION,
+	OPT_CLIENT	/* --claude, --cursor, ...: OPT_CLIENT + index below */
+};
+
+static const char *const cli_clients[] = { "claude", "cursor", "vscode", "codex", "opencode" };
+
+int
+main(int argc, char *argv[])
+{
+	static struct option	 longopts[] = {
+		{ "base-url",	required_argument,	NULL, OPT_BASE },
+		{ "api-key",	required_argument,	NULL, OPT_KEY },
+		{ "mcp",	no_argument,		NULL, OPT_MCP },
+		{ "project",	no_argument,		NULL, OPT_PROJECT },
+		{ "yes",	no_argument,		NULL, 'y' },
+		{ "json",	no_argument,		NULL, OPT_JSON },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "version",	no_argument,		NULL, OPT_VERSION },
+		{ "claude",	no_argument,		NULL, OPT_CLIENT + 0 },
+		{ "cursor",	no_argument,		NULL, OPT_CLIENT + 1 },
+		{ "vscode",	no_argument,		NULL, OPT_CLIENT + 2 },
+		{ "codex",	no_argument,		NULL, OPT_CLIENT + 3 },
+		{ "opencode",	no_argument,		NULL, OPT_CLIENT + 4 },
+		{ NULL,		0,			NULL, 0 }
+	};
+	struct setup_opts	 so;
+	const char		*base_arg = NULL, *key = NULL, *cmd;
+	char			*base = NULL, err[512];
+	int			 ch, json = 0, setup_only = 0, rc = 2;
+
+	memset(&so, 0, sizeof(so));
+	while ((ch = getopt_long(argc, argv, "yh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_BASE:
+			base_arg = optarg;
+			break;
+		case OPT_KEY:
+			key = optarg;
+			break;
+		case OPT_MCP:
+			setup_only = 1;
+			break;
+		case OPT_PROJECT:
+			so.project = setup_only = 1;
+			break;
+		case 'y':
+			so.yes = setup_only = 1;
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("ctxd %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			if (ch >= OPT_CLIENT && ch < OPT_CLIENT + 5) {
+				so.clients |= setup_client_bit(cli_clients[ch - OPT_CLIENT]);
+				setup_only = 1;
+				break;
+			}
+			usage(stderr);
+			return 2;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		usage(stderr);
+		return 2;
+	}
+	cmd = argv[0];
+	if (strcmp(cmd, "setup") != 0 && strcmp(cmd, "library") != 0 &&
+	    strcmp(cmd, "docs") != 0) {
+		fprintf(stderr, "ctxd: unknown command %s\n", cmd);
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(cmd, "setup") != 0 && setup_only) {
+		fprintf(stderr, "ctxd: --mcp, --project, --yes and the client options "
+		    "belong to ctxd setup\n");
+		return 2;
+	}
+	if ((strcmp(cmd, "setup") == 0 && (argc != 1 || json)) ||
+	    (strcmp(cmd, "library") == 0 && (argc < 2 || argc > 3)) ||
+	    (strcmp(cmd, "docs") == 0 && argc != 3)) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(cmd, "setup") == 0 && so.clients == 0) {
+		fprintf(stderr, "ctxd: choose at least one agent: --claude, --cursor, "
+		    "--vscode, --codex or --opencode\n");
+		return 2;
+	}
+	if (base_arg == NULL && (base_arg = getenv("CTXD_BASE_URL")) != NULL &&
+	    *base_arg == '\0')
+		base_arg = NULL;
+	if (base_arg == NULL) {
+		fprintf(stderr, "ctxd: give the deployment's URL with --base-url URL "
+		    "(or CTXD_BASE_URL)\n");
+		return 2;
+	}
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "ctxd: libcurl could not start\n");
+		return 1;
+	}
+	if ((base = cli_base_url(base_arg, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "ctxd: %s\n", err);
+		goto out;
+	}
+	cli_tty = isatty(STDOUT_FILENO);
+	if (strcmp(cmd, "setup") == 0) {
+		so.base = base;
+		so.api_key = key;
+		rc = setup_run(&so);
+	} else {
+		if (key == NULL && (key = getenv("CTXD_API_KEY")) != NULL && *key == '\0')
+			key = NULL;
+		if (key != NULL && strpbrk(key, "\r\n") != NULL) {
+			fprintf(stderr, "ctxd: the API key holds a line break\n");
+			rc = 2;
+			goto out;
+		}
+		rc = cli_query(base, key, json, cmd, argv[1], argc > 2 ? argv[2] : NULL);
+	}
+out:
+	free(base);
+	curl_global_cleanup();
+	return rc;
+}
