@@ -1133,6 +1133,7 @@ adminapi_probe_db(struct adminapi_probe *p)
 	sqlite3_stmt	*st;
 
 	memset(p, 0, sizeof(*p));
+	p->schema = db_schema_version();
 	if (db_open(util_data_dir(), DB_READONLY, &db) == -1)
 		return;
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM jobs WHERE state = "
@@ -1148,7 +1149,6 @@ adminapi_probe_db(struct adminapi_probe *p)
 	}
 	if (!p->ok)
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	p->schema = db_schema_version();
 	db_close(db);
 }
 
