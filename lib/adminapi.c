@@ -593,37 +593,62 @@ out:
 	"id, library_id, kind, state, force, attempts, message, created_at, " \
 	"started_at, finished_at"
 
+/* A result column and its JSON member: text (null when NULL), whole number or boolean. */
+struct adminapi_field {
+	const char	*name;
+	enum { F_TEXT, F_INT, F_BOOL } type;
+};
+
+/* The columns of ADMINAPI_LIB_COLS (but settings) and ADMINAPI_JOB_COLS, in order. */
+static const struct adminapi_field adminapi_lib_fields[] = {
+	{ "id", F_TEXT }, { "title", F_TEXT }, { "description", F_TEXT },
+	{ "sourceType", F_TEXT }, { "url", F_TEXT }, { "branch", F_TEXT },
+	{ "state", F_TEXT }, { "runStatus", F_TEXT }, { "gitops", F_BOOL },
+	{ "lastIndexedCommit", F_TEXT }, { "lastIndexedBranch", F_TEXT },
+	{ "lastIndexedAt", F_TEXT }, { "lastError", F_TEXT }, { "documents", F_INT },
+	{ "snippets", F_INT }, { "tokens", F_INT }, { "runStarted", F_TEXT },
+	{ "runFinished", F_TEXT }, { "createdAt", F_TEXT }, { "updatedAt", F_TEXT },
+};
+static const struct adminapi_field adminapi_job_fields[] = {
+	{ "id", F_INT }, { "libraryId", F_TEXT }, { "kind", F_TEXT }, { "state", F_TEXT },
+	{ "force", F_BOOL }, { "attempts", F_INT }, { "message", F_TEXT },
+	{ "createdAt", F_TEXT }, { "startedAt", F_TEXT }, { "finishedAt", F_TEXT },
+};
+#define ADMINAPI_NLIB	(sizeof(adminapi_lib_fields) / sizeof(adminapi_lib_fields[0]))
+#define ADMINAPI_NJOB	(sizeof(adminapi_job_fields) / sizeof(adminapi_job_fields[0]))
+
+/* The first n columns of the current row as an object. */
+static json_object *
+adminapi_row(sqlite3_stmt *st, const struct adminapi_field *f, size_t n)
+{
+	json_object	*o = json_object_new_object(), *v;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		switch (f[i].type) {
+		case F_INT:
+			v = json_object_new_int64(sqlite3_column_int64(st, (int)i));
+			break;
+		case F_BOOL:
+			v = json_object_new_boolean(sqlite3_column_int(st, (int)i));
+			break;
+		default:
+			v = adminapi_col_str(st, (int)i);
+			break;
+		}
+		json_object_object_add(o, f[i].name, v);
+	}
+	return o;
+}
+
 static json_object *
 adminapi_lib_row(sqlite3_stmt *st, int detail)
 {
-	json_object	*o = json_object_new_object();
+	json_object	*o = adminapi_row(st, adminapi_lib_fields, ADMINAPI_NLIB);
 	const char	*s;
 
-	json_object_object_add(o, "id", adminapi_col_str(st, 0));
-	json_object_object_add(o, "title", adminapi_col_str(st, 1));
-	json_object_object_add(o, "description", adminapi_col_str(st, 2));
-	json_object_object_add(o, "sourceType", adminapi_col_str(st, 3));
-	json_object_object_add(o, "url", adminapi_col_str(st, 4));
-	json_object_object_add(o, "branch", adminapi_col_str(st, 5));
-	json_object_object_add(o, "state", adminapi_col_str(st, 6));
-	json_object_object_add(o, "runStatus", adminapi_col_str(st, 7));
-	json_object_object_add(o, "gitops",
-	    json_object_new_boolean(sqlite3_column_int(st, 8)));
-	json_object_object_add(o, "lastIndexedCommit", adminapi_col_str(st, 9));
-	json_object_object_add(o, "lastIndexedBranch", adminapi_col_str(st, 10));
-	json_object_object_add(o, "lastIndexedAt", adminapi_col_str(st, 11));
-	json_object_object_add(o, "lastError", adminapi_col_str(st, 12));
-	json_object_object_add(o, "documents",
-	    json_object_new_int64(sqlite3_column_int64(st, 13)));
-	json_object_object_add(o, "snippets",
-	    json_object_new_int64(sqlite3_column_int64(st, 14)));
-	json_object_object_add(o, "tokens",
-	    json_object_new_int64(sqlite3_column_int64(st, 15)));
-	json_object_object_add(o, "runStarted", adminapi_col_str(st, 16));
-	json_object_object_add(o, "runFinished", adminapi_col_str(st, 17));
-	json_object_object_add(o, "createdAt", adminapi_col_str(st, 18));
-	json_object_object_add(o, "updatedAt", adminapi_col_str(st, 19));
-	if (detail && (s = (const char *)sqlite3_column_text(st, 20)) != NULL)
+	if (detail && (s = (const char *)sqlite3_column_text(st,
+	    (int)ADMINAPI_NLIB)) != NULL)
 		json_object_object_add(o, "settings", json_tokener_parse(s));
 	return o;
 }
@@ -631,22 +656,7 @@ adminapi_lib_row(sqlite3_stmt *st, int detail)
 static json_object *
 adminapi_job_row(sqlite3_stmt *st)
 {
-	json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "id", json_object_new_int64(sqlite3_column_int64(st,
-	    0)));
-	json_object_object_add(o, "libraryId", adminapi_col_str(st, 1));
-	json_object_object_add(o, "kind", adminapi_col_str(st, 2));
-	json_object_object_add(o, "state", adminapi_col_str(st, 3));
-	json_object_object_add(o, "force",
-	    json_object_new_boolean(sqlite3_column_int(st, 4)));
-	json_object_object_add(o, "attempts",
-	    json_object_new_int64(sqlite3_column_int64(st, 5)));
-	json_object_object_add(o, "message", adminapi_col_str(st, 6));
-	json_object_object_add(o, "createdAt", adminapi_col_str(st, 7));
-	json_object_object_add(o, "startedAt", adminapi_col_str(st, 8));
-	json_object_object_add(o, "finishedAt", adminapi_col_str(st, 9));
-	return o;
+	return adminapi_row(st, adminapi_job_fields, ADMINAPI_NJOB);
 }
 
 /* The rows of a prepared job query as an array (at most max; *more when there are more). */
@@ -926,7 +936,8 @@ adminapi_job_get(sqlite3 *db, long long id, int *found)
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		o = adminapi_job_row(st);
 		json_object_object_add(o, "logLines",
-		    json_object_new_int64(sqlite3_column_int64(st, 10)));
+		    json_object_new_int64(sqlite3_column_int64(st,
+		    (int)ADMINAPI_NJOB)));
 		*found = 1;
 	} else if (rc == SQLITE_DONE)
 		*found = 0;
