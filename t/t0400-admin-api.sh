@@ -278,6 +278,9 @@ is "$(body | jq -r .jobId)" "$jobd" "reuses the queued deletion"
 is "$(api POST /api/libraries/acme/axum/refresh -H "$A")" 409 "refresh while deleting: 409"
 like "$(body | jq -r .error)" "is being deleted" "and says why"
 is "$(api POST /api/parse -H "$A" -H "$J" --data "{\"repoUrl\": \"$url\"}")" 409 "parse while deleting: 409"
+_sql "UPDATE libraries SET state = 'finalized', run_status = 'ok' WHERE id = '/acme/axum'"
+is "$(_sql "SELECT state FROM libraries WHERE id = '/acme/axum'")" delete \
+    "an index run that ends meanwhile does not undo the state delete"
 is "$(api POST "/api/jobs/$jobd/cancel" -H "$A")" 200 "cancel the deletion"
 is "$(_sql "SELECT state FROM libraries WHERE id = '/acme/axum'")" finalized "the library is finalized again"
 worker
