@@ -507,8 +507,12 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 	size_t		 i;
 	int		 rc = -1, found = 0;
 
-	if (jobs_start(db, job_id) == -1)
+	if (jobs_start(db, job_id) == -1) {
+		/* Not left queued: the worker would take it up again at once. */
+		jobs_finish(db, job_id, 0, "the database is busy; delete the library "
+		    "again");
 		return -1;
+	}
 	jobs_log(db, job_id, "info", "deleting library %s", library_id);
 	if (sqlite3_prepare_v2(db, "SELECT host, total_documents, total_snippets FROM "
 	    "libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
