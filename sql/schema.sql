@@ -124,9 +124,11 @@ CREATE TABLE api_keys (
 	revoked_at	TEXT
 );
 
--- Admin API (lib/adminapi.c, lib/library.c): while a library has a delete job queued or
--- running its state stays 'delete', even when an index run that was already under way
--- finishes and writes its own state.
+-- Admin API (lib/adminapi.c, lib/library.c): a library's jobs, newest first (detail, job
+-- list filter, deletion). While a library has a delete job queued or running its state
+-- stays 'delete', even when an index run that was already under way finishes and writes
+-- its own state.
+CREATE INDEX jobs_library ON jobs(library_id, id);
 CREATE TRIGGER libraries_keep_delete AFTER UPDATE OF state ON libraries
 WHEN OLD.state = 'delete' AND NEW.state <> 'delete' AND EXISTS (SELECT 1 FROM jobs
     WHERE jobs.library_id = NEW.id AND jobs.kind = 'delete'
