@@ -899,7 +899,10 @@ main(int argc, char *argv[])
 		 * (and gives up after WORKER_MAX_ATTEMPTS).
 		 */
 		alarm((unsigned)timeout);
-		run_index(worker_db, datadir, &job);
+		if (jobs_is_delete(worker_db, job.id))
+			library_delete_run(worker_db, datadir, job.id, job.library_id);
+		else
+			run_index(worker_db, datadir, &job);
 		alarm(0);
 		free(job.library_id);
 		n++;

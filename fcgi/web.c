@@ -1,6 +1,6 @@
 /*
  * ctxd-web: the read-write responder for the /api/ paths outside /api/v2/:
- * POST /api/parse for now (the admin API and the web UI's calls come later).
+ * POST /api/parse and the admin API (lib/adminapi.c).
  */
 #include "config.h"
 
@@ -12,6 +12,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "adminapi.h"
 
 #define PARSE_BODY_MAX	(64 * 1024)
 
@@ -111,6 +112,11 @@ web_upsert_library(struct http_req *r, struct web_ctx *c, const struct parse_req
 	}
 	sqlite3_finalize(st);
 	st = NULL;
+	if (exists && jobs_delete_pending(c->db, id, NULL) == 1) {
+		http_error(r, 409, "library %s is being deleted; add it again when "
+		    "the deletion has finished", id);
+		goto fail;
+	}
 	if (exists) {
 		if (sqlite3_prepare_v2(c->db, "UPDATE libraries SET branch = ?2, "
 		    "settings = ?3, url = ?4, updated_at = ?5 WHERE id = ?1", -1,
@@ -233,6 +239,21 @@ web_handle(struct http_req *r, void *arg)
 		web_parse(r, c);
 	else if (strcmp(r->path, "/api/client-config") == 0)
 		web_client_config(r, c);
+	/* Admin API (lib/adminapi.c; ctxd-web(8), ADMIN API). */
+	else if (strcmp(r->path, "/api/health") == 0)
+		adminapi_health(r, c->db);
+	else if (strcmp(r->path, "/api/ready") == 0)
+		adminapi_ready(r, c->db);
+	else if (strcmp(r->path, "/api/settings") == 0)
+		adminapi_settings(r, c->db);
+	else if (adminapi_under(r->path, "/api/setup"))
+		adminapi_setup(r, c->db);
+	else if (adminapi_under(r->path, "/api/libraries"))
+		adminapi_libraries(r, c->db);
+	else if (adminapi_under(r->path, "/api/jobs"))
+		adminapi_jobs(r, c->db);
+	else if (strcmp(r->path, "/api/support-bundle") == 0)
+		adminapi_support_bundle(r, c->db);
 	else
 		http_error(r, 404, "no such endpoint: %s", r->path);
 }

@@ -157,6 +157,20 @@ int	 settings_unset(struct sqlite3 *, const char *name);
 int	 settings_is_secret(const char *name);
 /* Prints every known setting, secrets as "(set)"/"(unset)". */
 int	 settings_list(struct sqlite3 *, FILE *);
+/* One entry of the settings table (static data), for the admin API. */
+struct settings_desc {
+	const char	*name;
+	const char	*kind;		/* string secret bool number host enum url */
+	int		 secret;	/* write-only */
+	const char	*dflt;		/* NULL: none */
+	long		 min, max;	/* bounds of a number */
+	const char	*help;
+	const char	*choices;	/* enum: "a|b|c" */
+};
+/* Describes the i-th setting; -1 past the last one. */
+int	 settings_describe(size_t i, struct settings_desc *);
+/* 1 when a value is stored for name (a secret is set), else 0. */
+int	 settings_is_set(struct sqlite3 *, const char *name);
 
 /* ---------------------------------------------------------------- apikey.c */
 
@@ -284,6 +298,31 @@ int	 jobs_enqueue(struct sqlite3 *, const char *library_id, int force, long long
  * The caller does not wait for it.
  */
 int	 jobs_spawn_worker(void);
+/*
+ * Queues the deletion of a library inside the caller's transaction: its queued jobs are
+ * cancelled and its state becomes 'delete'. A deletion already queued or running is
+ * reused (*job_id gets its id).
+ */
+int	 jobs_enqueue_delete(struct sqlite3 *, const char *library_id, long long *job_id);
+/* 1 when a delete job of the library is queued or running (*job_id, may be NULL), 0 when
+ * not, -1 on error. */
+int	 jobs_delete_pending(struct sqlite3 *, const char *library_id, long long *job_id);
+/* 1 when job id is a delete job (the worker's dispatch), else 0. */
+int	 jobs_is_delete(struct sqlite3 *, long long id);
+/* Marks a job running (own transaction) / done or failed (caller's transaction). */
+int	 jobs_start(struct sqlite3 *, long long id);
+int	 jobs_finish(struct sqlite3 *, long long id, int ok, const char *message);
+/* Appends a line to a job's log (and the process log). Never pass a secret. */
+void	 jobs_log(struct sqlite3 *, long long id, const char *level, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
+enum jobs_cancel_result {
+	JOBS_CANCEL_OK, JOBS_CANCEL_NOT_FOUND, JOBS_CANCEL_NOT_QUEUED, JOBS_CANCEL_ERROR
+};
+/*
+ * Cancels a queued job at once (own transaction); a cancelled deletion gives the library
+ * back its state. Running and finished jobs are not touched (JOBS_CANCEL_NOT_QUEUED).
+ */
+enum jobs_cancel_result jobs_cancel(struct sqlite3 *, long long id);
 
 /* ---------------------------------------------------------------- library.c */
 
@@ -322,6 +361,15 @@ char	*library_settings_json(const struct parse_req *);
 /* Selection rules from stored settings JSON; release with library_rules_release. */
 int	 library_settings_rules(const char *json, struct select_rules *);
 void	 library_rules_release(struct select_rules *);
+/* The clone folder DATA_DIR/repos/<host>/<owner>/<repo>.git (':' in host made '_'). */
+char	*library_repo_dir(const char *datadir, const char *host, const char *library_id);
+/*
+ * Runs delete job job_id (ctxd-worker): removes the library's clone folder, then in one
+ * transaction its embeddings, index rows, snippets, documents, its other jobs and their
+ * logs and the library row, and marks the job done (the job stays as the record).
+ */
+int	 library_delete_run(struct sqlite3 *, const char *datadir, long long job_id,
+	    const char *library_id);
 
 /* ---------------------------------------------------------------- select.c */
 

@@ -1,12 +1,22 @@
-/* library.c: libraries as sources: parse requests, ids from URLs, source settings. */
+/*
+ * library.c: libraries as sources: parse requests, ids from URLs, source settings, and
+ * the deletion of a library (its delete job).
+ */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 #include <json.h>
+#include <sqlite3.h>
 
 #include "ctxd.h"
 
@@ -424,4 +434,154 @@ library_rules_release(struct select_rules *r)
 		free(r->exclude_files[i]);
 	free(r->exclude_files);
 	memset(r, 0, sizeof(*r));
+}
+
+char *
+library_repo_dir(const char *datadir, const char *host, const char *library_id)
+{
+	struct buf	 b;
+	char		*p;
+
+	/* host and id were validated when the library was added; check again. */
+	if (*host == '\0' || strchr(host, '/') != NULL || strstr(host, "..") != NULL ||
+	    library_id[0] != '/' || strstr(library_id, "..") != NULL) {
+		log_err("%s: refusing library %s on host %s", __func__, library_id, host);
+		return NULL;
+	}
+	buf_init(&b);
+	if (buf_printf(&b, "%s/repos/%s%s.git", datadir, host, library_id) == -1) {
+		buf_release(&b);
+		return NULL;
+	}
+	for (p = b.p + strlen(datadir) + 7; *p != '\0'; p++)
+		if (*p == ':')
+			*p = '_';
+	return buf_detach(&b);
+}
+
+static int
+library_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	if (remove(path) == -1 && errno != ENOENT) {
+		log_err("library_delete_run: cannot remove %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes dir and everything below it (symbolic links are removed, not followed). */
+static int
+library_rm_tree(const char *dir)
+{
+	struct stat	 sb;
+
+	if (lstat(dir, &sb) == -1)
+		return errno == ENOENT ? 0 : -1;
+	return nftw(dir, library_rm_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+}
+
+/* The library's rows, in one transaction; the delete job is marked done in it. */
+static const char *const library_delete_sql[] = {
+	"DELETE FROM embeddings WHERE snippet_id IN (SELECT id FROM snippets WHERE "
+	    "library_id = ?1)",
+	"DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets WHERE "
+	    "library_id = ?1)",
+	"DELETE FROM snippets WHERE library_id = ?1",
+	"DELETE FROM documents WHERE library_id = ?1",
+	"DELETE FROM job_log WHERE job_id IN (SELECT id FROM jobs WHERE library_id = ?1 "
+	    "AND id <> ?2)",
+	"DELETE FROM jobs WHERE library_id = ?1 AND id <> ?2",
+	"DELETE FROM libraries WHERE id = ?1",
+};
+
+int
+library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
+    const char *library_id)
+{
+	sqlite3_stmt	*st = NULL;
+	char		*host = NULL, *dir = NULL, *parent, msg[600];
+	long long	 nsnippets = 0, ndocs = 0;
+	size_t		 i;
+	int		 rc = -1, found = 0;
+
+	if (jobs_start(db, job_id) == -1) {
+		/* Not left queued: the worker would take it up again at once. */
+		jobs_finish(db, job_id, 0, "the database is busy; delete the library "
+		    "again");
+		return -1;
+	}
+	jobs_log(db, job_id, "info", "deleting library %s", library_id);
+	if (sqlite3_prepare_v2(db, "SELECT host, total_documents, total_snippets FROM "
+	    "libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		found = 1;
+		host = strdup((const char *)sqlite3_column_text(st, 0));
+		ndocs = sqlite3_column_int64(st, 1);
+		nsnippets = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (!found) {
+		snprintf(msg, sizeof(msg), "library %s no longer exists; nothing to "
+		    "delete", library_id);
+		jobs_log(db, job_id, "info", "%s", msg);
+		return jobs_finish(db, job_id, 1, msg);
+	}
+	/* The clone first: when it cannot be removed the rows stay and a retry can. */
+	if (host == NULL || (dir = library_repo_dir(datadir, host, library_id)) == NULL) {
+		snprintf(msg, sizeof(msg), "the clone folder of %s cannot be named",
+		    library_id);
+		goto fail;
+	}
+	if (library_rm_tree(dir) == -1) {
+		snprintf(msg, sizeof(msg), "the clone folder of %s could not be "
+		    "removed; the worker log has the details", library_id);
+		goto fail;
+	}
+	/* Empty owner and host folders go too (rmdir leaves non-empty ones). */
+	for (i = 0; i < 2 && (parent = strrchr(dir, '/')) != NULL; i++) {
+		*parent = '\0';
+		if (rmdir(dir) == -1)
+			break;
+	}
+	if (db_begin(db) == -1)
+		goto dberr;
+	for (i = 0; i < sizeof(library_delete_sql) / sizeof(library_delete_sql[0]); i++) {
+		if (sqlite3_prepare_v2(db, library_delete_sql[i], -1, &st, NULL) !=
+		    SQLITE_OK)
+			goto dberr;
+		sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+		if (sqlite3_bind_parameter_count(st) > 1)
+			sqlite3_bind_int64(st, 2, job_id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto dberr;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	snprintf(msg, sizeof(msg), "deleted library %s: %lld documents, %lld snippets, "
+	    "its embeddings, jobs and clone", library_id, ndocs, nsnippets);
+	jobs_log(db, job_id, "info", "%s", msg);
+	if (jobs_finish(db, job_id, 1, msg) == -1 || db_commit(db) == -1)
+		goto dberr;
+	rc = 0;
+	goto out;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	snprintf(msg, sizeof(msg), "the library's rows could not be deleted; the worker "
+	    "log has the details");
+fail:
+	sqlite3_finalize(st);
+	st = NULL;
+	db_rollback(db);
+	jobs_log(db, job_id, "error", "%s", msg);
+	jobs_finish(db, job_id, 0, msg);
+out:
+	free(host);
+	free(dir);
+	return rc;
 }

@@ -9,7 +9,12 @@
 
 #include "ctxd.h"
 
-enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL };
+/* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
+enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
+	SET_SECRET_TEXT };
+
+#define SETTINGS_VALUE_MAX	4096	/* longest value */
+#define SETTINGS_TEXT_MAX	16384	/* longest SET_SECRET_TEXT value */
 
 struct setting_def {
 	const char		*name;
@@ -61,14 +66,71 @@ static const struct setting_def settings_defs[] = {
 	{ "ai.embed.model", SET_STRING, "", 0, 0, "embedding model name", NULL },
 	{ "ai.embed.base_url", SET_URL, "", 0, 0,
 	  "endpoint of a custom embedding service, or bedrock's runtime endpoint", NULL },
+	/* Admin API: permissions, integrations (stored only for now), setup wizard. */
+	{ "perm.anonymous_refresh", SET_BOOL, "false", 0, 0,
+	  "allow refreshing a library without an admin API key", NULL },
+	{ "perm.anonymous_delete", SET_BOOL, "false", 0, 0,
+	  "allow deleting a library without an admin API key", NULL },
+	{ "perm.anonymous_support_bundle", SET_BOOL, "false", 0, 0,
+	  "allow downloading the support bundle without an admin API key", NULL },
+	{ "git.github.app_id", SET_NUMBER, NULL, 1, 1000000000000000L,
+	  "GitHub-type App connection: App ID (stored only; not used yet)", NULL },
+	{ "git.github.app_installation_id", SET_NUMBER, NULL, 1, 1000000000000000L,
+	  "GitHub-type App connection: installation ID (stored only; not used yet)", NULL },
+	{ "git.github.app_private_key", SET_SECRET_TEXT, NULL, 0, 0,
+	  "GitHub-type App connection: private key, PEM (stored only; not used yet)", NULL },
+	{ "git.github.webhook_secret", SET_SECRET, NULL, 0, 0,
+	  "GitHub-type App connection: webhook secret (stored only; not used yet)", NULL },
+	{ "wiki.site_url", SET_URL, "", 0, 0,
+	  "wiki site URL for wiki sources (stored only; not used yet)", NULL },
+	{ "wiki.token", SET_SECRET, NULL, 0, 0,
+	  "wiki API token for wiki sources (stored only; not used yet)", NULL },
+	{ "setup.ai_provider", SET_ENUM, "pending", 0, 0,
+	  "setup wizard step 1 (AI provider): pending, done or skipped",
+	  "pending|done|skipped" },
+	{ "setup.embedding", SET_ENUM, "pending", 0, 0,
+	  "setup wizard step 2 (embedding provider): pending, done or skipped",
+	  "pending|done|skipped" },
+	{ "setup.git_tokens", SET_ENUM, "pending", 0, 0,
+	  "setup wizard step 3 (git tokens): pending, done or skipped",
+	  "pending|done|skipped" },
 };
+
+#define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))
+
+static int
+settings_secret_kind(enum setting_kind k)
+{
+	return k == SET_SECRET || k == SET_SECRET_TEXT;
+}
+
+int
+settings_describe(size_t i, struct settings_desc *out)
+{
+	static const char *const kinds[] = { "string", "secret", "bool", "number",
+	    "host", "enum", "url", "secret" };
+	const struct setting_def *d;
+
+	if (i >= SETTINGS_N)
+		return -1;
+	d = &settings_defs[i];
+	out->name = d->name;
+	out->kind = kinds[d->kind];
+	out->secret = settings_secret_kind(d->kind);
+	out->dflt = d->dflt;
+	out->min = d->min;
+	out->max = d->max;
+	out->help = d->help;
+	out->choices = d->choices;
+	return 0;
+}
 
 static const struct setting_def *
 settings_find(const char *name)
 {
 	size_t	 i;
 
-	for (i = 0; i < sizeof(settings_defs) / sizeof(settings_defs[0]); i++)
+	for (i = 0; i < SETTINGS_N; i++)
 		if (strcmp(settings_defs[i].name, name) == 0)
 			return &settings_defs[i];
 	return NULL;
@@ -79,7 +141,7 @@ settings_is_secret(const char *name)
 {
 	const struct setting_def *d = settings_find(name);
 
-	return d == NULL ? -1 : d->kind == SET_SECRET;
+	return d == NULL ? -1 : settings_secret_kind(d->kind);
 }
 
 /* Stored value (sealed for secrets) or NULL. */
@@ -114,7 +176,7 @@ settings_get(sqlite3 *db, const char *datadir, const char *name)
 		return NULL;
 	if ((raw = settings_raw(db, name)) == NULL)
 		return d->dflt != NULL ? strdup(d->dflt) : NULL;
-	if (d->kind != SET_SECRET)
+	if (!settings_secret_kind(d->kind))
 		return raw;
 	plain = NULL;
 	if (crypto_secret_load(datadir, key) == 0) {
@@ -138,6 +200,16 @@ settings_get_bool(sqlite3 *db, const char *name, int dflt)
 		r = strcmp(v, "true") == 0;
 	free(v);
 	return r;
+}
+
+int
+settings_is_set(sqlite3 *db, const char *name)
+{
+	char	*v = settings_raw(db, name);
+	int	 set = v != NULL;
+
+	free(v);
+	return set;
 }
 
 static int
@@ -191,8 +263,11 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 		snprintf(err, errsz, "unknown setting '%s'", name);
 		return -1;
 	}
-	if (strlen(value) > 4096) {
-		snprintf(err, errsz, "value of %s is longer than 4096 bytes", name);
+	if (strlen(value) > (d->kind == SET_SECRET_TEXT ? SETTINGS_TEXT_MAX :
+	    SETTINGS_VALUE_MAX)) {
+		snprintf(err, errsz, "value of %s is longer than %d bytes", name,
+		    d->kind == SET_SECRET_TEXT ? SETTINGS_TEXT_MAX :
+		    SETTINGS_VALUE_MAX);
 		return -1;
 	}
 	switch (d->kind) {
@@ -217,9 +292,12 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 		}
 		break;
 	case SET_SECRET:
-		if (*value == '\0' || strpbrk(value, " \t\r\n") != NULL) {
-			snprintf(err, errsz, "%s must be a non-empty token "
-			    "without spaces", name);
+	case SET_SECRET_TEXT:
+		if (*value == '\0' || (d->kind == SET_SECRET &&
+		    strpbrk(value, " \t\r\n") != NULL)) {
+			snprintf(err, errsz, d->kind == SET_SECRET ? "%s must be a "
+			    "non-empty token without spaces" : "%s must not be "
+			    "empty", name);
 			return -1;
 		}
 		if (crypto_secret_load(datadir, key) == -1) {
@@ -302,11 +380,11 @@ settings_list(sqlite3 *db, FILE *f)
 	size_t	 i;
 	char	*raw;
 
-	for (i = 0; i < sizeof(settings_defs) / sizeof(settings_defs[0]); i++) {
+	for (i = 0; i < SETTINGS_N; i++) {
 		const struct setting_def *d = &settings_defs[i];
 
 		raw = settings_raw(db, d->name);
-		if (d->kind == SET_SECRET)
+		if (settings_secret_kind(d->kind))
 			fprintf(f, "%s = %s\t# %s\n", d->name,
 			    raw ? "(set)" : "(unset)", d->help);
 		else

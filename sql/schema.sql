@@ -81,12 +81,14 @@ CREATE TABLE embeddings (
 );
 CREATE INDEX embeddings_hash ON embeddings(model, hash);
 
+-- library_id has no foreign key: a library's delete job outlives the library as the record
+-- of the deletion (the delete job removes the library's other jobs itself, lib/library.c).
 CREATE TABLE jobs (
 	id		INTEGER PRIMARY KEY,
-	library_id	TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,
-	kind		TEXT NOT NULL CHECK (kind IN ('index')),
+	library_id	TEXT NOT NULL,
+	kind		TEXT NOT NULL CHECK (kind IN ('index', 'delete')),
 	state		TEXT NOT NULL DEFAULT 'queued'
-			CHECK (state IN ('queued', 'running', 'done', 'failed')),
+			CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled')),
 	force		INTEGER NOT NULL DEFAULT 0,	-- re-index even if the commit is unchanged
 	attempts	INTEGER NOT NULL DEFAULT 0,	-- runs started (a worker may die mid-run)
 	message		TEXT,
@@ -121,3 +123,16 @@ CREATE TABLE api_keys (
 	last_used_at	TEXT,
 	revoked_at	TEXT
 );
+
+-- Admin API (lib/adminapi.c, lib/library.c): a library's jobs, newest first (detail, job
+-- list filter, deletion). While a library has a delete job queued or running its state
+-- stays 'delete', even when an index run that was already under way finishes and writes
+-- its own state.
+CREATE INDEX jobs_library ON jobs(library_id, id);
+CREATE TRIGGER libraries_keep_delete AFTER UPDATE OF state ON libraries
+WHEN OLD.state = 'delete' AND NEW.state <> 'delete' AND EXISTS (SELECT 1 FROM jobs
+    WHERE jobs.library_id = NEW.id AND jobs.kind = 'delete'
+    AND jobs.state IN ('queued', 'running'))
+BEGIN
+	UPDATE libraries SET state = 'delete' WHERE id = NEW.id;
+END;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# GET /api/health and GET /api/ready: no credential needed, nothing secret in them; 200 when
+# healthy / ready, 503 when the database is missing, broken or has another schema version.
+. "$top_srcdir/t/lib/harness.sh"
+require_cmd jq sqlite3
+
+ctxd_setup
+export CTXD_WORKER=/bin/true
+ctxd_start
+ADMIN=$(ctxd_admin key create --admin tests)
+secret=ghp_health$(openssl rand -hex 8)
+printf '%s\n' "$secret" | ctxd_admin settings set git.github.token -
+http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' \
+    --data '{"repoUrl": "https://git.example.com/acme/docs"}' >/dev/null
+
+is "$(http GET "$BASE/api/health")" 200 "health without a key: 200"
+like "$(http_header Content-Type)" '^application/json' "JSON"
+h=$(http_body)
+is "$(jq -r '[.status, .license.status, .license.plan, .database.ok, .database.schemaVersion] | @tsv' <<<"$h")" \
+    "$(printf 'ok\tvalid\ttrial\ttrue\t1')" "status, license, database and schema version"
+like "$(jq -r .license.expires <<<"$h")" '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' "license expiry date"
+ok "$(jq -e '.disk.ok and .disk.freeBytes > 0 and .disk.totalBytes >= .disk.freeBytes' <<<"$h" >/dev/null; echo $?)" \
+    "disk free and total bytes of DATA_DIR"
+is "$(jq -r '[.queue.queued, .queue.running, .libraries] | @tsv' <<<"$h")" "$(printf '1\t0\t1')" \
+    "queue length and libraries count"
+ok "$(jq -e 'has("error") | not' <<<"$h" >/dev/null; echo $?)" "no error when healthy"
+unlike "$h" "$secret|$LICENSE_KEY|licensee|$DATA_DIR" "no secret, key, licensee or path in it"
+is "$(http GET "$BASE/api/ready")" 200 "ready without a key: 200"
+is "$(http_body | jq -c .)" '{"ready":true,"schemaVersion":1}' "ready body"
+is "$(http HEAD "$BASE/api/health")" 200 "HEAD health: 200"
+is "$(http POST "$BASE/api/health")" 405 "POST health: 405"
+is "$(http GET "$BASE/api/ready?verbose=1")" 400 "an unknown parameter: 400"
+
+# Another schema version: not ready, unhealthy.
+_sql 'PRAGMA user_version = 99'
+is "$(http GET "$BASE/api/ready")" 503 "ready with schema version 99: 503"
+like "$(http_body | jq -r .error)" 'not ready: the database cannot be opened or its schema is not version 1' \
+    "says why"
+is "$(http GET "$BASE/api/health")" 503 "health with schema version 99: 503"
+is "$(http_body | jq -r '[.status, .database.ok] | @tsv')" "$(printf 'unhealthy\tfalse')" "database not ok"
+like "$(http_body | jq -r .error)" 'database' "the error names the database"
+_sql 'PRAGMA user_version = 1'
+is "$(http GET "$BASE/api/ready")" 200 "schema version restored: ready again"
+
+# A missing database, then a file that is not a database.
+mv "$DATA_DIR/ctxd.db" "$DATA_DIR/ctxd.db.away"
+is "$(http GET "$BASE/api/ready")" 503 "ready without the database: 503"
+is "$(http GET "$BASE/api/health")" 503 "health without the database: 503"
+is "$(http_body | jq -r '.database.ok')" false "database not ok"
+head -c 8192 /dev/urandom >"$DATA_DIR/ctxd.db"
+is "$(http GET "$BASE/api/ready")" 503 "ready with a broken database file: 503"
+is "$(http GET "$BASE/api/health")" 503 "health with a broken database file: 503"
+rm -f "$DATA_DIR/ctxd.db"
+mv "$DATA_DIR/ctxd.db.away" "$DATA_DIR/ctxd.db"
+is "$(http GET "$BASE/api/ready")" 200 "the database is back: ready"
+is "$(http GET "$BASE/api/health")" 200 "and healthy"
+ok "$(grep -qF "$secret" "$T"/log/*.log; echo $((1 - $?)))" "the secret is in no log"
+done_testing
