@@ -74,8 +74,24 @@ apikey_create(sqlite3 *db, const char *name, int admin)
 	return apikey_create_for(db, 0, name, admin, NULL);
 }
 
+/* 1 when the connection is read-only by PRAGMA query_only (db_open's DB_READONLY). */
+static int
+apikey_query_only(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	int		 on = 1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA query_only", -1, &st, NULL) != SQLITE_OK)
+		return 1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		on = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return on;
+}
+
 /*
- * Records that key id was used. The query responders hold a read-only connection: for them
+ * Records that key id was used. The query responders hold a read-only connection (query_only):
+ * for them
  * a short-lived read-write connection is opened (busy timeout 50 ms; any failure only
  * skips this record). Each process writes a key at most once per APIKEY_TOUCH_S.
  */
@@ -84,7 +100,7 @@ apikey_touch(sqlite3 *db, long long id)
 {
 	static struct { long long id; time_t at; } seen[APIKEY_TOUCHED];
 	static size_t	 next;
-	sqlite3		*w = db;
+	sqlite3		*w = db, *own = NULL;
 	sqlite3_stmt	*st = NULL;
 	const char	*file;
 	char		 now[32], before[32];
@@ -94,13 +110,16 @@ apikey_touch(sqlite3 *db, long long id)
 	for (i = 0; i < APIKEY_TOUCHED; i++)
 		if (seen[i].id == id && t - seen[i].at < APIKEY_TOUCH_S)
 			return;
-	if (sqlite3_db_readonly(db, "main") == 1) {
-		if ((file = sqlite3_db_filename(db, "main")) == NULL || *file == '\0' ||
-		    sqlite3_open_v2(file, &w, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-			sqlite3_close(w);
+	if (sqlite3_db_readonly(db, "main") == 1 || apikey_query_only(db)) {
+		if ((file = sqlite3_db_filename(db, "main")) == NULL || *file == '\0')
+			return;
+		if (sqlite3_open_v2(file, &own, SQLITE_OPEN_READWRITE, NULL) !=
+		    SQLITE_OK) {
+			sqlite3_close(own);
 			return;
 		}
-		sqlite3_busy_timeout(w, 50);
+		sqlite3_busy_timeout(own, 50);
+		w = own;
 	}
 	util_iso8601(t, now, sizeof(now));
 	util_iso8601(t - APIKEY_TOUCH_S, before, sizeof(before));
@@ -117,8 +136,7 @@ apikey_touch(sqlite3 *db, long long id)
 		}
 	}
 	sqlite3_finalize(st);
-	if (w != db)
-		sqlite3_close(w);
+	sqlite3_close(own);
 }
 
 enum apikey_result

@@ -241,7 +241,7 @@ user_create(sqlite3 *db, const char *name, int admin, const char *password,
 	sqlite3_bind_text(st, 3, hash, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 4, must_change != 0);
 	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
-	if ((s = sqlite3_step(st)) == SQLITE_CONSTRAINT) {
+	if (((s = sqlite3_step(st)) & 0xff) == SQLITE_CONSTRAINT) {
 		snprintf(err, errsz, "a user named %s already exists", name);
 		goto out;
 	}
