@@ -136,9 +136,10 @@ web_authorize(struct http_req *r, struct web_ctx *c, int need,
 }
 
 /*
- * Allows a permissioned operation: with its anonymous switch on anyone may; otherwise a
- * key or a session (+ CSRF token) of any user is needed. Answers 401/403 and returns -1
- * when refused.
+ * Allows an operation. A permissioned one (anon_setting names its perm.anonymous_* switch):
+ * with the switch on anyone may, otherwise a key or a session (+ CSRF token) of any user.
+ * Without a switch (anon_setting NULL): an admin's key or session only. Answers 401/403 and
+ * returns -1 when refused. (web_authorize says who is asking, for handlers that need it.)
  */
 static int
 web_permit(struct http_req *r, struct web_ctx *c, const char *anon_setting,
@@ -146,7 +147,8 @@ web_permit(struct http_req *r, struct web_ctx *c, const char *anon_setting,
 {
 	struct web_principal p;
 
-	return web_authorize(r, c, WEB_NEED_USER, anon_setting, what, &p);
+	return web_authorize(r, c, anon_setting != NULL ? WEB_NEED_USER : WEB_NEED_ADMIN,
+	    anon_setting, what, &p);
 }
 
 json_object *
