@@ -1,5 +1,5 @@
 /*
- * ctxd-admin: the operator's command-line tool (init, license, API keys, settings).
+ * ctxd-admin: the operator's command-line tool (init, license, API keys, users, settings).
  * See man/ctxd-admin.8.
  */
 #include "config.h"
@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "ctxd.h"
 #include "provider.h"
+
+static char	*read_stdin_line(void);
 
 static void
 usage(void)
@@ -25,7 +28,13 @@ usage(void)
 	    "       ctxd-admin license mint --key PEMFILE [--plan PLAN] [--days N] "
 	    "[--licensee NAME]\n"
 	    "       ctxd-admin license show [KEY]\n"
-	    "       ctxd-admin key create [--admin] NAME\n"
+	    "       ctxd-admin key create [--admin | --user USER] NAME | list | "
+	    "revoke ID\n"
+	    "       ctxd-admin passwd [--temporary] USER\n"
+	    "       ctxd-admin user list | create [--admin] [--temporary] NAME | "
+	    "disable NAME |\n"
+	    "                       enable NAME | delete NAME | role NAME admin|member | "
+	    "unlock NAME\n"
 	    "       ctxd-admin settings list | get NAME | set NAME VALUE|- | "
 	    "unset NAME\n"
 	    "       ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n");
@@ -129,13 +138,49 @@ cmd_license(int argc, char **argv)
 }
 
 static int
+key_print(const struct apikey_row *k, void *arg)
+{
+	(void)arg;
+	printf("%lld\t%s\t%s...\t%s\t%s\t%s\t%s%s\n", k->id, k->name, k->prefix,
+	    k->owner != NULL ? k->owner : "(operator)", k->admin ? "admin" : "member",
+	    k->created, k->revoked != NULL ? "revoked " : "last used ",
+	    k->revoked != NULL ? k->revoked : k->last_used != NULL ? k->last_used :
+	    "never");
+	return 0;
+}
+
+static int
 cmd_key(int argc, char **argv)
 {
 	sqlite3		*db;
-	const char	*name = NULL;
+	struct user	 u;
+	const char	*name = NULL, *user = NULL;
 	char		*key;
-	int		 i, admin = 0;
+	long		 id;
+	int		 i, admin = 0, rc;
 
+	if (argc == 1 && strcmp(argv[0], "list") == 0) {
+		if (open_db(&db) == -1)
+			return 1;
+		printf("ID\tNAME\tPREFIX\tUSER\tROLE\tCREATED\tUSE\n");
+		rc = apikey_each(db, -1, key_print, NULL) == 0 ? 0 : 1;
+		db_close(db);
+		return rc;
+	}
+	if (argc == 2 && strcmp(argv[0], "revoke") == 0) {
+		if (util_parse_long(argv[1], 1, 1L << 53, &id) == -1) {
+			fprintf(stderr, "ctxd-admin: key revoke needs a key ID (see "
+			    "ctxd-admin key list)\n");
+			return 2;
+		}
+		if (open_db(&db) == -1)
+			return 1;
+		rc = apikey_revoke(db, id, -1);
+		db_close(db);
+		if (rc == 1)
+			fprintf(stderr, "ctxd-admin: no live key with ID %ld\n", id);
+		return rc == 0 ? 0 : 1;
+	}
 	if (argc < 1 || strcmp(argv[0], "create") != 0) {
 		usage();
 		return 2;
@@ -143,6 +188,8 @@ cmd_key(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--admin") == 0)
 			admin = 1;
+		else if (strcmp(argv[i], "--user") == 0 && i + 1 < argc)
+			user = argv[++i];
 		else if (name == NULL)
 			name = argv[i];
 		else {
@@ -155,9 +202,21 @@ cmd_key(int argc, char **argv)
 		    "characters\n");
 		return 2;
 	}
+	if (user != NULL && admin) {
+		fprintf(stderr, "ctxd-admin: a user's key is an admin key when the user "
+		    "is an admin: --admin goes only with operator keys\n");
+		return 2;
+	}
 	if (open_db(&db) == -1)
 		return 1;
-	key = apikey_create(db, name, admin);
+	u.id = 0;
+	if (user != NULL && (rc = user_by_name(db, user, &u, NULL)) != 0) {
+		if (rc == 1)
+			fprintf(stderr, "ctxd-admin: no user named %s\n", user);
+		db_close(db);
+		return 1;
+	}
+	key = apikey_create_for(db, u.id, name, user != NULL ? u.admin : admin, NULL);
 	db_close(db);
 	if (key == NULL) {
 		fprintf(stderr, "ctxd-admin: could not create the key\n");
@@ -168,6 +227,249 @@ cmd_key(int argc, char **argv)
 	explicit_bzero(key, strlen(key));
 	free(key);
 	return 0;
+}
+
+/*
+ * Reads a new password: from the terminal without echo (asked twice) when standard input is
+ * one, else the first line of standard input. NULL on failure (reported).
+ */
+static char *
+read_password(const char *user)
+{
+	struct termios	 old, quiet;
+	FILE		*tty;
+	char		*a = NULL, *b = NULL;
+	size_t		 cap = 0, cap2 = 0;
+	ssize_t		 n;
+	int		 pass;
+
+	if (!isatty(STDIN_FILENO)) {
+		if ((a = read_stdin_line()) == NULL)
+			fprintf(stderr, "ctxd-admin: no password on standard input\n");
+		return a;
+	}
+	if ((tty = fopen("/dev/tty", "r+")) == NULL ||
+	    tcgetattr(fileno(tty), &old) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot read the terminal\n");
+		if (tty != NULL)
+			fclose(tty);
+		return NULL;
+	}
+	quiet = old;
+	quiet.c_lflag &= ~(tcflag_t)ECHO;
+	for (pass = 0; pass < 2; pass++) {
+		fprintf(tty, pass == 0 ? "New password for %s: " : "Again: ", user);
+		fflush(tty);
+		(void)tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
+		n = getline(pass == 0 ? &a : &b, pass == 0 ? &cap : &cap2, tty);
+		(void)tcsetattr(fileno(tty), TCSAFLUSH, &old);
+		fprintf(tty, "\n");
+		if (n <= 0)
+			break;
+		while (n > 0 && (((pass == 0 ? a : b)[n - 1]) == '\n' ||
+		    (pass == 0 ? a : b)[n - 1] == '\r'))
+			(pass == 0 ? a : b)[--n] = '\0';
+	}
+	fclose(tty);
+	if (a == NULL || b == NULL || strcmp(a, b) != 0) {
+		fprintf(stderr, "ctxd-admin: the passwords do not match\n");
+		if (a != NULL)
+			explicit_bzero(a, strlen(a));
+		free(a);
+		a = NULL;
+	}
+	if (b != NULL)
+		explicit_bzero(b, strlen(b));
+	free(b);
+	return a;
+}
+
+static void
+free_password(char *pw)
+{
+	if (pw != NULL) {
+		explicit_bzero(pw, strlen(pw));
+		free(pw);
+	}
+}
+
+/* ctxd-admin passwd [--temporary] USER: a new password; ends the user's sessions. */
+static int
+cmd_passwd(int argc, char **argv)
+{
+	sqlite3		*db;
+	struct user	 u;
+	char		*pw = NULL, err[256];
+	int		 temporary = 0, rc = 1;
+
+	if (argc == 2 && strcmp(argv[0], "--temporary") == 0) {
+		temporary = 1;
+		argv++;
+		argc--;
+	}
+	if (argc != 1) {
+		usage();
+		return 2;
+	}
+	if (open_db(&db) == -1)
+		return 1;
+	if ((rc = user_by_name(db, argv[0], &u, NULL)) != 0) {
+		if (rc == 1)
+			fprintf(stderr, "ctxd-admin: no user named %s\n", argv[0]);
+		rc = 1;
+		goto out;
+	}
+	rc = 1;
+	if ((pw = read_password(u.name)) == NULL)
+		goto out;
+	if (user_valid_password(pw, u.name, err, sizeof(err)) == -1) {
+		fprintf(stderr, "ctxd-admin: %s\n", err);
+		goto out;
+	}
+	if (db_begin(db) == -1)
+		goto out;
+	if (user_set_password(db, u.id, pw, temporary) != 0 ||
+	    session_end_user(db, u.id, 0) == -1 ||
+	    session_throttle_clear(db, u.name) == -1 || db_commit(db) == -1) {
+		db_rollback(db);
+		fprintf(stderr, "ctxd-admin: the password could not be stored\n");
+		goto out;
+	}
+	printf("password of %s changed%s; their sessions are ended\n", u.name,
+	    temporary ? " (to be changed at the next sign-in)" : "");
+	rc = 0;
+out:
+	free_password(pw);
+	db_close(db);
+	return rc;
+}
+
+static int
+user_print(const struct user *u, void *arg)
+{
+	(void)arg;
+	printf("%s\t%s\t%s%s\t%s\n", u->name, u->admin ? "admin" : "member",
+	    u->disabled ? "disabled" : "enabled",
+	    u->must_change ? ",must-change-password" : "", u->created);
+	return 0;
+}
+
+/* ctxd-admin user ...: list, create, disable, enable, delete, role, unlock. */
+static int
+cmd_user(int argc, char **argv)
+{
+	sqlite3		*db;
+	struct user	 u;
+	const char	*name = NULL, *op;
+	char		*pw = NULL, err[256];
+	int		 i, admin = 0, temporary = 0, rc = 1, r;
+
+	if (argc < 1) {
+		usage();
+		return 2;
+	}
+	op = argv[0];
+	if (strcmp(op, "list") == 0 && argc == 1) {
+		if (open_db(&db) == -1)
+			return 1;
+		printf("NAME\tROLE\tSTATE\tCREATED\n");
+		rc = user_each(db, user_print, NULL) == 0 ? 0 : 1;
+		db_close(db);
+		return rc;
+	}
+	if (strcmp(op, "create") == 0) {
+		for (i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "--admin") == 0)
+				admin = 1;
+			else if (strcmp(argv[i], "--temporary") == 0)
+				temporary = 1;
+			else if (name == NULL)
+				name = argv[i];
+			else {
+				usage();
+				return 2;
+			}
+		}
+		if (name == NULL) {
+			usage();
+			return 2;
+		}
+		if (!user_valid_name(name)) {
+			fprintf(stderr, "ctxd-admin: a user name has 1 to %d letters, "
+			    "digits or . _ @ -\n", USER_NAME_MAX);
+			return 2;
+		}
+		if ((pw = read_password(name)) == NULL)
+			return 1;
+		if (open_db(&db) == -1) {
+			free_password(pw);
+			return 1;
+		}
+		if (user_create(db, name, admin, pw, temporary, NULL, err,
+		    sizeof(err)) == -1)
+			fprintf(stderr, "ctxd-admin: %s\n", err);
+		else {
+			printf("user %s created (%s)\n", name, admin ? "admin" :
+			    "member");
+			rc = 0;
+		}
+		free_password(pw);
+		db_close(db);
+		return rc;
+	}
+	if (argc != 2 && !(argc == 3 && strcmp(op, "role") == 0)) {
+		usage();
+		return 2;
+	}
+	if (strcmp(op, "role") == 0 && (argc != 3 || (strcmp(argv[2], "admin") != 0 &&
+	    strcmp(argv[2], "member") != 0))) {
+		fprintf(stderr, "ctxd-admin: user role NAME admin|member\n");
+		return 2;
+	}
+	if (open_db(&db) == -1)
+		return 1;
+	if ((r = user_by_name(db, argv[1], &u, NULL)) != 0) {
+		if (r == 1)
+			fprintf(stderr, "ctxd-admin: no user named %s\n", argv[1]);
+		goto out;
+	}
+	if (db_begin(db) == -1)
+		goto out;
+	if ((strcmp(op, "disable") == 0 || strcmp(op, "delete") == 0 ||
+	    (strcmp(op, "role") == 0 && strcmp(argv[2], "member") == 0)) && u.admin &&
+	    user_other_admins(db, u.id) == 0) {
+		fprintf(stderr, "ctxd-admin: %s is the last enabled admin; make another "
+		    "admin first\n", u.name);
+		db_rollback(db);
+		goto out;
+	}
+	if (strcmp(op, "disable") == 0)
+		r = user_set_disabled(db, u.id, 1) == 0 &&
+		    session_end_user(db, u.id, 0) == 0 ? 0 : -1;
+	else if (strcmp(op, "enable") == 0)
+		r = user_set_disabled(db, u.id, 0);
+	else if (strcmp(op, "delete") == 0)
+		r = user_delete(db, u.id);
+	else if (strcmp(op, "role") == 0)
+		r = user_set_role(db, u.id, strcmp(argv[2], "admin") == 0);
+	else if (strcmp(op, "unlock") == 0)
+		r = session_throttle_clear(db, u.name);
+	else {
+		db_rollback(db);
+		usage();
+		rc = 2;
+		goto out;
+	}
+	if (r != 0 || db_commit(db) == -1) {
+		db_rollback(db);
+		fprintf(stderr, "ctxd-admin: user %s failed\n", op);
+		goto out;
+	}
+	printf("user %s: %s done\n", u.name, op);
+	rc = 0;
+out:
+	db_close(db);
+	return rc;
 }
 
 /* Reads one line from stdin (for secrets kept out of the command line). */
@@ -287,6 +589,10 @@ main(int argc, char *argv[])
 		return cmd_license(argc - 2, argv + 2);
 	if (strcmp(argv[1], "key") == 0)
 		return cmd_key(argc - 2, argv + 2);
+	if (strcmp(argv[1], "passwd") == 0)
+		return cmd_passwd(argc - 2, argv + 2);
+	if (strcmp(argv[1], "user") == 0)
+		return cmd_user(argc - 2, argv + 2);
 	if (strcmp(argv[1], "settings") == 0)
 		return cmd_settings(argc - 2, argv + 2);
 	if (strcmp(argv[1], "provider") == 0)

@@ -198,6 +198,27 @@ query_libs_search(struct http_req *r, struct query_ctx *c)
 	buf_release(&out);
 }
 
+/*
+ * With perm.require_mcp_auth on, search and context need a valid personal API key: answers
+ * 401 (the error says "missing" or "invalid") and returns -1 without one. With it off no
+ * credential is looked at.
+ */
+static int
+query_authorized(struct http_req *r, struct query_ctx *c)
+{
+	enum apikey_result k;
+
+	if (!settings_get_bool(c->db, "perm.require_mcp_auth", 0))
+		return 0;
+	if ((k = apikey_check(c->db, r->authorization)) == APIKEY_VALID ||
+	    k == APIKEY_VALID_ADMIN)
+		return 0;
+	http_error_hdr(r, 401, "WWW-Authenticate: Bearer\r\n", "authentication "
+	    "required: the API key is %s; send Authorization: Bearer <key> with a "
+	    "personal API key", k == APIKEY_MISSING ? "missing" : "invalid");
+	return -1;
+}
+
 static void
 query_handle(struct http_req *r, void *arg)
 {
@@ -209,6 +230,8 @@ query_handle(struct http_req *r, void *arg)
 			http_error(r, 405, "%s accepts only GET", r->path);
 			return;
 		}
+		if (query_authorized(r, c) == -1)
+			return;
 		if (r->path[8] == 'c')
 			query_context(r, c);
 		else

@@ -1,6 +1,6 @@
 /*
- * ctxd-web: the read-write responder for the /api/ paths outside /api/v2/:
- * POST /api/parse and the admin API (lib/adminapi.c).
+ * ctxd-web: the read-write responder for the /api/ paths outside /api/v2/: POST /api/parse,
+ * the account API (fcgi/account.c) and the admin API (lib/adminapi.c).
  */
 #include "config.h"
 
@@ -13,12 +13,11 @@
 #include "ctxd.h"
 #include "http.h"
 #include "adminapi.h"
+#include "web.h"
 
 #define PARSE_BODY_MAX	(64 * 1024)
 
-struct web_ctx {
-	sqlite3		*db;
-};
+static int	 web_admin_gate(struct http_req *, void *, const char *, const char *);
 
 static void *
 web_init(void)
@@ -27,35 +26,253 @@ web_init(void)
 
 	if (db_open(util_data_dir(), DB_READWRITE, &ctx.db) == -1)
 		return NULL;
+	adminapi_set_gate(web_admin_gate, &ctx);
 	return &ctx;
 }
 
+/* The value of cookie name in the Cookie header (copied into out), or NULL. */
+static const char *
+web_cookie(struct http_req *r, const char *name, char *out, size_t outsz)
+{
+	const char	*h = http_header(r, "HTTP_COOKIE"), *p, *e;
+	size_t		 n = strlen(name);
+
+	if (h == NULL)
+		return NULL;
+	for (p = h; *p != '\0'; p = *e == '\0' ? e : e + 1) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if ((e = strchr(p, ';')) == NULL)
+			e = p + strlen(p);
+		if ((size_t)(e - p) > n && strncmp(p, name, n) == 0 && p[n] == '=') {
+			if ((size_t)(e - p - n - 1) >= outsz)
+				return NULL;
+			memcpy(out, p + n + 1, (size_t)(e - p - n - 1));
+			out[e - p - n - 1] = '\0';
+			return out;
+		}
+	}
+	return NULL;
+}
+
+static void
+web_unauthorized(struct http_req *r, const char *what, const char *why)
+{
+	http_error_hdr(r, 401, "WWW-Authenticate: Bearer\r\n", "%s needs authentication: "
+	    "%s", what, why);
+}
+
+int
+web_authorize(struct http_req *r, struct web_ctx *c, int need,
+    const char *anon_setting, const char *what, struct web_principal *p)
+{
+	struct apikey_info	 key;
+	static char		 token[128];
+	long long		 uid = 0;
+	int			 rc;
+
+	memset(p, 0, sizeof(*p));
+	if (anon_setting != NULL && settings_get_bool(c->db, anon_setting, 0))
+		return 0;
+	if (r->authorization != NULL && *r->authorization != '\0') {
+		switch (apikey_lookup(c->db, r->authorization, &key)) {
+		case APIKEY_VALID:
+		case APIKEY_VALID_ADMIN:
+			break;
+		case APIKEY_MISSING:
+		case APIKEY_INVALID:
+			web_unauthorized(r, what, "the API key is invalid (unknown, "
+			    "revoked or malformed); send Authorization: Bearer <key>");
+			return -1;
+		}
+		p->via = WEB_KEY;
+		p->key_id = key.id;
+		p->admin = key.admin;
+		uid = key.user_id;
+	} else if (web_cookie(r, SESSION_COOKIE, token, sizeof(token)) != NULL) {
+		if ((rc = session_lookup(c->db, token, &p->session_id, &uid)) == -1) {
+			http_error(r, 500, "the session could not be checked");
+			return -1;
+		}
+		if (rc == 1) {
+			web_unauthorized(r, what, "the session is invalid (expired or "
+			    "ended); sign in again");
+			return -1;
+		}
+		p->via = WEB_SESSION;
+		p->token = token;
+	} else {
+		web_unauthorized(r, what, "the API key is missing; send "
+		    "Authorization: Bearer <key> or sign in");
+		return -1;
+	}
+	if (uid != 0) {
+		if ((rc = user_by_id(c->db, uid, &p->user)) == -1) {
+			http_error(r, 500, "the user could not be read");
+			return -1;
+		}
+		if (rc == 1 || p->user.disabled) {
+			web_unauthorized(r, what, "the session is invalid (its user "
+			    "is disabled or deleted)");
+			return -1;
+		}
+		if (p->via == WEB_SESSION)
+			p->admin = p->user.admin;
+	}
+	if (p->via == WEB_SESSION && strcmp(r->method, "GET") != 0 &&
+	    strcmp(r->method, "HEAD") != 0 &&
+	    !session_csrf_ok(p->token, http_header(r, "HTTP_X_CSRF_TOKEN"))) {
+		http_error(r, 403, "%s with a session needs the session's CSRF token in "
+		    "the X-CSRF-Token header (missing or wrong)", what);
+		return -1;
+	}
+	if (p->user.must_change && !(need & WEB_MAY_MUST_CHANGE)) {
+		http_error(r, 403, "the password of %s must be changed first (POST "
+		    "/api/password); until then nothing else is allowed", p->user.name);
+		return -1;
+	}
+	if ((need & WEB_NEED_ADMIN) && !p->admin) {
+		http_error(r, 403, "%s needs an admin; %s is not one", what,
+		    p->via == WEB_KEY ? "this API key" : p->user.name);
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * Allows a permissioned operation: with its anonymous switch on anyone may; otherwise
- * an admin API key is needed. Answers 401/403 and returns -1 when refused.
+ * Allows an operation. A permissioned one (anon_setting names its perm.anonymous_* switch):
+ * with the switch on anyone may, otherwise a key or a session (+ CSRF token) of any user.
+ * Without a switch (anon_setting NULL): an admin's key or session only. Answers 401/403 and
+ * returns -1 when refused. (web_authorize says who is asking, for handlers that need it.)
  */
 static int
 web_permit(struct http_req *r, struct web_ctx *c, const char *anon_setting,
     const char *what)
 {
-	if (settings_get_bool(c->db, anon_setting, 0))
-		return 0;
-	switch (apikey_check(c->db, r->authorization)) {
-	case APIKEY_VALID_ADMIN:
-		return 0;
-	case APIKEY_VALID:
-		http_error(r, 403, "%s needs an admin API key; this key is not "
-		    "an admin's", what);
-		return -1;
-	case APIKEY_MISSING:
-	case APIKEY_INVALID:
-		break;
+	struct web_principal p;
+
+	return web_authorize(r, c, anon_setting != NULL ? WEB_NEED_USER : WEB_NEED_ADMIN,
+	    anon_setting, what, &p);
+}
+
+/* web_permit as the admin API's gate (lib/adminapi.h). */
+static int
+web_admin_gate(struct http_req *r, void *ctx, const char *anon_setting, const char *what)
+{
+	return web_permit(r, ctx, anon_setting, what);
+}
+
+json_object *
+web_json_body(struct http_req *r, const struct web_field *f, size_t n)
+{
+	json_tokener	*tok;
+	json_object	*root, *v;
+	size_t		 i;
+
+	if (r->content_type == NULL ||
+	    strncasecmp(r->content_type, "application/json", 16) != 0 ||
+	    (r->content_type[16] != '\0' && r->content_type[16] != ';')) {
+		http_error(r, 415, "Content-Type must be application/json");
+		return NULL;
 	}
-	http_error_hdr(r, 401, "WWW-Authenticate: Bearer\r\n", "%s needs an "
-	    "admin API key: the key is %s; send Authorization: Bearer <key>",
-	    what, r->authorization == NULL || *r->authorization == '\0' ?
-	    "missing" : "invalid");
-	return -1;
+	if (http_read_body(r, WEB_BODY_MAX) == -1)
+		return NULL;
+	if ((tok = json_tokener_new()) == NULL) {
+		http_error(r, 500, "out of memory");
+		return NULL;
+	}
+	root = json_tokener_parse_ex(tok, r->body, (int)r->body_len);
+	if (root == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != r->body_len) {
+		http_error(r, 400, "request body is not valid JSON");
+		goto fail;
+	}
+	if (!json_object_is_type(root, json_type_object)) {
+		http_error(r, 400, "request body must be a JSON object");
+		goto fail;
+	}
+	json_object_object_foreach(root, key, val) {
+		(void)val;
+		for (i = 0; i < n; i++)
+			if (strcmp(f[i].name, key) == 0)
+				break;
+		if (i == n) {
+			http_error(r, 400, "unknown field '%.64s'", key);
+			goto fail;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!json_object_object_get_ex(root, f[i].name, &v) ||
+		    json_object_is_type(v, json_type_null)) {
+			if (f[i].required) {
+				http_error(r, 400, "missing required field '%s'",
+				    f[i].name);
+				goto fail;
+			}
+			continue;
+		}
+		if (f[i].type == WEB_BOOL && !json_object_is_type(v, json_type_boolean)) {
+			http_error(r, 400, "field '%s' must be true or false", f[i].name);
+			goto fail;
+		}
+		if (f[i].type == WEB_STRING) {
+			if (!json_object_is_type(v, json_type_string)) {
+				http_error(r, 400, "field '%s' must be a string",
+				    f[i].name);
+				goto fail;
+			}
+			if ((size_t)json_object_get_string_len(v) > f[i].max) {
+				http_error(r, 400, "field '%s' is longer than %zu bytes",
+				    f[i].name, f[i].max);
+				goto fail;
+			}
+			if (strlen(json_object_get_string(v)) !=
+			    (size_t)json_object_get_string_len(v)) {
+				http_error(r, 400, "field '%s' holds a NUL character",
+				    f[i].name);
+				goto fail;
+			}
+		}
+	}
+	json_tokener_free(tok);
+	return root;
+fail:
+	json_tokener_free(tok);
+	json_object_put(root);
+	return NULL;
+}
+
+const char *
+web_json_str(json_object *o, const char *name)
+{
+	json_object	*v;
+
+	if (!json_object_object_get_ex(o, name, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int
+web_json_bool(json_object *o, const char *name, int dflt)
+{
+	json_object	*v;
+
+	if (!json_object_object_get_ex(o, name, &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return dflt;
+	return json_object_get_boolean(v);
+}
+
+void
+web_send(struct http_req *r, int status, const char *extra_headers, json_object *o)
+{
+	const char	*json = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	http_respond(r, status, "application/json; charset=utf-8", extra_headers, json,
+	    strlen(json));
+	json_object_put(o);
 }
 
 /* The URL that identifies a repository: lowercase host, no trailing ".git" or '/'. */
@@ -235,6 +452,8 @@ web_handle(struct http_req *r, void *arg)
 {
 	struct web_ctx	*c = arg;
 
+	if (account_handle(r, c))
+		return;
 	if (strcmp(r->path, "/api/parse") == 0)
 		web_parse(r, c);
 	else if (strcmp(r->path, "/api/client-config") == 0)

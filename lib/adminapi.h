@@ -10,6 +10,16 @@
 struct http_req;
 struct sqlite3;
 
+/*
+ * The authorization gate every handler calls: with anon_setting (a perm.anonymous_* bool;
+ * NULL for admin-only calls) answers whether the request may go on (0) or has been answered
+ * 401/403 (-1). ctxd-web sets it to its session- and key-aware check (web_permit); until
+ * one is set every call is refused with 500.
+ */
+typedef int (*adminapi_gate)(struct http_req *, void *ctx, const char *anon_setting,
+	    const char *what);
+void	 adminapi_set_gate(adminapi_gate, void *ctx);
+
 /* 1 when path is prefix or below it ("/api/jobs" matches "/api/jobs" and "/api/jobs/4"). */
 int	 adminapi_under(const char *path, const char *prefix);
 

@@ -178,9 +178,106 @@ int	 settings_is_set(struct sqlite3 *, const char *name);
 
 /* Creates a key named name; returns the value (malloc'd), shown once; stores its hash. */
 char	*apikey_create(struct sqlite3 *, const char *name, int admin);
+/* Same, owned by user_id (0: an operator key, admin as given); *id gets its row id. */
+char	*apikey_create_for(struct sqlite3 *, long long user_id, const char *name, int admin,
+	    long long *id);
 enum apikey_result { APIKEY_MISSING, APIKEY_INVALID, APIKEY_VALID, APIKEY_VALID_ADMIN };
-/* Checks an "Authorization" header value (or NULL). */
+/*
+ * Checks an "Authorization" header value (or NULL). A valid key's use is recorded in
+ * last_used_at (at most once a minute per process, also from a read-only connection).
+ */
 enum apikey_result apikey_check(struct sqlite3 *, const char *authorization);
+struct apikey_info {
+	long long	 id;
+	long long	 user_id;	/* 0: operator key */
+	int		 admin;
+};
+/* apikey_check that also tells which key it was (info zeroed unless valid). */
+enum apikey_result apikey_lookup(struct sqlite3 *, const char *authorization,
+	    struct apikey_info *);
+struct apikey_row {
+	long long	 id;
+	const char	*name, *prefix, *created;
+	const char	*last_used, *revoked;	/* NULL when never / not */
+	const char	*owner;			/* user name, NULL for an operator key */
+	int		 admin;
+};
+/* Calls cb for the keys of user_id (0: operator keys, -1: all), oldest first. */
+int	 apikey_each(struct sqlite3 *, long long user_id,
+	    int (*cb)(const struct apikey_row *, void *), void *);
+/* Revokes key id if owned by user_id (-1: any owner); 0 done, 1 no such live key. */
+int	 apikey_revoke(struct sqlite3 *, long long id, long long user_id);
+
+/* ---------------------------------------------------------------- user.c */
+
+#define USER_NAME_MAX		64
+#define USER_PASSWORD_MIN	10
+#define USER_PASSWORD_MAX	1024
+
+struct user {
+	long long	 id;
+	char		 name[USER_NAME_MAX + 1];
+	int		 admin;		/* role admin (else member) */
+	int		 disabled;
+	int		 must_change;	/* may do nothing but change the password */
+	char		 created[32], updated[32];
+};
+
+/* scrypt hash "scrypt$LOG2N$R$P$SALT$HASH" of a password with a new salt (malloc'd). */
+char	*user_password_hash(const char *password);
+/*
+ * 1 when password matches the stored hash (constant-time compare), 0 when not, -1 on a
+ * malformed hash. *weaker (may be NULL) is set when the hash's parameters are below the
+ * current ones.
+ */
+int	 user_password_verify(const char *stored, const char *password, int *weaker);
+/* The same work as a verification, for a user name that does not exist. */
+void	 user_password_dummy(const char *password);
+int	 user_valid_name(const char *);
+/* 0 when pw is acceptable for user name (may be NULL); else -1 and a reason in err. */
+int	 user_valid_password(const char *pw, const char *name, char *err, size_t errsz);
+/* 0 found, 1 no such user, -1 error; *hash (may be NULL) gets the stored hash. */
+int	 user_by_name(struct sqlite3 *, const char *name, struct user *, char **hash);
+int	 user_by_id(struct sqlite3 *, long long id, struct user *);
+/* Validates and stores a new user; -1 with the reason in err (e.g. the name is taken). */
+int	 user_create(struct sqlite3 *, const char *name, int admin, const char *password,
+	    int must_change, long long *id, char *err, size_t errsz);
+/* These return 0 when the user changed, 1 when there is no such user, -1 on error. */
+int	 user_set_password(struct sqlite3 *, long long id, const char *password,
+	    int must_change);
+int	 user_set_role(struct sqlite3 *, long long id, int admin);
+int	 user_set_disabled(struct sqlite3 *, long long id, int disabled);
+int	 user_delete(struct sqlite3 *, long long id);
+/* Enabled admins other than user id (-1 on error). */
+int	 user_other_admins(struct sqlite3 *, long long id);
+/* Calls cb for every user by name; cb non-zero stops. */
+int	 user_each(struct sqlite3 *, int (*cb)(const struct user *, void *), void *);
+
+/* ---------------------------------------------------------------- session.c */
+
+#define SESSION_COOKIE		"ctxd_session"
+#define SESSION_IDLE_S		(8 * 3600)	/* ends after 8 hours without a request */
+#define SESSION_MAX_S		(24 * 3600)	/* and 24 hours after sign-in in any case */
+#define SESSION_CSRF_LEN	43
+
+/* Opens a session for user_id: returns its token (malloc'd), stores only its hash. */
+char	*session_create(struct sqlite3 *, long long user_id, long long *id);
+/* 0 and the ids when token names a live session (its last_seen is updated), 1 if not. */
+int	 session_lookup(struct sqlite3 *, const char *token, long long *id,
+	    long long *user_id);
+int	 session_end(struct sqlite3 *, long long id);
+/* Ends every session of user_id except keep_id (0: all). */
+int	 session_end_user(struct sqlite3 *, long long user_id, long long keep_id);
+/* The CSRF token of a session token (HMAC-SHA256 of it, base64url). */
+void	 session_csrf(const char *token, char out[SESSION_CSRF_LEN + 1]);
+/* 1 when sent is the CSRF token of the session token (constant time). */
+int	 session_csrf_ok(const char *token, const char *sent);
+/* Seconds before name (lowercased) or addr may try to sign in again; 0: now; -1 error. */
+long	 session_throttle_wait(struct sqlite3 *, const char *name, const char *addr);
+/* Counts a failed sign-in against name and addr. */
+int	 session_throttle_fail(struct sqlite3 *, const char *name, const char *addr);
+/* Forgets name's failures (after a good sign-in or a password reset). */
+int	 session_throttle_clear(struct sqlite3 *, const char *name);
 
 /* ---------------------------------------------------------------- tokenize.c */
 

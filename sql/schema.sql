@@ -121,7 +121,48 @@ CREATE TABLE api_keys (
 	admin		INTEGER NOT NULL DEFAULT 0,
 	created_at	TEXT NOT NULL,
 	last_used_at	TEXT,
-	revoked_at	TEXT
+	revoked_at	TEXT,
+	user_id		INTEGER REFERENCES users(id) ON DELETE CASCADE	-- NULL: operator key
+);
+
+-- Accounts (issue 4): users of the web UI and the admin API, their sign-in sessions and the
+-- login throttle. api_keys.user_id ties a personal key to its user (lib/apikey.c).
+CREATE TABLE users (
+	id		INTEGER PRIMARY KEY,
+	name		TEXT NOT NULL UNIQUE COLLATE NOCASE,
+	role		TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+	password	TEXT NOT NULL,			-- scrypt$LOG2N$R$P$salt$hash (lib/user.c)
+	disabled	INTEGER NOT NULL DEFAULT 0,
+	must_change_password INTEGER NOT NULL DEFAULT 0,
+	created_at	TEXT NOT NULL,
+	updated_at	TEXT NOT NULL
+);
+CREATE INDEX api_keys_user ON api_keys(user_id);
+
+-- A fresh instance has one admin, "admin" with the password "admin", who must change it
+-- before doing anything else.
+INSERT INTO users (name, role, password, must_change_password, created_at, updated_at)
+VALUES ('admin', 'admin', 'scrypt$15$8$1$SblK_THMWHlEAd8JMlbEvw$AezytBo02SmJVncd_OQQDIhmjeK5GwSWUyRosYfPSgU', 1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),
+	strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
+
+-- Sign-in sessions: only the SHA-256 of the cookie's token is stored. Times in Unix seconds.
+CREATE TABLE sessions (
+	id		INTEGER PRIMARY KEY,
+	user_id		INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	hash		TEXT NOT NULL UNIQUE,
+	created		INTEGER NOT NULL,
+	last_seen	INTEGER NOT NULL
+);
+CREATE INDEX sessions_user ON sessions(user_id);
+
+-- Failed sign-ins per user name (scope 'user', lowercased) and client address ('addr').
+CREATE TABLE login_throttle (
+	scope		TEXT NOT NULL CHECK (scope IN ('user', 'addr')),
+	key		TEXT NOT NULL,
+	failures	INTEGER NOT NULL,
+	last_at		INTEGER NOT NULL,		-- Unix seconds of the last failure
+	locked_until	INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (scope, key)
 );
 
 -- Admin API (lib/adminapi.c, lib/library.c): a library's jobs, newest first (detail, job

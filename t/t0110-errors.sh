@@ -49,7 +49,8 @@ expect 401 "missing" "parse without a key" -- POST "$P" -H "$J" --data '{"repoUr
 is "$(http_header WWW-Authenticate)" Bearer "401 carries WWW-Authenticate: Bearer"
 expect 401 "invalid" "parse with an unknown key" -- POST "$P" -H "$J" -H "Authorization: Bearer ctxd_nope" --data '{"repoUrl":"https://github.com/a/b"}'
 expect 401 "invalid" "parse with a non-bearer credential" -- POST "$P" -H "$J" -H "Authorization: Basic Zm9vOmJhcg==" --data '{"repoUrl":"https://github.com/a/b"}'
-expect 403 "needs an admin API key" "parse with a member key" -- POST "$P" -H "$J" -H "Authorization: Bearer $MEMBER" --data '{"repoUrl":"https://github.com/a/b"}'
+ctxd_admin key revoke "$(ctxd_admin key list | awk -F'\t' '$2 == "reader" { print $1 }')" >/dev/null
+expect 401 "invalid" "parse with a revoked key" -- POST "$P" -H "$J" -H "Authorization: Bearer $MEMBER" --data '{"repoUrl":"https://github.com/a/b"}'
 expect 415 "Content-Type must be application/json" "parse with form data" -- POST "$P" -H "$AUTH" --data 'repoUrl=x'
 expect 400 "not valid JSON" "parse with bad JSON" -- POST "$P" -H "$AUTH" -H "$J" --data '{"repoUrl": '
 expect 400 "missing required field 'repoUrl'" "parse without repoUrl" -- POST "$P" -H "$AUTH" -H "$J" --data '{}'

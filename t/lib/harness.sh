@@ -628,3 +628,31 @@ standin_start() {
 	fi
 	SBASE=http://127.0.0.1:$SPORT
 }
+
+# ------------------------------------------------------------------------------ accounts
+
+# ctxd_login USER PASSWORD [JAR]: sign in with POST /api/session; the session cookie goes to
+# the cookie jar JAR (default $T/cookies; pass it to curl with -b JAR) and the CSRF token is
+# printed (send it as -H "X-CSRF-Token: ..." on every state-changing call). Returns 1 when
+# the sign-in fails (the answer is in http_body).
+ctxd_login() {
+	local jar=${3:-$T/cookies} code
+	code=$(http POST "$BASE/api/session" -c "$jar" -H 'Content-Type: application/json' \
+	    --data "$(jq -cn --arg u "$1" --arg p "$2" '{username: $u, password: $p}')")
+	[ "$code" = 200 ] || return 1
+	http_body | jq -r .csrfToken
+}
+
+# ctxd_admin_session [PASSWORD]: sign in as the default admin/admin, change the password to
+# PASSWORD (default $ADMIN_PASSWORD, else a fixed test one) and export ADMIN_PASSWORD,
+# ADMIN_JAR (cookie jar of that session) and ADMIN_CSRF. Bails out on failure.
+ctxd_admin_session() {
+	ADMIN_PASSWORD=${1:-${ADMIN_PASSWORD:-admin test password 1}}
+	ADMIN_JAR=$T/cookies.admin
+	ADMIN_CSRF=$(ctxd_login admin admin "$ADMIN_JAR") || bail_out "sign-in as admin/admin failed: $(http_body)"
+	[ "$(http POST "$BASE/api/password" -b "$ADMIN_JAR" -H "X-CSRF-Token: $ADMIN_CSRF" \
+	    -H 'Content-Type: application/json' --data "$(jq -cn --arg p "$ADMIN_PASSWORD" \
+	    '{currentPassword: "admin", newPassword: $p}')")" = 200 ] ||
+	    bail_out "changing the admin password failed: $(http_body)"
+	export ADMIN_PASSWORD ADMIN_JAR ADMIN_CSRF
+}

@@ -1,0 +1,116 @@
+/* test-user.c: scrypt password hashes, password and name rules, CSRF token derivation. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+#include "tap.h"
+
+/* The hash of "admin" that sql/schema.sql gives the default admin. */
+static const char schema_admin[] =
+    "scrypt$15$8$1$SblK_THMWHlEAd8JMlbEvw$AezytBo02SmJVncd_OQQDIhmjeK5GwSWUyRosYfPSgU";
+
+static void
+test_hash(void)
+{
+	char	*a, *b, *t;
+	int	 weaker = -1;
+
+	a = user_password_hash("correct horse");
+	b = user_password_hash("correct horse");
+	ok(a != NULL && b != NULL, "hash two passwords");
+	ok(a != NULL && strncmp(a, "scrypt$15$8$1$", 14) == 0,
+	    "the hash names scrypt and its parameters N=2^15 r=8 p=1");
+	ok(a != NULL && b != NULL && strcmp(a, b) != 0,
+	    "the same password hashes differently (per-user salt)");
+	ok(a != NULL && strstr(a, "correct") == NULL, "the hash does not hold the password");
+	is_int(user_password_verify(a, "correct horse", &weaker), 1, "the password verifies");
+	is_int(weaker, 0, "with the current parameters");
+	is_int(user_password_verify(a, "correct hors", NULL), 0, "a shorter one does not");
+	is_int(user_password_verify(a, "correct horsf", NULL), 0, "a different one does not");
+	is_int(user_password_verify(a, "", NULL), 0, "an empty one does not");
+	is_int(user_password_verify(schema_admin, "admin", &weaker), 1,
+	    "the schema's default admin hash is the hash of \"admin\"");
+
+	/* Older, weaker parameters still verify and are flagged for a re-hash. */
+	is_int(user_password_verify("scrypt$10$8$1$c2FsdHNhbHRzYWx0$"
+	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "x", &weaker), 0,
+	    "a 2^10 hash is checked (no match)");
+	is_int(weaker, 1, "and flagged as weaker");
+
+	/* Malformed hashes are errors, never a match. */
+	is_int(user_password_verify("", "x", NULL), -1, "empty hash");
+	is_int(user_password_verify("bcrypt$15$8$1$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA", "x",
+	    NULL), -1, "another algorithm");
+	is_int(user_password_verify("scrypt$40$8$1$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA", "x",
+	    NULL), -1, "N out of bounds");
+	is_int(user_password_verify("scrypt$20$32$16$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA", "x",
+	    NULL), -1, "parameters needing too much memory");
+	is_int(user_password_verify("scrypt$15$8$1$AAAAAAAAAAA", "x", NULL), -1,
+	    "missing hash field");
+	is_int(user_password_verify("scrypt$15$8$1$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA$x", "x",
+	    NULL), -1, "extra field");
+	is_int(user_password_verify("scrypt$15$8$1$A*A$AAAAAAAAAAAAAAAAAAAAAA", "x", NULL), -1,
+	    "salt not base64url");
+	if (a != NULL) {
+		t = strdup(a);
+		t[strlen(t) - 2] = t[strlen(t) - 2] == 'A' ? 'B' : 'A';
+		is_int(user_password_verify(t, "correct horse", NULL), 0,
+		    "a changed hash does not match");
+		free(t);
+	}
+	free(a);
+	free(b);
+}
+
+static void
+test_rules(void)
+{
+	char	 err[256];
+
+	ok(user_valid_name("alice"), "alice is a valid name");
+	ok(user_valid_name("a.b_c-d@example.com"), "an e-mail address is a valid name");
+	ok(!user_valid_name(""), "an empty name is not");
+	ok(!user_valid_name("a b"), "a name with a space is not");
+	ok(!user_valid_name("a/b"), "a name with a slash is not");
+	ok(!user_valid_name("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+	    "a 65-character name is not");
+	is_int(user_valid_password("123456789", NULL, err, sizeof(err)), -1,
+	    "9 characters are too few");
+	ok(strstr(err, "at least 10") != NULL, "the reason says so");
+	is_int(user_valid_password("1234567890", NULL, err, sizeof(err)), 0,
+	    "10 characters are enough");
+	is_int(user_valid_password("Alice12345", "alice12345", err, sizeof(err)), -1,
+	    "the user name is not a password");
+}
+
+static void
+test_csrf(void)
+{
+	char	 a[SESSION_CSRF_LEN + 1], b[SESSION_CSRF_LEN + 1];
+
+	session_csrf("UfUnRCjzOz1IXiprUQbxJTVoo-inMXhtuiJlPjs0-Wo", a);
+	session_csrf("UfUnRCjzOz1IXiprUQbxJTVoo-inMXhtuiJlPjs0-Wp", b);
+	is_int(strlen(a), SESSION_CSRF_LEN, "a CSRF token has 43 characters");
+	ok(strcmp(a, b) != 0, "another session has another token");
+	ok(session_csrf_ok("UfUnRCjzOz1IXiprUQbxJTVoo-inMXhtuiJlPjs0-Wo", a),
+	    "the token checks against its session");
+	ok(!session_csrf_ok("UfUnRCjzOz1IXiprUQbxJTVoo-inMXhtuiJlPjs0-Wp", a),
+	    "not against another");
+	ok(!session_csrf_ok("UfUnRCjzOz1IXiprUQbxJTVoo-inMXhtuiJlPjs0-Wo", NULL),
+	    "a missing token fails");
+	ok(!session_csrf_ok("UfUnRCjzOz1IXiprUQbxJTVoo-inMXhtuiJlPjs0-Wo", ""),
+	    "an empty token fails");
+}
+
+int
+main(void)
+{
+	log_init("test-user");
+	test_hash();
+	test_rules();
+	test_csrf();
+	return tap_done();
+}
