@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "dedup.h"
 #include "embedder.h"
 
 struct job {
@@ -51,6 +52,7 @@ struct run {
 	struct parsed_file *files;
 	size_t		 nfiles;
 	size_t		 nsnippets, ntokens, nparsed, nskipped;
+	struct dedup_stats dedup;
 };
 
 static sqlite3 *worker_db;
@@ -464,6 +466,7 @@ run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
     sqlite3_stmt *sn_st, sqlite3_stmt *fts_st, const char *lib_tag)
 {
 	struct buf	 codetext;
+	struct dedup_sig sig;
 	long long	 doc_id, sn_id;
 	size_t		 i;
 	char		*code;
@@ -502,6 +505,12 @@ run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
 		sqlite3_bind_text(sn_st, 7, s->text ? s->text : "", -1, SQLITE_STATIC);
 		sqlite3_bind_text(sn_st, 8, code, -1, SQLITE_STATIC);
 		sqlite3_bind_int(sn_st, 9, tokens);
+		dedup_signature(s->title, s->text, codetext.p, &sig);
+		sqlite3_bind_text(sn_st, 10, sig.hash, -1, SQLITE_STATIC);
+		if (sig.has_sig)
+			sqlite3_bind_int64(sn_st, 11, (long long)sig.sig);
+		else
+			sqlite3_bind_null(sn_st, 11);
 		if (sqlite3_step(sn_st) != SQLITE_DONE) {
 			free(code);
 			goto out;
@@ -563,8 +572,9 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 	if (sqlite3_prepare_v2(r->db, "INSERT INTO documents (library_id, path, "
 	    "blob, title) VALUES (?1, ?2, ?3, ?4)", -1, &doc_st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets (library_id, "
-	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1, &sn_st, NULL) !=
+	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
+	    "sig) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &sn_st,
+	    NULL) !=
 	    SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets_fts (rowid, lib, "
 	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
@@ -575,6 +585,9 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 		    run_insert_file(r, &r->files[i], doc_st, sn_st, fts_st,
 		    lib_tag) == -1)
 			goto out;
+	/* Duplicates are decided again over the whole library (lib/dedup.h). */
+	if (dedup_library(r->db, r->job->library_id, &r->dedup) == -1)
+		goto out;
 	/*
 	 * indexed_settings records what the index was built with; when files were
 	 * skipped (over a limit) it stays NULL, so that the next parse re-reads them
@@ -585,9 +598,10 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 	    "ELSE settings END, blob_prefix = ?4, "
 	    "index_version = (SELECT max(index_version) + 1 FROM libraries), "
 	    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
-	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1), "
+	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1 "
+	    "AND dup_of IS NULL), "
 	    "total_tokens = (SELECT coalesce(sum(tokens), 0) FROM snippets WHERE "
-	    "library_id = ?1) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	    "library_id = ?1 AND dup_of IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, commit, -1, SQLITE_STATIC);
@@ -763,6 +777,11 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		    "the details");
 		goto out;
 	}
+	if (r.dedup.duplicates > 0)
+		worker_log(&r, "info", "%zu duplicate snippets left out (%zu exact, "
+		    "%zu near copies; %zu newly, %zu restored)", r.dedup.duplicates,
+		    r.dedup.exact, r.dedup.duplicates - r.dedup.exact,
+		    r.dedup.removed, r.dedup.restored);
 	snprintf(msg, sizeof(msg), "indexed commit %.12s: %ld documents, %ld "
 	    "snippets", gitrepo_commit(g), docs, snippets);
 	worker_log(&r, "info", "%s", msg);

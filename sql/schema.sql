@@ -53,7 +53,13 @@ CREATE TABLE snippets (
 	anchor		TEXT NOT NULL,
 	text		TEXT NOT NULL,
 	code		TEXT NOT NULL DEFAULT '[]',	-- JSON [{"language": …, "code": …}]
-	tokens		INTEGER NOT NULL
+	tokens		INTEGER NOT NULL,
+	-- duplicate detection (lib/dedup.c): a duplicate keeps its row but has no
+	-- snippets_fts row and no embedding, so no query returns it
+	hash		TEXT NOT NULL DEFAULT '',	-- SHA-256 hex of the normalised text + code
+	sig		INTEGER,			-- simhash of its word shingles; NULL: too short
+	dup_of		INTEGER,			-- snippets.id of the copy kept, NULL: kept
+	described	INTEGER NOT NULL DEFAULT 0	-- 1: the describe pass has seen it
 );
 CREATE INDEX snippets_document ON snippets(document_id);
 CREATE INDEX snippets_library ON snippets(library_id);
