@@ -22,6 +22,7 @@
 
 #include "ctxd.h"
 #include "dedup.h"
+#include "describe.h"
 #include "embedder.h"
 
 struct job {
@@ -573,8 +574,8 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 	    "blob, title) VALUES (?1, ?2, ?3, ?4)", -1, &doc_st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets (library_id, "
 	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
-	    "sig) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &sn_st,
-	    NULL) !=
+	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
+	    -1, &sn_st, NULL) !=
 	    SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets_fts (rowid, lib, "
 	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
@@ -641,7 +642,7 @@ run_counts(struct run *r, long *docs, long *snippets)
 	return rc;
 }
 
-/* embedder_log_fn: the embedder's lines go to the job log. */
+/* embedder_log_fn, describe_log_fn: their lines go to the job log. */
 static void
 run_embed_log(void *ctx, const char *level, const char *line)
 {
@@ -649,44 +650,27 @@ run_embed_log(void *ctx, const char *level, const char *line)
 }
 
 /*
- * After the index is committed (or found unchanged): embeds the snippets that have no
- * vector for the configured model, when an embedding provider is configured, within the
- * time left before the worker's alarm (at most EMBEDDER_DEADLINE_MS). A failure does not
- * fail the job: the library keeps its lexical index and its run_status becomes
- * 'degraded'; the job's message says so. The next run retries the missing vectors.
+ * After a post-index step failed: run_status becomes 'degraded' (when it was 'ok') with
+ * last_error, and the job's message says what failed ("<msg>; <what> failed (<error>):
+ * <consequence>"), in its own transaction.
  */
 static void
-run_embed(struct run *r, const char *msg)
+run_degrade(struct run *r, const char *msg, const char *what, const char *error,
+    const char *consequence)
 {
-	struct embedder_stats	 es;
-	sqlite3_stmt		*st = NULL;
-	unsigned		 left;
-	char			 m[1024];
-	int			 failed;
+	sqlite3_stmt	*st = NULL;
+	char		 m[1024];
 
-	memset(&es, 0, sizeof(es));
-	left = alarm(0);
-	if (left > 0) {
-		alarm(left);
-		/* Keep 30 s to record the outcome before the alarm. */
-		es.budget_ms = left > 60 ? (long)(left - 30) * 1000 : 30000;
-		if (es.budget_ms > EMBEDDER_DEADLINE_MS)
-			es.budget_ms = EMBEDDER_DEADLINE_MS;
-	}
-	failed = embedder_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
-	    &es) == -1;
-	if (!es.configured || !failed)
-		return;
-	snprintf(m, sizeof(m), "%s; embedding failed (%s): the library stays "
-	    "searchable lexically", msg, es.error);
+	snprintf(m, sizeof(m), "%s; %s failed (%s): %s", msg, what, error,
+	    consequence);
 	if (db_begin(r->db) == -1)
 		goto out;
 	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET run_status = 'degraded', "
-	    "last_error = ?2 WHERE id = ?1 AND run_status = 'ok'", -1, &st, NULL) !=
-	    SQLITE_OK)
+	    "last_error = ?2 WHERE id = ?1 AND run_status IN ('ok', 'degraded')", -1,
+	    &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, es.error, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, error, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
 	sqlite3_finalize(st);
@@ -707,6 +691,66 @@ out:
 	db_rollback(r->db);
 }
 
+/* Milliseconds left before the worker's alarm, less 30 s to record the outcome; 0: none. */
+static long
+run_budget_ms(long cap)
+{
+	unsigned	 left = alarm(0);
+	long		 ms = 0;
+
+	if (left > 0) {
+		alarm(left);
+		ms = left > 60 ? (long)(left - 30) * 1000 : 30000;
+		if (ms > cap)
+			ms = cap;
+	}
+	return ms;
+}
+
+/*
+ * After the index is committed (or found unchanged): LLM titles and descriptions of the
+ * code snippets that need them, when an LLM is configured (lib/describe.h). A failure
+ * does not fail the job: the snippets keep their titles, run_status becomes 'degraded'
+ * and the next run asks again for what is missing. Returns the (possibly new) message.
+ */
+static const char *
+run_describe(struct run *r, const char *msg, char *buf, size_t bufsz)
+{
+	struct describe_stats	 ds;
+
+	memset(&ds, 0, sizeof(ds));
+	ds.budget_ms = run_budget_ms(DESCRIBE_DEADLINE_MS);
+	if (describe_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
+	    &ds) == 0 || !ds.configured)
+		return msg;
+	run_degrade(r, msg, "describing snippets", ds.error,
+	    "the snippets keep their titles");
+	snprintf(buf, bufsz, "%s; describing snippets failed (%s): the snippets keep "
+	    "their titles", msg, ds.error);
+	return buf;
+}
+
+/*
+ * After the index is committed (or found unchanged): embeds the snippets that have no
+ * vector for the configured model, when an embedding provider is configured, within the
+ * time left before the worker's alarm (at most EMBEDDER_DEADLINE_MS). A failure does not
+ * fail the job: the library keeps its lexical index and its run_status becomes
+ * 'degraded'; the job's message says so. The next run retries the missing vectors.
+ */
+static void
+run_embed(struct run *r, const char *msg)
+{
+	struct embedder_stats	 es;
+
+	memset(&es, 0, sizeof(es));
+	es.budget_ms = run_budget_ms(EMBEDDER_DEADLINE_MS);
+	if (embedder_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
+	    &es) == 0 || !es.configured)
+		return;
+	run_degrade(r, msg, "embedding", es.error,
+	    "the library stays searchable lexically");
+}
+
 /* Indexes one git library. */
 static void
 run_index(sqlite3 *db, const char *datadir, struct job *job)
@@ -715,6 +759,7 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 	struct gitrepo	*g = NULL;
 	struct gitrepo_limits lim;
 	char		*user = NULL, *token = NULL, *dir = NULL, err[512], msg[512];
+	char		 dmsg[1024];
 	const char	*kind;
 	long		 docs = 0, snippets = 0;
 	int		 full;
@@ -759,7 +804,8 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		    "do", gitrepo_commit(g));
 		if (db_begin(db) == 0 && run_finish(&r, 1, "unchanged") == 0 &&
 		    db_commit(db) == 0)
-			run_embed(&r, "unchanged");
+			run_embed(&r, run_describe(&r, "unchanged", dmsg,
+			    sizeof(dmsg)));
 		else
 			db_rollback(db);
 		goto out;
@@ -789,7 +835,7 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		run_fail(&r, "the index could not be committed");
 		goto out;
 	}
-	run_embed(&r, msg);
+	run_embed(&r, run_describe(&r, msg, dmsg, sizeof(dmsg)));
 out:
 	if (token != NULL)
 		explicit_bzero(token, strlen(token));

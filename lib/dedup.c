@@ -348,7 +348,7 @@ dd_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *n)
 	*n = 0;
 	if (sqlite3_prepare_v2(db, "SELECT s.id, s.ord, s.hash, s.sig, "
 	    "coalesce(s.dup_of, 0), d.path, d.title || char(31) || s.breadcrumb || "
-	    "char(31) || s.title FROM snippets s JOIN documents d ON "
+	    "char(31) || s.heading FROM snippets s JOIN documents d ON "
 	    "d.id = s.document_id WHERE s.library_id = ?1", -1, &st, NULL) !=
 	    SQLITE_OK)
 		goto out;

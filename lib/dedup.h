@@ -6,7 +6,7 @@
  * simhash of the word 3-shingles of its text and code (a near copy: at most
  * DEDUP_NEAR_BITS of the 64 bits differ), only for snippets of DEDUP_MIN_WORDS words or
  * more. A near copy must also have the same heading trail (document title, breadcrumb and
- * title): the same words under another heading document another thing (the curl option
+ * heading, the title as parsed): the same words under another heading document another thing (the curl option
  * pages differ in an option name; express's app.get()/app.post() share a paragraph).
  *
  * dedup_library() runs after every index write over all of the library's snippets: it

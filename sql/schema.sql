@@ -59,6 +59,8 @@ CREATE TABLE snippets (
 	hash		TEXT NOT NULL DEFAULT '',	-- SHA-256 hex of the normalised text + code
 	sig		INTEGER,			-- simhash of its word shingles; NULL: too short
 	dup_of		INTEGER,			-- snippets.id of the copy kept, NULL: kept
+	-- LLM titles and descriptions (lib/describe.c): title and text may hold them
+	heading		TEXT NOT NULL DEFAULT '',	-- the section's own heading (title as parsed)
 	described	INTEGER NOT NULL DEFAULT 0	-- 1: the describe pass has seen it
 );
 CREATE INDEX snippets_document ON snippets(document_id);
@@ -126,4 +128,16 @@ CREATE TABLE api_keys (
 	created_at	TEXT NOT NULL,
 	last_used_at	TEXT,
 	revoked_at	TEXT
+);
+
+-- LLM-generated titles and descriptions of code snippets (lib/describe.c), by the SHA-256
+-- of the text sent for a snippet (page title, breadcrumb, prose, code) and the model: a
+-- re-index, or another library with the same snippet, reuses them without a request.
+CREATE TABLE snippet_descriptions (
+	hash		TEXT NOT NULL,
+	model		TEXT NOT NULL,
+	title		TEXT NOT NULL,
+	description	TEXT NOT NULL,
+	created_at	TEXT NOT NULL,
+	PRIMARY KEY (hash, model)
 );

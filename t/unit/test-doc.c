@@ -6,6 +6,7 @@
 
 #include "ctxd.h"
 #include "dedup.h"
+#include "describe.h"
 #include "tap.h"
 
 /* Parses a NUL-terminated sample; fails the test run loudly when parsing fails. */
@@ -493,6 +494,34 @@ test_dedup(void)
 	ok(dedup_prefer("b.md", 0, "a.md", 0) > 0, "then the path in byte order");
 }
 
+static void
+test_describe(void)
+{
+	char	*t[3], *d[3];
+	size_t	 i;
+
+	ok(describe_weak_title("Example"), "Example is weak");
+	ok(describe_weak_title(" # EXAMPLE: "), "EXAMPLE: is weak");
+	ok(describe_weak_title("Installation"), "Installation is weak");
+	ok(describe_weak_title(""), "no title is weak");
+	ok(!describe_weak_title("Evicting old entries"), "a real title is not");
+	is_int(describe_parse_answer("Sure:\n[{\"id\": 2, \"title\": \" Open\\n the "
+	    "cache \", \"description\": \"Opens it.\"}, {\"id\": 1, \"title\": \"T\", "
+	    "\"description\": \"\"}, {\"id\": 9, \"title\": \"x\", \"description\": "
+	    "\"y\"}] done", 3, t, d), 1, "one usable entry");
+	ok(t[0] == NULL && d[0] == NULL, "an empty description drops the entry");
+	is_str(t[1], "Open the cache", "title squeezed to one line");
+	is_str(d[1], "Opens it.", "description");
+	ok(t[2] == NULL, "a missing id stays NULL");
+	for (i = 0; i < 3; i++) {
+		free(t[i]);
+		free(d[i]);
+	}
+	is_int(describe_parse_answer("no json here", 3, t, d), 0, "no array: nothing");
+	is_int(describe_parse_answer("[{\"id\": 1, \"title\": 5}]", 3, t, d), 0,
+	    "wrong types: nothing");
+}
+
 int
 main(void)
 {
@@ -508,5 +537,6 @@ main(void)
 	test_plain();
 	test_pairing();
 	test_dedup();
+	test_describe();
 	return tap_done();
 }
