@@ -239,6 +239,9 @@ struct dd_item {
 	long long	 old_dup;	/* 0: kept */
 	long long	 new_dup;
 	size_t		 rank;		/* position in preference order */
+	/* dedup_prefer's keys, computed once */
+	int		 changelog, depth;
+	long		 version;
 };
 
 static int
@@ -248,8 +251,17 @@ dd_cmp(const void *x, const void *y)
 	const struct dd_item *b = *(const struct dd_item *const *)y;
 	int	 c;
 
-	if ((c = dedup_prefer(a->path, a->ord, b->path, b->ord)) != 0)
+	/* dedup_prefer with its keys computed once */
+	if ((c = a->changelog - b->changelog) != 0)
 		return c;
+	if (a->version != b->version)
+		return a->version > b->version ? -1 : 1;
+	if ((c = a->depth - b->depth) != 0)
+		return c;
+	if ((c = strcmp(a->path, b->path)) != 0)
+		return c;
+	if (a->ord != b->ord)
+		return a->ord < b->ord ? -1 : 1;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
@@ -467,8 +479,12 @@ dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
 	    (k.exact = calloc(size, sizeof(*k.exact))) == NULL ||
 	    (k.groups = calloc(size, sizeof(*k.groups))) == NULL)
 		goto nomem;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		order[i] = &items[i];
+		items[i].changelog = dedup_is_changelog(items[i].path);
+		items[i].version = dedup_version(items[i].path);
+		items[i].depth = dedup_depth(items[i].path);
+	}
 	qsort(order, n, sizeof(*order), dd_cmp);
 	for (i = 0; i < n; i++) {
 		order[i]->rank = i;
