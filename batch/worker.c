@@ -466,7 +466,7 @@ static int
 run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
     sqlite3_stmt *sn_st, sqlite3_stmt *fts_st, const char *lib_tag)
 {
-	struct buf	 codetext;
+	struct buf	 codetext, trail;
 	struct dedup_sig sig;
 	long long	 doc_id, sn_id;
 	size_t		 i;
@@ -474,6 +474,7 @@ run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
 	int		 tokens, rc = -1;
 
 	buf_init(&codetext);
+	buf_init(&trail);
 	sqlite3_reset(doc_st);
 	sqlite3_bind_text(doc_st, 1, r->job->library_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(doc_st, 2, f->path, -1, SQLITE_STATIC);
@@ -506,7 +507,13 @@ run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
 		sqlite3_bind_text(sn_st, 7, s->text ? s->text : "", -1, SQLITE_STATIC);
 		sqlite3_bind_text(sn_st, 8, code, -1, SQLITE_STATIC);
 		sqlite3_bind_int(sn_st, 9, tokens);
-		dedup_signature(s->title, s->text, codetext.p, &sig);
+		buf_reset(&trail);
+		if (buf_printf(&trail, "%s\x1f%s", f->doc.title ? f->doc.title : "",
+		    s->breadcrumb ? s->breadcrumb : "") == -1) {
+			free(code);
+			goto out;
+		}
+		dedup_signature(s->title, s->text, codetext.p, trail.p, &sig);
 		sqlite3_bind_text(sn_st, 10, sig.hash, -1, SQLITE_STATIC);
 		if (sig.has_sig)
 			sqlite3_bind_int64(sn_st, 11, (long long)sig.sig);
@@ -535,6 +542,7 @@ run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
 	rc = 0;
 out:
 	buf_release(&codetext);
+	buf_release(&trail);
 	return rc;
 }
 

@@ -104,11 +104,12 @@ dedup_simhash(const char *s, struct dedup_sig *out)
 		if (v[b] > 0)
 			out->sig |= 1ULL << b;
 	out->has_sig = nwords >= DEDUP_MIN_WORDS;
+	out->words = nwords;
 }
 
 void
 dedup_signature(const char *title, const char *text, const char *code,
-    struct dedup_sig *out)
+    const char *trail, struct dedup_sig *out)
 {
 	struct buf	 b;
 	size_t		 skip;
@@ -123,8 +124,11 @@ dedup_signature(const char *title, const char *text, const char *code,
 	    buf_adds(&b, "\n\x1e\n") == -1 ||
 	    dedup_add_squeezed(&b, code ? code : "") == -1)
 		goto nomem;
-	crypto_sha256_hex(b.p, b.len, out->hash);
 	dedup_simhash(b.p + skip, out);
+	if (out->words < DEDUP_SHORT_WORDS && (buf_adds(&b, "\n\x1e\n") == -1 ||
+	    dedup_add_squeezed(&b, trail ? trail : "") == -1))
+		goto nomem;
+	crypto_sha256_hex(b.p, b.len, out->hash);
 	buf_release(&b);
 	return;
 nomem:

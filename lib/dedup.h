@@ -2,7 +2,9 @@
  * dedup.h: exact and near-duplicate snippets within a library.
  *
  * Include "ctxd.h" first. Each snippet is stored with two signatures: hash, the SHA-256
- * of its white-space-squeezed title, text and code (an exact copy), and sig, a 64-bit
+ * of its white-space-squeezed title, text and code (an exact copy), and for a snippet of
+ * fewer than DEDUP_SHORT_WORDS words its heading trail too (its meaning then lies in the
+ * trail: curl's "DEFAULT" sections say "NULL" for many options), and sig, a 64-bit
  * simhash of the word 3-shingles of its text and code (a near copy: at most
  * DEDUP_NEAR_BITS of the 64 bits differ), only for snippets of DEDUP_MIN_WORDS words or
  * more. A near copy must also have the same heading trail (document title, breadcrumb and
@@ -27,19 +29,22 @@ struct sqlite3;
 
 #define DEDUP_NEAR_BITS		10	/* simhash bits that may differ in a near copy */
 #define DEDUP_MIN_WORDS		24	/* shorter snippets only match exact copies */
+#define DEDUP_SHORT_WORDS	8	/* ... and these only under the same trail */
 
 struct dedup_sig {
 	char		 hash[65];	/* SHA-256 hex of the normalised text + code */
 	uint64_t	 sig;		/* simhash; meaningful when has_sig */
 	int		 has_sig;	/* at least DEDUP_MIN_WORDS words */
+	size_t		 words;		/* words of the text and code */
 };
 
 /*
  * Signatures of a snippet: hash covers its title, prose text and code (its code blocks
- * joined by '\n'); sig its text and code only.
+ * joined by '\n'), and its trail (document title and breadcrumb) when it is short; sig
+ * its text and code only.
  */
 void	 dedup_signature(const char *title, const char *text, const char *code,
-	    struct dedup_sig *);
+	    const char *trail, struct dedup_sig *);
 
 /* 1 when two simhashes are near copies (at most DEDUP_NEAR_BITS bits differ). */
 int	 dedup_near(uint64_t, uint64_t);

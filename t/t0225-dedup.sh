@@ -107,6 +107,9 @@ cat >"$work/docs/api.md" <<'EOF'
 - `path` (String) The path for which the handler is invoked; a string, a pattern or a
   regular expression that the request path must match for the platypod handler to run.
 EOF
+# Templated reference pages: a very short section means what its trail says.
+printf '# OPT_A\n\n## DEFAULT\n\nNULL\n' >"$work/docs/opt-a.md"
+printf '# OPT_B\n\n## DEFAULT\n\nNULL\n' >"$work/docs/opt-b.md"
 commit first
 
 parse() {
@@ -174,6 +177,8 @@ is "$(count docs/v1/guide.md "$Q")" 0 "its exact and near copies in v1 do not"
 is "$(count README.md "$Q")" 1 "the README's Installation answers"
 is "$(count docs/install.md "$Q")" 0 "its copy in docs/ does not"
 is "$(count docs/api.md "$Q")" 2 "the same paragraph under two headings answers twice"
+is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND heading = 'DEFAULT'
+    AND dup_of IS NULL")" 2 "a very short section under two trails is kept twice"
 
 # The kept copy changes: the v1 section is searchable again; the near copy stays out.
 guide new const >"$work/docs/v2/guide.md"

@@ -460,25 +460,29 @@ test_dedup(void)
 	    "middleware; a tampered cookie is dropped before the handler runs, and "
 	    "the handler sees only cookies whose signature was verified correctly.";
 
-	dedup_signature("Routing", text, "app.get('/', h);\n", &a);
+	dedup_signature("Routing", text, "app.get('/', h);\n", "Guide\x1fRouting", &a);
 	dedup_signature("Routing", "  The router  matches the request path against "
 	    "each\nroute in the order they were added and calls the first handler "
 	    "whose method and path pattern both match, passing the captured "
-	    "parameters.", "app.get('/',   h);\n", &b);
-	is_str(a.hash, b.hash, "white space does not change the hash");
+	    "parameters.", "app.get('/',   h);\n", "API\x1fRouting", &b);
+	is_str(a.hash, b.hash, "white space and another trail do not change the hash");
 	ok(a.has_sig && a.sig == b.sig, "nor the simhash");
-	dedup_signature("Other title", text, "app.get('/', h);\n", &e);
+	dedup_signature("Other title", text, "app.get('/', h);\n", "", &e);
 	ok(strcmp(a.hash, e.hash) != 0, "the title is part of the hash");
 	ok(a.sig == e.sig, "but not of the simhash");
-	dedup_signature("Routing", near, "app.get('/', h);\n", &c);
+	dedup_signature("Routing", near, "app.get('/', h);\n", "", &c);
 	ok(strcmp(a.hash, c.hash) != 0, "one word changed: another hash");
 	ok(dedup_near(a.sig, c.sig), "one word changed: near (%d bits)",
 	    __builtin_popcountll(a.sig ^ c.sig));
-	dedup_signature("Routing", other, "app.use(cookies(secret));\n", &c);
+	dedup_signature("Routing", other, "app.use(cookies(secret));\n", "", &c);
 	ok(!dedup_near(a.sig, c.sig), "other text: not near (%d bits)",
 	    __builtin_popcountll(a.sig ^ c.sig));
-	dedup_signature("T", "Too short to compare.", "", &shortsig);
+	dedup_signature("T", "Too short to compare.", "", "A", &shortsig);
 	ok(!shortsig.has_sig, "short snippets have no simhash");
+	dedup_signature("T", "Too short to compare.", "", "B", &c);
+	ok(strcmp(shortsig.hash, c.hash) != 0, "a very short one's trail is in its hash");
+	dedup_signature("T", "Too short to compare.", "", "A", &c);
+	is_str(shortsig.hash, c.hash, "the same trail: the same hash");
 
 	ok(dedup_prefer("docs/en/5x/guide.md", 3, "docs/en/4x/guide.md", 1) < 0,
 	    "5x is kept over 4x");
