@@ -410,12 +410,16 @@ out:
 	return rc;
 }
 
-/* Writes the decisions that changed. */
+/*
+ * Writes the decisions that changed. When vectors were dropped, the library gets a new
+ * embed_version, so that query processes reload its vectors without them.
+ */
 static int
-dd_apply(sqlite3 *db, struct dd_item *items, size_t n, struct dedup_stats *stats)
+dd_apply(sqlite3 *db, const char *library_id, struct dd_item *items, size_t n,
+    struct dedup_stats *stats)
 {
 	sqlite3_stmt	*upd = NULL, *delf = NULL, *dele = NULL;
-	size_t		 i;
+	size_t		 i, vectors = 0;
 	int		 rc = -1;
 
 	if (sqlite3_prepare_v2(db, "UPDATE snippets SET dup_of = ?2 WHERE id = ?1",
@@ -447,11 +451,22 @@ dd_apply(sqlite3 *db, struct dd_item *items, size_t n, struct dedup_stats *stats
 			if (sqlite3_step(delf) != SQLITE_DONE ||
 			    sqlite3_step(dele) != SQLITE_DONE)
 				goto out;
+			vectors += (size_t)sqlite3_changes(db);
 		} else if (it->new_dup == 0) {
 			stats->restored++;
 			if (dedup_fts_put(db, it->id) == -1)
 				goto out;
 		}
+	}
+	if (vectors > 0) {
+		sqlite3_finalize(upd);
+		if (sqlite3_prepare_v2(db, "UPDATE libraries SET embed_version = (SELECT "
+		    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &upd,
+		    NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_text(upd, 1, library_id, -1, SQLITE_STATIC);
+		if (sqlite3_step(upd) != SQLITE_DONE)
+			goto out;
 	}
 	rc = 0;
 out:
@@ -499,7 +514,7 @@ dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
 		} else if (dd_keep(&k, order[i]) == -1)
 			goto nomem;
 	}
-	if (dd_apply(db, items, n, stats) == -1) {
+	if (dd_apply(db, library_id, items, n, stats) == -1) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		goto out;
 	}

@@ -204,12 +204,23 @@ consistent "kept copy deleted"
 is "$(count docs/v1/guide.md "$Q")" 2 "the former near copy answers too"
 is "$(count docs/v2/guide.md "$Q")" 0 "nothing of the deleted file"
 
+# A higher version arrives: it is kept, the v1 sections (with vectors by now) become
+# duplicates again and no query returns them, the vectors a query process holds included.
+is "$(count docs/v1/guide.md "$Q")" 2 "(v1 answers before)"
+mkdir -p "$work/docs/v3"
+cp "$work/docs/v1/guide.md" "$work/docs/v3/guide.md"
+commit fourth
+is "$(parse)" 202 "parse the fourth commit"
+worker
+consistent "higher version added"
+is "$(count docs/v3/guide.md "$Q") $(count docs/v1/guide.md "$Q")" "2 0" "v3 answers, v1 no more"
+
 # New settings re-index every file: the same decisions.
 is "$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
     -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$GITBASE/public/test/dup.git\",
     \"excludeFiles\": [\"nonexistent.md\"]}")" 202 "parse with new settings"
 worker
 consistent "full re-index"
-is "$(count docs/v1/guide.md "$Q") $(count docs/install.md "$Q")" "2 0" "the same copies answer"
+is "$(count docs/v3/guide.md "$Q") $(count docs/install.md "$Q")" "2 0" "the same copies answer"
 
 done_testing
