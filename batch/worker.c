@@ -699,7 +699,11 @@ out:
 	db_rollback(r->db);
 }
 
-/* Milliseconds left before the worker's alarm, less 30 s to record the outcome; 0: none. */
+/*
+ * Time budget of a post-index step, at most cap: what is left before the worker's alarm,
+ * less 30 s to record the outcome (half of it when a minute or less is left); 0 (the
+ * step's default) when no alarm is set.
+ */
 static long
 run_budget_ms(long cap)
 {
@@ -708,7 +712,7 @@ run_budget_ms(long cap)
 
 	if (left > 0) {
 		alarm(left);
-		ms = left > 60 ? (long)(left - 30) * 1000 : 30000;
+		ms = left > 60 ? (long)(left - 30) * 1000 : (long)left * 500;
 		if (ms > cap)
 			ms = cap;
 	}
