@@ -249,7 +249,7 @@ describe_parse_answer(const char *answer, size_t n, char **titles, char **descs)
 	return got;
 }
 
-/* Gives the library a new index_version, inside the caller's transaction. */
+/* Gives the library a new index_version (and token count), in the caller's transaction. */
 static int
 ds_bump(struct ds_run *e)
 {
@@ -257,8 +257,9 @@ ds_bump(struct ds_run *e)
 	int		 rc;
 
 	if (sqlite3_prepare_v2(e->db, "UPDATE libraries SET index_version = (SELECT "
-	    "max(index_version) + 1 FROM libraries) WHERE id = ?1", -1, &st, NULL) !=
-	    SQLITE_OK)
+	    "max(index_version) + 1 FROM libraries), total_tokens = (SELECT "
+	    "coalesce(sum(tokens), 0) FROM snippets WHERE library_id = ?1 AND dup_of "
+	    "IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, e->library_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
@@ -280,8 +281,13 @@ ds_apply(struct ds_run *e, const struct ds_item *it, const char *title,
 
 	if (sqlite3_prepare_v2(e->db, "UPDATE snippets SET title = CASE WHEN ?2 THEN "
 	    "?3 ELSE title END, text = CASE WHEN ?4 THEN ?5 ELSE text END, "
-	    "described = 1 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	    "tokens = tokens + ?6, described = 1 WHERE id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
 		goto out;
+	/* The tokens added (those of the heuristic title are not taken off). */
+	sqlite3_bind_int64(st, 6, (long long)((it->weak_title ?
+	    tokenize_estimate(title, strlen(title)) : 0) + (it->no_desc ?
+	    tokenize_estimate(desc, strlen(desc)) : 0)));
 	sqlite3_bind_int64(st, 1, it->id);
 	sqlite3_bind_int(st, 2, it->weak_title);
 	sqlite3_bind_text(st, 3, title, -1, SQLITE_STATIC);
