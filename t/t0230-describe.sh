@@ -4,9 +4,9 @@
 # title <hex>" / "Generated description <hex>."): weak titles are replaced and shown in
 # the answer (codeTitle / codeDescription) and searchable; only the weak snippets' content
 # is sent; an unchanged commit, a full re-index and another library with the same content
-# send no description request (cache by content hash and model); a refused key or a
-# malformed answer leaves the heuristic titles, the job done and run_status degraded, with
-# no secret anywhere; the next run fills what is missing.
+# send no description request (cache by content hash and model); a refused key, a
+# malformed answer or a timeout leaves the heuristic titles, the job done and run_status
+# degraded, with no secret anywhere; the next run fills what is missing.
 . "$top_srcdir/t/lib/harness.sh"
 
 require_cmd node curl jq git nginx fcgiwrap
@@ -202,6 +202,21 @@ is "$(parse)" 202 "parse with a malformed answer"
 worker
 is "$(_sql "SELECT run_status FROM libraries WHERE id = '$LIB'")" degraded "degraded again"
 is "$(title $LIB Usage)" Usage "still the heuristic title"
+
+# A timeout: the LLM answers after 20 s, past the step's deadline (half of the time left
+# before the worker's alarm with limits.job_timeout_s 10). Embeddings use their own key.
+printf 'sk-good-emb-%s\n' "$r" | ctxd_admin settings set ai.embed.api_key - >/dev/null ||
+    bail_out "cannot set the embedding key"
+ctxd_admin settings set limits.job_timeout_s 10 >/dev/null || bail_out "cannot set the timeout"
+setkey "sk-stall-$r"
+is "$(parse)" 202 "parse with an LLM that does not answer in time"
+worker
+job=$(lastjob $LIB)
+is "$(_sql "SELECT state FROM jobs WHERE id = $job") $(_sql "SELECT run_status FROM libraries
+    WHERE id = '$LIB'")" "done degraded" "the job is done, run_status degraded"
+like "$(joblog $LIB)" "describing failed: timeout" "the job log says timeout"
+is "$(title $LIB Usage)" Usage "still the heuristic title"
+ctxd_admin settings set limits.job_timeout_s 1800 >/dev/null
 
 # The key fixed: the next run (unchanged commit) describes what was left.
 setkey "$KEY_GOOD"

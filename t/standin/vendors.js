@@ -25,6 +25,7 @@
 //              echoes the whole key, so that the client's scrubbing is tested)
 //   "429once"  the first request of each (key, path) gets 429 + Retry-After: 1, then success
 //   "slow"     the answer comes after 3 s
+//   "stall"    the answer comes after 20 s (past a client's deadline)
 //   "bad"      200 with a malformed JSON body
 // and by the model "missing": the vendor's model-not-found error.
 // GET /_log answers the requests seen so far (vendor, path, body; no auth headers).
@@ -393,6 +394,8 @@ const server = http.createServer((req, res) => {
 				return sendError(res, r.vendor, errors[r.vendor].rate(h.model));
 			}
 		}
+		if (t.includes('stall'))
+			return setTimeout(reply, 20000);
 		if (t.includes('slow'))
 			return setTimeout(reply, 3000);
 		reply();
