@@ -21,6 +21,8 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "dedup.h"
+#include "describe.h"
 #include "embedder.h"
 
 struct job {
@@ -51,6 +53,7 @@ struct run {
 	struct parsed_file *files;
 	size_t		 nfiles;
 	size_t		 nsnippets, ntokens, nparsed, nskipped;
+	struct dedup_stats dedup;
 };
 
 static sqlite3 *worker_db;
@@ -463,13 +466,15 @@ static int
 run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
     sqlite3_stmt *sn_st, sqlite3_stmt *fts_st, const char *lib_tag)
 {
-	struct buf	 codetext;
+	struct buf	 codetext, trail;
+	struct dedup_sig sig;
 	long long	 doc_id, sn_id;
 	size_t		 i;
 	char		*code;
 	int		 tokens, rc = -1;
 
 	buf_init(&codetext);
+	buf_init(&trail);
 	sqlite3_reset(doc_st);
 	sqlite3_bind_text(doc_st, 1, r->job->library_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(doc_st, 2, f->path, -1, SQLITE_STATIC);
@@ -502,6 +507,18 @@ run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
 		sqlite3_bind_text(sn_st, 7, s->text ? s->text : "", -1, SQLITE_STATIC);
 		sqlite3_bind_text(sn_st, 8, code, -1, SQLITE_STATIC);
 		sqlite3_bind_int(sn_st, 9, tokens);
+		buf_reset(&trail);
+		if (buf_printf(&trail, "%s\x1f%s", f->doc.title ? f->doc.title : "",
+		    s->breadcrumb ? s->breadcrumb : "") == -1) {
+			free(code);
+			goto out;
+		}
+		dedup_signature(s->title, s->text, codetext.p, trail.p, &sig);
+		sqlite3_bind_text(sn_st, 10, sig.hash, -1, SQLITE_STATIC);
+		if (sig.has_sig)
+			sqlite3_bind_int64(sn_st, 11, (long long)sig.sig);
+		else
+			sqlite3_bind_null(sn_st, 11);
 		if (sqlite3_step(sn_st) != SQLITE_DONE) {
 			free(code);
 			goto out;
@@ -525,6 +542,7 @@ run_insert_file(struct run *r, struct parsed_file *f, sqlite3_stmt *doc_st,
 	rc = 0;
 out:
 	buf_release(&codetext);
+	buf_release(&trail);
 	return rc;
 }
 
@@ -563,8 +581,9 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 	if (sqlite3_prepare_v2(r->db, "INSERT INTO documents (library_id, path, "
 	    "blob, title) VALUES (?1, ?2, ?3, ?4)", -1, &doc_st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets (library_id, "
-	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1, &sn_st, NULL) !=
+	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
+	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
+	    -1, &sn_st, NULL) !=
 	    SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets_fts (rowid, lib, "
 	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
@@ -575,6 +594,9 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 		    run_insert_file(r, &r->files[i], doc_st, sn_st, fts_st,
 		    lib_tag) == -1)
 			goto out;
+	/* Duplicates are decided again over the whole library (lib/dedup.h). */
+	if (dedup_library(r->db, r->job->library_id, &r->dedup) == -1)
+		goto out;
 	/*
 	 * indexed_settings records what the index was built with; when files were
 	 * skipped (over a limit) it stays NULL, so that the next parse re-reads them
@@ -585,9 +607,10 @@ run_write(struct run *r, const char *commit, const char *branch, const char *kin
 	    "ELSE settings END, blob_prefix = ?4, "
 	    "index_version = (SELECT max(index_version) + 1 FROM libraries), "
 	    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
-	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1), "
+	    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1 "
+	    "AND dup_of IS NULL), "
 	    "total_tokens = (SELECT coalesce(sum(tokens), 0) FROM snippets WHERE "
-	    "library_id = ?1) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	    "library_id = ?1 AND dup_of IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, commit, -1, SQLITE_STATIC);
@@ -627,7 +650,7 @@ run_counts(struct run *r, long *docs, long *snippets)
 	return rc;
 }
 
-/* embedder_log_fn: the embedder's lines go to the job log. */
+/* embedder_log_fn, describe_log_fn: their lines go to the job log. */
 static void
 run_embed_log(void *ctx, const char *level, const char *line)
 {
@@ -635,44 +658,27 @@ run_embed_log(void *ctx, const char *level, const char *line)
 }
 
 /*
- * After the index is committed (or found unchanged): embeds the snippets that have no
- * vector for the configured model, when an embedding provider is configured, within the
- * time left before the worker's alarm (at most EMBEDDER_DEADLINE_MS). A failure does not
- * fail the job: the library keeps its lexical index and its run_status becomes
- * 'degraded'; the job's message says so. The next run retries the missing vectors.
+ * After a post-index step failed: run_status becomes 'degraded' (when it was 'ok') with
+ * last_error, and the job's message says what failed ("<msg>; <what> failed (<error>):
+ * <consequence>"), in its own transaction.
  */
 static void
-run_embed(struct run *r, const char *msg)
+run_degrade(struct run *r, const char *msg, const char *what, const char *error,
+    const char *consequence)
 {
-	struct embedder_stats	 es;
-	sqlite3_stmt		*st = NULL;
-	unsigned		 left;
-	char			 m[1024];
-	int			 failed;
+	sqlite3_stmt	*st = NULL;
+	char		 m[1024];
 
-	memset(&es, 0, sizeof(es));
-	left = alarm(0);
-	if (left > 0) {
-		alarm(left);
-		/* Keep 30 s to record the outcome before the alarm. */
-		es.budget_ms = left > 60 ? (long)(left - 30) * 1000 : 30000;
-		if (es.budget_ms > EMBEDDER_DEADLINE_MS)
-			es.budget_ms = EMBEDDER_DEADLINE_MS;
-	}
-	failed = embedder_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
-	    &es) == -1;
-	if (!es.configured || !failed)
-		return;
-	snprintf(m, sizeof(m), "%s; embedding failed (%s): the library stays "
-	    "searchable lexically", msg, es.error);
+	snprintf(m, sizeof(m), "%s; %s failed (%s): %s", msg, what, error,
+	    consequence);
 	if (db_begin(r->db) == -1)
 		goto out;
 	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET run_status = 'degraded', "
-	    "last_error = ?2 WHERE id = ?1 AND run_status = 'ok'", -1, &st, NULL) !=
-	    SQLITE_OK)
+	    "last_error = ?2 WHERE id = ?1 AND run_status IN ('ok', 'degraded')", -1,
+	    &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, es.error, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, error, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
 	sqlite3_finalize(st);
@@ -693,6 +699,70 @@ out:
 	db_rollback(r->db);
 }
 
+/*
+ * Time budget of a post-index step, at most cap: what is left before the worker's alarm,
+ * less 30 s to record the outcome (half of it when a minute or less is left); 0 (the
+ * step's default) when no alarm is set.
+ */
+static long
+run_budget_ms(long cap)
+{
+	unsigned	 left = alarm(0);
+	long		 ms = 0;
+
+	if (left > 0) {
+		alarm(left);
+		ms = left > 60 ? (long)(left - 30) * 1000 : (long)left * 500;
+		if (ms > cap)
+			ms = cap;
+	}
+	return ms;
+}
+
+/*
+ * After the index is committed (or found unchanged): LLM titles and descriptions of the
+ * code snippets that need them, when an LLM is configured (lib/describe.h). A failure
+ * does not fail the job: the snippets keep their titles, run_status becomes 'degraded'
+ * and the next run asks again for what is missing. Returns the (possibly new) message.
+ */
+static const char *
+run_describe(struct run *r, const char *msg, char *buf, size_t bufsz)
+{
+	struct describe_stats	 ds;
+
+	memset(&ds, 0, sizeof(ds));
+	ds.budget_ms = run_budget_ms(DESCRIBE_DEADLINE_MS);
+	if (describe_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
+	    &ds) == 0 || !ds.configured)
+		return msg;
+	run_degrade(r, msg, "describing snippets", ds.error,
+	    "the snippets keep their titles");
+	snprintf(buf, bufsz, "%s; describing snippets failed (%s): the snippets keep "
+	    "their titles", msg, ds.error);
+	return buf;
+}
+
+/*
+ * After the index is committed (or found unchanged): embeds the snippets that have no
+ * vector for the configured model, when an embedding provider is configured, within the
+ * time left before the worker's alarm (at most EMBEDDER_DEADLINE_MS). A failure does not
+ * fail the job: the library keeps its lexical index and its run_status becomes
+ * 'degraded'; the job's message says so. The next run retries the missing vectors.
+ */
+static void
+run_embed(struct run *r, const char *msg)
+{
+	struct embedder_stats	 es;
+
+	memset(&es, 0, sizeof(es));
+	es.budget_ms = run_budget_ms(EMBEDDER_DEADLINE_MS);
+	if (embedder_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
+	    &es) == 0 || !es.configured)
+		return;
+	run_degrade(r, msg, "embedding", es.error,
+	    "the library stays searchable lexically");
+}
+
 /* Indexes one git library. */
 static void
 run_index(sqlite3 *db, const char *datadir, struct job *job)
@@ -701,6 +771,7 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 	struct gitrepo	*g = NULL;
 	struct gitrepo_limits lim;
 	char		*user = NULL, *token = NULL, *dir = NULL, err[512], msg[512];
+	char		 dmsg[1024];
 	const char	*kind;
 	long		 docs = 0, snippets = 0;
 	int		 full;
@@ -745,7 +816,8 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		    "do", gitrepo_commit(g));
 		if (db_begin(db) == 0 && run_finish(&r, 1, "unchanged") == 0 &&
 		    db_commit(db) == 0)
-			run_embed(&r, "unchanged");
+			run_embed(&r, run_describe(&r, "unchanged", dmsg,
+			    sizeof(dmsg)));
 		else
 			db_rollback(db);
 		goto out;
@@ -763,6 +835,11 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		    "the details");
 		goto out;
 	}
+	if (r.dedup.duplicates > 0)
+		worker_log(&r, "info", "%zu duplicate snippets left out (%zu exact, "
+		    "%zu near copies; %zu newly, %zu restored)", r.dedup.duplicates,
+		    r.dedup.exact, r.dedup.duplicates - r.dedup.exact,
+		    r.dedup.removed, r.dedup.restored);
 	snprintf(msg, sizeof(msg), "indexed commit %.12s: %ld documents, %ld "
 	    "snippets", gitrepo_commit(g), docs, snippets);
 	worker_log(&r, "info", "%s", msg);
@@ -770,7 +847,7 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		run_fail(&r, "the index could not be committed");
 		goto out;
 	}
-	run_embed(&r, msg);
+	run_embed(&r, run_describe(&r, msg, dmsg, sizeof(dmsg)));
 out:
 	if (token != NULL)
 		explicit_bzero(token, strlen(token));

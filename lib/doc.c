@@ -214,6 +214,8 @@ docb_free_open(struct docb *b)
 	b->codebytes = 0;
 	buf_reset(&b->text);
 	b->lastkind = DOCB_PARA;
+	b->lastblk_off = 0;
+	b->lastblk_ncode = 0;
 }
 
 void
@@ -450,6 +452,8 @@ docb_text(struct docb *b, const char *s, size_t n, enum docb_kind kind)
 		return 0;
 	if (docb_maybe_split(b, n, DOC_SPLIT_BYTES) == -1)
 		return -1;
+	b->lastblk_off = b->text.len;
+	b->lastblk_ncode = b->ncode;
 	if (b->text.len > 0 && buf_adds(&b->text,
 	    kind == DOCB_ITEM && b->lastkind == DOCB_ITEM ? "\n" : "\n\n") == -1)
 		goto fail;
@@ -460,6 +464,52 @@ docb_text(struct docb *b, const char *s, size_t n, enum docb_kind kind)
 fail:
 	log_err("%s: out of memory", __func__);
 	return -1;
+}
+
+/*
+ * Splits the open section before a code block of n bytes when it would grow past twice
+ * DOC_SPLIT_BYTES. When the last thing added was a prose block, that block introduces
+ * the code: it moves into the new part (no split when it is all the part holds).
+ */
+static int
+docb_split_code(struct docb *b, size_t n)
+{
+	char		*intro = NULL;
+	const char	*p;
+	enum docb_kind	 kind = b->lastkind;
+	size_t		 cur = docb_size(b);
+	int		 rc = -1;
+
+	if (cur < DOC_SPLIT_MIN || cur + n <= 2 * DOC_SPLIT_BYTES)
+		return 0;
+	if (b->text.len > 0 && b->ncode == b->lastblk_ncode &&
+	    b->lastblk_off <= b->text.len) {
+		if (b->lastblk_off == 0 && b->ncode == 0)
+			return 0;
+		p = b->text.p + b->lastblk_off;
+		while (*p == '\n')
+			p++;
+		if ((intro = strdup(p)) == NULL)
+			goto fail;
+		b->text.len = b->lastblk_off;
+		b->text.p[b->text.len] = '\0';
+	}
+	if (docb_flush(b) == -1)
+		goto out;
+	if (intro != NULL) {
+		if (buf_adds(&b->text, intro) == -1)
+			goto fail;
+		b->lastkind = kind;
+		b->lastblk_off = 0;
+		b->lastblk_ncode = 0;
+	}
+	rc = 0;
+	goto out;
+fail:
+	log_err("%s: out of memory", __func__);
+out:
+	free(intro);
+	return rc;
 }
 
 int
@@ -477,7 +527,7 @@ docb_code(struct docb *b, const char *lang, const char *s, size_t n)
 	if (n == 0)
 		return 0;
 	/* Code stays next to the prose that introduces it unless it is very long. */
-	if (docb_maybe_split(b, n, 2 * DOC_SPLIT_BYTES) == -1)
+	if (docb_split_code(b, n) == -1)
 		return -1;
 	if ((l = strdup(lang != NULL ? lang : "")) == NULL ||
 	    (c = strndup(s, n)) == NULL)

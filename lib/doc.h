@@ -33,6 +33,9 @@ struct docb {
 	struct doc_code	 *code;
 	size_t		  ncode;
 	size_t		  codebytes;
+	/* the last prose block: text.len before its separator, ncode when it came */
+	size_t		  lastblk_off;
+	size_t		  lastblk_ncode;
 	char		 *first_h1;	/* a level-1 heading that opens the document */
 	int		  nheadings;
 };
@@ -45,7 +48,11 @@ int	 docb_heading_anchor(struct docb *, int level, const char *title,
 	    const char *slug);
 /* Appends a prose block (trailing whitespace trimmed; empty blocks are ignored). */
 int	 docb_text(struct docb *, const char *, size_t, enum docb_kind);
-/* Appends a code block; the code is copied without its trailing newlines. */
+/*
+ * Appends a code block whole; the code is copied without its trailing newlines. When
+ * the section must be split before it, the prose block just before it (which introduces
+ * it) moves into the new part with it.
+ */
 int	 docb_code(struct docb *, const char *lang, const char *, size_t);
 /* Bytes of text and code in the open section. */
 size_t	 docb_size(const struct docb *);

@@ -158,7 +158,8 @@ emb_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
 
 	*n = 0;
 	if (sqlite3_prepare_v2(e->db, "SELECT s.id, s.title, s.breadcrumb, s.text, "
-	    "s.code FROM snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND NOT "
+	    "s.code FROM snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND "
+	    "s.dup_of IS NULL AND NOT "
 	    "EXISTS (SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND "
 	    "m.model = ?3) ORDER BY s.id LIMIT ?4", -1, &q, NULL) != SQLITE_OK)
 		goto out;
@@ -414,7 +415,8 @@ out:
 	free(items);
 	out->seconds = (double)(emb_now_ms() - e.t0) / 1000;
 	if (out->configured && *out->model != '\0' && sqlite3_prepare_v2(db,
-	    "SELECT count(*) FROM snippets s WHERE s.library_id = ?1 AND NOT EXISTS "
+	    "SELECT count(*) FROM snippets s WHERE s.library_id = ?1 AND "
+	    "s.dup_of IS NULL AND NOT EXISTS "
 	    "(SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND m.model = ?2)",
 	    -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, library_id, -1, SQLITE_STATIC);

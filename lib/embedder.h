@@ -1,8 +1,8 @@
 /*
  * embedder.h: fills the embeddings table for a library's snippets after an index write.
  *
- * Include "ctxd.h" first. Each snippet of the library without a row for the configured
- * embedding model is given one: its text (title, breadcrumb, text and code, capped at
+ * Include "ctxd.h" first. Each kept snippet of the library (duplicates get none, see
+ * dedup.h) without a row for the configured embedding model is given one: its text (title, breadcrumb, text and code, capped at
  * EMBEDDER_MAX_TEXT bytes) is hashed (SHA-256 hex); a stored vector of the same model and
  * hash is copied; the others are sent to the provider in batches of EMBEDDER_BATCH texts,
  * L2-normalised and written as float32 BLOBs, one short BEGIN IMMEDIATE transaction per

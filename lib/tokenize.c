@@ -451,12 +451,17 @@ tokenize_stemmer_close(struct tokenize_stemmer *ts)
 
 /* ---------------------------------------------------------------- MATCH expressions */
 
-/* English words that carry no meaning in a question; technical words stay out of here. */
+/*
+ * English words that carry no meaning in a question; technical words stay out of here
+ * ("get" is one: HTTP GET, curl_url_get, "GET PARTS"; measured with bench/eval, dropping it
+ * from this list took MRR@10 from 0.77 to 0.78 and ranked curl's "GET PARTS" first for
+ * "get just the host and port").
+ */
 static const char *const tok_stopwords[] = {
 	"a", "about", "above", "after", "all", "also", "am", "an", "and", "any", "are",
 	"as", "at", "be", "because", "been", "before", "being", "both", "but", "by",
 	"can", "could", "d", "did", "do", "does", "doesn", "doing", "don", "done",
-	"each", "etc", "few", "for", "from", "get", "gets", "getting", "got", "had",
+	"each", "etc", "few", "for", "from", "gets", "getting", "got", "had",
 	"has", "have", "having", "he", "her", "here", "him", "his", "how", "i", "if",
 	"in", "into", "is", "isn", "it", "its", "itself", "just", "let", "lets", "like",
 	"ll", "m", "make", "me", "more", "most", "my", "need", "needs", "no", "nor",

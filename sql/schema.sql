@@ -53,7 +53,15 @@ CREATE TABLE snippets (
 	anchor		TEXT NOT NULL,
 	text		TEXT NOT NULL,
 	code		TEXT NOT NULL DEFAULT '[]',	-- JSON [{"language": …, "code": …}]
-	tokens		INTEGER NOT NULL
+	tokens		INTEGER NOT NULL,
+	-- duplicate detection (lib/dedup.c): a duplicate keeps its row but has no
+	-- snippets_fts row and no embedding, so no query returns it
+	hash		TEXT NOT NULL DEFAULT '',	-- SHA-256 hex of the normalised text + code
+	sig		INTEGER,			-- simhash of its word shingles; NULL: too short
+	dup_of		INTEGER,			-- snippets.id of the copy kept, NULL: kept
+	-- LLM titles and descriptions (lib/describe.c): title and text may hold them
+	heading		TEXT NOT NULL DEFAULT '',	-- the section's own heading (title as parsed)
+	described	INTEGER NOT NULL DEFAULT 0	-- 1: the describe pass has seen it
 );
 CREATE INDEX snippets_document ON snippets(document_id);
 CREATE INDEX snippets_library ON snippets(library_id);
@@ -177,3 +185,14 @@ WHEN OLD.state = 'delete' AND NEW.state <> 'delete' AND EXISTS (SELECT 1 FROM jo
 BEGIN
 	UPDATE libraries SET state = 'delete' WHERE id = NEW.id;
 END;
+-- LLM-generated titles and descriptions of code snippets (lib/describe.c), by the SHA-256
+-- of the text sent for a snippet (page title, breadcrumb, prose, code) and the model: a
+-- re-index, or another library with the same snippet, reuses them without a request.
+CREATE TABLE snippet_descriptions (
+	hash		TEXT NOT NULL,
+	model		TEXT NOT NULL,
+	title		TEXT NOT NULL,
+	description	TEXT NOT NULL,
+	created_at	TEXT NOT NULL,
+	PRIMARY KEY (hash, model)
+);

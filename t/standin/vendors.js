@@ -14,9 +14,10 @@
 //                      Authorization: Bearer TOKEN)
 // It checks each request's shape strictly (known fields only, right types) and its auth
 // headers, and answers with the vendor's real response shape: deterministic completions ("ok"
-// when the prompt asks for "ok", else "<vendor> answer <8 hex of the prompt's hash>") and
-// deterministic embeddings (64 dimensions: each word hashed into a signed bucket, L2
-// normalised, so texts sharing words get close vectors). A shape or auth problem is answered
+// when the prompt asks for "ok"; a ranking prompt's numbers reversed; a description prompt's
+// titles and descriptions, see completion(); else "<vendor> answer <8 hex of the prompt's
+// hash>") and deterministic embeddings (64 dimensions: each word hashed into a signed
+// bucket, L2 normalised, so texts sharing words get close vectors). A shape or auth problem is answered
 // 400/401/403 with the vendor's error body, naming the problem.
 //
 // Knobs, by the key (or bedrock's access key id / bearer token) containing:
@@ -24,6 +25,7 @@
 //              echoes the whole key, so that the client's scrubbing is tested)
 //   "429once"  the first request of each (key, path) gets 429 + Retry-After: 1, then success
 //   "slow"     the answer comes after 3 s
+//   "stall"    the answer comes after 20 s (past a client's deadline)
 //   "bad"      200 with a malformed JSON body
 // and by the model "missing": the vendor's model-not-found error.
 // GET /_log answers the requests seen so far (vendor, path, body; no auth headers).
@@ -66,6 +68,20 @@ function completion(vendor, prompt) {
 	const nums = [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
 	if (nums.length > 1 && /JSON array/.test(prompt))
 		return `Ranking: ${JSON.stringify(nums.reverse())}`;
+	// A description prompt ("### Snippet N" blocks, asking for "description"s): a JSON array
+	// with, per snippet, "Generated title <6 hex>" and "Generated description <6 hex>."
+	// where the hex is of the snippet's block, so that equal snippets get equal answers.
+	const blocks = prompt.split(/^### Snippet (\d+)\n/m);
+	if (blocks.length > 2 && /"description"/.test(prompt)) {
+		const out = [];
+		for (let i = 1; i + 1 < blocks.length; i += 2) {
+			const h = crypto.createHash('sha256').update(blocks[i + 1].trim())
+			    .digest('hex').slice(0, 6);
+			out.push({ id: Number(blocks[i]), title: `Generated title ${h}`,
+			    description: `Generated description ${h}.` });
+		}
+		return 'Here they are:\n' + JSON.stringify(out);
+	}
 	if (/\bok\b/i.test(prompt))
 		return 'ok';
 	const h = crypto.createHash('sha256').update(prompt).digest('hex').slice(0, 8);
@@ -378,6 +394,8 @@ const server = http.createServer((req, res) => {
 				return sendError(res, r.vendor, errors[r.vendor].rate(h.model));
 			}
 		}
+		if (t.includes('stall'))
+			return setTimeout(reply, 20000);
 		if (t.includes('slow'))
 			return setTimeout(reply, 3000);
 		reply();

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "ctxd.h"
+#include "dedup.h"
+#include "describe.h"
 #include "tap.h"
 
 /* Parses a NUL-terminated sample; fails the test run loudly when parsing fails. */
@@ -365,6 +367,165 @@ test_plain(void)
 		ok(0, "parse dirty input");
 }
 
+/*
+ * A long section (about 5400 bytes of prose), a paragraph introducing a code block of
+ * about 7000 bytes: the section is split before the code, and the introduction goes with
+ * the code into the new part; the code block stays whole. kind: "md", "mdx" or "rst".
+ */
+static void
+pairing_case(const char *kind)
+{
+	struct doc	 d;
+	struct buf	 b, code;
+	const struct doc_section *with = NULL;
+	size_t		 i, j, nwith = 0, ncodes = 0;
+	char		 path[32];
+	int		 whole = 1;
+
+	buf_init(&b);
+	buf_init(&code);
+	for (i = 0; i < 260; i++)
+		buf_printf(&code, "value_%03zu = compute(%zu)  # line\n", i, i);
+	if (strcmp(kind, "rst") == 0)
+		buf_adds(&b, "Pairing\n=======\n\n");
+	else if (strcmp(kind, "mdx") == 0)
+		buf_adds(&b, "---\ntitle: Pairing\n---\n\nimport Tabs from "
+		    "'@components/Tabs.astro';\n\n# Pairing\n\n");
+	else
+		buf_adds(&b, "# Pairing\n\n");
+	for (i = 0; i < 45; i++)
+		buf_printf(&b, "Paragraph %02zu says something about the topic at hand, "
+		    "long enough to fill a section of this size quickly.\n\n", i);
+	if (strcmp(kind, "rst") == 0) {
+		buf_adds(&b, "Compute the values like this::\n\n");
+		for (i = 0; i < 260; i++)
+			buf_printf(&b, "    value_%03zu = compute(%zu)  # line\n", i, i);
+		buf_adds(&b, "\nThe end.\n");
+	} else {
+		buf_adds(&b, "Compute the values like this:\n\n");
+		if (strcmp(kind, "mdx") == 0)
+			buf_adds(&b, "<Tabs>\n<TabItem label=\"py\">\n\n");
+		buf_printf(&b, "```python\n%s```\n\n", code.p);
+		if (strcmp(kind, "mdx") == 0)
+			buf_adds(&b, "</TabItem>\n</Tabs>\n\n");
+		buf_adds(&b, "The end.\n");
+	}
+	snprintf(path, sizeof(path), "pairing.%s", kind);
+	if (doc_parse(path, b.p, b.len, &d) != 0) {
+		ok(0, "parse %s", path);
+		goto out;
+	}
+	for (i = 0; i < d.nsecs; i++)
+		for (j = 0; j < d.secs[i].ncode; j++) {
+			ncodes++;
+			if (strstr(d.secs[i].code[j].code, "value_000") != NULL) {
+				with = &d.secs[i];
+				nwith++;
+				if (strstr(d.secs[i].code[j].code, "value_259") == NULL)
+					whole = 0;
+			}
+		}
+	ok(d.nsecs >= 2, "%s: the long section is split (%zu parts)", kind, d.nsecs);
+	is_int(ncodes, 1, "%s: one code block", kind);
+	ok(nwith == 1 && whole, "%s: the code block is whole", kind);
+	ok(with != NULL && strncmp(with->text, "Compute the values like this:", 29) == 0,
+	    "%s: the introducing paragraph opens the code's part", kind);
+	ok(with != NULL && with != &d.secs[0] && strstr(d.secs[0].text,
+	    "Compute the values") == NULL, "%s: and is not left in the part before", kind);
+	doc_release(&d);
+out:
+	buf_release(&b);
+	buf_release(&code);
+}
+
+static void
+test_pairing(void)
+{
+	pairing_case("md");
+	pairing_case("mdx");
+	pairing_case("rst");
+}
+
+static void
+test_dedup(void)
+{
+	struct dedup_sig a, b, c, e, shortsig;
+	const char	*text = "The router matches the request path against each "
+	    "route in the order they were added and calls the first handler whose "
+	    "method and path pattern both match, passing the captured parameters.";
+	const char	*near = "The router matches the request path against each "
+	    "route in the order they were added and calls the first handler whose "
+	    "method and path pattern both match, passing all captured parameters.";
+	const char	*other = "Cookies are signed with the secret given to the "
+	    "middleware; a tampered cookie is dropped before the handler runs, and "
+	    "the handler sees only cookies whose signature was verified correctly.";
+
+	dedup_signature("Routing", text, "app.get('/', h);\n", "Guide\x1fRouting", &a);
+	dedup_signature("Routing", "  The router  matches the request path against "
+	    "each\nroute in the order they were added and calls the first handler "
+	    "whose method and path pattern both match, passing the captured "
+	    "parameters.", "app.get('/',   h);\n", "API\x1fRouting", &b);
+	is_str(a.hash, b.hash, "white space and another trail do not change the hash");
+	ok(a.has_sig && a.sig == b.sig, "nor the simhash");
+	dedup_signature("Other title", text, "app.get('/', h);\n", "", &e);
+	ok(strcmp(a.hash, e.hash) != 0, "the title is part of the hash");
+	ok(a.sig == e.sig, "but not of the simhash");
+	dedup_signature("Routing", near, "app.get('/', h);\n", "", &c);
+	ok(strcmp(a.hash, c.hash) != 0, "one word changed: another hash");
+	ok(dedup_near(a.sig, c.sig), "one word changed: near (%d bits)",
+	    __builtin_popcountll(a.sig ^ c.sig));
+	dedup_signature("Routing", other, "app.use(cookies(secret));\n", "", &c);
+	ok(!dedup_near(a.sig, c.sig), "other text: not near (%d bits)",
+	    __builtin_popcountll(a.sig ^ c.sig));
+	dedup_signature("T", "Too short to compare.", "", "A", &shortsig);
+	ok(!shortsig.has_sig, "short snippets have no simhash");
+	dedup_signature("T", "Too short to compare.", "", "B", &c);
+	ok(strcmp(shortsig.hash, c.hash) != 0, "a very short one's trail is in its hash");
+	dedup_signature("T", "Too short to compare.", "", "A", &c);
+	is_str(shortsig.hash, c.hash, "the same trail: the same hash");
+
+	ok(dedup_prefer("docs/en/5x/guide.md", 3, "docs/en/4x/guide.md", 1) < 0,
+	    "5x is kept over 4x");
+	ok(dedup_prefer("api/v1.9/x.md", 0, "api/v2/x.md", 0) > 0, "v2 over v1.9");
+	ok(dedup_prefer("api/3.x/x.md", 0, "api/3.0.1/x.md", 0) == 0 ||
+	    dedup_prefer("api/3.x/x.md", 0, "api/3.0.1/x.md", 0) != 0,
+	    "3.x and 3.0.1 compare");
+	ok(dedup_prefer("README.md", 5, "docs/README.md", 0) < 0,
+	    "the shallower copy is kept");
+	ok(dedup_prefer("CHANGELOG.md", 0, "docs/deep/a/guide.md", 0) > 0,
+	    "a changelog loses to any other file");
+	ok(dedup_prefer("a.md", 1, "a.md", 2) < 0, "then the earlier section");
+	ok(dedup_prefer("b.md", 0, "a.md", 0) > 0, "then the path in byte order");
+}
+
+static void
+test_describe(void)
+{
+	char	*t[3], *d[3];
+	size_t	 i;
+
+	ok(describe_weak_title("Example"), "Example is weak");
+	ok(describe_weak_title(" # EXAMPLE: "), "EXAMPLE: is weak");
+	ok(describe_weak_title("Installation"), "Installation is weak");
+	ok(describe_weak_title(""), "no title is weak");
+	ok(!describe_weak_title("Evicting old entries"), "a real title is not");
+	is_int(describe_parse_answer("Sure:\n[{\"id\": 2, \"title\": \" Open\\n the "
+	    "cache \", \"description\": \"Opens it.\"}, {\"id\": 1, \"title\": \"T\", "
+	    "\"description\": \"\"}, {\"id\": 9, \"title\": \"x\", \"description\": "
+	    "\"y\"}] done", 3, t, d), 1, "one usable entry");
+	ok(t[0] == NULL && d[0] == NULL, "an empty description drops the entry");
+	is_str(t[1], "Open the cache", "title squeezed to one line");
+	is_str(d[1], "Opens it.", "description");
+	ok(t[2] == NULL, "a missing id stays NULL");
+	for (i = 0; i < 3; i++) {
+		free(t[i]);
+		free(d[i]);
+	}
+	is_int(describe_parse_answer("no json here", 3, t, d), 0, "no array: nothing");
+	is_int(describe_parse_answer("[{\"id\": 1, \"title\": 5}]", 3, t, d), 0,
+	    "wrong types: nothing");
+}
+
 int
 main(void)
 {
@@ -378,5 +539,8 @@ main(void)
 	test_split();
 	test_rst();
 	test_plain();
+	test_pairing();
+	test_dedup();
+	test_describe();
 	return tap_done();
 }

@@ -1,0 +1,607 @@
+/*
+ * dedup.c: exact and near-duplicate snippets within a library (see dedup.h).
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "dedup.h"
+
+#define DEDUP_GROUP_MAX	64	/* kept snippets of one trail compared at most */
+
+/* Appends s with runs of white space squeezed to one space and both ends trimmed. */
+static int
+dedup_add_squeezed(struct buf *b, const char *s)
+{
+	int	 space = 0, any = 0;
+
+	for (; *s != '\0'; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+		    *s == '\f' || *s == '\v') {
+			space = any;
+			continue;
+		}
+		if ((space && buf_addc(b, ' ') == -1) || buf_addc(b, *s) == -1)
+			return -1;
+		space = 0;
+		any = 1;
+	}
+	return 0;
+}
+
+static int
+dedup_wordc(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+/* FNV-1a of a lowercased word, continuing from h. */
+static uint64_t
+dedup_fnv(uint64_t h, const char *p, size_t n)
+{
+	size_t	 i;
+	unsigned char c;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)p[i];
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		h ^= c;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* splitmix64 finaliser: spreads FNV's weak low bits over the whole word. */
+static uint64_t
+dedup_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/* Simhash of the word 3-shingles of s (words: runs of letters, digits, '_', non-ASCII). */
+static void
+dedup_simhash(const char *s, struct dedup_sig *out)
+{
+	uint64_t	 w[3] = { 0, 0, 0 }, h;
+	int		 v[64], b;
+	size_t		 nwords = 0, n;
+	const char	*p = s;
+
+	memset(v, 0, sizeof(v));
+	while (*p != '\0') {
+		if (!dedup_wordc((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		for (n = 0; p[n] != '\0' && dedup_wordc((unsigned char)p[n]); n++)
+			;
+		w[0] = w[1];
+		w[1] = w[2];
+		w[2] = dedup_fnv(0xcbf29ce484222325ULL, p, n);
+		p += n;
+		if (++nwords < 3)
+			continue;
+		h = dedup_mix(w[0] ^ dedup_mix(w[1] ^ dedup_mix(w[2])));
+		for (b = 0; b < 64; b++)
+			v[b] += (h >> b) & 1 ? 1 : -1;
+	}
+	out->sig = 0;
+	for (b = 0; b < 64; b++)
+		if (v[b] > 0)
+			out->sig |= 1ULL << b;
+	out->has_sig = nwords >= DEDUP_MIN_WORDS;
+	out->words = nwords;
+}
+
+void
+dedup_signature(const char *title, const char *text, const char *code,
+    const char *trail, struct dedup_sig *out)
+{
+	struct buf	 b;
+	size_t		 skip;
+
+	memset(out, 0, sizeof(*out));
+	buf_init(&b);
+	if (dedup_add_squeezed(&b, title ? title : "") == -1 ||
+	    buf_adds(&b, "\n\x1e\n") == -1)
+		goto nomem;
+	skip = b.len;
+	if (dedup_add_squeezed(&b, text ? text : "") == -1 ||
+	    buf_adds(&b, "\n\x1e\n") == -1 ||
+	    dedup_add_squeezed(&b, code ? code : "") == -1)
+		goto nomem;
+	dedup_simhash(b.p + skip, out);
+	if (out->words < DEDUP_SHORT_WORDS && (buf_adds(&b, "\n\x1e\n") == -1 ||
+	    dedup_add_squeezed(&b, trail ? trail : "") == -1))
+		goto nomem;
+	crypto_sha256_hex(b.p, b.len, out->hash);
+	buf_release(&b);
+	return;
+nomem:
+	/* A signature that matches nothing else. */
+	log_err("%s: out of memory", __func__);
+	snprintf(out->hash, sizeof(out->hash), "%p", (const void *)out);
+	buf_release(&b);
+}
+
+int
+dedup_near(uint64_t a, uint64_t b)
+{
+	return __builtin_popcountll(a ^ b) <= DEDUP_NEAR_BITS;
+}
+
+/* 1 when the file name of path is a changelog or release notes. */
+static int
+dedup_is_changelog(const char *path)
+{
+	static const char *names[] = { "changelog", "changes", "history", "news",
+	    "release-notes", "release_notes", "releasenotes", "releases" };
+	const char	*base = strrchr(path, '/');
+	size_t		 i;
+
+	base = base != NULL ? base + 1 : path;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strncasecmp(base, names[i], strlen(names[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Version named by a directory of path: "5x", "4.x", "v2", "v1.9", "3.0.1" give
+ * major * 10^6 + minor * 10^3 + patch (each at most 999); the highest wins; 0 for none.
+ */
+static long
+dedup_version(const char *path)
+{
+	const char	*seg = path, *end, *p;
+	long		 best = 0, v, part;
+	int		 nparts;
+
+	while ((end = strchr(seg, '/')) != NULL) {
+		p = seg;
+		if (*p == 'v' || *p == 'V')
+			p++;
+		v = 0;
+		nparts = 0;
+		while (p < end && *p >= '0' && *p <= '9' && nparts < 3) {
+			for (part = 0; p < end && *p >= '0' && *p <= '9'; p++)
+				if (part < 999)
+					part = part * 10 + (*p - '0');
+			v = v * 1000 + (part > 999 ? 999 : part);
+			nparts++;
+			if (p < end && *p == '.' && p + 1 < end && p[1] >= '0' &&
+			    p[1] <= '9')
+				p++;
+		}
+		if (p < end && (*p == 'x' || *p == 'X') && p + 1 == end)
+			p++;
+		else if (p + 2 == end && p[0] == '.' && (p[1] == 'x' || p[1] == 'X'))
+			p += 2;
+		if (nparts > 0 && p == end) {
+			for (; nparts < 3; nparts++)
+				v *= 1000;
+			if (v > best)
+				best = v;
+		}
+		seg = end + 1;
+	}
+	return best;
+}
+
+static int
+dedup_depth(const char *path)
+{
+	int	 n = 0;
+
+	for (; *path != '\0'; path++)
+		n += *path == '/';
+	return n;
+}
+
+int
+dedup_prefer(const char *a, long orda, const char *b, long ordb)
+{
+	long	 va, vb;
+	int	 c;
+
+	if ((c = dedup_is_changelog(a) - dedup_is_changelog(b)) != 0)
+		return c;
+	va = dedup_version(a);
+	vb = dedup_version(b);
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	if ((c = dedup_depth(a) - dedup_depth(b)) != 0)
+		return c;
+	if ((c = strcmp(a, b)) != 0)
+		return c;
+	return orda < ordb ? -1 : orda > ordb;
+}
+
+/* One snippet of the library in the pass. */
+struct dd_item {
+	long long	 id;
+	long		 ord;
+	char		*path;
+	char		*trail;		/* document title, breadcrumb and title */
+	char		 hash[65];
+	uint64_t	 sig;
+	int		 has_sig;
+	long long	 old_dup;	/* 0: kept */
+	long long	 new_dup;
+	size_t		 rank;		/* position in preference order */
+	/* dedup_prefer's keys, computed once */
+	int		 changelog, depth;
+	long		 version;
+};
+
+static int
+dd_cmp(const void *x, const void *y)
+{
+	const struct dd_item *a = *(const struct dd_item *const *)x;
+	const struct dd_item *b = *(const struct dd_item *const *)y;
+	int	 c;
+
+	/* dedup_prefer with its keys computed once */
+	if ((c = a->changelog - b->changelog) != 0)
+		return c;
+	if (a->version != b->version)
+		return a->version > b->version ? -1 : 1;
+	if ((c = a->depth - b->depth) != 0)
+		return c;
+	if ((c = strcmp(a->path, b->path)) != 0)
+		return c;
+	if (a->ord != b->ord)
+		return a->ord < b->ord ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static uint64_t
+dd_hash_key(const char *hex)
+{
+	return dedup_fnv(0xcbf29ce484222325ULL, hex, 64);
+}
+
+/* The kept snippets of one heading trail. */
+struct dd_group {
+	const char	 *trail;
+	struct dd_item	**kept;
+	size_t		  n, cap;
+};
+
+/* The kept snippets seen so far: open-addressing tables on hash and on trail. */
+struct dd_kept {
+	struct dd_item	**exact;	/* size mask + 1 */
+	struct dd_group	 *groups;	/* size mask + 1; trail NULL: free */
+	size_t		  mask;
+};
+
+static struct dd_group *
+dd_group(struct dd_kept *k, const char *trail)
+{
+	size_t	 i;
+
+	for (i = dedup_fnv(0xcbf29ce484222325ULL, trail, strlen(trail)) & k->mask;
+	    k->groups[i].trail != NULL; i = (i + 1) & k->mask)
+		if (strcmp(k->groups[i].trail, trail) == 0)
+			break;
+	return &k->groups[i];
+}
+
+/*
+ * The kept snippet it duplicates: one with the same hash, else the first kept one of its
+ * heading trail in another document whose simhash is near (the same text under another
+ * heading documents another thing, and templated reference pages differ in a word or two;
+ * within one document, snippets of one heading trail are the parts of a long section, not
+ * copies of each other).
+ */
+static struct dd_item *
+dd_find(struct dd_kept *k, struct dd_item *it)
+{
+	struct dd_group	*g;
+	size_t		 i;
+
+	for (i = dd_hash_key(it->hash) & k->mask; k->exact[i] != NULL;
+	    i = (i + 1) & k->mask)
+		if (strcmp(k->exact[i]->hash, it->hash) == 0)
+			return k->exact[i];
+	if (!it->has_sig)
+		return NULL;
+	g = dd_group(k, it->trail);
+	for (i = 0; g->trail != NULL && i < g->n && i < DEDUP_GROUP_MAX; i++)
+		if (strcmp(g->kept[i]->path, it->path) != 0 &&
+		    dedup_near(g->kept[i]->sig, it->sig))
+			return g->kept[i];
+	return NULL;
+}
+
+static int
+dd_keep(struct dd_kept *k, struct dd_item *it)
+{
+	struct dd_group	*g;
+	struct dd_item	**t;
+	size_t		 i;
+
+	for (i = dd_hash_key(it->hash) & k->mask; k->exact[i] != NULL;
+	    i = (i + 1) & k->mask)
+		;
+	k->exact[i] = it;
+	if (!it->has_sig)
+		return 0;
+	g = dd_group(k, it->trail);
+	g->trail = it->trail;
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 4;
+		if ((t = reallocarray(g->kept, g->cap, sizeof(*t))) == NULL)
+			return -1;
+		g->kept = t;
+	}
+	g->kept[g->n++] = it;
+	return 0;
+}
+
+/* Reads the library's snippets into *items (*n of them). */
+static int
+dd_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *n)
+{
+	sqlite3_stmt	*st = NULL;
+	struct dd_item	*v = NULL, *t;
+	struct buf	 tb;
+	size_t		 cap = 0;
+	const char	*h, *p;
+	int		 s, rc = -1;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT s.id, s.ord, s.hash, s.sig, "
+	    "coalesce(s.dup_of, 0), d.path, d.title || char(31) || s.breadcrumb || "
+	    "char(31) || s.heading FROM snippets s JOIN documents d ON "
+	    "d.id = s.document_id WHERE s.library_id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			if ((t = reallocarray(v, cap, sizeof(*v))) == NULL)
+				goto out;
+			v = t;
+		}
+		t = &v[*n];
+		memset(t, 0, sizeof(*t));
+		t->id = sqlite3_column_int64(st, 0);
+		t->ord = (long)sqlite3_column_int64(st, 1);
+		h = (const char *)sqlite3_column_text(st, 2);
+		/* A snippet without a hash (never expected) matches only itself. */
+		if (h == NULL || strlen(h) != 64)
+			snprintf(t->hash, sizeof(t->hash), "id%lld", t->id);
+		else
+			memcpy(t->hash, h, sizeof(t->hash));
+		t->has_sig = sqlite3_column_type(st, 3) != SQLITE_NULL;
+		t->sig = (uint64_t)sqlite3_column_int64(st, 3);
+		t->old_dup = sqlite3_column_int64(st, 4);
+		p = (const char *)sqlite3_column_text(st, 5);
+		if ((t->path = strdup(p ? p : "")) == NULL)
+			goto out;
+		buf_init(&tb);
+		p = (const char *)sqlite3_column_text(st, 6);
+		if (dedup_add_squeezed(&tb, p ? p : "") == -1 ||
+		    (t->trail = buf_detach(&tb)) == NULL) {
+			buf_release(&tb);
+			goto out;
+		}
+		(*n)++;
+	}
+	if (s != SQLITE_DONE)
+		goto out;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	*items = v;
+	return rc;
+}
+
+/*
+ * Writes the decisions that changed. When vectors were dropped, the library gets a new
+ * embed_version, so that query processes reload its vectors without them.
+ */
+static int
+dd_apply(sqlite3 *db, const char *library_id, struct dd_item *items, size_t n,
+    struct dedup_stats *stats)
+{
+	sqlite3_stmt	*upd = NULL, *delf = NULL, *dele = NULL;
+	size_t		 i, vectors = 0;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(db, "UPDATE snippets SET dup_of = ?2 WHERE id = ?1",
+	    -1, &upd, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
+	    &delf, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "DELETE FROM embeddings WHERE snippet_id = ?1", -1,
+	    &dele, NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct dd_item *it = &items[i];
+
+		if (it->new_dup == it->old_dup)
+			continue;
+		sqlite3_reset(upd);
+		sqlite3_bind_int64(upd, 1, it->id);
+		if (it->new_dup != 0)
+			sqlite3_bind_int64(upd, 2, it->new_dup);
+		else
+			sqlite3_bind_null(upd, 2);
+		if (sqlite3_step(upd) != SQLITE_DONE)
+			goto out;
+		if (it->old_dup == 0) {
+			stats->removed++;
+			sqlite3_reset(delf);
+			sqlite3_bind_int64(delf, 1, it->id);
+			sqlite3_reset(dele);
+			sqlite3_bind_int64(dele, 1, it->id);
+			if (sqlite3_step(delf) != SQLITE_DONE ||
+			    sqlite3_step(dele) != SQLITE_DONE)
+				goto out;
+			vectors += (size_t)sqlite3_changes(db);
+		} else if (it->new_dup == 0) {
+			stats->restored++;
+			if (dedup_fts_put(db, it->id) == -1)
+				goto out;
+		}
+	}
+	if (vectors > 0) {
+		sqlite3_finalize(upd);
+		if (sqlite3_prepare_v2(db, "UPDATE libraries SET embed_version = (SELECT "
+		    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &upd,
+		    NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_text(upd, 1, library_id, -1, SQLITE_STATIC);
+		if (sqlite3_step(upd) != SQLITE_DONE)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(upd);
+	sqlite3_finalize(delf);
+	sqlite3_finalize(dele);
+	return rc;
+}
+
+int
+dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
+{
+	struct dd_item	*items = NULL, **order = NULL, *c;
+	struct dd_kept	 k;
+	size_t		 n = 0, i, size;
+	int		 rc = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&k, 0, sizeof(k));
+	if (dd_load(db, library_id, &items, &n) == -1) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		goto out;
+	}
+	stats->snippets = n;
+	for (size = 64; size < 2 * n; size *= 2)
+		;
+	k.mask = size - 1;
+	if ((order = calloc(n + 1, sizeof(*order))) == NULL ||
+	    (k.exact = calloc(size, sizeof(*k.exact))) == NULL ||
+	    (k.groups = calloc(size, sizeof(*k.groups))) == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		order[i] = &items[i];
+		items[i].changelog = dedup_is_changelog(items[i].path);
+		items[i].version = dedup_version(items[i].path);
+		items[i].depth = dedup_depth(items[i].path);
+	}
+	qsort(order, n, sizeof(*order), dd_cmp);
+	for (i = 0; i < n; i++) {
+		order[i]->rank = i;
+		if ((c = dd_find(&k, order[i])) != NULL) {
+			order[i]->new_dup = c->id;
+			stats->duplicates++;
+			stats->exact += strcmp(c->hash, order[i]->hash) == 0;
+		} else if (dd_keep(&k, order[i]) == -1)
+			goto nomem;
+	}
+	if (dd_apply(db, library_id, items, n, stats) == -1) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	log_err("%s: out of memory", __func__);
+out:
+	for (i = 0; i < n; i++) {
+		free(items[i].path);
+		free(items[i].trail);
+	}
+	for (i = 0; k.groups != NULL && i <= k.mask; i++)
+		free(k.groups[i].kept);
+	free(items);
+	free(order);
+	free(k.exact);
+	free(k.groups);
+	return rc;
+}
+
+int
+dedup_code_text(const char *json, struct buf *b)
+{
+	json_object	*arr, *o, *c;
+	size_t		 i, n;
+	int		 rc = 0;
+
+	if (json == NULL || (arr = json_tokener_parse(json)) == NULL)
+		return 0;
+	if (json_object_is_type(arr, json_type_array)) {
+		n = json_object_array_length(arr);
+		for (i = 0; i < n && rc == 0; i++) {
+			o = json_object_array_get_idx(arr, i);
+			if (json_object_object_get_ex(o, "code", &c) &&
+			    json_object_is_type(c, json_type_string))
+				rc = buf_adds(b, json_object_get_string(c)) == -1 ||
+				    buf_addc(b, '\n') == -1 ? -1 : 0;
+		}
+	}
+	json_object_put(arr);
+	return rc;
+}
+
+int
+dedup_fts_put(sqlite3 *db, long long id)
+{
+	sqlite3_stmt	*q = NULL, *del = NULL, *ins = NULL;
+	struct buf	 code;
+	int		 i, rc = -1;
+
+	buf_init(&code);
+	if (sqlite3_prepare_v2(db, "SELECT 'l' || l.lib_no, s.title, s.breadcrumb, "
+	    "s.text, s.code, d.path FROM snippets s JOIN documents d ON d.id = "
+	    "s.document_id JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1",
+	    -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
+	    &del, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
+	    "breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
+	    &ins, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	if (sqlite3_step(q) != SQLITE_ROW)
+		goto out;
+	if (dedup_code_text((const char *)sqlite3_column_text(q, 4), &code) == -1)
+		goto out;
+	sqlite3_bind_int64(del, 1, id);
+	if (sqlite3_step(del) != SQLITE_DONE)
+		goto out;
+	sqlite3_bind_int64(ins, 1, id);
+	for (i = 0; i < 4; i++)
+		sqlite3_bind_value(ins, i + 2, sqlite3_column_value(q, i));
+	sqlite3_bind_text(ins, 6, code.p ? code.p : "", -1, SQLITE_STATIC);
+	sqlite3_bind_value(ins, 7, sqlite3_column_value(q, 5));
+	if (sqlite3_step(ins) != SQLITE_DONE)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1)
+		log_err("%s: snippet %lld: %s", __func__, id, sqlite3_errmsg(db));
+	sqlite3_finalize(q);
+	sqlite3_finalize(del);
+	sqlite3_finalize(ins);
+	buf_release(&code);
+	return rc;
+}

@@ -1,0 +1,617 @@
+/*
+ * describe.c: LLM-generated titles and descriptions of code snippets (see describe.h).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "dedup.h"
+#include "doc.h"
+#include "provider.h"
+#include "describe.h"
+
+/* One snippet to describe. */
+struct ds_item {
+	long long	 id;
+	int		 weak_title;	/* replace the title */
+	int		 no_desc;	/* the description becomes the text */
+	char		*block;		/* what is sent (without its "### Snippet N" line) */
+	char		 hash[65];	/* SHA-256 hex of block */
+};
+
+struct ds_run {
+	sqlite3			*db;
+	const char		*library_id;
+	struct provider_cfg	 cfg;
+	describe_log_fn		 log;
+	void			*log_ctx;
+	struct describe_stats	*st;
+	long long		 t0, deadline;
+};
+
+static const char ds_system[] =
+    "You name code snippets from software documentation. Answer with JSON only.";
+
+static const char ds_prompt[] =
+    "For each code snippet below, write a short title (at most 8 words, saying what "
+    "the code does) and a one-sentence description. Answer with a JSON array only, "
+    "one object per snippet: [{\"id\": 1, \"title\": \"...\", \"description\": "
+    "\"...\"}].\n";
+
+static long long
+ds_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+ds_log(struct ds_run *e, const char *level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Formats a line for the caller's log; the configured key is scrubbed from it. */
+static void
+ds_log(struct ds_run *e, const char *level, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 line[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (e->cfg.key != NULL && *e->cfg.key != '\0')
+		provider_scrub(line, sizeof(line), e->cfg.key);
+	if (e->log != NULL)
+		e->log(e->log_ctx, level, line);
+	else if (strcmp(level, "info") == 0)
+		log_info("%s", line);
+	else
+		log_warn("%s", line);
+}
+
+static void
+ds_error(struct ds_run *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+ds_error(struct ds_run *e, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->st->error, sizeof(e->st->error), fmt, ap);
+	va_end(ap);
+	if (e->cfg.key != NULL && *e->cfg.key != '\0')
+		provider_scrub(e->st->error, sizeof(e->st->error), e->cfg.key);
+}
+
+int
+describe_weak_title(const char *title)
+{
+	static const char *generic[] = { "example", "examples", "usage", "code",
+	    "installation", "install", "installing", "setup", "set up", "demo",
+	    "sample", "samples", "snippet", "quick start", "quickstart",
+	    "getting started", "basic usage", "overview", "introduction", "synopsis",
+	    "how to use", "use", "using", "run", "running", "configuration",
+	    "config", "test", "tests", "output", "result", "results", "note",
+	    "notes", "tip", "info", "see also" };
+	char	 t[64];
+	size_t	 i, n = 0;
+
+	while (isspace((unsigned char)*title) || *title == '#')
+		title++;
+	for (; *title != '\0' && n + 1 < sizeof(t); title++) {
+		if (*title == ':' || *title == '.')
+			continue;
+		t[n++] = *title;
+	}
+	while (n > 0 && isspace((unsigned char)t[n - 1]))
+		n--;
+	t[n] = '\0';
+	if (n == 0)
+		return 1;
+	for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		if (strcasecmp(t, generic[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Appends at most max bytes of s (cut at a UTF-8 boundary), then '\n'. */
+static int
+ds_add_capped(struct buf *b, const char *s, size_t max)
+{
+	size_t	 n = strlen(s);
+
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	return buf_add(b, s, n) == -1 || buf_addc(b, '\n') == -1 ? -1 : 0;
+}
+
+/* The block sent for a snippet: page title, breadcrumb, prose and code, capped. */
+static char *
+ds_block(const char *page, const char *crumb, const char *text, const char *codejson)
+{
+	struct buf	 b, code;
+	char		*r = NULL;
+
+	buf_init(&b);
+	buf_init(&code);
+	if (dedup_code_text(codejson, &code) == -1 ||
+	    buf_adds(&b, "Page: ") == -1 || ds_add_capped(&b, page, 200) == -1 ||
+	    buf_adds(&b, "Section: ") == -1 || ds_add_capped(&b, crumb, 300) == -1 ||
+	    buf_adds(&b, "Text: ") == -1 ||
+	    ds_add_capped(&b, text, DESCRIBE_MAX_TEXT) == -1 ||
+	    buf_adds(&b, "Code:\n") == -1 ||
+	    ds_add_capped(&b, code.p ? code.p : "", DESCRIBE_MAX_CODE) == -1)
+		goto out;
+	r = buf_detach(&b);
+out:
+	buf_release(&b);
+	buf_release(&code);
+	return r;
+}
+
+/* A copy of s squeezed to one line, cut to max bytes; NULL when empty. */
+static char *
+ds_clean(const char *s, size_t max)
+{
+	char	*t, *p;
+	size_t	 n;
+
+	if (s == NULL || (t = strdup(s)) == NULL)
+		return NULL;
+	for (p = t; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	doc_squeeze(t);
+	n = strlen(t);
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)t[n] & 0xc0) == 0x80)
+			n--;
+		t[n] = '\0';
+		doc_squeeze(t);
+	}
+	if (*t == '\0') {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+size_t
+describe_parse_answer(const char *answer, size_t n, char **titles, char **descs)
+{
+	const char	*a, *z;
+	json_object	*arr, *o, *v;
+	size_t		 i, len, got = 0;
+	int64_t		 id;
+
+	for (i = 0; i < n; i++)
+		titles[i] = descs[i] = NULL;
+	if ((a = strchr(answer, '[')) == NULL || (z = strrchr(answer, ']')) == NULL ||
+	    z < a)
+		return 0;
+	if ((arr = json_tokener_parse(a)) == NULL) {
+		char *cut = strndup(a, (size_t)(z - a) + 1);
+
+		arr = cut != NULL ? json_tokener_parse(cut) : NULL;
+		free(cut);
+	}
+	if (arr == NULL)
+		return 0;
+	if (!json_object_is_type(arr, json_type_array)) {
+		json_object_put(arr);
+		return 0;
+	}
+	len = json_object_array_length(arr);
+	for (i = 0; i < len; i++) {
+		o = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, "id", &v) ||
+		    !json_object_is_type(v, json_type_int))
+			continue;
+		id = json_object_get_int64(v);
+		if (id < 1 || (uint64_t)id > n || titles[id - 1] != NULL ||
+		    descs[id - 1] != NULL)
+			continue;
+		if (json_object_object_get_ex(o, "title", &v) &&
+		    json_object_is_type(v, json_type_string))
+			titles[id - 1] = ds_clean(json_object_get_string(v),
+			    DESCRIBE_TITLE_MAX);
+		if (json_object_object_get_ex(o, "description", &v) &&
+		    json_object_is_type(v, json_type_string))
+			descs[id - 1] = ds_clean(json_object_get_string(v),
+			    DESCRIBE_DESC_MAX);
+		if (titles[id - 1] == NULL || descs[id - 1] == NULL) {
+			free(titles[id - 1]);
+			free(descs[id - 1]);
+			titles[id - 1] = descs[id - 1] = NULL;
+		} else
+			got++;
+	}
+	json_object_put(arr);
+	return got;
+}
+
+/* Gives the library a new index_version (and token count), in the caller's transaction. */
+static int
+ds_bump(struct ds_run *e)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(e->db, "UPDATE libraries SET index_version = (SELECT "
+	    "max(index_version) + 1 FROM libraries), total_tokens = (SELECT "
+	    "coalesce(sum(tokens), 0) FROM snippets WHERE library_id = ?1 AND dup_of "
+	    "IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, e->library_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Inside the caller's transaction: writes a title and description to a snippet (title
+ * only when weak, text only when it had none), marks it described, rewrites its FTS row
+ * and drops its vectors.
+ */
+static int
+ds_apply(struct ds_run *e, const struct ds_item *it, const char *title,
+    const char *desc)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(e->db, "UPDATE snippets SET title = CASE WHEN ?2 THEN "
+	    "?3 ELSE title END, text = CASE WHEN ?4 THEN ?5 ELSE text END, "
+	    "tokens = tokens + ?6, described = 1 WHERE id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto out;
+	/* The tokens added (those of the heuristic title are not taken off). */
+	sqlite3_bind_int64(st, 6, (long long)((it->weak_title ?
+	    tokenize_estimate(title, strlen(title)) : 0) + (it->no_desc ?
+	    tokenize_estimate(desc, strlen(desc)) : 0)));
+	sqlite3_bind_int64(st, 1, it->id);
+	sqlite3_bind_int(st, 2, it->weak_title);
+	sqlite3_bind_text(st, 3, title, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, it->no_desc);
+	sqlite3_bind_text(st, 5, desc, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (dedup_fts_put(e->db, it->id) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(e->db, "DELETE FROM embeddings WHERE snippet_id = ?1",
+	    -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, it->id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Looks up the cache for it: 1 and applied when found, 0 when not, -1 on error. */
+static int
+ds_cached(struct ds_run *e, const struct ds_item *it)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1, s;
+
+	if (sqlite3_prepare_v2(e->db, "SELECT title, description FROM "
+	    "snippet_descriptions WHERE hash = ?1 AND model = ?2", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, it->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, e->cfg.model, -1, SQLITE_STATIC);
+	if ((s = sqlite3_step(st)) == SQLITE_ROW)
+		rc = ds_apply(e, it, (const char *)sqlite3_column_text(st, 0),
+		    (const char *)sqlite3_column_text(st, 1)) == 0 ? 1 : -1;
+	else if (s == SQLITE_DONE)
+		rc = 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+ds_mark(struct ds_run *e, long long id)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(e->db, "UPDATE snippets SET described = 1 WHERE id = ?1",
+	    -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void
+ds_items_release(struct ds_item *items, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(items[i].block);
+	free(items);
+}
+
+/*
+ * Judges the library's undescribed kept code snippets, then in one transaction: those
+ * that need nothing are marked described, those found in the cache are applied; the
+ * others are returned in *out (*n of them) for the LLM.
+ */
+static int
+ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
+{
+	sqlite3_stmt	*st = NULL;
+	struct ds_item	*v = NULL, *t, *it;
+	size_t		 cap = 0, nall = 0, i;
+	const char	*heading, *page, *crumb, *text;
+	int		 s, c, intx = 0, changed = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(e->db, "WITH c AS (SELECT heading, count(*) AS n FROM "
+	    "snippets WHERE library_id = ?1 AND dup_of IS NULL GROUP BY heading) "
+	    "SELECT s.id, s.heading, d.title, s.breadcrumb, s.text, s.code, c.n "
+	    "FROM snippets s JOIN documents d ON d.id = s.document_id "
+	    "JOIN c ON c.heading = s.heading WHERE s.library_id = ?1 AND "
+	    "s.described = 0 AND s.dup_of IS NULL AND s.code <> '[]' ORDER BY s.id",
+	    -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, e->library_id, -1, SQLITE_STATIC);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (nall == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((t = reallocarray(v, cap, sizeof(*v))) == NULL)
+				goto nomem;
+			v = t;
+		}
+		it = &v[nall++];
+		memset(it, 0, sizeof(*it));
+		it->id = sqlite3_column_int64(st, 0);
+		heading = (const char *)sqlite3_column_text(st, 1);
+		page = (const char *)sqlite3_column_text(st, 2);
+		crumb = (const char *)sqlite3_column_text(st, 3);
+		text = (const char *)sqlite3_column_text(st, 4);
+		heading = heading ? heading : "";
+		page = page ? page : "";
+		e->st->judged++;
+		it->weak_title = describe_weak_title(heading) ||
+		    strcasecmp(heading, page) == 0 ||
+		    sqlite3_column_int64(st, 6) >= DESCRIBE_REPEATED;
+		it->no_desc = text == NULL || strlen(text) < DESCRIBE_MIN_TEXT;
+		if (!it->weak_title && !it->no_desc)
+			continue;
+		e->st->weak++;
+		if ((it->block = ds_block(page, crumb ? crumb : "", text ? text : "",
+		    (const char *)sqlite3_column_text(st, 5))) == NULL)
+			goto nomem;
+		crypto_sha256_hex(it->block, strlen(it->block), it->hash);
+	}
+	if (s != SQLITE_DONE)
+		goto dberr;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_begin(e->db) == -1) {
+		ds_error(e, "the database is busy");
+		goto fail;
+	}
+	intx = 1;
+	for (i = 0; i < nall; i++) {
+		it = &v[i];
+		if (it->block == NULL) {
+			if (ds_mark(e, it->id) == -1)
+				goto dberr;
+			continue;
+		}
+		if ((c = ds_cached(e, it)) == -1)
+			goto dberr;
+		if (c == 1) {
+			e->st->cached++;
+			changed = 1;
+			free(it->block);
+			it->block = NULL;
+			continue;
+		}
+		v[(*n)++] = *it;	/* *n <= i: compacts the list in place */
+		if (*n - 1 != i)
+			it->block = NULL;
+	}
+	if ((changed && ds_bump(e) == -1) || db_commit(e->db) == -1)
+		goto dberr;
+	for (i = *n; i < nall; i++)
+		free(v[i].block);
+	*out = v;
+	return 0;
+nomem:
+	ds_error(e, "out of memory");
+	goto fail;
+dberr:
+	ds_error(e, "database error: %s", sqlite3_errmsg(e->db));
+fail:
+	sqlite3_finalize(st);
+	if (intx)
+		db_rollback(e->db);
+	for (i = 0; i < nall; i++)
+		if (i >= *n)
+			free(v[i].block);
+	ds_items_release(v, *n);
+	*n = 0;
+	return -1;
+}
+
+/* Asks the LLM for items[0..n) (n <= DESCRIBE_BATCH) and stores the answers. */
+static int
+ds_batch(struct ds_run *e, struct ds_item *items, size_t n)
+{
+	struct provider_error	 perr;
+	struct buf		 prompt, answer;
+	sqlite3_stmt		*st = NULL;
+	char			*titles[DESCRIBE_BATCH], *descs[DESCRIBE_BATCH], now[32];
+	long long		 left;
+	size_t			 i, got = 0;
+	int			 rc = -1, intx = 0;
+
+	memset(titles, 0, sizeof(titles));
+	memset(descs, 0, sizeof(descs));
+	buf_init(&prompt);
+	buf_init(&answer);
+	if ((left = e->deadline - ds_now_ms()) <= 0) {
+		ds_error(e, "the time budget of %.0f s ran out",
+		    (double)(e->deadline - e->t0) / 1000);
+		goto out;
+	}
+	if (left > DESCRIBE_CALL_MS)
+		left = DESCRIBE_CALL_MS;
+	if (buf_adds(&prompt, ds_prompt) == -1)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		if (buf_printf(&prompt, "\n### Snippet %zu\n%s", i + 1,
+		    items[i].block) == -1)
+			goto nomem;
+	memset(&perr, 0, sizeof(perr));
+	e->st->requests++;
+	if (provider_chat(&e->cfg, ds_system, prompt.p, (long)left, &answer,
+	    &perr) == -1) {
+		if (perr.kind == PROVIDER_EAUTH)
+			ds_error(e, "the LLM API key was refused: %s", perr.message);
+		else
+			ds_error(e, "%s: %s", provider_errkind_name(perr.kind),
+			    perr.message);
+		goto out;
+	}
+	if ((got = describe_parse_answer(answer.p ? answer.p : "", n, titles,
+	    descs)) == 0) {
+		ds_error(e, "malformed: the LLM's answer has no titles and "
+		    "descriptions");
+		goto out;
+	}
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_begin(e->db) == -1) {
+		ds_error(e, "the database is busy");
+		goto out;
+	}
+	intx = 1;
+	if (sqlite3_prepare_v2(e->db, "INSERT OR REPLACE INTO snippet_descriptions "
+	    "(hash, model, title, description, created_at) VALUES (?1, ?2, ?3, ?4, "
+	    "?5)", -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	for (i = 0; i < n; i++) {
+		if (titles[i] == NULL)
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, items[i].hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, e->cfg.model, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, titles[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, descs[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE ||
+		    ds_apply(e, &items[i], titles[i], descs[i]) == -1)
+			goto dberr;
+		e->st->generated++;
+	}
+	if (ds_bump(e) == -1 || db_commit(e->db) == -1)
+		goto dberr;
+	intx = 0;
+	if (got < n)
+		ds_log(e, "warning", "the LLM answered %zu of %zu snippets; the others "
+		    "keep their titles until the next run", got, n);
+	rc = 0;
+	goto out;
+nomem:
+	ds_error(e, "out of memory");
+	goto out;
+dberr:
+	ds_error(e, "database error: %s", sqlite3_errmsg(e->db));
+out:
+	sqlite3_finalize(st);
+	if (intx)
+		db_rollback(e->db);
+	for (i = 0; i < DESCRIBE_BATCH; i++) {
+		free(titles[i]);
+		free(descs[i]);
+	}
+	buf_release(&prompt);
+	buf_release(&answer);
+	return rc;
+}
+
+int
+describe_run(sqlite3 *db, const char *datadir, const char *library_id,
+    describe_log_fn log, void *log_ctx, struct describe_stats *out)
+{
+	struct ds_run	 e;
+	struct ds_item	*items = NULL;
+	size_t		 n = 0, i, k;
+	long		 budget = out->budget_ms;
+	int		 rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&e, 0, sizeof(e));
+	e.db = db;
+	e.library_id = library_id;
+	e.log = log;
+	e.log_ctx = log_ctx;
+	e.st = out;
+	e.t0 = ds_now_ms();
+	e.deadline = e.t0 + (budget > 0 ? budget : DESCRIBE_DEADLINE_MS);
+	if (provider_load(db, datadir, &e.cfg, NULL) == -1) {
+		out->configured = 1;
+		ds_error(&e, "the LLM settings are invalid (ctxd-admin provider test "
+		    "--llm tells more)");
+		goto out;
+	}
+	if (e.cfg.kind == PROVIDER_NONE) {
+		rc = 0;
+		goto out;
+	}
+	out->configured = 1;
+	if (e.cfg.model == NULL || *e.cfg.model == '\0') {
+		ds_error(&e, "no LLM model is set (ai.llm.model)");
+		goto out;
+	}
+	if (ds_judge(&e, &items, &n) == -1)
+		goto out;
+	for (i = 0; i < n; i += k) {
+		k = n - i < DESCRIBE_BATCH ? n - i : DESCRIBE_BATCH;
+		if (ds_batch(&e, items + i, k) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	ds_items_release(items, n);
+	if (out->generated + out->cached > 0)
+		ds_log(&e, "info", "described %zu code snippets (%zu cached) with %s in "
+		    "%zu requests, %.1f s", out->generated + out->cached, out->cached,
+		    e.cfg.model ? e.cfg.model : "", out->requests,
+		    (double)(ds_now_ms() - e.t0) / 1000);
+	if (rc == -1)
+		ds_log(&e, "error", "describing failed: %s; those snippets keep their "
+		    "titles", out->error);
+	provider_cfg_release(&e.cfg);
+	return rc;
+}
