@@ -23,7 +23,7 @@
 #define LEX_K1		1.2
 #define LEX_B		0.75
 #define LEX_MAXTERMS	64
-#define LEX_POOL	200	/* BM25's best, re-scored with proximity */
+#define LEX_POOL	80	/* BM25's best, re-scored with proximity */
 
 /* Column weights, as in SEARCH_RANK_SQL: title, breadcrumb, body, code, path. */
 static const float lex_weights[5] = { 6.0f, 3.0f, 1.0f, 1.0f, 3.0f };
@@ -52,6 +52,7 @@ struct lexindex {
 	size_t		 tabcap, nterms;
 	float		*score;		/* scratch for one query, nsnip entries */
 	uint32_t	*touched;
+	uint64_t	*tmask;		/* scratch: which question terms each snippet has */
 	/*
 	 * Token streams for proximity: stream[streamoff[i] .. streamoff[i + 1]) holds snippet
 	 * i's tokens in order, each as its hash with bit 0 set when it shares the position of
@@ -213,6 +214,7 @@ lexindex_free(struct lexindex *x)
 	free(x->norm);
 	free(x->score);
 	free(x->touched);
+	free(x->tmask);
 	free(x->stream);
 	free(x->streamoff);
 	free(x);
@@ -285,10 +287,11 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	for (size_t i = 0; i < x->nsnip; i++)
 		x->norm[i] = (float)(LEX_K1 * (1.0 - LEX_B + LEX_B * x->len[i] / x->avgdl));
 	if ((x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
-	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL)
+	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL ||
+	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)
 		goto fail;
 	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(int) + 4 * sizeof(float) +
-	    sizeof(size_t)) + x->capstream * sizeof(*x->stream);
+	    sizeof(size_t) + sizeof(uint64_t)) + x->capstream * sizeof(*x->stream);
 	return x;
 dberr:
 	log_err("%s: %s", __func__, sqlite3_errmsg(db));
@@ -310,6 +313,7 @@ struct lex_query {
 	size_t		 n;
 	/* the question's known terms in order, repeats included, for proximity */
 	struct lex_term	*seq[LEX_MAXTERMS];
+	unsigned char	 seqterm[LEX_MAXTERMS];	/* index of seq[i] in terms */
 	size_t		 nseq;
 };
 
@@ -324,13 +328,18 @@ lex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 	t = lex_slot(q->x, tok, n, lex_hash(tok, n));
 	if (t->term == NULL)
 		return 0;
-	if (q->nseq < LEX_MAXTERMS)
-		q->seq[q->nseq++] = t;
 	for (i = 0; i < q->n; i++)
 		if (q->terms[i] == t)
+			break;
+	if (i == q->n) {
+		if (q->n == LEX_MAXTERMS)
 			return 0;
-	if (q->n < LEX_MAXTERMS)
 		q->terms[q->n++] = t;
+	}
+	if (q->nseq < LEX_MAXTERMS) {
+		q->seqterm[q->nseq] = (unsigned char)i;
+		q->seq[q->nseq++] = t;
+	}
 	return 0;
 }
 
@@ -412,7 +421,7 @@ lex_idf(const struct lexindex *x, const struct lex_term *t)
 #define LEX_PROX_REVERSE	0.5
 static double
 lex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
-    const double *pairidf, size_t nseq)
+    const double *pairidf, size_t nseq, uint64_t mask)
 {
 	double	 tf[LEX_MAXTERMS];
 	long	 last[LEX_MAXTERMS], pos = 0;
@@ -433,6 +442,8 @@ lex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
 		if ((v & 1u) == 0)
 			pos++;
 		v &= ~1u;
+		if ((mask & (1ull << ((v >> 1) & 63))) == 0)
+			continue;	/* not a question term (most tokens) */
 		for (k = 0; k < nseq; k++) {
 			if (seq[k] != v)
 				continue;
@@ -470,6 +481,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	struct lex_query q;
 	struct lexindex_hit *pool = NULL;
 	uint32_t	 seq[LEX_MAXTERMS];
+	uint64_t	 mask = 0;
 	double		 pairidf[LEX_MAXTERMS];
 	size_t		 i, k, ntouched = 0, npool;
 	double		 idf;
@@ -496,6 +508,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 
 			if (x->score[p->snip] == 0.0f)
 				x->touched[ntouched++] = p->snip;
+			x->tmask[p->snip] |= 1ull << i;
 			x->score[p->snip] += (float)(idf * (f * (LEX_K1 + 1.0)) /
 			    (f + x->norm[p->snip]));
 		}
@@ -506,8 +519,10 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	 */
 	npool = max > LEX_POOL ? max : LEX_POOL;
 	if ((pool = calloc(npool, sizeof(*pool))) == NULL) {
-		for (i = 0; i < ntouched; i++)
+		for (i = 0; i < ntouched; i++) {
 			x->score[x->touched[i]] = 0.0f;
+			x->tmask[x->touched[i]] = 0;
+		}
 		return -1;
 	}
 	for (i = 0, k = 0; i < ntouched; i++) {
@@ -538,18 +553,27 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	if ((flags & LEXINDEX_PROXIMITY) && q.nseq >= 2) {
 		for (i = 0; i < q.nseq; i++) {
 			seq[i] = lex_stream_value(q.seq[i]->hash, 0) & ~1u;
+			mask |= 1ull << ((seq[i] >> 1) & 63);
 			pairidf[i] = i == 0 ? 0.0 : fmin(lex_idf(x, q.seq[i - 1]),
 			    lex_idf(x, q.seq[i]));
 		}
 		for (i = 0; i < k; i++) {
-			size_t s = lex_snip_of(x, pool[i].id);
+			size_t s = lex_snip_of(x, pool[i].id), j;
 
-			if (s < x->nsnip)
+			/* Only snippets holding both terms of some pair can score. */
+			for (j = 1; s < x->nsnip && j < q.nseq; j++)
+				if ((x->tmask[s] >> q.seqterm[j - 1] & 1) &&
+				    (x->tmask[s] >> q.seqterm[j] & 1) &&
+				    q.seqterm[j - 1] != q.seqterm[j])
+					break;
+			if (s < x->nsnip && j < q.nseq)
 				pool[i].score += fmin(LEX_PROX_WEIGHT *
-				    lex_proximity(x, s, seq, pairidf, q.nseq),
+				    lex_proximity(x, s, seq, pairidf, q.nseq, mask),
 				    LEX_PROX_CAP * pool[i].score);
 		}
 	}
+	for (i = 0; i < ntouched; i++)
+		x->tmask[x->touched[i]] = 0;
 	if (k > 0)
 		qsort(pool, k, sizeof(*pool), lex_hit_cmp);
 	if (k > max)

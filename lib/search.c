@@ -53,6 +53,7 @@ struct search {
 	sqlite3_stmt	*count;
 	sqlite3_stmt	*libs;
 	sqlite3_stmt	*prev;
+	sqlite3_stmt	*text;
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
 	unsigned long	 clock;
@@ -78,15 +79,18 @@ static const char search_rank_sql[] =
 
 static const char search_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
-    "d.title, l.blob_prefix, l.indexed_commit "
+    "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord "
     "FROM snippets s JOIN documents d ON d.id = s.document_id "
     "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1";
 
-/* The (at most ?2) snippets before ?1 in its document, nearest first. */
+/* The heading trails of the (at most ?3) snippets before ord ?2 of document ?1, nearest first. */
 static const char search_prev_sql[] =
-    "SELECT p.id, p.title, p.breadcrumb, p.text, p.ord FROM snippets s JOIN snippets p "
-    "ON p.document_id = s.document_id AND p.ord < s.ord WHERE s.id = ?1 "
-    "ORDER BY p.ord DESC LIMIT ?2";
+    "SELECT id, title, breadcrumb, ord FROM snippets WHERE document_id = ?1 AND ord < ?2 "
+    "ORDER BY ord DESC LIMIT ?3";
+
+/* A snippet's text. */
+static const char search_text_sql[] =
+    "SELECT text FROM snippets WHERE id = ?1";
 
 static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
@@ -113,6 +117,8 @@ search_open(sqlite3 *db)
 	    &s->libs, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_prev_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->prev, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_text_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->text, NULL) != SQLITE_OK ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		search_close(s);
@@ -134,6 +140,7 @@ search_close(struct search *s)
 	sqlite3_finalize(s->count);
 	sqlite3_finalize(s->libs);
 	sqlite3_finalize(s->prev);
+	sqlite3_finalize(s->text);
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
 		vecindex_free(s->cache[i].v);
@@ -299,9 +306,15 @@ search_rerank(struct lexindex_hit *c, size_t n)
 	qsort(c, n, sizeof(*c), search_hit_score_cmp);
 }
 
-/* Loads one snippet's fields into sn. */
+/* Where a snippet stands in its page (for neighbour expansion). */
+struct snippet_pos {
+	long long	 doc;
+	long long	 ord;
+};
+
+/* Loads one snippet's fields into sn, and its place into pos when not NULL. */
 static int
-search_load(struct search *s, long long id, struct snippet *sn)
+search_load(struct search *s, long long id, struct snippet *sn, struct snippet_pos *pos)
 {
 	int	 rc = -1;
 
@@ -315,6 +328,10 @@ search_load(struct search *s, long long id, struct snippet *sn)
 	sn->page_title = search_col_dup(s->snippet, 7);
 	sn->source = search_source(s->snippet);
 	sn->tokens = sqlite3_column_int(s->snippet, 5);
+	if (pos != NULL) {
+		pos->doc = sqlite3_column_int64(s->snippet, 10);
+		pos->ord = sqlite3_column_int64(s->snippet, 11);
+	}
 	if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
 	    sn->page_title == NULL || sn->source == NULL ||
 	    search_load_code(sn, (const char *)sqlite3_column_text(s->snippet, 4)) == -1)
@@ -333,7 +350,7 @@ out:
  *   parts: same title and breadcrumb);
  * - when it is code with almost no prose (under SEARCH_EXPAND_SHORT bytes): its nearest
  *   enclosing section (a breadcrumb that opens its own), else the document's first
- *   snippet with text (a man page's NAME line above its EXAMPLE).
+ *   snippet (a man page's NAME line above its EXAMPLE).
  * Not when that snippet is in the answer already (skip, nskip ids). Returns the tokens
  * added (0 when nothing was), -1 on failure.
  */
@@ -341,32 +358,33 @@ out:
 #define SEARCH_EXPAND_SHORT	80
 #define SEARCH_EXPAND_LOOKBACK	50
 static int
-search_expand(struct search *s, long long id, struct snippet *sn,
+search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *sn,
     const long long *skip, size_t nskip)
 {
 	const char	*title, *crumb, *text, *end;
-	char		*pick = NULL;
 	long long	 pid, pickid = 0;
 	struct buf	 b;
 	size_t		 len, i, clen;
 	int		 added = 0, first = 1, codeonly, step;
 
+	if (pos->ord == 0)
+		return 0;
 	codeonly = sn->ncode > 0 && strlen(sn->text) < SEARCH_EXPAND_SHORT;
+	/* Walks back over the page's heading trails (an index range, no text read). */
 	sqlite3_reset(s->prev);
-	sqlite3_bind_int64(s->prev, 1, id);
-	sqlite3_bind_int(s->prev, 2, SEARCH_EXPAND_LOOKBACK);
+	sqlite3_bind_int64(s->prev, 1, pos->doc);
+	sqlite3_bind_int64(s->prev, 2, pos->ord);
+	sqlite3_bind_int(s->prev, 3, codeonly ? SEARCH_EXPAND_LOOKBACK : 1);
 	while ((step = sqlite3_step(s->prev)) == SQLITE_ROW) {
 		pid = sqlite3_column_int64(s->prev, 0);
 		title = (const char *)sqlite3_column_text(s->prev, 1);
 		crumb = (const char *)sqlite3_column_text(s->prev, 2);
-		text = (const char *)sqlite3_column_text(s->prev, 3);
-		if (title == NULL || crumb == NULL || text == NULL)
+		if (title == NULL || crumb == NULL)
 			break;
 		clen = strlen(crumb);
 		if (first && strcmp(title, sn->title) == 0 &&
 		    strcmp(crumb, sn->breadcrumb) == 0) {
 			pickid = pid;
-			pick = strdup(text);
 			break;
 		}
 		first = 0;
@@ -375,33 +393,35 @@ search_expand(struct search *s, long long id, struct snippet *sn,
 		if (clen > 0 && strncmp(sn->breadcrumb, crumb, clen) == 0 &&
 		    strncmp(sn->breadcrumb + clen, " > ", 3) == 0) {
 			pickid = pid;
-			pick = strdup(text);
 			break;
 		}
-		/* Rows come last-first: the final one with text is the document's first. */
-		if (*text != '\0' && sqlite3_column_int(s->prev, 4) == 0) {
+		/* Rows come last-first: the final one is the document's first. */
+		if (sqlite3_column_int64(s->prev, 3) == 0)
 			pickid = pid;
-			pick = strdup(text);
-		}
 	}
 	sqlite3_reset(s->prev);
-	if (pick == NULL || *pick == '\0')
-		goto out;
+	if (pickid == 0)
+		return 0;
 	for (i = 0; i < nskip; i++)
 		if (skip[i] == pickid)
-			goto out;
+			return 0;
+	sqlite3_reset(s->text);
+	sqlite3_bind_int64(s->text, 1, pickid);
+	if (sqlite3_step(s->text) != SQLITE_ROW ||
+	    (text = (const char *)sqlite3_column_text(s->text, 0)) == NULL || *text == '\0')
+		goto out;
 	/* The opening paragraph, cut at a line end when it is too long. */
-	end = strstr(pick, "\n\n");
-	len = end != NULL ? (size_t)(end - pick) : strlen(pick);
+	end = strstr(text, "\n\n");
+	len = end != NULL ? (size_t)(end - text) : strlen(text);
 	if (len > SEARCH_EXPAND_BYTES) {
 		len = SEARCH_EXPAND_BYTES;
-		while (len > 0 && pick[len] != '\n')
+		while (len > 0 && text[len] != '\n')
 			len--;
 		if (len == 0)
 			goto out;
 	}
 	buf_init(&b);
-	if (buf_add(&b, pick, len) == -1 ||
+	if (buf_add(&b, text, len) == -1 ||
 	    (*sn->text != '\0' && buf_printf(&b, "\n\n%s", sn->text) == -1)) {
 		buf_release(&b);
 		added = -1;
@@ -409,10 +429,10 @@ search_expand(struct search *s, long long id, struct snippet *sn,
 	}
 	free(sn->text);
 	sn->text = buf_detach(&b);
-	added = (int)tokenize_estimate(pick, len);
+	added = (int)tokenize_estimate(text, len);
 	sn->tokens += added;
 out:
-	free(pick);
+	sqlite3_reset(s->text);
 	return added;
 }
 
@@ -607,7 +627,7 @@ search_llm_rerank(struct search *s, const char *query, struct lexindex_hit *cand
 		goto out;
 	for (i = 0; i < n; i++) {
 		memset(&sn, 0, sizeof(sn));
-		if (search_load(s, cand[i].id, &sn) == -1) {
+		if (search_load(s, cand[i].id, &sn, NULL) == -1) {
 			snippet_release(&sn);
 			goto out;
 		}
@@ -752,6 +772,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	struct vecindex	*v;
 	struct snippet	*res = NULL;
 	long long	*ids = NULL;
+	struct snippet_pos *pos = NULL;
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
@@ -779,15 +800,19 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if (!fast && s->llm.kind != PROVIDER_NONE)
 		search_llm_rerank(s, query, cand, ncand);
 	if (ncand > 0 && ((res = calloc(ncand, sizeof(*res))) == NULL ||
-	    (ids = calloc(ncand, sizeof(*ids))) == NULL))
+	    (ids = calloc(ncand, sizeof(*ids))) == NULL ||
+	    (pos = calloc(ncand, sizeof(*pos))) == NULL))
 		goto out;
 	/* Pack in rank order; the best snippet always goes in. */
 	for (i = 0; i < ncand && used < budget; i++) {
 		if (nres > 0 && used + cand[i].tokens > budget)
 			continue;
 		ids[nres] = cand[i].id;
-		if (search_load(s, cand[i].id, &res[nres++]) == -1)
+		if (search_load(s, cand[i].id, &res[nres], &pos[nres]) == -1) {
+			nres++;		/* released below */
 			goto out;
+		}
+		nres++;
 		used += cand[i].tokens;
 	}
 	/* Then the lines the packed snippets depend on, while the budget allows. */
@@ -796,7 +821,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 
 		if (used >= budget && i > 0)
 			break;
-		if ((added = search_expand(s, ids[i], &res[i], ids, nres)) == -1)
+		if ((added = search_expand(s, &pos[i], &res[i], ids, nres)) == -1)
 			goto out;
 		used += added;
 	}
@@ -812,6 +837,7 @@ out:
 	}
 	free(cand);
 	free(ids);
+	free(pos);
 	tokenize_terms_free(terms, nterms);
 	return rc;
 }

@@ -63,7 +63,8 @@ CREATE TABLE snippets (
 	heading		TEXT NOT NULL DEFAULT '',	-- the section's own heading (title as parsed)
 	described	INTEGER NOT NULL DEFAULT 0	-- 1: the describe pass has seen it
 );
-CREATE INDEX snippets_document ON snippets(document_id);
+-- (document_id, ord): a page's snippets in order (neighbour expansion in lib/search.c)
+CREATE INDEX snippets_document ON snippets(document_id, ord);
 CREATE INDEX snippets_library ON snippets(library_id);
 
 -- Full-text index, one row per snippet (rowid = snippets.id). "lib" holds "l<lib_no>" so a
