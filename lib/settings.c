@@ -31,6 +31,11 @@ static const struct setting_def settings_defs[] = {
 	  "host[:port] of the GitLab-type platform", NULL },
 	{ "perm.anonymous_parse", SET_BOOL, "false", 0, 0,
 	  "allow POST /api/parse without an admin API key", NULL },
+	{ "perm.require_mcp_auth", SET_BOOL, "false", 0, 0,
+	  "require a personal API key (Authorization: Bearer) on /mcp", NULL },
+	{ "mcp.allowed_origins", SET_STRING, "", 0, 0,
+	  "browser origins allowed on /mcp besides the server's own (comma-separated "
+	  "scheme://host[:port] values, or *)", NULL },
 	{ "limits.max_repo_mb", SET_NUMBER, "1024", 1, 1048576,
 	  "largest repository (MB transferred) a clone or fetch may take", NULL },
 	{ "limits.max_file_kb", SET_NUMBER, "2048", 1, 1048576,
