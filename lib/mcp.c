@@ -853,6 +853,12 @@ mcp_handle(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_re
 		root = json_tokener_parse_ex(tok, rq->body, (int)rq->body_len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
+	if (root == NULL && jerr == json_tokener_continue) {
+		/* A bare number may go on: a blank after the body ends it. */
+		root = json_tokener_parse_ex(tok, " ", 1);
+		jerr = json_tokener_get_error(tok);
+		end = rq->body_len;
+	}
 	if (root != NULL)
 		while (end < rq->body_len && strchr(" \t\r\n", rq->body[end]) != NULL)
 			end++;

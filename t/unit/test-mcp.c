@@ -298,6 +298,12 @@ test_methods(void)
 	is_int(jint(o, "error.code"), -32600, "jsonrpc 1.0: -32600");
 	is_int(jint(o, "id"), 5, "jsonrpc 1.0: id kept");
 	json_object_put(o);
+	is_int(rpc("42", &o), 400, "a number: 400");
+	is_int(jint(o, "error.code"), -32600, "a number: -32600");
+	json_object_put(o);
+	is_int(rpc("4 2", &o), 400, "two numbers: 400");
+	is_int(jint(o, "error.code"), -32700, "two numbers: -32700");
+	json_object_put(o);
 	is_int(rpc("\"ping\"", &o), 400, "a string: 400");
 	is_int(jint(o, "error.code"), -32600, "a string: -32600");
 	json_object_put(o);
