@@ -112,7 +112,12 @@ mcp_serve(struct http_req *r, void *arg)
 		rq.body_len = r->body_len;
 		mcp_handle(&c->be, &rq, &rep);
 	}
-	http_respond(r, rep.status, "application/json; charset=utf-8", rep.headers,
+	/*
+	 * Answers are whole JSON documents, never streams: let nginx buffer them although
+	 * the /mcp location turns buffering off (for SSE).
+	 */
+	http_respond(r, rep.status, "application/json; charset=utf-8",
+	    rep.headers != NULL ? rep.headers : "X-Accel-Buffering: yes\r\n",
 	    rep.body != NULL ? rep.body : "", rep.body_len);
 	mcp_reply_release(&rep);
 }
