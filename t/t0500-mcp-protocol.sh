@@ -38,6 +38,7 @@ like "$(jbody .result.serverInfo.version)" '^[0-9]+\.[0-9]+' "server version"
 is "$(jbody '.result.capabilities.tools | type')" object "tools capability"
 like "$(jbody .result.instructions)" 'library, framework, SDK, API or CLI' "instructions"
 is "$(http_header Mcp-Session-Id)" "" "no session id: stateless"
+is "$(http_header X-Accel-Buffering)" "" "nginx keeps X-Accel-Buffering to itself"
 rpc '{"jsonrpc":"2.0","id":"x","method":"initialize","params":{"protocolVersion":"2030-01-01","capabilities":{}}}' >/dev/null
 is "$(jbody .result.protocolVersion)" 2025-11-25 "unknown version: the newest offered"
 is "$(jbody .id)" x "string id echoed"
