@@ -203,4 +203,27 @@ ctxd_admin settings set perm.require_mcp_auth false
 code=$(rpc "$ping")
 is "$code" 200 "auth off again: 200"
 
+# ---------------------------------------------------------------- valgrind
+# ctxd-mcp in plain CGI mode (one request) under valgrind: no invalid access, no leak.
+if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-mcp" | grep -q libasan; then
+	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
+	    --errors-for-leak-kinds=definite,indirect)
+	for body in \
+	    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"query-docs","arguments":{"libraryId":"/corpora/requests","query":"timeout"}}}' \
+	    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"resolve-library-id","arguments":{"libraryName":"requests","query":"x"}}}' \
+	    '[{"jsonrpc":"2.0","id":3,"method":"tools/list"},{"jsonrpc":"2.0","id":4,"method":"nope"},5]' \
+	    '{"jsonrpc":"2.0","id":'; do
+		printf '%s' "$body" | env REQUEST_METHOD=POST DOCUMENT_URI=/mcp \
+		    CONTENT_TYPE=application/json CONTENT_LENGTH=${#body} \
+		    "${VG[@]}" --log-file="$T/log/vg.mcp" "$top_builddir/ctxd-mcp" \
+		    >"$T/cgi.out" 2>"$T/cgi.err"
+		rc=$?
+		is "$rc" 0 "valgrind-clean: ${body:0:70}"
+		[ "$rc" -eq 0 ] || diag "$(head -40 "$T/log/vg.mcp")"
+	done
+	like "$(head -1 "$T/cgi.out")" '^Status: 400' "CGI mode answers too"
+else
+	skip "valgrind missing or a sanitizer build" 5
+fi
+
 done_testing
