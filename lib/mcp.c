@@ -627,9 +627,12 @@ mcp_tool_docs(const struct mcp_backend *be, json_object *args, json_object *id,
 	if (legacy && args != NULL && json_object_object_get_ex(args, "tokens", &v) &&
 	    !json_object_is_type(v, json_type_null)) {
 		if (json_object_is_type(v, json_type_int) ||
-		    json_object_is_type(v, json_type_double))
-			budget = (long)json_object_get_double(v);
-		else if (!json_object_is_type(v, json_type_string) ||
+		    json_object_is_type(v, json_type_double)) {
+			double d = json_object_get_double(v);
+
+			/* Bounded before the conversion, which overflow would make undefined. */
+			budget = d >= 100000000 ? 100000000 : d >= 1 ? (long)d : 1;
+		} else if (!json_object_is_type(v, json_type_string) ||
 		    util_parse_long(json_object_get_string(v), 0, 100000000, &budget) == -1)
 			return mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: "
 			    "argument 'tokens' must be a whole number");

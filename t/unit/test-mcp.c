@@ -622,6 +622,14 @@ test_tools(void)
 	    last_budget == 1200, "get-library-docs without topic; tokens as a string");
 	free(t);
 	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/f\",\"tokens\":"
+	    "1e300}", &status, &err, &code);
+	ok(err == 0 && last_budget == 100000000, "get-library-docs: huge tokens bounded");
+	free(t);
+	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/f\",\"tokens\":"
+	    "-5}", &status, &err, &code);
+	ok(err == 0 && last_budget == 1, "get-library-docs: negative tokens -> the minimum");
+	free(t);
+	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/f\",\"tokens\":"
 	    "true}", &status, &err, &code);
 	is_int(code, -32602, "get-library-docs with boolean tokens: -32602");
 	free(t);
