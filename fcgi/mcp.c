@@ -105,13 +105,25 @@ mcp_serve(struct http_req *r, void *arg)
 	rq.authorization = r->authorization;
 	rq.context7_api_key = http_header(r, "HTTP_CONTEXT7_API_KEY");
 	rq.x_api_key = http_header(r, "HTTP_X_API_KEY");
+	/*
+	 * One read transaction for the request: the settings, the key check and the
+	 * answer see one state of the database, for the price of one.
+	 */
+	if (db_exec(c->db, "BEGIN") == -1) {
+		http_error(r, 500, "the database cannot be read; the responder log has "
+		    "the details");
+		return;
+	}
 	if (!mcp_check(&c->be, &rq, &rep)) {
-		if (http_read_body(r, MCP_MAX_BODY) == -1)
+		if (http_read_body(r, MCP_MAX_BODY) == -1) {
+			db_rollback(c->db);
 			return;
+		}
 		rq.body = r->body;
 		rq.body_len = r->body_len;
 		mcp_handle(&c->be, &rq, &rep);
 	}
+	db_rollback(c->db);
 	/*
 	 * Answers are whole JSON documents, never streams: let nginx buffer them although
 	 * the /mcp location turns buffering off (for SSE).

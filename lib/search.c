@@ -868,10 +868,15 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 			status = -1;
 		goto out;
 	}
-	/* One read transaction: every statement sees the same index, even mid re-index. */
-	if (db_exec(s->db, "BEGIN") == -1)
-		goto fail;
-	begun = 1;
+	/*
+	 * One read transaction: every statement sees the same index, even mid re-index
+	 * (the caller's, when it has one open).
+	 */
+	if (sqlite3_get_autocommit(s->db)) {
+		if (db_exec(s->db, "BEGIN") == -1)
+			goto fail;
+		begun = 1;
+	}
 	switch (search_library(s, id, &lib)) {
 	case SEARCH_LIB_NOT_FOUND:
 		status = 404;

@@ -56,7 +56,7 @@ int	 search_libraries(struct search *, const char *name, const char *query,
 /*
  * The answer to "library id + question", shared by GET /api/v2/context and the MCP
  * query-docs tool: validates and normalises libid (a trailing version is dropped), looks
- * the library up and, in one read transaction, ranks, packs about budget tokens (raised to
+ * the library up and, in one read transaction (the caller's when one is open), ranks, packs about budget tokens (raised to
  * SEARCH_MIN_TOKENS, capped at SEARCH_MAX_TOKENS) and formats them into out: the text
  * format, or the JSON one when json is 1. topic (may be NULL) narrows query. Returns the
  * HTTP status: 200 with the answer in out (no match: a sentence saying so in text mode);
