@@ -226,17 +226,19 @@ static void
 mcp_reply_json(struct mcp_reply *r, int status, json_object *o)
 {
 	const char	*s;
+	size_t		 len = 0;
 
 	r->status = status;
 	r->body = NULL;
 	r->body_len = 0;
 	if (o == NULL)
 		return;
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (s != NULL && (r->body = strdup(s)) != NULL)
-		r->body_len = strlen(r->body);
-	else {
+	s = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	if (s != NULL && (r->body = malloc(len + 1)) != NULL) {
+		memcpy(r->body, s, len + 1);
+		r->body_len = len;
+	} else {
 		r->status = 500;
 		log_err("%s: out of memory", __func__);
 	}
@@ -840,18 +842,20 @@ mcp_is_initialize(json_object *m)
 void
 mcp_handle(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_reply *r)
 {
-	json_tokener	*tok;
+	static json_tokener *tok;
 	json_object	*root = NULL, *resp, *arr;
 	enum json_tokener_error jerr;
 	const char	*version;
 	size_t		 end, i, n;
 
 	memset(r, 0, sizeof(*r));
-	if ((tok = json_tokener_new()) == NULL) {
+	/* One tokener for the life of the process: making one costs more than a parse. */
+	if (tok == NULL && (tok = json_tokener_new()) == NULL) {
 		mcp_reply_json(r, 500, mcp_error(NULL, RPC_INTERNAL_ERROR,
 		    "Internal error: out of memory"));
 		return;
 	}
+	json_tokener_reset(tok);
 	if (rq->body != NULL && rq->body_len > 0 && rq->body_len < (size_t)1 << 30)
 		root = json_tokener_parse_ex(tok, rq->body, (int)rq->body_len);
 	jerr = json_tokener_get_error(tok);
@@ -865,7 +869,6 @@ mcp_handle(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_re
 	if (root != NULL)
 		while (end < rq->body_len && strchr(" \t\r\n", rq->body[end]) != NULL)
 			end++;
-	json_tokener_free(tok);
 	if (root == NULL || jerr != json_tokener_success || end != rq->body_len ||
 	    memchr(rq->body, '\0', rq->body_len) != NULL) {
 		json_object_put(root);
