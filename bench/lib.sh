@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# bench/lib.sh: shared setup of the benchmarks (bench/index, bench/load).
+# bench/lib.sh: shared setup of the benchmarks (bench/index, bench/load, bench/mcp).
 #
 # Source it first thing:   . "$(dirname "$0")/lib.sh"
 #
@@ -29,7 +29,7 @@ top_builddir=$bench_root
 CORPORA=${CORPORA:-$bench_root/../shared/corpora}
 export top_srcdir top_builddir CORPORA
 
-for _b in ctxd-query ctxd-web ctxd-worker ctxd-admin; do
+for _b in ctxd-query ctxd-web ctxd-mcp ctxd-worker ctxd-admin; do
 	if [ ! -x "$bench_root/$_b" ]; then
 		echo "bench: $_b is not built: running script/build" >&2
 		"$bench_root/script/build" || { echo "bench: script/build failed" >&2; exit 1; }

@@ -75,16 +75,10 @@ static void
 query_context(struct http_req *r, struct query_ctx *c)
 {
 	const char	*libid, *query, *type, *fast, *tokens, *topic;
-	char		 id[512];
-	struct search_lib lib;
-	struct snippet	*sn = NULL;
-	struct buf	 out, q;
-	size_t		 n = 0, i;
+	struct buf	 out;
 	long		 budget = SEARCH_DEFAULT_TOKENS;
-	int		 json = 0, bad = 0;
+	int		 json = 0, bad = 0, status;
 
-	buf_init(&out);
-	buf_init(&q);
 	if ((libid = query_required(r, "libraryId")) == NULL)
 		return;
 	/* Older clients send the question as "topic" only. */
@@ -116,65 +110,18 @@ query_context(struct http_req *r, struct query_ctx *c)
 		return;
 	}
 	/* As the hosted API does, a budget under the minimum is raised to it. */
-	if (budget < SEARCH_MIN_TOKENS)
-		budget = SEARCH_MIN_TOKENS;
-	if (search_normalize_id(libid, id, sizeof(id)) == -1) {
-		http_error(r, 400, "parameter 'libraryId' must look like "
-		    "/owner/repo, got '%s'", libid);
-		return;
-	}
-	/* One read transaction: every statement sees the same index, even mid re-index. */
-	if (db_exec(c->db, "BEGIN") == -1)
-		goto fail;
-	switch (search_library(c->search, id, &lib)) {
-	case SEARCH_LIB_NOT_FOUND:
-		http_error(r, 404, "library %s does not exist: add it with "
-		    "POST /api/parse or find its id with /api/v2/libs/search", id);
-		goto out;
-	case SEARCH_LIB_PENDING:
-		http_error(r, 202, "library %s is being indexed for the first "
-		    "time; try again in a minute", id);
-		goto out;
-	case SEARCH_LIB_FAILED:
-		http_error(r, 404, "library %s has no index: its indexing "
-		    "failed (%s)", id, lib.error);
-		goto out;
-	case SEARCH_LIB_READY:
-		break;
-	}
-	/* A topic given beside a query narrows it. */
-	if (query != topic && topic != NULL && *topic != '\0') {
-		if (buf_printf(&q, "%s %s", query, topic) == -1)
-			goto fail;
-		query = q.p;
-	}
-	if (search_context(c->search, &lib, query, budget,
-	    fast != NULL && strcmp(fast, "true") == 0, &sn, &n) == -1)
-		goto fail;
-	if (json) {
-		if (format_json(&out, sn, n) == -1)
-			goto fail;
+	buf_init(&out);
+	status = search_answer(c->search, libid, query, topic, budget,
+	    fast != NULL && strcmp(fast, "true") == 0, json, &out);
+	if (status == -1)
+		http_error(r, 500, "out of memory");
+	else if (status != 200)
+		http_error(r, status, "%s", out.p);
+	else if (json)
 		http_json(r, 200, out.p);
-	} else {
-		if (n == 0) {
-			if (buf_printf(&out, "No documentation in %s matched the "
-			    "query. Try other words, or a shorter query.", id) == -1)
-				goto fail;
-		} else if (format_text(&out, sn, n) == -1)
-			goto fail;
+	else
 		http_respond(r, 200, "text/plain; charset=utf-8", NULL, out.p, out.len);
-	}
-	goto out;
-fail:
-	http_error(r, 500, "the context for %s could not be built; the "
-	    "responder log has the details", id);
-out:
-	db_rollback(c->db);
-	for (i = 0; i < n; i++)
-		snippet_release(&sn[i]);
-	free(sn);
 	buf_release(&out);
-	buf_release(&q);
 }
 
 static void

@@ -40,6 +40,7 @@ http_status_text(int status)
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
+	case 406: return "Not Acceptable";
 	case 409: return "Conflict";
 	case 413: return "Payload Too Large";
 	case 415: return "Unsupported Media Type";

@@ -980,3 +980,96 @@ out:
 	json_object_put(root);
 	return rc;
 }
+
+/*
+ * The context answer shared by GET /api/v2/context and the MCP query-docs tool (see
+ * search.h). topic, when not NULL nor empty, narrows query ("query topic").
+ */
+int
+search_answer(struct search *s, const char *libid, const char *query, const char *topic,
+    long budget, int fast, int json, struct buf *out)
+{
+	char		 id[512] = "";
+	struct search_lib lib;
+	struct snippet	*sn = NULL;
+	struct buf	 q;
+	size_t		 n = 0, i;
+	int		 status = 500, begun = 0;
+
+	buf_init(&q);
+	buf_reset(out);
+	if (budget < SEARCH_MIN_TOKENS)
+		budget = SEARCH_MIN_TOKENS;
+	if (budget > SEARCH_MAX_TOKENS)
+		budget = SEARCH_MAX_TOKENS;
+	if (search_normalize_id(libid, id, sizeof(id)) == -1) {
+		status = 400;
+		if (buf_printf(out, "parameter 'libraryId' must look like /owner/repo, "
+		    "got '%s'", libid) == -1)
+			status = -1;
+		goto out;
+	}
+	/*
+	 * One read transaction: every statement sees the same index, even mid re-index
+	 * (the caller's, when it has one open).
+	 */
+	if (sqlite3_get_autocommit(s->db)) {
+		if (db_exec(s->db, "BEGIN") == -1)
+			goto fail;
+		begun = 1;
+	}
+	switch (search_library(s, id, &lib)) {
+	case SEARCH_LIB_NOT_FOUND:
+		status = 404;
+		if (buf_printf(out, "library %s does not exist: add it with POST "
+		    "/api/parse or find its id with /api/v2/libs/search", id) == -1)
+			status = -1;
+		goto out;
+	case SEARCH_LIB_PENDING:
+		status = 202;
+		if (buf_printf(out, "library %s is being indexed for the first time; "
+		    "try again in a minute", id) == -1)
+			status = -1;
+		goto out;
+	case SEARCH_LIB_FAILED:
+		status = 404;
+		if (buf_printf(out, "library %s has no index: its indexing failed (%s)",
+		    id, lib.error) == -1)
+			status = -1;
+		goto out;
+	case SEARCH_LIB_READY:
+		break;
+	}
+	if (topic != NULL && *topic != '\0' && topic != query) {
+		if (buf_printf(&q, "%s %s", query, topic) == -1)
+			goto fail;
+		query = q.p;
+	}
+	if (search_context(s, &lib, query, budget, fast, &sn, &n) == -1)
+		goto fail;
+	status = 200;
+	if (json) {
+		if (format_json(out, sn, n) == -1)
+			goto fail;
+	} else if (n == 0) {
+		if (buf_printf(out, "No documentation in %s matched the query. Try "
+		    "other words, or a shorter query.", id) == -1)
+			goto fail;
+	} else if (format_text(out, sn, n) == -1)
+		goto fail;
+	goto out;
+fail:
+	buf_reset(out);
+	status = 500;
+	if (buf_printf(out, "the context for %s could not be built; the responder log "
+	    "has the details", id) == -1)
+		status = -1;
+out:
+	if (begun)
+		db_rollback(s->db);
+	for (i = 0; i < n; i++)
+		snippet_release(&sn[i]);
+	free(sn);
+	buf_release(&q);
+	return status;
+}

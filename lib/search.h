@@ -53,5 +53,18 @@ int	 search_context(struct search *, const struct search_lib *, const char *quer
 /* Library search: JSON {"results": [...], "searchFilterApplied": false} into out. */
 int	 search_libraries(struct search *, const char *name, const char *query,
 	    struct buf *out);
+/*
+ * The answer to "library id + question", shared by GET /api/v2/context and the MCP
+ * query-docs tool: validates and normalises libid (a trailing version is dropped), looks
+ * the library up and, in one read transaction (the caller's when one is open), ranks, packs about budget tokens (raised to
+ * SEARCH_MIN_TOKENS, capped at SEARCH_MAX_TOKENS) and formats them into out: the text
+ * format, or the JSON one when json is 1. topic (may be NULL) narrows query. Returns the
+ * HTTP status: 200 with the answer in out (no match: a sentence saying so in text mode);
+ * 400 (malformed id), 404 (unknown or never indexed library), 202 (first indexing not
+ * finished) or 500 (internal error, logged) with a human-readable message in out; -1 when
+ * out cannot be written.
+ */
+int	 search_answer(struct search *, const char *libid, const char *query,
+	    const char *topic, long budget, int fast, int json, struct buf *out);
 
 #endif

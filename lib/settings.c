@@ -45,6 +45,9 @@ static const struct setting_def settings_defs[] = {
 	{ "perm.require_mcp_auth", SET_BOOL, "false", 0, 0,
 	  "require a personal API key for /mcp and the /api/v2 search and context calls",
 	  NULL },
+	{ "mcp.allowed_origins", SET_STRING, "", 0, 0,
+	  "browser origins allowed on /mcp besides the server's own (comma-separated "
+	  "scheme://host[:port] values, or *)", NULL },
 	{ "limits.max_repo_mb", SET_NUMBER, "1024", 1, 1048576,
 	  "largest repository (MB transferred) a clone or fetch may take", NULL },
 	{ "limits.max_file_kb", SET_NUMBER, "2048", 1, 1048576,

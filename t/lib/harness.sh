@@ -347,13 +347,13 @@ ctxd_nginx_start() {
 	bail_out "nginx did not start"
 }
 
-# ctxd_start: start ctxd-query and ctxd-web (--socket in $T/run, --workers 2) and nginx on a
-# free port; wait until /api/v2/libs/search answers. Exports PORT and BASE.
+# ctxd_start: start ctxd-query, ctxd-web and ctxd-mcp (--socket in $T/run, --workers 2) and
+# nginx on a free port; wait until /api/v2/libs/search answers. Exports PORT and BASE.
 ctxd_start() {
-	local name i code all
+	local name i code all names=(query web mcp)
 	[ -n "$T" ] || ctxd_setup
 	_responder_pids=()
-	for name in query web; do
+	for name in "${names[@]}"; do
 		rm -f "$T/run/$name.sock"
 		_spawn "$T/log/$name.log" "$top_builddir/ctxd-$name" \
 		    --socket "$T/run/$name.sock" --workers 2
@@ -361,22 +361,24 @@ ctxd_start() {
 	done
 	for ((i = 0; i < 100; i++)); do
 		all=1
-		for name in query web; do
+		for name in "${names[@]}"; do
 			[ -S "$T/run/$name.sock" ] || all=0
 		done
 		[ "$all" -eq 1 ] && break
-		for name in 0 1; do
+		for name in "${!names[@]}"; do
 			if ! _alive "${_responder_pids[$name]}"; then
-				_show_log "$T/log/query.log"
-				_show_log "$T/log/web.log"
+				for name in "${names[@]}"; do
+					_show_log "$T/log/$name.log"
+				done
 				bail_out "a responder exited at start"
 			fi
 		done
 		sleep 0.1
 	done
 	if [ "$all" -ne 1 ]; then
-		_show_log "$T/log/query.log"
-		_show_log "$T/log/web.log"
+		for name in "${names[@]}"; do
+			_show_log "$T/log/$name.log"
+		done
 		bail_out "the responders did not create their sockets"
 	fi
 	ctxd_nginx_start

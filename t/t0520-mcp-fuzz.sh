@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Fuzz smoke run of the MCP protocol code (t/fuzz/fuzz-mcp.c, lib/mcp.c with a stub backend):
+# real JSON-RPC messages and batches, and thousands of random mutations of them, without a
+# crash (under --enable-sanitizers, without a sanitizer report either).
+. "$top_srcdir/t/lib/harness.sh"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/ctxd-fuzz.XXXXXX") || bail_out "mktemp"	# removed at exit
+s=$T/seeds
+mkdir -p "$s"
+printf '%s' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}' >"$s/1"
+printf '%s' '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"query-docs","arguments":{"libraryId":"/a/b","query":"how"}}}' >"$s/2"
+printf '%s' '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"resolve-library-id","arguments":{"libraryName":"b","userQuery":"x"}}}' >"$s/3"
+printf '%s' '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]' >"$s/4"
+printf '%s' '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get-library-docs","arguments":{"context7CompatibleLibraryID":"/a/b","topic":"t","tokens":"1200"}}}' >"$s/5"
+printf '%s\n%s' 'application/json;q=0, */*;q=0.5, http://example.com:3000' '{"jsonrpc":"2.0","id":6,"result":{}}' >"$s/6"
+out=$("$top_builddir/t/fuzz/fuzz-mcp" -n 3000 -s 7 "$s"/* 2>&1)
+ok $? "fuzz-mcp: no crash"
+like "$out" "ok 1 - [0-9]+ inputs" "fuzz-mcp ran"
+done_testing
