@@ -47,6 +47,8 @@ int	 util_mkdir_p(const char *path, mode_t);
 char	*util_path_join(const char *, const char *);
 /* ISO 8601 UTC "YYYY-MM-DDTHH:MM:SSZ" into out (>= 21 bytes). */
 void	 util_iso8601(time_t, char *out, size_t outsz);
+/* Milliseconds of the monotonic clock (for deadlines and durations). */
+long long util_now_ms(void);
 /* Base64url without padding; returns malloc'd string / decoded bytes. */
 char	*util_b64url_encode(const unsigned char *, size_t);
 int	 util_b64url_decode(const char *, size_t, unsigned char **out, size_t *outlen);

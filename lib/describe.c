@@ -48,14 +48,7 @@ static const char ds_prompt[] =
     "one object per snippet: [{\"id\": 1, \"title\": \"...\", \"description\": "
     "\"...\"}].\n";
 
-static long long
-ds_now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#define ds_now_ms	util_now_ms
 
 static void
 ds_log(struct ds_run *e, const char *level, const char *fmt, ...)
@@ -66,19 +59,10 @@ static void
 ds_log(struct ds_run *e, const char *level, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	 line[1024];
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	provider_vlogf(e->cfg.key, e->log, e->log_ctx, level, fmt, ap);
 	va_end(ap);
-	if (e->cfg.key != NULL && *e->cfg.key != '\0')
-		provider_scrub(line, sizeof(line), e->cfg.key);
-	if (e->log != NULL)
-		e->log(e->log_ctx, level, line);
-	else if (strcmp(level, "info") == 0)
-		log_info("%s", line);
-	else
-		log_warn("%s", line);
 }
 
 static void
@@ -91,10 +75,8 @@ ds_error(struct ds_run *e, const char *fmt, ...)
 	va_list	 ap;
 
 	va_start(ap, fmt);
-	vsnprintf(e->st->error, sizeof(e->st->error), fmt, ap);
+	provider_verrorf(e->cfg.key, e->st->error, sizeof(e->st->error), fmt, ap);
 	va_end(ap);
-	if (e->cfg.key != NULL && *e->cfg.key != '\0')
-		provider_scrub(e->st->error, sizeof(e->st->error), e->cfg.key);
 }
 
 int

@@ -35,14 +35,7 @@ struct emb_run {
 	long long		 t0, deadline;
 };
 
-static long long
-emb_now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#define emb_now_ms	util_now_ms
 
 static void
 emb_log(struct emb_run *e, const char *level, const char *fmt, ...)
@@ -53,19 +46,10 @@ static void
 emb_log(struct emb_run *e, const char *level, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	 line[1024];
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	provider_vlogf(e->cfg.key, e->log, e->log_ctx, level, fmt, ap);
 	va_end(ap);
-	if (e->cfg.key != NULL && *e->cfg.key != '\0')
-		provider_scrub(line, sizeof(line), e->cfg.key);
-	if (e->log != NULL)
-		e->log(e->log_ctx, level, line);
-	else if (strcmp(level, "info") == 0)
-		log_info("%s", line);
-	else
-		log_warn("%s", line);
 }
 
 /* Records the reason of a failure in st->error (scrubbed of the key). */
@@ -79,10 +63,8 @@ emb_error(struct emb_run *e, const char *fmt, ...)
 	va_list	 ap;
 
 	va_start(ap, fmt);
-	vsnprintf(e->st->error, sizeof(e->st->error), fmt, ap);
+	provider_verrorf(e->cfg.key, e->st->error, sizeof(e->st->error), fmt, ap);
 	va_end(ap);
-	if (e->cfg.key != NULL && *e->cfg.key != '\0')
-		provider_scrub(e->st->error, sizeof(e->st->error), e->cfg.key);
 }
 
 /* Appends the code blocks of a snippet's code JSON ([{"language", "code"}]) to b. */

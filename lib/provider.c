@@ -943,6 +943,31 @@ provider_cut_partial(char *s, const char *secret)
 }
 
 void
+provider_vlogf(const char *key, void (*log)(void *, const char *, const char *), void *ctx,
+    const char *level, const char *fmt, va_list ap)
+{
+	char	 line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (key != NULL && *key != '\0')
+		provider_scrub(line, sizeof(line), key);
+	if (log != NULL)
+		log(ctx, level, line);
+	else if (strcmp(level, "info") == 0)
+		log_info("%s", line);
+	else
+		log_warn("%s", line);
+}
+
+void
+provider_verrorf(const char *key, char *out, size_t outsz, const char *fmt, va_list ap)
+{
+	vsnprintf(out, outsz, fmt, ap);
+	if (key != NULL && *key != '\0')
+		provider_scrub(out, outsz, key);
+}
+
+void
 provider_scrub(char *s, size_t sz, const char *secret)
 {
 	static const char	 red[] = "[redacted]";
@@ -1106,14 +1131,7 @@ provider_http_error(enum provider_kind kind, const char *model, long status,
 
 /* ------------------------------------------------------------ engine */
 
-static long long
-provider_now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#define provider_now_ms	util_now_ms
 
 enum { XF_WAIT, XF_RUN, XF_DONE };
 

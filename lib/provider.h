@@ -155,6 +155,15 @@ void	 provider_http_error(enum provider_kind, const char *model, long status,
 	    const char *body, size_t len, const char *secret, struct provider_error *);
 /* Replaces every occurrence of secret in s (NUL-terminated, in place) with "[redacted]". */
 void	 provider_scrub(char *s, size_t sz, const char *secret);
+/*
+ * For the batch steps that call a provider (embedder.c, describe.c): formats a line,
+ * scrubs key (when not NULL or empty) from it, and hands it to log(ctx, level, line), or
+ * to the process log when log is NULL (level "info" or "warning").
+ */
+void	 provider_vlogf(const char *key, void (*log)(void *, const char *, const char *),
+	    void *ctx, const char *level, const char *fmt, va_list);
+/* Formats into out (outsz bytes), scrubbed of key: a failure's reason for a stats struct. */
+void	 provider_verrorf(const char *key, char *out, size_t outsz, const char *fmt, va_list);
 /* Texts per request for cfg (PROVIDER_EMBED_BATCH, or 1 for bedrock titan). */
 size_t	 provider_embed_batch(const struct provider_cfg *);
 

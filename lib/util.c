@@ -243,6 +243,15 @@ util_path_join(const char *a, const char *b)
 	return buf_detach(&r);
 }
 
+long long
+util_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 void
 util_iso8601(time_t t, char *out, size_t outsz)
 {
