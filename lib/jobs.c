@@ -202,12 +202,24 @@ jobs_finish(sqlite3 *db, long long id, int ok, const char *message)
 int
 jobs_finish_running(sqlite3 *db, long long id)
 {
-	char	 now[32], num[24];
+	sqlite3_stmt	*st;
+	char		 now[32];
+	int		 rc = -1;
 
 	util_iso8601(time(NULL), now, sizeof(now));
-	snprintf(num, sizeof(num), "%lld", id);
-	return jobs_exec2(db, "UPDATE jobs SET state = 'done', finished_at = ?2 WHERE "
-	    "id = CAST(?1 AS INTEGER) AND state = 'running'", num, now);
+	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'done', finished_at = ?2 "
+	    "WHERE id = ?1 AND state = 'running'", -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		rc = 0;
+	else
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc;
 }
 
 void

@@ -151,6 +151,20 @@ worker
 is "$(job_sql "$job5" state)" done "it is done"
 is "$(lib_sql "state || ' ' || run_status")" "finalized ok" "the library is back to ok"
 
+# --- a worker that dies: a requested cancellation is honoured, a job in its post-index steps is done
+_sql "UPDATE jobs SET state = 'running', cancel_requested = 1 WHERE id = $job5;
+    UPDATE libraries SET run_status = 'running', state = 'processing' WHERE id = '$LIB'"
+worker
+is "$(job_sql "$job5" state)" cancelled "a job left running with a cancellation request is cancelled"
+like "$(job_sql "$job5" message)" 'before it reached a checkpoint' "and says why"
+is "$(lib_sql "state || ' ' || run_status")" "finalized cancelled" "its library keeps its index"
+is "$(_sql "SELECT count(*) FROM jobs WHERE state IN ('queued', 'running')")" 0 "nothing is queued again"
+_sql "UPDATE jobs SET state = 'running', cancel_requested = 0 WHERE id = $job5;
+    UPDATE libraries SET run_status = 'ok' WHERE id = '$LIB'"
+worker
+is "$(job_sql "$job5" state)" done "a job left running after its index was written is done"
+is "$(_sql "SELECT count(*) FROM jobs WHERE state IN ('queued', 'running')")" 0 "and not run again"
+
 # --- deletions: a queued one is cancelled at once, a running one is refused ------------------------
 is "$(http DELETE "$BASE/api/libraries$LIB" -H "$A")" 202 "delete the library"
 job6=$(http_body | jq -r .jobId)
