@@ -178,4 +178,7 @@ is "$(http_body | jq -r .state)" cancelled "it is cancelled at once"
 is "$(lib_sql state)" finalized "the library is back to finalized"
 is "$(http POST "$BASE/api/jobs/999999/cancel" -H "$A")" 404 "cancel an unknown job: 404"
 
+! grep -lE 'Sanitizer|runtime error' "$T"/log/worker*.log
+ok $? "no sanitizer report in the worker runs"
+
 done_testing
