@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json.h>
@@ -54,6 +55,7 @@ struct run {
 	size_t		 nfiles;
 	size_t		 nsnippets, ntokens, nparsed, nskipped;
 	struct dedup_stats dedup;
+	long		 test_delay_ms;	/* CTXD_TEST_FILE_DELAY_MS (tests only) */
 };
 
 static sqlite3 *worker_db;
@@ -197,7 +199,9 @@ out:
 
 /*
  * Ends a run: ok == 1 after a successful index (inside the caller's transaction) or a
- * no-op; ok == 0 records the failure: a library with an index keeps serving it.
+ * no-op: the library serves it, the job stays running (with its message) until the
+ * post-index steps end (run_post); ok == 0 records the failure: a library with an index
+ * keeps serving it.
  */
 static int
 run_finish(struct run *r, int ok, const char *message)
@@ -225,9 +229,12 @@ run_finish(struct run *r, int ok, const char *message)
 	    "finished_at = ?4 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, r->job->id);
-	sqlite3_bind_text(st, 2, ok ? "done" : "failed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ok ? "running" : "failed", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+	if (ok)
+		sqlite3_bind_null(st, 4);
+	else
+		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
 	rc = 0;
@@ -248,6 +255,78 @@ run_fail(struct run *r, const char *message)
 		db_commit(r->db);
 	else
 		db_rollback(r->db);
+}
+
+/*
+ * Cancellation checkpoint (POST /api/jobs/ID/cancel sets jobs.cancel_requested): 1 when
+ * the job is to stop now. Polled only outside a write transaction, between files, before
+ * the write and between post-index steps and their batches; the caller then ends the
+ * job with run_cancel.
+ */
+static int
+run_cancel_point(void *ctx)
+{
+	struct run	*r = ctx;
+
+	return jobs_cancel_requested(r->db, r->job->id);
+}
+
+/*
+ * Ends a cancelled run in its own transaction, after rolling back any open one: the job
+ * becomes 'cancelled' (never run again) with a message and a log line; the library's
+ * run_status becomes 'cancelled' with the message as last_error, and its state
+ * 'finalized' when it has an index (the previous one, or the new one when written is
+ * set), 'initial' when it has none (a first index cancelled before its write).
+ */
+static void
+run_cancel(struct run *r, const char *when, int written)
+{
+	sqlite3_stmt	*st = NULL;
+	char		 m[512], now[32];
+
+	db_rollback(r->db);
+	if (written)
+		snprintf(m, sizeof(m), "cancelled %s: the new index is served; the "
+		    "next run completes what is missing", when);
+	else if (r->indexed_commit != NULL)
+		snprintf(m, sizeof(m), "cancelled %s: nothing was written; the "
+		    "previous index (commit %.12s) is still served", when,
+		    r->indexed_commit);
+	else
+		snprintf(m, sizeof(m), "cancelled %s: nothing was written; the "
+		    "library has no index", when);
+	worker_log(r, "warning", "%s", m);
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_begin(r->db) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(r->db, "UPDATE libraries SET state = CASE WHEN state = "
+	    "'delete' THEN 'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' "
+	    "ELSE 'initial' END, run_status = 'cancelled', run_finished = ?3, "
+	    "updated_at = ?3, last_error = ?2 WHERE id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, r->job->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, m, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(r->db, "UPDATE jobs SET state = 'cancelled', message = "
+	    "?2, finished_at = ?3 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, r->job->id);
+	sqlite3_bind_text(st, 2, m, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_commit(r->db) == 0)
+		return;
+out:
+	log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
+	sqlite3_finalize(st);
+	db_rollback(r->db);
 }
 
 /*
@@ -317,7 +396,11 @@ run_stored_blob(struct run *r, const char *path, char out[41])
 	return found;
 }
 
-/* Selects, reads and parses the changed documentation files of the commit. */
+/*
+ * Selects, reads and parses the changed documentation files of the commit. Returns 0,
+ * -1 with err set, or 1 when the job's cancellation was requested (checked before each
+ * file).
+ */
 static int
 run_collect(struct run *r, struct gitrepo *g, int full, char *err, size_t errsz)
 {
@@ -353,6 +436,16 @@ run_collect(struct run *r, struct gitrepo *g, int full, char *err, size_t errsz)
 
 		if (!select_path(&rules, ents[i].path))
 			continue;
+		if (run_cancel_point(r)) {
+			rc = 1;
+			goto out;
+		}
+		if (r->test_delay_ms > 0) {
+			struct timespec ts = { r->test_delay_ms / 1000,
+			    (r->test_delay_ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
 		if (ents[i].size > (size_t)r->max_file_kb * 1024) {
 			worker_log(r, "warning", "skipped %s: %zu bytes is more than "
 			    "the limit of %ld KB (setting limits.max_file_kb)",
@@ -726,15 +819,18 @@ run_budget_ms(long cap)
  * and the next run asks again for what is missing. Returns the (possibly new) message.
  */
 static const char *
-run_describe(struct run *r, const char *msg, char *buf, size_t bufsz)
+run_describe(struct run *r, const char *msg, char *buf, size_t bufsz, int *cancelled)
 {
 	struct describe_stats	 ds;
 
 	memset(&ds, 0, sizeof(ds));
 	ds.budget_ms = run_budget_ms(DESCRIBE_DEADLINE_MS);
+	ds.cancel = run_cancel_point;
 	if (describe_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
-	    &ds) == 0 || !ds.configured)
+	    &ds) == 0 || !ds.configured) {
+		*cancelled = ds.cancelled;
 		return msg;
+	}
 	run_degrade(r, msg, "describing snippets", ds.error,
 	    "the snippets keep their titles");
 	snprintf(buf, bufsz, "%s; describing snippets failed (%s): the snippets keep "
@@ -749,18 +845,48 @@ run_describe(struct run *r, const char *msg, char *buf, size_t bufsz)
  * fail the job: the library keeps its lexical index and its run_status becomes
  * 'degraded'; the job's message says so. The next run retries the missing vectors.
  */
-static void
+static int
 run_embed(struct run *r, const char *msg)
 {
 	struct embedder_stats	 es;
 
 	memset(&es, 0, sizeof(es));
 	es.budget_ms = run_budget_ms(EMBEDDER_DEADLINE_MS);
+	es.cancel = run_cancel_point;
 	if (embedder_run(r->db, r->datadir, r->job->library_id, run_embed_log, r,
 	    &es) == 0 || !es.configured)
-		return;
+		return es.cancelled;
 	run_degrade(r, msg, "embedding", es.error,
 	    "the library stays searchable lexically");
+	return 0;
+}
+
+/*
+ * The post-index steps (describe, embed) after the index was committed or found
+ * unchanged, then the job is done; a cancellation between or inside them ends the job
+ * 'cancelled' (the index stays).
+ */
+static void
+run_post(struct run *r, const char *msg)
+{
+	char	 dmsg[1024];
+	int	 cancelled = 0;
+
+	if (run_cancel_point(r)) {
+		run_cancel(r, "before describing snippets", 1);
+		return;
+	}
+	msg = run_describe(r, msg, dmsg, sizeof(dmsg), &cancelled);
+	if (cancelled) {
+		run_cancel(r, "while describing snippets", 1);
+		return;
+	}
+	if (run_embed(r, msg)) {
+		run_cancel(r, "while embedding snippets", 1);
+		return;
+	}
+	if (jobs_finish_running(r->db, r->job->id) == -1)
+		log_err("%s: job %lld could not be marked done", __func__, r->job->id);
 }
 
 /* Indexes one git library. */
@@ -771,15 +897,17 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 	struct gitrepo	*g = NULL;
 	struct gitrepo_limits lim;
 	char		*user = NULL, *token = NULL, *dir = NULL, err[512], msg[512];
-	char		 dmsg[1024];
-	const char	*kind;
+	const char	*kind, *delay;
 	long		 docs = 0, snippets = 0;
-	int		 full;
+	int		 full, c;
 
 	memset(&r, 0, sizeof(r));
 	r.db = db;
 	r.datadir = datadir;
 	r.job = job;
+	if ((delay = getenv("CTXD_TEST_FILE_DELAY_MS")) != NULL &&
+	    util_parse_long(delay, 0, 10000, &r.test_delay_ms) == -1)
+		r.test_delay_ms = 0;
 	if (run_load(&r) == -1) {
 		run_fail(&r, "the library no longer exists");
 		goto out;
@@ -810,25 +938,37 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 	}
 	worker_log(&r, "info", "branch %s is at commit %s", gitrepo_branch(g),
 	    gitrepo_commit(g));
+	if (run_cancel_point(&r)) {
+		run_cancel(&r, "after fetching", 0);
+		goto out;
+	}
 	if (!full && r.indexed_commit != NULL &&
 	    strcmp(r.indexed_commit, gitrepo_commit(g)) == 0) {
 		worker_log(&r, "info", "commit %.12s is already indexed; nothing to "
 		    "do", gitrepo_commit(g));
 		if (db_begin(db) == 0 && run_finish(&r, 1, "unchanged") == 0 &&
 		    db_commit(db) == 0)
-			run_embed(&r, run_describe(&r, "unchanged", dmsg,
-			    sizeof(dmsg)));
+			run_post(&r, "unchanged");
 		else
 			db_rollback(db);
 		goto out;
 	}
-	if (run_collect(&r, g, full, err, sizeof(err)) == -1) {
+	if ((c = run_collect(&r, g, full, err, sizeof(err))) == -1) {
 		run_fail(&r, err);
+		goto out;
+	}
+	if (c == 1) {
+		run_cancel(&r, "while parsing", 0);
 		goto out;
 	}
 	worker_log(&r, "info", "%zu documentation files: %zu parsed, %zu "
 	    "unchanged, %zu skipped", r.nfiles, r.nparsed,
 	    r.nfiles - r.nparsed - r.nskipped, r.nskipped);
+	/* Last checkpoint before the write transaction (it holds the write lock). */
+	if (run_cancel_point(&r)) {
+		run_cancel(&r, "before writing the index", 0);
+		goto out;
+	}
 	if (run_write(&r, gitrepo_commit(g), gitrepo_branch(g), kind, full) == -1 ||
 	    run_counts(&r, &docs, &snippets) == -1) {
 		run_fail(&r, "the index could not be written; the worker log has "
@@ -847,7 +987,7 @@ run_index(sqlite3 *db, const char *datadir, struct job *job)
 		run_fail(&r, "the index could not be committed");
 		goto out;
 	}
-	run_embed(&r, run_describe(&r, msg, dmsg, sizeof(dmsg)));
+	run_post(&r, msg);
 out:
 	if (token != NULL)
 		explicit_bzero(token, strlen(token));
@@ -894,6 +1034,28 @@ worker_recover(sqlite3 *db)
 
 	if (db_begin(db) == -1)
 		return -1;
+	/*
+	 * A job whose cancellation was requested is cancelled, not run again; its write
+	 * transaction, if any, died with the worker. A job whose library's run is no longer
+	 * 'running' died in its post-index steps: its index is written, it is done (the
+	 * next run completes titles and vectors).
+	 */
+	if (db_exec(db, "UPDATE libraries SET run_status = 'cancelled', state = CASE "
+	    "WHEN state = 'delete' THEN 'delete' WHEN indexed_commit IS NOT NULL THEN "
+	    "'finalized' ELSE 'initial' END, last_error = 'cancelled: the worker "
+	    "stopped before it reached a checkpoint' WHERE run_status = 'running' AND "
+	    "id IN (SELECT library_id FROM jobs WHERE state = 'running' AND kind = "
+	    "'index' AND cancel_requested)") == -1 ||
+	    db_exec(db, "UPDATE jobs SET state = 'cancelled', finished_at = "
+	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), message = 'cancelled: the worker "
+	    "stopped before it reached a checkpoint' WHERE state = 'running' AND "
+	    "kind = 'index' AND cancel_requested") == -1 ||
+	    db_exec(db, "UPDATE jobs SET state = 'done', finished_at = "
+	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE state = 'running' AND "
+	    "kind = 'index' AND NOT EXISTS (SELECT 1 FROM libraries l WHERE l.id = "
+	    "jobs.library_id AND l.run_status = 'running') AND EXISTS (SELECT 1 FROM "
+	    "libraries l WHERE l.id = jobs.library_id)") == -1)
+		goto out;
 	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'failed', finished_at = "
 	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), message = 'the worker stopped "
 	    "before the end of this job ' || attempts || ' times (crash or "

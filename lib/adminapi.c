@@ -585,7 +585,7 @@ out:
 
 #define ADMINAPI_JOB_COLS \
 	"id, library_id, kind, state, force, attempts, message, created_at, " \
-	"started_at, finished_at"
+	"started_at, finished_at, cancel_requested"
 
 /* A result column and its JSON member: text (null when NULL), whole number or boolean. */
 struct adminapi_field {
@@ -607,6 +607,7 @@ static const struct adminapi_field adminapi_job_fields[] = {
 	{ "id", F_INT }, { "libraryId", F_TEXT }, { "kind", F_TEXT }, { "state", F_TEXT },
 	{ "force", F_BOOL }, { "attempts", F_INT }, { "message", F_TEXT },
 	{ "createdAt", F_TEXT }, { "startedAt", F_TEXT }, { "finishedAt", F_TEXT },
+	{ "cancelRequested", F_BOOL },
 };
 #define ADMINAPI_NLIB	(sizeof(adminapi_lib_fields) / sizeof(adminapi_lib_fields[0]))
 #define ADMINAPI_NJOB	(sizeof(adminapi_job_fields) / sizeof(adminapi_job_fields[0]))
@@ -1051,7 +1052,7 @@ adminapi_jobs(struct http_req *r, sqlite3 *db)
 	char		 num[24];
 	size_t		 n;
 	long		 id;
-	int		 found;
+	int		 found, status = 200;
 
 	if (*rest == '\0') {
 		adminapi_job_list(r, db);
@@ -1083,15 +1084,23 @@ adminapi_jobs(struct http_req *r, sqlite3 *db)
 		switch (jobs_cancel(db, id)) {
 		case JOBS_CANCEL_OK:
 			break;
+		case JOBS_CANCEL_REQUESTED:
+			status = 202;
+			break;
 		case JOBS_CANCEL_NOT_FOUND:
 			http_error(r, 404, "job %ld does not exist", id);
 			return;
-		case JOBS_CANCEL_NOT_QUEUED:
+		case JOBS_CANCEL_FINISHED:
 			job = adminapi_job_get(db, id, &found);
-			http_error(r, 409, "job %ld is %s: only a queued job can be "
-			    "cancelled", id, job != NULL ? json_object_get_string(
-			    json_object_object_get(job, "state")) : "not queued");
+			http_error(r, 409, "job %ld is %s: only a queued or running job "
+			    "can be cancelled", id, job != NULL ? json_object_get_string(
+			    json_object_object_get(job, "state")) : "finished");
 			json_object_put(job);
+			return;
+		case JOBS_CANCEL_DELETING:
+			http_error(r, 409, "job %ld is a running deletion: it cannot be "
+			    "cancelled (it removes the library in one short transaction "
+			    "and is nearly done)", id);
 			return;
 		case JOBS_CANCEL_ERROR:
 			adminapi_dberr(r, db, __func__);
@@ -1116,7 +1125,7 @@ adminapi_jobs(struct http_req *r, sqlite3 *db)
 		json_object_put(job);
 		return;
 	}
-	adminapi_send(r, 200, job);
+	adminapi_send(r, status, job);
 }
 
 /* ------------------------------------------------------------------ health, readiness */

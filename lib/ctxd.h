@@ -411,17 +411,25 @@ int	 jobs_is_delete(struct sqlite3 *, long long id);
 /* Marks a job running (own transaction) / done or failed (caller's transaction). */
 int	 jobs_start(struct sqlite3 *, long long id);
 int	 jobs_finish(struct sqlite3 *, long long id, int ok, const char *message);
+/* Marks a running job done, keeping its message (autocommit). */
+int	 jobs_finish_running(struct sqlite3 *, long long id);
 /* Appends a line to a job's log (and the process log). Never pass a secret. */
 void	 jobs_log(struct sqlite3 *, long long id, const char *level, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
 enum jobs_cancel_result {
-	JOBS_CANCEL_OK, JOBS_CANCEL_NOT_FOUND, JOBS_CANCEL_NOT_QUEUED, JOBS_CANCEL_ERROR
+	JOBS_CANCEL_OK, JOBS_CANCEL_REQUESTED, JOBS_CANCEL_NOT_FOUND, JOBS_CANCEL_FINISHED,
+	JOBS_CANCEL_DELETING, JOBS_CANCEL_ERROR
 };
 /*
- * Cancels a queued job at once (own transaction); a cancelled deletion gives the library
- * back its state. Running and finished jobs are not touched (JOBS_CANCEL_NOT_QUEUED).
+ * Cancels a job (own transaction). A queued job is cancelled at once (JOBS_CANCEL_OK); a
+ * cancelled deletion gives the library back its state. A running index job gets
+ * cancel_requested = 1 and a log line (JOBS_CANCEL_REQUESTED, also when asked again): the
+ * worker stops it at its next checkpoint (jobs_cancel_requested). A running deletion
+ * (JOBS_CANCEL_DELETING) and a finished job (JOBS_CANCEL_FINISHED) are not touched.
  */
 enum jobs_cancel_result jobs_cancel(struct sqlite3 *, long long id);
+/* 1 when a cancellation of running job id was requested, 0 when not (or on error). */
+int	 jobs_cancel_requested(struct sqlite3 *, long long id);
 
 /* ---------------------------------------------------------------- library.c */
 

@@ -550,6 +550,7 @@ describe_run(sqlite3 *db, const char *datadir, const char *library_id,
 	struct ds_item	*items = NULL;
 	size_t		 n = 0, i, k;
 	long		 budget = out->budget_ms;
+	int		 (*cancel)(void *) = out->cancel;
 	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -580,6 +581,10 @@ describe_run(sqlite3 *db, const char *datadir, const char *library_id,
 		goto out;
 	for (i = 0; i < n; i += k) {
 		k = n - i < DESCRIBE_BATCH ? n - i : DESCRIBE_BATCH;
+		if (cancel != NULL && cancel(log_ctx)) {
+			out->cancelled = 1;
+			break;
+		}
 		if (ds_batch(&e, items + i, k) == -1)
 			goto out;
 	}

@@ -45,6 +45,9 @@ typedef void (*describe_log_fn)(void *ctx, const char *level, const char *line);
 
 struct describe_stats {
 	long	 budget_ms;	/* in: time budget; <= 0 is DESCRIBE_DEADLINE_MS */
+	int	 (*cancel)(void *log_ctx); /* in, may be NULL: polled before each request;
+				   1 stops the run (0 returned, cancelled set) */
+	int	 cancelled;	/* out: the run was stopped by cancel */
 	int	 configured;	/* out: an LLM is configured */
 	size_t	 judged;	/* out: snippets judged */
 	size_t	 weak;		/* out: of which needed a title or description */

@@ -349,6 +349,7 @@ embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
 	long long	 after = 0;
 	size_t		 n = 0, left;
 	long		 budget = out->budget_ms;
+	int		 (*cancel)(void *) = out->cancel;
 	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -381,6 +382,10 @@ embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
 		goto out;
 	}
 	for (;;) {
+		if (cancel != NULL && cancel(log_ctx)) {
+			out->cancelled = 1;
+			break;
+		}
 		if (emb_read(&e, &after, items, &n) == -1)
 			goto out;
 		if (n == 0)

@@ -24,6 +24,9 @@ typedef void (*embedder_log_fn)(void *ctx, const char *level, const char *line);
 
 struct embedder_stats {
 	long	 budget_ms;	/* in: time budget of the run; <= 0 is EMBEDDER_DEADLINE_MS */
+	int	 (*cancel)(void *log_ctx); /* in, may be NULL: polled before each batch;
+				   1 stops the run (0 returned, cancelled set) */
+	int	 cancelled;	/* out: the run was stopped by cancel */
 	int	 configured;	/* out: an embedding provider is configured */
 	char	 model[128];	/* out: the model's name ("" when not configured) */
 	size_t	 embedded;	/* out: vectors received from the provider and stored */

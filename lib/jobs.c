@@ -199,6 +199,29 @@ jobs_finish(sqlite3 *db, long long id, int ok, const char *message)
 	return rc;
 }
 
+int
+jobs_finish_running(sqlite3 *db, long long id)
+{
+	sqlite3_stmt	*st;
+	char		 now[32];
+	int		 rc = -1;
+
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'done', finished_at = ?2 "
+	    "WHERE id = ?1 AND state = 'running'", -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		rc = 0;
+	else
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc;
+}
+
 void
 jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
 {
@@ -250,11 +273,30 @@ jobs_cancel(sqlite3 *db, long long id)
 	st = NULL;
 	if (lib == NULL || state == NULL)
 		goto out;
-	if (strcmp(state, "queued") != 0) {
-		r = JOBS_CANCEL_NOT_QUEUED;
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (strcmp(state, "running") == 0 && del) {
+		r = JOBS_CANCEL_DELETING;
 		goto out;
 	}
-	util_iso8601(time(NULL), now, sizeof(now));
+	if (strcmp(state, "running") == 0) {
+		/* The worker polls the flag at its checkpoints and ends the job. */
+		if (sqlite3_prepare_v2(db, "UPDATE jobs SET cancel_requested = 1 WHERE "
+		    "id = ?1 AND cancel_requested = 0", -1, &st, NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		if (sqlite3_changes(db) > 0)
+			jobs_log(db, id, "info", "cancellation requested; the worker "
+			    "stops at its next checkpoint");
+		if (db_commit(db) == 0)
+			r = JOBS_CANCEL_REQUESTED;
+		goto out;
+	}
+	if (strcmp(state, "queued") != 0) {
+		r = JOBS_CANCEL_FINISHED;
+		goto out;
+	}
 	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'cancelled', finished_at = "
 	    "?2, message = 'cancelled before it started' WHERE id = ?1", -1, &st,
 	    NULL) != SQLITE_OK)
@@ -275,10 +317,26 @@ out:
 	if (r == JOBS_CANCEL_ERROR)
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
-	if (r != JOBS_CANCEL_OK)
+	if (r != JOBS_CANCEL_OK && r != JOBS_CANCEL_REQUESTED)
 		db_rollback(db);
 	free(lib);
 	free(state);
+	return r;
+}
+
+int
+jobs_cancel_requested(sqlite3 *db, long long id)
+{
+	sqlite3_stmt	*st;
+	int		 r = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT cancel_requested FROM jobs WHERE id = ?1",
+	    -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		r = sqlite3_column_int(st, 0) != 0;
+	sqlite3_finalize(st);
 	return r;
 }
 

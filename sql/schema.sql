@@ -23,7 +23,7 @@ CREATE TABLE libraries (
 	index_version	INTEGER NOT NULL DEFAULT 0,	-- new (unique in the table) at every index write
 	embed_version	INTEGER NOT NULL DEFAULT 0,	-- new (unique) at every write of its vectors
 	run_status	TEXT CHECK (run_status IN ('running', 'ok', 'failed', 'unfinished',
-			    'degraded')),
+			    'degraded', 'cancelled')),
 	run_started	TEXT,
 	run_finished	TEXT,
 	last_error	TEXT,
@@ -100,6 +100,7 @@ CREATE TABLE jobs (
 			CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled')),
 	force		INTEGER NOT NULL DEFAULT 0,	-- re-index even if the commit is unchanged
 	attempts	INTEGER NOT NULL DEFAULT 0,	-- runs started (a worker may die mid-run)
+	cancel_requested INTEGER NOT NULL DEFAULT 0,	-- POST /api/jobs/ID/cancel on a running job
 	message		TEXT,
 	created_at	TEXT NOT NULL,
 	started_at	TEXT,
