@@ -336,6 +336,19 @@ size_t	 lexindex_bytes(const struct lexindex *);
  * snippet (see lex_proximity); without it the scores are FTS5's bm25() exactly.
  */
 #define LEXINDEX_PROXIMITY	0x1
+/*
+ * qsort order of hits: best score first, then the smaller id. (Inline here: lib/vector.c
+ * sorts hits too and is also built alone by bench/vectors.)
+ */
+static inline int
+lexindex_hit_cmp(const void *a, const void *b)
+{
+	const struct lexindex_hit *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
 int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
 	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
 

@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "topk.h"
 
 #define LEX_K1		1.2
 #define LEX_B		0.75
@@ -343,45 +344,10 @@ lex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 	return 0;
 }
 
-static int
-lex_hit_cmp(const void *a, const void *b)
-{
-	const struct lexindex_hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score < y->score ? 1 : -1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /* 1 when a ranks below b (lower score; on a tie, the larger id). */
-static int
-lex_worse(const struct lexindex_hit *a, const struct lexindex_hit *b)
-{
-	return a->score < b->score || (a->score == b->score && a->id > b->id);
-}
-
-/* Restores the heap h[0..n) (worst on top) below position i. */
-static void
-lex_heap_down(struct lexindex_hit *h, size_t n, size_t i)
-{
-	struct lexindex_hit tmp;
-	size_t	 l, m;
-
-	for (;;) {
-		l = 2 * i + 1;
-		m = i;
-		if (l < n && lex_worse(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && lex_worse(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		tmp = h[i];
-		h[i] = h[m];
-		h[m] = tmp;
-		i = m;
-	}
-}
+#define LEX_WORSE(a, b)	((a)->score < (b)->score || \
+	    ((a)->score == (b)->score && (a)->id > (b)->id))
+TOPK_DEFINE(lex_topk, struct lexindex_hit, LEX_WORSE)
 
 /* Index of the snippet with this id (ids are ascending), or x->nsnip. */
 static size_t
@@ -534,21 +500,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		h.tokens = x->tokens[s];
 		h.score = x->score[s];
 		x->score[s] = 0.0f;
-		if (k < npool) {
-			size_t j = k++;
-
-			pool[j] = h;
-			while (j > 0 && lex_worse(&pool[j], &pool[(j - 1) / 2])) {
-				struct lexindex_hit tmp = pool[j];
-
-				pool[j] = pool[(j - 1) / 2];
-				pool[(j - 1) / 2] = tmp;
-				j = (j - 1) / 2;
-			}
-		} else if (lex_worse(&pool[0], &h)) {
-			pool[0] = h;
-			lex_heap_down(pool, k, 0);
-		}
+		lex_topk_offer(pool, &k, npool, &h);
 	}
 	if ((flags & LEXINDEX_PROXIMITY) && q.nseq >= 2) {
 		for (i = 0; i < q.nseq; i++) {
@@ -575,7 +527,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	for (i = 0; i < ntouched; i++)
 		x->tmask[x->touched[i]] = 0;
 	if (k > 0)
-		qsort(pool, k, sizeof(*pool), lex_hit_cmp);
+		qsort(pool, k, sizeof(*pool), lexindex_hit_cmp);
 	if (k > max)
 		k = max;
 	memcpy(out, pool, k * sizeof(*out));

@@ -277,16 +277,6 @@ search_source(sqlite3_stmt *st)
 	return buf_detach(&b);
 }
 
-static int
-search_hit_score_cmp(const void *a, const void *b)
-{
-	const struct lexindex_hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score < y->score ? 1 : -1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /*
  * Re-ranks BM25 candidates for diversity: the k-th snippet of one page has its score
  * damped by SEARCH_DIVERSITY^(k-1), so that one page does not fill the answer with
@@ -303,7 +293,7 @@ search_rerank(struct lexindex_hit *c, size_t n)
 		for (j = 0; j < i; j++)
 			if (c[j].doc == c[i].doc)
 				c[i].score *= SEARCH_DIVERSITY;
-	qsort(c, n, sizeof(*c), search_hit_score_cmp);
+	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
 }
 
 /* Where a snippet stands in its page (for neighbour expansion). */

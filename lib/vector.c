@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "topk.h"
 #include "vector.h"
 
 #define VEC_ALIGN	64
@@ -310,62 +311,8 @@ fail:
 }
 
 /* 1 when candidate a ranks below b (lower score; on a tie, the later row). */
-static int
-vec_worse(const struct vec_cand *a, const struct vec_cand *b)
-{
-	return a->s < b->s || (a->s == b->s && a->row > b->row);
-}
-
-/* Restores the heap h[0..n) (worst on top) below position i. */
-static void
-vec_heap_down(struct vec_cand *h, size_t n, size_t i)
-{
-	struct vec_cand	 tmp;
-	size_t		 l, m;
-
-	for (;;) {
-		l = 2 * i + 1;
-		m = i;
-		if (l < n && vec_worse(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && vec_worse(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		tmp = h[i];
-		h[i] = h[m];
-		h[m] = tmp;
-		i = m;
-	}
-}
-
-/* Moves h[i] up the heap (worst on top). */
-static void
-vec_heap_up(struct vec_cand *h, size_t i)
-{
-	struct vec_cand	 tmp;
-	size_t		 p;
-
-	while (i > 0) {
-		p = (i - 1) / 2;
-		if (!vec_worse(&h[i], &h[p]))
-			return;
-		tmp = h[i];
-		h[i] = h[p];
-		h[p] = tmp;
-		i = p;
-	}
-}
-
-static int
-vec_hit_cmp(const void *a, const void *b)
-{
-	const struct lexindex_hit *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score < y->score ? 1 : -1;
-	return (x->id > y->id) - (x->id < y->id);
-}
+#define VEC_WORSE(a, b)	((a)->s < (b)->s || ((a)->s == (b)->s && (a)->row > (b)->row))
+TOPK_DEFINE(vec_topk, struct vec_cand, VEC_WORSE)
 
 int
 vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t k,
@@ -414,13 +361,7 @@ vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t
 	for (i = 0; i < x->n; i++) {
 		c.s = (float)vec_dot_i8(qw, x->q + i * x->stride, x->stride) * x->scale[i];
 		c.row = (uint32_t)i;
-		if (nh < ncand) {
-			heap[nh] = c;
-			vec_heap_up(heap, nh++);
-		} else if (vec_worse(&heap[0], &c)) {
-			heap[0] = c;
-			vec_heap_down(heap, nh, 0);
-		}
+		vec_topk_offer(heap, &nh, ncand, &c);
 	}
 
 	/* The float32 rescoring of the candidates. */
@@ -432,7 +373,7 @@ vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t
 		res[i].tokens = x->tokens[row];
 		res[i].score = vec_dot_f32(qf, x->f + row * dim, dim);
 	}
-	qsort(res, nh, sizeof(*res), vec_hit_cmp);
+	qsort(res, nh, sizeof(*res), lexindex_hit_cmp);
 	*n = nh < k ? nh : k;
 	memcpy(out, res, *n * sizeof(*out));
 	rc = 0;
@@ -510,7 +451,7 @@ vector_rrf(const struct lexindex_hit *a, size_t na, const struct lexindex_hit *b
 		fused[nf].score = score[0] + score[1];
 		nf++;
 	}
-	qsort(fused, nf, sizeof(*fused), vec_hit_cmp);
+	qsort(fused, nf, sizeof(*fused), lexindex_hit_cmp);
 	*n = nf < max ? nf : max;
 	memcpy(out, fused, *n * sizeof(*out));
 	rc = 0;
