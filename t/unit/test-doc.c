@@ -8,34 +8,7 @@
 #include "dedup.h"
 #include "describe.h"
 #include "tap.h"
-
-/* Parses a NUL-terminated sample; fails the test run loudly when parsing fails. */
-static int
-parse(const char *path, const char *src, struct doc *d)
-{
-	int	 rc = doc_parse(path, src, strlen(src), d);
-
-	ok(rc == 0, "doc_parse %s", path);
-	return rc;
-}
-
-/* Section with this title (the first one), or NULL. */
-static const struct doc_section *
-sec(const struct doc *d, const char *title)
-{
-	size_t	 i;
-
-	for (i = 0; i < d->nsecs; i++)
-		if (strcmp(d->secs[i].title, title) == 0)
-			return &d->secs[i];
-	return NULL;
-}
-
-static const char *
-s_text(const struct doc_section *s)
-{
-	return s != NULL ? s->text : NULL;
-}
+#include "doc-helpers.h"
 
 static void
 test_slug(void)

@@ -6,57 +6,7 @@
 
 #include "ctxd.h"
 #include "tap.h"
-
-static int
-parse(const char *path, const char *src, struct doc *d)
-{
-	int	 rc = doc_parse(path, src, strlen(src), d);
-
-	ok(rc == 0, "doc_parse %s", path);
-	return rc;
-}
-
-/* The section whose breadcrumb is crumb, or NULL. */
-static const struct doc_section *
-crumb(const struct doc *d, const char *c)
-{
-	size_t	 i;
-
-	for (i = 0; i < d->nsecs; i++)
-		if (strcmp(d->secs[i].breadcrumb, c) == 0)
-			return &d->secs[i];
-	return NULL;
-}
-
-static const char *
-s_title(const struct doc_section *s)
-{
-	return s != NULL ? s->title : NULL;
-}
-
-static const char *
-s_anchor(const struct doc_section *s)
-{
-	return s != NULL ? s->anchor : NULL;
-}
-
-static const char *
-s_text(const struct doc_section *s)
-{
-	return s != NULL ? s->text : NULL;
-}
-
-static const char *
-s_code(const struct doc_section *s, size_t i)
-{
-	return s != NULL && i < s->ncode ? s->code[i].code : NULL;
-}
-
-static const char *
-s_lang(const struct doc_section *s, size_t i)
-{
-	return s != NULL && i < s->ncode ? s->code[i].lang : NULL;
-}
+#include "doc-helpers.h"
 
 /* 1 when needle occurs in any title, breadcrumb, text or code of d. */
 static int
