@@ -131,20 +131,26 @@ jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 	    "WHERE id = ?1", library_id, now);
 }
 
-int
-jobs_is_delete(sqlite3 *db, long long id)
+/* The integer that sql (one result column, ?1 = job id) gives for job id; 0 without a row. */
+static int
+jobs_int(sqlite3 *db, const char *sql, long long id)
 {
 	sqlite3_stmt	*st;
 	int		 r = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT kind = 'delete' FROM jobs WHERE id = ?1",
-	    -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		r = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return r;
+}
+
+int
+jobs_is_delete(sqlite3 *db, long long id)
+{
+	return jobs_int(db, "SELECT kind = 'delete' FROM jobs WHERE id = ?1", id);
 }
 
 int
@@ -327,17 +333,7 @@ out:
 int
 jobs_cancel_requested(sqlite3 *db, long long id)
 {
-	sqlite3_stmt	*st;
-	int		 r = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT cancel_requested FROM jobs WHERE id = ?1",
-	    -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		r = sqlite3_column_int(st, 0) != 0;
-	sqlite3_finalize(st);
-	return r;
+	return jobs_int(db, "SELECT cancel_requested <> 0 FROM jobs WHERE id = ?1", id);
 }
 
 int
