@@ -5,7 +5,9 @@
 # cancellation during embedding keeps the new index. A cancelled job is never run again and
 # a new parse works afterwards. A finished job and a running deletion answer 409; a queued
 # job is still cancelled at once. The worker is slowed by CTXD_TEST_FILE_DELAY_MS (a
-# test-only knob) and the vendor stand-in's "slow" embedding model (3 s a request).
+# test-only knob). The embedding model "emb-slow" is only a name: the stand-in has no model
+# knob, so the cancel during embedding races the embedding of curl's ~5,900 snippets (it
+# has always arrived with thousands left; a model knob would make it certain).
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap sqlite3 node
 

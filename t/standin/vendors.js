@@ -20,7 +20,10 @@
 // bucket, L2 normalised, so texts sharing words get close vectors). A shape or auth problem is answered
 // 400/401/403 with the vendor's error body, naming the problem.
 //
-// Knobs, by the key (or bedrock's access key id / bearer token) containing:
+// Knobs, by the key (or bedrock's access key id / bearer token) containing, as a word of its
+// own (not preceded or followed by a lowercase letter or digit: "sk-bad-1f2e", "AKIA401EX";
+// so the random lowercase hex that tests append to their keys never turns one on by chance,
+// as "sk-good-3bad9…" or "…f401a…" did):
 //   "401"      authentication failure with the vendor's body and status (the message
 //              echoes the whole key, so that the client's scrubbing is tested)
 //   "429once"  the first request of each (key, path) gets 429 + Retry-After: 1, then success
@@ -36,6 +39,11 @@ const crypto = require('node:crypto');
 
 const DIM = 64;
 const seen429 = new Set();
+
+// 1 when knob stands in token as a word of its own (see the knobs above).
+function knob(token, word) {
+	return new RegExp(`(^|[^a-z0-9])${word}([^a-z0-9]|$)`).test(token);
+}
 const log = [];
 
 function fnv1a(s) {
@@ -258,7 +266,7 @@ function handle(r, req, body) {
 	}
 	if (!/^application\/json\b/.test(req.headers['content-type'] || ''))
 		throw errors[v].bad('Content-Type must be application/json');
-	if (token && token.includes('401'))
+	if (token && knob(token, '401'))
 		throw errors[v].auth(token);
 
 	let j;
@@ -383,20 +391,20 @@ const server = http.createServer((req, res) => {
 		}
 		const t = h.token;
 		const reply = () => {
-			if (t.includes('bad'))
+			if (knob(t, 'bad'))
 				return send(res, 200, '{"choices": [{"message": {"content": "tru');
 			send(res, 200, h.out());
 		};
-		if (t.includes('429once')) {
+		if (knob(t, '429once')) {
 			const k = `${t} ${url.pathname}`;
 			if (!seen429.has(k)) {
 				seen429.add(k);
 				return sendError(res, r.vendor, errors[r.vendor].rate(h.model));
 			}
 		}
-		if (t.includes('stall'))
+		if (knob(t, 'stall'))
 			return setTimeout(reply, 20000);
-		if (t.includes('slow'))
+		if (knob(t, 'slow'))
 			return setTimeout(reply, 3000);
 		reply();
 	});
