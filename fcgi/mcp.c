@@ -65,12 +65,13 @@ mcp_be_allowed_origins(void *arg)
 }
 
 static void *
-mcp_init(void)
+mcp_init(struct sqlite3 **db)
 {
 	static struct mcp_ctx ctx;
 
 	if (db_open(util_data_dir(), DB_READONLY, &ctx.db) == -1)
 		return NULL;
+	*db = ctx.db;
 	if ((ctx.search = search_open(ctx.db)) == NULL)
 		return NULL;
 	ctx.be.arg = &ctx;
@@ -134,8 +135,22 @@ mcp_serve(struct http_req *r, void *arg)
 	mcp_reply_release(&rep);
 }
 
+static const struct http_route mcp_routes[] = {
+	{ "GET", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
+	{ "POST", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
+	{ "PUT", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
+	{ "PATCH", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
+	{ "DELETE", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
+	{ "OPTIONS", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
+	{ NULL, NULL, 0, NULL, 0, NULL, NULL }
+};
+
+static const struct http_responder mcp_responder = {
+	"ctxd-mcp", mcp_init, mcp_routes, 0
+};
+
 int
 main(int argc, char *argv[])
 {
-	return http_serve(argc, argv, "ctxd-mcp", mcp_init, mcp_serve);
+	return http_serve(argc, argv, &mcp_responder);
 }

@@ -12,8 +12,9 @@
 #include "ctxd.h"
 #include "http.h"
 #include "search.h"
+#include "validate.h"
 
-#define PARAM_MAX	500	/* bound of libraryId, query, libraryName, topic */
+#define PARAM_MAX	500	/* characters of libraryId, query, libraryName, topic */
 
 struct query_ctx {
 	sqlite3		*db;
@@ -21,7 +22,7 @@ struct query_ctx {
 };
 
 static void *
-query_init(void)
+query_init(sqlite3 **db)
 {
 	static struct query_ctx ctx;
 
@@ -29,87 +30,51 @@ query_init(void)
 		return NULL;
 	if ((ctx.search = search_open(ctx.db)) == NULL)
 		return NULL;
+	*db = ctx.db;
 	return &ctx;
 }
 
-/*
- * Fetches a required text parameter bounded to 1..PARAM_MAX characters; answers 400 and
- * returns NULL when it is missing, empty or too long.
- */
-static const char *
-query_required(struct http_req *r, const char *name)
-{
-	const char	*v = http_param(r, name);
-
-	if (v == NULL) {
-		http_error(r, 400, "missing required parameter '%s'", name);
-		return NULL;
-	}
-	if (*v == '\0') {
-		http_error(r, 400, "parameter '%s' must not be empty", name);
-		return NULL;
-	}
-	if (strlen(v) > PARAM_MAX) {
-		http_error(r, 400, "parameter '%s' is longer than %d characters",
-		    name, PARAM_MAX);
-		return NULL;
-	}
-	return v;
-}
-
-/* An optional parameter: NULL when absent; answers 400 and sets *bad when too long. */
-static const char *
-query_optional(struct http_req *r, const char *name, int *bad)
-{
-	const char	*v = http_param(r, name);
-
-	if (v != NULL && strlen(v) > PARAM_MAX) {
-		http_error(r, 400, "parameter '%s' is longer than %d characters",
-		    name, PARAM_MAX);
-		*bad = 1;
-	}
-	return v;
-}
+/* GET /api/v2/context: clients of the hosted API may send more parameters than these. */
+static const struct validate_field query_context_fields[] = {
+	{ "libraryId", VALIDATE_STRING, 1, 1, PARAM_MAX, 0, NULL, NULL },
+	{ "query", VALIDATE_STRING, 0, 0, PARAM_MAX, 0, NULL, NULL },
+	{ "topic", VALIDATE_STRING, 0, 0, PARAM_MAX, 0, NULL, NULL },
+	{ "type", VALIDATE_STRING, 0, 0, 0, 0, "txt|json", NULL },
+	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ "tokens", VALIDATE_INT, 0, 1, SEARCH_MAX_TOKENS, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table query_context_params = {
+	query_context_fields, 1, "parameter"
+};
 
 static void
-query_context(struct http_req *r, struct query_ctx *c)
+query_context(struct http_req *r, void *arg)
 {
+	struct query_ctx *c = arg;
 	const char	*libid, *query, *type, *fast, *tokens, *topic;
 	struct buf	 out;
 	long		 budget = SEARCH_DEFAULT_TOKENS;
-	int		 json = 0, bad = 0, status;
+	int		 json, status;
 
-	if ((libid = query_required(r, "libraryId")) == NULL)
+	if (validate_query(r, &query_context_params) == -1)
 		return;
+	libid = http_param(r, "libraryId");
 	/* Older clients send the question as "topic" only. */
-	topic = query_optional(r, "topic", &bad);
-	if (bad)
-		return;
-	if (http_param(r, "query") == NULL && topic != NULL && *topic != '\0')
+	topic = http_param(r, "topic");
+	if ((query = http_param(r, "query")) == NULL && topic != NULL && *topic != '\0')
 		query = topic;
-	else if ((query = query_required(r, "query")) == NULL)
-		return;
-	type = query_optional(r, "type", &bad);
-	fast = bad ? NULL : query_optional(r, "fast", &bad);
-	tokens = bad ? NULL : query_optional(r, "tokens", &bad);
-	if (bad)
-		return;
-	if (type != NULL && strcmp(type, "txt") != 0 && strcmp(type, "json") != 0) {
-		http_error(r, 400, "parameter 'type' must be 'txt' or 'json'");
+	else if (query == NULL || *query == '\0') {
+		http_error(r, 400, query == NULL ? "missing required parameter 'query'" :
+		    "parameter 'query' must not be empty");
 		return;
 	}
+	type = http_param(r, "type");
+	fast = http_param(r, "fast");
 	json = type != NULL && strcmp(type, "json") == 0;
-	if (fast != NULL && strcmp(fast, "true") != 0 && strcmp(fast, "false") != 0) {
-		http_error(r, 400, "parameter 'fast' must be 'true' or 'false'");
-		return;
-	}
-	if (tokens != NULL && util_parse_long(tokens, 1, SEARCH_MAX_TOKENS,
-	    &budget) == -1) {
-		http_error(r, 400, "parameter 'tokens' must be a whole number "
-		    "from %d to %d", SEARCH_MIN_TOKENS, SEARCH_MAX_TOKENS);
-		return;
-	}
 	/* As the hosted API does, a budget under the minimum is raised to it. */
+	if ((tokens = http_param(r, "tokens")) != NULL)
+		util_parse_long(tokens, 1, SEARCH_MAX_TOKENS, &budget);
 	buf_init(&out);
 	status = search_answer(c->search, libid, query, topic, budget,
 	    fast != NULL && strcmp(fast, "true") == 0, json, &out);
@@ -124,20 +89,27 @@ query_context(struct http_req *r, struct query_ctx *c)
 	buf_release(&out);
 }
 
-static void
-query_libs_search(struct http_req *r, struct query_ctx *c)
-{
-	const char	*name, *query;
-	struct buf	 out;
-	int		 bad = 0;
+/* GET /api/v2/libs/search. */
+static const struct validate_field query_libs_fields[] = {
+	{ "libraryName", VALIDATE_STRING, 1, 1, PARAM_MAX, 0, NULL, NULL },
+	{ "query", VALIDATE_STRING, 0, 0, PARAM_MAX, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table query_libs_params = {
+	query_libs_fields, 1, "parameter"
+};
 
-	if ((name = query_required(r, "libraryName")) == NULL)
-		return;
-	query = query_optional(r, "query", &bad);
-	if (bad)
+static void
+query_libs_search(struct http_req *r, void *arg)
+{
+	struct query_ctx *c = arg;
+	struct buf	 out;
+
+	if (validate_query(r, &query_libs_params) == -1)
 		return;
 	buf_init(&out);
-	if (search_libraries(c->search, name, query, &out) == -1)
+	if (search_libraries(c->search, http_param(r, "libraryName"),
+	    http_param(r, "query"), &out) == -1)
 		http_error(r, 500, "the library search failed; the responder log "
 		    "has the details");
 	else
@@ -145,51 +117,21 @@ query_libs_search(struct http_req *r, struct query_ctx *c)
 	buf_release(&out);
 }
 
-/*
- * With perm.require_mcp_auth on, search and context need a valid personal API key: answers
- * 401 (the error says "missing" or "invalid") and returns -1 without one. With it off no
- * credential is looked at.
- */
-static int
-query_authorized(struct http_req *r, struct query_ctx *c)
-{
-	enum apikey_result k;
+/* The routes of ctxd-query (nginx: location /api/v2/). */
+static const struct http_route query_routes[] = {
+	{ "GET", "/api/v2/context", ACCESS_READER, NULL, 0, "the context API",
+	    query_context },
+	{ "GET", "/api/v2/libs/search", ACCESS_READER, NULL, 0, "the library search",
+	    query_libs_search },
+	{ NULL, NULL, 0, NULL, 0, NULL, NULL }
+};
 
-	if (!settings_get_bool(c->db, "perm.require_mcp_auth", 0))
-		return 0;
-	if ((k = apikey_check(c->db, r->authorization)) == APIKEY_VALID ||
-	    k == APIKEY_VALID_ADMIN)
-		return 0;
-	http_error_hdr(r, 401, "WWW-Authenticate: Bearer\r\n", "authentication "
-	    "required: the API key is %s; send Authorization: Bearer <key> with a "
-	    "personal API key", k == APIKEY_MISSING ? "missing" : "invalid");
-	return -1;
-}
-
-static void
-query_handle(struct http_req *r, void *arg)
-{
-	struct query_ctx *c = arg;
-
-	if (strcmp(r->path, "/api/v2/context") == 0 ||
-	    strcmp(r->path, "/api/v2/libs/search") == 0) {
-		if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
-			http_error(r, 405, "%s accepts only GET", r->path);
-			return;
-		}
-		if (query_authorized(r, c) == -1)
-			return;
-		if (r->path[8] == 'c')
-			query_context(r, c);
-		else
-			query_libs_search(r, c);
-		return;
-	}
-	http_error(r, 404, "no such endpoint: %s", r->path);
-}
+static const struct http_responder query_responder = {
+	"ctxd-query", query_init, query_routes, 0
+};
 
 int
 main(int argc, char *argv[])
 {
-	return http_serve(argc, argv, "ctxd-query", query_init, query_handle);
+	return http_serve(argc, argv, &query_responder);
 }

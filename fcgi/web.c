@@ -20,13 +20,14 @@
 static int	 web_admin_gate(struct http_req *, void *, const char *, const char *);
 
 static void *
-web_init(void)
+web_init(struct sqlite3 **db)
 {
 	static struct web_ctx ctx;
 
 	if (db_open(util_data_dir(), DB_READWRITE, &ctx.db) == -1)
 		return NULL;
 	adminapi_set_gate(web_admin_gate, &ctx);
+	*db = ctx.db;
 	return &ctx;
 }
 
@@ -477,8 +478,21 @@ web_handle(struct http_req *r, void *arg)
 		http_error(r, 404, "no such endpoint: %s", r->path);
 }
 
+static const struct http_route web_routes[] = {
+	{ "GET", "/{path*}", ACCESS_PUBLIC, NULL, 0, NULL, web_handle },
+	{ "POST", "/{path*}", ACCESS_PUBLIC, NULL, 0, NULL, web_handle },
+	{ "PUT", "/{path*}", ACCESS_PUBLIC, NULL, 0, NULL, web_handle },
+	{ "PATCH", "/{path*}", ACCESS_PUBLIC, NULL, 0, NULL, web_handle },
+	{ "DELETE", "/{path*}", ACCESS_PUBLIC, NULL, 0, NULL, web_handle },
+	{ NULL, NULL, 0, NULL, 0, NULL, NULL }
+};
+
+static const struct http_responder web_responder = {
+	"ctxd-web", web_init, web_routes, 0
+};
+
 int
 main(int argc, char *argv[])
 {
-	return http_serve(argc, argv, "ctxd-web", web_init, web_handle);
+	return http_serve(argc, argv, &web_responder);
 }

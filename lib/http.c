@@ -24,6 +24,13 @@
 #define HTTP_MAX_PARAMS		64
 #define HTTP_QUICK_FAIL_S	2	/* a worker dying sooner failed at start */
 #define HTTP_MAX_QUICK_FAILS	5
+#define HTTP_MAX_ROUTES		128	/* rows of one route table */
+
+/* Where a pattern's capture stands in the pattern and in the path. */
+struct http_span {
+	const char	*name, *value;
+	size_t		 name_len, value_len;
+};
 
 static volatile sig_atomic_t http_stop;
 
@@ -109,6 +116,12 @@ http_req_release(struct http_req *r)
 	r->params = NULL;
 	r->nparams = 0;
 	r->body = NULL;
+	for (i = 0; i < r->nargs; i++) {
+		free(r->args[i].name);
+		free(r->args[i].value);
+	}
+	r->nargs = 0;
+	explicit_bzero(&r->who, sizeof(r->who));
 }
 
 /* Splits the query string into decoded parameters; -1 on a malformed one. */
@@ -157,7 +170,9 @@ http_write(struct http_req *r, const char *p, size_t n)
 {
 	if (n == 0)
 		return;
-	if (r->fr != NULL)
+	if (r->capture != NULL)
+		buf_add(r->capture, p, n);
+	else if (r->fr != NULL)
 		FCGX_PutStr(p, (int)n, r->fr->out);
 	else
 		fwrite(p, 1, n, stdout);
@@ -183,7 +198,7 @@ http_respond(struct http_req *r, int status, const char *ctype,
 			http_write(r, body, len);
 	}
 	buf_release(&h);
-	if (r->fr == NULL)
+	if (r->fr == NULL && r->capture == NULL)
 		fflush(stdout);
 }
 
@@ -204,7 +219,18 @@ http_verror(struct http_req *r, int status, const char *extra_headers,
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	o = json_object_new_object();
-	json_object_object_add(o, "error", json_object_new_string(msg));
+	if (r->jsonrpc_errors) {
+		json_object *e = json_object_new_object();
+
+		/* -32001: authentication required; -32000: refused by the transport. */
+		json_object_object_add(e, "code", json_object_new_int(status == 401 ?
+		    -32001 : -32000));
+		json_object_object_add(e, "message", json_object_new_string(msg));
+		json_object_object_add(o, "jsonrpc", json_object_new_string("2.0"));
+		json_object_object_add(o, "id", NULL);
+		json_object_object_add(o, "error", e);
+	} else
+		json_object_object_add(o, "error", json_object_new_string(msg));
 	json = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE);
 	http_respond(r, status, "application/json; charset=utf-8", extra_headers,
@@ -272,13 +298,196 @@ http_read_body(struct http_req *r, size_t max)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ the route matcher */
+
+const char *
+http_arg(const struct http_req *r, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nargs; i++)
+		if (strcmp(r->args[i].name, name) == 0)
+			return r->args[i].value;
+	return NULL;
+}
+
+/* Length of the path segment at s (up to '/' or the end). */
+static size_t
+http_seglen(const char *s)
+{
+	return strcspn(s, "/");
+}
+
+/*
+ * 1 when the pattern pat matches path (both after a '/'), recording the captures'
+ * positions in cap (name and value spans, *ncap of them) and counting literal segments in
+ * *lit; 0 when not. "{name*}" tries the longest run of segments first.
+ */
+static int
+http_match(const char *pat, const char *path, struct http_span *cap, size_t *ncap,
+    int *lit)
+{
+	size_t	 pl = http_seglen(pat), sl = http_seglen(path), n0 = *ncap;
+	int	 lit0 = *lit;
+	const char *end;
+
+	if (pl == 0 && *pat == '\0')
+		return *path == '\0';
+	if (pat[0] == '{' && pl >= 3 && pat[pl - 1] == '}') {
+		int	 many = pat[pl - 2] == '*';
+
+		if (sl == 0 || *ncap == HTTP_MAX_ARGS)
+			return 0;
+		cap[*ncap].name = pat + 1;
+		cap[*ncap].name_len = pl - 2 - (size_t)many;
+		cap[*ncap].value = path;
+		if (!many) {
+			cap[*ncap].value_len = sl;
+			(*ncap)++;
+			if ((pat[pl] == '\0') != (path[sl] == '\0'))
+				goto no;
+			if (pat[pl] == '\0' || http_match(pat + pl + 1, path + sl + 1, cap,
+			    ncap, lit))
+				return 1;
+			goto no;
+		}
+		/* One or more segments: the longest that lets the rest match. */
+		for (end = path + strlen(path); end > path; end--) {
+			if (*end != '\0' && *end != '/')
+				continue;
+			if (end[-1] == '/')
+				continue;	/* no empty segment at the end of a run */
+			cap[n0].value_len = (size_t)(end - path);
+			*ncap = n0 + 1;
+			*lit = lit0;
+			if (pat[pl] == '\0' ? *end == '\0' : *end == '/' &&
+			    http_match(pat + pl + 1, end + 1, cap, ncap, lit))
+				return 1;
+		}
+		goto no;
+	}
+	if (pl != sl || strncmp(pat, path, pl) != 0)
+		return 0;
+	(*lit)++;
+	if ((pat[pl] == '\0') != (path[sl] == '\0'))
+		goto no;
+	if (pat[pl] == '\0' || http_match(pat + pl + 1, path + sl + 1, cap, ncap, lit))
+		return 1;
+no:
+	*ncap = n0;
+	*lit = lit0;
+	return 0;
+}
+
+/* 1 when a row for method m answers the request's method (GET rows answer HEAD). */
+static int
+http_method_is(const char *m, const char *method)
+{
+	return strcmp(m, method) == 0 ||
+	    (strcmp(method, "HEAD") == 0 && strcmp(m, "GET") == 0);
+}
+
+/* Copies the captures into r->args; -1 when out of memory. */
+static int
+http_set_args(struct http_req *r, const struct http_span *cap, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		r->args[i].name = strndup(cap[i].name, cap[i].name_len);
+		r->args[i].value = strndup(cap[i].value, cap[i].value_len);
+		r->nargs = i + 1;
+		if (r->args[i].name == NULL || r->args[i].value == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* Answers 405 naming the methods of the rows whose pattern matched best. */
+static void
+http_not_allowed(struct http_req *r, const struct http_route *routes, const int *best,
+    int top)
+{
+	struct buf	 allow, hdr;
+	size_t		 i, k;
+
+	buf_init(&allow);
+	buf_init(&hdr);
+	for (i = 0; routes[i].path != NULL && i < HTTP_MAX_ROUTES; i++) {
+		if (best[i] != top)
+			continue;
+		for (k = 0; k < i; k++)		/* each method once */
+			if (best[k] == top && strcmp(routes[k].method, routes[i].method) == 0)
+				break;
+		if (k == i)
+			buf_printf(&allow, "%s%s", allow.len > 0 ? ", " : "",
+			    routes[i].method);
+	}
+	if (allow.p == NULL || buf_printf(&hdr, "Allow: %s\r\n", allow.p) == -1)
+		http_error(r, 500, "out of memory");
+	else
+		http_error_hdr(r, 405, hdr.p, "%s accepts only %s", r->path, allow.p);
+	buf_release(&allow);
+	buf_release(&hdr);
+}
+
+void
+http_route(struct http_req *r, const struct http_route *routes, struct sqlite3 *db,
+    void *ctx)
+{
+	struct http_span cap[HTTP_MAX_ARGS], got[HTTP_MAX_ARGS];
+	const struct http_route *row = NULL;
+	int		 best[HTTP_MAX_ROUTES], lit, top = -1, rowlit = -1;
+	size_t		 i, ncap, ngot = 0;
+
+	r->db = db;
+	if (r->path[0] != '/') {
+		http_error(r, 404, "no such endpoint: %s", r->path);
+		return;
+	}
+	/* The best match: most literal segments, then the first row of the table. */
+	for (i = 0; routes[i].path != NULL && i < HTTP_MAX_ROUTES; i++) {
+		ncap = 0;
+		lit = 0;
+		best[i] = -1;
+		if (!http_match(routes[i].path + 1, r->path + 1, cap, &ncap, &lit))
+			continue;
+		best[i] = lit;
+		if (lit > top)
+			top = lit;
+		if (http_method_is(routes[i].method, r->method) && lit > rowlit) {
+			row = &routes[i];
+			rowlit = lit;
+			memcpy(got, cap, ncap * sizeof(cap[0]));
+			ngot = ncap;
+		}
+	}
+	if (top == -1) {
+		http_error(r, 404, "no such endpoint: %s", r->path);
+		return;
+	}
+	if (row == NULL || rowlit < top) {
+		http_not_allowed(r, routes, best, top);
+		return;
+	}
+	if (http_set_args(r, got, ngot) == -1) {
+		http_error(r, 500, "out of memory");
+		return;
+	}
+	if (access_check(r, db, row->who, row->flags, row->anon, row->what, &r->who) == -1)
+		return;
+	row->handler(r, ctx);
+}
+
 /* Fills r from the request environment and answers one request. */
 static void
-http_dispatch(struct http_req *r, http_handle_fn handle, void *ctx)
+http_dispatch(struct http_req *r, const struct http_responder *rs, struct sqlite3 *db,
+    void *ctx)
 {
 	const char	*uri, *q, *https;
 	char		*path = NULL;
 
+	r->jsonrpc_errors = rs->jsonrpc_errors;
 	r->method = http_env(r, "REQUEST_METHOD");
 	if (r->method == NULL)
 		r->method = "GET";
@@ -301,7 +510,7 @@ http_dispatch(struct http_req *r, http_handle_fn handle, void *ctx)
 	else if (http_parse_query(r, http_env(r, "QUERY_STRING")) == -1)
 		http_error(r, 400, "malformed query string");
 	else
-		handle(r, ctx);
+		http_route(r, rs->routes, db, ctx);
 	if (!r->answered)
 		http_error(r, 500, "the request could not be answered");
 	http_req_release(r);
@@ -317,16 +526,17 @@ http_on_signal(int sig)
 
 /* One worker: accept and answer until told to stop. */
 static int
-http_worker(int sock, http_init_fn init, http_handle_fn handle)
+http_worker(int sock, const struct http_responder *rs)
 {
 	FCGX_Request	 fr;
 	struct http_req	 r;
+	struct sqlite3	*db = NULL;
 	void		*ctx;
 
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
-	if ((ctx = init()) == NULL)
+	if ((ctx = rs->init(&db)) == NULL)
 		return 1;
 	if (FCGX_InitRequest(&fr, sock, 0) != 0)
 		return 1;
@@ -334,7 +544,7 @@ http_worker(int sock, http_init_fn init, http_handle_fn handle)
 		memset(&r, 0, sizeof(r));
 		r.fr = &fr;
 		r.envp = fr.envp;
-		http_dispatch(&r, handle, ctx);
+		http_dispatch(&r, rs, db, ctx);
 		FCGX_Finish_r(&fr);
 	}
 	return 0;
@@ -347,9 +557,9 @@ http_usage(const char *prog)
 }
 
 int
-http_serve(int argc, char **argv, const char *prog, http_init_fn init,
-    http_handle_fn handle)
+http_serve(int argc, char **argv, const struct http_responder *rs)
 {
+	const char	*prog = rs->prog;
 	const char	*sockpath = NULL;
 	pid_t		 kids[HTTP_MAX_WORKERS];
 	time_t		 started[HTTP_MAX_WORKERS];
@@ -393,12 +603,13 @@ http_serve(int argc, char **argv, const char *prog, http_init_fn init,
 	/* Plain CGI (no socket on fd 0): answer the one request in the environment. */
 	if (sockpath == NULL && FCGX_IsCGI()) {
 		struct http_req r;
+		struct sqlite3 *db = NULL;
 		void *ctx;
 
-		if ((ctx = init()) == NULL)
+		if ((ctx = rs->init(&db)) == NULL)
 			return 1;
 		memset(&r, 0, sizeof(r));
-		http_dispatch(&r, handle, ctx);
+		http_dispatch(&r, rs, db, ctx);
 		return 0;
 	}
 	if (sockpath != NULL) {
@@ -430,7 +641,7 @@ http_serve(int argc, char **argv, const char *prog, http_init_fn init,
 				continue;
 			}
 			if (pid == 0)
-				_exit(http_worker(sock, init, handle));
+				_exit(http_worker(sock, rs));
 			kids[i] = pid;
 			started[i] = time(NULL);
 		}

@@ -1,13 +1,23 @@
 /*
- * http.h: the FastCGI responder frame shared by ctxd-query, ctxd-web (and later ctxd-mcp,
- * ctxd-hook): socket handling, pre-forked workers, request parsing and responses.
+ * http.h: the FastCGI responder frame shared by ctxd-query, ctxd-mcp, ctxd-web and
+ * ctxd-hook: socket handling, pre-forked workers, request parsing, the route matcher and
+ * responses. A responder is a route table (struct http_route) and an init function:
+ * http_serve runs it, and for every request the matcher picks the row, answers 404 or 405
+ * (with Allow) itself, runs the row's authorization (access.h) and calls the row's
+ * handler.
  */
 #ifndef HTTP_H
 #define HTTP_H
 
 #include <stddef.h>
 
+#include "access.h"
+
 struct FCGX_Request;
+struct buf;
+struct sqlite3;
+
+#define HTTP_MAX_ARGS	4	/* captures of one route pattern */
 
 struct http_param {
 	char	*name;
@@ -27,19 +37,62 @@ struct http_req {
 	char		*body;		/* after http_read_body */
 	size_t		 body_len;
 	int		 answered;
+	int		 jsonrpc_errors;	/* http_error answers JSON-RPC error objects */
+	struct buf	*capture;	/* tests: the response goes here, not to a client */
+	/* Set by the route matcher before the handler runs: */
+	struct sqlite3	*db;		/* the responder's database connection */
+	struct access_principal who;	/* who is asking (access_check) */
+	struct http_param args[HTTP_MAX_ARGS];	/* the pattern's {captures} */
+	size_t		 nargs;
 };
 
-/* Called once per worker process after fork; returns the handler context or NULL. */
-typedef void *(*http_init_fn)(void);
 /* Answers one request; must call http_respond/http_error (else a 500 is sent). */
-typedef void (*http_handle_fn)(struct http_req *, void *ctx);
+typedef void (*http_handler_fn)(struct http_req *, void *ctx);
+
+/*
+ * One row of a responder's route table. A pattern is a path whose segments are literal or
+ * a capture: "{name}" matches one non-empty segment, "{name*}" one or more segments (so
+ * "/api/libraries/{id*}/refresh" matches "/api/libraries/acme/docs/refresh" with id
+ * "acme/docs"). A row with method "GET" also answers HEAD. A table ends with a row whose
+ * path is NULL.
+ */
+struct http_route {
+	const char	*method;
+	const char	*path;
+	enum access_who	 who;		/* who may call (access_check) */
+	const char	*anon;		/* ACCESS_USER: its perm.anonymous_* switch, or NULL */
+	int		 flags;		/* ACCESS_MAY_MUST_CHANGE */
+	const char	*what;		/* the operation, for refusals: "listing the jobs" */
+	http_handler_fn	 handler;
+};
+
+/* A responder: its name, its route table and the per-process set-up. */
+struct http_responder {
+	const char		*prog;
+	/* Called once per worker process after fork: the handler context (or NULL on
+	 * failure) and, in *db, the connection the matcher authorizes with. */
+	void			*(*init)(struct sqlite3 **db);
+	const struct http_route	*routes;
+	int			 jsonrpc_errors;	/* errors as JSON-RPC objects (/mcp) */
+};
 
 /*
  * Runs a responder: parses --socket PATH, --workers N and --help, checks LICENSE_KEY,
  * opens the listen socket (or uses fd 0), pre-forks the workers, restarts any that die
  * and stops them all on SIGTERM/SIGINT. Returns the process exit status.
  */
-int	 http_serve(int argc, char **argv, const char *prog, http_init_fn, http_handle_fn);
+int	 http_serve(int argc, char **argv, const struct http_responder *);
+
+/*
+ * The route matcher: finds the row of routes for r's method and path, answers 404 (no
+ * row's pattern matches) or 405 with an Allow header (no matching row has the method),
+ * else runs access_check for the row (answering 401/403 on refusal) and calls its handler
+ * with ctx. r->db is set to db, r->args to the captures, r->who to the caller.
+ */
+void	 http_route(struct http_req *, const struct http_route *routes,
+	    struct sqlite3 *db, void *ctx);
+/* The value of capture name of the matched pattern, or NULL. */
+const char *http_arg(const struct http_req *, const char *name);
 
 /* The first value of query parameter name, or NULL. */
 const char *http_param(const struct http_req *, const char *name);

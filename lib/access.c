@@ -1,0 +1,191 @@
+/* access.c: the one authorization check of the responders (see access.h). */
+#include "config.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "access.h"
+#include "http.h"
+
+/* The value of cookie name in the Cookie header (copied into out), or NULL. */
+static const char *
+access_cookie(struct http_req *r, const char *name, char *out, size_t outsz)
+{
+	const char	*h = http_header(r, "HTTP_COOKIE"), *p, *e;
+	size_t		 n = strlen(name);
+
+	if (h == NULL)
+		return NULL;
+	for (p = h; *p != '\0'; p = *e == '\0' ? e : e + 1) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if ((e = strchr(p, ';')) == NULL)
+			e = p + strlen(p);
+		if ((size_t)(e - p) > n && strncmp(p, name, n) == 0 && p[n] == '=') {
+			if ((size_t)(e - p - n - 1) >= outsz)
+				return NULL;
+			memcpy(out, p + n + 1, (size_t)(e - p - n - 1));
+			out[e - p - n - 1] = '\0';
+			return out;
+		}
+	}
+	return NULL;
+}
+
+static void
+access_unauthorized(struct http_req *r, const char *what, const char *why)
+{
+	http_error_hdr(r, 401, "WWW-Authenticate: Bearer\r\n", "%s needs authentication: "
+	    "%s", what, why);
+}
+
+/*
+ * The API key a reader sent: Authorization, or else context7-api-key or x-api-key (with or
+ * without "Bearer "), as an Authorization value in out. NULL when none was sent.
+ */
+static const char *
+access_reader_key(struct http_req *r, char *out, size_t outsz)
+{
+	static const char *const hdrs[] = { "HTTP_CONTEXT7_API_KEY", "HTTP_X_API_KEY" };
+	const char	*v;
+	size_t		 i;
+	int		 n;
+
+	if (r->authorization != NULL && *r->authorization != '\0')
+		return r->authorization;
+	for (i = 0; i < sizeof(hdrs) / sizeof(hdrs[0]); i++) {
+		if ((v = http_header(r, hdrs[i])) == NULL || *v == '\0')
+			continue;
+		if (strncasecmp(v, "Bearer ", 7) == 0)
+			v += 7;
+		n = snprintf(out, outsz, "Bearer %s", v);
+		return n > 0 && (size_t)n < outsz ? out : "Bearer -";
+	}
+	return NULL;
+}
+
+/* ACCESS_READER: a valid API key when perm.require_mcp_auth is on. */
+static int
+access_reader(struct http_req *r, struct sqlite3 *db, struct access_principal *p)
+{
+	struct apikey_info key;
+	const char	*auth;
+	char		 buf[256];
+	enum apikey_result k;
+
+	if (!settings_get_bool(db, "perm.require_mcp_auth", 0))
+		return 0;
+	auth = access_reader_key(r, buf, sizeof(buf));
+	k = apikey_lookup(db, auth, &key);
+	explicit_bzero(buf, sizeof(buf));
+	if (k == APIKEY_VALID || k == APIKEY_VALID_ADMIN) {
+		p->via = ACCESS_KEY;
+		p->key_id = key.id;
+		p->admin = key.admin;
+		return 0;
+	}
+	http_error_hdr(r, 401, k == APIKEY_MISSING ?
+	    "WWW-Authenticate: Bearer realm=\"ctxd\"\r\n" :
+	    "WWW-Authenticate: Bearer realm=\"ctxd\", error=\"invalid_token\"\r\n",
+	    "authentication required: the API key is %s; send Authorization: Bearer "
+	    "<key> with a personal API key", k == APIKEY_MISSING ? "missing" : "invalid");
+	return -1;
+}
+
+/* Who sent the request (key or session); answers 401/500 and returns -1 when no one. */
+static int
+access_identify(struct http_req *r, struct sqlite3 *db, const char *what,
+    struct access_principal *p)
+{
+	struct apikey_info key;
+	long long	 uid = 0;
+	int		 rc;
+
+	if (r->authorization != NULL && *r->authorization != '\0') {
+		switch (apikey_lookup(db, r->authorization, &key)) {
+		case APIKEY_VALID:
+		case APIKEY_VALID_ADMIN:
+			break;
+		case APIKEY_MISSING:
+		case APIKEY_INVALID:
+			access_unauthorized(r, what, "the API key is invalid (unknown, "
+			    "revoked or malformed); send Authorization: Bearer <key>");
+			return -1;
+		}
+		p->via = ACCESS_KEY;
+		p->key_id = key.id;
+		p->admin = key.admin;
+		uid = key.user_id;
+	} else if (access_cookie(r, SESSION_COOKIE, p->token, sizeof(p->token)) != NULL) {
+		if ((rc = session_lookup(db, p->token, &p->session_id, &uid)) == -1) {
+			http_error(r, 500, "the session could not be checked");
+			return -1;
+		}
+		if (rc == 1) {
+			access_unauthorized(r, what, "the session is invalid (expired or "
+			    "ended); sign in again");
+			return -1;
+		}
+		p->via = ACCESS_SESSION;
+	} else {
+		access_unauthorized(r, what, "the API key is missing; send "
+		    "Authorization: Bearer <key> or sign in");
+		return -1;
+	}
+	if (uid == 0)
+		return 0;
+	if ((rc = user_by_id(db, uid, &p->user)) == -1) {
+		http_error(r, 500, "the user could not be read");
+		return -1;
+	}
+	if (rc == 1 || p->user.disabled) {
+		access_unauthorized(r, what, "the session is invalid (its user is "
+		    "disabled or deleted)");
+		return -1;
+	}
+	if (p->via == ACCESS_SESSION)
+		p->admin = p->user.admin;
+	return 0;
+}
+
+int
+access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int flags,
+    const char *anon_setting, const char *what, struct access_principal *p)
+{
+	memset(p, 0, sizeof(*p));
+	switch (who) {
+	case ACCESS_PUBLIC:
+		return 0;
+	case ACCESS_READER:
+		return access_reader(r, db, p);
+	case ACCESS_USER:
+		if (anon_setting != NULL && settings_get_bool(db, anon_setting, 0))
+			return 0;
+		break;
+	case ACCESS_ADMIN:
+		break;
+	}
+	if (access_identify(r, db, what, p) == -1)
+		return -1;
+	if (p->via == ACCESS_SESSION && strcmp(r->method, "GET") != 0 &&
+	    strcmp(r->method, "HEAD") != 0 &&
+	    !session_csrf_ok(p->token, http_header(r, "HTTP_X_CSRF_TOKEN"))) {
+		http_error(r, 403, "%s with a session needs the session's CSRF token in "
+		    "the X-CSRF-Token header (missing or wrong)", what);
+		return -1;
+	}
+	if (p->user.must_change && !(flags & ACCESS_MAY_MUST_CHANGE)) {
+		http_error(r, 403, "the password of %s must be changed first (POST "
+		    "/api/password); until then nothing else is allowed", p->user.name);
+		return -1;
+	}
+	if (who == ACCESS_ADMIN && !p->admin) {
+		http_error(r, 403, "%s needs an admin; %s is not one", what,
+		    p->via == ACCESS_KEY ? "this API key" : p->user.name);
+		return -1;
+	}
+	return 0;
+}

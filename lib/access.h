@@ -1,0 +1,52 @@
+/*
+ * access.h: the one authorization check of the responders. A route row (http.h) names who
+ * may call it; the route matcher runs access_check before the row's handler, so no
+ * handler checks credentials itself. Credentials: an API key (Authorization: Bearer, and
+ * for readers also the context7-api-key and x-api-key headers) or the session cookie
+ * (with its CSRF token in X-CSRF-Token on any method but GET and HEAD).
+ */
+#ifndef ACCESS_H
+#define ACCESS_H
+
+#include "ctxd.h"
+
+struct http_req;
+struct sqlite3;
+
+/* Who may call a route. */
+enum access_who {
+	ACCESS_PUBLIC,		/* anyone: no credential is looked at */
+	ACCESS_READER,		/* anyone; with setting perm.require_mcp_auth on, only the
+				   bearer of a valid API key (a session is not enough) */
+	ACCESS_USER,		/* a key or session of any user, or anyone when the row's
+				   perm.anonymous_* switch is on */
+	ACCESS_ADMIN		/* an admin's key or session */
+};
+
+/* Row flags. */
+#define ACCESS_MAY_MUST_CHANGE	0x01	/* allowed while the password must be changed */
+
+enum access_via { ACCESS_ANONYMOUS, ACCESS_KEY, ACCESS_SESSION };
+
+/* Who is asking (after access_check). user.id is 0 for anonymous callers and operator keys. */
+struct access_principal {
+	enum access_via	 via;
+	int		 admin;
+	struct user	 user;
+	long long	 key_id;
+	long long	 session_id;
+	char		 token[128];	/* the session token (the cookie) */
+};
+
+/*
+ * Decides whether the request may go on, as described for enum access_who; anon_setting
+ * is the row's perm.anonymous_* switch (ACCESS_USER only; may be NULL), flags its
+ * ACCESS_* flags, what names the operation in refusals ("listing the jobs"). Fills *p.
+ * On refusal answers 401 (WWW-Authenticate: Bearer; the error says whether the
+ * credential is missing or invalid, never more) or 403 naming what is missing, and
+ * returns -1; 0 when allowed.
+ */
+int	 access_check(struct http_req *, struct sqlite3 *, enum access_who, int flags,
+	    const char *anon_setting, const char *what, struct access_principal *p);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * validate.h: the one edge validator. Query parameters and JSON bodies are checked against
+ * a declared table of fields (type, required, bounds, list element rules); unknown keys
+ * are refused. The error names the field and the bound. String lengths are counted in
+ * characters (UTF-8 code points), not bytes, and must be valid UTF-8 without NUL.
+ *
+ * The pure checks (validate_object, validate_string) serve every caller that has JSON or
+ * text from elsewhere (a stored setting, a manifest entry); validate_query and
+ * validate_body are their HTTP faces, which answer the 4xx themselves.
+ */
+#ifndef VALIDATE_H
+#define VALIDATE_H
+
+#include <stddef.h>
+
+#include <json.h>
+
+struct http_req;
+
+#define VALIDATE_BODY_MAX	(64 * 1024)	/* bytes of a JSON body */
+
+enum validate_type {
+	VALIDATE_STRING,	/* min..max characters; choices, when set, lists the values */
+	VALIDATE_BOOL,		/* JSON true/false; as a parameter "true" or "false" */
+	VALIDATE_INT,		/* a whole number in min..max (a parameter: decimal digits) */
+	VALIDATE_LIST,		/* JSON array of at most max strings, each 1..elem_max characters */
+	VALIDATE_OBJECT		/* JSON object (its members are the caller's to check) */
+};
+
+/*
+ * One declared field. check (may be NULL) is a further rule on a string value or on each
+ * element of a list: it returns 0, or -1 with the reason (completing "field 'x' ...", for
+ * example "must not contain '..'") in err.
+ */
+struct validate_field {
+	const char		*name;
+	enum validate_type	 type;
+	int			 required;
+	long			 min, max;	/* STRING: characters; INT: value; LIST: entries */
+	long			 elem_max;	/* LIST: characters of one entry */
+	const char		*choices;	/* STRING: "txt|json", or NULL for any */
+	int			(*check)(const char *value, char *err, size_t errsz);
+};
+
+/* A table: the fields (ending with a row whose name is NULL) and what to do with others. */
+struct validate_table {
+	const struct validate_field *fields;
+	int			 allow_unknown;	/* ignore undeclared keys (else refused) */
+	const char		*what;		/* "parameter" or "field" in errors */
+};
+
+/* Number of characters of UTF-8 text s of n bytes, or -1 when it is not valid UTF-8. */
+long	 validate_utf8_chars(const char *s, size_t n);
+/*
+ * Checks one value v (n bytes) against the string rules of f (length in characters,
+ * choices, check). 0, or -1 with an error naming the field in err.
+ */
+int	 validate_string(const struct validate_field *f, const char *kind, const char *v,
+	    size_t n, char *err, size_t errsz);
+/* Checks a JSON object against t. 0, or -1 with an error naming the field in err. */
+int	 validate_object(const struct validate_table *t, json_object *o, char *err,
+	    size_t errsz);
+/*
+ * Parses text (n bytes) as one JSON object and checks it against t: the object (caller
+ * puts), or NULL with the error in err.
+ */
+json_object *validate_json(const struct validate_table *t, const char *text, size_t n,
+	    char *err, size_t errsz);
+/* Checks the request's query parameters against t; answers 400 and returns -1 when bad. */
+int	 validate_query(struct http_req *, const struct validate_table *t);
+/*
+ * Reads the request's body (Content-Type application/json, else 415; at most
+ * VALIDATE_BODY_MAX bytes, else 413) and checks it against t: the object (caller puts),
+ * or NULL after answering 4xx.
+ */
+json_object *validate_body(struct http_req *, const struct validate_table *t);
+
+/* Members of a validated object: the string (NULL when absent), bool / number (or dflt). */
+const char *validate_str(json_object *, const char *name);
+int	 validate_bool(json_object *, const char *name, int dflt);
+long	 validate_long(json_object *, const char *name, long dflt);
+
+#endif
