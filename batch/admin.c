@@ -47,7 +47,7 @@ open_db(sqlite3 **db)
 }
 
 static int
-cmd_init(void)
+admin_cmd_init(void)
 {
 	const char	*dir = util_data_dir();
 	sqlite3		*db = NULL;
@@ -70,7 +70,7 @@ cmd_init(void)
 }
 
 static int
-cmd_license(int argc, char **argv)
+admin_cmd_license(int argc, char **argv)
 {
 	struct license	 lic;
 	enum license_status st;
@@ -150,7 +150,7 @@ key_print(const struct apikey_row *k, void *arg)
 }
 
 static int
-cmd_key(int argc, char **argv)
+admin_cmd_key(int argc, char **argv)
 {
 	sqlite3		*db;
 	struct user	 u;
@@ -295,7 +295,7 @@ free_password(char *pw)
 
 /* ctxd-admin passwd [--temporary] USER: a new password; ends the user's sessions. */
 static int
-cmd_passwd(int argc, char **argv)
+admin_cmd_passwd(int argc, char **argv)
 {
 	sqlite3		*db;
 	struct user	 u;
@@ -356,7 +356,7 @@ user_print(const struct user *u, void *arg)
 
 /* ctxd-admin user ...: list, create, disable, enable, delete, role, unlock. */
 static int
-cmd_user(int argc, char **argv)
+admin_cmd_user(int argc, char **argv)
 {
 	sqlite3		*db;
 	struct user	 u;
@@ -490,7 +490,7 @@ read_stdin_line(void)
 }
 
 static int
-cmd_settings(int argc, char **argv)
+admin_cmd_settings(int argc, char **argv)
 {
 	sqlite3		*db;
 	const char	*dir = util_data_dir();
@@ -559,7 +559,7 @@ out:
 
 /* ctxd-admin provider test ...: one real call to each configured AI provider. */
 static int
-cmd_provider(int argc, char **argv)
+admin_cmd_provider(int argc, char **argv)
 {
 	sqlite3	*db;
 	int	 rc;
@@ -584,19 +584,19 @@ main(int argc, char *argv[])
 		return 2;
 	}
 	if (strcmp(argv[1], "init") == 0 && argc == 2)
-		return cmd_init();
+		return admin_cmd_init();
 	if (strcmp(argv[1], "license") == 0)
-		return cmd_license(argc - 2, argv + 2);
+		return admin_cmd_license(argc - 2, argv + 2);
 	if (strcmp(argv[1], "key") == 0)
-		return cmd_key(argc - 2, argv + 2);
+		return admin_cmd_key(argc - 2, argv + 2);
 	if (strcmp(argv[1], "passwd") == 0)
-		return cmd_passwd(argc - 2, argv + 2);
+		return admin_cmd_passwd(argc - 2, argv + 2);
 	if (strcmp(argv[1], "user") == 0)
-		return cmd_user(argc - 2, argv + 2);
+		return admin_cmd_user(argc - 2, argv + 2);
 	if (strcmp(argv[1], "settings") == 0)
-		return cmd_settings(argc - 2, argv + 2);
+		return admin_cmd_settings(argc - 2, argv + 2);
 	if (strcmp(argv[1], "provider") == 0)
-		return cmd_provider(argc - 2, argv + 2);
+		return admin_cmd_provider(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage();
 		return 0;

@@ -26,7 +26,7 @@ struct toml_line {
 	int		 ours;		/* in [mcp_servers.<name>] or one of its sub-tables */
 };
 
-struct toml_key {
+struct tomledit_key {
 	char	 part[TOML_PARTS][TOML_PARTLEN];
 	int	 n;			/* parts kept (at most TOML_PARTS) */
 };
@@ -38,7 +38,7 @@ struct toml_lex {
 };
 
 static const char *
-toml_ws(const char *s, const char *e)
+tomledit_ws(const char *s, const char *e)
 {
 	while (s < e && (*s == ' ' || *s == '\t'))
 		s++;
@@ -46,7 +46,7 @@ toml_ws(const char *s, const char *e)
 }
 
 static int
-toml_bare(char c)
+tomledit_bare(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 	    c == '_' || c == '-';
@@ -58,9 +58,9 @@ toml_bare(char c)
  * quotes. Returns -1 when there is no key.
  */
 static int
-toml_key(const char **sp, const char *e, struct toml_key *k)
+tomledit_key(const char **sp, const char *e, struct tomledit_key *k)
 {
-	const char	*s = toml_ws(*sp, e), *from, *to;
+	const char	*s = tomledit_ws(*sp, e), *from, *to;
 	size_t		 n;
 	char		 quote;
 
@@ -75,7 +75,7 @@ toml_key(const char **sp, const char *e, struct toml_key *k)
 				return -1;
 			to = s++;
 		} else {
-			for (from = s; s < e && toml_bare(*s); s++)
+			for (from = s; s < e && tomledit_bare(*s); s++)
 				;
 			if (s == from)
 				return -1;
@@ -89,9 +89,9 @@ toml_key(const char **sp, const char *e, struct toml_key *k)
 			k->part[k->n][n] = '\0';
 			k->n++;
 		}
-		s = toml_ws(s, e);
+		s = tomledit_ws(s, e);
 		if (s < e && *s == '.') {
-			s = toml_ws(s + 1, e);
+			s = tomledit_ws(s + 1, e);
 			continue;
 		}
 		*sp = s;
@@ -104,7 +104,7 @@ toml_key(const char **sp, const char *e, struct toml_key *k)
  * bracket depth; a '#' outside strings ends the line. -1 on a string left open on a line.
  */
 static int
-toml_scan(struct toml_lex *x, const char *s, const char *e)
+tomledit_scan(struct toml_lex *x, const char *s, const char *e)
 {
 	char	 q;
 
@@ -164,7 +164,7 @@ toml_scan(struct toml_lex *x, const char *s, const char *e)
 
 /* 1 when key k starts with mcp_servers.<name>. */
 static int
-toml_is_ours(const struct toml_key *k, const char *name)
+tomledit_is_ours(const struct tomledit_key *k, const char *name)
 {
 	return k->n >= 2 && strcmp(k->part[0], "mcp_servers") == 0 &&
 	    strcmp(k->part[1], name) == 0;
@@ -172,7 +172,7 @@ toml_is_ours(const struct toml_key *k, const char *name)
 
 /* Appends the value as a TOML basic string. */
 static int
-toml_add_string(struct buf *b, const char *v)
+tomledit_add_string(struct buf *b, const char *v)
 {
 	const unsigned char	*s;
 
@@ -193,28 +193,28 @@ toml_add_string(struct buf *b, const char *v)
 
 /* Appends a key: bare when it can be, else quoted. */
 static int
-toml_add_key(struct buf *b, const char *k)
+tomledit_add_key(struct buf *b, const char *k)
 {
 	const char	*s;
 
-	for (s = k; *s != '\0' && toml_bare(*s); s++)
+	for (s = k; *s != '\0' && tomledit_bare(*s); s++)
 		;
-	return *s == '\0' && s != k ? buf_adds(b, k) : toml_add_string(b, k);
+	return *s == '\0' && s != k ? buf_adds(b, k) : tomledit_add_string(b, k);
 }
 
 /* The server's tables, with the file's line ending. */
 static int
-toml_block(struct buf *b, const char *name, const char *url, const char *hname,
+tomledit_block(struct buf *b, const char *name, const char *url, const char *hname,
     const char *hvalue, const char *nl)
 {
 	if (buf_printf(b, "[mcp_servers.%s]%surl = ", name, nl) == -1 ||
-	    toml_add_string(b, url) == -1 || buf_adds(b, nl) == -1)
+	    tomledit_add_string(b, url) == -1 || buf_adds(b, nl) == -1)
 		return -1;
 	if (hvalue == NULL)
 		return 0;
 	if (buf_printf(b, "%s[mcp_servers.%s.http_headers]%s", nl, name, nl) == -1 ||
-	    toml_add_key(b, hname) == -1 || buf_adds(b, " = ") == -1 ||
-	    toml_add_string(b, hvalue) == -1 || buf_adds(b, nl) == -1)
+	    tomledit_add_key(b, hname) == -1 || buf_adds(b, " = ") == -1 ||
+	    tomledit_add_string(b, hvalue) == -1 || buf_adds(b, nl) == -1)
 		return -1;
 	return 0;
 }
@@ -224,11 +224,11 @@ toml_block(struct buf *b, const char *name, const char *url, const char *hname,
  * editor does not handle. lines has one entry per line of in.
  */
 static int
-toml_read(const char *in, size_t len, const char *name, struct toml_line *lines,
+tomledit_read(const char *in, size_t len, const char *name, struct toml_line *lines,
     size_t *nlines, char *err, size_t errsz)
 {
 	struct toml_lex	 x = { 0, 0 };
-	struct toml_key	 table, k;
+	struct tomledit_key	 table, k;
 	const char	*p = in, *e = in + len, *nl, *le, *s;
 	size_t		 n = 0;
 	int		 ours = 0, array, j;
@@ -241,10 +241,10 @@ toml_read(const char *in, size_t len, const char *name, struct toml_line *lines,
 			le--;
 		lines[n].p = p;
 		lines[n].len = (size_t)((nl != NULL ? nl + 1 : e) - p);
-		s = toml_ws(p, le);
+		s = tomledit_ws(p, le);
 		if (x.ml != 0 || x.depth > 0) {
 			lines[n].kind = TL_MORE;
-			if (toml_scan(&x, s, le) == -1)
+			if (tomledit_scan(&x, s, le) == -1)
 				goto bad;
 		} else if (s == le || *s == '#') {
 			lines[n].kind = TL_BLANK;
@@ -252,13 +252,13 @@ toml_read(const char *in, size_t len, const char *name, struct toml_line *lines,
 			lines[n].kind = TL_HEADER;
 			array = s + 1 < le && s[1] == '[';
 			s += array ? 2 : 1;
-			if (toml_key(&s, le, &table) == -1 || s >= le || *s != ']' ||
+			if (tomledit_key(&s, le, &table) == -1 || s >= le || *s != ']' ||
 			    (array && (s + 1 >= le || s[1] != ']')))
 				goto bad;
-			s = toml_ws(s + (array ? 2 : 1), le);
+			s = tomledit_ws(s + (array ? 2 : 1), le);
 			if (s < le && *s != '#')
 				goto bad;
-			ours = toml_is_ours(&table, name);
+			ours = tomledit_is_ours(&table, name);
 			if (array && (ours || (table.n == 1 &&
 			    strcmp(table.part[0], "mcp_servers") == 0))) {
 				snprintf(err, errsz, "line %zu declares an array of tables "
@@ -268,15 +268,15 @@ toml_read(const char *in, size_t len, const char *name, struct toml_line *lines,
 			}
 		} else {
 			lines[n].kind = TL_KEYVAL;
-			if (toml_key(&s, le, &k) == -1 || s >= le || *s != '=')
+			if (tomledit_key(&s, le, &k) == -1 || s >= le || *s != '=')
 				goto bad;
 			if (!ours) {
 				/* the key's full name: table + dotted key */
-				struct toml_key full = table;
+				struct tomledit_key full = table;
 
 				for (j = 0; j < k.n && full.n < TOML_PARTS; j++)
 					memcpy(full.part[full.n++], k.part[j], TOML_PARTLEN);
-				if (toml_is_ours(&full, name) || (full.n == 1 &&
+				if (tomledit_is_ours(&full, name) || (full.n == 1 &&
 				    strcmp(full.part[0], "mcp_servers") == 0)) {
 					snprintf(err, errsz, "line %zu defines %s with a "
 					    "dotted key or an inline table; ctxd edits only "
@@ -287,7 +287,7 @@ toml_read(const char *in, size_t len, const char *name, struct toml_line *lines,
 					return -1;
 				}
 			}
-			if (toml_scan(&x, s + 1, le) == -1)
+			if (tomledit_scan(&x, s + 1, le) == -1)
 				goto bad;
 		}
 		lines[n].ours = ours;
@@ -326,7 +326,7 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	if (toml_read(in, len, name, lines, &nlines, err, errsz) == -1)
+	if (tomledit_read(in, len, name, lines, &nlines, err, errsz) == -1)
 		goto out;
 	/* the file's line ending: its first one (a last line ending in '\r' becomes \r\n) */
 	if ((first = memchr(in, '\n', len)) != NULL ? first > in && first[-1] == '\r' :
@@ -351,7 +351,7 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 		/* blank and comment lines after the last table of ours stay */
 		for (j = last + 1; j < nlines && lines[j].ours; j++)
 			lines[j].ours = 0;
-		if (!placed && (toml_block(&b, name, url, header_name, header_value,
+		if (!placed && (tomledit_block(&b, name, url, header_name, header_value,
 		    nl) == -1))
 			goto oom;
 		placed = 1;
@@ -366,7 +366,7 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 		    !(b.len >= 3 && b.p[b.len - 2] == '\r' && b.p[b.len - 3] == '\n') &&
 		    buf_adds(&b, nl) == -1)
 			goto oom;
-		if (toml_block(&b, name, url, header_name, header_value, nl) == -1)
+		if (tomledit_block(&b, name, url, header_name, header_value, nl) == -1)
 			goto oom;
 	}
 	*out = buf_detach(&b);

@@ -333,7 +333,7 @@ size_t	 lexindex_bytes(const struct lexindex *);
  * BM25 of the library's snippets for the quoted terms of tokenize_match_terms (in the
  * question's order); the best max into out, best first. With LEXINDEX_PROXIMITY the best
  * 80 (or max) by BM25 also score for consecutive question terms standing near each other in a
- * snippet (see lex_proximity); without it the scores are FTS5's bm25() exactly.
+ * snippet (see lexindex_proximity); without it the scores are FTS5's bm25() exactly.
  */
 #define LEXINDEX_PROXIMITY	0x1
 /*

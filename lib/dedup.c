@@ -249,7 +249,7 @@ struct dd_item {
 };
 
 static int
-dd_cmp(const void *x, const void *y)
+dedup_cmp(const void *x, const void *y)
 {
 	const struct dd_item *a = *(const struct dd_item *const *)x;
 	const struct dd_item *b = *(const struct dd_item *const *)y;
@@ -270,13 +270,13 @@ dd_cmp(const void *x, const void *y)
 }
 
 static uint64_t
-dd_hash_key(const char *hex)
+dedup_hash_key(const char *hex)
 {
 	return dedup_fnv(0xcbf29ce484222325ULL, hex, 64);
 }
 
 /* The kept snippets of one heading trail. */
-struct dd_group {
+struct dedup_group {
 	const char	 *trail;
 	struct dd_item	**kept;
 	size_t		  n, cap;
@@ -285,12 +285,12 @@ struct dd_group {
 /* The kept snippets seen so far: open-addressing tables on hash and on trail. */
 struct dd_kept {
 	struct dd_item	**exact;	/* size mask + 1 */
-	struct dd_group	 *groups;	/* size mask + 1; trail NULL: free */
+	struct dedup_group	 *groups;	/* size mask + 1; trail NULL: free */
 	size_t		  mask;
 };
 
-static struct dd_group *
-dd_group(struct dd_kept *k, const char *trail)
+static struct dedup_group *
+dedup_group(struct dd_kept *k, const char *trail)
 {
 	size_t	 i;
 
@@ -309,18 +309,18 @@ dd_group(struct dd_kept *k, const char *trail)
  * copies of each other).
  */
 static struct dd_item *
-dd_find(struct dd_kept *k, struct dd_item *it)
+dedup_find(struct dd_kept *k, struct dd_item *it)
 {
-	struct dd_group	*g;
+	struct dedup_group	*g;
 	size_t		 i;
 
-	for (i = dd_hash_key(it->hash) & k->mask; k->exact[i] != NULL;
+	for (i = dedup_hash_key(it->hash) & k->mask; k->exact[i] != NULL;
 	    i = (i + 1) & k->mask)
 		if (strcmp(k->exact[i]->hash, it->hash) == 0)
 			return k->exact[i];
 	if (!it->has_sig)
 		return NULL;
-	g = dd_group(k, it->trail);
+	g = dedup_group(k, it->trail);
 	for (i = 0; g->trail != NULL && i < g->n && i < DEDUP_GROUP_MAX; i++)
 		if (strcmp(g->kept[i]->path, it->path) != 0 &&
 		    dedup_near(g->kept[i]->sig, it->sig))
@@ -329,19 +329,19 @@ dd_find(struct dd_kept *k, struct dd_item *it)
 }
 
 static int
-dd_keep(struct dd_kept *k, struct dd_item *it)
+dedup_keep(struct dd_kept *k, struct dd_item *it)
 {
-	struct dd_group	*g;
+	struct dedup_group	*g;
 	struct dd_item	**t;
 	size_t		 i;
 
-	for (i = dd_hash_key(it->hash) & k->mask; k->exact[i] != NULL;
+	for (i = dedup_hash_key(it->hash) & k->mask; k->exact[i] != NULL;
 	    i = (i + 1) & k->mask)
 		;
 	k->exact[i] = it;
 	if (!it->has_sig)
 		return 0;
-	g = dd_group(k, it->trail);
+	g = dedup_group(k, it->trail);
 	g->trail = it->trail;
 	if (g->n == g->cap) {
 		g->cap = g->cap ? g->cap * 2 : 4;
@@ -355,7 +355,7 @@ dd_keep(struct dd_kept *k, struct dd_item *it)
 
 /* Reads the library's snippets into *items (*n of them). */
 static int
-dd_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *n)
+dedup_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *n)
 {
 	sqlite3_stmt	*st = NULL;
 	struct dd_item	*v = NULL, *t;
@@ -418,7 +418,7 @@ out:
  * embed_version, so that query processes reload its vectors without them.
  */
 static int
-dd_apply(sqlite3 *db, const char *library_id, struct dd_item *items, size_t n,
+dedup_apply(sqlite3 *db, const char *library_id, struct dd_item *items, size_t n,
     struct dedup_stats *stats)
 {
 	sqlite3_stmt	*upd = NULL, *delf = NULL, *dele = NULL;
@@ -489,7 +489,7 @@ dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
 
 	memset(stats, 0, sizeof(*stats));
 	memset(&k, 0, sizeof(k));
-	if (dd_load(db, library_id, &items, &n) == -1) {
+	if (dedup_load(db, library_id, &items, &n) == -1) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		goto out;
 	}
@@ -507,17 +507,17 @@ dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
 		items[i].version = dedup_version(items[i].path);
 		items[i].depth = dedup_depth(items[i].path);
 	}
-	qsort(order, n, sizeof(*order), dd_cmp);
+	qsort(order, n, sizeof(*order), dedup_cmp);
 	for (i = 0; i < n; i++) {
 		order[i]->rank = i;
-		if ((c = dd_find(&k, order[i])) != NULL) {
+		if ((c = dedup_find(&k, order[i])) != NULL) {
 			order[i]->new_dup = c->id;
 			stats->duplicates++;
 			stats->exact += strcmp(c->hash, order[i]->hash) == 0;
-		} else if (dd_keep(&k, order[i]) == -1)
+		} else if (dedup_keep(&k, order[i]) == -1)
 			goto nomem;
 	}
-	if (dd_apply(db, library_id, items, n, stats) == -1) {
+	if (dedup_apply(db, library_id, items, n, stats) == -1) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		goto out;
 	}

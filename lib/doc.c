@@ -184,7 +184,7 @@ doc_release(struct doc *d)
 /* ---------------------------------------------------------------- section builder */
 
 int
-docb_init(struct docb *b, struct doc *d)
+doc_build_init(struct docb *b, struct doc *d)
 {
 	memset(b, 0, sizeof(*b));
 	memset(d, 0, sizeof(*d));
@@ -193,14 +193,14 @@ docb_init(struct docb *b, struct doc *d)
 	if ((b->title = strdup("")) == NULL || (b->anchor = strdup("")) == NULL ||
 	    (b->crumb = strdup("")) == NULL) {
 		log_err("%s: out of memory", __func__);
-		docb_release(b);
+		doc_build_release(b);
 		return -1;
 	}
 	return 0;
 }
 
 static void
-docb_free_open(struct docb *b)
+doc_build_free_open(struct docb *b)
 {
 	size_t	 i;
 
@@ -219,11 +219,11 @@ docb_free_open(struct docb *b)
 }
 
 void
-docb_release(struct docb *b)
+doc_build_release(struct docb *b)
 {
 	size_t	 i;
 
-	docb_free_open(b);
+	doc_build_free_open(b);
 	buf_release(&b->text);
 	for (i = 0; i < 7; i++)
 		free(b->trail[i]);
@@ -238,14 +238,14 @@ docb_release(struct docb *b)
 }
 
 size_t
-docb_size(const struct docb *b)
+doc_build_size(const struct docb *b)
 {
 	return b->text.len + b->codebytes;
 }
 
 /* Text with trailing blanks of every line removed and at most one blank line in a row. */
 static char *
-docb_tidy(const char *s)
+doc_build_tidy(const char *s)
 {
 	struct buf	 b;
 	const char	*eol;
@@ -281,7 +281,7 @@ fail:
 
 /* Moves the open section into the document (dropped when empty); keeps title/anchor. */
 static int
-docb_flush(struct docb *b)
+doc_build_flush(struct docb *b)
 {
 	struct doc		*d = b->doc;
 	struct doc_section	*s, *ns;
@@ -290,11 +290,11 @@ docb_flush(struct docb *b)
 
 	if (b->text.len == 0 && b->ncode == 0)
 		return 0;
-	if ((text = docb_tidy(b->text.p != NULL ? b->text.p : "")) == NULL)
+	if ((text = doc_build_tidy(b->text.p != NULL ? b->text.p : "")) == NULL)
 		goto fail;
 	if (*text == '\0' && b->ncode == 0) {
 		free(text);
-		docb_free_open(b);
+		doc_build_free_open(b);
 		return 0;
 	}
 	if (d->nsecs == b->capsecs) {
@@ -320,7 +320,7 @@ docb_flush(struct docb *b)
 	d->nsecs++;
 	b->code = NULL;
 	b->ncode = 0;
-	docb_free_open(b);
+	doc_build_free_open(b);
 	return 0;
 fail:
 	free(text);
@@ -330,7 +330,7 @@ fail:
 
 /* Makes slug unique among the anchors of the document (GitHub: slug, slug-1, ...). */
 static char *
-docb_unique(struct docb *b, char *slug)
+doc_build_unique(struct docb *b, char *slug)
 {
 	struct buf	 cand;
 	char		**ns;
@@ -368,13 +368,13 @@ fail:
 }
 
 int
-docb_heading(struct docb *b, int level, const char *title)
+doc_build_heading(struct docb *b, int level, const char *title)
 {
-	return docb_heading_anchor(b, level, title, NULL);
+	return doc_build_heading_anchor(b, level, title, NULL);
 }
 
 int
-docb_heading_anchor(struct docb *b, int level, const char *title, const char *want)
+doc_build_heading_anchor(struct docb *b, int level, const char *title, const char *want)
 {
 	struct buf	 crumb;
 	char		*t = NULL, *slug;
@@ -385,8 +385,8 @@ docb_heading_anchor(struct docb *b, int level, const char *title, const char *wa
 		level = 1;
 	if (level > 6)
 		level = 6;
-	opening = b->nheadings++ == 0 && b->doc->nsecs == 0 && docb_size(b) == 0;
-	if (docb_flush(b) == -1)
+	opening = b->nheadings++ == 0 && b->doc->nsecs == 0 && doc_build_size(b) == 0;
+	if (doc_build_flush(b) == -1)
 		return -1;
 	if ((t = strdup(title)) == NULL)
 		goto fail;
@@ -410,7 +410,7 @@ docb_heading_anchor(struct docb *b, int level, const char *title, const char *wa
 			goto fail;
 	}
 	slug = want != NULL ? strdup(want) : doc_slug(b->trail[level]);
-	if (slug == NULL || (slug = docb_unique(b, slug)) == NULL)
+	if (slug == NULL || (slug = doc_build_unique(b, slug)) == NULL)
 		goto fail;
 	free(b->anchor);
 	b->anchor = slug;
@@ -430,17 +430,17 @@ fail:
 
 /* Splits the open section before a block of n bytes when it would grow too long. */
 static int
-docb_maybe_split(struct docb *b, size_t n, size_t limit)
+doc_build_maybe_split(struct docb *b, size_t n, size_t limit)
 {
-	size_t	 cur = docb_size(b);
+	size_t	 cur = doc_build_size(b);
 
 	if (cur >= DOC_SPLIT_MIN && cur + n > limit)
-		return docb_flush(b);
+		return doc_build_flush(b);
 	return 0;
 }
 
 int
-docb_text(struct docb *b, const char *s, size_t n, enum docb_kind kind)
+doc_build_text(struct docb *b, const char *s, size_t n, enum docb_kind kind)
 {
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
@@ -450,7 +450,7 @@ docb_text(struct docb *b, const char *s, size_t n, enum docb_kind kind)
 	}
 	if (n == 0)
 		return 0;
-	if (docb_maybe_split(b, n, DOC_SPLIT_BYTES) == -1)
+	if (doc_build_maybe_split(b, n, DOC_SPLIT_BYTES) == -1)
 		return -1;
 	b->lastblk_off = b->text.len;
 	b->lastblk_ncode = b->ncode;
@@ -472,12 +472,12 @@ fail:
  * the code: it moves into the new part (no split when it is all the part holds).
  */
 static int
-docb_split_code(struct docb *b, size_t n)
+doc_build_split_code(struct docb *b, size_t n)
 {
 	char		*intro = NULL;
 	const char	*p;
 	enum docb_kind	 kind = b->lastkind;
-	size_t		 cur = docb_size(b);
+	size_t		 cur = doc_build_size(b);
 	int		 rc = -1;
 
 	if (cur < DOC_SPLIT_MIN || cur + n <= 2 * DOC_SPLIT_BYTES)
@@ -494,7 +494,7 @@ docb_split_code(struct docb *b, size_t n)
 		b->text.len = b->lastblk_off;
 		b->text.p[b->text.len] = '\0';
 	}
-	if (docb_flush(b) == -1)
+	if (doc_build_flush(b) == -1)
 		goto out;
 	if (intro != NULL) {
 		if (buf_adds(&b->text, intro) == -1)
@@ -513,7 +513,7 @@ out:
 }
 
 int
-docb_code(struct docb *b, const char *lang, const char *s, size_t n)
+doc_build_code(struct docb *b, const char *lang, const char *s, size_t n)
 {
 	struct doc_code	*nc;
 	char		*l = NULL, *c = NULL;
@@ -527,7 +527,7 @@ docb_code(struct docb *b, const char *lang, const char *s, size_t n)
 	if (n == 0)
 		return 0;
 	/* Code stays next to the prose that introduces it unless it is very long. */
-	if (docb_split_code(b, n) == -1)
+	if (doc_build_split_code(b, n) == -1)
 		return -1;
 	if ((l = strdup(lang != NULL ? lang : "")) == NULL ||
 	    (c = strndup(s, n)) == NULL)
@@ -560,7 +560,7 @@ doc_stem(const char *path)
 }
 
 int
-docb_finish(struct docb *b, const char *title, const char *path)
+doc_build_finish(struct docb *b, const char *title, const char *path)
 {
 	struct doc	*d = b->doc;
 	struct buf	 nb;
@@ -569,7 +569,7 @@ docb_finish(struct docb *b, const char *title, const char *path)
 	size_t		 flen;
 
 	buf_init(&nb);
-	if (docb_flush(b) == -1)
+	if (doc_build_flush(b) == -1)
 		goto fail;
 	if (title != NULL && *title != '\0')
 		d->title = strdup(title);
@@ -604,13 +604,13 @@ docb_finish(struct docb *b, const char *title, const char *path)
 		s->breadcrumb = buf_detach(&nb);
 	}
 	buf_release(&nb);
-	docb_release(b);
+	doc_build_release(b);
 	return 0;
 nomem:
 	log_err("%s: out of memory", __func__);
 fail:
 	buf_release(&nb);
-	docb_release(b);
+	doc_build_release(b);
 	return -1;
 }
 
@@ -628,7 +628,7 @@ doc_plain_parse(const char *path, const char *data, size_t len, struct doc *out)
 
 	if ((txt = doc_clean_input(data, len, &tlen)) == NULL)
 		return -1;
-	if (docb_init(&b, out) == -1) {
+	if (doc_build_init(&b, out) == -1) {
 		free(txt);
 		return -1;
 	}
@@ -637,14 +637,14 @@ doc_plain_parse(const char *path, const char *data, size_t len, struct doc *out)
 		eol = strchr(p, '\n');
 		n = eol != NULL ? (size_t)(eol - p) : strlen(p);
 		if (strspn(p, " \t") >= n) {
-			if (docb_text(&b, blk, (size_t)(p - blk),
+			if (doc_build_text(&b, blk, (size_t)(p - blk),
 			    chunked ? DOCB_ITEM : DOCB_PARA) == -1)
 				goto fail;
 			blk = eol != NULL ? eol + 1 : p + n;
 			chunked = 0;
 		} else if ((size_t)(p - blk) >= DOC_SPLIT_BYTES / 3) {
 			/* a long run of lines without a blank one: cut at a line */
-			if (docb_text(&b, blk, (size_t)(p - blk),
+			if (doc_build_text(&b, blk, (size_t)(p - blk),
 			    chunked ? DOCB_ITEM : DOCB_PARA) == -1)
 				goto fail;
 			blk = p;
@@ -654,12 +654,12 @@ doc_plain_parse(const char *path, const char *data, size_t len, struct doc *out)
 			break;
 		p = eol + 1;
 	}
-	if (docb_text(&b, blk, strlen(blk), chunked ? DOCB_ITEM : DOCB_PARA) == -1)
+	if (doc_build_text(&b, blk, strlen(blk), chunked ? DOCB_ITEM : DOCB_PARA) == -1)
 		goto fail;
-	rc = docb_finish(&b, NULL, path);
+	rc = doc_build_finish(&b, NULL, path);
 	goto out;
 fail:
-	docb_release(&b);
+	doc_build_release(&b);
 out:
 	if (rc == -1)
 		doc_release(out);

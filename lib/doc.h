@@ -40,30 +40,30 @@ struct docb {
 	int		  nheadings;
 };
 
-int	 docb_init(struct docb *, struct doc *);
+int	 doc_build_init(struct docb *, struct doc *);
 /* Closes the open section and opens one for a heading (level 1..6). */
-int	 docb_heading(struct docb *, int level, const char *title);
+int	 doc_build_heading(struct docb *, int level, const char *title);
 /* Same, with the anchor made unique from slug (NULL: the slug of the title). */
-int	 docb_heading_anchor(struct docb *, int level, const char *title,
+int	 doc_build_heading_anchor(struct docb *, int level, const char *title,
 	    const char *slug);
 /* Appends a prose block (trailing whitespace trimmed; empty blocks are ignored). */
-int	 docb_text(struct docb *, const char *, size_t, enum docb_kind);
+int	 doc_build_text(struct docb *, const char *, size_t, enum docb_kind);
 /*
  * Appends a code block whole; the code is copied without its trailing newlines. When
  * the section must be split before it, the prose block just before it (which introduces
  * it) moves into the new part with it.
  */
-int	 docb_code(struct docb *, const char *lang, const char *, size_t);
+int	 doc_build_code(struct docb *, const char *lang, const char *, size_t);
 /* Bytes of text and code in the open section. */
-size_t	 docb_size(const struct docb *);
+size_t	 doc_build_size(const struct docb *);
 /*
  * Closes the last section and sets the document title: title when not NULL/empty, else the
  * H1 that opens the document (no heading or text before it), else the file name of path
  * without its extension. Releases the builder.
  */
-int	 docb_finish(struct docb *, const char *title, const char *path);
+int	 doc_build_finish(struct docb *, const char *title, const char *path);
 /* Releases the builder after a failure (the caller releases the doc). */
-void	 docb_release(struct docb *);
+void	 doc_build_release(struct docb *);
 
 /*
  * A Markdown fragment inside another document (a doc comment in a source file). It opens

@@ -12,13 +12,13 @@
 #define FORMAT_SEPARATOR	"\n\n--------------------------------\n\n"
 
 static const char *
-fmt_str(const char *s)
+format_str(const char *s)
 {
 	return s != NULL ? s : "";
 }
 
 static int
-fmt_isspace(char c)
+format_isspace(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
 	    c == '\v';
@@ -29,21 +29,21 @@ fmt_isspace(char c)
  * first non-blank line) too. Sets *start and returns the remaining length.
  */
 static size_t
-fmt_trim(const char *s, const char **start)
+format_trim(const char *s, const char **start)
 {
-	const char	*p = fmt_str(s), *q, *e;
+	const char	*p = format_str(s), *q, *e;
 
 	/* Skip whole blank lines only. */
 	for (q = p; *q != '\0'; q++) {
 		if (*q == '\n')
 			p = q + 1;
-		else if (!fmt_isspace(*q))
+		else if (!format_isspace(*q))
 			break;
 	}
 	if (*q == '\0')
 		p = q;
 	e = p + strlen(p);
-	while (e > p && fmt_isspace(e[-1]))
+	while (e > p && format_isspace(e[-1]))
 		e--;
 	*start = p;
 	return (size_t)(e - p);
@@ -51,12 +51,12 @@ fmt_trim(const char *s, const char **start)
 
 /* Appends s (length n) with every CR or LF turned into a space: one-line fields. */
 static int
-fmt_addline(struct buf *out, const char *s)
+format_addline(struct buf *out, const char *s)
 {
 	const char	*p;
 	size_t		 n;
 
-	n = fmt_trim(s, &p);
+	n = format_trim(s, &p);
 	for (; n > 0; p++, n--)
 		if (buf_addc(out, *p == '\n' || *p == '\r' ? ' ' : *p) == -1)
 			return -1;
@@ -68,7 +68,7 @@ fmt_addline(struct buf *out, const char *s)
  * backticks opening a line (after up to 3 spaces), so that the code cannot close the fence.
  */
 static size_t
-fmt_fence(const char *code, size_t n)
+format_fence(const char *code, size_t n)
 {
 	size_t	 i = 0, j, run, fence = 3;
 
@@ -87,7 +87,7 @@ fmt_fence(const char *code, size_t n)
 }
 
 static int
-fmt_addfence(struct buf *out, size_t n)
+format_addfence(struct buf *out, size_t n)
 {
 	for (; n > 0; n--)
 		if (buf_addc(out, '`') == -1)
@@ -97,22 +97,22 @@ fmt_addfence(struct buf *out, size_t n)
 
 /* Appends one fenced code block; the language keeps its first word, without backticks. */
 static int
-fmt_code(struct buf *out, const struct doc_code *c)
+format_code(struct buf *out, const struct doc_code *c)
 {
-	const char	*code, *lang = fmt_str(c->lang);
+	const char	*code, *lang = format_str(c->lang);
 	size_t		 n, fence;
 
-	n = fmt_trim(c->code, &code);
-	fence = fmt_fence(code, n);
-	if (fmt_addfence(out, fence) == -1)
+	n = format_trim(c->code, &code);
+	fence = format_fence(code, n);
+	if (format_addfence(out, fence) == -1)
 		return -1;
-	for (; *lang != '\0' && !fmt_isspace(*lang); lang++)
+	for (; *lang != '\0' && !format_isspace(*lang); lang++)
 		if (*lang != '`' && buf_addc(out, *lang) == -1)
 			return -1;
 	if (buf_addc(out, '\n') == -1 || buf_add(out, code, n) == -1 ||
 	    (n > 0 && buf_addc(out, '\n') == -1))
 		return -1;
-	return fmt_addfence(out, fence);
+	return format_addfence(out, fence);
 }
 
 /*
@@ -129,17 +129,17 @@ format_text(struct buf *out, const struct snippet *sn, size_t n)
 	for (i = 0; i < n; i++) {
 		if ((i > 0 && buf_adds(out, FORMAT_SEPARATOR) == -1) ||
 		    buf_adds(out, "### ") == -1 ||
-		    fmt_addline(out, sn[i].title) == -1 ||
+		    format_addline(out, sn[i].title) == -1 ||
 		    buf_adds(out, "\n\nSource: ") == -1 ||
-		    fmt_addline(out, sn[i].source) == -1)
+		    format_addline(out, sn[i].source) == -1)
 			goto fail;
-		tlen = fmt_trim(sn[i].text, &text);
+		tlen = format_trim(sn[i].text, &text);
 		if (tlen > 0 && (buf_adds(out, "\n\n") == -1 ||
 		    buf_add(out, text, tlen) == -1))
 			goto fail;
 		for (j = 0; j < sn[i].ncode; j++)
 			if (buf_adds(out, "\n\n") == -1 ||
-			    fmt_code(out, &sn[i].code[j]) == -1)
+			    format_code(out, &sn[i].code[j]) == -1)
 				goto fail;
 	}
 	return 0;
@@ -150,13 +150,13 @@ fail:
 
 /* Adds key: trimmed string s to object o; -1 on allocation failure. */
 static int
-fmt_json_str(struct json_object *o, const char *key, const char *s)
+format_json_str(struct json_object *o, const char *key, const char *s)
 {
 	struct json_object	*v;
 	const char		*p;
 	size_t			 n;
 
-	n = fmt_trim(s, &p);
+	n = format_trim(s, &p);
 	if (n > INT_MAX || (v = json_object_new_string_len(p, (int)n)) == NULL)
 		return -1;
 	if (json_object_object_add(o, key, v) != 0) {
@@ -167,7 +167,7 @@ fmt_json_str(struct json_object *o, const char *key, const char *s)
 }
 
 static int
-fmt_json_int(struct json_object *o, const char *key, int i)
+format_json_int(struct json_object *o, const char *key, int i)
 {
 	struct json_object	*v;
 
@@ -181,7 +181,7 @@ fmt_json_int(struct json_object *o, const char *key, int i)
 }
 
 static int
-fmt_json_push(struct json_object *arr, struct json_object *v)
+format_json_push(struct json_object *arr, struct json_object *v)
 {
 	if (json_object_array_add(arr, v) != 0) {
 		json_object_put(v);
@@ -196,7 +196,7 @@ fmt_json_push(struct json_object *arr, struct json_object *v)
  * numbered in answer order, which keeps every id of one answer distinct).
  */
 static int
-fmt_json_codeid(struct json_object *o, const char *source, size_t idx)
+format_json_codeid(struct json_object *o, const char *source, size_t idx)
 {
 	struct buf	 b;
 	const char	*p, *hash;
@@ -204,30 +204,30 @@ fmt_json_codeid(struct json_object *o, const char *source, size_t idx)
 	int		 rc;
 
 	buf_init(&b);
-	n = fmt_trim(source, &p);
+	n = format_trim(source, &p);
 	if ((hash = memchr(p, '#', n)) != NULL)
 		n = (size_t)(hash - p);
 	rc = buf_add(&b, p, n) == -1 ||
 	    buf_printf(&b, "#_snippet_%zu", idx) == -1 ||
-	    fmt_json_str(o, "codeId", b.p) == -1 ? -1 : 0;
+	    format_json_str(o, "codeId", b.p) == -1 ? -1 : 0;
 	buf_release(&b);
 	return rc;
 }
 
 static struct json_object *
-fmt_json_code(const struct snippet *s, size_t idx)
+format_json_code(const struct snippet *s, size_t idx)
 {
 	struct json_object	*o, *list = NULL, *c;
 	size_t			 j;
 
 	if ((o = json_object_new_object()) == NULL)
 		return NULL;
-	if (fmt_json_str(o, "codeTitle", s->title) == -1 ||
-	    fmt_json_str(o, "codeDescription", s->text) == -1 ||
-	    fmt_json_str(o, "codeLanguage", s->code[0].lang) == -1 ||
-	    fmt_json_int(o, "codeTokens", s->tokens) == -1 ||
-	    fmt_json_codeid(o, s->source, idx) == -1 ||
-	    fmt_json_str(o, "pageTitle", s->page_title) == -1 ||
+	if (format_json_str(o, "codeTitle", s->title) == -1 ||
+	    format_json_str(o, "codeDescription", s->text) == -1 ||
+	    format_json_str(o, "codeLanguage", s->code[0].lang) == -1 ||
+	    format_json_int(o, "codeTokens", s->tokens) == -1 ||
+	    format_json_codeid(o, s->source, idx) == -1 ||
+	    format_json_str(o, "pageTitle", s->page_title) == -1 ||
 	    (list = json_object_new_array()) == NULL)
 		goto fail;
 	if (json_object_object_add(o, "codeList", list) != 0) {
@@ -237,9 +237,9 @@ fmt_json_code(const struct snippet *s, size_t idx)
 	for (j = 0; j < s->ncode; j++) {
 		if ((c = json_object_new_object()) == NULL)
 			goto fail;
-		if (fmt_json_push(list, c) == -1 ||
-		    fmt_json_str(c, "language", s->code[j].lang) == -1 ||
-		    fmt_json_str(c, "code", s->code[j].code) == -1)
+		if (format_json_push(list, c) == -1 ||
+		    format_json_str(c, "language", s->code[j].lang) == -1 ||
+		    format_json_str(c, "code", s->code[j].code) == -1)
 			goto fail;
 	}
 	return o;
@@ -249,16 +249,16 @@ fail:
 }
 
 static struct json_object *
-fmt_json_info(const struct snippet *s)
+format_json_info(const struct snippet *s)
 {
 	struct json_object	*o;
 
 	if ((o = json_object_new_object()) == NULL)
 		return NULL;
-	if (fmt_json_str(o, "pageId", s->source) == -1 ||
-	    fmt_json_str(o, "breadcrumb", s->breadcrumb) == -1 ||
-	    fmt_json_str(o, "content", s->text) == -1 ||
-	    fmt_json_int(o, "contentTokens", s->tokens) == -1) {
+	if (format_json_str(o, "pageId", s->source) == -1 ||
+	    format_json_str(o, "breadcrumb", s->breadcrumb) == -1 ||
+	    format_json_str(o, "content", s->text) == -1 ||
+	    format_json_int(o, "contentTokens", s->tokens) == -1) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -294,11 +294,11 @@ format_json(struct buf *out, const struct snippet *sn, size_t n)
 	}
 	for (i = 0; i < n; i++) {
 		if (sn[i].ncode > 0)
-			o = fmt_json_code(&sn[i], ncodes++);
+			o = format_json_code(&sn[i], ncodes++);
 		else
-			o = fmt_json_info(&sn[i]);
+			o = format_json_info(&sn[i]);
 		if (o == NULL ||
-		    fmt_json_push(sn[i].ncode > 0 ? codes : infos, o) == -1)
+		    format_json_push(sn[i].ncode > 0 ? codes : infos, o) == -1)
 			goto out;
 	}
 	s = json_object_to_json_string_ext(root,

@@ -66,7 +66,7 @@ struct lexindex {
 };
 
 static uint32_t
-lex_hash(const char *s, size_t n)
+lexindex_hash(const char *s, size_t n)
 {
 	uint32_t h = 2166136261u;
 	size_t	 i;
@@ -78,7 +78,7 @@ lex_hash(const char *s, size_t n)
 
 /* The slot of term s (found, or the empty slot where it belongs). */
 static struct lex_term *
-lex_slot(struct lexindex *x, const char *s, size_t n, uint32_t h)
+lexindex_slot(struct lexindex *x, const char *s, size_t n, uint32_t h)
 {
 	size_t	 i = h & (x->tabcap - 1);
 
@@ -93,7 +93,7 @@ lex_slot(struct lexindex *x, const char *s, size_t n, uint32_t h)
 }
 
 static int
-lex_grow(struct lexindex *x)
+lexindex_grow(struct lexindex *x)
 {
 	struct lex_term	*old = x->tab, *t;
 	size_t		 oldcap = x->tabcap, i;
@@ -107,7 +107,7 @@ lex_grow(struct lexindex *x)
 	for (i = 0; i < oldcap; i++) {
 		if (old[i].term == NULL)
 			continue;
-		t = lex_slot(x, old[i].term, strlen(old[i].term), old[i].hash);
+		t = lexindex_slot(x, old[i].term, strlen(old[i].term), old[i].hash);
 		*t = old[i];
 	}
 	free(old);
@@ -116,7 +116,7 @@ lex_grow(struct lexindex *x)
 
 /* A token's stream entry: its hash with bit 0 = colocated, never 0 (the separator). */
 static uint32_t
-lex_stream_value(uint32_t h, int colocated)
+lexindex_stream_value(uint32_t h, int colocated)
 {
 	uint32_t v = (h & ~1u) | (colocated != 0);
 
@@ -125,7 +125,7 @@ lex_stream_value(uint32_t h, int colocated)
 
 /* Appends v to the token streams. */
 static int
-lex_stream_push(struct lexindex *x, uint32_t v)
+lexindex_stream_push(struct lexindex *x, uint32_t v)
 {
 	if (x->nstream == x->capstream) {
 		size_t ncap = x->capstream ? x->capstream * 2 : 65536;
@@ -150,22 +150,22 @@ struct lex_build {
 
 /* Adds one token of the current snippet and column to the postings. */
 static int
-lex_add(void *ctx, const char *tok, size_t n, int colocated)
+lexindex_add(void *ctx, const char *tok, size_t n, int colocated)
 {
 	struct lex_build *b = ctx;
 	struct lexindex	*x = b->x;
 	struct lex_term	*t;
-	uint32_t	 h = lex_hash(tok, n);
+	uint32_t	 h = lexindex_hash(tok, n);
 
 	if (!colocated)
 		b->len += 1.0f;
 	if (b->weight == 0.0f)
 		return 0;
-	if (lex_stream_push(x, lex_stream_value(h, colocated)) == -1)
+	if (lexindex_stream_push(x, lexindex_stream_value(h, colocated)) == -1)
 		goto fail;
-	if ((x->nterms + 1) * 2 > x->tabcap && lex_grow(x) == -1)
+	if ((x->nterms + 1) * 2 > x->tabcap && lexindex_grow(x) == -1)
 		goto fail;
-	t = lex_slot(x, tok, n, h);
+	t = lexindex_slot(x, tok, n, h);
 	if (t->term == NULL) {
 		if ((t->term = strndup(tok, n)) == NULL)
 			goto fail;
@@ -238,7 +238,7 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 
 	if ((x = calloc(1, sizeof(*x))) == NULL)
 		return NULL;
-	if (lex_grow(x) == -1)
+	if (lexindex_grow(x) == -1)
 		goto fail;
 	if ((x->ids = calloc(cap, sizeof(*x->ids))) == NULL ||
 	    (x->docs = calloc(cap, sizeof(*x->docs))) == NULL ||
@@ -262,11 +262,11 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 			const char *text = (const char *)sqlite3_column_text(st, 3 + col);
 			int n = sqlite3_column_bytes(st, 3 + col);
 
-			if (col > 0 && lex_stream_push(x, 0) == -1)
+			if (col > 0 && lexindex_stream_push(x, 0) == -1)
 				goto fail;
 			b.weight = lex_weights[col];
 			if (text != NULL && tokenize_stemmed(stem, text, (size_t)n, 0,
-			    lex_add, &b) == -1)
+			    lexindex_add, &b) == -1)
 				goto fail;
 			if (b.failed)
 				goto fail;
@@ -319,14 +319,14 @@ struct lex_query {
 };
 
 static int
-lex_query_term(void *ctx, const char *tok, size_t n, int colocated)
+lexindex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 {
 	struct lex_query *q = ctx;
 	struct lex_term	*t;
 	size_t		 i;
 
 	(void)colocated;
-	t = lex_slot(q->x, tok, n, lex_hash(tok, n));
+	t = lexindex_slot(q->x, tok, n, lexindex_hash(tok, n));
 	if (t->term == NULL)
 		return 0;
 	for (i = 0; i < q->n; i++)
@@ -351,7 +351,7 @@ TOPK_DEFINE(lex_topk, struct lexindex_hit, LEX_WORSE)
 
 /* Index of the snippet with this id (ids are ascending), or x->nsnip. */
 static size_t
-lex_snip_of(const struct lexindex *x, long long id)
+lexindex_snip_of(const struct lexindex *x, long long id)
 {
 	size_t	 lo = 0, hi = x->nsnip;
 
@@ -367,7 +367,7 @@ lex_snip_of(const struct lexindex *x, long long id)
 }
 
 static double
-lex_idf(const struct lexindex *x, const struct lex_term *t)
+lexindex_idf(const struct lexindex *x, const struct lex_term *t)
 {
 	double	 N = (double)x->nsnip, nhit = (double)t->npost;
 	double	 idf = log((N - nhit + 0.5) / (nhit + 0.5));
@@ -386,7 +386,7 @@ lex_idf(const struct lexindex *x, const struct lex_term *t)
 #define LEX_PROX_WINDOW	3
 #define LEX_PROX_REVERSE	0.5
 static double
-lex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
+lexindex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
     const double *pairidf, size_t nseq, uint64_t mask)
 {
 	double	 tf[LEX_MAXTERMS];
@@ -460,13 +460,13 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		size_t len = strlen(terms[i]);
 
 		if (len >= 2 && tokenize_stemmed(stem, terms[i] + 1, len - 2, 1,
-		    lex_query_term, &q) == -1)
+		    lexindex_query_term, &q) == -1)
 			return -1;
 	}
 	for (i = 0; i < q.n; i++) {
 		const struct lex_term *t = q.terms[i];
 
-		idf = lex_idf(x, t);
+		idf = lexindex_idf(x, t);
 		/* The BM25 term of FTS5: idf * f * (k1 + 1) / (f + norm). */
 		for (k = 0; k < t->npost; k++) {
 			const struct lex_posting *p = &t->post[k];
@@ -504,13 +504,13 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	}
 	if ((flags & LEXINDEX_PROXIMITY) && q.nseq >= 2) {
 		for (i = 0; i < q.nseq; i++) {
-			seq[i] = lex_stream_value(q.seq[i]->hash, 0) & ~1u;
+			seq[i] = lexindex_stream_value(q.seq[i]->hash, 0) & ~1u;
 			mask |= 1ull << ((seq[i] >> 1) & 63);
-			pairidf[i] = i == 0 ? 0.0 : fmin(lex_idf(x, q.seq[i - 1]),
-			    lex_idf(x, q.seq[i]));
+			pairidf[i] = i == 0 ? 0.0 : fmin(lexindex_idf(x, q.seq[i - 1]),
+			    lexindex_idf(x, q.seq[i]));
 		}
 		for (i = 0; i < k; i++) {
-			size_t s = lex_snip_of(x, pool[i].id), j;
+			size_t s = lexindex_snip_of(x, pool[i].id), j;
 
 			/* Only snippets holding both terms of some pair can score. */
 			for (j = 1; s < x->nsnip && j < q.nseq; j++)
@@ -520,7 +520,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 					break;
 			if (s < x->nsnip && j < q.nseq)
 				pool[i].score += fmin(LEX_PROX_WEIGHT *
-				    lex_proximity(x, s, seq, pairidf, q.nseq, mask),
+				    lexindex_proximity(x, s, seq, pairidf, q.nseq, mask),
 				    LEX_PROX_CAP * pool[i].score);
 		}
 	}

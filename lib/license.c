@@ -29,7 +29,7 @@
 
 /* Parses exactly "YYYY-MM-DD" (a real calendar date, 1970..9999) to UTC midnight. */
 static int
-parse_date(const char *s, time_t *out)
+license_parse_date(const char *s, time_t *out)
 {
 	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	struct tm	 tm;
@@ -65,7 +65,7 @@ parse_date(const char *s, time_t *out)
 
 /* Formats t as the UTC date "YYYY-MM-DD"; -1 outside the years 1970..9999. */
 static int
-format_date(time_t t, char out[11])
+license_format_date(time_t t, char out[11])
 {
 	struct tm	 tm;
 
@@ -83,7 +83,7 @@ format_date(time_t t, char out[11])
  * nonempty is set.
  */
 static int
-get_str(struct json_object *obj, const char *name, char *dst, size_t dstsz,
+license_get_str(struct json_object *obj, const char *name, char *dst, size_t dstsz,
     int nonempty)
 {
 	struct json_object	*v;
@@ -103,7 +103,7 @@ get_str(struct json_object *obj, const char *name, char *dst, size_t dstsz,
 
 /* Parses a decoded payload into lic; -1 on anything but a complete version 1 payload. */
 static int
-parse_payload(const unsigned char *p, size_t len, struct license *lic)
+license_parse_payload(const unsigned char *p, size_t len, struct license *lic)
 {
 	struct json_tokener	*tok = NULL;
 	struct json_object	*obj = NULL, *v;
@@ -123,15 +123,16 @@ parse_payload(const unsigned char *p, size_t len, struct license *lic)
 	if (!json_object_object_get_ex(obj, "v", &v) ||
 	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) != 1)
 		goto out;
-	if (get_str(obj, "plan", lic->plan, sizeof(lic->plan), 1) == -1 ||
-	    get_str(obj, "licensee", lic->licensee, sizeof(lic->licensee), 0) == -1 ||
-	    get_str(obj, "id", lic->id, sizeof(lic->id), 1) == -1)
+	if (license_get_str(obj, "plan", lic->plan, sizeof(lic->plan), 1) == -1 ||
+	    license_get_str(obj, "licensee", lic->licensee, sizeof(lic->licensee),
+	    0) == -1 ||
+	    license_get_str(obj, "id", lic->id, sizeof(lic->id), 1) == -1)
 		goto out;
-	if (get_str(obj, "issued", date, sizeof(date), 1) == -1 ||
-	    parse_date(date, &lic->issued) == -1)
+	if (license_get_str(obj, "issued", date, sizeof(date), 1) == -1 ||
+	    license_parse_date(date, &lic->issued) == -1)
 		goto out;
-	if (get_str(obj, "expires", date, sizeof(date), 1) == -1 ||
-	    parse_date(date, &lic->expires) == -1)
+	if (license_get_str(obj, "expires", date, sizeof(date), 1) == -1 ||
+	    license_parse_date(date, &lic->expires) == -1)
 		goto out;
 	lic->expires += 24 * 60 * 60 - 1;
 	rc = 0;
@@ -143,7 +144,7 @@ out:
 
 /* 1 when sig is a valid Ed25519 signature of msg under the raw public key pub, else 0. */
 static int
-ed25519_verify(const unsigned char pub[LICENSE_PUBLEN], const unsigned char *msg,
+license_ed25519_verify(const unsigned char pub[LICENSE_PUBLEN], const unsigned char *msg,
     size_t msglen, const unsigned char *sig, size_t siglen)
 {
 	EVP_PKEY	*pkey = NULL;
@@ -197,14 +198,14 @@ license_verify(const char *key, const unsigned char pub[32], time_t now,
 	if (*s == '\0' || strchr(s, '.') != NULL)
 		goto out;
 	if (util_b64url_decode(p, (size_t)(dot - p), &payload, &plen) == -1 ||
-	    parse_payload(payload, plen, &lic) == -1)
+	    license_parse_payload(payload, plen, &lic) == -1)
 		goto out;
 	if (out != NULL)
 		*out = lic;
 	if (util_b64url_decode(s, strlen(s), &sig, &siglen) == -1 ||
 	    siglen != LICENSE_SIGLEN)
 		goto out;
-	if (!ed25519_verify(pub, (const unsigned char *)k, (size_t)(dot - k), sig,
+	if (!license_ed25519_verify(pub, (const unsigned char *)k, (size_t)(dot - k), sig,
 	    siglen)) {
 		st = LICENSE_BAD_SIGNATURE;
 		goto out;
@@ -247,7 +248,7 @@ license_check_env(const char *prog)
 		    "issued for this build\n", prog);
 		break;
 	case LICENSE_EXPIRED:
-		if (format_date(lic.expires, date) == -1)
+		if (license_format_date(lic.expires, date) == -1)
 			date[0] = '\0';
 		fprintf(stderr, "%s: LICENSE_KEY expired on %s (plan %s)\n", prog,
 		    date, lic.plan);
@@ -258,7 +259,7 @@ license_check_env(const char *prog)
 
 /* Passphrase callback that supplies none, so an encrypted key fails instead of prompting. */
 static int
-no_passphrase(char *buf, int size, int rwflag, void *u)
+license_no_passphrase(char *buf, int size, int rwflag, void *u)
 {
 	(void)buf;
 	(void)size;
@@ -269,7 +270,7 @@ no_passphrase(char *buf, int size, int rwflag, void *u)
 
 /* Adds a string member; -1 on allocation failure. */
 static int
-json_add_str(struct json_object *obj, const char *name, const char *val)
+license_json_add_str(struct json_object *obj, const char *name, const char *val)
 {
 	struct json_object	*v;
 
@@ -310,8 +311,8 @@ license_mint(const char *keypath, const struct license *lic)
 		log_err("%s: plan, licensee or id empty or too long", __func__);
 		return NULL;
 	}
-	if (format_date(lic->issued, issued) == -1 ||
-	    format_date(lic->expires, expires) == -1) {
+	if (license_format_date(lic->issued, issued) == -1 ||
+	    license_format_date(lic->expires, expires) == -1) {
 		log_err("%s: issue or expiry date out of range", __func__);
 		return NULL;
 	}
@@ -327,7 +328,8 @@ license_mint(const char *keypath, const struct license *lic)
 		log_err("%s: %s: %s", __func__, keypath, strerror(errno));
 		goto out;
 	}
-	if ((pkey = PEM_read_bio_PrivateKey(bio, NULL, no_passphrase, NULL)) == NULL) {
+	if ((pkey = PEM_read_bio_PrivateKey(bio, NULL, license_no_passphrase,
+	    NULL)) == NULL) {
 		log_err("%s: %s: not a PEM private key", __func__, keypath);
 		goto out;
 	}
@@ -343,11 +345,11 @@ license_mint(const char *keypath, const struct license *lic)
 		json_object_put(v);
 		goto oom;
 	}
-	if (json_add_str(obj, "plan", lic->plan) == -1 ||
-	    json_add_str(obj, "licensee", lic->licensee) == -1 ||
-	    json_add_str(obj, "id", id) == -1 ||
-	    json_add_str(obj, "issued", issued) == -1 ||
-	    json_add_str(obj, "expires", expires) == -1)
+	if (license_json_add_str(obj, "plan", lic->plan) == -1 ||
+	    license_json_add_str(obj, "licensee", lic->licensee) == -1 ||
+	    license_json_add_str(obj, "id", id) == -1 ||
+	    license_json_add_str(obj, "issued", issued) == -1 ||
+	    license_json_add_str(obj, "expires", expires) == -1)
 		goto oom;
 	if ((json = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE)) == NULL)
@@ -405,9 +407,9 @@ license_print(const struct license *lic, enum license_status st, FILE *fp)
 	char	 issued[11], expires[11];
 
 	if (lic != NULL && st != LICENSE_MISSING && st != LICENSE_MALFORMED) {
-		if (format_date(lic->issued, issued) == -1)
+		if (license_format_date(lic->issued, issued) == -1)
 			issued[0] = '\0';
-		if (format_date(lic->expires, expires) == -1)
+		if (license_format_date(lic->expires, expires) == -1)
 			expires[0] = '\0';
 		fprintf(fp, "plan: %s\nlicensee: %s\nid: %s\nissued: %s\n"
 		    "expires: %s\n", lic->plan, lic->licensee, lic->id, issued,

@@ -27,7 +27,7 @@
 
 /* Appends the UTF-8 encoding of code point cp. */
 static int
-md_add_utf8(struct buf *b, unsigned long cp)
+markdown_add_utf8(struct buf *b, unsigned long cp)
 {
 	char	 u[4];
 
@@ -58,7 +58,7 @@ md_add_utf8(struct buf *b, unsigned long cp)
  * bytes consumed (0 when s is not an entity this knows: the caller copies the '&').
  */
 static size_t
-md_entity(struct buf *b, const char *s, size_t n)
+markdown_entity(struct buf *b, const char *s, size_t n)
 {
 	static const struct { const char *name; const char *text; } ents[] = {
 		{ "amp", "&" }, { "lt", "<" }, { "gt", ">" }, { "quot", "\"" },
@@ -89,7 +89,7 @@ md_entity(struct buf *b, const char *s, size_t n)
 		}
 		if (i == (size_t)(hex ? 3 : 2))
 			return 0;
-		return md_add_utf8(b, cp) == -1 ? 0 : e + 1;
+		return markdown_add_utf8(b, cp) == -1 ? 0 : e + 1;
 	}
 	for (i = 0; i < sizeof(ents) / sizeof(ents[0]); i++)
 		if (strlen(ents[i].name) == e - 1 &&
@@ -100,7 +100,7 @@ md_entity(struct buf *b, const char *s, size_t n)
 
 /* Case-insensitive search of needle in s[0..n). */
 static const char *
-md_memcasestr(const char *s, size_t n, const char *needle)
+markdown_memcasestr(const char *s, size_t n, const char *needle)
 {
 	size_t	 k = strlen(needle), i;
 
@@ -115,7 +115,7 @@ md_memcasestr(const char *s, size_t n, const char *needle)
  * decoded, every line squeezed, empty lines left out.
  */
 static int
-md_html_text(struct buf *out, const char *s, size_t n)
+markdown_html_text(struct buf *out, const char *s, size_t n)
 {
 	struct buf	 t;
 	const char	*e, *end = s + n;
@@ -128,13 +128,13 @@ md_html_text(struct buf *out, const char *s, size_t n)
 		goto out;
 	while (s < end) {
 		if (*s == '<' && end - s >= 4 && strncmp(s, "<!--", 4) == 0) {
-			e = md_memcasestr(s + 4, (size_t)(end - s - 4), "-->");
+			e = markdown_memcasestr(s + 4, (size_t)(end - s - 4), "-->");
 			s = e != NULL ? e + 3 : end;
 			continue;
 		}
 		if (*s == '<' && (end - s >= 7) && (strncasecmp(s, "<script", 7) == 0 ||
 		    strncasecmp(s, "<style", 6) == 0)) {
-			e = md_memcasestr(s + 1, (size_t)(end - s - 1),
+			e = markdown_memcasestr(s + 1, (size_t)(end - s - 1),
 			    tolower((unsigned char)s[2]) == 'c' ? "</script" : "</style");
 			s = e != NULL ? e : end;
 			continue;
@@ -148,7 +148,7 @@ md_html_text(struct buf *out, const char *s, size_t n)
 				continue;
 			}
 		}
-		if (*s == '&' && (used = md_entity(&t, s, (size_t)(end - s))) > 0) {
+		if (*s == '&' && (used = markdown_entity(&t, s, (size_t)(end - s))) > 0) {
 			s += used;
 			continue;
 		}
@@ -173,7 +173,7 @@ out:
 
 /* Removes a trailing "{#id}", "{ #id .class }" or "{: #id}" attribute list in place. */
 static void
-md_strip_attrs(char *t)
+markdown_strip_attrs(char *t)
 {
 	char	*o;
 	size_t	 n = strlen(t);
@@ -206,7 +206,7 @@ struct mdpre {
 
 /* Columns of leading white space of s[0..n) and the offset of the first other byte. */
 static size_t
-md_indent(const char *s, size_t n, size_t *first)
+markdown_indent(const char *s, size_t n, size_t *first)
 {
 	size_t	 i, col = 0;
 
@@ -218,7 +218,7 @@ md_indent(const char *s, size_t n, size_t *first)
 
 /* Byte offset after removing up to cols columns of leading white space. */
 static size_t
-md_skip_cols(const char *s, size_t n, size_t cols)
+markdown_skip_cols(const char *s, size_t n, size_t cols)
 {
 	size_t	 i, col = 0;
 
@@ -229,7 +229,7 @@ md_skip_cols(const char *s, size_t n, size_t cols)
 
 /* Value of attribute name="..." (or '...') in a JSX tag, malloc'd, or NULL. */
 static char *
-md_attr(const char *tag, const char *name)
+markdown_attr(const char *tag, const char *name)
 {
 	const char	*p = tag, *q;
 	size_t		 k = strlen(name);
@@ -258,7 +258,7 @@ md_attr(const char *tag, const char *name)
 
 /* Acts on one complete JSX tag: nesting depth, install commands, parameter items. */
 static int
-md_jsx_tag(struct mdpre *pp, const char *tag, size_t n)
+markdown_jsx_tag(struct mdpre *pp, const char *tag, size_t n)
 {
 	char	*t, *cmd = NULL, *name = NULL, *type = NULL;
 	int	 rc = -1;
@@ -273,9 +273,9 @@ md_jsx_tag(struct mdpre *pp, const char *tag, size_t n)
 		rc = 0;
 		goto out;
 	}
-	cmd = md_attr(t, "command");
-	name = md_attr(t, "name");
-	type = md_attr(t, "type");
+	cmd = markdown_attr(t, "command");
+	name = markdown_attr(t, "name");
+	type = markdown_attr(t, "type");
 	if (cmd != NULL && *cmd != '\0' && strchr(cmd, '\n') == NULL &&
 	    buf_printf(&pp->out, "\n```sh\n%s\n```\n\n", cmd) == -1)
 		goto out;
@@ -300,7 +300,7 @@ out:
 
 /* 1 when s (n bytes) starts a JSX component tag: <Cap, </Cap, <>, </>. */
 static int
-md_jsx_start(const char *s, size_t n)
+markdown_jsx_start(const char *s, size_t n)
 {
 	if (n < 2 || s[0] != '<')
 		return 0;
@@ -314,7 +314,7 @@ md_jsx_start(const char *s, size_t n)
  * *done when the tag's closing '>' was seen (quotes and braces respected).
  */
 static size_t
-md_jsx_scan(struct mdpre *pp, const char *s, size_t n, int *done)
+markdown_jsx_scan(struct mdpre *pp, const char *s, size_t n, int *done)
 {
 	size_t	 i;
 	char	 q = 0;
@@ -359,7 +359,7 @@ md_jsx_scan(struct mdpre *pp, const char *s, size_t n, int *done)
 
 /* MDX: handles a line that starts with component tags; emits the text around them. */
 static int
-md_jsx_line(struct mdpre *pp, const char *s, size_t n)
+markdown_jsx_line(struct mdpre *pp, const char *s, size_t n)
 {
 	size_t	 used, e, before = pp->out.len;
 	int	 done;
@@ -369,11 +369,11 @@ md_jsx_line(struct mdpre *pp, const char *s, size_t n)
 			s++;
 			n--;
 		}
-		if (!pp->intag && !md_jsx_start(s, n))
+		if (!pp->intag && !markdown_jsx_start(s, n))
 			break;
 		if (!pp->intag)
 			buf_reset(&pp->tag);
-		if ((used = md_jsx_scan(pp, s, n, &done)) == (size_t)-1)
+		if ((used = markdown_jsx_scan(pp, s, n, &done)) == (size_t)-1)
 			return -1;
 		s += used;
 		n -= used;
@@ -382,7 +382,7 @@ md_jsx_line(struct mdpre *pp, const char *s, size_t n)
 			return 0;
 		}
 		pp->intag = 0;
-		if (md_jsx_tag(pp, pp->tag.p, pp->tag.len) == -1)
+		if (markdown_jsx_tag(pp, pp->tag.p, pp->tag.len) == -1)
 			return -1;
 	}
 	/* Text after the tags, without closing component tags at its end. */
@@ -391,10 +391,10 @@ md_jsx_line(struct mdpre *pp, const char *s, size_t n)
 	while (n > 0 && s[n - 1] == '>') {
 		for (e = n - 1; e > 0 && s[e] != '<'; e--)
 			;
-		if (e + 1 >= n || s[e] != '<' || !md_jsx_start(s + e, n - e))
+		if (e + 1 >= n || s[e] != '<' || !markdown_jsx_start(s + e, n - e))
 			break;
 		buf_reset(&pp->tag);
-		if (md_jsx_tag(pp, s + e, n - e) == -1)
+		if (markdown_jsx_tag(pp, s + e, n - e) == -1)
 			return -1;
 		n = e;
 		while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
@@ -409,7 +409,7 @@ md_jsx_line(struct mdpre *pp, const char *s, size_t n)
 
 /* Length of a fence opener at s (``` or ~~~, at least 3), 0 when there is none. */
 static size_t
-md_fence(const char *s, size_t n)
+markdown_fence(const char *s, size_t n)
 {
 	size_t	 k;
 
@@ -426,7 +426,7 @@ md_fence(const char *s, size_t n)
 
 /* Emits the title of a container marker as a paragraph when it says something. */
 static int
-md_marker_title(struct mdpre *pp, const char *indent, size_t ilen, const char *t,
+markdown_marker_title(struct mdpre *pp, const char *indent, size_t ilen, const char *t,
     size_t n, int need_space)
 {
 	while (n > 0 && (*t == ' ' || *t == '\t' || *t == '"')) {
@@ -445,22 +445,22 @@ md_marker_title(struct mdpre *pp, const char *indent, size_t ilen, const char *t
 
 /* One source line (without its newline) through the pre-pass. */
 static int
-md_pre_line(struct mdpre *pp, const char *line, size_t n)
+markdown_pre_line(struct mdpre *pp, const char *line, size_t n)
 {
 	const char	*t, *f, *w;
 	size_t		 ind, first, off, tn, fn, k, wn;
 
-	ind = md_indent(line, n, &first);
+	ind = markdown_indent(line, n, &first);
 	if (first == n && !pp->intag)
 		return buf_addc(&pp->out, '\n');
 	if (!pp->infence)
 		while (pp->nadmon > 0 && ind < pp->admon[pp->nadmon - 1] + 4)
 			pp->nadmon--;
 	/* each open marker's content is indented 4 more than the marker itself */
-	off = md_skip_cols(line, n, 4 * (size_t)pp->nadmon);
+	off = markdown_skip_cols(line, n, 4 * (size_t)pp->nadmon);
 	t = line + off;
 	tn = n - off;
-	md_indent(t, tn, &first);
+	markdown_indent(t, tn, &first);
 	f = t + first;
 	fn = tn - first;
 
@@ -476,8 +476,8 @@ md_pre_line(struct mdpre *pp, const char *line, size_t n)
 		goto copy;
 	}
 	if (pp->intag)
-		return md_jsx_line(pp, t, tn);
-	if ((k = md_fence(f, fn)) > 0) {
+		return markdown_jsx_line(pp, t, tn);
+	if ((k = markdown_fence(f, fn)) > 0) {
 		pp->infence = 1;
 		pp->fch = *f;
 		pp->flen = k;
@@ -512,7 +512,7 @@ md_pre_line(struct mdpre *pp, const char *line, size_t n)
 				wn--;
 			}
 		}
-		return md_marker_title(pp, t, first, w, wn, 0);
+		return markdown_marker_title(pp, t, first, w, wn, 0);
 	}
 	/* VitePress containers; mkdocstrings "::: package.module.Name" stubs. */
 	if (fn >= 3 && strncmp(f, ":::", 3) == 0) {
@@ -528,15 +528,15 @@ md_pre_line(struct mdpre *pp, const char *line, size_t n)
 		if (k == wn && k > 0 && memchr(w, '.', k) != NULL &&
 		    isalpha((unsigned char)*w))
 			return buf_printf(&pp->out, "\nAPI: %.*s\n\n", (int)k, w);
-		return md_marker_title(pp, t, first, w + k, wn - k, 1);
+		return markdown_marker_title(pp, t, first, w + k, wn - k, 1);
 	}
 	if (pp->mdx) {
 		if (pp->jsxdepth == 0 && first == 0 && ((fn > 7 &&
 		    strncmp(f, "import ", 7) == 0) || (fn > 7 &&
 		    strncmp(f, "export ", 7) == 0)))
 			return buf_addc(&pp->out, '\n');
-		if (md_jsx_start(f, fn))
-			return md_jsx_line(pp, f, fn);
+		if (markdown_jsx_start(f, fn))
+			return markdown_jsx_line(pp, f, fn);
 		if (pp->jsxdepth > 0) {
 			t = f;
 			tn = fn;
@@ -557,7 +557,7 @@ struct mdfront {
 
 /* Trims white space and one level of matching quotes; returns a malloc'd copy. */
 static char *
-md_yaml_scalar(const char *s, size_t n)
+markdown_yaml_scalar(const char *s, size_t n)
 {
 	while (n > 0 && isspace((unsigned char)*s)) {
 		s++;
@@ -577,7 +577,7 @@ md_yaml_scalar(const char *s, size_t n)
  * is no front matter). Only "title:" and the curl "Example:" list are used.
  */
 static size_t
-md_front(const char *s, size_t n, struct mdfront *fm, int *err)
+markdown_front(const char *s, size_t n, struct mdfront *fm, int *err)
 {
 	const char	*p, *eol, *end = s + n, *body = NULL;
 	size_t		 ln;
@@ -611,7 +611,7 @@ md_front(const char *s, size_t n, struct mdfront *fm, int *err)
 		if (ln > 0 && !isspace((unsigned char)*p))
 			inex = 0;
 		if (ln >= 6 && strncasecmp(p, "title:", 6) == 0 && fm->title == NULL) {
-			if ((fm->title = md_yaml_scalar(p + 6, ln - 6)) == NULL)
+			if ((fm->title = markdown_yaml_scalar(p + 6, ln - 6)) == NULL)
 				goto fail;
 		} else if (ln >= 5 && strncmp(p, "Long:", 5) == 0)
 			curl = 1;
@@ -692,7 +692,7 @@ struct mdctx {
  * "{: .class}" attribute lists are dropped.
  */
 static int
-md_tidy_inline(struct buf *t, const char *s)
+markdown_tidy_inline(struct buf *t, const char *s)
 {
 	const char	*e, *r, *x;
 
@@ -740,7 +740,7 @@ md_tidy_inline(struct buf *t, const char *s)
 
 /* Emits the open leaf block's text with its list/quote prefix. */
 static int
-md_flush(struct mdctx *c)
+markdown_flush(struct mdctx *c)
 {
 	struct buf	*t = &c->tmp;
 	size_t		 i;
@@ -772,15 +772,15 @@ md_flush(struct mdctx *c)
 	c->li_pending = 0;
 	while (*s == ' ' || *s == '\n')
 		s++;
-	if (md_tidy_inline(t, s) == -1)
+	if (markdown_tidy_inline(t, s) == -1)
 		return -1;
 	buf_reset(&c->blk);
-	return docb_text(c->b, t->p, t->len, depth > 0 ? DOCB_ITEM : DOCB_PARA);
+	return doc_build_text(c->b, t->p, t->len, depth > 0 ? DOCB_ITEM : DOCB_PARA);
 }
 
 /* 1 when a fence "language" is a rustdoc attribute of a Rust code block. */
 static int
-md_rustdoc_attr(const char *lang)
+markdown_rustdoc_attr(const char *lang)
 {
 	static const char *const attrs[] = {
 		"ignore", "no_run", "should_panic", "compile_fail", "test_harness",
@@ -798,17 +798,17 @@ md_rustdoc_attr(const char *lang)
 
 /* Fragments: adds the signature code block once, at the end of the first section. */
 static int
-md_signature(struct mdctx *c)
+markdown_signature(struct mdctx *c)
 {
 	if (c->frag == NULL || c->sigdone || c->frag->sig == NULL)
 		return 0;
 	c->sigdone = 1;
-	return docb_code(c->b, c->frag->siglang, c->frag->sig, strlen(c->frag->sig));
+	return doc_build_code(c->b, c->frag->siglang, c->frag->sig, strlen(c->frag->sig));
 }
 
 /* Fragments: the anchor of a heading, "prefix-slug" (malloc'd), or NULL on failure. */
 static char *
-md_frag_anchor(const char *prefix, const char *title)
+markdown_frag_anchor(const char *prefix, const char *title)
 {
 	struct buf	 b;
 	char		*slug;
@@ -827,7 +827,7 @@ md_frag_anchor(const char *prefix, const char *title)
 
 /* Normalises a fence language: "js{1,3}" -> "js", "{.python}" -> "python". */
 static void
-md_lang(struct mdctx *c, const MD_BLOCK_CODE_DETAIL *d)
+markdown_lang(struct mdctx *c, const MD_BLOCK_CODE_DETAIL *d)
 {
 	const char	*s = d->lang.text;
 	size_t		 n = d->lang.size, i, k = 0;
@@ -835,7 +835,7 @@ md_lang(struct mdctx *c, const MD_BLOCK_CODE_DETAIL *d)
 	c->lang[0] = '\0';
 	c->rustdoc = c->twoslash = 0;
 	if (d->info.size > 0 && d->info.text != NULL &&
-	    md_memcasestr(d->info.text, d->info.size, "twoslash") != NULL)
+	    markdown_memcasestr(d->info.text, d->info.size, "twoslash") != NULL)
 		c->twoslash = 1;
 	for (i = 0; s != NULL && i < n && (s[i] == '{' || s[i] == '.'); i++)
 		;
@@ -846,7 +846,7 @@ md_lang(struct mdctx *c, const MD_BLOCK_CODE_DETAIL *d)
 	}
 	c->lang[k] = '\0';
 	if (c->frag != NULL && c->frag->deflang != NULL && (c->lang[0] == '\0' ||
-	    (strcmp(c->frag->deflang, "rust") == 0 && md_rustdoc_attr(c->lang))))
+	    (strcmp(c->frag->deflang, "rust") == 0 && markdown_rustdoc_attr(c->lang))))
 		snprintf(c->lang, sizeof(c->lang), "%s", c->frag->deflang);
 	if (strcmp(c->lang, "rust") == 0 || strncmp(c->lang, "rust,", 5) == 0)
 		c->rustdoc = 1;
@@ -857,7 +857,7 @@ md_lang(struct mdctx *c, const MD_BLOCK_CODE_DETAIL *d)
  * directives ("// @noErrors", "// ^?", everything before "// ---cut---").
  */
 static int
-md_code_filter(struct mdctx *c, struct buf *out)
+markdown_code_filter(struct mdctx *c, struct buf *out)
 {
 	char		*s = c->code.p, *l, *nl, *f;
 	size_t		 n;
@@ -906,19 +906,19 @@ md_code_filter(struct mdctx *c, struct buf *out)
 
 /* Adds the front-matter examples to the open section. */
 static int
-md_examples(struct mdctx *c)
+markdown_examples(struct mdctx *c)
 {
 	int	 rc;
 
 	if (c->examples == NULL || c->examples->len == 0)
 		return 0;
-	rc = docb_code(c->b, "sh", c->examples->p, c->examples->len);
+	rc = doc_build_code(c->b, "sh", c->examples->p, c->examples->len);
 	c->examples = NULL;
 	return rc;
 }
 
 static int
-md_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
+markdown_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 {
 	struct mdctx	*c = ud;
 
@@ -938,7 +938,7 @@ md_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 	default:
 		break;
 	}
-	if (md_flush(c) == -1)
+	if (markdown_flush(c) == -1)
 		return -1;
 	switch (type) {
 	case MD_BLOCK_QUOTE:
@@ -965,7 +965,7 @@ md_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 	case MD_BLOCK_CODE:
 		c->in_code = 1;
 		buf_reset(&c->code);
-		md_lang(c, detail);
+		markdown_lang(c, detail);
 		break;
 	case MD_BLOCK_HTML:
 		c->in_html = 1;
@@ -977,7 +977,7 @@ md_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 }
 
 static int
-md_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
+markdown_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 {
 	struct mdctx	*c = ud;
 	char		*title;
@@ -990,47 +990,47 @@ md_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 			return -1;
 		buf_reset(&c->blk);
 		doc_squeeze(title);
-		md_strip_attrs(title);
+		markdown_strip_attrs(title);
 		if (*title == '\0') {
 			free(title);
 			return 0;
 		}
 		rc = 0;
 		if (c->examples != NULL && (c->nheadings == 1 ||
-		    (c->nheadings == 0 && docb_size(c->b) > 0)))
-			rc = md_examples(c);
+		    (c->nheadings == 0 && doc_build_size(c->b) > 0)))
+			rc = markdown_examples(c);
 		c->nheadings++;
 		if (rc == 0 && c->frag != NULL) {
 			char	*anchor = NULL;
 
-			if (md_signature(c) == -1 || (c->frag->anchor_prefix != NULL &&
-			    (anchor = md_frag_anchor(c->frag->anchor_prefix,
+			if (markdown_signature(c) == -1 || (c->frag->anchor_prefix != NULL &&
+			    (anchor = markdown_frag_anchor(c->frag->anchor_prefix,
 			    title)) == NULL))
 				rc = -1;
 			else
-				rc = docb_heading_anchor(c->b, c->hlevel + 1 > 6 ? 6 :
+				rc = doc_build_heading_anchor(c->b, c->hlevel + 1 > 6 ? 6 :
 				    c->hlevel + 1, title, anchor);
 			free(anchor);
 		} else if (rc == 0)
-			rc = docb_heading(c->b, c->hlevel, title);
+			rc = doc_build_heading(c->b, c->hlevel, title);
 		free(title);
 		return rc;
 	case MD_BLOCK_CODE:
 		c->in_code = 0;
 		buf_reset(&c->tmp);
-		if (md_code_filter(c, &c->tmp) == -1)
+		if (markdown_code_filter(c, &c->tmp) == -1)
 			return -1;
-		return docb_code(c->b, c->lang, c->tmp.p, c->tmp.len);
+		return doc_build_code(c->b, c->lang, c->tmp.p, c->tmp.len);
 	case MD_BLOCK_HTML:
 		c->in_html = 0;
 		buf_reset(&c->tmp);
-		if (md_html_text(&c->tmp, c->blk.p != NULL ? c->blk.p : "",
+		if (markdown_html_text(&c->tmp, c->blk.p != NULL ? c->blk.p : "",
 		    c->blk.len) == -1)
 			return -1;
 		buf_reset(&c->blk);
 		if (buf_add(&c->blk, c->tmp.p != NULL ? c->tmp.p : "", c->tmp.len) == -1)
 			return -1;
-		return md_flush(c);
+		return markdown_flush(c);
 	case MD_BLOCK_TH:
 	case MD_BLOCK_TD:
 		c->in_cell = 0;
@@ -1045,15 +1045,15 @@ md_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 	case MD_BLOCK_TR:
 		if (c->row.len == 0 || strspn(c->row.p, " |") == c->row.len)
 			return 0;
-		return docb_text(c->b, c->row.p, c->row.len, DOCB_ITEM);
+		return doc_build_text(c->b, c->row.p, c->row.len, DOCB_ITEM);
 	case MD_BLOCK_QUOTE:
-		if (md_flush(c) == -1)
+		if (markdown_flush(c) == -1)
 			return -1;
 		c->quote--;
 		return 0;
 	case MD_BLOCK_UL:
 	case MD_BLOCK_OL:
-		if (md_flush(c) == -1)
+		if (markdown_flush(c) == -1)
 			return -1;
 		c->nlists--;
 		c->li_pending = 0;
@@ -1061,17 +1061,17 @@ md_leave_block(MD_BLOCKTYPE type, void *detail, void *ud)
 			c->b->lastkind = DOCB_PARA;	/* next list: new paragraph */
 		return 0;
 	case MD_BLOCK_LI:
-		if (md_flush(c) == -1)
+		if (markdown_flush(c) == -1)
 			return -1;
 		c->li_pending = 0;
 		return 0;
 	default:
-		return md_flush(c);
+		return markdown_flush(c);
 	}
 }
 
 static int
-md_enter_span(MD_SPANTYPE type, void *detail, void *ud)
+markdown_enter_span(MD_SPANTYPE type, void *detail, void *ud)
 {
 	struct mdctx	*c = ud;
 
@@ -1083,7 +1083,7 @@ md_enter_span(MD_SPANTYPE type, void *detail, void *ud)
 }
 
 static int
-md_leave_span(MD_SPANTYPE type, void *detail, void *ud)
+markdown_leave_span(MD_SPANTYPE type, void *detail, void *ud)
 {
 	struct mdctx	*c = ud;
 
@@ -1095,7 +1095,7 @@ md_leave_span(MD_SPANTYPE type, void *detail, void *ud)
 }
 
 static int
-md_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
+markdown_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
 {
 	struct mdctx	*c = ud;
 
@@ -1111,7 +1111,7 @@ md_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
 	case MD_TEXT_SOFTBR:
 		return buf_addc(&c->blk, ' ');
 	case MD_TEXT_ENTITY:
-		if (md_entity(&c->blk, s, n) == 0)
+		if (markdown_entity(&c->blk, s, n) == 0)
 			return buf_add(&c->blk, s, n);
 		return 0;
 	case MD_TEXT_HTML:
@@ -1128,7 +1128,7 @@ md_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
  * section builder of c. mdx selects the MDX pre-pass; flags are added to md4c's.
  */
 static int
-md_run(struct mdctx *c, const char *src, size_t len, int mdx, unsigned flags)
+markdown_run(struct mdctx *c, const char *src, size_t len, int mdx, unsigned flags)
 {
 	MD_PARSER	 parser;
 	struct mdpre	 pp;
@@ -1144,22 +1144,22 @@ md_run(struct mdctx *c, const char *src, size_t len, int mdx, unsigned flags)
 	for (p = src; p < end; p = eol + 1) {
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
-		if (md_pre_line(&pp, p, (size_t)(eol - p)) == -1)
+		if (markdown_pre_line(&pp, p, (size_t)(eol - p)) == -1)
 			goto nomem;
 	}
 	memset(&parser, 0, sizeof(parser));
 	parser.abi_version = 0;
 	parser.flags = MD_DIALECT_GITHUB | flags;
-	parser.enter_block = md_enter_block;
-	parser.leave_block = md_leave_block;
-	parser.enter_span = md_enter_span;
-	parser.leave_span = md_leave_span;
-	parser.text = md_text;
+	parser.enter_block = markdown_enter_block;
+	parser.leave_block = markdown_leave_block;
+	parser.enter_span = markdown_enter_span;
+	parser.leave_span = markdown_leave_span;
+	parser.text = markdown_text;
 	if (md_parse(pp.out.p, (MD_SIZE)pp.out.len, &parser, c) != 0) {
 		log_err("%s: markdown parser failed", __func__);
 		goto out;
 	}
-	if (md_flush(c) == -1)
+	if (markdown_flush(c) == -1)
 		goto out;
 	rc = 0;
 	goto out;
@@ -1172,7 +1172,7 @@ out:
 }
 
 static void
-md_ctx_init(struct mdctx *c, struct docb *b)
+markdown_ctx_init(struct mdctx *c, struct docb *b)
 {
 	memset(c, 0, sizeof(*c));
 	c->b = b;
@@ -1183,7 +1183,7 @@ md_ctx_init(struct mdctx *c, struct docb *b)
 }
 
 static void
-md_ctx_release(struct mdctx *c)
+markdown_ctx_release(struct mdctx *c)
 {
 	buf_release(&c->blk);
 	buf_release(&c->row);
@@ -1198,17 +1198,18 @@ markdown_parse_fragment(struct docb *b, const char *md, size_t len,
 	struct mdctx	 c;
 	int		 rc = -1;
 
-	md_ctx_init(&c, b);
+	markdown_ctx_init(&c, b);
 	c.frag = f;
-	if (docb_heading_anchor(b, 1, f->symbol, f->anchor) == -1)
+	if (doc_build_heading_anchor(b, 1, f->symbol, f->anchor) == -1)
 		goto out;
-	if (md_run(&c, md, len, 0, f->noindent ? MD_FLAG_NOINDENTEDCODEBLOCKS : 0) == -1)
+	if (markdown_run(&c, md, len, 0, f->noindent ? MD_FLAG_NOINDENTEDCODEBLOCKS :
+	    0) == -1)
 		goto out;
-	if (md_signature(&c) == -1)
+	if (markdown_signature(&c) == -1)
 		goto out;
 	rc = 0;
 out:
-	md_ctx_release(&c);
+	markdown_ctx_release(&c);
 	return rc;
 }
 
@@ -1225,38 +1226,38 @@ markdown_parse(const char *path, const char *data, size_t len, struct doc *out)
 
 	memset(&fm, 0, sizeof(fm));
 	buf_init(&fm.examples);
-	md_ctx_init(&c, &b);
+	markdown_ctx_init(&c, &b);
 	memset(out, 0, sizeof(*out));
 
 	if ((src = doc_clean_input(data, len, &srclen)) == NULL)
 		goto out;
-	body = md_front(src, srclen, &fm, &err);
+	body = markdown_front(src, srclen, &fm, &err);
 	if (err) {
 		log_err("%s: out of memory", __func__);
 		goto out;
 	}
 	ext = path != NULL ? strrchr(path, '.') : NULL;
-	if (docb_init(&b, out) == -1)
+	if (doc_build_init(&b, out) == -1)
 		goto out;
 	binit = 1;
 	c.examples = fm.examples.len > 0 ? &fm.examples : NULL;
-	if (md_run(&c, src + body, srclen - body, ext != NULL &&
+	if (markdown_run(&c, src + body, srclen - body, ext != NULL &&
 	    strcasecmp(ext, ".mdx") == 0, 0) == -1) {
 		log_err("%s: %s: cannot parse", __func__, path);
 		goto out;
 	}
-	if (md_examples(&c) == -1)
+	if (markdown_examples(&c) == -1)
 		goto out;
 	binit = 0;
-	rc = docb_finish(&b, fm.title, path);
+	rc = doc_build_finish(&b, fm.title, path);
 out:
 	if (binit)
-		docb_release(&b);
+		doc_build_release(&b);
 	if (rc == -1)
 		doc_release(out);
 	free(src);
 	free(fm.title);
 	buf_release(&fm.examples);
-	md_ctx_release(&c);
+	markdown_ctx_release(&c);
 	return rc;
 }

@@ -284,7 +284,7 @@ rst_para(struct rstctx *x, const char *s, size_t n, struct rstpfx *pf)
 		goto out;
 	if (rst_inline(s, n, &b) == -1)
 		goto out;
-	rc = docb_text(x->b, b.p, b.len, kind);
+	rc = doc_build_text(x->b, b.p, b.len, kind);
 out:
 	buf_release(&b);
 	if (rc == -1)
@@ -313,7 +313,7 @@ rst_literal(struct rstctx *x, const struct rstline *l, size_t a, size_t b,
 		else
 			lang = "";
 	}
-	rc = docb_code(x->b, lang, t.p, t.len);
+	rc = doc_build_code(x->b, lang, t.p, t.len);
 out:
 	buf_release(&t);
 	return rc;
@@ -342,7 +342,7 @@ rst_heading(struct rstctx *x, const char *s, size_t n, char ch, int over)
 		rc = 0;
 		goto out;
 	}
-	rc = docb_heading(x->b, level, t.p);
+	rc = doc_build_heading(x->b, level, t.p);
 out:
 	buf_release(&t);
 	return rc;
@@ -441,7 +441,7 @@ rst_do_directive(struct rstctx *x, const struct rstline *l, size_t n, size_t i,
 			goto fail;
 		if (buf_add(&t, args, strncmp(base, "auto", 4) == 0 ? wl : alen) == -1)
 			goto fail;
-		if (docb_text(x->b, t.p, t.len, DOCB_ITEM) == -1)
+		if (doc_build_text(x->b, t.p, t.len, DOCB_ITEM) == -1)
 			goto fail;
 		buf_reset(&t);
 		if (rst_sub(l, a, end, NULL, 0, &t) == -1 ||
@@ -479,7 +479,7 @@ rst_do_directive(struct rstctx *x, const struct rstline *l, size_t n, size_t i,
 	if (pf.first != NULL && pfx.len > 2) {
 		/* a body-less "versionadded:: 2.1" still says something */
 		pfx.p[pfx.len - 2] = '.';
-		if (docb_text(x->b, pfx.p, pfx.len - 1, DOCB_PARA) == -1)
+		if (doc_build_text(x->b, pfx.p, pfx.len - 1, DOCB_PARA) == -1)
 			goto fail;
 	}
 done:
@@ -560,7 +560,7 @@ rst_table_line(struct rstctx *x, const struct rstline *l, int grid)
 			goto out;
 		p = c;
 	}
-	rc = docb_text(x->b, t.p, t.len, DOCB_ITEM);
+	rc = doc_build_text(x->b, t.p, t.len, DOCB_ITEM);
 out:
 	buf_release(&t);
 	buf_release(&r);
@@ -663,7 +663,7 @@ rst_body(struct rstctx *x, const char *text, int top, int depth, struct rstpfx *
 			ipf.first = bullet;
 			ipf.item = 1;
 			if (pf != NULL && pf->first != NULL) {
-				if (docb_text(x->b, pf->first, strlen(pf->first),
+				if (doc_build_text(x->b, pf->first, strlen(pf->first),
 				    DOCB_PARA) == -1)
 					goto out;
 				pf->first = NULL;
@@ -753,14 +753,14 @@ rst_parse(const char *path, const char *data, size_t len, struct doc *out)
 	memset(out, 0, sizeof(*out));
 	if ((src = doc_clean_input(data, len, &srclen)) == NULL)
 		return -1;
-	if (docb_init(&b, out) == -1)
+	if (doc_build_init(&b, out) == -1)
 		goto out;
 	x.b = &b;
 	if (rst_body(&x, src, 1, 0, NULL) == -1) {
-		docb_release(&b);
+		doc_build_release(&b);
 		goto out;
 	}
-	rc = docb_finish(&b, NULL, path);
+	rc = doc_build_finish(&b, NULL, path);
 out:
 	if (rc == -1)
 		doc_release(out);

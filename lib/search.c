@@ -143,7 +143,7 @@ search_close(struct search *s)
 	sqlite3_finalize(s->text);
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
-		vecindex_free(s->cache[i].v);
+		vector_index_free(s->cache[i].v);
 	}
 	provider_cfg_release(&s->embed);
 	tokenize_stemmer_close(s->stem);
@@ -507,7 +507,7 @@ search_slot(struct search *s, const struct search_lib *lib)
 			slot = c;
 	}
 	lexindex_free(slot->x);
-	vecindex_free(slot->v);
+	vector_index_free(slot->v);
 	memset(slot, 0, sizeof(*slot));
 	snprintf(slot->id, sizeof(slot->id), "%s", lib->id);
 	slot->used = s->clock;
@@ -550,8 +550,8 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	if (c->v != NULL && c->embed_version == lib->embed_version &&
 	    strcmp(c->model, model) == 0)
 		return c->v;
-	vecindex_free(c->v);
-	if ((c->v = vecindex_build(s->db, lib->id, model, lib->snippets)) == NULL)
+	vector_index_free(c->v);
+	if ((c->v = vector_index_build(s->db, lib->id, model, lib->snippets)) == NULL)
 		return NULL;
 	c->embed_version = lib->embed_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
@@ -690,7 +690,7 @@ search_hybrid(struct search *s, struct vecindex *v, const char *query,
 	float		*qv = NULL;
 	size_t		 dim = 0, nv = 0, nf = 0;
 
-	if (vecindex_count(v) == 0)
+	if (vector_index_count(v) == 0)
 		return;
 	memset(&perr, 0, sizeof(perr));
 	if (provider_embed(&s->embed, &query, 1, PROVIDER_EMBED_QUERY,
@@ -702,7 +702,7 @@ search_hybrid(struct search *s, struct vecindex *v, const char *query,
 	if ((vh = calloc(SEARCH_CANDIDATES, sizeof(*vh))) == NULL ||
 	    (fused = calloc(SEARCH_CANDIDATES, sizeof(*fused))) == NULL)
 		goto out;
-	if (vecindex_search(v, qv, dim, SEARCH_CANDIDATES, vh, &nv) == -1) {
+	if (vector_index_search(v, qv, dim, SEARCH_CANDIDATES, vh, &nv) == -1) {
 		log_warn("%s: the question's vector does not fit the index (dim %zu); "
 		    "lexical ranking only", __func__, dim);
 		goto out;

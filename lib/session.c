@@ -221,7 +221,7 @@ static const struct throttle_scope throttle_user = { "user", 3, 10 };
 static const struct throttle_scope throttle_addr = { "addr", 10, 50 };
 
 static long
-throttle_delay(const struct throttle_scope *s, long failures)
+session_throttle_delay(const struct throttle_scope *s, long failures)
 {
 	long	 d = THROTTLE_BASE_S;
 	long	 i;
@@ -233,7 +233,8 @@ throttle_delay(const struct throttle_scope *s, long failures)
 
 /* Seconds until key may try again in scope s (0: now); -1 on error. */
 static long
-throttle_wait(sqlite3 *db, const struct throttle_scope *s, const char *key, time_t now)
+session_throttle_scope_wait(sqlite3 *db, const struct throttle_scope *s, const char *key,
+    time_t now)
 {
 	sqlite3_stmt	*st;
 	long		 wait = 0, failures, last, locked;
@@ -252,8 +253,8 @@ throttle_wait(sqlite3 *db, const struct throttle_scope *s, const char *key, time
 		if (locked > now)
 			wait = locked - now;
 		else if (now - last <= THROTTLE_WINDOW_S && failures >= s->free &&
-		    last + throttle_delay(s, failures) > now)
-			wait = last + throttle_delay(s, failures) - now;
+		    last + session_throttle_delay(s, failures) > now)
+			wait = last + session_throttle_delay(s, failures) - now;
 	}
 	sqlite3_finalize(st);
 	return wait;
@@ -265,14 +266,15 @@ session_throttle_wait(sqlite3 *db, const char *name, const char *addr)
 	time_t	 now = time(NULL);
 	long	 a, b;
 
-	if ((a = throttle_wait(db, &throttle_user, name, now)) == -1 ||
-	    (b = throttle_wait(db, &throttle_addr, addr, now)) == -1)
+	if ((a = session_throttle_scope_wait(db, &throttle_user, name, now)) == -1 ||
+	    (b = session_throttle_scope_wait(db, &throttle_addr, addr, now)) == -1)
 		return -1;
 	return a > b ? a : b;
 }
 
 static int
-throttle_fail(sqlite3 *db, const struct throttle_scope *s, const char *key, time_t now)
+session_throttle_scope_fail(sqlite3 *db, const struct throttle_scope *s, const char *key,
+    time_t now)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
@@ -324,8 +326,8 @@ session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
 		(void)sqlite3_step(st);
 	}
 	sqlite3_finalize(st);
-	if (throttle_fail(db, &throttle_user, name, now) == -1 ||
-	    throttle_fail(db, &throttle_addr, addr, now) == -1)
+	if (session_throttle_scope_fail(db, &throttle_user, name, now) == -1 ||
+	    session_throttle_scope_fail(db, &throttle_addr, addr, now) == -1)
 		return -1;
 	return 0;
 }

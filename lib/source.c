@@ -1808,7 +1808,7 @@ source_parse(const char *path, const char *data, size_t len, struct doc *out)
 		S.module = strdup(S.base);
 	if (S.module == NULL)
 		goto nomem;
-	if (docb_init(&b, out) == -1)
+	if (doc_build_init(&b, out) == -1)
 		goto out;
 	binit = 1;
 	S.b = &b;
@@ -1830,13 +1830,13 @@ source_parse(const char *path, const char *data, size_t len, struct doc *out)
 	if (rc == -1)
 		goto out;
 	binit = 0;
-	rc = docb_finish(&b, S.x->kind == SRC_RUST ? S.module : S.base, path);
+	rc = doc_build_finish(&b, S.x->kind == SRC_RUST ? S.module : S.base, path);
 	goto out;
 nomem:
 	log_err("%s: out of memory", __func__);
 out:
 	if (binit)
-		docb_release(&b);
+		doc_build_release(&b);
 	if (rc == -1)
 		doc_release(out);
 	while (S.nscopes > 0)

@@ -18,39 +18,39 @@ typedef int (*tok_emit)(void *ctx, const char *tok, size_t len, int colocated,
     size_t start, size_t end);
 
 static int
-tok_isupper(unsigned char c)
+tokenize_isupper(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z';
 }
 
 static int
-tok_islower(unsigned char c)
+tokenize_islower(unsigned char c)
 {
 	return c >= 'a' && c <= 'z';
 }
 
 static int
-tok_isdigit(unsigned char c)
+tokenize_isdigit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
 }
 
 static int
-tok_isalnum(unsigned char c)
+tokenize_isalnum(unsigned char c)
 {
-	return tok_isupper(c) || tok_islower(c) || tok_isdigit(c);
+	return tokenize_isupper(c) || tokenize_islower(c) || tokenize_isdigit(c);
 }
 
 /* Word bytes: ASCII letters, digits, '_' and every byte of a non-ASCII UTF-8 sequence. */
 static int
-tok_isword(unsigned char c)
+tokenize_isword(unsigned char c)
 {
-	return tok_isalnum(c) || c == '_' || c >= 0x80;
+	return tokenize_isalnum(c) || c == '_' || c >= 0x80;
 }
 
 /* Characters that join two word runs into one compound word. */
 static int
-tok_isjoiner(unsigned char c)
+tokenize_isjoiner(unsigned char c)
 {
 	return c == '.' || c == '-' || c == ':' || c == '/';
 }
@@ -61,25 +61,25 @@ tok_isjoiner(unsigned char c)
  * sets *ps and *pl (offset and length in w) or 0 when there is none left.
  */
 static int
-tok_part_next(const char *w, size_t wl, size_t *pos, size_t *ps, size_t *pl)
+tokenize_part_next(const char *w, size_t wl, size_t *pos, size_t *ps, size_t *pl)
 {
 	size_t		 i = *pos, s;
 	unsigned char	 c, p;
 
-	while (i < wl && (tok_isjoiner(w[i]) || w[i] == '_'))
+	while (i < wl && (tokenize_isjoiner(w[i]) || w[i] == '_'))
 		i++;
 	if (i >= wl) {
 		*pos = i;
 		return 0;
 	}
 	s = i++;
-	while (i < wl && !tok_isjoiner(w[i]) && w[i] != '_') {
+	while (i < wl && !tokenize_isjoiner(w[i]) && w[i] != '_') {
 		c = w[i];
 		p = w[i - 1];
-		if (tok_isupper(c) && (tok_islower(p) || tok_isdigit(p)))
+		if (tokenize_isupper(c) && (tokenize_islower(p) || tokenize_isdigit(p)))
 			break;
-		if (tok_isupper(c) && tok_isupper(p) && i + 1 < wl &&
-		    tok_islower((unsigned char)w[i + 1]))
+		if (tokenize_isupper(c) && tokenize_isupper(p) && i + 1 < wl &&
+		    tokenize_islower((unsigned char)w[i + 1]))
 			break;
 		i++;
 	}
@@ -91,29 +91,29 @@ tok_part_next(const char *w, size_t wl, size_t *pos, size_t *ps, size_t *pl)
 
 /* 1 when the token s (length n) is worth emitting: 1..TOK_MAX bytes, no lone junk byte. */
 static int
-tok_keep(const char *s, size_t n)
+tokenize_keep(const char *s, size_t n)
 {
 	if (n == 0 || n > TOK_MAX)
 		return 0;
-	if (n == 1 && !tok_isalnum((unsigned char)s[0]))
+	if (n == 1 && !tokenize_isalnum((unsigned char)s[0]))
 		return 0;
 	return 1;
 }
 
 /* Lowercases s (n <= TOK_MAX bytes) into out and NUL-terminates it. */
 static void
-tok_lower(const char *s, size_t n, char *out)
+tokenize_lower(const char *s, size_t n, char *out)
 {
 	size_t	 i;
 
 	for (i = 0; i < n; i++)
-		out[i] = tok_isupper((unsigned char)s[i]) ? s[i] - 'A' + 'a' : s[i];
+		out[i] = tokenize_isupper((unsigned char)s[i]) ? s[i] - 'A' + 'a' : s[i];
 	out[n] = '\0';
 }
 
 /* Case-insensitive (ASCII) equality of two byte ranges. */
 static int
-tok_sameword(const char *a, size_t an, const char *b, size_t bn)
+tokenize_sameword(const char *a, size_t an, const char *b, size_t bn)
 {
 	size_t		 i;
 	unsigned char	 x, y;
@@ -123,9 +123,9 @@ tok_sameword(const char *a, size_t an, const char *b, size_t bn)
 	for (i = 0; i < an; i++) {
 		x = a[i];
 		y = b[i];
-		if (tok_isupper(x))
+		if (tokenize_isupper(x))
 			x = x - 'A' + 'a';
-		if (tok_isupper(y))
+		if (tokenize_isupper(y))
 			y = y - 'A' + 'a';
 		if (x != y)
 			return 0;
@@ -140,7 +140,7 @@ tok_sameword(const char *a, size_t an, const char *b, size_t bn)
  * colocated token. Returns 0 or the emitter's non-zero value.
  */
 static int
-tok_word(const char *text, size_t s, size_t e, int wholeonly, tok_emit emit,
+tokenize_word(const char *text, size_t s, size_t e, int wholeonly, tok_emit emit,
     void *ctx)
 {
 	const char	*w = text + s;
@@ -149,15 +149,15 @@ tok_word(const char *text, size_t s, size_t e, int wholeonly, tok_emit emit,
 	int		 rc, emitted = 0, dup, hasalnum = 0;
 
 	for (i = 0; i < wl; i++)
-		if (tok_isalnum((unsigned char)w[i]) || (unsigned char)w[i] >= 0x80) {
+		if (tokenize_isalnum((unsigned char)w[i]) || (unsigned char)w[i] >= 0x80) {
 			hasalnum = 1;
 			break;
 		}
 	if (!hasalnum)
 		return 0;
 
-	if (tok_keep(w, wl)) {
-		tok_lower(w, wl, tmp);
+	if (tokenize_keep(w, wl)) {
+		tokenize_lower(w, wl, tmp);
 		if ((rc = emit(ctx, tmp, wl, 0, s, e)) != 0)
 			return rc;
 		emitted = 1;
@@ -168,28 +168,28 @@ tok_word(const char *text, size_t s, size_t e, int wholeonly, tok_emit emit,
 	/* A plain word ("curl") is its own single part: nothing more to emit. */
 	nparts = 0;
 	pos = 0;
-	while (nparts < 2 && tok_part_next(w, wl, &pos, &ps, &pl))
+	while (nparts < 2 && tokenize_part_next(w, wl, &pos, &ps, &pl))
 		nparts++;
 	if (nparts == 0 || (nparts == 1 && ps == 0 && pl == wl))
 		return 0;
 
 	pos = 0;
-	while (tok_part_next(w, wl, &pos, &ps, &pl)) {
-		if (!tok_keep(w + ps, pl))
+	while (tokenize_part_next(w, wl, &pos, &ps, &pl)) {
+		if (!tokenize_keep(w + ps, pl))
 			continue;
 		dup = 0;
 		if (wl <= TOK_MAX) {
 			/* Bounded work: at most TOK_MAX / 2 parts in a kept word. */
 			qpos = 0;
-			while (qpos < ps && tok_part_next(w, ps, &qpos, &qs, &ql))
-				if (tok_sameword(w + qs, ql, w + ps, pl)) {
+			while (qpos < ps && tokenize_part_next(w, ps, &qpos, &qs, &ql))
+				if (tokenize_sameword(w + qs, ql, w + ps, pl)) {
 					dup = 1;
 					break;
 				}
 		}
 		if (dup)
 			continue;
-		tok_lower(w + ps, pl, tmp);
+		tokenize_lower(w + ps, pl, tmp);
 		if ((rc = emit(ctx, tmp, pl, emitted, s, e)) != 0)
 			return rc;
 		emitted = 1;
@@ -199,10 +199,10 @@ tok_word(const char *text, size_t s, size_t e, int wholeonly, tok_emit emit,
 
 /*
  * Splits text into words (runs of word bytes joined across short runs of '.', '-', ':' and
- * '/') and hands each to tok_word. Returns 0 or the emitter's non-zero value.
+ * '/') and hands each to tokenize_word. Returns 0 or the emitter's non-zero value.
  */
 static int
-tok_run(const char *text, size_t len, int wholeonly, tok_emit emit, void *ctx)
+tokenize_run(const char *text, size_t len, int wholeonly, tok_emit emit, void *ctx)
 {
 	size_t	 i = 0, s, e, j;
 	int	 rc;
@@ -210,24 +210,24 @@ tok_run(const char *text, size_t len, int wholeonly, tok_emit emit, void *ctx)
 	if (text == NULL)
 		return 0;
 	while (i < len) {
-		if (!tok_isword((unsigned char)text[i])) {
+		if (!tokenize_isword((unsigned char)text[i])) {
 			i++;
 			continue;
 		}
 		s = i;
 		for (;;) {
-			while (i < len && tok_isword((unsigned char)text[i]))
+			while (i < len && tokenize_isword((unsigned char)text[i]))
 				i++;
 			e = i;
 			for (j = i; j < len && j - i <= TOK_JOINRUN &&
-			    tok_isjoiner((unsigned char)text[j]); j++)
+			    tokenize_isjoiner((unsigned char)text[j]); j++)
 				;
 			if (j == i || j - i > TOK_JOINRUN || j >= len ||
-			    !tok_isword((unsigned char)text[j]))
+			    !tokenize_isword((unsigned char)text[j]))
 				break;
 			i = j;
 		}
-		if ((rc = tok_word(text, s, e, wholeonly, emit, ctx)) != 0)
+		if ((rc = tokenize_word(text, s, e, wholeonly, emit, ctx)) != 0)
 			return rc;
 		i = e;
 	}
@@ -240,7 +240,7 @@ struct tok_each_ctx {
 };
 
 static int
-tok_each_emit(void *ctx, const char *tok, size_t len, int colocated, size_t start,
+tokenize_each_emit(void *ctx, const char *tok, size_t len, int colocated, size_t start,
     size_t end)
 {
 	struct tok_each_ctx	*ec = ctx;
@@ -259,7 +259,7 @@ tokenize_each(const char *text, size_t len, tokenize_cb cb, void *ctx)
 
 	ec.cb = cb;
 	ec.ctx = ctx;
-	return tok_run(text, len, 0, tok_each_emit, &ec);
+	return tokenize_run(text, len, 0, tokenize_each_emit, &ec);
 }
 
 size_t
@@ -280,7 +280,7 @@ struct tok_fts_ctx {
 };
 
 static int
-tok_fts_create(void *udata, const char **argv, int argc, Fts5Tokenizer **out)
+tokenize_fts_create(void *udata, const char **argv, int argc, Fts5Tokenizer **out)
 {
 	struct tok_fts	*t;
 
@@ -294,13 +294,13 @@ tok_fts_create(void *udata, const char **argv, int argc, Fts5Tokenizer **out)
 }
 
 static void
-tok_fts_delete(Fts5Tokenizer *t)
+tokenize_fts_delete(Fts5Tokenizer *t)
 {
 	free(t);
 }
 
 static int
-tok_fts_emit(void *ctx, const char *tok, size_t len, int colocated, size_t start,
+tokenize_fts_emit(void *ctx, const char *tok, size_t len, int colocated, size_t start,
     size_t end)
 {
 	struct tok_fts_ctx	*fc = ctx;
@@ -315,7 +315,7 @@ tok_fts_emit(void *ctx, const char *tok, size_t len, int colocated, size_t start
  * "state" still finds the part of useState.
  */
 static int
-tok_fts_tokenize(Fts5Tokenizer *t, void *pctx, int flags, const char *text, int ntext,
+tokenize_fts_tokenize(Fts5Tokenizer *t, void *pctx, int flags, const char *text, int ntext,
     int (*xtoken)(void *, int, const char *, int, int, int))
 {
 	struct tok_fts_ctx	 fc;
@@ -324,8 +324,8 @@ tok_fts_tokenize(Fts5Tokenizer *t, void *pctx, int flags, const char *text, int 
 		return SQLITE_OK;
 	fc.pctx = pctx;
 	fc.xtoken = xtoken;
-	return tok_run(text, (size_t)ntext, (flags & FTS5_TOKENIZE_QUERY) != 0,
-	    tok_fts_emit, &fc);
+	return tokenize_run(text, (size_t)ntext, (flags & FTS5_TOKENIZE_QUERY) != 0,
+	    tokenize_fts_emit, &fc);
 }
 
 int
@@ -350,9 +350,9 @@ tokenize_register(struct sqlite3 *db)
 		goto out;
 	}
 	memset(&tok, 0, sizeof(tok));
-	tok.xCreate = tok_fts_create;
-	tok.xDelete = tok_fts_delete;
-	tok.xTokenize = tok_fts_tokenize;
+	tok.xCreate = tokenize_fts_create;
+	tok.xDelete = tokenize_fts_delete;
+	tok.xTokenize = tokenize_fts_tokenize;
 	if (api->xCreateTokenizer(api, "ctxd", NULL, &tok, NULL) != SQLITE_OK) {
 		log_err("%s: cannot register the tokenizer", __func__);
 		goto out;
@@ -380,7 +380,7 @@ struct tok_stem_ctx {
 };
 
 static int
-tok_stem_emit(void *ctx, int tflags, const char *tok, int ntok, int start, int end)
+tokenize_stem_emit(void *ctx, int tflags, const char *tok, int ntok, int start, int end)
 {
 	struct tok_stem_ctx	*sc = ctx;
 
@@ -436,7 +436,7 @@ tokenize_stemmed(struct tokenize_stemmer *ts, const char *text, size_t len, int 
 	sc.cb = cb;
 	sc.ctx = ctx;
 	rc = ts->api.xTokenize(ts->tok, &sc, query ? FTS5_TOKENIZE_QUERY :
-	    FTS5_TOKENIZE_DOCUMENT, text, (int)len, tok_stem_emit);
+	    FTS5_TOKENIZE_DOCUMENT, text, (int)len, tokenize_stem_emit);
 	return rc == SQLITE_OK || rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -475,7 +475,7 @@ static const char *const tok_stopwords[] = {
 };
 
 static int
-tok_isstop(const char *w)
+tokenize_isstop(const char *w)
 {
 	size_t	 i;
 
@@ -491,7 +491,7 @@ struct tok_match_ctx {
 };
 
 static int
-tok_match_cb(void *ctx, const char *tok, size_t len, int colocated)
+tokenize_match_cb(void *ctx, const char *tok, size_t len, int colocated)
 {
 	struct tok_match_ctx	*mc = ctx;
 	char			 w[TOK_MAX + 1];
@@ -501,7 +501,7 @@ tok_match_cb(void *ctx, const char *tok, size_t len, int colocated)
 		return 0;
 	memcpy(w, tok, len);
 	w[len] = '\0';
-	if (tok_isstop(w))
+	if (tokenize_isstop(w))
 		return 0;
 	for (i = 0; i < mc->nterms; i++)
 		if (strcmp(mc->terms[i], w) == 0)
@@ -528,7 +528,7 @@ tokenize_match_terms(const char *question, char ***out, size_t *n)
 		log_err("%s: out of memory", __func__);
 		return -1;
 	}
-	tokenize_each(question, strlen(question), tok_match_cb, mc);
+	tokenize_each(question, strlen(question), tokenize_match_cb, mc);
 	if (mc->nterms == 0) {
 		free(mc);
 		return 0;

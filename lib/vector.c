@@ -5,7 +5,7 @@
  * Each vector is kept twice: quantized to int8 (one scale per vector) in one contiguous,
  * 64-byte aligned array whose rows are padded with zeros to a multiple of 64 bytes, and
  * as the float32 original. A query scans every int8 row (a fixed-length inner loop with
- * int32 accumulation that gcc -O2 vectorises: see vec_dot_i8), keeps the best
+ * int32 accumulation that gcc -O2 vectorises: see vector_dot_i8), keeps the best
  * max(4k, 100) rows in a heap, and rescores those with float32 dot products. The int8
  * scan reads a quarter of the memory of a float32 scan; the rescoring makes the top k
  * exact as long as the true top k are among the candidates, which the quantization
@@ -113,7 +113,7 @@ vector_quantize(const float *v, size_t dim, int8_t *q, float *scale)
  * with pmullw and widens again: 2.3 times slower). The row stays int8 in memory.
  */
 static inline int32_t
-vec_dot_i8(const int16_t *q, const int8_t *r, size_t stride)
+vector_dot_i8(const int16_t *q, const int8_t *r, size_t stride)
 {
 	const int16_t	*pq = __builtin_assume_aligned(q, VEC_ALIGN);
 	const int8_t	*pr = __builtin_assume_aligned(r, VEC_ALIGN);
@@ -130,7 +130,7 @@ vec_dot_i8(const int16_t *q, const int8_t *r, size_t stride)
 }
 
 static float
-vec_dot_f32(const float *a, const float *b, size_t dim)
+vector_dot_f32(const float *a, const float *b, size_t dim)
 {
 	float	 s = 0;
 	size_t	 i;
@@ -141,7 +141,7 @@ vec_dot_f32(const float *a, const float *b, size_t dim)
 }
 
 static void *
-vec_aligned(size_t n)
+vector_aligned(size_t n)
 {
 	void	*p;
 
@@ -151,7 +151,7 @@ vec_aligned(size_t n)
 }
 
 void
-vecindex_free(struct vecindex *x)
+vector_index_free(struct vecindex *x)
 {
 	if (x == NULL)
 		return;
@@ -165,26 +165,26 @@ vecindex_free(struct vecindex *x)
 }
 
 size_t
-vecindex_count(const struct vecindex *x)
+vector_index_count(const struct vecindex *x)
 {
 	return x->n;
 }
 
 size_t
-vecindex_dim(const struct vecindex *x)
+vector_index_dim(const struct vecindex *x)
 {
 	return x->dim;
 }
 
 size_t
-vecindex_bytes(const struct vecindex *x)
+vector_index_bytes(const struct vecindex *x)
 {
 	return x->bytes;
 }
 
 /* The per-row bytes of all arrays of x. */
 static size_t
-vec_rowbytes(const struct vecindex *x)
+vector_rowbytes(const struct vecindex *x)
 {
 	return x->stride + sizeof(float) + x->dim * sizeof(float) +
 	    2 * sizeof(long long) + sizeof(int);
@@ -192,17 +192,17 @@ vec_rowbytes(const struct vecindex *x)
 
 /* Grows (or first allocates, once x->dim is set) the arrays of x to ncap rows. */
 static int
-vec_reserve(struct vecindex *x, size_t ncap)
+vector_reserve(struct vecindex *x, size_t ncap)
 {
 	int8_t		*q = NULL;
 	float		*scale = NULL, *f = NULL;
 	long long	*ids = NULL, *docs = NULL;
 	int		*tokens = NULL;
 
-	if (ncap > UINT32_MAX || ncap > SIZE_MAX / vec_rowbytes(x))
+	if (ncap > UINT32_MAX || ncap > SIZE_MAX / vector_rowbytes(x))
 		return -1;
-	if ((q = vec_aligned(ncap * x->stride)) == NULL ||
-	    (f = vec_aligned(ncap * x->dim * sizeof(float))) == NULL ||
+	if ((q = vector_aligned(ncap * x->stride)) == NULL ||
+	    (f = vector_aligned(ncap * x->dim * sizeof(float))) == NULL ||
 	    (scale = calloc(ncap, sizeof(*scale))) == NULL ||
 	    (ids = calloc(ncap, sizeof(*ids))) == NULL ||
 	    (docs = calloc(ncap, sizeof(*docs))) == NULL ||
@@ -236,12 +236,12 @@ vec_reserve(struct vecindex *x, size_t ncap)
 	x->docs = docs;
 	x->tokens = tokens;
 	x->cap = ncap;
-	x->bytes = sizeof(*x) + ncap * vec_rowbytes(x);
+	x->bytes = sizeof(*x) + ncap * vector_rowbytes(x);
 	return 0;
 }
 
 struct vecindex *
-vecindex_build(sqlite3 *db, const char *library_id, const char *model,
+vector_index_build(sqlite3 *db, const char *library_id, const char *model,
     long capacity_hint)
 {
 	static const char sql[] =
@@ -278,7 +278,7 @@ vecindex_build(sqlite3 *db, const char *library_id, const char *model,
 			x->dim = dim;
 			x->stride = (dim + VEC_BLOCK - 1) / VEC_BLOCK * VEC_BLOCK;
 		}
-		if (x->n == x->cap && vec_reserve(x, x->cap ? x->cap * 2 : hint) == -1)
+		if (x->n == x->cap && vector_reserve(x, x->cap ? x->cap * 2 : hint) == -1)
 			goto fail;
 		if (blob == NULL)		/* out of memory */
 			goto dberr;
@@ -306,7 +306,7 @@ dberr:
 	log_err("%s: %s", __func__, sqlite3_errmsg(db));
 fail:
 	sqlite3_finalize(st);
-	vecindex_free(x);
+	vector_index_free(x);
 	return NULL;
 }
 
@@ -315,7 +315,7 @@ fail:
 TOPK_DEFINE(vec_topk, struct vec_cand, VEC_WORSE)
 
 int
-vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t k,
+vector_index_search(const struct vecindex *x, const float *query, size_t dim, size_t k,
     struct lexindex_hit *out, size_t *n)
 {
 	struct vec_cand	*heap = NULL, c;
@@ -340,8 +340,8 @@ vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t
 	if (ncand > x->n)
 		ncand = x->n;
 	if ((qf = malloc(dim * sizeof(*qf))) == NULL ||
-	    (qq = vec_aligned(x->stride)) == NULL ||
-	    (qw = vec_aligned(x->stride * sizeof(*qw))) == NULL ||
+	    (qq = vector_aligned(x->stride)) == NULL ||
+	    (qw = vector_aligned(x->stride * sizeof(*qw))) == NULL ||
 	    (heap = calloc(ncand, sizeof(*heap))) == NULL ||
 	    (res = calloc(ncand, sizeof(*res))) == NULL) {
 		log_err("%s: out of memory", __func__);
@@ -359,7 +359,8 @@ vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t
 
 	/* The int8 scan; the query's own scale is common to all rows and left out. */
 	for (i = 0; i < x->n; i++) {
-		c.s = (float)vec_dot_i8(qw, x->q + i * x->stride, x->stride) * x->scale[i];
+		c.s = (float)vector_dot_i8(qw, x->q + i * x->stride, x->stride) *
+		    x->scale[i];
 		c.row = (uint32_t)i;
 		vec_topk_offer(heap, &nh, ncand, &c);
 	}
@@ -371,7 +372,7 @@ vecindex_search(const struct vecindex *x, const float *query, size_t dim, size_t
 		res[i].id = x->ids[row];
 		res[i].doc = x->docs[row];
 		res[i].tokens = x->tokens[row];
-		res[i].score = vec_dot_f32(qf, x->f + row * dim, dim);
+		res[i].score = vector_dot_f32(qf, x->f + row * dim, dim);
 	}
 	qsort(res, nh, sizeof(*res), lexindex_hit_cmp);
 	*n = nh < k ? nh : k;
@@ -394,7 +395,7 @@ struct vec_rank {
 };
 
 static int
-vec_rank_cmp(const void *a, const void *b)
+vector_rank_cmp(const void *a, const void *b)
 {
 	const struct vec_rank *x = a, *y = b;
 
@@ -441,7 +442,7 @@ vector_rrf(const struct lexindex_hit *a, size_t na, const struct lexindex_hit *b
 		r[na + i].rank = i + 1;
 	}
 	/* Grouped by id; in a group, a's entries first, each list's best rank first. */
-	qsort(r, nr, sizeof(*r), vec_rank_cmp);
+	qsort(r, nr, sizeof(*r), vector_rank_cmp);
 	for (i = 0; i < nr; i = j) {
 		score[0] = score[1] = 0;
 		for (j = i; j < nr && r[j].hit->id == r[i].hit->id; j++)

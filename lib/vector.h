@@ -46,14 +46,14 @@ void	 vector_quantize(const float *v, size_t dim, int8_t *q, float *scale);
  * values or whose vector is zero or not finite are skipped with a warning. NULL on a
  * database or memory error; a library without vectors gives an empty index (dim 0).
  */
-struct vecindex *vecindex_build(struct sqlite3 *, const char *library_id,
+struct vecindex *vector_index_build(struct sqlite3 *, const char *library_id,
 	    const char *model, long capacity_hint);
-void	 vecindex_free(struct vecindex *);
+void	 vector_index_free(struct vecindex *);
 /* Vectors held, and their dimension (0 for an empty index). */
-size_t	 vecindex_count(const struct vecindex *);
-size_t	 vecindex_dim(const struct vecindex *);
+size_t	 vector_index_count(const struct vecindex *);
+size_t	 vector_index_dim(const struct vecindex *);
 /* Heap memory held by the index. */
-size_t	 vecindex_bytes(const struct vecindex *);
+size_t	 vector_index_bytes(const struct vecindex *);
 
 /*
  * The k snippets whose vectors have the largest dot product with query (normalised
@@ -64,7 +64,7 @@ size_t	 vecindex_bytes(const struct vecindex *);
  * index is empty: 0 hits), the query is zero or not finite, or memory runs out. The
  * index is only read (scratch memory is per call): concurrent searches are safe.
  */
-int	 vecindex_search(const struct vecindex *, const float *query, size_t dim,
+int	 vector_index_search(const struct vecindex *, const float *query, size_t dim,
 	    size_t k, struct lexindex_hit *out, size_t *n);
 
 /*

@@ -229,17 +229,18 @@ test_search(sqlite3 *db)
 	if (vecs == NULL || ref == NULL)
 		abort();
 	ok(insert_vectors(db, "m256", vecs, NVEC, DIM) == 0, "%d vectors stored", NVEC);
-	x = vecindex_build(db, "/t/t", "m256", NVEC);
+	x = vector_index_build(db, "/t/t", "m256", NVEC);
 	ok(x != NULL, "index built");
 	if (x == NULL)
 		goto out;
-	is_int(vecindex_count(x), NVEC, "all vectors loaded");
-	is_int(vecindex_dim(x), DIM, "dimension");
-	ok(vecindex_bytes(x) >= (size_t)NVEC * DIM * 5, "bytes counts int8 + float32 (%zu)",
-	    vecindex_bytes(x));
+	is_int(vector_index_count(x), NVEC, "all vectors loaded");
+	is_int(vector_index_dim(x), DIM, "dimension");
+	ok(vector_index_bytes(x) >= (size_t)NVEC * DIM * 5,
+	    "bytes counts int8 + float32 (%zu)",
+	    vector_index_bytes(x));
 	/* A capacity hint that is short grows the arrays. */
-	small = vecindex_build(db, "/t/t", "m256", 3);
-	ok(small != NULL && vecindex_count(small) == NVEC, "short hint: arrays grow");
+	small = vector_index_build(db, "/t/t", "m256", 3);
+	ok(small != NULL && vector_index_count(small) == NVEC, "short hint: arrays grow");
 
 	for (qi = 0; qi < 20; qi++) {
 		rng_vector(q, DIM);
@@ -255,7 +256,7 @@ test_search(sqlite3 *db)
 		}
 		qsort(ref, NVEC, sizeof(*ref), ref_cmp);
 		/* The query is passed unnormalised: the search normalises a copy. */
-		if (vecindex_search(x, q, DIM, K, hits, &n) == -1 || n != K)
+		if (vector_index_search(x, q, DIM, K, hits, &n) == -1 || n != K)
 			continue;
 		for (i = 0; i < K; i++) {
 			same += hits[i].id == ref[i].id;
@@ -267,7 +268,7 @@ test_search(sqlite3 *db)
 			struct lexindex_hit h2[K];
 			size_t	 n2;
 
-			ok(vecindex_search(small, q, DIM, K, h2, &n2) == 0 && n2 == K &&
+			ok(vector_index_search(small, q, DIM, K, h2, &n2) == 0 && n2 == K &&
 			    memcmp(h2, hits, sizeof(h2)) == 0,
 			    "index built with a short hint answers the same");
 		}
@@ -278,18 +279,19 @@ test_search(sqlite3 *db)
 
 	/* Scores best first; the hit list is exactly k long. */
 	rng_vector(q, DIM);
-	ok(vecindex_search(x, q, DIM, K, hits, &n) == 0 && n == K, "search");
+	ok(vector_index_search(x, q, DIM, K, hits, &n) == 0 && n == K, "search");
 	for (i = 1, j = 1; i < n; i++)
 		j &= hits[i - 1].score >= hits[i].score;
 	ok(j, "best first");
-	ok(vecindex_search(x, q, DIM, 1, hits, &n) == 0 && n == 1, "k = 1");
-	ok(vecindex_search(x, q, DIM, 0, hits, &n) == 0 && n == 0, "k = 0: no hits");
-	ok(vecindex_search(x, q, DIM - 1, K, hits, &n) == -1 && n == 0,
+	ok(vector_index_search(x, q, DIM, 1, hits, &n) == 0 && n == 1, "k = 1");
+	ok(vector_index_search(x, q, DIM, 0, hits, &n) == 0 && n == 0, "k = 0: no hits");
+	ok(vector_index_search(x, q, DIM - 1, K, hits, &n) == -1 && n == 0,
 	    "wrong dimension refused");
 	memset(q, 0, sizeof(q));
-	ok(vecindex_search(x, q, DIM, K, hits, &n) == -1 && n == 0, "zero query refused");
-	vecindex_free(small);
-	vecindex_free(x);
+	ok(vector_index_search(x, q, DIM, K, hits, &n) == -1 && n == 0,
+	    "zero query refused");
+	vector_index_free(small);
+	vector_index_free(x);
 out:
 	free(vecs);
 	free(ref);
@@ -337,11 +339,11 @@ test_build(sqlite3 *db)
 	}
 	ok(rc == 0, "library /t/u with 5 vectors of model m3");
 
-	x = vecindex_build(db, "/t/u", "m3", 5);
-	ok(x != NULL && vecindex_count(x) == 3 && vecindex_dim(x) == 3,
+	x = vector_index_build(db, "/t/u", "m3", 5);
+	ok(x != NULL && vector_index_count(x) == 3 && vector_index_dim(x) == 3,
 	    "zero vector and other dimension skipped: 3 vectors of dim 3");
 	if (x != NULL) {
-		ok(vecindex_search(x, q, 3, 8, hits, &n) == 0, "search");
+		ok(vector_index_search(x, q, 3, 8, hits, &n) == 0, "search");
 		is_int(n, 3, "k larger than the index: all vectors");
 		ok(n == 3 && hits[0].id == 10003 && hits[1].id == 10001 &&
 		    hits[2].id == 10002, "order 10003, 10001, 10002 (tie by id)");
@@ -351,27 +353,27 @@ test_build(sqlite3 *db)
 		    "cosine scores (stored (0, 2, 0) normalised on load)");
 		ok(n == 3 && hits[0].doc == 20 && hits[0].tokens == 7, "doc and tokens");
 	}
-	vecindex_free(x);
+	vector_index_free(x);
 
-	x = vecindex_build(db, "/t/u", "other", 0);
-	ok(x != NULL && vecindex_count(x) == 0 && vecindex_dim(x) == 0,
+	x = vector_index_build(db, "/t/u", "other", 0);
+	ok(x != NULL && vector_index_count(x) == 0 && vector_index_dim(x) == 0,
 	    "another model: empty index");
 	if (x != NULL)
-		ok(vecindex_search(x, q, 3, 5, hits, &n) == 0 && n == 0,
+		ok(vector_index_search(x, q, 3, 5, hits, &n) == 0 && n == 0,
 		    "empty index: no hits");
-	vecindex_free(x);
-	x = vecindex_build(db, "/no/such", "m3", 0);
-	ok(x != NULL && vecindex_count(x) == 0, "unknown library: empty index");
-	vecindex_free(x);
-	x = vecindex_build(db, "/t/t", "m3", 0);
-	ok(x != NULL && vecindex_count(x) == 0, "vectors of another library not loaded");
-	vecindex_free(x);
+	vector_index_free(x);
+	x = vector_index_build(db, "/no/such", "m3", 0);
+	ok(x != NULL && vector_index_count(x) == 0, "unknown library: empty index");
+	vector_index_free(x);
+	x = vector_index_build(db, "/t/t", "m3", 0);
+	ok(x != NULL && vector_index_count(x) == 0, "vectors of another library not loaded");
+	vector_index_free(x);
 
 	/* ON DELETE CASCADE: a deleted snippet takes its vectors with it. */
 	ok(db_exec(db, "DELETE FROM snippets WHERE id = 10003") == 0, "snippet deleted");
-	x = vecindex_build(db, "/t/u", "m3", 0);
-	ok(x != NULL && vecindex_count(x) == 2, "its vector is gone");
-	vecindex_free(x);
+	x = vector_index_build(db, "/t/u", "m3", 0);
+	ok(x != NULL && vector_index_count(x) == 2, "its vector is gone");
+	vector_index_free(x);
 	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM embeddings WHERE snippet_id = "
 	    "10003", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		is_int(sqlite3_column_int(st, 0), 0, "no embeddings row left");
@@ -437,19 +439,19 @@ test_scales(sqlite3 *db)
 	else
 		db_rollback(db);
 	ok(rc == 0, "library /t/v: 1 spiky and 150 flat vectors");
-	x = vecindex_build(db, "/t/v", "m64", 151);
-	ok(x != NULL && vecindex_count(x) == 151, "index of 151 vectors");
+	x = vector_index_build(db, "/t/v", "m64", 151);
+	ok(x != NULL && vector_index_count(x) == 151, "index of 151 vectors");
 	if (x == NULL)
 		return;
 	q[0] = 1;
 	for (j = 1; j < 64; j++)
 		q[j] = 0.1f;
-	rc = vecindex_search(x, q, 64, 1, h, &n);
+	rc = vector_index_search(x, q, 64, 1, h, &n);
 	ok(rc == 0 && n == 1 && h[0].id == 20000 &&
 	    fabs(h[0].score - 1 / sqrt(1 + 63 * 0.01)) < 1e-5,
 	    "the spiky vector is the best (id %lld, score %g)", n ? h[0].id : 0,
 	    n ? h[0].score : 0);
-	vecindex_free(x);
+	vector_index_free(x);
 }
 
 static struct lexindex_hit
