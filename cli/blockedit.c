@@ -35,12 +35,12 @@ blockedit_set(const char *in, size_t len, const char *begin, const char *end,
 		if (!inside && blockedit_is(p, nl != NULL ? nl : e, begin)) {
 			inside = 1;
 			if (!done && buf_printf(&b, "%s\n%s%s\n", begin, body, end) == -1)
-				goto oom;
+				goto nomem;
 			done = 1;
 		} else if (inside && blockedit_is(p, nl != NULL ? nl : e, end))
 			inside = 0;
 		else if (!inside && buf_add(&b, p, (size_t)(next - p)) == -1)
-			goto oom;
+			goto nomem;
 		p = next;
 	}
 	if (inside) {
@@ -50,18 +50,18 @@ blockedit_set(const char *in, size_t len, const char *begin, const char *end,
 	}
 	if (!done) {
 		if (b.len > 0 && b.p[b.len - 1] != '\n' && buf_addc(&b, '\n') == -1)
-			goto oom;
+			goto nomem;
 		if (b.len > 0 && !(b.len >= 2 && b.p[b.len - 2] == '\n') &&
 		    buf_addc(&b, '\n') == -1)
-			goto oom;
+			goto nomem;
 		if (buf_printf(&b, "%s\n%s%s\n", begin, body, end) == -1)
-			goto oom;
+			goto nomem;
 	}
 	if (b.p == NULL && buf_adds(&b, "") == -1)
-		goto oom;
+		goto nomem;
 	*out = buf_detach(&b);
 	return 0;
-oom:
+nomem:
 	snprintf(err, errsz, "out of memory");
 	buf_release(&b);
 	return -1;

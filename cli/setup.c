@@ -255,7 +255,7 @@ setup_write(const char *target, const char *data, size_t len, const struct stat 
 
 	buf_init(&tmp);
 	if ((dir = strdup(target)) == NULL)
-		goto oom;
+		goto nomem;
 	if ((slash = strrchr(dir, '/')) == NULL)
 		memcpy(dir, ".", 2);	/* fits: the path is at least one byte */
 	else if (slash == dir)
@@ -269,7 +269,7 @@ setup_write(const char *target, const char *data, size_t len, const struct stat 
 	}
 	if (buf_printf(&tmp, "%s/.%s.ctxd-XXXXXX", dir,
 	    slash != NULL ? strrchr(target, '/') + 1 : target) == -1)
-		goto oom;
+		goto nomem;
 	if ((fd = mkstemp(tmp.p)) == -1) {
 		snprintf(err, errsz, "cannot create a file in %s: %s", dir,
 		    strerror(errno));
@@ -307,7 +307,7 @@ setup_write(const char *target, const char *data, size_t len, const struct stat 
 		goto ioerr;
 	rc = 0;
 	goto out;
-oom:
+nomem:
 	snprintf(err, errsz, "out of memory");
 	goto out;
 ioerr:
@@ -393,7 +393,7 @@ setup_file(struct setup_ctx *x, const struct setup_client *c, const char *tmpl,
 	case EDIT_TOML:
 		secret = x->key != NULL;
 		if (secret && buf_printf(&v, "Bearer %s", x->key) == -1)
-			goto oom;
+			goto nomem;
 		if (tomledit_set(old != NULL ? old : "", oldlen, SETUP_NAME, x->mcp_url,
 		    "Authorization", secret ? v.p : NULL, &new, err, sizeof(err)) == -1)
 			goto fail;
@@ -401,20 +401,20 @@ setup_file(struct setup_ctx *x, const struct setup_client *c, const char *tmpl,
 	case EDIT_BLOCK:
 		if (buf_printf(&whole, "## Documentation lookup (ctxd)\n\n%s", setup_rule) ==
 		    -1)
-			goto oom;
+			goto nomem;
 		if (blockedit_set(old != NULL ? old : "", oldlen, SETUP_BEGIN, SETUP_END,
 		    whole.p, &new, err, sizeof(err)) == -1)
 			goto fail;
 		break;
 	case EDIT_SKILL:
 		if (buf_adds(&whole, setup_skill) == -1)
-			goto oom;
+			goto nomem;
 		new = buf_detach(&whole);
 		break;
 	case EDIT_RULE:
 		if (buf_printf(&whole, "%s# Documentation lookup (ctxd)\n\n%s",
 		    c->rule_head, setup_rule) == -1)
-			goto oom;
+			goto nomem;
 		new = buf_detach(&whole);
 		break;
 	}
@@ -432,7 +432,7 @@ setup_file(struct setup_ctx *x, const struct setup_client *c, const char *tmpl,
 		    "read it (mode %04o): chmod 600 it\n", shown,
 		    (unsigned)(st.st_mode & 07777));
 	goto out;
-oom:
+nomem:
 	snprintf(err, sizeof(err), "out of memory");
 fail:
 	fprintf(stderr, "ctxd: %s: %s: not changed: %s\n", c->label,

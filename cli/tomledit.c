@@ -340,7 +340,7 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 	for (i = 0; i < nlines; ) {
 		if (!lines[i].ours) {
 			if (buf_add(&b, lines[i].p, lines[i].len) == -1)
-				goto oom;
+				goto nomem;
 			i++;
 			continue;
 		}
@@ -353,7 +353,7 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 			lines[j].ours = 0;
 		if (!placed && (tomledit_block(&b, name, url, header_name, header_value,
 		    nl) == -1))
-			goto oom;
+			goto nomem;
 		placed = 1;
 		i = last + 1;
 	}
@@ -361,18 +361,18 @@ tomledit_set(const char *in, size_t len, const char *name, const char *url,
 		/* end the last line, then a blank line before the tables */
 		if (b.len > 0 && b.p[b.len - 1] != '\n' &&
 		    buf_adds(&b, b.p[b.len - 1] == '\r' ? "\n" : nl) == -1)
-			goto oom;
+			goto nomem;
 		if (b.len > 0 && !(b.len >= 2 && b.p[b.len - 2] == '\n') &&
 		    !(b.len >= 3 && b.p[b.len - 2] == '\r' && b.p[b.len - 3] == '\n') &&
 		    buf_adds(&b, nl) == -1)
-			goto oom;
+			goto nomem;
 		if (tomledit_block(&b, name, url, header_name, header_value, nl) == -1)
-			goto oom;
+			goto nomem;
 	}
 	*out = buf_detach(&b);
 	rc = 0;
 	goto out;
-oom:
+nomem:
 	snprintf(err, errsz, "out of memory");
 out:
 	buf_release(&b);

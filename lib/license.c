@@ -340,24 +340,24 @@ license_mint(const char *keypath, const struct license *lic)
 
 	if ((obj = json_object_new_object()) == NULL ||
 	    (v = json_object_new_int(1)) == NULL)
-		goto oom;
+		goto nomem;
 	if (json_object_object_add(obj, "v", v) != 0) {
 		json_object_put(v);
-		goto oom;
+		goto nomem;
 	}
 	if (license_json_add_str(obj, "plan", lic->plan) == -1 ||
 	    license_json_add_str(obj, "licensee", lic->licensee) == -1 ||
 	    license_json_add_str(obj, "id", id) == -1 ||
 	    license_json_add_str(obj, "issued", issued) == -1 ||
 	    license_json_add_str(obj, "expires", expires) == -1)
-		goto oom;
+		goto nomem;
 	if ((json = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE)) == NULL)
-		goto oom;
+		goto nomem;
 	if ((pb = util_b64url_encode((const unsigned char *)json,
 	    strlen(json))) == NULL ||
 	    buf_printf(&b, "%s%s", LICENSE_PREFIX, pb) == -1)
-		goto oom;
+		goto nomem;
 
 	if ((mctx = EVP_MD_CTX_new()) == NULL ||
 	    EVP_DigestSignInit(mctx, NULL, NULL, NULL, pkey) != 1 ||
@@ -368,7 +368,7 @@ license_mint(const char *keypath, const struct license *lic)
 	}
 	if ((sb = util_b64url_encode(sig, siglen)) == NULL ||
 	    buf_printf(&b, ".%s", sb) == -1)
-		goto oom;
+		goto nomem;
 
 	if (EVP_PKEY_get_raw_public_key(pkey, pub, &publen) != 1 ||
 	    publen != sizeof(pub)) {
@@ -383,7 +383,7 @@ license_mint(const char *keypath, const struct license *lic)
 	}
 	res = buf_detach(&b);
 	goto out;
-oom:
+nomem:
 	log_err("%s: out of memory", __func__);
 out:
 	OPENSSL_cleanse(sig, sizeof(sig));
