@@ -134,21 +134,34 @@ jobs_int(sqlite3 *db, const char *sql, long long id)
 	return r;
 }
 
-int
-jobs_start(sqlite3 *db, long long id)
+/*
+ * Marks job id running (attempts + 1) in its own transaction, and with library_id not
+ * NULL the library's run started (state processing, run_status running).
+ */
+static int
+jobs_start_tx(sqlite3 *db, long long id, const char *library_id)
 {
 	char	 now[32];
 
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (db_begin(db) == -1)
 		return -1;
-	if (db_run(db, "UPDATE jobs SET state = 'running', started_at = ?2, "
+	if ((library_id != NULL && db_run(db, "UPDATE libraries SET state = "
+	    "'processing', run_status = 'running', run_started = ?2, updated_at = ?2 "
+	    "WHERE id = ?1", "tt", library_id, now) == -1) ||
+	    db_run(db, "UPDATE jobs SET state = 'running', started_at = ?2, "
 	    "attempts = attempts + 1 WHERE id = ?1", "It", id, now) == -1 ||
 	    db_commit(db) == -1) {
 		db_rollback(db);
 		return -1;
 	}
 	return 0;
+}
+
+int
+jobs_start(sqlite3 *db, long long id)
+{
+	return jobs_start_tx(db, id, NULL);
 }
 
 int
@@ -372,21 +385,7 @@ fail:
 int
 jobs_run_start(sqlite3 *db, long long job_id, const char *library_id)
 {
-	char	 now[32];
-
-	util_iso8601(time(NULL), now, sizeof(now));
-	if (db_begin(db) == -1)
-		return -1;
-	if (db_run(db, "UPDATE libraries SET state = 'processing', run_status = "
-	    "'running', run_started = ?2, updated_at = ?2 WHERE id = ?1", "tt",
-	    library_id, now) == -1 ||
-	    db_run(db, "UPDATE jobs SET state = 'running', started_at = ?2, attempts = "
-	    "attempts + 1 WHERE id = ?1", "It", job_id, now) == -1 ||
-	    db_commit(db) == -1) {
-		db_rollback(db);
-		return -1;
-	}
-	return 0;
+	return jobs_start_tx(db, job_id, library_id);
 }
 
 int
@@ -420,6 +419,23 @@ jobs_run_fail(sqlite3 *db, long long job_id, const char *library_id,
 	return -1;
 }
 
+/*
+ * Runs lib_sql (?1 library_id, ?2 message, ?3 x) and job_sql (?1 job_id, ?2 message,
+ * ?3 x) in one transaction of their own.
+ */
+static int
+jobs_run_tx(sqlite3 *db, const char *lib_sql, const char *job_sql, long long job_id,
+    const char *library_id, const char *message, const char *x)
+{
+	if (db_begin(db) == 0 &&
+	    db_run(db, lib_sql, "ttt", library_id, message, x) == 0 &&
+	    db_run(db, job_sql, "Itt", job_id, message, x) == 0 &&
+	    db_commit(db) == 0)
+		return 0;
+	db_rollback(db);
+	return -1;
+}
+
 int
 jobs_run_cancel(sqlite3 *db, long long job_id, const char *library_id,
     const char *message)
@@ -429,33 +445,22 @@ jobs_run_cancel(sqlite3 *db, long long job_id, const char *library_id,
 	db_rollback(db);
 	jobs_log(db, job_id, "warning", "%s", message);
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (db_begin(db) == 0 &&
-	    db_run(db, "UPDATE libraries SET state = CASE WHEN state = 'delete' THEN "
-	    "'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' ELSE 'initial' "
-	    "END, run_status = 'cancelled', run_finished = ?3, updated_at = ?3, "
-	    "last_error = ?2 WHERE id = ?1", "ttt", library_id, message, now) == 0 &&
-	    db_run(db, "UPDATE jobs SET state = 'cancelled', message = ?2, finished_at = "
-	    "?3 WHERE id = ?1", "Itt", job_id, message, now) == 0 &&
-	    db_commit(db) == 0)
-		return 0;
-	db_rollback(db);
-	return -1;
+	return jobs_run_tx(db, "UPDATE libraries SET state = CASE WHEN state = 'delete' "
+	    "THEN 'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' ELSE "
+	    "'initial' END, run_status = 'cancelled', run_finished = ?3, updated_at = "
+	    "?3, last_error = ?2 WHERE id = ?1", "UPDATE jobs SET state = 'cancelled', "
+	    "message = ?2, finished_at = ?3 WHERE id = ?1", job_id, library_id,
+	    message, now);
 }
 
 int
 jobs_run_degrade(sqlite3 *db, long long job_id, const char *library_id,
     const char *error, const char *message)
 {
-	if (db_begin(db) == 0 &&
-	    db_run(db, "UPDATE libraries SET run_status = 'degraded', last_error = ?2 "
-	    "WHERE id = ?1 AND run_status IN ('ok', 'degraded')", "tt", library_id,
-	    error) == 0 &&
-	    db_run(db, "UPDATE jobs SET message = ?2 WHERE id = ?1", "It", job_id,
-	    message) == 0 &&
-	    db_commit(db) == 0)
-		return 0;
-	db_rollback(db);
-	return -1;
+	return jobs_run_tx(db, "UPDATE libraries SET run_status = 'degraded', "
+	    "last_error = ?3 WHERE id = ?1 AND run_status IN ('ok', 'degraded')",
+	    "UPDATE jobs SET message = ?2 WHERE id = ?1", job_id, library_id,
+	    message, error);
 }
 
 int
