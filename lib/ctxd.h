@@ -141,6 +141,14 @@ int	 db_open(const char *datadir, enum db_mode, struct sqlite3 **out);
 void	 db_close(struct sqlite3 *);
 /* Runs one constant SQL string (no parameters). */
 int	 db_exec(struct sqlite3 *, const char *sql);
+/*
+ * Runs one constant SQL statement that returns no row, its parameters ?1, ?2, ... bound
+ * in order from the arguments as types says, one letter each: 't' text (const char *,
+ * NULL binds NULL; not copied), 'i' int, 'I' long long. Values past the statement's
+ * last parameter are ignored (one call shape can run each of a list of statements).
+ * Logs and returns -1 on error.
+ */
+int	 db_run(struct sqlite3 *, const char *sql, const char *types, ...);
 int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);
@@ -151,6 +159,9 @@ void	 db_rollback(struct sqlite3 *);
 char	*settings_get(struct sqlite3 *, const char *datadir, const char *name);
 /* Boolean setting with its default. */
 int	 settings_get_bool(struct sqlite3 *, const char *name, int dflt);
+/* A setting as a number from 1 to 2^40; dflt when unset or not such a number. */
+long	 settings_get_long(struct sqlite3 *, const char *datadir, const char *name,
+	    long dflt);
 /* Validates name and value against the settings table; encrypts secrets. */
 int	 settings_set(struct sqlite3 *, const char *datadir, const char *name,
 	    const char *value, char *err, size_t errsz);
@@ -400,6 +411,77 @@ int	 source_parse(const char *path, const char *data, size_t len, struct doc *ou
 /* ---------------------------------------------------------------- jobs.c */
 
 /*
+ * The job and library state machine. jobs.c owns every write of jobs.state,
+ * libraries.state and libraries.run_status; these are the one list of their states
+ * (sql/schema.sql's CHECK constraints name the same; t/unit/test-jobs checks).
+ *
+ * job:     queued -> running -> done | failed | cancelled; queued -> cancelled;
+ *          running -> queued when its worker died (jobs_recover), failed after
+ *          JOBS_MAX_ATTEMPTS starts. An index job is 'running' with its final message
+ *          while the post-index steps run (jobs_run_end), then done.
+ * library: initial -> processing (run started) -> finalized (it has an index) | error
+ *          (first run failed) | initial (first run cancelled); any -> delete while a
+ *          delete job is queued or running (a cancelled deletion restores the state).
+ * run:     NULL -> running -> ok | failed | cancelled | unfinished (worker died: the
+ *          next run is in full); ok -> degraded (describe or embed failed).
+ */
+#define JOBS_STATE_LIST(X) \
+	X(JOBS_QUEUED, "queued") X(JOBS_RUNNING, "running") X(JOBS_DONE, "done") \
+	X(JOBS_FAILED, "failed") X(JOBS_CANCELLED, "cancelled")
+#define JOBS_LIBRARY_STATE_LIST(X) \
+	X(JOBS_LIB_INITIAL, "initial") X(JOBS_LIB_PROCESSING, "processing") \
+	X(JOBS_LIB_FINALIZED, "finalized") X(JOBS_LIB_ERROR, "error") \
+	X(JOBS_LIB_DELETE, "delete")
+#define JOBS_RUN_STATUS_LIST(X) \
+	X(JOBS_RUN_RUNNING, "running") X(JOBS_RUN_OK, "ok") X(JOBS_RUN_FAILED, "failed") \
+	X(JOBS_RUN_UNFINISHED, "unfinished") X(JOBS_RUN_DEGRADED, "degraded") \
+	X(JOBS_RUN_CANCELLED, "cancelled")
+#define JOBS_ENUM(e, name) e,
+enum jobs_state { JOBS_STATE_LIST(JOBS_ENUM) JOBS_NSTATES };
+enum jobs_library_state { JOBS_LIBRARY_STATE_LIST(JOBS_ENUM) JOBS_LIB_NSTATES };
+enum jobs_run_status { JOBS_RUN_STATUS_LIST(JOBS_ENUM) JOBS_RUN_NSTATUSES };
+#undef JOBS_ENUM
+extern const char *const jobs_states[];		/* by enum jobs_state */
+extern const char *const jobs_library_states[];	/* by enum jobs_library_state */
+extern const char *const jobs_run_statuses[];	/* by enum jobs_run_status */
+
+#define JOBS_MAX_ATTEMPTS	3	/* starts of a job before jobs_recover fails it */
+
+/* The next queued job, oldest first (jobs_next: 1 found, 0 none, -1 error). */
+struct jobs_next {
+	long long	 id;
+	char		 library_id[512];
+	int		 force;
+	int		 is_delete;
+};
+int	 jobs_next(struct sqlite3 *, struct jobs_next *);
+/*
+ * At a worker's start (it holds the lock): jobs left 'running' belong to a worker that
+ * died. Own transaction; see jobs_recover_sql in jobs.c for what becomes of them.
+ */
+int	 jobs_recover(struct sqlite3 *);
+/*
+ * An index run's transitions. jobs_run_start: library processing/running, job running
+ * (attempts + 1), own transaction. jobs_run_end, in the caller's transaction: ok == 1
+ * after a written or unchanged index (library finalized/ok; the job stays 'running' with
+ * message until jobs_finish_running), ok == 0 a failure (library finalized when it has an
+ * index, else error; run failed with last_error = message; job failed).
+ * jobs_run_fail: rolls back any open transaction, logs message as an error and records
+ * jobs_run_end(0) in its own transaction. jobs_run_cancel: rolls back, logs message as a
+ * warning; job cancelled, run cancelled, library finalized/initial (own transaction).
+ * jobs_run_degrade: run ok -> degraded with last_error = error, job message = message.
+ */
+int	 jobs_run_start(struct sqlite3 *, long long job_id, const char *library_id);
+int	 jobs_run_end(struct sqlite3 *, long long job_id, const char *library_id, int ok,
+	    const char *message);
+int	 jobs_run_fail(struct sqlite3 *, long long job_id, const char *library_id,
+	    const char *message);
+int	 jobs_run_cancel(struct sqlite3 *, long long job_id, const char *library_id,
+	    const char *message);
+int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id,
+	    const char *error, const char *message);
+
+/*
  * Queues an index job for a library unless one is already queued; *job_id gets the
  * queued job's id. Runs inside the caller's transaction.
  */
@@ -419,16 +501,31 @@ int	 jobs_enqueue_delete(struct sqlite3 *, const char *library_id, long long *jo
 /* 1 when a delete job of the library is queued or running (*job_id, may be NULL), 0 when
  * not, -1 on error. */
 int	 jobs_delete_pending(struct sqlite3 *, const char *library_id, long long *job_id);
-/* 1 when job id is a delete job (the worker's dispatch), else 0. */
-int	 jobs_is_delete(struct sqlite3 *, long long id);
-/* Marks a job running (own transaction) / done or failed (caller's transaction). */
+/*
+ * Marks a job running (own transaction) / done (ok) or failed (caller's transaction). A
+ * delete job's states; an index run goes through jobs_run_*.
+ */
 int	 jobs_start(struct sqlite3 *, long long id);
 int	 jobs_finish(struct sqlite3 *, long long id, int ok, const char *message);
 /* Marks a running job done, keeping its message (autocommit). */
 int	 jobs_finish_running(struct sqlite3 *, long long id);
-/* Appends a line to a job's log (and the process log). Never pass a secret. */
+/*
+ * The one job-log writer: appends a line to a job's log and to the process log (error,
+ * warning or info by level: "info", "warning", "error"). Never pass a secret.
+ */
 void	 jobs_log(struct sqlite3 *, long long id, const char *level, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
+/*
+ * A job as the context of the describe and embedder callbacks: jobs_log_line is jobs_log
+ * as a describe_log_fn / embedder_log_fn, jobs_cancel_point their cancel poll
+ * (jobs_cancel_requested). ctx is a struct jobs_ref.
+ */
+struct jobs_ref {
+	struct sqlite3	*db;
+	long long	 job_id;
+};
+void	 jobs_log_line(void *ctx, const char *level, const char *line);
+int	 jobs_cancel_point(void *ctx);
 enum jobs_cancel_result {
 	JOBS_CANCEL_OK, JOBS_CANCEL_REQUESTED, JOBS_CANCEL_NOT_FOUND, JOBS_CANCEL_FINISHED,
 	JOBS_CANCEL_DELETING, JOBS_CANCEL_ERROR

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,55 @@ db_rollback(sqlite3 *db)
 {
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Binds the values of ap to st as types says (see db_run). */
+static int
+db_bindv(sqlite3_stmt *st, const char *types, va_list ap)
+{
+	const char	*t;
+	int		 i, n, rc = 0;
+
+	n = sqlite3_bind_parameter_count(st);
+	for (i = 1; i <= n && types[i - 1] != '\0' && rc == SQLITE_OK; i++) {
+		switch (types[i - 1]) {
+		case 't':
+			t = va_arg(ap, const char *);
+			rc = t != NULL ? sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC) :
+			    sqlite3_bind_null(st, i);
+			break;
+		case 'i':
+			rc = sqlite3_bind_int(st, i, va_arg(ap, int));
+			break;
+		case 'I':
+			rc = sqlite3_bind_int64(st, i, va_arg(ap, long long));
+			break;
+		default:
+			return -1;
+		}
+	}
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+int
+db_run(sqlite3 *db, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt	*st = NULL;
+	va_list		 ap;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	va_start(ap, types);
+	rc = db_bindv(st, types, ap);
+	va_end(ap);
+	if (rc == 0 && sqlite3_step(st) != SQLITE_DONE)
+		rc = -1;
+out:
+	if (rc == -1)
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int

@@ -13,6 +13,27 @@
 
 #include "ctxd.h"
 
+/*
+ * The one list of states (indexed by their enums in ctxd.h); sql/schema.sql's CHECK
+ * constraints name the same (t/unit/test-jobs checks). Every write of jobs.state,
+ * libraries.state and libraries.run_status is in this file.
+ */
+const char *const jobs_states[] = {
+#define X(e, name) name,
+	JOBS_STATE_LIST(X)
+#undef X
+};
+const char *const jobs_library_states[] = {
+#define X(e, name) name,
+	JOBS_LIBRARY_STATE_LIST(X)
+#undef X
+};
+const char *const jobs_run_statuses[] = {
+#define X(e, name) name,
+	JOBS_RUN_STATUS_LIST(X)
+#undef X
+};
+
 int
 jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 {
@@ -31,25 +52,13 @@ jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 		st = NULL;
 		if (!force)
 			return 0;
-		if (sqlite3_prepare_v2(db, "UPDATE jobs SET force = 1 WHERE id = ?1",
-		    -1, &st, NULL) != SQLITE_OK)
-			goto dberr;
-		sqlite3_bind_int64(st, 1, *job_id);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto dberr;
-		rc = 0;
-		goto out;
+		return db_run(db, "UPDATE jobs SET force = 1 WHERE id = ?1", "I",
+		    *job_id);
 	}
-	sqlite3_finalize(st);
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "INSERT INTO jobs (library_id, kind, force, "
-	    "created_at) VALUES (?1, 'index', ?2, ?3)", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, force != 0);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto dberr;
+	if (db_run(db, "INSERT INTO jobs (library_id, kind, force, created_at) "
+	    "VALUES (?1, 'index', ?2, ?3)", "tit", library_id, force != 0, now) == -1)
+		goto out;
 	*job_id = sqlite3_last_insert_rowid(db);
 	rc = 0;
 	goto out;
@@ -89,28 +98,6 @@ jobs_delete_pending(sqlite3 *db, const char *library_id, long long *job_id)
 	return r;
 }
 
-/* Runs one constant statement with a text ?1 and a text ?2 (may be NULL). */
-static int
-jobs_exec2(sqlite3 *db, const char *sql, const char *a, const char *b)
-{
-	sqlite3_stmt	*st;
-	int		 rc = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-	if (b != NULL)
-		sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return rc;
-}
-
 int
 jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 {
@@ -120,15 +107,15 @@ jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 	if ((pending = jobs_delete_pending(db, library_id, job_id)) != 0)
 		return pending == 1 ? 0 : -1;
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (jobs_exec2(db, "UPDATE jobs SET state = 'cancelled', finished_at = ?2, "
+	if (db_run(db, "UPDATE jobs SET state = 'cancelled', finished_at = ?2, "
 	    "message = 'cancelled: the library is being deleted' WHERE "
-	    "library_id = ?1 AND state = 'queued'", library_id, now) == -1 ||
-	    jobs_exec2(db, "INSERT INTO jobs (library_id, kind, created_at) VALUES "
-	    "(?1, 'delete', ?2)", library_id, now) == -1)
+	    "library_id = ?1 AND state = 'queued'", "tt", library_id, now) == -1 ||
+	    db_run(db, "INSERT INTO jobs (library_id, kind, created_at) VALUES "
+	    "(?1, 'delete', ?2)", "tt", library_id, now) == -1)
 		return -1;
 	*job_id = sqlite3_last_insert_rowid(db);
-	return jobs_exec2(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
-	    "WHERE id = ?1", library_id, now);
+	return db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
+	    "WHERE id = ?1", "tt", library_id, now);
 }
 
 /* The integer that sql (one result column, ?1 = job id) gives for job id; 0 without a row. */
@@ -147,91 +134,60 @@ jobs_int(sqlite3 *db, const char *sql, long long id)
 	return r;
 }
 
-int
-jobs_is_delete(sqlite3 *db, long long id)
+/*
+ * Marks job id running (attempts + 1) in its own transaction, and with library_id not
+ * NULL the library's run started (state processing, run_status running).
+ */
+static int
+jobs_start_tx(sqlite3 *db, long long id, const char *library_id)
 {
-	return jobs_int(db, "SELECT kind = 'delete' FROM jobs WHERE id = ?1", id);
+	char	 now[32];
+
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_begin(db) == -1)
+		return -1;
+	if ((library_id != NULL && db_run(db, "UPDATE libraries SET state = "
+	    "'processing', run_status = 'running', run_started = ?2, updated_at = ?2 "
+	    "WHERE id = ?1", "tt", library_id, now) == -1) ||
+	    db_run(db, "UPDATE jobs SET state = 'running', started_at = ?2, "
+	    "attempts = attempts + 1 WHERE id = ?1", "It", id, now) == -1 ||
+	    db_commit(db) == -1) {
+		db_rollback(db);
+		return -1;
+	}
+	return 0;
 }
 
 int
 jobs_start(sqlite3 *db, long long id)
 {
-	sqlite3_stmt	*st = NULL;
-	char		 now[32];
-	int		 rc = -1;
-
-	util_iso8601(time(NULL), now, sizeof(now));
-	if (db_begin(db) == -1)
-		return -1;
-	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'running', started_at = ?2, "
-	    "attempts = attempts + 1 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out;
-	rc = db_commit(db);
-out:
-	if (rc == -1) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		db_rollback(db);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return jobs_start_tx(db, id, NULL);
 }
 
 int
 jobs_finish(sqlite3 *db, long long id, int ok, const char *message)
 {
-	sqlite3_stmt	*st;
-	char		 now[32];
-	int		 rc = -1;
+	char	 now[32];
 
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = ?2, message = ?3, "
-	    "finished_at = ?4 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, ok ? "done" : "failed", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return rc;
+	return db_run(db, "UPDATE jobs SET state = ?2, message = ?3, finished_at = ?4 "
+	    "WHERE id = ?1", "Ittt", id, jobs_states[ok ? JOBS_DONE : JOBS_FAILED], message,
+	    now);
 }
 
 int
 jobs_finish_running(sqlite3 *db, long long id)
 {
-	sqlite3_stmt	*st;
-	char		 now[32];
-	int		 rc = -1;
+	char	 now[32];
 
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'done', finished_at = ?2 "
-	    "WHERE id = ?1 AND state = 'running'", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return rc;
+	return db_run(db, "UPDATE jobs SET state = 'done', finished_at = ?2 WHERE "
+	    "id = ?1 AND state = 'running'", "It", id, now);
 }
 
 void
 jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
 {
-	sqlite3_stmt	*st;
 	va_list		 ap;
 	char		 line[1024], now[32];
 
@@ -240,18 +196,21 @@ jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
 	va_end(ap);
 	if (strcmp(level, "error") == 0)
 		log_err("job %lld: %s", id, line);
+	else if (strcmp(level, "warning") == 0)
+		log_warn("job %lld: %s", id, line);
 	else
 		log_info("job %lld: %s", id, line);
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "INSERT INTO job_log (job_id, at, level, line) "
-	    "VALUES (?1, ?2, ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, level, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, line, -1, SQLITE_STATIC);
-	sqlite3_step(st);
-	sqlite3_finalize(st);
+	db_run(db, "INSERT INTO job_log (job_id, at, level, line) VALUES (?1, ?2, ?3, "
+	    "?4)", "Ittt", id, now, level, line);
+}
+
+void
+jobs_log_line(void *ctx, const char *level, const char *line)
+{
+	const struct jobs_ref *j = ctx;
+
+	jobs_log(j->db, j->job_id, level, "%s", line);
 }
 
 enum jobs_cancel_result
@@ -280,17 +239,14 @@ jobs_cancel(sqlite3 *db, long long id)
 	if (lib == NULL || state == NULL)
 		goto out;
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (strcmp(state, "running") == 0 && del) {
+	if (strcmp(state, jobs_states[JOBS_RUNNING]) == 0 && del) {
 		r = JOBS_CANCEL_DELETING;
 		goto out;
 	}
-	if (strcmp(state, "running") == 0) {
+	if (strcmp(state, jobs_states[JOBS_RUNNING]) == 0) {
 		/* The worker polls the flag at its checkpoints and ends the job. */
-		if (sqlite3_prepare_v2(db, "UPDATE jobs SET cancel_requested = 1 WHERE "
-		    "id = ?1 AND cancel_requested = 0", -1, &st, NULL) != SQLITE_OK)
-			goto out;
-		sqlite3_bind_int64(st, 1, id);
-		if (sqlite3_step(st) != SQLITE_DONE)
+		if (db_run(db, "UPDATE jobs SET cancel_requested = 1 WHERE id = ?1 AND "
+		    "cancel_requested = 0", "I", id) == -1)
 			goto out;
 		if (sqlite3_changes(db) > 0)
 			jobs_log(db, id, "info", "cancellation requested; the worker "
@@ -299,23 +255,19 @@ jobs_cancel(sqlite3 *db, long long id)
 			r = JOBS_CANCEL_REQUESTED;
 		goto out;
 	}
-	if (strcmp(state, "queued") != 0) {
+	if (strcmp(state, jobs_states[JOBS_QUEUED]) != 0) {
 		r = JOBS_CANCEL_FINISHED;
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db, "UPDATE jobs SET state = 'cancelled', finished_at = "
-	    "?2, message = 'cancelled before it started' WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	if (db_run(db, "UPDATE jobs SET state = 'cancelled', finished_at = ?2, "
+	    "message = 'cancelled before it started' WHERE id = ?1", "It", id,
+	    now) == -1)
 		goto out;
 	/* A cancelled deletion gives the library back the state its index has. */
-	if (del && jobs_exec2(db, "UPDATE libraries SET state = CASE WHEN run_status = "
+	if (del && db_run(db, "UPDATE libraries SET state = CASE WHEN run_status = "
 	    "'running' THEN 'processing' WHEN indexed_commit IS NOT NULL THEN "
 	    "'finalized' WHEN run_status = 'failed' THEN 'error' ELSE 'initial' END, "
-	    "updated_at = ?2 WHERE id = ?1 AND state = 'delete'", lib, now) == -1)
+	    "updated_at = ?2 WHERE id = ?1 AND state = 'delete'", "tt", lib, now) == -1)
 		goto out;
 	if (db_commit(db) == 0)
 		r = JOBS_CANCEL_OK;
@@ -334,6 +286,181 @@ int
 jobs_cancel_requested(sqlite3 *db, long long id)
 {
 	return jobs_int(db, "SELECT cancel_requested <> 0 FROM jobs WHERE id = ?1", id);
+}
+
+int
+jobs_cancel_point(void *ctx)
+{
+	const struct jobs_ref *j = ctx;
+
+	return jobs_cancel_requested(j->db, j->job_id);
+}
+
+int
+jobs_next(sqlite3 *db, struct jobs_next *job)
+{
+	sqlite3_stmt	*st;
+	const char	*lib;
+	int		 found = 0;
+
+	memset(job, 0, sizeof(*job));
+	if (sqlite3_prepare_v2(db, "SELECT id, library_id, force, kind = 'delete' FROM "
+	    "jobs WHERE state = 'queued' ORDER BY id LIMIT 1", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    (lib = (const char *)sqlite3_column_text(st, 1)) != NULL) {
+		job->id = sqlite3_column_int64(st, 0);
+		job->force = sqlite3_column_int(st, 2);
+		job->is_delete = sqlite3_column_int(st, 3);
+		if (strlen(lib) < sizeof(job->library_id)) {
+			memcpy(job->library_id, lib, strlen(lib) + 1);
+			found = 1;
+		} else
+			log_err("%s: job %lld: library id too long", __func__, job->id);
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/*
+ * What jobs_recover runs, in order, in one transaction. A job whose cancellation was
+ * requested is cancelled, not run again; its write transaction, if any, died with the
+ * worker. A job whose library's run is no longer 'running' died in its post-index steps:
+ * its index is written, it is done (the next run completes titles and vectors). A job
+ * started JOBS_MAX_ATTEMPTS times fails; the others are queued again (in full) and a
+ * library whose run was left unfinished gets a job.
+ */
+static const char *const jobs_recover_sql[] = {
+	"UPDATE libraries SET run_status = 'cancelled', state = CASE WHEN state = "
+	    "'delete' THEN 'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' "
+	    "ELSE 'initial' END, last_error = 'cancelled: the worker stopped before it "
+	    "reached a checkpoint' WHERE run_status = 'running' AND id IN (SELECT "
+	    "library_id FROM jobs WHERE state = 'running' AND kind = 'index' AND "
+	    "cancel_requested)",
+	"UPDATE jobs SET state = 'cancelled', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
+	    "'now'), message = 'cancelled: the worker stopped before it reached a "
+	    "checkpoint' WHERE state = 'running' AND kind = 'index' AND cancel_requested",
+	"UPDATE jobs SET state = 'done', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
+	    "'now') WHERE state = 'running' AND kind = 'index' AND NOT EXISTS (SELECT 1 "
+	    "FROM libraries l WHERE l.id = jobs.library_id AND l.run_status = 'running') "
+	    "AND EXISTS (SELECT 1 FROM libraries l WHERE l.id = jobs.library_id)",
+	"UPDATE jobs SET state = 'failed', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
+	    "'now'), message = 'the worker stopped before the end of this job ' || "
+	    "attempts || ' times (crash or limits.job_timeout_s); giving up' WHERE "
+	    "state = 'running' AND attempts >= ?1",
+	"UPDATE libraries SET run_status = 'failed', state = CASE WHEN indexed_commit IS "
+	    "NULL THEN 'error' ELSE 'finalized' END, last_error = (SELECT message FROM "
+	    "jobs j WHERE j.library_id = libraries.id ORDER BY j.id DESC LIMIT 1) WHERE "
+	    "run_status = 'running' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE "
+	    "j.library_id = libraries.id AND j.state = 'running')",
+	"UPDATE libraries SET run_status = 'unfinished' WHERE run_status = 'running'",
+	"UPDATE jobs SET state = 'queued', force = 1, message = 'the previous worker "
+	    "stopped before the end of this job' WHERE state = 'running'",
+	"INSERT INTO jobs (library_id, kind, force, created_at) SELECT id, 'index', 1, "
+	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM libraries l WHERE run_status = "
+	    "'unfinished' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.library_id = l.id "
+	    "AND j.state = 'queued')",
+};
+
+int
+jobs_recover(sqlite3 *db)
+{
+	size_t	 i;
+
+	if (db_begin(db) == -1)
+		return -1;
+	for (i = 0; i < sizeof(jobs_recover_sql) / sizeof(jobs_recover_sql[0]); i++)
+		if (db_run(db, jobs_recover_sql[i], "i", JOBS_MAX_ATTEMPTS) == -1)
+			goto fail;
+	if (db_commit(db) == 0)
+		return 0;
+fail:
+	db_rollback(db);
+	return -1;
+}
+
+int
+jobs_run_start(sqlite3 *db, long long job_id, const char *library_id)
+{
+	return jobs_start_tx(db, job_id, library_id);
+}
+
+int
+jobs_run_end(sqlite3 *db, long long job_id, const char *library_id, int ok,
+    const char *message)
+{
+	char	 now[32];
+
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_run(db, "UPDATE libraries SET state = CASE WHEN ?2 OR indexed_commit IS "
+	    "NOT NULL THEN 'finalized' ELSE 'error' END, run_status = CASE WHEN ?2 THEN "
+	    "'ok' ELSE 'failed' END, run_finished = ?3, updated_at = ?3, last_error = "
+	    "CASE WHEN ?2 THEN NULL ELSE ?4 END WHERE id = ?1", "titt", library_id, ok,
+	    now, message) == -1)
+		return -1;
+	return db_run(db, "UPDATE jobs SET state = ?2, message = ?3, finished_at = ?4 "
+	    "WHERE id = ?1", "Ittt", job_id, jobs_states[ok ? JOBS_RUNNING :
+	    JOBS_FAILED], message, ok ? NULL : now);
+}
+
+int
+jobs_run_fail(sqlite3 *db, long long job_id, const char *library_id,
+    const char *message)
+{
+	db_rollback(db);
+	jobs_log(db, job_id, "error", "%s", message);
+	if (db_begin(db) == 0 && jobs_run_end(db, job_id, library_id, 0, message) == 0 &&
+	    db_commit(db) == 0)
+		return 0;
+	db_rollback(db);
+	return -1;
+}
+
+/*
+ * Runs lib_sql (?1 library_id, ?2 message, ?3 x) and job_sql (?1 job_id, ?2 message,
+ * ?3 x) in one transaction of their own.
+ */
+static int
+jobs_run_tx(sqlite3 *db, const char *lib_sql, const char *job_sql, long long job_id,
+    const char *library_id, const char *message, const char *x)
+{
+	if (db_begin(db) == 0 &&
+	    db_run(db, lib_sql, "ttt", library_id, message, x) == 0 &&
+	    db_run(db, job_sql, "Itt", job_id, message, x) == 0 &&
+	    db_commit(db) == 0)
+		return 0;
+	db_rollback(db);
+	return -1;
+}
+
+int
+jobs_run_cancel(sqlite3 *db, long long job_id, const char *library_id,
+    const char *message)
+{
+	char	 now[32];
+
+	db_rollback(db);
+	jobs_log(db, job_id, "warning", "%s", message);
+	util_iso8601(time(NULL), now, sizeof(now));
+	return jobs_run_tx(db, "UPDATE libraries SET state = CASE WHEN state = 'delete' "
+	    "THEN 'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' ELSE "
+	    "'initial' END, run_status = 'cancelled', run_finished = ?3, updated_at = "
+	    "?3, last_error = ?2 WHERE id = ?1", "UPDATE jobs SET state = 'cancelled', "
+	    "message = ?2, finished_at = ?3 WHERE id = ?1", job_id, library_id,
+	    message, now);
+}
+
+int
+jobs_run_degrade(sqlite3 *db, long long job_id, const char *library_id,
+    const char *error, const char *message)
+{
+	return jobs_run_tx(db, "UPDATE libraries SET run_status = 'degraded', "
+	    "last_error = ?3 WHERE id = ?1 AND run_status IN ('ok', 'degraded')",
+	    "UPDATE jobs SET message = ?2 WHERE id = ?1", job_id, library_id,
+	    message, error);
 }
 
 int

@@ -551,18 +551,9 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 	}
 	if (db_begin(db) == -1)
 		goto dberr;
-	for (i = 0; i < sizeof(library_delete_sql) / sizeof(library_delete_sql[0]); i++) {
-		if (sqlite3_prepare_v2(db, library_delete_sql[i], -1, &st, NULL) !=
-		    SQLITE_OK)
+	for (i = 0; i < sizeof(library_delete_sql) / sizeof(library_delete_sql[0]); i++)
+		if (db_run(db, library_delete_sql[i], "tI", library_id, job_id) == -1)
 			goto dberr;
-		sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-		if (sqlite3_bind_parameter_count(st) > 1)
-			sqlite3_bind_int64(st, 2, job_id);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto dberr;
-		sqlite3_finalize(st);
-		st = NULL;
-	}
 	snprintf(msg, sizeof(msg), "deleted library %s: %lld documents, %lld snippets, "
 	    "its embeddings, jobs and clone", library_id, ndocs, nsnippets);
 	jobs_log(db, job_id, "info", "%s", msg);

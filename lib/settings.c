@@ -206,6 +206,18 @@ settings_get_bool(sqlite3 *db, const char *name, int dflt)
 	return r;
 }
 
+long
+settings_get_long(sqlite3 *db, const char *datadir, const char *name, long dflt)
+{
+	char	*v = settings_get(db, datadir, name);
+	long	 n = dflt;
+
+	if (v == NULL || util_parse_long(v, 1, 1L << 40, &n) == -1)
+		n = dflt;
+	free(v);
+	return n;
+}
+
 int
 settings_is_set(sqlite3 *db, const char *name)
 {

@@ -1,0 +1,719 @@
+/* index.c: the indexing pipeline of one index job (index.h). */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "dedup.h"
+#include "describe.h"
+#include "embedder.h"
+#include "index.h"
+#include "sources/backend.h"
+
+/* One selected documentation file: kept unchanged, or parsed (or not parseable). */
+struct index_file {
+	const struct backend_doc *src;
+	struct doc	 doc;
+	int		 keep;		/* unchanged: keep the stored document */
+};
+
+struct index_run {
+	struct jobs_ref	 job;		/* db and job id: log lines, cancel polls */
+	sqlite3		*db;
+	const char	*datadir;
+	const char	*library_id;
+	int		 full;		/* re-parse every file */
+	const struct backend_ops *ops;
+	struct backend_ctx ctx;
+	struct backend_set set;
+	/* the library row */
+	char		*source_type, *url, *host, *branch, *settings;
+	char		*indexed_commit, *indexed_settings, *run_status;
+	long		 lib_no;
+	/* limits */
+	long		 max_file_kb, max_files;
+	/* results */
+	struct index_file *files;
+	size_t		 nfiles, nparsed, nskipped;
+	struct dedup_stats dedup;
+	long		 test_delay_ms;	/* CTXD_TEST_FILE_DELAY_MS (tests only) */
+};
+
+static char *
+index_col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t != NULL ? strdup((const char *)t) : NULL;
+}
+
+/* Loads the library row of the job; -1 when it is gone. */
+static int
+index_load(struct index_run *r)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT url, host, branch, settings, "
+	    "indexed_commit, indexed_settings, coalesce(run_status, ''), lib_no, "
+	    "source_type FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		r->url = index_col_dup(st, 0);
+		r->host = index_col_dup(st, 1);
+		r->branch = index_col_dup(st, 2);
+		r->settings = index_col_dup(st, 3);
+		r->indexed_commit = index_col_dup(st, 4);
+		r->indexed_settings = index_col_dup(st, 5);
+		r->run_status = index_col_dup(st, 6);
+		r->lib_no = sqlite3_column_int64(st, 7);
+		r->source_type = index_col_dup(st, 8);
+		if (r->url != NULL && r->host != NULL && r->branch != NULL &&
+		    r->settings != NULL && r->run_status != NULL &&
+		    r->source_type != NULL)
+			rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void
+index_release(struct index_run *r)
+{
+	size_t	 i;
+
+	if (r->ops != NULL && r->ops->release != NULL)
+		r->ops->release(&r->ctx);
+	backend_set_release(&r->set);
+	free(r->source_type);
+	free(r->url);
+	free(r->host);
+	free(r->branch);
+	free(r->settings);
+	free(r->indexed_commit);
+	free(r->indexed_settings);
+	free(r->run_status);
+	for (i = 0; i < r->nfiles; i++)
+		doc_release(&r->files[i].doc);
+	free(r->files);
+}
+
+/* Records a failed run (the previous index, if any, stays served); returns -1. */
+static int
+index_fail(struct index_run *r, const char *message)
+{
+	jobs_run_fail(r->db, r->job.job_id, r->library_id, message);
+	return -1;
+}
+
+/*
+ * Ends a cancelled run (the stop was seen "when"): written says whether the new index
+ * was committed. Returns 0.
+ */
+static int
+index_cancel(struct index_run *r, const char *when, int written)
+{
+	char	 m[512];
+
+	if (written)
+		snprintf(m, sizeof(m), "cancelled %s: the new index is served; the "
+		    "next run completes what is missing", when);
+	else if (r->indexed_commit != NULL)
+		snprintf(m, sizeof(m), "cancelled %s: nothing was written; the "
+		    "previous index (commit %.12s) is still served", when,
+		    r->indexed_commit);
+	else
+		snprintf(m, sizeof(m), "cancelled %s: nothing was written; the "
+		    "library has no index", when);
+	jobs_run_cancel(r->db, r->job.job_id, r->library_id, m);
+	return 0;
+}
+
+/*
+ * Loads the library, decides a full or an incremental run and marks the run started.
+ * -1 when the run failed (recorded).
+ */
+static int
+index_start(struct index_run *r, int force)
+{
+	const char	*delay;
+
+	if ((delay = getenv("CTXD_TEST_FILE_DELAY_MS")) != NULL &&
+	    util_parse_long(delay, 0, 10000, &r->test_delay_ms) == -1)
+		r->test_delay_ms = 0;
+	if (index_load(r) == -1)
+		return index_fail(r, "the library no longer exists");
+	/* A run that did not finish, a forced job or new settings re-index all. */
+	r->full = force || strcmp(r->run_status, "unfinished") == 0 ||
+	    strcmp(r->run_status, "running") == 0 || r->indexed_settings == NULL ||
+	    strcmp(r->indexed_settings, r->settings) != 0;
+	if (jobs_run_start(r->db, r->job.job_id, r->library_id) == -1)
+		return index_fail(r, "the database is busy; the job will be retried");
+	r->max_file_kb = settings_get_long(r->db, r->datadir, "limits.max_file_kb", 2048);
+	r->max_files = settings_get_long(r->db, r->datadir, "limits.max_files", 20000);
+	return 0;
+}
+
+/* Validates the settings and fetches the source through its back end. */
+static int
+index_fetch(struct index_run *r, const struct backend_ops *ops)
+{
+	char	 err[512];
+
+	if (ops == NULL && (ops = backend_lookup(r->source_type)) == NULL) {
+		snprintf(err, sizeof(err), "no source back end for source type %s",
+		    r->source_type);
+		return index_fail(r, err);
+	}
+	r->ops = ops;
+	if (ops->validate != NULL && ops->validate(r->settings, err, sizeof(err)) == -1)
+		return index_fail(r, err);
+	r->ctx.db = r->db;
+	r->ctx.datadir = r->datadir;
+	r->ctx.job_id = r->job.job_id;
+	r->ctx.library_id = r->library_id;
+	r->ctx.url = r->url;
+	r->ctx.host = r->host;
+	r->ctx.branch = r->branch;
+	r->ctx.settings = r->settings;
+	r->ctx.max_fetch_mb = settings_get_long(r->db, r->datadir,
+	    "limits.max_repo_mb", 1024);
+	if (ops->fetch(&r->ctx, &r->set, err, sizeof(err)) == -1)
+		return index_fail(r, err);
+	return 0;
+}
+
+/*
+ * 1 when the stored document of d's path has d's content hash (st: SELECT blob by
+ * library ?1 and path ?2), else 0. A back end that knows says so itself.
+ */
+static int
+index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *d)
+{
+	const char	*b;
+	int		 same = 0;
+
+	if (d->changed != -1)
+		return !d->changed;
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, d->path, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    (b = (const char *)sqlite3_column_text(st, 0)) != NULL)
+		same = strcmp(b, d->hash) == 0;
+	return same;
+}
+
+/*
+ * One selected file: skipped over the size limit, kept when unchanged, else loaded
+ * and parsed (a file that cannot be parsed is skipped). -1 with err.
+ */
+static int
+index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stored,
+    char *err, size_t errsz)
+{
+	struct index_file *f;
+	size_t		 max = (size_t)r->max_file_kb * 1024;
+	char		 rerr[256];
+
+	if (d->size > max) {
+		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: %zu bytes is "
+		    "more than the limit of %ld KB (setting limits.max_file_kb)",
+		    d->path, d->size, r->max_file_kb);
+		r->nskipped++;
+		return 0;
+	}
+	f = &r->files[r->nfiles++];
+	f->src = d;
+	if (!r->full && index_unchanged(r, stored, d)) {
+		f->keep = 1;
+		return 0;
+	}
+	if (d->data == NULL && r->ops->load != NULL &&
+	    r->ops->load(&r->ctx, d, max, rerr, sizeof(rerr)) == -1) {
+		snprintf(err, errsz, "cannot read %s: %s", d->path, rerr);
+		return -1;
+	}
+	if (d->data == NULL || doc_parse(d->path, d->data, d->len, &f->doc) == -1) {
+		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it could not be "
+		    "parsed", d->path);
+		memset(&f->doc, 0, sizeof(f->doc));
+		r->nskipped++;
+	} else
+		r->nparsed++;
+	free(d->data);
+	d->data = NULL;
+	return 0;
+}
+
+/*
+ * Selects the documentation files of the fetched set and parses the new and changed
+ * ones. Returns 0, -1 with err set, or 1 when the job's cancellation was requested
+ * (checked before each file).
+ */
+static int
+index_collect(struct index_run *r, char *err, size_t errsz)
+{
+	struct select_rules rules;
+	sqlite3_stmt	*stored = NULL;
+	size_t		 i, nsel = 0;
+	int		 rc = -1;
+
+	if (library_settings_rules(r->settings, &rules) == -1) {
+		snprintf(err, errsz, "the library's stored settings are unreadable");
+		return -1;
+	}
+	for (i = 0; i < r->set.n; i++)
+		if (select_path(&rules, r->set.docs[i].path))
+			nsel++;
+	if ((long)nsel > r->max_files) {
+		snprintf(err, errsz, "the repository has %zu documentation files, "
+		    "more than the limit of %ld (setting limits.max_files); narrow "
+		    "it with folders or excludeFolders", nsel, r->max_files);
+		goto out;
+	}
+	if ((nsel > 0 && (r->files = calloc(nsel, sizeof(*r->files))) == NULL) ||
+	    sqlite3_prepare_v2(r->db, "SELECT blob FROM documents WHERE library_id = "
+	    "?1 AND path = ?2", -1, &stored, NULL) != SQLITE_OK) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->set.n; i++) {
+		if (!select_path(&rules, r->set.docs[i].path))
+			continue;
+		if (jobs_cancel_point(&r->job)) {
+			rc = 1;
+			goto out;
+		}
+		if (r->test_delay_ms > 0) {
+			struct timespec ts = { r->test_delay_ms / 1000,
+			    (r->test_delay_ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		if (index_collect_one(r, &r->set.docs[i], stored, err, errsz) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(stored);
+	library_rules_release(&rules);
+	return rc;
+}
+
+/*
+ * Deletes the library's documents (and their snippets and index rows): all of them, or
+ * all but those kept unchanged.
+ */
+static int
+index_delete_docs(struct index_run *r, int all)
+{
+	static const char *const sql[2][2] = {
+		{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT s.id FROM "
+		  "snippets s JOIN documents d ON d.id = s.document_id WHERE "
+		  "d.library_id = ?1 AND d.path NOT IN (SELECT value FROM "
+		  "json_each(?2)))",
+		  "DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
+		  "(SELECT value FROM json_each(?2))" },
+		{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets "
+		  "WHERE library_id = ?1)",
+		  "DELETE FROM documents WHERE library_id = ?1" },
+	};
+	json_object	*keep = json_object_new_array();
+	size_t		 i, k;
+	int		 rc = -1;
+
+	for (i = 0; i < r->nfiles; i++)
+		if (r->files[i].keep)
+			json_object_array_add(keep,
+			    json_object_new_string(r->files[i].src->path));
+	for (k = 0; k < 2; k++)
+		if (db_run(r->db, sql[all][k], "tt", r->library_id,
+		    json_object_to_json_string(keep)) == -1)
+			goto out;
+	rc = 0;
+out:
+	json_object_put(keep);
+	return rc;
+}
+
+/* The code blocks of s as the snippets.code JSON; their code, one per line, in codetext. */
+static char *
+index_code_json(const struct doc_section *s, struct buf *codetext)
+{
+	json_object	*a = json_object_new_array(), *o;
+	size_t		 i;
+	char		*r;
+
+	buf_reset(codetext);
+	for (i = 0; i < s->ncode; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "language",
+		    json_object_new_string(s->code[i].lang));
+		json_object_object_add(o, "code",
+		    json_object_new_string(s->code[i].code));
+		json_object_array_add(a, o);
+		buf_adds(codetext, s->code[i].code);
+		buf_addc(codetext, '\n');
+	}
+	r = strdup(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(a);
+	return r;
+}
+
+/* The statements of the write, prepared once per run. */
+struct index_write_st {
+	sqlite3_stmt	*doc, *sn, *fts;
+	char		 lib_tag[32];
+};
+
+/* Inserts one section of a file as a snippet and its full-text row. */
+static int
+index_insert_section(struct index_run *r, const struct index_file *f,
+    const struct doc_section *s, long long ord, long long doc_id,
+    struct index_write_st *w, struct buf *codetext, struct buf *trail)
+{
+	struct dedup_sig sig;
+	const char	*text = s->text ? s->text : "";
+	const char	*crumb = s->breadcrumb ? s->breadcrumb : "";
+	char		*code;
+	int		 tokens, rc = -1;
+
+	if ((code = index_code_json(s, codetext)) == NULL)
+		return -1;
+	tokens = (int)(tokenize_estimate(s->title, strlen(s->title)) +
+	    tokenize_estimate(text, strlen(text)) +
+	    tokenize_estimate(codetext->p ? codetext->p : "", codetext->len));
+	buf_reset(trail);
+	if (buf_printf(trail, "%s\x1f%s", f->doc.title ? f->doc.title : "",
+	    crumb) == -1)
+		goto out;
+	dedup_signature(s->title, s->text, codetext->p, trail->p, &sig);
+	sqlite3_reset(w->sn);
+	sqlite3_bind_text(w->sn, 1, r->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(w->sn, 2, doc_id);
+	sqlite3_bind_int64(w->sn, 3, ord);
+	sqlite3_bind_text(w->sn, 4, s->title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->sn, 5, crumb, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->sn, 6, s->anchor ? s->anchor : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->sn, 7, text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->sn, 8, code, -1, SQLITE_STATIC);
+	sqlite3_bind_int(w->sn, 9, tokens);
+	sqlite3_bind_text(w->sn, 10, sig.hash, -1, SQLITE_STATIC);
+	if (sig.has_sig)
+		sqlite3_bind_int64(w->sn, 11, (long long)sig.sig);
+	else
+		sqlite3_bind_null(w->sn, 11);
+	if (sqlite3_step(w->sn) != SQLITE_DONE)
+		goto out;
+	sqlite3_reset(w->fts);
+	sqlite3_bind_int64(w->fts, 1, sqlite3_last_insert_rowid(r->db));
+	sqlite3_bind_text(w->fts, 2, w->lib_tag, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->fts, 3, s->title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->fts, 4, crumb, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->fts, 5, text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->fts, 6, codetext->p ? codetext->p : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->fts, 7, f->src->path, -1, SQLITE_STATIC);
+	if (sqlite3_step(w->fts) == SQLITE_DONE)
+		rc = 0;
+out:
+	free(code);
+	return rc;
+}
+
+/* Inserts one parsed file's document, snippets and index rows. */
+static int
+index_insert_file(struct index_run *r, const struct index_file *f,
+    struct index_write_st *w)
+{
+	struct buf	 codetext, trail;
+	long long	 doc_id;
+	size_t		 i;
+	int		 rc = -1;
+
+	buf_init(&codetext);
+	buf_init(&trail);
+	sqlite3_reset(w->doc);
+	sqlite3_bind_text(w->doc, 1, r->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->doc, 2, f->src->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->doc, 3, f->src->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->doc, 4, f->doc.title ? f->doc.title : f->src->path, -1,
+	    SQLITE_STATIC);
+	if (sqlite3_step(w->doc) != SQLITE_DONE)
+		goto out;
+	doc_id = sqlite3_last_insert_rowid(r->db);
+	for (i = 0; i < f->doc.nsecs; i++) {
+		const struct doc_section *s = &f->doc.secs[i];
+
+		if ((s->text == NULL || *s->text == '\0') && s->ncode == 0)
+			continue;
+		if (index_insert_section(r, f, s, (long long)i, doc_id, w, &codetext,
+		    &trail) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	buf_release(&codetext);
+	buf_release(&trail);
+	return rc;
+}
+
+/*
+ * indexed_settings records what the index was built with; when files were skipped (over
+ * a limit) it stays NULL, so that the next parse re-reads them even on an unchanged
+ * commit (the limit may have been raised).
+ */
+static const char index_record_sql[] =
+    "UPDATE libraries SET indexed_commit = ?2, indexed_branch = ?3, indexed_settings = "
+    "CASE WHEN ?5 > 0 THEN NULL ELSE settings END, blob_prefix = ?4, "
+    "index_version = (SELECT max(index_version) + 1 FROM libraries), "
+    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
+    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1 AND "
+    "dup_of IS NULL), total_tokens = (SELECT coalesce(sum(tokens), 0) FROM snippets "
+    "WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1";
+
+/* Writes the new index and the library's counts; opens the transaction it leaves open. */
+static int
+index_write(struct index_run *r)
+{
+	struct index_write_st w;
+	size_t		 i;
+	int		 rc = -1;
+
+	memset(&w, 0, sizeof(w));
+	snprintf(w.lib_tag, sizeof(w.lib_tag), "l%ld", r->lib_no);
+	if (db_begin(r->db) == -1 || index_delete_docs(r, r->full) == -1)
+		goto out;
+	if (sqlite3_prepare_v2(r->db, "INSERT INTO documents (library_id, path, "
+	    "blob, title) VALUES (?1, ?2, ?3, ?4)", -1, &w.doc, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets (library_id, "
+	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
+	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
+	    -1, &w.sn, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets_fts (rowid, lib, "
+	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+	    "?7)", -1, &w.fts, NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < r->nfiles; i++)
+		if (!r->files[i].keep && r->files[i].doc.secs != NULL &&
+		    index_insert_file(r, &r->files[i], &w) == -1)
+			goto out;
+	/* Duplicates are decided again over the whole library (lib/dedup.h). */
+	if (dedup_library(r->db, r->library_id, &r->dedup) == -1 ||
+	    db_run(r->db, index_record_sql, "ttttI", r->library_id, r->set.version,
+	    r->set.label, r->set.url_prefix, (long long)r->nskipped) == -1)
+		goto out;
+	rc = 0;
+out:
+	if (rc == -1)
+		log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
+	sqlite3_finalize(w.doc);
+	sqlite3_finalize(w.sn);
+	sqlite3_finalize(w.fts);
+	return rc;
+}
+
+static int
+index_counts(struct index_run *r, long *docs, long *snippets)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT total_documents, total_snippets FROM "
+	    "libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*docs = sqlite3_column_int64(st, 0);
+		*snippets = sqlite3_column_int64(st, 1);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * After a post-index step failed: run_status becomes 'degraded' (when it was 'ok') with
+ * last_error, and the job's message says what failed ("<msg>; <what> failed (<error>):
+ * <consequence>"); m holds that message.
+ */
+static const char *
+index_degrade(struct index_run *r, const char *msg, const char *what,
+    const char *error, const char *consequence, struct buf *m)
+{
+	buf_reset(m);
+	if (buf_printf(m, "%s; %s failed (%s): %s", msg, what, error,
+	    consequence) == -1)
+		return msg;
+	jobs_run_degrade(r->db, r->job.job_id, r->library_id, error, m->p);
+	return m->p;
+}
+
+/*
+ * Time budget of a post-index step, at most cap: what is left before the worker's alarm,
+ * less 30 s to record the outcome (half of it when a minute or less is left); 0 (the
+ * step's default) when no alarm is set.
+ */
+static long
+index_budget_ms(long cap)
+{
+	unsigned	 left = alarm(0);
+	long		 ms = 0;
+
+	if (left > 0) {
+		alarm(left);
+		ms = left > 60 ? (long)(left - 30) * 1000 : (long)left * 500;
+		if (ms > cap)
+			ms = cap;
+	}
+	return ms;
+}
+
+/*
+ * The post-index steps after the index was committed or found unchanged: LLM titles and
+ * descriptions of code snippets (lib/describe.h), then vectors (lib/embedder.h), each
+ * when configured, within the time left before the worker's alarm. A failure does not
+ * fail the job: run_status becomes 'degraded' and the job's message says so; the next
+ * run completes what is missing. A cancellation between or inside them ends the job
+ * 'cancelled' (the index stays); else the job is done.
+ */
+static int
+index_post(struct index_run *r, const char *msg)
+{
+	struct describe_stats ds;
+	struct embedder_stats es;
+	struct buf	 dm, em;		/* the job's message after a failed step */
+	int		 rc = 0;
+
+	buf_init(&dm);
+	buf_init(&em);
+	if (jobs_cancel_point(&r->job)) {
+		rc = index_cancel(r, "before describing snippets", 1);
+		goto out;
+	}
+	memset(&ds, 0, sizeof(ds));
+	ds.budget_ms = index_budget_ms(DESCRIBE_DEADLINE_MS);
+	ds.cancel = jobs_cancel_point;
+	if (describe_run(r->db, r->datadir, r->library_id, jobs_log_line, &r->job,
+	    &ds) == -1 && ds.configured)
+		msg = index_degrade(r, msg, "describing snippets", ds.error,
+		    "the snippets keep their titles", &dm);
+	else if (ds.cancelled) {
+		rc = index_cancel(r, "while describing snippets", 1);
+		goto out;
+	}
+	memset(&es, 0, sizeof(es));
+	es.budget_ms = index_budget_ms(EMBEDDER_DEADLINE_MS);
+	es.cancel = jobs_cancel_point;
+	if (embedder_run(r->db, r->datadir, r->library_id, jobs_log_line, &r->job,
+	    &es) == -1 && es.configured)
+		index_degrade(r, msg, "embedding", es.error,
+		    "the library stays searchable lexically", &em);
+	else if (es.cancelled) {
+		rc = index_cancel(r, "while embedding snippets", 1);
+		goto out;
+	}
+	if (jobs_finish_running(r->db, r->job.job_id) == -1)
+		log_err("%s: job %lld could not be marked done", __func__,
+		    r->job.job_id);
+out:
+	buf_release(&dm);
+	buf_release(&em);
+	return rc;
+}
+
+/* The fetched version is the indexed one: nothing to write, the post-index steps run. */
+static int
+index_unchanged_run(struct index_run *r)
+{
+	jobs_log(r->db, r->job.job_id, "info", "commit %.12s is already indexed; "
+	    "nothing to do", r->set.version);
+	if (db_begin(r->db) == 0 &&
+	    jobs_run_end(r->db, r->job.job_id, r->library_id, 1, "unchanged") == 0 &&
+	    db_commit(r->db) == 0)
+		return index_post(r, "unchanged");
+	db_rollback(r->db);
+	return -1;
+}
+
+/* Writes the parsed files, commits the index and ends the run. */
+static int
+index_commit(struct index_run *r)
+{
+	long		 docs = 0, snippets = 0;
+	char		 msg[512];
+
+	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1)
+		return index_fail(r, "the index could not be written; the worker log "
+		    "has the details");
+	if (r->dedup.duplicates > 0)
+		jobs_log(r->db, r->job.job_id, "info", "%zu duplicate snippets left "
+		    "out (%zu exact, %zu near copies; %zu newly, %zu restored)",
+		    r->dedup.duplicates, r->dedup.exact,
+		    r->dedup.duplicates - r->dedup.exact, r->dedup.removed,
+		    r->dedup.restored);
+	snprintf(msg, sizeof(msg), "indexed commit %.12s: %ld documents, %ld "
+	    "snippets", r->set.version, docs, snippets);
+	jobs_log(r->db, r->job.job_id, "info", "%s", msg);
+	if (jobs_run_end(r->db, r->job.job_id, r->library_id, 1, msg) == -1 ||
+	    db_commit(r->db) == -1)
+		return index_fail(r, "the index could not be committed");
+	return index_post(r, msg);
+}
+
+/* The pipeline after the start (index_run). */
+static int
+index_steps(struct index_run *r, const struct backend_ops *ops)
+{
+	char	 err[512];
+	int	 c;
+
+	if (index_fetch(r, ops) == -1)
+		return -1;
+	if (jobs_cancel_point(&r->job))
+		return index_cancel(r, "after fetching", 0);
+	if (!r->full && r->indexed_commit != NULL &&
+	    strcmp(r->indexed_commit, r->set.version) == 0)
+		return index_unchanged_run(r);
+	if ((c = index_collect(r, err, sizeof(err))) == -1)
+		return index_fail(r, err);
+	if (c == 1)
+		return index_cancel(r, "while parsing", 0);
+	jobs_log(r->db, r->job.job_id, "info", "%zu documentation files: %zu parsed, "
+	    "%zu unchanged, %zu skipped", r->nfiles, r->nparsed,
+	    r->nfiles - r->nparsed - r->nskipped, r->nskipped);
+	/* Last checkpoint before the write transaction (it holds the write lock). */
+	if (jobs_cancel_point(&r->job))
+		return index_cancel(r, "before writing the index", 0);
+	return index_commit(r);
+}
+
+int
+index_run(sqlite3 *db, const char *datadir, long long job_id, const char *library_id,
+    int force, const struct backend_ops *ops)
+{
+	struct index_run r;
+	int		 rc;
+
+	memset(&r, 0, sizeof(r));
+	r.job.db = r.db = db;
+	r.job.job_id = job_id;
+	r.datadir = datadir;
+	r.library_id = library_id;
+	backend_set_init(&r.set);
+	rc = index_start(&r, force);
+	if (rc == 0)
+		rc = index_steps(&r, ops);
+	index_release(&r);
+	return rc;
+}

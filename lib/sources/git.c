@@ -1,0 +1,154 @@
+/*
+ * git.c: the git source back end. Clones or fetches the repository into
+ * DATA_DIR/repos/<host>/<owner>/<repo>.git (lib/gitrepo.c), with the GitHub- or
+ * GitLab-type token of its host from the settings; the documents are the files of the
+ * branch's commit, their content hashes the blob ids, the set's version the commit.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+#include "sources/backend.h"
+
+/* The clone between fetch and release. */
+struct gitsrc {
+	struct gitrepo	*repo;
+};
+
+static int
+gitsrc_validate(const char *settings, char *err, size_t errsz)
+{
+	struct select_rules rules;
+
+	if (library_settings_rules(settings, &rules) == -1) {
+		snprintf(err, errsz, "the library's stored settings are unreadable");
+		return -1;
+	}
+	library_rules_release(&rules);
+	return 0;
+}
+
+/*
+ * Git credentials for the repository's host: the GitHub-type token for the GitHub-type
+ * host, the GitLab-type token for the GitLab-type host, none elsewhere. *kind is set to
+ * "github", "gitlab" or "other".
+ */
+static void
+gitsrc_credentials(struct backend_ctx *c, char **user, char **token, const char **kind)
+{
+	char	*gh = settings_get(c->db, c->datadir, "git.github.host");
+	char	*gl = settings_get(c->db, c->datadir, "git.gitlab.host");
+
+	*user = *token = NULL;
+	*kind = "other";
+	if (gh != NULL && strcmp(gh, c->host) == 0) {
+		*kind = "github";
+		*token = settings_get(c->db, c->datadir, "git.github.token");
+		*user = strdup("x-access-token");
+	} else if (gl != NULL && strcmp(gl, c->host) == 0) {
+		*kind = "gitlab";
+		*token = settings_get(c->db, c->datadir, "git.gitlab.token");
+		*user = strdup("oauth2");
+	}
+	free(gh);
+	free(gl);
+}
+
+/* Files of the commit into out, and what the web addresses of files start with. */
+static int
+gitsrc_list(struct gitrepo *g, const char *url, const char *kind,
+    struct backend_set *out, char *err, size_t errsz)
+{
+	struct gitrepo_entry *ents = NULL;
+	struct buf	 b;
+	size_t		 n = 0, i;
+	int		 rc = -1;
+
+	buf_init(&b);
+	if (gitrepo_list(g, &ents, &n, err, errsz) == -1)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (backend_set_add(out, ents[i].path, ents[i].oid, ents[i].size) == NULL)
+			goto nomem;
+	if (buf_printf(&b, "%s%s", url, strcmp(kind, "gitlab") == 0 ? "/-/blob/" :
+	    "/blob/") == -1 || (out->label = strdup(gitrepo_branch(g))) == NULL)
+		goto nomem;
+	out->url_prefix = buf_detach(&b);
+	snprintf(out->version, sizeof(out->version), "%s", gitrepo_commit(g));
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errsz, "out of memory");
+out:
+	buf_release(&b);
+	gitrepo_list_free(ents, n);
+	return rc;
+}
+
+static int
+gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errsz)
+{
+	struct gitrepo_limits lim;
+	struct gitsrc	*s;
+	char		*user = NULL, *token = NULL, *dir = NULL;
+	const char	*kind;
+	int		 rc = -1;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	c->priv = s;
+	jobs_log(c->db, c->job_id, "info", "fetching %s (branch %s)", c->url,
+	    *c->branch ? c->branch : "default");
+	gitsrc_credentials(c, &user, &token, &kind);
+	if ((dir = library_repo_dir(c->datadir, c->host, c->library_id)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	lim.max_fetch_bytes = (size_t)c->max_fetch_mb * 1024 * 1024;
+	if (gitrepo_sync(&s->repo, c->url, c->branch, dir, user, token, &lim, err,
+	    errsz) == -1)
+		goto out;
+	jobs_log(c->db, c->job_id, "info", "branch %s is at commit %s",
+	    gitrepo_branch(s->repo), gitrepo_commit(s->repo));
+	rc = gitsrc_list(s->repo, c->url, kind, out, err, errsz);
+out:
+	if (token != NULL)
+		explicit_bzero(token, strlen(token));
+	free(token);
+	free(user);
+	free(dir);
+	return rc;
+}
+
+static int
+gitsrc_load(struct backend_ctx *c, struct backend_doc *d, size_t max, char *err,
+    size_t errsz)
+{
+	struct gitsrc	*s = c->priv;
+
+	return gitrepo_read(s->repo, d->hash, max, &d->data, &d->len, err, errsz);
+}
+
+static void
+gitsrc_release(struct backend_ctx *c)
+{
+	struct gitsrc	*s = c->priv;
+
+	if (s != NULL) {
+		gitrepo_free(s->repo);
+		free(s);
+	}
+	c->priv = NULL;
+}
+
+const struct backend_ops backend_git = {
+	"git",
+	gitsrc_validate,
+	gitsrc_fetch,
+	gitsrc_load,
+	gitsrc_release,
+};
