@@ -1,5 +1,6 @@
 /*
- * gitsrc.c: the git source back end (prefix gitsrc_, not git_, which is libgit2's). Clones or fetches the repository into
+ * gitsrc.c: the git source back end (prefix gitsrc_: git_ is libgit2's). Clones or
+ * fetches the repository into
  * DATA_DIR/repos/<host>/<owner>/<repo>.git (lib/gitrepo.c), with the GitHub- or
  * GitLab-type token of its host from the settings; the documents are the files of the
  * branch's commit, their content hashes the blob ids, the set's version the commit.
