@@ -134,7 +134,7 @@ int	 settings_is_set(struct sqlite3 *, const char *name);
 
 /* ---------------------------------------------------------------- apikey.c */
 
-#define APIKEY_PREFIX	"ctxd_"
+#include "apikey.h"
 
 /* Creates a key named name; returns the value (malloc'd), shown once; stores its hash. */
 char	*apikey_create(struct sqlite3 *, const char *name, int admin);
