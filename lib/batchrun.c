@@ -55,14 +55,34 @@ batchrun_provider_error(struct batchrun *b, const struct provider_error *perr)
 		    perr->message);
 }
 
+void
+batchrun_init(struct batchrun *b, long budget_ms, int (*cancel)(void *), int *configured,
+    int *cancelled, char *error, size_t errorsz)
+{
+	memset(b, 0, sizeof(*b));
+	b->budget_ms = budget_ms;
+	b->cancel = cancel;
+	b->configured = configured;
+	b->cancelled = cancelled;
+	b->error = error;
+	b->errorsz = errorsz;
+}
+
 int
-batchrun_run(const struct batchrun_ops *ops, struct batchrun *b)
+batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 *db,
+    const char *datadir, const char *library_id,
+    void (*log)(void *, const char *, const char *), void *log_ctx)
 {
 	size_t	 n;
 	int	 rc = -1;
 
 	memset(&b->cfg, 0, sizeof(b->cfg));
 	b->ops = ops;
+	b->db = db;
+	b->datadir = datadir;
+	b->library_id = library_id;
+	b->log = log;
+	b->log_ctx = log_ctx;
 	b->t0 = util_now_ms();
 	b->deadline = b->t0 + b->budget_ms;
 	if (provider_load(b->db, b->datadir, ops->llm ? &b->cfg : NULL,

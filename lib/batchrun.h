@@ -37,7 +37,7 @@ struct batchrun_ops {
 };
 
 struct batchrun {
-	/* in */
+	/* in: batchrun_init, batchrun_run */
 	struct sqlite3	*db;
 	const char	*datadir;
 	const char	*library_id;
@@ -56,11 +56,22 @@ struct batchrun {
 };
 
 /*
- * Runs the step ops on b (b->cfg, t0 and deadline are set here; b->cfg is released at the
- * end). 0 when no provider is configured, when cancelled, or when the step has no more
- * work; -1 on a failure with *b->error set.
+ * Empties b and points its outputs at the step's stats: configured, cancelled and error
+ * (errorsz bytes). budget_ms: the run's time budget; cancel: polled before each batch
+ * (may be NULL).
  */
-int	 batchrun_run(const struct batchrun_ops *ops, struct batchrun *b);
+void	 batchrun_init(struct batchrun *b, long budget_ms, int (*cancel)(void *),
+	    int *configured, int *cancelled, char *error, size_t errorsz);
+
+/*
+ * Runs the step ops on b (after batchrun_init) for library_id; log (NULL: the process log)
+ * receives the lines, with log_ctx, which cancel also gets. b->cfg, t0 and deadline are set
+ * here; b->cfg is released at the end. 0 when no provider is configured, when cancelled,
+ * or when the step has no more work; -1 on a failure with the error set.
+ */
+int	 batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 *db,
+	    const char *datadir, const char *library_id,
+	    void (*log)(void *, const char *, const char *), void *log_ctx);
 
 /* A line for the caller's log (level "info", "warning" or "error"), the key scrubbed. */
 void	 batchrun_log(struct batchrun *, const char *level, const char *fmt, ...)

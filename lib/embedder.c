@@ -407,16 +407,7 @@ embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
 	e.st = out;
-	e.b.db = db;
-	e.b.datadir = datadir;
-	e.b.library_id = library_id;
-	e.b.log = log;
-	e.b.log_ctx = log_ctx;
-	e.b.cancel = cancel;
-	e.b.budget_ms = budget > 0 ? budget : EMBEDDER_DEADLINE_MS;
-	e.b.configured = &out->configured;
-	e.b.cancelled = &out->cancelled;
-	e.b.error = out->error;
-	e.b.errorsz = sizeof(out->error);
-	return batchrun_run(&emb_ops, &e.b);
+	batchrun_init(&e.b, budget > 0 ? budget : EMBEDDER_DEADLINE_MS, cancel,
+	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
+	return batchrun_run(&emb_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }

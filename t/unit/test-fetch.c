@@ -24,34 +24,13 @@
 
 #include "fetch.h"
 #include "tap.h"
+#include "http-helpers.h"
 
 static int	 srv_port;
 static pid_t	 srv_pid = -1;
 static int	*srv_hits;	/* shared with the server: requests per counter below */
 
 enum { HIT_FLAKY, HIT_RA, HIT_ALL };
-
-/* The value of header name in a raw request (copied into out), or NULL. */
-static const char *
-req_header(const char *req, const char *name, char *out, size_t outsz)
-{
-	const char	*p = strstr(req, "\r\n"), *e;
-	size_t		 n = strlen(name);
-
-	while (p != NULL && p[2] != '\r') {
-		p += 2;
-		if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
-			p += n + 1;
-			while (*p == ' ')
-				p++;
-			e = strstr(p, "\r\n");
-			snprintf(out, outsz, "%.*s", (int)(e != NULL ? e - p : 0), p);
-			return out;
-		}
-		p = strstr(p, "\r\n");
-	}
-	return NULL;
-}
 
 static void
 srv_reply(int fd, int status, const char *extra, const char *body, size_t len)
@@ -70,19 +49,9 @@ static void
 srv_handle(int fd)
 {
 	char	 req[16384], v[512], path[256], out[2048], loc[256];
-	size_t	 len = 0;
-	ssize_t	 r;
 	static char big[100000];
 
-	while (len < sizeof(req) - 1) {
-		if ((r = read(fd, req + len, sizeof(req) - 1 - len)) <= 0)
-			break;
-		len += (size_t)r;
-		req[len] = '\0';
-		if (strstr(req, "\r\n\r\n") != NULL)
-			break;
-	}
-	req[len] = '\0';
+	req_read(fd, req, sizeof(req));
 	__atomic_add_fetch(&srv_hits[HIT_ALL], 1, __ATOMIC_SEQ_CST);
 	{
 		const char *sp = strchr(req, ' ');
