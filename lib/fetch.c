@@ -843,8 +843,11 @@ fetch_run(struct fetch *f, struct fetch_req *reqs, size_t n)
 		wait = fetch_schedule(f, multi, xs, n);
 		for (i = done = 0; i < n; i++) {
 			done += xs[i].state == XF_DONE;
-			if (f->failfast && fetch_failed(&xs[i]))
-				fetch_stop(multi, xs, n), done = n;
+			if (f->failfast && fetch_failed(&xs[i])) {
+				fetch_stop(multi, xs, n);
+				done = n;
+				break;
+			}
 		}
 		if (done == n)
 			break;
