@@ -18,7 +18,8 @@
 #include <curl/curl.h>
 #include <json.h>
 
-#include "ctxd.h"
+#include "buf.h"
+#include "fetch.h"
 #include "cli.h"
 
 #define CLI_BODY_MAX	(32 * 1024 * 1024)
@@ -104,70 +105,48 @@ out:
 	return ret;
 }
 
-static size_t
-cli_write_cb(char *p, size_t sz, size_t nmemb, void *arg)
-{
-	struct buf	*b = arg;
-	size_t		 n = sz * nmemb;
-
-	if (n > CLI_BODY_MAX || b->len + n > CLI_BODY_MAX || buf_add(b, p, n) == -1)
-		return 0;
-	return n;
-}
-
 int
 cli_get(const char *base, const char *path, const char *key, struct buf *body,
     long *status, char *err, size_t errsz)
 {
-	CURL			*h;
-	struct curl_slist	*l = NULL, *t;
+	struct fetch		 f;
+	struct fetch_req	 r;
 	struct buf		 url, auth;
-	CURLcode		 cc;
+	size_t			 n = 0;
 	int			 rc = -1;
 
 	*status = 0;
+	fetch_init(&f);
+	fetch_req_init(&r);
 	buf_init(&url);
 	buf_init(&auth);
-	if ((h = curl_easy_init()) == NULL || buf_printf(&url, "%s%s", base, path) == -1) {
+	if (buf_printf(&url, "%s%s", base, path) == -1 || (key != NULL &&
+	    buf_printf(&auth, "Authorization: Bearer %s", key) == -1)) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	if (key != NULL) {
-		if (buf_printf(&auth, "Authorization: Bearer %s", key) == -1 ||
-		    (t = curl_slist_append(l, auth.p)) == NULL) {
-			snprintf(err, errsz, "out of memory");
-			goto out;
-		}
-		l = t;
-	}
-	if ((t = curl_slist_append(l, "X-Context7-Source: ctxd-cli")) == NULL) {
-		snprintf(err, errsz, "out of memory");
+	if (key != NULL)
+		r.headers[n++] = auth.p;
+	r.headers[n++] = "X-Context7-Source: ctxd-cli";
+	r.url = url.p;
+	r.connect_ms = 15000;
+	r.timeout_ms = 120000;
+	r.max_size = CLI_BODY_MAX;
+	r.user_agent = "ctxd/" PACKAGE_VERSION;
+	(void)fetch_secret(&f, key);
+	if (fetch_run(&f, &r, 1) == -1) {
+		snprintf(err, errsz, "%s", *r.reason ? r.reason : r.error);
 		goto out;
 	}
-	l = t;
-	curl_easy_setopt(h, CURLOPT_URL, url.p);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, l);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 15L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT, 120L);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "ctxd/" PACKAGE_VERSION);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, cli_write_cb);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, body);
-	if ((cc = curl_easy_perform(h)) != CURLE_OK) {
-		snprintf(err, errsz, "%s", curl_easy_strerror(cc));
-		goto out;
-	}
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-	if (body->p == NULL && buf_adds(body, "") == -1) {
+	*status = r.status;
+	if (buf_add(body, r.answer.p != NULL ? r.answer.p : "", r.answer.len) == -1) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
 	rc = 0;
 out:
-	curl_slist_free_all(l);
-	curl_easy_cleanup(h);
+	fetch_req_release(&r);
+	fetch_release(&f);
 	if (auth.p != NULL)
 		explicit_bzero(auth.p, auth.len);
 	buf_release(&auth);
@@ -315,10 +294,10 @@ cli_param(struct buf *b, const char *name, const char *value)
 	char	*e;
 	int	 rc;
 
-	if ((e = curl_easy_escape(NULL, value, 0)) == NULL)
+	if ((e = fetch_escape(value)) == NULL)
 		return -1;
 	rc = buf_printf(b, "%c%s=%s", strchr(b->p, '?') != NULL ? '&' : '?', name, e);
-	curl_free(e);
+	free(e);
 	return rc;
 }
 
@@ -480,7 +459,7 @@ main(int argc, char *argv[])
 		    "(or CTXD_BASE_URL)\n");
 		return 2;
 	}
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+	if (fetch_global_init() == -1) {
 		fprintf(stderr, "ctxd: libcurl could not start\n");
 		return 1;
 	}
@@ -505,6 +484,6 @@ main(int argc, char *argv[])
 	}
 out:
 	free(base);
-	curl_global_cleanup();
+	fetch_global_cleanup();
 	return rc;
 }

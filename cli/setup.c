@@ -19,7 +19,9 @@
 
 #include <json.h>
 
-#include "ctxd.h"
+#include "buf.h"
+#include "util.h"
+#include "apikey.h"
 #include "cli.h"
 
 #define SETUP_NAME		"ctxd"		/* the entry, rule and skill name */

@@ -15,6 +15,7 @@
 
 #include "ctxd.h"
 #include "aws.h"
+#include "fetch.h"
 
 #define AWS_MAX_RESPONSE	(256 * 1024)	/* credential endpoint answers */
 #define AWS_MAX_FILE		(1024 * 1024)	/* shared files, token files */
@@ -914,74 +915,52 @@ out:
 	return rc;
 }
 
-static size_t
-aws_write_cb(char *p, size_t sz, size_t nmemb, void *arg)
-{
-	struct buf	*b = arg;
-	size_t		 n = sz * nmemb;
-
-	if (n > AWS_MAX_RESPONSE || b->len + n > AWS_MAX_RESPONSE || buf_add(b, p, n) == -1)
-		return 0;
-	return n;
-}
-
 /*
- * One HTTP exchange with a credential endpoint. hdrs: NULL-terminated header lines.
- * Returns 0 with the body and status, or -1 with the reason in why (no URL, no secret).
+ * One HTTP exchange with a credential endpoint, through fetch.c: no retry, no redirect,
+ * at most AWS_MAX_RESPONSE bytes. hdrs: NULL-terminated header lines (all treated as
+ * secrets). Returns 0 with the body of a 200, or -1 with the reason in why (no URL, no
+ * secret) and the body of another status.
  */
 static int
 aws_http(const char *method, const char *url, const char *const *hdrs, long connect_ms,
     long total_ms, int noproxy, struct buf *body, long *status, struct buf *why)
 {
-	CURL			*h;
-	struct curl_slist	*l = NULL, *t;
-	CURLcode		 cc;
-	size_t			 i;
+	struct fetch		 f;
+	struct fetch_req	 r;
+	size_t			 i, n = 0;
 	int			 rc = -1;
 
 	*status = 0;
-	if ((h = curl_easy_init()) == NULL) {
-		buf_adds(why, " curl init failed;");
-		return -1;
-	}
-	for (i = 0; hdrs != NULL && hdrs[i] != NULL; i++) {
-		if ((t = curl_slist_append(l, hdrs[i])) == NULL)
-			goto out;
-		l = t;
-	}
-	if (strcmp(method, "PUT") == 0) {
-		if ((t = curl_slist_append(l, "Content-Type:")) == NULL)
-			goto out;
-		l = t;
-		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, 0L);
-	}
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, l);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, total_ms);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "ctxd");
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, aws_write_cb);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, body);
-	if (noproxy)
-		curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
-	if ((cc = curl_easy_perform(h)) != CURLE_OK) {
-		buf_printf(why, " %s;", curl_easy_strerror(cc));
+	fetch_init(&f);
+	fetch_req_init(&r);
+	for (i = 0; hdrs != NULL && hdrs[i] != NULL && n < FETCH_MAX_HEADERS - 1; i++)
+		r.headers[n++] = hdrs[i];
+	r.secret_headers = (1u << n) - 1;
+	if (strcmp(method, "PUT") == 0)
+		r.headers[n++] = "Content-Type:";
+	r.method = method;
+	r.url = url;
+	r.connect_ms = connect_ms;
+	r.timeout_ms = total_ms;
+	r.noproxy = noproxy;
+	r.max_size = AWS_MAX_RESPONSE;
+	if (fetch_run(&f, &r, 1) == -1) {
+		buf_printf(why, " %s;", *r.reason ? r.reason : r.error);
 		goto out;
 	}
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+	*status = r.status;
+	if (r.answer.len > 0 && buf_add(body, r.answer.p, r.answer.len) == -1) {
+		buf_adds(why, " out of memory;");
+		goto out;
+	}
 	if (*status != 200) {
 		buf_printf(why, " HTTP %ld;", *status);
 		goto out;
 	}
 	rc = 0;
 out:
-	curl_slist_free_all(l);
-	curl_easy_cleanup(h);
+	fetch_req_release(&r);
+	fetch_release(&f);
 	return rc;
 }
 

@@ -15,52 +15,10 @@
 
 struct sqlite3;
 
-/* ---------------------------------------------------------------- util.c */
+/* ---------------------------------------------------------------- buf.c, util.c */
 
-/* Growable byte buffer, always NUL-terminated when p != NULL. */
-struct buf {
-	char	*p;
-	size_t	 len;
-	size_t	 cap;
-};
-
-void	 buf_init(struct buf *);
-void	 buf_release(struct buf *);
-void	 buf_reset(struct buf *);		/* len = 0, keeps memory */
-int	 buf_add(struct buf *, const void *, size_t);
-int	 buf_adds(struct buf *, const char *);
-int	 buf_addc(struct buf *, char);
-int	 buf_printf(struct buf *, const char *, ...)
-	    __attribute__((format(printf, 2, 3)));
-int	 buf_vprintf(struct buf *, const char *, va_list)
-	    __attribute__((format(printf, 2, 0)));
-char	*buf_detach(struct buf *);		/* caller frees; buf is reset */
-
-/* Parses a whole decimal string into [min, max]; -1 on junk, overflow or range. */
-int	 util_parse_long(const char *, long min, long max, long *out);
-/* Reads a whole file of at most max bytes; *out NUL-terminated, caller frees. */
-int	 util_read_file(const char *path, size_t max, char **out, size_t *outlen);
-/* Writes via a temporary file + rename, with the given mode. */
-int	 util_write_file(const char *path, const void *, size_t, mode_t);
-int	 util_mkdir_p(const char *path, mode_t);
-/* Returns "a/b" (malloc'd). */
-char	*util_path_join(const char *, const char *);
-/* ISO 8601 UTC "YYYY-MM-DDTHH:MM:SSZ" into out (>= 21 bytes). */
-void	 util_iso8601(time_t, char *out, size_t outsz);
-/* Milliseconds of the monotonic clock (for deadlines and durations). */
-long long util_now_ms(void);
-/* Base64url without padding; returns malloc'd string / decoded bytes. */
-char	*util_b64url_encode(const unsigned char *, size_t);
-int	 util_b64url_decode(const char *, size_t, unsigned char **out, size_t *outlen);
-void	 util_hex(const unsigned char *, size_t, char *out);	/* out: 2n+1 */
-int	 util_unhex(const char *, unsigned char *out, size_t outlen);
-/* Value of one hex digit, -1 if c is none. */
-int	 util_hexval(char c);
-/* Directory holding the running executable (malloc'd), for finding siblings. */
-char	*util_exe_dir(void);
-/* Data folder: $DATA_DIR or the default "/data". Never NULL. */
-const char *util_data_dir(void);
-int	 util_str_endswith(const char *, const char *);
+#include "buf.h"
+#include "util.h"
 
 /* ---------------------------------------------------------------- log.c */
 
@@ -187,7 +145,7 @@ int	 settings_is_set(struct sqlite3 *, const char *name);
 
 /* ---------------------------------------------------------------- apikey.c */
 
-#define APIKEY_PREFIX	"ctxd_"
+#include "apikey.h"
 
 /* Creates a key named name; returns the value (malloc'd), shown once; stores its hash. */
 char	*apikey_create(struct sqlite3 *, const char *name, int admin);

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "dedup.h"
 #include "doc.h"
 #include "provider.h"
+#include "batchrun.h"
 #include "describe.h"
 
 /* One snippet to describe. */
@@ -29,14 +29,13 @@ struct ds_item {
 	char		 hash[65];	/* SHA-256 hex of block */
 };
 
+/* The step's state; the runner's first (see batchrun.h). */
 struct ds_run {
-	sqlite3			*db;
-	const char		*library_id;
-	struct provider_cfg	 cfg;
-	describe_log_fn		 log;
-	void			*log_ctx;
+	struct batchrun		 b;
 	struct describe_stats	*st;
-	long long		 t0, deadline;
+	struct ds_item		*items;		/* the snippets judged weak */
+	size_t			 n;
+	size_t			 at;		/* the first not sent yet */
 };
 
 static const char ds_system[] =
@@ -47,37 +46,6 @@ static const char ds_prompt[] =
     "the code does) and a one-sentence description. Answer with a JSON array only, "
     "one object per snippet: [{\"id\": 1, \"title\": \"...\", \"description\": "
     "\"...\"}].\n";
-
-#define ds_now_ms	util_now_ms
-
-static void
-ds_log(struct ds_run *e, const char *level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Formats a line for the caller's log; the configured key is scrubbed from it. */
-static void
-ds_log(struct ds_run *e, const char *level, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	provider_vlogf(e->cfg.key, e->log, e->log_ctx, level, fmt, ap);
-	va_end(ap);
-}
-
-static void
-ds_error(struct ds_run *e, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-ds_error(struct ds_run *e, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	provider_verrorf(e->cfg.key, e->st->error, sizeof(e->st->error), fmt, ap);
-	va_end(ap);
-}
 
 int
 describe_weak_title(const char *title)
@@ -238,12 +206,12 @@ ds_bump(struct ds_run *e)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(e->db, "UPDATE libraries SET index_version = (SELECT "
+	if (sqlite3_prepare_v2(e->b.db, "UPDATE libraries SET index_version = (SELECT "
 	    "max(index_version) + 1 FROM libraries), total_tokens = (SELECT "
 	    "coalesce(sum(tokens), 0) FROM snippets WHERE library_id = ?1 AND dup_of "
 	    "IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	sqlite3_bind_text(st, 1, e->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
 	return rc;
@@ -261,7 +229,7 @@ ds_apply(struct ds_run *e, const struct ds_item *it, const char *title,
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(e->db, "UPDATE snippets SET title = CASE WHEN ?2 THEN "
+	if (sqlite3_prepare_v2(e->b.db, "UPDATE snippets SET title = CASE WHEN ?2 THEN "
 	    "?3 ELSE title END, text = CASE WHEN ?4 THEN ?5 ELSE text END, "
 	    "tokens = tokens + ?6, described = 1 WHERE id = ?1", -1, &st, NULL) !=
 	    SQLITE_OK)
@@ -279,9 +247,9 @@ ds_apply(struct ds_run *e, const struct ds_item *it, const char *title,
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
-	if (dedup_fts_put(e->db, it->id) == -1)
+	if (dedup_fts_put(e->b.db, it->id) == -1)
 		goto out;
-	if (sqlite3_prepare_v2(e->db, "DELETE FROM embeddings WHERE snippet_id = ?1",
+	if (sqlite3_prepare_v2(e->b.db, "DELETE FROM embeddings WHERE snippet_id = ?1",
 	    -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, it->id);
@@ -300,12 +268,12 @@ ds_cached(struct ds_run *e, const struct ds_item *it)
 	sqlite3_stmt	*st;
 	int		 rc = -1, s;
 
-	if (sqlite3_prepare_v2(e->db, "SELECT title, description FROM "
+	if (sqlite3_prepare_v2(e->b.db, "SELECT title, description FROM "
 	    "snippet_descriptions WHERE hash = ?1 AND model = ?2", -1, &st, NULL) !=
 	    SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, it->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, e->cfg.model, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, e->b.cfg.model, -1, SQLITE_STATIC);
 	if ((s = sqlite3_step(st)) == SQLITE_ROW)
 		rc = ds_apply(e, it, (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 1)) == 0 ? 1 : -1;
@@ -321,7 +289,7 @@ ds_mark(struct ds_run *e, long long id)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(e->db, "UPDATE snippets SET described = 1 WHERE id = ?1",
+	if (sqlite3_prepare_v2(e->b.db, "UPDATE snippets SET described = 1 WHERE id = ?1",
 	    -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -356,7 +324,7 @@ ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(e->db, "WITH c AS (SELECT heading, count(*) AS n FROM "
+	if (sqlite3_prepare_v2(e->b.db, "WITH c AS (SELECT heading, count(*) AS n FROM "
 	    "snippets WHERE library_id = ?1 AND dup_of IS NULL GROUP BY heading) "
 	    "SELECT s.id, s.heading, d.title, s.breadcrumb, s.text, s.code, c.n "
 	    "FROM snippets s JOIN documents d ON d.id = s.document_id "
@@ -364,7 +332,7 @@ ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 	    "s.described = 0 AND s.dup_of IS NULL AND s.code <> '[]' ORDER BY s.id",
 	    -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
-	sqlite3_bind_text(st, 1, e->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		if (nall == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -398,8 +366,8 @@ ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 		goto dberr;
 	sqlite3_finalize(st);
 	st = NULL;
-	if (db_begin(e->db) == -1) {
-		ds_error(e, "the database is busy");
+	if (db_begin(e->b.db) == -1) {
+		batchrun_error(&e->b, "the database is busy");
 		goto fail;
 	}
 	intx = 1;
@@ -423,21 +391,21 @@ ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 		if (*n - 1 != i)
 			it->block = NULL;
 	}
-	if ((changed && ds_bump(e) == -1) || db_commit(e->db) == -1)
+	if ((changed && ds_bump(e) == -1) || db_commit(e->b.db) == -1)
 		goto dberr;
 	for (i = *n; i < nall; i++)
 		free(v[i].block);
 	*out = v;
 	return 0;
 nomem:
-	ds_error(e, "out of memory");
+	batchrun_error(&e->b, "out of memory");
 	goto fail;
 dberr:
-	ds_error(e, "database error: %s", sqlite3_errmsg(e->db));
+	batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
 fail:
 	sqlite3_finalize(st);
 	if (intx)
-		db_rollback(e->db);
+		db_rollback(e->b.db);
 	for (i = 0; i < nall; i++)
 		if (i >= *n)
 			free(v[i].block);
@@ -462,13 +430,8 @@ ds_batch(struct ds_run *e, struct ds_item *items, size_t n)
 	memset(descs, 0, sizeof(descs));
 	buf_init(&prompt);
 	buf_init(&answer);
-	if ((left = e->deadline - ds_now_ms()) <= 0) {
-		ds_error(e, "the time budget of %.0f s ran out",
-		    (double)(e->deadline - e->t0) / 1000);
+	if ((left = batchrun_left(&e->b, DESCRIBE_CALL_MS)) == -1)
 		goto out;
-	}
-	if (left > DESCRIBE_CALL_MS)
-		left = DESCRIBE_CALL_MS;
 	if (buf_adds(&prompt, ds_prompt) == -1)
 		goto nomem;
 	for (i = 0; i < n; i++)
@@ -477,28 +440,24 @@ ds_batch(struct ds_run *e, struct ds_item *items, size_t n)
 			goto nomem;
 	memset(&perr, 0, sizeof(perr));
 	e->st->requests++;
-	if (provider_chat(&e->cfg, ds_system, prompt.p, (long)left, &answer,
+	if (provider_chat(&e->b.cfg, ds_system, prompt.p, (long)left, &answer,
 	    &perr) == -1) {
-		if (perr.kind == PROVIDER_EAUTH)
-			ds_error(e, "the LLM API key was refused: %s", perr.message);
-		else
-			ds_error(e, "%s: %s", provider_errkind_name(perr.kind),
-			    perr.message);
+		batchrun_provider_error(&e->b, &perr);
 		goto out;
 	}
 	if ((got = describe_parse_answer(answer.p ? answer.p : "", n, titles,
 	    descs)) == 0) {
-		ds_error(e, "malformed: the LLM's answer has no titles and "
+		batchrun_error(&e->b, "malformed: the LLM's answer has no titles and "
 		    "descriptions");
 		goto out;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (db_begin(e->db) == -1) {
-		ds_error(e, "the database is busy");
+	if (db_begin(e->b.db) == -1) {
+		batchrun_error(&e->b, "the database is busy");
 		goto out;
 	}
 	intx = 1;
-	if (sqlite3_prepare_v2(e->db, "INSERT OR REPLACE INTO snippet_descriptions "
+	if (sqlite3_prepare_v2(e->b.db, "INSERT OR REPLACE INTO snippet_descriptions "
 	    "(hash, model, title, description, created_at) VALUES (?1, ?2, ?3, ?4, "
 	    "?5)", -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
@@ -507,7 +466,7 @@ ds_batch(struct ds_run *e, struct ds_item *items, size_t n)
 			continue;
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, items[i].hash, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, e->cfg.model, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, e->b.cfg.model, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, titles[i], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 4, descs[i], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
@@ -516,23 +475,23 @@ ds_batch(struct ds_run *e, struct ds_item *items, size_t n)
 			goto dberr;
 		e->st->generated++;
 	}
-	if (ds_bump(e) == -1 || db_commit(e->db) == -1)
+	if (ds_bump(e) == -1 || db_commit(e->b.db) == -1)
 		goto dberr;
 	intx = 0;
 	if (got < n)
-		ds_log(e, "warning", "the LLM answered %zu of %zu snippets; the others "
+		batchrun_log(&e->b, "warning", "the LLM answered %zu of %zu snippets; the others "
 		    "keep their titles until the next run", got, n);
 	rc = 0;
 	goto out;
 nomem:
-	ds_error(e, "out of memory");
+	batchrun_error(&e->b, "out of memory");
 	goto out;
 dberr:
-	ds_error(e, "database error: %s", sqlite3_errmsg(e->db));
+	batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
 out:
 	sqlite3_finalize(st);
 	if (intx)
-		db_rollback(e->db);
+		db_rollback(e->b.db);
 	for (i = 0; i < DESCRIBE_BATCH; i++) {
 		free(titles[i]);
 		free(descs[i]);
@@ -542,63 +501,80 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------ the step's operations */
+
+static int
+ds_begin(struct batchrun *b)
+{
+	struct ds_run	*e = (struct ds_run *)(void *)b;
+
+	return ds_judge(e, &e->items, &e->n);
+}
+
+/* The next DESCRIBE_BATCH (or fewer) of the snippets judged weak. */
+static int
+ds_next(struct batchrun *b, size_t *n)
+{
+	struct ds_run	*e = (struct ds_run *)(void *)b;
+
+	*n = e->n - e->at < DESCRIBE_BATCH ? e->n - e->at : DESCRIBE_BATCH;
+	return 0;
+}
+
+static int
+ds_send(struct batchrun *b, size_t n)
+{
+	struct ds_run	*e = (struct ds_run *)(void *)b;
+
+	if (ds_batch(e, e->items + e->at, n) == -1)
+		return -1;
+	e->at += n;
+	return 0;
+}
+
+static void
+ds_end(struct batchrun *b, int rc)
+{
+	struct ds_run		*e = (struct ds_run *)(void *)b;
+	struct describe_stats	*out = e->st;
+
+	ds_items_release(e->items, e->n);
+	e->items = NULL;
+	e->n = e->at = 0;
+	if (out->generated + out->cached > 0)
+		batchrun_log(b, "info", "described %zu code snippets (%zu cached) with %s "
+		    "in %zu requests, %.1f s", out->generated + out->cached, out->cached,
+		    b->cfg.model ? b->cfg.model : "", out->requests,
+		    (double)(util_now_ms() - b->t0) / 1000);
+	if (rc == -1)
+		batchrun_log(b, "error", "describing failed: %s; those snippets keep their "
+		    "titles", out->error);
+}
+
+static const struct batchrun_ops ds_ops = {
+	.llm = 1,
+	.what = "LLM",
+	.invalid = "the LLM settings are invalid (ctxd-admin provider test --llm tells "
+	    "more)",
+	.nomodel = "no LLM model is set (ai.llm.model)",
+	.begin = ds_begin,
+	.next = ds_next,
+	.send = ds_send,
+	.end = ds_end
+};
+
 int
 describe_run(sqlite3 *db, const char *datadir, const char *library_id,
     describe_log_fn log, void *log_ctx, struct describe_stats *out)
 {
 	struct ds_run	 e;
-	struct ds_item	*items = NULL;
-	size_t		 n = 0, i, k;
 	long		 budget = out->budget_ms;
 	int		 (*cancel)(void *) = out->cancel;
-	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
-	e.db = db;
-	e.library_id = library_id;
-	e.log = log;
-	e.log_ctx = log_ctx;
 	e.st = out;
-	e.t0 = ds_now_ms();
-	e.deadline = e.t0 + (budget > 0 ? budget : DESCRIBE_DEADLINE_MS);
-	if (provider_load(db, datadir, &e.cfg, NULL) == -1) {
-		out->configured = 1;
-		ds_error(&e, "the LLM settings are invalid (ctxd-admin provider test "
-		    "--llm tells more)");
-		goto out;
-	}
-	if (e.cfg.kind == PROVIDER_NONE) {
-		rc = 0;
-		goto out;
-	}
-	out->configured = 1;
-	if (e.cfg.model == NULL || *e.cfg.model == '\0') {
-		ds_error(&e, "no LLM model is set (ai.llm.model)");
-		goto out;
-	}
-	if (ds_judge(&e, &items, &n) == -1)
-		goto out;
-	for (i = 0; i < n; i += k) {
-		k = n - i < DESCRIBE_BATCH ? n - i : DESCRIBE_BATCH;
-		if (cancel != NULL && cancel(log_ctx)) {
-			out->cancelled = 1;
-			break;
-		}
-		if (ds_batch(&e, items + i, k) == -1)
-			goto out;
-	}
-	rc = 0;
-out:
-	ds_items_release(items, n);
-	if (out->generated + out->cached > 0)
-		ds_log(&e, "info", "described %zu code snippets (%zu cached) with %s in "
-		    "%zu requests, %.1f s", out->generated + out->cached, out->cached,
-		    e.cfg.model ? e.cfg.model : "", out->requests,
-		    (double)(ds_now_ms() - e.t0) / 1000);
-	if (rc == -1)
-		ds_log(&e, "error", "describing failed: %s; those snippets keep their "
-		    "titles", out->error);
-	provider_cfg_release(&e.cfg);
-	return rc;
+	batchrun_init(&e.b, budget > 0 ? budget : DESCRIBE_DEADLINE_MS, cancel,
+	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
+	return batchrun_run(&ds_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }

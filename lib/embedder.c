@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "ctxd.h"
 #include "provider.h"
 #include "vector.h"
+#include "batchrun.h"
 #include "embedder.h"
 
 /* One snippet waiting for a vector. */
@@ -25,47 +25,14 @@ struct emb_item {
 	char		 hash[65];
 };
 
+/* The step's state; the runner's first (see batchrun.h). */
 struct emb_run {
-	sqlite3			*db;
-	const char		*library_id;
-	struct provider_cfg	 cfg;
-	embedder_log_fn		 log;
-	void			*log_ctx;
+	struct batchrun		 b;
 	struct embedder_stats	*st;
-	long long		 t0, deadline;
+	struct emb_item		*items;		/* the batch being embedded */
+	size_t			 n;
+	long long		 after;		/* the last snippet id read */
 };
-
-#define emb_now_ms	util_now_ms
-
-static void
-emb_log(struct emb_run *e, const char *level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Formats a line for the caller's log; the configured key is scrubbed from it. */
-static void
-emb_log(struct emb_run *e, const char *level, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	provider_vlogf(e->cfg.key, e->log, e->log_ctx, level, fmt, ap);
-	va_end(ap);
-}
-
-/* Records the reason of a failure in st->error (scrubbed of the key). */
-static void
-emb_error(struct emb_run *e, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-emb_error(struct emb_run *e, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	provider_verrorf(e->cfg.key, e->st->error, sizeof(e->st->error), fmt, ap);
-	va_end(ap);
-}
 
 /* Appends the code blocks of a snippet's code JSON ([{"language", "code"}]) to b. */
 static int
@@ -139,13 +106,13 @@ emb_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
 	int		 i, rc = -1, s;
 
 	*n = 0;
-	if (sqlite3_prepare_v2(e->db, "SELECT s.id, s.title, s.breadcrumb, s.text, "
+	if (sqlite3_prepare_v2(e->b.db, "SELECT s.id, s.title, s.breadcrumb, s.text, "
 	    "s.code FROM snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND "
 	    "s.dup_of IS NULL AND NOT "
 	    "EXISTS (SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND "
 	    "m.model = ?3) ORDER BY s.id LIMIT ?4", -1, &q, NULL) != SQLITE_OK)
 		goto out;
-	sqlite3_bind_text(q, 1, e->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 1, e->b.library_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 2, *after);
 	sqlite3_bind_text(q, 3, e->st->model, -1, SQLITE_STATIC);
 	sqlite3_bind_int(q, 4, EMBEDDER_BATCH);
@@ -158,7 +125,7 @@ emb_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
 		items[*n].id = sqlite3_column_int64(q, 0);
 		if ((items[*n].text = emb_text(cols[0], cols[1], cols[2], cols[3])) ==
 		    NULL) {
-			emb_error(e, "out of memory");
+			batchrun_error(&e->b, "out of memory");
 			goto out;
 		}
 		crypto_sha256_hex(items[*n].text, strlen(items[*n].text),
@@ -171,7 +138,7 @@ emb_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
 	rc = 0;
 out:
 	if (rc == -1 && e->st->error[0] == '\0')
-		emb_error(e, "database error: %s", sqlite3_errmsg(e->db));
+		batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -186,11 +153,11 @@ emb_bump(struct emb_run *e)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(e->db, "UPDATE libraries SET embed_version = (SELECT "
+	if (sqlite3_prepare_v2(e->b.db, "UPDATE libraries SET embed_version = (SELECT "
 	    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &st, NULL) !=
 	    SQLITE_OK)
 		return -1;
-	sqlite3_bind_text(st, 1, e->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
 	return rc;
@@ -208,9 +175,9 @@ emb_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
 	int		 rc = -1;
 
 	*left = n;
-	if (db_begin(e->db) == -1)
+	if (db_begin(e->b.db) == -1)
 		goto out;
-	if (sqlite3_prepare_v2(e->db, "INSERT OR IGNORE INTO embeddings (snippet_id, "
+	if (sqlite3_prepare_v2(e->b.db, "INSERT OR IGNORE INTO embeddings (snippet_id, "
 	    "model, dim, hash, vector) SELECT ?1, model, dim, hash, vector FROM "
 	    "embeddings WHERE model = ?2 AND hash = ?3 LIMIT 1", -1, &st, NULL) !=
 	    SQLITE_OK)
@@ -222,7 +189,7 @@ emb_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
 		sqlite3_bind_text(st, 3, items[i].hash, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			goto out;
-		if (sqlite3_changes(e->db) > 0) {
+		if (sqlite3_changes(e->b.db) > 0) {
 			free(items[i].text);
 			items[i].text = NULL;
 			e->st->reused++;
@@ -231,14 +198,14 @@ emb_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (emb_bump(e) == -1 || db_commit(e->db) == -1)
+	if (emb_bump(e) == -1 || db_commit(e->b.db) == -1)
 		goto out;
 	rc = 0;
 out:
 	if (rc == -1) {
-		emb_error(e, "database error: %s", sqlite3_errmsg(e->db));
+		batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
 		sqlite3_finalize(st);
-		db_rollback(e->db);
+		db_rollback(e->b.db);
 	}
 	return rc;
 }
@@ -253,9 +220,9 @@ emb_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
 	size_t		 i, j = 0;
 	int		 rc = -1;
 
-	if (db_begin(e->db) == -1)
+	if (db_begin(e->b.db) == -1)
 		goto out;
-	if (sqlite3_prepare_v2(e->db, "INSERT OR REPLACE INTO embeddings (snippet_id, "
+	if (sqlite3_prepare_v2(e->b.db, "INSERT OR REPLACE INTO embeddings (snippet_id, "
 	    "model, dim, hash, vector) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &st, NULL) !=
 	    SQLITE_OK)
 		goto out;
@@ -264,7 +231,7 @@ emb_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
 			continue;
 		v = vec + j++ * dim;
 		if (vector_normalize(v, dim) == -1) {
-			emb_log(e, "warning", "snippet %lld: the provider gave a zero or "
+			batchrun_log(&e->b, "warning", "snippet %lld: the provider gave a zero or "
 			    "non-finite vector; not stored", items[i].id);
 			continue;
 		}
@@ -280,14 +247,14 @@ emb_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (emb_bump(e) == -1 || db_commit(e->db) == -1)
+	if (emb_bump(e) == -1 || db_commit(e->b.db) == -1)
 		goto out;
 	rc = 0;
 out:
 	if (rc == -1) {
-		emb_error(e, "database error: %s", sqlite3_errmsg(e->db));
+		batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
 		sqlite3_finalize(st);
-		db_rollback(e->db);
+		db_rollback(e->b.db);
 	}
 	return rc;
 }
@@ -305,31 +272,23 @@ emb_batch(struct emb_run *e, struct emb_item *items, size_t n, size_t left)
 
 	if (left == 0)
 		return 0;
-	if ((budget = e->deadline - emb_now_ms()) <= 0) {
-		emb_error(e, "the time budget of %.0f s ran out",
-		    (double)(e->deadline - e->t0) / 1000);
+	if ((budget = batchrun_left(&e->b, 0)) == -1)
 		return -1;
-	}
 	if ((texts = calloc(left, sizeof(*texts))) == NULL) {
-		emb_error(e, "out of memory");
+		batchrun_error(&e->b, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < n; i++)
 		if (items[i].text != NULL)
 			texts[j++] = items[i].text;
 	memset(&perr, 0, sizeof(perr));
-	if (provider_embed(&e->cfg, texts, left, PROVIDER_EMBED_DOCUMENT, (long)budget,
+	if (provider_embed(&e->b.cfg, texts, left, PROVIDER_EMBED_DOCUMENT, (long)budget,
 	    &vec, &dim, &perr) == -1) {
-		if (perr.kind == PROVIDER_EAUTH)
-			emb_error(e, "the embedding API key was refused: %s",
-			    perr.message);
-		else
-			emb_error(e, "%s: %s", provider_errkind_name(perr.kind),
-			    perr.message);
+		batchrun_provider_error(&e->b, &perr);
 		goto out;
 	}
 	if (dim == 0 || dim > VECTOR_MAX_DIM) {
-		emb_error(e, "the provider gave vectors of %zu dimensions", dim);
+		batchrun_error(&e->b, "the provider gave vectors of %zu dimensions", dim);
 		goto out;
 	}
 	rc = emb_store(e, items, n, vec, dim);
@@ -339,90 +298,116 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------ the step's operations */
+
+static int
+emb_begin(struct batchrun *b)
+{
+	struct emb_run	*e = (struct emb_run *)(void *)b;
+
+	snprintf(e->st->model, sizeof(e->st->model), "%s", b->cfg.model);
+	if ((e->items = calloc(EMBEDDER_BATCH, sizeof(*e->items))) == NULL) {
+		batchrun_error(b, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The next snippets without a vector (the previous batch is released). */
+static int
+emb_next(struct batchrun *b, size_t *n)
+{
+	struct emb_run	*e = (struct emb_run *)(void *)b;
+
+	emb_items_release(e->items, e->n);
+	e->n = 0;
+	if (emb_read(e, &e->after, e->items, &e->n) == -1)
+		return -1;
+	*n = e->n;
+	return 0;
+}
+
+/* Copies the vectors stored for the same texts, embeds the others. */
+static int
+emb_send(struct batchrun *b, size_t n)
+{
+	struct emb_run	*e = (struct emb_run *)(void *)b;
+	size_t		 left;
+
+	if (emb_reuse(e, e->items, n, &left) == -1 ||
+	    emb_batch(e, e->items, n, left) == -1)
+		return -1;
+	return 0;
+}
+
+/* Counts the snippets still without a vector for the model. */
+static void
+emb_missing(struct emb_run *e)
+{
+	sqlite3_stmt	*q = NULL;
+
+	if (sqlite3_prepare_v2(e->b.db, "SELECT count(*) FROM snippets s WHERE "
+	    "s.library_id = ?1 AND s.dup_of IS NULL AND NOT EXISTS "
+	    "(SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND m.model = ?2)",
+	    -1, &q, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(q, 1, e->b.library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, e->st->model, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		e->st->missing = (size_t)sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+}
+
+static void
+emb_end(struct batchrun *b, int rc)
+{
+	struct emb_run		*e = (struct emb_run *)(void *)b;
+	struct embedder_stats	*out = e->st;
+
+	emb_items_release(e->items, e->n);
+	free(e->items);
+	e->items = NULL;
+	e->n = 0;
+	out->seconds = (double)(util_now_ms() - b->t0) / 1000;
+	if (out->configured && *out->model != '\0')
+		emb_missing(e);
+	if (out->embedded + out->reused > 0)
+		batchrun_log(b, "info", "embedded %zu snippets (%zu reused) with %s in "
+		    "%.1f s", out->embedded + out->reused, out->reused, out->model,
+		    out->seconds);
+	if (rc == -1)
+		batchrun_log(b, "error", "embedding failed: %s; %zu snippets have no "
+		    "vector; the library stays searchable lexically", out->error,
+		    out->missing);
+	else if (out->missing > 0)
+		batchrun_log(b, "warning", "%zu snippets have no vector for %s",
+		    out->missing, out->model);
+}
+
+static const struct batchrun_ops emb_ops = {
+	.llm = 0,
+	.what = "embedding",
+	.invalid = "the embedding settings are invalid (ctxd-admin provider test "
+	    "--embed tells more)",
+	.nomodel = "no embedding model is set (ai.embed.model)",
+	.begin = emb_begin,
+	.next = emb_next,
+	.send = emb_send,
+	.end = emb_end
+};
+
 int
 embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
     embedder_log_fn log, void *log_ctx, struct embedder_stats *out)
 {
 	struct emb_run	 e;
-	struct emb_item	*items = NULL;
-	sqlite3_stmt	*q = NULL;
-	long long	 after = 0;
-	size_t		 n = 0, left;
 	long		 budget = out->budget_ms;
 	int		 (*cancel)(void *) = out->cancel;
-	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
-	e.db = db;
-	e.library_id = library_id;
-	e.log = log;
-	e.log_ctx = log_ctx;
 	e.st = out;
-	e.t0 = emb_now_ms();
-	e.deadline = e.t0 + (budget > 0 ? budget : EMBEDDER_DEADLINE_MS);
-	if (provider_load(db, datadir, NULL, &e.cfg) == -1) {
-		out->configured = 1;
-		emb_error(&e, "the embedding settings are invalid (ctxd-admin provider "
-		    "test --embed tells more)");
-		goto out;
-	}
-	if (e.cfg.kind == PROVIDER_NONE) {
-		rc = 0;
-		goto out;
-	}
-	out->configured = 1;
-	if (e.cfg.model == NULL || *e.cfg.model == '\0') {
-		emb_error(&e, "no embedding model is set (ai.embed.model)");
-		goto out;
-	}
-	snprintf(out->model, sizeof(out->model), "%s", e.cfg.model);
-	if ((items = calloc(EMBEDDER_BATCH, sizeof(*items))) == NULL) {
-		emb_error(&e, "out of memory");
-		goto out;
-	}
-	for (;;) {
-		if (cancel != NULL && cancel(log_ctx)) {
-			out->cancelled = 1;
-			break;
-		}
-		if (emb_read(&e, &after, items, &n) == -1)
-			goto out;
-		if (n == 0)
-			break;
-		if (emb_reuse(&e, items, n, &left) == -1 ||
-		    emb_batch(&e, items, n, left) == -1)
-			goto out;
-		emb_items_release(items, n);
-		n = 0;
-	}
-	rc = 0;
-out:
-	emb_items_release(items, n);
-	free(items);
-	out->seconds = (double)(emb_now_ms() - e.t0) / 1000;
-	if (out->configured && *out->model != '\0' && sqlite3_prepare_v2(db,
-	    "SELECT count(*) FROM snippets s WHERE s.library_id = ?1 AND "
-	    "s.dup_of IS NULL AND NOT EXISTS "
-	    "(SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND m.model = ?2)",
-	    -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(q, 1, library_id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 2, out->model, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			out->missing = (size_t)sqlite3_column_int64(q, 0);
-		sqlite3_finalize(q);
-	}
-	if (out->embedded + out->reused > 0)
-		emb_log(&e, "info", "embedded %zu snippets (%zu reused) with %s in "
-		    "%.1f s", out->embedded + out->reused, out->reused, out->model,
-		    out->seconds);
-	if (rc == -1)
-		emb_log(&e, "error", "embedding failed: %s; %zu snippets have no "
-		    "vector; the library stays searchable lexically", out->error,
-		    out->missing);
-	else if (out->missing > 0)
-		emb_log(&e, "warning", "%zu snippets have no vector for %s",
-		    out->missing, out->model);
-	provider_cfg_release(&e.cfg);
-	return rc;
+	batchrun_init(&e.b, budget > 0 ? budget : EMBEDDER_DEADLINE_MS, cancel,
+	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
+	return batchrun_run(&emb_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }

@@ -1,6 +1,6 @@
 /*
  * provider.c: the AI providers: configuration from the settings, each vendor's chat and
- * embedding request and answer, a curl multi engine with retries and deadlines, error
+ * embedding request and answer, requests run through the fetch engine (fetch.c), error
  * classification with secrets scrubbed, and `ctxd-admin provider test`.
  */
 #include "config.h"
@@ -12,12 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <curl/curl.h>
 #include <json-c/json.h>
 #include <sqlite3.h>
 
 #include "ctxd.h"
 #include "aws.h"
+#include "fetch.h"
 #include "provider.h"
 
 /* Largest answer read from a provider. */
@@ -26,8 +26,6 @@
 #define PROVIDER_MAX_DIM	16384
 /* Longest connect phase of one try. */
 #define PROVIDER_CONNECT_MS	10000
-/* First backoff step; doubles with each try. */
-#define PROVIDER_BACKOFF_MS	500
 
 static const char *const provider_names[] = {
 	"none", "openai", "anthropic", "gemini", "bedrock", "custom"
@@ -929,19 +927,6 @@ out:
 
 /* ------------------------------------------------------------ errors */
 
-/* Cuts a tail of s (length n) that is the start of secret (4 bytes or more). */
-static void
-provider_cut_partial(char *s, const char *secret)
-{
-	size_t	 n = strlen(s), m = strlen(secret), k;
-
-	for (k = (n < m ? n : m - 1); k >= 4; k--)
-		if (memcmp(s + n - k, secret, k) == 0) {
-			s[n - k] = '\0';
-			return;
-		}
-}
-
 void
 provider_vlogf(const char *key, void (*log)(void *, const char *, const char *), void *ctx,
     const char *level, const char *fmt, va_list ap)
@@ -970,31 +955,7 @@ provider_verrorf(const char *key, char *out, size_t outsz, const char *fmt, va_l
 void
 provider_scrub(char *s, size_t sz, const char *secret)
 {
-	static const char	 red[] = "[redacted]";
-	struct buf		 b;
-	const char		*p, *hit;
-	size_t			 n;
-
-	if (s == NULL || sz == 0 || secret == NULL || (n = strlen(secret)) == 0)
-		return;
-	if (strstr(s, secret) != NULL) {
-		buf_init(&b);
-		for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + n)
-			if (buf_add(&b, p, (size_t)(hit - p)) == -1 ||
-			    buf_adds(&b, red) == -1)
-				goto fail;
-		if (buf_adds(&b, p) == -1)
-			goto fail;
-		snprintf(s, sz, "%s", b.p);
-		buf_release(&b);
-	}
-	/* A text cut short may end with the first bytes of a secret. */
-	provider_cut_partial(s, secret);
-	return;
-fail:
-	/* Without memory, drop the text rather than leak the secret. */
-	snprintf(s, sz, "%s", red);
-	buf_release(&b);
+	fetch_scrub(s, sz, secret);
 }
 
 /*
@@ -1045,7 +1006,7 @@ provider_vendor_message(const char *body, size_t len, const char *const *secrets
 	memcpy(out, full, n);
 	out[n] = '\0';
 	for (i = 0; secrets != NULL && secrets[i] != NULL; i++)
-		provider_cut_partial(out, secrets[i]);
+		fetch_scrub(out, outsz, secrets[i]);
 	/* One printable line, runs of blanks collapsed. */
 	for (i = j = 0; out[i] != '\0'; i++) {
 		unsigned char c = (unsigned char)out[i];
@@ -1133,18 +1094,10 @@ provider_http_error(enum provider_kind kind, const char *model, long status,
 
 #define provider_now_ms	util_now_ms
 
-enum { XF_WAIT, XF_RUN, XF_DONE };
-
+/* One request of a run and, after it, its answer. */
 struct provider_xfer {
 	struct provider_http	 req;
-	CURL			*easy;
-	struct curl_slist	*hdrs;
 	struct buf		 resp;
-	int			 toobig;
-	char			 curlerr[CURL_ERROR_SIZE];
-	int			 tries;
-	int			 state;
-	long long		 at;	/* not started before (monotonic ms) */
 	size_t			 first, n;	/* texts of an embedding batch */
 };
 
@@ -1152,35 +1105,18 @@ struct provider_run {
 	const struct provider_cfg *cfg;
 	struct aws_creds	 creds;
 	int			 sign;		/* bedrock with AWS credentials */
-	long long		 start, deadline;
+	int			 signfail;	/* the signing hook failed */
 	long			 budget_ms;
-	CURLM			*multi;
 	const char		*secrets[5];
 };
 
-static size_t
-provider_write(char *p, size_t size, size_t nmemb, void *arg)
-{
-	struct provider_xfer	*x = arg;
-	size_t			 n = size * nmemb;
-
-	if (x->resp.len + n > (size_t)PROVIDER_MAX_ANSWER) {
-		x->toobig = 1;
-		return 0;
-	}
-	if (buf_add(&x->resp, p, n) == -1)
-		return 0;
-	return n;
-}
-
-/* Every secret the run knows of is removed from msg. */
+/* Releases a response buffer, zeroing it first (an error answer may echo a key). */
 static void
-provider_scrub_all(struct provider_run *r, char *msg, size_t sz)
+provider_resp_release(struct buf *b)
 {
-	size_t	 i;
-
-	for (i = 0; r->secrets[i] != NULL; i++)
-		provider_scrub(msg, sz, r->secrets[i]);
+	if (b->p != NULL)
+		explicit_bzero(b->p, b->cap);
+	buf_release(b);
 }
 
 /* r->secrets: the non-empty secrets of the run, NULL-terminated. */
@@ -1200,328 +1136,159 @@ provider_secrets(struct provider_run *r)
 	r->secrets[n] = NULL;
 }
 
-/* Host part of a URL, for messages. */
-static void
-provider_host(const char *url, char *out, size_t sz)
-{
-	const char	*p = strstr(url, "://");
-	size_t		 n;
-
-	p = p != NULL ? p + 3 : url;
-	n = strcspn(p, "/?#");
-	snprintf(out, sz, "%.*s", (int)n, p);
-}
-
-/* Frees a header list, zeroing each line first (they carry credentials). */
-static void
-provider_slist_free(struct curl_slist *l)
-{
-	struct curl_slist	*p;
-
-	for (p = l; p != NULL; p = p->next)
-		if (p->data != NULL)
-			explicit_bzero(p->data, strlen(p->data));
-	curl_slist_free_all(l);
-}
-
-/* Releases a response buffer, zeroing it first (an error answer may echo a key). */
-static void
-provider_resp_release(struct buf *b)
-{
-	if (b->p != NULL)
-		explicit_bzero(b->p, b->cap);
-	buf_release(b);
-}
-
-/* Starts one try of x. */
+/* The fetch pretry hook of bedrock with AWS credentials: signs each try with SigV4. */
 static int
-provider_start(struct provider_run *r, struct provider_xfer *x, struct provider_error *err)
+provider_sign(void *arg, const struct fetch_req *fr, const char *url,
+    struct curl_slist **hdrs, char *err, size_t errsz)
 {
-	const char	*hv[8];
-	char		 aerr[256];
-	long long	 left = r->deadline - provider_now_ms();
-	size_t		 i;
+	struct provider_run	*r = arg;
 
-	if (left < 1)
-		left = 1;
-	buf_reset(&x->resp);
-	x->toobig = 0;
-	x->curlerr[0] = '\0';
-	provider_slist_free(x->hdrs);
-	x->hdrs = NULL;
-	for (i = 0; i < x->req.nheaders; i++) {
-		struct curl_slist *t = curl_slist_append(x->hdrs, x->req.headers[i]);
-
-		if (t == NULL)
-			goto nomem;
-		x->hdrs = t;
-		hv[i] = x->req.headers[i];
-	}
-	hv[i] = NULL;
-	if (r->sign && aws_sigv4_sign("POST", x->req.url, r->cfg->region, "bedrock", hv,
-	    x->req.body, x->req.bodylen, &r->creds, time(NULL), &x->hdrs, aerr,
-	    sizeof(aerr)) == -1) {
-		provider_scrub_all(r, aerr, sizeof(aerr));
-		perr(err, PROVIDER_ECONFIG, 0, "cannot sign the request: %s", aerr);
-		return -1;
-	}
-	{
-		struct curl_slist *t = curl_slist_append(x->hdrs, "Expect:");
-
-		if (t == NULL)
-			goto nomem;
-		x->hdrs = t;
-	}
-	if (x->easy == NULL && (x->easy = curl_easy_init()) == NULL)
-		goto nomem;
-	curl_easy_reset(x->easy);
-	curl_easy_setopt(x->easy, CURLOPT_URL, x->req.url);
-	curl_easy_setopt(x->easy, CURLOPT_POST, 1L);
-	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, x->req.body);
-	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)x->req.bodylen);
-	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->hdrs);
-	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, provider_write);
-	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->curlerr);
-	curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
-	curl_easy_setopt(x->easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, (long)left);
-	curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS,
-	    (long)(left < PROVIDER_CONNECT_MS ? left : PROVIDER_CONNECT_MS));
-	curl_easy_setopt(x->easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(x->easy, CURLOPT_USERAGENT, "ctxd");
-	curl_easy_setopt(x->easy, CURLOPT_ACCEPT_ENCODING, "");
-	if (curl_multi_add_handle(r->multi, x->easy) != CURLM_OK)
-		goto nomem;
-	x->tries++;
-	x->state = XF_RUN;
-	return 0;
-nomem:
-	perr(err, PROVIDER_EINTERNAL, 0, "cannot start a transfer");
+	if (aws_sigv4_sign("POST", url, r->cfg->region, "bedrock", fr->headers, fr->body,
+	    fr->bodylen, &r->creds, time(NULL), hdrs, err, errsz) == 0)
+		return 0;
+	r->signfail = 1;
 	return -1;
 }
 
-/* Error of a failed transfer (not an HTTP answer); returns 1 when a retry may help. */
-static int
-provider_curl_error(struct provider_run *r, struct provider_xfer *x, CURLcode cc,
-    struct provider_error *err)
+/* The fetch request of x: a POST with the run's deadline, cap and retries. */
+static void
+provider_fetch_req(struct provider_run *r, struct provider_xfer *x, struct fetch_req *fr)
 {
-	char		 host[128], detail[CURL_ERROR_SIZE];
+	size_t	 i;
 
-	provider_host(x->req.url, host, sizeof(host));
-	snprintf(detail, sizeof(detail), "%s", x->curlerr[0] ? x->curlerr :
-	    curl_easy_strerror(cc));
-	provider_scrub_all(r, detail, sizeof(detail));
-	switch (cc) {
-	case CURLE_COULDNT_RESOLVE_HOST:
-	case CURLE_COULDNT_RESOLVE_PROXY:
-		perr(err, PROVIDER_EDNS, 0, "DNS: cannot resolve %s (%s)", host, detail);
-		return 0;
-	case CURLE_COULDNT_CONNECT:
-		perr(err, PROVIDER_ECONNECT, 0, "cannot connect to %s (%s)", host,
-		    detail);
-		return 0;
-	case CURLE_SSL_CONNECT_ERROR:
-	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_CERTPROBLEM:
-	case CURLE_SSL_CIPHER:
-	case CURLE_SSL_CACERT_BADFILE:
-	case CURLE_SSL_ISSUER_ERROR:
-	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-	case CURLE_SSL_INVALIDCERTSTATUS:
-	case CURLE_USE_SSL_FAILED:
-		perr(err, PROVIDER_ETLS, 0, "TLS failure with %s (%s)", host, detail);
-		return 0;
-	case CURLE_OPERATION_TIMEDOUT:
-		perr(err, PROVIDER_ETIMEOUT, 0, "timeout: no answer from %s within "
-		    "%ld ms", host, r->budget_ms);
-		return 1;
-	case CURLE_WRITE_ERROR:
-		if (x->toobig) {
-			perr(err, PROVIDER_EMALFORMED, 0, "malformed response: larger "
-			    "than %ld bytes", PROVIDER_MAX_ANSWER);
-			return 0;
-		}
-		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
-		return 0;
-	case CURLE_GOT_NOTHING:
-	case CURLE_SEND_ERROR:
-	case CURLE_RECV_ERROR:
-	case CURLE_PARTIAL_FILE:
-	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
-		perr(err, PROVIDER_ENETWORK, 0, "transfer from %s failed (%s)", host,
-		    detail);
-		return 1;
-	default:
-		perr(err, PROVIDER_ENETWORK, 0, "transfer with %s failed (%s)", host,
-		    detail);
-		return 0;
+	fetch_req_init(fr);
+	fr->url = x->req.url;
+	for (i = 0; i < x->req.nheaders && i < FETCH_MAX_HEADERS; i++) {
+		fr->headers[i] = x->req.headers[i];
+		if (r->cfg->key != NULL && *r->cfg->key != '\0' &&
+		    strstr(x->req.headers[i], r->cfg->key) != NULL)
+			fr->secret_headers |= 1u << i;
+	}
+	fr->method = "POST";
+	fr->body = x->req.body;
+	fr->bodylen = x->req.bodylen;
+	fr->timeout_ms = r->budget_ms;
+	fr->connect_ms = PROVIDER_CONNECT_MS;
+	fr->max_size = (size_t)PROVIDER_MAX_ANSWER;
+	fr->tries = PROVIDER_TRIES;
+	fr->retry = FETCH_RETRY_HTTP | FETCH_RETRY_TRANSFER;
+	if (r->sign) {
+		fr->pretry = provider_sign;
+		fr->pretry_arg = r;
 	}
 }
 
-/* Delay before try number x->tries + 1: exponential with jitter, at least retry_after. */
-static long long
-provider_backoff(struct provider_xfer *x, long long retry_after_ms)
-{
-	uint32_t	 rnd = 0;
-	long long	 base, d;
-
-	base = (long long)PROVIDER_BACKOFF_MS << (x->tries - 1);
-	(void)crypto_random(&rnd, sizeof(rnd));
-	d = base / 2 + (long long)(rnd % (uint32_t)(base / 2 + 1));
-	return d > retry_after_ms ? d : retry_after_ms;
-}
-
-/* Handles one finished try; 0 (done or rescheduled) or -1 (failed, *err filled). */
-static int
-provider_finish(struct provider_run *r, struct provider_xfer *x, CURLcode cc,
+/* *err for the request that failed: a transfer failure or an answer other than 2xx. */
+static void
+provider_fetch_error(struct provider_run *r, const struct fetch_req *fr,
     struct provider_error *err)
 {
-	long		 status = 0;
-	curl_off_t	 ra = 0;
-	long long	 now = provider_now_ms(), delay;
-	int		 retry;
+	char	 host[128];
 
-	curl_multi_remove_handle(r->multi, x->easy);
-	if (cc == CURLE_OK) {
-		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
-		if (status >= 200 && status < 300) {
-			x->state = XF_DONE;
-			return 0;
+	fetch_host(fr->url, host, sizeof(host));
+	switch (fr->result) {
+	case FETCH_OK:
+		provider_http_error_s(r->cfg->kind, r->cfg->model, fr->status,
+		    fr->answer.p, fr->answer.len, r->secrets, err);
+		break;
+	case FETCH_EDNS:
+		perr(err, PROVIDER_EDNS, 0, "DNS: cannot resolve %s (%s)", host, fr->error);
+		break;
+	case FETCH_ECONNECT:
+	case FETCH_EPOLICY:
+		perr(err, PROVIDER_ECONNECT, 0, "cannot connect to %s (%s)", host,
+		    fr->error);
+		break;
+	case FETCH_ETLS:
+		perr(err, PROVIDER_ETLS, 0, "TLS failure with %s (%s)", host, fr->error);
+		break;
+	case FETCH_ETIMEOUT:
+		perr(err, PROVIDER_ETIMEOUT, 0, "timeout: no answer from %s within %ld ms",
+		    host, r->budget_ms);
+		break;
+	case FETCH_ETOOBIG:
+		perr(err, PROVIDER_EMALFORMED, 0, "malformed response: larger than %ld "
+		    "bytes", PROVIDER_MAX_ANSWER);
+		break;
+	case FETCH_EINTERNAL:
+		if (r->signfail)
+			perr(err, PROVIDER_ECONFIG, 0, "cannot sign the request: %s",
+			    fr->error);
+		else
+			perr(err, PROVIDER_EINTERNAL, 0, "%s", fr->error);
+		break;
+	default:
+		perr(err, PROVIDER_ENETWORK, 0, "transfer with %s failed (%s)", host,
+		    fr->error);
+		break;
+	}
+}
+
+/* Loads the AWS credentials of bedrock without an API key; registers the run's secrets. */
+static int
+provider_run_init(struct provider_run *r, struct fetch *f, struct provider_error *err)
+{
+	char	 aerr[512];
+	size_t	 i;
+
+	if (r->cfg->kind == PROVIDER_BEDROCK && (r->cfg->key == NULL ||
+	    *r->cfg->key == '\0')) {
+		if (aws_creds_load(r->cfg->region, &r->creds, aerr, sizeof(aerr)) == -1) {
+			perr(err, PROVIDER_EAUTH, 0, "no AWS credentials: %s", aerr);
+			return -1;
 		}
-		provider_http_error_s(r->cfg->kind, r->cfg->model, status, x->resp.p,
-		    x->resp.len, r->secrets, err);
-		retry = status == 429 || status >= 500 || status == 408;
-		if (curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra) != CURLE_OK ||
-		    ra < 0)
-			ra = 0;
-	} else
-		retry = provider_curl_error(r, x, cc, err);
-	if (!retry || x->tries >= PROVIDER_TRIES)
-		return -1;
-	delay = provider_backoff(x, (long long)ra * 1000);
-	if (now + delay >= r->deadline)
-		return -1;
-	x->at = now + delay;
-	x->state = XF_WAIT;
+		r->sign = 1;
+	}
+	provider_secrets(r);
+	f->inflight = PROVIDER_INFLIGHT;
+	f->failfast = 1;
+	for (i = 0; r->secrets[i] != NULL; i++)
+		(void)fetch_secret(f, r->secrets[i]);
 	return 0;
 }
 
 /*
  * Runs the n requests of xs, PROVIDER_INFLIGHT at a time, with retries, until all have a
- * 2xx answer (0) or one fails or the deadline passes (-1, *err).
+ * 2xx answer (0, each answer in xs[i].resp) or one fails or the deadline passes (-1, *err).
  */
 static int
 provider_run(const struct provider_cfg *c, struct provider_xfer *xs, size_t n,
     long deadline_ms, struct provider_error *err)
 {
 	struct provider_run	 r;
-	struct provider_xfer	*x;
-	CURLMsg			*msg;
-	char			 aerr[512];
-	long long		 now, wait;
-	size_t			 i, running, done;
-	int			 still, left, finished, rc = -1;
-	static int		 inited;
+	struct fetch		 f;
+	struct fetch_req	*frs = NULL;
+	size_t			 i;
+	int			 rc = -1;
 
 	memset(&r, 0, sizeof(r));
 	r.cfg = c;
 	r.budget_ms = deadline_ms > 0 ? deadline_ms : 1;
-	r.start = provider_now_ms();
-	r.deadline = r.start + r.budget_ms;
-	provider_secrets(&r);
-	if (!inited) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		inited = 1;
-	}
-	if (c->kind == PROVIDER_BEDROCK && (c->key == NULL || *c->key == '\0')) {
-		if (aws_creds_load(c->region, &r.creds, aerr, sizeof(aerr)) == -1) {
-			perr(err, PROVIDER_EAUTH, 0, "no AWS credentials: %s", aerr);
-			return -1;
-		}
-		r.sign = 1;
-	}
-	provider_secrets(&r);
-	if ((r.multi = curl_multi_init()) == NULL) {
+	fetch_init(&f);
+	if (provider_run_init(&r, &f, err) == -1)
+		goto out;
+	if ((frs = calloc(n, sizeof(*frs))) == NULL) {
 		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 		goto out;
 	}
-	curl_multi_setopt(r.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)PROVIDER_INFLIGHT);
-	for (;;) {
-		now = provider_now_ms();
-		running = done = 0;
-		for (i = 0; i < n; i++) {
-			running += xs[i].state == XF_RUN;
-			done += xs[i].state == XF_DONE;
+	for (i = 0; i < n; i++)
+		provider_fetch_req(&r, &xs[i], &frs[i]);
+	(void)fetch_run(&f, frs, n);
+	rc = 0;
+	for (i = 0; i < n && rc == 0; i++)
+		if (frs[i].result != FETCH_ESTOPPED && (frs[i].result != FETCH_OK ||
+		    frs[i].status < 200 || frs[i].status > 299)) {
+			provider_fetch_error(&r, &frs[i], err);
+			rc = -1;
 		}
-		if (done == n) {
-			rc = 0;
-			break;
-		}
-		if (now >= r.deadline) {
-			char host[128];
-
-			provider_host(xs[0].req.url, host, sizeof(host));
-			perr(err, PROVIDER_ETIMEOUT, 0, "timeout: no answer from %s "
-			    "within %ld ms", host, r.budget_ms);
-			break;
-		}
-		wait = r.deadline - now;
-		for (i = 0; i < n && running < PROVIDER_INFLIGHT; i++) {
-			if (xs[i].state != XF_WAIT)
-				continue;
-			if (xs[i].at > now) {
-				if (xs[i].at - now < wait)
-					wait = xs[i].at - now;
-				continue;
-			}
-			if (provider_start(&r, &xs[i], err) == -1)
-				goto out;
-			running++;
-		}
-		if (curl_multi_perform(r.multi, &still) != CURLM_OK) {
-			perr(err, PROVIDER_EINTERNAL, 0, "curl multi failure");
-			break;
-		}
-		finished = 0;
-		while ((msg = curl_multi_info_read(r.multi, &left)) != NULL) {
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			finished = 1;
-			x = NULL;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-			if (x == NULL)
-				continue;
-			if (provider_finish(&r, x, msg->data.result, err) == -1) {
-				x->state = XF_DONE;
-				goto out;
-			}
-		}
-		/* Something ended: start the next (or end) before waiting. */
-		if (finished)
-			continue;
-		if (wait > 1000)
-			wait = 1000;
-		if (wait < 1)
-			wait = 1;
-		if (curl_multi_poll(r.multi, NULL, 0, (int)wait, NULL) != CURLM_OK) {
-			perr(err, PROVIDER_EINTERNAL, 0, "curl multi failure");
-			break;
-		}
+	for (i = 0; i < n; i++) {
+		provider_resp_release(&xs[i].resp);
+		xs[i].resp = frs[i].answer;
+		buf_init(&frs[i].answer);
 	}
 out:
-	for (i = 0; i < n; i++) {
-		if (xs[i].state == XF_RUN && r.multi != NULL)
-			curl_multi_remove_handle(r.multi, xs[i].easy);
-		if (xs[i].easy != NULL)
-			curl_easy_cleanup(xs[i].easy);
-		xs[i].easy = NULL;
-		provider_slist_free(xs[i].hdrs);
-		xs[i].hdrs = NULL;
-	}
-	if (r.multi != NULL)
-		curl_multi_cleanup(r.multi);
+	free(frs);
+	fetch_release(&f);
 	aws_creds_release(&r.creds);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * provider.h: the AI providers (LLM chat and embeddings) over HTTPS with libcurl.
+ * provider.h: the AI providers (LLM chat and embeddings) over HTTPS (through fetch.c).
  *
  * Vendors: openai, anthropic (chat only), gemini, bedrock (Converse and InvokeModel, signed
  * with AWS SigV4 by aws.c, or a Bedrock API key as a bearer token) and custom (any

@@ -26,6 +26,7 @@
 #include "ctxd.h"
 #include "aws.h"
 #include "tap.h"
+#include "http-helpers.h"
 
 /*
  * The vectors below are AWS's "Signature Version 4 Test Suite" (aws-sig-v4-test-suite, 2015
@@ -342,28 +343,6 @@ test_sign_misc(void)
 static int	 srv_port;
 static pid_t	 srv_pid = -1;
 
-/* The value of header name in a raw request (copied into out), or NULL. */
-static const char *
-req_header(const char *req, const char *name, char *out, size_t outsz)
-{
-	const char	*p = strstr(req, "\r\n"), *e;
-	size_t		 n = strlen(name);
-
-	while (p != NULL && p[2] != '\r') {
-		p += 2;
-		if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
-			p += n + 1;
-			while (*p == ' ')
-				p++;
-			e = strstr(p, "\r\n");
-			snprintf(out, outsz, "%.*s", (int)(e != NULL ? e - p : 0), p);
-			return out;
-		}
-		p = strstr(p, "\r\n");
-	}
-	return NULL;
-}
-
 static void
 srv_reply(int fd, int status, const char *body)
 {
@@ -381,18 +360,8 @@ static int
 srv_handle(int fd, int *imds_hits)
 {
 	char	 req[16384], v[1024], line[2048], stats[64];
-	size_t	 len = 0;
-	ssize_t	 r;
 
-	while (len < sizeof(req) - 1) {
-		if ((r = read(fd, req + len, sizeof(req) - 1 - len)) <= 0)
-			break;
-		len += (size_t)r;
-		req[len] = '\0';
-		if (strstr(req, "\r\n\r\n") != NULL)
-			break;
-	}
-	req[len] = '\0';
+	req_read(fd, req, sizeof(req));
 	snprintf(line, sizeof(line), "%.*s", (int)strcspn(req, "\r"), req);
 	if (strncmp(line, "PUT /latest/api/token ", 22) == 0) {
 		(*imds_hits)++;

@@ -1,0 +1,1014 @@
+/*
+ * fetch.c: the one HTTP client engine over libcurl (see fetch.h): a multi handle, deadlines,
+ * size caps, retries with backoff and Retry-After, a redirect policy, secret scrubbing and
+ * the address policy hook.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "buf.h"
+#include "fetch.h"
+
+/* Per-request secrets: values of credential headers (whole and last word), URL parts. */
+#define FETCH_XSECRETS	(2 * FETCH_MAX_HEADERS + 8)
+
+enum { XF_WAIT, XF_RUN, XF_DONE };
+
+/* The engine's state of one request. */
+struct fetch_xfer {
+	struct fetch		*f;
+	struct fetch_req	*req;
+	CURL			*easy;
+	struct curl_slist	*hdrs;
+	char			*url;		/* the URL of the next try or hop (malloc'd) */
+	int			 cross;		/* url left the first scheme/host/port */
+	int			 get;		/* a redirect turned the request into a GET */
+	int			 hops;		/* redirects followed */
+	int			 state;
+	long long		 at;		/* not started before (monotonic ms) */
+	long long		 deadline;
+	int			 toobig;
+	int			 refused;	/* the address policy refused an address */
+	char			 refused_addr[INET6_ADDRSTRLEN];
+	char			 curlerr[CURL_ERROR_SIZE];
+	char			*secrets[FETCH_XSECRETS + 1];	/* NULL-ended, malloc'd */
+	size_t			 nsecrets;
+};
+
+/* Failure of one try: its class, whether a retry may help, its message. */
+struct fetch_fail {
+	int		 result;
+	unsigned	 retry;		/* FETCH_RETRY_* class, 0: never retried */
+	long long	 retry_after;	/* ms, from Retry-After */
+};
+
+static int	fetch_inited;
+
+int
+fetch_global_init(void)
+{
+	if (fetch_inited)
+		return 0;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return -1;
+	fetch_inited = 1;
+	return 0;
+}
+
+void
+fetch_global_cleanup(void)
+{
+	if (!fetch_inited)
+		return;
+	curl_global_cleanup();
+	fetch_inited = 0;
+}
+
+void
+fetch_init(struct fetch *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+void
+fetch_release(struct fetch *f)
+{
+	fetch_init(f);
+}
+
+int
+fetch_secret(struct fetch *f, const char *s)
+{
+	if (s == NULL || *s == '\0')
+		return 0;
+	if (f->nsecrets >= FETCH_MAX_SECRETS)
+		return -1;
+	f->secrets[f->nsecrets++] = s;
+	f->secrets[f->nsecrets] = NULL;
+	return 0;
+}
+
+void
+fetch_req_init(struct fetch_req *r)
+{
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->answer);
+}
+
+void
+fetch_req_release(struct fetch_req *r)
+{
+	if (r->answer.p != NULL)
+		explicit_bzero(r->answer.p, r->answer.cap);
+	buf_release(&r->answer);
+}
+
+static long long
+fetch_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ------------------------------------------------------------ scrubbing */
+
+/* Cuts a tail of s that is the start of secret (4 bytes or more). */
+static void
+fetch_cut_partial(char *s, const char *secret)
+{
+	size_t	 n = strlen(s), m = strlen(secret), k;
+
+	for (k = (n < m ? n : m - 1); k >= 4; k--)
+		if (memcmp(s + n - k, secret, k) == 0) {
+			s[n - k] = '\0';
+			return;
+		}
+}
+
+void
+fetch_scrub(char *s, size_t sz, const char *secret)
+{
+	static const char	 red[] = "[redacted]";
+	struct buf		 b;
+	const char		*p, *hit;
+	size_t			 n;
+
+	if (s == NULL || sz == 0 || secret == NULL || (n = strlen(secret)) == 0)
+		return;
+	if (strstr(s, secret) != NULL) {
+		buf_init(&b);
+		for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + n)
+			if (buf_add(&b, p, (size_t)(hit - p)) == -1 ||
+			    buf_adds(&b, red) == -1)
+				goto fail;
+		if (buf_adds(&b, p) == -1)
+			goto fail;
+		snprintf(s, sz, "%s", b.p);
+		buf_release(&b);
+	}
+	fetch_cut_partial(s, secret);
+	return;
+fail:
+	/* Without memory, drop the text rather than leak the secret. */
+	snprintf(s, sz, "%s", red);
+	buf_release(&b);
+}
+
+/* Removes every secret the run and the request know of from s. */
+static void
+fetch_scrub_all(const struct fetch_xfer *x, char *s, size_t sz)
+{
+	size_t	 i;
+
+	for (i = 0; i < x->f->nsecrets; i++)
+		fetch_scrub(s, sz, x->f->secrets[i]);
+	for (i = 0; i < x->nsecrets; i++)
+		fetch_scrub(s, sz, x->secrets[i]);
+}
+
+/* Sets the request's result and its message (formatted, then scrubbed). */
+static void
+fetch_fail_msg(struct fetch_xfer *x, int result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+fetch_fail_msg(struct fetch_xfer *x, int result, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	x->req->result = result;
+	va_start(ap, fmt);
+	vsnprintf(x->req->error, sizeof(x->req->error), fmt, ap);
+	va_end(ap);
+	fetch_scrub_all(x, x->req->error, sizeof(x->req->error));
+	fetch_scrub_all(x, x->req->reason, sizeof(x->req->reason));
+}
+
+/* Adds a copy of s[0..n) to the request's secrets (n 0: ignored). */
+static int
+fetch_xsecret(struct fetch_xfer *x, const char *s, size_t n)
+{
+	if (n == 0 || x->nsecrets >= FETCH_XSECRETS)
+		return 0;
+	if ((x->secrets[x->nsecrets] = strndup(s, n)) == NULL)
+		return -1;
+	x->nsecrets++;
+	return 0;
+}
+
+/* 1 when a header line carries a credential by its name. */
+static int
+fetch_credential_header(const char *line)
+{
+	static const char *const names[] = { "authorization:", "proxy-authorization:",
+	    "cookie:" };
+	size_t	 i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strncasecmp(line, names[i], strlen(names[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 when header i of r is a credential: marked secret or named so. */
+static int
+fetch_header_secret(const struct fetch_req *r, size_t i)
+{
+	return (i < sizeof(r->secret_headers) * 8 && (r->secret_headers & (1u << i))) ||
+	    fetch_credential_header(r->headers[i]);
+}
+
+/* The value of a header line and its last word, as secrets. */
+static int
+fetch_header_secrets(struct fetch_xfer *x, const char *line)
+{
+	const char	*v = strchr(line, ':'), *w;
+	size_t		 n;
+
+	if (v == NULL)
+		return 0;
+	for (v++; *v == ' ' || *v == '\t'; v++)
+		;
+	n = strlen(v);
+	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	if (fetch_xsecret(x, v, n) == -1)
+		return -1;
+	for (w = v + n; w > v && w[-1] != ' '; w--)
+		;
+	return w > v ? fetch_xsecret(x, w, (size_t)(v + n - w)) : 0;
+}
+
+/* The URL's password, query and long query values, as secrets. */
+static int
+fetch_url_secrets(struct fetch_xfer *x, const char *url)
+{
+	CURLU		*u;
+	char		*pw = NULL, *q = NULL, *p, *e;
+	int		 rc = -1;
+
+	if ((u = curl_url()) == NULL)
+		return -1;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+		rc = 0;
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_PASSWORD, &pw, 0) == CURLUE_OK &&
+	    fetch_xsecret(x, pw, strlen(pw)) == -1)
+		goto out;
+	if (curl_url_get(u, CURLUPART_QUERY, &q, 0) == CURLUE_OK) {
+		if (fetch_xsecret(x, q, strlen(q)) == -1)
+			goto out;
+		for (p = q; p != NULL && *p != '\0'; p = *e ? e + 1 : NULL) {
+			e = p + strcspn(p, "&");
+			if ((p = memchr(p, '=', (size_t)(e - p))) != NULL && e - p > 8 &&
+			    fetch_xsecret(x, p + 1, (size_t)(e - p - 1)) == -1)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (pw != NULL)
+		explicit_bzero(pw, strlen(pw));
+	curl_free(pw);
+	curl_free(q);
+	curl_url_cleanup(u);
+	return rc;
+}
+
+void
+fetch_host(const char *url, char *out, size_t sz)
+{
+	const char	*p = strstr(url, "://"), *at;
+	size_t		 n;
+
+	p = p != NULL ? p + 3 : url;
+	n = strcspn(p, "/?#");
+	if ((at = memchr(p, '@', n)) != NULL) {
+		n -= (size_t)(at + 1 - p);
+		p = at + 1;
+	}
+	snprintf(out, sz, "%.*s", (int)n, p);
+}
+
+char *
+fetch_escape(const char *s)
+{
+	char	*e, *r;
+
+	if ((e = curl_easy_escape(NULL, s, 0)) == NULL)
+		return NULL;
+	r = strdup(e);
+	curl_free(e);
+	return r;
+}
+
+/* ------------------------------------------------------------ one transfer */
+
+static size_t
+fetch_write(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct fetch_xfer	*x = arg;
+	size_t			 n = size * nmemb;
+	size_t			 max = x->req->max_size ? x->req->max_size :
+				    (size_t)FETCH_MAX_SIZE;
+
+	if (n > max || x->req->answer.len + n > max) {
+		x->toobig = 1;
+		return 0;
+	}
+	if (buf_add(&x->req->answer, p, n) == -1)
+		return 0;
+	return n;
+}
+
+/*
+ * libcurl's socket opener: asks the address policy about the resolved address first. A
+ * refused address gets no socket (libcurl then tries the next one, or fails to connect).
+ */
+static curl_socket_t
+fetch_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct fetch_xfer	*x = arg;
+	const void		*ip = NULL;
+
+	if (purpose == CURLSOCKTYPE_IPCXN && x->f->allow != NULL &&
+	    !x->f->allow(x->f->allow_arg, &a->addr, a->addrlen)) {
+		x->refused = 1;
+		if (a->family == AF_INET)
+			ip = &((const struct sockaddr_in *)(void *)&a->addr)->sin_addr;
+		else if (a->family == AF_INET6)
+			ip = &((const struct sockaddr_in6 *)(void *)&a->addr)->sin6_addr;
+		if (ip == NULL || inet_ntop(a->family, ip, x->refused_addr,
+		    sizeof(x->refused_addr)) == NULL)
+			snprintf(x->refused_addr, sizeof(x->refused_addr), "?");
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+}
+
+/* Frees a header list, zeroing each line first (they may carry credentials). */
+static void
+fetch_slist_free(struct curl_slist *l)
+{
+	struct curl_slist	*p;
+
+	for (p = l; p != NULL; p = p->next)
+		if (p->data != NULL)
+			explicit_bzero(p->data, strlen(p->data));
+	curl_slist_free_all(l);
+}
+
+static int
+fetch_slist_add(struct curl_slist **l, const char *line)
+{
+	struct curl_slist	*t;
+
+	if ((t = curl_slist_append(*l, line)) == NULL)
+		return -1;
+	*l = t;
+	return 0;
+}
+
+/*
+ * x->hdrs for the next try or hop: the request's headers (without the credentials once
+ * the URL left the first origin), the pretry hook's, and "Expect:" with a body.
+ */
+static int
+fetch_headers(struct fetch_xfer *x)
+{
+	struct fetch_req	*r = x->req;
+	char			 err[256];
+	size_t			 i;
+
+	fetch_slist_free(x->hdrs);
+	x->hdrs = NULL;
+	for (i = 0; i < FETCH_MAX_HEADERS && r->headers[i] != NULL; i++) {
+		if (x->cross && fetch_header_secret(r, i))
+			continue;
+		if (fetch_slist_add(&x->hdrs, r->headers[i]) == -1)
+			goto nomem;
+	}
+	if (r->body != NULL && !x->get && fetch_slist_add(&x->hdrs, "Expect:") == -1)
+		goto nomem;
+	if (r->pretry != NULL && !x->cross) {
+		err[0] = '\0';
+		if (r->pretry(r->pretry_arg, r, x->url, &x->hdrs, err, sizeof(err)) == -1) {
+			fetch_fail_msg(x, FETCH_EINTERNAL, "%s", err);
+			return -1;
+		}
+	}
+	return 0;
+nomem:
+	fetch_fail_msg(x, FETCH_EINTERNAL, "out of memory");
+	return -1;
+}
+
+/* The method and body options of the next try or hop. */
+static void
+fetch_method(struct fetch_xfer *x)
+{
+	struct fetch_req	*r = x->req;
+	const char		*m = r->method;
+
+	if (m == NULL)
+		m = r->body != NULL ? "POST" : "GET";
+	if (x->get || strcmp(m, "GET") == 0) {
+		curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
+		return;
+	}
+	if (strcmp(m, "POST") != 0)
+		curl_easy_setopt(x->easy, CURLOPT_CUSTOMREQUEST, m);
+	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, r->body != NULL ?
+	    (const char *)r->body : "");
+	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDSIZE_LARGE,
+	    (curl_off_t)(r->body != NULL ? r->bodylen : 0));
+}
+
+/* Starts the next try or hop of x on the multi handle. */
+static int
+fetch_start(CURLM *multi, struct fetch_xfer *x)
+{
+	struct fetch_req	*r = x->req;
+	long long		 left = x->deadline - fetch_now_ms();
+	long			 conn = r->connect_ms > 0 ? r->connect_ms : FETCH_CONNECT_MS;
+
+	if (left < 1)
+		left = 1;
+	buf_reset(&r->answer);
+	r->result = FETCH_OK;
+	r->status = 0;
+	r->error[0] = r->reason[0] = '\0';
+	if (x->hops == 0)
+		r->ntries++;
+	x->toobig = x->refused = 0;
+	x->curlerr[0] = '\0';
+	if (fetch_headers(x) == -1)
+		return -1;
+	if (x->easy == NULL && (x->easy = curl_easy_init()) == NULL)
+		goto nomem;
+	curl_easy_reset(x->easy);
+	curl_easy_setopt(x->easy, CURLOPT_URL, x->url);
+	fetch_method(x);
+	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->hdrs);
+	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, fetch_write);
+	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(x->easy, CURLOPT_OPENSOCKETFUNCTION, fetch_opensocket);
+	curl_easy_setopt(x->easy, CURLOPT_OPENSOCKETDATA, x);
+	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->curlerr);
+	curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
+	curl_easy_setopt(x->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, (long)left);
+	curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS, (long)(left < conn ? left :
+	    conn));
+	curl_easy_setopt(x->easy, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(x->easy, CURLOPT_UNRESTRICTED_AUTH, 0L);
+	curl_easy_setopt(x->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(x->easy, CURLOPT_USERAGENT, r->user_agent != NULL ?
+	    r->user_agent : "ctxd");
+	curl_easy_setopt(x->easy, CURLOPT_ACCEPT_ENCODING, "");
+	if (r->noproxy)
+		curl_easy_setopt(x->easy, CURLOPT_NOPROXY, "*");
+	if (curl_multi_add_handle(multi, x->easy) != CURLM_OK)
+		goto nomem;
+	x->state = XF_RUN;
+	return 0;
+nomem:
+	fetch_fail_msg(x, FETCH_EINTERNAL, "out of memory");
+	return -1;
+}
+
+/* Class of a transfer failure, and whether a retry may help. */
+static void
+fetch_classify(const struct fetch_xfer *x, CURLcode cc, struct fetch_fail *ff)
+{
+	ff->retry = 0;
+	switch (cc) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		ff->result = FETCH_EDNS;
+		break;
+	case CURLE_COULDNT_CONNECT:
+		ff->result = x->refused ? FETCH_EPOLICY : FETCH_ECONNECT;
+		ff->retry = x->refused ? 0 : FETCH_RETRY_CONNECT;
+		break;
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+	case CURLE_USE_SSL_FAILED:
+		ff->result = FETCH_ETLS;
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		ff->result = FETCH_ETIMEOUT;
+		ff->retry = FETCH_RETRY_TRANSFER;
+		break;
+	case CURLE_WRITE_ERROR:
+		ff->result = x->toobig ? FETCH_ETOOBIG : FETCH_EINTERNAL;
+		break;
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		ff->result = FETCH_ENETWORK;
+		ff->retry = FETCH_RETRY_TRANSFER;
+		break;
+	default:
+		ff->result = FETCH_ENETWORK;
+		break;
+	}
+}
+
+/* The message of a transfer failure (ff->result set). */
+static void
+fetch_curl_msg(struct fetch_xfer *x, CURLcode cc, const struct fetch_fail *ff)
+{
+	struct fetch_req	*r = x->req;
+	size_t			 max = r->max_size ? r->max_size : (size_t)FETCH_MAX_SIZE;
+
+	snprintf(r->reason, sizeof(r->reason), "%s", curl_easy_strerror(cc));
+	if (ff->result == FETCH_EPOLICY)
+		fetch_fail_msg(x, ff->result, "the address policy does not allow %s",
+		    x->refused_addr);
+	else if (ff->result == FETCH_ETOOBIG)
+		fetch_fail_msg(x, ff->result, "the answer is larger than %zu bytes", max);
+	else if (ff->result == FETCH_EINTERNAL && cc == CURLE_WRITE_ERROR)
+		fetch_fail_msg(x, ff->result, "out of memory");
+	else
+		fetch_fail_msg(x, ff->result, "%s", x->curlerr[0] ? x->curlerr :
+		    curl_easy_strerror(cc));
+}
+
+/* 1 when URLs a and b differ in scheme, host or port (or one does not parse). */
+static int
+fetch_cross_origin(const char *a, const char *b)
+{
+	static const CURLUPart parts[] = { CURLUPART_SCHEME, CURLUPART_HOST,
+	    CURLUPART_PORT };
+	CURLU		*ua = curl_url(), *ub = curl_url();
+	char		*pa, *pb;
+	size_t		 i;
+	int		 cross = 1;
+
+	if (ua == NULL || ub == NULL ||
+	    curl_url_set(ua, CURLUPART_URL, a, 0) != CURLUE_OK ||
+	    curl_url_set(ub, CURLUPART_URL, b, 0) != CURLUE_OK)
+		goto out;
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		pa = pb = NULL;
+		curl_url_get(ua, parts[i], &pa, CURLU_DEFAULT_PORT);
+		curl_url_get(ub, parts[i], &pb, CURLU_DEFAULT_PORT);
+		cross = pa == NULL || pb == NULL || strcasecmp(pa, pb) != 0;
+		curl_free(pa);
+		curl_free(pb);
+		if (cross)
+			goto out;
+	}
+out:
+	curl_url_cleanup(ua);
+	curl_url_cleanup(ub);
+	return cross;
+}
+
+/*
+ * A 3xx answer when redirects are followed: 1 when x is set for the next hop, 0 when the
+ * answer has no Location (it is the answer), -1 when the redirect is refused (x failed).
+ */
+static int
+fetch_redirect(struct fetch_xfer *x, long status)
+{
+	struct fetch_req	*r = x->req;
+	const char		*m = r->method != NULL ? r->method :
+				    r->body != NULL ? "POST" : "GET";
+	char			*loc = NULL, *next;
+
+	if (curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &loc) != CURLE_OK ||
+	    loc == NULL)
+		return 0;
+	if (x->hops >= r->redirects) {
+		fetch_fail_msg(x, FETCH_EREDIRECT, "more than %d redirects", r->redirects);
+		return -1;
+	}
+	if (strncasecmp(loc, "http://", 7) != 0 && strncasecmp(loc, "https://", 8) != 0) {
+		fetch_fail_msg(x, FETCH_EREDIRECT, "a redirect to a scheme other than "
+		    "http or https");
+		return -1;
+	}
+	if ((next = strdup(loc)) == NULL || fetch_url_secrets(x, next) == -1) {
+		free(next);
+		fetch_fail_msg(x, FETCH_EINTERNAL, "out of memory");
+		return -1;
+	}
+	x->cross = fetch_cross_origin(r->url, next);
+	if (status == 303 || ((status == 301 || status == 302) && strcmp(m, "POST") == 0))
+		x->get = 1;
+	free(x->url);
+	x->url = next;
+	x->hops++;
+	return 1;
+}
+
+/* Delay before the next try: exponential with jitter, at least retry_after. */
+static long long
+fetch_backoff(int ntries, long long retry_after)
+{
+	uint32_t	 rnd = 0;
+	long long	 base, d;
+
+	base = FETCH_BACKOFF_MS << (ntries > 1 ? (ntries - 1 < 20 ? ntries - 1 : 20) : 0);
+	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
+		rnd = (uint32_t)fetch_now_ms();
+	d = base / 2 + (long long)(rnd % (uint32_t)(base / 2 + 1));
+	return d > retry_after ? d : retry_after;
+}
+
+/*
+ * Handles one finished try or hop of x: the next hop, a retry after a backoff (state
+ * XF_WAIT), or the end (XF_DONE, with its result).
+ */
+static void
+fetch_finish(CURLM *multi, struct fetch_xfer *x, CURLcode cc)
+{
+	struct fetch_req	*r = x->req;
+	struct fetch_fail	 ff;
+	curl_off_t		 ra = 0;
+	long long		 now = fetch_now_ms(), delay;
+	unsigned		 allowed = r->retry ? r->retry : FETCH_RETRY_ALL;
+	int			 tries = r->tries > 1 ? r->tries : 1;
+
+	curl_multi_remove_handle(multi, x->easy);
+	x->state = XF_DONE;
+	memset(&ff, 0, sizeof(ff));
+	if (cc == CURLE_OK) {
+		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &r->status);
+		if (r->status >= 300 && r->status < 400 && r->redirects > 0) {
+			switch (fetch_redirect(x, r->status)) {
+			case 1:
+				x->state = XF_WAIT;
+				x->at = now;
+				return;
+			case -1:
+				return;
+			}
+		}
+		if (r->status != 408 && r->status != 429 && r->status < 500)
+			return;
+		ff.retry = FETCH_RETRY_HTTP;
+		if (curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK &&
+		    ra > 0)
+			ff.retry_after = (long long)ra * 1000;
+	} else {
+		fetch_classify(x, cc, &ff);
+		fetch_curl_msg(x, cc, &ff);
+	}
+	if (!(ff.retry & allowed) || r->ntries >= tries)
+		return;
+	delay = fetch_backoff(r->ntries, ff.retry_after);
+	if (now + delay >= x->deadline)
+		return;
+	x->state = XF_WAIT;
+	x->at = now + delay;
+	x->hops = 0;
+	x->get = 0;
+	x->cross = 0;
+	free(x->url);
+	if ((x->url = strdup(r->url)) == NULL) {
+		x->state = XF_DONE;
+		fetch_fail_msg(x, FETCH_EINTERNAL, "out of memory");
+	}
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* Prepares x for r: its URL, its secrets, its deadline from start. */
+static int
+fetch_xfer_setup(struct fetch *f, struct fetch_xfer *x, struct fetch_req *r,
+    long long start)
+{
+	size_t	 i;
+
+	x->f = f;
+	x->req = r;
+	x->state = XF_WAIT;
+	x->at = start;
+	x->deadline = start + (r->timeout_ms > 0 ? r->timeout_ms : FETCH_TIMEOUT_MS);
+	r->result = FETCH_OK;
+	r->status = 0;
+	r->ntries = 0;
+	r->error[0] = r->reason[0] = '\0';
+	buf_reset(&r->answer);
+	if (r->url == NULL) {
+		x->state = XF_DONE;
+		fetch_fail_msg(x, FETCH_EINTERNAL, "no URL");
+		return 0;
+	}
+	for (i = 0; i < FETCH_MAX_HEADERS && r->headers[i] != NULL; i++)
+		if (fetch_header_secret(r, i) && fetch_header_secrets(x, r->headers[i]) == -1)
+			return -1;
+	if ((x->url = strdup(r->url)) == NULL || fetch_url_secrets(x, r->url) == -1)
+		return -1;
+	return 0;
+}
+
+static void
+fetch_xfers_free(CURLM *multi, struct fetch_xfer *xs, size_t n)
+{
+	size_t	 i, j;
+
+	for (i = 0; xs != NULL && i < n; i++) {
+		if (xs[i].state == XF_RUN && multi != NULL)
+			curl_multi_remove_handle(multi, xs[i].easy);
+		if (xs[i].easy != NULL)
+			curl_easy_cleanup(xs[i].easy);
+		fetch_slist_free(xs[i].hdrs);
+		free(xs[i].url);
+		for (j = 0; j < xs[i].nsecrets; j++) {
+			explicit_bzero(xs[i].secrets[j], strlen(xs[i].secrets[j]));
+			free(xs[i].secrets[j]);
+		}
+	}
+	free(xs);
+}
+
+/* Ends every unfinished request with FETCH_ESTOPPED. */
+static void
+fetch_stop(CURLM *multi, struct fetch_xfer *xs, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (xs[i].state == XF_DONE)
+			continue;
+		if (xs[i].state == XF_RUN)
+			curl_multi_remove_handle(multi, xs[i].easy);
+		xs[i].state = XF_DONE;
+		fetch_fail_msg(&xs[i], FETCH_ESTOPPED, "stopped: another request failed");
+	}
+}
+
+/*
+ * Starts the waiting requests that are due, within the in-flight limit; ends those past
+ * their deadline. Returns how long to wait at most (ms) for the next thing to do.
+ */
+static long long
+fetch_schedule(struct fetch *f, CURLM *multi, struct fetch_xfer *xs, size_t n)
+{
+	size_t		 i, running = 0, max = f->inflight ? f->inflight : FETCH_INFLIGHT;
+	long long	 now = fetch_now_ms(), wait = 1000;
+	struct fetch_xfer *x;
+
+	for (i = 0; i < n; i++)
+		running += xs[i].state == XF_RUN;
+	for (i = 0; i < n; i++) {
+		x = &xs[i];
+		if (x->state != XF_WAIT)
+			continue;
+		if (now >= x->deadline) {
+			x->state = XF_DONE;
+			fetch_fail_msg(x, FETCH_ETIMEOUT, "no answer within %ld ms",
+			    x->req->timeout_ms > 0 ? x->req->timeout_ms :
+			    FETCH_TIMEOUT_MS);
+			continue;
+		}
+		if (x->at > now) {
+			if (x->at - now < wait)
+				wait = x->at - now;
+			continue;
+		}
+		if (running >= max)
+			continue;
+		if (fetch_start(multi, x) == -1) {
+			x->state = XF_DONE;
+			continue;
+		}
+		running++;
+	}
+	return wait;
+}
+
+/* 1 when x ended without a 2xx answer. */
+static int
+fetch_failed(const struct fetch_xfer *x)
+{
+	return x->state == XF_DONE && (x->req->result != FETCH_OK || x->req->status < 200 ||
+	    x->req->status > 299);
+}
+
+int
+fetch_run(struct fetch *f, struct fetch_req *reqs, size_t n)
+{
+	struct fetch_xfer	*xs = NULL, *x;
+	CURLM			*multi = NULL;
+	CURLMsg			*msg;
+	long long		 start = fetch_now_ms(), wait;
+	size_t			 i, done;
+	int			 still, left, rc = -1;
+
+	if (n == 0)
+		return 0;
+	if (fetch_global_init() == -1 || (xs = calloc(n, sizeof(*xs))) == NULL ||
+	    (multi = curl_multi_init()) == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		if (fetch_xfer_setup(f, &xs[i], &reqs[i], start) == -1)
+			goto nomem;
+	curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
+	    (long)(f->inflight ? f->inflight : FETCH_INFLIGHT));
+	for (;;) {
+		wait = fetch_schedule(f, multi, xs, n);
+		for (i = done = 0; i < n; i++) {
+			done += xs[i].state == XF_DONE;
+			if (f->failfast && fetch_failed(&xs[i])) {
+				fetch_stop(multi, xs, n);
+				done = n;
+				break;
+			}
+		}
+		if (done == n)
+			break;
+		if (curl_multi_perform(multi, &still) != CURLM_OK)
+			goto nomem;
+		done = 0;
+		while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			x = NULL;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+			if (x != NULL) {
+				fetch_finish(multi, x, msg->data.result);
+				done = 1;
+			}
+		}
+		/* Something ended: schedule again before waiting. */
+		if (done)
+			continue;
+		if (wait < 1)
+			wait = 1;
+		if (curl_multi_poll(multi, NULL, 0, (int)wait, NULL) != CURLM_OK)
+			goto nomem;
+	}
+	rc = 0;
+	for (i = 0; i < n; i++)
+		if (reqs[i].result != FETCH_OK)
+			rc = -1;
+	goto out;
+nomem:
+	for (i = 0; i < n; i++) {
+		reqs[i].result = FETCH_EINTERNAL;
+		snprintf(reqs[i].error, sizeof(reqs[i].error), "out of memory");
+	}
+out:
+	fetch_xfers_free(multi, xs, n);
+	if (multi != NULL)
+		curl_multi_cleanup(multi);
+	return rc;
+}
+
+/* ------------------------------------------------------------ the address policy */
+
+/* Parses one "ADDRESS[/BITS]" of len bytes into *net. */
+static int
+fetch_net_parse(const char *s, size_t len, struct fetch_net *net)
+{
+	char		 a[INET6_ADDRSTRLEN + 8], *slash, *end;
+	long		 bits;
+	unsigned	 max;
+
+	if (len == 0 || len >= sizeof(a))
+		return -1;
+	memcpy(a, s, len);
+	a[len] = '\0';
+	if ((slash = strchr(a, '/')) != NULL)
+		*slash++ = '\0';
+	memset(net, 0, sizeof(*net));
+	if (inet_pton(AF_INET, a, net->addr) == 1) {
+		net->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, a, net->addr) == 1) {
+		net->family = AF_INET6;
+		max = 128;
+	} else
+		return -1;
+	net->prefix = max;
+	if (slash != NULL) {
+		errno = 0;
+		bits = strtol(slash, &end, 10);
+		if (*slash == '\0' || *end != '\0' || errno != 0 || bits < 0 ||
+		    bits > (long)max)
+			return -1;
+		net->prefix = (unsigned)bits;
+	}
+	return 0;
+}
+
+int
+fetch_policy_parse(const char *list, struct fetch_policy *p, char *err, size_t errsz)
+{
+	struct fetch_net	*t;
+	const char		*s = list != NULL ? list : "";
+	size_t			 len;
+
+	memset(p, 0, sizeof(*p));
+	for (;;) {
+		s += strspn(s, ", \t\n");
+		if (*s == '\0')
+			return 0;
+		len = strcspn(s, ", \t\n");
+		if ((t = reallocarray(p->nets, p->n + 1, sizeof(*t))) == NULL) {
+			snprintf(err, errsz, "out of memory");
+			goto fail;
+		}
+		p->nets = t;
+		if (fetch_net_parse(s, len, &p->nets[p->n]) == -1) {
+			snprintf(err, errsz, "not a network: \"%.*s\" (ADDRESS or "
+			    "ADDRESS/BITS)", (int)(len < 64 ? len : 64), s);
+			goto fail;
+		}
+		p->n++;
+		s += len;
+	}
+fail:
+	fetch_policy_release(p);
+	return -1;
+}
+
+void
+fetch_policy_release(struct fetch_policy *p)
+{
+	free(p->nets);
+	p->nets = NULL;
+	p->n = 0;
+}
+
+/* 1 when the first bits of a and b are equal. */
+static int
+fetch_prefix_eq(const unsigned char *a, const unsigned char *b, unsigned bits)
+{
+	unsigned	 whole = bits / 8, rest = bits % 8;
+	unsigned char	 mask;
+
+	if (memcmp(a, b, whole) != 0)
+		return 0;
+	if (rest == 0)
+		return 1;
+	mask = (unsigned char)(0xff << (8 - rest));
+	return (a[whole] & mask) == (b[whole] & mask);
+}
+
+int
+fetch_policy_allow(void *arg, const struct sockaddr *sa, socklen_t len)
+{
+	const struct fetch_policy	*p = arg;
+	const struct sockaddr_in	*v4;
+	const struct sockaddr_in6	*v6;
+	const unsigned char		*a;
+	size_t				 i;
+	int				 fam;
+
+	if (p == NULL || sa == NULL)
+		return 0;
+	if (sa->sa_family == AF_INET && len >= (socklen_t)sizeof(*v4)) {
+		v4 = (const struct sockaddr_in *)(const void *)sa;
+		a = (const unsigned char *)&v4->sin_addr;
+		fam = AF_INET;
+	} else if (sa->sa_family == AF_INET6 && len >= (socklen_t)sizeof(*v6)) {
+		v6 = (const struct sockaddr_in6 *)(const void *)sa;
+		a = (const unsigned char *)&v6->sin6_addr;
+		fam = AF_INET6;
+		if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+			a += 12;
+			fam = AF_INET;
+		}
+	} else
+		return 0;
+	for (i = 0; i < p->n; i++)
+		if (p->nets[i].family == fam &&
+		    fetch_prefix_eq(a, p->nets[i].addr, p->nets[i].prefix))
+			return 1;
+	return 0;
+}

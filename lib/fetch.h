@@ -1,0 +1,183 @@
+/*
+ * fetch.h: the one HTTP client engine, over libcurl. Every outbound HTTP request of ctxd (AI
+ * providers, AWS credential endpoints, the client tool) goes through it.
+ *
+ * A run (struct fetch) sends one or many requests (struct fetch_req) concurrently on a curl
+ * multi handle, at most fetch.inflight at once. Each request has a deadline (retries
+ * included), a cap on the answer's size (the transfer is aborted past it and says so),
+ * retries with exponential backoff and jitter for the transient failures it names (429,
+ * 408, 5xx; connect failures; a try's timeout or a broken transfer), honouring Retry-After
+ * (seconds or HTTP date) when it fits the deadline, and a redirect policy: none followed by
+ * default (a 3xx is the answer); or up to N, only to http/https, and the headers that carry
+ * credentials (Authorization, Cookie, and those marked secret) are dropped when the scheme,
+ * host or port changes.
+ *
+ * Address policy: fetch.allow, when set, is asked about each resolved address before a
+ * socket connects to it (every redirect hop and every address of a name included; with a
+ * proxy, the proxy's address). A refused address fails the request with FETCH_EPOLICY.
+ * Without it every address may be reached. fetch_policy_parse turns a CIDR list into a
+ * policy for fetch_policy_allow.
+ *
+ * Errors: this module does not log. A failed request has its class in req.result and one
+ * line in req.error that never holds a header value marked secret, the URL's password or
+ * query, or any secret registered with fetch_secret.
+ *
+ * Self-contained: needs only buf.c (and libcurl); the client tool links it without the
+ * server library.
+ */
+#ifndef FETCH_H
+#define FETCH_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <stddef.h>
+
+#include "buf.h"
+
+struct curl_slist;
+
+enum fetch_result {
+	FETCH_OK = 0,		/* an HTTP answer was received (any status) */
+	FETCH_EDNS,		/* the host name does not resolve */
+	FETCH_ECONNECT,		/* connection refused or unreachable */
+	FETCH_ETLS,		/* TLS handshake or certificate */
+	FETCH_ETIMEOUT,		/* the request's deadline passed */
+	FETCH_ETOOBIG,		/* the answer is larger than max_size */
+	FETCH_EPOLICY,		/* the address policy refused the address */
+	FETCH_EREDIRECT,	/* too many redirects, or one to another scheme */
+	FETCH_ENETWORK,		/* another transfer failure */
+	FETCH_ESTOPPED,		/* not finished: another request failed first (failfast) */
+	FETCH_EINTERNAL		/* out of memory, bad argument, a hook's failure */
+};
+
+/* Classes of failures that may be retried (struct fetch_req.retry). */
+#define FETCH_RETRY_HTTP	0x1	/* HTTP 408, 429, 5xx */
+#define FETCH_RETRY_CONNECT	0x2	/* connection refused or unreachable */
+#define FETCH_RETRY_TRANSFER	0x4	/* a try's timeout, a broken or empty answer */
+#define FETCH_RETRY_ALL		0x7
+
+#define FETCH_MAX_HEADERS	16
+#define FETCH_MAX_SECRETS	16
+#define FETCH_MAX_SIZE		(64L * 1024 * 1024)	/* default answer cap */
+#define FETCH_TIMEOUT_MS	30000L	/* default deadline of a request */
+#define FETCH_CONNECT_MS	10000L	/* default connect phase of one try */
+#define FETCH_BACKOFF_MS	500L	/* first backoff step; doubles with each try */
+#define FETCH_INFLIGHT		4	/* default transfers at once */
+
+struct fetch_req;
+
+/* May a socket connect to this address? 1 yes, 0 no. */
+typedef int (*fetch_allow_fn)(void *arg, const struct sockaddr *, socklen_t);
+
+/*
+ * Before each try, and each redirect hop that stays on the same scheme, host and port: may
+ * add headers that depend on the time or the URL, such as a signature, to *hdrs (a
+ * curl_slist). url is the URL about to be requested. 0, or -1 with a reason in err (the
+ * request then fails with FETCH_EINTERNAL and that reason, scrubbed).
+ */
+typedef int (*fetch_pretry_fn)(void *arg, const struct fetch_req *, const char *url,
+    struct curl_slist **hdrs, char *err, size_t errsz);
+
+struct fetch_req {
+	/* in (fetch_req_init zeroes; every pointer stays the caller's) */
+	const char	*method;	/* NULL: POST with a body, else GET */
+	const char	*url;
+	const char	*headers[FETCH_MAX_HEADERS + 1];	/* "Name: value", NULL-ended */
+	unsigned	 secret_headers;	/* bit i: headers[i] carries a credential */
+	const void	*body;
+	size_t		 bodylen;
+	long		 timeout_ms;	/* deadline from the start of the run (0: default) */
+	long		 connect_ms;	/* connect phase of one try (0: default) */
+	size_t		 max_size;	/* answer cap in bytes (0: FETCH_MAX_SIZE) */
+	int		 tries;		/* tries in all (0 or 1: no retry) */
+	unsigned	 retry;		/* FETCH_RETRY_* classes retried (0: all) */
+	int		 redirects;	/* 0: none followed; N: follow up to N */
+	int		 noproxy;	/* 1: never through a proxy */
+	const char	*user_agent;	/* NULL: "ctxd" */
+	fetch_pretry_fn	 pretry;	/* may be NULL */
+	void		*pretry_arg;
+	/* out */
+	int		 result;	/* enum fetch_result */
+	long		 status;	/* HTTP status of the answer; 0 without one */
+	struct buf	 answer;	/* the answer's body (NUL-terminated when not empty) */
+	int		 ntries;	/* tries made */
+	char		 error[256];	/* when result != FETCH_OK: one line, no secret */
+	char		 reason[96];	/* ... and libcurl's short text of it ("" if none) */
+};
+
+struct fetch {
+	size_t		 inflight;	/* transfers at once (0: FETCH_INFLIGHT) */
+	int		 failfast;	/* the first request without a 2xx answer ends the run */
+	fetch_allow_fn	 allow;		/* address policy (NULL: every address) */
+	void		*allow_arg;
+	const char	*secrets[FETCH_MAX_SECRETS + 1];	/* NULL-ended, see fetch_secret */
+	size_t		 nsecrets;
+};
+
+/* libcurl's process-wide set-up (idempotent; called by fetch_run when needed). */
+int	 fetch_global_init(void);
+void	 fetch_global_cleanup(void);
+
+void	 fetch_init(struct fetch *);
+/* Forgets the secrets (they stay the caller's). */
+void	 fetch_release(struct fetch *);
+/*
+ * Registers a secret (kept by pointer, not copied) to be removed from every error message
+ * of the run. NULL or "" is ignored. -1 when FETCH_MAX_SECRETS are registered already.
+ */
+int	 fetch_secret(struct fetch *, const char *);
+
+void	 fetch_req_init(struct fetch_req *);
+/* Frees the answer (zeroed first: an answer may echo a credential); the inputs stay. */
+void	 fetch_req_release(struct fetch_req *);
+
+/*
+ * Runs reqs[0..n) to the end: each gets a result, a status and an answer. Returns 0 when
+ * every request has result FETCH_OK (whatever its status), -1 when one has not (with
+ * failfast, the first request without a 2xx answer ends the run: it keeps its result and
+ * status, the unfinished ones get FETCH_ESTOPPED). A request may be run again after
+ * fetch_req_release.
+ */
+int	 fetch_run(struct fetch *, struct fetch_req *reqs, size_t n);
+
+/*
+ * Replaces every occurrence of secret in s (NUL-terminated, sz bytes) with "[redacted]", and
+ * cuts a tail of s that is the start of secret (4 bytes or more: a text cut short).
+ */
+void	 fetch_scrub(char *s, size_t sz, const char *secret);
+
+/* "host[:port]" of a URL, for messages (never userinfo, path or query). */
+void	 fetch_host(const char *url, char *out, size_t sz);
+
+/* Percent-encodes s for a URL's query (malloc'd; NULL on no memory). */
+char	*fetch_escape(const char *s);
+
+/* ------------------------------------------------------------ the address policy */
+
+struct fetch_net {
+	int		 family;	/* AF_INET or AF_INET6 */
+	unsigned char	 addr[16];
+	unsigned	 prefix;	/* bits */
+};
+
+struct fetch_policy {
+	struct fetch_net *nets;
+	size_t		 n;
+};
+
+/*
+ * Parses a list of networks, "127.0.0.0/8, ::1/128, 10.0.0.0/8" (comma or blank
+ * separated; an address without /N is one host), into *p (fetch_policy_release frees it).
+ * An empty list allows nothing. 0, or -1 with the reason in err.
+ */
+int	 fetch_policy_parse(const char *list, struct fetch_policy *p, char *err,
+	    size_t errsz);
+void	 fetch_policy_release(struct fetch_policy *);
+/*
+ * A fetch_allow_fn: 1 when the address lies in one of the networks of the
+ * struct fetch_policy at arg (an IPv4-mapped IPv6 address counts as its IPv4 address).
+ */
+int	 fetch_policy_allow(void *arg, const struct sockaddr *, socklen_t);
+
+#endif
