@@ -317,11 +317,11 @@ cli_query(const char *base, const char *key, int json, const char *what,
 		if (buf_adds(&path, "/api/v2/libs/search") == -1 ||
 		    cli_param(&path, "libraryName", a) == -1 ||
 		    cli_param(&path, "query", b != NULL ? b : a) == -1)
-			goto oom;
+			goto nomem;
 	} else if (buf_adds(&path, "/api/v2/context") == -1 ||
 	    cli_param(&path, "libraryId", a) == -1 || cli_param(&path, "query", b) == -1 ||
 	    (json && cli_param(&path, "type", "json") == -1))
-		goto oom;
+		goto nomem;
 	if (cli_get(base, path.p, key, &body, &status, err, sizeof(err)) == -1) {
 		fprintf(stderr, "ctxd: cannot reach %s: %s\n", base, err);
 		goto out;
@@ -344,7 +344,7 @@ cli_query(const char *base, const char *key, int json, const char *what,
 		rc = 1;
 	}
 	goto out;
-oom:
+nomem:
 	fprintf(stderr, "ctxd: out of memory\n");
 out:
 	buf_release(&path);

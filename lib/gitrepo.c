@@ -577,21 +577,21 @@ gitrepo_walk_cb(const char *root, const git_tree_entry *te, void *payload)
 	if (w->n == w->cap) {
 		ncap = w->cap ? w->cap * 2 : 256;
 		if ((nv = reallocarray(w->v, ncap, sizeof(*nv))) == NULL)
-			goto oom;
+			goto nomem;
 		w->v = nv;
 		w->cap = ncap;
 	}
 	buf_init(&path);
 	if (buf_adds(&path, root) == -1 || buf_adds(&path, git_tree_entry_name(te)) == -1) {
 		buf_release(&path);
-		goto oom;
+		goto nomem;
 	}
 	e = &w->v[w->n++];
 	e->path = buf_detach(&path);
 	git_oid_tostr(e->oid, sizeof(e->oid), git_tree_entry_id(te));
 	e->size = size;
 	return 0;
-oom:
+nomem:
 	git_error_set_oom();
 	w->failed = 1;
 	return -1;
