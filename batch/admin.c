@@ -18,10 +18,10 @@
 #include "ctxd.h"
 #include "provider.h"
 
-static char	*read_stdin_line(void);
+static char	*admin_read_stdin_line(void);
 
 static void
-usage(void)
+admin_usage(void)
 {
 	fprintf(stderr,
 	    "usage: ctxd-admin init\n"
@@ -41,7 +41,7 @@ usage(void)
 }
 
 static int
-open_db(sqlite3 **db)
+admin_open_db(sqlite3 **db)
 {
 	return db_open(util_data_dir(), DB_READWRITE, db);
 }
@@ -81,7 +81,7 @@ admin_cmd_license(int argc, char **argv)
 	int		 i;
 
 	if (argc < 1) {
-		usage();
+		admin_usage();
 		return 2;
 	}
 	if (strcmp(argv[0], "show") == 0) {
@@ -94,7 +94,7 @@ admin_cmd_license(int argc, char **argv)
 		return st == LICENSE_OK ? 0 : 1;
 	}
 	if (strcmp(argv[0], "mint") != 0) {
-		usage();
+		admin_usage();
 		return 2;
 	}
 	memset(&lic, 0, sizeof(lic));
@@ -102,7 +102,7 @@ admin_cmd_license(int argc, char **argv)
 	snprintf(lic.licensee, sizeof(lic.licensee), "unnamed");
 	for (i = 1; i < argc; i++) {
 		if (i + 1 >= argc) {
-			usage();
+			admin_usage();
 			return 2;
 		}
 		if (strcmp(argv[i], "--key") == 0)
@@ -118,7 +118,7 @@ admin_cmd_license(int argc, char **argv)
 				return 2;
 			}
 		} else {
-			usage();
+			admin_usage();
 			return 2;
 		}
 	}
@@ -138,7 +138,7 @@ admin_cmd_license(int argc, char **argv)
 }
 
 static int
-key_print(const struct apikey_row *k, void *arg)
+admin_key_print(const struct apikey_row *k, void *arg)
 {
 	(void)arg;
 	printf("%lld\t%s\t%s...\t%s\t%s\t%s\t%s%s\n", k->id, k->name, k->prefix,
@@ -160,10 +160,10 @@ admin_cmd_key(int argc, char **argv)
 	int		 i, admin = 0, rc;
 
 	if (argc == 1 && strcmp(argv[0], "list") == 0) {
-		if (open_db(&db) == -1)
+		if (admin_open_db(&db) == -1)
 			return 1;
 		printf("ID\tNAME\tPREFIX\tUSER\tROLE\tCREATED\tUSE\n");
-		rc = apikey_each(db, -1, key_print, NULL) == 0 ? 0 : 1;
+		rc = apikey_each(db, -1, admin_key_print, NULL) == 0 ? 0 : 1;
 		db_close(db);
 		return rc;
 	}
@@ -173,7 +173,7 @@ admin_cmd_key(int argc, char **argv)
 			    "ctxd-admin key list)\n");
 			return 2;
 		}
-		if (open_db(&db) == -1)
+		if (admin_open_db(&db) == -1)
 			return 1;
 		rc = apikey_revoke(db, id, -1);
 		db_close(db);
@@ -182,7 +182,7 @@ admin_cmd_key(int argc, char **argv)
 		return rc == 0 ? 0 : 1;
 	}
 	if (argc < 1 || strcmp(argv[0], "create") != 0) {
-		usage();
+		admin_usage();
 		return 2;
 	}
 	for (i = 1; i < argc; i++) {
@@ -193,7 +193,7 @@ admin_cmd_key(int argc, char **argv)
 		else if (name == NULL)
 			name = argv[i];
 		else {
-			usage();
+			admin_usage();
 			return 2;
 		}
 	}
@@ -207,7 +207,7 @@ admin_cmd_key(int argc, char **argv)
 		    "is an admin: --admin goes only with operator keys\n");
 		return 2;
 	}
-	if (open_db(&db) == -1)
+	if (admin_open_db(&db) == -1)
 		return 1;
 	u.id = 0;
 	if (user != NULL && (rc = user_by_name(db, user, &u, NULL)) != 0) {
@@ -234,7 +234,7 @@ admin_cmd_key(int argc, char **argv)
  * one, else the first line of standard input. NULL on failure (reported).
  */
 static char *
-read_password(const char *user)
+admin_read_password(const char *user)
 {
 	struct termios	 old, quiet;
 	FILE		*tty;
@@ -244,7 +244,7 @@ read_password(const char *user)
 	int		 pass;
 
 	if (!isatty(STDIN_FILENO)) {
-		if ((a = read_stdin_line()) == NULL)
+		if ((a = admin_read_stdin_line()) == NULL)
 			fprintf(stderr, "ctxd-admin: no password on standard input\n");
 		return a;
 	}
@@ -285,7 +285,7 @@ read_password(const char *user)
 }
 
 static void
-free_password(char *pw)
+admin_free_password(char *pw)
 {
 	if (pw != NULL) {
 		explicit_bzero(pw, strlen(pw));
@@ -308,10 +308,10 @@ admin_cmd_passwd(int argc, char **argv)
 		argc--;
 	}
 	if (argc != 1) {
-		usage();
+		admin_usage();
 		return 2;
 	}
-	if (open_db(&db) == -1)
+	if (admin_open_db(&db) == -1)
 		return 1;
 	if ((rc = user_by_name(db, argv[0], &u, NULL)) != 0) {
 		if (rc == 1)
@@ -320,7 +320,7 @@ admin_cmd_passwd(int argc, char **argv)
 		goto out;
 	}
 	rc = 1;
-	if ((pw = read_password(u.name)) == NULL)
+	if ((pw = admin_read_password(u.name)) == NULL)
 		goto out;
 	if (user_valid_password(pw, u.name, err, sizeof(err)) == -1) {
 		fprintf(stderr, "ctxd-admin: %s\n", err);
@@ -339,13 +339,13 @@ admin_cmd_passwd(int argc, char **argv)
 	    temporary ? " (to be changed at the next sign-in)" : "");
 	rc = 0;
 out:
-	free_password(pw);
+	admin_free_password(pw);
 	db_close(db);
 	return rc;
 }
 
 static int
-user_print(const struct user *u, void *arg)
+admin_user_print(const struct user *u, void *arg)
 {
 	(void)arg;
 	printf("%s\t%s\t%s%s\t%s\n", u->name, u->admin ? "admin" : "member",
@@ -365,15 +365,15 @@ admin_cmd_user(int argc, char **argv)
 	int		 i, admin = 0, temporary = 0, rc = 1, r;
 
 	if (argc < 1) {
-		usage();
+		admin_usage();
 		return 2;
 	}
 	op = argv[0];
 	if (strcmp(op, "list") == 0 && argc == 1) {
-		if (open_db(&db) == -1)
+		if (admin_open_db(&db) == -1)
 			return 1;
 		printf("NAME\tROLE\tSTATE\tCREATED\n");
-		rc = user_each(db, user_print, NULL) == 0 ? 0 : 1;
+		rc = user_each(db, admin_user_print, NULL) == 0 ? 0 : 1;
 		db_close(db);
 		return rc;
 	}
@@ -386,12 +386,12 @@ admin_cmd_user(int argc, char **argv)
 			else if (name == NULL)
 				name = argv[i];
 			else {
-				usage();
+				admin_usage();
 				return 2;
 			}
 		}
 		if (name == NULL) {
-			usage();
+			admin_usage();
 			return 2;
 		}
 		if (!user_valid_name(name)) {
@@ -399,10 +399,10 @@ admin_cmd_user(int argc, char **argv)
 			    "digits or . _ @ -\n", USER_NAME_MAX);
 			return 2;
 		}
-		if ((pw = read_password(name)) == NULL)
+		if ((pw = admin_read_password(name)) == NULL)
 			return 1;
-		if (open_db(&db) == -1) {
-			free_password(pw);
+		if (admin_open_db(&db) == -1) {
+			admin_free_password(pw);
 			return 1;
 		}
 		if (user_create(db, name, admin, pw, temporary, NULL, err,
@@ -413,12 +413,12 @@ admin_cmd_user(int argc, char **argv)
 			    "member");
 			rc = 0;
 		}
-		free_password(pw);
+		admin_free_password(pw);
 		db_close(db);
 		return rc;
 	}
 	if (argc != 2 && !(argc == 3 && strcmp(op, "role") == 0)) {
-		usage();
+		admin_usage();
 		return 2;
 	}
 	if (strcmp(op, "role") == 0 && (argc != 3 || (strcmp(argv[2], "admin") != 0 &&
@@ -426,7 +426,7 @@ admin_cmd_user(int argc, char **argv)
 		fprintf(stderr, "ctxd-admin: user role NAME admin|member\n");
 		return 2;
 	}
-	if (open_db(&db) == -1)
+	if (admin_open_db(&db) == -1)
 		return 1;
 	if ((r = user_by_name(db, argv[1], &u, NULL)) != 0) {
 		if (r == 1)
@@ -456,7 +456,7 @@ admin_cmd_user(int argc, char **argv)
 		r = session_throttle_clear(db, u.name);
 	else {
 		db_rollback(db);
-		usage();
+		admin_usage();
 		rc = 2;
 		goto out;
 	}
@@ -474,7 +474,7 @@ out:
 
 /* Reads one line from stdin (for secrets kept out of the command line). */
 static char *
-read_stdin_line(void)
+admin_read_stdin_line(void)
 {
 	char	*line = NULL;
 	size_t	 cap = 0;
@@ -498,11 +498,11 @@ admin_cmd_settings(int argc, char **argv)
 	int		 rc = 1;
 
 	if (argc < 1) {
-		usage();
+		admin_usage();
 		return 2;
 	}
 	if (strcmp(argv[0], "list") == 0 && argc == 1) {
-		if (open_db(&db) == -1)
+		if (admin_open_db(&db) == -1)
 			return 1;
 		settings_list(db, stdout);
 		db_close(db);
@@ -513,10 +513,10 @@ admin_cmd_settings(int argc, char **argv)
 			fprintf(stderr, "ctxd-admin: unknown setting '%s' (see "
 			    "ctxd-admin settings list)\n", argv[1]);
 		else
-			usage();
+			admin_usage();
 		return 2;
 	}
-	if (open_db(&db) == -1)
+	if (admin_open_db(&db) == -1)
 		return 1;
 	if (strcmp(argv[0], "get") == 0 && argc == 2) {
 		if (settings_is_secret(argv[1]) == 1) {
@@ -533,7 +533,7 @@ admin_cmd_settings(int argc, char **argv)
 		rc = 0;
 	} else if (strcmp(argv[0], "set") == 0 && argc == 3) {
 		if (strcmp(argv[2], "-") == 0 &&
-		    (input = read_stdin_line()) == NULL) {
+		    (input = admin_read_stdin_line()) == NULL) {
 			fprintf(stderr, "ctxd-admin: no value on standard input\n");
 			goto out;
 		}
@@ -545,7 +545,7 @@ admin_cmd_settings(int argc, char **argv)
 	} else if (strcmp(argv[0], "unset") == 0 && argc == 2) {
 		rc = settings_unset(db, argv[1]) == 0 ? 0 : 1;
 	} else {
-		usage();
+		admin_usage();
 		rc = 2;
 	}
 out:
@@ -565,10 +565,10 @@ admin_cmd_provider(int argc, char **argv)
 	int	 rc;
 
 	if (argc < 1 || strcmp(argv[0], "test") != 0) {
-		usage();
+		admin_usage();
 		return 2;
 	}
-	if (open_db(&db) == -1)
+	if (admin_open_db(&db) == -1)
 		return 1;
 	rc = provider_cli_test(db, util_data_dir(), argc - 1, argv + 1, stdout);
 	db_close(db);
@@ -580,7 +580,7 @@ main(int argc, char *argv[])
 {
 	log_init("ctxd-admin");
 	if (argc < 2) {
-		usage();
+		admin_usage();
 		return 2;
 	}
 	if (strcmp(argv[1], "init") == 0 && argc == 2)
@@ -598,9 +598,9 @@ main(int argc, char *argv[])
 	if (strcmp(argv[1], "provider") == 0)
 		return admin_cmd_provider(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		usage();
+		admin_usage();
 		return 0;
 	}
-	usage();
+	admin_usage();
 	return 2;
 }

@@ -69,16 +69,16 @@ int	 setup_run(const struct setup_opts *);
  * fragment, not ending in /mcp, /api or /api/v2; trailing '/' stripped. Returns the URL
  * (malloc'd) or NULL with the reason in err.
  */
-char	*cli_base_url(const char *url, char *err, size_t errsz);
+char	*ctxd_base_url(const char *url, char *err, size_t errsz);
 /*
  * GET base + path (path holds any query string) with the key as Authorization: Bearer when
  * not NULL. Returns 0 with the status and the body (NUL-terminated) or -1 with the transport
  * error in err. Follows no redirect.
  */
 struct buf;
-int	 cli_get(const char *base, const char *path, const char *key, struct buf *body,
+int	 ctxd_get(const char *base, const char *path, const char *key, struct buf *body,
 	    long *status, char *err, size_t errsz);
 /* The "error" text of a JSON error body, or a description of the status (static/in body). */
-const char *cli_error_text(struct buf *body, long status, char *tmp, size_t tmpsz);
+const char *ctxd_error_text(struct buf *body, long status, char *tmp, size_t tmpsz);
 
 #endif

@@ -25,7 +25,7 @@
 #define CLI_BODY_MAX	(32 * 1024 * 1024)
 
 static void
-usage(FILE *f)
+ctxd_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: ctxd setup --mcp --base-url URL (--claude|--cursor|--vscode|--codex|"
@@ -41,7 +41,7 @@ usage(FILE *f)
 /* ------------------------------------------------------------------ HTTP */
 
 char *
-cli_base_url(const char *url, char *err, size_t errsz)
+ctxd_base_url(const char *url, char *err, size_t errsz)
 {
 	CURLU		*u;
 	char		*scheme = NULL, *part = NULL, *full = NULL, *path = NULL, *ret = NULL;
@@ -106,7 +106,7 @@ out:
 }
 
 int
-cli_get(const char *base, const char *path, const char *key, struct buf *body,
+ctxd_get(const char *base, const char *path, const char *key, struct buf *body,
     long *status, char *err, size_t errsz)
 {
 	struct fetch		 f;
@@ -155,7 +155,7 @@ out:
 }
 
 const char *
-cli_error_text(struct buf *body, long status, char *tmp, size_t tmpsz)
+ctxd_error_text(struct buf *body, long status, char *tmp, size_t tmpsz)
 {
 	struct json_object	*o, *v;
 
@@ -179,7 +179,7 @@ static int cli_tty;
 
 /* Prints server text; on a terminal, control characters other than \n and \t become '?'. */
 static void
-cli_put(const char *s)
+ctxd_put(const char *s)
 {
 	const unsigned char	*p;
 
@@ -192,7 +192,7 @@ cli_put(const char *s)
 }
 
 static const char *
-cli_str(struct json_object *o, const char *k)
+ctxd_str(struct json_object *o, const char *k)
 {
 	struct json_object	*v;
 
@@ -203,7 +203,7 @@ cli_str(struct json_object *o, const char *k)
 
 /* A number member, or -1 when absent or not a number. */
 static long long
-cli_num(struct json_object *o, const char *k)
+ctxd_num(struct json_object *o, const char *k)
 {
 	struct json_object	*v;
 
@@ -215,7 +215,7 @@ cli_num(struct json_object *o, const char *k)
 
 /* Prints the search results; 0 when there was at least one. */
 static int
-cli_print_libraries(const char *json, const char *name)
+ctxd_print_libraries(const char *json, const char *name)
 {
 	struct json_object	*o, *res, *r, *vers;
 	const char		*s;
@@ -242,30 +242,30 @@ cli_print_libraries(const char *json, const char *name)
 			continue;
 		if (i > 0)
 			putchar('\n');
-		cli_put((s = cli_str(r, "title")) != NULL ? s : "(untitled)");
+		ctxd_put((s = ctxd_str(r, "title")) != NULL ? s : "(untitled)");
 		fputs(" (", stdout);
-		cli_put((s = cli_str(r, "id")) != NULL ? s : "?");
+		ctxd_put((s = ctxd_str(r, "id")) != NULL ? s : "?");
 		fputs(")\n", stdout);
-		if ((s = cli_str(r, "description")) != NULL && *s != '\0') {
+		if ((s = ctxd_str(r, "description")) != NULL && *s != '\0') {
 			fputs("  ", stdout);
-			cli_put(s);
+			ctxd_put(s);
 			putchar('\n');
 		}
 		fputs("  ", stdout);
-		if ((n = cli_num(r, "totalSnippets")) >= 0)
+		if ((n = ctxd_num(r, "totalSnippets")) >= 0)
 			printf("snippets: %lld  ", n);
-		if ((n = cli_num(r, "totalTokens")) >= 0)
+		if ((n = ctxd_num(r, "totalTokens")) >= 0)
 			printf("tokens: %lld  ", n);
-		if ((n = cli_num(r, "trustScore")) >= 0)
+		if ((n = ctxd_num(r, "trustScore")) >= 0)
 			printf("trust: %lld  ", n);
-		if ((s = cli_str(r, "state")) != NULL) {
+		if ((s = ctxd_str(r, "state")) != NULL) {
 			fputs("state: ", stdout);
-			cli_put(s);
+			ctxd_put(s);
 			fputs("  ", stdout);
 		}
-		if ((s = cli_str(r, "lastUpdateDate")) != NULL && *s != '\0') {
+		if ((s = ctxd_str(r, "lastUpdateDate")) != NULL && *s != '\0') {
 			fputs("updated: ", stdout);
-			cli_put(s);
+			ctxd_put(s);
 		}
 		putchar('\n');
 		if (json_object_object_get_ex(r, "versions", &vers) &&
@@ -275,7 +275,7 @@ cli_print_libraries(const char *json, const char *name)
 			for (j = 0; j < json_object_array_length(vers); j++) {
 				s = json_object_get_string(json_object_array_get_idx(vers, j));
 				putchar(' ');
-				cli_put(s != NULL ? s : "?");
+				ctxd_put(s != NULL ? s : "?");
 			}
 			putchar('\n');
 		}
@@ -289,7 +289,7 @@ cli_print_libraries(const char *json, const char *name)
 
 /* Appends "&name=value" (or "?name=value" first) URL-encoded. */
 static int
-cli_param(struct buf *b, const char *name, const char *value)
+ctxd_param(struct buf *b, const char *name, const char *value)
 {
 	char	*e;
 	int	 rc;
@@ -303,7 +303,7 @@ cli_param(struct buf *b, const char *name, const char *value)
 
 /* Runs one query command: what is "library" or "docs". Returns the exit status. */
 static int
-cli_query(const char *base, const char *key, int json, const char *what,
+ctxd_query(const char *base, const char *key, int json, const char *what,
     const char *a, const char *b)
 {
 	struct buf	 path, body;
@@ -315,26 +315,27 @@ cli_query(const char *base, const char *key, int json, const char *what,
 	buf_init(&body);
 	if (strcmp(what, "library") == 0) {
 		if (buf_adds(&path, "/api/v2/libs/search") == -1 ||
-		    cli_param(&path, "libraryName", a) == -1 ||
-		    cli_param(&path, "query", b != NULL ? b : a) == -1)
+		    ctxd_param(&path, "libraryName", a) == -1 ||
+		    ctxd_param(&path, "query", b != NULL ? b : a) == -1)
 			goto nomem;
 	} else if (buf_adds(&path, "/api/v2/context") == -1 ||
-	    cli_param(&path, "libraryId", a) == -1 || cli_param(&path, "query", b) == -1 ||
-	    (json && cli_param(&path, "type", "json") == -1))
+	    ctxd_param(&path, "libraryId", a) == -1 ||
+	    ctxd_param(&path, "query", b) == -1 ||
+	    (json && ctxd_param(&path, "type", "json") == -1))
 		goto nomem;
-	if (cli_get(base, path.p, key, &body, &status, err, sizeof(err)) == -1) {
+	if (ctxd_get(base, path.p, key, &body, &status, err, sizeof(err)) == -1) {
 		fprintf(stderr, "ctxd: cannot reach %s: %s\n", base, err);
 		goto out;
 	}
 	if (status != 200) {
-		fprintf(stderr, "ctxd: %s (HTTP %ld)\n", cli_error_text(&body, status, tmp,
+		fprintf(stderr, "ctxd: %s (HTTP %ld)\n", ctxd_error_text(&body, status, tmp,
 		    sizeof(tmp)), status);
 		goto out;
 	}
 	if (strcmp(what, "library") == 0 && !json)
-		rc = cli_print_libraries(body.p, a);
+		rc = ctxd_print_libraries(body.p, a);
 	else {
-		cli_put(body.p);
+		ctxd_put(body.p);
 		if (body.len > 0 && body.p[body.len - 1] != '\n')
 			putchar('\n');
 		rc = 0;
@@ -407,7 +408,7 @@ main(int argc, char *argv[])
 			json = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			ctxd_usage(stdout);
 			return 0;
 		case OPT_VERSION:
 			printf("ctxd %s\n", PACKAGE_VERSION);
@@ -418,21 +419,21 @@ main(int argc, char *argv[])
 				setup_only = 1;
 				break;
 			}
-			usage(stderr);
+			ctxd_usage(stderr);
 			return 2;
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1) {
-		usage(stderr);
+		ctxd_usage(stderr);
 		return 2;
 	}
 	cmd = argv[0];
 	if (strcmp(cmd, "setup") != 0 && strcmp(cmd, "library") != 0 &&
 	    strcmp(cmd, "docs") != 0) {
 		fprintf(stderr, "ctxd: unknown command %s\n", cmd);
-		usage(stderr);
+		ctxd_usage(stderr);
 		return 2;
 	}
 	if (strcmp(cmd, "setup") != 0 && setup_only) {
@@ -443,7 +444,7 @@ main(int argc, char *argv[])
 	if ((strcmp(cmd, "setup") == 0 && (argc != 1 || json)) ||
 	    (strcmp(cmd, "library") == 0 && (argc < 2 || argc > 3)) ||
 	    (strcmp(cmd, "docs") == 0 && argc != 3)) {
-		usage(stderr);
+		ctxd_usage(stderr);
 		return 2;
 	}
 	if (strcmp(cmd, "setup") == 0 && so.clients == 0) {
@@ -463,7 +464,7 @@ main(int argc, char *argv[])
 		fprintf(stderr, "ctxd: libcurl could not start\n");
 		return 1;
 	}
-	if ((base = cli_base_url(base_arg, err, sizeof(err))) == NULL) {
+	if ((base = ctxd_base_url(base_arg, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "ctxd: %s\n", err);
 		goto out;
 	}
@@ -480,7 +481,7 @@ main(int argc, char *argv[])
 			rc = 2;
 			goto out;
 		}
-		rc = cli_query(base, key, json, cmd, argv[1], argc > 2 ? argv[2] : NULL);
+		rc = ctxd_query(base, key, json, cmd, argv[1], argc > 2 ? argv[2] : NULL);
 	}
 out:
 	free(base);

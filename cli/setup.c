@@ -583,7 +583,7 @@ setup_client_config(const char *base, int *auth, char **mcp, char **version)
 
 	buf_init(&body);
 	*mcp = *version = NULL;
-	if (cli_get(base, "/api/client-config", NULL, &body, &status, err,
+	if (ctxd_get(base, "/api/client-config", NULL, &body, &status, err,
 	    sizeof(err)) == -1) {
 		fprintf(stderr, "ctxd: cannot reach %s: %s\n", base, err);
 		goto out;
@@ -591,7 +591,7 @@ setup_client_config(const char *base, int *auth, char **mcp, char **version)
 	if (status != 200) {
 		fprintf(stderr, "ctxd: %s does not look like a ctxd deployment: "
 		    "GET /api/client-config answered HTTP %ld (%s)\n", base, status,
-		    cli_error_text(&body, status, tmp, sizeof(tmp)));
+		    ctxd_error_text(&body, status, tmp, sizeof(tmp)));
 		goto out;
 	}
 	if (body.p == NULL || (o = json_tokener_parse(body.p)) == NULL ||

@@ -603,6 +603,6 @@ struct snippet {
 int	 format_text(struct buf *, const struct snippet *, size_t n);
 /* JSON answer {codeSnippets, infoSnippets} of spec/compat.md. */
 int	 format_json(struct buf *, const struct snippet *, size_t n);
-void	 snippet_release(struct snippet *);
+void	 format_snippet_release(struct snippet *);
 
 #endif

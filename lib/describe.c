@@ -80,7 +80,7 @@ describe_weak_title(const char *title)
 
 /* Appends at most max bytes of s (cut at a UTF-8 boundary), then '\n'. */
 static int
-ds_add_capped(struct buf *b, const char *s, size_t max)
+describe_add_capped(struct buf *b, const char *s, size_t max)
 {
 	size_t	 n = strlen(s);
 
@@ -94,7 +94,7 @@ ds_add_capped(struct buf *b, const char *s, size_t max)
 
 /* The block sent for a snippet: page title, breadcrumb, prose and code, capped. */
 static char *
-ds_block(const char *page, const char *crumb, const char *text, const char *codejson)
+describe_block(const char *page, const char *crumb, const char *text, const char *codejson)
 {
 	struct buf	 b, code;
 	char		*r = NULL;
@@ -102,12 +102,12 @@ ds_block(const char *page, const char *crumb, const char *text, const char *code
 	buf_init(&b);
 	buf_init(&code);
 	if (dedup_code_text(codejson, &code) == -1 ||
-	    buf_adds(&b, "Page: ") == -1 || ds_add_capped(&b, page, 200) == -1 ||
-	    buf_adds(&b, "Section: ") == -1 || ds_add_capped(&b, crumb, 300) == -1 ||
+	    buf_adds(&b, "Page: ") == -1 || describe_add_capped(&b, page, 200) == -1 ||
+	    buf_adds(&b, "Section: ") == -1 || describe_add_capped(&b, crumb, 300) == -1 ||
 	    buf_adds(&b, "Text: ") == -1 ||
-	    ds_add_capped(&b, text, DESCRIBE_MAX_TEXT) == -1 ||
+	    describe_add_capped(&b, text, DESCRIBE_MAX_TEXT) == -1 ||
 	    buf_adds(&b, "Code:\n") == -1 ||
-	    ds_add_capped(&b, code.p ? code.p : "", DESCRIBE_MAX_CODE) == -1)
+	    describe_add_capped(&b, code.p ? code.p : "", DESCRIBE_MAX_CODE) == -1)
 		goto out;
 	r = buf_detach(&b);
 out:
@@ -118,7 +118,7 @@ out:
 
 /* A copy of s squeezed to one line, cut to max bytes; NULL when empty. */
 static char *
-ds_clean(const char *s, size_t max)
+describe_clean(const char *s, size_t max)
 {
 	char	*t, *p;
 	size_t	 n;
@@ -182,11 +182,11 @@ describe_parse_answer(const char *answer, size_t n, char **titles, char **descs)
 			continue;
 		if (json_object_object_get_ex(o, "title", &v) &&
 		    json_object_is_type(v, json_type_string))
-			titles[id - 1] = ds_clean(json_object_get_string(v),
+			titles[id - 1] = describe_clean(json_object_get_string(v),
 			    DESCRIBE_TITLE_MAX);
 		if (json_object_object_get_ex(o, "description", &v) &&
 		    json_object_is_type(v, json_type_string))
-			descs[id - 1] = ds_clean(json_object_get_string(v),
+			descs[id - 1] = describe_clean(json_object_get_string(v),
 			    DESCRIBE_DESC_MAX);
 		if (titles[id - 1] == NULL || descs[id - 1] == NULL) {
 			free(titles[id - 1]);
@@ -201,7 +201,7 @@ describe_parse_answer(const char *answer, size_t n, char **titles, char **descs)
 
 /* Gives the library a new index_version (and token count), in the caller's transaction. */
 static int
-ds_bump(struct ds_run *e)
+describe_bump(struct ds_run *e)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -223,7 +223,7 @@ ds_bump(struct ds_run *e)
  * and drops its vectors.
  */
 static int
-ds_apply(struct ds_run *e, const struct ds_item *it, const char *title,
+describe_apply(struct ds_run *e, const struct ds_item *it, const char *title,
     const char *desc)
 {
 	sqlite3_stmt	*st = NULL;
@@ -263,7 +263,7 @@ out:
 
 /* Looks up the cache for it: 1 and applied when found, 0 when not, -1 on error. */
 static int
-ds_cached(struct ds_run *e, const struct ds_item *it)
+describe_cached(struct ds_run *e, const struct ds_item *it)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1, s;
@@ -275,7 +275,7 @@ ds_cached(struct ds_run *e, const struct ds_item *it)
 	sqlite3_bind_text(st, 1, it->hash, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, e->b.cfg.model, -1, SQLITE_STATIC);
 	if ((s = sqlite3_step(st)) == SQLITE_ROW)
-		rc = ds_apply(e, it, (const char *)sqlite3_column_text(st, 0),
+		rc = describe_apply(e, it, (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 1)) == 0 ? 1 : -1;
 	else if (s == SQLITE_DONE)
 		rc = 0;
@@ -284,7 +284,7 @@ ds_cached(struct ds_run *e, const struct ds_item *it)
 }
 
 static int
-ds_mark(struct ds_run *e, long long id)
+describe_mark(struct ds_run *e, long long id)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -299,7 +299,7 @@ ds_mark(struct ds_run *e, long long id)
 }
 
 static void
-ds_items_release(struct ds_item *items, size_t n)
+describe_items_release(struct ds_item *items, size_t n)
 {
 	size_t	 i;
 
@@ -314,7 +314,7 @@ ds_items_release(struct ds_item *items, size_t n)
  * others are returned in *out (*n of them) for the LLM.
  */
 static int
-ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
+describe_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 {
 	sqlite3_stmt	*st = NULL;
 	struct ds_item	*v = NULL, *t, *it;
@@ -357,7 +357,7 @@ ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 		if (!it->weak_title && !it->no_desc)
 			continue;
 		e->st->weak++;
-		if ((it->block = ds_block(page, crumb ? crumb : "", text ? text : "",
+		if ((it->block = describe_block(page, crumb ? crumb : "", text ? text : "",
 		    (const char *)sqlite3_column_text(st, 5))) == NULL)
 			goto nomem;
 		crypto_sha256_hex(it->block, strlen(it->block), it->hash);
@@ -374,11 +374,11 @@ ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 	for (i = 0; i < nall; i++) {
 		it = &v[i];
 		if (it->block == NULL) {
-			if (ds_mark(e, it->id) == -1)
+			if (describe_mark(e, it->id) == -1)
 				goto dberr;
 			continue;
 		}
-		if ((c = ds_cached(e, it)) == -1)
+		if ((c = describe_cached(e, it)) == -1)
 			goto dberr;
 		if (c == 1) {
 			e->st->cached++;
@@ -391,7 +391,7 @@ ds_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 		if (*n - 1 != i)
 			it->block = NULL;
 	}
-	if ((changed && ds_bump(e) == -1) || db_commit(e->b.db) == -1)
+	if ((changed && describe_bump(e) == -1) || db_commit(e->b.db) == -1)
 		goto dberr;
 	for (i = *n; i < nall; i++)
 		free(v[i].block);
@@ -409,14 +409,14 @@ fail:
 	for (i = 0; i < nall; i++)
 		if (i >= *n)
 			free(v[i].block);
-	ds_items_release(v, *n);
+	describe_items_release(v, *n);
 	*n = 0;
 	return -1;
 }
 
 /* Asks the LLM for items[0..n) (n <= DESCRIBE_BATCH) and stores the answers. */
 static int
-ds_batch(struct ds_run *e, struct ds_item *items, size_t n)
+describe_batch(struct ds_run *e, struct ds_item *items, size_t n)
 {
 	struct provider_error	 perr;
 	struct buf		 prompt, answer;
@@ -471,11 +471,11 @@ ds_batch(struct ds_run *e, struct ds_item *items, size_t n)
 		sqlite3_bind_text(st, 4, descs[i], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE ||
-		    ds_apply(e, &items[i], titles[i], descs[i]) == -1)
+		    describe_apply(e, &items[i], titles[i], descs[i]) == -1)
 			goto dberr;
 		e->st->generated++;
 	}
-	if (ds_bump(e) == -1 || db_commit(e->b.db) == -1)
+	if (describe_bump(e) == -1 || db_commit(e->b.db) == -1)
 		goto dberr;
 	intx = 0;
 	if (got < n)
@@ -504,16 +504,16 @@ out:
 /* ------------------------------------------------------------ the step's operations */
 
 static int
-ds_begin(struct batchrun *b)
+describe_begin(struct batchrun *b)
 {
 	struct ds_run	*e = (struct ds_run *)(void *)b;
 
-	return ds_judge(e, &e->items, &e->n);
+	return describe_judge(e, &e->items, &e->n);
 }
 
 /* The next DESCRIBE_BATCH (or fewer) of the snippets judged weak. */
 static int
-ds_next(struct batchrun *b, size_t *n)
+describe_next(struct batchrun *b, size_t *n)
 {
 	struct ds_run	*e = (struct ds_run *)(void *)b;
 
@@ -522,23 +522,23 @@ ds_next(struct batchrun *b, size_t *n)
 }
 
 static int
-ds_send(struct batchrun *b, size_t n)
+describe_send(struct batchrun *b, size_t n)
 {
 	struct ds_run	*e = (struct ds_run *)(void *)b;
 
-	if (ds_batch(e, e->items + e->at, n) == -1)
+	if (describe_batch(e, e->items + e->at, n) == -1)
 		return -1;
 	e->at += n;
 	return 0;
 }
 
 static void
-ds_end(struct batchrun *b, int rc)
+describe_end(struct batchrun *b, int rc)
 {
 	struct ds_run		*e = (struct ds_run *)(void *)b;
 	struct describe_stats	*out = e->st;
 
-	ds_items_release(e->items, e->n);
+	describe_items_release(e->items, e->n);
 	e->items = NULL;
 	e->n = e->at = 0;
 	if (out->generated + out->cached > 0)
@@ -557,10 +557,10 @@ static const struct batchrun_ops ds_ops = {
 	.invalid = "the LLM settings are invalid (ctxd-admin provider test --llm tells "
 	    "more)",
 	.nomodel = "no LLM model is set (ai.llm.model)",
-	.begin = ds_begin,
-	.next = ds_next,
-	.send = ds_send,
-	.end = ds_end
+	.begin = describe_begin,
+	.next = describe_next,
+	.send = describe_send,
+	.end = describe_end
 };
 
 int

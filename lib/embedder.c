@@ -36,7 +36,7 @@ struct emb_run {
 
 /* Appends the code blocks of a snippet's code JSON ([{"language", "code"}]) to b. */
 static int
-emb_add_code(struct buf *b, const char *json)
+embedder_add_code(struct buf *b, const char *json)
 {
 	json_object	*arr, *o, *c;
 	size_t		 i, n;
@@ -63,7 +63,7 @@ emb_add_code(struct buf *b, const char *json)
  * EMBEDDER_MAX_TEXT bytes at a UTF-8 character boundary. malloc'd, NULL on no memory.
  */
 static char *
-emb_text(const char *title, const char *crumb, const char *text, const char *code)
+embedder_text(const char *title, const char *crumb, const char *text, const char *code)
 {
 	struct buf	 b;
 	size_t		 n;
@@ -71,7 +71,7 @@ emb_text(const char *title, const char *crumb, const char *text, const char *cod
 	buf_init(&b);
 	if (buf_adds(&b, title) == -1 || buf_addc(&b, '\n') == -1 ||
 	    buf_adds(&b, crumb) == -1 || buf_addc(&b, '\n') == -1 ||
-	    buf_adds(&b, text) == -1 || emb_add_code(&b, code) == -1) {
+	    buf_adds(&b, text) == -1 || embedder_add_code(&b, code) == -1) {
 		buf_release(&b);
 		return NULL;
 	}
@@ -86,7 +86,7 @@ emb_text(const char *title, const char *crumb, const char *text, const char *cod
 }
 
 static void
-emb_items_release(struct emb_item *items, size_t n)
+embedder_items_release(struct emb_item *items, size_t n)
 {
 	size_t	 i;
 
@@ -99,7 +99,7 @@ emb_items_release(struct emb_item *items, size_t n)
  * vector for the model, with their texts and hashes. *n is how many; 0 at the end.
  */
 static int
-emb_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
+embedder_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
 {
 	sqlite3_stmt	*q = NULL;
 	const char	*cols[4];
@@ -123,7 +123,7 @@ emb_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
 				cols[i] = "";
 		}
 		items[*n].id = sqlite3_column_int64(q, 0);
-		if ((items[*n].text = emb_text(cols[0], cols[1], cols[2], cols[3])) ==
+		if ((items[*n].text = embedder_text(cols[0], cols[1], cols[2], cols[3])) ==
 		    NULL) {
 			batchrun_error(&e->b, "out of memory");
 			goto out;
@@ -148,7 +148,7 @@ out:
  * libraries), which tells query processes to reload its vectors.
  */
 static int
-emb_bump(struct emb_run *e)
+embedder_bump(struct emb_run *e)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -168,7 +168,7 @@ emb_bump(struct emb_run *e)
  * that has one; those items get a NULL text. *left is the number still to embed.
  */
 static int
-emb_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
+embedder_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
 {
 	sqlite3_stmt	*st = NULL;
 	size_t		 i;
@@ -198,7 +198,7 @@ emb_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (emb_bump(e) == -1 || db_commit(e->b.db) == -1)
+	if (embedder_bump(e) == -1 || db_commit(e->b.db) == -1)
 		goto out;
 	rc = 0;
 out:
@@ -212,7 +212,7 @@ out:
 
 /* Writes the vectors (vec: n rows of dim floats, for the items with a text). */
 static int
-emb_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
+embedder_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
     size_t dim)
 {
 	sqlite3_stmt	*st = NULL;
@@ -247,7 +247,7 @@ emb_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (emb_bump(e) == -1 || db_commit(e->b.db) == -1)
+	if (embedder_bump(e) == -1 || db_commit(e->b.db) == -1)
 		goto out;
 	rc = 0;
 out:
@@ -261,7 +261,7 @@ out:
 
 /* Embeds the items that still have a text and stores their vectors. */
 static int
-emb_batch(struct emb_run *e, struct emb_item *items, size_t n, size_t left)
+embedder_batch(struct emb_run *e, struct emb_item *items, size_t n, size_t left)
 {
 	struct provider_error	 perr;
 	const char		**texts = NULL;
@@ -291,7 +291,7 @@ emb_batch(struct emb_run *e, struct emb_item *items, size_t n, size_t left)
 		batchrun_error(&e->b, "the provider gave vectors of %zu dimensions", dim);
 		goto out;
 	}
-	rc = emb_store(e, items, n, vec, dim);
+	rc = embedder_store(e, items, n, vec, dim);
 out:
 	free(vec);
 	free(texts);
@@ -301,7 +301,7 @@ out:
 /* ------------------------------------------------------------ the step's operations */
 
 static int
-emb_begin(struct batchrun *b)
+embedder_begin(struct batchrun *b)
 {
 	struct emb_run	*e = (struct emb_run *)(void *)b;
 
@@ -315,13 +315,13 @@ emb_begin(struct batchrun *b)
 
 /* The next snippets without a vector (the previous batch is released). */
 static int
-emb_next(struct batchrun *b, size_t *n)
+embedder_next(struct batchrun *b, size_t *n)
 {
 	struct emb_run	*e = (struct emb_run *)(void *)b;
 
-	emb_items_release(e->items, e->n);
+	embedder_items_release(e->items, e->n);
 	e->n = 0;
-	if (emb_read(e, &e->after, e->items, &e->n) == -1)
+	if (embedder_read(e, &e->after, e->items, &e->n) == -1)
 		return -1;
 	*n = e->n;
 	return 0;
@@ -329,20 +329,20 @@ emb_next(struct batchrun *b, size_t *n)
 
 /* Copies the vectors stored for the same texts, embeds the others. */
 static int
-emb_send(struct batchrun *b, size_t n)
+embedder_send(struct batchrun *b, size_t n)
 {
 	struct emb_run	*e = (struct emb_run *)(void *)b;
 	size_t		 left;
 
-	if (emb_reuse(e, e->items, n, &left) == -1 ||
-	    emb_batch(e, e->items, n, left) == -1)
+	if (embedder_reuse(e, e->items, n, &left) == -1 ||
+	    embedder_batch(e, e->items, n, left) == -1)
 		return -1;
 	return 0;
 }
 
 /* Counts the snippets still without a vector for the model. */
 static void
-emb_missing(struct emb_run *e)
+embedder_missing(struct emb_run *e)
 {
 	sqlite3_stmt	*q = NULL;
 
@@ -359,18 +359,18 @@ emb_missing(struct emb_run *e)
 }
 
 static void
-emb_end(struct batchrun *b, int rc)
+embedder_end(struct batchrun *b, int rc)
 {
 	struct emb_run		*e = (struct emb_run *)(void *)b;
 	struct embedder_stats	*out = e->st;
 
-	emb_items_release(e->items, e->n);
+	embedder_items_release(e->items, e->n);
 	free(e->items);
 	e->items = NULL;
 	e->n = 0;
 	out->seconds = (double)(util_now_ms() - b->t0) / 1000;
 	if (out->configured && *out->model != '\0')
-		emb_missing(e);
+		embedder_missing(e);
 	if (out->embedded + out->reused > 0)
 		batchrun_log(b, "info", "embedded %zu snippets (%zu reused) with %s in "
 		    "%.1f s", out->embedded + out->reused, out->reused, out->model,
@@ -390,10 +390,10 @@ static const struct batchrun_ops emb_ops = {
 	.invalid = "the embedding settings are invalid (ctxd-admin provider test "
 	    "--embed tells more)",
 	.nomodel = "no embedding model is set (ai.embed.model)",
-	.begin = emb_begin,
-	.next = emb_next,
-	.send = emb_send,
-	.end = emb_end
+	.begin = embedder_begin,
+	.next = embedder_next,
+	.send = embedder_send,
+	.end = embedder_end
 };
 
 int

@@ -314,7 +314,7 @@ out:
 }
 
 void
-snippet_release(struct snippet *s)
+format_snippet_release(struct snippet *s)
 {
 	size_t	 i;
 

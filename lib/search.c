@@ -618,7 +618,7 @@ search_llm_rerank(struct search *s, const char *query, struct lexindex_hit *cand
 	for (i = 0; i < n; i++) {
 		memset(&sn, 0, sizeof(sn));
 		if (search_load(s, cand[i].id, &sn, NULL) == -1) {
-			snippet_release(&sn);
+			format_snippet_release(&sn);
 			goto out;
 		}
 		/* The start of the prose, cut at a character (UTF-8) boundary. */
@@ -631,10 +631,10 @@ search_llm_rerank(struct search *s, const char *query, struct lexindex_hit *cand
 		if (buf_printf(&prompt, "[%zu] %s\n%.*s\n\n", i + 1,
 		    *sn.breadcrumb ? sn.breadcrumb : sn.title, (int)len,
 		    sn.text) == -1) {
-			snippet_release(&sn);
+			format_snippet_release(&sn);
 			goto out;
 		}
-		snippet_release(&sn);
+		format_snippet_release(&sn);
 	}
 	if (buf_adds(&prompt, "Reply with the snippet numbers as a JSON array, most "
 	    "relevant first.") == -1)
@@ -822,7 +822,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 out:
 	if (res != NULL) {
 		while (nres > 0)
-			snippet_release(&res[--nres]);
+			format_snippet_release(&res[--nres]);
 		free(res);
 	}
 	free(cand);
@@ -1058,7 +1058,7 @@ out:
 	if (begun)
 		db_rollback(s->db);
 	for (i = 0; i < n; i++)
-		snippet_release(&sn[i]);
+		format_snippet_release(&sn[i]);
 	free(sn);
 	buf_release(&q);
 	return status;

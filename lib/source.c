@@ -117,13 +117,13 @@ source_is_source(const char *path)
 /* ---------------------------------------------------------------- small helpers */
 
 static int
-src_isid(int c)
+source_isid(int c)
 {
 	return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
 }
 
 static const char *
-src_skipws(const char *s)
+source_skipws(const char *s)
 {
 	while (*s == ' ' || *s == '\t' || *s == '\n')
 		s++;
@@ -132,14 +132,14 @@ src_skipws(const char *s)
 
 /* Reads an identifier at *p (after white space) into out; "" when there is none. */
 static void
-src_word(const char **p, char *out, size_t outsz)
+source_word(const char **p, char *out, size_t outsz)
 {
-	const char	*s = src_skipws(*p);
+	const char	*s = source_skipws(*p);
 	size_t		 k = 0;
 
-	if (s[0] == 'r' && s[1] == '#' && src_isid(s[2]))
+	if (s[0] == 'r' && s[1] == '#' && source_isid(s[2]))
 		s += 2;		/* Rust raw identifier */
-	while (src_isid(*s)) {
+	while (source_isid(*s)) {
 		if (k + 1 < outsz)
 			out[k++] = *s;
 		s++;
@@ -150,7 +150,7 @@ src_word(const char **p, char *out, size_t outsz)
 
 /* Skips a balanced group opening at s (one of "([{<"); "->" does not close '<'. */
 static const char *
-src_skip_group(const char *s)
+source_skip_group(const char *s)
 {
 	char	 open = *s, close;
 	int	 depth = 0;
@@ -171,25 +171,25 @@ src_skip_group(const char *s)
 
 /* Skips Rust attributes "#[...]" / "#![...]" and C#-style "[...]" / Java "@Name(...)". */
 static const char *
-src_skip_attrs(const char *s, enum src_kind kind)
+source_skip_attrs(const char *s, enum src_kind kind)
 {
 	char	 w[64];
 
 	for (;;) {
-		s = src_skipws(s);
+		s = source_skipws(s);
 		if (s[0] == '#' && (s[1] == '[' || (s[1] == '!' && s[2] == '[')))
-			s = src_skip_group(s + (s[1] == '!' ? 2 : 1));
+			s = source_skip_group(s + (s[1] == '!' ? 2 : 1));
 		else if (kind == SRC_CLIKE && s[0] == '[')
-			s = src_skip_group(s);
-		else if (kind == SRC_CLIKE && s[0] == '@' && src_isid(s[1])) {
+			s = source_skip_group(s);
+		else if (kind == SRC_CLIKE && s[0] == '@' && source_isid(s[1])) {
 			s++;
-			src_word(&s, w, sizeof(w));
-			while (*s == '.' && src_isid(s[1])) {
+			source_word(&s, w, sizeof(w));
+			while (*s == '.' && source_isid(s[1])) {
 				s++;
-				src_word(&s, w, sizeof(w));
+				source_word(&s, w, sizeof(w));
 			}
 			if (*s == '(')
-				s = src_skip_group(s);
+				s = source_skip_group(s);
 		} else
 			return s;
 	}
@@ -197,7 +197,7 @@ src_skip_attrs(const char *s, enum src_kind kind)
 
 /* Slug of a symbol: identifier characters lowercased, every other run one '-'. */
 static char *
-src_symslug(const char *sym)
+source_symslug(const char *sym)
 {
 	struct buf	 b;
 	int		 dash = 0;
@@ -206,7 +206,7 @@ src_symslug(const char *sym)
 	if (buf_add(&b, "", 0) == -1)
 		return NULL;
 	for (; *sym != '\0'; sym++) {
-		if (src_isid(*sym) || *sym == '-') {
+		if (source_isid(*sym) || *sym == '-') {
 			if (dash && b.len > 0 && buf_addc(&b, '-') == -1)
 				goto fail;
 			dash = 0;
@@ -226,7 +226,7 @@ fail:
  * ends; returns a malloc'd string.
  */
 static char *
-src_dedent(const char *s)
+source_dedent(const char *s)
 {
 	struct buf	 b;
 	const char	*l, *eol;
@@ -270,7 +270,7 @@ src_dedent(const char *s)
 
 /* Length of the UTF-8 sequence starting with byte c (1 for anything else). */
 static size_t
-src_u8len(unsigned char c)
+source_u8len(unsigned char c)
 {
 	return c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
 }
@@ -281,7 +281,7 @@ src_u8len(unsigned char c)
  * Python triple-quoted strings).
  */
 static void
-lex_line(struct lexer *lx, const char *s, size_t n, char *m)
+source_lex_line(struct lexer *lx, const char *s, size_t n, char *m)
 {
 	enum src_kind	 kind = lx->x->kind;
 	size_t		 i = 0, k, j;
@@ -366,7 +366,7 @@ lex_line(struct lexer *lx, const char *s, size_t n, char *m)
 			continue;
 		}
 		if (kind == SRC_RUST && (c == 'r' || (c == 'b' && i + 1 < n &&
-		    s[i + 1] == 'r')) && (i == 0 || !src_isid(s[i - 1]))) {
+		    s[i + 1] == 'r')) && (i == 0 || !source_isid(s[i - 1]))) {
 			j = i + (c == 'b' ? 2 : 1);
 			for (k = 0; j + k < n && s[j + k] == '#'; k++)
 				;
@@ -391,7 +391,7 @@ lex_line(struct lexer *lx, const char *s, size_t n, char *m)
 				i++;
 				continue;
 			}
-			k = i + 1 < n ? src_u8len((unsigned char)s[i + 1]) : 1;
+			k = i + 1 < n ? source_u8len((unsigned char)s[i + 1]) : 1;
 			if (i + 1 + k < n && s[i + 1 + k] == '\'') {
 				i += 2 + k;
 				continue;
@@ -414,7 +414,7 @@ lex_line(struct lexer *lx, const char *s, size_t n, char *m)
 
 /* Indentation of line l (n bytes) in columns, n when it is blank. */
 static size_t
-src_indent(const char *l, size_t n)
+source_indent(const char *l, size_t n)
 {
 	size_t	 i;
 
@@ -425,14 +425,14 @@ src_indent(const char *l, size_t n)
 
 /* Closes an @example block: its lines dedented, fenced. */
 static int
-src_tags_example(struct buf *out, struct buf *ex)
+source_tags_example(struct buf *out, struct buf *ex)
 {
 	char	*d;
 	int	 rc;
 
 	if (ex->len == 0)
 		return buf_adds(out, "```\n```\n");
-	if ((d = src_dedent(ex->p)) == NULL)
+	if ((d = source_dedent(ex->p)) == NULL)
 		return -1;
 	rc = buf_printf(out, "```\n%s\n```\n", d);
 	free(d);
@@ -442,7 +442,7 @@ src_tags_example(struct buf *out, struct buf *ex)
 
 /* Preprocesses JSDoc/Javadoc/YARD tags: each "@tag" its own paragraph, @example fenced. */
 static int
-src_tags(struct buf *out, const char *s)
+source_tags(struct buf *out, const char *s)
 {
 	struct buf	 ex;
 	const char	*l, *eol, *f, *nx;
@@ -457,18 +457,18 @@ src_tags(struct buf *out, const char *s)
 		if (eol == NULL)
 			eol = l + strlen(l);
 		n = (size_t)(eol - l);
-		f = l + src_indent(l, n);
+		f = l + source_indent(l, n);
 		if (!example && (strncmp(f, "```", 3) == 0 || strncmp(f, "~~~", 3) == 0))
 			fence = !fence;
 		if (!fence && *f == '@') {
-			if (example && src_tags_example(out, &ex) == -1)
+			if (example && source_tags_example(out, &ex) == -1)
 				goto out;
 			example = 0;
-			if (strncmp(f, "@example", 8) == 0 && !src_isid(f[8])) {
+			if (strncmp(f, "@example", 8) == 0 && !source_isid(f[8])) {
 				if (buf_printf(out, "\nExample:%.*s\n\n", (int)(eol - f - 8),
 				    f + 8) == -1)
 					goto out;
-				nx = src_skipws(eol);
+				nx = source_skipws(eol);
 				example = strncmp(nx, "```", 3) != 0;
 				continue;
 			}
@@ -483,7 +483,7 @@ src_tags(struct buf *out, const char *s)
 		if (buf_add(out, l, n) == -1 || buf_addc(out, '\n') == -1)
 			goto out;
 	}
-	if (example && src_tags_example(out, &ex) == -1)
+	if (example && source_tags_example(out, &ex) == -1)
 		goto out;
 	rc = 0;
 out:
@@ -496,7 +496,7 @@ out:
  * fenced Python code.
  */
 static int
-src_pydoc(struct buf *out, const char *s)
+source_pydoc(struct buf *out, const char *s)
 {
 	const char	*l, *eol, *nl, *q;
 	size_t		 n, ind, bind, qn;
@@ -510,7 +510,7 @@ src_pydoc(struct buf *out, const char *s)
 			eol = l + strlen(l);
 		nl = *eol != '\0' ? eol + 1 : eol;
 		n = (size_t)(eol - l);
-		ind = src_indent(l, n);
+		ind = source_indent(l, n);
 		if (strncmp(l + ind, "```", 3) == 0)
 			fence = !fence;
 		if (!fence && n - ind >= 3 && strncmp(l + ind, ">>>", 3) == 0) {
@@ -522,9 +522,10 @@ src_pydoc(struct buf *out, const char *s)
 					eol = l + strlen(l);
 				nl = *eol != '\0' ? eol + 1 : eol;
 				n = (size_t)(eol - l);
-				if (src_indent(l, n) == n)
+				if (source_indent(l, n) == n)
 					break;
-				q = l + (src_indent(l, n) < ind ? src_indent(l, n) : ind);
+				q = l + (source_indent(l, n) < ind ? source_indent(l, n) :
+				    ind);
 				if (buf_add(out, q, (size_t)(eol - q)) == -1 ||
 				    buf_addc(out, '\n') == -1)
 					return -1;
@@ -550,7 +551,7 @@ src_pydoc(struct buf *out, const char *s)
 					eol = l + strlen(l);
 				nl = *eol != '\0' ? eol + 1 : eol;
 				n = (size_t)(eol - l);
-				ind = src_indent(l, n);
+				ind = source_indent(l, n);
 				if (ind < n && ind <= bind)
 					break;
 				q = l + (ind < n ? bind + 1 : n);
@@ -575,7 +576,7 @@ src_pydoc(struct buf *out, const char *s)
  * under symbol, with the signature sig (may be NULL) closing its first section.
  */
 static int
-src_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
+source_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 {
 	struct md_fragment	 f;
 	struct buf		 pre;
@@ -585,7 +586,7 @@ src_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 	int			 rc = -1;
 
 	buf_init(&pre);
-	if ((text = src_dedent(raw)) == NULL)
+	if ((text = source_dedent(raw)) == NULL)
 		goto nomem;
 	if (*text == '\0' || symbol == NULL || *symbol == '\0') {
 		rc = 0;
@@ -594,17 +595,17 @@ src_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 	md = text;
 	mdlen = strlen(text);
 	if (S->x->kind == SRC_CLIKE || S->x->kind == SRC_RUBY) {
-		if (src_tags(&pre, text) == -1)
+		if (source_tags(&pre, text) == -1)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
 	} else if (S->x->kind == SRC_PYTHON) {
-		if (src_pydoc(&pre, text) == -1)
+		if (source_pydoc(&pre, text) == -1)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
 	}
-	if ((slug = src_symslug(symbol)) == NULL)
+	if ((slug = source_symslug(symbol)) == NULL)
 		goto nomem;
 	memset(&f, 0, sizeof(f));
 	f.symbol = symbol;
@@ -630,7 +631,7 @@ out:
 
 /* Named scopes joined with the language's separator, then name (malloc'd). */
 static char *
-src_qualify(struct src *S, const char *name, const char *sep)
+source_qualify(struct src *S, const char *name, const char *sep)
 {
 	struct buf	 b;
 	size_t		 i, n = S->nscopes < SRC_MAXSCOPE ? S->nscopes : SRC_MAXSCOPE;
@@ -660,7 +661,7 @@ fail:
  * SRC_SIGLINES lines, dedented. *hdr receives the masked text of the same span.
  */
 static char *
-src_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
+source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 {
 	struct buf	 b;
 	const char	*m, *r;
@@ -678,7 +679,7 @@ src_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 		n = S->len[i + k];
 		start = k == 0 ? from : 0;
 		end = n;
-		if (k > 0 && src_indent(m, n) == n)
+		if (k > 0 && source_indent(m, n) == n)
 			break;		/* a blank line or a comment ends it */
 		for (j = start; j < n; j++) {
 			if (m[j] == '(' || m[j] == '[')
@@ -702,7 +703,7 @@ src_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 			if (j > start && m[j - 1] == ':')
 				done = 1;
 		}
-		if (k == 0 && S->x->kind == SRC_CLIKE && *src_skipws(m + start) == '#' &&
+		if (k == 0 && S->x->kind == SRC_CLIKE && *source_skipws(m + start) == '#' &&
 		    (n == 0 || r[n - 1] != '\\'))
 			done = 1;	/* #define: one line unless continued */
 		while (end > start && (r[end - 1] == ' ' || r[end - 1] == '\t'))
@@ -712,7 +713,7 @@ src_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 		    buf_add(hdr, m + start, end - start) == -1 || buf_addc(hdr, ' ') == -1)
 			goto out;
 	}
-	sig = src_dedent(b.p);
+	sig = source_dedent(b.p);
 out:
 	buf_release(&b);
 	return sig;
@@ -721,7 +722,7 @@ out:
 /* ---------------------------------------------------------------- naming */
 
 static int
-src_is(const char *w, const char *const *list)
+source_is(const char *w, const char *const *list)
 {
 	for (; *list != NULL; list++)
 		if (strcmp(w, *list) == 0)
@@ -729,19 +730,19 @@ src_is(const char *w, const char *const *list)
 	return 0;
 }
 
-static char	*src_word_before(const char *, const char *);
+static char	*source_word_before(const char *, const char *);
 
 /* The type an "impl" header implements for: "impl<T> Trait for a::Type<T>" -> "Type". */
 static char *
-src_rust_impl(const char *s)
+source_rust_impl(const char *s)
 {
 	const char	*t, *p, *last = NULL, *where;
 	char		 w[128];
 	int		 depth = 0;
 
-	s = src_skipws(s);
+	s = source_skipws(s);
 	if (*s == '<')
-		s = src_skip_group(s);
+		s = source_skip_group(s);
 	t = s;
 	for (p = s; *p != '\0'; p++) {
 		if (*p == '-' && p[1] == '>') {
@@ -752,24 +753,24 @@ src_rust_impl(const char *s)
 			depth++;
 		else if (*p == '>' || *p == ')')
 			depth--;
-		else if (depth == 0 && strncmp(p, "for", 3) == 0 && !src_isid(p[3]) &&
-		    p > s && !src_isid(p[-1]))
+		else if (depth == 0 && strncmp(p, "for", 3) == 0 && !source_isid(p[3]) &&
+		    p > s && !source_isid(p[-1]))
 			t = p + 3;
 		else if (depth == 0 && (*p == '{' || (strncmp(p, "where", 5) == 0 &&
-		    !src_isid(p[5]) && p > s && !src_isid(p[-1]))))
+		    !source_isid(p[5]) && p > s && !source_isid(p[-1]))))
 			break;
 	}
 	where = p;
 	for (p = t;;) {
-		p = src_skipws(p);
+		p = source_skipws(p);
 		while (*p == '&' || *p == '!' || *p == '*')
-			p = src_skipws(p + 1);
+			p = source_skipws(p + 1);
 		if (*p == '\'') {
 			p++;
-			src_word(&p, w, sizeof(w));
+			source_word(&p, w, sizeof(w));
 			continue;
 		}
-		src_word(&p, w, sizeof(w));
+		source_word(&p, w, sizeof(w));
 		if (w[0] == '\0' || p > where)
 			break;
 		if (strcmp(w, "mut") == 0 || strcmp(w, "dyn") == 0 ||
@@ -784,7 +785,7 @@ src_rust_impl(const char *s)
 	}
 	if (last == NULL)
 		return NULL;
-	for (p = last; p > t && src_isid(p[-1]); p--)
+	for (p = last; p > t && source_isid(p[-1]); p--)
 		;
 	return strndup(p, (size_t)(last - p));
 }
@@ -796,7 +797,7 @@ src_rust_impl(const char *s)
  * enum, union, mod, macro_rules ("name!"); functions and other blocks name nothing.
  */
 static char *
-src_rust_name(const char *h, int *member, int scope)
+source_rust_name(const char *h, int *member, int scope)
 {
 	static const char *const quals[] = {
 		"async", "unsafe", "default", "extern", NULL
@@ -804,48 +805,48 @@ src_rust_name(const char *h, int *member, int scope)
 	static const char *const kinds[] = {
 		"fn", "struct", "enum", "union", "trait", "type", "mod", "static", NULL
 	};
-	const char	*p = src_skip_attrs(h, SRC_RUST), *q;
+	const char	*p = source_skip_attrs(h, SRC_RUST), *q;
 	char		 w[128], n[128];
 	struct buf	 b;
 
 	*member = 0;
-	src_word(&p, w, sizeof(w));
+	source_word(&p, w, sizeof(w));
 	if (strcmp(w, "pub") == 0) {
-		p = src_skipws(p);
+		p = source_skipws(p);
 		if (*p == '(')
-			p = src_skip_group(p);
-		src_word(&p, w, sizeof(w));
+			p = source_skip_group(p);
+		source_word(&p, w, sizeof(w));
 	}
 	for (;;) {
 		if (strcmp(w, "const") == 0) {
 			q = p;
-			src_word(&q, n, sizeof(n));
-			if (src_is(n, quals) || strcmp(n, "fn") == 0) {
-				src_word(&p, w, sizeof(w));
+			source_word(&q, n, sizeof(n));
+			if (source_is(n, quals) || strcmp(n, "fn") == 0) {
+				source_word(&p, w, sizeof(w));
 				continue;
 			}
 			return scope ? NULL : strdup(n);
 		}
-		if (!src_is(w, quals))
+		if (!source_is(w, quals))
 			break;
-		src_word(&p, w, sizeof(w));
+		source_word(&p, w, sizeof(w));
 	}
 	if (strcmp(w, "impl") == 0)
-		return src_rust_impl(p);
-	if (src_is(w, kinds)) {
+		return source_rust_impl(p);
+	if (source_is(w, kinds)) {
 		if (scope && (strcmp(w, "fn") == 0 || strcmp(w, "type") == 0 ||
 		    strcmp(w, "static") == 0))
 			return NULL;
-		src_word(&p, n, sizeof(n));
+		source_word(&p, n, sizeof(n));
 		if (strcmp(w, "static") == 0 && strcmp(n, "mut") == 0)
-			src_word(&p, n, sizeof(n));
+			source_word(&p, n, sizeof(n));
 		return n[0] != '\0' ? strdup(n) : NULL;
 	}
 	if (strcmp(w, "macro_rules") == 0) {
-		p = src_skipws(p);
+		p = source_skipws(p);
 		if (*p == '!')
 			p++;
-		src_word(&p, n, sizeof(n));
+		source_word(&p, n, sizeof(n));
 		if (n[0] == '\0')
 			return NULL;
 		buf_init(&b);
@@ -860,11 +861,11 @@ src_rust_name(const char *h, int *member, int scope)
 		q = p + strlen(p);
 		while (q > p && (q[-1] == ' ' || q[-1] == ';'))
 			q--;
-		return src_word_before(p, q);
+		return source_word_before(p, q);
 	}
 	if (scope || w[0] == '\0' || strcmp(w, "let") == 0)
 		return NULL;
-	p = src_skipws(p);
+	p = source_skipws(p);
 	if (*p == ':' && p[1] == ':')
 		return NULL;	/* a path expression */
 	if (*p == '\0' || strchr(":({,=", *p) != NULL) {
@@ -886,7 +887,7 @@ static const char *const clike_stop_kw[] = {
 
 /* First '=' of h that is an assignment (not ==, =>, <=, >=, !=), or NULL. */
 static const char *
-src_assign(const char *h)
+source_assign(const char *h)
 {
 	const char	*p;
 
@@ -904,7 +905,7 @@ src_assign(const char *h)
 
 /* The identifier that ends right before e (white space and a <...> skipped), malloc'd. */
 static char *
-src_word_before(const char *h, const char *e)
+source_word_before(const char *h, const char *e)
 {
 	const char	*s;
 	int		 depth = 0;
@@ -923,7 +924,7 @@ src_word_before(const char *h, const char *e)
 		while (e > h && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
 	}
-	for (s = e; s > h && (src_isid(s[-1]) || s[-1] == '$' || s[-1] == '~'); s--)
+	for (s = e; s > h && (source_isid(s[-1]) || s[-1] == '$' || s[-1] == '~'); s--)
 		;
 	if (s == e)
 		return NULL;
@@ -932,75 +933,75 @@ src_word_before(const char *h, const char *e)
 
 /* Names the class/struct/... a C-family header opens, or NULL. */
 static char *
-src_clike_scope(const char *h)
+source_clike_scope(const char *h)
 {
-	const char	*p = src_skip_attrs(h, SRC_CLIKE), *paren = strchr(h, '(');
+	const char	*p = source_skip_attrs(h, SRC_CLIKE), *paren = strchr(h, '(');
 	char		 w[128];
 
 	for (;;) {
-		src_word(&p, w, sizeof(w));
+		source_word(&p, w, sizeof(w));
 		if (w[0] == '\0')
 			return NULL;
-		if (src_is(w, clike_scope_kw)) {
+		if (source_is(w, clike_scope_kw)) {
 			if (paren != NULL && paren < p && (strcmp(w, "struct") == 0 ||
 			    strcmp(w, "union") == 0 || strcmp(w, "enum") == 0))
 				return NULL;
 			if (paren != NULL && paren < p && strcmp(w, "class") != 0 &&
 			    strcmp(w, "record") != 0 && strcmp(w, "object") != 0)
 				return NULL;
-			src_word(&p, w, sizeof(w));
+			source_word(&p, w, sizeof(w));
 			if (strcmp(w, "class") == 0 || strcmp(w, "struct") == 0)
-				src_word(&p, w, sizeof(w));
+				source_word(&p, w, sizeof(w));
 			return w[0] != '\0' ? strdup(w) : NULL;
 		}
-		p = src_skipws(p);
-		if (*p != '\0' && !src_isid(*p))
+		p = source_skipws(p);
+		if (*p != '\0' && !source_isid(*p))
 			return NULL;
 	}
 }
 
 /* Names a documented C-family item from its header (masked code), or NULL. */
 static char *
-src_clike_name(const char *h)
+source_clike_name(const char *h)
 {
-	const char	*p = src_skip_attrs(h, SRC_CLIKE), *paren, *eq, *colon, *e;
+	const char	*p = source_skip_attrs(h, SRC_CLIKE), *paren, *eq, *colon, *e;
 	char		 w[128], *name, *sc;
 
 	if (*p == '#') {
-		p = src_skipws(p + 1);
-		src_word(&p, w, sizeof(w));
+		p = source_skipws(p + 1);
+		source_word(&p, w, sizeof(w));
 		if (strcmp(w, "define") != 0)
 			return NULL;
-		src_word(&p, w, sizeof(w));
+		source_word(&p, w, sizeof(w));
 		return w[0] != '\0' ? strdup(w) : NULL;
 	}
-	if ((sc = src_clike_scope(p)) != NULL)
+	if ((sc = source_clike_scope(p)) != NULL)
 		return sc;
 	paren = strchr(p, '(');
-	eq = src_assign(p);
+	eq = source_assign(p);
 	if (eq != NULL && (paren == NULL || eq < paren)) {
 		/* "const foo: Type = ...": the name sits before the ':' */
 		colon = memchr(p, ':', (size_t)(eq - p));
-		return src_word_before(p, colon != NULL ? colon : eq);
+		return source_word_before(p, colon != NULL ? colon : eq);
 	}
 	if (paren != NULL) {
-		name = src_word_before(p, paren);
-		if (name != NULL && !src_is(name, clike_stop_kw))
+		name = source_word_before(p, paren);
+		if (name != NULL && !source_is(name, clike_stop_kw))
 			return name;
 		free(name);
 		colon = memchr(p, ':', (size_t)(paren - p));
-		return colon != NULL ? src_word_before(p, colon) : NULL;
+		return colon != NULL ? source_word_before(p, colon) : NULL;
 	}
 	for (e = p + strlen(p); e > p && strchr(" \t;,{", e[-1]) != NULL; e--)
 		;
 	colon = memchr(p, ':', (size_t)(e - p));	/* "name: Type" members */
-	return src_word_before(p, colon != NULL ? colon : e);
+	return source_word_before(p, colon != NULL ? colon : e);
 }
 
 /* ---------------------------------------------------------------- brace languages */
 
 static void
-src_pop(struct src *S)
+source_pop(struct src *S)
 {
 	if (S->nscopes == 0)
 		return;
@@ -1013,13 +1014,14 @@ src_pop(struct src *S)
 
 /* Feeds the masked line to the brace stack: '{' names a scope from the code before it. */
 static int
-src_braces(struct src *S, const char *m, size_t n)
+source_braces(struct src *S, const char *m, size_t n)
 {
 	size_t	 i;
 	char	*name;
 	int	 member;
 
-	if (S->x->kind == SRC_CLIKE && *src_skipws(m) == '#' && src_skipws(m) < m + n) {
+	if (S->x->kind == SRC_CLIKE && *source_skipws(m) == '#' &&
+	    source_skipws(m) < m + n) {
 		/* a preprocessor line ends what came before and names nothing */
 		buf_reset(&S->header);
 		return 0;
@@ -1029,9 +1031,9 @@ src_braces(struct src *S, const char *m, size_t n)
 			name = NULL;
 			if (S->header.p != NULL) {
 				if (S->x->kind == SRC_RUST)
-					name = src_rust_name(S->header.p, &member, 1);
+					name = source_rust_name(S->header.p, &member, 1);
 				else
-					name = src_clike_scope(S->header.p);
+					name = source_clike_scope(S->header.p);
 			}
 			if (S->nscopes < SRC_MAXSCOPE)
 				S->scopes[S->nscopes].name = name;
@@ -1040,7 +1042,7 @@ src_braces(struct src *S, const char *m, size_t n)
 			S->nscopes++;
 			buf_reset(&S->header);
 		} else if (m[i] == '}') {
-			src_pop(S);
+			source_pop(S);
 			buf_reset(&S->header);
 		} else if (m[i] == ';') {
 			buf_reset(&S->header);
@@ -1058,9 +1060,9 @@ src_braces(struct src *S, const char *m, size_t n)
 
 /* 1 when the line at i is blank in code (blank, or only a plain comment). */
 static int
-src_blank_code(struct src *S, size_t i)
+source_blank_code(struct src *S, size_t i)
 {
-	return src_indent(S->mask + S->off[i], S->len[i]) == S->len[i];
+	return source_indent(S->mask + S->off[i], S->len[i]) == S->len[i];
 }
 
 /*
@@ -1069,7 +1071,7 @@ src_blank_code(struct src *S, size_t i)
  * the closing star-slash on it.
  */
 static size_t
-src_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
+source_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
 {
 	const char	*l, *e, *c;
 	size_t		 k, n, from;
@@ -1081,7 +1083,7 @@ src_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
 		if (k == i)
 			from = (size_t)(strstr(l, "/*") - l) + 3;
 		else {
-			from = src_indent(l, n);
+			from = source_indent(l, n);
 			if (from < n && l[from] == '*' &&
 			    !(from + 1 < n && l[from + 1] == '/'))
 				from++;
@@ -1111,7 +1113,7 @@ src_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
 
 /* Lines that open a file rather than declare an item: a doc comment there is the file's. */
 static int
-src_file_opener(const char *m)
+source_file_opener(const char *m)
 {
 	static const char *const words[] = {
 		"#include", "#ifndef", "#pragma", "#if", "import", "package", "using",
@@ -1119,7 +1121,7 @@ src_file_opener(const char *m)
 	};
 	const char *const	*w;
 
-	m = src_skipws(m);
+	m = source_skipws(m);
 	for (w = words; *w != NULL; w++)
 		if (strncmp(m, *w, strlen(*w)) == 0)
 			return 1;
@@ -1128,32 +1130,32 @@ src_file_opener(const char *m)
 
 /* Emits the pending doc for the item at line i (from byte from on). */
 static int
-src_item(struct src *S, size_t i, size_t from, const char *doc)
+source_item(struct src *S, size_t i, size_t from, const char *doc)
 {
 	struct buf	 hdr;
 	char		*sig = NULL, *name = NULL, *sym = NULL;
 	int		 member = 0, rc = -1;
 
 	buf_init(&hdr);
-	if ((sig = src_signature(S, i, from, &hdr)) == NULL)
+	if ((sig = source_signature(S, i, from, &hdr)) == NULL)
 		goto nomem;
 	if (S->x->kind == SRC_RUST) {
-		name = src_rust_name(hdr.p, &member, 0);
+		name = source_rust_name(hdr.p, &member, 0);
 		if (member) {
 			/* a field or variant: its own line */
 			if (strchr(sig, '\n') != NULL)
 				*strchr(sig, '\n') = '\0';
-			memmove(sig, src_skipws(sig), strlen(src_skipws(sig)) + 1);
+			memmove(sig, source_skipws(sig), strlen(source_skipws(sig)) + 1);
 		}
 	}
-	else if (S->ndocs == 0 && src_file_opener(hdr.p)) {
-		rc = src_emit(S, S->base, doc, NULL);
+	else if (S->ndocs == 0 && source_file_opener(hdr.p)) {
+		rc = source_emit(S, S->base, doc, NULL);
 		goto out;
 	} else
-		name = src_clike_name(hdr.p);
+		name = source_clike_name(hdr.p);
 	if (name == NULL || name[0] == '$') {
 		/* no name of its own (macro input): the enclosing item's, or the module's */
-		if ((sym = src_qualify(S, NULL, S->x->sep)) == NULL)
+		if ((sym = source_qualify(S, NULL, S->x->sep)) == NULL)
 			goto nomem;
 		if (*sym == '\0') {
 			free(sym);
@@ -1162,10 +1164,10 @@ src_item(struct src *S, size_t i, size_t from, const char *doc)
 		free(sig);
 		sig = NULL;
 	} else
-		sym = src_qualify(S, name, S->x->sep);
+		sym = source_qualify(S, name, S->x->sep);
 	if (sym == NULL)
 		goto nomem;
-	rc = src_emit(S, sym, doc, sig);
+	rc = source_emit(S, sym, doc, sig);
 	goto out;
 nomem:
 	log_err("%s: out of memory", __func__);
@@ -1179,7 +1181,7 @@ out:
 
 /* Rust and the C family: doc comments, attributes, items, braces. */
 static int
-src_parse_braces(struct src *S)
+source_parse_braces(struct src *S)
 {
 	struct buf	 doc, inner;
 	const char	*l, *m, *t;
@@ -1194,7 +1196,7 @@ src_parse_braces(struct src *S)
 		l = S->txt + S->off[i];
 		m = S->mask + S->off[i];
 		n = S->len[i];
-		ind = src_indent(l, n);
+		ind = source_indent(l, n);
 		t = l + ind;
 		if (S->st[i] == LX_CODE && n - ind >= 3 && t[0] == '/' &&
 		    ((t[1] == '/' && t[2] == '!' && rust) ||
@@ -1205,20 +1207,22 @@ src_parse_braces(struct src *S)
 					goto nomem;
 				continue;
 			}
-			if ((last = src_block_doc(S, i, &inner, &rest)) == (size_t)-1)
+			if ((last = source_block_doc(S, i, &inner, &rest)) == (size_t)-1)
 				goto nomem;
 			for (; i < last; i++)
-				if (src_braces(S, S->mask + S->off[i], S->len[i]) == -1)
+				if (source_braces(S, S->mask + S->off[i], S->len[i]) == -1)
 					goto nomem;
-			if (src_braces(S, S->mask + S->off[i] + rest, S->len[i] - rest) == -1)
+			if (source_braces(S, S->mask + S->off[i] + rest,
+			    S->len[i] - rest) == -1)
 				goto nomem;
 			continue;
 		}
 		if (inner.len > 0 && ind < n && strncmp(t, "#![", 3) != 0) {
 			/* inner docs document the module, or the inline mod around them */
-			if ((sym = src_qualify(S, NULL, "::")) == NULL)
+			if ((sym = source_qualify(S, NULL, "::")) == NULL)
 				goto nomem;
-			if (src_emit(S, *sym != '\0' ? sym : S->module, inner.p, NULL) == -1) {
+			if (source_emit(S, *sym != '\0' ? sym : S->module, inner.p,
+			    NULL) == -1) {
 				free(sym);
 				goto out;
 			}
@@ -1240,38 +1244,39 @@ src_parse_braces(struct src *S)
 		    (t[3] != '*' && t[3] != '/'))) {
 			if (pending && !rust) {
 				/* the earlier comment documents nothing but maybe the file */
-				if (S->ndocs == 0 && src_emit(S, S->base, doc.p, NULL) == -1)
+				if (S->ndocs == 0 &&
+				    source_emit(S, S->base, doc.p, NULL) == -1)
 					goto out;
 				pending = 0;
 			}
 			if (!pending)
 				buf_reset(&doc);
 			pending = 1;
-			if ((last = src_block_doc(S, i, &doc, &rest)) == (size_t)-1)
+			if ((last = source_block_doc(S, i, &doc, &rest)) == (size_t)-1)
 				goto nomem;
 			for (; i < last; i++)
-				if (src_braces(S, S->mask + S->off[i], S->len[i]) == -1)
+				if (source_braces(S, S->mask + S->off[i], S->len[i]) == -1)
 					goto nomem;
 			/* code after the comment on its last line: the item */
 			m = S->mask + S->off[i] + rest;
 			n = S->len[i] - rest;
-			if (src_indent(m, n) < n) {
-				if (src_item(S, i, rest, doc.p) == -1)
+			if (source_indent(m, n) < n) {
+				if (source_item(S, i, rest, doc.p) == -1)
 					goto out;
 				pending = 0;
 			}
-			if (src_braces(S, m, n) == -1)
+			if (source_braces(S, m, n) == -1)
 				goto nomem;
 			continue;
 		}
-		if (pending && !attr && !src_blank_code(S, i)) {
-			t = src_skipws(m);
+		if (pending && !attr && !source_blank_code(S, i)) {
+			t = source_skipws(m);
 			if ((rust && t[0] == '#' && (t[1] == '[' || t[1] == '!')) ||
 			    (!rust && (t[0] == '@' || t[0] == '['))) {
 				attr = 1;
 				adepth = 0;
 			} else {
-				if (src_item(S, i, 0, doc.p) == -1)
+				if (source_item(S, i, 0, doc.p) == -1)
 					goto out;
 				pending = 0;
 			}
@@ -1287,10 +1292,10 @@ src_parse_braces(struct src *S)
 			if (adepth <= 0)
 				attr = 0;
 		}
-		if (src_braces(S, m, n) == -1)
+		if (source_braces(S, m, n) == -1)
 			goto nomem;
 	}
-	if (inner.len > 0 && src_emit(S, S->module, inner.p, NULL) == -1)
+	if (inner.len > 0 && source_emit(S, S->module, inner.p, NULL) == -1)
 		goto out;
 	rc = 0;
 	goto out;
@@ -1306,19 +1311,19 @@ out:
 
 /* The receiver type of "(r *List[T])" at p, malloc'd, or NULL. */
 static char *
-src_go_recv(const char *p)
+source_go_recv(const char *p)
 {
-	const char	*e = src_skip_group(p), *q;
+	const char	*e = source_skip_group(p), *q;
 	char		 w[128], last[128];
 
 	last[0] = '\0';
 	for (q = p + 1; q < e; ) {
 		if (*q == '[') {
-			q = src_skip_group(q);
+			q = source_skip_group(q);
 			continue;
 		}
-		if (src_isid(*q)) {
-			src_word(&q, w, sizeof(w));
+		if (source_isid(*q)) {
+			source_word(&q, w, sizeof(w));
 			snprintf(last, sizeof(last), "%s", w);
 			continue;
 		}
@@ -1329,7 +1334,7 @@ src_go_recv(const char *p)
 
 /* Emits a Go func or type: "Recv.Name" for methods, the signature up to the brace. */
 static int
-src_go_item(struct src *S, size_t i, const char *recv, const char *name, const char *doc)
+source_go_item(struct src *S, size_t i, const char *recv, const char *name, const char *doc)
 {
 	struct buf	 sym, hdr;
 	char		*sig = NULL;
@@ -1337,13 +1342,13 @@ src_go_item(struct src *S, size_t i, const char *recv, const char *name, const c
 
 	buf_init(&sym);
 	buf_init(&hdr);
-	if ((sig = src_signature(S, i, 0, &hdr)) == NULL ||
+	if ((sig = source_signature(S, i, 0, &hdr)) == NULL ||
 	    buf_printf(&sym, "%s%s%s", recv != NULL ? recv : "", recv != NULL ? "." : "",
 	    name) == -1) {
 		log_err("%s: out of memory", __func__);
 		goto out;
 	}
-	rc = src_emit(S, sym.p, doc, sig);
+	rc = source_emit(S, sym.p, doc, sig);
 out:
 	free(sig);
 	buf_release(&sym);
@@ -1353,7 +1358,7 @@ out:
 
 /* Go: a block of "//" lines right above a top-level func, type, var, const or package. */
 static int
-src_parse_go(struct src *S)
+source_parse_go(struct src *S)
 {
 	struct buf	 doc;
 	const char	*l, *t, *p;
@@ -1365,10 +1370,10 @@ src_parse_go(struct src *S)
 	for (i = 0; i < S->nlines; i++) {
 		l = S->txt + S->off[i];
 		n = S->len[i];
-		ind = src_indent(l, n);
+		ind = source_indent(l, n);
 		t = l + ind;
 		if (S->st[i] == LX_CODE && n - ind >= 2 && t[0] == '/' && t[1] == '/' &&
-		    src_blank_code(S, i)) {
+		    source_blank_code(S, i)) {
 			if (!incomment)
 				buf_reset(&doc);
 			incomment = 1;
@@ -1385,21 +1390,23 @@ src_parse_go(struct src *S)
 		}
 		if (incomment && ind == 0 && n > 0 && S->st[i] == LX_CODE) {
 			p = S->mask + S->off[i];
-			src_word(&p, w, sizeof(w));
+			source_word(&p, w, sizeof(w));
 			name[0] = '\0';
 			if (strcmp(w, "package") == 0) {
-				src_word(&p, name, sizeof(name));
-				if (name[0] != '\0' && src_emit(S, name, doc.p, NULL) == -1)
+				source_word(&p, name, sizeof(name));
+				if (name[0] != '\0' &&
+				    source_emit(S, name, doc.p, NULL) == -1)
 					goto out;
 			} else if (strcmp(w, "func") == 0 || strcmp(w, "type") == 0 ||
 			    strcmp(w, "var") == 0 || strcmp(w, "const") == 0) {
-				p = src_skipws(p);
+				p = source_skipws(p);
 				if (strcmp(w, "func") == 0 && *p == '(') {
-					recv = src_go_recv(p);
-					p = src_skip_group(p);
+					recv = source_go_recv(p);
+					p = source_skip_group(p);
 				}
-				src_word(&p, name, sizeof(name));
-				if (name[0] != '\0' && src_go_item(S, i, recv, name, doc.p) == -1)
+				source_word(&p, name, sizeof(name));
+				if (name[0] != '\0' &&
+				    source_go_item(S, i, recv, name, doc.p) == -1)
 					goto out;
 				free(recv);
 				recv = NULL;
@@ -1421,15 +1428,15 @@ out:
 
 /* Pops the indentation scopes that a code line at column ind closes. */
 static void
-src_dedent_scopes(struct src *S, size_t ind)
+source_dedent_scopes(struct src *S, size_t ind)
 {
 	while (S->nscopes > 0 && (S->nscopes > SRC_MAXSCOPE ||
 	    S->scopes[S->nscopes - 1].indent >= ind))
-		src_pop(S);
+		source_pop(S);
 }
 
 static int
-src_push(struct src *S, const char *name, size_t ind)
+source_push(struct src *S, const char *name, size_t ind)
 {
 	char	*d = NULL;
 
@@ -1450,7 +1457,7 @@ src_push(struct src *S, const char *name, size_t ind)
  * others dedented.
  */
 static int
-src_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
+source_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
 {
 	const char	*l = S->txt + S->off[i], *t, *q, *c;
 	char		*rest = NULL, *ded = NULL;
@@ -1458,7 +1465,7 @@ src_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
 	size_t		 n = S->len[i], k, ql;
 	int		 rc = -1;
 
-	t = l + src_indent(l, n);
+	t = l + source_indent(l, n);
 	while (strchr("rRuUbB", *t) != NULL && *t != '\0' && t < l + n)
 		t++;
 	if (*t != '"' && *t != '\'')
@@ -1490,7 +1497,7 @@ src_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
 		if (q < c && *q == '\n' && buf_addc(out, '\n') == -1)
 			return -1;
 		if ((rest = strndup(t + 1, (size_t)(c - t - 1))) == NULL ||
-		    (ded = src_dedent(rest)) == NULL || buf_adds(out, ded) == -1)
+		    (ded = source_dedent(rest)) == NULL || buf_adds(out, ded) == -1)
 			goto out;
 	}
 	rc = 0;
@@ -1502,7 +1509,7 @@ out:
 
 /* Python: module, class and function docstrings; scopes follow indentation. */
 static int
-src_parse_python(struct src *S)
+source_parse_python(struct src *S)
 {
 	struct buf	 doc, hdr;
 	const char	*m, *p;
@@ -1517,29 +1524,29 @@ src_parse_python(struct src *S)
 			continue;
 		m = S->mask + S->off[i];
 		n = S->len[i];
-		ind = src_indent(S->txt + S->off[i], S->len[i]);
+		ind = source_indent(S->txt + S->off[i], S->len[i]);
 		if (ind == n)
 			continue;		/* blank */
 		if (first && S->txt[S->off[i] + ind] != '#') {
 			first = 0;
-			if (src_docstring(S, i, &doc, &end) == 0) {
-				if (src_emit(S, S->module, doc.p, NULL) == -1)
+			if (source_docstring(S, i, &doc, &end) == 0) {
+				if (source_emit(S, S->module, doc.p, NULL) == -1)
 					goto out;
 				i = end;
 				continue;
 			}
 		}
-		if (src_blank_code(S, i))
+		if (source_blank_code(S, i))
 			continue;		/* a comment */
-		src_dedent_scopes(S, ind);
+		source_dedent_scopes(S, ind);
 		p = m + ind;
-		src_word(&p, w, sizeof(w));
+		source_word(&p, w, sizeof(w));
 		if (strcmp(w, "async") == 0)
-			src_word(&p, w, sizeof(w));
+			source_word(&p, w, sizeof(w));
 		isclass = strcmp(w, "class") == 0;
 		if (!isclass && strcmp(w, "def") != 0)
 			continue;
-		src_word(&p, name, sizeof(name));
+		source_word(&p, name, sizeof(name));
 		if (name[0] == '\0')
 			continue;
 		/* the signature ends at a ':' outside brackets */
@@ -1559,18 +1566,18 @@ src_parse_python(struct src *S)
 			if (depth <= 0 && k > 0 && mm[k - 1] == ':')
 				break;
 		}
-		if ((sym = src_qualify(S, name, ".")) == NULL)
+		if ((sym = source_qualify(S, name, ".")) == NULL)
 			goto nomem;
-		if (src_push(S, name, ind) == -1)
+		if (source_push(S, name, ind) == -1)
 			goto nomem;
-		for (k = j + 1; k < S->nlines && src_indent(S->txt + S->off[k],
+		for (k = j + 1; k < S->nlines && source_indent(S->txt + S->off[k],
 		    S->len[k]) == S->len[k]; k++)
 			;
 		if (j < S->nlines && k < S->nlines && S->st[k] == LX_CODE &&
-		    src_docstring(S, k, &doc, &end) == 0) {
-			if ((sig = src_signature(S, i, ind, &hdr)) == NULL)
+		    source_docstring(S, k, &doc, &end) == 0) {
+			if ((sig = source_signature(S, i, ind, &hdr)) == NULL)
 				goto nomem;
-			if (src_emit(S, sym, doc.p, sig) == -1)
+			if (source_emit(S, sym, doc.p, sig) == -1)
 				goto out;
 			free(sig);
 			sig = NULL;
@@ -1593,7 +1600,7 @@ out:
 
 /* Ruby: a block of '#' lines right above def, class or module. */
 static int
-src_parse_ruby(struct src *S)
+source_parse_ruby(struct src *S)
 {
 	struct buf	 doc, sym;
 	const char	*l, *t, *p;
@@ -1606,7 +1613,7 @@ src_parse_ruby(struct src *S)
 	for (i = 0; i < S->nlines; i++) {
 		l = S->txt + S->off[i];
 		n = S->len[i];
-		ind = src_indent(l, n);
+		ind = source_indent(l, n);
 		t = l + ind;
 		if (S->st[i] == LX_CODE && ind < n && *t == '#') {
 			if (!incomment)
@@ -1624,25 +1631,25 @@ src_parse_ruby(struct src *S)
 			incomment = 0;
 			continue;
 		}
-		src_dedent_scopes(S, ind);
+		source_dedent_scopes(S, ind);
 		p = S->mask + S->off[i] + ind;
-		src_word(&p, w, sizeof(w));
+		source_word(&p, w, sizeof(w));
 		if (strcmp(w, "class") == 0 || strcmp(w, "module") == 0 ||
 		    strcmp(w, "def") == 0) {
 			self = 0;
-			p = src_skipws(p);
+			p = source_skipws(p);
 			if (strncmp(p, "self.", 5) == 0) {
 				self = 1;
 				p += 5;
 			}
-			src_word(&p, name, sizeof(name));
+			source_word(&p, name, sizeof(name));
 			while (w[0] != 'd' && p[0] == ':' && p[1] == ':') {
 				/* class A::B */
 				p += 2;
-				src_word(&p, name, sizeof(name));
+				source_word(&p, name, sizeof(name));
 			}
 			if (name[0] != '\0') {
-				if ((q = src_qualify(S, NULL, "::")) == NULL)
+				if ((q = source_qualify(S, NULL, "::")) == NULL)
 					goto nomem;
 				buf_reset(&sym);
 				if (buf_printf(&sym, "%s%s%s", q, *q == '\0' ? "" :
@@ -1653,12 +1660,12 @@ src_parse_ruby(struct src *S)
 				if (incomment) {
 					if ((sig = strndup(t, (size_t)(l + n - t))) == NULL)
 						goto nomem;
-					if (src_emit(S, sym.p, doc.p, sig) == -1)
+					if (source_emit(S, sym.p, doc.p, sig) == -1)
 						goto out;
 					free(sig);
 					sig = NULL;
 				}
-				if (w[0] != 'd' && src_push(S, name, ind) == -1)
+				if (w[0] != 'd' && source_push(S, name, ind) == -1)
 					goto nomem;
 			}
 		}
@@ -1684,7 +1691,7 @@ out:
  * folder. "axum/src/extract/ws.rs" -> "axum::extract::ws".
  */
 static char *
-src_rust_module(const char *path)
+source_rust_module(const char *path)
 {
 	struct buf	 b;
 	char		*p, *s, *c, **comp = NULL, *dot;
@@ -1736,7 +1743,7 @@ fail:
 
 /* Python module of a file: "pkg/sub/mod.py" -> "pkg.sub.mod", __init__ names its folder. */
 static char *
-src_py_module(const char *path)
+source_py_module(const char *path)
 {
 	char	*m, *dot, *s;
 	size_t	 n;
@@ -1795,15 +1802,15 @@ source_parse(const char *path, const char *data, size_t len, struct doc *out)
 			i++;
 		S.len[k] = i - S.off[k];
 		S.st[k] = (unsigned char)lx.st;
-		lex_line(&lx, S.txt + S.off[k], S.len[k], S.mask + S.off[k]);
+		source_lex_line(&lx, S.txt + S.off[k], S.len[k], S.mask + S.off[k]);
 		S.mask[i] = '\n';
 		i++;
 	}
 	S.mask[tlen] = '\0';
 	if (S.x->kind == SRC_RUST)
-		S.module = src_rust_module(path);
+		S.module = source_rust_module(path);
 	else if (S.x->kind == SRC_PYTHON)
-		S.module = src_py_module(path);
+		S.module = source_py_module(path);
 	else
 		S.module = strdup(S.base);
 	if (S.module == NULL)
@@ -1815,16 +1822,16 @@ source_parse(const char *path, const char *data, size_t len, struct doc *out)
 	switch (S.x->kind) {
 	case SRC_RUST:
 	case SRC_CLIKE:
-		rc = src_parse_braces(&S);
+		rc = source_parse_braces(&S);
 		break;
 	case SRC_GO:
-		rc = src_parse_go(&S);
+		rc = source_parse_go(&S);
 		break;
 	case SRC_PYTHON:
-		rc = src_parse_python(&S);
+		rc = source_parse_python(&S);
 		break;
 	case SRC_RUBY:
-		rc = src_parse_ruby(&S);
+		rc = source_parse_ruby(&S);
 		break;
 	}
 	if (rc == -1)
@@ -1840,7 +1847,7 @@ out:
 	if (rc == -1)
 		doc_release(out);
 	while (S.nscopes > 0)
-		src_pop(&S);
+		source_pop(&S);
 	buf_release(&S.header);
 	free(S.module);
 	free(S.txt);

@@ -189,7 +189,7 @@ util_b64url_encode(const unsigned char *p, size_t n)
 }
 
 static int
-b64url_value(char c)
+util_b64url_value(char c)
 {
 	const char	*p;
 
@@ -211,7 +211,7 @@ util_b64url_decode(const char *s, size_t n, unsigned char **out, size_t *outlen)
 	if ((r = malloc(n * 3 / 4 + 1)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if ((v = b64url_value(s[i])) == -1) {
+		if ((v = util_b64url_value(s[i])) == -1) {
 			free(r);
 			return -1;
 		}

@@ -220,9 +220,10 @@ test_release(void)
 		s.code[1].code = strdup("y");
 	} else
 		s.ncode = 0;
-	snippet_release(&s);
-	ok(s.title == NULL && s.code == NULL && s.ncode == 0, "snippet_release clears");
-	snippet_release(&s);
+	format_snippet_release(&s);
+	ok(s.title == NULL && s.code == NULL && s.ncode == 0,
+	    "format_snippet_release clears");
+	format_snippet_release(&s);
 	ok(1, "second release is harmless");
 }
 
