@@ -13,15 +13,20 @@
 #include "http.h"
 #include "web.h"
 
-/* The handlers take what they need from the request (r->db, r->who): no context. */
+/*
+ * Opens the worker's read-write connection. The handlers take what they need from the
+ * request (r->db, r->who); the context is the connection, kept in a static so that it
+ * stays reachable for the life of the process.
+ */
 static void *
 web_init(struct sqlite3 **db)
 {
-	static int	 ready;
+	static struct sqlite3 *web_db;
 
-	if (db_open(util_data_dir(), DB_READWRITE, db) == -1)
+	if (db_open(util_data_dir(), DB_READWRITE, &web_db) == -1)
 		return NULL;
-	return &ready;
+	*db = web_db;
+	return web_db;
 }
 
 #define PUBLIC		ACCESS_PUBLIC, NULL, 0
