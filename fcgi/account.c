@@ -32,14 +32,6 @@ account_dberr(struct http_req *r, const char *fn)
 	web_util_dberr(r, fn, "the change could not be stored");
 }
 
-static const struct validate_field account_no_fields[] = {
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
-};
-/* No query parameter is declared: any is refused. */
-static const struct validate_table account_no_params = {
-	account_no_fields, 0, "parameter"
-};
-
 static json_object *
 account_user_json(const struct user *u)
 {
@@ -190,7 +182,7 @@ account_login(struct http_req *r, void *arg)
 	int		 weaker = 0;
 
 	(void)arg;
-	if (validate_query(r, &account_no_params) == -1 ||
+	if (validate_query(r, &web_util_no_params) == -1 ||
 	    (body = validate_body(r, &account_login_body)) == NULL)
 		return;
 	name = validate_str(body, "username");
@@ -231,7 +223,7 @@ void
 account_session_get(struct http_req *r, void *arg)
 {
 	(void)arg;
-	if (validate_query(r, &account_no_params) == 0)
+	if (validate_query(r, &web_util_no_params) == 0)
 		web_util_send(r, 200, NULL, account_me_json(&r->who));
 }
 
@@ -242,7 +234,7 @@ account_logout(struct http_req *r, void *arg)
 	char		 hdr[256];
 
 	(void)arg;
-	if (validate_query(r, &account_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	if (r->who.via != ACCESS_SESSION) {
 		http_error(r, 400, "signing out ends a session; this request carries an "
@@ -311,7 +303,7 @@ account_password(struct http_req *r, void *arg)
 	char		 lname[USER_NAME_MAX + 1];
 
 	(void)arg;
-	if (validate_query(r, &account_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	if (p->user.id == 0) {
 		http_error(r, 403, "an operator key has no user and no password");
@@ -371,7 +363,7 @@ account_keys_revoke(struct http_req *r, void *arg)
 	int		 rc;
 
 	(void)arg;
-	if (validate_query(r, &account_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	if (p->user.id == 0 && !p->admin) {
 		http_error(r, 403, "revoking keys with an operator key needs an admin key");
@@ -459,7 +451,7 @@ account_keys_create(struct http_req *r, void *arg)
 	long long	 id;
 
 	(void)arg;
-	if (validate_query(r, &account_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	if (p->user.id == 0) {
 		http_error(r, 403, "an operator key cannot create keys; sign in as a "
@@ -540,7 +532,7 @@ account_users_list(struct http_req *r, void *arg)
 	json_object	*o, *list;
 
 	(void)arg;
-	if (validate_query(r, &account_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	list = json_object_new_array();
 	if (user_each(r->db, account_users_json, list) == -1) {
@@ -563,7 +555,7 @@ account_users_create(struct http_req *r, void *arg)
 	long long	 id;
 
 	(void)arg;
-	if (validate_query(r, &account_no_params) == -1 ||
+	if (validate_query(r, &web_util_no_params) == -1 ||
 	    (body = validate_body(r, &account_user_create_body)) == NULL)
 		return;
 	if (user_create(r->db, validate_str(body, "name"), account_role(body, 0),
@@ -587,7 +579,7 @@ account_user_of_path(struct http_req *r, struct user *u)
 	const char	*name = http_arg(r, "name");
 	int		 rc;
 
-	if (validate_query(r, &account_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return -1;
 	if (!user_valid_name(name) || (rc = user_by_name(r->db, name, u, NULL)) == 1) {
 		http_error(r, 404, "no user named %.64s", name);

@@ -16,10 +16,6 @@
 static const struct validate_field admin_no_fields[] = {
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
-/* No query parameter is declared: any is refused. */
-static const struct validate_table admin_no_params = {
-	admin_no_fields, 0, "parameter"
-};
 /*
  * A settings body: its members are the settings table's (settings_describe), which
  * settings_apply_json checks (names, types, values); the validator reads the JSON.
@@ -52,7 +48,7 @@ void
 admin_settings_get(struct http_req *r, void *arg)
 {
 	(void)arg;
-	if (validate_query(r, &admin_no_params) == 0)
+	if (validate_query(r, &web_util_no_params) == 0)
 		admin_settings_send(r);
 }
 
@@ -65,7 +61,7 @@ admin_settings_put(struct http_req *r, void *arg)
 	char		 err[600];
 
 	(void)arg;
-	if (validate_query(r, &admin_no_params) == -1 ||
+	if (validate_query(r, &web_util_no_params) == -1 ||
 	    (body = validate_body(r, &admin_settings_body)) == NULL)
 		return;
 	if (db_begin(r->db) == -1) {
@@ -92,7 +88,7 @@ void
 admin_setup_get(struct http_req *r, void *arg)
 {
 	(void)arg;
-	if (validate_query(r, &admin_no_params) == 0)
+	if (validate_query(r, &web_util_no_params) == 0)
 		web_util_send(r, 200, NULL, setup_json(r->db, util_data_dir()));
 }
 
@@ -110,7 +106,7 @@ admin_setup_step(struct http_req *r, int skip)
 		    "embedding, git-tokens)", r->path);
 		return;
 	}
-	if (validate_query(r, &admin_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	if (!skip && (body = validate_body(r, &admin_settings_body)) == NULL)
 		return;

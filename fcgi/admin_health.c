@@ -15,14 +15,6 @@
 #include "validate.h"
 #include "web.h"
 
-/* No query parameter is declared: any is refused. */
-static const struct validate_field admin_health_no_fields[] = {
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
-};
-static const struct validate_table admin_health_no_params = {
-	admin_health_no_fields, 0, "parameter"
-};
-
 void
 admin_health_health(struct http_req *r, void *arg)
 {
@@ -30,7 +22,7 @@ admin_health_health(struct http_req *r, void *arg)
 	int		 healthy;
 
 	(void)arg;
-	if (validate_query(r, &admin_health_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	o = health_json(util_data_dir(), &healthy);
 	web_util_send(r, healthy ? 200 : 503, NULL, o);
@@ -43,7 +35,7 @@ admin_health_ready(struct http_req *r, void *arg)
 	json_object	*o;
 
 	(void)arg;
-	if (validate_query(r, &admin_health_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	health_probe(util_data_dir(), &p);
 	if (!p.ok) {
@@ -64,7 +56,7 @@ admin_health_bundle(struct http_req *r, void *arg)
 	char		 name[64], hdr[160];
 
 	(void)arg;
-	if (validate_query(r, &admin_health_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	buf_init(&out);
 	if (bundle_build(r->db, util_data_dir(), &out, name, sizeof(name)) == -1)
@@ -89,7 +81,7 @@ admin_health_client_config(struct http_req *r, void *arg)
 	json_object	*o;
 
 	(void)arg;
-	if (validate_query(r, &admin_health_no_params) == -1)
+	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	o = json_object_new_object();
 	json_object_object_add(o, "mcpAuthRequired", json_object_new_boolean(

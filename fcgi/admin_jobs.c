@@ -15,13 +15,6 @@
 #include "validate.h"
 #include "web.h"
 
-static const struct validate_field admin_jobs_no_fields[] = {
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
-};
-static const struct validate_table admin_jobs_no_params = {
-	admin_jobs_no_fields, 0, "parameter"
-};
-
 static const struct validate_field admin_jobs_list_fields[] = {
 	{ "library", VALIDATE_STRING, 0, 1, 500, 0, NULL, NULL },
 	{ "state", VALIDATE_STRING, 0, 0, 0, 0, "queued|running|done|failed|cancelled",
@@ -44,18 +37,6 @@ static const struct validate_table admin_jobs_log_params = {
 	admin_jobs_log_fields, 0, "parameter"
 };
 
-/* A validated whole-number parameter, or dflt when absent. */
-static long
-admin_jobs_long(struct http_req *r, const char *name, long dflt)
-{
-	const char	*v = http_param(r, name);
-	long		 n = dflt;
-
-	if (v != NULL)
-		util_parse_long(v, 0, LONG_MAX, &n);
-	return n;
-}
-
 void
 admin_jobs_list(struct http_req *r, void *arg)
 {
@@ -68,17 +49,29 @@ admin_jobs_list(struct http_req *r, void *arg)
 	f.library = http_param(r, "library");
 	f.state = http_param(r, "state");
 	f.kind = http_param(r, "kind");
-	f.limit = admin_jobs_long(r, "limit", 50);
-	f.before = admin_jobs_long(r, "before", LONG_MAX);
+	f.limit = web_util_param_long(r, "limit", 50);
+	f.before = web_util_param_long(r, "before", LONG_MAX);
 	if ((o = catalog_jobs(r->db, &f)) == NULL)
 		web_util_dberr(r, __func__, "database error");
 	else
 		web_util_send(r, 200, NULL, o);
 }
 
+/* The job id of the path in *id; answers 404 and returns -1 when it is not a number. */
+static int
+admin_jobs_id(struct http_req *r, long *id)
+{
+	if (util_parse_long(http_arg(r, "id"), 1, LONG_MAX, id) == 0)
+		return 0;
+	http_error(r, 404, "no such endpoint: %s (jobs are /api/jobs/ID, "
+	    "/api/jobs/ID/log, /api/jobs/ID/cancel)", r->path);
+	return -1;
+}
+
 /*
- * The job of the path with its query parameters checked against params: 1 with the job in
- * *job (caller puts), else answered (404, 400, 500) and -1.
+ * The job of the path with its query parameters checked against params (NULL: *id is
+ * already known and checked): 1 with the job in *job (caller puts), else answered (404,
+ * 400, 500) and -1.
  */
 static int
 admin_jobs_find(struct http_req *r, const struct validate_table *params, long *id,
@@ -87,12 +80,8 @@ admin_jobs_find(struct http_req *r, const struct validate_table *params, long *i
 	int	 rc;
 
 	*job = NULL;
-	if (util_parse_long(http_arg(r, "id"), 1, LONG_MAX, id) == -1) {
-		http_error(r, 404, "no such endpoint: %s (jobs are /api/jobs/ID, "
-		    "/api/jobs/ID/log, /api/jobs/ID/cancel)", r->path);
-		return -1;
-	}
-	if (params != NULL && validate_query(r, params) == -1)
+	if (params != NULL && (admin_jobs_id(r, id) == -1 ||
+	    validate_query(r, params) == -1))
 		return -1;
 	if ((rc = catalog_job(r->db, *id, job)) == 1)
 		return 1;
@@ -110,7 +99,7 @@ admin_jobs_get(struct http_req *r, void *arg)
 	long		 id;
 
 	(void)arg;
-	if (admin_jobs_find(r, &admin_jobs_no_params, &id, &job) == 1)
+	if (admin_jobs_find(r, &web_util_no_params, &id, &job) == 1)
 		web_util_send(r, 200, NULL, job);
 }
 
@@ -123,8 +112,8 @@ admin_jobs_log(struct http_req *r, void *arg)
 	(void)arg;
 	if (admin_jobs_find(r, &admin_jobs_log_params, &id, &job) != 1)
 		return;
-	if ((o = catalog_job_log(r->db, id, admin_jobs_long(r, "after", 0),
-	    admin_jobs_long(r, "limit", 1000))) == NULL)
+	if ((o = catalog_job_log(r->db, id, web_util_param_long(r, "after", 0),
+	    web_util_param_long(r, "limit", 1000))) == NULL)
 		web_util_dberr(r, __func__, "database error");
 	else {
 		json_object_object_add(o, "jobId", json_object_new_int64(id));
@@ -143,12 +132,7 @@ admin_jobs_cancel(struct http_req *r, void *arg)
 	int		 status = 200;
 
 	(void)arg;
-	if (util_parse_long(http_arg(r, "id"), 1, LONG_MAX, &id) == -1) {
-		http_error(r, 404, "no such endpoint: %s (jobs are /api/jobs/ID, "
-		    "/api/jobs/ID/log, /api/jobs/ID/cancel)", r->path);
-		return;
-	}
-	if (validate_query(r, &admin_jobs_no_params) == -1)
+	if (admin_jobs_id(r, &id) == -1 || validate_query(r, &web_util_no_params) == -1)
 		return;
 	switch (jobs_cancel(r->db, id)) {
 	case JOBS_CANCEL_OK:

@@ -18,13 +18,6 @@
 
 #define ADMIN_LIBRARIES_SEGMENT_MAX	200	/* characters of the owner or the repo */
 
-static const struct validate_field admin_libraries_no_fields[] = {
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
-};
-static const struct validate_table admin_libraries_no_params = {
-	admin_libraries_no_fields, 0, "parameter"
-};
-
 /* Starts the worker for job and answers 202 {libraryId, jobId, message}. */
 static void
 admin_libraries_queued(struct http_req *r, const char *id, long long job,
@@ -62,15 +55,7 @@ admin_libraries_parse(struct http_req *r, void *arg)
 	char		 err[600], id[512], host[256];
 
 	(void)arg;
-	if (validate_query(r, &admin_libraries_no_params) == -1)
-		return;
-	if (r->content_type == NULL ||
-	    strncasecmp(r->content_type, "application/json", 16) != 0 ||
-	    (r->content_type[16] != '\0' && r->content_type[16] != ';')) {
-		http_error(r, 415, "Content-Type must be application/json");
-		return;
-	}
-	if (http_read_body(r, VALIDATE_BODY_MAX) == -1)
+	if (validate_query(r, &web_util_no_params) == -1 || validate_read_body(r) == -1)
 		return;
 	if (library_parse_request(r->body, r->body_len, &p, err, sizeof(err)) == -1) {
 		http_error(r, strcmp(err, "out of memory") == 0 ? 500 : 400, "%s", err);
@@ -98,18 +83,6 @@ static const struct validate_table admin_libraries_list_params = {
 	admin_libraries_list_fields, 0, "parameter"
 };
 
-/* A validated whole-number parameter, or dflt when absent. */
-static long
-admin_libraries_long(struct http_req *r, const char *name, long dflt)
-{
-	const char	*v = http_param(r, name);
-	long		 n = dflt;
-
-	if (v != NULL)
-		util_parse_long(v, 0, 1000000000, &n);
-	return n;
-}
-
 void
 admin_libraries_list(struct http_req *r, void *arg)
 {
@@ -119,8 +92,8 @@ admin_libraries_list(struct http_req *r, void *arg)
 	if (validate_query(r, &admin_libraries_list_params) == -1)
 		return;
 	if ((o = catalog_libraries(r->db, http_param(r, "state"),
-	    admin_libraries_long(r, "limit", 100),
-	    admin_libraries_long(r, "offset", 0))) == NULL)
+	    web_util_param_long(r, "limit", 100),
+	    web_util_param_long(r, "offset", 0))) == NULL)
 		web_util_dberr(r, __func__, "database error");
 	else
 		web_util_send(r, 200, NULL, o);
@@ -171,7 +144,7 @@ admin_libraries_get(struct http_req *r, void *arg)
 
 	(void)arg;
 	if (admin_libraries_id(r, id, sizeof(id)) == -1 ||
-	    validate_query(r, &admin_libraries_no_params) == -1)
+	    validate_query(r, &web_util_no_params) == -1)
 		return;
 	if ((rc = catalog_library(r->db, id, &o)) == 1)
 		web_util_send(r, 200, NULL, o);
@@ -199,7 +172,7 @@ admin_libraries_queue(struct http_req *r, int del)
 	char		 id[512], err[600];
 
 	if (admin_libraries_id(r, id, sizeof(id)) == -1 ||
-	    validate_query(r, del ? &admin_libraries_no_params :
+	    validate_query(r, del ? &web_util_no_params :
 	    &admin_libraries_refresh_params) == -1)
 		return;
 	force = http_param(r, "force");

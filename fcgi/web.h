@@ -12,6 +12,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "validate.h"
 
 /* ------------------------------------------------------------------ web_util.c */
 
@@ -20,6 +21,10 @@ void	 web_util_send(struct http_req *, int status, const char *extra_headers,
 	    json_object *);
 /* Logs func's database error and answers 500 with msg (the log has the details). */
 void	 web_util_dberr(struct http_req *, const char *func, const char *msg);
+/* The query parameters of a route that declares none: any is refused. */
+extern const struct validate_table web_util_no_params;
+/* A whole-number query parameter validate_query has checked, or dflt when absent. */
+long	 web_util_param_long(struct http_req *, const char *name, long dflt);
 
 /* ------------------------------------------------------------------ admin_libraries.c */
 

@@ -1,6 +1,7 @@
 /* web_util.c: the helpers shared by the handlers of ctxd-web (see web.h). */
 #include "config.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include <json.h>
@@ -8,6 +9,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "validate.h"
 #include "web.h"
 
 void
@@ -31,4 +33,22 @@ web_util_dberr(struct http_req *r, const char *func, const char *msg)
 {
 	log_err("%s: %s", func, sqlite3_errmsg(r->db));
 	http_error(r, 500, "%s; the responder log has the details", msg);
+}
+
+static const struct validate_field web_util_no_fields[] = {
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+const struct validate_table web_util_no_params = {
+	web_util_no_fields, 0, "parameter"
+};
+
+long
+web_util_param_long(struct http_req *r, const char *name, long dflt)
+{
+	const char	*v = http_param(r, name);
+	long		 n = dflt;
+
+	if (v != NULL)
+		util_parse_long(v, LONG_MIN, LONG_MAX, &n);
+	return n;
 }

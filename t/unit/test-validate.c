@@ -199,55 +199,50 @@ test_rules(void)
 	json_object_put(o);
 }
 
+/*
+ * Runs validate_query over parameters "req=x" (unless only_second) and name=value
+ * against a table of rule_fields; its return value, the answer (if any) in out.
+ */
+static int
+query_run(const char *name, const char *value, int only_second, struct buf *out)
+{
+	static const struct validate_table t = { rule_fields, 0, "parameter" };
+	struct http_param p[2] = { { "req", "x" }, { NULL, NULL } };
+	struct http_req	 r;
+
+	memset(&r, 0, sizeof(r));
+	buf_release(out);
+	buf_init(out);
+	r.method = "GET";
+	r.path = "/t";
+	r.capture = out;
+	p[1].name = (char *)name;
+	p[1].value = (char *)value;
+	r.params = only_second ? p + 1 : p;
+	r.nparams = only_second ? 1 : 2;
+	return validate_query(&r, &t);
+}
+
 /* The query string rules: validate_query answers 400 itself (captured here). */
 static void
 test_query(void)
 {
-	static const struct validate_table t = { rule_fields, 0, "parameter" };
-	struct http_param p[2];
-	struct http_req	 r;
 	struct buf	 out;
-	int		 rc;
 
-	memset(&r, 0, sizeof(r));
 	buf_init(&out);
-	r.method = "GET";
-	r.path = "/t";
-	r.capture = &out;
-	r.params = p;
-	p[0].name = "req";
-	p[0].value = "x";
-	p[1].name = "flag";
-	p[1].value = "maybe";
-	r.nparams = 2;
-	rc = validate_query(&r, &t);
-	ok(rc == -1 && out.p != NULL && strstr(out.p, "Status: 400") != NULL &&
+	ok(query_run("flag", "maybe", 0, &out) == -1 && out.p != NULL &&
+	    strstr(out.p, "Status: 400") != NULL &&
 	    strstr(out.p, "parameter 'flag' must be 'true' or 'false'") != NULL,
 	    "a bool parameter is 'true' or 'false' (400)");
-	buf_release(&out);
-	memset(&r, 0, sizeof(r));
-	r.method = "GET";
-	r.path = "/t";
-	r.capture = &out;
-	r.params = p;
-	p[1].name = "page";
-	r.nparams = 2;
-	rc = validate_query(&r, &t);
-	ok(rc == -1 && out.p != NULL && strstr(out.p, "unknown parameter 'page'") != NULL,
+	ok(query_run("page", "2", 0, &out) == -1 && out.p != NULL &&
+	    strstr(out.p, "unknown parameter 'page'") != NULL,
 	    "an unknown parameter is refused");
-	buf_release(&out);
-	memset(&r, 0, sizeof(r));
-	r.method = "GET";
-	r.path = "/t";
-	r.capture = &out;
-	r.params = p;
-	p[1].name = "n";
-	p[1].value = "7";
-	r.nparams = 2;
-	ok(validate_query(&r, &t) == 0 && out.p == NULL, "good parameters pass, no answer");
-	r.nparams = 1;
-	p[0].name = "n";
-	ok(validate_query(&r, &t) == -1 && out.p != NULL &&
+	ok(query_run("n", "11", 0, &out) == -1 && out.p != NULL &&
+	    strstr(out.p, "parameter 'n' must be a whole number from 1 to 10") != NULL,
+	    "an int parameter out of bounds");
+	ok(query_run("n", "7", 0, &out) == 0 && out.p == NULL,
+	    "good parameters pass, no answer");
+	ok(query_run("n", "7", 1, &out) == -1 && out.p != NULL &&
 	    strstr(out.p, "missing required parameter 'req'") != NULL,
 	    "a required parameter");
 	buf_release(&out);
