@@ -1,6 +1,9 @@
 /*
- * web.h: shared by the ctxd-web handlers (fcgi/web.c, fcgi/account.c): the responder's
- * context, the one authorization function and the JSON body validator.
+ * web.h: the handlers of ctxd-web, one file per concern, for the route table in
+ * fcgi/web.c, and the few helpers they share (fcgi/web_util.c). A handler runs after the
+ * route matcher (lib/http.c) has authorized the caller (r->who); it validates its query
+ * parameters and body with lib/validate.h and calls lib/ for the work. The paths and
+ * shapes are documented in ctxd-web(8).
  */
 #ifndef WEB_H
 #define WEB_H
@@ -9,64 +12,63 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "validate.h"
 
-#define WEB_BODY_MAX	(64 * 1024)
+/* ------------------------------------------------------------------ web_util.c */
 
-struct web_ctx {
-	struct sqlite3	*db;
-};
+/* Sends a json-c object (NULL: a 500) with the status and extra header lines; puts it. */
+void	 web_util_send(struct http_req *, int status, const char *extra_headers,
+	    json_object *);
+/* Logs func's database error and answers 500 with msg (the log has the details). */
+void	 web_util_dberr(struct http_req *, const char *func, const char *msg);
+/* The query parameters of a route that declares none: any is refused. */
+extern const struct validate_table web_util_no_params;
+/* A whole-number query parameter validate_query has checked, or dflt when absent. */
+long	 web_util_param_long(struct http_req *, const char *name, long dflt);
 
-/* What a request needs (web_authorize); 0 with an anonymous setting that is on: nothing. */
-#define WEB_NEED_USER		0x01	/* a valid key or session, any role */
-#define WEB_NEED_ADMIN		0x02	/* an admin key or an admin's session */
-#define WEB_MAY_MUST_CHANGE	0x04	/* allowed while the password must be changed */
+/* ------------------------------------------------------------------ admin_libraries.c */
 
-enum web_via { WEB_ANONYMOUS, WEB_KEY, WEB_SESSION };
+void	 admin_libraries_parse(struct http_req *, void *);	/* POST /api/parse */
+void	 admin_libraries_list(struct http_req *, void *);	/* GET /api/libraries */
+void	 admin_libraries_get(struct http_req *, void *);	/* GET .../{owner}/{repo} */
+void	 admin_libraries_refresh(struct http_req *, void *);	/* POST .../refresh */
+void	 admin_libraries_delete(struct http_req *, void *);	/* DELETE .../{owner}/{repo} */
 
-/* Who is asking. user.id is 0 for anonymous requests and operator keys. */
-struct web_principal {
-	enum web_via	 via;
-	int		 admin;
-	struct user	 user;
-	long long	 key_id;
-	long long	 session_id;
-	const char	*token;		/* session token (the cookie), valid during the request */
-};
+/* ------------------------------------------------------------------ admin_jobs.c */
 
-/*
- * The one authorization check of ctxd-web. When anon_setting (a perm.anonymous_* setting,
- * or NULL) is on, anyone may and *p is anonymous. Otherwise the request needs an API key
- * (Authorization: Bearer) or a session cookie; a session's state-changing request (any
- * method but GET and HEAD) also needs its CSRF token in X-CSRF-Token. A user who must
- * change the password may only do what WEB_MAY_MUST_CHANGE allows. On refusal answers 401
- * (with WWW-Authenticate: Bearer; the error says "missing" or "invalid") or 403 naming
- * what, and returns -1.
- */
-int	 web_authorize(struct http_req *, struct web_ctx *, int need,
-	    const char *anon_setting, const char *what, struct web_principal *);
+void	 admin_jobs_list(struct http_req *, void *);		/* GET /api/jobs */
+void	 admin_jobs_get(struct http_req *, void *);		/* GET /api/jobs/{id} */
+void	 admin_jobs_log(struct http_req *, void *);		/* GET /api/jobs/{id}/log */
+void	 admin_jobs_cancel(struct http_req *, void *);		/* POST .../cancel */
 
-/* Declared fields of a JSON request body (web_json_body). */
-enum web_field_type { WEB_STRING, WEB_BOOL };
-struct web_field {
-	const char		*name;
-	enum web_field_type	 type;
-	int			 required;
-	size_t			 max;		/* WEB_STRING: longest value in bytes */
-};
+/* ------------------------------------------------------------------ admin.c */
 
-/*
- * Reads and validates a JSON object body against fields: Content-Type application/json,
- * at most WEB_BODY_MAX bytes, no unknown or missing fields, right types and lengths. On
- * failure answers 4xx naming the problem and returns NULL; else the object (caller puts).
- */
-json_object *web_json_body(struct http_req *, const struct web_field *, size_t n);
-/* A field of a validated body: its string (or NULL when absent) / boolean (or dflt). */
-const char *web_json_str(json_object *, const char *name);
-int	 web_json_bool(json_object *, const char *name, int dflt);
-/* Sends a json-c object with the status and optional extra header lines; puts it. */
-void	 web_send(struct http_req *, int status, const char *extra_headers, json_object *);
+void	 admin_settings_get(struct http_req *, void *);		/* GET /api/settings */
+void	 admin_settings_put(struct http_req *, void *);		/* PUT, PATCH */
+void	 admin_setup_get(struct http_req *, void *);		/* GET /api/setup */
+void	 admin_setup_save(struct http_req *, void *);		/* POST /api/setup/{step} */
+void	 admin_setup_skip(struct http_req *, void *);		/* POST .../{step}/skip */
 
-/* The account handlers (fcgi/account.c): 1 when the path was theirs (answered), else 0. */
-int	 account_handle(struct http_req *, struct web_ctx *);
+/* ------------------------------------------------------------------ admin_health.c */
+
+void	 admin_health_health(struct http_req *, void *);	/* GET /api/health */
+void	 admin_health_ready(struct http_req *, void *);		/* GET /api/ready */
+void	 admin_health_bundle(struct http_req *, void *);	/* GET /api/support-bundle */
+void	 admin_health_client_config(struct http_req *, void *);	/* GET /api/client-config */
+
+/* ------------------------------------------------------------------ account.c */
+
+void	 account_session_get(struct http_req *, void *);	/* GET /api/session */
+void	 account_login(struct http_req *, void *);		/* POST /api/session */
+void	 account_logout(struct http_req *, void *);		/* DELETE /api/session */
+void	 account_password(struct http_req *, void *);		/* POST /api/password */
+void	 account_keys_list(struct http_req *, void *);		/* GET /api/keys */
+void	 account_keys_create(struct http_req *, void *);	/* POST /api/keys */
+void	 account_keys_revoke(struct http_req *, void *);	/* DELETE /api/keys/{id} */
+void	 account_users_list(struct http_req *, void *);		/* GET /api/users */
+void	 account_users_create(struct http_req *, void *);	/* POST /api/users */
+void	 account_users_get(struct http_req *, void *);		/* GET /api/users/{name} */
+void	 account_users_patch(struct http_req *, void *);	/* PATCH */
+void	 account_users_delete(struct http_req *, void *);	/* DELETE */
 
 #endif

@@ -142,6 +142,23 @@ struct settings_desc {
 int	 settings_describe(size_t i, struct settings_desc *);
 /* 1 when a value is stored for name (a secret is set), else 0. */
 int	 settings_is_set(struct sqlite3 *, const char *name);
+/*
+ * The settings as the admin API shows them, {name: {type, help, value, default, ...}},
+ * every one or only those in names (NULL-terminated); a secret shows only whether it is
+ * set. The caller puts the object.
+ */
+struct json_object *settings_json(struct sqlite3 *, const char *datadir,
+	    const char *const *names);
+enum settings_apply_result { SETTINGS_APPLY_OK, SETTINGS_APPLY_BAD, SETTINGS_APPLY_DBERR };
+/*
+ * Writes the settings of JSON object o, {name: value, ...}, inside the caller's
+ * transaction: a value is a string, true/false for a bool setting, a whole number for a
+ * number setting, or "" or null to reset it (a secret is cleared); each is validated by
+ * settings_set. allowed (NULL-terminated; NULL: any) limits the names. On BAD (the input)
+ * or DBERR err says why; the caller rolls back.
+ */
+enum settings_apply_result settings_apply_json(struct sqlite3 *, const char *datadir,
+	    struct json_object *o, const char *const *allowed, char *err, size_t errsz);
 
 /* ---------------------------------------------------------------- apikey.c */
 
@@ -545,6 +562,25 @@ char	*library_repo_dir(const char *datadir, const char *host, const char *librar
  */
 int	 library_delete_run(struct sqlite3 *, const char *datadir, long long job_id,
 	    const char *library_id);
+enum library_change {
+	LIBRARY_OK, LIBRARY_NOT_FOUND, LIBRARY_TAKEN, LIBRARY_DELETING, LIBRARY_ERROR
+};
+/*
+ * Adds library id (host: its host[:port]) for parse request p, or updates its branch and
+ * source settings when it exists for the same URL, and queues its index job (*job_id), in
+ * one transaction. LIBRARY_TAKEN: the id belongs to another URL; LIBRARY_DELETING: it is
+ * being deleted; LIBRARY_ERROR: a database error (logged). Not OK: err says why.
+ */
+enum library_change library_upsert(struct sqlite3 *, const struct parse_req *p,
+	    const char *id, const char *host, long long *job_id, char *err, size_t errsz);
+/*
+ * Queues a refresh (del 0; force: a full re-index) or the deletion (del 1) of library id,
+ * in one transaction (a job already queued is reused): *job_id. LIBRARY_NOT_FOUND,
+ * LIBRARY_DELETING (a refresh while the library is being deleted) or LIBRARY_ERROR
+ * (logged) with err.
+ */
+enum library_change library_queue(struct sqlite3 *, const char *id, int del, int force,
+	    long long *job_id, char *err, size_t errsz);
 
 /* ---------------------------------------------------------------- select.c */
 

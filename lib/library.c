@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -19,29 +21,12 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "validate.h"
 
 #define URL_MAX		2048	/* longest repoUrl */
 #define BRANCH_MAX	255	/* longest branch name (git's own practical bound) */
 #define LIST_MAX	100	/* entries in folders / excludeFolders / excludeFiles */
 #define ENTRY_MAX	255	/* longest folder or file pattern */
-
-enum field_type { F_STRING, F_BOOL, F_LIST };
-
-struct field {
-	const char	*name;
-	enum field_type	 type;
-	int		 required;
-};
-
-/* The declared keys of a parse request; anything else is refused. */
-static const struct field parse_fields[] = {
-	{ "repoUrl", F_STRING, 1 },
-	{ "branch", F_STRING, 0 },
-	{ "folders", F_LIST, 0 },
-	{ "excludeFolders", F_LIST, 0 },
-	{ "excludeFiles", F_LIST, 0 },
-	{ "indexSourceCode", F_BOOL, 0 },
-};
 
 void
 library_parse_request_release(struct parse_req *p)
@@ -57,8 +42,9 @@ static int
 library_valid_entry(const char *s)
 {
 	const unsigned char *p;
+	long		 chars = validate_utf8_chars(s, strlen(s));
 
-	if (*s == '\0' || strlen(s) > ENTRY_MAX || strstr(s, "..") != NULL)
+	if (chars < 1 || chars > ENTRY_MAX || strstr(s, "..") != NULL)
 		return 0;
 	for (p = (const unsigned char *)s; *p != '\0'; p++)
 		if (*p < 0x20 || *p == 0x7f || *p == '\\')
@@ -119,91 +105,60 @@ library_valid_branch(const char *b)
 	return 1;
 }
 
+/* validate.h check functions of the parse request's fields. */
+static int
+library_check_branch(const char *v, char *err, size_t errsz)
+{
+	if (library_valid_branch(v))
+		return 0;
+	snprintf(err, errsz, "is not a valid git branch name");
+	return -1;
+}
+
+static int
+library_check_entry(const char *v, char *err, size_t errsz)
+{
+	if (library_valid_entry(v))
+		return 0;
+	snprintf(err, errsz, "must not contain '..', '\\' or control characters");
+	return -1;
+}
+
+/* The declared fields of a parse request (POST /api/parse); anything else is refused. */
+static const struct validate_field library_parse_fields[] = {
+	{ "repoUrl", VALIDATE_STRING, 1, 1, URL_MAX, 0, NULL, NULL },
+	{ "branch", VALIDATE_STRING, 0, 0, BRANCH_MAX, 0, NULL, library_check_branch },
+	{ "folders", VALIDATE_LIST, 0, 0, LIST_MAX, ENTRY_MAX, NULL, library_check_entry },
+	{ "excludeFolders", VALIDATE_LIST, 0, 0, LIST_MAX, ENTRY_MAX, NULL,
+	    library_check_entry },
+	{ "excludeFiles", VALIDATE_LIST, 0, 0, LIST_MAX, ENTRY_MAX, NULL,
+	    library_check_entry },
+	{ "indexSourceCode", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table library_parse_table = {
+	library_parse_fields, 0, "field"
+};
+
 int
 library_parse_request(const char *json, size_t len, struct parse_req *p, char *err,
     size_t errsz)
 {
-	json_tokener	*tok;
-	json_object	*root = NULL, *v;
-	enum json_tokener_error jerr;
+	json_object	*root, *v;
+	const char	*branch;
 	char		 id[512], host[256];
-	size_t		 i;
 	int		 rc = -1;
 
 	memset(p, 0, sizeof(*p));
-	if ((tok = json_tokener_new()) == NULL) {
-		snprintf(err, errsz, "out of memory");
+	if ((root = validate_json(&library_parse_table, json, len, err, errsz)) == NULL)
 		return -1;
-	}
-	root = json_tokener_parse_ex(tok, json, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (root == NULL || jerr != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) != len) {
-		snprintf(err, errsz, "request body is not valid JSON: %s",
-		    jerr != json_tokener_success ? json_tokener_error_desc(jerr) :
-		    "trailing characters after the object");
-		goto out;
-	}
-	if (!json_object_is_type(root, json_type_object)) {
-		snprintf(err, errsz, "request body must be a JSON object");
-		goto out;
-	}
-	/* Unknown keys are refused so that a typo is not silently ignored. */
-	json_object_object_foreach(root, key, val) {
-		(void)val;
-		for (i = 0; i < sizeof(parse_fields) / sizeof(parse_fields[0]); i++)
-			if (strcmp(parse_fields[i].name, key) == 0)
-				break;
-		if (i == sizeof(parse_fields) / sizeof(parse_fields[0])) {
-			snprintf(err, errsz, "unknown field '%.64s'", key);
-			goto out;
-		}
-	}
-	for (i = 0; i < sizeof(parse_fields) / sizeof(parse_fields[0]); i++) {
-		const struct field *f = &parse_fields[i];
-		int ok;
-
-		if (!json_object_object_get_ex(root, f->name, &v) ||
-		    json_object_is_type(v, json_type_null)) {
-			if (f->required) {
-				snprintf(err, errsz, "missing required field '%s'",
-				    f->name);
-				goto out;
-			}
-			continue;
-		}
-		ok = (f->type == F_STRING && json_object_is_type(v, json_type_string)) ||
-		    (f->type == F_BOOL && json_object_is_type(v, json_type_boolean)) ||
-		    (f->type == F_LIST && json_object_is_type(v, json_type_array));
-		if (!ok) {
-			snprintf(err, errsz, "field '%s' must be %s", f->name,
-			    f->type == F_STRING ? "a string" : f->type == F_BOOL ?
-			    "true or false" : "a list of strings");
-			goto out;
-		}
-	}
-	json_object_object_get_ex(root, "repoUrl", &v);
-	if (strlen(json_object_get_string(v)) > URL_MAX) {
-		snprintf(err, errsz, "field 'repoUrl' is longer than %d characters",
-		    URL_MAX);
-		goto out;
-	}
-	if ((p->repo_url = strdup(json_object_get_string(v))) == NULL)
+	if ((p->repo_url = strdup(validate_str(root, "repoUrl"))) == NULL)
 		goto oom;
 	if (library_id_from_url(p->repo_url, id, sizeof(id), host, sizeof(host),
 	    err, errsz) == -1)
 		goto out;
-	if (json_object_object_get_ex(root, "branch", &v) &&
-	    json_object_is_type(v, json_type_string)) {
-		if (!library_valid_branch(json_object_get_string(v))) {
-			snprintf(err, errsz, "field 'branch' is not a valid git "
-			    "branch name");
-			goto out;
-		}
-		p->branch = strdup(json_object_get_string(v));
-	} else
-		p->branch = strdup("");
-	if (p->branch == NULL)
+	branch = validate_str(root, "branch");
+	if ((p->branch = strdup(branch != NULL ? branch : "")) == NULL)
 		goto oom;
 	if (json_object_object_get_ex(root, "folders", &v) &&
 	    json_object_is_type(v, json_type_array) &&
@@ -220,9 +175,7 @@ library_parse_request(const char *json, size_t len, struct parse_req *p, char *e
 	    library_list(v, "excludeFiles", &p->rules.exclude_files,
 	    &p->rules.nexclude_files, err, errsz) == -1)
 		goto out;
-	if (json_object_object_get_ex(root, "indexSourceCode", &v) &&
-	    json_object_is_type(v, json_type_boolean))
-		p->rules.index_source = json_object_get_boolean(v);
+	p->rules.index_source = validate_bool(root, "indexSourceCode", 0);
 	rc = 0;
 	goto out;
 oom:
@@ -231,7 +184,6 @@ out:
 	if (rc == -1)
 		library_parse_request_release(p);
 	json_object_put(root);
-	json_tokener_free(tok);
 	return rc;
 }
 
@@ -575,4 +527,172 @@ out:
 	free(host);
 	free(dir);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ adding and queueing */
+
+/* The URL that identifies a repository: no trailing ".git" or '/'; malloc'd. */
+static char *
+library_canonical_url(const char *url)
+{
+	char	*u = strdup(url);
+	size_t	 n;
+
+	if (u == NULL)
+		return NULL;
+	n = strlen(u);
+	while (n > 0 && u[n - 1] == '/')
+		u[--n] = '\0';
+	if (util_str_endswith(u, ".git"))
+		u[n - 4] = '\0';
+	return u;
+}
+
+/*
+ * Inside the caller's transaction: LIBRARY_OK when library id may be (re)added for url,
+ * *exists saying whether it is there; LIBRARY_TAKEN (another URL) or LIBRARY_DELETING
+ * with err.
+ */
+static enum library_change
+library_upsert_check(sqlite3 *db, const char *id, const char *url, int *exists,
+    char *err, size_t errsz)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*exists = 0;
+	if (sqlite3_prepare_v2(db, "SELECT url FROM libraries WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
+		return LIBRARY_ERROR;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *have = (const char *)sqlite3_column_text(st, 0);
+
+		if (strcasecmp(have, url) != 0) {
+			snprintf(err, errsz, "library %s already exists for %s; remove it "
+			    "before adding %s", id, have, url);
+			sqlite3_finalize(st);
+			return LIBRARY_TAKEN;
+		}
+		*exists = 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return LIBRARY_ERROR;
+	if (*exists && (rc = jobs_delete_pending(db, id, NULL)) != 0) {
+		snprintf(err, errsz, "library %s is being deleted; add it again when the "
+		    "deletion has finished", id);
+		return rc == 1 ? LIBRARY_DELETING : LIBRARY_ERROR;
+	}
+	return LIBRARY_OK;
+}
+
+enum library_change
+library_upsert(sqlite3 *db, const struct parse_req *p, const char *id, const char *host,
+    long long *job_id, char *err, size_t errsz)
+{
+	enum library_change rc = LIBRARY_ERROR;
+	sqlite3_stmt	*st = NULL;
+	char		*settings = NULL, *url = NULL, now[32];
+	int		 exists;
+
+	if ((settings = library_settings_json(p)) == NULL ||
+	    (url = library_canonical_url(p->repo_url)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_begin(db) == -1)
+		goto dberr;
+	if ((rc = library_upsert_check(db, id, url, &exists, err, errsz)) != LIBRARY_OK) {
+		db_rollback(db);
+		if (rc == LIBRARY_ERROR)
+			goto dberr;
+		goto out;
+	}
+	rc = LIBRARY_ERROR;
+	if (sqlite3_prepare_v2(db, exists ? "UPDATE libraries SET branch = ?2, "
+	    "settings = ?3, url = ?4, updated_at = ?5 WHERE id = ?1" : "INSERT INTO "
+	    "libraries (id, lib_no, url, host, branch, settings, title, created_at, "
+	    "updated_at) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
+	    "libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5)", -1, &st, NULL) != SQLITE_OK)
+		goto dberr_rollback;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, p->branch, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, settings, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
+	if (!exists) {
+		sqlite3_bind_text(st, 6, host, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, strrchr(id, '/') + 1, -1, SQLITE_STATIC);
+	}
+	if (sqlite3_step(st) != SQLITE_DONE ||
+	    jobs_enqueue(db, id, 0, job_id) == -1 || db_commit(db) == -1)
+		goto dberr_rollback;
+	rc = LIBRARY_OK;
+	goto out;
+dberr_rollback:
+	db_rollback(db);
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	snprintf(err, errsz, "the library could not be stored; the responder log has "
+	    "the details");
+out:
+	sqlite3_finalize(st);
+	free(settings);
+	free(url);
+	return rc;
+}
+
+/* 1 when the library exists, 0 when not, -1 on error. */
+static int
+library_exists(sqlite3 *db, const char *id)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM libraries WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+enum library_change
+library_queue(sqlite3 *db, const char *id, int del, int force, long long *job_id,
+    char *err, size_t errsz)
+{
+	long long	 pending;
+	int		 rc;
+
+	*job_id = 0;
+	if (db_begin(db) == -1)
+		goto dberr;
+	if ((rc = library_exists(db, id)) != 1) {
+		db_rollback(db);
+		if (rc == -1)
+			goto dberr;
+		snprintf(err, errsz, "library %s does not exist", id);
+		return LIBRARY_NOT_FOUND;
+	}
+	if (del)
+		rc = jobs_enqueue_delete(db, id, job_id);
+	else if ((rc = jobs_delete_pending(db, id, &pending)) == 1) {
+		db_rollback(db);
+		snprintf(err, errsz, "library %s is being deleted (job %lld); it cannot "
+		    "be refreshed", id, pending);
+		return LIBRARY_DELETING;
+	} else if (rc == 0)
+		rc = jobs_enqueue(db, id, force, job_id);
+	if (rc == -1 || db_commit(db) == -1) {
+		db_rollback(db);
+		goto dberr;
+	}
+	return LIBRARY_OK;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	snprintf(err, errsz, "database error; the responder log has the details");
+	return LIBRARY_ERROR;
 }

@@ -1,10 +1,12 @@
 /* settings.c: the operator settings stored in the database (secrets sealed). */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
 #include <sqlite3.h>
 
 #include "ctxd.h"
@@ -410,4 +412,166 @@ settings_list(sqlite3 *db, FILE *f)
 		free(raw);
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ settings as JSON */
+
+/* A stored value v of setting d as JSON: a bool, a whole number or a string. */
+static json_object *
+settings_typed(const struct settings_desc *d, const char *v)
+{
+	long	 n;
+
+	if (v == NULL)
+		return NULL;
+	if (strcmp(d->kind, "bool") == 0)
+		return json_object_new_boolean(strcmp(v, "true") == 0);
+	if (strcmp(d->kind, "number") == 0 &&
+	    util_parse_long(v, LONG_MIN, LONG_MAX, &n) == 0)
+		return json_object_new_int64(n);
+	return json_object_new_string(v);
+}
+
+/* One setting as the admin API shows it: a secret says only whether it is set. */
+static json_object *
+settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *d)
+{
+	json_object	*o = json_object_new_object(), *a;
+	const char	*p, *bar;
+	char		*v;
+
+	json_object_object_add(o, "type", json_object_new_string(d->kind));
+	json_object_object_add(o, "help", json_object_new_string(d->help));
+	if (d->secret) {
+		json_object_object_add(o, "secret", json_object_new_boolean(1));
+		json_object_object_add(o, "set",
+		    json_object_new_boolean(settings_is_set(db, d->name)));
+		return o;
+	}
+	v = settings_get(db, datadir, d->name);
+	json_object_object_add(o, "value", settings_typed(d, v));
+	free(v);
+	json_object_object_add(o, "default", settings_typed(d, d->dflt));
+	json_object_object_add(o, "isDefault",
+	    json_object_new_boolean(!settings_is_set(db, d->name)));
+	if (d->choices != NULL) {
+		a = json_object_new_array();
+		for (p = d->choices; ; p = bar + 1) {
+			bar = strchr(p, '|');
+			json_object_array_add(a, json_object_new_string_len(p,
+			    bar != NULL ? (int)(bar - p) : (int)strlen(p)));
+			if (bar == NULL)
+				break;
+		}
+		json_object_object_add(o, "choices", a);
+	}
+	if (strcmp(d->kind, "number") == 0) {
+		json_object_object_add(o, "min", json_object_new_int64(d->min));
+		json_object_object_add(o, "max", json_object_new_int64(d->max));
+	}
+	return o;
+}
+
+/* 1 when name is in the NULL-terminated list names. */
+static int
+settings_in(const char *const *names, const char *name)
+{
+	size_t	 k;
+
+	for (k = 0; names[k] != NULL; k++)
+		if (strcmp(names[k], name) == 0)
+			return 1;
+	return 0;
+}
+
+json_object *
+settings_json(sqlite3 *db, const char *datadir, const char *const *names)
+{
+	struct settings_desc d;
+	json_object	*o = json_object_new_object();
+	size_t		 i;
+
+	for (i = 0; settings_describe(i, &d) == 0; i++)
+		if (names == NULL || settings_in(names, d.name))
+			json_object_object_add(o, d.name, settings_one_json(db, datadir,
+			    &d));
+	return o;
+}
+
+/*
+ * The text form of JSON value val for setting d (in num when it is a number), or NULL for
+ * a reset (null); -1 with err when val has the wrong type.
+ */
+static int
+settings_value_text(const struct settings_desc *d, json_object *val, char *num,
+    size_t numsz, const char **out, char *err, size_t errsz)
+{
+	*out = NULL;
+	switch (json_object_get_type(val)) {
+	case json_type_null:
+		return 0;
+	case json_type_string:
+		*out = json_object_get_string(val);
+		return 0;
+	case json_type_boolean:
+		if (strcmp(d->kind, "bool") == 0) {
+			*out = json_object_get_boolean(val) ? "true" : "false";
+			return 0;
+		}
+		snprintf(err, errsz, "'%s' must be a string", d->name);
+		return -1;
+	case json_type_int:
+		if (strcmp(d->kind, "number") == 0) {
+			snprintf(num, numsz, "%lld", (long long)json_object_get_int64(val));
+			*out = num;
+			return 0;
+		}
+		/* FALLTHROUGH */
+	default:
+		snprintf(err, errsz, "'%s' must be a string%s or null", d->name,
+		    strcmp(d->kind, "bool") == 0 ? ", true, false" :
+		    strcmp(d->kind, "number") == 0 ? ", a whole number" : "");
+		return -1;
+	}
+}
+
+enum settings_apply_result
+settings_apply_json(sqlite3 *db, const char *datadir, json_object *o,
+    const char *const *allowed, char *err, size_t errsz)
+{
+	struct settings_desc d;
+	const char	*v;
+	char		 num[32], e[512];
+	size_t		 i;
+
+	if (json_object_object_length(o) == 0) {
+		snprintf(err, errsz, "the body names no setting");
+		return SETTINGS_APPLY_BAD;
+	}
+	json_object_object_foreach(o, key, val) {
+		for (i = 0; settings_describe(i, &d) == 0; i++)
+			if (strcmp(d.name, key) == 0)
+				break;
+		if (i == SETTINGS_N) {
+			snprintf(err, errsz, "unknown setting '%.64s'", key);
+			return SETTINGS_APPLY_BAD;
+		}
+		if (allowed != NULL && !settings_in(allowed, key)) {
+			snprintf(err, errsz, "setting '%s' does not belong to this step",
+			    key);
+			return SETTINGS_APPLY_BAD;
+		}
+		if (settings_value_text(&d, val, num, sizeof(num), &v, err, errsz) == -1)
+			return SETTINGS_APPLY_BAD;
+		if (v == NULL || *v == '\0') {
+			if (settings_unset(db, key) == -1) {
+				snprintf(err, errsz, "database error");
+				return SETTINGS_APPLY_DBERR;
+			}
+		} else if (settings_set(db, datadir, key, v, e, sizeof(e)) == -1) {
+			snprintf(err, errsz, "%s", e);
+			return SETTINGS_APPLY_BAD;
+		}
+	}
+	return SETTINGS_APPLY_OK;
 }

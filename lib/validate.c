@@ -358,19 +358,25 @@ validate_query(struct http_req *r, const struct validate_table *t)
 	return 0;
 }
 
+int
+validate_read_body(struct http_req *r)
+{
+	if (r->content_type == NULL ||
+	    strncasecmp(r->content_type, "application/json", 16) != 0 ||
+	    (r->content_type[16] != '\0' && r->content_type[16] != ';')) {
+		http_error(r, 415, "Content-Type must be application/json");
+		return -1;
+	}
+	return http_read_body(r, VALIDATE_BODY_MAX);
+}
+
 json_object *
 validate_body(struct http_req *r, const struct validate_table *t)
 {
 	json_object	*o;
 	char		 err[512];
 
-	if (r->content_type == NULL ||
-	    strncasecmp(r->content_type, "application/json", 16) != 0 ||
-	    (r->content_type[16] != '\0' && r->content_type[16] != ';')) {
-		http_error(r, 415, "Content-Type must be application/json");
-		return NULL;
-	}
-	if (http_read_body(r, VALIDATE_BODY_MAX) == -1)
+	if (validate_read_body(r) == -1)
 		return NULL;
 	if ((o = validate_json(t, r->body, r->body_len, err, sizeof(err))) == NULL)
 		http_error(r, strcmp(err, "out of memory") == 0 ? 500 : 400, "%s", err);

@@ -175,7 +175,7 @@ CREATE TABLE login_throttle (
 	PRIMARY KEY (scope, key)
 );
 
--- Admin API (lib/adminapi.c, lib/library.c): a library's jobs, newest first (detail, job
+-- Admin API (lib/catalog.c, lib/library.c): a library's jobs, newest first (detail, job
 -- list filter, deletion). While a library has a delete job queued or running its state
 -- stays 'delete', even when an index run that was already under way finishes and writes
 -- its own state.

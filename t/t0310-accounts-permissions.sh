@@ -51,7 +51,7 @@ row() {
 		401)
 			like "$(http_body | jq -r .error)" 'missing|invalid' \
 			    "$method $path as ${WHO[$i]}: 401 says missing or invalid"
-			is "$(http_header WWW-Authenticate)" Bearer \
+			like "$(http_header WWW-Authenticate)" '^Bearer( |$)' \
 			    "$method $path as ${WHO[$i]}: WWW-Authenticate: Bearer" ;;
 		esac
 	done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Permission matrix of the admin API (lib/adminapi.c), /api/parse, /api/v2/* and /mcp: every
+# Permission matrix of the admin API (fcgi/web.c's route table), /api/parse, /api/v2/* and /mcp: every
 # endpoint against every kind of caller (no credential, member key, admin key, revoked key,
 # admin session without and with its CSRF token, member session, the default-password
 # session), with the perm.anonymous_* switches off and on and perm.require_mcp_auth off and

@@ -1,4 +1,7 @@
-/* test-validate.c: input validation at the edge (parse requests, URLs, ids, query strings). */
+/*
+ * test-validate.c: input validation at the edge: the validator of lib/validate.c rule by
+ * rule, parse requests, URLs, ids and query strings.
+ */
 #include "config.h"
 
 #include <stdlib.h>
@@ -7,6 +10,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "search.h"
+#include "validate.h"
 #include "tap.h"
 
 /* Expects a parse request to fail with an error containing want. */
@@ -50,6 +54,200 @@ id_fails(const char *url, const char *want)
 		printf("#   rc %d error '%s'\n", rc, err);
 }
 
+/* A check function: no "..". */
+static int
+no_dotdot(const char *v, char *err, size_t errsz)
+{
+	if (strstr(v, "..") == NULL)
+		return 0;
+	snprintf(err, errsz, "must not contain '..'");
+	return -1;
+}
+
+static const struct validate_field rule_fields[] = {
+	{ "req", VALIDATE_STRING, 1, 0, 0, 0, NULL, NULL },
+	{ "text", VALIDATE_STRING, 0, 2, 500, 0, NULL, NULL },
+	{ "nonempty", VALIDATE_STRING, 0, 1, 10, 0, NULL, NULL },
+	{ "type", VALIDATE_STRING, 0, 0, 0, 0, "txt|json", NULL },
+	{ "three", VALIDATE_STRING, 0, 0, 0, 0, "a|b|c", NULL },
+	{ "path", VALIDATE_STRING, 0, 0, 100, 0, NULL, no_dotdot },
+	{ "flag", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ "n", VALIDATE_INT, 0, 1, 10, 0, NULL, NULL },
+	{ "list", VALIDATE_LIST, 0, 0, 2, 3, NULL, no_dotdot },
+	{ "obj", VALIDATE_OBJECT, 0, 0, 0, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table rule_table = { rule_fields, 0, "field" };
+static const struct validate_table rule_open = { rule_fields, 1, "field" };
+
+/* Expects json to pass (want NULL) or fail with an error containing want. */
+static void
+rule(const struct validate_table *t, const char *json, const char *want, const char *name)
+{
+	json_object	*o;
+	char		 err[512] = "";
+
+	o = validate_json(t, json, strlen(json), err, sizeof(err));
+	if (want == NULL)
+		ok(o != NULL, "%s", name);
+	else
+		ok(o == NULL && strstr(err, want) != NULL, "%s", name);
+	if ((want == NULL) != (o != NULL) || (want != NULL && strstr(err, want) == NULL))
+		printf("#   error '%s', want '%s'\n", err, want != NULL ? want : "(none)");
+	json_object_put(o);
+}
+
+static void
+test_rules(void)
+{
+	struct buf	 b;
+	json_object	*o;
+	char		 err[256];
+	int		 i;
+
+	rule(&rule_table, "{\"req\":\"x\"}", NULL, "the required field alone passes");
+	rule(&rule_table, "{}", "missing required field 'req'", "required: absent");
+	rule(&rule_table, "{\"req\":null}", "missing required field 'req'",
+	    "required: null counts as absent");
+	rule(&rule_table, "{\"req\":\"x\",\"zz\":1}", "unknown field 'zz'",
+	    "an unknown key is refused");
+	rule(&rule_open, "{\"req\":\"x\",\"zz\":1}", NULL,
+	    "an unknown key passes a table that allows them");
+	rule(&rule_table, "{\"req\":5}", "field 'req' must be a string", "a string's type");
+
+	/* Lengths are characters: 500 of U+65E5 are 1500 bytes. */
+	buf_init(&b);
+	buf_adds(&b, "{\"req\":\"x\",\"text\":\"");
+	for (i = 0; i < 500; i++)
+		buf_adds(&b, "\xe6\x97\xa5");
+	buf_adds(&b, "\"}");
+	rule(&rule_table, b.p, NULL, "500 Japanese characters (1500 bytes) pass a max of 500");
+	buf_release(&b);
+	buf_init(&b);
+	buf_adds(&b, "{\"req\":\"x\",\"text\":\"");
+	for (i = 0; i < 501; i++)
+		buf_adds(&b, "\xe6\x97\xa5");
+	buf_adds(&b, "\"}");
+	rule(&rule_table, b.p, "field 'text' is longer than 500 characters",
+	    "501 do not, and the error names the field and the bound");
+	buf_release(&b);
+	rule(&rule_table, "{\"req\":\"x\",\"text\":\"\xc3\xa9\"}", "field 'text' is "
+	    "shorter than 2 characters", "one 2-byte character is under a min of 2");
+	rule(&rule_table, "{\"req\":\"x\",\"nonempty\":\"\"}",
+	    "field 'nonempty' must not be empty", "an empty string under a min of 1");
+	rule(&rule_table, "{\"req\":\"a\\u0000b\"}", "field 'req' holds a NUL character",
+	    "a NUL character is refused");
+	rule(&rule_table, "{\"req\":\"a\xff\"}", "field 'req' is not valid UTF-8",
+	    "bad UTF-8 is refused");
+	is_int(validate_utf8_chars("\xc0\xaf", 2), -1, "an overlong form is not UTF-8");
+	is_int(validate_utf8_chars("\xed\xa0\x80", 3), -1, "a surrogate is not UTF-8");
+	is_int(validate_utf8_chars("\xe6\x97", 2), -1, "a cut character is not UTF-8");
+	is_int(validate_utf8_chars("a\xc3\xa9\xf0\x9f\x98\x80", 7), 3,
+	    "1-, 2- and 4-byte characters count one each");
+
+	rule(&rule_table, "{\"req\":\"x\",\"type\":\"json\"}", NULL, "a choice passes");
+	rule(&rule_table, "{\"req\":\"x\",\"type\":\"xml\"}",
+	    "field 'type' must be 'txt' or 'json'", "another value names the two choices");
+	rule(&rule_table, "{\"req\":\"x\",\"three\":\"d\"}",
+	    "field 'three' must be one of 'a', 'b' or 'c'", "and three choices");
+	rule(&rule_table, "{\"req\":\"x\",\"path\":\"a/../b\"}",
+	    "field 'path' must not contain '..'", "a string's check function");
+
+	rule(&rule_table, "{\"req\":\"x\",\"flag\":false}", NULL, "a bool passes");
+	rule(&rule_table, "{\"req\":\"x\",\"flag\":\"yes\"}",
+	    "field 'flag' must be true or false", "a string is no bool");
+	rule(&rule_table, "{\"req\":\"x\",\"n\":10}", NULL, "an int at its max passes");
+	rule(&rule_table, "{\"req\":\"x\",\"n\":0}",
+	    "field 'n' must be a whole number from 1 to 10", "an int under its min");
+	rule(&rule_table, "{\"req\":\"x\",\"n\":11}", "from 1 to 10", "an int over its max");
+	rule(&rule_table, "{\"req\":\"x\",\"n\":\"5\"}", "from 1 to 10", "a string is no int");
+	rule(&rule_table, "{\"req\":\"x\",\"n\":5.5}", "from 1 to 10",
+	    "a fraction is no int");
+
+	rule(&rule_table, "{\"req\":\"x\",\"list\":[\"a\",\"abc\"]}", NULL,
+	    "a list within its bounds passes");
+	rule(&rule_table, "{\"req\":\"x\",\"list\":[\"a\",\"b\",\"c\"]}",
+	    "field 'list' has more than 2 entries", "too many entries");
+	rule(&rule_table, "{\"req\":\"x\",\"list\":[\"abcd\"]}",
+	    "field 'list' entry 1 is longer than 3 characters", "an entry too long");
+	rule(&rule_table, "{\"req\":\"x\",\"list\":[\"a\",\"\"]}",
+	    "field 'list' entry 2 must not be empty", "an empty entry");
+	rule(&rule_table, "{\"req\":\"x\",\"list\":[\"..\"]}",
+	    "field 'list' entry 1 must not contain '..'", "an entry's check function");
+	rule(&rule_table, "{\"req\":\"x\",\"list\":[1]}",
+	    "field 'list' must be a list of strings", "a number in a list");
+	rule(&rule_table, "{\"req\":\"x\",\"list\":\"a\"}",
+	    "field 'list' must be a list of strings", "a string is no list");
+
+	rule(&rule_table, "{\"req\":\"x\",\"obj\":{\"k\":1}}", NULL, "an object passes");
+	rule(&rule_table, "{\"req\":\"x\",\"obj\":[]}", "field 'obj' must be an object",
+	    "an array is no object");
+
+	rule(&rule_table, "{\"req\":", "not valid JSON", "truncated JSON");
+	rule(&rule_table, "{\"req\":\"x\"} {}", "not valid JSON", "trailing characters");
+	rule(&rule_table, "[1]", "request body must be a JSON object", "an array body");
+	rule(&rule_table, "\"req\"", "request body must be a JSON object", "a string body");
+
+	o = validate_json(&rule_table, "{\"req\":\"v\",\"flag\":true,\"n\":7}", 29, err,
+	    sizeof(err));
+	ok(o != NULL && strcmp(validate_str(o, "req"), "v") == 0 &&
+	    validate_str(o, "text") == NULL, "validate_str: the value, NULL when absent");
+	ok(o != NULL && validate_bool(o, "flag", 0) == 1 && validate_bool(o, "zz", 1) == 1,
+	    "validate_bool: the value, else the default");
+	ok(o != NULL && validate_long(o, "n", 0) == 7 && validate_long(o, "zz", -1) == -1,
+	    "validate_long: the value, else the default");
+	json_object_put(o);
+}
+
+/*
+ * Runs validate_query over parameters "req=x" (unless only_second) and name=value
+ * against a table of rule_fields; its return value, the answer (if any) in out.
+ */
+static int
+query_run(const char *name, const char *value, int only_second, struct buf *out)
+{
+	static const struct validate_table t = { rule_fields, 0, "parameter" };
+	struct http_param p[2] = { { "req", "x" }, { NULL, NULL } };
+	struct http_req	 r;
+
+	memset(&r, 0, sizeof(r));
+	buf_release(out);
+	buf_init(out);
+	r.method = "GET";
+	r.path = "/t";
+	r.capture = out;
+	p[1].name = (char *)name;
+	p[1].value = (char *)value;
+	r.params = only_second ? p + 1 : p;
+	r.nparams = only_second ? 1 : 2;
+	return validate_query(&r, &t);
+}
+
+/* The query string rules: validate_query answers 400 itself (captured here). */
+static void
+test_query(void)
+{
+	struct buf	 out;
+
+	buf_init(&out);
+	ok(query_run("flag", "maybe", 0, &out) == -1 && out.p != NULL &&
+	    strstr(out.p, "Status: 400") != NULL &&
+	    strstr(out.p, "parameter 'flag' must be 'true' or 'false'") != NULL,
+	    "a bool parameter is 'true' or 'false' (400)");
+	ok(query_run("page", "2", 0, &out) == -1 && out.p != NULL &&
+	    strstr(out.p, "unknown parameter 'page'") != NULL,
+	    "an unknown parameter is refused");
+	ok(query_run("n", "11", 0, &out) == -1 && out.p != NULL &&
+	    strstr(out.p, "parameter 'n' must be a whole number from 1 to 10") != NULL,
+	    "an int parameter out of bounds");
+	ok(query_run("n", "7", 0, &out) == 0 && out.p == NULL,
+	    "good parameters pass, no answer");
+	ok(query_run("n", "7", 1, &out) == -1 && out.p != NULL &&
+	    strstr(out.p, "missing required parameter 'req'") != NULL,
+	    "a required parameter");
+	buf_release(&out);
+}
+
 int
 main(void)
 {
@@ -57,6 +255,8 @@ main(void)
 	char		 err[512], id[512], big[70000], q[64];
 	char		*settings;
 
+	test_rules();
+	test_query();
 	ok(library_parse_request("{\"repoUrl\":\"https://github.com/a/b\"}", 36, &p,
 	    err, sizeof(err)) == 0, "minimal request accepted");
 	is_str(p.repo_url, "https://github.com/a/b", "repoUrl kept");
