@@ -153,13 +153,13 @@ library_parse_request(const char *json, size_t len, struct parse_req *p, char *e
 	if ((root = validate_json(&library_parse_table, json, len, err, errsz)) == NULL)
 		return -1;
 	if ((p->repo_url = strdup(validate_str(root, "repoUrl"))) == NULL)
-		goto oom;
+		goto nomem;
 	if (library_id_from_url(p->repo_url, id, sizeof(id), host, sizeof(host),
 	    err, errsz) == -1)
 		goto out;
 	branch = validate_str(root, "branch");
 	if ((p->branch = strdup(branch != NULL ? branch : "")) == NULL)
-		goto oom;
+		goto nomem;
 	if (json_object_object_get_ex(root, "folders", &v) &&
 	    json_object_is_type(v, json_type_array) &&
 	    library_list(v, "folders", &p->rules.folders, &p->rules.nfolders,
@@ -178,7 +178,7 @@ library_parse_request(const char *json, size_t len, struct parse_req *p, char *e
 	p->rules.index_source = validate_bool(root, "indexSourceCode", 0);
 	rc = 0;
 	goto out;
-oom:
+nomem:
 	snprintf(err, errsz, "out of memory");
 out:
 	if (rc == -1)
