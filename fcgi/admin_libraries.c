@@ -116,23 +116,35 @@ static const struct validate_field admin_libraries_segment = {
 	admin_libraries_check_segment
 };
 
-/* The library id "/OWNER/REPO" of the path in id; answers 404 and returns -1 when bad. */
+/*
+ * The library id of the path ("{id*}": "acme/docs" is "/acme/docs") in id: two or more
+ * segments, each checked as admin_libraries_segment. Answers 404 and returns -1 when bad.
+ */
 static int
 admin_libraries_id(struct http_req *r, char *id, size_t idsz)
 {
-	const char	*owner = http_arg(r, "owner"), *repo = http_arg(r, "repo");
-	char		 err[256];
+	const char	*p = http_arg(r, "id"), *e;
+	char		 err[256], seg[ADMIN_LIBRARIES_SEGMENT_MAX * 4 + 1];
+	size_t		 n, nsegs = 0;
 
-	if (validate_string(&admin_libraries_segment, "path segment", owner,
-	    strlen(owner), err, sizeof(err)) == -1 ||
-	    validate_string(&admin_libraries_segment, "path segment", repo,
-	    strlen(repo), err, sizeof(err)) == -1 ||
-	    (size_t)snprintf(id, idsz, "/%s/%s", owner, repo) >= idsz) {
-		http_error(r, 404, "no such endpoint: %s (libraries are "
-		    "/api/libraries/OWNER/REPO)", r->path);
-		return -1;
+	if ((size_t)snprintf(id, idsz, "/%s", p) >= idsz)
+		goto bad;
+	for (; *p != '\0'; p = *e == '\0' ? e : e + 1, nsegs++) {
+		e = p + strcspn(p, "/");
+		if ((n = (size_t)(e - p)) >= sizeof(seg))
+			goto bad;
+		memcpy(seg, p, n);
+		seg[n] = '\0';
+		if (validate_string(&admin_libraries_segment, "path segment", seg, n, err,
+		    sizeof(err)) == -1)
+			goto bad;
 	}
-	return 0;
+	if (nsegs >= 2)
+		return 0;
+bad:
+	http_error(r, 404, "no such endpoint: %s (libraries are "
+	    "/api/libraries/OWNER/REPO)", r->path);
+	return -1;
 }
 
 void

@@ -65,11 +65,11 @@ static const struct http_route web_routes[] = {
 
 	/* ctxd-web(8), ADMIN API: libraries */
 	{ "GET", "/api/libraries", ADMIN, "listing the libraries", admin_libraries_list },
-	{ "GET", "/api/libraries/{owner}/{repo}", ADMIN, "reading a library",
+	{ "GET", "/api/libraries/{id*}", ADMIN, "reading a library",
 	    admin_libraries_get },
-	{ "DELETE", "/api/libraries/{owner}/{repo}", USER_ANON("perm.anonymous_delete"),
+	{ "DELETE", "/api/libraries/{id*}", USER_ANON("perm.anonymous_delete"),
 	    "deleting a library", admin_libraries_delete },
-	{ "POST", "/api/libraries/{owner}/{repo}/refresh",
+	{ "POST", "/api/libraries/{id*}/refresh",
 	    USER_ANON("perm.anonymous_refresh"), "refreshing a library",
 	    admin_libraries_refresh },
 
