@@ -711,14 +711,64 @@ mcp_is_initialize(json_object *m)
 	    strcmp(json_object_get_string(v), "initialize") == 0;
 }
 
+/*
+ * Answers the batch root (a JSON array; the caller puts it) under protocol version: 400
+ * when empty or when the version has no batches, else one response per request (202
+ * when there is none).
+ */
+static void
+mcp_batch(struct mcp_ctx *c, json_object *root, const char *version, struct mcp_reply *r)
+{
+	json_object	*resp, *arr;
+	size_t		 i, n;
+
+	n = json_object_array_length(root);
+	if (n == 0 || !mcp_version_batches(version)) {
+		mcp_reply_json(r, 400, mcp_error(NULL, RPC_INVALID_REQUEST, n == 0 ?
+		    "Invalid Request: empty batch" : "Invalid Request: JSON-RPC batches "
+		    "are not part of MCP protocol version %s: send one message per POST",
+		    version));
+		return;
+	}
+	arr = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		json_object *m = json_object_array_get_idx(root, i);
+
+		switch (mcp_classify(m, &resp)) {
+		case MCP_INVALID:
+			json_object_array_add(arr, resp);
+			break;
+		case MCP_NOTIFICATION:
+		case MCP_RESPONSE:
+			break;
+		case MCP_REQUEST:
+			if (mcp_is_initialize(m)) {
+				json_object *id;
+
+				json_object_object_get_ex(m, "id", &id);
+				json_object_array_add(arr, mcp_error(id,
+				    RPC_INVALID_REQUEST, "Invalid Request: initialize "
+				    "must not be part of a batch"));
+			} else
+				json_object_array_add(arr, mcp_request(c, m));
+			break;
+		}
+	}
+	if (json_object_array_length(arr) == 0) {
+		json_object_put(arr);
+		mcp_reply_json(r, 202, NULL);
+	} else
+		mcp_reply_json(r, 200, arr);
+}
+
 void
 mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 {
 	static json_tokener *tok;
-	json_object	*root = NULL, *resp, *arr;
+	json_object	*root = NULL, *resp;
 	enum json_tokener_error jerr;
 	const char	*version;
-	size_t		 end, i, n;
+	size_t		 end;
 
 	memset(r, 0, sizeof(*r));
 	/* One tokener for the life of the process: making one costs more than a parse. */
@@ -783,44 +833,6 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 		return;
 	}
 
-	/* A batch. */
-	n = json_object_array_length(root);
-	if (n == 0 || !mcp_version_batches(version)) {
-		mcp_reply_json(r, 400, mcp_error(NULL, RPC_INVALID_REQUEST, n == 0 ?
-		    "Invalid Request: empty batch" : "Invalid Request: JSON-RPC batches "
-		    "are not part of MCP protocol version %s: send one message per POST",
-		    version));
-		json_object_put(root);
-		return;
-	}
-	arr = json_object_new_array();
-	for (i = 0; i < n; i++) {
-		json_object *m = json_object_array_get_idx(root, i);
-
-		switch (mcp_classify(m, &resp)) {
-		case MCP_INVALID:
-			json_object_array_add(arr, resp);
-			break;
-		case MCP_NOTIFICATION:
-		case MCP_RESPONSE:
-			break;
-		case MCP_REQUEST:
-			if (mcp_is_initialize(m)) {
-				json_object *id;
-
-				json_object_object_get_ex(m, "id", &id);
-				json_object_array_add(arr, mcp_error(id,
-				    RPC_INVALID_REQUEST, "Invalid Request: initialize "
-				    "must not be part of a batch"));
-			} else
-				json_object_array_add(arr, mcp_request(c, m));
-			break;
-		}
-	}
+	mcp_batch(c, root, version, r);
 	json_object_put(root);
-	if (json_object_array_length(arr) == 0) {
-		json_object_put(arr);
-		mcp_reply_json(r, 202, NULL);
-	} else
-		mcp_reply_json(r, 200, arr);
 }

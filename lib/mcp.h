@@ -22,7 +22,6 @@ struct sqlite3;
 struct validate_table;
 
 #define MCP_MAX_BODY		(256 * 1024)	/* bytes of one POST body */
-#define MCP_PARAM_MAX		500		/* characters of a tool's text argument */
 #define MCP_VERSION_NEWEST	"2025-11-25"
 
 /* What the tools work on: the responder's read-only database and its query path. */

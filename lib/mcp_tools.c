@@ -41,8 +41,8 @@ static const char mcp_tools_resolve_schema[] =
 
 /* query is in the schema's required list, but older clients leave it out. */
 static const struct validate_field mcp_tools_resolve_fields[] = {
-	{ "libraryName", VALIDATE_STRING, 1, 1, MCP_PARAM_MAX, 0, NULL, NULL },
-	{ "query", VALIDATE_STRING, 0, 1, MCP_PARAM_MAX, 0, NULL, NULL },
+	{ "libraryName", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
+	{ "query", VALIDATE_STRING, 0, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
 static const struct validate_table mcp_tools_resolve_args = {
@@ -170,8 +170,8 @@ static const char mcp_tools_docs_schema[] =
     "\"required\":[\"libraryId\",\"query\"]}";
 
 static const struct validate_field mcp_tools_docs_fields[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, MCP_PARAM_MAX, 0, NULL, NULL },
-	{ "query", VALIDATE_STRING, 1, 1, MCP_PARAM_MAX, 0, NULL, NULL },
+	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
+	{ "query", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
 static const struct validate_table mcp_tools_docs_args = {
@@ -224,9 +224,9 @@ static const char mcp_tools_legacy_schema[] =
     "\"required\":[\"context7CompatibleLibraryID\"]}";
 
 static const struct validate_field mcp_tools_legacy_fields[] = {
-	{ "context7CompatibleLibraryID", VALIDATE_STRING, 1, 1, MCP_PARAM_MAX, 0, NULL,
+	{ "context7CompatibleLibraryID", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL,
 	    NULL },
-	{ "topic", VALIDATE_STRING, 0, 1, MCP_PARAM_MAX, 0, NULL, NULL },
+	{ "topic", VALIDATE_STRING, 0, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ "tokens", VALIDATE_INT, 0, 1, SEARCH_MAX_TOKENS, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
@@ -260,9 +260,9 @@ mcp_tools_legacy(struct mcp_ctx *c, json_object *args)
 	if (buf_printf(&q, "%s overview getting started",
 	    repo != NULL && repo[1] != '\0' ? repo + 1 : libid) == -1) {
 		log_err("%s: out of memory", __func__);
-		return NULL;
-	}
-	res = mcp_tools_context(c, libid, q.p, validate_long(args, "tokens", 0));
+		res = NULL;
+	} else
+		res = mcp_tools_context(c, libid, q.p, validate_long(args, "tokens", 0));
 	buf_release(&q);
 	return res;
 }

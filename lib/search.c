@@ -979,8 +979,8 @@ int
 search_answer(struct search *s, const char *libid, const char *query, const char *topic,
     long budget, int fast, int json, struct buf *out)
 {
-	/* Room for an id of 500 characters (the edge's bound) of 4 bytes each. */
-	char		 id[4 * 500 + 1] = "";
+	/* Room for an id of SEARCH_TEXT_MAX characters of 4 bytes each. */
+	char		 id[4 * SEARCH_TEXT_MAX + 1] = "";
 	struct search_lib lib;
 	struct snippet	*sn = NULL;
 	struct buf	 q;
