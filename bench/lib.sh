@@ -29,7 +29,7 @@ top_builddir=$bench_root
 CORPORA=${CORPORA:-$bench_root/../shared/corpora}
 export top_srcdir top_builddir CORPORA
 
-for _b in ctxd-query ctxd-web ctxd-mcp ctxd-worker ctxd-admin; do
+for _b in ctxd-query ctxd-web ctxd-mcp ctxd-hook ctxd-worker ctxd-admin; do
 	if [ ! -x "$bench_root/$_b" ]; then
 		echo "bench: $_b is not built: running script/build" >&2
 		"$bench_root/script/build" || { echo "bench: script/build failed" >&2; exit 1; }

@@ -1,7 +1,7 @@
 /*
  * ctxd-mcp: the MCP server at /mcp (Streamable HTTP, stateless, JSON answers), a
- * read-only FastCGI responder like ctxd-query. The protocol is lib/mcp.c; this file binds
- * its backend to the query path (lib/search.c), the settings and the API keys.
+ * read-only FastCGI responder like ctxd-query. Its one route (nginx: location = /mcp)
+ * takes the POST to lib/mcp.c, which speaks the protocol and holds the tools.
  */
 #include "config.h"
 
@@ -15,55 +15,6 @@
 #include "mcp.h"
 #include "search.h"
 
-struct mcp_ctx {
-	sqlite3			*db;
-	struct search		*search;
-	struct mcp_backend	 be;
-};
-
-static int
-mcp_be_libraries(void *arg, const char *name, const char *query, struct buf *out)
-{
-	struct mcp_ctx *c = arg;
-
-	return search_libraries(c->search, name, query, out);
-}
-
-static int
-mcp_be_context(void *arg, const char *libid, const char *query, long budget,
-    struct buf *out)
-{
-	struct mcp_ctx *c = arg;
-
-	return search_answer(c->search, libid, query, NULL,
-	    budget > 0 ? budget : SEARCH_DEFAULT_TOKENS, 0, 0, out);
-}
-
-static int
-mcp_be_auth_required(void *arg)
-{
-	struct mcp_ctx *c = arg;
-
-	return settings_get_bool(c->db, "perm.require_mcp_auth", 0);
-}
-
-static int
-mcp_be_key_valid(void *arg, const char *authorization)
-{
-	struct mcp_ctx *c = arg;
-	enum apikey_result k = apikey_check(c->db, authorization);
-
-	return k == APIKEY_VALID || k == APIKEY_VALID_ADMIN;
-}
-
-static char *
-mcp_be_allowed_origins(void *arg)
-{
-	struct mcp_ctx *c = arg;
-
-	return settings_get(c->db, util_data_dir(), "mcp.allowed_origins");
-}
-
 static void *
 mcp_init(struct sqlite3 **db)
 {
@@ -74,28 +25,21 @@ mcp_init(struct sqlite3 **db)
 	*db = ctx.db;
 	if ((ctx.search = search_open(ctx.db)) == NULL)
 		return NULL;
-	ctx.be.arg = &ctx;
-	ctx.be.libraries = mcp_be_libraries;
-	ctx.be.context = mcp_be_context;
-	ctx.be.auth_required = mcp_be_auth_required;
-	ctx.be.key_valid = mcp_be_key_valid;
-	ctx.be.allowed_origins = mcp_be_allowed_origins;
 	return &ctx;
 }
 
+/*
+ * POST /mcp: the transport checks that are not authorization (mcp_check), then the
+ * JSON-RPC message (mcp_handle), answered as one JSON document.
+ */
 static void
-mcp_serve(struct http_req *r, void *arg)
+mcp_post(struct http_req *r, void *arg)
 {
 	struct mcp_ctx	*c = arg;
 	struct mcp_req	 rq;
 	struct mcp_reply rep;
 
-	if (strcmp(r->path, "/mcp") != 0) {
-		http_error(r, 404, "no such endpoint: %s", r->path);
-		return;
-	}
 	memset(&rq, 0, sizeof(rq));
-	rq.method = r->method;
 	rq.content_type = r->content_type;
 	rq.content_length = http_header(r, "CONTENT_LENGTH");
 	rq.accept = http_header(r, "HTTP_ACCEPT");
@@ -103,26 +47,23 @@ mcp_serve(struct http_req *r, void *arg)
 	rq.host = http_header(r, "HTTP_HOST");
 	rq.forwarded_host = http_header(r, "HTTP_X_FORWARDED_HOST");
 	rq.protocol_version = http_header(r, "HTTP_MCP_PROTOCOL_VERSION");
-	rq.authorization = r->authorization;
-	rq.context7_api_key = http_header(r, "HTTP_CONTEXT7_API_KEY");
-	rq.x_api_key = http_header(r, "HTTP_X_API_KEY");
 	/*
-	 * One read transaction for the request: the settings, the key check and the
-	 * answer see one state of the database, for the price of one.
+	 * One read transaction for the request: the settings and the answer see one state
+	 * of the database, for the price of one.
 	 */
 	if (db_exec(c->db, "BEGIN") == -1) {
 		http_error(r, 500, "the database cannot be read; the responder log has "
 		    "the details");
 		return;
 	}
-	if (!mcp_check(&c->be, &rq, &rep)) {
+	if (!mcp_check(c, &rq, &rep)) {
 		if (http_read_body(r, MCP_MAX_BODY) == -1) {
 			db_rollback(c->db);
 			return;
 		}
 		rq.body = r->body;
 		rq.body_len = r->body_len;
-		mcp_handle(&c->be, &rq, &rep);
+		mcp_handle(c, &rq, &rep);
 	}
 	db_rollback(c->db);
 	/*
@@ -135,18 +76,17 @@ mcp_serve(struct http_req *r, void *arg)
 	mcp_reply_release(&rep);
 }
 
+/*
+ * The routes of ctxd-mcp (nginx: location = /mcp). Stateless: no SSE stream to GET, no
+ * session to DELETE, so any other method is 405 with Allow: POST, as a JSON-RPC error.
+ */
 static const struct http_route mcp_routes[] = {
-	{ "GET", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
-	{ "POST", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
-	{ "PUT", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
-	{ "PATCH", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
-	{ "DELETE", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
-	{ "OPTIONS", "/mcp", ACCESS_PUBLIC, NULL, 0, NULL, mcp_serve },
+	{ "POST", "/mcp", ACCESS_READER, NULL, 0, "the MCP server", mcp_post },
 	{ NULL, NULL, 0, NULL, 0, NULL, NULL }
 };
 
 static const struct http_responder mcp_responder = {
-	"ctxd-mcp", mcp_init, mcp_routes, 0
+	"ctxd-mcp", mcp_init, mcp_routes, 1
 };
 
 int

@@ -14,8 +14,6 @@
 #include "search.h"
 #include "validate.h"
 
-#define PARAM_MAX	500	/* characters of libraryId, query, libraryName, topic */
-
 struct query_ctx {
 	sqlite3		*db;
 	struct search	*search;
@@ -36,9 +34,9 @@ query_init(sqlite3 **db)
 
 /* GET /api/v2/context: clients of the hosted API may send more parameters than these. */
 static const struct validate_field query_context_fields[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, PARAM_MAX, 0, NULL, NULL },
-	{ "query", VALIDATE_STRING, 0, 0, PARAM_MAX, 0, NULL, NULL },
-	{ "topic", VALIDATE_STRING, 0, 0, PARAM_MAX, 0, NULL, NULL },
+	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
+	{ "query", VALIDATE_STRING, 0, 0, SEARCH_TEXT_MAX, 0, NULL, NULL },
+	{ "topic", VALIDATE_STRING, 0, 0, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ "type", VALIDATE_STRING, 0, 0, 0, 0, "txt|json", NULL },
 	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
 	{ "tokens", VALIDATE_INT, 0, 1, SEARCH_MAX_TOKENS, 0, NULL, NULL },
@@ -91,8 +89,8 @@ query_context(struct http_req *r, void *arg)
 
 /* GET /api/v2/libs/search. */
 static const struct validate_field query_libs_fields[] = {
-	{ "libraryName", VALIDATE_STRING, 1, 1, PARAM_MAX, 0, NULL, NULL },
-	{ "query", VALIDATE_STRING, 0, 0, PARAM_MAX, 0, NULL, NULL },
+	{ "libraryName", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
+	{ "query", VALIDATE_STRING, 0, 0, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
 static const struct validate_table query_libs_params = {

@@ -218,6 +218,7 @@ http_verror(struct http_req *r, int status, const char *extra_headers,
 	const char	*json;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	util_utf8_trim(msg);	/* a long message is cut: not inside a character */
 	o = json_object_new_object();
 	if (r->jsonrpc_errors) {
 		json_object *e = json_object_new_object();

@@ -12,6 +12,7 @@
 
 #include "ctxd.h"
 #include "mcp.h"
+#include "validate.h"
 
 /* JSON-RPC 2.0 error codes, and the server-defined ones for transport refusals. */
 #define RPC_PARSE_ERROR		-32700
@@ -19,8 +20,7 @@
 #define RPC_METHOD_NOT_FOUND	-32601
 #define RPC_INVALID_PARAMS	-32602
 #define RPC_INTERNAL_ERROR	-32603
-#define RPC_TRANSPORT		-32000	/* refused by the HTTP transport (405, 403, 415…) */
-#define RPC_UNAUTHORIZED	-32001	/* authentication required (401) */
+#define RPC_TRANSPORT		-32000	/* refused by the HTTP transport (403, 415…) */
 
 /* Newest first: the order of negotiation. */
 static const char *const mcp_versions[] = {
@@ -37,59 +37,6 @@ static const char mcp_instructions[] =
     "into a library ID (/owner/repo), unless the user gave an ID of that form; then "
     "call query-docs with that ID and one specific question per concept. Do not use "
     "it for general programming questions that involve no particular library.";
-
-/* tools/list: the JSON text of the tools array (get-library-docs works but is unlisted). */
-static const char mcp_tools_json[] =
-    "[{\"name\":\"resolve-library-id\","
-    "\"title\":\"Resolve library ID\","
-    "\"description\":\"Finds the library ID (/owner/repo) that query-docs needs, "
-    "among the libraries indexed on this ctxd instance, for the name of a library, "
-    "framework, SDK, API or CLI tool. Call it before query-docs unless the user "
-    "already gave an ID of the form /owner/repo or /owner/repo/version.\\n\\n"
-    "Returns the matching libraries, best first, each with its title, library ID, "
-    "description, number of code snippets, source reputation and, when known, its "
-    "versions. Choose the library whose name and description fit the task best; more "
-    "code snippets means better coverage. When nothing matches, the library is not "
-    "indexed here: say so instead of guessing an ID. Do not call it more than 3 times "
-    "for one question.\","
-    "\"inputSchema\":{\"type\":\"object\",\"properties\":{"
-    "\"libraryName\":{\"type\":\"string\",\"description\":\"Name of the library to "
-    "look for, as its users write it (e.g. 'Next.js', 'express', 'requests').\"},"
-    "\"query\":{\"type\":\"string\",\"description\":\"What the user is trying to do "
-    "with the library; used to rank the matching libraries. Do not include secrets "
-    "such as API keys or passwords.\"}},"
-    "\"required\":[\"libraryName\",\"query\"]},"
-    "\"annotations\":{\"title\":\"Resolve library ID\",\"readOnlyHint\":true,"
-    "\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}},"
-    "{\"name\":\"query-docs\","
-    "\"title\":\"Query documentation\","
-    "\"description\":\"Returns the documentation snippets of one library that best "
-    "answer a question: explanations and code examples with their source URLs, from "
-    "the library's indexed documentation on this ctxd instance, as plain text ready "
-    "to use. Needs the exact library ID from resolve-library-id, or one the user gave "
-    "as /owner/repo or /owner/repo/version.\\n\\n"
-    "Ask about one concept per call and be specific (good: 'set up JWT "
-    "authentication middleware'; too vague: 'auth'); call it again for another "
-    "concept rather than combining several in one query. Do not call it more than 3 "
-    "times for one question.\","
-    "\"inputSchema\":{\"type\":\"object\",\"properties\":{"
-    "\"libraryId\":{\"type\":\"string\",\"description\":\"Exact library ID, e.g. "
-    "'/vercel/next.js' or '/vercel/next.js/v14.3.0', from resolve-library-id or "
-    "from the user.\"},"
-    "\"query\":{\"type\":\"string\",\"description\":\"The question, about one "
-    "concept, in natural language (at most 500 characters). Do not include secrets "
-    "such as API keys or passwords.\"}},"
-    "\"required\":[\"libraryId\",\"query\"]},"
-    "\"annotations\":{\"title\":\"Query documentation\",\"readOnlyHint\":true,"
-    "\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}]";
-
-/* Argument names, canonical first, then the aliases clients send (compat.md). */
-static const char *const mcp_arg_query[] = { "query", "userQuery", "question", NULL };
-static const char *const mcp_arg_libid[] = { "libraryId", "context7CompatibleLibraryID",
-    "libraryID", NULL };
-static const char *const mcp_arg_libname[] = { "libraryName", NULL };
-static const char *const mcp_arg_topic[] = { "topic", "query", "userQuery", "question",
-    NULL };
 
 /* ------------------------------------------------------------------ versions, origin */
 
@@ -260,6 +207,7 @@ mcp_error(json_object *id, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	util_utf8_trim(msg);	/* '%.100s' counts bytes: not inside a character */
 	o = json_object_new_object();
 	e = json_object_new_object();
 	json_object_object_add(o, "jsonrpc", json_object_new_string("2.0"));
@@ -346,56 +294,17 @@ mcp_accepts_json(const char *accept)
 	return 0;
 }
 
-/* 1 when the request carries a valid API key in one of the three headers. */
-static int
-mcp_authenticated(const struct mcp_backend *be, const struct mcp_req *rq, int *given)
-{
-	const char	*raw[2] = { rq->context7_api_key, rq->x_api_key };
-	struct buf	 b;
-	size_t		 i;
-	int		 ok = 0;
-
-	*given = 0;
-	if (rq->authorization != NULL && *rq->authorization != '\0') {
-		*given = 1;
-		if (be->key_valid(be->arg, rq->authorization))
-			return 1;
-	}
-	buf_init(&b);
-	for (i = 0; i < 2 && !ok; i++) {
-		if (raw[i] == NULL || *raw[i] == '\0')
-			continue;
-		*given = 1;
-		buf_reset(&b);
-		/* A client may put "Bearer " in these headers too. */
-		if (strncasecmp(raw[i], "Bearer ", 7) == 0)
-			ok = buf_adds(&b, raw[i]) == 0 && be->key_valid(be->arg, b.p);
-		else
-			ok = buf_printf(&b, "Bearer %s", raw[i]) == 0 &&
-			    be->key_valid(be->arg, b.p);
-	}
-	if (b.p != NULL)
-		explicit_bzero(b.p, b.len);
-	buf_release(&b);
-	return ok;
-}
-
 int
-mcp_check(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_reply *r)
+mcp_check(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 {
 	long	 len = 0;
-	int	 given, ok;
+	int	 ok;
 	char	*allowed;
 
 	memset(r, 0, sizeof(*r));
-	if (rq->method == NULL || strcmp(rq->method, "POST") != 0)
-		return mcp_refuse(r, 405, "Allow: POST\r\n", RPC_TRANSPORT,
-		    "Method not allowed: this MCP server is stateless and answers only "
-		    "POST (no SSE stream to GET, no session to DELETE)");
 	if (rq->origin != NULL && *rq->origin != '\0' &&
 	    !mcp_origin_allowed(rq->origin, rq->host, rq->forwarded_host, NULL)) {
-		allowed = be->allowed_origins != NULL ?
-		    be->allowed_origins(be->arg) : NULL;
+		allowed = settings_get(c->db, util_data_dir(), "mcp.allowed_origins");
 		ok = allowed != NULL && mcp_origin_allowed(rq->origin, rq->host,
 		    rq->forwarded_host, allowed);
 		free(allowed);
@@ -403,16 +312,6 @@ mcp_check(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_rep
 			return mcp_refuse(r, 403, NULL, RPC_TRANSPORT, "Forbidden: the "
 			    "Origin of this request is not this server's; an operator can "
 			    "allow it with setting mcp.allowed_origins");
-	}
-	if (be->auth_required(be->arg) && !mcp_authenticated(be, rq, &given)) {
-		if (given)
-			return mcp_refuse(r, 401, "WWW-Authenticate: Bearer realm=\"ctxd\", "
-			    "error=\"invalid_token\"\r\n", RPC_UNAUTHORIZED,
-			    "Unauthorized: the API key is not valid (revoked, or not a key "
-			    "of this server)");
-		return mcp_refuse(r, 401, "WWW-Authenticate: Bearer realm=\"ctxd\"\r\n",
-		    RPC_UNAUTHORIZED, "Unauthorized: this server requires an API key: "
-		    "send it as 'Authorization: Bearer <key>'");
 	}
 	if (!mcp_is_json_type(rq->content_type))
 		return mcp_refuse(r, 415, NULL, RPC_TRANSPORT, "Unsupported Media Type: "
@@ -433,34 +332,7 @@ mcp_check(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_rep
 
 /* ------------------------------------------------------------------ tools */
 
-/*
- * The first of names present in args as a string into *out (NULL when none). -1 with an
- * error response in *err when one is present with another type.
- */
-static int
-mcp_arg(json_object *args, const char *const *names, json_object *id, const char **out,
-    json_object **err)
-{
-	json_object	*v;
-
-	*out = NULL;
-	for (; *names != NULL; names++) {
-		if (args == NULL || !json_object_object_get_ex(args, *names, &v) ||
-		    json_object_is_type(v, json_type_null))
-			continue;
-		if (!json_object_is_type(v, json_type_string)) {
-			*err = mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: "
-			    "argument '%s' must be a string", *names);
-			return -1;
-		}
-		*out = json_object_get_string(v);
-		return 0;
-	}
-	return 0;
-}
-
-/* A tools/call result with one text item; isError when is_error. */
-static json_object *
+json_object *
 mcp_tool_text(const char *text, size_t len, int is_error)
 {
 	json_object	*res = json_object_new_object(), *content, *item;
@@ -476,204 +348,207 @@ mcp_tool_text(const char *text, size_t len, int is_error)
 	return res;
 }
 
+/* The listing of tool t: name, title, description, inputSchema, annotations. */
 static json_object *
-mcp_tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static json_object *
-mcp_tool_error(const char *fmt, ...)
+mcp_tool_listing(const struct mcp_tool *t)
 {
-	char	 msg[700];
-	va_list	 ap;
+	json_object	*o, *schema, *ann;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return mcp_tool_text(msg, strlen(msg), 1);
+	if ((schema = json_tokener_parse(t->input_schema)) == NULL) {
+		log_err("%s: the input schema of %s does not parse", __func__, t->name);
+		return NULL;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(t->name));
+	json_object_object_add(o, "title", json_object_new_string(t->title));
+	json_object_object_add(o, "description", json_object_new_string(t->description));
+	json_object_object_add(o, "inputSchema", schema);
+	/* Every tool of this server only reads this server's index. */
+	ann = json_object_new_object();
+	json_object_object_add(ann, "title", json_object_new_string(t->title));
+	json_object_object_add(ann, "readOnlyHint", json_object_new_boolean(1));
+	json_object_object_add(ann, "destructiveHint", json_object_new_boolean(0));
+	json_object_object_add(ann, "idempotentHint", json_object_new_boolean(1));
+	json_object_object_add(ann, "openWorldHint", json_object_new_boolean(0));
+	json_object_object_add(o, "annotations", ann);
+	return o;
 }
 
-/* NULL when v (argument name) is a fit text argument, else the tool error saying why. */
+/* tools/list: the rows of mcp_tools that are not hidden, in table order. */
 static json_object *
-mcp_check_text(const char *name, const char *v)
+mcp_tools_list(json_object *id)
 {
-	if (*v == '\0')
-		return mcp_tool_error("argument '%s' must not be empty", name);
-	if (strlen(v) > MCP_PARAM_MAX)
-		return mcp_tool_error("argument '%s' is longer than %d characters", name,
-		    MCP_PARAM_MAX);
+	const struct mcp_tool *t;
+	json_object	*res, *tools, *o;
+
+	tools = json_object_new_array();
+	for (t = mcp_tools; t->name != NULL; t++) {
+		if (t->hidden)
+			continue;
+		if ((o = mcp_tool_listing(t)) == NULL) {
+			json_object_put(tools);
+			return mcp_error(id, RPC_INTERNAL_ERROR, "Internal error");
+		}
+		json_object_array_add(tools, o);
+	}
+	res = json_object_new_object();
+	json_object_object_add(res, "tools", tools);
+	return mcp_result(id, res);
+}
+
+/* The aliases ("a|b") of argument name in t's alias list, or NULL. */
+static const char *
+mcp_aliases_of(const struct mcp_tool *t, const char *name)
+{
+	const struct mcp_alias *a;
+
+	for (a = t->aliases; a != NULL && a->name != NULL; a++)
+		if (strcmp(a->name, name) == 0)
+			return a->aliases;
 	return NULL;
 }
 
-int
-mcp_format_libraries(const char *json, struct buf *out)
-{
-	json_object	*root, *results, *r, *v;
-	size_t		 i, n, k;
-	double		 trust;
-	const char	*rep;
-	int		 rc = -1;
-
-	if ((root = json_tokener_parse(json)) == NULL)
-		return -1;
-	if (!json_object_object_get_ex(root, "results", &results) ||
-	    !json_object_is_type(results, json_type_array))
-		goto out;
-	n = json_object_array_length(results);
-	if (n == 0) {
-		rc = buf_adds(out, "No libraries matched that name on this server. Check "
-		    "the spelling or try the repository or package name; if the library "
-		    "is not indexed here, an operator can add it.");
-		goto out;
-	}
-	if (buf_adds(out, "Available Libraries:\n\n") == -1)
-		goto out;
-	for (i = 0; i < n; i++) {
-		r = json_object_array_get_idx(results, i);
-		if (i > 0 && buf_adds(out, "\n----------\n") == -1)
-			goto out;
-#define STR(key) (json_object_object_get_ex(r, key, &v) && \
-	json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "")
-		if (buf_printf(out, "- Title: %s\n- Context7-compatible library ID: %s\n"
-		    "- Description: %s", STR("title"), STR("id"), STR("description")) == -1)
-			goto out;
-		if (json_object_object_get_ex(r, "totalSnippets", &v) &&
-		    json_object_get_int64(v) != -1 &&
-		    buf_printf(out, "\n- Code Snippets: %lld",
-		    (long long)json_object_get_int64(v)) == -1)
-			goto out;
-		rep = "Unknown";
-		if (json_object_object_get_ex(r, "trustScore", &v) &&
-		    (trust = json_object_get_double(v)) >= 0)
-			rep = trust >= 7 ? "High" : trust >= 4 ? "Medium" : "Low";
-		if (buf_printf(out, "\n- Source Reputation: %s", rep) == -1)
-			goto out;
-		if (json_object_object_get_ex(r, "benchmarkScore", &v) &&
-		    json_object_get_double(v) > 0 &&
-		    buf_printf(out, "\n- Benchmark Score: %s", json_object_to_json_string_ext(
-		    v, JSON_C_TO_STRING_PLAIN)) == -1)
-			goto out;
-		if (json_object_object_get_ex(r, "versions", &v) &&
-		    json_object_is_type(v, json_type_array) &&
-		    json_object_array_length(v) > 0) {
-			if (buf_adds(out, "\n- Versions: ") == -1)
-				goto out;
-			for (k = 0; k < json_object_array_length(v); k++)
-				if (buf_printf(out, "%s%s", k > 0 ? ", " : "",
-				    json_object_get_string(json_object_array_get_idx(v,
-				    k))) == -1)
-					goto out;
-		}
-		if (*STR("source") != '\0' &&
-		    buf_printf(out, "\n- Source: %s", STR("source")) == -1)
-			goto out;
-#undef STR
-	}
-	rc = 0;
-out:
-	json_object_put(root);
-	return rc;
-}
-
+/*
+ * The value of argument f in args: under its own name, else under the first of its
+ * aliases present (JSON null counts as absent). Borrowed; NULL when absent.
+ */
 static json_object *
-mcp_tool_resolve(const struct mcp_backend *be, json_object *args, json_object *id)
+mcp_arg_value(const struct mcp_tool *t, const struct validate_field *f, json_object *args)
 {
-	const char	*name, *query;
-	json_object	*err = NULL, *res;
-	struct buf	 json, text;
+	const char	*p, *bar;
+	char		 name[64];
+	json_object	*v;
+	size_t		 n;
 
-	if (mcp_arg(args, mcp_arg_libname, id, &name, &err) == -1 ||
-	    mcp_arg(args, mcp_arg_query, id, &query, &err) == -1)
-		return err;
-	if (name == NULL)
-		return mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: missing "
-		    "required argument 'libraryName'");
-	if ((res = mcp_check_text("libraryName", name)) != NULL ||
-	    (query != NULL && (res = mcp_check_text("query", query)) != NULL))
-		return mcp_result(id, res);
-	buf_init(&json);
-	buf_init(&text);
-	if (be->libraries(be->arg, name, query != NULL && *query != '\0' ? query : NULL,
-	    &json) == -1 || mcp_format_libraries(json.p, &text) == -1)
-		res = mcp_result(id, mcp_tool_error("the library search failed; the "
-		    "server log has the details"));
-	else
-		res = mcp_result(id, mcp_tool_text(text.p, text.len, 0));
-	buf_release(&json);
-	buf_release(&text);
-	return res;
+	if (args == NULL)
+		return NULL;
+	if (json_object_object_get_ex(args, f->name, &v) &&
+	    !json_object_is_type(v, json_type_null))
+		return v;
+	for (p = mcp_aliases_of(t, f->name); p != NULL; p = bar != NULL ? bar + 1 : NULL) {
+		bar = strchr(p, '|');
+		n = bar != NULL ? (size_t)(bar - p) : strlen(p);
+		if (n >= sizeof(name))
+			continue;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (json_object_object_get_ex(args, name, &v) &&
+		    !json_object_is_type(v, json_type_null))
+			return v;
+	}
+	return NULL;
 }
 
 /*
- * query-docs, and the legacy get-library-docs (legacy 1: topic is the question, tokens
- * the budget, and with no topic the question is "<repo> overview").
+ * A number argument (f of type VALIDATE_INT) as models send it: a fraction or a whole
+ * number in a string becomes a whole number, brought into f's bounds. A new reference;
+ * other values are returned as they are, for the validator to refuse.
  */
 static json_object *
-mcp_tool_docs(const struct mcp_backend *be, json_object *args, json_object *id,
-    int legacy)
+mcp_arg_number(const struct validate_field *f, json_object *v)
 {
-	const char	*libid, *query;
-	json_object	*err = NULL, *res, *v;
-	struct buf	 out, q;
-	long		 budget = 0;
-	int		 status;
+	double	 d;
+	long	 x;
 
-	if (mcp_arg(args, mcp_arg_libid, id, &libid, &err) == -1 ||
-	    mcp_arg(args, legacy ? mcp_arg_topic : mcp_arg_query, id, &query, &err) == -1)
-		return err;
-	if (libid == NULL)
-		return mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: missing "
-		    "required argument '%s'", legacy ? "context7CompatibleLibraryID" :
-		    "libraryId");
-	if (query == NULL && !legacy)
-		return mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: missing "
-		    "required argument 'query'");
-	if (legacy && args != NULL && json_object_object_get_ex(args, "tokens", &v) &&
-	    !json_object_is_type(v, json_type_null)) {
-		if (json_object_is_type(v, json_type_int) ||
-		    json_object_is_type(v, json_type_double)) {
-			double d = json_object_get_double(v);
-
-			/* Bounded before the conversion, which overflow would make undefined. */
-			budget = d >= 100000000 ? 100000000 : d >= 1 ? (long)d : 1;
-		} else if (!json_object_is_type(v, json_type_string) ||
-		    util_parse_long(json_object_get_string(v), 0, 100000000, &budget) == -1)
-			return mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: "
-			    "argument 'tokens' must be a whole number");
-		if (budget < 1)
-			budget = 1;	/* raised to the minimum by the context code */
+	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
+		/* Bounded before the conversion, which overflow would make undefined. */
+		d = json_object_get_double(v);
+		x = !(d > (double)f->min) ? f->min : d >= (double)f->max ? f->max :
+		    (long)d;	/* NaN: the minimum */
+		return json_object_new_int64(x);
 	}
-	if ((res = mcp_check_text("libraryId", libid)) != NULL ||
-	    (query != NULL && (res = mcp_check_text(legacy ? "topic" : "query",
-	    query)) != NULL))
-		return mcp_result(id, res);
-	buf_init(&out);
-	buf_init(&q);
-	if (query == NULL) {
-		const char *repo = strrchr(libid, '/');
-
-		if (buf_printf(&q, "%s overview getting started",
-		    repo != NULL && repo[1] != '\0' ? repo + 1 : libid) == -1) {
-			res = mcp_error(id, RPC_INTERNAL_ERROR, "Internal error");
-			goto out;
-		}
-		query = q.p;
-	}
-	status = be->context(be->arg, libid, query, budget, &out);
-	if (status == -1 || out.p == NULL)
-		res = mcp_error(id, RPC_INTERNAL_ERROR, "Internal error: the context "
-		    "could not be built");
-	else
-		res = mcp_result(id, mcp_tool_text(out.p, out.len, status != 200));
-out:
-	buf_release(&out);
-	buf_release(&q);
-	return res;
+	if (json_object_is_type(v, json_type_string) &&
+	    util_parse_long(json_object_get_string(v), 0, 1L << 40, &x) == 0)
+		return json_object_new_int64(x > f->max ? f->max : x < f->min ? f->min : x);
+	return json_object_get(v);
 }
 
+/*
+ * The arguments of tool t from the client's args (NULL: none): each declared argument
+ * under its own name, taken from its name or an alias; numbers as mcp_arg_number says.
+ * Undeclared members are left out. The caller puts the object.
+ */
 static json_object *
-mcp_tools_call(const struct mcp_backend *be, json_object *params, json_object *id)
+mcp_args(const struct mcp_tool *t, json_object *args)
 {
-	json_object	*v, *args = NULL;
+	const struct validate_field *f;
+	json_object	*o = json_object_new_object(), *v;
+
+	for (f = t->args->fields; f->name != NULL; f++) {
+		if ((v = mcp_arg_value(t, f, args)) == NULL)
+			continue;
+		json_object_object_add(o, f->name, f->type == VALIDATE_INT ?
+		    mcp_arg_number(f, v) : json_object_get(v));
+	}
+	return o;
+}
+
+#define MCP_MAX_ARGS	16	/* declared arguments of one tool */
+
+/*
+ * Checks args against t's table. 0 when fit; else -1 with the error in err and *shape
+ * 1 when an argument is missing or of the wrong type (a protocol error), 0 when a value
+ * is out of its bounds (empty, too long: a tool error the model can correct).
+ */
+static int
+mcp_args_check(const struct mcp_tool *t, json_object *args, int *shape, char *err,
+    size_t errsz)
+{
+	struct validate_field loose[MCP_MAX_ARGS + 1];
+	struct validate_table lt = *t->args;
+	char		 why[512];
+	size_t		 i;
+
+	*shape = 0;
+	if (validate_object(t->args, args, err, errsz) == 0)
+		return 0;
+	/* The same table without the bounds tells which kind of error it was. */
+	for (i = 0; i < MCP_MAX_ARGS && t->args->fields[i].name != NULL; i++) {
+		loose[i] = t->args->fields[i];
+		if (loose[i].type == VALIDATE_STRING) {
+			loose[i].min = loose[i].max = 0;
+			loose[i].choices = NULL;
+			loose[i].check = NULL;
+		}
+	}
+	memset(&loose[i], 0, sizeof(loose[i]));
+	lt.fields = loose;
+	if (validate_object(&lt, args, why, sizeof(why)) == -1) {
+		snprintf(err, errsz, "%s", why);
+		*shape = 1;
+	}
+	return -1;
+}
+
+/* The names of the listed tools, "a, b and c", into out. */
+static void
+mcp_tool_names(char *out, size_t outsz)
+{
+	const struct mcp_tool *t;
+	size_t		 n = 0, k = 0, len;
+
+	for (t = mcp_tools; t->name != NULL; t++)
+		n += !t->hidden;
+	*out = '\0';
+	for (t = mcp_tools; t->name != NULL; t++) {
+		if (t->hidden)
+			continue;
+		len = strlen(out);
+		snprintf(out + len, outsz - len, "%s%s", k == 0 ? "" : k + 1 == n ?
+		    " and " : ", ", t->name);
+		k++;
+	}
+}
+
+/* tools/call: finds the tool by name, checks its arguments and calls its handler. */
+static json_object *
+mcp_tools_call(struct mcp_ctx *c, json_object *params, json_object *id)
+{
+	const struct mcp_tool *t;
+	json_object	*v, *args = NULL, *res;
 	const char	*name;
+	char		 err[512];
+	int		 shape;
 
 	if (params == NULL || !json_object_object_get_ex(params, "name", &v) ||
 	    !json_object_is_type(v, json_type_string))
@@ -687,14 +562,25 @@ mcp_tools_call(const struct mcp_backend *be, json_object *params, json_object *i
 		    "must be an object");
 	if (args != NULL && !json_object_is_type(args, json_type_object))
 		args = NULL;
-	if (strcmp(name, "resolve-library-id") == 0)
-		return mcp_tool_resolve(be, args, id);
-	if (strcmp(name, "query-docs") == 0)
-		return mcp_tool_docs(be, args, id, 0);
-	if (strcmp(name, "get-library-docs") == 0)
-		return mcp_tool_docs(be, args, id, 1);
-	return mcp_error(id, RPC_INVALID_PARAMS, "Unknown tool: '%.100s' (this server "
-	    "has resolve-library-id and query-docs)", name);
+	for (t = mcp_tools; t->name != NULL; t++)
+		if (strcmp(t->name, name) == 0)
+			break;
+	if (t->name == NULL) {
+		mcp_tool_names(err, sizeof(err));
+		return mcp_error(id, RPC_INVALID_PARAMS, "Unknown tool: '%.100s' (this "
+		    "server has %s)", name, err);
+	}
+	args = mcp_args(t, args);
+	if (mcp_args_check(t, args, &shape, err, sizeof(err)) == -1)
+		res = shape ? mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: %s", err) :
+		    mcp_result(id, mcp_tool_text(err, strlen(err), 1));
+	else if ((v = t->handler(c, args)) == NULL)
+		res = mcp_error(id, RPC_INTERNAL_ERROR, "Internal error: the tool %s "
+		    "failed; the server log has the details", t->name);
+	else
+		res = mcp_result(id, v);
+	json_object_put(args);
+	return res;
 }
 
 /* ------------------------------------------------------------------ JSON-RPC */
@@ -724,20 +610,6 @@ mcp_initialize(json_object *params, json_object *id)
 	json_object_object_add(res, "serverInfo", info);
 	json_object_object_add(res, "instructions",
 	    json_object_new_string(mcp_instructions));
-	return mcp_result(id, res);
-}
-
-static json_object *
-mcp_tools_list(json_object *id)
-{
-	json_object	*res = json_object_new_object(), *tools;
-
-	if ((tools = json_tokener_parse(mcp_tools_json)) == NULL) {
-		json_object_put(res);
-		log_err("%s: the tools JSON does not parse", __func__);
-		return mcp_error(id, RPC_INTERNAL_ERROR, "Internal error");
-	}
-	json_object_object_add(res, "tools", tools);
 	return mcp_result(id, res);
 }
 
@@ -801,7 +673,7 @@ mcp_classify(json_object *m, json_object **resp)
 
 /* The response to one request (classified MCP_REQUEST). */
 static json_object *
-mcp_request(const struct mcp_backend *be, json_object *m)
+mcp_request(struct mcp_ctx *c, json_object *m)
 {
 	json_object	*id, *v, *params = NULL;
 	const char	*method;
@@ -823,7 +695,7 @@ mcp_request(const struct mcp_backend *be, json_object *m)
 	if (strcmp(method, "tools/list") == 0)
 		return mcp_tools_list(id);
 	if (strcmp(method, "tools/call") == 0)
-		return mcp_tools_call(be, params, id);
+		return mcp_tools_call(c, params, id);
 	return mcp_error(id, RPC_METHOD_NOT_FOUND, "Method not found: '%.100s'", method);
 }
 
@@ -839,14 +711,64 @@ mcp_is_initialize(json_object *m)
 	    strcmp(json_object_get_string(v), "initialize") == 0;
 }
 
+/*
+ * Answers the batch root (a JSON array; the caller puts it) under protocol version: 400
+ * when empty or when the version has no batches, else one response per request (202
+ * when there is none).
+ */
+static void
+mcp_batch(struct mcp_ctx *c, json_object *root, const char *version, struct mcp_reply *r)
+{
+	json_object	*resp, *arr;
+	size_t		 i, n;
+
+	n = json_object_array_length(root);
+	if (n == 0 || !mcp_version_batches(version)) {
+		mcp_reply_json(r, 400, mcp_error(NULL, RPC_INVALID_REQUEST, n == 0 ?
+		    "Invalid Request: empty batch" : "Invalid Request: JSON-RPC batches "
+		    "are not part of MCP protocol version %s: send one message per POST",
+		    version));
+		return;
+	}
+	arr = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		json_object *m = json_object_array_get_idx(root, i);
+
+		switch (mcp_classify(m, &resp)) {
+		case MCP_INVALID:
+			json_object_array_add(arr, resp);
+			break;
+		case MCP_NOTIFICATION:
+		case MCP_RESPONSE:
+			break;
+		case MCP_REQUEST:
+			if (mcp_is_initialize(m)) {
+				json_object *id;
+
+				json_object_object_get_ex(m, "id", &id);
+				json_object_array_add(arr, mcp_error(id,
+				    RPC_INVALID_REQUEST, "Invalid Request: initialize "
+				    "must not be part of a batch"));
+			} else
+				json_object_array_add(arr, mcp_request(c, m));
+			break;
+		}
+	}
+	if (json_object_array_length(arr) == 0) {
+		json_object_put(arr);
+		mcp_reply_json(r, 202, NULL);
+	} else
+		mcp_reply_json(r, 200, arr);
+}
+
 void
-mcp_handle(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_reply *r)
+mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 {
 	static json_tokener *tok;
-	json_object	*root = NULL, *resp, *arr;
+	json_object	*root = NULL, *resp;
 	enum json_tokener_error jerr;
 	const char	*version;
-	size_t		 end, i, n;
+	size_t		 end;
 
 	memset(r, 0, sizeof(*r));
 	/* One tokener for the life of the process: making one costs more than a parse. */
@@ -904,51 +826,13 @@ mcp_handle(const struct mcp_backend *be, const struct mcp_req *rq, struct mcp_re
 			mcp_reply_json(r, 202, NULL);
 			break;
 		case MCP_REQUEST:
-			mcp_reply_json(r, 200, mcp_request(be, root));
+			mcp_reply_json(r, 200, mcp_request(c, root));
 			break;
 		}
 		json_object_put(root);
 		return;
 	}
 
-	/* A batch. */
-	n = json_object_array_length(root);
-	if (n == 0 || !mcp_version_batches(version)) {
-		mcp_reply_json(r, 400, mcp_error(NULL, RPC_INVALID_REQUEST, n == 0 ?
-		    "Invalid Request: empty batch" : "Invalid Request: JSON-RPC batches "
-		    "are not part of MCP protocol version %s: send one message per POST",
-		    version));
-		json_object_put(root);
-		return;
-	}
-	arr = json_object_new_array();
-	for (i = 0; i < n; i++) {
-		json_object *m = json_object_array_get_idx(root, i);
-
-		switch (mcp_classify(m, &resp)) {
-		case MCP_INVALID:
-			json_object_array_add(arr, resp);
-			break;
-		case MCP_NOTIFICATION:
-		case MCP_RESPONSE:
-			break;
-		case MCP_REQUEST:
-			if (mcp_is_initialize(m)) {
-				json_object *id;
-
-				json_object_object_get_ex(m, "id", &id);
-				json_object_array_add(arr, mcp_error(id,
-				    RPC_INVALID_REQUEST, "Invalid Request: initialize "
-				    "must not be part of a batch"));
-			} else
-				json_object_array_add(arr, mcp_request(be, m));
-			break;
-		}
-	}
+	mcp_batch(c, root, version, r);
 	json_object_put(root);
-	if (json_object_array_length(arr) == 0) {
-		json_object_put(arr);
-		mcp_reply_json(r, 202, NULL);
-	} else
-		mcp_reply_json(r, 200, arr);
 }

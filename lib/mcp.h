@@ -1,43 +1,37 @@
 /*
- * mcp.h: the MCP server of ctxd-mcp (Streamable HTTP, stateless), without FastCGI: the
- * HTTP checks of a POST to /mcp, JSON-RPC 2.0 parsing, version negotiation, the tools and
- * their text. The responder (fcgi/mcp.c) fills a struct mcp_req from the request and
- * sends the struct mcp_reply back; the unit test does the same with a stub backend.
+ * mcp.h: the MCP server of ctxd-mcp (Streamable HTTP, stateless), without FastCGI.
+ *
+ * A POST to /mcp travels: nginx → fcgi/mcp.c's route table (POST only; who may call: the
+ * matcher runs access_check) → its handler, which fills a struct mcp_req and calls
+ * mcp_check (the transport rules that are not authorization) and mcp_handle (JSON-RPC
+ * 2.0, batches, version negotiation, initialize, ping, tools/list, tools/call). The tools
+ * are one table, mcp_tools (mcp_tools.c): tools/list renders it, tools/call finds the row
+ * by name, checks the arguments against the row's validate table (validate.h) and calls
+ * the row's handler, which calls lib/search.c with the caller's struct mcp_ctx.
  */
 #ifndef MCP_H
 #define MCP_H
 
 #include <stddef.h>
 
+#include <json.h>
+
 struct buf;
+struct search;
+struct sqlite3;
+struct validate_table;
 
 #define MCP_MAX_BODY		(256 * 1024)	/* bytes of one POST body */
-#define MCP_PARAM_MAX		500		/* characters of a tool's text argument */
 #define MCP_VERSION_NEWEST	"2025-11-25"
 
-/* What the tools and the auth check call; fcgi/mcp.c binds it to search.c and apikey.c. */
-struct mcp_backend {
-	void	*arg;
-	/* Library search JSON ({"results": [...]}) into out; -1 on an internal error. */
-	int	(*libraries)(void *arg, const char *name, const char *query, struct buf *out);
-	/*
-	 * The context text of a library for a question into out (search_answer's
-	 * contract): returns the HTTP-like status, 200 with the text, anything else with an
-	 * error message in out; -1 on an internal error.
-	 */
-	int	(*context)(void *arg, const char *libid, const char *query, long budget,
-		    struct buf *out);
-	/* 1 when setting perm.require_mcp_auth is on. */
-	int	(*auth_required)(void *arg);
-	/* 1 when "Bearer <key>" is a valid API key. */
-	int	(*key_valid)(void *arg, const char *authorization);
-	/* Extra allowed origins (setting mcp.allowed_origins) or NULL; caller frees. */
-	char	*(*allowed_origins)(void *arg);
+/* What the tools work on: the responder's read-only database and its query path. */
+struct mcp_ctx {
+	struct sqlite3	*db;		/* settings (mcp.allowed_origins) */
+	struct search	*search;	/* search_open(db) */
 };
 
-/* One HTTP request to /mcp: the CGI variables it needs (NULL when absent). */
+/* One HTTP request to /mcp: the CGI variables the transport needs (NULL when absent). */
 struct mcp_req {
-	const char	*method;		/* REQUEST_METHOD */
 	const char	*content_type;
 	const char	*content_length;
 	const char	*accept;
@@ -45,9 +39,6 @@ struct mcp_req {
 	const char	*host;			/* HTTP_HOST */
 	const char	*forwarded_host;	/* HTTP_X_FORWARDED_HOST */
 	const char	*protocol_version;	/* HTTP_MCP_PROTOCOL_VERSION */
-	const char	*authorization;
-	const char	*context7_api_key;	/* HTTP_CONTEXT7_API_KEY */
-	const char	*x_api_key;		/* HTTP_X_API_KEY */
 	const char	*body;			/* for mcp_handle */
 	size_t		 body_len;
 };
@@ -61,19 +52,53 @@ struct mcp_reply {
 };
 
 /*
- * Checks a request before its body is read: method (405 unless POST), Origin (403 when
- * foreign), authentication (401 when required and no valid key), Content-Type (415),
- * Accept (406) and Content-Length (413 over MCP_MAX_BODY). Returns 1 with reply filled
- * when the request is answered, 0 when the body should be read and mcp_handle called.
+ * A tool's handler: the tools/call result ({"content": [...], "isError": ...}) for args,
+ * an object holding only the row's declared arguments under their own names, already
+ * checked against the row's table. NULL on an internal error (logged), which the caller
+ * answers with JSON-RPC error -32603.
  */
-int	 mcp_check(const struct mcp_backend *, const struct mcp_req *, struct mcp_reply *);
+typedef json_object *(*mcp_tool_fn)(struct mcp_ctx *, json_object *args);
+
+/* Other names clients send for argument name: "a|b", in order of precedence. */
+struct mcp_alias {
+	const char	*name;
+	const char	*aliases;
+};
+
+/*
+ * One tool. args declares the arguments (lengths in characters); an argument of type
+ * VALIDATE_INT also takes a fraction or a whole number in a string, and values past its
+ * bounds are brought to them. aliases (NULL, or ending with a NULL name) lists other
+ * names of arguments. A hidden tool answers tools/call but is not listed.
+ */
+struct mcp_tool {
+	const char			*name;
+	const char			*title;
+	const char			*description;
+	const char			*input_schema;	/* JSON text of inputSchema */
+	const struct validate_table	*args;
+	const struct mcp_alias		*aliases;
+	int				 hidden;
+	mcp_tool_fn			 handler;
+};
+
+/* The tools of this server (mcp_tools.c), ending with a row whose name is NULL. */
+extern const struct mcp_tool mcp_tools[];
+
+/*
+ * Checks a request before its body is read: Origin (403 when foreign and not listed in
+ * setting mcp.allowed_origins), Content-Type (415), Accept (406) and Content-Length
+ * (400 when malformed, 413 over MCP_MAX_BODY). Returns 1 with reply filled when the
+ * request is answered, 0 when the body should be read and mcp_handle called.
+ */
+int	 mcp_check(struct mcp_ctx *, const struct mcp_req *, struct mcp_reply *);
 /*
  * Answers the JSON-RPC message (or batch, where the protocol version allows it) in
  * req->body. Always fills reply: 200 with the response(s), 202 (no body) when the POST
  * held only notifications or responses, 400 with a JSON-RPC error for a parse error, an
  * invalid message, a refused batch or an unsupported MCP-Protocol-Version header.
  */
-void	 mcp_handle(const struct mcp_backend *, const struct mcp_req *, struct mcp_reply *);
+void	 mcp_handle(struct mcp_ctx *, const struct mcp_req *, struct mcp_reply *);
 void	 mcp_reply_release(struct mcp_reply *);
 
 /* The protocol version answered to a client asking for version (NULL: the newest). */
@@ -88,10 +113,13 @@ int	 mcp_version_supported(const char *version);
  */
 int	 mcp_origin_allowed(const char *origin, const char *host, const char *fwd_host,
 	    const char *allowed);
+
+/* A tools/call result with the one text item text (len bytes); isError when is_error. */
+json_object *mcp_tool_text(const char *text, size_t len, int is_error);
 /*
  * The text of resolve-library-id from library search JSON ({"results": [...]}) into out
  * (compat.md). -1 on malformed JSON.
  */
-int	 mcp_format_libraries(const char *json, struct buf *out);
+int	 mcp_tools_format_libraries(const char *json, struct buf *out);
 
 #endif

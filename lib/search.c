@@ -979,7 +979,8 @@ int
 search_answer(struct search *s, const char *libid, const char *query, const char *topic,
     long budget, int fast, int json, struct buf *out)
 {
-	char		 id[512] = "";
+	/* Room for an id of SEARCH_TEXT_MAX characters of 4 bytes each. */
+	char		 id[4 * SEARCH_TEXT_MAX + 1] = "";
 	struct search_lib lib;
 	struct snippet	*sn = NULL;
 	struct buf	 q;

@@ -13,6 +13,8 @@ struct search;
 #define SEARCH_DEFAULT_TOKENS	2000
 #define SEARCH_MIN_TOKENS	1000
 #define SEARCH_MAX_TOKENS	100000
+/* Characters (not bytes) of a library id, question or library name (spec). */
+#define SEARCH_TEXT_MAX		500
 
 enum search_lib_status {
 	SEARCH_LIB_READY,		/* has an index to serve */

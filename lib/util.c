@@ -301,3 +301,19 @@ util_str_endswith(const char *s, const char *suffix)
 
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
+
+void
+util_utf8_trim(char *s)
+{
+	size_t	 n = strlen(s), i = n, need;
+	unsigned char c;
+
+	/* Back over continuation bytes (at most 3) to the character's first byte. */
+	while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i == 0 || (c = (unsigned char)s[i - 1]) < 0xc0)
+		return;
+	need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	if (n - (i - 1) < need)
+		s[i - 1] = '\0';
+}

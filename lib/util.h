@@ -34,5 +34,7 @@ char	*util_exe_dir(void);
 /* Data folder: $DATA_DIR or the default "/data". Never NULL. */
 const char *util_data_dir(void);
 int	 util_str_endswith(const char *, const char *);
+/* Drops an incomplete UTF-8 character that a bounded copy left at the end of s. */
+void	 util_utf8_trim(char *);
 
 #endif

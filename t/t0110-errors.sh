@@ -40,6 +40,15 @@ expect 400 "'libraryName' is longer than 500" "libs/search with a long name" -- 
 expect 404 "no such endpoint" "unknown /api/v2 path" -- GET "$BASE/api/v2/nothing"
 q500=$(printf '%.0sa' {1..500})
 is "$(http GET "$ctx?libraryId=/nobody/nothing&query=$q500")" 404 "a 500-character query is within bounds"
+# Lengths are counted in characters: 500 Japanese characters (1,500 bytes) are within bounds.
+ja500=$(printf '%.0s日' {1..500})
+is "$(http GET "$ctx" --get --data-urlencode libraryId=/nobody/nothing --data-urlencode "query=$ja500")" 404 \
+    "a 500-character Japanese query is within bounds"
+expect 400 "'query' is longer than 500 characters" "context with a 501-character Japanese query" -- \
+    GET "$ctx" --get --data-urlencode libraryId=/a/b --data-urlencode "query=${ja500}日"
+# (404, not "must look like /owner/repo"; the message, cut at 1 KiB, stays whole characters)
+expect 404 "^library /a/(日)+$" "context with a 500-character Japanese libraryId" -- \
+    GET "$ctx" --get --data-urlencode "libraryId=/a/${ja500:3}" --data-urlencode query=x
 
 # /api/parse
 P=$BASE/api/parse

@@ -51,7 +51,8 @@ row() {
 		401)
 			like "$(http_body | jq -r .error)" 'missing|invalid' \
 			    "$method $path as ${WHO[$i]}: 401 says missing or invalid"
-			like "$(http_header WWW-Authenticate)" '^Bearer( |$)' \
+			# /api/v2 and /mcp name their realm (ACCESS_READER, lib/access.c).
+			like "$(http_header WWW-Authenticate)" '^Bearer( realm="ctxd".*)?$' \
 			    "$method $path as ${WHO[$i]}: WWW-Authenticate: Bearer" ;;
 		esac
 	done

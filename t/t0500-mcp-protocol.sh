@@ -99,6 +99,20 @@ is "$(jbody .result.isError)" true "query-docs with a malformed id: isError"
 long=$(printf '%.0sa' {1..501})
 rpc "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"query-docs\",\"arguments\":{\"libraryId\":\"/corpora/requests\",\"query\":\"$long\"}}}" >/dev/null
 is "$(jbody .result.isError)" true "query-docs with a 501-character query: isError"
+# Lengths in characters, on both faces: 500 Japanese characters (1,500 bytes) are a question.
+ja500=$(printf '%.0s日' {1..500})
+rpc "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"query-docs\",\"arguments\":{\"libraryId\":\"/corpora/requests\",\"query\":\"$ja500\"}}}" >/dev/null
+is "$(jbody '.result.isError // false')" false "query-docs with a 500-character Japanese query: not an error"
+like "$(jbody '.result.content[0].text')" 'No documentation in /corpora/requests' "... answered"
+code=$(http GET "$BASE/api/v2/context" --get --data-urlencode libraryId=/corpora/requests \
+    --data-urlencode "query=$ja500")
+is "$code" 200 "/api/v2/context with the same query: 200"
+rpc "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"query-docs\",\"arguments\":{\"libraryId\":\"/corpora/requests\",\"query\":\"${ja500}日\"}}}" >/dev/null
+is "$(jbody .result.isError)" true "query-docs with a 501-character Japanese query: isError"
+like "$(jbody '.result.content[0].text')" "'query' is longer than 500 characters" "... saying why"
+code=$(http GET "$BASE/api/v2/context" --get --data-urlencode libraryId=/corpora/requests \
+    --data-urlencode "query=${ja500}日")
+is "$code" 400 "/api/v2/context with the same query: 400"
 
 # ---------------------------------------------------------------- JSON-RPC errors
 code=$(rpc '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"no-such-tool","arguments":{}}}')
@@ -195,6 +209,15 @@ code=$(rpc "$ping" -H "context7-api-key: $KEY")
 is "$code" 200 "context7-api-key header: 200"
 code=$(rpc "$ping" -H "X-API-Key: $KEY")
 is "$code" 200 "x-api-key header: 200"
+code=$(rpc "$ping" -H "X-API-Key: Bearer $KEY")
+is "$code" 200 "x-api-key header with Bearer: 200"
+code=$(rpc "$ping" -H "X-API-Key: ctxd_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+is "$code" 401 "wrong x-api-key: 401"
+# The route's authorization runs before the handler's transport checks (Origin among them).
+code=$(rpc "$ping" -H "Origin: http://evil.example")
+is "$code/$(jbody .error.code)" 401/-32001 "auth on, foreign Origin, no key: 401 (authorization first)"
+code=$(rpc "$ping" -H "Origin: http://evil.example" -H "Authorization: Bearer $KEY")
+is "$code" 403 "auth on, foreign Origin, valid key: 403"
 code=$(rpc '{"jsonrpc":"2.0","method":"notifications/initialized"}')
 is "$code" 401 "notification without a key: 401"
 code=$(http GET "$MCP")

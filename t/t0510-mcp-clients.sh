@@ -64,7 +64,7 @@ ctxd_admin settings set perm.require_mcp_auth true
 KEY=$(ctxd_admin key create e2e-user)
 node_json sdk-http.mjs "$BASE" requests "$Q"
 is "$(j .code)" 401 "SDK client, auth required, no key: refused with 401"
-like "$(j '.error // "none"')" 'requires an API key' "SDK client, no key: the JSON-RPC error says why"
+like "$(j '.error // "none"')" 'API key is missing' "SDK client, no key: the JSON-RPC error says why"
 is "$(j '.tools // "none"')" none "SDK client, no key: no tools"
 node_json sdk-http.mjs "$BASE" requests "$Q" ctxd_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
 is "$(j .code)" 401 "SDK client, wrong key: refused with 401"

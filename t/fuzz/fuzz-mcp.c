@@ -1,7 +1,8 @@
 /*
  * fuzz-mcp.c: a POST to /mcp as lib/mcp.c sees it: the body (JSON-RPC message or batch,
  * tool arguments) and, from the same bytes, the Origin, Accept, Content-Type and
- * MCP-Protocol-Version headers. The backend is a stub answering every tool.
+ * MCP-Protocol-Version headers. The tools run for real (mcp_tools.c, lib/search.c) on a
+ * temporary database holding one small library, /a/b, removed at exit.
  */
 #include "config.h"
 
@@ -11,62 +12,56 @@
 
 #include "ctxd.h"
 #include "mcp.h"
+#include "search.h"
+#include "../unit/db-helpers.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-static int
-fz_libraries(void *arg, const char *name, const char *query, struct buf *out)
+static char		 fz_dir[512];
+static struct mcp_ctx	 fz_ctx;
+
+static void
+fz_cleanup(void)
 {
-	(void)arg;
-	(void)query;
-	return buf_printf(out, "{\"results\":[{\"id\":\"/a/b\",\"title\":\"%zu\","
-	    "\"totalSnippets\":3,\"trustScore\":5,\"versions\":[\"v1\"]}]}",
-	    strlen(name));
+	search_close(fz_ctx.search);
+	dbh_remove(fz_dir, fz_ctx.db);
 }
 
+/* The database, made at the first input; -1 when it cannot be. */
 static int
-fz_context(void *arg, const char *libid, const char *query, long budget,
-    struct buf *out)
+fz_setup(void)
 {
-	(void)arg;
-	(void)budget;
-	if (buf_printf(out, "### %s\n\n%s", libid, query) == -1)
+	static const struct dbh_snippet sn[] = {
+		{ "Timeouts", "Pass timeout= to every request.", "[{\"language\":\"python\","
+		    "\"code\":\"get(url, timeout=3)\"}]" },
+		{ "Sessions", "A session keeps cookies.", "[]" }
+	};
+	static int	 state;
+	char		 err[256];
+
+	if (state != 0)
+		return state;
+	state = -1;
+	if (dbh_open(fz_dir, sizeof(fz_dir), &fz_ctx.db) == -1 ||
+	    settings_set(fz_ctx.db, fz_dir, "mcp.allowed_origins",
+	    "https://x.example, *x", err, sizeof(err)) == -1 ||
+	    dbh_library(fz_ctx.db, "/a/b", 1, "finalized", 1, sn, 2) == -1 ||
+	    (fz_ctx.search = search_open(fz_ctx.db)) == NULL)
 		return -1;
-	return strlen(query) % 2 ? 200 : 404;
-}
-
-static int
-fz_auth_required(void *arg)
-{
-	(void)arg;
-	return 0;
-}
-
-static int
-fz_key_valid(void *arg, const char *authorization)
-{
-	(void)arg;
-	return authorization[0] == 'B';
-}
-
-static char *
-fz_allowed(void *arg)
-{
-	(void)arg;
-	return strdup("https://x.example, *x");
+	atexit(fz_cleanup);
+	state = 1;
+	return 1;
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct mcp_backend be = { NULL, fz_libraries, fz_context,
-	    fz_auth_required, fz_key_valid, fz_allowed };
 	struct mcp_req	 rq;
 	struct mcp_reply rep;
 	char		*s, *hdr;
 	size_t		 n;
 
-	if ((s = malloc(size + 1)) == NULL)
+	if (fz_setup() == -1 || (s = malloc(size + 1)) == NULL)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
@@ -79,23 +74,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memset(&rq, 0, sizeof(rq));
-	rq.method = "POST";
 	rq.content_type = "application/json";
 	rq.accept = hdr;
 	rq.origin = size % 3 == 0 ? hdr : NULL;
 	rq.host = "example.com:3000";
 	rq.forwarded_host = hdr;
 	rq.protocol_version = size % 5 == 0 ? hdr : NULL;
-	rq.x_api_key = hdr;
 	rq.body = s;
 	rq.body_len = size;
-	if (!mcp_check(&be, &rq, &rep))
-		mcp_handle(&be, &rq, &rep);
+	if (!mcp_check(&fz_ctx, &rq, &rep))
+		mcp_handle(&fz_ctx, &rq, &rep);
 	mcp_reply_release(&rep);
 	rq.protocol_version = NULL;
 	rq.accept = NULL;
 	rq.origin = NULL;
-	mcp_handle(&be, &rq, &rep);
+	mcp_handle(&fz_ctx, &rq, &rep);
 	mcp_reply_release(&rep);
 	mcp_origin_allowed(hdr, hdr, hdr, hdr);
 	free(hdr);

@@ -347,10 +347,10 @@ ctxd_nginx_start() {
 	bail_out "nginx did not start"
 }
 
-# ctxd_start: start ctxd-query, ctxd-web and ctxd-mcp (--socket in $T/run, --workers 2) and
-# nginx on a free port; wait until /api/v2/libs/search answers. Exports PORT and BASE.
+# ctxd_start: start ctxd-query, ctxd-web, ctxd-mcp and ctxd-hook (--socket in $T/run, --workers 2)
+# and nginx on a free port; wait until /api/v2/libs/search answers. Exports PORT and BASE.
 ctxd_start() {
-	local name i code all names=(query web mcp)
+	local name i code all names=(query web mcp hook)
 	[ -n "$T" ] || ctxd_setup
 	_responder_pids=()
 	for name in "${names[@]}"; do

@@ -1,4 +1,9 @@
-/* test-mcp.c: the MCP protocol of ctxd-mcp (lib/mcp.c) against a stub backend. */
+/*
+ * test-mcp.c: the MCP protocol of ctxd-mcp (lib/mcp.c) and its tool table (mcp_tools.c),
+ * on a real database in a temporary DATA_DIR. The route (POST only) and the API key check
+ * are the matcher's (fcgi/mcp.c's table, lib/access.c): t/t0500-mcp-protocol.sh tests
+ * them through nginx.
+ */
 #include "config.h"
 
 #include <stdlib.h>
@@ -8,81 +13,46 @@
 
 #include "ctxd.h"
 #include "mcp.h"
+#include "search.h"
+#include "validate.h"
 #include "tap.h"
+#include "db-helpers.h"
 
-/* ------------------------------------------------------------------ stub backend */
+/* ------------------------------------------------------------------ the database */
 
-static int	 stub_auth;		/* perm.require_mcp_auth */
-static const char *stub_allowed;	/* mcp.allowed_origins */
-static char	 last_libid[600], last_query[600];
-static long	 last_budget;
-static int	 context_calls;
+static struct mcp_ctx ctx;
+static char	 dir[512];
 
-static int
-stub_libraries(void *arg, const char *name, const char *query, struct buf *out)
-{
-	(void)arg;
-	(void)query;
-	if (strcmp(name, "none") == 0)
-		return buf_adds(out, "{\"results\":[],\"searchFilterApplied\":false}");
-	if (strcmp(name, "broken") == 0)
-		return -1;
-	return buf_adds(out, "{\"results\":[{\"id\":\"/acme/widgets\",\"title\":\"Widgets\","
-	    "\"description\":\"Widget docs\",\"totalSnippets\":42,\"trustScore\":7,"
-	    "\"benchmarkScore\":-1,\"versions\":[],\"source\":\"Local (Private)\"},"
-	    "{\"id\":\"/acme/gadgets\",\"title\":\"Gadgets\",\"description\":\"\","
-	    "\"totalSnippets\":-1,\"trustScore\":-1,\"benchmarkScore\":55.5,"
-	    "\"versions\":[\"v1\",\"v2\"]},"
-	    "{\"id\":\"/x/y\",\"title\":\"Y\",\"description\":\"d\",\"totalSnippets\":3,"
-	    "\"trustScore\":4}],\"searchFilterApplied\":false}");
-}
-
-static int
-stub_context(void *arg, const char *libid, const char *query, long budget,
-    struct buf *out)
-{
-	(void)arg;
-	context_calls++;
-	snprintf(last_libid, sizeof(last_libid), "%s", libid);
-	snprintf(last_query, sizeof(last_query), "%s", query);
-	last_budget = budget;
-	if (strcmp(libid, "/acme/pending") == 0) {
-		buf_adds(out, "library /acme/pending is being indexed for the first time");
-		return 202;
-	}
-	if (strcmp(libid, "/nobody/nothing") == 0) {
-		buf_adds(out, "library /nobody/nothing does not exist");
-		return 404;
-	}
-	buf_printf(out, "### Answer\n\nSource: https://x/%s\n\nabout %s", libid, query);
-	return 200;
-}
-
-static int
-stub_auth_required(void *arg)
-{
-	(void)arg;
-	return stub_auth;
-}
-
-static int
-stub_key_valid(void *arg, const char *authorization)
-{
-	(void)arg;
-	return strcmp(authorization, "Bearer ctxd_good") == 0;
-}
-
-static char *
-stub_allowed_origins(void *arg)
-{
-	(void)arg;
-	return stub_allowed != NULL ? strdup(stub_allowed) : NULL;
-}
-
-static const struct mcp_backend be = {
-	NULL, stub_libraries, stub_context, stub_auth_required, stub_key_valid,
-	stub_allowed_origins
+static const struct dbh_snippet widgets[] = {
+	{ "Install widgets", "Run the installer to install widgets on a new machine.",
+	  "[{\"language\":\"sh\",\"code\":\"widgets install --all\"}]" },
+	{ "Configure widgets", "The configuration file sets the colour of every widget.",
+	  "[]" },
+	{ "Widgets overview", "Getting started with widgets: an overview of the parts.",
+	  "[]" }
 };
+
+/* Sets (value non-NULL) or unsets setting name. */
+static void
+setting(const char *name, const char *value)
+{
+	char	 err[256];
+
+	if (value != NULL ? settings_set(ctx.db, dir, name, value, err, sizeof(err)) :
+	    settings_unset(ctx.db, name))
+		printf("# setting %s: %s\n", name, value != NULL ? err : "unset failed");
+}
+
+/* The answer of GET /api/v2/context for libid and query (its text, even for errors). */
+static char *
+rest_answer(const char *libid, const char *query, long budget)
+{
+	struct buf	 out;
+
+	buf_init(&out);
+	search_answer(ctx.search, libid, query, NULL, budget, 0, 0, &out);
+	return out.p;
+}
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -92,7 +62,6 @@ req(const char *body)
 	struct mcp_req r;
 
 	memset(&r, 0, sizeof(r));
-	r.method = "POST";
 	r.content_type = "application/json";
 	r.accept = "application/json, text/event-stream";
 	r.host = "docs.example.com";
@@ -108,8 +77,8 @@ post(struct mcp_req *r, json_object **o, const char **headers)
 	struct mcp_reply rep;
 	int	 status;
 
-	if (!mcp_check(&be, r, &rep))
-		mcp_handle(&be, r, &rep);
+	if (!mcp_check(&ctx, r, &rep))
+		mcp_handle(&ctx, r, &rep);
 	status = rep.status;
 	if (headers != NULL)
 		*headers = rep.headers;
@@ -174,7 +143,7 @@ tool_text(json_object *o, int *is_error)
 static char *
 call(const char *tool, const char *args, int *status, int *is_error, long *code)
 {
-	char		 body[2048];
+	char		 body[8192];
 	json_object	*o;
 	const char	*t;
 	char		*ret;
@@ -394,17 +363,6 @@ test_http(void)
 {
 	struct mcp_req	 r;
 	json_object	*o;
-	const char	*h;
-
-	r = req("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
-	r.method = "GET";
-	is_int(post(&r, &o, &h), 405, "GET: 405");
-	ok(h != NULL && strstr(h, "Allow: POST") != NULL, "GET: Allow: POST");
-	ok(jint(o, "error.code") != -99999, "GET: JSON-RPC error body");
-	json_object_put(o);
-	r.method = "DELETE";
-	is_int(post(&r, &o, NULL), 405, "DELETE: 405");
-	json_object_put(o);
 
 	r = req("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
 	r.content_type = "text/plain";
@@ -454,14 +412,14 @@ test_http(void)
 	is_int(post(&r, &o, NULL), 403, "foreign Origin: 403");
 	ok(jint(o, "error.code") != -99999, "foreign Origin: JSON-RPC error body");
 	json_object_put(o);
-	stub_allowed = "https://a.example.org, https://evil.example.net/";
+	setting("mcp.allowed_origins", "https://a.example.org, https://evil.example.net/");
 	is_int(post(&r, &o, NULL), 200, "Origin in mcp.allowed_origins: 200");
 	json_object_put(o);
-	stub_allowed = "*";
+	setting("mcp.allowed_origins", "*");
 	r.origin = "null";
 	is_int(post(&r, &o, NULL), 200, "mcp.allowed_origins *: any origin");
 	json_object_put(o);
-	stub_allowed = NULL;
+	setting("mcp.allowed_origins", NULL);
 	is_int(post(&r, &o, NULL), 403, "Origin null: 403");
 	json_object_put(o);
 
@@ -483,60 +441,67 @@ test_http(void)
 	    "allowed list matches whole entries");
 }
 
+/* The table: every listed tool with a schema that parses and agrees with its arguments. */
 static void
-test_auth(void)
+test_table(void)
 {
-	struct mcp_req	 r;
-	json_object	*o;
-	const char	*h;
+	const struct mcp_tool *t;
+	const struct validate_field *f;
+	json_object	*schema, *props, *req, *v;
+	size_t		 i;
+	int		 agree, listed = 0;
 
-	stub_auth = 1;
-	r = req("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
-	is_int(post(&r, &o, &h), 401, "auth required, no key: 401");
-	ok(h != NULL && strncmp(h, "WWW-Authenticate: Bearer", 24) == 0,
-	    "... WWW-Authenticate: Bearer");
-	is_int(jint(o, "error.code"), -32001, "... JSON-RPC error body");
-	ok(json_object_object_get_ex(o, "jsonrpc", NULL), "... with jsonrpc");
-	json_object_put(o);
-	r.authorization = "Bearer ctxd_bad";
-	is_int(post(&r, &o, &h), 401, "wrong key: 401");
-	ok(h != NULL && strstr(h, "invalid_token") != NULL, "... invalid_token");
-	json_object_put(o);
-	r.authorization = "Bearer ctxd_good";
-	is_int(post(&r, &o, NULL), 200, "Authorization: Bearer key: 200");
-	json_object_put(o);
-	r.authorization = NULL;
-	r.context7_api_key = "ctxd_good";
-	is_int(post(&r, &o, NULL), 200, "context7-api-key header: 200");
-	json_object_put(o);
-	r.context7_api_key = NULL;
-	r.x_api_key = "ctxd_good";
-	is_int(post(&r, &o, NULL), 200, "x-api-key header: 200");
-	json_object_put(o);
-	r.x_api_key = "Bearer ctxd_good";
-	is_int(post(&r, &o, NULL), 200, "x-api-key with Bearer: 200");
-	json_object_put(o);
-	r.x_api_key = "ctxd_bad";
-	is_int(post(&r, &o, NULL), 401, "wrong x-api-key: 401");
-	json_object_put(o);
-	r = req("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-	is_int(post(&r, &o, NULL), 401, "notification without key: 401");
-	json_object_put(o);
-	stub_auth = 0;
+	for (t = mcp_tools; t->name != NULL; t++) {
+		listed += !t->hidden;
+		schema = json_tokener_parse(t->input_schema);
+		ok(schema != NULL && json_object_object_get_ex(schema, "properties", &props),
+		    "%s: the input schema parses", t->name);
+		if (schema == NULL)
+			continue;
+		agree = 1;
+		/* Every property is a declared argument... */
+		json_object_object_foreach(props, key, val) {
+			(void)val;
+			for (f = t->args->fields; f->name != NULL; f++)
+				if (strcmp(f->name, key) == 0)
+					break;
+			if (f->name == NULL)
+				agree = 0;
+		}
+		/* ...and every required argument is required in the schema. */
+		json_object_object_get_ex(schema, "required", &req);
+		for (f = t->args->fields; f->name != NULL; f++) {
+			if (!f->required)
+				continue;
+			for (i = 0, v = NULL; req != NULL && i < json_object_array_length(req);
+			    i++)
+				if (strcmp(json_object_get_string(json_object_array_get_idx(
+				    req, i)), f->name) == 0)
+					v = req;
+			if (v == NULL || !json_object_object_get_ex(props, f->name, NULL))
+				agree = 0;
+		}
+		ok(agree, "%s: the schema and the argument table agree", t->name);
+		json_object_put(schema);
+	}
+	is_int(listed, 2, "two listed tools in the table");
 }
 
 static void
-test_tools(void)
+test_format(void)
 {
-	int	 status, err;
-	long	 code;
-	char	*t;
+	struct buf	 b;
 
-	t = call("resolve-library-id", "{\"libraryName\":\"widgets\",\"query\":\"how\"}",
-	    &status, &err, &code);
-	is_int(status, 200, "resolve-library-id: 200");
-	is_int(err, 0, "resolve-library-id: not an error");
-	is_str(t, "Available Libraries:\n\n"
+	buf_init(&b);
+	is_int(mcp_tools_format_libraries("{\"results\":[{\"id\":\"/acme/widgets\","
+	    "\"title\":\"Widgets\",\"description\":\"Widget docs\",\"totalSnippets\":42,"
+	    "\"trustScore\":7,\"benchmarkScore\":-1,\"versions\":[],\"source\":"
+	    "\"Local (Private)\"},{\"id\":\"/acme/gadgets\",\"title\":\"Gadgets\","
+	    "\"description\":\"\",\"totalSnippets\":-1,\"trustScore\":-1,"
+	    "\"benchmarkScore\":55.5,\"versions\":[\"v1\",\"v2\"]},{\"id\":\"/x/y\","
+	    "\"title\":\"Y\",\"description\":\"d\",\"totalSnippets\":3,\"trustScore\":4}],"
+	    "\"searchFilterApplied\":false}", &b), 0, "format: 0");
+	is_str(b.p, "Available Libraries:\n\n"
 	    "- Title: Widgets\n"
 	    "- Context7-compatible library ID: /acme/widgets\n"
 	    "- Description: Widget docs\n"
@@ -555,9 +520,33 @@ test_tools(void)
 	    "- Context7-compatible library ID: /x/y\n"
 	    "- Description: d\n"
 	    "- Code Snippets: 3\n"
-	    "- Source Reputation: Medium", "resolve-library-id: compat.md text");
+	    "- Source Reputation: Medium", "format: compat.md text");
+	buf_reset(&b);
+	is_int(mcp_tools_format_libraries("{\"results\":", &b), -1,
+	    "malformed search JSON: -1");
+	buf_release(&b);
+}
+
+static void
+test_resolve(void)
+{
+	int	 status, err;
+	long	 code;
+	char	*t;
+
+	t = call("resolve-library-id", "{\"libraryName\":\"widgets\",\"query\":\"how\"}",
+	    &status, &err, &code);
+	is_int(status, 200, "resolve-library-id: 200");
+	is_int(err, 0, "resolve-library-id: not an error");
+	is_str(t, "Available Libraries:\n\n"
+	    "- Title: acme/widgets\n"
+	    "- Context7-compatible library ID: /acme/widgets\n"
+	    "- Description: Docs of /acme/widgets\n"
+	    "- Code Snippets: 3\n"
+	    "- Source Reputation: Unknown\n"
+	    "- Source: Local (Private)", "resolve-library-id: the library, as compat.md says");
 	free(t);
-	t = call("resolve-library-id", "{\"libraryName\":\"none\",\"question\":\"q\"}",
+	t = call("resolve-library-id", "{\"libraryName\":\"zzqqxx\",\"question\":\"q\"}",
 	    &status, &err, &code);
 	ok(t != NULL && strncmp(t, "No libraries matched", 20) == 0 && err == 0,
 	    "no match: a plain sentence");
@@ -570,28 +559,72 @@ test_tools(void)
 	free(t);
 	t = call("resolve-library-id", "{\"libraryName\":\"\"}", &status, &err, &code);
 	is_int(err, 1, "empty libraryName: isError");
+	is_str(t, "argument 'libraryName' must not be empty", "... saying why");
 	free(t);
-	t = call("resolve-library-id", "{\"libraryName\":\"broken\"}", &status, &err, &code);
-	is_int(err, 1, "search failure: isError");
+	t = call("resolve-library-id", "{\"libraryName\":\"widgets\",\"query\":\"\","
+	    "\"userQuery\":7}", &status, &err, &code);
+	is_int(err, 1, "empty query (the alias is not looked at): isError");
 	free(t);
+}
+
+/* A JSON string of n copies of the UTF-8 character ch, quoted, into out. */
+static void
+repeat(char *out, size_t outsz, const char *ch, size_t n)
+{
+	size_t	 i, len = strlen(ch), k = 0;
+
+	out[k++] = '"';
+	for (i = 0; i < n && k + len + 2 < outsz; i++, k += len)
+		memcpy(out + k, ch, len);
+	out[k++] = '"';
+	out[k] = '\0';
+}
+
+/* Calls tool with args; 1 when the text is the REST answer for libid, query, budget. */
+static int
+same_as_rest(const char *tool, const char *args, const char *libid, const char *query,
+    long budget)
+{
+	int	 status, err, same;
+	long	 code;
+	char	*t = call(tool, args, &status, &err, &code), *rest;
+
+	rest = rest_answer(libid, query, budget);
+	same = t != NULL && rest != NULL && strcmp(t, rest) == 0;
+	if (!same)
+		printf("# %s: got\n# %s\n# want\n# %s\n", tool, t, rest);
+	free(t);
+	free(rest);
+	return same;
+}
+
+static void
+test_docs(void)
+{
+	char	 args[8192], q[4096];
+	int	 status, err;
+	long	 code;
+	char	*t;
 
 	t = call("query-docs", "{\"libraryId\":\"/acme/widgets\",\"query\":\"install\"}",
 	    &status, &err, &code);
-	is_str(t, "### Answer\n\nSource: https://x//acme/widgets\n\nabout install",
-	    "query-docs: the context text as it is");
+	ok(t != NULL && strncmp(t, "### Install widgets", 19) == 0,
+	    "query-docs: the best snippet first");
 	is_int(err, 0, "query-docs: not an error");
-	is_int(last_budget, 0, "query-docs: default budget");
 	free(t);
-	t = call("query-docs", "{\"context7CompatibleLibraryID\":\"/a/b\",\"userQuery\":"
-	    "\"u\"}", &status, &err, &code);
-	ok(strcmp(last_libid, "/a/b") == 0 && strcmp(last_query, "u") == 0,
-	    "aliases context7CompatibleLibraryID and userQuery");
-	free(t);
-	t = call("query-docs", "{\"libraryID\":\"/c/d\",\"question\":\"v\"}",
-	    &status, &err, &code);
-	ok(strcmp(last_libid, "/c/d") == 0 && strcmp(last_query, "v") == 0,
-	    "aliases libraryID and question");
-	free(t);
+	ok(same_as_rest("query-docs", "{\"libraryId\":\"/acme/widgets\",\"query\":"
+	    "\"install\"}", "/acme/widgets", "install", 2000),
+	    "query-docs: the text of /api/v2/context, byte for byte");
+	ok(same_as_rest("query-docs", "{\"context7CompatibleLibraryID\":\"/acme/widgets/v2\","
+	    "\"userQuery\":\"colour\"}", "/acme/widgets", "colour", 2000),
+	    "aliases context7CompatibleLibraryID and userQuery; a versioned id");
+	ok(same_as_rest("query-docs", "{\"libraryID\":\"/acme/widgets\",\"question\":"
+	    "\"colour\",\"extra\":1}", "/acme/widgets", "colour", 2000),
+	    "aliases libraryID and question; unknown arguments ignored");
+	ok(same_as_rest("query-docs", "{\"libraryId\":null,\"libraryID\":\"/acme/widgets\","
+	    "\"query\":\"colour\"}", "/acme/widgets", "colour", 2000),
+	    "a null argument counts as absent");
+
 	t = call("query-docs", "{\"libraryId\":\"/nobody/nothing\",\"query\":\"x\"}",
 	    &status, &err, &code);
 	is_int(status, 200, "unknown library: HTTP 200");
@@ -600,38 +633,79 @@ test_tools(void)
 	free(t);
 	t = call("query-docs", "{\"libraryId\":\"/acme/pending\",\"query\":\"x\"}",
 	    &status, &err, &code);
-	is_int(err, 1, "library being indexed: isError");
+	ok(err == 1 && t != NULL && strstr(t, "being indexed") != NULL,
+	    "library being indexed: isError");
 	free(t);
-	t = call("query-docs", "{\"libraryId\":\"/a/b\"}", &status, &err, &code);
+	t = call("query-docs", "{\"libraryId\":\"/acme/broken\",\"query\":\"x\"}",
+	    &status, &err, &code);
+	ok(err == 1 && t != NULL && strstr(t, "the clone failed") != NULL,
+	    "library whose indexing failed: isError with the reason");
+	free(t);
+	t = call("query-docs", "{\"libraryId\":\"not-an-id\",\"query\":\"x\"}",
+	    &status, &err, &code);
+	is_int(err, 1, "malformed id: isError");
+	free(t);
+	t = call("query-docs", "{\"libraryId\":\"/acme/widgets\"}", &status, &err, &code);
 	is_int(code, -32602, "query-docs without query: -32602");
 	free(t);
-	context_calls = 0;
-	t = call("query-docs", "{\"libraryId\":\"/a/b\",\"query\":\"\"}", &status, &err,
-	    &code);
-	ok(err == 1 && context_calls == 0, "empty query: isError, no search");
+	t = call("query-docs", "{\"libraryId\":\"/acme/widgets\",\"query\":\"\"}", &status,
+	    &err, &code);
+	ok(err == 1 && t != NULL && strcmp(t, "argument 'query' must not be empty") == 0,
+	    "empty query: isError");
 	free(t);
 
-	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/f\",\"topic\":"
-	    "\"routing\",\"tokens\":3000}", &status, &err, &code);
-	ok(err == 0 && strcmp(last_libid, "/e/f") == 0 && strcmp(last_query, "routing") == 0
-	    && last_budget == 3000, "get-library-docs: topic -> query, tokens -> budget");
+	/* Lengths in characters: 500 Japanese characters are 1500 bytes. */
+	repeat(q, sizeof(q), "\xe6\x97\xa5", 500);
+	snprintf(args, sizeof(args), "{\"libraryId\":\"/acme/widgets\",\"query\":%s}", q);
+	t = call("query-docs", args, &status, &err, &code);
+	ok(err == 0 && t != NULL && strncmp(t, "No documentation in /acme/widgets", 33) == 0,
+	    "a 500-character Japanese query: answered");
 	free(t);
-	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/frob\","
-	    "\"tokens\":\"1200\"}", &status, &err, &code);
-	ok(err == 0 && strcmp(last_query, "frob overview getting started") == 0 &&
-	    last_budget == 1200, "get-library-docs without topic; tokens as a string");
+	repeat(q, sizeof(q), "\xe6\x97\xa5", 501);
+	snprintf(args, sizeof(args), "{\"libraryId\":\"/acme/widgets\",\"query\":%s}", q);
+	t = call("query-docs", args, &status, &err, &code);
+	ok(err == 1 && t != NULL && strcmp(t, "argument 'query' is longer than 500 "
+	    "characters") == 0, "a 501-character query: isError saying why");
 	free(t);
-	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/f\",\"tokens\":"
-	    "1e300}", &status, &err, &code);
-	ok(err == 0 && last_budget == 100000000, "get-library-docs: huge tokens bounded");
+	snprintf(args, sizeof(args), "{\"libraryId\":\"/acme/widgets\",\"query\":\"\xff\"}");
+	t = call("query-docs", args, &status, &err, &code);
+	is_int(code, -32602, "invalid UTF-8 in an argument: -32602");
 	free(t);
-	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/f\",\"tokens\":"
-	    "-5}", &status, &err, &code);
-	ok(err == 0 && last_budget == 1, "get-library-docs: negative tokens -> the minimum");
-	free(t);
-	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/e/f\",\"tokens\":"
-	    "true}", &status, &err, &code);
+}
+
+static void
+test_legacy(void)
+{
+	int	 status, err;
+	long	 code;
+	char	*t;
+
+	ok(same_as_rest("get-library-docs", "{\"context7CompatibleLibraryID\":"
+	    "\"/acme/widgets\",\"topic\":\"install\",\"tokens\":3000}", "/acme/widgets",
+	    "install", 3000), "get-library-docs: topic is the query, tokens the budget");
+	ok(same_as_rest("get-library-docs", "{\"libraryId\":\"/acme/widgets\",\"query\":"
+	    "\"install\"}", "/acme/widgets", "install", 2000),
+	    "get-library-docs: aliases libraryId and query");
+	ok(same_as_rest("get-library-docs", "{\"context7CompatibleLibraryID\":"
+	    "\"/acme/widgets\",\"tokens\":\"1200\"}", "/acme/widgets",
+	    "widgets overview getting started", 1200),
+	    "get-library-docs without topic; tokens as a string");
+	ok(same_as_rest("get-library-docs", "{\"context7CompatibleLibraryID\":"
+	    "\"/acme/widgets\",\"topic\":\"install\",\"tokens\":1e300}", "/acme/widgets",
+	    "install", SEARCH_MAX_TOKENS), "get-library-docs: huge tokens bounded");
+	ok(same_as_rest("get-library-docs", "{\"context7CompatibleLibraryID\":"
+	    "\"/acme/widgets\",\"topic\":\"install\",\"tokens\":-5}", "/acme/widgets",
+	    "install", 1), "get-library-docs: negative tokens -> the minimum");
+	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/acme/widgets\","
+	    "\"tokens\":true}", &status, &err, &code);
 	is_int(code, -32602, "get-library-docs with boolean tokens: -32602");
+	free(t);
+	t = call("get-library-docs", "{\"context7CompatibleLibraryID\":\"/acme/widgets\","
+	    "\"tokens\":\"many\"}", &status, &err, &code);
+	is_int(code, -32602, "get-library-docs with words for tokens: -32602");
+	free(t);
+	t = call("get-library-docs", "{\"topic\":\"x\"}", &status, &err, &code);
+	is_int(code, -32602, "get-library-docs without a library: -32602");
 	free(t);
 
 	t = call("no-such-tool", "{}", &status, &err, &code);
@@ -646,17 +720,28 @@ test_tools(void)
 int
 main(void)
 {
-	struct buf	 b;
+	sqlite3	*db;
 
 	log_init("test-mcp");
+	if (dbh_open(dir, sizeof(dir), &db) == -1 ||
+	    dbh_library(db, "/acme/widgets", 1, "finalized", 1, widgets, 3) == -1 ||
+	    dbh_library(db, "/acme/pending", 2, "initial", 0, NULL, 0) == -1 ||
+	    dbh_library(db, "/acme/broken", 3, "error", 0, NULL, 0) == -1 ||
+	    (ctx.search = search_open(db)) == NULL) {
+		printf("Bail out! no test database\n");
+		return 1;
+	}
+	ctx.db = db;
 	test_versions();
 	test_methods();
 	test_batches();
 	test_http();
-	test_auth();
-	test_tools();
-	buf_init(&b);
-	is_int(mcp_format_libraries("{\"results\":", &b), -1, "malformed search JSON: -1");
-	buf_release(&b);
+	test_table();
+	test_format();
+	test_resolve();
+	test_docs();
+	test_legacy();
+	search_close(ctx.search);
+	dbh_remove(dir, db);
 	return tap_done();
 }

@@ -81,6 +81,19 @@ main(void)
 	free(path);
 	ok(util_str_endswith("repo.git", ".git") && !util_str_endswith("g", ".git"),
 	    "str_endswith");
+	{
+		char u[8];
+
+		snprintf(u, sizeof(u), "ab\xe6\x97\xa5\xe6\x97");
+		util_utf8_trim(u);
+		is_str(u, "ab\xe6\x97\xa5", "utf8_trim drops a cut 3-byte character");
+		snprintf(u, sizeof(u), "a\xf0\x9f\x98\x80");
+		util_utf8_trim(u);
+		is_str(u, "a\xf0\x9f\x98\x80", "utf8_trim keeps a whole 4-byte one");
+		snprintf(u, sizeof(u), "a\xc3");
+		util_utf8_trim(u);
+		is_str(u, "a", "utf8_trim drops a lone lead byte");
+	}
 	setenv("DATA_DIR", "", 1);
 	is_str(util_data_dir(), "/data", "DATA_DIR empty: the spec's default /data");
 	setenv("DATA_DIR", "/srv/x", 1);
