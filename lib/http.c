@@ -557,26 +557,22 @@ http_usage(const char *prog)
 	fprintf(stderr, "usage: %s [--socket PATH] [--workers N]\n", prog);
 }
 
-int
-http_serve(int argc, char **argv, const struct http_responder *rs)
+/*
+ * Parses --socket PATH, --workers N and --help into *sockpath and *nworkers. Returns -1 to
+ * go on, else the exit status (0 after --help, 2 on a usage error).
+ */
+static int
+http_options(int argc, char **argv, const char *prog, const char **sockpath,
+    long *nworkers)
 {
-	const char	*prog = rs->prog;
-	const char	*sockpath = NULL;
-	pid_t		 kids[HTTP_MAX_WORKERS];
-	time_t		 started[HTTP_MAX_WORKERS];
-	long		 nworkers = sysconf(_SC_NPROCESSORS_ONLN);
-	int		 i, sock = 0, status, quick_fails = 0, rc = 0;
-	struct sigaction sa;
-	struct stat	 st;
-	pid_t		 pid;
+	int	 i;
 
-	log_init(prog);
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc)
-			sockpath = argv[++i];
+			*sockpath = argv[++i];
 		else if (strcmp(argv[i], "--workers") == 0 && i + 1 < argc) {
 			if (util_parse_long(argv[++i], 1, HTTP_MAX_WORKERS,
-			    &nworkers) == -1) {
+			    nworkers) == -1) {
 				fprintf(stderr, "%s: --workers must be 1 to %d\n",
 				    prog, HTTP_MAX_WORKERS);
 				return 2;
@@ -590,48 +586,42 @@ http_serve(int argc, char **argv, const struct http_responder *rs)
 			return 2;
 		}
 	}
-	if (nworkers < 1)
-		nworkers = 1;
-	if (nworkers > HTTP_MAX_WORKERS)
-		nworkers = HTTP_MAX_WORKERS;
-	if (license_check_env(prog) == -1)
+	if (*nworkers < 1)
+		*nworkers = 1;
+	if (*nworkers > HTTP_MAX_WORKERS)
+		*nworkers = HTTP_MAX_WORKERS;
+	return -1;
+}
+
+/* Plain CGI (no socket on fd 0): answers the one request in the environment. */
+static int
+http_cgi(const struct http_responder *rs)
+{
+	struct http_req	 r;
+	struct sqlite3	*db = NULL;
+	void		*ctx;
+
+	if ((ctx = rs->init(&db)) == NULL)
 		return 1;
-	if (FCGX_Init() != 0) {
-		log_err("cannot initialise libfcgi");
-		return 1;
-	}
+	memset(&r, 0, sizeof(r));
+	http_dispatch(&r, rs, db, ctx);
+	return 0;
+}
 
-	/* Plain CGI (no socket on fd 0): answer the one request in the environment. */
-	if (sockpath == NULL && FCGX_IsCGI()) {
-		struct http_req r;
-		struct sqlite3 *db = NULL;
-		void *ctx;
+/*
+ * Keeps nworkers workers answering on sock until SIGTERM/SIGINT: forks them, restarts any
+ * that die, and gives up (returning 1) when they keep failing at start. Returns the exit
+ * status.
+ */
+static int
+http_supervise(const struct http_responder *rs, int sock, long nworkers)
+{
+	pid_t		 kids[HTTP_MAX_WORKERS], pid;
+	time_t		 started[HTTP_MAX_WORKERS];
+	int		 i, status, quick_fails = 0, rc = 0;
 
-		if ((ctx = rs->init(&db)) == NULL)
-			return 1;
-		memset(&r, 0, sizeof(r));
-		http_dispatch(&r, rs, db, ctx);
-		return 0;
-	}
-	if (sockpath != NULL) {
-		if (lstat(sockpath, &st) == 0 && S_ISSOCK(st.st_mode))
-			unlink(sockpath);
-		if ((sock = FCGX_OpenSocket(sockpath, 128)) == -1) {
-			log_err("cannot listen on %s: %s", sockpath, strerror(errno));
-			return 1;
-		}
-		chmod(sockpath, 0660);
-	}
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = http_on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	memset(kids, 0, sizeof(kids));
 	memset(started, 0, sizeof(started));
-	log_info("serving with %ld workers on %s", nworkers,
-	    sockpath ? sockpath : "fd 0");
 	while (!http_stop) {
 		for (i = 0; i < nworkers && !http_stop; i++) {
 			if (kids[i] != 0)
@@ -679,6 +669,46 @@ http_serve(int argc, char **argv, const struct http_responder *rs)
 			kill(kids[i], SIGTERM);
 	while (wait(NULL) > 0)
 		continue;
+	return rc;
+}
+
+int
+http_serve(int argc, char **argv, const struct http_responder *rs)
+{
+	const char	*sockpath = NULL;
+	long		 nworkers = sysconf(_SC_NPROCESSORS_ONLN);
+	int		 sock = 0, rc;
+	struct sigaction sa;
+	struct stat	 st;
+
+	log_init(rs->prog);
+	if ((rc = http_options(argc, argv, rs->prog, &sockpath, &nworkers)) != -1)
+		return rc;
+	if (license_check_env(rs->prog) == -1)
+		return 1;
+	if (FCGX_Init() != 0) {
+		log_err("cannot initialise libfcgi");
+		return 1;
+	}
+	if (sockpath == NULL && FCGX_IsCGI())
+		return http_cgi(rs);
+	if (sockpath != NULL) {
+		if (lstat(sockpath, &st) == 0 && S_ISSOCK(st.st_mode))
+			unlink(sockpath);
+		if ((sock = FCGX_OpenSocket(sockpath, 128)) == -1) {
+			log_err("cannot listen on %s: %s", sockpath, strerror(errno));
+			return 1;
+		}
+		chmod(sockpath, 0660);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = http_on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	log_info("serving with %ld workers on %s", nworkers,
+	    sockpath ? sockpath : "fd 0");
+	rc = http_supervise(rs, sock, nworkers);
 	if (sockpath != NULL)
 		unlink(sockpath);
 	return rc;
