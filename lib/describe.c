@@ -551,7 +551,7 @@ describe_end(struct batchrun *b, int rc)
 		    "titles", out->error);
 }
 
-static const struct batchrun_ops ds_ops = {
+static const struct batchrun_ops describe_ops = {
 	.llm = 1,
 	.what = "LLM",
 	.invalid = "the LLM settings are invalid (ctxd-admin provider test --llm tells "
@@ -576,5 +576,5 @@ describe_run(sqlite3 *db, const char *datadir, const char *library_id,
 	e.st = out;
 	batchrun_init(&e.b, budget > 0 ? budget : DESCRIBE_DEADLINE_MS, cancel,
 	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
-	return batchrun_run(&ds_ops, &e.b, db, datadir, library_id, log, log_ctx);
+	return batchrun_run(&describe_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }

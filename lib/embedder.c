@@ -384,7 +384,7 @@ embedder_end(struct batchrun *b, int rc)
 		    out->missing, out->model);
 }
 
-static const struct batchrun_ops emb_ops = {
+static const struct batchrun_ops embedder_ops = {
 	.llm = 0,
 	.what = "embedding",
 	.invalid = "the embedding settings are invalid (ctxd-admin provider test "
@@ -409,5 +409,5 @@ embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
 	e.st = out;
 	batchrun_init(&e.b, budget > 0 ? budget : EMBEDDER_DEADLINE_MS, cancel,
 	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
-	return batchrun_run(&emb_ops, &e.b, db, datadir, library_id, log, log_ctx);
+	return batchrun_run(&embedder_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }
