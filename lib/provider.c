@@ -67,11 +67,11 @@ provider_errkind_name(int k)
 
 /* Sets *err (when not NULL) to kind/status and a formatted message. */
 static void
-perr(struct provider_error *err, int kind, long status, const char *fmt, ...)
+provider_perr(struct provider_error *err, int kind, long status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static void
-perr(struct provider_error *err, int kind, long status, const char *fmt, ...)
+provider_perr(struct provider_error *err, int kind, long status, const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -361,27 +361,28 @@ static int
 provider_check(const struct provider_cfg *c, struct provider_error *err)
 {
 	if (c == NULL || c->kind == PROVIDER_NONE) {
-		perr(err, PROVIDER_ECONFIG, 0, "no provider is configured");
+		provider_perr(err, PROVIDER_ECONFIG, 0, "no provider is configured");
 		return -1;
 	}
 	if (c->model == NULL || *c->model == '\0') {
-		perr(err, PROVIDER_ECONFIG, 0, "no model is set for the %s provider",
-		    provider_kind_name(c->kind));
+		provider_perr(err, PROVIDER_ECONFIG, 0, "no model is set for the %s "
+		    "provider", provider_kind_name(c->kind));
 		return -1;
 	}
 	if ((c->key == NULL || *c->key == '\0') && (c->kind == PROVIDER_OPENAI ||
 	    c->kind == PROVIDER_ANTHROPIC || c->kind == PROVIDER_GEMINI)) {
-		perr(err, PROVIDER_ECONFIG, 0, "no API key is set for the %s provider",
-		    provider_kind_name(c->kind));
+		provider_perr(err, PROVIDER_ECONFIG, 0, "no API key is set for the %s "
+		    "provider", provider_kind_name(c->kind));
 		return -1;
 	}
 	if (c->kind == PROVIDER_BEDROCK && (c->region == NULL || *c->region == '\0')) {
-		perr(err, PROVIDER_ECONFIG, 0, "no region is set for bedrock "
+		provider_perr(err, PROVIDER_ECONFIG, 0, "no region is set for bedrock "
 		    "(ai.llm.region or AWS_REGION)");
 		return -1;
 	}
 	if (c->kind == PROVIDER_CUSTOM && (c->base_url == NULL || *c->base_url == '\0')) {
-		perr(err, PROVIDER_ECONFIG, 0, "no base URL is set for the custom provider");
+		provider_perr(err, PROVIDER_ECONFIG, 0, "no base URL is set for the custom "
+		    "provider");
 		return -1;
 	}
 	return 0;
@@ -442,14 +443,14 @@ provider_set_body(struct provider_http *h, struct json_object *obj)
 }
 
 static struct json_object *
-jstr(const char *s)
+provider_jstr(const char *s)
 {
 	return json_object_new_string(s != NULL ? s : "");
 }
 
 /* {"key": value} with value consumed. */
 static struct json_object *
-jobj1(const char *key, struct json_object *value)
+provider_jobj1(const char *key, struct json_object *value)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -459,11 +460,11 @@ jobj1(const char *key, struct json_object *value)
 
 /* [{"text": s}] */
 static struct json_object *
-jtextparts(const char *s)
+provider_jtextparts(const char *s)
 {
 	struct json_object *a = json_object_new_array();
 
-	json_object_array_add(a, jobj1("text", jstr(s)));
+	json_object_array_add(a, provider_jobj1("text", provider_jstr(s)));
 	return a;
 }
 
@@ -476,42 +477,42 @@ provider_chat_json(const struct provider_cfg *c, const char *system, const char 
 	msgs = json_object_new_array();
 	switch (c->kind) {
 	case PROVIDER_ANTHROPIC:
-		json_object_object_add(o, "model", jstr(c->model));
+		json_object_object_add(o, "model", provider_jstr(c->model));
 		json_object_object_add(o, "max_tokens",
 		    json_object_new_int(PROVIDER_MAX_TOKENS));
 		if (sys)
-			json_object_object_add(o, "system", jstr(system));
-		m = jobj1("role", jstr("user"));
-		json_object_object_add(m, "content", jstr(user));
+			json_object_object_add(o, "system", provider_jstr(system));
+		m = provider_jobj1("role", provider_jstr("user"));
+		json_object_object_add(m, "content", provider_jstr(user));
 		json_object_array_add(msgs, m);
 		json_object_object_add(o, "messages", msgs);
 		break;
 	case PROVIDER_GEMINI:
 		if (sys)
 			json_object_object_add(o, "systemInstruction",
-			    jobj1("parts", jtextparts(system)));
-		m = jobj1("role", jstr("user"));
-		json_object_object_add(m, "parts", jtextparts(user));
+			    provider_jobj1("parts", provider_jtextparts(system)));
+		m = provider_jobj1("role", provider_jstr("user"));
+		json_object_object_add(m, "parts", provider_jtextparts(user));
 		json_object_array_add(msgs, m);
 		json_object_object_add(o, "contents", msgs);
 		break;
 	case PROVIDER_BEDROCK:
 		if (sys)
-			json_object_object_add(o, "system", jtextparts(system));
-		m = jobj1("role", jstr("user"));
-		json_object_object_add(m, "content", jtextparts(user));
+			json_object_object_add(o, "system", provider_jtextparts(system));
+		m = provider_jobj1("role", provider_jstr("user"));
+		json_object_object_add(m, "content", provider_jtextparts(user));
 		json_object_array_add(msgs, m);
 		json_object_object_add(o, "messages", msgs);
 		break;
 	default:
-		json_object_object_add(o, "model", jstr(c->model));
+		json_object_object_add(o, "model", provider_jstr(c->model));
 		if (sys) {
-			m = jobj1("role", jstr("system"));
-			json_object_object_add(m, "content", jstr(system));
+			m = provider_jobj1("role", provider_jstr("system"));
+			json_object_object_add(m, "content", provider_jstr(system));
 			json_object_array_add(msgs, m);
 		}
-		m = jobj1("role", jstr("user"));
-		json_object_object_add(m, "content", jstr(user));
+		m = provider_jobj1("role", provider_jstr("user"));
+		json_object_object_add(m, "content", provider_jstr(user));
 		json_object_array_add(msgs, m);
 		json_object_object_add(o, "messages", msgs);
 		break;
@@ -552,7 +553,7 @@ provider_build_chat(const struct provider_cfg *c, const char *system, const char
 	    provider_set_body(h, provider_chat_json(c, system, user)) == -1) {
 		buf_release(&u);
 		provider_http_release(h);
-		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -591,11 +592,11 @@ provider_embed_json(const struct provider_cfg *c, const char *const *texts, size
 		buf_init(&b);
 		buf_printf(&b, "models/%s", m);
 		for (i = 0; i < n; i++) {
-			r = jobj1("model", jstr(b.p));
+			r = provider_jobj1("model", provider_jstr(b.p));
 			json_object_object_add(r, "content",
-			    jobj1("parts", jtextparts(texts[i])));
+			    provider_jobj1("parts", provider_jtextparts(texts[i])));
 			json_object_object_add(r, "taskType",
-			    jstr(use == PROVIDER_EMBED_QUERY ? "RETRIEVAL_QUERY" :
+			    provider_jstr(use == PROVIDER_EMBED_QUERY ? "RETRIEVAL_QUERY" :
 			    "RETRIEVAL_DOCUMENT"));
 			json_object_array_add(a, r);
 		}
@@ -605,19 +606,20 @@ provider_embed_json(const struct provider_cfg *c, const char *const *texts, size
 	case PROVIDER_BEDROCK:
 		if (!provider_is_cohere(c)) {
 			json_object_put(a);
-			json_object_object_add(o, "inputText", jstr(texts[0]));
+			json_object_object_add(o, "inputText", provider_jstr(texts[0]));
 			break;
 		}
 		for (i = 0; i < n; i++)
-			json_object_array_add(a, jstr(texts[i]));
+			json_object_array_add(a, provider_jstr(texts[i]));
 		json_object_object_add(o, "texts", a);
 		json_object_object_add(o, "input_type",
-		    jstr(use == PROVIDER_EMBED_QUERY ? "search_query" : "search_document"));
+		    provider_jstr(use == PROVIDER_EMBED_QUERY ? "search_query" :
+		    "search_document"));
 		break;
 	default:
-		json_object_object_add(o, "model", jstr(m));
+		json_object_object_add(o, "model", provider_jstr(m));
 		for (i = 0; i < n; i++)
-			json_object_array_add(a, jstr(texts[i]));
+			json_object_array_add(a, provider_jstr(texts[i]));
 		json_object_object_add(o, "input", a);
 		break;
 	}
@@ -635,11 +637,12 @@ provider_build_embed(const struct provider_cfg *c, const char *const *texts, siz
 	if (provider_check(c, err) == -1)
 		return -1;
 	if (c->kind == PROVIDER_ANTHROPIC) {
-		perr(err, PROVIDER_ECONFIG, 0, "anthropic has no embedding API");
+		provider_perr(err, PROVIDER_ECONFIG, 0, "anthropic has no embedding API");
 		return -1;
 	}
 	if (n == 0 || n > provider_embed_batch(c)) {
-		perr(err, PROVIDER_EINTERNAL, 0, "%zu texts in one embedding request", n);
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "%zu texts in one embedding "
+		    "request", n);
 		return -1;
 	}
 	buf_init(&u);
@@ -659,7 +662,7 @@ provider_build_embed(const struct provider_cfg *c, const char *const *texts, siz
 	    provider_set_body(h, provider_embed_json(c, texts, n, use)) == -1) {
 		buf_release(&u);
 		provider_http_release(h);
-		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -675,7 +678,7 @@ provider_json(const char *body, size_t len, struct provider_error *err)
 	struct json_object	*o;
 
 	if ((tok = json_tokener_new()) == NULL) {
-		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 		return NULL;
 	}
 	o = json_tokener_parse_ex(tok, body, (int)len);
@@ -683,7 +686,7 @@ provider_json(const char *body, size_t len, struct provider_error *err)
 	    !json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
 		o = NULL;
-		perr(err, PROVIDER_EMALFORMED, 0,
+		provider_perr(err, PROVIDER_EMALFORMED, 0,
 		    "malformed response: the answer is not a JSON object");
 	}
 	json_tokener_free(tok);
@@ -691,7 +694,7 @@ provider_json(const char *body, size_t len, struct provider_error *err)
 }
 
 static struct json_object *
-jget(struct json_object *o, const char *key, json_type type)
+provider_jget(struct json_object *o, const char *key, json_type type)
 {
 	struct json_object *v;
 
@@ -702,7 +705,7 @@ jget(struct json_object *o, const char *key, json_type type)
 }
 
 static struct json_object *
-jidx(struct json_object *a, size_t i, json_type type)
+provider_jidx(struct json_object *a, size_t i, json_type type)
 {
 	struct json_object *v;
 
@@ -722,7 +725,7 @@ provider_add_texts(struct buf *answer, struct json_object *parts)
 	int			 found = 0;
 
 	for (i = 0; parts != NULL && i < json_object_array_length(parts); i++) {
-		if ((t = jget(jidx(parts, i, json_type_object), "text",
+		if ((t = provider_jget(provider_jidx(parts, i, json_type_object), "text",
 		    json_type_string)) == NULL)
 			continue;
 		if (buf_adds(answer, json_object_get_string(t)) == -1)
@@ -744,33 +747,36 @@ provider_parse_chat(enum provider_kind kind, const char *body, size_t len,
 		return -1;
 	switch (kind) {
 	case PROVIDER_ANTHROPIC:
-		parts = jget(o, "content", json_type_array);
+		parts = provider_jget(o, "content", json_type_array);
 		break;
 	case PROVIDER_GEMINI:
-		parts = jget(jget(jidx(jget(o, "candidates", json_type_array), 0,
-		    json_type_object), "content", json_type_object), "parts",
+		v = provider_jidx(provider_jget(o, "candidates", json_type_array), 0,
+		    json_type_object);
+		parts = provider_jget(provider_jget(v, "content", json_type_object), "parts",
 		    json_type_array);
-		if (parts == NULL && (v = jget(jget(o, "promptFeedback",
+		if (parts == NULL && (v = provider_jget(provider_jget(o, "promptFeedback",
 		    json_type_object), "blockReason", json_type_string)) != NULL) {
-			perr(err, PROVIDER_EREQUEST, 200, "the prompt was blocked (%s)",
-			    json_object_get_string(v));
+			provider_perr(err, PROVIDER_EREQUEST, 200, "the prompt was blocked "
+			    "(%s)", json_object_get_string(v));
 			goto out;
 		}
 		break;
 	case PROVIDER_BEDROCK:
-		parts = jget(jget(jget(o, "output", json_type_object), "message",
-		    json_type_object), "content", json_type_array);
+		v = provider_jget(provider_jget(o, "output", json_type_object), "message",
+		    json_type_object);
+		parts = provider_jget(v, "content", json_type_array);
 		break;
 	default:
-		v = jget(jidx(jget(o, "choices", json_type_array), 0, json_type_object),
-		    "message", json_type_object);
-		if ((parts = jget(v, "content", json_type_string)) != NULL) {
+		v = provider_jidx(provider_jget(o, "choices", json_type_array), 0,
+		    json_type_object);
+		v = provider_jget(v, "message", json_type_object);
+		if ((parts = provider_jget(v, "content", json_type_string)) != NULL) {
 			if (buf_adds(answer, json_object_get_string(parts)) == -1)
 				goto nomem;
 			rc = 0;
 			goto out;
 		}
-		if (jget(v, "refusal", json_type_string) != NULL)
+		if (provider_jget(v, "refusal", json_type_string) != NULL)
 			why = "the model refused to answer";
 		parts = NULL;
 		break;
@@ -781,10 +787,10 @@ provider_parse_chat(enum provider_kind kind, const char *body, size_t len,
 		rc = 0;
 		goto out;
 	}
-	perr(err, PROVIDER_EMALFORMED, 200, "malformed response: %s", why);
+	provider_perr(err, PROVIDER_EMALFORMED, 200, "malformed response: %s", why);
 	goto out;
 nomem:
-	perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+	provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 out:
 	json_object_put(o);
 	return rc;
@@ -799,7 +805,7 @@ provider_vector(struct json_object *a, float **out, size_t n, size_t row, size_t
 	size_t			 len, i;
 
 	if (a == NULL || (len = json_object_array_length(a)) == 0) {
-		perr(err, PROVIDER_EMALFORMED, 200,
+		provider_perr(err, PROVIDER_EMALFORMED, 200,
 		    "malformed response: vector %zu is missing", row);
 		return -1;
 	}
@@ -807,25 +813,25 @@ provider_vector(struct json_object *a, float **out, size_t n, size_t row, size_t
 		if (*dim == 0)
 			*dim = len;
 		if (*dim > PROVIDER_MAX_DIM) {
-			perr(err, PROVIDER_EMALFORMED, 200, "malformed response: "
+			provider_perr(err, PROVIDER_EMALFORMED, 200, "malformed response: "
 			    "%zu dimensions", *dim);
 			return -1;
 		}
 		if ((*out = calloc(n * *dim, sizeof(float))) == NULL) {
-			perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+			provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 			return -1;
 		}
 	}
 	if (len != *dim) {
-		perr(err, PROVIDER_EMALFORMED, 200, "malformed response: vector %zu has "
-		    "%zu dimensions, not %zu", row, len, *dim);
+		provider_perr(err, PROVIDER_EMALFORMED, 200, "malformed response: vector "
+		    "%zu has %zu dimensions, not %zu", row, len, *dim);
 		return -1;
 	}
 	for (i = 0; i < len; i++) {
 		x = json_object_array_get_idx(a, i);
 		if (x == NULL || !(json_object_is_type(x, json_type_double) ||
 		    json_object_is_type(x, json_type_int))) {
-			perr(err, PROVIDER_EMALFORMED, 200, "malformed response: "
+			provider_perr(err, PROVIDER_EMALFORMED, 200, "malformed response: "
 			    "vector %zu holds a non-number", row);
 			return -1;
 		}
@@ -848,55 +854,56 @@ provider_parse_embed(const struct provider_cfg *c, const char *body, size_t len,
 		return -1;
 	if (c->kind == PROVIDER_BEDROCK && !provider_is_cohere(c)) {
 		if (n != 1) {
-			perr(err, PROVIDER_EINTERNAL, 0, "titan embeds one text a request");
+			provider_perr(err, PROVIDER_EINTERNAL, 0, "titan embeds one text a "
+			    "request");
 			goto out;
 		}
-		rc = provider_vector(jget(o, "embedding", json_type_array), out, 1, 0, dim,
-		    err);
+		rc = provider_vector(provider_jget(o, "embedding", json_type_array), out, 1,
+		    0, dim, err);
 		goto out;
 	}
 	switch (c->kind) {
 	case PROVIDER_GEMINI:
-		list = jget(o, "embeddings", json_type_array);
+		list = provider_jget(o, "embeddings", json_type_array);
 		break;
 	case PROVIDER_BEDROCK:
-		if ((list = jget(o, "embeddings", json_type_array)) == NULL)
-			list = jget(jget(o, "embeddings", json_type_object), "float",
-			    json_type_array);
+		if ((list = provider_jget(o, "embeddings", json_type_array)) == NULL)
+			list = provider_jget(provider_jget(o, "embeddings",
+			    json_type_object), "float", json_type_array);
 		break;
 	default:
-		list = jget(o, "data", json_type_array);
+		list = provider_jget(o, "data", json_type_array);
 		break;
 	}
 	count = list != NULL ? json_object_array_length(list) : 0;
 	if (count != n) {
-		perr(err, PROVIDER_EMALFORMED, 200, "malformed response: %zu vectors "
-		    "for %zu texts", count, n);
+		provider_perr(err, PROVIDER_EMALFORMED, 200, "malformed response: %zu "
+		    "vectors for %zu texts", count, n);
 		goto out;
 	}
 	if ((seen = calloc(n, 1)) == NULL) {
-		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		row = i;
 		switch (c->kind) {
 		case PROVIDER_GEMINI:
-			v = jget(jidx(list, i, json_type_object), "values",
-			    json_type_array);
+			v = provider_jget(provider_jidx(list, i, json_type_object),
+			    "values", json_type_array);
 			break;
 		case PROVIDER_BEDROCK:
-			v = jidx(list, i, json_type_array);
+			v = provider_jidx(list, i, json_type_array);
 			break;
 		default:
-			e = jidx(list, i, json_type_object);
-			v = jget(e, "embedding", json_type_array);
-			if (jget(e, "index", json_type_int) != NULL) {
-				int64_t ix = json_object_get_int64(jget(e, "index",
+			e = provider_jidx(list, i, json_type_object);
+			v = provider_jget(e, "embedding", json_type_array);
+			if (provider_jget(e, "index", json_type_int) != NULL) {
+				int64_t ix = json_object_get_int64(provider_jget(e, "index",
 				    json_type_int));
 
 				if (ix < 0 || (uint64_t)ix >= n) {
-					perr(err, PROVIDER_EMALFORMED, 200,
+					provider_perr(err, PROVIDER_EMALFORMED, 200,
 					    "malformed response: index %lld",
 					    (long long)ix);
 					goto out;
@@ -906,7 +913,7 @@ provider_parse_embed(const struct provider_cfg *c, const char *body, size_t len,
 			break;
 		}
 		if (seen[row]) {
-			perr(err, PROVIDER_EMALFORMED, 200,
+			provider_perr(err, PROVIDER_EMALFORMED, 200,
 			    "malformed response: index %zu repeated", row);
 			goto out;
 		}
@@ -984,12 +991,12 @@ provider_vendor_message(const char *body, size_t len, const char *const *secrets
 		json_tokener_free(tok);
 	}
 	if (o != NULL) {
-		e = jget(o, "error", json_type_object);
-		if ((v = jget(e, "message", json_type_string)) == NULL &&
-		    (v = jget(o, "message", json_type_string)) == NULL &&
-		    (v = jget(o, "Message", json_type_string)) == NULL &&
-		    (v = jget(o, "error", json_type_string)) == NULL)
-			v = jget(o, "detail", json_type_string);
+		e = provider_jget(o, "error", json_type_object);
+		if ((v = provider_jget(e, "message", json_type_string)) == NULL &&
+		    (v = provider_jget(o, "message", json_type_string)) == NULL &&
+		    (v = provider_jget(o, "Message", json_type_string)) == NULL &&
+		    (v = provider_jget(o, "error", json_type_string)) == NULL)
+			v = provider_jget(o, "detail", json_type_string);
 		if (v != NULL)
 			s = json_object_get_string(v);
 	}
@@ -1075,7 +1082,7 @@ provider_http_error_s(enum provider_kind kind, const char *model, long status,
 	}
 	for (i = 0; secrets != NULL && secrets[i] != NULL; i++)
 		provider_scrub(msg, sizeof(msg), secrets[i]);
-	perr(err, k, status, "%s (HTTP %ld)%s%s", msg, status, *vendor ? ": " : "",
+	provider_perr(err, k, status, "%s (HTTP %ld)%s%s", msg, status, *vendor ? ": " : "",
 	    vendor);
 	for (i = 0; err != NULL && secrets != NULL && secrets[i] != NULL; i++)
 		provider_scrub(err->message, sizeof(err->message), secrets[i]);
@@ -1192,34 +1199,36 @@ provider_fetch_error(struct provider_run *r, const struct fetch_req *fr,
 		    fr->answer.p, fr->answer.len, r->secrets, err);
 		break;
 	case FETCH_EDNS:
-		perr(err, PROVIDER_EDNS, 0, "DNS: cannot resolve %s (%s)", host, fr->error);
+		provider_perr(err, PROVIDER_EDNS, 0, "DNS: cannot resolve %s (%s)", host,
+		    fr->error);
 		break;
 	case FETCH_ECONNECT:
 	case FETCH_EPOLICY:
-		perr(err, PROVIDER_ECONNECT, 0, "cannot connect to %s (%s)", host,
+		provider_perr(err, PROVIDER_ECONNECT, 0, "cannot connect to %s (%s)", host,
 		    fr->error);
 		break;
 	case FETCH_ETLS:
-		perr(err, PROVIDER_ETLS, 0, "TLS failure with %s (%s)", host, fr->error);
+		provider_perr(err, PROVIDER_ETLS, 0, "TLS failure with %s (%s)", host,
+		    fr->error);
 		break;
 	case FETCH_ETIMEOUT:
-		perr(err, PROVIDER_ETIMEOUT, 0, "timeout: no answer from %s within %ld ms",
-		    host, r->budget_ms);
+		provider_perr(err, PROVIDER_ETIMEOUT, 0, "timeout: no answer from %s within "
+		    "%ld ms", host, r->budget_ms);
 		break;
 	case FETCH_ETOOBIG:
-		perr(err, PROVIDER_EMALFORMED, 0, "malformed response: larger than %ld "
-		    "bytes", PROVIDER_MAX_ANSWER);
+		provider_perr(err, PROVIDER_EMALFORMED, 0, "malformed response: larger "
+		    "than %ld bytes", PROVIDER_MAX_ANSWER);
 		break;
 	case FETCH_EINTERNAL:
 		if (r->signfail)
-			perr(err, PROVIDER_ECONFIG, 0, "cannot sign the request: %s",
-			    fr->error);
+			provider_perr(err, PROVIDER_ECONFIG, 0, "cannot sign the request: "
+			    "%s", fr->error);
 		else
-			perr(err, PROVIDER_EINTERNAL, 0, "%s", fr->error);
+			provider_perr(err, PROVIDER_EINTERNAL, 0, "%s", fr->error);
 		break;
 	default:
-		perr(err, PROVIDER_ENETWORK, 0, "transfer with %s failed (%s)", host,
-		    fr->error);
+		provider_perr(err, PROVIDER_ENETWORK, 0, "transfer with %s failed (%s)",
+		    host, fr->error);
 		break;
 	}
 }
@@ -1234,7 +1243,8 @@ provider_run_init(struct provider_run *r, struct fetch *f, struct provider_error
 	if (r->cfg->kind == PROVIDER_BEDROCK && (r->cfg->key == NULL ||
 	    *r->cfg->key == '\0')) {
 		if (aws_creds_load(r->cfg->region, &r->creds, aerr, sizeof(aerr)) == -1) {
-			perr(err, PROVIDER_EAUTH, 0, "no AWS credentials: %s", aerr);
+			provider_perr(err, PROVIDER_EAUTH, 0, "no AWS credentials: %s",
+			    aerr);
 			return -1;
 		}
 		r->sign = 1;
@@ -1268,7 +1278,7 @@ provider_run(const struct provider_cfg *c, struct provider_xfer *xs, size_t n,
 	if (provider_run_init(&r, &f, err) == -1)
 		goto out;
 	if ((frs = calloc(n, sizeof(*frs))) == NULL) {
-		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < n; i++)
@@ -1341,7 +1351,7 @@ provider_embed(const struct provider_cfg *c, const char *const *texts, size_t n,
 	*vectors = NULL;
 	*dim = 0;
 	if (n == 0) {
-		perr(err, PROVIDER_EINTERNAL, 0, "no text to embed");
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "no text to embed");
 		return -1;
 	}
 	if (provider_check(c, err) == -1)
@@ -1349,7 +1359,7 @@ provider_embed(const struct provider_cfg *c, const char *const *texts, size_t n,
 	batch = provider_embed_batch(c);
 	nx = (n + batch - 1) / batch;
 	if ((xs = calloc(nx, sizeof(*xs))) == NULL) {
-		perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+		provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < nx; i++) {
@@ -1367,7 +1377,7 @@ provider_embed(const struct provider_cfg *c, const char *const *texts, size_t n,
 		    xs[i].resp.len, xs[i].n, &part, &d, err) == -1)
 			goto out;
 		if (all == NULL && (all = calloc(n * d, sizeof(float))) == NULL) {
-			perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
+			provider_perr(err, PROVIDER_EINTERNAL, 0, "out of memory");
 			goto out;
 		}
 		memcpy(all + xs[i].first * d, part, xs[i].n * d * sizeof(float));
