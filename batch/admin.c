@@ -326,12 +326,7 @@ admin_cmd_passwd(int argc, char **argv)
 		fprintf(stderr, "ctxd-admin: %s\n", err);
 		goto out;
 	}
-	if (db_begin(db) == -1)
-		goto out;
-	if (user_set_password(db, u.id, pw, temporary) != 0 ||
-	    session_end_user(db, u.id, 0) == -1 ||
-	    session_throttle_clear(db, u.name) == -1 || db_commit(db) == -1) {
-		db_rollback(db);
+	if (user_change_password(db, &u, pw, temporary, 0) == -1) {
 		fprintf(stderr, "ctxd-admin: the password could not be stored\n");
 		goto out;
 	}
@@ -354,69 +349,66 @@ admin_user_print(const struct user *u, void *arg)
 	return 0;
 }
 
-/* ctxd-admin user ...: list, create, disable, enable, delete, role, unlock. */
+/* ctxd-admin user create [--admin] [--temporary] NAME: the password from stdin or a prompt. */
 static int
-admin_cmd_user(int argc, char **argv)
+admin_user_create(int argc, char **argv)
 {
 	sqlite3		*db;
-	struct user	 u;
-	const char	*name = NULL, *op;
-	char		*pw = NULL, err[256];
-	int		 i, admin = 0, temporary = 0, rc = 1, r;
+	const char	*name = NULL;
+	char		*pw, err[256];
+	int		 i, admin = 0, temporary = 0, rc = 1;
 
-	if (argc < 1) {
-		admin_usage();
-		return 2;
-	}
-	op = argv[0];
-	if (strcmp(op, "list") == 0 && argc == 1) {
-		if (admin_open_db(&db) == -1)
-			return 1;
-		printf("NAME\tROLE\tSTATE\tCREATED\n");
-		rc = user_each(db, admin_user_print, NULL) == 0 ? 0 : 1;
-		db_close(db);
-		return rc;
-	}
-	if (strcmp(op, "create") == 0) {
-		for (i = 1; i < argc; i++) {
-			if (strcmp(argv[i], "--admin") == 0)
-				admin = 1;
-			else if (strcmp(argv[i], "--temporary") == 0)
-				temporary = 1;
-			else if (name == NULL)
-				name = argv[i];
-			else {
-				admin_usage();
-				return 2;
-			}
-		}
-		if (name == NULL) {
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--admin") == 0)
+			admin = 1;
+		else if (strcmp(argv[i], "--temporary") == 0)
+			temporary = 1;
+		else if (name == NULL)
+			name = argv[i];
+		else {
 			admin_usage();
 			return 2;
 		}
-		if (!user_valid_name(name)) {
-			fprintf(stderr, "ctxd-admin: a user name has 1 to %d letters, "
-			    "digits or . _ @ -\n", USER_NAME_MAX);
-			return 2;
-		}
-		if ((pw = admin_read_password(name)) == NULL)
-			return 1;
-		if (admin_open_db(&db) == -1) {
-			admin_free_password(pw);
-			return 1;
-		}
-		if (user_create(db, name, admin, pw, temporary, NULL, err,
-		    sizeof(err)) == -1)
-			fprintf(stderr, "ctxd-admin: %s\n", err);
-		else {
-			printf("user %s created (%s)\n", name, admin ? "admin" :
-			    "member");
-			rc = 0;
-		}
-		admin_free_password(pw);
-		db_close(db);
-		return rc;
 	}
+	if (name == NULL) {
+		admin_usage();
+		return 2;
+	}
+	if (!user_valid_name(name)) {
+		fprintf(stderr, "ctxd-admin: a user name has 1 to %d letters, "
+		    "digits or . _ @ -\n", USER_NAME_MAX);
+		return 2;
+	}
+	if ((pw = admin_read_password(name)) == NULL)
+		return 1;
+	if (admin_open_db(&db) == -1) {
+		admin_free_password(pw);
+		return 1;
+	}
+	if (user_create(db, name, admin, pw, temporary, NULL, err, sizeof(err)) == -1)
+		fprintf(stderr, "ctxd-admin: %s\n", err);
+	else {
+		printf("user %s created (%s)\n", name, admin ? "admin" : "member");
+		rc = 0;
+	}
+	admin_free_password(pw);
+	db_close(db);
+	return rc;
+}
+
+/*
+ * ctxd-admin user disable|enable|delete|unlock NAME, user role NAME admin|member: one
+ * change through user_update / user_remove (the last enabled admin stays).
+ */
+static int
+admin_user_change(const char *op, int argc, char **argv)
+{
+	sqlite3		*db;
+	struct user	 u;
+	struct user_change c;
+	enum user_result ur;
+	int		 rc = 1, r;
+
 	if (argc != 2 && !(argc == 3 && strcmp(op, "role") == 0)) {
 		admin_usage();
 		return 2;
@@ -426,6 +418,12 @@ admin_cmd_user(int argc, char **argv)
 		fprintf(stderr, "ctxd-admin: user role NAME admin|member\n");
 		return 2;
 	}
+	if (strcmp(op, "disable") != 0 && strcmp(op, "enable") != 0 &&
+	    strcmp(op, "role") != 0 && strcmp(op, "delete") != 0 &&
+	    strcmp(op, "unlock") != 0) {
+		admin_usage();
+		return 2;
+	}
 	if (admin_open_db(&db) == -1)
 		return 1;
 	if ((r = user_by_name(db, argv[1], &u, NULL)) != 0) {
@@ -433,43 +431,54 @@ admin_cmd_user(int argc, char **argv)
 			fprintf(stderr, "ctxd-admin: no user named %s\n", argv[1]);
 		goto out;
 	}
-	if (db_begin(db) == -1)
-		goto out;
-	if ((strcmp(op, "disable") == 0 || strcmp(op, "delete") == 0 ||
-	    (strcmp(op, "role") == 0 && strcmp(argv[2], "member") == 0)) && u.admin &&
-	    user_other_admins(db, u.id) == 0) {
+	memset(&c, 0, sizeof(c));
+	c.admin = c.disabled = c.must_change = -1;
+	if (strcmp(op, "disable") == 0 || strcmp(op, "enable") == 0)
+		c.disabled = strcmp(op, "disable") == 0;
+	else if (strcmp(op, "role") == 0)
+		c.admin = strcmp(argv[2], "admin") == 0;
+	if (strcmp(op, "unlock") == 0)
+		ur = session_throttle_clear(db, u.name) == 0 ? USER_OK : USER_ERROR;
+	else if (strcmp(op, "delete") == 0)
+		ur = user_remove(db, &u);
+	else
+		ur = user_update(db, &u, &c);
+	if (ur == USER_LAST_ADMIN)
 		fprintf(stderr, "ctxd-admin: %s is the last enabled admin; make another "
 		    "admin first\n", u.name);
-		db_rollback(db);
-		goto out;
-	}
-	if (strcmp(op, "disable") == 0)
-		r = user_set_disabled(db, u.id, 1) == 0 &&
-		    session_end_user(db, u.id, 0) == 0 ? 0 : -1;
-	else if (strcmp(op, "enable") == 0)
-		r = user_set_disabled(db, u.id, 0);
-	else if (strcmp(op, "delete") == 0)
-		r = user_delete(db, u.id);
-	else if (strcmp(op, "role") == 0)
-		r = user_set_role(db, u.id, strcmp(argv[2], "admin") == 0);
-	else if (strcmp(op, "unlock") == 0)
-		r = session_throttle_clear(db, u.name);
-	else {
-		db_rollback(db);
-		admin_usage();
-		rc = 2;
-		goto out;
-	}
-	if (r != 0 || db_commit(db) == -1) {
-		db_rollback(db);
+	else if (ur != USER_OK)
 		fprintf(stderr, "ctxd-admin: user %s failed\n", op);
-		goto out;
+	else {
+		printf("user %s: %s done\n", u.name, op);
+		rc = 0;
 	}
-	printf("user %s: %s done\n", u.name, op);
-	rc = 0;
 out:
 	db_close(db);
 	return rc;
+}
+
+/* ctxd-admin user ...: list, create, disable, enable, delete, role, unlock. */
+static int
+admin_cmd_user(int argc, char **argv)
+{
+	sqlite3		*db;
+	int		 rc;
+
+	if (argc < 1) {
+		admin_usage();
+		return 2;
+	}
+	if (strcmp(argv[0], "list") == 0 && argc == 1) {
+		if (admin_open_db(&db) == -1)
+			return 1;
+		printf("NAME\tROLE\tSTATE\tCREATED\n");
+		rc = user_each(db, admin_user_print, NULL) == 0 ? 0 : 1;
+		db_close(db);
+		return rc;
+	}
+	if (strcmp(argv[0], "create") == 0)
+		return admin_user_create(argc, argv);
+	return admin_user_change(argv[0], argc, argv);
 }
 
 /* Reads one line from stdin (for secrets kept out of the command line). */

@@ -24,14 +24,6 @@
 
 #define KEY_NAME_MAX	100
 
-/* Rolls back and answers 500 for a failed change. */
-static void
-account_dberr(struct http_req *r, const char *fn)
-{
-	db_rollback(r->db);
-	web_util_dberr(r, fn, "the change could not be stored");
-}
-
 static json_object *
 account_user_json(const struct user *u)
 {
@@ -190,16 +182,9 @@ account_login(struct http_req *r, void *arg)
 	account_lower(name, lname);
 	if (account_check_login(r, name, pw, lname, &u, &weaker) == -1)
 		goto out;
-	if (db_begin(r->db) == -1) {
-		account_dberr(r, __func__);
-		goto out;
-	}
 	/* A hash made with weaker parameters is replaced while the password is at hand. */
-	if ((weaker && user_set_password(r->db, u.id, pw, u.must_change) != 0) ||
-	    session_throttle_clear(r->db, lname) == -1 ||
-	    (token = session_create(r->db, u.id, &sid)) == NULL ||
-	    db_commit(r->db) == -1) {
-		account_dberr(r, __func__);
+	if ((token = session_sign_in(r->db, &u, weaker ? pw : NULL, &sid)) == NULL) {
+		web_util_dberr(r, __func__, "the change could not be stored");
 		goto out;
 	}
 	log_info("%s signed in from %s", u.name, account_addr(r));
@@ -242,7 +227,7 @@ account_logout(struct http_req *r, void *arg)
 		return;
 	}
 	if (session_end(r->db, r->who.session_id) == -1) {
-		account_dberr(r, __func__);
+		web_util_dberr(r, __func__, "the change could not be stored");
 		return;
 	}
 	account_cookie(r, NULL, hdr, sizeof(hdr));
@@ -316,10 +301,9 @@ account_password(struct http_req *r, void *arg)
 	account_lower(p->user.name, lname);
 	if (account_check_password(r, p->user.name, lname, cur, nw, &u) == -1)
 		goto out;
-	if (db_begin(r->db) == -1 || user_set_password(r->db, u.id, nw, 0) != 0 ||
-	    session_end_user(r->db, u.id, p->via == ACCESS_SESSION ? p->session_id : 0) ==
-	    -1 || session_throttle_clear(r->db, lname) == -1 || db_commit(r->db) == -1) {
-		account_dberr(r, __func__);
+	if (user_change_password(r->db, &u, nw, 0, p->via == ACCESS_SESSION ?
+	    p->session_id : 0) == -1) {
+		web_util_dberr(r, __func__, "the change could not be stored");
 		goto out;
 	}
 	log_info("%s changed their password", u.name);
@@ -374,7 +358,7 @@ account_keys_revoke(struct http_req *r, void *arg)
 		return;
 	}
 	if ((rc = apikey_revoke(r->db, n, p->admin ? -1 : p->user.id)) == -1) {
-		account_dberr(r, __func__);
+		web_util_dberr(r, __func__, "the change could not be stored");
 		return;
 	}
 	if (rc == 1) {
@@ -604,44 +588,36 @@ account_users_get(struct http_req *r, void *arg)
 }
 
 /*
- * The changes of a PATCH body to user u inside the caller's transaction: 0, or -1 after
- * answering (400, 409; a database error is answered by the caller when *dberr).
+ * The changes of a PATCH body to user u, applied by user_update: 0, or -1 after answering
+ * (400 for mustChangePassword without a password, 409 for the last admin, 500).
  */
 static int
-account_user_apply(struct http_req *r, json_object *body, const struct user *u,
-    int *dberr)
+account_user_apply(struct http_req *r, json_object *body, const struct user *u)
 {
-	const char	*pw = validate_str(body, "password");
-	int		 admin = account_role(body, u->admin);
-	int		 disabled = validate_bool(body, "disabled", u->disabled);
-	int		 must = validate_bool(body, "mustChangePassword", pw != NULL ? 1 :
-			    u->must_change);
+	struct user_change c;
 
-	*dberr = 1;
-	if (u->admin && (!admin || disabled) && user_other_admins(r->db, u->id) == 0) {
-		*dberr = 0;
-		http_error(r, 409, "%s is the last enabled admin; make another admin "
-		    "first", u->name);
-		return -1;
-	}
-	if ((admin != u->admin && user_set_role(r->db, u->id, admin) != 0) ||
-	    (disabled != u->disabled && user_set_disabled(r->db, u->id, disabled) != 0))
-		return -1;
-	if (pw != NULL) {
-		if (user_set_password(r->db, u->id, pw, must) != 0)
-			return -1;
-	} else if (must != u->must_change) {
-		*dberr = 0;
+	c.password = validate_str(body, "password");
+	c.admin = account_role(body, u->admin);
+	c.disabled = validate_bool(body, "disabled", u->disabled);
+	c.must_change = validate_bool(body, "mustChangePassword", c.password != NULL ? 1 :
+	    u->must_change);
+	if (c.password == NULL && c.must_change != u->must_change) {
 		http_error(r, 400, "field 'mustChangePassword' goes with a new "
 		    "'password'");
 		return -1;
 	}
-	/* A disabled user or a reset password ends the user's sessions. */
-	if ((disabled || pw != NULL) && session_end_user(r->db, u->id, 0) == -1)
+	switch (user_update(r->db, u, &c)) {
+	case USER_OK:
+		return 0;
+	case USER_LAST_ADMIN:
+		http_error(r, 409, "%s is the last enabled admin; make another admin "
+		    "first", u->name);
 		return -1;
-	if (pw != NULL && session_throttle_clear(r->db, u->name) == -1)
-		return -1;
-	return 0;
+	case USER_ERROR:
+		break;
+	}
+	web_util_dberr(r, __func__, "the change could not be stored");
+	return -1;
 }
 
 /* PATCH /api/users/{name}: role, disabled, password (a reset), mustChangePassword. */
@@ -652,7 +628,6 @@ account_users_patch(struct http_req *r, void *arg)
 	json_object	*body;
 	const char	*pw;
 	char		 err[256];
-	int		 dberr;
 
 	(void)arg;
 	if (account_user_of_path(r, &u) == -1 ||
@@ -669,21 +644,8 @@ account_users_patch(struct http_req *r, void *arg)
 		http_error(r, 400, "%s", err);
 		goto out;
 	}
-	if (db_begin(r->db) == -1) {
-		account_dberr(r, __func__);
+	if (account_user_apply(r, body, &u) == -1)
 		goto out;
-	}
-	if (account_user_apply(r, body, &u, &dberr) == -1) {
-		if (dberr)
-			account_dberr(r, __func__);
-		else
-			db_rollback(r->db);
-		goto out;
-	}
-	if (db_commit(r->db) == -1) {
-		account_dberr(r, __func__);
-		goto out;
-	}
 	log_info("%s changed user %s", account_actor(r), u.name);
 	if (user_by_id(r->db, u.id, &u) != 0)
 		http_error(r, 500, "the user could not be read back");
@@ -707,17 +669,14 @@ account_users_delete(struct http_req *r, void *arg)
 		http_error(r, 409, "you cannot delete yourself; another admin can");
 		return;
 	}
-	if (db_begin(r->db) == -1) {
-		account_dberr(r, __func__);
-		return;
-	}
-	if (u.admin && !u.disabled && user_other_admins(r->db, u.id) == 0) {
-		db_rollback(r->db);
+	switch (user_remove(r->db, &u)) {
+	case USER_OK:
+		break;
+	case USER_LAST_ADMIN:
 		http_error(r, 409, "%s is the last enabled admin", u.name);
 		return;
-	}
-	if (user_delete(r->db, u.id) != 0 || db_commit(r->db) == -1) {
-		account_dberr(r, __func__);
+	case USER_ERROR:
+		web_util_dberr(r, __func__, "the change could not be stored");
 		return;
 	}
 	log_info("%s deleted user %s", account_actor(r), u.name);

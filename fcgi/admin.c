@@ -64,19 +64,9 @@ admin_settings_put(struct http_req *r, void *arg)
 	if (validate_query(r, &web_util_no_params) == -1 ||
 	    (body = validate_body(r, &admin_settings_body)) == NULL)
 		return;
-	if (db_begin(r->db) == -1) {
-		web_util_dberr(r, __func__, "database error");
-		goto out;
-	}
-	if ((rc = settings_apply_json(r->db, util_data_dir(), body, NULL, err,
+	if ((rc = settings_save_json(r->db, util_data_dir(), body, err,
 	    sizeof(err))) != SETTINGS_APPLY_OK) {
-		db_rollback(r->db);
 		admin_apply_error(r, rc, err);
-		goto out;
-	}
-	if (db_commit(r->db) == -1) {
-		db_rollback(r->db);
-		web_util_dberr(r, __func__, "database error");
 		goto out;
 	}
 	admin_settings_send(r);

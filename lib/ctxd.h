@@ -159,6 +159,9 @@ enum settings_apply_result { SETTINGS_APPLY_OK, SETTINGS_APPLY_BAD, SETTINGS_APP
  */
 enum settings_apply_result settings_apply_json(struct sqlite3 *, const char *datadir,
 	    struct json_object *o, const char *const *allowed, char *err, size_t errsz);
+/* settings_apply_json of any setting in a transaction of its own: all or nothing. */
+enum settings_apply_result settings_save_json(struct sqlite3 *, const char *datadir,
+	    struct json_object *o, char *err, size_t errsz);
 
 /* ---------------------------------------------------------------- apikey.c */
 
@@ -241,6 +244,31 @@ int	 user_other_admins(struct sqlite3 *, long long id);
 /* Calls cb for every user by name; cb non-zero stops. */
 int	 user_each(struct sqlite3 *, int (*cb)(const struct user *, void *), void *);
 
+/* A change to user: -1 (password NULL) leaves a field as it is. */
+struct user_change {
+	int		 admin;		/* the role: 1 admin, 0 member */
+	int		 disabled;
+	const char	*password;	/* a new password (a reset), already validated */
+	int		 must_change;	/* with a password: to be changed at sign-in */
+};
+enum user_result { USER_OK, USER_LAST_ADMIN, USER_ERROR };
+/*
+ * Applies c to user u in one transaction. Demoting or disabling the last enabled admin
+ * changes nothing (USER_LAST_ADMIN). Disabling u or resetting the password ends u's
+ * sessions; a new password also forgets the sign-in failures counted against u's name.
+ */
+enum user_result user_update(struct sqlite3 *, const struct user *u,
+	    const struct user_change *c);
+/* Deletes u (its sessions and keys go with it) in one transaction, unless it is the last
+ * enabled admin (USER_LAST_ADMIN). */
+enum user_result user_remove(struct sqlite3 *, const struct user *u);
+/*
+ * Sets u's password in one transaction, ends u's sessions except keep_session (0: all)
+ * and forgets the sign-in failures counted against u's name.
+ */
+int	 user_change_password(struct sqlite3 *, const struct user *u, const char *password,
+	    int must_change, long long keep_session);
+
 /* ---------------------------------------------------------------- session.c */
 
 #define SESSION_COOKIE		"ctxd_session"
@@ -248,6 +276,13 @@ int	 user_each(struct sqlite3 *, int (*cb)(const struct user *, void *), void *)
 #define SESSION_MAX_S		(24 * 3600)	/* and 24 hours after sign-in in any case */
 #define SESSION_CSRF_LEN	43
 
+/*
+ * Signs user u in, in one transaction: stores a new hash of rehash_password when it is not
+ * NULL (the stored one was made with weaker parameters), forgets the sign-in failures of
+ * u's name and opens a session. Its token (malloc'd) and *id, or NULL on error.
+ */
+char	*session_sign_in(struct sqlite3 *, const struct user *u, const char *rehash_password,
+	    long long *id);
 /* Opens a session for user_id: returns its token (malloc'd), stores only its hash. */
 char	*session_create(struct sqlite3 *, long long user_id, long long *id);
 /* 0 and the ids when token names a live session (its last_seen is updated), 1 if not. */
@@ -264,7 +299,7 @@ int	 session_csrf_ok(const char *token, const char *sent);
 long	 session_throttle_wait(struct sqlite3 *, const char *name, const char *addr);
 /* Counts a failed sign-in against name and addr. */
 int	 session_throttle_fail(struct sqlite3 *, const char *name, const char *addr);
-/* Forgets name's failures (after a good sign-in or a password reset). */
+/* Forgets name's failures (after a good sign-in or a password reset); any case. */
 int	 session_throttle_clear(struct sqlite3 *, const char *name);
 
 /* ---------------------------------------------------------------- tokenize.c */

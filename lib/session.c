@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,18 +337,45 @@ int
 session_throttle_clear(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt	*st;
+	char		 key[USER_NAME_MAX + 1];
+	size_t		 i;
 	int		 rc = -1;
+
+	/* Failures are counted against the lowercased name (the sign-in lowercases it). */
+	for (i = 0; name[i] != '\0' && i < USER_NAME_MAX; i++)
+		key[i] = (char)tolower((unsigned char)name[i]);
+	key[i] = '\0';
 
 	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE scope = 'user' "
 	    "AND key = ?1", -1, &st, NULL) != SQLITE_OK) {
 		session_dberr(db, __func__);
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		rc = 0;
 	else
 		session_dberr(db, __func__);
 	sqlite3_finalize(st);
 	return rc;
+}
+
+char *
+session_sign_in(sqlite3 *db, const struct user *u, const char *rehash_password,
+    long long *id)
+{
+	char	*token = NULL;
+
+	if (db_begin(db) == -1)
+		return NULL;
+	if ((rehash_password != NULL && user_set_password(db, u->id, rehash_password,
+	    u->must_change) != 0) || session_throttle_clear(db, u->name) == -1 ||
+	    (token = session_create(db, u->id, id)) == NULL || db_commit(db) == -1) {
+		db_rollback(db);
+		if (token != NULL)
+			explicit_bzero(token, strlen(token));
+		free(token);
+		return NULL;
+	}
+	return token;
 }

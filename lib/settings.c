@@ -575,3 +575,23 @@ settings_apply_json(sqlite3 *db, const char *datadir, json_object *o,
 	}
 	return SETTINGS_APPLY_OK;
 }
+
+enum settings_apply_result
+settings_save_json(sqlite3 *db, const char *datadir, json_object *o, char *err,
+    size_t errsz)
+{
+	enum settings_apply_result rc;
+
+	if (db_begin(db) == -1) {
+		snprintf(err, errsz, "database error");
+		return SETTINGS_APPLY_DBERR;
+	}
+	if ((rc = settings_apply_json(db, datadir, o, NULL, err, errsz)) ==
+	    SETTINGS_APPLY_OK && db_commit(db) == -1) {
+		snprintf(err, errsz, "database error");
+		rc = SETTINGS_APPLY_DBERR;
+	}
+	if (rc != SETTINGS_APPLY_OK)
+		db_rollback(db);
+	return rc;
+}

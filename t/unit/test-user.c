@@ -7,6 +7,7 @@
 
 #include "ctxd.h"
 #include "tap.h"
+#include "db-helpers.h"
 
 /* The hash of "admin" that sql/schema.sql gives the default admin. */
 static const char schema_admin[] =
@@ -105,6 +106,101 @@ test_csrf(void)
 	    "an empty token fails");
 }
 
+/* Sessions of user id that are still live. */
+static int
+count_sessions(sqlite3 *db, long long id)
+{
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sessions WHERE user_id = ?1", -1,
+	    &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The whole changes of lib/user.c and lib/session.c, on a real database. */
+static void
+test_changes(void)
+{
+	struct user_change c;
+	struct user	 a, b;
+	sqlite3		*db;
+	char		 dir[128], err[256], *tok;
+	long long	 aid, bid, sid, keep;
+	int		 i;
+
+	if (dbh_open(dir, sizeof(dir), &db) == -1) {
+		ok(0, "a temporary database");
+		return;
+	}
+	ok(user_create(db, "Alice", 1, "correct horse battery", 0, &aid, err,
+	    sizeof(err)) == 0, "admin Alice created");
+	ok(user_create(db, "bob", 0, "correct horse battery", 0, &bid, err,
+	    sizeof(err)) == 0, "member bob created");
+	user_by_id(db, aid, &a);
+	user_by_id(db, bid, &b);
+
+	/* The last enabled admin stays: admin (the schema's) is one, so disable it first. */
+	memset(&c, 0, sizeof(c));
+	c.admin = c.must_change = -1;
+	c.disabled = 1;
+	if (user_by_name(db, "admin", &b, NULL) == 0)
+		is_int(user_update(db, &b, &c), USER_OK, "another admin can be disabled");
+	user_by_id(db, bid, &b);
+	is_int(user_update(db, &a, &c), USER_LAST_ADMIN, "the last admin is not disabled");
+	user_by_id(db, aid, &a);
+	ok(!a.disabled, "and stays enabled");
+	c.disabled = -1;
+	c.admin = 0;
+	is_int(user_update(db, &a, &c), USER_LAST_ADMIN, "nor demoted");
+	is_int(user_remove(db, &a), USER_LAST_ADMIN, "nor deleted");
+	c.admin = 1;
+	is_int(user_update(db, &b, &c), USER_OK, "bob made admin");
+	user_by_id(db, bid, &b);
+	ok(b.admin, "bob is an admin");
+	c.admin = 0;
+	is_int(user_update(db, &a, &c), USER_OK, "now Alice can be demoted");
+
+	/* A password change ends the other sessions and forgets the name's failures. */
+	user_by_id(db, aid, &a);
+	tok = session_sign_in(db, &a, NULL, &keep);
+	ok(tok != NULL, "Alice signed in");
+	free(tok);
+	tok = session_create(db, aid, &sid);
+	free(tok);
+	for (i = 0; i < 3; i++)
+		session_throttle_fail(db, "alice", "192.0.2.1");
+	ok(session_throttle_wait(db, "alice", "192.0.2.9") > 0, "alice is throttled");
+	ok(user_change_password(db, &a, "another good passphrase", 0, keep) == 0,
+	    "password changed");
+	is_int(count_sessions(db, aid), 1, "only the kept session is left");
+	is_int(session_throttle_wait(db, "alice", "192.0.2.9"), 0,
+	    "the lowercased name's failures are forgotten (the user is 'Alice')");
+	for (i = 0; i < 3; i++)
+		session_throttle_fail(db, "alice", "192.0.2.1");
+	ok(session_throttle_clear(db, "ALICE") == 0 &&
+	    session_throttle_wait(db, "alice", "192.0.2.9") == 0,
+	    "session_throttle_clear takes the name in any case (ctxd-admin user unlock)");
+
+	/* A reset password ends every session; a disabled user's too. */
+	memset(&c, 0, sizeof(c));
+	c.admin = c.disabled = -1;
+	c.password = "a reset passphrase here";
+	c.must_change = 1;
+	is_int(user_update(db, &a, &c), USER_OK, "password reset");
+	is_int(count_sessions(db, aid), 0, "a reset ends every session");
+	user_by_id(db, aid, &a);
+	ok(a.must_change, "the reset password must be changed");
+	is_int(user_remove(db, &a), USER_OK, "Alice (a member now) deleted");
+	is_int(user_by_id(db, aid, &a), 1, "and gone");
+	dbh_remove(dir, db);
+}
+
 int
 main(void)
 {
@@ -112,5 +208,6 @@ main(void)
 	test_hash();
 	test_rules();
 	test_csrf();
+	test_changes();
 	return tap_done();
 }
