@@ -10,7 +10,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,17 +76,6 @@ account_me_json(const struct access_principal *p)
 	return o;
 }
 
-/* The lowercase form of a user name (the sign-in throttle's key) in out. */
-static void
-account_lower(const char *name, char out[USER_NAME_MAX + 1])
-{
-	size_t	 i;
-
-	for (i = 0; name[i] != '\0' && i < USER_NAME_MAX; i++)
-		out[i] = (char)tolower((unsigned char)name[i]);
-	out[i] = '\0';
-}
-
 /* The caller's address for the sign-in throttle and the log. */
 static const char *
 account_addr(struct http_req *r)
@@ -121,13 +109,13 @@ static const struct validate_table account_login_body = {
  */
 static int
 account_check_login(struct http_req *r, const char *name, const char *pw,
-    const char *lname, struct user *u, int *weaker)
+    struct user *u, int *weaker)
 {
 	char		*hash = NULL, hdr[96];
 	long		 wait;
 	int		 found, ok = 0;
 
-	if ((wait = session_throttle_wait(r->db, lname, account_addr(r))) == -1) {
+	if ((wait = session_throttle_wait(r->db, name, account_addr(r))) == -1) {
 		http_error(r, 500, "the sign-in could not be checked");
 		return -1;
 	}
@@ -148,8 +136,8 @@ account_check_login(struct http_req *r, const char *name, const char *pw,
 		user_password_dummy(pw);
 	account_free_secret(hash);
 	if (!ok) {
-		log_warn("failed sign-in as %s from %s", lname, account_addr(r));
-		if (session_throttle_fail(r->db, lname, account_addr(r)) == -1)
+		log_warn("failed sign-in as %.64s from %s", name, account_addr(r));
+		if (session_throttle_fail(r->db, name, account_addr(r)) == -1)
 			log_err("%s: the failure could not be counted", __func__);
 		http_error(r, 401, "wrong user name or password");
 		return -1;
@@ -169,7 +157,7 @@ account_login(struct http_req *r, void *arg)
 	struct user	 u;
 	json_object	*body;
 	const char	*name, *pw;
-	char		*token = NULL, lname[USER_NAME_MAX + 1], hdr[256];
+	char		*token = NULL, hdr[256];
 	long long	 sid;
 	int		 weaker = 0;
 
@@ -179,8 +167,7 @@ account_login(struct http_req *r, void *arg)
 		return;
 	name = validate_str(body, "username");
 	pw = validate_str(body, "password");
-	account_lower(name, lname);
-	if (account_check_login(r, name, pw, lname, &u, &weaker) == -1)
+	if (account_check_login(r, name, pw, &u, &weaker) == -1)
 		goto out;
 	/* A hash made with weaker parameters is replaced while the password is at hand. */
 	if ((token = session_sign_in(r->db, &u, weaker ? pw : NULL, &sid)) == NULL) {
@@ -248,15 +235,15 @@ static const struct validate_table account_password_body = {
  * nw: 0 with the user in *u, or answered (400, 403, 429, 500) and -1.
  */
 static int
-account_check_password(struct http_req *r, const char *name, const char *lname,
-    const char *cur, const char *nw, struct user *u)
+account_check_password(struct http_req *r, const char *name, const char *cur,
+    const char *nw, struct user *u)
 {
 	char		*hash = NULL, err[256], hdr[96];
 	long		 wait;
 	int		 rc = -1;
 
 	/* The current password is guessed no faster here than at sign-in. */
-	if ((wait = session_throttle_wait(r->db, lname, account_addr(r))) > 0) {
+	if ((wait = session_throttle_wait(r->db, name, account_addr(r))) > 0) {
 		snprintf(hdr, sizeof(hdr), "Retry-After: %ld\r\n", wait);
 		http_error_hdr(r, 429, hdr, "too many wrong passwords; try again in %ld "
 		    "seconds", wait);
@@ -265,7 +252,7 @@ account_check_password(struct http_req *r, const char *name, const char *lname,
 	if (user_by_name(r->db, name, u, &hash) != 0 || wait == -1)
 		http_error(r, 500, "the user could not be read");
 	else if (user_password_verify(hash, cur, NULL) != 1) {
-		(void)session_throttle_fail(r->db, lname, account_addr(r));
+		(void)session_throttle_fail(r->db, name, account_addr(r));
 		http_error(r, 403, "the current password is wrong");
 	} else if (user_valid_password(nw, u->name, err, sizeof(err)) == -1)
 		http_error(r, 400, "%s", err);
@@ -285,7 +272,6 @@ account_password(struct http_req *r, void *arg)
 	struct user	 u;
 	json_object	*body, *o;
 	const char	*cur, *nw;
-	char		 lname[USER_NAME_MAX + 1];
 
 	(void)arg;
 	if (validate_query(r, &web_util_no_params) == -1)
@@ -298,8 +284,7 @@ account_password(struct http_req *r, void *arg)
 		return;
 	cur = validate_str(body, "currentPassword");
 	nw = validate_str(body, "newPassword");
-	account_lower(p->user.name, lname);
-	if (account_check_password(r, p->user.name, lname, cur, nw, &u) == -1)
+	if (account_check_password(r, p->user.name, cur, nw, &u) == -1)
 		goto out;
 	if (user_change_password(r->db, &u, nw, 0, p->via == ACCESS_SESSION ?
 	    p->session_id : 0) == -1) {

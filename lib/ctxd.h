@@ -295,9 +295,9 @@ int	 session_end_user(struct sqlite3 *, long long user_id, long long keep_id);
 void	 session_csrf(const char *token, char out[SESSION_CSRF_LEN + 1]);
 /* 1 when sent is the CSRF token of the session token (constant time). */
 int	 session_csrf_ok(const char *token, const char *sent);
-/* Seconds before name (lowercased) or addr may try to sign in again; 0: now; -1 error. */
+/* Seconds before name (any case) or addr may try to sign in again; 0: now; -1 error. */
 long	 session_throttle_wait(struct sqlite3 *, const char *name, const char *addr);
-/* Counts a failed sign-in against name and addr. */
+/* Counts a failed sign-in against name (any case) and addr. */
 int	 session_throttle_fail(struct sqlite3 *, const char *name, const char *addr);
 /* Forgets name's failures (after a good sign-in or a password reset); any case. */
 int	 session_throttle_clear(struct sqlite3 *, const char *name);

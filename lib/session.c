@@ -261,13 +261,29 @@ session_throttle_scope_wait(sqlite3 *db, const struct throttle_scope *s, const c
 	return wait;
 }
 
+/*
+ * The user scope's key of a name in key: its lowercase form, cut at USER_NAME_MAX bytes,
+ * so that "Alice" and "alice" count, wait and are forgiven as one.
+ */
+static void
+session_throttle_key(const char *name, char key[USER_NAME_MAX + 1])
+{
+	size_t	 i;
+
+	for (i = 0; name[i] != '\0' && i < USER_NAME_MAX; i++)
+		key[i] = (char)tolower((unsigned char)name[i]);
+	key[i] = '\0';
+}
+
 long
 session_throttle_wait(sqlite3 *db, const char *name, const char *addr)
 {
 	time_t	 now = time(NULL);
+	char	 key[USER_NAME_MAX + 1];
 	long	 a, b;
 
-	if ((a = session_throttle_scope_wait(db, &throttle_user, name, now)) == -1 ||
+	session_throttle_key(name, key);
+	if ((a = session_throttle_scope_wait(db, &throttle_user, key, now)) == -1 ||
 	    (b = session_throttle_scope_wait(db, &throttle_addr, addr, now)) == -1)
 		return -1;
 	return a > b ? a : b;
@@ -318,7 +334,9 @@ session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
 {
 	time_t		 now = time(NULL);
 	sqlite3_stmt	*st;
+	char		 key[USER_NAME_MAX + 1];
 
+	session_throttle_key(name, key);
 	/* Old rows go first, so names never tried again do not pile up. */
 	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE last_at < ?1 AND "
 	    "locked_until < ?2", -1, &st, NULL) == SQLITE_OK) {
@@ -327,7 +345,7 @@ session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
 		(void)sqlite3_step(st);
 	}
 	sqlite3_finalize(st);
-	if (session_throttle_scope_fail(db, &throttle_user, name, now) == -1 ||
+	if (session_throttle_scope_fail(db, &throttle_user, key, now) == -1 ||
 	    session_throttle_scope_fail(db, &throttle_addr, addr, now) == -1)
 		return -1;
 	return 0;
@@ -338,13 +356,9 @@ session_throttle_clear(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt	*st;
 	char		 key[USER_NAME_MAX + 1];
-	size_t		 i;
 	int		 rc = -1;
 
-	/* Failures are counted against the lowercased name (the sign-in lowercases it). */
-	for (i = 0; name[i] != '\0' && i < USER_NAME_MAX; i++)
-		key[i] = (char)tolower((unsigned char)name[i]);
-	key[i] = '\0';
+	session_throttle_key(name, key);
 
 	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE scope = 'user' "
 	    "AND key = ?1", -1, &st, NULL) != SQLITE_OK) {

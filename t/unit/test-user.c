@@ -182,7 +182,9 @@ test_changes(void)
 	is_int(session_throttle_wait(db, "alice", "192.0.2.9"), 0,
 	    "the lowercased name's failures are forgotten (the user is 'Alice')");
 	for (i = 0; i < 3; i++)
-		session_throttle_fail(db, "alice", "192.0.2.1");
+		session_throttle_fail(db, "Alice", "192.0.2.1");
+	ok(session_throttle_wait(db, "ALICE", "192.0.2.9") > 0,
+	    "the throttle keys the name in any case");
 	ok(session_throttle_clear(db, "ALICE") == 0 &&
 	    session_throttle_wait(db, "alice", "192.0.2.9") == 0,
 	    "session_throttle_clear takes the name in any case (ctxd-admin user unlock)");
