@@ -47,25 +47,14 @@ mcp_post(struct http_req *r, void *arg)
 	rq.host = http_header(r, "HTTP_HOST");
 	rq.forwarded_host = http_header(r, "HTTP_X_FORWARDED_HOST");
 	rq.protocol_version = http_header(r, "HTTP_MCP_PROTOCOL_VERSION");
-	/*
-	 * One read transaction for the request: the settings and the answer see one state
-	 * of the database, for the price of one.
-	 */
-	if (db_exec(c->db, "BEGIN") == -1) {
-		http_error(r, 500, "the database cannot be read; the responder log has "
-		    "the details");
-		return;
-	}
+	/* The request's read transaction is http_serve's (read_transaction below). */
 	if (!mcp_check(c, &rq, &rep)) {
-		if (http_read_body(r, MCP_MAX_BODY) == -1) {
-			db_rollback(c->db);
+		if (http_read_body(r, MCP_MAX_BODY) == -1)
 			return;
-		}
 		rq.body = r->body;
 		rq.body_len = r->body_len;
 		mcp_handle(c, &rq, &rep);
 	}
-	db_rollback(c->db);
 	/*
 	 * Answers are whole JSON documents, never streams: let nginx buffer them although
 	 * the /mcp location turns buffering off (for SSE).
@@ -86,7 +75,7 @@ static const struct http_route mcp_routes[] = {
 };
 
 static const struct http_responder mcp_responder = {
-	"ctxd-mcp", mcp_init, mcp_routes, 1
+	"ctxd-mcp", mcp_init, mcp_routes, 1, 1
 };
 
 int

@@ -510,8 +510,14 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct sqlite
 		http_error(r, 500, "out of memory");
 	else if (http_parse_query(r, http_env(r, "QUERY_STRING")) == -1)
 		http_error(r, 400, "malformed query string");
-	else
+	else if (rs->read_transaction && db_exec(db, "BEGIN") == -1)
+		http_error(r, 500, "the database cannot be read; the responder log has "
+		    "the details");
+	else {
 		http_route(r, rs->routes, db, ctx);
+		if (rs->read_transaction)
+			db_rollback(db);
+	}
 	if (!r->answered)
 		http_error(r, 500, "the request could not be answered");
 	http_req_release(r);

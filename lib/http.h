@@ -74,6 +74,11 @@ struct http_responder {
 	void			*(*init)(struct sqlite3 **db);
 	const struct http_route	*routes;
 	int			 jsonrpc_errors;	/* errors as JSON-RPC objects (/mcp) */
+	/*
+	 * Read-only responders: the authorization and the handler of a request run in one
+	 * read transaction, so they see one state of the database for the price of one.
+	 */
+	int			 read_transaction;
 };
 
 /*
