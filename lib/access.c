@@ -62,6 +62,7 @@ access_reader_key(struct http_req *r, char *out, size_t outsz)
 		if (strncasecmp(v, "Bearer ", 7) == 0)
 			v += 7;
 		n = snprintf(out, outsz, "Bearer %s", v);
+		/* A value longer than any key is sent on as one that is no key. */
 		return n > 0 && (size_t)n < outsz ? out : "Bearer -";
 	}
 	return NULL;
