@@ -93,7 +93,7 @@ access_reader(struct http_req *r, struct sqlite3 *db, struct access_principal *p
 	    "WWW-Authenticate: Bearer realm=\"ctxd\"\r\n" :
 	    "WWW-Authenticate: Bearer realm=\"ctxd\", error=\"invalid_token\"\r\n",
 	    "authentication required: the API key is %s; send Authorization: Bearer "
-	    "<key> with a personal API key", k == APIKEY_MISSING ? "missing" : "invalid");
+	    "<key> with an API key", k == APIKEY_MISSING ? "missing" : "invalid");
 	return -1;
 }
 
