@@ -83,8 +83,9 @@ nblocks=0 bad=0
 while :; do
 	block=${text%%"$SEPARATOR"*}
 	nblocks=$((nblocks + 1))
-	# "### title", blank line, "Source: url", blank line, then content; fences balanced.
-	if ! [[ $block =~ ^\#\#\#\ [^$'\n']+$'\n\n'Source:\ https?://[^$'\n']+$'\n\n'[^$'\n'] ]]; then
+	# "### title", blank line, "Source: url" (here commit/path: an unknown host type), blank
+	# line, then content; fences balanced.
+	if ! [[ $block =~ ^\#\#\#\ [^$'\n']+$'\n\n'Source:\ (https?://|[0-9a-f]{40}/)[^$'\n']+$'\n\n'[^$'\n'] ]]; then
 		bad=$((bad + 1))
 		diag "malformed block:" "${block:0:300}"
 	fi
