@@ -234,7 +234,7 @@ library_check_id(const char *id, char *err, size_t errsz)
 		why = "it has no repository segment";
 	if (why == NULL)
 		return 0;
-	snprintf(err, errsz, "is a malformed library id: %s (ids look like /owner/repo, "
+	snprintf(err, errsz, "is a malformed library id: %s (it must look like /owner/repo, "
 	    "/owner/repo/version or /owner/repo@version)", why);
 	return -1;
 }
