@@ -20,24 +20,120 @@
 
 static char	*admin_read_stdin_line(void);
 
+/* The usage of each subcommand (its --help), in the order of the whole usage. */
+static const struct {
+	const char	*cmd;
+	const char	*lines;
+} admin_usages[] = {
+	{ "init", "ctxd-admin init\n" },
+	{ "license", "ctxd-admin license mint --key PEMFILE [--plan PLAN] [--days N] "
+	    "[--licensee NAME]\n"
+	    "ctxd-admin license show [KEY]\n" },
+	{ "key", "ctxd-admin key create [--admin | --user USER] [--] NAME | list | "
+	    "revoke ID\n" },
+	{ "passwd", "ctxd-admin passwd [--temporary] [--] USER\n" },
+	{ "user", "ctxd-admin user list | create [--admin] [--temporary] [--] NAME | "
+	    "disable NAME |\n"
+	    "                enable NAME | delete NAME | role NAME admin|member | "
+	    "unlock NAME\n" },
+	{ "settings", "ctxd-admin settings list | get NAME | set NAME [--] VALUE|- | "
+	    "unset NAME\n" },
+	{ "provider", "ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n" },
+};
+
+#define ADMIN_NUSAGES	(sizeof(admin_usages) / sizeof(admin_usages[0]))
+
+/* Prints the usage of subcommand cmd (NULL: all) to f, "usage: " before the first line. */
+static void
+admin_usage_of(FILE *f, const char *cmd)
+{
+	const char	*p, *nl;
+	size_t		 i;
+	int		 first = 1;
+
+	for (i = 0; i < ADMIN_NUSAGES; i++) {
+		if (cmd != NULL && strcmp(cmd, admin_usages[i].cmd) != 0)
+			continue;
+		for (p = admin_usages[i].lines; *p != '\0'; p = nl + 1) {
+			nl = strchr(p, '\n');
+			fprintf(f, "%s%.*s\n", first ? "usage: " : "       ",
+			    (int)(nl - p), p);
+			first = 0;
+		}
+	}
+}
+
 static void
 admin_usage(void)
 {
-	fprintf(stderr,
-	    "usage: ctxd-admin init\n"
-	    "       ctxd-admin license mint --key PEMFILE [--plan PLAN] [--days N] "
-	    "[--licensee NAME]\n"
-	    "       ctxd-admin license show [KEY]\n"
-	    "       ctxd-admin key create [--admin | --user USER] NAME | list | "
-	    "revoke ID\n"
-	    "       ctxd-admin passwd [--temporary] USER\n"
-	    "       ctxd-admin user list | create [--admin] [--temporary] NAME | "
-	    "disable NAME |\n"
-	    "                       enable NAME | delete NAME | role NAME admin|member | "
-	    "unlock NAME\n"
-	    "       ctxd-admin settings list | get NAME | set NAME VALUE|- | "
-	    "unset NAME\n"
-	    "       ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n");
+	admin_usage_of(stderr, NULL);
+}
+
+/* 1 when cmd is a subcommand. */
+static int
+admin_known(const char *cmd)
+{
+	size_t	 i;
+
+	for (i = 0; i < ADMIN_NUSAGES; i++)
+		if (strcmp(cmd, admin_usages[i].cmd) == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 when --help or -h comes among the arguments before "--". */
+static int
+admin_wants_help(int argc, char **argv)
+{
+	int	 i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 when arg is written as an option: '-' and more ("-" alone is standard input). */
+static int
+admin_is_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1] != '\0';
+}
+
+/* Refuses option arg of subcommand cmd ("key create"): exit status 2. */
+static int
+admin_bad_option(const char *cmd, const char *arg)
+{
+	char	 word[32];
+
+	fprintf(stderr, "ctxd-admin: %s: unknown option '%s' (a name beginning with '-' "
+	    "goes after '--')\n", cmd, arg);
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(cmd, " "), cmd);
+	admin_usage_of(stderr, word);
+	return 2;
+}
+
+/*
+ * The operands of a subcommand without options (cmd, for errors): refuses an argument
+ * written as an option before "--" (returns 2 after saying so) and removes the first
+ * "--" from argv. -1 to go on, with *argc operands left.
+ */
+static int
+admin_operands(const char *cmd, int *argc, char **argv)
+{
+	int	 i;
+
+	for (i = 0; i < *argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			memmove(argv + i, argv + i + 1, (size_t)(*argc - i - 1) *
+			    sizeof(*argv));
+			(*argc)--;
+			return -1;
+		}
+		if (admin_is_option(argv[i]))
+			return admin_bad_option(cmd, argv[i]);
+	}
+	return -1;
 }
 
 static int
@@ -85,7 +181,15 @@ admin_cmd_license(int argc, char **argv)
 		return 2;
 	}
 	if (strcmp(argv[0], "show") == 0) {
-		key = argc > 1 ? argv[1] : getenv("LICENSE_KEY");
+		argc--;
+		argv++;
+		if ((i = admin_operands("license show", &argc, argv)) != -1)
+			return i;
+		if (argc > 1) {
+			admin_usage_of(stderr, "license");
+			return 2;
+		}
+		key = argc > 0 ? argv[0] : getenv("LICENSE_KEY");
 		if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == -1)
 			return 1;
 		memset(&lic, 0, sizeof(lic));
@@ -102,8 +206,13 @@ admin_cmd_license(int argc, char **argv)
 	snprintf(lic.licensee, sizeof(lic.licensee), "unnamed");
 	for (i = 1; i < argc; i++) {
 		if (i + 1 >= argc) {
-			admin_usage();
-			return 2;
+			if (!admin_is_option(argv[i]) || strcmp(argv[i], "--key") == 0 ||
+			    strcmp(argv[i], "--plan") == 0 || strcmp(argv[i], "--days") == 0 ||
+			    strcmp(argv[i], "--licensee") == 0) {
+				admin_usage_of(stderr, "license");
+				return 2;
+			}
+			return admin_bad_option("license mint", argv[i]);
 		}
 		if (strcmp(argv[i], "--key") == 0)
 			keypath = argv[++i];
@@ -117,10 +226,8 @@ admin_cmd_license(int argc, char **argv)
 				    "number of days\n");
 				return 2;
 			}
-		} else {
-			admin_usage();
-			return 2;
-		}
+		} else
+			return admin_bad_option("license mint", argv[i]);
 	}
 	if (keypath == NULL) {
 		fprintf(stderr, "ctxd-admin: license mint needs --key PEMFILE\n");
@@ -157,8 +264,11 @@ admin_cmd_key(int argc, char **argv)
 	const char	*name = NULL, *user = NULL;
 	char		*key;
 	long		 id;
-	int		 i, admin = 0, rc;
+	int		 i, admin = 0, rc, operands = 0;
 
+	if (argc >= 1 && strcmp(argv[0], "create") != 0 &&
+	    (rc = admin_operands("key", &argc, argv)) != -1)
+		return rc;
 	if (argc == 1 && strcmp(argv[0], "list") == 0) {
 		if (admin_open_db(&db) == -1)
 			return 1;
@@ -186,14 +296,18 @@ admin_cmd_key(int argc, char **argv)
 		return 2;
 	}
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--admin") == 0)
+		if (!operands && strcmp(argv[i], "--") == 0)
+			operands = 1;
+		else if (!operands && strcmp(argv[i], "--admin") == 0)
 			admin = 1;
-		else if (strcmp(argv[i], "--user") == 0 && i + 1 < argc)
+		else if (!operands && strcmp(argv[i], "--user") == 0 && i + 1 < argc)
 			user = argv[++i];
+		else if (!operands && admin_is_option(argv[i]))
+			return admin_bad_option("key create", argv[i]);
 		else if (name == NULL)
 			name = argv[i];
 		else {
-			admin_usage();
+			admin_usage_of(stderr, "key");
 			return 2;
 		}
 	}
@@ -302,13 +416,15 @@ admin_cmd_passwd(int argc, char **argv)
 	char		*pw = NULL, err[256];
 	int		 temporary = 0, rc = 1;
 
-	if (argc == 2 && strcmp(argv[0], "--temporary") == 0) {
+	if (argc >= 1 && strcmp(argv[0], "--temporary") == 0) {
 		temporary = 1;
 		argv++;
 		argc--;
 	}
+	if ((rc = admin_operands("passwd", &argc, argv)) != -1)
+		return rc;
 	if (argc != 1) {
-		admin_usage();
+		admin_usage_of(stderr, "passwd");
 		return 2;
 	}
 	if (admin_open_db(&db) == -1)
@@ -356,22 +472,26 @@ admin_user_create(int argc, char **argv)
 	sqlite3		*db;
 	const char	*name = NULL;
 	char		*pw, err[256];
-	int		 i, admin = 0, temporary = 0, rc = 1;
+	int		 i, admin = 0, temporary = 0, rc = 1, operands = 0;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--admin") == 0)
+		if (!operands && strcmp(argv[i], "--") == 0)
+			operands = 1;
+		else if (!operands && strcmp(argv[i], "--admin") == 0)
 			admin = 1;
-		else if (strcmp(argv[i], "--temporary") == 0)
+		else if (!operands && strcmp(argv[i], "--temporary") == 0)
 			temporary = 1;
+		else if (!operands && admin_is_option(argv[i]))
+			return admin_bad_option("user create", argv[i]);
 		else if (name == NULL)
 			name = argv[i];
 		else {
-			admin_usage();
+			admin_usage_of(stderr, "user");
 			return 2;
 		}
 	}
 	if (name == NULL) {
-		admin_usage();
+		admin_usage_of(stderr, "user");
 		return 2;
 	}
 	if (!user_valid_name(name)) {
@@ -478,6 +598,12 @@ admin_cmd_user(int argc, char **argv)
 	}
 	if (strcmp(argv[0], "create") == 0)
 		return admin_user_create(argc, argv);
+	if ((rc = admin_operands("user", &argc, argv)) != -1)
+		return rc;
+	if (argc < 1) {
+		admin_usage_of(stderr, "user");
+		return 2;
+	}
 	return admin_user_change(argv[0], argc, argv);
 }
 
@@ -508,6 +634,13 @@ admin_cmd_settings(int argc, char **argv)
 
 	if (argc < 1) {
 		admin_usage();
+		return 2;
+	}
+	if ((rc = admin_operands("settings", &argc, argv)) != -1)
+		return rc;
+	rc = 1;
+	if (argc < 1) {
+		admin_usage_of(stderr, "settings");
 		return 2;
 	}
 	if (strcmp(argv[0], "list") == 0 && argc == 1) {
@@ -592,8 +725,17 @@ main(int argc, char *argv[])
 		admin_usage();
 		return 2;
 	}
-	if (strcmp(argv[1], "init") == 0 && argc == 2)
-		return admin_cmd_init();
+	/* ctxd-admin CMD ... --help: that command's usage, and nothing is done. */
+	if (admin_known(argv[1]) && admin_wants_help(argc - 2, argv + 2)) {
+		admin_usage_of(stdout, argv[1]);
+		return 0;
+	}
+	if (strcmp(argv[1], "init") == 0) {
+		if (argc == 2)
+			return admin_cmd_init();
+		return admin_is_option(argv[2]) ? admin_bad_option("init", argv[2]) :
+		    (admin_usage_of(stderr, "init"), 2);
+	}
 	if (strcmp(argv[1], "license") == 0)
 		return admin_cmd_license(argc - 2, argv + 2);
 	if (strcmp(argv[1], "key") == 0)
@@ -607,7 +749,7 @@ main(int argc, char *argv[])
 	if (strcmp(argv[1], "provider") == 0)
 		return admin_cmd_provider(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		admin_usage();
+		admin_usage_of(stdout, NULL);
 		return 0;
 	}
 	admin_usage();

@@ -41,11 +41,15 @@ admin_libraries_queued(struct http_req *r, const char *id, long long job,
 static void
 admin_libraries_refused(struct http_req *r, enum library_change rc, const char *err)
 {
-	http_error(r, rc == LIBRARY_NOT_FOUND ? 404 : rc == LIBRARY_ERROR ? 500 : 409,
-	    "%s", err);
+	http_error(r, rc == LIBRARY_NOT_FOUND ? 404 : rc == LIBRARY_ERROR ? 500 :
+	    rc == LIBRARY_FORBIDDEN ? 403 : 409, "%s", err);
 }
 
-/* POST /api/parse: the body is validated against library.c's declared table. */
+/*
+ * POST /api/parse: the body is validated against library.c's declared table. A library
+ * that exists is re-indexed with its stored source settings where the body leaves them
+ * out; other values need an admin or the user who added it (library_upsert).
+ */
 void
 admin_libraries_parse(struct http_req *r, void *arg)
 {
@@ -64,8 +68,8 @@ admin_libraries_parse(struct http_req *r, void *arg)
 	if (library_id_from_url(p.repo_url, id, sizeof(id), host, sizeof(host), err,
 	    sizeof(err)) == -1)
 		http_error(r, 400, "%s", err);
-	else if ((rc = library_upsert(r->db, &p, id, host, &job, err, sizeof(err))) !=
-	    LIBRARY_OK)
+	else if ((rc = library_upsert(r->db, &p, id, host, r->who.user.id, r->who.admin,
+	    &job, err, sizeof(err))) != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, id, job, "indexing");

@@ -34,11 +34,13 @@ web_init(struct sqlite3 **db)
 #define USER_ANON(s)	ACCESS_USER, s, 0
 #define USER_MUST	ACCESS_USER, NULL, ACCESS_MAY_MUST_CHANGE
 #define ADMIN		ACCESS_ADMIN, NULL, 0
+#define ADMIN_ANON(s)	ACCESS_ADMIN, s, 0
 
 /*
  * The routes of ctxd-web. Columns: method (GET also answers HEAD), path ({x} one segment,
- * {x*} one or more), who may call (ACCESS_USER with its perm.anonymous_* switch; USER_MUST:
- * also while the password must be changed), the operation as refusals name it, handler.
+ * {x*} one or more), who may call (ACCESS_USER or ACCESS_ADMIN with its perm.anonymous_*
+ * switch; USER_MUST: also while the password must be changed), the operation as refusals
+ * name it, handler.
  */
 static const struct http_route web_routes[] = {
 	/* ctxd-web(8), POST /api/parse and GET /api/client-config */
@@ -80,7 +82,7 @@ static const struct http_route web_routes[] = {
 	{ "POST", "/api/jobs/{id}/cancel", ADMIN, "cancelling a job", admin_jobs_cancel },
 
 	/* ctxd-web(8), ADMIN API: the support bundle */
-	{ "GET", "/api/support-bundle", USER_ANON("perm.anonymous_support_bundle"),
+	{ "GET", "/api/support-bundle", ADMIN_ANON("perm.anonymous_support_bundle"),
 	    "downloading the support bundle", admin_health_bundle },
 
 	/* ctxd-web(8), ACCOUNT API: sessions and passwords */

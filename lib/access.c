@@ -43,8 +43,9 @@ access_unauthorized(struct http_req *r, const char *what, const char *why)
 }
 
 /*
- * The API key a reader sent: Authorization, or else context7-api-key or x-api-key (with or
- * without "Bearer "), as an Authorization value in out. NULL when none was sent.
+ * The API key a caller sent: Authorization, or else context7-api-key or x-api-key (with or
+ * without "Bearer "), as an Authorization value in out. NULL when none was sent. Every
+ * route that takes a key reads it here, so the three headers work alike everywhere.
  */
 static const char *
 access_reader_key(struct http_req *r, char *out, size_t outsz)
@@ -92,64 +93,93 @@ access_reader(struct http_req *r, struct sqlite3 *db, struct access_principal *p
 	    "WWW-Authenticate: Bearer realm=\"ctxd\"\r\n" :
 	    "WWW-Authenticate: Bearer realm=\"ctxd\", error=\"invalid_token\"\r\n",
 	    "authentication required: the API key is %s; send Authorization: Bearer "
-	    "<key> with a personal API key", k == APIKEY_MISSING ? "missing" : "invalid");
+	    "<key> with an API key", k == APIKEY_MISSING ? "missing" : "invalid");
 	return -1;
 }
 
-/* Who sent the request (key or session); answers 401/500 and returns -1 when no one. */
+/*
+ * Who sent the request (an API key in any of the headers access_reader_key reads, or the
+ * session cookie) into p. -1 when no one: unless quiet, after answering 401 (or 500).
+ */
 static int
 access_identify(struct http_req *r, struct sqlite3 *db, const char *what,
-    struct access_principal *p)
+    struct access_principal *p, int quiet)
 {
 	struct apikey_info key;
+	const char	*auth, *why = NULL;
+	char		 buf[256];
 	long long	 uid = 0;
-	int		 rc;
+	int		 rc, status = 401;
 
-	if (r->authorization != NULL && *r->authorization != '\0') {
-		switch (apikey_lookup(db, r->authorization, &key)) {
+	auth = access_reader_key(r, buf, sizeof(buf));
+	if (auth != NULL) {
+		switch (apikey_lookup(db, auth, &key)) {
 		case APIKEY_VALID:
 		case APIKEY_VALID_ADMIN:
+			p->via = ACCESS_KEY;
+			p->key_id = key.id;
+			p->admin = key.admin;
+			uid = key.user_id;
 			break;
 		case APIKEY_MISSING:
 		case APIKEY_INVALID:
-			access_unauthorized(r, what, "the API key is invalid (unknown, "
-			    "revoked or malformed); send Authorization: Bearer <key>");
-			return -1;
+			why = "the API key is invalid (unknown, revoked or malformed); "
+			    "send Authorization: Bearer <key>";
+			break;
 		}
-		p->via = ACCESS_KEY;
-		p->key_id = key.id;
-		p->admin = key.admin;
-		uid = key.user_id;
+		explicit_bzero(buf, sizeof(buf));
 	} else if (access_cookie(r, SESSION_COOKIE, p->token, sizeof(p->token)) != NULL) {
 		if ((rc = session_lookup(db, p->token, &p->session_id, &uid)) == -1) {
-			http_error(r, 500, "the session could not be checked");
-			return -1;
-		}
-		if (rc == 1) {
-			access_unauthorized(r, what, "the session is invalid (expired or "
-			    "ended); sign in again");
-			return -1;
-		}
-		p->via = ACCESS_SESSION;
-	} else {
-		access_unauthorized(r, what, "the API key is missing; send "
-		    "Authorization: Bearer <key> or sign in");
-		return -1;
+			status = 500;
+			why = "the session could not be checked";
+		} else if (rc == 1)
+			why = "the session is invalid (expired or ended); sign in again";
+		else
+			p->via = ACCESS_SESSION;
+	} else
+		why = "the API key is missing; send Authorization: Bearer <key> or sign in";
+	if (why == NULL && uid != 0) {
+		if ((rc = user_by_id(db, uid, &p->user)) == -1) {
+			status = 500;
+			why = "the user could not be read";
+		} else if (rc == 1 || p->user.disabled)
+			why = "the session is invalid (its user is disabled or deleted)";
+		else if (p->via == ACCESS_SESSION)
+			p->admin = p->user.admin;
 	}
-	if (uid == 0)
+	if (why == NULL)
 		return 0;
-	if ((rc = user_by_id(db, uid, &p->user)) == -1) {
-		http_error(r, 500, "the user could not be read");
-		return -1;
+	if (!quiet && status == 500)
+		http_error(r, 500, "%s", why);
+	else if (!quiet)
+		access_unauthorized(r, what, why);
+	return -1;
+}
+
+/* 1 when a session's request that changes something lacks the session's CSRF token. */
+static int
+access_csrf_missing(struct http_req *r, const struct access_principal *p)
+{
+	return p->via == ACCESS_SESSION && strcmp(r->method, "GET") != 0 &&
+	    strcmp(r->method, "HEAD") != 0 &&
+	    !session_csrf_ok(p->token, http_header(r, "HTTP_X_CSRF_TOKEN"));
+}
+
+/*
+ * A row whose anonymous switch is on lets anyone through; a caller who came with a valid
+ * credential (a session with its CSRF token, a password that need not change) is still
+ * known to the handler, which may allow them more (an admin re-scoping a library). Any
+ * other credential is ignored: the caller is anonymous.
+ */
+static void
+access_anonymous(struct http_req *r, struct sqlite3 *db, const char *what,
+    struct access_principal *p)
+{
+	if (access_identify(r, db, what, p, 1) == -1 || access_csrf_missing(r, p) ||
+	    p->user.must_change) {
+		explicit_bzero(p, sizeof(*p));
+		p->via = ACCESS_ANONYMOUS;
 	}
-	if (rc == 1 || p->user.disabled) {
-		access_unauthorized(r, what, "the session is invalid (its user is "
-		    "disabled or deleted)");
-		return -1;
-	}
-	if (p->via == ACCESS_SESSION)
-		p->admin = p->user.admin;
-	return 0;
 }
 
 int
@@ -163,17 +193,16 @@ access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int fl
 	case ACCESS_READER:
 		return access_reader(r, db, p);
 	case ACCESS_USER:
-		if (anon_setting != NULL && settings_get_bool(db, anon_setting, 0))
-			return 0;
-		break;
 	case ACCESS_ADMIN:
+		if (anon_setting != NULL && settings_get_bool(db, anon_setting, 0)) {
+			access_anonymous(r, db, what, p);
+			return 0;
+		}
 		break;
 	}
-	if (access_identify(r, db, what, p) == -1)
+	if (access_identify(r, db, what, p, 0) == -1)
 		return -1;
-	if (p->via == ACCESS_SESSION && strcmp(r->method, "GET") != 0 &&
-	    strcmp(r->method, "HEAD") != 0 &&
-	    !session_csrf_ok(p->token, http_header(r, "HTTP_X_CSRF_TOKEN"))) {
+	if (access_csrf_missing(r, p)) {
 		http_error(r, 403, "%s with a session needs the session's CSRF token in "
 		    "the X-CSRF-Token header (missing or wrong)", what);
 		return -1;

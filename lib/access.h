@@ -1,9 +1,9 @@
 /*
  * access.h: the one authorization check of the responders. A route row (http.h) names who
  * may call it; the route matcher runs access_check before the row's handler, so no
- * handler checks credentials itself. Credentials: an API key (Authorization: Bearer, and
- * for readers also the context7-api-key and x-api-key headers) or the session cookie
- * (with its CSRF token in X-CSRF-Token on any method but GET and HEAD).
+ * handler checks credentials itself. Credentials: an API key (Authorization: Bearer, or
+ * the context7-api-key or x-api-key header, on every route) or the session cookie (with
+ * its CSRF token in X-CSRF-Token on any method but GET and HEAD).
  */
 #ifndef ACCESS_H
 #define ACCESS_H
@@ -20,7 +20,8 @@ enum access_who {
 				   bearer of a valid API key (a session is not enough) */
 	ACCESS_USER,		/* a key or session of any user, or anyone when the row's
 				   perm.anonymous_* switch is on */
-	ACCESS_ADMIN		/* an admin's key or session */
+	ACCESS_ADMIN		/* an admin's key or session, or anyone when the row's
+				   perm.anonymous_* switch is on */
 };
 
 /* Row flags. */
@@ -40,7 +41,9 @@ struct access_principal {
 
 /*
  * Decides whether the request may go on, as described for enum access_who; anon_setting
- * is the row's perm.anonymous_* switch (ACCESS_USER only; may be NULL), flags its
+ * is the row's perm.anonymous_* switch (ACCESS_USER, ACCESS_ADMIN; may be NULL). With
+ * the switch on, a caller with a valid credential is still identified in *p (else *p is
+ * anonymous), so that a handler can allow an admin more. flags are the row's
  * ACCESS_* flags, what names the operation in refusals ("listing the jobs"). Fills *p.
  * On refusal answers 401 (WWW-Authenticate: Bearer; the error says whether the
  * credential is missing or invalid, never more) or 403 naming what is missing, and

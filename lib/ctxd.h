@@ -568,7 +568,13 @@ struct parse_req {
 	char	 *repo_url;
 	char	 *branch;		/* "" = the default branch */
 	struct select_rules rules;	/* folders, excludeFolders, excludeFiles, ... */
+	unsigned  given;		/* LIBRARY_GIVEN_*: the source fields the body had */
 };
+#define LIBRARY_GIVEN_BRANCH		0x01
+#define LIBRARY_GIVEN_FOLDERS		0x02
+#define LIBRARY_GIVEN_EXCLUDE_FOLDERS	0x04
+#define LIBRARY_GIVEN_EXCLUDE_FILES	0x08
+#define LIBRARY_GIVEN_INDEX_SOURCE	0x10
 
 /*
  * Validates a parse request body against the declared keys and bounds. On failure writes
@@ -583,6 +589,13 @@ void	 library_parse_request_release(struct parse_req *);
  */
 int	 library_id_from_url(const char *url, char *id, size_t idsz, char *host,
 	    size_t hostsz, char *err, size_t errsz);
+/*
+ * A validate.h check for a library id as clients send it (/owner/repo, optionally
+ * /version or @version): 0, or -1 with "is a malformed library id: ..." in err when it
+ * does not start with '/', has fewer than two segments, an empty, "." or ".." segment, or
+ * a control character.
+ */
+int	 library_check_id(const char *id, char *err, size_t errsz);
 /* Canonical JSON of the source settings (folders, excludeFolders, ...), malloc'd. */
 char	*library_settings_json(const struct parse_req *);
 /* Selection rules from stored settings JSON; release with library_rules_release. */
@@ -598,16 +611,23 @@ char	*library_repo_dir(const char *datadir, const char *host, const char *librar
 int	 library_delete_run(struct sqlite3 *, const char *datadir, long long job_id,
 	    const char *library_id);
 enum library_change {
-	LIBRARY_OK, LIBRARY_NOT_FOUND, LIBRARY_TAKEN, LIBRARY_DELETING, LIBRARY_ERROR
+	LIBRARY_OK, LIBRARY_NOT_FOUND, LIBRARY_TAKEN, LIBRARY_DELETING, LIBRARY_ERROR,
+	LIBRARY_FORBIDDEN
 };
 /*
- * Adds library id (host: its host[:port]) for parse request p, or updates its branch and
- * source settings when it exists for the same URL, and queues its index job (*job_id), in
- * one transaction. LIBRARY_TAKEN: the id belongs to another URL; LIBRARY_DELETING: it is
- * being deleted; LIBRARY_ERROR: a database error (logged). Not OK: err says why.
+ * Adds library id (host: its host[:port]) for parse request p, recording user_id (0: an
+ * anonymous caller or an operator key) as the one who added it, or, when it exists for
+ * the same URL, re-indexes it; in one transaction with queueing its index job (*job_id).
+ * A re-parse keeps the stored source settings that p does not give (p->given; p is
+ * completed with them). Giving other values than the stored ones (the branch, a list,
+ * indexSourceCode, the URL's spelling) needs admin or the user who added the library,
+ * else LIBRARY_FORBIDDEN names the fields. LIBRARY_TAKEN: the id belongs to another URL;
+ * LIBRARY_DELETING: it is being deleted; LIBRARY_ERROR: a database error (logged). Not
+ * OK: err says why.
  */
-enum library_change library_upsert(struct sqlite3 *, const struct parse_req *p,
-	    const char *id, const char *host, long long *job_id, char *err, size_t errsz);
+enum library_change library_upsert(struct sqlite3 *, struct parse_req *p,
+	    const char *id, const char *host, long long user_id, int admin,
+	    long long *job_id, char *err, size_t errsz);
 /*
  * Queues a refresh (del 0; force: a full re-index) or the deletion (del 1) of library id,
  * in one transaction (a job already queued is reused): *job_id. LIBRARY_NOT_FOUND,

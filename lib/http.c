@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <sys/socket.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "validate.h"
 
 #define HTTP_MAX_WORKERS	64
 #define HTTP_MAX_PARAMS		64
@@ -51,6 +54,7 @@ http_status_text(int status)
 	case 409: return "Conflict";
 	case 413: return "Payload Too Large";
 	case 415: return "Unsupported Media Type";
+	case 421: return "Misdirected Request";
 	case 429: return "Too Many Requests";
 	case 503: return "Service Unavailable";
 	default: return status < 500 ? "Error" : "Internal Server Error";
@@ -219,6 +223,7 @@ http_verror(struct http_req *r, int status, const char *extra_headers,
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	util_utf8_trim(msg);	/* a long message is cut: not inside a character */
+	validate_utf8_scrub(msg);	/* what it echoes may be any bytes */
 	o = json_object_new_object();
 	if (r->jsonrpc_errors) {
 		json_object *e = json_object_new_object();
@@ -297,6 +302,150 @@ http_read_body(struct http_req *r, size_t max)
 	r->body[got] = '\0';
 	r->body_len = got;
 	return 0;
+}
+
+/* ------------------------------------------------------------------ the server's names */
+
+int
+http_host_split(const char *s, size_t len, char *name, size_t namesz, char *port,
+    size_t portsz)
+{
+	const char	*e = s + len, *colon, *p;
+	size_t		 n;
+	int		 v6 = 0;
+
+	if (len == 0)
+		return -1;
+	if (s[0] == '[') {			/* [v6]:port */
+		v6 = 1;
+		if ((p = memchr(s, ']', len)) == NULL)
+			return -1;
+		colon = p + 1 < e ? p + 1 : NULL;
+		if (colon != NULL && *colon != ':')
+			return -1;
+		s++;
+		n = (size_t)(p - s);
+	} else {
+		for (colon = NULL, p = s; p < e; p++)
+			if (*p == ':')
+				colon = p;
+		n = (size_t)((colon != NULL ? colon : e) - s);
+	}
+	if (n > 0 && s[n - 1] == '.')		/* "localhost." is "localhost" */
+		n--;
+	if (n == 0 || n >= namesz)
+		return -1;
+	for (p = s; p < s + n; p++) {
+		char	 c = *p;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
+		    (c == ':' && v6)))
+			return -1;
+		name[p - s] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+	}
+	name[n] = '\0';
+	*port = '\0';
+	if (colon != NULL) {
+		n = (size_t)(e - colon - 1);
+		if (n == 0 || n > 5 || n >= portsz ||
+		    strspn(colon + 1, "0123456789") < n)
+			return -1;
+		memcpy(port, colon + 1, n);
+		port[n] = '\0';
+	}
+	return 0;
+}
+
+/* 1 when name (lowercase, no port) is an IP address, localhost or this machine's name. */
+static int
+http_host_builtin(const char *name)
+{
+	static char	 self[256];
+	static int	 have_self;
+	unsigned char	 addr[sizeof(struct in6_addr)];
+	size_t		 n = strlen(name);
+
+	if (inet_pton(AF_INET, name, addr) == 1 || inet_pton(AF_INET6, name, addr) == 1)
+		return 1;
+	if (strcmp(name, "localhost") == 0 ||
+	    (n > 10 && strcmp(name + n - 10, ".localhost") == 0))
+		return 1;
+	if (!have_self) {
+		if (gethostname(self, sizeof(self) - 1) == -1)
+			self[0] = '\0';
+		self[sizeof(self) - 1] = '\0';
+		for (n = 0; self[n] != '\0'; n++)
+			if (self[n] >= 'A' && self[n] <= 'Z')
+				self[n] = (char)(self[n] - 'A' + 'a');
+		have_self = 1;
+	}
+	return self[0] != '\0' && strcmp(name, self) == 0;
+}
+
+int
+http_host_known(const char *host, size_t len, const char *names)
+{
+	char		 name[256], port[8], ename[256], eport[8];
+	const char	*p, *e;
+
+	if (http_host_split(host, len, name, sizeof(name), port, sizeof(port)) == -1)
+		return 0;
+	if (http_host_builtin(name))
+		return 1;
+	for (p = names; p != NULL && *p != '\0'; p = e) {
+		p += strspn(p, ", \t");
+		e = p + strcspn(p, ", \t");
+		if (e == p || http_host_split(p, (size_t)(e - p), ename, sizeof(ename),
+		    eport, sizeof(eport)) == -1 || strcmp(name, ename) != 0)
+			continue;
+		/* An entry without a port: any port; a Host without one: 80 or 443. */
+		if (*eport == '\0' || strcmp(eport, port) == 0 || (*port == '\0' &&
+		    (strcmp(eport, "80") == 0 || strcmp(eport, "443") == 0)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The Host check of every route: the Host header, and each entry of X-Forwarded-Host
+ * when another proxy sent one, must name this server (http_host_known, with setting
+ * server.hostnames read only when needed), else 421 naming the value and the setting.
+ * A request without Host (HTTP/1.0) passes: no browser sends one. 0 when it passes.
+ */
+static int
+http_check_host(struct http_req *r, struct sqlite3 *db)
+{
+	const char	*h[2], *p, *e;
+	char		*names = NULL;
+	int		 loaded = 0, rc = 0;
+	size_t		 i;
+
+	h[0] = http_header(r, "HTTP_HOST");
+	h[1] = http_header(r, "HTTP_X_FORWARDED_HOST");
+	for (i = 0; i < 2 && rc == 0; i++) {
+		for (p = h[i]; p != NULL && *p != '\0' && rc == 0; p = e) {
+			p += strspn(p, ", \t");
+			e = p + (i == 0 ? strlen(p) : strcspn(p, ", \t"));
+			if (e == p || http_host_known(p, (size_t)(e - p), NULL))
+				continue;
+			if (!loaded) {
+				names = settings_get(db, util_data_dir(), "server.hostnames");
+				loaded = 1;
+			}
+			if (http_host_known(p, (size_t)(e - p), names))
+				continue;
+			http_error(r, 421, "this server does not answer to the %s '%.*s': "
+			    "it answers to IP addresses, localhost, the machine's host name "
+			    "and the names in setting server.hostnames; an operator who "
+			    "serves ctxd under this name adds it there (ctxd-admin settings "
+			    "set server.hostnames NAME[:PORT],...)", i == 0 ? "Host" :
+			    "X-Forwarded-Host", (int)((e - p) > 200 ? 200 : (e - p)), p);
+			rc = -1;
+		}
+	}
+	free(names);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ the route matcher */
@@ -442,6 +591,8 @@ http_route(struct http_req *r, const struct http_route *routes, struct sqlite3 *
 	size_t		 i, ncap, ngot = 0;
 
 	r->db = db;
+	if (http_check_host(r, db) == -1)
+		return;
 	if (r->path[0] != '/') {
 		http_error(r, 404, "no such endpoint: %s", r->path);
 		return;

@@ -60,7 +60,8 @@ struct http_route {
 	const char	*method;
 	const char	*path;
 	enum access_who	 who;		/* who may call (access_check) */
-	const char	*anon;		/* ACCESS_USER: its perm.anonymous_* switch, or NULL */
+	const char	*anon;		/* its perm.anonymous_* switch (ACCESS_USER or
+					   ACCESS_ADMIN), or NULL */
 	int		 flags;		/* ACCESS_MAY_MUST_CHANGE */
 	const char	*what;		/* the operation, for refusals: "listing the jobs" */
 	http_handler_fn	 handler;
@@ -89,13 +90,28 @@ struct http_responder {
 int	 http_serve(int argc, char **argv, const struct http_responder *);
 
 /*
- * The route matcher: finds the row of routes for r's method and path, answers 404 (no
- * row's pattern matches) or 405 with an Allow header (no matching row has the method),
- * else runs access_check for the row (answering 401/403 on refusal) and calls its handler
- * with ctx. r->db is set to db, r->args to the captures, r->who to the caller.
+ * The route matcher: refuses a request whose Host (or X-Forwarded-Host) is not a name of
+ * this server (421, see http_host_known), finds the row of routes for r's method and
+ * path, answers 404 (no row's pattern matches) or 405 with an Allow header (no matching
+ * row has the method), else runs access_check for the row (answering 401/403 on
+ * refusal) and calls its handler with ctx. r->db is set to db, r->args to the captures,
+ * r->who to the caller.
  */
 void	 http_route(struct http_req *, const struct http_route *routes,
 	    struct sqlite3 *db, void *ctx);
+/*
+ * Splits host[:port] of len bytes ("[v6]:port" too) into name (lowercase, without
+ * brackets and a trailing dot) and port ("" when none). -1 when malformed or too long.
+ */
+int	 http_host_split(const char *s, size_t len, char *name, size_t namesz, char *port,
+	    size_t portsz);
+/*
+ * 1 when host (len bytes of a Host value, name[:port]) names this server: an IP
+ * address, localhost or a name under .localhost, the machine's host name, or an entry of
+ * names (setting server.hostnames: comma- or blank-separated host[:port]; an entry
+ * without a port matches any port). names may be NULL.
+ */
+int	 http_host_known(const char *host, size_t len, const char *names);
 /* The value of capture name of the matched pattern, or NULL. */
 const char *http_arg(const struct http_req *, const char *name);
 

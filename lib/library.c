@@ -160,6 +160,11 @@ library_parse_request(const char *json, size_t len, struct parse_req *p, char *e
 	branch = validate_str(root, "branch");
 	if ((p->branch = strdup(branch != NULL ? branch : "")) == NULL)
 		goto nomem;
+	p->given = (branch != NULL ? LIBRARY_GIVEN_BRANCH : 0) |
+	    (validate_given(root, "folders") ? LIBRARY_GIVEN_FOLDERS : 0) |
+	    (validate_given(root, "excludeFolders") ? LIBRARY_GIVEN_EXCLUDE_FOLDERS : 0) |
+	    (validate_given(root, "excludeFiles") ? LIBRARY_GIVEN_EXCLUDE_FILES : 0) |
+	    (validate_given(root, "indexSourceCode") ? LIBRARY_GIVEN_INDEX_SOURCE : 0);
 	if (json_object_object_get_ex(root, "folders", &v) &&
 	    json_object_is_type(v, json_type_array) &&
 	    library_list(v, "folders", &p->rules.folders, &p->rules.nfolders,
@@ -201,6 +206,37 @@ library_valid_segment(const char *s, size_t n)
 		    s[i] != '.')
 			return 0;
 	return 1;
+}
+
+int
+library_check_id(const char *id, char *err, size_t errsz)
+{
+	const char	*p, *e, *why = NULL;
+	size_t		 n, nsegs = 0;
+
+	if (id[0] != '/')
+		why = "it does not start with '/'";
+	for (p = id + 1; why == NULL; p = e + 1) {
+		e = p + strcspn(p, "/");
+		n = (size_t)(e - p);
+		if (n == 0)
+			why = "it has an empty segment";
+		else if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			why = "it has a '.' or '..' segment";
+		nsegs++;
+		if (*e == '\0')
+			break;
+	}
+	for (p = id; why == NULL && *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			why = "it holds a control character";
+	if (why == NULL && nsegs < 2)
+		why = "it has no repository segment";
+	if (why == NULL)
+		return 0;
+	snprintf(err, errsz, "is a malformed library id: %s (it must look like /owner/repo, "
+	    "/owner/repo/version or /owner/repo@version)", why);
+	return -1;
 }
 
 int
@@ -548,21 +584,37 @@ library_canonical_url(const char *url)
 	return u;
 }
 
+/* What library_upsert finds stored for the id. */
+struct library_stored {
+	int		 exists;
+	char		*url, *branch, *settings;
+	long long	 created_by;		/* 0: not a user */
+};
+
+static void
+library_stored_release(struct library_stored *o)
+{
+	free(o->url);
+	free(o->branch);
+	free(o->settings);
+	memset(o, 0, sizeof(*o));
+}
+
 /*
  * Inside the caller's transaction: LIBRARY_OK when library id may be (re)added for url,
- * *exists saying whether it is there; LIBRARY_TAKEN (another URL) or LIBRARY_DELETING
- * with err.
+ * with what is stored in *old (old->exists 0 when nothing); LIBRARY_TAKEN (another URL)
+ * or LIBRARY_DELETING with err.
  */
 static enum library_change
-library_upsert_check(sqlite3 *db, const char *id, const char *url, int *exists,
-    char *err, size_t errsz)
+library_upsert_check(sqlite3 *db, const char *id, const char *url,
+    struct library_stored *old, char *err, size_t errsz)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	*exists = 0;
-	if (sqlite3_prepare_v2(db, "SELECT url FROM libraries WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
+	memset(old, 0, sizeof(*old));
+	if (sqlite3_prepare_v2(db, "SELECT url, branch, settings, coalesce(created_by, 0) "
+	    "FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		return LIBRARY_ERROR;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -574,12 +626,21 @@ library_upsert_check(sqlite3 *db, const char *id, const char *url, int *exists,
 			sqlite3_finalize(st);
 			return LIBRARY_TAKEN;
 		}
-		*exists = 1;
+		old->exists = 1;
+		old->url = strdup(have);
+		old->branch = strdup((const char *)sqlite3_column_text(st, 1));
+		old->settings = strdup((const char *)sqlite3_column_text(st, 2));
+		old->created_by = sqlite3_column_int64(st, 3);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return LIBRARY_ERROR;
-	if (*exists && (rc = jobs_delete_pending(db, id, NULL)) != 0) {
+	if (old->exists && (old->url == NULL || old->branch == NULL ||
+	    old->settings == NULL)) {
+		snprintf(err, errsz, "out of memory");
+		return LIBRARY_ERROR;
+	}
+	if (old->exists && (rc = jobs_delete_pending(db, id, NULL)) != 0) {
 		snprintf(err, errsz, "library %s is being deleted; add it again when the "
 		    "deletion has finished", id);
 		return rc == 1 ? LIBRARY_DELETING : LIBRARY_ERROR;
@@ -587,44 +648,150 @@ library_upsert_check(sqlite3 *db, const char *id, const char *url, int *exists,
 	return LIBRARY_OK;
 }
 
+/* 1 when lists a (na entries) and b (nb) hold the same strings in the same order. */
+static int
+library_same_list(char **a, size_t na, char **b, size_t nb)
+{
+	size_t	 i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * One list of the source settings: when the request gave it (given), adds its name to
+ * changed if it differs from the stored one; else takes the stored one (have, nhave)
+ * in its place (*list, *n).
+ */
+static void
+library_merge_list(int given, const char *name, char ***list, size_t *n, char ***have,
+    size_t *nhave, struct buf *changed)
+{
+	size_t	 i;
+
+	if (given) {
+		if (!library_same_list(*list, *n, *have, *nhave))
+			buf_printf(changed, "%s%s", changed->len > 0 ? ", " : "", name);
+		return;
+	}
+	for (i = 0; i < *n; i++)
+		free((*list)[i]);
+	free(*list);
+	*list = *have;
+	*n = *nhave;
+	*have = NULL;
+	*nhave = 0;
+}
+
+/*
+ * Completes p with the stored source settings of old where p does not give them, and
+ * writes the names of the fields that p gives with other values ("branch, folders") into
+ * changed (empty when none); url is p's canonical URL. -1 when out of memory or the
+ * stored settings do not parse.
+ */
+static int
+library_merge(struct parse_req *p, const char *url, const struct library_stored *old,
+    struct buf *changed)
+{
+	struct select_rules have;
+	char		*b;
+
+	if (library_settings_rules(old->settings, &have) == -1)
+		return -1;
+	if (strcmp(url, old->url) != 0)
+		buf_printf(changed, "repoUrl");
+	if (!(p->given & LIBRARY_GIVEN_BRANCH)) {
+		if ((b = strdup(old->branch)) == NULL) {
+			library_rules_release(&have);
+			return -1;
+		}
+		free(p->branch);
+		p->branch = b;
+	} else if (strcmp(p->branch, old->branch) != 0)
+		buf_printf(changed, "%sbranch", changed->len > 0 ? ", " : "");
+	library_merge_list(p->given & LIBRARY_GIVEN_FOLDERS, "folders",
+	    &p->rules.folders, &p->rules.nfolders, &have.folders, &have.nfolders,
+	    changed);
+	library_merge_list(p->given & LIBRARY_GIVEN_EXCLUDE_FOLDERS, "excludeFolders",
+	    &p->rules.exclude_folders, &p->rules.nexclude_folders,
+	    &have.exclude_folders, &have.nexclude_folders, changed);
+	library_merge_list(p->given & LIBRARY_GIVEN_EXCLUDE_FILES, "excludeFiles",
+	    &p->rules.exclude_files, &p->rules.nexclude_files, &have.exclude_files,
+	    &have.nexclude_files, changed);
+	if (!(p->given & LIBRARY_GIVEN_INDEX_SOURCE))
+		p->rules.index_source = have.index_source;
+	else if (!p->rules.index_source != !have.index_source)
+		buf_printf(changed, "%sindexSourceCode", changed->len > 0 ? ", " : "");
+	library_rules_release(&have);
+	return 0;
+}
+
 enum library_change
-library_upsert(sqlite3 *db, const struct parse_req *p, const char *id, const char *host,
-    long long *job_id, char *err, size_t errsz)
+library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *host,
+    long long user_id, int admin, long long *job_id, char *err, size_t errsz)
 {
 	enum library_change rc = LIBRARY_ERROR;
+	struct library_stored old;
+	struct buf	 changed;
 	sqlite3_stmt	*st = NULL;
 	char		*settings = NULL, *url = NULL, now[32];
-	int		 exists;
 
-	if ((settings = library_settings_json(p)) == NULL ||
-	    (url = library_canonical_url(p->repo_url)) == NULL) {
+	memset(&old, 0, sizeof(old));
+	buf_init(&changed);
+	if ((url = library_canonical_url(p->repo_url)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (db_begin(db) == -1)
 		goto dberr;
-	if ((rc = library_upsert_check(db, id, url, &exists, err, errsz)) != LIBRARY_OK) {
+	if ((rc = library_upsert_check(db, id, url, &old, err, errsz)) != LIBRARY_OK) {
 		db_rollback(db);
 		if (rc == LIBRARY_ERROR)
 			goto dberr;
 		goto out;
 	}
 	rc = LIBRARY_ERROR;
-	if (sqlite3_prepare_v2(db, exists ? "UPDATE libraries SET branch = ?2, "
+	if (old.exists && library_merge(p, url, &old, &changed) == -1) {
+		db_rollback(db);
+		log_err("%s: the stored settings of %s cannot be read", __func__, id);
+		snprintf(err, errsz, "the stored settings of %s cannot be read; the "
+		    "responder log has the details", id);
+		goto out;
+	}
+	if (changed.len > 0 && !admin && (user_id == 0 || user_id != old.created_by)) {
+		db_rollback(db);
+		snprintf(err, errsz, "changing the source settings of library %s (%s) needs "
+		    "an admin or the user who added it; leave them out, or send the stored "
+		    "values, to re-index it as it is", id, changed.p);
+		rc = LIBRARY_FORBIDDEN;
+		goto out;
+	}
+	if ((settings = library_settings_json(p)) == NULL) {
+		db_rollback(db);
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, old.exists ? "UPDATE libraries SET branch = ?2, "
 	    "settings = ?3, url = ?4, updated_at = ?5 WHERE id = ?1" : "INSERT INTO "
 	    "libraries (id, lib_no, url, host, branch, settings, title, created_at, "
-	    "updated_at) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
-	    "libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5)", -1, &st, NULL) != SQLITE_OK)
+	    "updated_at, created_by) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 "
+	    "FROM libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5, nullif(?8, 0))", -1, &st,
+	    NULL) != SQLITE_OK)
 		goto dberr_rollback;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, p->branch, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, settings, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, url, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
-	if (!exists) {
+	if (!old.exists) {
 		sqlite3_bind_text(st, 6, host, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 7, strrchr(id, '/') + 1, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 8, user_id);
 	}
 	if (sqlite3_step(st) != SQLITE_DONE ||
 	    jobs_enqueue(db, id, 0, job_id) == -1 || db_commit(db) == -1)
@@ -639,6 +806,8 @@ dberr:
 	    "the details");
 out:
 	sqlite3_finalize(st);
+	library_stored_release(&old);
+	buf_release(&changed);
 	free(settings);
 	free(url);
 	return rc;

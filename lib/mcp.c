@@ -11,6 +11,7 @@
 #include <json.h>
 
 #include "ctxd.h"
+#include "http.h"
 #include "mcp.h"
 #include "validate.h"
 
@@ -123,7 +124,7 @@ mcp_origin_listed(const char *origin, size_t olen, const char *list)
 
 int
 mcp_origin_allowed(const char *origin, const char *host, const char *fwd_host,
-    const char *allowed)
+    const char *names, const char *allowed)
 {
 	char		 scheme[8], a[300], b[300];
 	const char	*sep, *auth;
@@ -147,6 +148,12 @@ mcp_origin_allowed(const char *origin, const char *host, const char *fwd_host,
 	    memchr(auth, '@', alen) != NULL)
 		return 0;
 	if (mcp_hostport(auth, alen, scheme, a, sizeof(a)) == -1)
+		return 0;
+	/*
+	 * The origin must be one of the server's own names, not merely the Host the client
+	 * sent: a DNS-rebinding page sends its own name as both.
+	 */
+	if (!http_host_known(auth, alen, names))
 		return 0;
 	if (host != NULL && mcp_hostport(host, strlen(host), scheme, b, sizeof(b)) == 0 &&
 	    strcmp(a, b) == 0)
@@ -208,6 +215,7 @@ mcp_error(json_object *id, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	util_utf8_trim(msg);	/* '%.100s' counts bytes: not inside a character */
+	validate_utf8_scrub(msg);	/* what it echoes may be any bytes */
 	o = json_object_new_object();
 	e = json_object_new_object();
 	json_object_object_add(o, "jsonrpc", json_object_new_string("2.0"));
@@ -299,19 +307,23 @@ mcp_check(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 {
 	long	 len = 0;
 	int	 ok;
-	char	*allowed;
+	char	*allowed, *names;
 
 	memset(r, 0, sizeof(*r));
 	if (rq->origin != NULL && *rq->origin != '\0' &&
-	    !mcp_origin_allowed(rq->origin, rq->host, rq->forwarded_host, NULL)) {
+	    !mcp_origin_allowed(rq->origin, rq->host, rq->forwarded_host, NULL, NULL)) {
 		allowed = settings_get(c->db, util_data_dir(), "mcp.allowed_origins");
-		ok = allowed != NULL && mcp_origin_allowed(rq->origin, rq->host,
-		    rq->forwarded_host, allowed);
+		names = settings_get(c->db, util_data_dir(), "server.hostnames");
+		ok = mcp_origin_allowed(rq->origin, rq->host, rq->forwarded_host, names,
+		    allowed);
 		free(allowed);
+		free(names);
 		if (!ok)
 			return mcp_refuse(r, 403, NULL, RPC_TRANSPORT, "Forbidden: the "
-			    "Origin of this request is not this server's; an operator can "
-			    "allow it with setting mcp.allowed_origins");
+			    "Origin of this request is not this server's (its names are IP "
+			    "addresses, localhost, the machine's host name and setting "
+			    "server.hostnames); an operator can allow it with setting "
+			    "mcp.allowed_origins");
 	}
 	if (!mcp_is_json_type(rq->content_type))
 		return mcp_refuse(r, 415, NULL, RPC_TRANSPORT, "Unsupported Media Type: "
@@ -769,6 +781,7 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 	enum json_tokener_error jerr;
 	const char	*version;
 	size_t		 end;
+	char		 key[128];
 
 	memset(r, 0, sizeof(*r));
 	/* One tokener for the life of the process: making one costs more than a parse. */
@@ -798,6 +811,15 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 		    "the body is not one JSON value (%s)", rq->body_len == 0 ?
 		    "it is empty" : jerr != json_tokener_success ?
 		    json_tokener_error_desc(jerr) : "trailing characters"));
+		return;
+	}
+	/* json-c keeps the last of two equal names: which one the client meant is unknown. */
+	if (validate_json_unique(rq->body, rq->body_len, root, key, sizeof(key)) == -1) {
+		json_object_put(root);
+		mcp_reply_json(r, 400, mcp_error(NULL, RPC_INVALID_REQUEST, "Invalid "
+		    "Request: %s%.64s%s appears twice in one object of the message",
+		    *key != '\0' ? "the name '" : "a member name", key,
+		    *key != '\0' ? "'" : ""));
 		return;
 	}
 

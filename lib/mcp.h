@@ -107,12 +107,13 @@ const char *mcp_negotiate(const char *version);
 int	 mcp_version_supported(const char *version);
 /*
  * 1 when origin ("scheme://host[:port]") is allowed for a request with Host host (and
- * X-Forwarded-Host fwd_host): same host and port (default ports ignored), or listed in
- * allowed (comma- or blank-separated origins, or "*"). Every argument but origin may be
- * NULL.
+ * X-Forwarded-Host fwd_host): listed in allowed (comma- or blank-separated origins, or
+ * "*"), or one of the server's own names (http_host_known with names, the setting
+ * server.hostnames) with the host and port the request was sent to (default ports
+ * ignored). Every argument but origin may be NULL.
  */
 int	 mcp_origin_allowed(const char *origin, const char *host, const char *fwd_host,
-	    const char *allowed);
+	    const char *names, const char *allowed);
 
 /* A tools/call result with the one text item text (len bytes); isError when is_error. */
 json_object *mcp_tool_text(const char *text, size_t len, int is_error);

@@ -170,7 +170,7 @@ static const char mcp_tools_docs_schema[] =
     "\"required\":[\"libraryId\",\"query\"]}";
 
 static const struct validate_field mcp_tools_docs_fields[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
+	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, library_check_id },
 	{ "query", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
@@ -225,7 +225,7 @@ static const char mcp_tools_legacy_schema[] =
 
 static const struct validate_field mcp_tools_legacy_fields[] = {
 	{ "context7CompatibleLibraryID", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL,
-	    NULL },
+	    library_check_id },
 	{ "topic", VALIDATE_STRING, 0, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ "tokens", VALIDATE_INT, 0, 1, SEARCH_MAX_TOKENS, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }

@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <json.h>
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "http.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -26,6 +28,9 @@ struct setting_def {
 	const char		*help;
 	const char		*choices;	/* SET_ENUM: "a|b|c" */
 };
+
+static int	 settings_check_origins(const char *, char *, size_t);
+static int	 settings_check_hostnames(const char *, char *, size_t);
 
 static const struct setting_def settings_defs[] = {
 	{ "git.github.token", SET_SECRET, NULL, 0, 0,
@@ -100,6 +105,19 @@ static const struct setting_def settings_defs[] = {
 	{ "setup.git_tokens", SET_ENUM, "pending", 0, 0,
 	  "setup wizard step 3 (git tokens): pending, done or skipped",
 	  "pending|done|skipped" },
+	{ "server.hostnames", SET_STRING, "", 0, 0,
+	  "names this server answers to besides IP addresses, localhost and the "
+	  "machine's host name (comma-separated host[:port]); other Host headers get 421",
+	  NULL },
+};
+
+/* Further rules of some SET_STRING settings: 0, or -1 with the reason in err. */
+static const struct {
+	const char	*name;
+	int		(*check)(const char *value, char *err, size_t errsz);
+} settings_checks[] = {
+	{ "mcp.allowed_origins", settings_check_origins },
+	{ "server.hostnames", settings_check_hostnames },
 };
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))
@@ -230,6 +248,71 @@ settings_is_set(sqlite3 *db, const char *name)
 	return set;
 }
 
+/*
+ * Checks each entry of a comma- or blank-separated list value with ok (entry, its
+ * length): 0, or -1 with "entry '...' <what>" in err.
+ */
+static int
+settings_check_list(const char *v, int (*ok)(const char *, size_t), const char *what,
+    char *err, size_t errsz)
+{
+	const char	*p, *e;
+
+	for (p = v; *p != '\0'; p = e) {
+		p += strspn(p, ", \t");
+		e = p + strcspn(p, ", \t");
+		if (e > p && !ok(p, (size_t)(e - p))) {
+			snprintf(err, errsz, "entry '%.*s' %s", (int)((e - p) > 100 ? 100 :
+			    (e - p)), p, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* 1 when [p, p+n) is host[:port] (a DNS name, an IPv4 address or a bracketed IPv6 one). */
+static int
+settings_hostport(const char *p, size_t n)
+{
+	char	 name[256], port[8];
+	long	 x;
+
+	if (http_host_split(p, n, name, sizeof(name), port, sizeof(port)) == -1)
+		return 0;
+	return *port == '\0' || (util_parse_long(port, 1, 65535, &x) == 0);
+}
+
+/* 1 when [p, p+n) is "*" or an origin: http or https "://" host[:port], nothing more. */
+static int
+settings_origin(const char *p, size_t n)
+{
+	size_t	 k;
+
+	if (n == 1 && *p == '*')
+		return 1;
+	if (n > 7 && strncasecmp(p, "http://", 7) == 0)
+		k = 7;
+	else if (n > 8 && strncasecmp(p, "https://", 8) == 0)
+		k = 8;
+	else
+		return 0;
+	return settings_hostport(p + k, n - k);
+}
+
+static int
+settings_check_origins(const char *v, char *err, size_t errsz)
+{
+	return settings_check_list(v, settings_origin, "must be * or an origin, "
+	    "http(s)://host[:port] without a path", err, errsz);
+}
+
+static int
+settings_check_hostnames(const char *v, char *err, size_t errsz)
+{
+	return settings_check_list(v, settings_hostport, "must be a host name or address "
+	    "with an optional :port", err, errsz);
+}
+
 static int
 settings_valid_host(const char *v)
 {
@@ -274,6 +357,7 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 	sqlite3_stmt	*st = NULL;
 	char		*stored = NULL, now[32];
 	const char	*v = value;
+	char		 e[256];
 	long		 n;
 	int		 rc = -1;
 
@@ -351,6 +435,13 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 			snprintf(err, errsz, "%s must be one line", name);
 			return -1;
 		}
+		for (n = 0; n < (long)(sizeof(settings_checks) /
+		    sizeof(settings_checks[0])); n++)
+			if (strcmp(settings_checks[n].name, name) == 0 &&
+			    settings_checks[n].check(value, e, sizeof(e)) == -1) {
+				snprintf(err, errsz, "%s: %s", name, e);
+				return -1;
+			}
 		break;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));

@@ -13,39 +13,63 @@
 #include "http.h"
 #include "validate.h"
 
+/*
+ * Length in bytes of the one UTF-8 character at p (before e), or 0 when the bytes there
+ * are not one: a stray continuation byte, a cut sequence, an overlong form, a surrogate
+ * or a value past U+10FFFF.
+ */
+static size_t
+validate_utf8_one(const unsigned char *p, const unsigned char *e)
+{
+	unsigned	 c = *p, min;
+	size_t		 more, i;
+
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0)
+		more = 1, c &= 0x1f, min = 0x80;
+	else if ((c & 0xf0) == 0xe0)
+		more = 2, c &= 0x0f, min = 0x800;
+	else if ((c & 0xf8) == 0xf0)
+		more = 3, c &= 0x07, min = 0x10000;
+	else
+		return 0;
+	if ((size_t)(e - p) <= more)
+		return 0;
+	for (i = 1; i <= more; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return more + 1;
+}
+
 long
 validate_utf8_chars(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *e = p + n;
-	unsigned	 c, min;
+	size_t		 k;
 	long		 chars = 0;
-	int		 more;
 
-	while (p < e) {
-		c = *p++;
-		if (c < 0x80)
-			more = 0, min = 0;
-		else if ((c & 0xe0) == 0xc0)
-			more = 1, c &= 0x1f, min = 0x80;
-		else if ((c & 0xf0) == 0xe0)
-			more = 2, c &= 0x0f, min = 0x800;
-		else if ((c & 0xf8) == 0xf0)
-			more = 3, c &= 0x07, min = 0x10000;
-		else
+	for (; p < e; p += k, chars++)
+		if ((k = validate_utf8_one(p, e)) == 0)
 			return -1;
-		if (e - p < more)
-			return -1;
-		for (; more > 0; more--, p++) {
-			if ((*p & 0xc0) != 0x80)
-				return -1;
-			c = c << 6 | (*p & 0x3f);
-		}
-		/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
-		if (c < min || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-			return -1;
-		chars++;
-	}
 	return chars;
+}
+
+void
+validate_utf8_scrub(char *s)
+{
+	unsigned char	*p = (unsigned char *)s, *e = p + strlen(s);
+	size_t		 k;
+
+	for (; p < e; p += k)
+		if ((k = validate_utf8_one(p, e)) == 0) {
+			*p = '?';
+			k = 1;
+		}
 }
 
 /* Writes "must be 'a' or 'b'" / "must be one of 'a', 'b' or 'c'" for choices "a|b|c". */
@@ -265,6 +289,159 @@ validate_object(const struct validate_table *t, json_object *o, char *err, size_
 	return 0;
 }
 
+/* ------------------------------------------------------------------ duplicate names */
+
+#define VALIDATE_DEPTH_MAX	128	/* nesting the naming pass follows */
+
+/* A member name found in the text: the object it belongs to and its decoded name. */
+struct validate_key {
+	size_t		 obj;		/* ordinal of its object in the text */
+	char		*name;
+};
+
+/* Number of member names of the objects in the parsed value o and below it. */
+static size_t
+validate_count_members(json_object *o)
+{
+	size_t	 n = 0, i, len;
+
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			n += 1 + validate_count_members(v);
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		len = json_object_array_length(o);
+		for (i = 0; i < len; i++)
+			n += validate_count_members(json_object_array_get_idx(o, i));
+	}
+	return n;
+}
+
+/* Past blanks and comments (json-c takes both comment forms) from s[i]; the new index. */
+static size_t
+validate_skip_blank(const char *s, size_t n, size_t i)
+{
+	while (i < n) {
+		if (strchr(" \t\r\n", s[i]) != NULL && s[i] != '\0')
+			i++;
+		else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				i++;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++)
+				continue;
+			i += 2;
+		} else
+			break;
+	}
+	return i;
+}
+
+/* The index just past the string (quoted with '"', or '\'' as json-c allows) at s[i]. */
+static size_t
+validate_skip_string(const char *s, size_t n, size_t i)
+{
+	char	 q = s[i];
+
+	for (i++; i < n && s[i] != q; i++)
+		if (s[i] == '\\')
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/*
+ * Walks JSON text s (n bytes, well-formed: json-c parsed it) and counts its member names:
+ * the strings followed by ':'. With keys, also records each one's object and decoded
+ * name (keys has room for all); then -1 when the nesting is too deep or memory is short.
+ */
+static long
+validate_text_keys(const char *s, size_t n, struct validate_key *keys)
+{
+	size_t	 stack[VALIDATE_DEPTH_MAX], depth = 0, nobj = 0, i = 0, end, k;
+	long	 count = 0;
+	char	*tok;
+
+	while ((i = validate_skip_blank(s, n, i)) < n) {
+		if (s[i] == '"' || s[i] == '\'') {
+			end = validate_skip_string(s, n, i);
+			k = validate_skip_blank(s, n, end);
+			if (k < n && s[k] == ':') {
+				if (keys != NULL) {
+					json_object *o;
+
+					if (depth == 0 || (tok = strndup(s + i, end - i)) == NULL)
+						return -1;
+					o = json_tokener_parse(tok);
+					free(tok);
+					keys[count].obj = stack[depth - 1];
+					keys[count].name = strdup(o != NULL ?
+					    json_object_get_string(o) : "");
+					json_object_put(o);
+					if (keys[count].name == NULL)
+						return -1;
+				}
+				count++;
+			}
+			i = end;
+			continue;
+		}
+		if (s[i] == '{' || s[i] == '[') {
+			if (depth == VALIDATE_DEPTH_MAX) {
+				if (keys != NULL)
+					return -1;
+			} else
+				stack[depth] = s[i] == '{' ? nobj++ : (size_t)-1;
+			depth++;
+		} else if ((s[i] == '}' || s[i] == ']') && depth > 0)
+			depth--;
+		i++;
+	}
+	return count;
+}
+
+static int
+validate_key_cmp(const void *a, const void *b)
+{
+	const struct validate_key *x = a, *y = b;
+
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int
+validate_json_unique(const char *text, size_t n, json_object *root, char *key,
+    size_t keysz)
+{
+	struct validate_key *keys;
+	long		 count, i, got;
+
+	count = validate_text_keys(text, n, NULL);
+	if (count <= 0 || (size_t)count <= validate_count_members(root))
+		return 0;
+	/* Some name came twice: find which (only on this error path, n log n). */
+	*key = '\0';
+	if ((keys = calloc((size_t)count, sizeof(*keys))) == NULL)
+		return -1;
+	got = validate_text_keys(text, n, keys);
+	if (got == count) {
+		qsort(keys, (size_t)count, sizeof(*keys), validate_key_cmp);
+		for (i = 1; i < count; i++)
+			if (keys[i].obj == keys[i - 1].obj &&
+			    strcmp(keys[i].name, keys[i - 1].name) == 0) {
+				snprintf(key, keysz, "%s", keys[i].name);
+				util_utf8_trim(key);
+				validate_utf8_scrub(key);
+				break;
+			}
+	}
+	for (i = 0; i < count; i++)
+		free(keys[i].name);
+	free(keys);
+	return -1;
+}
+
 json_object *
 validate_json(const struct validate_table *t, const char *text, size_t n, char *err,
     size_t errsz)
@@ -272,6 +449,7 @@ validate_json(const struct validate_table *t, const char *text, size_t n, char *
 	json_tokener	*tok;
 	json_object	*root = NULL;
 	enum json_tokener_error jerr;
+	char		 key[128];
 
 	if (n > INT_MAX || (tok = json_tokener_new()) == NULL) {
 		snprintf(err, errsz, "out of memory");
@@ -284,6 +462,12 @@ validate_json(const struct validate_table *t, const char *text, size_t n, char *
 		snprintf(err, errsz, "request body is not valid JSON: %s",
 		    jerr != json_tokener_success ? json_tokener_error_desc(jerr) :
 		    "trailing characters after the value");
+		goto fail;
+	}
+	if (validate_json_unique(text, n, root, key, sizeof(key)) == -1) {
+		snprintf(err, errsz, "request body is not valid JSON: %s%.64s%s appears "
+		    "twice in one object", *key != '\0' ? "the name '" : "a member name",
+		    key, *key != '\0' ? "'" : "");
 		goto fail;
 	}
 	if (validate_object(t, root, err, errsz) == -1)
@@ -334,6 +518,20 @@ validate_query(struct http_req *r, const struct validate_table *t)
 	char		 err[512];
 	size_t		 i;
 
+	/* Every name and value, declared or not, is text: an error may echo it. */
+	for (i = 0; i < r->nparams; i++) {
+		if (validate_utf8_chars(r->params[i].name,
+		    strlen(r->params[i].name)) == -1) {
+			http_error(r, 400, "a parameter name is not valid UTF-8");
+			return -1;
+		}
+		if (validate_utf8_chars(r->params[i].value,
+		    strlen(r->params[i].value)) == -1) {
+			http_error(r, 400, "parameter '%.64s' is not valid UTF-8",
+			    r->params[i].name);
+			return -1;
+		}
+	}
 	if (!t->allow_unknown)
 		for (i = 0; i < r->nparams; i++)
 			if (validate_find(t, r->params[i].name) == NULL) {
@@ -381,6 +579,15 @@ validate_body(struct http_req *r, const struct validate_table *t)
 	if ((o = validate_json(t, r->body, r->body_len, err, sizeof(err))) == NULL)
 		http_error(r, strcmp(err, "out of memory") == 0 ? 500 : 400, "%s", err);
 	return o;
+}
+
+int
+validate_given(json_object *o, const char *name)
+{
+	json_object	*v;
+
+	return json_object_object_get_ex(o, name, &v) &&
+	    !json_object_is_type(v, json_type_null);
 }
 
 const char *

@@ -52,6 +52,20 @@ struct validate_table {
 /* Number of characters of UTF-8 text s of n bytes, or -1 when it is not valid UTF-8. */
 long	 validate_utf8_chars(const char *s, size_t n);
 /*
+ * Makes s valid UTF-8 in place: each byte that does not belong to a valid character
+ * becomes '?'. For text that echoes input (error messages), so that a JSON answer holding
+ * it is valid UTF-8 whatever the client sent.
+ */
+void	 validate_utf8_scrub(char *s);
+/*
+ * Checks that no object of JSON text (n bytes), which json-c parsed into root, has a
+ * member name twice (json-c keeps the last one silently). Linear in n. 0 when unique;
+ * -1 with the repeated name (scrubbed, cut to fit) in key when not, "" when it cannot be
+ * told (out of memory, very deep nesting).
+ */
+int	 validate_json_unique(const char *text, size_t n, json_object *root, char *key,
+	    size_t keysz);
+/*
  * Checks one value v (n bytes) against the string rules of f (length in characters,
  * choices, check). 0, or -1 with an error naming the field in err.
  */
@@ -81,6 +95,8 @@ int	 validate_read_body(struct http_req *);
  */
 json_object *validate_body(struct http_req *, const struct validate_table *t);
 
+/* 1 when member name of a validated object is present and not null. */
+int	 validate_given(json_object *, const char *name);
 /* Members of a validated object: the string (NULL when absent), bool / number (or dflt). */
 const char *validate_str(json_object *, const char *name);
 int	 validate_bool(json_object *, const char *name, int dflt);

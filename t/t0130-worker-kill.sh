@@ -53,7 +53,7 @@ is "$(_sql "SELECT indexed_commit FROM libraries WHERE id = '/corpora/curl'")" "
 code=$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/corpora/curl \
     --data-urlencode "query=curl send json body")
 is "$code" 200 "context still answers after the kill"
-like "$(http_body)" "/blob/$old_commit/docs/cmdline-opts/json.md" "from the previous index"
+like "$(http_body)" "Source: $old_commit/docs/cmdline-opts/json.md" "from the previous index"
 is "$(_sql "SELECT total_snippets FROM libraries WHERE id = '/corpora/curl'")" "$old_count" \
     "snippet count unchanged"
 is "$(_sql "PRAGMA integrity_check")" ok "the database is intact"

@@ -112,10 +112,11 @@ matrix() {
 	row GET "/api/jobs/$JOB" "" 401 403 200 401 200 200 403 403
 	row GET "/api/jobs/$JOB/log" "" 401 403 200 401 200 200 403 403
 	row POST /api/jobs/999999/cancel "" 401 403 404 401 403 404 403 403
-	# Permissioned, switches off: any user's key or session (+ CSRF token).
+	# Permissioned, switches off: any user's key or session (+ CSRF token); the support
+	# bundle, which holds settings and job logs, an admin's.
 	row POST /api/libraries/a/b/refresh "" 401 202 202 401 403 202 202 403
 	row DELETE /api/libraries/nobody/none "" 401 404 404 401 403 404 404 403
-	row GET /api/support-bundle "" 401 200 200 401 200 200 200 403
+	row GET /api/support-bundle "" 401 403 200 401 200 200 403 403
 	row POST /api/parse '{"repoUrl":"https://github.com/a/b"}' 401 202 202 401 403 202 202 403
 	# Switches on: anyone, whatever credential comes along.
 	set_ perm.anonymous_refresh true

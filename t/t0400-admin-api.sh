@@ -38,8 +38,9 @@ body() { http_body; }
 worker() { "$top_builddir/ctxd-worker" 2>>"$T/log/worker-runs.log"; }
 
 # --- authorization matrix -------------------------------------------------------------------
-# Admin calls need an admin's key or session; refresh, delete and the support bundle are
-# permissioned operations: any user's key or session (or nobody, with their perm.anonymous_*).
+# Admin calls need an admin's key or session; refresh and delete are permissioned
+# operations: any user's key or session (or nobody, with their perm.anonymous_*). The
+# support bundle needs an admin (or nobody, with perm.anonymous_support_bundle).
 endpoints=(
 	"GET /api/settings" "PUT /api/settings" "PATCH /api/settings" "GET /api/setup"
 	"POST /api/setup/ai-provider" "POST /api/setup/git-tokens/skip" "GET /api/libraries"
@@ -54,7 +55,7 @@ for e in "${endpoints[@]}"; do
 	is "$(api "$m" "$p" -H "$J" -H 'Authorization: Bearer ctxd_nope' --data '{}')" 401 "$e with an unknown key: 401"
 	like "$(body | jq -r .error)" 'the API key is invalid' "$e: says the key is invalid"
 	case $e in
-	*/refresh | DELETE* | *support-bundle) ;;
+	*/refresh | DELETE*) ;;
 	*) is "$(api "$m" "$p" -H "$J" -H "Authorization: Bearer $MEMBER" --data '{}')" 403 "$e with a member key: 403" ;;
 	esac
 done
@@ -63,8 +64,8 @@ is "$(api POST /api/libraries/acme/nothing/refresh -H "Authorization: Bearer $ME
     "refresh with a member key passes authorization"
 is "$(api DELETE /api/libraries/acme/nothing -H "Authorization: Bearer $MEMBER")" 404 \
     "delete with a member key passes authorization"
-is "$(api GET /api/support-bundle -H "Authorization: Bearer $MEMBER")" 200 \
-    "the support bundle with a member key: 200"
+is "$(api GET /api/support-bundle -H "Authorization: Bearer $MEMBER")" 403 \
+    "the support bundle with a member key: 403 (it holds what members may not read)"
 is "$(api GET /api/health)" 200 "health needs no key"
 is "$(api GET /api/ready)" 200 "ready needs no key"
 is "$(api GET /api/nothing -H "$A")" 404 "unknown /api path: 404"

@@ -73,8 +73,14 @@ gitsrc_list(struct gitrepo *g, const char *url, const char *kind,
 	for (i = 0; i < n; i++)
 		if (backend_set_add(out, ents[i].path, ents[i].oid, ents[i].size) == NULL)
 			goto nomem;
-	if (buf_printf(&b, "%s%s", url, strcmp(kind, "gitlab") == 0 ? "/-/blob/" :
-	    "/blob/") == -1 || (out->label = strdup(gitrepo_branch(g))) == NULL)
+	/*
+	 * Web links exist only where the host's layout is known (GitHub type /blob/, GitLab
+	 * type /-/blob/); elsewhere a source is the commit and the path, not a made-up link.
+	 */
+	if (strcmp(kind, "other") != 0 && buf_printf(&b, "%s%s", url,
+	    strcmp(kind, "gitlab") == 0 ? "/-/blob/" : "/blob/") == -1)
+		goto nomem;
+	if ((out->label = strdup(gitrepo_branch(g))) == NULL)
 		goto nomem;
 	out->url_prefix = buf_detach(&b);
 	snprintf(out->version, sizeof(out->version), "%s", gitrepo_commit(g));

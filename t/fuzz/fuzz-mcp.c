@@ -90,7 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rq.origin = NULL;
 	mcp_handle(&fz_ctx, &rq, &rep);
 	mcp_reply_release(&rep);
-	mcp_origin_allowed(hdr, hdr, hdr, hdr);
+	mcp_origin_allowed(hdr, hdr, hdr, hdr, hdr);
 	free(hdr);
 	free(s);
 	return 0;

@@ -406,13 +406,17 @@ test_http(void)
 	/* Origin. */
 	r = req("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
 	r.origin = "https://docs.example.com";
-	is_int(post(&r, &o, NULL), 200, "same-host Origin: 200");
+	is_int(post(&r, &o, NULL), 403,
+	    "same-host Origin, but the host is not one of the server's names: 403");
+	json_object_put(o);
+	setting("server.hostnames", "docs.example.com");
+	is_int(post(&r, &o, NULL), 200, "same-host Origin named in server.hostnames: 200");
 	json_object_put(o);
 	r.origin = "https://evil.example.net";
 	is_int(post(&r, &o, NULL), 403, "foreign Origin: 403");
 	ok(jint(o, "error.code") != -99999, "foreign Origin: JSON-RPC error body");
 	json_object_put(o);
-	setting("mcp.allowed_origins", "https://a.example.org, https://evil.example.net/");
+	setting("mcp.allowed_origins", "https://a.example.org, https://evil.example.net");
 	is_int(post(&r, &o, NULL), 200, "Origin in mcp.allowed_origins: 200");
 	json_object_put(o);
 	setting("mcp.allowed_origins", "*");
@@ -422,23 +426,36 @@ test_http(void)
 	setting("mcp.allowed_origins", NULL);
 	is_int(post(&r, &o, NULL), 403, "Origin null: 403");
 	json_object_put(o);
+	/* DNS rebinding: the page's name comes as both Origin and Host. */
+	r.origin = "http://rebind.example:3000";
+	r.host = "rebind.example:3000";
+	is_int(post(&r, &o, NULL), 403, "Origin equal to a foreign Host: 403");
+	json_object_put(o);
+	setting("server.hostnames", NULL);
 
-	ok(mcp_origin_allowed("http://127.0.0.1:3000", "127.0.0.1:3000", NULL, NULL),
+	ok(mcp_origin_allowed("http://127.0.0.1:3000", "127.0.0.1:3000", NULL, NULL, NULL),
 	    "origin with port = Host");
-	ok(mcp_origin_allowed("HTTP://Docs.Example.com:80", "docs.example.com", NULL, NULL),
-	    "default port and case ignored");
-	ok(mcp_origin_allowed("https://docs.example.com", "docs.example.com:443", NULL, NULL),
-	    "default https port on Host ignored");
-	ok(!mcp_origin_allowed("http://127.0.0.1:3001", "127.0.0.1:3000", NULL, NULL),
+	ok(mcp_origin_allowed("http://localhost:3000", "localhost:3000", NULL, NULL, NULL),
+	    "localhost is one of the server's names");
+	ok(mcp_origin_allowed("http://[::1]:3000", "[::1]:3000", NULL, NULL, NULL),
+	    "so is an IPv6 address");
+	ok(!mcp_origin_allowed("http://evil.example:3000", "evil.example:3000", NULL, NULL,
+	    NULL), "a name that is not the server's is refused although it is the Host");
+	ok(mcp_origin_allowed("HTTP://Docs.Example.com:80", "docs.example.com", NULL,
+	    "docs.example.com", NULL), "default port and case ignored");
+	ok(mcp_origin_allowed("https://docs.example.com", "docs.example.com:443", NULL,
+	    "docs.example.com", NULL), "default https port on Host ignored");
+	ok(!mcp_origin_allowed("http://127.0.0.1:3001", "127.0.0.1:3000", NULL, NULL, NULL),
 	    "other port refused");
 	ok(!mcp_origin_allowed("http://docs.example.com.evil.net", "docs.example.com", NULL,
-	    NULL), "suffix trick refused");
+	    "docs.example.com", NULL), "suffix trick refused");
 	ok(!mcp_origin_allowed("http://user@docs.example.com", "docs.example.com", NULL,
-	    NULL), "userinfo refused");
+	    "docs.example.com", NULL), "userinfo refused");
 	ok(mcp_origin_allowed("https://docs.example.com", "ctxd:3000",
-	    "docs.example.com, proxy", NULL), "X-Forwarded-Host counts");
-	ok(!mcp_origin_allowed("https://a.example.org", "b", NULL, "https://a.example.org.x"),
-	    "allowed list matches whole entries");
+	    "docs.example.com, proxy", "docs.example.com", NULL),
+	    "X-Forwarded-Host counts");
+	ok(!mcp_origin_allowed("https://a.example.org", "b", NULL, NULL,
+	    "https://a.example.org.x"), "allowed list matches whole entries");
 }
 
 /* The table: every listed tool with a schema that parses and agrees with its arguments. */

@@ -202,6 +202,51 @@ test_access(const char *dir, const char *akey, const char *mkey)
 	is_int(run("GET", "/t/user", NULL), 401, "another row's switch does not count");
 }
 
+/* The Host check: before anything else, the request must name one of the server's names. */
+static void
+test_host(const char *dir)
+{
+	char	 err[256];
+
+	setenv("HTTP_HOST", "rebind.example:3000", 1);
+	is_int(run("GET", "/t/public", NULL), 421, "a Host that is not the server's: 421");
+	ok(seen.handler == NULL, "the handler is not called");
+	ok(body_has("the Host 'rebind.example:3000'") && body_has("server.hostnames"),
+	    "the error names the Host and the setting");
+	is_int(run("GET", "/t/nothing", NULL), 421, "even before the path is matched");
+	setenv("HTTP_HOST", "127.0.0.1:3000", 1);
+	is_int(run("GET", "/t/public", NULL), 200, "an IP address: 200");
+	setenv("HTTP_HOST", "localhost", 1);
+	is_int(run("GET", "/t/public", NULL), 200, "localhost: 200");
+	ok(settings_set(db, dir, "server.hostnames", "rebind.example", err,
+	    sizeof(err)) == 0, "server.hostnames names it");
+	setenv("HTTP_HOST", "rebind.example:3000", 1);
+	is_int(run("GET", "/t/public", NULL), 200, "then it is answered");
+	setenv("HTTP_X_FORWARDED_HOST", "localhost, evil.example", 1);
+	is_int(run("GET", "/t/public", NULL), 421, "an X-Forwarded-Host entry that is not: 421");
+	ok(body_has("the X-Forwarded-Host 'evil.example'"), "naming it");
+	unsetenv("HTTP_X_FORWARDED_HOST");
+	unsetenv("HTTP_HOST");
+	is_int(run("GET", "/t/public", NULL), 200, "no Host at all (HTTP/1.0): 200");
+	ok(settings_unset(db, "server.hostnames") == 0, "server.hostnames unset");
+}
+
+/* An anonymous switch: anyone passes, but a valid credential is still known. */
+static void
+test_anonymous(const char *akey)
+{
+	is_int(run("POST", "/t/anon", akey), 200, "switch on: an admin key passes");
+	ok(seen.handler != NULL && seen.admin, "and the handler still sees an admin");
+	is_int(run("POST", "/t/anon", "Bearer ctxd_nope"), 200, "an unknown key passes");
+	ok(seen.handler != NULL && !seen.admin, "as anonymous");
+	setenv("HTTP_X_API_KEY", akey + 7, 1);
+	is_int(run("GET", "/t/admin", NULL), 200, "an admin key in x-api-key: 200");
+	unsetenv("HTTP_X_API_KEY");
+	setenv("HTTP_CONTEXT7_API_KEY", akey, 1);
+	is_int(run("GET", "/t/admin", NULL), 200, "in context7-api-key with Bearer: 200");
+	unsetenv("HTTP_CONTEXT7_API_KEY");
+}
+
 int
 main(void)
 {
@@ -230,6 +275,8 @@ main(void)
 	snprintf(mkey, sizeof(mkey), "Bearer %s", k != NULL ? k : "-");
 	free(k);
 	test_access(dir, akey, mkey);
+	test_anonymous(akey);
+	test_host(dir);
 	buf_release(&out);
 	db_close(db);
 	{

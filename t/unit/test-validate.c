@@ -248,6 +248,115 @@ test_query(void)
 	buf_release(&out);
 }
 
+/* Expects JSON text to parse and validate_json_unique to give rc and key want. */
+static void
+unique_is(const char *text, int rc, const char *want, const char *name)
+{
+	json_object	*o = json_tokener_parse(text);
+	char		 key[128] = "unset";
+	int		 got;
+
+	if (o == NULL) {
+		ok(0, "%s (the JSON does not parse)", name);
+		return;
+	}
+	got = validate_json_unique(text, strlen(text), o, key, sizeof(key));
+	ok(got == rc && (rc == 0 || strcmp(key, want) == 0), "%s", name);
+	if (got != rc || (rc != 0 && strcmp(key, want) != 0))
+		printf("#   rc %d, key '%s'\n", got, key);
+	json_object_put(o);
+}
+
+/* Duplicate member names (json-c keeps the last one), UTF-8 scrubbing, library ids. */
+static void
+test_edge(void)
+{
+	struct validate_table t = { NULL, 1, "field" };
+	static const struct validate_field none[] = { { NULL, 0, 0, 0, 0, 0, NULL, NULL } };
+	char	 s[64], err[256];
+	json_object *o;
+	struct buf big;
+	int	 i;
+
+	unique_is("{\"a\":1,\"b\":{\"a\":2},\"c\":[{\"a\":3},{\"a\":4}]}", 0, "",
+	    "the same name in different objects is no duplicate");
+	unique_is("{\"a\":1,\"a\":2}", -1, "a", "a name twice: refused and named");
+	unique_is("{\"x\":[{\"k\":1,\"j\":0,\"k\":2}]}", -1, "k", "deep in an array too");
+	unique_is("{\"ab\":1,\"a\\u0062\":2}", -1, "ab", "an escaped spelling is the same name");
+	unique_is("{\"s\":\"a\\\":b\",\"t\":1}", 0, "",
+	    "a quote and a colon inside a string are not a name");
+	unique_is("{\"v\":\"\\\\\",\"w\":1}", 0, "", "an escaped backslash before a quote");
+	unique_is("{'q':1,\"q\":2}", -1, "q", "single quotes (json-c takes them) count");
+	unique_is("{\"c\" /* x: */ :1, // \"c\":\n\"d\":2}", 0, "",
+	    "comments (json-c takes them) are skipped");
+	unique_is("[\"a\", \"a\"]", 0, "", "equal strings in an array are no names");
+	t.fields = none;
+	snprintf(s, sizeof(s), "{\"repoUrl\":1,\"repoUrl\":2}");
+	o = validate_json(&t, s, strlen(s), err, sizeof(err));
+	ok(o == NULL && strstr(err, "the name 'repoUrl' appears twice") != NULL,
+	    "validate_json refuses a duplicate and names it");
+	json_object_put(o);
+	/* Linear: 20,000 names in one object (a quadratic check would take seconds). */
+	buf_init(&big);
+	buf_adds(&big, "{");
+	for (i = 0; i < 20000; i++)
+		buf_printf(&big, "%s\"k%d\":%d", i > 0 ? "," : "", i, i);
+	buf_adds(&big, ",\"k19999\":0}");
+	o = json_tokener_parse(big.p);
+	ok(o != NULL && validate_json_unique(big.p, big.len, o, s, sizeof(s)) == -1 &&
+	    strcmp(s, "k19999") == 0, "20,001 names with one repeated: found");
+	json_object_put(o);
+	buf_release(&big);
+
+	snprintf(s, sizeof(s), "ok \xff\xfe caf\xc3\xa9 \xe2\x82 \xc0\xaf end");
+	validate_utf8_scrub(s);
+	is_str(s, "ok ?? caf\xc3\xa9 ?? ?? end", "scrub: invalid bytes become '?'");
+	ok(validate_utf8_chars(s, strlen(s)) != -1, "scrub: the result is UTF-8");
+
+	ok(library_check_id("/a/b", err, sizeof(err)) == 0, "id /a/b");
+	ok(library_check_id("/a/b/v1.2", err, sizeof(err)) == 0, "id with a version");
+	ok(library_check_id("/a/b@v1", err, sizeof(err)) == 0, "id with @version");
+	ok(library_check_id("/../../etc/passwd", err, sizeof(err)) == -1 &&
+	    strstr(err, "malformed library id") != NULL, "id /../../etc/passwd: malformed");
+	ok(library_check_id("/a//b", err, sizeof(err)) == -1, "empty segment");
+	ok(library_check_id("/a/b/", err, sizeof(err)) == -1, "empty last segment");
+	ok(library_check_id("/a/./b", err, sizeof(err)) == -1, "'.' segment");
+	ok(library_check_id("a/b", err, sizeof(err)) == -1, "no leading '/'");
+	ok(library_check_id("/a", err, sizeof(err)) == -1, "one segment");
+	ok(library_check_id("/a/b\tc", err, sizeof(err)) == -1, "a control character");
+}
+
+/* The server's names (lib/http.c): what a Host header may be. */
+static void
+test_hosts(void)
+{
+	char	 name[256], port[8];
+
+	ok(http_host_split("Docs.Example.com.:8080", 22, name, sizeof(name), port,
+	    sizeof(port)) == 0 && strcmp(name, "docs.example.com") == 0 &&
+	    strcmp(port, "8080") == 0, "split: lowercased, trailing dot dropped, port");
+	ok(http_host_split("[::1]:3000", 10, name, sizeof(name), port, sizeof(port)) == 0 &&
+	    strcmp(name, "::1") == 0 && strcmp(port, "3000") == 0, "split: [v6]:port");
+	ok(http_host_split("a b", 3, name, sizeof(name), port, sizeof(port)) == -1,
+	    "split: a blank is refused");
+	ok(http_host_split("a:x", 3, name, sizeof(name), port, sizeof(port)) == -1,
+	    "split: a port that is no number is refused");
+	ok(http_host_known("127.0.0.1:3000", 14, NULL), "an IPv4 address");
+	ok(http_host_known("[::1]", 5, NULL), "an IPv6 address");
+	ok(http_host_known("LOCALHOST", 9, NULL), "localhost");
+	ok(http_host_known("app.localhost:1", 15, NULL), "a name under .localhost");
+	ok(!http_host_known("localhost.evil.example", 22, NULL), "not localhost.evil.example");
+	ok(!http_host_known("evillocalhost", 13, NULL), "nor evillocalhost");
+	ok(!http_host_known("docs.example.com", 16, NULL), "a DNS name, unlisted");
+	ok(http_host_known("docs.example.com:8443", 21, "a.example, docs.example.com"),
+	    "listed without a port: any port");
+	ok(!http_host_known("docs.example.com:8443", 21, "docs.example.com:443"),
+	    "listed with another port: refused");
+	ok(http_host_known("docs.example.com", 16, "docs.example.com:443"),
+	    "a Host without a port matches an entry on 443");
+	ok(!http_host_known("example.com", 11, "docs.example.com"), "whole names only");
+}
+
 int
 main(void)
 {
@@ -356,5 +465,7 @@ main(void)
 	ok(http_urldecode(q) == -1, "bad escape refused");
 	snprintf(q, sizeof(q), "nul%%00");
 	ok(http_urldecode(q) == -1, "NUL byte refused");
+	test_edge();
+	test_hosts();
 	return tap_done();
 }
