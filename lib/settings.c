@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "fetch.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -100,6 +101,14 @@ static const struct setting_def settings_defs[] = {
 	{ "setup.git_tokens", SET_ENUM, "pending", 0, 0,
 	  "setup wizard step 3 (git tokens): pending, done or skipped",
 	  "pending|done|skipped" },
+	/* Outbound connections (lib/fetch.h, fetch_policy_allow). */
+	{ FETCH_POLICY_SETTING, SET_STRING, FETCH_POLICY_DEFAULT, 0, 0,
+	  "networks besides public addresses that the server may connect to (git, AI "
+	  "providers): comma-separated ADDRESS/BITS; loopback and link-local only when "
+	  "listed, a cloud metadata address only listed alone", NULL },
+	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
+	  "hosts (host or host:port, comma-separated) that may receive a git token over "
+	  "plain http", NULL },
 };
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))
@@ -265,6 +274,39 @@ settings_valid_choice(const char *choices, const char *value)
 	}
 }
 
+/* The lists fetch.allowed_networks and git.plain_http_hosts: -1 with err when malformed. */
+static int
+settings_valid_list(const char *name, const char *value, char *err, size_t errsz)
+{
+	struct fetch_policy	 p;
+	char			 why[160], one[300];
+	const char		*s = value;
+	size_t			 n;
+
+	if (strcmp(name, FETCH_POLICY_SETTING) == 0) {
+		if (fetch_policy_parse(value, &p, why, sizeof(why)) == -1) {
+			snprintf(err, errsz, "%s: %s", name, why);
+			return -1;
+		}
+		fetch_policy_release(&p);
+	} else if (strcmp(name, "git.plain_http_hosts") == 0) {
+		for (;;) {
+			s += strspn(s, ", \t");
+			if (*s == '\0')
+				break;
+			n = strcspn(s, ", \t");
+			snprintf(one, sizeof(one), "%.*s", (int)(n < 299 ? n : 299), s);
+			if (n > 299 || !settings_valid_host(one)) {
+				snprintf(err, errsz, "%s must list lowercase host names "
+				    "with an optional :port, separated by commas", name);
+				return -1;
+			}
+			s += n;
+		}
+	}
+	return 0;
+}
+
 int
 settings_set(sqlite3 *db, const char *datadir, const char *name, const char *value,
     char *err, size_t errsz)
@@ -353,6 +395,8 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 		}
 		break;
 	}
+	if (settings_valid_list(name, value, err, errsz) == -1)
+		return -1;
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (sqlite3_prepare_v2(db, "INSERT INTO settings (name, value, updated_at) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
