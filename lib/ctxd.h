@@ -107,6 +107,12 @@ int	 db_exec(struct sqlite3 *, const char *sql);
  * Logs and returns -1 on error.
  */
 int	 db_run(struct sqlite3 *, const char *sql, const char *types, ...);
+/*
+ * Sets the process umask to keep DATA_DIR private (at least 027: folders 0750, files
+ * 0640); every server executable calls it first, and db_open again (which also creates
+ * the database 0640 and tightens looser modes it finds in DATA_DIR, with a log line).
+ */
+void	 db_umask(void);
 int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);

@@ -704,6 +704,7 @@ http_serve(int argc, char **argv, const struct http_responder *rs)
 	struct stat	 st;
 
 	log_init(rs->prog);
+	db_umask();
 	if ((rc = http_options(argc, argv, rs->prog, &sockpath, &nworkers)) != -1)
 		return rc;
 	if (license_check_env(rs->prog) == -1)
