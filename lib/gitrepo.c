@@ -53,7 +53,6 @@ struct gitrepo_ctx {
 	char		 refusal[512];	/* why a connection or the token was refused */
 };
 
-
 /* ------------------------------------------------------------ the transport's sockets */
 
 /*
