@@ -721,6 +721,7 @@ int
 main(int argc, char *argv[])
 {
 	log_init("ctxd-admin");
+	db_umask();
 	if (argc < 2) {
 		admin_usage();
 		return 2;

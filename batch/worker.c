@@ -33,6 +33,7 @@ main(int argc, char *argv[])
 	int		 lockfd, n = 0, rc = 1;
 
 	log_init("ctxd-worker");
+	db_umask();
 	if (argc > 1) {
 		fprintf(stderr, "usage: ctxd-worker\n");
 		return 2;

@@ -9,7 +9,9 @@
 # removes the temporary directory $T (CTXD_KEEP_TMP=1 keeps it).
 #
 # Functions:
-#   bench_setup                 ctxd_setup + git server serving the curl bundle + responders
+#   bench_setup                 ctxd_setup (which lists the loopback in fetch.allowed_networks,
+#                               so that the git server and the stand-ins are reached) + git
+#                               server serving the curl bundle + responders
 #                               (CTXD_WORKER=/bin/true: they do not start the worker) +
 #                               an admin key. Sets ADMIN, CURL_URL, LIB=/corpora/curl.
 #   bench_parse JSON            POST /api/parse with JSON; sets BENCH_JOB; returns 1 unless 202.

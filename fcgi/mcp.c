@@ -75,7 +75,7 @@ static const struct http_route mcp_routes[] = {
 };
 
 static const struct http_responder mcp_responder = {
-	"ctxd-mcp", mcp_init, mcp_routes, 1, 1
+	"ctxd-mcp", mcp_init, mcp_routes, 1, 1, 1
 };
 
 int

@@ -156,7 +156,7 @@ static const struct http_route query_routes[] = {
 };
 
 static const struct http_responder query_responder = {
-	"ctxd-query", query_init, query_routes, 0, 1
+	"ctxd-query", query_init, query_routes, 0, 1, 1
 };
 
 int

@@ -8,6 +8,7 @@
 
 #include "ctxd.h"
 #include "catalog.h"
+#include "fetch.h"
 
 #define CATALOG_LIB_COLS \
 	"id, title, description, source_type, url, branch, state, run_status, gitops, " \
@@ -355,4 +356,15 @@ catalog_bundle_jobs(sqlite3 *db, int njobs, int nlines)
 	sqlite3_finalize(st);
 	sqlite3_finalize(lt);
 	return a;
+}
+
+void
+catalog_public_error(char *msg)
+{
+	size_t	 n = strlen(FETCH_FAILED_PREFIX);
+	char	*colon;
+
+	if (msg != NULL && strncmp(msg, FETCH_FAILED_PREFIX, n) == 0 &&
+	    (colon = strstr(msg + n, ": ")) != NULL)
+		*colon = '\0';
 }

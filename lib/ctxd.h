@@ -107,6 +107,12 @@ int	 db_exec(struct sqlite3 *, const char *sql);
  * Logs and returns -1 on error.
  */
 int	 db_run(struct sqlite3 *, const char *sql, const char *types, ...);
+/*
+ * Sets the process umask to keep DATA_DIR private (at least 027: folders 0750, files
+ * 0640); every server executable calls it first, and db_open again (which also creates
+ * the database 0640 and tightens looser modes it finds in DATA_DIR, with a log line).
+ */
+void	 db_umask(void);
 int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);
@@ -655,13 +661,20 @@ struct gitrepo_entry {
 
 struct gitrepo_limits {
 	size_t	 max_fetch_bytes;	/* abort clone/fetch past this many bytes */
+	/* hosts ("host" or "host:port", comma-separated) that may get the token over
+	 * plain http (setting git.plain_http_hosts); NULL: none */
+	const char *plain_http_hosts;
 };
 
 /*
  * Clones url into dir, or fetches when dir already holds a clone, then resolves branch
  * ("" or NULL: the remote's default branch) to a commit. user/token (may be NULL) are
  * handed to libgit2 through a credentials callback only: never in a URL, a log or
- * .git/config. On failure writes a message without secrets to err.
+ * .git/config; and only to url's own scheme, host and port (not to a host a redirect
+ * leads to), over http only to the plain_http_hosts. Every connection goes through a
+ * socket stream that checks each resolved address against fetch_policy_current(). On
+ * failure writes a message without secrets to err; a failure to talk to the remote
+ * starts with "could not fetch URL: " (lib/catalog.h, catalog_public_error).
  */
 int	 gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	    const char *dir, const char *user, const char *token,
@@ -676,6 +689,16 @@ void	 gitrepo_list_free(struct gitrepo_entry *, size_t);
 int	 gitrepo_read(struct gitrepo *, const char *oid, size_t max, char **data,
 	    size_t *len, char *err, size_t errsz);
 void	 gitrepo_free(struct gitrepo *);
+
+/* ---------------------------------------------------------------- netpolicy.c */
+
+/*
+ * Reads the setting fetch.allowed_networks (lib/fetch.h, fetch_policy_allow) and makes it
+ * the process-wide address policy of every outbound connection (fetch_policy_use): call
+ * it before connecting anywhere, and again to pick up a change. An unreadable value is
+ * logged and leaves public addresses only (-1); else 0.
+ */
+int	 netpolicy_load(struct sqlite3 *, const char *datadir);
 
 /* ---------------------------------------------------------------- format.c */
 

@@ -3,10 +3,13 @@
 
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -157,6 +160,89 @@ fail:
 	return -1;
 }
 
+/* ------------------------------------------------------------ the files of DATA_DIR */
+
+/* What group-write and others lose on everything of DATA_DIR: folders 0750, files 0640. */
+#define DB_UMASK	027
+
+void
+db_umask(void)
+{
+	mode_t	 old = umask(DB_UMASK);
+
+	umask(old | DB_UMASK);
+}
+
+/*
+ * Takes the bits away from path's mode when it has any of them (a file or a folder, not a
+ * link: opened with O_NOFOLLOW, changed through the descriptor), with a log line.
+ */
+static void
+db_tighten(const char *path, mode_t away)
+{
+	struct stat	 st;
+	mode_t		 mode;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return;
+	if (fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) &&
+	    ((mode = st.st_mode & 07777) & away) != 0) {
+		if (fchmod(fd, mode & ~away) == -1)
+			log_warn("cannot tighten the mode %04o of %s: %s", (unsigned)mode,
+			    path, strerror(errno));
+		else
+			log_warn("tightened the mode of %s from %04o to %04o: the data "
+			    "folder is the service's alone", path, (unsigned)mode,
+			    (unsigned)(mode & ~away));
+	}
+	close(fd);
+}
+
+/*
+ * DATA_DIR and what it holds at its top (the database with its WAL and SHM, the logs, the
+ * lock, secret.key, repos/) lose any mode bit beyond 0750 for folders and 0640 for files
+ * (0600 for secret.key): a looser mode left by an older version or by hand is tightened,
+ * once per process.
+ */
+static void
+db_protect(const char *datadir)
+{
+	static int	 done;
+	DIR		*d;
+	struct dirent	*de;
+	char		*p;
+
+	if (done)
+		return;
+	done = 1;
+	db_tighten(datadir, DB_UMASK);
+	if ((d = opendir(datadir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		    (p = util_path_join(datadir, de->d_name)) == NULL)
+			continue;
+		db_tighten(p, strcmp(de->d_name, "secret.key") == 0 ? 077 : DB_UMASK);
+		free(p);
+	}
+	closedir(d);
+}
+
+/* Creates an empty database file with mode 0640 (SQLite gives its WAL and SHM the same). */
+static int
+db_create(const char *path)
+{
+	int	 fd;
+
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0640)) == -1) {
+		log_err("cannot create database %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int
 db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
 {
@@ -168,10 +254,14 @@ db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
 	*out = NULL;
 	if ((path = util_path_join(datadir, "ctxd.db")) == NULL)
 		return -1;
+	db_umask();
+	db_protect(datadir);
 	if (mode == DB_READONLY && stat(path, &st) == -1) {
 		log_err("database %s does not exist: run ctxd-admin init", path);
 		goto out;
 	}
+	if (mode == DB_READWRITE && stat(path, &st) == -1 && db_create(path) == -1)
+		goto out;
 	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (mode == DB_READWRITE)
 		flags |= SQLITE_OPEN_CREATE;

@@ -60,6 +60,8 @@ struct fetch_fail {
 };
 
 static int	fetch_inited;
+/* fetch_policy_use's policy (the caller's), or NULL. */
+static const struct fetch_policy *fetch_process_policy;
 
 int
 fetch_global_init(void)
@@ -342,25 +344,25 @@ fetch_write(char *p, size_t size, size_t nmemb, void *arg)
 }
 
 /*
- * libcurl's socket opener: asks the address policy about the resolved address first. A
- * refused address gets no socket (libcurl then tries the next one, or fails to connect).
+ * libcurl's socket opener: asks the address policy (the run's, else the process-wide one)
+ * about the resolved address first. A refused address gets no socket (libcurl then tries
+ * the next one, or fails to connect).
  */
 static curl_socket_t
 fetch_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
 {
 	struct fetch_xfer	*x = arg;
-	const void		*ip = NULL;
+	fetch_allow_fn		 allow = x->f->allow;
+	void			*allow_arg = x->f->allow_arg;
 
-	if (purpose == CURLSOCKTYPE_IPCXN && x->f->allow != NULL &&
-	    !x->f->allow(x->f->allow_arg, &a->addr, a->addrlen)) {
+	if (allow == NULL && fetch_process_policy != NULL) {
+		allow = fetch_policy_allow;
+		allow_arg = (void *)(uintptr_t)fetch_process_policy;
+	}
+	if (purpose == CURLSOCKTYPE_IPCXN && allow != NULL &&
+	    !allow(allow_arg, &a->addr, a->addrlen)) {
 		x->refused = 1;
-		if (a->family == AF_INET)
-			ip = &((const struct sockaddr_in *)(void *)&a->addr)->sin_addr;
-		else if (a->family == AF_INET6)
-			ip = &((const struct sockaddr_in6 *)(void *)&a->addr)->sin6_addr;
-		if (ip == NULL || inet_ntop(a->family, ip, x->refused_addr,
-		    sizeof(x->refused_addr)) == NULL)
-			snprintf(x->refused_addr, sizeof(x->refused_addr), "?");
+		fetch_addr_text(&a->addr, x->refused_addr, sizeof(x->refused_addr));
 		return CURL_SOCKET_BAD;
 	}
 	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
@@ -550,12 +552,14 @@ fetch_curl_msg(struct fetch_xfer *x, CURLcode cc, const struct fetch_fail *ff)
 {
 	struct fetch_req	*r = x->req;
 	size_t			 max = r->max_size ? r->max_size : (size_t)FETCH_MAX_SIZE;
+	char			 host[256];
 
 	snprintf(r->reason, sizeof(r->reason), "%s", curl_easy_strerror(cc));
-	if (ff->result == FETCH_EPOLICY)
-		fetch_fail_msg(x, ff->result, "the address policy does not allow %s",
-		    x->refused_addr);
-	else if (ff->result == FETCH_ETOOBIG)
+	if (ff->result == FETCH_EPOLICY) {
+		fetch_host(x->url, host, sizeof(host));
+		fetch_fail_msg(x, ff->result, "address %s of host %s is not allowed by "
+		    FETCH_POLICY_SETTING, x->refused_addr, host);
+	} else if (ff->result == FETCH_ETOOBIG)
 		fetch_fail_msg(x, ff->result, "the answer is larger than %zu bytes", max);
 	else if (ff->result == FETCH_EINTERNAL && cc == CURLE_WRITE_ERROR)
 		fetch_fail_msg(x, ff->result, "out of memory");
@@ -891,6 +895,52 @@ out:
 
 /* ------------------------------------------------------------ the address policy */
 
+#define V4(a, b, c, d, bits)	{ AF_INET, { a, b, c, d }, bits }
+#define V6(bits, ...)		{ AF_INET6, { __VA_ARGS__ }, bits }
+
+/* Addresses that are not public: refused unless a listed network holds them. */
+static const struct fetch_net fetch_special[] = {
+	V4(0, 0, 0, 0, 8),		/* "this host" (0.0.0.0 reaches the loopback) */
+	V4(10, 0, 0, 0, 8),		/* private */
+	V4(100, 64, 0, 0, 10),		/* shared address space (carrier NAT) */
+	V4(127, 0, 0, 0, 8),		/* loopback */
+	V4(169, 254, 0, 0, 16),		/* link-local */
+	V4(172, 16, 0, 0, 12),		/* private */
+	V4(192, 0, 0, 0, 24),		/* IETF protocol assignments */
+	V4(192, 0, 2, 0, 24),		/* documentation */
+	V4(192, 88, 99, 0, 24),		/* 6to4 relay anycast */
+	V4(192, 168, 0, 0, 16),		/* private */
+	V4(198, 18, 0, 0, 15),		/* benchmarking */
+	V4(198, 51, 100, 0, 24),	/* documentation */
+	V4(203, 0, 113, 0, 24),		/* documentation */
+	V4(224, 0, 0, 0, 4),		/* multicast */
+	V4(240, 0, 0, 0, 4),		/* reserved, broadcast */
+	V6(96, 0),			/* ::, ::1 and the IPv4-compatible ::/96 */
+	V6(64, 0x01, 0x00),		/* discard-only 100::/64 */
+	V6(23, 0x20, 0x01),		/* IETF protocol assignments 2001::/23 */
+	V6(32, 0x20, 0x01, 0x0d, 0xb8),	/* documentation */
+	V6(48, 0x00, 0x64, 0xff, 0x9b, 0x00, 0x01),	/* local-use NAT64 */
+	V6(7, 0xfc),			/* unique local fc00::/7 */
+	V6(10, 0xfe, 0x80),		/* link-local fe80::/10 */
+	V6(10, 0xfe, 0xc0),		/* site-local fec0::/10 */
+	V6(8, 0xff),			/* multicast */
+};
+
+/* Cloud metadata and platform services: reached only when listed one by one. */
+static const struct fetch_net fetch_metadata[] = {
+	V4(169, 254, 169, 254, 32),	/* AWS, GCP, Azure, OpenStack ... */
+	V4(169, 254, 170, 2, 32),	/* AWS ECS task credentials */
+	V4(169, 254, 170, 23, 32),	/* AWS EKS pod identity */
+	V4(100, 100, 100, 200, 32),	/* Alibaba Cloud */
+	V4(168, 63, 129, 16, 32),	/* Azure platform (WireServer) */
+	V4(192, 0, 0, 192, 32),		/* Oracle Cloud */
+	V6(128, 0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54),
+	V6(128, 0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x23),
+};
+
+#undef V4
+#undef V6
+
 /* Parses one "ADDRESS[/BITS]" of len bytes into *net. */
 static int
 fetch_net_parse(const char *s, size_t len, struct fetch_net *net)
@@ -922,6 +972,14 @@ fetch_net_parse(const char *s, size_t len, struct fetch_net *net)
 		    bits > (long)max)
 			return -1;
 		net->prefix = (unsigned)bits;
+	}
+	/* ::ffff:a.b.c.d/N is the IPv4 network a.b.c.d/(N - 96): addresses match as IPv4. */
+	if (net->family == AF_INET6 && net->prefix >= 96 &&
+	    IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)(const void *)net->addr)) {
+		memmove(net->addr, net->addr + 12, 4);
+		memset(net->addr + 4, 0, 12);
+		net->family = AF_INET;
+		net->prefix -= 96;
 	}
 	return 0;
 }
@@ -980,35 +1038,90 @@ fetch_prefix_eq(const unsigned char *a, const unsigned char *b, unsigned bits)
 	return (a[whole] & mask) == (b[whole] & mask);
 }
 
+/* The first of nets[0..n) that holds address a of family fam (exact: /32 or /128 only). */
+static const struct fetch_net *
+fetch_net_find(const struct fetch_net *nets, size_t n, int fam, const unsigned char *a,
+    int exact)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (nets[i].family == fam && (!exact || nets[i].prefix ==
+		    (fam == AF_INET ? 32u : 128u)) &&
+		    fetch_prefix_eq(a, nets[i].addr, nets[i].prefix))
+			return &nets[i];
+	return NULL;
+}
+
+#define FETCH_NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The policy's verdict on one address (fam, a), as fetch_policy_allow describes it. */
+static int
+fetch_policy_judge(const struct fetch_policy *p, int fam, const unsigned char *a)
+{
+	if (fetch_net_find(fetch_metadata, FETCH_NELEM(fetch_metadata), fam, a, 0) != NULL)
+		return fetch_net_find(p->nets, p->n, fam, a, 1) != NULL;
+	if (fetch_net_find(p->nets, p->n, fam, a, 0) != NULL)
+		return 1;
+	return fetch_net_find(fetch_special, FETCH_NELEM(fetch_special), fam, a, 0) == NULL;
+}
+
 int
 fetch_policy_allow(void *arg, const struct sockaddr *sa, socklen_t len)
 {
+	static const unsigned char nat64[12] = { 0x00, 0x64, 0xff, 0x9b };
 	const struct fetch_policy	*p = arg;
 	const struct sockaddr_in	*v4;
 	const struct sockaddr_in6	*v6;
 	const unsigned char		*a;
-	size_t				 i;
-	int				 fam;
 
 	if (p == NULL || sa == NULL)
 		return 0;
 	if (sa->sa_family == AF_INET && len >= (socklen_t)sizeof(*v4)) {
 		v4 = (const struct sockaddr_in *)(const void *)sa;
-		a = (const unsigned char *)&v4->sin_addr;
-		fam = AF_INET;
-	} else if (sa->sa_family == AF_INET6 && len >= (socklen_t)sizeof(*v6)) {
-		v6 = (const struct sockaddr_in6 *)(const void *)sa;
-		a = (const unsigned char *)&v6->sin6_addr;
-		fam = AF_INET6;
-		if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
-			a += 12;
-			fam = AF_INET;
-		}
-	} else
+		return fetch_policy_judge(p, AF_INET, (const unsigned char *)&v4->sin_addr);
+	}
+	if (sa->sa_family != AF_INET6 || len < (socklen_t)sizeof(*v6))
 		return 0;
-	for (i = 0; i < p->n; i++)
-		if (p->nets[i].family == fam &&
-		    fetch_prefix_eq(a, p->nets[i].addr, p->nets[i].prefix))
-			return 1;
-	return 0;
+	v6 = (const struct sockaddr_in6 *)(const void *)sa;
+	a = (const unsigned char *)&v6->sin6_addr;
+	if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr))
+		return fetch_policy_judge(p, AF_INET, a + 12);
+	/* NAT64 and 6to4 addresses lead to their IPv4 address: it must pass too. */
+	if (memcmp(a, nat64, sizeof(nat64)) == 0 && !fetch_policy_judge(p, AF_INET, a + 12))
+		return 0;
+	if (a[0] == 0x20 && a[1] == 0x02 && !fetch_policy_judge(p, AF_INET, a + 2))
+		return 0;
+	return fetch_policy_judge(p, AF_INET6, a);
+}
+
+int
+fetch_allow_any(void *arg, const struct sockaddr *sa, socklen_t len)
+{
+	return 1;
+}
+
+void
+fetch_policy_use(const struct fetch_policy *p)
+{
+	fetch_process_policy = p;
+}
+
+const struct fetch_policy *
+fetch_policy_current(void)
+{
+	return fetch_process_policy;
+}
+
+void
+fetch_addr_text(const struct sockaddr *sa, char *out, size_t sz)
+{
+	const void	*ip = NULL;
+
+	if (sa->sa_family == AF_INET)
+		ip = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+	else if (sa->sa_family == AF_INET6)
+		ip = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+	if (ip == NULL || inet_ntop(sa->sa_family, ip, out, (socklen_t)sz) == NULL)
+		snprintf(out, sz, "?");
 }

@@ -15,8 +15,10 @@
  * Address policy: fetch.allow, when set, is asked about each resolved address before a
  * socket connects to it (every redirect hop and every address of a name included; with a
  * proxy, the proxy's address). A refused address fails the request with FETCH_EPOLICY.
- * Without it every address may be reached. fetch_policy_parse turns a CIDR list into a
- * policy for fetch_policy_allow.
+ * Without it, the process-wide policy of fetch_policy_use applies when one was set (the
+ * server sets it from the setting fetch.allowed_networks), else every address may be
+ * reached (the client tool). fetch_policy_parse turns a CIDR list into a policy for
+ * fetch_policy_allow; fetch_allow_any opts a request out of the process-wide policy.
  *
  * Errors: this module does not log. A failed request has its class in req.result and one
  * line in req.error that never holds a header value marked secret, the URL's password or
@@ -167,17 +169,51 @@ struct fetch_policy {
 };
 
 /*
+ * A source's fetch that failed talking to the remote has a message "could not fetch URL:
+ * WHY"; callers who are not admins are shown "could not fetch URL" only (WHY may tell a
+ * port scan what answers where).
+ */
+#define FETCH_FAILED_PREFIX	"could not fetch "
+
+/* The server's setting that holds the list of allowed networks (named in messages). */
+#define FETCH_POLICY_SETTING	"fetch.allowed_networks"
+/* Its default: the private ranges. */
+#define FETCH_POLICY_DEFAULT	"10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7"
+
+/*
  * Parses a list of networks, "127.0.0.0/8, ::1/128, 10.0.0.0/8" (comma or blank
- * separated; an address without /N is one host), into *p (fetch_policy_release frees it).
- * An empty list allows nothing. 0, or -1 with the reason in err.
+ * separated; an address without /N is one host; an IPv4-mapped IPv6 network
+ * ::ffff:a.b.c.d/N is stored as the IPv4 network), into *p (fetch_policy_release frees
+ * it). 0, or -1 with the reason in err.
  */
 int	 fetch_policy_parse(const char *list, struct fetch_policy *p, char *err,
 	    size_t errsz);
 void	 fetch_policy_release(struct fetch_policy *);
 /*
- * A fetch_allow_fn: 1 when the address lies in one of the networks of the
- * struct fetch_policy at arg (an IPv4-mapped IPv6 address counts as its IPv4 address).
+ * A fetch_allow_fn: 1 when the address may be reached under the struct fetch_policy at
+ * arg (its listed networks):
+ *  - a cloud metadata address (169.254.169.254, 169.254.170.2, 169.254.170.23,
+ *    100.100.100.200, 168.63.129.16, 192.0.0.192, fd00:ec2::254, fd00:ec2::23) only when
+ *    it is listed as a single address (a /32 or /128), never through a wider network;
+ *  - any other address lying in a listed network;
+ *  - else a public address; never a special-purpose one (this host 0/8, loopback 127/8
+ *    and ::1, link-local 169.254/16 and fe80::/10, the private ranges 10/8, 172.16/12,
+ *    192.168/16 and fc00::/7, shared 100.64/10, the documentation, benchmarking,
+ *    multicast and reserved ranges, ::, ::/96, 100::/64, 2001::/23, fec0::/10).
+ * An IPv4-mapped IPv6 address is judged as its IPv4 address, and so is the IPv4 address
+ * inside a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) one. NULL arg: refuses all.
  */
 int	 fetch_policy_allow(void *arg, const struct sockaddr *, socklen_t);
+/* A fetch_allow_fn that allows every address (endpoints the operator's environment names). */
+int	 fetch_allow_any(void *arg, const struct sockaddr *, socklen_t);
+
+/*
+ * The process-wide policy: applies to every run whose fetch.allow is NULL, and to the
+ * git transport (lib/gitrepo.c). p is kept by pointer (NULL: none, every address).
+ */
+void	 fetch_policy_use(const struct fetch_policy *p);
+const struct fetch_policy *fetch_policy_current(void);
+/* The address of an IPv4 or IPv6 socket address as text ("?" for another family). */
+void	 fetch_addr_text(const struct sockaddr *, char *out, size_t sz);
 
 #endif

@@ -1,22 +1,36 @@
 /* gitrepo.c: bare clones and fetches with libgit2, tree listing and blob reads. */
 #include "config.h"
 
+#include <sys/types.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
+#include <curl/curl.h>
 #include <git2.h>
+#include <git2/sys/stream.h>
 
 #include "ctxd.h"
+#include "fetch.h"
 
 #define GITREPO_REMOTE	"origin"
 #define GITREPO_REFSPEC	"+refs/heads/*:refs/remotes/origin/*"
 #define GITREPO_MB	(1024 * 1024)
+#define GITREPO_CONNECT_MS	30000	/* connect phase of one address */
 
 struct gitrepo {
 	git_repository	*repo;
@@ -26,18 +40,262 @@ struct gitrepo {
 
 /* State shared with the libgit2 callbacks of one clone or fetch. */
 struct gitrepo_ctx {
+	const char	*url;
 	const char	*user;
 	const char	*token;
+	const char	*plain_http_hosts;	/* may get the token over http */
+	char		 host[256];	/* url's host (no brackets) and port: with a */
+	char		 port[16];	/* token, the only place connected to */
 	size_t		 max;		/* max_fetch_bytes, 0: unlimited */
 	int		 ncred;		/* credential requests so far */
 	int		 auth_failed;
 	int		 too_big;
+	char		 refusal[512];	/* why a connection or the token was refused */
 };
+
+/* ------------------------------------------------------------ the transport's sockets */
+
+/*
+ * libgit2 opens every connection of a clone or fetch through the registered standard
+ * stream (https layers its TLS stream on it): this one resolves the host, asks the
+ * address policy of lib/fetch.c about each address and connects to the first allowed
+ * one that answers, so git and libcurl share one policy.
+ */
+struct gitrepo_stream {
+	git_stream	 parent;
+	char		*host;
+	char		*port;
+	int		 fd;
+};
+
+/* The sync in progress (one at a time per process): where a refusal is recorded. */
+static struct gitrepo_ctx *gitrepo_cur;
+
+/* "host" or "host:port" (the port unless it is 80 or 443), for messages. */
+static void
+gitrepo_stream_name(const struct gitrepo_stream *st, char *out, size_t outsz)
+{
+	if (strcmp(st->port, "80") == 0 || strcmp(st->port, "443") == 0)
+		snprintf(out, outsz, "%s", st->host);
+	else
+		snprintf(out, outsz, "%s:%s", st->host, st->port);
+}
+
+/* Connects a socket to ai within GITREPO_CONNECT_MS; the socket, or -1 with errno. */
+static int
+gitrepo_connect_one(const struct addrinfo *ai)
+{
+	struct pollfd	 pfd;
+	socklen_t	 len = sizeof(int);
+	int		 fd, flags, e = 0;
+
+	if ((fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    ai->ai_protocol)) == -1)
+		return -1;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == -1) {
+		if (errno != EINPROGRESS)
+			goto fail;
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		if ((e = poll(&pfd, 1, GITREPO_CONNECT_MS)) <= 0) {
+			errno = e == 0 ? ETIMEDOUT : errno;
+			goto fail;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) == -1)
+			goto fail;
+		if (e != 0) {
+			errno = e;
+			goto fail;
+		}
+	}
+	if ((flags = fcntl(fd, F_GETFL)) == -1 || fcntl(fd, F_SETFL, flags &
+	    ~O_NONBLOCK) == -1)
+		goto fail;
+	return fd;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+static int
+gitrepo_stream_connect(git_stream *s)
+{
+	struct gitrepo_stream	*st = (struct gitrepo_stream *)s;
+	const struct fetch_policy *pol = fetch_policy_current();
+	struct addrinfo		 hints, *res = NULL, *ai;
+	char			 refused[INET6_ADDRSTRLEN] = "", name[300], msg[512];
+	int			 fd = -1, e, tried = 0, saved = 0;
+
+	gitrepo_stream_name(st, name, sizeof(name));
+	/*
+	 * libgit2 keeps the credentials of a server across a redirect and asks the
+	 * callback with the first URL: with a token, nothing but the repository's own
+	 * host and port is connected to, so the token cannot follow a redirect.
+	 */
+	if (gitrepo_cur != NULL && gitrepo_cur->token != NULL &&
+	    (strcasecmp(st->host, gitrepo_cur->host) != 0 ||
+	    strcmp(st->port, gitrepo_cur->port) != 0)) {
+		snprintf(gitrepo_cur->refusal, sizeof(gitrepo_cur->refusal),
+		    "the server redirected to %s: with a git token for the repository's "
+		    "host, no other host or port is connected to", name);
+		git_error_set_str(GIT_ERROR_NET, gitrepo_cur->refusal);
+		return -1;
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if ((e = getaddrinfo(st->host, st->port, &hints, &res)) != 0) {
+		snprintf(msg, sizeof(msg), "failed to resolve address for %s: %s", st->host,
+		    gai_strerror(e));
+		git_error_set_str(GIT_ERROR_NET, msg);
+		return -1;
+	}
+	for (ai = res; ai != NULL && fd == -1; ai = ai->ai_next) {
+		if (pol != NULL && !fetch_policy_allow((void *)(uintptr_t)pol, ai->ai_addr,
+		    ai->ai_addrlen)) {
+			fetch_addr_text(ai->ai_addr, refused, sizeof(refused));
+			continue;
+		}
+		tried = 1;
+		if ((fd = gitrepo_connect_one(ai)) == -1)
+			saved = errno;
+	}
+	freeaddrinfo(res);
+	if (fd != -1) {
+		st->fd = fd;
+		return 0;
+	}
+	if (!tried) {
+		snprintf(msg, sizeof(msg), "address %s of host %s is not allowed by "
+		    FETCH_POLICY_SETTING, refused, name);
+		if (gitrepo_cur != NULL)
+			snprintf(gitrepo_cur->refusal, sizeof(gitrepo_cur->refusal), "%s",
+			    msg);
+	} else
+		snprintf(msg, sizeof(msg), "failed to connect to %s: %s", name,
+		    strerror(saved));
+	git_error_set_str(GIT_ERROR_NET, msg);
+	return -1;
+}
+
+static ssize_t
+gitrepo_stream_read(git_stream *s, void *data, size_t len)
+{
+	struct gitrepo_stream	*st = (struct gitrepo_stream *)s;
+	ssize_t			 n;
+
+	while ((n = recv(st->fd, data, len, 0)) == -1 && errno == EINTR)
+		continue;
+	if (n == -1)
+		git_error_set_str(GIT_ERROR_NET, "error receiving data from the server");
+	return n;
+}
+
+static ssize_t
+gitrepo_stream_write(git_stream *s, const char *data, size_t len, int flags)
+{
+	struct gitrepo_stream	*st = (struct gitrepo_stream *)s;
+	ssize_t			 n;
+
+	while ((n = send(st->fd, data, len, MSG_NOSIGNAL)) == -1 && errno == EINTR)
+		continue;
+	if (n == -1)
+		git_error_set_str(GIT_ERROR_NET, "error sending data to the server");
+	return n;
+}
+
+static int
+gitrepo_stream_close(git_stream *s)
+{
+	struct gitrepo_stream	*st = (struct gitrepo_stream *)s;
+	int			 rc = 0;
+
+	if (st->fd != -1 && close(st->fd) == -1)
+		rc = -1;
+	st->fd = -1;
+	return rc;
+}
+
+static void
+gitrepo_stream_free(git_stream *s)
+{
+	struct gitrepo_stream	*st = (struct gitrepo_stream *)s;
+
+	if (st == NULL)
+		return;
+	if (st->fd != -1)
+		close(st->fd);
+	free(st->host);
+	free(st->port);
+	free(st);
+}
+
+/* git_stream_registration.init: a stream to host:port, not connected yet. */
+static int
+gitrepo_stream_new(git_stream **out, const char *host, const char *port)
+{
+	struct gitrepo_stream	*st;
+
+	*out = NULL;
+	if ((st = calloc(1, sizeof(*st))) == NULL || (st->host = strdup(host)) == NULL ||
+	    (st->port = strdup(port)) == NULL) {
+		if (st != NULL)
+			free(st->host);
+		free(st);
+		git_error_set_oom();
+		return -1;
+	}
+	st->fd = -1;
+	st->parent.version = GIT_STREAM_VERSION;
+	st->parent.connect = gitrepo_stream_connect;
+	st->parent.read = gitrepo_stream_read;
+	st->parent.write = gitrepo_stream_write;
+	st->parent.close = gitrepo_stream_close;
+	st->parent.free = gitrepo_stream_free;
+	*out = &st->parent;
+	return 0;
+}
+
+/* Makes gitrepo_stream_new libgit2's standard stream (after each git_libgit2_init). */
+static int
+gitrepo_stream_register(void)
+{
+	static git_stream_registration reg = { GIT_STREAM_VERSION, gitrepo_stream_new, NULL };
+
+	return git_stream_register(GIT_STREAM_STANDARD, &reg);
+}
+
+/*
+ * 1 when "host[:port]" hp may get the token over plain http: a comma-separated entry of
+ * list is hp itself, or its host alone (any port).
+ */
+static int
+gitrepo_plain_ok(const char *list, const char *hp)
+{
+	const char	*p = list != NULL ? list : "";
+	size_t		 n;
+
+	for (;;) {
+		p += strspn(p, ", \t");
+		if (*p == '\0')
+			return 0;
+		n = strcspn(p, ", \t");
+		if (strncasecmp(p, hp, n) == 0 && (hp[n] == '\0' || (hp[n] == ':' &&
+		    hp[n + 1] != '\0' && strspn(hp + n + 1, "0123456789") ==
+		    strlen(hp + n + 1))))
+			return 1;
+		p += n;
+	}
+}
 
 /*
  * Credentials callback: hands user/token over once. A second request means the server refused
  * them, and no token means there is nothing to offer: both end with GIT_EAUTH and a fresh error
- * text (libgit2 would otherwise report a misleading leftover).
+ * text (libgit2 would otherwise report a misleading leftover). Over plain http the token
+ * goes only to the hosts of git.plain_http_hosts. (libgit2 1.5 passes the remote's URL,
+ * not the one a redirect led to: gitrepo_stream_connect keeps the token on that host.)
  */
 static int
 gitrepo_cred_cb(git_credential **out, const char *url, const char *user_from_url,
@@ -45,7 +303,18 @@ gitrepo_cred_cb(git_credential **out, const char *url, const char *user_from_url
 {
 	struct gitrepo_ctx	*c = payload;
 	const char		*user;
+	char			 hp[300];
 
+	if (c->token != NULL && strncasecmp(c->url, "http://", 7) == 0) {
+		fetch_host(c->url, hp, sizeof(hp));
+		if (!gitrepo_plain_ok(c->plain_http_hosts, hp)) {
+			snprintf(c->refusal, sizeof(c->refusal), "the git token is not "
+			    "sent over plain http to %s (list the host in "
+			    "git.plain_http_hosts to allow it)", hp);
+			git_error_set_str(GIT_ERROR_NET, c->refusal);
+			return GIT_EAUTH;
+		}
+	}
 	if (c->token == NULL || c->ncred++ > 0 ||
 	    (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) == 0) {
 		c->auth_failed = 1;
@@ -170,7 +439,9 @@ gitrepo_fail(const struct gitrepo_ctx *c, int code, const char *url, const char 
 
 	gitrepo_host(url, host, sizeof(host));
 	gitrepo_scrub(msg, c->token, clean, sizeof(clean));
-	if (c->too_big) {
+	if (c->refusal[0] != '\0')
+		snprintf(err, errsz, "%s", c->refusal);
+	else if (c->too_big) {
 		if (c->max >= GITREPO_MB)
 			snprintf(err, errsz, "repository is larger than the limit of %zu MB",
 			    c->max / GITREPO_MB);
@@ -409,6 +680,51 @@ out:
 	return rc;
 }
 
+/* The context of one sync: its URL, credentials and limits, the URL's host and port. */
+static void
+gitrepo_ctx_init(struct gitrepo_ctx *c, const char *url, const char *user,
+    const char *token, const struct gitrepo_limits *limits)
+{
+	CURLU	*u;
+	char	*h = NULL, *p = NULL;
+	size_t	 n;
+
+	memset(c, 0, sizeof(*c));
+	c->url = url != NULL ? url : "";
+	c->user = user;
+	c->token = token != NULL && *token != '\0' ? token : NULL;
+	c->max = limits != NULL ? limits->max_fetch_bytes : 0;
+	c->plain_http_hosts = limits != NULL ? limits->plain_http_hosts : NULL;
+	if ((u = curl_url()) == NULL)
+		return;
+	if (curl_url_set(u, CURLUPART_URL, c->url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &p, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+		n = strlen(h);
+		if (n >= 2 && h[0] == '[' && h[n - 1] == ']')
+			snprintf(c->host, sizeof(c->host), "%.*s", (int)(n - 2), h + 1);
+		else
+			snprintf(c->host, sizeof(c->host), "%s", h);
+		snprintf(c->port, sizeof(c->port), "%s", p);
+	}
+	curl_free(h);
+	curl_free(p);
+	curl_url_cleanup(u);
+}
+
+/* A failure to talk to the remote: err becomes "could not fetch URL: <err>". */
+static void
+gitrepo_fetch_failed(const char *url, char *err, size_t errsz)
+{
+	char	*why;
+
+	if ((why = strdup(err)) == NULL)
+		snprintf(err, errsz, FETCH_FAILED_PREFIX "%s", url);
+	else
+		snprintf(err, errsz, FETCH_FAILED_PREFIX "%s: %s", url, why);
+	free(why);
+}
+
 int
 gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
     const char *dir, const char *user, const char *token,
@@ -427,11 +743,8 @@ gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	*out = NULL;
 	if (errsz > 0)
 		err[0] = '\0';
-	memset(&c, 0, sizeof(c));
-	c.user = user;
-	c.token = token != NULL && *token != '\0' ? token : NULL;
-	c.max = limits != NULL ? limits->max_fetch_bytes : 0;
-	if (git_libgit2_init() < 0) {
+	gitrepo_ctx_init(&c, url, user, token, limits);
+	if (git_libgit2_init() < 0 || gitrepo_stream_register() != 0) {
 		snprintf(err, errsz, "cannot initialise libgit2");
 		log_err("%s: %s", __func__, err);
 		return -1;
@@ -479,9 +792,15 @@ gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 		gitrepo_fail(&c, code, dir, "cannot open the local clone", err, errsz);
 		goto out;
 	}
-	if (gitrepo_config_origin(g->repo, url, &c, err, errsz) == -1 ||
-	    gitrepo_fetch(g->repo, url, &c, &defbranch, err, errsz) == -1)
+	if (gitrepo_config_origin(g->repo, url, &c, err, errsz) == -1)
 		goto out;
+	gitrepo_cur = &c;
+	code = gitrepo_fetch(g->repo, url, &c, &defbranch, err, errsz);
+	gitrepo_cur = NULL;
+	if (code == -1) {
+		gitrepo_fetch_failed(url, err, errsz);
+		goto out;
+	}
 	fresh = 0;	/* a good first clone stays, even if the branch is wrong */
 	if (defbranch != NULL)
 		gitrepo_set_origin_head(g->repo, defbranch);

@@ -21,6 +21,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "sandbox.h"
 #include "validate.h"
 
 #define HTTP_MAX_WORKERS	64
@@ -682,6 +683,21 @@ http_on_signal(int sig)
 	http_stop = 1;
 }
 
+/* After init: the seccomp filter of a responder that asks for it (unless turned off). */
+static int
+http_sandbox(const struct http_responder *rs)
+{
+	char	 err[256];
+
+	if (!rs->sandbox || !sandbox_wanted())
+		return 0;
+	if (sandbox_install(err, sizeof(err)) == -1) {
+		log_err("%s (CTXD_SECCOMP=off runs without it)", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* One worker: accept and answer until told to stop. */
 static int
 http_worker(int sock, const struct http_responder *rs)
@@ -694,7 +710,7 @@ http_worker(int sock, const struct http_responder *rs)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
-	if ((ctx = rs->init(&db)) == NULL)
+	if ((ctx = rs->init(&db)) == NULL || http_sandbox(rs) == -1)
 		return 1;
 	if (FCGX_InitRequest(&fr, sock, 0) != 0)
 		return 1;
@@ -758,7 +774,7 @@ http_cgi(const struct http_responder *rs)
 	struct sqlite3	*db = NULL;
 	void		*ctx;
 
-	if ((ctx = rs->init(&db)) == NULL)
+	if ((ctx = rs->init(&db)) == NULL || http_sandbox(rs) == -1)
 		return 1;
 	memset(&r, 0, sizeof(r));
 	http_dispatch(&r, rs, db, ctx);
@@ -839,6 +855,7 @@ http_serve(int argc, char **argv, const struct http_responder *rs)
 	struct stat	 st;
 
 	log_init(rs->prog);
+	db_umask();
 	if ((rc = http_options(argc, argv, rs->prog, &sockpath, &nworkers)) != -1)
 		return rc;
 	if (license_check_env(rs->prog) == -1)
@@ -863,8 +880,9 @@ http_serve(int argc, char **argv, const struct http_responder *rs)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	log_info("serving with %ld workers on %s", nworkers,
-	    sockpath ? sockpath : "fd 0");
+	log_info("serving with %ld workers on %s%s", nworkers,
+	    sockpath ? sockpath : "fd 0", !rs->sandbox ? "" : sandbox_wanted() ?
+	    " (seccomp filter on)" : " (seccomp filter off: CTXD_SECCOMP=off)");
 	rc = http_supervise(rs, sock, nworkers);
 	if (sockpath != NULL)
 		unlink(sockpath);

@@ -167,6 +167,8 @@ provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
 
 	memset(&l, 0, sizeof(l));
 	memset(&e, 0, sizeof(e));
+	/* The calls to the providers go through the address policy, re-read with them. */
+	netpolicy_load(db, datadir);
 	lp = provider_setting(db, datadir, "ai.llm.provider");
 	ep = provider_setting(db, datadir, "ai.embed.provider");
 	lkey = provider_setting(db, datadir, "ai.llm.api_key");

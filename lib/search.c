@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "catalog.h"
 #include "provider.h"
 #include "search.h"
 #include "vector.h"
@@ -1024,6 +1025,7 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 		goto out;
 	case SEARCH_LIB_FAILED:
 		status = 404;
+		catalog_public_error(lib.error);
 		if (buf_printf(out, "library %s has no index: its indexing failed (%s)",
 		    id, lib.error) == -1)
 			status = -1;

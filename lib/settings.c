@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "fetch.h"
 #include "http.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
@@ -31,6 +32,7 @@ struct setting_def {
 
 static int	 settings_check_origins(const char *, char *, size_t);
 static int	 settings_check_hostnames(const char *, char *, size_t);
+static int	 settings_check_networks(const char *, char *, size_t);
 
 static const struct setting_def settings_defs[] = {
 	{ "git.github.token", SET_SECRET, NULL, 0, 0,
@@ -109,6 +111,14 @@ static const struct setting_def settings_defs[] = {
 	  "names this server answers to besides IP addresses, localhost and the "
 	  "machine's host name (comma-separated host[:port]); other Host headers get 421",
 	  NULL },
+	/* Outbound connections (lib/fetch.h, fetch_policy_allow). */
+	{ FETCH_POLICY_SETTING, SET_STRING, FETCH_POLICY_DEFAULT, 0, 0,
+	  "networks besides public addresses that the server may connect to (git, AI "
+	  "providers): comma-separated ADDRESS/BITS; loopback and link-local only when "
+	  "listed, a cloud metadata address only listed alone", NULL },
+	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
+	  "hosts (host or host:port, comma-separated) that may receive a git token over "
+	  "plain http", NULL },
 };
 
 /* Further rules of some SET_STRING settings: 0, or -1 with the reason in err. */
@@ -118,6 +128,8 @@ static const struct {
 } settings_checks[] = {
 	{ "mcp.allowed_origins", settings_check_origins },
 	{ "server.hostnames", settings_check_hostnames },
+	{ FETCH_POLICY_SETTING, settings_check_networks },
+	{ "git.plain_http_hosts", settings_check_hostnames },
 };
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))
@@ -346,6 +358,18 @@ settings_valid_choice(const char *choices, const char *value)
 			return 0;
 		p = bar + 1;
 	}
+}
+
+/* fetch.allowed_networks: a list fetch_policy_parse accepts. */
+static int
+settings_check_networks(const char *v, char *err, size_t errsz)
+{
+	struct fetch_policy	 p;
+
+	if (fetch_policy_parse(v, &p, err, errsz) == -1)
+		return -1;
+	fetch_policy_release(&p);
+	return 0;
 }
 
 int

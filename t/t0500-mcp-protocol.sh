@@ -236,8 +236,9 @@ if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-mcp" | grep 
 	    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"resolve-library-id","arguments":{"libraryName":"requests","query":"x"}}}' \
 	    '[{"jsonrpc":"2.0","id":3,"method":"tools/list"},{"jsonrpc":"2.0","id":4,"method":"nope"},5]' \
 	    '{"jsonrpc":"2.0","id":'; do
+		# valgrind 3.19 does not know seccomp(2): the filter stays out (ctxd-mcp(8)).
 		printf '%s' "$body" | env REQUEST_METHOD=POST DOCUMENT_URI=/mcp \
-		    CONTENT_TYPE=application/json CONTENT_LENGTH=${#body} \
+		    CONTENT_TYPE=application/json CONTENT_LENGTH=${#body} CTXD_SECCOMP=off \
 		    "${VG[@]}" --log-file="$T/log/vg.mcp" "$top_builddir/ctxd-mcp" \
 		    >"$T/cgi.out" 2>"$T/cgi.err"
 		rc=$?

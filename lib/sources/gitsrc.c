@@ -2,8 +2,10 @@
  * gitsrc.c: the git source back end (prefix gitsrc_: git_ is libgit2's). Clones or
  * fetches the repository into
  * DATA_DIR/repos/<host>/<owner>/<repo>.git (lib/gitrepo.c), with the GitHub- or
- * GitLab-type token of its host from the settings; the documents are the files of the
- * branch's commit, their content hashes the blob ids, the set's version the commit.
+ * GitLab-type token of its host from the settings (over plain http only to the hosts of
+ * git.plain_http_hosts), every connection under the address policy of
+ * fetch.allowed_networks; the documents are the files of the branch's commit, their
+ * content hashes the blob ids, the set's version the commit.
  */
 #include "config.h"
 
@@ -99,7 +101,7 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 {
 	struct gitrepo_limits lim;
 	struct gitsrc	*s;
-	char		*user = NULL, *token = NULL, *dir = NULL;
+	char		*user = NULL, *token = NULL, *dir = NULL, *plain = NULL;
 	const char	*kind;
 	int		 rc = -1;
 
@@ -116,6 +118,10 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 		goto out;
 	}
 	lim.max_fetch_bytes = (size_t)c->max_fetch_mb * 1024 * 1024;
+	lim.plain_http_hosts = plain = settings_get(c->db, c->datadir,
+	    "git.plain_http_hosts");
+	/* Every connection of the clone is checked against fetch.allowed_networks. */
+	netpolicy_load(c->db, c->datadir);
 	if (gitrepo_sync(&s->repo, c->url, c->branch, dir, user, token, &lim, err,
 	    errsz) == -1)
 		goto out;
@@ -128,6 +134,7 @@ out:
 	free(token);
 	free(user);
 	free(dir);
+	free(plain);
 	return rc;
 }
 

@@ -264,7 +264,9 @@ ctxd_admin() {
 }
 
 # ctxd_setup: create $T (removed at exit), DATA_DIR=$T/data, a LICENSE_KEY minted with the
-# development key (extra mint options in $LICENSE_MINT_ARGS), and run ctxd-admin init.
+# development key (extra mint options in $LICENSE_MINT_ARGS), run ctxd-admin init, and set
+# fetch.allowed_networks to $CTXD_TEST_NETWORKS (the loopback listed) and
+# git.plain_http_hosts to 127.0.0.1.
 ctxd_setup() {
 	if [ -z "$T" ]; then
 		T=$(mktemp -d "${TMPDIR:-/tmp}/ctxd-test.XXXXXX") || bail_out "mktemp failed"
@@ -288,7 +290,16 @@ ctxd_setup() {
 		_show_log "$T/log/init.log"
 		bail_out "ctxd-admin init failed"
 	fi
+	# The git server and the stand-ins of the tests listen on the loopback, which the
+	# default address policy refuses: list it (t0125 checks the default), and let the
+	# tokens go to the test git server over plain http.
+	ctxd_admin settings set fetch.allowed_networks "$CTXD_TEST_NETWORKS" >>"$T/log/init.log" 2>&1 &&
+	    ctxd_admin settings set git.plain_http_hosts 127.0.0.1 >>"$T/log/init.log" 2>&1 ||
+	    bail_out "cannot set fetch.allowed_networks: $(cat "$T/log/init.log")"
 }
+
+# The address policy of the tests: the default private ranges and the loopback.
+CTXD_TEST_NETWORKS="127.0.0.0/8, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7"
 
 # pick_port: print a random TCP port in 20000-60000 that nothing listens on.
 pick_port() {

@@ -320,6 +320,117 @@ test_redirects(void)
 	fetch_release(&f);
 }
 
+/*
+ * fetch_policy_allow on one address under the policy of list: 1 allowed, 0 refused, -1 when
+ * the list or the address does not parse.
+ */
+static int
+allowed(const char *list, const char *addr)
+{
+	struct fetch_policy	 p;
+	struct sockaddr_in	 s4;
+	struct sockaddr_in6	 s6;
+	char			 err[128];
+	int			 r;
+
+	memset(&s4, 0, sizeof(s4));
+	memset(&s6, 0, sizeof(s6));
+	s4.sin_family = AF_INET;
+	s6.sin6_family = AF_INET6;
+	if (fetch_policy_parse(list, &p, err, sizeof(err)) == -1)
+		return -1;
+	if (inet_pton(AF_INET, addr, &s4.sin_addr) == 1)
+		r = fetch_policy_allow(&p, (struct sockaddr *)&s4, sizeof(s4));
+	else if (inet_pton(AF_INET6, addr, &s6.sin6_addr) == 1)
+		r = fetch_policy_allow(&p, (struct sockaddr *)&s6, sizeof(s6));
+	else
+		r = -1;
+	fetch_policy_release(&p);
+	return r;
+}
+
+/* The verdicts of the policy: list, address, expected. */
+static const struct {
+	const char	*list, *addr;
+	int		 want;
+} policy_cases[] = {
+	/* Nothing listed: public addresses only. */
+	{ "", "8.8.8.8", 1 },
+	{ "", "2606:4700:4700::1111", 1 },
+	{ "", "::ffff:8.8.8.8", 1 },
+	{ "", "172.32.0.1", 1 },		/* just outside 172.16/12 */
+	{ "", "127.0.0.1", 0 },
+	{ "", "127.255.255.254", 0 },
+	{ "", "::1", 0 },
+	{ "", "::ffff:127.0.0.1", 0 },		/* IPv4-mapped loopback */
+	{ "", "0.0.0.0", 0 },			/* reaches the loopback on Linux */
+	{ "", "::", 0 },
+	{ "", "::127.0.0.1", 0 },		/* IPv4-compatible */
+	{ "", "169.254.169.254", 0 },		/* cloud metadata */
+	{ "", "169.254.170.2", 0 },
+	{ "", "100.100.100.200", 0 },
+	{ "", "168.63.129.16", 0 },		/* public, but Azure's platform host */
+	{ "", "fd00:ec2::254", 0 },
+	{ "", "fe80::1", 0 },
+	{ "", "10.1.2.3", 0 },
+	{ "", "100.64.0.1", 0 },
+	{ "", "224.0.0.1", 0 },
+	{ "", "255.255.255.255", 0 },
+	{ "", "64:ff9b::7f00:1", 0 },		/* NAT64 of 127.0.0.1 */
+	{ "", "64:ff9b::808:808", 1 },		/* NAT64 of 8.8.8.8 */
+	{ "", "2002:7f00:1::", 0 },		/* 6to4 of 127.0.0.1 */
+	{ "", "2002:808:808::", 1 },
+	/* The default: the private ranges, never the metadata address inside them. */
+	{ FETCH_POLICY_DEFAULT, "10.1.2.3", 1 },
+	{ FETCH_POLICY_DEFAULT, "172.20.0.1", 1 },
+	{ FETCH_POLICY_DEFAULT, "192.168.1.1", 1 },
+	{ FETCH_POLICY_DEFAULT, "fd12:3456::1", 1 },
+	{ FETCH_POLICY_DEFAULT, "::ffff:192.168.1.1", 1 },
+	{ FETCH_POLICY_DEFAULT, "fd00:ec2::254", 0 },
+	{ FETCH_POLICY_DEFAULT, "127.0.0.1", 0 },
+	{ FETCH_POLICY_DEFAULT, "::1", 0 },
+	{ FETCH_POLICY_DEFAULT, "169.254.169.254", 0 },
+	{ FETCH_POLICY_DEFAULT, "0.0.0.0", 0 },
+	{ FETCH_POLICY_DEFAULT, "8.8.8.8", 1 },
+	/* The loopback and link-local listed; metadata still needs its own entry. */
+	{ "127.0.0.0/8, 169.254.0.0/16", "127.5.5.5", 1 },
+	{ "127.0.0.0/8, 169.254.0.0/16", "::ffff:127.0.0.1", 1 },
+	{ "127.0.0.0/8, 169.254.0.0/16", "169.254.1.1", 1 },
+	{ "127.0.0.0/8, 169.254.0.0/16", "169.254.169.254", 0 },
+	{ "127.0.0.0/8, 169.254.0.0/16", "::1", 0 },
+	{ "169.254.169.254 ::1", "169.254.169.254", 1 },
+	{ "169.254.169.254 ::1", "::1", 1 },
+	{ "169.254.169.254 ::1", "169.254.169.253", 0 },
+	{ "::ffff:127.0.0.0/104", "127.0.0.1", 1 },	/* a mapped network is IPv4 */
+	{ "::ffff:127.0.0.0/104", "128.0.0.1", 1 },
+	{ "::ffff:127.0.0.0/104", "::1", 0 },
+	{ "0.0.0.0/0, ::/0", "0.0.0.0", 1 },
+	{ "0.0.0.0/0, ::/0", "127.0.0.1", 1 },
+	{ "0.0.0.0/0, ::/0", "fe80::1", 1 },
+	{ "0.0.0.0/0, ::/0", "169.254.169.254", 0 },
+	{ "0.0.0.0/0, ::/0", "fd00:ec2::254", 0 },
+	/* Not a list. */
+	{ "10.0.0.0/33", "10.0.0.1", -1 },
+	{ "::1/129", "::1", -1 },
+	{ "1.2.3.4/", "1.2.3.4", -1 },
+	{ "example.com", "1.2.3.4", -1 },
+};
+
+static void
+test_policy_cases(void)
+{
+	size_t	 i;
+	int	 got;
+
+	for (i = 0; i < sizeof(policy_cases) / sizeof(policy_cases[0]); i++) {
+		got = allowed(policy_cases[i].list, policy_cases[i].addr);
+		ok(got == policy_cases[i].want, "policy \"%s\": %s %s (got %d)",
+		    policy_cases[i].list, policy_cases[i].addr, policy_cases[i].want == 1 ?
+		    "allowed" : policy_cases[i].want == 0 ? "refused" : "does not parse",
+		    got);
+	}
+}
+
 static void
 test_policy(void)
 {
@@ -327,8 +438,7 @@ test_policy(void)
 	struct fetch		 f;
 	struct fetch_policy	 pol;
 	struct fetch_req	 r;
-	struct sockaddr_in6	 s6;
-	char			 u[128], err[128];
+	char			 u[128], err[128], want[160];
 	int			 hits;
 
 	ok(fetch_policy_parse("10.0.0.0/8", &pol, err, sizeof(err)) == 0 && pol.n == 1,
@@ -342,37 +452,50 @@ test_policy(void)
 	rc = fetch_run(&f, &r, 1);
 	ok(rc == -1 && r.result == FETCH_EPOLICY && r.ntries == 1,
 	    "127.0.0.1 refused when only 10.0.0.0/8 is allowed, not retried");
-	ok(strstr(r.error, "does not allow 127.0.0.1") != NULL, "the error says so: %s",
-	    r.error);
+	snprintf(want, sizeof(want), "address 127.0.0.1 of host 127.0.0.1:%d is not allowed "
+	    "by fetch.allowed_networks", srv_port);
+	is_str(r.error, want, "the error names the address, the host and the setting");
 	ok(srv_hits[HIT_ALL] == hits, "nothing reached the server");
 	fetch_req_release(&r);
-	req_get(&r, u, sizeof(u), "/redir-to/127.0.0.1/ok");
 	fetch_policy_release(&pol);
 
 	ok(fetch_policy_parse("127.0.0.0/8, ::1/128 10.0.0.0/8", &pol, err, sizeof(err)) ==
 	    0 && pol.n == 3, "parse a list of three");
+	req_get(&r, u, sizeof(u), "/redir-to/127.0.0.1/ok");
 	rc = fetch_run(&f, &r, 1);
 	ok(rc == 0 && r.status == 302, "allowed when 127.0.0.0/8 is listed");
 	fetch_req_release(&r);
-
-	memset(&s6, 0, sizeof(s6));
-	s6.sin6_family = AF_INET6;
-	inet_pton(AF_INET6, "::ffff:127.1.2.3", &s6.sin6_addr);
-	ok(fetch_policy_allow(&pol, (struct sockaddr *)&s6, sizeof(s6)) == 1,
-	    "an IPv4-mapped address counts as IPv4");
-	inet_pton(AF_INET6, "::2", &s6.sin6_addr);
-	ok(fetch_policy_allow(&pol, (struct sockaddr *)&s6, sizeof(s6)) == 0,
-	    "::2 is outside ::1/128");
 	fetch_policy_release(&pol);
 	ok(fetch_policy_parse("10.0.0.0/33", &pol, err, sizeof(err)) == -1 &&
 	    strstr(err, "10.0.0.0/33") != NULL, "a bad prefix is refused: %s", err);
-	ok(fetch_policy_parse("example.com", &pol, err, sizeof(err)) == -1,
-	    "a name is refused");
-	ok(fetch_policy_parse("", &pol, err, sizeof(err)) == 0 && pol.n == 0 &&
-	    fetch_policy_allow(&pol, (struct sockaddr *)&s6, sizeof(s6)) == 0,
-	    "an empty list allows nothing");
-	fetch_policy_release(&pol);
 	fetch_release(&f);
+
+	/* The process-wide policy, checked again on each redirect hop. */
+	ok(fetch_policy_parse("127.0.0.1/32", &pol, err, sizeof(err)) == 0, "parse one host");
+	fetch_policy_use(&pol);
+	ok(fetch_policy_current() == &pol, "the process-wide policy is in force");
+	fetch_init(&f);
+	hits = srv_hits[HIT_ALL];
+	req_get(&r, u, sizeof(u), "/redir-to/127.0.0.2/ok");
+	r.redirects = 2;
+	rc = fetch_run(&f, &r, 1);
+	ok(rc == -1 && r.result == FETCH_EPOLICY && strstr(r.error, "address 127.0.0.2 ") !=
+	    NULL, "a redirect to 127.0.0.2 is refused by the process-wide policy: %s",
+	    r.error);
+	ok(srv_hits[HIT_ALL] == hits + 1, "the first hop was made, the second not");
+	fetch_req_release(&r);
+	f.allow = fetch_allow_any;
+	req_get(&r, u, sizeof(u), "/redir-to/127.0.0.2/ok");
+	r.redirects = 2;
+	rc = fetch_run(&f, &r, 1);
+	ok(r.result != FETCH_EPOLICY, "fetch_allow_any opts a run out of it (%s)",
+	    r.error);
+	fetch_req_release(&r);
+	fetch_release(&f);
+	fetch_policy_use(NULL);
+	fetch_policy_release(&pol);
+	ok(fetch_policy_current() == NULL, "and NULL ends it");
+	test_policy_cases();
 }
 
 /* A pretry hook whose error names the secrets it was given. */

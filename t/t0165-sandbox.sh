@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The read-only responders run under their seccomp filter (lib/sandbox.c): each worker of
+# ctxd-query and ctxd-mcp has Seccomp: 2 in /proc/PID/status and still answers; ctxd-web and
+# ctxd-hook have none; CTXD_SECCOMP=off leaves it out and says so. (t/unit/test-sandbox checks
+# which calls the filter refuses.)
+. "$top_srcdir/t/lib/harness.sh"
+require_cmd pgrep jq
+
+# seccomp_modes NAME: the Seccomp: field of each worker of responder NAME, sorted, one line.
+seccomp_modes() {
+	local i names=(query web mcp hook) parent="" pid
+	for i in "${!names[@]}"; do
+		[ "${names[$i]}" = "$1" ] && parent=${_responder_pids[$i]}
+	done
+	for pid in $(pgrep -P "$parent"); do
+		sed -n 's/^Seccomp:[[:space:]]*//p' "/proc/$pid/status"
+	done | sort | tr '\n' ' '
+}
+
+ctxd_setup
+ctxd_start
+is "$(seccomp_modes query)" "2 2 " "both ctxd-query workers run under the filter"
+is "$(seccomp_modes mcp)" "2 2 " "both ctxd-mcp workers too"
+is "$(seccomp_modes web)" "0 0 " "ctxd-web has none (it starts the worker)"
+is "$(seccomp_modes hook)" "0 0 " "nor ctxd-hook"
+like "$(cat "$T/log/query.log")" 'seccomp filter on' "ctxd-query's log says the filter is on"
+is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=y")" 200 \
+    "the sandboxed ctxd-query answers"
+is "$(http POST "$BASE/mcp" -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' \
+    --data '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')" 200 "the sandboxed ctxd-mcp answers"
+is "$(http_body | jq -r '.result.tools | length')" 2 "with its tools"
+
+ctxd_stop
+CTXD_SECCOMP=off
+export CTXD_SECCOMP
+ctxd_start
+unset CTXD_SECCOMP
+is "$(seccomp_modes query)" "0 0 " "CTXD_SECCOMP=off: ctxd-query runs without the filter"
+is "$(seccomp_modes mcp)" "0 0 " "and ctxd-mcp too"
+like "$(cat "$T/log/query.log")" 'seccomp filter off: CTXD_SECCOMP=off' "the log says so"
+is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=y")" 200 "it answers as well"
+
+done_testing
