@@ -16,7 +16,6 @@ CREATE TABLE libraries (
 	state		TEXT NOT NULL DEFAULT 'initial'
 			CHECK (state IN ('initial', 'processing', 'finalized', 'error', 'delete')),
 	gitops		INTEGER NOT NULL DEFAULT 0,
-	created_by	INTEGER REFERENCES users(id) ON DELETE SET NULL,	-- who added it (NULL: anonymous, an operator key)
 	indexed_commit	TEXT,				-- commit of the index being served
 	indexed_branch	TEXT,
 	indexed_settings TEXT,				-- settings the served index was built with

@@ -8,7 +8,7 @@ ctxd_setup
 ok "$([ -f "$DATA_DIR/ctxd.db" ]; echo $?)" "init creates ctxd.db"
 is "$(stat -c %a "$DATA_DIR/secret.key")" 600 "secret.key is 0600"
 is "$(stat -c %s "$DATA_DIR/secret.key")" 32 "secret.key holds 32 bytes"
-is "$(_sql 'PRAGMA user_version')" 1 "schema version recorded in user_version"
+is "$(_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "schema version recorded in user_version"
 is "$(_sql 'PRAGMA journal_mode')" wal "database in WAL mode"
 sum=$(md5sum <"$DATA_DIR/secret.key")
 ctxd_admin init >/dev/null 2>&1
@@ -57,6 +57,25 @@ is "$(_sql "SELECT count(*) FROM api_keys WHERE hash LIKE '%$key%' OR prefix = '
     "the key itself is not stored"
 ctxd_admin key create 2>/dev/null
 isnt $? 0 "key create needs a name"
+
+# A version 1 database (sql/schema.sql as the first release wrote it) is migrated by every
+# migration in order, its rows kept.
+v1=$T/v1
+mkdir -p "$v1" && chmod 700 "$v1"
+# (The sqlite3 shell lacks ctxd's FTS tokenizer: the v1 file gets FTS5's own for this.)
+sed "s/tokenize = 'porter ctxd'/tokenize = 'porter unicode61'/" "$top_srcdir/sql/schema.sql" |
+    sqlite3 "$v1/ctxd.db" && sqlite3 "$v1/ctxd.db" \
+    "PRAGMA user_version = 1; INSERT INTO libraries (id, lib_no, url, host, title, branch, settings, \
+    created_at, updated_at) VALUES ('/old/lib', 1, 'https://example.org/old/lib', 'example.org', 'lib', 'main', '{}', \
+    '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')" 2>"$T/err"
+ok $? "a version 1 database made from sql/schema.sql"
+cp "$DATA_DIR/secret.key" "$v1/secret.key"
+DATA_DIR=$v1 "$top_builddir/ctxd-admin" init >"$T/out" 2>&1
+ok $? "init migrates it"
+is "$(sqlite3 "$v1/ctxd.db" 'PRAGMA user_version')" "$SCHEMA_VERSION" "to this build's version"
+is "$(sqlite3 "$v1/ctxd.db" "SELECT url || ' ' || coalesce(created_by, 'none') FROM libraries")" \
+    "https://example.org/old/lib none" "the library kept, with no creator (version 2)"
+is "$(sqlite3 "$v1/ctxd.db" 'PRAGMA integrity_check')" ok "the migrated database is sound"
 
 # A database newer than the build is refused, with a message saying so.
 sqlite3 "$DATA_DIR/ctxd.db" 'PRAGMA user_version = 99'

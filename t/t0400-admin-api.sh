@@ -315,7 +315,7 @@ is "$(cd "$d" && ls | tr '\n' ' ')" "health.json jobs.json libraries.json licens
     "the bundle's files"
 is "$(jq -r '.version' "$d/version.json")" "$(sed -n 's/^AC_INIT(\[ctxd\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" \
     "version"
-is "$(jq -r '.schemaVersion' "$d/version.json")" 1 "schema version"
+is "$(jq -r '.schemaVersion' "$d/version.json")" "$SCHEMA_VERSION" "schema version"
 is "$(jq -r '[.status, .plan, (.licensee | length > 0), (.expires | test("^[0-9]{4}-"))] | @tsv' "$d/license.json")" \
     "$(printf 'valid\ttrial\ttrue\ttrue')" "license summary: status, plan, licensee, expiry"
 is "$(jq -r '.status' "$d/health.json")" ok "health"

@@ -17,7 +17,7 @@ is "$(http GET "$BASE/api/health")" 200 "health without a key: 200"
 like "$(http_header Content-Type)" '^application/json' "JSON"
 h=$(http_body)
 is "$(jq -r '[.status, .license.status, .license.plan, .database.ok, .database.schemaVersion] | @tsv' <<<"$h")" \
-    "$(printf 'ok\tvalid\ttrial\ttrue\t1')" "status, license, database and schema version"
+    "$(printf 'ok\tvalid\ttrial\ttrue\t%s' "$SCHEMA_VERSION")" "status, license, database and schema version"
 like "$(jq -r .license.expires <<<"$h")" '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' "license expiry date"
 ok "$(jq -e '.disk.ok and .disk.freeBytes > 0 and .disk.totalBytes >= .disk.freeBytes' <<<"$h" >/dev/null; echo $?)" \
     "disk free and total bytes of DATA_DIR"
@@ -26,7 +26,7 @@ is "$(jq -r '[.queue.queued, .queue.running, .libraries] | @tsv' <<<"$h")" "$(pr
 ok "$(jq -e 'has("error") | not' <<<"$h" >/dev/null; echo $?)" "no error when healthy"
 unlike "$h" "$secret|$LICENSE_KEY|licensee|$DATA_DIR" "no secret, key, licensee or path in it"
 is "$(http GET "$BASE/api/ready")" 200 "ready without a key: 200"
-is "$(http_body | jq -c .)" '{"ready":true,"schemaVersion":1}' "ready body"
+is "$(http_body | jq -c .)" '{"ready":true,"schemaVersion":'"$SCHEMA_VERSION"'}' "ready body"
 is "$(http HEAD "$BASE/api/health")" 200 "HEAD health: 200"
 is "$(http POST "$BASE/api/health")" 405 "POST health: 405"
 is "$(http GET "$BASE/api/ready?verbose=1")" 400 "an unknown parameter: 400"
@@ -34,12 +34,12 @@ is "$(http GET "$BASE/api/ready?verbose=1")" 400 "an unknown parameter: 400"
 # Another schema version: not ready, unhealthy.
 _sql 'PRAGMA user_version = 99'
 is "$(http GET "$BASE/api/ready")" 503 "ready with schema version 99: 503"
-like "$(http_body | jq -r .error)" 'not ready: the database cannot be opened or its schema is not version 1' \
+like "$(http_body | jq -r .error)" 'not ready: the database cannot be opened or its schema is not version '"$SCHEMA_VERSION" \
     "says why"
 is "$(http GET "$BASE/api/health")" 503 "health with schema version 99: 503"
 is "$(http_body | jq -r '[.status, .database.ok] | @tsv')" "$(printf 'unhealthy\tfalse')" "database not ok"
 like "$(http_body | jq -r .error)" 'database' "the error names the database"
-_sql 'PRAGMA user_version = 1'
+_sql "PRAGMA user_version = $SCHEMA_VERSION"
 is "$(http GET "$BASE/api/ready")" 200 "schema version restored: ready again"
 
 # A missing database, then a file that is not a database.
