@@ -14,6 +14,8 @@
 #include "vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
+/* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
+#define SEARCH_CUT_MIN		500
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 
 /*
@@ -341,23 +343,24 @@ out:
  * - when it is code with almost no prose (under SEARCH_EXPAND_SHORT bytes): its nearest
  *   enclosing section (a breadcrumb that opens its own), else the document's first
  *   snippet (a man page's NAME line above its EXAMPLE).
- * Not when that snippet is in the answer already (skip, nskip ids). Returns the tokens
- * added (0 when nothing was), -1 on failure.
+ * Not when that snippet is in the answer already (skip, nskip ids), nor when the
+ * paragraph, cut at a line end, does not fit in room tokens. Returns the tokens added (0
+ * when nothing was), -1 on failure.
  */
 #define SEARCH_EXPAND_BYTES	600
 #define SEARCH_EXPAND_SHORT	80
 #define SEARCH_EXPAND_LOOKBACK	50
 static int
 search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *sn,
-    const long long *skip, size_t nskip)
+    const long long *skip, size_t nskip, long room)
 {
 	const char	*title, *crumb, *text, *end;
 	long long	 pid, pickid = 0;
 	struct buf	 b;
-	size_t		 len, i, clen;
+	size_t		 len, max, i, clen;
 	int		 added = 0, first = 1, codeonly, step;
 
-	if (pos->ord == 0)
+	if (pos->ord == 0 || room <= 0)
 		return 0;
 	codeonly = sn->ncode > 0 && strlen(sn->text) < SEARCH_EXPAND_SHORT;
 	/* Walks back over the page's heading trails (an index range, no text read). */
@@ -400,11 +403,12 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 	if (sqlite3_step(s->text) != SQLITE_ROW ||
 	    (text = (const char *)sqlite3_column_text(s->text, 0)) == NULL || *text == '\0')
 		goto out;
-	/* The opening paragraph, cut at a line end when it is too long. */
+	/* The opening paragraph, cut at a line end when it is too long for either limit. */
 	end = strstr(text, "\n\n");
 	len = end != NULL ? (size_t)(end - text) : strlen(text);
-	if (len > SEARCH_EXPAND_BYTES) {
-		len = SEARCH_EXPAND_BYTES;
+	max = (size_t)room * 4 < SEARCH_EXPAND_BYTES ? (size_t)room * 4 : SEARCH_EXPAND_BYTES;
+	if (len > max) {
+		len = max;
 		while (len > 0 && text[len] != '\n')
 			len--;
 		if (len == 0)
@@ -793,25 +797,30 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	    (ids = calloc(ncand, sizeof(*ids))) == NULL ||
 	    (pos = calloc(ncand, sizeof(*pos))) == NULL))
 		goto out;
-	/* Pack in rank order; the best snippet always goes in. */
+	/*
+	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
+	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
+	 * one may still fit.
+	 */
 	for (i = 0; i < ncand && used < budget; i++) {
-		if (nres > 0 && used + cand[i].tokens > budget)
+		if (nres > 0 && used + cand[i].tokens > budget &&
+		    budget - used < SEARCH_CUT_MIN)
 			continue;
 		ids[nres] = cand[i].id;
 		if (search_load(s, cand[i].id, &res[nres], &pos[nres]) == -1) {
 			nres++;		/* released below */
 			goto out;
 		}
+		format_cut(&res[nres], budget - used);
+		used += res[nres].tokens;
 		nres++;
-		used += cand[i].tokens;
 	}
 	/* Then the lines the packed snippets depend on, while the budget allows. */
-	for (i = 0; i < nres; i++) {
+	for (i = 0; i < nres && used < budget; i++) {
 		int added;
 
-		if (used >= budget && i > 0)
-			break;
-		if ((added = search_expand(s, &pos[i], &res[i], ids, nres)) == -1)
+		if ((added = search_expand(s, &pos[i], &res[i], ids, nres,
+		    budget - used)) == -1)
 			goto out;
 		used += added;
 	}
