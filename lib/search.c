@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "inject.h"
 #include "provider.h"
 #include "search.h"
 #include "vector.h"
@@ -56,6 +57,10 @@ struct search {
 	sqlite3_stmt	*libs;
 	sqlite3_stmt	*prev;
 	sqlite3_stmt	*text;
+	sqlite3_stmt	*mode;		/* content.injection */
+	sqlite3_stmt	*anyflag;	/* has the library a flagged snippet */
+	sqlite3_stmt	*isflag;	/* is a snippet flagged */
+	enum inject_mode inject;	/* of the request being answered */
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
 	unsigned long	 clock;
@@ -81,7 +86,8 @@ static const char search_rank_sql[] =
 
 static const char search_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
-    "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord "
+    "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord, "
+    "(SELECT group_concat(rule, ', ') FROM snippet_flags WHERE snippet_id = s.id) "
     "FROM snippets s JOIN documents d ON d.id = s.document_id "
     "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1";
 
@@ -90,9 +96,20 @@ static const char search_prev_sql[] =
     "SELECT id, title, breadcrumb, ord FROM snippets WHERE document_id = ?1 AND ord < ?2 "
     "ORDER BY ord DESC LIMIT ?3";
 
-/* A snippet's text. */
+/* A snippet's text, and whether it is flagged (lib/inject.h). */
 static const char search_text_sql[] =
-    "SELECT text FROM snippets WHERE id = ?1";
+    "SELECT text, EXISTS (SELECT 1 FROM snippet_flags WHERE snippet_id = ?1) "
+    "FROM snippets WHERE id = ?1";
+
+/* The content.injection setting, read for each answer. */
+static const char search_mode_sql[] =
+    "SELECT value FROM settings WHERE name = ?1";
+
+/* Whether a library has flagged snippets, and whether a snippet is flagged. */
+static const char search_anyflag_sql[] =
+    "SELECT 1 FROM snippet_flags WHERE library_id = ?1 LIMIT 1";
+static const char search_isflag_sql[] =
+    "SELECT 1 FROM snippet_flags WHERE snippet_id = ?1 LIMIT 1";
 
 static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
@@ -121,6 +138,12 @@ search_open(sqlite3 *db)
 	    &s->prev, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_text_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->text, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_mode_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->mode, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_anyflag_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->anyflag, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_isflag_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->isflag, NULL) != SQLITE_OK ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		search_close(s);
@@ -143,6 +166,9 @@ search_close(struct search *s)
 	sqlite3_finalize(s->libs);
 	sqlite3_finalize(s->prev);
 	sqlite3_finalize(s->text);
+	sqlite3_finalize(s->mode);
+	sqlite3_finalize(s->anyflag);
+	sqlite3_finalize(s->isflag);
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
 		vector_index_free(s->cache[i].v);
@@ -304,10 +330,14 @@ struct snippet_pos {
 	long long	 ord;
 };
 
-/* Loads one snippet's fields into sn, and its place into pos when not NULL. */
+/*
+ * Loads one snippet's fields into sn, and its place into pos when not NULL. sn->flags
+ * names the rules that flagged it (NULL when none did).
+ */
 static int
 search_load(struct search *s, long long id, struct snippet *sn, struct snippet_pos *pos)
 {
+	const unsigned char *flags;
 	int	 rc = -1;
 
 	sqlite3_reset(s->snippet);
@@ -324,6 +354,9 @@ search_load(struct search *s, long long id, struct snippet *sn, struct snippet_p
 		pos->doc = sqlite3_column_int64(s->snippet, 10);
 		pos->ord = sqlite3_column_int64(s->snippet, 11);
 	}
+	if ((flags = sqlite3_column_text(s->snippet, 12)) != NULL &&
+	    (sn->flags = strdup((const char *)flags)) == NULL)
+		goto out;
 	if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
 	    sn->page_title == NULL || sn->source == NULL ||
 	    search_load_code(sn, (const char *)sqlite3_column_text(s->snippet, 4)) == -1)
@@ -343,8 +376,9 @@ out:
  * - when it is code with almost no prose (under SEARCH_EXPAND_SHORT bytes): its nearest
  *   enclosing section (a breadcrumb that opens its own), else the document's first
  *   snippet (a man page's NAME line above its EXAMPLE).
- * Not when that snippet is in the answer already (skip, nskip ids), nor when the
- * paragraph, cut at a line end, does not fit in room tokens. Returns the tokens added (0
+ * Not when that snippet is in the answer already (skip, nskip ids), nor when it is
+ * flagged (content.injection hold or mark), nor when the paragraph, cut at a line end,
+ * does not fit in room tokens. Returns the tokens added (0
  * when nothing was), -1 on failure.
  */
 #define SEARCH_EXPAND_BYTES	600
@@ -401,7 +435,8 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 	sqlite3_reset(s->text);
 	sqlite3_bind_int64(s->text, 1, pickid);
 	if (sqlite3_step(s->text) != SQLITE_ROW ||
-	    (text = (const char *)sqlite3_column_text(s->text, 0)) == NULL || *text == '\0')
+	    (text = (const char *)sqlite3_column_text(s->text, 0)) == NULL || *text == '\0' ||
+	    (s->inject != INJECT_OFF && sqlite3_column_int(s->text, 1)))
 		goto out;
 	/* The opening paragraph, cut at a line end when it is too long for either limit. */
 	end = strstr(text, "\n\n");
@@ -756,6 +791,56 @@ out:
 	return rc;
 }
 
+/*
+ * content.injection=hold: leaves the flagged snippets out of the candidates, before any
+ * reranker or the answer sees them (one index probe when the library has none).
+ */
+static int
+search_hold(struct search *s, const struct search_lib *lib, struct lexindex_hit *cand,
+    size_t *ncand)
+{
+	size_t	 i, k;
+	int	 any, step;
+
+	sqlite3_reset(s->anyflag);
+	sqlite3_bind_text(s->anyflag, 1, lib->id, -1, SQLITE_STATIC);
+	step = sqlite3_step(s->anyflag);
+	any = step == SQLITE_ROW;
+	sqlite3_reset(s->anyflag);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		goto dberr;
+	for (i = 0, k = 0; any && i < *ncand; i++) {
+		sqlite3_reset(s->isflag);
+		sqlite3_bind_int64(s->isflag, 1, cand[i].id);
+		step = sqlite3_step(s->isflag);
+		sqlite3_reset(s->isflag);
+		if (step == SQLITE_DONE)
+			cand[k++] = cand[i];
+		else if (step != SQLITE_ROW)
+			goto dberr;
+	}
+	if (any)
+		*ncand = k;
+	return 0;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+	return -1;
+}
+
+/* The mode of content.injection (lib/inject.h); hold when it cannot be read. */
+static enum inject_mode
+search_inject_mode(struct search *s)
+{
+	enum inject_mode m = INJECT_HOLD;
+
+	sqlite3_reset(s->mode);
+	sqlite3_bind_text(s->mode, 1, INJECT_SETTING, -1, SQLITE_STATIC);
+	if (sqlite3_step(s->mode) == SQLITE_ROW)
+		m = inject_mode_parse((const char *)sqlite3_column_text(s->mode, 0));
+	sqlite3_reset(s->mode);
+	return m;
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, int fast, struct snippet **out, size_t *n)
@@ -790,6 +875,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		search_hybrid(s, v, query, cand, &ncand);
+	if (s->inject == INJECT_HOLD && search_hold(s, lib, cand, &ncand) == -1)
+		goto out;
 	search_rerank(cand, ncand);
 	if (!fast && s->llm.kind != PROVIDER_NONE)
 		search_llm_rerank(s, query, cand, ncand);
@@ -810,6 +897,14 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		if (search_load(s, cand[i].id, &res[nres], &pos[nres]) == -1) {
 			nres++;		/* released below */
 			goto out;
+		}
+		if (res[nres].flags != NULL && s->inject != INJECT_MARK) {
+			if (s->inject == INJECT_HOLD) {	/* flagged since the filter */
+				format_snippet_release(&res[nres]);
+				continue;
+			}
+			free(res[nres].flags);
+			res[nres].flags = NULL;
 		}
 		format_cut(&res[nres], budget - used);
 		used += res[nres].tokens;
@@ -1040,6 +1135,7 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	case SEARCH_LIB_READY:
 		break;
 	}
+	s->inject = search_inject_mode(s);
 	if (topic != NULL && *topic != '\0' && topic != query) {
 		if (buf_printf(&q, "%s %s", query, topic) == -1)
 			goto fail;

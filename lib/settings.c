@@ -100,6 +100,10 @@ static const struct setting_def settings_defs[] = {
 	{ "setup.git_tokens", SET_ENUM, "pending", 0, 0,
 	  "setup wizard step 3 (git tokens): pending, done or skipped",
 	  "pending|done|skipped" },
+	{ "content.injection", SET_ENUM, "hold", 0, 0,
+	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
+	  "out of answers, mark answers them after a warning line, off ignores the flags",
+	  "hold|mark|off" },
 };
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))
