@@ -1012,13 +1012,28 @@ inject_jstr(sqlite3_stmt *st, int col)
 	return json_object_new_string(t != NULL ? (const char *)t : "");
 }
 
-json_object *
-inject_list(sqlite3 *db, const char *library_id, long limit, long offset)
+int
+inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
+    json_object **out)
 {
 	sqlite3_stmt	*st = NULL;
-	json_object	*o = json_object_new_object(), *a, *e;
+	json_object	*o = NULL, *a, *e;
 	int		 rc;
 
+	*out = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM libraries WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW)
+		goto dberr;
+	sqlite3_finalize(st);
+	st = NULL;
+	o = json_object_new_object();
 	json_object_object_add(o, "libraryId", json_object_new_string(library_id));
 	json_object_object_add(o, "mode",
 	    json_object_new_string(inject_mode_names[inject_mode_get(db)]));
@@ -1059,10 +1074,24 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset)
 	if (rc != SQLITE_DONE)
 		goto dberr;
 	sqlite3_finalize(st);
-	return o;
+	*out = o;
+	return 1;
 dberr:
 	log_err("%s: %s", __func__, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	json_object_put(o);
-	return NULL;
+	return -1;
+}
+
+int
+inject_catalog(sqlite3 *db, const char *library_id, json_object *o)
+{
+	long	 n;
+
+	if ((n = inject_flagged_count(db, library_id)) < 0)
+		return -1;
+	json_object_object_add(o, "flagged", json_object_new_int64(n));
+	json_object_object_add(o, "held", json_object_new_int64(
+	    inject_mode_get(db) == INJECT_HOLD ? n : 0));
+	return 0;
 }

@@ -80,11 +80,17 @@ long	 inject_flagged_count(struct sqlite3 *, const char *library_id);
 /* The mode stored in content.injection (the default when not set). */
 enum inject_mode inject_mode_get(struct sqlite3 *);
 /*
- * The flagged snippets of a library, a page of them: {"libraryId", "mode", "total",
- * "limit", "offset", "flagged": [{"snippetId", "title", "source", "rule", "excerpt"}]},
- * one element per snippet and rule, by snippet id. NULL on database errors (logged).
+ * The flagged snippets of a library, a page of them, into *out: {"libraryId", "mode",
+ * "total", "limit", "offset", "flagged": [{"snippetId", "title", "source", "rule",
+ * "excerpt"}]}, one element per snippet and rule, by snippet id. Returns 1, 0 when the
+ * library does not exist, -1 on database errors (logged).
  */
-json_object *inject_list(struct sqlite3 *, const char *library_id, long limit,
-	    long offset);
+int	 inject_list(struct sqlite3 *, const char *library_id, long limit, long offset,
+	    json_object **out);
+/*
+ * Adds to a library's JSON object o "flagged" (its flagged snippets) and "held" (those
+ * left out of answers: all of them with content.injection=hold, else 0). -1 on errors.
+ */
+int	 inject_catalog(struct sqlite3 *, const char *library_id, json_object *o);
 
 #endif

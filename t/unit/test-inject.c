@@ -435,7 +435,8 @@ test_answers(void)
 	ok(out.p && strncmp(out.p, "### Quokka notes", 16) == 0,
 	    "off: answered as any other snippet");
 
-	o = inject_list(db, "/test/quokka", 10, 0);
+	is_int(inject_list(db, "/test/none", 10, 0, &o), 0, "inject_list: no such library");
+	is_int(inject_list(db, "/test/quokka", 10, 0, &o), 1, "inject_list: found");
 	a = NULL;
 	ok(o != NULL && json_object_object_get_ex(o, "flagged", &a) &&
 	    json_object_array_length(a) == 1, "inject_list: one row");
