@@ -663,9 +663,14 @@ index_commit(struct index_run *r)
 	long		 docs = 0, snippets = 0;
 	char		 msg[512];
 
-	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1)
+	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1) {
+		/* A full disk says so (bench/chaos); the rest is in the worker log. */
+		if ((sqlite3_errcode(r->db) & 0xff) == SQLITE_FULL)
+			return index_fail(r, "the index could not be written: the disk "
+			    "is full; the previous index, if any, is still served");
 		return index_fail(r, "the index could not be written; the worker log "
 		    "has the details");
+	}
 	if (r->dedup.duplicates > 0)
 		jobs_log(r->db, r->job.job_id, "info", "%zu duplicate snippets left "
 		    "out (%zu exact, %zu near copies; %zu newly, %zu restored)",
