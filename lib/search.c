@@ -44,6 +44,7 @@ struct search_cached {
 	unsigned long	 used;		/* LRU clock */
 	struct lexindex	*x;
 	long long	 embed_version;	/* of v */
+	long long	 vec_index;	/* the index_version v was built on */
 	char		 model[128];	/* of v */
 	struct vecindex	*v;
 };
@@ -332,17 +333,20 @@ struct snippet_pos {
 
 /*
  * Loads one snippet's fields into sn, and its place into pos when not NULL. sn->flags
- * names the rules that flagged it (NULL when none did).
+ * names the rules that flagged it (NULL when none did). Returns 0, 1 when there is no
+ * such snippet (a candidate of a stale cache: skipped), -1 on errors.
  */
 static int
 search_load(struct search *s, long long id, struct snippet *sn, struct snippet_pos *pos)
 {
 	const unsigned char *flags;
-	int	 rc = -1;
+	int	 rc = -1, step;
 
 	sqlite3_reset(s->snippet);
 	sqlite3_bind_int64(s->snippet, 1, id);
-	if (sqlite3_step(s->snippet) != SQLITE_ROW)
+	if ((step = sqlite3_step(s->snippet)) == SQLITE_DONE)
+		rc = 1;
+	if (step != SQLITE_ROW)
 		goto out;
 	sn->title = search_col_dup(s->snippet, 0);
 	sn->breadcrumb = search_col_dup(s->snippet, 1);
@@ -576,7 +580,12 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 	return c->x;
 }
 
-/* The library's vectors of the configured embedding model (reloaded when they change). */
+/*
+ * The library's vectors of the configured embedding model, reloaded when they change and
+ * when the index is rewritten: a re-index deletes the snippets (and their vectors) before
+ * the embed step gives the library a new embed_version, and vectors of deleted snippets
+ * must not come back as candidates (bench/soak found them answering 500).
+ */
 static struct vecindex *
 search_vecindex(struct search *s, const struct search_lib *lib,
     struct search_cached *c)
@@ -587,12 +596,13 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	    lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
 		return NULL;
 	if (c->v != NULL && c->embed_version == lib->embed_version &&
-	    strcmp(c->model, model) == 0)
+	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0)
 		return c->v;
 	vector_index_free(c->v);
 	if ((c->v = vector_index_build(s->db, lib->id, model, lib->snippets)) == NULL)
 		return NULL;
 	c->embed_version = lib->embed_version;
+	c->vec_index = lib->index_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
 	return c->v;
 }
@@ -656,7 +666,7 @@ search_llm_rerank(struct search *s, const char *query, struct lexindex_hit *cand
 		goto out;
 	for (i = 0; i < n; i++) {
 		memset(&sn, 0, sizeof(sn));
-		if (search_load(s, cand[i].id, &sn, NULL) == -1) {
+		if (search_load(s, cand[i].id, &sn, NULL) != 0) {
 			format_snippet_release(&sn);
 			goto out;
 		}
@@ -855,7 +865,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
-	int		 rc = -1;
+	int		 rc = -1, ld;
 
 	*out = NULL;
 	*n = 0;
@@ -894,9 +904,12 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		    budget - used < SEARCH_CUT_MIN)
 			continue;
 		ids[nres] = cand[i].id;
-		if (search_load(s, cand[i].id, &res[nres], &pos[nres]) == -1) {
+		if ((ld = search_load(s, cand[i].id, &res[nres], &pos[nres])) != 0) {
 			nres++;		/* released below */
-			goto out;
+			if (ld == -1)
+				goto out;
+			format_snippet_release(&res[--nres]);	/* gone: skipped */
+			continue;
 		}
 		if (res[nres].flags != NULL && s->inject != INJECT_MARK) {
 			if (s->inject == INJECT_HOLD) {	/* flagged since the filter */
