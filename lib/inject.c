@@ -639,12 +639,16 @@ static void
 inject_literals(const char *s, size_t len, int prose, struct inject_verdict *v)
 {
 	const char	*end;
-	size_t		 i, j, k, n, ls;
+	size_t		 i, j, k, n, ls, cend = 0;
 
 	for (i = 0; i < len; i++) {
 		if (s[i] != '<' && s[i] != '[' && s[i] != '#')
 			continue;
-		if (prose && len - i >= 4 && strncmp(s + i, "<!--", 4) == 0 &&
+		/*
+		 * A comment's text (at most 4096 bytes) is read once: a "<!--" inside it
+		 * opens no other (linear time). The markers inside are still looked at.
+		 */
+		if (prose && i >= cend && len - i >= 4 && strncmp(s + i, "<!--", 4) == 0 &&
 		    !inject_has(v, R_HIDDEN_COMMENT)) {
 			n = len - i - 4 < 4096 ? len - i - 4 : 4096;
 			end = memmem(s + i + 4, n, "-->", 3);
@@ -652,8 +656,7 @@ inject_literals(const char *s, size_t len, int prose, struct inject_verdict *v)
 			if (inject_comment_cue(s, i + 4, j))
 				inject_add(v, R_HIDDEN_COMMENT, s, len, i,
 				    end != NULL ? j + 3 : j);
-			i = j - 1;	/* comments do not nest: on after this one */
-			continue;
+			cend = j;
 		}
 		for (k = 0; k < sizeof(inject_tags) / sizeof(inject_tags[0]); k++) {
 			n = strlen(inject_tags[k].s);
