@@ -74,6 +74,8 @@ static const struct http_route web_routes[] = {
 	{ "POST", "/api/libraries/{id*}/refresh",
 	    USER_ANON("perm.anonymous_refresh"), "refreshing a library",
 	    admin_libraries_refresh },
+	{ "GET", "/api/libraries/{id*}/flagged", USER,
+	    "reading a library's flagged snippets", admin_flags_list },
 
 	/* ctxd-web(8), ADMIN API: jobs */
 	{ "GET", "/api/jobs", ADMIN, "listing the jobs", admin_jobs_list },

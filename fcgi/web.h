@@ -34,6 +34,10 @@ void	 admin_libraries_get(struct http_req *, void *);	/* GET .../{owner}/{repo} 
 void	 admin_libraries_refresh(struct http_req *, void *);	/* POST .../refresh */
 void	 admin_libraries_delete(struct http_req *, void *);	/* DELETE .../{owner}/{repo} */
 
+/* ------------------------------------------------------------------ admin_flags.c */
+
+void	 admin_flags_list(struct http_req *, void *);		/* GET .../flagged */
+
 /* ------------------------------------------------------------------ admin_jobs.c */
 
 void	 admin_jobs_list(struct http_req *, void *);		/* GET /api/jobs */

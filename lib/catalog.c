@@ -9,6 +9,7 @@
 #include "ctxd.h"
 #include "catalog.h"
 #include "fetch.h"
+#include "inject.h"
 
 #define CATALOG_LIB_COLS \
 	"id, title, description, source_type, url, branch, state, run_status, gitops, " \
@@ -195,6 +196,8 @@ catalog_library(sqlite3 *db, const char *id, json_object **out)
 		goto dberr;
 	sqlite3_finalize(st);
 	json_object_object_add(o, "jobs", jobs);
+	if (inject_catalog(db, id, o) == -1)	/* "flagged" and "held" (inject.h) */
+		goto dberr;
 	*out = o;
 	return 1;
 dberr:

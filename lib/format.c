@@ -128,6 +128,8 @@ format_text(struct buf *out, const struct snippet *sn, size_t n)
 
 	for (i = 0; i < n; i++) {
 		if ((i > 0 && buf_adds(out, FORMAT_SEPARATOR) == -1) ||
+		    (sn[i].flags != NULL && (buf_printf(out, FORMAT_MARK_FMT,
+		    sn[i].flags) == -1 || buf_addc(out, '\n') == -1)) ||
 		    buf_adds(out, "### ") == -1 ||
 		    format_addline(out, sn[i].title) == -1 ||
 		    buf_adds(out, "\n\nSource: ") == -1 ||
@@ -141,6 +143,8 @@ format_text(struct buf *out, const struct snippet *sn, size_t n)
 			if (buf_adds(out, "\n\n") == -1 ||
 			    format_code(out, &sn[i].code[j]) == -1)
 				goto fail;
+		if (sn[i].cut && buf_adds(out, "\n\n" FORMAT_CUT_NOTE) == -1)
+			goto fail;
 	}
 	return 0;
 fail:
@@ -214,6 +218,31 @@ format_json_codeid(struct json_object *o, const char *source, size_t idx)
 	return rc;
 }
 
+/*
+ * Adds key: the snippet's trimmed prose, after the content.injection=mark line when it
+ * has flags and followed by FORMAT_CUT_NOTE when it was cut.
+ */
+static int
+format_json_prose(struct json_object *o, const char *key, const struct snippet *s)
+{
+	struct buf	 b;
+	const char	*p;
+	size_t		 n;
+	int		 rc;
+
+	if (s->flags == NULL && !s->cut)
+		return format_json_str(o, key, s->text);
+	buf_init(&b);
+	n = format_trim(s->text, &p);
+	rc = (s->flags != NULL && (buf_printf(&b, FORMAT_MARK_FMT, s->flags) == -1 ||
+	    (n > 0 && buf_adds(&b, "\n\n") == -1))) ||
+	    buf_add(&b, p, n) == -1 ||
+	    (s->cut && buf_adds(&b, "\n\n" FORMAT_CUT_NOTE) == -1) ||
+	    format_json_str(o, key, b.p) == -1 ? -1 : 0;
+	buf_release(&b);
+	return rc;
+}
+
 static struct json_object *
 format_json_code(const struct snippet *s, size_t idx)
 {
@@ -223,7 +252,7 @@ format_json_code(const struct snippet *s, size_t idx)
 	if ((o = json_object_new_object()) == NULL)
 		return NULL;
 	if (format_json_str(o, "codeTitle", s->title) == -1 ||
-	    format_json_str(o, "codeDescription", s->text) == -1 ||
+	    format_json_prose(o, "codeDescription", s) == -1 ||
 	    format_json_str(o, "codeLanguage", s->code[0].lang) == -1 ||
 	    format_json_int(o, "codeTokens", s->tokens) == -1 ||
 	    format_json_codeid(o, s->source, idx) == -1 ||
@@ -257,7 +286,7 @@ format_json_info(const struct snippet *s)
 		return NULL;
 	if (format_json_str(o, "pageId", s->source) == -1 ||
 	    format_json_str(o, "breadcrumb", s->breadcrumb) == -1 ||
-	    format_json_str(o, "content", s->text) == -1 ||
+	    format_json_prose(o, "content", s) == -1 ||
 	    format_json_int(o, "contentTokens", s->tokens) == -1) {
 		json_object_put(o);
 		return NULL;
@@ -330,5 +359,118 @@ format_snippet_release(struct snippet *s)
 		free(s->code[i].code);
 	}
 	free(s->code);
+	free(s->flags);
 	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * Where to cut s (length len) to at most max bytes. Prose: at the last blank line, else
+ * line end, else space in the second half of the room, else at the last UTF-8 character
+ * boundary. Code (lines): at the last line end, else nothing is kept. Returns the
+ * length kept, trailing blanks off.
+ */
+static size_t
+format_cut_at(const char *s, size_t len, size_t max, int lines)
+{
+	size_t	 i, n = 0;
+	int	 pass;
+
+	if (len <= max)
+		return len;
+	for (pass = lines ? 1 : 0; pass < (lines ? 2 : 3) && n == 0; pass++)
+		for (i = max; i > (lines ? 0 : max / 2) && n == 0; i--)
+			if ((pass == 0 && s[i - 1] == '\n' && s[i] == '\n') ||
+			    (pass == 1 && s[i] == '\n') || (pass == 2 && s[i] == ' '))
+				n = i;
+	if (n == 0 && !lines)
+		for (n = max; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+			continue;
+	while (n > 0 && format_isspace(s[n - 1]))
+		n--;
+	return n;
+}
+
+/* Cuts the string *p in place to what format_cut_at keeps of max bytes. */
+static void
+format_cut_str(char *p, size_t max, int lines)
+{
+	if (p != NULL)
+		p[format_cut_at(p, strlen(p), max, lines)] = '\0';
+}
+
+/* tokenize_estimate of a string. */
+static long
+format_tokens(const char *s)
+{
+	return s != NULL ? (long)tokenize_estimate(s, strlen(s)) : 0;
+}
+
+/* tokenize_estimate of the code blocks as index.c counts them (each followed by '\n'). */
+static long
+format_code_tokens(const struct snippet *s)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < s->ncode; i++)
+		n += strlen(format_str(s->code[i].code)) + 1;
+	return (long)tokenize_estimate(NULL, n);
+}
+
+/* The tokens of s as format_cut counts them. */
+static long
+format_snippet_tokens(const struct snippet *s)
+{
+	return format_tokens(s->title) + format_tokens(s->text) + format_code_tokens(s) +
+	    (s->cut ? format_tokens(FORMAT_CUT_NOTE) : 0);
+}
+
+/* Code smaller than this (tokens) is not worth a cut block: the rest is dropped. */
+#define FORMAT_CUT_MIN_CODE	32
+
+void
+format_cut(struct snippet *s, long max)
+{
+	long	 left, t;
+	size_t	 i, keep;
+
+	if (format_snippet_tokens(s) <= max)
+		return;
+	s->cut = 1;
+	if (max < 1)
+		max = 1;
+	if (format_tokens(s->title) > max / 4)
+		format_cut_str(s->title, (size_t)max, 0);
+	left = max - format_tokens(s->title) - format_tokens(FORMAT_CUT_NOTE);
+	if (left < 0)
+		left = 0;
+	if (s->text != NULL && (t = format_tokens(s->text)) > left) {
+		format_cut_str(s->text, (size_t)left * 4, 0);
+		left = 0;
+	} else
+		left -= s->text != NULL ? t : 0;
+	/* The code blocks that fit whole, then one cut at a line end, if worth it. */
+	for (i = 0, keep = 0; i < s->ncode; i++, keep++) {
+		size_t	 clen = strlen(format_str(s->code[i].code)) + 1;
+
+		if ((long)clen <= left * 4) {
+			left -= (long)tokenize_estimate(NULL, clen);
+			continue;
+		}
+		if (left >= FORMAT_CUT_MIN_CODE && s->code[i].code != NULL) {
+			format_cut_str(s->code[i].code, (size_t)(left - 1) * 4, 1);
+			if (*s->code[i].code != '\0')
+				keep++;
+		}
+		break;
+	}
+	for (i = keep; i < s->ncode; i++) {
+		free(s->code[i].lang);
+		free(s->code[i].code);
+	}
+	s->ncode = keep;
+	if (keep == 0) {
+		free(s->code);
+		s->code = NULL;
+	}
+	s->tokens = (int)format_snippet_tokens(s);
 }

@@ -16,6 +16,7 @@
 #include "describe.h"
 #include "embedder.h"
 #include "index.h"
+#include "inject.h"
 #include "sources/backend.h"
 
 /* One selected documentation file: kept unchanged, or parsed (or not parseable). */
@@ -377,18 +378,24 @@ struct index_write_st {
 	char		 lib_tag[32];
 };
 
-/* Inserts one section of a file as a snippet and its full-text row. */
+/*
+ * Inserts one section of a file as a snippet and its full-text row, after the content
+ * check (lib/inject.h: it strips invisible characters from s and records its flags).
+ */
 static int
 index_insert_section(struct index_run *r, const struct index_file *f,
-    const struct doc_section *s, long long ord, long long doc_id,
+    struct doc_section *s, long long ord, long long doc_id,
     struct index_write_st *w, struct buf *codetext, struct buf *trail)
 {
 	struct dedup_sig sig;
+	struct inject_verdict iv;
 	const char	*text = s->text ? s->text : "";
 	const char	*crumb = s->breadcrumb ? s->breadcrumb : "";
 	char		*code;
+	long long	 id;
 	int		 tokens, rc = -1;
 
+	inject_section(s, &iv);
 	if ((code = index_code_json(s, codetext)) == NULL)
 		return -1;
 	tokens = (int)(tokenize_estimate(s->title, strlen(s->title)) +
@@ -416,15 +423,17 @@ index_insert_section(struct index_run *r, const struct index_file *f,
 		sqlite3_bind_null(w->sn, 11);
 	if (sqlite3_step(w->sn) != SQLITE_DONE)
 		goto out;
+	id = sqlite3_last_insert_rowid(r->db);
 	sqlite3_reset(w->fts);
-	sqlite3_bind_int64(w->fts, 1, sqlite3_last_insert_rowid(r->db));
+	sqlite3_bind_int64(w->fts, 1, id);
 	sqlite3_bind_text(w->fts, 2, w->lib_tag, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 3, s->title, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 4, crumb, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 5, text, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 6, codetext->p ? codetext->p : "", -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 7, f->src->path, -1, SQLITE_STATIC);
-	if (sqlite3_step(w->fts) == SQLITE_DONE)
+	if (sqlite3_step(w->fts) == SQLITE_DONE &&
+	    inject_store(r->db, r->library_id, id, &iv) == 0)
 		rc = 0;
 out:
 	free(code);
@@ -443,6 +452,7 @@ index_insert_file(struct index_run *r, const struct index_file *f,
 
 	buf_init(&codetext);
 	buf_init(&trail);
+	inject_strip(f->doc.title);
 	sqlite3_reset(w->doc);
 	sqlite3_bind_text(w->doc, 1, r->library_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->doc, 2, f->src->path, -1, SQLITE_STATIC);
@@ -453,7 +463,7 @@ index_insert_file(struct index_run *r, const struct index_file *f,
 		goto out;
 	doc_id = sqlite3_last_insert_rowid(r->db);
 	for (i = 0; i < f->doc.nsecs; i++) {
-		const struct doc_section *s = &f->doc.secs[i];
+		struct doc_section *s = &f->doc.secs[i];
 
 		if ((s->text == NULL || *s->text == '\0') && s->ncode == 0)
 			continue;
@@ -653,15 +663,21 @@ index_commit(struct index_run *r)
 	long		 docs = 0, snippets = 0;
 	char		 msg[512];
 
-	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1)
+	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1) {
+		/* A full disk says so (bench/chaos); the rest is in the worker log. */
+		if ((sqlite3_errcode(r->db) & 0xff) == SQLITE_FULL)
+			return index_fail(r, "the index could not be written: the disk "
+			    "is full; the previous index, if any, is still served");
 		return index_fail(r, "the index could not be written; the worker log "
 		    "has the details");
+	}
 	if (r->dedup.duplicates > 0)
 		jobs_log(r->db, r->job.job_id, "info", "%zu duplicate snippets left "
 		    "out (%zu exact, %zu near copies; %zu newly, %zu restored)",
 		    r->dedup.duplicates, r->dedup.exact,
 		    r->dedup.duplicates - r->dedup.exact, r->dedup.removed,
 		    r->dedup.restored);
+	inject_report(r->db, r->job.job_id, r->library_id);
 	snprintf(msg, sizeof(msg), "indexed commit %.12s: %ld documents, %ld "
 	    "snippets", r->set.version, docs, snippets);
 	jobs_log(r->db, r->job.job_id, "info", "%s", msg);

@@ -10,11 +10,14 @@
 
 #include "ctxd.h"
 #include "catalog.h"
+#include "inject.h"
 #include "provider.h"
 #include "search.h"
 #include "vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
+/* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
+#define SEARCH_CUT_MIN		500
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 
 /*
@@ -42,6 +45,7 @@ struct search_cached {
 	unsigned long	 used;		/* LRU clock */
 	struct lexindex	*x;
 	long long	 embed_version;	/* of v */
+	long long	 vec_index;	/* the index_version v was built on */
 	char		 model[128];	/* of v */
 	struct vecindex	*v;
 };
@@ -55,6 +59,10 @@ struct search {
 	sqlite3_stmt	*libs;
 	sqlite3_stmt	*prev;
 	sqlite3_stmt	*text;
+	sqlite3_stmt	*mode;		/* content.injection */
+	sqlite3_stmt	*anyflag;	/* has the library a flagged snippet */
+	sqlite3_stmt	*isflag;	/* is a snippet flagged */
+	enum inject_mode inject;	/* of the request being answered */
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
 	unsigned long	 clock;
@@ -80,7 +88,8 @@ static const char search_rank_sql[] =
 
 static const char search_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
-    "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord "
+    "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord, "
+    "(SELECT group_concat(rule, ', ') FROM snippet_flags WHERE snippet_id = s.id) "
     "FROM snippets s JOIN documents d ON d.id = s.document_id "
     "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1";
 
@@ -89,9 +98,20 @@ static const char search_prev_sql[] =
     "SELECT id, title, breadcrumb, ord FROM snippets WHERE document_id = ?1 AND ord < ?2 "
     "ORDER BY ord DESC LIMIT ?3";
 
-/* A snippet's text. */
+/* A snippet's text, and whether it is flagged (lib/inject.h). */
 static const char search_text_sql[] =
-    "SELECT text FROM snippets WHERE id = ?1";
+    "SELECT text, EXISTS (SELECT 1 FROM snippet_flags WHERE snippet_id = ?1) "
+    "FROM snippets WHERE id = ?1";
+
+/* The content.injection setting, read for each answer. */
+static const char search_mode_sql[] =
+    "SELECT value FROM settings WHERE name = ?1";
+
+/* Whether a library has flagged snippets, and whether a snippet is flagged. */
+static const char search_anyflag_sql[] =
+    "SELECT 1 FROM snippet_flags WHERE library_id = ?1 LIMIT 1";
+static const char search_isflag_sql[] =
+    "SELECT 1 FROM snippet_flags WHERE snippet_id = ?1 LIMIT 1";
 
 static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
@@ -120,6 +140,12 @@ search_open(sqlite3 *db)
 	    &s->prev, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_text_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->text, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_mode_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->mode, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_anyflag_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->anyflag, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_isflag_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->isflag, NULL) != SQLITE_OK ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		search_close(s);
@@ -142,6 +168,9 @@ search_close(struct search *s)
 	sqlite3_finalize(s->libs);
 	sqlite3_finalize(s->prev);
 	sqlite3_finalize(s->text);
+	sqlite3_finalize(s->mode);
+	sqlite3_finalize(s->anyflag);
+	sqlite3_finalize(s->isflag);
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
 		vector_index_free(s->cache[i].v);
@@ -303,15 +332,22 @@ struct snippet_pos {
 	long long	 ord;
 };
 
-/* Loads one snippet's fields into sn, and its place into pos when not NULL. */
+/*
+ * Loads one snippet's fields into sn, and its place into pos when not NULL. sn->flags
+ * names the rules that flagged it (NULL when none did). Returns 0, 1 when there is no
+ * such snippet (a candidate of a stale cache: skipped), -1 on errors.
+ */
 static int
 search_load(struct search *s, long long id, struct snippet *sn, struct snippet_pos *pos)
 {
-	int	 rc = -1;
+	const unsigned char *flags;
+	int	 rc = -1, step;
 
 	sqlite3_reset(s->snippet);
 	sqlite3_bind_int64(s->snippet, 1, id);
-	if (sqlite3_step(s->snippet) != SQLITE_ROW)
+	if ((step = sqlite3_step(s->snippet)) == SQLITE_DONE)
+		rc = 1;
+	if (step != SQLITE_ROW)
 		goto out;
 	sn->title = search_col_dup(s->snippet, 0);
 	sn->breadcrumb = search_col_dup(s->snippet, 1);
@@ -323,6 +359,9 @@ search_load(struct search *s, long long id, struct snippet *sn, struct snippet_p
 		pos->doc = sqlite3_column_int64(s->snippet, 10);
 		pos->ord = sqlite3_column_int64(s->snippet, 11);
 	}
+	if ((flags = sqlite3_column_text(s->snippet, 12)) != NULL &&
+	    (sn->flags = strdup((const char *)flags)) == NULL)
+		goto out;
 	if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
 	    sn->page_title == NULL || sn->source == NULL ||
 	    search_load_code(sn, (const char *)sqlite3_column_text(s->snippet, 4)) == -1)
@@ -342,23 +381,25 @@ out:
  * - when it is code with almost no prose (under SEARCH_EXPAND_SHORT bytes): its nearest
  *   enclosing section (a breadcrumb that opens its own), else the document's first
  *   snippet (a man page's NAME line above its EXAMPLE).
- * Not when that snippet is in the answer already (skip, nskip ids). Returns the tokens
- * added (0 when nothing was), -1 on failure.
+ * Not when that snippet is in the answer already (skip, nskip ids), nor when it is
+ * flagged (content.injection hold or mark), nor when the paragraph, cut at a line end,
+ * does not fit in room tokens. Returns the tokens added (0
+ * when nothing was), -1 on failure.
  */
 #define SEARCH_EXPAND_BYTES	600
 #define SEARCH_EXPAND_SHORT	80
 #define SEARCH_EXPAND_LOOKBACK	50
 static int
 search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *sn,
-    const long long *skip, size_t nskip)
+    const long long *skip, size_t nskip, long room)
 {
 	const char	*title, *crumb, *text, *end;
 	long long	 pid, pickid = 0;
 	struct buf	 b;
-	size_t		 len, i, clen;
+	size_t		 len, max, i, clen;
 	int		 added = 0, first = 1, codeonly, step;
 
-	if (pos->ord == 0)
+	if (pos->ord == 0 || room <= 0)
 		return 0;
 	codeonly = sn->ncode > 0 && strlen(sn->text) < SEARCH_EXPAND_SHORT;
 	/* Walks back over the page's heading trails (an index range, no text read). */
@@ -399,13 +440,15 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 	sqlite3_reset(s->text);
 	sqlite3_bind_int64(s->text, 1, pickid);
 	if (sqlite3_step(s->text) != SQLITE_ROW ||
-	    (text = (const char *)sqlite3_column_text(s->text, 0)) == NULL || *text == '\0')
+	    (text = (const char *)sqlite3_column_text(s->text, 0)) == NULL || *text == '\0' ||
+	    (s->inject != INJECT_OFF && sqlite3_column_int(s->text, 1)))
 		goto out;
-	/* The opening paragraph, cut at a line end when it is too long. */
+	/* The opening paragraph, cut at a line end when it is too long for either limit. */
 	end = strstr(text, "\n\n");
 	len = end != NULL ? (size_t)(end - text) : strlen(text);
-	if (len > SEARCH_EXPAND_BYTES) {
-		len = SEARCH_EXPAND_BYTES;
+	max = (size_t)room * 4 < SEARCH_EXPAND_BYTES ? (size_t)room * 4 : SEARCH_EXPAND_BYTES;
+	if (len > max) {
+		len = max;
 		while (len > 0 && text[len] != '\n')
 			len--;
 		if (len == 0)
@@ -538,7 +581,12 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 	return c->x;
 }
 
-/* The library's vectors of the configured embedding model (reloaded when they change). */
+/*
+ * The library's vectors of the configured embedding model, reloaded when they change and
+ * when the index is rewritten: a re-index deletes the snippets (and their vectors) before
+ * the embed step gives the library a new embed_version, and vectors of deleted snippets
+ * must not come back as candidates (bench/soak found them answering 500).
+ */
 static struct vecindex *
 search_vecindex(struct search *s, const struct search_lib *lib,
     struct search_cached *c)
@@ -549,12 +597,13 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	    lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
 		return NULL;
 	if (c->v != NULL && c->embed_version == lib->embed_version &&
-	    strcmp(c->model, model) == 0)
+	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0)
 		return c->v;
 	vector_index_free(c->v);
 	if ((c->v = vector_index_build(s->db, lib->id, model, lib->snippets)) == NULL)
 		return NULL;
 	c->embed_version = lib->embed_version;
+	c->vec_index = lib->index_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
 	return c->v;
 }
@@ -618,7 +667,7 @@ search_llm_rerank(struct search *s, const char *query, struct lexindex_hit *cand
 		goto out;
 	for (i = 0; i < n; i++) {
 		memset(&sn, 0, sizeof(sn));
-		if (search_load(s, cand[i].id, &sn, NULL) == -1) {
+		if (search_load(s, cand[i].id, &sn, NULL) != 0) {
 			format_snippet_release(&sn);
 			goto out;
 		}
@@ -753,6 +802,56 @@ out:
 	return rc;
 }
 
+/*
+ * content.injection=hold: leaves the flagged snippets out of the candidates, before any
+ * reranker or the answer sees them (one index probe when the library has none).
+ */
+static int
+search_hold(struct search *s, const struct search_lib *lib, struct lexindex_hit *cand,
+    size_t *ncand)
+{
+	size_t	 i, k;
+	int	 any, step;
+
+	sqlite3_reset(s->anyflag);
+	sqlite3_bind_text(s->anyflag, 1, lib->id, -1, SQLITE_STATIC);
+	step = sqlite3_step(s->anyflag);
+	any = step == SQLITE_ROW;
+	sqlite3_reset(s->anyflag);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		goto dberr;
+	for (i = 0, k = 0; any && i < *ncand; i++) {
+		sqlite3_reset(s->isflag);
+		sqlite3_bind_int64(s->isflag, 1, cand[i].id);
+		step = sqlite3_step(s->isflag);
+		sqlite3_reset(s->isflag);
+		if (step == SQLITE_DONE)
+			cand[k++] = cand[i];
+		else if (step != SQLITE_ROW)
+			goto dberr;
+	}
+	if (any)
+		*ncand = k;
+	return 0;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+	return -1;
+}
+
+/* The mode of content.injection (lib/inject.h); hold when it cannot be read. */
+static enum inject_mode
+search_inject_mode(struct search *s)
+{
+	enum inject_mode m = INJECT_HOLD;
+
+	sqlite3_reset(s->mode);
+	sqlite3_bind_text(s->mode, 1, INJECT_SETTING, -1, SQLITE_STATIC);
+	if (sqlite3_step(s->mode) == SQLITE_ROW)
+		m = inject_mode_parse((const char *)sqlite3_column_text(s->mode, 0));
+	sqlite3_reset(s->mode);
+	return m;
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, int fast, struct snippet **out, size_t *n)
@@ -767,7 +866,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
-	int		 rc = -1;
+	int		 rc = -1, ld;
 
 	*out = NULL;
 	*n = 0;
@@ -787,6 +886,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		search_hybrid(s, v, query, cand, &ncand);
+	if (s->inject == INJECT_HOLD && search_hold(s, lib, cand, &ncand) == -1)
+		goto out;
 	search_rerank(cand, ncand);
 	if (!fast && s->llm.kind != PROVIDER_NONE)
 		search_llm_rerank(s, query, cand, ncand);
@@ -794,25 +895,41 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	    (ids = calloc(ncand, sizeof(*ids))) == NULL ||
 	    (pos = calloc(ncand, sizeof(*pos))) == NULL))
 		goto out;
-	/* Pack in rank order; the best snippet always goes in. */
+	/*
+	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
+	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
+	 * one may still fit.
+	 */
 	for (i = 0; i < ncand && used < budget; i++) {
-		if (nres > 0 && used + cand[i].tokens > budget)
+		if (nres > 0 && used + cand[i].tokens > budget &&
+		    budget - used < SEARCH_CUT_MIN)
 			continue;
 		ids[nres] = cand[i].id;
-		if (search_load(s, cand[i].id, &res[nres], &pos[nres]) == -1) {
+		if ((ld = search_load(s, cand[i].id, &res[nres], &pos[nres])) != 0) {
 			nres++;		/* released below */
-			goto out;
+			if (ld == -1)
+				goto out;
+			format_snippet_release(&res[--nres]);	/* gone: skipped */
+			continue;
 		}
+		if (res[nres].flags != NULL && s->inject != INJECT_MARK) {
+			if (s->inject == INJECT_HOLD) {	/* flagged since the filter */
+				format_snippet_release(&res[nres]);
+				continue;
+			}
+			free(res[nres].flags);
+			res[nres].flags = NULL;
+		}
+		format_cut(&res[nres], budget - used);
+		used += res[nres].tokens;
 		nres++;
-		used += cand[i].tokens;
 	}
 	/* Then the lines the packed snippets depend on, while the budget allows. */
-	for (i = 0; i < nres; i++) {
+	for (i = 0; i < nres && used < budget; i++) {
 		int added;
 
-		if (used >= budget && i > 0)
-			break;
-		if ((added = search_expand(s, &pos[i], &res[i], ids, nres)) == -1)
+		if ((added = search_expand(s, &pos[i], &res[i], ids, nres,
+		    budget - used)) == -1)
 			goto out;
 		used += added;
 	}
@@ -1033,6 +1150,7 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	case SEARCH_LIB_READY:
 		break;
 	}
+	s->inject = search_inject_mode(s);
 	if (topic != NULL && *topic != '\0' && topic != query) {
 		if (buf_printf(&q, "%s %s", query, topic) == -1)
 			goto fail;

@@ -119,6 +119,10 @@ static const struct setting_def settings_defs[] = {
 	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
 	  "hosts (host or host:port, comma-separated) that may receive a git token over "
 	  "plain http", NULL },
+	{ "content.injection", SET_ENUM, "hold", 0, 0,
+	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
+	  "out of answers, mark answers them after a warning line, off ignores the flags",
+	  "hold|mark|off" },
 };
 
 /* Further rules of some SET_STRING settings: 0, or -1 with the reason in err. */
