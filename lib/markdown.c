@@ -29,6 +29,11 @@
  * MD_MAXRUN lines (a table's header and delimiter rows are repeated after it).
  */
 #define MD_MAXRUN	1000
+/*
+ * Columns of a table: md4c gives every row as many cells as the header has, so a header of
+ * n cells over n rows costs n squared; a wider table is read as text.
+ */
+#define MD_MAXCOLS	128
 
 /* ---------------------------------------------------------------- text helpers */
 
@@ -1147,32 +1152,38 @@ markdown_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
 	}
 }
 
-/* 1 when line s (n bytes) is a table's delimiter row ("|---|:-:|", "--- | ---"). */
-static int
+/*
+ * The columns of line s (n bytes) when it is a table's delimiter row ("|---|:-:|",
+ * "--- | ---"), else 0.
+ */
+static size_t
 markdown_delim_row(const char *s, size_t n)
 {
-	size_t	 i, dash = 0;
+	size_t	 i, dash = 0, pipes = 0;
 
 	for (i = 0; i < n; i++) {
 		if (s[i] == '-')
 			dash++;
-		else if (strchr("|: \t", s[i]) == NULL)
+		else if (s[i] == '|')
+			pipes++;
+		else if (strchr(": \t", s[i]) == NULL)
 			return 0;
 	}
-	return dash > 0 && (memchr(s, '|', n) != NULL || n == 0);
+	return dash > 0 && pipes > 0 ? pipes + 1 : 0;
 }
 
 /*
  * Copies the pre-pass output in to out with a blank line after every MD_MAXRUN lines of
  * a run of non-blank lines outside code fences; a run that opens with a table's header
- * and delimiter rows gets both again after the blank line, so the table goes on.
+ * and delimiter rows gets both again after the blank line, so the table goes on. A table
+ * of more than MD_MAXCOLS columns gets a blank line before its delimiter row (no table).
  */
 static int
 markdown_cap_runs(const struct buf *in, struct buf *out)
 {
 	const char	*p, *eol, *end = in->p + in->len, *f;
 	const char	*hdr = NULL;		/* the run's first line */
-	size_t		 run = 0, n, first, hdrlen = 0, k, flen = 0;
+	size_t		 run = 0, n, first, hdrlen = 0, k, flen = 0, cols;
 	int		 fence = 0, table = 0;
 	char		 fch = 0;
 
@@ -1200,13 +1211,19 @@ markdown_cap_runs(const struct buf *in, struct buf *out)
 			flen = k;
 			run = 0;
 		} else {
+			if (run == 1) {
+				cols = markdown_delim_row(f, n - first);
+				table = cols > 0 && memchr(hdr, '|', (size_t)(p - hdr)) != NULL;
+				hdrlen = (size_t)(eol - hdr);
+				if (table && cols > MD_MAXCOLS) {
+					if (buf_addc(out, '\n') == -1)
+						return -1;
+					run = 0;
+				}
+			}
 			if (run == 0) {
 				hdr = p;
 				table = 0;
-			} else if (run == 1) {
-				table = markdown_delim_row(f, n - first) &&
-				    memchr(hdr, '|', (size_t)(p - hdr)) != NULL;
-				hdrlen = (size_t)(eol - hdr);
 			}
 			if (run >= MD_MAXRUN) {
 				if (buf_addc(out, '\n') == -1 || (table &&

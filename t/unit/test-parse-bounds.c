@@ -417,7 +417,7 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		}
 		if (best < 0 || t < best)
 			best = t;
-		if (t > 0.05)
+		if (t > 0.5)
 			break;		/* long enough for the clock's noise not to matter */
 	}
 	return best;
@@ -425,15 +425,17 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 
 /*
  * Every case at 25 KB and 100 KB: the larger must take under 10 times the CPU time of the
- * smaller (plus 2 ms for the clock's and the allocator's noise).
+ * smaller (plus 2 ms for the clock's and the allocator's noise). Each is the least of
+ * three parses, and a case that fails is measured up to twice more (a stall of the
+ * machine or of the sanitizers' allocator passes; a quadratic parse fails again).
  */
 static void
 test_linear(void)
 {
 	struct buf	 small, large;
 	size_t		 i;
-	double		 ts, tl, limit;
-	int		 stopped;
+	double		 ts = 0, tl = 0, limit = 0;
+	int		 stopped = 0, attempt;
 
 	buf_init(&small);
 	buf_init(&large);
@@ -442,9 +444,13 @@ test_linear(void)
 
 		pb_gen(c, 25000, &small);
 		pb_gen(c, 100000, &large);
-		ts = pb_time(c, &small, 3, 30.0, &stopped);
-		limit = 10 * ts + 0.002;
-		tl = pb_time(c, &large, 3, limit, &stopped);
+		for (attempt = 0; attempt < 3; attempt++) {
+			ts = pb_time(c, &small, 3, 30.0, &stopped);
+			limit = 10 * ts + 0.002;
+			tl = pb_time(c, &large, 3, limit, &stopped);
+			if (!stopped && tl < limit)
+				break;
+		}
 		if (!ok(!stopped && tl < limit, "%s (%s): 25 KB %.1f ms, 100 KB %.1f ms",
 		    c->name, c->path, ts * 1000, tl * 1000))
 			printf("#   4x the input took %s than 10x the time\n",
