@@ -26,6 +26,12 @@ void	 log_init(const char *prog);
 void	 log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_err(const char *, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Copies s into out (outsz bytes, cut at a character boundary) with its control
+ * characters escaped: newline, CR and tab as \n \r \t, other C0 controls and DEL as \xNN,
+ * C1 controls as \u00NN. The log writers (log_*, jobs_log) use it: one record, one line.
+ */
+void	 log_escape(const char *s, char *out, size_t outsz);
 
 /* ---------------------------------------------------------------- crypto.c */
 
@@ -404,6 +410,22 @@ struct doc {
 
 /* Parses a documentation file by extension (.md .mdx .markdown .rst .txt, README*). */
 int	 doc_parse(const char *path, const char *data, size_t len, struct doc *out);
+/*
+ * A stop check for long parses (doc_parse_poll): while a file is parsed, fn(arg) is asked
+ * about every DOC_POLL_MS (from the parsers' loops over lines and blocks); a non-zero
+ * answer stops the parse, which returns -1 with stopped set to that answer.
+ */
+#define DOC_POLL_MS	100
+struct doc_poll {
+	int		(*fn)(void *arg);
+	void		 *arg;
+	int		  stopped;	/* out: fn's answer that stopped the parse, else 0 */
+	long long	  last_ms;	/* when fn was last asked (0: not yet) */
+	long		  test_sleep_us; /* tests only: sleep this long at every check */
+};
+/* doc_parse, stopped by poll (may be NULL) when it says so. */
+int	 doc_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
+	    struct doc_poll *poll);
 void	 doc_release(struct doc *);
 /* Markdown/MDX (md4c) and reStructuredText back ends; same contract as doc_parse. */
 int	 markdown_parse(const char *path, const char *data, size_t len, struct doc *out);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "ctxd.h"
 #include "doc.h"
@@ -184,16 +185,47 @@ doc_release(struct doc *d)
 /* ---------------------------------------------------------------- section builder */
 
 int
-doc_build_init(struct docb *b, struct doc *d)
+doc_build_init(struct docb *b, struct doc *d, struct doc_poll *poll)
 {
 	memset(b, 0, sizeof(*b));
 	memset(d, 0, sizeof(*d));
 	b->doc = d;
+	b->poll = poll;
+	if (poll != NULL)
+		poll->stopped = 0;
 	buf_init(&b->text);
 	if ((b->title = strdup("")) == NULL || (b->anchor = strdup("")) == NULL ||
 	    (b->crumb = strdup("")) == NULL) {
 		log_err("%s: out of memory", __func__);
 		doc_build_release(b);
+		return -1;
+	}
+	return 0;
+}
+
+int
+doc_build_poll(struct docb *b)
+{
+	struct doc_poll	*p = b->poll;
+	struct timespec	 ts;
+	long long	 now;
+
+	if (b->stopped)
+		return -1;
+	if (p == NULL)
+		return 0;
+	if (p->test_sleep_us > 0) {
+		ts.tv_sec = p->test_sleep_us / 1000000;
+		ts.tv_nsec = (p->test_sleep_us % 1000000) * 1000;
+		nanosleep(&ts, NULL);
+	} else if (++b->pollcount % DOC_POLL_EVERY != 0)
+		return 0;
+	now = util_now_ms();
+	if (p->last_ms != 0 && now - p->last_ms < DOC_POLL_MS)
+		return 0;
+	p->last_ms = now;
+	if (p->fn != NULL && (p->stopped = p->fn(p->arg)) != 0) {
+		b->stopped = 1;
 		return -1;
 	}
 	return 0;
@@ -210,7 +242,7 @@ doc_build_free_open(struct docb *b)
 	}
 	free(b->code);
 	b->code = NULL;
-	b->ncode = 0;
+	b->ncode = b->capcode = 0;
 	b->codebytes = 0;
 	buf_reset(&b->text);
 	b->lastkind = DOCB_PARA;
@@ -227,8 +259,8 @@ doc_build_release(struct docb *b)
 	buf_release(&b->text);
 	for (i = 0; i < 7; i++)
 		free(b->trail[i]);
-	for (i = 0; i < b->nslugs; i++)
-		free(b->slugs[i]);
+	for (i = 0; i < b->slugcap; i++)
+		free(b->slugs[i].s);
 	free(b->slugs);
 	free(b->title);
 	free(b->anchor);
@@ -319,7 +351,7 @@ doc_build_flush(struct docb *b)
 	s->ncode = b->ncode;
 	d->nsecs++;
 	b->code = NULL;
-	b->ncode = 0;
+	b->ncode = b->capcode = 0;
 	doc_build_free_open(b);
 	return 0;
 fail:
@@ -328,43 +360,101 @@ fail:
 	return -1;
 }
 
-/* Makes slug unique among the anchors of the document (GitHub: slug, slug-1, ...). */
+/* FNV-1a of s. */
+static size_t
+doc_slug_hash(const char *s)
+{
+	size_t	 h = (size_t)1469598103934665603ULL;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= (size_t)1099511628211ULL;
+	}
+	return h;
+}
+
+/* The slot of s in the anchor set: its own when s is in use, else the empty one for it. */
+static struct docb_slug *
+doc_slug_slot(struct docb *b, const char *s)
+{
+	size_t	 i = doc_slug_hash(s) & (b->slugcap - 1);
+
+	while (b->slugs[i].s != NULL && strcmp(b->slugs[i].s, s) != 0)
+		i = (i + 1) & (b->slugcap - 1);
+	return &b->slugs[i];
+}
+
+/* Adds s (taken over) to the anchor set, which it is not in; -1 (s freed) on failure. */
+static int
+doc_slug_add(struct docb *b, char *s)
+{
+	struct docb_slug	*old = b->slugs, *e;
+	size_t			 oldcap = b->slugcap, i;
+
+	if ((b->nslugs + 1) * 2 > b->slugcap) {
+		b->slugcap = oldcap ? oldcap * 2 : 64;
+		if ((b->slugs = calloc(b->slugcap, sizeof(*b->slugs))) == NULL) {
+			b->slugs = old;
+			b->slugcap = oldcap;
+			free(s);
+			return -1;
+		}
+		for (i = 0; i < oldcap; i++)
+			if (old[i].s != NULL)
+				*doc_slug_slot(b, old[i].s) = old[i];
+		free(old);
+	}
+	e = doc_slug_slot(b, s);
+	e->s = s;
+	e->next = 1;
+	b->nslugs++;
+	return 0;
+}
+
+/*
+ * Makes slug unique among the anchors of the document (GitHub: slug, slug-1, ...): the
+ * set of anchors in use remembers per anchor the next suffix to try, so that n repeats
+ * of a heading cost n lookups, not n squared. Takes over slug; returns the anchor.
+ */
 static char *
 doc_build_unique(struct docb *b, char *slug)
 {
 	struct buf	 cand;
-	char		**ns;
-	size_t		 i, k;
-	int		 used;
+	char		*dup = NULL;
+	size_t		 k;
 
 	buf_init(&cand);
-	if (buf_adds(&cand, slug) == -1)
-		goto fail;
-	for (k = 1;; k++) {
-		used = 0;
-		for (i = 0; i < b->nslugs; i++)
-			if (strcmp(b->slugs[i], cand.p) == 0) {
-				used = 1;
-				break;
-			}
-		if (!used)
-			break;
+	if (b->slugcap == 0 || doc_slug_slot(b, slug)->s == NULL) {
+		if ((dup = strdup(slug)) == NULL || doc_slug_add(b, dup) == -1)
+			goto fail;
+		return slug;
+	}
+	for (k = doc_slug_slot(b, slug)->next;; k++) {
 		buf_reset(&cand);
 		if (buf_printf(&cand, "%s-%zu", slug, k) == -1)
 			goto fail;
+		if (doc_slug_slot(b, cand.p)->s == NULL)
+			break;
 	}
-	if ((ns = reallocarray(b->slugs, b->nslugs + 1, sizeof(*ns))) == NULL)
+	doc_slug_slot(b, slug)->next = k + 1;
+	if ((dup = strdup(cand.p)) == NULL || doc_slug_add(b, dup) == -1)
 		goto fail;
-	b->slugs = ns;
-	if ((b->slugs[b->nslugs] = strdup(cand.p)) == NULL)
-		goto fail;
-	b->nslugs++;
 	free(slug);
 	return buf_detach(&cand);
 fail:
 	free(slug);
 	buf_release(&cand);
 	return NULL;
+}
+
+/* Cuts s to DOC_TITLE_MAX bytes at a character boundary, in place. */
+static void
+doc_cut_title(char *s)
+{
+	if (strlen(s) > DOC_TITLE_MAX) {
+		s[DOC_TITLE_MAX] = '\0';
+		util_utf8_trim(s);
+	}
 }
 
 int
@@ -391,6 +481,7 @@ doc_build_heading_anchor(struct docb *b, int level, const char *title, const cha
 	if ((t = strdup(title)) == NULL)
 		goto fail;
 	doc_squeeze(t);
+	doc_cut_title(t);
 	if (level == 1 && opening && *t != '\0' && (b->first_h1 = strdup(t)) == NULL)
 		goto fail;
 	free(b->trail[level]);
@@ -410,7 +501,10 @@ doc_build_heading_anchor(struct docb *b, int level, const char *title, const cha
 			goto fail;
 	}
 	slug = want != NULL ? strdup(want) : doc_slug(b->trail[level]);
-	if (slug == NULL || (slug = doc_build_unique(b, slug)) == NULL)
+	if (slug == NULL)
+		goto fail;
+	doc_cut_title(slug);
+	if ((slug = doc_build_unique(b, slug)) == NULL)
 		goto fail;
 	free(b->anchor);
 	b->anchor = slug;
@@ -532,9 +626,13 @@ doc_build_code(struct docb *b, const char *lang, const char *s, size_t n)
 	if ((l = strdup(lang != NULL ? lang : "")) == NULL ||
 	    (c = strndup(s, n)) == NULL)
 		goto fail;
-	if ((nc = reallocarray(b->code, b->ncode + 1, sizeof(*nc))) == NULL)
-		goto fail;
-	b->code = nc;
+	if (b->ncode == b->capcode) {
+		if ((nc = reallocarray(b->code, b->capcode ? b->capcode * 2 : 4,
+		    sizeof(*nc))) == NULL)
+			goto fail;
+		b->code = nc;
+		b->capcode = b->capcode ? b->capcode * 2 : 4;
+	}
 	b->code[b->ncode].lang = l;
 	b->code[b->ncode].code = c;
 	b->ncode++;
@@ -580,6 +678,7 @@ doc_build_finish(struct docb *b, const char *title, const char *path)
 	if (d->title == NULL)
 		goto nomem;
 	doc_squeeze(d->title);
+	doc_cut_title(d->title);
 	for (i = 0; i < d->nsecs; i++) {
 		struct doc_section *s = &d->secs[i];
 
@@ -618,7 +717,8 @@ fail:
 
 /* Plain text: one intro section, blank-line separated blocks kept verbatim. */
 static int
-doc_plain_parse(const char *path, const char *data, size_t len, struct doc *out)
+doc_plain_parse(const char *path, const char *data, size_t len, struct doc *out,
+    struct doc_poll *poll)
 {
 	struct docb	 b;
 	char		*txt;
@@ -628,12 +728,14 @@ doc_plain_parse(const char *path, const char *data, size_t len, struct doc *out)
 
 	if ((txt = doc_clean_input(data, len, &tlen)) == NULL)
 		return -1;
-	if (doc_build_init(&b, out) == -1) {
+	if (doc_build_init(&b, out, poll) == -1) {
 		free(txt);
 		return -1;
 	}
 	p = blk = txt;
 	while (*p != '\0') {
+		if (doc_build_poll(&b) == -1)
+			goto fail;
 		eol = strchr(p, '\n');
 		n = eol != NULL ? (size_t)(eol - p) : strlen(p);
 		if (strspn(p, " \t") >= n) {
@@ -668,20 +770,27 @@ out:
 }
 
 int
-doc_parse(const char *path, const char *data, size_t len, struct doc *out)
+doc_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
+    struct doc_poll *poll)
 {
 	char		 ext[16];
 	const char	*base = doc_basename(path);
 
 	doc_ext(path, ext, sizeof(ext));
 	if (source_is_source(path))
-		return source_parse(path, data, len, out);
+		return source_parse_poll(path, data, len, out, poll);
 	if (strcmp(ext, "md") == 0 || strcmp(ext, "mdx") == 0 ||
 	    strcmp(ext, "markdown") == 0 || strcmp(ext, "mdown") == 0 ||
 	    strcmp(ext, "mkd") == 0 || strcasecmp(base, "llms.txt") == 0 ||
 	    strcasecmp(base, "llms-full.txt") == 0)
-		return markdown_parse(path, data, len, out);
+		return markdown_parse_poll(path, data, len, out, poll);
 	if (strcmp(ext, "rst") == 0 || strcmp(ext, "rest") == 0)
-		return rst_parse(path, data, len, out);
-	return doc_plain_parse(path, data, len, out);
+		return rst_parse_poll(path, data, len, out, poll);
+	return doc_plain_parse(path, data, len, out, poll);
+}
+
+int
+doc_parse(const char *path, const char *data, size_t len, struct doc *out)
+{
+	return doc_parse_poll(path, data, len, out, NULL);
 }

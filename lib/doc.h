@@ -11,18 +11,36 @@
 #define DOC_SPLIT_BYTES		6000
 /* ... but never into a part shorter than this. */
 #define DOC_SPLIT_MIN		1500
+/*
+ * Heading text, anchors and the document title are cut to this many bytes (at a character
+ * boundary): every section repeats its heading trail, so an unbounded heading would make a
+ * document's size grow with the square of its input.
+ */
+#define DOC_TITLE_MAX		512
+/* The parsers call doc_build_poll about this often (lines, blocks or builder calls). */
+#define DOC_POLL_EVERY		256
 
 enum docb_kind {
 	DOCB_PARA,		/* separated from its neighbours by a blank line */
 	DOCB_ITEM		/* list item or table row: one newline from the previous item */
 };
 
+/* An anchor in use, and the next "-N" suffix to try when a heading repeats it. */
+struct docb_slug {
+	char		 *s;
+	size_t		  next;
+};
+
 struct docb {
 	struct doc	 *doc;
 	size_t		  capsecs;
 	char		 *trail[7];	/* heading text per level, 1..6 */
-	char		**slugs;	/* anchors used so far */
+	struct docb_slug *slugs;	/* anchors used so far: a hash set */
+	size_t		  slugcap;	/* a power of two, 0 before the first */
 	size_t		  nslugs;
+	struct doc_poll	 *poll;		/* NULL: never stopped */
+	unsigned	  pollcount;
+	int		  stopped;	/* the poll said stop: every call fails */
 	/* the open section */
 	char		 *title;
 	char		 *anchor;
@@ -31,7 +49,7 @@ struct docb {
 	struct buf	  text;
 	enum docb_kind	  lastkind;
 	struct doc_code	 *code;
-	size_t		  ncode;
+	size_t		  ncode, capcode;
 	size_t		  codebytes;
 	/* the last prose block: text.len before its separator, ncode when it came */
 	size_t		  lastblk_off;
@@ -40,7 +58,14 @@ struct docb {
 	int		  nheadings;
 };
 
-int	 doc_build_init(struct docb *, struct doc *);
+/* Opens a builder for d; poll (may be NULL) is consulted by doc_build_poll. */
+int	 doc_build_init(struct docb *, struct doc *, struct doc_poll *);
+/*
+ * The parsers' periodic check, cheap enough for every line: every DOC_POLL_EVERY calls
+ * it asks the poll (struct doc_poll in ctxd.h) at most every DOC_POLL_MS. Returns -1,
+ * now and on every later call, once the poll said stop; the parser then fails.
+ */
+int	 doc_build_poll(struct docb *);
 /* Closes the open section and opens one for a heading (level 1..6). */
 int	 doc_build_heading(struct docb *, int level, const char *title);
 /* Same, with the anchor made unique from slug (NULL: the slug of the title). */
@@ -80,7 +105,7 @@ struct md_fragment {
 	int		 noindent;	/* indented lines are not code blocks */
 };
 
-/* Parses md (len bytes, clean input) into the open builder b. */
+/* Parses md (len bytes, clean input) into the open builder b (polled through b). */
 int	 markdown_parse_fragment(struct docb *b, const char *md, size_t len,
 	    const struct md_fragment *);
 
@@ -89,6 +114,13 @@ int	 markdown_parse_fragment(struct docb *b, const char *md, size_t len,
  * BOM is dropped and invalid UTF-8 bytes become '?'. Returns a NUL-terminated copy.
  */
 char	*doc_clean_input(const char *, size_t, size_t *outlen);
+/* The back ends of doc_parse_poll; poll may be NULL. */
+int	 markdown_parse_poll(const char *path, const char *, size_t, struct doc *,
+	    struct doc_poll *);
+int	 rst_parse_poll(const char *path, const char *, size_t, struct doc *,
+	    struct doc_poll *);
+int	 source_parse_poll(const char *path, const char *, size_t, struct doc *,
+	    struct doc_poll *);
 /* Collapses runs of white space to one space and trims both ends, in place. */
 void	 doc_squeeze(char *);
 

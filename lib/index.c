@@ -41,12 +41,21 @@ struct index_run {
 	long		 lib_no;
 	/* limits */
 	long		 max_file_kb, max_files;
-	/* results */
+	/* results: every selected file is parsed, kept unchanged or skipped */
 	struct index_file *files;
-	size_t		 nfiles, nparsed, nskipped;
+	size_t		 nfiles;	/* files[] in use: all but those over the limit */
+	size_t		 nselected, nparsed, nkept, nskipped;
+	size_t		 nretry;	/* skipped ones a later run may read (limit, parse) */
 	struct dedup_stats dedup;
 	long		 test_delay_ms;	/* CTXD_TEST_FILE_DELAY_MS (tests only) */
+	/* parsing stops mid-file at a cancellation or the deadline (index_parse_poll) */
+	struct doc_poll	 poll;
+	long long	 deadline_ms;	/* 0: none */
+	long		 timeout_s;
 };
+
+/* A file whose first bytes hold a NUL is binary (git's rule: the first 8,000 bytes). */
+#define INDEX_BINARY_PEEK	8000
 
 static char *
 index_col_dup(sqlite3_stmt *st, int i)
@@ -140,6 +149,45 @@ index_cancel(struct index_run *r, const char *when, int written)
 }
 
 /*
+ * The poll of the parsers (struct doc_poll): 2 once the run's deadline has passed, 1 when
+ * the job's cancellation was requested, else 0.
+ */
+static int
+index_parse_poll(void *arg)
+{
+	struct index_run *r = arg;
+
+	if (r->deadline_ms > 0 && util_now_ms() >= r->deadline_ms)
+		return 2;
+	return jobs_cancel_point(&r->job) ? 1 : 0;
+}
+
+/*
+ * The parsing deadline: the worker's alarm (limits.job_timeout_s) ends the process; the
+ * parsers stop 30 s before it (half the time left when a minute or less is), so the job
+ * can still record why it failed.
+ */
+static void
+index_deadline(struct index_run *r)
+{
+	unsigned	 left = alarm(0);
+	long		 us;
+
+	r->deadline_ms = 0;
+	if (left > 0) {
+		alarm(left);
+		r->deadline_ms = util_now_ms() + (left > 60 ? (long long)(left - 30) *
+		    1000 : (long long)left * 500);
+	}
+	r->poll.fn = index_parse_poll;
+	r->poll.arg = r;
+	/* tests only: make every parser check slow, so a file takes long to parse */
+	if (getenv("CTXD_TEST_PARSE_SLEEP_US") != NULL &&
+	    util_parse_long(getenv("CTXD_TEST_PARSE_SLEEP_US"), 0, 100000, &us) == 0)
+		r->poll.test_sleep_us = us;
+}
+
+/*
  * Loads the library, decides a full or an incremental run and marks the run started.
  * -1 when the run failed (recorded).
  */
@@ -151,6 +199,7 @@ index_start(struct index_run *r, int force)
 	if ((delay = getenv("CTXD_TEST_FILE_DELAY_MS")) != NULL &&
 	    util_parse_long(delay, 0, 10000, &r->test_delay_ms) == -1)
 		r->test_delay_ms = 0;
+	index_deadline(r);
 	if (index_load(r) == -1)
 		return index_fail(r, "the library no longer exists");
 	/* A run that did not finish, a forced job or new settings re-index all. */
@@ -161,6 +210,7 @@ index_start(struct index_run *r, int force)
 		return index_fail(r, "the database is busy; the job will be retried");
 	r->max_file_kb = settings_get_long(r->db, r->datadir, "limits.max_file_kb", 2048);
 	r->max_files = settings_get_long(r->db, r->datadir, "limits.max_files", 20000);
+	r->timeout_s = settings_get_long(r->db, r->datadir, "limits.job_timeout_s", 1800);
 	return 0;
 }
 
@@ -216,7 +266,9 @@ index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc 
 
 /*
  * One selected file: skipped over the size limit, kept when unchanged, else loaded
- * and parsed (a file that cannot be parsed is skipped). -1 with err.
+ * and parsed (a binary file or one that cannot be parsed is skipped). Every selected
+ * file is counted once: parsed, kept or skipped. Returns 0, -1 with err, or the poll's
+ * answer (1 cancelled, 2 past the deadline) when it stopped the parse.
  */
 static int
 index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stored,
@@ -225,18 +277,21 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 	struct index_file *f;
 	size_t		 max = (size_t)r->max_file_kb * 1024;
 	char		 rerr[256];
+	int		 rc = 0;
 
 	if (d->size > max) {
 		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: %zu bytes is "
 		    "more than the limit of %ld KB (setting limits.max_file_kb)",
 		    d->path, d->size, r->max_file_kb);
 		r->nskipped++;
+		r->nretry++;
 		return 0;
 	}
 	f = &r->files[r->nfiles++];
 	f->src = d;
 	if (!r->full && index_unchanged(r, stored, d)) {
 		f->keep = 1;
+		r->nkept++;
 		return 0;
 	}
 	if (d->data == NULL && r->ops->load != NULL &&
@@ -244,31 +299,42 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 		snprintf(err, errsz, "cannot read %s: %s", d->path, rerr);
 		return -1;
 	}
-	if (d->data == NULL || doc_parse(d->path, d->data, d->len, &f->doc) == -1) {
-		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it could not be "
-		    "parsed", d->path);
-		memset(&f->doc, 0, sizeof(f->doc));
+	if (d->data != NULL && memchr(d->data, '\0', d->len < INDEX_BINARY_PEEK ?
+	    d->len : INDEX_BINARY_PEEK) != NULL) {
+		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it is a binary "
+		    "file", d->path);
 		r->nskipped++;
+	} else if (d->data == NULL || doc_parse_poll(d->path, d->data, d->len, &f->doc,
+	    &r->poll) == -1) {
+		memset(&f->doc, 0, sizeof(f->doc));
+		if ((rc = r->poll.stopped) == 0) {
+			jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it could "
+			    "not be parsed", d->path);
+			r->nskipped++;
+			r->nretry++;
+		}
 	} else
 		r->nparsed++;
 	free(d->data);
 	d->data = NULL;
-	return 0;
+	return rc;
 }
 
 /*
  * Selects the documentation files of the fetched set and parses the new and changed
- * ones. Returns 0, -1 with err set, or 1 when the job's cancellation was requested
- * (checked before each file).
+ * ones. Returns 0, -1 with err set, 1 when the job's cancellation was requested or 2
+ * when its deadline passed (checked before each file and while a file is parsed); *at
+ * gets the path being parsed then, or NULL.
  */
 static int
-index_collect(struct index_run *r, char *err, size_t errsz)
+index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 {
 	struct select_rules rules;
 	sqlite3_stmt	*stored = NULL;
 	size_t		 i, nsel = 0;
-	int		 rc = -1;
+	int		 rc = -1, c;
 
+	*at = NULL;
 	if (library_settings_rules(r->settings, &rules) == -1) {
 		snprintf(err, errsz, "the library's stored settings are unreadable");
 		return -1;
@@ -282,6 +348,7 @@ index_collect(struct index_run *r, char *err, size_t errsz)
 		    "it with folders or excludeFolders", nsel, r->max_files);
 		goto out;
 	}
+	r->nselected = nsel;
 	if ((nsel > 0 && (r->files = calloc(nsel, sizeof(*r->files))) == NULL) ||
 	    sqlite3_prepare_v2(r->db, "SELECT blob FROM documents WHERE library_id = "
 	    "?1 AND path = ?2", -1, &stored, NULL) != SQLITE_OK) {
@@ -291,8 +358,8 @@ index_collect(struct index_run *r, char *err, size_t errsz)
 	for (i = 0; i < r->set.n; i++) {
 		if (!select_path(&rules, r->set.docs[i].path))
 			continue;
-		if (jobs_cancel_point(&r->job)) {
-			rc = 1;
+		if ((c = index_parse_poll(r)) != 0) {
+			rc = c;
 			goto out;
 		}
 		if (r->test_delay_ms > 0) {
@@ -301,8 +368,13 @@ index_collect(struct index_run *r, char *err, size_t errsz)
 
 			nanosleep(&ts, NULL);
 		}
-		if (index_collect_one(r, &r->set.docs[i], stored, err, errsz) == -1)
+		if ((c = index_collect_one(r, &r->set.docs[i], stored, err,
+		    errsz)) != 0) {
+			if (c > 0)
+				*at = r->set.docs[i].path;
+			rc = c;
 			goto out;
+		}
 	}
 	rc = 0;
 out:
@@ -521,7 +593,7 @@ index_write(struct index_run *r)
 	/* Duplicates are decided again over the whole library (lib/dedup.h). */
 	if (dedup_library(r->db, r->library_id, &r->dedup) == -1 ||
 	    db_run(r->db, index_record_sql, "ttttI", r->library_id, r->set.version,
-	    r->set.label, r->set.url_prefix, (long long)r->nskipped) == -1)
+	    r->set.label, r->set.url_prefix, (long long)r->nretry) == -1)
 		goto out;
 	rc = 0;
 out:
@@ -691,8 +763,9 @@ index_commit(struct index_run *r)
 static int
 index_steps(struct index_run *r, const struct backend_ops *ops)
 {
-	char	 err[512];
-	int	 c;
+	char		 err[512];
+	const char	*at;
+	int		 c;
 
 	if (index_fetch(r, ops) == -1)
 		return -1;
@@ -701,13 +774,24 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 	if (!r->full && r->indexed_commit != NULL &&
 	    strcmp(r->indexed_commit, r->set.version) == 0)
 		return index_unchanged_run(r);
-	if ((c = index_collect(r, err, sizeof(err))) == -1)
+	if ((c = index_collect(r, err, sizeof(err), &at)) == -1)
 		return index_fail(r, err);
+	if (c == 1 && at != NULL) {
+		jobs_log(r->db, r->job.job_id, "info", "stopped while parsing %s", at);
+		return index_cancel(r, "while parsing", 0);
+	}
 	if (c == 1)
 		return index_cancel(r, "while parsing", 0);
+	if (c == 2) {
+		snprintf(err, sizeof(err), "the job ran out of time while parsing%s%s: "
+		    "it may take %ld s (setting limits.job_timeout_s); nothing was "
+		    "written", at != NULL ? " " : "", at != NULL ? at : "",
+		    r->timeout_s);
+		return index_fail(r, err);
+	}
 	jobs_log(r->db, r->job.job_id, "info", "%zu documentation files: %zu parsed, "
-	    "%zu unchanged, %zu skipped", r->nfiles, r->nparsed,
-	    r->nfiles - r->nparsed - r->nskipped, r->nskipped);
+	    "%zu unchanged, %zu skipped", r->nselected, r->nparsed, r->nkept,
+	    r->nskipped);
 	/* Last checkpoint before the write transaction (it holds the write lock). */
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "before writing the index", 0);

@@ -189,11 +189,14 @@ void
 jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
 {
 	va_list		 ap;
-	char		 line[1024], now[32];
+	char		 raw[1024], line[2048], now[32];
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* one line per record, whatever a file name or a server's answer holds */
+	util_utf8_trim(raw);
+	log_escape(raw, line, sizeof(line));
 	if (strcmp(level, "error") == 0)
 		log_err("job %lld: %s", id, line);
 	else if (strcmp(level, "warning") == 0)

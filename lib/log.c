@@ -1,8 +1,13 @@
-/* log.c: one-line log records on stderr ("prog: level: message"). */
+/*
+ * log.c: one-line log records on stderr ("prog: level: message"). A message may carry
+ * what an outsider chose (a file name of an indexed repository, a server's answer): its
+ * control characters are escaped (log_escape), so one record is always one line.
+ */
 #include "config.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ctxd.h"
 
@@ -14,13 +19,46 @@ log_init(const char *prog)
 	log_prog = prog;
 }
 
+void
+log_escape(const char *s, char *out, size_t outsz)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	char			 esc[8];
+	size_t			 o = 0, k;
+
+	if (outsz == 0)
+		return;
+	for (; *p != '\0'; p++) {
+		k = 1;
+		esc[0] = (char)*p;
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			k = (size_t)snprintf(esc, sizeof(esc), "\\%c",
+			    *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+		else if (*p < 0x20 || *p == 0x7f)
+			k = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			/* C1 controls (U+0080..U+009F; U+0085 is a line break) */
+			k = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", p[1]);
+			p++;
+		}
+		if (o + k >= outsz)
+			break;
+		memcpy(out + o, esc, k);
+		o += k;
+	}
+	out[o] = '\0';
+	util_utf8_trim(out);
+}
+
 static void
 log_vemit(const char *level, const char *fmt, va_list ap)
 {
-	char	 line[2048];
+	char	 line[2048], esc[4 * 2048];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	fprintf(stderr, "%s: %s: %s\n", log_prog, level, line);
+	util_utf8_trim(line);
+	log_escape(line, esc, sizeof(esc));
+	fprintf(stderr, "%s: %s: %s\n", log_prog, level, esc);
 }
 
 void

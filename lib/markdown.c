@@ -22,6 +22,18 @@
 
 #define MD_MAXLIST	32
 #define MD_MAXADMON	16
+/*
+ * Lines of one block (a run of non-blank lines outside a code fence) that md4c sees at
+ * most: md4c 0.4.8 walks a block's lines from its first for every link candidate, so a
+ * block of n lines full of "](" costs n squared. A longer run gets a blank line every
+ * MD_MAXRUN lines (a table's header and delimiter rows are repeated after it).
+ */
+#define MD_MAXRUN	1000
+/*
+ * Columns of a table: md4c gives every row as many cells as the header has, so a header of
+ * n cells over n rows costs n squared; a wider table is read as text.
+ */
+#define MD_MAXCOLS	128
 
 /* ---------------------------------------------------------------- text helpers */
 
@@ -111,6 +123,23 @@ markdown_memcasestr(const char *s, size_t n, const char *needle)
 }
 
 /*
+ * The first needle (nlen bytes) in [p, end), or NULL; *cache keeps the last answer (end for
+ * none) so that a caller scanning forward searches each stretch of text once, not once per
+ * position. Start with *cache NULL; p must never move backwards.
+ */
+static const char *
+markdown_next(const char **cache, const char *p, const char *end, const char *needle,
+    size_t nlen)
+{
+	if (*cache == NULL || *cache < p) {
+		*cache = memmem(p, (size_t)(end - p), needle, nlen);
+		if (*cache == NULL)
+			*cache = end;
+	}
+	return *cache == end ? NULL : *cache;
+}
+
+/*
  * The text of a raw HTML block: tags, comments, scripts and styles dropped, entities
  * decoded, every line squeezed, empty lines left out.
  */
@@ -118,7 +147,7 @@ static int
 markdown_html_text(struct buf *out, const char *s, size_t n)
 {
 	struct buf	 t;
-	const char	*e, *end = s + n;
+	const char	*e, *end = s + n, *gt = NULL;
 	size_t		 used;
 	char		*line, *nl;
 	int		 rc = -1;
@@ -141,7 +170,7 @@ markdown_html_text(struct buf *out, const char *s, size_t n)
 		}
 		if (*s == '<' && end - s > 1 && (isalpha((unsigned char)s[1]) ||
 		    s[1] == '/' || s[1] == '!' || s[1] == '?')) {
-			if ((e = memchr(s, '>', (size_t)(end - s))) != NULL) {
+			if ((e = markdown_next(&gt, s, end, ">", 1)) != NULL) {
 				if (buf_addc(&t, ' ') == -1)
 					goto out;
 				s = e + 1;
@@ -202,6 +231,8 @@ struct mdpre {
 	int		 jsxdepth;
 	int		 intag;			/* inside a JSX tag spanning lines */
 	struct buf	 tag;
+	char		 tagq;			/* the tag's open quote, 0 for none */
+	int		 tagbrace;		/* and its open braces */
 };
 
 /* Columns of leading white space of s[0..n) and the offset of the first other byte. */
@@ -311,29 +342,17 @@ markdown_jsx_start(const char *s, size_t n)
 
 /*
  * Consumes JSX tag text from s (n bytes) into pp->tag; returns the bytes consumed and sets
- * *done when the tag's closing '>' was seen (quotes and braces respected).
+ * *done when the tag's closing '>' was seen (quotes and braces respected). The quote and
+ * brace state of the tag's earlier lines is kept in pp, so a long tag is read once.
  */
 static size_t
 markdown_jsx_scan(struct mdpre *pp, const char *s, size_t n, int *done)
 {
 	size_t	 i;
-	char	 q = 0;
-	int	 brace = 0;
+	char	 q = pp->tag.len > 0 ? pp->tagq : 0;
+	int	 brace = pp->tag.len > 0 ? pp->tagbrace : 0;
 
 	*done = 0;
-	for (i = 0; i < pp->tag.len; i++) {
-		char c = pp->tag.p[i];
-
-		if (q != 0) {
-			if (c == q)
-				q = 0;
-		} else if (c == '"' || c == '\'')
-			q = c;
-		else if (c == '{')
-			brace++;
-		else if (c == '}')
-			brace -= brace > 0;
-	}
 	for (i = 0; i < n; i++) {
 		if (q != 0) {
 			if (s[i] == q)
@@ -354,6 +373,8 @@ markdown_jsx_scan(struct mdpre *pp, const char *s, size_t n, int *done)
 		return (size_t)-1;
 	if (!*done && buf_addc(&pp->tag, ' ') == -1)
 		return (size_t)-1;
+	pp->tagq = q;
+	pp->tagbrace = brace;
 	return i;
 }
 
@@ -694,22 +715,26 @@ struct mdctx {
 static int
 markdown_tidy_inline(struct buf *t, const char *s)
 {
-	const char	*e, *r, *x;
+	const char	*e, *r, *x, *end = s + strlen(s), *nx;
+	const char	*close = NULL, *nl = NULL, *sp = NULL, *link = NULL, *ref = NULL;
+	const char	*paren = NULL, *brk = NULL;
 
 	while (*s != '\0') {
 		if (*s == '{' && (s[1] == '#' || s[1] == ':') &&
-		    (e = strchr(s, '}')) != NULL && memchr(s, '\n', (size_t)(e - s)) == NULL &&
-		    (s[1] == ':' || memchr(s, ' ', (size_t)(e - s)) == NULL)) {
+		    (e = markdown_next(&close, s, end, "}", 1)) != NULL &&
+		    ((nx = markdown_next(&nl, s, end, "\n", 1)) == NULL || nx > e) &&
+		    (s[1] == ':' || (nx = markdown_next(&sp, s, end, " ", 1)) == NULL ||
+		    nx > e)) {
 			while (t->len > 0 && t->p[t->len - 1] == ' ')
 				t->p[--t->len] = '\0';
 			s = e + 1;
 			continue;
 		}
 		/* "[text](url)" left in raw HTML blocks */
-		if (*s == '[' && (e = strstr(s, "](")) != NULL &&
+		if (*s == '[' && (e = markdown_next(&link, s, end, "](", 2)) != NULL &&
 		    memchr(s + 1, '[', (size_t)(e - s - 1)) == NULL &&
 		    memchr(s + 1, ']', (size_t)(e - s - 1)) == NULL &&
-		    (r = strchr(e + 2, ')')) != NULL) {
+		    (r = markdown_next(&paren, e + 2, end, ")", 1)) != NULL) {
 			for (x = e + 2; x < r && !isspace((unsigned char)*x); x++)
 				;
 			if (x == r) {
@@ -719,10 +744,10 @@ markdown_tidy_inline(struct buf *t, const char *s)
 				continue;
 			}
 		}
-		if (*s == '[' && (e = strstr(s, "][")) != NULL &&
+		if (*s == '[' && (e = markdown_next(&ref, s, end, "][", 2)) != NULL &&
 		    memchr(s + 1, '[', (size_t)(e - s - 1)) == NULL &&
 		    memchr(s + 1, ']', (size_t)(e - s - 1)) == NULL &&
-		    (r = strchr(e + 2, ']')) != NULL) {
+		    (r = markdown_next(&brk, e + 2, end, "]", 1)) != NULL) {
 			for (x = e + 2; x < r && !isspace((unsigned char)*x) && *x != '['; x++)
 				;
 			if (x == r) {
@@ -922,6 +947,8 @@ markdown_enter_block(MD_BLOCKTYPE type, void *detail, void *ud)
 {
 	struct mdctx	*c = ud;
 
+	if (doc_build_poll(c->b) == -1)
+		return -1;
 	switch (type) {
 	case MD_BLOCK_DOC:
 	case MD_BLOCK_THEAD:
@@ -1099,6 +1126,8 @@ markdown_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
 {
 	struct mdctx	*c = ud;
 
+	if (doc_build_poll(c->b) == -1)
+		return -1;
 	if (c->in_code)
 		return buf_add(&c->code, s, n);
 	if (c->img > 0)
@@ -1124,6 +1153,94 @@ markdown_text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE n, void *ud)
 }
 
 /*
+ * The columns of line s (n bytes) when it is a table's delimiter row ("|---|:-:|",
+ * "--- | ---"), else 0.
+ */
+static size_t
+markdown_delim_row(const char *s, size_t n)
+{
+	size_t	 i, dash = 0, pipes = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '-')
+			dash++;
+		else if (s[i] == '|')
+			pipes++;
+		else if (strchr(": \t", s[i]) == NULL)
+			return 0;
+	}
+	return dash > 0 && pipes > 0 ? pipes + 1 : 0;
+}
+
+/*
+ * Copies the pre-pass output in to out with a blank line after every MD_MAXRUN lines of
+ * a run of non-blank lines outside code fences; a run that opens with a table's header
+ * and delimiter rows gets both again after the blank line, so the table goes on. A table
+ * of more than MD_MAXCOLS columns gets a blank line before its delimiter row (no table).
+ */
+static int
+markdown_cap_runs(const struct buf *in, struct buf *out)
+{
+	const char	*p, *eol, *end = in->p + in->len, *f;
+	const char	*hdr = NULL;		/* the run's first line */
+	size_t		 run = 0, n, first, hdrlen = 0, k, flen = 0, cols;
+	int		 fence = 0, table = 0;
+	char		 fch = 0;
+
+	if (buf_add(out, "", 0) == -1)
+		return -1;
+	for (p = in->p; p < end; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		n = (size_t)(eol - p);
+		markdown_indent(p, n, &first);
+		f = p + first;
+		if (first == n) {
+			run = 0;
+		} else if (fence) {
+			for (k = 0; k < n - first && f[k] == fch; k++)
+				;
+			if (k >= flen) {
+				while (k < n - first && (f[k] == ' ' || f[k] == '\t'))
+					k++;
+				fence = k < n - first;
+			}
+		} else if ((k = markdown_fence(f, n - first)) > 0) {
+			fence = 1;
+			fch = *f;
+			flen = k;
+			run = 0;
+		} else {
+			if (run == 1) {
+				cols = markdown_delim_row(f, n - first);
+				table = cols > 0 && memchr(hdr, '|', (size_t)(p - hdr)) != NULL;
+				hdrlen = (size_t)(eol - hdr);
+				if (table && cols > MD_MAXCOLS) {
+					if (buf_addc(out, '\n') == -1)
+						return -1;
+					run = 0;
+				}
+			}
+			if (run == 0) {
+				hdr = p;
+				table = 0;
+			}
+			if (run >= MD_MAXRUN) {
+				if (buf_addc(out, '\n') == -1 || (table &&
+				    (buf_add(out, hdr, hdrlen) == -1 ||
+				    buf_addc(out, '\n') == -1)))
+					return -1;
+				run = table ? 2 : 0;
+			}
+			run++;
+		}
+		if (buf_add(out, p, n) == -1 || (eol < end && buf_addc(out, '\n') == -1))
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Runs the pre-pass and md4c over src (len bytes, clean input, no front matter) into the
  * section builder of c. mdx selects the MDX pre-pass; flags are added to md4c's.
  */
@@ -1132,21 +1249,27 @@ markdown_run(struct mdctx *c, const char *src, size_t len, int mdx, unsigned fla
 {
 	MD_PARSER	 parser;
 	struct mdpre	 pp;
+	struct buf	 capped;
 	const char	*p, *eol, *end = src + len;
 	int		 rc = -1;
 
 	memset(&pp, 0, sizeof(pp));
 	buf_init(&pp.out);
 	buf_init(&pp.tag);
+	buf_init(&capped);
 	pp.mdx = mdx;
 	if (buf_add(&pp.out, "", 0) == -1)
 		goto nomem;
 	for (p = src; p < end; p = eol + 1) {
+		if (doc_build_poll(c->b) == -1)
+			goto out;
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
 		if (markdown_pre_line(&pp, p, (size_t)(eol - p)) == -1)
 			goto nomem;
 	}
+	if (markdown_cap_runs(&pp.out, &capped) == -1)
+		goto nomem;
 	memset(&parser, 0, sizeof(parser));
 	parser.abi_version = 0;
 	parser.flags = MD_DIALECT_GITHUB | flags;
@@ -1155,8 +1278,9 @@ markdown_run(struct mdctx *c, const char *src, size_t len, int mdx, unsigned fla
 	parser.enter_span = markdown_enter_span;
 	parser.leave_span = markdown_leave_span;
 	parser.text = markdown_text;
-	if (md_parse(pp.out.p, (MD_SIZE)pp.out.len, &parser, c) != 0) {
-		log_err("%s: markdown parser failed", __func__);
+	if (md_parse(capped.p, (MD_SIZE)capped.len, &parser, c) != 0) {
+		if (!c->b->stopped)
+			log_err("%s: markdown parser failed", __func__);
 		goto out;
 	}
 	if (markdown_flush(c) == -1)
@@ -1168,6 +1292,7 @@ nomem:
 out:
 	buf_release(&pp.out);
 	buf_release(&pp.tag);
+	buf_release(&capped);
 	return rc;
 }
 
@@ -1216,6 +1341,13 @@ out:
 int
 markdown_parse(const char *path, const char *data, size_t len, struct doc *out)
 {
+	return markdown_parse_poll(path, data, len, out, NULL);
+}
+
+int
+markdown_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
+    struct doc_poll *poll)
+{
 	struct mdfront	 fm;
 	struct mdctx	 c;
 	struct docb	 b;
@@ -1237,13 +1369,14 @@ markdown_parse(const char *path, const char *data, size_t len, struct doc *out)
 		goto out;
 	}
 	ext = path != NULL ? strrchr(path, '.') : NULL;
-	if (doc_build_init(&b, out) == -1)
+	if (doc_build_init(&b, out, poll) == -1)
 		goto out;
 	binit = 1;
 	c.examples = fm.examples.len > 0 ? &fm.examples : NULL;
 	if (markdown_run(&c, src + body, srclen - body, ext != NULL &&
 	    strcasecmp(ext, ".mdx") == 0, 0) == -1) {
-		log_err("%s: %s: cannot parse", __func__, path);
+		if (!b.stopped)
+			log_err("%s: %s: cannot parse", __func__, path);
 		goto out;
 	}
 	if (markdown_examples(&c) == -1)

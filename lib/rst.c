@@ -206,6 +206,15 @@ rst_inline(const char *s, size_t n, struct buf *out)
 				role = p + 1;
 				rn = (size_t)(e - p) - 2;
 				p = e;
+			} else {
+				/*
+				 * Not a role, and no colon of the same run starts one
+				 * (it would end at the same e): the run is plain text.
+				 */
+				if (buf_add(out, p, (size_t)(e - p)) == -1)
+					return -1;
+				i = (size_t)(e - s);
+				continue;
 			}
 		}
 		if (*p == '`' && (e = memchr(p + 1, '`', (size_t)(end - p - 1))) != NULL &&
@@ -255,8 +264,15 @@ rst_inline(const char *s, size_t n, struct buf *out)
 			continue;
 		}
 		if (role != NULL) {
-			/* not a role after all: copy the colon and go on */
-			p = s + i;
+			/*
+			 * Not a role after all: the interpreted text after it does not
+			 * close, whichever colon of the run it starts from, so the run is
+			 * plain text; the backtick is read next.
+			 */
+			if (buf_add(out, s + i, (size_t)(p - (s + i))) == -1)
+				return -1;
+			i = (size_t)(p - s);
+			continue;
 		}
 		if (buf_addc(out, *p) == -1)
 			return -1;
@@ -590,6 +606,8 @@ rst_body(struct rstctx *x, const char *text, int top, int depth, struct rstpfx *
 	for (i = 0; i < n;) {
 		const struct rstline *L = &l[i];
 
+		if (doc_build_poll(x->b) == -1)
+			goto out;
 		if (L->blank) {
 			i++;
 			continue;
@@ -637,7 +655,8 @@ rst_body(struct rstctx *x, const char *text, int top, int depth, struct rstpfx *
 					goto out;
 			continue;
 		}
-		if (L->s[0] == '=' && strspn(L->s, "= ") == L->n && strstr(L->s, "= =")) {
+		if (L->s[0] == '=' && strspn(L->s, "= ") == L->n &&
+		    memmem(L->s, L->n, "= =", 3) != NULL) {
 			/* simple table: up to the blank line after its closing border */
 			for (k = 0; i < n; i++) {
 				if (l[i].blank && k >= 2)
@@ -735,13 +754,20 @@ out:
 	free(l);
 	buf_release(&t);
 	buf_release(&item);
-	if (rc == -1)
+	if (rc == -1 && !x->b->stopped)
 		log_err("%s: failed", __func__);
 	return rc;
 }
 
 int
 rst_parse(const char *path, const char *data, size_t len, struct doc *out)
+{
+	return rst_parse_poll(path, data, len, out, NULL);
+}
+
+int
+rst_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
+    struct doc_poll *poll)
 {
 	struct rstctx	 x;
 	struct docb	 b;
@@ -753,7 +779,7 @@ rst_parse(const char *path, const char *data, size_t len, struct doc *out)
 	memset(out, 0, sizeof(*out));
 	if ((src = doc_clean_input(data, len, &srclen)) == NULL)
 		return -1;
-	if (doc_build_init(&b, out) == -1)
+	if (doc_build_init(&b, out, poll) == -1)
 		goto out;
 	x.b = &b;
 	if (rst_body(&x, src, 1, 0, NULL) == -1) {

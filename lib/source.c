@@ -1016,12 +1016,12 @@ source_pop(struct src *S)
 static int
 source_braces(struct src *S, const char *m, size_t n)
 {
-	size_t	 i;
+	size_t	 i = source_indent(m, n);
 	char	*name;
 	int	 member;
 
-	if (S->x->kind == SRC_CLIKE && *source_skipws(m) == '#' &&
-	    source_skipws(m) < m + n) {
+	/* (the indentation within the line: the mask of a comment line is all blanks) */
+	if (S->x->kind == SRC_CLIKE && i < n && m[i] == '#') {
 		/* a preprocessor line ends what came before and names nothing */
 		buf_reset(&S->header);
 		return 0;
@@ -1193,6 +1193,8 @@ source_parse_braces(struct src *S)
 	buf_init(&doc);
 	buf_init(&inner);
 	for (i = 0; i < S->nlines; i++) {
+		if (doc_build_poll(S->b) == -1)
+			goto out;
 		l = S->txt + S->off[i];
 		m = S->mask + S->off[i];
 		n = S->len[i];
@@ -1368,6 +1370,8 @@ source_parse_go(struct src *S)
 
 	buf_init(&doc);
 	for (i = 0; i < S->nlines; i++) {
+		if (doc_build_poll(S->b) == -1)
+			goto out;
 		l = S->txt + S->off[i];
 		n = S->len[i];
 		ind = source_indent(l, n);
@@ -1520,6 +1524,8 @@ source_parse_python(struct src *S)
 	buf_init(&doc);
 	buf_init(&hdr);
 	for (i = 0; i < S->nlines; i++) {
+		if (doc_build_poll(S->b) == -1)
+			goto out;
 		if (S->st[i] != LX_CODE)
 			continue;
 		m = S->mask + S->off[i];
@@ -1611,6 +1617,8 @@ source_parse_ruby(struct src *S)
 	buf_init(&doc);
 	buf_init(&sym);
 	for (i = 0; i < S->nlines; i++) {
+		if (doc_build_poll(S->b) == -1)
+			goto out;
 		l = S->txt + S->off[i];
 		n = S->len[i];
 		ind = source_indent(l, n);
@@ -1768,6 +1776,13 @@ source_py_module(const char *path)
 int
 source_parse(const char *path, const char *data, size_t len, struct doc *out)
 {
+	return source_parse_poll(path, data, len, out, NULL);
+}
+
+int
+source_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
+    struct doc_poll *poll)
+{
 	struct src	 S;
 	struct docb	 b;
 	struct lexer	 lx;
@@ -1815,7 +1830,7 @@ source_parse(const char *path, const char *data, size_t len, struct doc *out)
 		S.module = strdup(S.base);
 	if (S.module == NULL)
 		goto nomem;
-	if (doc_build_init(&b, out) == -1)
+	if (doc_build_init(&b, out, poll) == -1)
 		goto out;
 	binit = 1;
 	S.b = &b;

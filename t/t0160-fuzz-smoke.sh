@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Fuzz smoke run: the parsers of documentation files and of network input take real files
-# from the corpora and thousands of random mutations of them without a crash (under
-# --enable-sanitizers, without a sanitizer report either). script/fuzz runs the same
-# targets under libFuzzer for longer.
+# Fuzz smoke run: the parsers of documentation files (fuzz-doc, and one target per parser:
+# fuzz-markdown, fuzz-rst, fuzz-source) and of network input (fuzz-request, fuzz-query,
+# fuzz-json, fuzz-headers) take real files from the corpora and thousands of random
+# mutations of them without a crash (under --enable-sanitizers, without a sanitizer report
+# either). fuzz-mcp and fuzz-cliedit have their own (t0520, t0620). script/fuzz runs every
+# target under libFuzzer for longer.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd git
 
@@ -44,5 +46,68 @@ printf '%s' 'a%20b+c%2F%zz%00' >"$req/6"
 out=$("$top_builddir/t/fuzz/fuzz-request" -n 3000 -s 7 "$req"/* 2>&1)
 ok $? "fuzz-request: no crash"
 like "$out" "ok 1 - [0-9]+ inputs" "fuzz-request ran"
+
+# smoke NAME N SEEDS...: fuzz-NAME over the seeds and N mutations of each.
+smoke() {
+	local name=$1 n=$2 out
+	shift 2
+	out=$("$top_builddir/t/fuzz/fuzz-$name" -n "$n" -s 7 "$@" 2>&1)
+	ok $? "fuzz-$name: no crash"
+	like "$out" "ok 1 - [0-9]+ inputs" "fuzz-$name ran"
+	[ -n "$(grep -v '^ok\|^1\.\.' <<<"$out")" ] && diag "$out"
+}
+# The per-parser targets take the doc seeds of their kind (their first byte picks the
+# dialect: fuzz-markdown 0 md, 1 mdx, 2 cmdline-opts; fuzz-source 0 rs).
+mkdir -p "$T/md" "$T/rst" "$T/src"
+for f in "$seeds"/*; do
+	case $(head -c 1 "$f" | od -An -tu1 | tr -d ' ') in
+	0) cp "$f" "$T/md/" ;;
+	1) cp "$f" "$T/md/" ;;
+	11) { printf '\002'; tail -c +2 "$f"; } >"$T/md/${f##*/}" ;;
+	2) tail -c +2 "$f" >"$T/rst/${f##*/}" ;;
+	5) { printf '\000'; tail -c +2 "$f"; } >"$T/src/${f##*/}" ;;
+	esac
+done
+{ printf '\002'; head -c 20000 "$top_srcdir/lib/doc.c"; } >"$T/src/c1"
+{ printf '\001'; cat <<'EOF'; } >"$T/src/py1"
+class A:
+    """Doc.
+
+    >>> a()
+    """
+    def f(self):
+        '''F::
+
+            x
+        '''
+EOF
+smoke markdown 40 "$T/md"/*
+smoke rst 60 "$T/rst"/*
+smoke source 60 "$T/src"/*
+
+q=$T/q
+mkdir -p "$q"
+printf '\000libraryId=/corpora/curl&query=how+do+I+follow%%20redirects%%3F&tokens=2000&type=txt&fast=true' >"$q/1"
+printf '\001state=running&limit=50&offset=0&force=true' >"$q/2"
+printf '\002a=1&&b=%%41&c&libraryId=%%2Fa%%2Fb' >"$q/3"
+smoke query 3000 "$q"/*
+
+j=$T/j
+mkdir -p "$j"
+printf '\000{"name":"alice","password":"correct horse","role":"member","disabled":false}' >"$j/1"
+printf '\001{"repoUrl":"https://github.com/a/b","branch":"main","folders":["docs","a/b"],"indexSourceCode":true,"maxFiles":10,"settings":{"name":"x"}}' >"$j/2"
+printf '\002{"repoUrl":"x","unknown":[1,2.5e3,null,{"a":"\\u00e9"}]}' >"$j/3"
+printf '\003{"repoUrl":"https://github.com/a/b","folders":["docs"],"excludeFiles":["*.txt"]}' >"$j/4"
+smoke json 3000 "$j"/*
+
+h=$T/h
+mkdir -p "$h"
+# lines: method, path, Authorization, Cookie, X-CSRF-Token, x-api-key, context7-api-key,
+# Origin, Host; @KEY@, @ADMINKEY@, @SESSION@, @CSRF@ become real credentials
+printf 'GET\n/u\nBearer @KEY@\n' >"$h/1"
+printf 'POST\n/u\n\nctxd_session=@SESSION@; theme=dark\n@CSRF@\n' >"$h/2"
+printf 'GET\n/r\n\n\n\n@KEY@\n\nhttp://example.com:3000\nexample.com:3000' >"$h/3"
+printf 'DELETE\n/libs/acme/docs\nBearer @ADMINKEY@\n' >"$h/4"
+smoke headers 1500 "$h"/*
 
 done_testing

@@ -4,6 +4,8 @@
  * is written. Besides not crashing, every edit that succeeds must be a fixed point: editing
  * its output again succeeds and changes nothing (what makes a second ctxd setup
  * byte-identical); a violation aborts.
+ *
+ * fuzz-sources: cli/jsonedit.c cli/tomledit.c cli/blockedit.c
  */
 #include "config.h"
 

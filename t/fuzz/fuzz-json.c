@@ -1,0 +1,92 @@
+/*
+ * fuzz-json.c: JSON request bodies through the one edge validator (lib/validate.c:
+ * validate_json, validate_object; json-c underneath), against declared tables of every
+ * field type (strings with bounds, choices and a check, booleans, bounded integers, lists
+ * of strings, objects, unknown keys refused or allowed), and the /api/parse body
+ * (library_parse_request). The first byte picks the table.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "ctxd.h"
+#include "validate.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static int
+fz_check_folder(const char *v, char *err, size_t errsz)
+{
+	if (strstr(v, "..") != NULL) {
+		snprintf(err, errsz, "must not contain '..'");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct validate_field fz_user[] = {
+	{ "name", VALIDATE_STRING, 1, 1, 64, 0, NULL, NULL },
+	{ "password", VALIDATE_STRING, 0, 8, 256, 0, NULL, NULL },
+	{ "role", VALIDATE_STRING, 0, 1, 10, 0, "admin|member", NULL },
+	{ "disabled", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ "mustChange", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+
+static const struct validate_field fz_lib[] = {
+	{ "repoUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
+	{ "branch", VALIDATE_STRING, 0, 1, 255, 0, NULL, NULL },
+	{ "folders", VALIDATE_LIST, 0, 0, 100, 255, NULL, fz_check_folder },
+	{ "excludeFolders", VALIDATE_LIST, 0, 0, 100, 255, NULL, fz_check_folder },
+	{ "indexSourceCode", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ "maxFiles", VALIDATE_INT, 0, 1, 100000, 0, NULL, NULL },
+	{ "settings", VALIDATE_OBJECT, 0, 0, 0, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+
+static const struct validate_table fz_tables[] = {
+	{ fz_user, 0, "field" },
+	{ fz_lib, 0, "field" },
+	{ fz_lib, 1, "field" },
+};
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct parse_req p;
+	json_object	*o, *s;
+	char		 err[512];
+	const char	*text = (const char *)data + 1;
+	size_t		 n = size - 1;
+	int		 which;
+
+	if (size == 0)
+		return 0;
+	which = data[0] % 4;
+	if (which == 3) {
+		char *copy = malloc(n + 1);
+
+		if (copy == NULL)
+			return 0;
+		memcpy(copy, text, n);
+		copy[n] = '\0';
+		if (library_parse_request(copy, n, &p, err, sizeof(err)) == 0)
+			library_parse_request_release(&p);
+		free(copy);
+		return 0;
+	}
+	if ((o = validate_json(&fz_tables[which], text, n, err, sizeof(err))) == NULL)
+		return 0;
+	validate_str(o, "name");
+	validate_bool(o, "disabled", 0);
+	validate_long(o, "maxFiles", 0);
+	if (json_object_object_get_ex(o, "settings", &s) &&
+	    json_object_is_type(s, json_type_object))
+		validate_object(&fz_tables[0], s, err, sizeof(err));
+	json_object_put(o);
+	return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * fuzz-query.c: query strings as the responders read them: split at '&' and '=', each
+ * name and value percent-decoded (http_urldecode, lib/http.c), then checked against
+ * declared parameter tables (validate_query, lib/validate.c) like those of /api/v2/context,
+ * /api/v2/search and the admin lists; the library id and the question go on to the search
+ * front end (search_normalize_id, the tokenizer). The refusal is answered into a buffer.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+#include "http.h"
+#include "search.h"
+#include "validate.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+#define FZ_MAX_PARAMS	64
+
+static int
+fz_check_id(const char *v, char *err, size_t errsz)
+{
+	if (v[0] != '/') {
+		snprintf(err, errsz, "must start with '/'");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct validate_field fz_context[] = {
+	{ "libraryId", VALIDATE_STRING, 1, 1, 300, 0, NULL, fz_check_id },
+	{ "query", VALIDATE_STRING, 0, 1, 2000, 0, NULL, NULL },
+	{ "topic", VALIDATE_STRING, 0, 0, 500, 0, NULL, NULL },
+	{ "tokens", VALIDATE_INT, 0, 1000, 100000, 0, NULL, NULL },
+	{ "type", VALIDATE_STRING, 0, 1, 10, 0, "txt|json", NULL },
+	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+
+static const struct validate_field fz_list[] = {
+	{ "state", VALIDATE_STRING, 0, 1, 20, 0, "queued|running|done|failed", NULL },
+	{ "limit", VALIDATE_INT, 0, 1, 500, 0, NULL, NULL },
+	{ "offset", VALIDATE_INT, 0, 0, 1000000, 0, NULL, NULL },
+	{ "force", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+
+static const struct validate_table fz_tables[] = {
+	{ fz_context, 0, "parameter" },
+	{ fz_list, 0, "parameter" },
+	{ fz_list, 1, "parameter" },
+};
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct http_param params[FZ_MAX_PARAMS];
+	struct http_req	 r;
+	struct buf	 out;
+	char		*qs, *pair, *save = NULL, *eq, id[512], **terms;
+	const char	*v;
+	size_t		 i, n = 0, nterms;
+
+	if (size == 0 || memchr(data + 1, '\0', size - 1) != NULL ||
+	    (qs = malloc(size)) == NULL)
+		return 0;
+	memcpy(qs, data + 1, size - 1);
+	qs[size - 1] = '\0';
+	for (pair = strtok_r(qs, "&", &save); pair != NULL && n < FZ_MAX_PARAMS;
+	    pair = strtok_r(NULL, "&", &save)) {
+		if ((eq = strchr(pair, '=')) != NULL)
+			*eq++ = '\0';
+		params[n].name = pair;
+		params[n].value = eq != NULL ? eq : pair + strlen(pair);
+		if (http_urldecode(params[n].name) == -1 ||
+		    http_urldecode(params[n].value) == -1)
+			goto out;	/* the responder answers 400 */
+		n++;
+	}
+	memset(&r, 0, sizeof(r));
+	buf_init(&out);
+	r.method = "GET";
+	r.path = "/api/v2/context";
+	r.params = params;
+	r.nparams = n;
+	r.capture = &out;
+	if (validate_query(&r, &fz_tables[data[0] % 3]) == 0) {
+		if ((v = http_param(&r, "libraryId")) != NULL)
+			search_normalize_id(v, id, sizeof(id));
+		if ((v = http_param(&r, "query")) != NULL &&
+		    tokenize_match_terms(v, &terms, &nterms) == 0)
+			tokenize_terms_free(terms, nterms);
+	}
+	buf_release(&out);
+	(void)i;
+out:
+	free(qs);
+	return 0;
+}

@@ -1,0 +1,23 @@
+/*
+ * fuzz-rst.c: the reStructuredText parser (lib/rst.c and the section builder of lib/doc.c)
+ * on arbitrary bytes.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct doc	 d;
+
+	if (rst_parse("docs/a.rst", (const char *)data, size, &d) == 0)
+		doc_release(&d);
+	return 0;
+}
