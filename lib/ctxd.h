@@ -484,6 +484,7 @@ extern const char *const jobs_library_states[];	/* by enum jobs_library_state */
 extern const char *const jobs_run_statuses[];	/* by enum jobs_run_status */
 
 #define JOBS_MAX_ATTEMPTS	3	/* starts of a job before jobs_recover fails it */
+#define JOBS_UNCHANGED		"unchanged"	/* message of a run that found its version indexed */
 
 /* The next queued job, oldest first (jobs_next: 1 found, 0 none, -1 error). */
 struct jobs_next {

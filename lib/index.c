@@ -721,9 +721,9 @@ index_unchanged_run(struct index_run *r)
 	jobs_log(r->db, r->job.job_id, "info", "commit %.12s is already indexed; "
 	    "nothing to do", r->set.version);
 	if (db_begin(r->db) == 0 &&
-	    jobs_run_end(r->db, r->job.job_id, r->library_id, 1, "unchanged") == 0 &&
+	    jobs_run_end(r->db, r->job.job_id, r->library_id, 1, JOBS_UNCHANGED) == 0 &&
 	    db_commit(r->db) == 0)
-		return index_post(r, "unchanged");
+		return index_post(r, JOBS_UNCHANGED);
 	db_rollback(r->db);
 	return -1;
 }

@@ -332,10 +332,17 @@ jobs_next(sqlite3 *db, struct jobs_next *job)
  * What jobs_recover runs, in order, in one transaction. A job whose cancellation was
  * requested is cancelled, not run again; its write transaction, if any, died with the
  * worker. A job whose library's run is no longer 'running' died in its post-index steps:
- * its index is written, it is done (the next run completes titles and vectors). A job
+ * its index is written, it is done, and a plain (not forced) index job is queued for its
+ * library so that the next run completes the titles and vectors at once. Only a job that
+ * wrote a new index gets one: the follow-up finds its commit indexed ("unchanged"), and a
+ * job that found it so and died in those steps queues none, so a step that always kills the
+ * worker cannot loop (the next refresh or sync completes them then). A job
  * started JOBS_MAX_ATTEMPTS times fails; the others are queued again (in full) and a
  * library whose run was left unfinished gets a job.
  */
+/* The message of the index job jobs_recover queues to complete a job's post-index steps. */
+#define JOBS_FOLLOW_UP	"completes the titles and vectors of a job the worker stopped in"
+
 static const char *const jobs_recover_sql[] = {
 	"UPDATE libraries SET run_status = 'cancelled', state = CASE WHEN state = "
 	    "'delete' THEN 'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' "
@@ -346,6 +353,14 @@ static const char *const jobs_recover_sql[] = {
 	"UPDATE jobs SET state = 'cancelled', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
 	    "'now'), message = 'cancelled: the worker stopped before it reached a "
 	    "checkpoint' WHERE state = 'running' AND kind = 'index' AND cancel_requested",
+	"INSERT INTO jobs (library_id, kind, force, created_at, message) SELECT DISTINCT "
+	    "library_id, 'index', 0, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), '" JOBS_FOLLOW_UP
+	    "' FROM jobs WHERE state = 'running' AND kind = 'index' AND NOT EXISTS (SELECT 1 "
+	    "FROM libraries l WHERE l.id = jobs.library_id AND l.run_status = 'running') "
+	    "AND EXISTS (SELECT 1 FROM libraries l WHERE l.id = jobs.library_id AND l.state "
+	    "<> 'delete') AND coalesce(message, '') <> '" JOBS_UNCHANGED "' AND NOT EXISTS "
+	    "(SELECT 1 FROM jobs q WHERE q.library_id = jobs.library_id AND q.state = "
+	    "'queued')",
 	"UPDATE jobs SET state = 'done', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
 	    "'now') WHERE state = 'running' AND kind = 'index' AND NOT EXISTS (SELECT 1 "
 	    "FROM libraries l WHERE l.id = jobs.library_id AND l.run_status = 'running') "

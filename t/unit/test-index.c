@@ -331,6 +331,51 @@ rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 	return remove(path);
 }
 
+/* The count of jobs of LIB in state st (and force when force >= 0). */
+static long
+recover_count(const char *st, int force)
+{
+	sqlite3_stmt	*q;
+	long		 n = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM jobs WHERE library_id = ?1 AND "
+	    "state = ?2 AND (?3 < 0 OR force = ?3)", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(q, 1, LIB, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, st, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 3, force);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return n;
+}
+
+/*
+ * A worker killed in a job's post-index steps (describe, embed: the library's run is no
+ * longer 'running'): jobs_recover marks the job done and queues one plain index job that
+ * completes them; a job that found its commit indexed and died there queues none.
+ */
+static void
+test_recover(void)
+{
+	db_run(db, "DELETE FROM jobs", "");
+	db_run(db, "INSERT INTO jobs (library_id, kind, state, attempts, message, "
+	    "created_at) VALUES (?1, 'index', 'running', 1, 'indexed commit abc: 3 "
+	    "documents, 5 snippets', '2026-01-01T00:00:00Z')", "t", LIB);
+	db_run(db, "UPDATE libraries SET run_status = 'ok' WHERE id = ?1", "t", LIB);
+	ok(jobs_recover(db) == 0, "recover after a kill in describe/embed");
+	is_int(recover_count("done", -1), 1, "the killed job is done (its index is written)");
+	is_int(recover_count("queued", 0), 1, "a plain index job completes its titles and vectors");
+	ok(jobs_recover(db) == 0 && recover_count("queued", -1) == 1,
+	    "a second recovery queues no other");
+	db_run(db, "UPDATE jobs SET state = 'running', attempts = 1, message = '"
+	    JOBS_UNCHANGED "' WHERE state = 'queued'", "");
+	ok(jobs_recover(db) == 0, "the follow-up killed in the same steps");
+	is_int(recover_count("done", -1), 2, "is done too");
+	is_int(recover_count("queued", -1), 0, "and queues nothing: no loop");
+	db_run(db, "DELETE FROM jobs", "");
+}
+
 int
 main(void)
 {
@@ -354,6 +399,7 @@ main(void)
 	test_cancel_and_fail();
 	test_gone();
 	test_state_lists();
+	test_recover();
 	db_close(db);
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
