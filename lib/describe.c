@@ -309,7 +309,8 @@ describe_items_release(struct ds_item *items, size_t n)
 }
 
 /*
- * Judges the library's undescribed kept code snippets, then in one transaction: those
+ * Judges the library's undescribed kept code snippets (not those the content rules flagged:
+ * their text could steer what the LLM writes), then in one transaction: those
  * that need nothing are marked described, those found in the cache are applied; the
  * others are returned in *out (*n of them) for the LLM.
  */
@@ -329,7 +330,8 @@ describe_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 	    "SELECT s.id, s.heading, d.title, s.breadcrumb, s.text, s.code, c.n "
 	    "FROM snippets s JOIN documents d ON d.id = s.document_id "
 	    "JOIN c ON c.heading = s.heading WHERE s.library_id = ?1 AND "
-	    "s.described = 0 AND s.dup_of IS NULL AND s.code <> '[]' ORDER BY s.id",
+	    "s.described = 0 AND s.dup_of IS NULL AND s.code <> '[]' AND NOT EXISTS "
+	    "(SELECT 1 FROM snippet_flags f WHERE f.snippet_id = s.id) ORDER BY s.id",
 	    -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
