@@ -387,7 +387,7 @@ validate_text_keys(const char *s, size_t n, struct validate_key *keys)
 			continue;
 		}
 		if (s[i] == '{' || s[i] == '[') {
-			if (depth == VALIDATE_DEPTH_MAX) {
+			if (depth >= VALIDATE_DEPTH_MAX) {	/* counted, not recorded */
 				if (keys != NULL)
 					return -1;
 			} else

@@ -308,6 +308,22 @@ test_edge(void)
 	json_object_put(o);
 	buf_release(&big);
 
+	/*
+	 * Brackets nested past the naming pass's depth (found by fuzz-json on text whose
+	 * comments hid them from json-c): counted, never recorded past its stack.
+	 */
+	buf_init(&big);
+	for (i = 0; i < 400; i++)
+		buf_adds(&big, "[");
+	buf_adds(&big, "{\"a\":1,\"a\":2}");
+	for (i = 0; i < 400; i++)
+		buf_adds(&big, "]");
+	o = json_tokener_parse("{\"a\":1}");
+	ok(validate_json_unique(big.p, big.len, o, s, sizeof(s)) == -1,
+	    "nesting past the naming depth: counted without writing past the stack");
+	json_object_put(o);
+	buf_release(&big);
+
 	snprintf(s, sizeof(s), "ok \xff\xfe caf\xc3\xa9 \xe2\x82 \xc0\xaf end");
 	validate_utf8_scrub(s);
 	is_str(s, "ok ?? caf\xc3\xa9 ?? ?? end", "scrub: invalid bytes become '?'");
