@@ -29,6 +29,7 @@
 
 #include "ctxd.h"
 #include "inject.h"
+#include "search.h"
 
 enum inject_rule_no {
 	R_OVERRIDE, R_ROLE, R_PROMPT_LEAK, R_CONCEAL, R_AGENT_ADDRESS, R_ROLE_TAG,
@@ -1021,6 +1022,7 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
 {
 	sqlite3_stmt	*st = NULL;
 	json_object	*o = NULL, *a, *e;
+	char		*src;
 	int		 rc;
 
 	*out = NULL;
@@ -1049,9 +1051,8 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
 	json_object_object_add(o, "total", json_object_new_int64(sqlite3_column_int64(st,
 	    0)));
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "SELECT f.snippet_id, s.title, coalesce(l.blob_prefix, "
-	    "'') || coalesce(l.indexed_commit, '') || '/' || d.path || CASE WHEN "
-	    "s.anchor <> '' THEN '#' || s.anchor ELSE '' END, f.rule, f.excerpt "
+	if (sqlite3_prepare_v2(db, "SELECT f.snippet_id, s.title, l.blob_prefix, "
+	    "l.indexed_commit, d.path, s.anchor, f.rule, f.excerpt "
 	    "FROM snippet_flags f JOIN snippets s ON s.id = f.snippet_id JOIN documents "
 	    "d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id WHERE "
 	    "f.library_id = ?1 AND s.dup_of IS NULL ORDER BY f.snippet_id, f.rule "
@@ -1069,9 +1070,15 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
 		json_object_object_add(e, "snippetId",
 		    json_object_new_int64(sqlite3_column_int64(st, 0)));
 		json_object_object_add(e, "title", inject_jstr(st, 1));
-		json_object_object_add(e, "source", inject_jstr(st, 2));
-		json_object_object_add(e, "rule", inject_jstr(st, 3));
-		json_object_object_add(e, "excerpt", inject_jstr(st, 4));
+		src = search_source_of((const char *)sqlite3_column_text(st, 2),
+		    (const char *)sqlite3_column_text(st, 3),
+		    (const char *)sqlite3_column_text(st, 4),
+		    (const char *)sqlite3_column_text(st, 5));
+		json_object_object_add(e, "source", json_object_new_string(src != NULL ?
+		    src : ""));
+		free(src);
+		json_object_object_add(e, "rule", inject_jstr(st, 6));
+		json_object_object_add(e, "excerpt", inject_jstr(st, 7));
 		json_object_array_add(a, e);
 	}
 	if (rc != SQLITE_DONE)

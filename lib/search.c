@@ -291,10 +291,15 @@ search_col_dup(sqlite3_stmt *st, int col)
 static char *
 search_source(sqlite3_stmt *st)
 {
-	const char	*prefix = (const char *)sqlite3_column_text(st, 8);
-	const char	*commit = (const char *)sqlite3_column_text(st, 9);
-	const char	*path = (const char *)sqlite3_column_text(st, 6);
-	const char	*anchor = (const char *)sqlite3_column_text(st, 2);
+	return search_source_of((const char *)sqlite3_column_text(st, 8),
+	    (const char *)sqlite3_column_text(st, 9), (const char *)sqlite3_column_text(st, 6),
+	    (const char *)sqlite3_column_text(st, 2));
+}
+
+char *
+search_source_of(const char *prefix, const char *commit, const char *path,
+    const char *anchor)
+{
 	struct buf	 b;
 
 	buf_init(&b);

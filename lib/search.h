@@ -42,6 +42,12 @@ void	 search_close(struct search *);
  * slashes) into out. -1 when it is not of the form /owner/repo[...].
  */
 int	 search_normalize_id(const char *id, char *out, size_t outsz);
+/*
+ * A snippet's Source: blob prefix (NULL or "" on hosts of unknown type), commit, "/",
+ * path, and "#anchor" when anchor is not empty. Allocated; NULL when memory is short.
+ */
+char	*search_source_of(const char *prefix, const char *commit, const char *path,
+	    const char *anchor);
 /* Looks a (normalised) library id up. */
 enum search_lib_status search_library(struct search *, const char *id, struct search_lib *);
 /*
