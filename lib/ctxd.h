@@ -426,6 +426,21 @@ struct doc_poll {
 /* doc_parse, stopped by poll (may be NULL) when it says so. */
 int	 doc_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
 	    struct doc_poll *poll);
+/*
+ * The formats a source back end may name for a document (struct backend_doc.format),
+ * whatever its path: Markdown, HTML (a web page: its main content), the wiki's storage
+ * format (XHTML with macros) and an OpenAPI description (JSON or YAML).
+ */
+#define DOC_FORMAT_MARKDOWN	"markdown"
+#define DOC_FORMAT_HTML		"html"
+#define DOC_FORMAT_STORAGE	"storage"
+#define DOC_FORMAT_OPENAPI	"openapi"
+/*
+ * doc_parse_poll for a document of the given format (a DOC_FORMAT_* name); NULL goes by
+ * path's extension. An unknown format fails (-1).
+ */
+int	 doc_parse_as(const char *format, const char *path, const char *data, size_t len,
+	    struct doc *out, struct doc_poll *poll);
 void	 doc_release(struct doc *);
 /* Markdown/MDX (md4c) and reStructuredText back ends; same contract as doc_parse. */
 int	 markdown_parse(const char *path, const char *data, size_t len, struct doc *out);

@@ -790,6 +790,18 @@ doc_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
 }
 
 int
+doc_parse_as(const char *format, const char *path, const char *data, size_t len,
+    struct doc *out, struct doc_poll *poll)
+{
+	if (format == NULL)
+		return doc_parse_poll(path, data, len, out, poll);
+	if (strcmp(format, DOC_FORMAT_MARKDOWN) == 0)
+		return markdown_parse_poll(path, data, len, out, poll);
+	log_err("%s: %s: no parser for format %s", __func__, path, format);
+	return -1;
+}
+
+int
 doc_parse(const char *path, const char *data, size_t len, struct doc *out)
 {
 	return doc_parse_poll(path, data, len, out, NULL);

@@ -112,6 +112,7 @@ fetch_req_init(struct fetch_req *r)
 {
 	memset(r, 0, sizeof(*r));
 	buf_init(&r->answer);
+	buf_init(&r->answer_headers);
 }
 
 void
@@ -120,6 +121,41 @@ fetch_req_release(struct fetch_req *r)
 	if (r->answer.p != NULL)
 		explicit_bzero(r->answer.p, r->answer.cap);
 	buf_release(&r->answer);
+	if (r->answer_headers.p != NULL)
+		explicit_bzero(r->answer_headers.p, r->answer_headers.cap);
+	buf_release(&r->answer_headers);
+	free(r->final_url);
+	r->final_url = NULL;
+}
+
+int
+fetch_answer_header(const struct fetch_req *r, const char *name, char *out, size_t sz)
+{
+	const char	*p = r->answer_headers.p, *e, *v, *ve;
+	size_t		 n = strlen(name), len;
+	int		 found = 0;
+
+	if (sz > 0)
+		out[0] = '\0';
+	for (; p != NULL && *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		if ((size_t)(e - p) <= n || strncasecmp(p, name, n) != 0 || p[n] != ':')
+			continue;
+		for (v = p + n + 1; v < e && (*v == ' ' || *v == '\t'); v++)
+			;
+		for (ve = e; ve > v && (ve[-1] == '\r' || ve[-1] == ' ' ||
+		    ve[-1] == '\t'); ve--)
+			;
+		len = (size_t)(ve - v);
+		if (sz > 0) {
+			if (len >= sz)
+				len = sz - 1;
+			memcpy(out, v, len);
+			out[len] = '\0';
+		}
+		found = 1;
+	}
+	return found;
 }
 
 static long long
@@ -343,6 +379,21 @@ fetch_write(char *p, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* Keeps the header lines of the answer (a new status line starts them again). */
+static size_t
+fetch_header_line(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct fetch_xfer	*x = arg;
+	size_t			 n = size * nmemb;
+	struct buf		*h = &x->req->answer_headers;
+
+	if (n >= 5 && strncmp(p, "HTTP/", 5) == 0)
+		buf_reset(h);
+	if (h->len + n <= FETCH_MAX_HEADER_BYTES && memchr(p, '\0', n) == NULL)
+		buf_add(h, p, n);
+	return n;
+}
+
 /*
  * libcurl's socket opener: asks the address policy (the run's, else the process-wide one)
  * about the resolved address first. A refused address gets no socket (libcurl then tries
@@ -457,6 +508,7 @@ fetch_start(CURLM *multi, struct fetch_xfer *x)
 	if (left < 1)
 		left = 1;
 	buf_reset(&r->answer);
+	buf_reset(&r->answer_headers);
 	r->result = FETCH_OK;
 	r->status = 0;
 	r->error[0] = r->reason[0] = '\0';
@@ -474,6 +526,8 @@ fetch_start(CURLM *multi, struct fetch_xfer *x)
 	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->hdrs);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, fetch_write);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(x->easy, CURLOPT_HEADERFUNCTION, fetch_header_line);
+	curl_easy_setopt(x->easy, CURLOPT_HEADERDATA, x);
 	curl_easy_setopt(x->easy, CURLOPT_OPENSOCKETFUNCTION, fetch_opensocket);
 	curl_easy_setopt(x->easy, CURLOPT_OPENSOCKETDATA, x);
 	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->curlerr);
@@ -750,6 +804,11 @@ fetch_xfers_free(CURLM *multi, struct fetch_xfer *xs, size_t n)
 		if (xs[i].easy != NULL)
 			curl_easy_cleanup(xs[i].easy);
 		fetch_slist_free(xs[i].hdrs);
+		if (xs[i].req != NULL && xs[i].url != NULL) {
+			free(xs[i].req->final_url);
+			xs[i].req->final_url = xs[i].url;
+			xs[i].url = NULL;
+		}
 		free(xs[i].url);
 		for (j = 0; j < xs[i].nsecrets; j++) {
 			explicit_bzero(xs[i].secrets[j], strlen(xs[i].secrets[j]));

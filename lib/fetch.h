@@ -66,6 +66,7 @@ enum fetch_result {
 #define FETCH_CONNECT_MS	10000L	/* default connect phase of one try */
 #define FETCH_BACKOFF_MS	500L	/* first backoff step; doubles with each try */
 #define FETCH_INFLIGHT		4	/* default transfers at once */
+#define FETCH_MAX_HEADER_BYTES	(64 * 1024)	/* kept of an answer's header lines */
 
 struct fetch_req;
 
@@ -103,6 +104,10 @@ struct fetch_req {
 	int		 result;	/* enum fetch_result */
 	long		 status;	/* HTTP status of the answer; 0 without one */
 	struct buf	 answer;	/* the answer's body (NUL-terminated when not empty) */
+	struct buf	 answer_headers; /* its header lines, "Name: value\r\n" each (at
+					 * most FETCH_MAX_HEADER_BYTES; fetch_answer_header) */
+	char		*final_url;	/* the URL that gave the answer, after redirects
+					 * (malloc'd; NULL when no request was made) */
 	int		 ntries;	/* tries made */
 	char		 error[256];	/* when result != FETCH_OK: one line, no secret */
 	char		 reason[96];	/* ... and libcurl's short text of it ("" if none) */
@@ -133,6 +138,12 @@ int	 fetch_secret(struct fetch *, const char *);
 void	 fetch_req_init(struct fetch_req *);
 /* Frees the answer (zeroed first: an answer may echo a credential); the inputs stay. */
 void	 fetch_req_release(struct fetch_req *);
+/*
+ * The value of the answer's header name (case-insensitive; the last one when repeated),
+ * trimmed, cut to sz - 1 bytes: 1 when present, else 0 with out "".
+ */
+int	 fetch_answer_header(const struct fetch_req *, const char *name, char *out,
+	    size_t sz);
 
 /*
  * Runs reqs[0..n) to the end: each gets a result, a status and an answer. Returns 0 when

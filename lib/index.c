@@ -139,8 +139,8 @@ index_cancel(struct index_run *r, const char *when, int written)
 		    "next run completes what is missing", when);
 	else if (r->indexed_commit != NULL)
 		snprintf(m, sizeof(m), "cancelled %s: nothing was written; the "
-		    "previous index (commit %.12s) is still served", when,
-		    r->indexed_commit);
+		    "previous index (%s %.12s) is still served", when,
+		    r->ops != NULL ? r->ops->version_noun : "commit", r->indexed_commit);
 	else
 		snprintf(m, sizeof(m), "cancelled %s: nothing was written; the "
 		    "library has no index", when);
@@ -238,8 +238,11 @@ index_fetch(struct index_run *r, const struct backend_ops *ops)
 	r->ctx.settings = r->settings;
 	r->ctx.max_fetch_mb = settings_get_long(r->db, r->datadir,
 	    "limits.max_repo_mb", 1024);
+	r->ctx.full = r->full;
 	if (ops->fetch(&r->ctx, &r->set, err, sizeof(err)) == -1)
 		return index_fail(r, err);
+	if (backend_set_digest(&r->set) == -1)
+		return index_fail(r, "out of memory");
 	return 0;
 }
 
@@ -304,8 +307,8 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it is a binary "
 		    "file", d->path);
 		r->nskipped++;
-	} else if (d->data == NULL || doc_parse_poll(d->path, d->data, d->len, &f->doc,
-	    &r->poll) == -1) {
+	} else if (d->data == NULL || doc_parse_as(d->format, d->path, d->data, d->len,
+	    &f->doc, &r->poll) == -1) {
 		memset(&f->doc, 0, sizeof(f->doc));
 		if ((rc = r->poll.stopped) == 0) {
 			jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it could "
@@ -313,16 +316,32 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 			r->nskipped++;
 			r->nretry++;
 		}
-	} else
+	} else {
 		r->nparsed++;
+		if (d->title != NULL && *d->title != '\0') {
+			free(f->doc.title);
+			if ((f->doc.title = strdup(d->title)) == NULL) {
+				snprintf(err, errsz, "out of memory");
+				rc = -1;
+			}
+		}
+	}
 	free(d->data);
 	d->data = NULL;
 	return rc;
 }
 
+/* 1 when the run indexes document d of the fetched set. */
+static int
+index_selected(const struct index_run *r, const struct select_rules *rules,
+    const struct backend_doc *d)
+{
+	return !r->ops->select_files || select_path(rules, d->path);
+}
+
 /*
- * Selects the documentation files of the fetched set and parses the new and changed
- * ones. Returns 0, -1 with err set, 1 when the job's cancellation was requested or 2
+ * Selects the documentation files of the fetched set (a back end without select_files
+ * gives only documents to index) and parses the new and changed ones. Returns 0, -1 with err set, 1 when the job's cancellation was requested or 2
  * when its deadline passed (checked before each file and while a file is parsed); *at
  * gets the path being parsed then, or NULL.
  */
@@ -340,12 +359,18 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 		return -1;
 	}
 	for (i = 0; i < r->set.n; i++)
-		if (select_path(&rules, r->set.docs[i].path))
+		if (index_selected(r, &rules, &r->set.docs[i]))
 			nsel++;
 	if ((long)nsel > r->max_files) {
-		snprintf(err, errsz, "the repository has %zu documentation files, "
-		    "more than the limit of %ld (setting limits.max_files); narrow "
-		    "it with folders or excludeFolders", nsel, r->max_files);
+		if (r->ops->select_files)
+			snprintf(err, errsz, "the repository has %zu documentation "
+			    "files, more than the limit of %ld (setting "
+			    "limits.max_files); narrow it with folders or "
+			    "excludeFolders", nsel, r->max_files);
+		else
+			snprintf(err, errsz, "the source has %zu documents, more "
+			    "than the limit of %ld (setting limits.max_files)", nsel,
+			    r->max_files);
 		goto out;
 	}
 	r->nselected = nsel;
@@ -356,7 +381,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 		goto out;
 	}
 	for (i = 0; i < r->set.n; i++) {
-		if (!select_path(&rules, r->set.docs[i].path))
+		if (!index_selected(r, &rules, &r->set.docs[i]))
 			continue;
 		if ((c = index_parse_poll(r)) != 0) {
 			rc = c;
@@ -531,6 +556,9 @@ index_insert_file(struct index_run *r, const struct index_file *f,
 	sqlite3_bind_text(w->doc, 3, f->src->hash, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->doc, 4, f->doc.title ? f->doc.title : f->src->path, -1,
 	    SQLITE_STATIC);
+	sqlite3_bind_text(w->doc, 5, f->src->url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->doc, 6, f->src->etag, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->doc, 7, f->src->modified, -1, SQLITE_STATIC);
 	if (sqlite3_step(w->doc) != SQLITE_DONE)
 		goto out;
 	doc_id = sqlite3_last_insert_rowid(r->db);
@@ -577,7 +605,8 @@ index_write(struct index_run *r)
 	if (db_begin(r->db) == -1 || index_delete_docs(r, r->full) == -1)
 		goto out;
 	if (sqlite3_prepare_v2(r->db, "INSERT INTO documents (library_id, path, "
-	    "blob, title) VALUES (?1, ?2, ?3, ?4)", -1, &w.doc, NULL) != SQLITE_OK ||
+	    "blob, title, url, etag, modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
+	    &w.doc, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets (library_id, "
 	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
 	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
@@ -718,8 +747,8 @@ out:
 static int
 index_unchanged_run(struct index_run *r)
 {
-	jobs_log(r->db, r->job.job_id, "info", "commit %.12s is already indexed; "
-	    "nothing to do", r->set.version);
+	jobs_log(r->db, r->job.job_id, "info", "%s %.12s is already indexed; "
+	    "nothing to do", r->ops->version_noun, r->set.version);
 	if (db_begin(r->db) == 0 &&
 	    jobs_run_end(r->db, r->job.job_id, r->library_id, 1, JOBS_UNCHANGED) == 0 &&
 	    db_commit(r->db) == 0)
@@ -750,8 +779,8 @@ index_commit(struct index_run *r)
 		    r->dedup.duplicates - r->dedup.exact, r->dedup.removed,
 		    r->dedup.restored);
 	inject_report(r->db, r->job.job_id, r->library_id);
-	snprintf(msg, sizeof(msg), "indexed commit %.12s: %ld documents, %ld "
-	    "snippets", r->set.version, docs, snippets);
+	snprintf(msg, sizeof(msg), "indexed %s %.12s: %ld documents, %ld "
+	    "snippets", r->ops->version_noun, r->set.version, docs, snippets);
 	jobs_log(r->db, r->job.job_id, "info", "%s", msg);
 	if (jobs_run_end(r->db, r->job.job_id, r->library_id, 1, msg) == -1 ||
 	    db_commit(r->db) == -1)
@@ -789,9 +818,9 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 		    r->timeout_s);
 		return index_fail(r, err);
 	}
-	jobs_log(r->db, r->job.job_id, "info", "%zu documentation files: %zu parsed, "
-	    "%zu unchanged, %zu skipped", r->nselected, r->nparsed, r->nkept,
-	    r->nskipped);
+	jobs_log(r->db, r->job.job_id, "info", "%zu %s: %zu parsed, %zu unchanged, "
+	    "%zu skipped", r->nselected, r->ops->select_files ? "documentation files" :
+	    "documents", r->nparsed, r->nkept, r->nskipped);
 	/* Last checkpoint before the write transaction (it holds the write lock). */
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "before writing the index", 0);

@@ -1052,7 +1052,7 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
 	    0)));
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(db, "SELECT f.snippet_id, s.title, l.blob_prefix, "
-	    "l.indexed_commit, d.path, s.anchor, f.rule, f.excerpt "
+	    "l.indexed_commit, d.path, s.anchor, f.rule, f.excerpt, d.url "
 	    "FROM snippet_flags f JOIN snippets s ON s.id = f.snippet_id JOIN documents "
 	    "d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id WHERE "
 	    "f.library_id = ?1 AND s.dup_of IS NULL ORDER BY f.snippet_id, f.rule "
@@ -1070,7 +1070,8 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
 		json_object_object_add(e, "snippetId",
 		    json_object_new_int64(sqlite3_column_int64(st, 0)));
 		json_object_object_add(e, "title", inject_jstr(st, 1));
-		src = search_source_of((const char *)sqlite3_column_text(st, 2),
+		src = search_source_of((const char *)sqlite3_column_text(st, 8),
+		    (const char *)sqlite3_column_text(st, 2),
 		    (const char *)sqlite3_column_text(st, 3),
 		    (const char *)sqlite3_column_text(st, 4),
 		    (const char *)sqlite3_column_text(st, 5));

@@ -89,8 +89,8 @@ static const char search_rank_sql[] =
 static const char search_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
     "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord, "
-    "(SELECT group_concat(rule, ', ') FROM snippet_flags WHERE snippet_id = s.id) "
-    "FROM snippets s JOIN documents d ON d.id = s.document_id "
+    "(SELECT group_concat(rule, ', ') FROM snippet_flags WHERE snippet_id = s.id), "
+    "d.url FROM snippets s JOIN documents d ON d.id = s.document_id "
     "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1";
 
 /* The heading trails of the (at most ?3) snippets before ord ?2 of document ?1, nearest first. */
@@ -287,24 +287,25 @@ search_col_dup(sqlite3_stmt *st, int col)
 	return strdup(t != NULL ? (const char *)t : "");
 }
 
-/* Source URL of a snippet: <blob prefix><commit>/<path>#<anchor>. */
+/* Source URL of a snippet (search_source_of). */
 static char *
 search_source(sqlite3_stmt *st)
 {
-	return search_source_of((const char *)sqlite3_column_text(st, 8),
+	return search_source_of((const char *)sqlite3_column_text(st, 13),
+	    (const char *)sqlite3_column_text(st, 8),
 	    (const char *)sqlite3_column_text(st, 9), (const char *)sqlite3_column_text(st, 6),
 	    (const char *)sqlite3_column_text(st, 2));
 }
 
 char *
-search_source_of(const char *prefix, const char *commit, const char *path,
-    const char *anchor)
+search_source_of(const char *url, const char *prefix, const char *commit,
+    const char *path, const char *anchor)
 {
 	struct buf	 b;
 
 	buf_init(&b);
-	if (buf_printf(&b, "%s%s/%s", prefix ? prefix : "", commit ? commit : "",
-	    path ? path : "") == -1 ||
+	if ((url != NULL ? buf_adds(&b, url) : buf_printf(&b, "%s%s/%s",
+	    prefix ? prefix : "", commit ? commit : "", path ? path : "")) == -1 ||
 	    (anchor != NULL && *anchor != '\0' && buf_printf(&b, "#%s", anchor) == -1)) {
 		buf_release(&b);
 		return NULL;

@@ -43,11 +43,12 @@ void	 search_close(struct search *);
  */
 int	 search_normalize_id(const char *id, char *out, size_t outsz);
 /*
- * A snippet's Source: blob prefix (NULL or "" on hosts of unknown type), commit, "/",
- * path, and "#anchor" when anchor is not empty. Allocated; NULL when memory is short.
+ * A snippet's Source: the document's web address url when it has one (a page, a spec, a
+ * wiki page), else blob prefix (NULL or "" on hosts of unknown type), commit, "/", path;
+ * then "#anchor" when anchor is not empty. Allocated; NULL when memory is short.
  */
-char	*search_source_of(const char *prefix, const char *commit, const char *path,
-	    const char *anchor);
+char	*search_source_of(const char *url, const char *prefix, const char *commit,
+	    const char *path, const char *anchor);
 /* Looks a (normalised) library id up. */
 enum search_lib_status search_library(struct search *, const char *id, struct search_lib *);
 /*

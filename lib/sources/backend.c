@@ -1,10 +1,15 @@
 /* backend.c: the table of source back ends and the document set they fill. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <curl/curl.h>
+#include <sqlite3.h>
+
 #include "ctxd.h"
+#include "fetch.h"
 #include "sources/backend.h"
 
 static const struct backend_ops *const backend_table[] = {
@@ -37,6 +42,9 @@ backend_set_release(struct backend_set *s)
 		free(s->docs[i].path);
 		free(s->docs[i].url);
 		free(s->docs[i].data);
+		free(s->docs[i].title);
+		free(s->docs[i].etag);
+		free(s->docs[i].modified);
 	}
 	free(s->docs);
 	free(s->label);
@@ -70,4 +78,149 @@ backend_set_add(struct backend_set *s, const char *path, const char *hash, size_
 	d->changed = -1;
 	s->n++;
 	return d;
+}
+
+static int
+backend_doc_cmp(const void *a, const void *b)
+{
+	const struct backend_doc *const *x = a, *const *y = b;
+
+	return strcmp((*x)->path, (*y)->path);
+}
+
+int
+backend_set_digest(struct backend_set *s)
+{
+	const struct backend_doc **v;
+	struct buf	 b;
+	size_t		 i;
+	int		 rc = -1;
+
+	if (s->version[0] != '\0')
+		return 0;
+	buf_init(&b);
+	if (s->n > 0 && (v = calloc(s->n, sizeof(*v))) == NULL)
+		return -1;
+	if (s->n == 0)
+		v = NULL;
+	for (i = 0; i < s->n; i++)
+		v[i] = &s->docs[i];
+	if (s->n > 0)
+		qsort(v, s->n, sizeof(*v), backend_doc_cmp);
+	for (i = 0; i < s->n; i++)
+		if (buf_printf(&b, "%s%c%s%c", v[i]->path, 0, v[i]->hash, 0) == -1)
+			goto out;
+	crypto_sha256_hex(b.p != NULL ? b.p : "", b.len, s->version);
+	rc = 0;
+out:
+	free(v);
+	buf_release(&b);
+	return rc;
+}
+
+static char *
+backend_col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t != NULL ? strdup((const char *)t) : NULL;
+}
+
+int
+backend_stored_get(struct backend_ctx *c, const char *path, struct backend_stored *out)
+{
+	sqlite3_stmt	*st;
+	const char	*h;
+	int		 rc = -1, step;
+
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_prepare_v2(c->db, "SELECT blob, etag, modified, url FROM documents "
+	    "WHERE library_id = ?1 AND path = ?2", -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(c->db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, c->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	if ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		h = (const char *)sqlite3_column_text(st, 0);
+		if (h != NULL && strlen(h) < sizeof(out->hash))
+			memcpy(out->hash, h, strlen(h) + 1);
+		out->etag = backend_col_dup(st, 1);
+		out->modified = backend_col_dup(st, 2);
+		out->url = backend_col_dup(st, 3);
+		rc = 0;
+	} else if (step == SQLITE_DONE)
+		rc = 0;
+	else
+		log_err("%s: %s", __func__, sqlite3_errmsg(c->db));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void
+backend_stored_release(struct backend_stored *s)
+{
+	free(s->etag);
+	free(s->modified);
+	free(s->url);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The URL for a message: scheme, host, port and path; never userinfo, query or fragment. */
+static void
+backend_url_text(const char *url, char *out, size_t sz)
+{
+	CURLU	*u = curl_url();
+	char	*scheme = NULL, *host = NULL, *port = NULL, *path = NULL;
+
+	snprintf(out, sz, "(an unreadable URL)");
+	if (u != NULL && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK) {
+		if (curl_url_get(u, CURLUPART_PORT, &port, 0) == CURLUE_OK)
+			snprintf(out, sz, "%s://%s:%s%s", scheme, host, port, path);
+		else
+			snprintf(out, sz, "%s://%s%s", scheme, host, path);
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_free(path);
+	curl_url_cleanup(u);
+}
+
+/* The reason phrase of the HTTP statuses a source answers with, "" for others. */
+static const char *
+backend_status_text(long status)
+{
+	switch (status) {
+	case 400: return " Bad Request";
+	case 401: return " Unauthorized";
+	case 403: return " Forbidden";
+	case 404: return " Not Found";
+	case 405: return " Method Not Allowed";
+	case 408: return " Request Timeout";
+	case 410: return " Gone";
+	case 429: return " Too Many Requests";
+	case 500: return " Internal Server Error";
+	case 502: return " Bad Gateway";
+	case 503: return " Service Unavailable";
+	case 504: return " Gateway Timeout";
+	default: return "";
+	}
+}
+
+int
+backend_http_error(const struct fetch_req *q, char *err, size_t errsz)
+{
+	char	 u[1024];
+
+	backend_url_text(q->url, u, sizeof(u));
+	if (q->result == FETCH_OK)
+		snprintf(err, errsz, FETCH_FAILED_PREFIX "%s: HTTP %ld%s", u, q->status,
+		    backend_status_text(q->status));
+	else
+		snprintf(err, errsz, FETCH_FAILED_PREFIX "%s: %s", u, q->error);
+	return -1;
 }

@@ -21,12 +21,28 @@ struct sqlite3;
 
 struct backend_doc {
 	char	*path;			/* relative, '/'-separated; documents.path */
-	char	*url;			/* web address; NULL: set url_prefix + version + path */
+	char	*url;			/* web address (documents.url: the snippets' Source is
+					 * url#anchor); NULL: set url_prefix + version + path */
 	char	 hash[BACKEND_HASH_MAX]; /* content hash; documents.blob */
 	size_t	 size;			/* bytes, known before loading */
 	int	 changed;		/* 1 / 0 when the back end knows, -1: compare hash */
 	char	*data;			/* content (NUL-terminated) when loaded, else NULL */
 	size_t	 len;
+	/*
+	 * How to parse the content (doc_parse_as): a DOC_FORMAT_* name, or NULL to go by
+	 * the path's extension as for files in a repository.
+	 */
+	const char *format;
+	char	*title;			/* document title when the source names it (a wiki
+					 * page's title), else NULL: the parser's */
+	char	*etag;			/* HTTP validators of the answer, stored with the */
+	char	*modified;		/* document for the next run's conditional GET */
+};
+
+/* A document as the previous run stored it (backend_stored). */
+struct backend_stored {
+	char	 hash[BACKEND_HASH_MAX];	/* "" when there is none */
+	char	*etag, *modified, *url;		/* NULL when not stored */
 };
 
 /* What a fetch gives: the documents and what the source is at. */
@@ -43,6 +59,11 @@ void	 backend_set_release(struct backend_set *);
 /* Appends a document (path copied, hash at most BACKEND_HASH_MAX - 1 characters). */
 struct backend_doc *backend_set_add(struct backend_set *, const char *path,
 	    const char *hash, size_t size);
+/*
+ * Sets s->version, when the back end left it empty, to the SHA-256 (hex) of the sorted
+ * (path, content hash) pairs: the same documents give the same version.
+ */
+int	 backend_set_digest(struct backend_set *);
 
 /* What the pipeline hands a back end: the library and its job. */
 struct backend_ctx {
@@ -53,11 +74,33 @@ struct backend_ctx {
 	const char	*url, *host, *branch;
 	const char	*settings;	/* the library's settings JSON */
 	long		 max_fetch_mb;	/* limits.max_repo_mb */
+	int		 full;		/* the pipeline re-parses every document: no
+					 * conditional GET needed */
 	void		*priv;		/* the back end's own, from fetch to release */
 };
 
+/*
+ * What the previous run stored for path (its content hash and HTTP validators), for a
+ * conditional GET: 0 with *out filled (out->hash "" when nothing is stored), -1 on a
+ * database error. backend_stored_release frees it.
+ */
+int	 backend_stored_get(struct backend_ctx *, const char *path,
+	    struct backend_stored *out);
+void	 backend_stored_release(struct backend_stored *);
+
+struct fetch_req;
+/*
+ * The job error of a source's HTTP request that failed or answered other than 2xx
+ * ("could not fetch URL: HTTP 404 Not Found", "could not fetch URL: <why>"), with the
+ * URL's credentials and query left out. Returns -1, for "return backend_http_error(...)".
+ */
+int	 backend_http_error(const struct fetch_req *, char *err, size_t errsz);
+
 struct backend_ops {
 	const char	*type;		/* libraries.source_type */
+	const char	*version_noun;	/* what set.version is, in messages ("commit") */
+	int		 select_files;	/* 1: the git selection rules (folders, excludes,
+					 * indexSourceCode) choose the documents */
 	/* 0 when the settings JSON suits the back end, else -1 with err. */
 	int		(*validate)(const char *settings, char *err, size_t errsz);
 	/* Fetches the source into out (initialised by the caller); -1 with err. */

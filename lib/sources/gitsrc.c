@@ -161,6 +161,8 @@ gitsrc_release(struct backend_ctx *c)
 
 const struct backend_ops backend_git = {
 	"git",
+	"commit",
+	1,
 	gitsrc_validate,
 	gitsrc_fetch,
 	gitsrc_load,

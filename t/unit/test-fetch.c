@@ -265,6 +265,14 @@ test_retries(void)
 	fetch_release(&f);
 }
 
+static int
+util_test_endswith(const char *s, const char *end)
+{
+	size_t	 a = strlen(s), b = strlen(end);
+
+	return a >= b && strcmp(s + a - b, end) == 0;
+}
+
 static void
 test_redirects(void)
 {
@@ -277,7 +285,13 @@ test_redirects(void)
 	req_get(&r, u, sizeof(u), "/redir-to/127.0.0.1/ok");
 	rc = fetch_run(&f, &r, 1);
 	ok(rc == 0 && r.status == 302, "a redirect is not followed by default");
+	ok(fetch_answer_header(&r, "location", p, sizeof(p)) == 1 &&
+	    util_test_endswith(p, "/ok"), "the answer's Location header is kept: %s", p);
+	ok(r.final_url != NULL && strcmp(r.final_url, u) == 0,
+	    "final_url is the URL asked when nothing was followed");
 	fetch_req_release(&r);
+	ok(r.final_url == NULL && r.answer_headers.p == NULL,
+	    "release frees the answer's headers and final URL");
 
 	req_get(&r, u, sizeof(u), "/redir-to/127.0.0.1/headers");
 	r.redirects = 3;
@@ -289,6 +303,12 @@ test_redirects(void)
 	ok(rc == 0 && r.status == 200 && r.answer.p != NULL &&
 	    strcmp(r.answer.p, "auth=Bearer tok-same-host key=key-same-host other=kept") == 0,
 	    "followed on the same host with every header: %s", r.answer.p);
+	ok(r.final_url != NULL && util_test_endswith(r.final_url, "/headers"),
+	    "final_url is the redirect's target: %s", r.final_url);
+	ok(fetch_answer_header(&r, "Location", p, sizeof(p)) == 0 && p[0] == '\0' &&
+	    fetch_answer_header(&r, "CONTENT-LENGTH", p, sizeof(p)) == 1 &&
+	    strcmp(p, "54") == 0, "the headers are the last answer's only: "
+	    "Content-Length %s, no Location", p);
 	fetch_req_release(&r);
 
 	snprintf(p, sizeof(p), "/redir-to/localhost/headers");

@@ -15,6 +15,7 @@
 
 #include "ctxd.h"
 #include "index.h"
+#include "search.h"
 #include "sources/backend.h"
 #include "tap.h"
 
@@ -79,10 +80,61 @@ mem_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errs
 
 /* Eager: fetch loads every document, so there is no load. */
 static const struct backend_ops mem_ops = {
-	"mem", NULL, mem_fetch, NULL, NULL,
+	"mem", "commit", 1, NULL, mem_fetch, NULL, NULL,
 };
 
 static sqlite3 *db;
+
+#define WEB	"/websites/example_org_docs"
+/* A web-like back end: pages with URLs, titles and validators; no selection rules. */
+static int web_notmodified;	/* the second page answers 304 */
+static int
+web_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errsz)
+{
+	const char	*text[] = {
+		"# Start\n\nThe quux page explains quux.\n",
+		"# Other\n\nA page about zebras.\n",
+	};
+	struct backend_stored st;
+	struct backend_doc *d;
+	char		 path[32], url[96], hash[17];
+	size_t		 i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "page%zu.html", i);
+		snprintf(url, sizeof(url), "https://example.org/docs/page%zu", i);
+		if (backend_stored_get(c, path, &st) == -1)
+			return -1;
+		if (i == 0 && web_notmodified)
+			text[0] = "# Start\n\nThe quux page explains quux twice.\n";
+		mem_hash(text[i], hash);
+		if (i == 1 && web_notmodified && !c->full) {
+			ok(st.etag != NULL && strcmp(st.etag, "\"e1\"") == 0 &&
+			    st.url != NULL && strcmp(st.url, url) == 0 &&
+			    strcmp(st.hash, hash) == 0, "backend_stored_get gives the "
+			    "stored hash, ETag and URL");
+			d = backend_set_add(out, path, st.hash, 0);
+			d->changed = 0;
+		} else {
+			d = backend_set_add(out, path, hash, strlen(text[i]));
+			d->data = strdup(text[i]);
+			d->len = strlen(text[i]);
+			d->etag = strdup(i == 1 ? "\"e1\"" : "\"e0\"");
+		}
+		backend_stored_release(&st);
+		d->url = strdup(url);
+		d->format = DOC_FORMAT_MARKDOWN;
+		if (i == 0)
+			d->title = strdup("The start page");
+	}
+	(void)err;
+	(void)errsz;
+	return 0;
+}
+
+static const struct backend_ops web_ops = {
+	"web", "content version", 0, NULL, web_fetch, NULL, NULL,
+};
 
 /* The integer or text of a one-value query with a text ?1. */
 static long long
@@ -164,6 +216,45 @@ has_log(long long id, const char *line)
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return found;
+}
+
+/* A web-like source: URL, title, validators, no selection rules, a digest version. */
+static void
+test_web_source(void)
+{
+	long long	 id = 0;
+	char		*v, *src, sid[32];
+
+	ok(jobs_enqueue(db, WEB, 0, &id) == 0 &&
+	    index_run(db, util_data_dir(), id, WEB, 0, &web_ops) == 0, "web: indexed");
+	is_job(id, "done", NULL, "web: done");
+	ok(has_log(id, "2 documents: 2 parsed, 0 unchanged, 0 skipped"),
+	    "web: both pages parsed though .html is not a documentation file in a "
+	    "repository");
+	is_q("SELECT url || ' ' || etag || ' ' || title FROM documents WHERE path = ?1",
+	    "page0.html", "https://example.org/docs/page0 \"e0\" The start page",
+	    "web: the page's URL, ETag and the source's title are stored");
+	v = q_text("SELECT indexed_commit FROM libraries WHERE id = ?1", WEB);
+	ok(v != NULL && strlen(v) == 64, "web: the version is a digest: %s", v);
+	free(v);
+	src = search_source_of("https://example.org/docs/page0", "https://x/blob/",
+	    "c0ffee", "page0.html", "start");
+	is_str(src, "https://example.org/docs/page0#start",
+	    "web: the Source line is the page URL with the anchor");
+	free(src);
+	web_notmodified = 1;
+	ok(jobs_enqueue(db, WEB, 0, &id) == 0 &&
+	    index_run(db, util_data_dir(), id, WEB, 0, &web_ops) == 0, "web: again");
+	ok(has_log(id, "2 documents: 1 parsed, 1 unchanged, 0 skipped"),
+	    "web: a 304 page is not parsed again");
+	is_int(q_int("SELECT count(*) FROM snippets WHERE library_id = ?1 AND text "
+	    "LIKE '%zebras%'", WEB), 1, "web: the 304 page keeps its stored snippets");
+	ok(jobs_enqueue(db, WEB, 0, &id) == 0 &&
+	    index_run(db, util_data_dir(), id, WEB, 0, &web_ops) == 0, "web: third run");
+	snprintf(sid, sizeof(sid), "%lld", id);
+	is_int(q_int("SELECT count(*) FROM job_log WHERE job_id = ?1 AND line LIKE "
+	    "'content version % is already indexed; nothing to do'", sid), 1,
+	    "web: the same pages again give the same version: nothing to do");
 }
 
 static void
@@ -392,6 +483,10 @@ main(void)
 	    "created_at, updated_at) VALUES (?1, 1, 'https://example.org/test/docs', "
 	    "'example.org', '{}', 'docs', ?2, ?2)", "tt", LIB, now) == 0,
 	    "a library to index");
+	ok(db_run(db, "INSERT INTO libraries (id, lib_no, source_type, url, host, "
+	    "settings, title, created_at, updated_at) VALUES (?1, 2, 'website', "
+	    "'https://example.org/docs/', 'example.org', '{}', 'web', ?2, ?2)", "tt", WEB,
+	    now) == 0, "a web library to index");
 	ok(backend_lookup("git") == &backend_git && backend_lookup("mem") == NULL,
 	    "the back-end table has git");
 	test_first_run();
@@ -400,6 +495,7 @@ main(void)
 	test_gone();
 	test_state_lists();
 	test_recover();
+	test_web_source();
 	db_close(db);
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
