@@ -6,17 +6,22 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <json.h>
 
 #include "ctxd.h"
 #include "catalog.h"
+#include "entry.h"
 #include "http.h"
+#include "multipart.h"
 #include "validate.h"
 #include "web.h"
 
 #define ADMIN_LIBRARIES_SEGMENT_MAX	200	/* characters of the owner or the repo */
+#define ADMIN_LIBRARIES_UPLOAD_MAX	(16 * 1024 * 1024) /* bytes of an uploaded spec */
 
 /* Starts the worker for job and answers 202 {libraryId, jobId, message}. */
 static void
@@ -46,6 +51,31 @@ admin_libraries_refused(struct http_req *r, enum library_change rc, const char *
 }
 
 /*
+ * Adds (or re-indexes) the library of a validated source entry p, and answers: 202 with
+ * the job, or why not (library_upsert).
+ */
+static void
+admin_libraries_add(struct http_req *r, struct parse_req *p)
+{
+	enum library_change rc;
+	long long	 job;
+	char		 err[900];
+
+	if ((rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin,
+	    &job, err, sizeof(err))) != LIBRARY_OK)
+		admin_libraries_refused(r, rc, err);
+	else
+		admin_libraries_queued(r, p->id, job, "indexing");
+}
+
+/* Answers a source entry that did not validate: 400 naming the field (500: memory). */
+static void
+admin_libraries_invalid(struct http_req *r, const char *err)
+{
+	http_error(r, strcmp(err, "out of memory") == 0 ? 500 : 400, "%s", err);
+}
+
+/*
  * POST /api/parse: the body is validated against library.c's declared table. A library
  * that exists is re-indexed with its stored source settings where the body leaves them
  * out; other values need an admin or the user who added it (library_upsert).
@@ -54,25 +84,283 @@ void
 admin_libraries_parse(struct http_req *r, void *arg)
 {
 	struct parse_req p;
-	enum library_change rc;
-	long long	 job;
-	char		 err[600], id[512], host[256];
+	char		 err[600];
 
 	(void)arg;
 	if (validate_query(r, &web_util_no_params) == -1 || validate_read_body(r) == -1)
 		return;
 	if (library_parse_request(r->body, r->body_len, &p, err, sizeof(err)) == -1) {
-		http_error(r, strcmp(err, "out of memory") == 0 ? 500 : 400, "%s", err);
+		admin_libraries_invalid(r, err);
 		return;
 	}
-	if (library_id_from_url(p.repo_url, id, sizeof(id), host, sizeof(host), err,
-	    sizeof(err)) == -1)
-		http_error(r, 400, "%s", err);
-	else if ((rc = library_upsert(r->db, &p, id, host, r->who.user.id, r->who.admin,
-	    &job, err, sizeof(err))) != LIBRARY_OK)
-		admin_libraries_refused(r, rc, err);
-	else
-		admin_libraries_queued(r, id, job, "indexing");
+	admin_libraries_add(r, &p);
+	library_parse_request_release(&p);
+}
+
+/*
+ * POST /api/libraries: one source entry in the shape of a GitOps manifest entry
+ * (lib/entry.h), any type. The same rules as /api/parse for a library that exists.
+ */
+void
+admin_libraries_create(struct http_req *r, void *arg)
+{
+	struct parse_req p;
+	char		 err[600];
+
+	(void)arg;
+	if (validate_query(r, &web_util_no_params) == -1 || validate_read_body(r) == -1)
+		return;
+	if (entry_parse_text(r->body, r->body_len, &p, err, sizeof(err)) == -1) {
+		admin_libraries_invalid(r, err);
+		return;
+	}
+	admin_libraries_add(r, &p);
+	library_parse_request_release(&p);
+}
+
+/*
+ * The hosted service's admin endpoints, as source entries: each body field is renamed
+ * to the entry's (from -> to) and the entry is validated by entry_parse.
+ */
+struct admin_libraries_alias {
+	const char	*from, *to;
+};
+
+static void
+admin_libraries_hosted(struct http_req *r, const struct validate_table *t,
+    const char *type, const struct admin_libraries_alias *alias)
+{
+	struct parse_req p;
+	json_object	*body, *e, *v;
+	char		 err[600];
+	size_t		 i;
+
+	if (validate_query(r, &web_util_no_params) == -1 ||
+	    (body = validate_body(r, t)) == NULL)
+		return;
+	e = json_object_new_object();
+	json_object_object_add(e, "type", json_object_new_string(type));
+	for (i = 0; alias[i].from != NULL; i++)
+		if (json_object_object_get_ex(body, alias[i].from, &v) &&
+		    !json_object_is_type(v, json_type_null))
+			json_object_object_add(e, alias[i].to, json_object_get(v));
+	json_object_put(body);
+	if (entry_parse(e, &p, err, sizeof(err)) == -1)
+		admin_libraries_invalid(r, err);
+	else {
+		admin_libraries_add(r, &p);
+		library_parse_request_release(&p);
+	}
+	json_object_put(e);
+}
+
+static const struct validate_field admin_libraries_website_fields[] = {
+	{ "websiteUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
+	{ "projectTitle", VALIDATE_STRING, 0, 1, ENTRY_TITLE_MAX, 0, NULL, NULL },
+	{ "description", VALIDATE_STRING, 0, 0, ENTRY_DESCRIPTION_MAX, 0, NULL, NULL },
+	{ "maxPages", VALIDATE_INT, 0, 1, ENTRY_MAX_PAGES, 0, NULL, NULL },
+	{ "maxDepth", VALIDATE_INT, 0, 0, ENTRY_MAX_DEPTH, 0, NULL, NULL },
+	{ "excludePatterns", VALIDATE_LIST, 0, 0, 100, 255, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table admin_libraries_website_table = {
+	admin_libraries_website_fields, 0, "field"
+};
+static const struct admin_libraries_alias admin_libraries_website_alias[] = {
+	{ "websiteUrl", "url" }, { "projectTitle", "title" },
+	{ "description", "description" }, { "maxPages", "maxPages" },
+	{ "maxDepth", "maxDepth" }, { "excludePatterns", "excludePatterns" },
+	{ NULL, NULL }
+};
+
+/* POST /api/parse-website: {websiteUrl, projectTitle, description, maxPages, ...}. */
+void
+admin_libraries_parse_website(struct http_req *r, void *arg)
+{
+	(void)arg;
+	admin_libraries_hosted(r, &admin_libraries_website_table, "website",
+	    admin_libraries_website_alias);
+}
+
+static const struct validate_field admin_libraries_openapi_fields[] = {
+	{ "openApiUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
+	{ "projectTitle", VALIDATE_STRING, 0, 1, ENTRY_TITLE_MAX, 0, NULL, NULL },
+	{ "description", VALIDATE_STRING, 0, 0, ENTRY_DESCRIPTION_MAX, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table admin_libraries_openapi_table = {
+	admin_libraries_openapi_fields, 0, "field"
+};
+static const struct admin_libraries_alias admin_libraries_openapi_alias[] = {
+	{ "openApiUrl", "url" }, { "projectTitle", "title" },
+	{ "description", "description" }, { NULL, NULL }
+};
+
+/* POST /api/parse-openapi: {openApiUrl, projectTitle, description}. */
+void
+admin_libraries_parse_openapi(struct http_req *r, void *arg)
+{
+	(void)arg;
+	admin_libraries_hosted(r, &admin_libraries_openapi_table, "openapi",
+	    admin_libraries_openapi_alias);
+}
+
+/*
+ * A form text field of an upload (at most max characters of UTF-8 without control
+ * characters but tab and newline) copied into *out; absent: *out stays NULL. -1 with err.
+ */
+static int
+admin_libraries_form_text(const struct multipart_part *parts, size_t n, const char *name,
+    long max, char **out, char *err, size_t errsz)
+{
+	const struct multipart_part *f = multipart_find(parts, n, name);
+	long		 chars;
+	size_t		 i;
+
+	*out = NULL;
+	if (f == NULL)
+		return 0;
+	chars = validate_utf8_chars(f->data, f->len);
+	for (i = 0; i < f->len; i++)
+		if (((unsigned char)f->data[i] < 0x20 && f->data[i] != '\t' &&
+		    f->data[i] != '\n') || f->data[i] == 0x7f)
+			chars = -1;
+	if (chars < 0 || chars > max) {
+		snprintf(err, errsz, "field '%s' must be text of at most %ld characters",
+		    name, max);
+		return -1;
+	}
+	if ((*out = strndup(f->data, f->len)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The uploaded description: a JSON object or a YAML document naming "openapi" or
+ * "swagger" at its top level; *ext gets "json" or "yaml". -1 with err.
+ */
+static int
+admin_libraries_spec_kind(const struct multipart_part *f, const char **ext, char *err,
+    size_t errsz)
+{
+	size_t		 i = 0;
+	const char	*d = f->data, *p;
+
+	if (f->len == 0 || memchr(d, '\0', f->len) != NULL ||
+	    validate_utf8_chars(d, f->len) < 0) {
+		snprintf(err, errsz, "field 'openapiFile' must be a JSON or YAML text "
+		    "file (UTF-8, no NUL bytes)");
+		return -1;
+	}
+	if (f->len >= 3 && memcmp(d, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < f->len && strchr(" \t\r\n", d[i]) != NULL)
+		i++;
+	*ext = i < f->len && d[i] == '{' ? "json" : "yaml";
+	for (p = d; p != NULL && p < d + f->len; p = memchr(p, '\n', (size_t)(d + f->len -
+	    p)), p = p != NULL ? p + 1 : NULL) {
+		size_t left = (size_t)(d + f->len - p);
+
+		if ((left > 8 && memcmp(p, "openapi:", 8) == 0) ||
+		    (left > 8 && memcmp(p, "swagger:", 8) == 0) ||
+		    (strcmp(*ext, "json") == 0 && left > 10 &&
+		    (memcmp(p + strspn(p, " \t\r{"), "\"openapi\"", 9) == 0 ||
+		    memcmp(p + strspn(p, " \t\r{"), "\"swagger\"", 9) == 0)))
+			return 0;
+	}
+	if (strcmp(*ext, "json") == 0 && (memmem(d, f->len, "\"openapi\"", 9) != NULL ||
+	    memmem(d, f->len, "\"swagger\"", 9) != NULL))
+		return 0;
+	snprintf(err, errsz, "field 'openapiFile' is not an OpenAPI description (no "
+	    "top-level 'openapi' or 'swagger' field)");
+	return -1;
+}
+
+/*
+ * POST /api/parse-openapi-upload: multipart/form-data with the file "openapiFile" (JSON
+ * or YAML) and the text fields projectTitle and description. The file is kept as
+ * DATA_DIR/uploads/<sha256>.<json|yaml> for the worker; the library's id comes from the
+ * title, else the file name (entry.h).
+ */
+void
+admin_libraries_parse_upload(struct http_req *r, void *arg)
+{
+	struct multipart_part parts[MULTIPART_MAX_PARTS];
+	const struct multipart_part *f;
+	struct parse_req p;
+	struct buf	 url;
+	json_object	*settings;
+	const char	*ext;
+	char		 err[600], hash[65], name[80], *dir = NULL, *path = NULL;
+	size_t		 n, i;
+
+	(void)arg;
+	memset(&p, 0, sizeof(p));
+	if (validate_query(r, &web_util_no_params) == -1 ||
+	    http_read_body(r, ADMIN_LIBRARIES_UPLOAD_MAX) == -1)
+		return;
+	if (multipart_parse(r->content_type, r->body, r->body_len, parts, &n, err,
+	    sizeof(err)) == -1) {
+		http_error(r, r->content_type == NULL || strncasecmp(r->content_type,
+		    "multipart/form-data", 19) != 0 ? 415 : 400, "%s", err);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (strcmp(parts[i].name, "openapiFile") != 0 &&
+		    strcmp(parts[i].name, "projectTitle") != 0 &&
+		    strcmp(parts[i].name, "description") != 0) {
+			http_error(r, 400, "unknown field '%.64s'", parts[i].name);
+			return;
+		}
+	if ((f = multipart_find(parts, n, "openapiFile")) == NULL) {
+		http_error(r, 400, "missing required field 'openapiFile'");
+		return;
+	}
+	p.type = "openapi";
+	if (admin_libraries_form_text(parts, n, "projectTitle", ENTRY_TITLE_MAX, &p.title,
+	    err, sizeof(err)) == -1 || admin_libraries_form_text(parts, n, "description",
+	    ENTRY_DESCRIPTION_MAX, &p.description, err, sizeof(err)) == -1 ||
+	    admin_libraries_spec_kind(f, &ext, err, sizeof(err)) == -1 ||
+	    entry_upload_id(p.title, f->filename, p.id, sizeof(p.id), err,
+	    sizeof(err)) == -1) {
+		admin_libraries_invalid(r, err);
+		goto out;
+	}
+	p.given = (p.title != NULL ? LIBRARY_GIVEN_TITLE : 0) |
+	    (p.description != NULL ? LIBRARY_GIVEN_DESCRIPTION : 0);
+	crypto_sha256_hex(f->data, f->len, hash);
+	snprintf(name, sizeof(name), "%s.%s", hash, ext);
+	if ((dir = util_path_join(util_data_dir(), "uploads")) == NULL ||
+	    (path = util_path_join(dir, name)) == NULL)
+		goto nomem;
+	if (util_mkdir_p(dir, 0750) == -1 ||
+	    util_write_file(path, f->data, f->len, 0640) == -1) {
+		web_util_dberr(r, __func__, "the upload could not be stored");
+		goto out;
+	}
+	settings = json_object_new_object();
+	json_object_object_add(settings, "upload", json_object_new_string(name));
+	json_object_object_add(settings, "fileName", json_object_new_string(
+	    f->filename[0] != '\0' ? f->filename : name));
+	p.settings = strdup(json_object_to_json_string_ext(settings,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(settings);
+	snprintf(p.host, sizeof(p.host), "upload");
+	buf_init(&url);
+	if (p.settings == NULL || (p.given_settings = strdup(p.settings)) == NULL ||
+	    buf_printf(&url, "upload:%s", f->filename[0] != '\0' ? f->filename :
+	    name) == -1 || (p.repo_url = buf_detach(&url)) == NULL ||
+	    (p.branch = strdup("")) == NULL)
+		goto nomem;
+	admin_libraries_add(r, &p);
+	goto out;
+nomem:
+	http_error(r, 500, "out of memory");
+out:
+	free(dir);
+	free(path);
 	library_parse_request_release(&p);
 }
 

@@ -46,6 +46,14 @@ static const struct http_route web_routes[] = {
 	/* ctxd-web(8), POST /api/parse and GET /api/client-config */
 	{ "POST", "/api/parse", USER_ANON("perm.anonymous_parse"), "parsing a repository",
 	    admin_libraries_parse },
+	{ "POST", "/api/libraries", USER_ANON("perm.anonymous_parse"), "adding a source",
+	    admin_libraries_create },
+	{ "POST", "/api/parse-website", USER_ANON("perm.anonymous_parse"),
+	    "parsing a website", admin_libraries_parse_website },
+	{ "POST", "/api/parse-openapi", USER_ANON("perm.anonymous_parse"),
+	    "parsing an OpenAPI description", admin_libraries_parse_openapi },
+	{ "POST", "/api/parse-openapi-upload", USER_ANON("perm.anonymous_parse"),
+	    "parsing an OpenAPI description", admin_libraries_parse_upload },
 	{ "GET", "/api/client-config", PUBLIC, "reading the client configuration",
 	    admin_health_client_config },
 

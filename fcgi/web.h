@@ -29,6 +29,11 @@ long	 web_util_param_long(struct http_req *, const char *name, long dflt);
 /* ------------------------------------------------------------------ admin_libraries.c */
 
 void	 admin_libraries_parse(struct http_req *, void *);	/* POST /api/parse */
+void	 admin_libraries_create(struct http_req *, void *);	/* POST /api/libraries */
+void	 admin_libraries_parse_website(struct http_req *, void *); /* POST /api/parse-website */
+void	 admin_libraries_parse_openapi(struct http_req *, void *); /* POST /api/parse-openapi */
+void	 admin_libraries_parse_upload(struct http_req *, void *);
+					/* POST /api/parse-openapi-upload */
 void	 admin_libraries_list(struct http_req *, void *);	/* GET /api/libraries */
 void	 admin_libraries_get(struct http_req *, void *);	/* GET .../{owner}/{repo} */
 void	 admin_libraries_refresh(struct http_req *, void *);	/* POST .../refresh */

@@ -83,15 +83,14 @@ catalog_row(sqlite3_stmt *st, const struct catalog_col *c, size_t n)
 	return o;
 }
 
-/* A library row; with detail, its source settings too. */
+/* A library row with its source settings (the fields of its type; never a secret). */
 static json_object *
-catalog_lib_row(sqlite3_stmt *st, int detail)
+catalog_lib_row(sqlite3_stmt *st)
 {
 	json_object	*o = catalog_row(st, catalog_lib_cols, CATALOG_NLIB);
 	const char	*s;
 
-	if (detail && (s = (const char *)sqlite3_column_text(st,
-	    (int)CATALOG_NLIB)) != NULL)
+	if ((s = (const char *)sqlite3_column_text(st, (int)CATALOG_NLIB)) != NULL)
 		json_object_object_add(o, "settings", json_tokener_parse(s));
 	return o;
 }
@@ -153,7 +152,7 @@ catalog_libraries(sqlite3 *db, const char *state, long limit, long offset)
 	a = json_object_new_array();
 	json_object_object_add(o, "libraries", a);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		json_object_array_add(a, catalog_lib_row(st, 0));
+		json_object_array_add(a, catalog_lib_row(st));
 	if (rc != SQLITE_DONE)
 		goto dberr;
 	sqlite3_finalize(st);
@@ -186,7 +185,7 @@ catalog_library(sqlite3 *db, const char *id, json_object **out)
 	}
 	if (rc != SQLITE_ROW)
 		goto dberr;
-	o = catalog_lib_row(st, 1);
+	o = catalog_lib_row(st);
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_JOB_COLS " FROM jobs WHERE "
 	    "library_id = ?1 ORDER BY id DESC LIMIT 10", -1, &st, NULL) != SQLITE_OK)
@@ -316,7 +315,7 @@ catalog_bundle_libraries(sqlite3 *db)
 		return a;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW)
-		json_object_array_add(a, catalog_lib_row(st, 1));
+		json_object_array_add(a, catalog_lib_row(st));
 	sqlite3_finalize(st);
 	return a;
 }

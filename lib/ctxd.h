@@ -607,18 +607,29 @@ struct select_rules {
 	int	  index_source;		/* also source files (later issue) */
 };
 
-/* A validated POST /api/parse request (also the stored source settings). */
+/*
+ * A validated source entry (lib/entry.h: POST /api/libraries, POST /api/parse, the
+ * hosted service's parse endpoints, the GitOps manifest) and the stored source settings.
+ */
 struct parse_req {
-	char	 *repo_url;
-	char	 *branch;		/* "" = the default branch */
-	struct select_rules rules;	/* folders, excludeFolders, excludeFiles, ... */
+	const char *type;		/* source type: "git", "website", ... (static) */
+	char	 *repo_url;		/* the source's URL, canonical */
+	char	 *branch;		/* git: "" = the default branch */
+	struct select_rules rules;	/* git: folders, excludeFolders, excludeFiles, ... */
+	char	 *settings;		/* other types: canonical JSON of the type's fields */
+	char	 *given_settings;	/* ... of only those the entry gave */
+	char	 *title, *description;	/* NULL: not given */
 	unsigned  given;		/* LIBRARY_GIVEN_*: the source fields the body had */
+	char	  id[512];		/* the library id (entry_parse) */
+	char	  host[256];		/* host[:port] of the URL */
 };
 #define LIBRARY_GIVEN_BRANCH		0x01
 #define LIBRARY_GIVEN_FOLDERS		0x02
 #define LIBRARY_GIVEN_EXCLUDE_FOLDERS	0x04
 #define LIBRARY_GIVEN_EXCLUDE_FILES	0x08
 #define LIBRARY_GIVEN_INDEX_SOURCE	0x10
+#define LIBRARY_GIVEN_TITLE		0x20
+#define LIBRARY_GIVEN_DESCRIPTION	0x40
 
 /*
  * Validates a parse request body against the declared keys and bounds. On failure writes
@@ -626,6 +637,13 @@ struct parse_req {
  */
 int	 library_parse_request(const char *json, size_t len, struct parse_req *,
 	    char *err, size_t errsz);
+/*
+ * The same for a JSON object already parsed; when entry is set the body is a git source
+ * entry whose URL is named by url_name ("url" or "repoUrl") and whose common fields (type,
+ * url, title, description) entry_parse has checked; they are not refused here.
+ */
+int	 library_parse_object(struct json_object *root, const char *url_name, int entry,
+	    struct parse_req *, char *err, size_t errsz);
 void	 library_parse_request_release(struct parse_req *);
 /*
  * Derives "/owner/repo" (last two path segments, ".git" dropped) and host[:port] from a

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "entry.h"
 #include "validate.h"
 
 #define URL_MAX		2048	/* longest repoUrl */
@@ -33,6 +34,10 @@ library_parse_request_release(struct parse_req *p)
 {
 	free(p->repo_url);
 	free(p->branch);
+	free(p->settings);
+	free(p->given_settings);
+	free(p->title);
+	free(p->description);
 	library_rules_release(&p->rules);
 	memset(p, 0, sizeof(*p));
 }
@@ -136,7 +141,7 @@ static const struct validate_field library_parse_fields[] = {
 	{ "indexSourceCode", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
-static const struct validate_table library_parse_table = {
+const struct validate_table library_parse_table = {
 	library_parse_fields, 0, "field"
 };
 
@@ -144,19 +149,43 @@ int
 library_parse_request(const char *json, size_t len, struct parse_req *p, char *err,
     size_t errsz)
 {
-	json_object	*root, *v;
-	const char	*branch;
-	char		 id[512], host[256];
-	int		 rc = -1;
+	json_object	*root;
+	int		 rc;
 
 	memset(p, 0, sizeof(*p));
 	if ((root = validate_json(&library_parse_table, json, len, err, errsz)) == NULL)
 		return -1;
-	if ((p->repo_url = strdup(validate_str(root, "repoUrl"))) == NULL)
+	rc = library_parse_object(root, "repoUrl", 0, p, err, errsz);
+	json_object_put(root);
+	return rc;
+}
+
+int
+library_parse_object(json_object *root, const char *url_name, int entry,
+    struct parse_req *p, char *err, size_t errsz)
+{
+	json_object	*v;
+	const char	*branch;
+
+	memset(p, 0, sizeof(*p));
+	p->type = "git";
+	if (entry) {
+		/* The common fields are entry_parse's; the git ones are checked here. */
+		json_object_object_foreach(root, key, val) {
+			(void)val;
+			if (strcmp(key, "type") != 0 && strcmp(key, "url") != 0 &&
+			    strcmp(key, "repoUrl") != 0 && strcmp(key, "title") != 0 &&
+			    strcmp(key, "description") != 0 &&
+			    validate_object_field(&library_parse_table, root, key, err,
+			    errsz) == -1)
+				return -1;
+		}
+	}
+	if ((p->repo_url = strdup(validate_str(root, url_name))) == NULL)
 		goto nomem;
-	if (library_id_from_url(p->repo_url, id, sizeof(id), host, sizeof(host),
-	    err, errsz) == -1)
-		goto out;
+	if (library_id_from_url(p->repo_url, p->id, sizeof(p->id), p->host,
+	    sizeof(p->host), err, errsz) == -1)
+		goto fail;
 	branch = validate_str(root, "branch");
 	if ((p->branch = strdup(branch != NULL ? branch : "")) == NULL)
 		goto nomem;
@@ -169,27 +198,24 @@ library_parse_request(const char *json, size_t len, struct parse_req *p, char *e
 	    json_object_is_type(v, json_type_array) &&
 	    library_list(v, "folders", &p->rules.folders, &p->rules.nfolders,
 	    err, errsz) == -1)
-		goto out;
+		goto fail;
 	if (json_object_object_get_ex(root, "excludeFolders", &v) &&
 	    json_object_is_type(v, json_type_array) &&
 	    library_list(v, "excludeFolders", &p->rules.exclude_folders,
 	    &p->rules.nexclude_folders, err, errsz) == -1)
-		goto out;
+		goto fail;
 	if (json_object_object_get_ex(root, "excludeFiles", &v) &&
 	    json_object_is_type(v, json_type_array) &&
 	    library_list(v, "excludeFiles", &p->rules.exclude_files,
 	    &p->rules.nexclude_files, err, errsz) == -1)
-		goto out;
+		goto fail;
 	p->rules.index_source = validate_bool(root, "indexSourceCode", 0);
-	rc = 0;
-	goto out;
+	return 0;
 nomem:
 	snprintf(err, errsz, "out of memory");
-out:
-	if (rc == -1)
-		library_parse_request_release(p);
-	json_object_put(root);
-	return rc;
+fail:
+	library_parse_request_release(p);
+	return -1;
 }
 
 /* A path segment usable in a library id. */
@@ -587,7 +613,7 @@ library_canonical_url(const char *url)
 /* What library_upsert finds stored for the id. */
 struct library_stored {
 	int		 exists;
-	char		*url, *branch, *settings;
+	char		*url, *branch, *settings, *type, *title, *description;
 	long long	 created_by;		/* 0: not a user */
 };
 
@@ -597,6 +623,9 @@ library_stored_release(struct library_stored *o)
 	free(o->url);
 	free(o->branch);
 	free(o->settings);
+	free(o->type);
+	free(o->title);
+	free(o->description);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -606,23 +635,26 @@ library_stored_release(struct library_stored *o)
  * or LIBRARY_DELETING with err.
  */
 static enum library_change
-library_upsert_check(sqlite3 *db, const char *id, const char *url,
+library_upsert_check(sqlite3 *db, const char *id, const char *type, const char *url,
     struct library_stored *old, char *err, size_t errsz)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
 	memset(old, 0, sizeof(*old));
-	if (sqlite3_prepare_v2(db, "SELECT url, branch, settings, coalesce(created_by, 0) "
-	    "FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT url, branch, settings, coalesce(created_by, 0), "
+	    "source_type, title, description FROM libraries WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
 		return LIBRARY_ERROR;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *have = (const char *)sqlite3_column_text(st, 0);
 
-		if (strcasecmp(have, url) != 0) {
-			snprintf(err, errsz, "library %s already exists for %s; remove it "
-			    "before adding %s", id, have, url);
+		const char *ht = (const char *)sqlite3_column_text(st, 4);
+
+		if (strcasecmp(have, url) != 0 || strcmp(ht, type) != 0) {
+			snprintf(err, errsz, "library %s already exists for %s (%s); "
+			    "remove it before adding %s (%s)", id, have, ht, url, type);
 			sqlite3_finalize(st);
 			return LIBRARY_TAKEN;
 		}
@@ -631,12 +663,16 @@ library_upsert_check(sqlite3 *db, const char *id, const char *url,
 		old->branch = strdup((const char *)sqlite3_column_text(st, 1));
 		old->settings = strdup((const char *)sqlite3_column_text(st, 2));
 		old->created_by = sqlite3_column_int64(st, 3);
+		old->type = strdup(ht);
+		old->title = strdup((const char *)sqlite3_column_text(st, 5));
+		old->description = strdup((const char *)sqlite3_column_text(st, 6));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return LIBRARY_ERROR;
 	if (old->exists && (old->url == NULL || old->branch == NULL ||
-	    old->settings == NULL)) {
+	    old->settings == NULL || old->type == NULL || old->title == NULL ||
+	    old->description == NULL)) {
 		snprintf(err, errsz, "out of memory");
 		return LIBRARY_ERROR;
 	}
@@ -730,6 +766,77 @@ library_merge(struct parse_req *p, const char *url, const struct library_stored 
 	return 0;
 }
 
+/* The fields of a wiki entry's two forms: giving one form replaces the other. */
+static const char *const library_wiki_forms[] = {
+	"spaceKey", "spaceId", "spaceName", "pageUrls", "includeSubPages", NULL
+};
+
+/*
+ * A source of another type than git: p->settings becomes the stored settings of old
+ * with the fields p gave (p->given_settings) put over them; the names of those that
+ * differ from the stored values are added to changed. -1 when out of memory or the
+ * stored settings do not parse.
+ */
+static int
+library_merge_settings(struct parse_req *p, const struct library_stored *old,
+    struct buf *changed)
+{
+	json_object	*have = json_tokener_parse(old->settings);
+	json_object	*given = json_tokener_parse(p->given_settings);
+	json_object	*v;
+	char		*merged;
+	size_t		 i;
+	int		 rc = -1;
+
+	if (!json_object_is_type(have, json_type_object) ||
+	    !json_object_is_type(given, json_type_object))
+		goto out;
+	if (strcmp(p->type, "wiki") == 0 && (json_object_object_get_ex(given, "spaceKey",
+	    NULL) || json_object_object_get_ex(given, "pageUrls", NULL)))
+		for (i = 0; library_wiki_forms[i] != NULL; i++)
+			if (!json_object_object_get_ex(given, library_wiki_forms[i], NULL) &&
+			    json_object_object_get_ex(have, library_wiki_forms[i], NULL)) {
+				json_object_object_del(have, library_wiki_forms[i]);
+				buf_printf(changed, "%s%s", changed->len > 0 ? ", " : "",
+				    library_wiki_forms[i]);
+			}
+	json_object_object_foreach(given, key, val) {
+		if (!json_object_object_get_ex(have, key, &v) ||
+		    !json_object_equal(v, val))
+			buf_printf(changed, "%s%s", changed->len > 0 ? ", " : "", key);
+		json_object_object_add(have, key, json_object_get(val));
+	}
+	merged = strdup(json_object_to_json_string_ext(have, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	if (merged == NULL)
+		goto out;
+	free(p->settings);
+	p->settings = merged;
+	rc = 0;
+out:
+	json_object_put(have);
+	json_object_put(given);
+	return rc;
+}
+
+/* The title and description: those p gave (named in changed when they differ), else old's. */
+static int
+library_merge_texts(struct parse_req *p, const struct library_stored *old,
+    struct buf *changed)
+{
+	if (p->title == NULL) {
+		if ((p->title = strdup(old->title)) == NULL)
+			return -1;
+	} else if (strcmp(p->title, old->title) != 0)
+		buf_printf(changed, "%stitle", changed->len > 0 ? ", " : "");
+	if (p->description == NULL) {
+		if ((p->description = strdup(old->description)) == NULL)
+			return -1;
+	} else if (strcmp(p->description, old->description) != 0)
+		buf_printf(changed, "%sdescription", changed->len > 0 ? ", " : "");
+	return 0;
+}
+
 enum library_change
 library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *host,
     long long user_id, int admin, long long *job_id, char *err, size_t errsz)
@@ -742,21 +849,27 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 
 	memset(&old, 0, sizeof(old));
 	buf_init(&changed);
-	if ((url = library_canonical_url(p->repo_url)) == NULL) {
+	if (p->type == NULL)
+		p->type = "git";
+	if ((url = strcmp(p->type, "git") == 0 ? library_canonical_url(p->repo_url) :
+	    strdup(p->repo_url)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (db_begin(db) == -1)
 		goto dberr;
-	if ((rc = library_upsert_check(db, id, url, &old, err, errsz)) != LIBRARY_OK) {
+	if ((rc = library_upsert_check(db, id, p->type, url, &old, err, errsz)) !=
+	    LIBRARY_OK) {
 		db_rollback(db);
 		if (rc == LIBRARY_ERROR)
 			goto dberr;
 		goto out;
 	}
 	rc = LIBRARY_ERROR;
-	if (old.exists && library_merge(p, url, &old, &changed) == -1) {
+	if (old.exists && ((strcmp(p->type, "git") == 0 ? library_merge(p, url, &old,
+	    &changed) : library_merge_settings(p, &old, &changed)) == -1 ||
+	    library_merge_texts(p, &old, &changed) == -1)) {
 		db_rollback(db);
 		log_err("%s: the stored settings of %s cannot be read", __func__, id);
 		snprintf(err, errsz, "the stored settings of %s cannot be read; the "
@@ -771,16 +884,18 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 		rc = LIBRARY_FORBIDDEN;
 		goto out;
 	}
-	if ((settings = library_settings_json(p)) == NULL) {
+	if ((settings = strcmp(p->type, "git") == 0 ? library_settings_json(p) :
+	    strdup(p->settings)) == NULL) {
 		db_rollback(db);
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
 	if (sqlite3_prepare_v2(db, old.exists ? "UPDATE libraries SET branch = ?2, "
-	    "settings = ?3, url = ?4, updated_at = ?5 WHERE id = ?1" : "INSERT INTO "
-	    "libraries (id, lib_no, url, host, branch, settings, title, created_at, "
-	    "updated_at, created_by) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 "
-	    "FROM libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5, nullif(?8, 0))", -1, &st,
+	    "settings = ?3, url = ?4, updated_at = ?5, title = ?7, description = ?9 "
+	    "WHERE id = ?1" : "INSERT INTO libraries (id, lib_no, url, host, branch, "
+	    "settings, title, created_at, updated_at, created_by, source_type, "
+	    "description) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
+	    "libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5, nullif(?8, 0), ?10, ?9)", -1, &st,
 	    NULL) != SQLITE_OK)
 		goto dberr_rollback;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -788,10 +903,14 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 	sqlite3_bind_text(st, 3, settings, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, url, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, p->title != NULL ? p->title : strrchr(id, '/') + 1, -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, p->description != NULL ? p->description : "", -1,
+	    SQLITE_STATIC);
 	if (!old.exists) {
 		sqlite3_bind_text(st, 6, host, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 7, strrchr(id, '/') + 1, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 8, user_id);
+		sqlite3_bind_text(st, 10, p->type, -1, SQLITE_STATIC);
 	}
 	if (sqlite3_step(st) != SQLITE_DONE ||
 	    jobs_enqueue(db, id, 0, job_id) == -1 || db_commit(db) == -1)

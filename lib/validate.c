@@ -254,6 +254,25 @@ validate_find(const struct validate_table *t, const char *name)
 }
 
 int
+validate_object_field(const struct validate_table *t, json_object *o, const char *key,
+    char *err, size_t errsz)
+{
+	const struct validate_field *f = validate_find(t, key);
+	const char	*kind = t->what != NULL ? t->what : "field";
+	json_object	*v;
+
+	if (f == NULL) {
+		if (t->allow_unknown)
+			return 0;
+		snprintf(err, errsz, "unknown %s '%.64s'", kind, key);
+		return -1;
+	}
+	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+		return 0;
+	return validate_member(f, kind, v, err, errsz);
+}
+
+int
 validate_object(const struct validate_table *t, json_object *o, char *err, size_t errsz)
 {
 	const struct validate_field *f;

@@ -78,6 +78,13 @@ int	 validate_object(const struct validate_table *t, json_object *o, char *err,
  * Parses text (n bytes) as one JSON object and checks it against t: the object (caller
  * puts), or NULL with the error in err.
  */
+/*
+ * Checks one member key of object o against t (as validate_object does for each): 0, or
+ * -1 with err when t does not declare it (and refuses others) or its value breaks its
+ * declaration. An absent or null member passes.
+ */
+int	 validate_object_field(const struct validate_table *t, json_object *o,
+	    const char *key, char *err, size_t errsz);
 json_object *validate_json(const struct validate_table *t, const char *text, size_t n,
 	    char *err, size_t errsz);
 /* Checks the request's query parameters against t; answers 400 and returns -1 when bad. */
