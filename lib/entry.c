@@ -179,14 +179,7 @@ entry_id_trim(char *s)
 	return n > 0 ? 0 : -1;
 }
 
-/* The parts of a source URL that make its id and canonical form. */
-struct entry_url {
-	char	*canon;		/* scheme://host[:port]/path[?query], fragment dropped */
-	char	 host[256];	/* host[:port], lowercase */
-	char	*path;		/* "/..." */
-};
-
-static void
+void
 entry_url_release(struct entry_url *u)
 {
 	free(u->canon);
@@ -194,17 +187,13 @@ entry_url_release(struct entry_url *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/*
- * Checks a source URL given in field name: http or https, a host, no credentials; fills
- * *out. 0, or -1 with err.
- */
-static int
-entry_url(const char *url, const char *name, struct entry_url *out, char *err,
+int
+entry_url_parse(const char *url, const char *name, struct entry_url *out, char *err,
     size_t errsz)
 {
 	CURLU	*u;
 	char	*scheme = NULL, *h = NULL, *port = NULL, *path = NULL, *user = NULL;
-	char	*pass = NULL, *canon = NULL;
+	char	*pass = NULL, *canon = NULL, *query = NULL, *frag = NULL;
 	int	 rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -222,13 +211,16 @@ entry_url(const char *url, const char *name, struct entry_url *out, char *err,
 	curl_url_get(u, CURLUPART_PATH, &path, 0);
 	curl_url_get(u, CURLUPART_USER, &user, 0);
 	curl_url_get(u, CURLUPART_PASSWORD, &pass, 0);
+	out->has_query = curl_url_get(u, CURLUPART_QUERY, &query, 0) == CURLUE_OK;
+	out->has_fragment = curl_url_get(u, CURLUPART_FRAGMENT, &frag, 0) == CURLUE_OK;
 	if (scheme == NULL || (strcmp(scheme, "https") != 0 &&
 	    strcmp(scheme, "http") != 0)) {
 		snprintf(err, errsz, "field '%s' must be an http or https URL", name);
 		goto out;
 	}
 	if (user != NULL || pass != NULL) {
-		snprintf(err, errsz, "field '%s' must not carry credentials", name);
+		snprintf(err, errsz, "field '%s' must not carry credentials: store "
+		    "tokens in the settings instead", name);
 		goto out;
 	}
 	if (h == NULL || *h == '\0') {
@@ -262,6 +254,8 @@ out:
 	curl_free(user);
 	curl_free(pass);
 	curl_free(canon);
+	curl_free(query);
+	curl_free(frag);
 	curl_url_cleanup(u);
 	return rc;
 }
@@ -416,7 +410,7 @@ entry_wiki(struct parse_req *p, json_object *o, char *err, size_t errsz)
 		}
 		for (i = 0; i < n; i++) {
 			snprintf(name, sizeof(name), "pageUrls[%zu]", i);
-			if (entry_url(json_object_get_string(json_object_array_get_idx(
+			if (entry_url_parse(json_object_get_string(json_object_array_get_idx(
 			    pages, i)), name, &pu, err, errsz) == -1)
 				return -1;
 			if (i == 0 && p->title == NULL) {
@@ -557,7 +551,7 @@ entry_parse(json_object *o, struct parse_req *p, char *err, size_t errsz)
 	p->type = t->type;
 	if (entry_texts(p, o) == -1)
 		goto nomem;
-	if (entry_url(url, name, &u, err, errsz) == -1)
+	if (entry_url_parse(url, name, &u, err, errsz) == -1)
 		goto out;
 	if ((p->repo_url = strdup(u.canon)) == NULL || (p->branch = strdup("")) == NULL)
 		goto nomem;

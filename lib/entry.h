@@ -38,6 +38,22 @@ extern const struct validate_table library_parse_table;
 /* The source types, in the order of the manifest's table. */
 #define ENTRY_TYPE_LIST	"git|wiki|website|llmstxt|openapi"
 
+/* A source URL's parts (entry_url_parse). */
+struct entry_url {
+	char	*canon;		/* scheme://host[:port]/path[?query], fragment dropped */
+	char	 host[256];	/* host[:port], lowercase */
+	char	*path;		/* "/..." */
+	int	 has_query, has_fragment;
+};
+
+/*
+ * Checks a source URL given in field name: http or https, a host, no credentials; fills
+ * *out (entry_url_release frees it). 0, or -1 with an error naming the field in err.
+ */
+int	 entry_url_parse(const char *url, const char *name, struct entry_url *out,
+	    char *err, size_t errsz);
+void	 entry_url_release(struct entry_url *);
+
 /*
  * Validates entry (a JSON object) and fills p: p->type, p->repo_url (the canonical URL),
  * p->id and p->host, p->title and p->description (NULL when not given), and either the git

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
 #include <json.h>
 #include <sqlite3.h>
 
@@ -269,53 +268,21 @@ int
 library_id_from_url(const char *url, char *id, size_t idsz, char *host, size_t hostsz,
     char *err, size_t errsz)
 {
-	CURLU		*u;
-	char		*scheme = NULL, *h = NULL, *port = NULL, *path = NULL;
-	char		*user = NULL, *pass = NULL, *query = NULL, *frag = NULL;
-	const char	*seg[2] = { NULL, NULL }, *s, *e;
-	size_t		 seglen[2] = { 0, 0 }, n;
+	struct entry_url u;
+	const char	*seg[2] = { NULL, NULL }, *s, *e, *path;
+	size_t		 seglen[2] = { 0, 0 };
 	int		 rc = -1;
 
-	if ((u = curl_url()) == NULL) {
-		snprintf(err, errsz, "out of memory");
+	if (entry_url_parse(url, "repoUrl", &u, err, errsz) == -1)
 		return -1;
-	}
-	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
-		snprintf(err, errsz, "field 'repoUrl' is not a URL (expected "
-		    "https://host/owner/repo)");
-		goto out;
-	}
-	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
-	curl_url_get(u, CURLUPART_HOST, &h, 0);
-	curl_url_get(u, CURLUPART_PORT, &port, 0);
-	curl_url_get(u, CURLUPART_PATH, &path, 0);
-	curl_url_get(u, CURLUPART_USER, &user, 0);
-	curl_url_get(u, CURLUPART_PASSWORD, &pass, 0);
-	curl_url_get(u, CURLUPART_QUERY, &query, 0);
-	curl_url_get(u, CURLUPART_FRAGMENT, &frag, 0);
-	if (scheme == NULL || (strcmp(scheme, "https") != 0 &&
-	    strcmp(scheme, "http") != 0)) {
-		snprintf(err, errsz, "field 'repoUrl' must be an http or https "
-		    "URL of a git repository");
-		goto out;
-	}
-	if (user != NULL || pass != NULL) {
-		snprintf(err, errsz, "field 'repoUrl' must not carry credentials: "
-		    "store the git token in the settings instead");
-		goto out;
-	}
-	if (query != NULL || frag != NULL) {
+	if (u.has_query || u.has_fragment) {
 		snprintf(err, errsz, "field 'repoUrl' must not have a query or "
 		    "fragment");
 		goto out;
 	}
-	if (h == NULL || *h == '\0') {
-		snprintf(err, errsz, "field 'repoUrl' has no host");
-		goto out;
-	}
 	/* The last two non-empty path segments are the owner and the repository. */
-	n = path != NULL ? strlen(path) : 0;
-	e = path + n;
+	path = u.path;
+	e = path + strlen(path);
 	while (e > path && e[-1] == '/')
 		e--;
 	for (int k = 1; k >= 0; k--) {
@@ -338,24 +305,13 @@ library_id_from_url(const char *url, char *id, size_t idsz, char *host, size_t h
 	}
 	if ((size_t)snprintf(id, idsz, "/%.*s/%.*s", (int)seglen[0], seg[0],
 	    (int)seglen[1], seg[1]) >= idsz ||
-	    (size_t)snprintf(host, hostsz, "%s%s%s", h, port ? ":" : "",
-	    port ? port : "") >= hostsz) {
+	    (size_t)snprintf(host, hostsz, "%s", u.host) >= hostsz) {
 		snprintf(err, errsz, "field 'repoUrl' is too long");
 		goto out;
 	}
-	for (char *c = host; *c != '\0'; c++)
-		*c = (char)tolower((unsigned char)*c);
 	rc = 0;
 out:
-	curl_free(scheme);
-	curl_free(h);
-	curl_free(port);
-	curl_free(path);
-	curl_free(user);
-	curl_free(pass);
-	curl_free(query);
-	curl_free(frag);
-	curl_url_cleanup(u);
+	entry_url_release(&u);
 	return rc;
 }
 
