@@ -84,6 +84,9 @@ mutate(uint8_t *buf, size_t *n, size_t cap, const uint8_t *other, size_t on)
 	}
 }
 
+/* A target's one-time set-up, when it has one (as libFuzzer calls it). */
+int	 LLVMFuzzerInitialize(int *, char ***) __attribute__((weak));
+
 int
 main(int argc, char *argv[])
 {
@@ -94,6 +97,8 @@ main(int argc, char *argv[])
 	uint8_t		*buf;
 
 	log_init("fuzz");
+	if (LLVMFuzzerInitialize != NULL)
+		LLVMFuzzerInitialize(&argc, &argv);
 	while (argi + 1 < argc && argv[argi][0] == '-') {
 		if (strcmp(argv[argi], "-n") == 0 &&
 		    util_parse_long(argv[argi + 1], 0, 10000000, &mutations) == 0)

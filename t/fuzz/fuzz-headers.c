@@ -26,6 +26,7 @@
 #include "../unit/db-helpers.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+int	LLVMFuzzerInitialize(int *, char ***);
 
 static char	 fz_dir[512];
 static sqlite3	*fz_db;
@@ -118,6 +119,19 @@ fz_expand(const char *s, size_t n)
 			buf_addc(&b, s[i++]);
 	}
 	return buf_detach(&b);
+}
+
+/*
+ * The database (and, for headers, the scrypt-hashed user) is made before fuzzing starts:
+ * libFuzzer's -timeout applies to each input, and the setup is not the input's cost.
+ */
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_setup();
+	return 0;
 }
 
 int

@@ -16,6 +16,7 @@
 #include "../unit/db-helpers.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+int	LLVMFuzzerInitialize(int *, char ***);
 
 static char		 fz_dir[512];
 static struct mcp_ctx	 fz_ctx;
@@ -51,6 +52,19 @@ fz_setup(void)
 	atexit(fz_cleanup);
 	state = 1;
 	return 1;
+}
+
+/*
+ * The database (and, for headers, the scrypt-hashed user) is made before fuzzing starts:
+ * libFuzzer's -timeout applies to each input, and the setup is not the input's cost.
+ */
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_setup();
+	return 0;
 }
 
 int

@@ -1,6 +1,7 @@
 /*
  * fuzz-request.c: what arrives from the network before any other check: the parse request
- * body (JSON, repoUrl), library ids, question tokenization and the license key format.
+ * body (JSON, repoUrl), a source entry (POST /api/libraries, lib/entry.c), a multipart
+ * upload body, library ids, question tokenization and the license key format.
  */
 #include "config.h"
 
@@ -9,7 +10,9 @@
 #include <string.h>
 
 #include "ctxd.h"
+#include "entry.h"
 #include "http.h"
+#include "multipart.h"
 #include "search.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -18,10 +21,11 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct parse_req p;
+	struct multipart_part parts[MULTIPART_MAX_PARTS];
 	struct license	 lic;
 	unsigned char	 pub[32] = { 0 };
 	char		 err[512], id[512], host[256], *s, **terms;
-	size_t		 nterms;
+	size_t		 nterms, nparts;
 
 	if ((s = malloc(size + 1)) == NULL)
 		return 0;
@@ -29,6 +33,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	if (library_parse_request(s, size, &p, err, sizeof(err)) == 0)
 		library_parse_request_release(&p);
+	if (entry_parse_text(s, size, &p, err, sizeof(err)) == 0)
+		library_parse_request_release(&p);
+	multipart_parse("multipart/form-data; boundary=b", s, size, parts, &nparts, err,
+	    sizeof(err));
 	library_id_from_url(s, id, sizeof(id), host, sizeof(host), err, sizeof(err));
 	search_normalize_id(s, id, sizeof(id));
 	if (tokenize_match_terms(s, &terms, &nterms) == 0)
