@@ -1297,6 +1297,7 @@ provider_run(const struct provider_cfg *c, struct provider_xfer *xs, size_t n,
 		provider_resp_release(&xs[i].resp);
 		xs[i].resp = frs[i].answer;
 		buf_init(&frs[i].answer);
+		fetch_req_release(&frs[i]);	/* the answer's headers and final URL */
 	}
 out:
 	free(frs);
