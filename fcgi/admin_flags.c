@@ -24,35 +24,6 @@ static const struct validate_table admin_flags_params = {
 	admin_flags_fields, 0, "parameter"
 };
 
-/*
- * The library id of the path ("{id*}": "acme/docs" is "/acme/docs") into id: two or more
- * segments of letters, digits, '.', '-' and '_' (not "." or ".."), as library ids are.
- * Answers 404 and returns -1 otherwise (the path is not echoed).
- */
-static int
-admin_flags_id(struct http_req *r, char *id, size_t idsz)
-{
-	const char	*p = http_arg(r, "id"), *e;
-	size_t		 n, nsegs = 0;
-
-	if (p == NULL || (size_t)snprintf(id, idsz, "/%s", p) >= idsz)
-		goto bad;
-	for (; *p != '\0'; p = *e == '\0' ? e : e + 1, nsegs++) {
-		e = p + strcspn(p, "/");
-		n = (size_t)(e - p);
-		if (n == 0 || n > 200 || strspn(p, "abcdefghijklmnopqrstuvwxyz"
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") < n ||
-		    (n == 1 && p[0] == '.') || (n == 2 && strncmp(p, "..", 2) == 0))
-			goto bad;
-	}
-	if (nsegs >= 2)
-		return 0;
-bad:
-	http_error(r, 404, "no such endpoint (flagged snippets are "
-	    "/api/libraries/OWNER/REPO/flagged)");
-	return -1;
-}
-
 void
 admin_flags_list(struct http_req *r, void *arg)
 {
@@ -61,7 +32,7 @@ admin_flags_list(struct http_req *r, void *arg)
 	int		 rc;
 
 	(void)arg;
-	if (admin_flags_id(r, id, sizeof(id)) == -1 ||
+	if (admin_libraries_id(r, id, sizeof(id)) == -1 ||
 	    validate_query(r, &admin_flags_params) == -1)
 		return;
 	if ((rc = inject_list(r->db, id, web_util_param_long(r, "limit", 100),

@@ -408,11 +408,7 @@ static const struct validate_field admin_libraries_segment = {
 	admin_libraries_check_segment
 };
 
-/*
- * The library id of the path ("{id*}": "acme/docs" is "/acme/docs") in id: two or more
- * segments, each checked as admin_libraries_segment. Answers 404 and returns -1 when bad.
- */
-static int
+int
 admin_libraries_id(struct http_req *r, char *id, size_t idsz)
 {
 	const char	*p = http_arg(r, "id"), *e;

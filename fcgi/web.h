@@ -28,6 +28,12 @@ long	 web_util_param_long(struct http_req *, const char *name, long dflt);
 
 /* ------------------------------------------------------------------ admin_libraries.c */
 
+/*
+ * The library id of the path ("{id*}": "acme/docs" is "/acme/docs") in id: two or more
+ * segments of letters, digits, '.', '-', '_' (not "." or ".."). Answers 404 and returns -1
+ * when bad. (The routes under /api/libraries/{id*}.)
+ */
+int	 admin_libraries_id(struct http_req *, char *id, size_t idsz);
 void	 admin_libraries_parse(struct http_req *, void *);	/* POST /api/parse */
 void	 admin_libraries_create(struct http_req *, void *);	/* POST /api/libraries */
 void	 admin_libraries_parse_website(struct http_req *, void *); /* POST /api/parse-website */
