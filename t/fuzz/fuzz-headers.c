@@ -130,7 +130,11 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	fz_setup();
+	/* A set-up that fails would make every input a no-op: stop loudly instead. */
+	if (fz_setup() == -1) {
+		fprintf(stderr, "%s: the fuzz target's set-up failed\n", __FILE__);
+		abort();
+	}
 	return 0;
 }
 
