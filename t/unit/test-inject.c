@@ -327,7 +327,32 @@ test_invisible(void)
 	free(s.text);
 }
 
-/* Hostile input stays linear: 2 MB of near matches scan in well under a second. */
+/*
+ * CPU milliseconds of scanning n bytes of unit repeated (both kinds of rules_of). CPU
+ * time, not wall time: a loaded machine does not make the scan look slower.
+ */
+static double
+scan_ms(char *s, size_t n, const char *unit)
+{
+	struct timespec	 t0, t1;
+	size_t		 i, k, len = strlen(unit);
+
+	for (i = 0; i + len <= n; i += len)
+		memcpy(s + i, unit, len);
+	s[i] = '\0';
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	for (k = 0; k < 2; k++)
+		rules_of(s, k);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	return (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+}
+
+/*
+ * Hostile input stays linear: 4 times the near matches (512 KB, then 2 MB) take less than
+ * 10 times the CPU time (plus 20 ms, for inputs too quick to time). How fast the scan is
+ * belongs to bench/inject.
+ */
 static void
 test_linear(void)
 {
@@ -335,22 +360,15 @@ test_linear(void)
 		"ignore ignore previous previous ", "<!-- ai ", "curl | | | ",
 		"if you are a a ", "<|im_start", "\xe2\x80\x8b",
 	};
-	struct timespec	 t0, t1;
-	size_t		 i, n = 2 * 1024 * 1024, u, k;
+	size_t		 n = 2 * 1024 * 1024, u;
 	char		*s = malloc(n + 1);
-	double		 ms;
+	double		 small, big;
 
 	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
-		for (i = 0; i + strlen(units[u]) <= n; i += strlen(units[u]))
-			memcpy(s + i, units[u], strlen(units[u]));
-		s[i] = '\0';
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		for (k = 0; k < 2; k++)
-			rules_of(s, k);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-		ok(ms < 2000, "2 MB of '%.12s...' scanned in %.0f ms", units[u], ms);
+		small = scan_ms(s, n / 4, units[u]);
+		big = scan_ms(s, n, units[u]);
+		ok(big < 10 * small + 20, "'%.12s...': 512 KB in %.0f ms, 2 MB in %.0f ms "
+		    "of CPU time (linear)", units[u], small, big);
 	}
 	free(s);
 }
