@@ -341,9 +341,10 @@ index_selected(const struct index_run *r, const struct select_rules *rules,
 
 /*
  * Selects the documentation files of the fetched set (a back end without select_files
- * gives only documents to index) and parses the new and changed ones. Returns 0, -1 with err set, 1 when the job's cancellation was requested or 2
- * when its deadline passed (checked before each file and while a file is parsed); *at
- * gets the path being parsed then, or NULL.
+ * gives only documents to index) and parses the new and changed ones. Returns 0, -1
+ * with err set, 1 when the job's cancellation was requested or 2 when its deadline
+ * passed (checked before each file and while a file is parsed); *at gets the path being
+ * parsed then, or NULL.
  */
 static int
 index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
