@@ -430,7 +430,7 @@ format_snippet_tokens(const struct snippet *s)
 void
 format_cut(struct snippet *s, long max)
 {
-	long	 left, t;
+	long	 left, t = 0;	/* t: set and read only when s->text is not NULL */
 	size_t	 i, keep;
 
 	if (format_snippet_tokens(s) <= max)
