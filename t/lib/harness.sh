@@ -12,6 +12,7 @@
 #             (STATUS is an exit status: 0 passes. Example: grep -q x f; ok $? "has x")
 # Service:    ctxd_setup | ctxd_start | ctxd_stop | ctxd_admin ARGS... | pick_port
 # Git server: gitserver_start | gitserver_add_bundle NAME public|private [OWNER]
+# Fixture web sites (websites, llms.txt, OpenAPI, wiki): t/lib/fixtures.sh
 # Helpers:    http METHOD URL [CURL ARGS...] | http_body | http_header NAME | wait_job LIBID |
 #             require_cmd CMD...
 #
