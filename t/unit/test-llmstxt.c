@@ -186,7 +186,7 @@ test_split_other(void)
 	is_int(p.n, 3, "two <document>s and a <doc> (not <documents>)");
 	if (p.n == 3) {
 		is_str(p.v[0].url, "https://h.example/a", "<source> is the address");
-		ok(p.v[0].len == 13 && strncmp(docs + p.v[0].off, "\n# A\ntext a\n", 12) == 0,
+		ok(p.v[0].len == 12 && strncmp(docs + p.v[0].off, "\n# A\ntext a\n", 12) == 0,
 		    "the content is <document_content>");
 		is_str(p.v[1].url, "/b", "a relative <source>");
 		is_str(p.v[2].title, "T & U", "entities in attributes are decoded");
