@@ -25,11 +25,14 @@ cat >"$T/mix/llms.txt" <<'EOS'
 - [Gone](/gone): a 404
 - [Elsewhere](https://elsewhere.example/x): another host
 - [App](/app): only HTML
+- [More](/llms-more.txt): another llms file
 
 ## Optional
 
 - [Extra](extra.md)
 EOS
+printf '# More\n\n- [More page](/more.md)\n- [Loop](/llms.txt)\n- [Deeper](/llms-deeper.txt)\n' >"$T/mix/llms-more.txt"
+printf '# More page\n\nThe capybara note.\n' >"$T/mix/more.md"
 printf '# Good page\n\nThe zanzibar widget turns left.\n' >"$T/mix/docs/good.md"
 printf 'No heading here, only the quokka fact.\n' >"$T/mix/extra.md"
 printf '<html><head><title>App</title></head><body><h1>App</h1><p>x</p></body></html>\n' >"$T/mix/app.html"
@@ -118,6 +121,7 @@ like "$(ask "$FULL" "ed line editor hello world")" "^$FIX_ORG/llms-full.txt#" \
 
 # --- dead links are warnings; the scope; Optional last -----------------------------------
 fixtures_requests_reset
+ctxd_admin settings set sources.inflight 1 >/dev/null	# one at a time: the order shows
 MIX=$(add "$FIX_MIX/llms.txt")
 is "$(wait_job "$MIX")" finalized "a source with dead links finishes"
 log=$(joblog "$MIX")
@@ -130,7 +134,12 @@ like "$log" "fetched [0-9]+ pages .*, 2 failed; 1 links off 127.0.0.1 not follow
 fixtures_requests mix >"$T/req3"
 grep -q 'elsewhere' "$T/req3"
 ok $((!$?)) "the off-site link is not asked for"
-is "$(docs "$MIX")" "docs/good extra.md llms.txt" "the pages that answered are documents (no HTML parser: app skipped)"
+is "$(docs "$MIX")" "docs/good extra.md llms-more.txt llms.txt more.md" \
+    "the pages that answered are documents (no HTML parser: app skipped)"
+like "$log" "2 llms files linked from linked llms files not followed" \
+    "an llms file linked from a linked one is not followed, nor a loop back"
+is "$(grep -c ' /llms.txt ' "$T/req3") $(grep -c ' /llms-deeper.txt ' "$T/req3")" "1 0" \
+    "... neither is asked for"
 is "$(_sql "SELECT title FROM documents WHERE library_id = '$MIX' AND path = 'extra.md';")" "Extra" \
     "a page without a title of its own takes the link's name"
 is "$(_sql "SELECT title FROM documents WHERE library_id = '$MIX' AND path = 'docs/good';")" "Good page" \
@@ -141,8 +150,8 @@ grep -q ' GET /docs/good.md 200 ' "$T/req3"
 ok $? "the .md of an extensionless link is asked for first"
 grep -q ' GET /app 200 "text/markdown, text/html;q=0.9"' "$T/req3" && grep -q ' GET /app.md 404 ' "$T/req3"
 ok $? "an HTML-only page: .md 404, then the page with Accept"
-last=$(grep -v ' /llms.txt ' "$T/req3" | tail -1)
-like "$last" ' GET /extra.md ' "the Optional section's page comes last"
+is "$(awk '{ print $3 }' "$T/req3" | tail -2 | tr '\n' ' ')" "/more.md /extra.md " \
+    "a linked llms file's page comes before the Optional section's"
 
 # --- the llms file failing fails the job -------------------------------------------------
 BAD=$(add "$FIX_MIX/sub/llms.txt")
