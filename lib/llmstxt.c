@@ -219,9 +219,11 @@ llmstxt_quote(struct buf *sum, const char *p, size_t n)
 
 	if (i < n && p[i] == ' ')
 		i++;
+	if (sum->len >= LLMSTXT_MAX_FIELD)
+		return 0;
 	if (sum->len > 0 && buf_addc(sum, ' ') == -1)
 		return -1;
-	return sum->len >= LLMSTXT_MAX_FIELD ? 0 : buf_add(sum, p + i, n - i);
+	return buf_add(sum, p + i, n - i);
 }
 
 int
