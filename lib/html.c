@@ -183,6 +183,11 @@ hw_tag_cmp(const void *k, const void *e)
 	return strcmp(k, ((const struct hw_tag *)e)->name);
 }
 
+/* Classes of an aside that is an admonition (Starlight, some Sphinx themes): content. */
+static const char *const hw_aside_content[] = {
+	"admonition", "starlight-aside", "callout", NULL
+};
+
 static enum hw_kind
 hw_kind_of(xmlNode *n)
 {
@@ -192,8 +197,18 @@ hw_kind_of(xmlNode *n)
 		return HK_INLINE;
 	t = bsearch(n->name, hw_tags, sizeof(hw_tags) / sizeof(hw_tags[0]),
 	    sizeof(hw_tags[0]), hw_tag_cmp);
-	return t != NULL ? t->kind : HK_INLINE;
+	if (t == NULL)
+		return HK_INLINE;
+	if (t->kind == HK_DROP && strcmp(t->name, "aside") == 0 &&
+	    hw_list_has(hw_attr(n, "class"), hw_aside_content))
+		return HK_BLOCK;
+	return t->kind;
 }
+
+/* Classes of an admonition's title (MkDocs, Sphinx, VitePress, Starlight). */
+static const char *const hw_admon_titles[] = {
+	"admonition-title", "custom-block-title", "starlight-aside__title", NULL
+};
 
 /* 1 when style holds "display: none" (any spacing). */
 static int
@@ -282,6 +297,7 @@ hw_init(struct hw *w, struct docb *b, const struct hw_ext *ext)
 	w->ext = ext;
 	buf_init(&w->inl);
 	buf_init(&w->code);
+	buf_init(&w->lab);
 }
 
 void
@@ -289,6 +305,7 @@ hw_release(struct hw *w)
 {
 	buf_release(&w->inl);
 	buf_release(&w->code);
+	buf_release(&w->lab);
 	free(w->hid);
 	free(w->pendid);
 	memset(w, 0, sizeof(*w));
@@ -609,6 +626,17 @@ hw_set(char **slot, const char *s)
 	return 0;
 }
 
+/*
+ * After a list, table or definition list that no other holds, the next item starts a new
+ * block: a blank line separates two lists or tables in a row.
+ */
+static void
+hw_end_items(struct hw *w)
+{
+	if (w->nlists == 0 && w->row == 0 && w->dl == 0)
+		w->b->lastkind = DOCB_PARA;
+}
+
 int
 hw_list(struct hw *w, int ordered, int open)
 {
@@ -616,6 +644,7 @@ hw_list(struct hw *w, int ordered, int open)
 		return -1;
 	if (!open) {
 		w->nlists -= w->nlists > 0;
+		hw_end_items(w);
 		return 0;
 	}
 	if (w->nlists < HW_MAXLIST) {
@@ -761,6 +790,31 @@ hw_tick(struct hw *w, int open)
 	return buf_addc(&w->inl, '`');
 }
 
+/*
+ * The title of an admonition ends: it becomes the label of the admonition's first text
+ * ("Note: ..."), as storage.c labels its panels.
+ */
+static int
+hw_admon_end(struct hw *w)
+{
+	w->admon = NULL;
+	hw_trim(w);
+	while (w->inl.len > w->base && w->inl.p[w->inl.len - 1] == ':')
+		w->inl.p[--w->inl.len] = '\0';
+	if (w->inl.len <= w->base || w->inl.len - w->base > HTML_PHRASE_MAX)
+		return hw_flush(w);
+	buf_reset(&w->lab);
+	if (buf_add(&w->lab, w->inl.p + w->base, w->inl.len - w->base) == -1 ||
+	    buf_adds(&w->lab, ": ") == -1) {
+		log_err("%s: out of memory", __func__);
+		return -1;
+	}
+	w->inl.len = w->base;
+	w->inl.p[w->inl.len] = '\0';
+	w->label = w->lab.p;
+	return 0;
+}
+
 static int
 hw_enter(void *arg, xmlNode *n)
 {
@@ -791,6 +845,12 @@ hw_enter(void *arg, xmlNode *n)
 			return hw_set(&w->pendid, hw_attr(n, "id"));
 		return HW_DESCEND;
 	case HK_BLOCK:
+		if (hw_flush(w) == -1)
+			return -1;
+		if (w->heading == 0 && w->cell == 0 &&
+		    hw_list_has(hw_attr(n, "class"), hw_admon_titles))
+			w->admon = n;
+		return HW_DESCEND;
 	case HK_TABLE:
 	case HK_DT:
 		return hw_flush(w);
@@ -870,6 +930,11 @@ hw_leave(void *arg, xmlNode *n)
 	case HK_DL:
 		rc = hw_flush(w);
 		w->dl -= w->dl > 0;
+		hw_end_items(w);
+		return rc;
+	case HK_TABLE:
+		rc = hw_flush(w);
+		hw_end_items(w);
 		return rc;
 	case HK_CELL:
 		w->cell -= w->cell > 0;
@@ -884,9 +949,11 @@ hw_leave(void *arg, xmlNode *n)
 	case HK_A:
 		return hw_a_end(w, n);
 	case HK_BLOCK:
+		if (w->admon == n)
+			return hw_admon_end(w);
+		return hw_flush(w);
 	case HK_SECTION:
 	case HK_HEADER:
-	case HK_TABLE:
 	case HK_DT:
 	case HK_DD:
 		return hw_flush(w);
