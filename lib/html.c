@@ -34,7 +34,7 @@
 /* Link text this short or shorter is compared with the chrome phrases. */
 #define HTML_PHRASE_MAX	40
 /* Ancestors of a pre whose classes may name its language. */
-#define HTML_LANG_UP	3
+#define HTML_LANG_UP	6
 
 enum hw_kind {
 	HK_INLINE, HK_DROP, HK_BLOCK, HK_SECTION, HK_HEADER, HK_HEADING, HK_PRE, HK_BR,
