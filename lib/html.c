@@ -114,9 +114,10 @@ static const char *const hw_phrases[] = {
 	"suggest an edit", "edit page", NULL
 };
 
-/* Whole texts of a heading's permalink (a link to "#..."). */
+/* Whole texts of a heading's permalink or a footnote's back link (a link to "#..."). */
 static const char *const hw_permalinks[] = {
-	"\xc2\xb6", "\xc2\xa7", "#", "\xf0\x9f\x94\x97", "permalink", NULL
+	"\xc2\xb6", "\xc2\xa7", "#", "\xf0\x9f\x94\x97", "permalink",
+	"\xe2\x86\xa9", "\xe2\x86\xa9\xef\xb8\x8e", NULL
 };
 
 /* ---------------------------------------------------------------- attributes */
