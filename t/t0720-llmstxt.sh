@@ -134,8 +134,10 @@ like "$log" "fetched [0-9]+ pages .*, 2 failed; 1 links off 127.0.0.1 not follow
 fixtures_requests mix >"$T/req3"
 grep -q 'elsewhere' "$T/req3"
 ok $((!$?)) "the off-site link is not asked for"
-is "$(docs "$MIX")" "docs/good extra.md llms-more.txt llms.txt more.md" \
-    "the pages that answered are documents (no HTML parser: app skipped)"
+is "$(docs "$MIX")" "app docs/good extra.md llms-more.txt llms.txt more.md" \
+    "the pages that answered are documents"
+is "$(_sql "SELECT count(*) FROM snippets s JOIN documents d ON d.id = s.document_id WHERE d.library_id = '$MIX' AND d.path = 'app';")" 1 \
+    "the HTML page is parsed as HTML"
 like "$log" "2 llms files linked from linked llms files not followed" \
     "an llms file linked from a linked one is not followed, nor a loop back"
 is "$(grep -c ' /llms.txt ' "$T/req3") $(grep -c ' /llms-deeper.txt ' "$T/req3")" "1 0" \

@@ -69,6 +69,7 @@ struct llmsrc {
 	/* counts for the job's summary */
 	size_t		 nfetched, nunchanged, nfailed, noffsite, nover, nloops;
 	int		 md_hits, md_misses;
+	int		 cancelled;	/* the job's cancellation was requested */
 };
 
 static int
@@ -602,6 +603,11 @@ llmsrc_run(struct llmsrc *s, size_t from, size_t to)
 		return -1;
 	fetch_init(&f);
 	while (rc == 0 && (k = llmsrc_pick(s, r, k, &next, to)) > 0) {
+		/* a cancelled job: no more requests, the pipeline's next check ends it */
+		if (jobs_cancel_requested(s->c->db, s->c->job_id) == 1) {
+			s->cancelled = 1;
+			break;
+		}
 		for (i = 0; i < k; i++) {
 			p = &s->pages[r->page[i]];
 			llmsrc_req(s, p, r->v[i][p->variant], r->hdr[i], &r->q[i]);
@@ -762,8 +768,10 @@ llmsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 		goto nomem;
 	from = end;
 	end = llmsrc_order(s, from, 0, &nomem);
-	if (nomem || llmsrc_run(s, from, end) == -1)
+	if (nomem || (!s->cancelled && llmsrc_run(s, from, end) == -1))
 		goto nomem;
+	if (s->cancelled)
+		jobs_log(c->db, c->job_id, "info", "stopped: the job is cancelled");
 	jobs_log(c->db, c->job_id, s->nfailed > 0 ? "warning" : "info",
 	    "fetched %zu pages (%zu of them unchanged), %zu failed; %zu links off %s not "
 	    "followed; %zu links past maxPages not fetched; %zu llms files linked from "
