@@ -706,6 +706,32 @@ llmsrc_setup(struct llmsrc *s, char *err, size_t errsz)
 	return 0;
 }
 
+/*
+ * The scope after the llms file's redirects: the host of the address that answered
+ * (example.com/llms.txt moved to docs.example.com: its links are docs.example.com's).
+ */
+static int
+llmsrc_scope(struct llmsrc *s, const char *final)
+{
+	CURLU	*u;
+	char	*host = NULL;
+
+	if (final == NULL || (u = curl_url()) == NULL)
+		return 0;
+	if (curl_url_set(u, CURLUPART_URL, final, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	    strcasecmp(host, s->host) != 0) {
+		jobs_log(s->c->db, s->c->job_id, "info", "%s moved to %s: its links are "
+		    "fetched on %s", s->c->url, final, host);
+		curl_free(s->host);
+		s->host = host;
+		host = NULL;
+	}
+	curl_free(host);
+	curl_url_cleanup(u);
+	return 0;
+}
+
 /* The given llms file: fetched whole, its failure the job's. */
 static int
 llmsrc_root(struct llmsrc *s, char *err, size_t errsz)
@@ -730,7 +756,7 @@ llmsrc_root(struct llmsrc *s, char *err, size_t errsz)
 	s->pages[0].done = 1;
 	if (q.result != FETCH_OK || q.status / 100 != 2)
 		backend_http_error(&q, err, errsz);
-	else if (llmsrc_llms(s, 0, &q, 1) == -1)
+	else if (llmsrc_scope(s, q.final_url) == -1 || llmsrc_llms(s, 0, &q, 1) == -1)
 		snprintf(err, errsz, "out of memory");
 	else {
 		s->nfetched++;
