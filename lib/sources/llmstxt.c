@@ -68,8 +68,10 @@ struct llmsrc {
 	size_t		 seen_mask;
 	/* counts for the job's summary */
 	size_t		 nfetched, nunchanged, nfailed, noffsite, nover, nloops;
+	size_t		 nbytes_over;	/* pages not asked: limits.max_repo_mb reached */
 	int		 md_hits, md_misses;
 	int		 cancelled;	/* the job's cancellation was requested */
+	size_t		 bytes, max_bytes; /* fetched so far, limits.max_repo_mb */
 };
 
 static int
@@ -517,6 +519,7 @@ llmsrc_answer(struct llmsrc *s, size_t pi, const struct fetch_req *q, int nv)
 		if (!last && html)	/* a site that answers every path with its app */
 			return 1;
 		s->nfetched++;
+		s->bytes += q->answer.len;
 		if (!last)
 			s->md_hits++;
 		else if (p->variant > 0)
@@ -578,6 +581,11 @@ llmsrc_pick(struct llmsrc *s, struct llmsrc_round *r, size_t k, size_t *next, si
 		p = &s->pages[*next];
 		if (p->done)
 			continue;
+		if (s->bytes >= s->max_bytes) {	/* not asked: counted in the summary */
+			p->done = 1;
+			s->nbytes_over++;
+			continue;
+		}
 		if (!s->c->full && !p->llms &&
 		    backend_stored_get(s->c, p->path, &p->stored) == -1)
 			memset(&p->stored, 0, sizeof(p->stored));
@@ -692,6 +700,7 @@ llmsrc_setup(struct llmsrc *s, char *err, size_t errsz)
 	s->delay_ms = settings_get_long(c->db, c->datadir, "sources.crawl_delay_ms", 0);
 	s->max_size = (size_t)settings_get_long(c->db, c->datadir, "sources.max_page_kb",
 	    4096) * 1024;
+	s->max_bytes = (size_t)c->max_fetch_mb * 1024 * 1024;
 	if (s->inflight > LLMSRC_MAX_INFLIGHT)
 		s->inflight = LLMSRC_MAX_INFLIGHT;
 	if (s->inflight < 1 || s->delay_ms > 0)
@@ -798,6 +807,10 @@ llmsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 		goto nomem;
 	if (s->cancelled)
 		jobs_log(c->db, c->job_id, "info", "stopped: the job is cancelled");
+	if (s->nbytes_over > 0)
+		jobs_log(c->db, c->job_id, "warning", "stopped at %ld MB fetched (setting "
+		    "limits.max_repo_mb): %zu pages not fetched", c->max_fetch_mb,
+		    s->nbytes_over);
 	jobs_log(c->db, c->job_id, s->nfailed > 0 ? "warning" : "info",
 	    "fetched %zu pages (%zu of them unchanged), %zu failed; %zu links off %s not "
 	    "followed; %zu links past maxPages not fetched; %zu llms files linked from "
