@@ -845,7 +845,7 @@ llmsrc_release(struct backend_ctx *c)
 
 const struct backend_ops backend_llmstxt = {
 	"llmstxt",
-	"content digest",
+	"content version",
 	0,
 	llmsrc_validate,
 	llmsrc_fetch,
