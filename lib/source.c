@@ -423,67 +423,180 @@ source_indent(const char *l, size_t n)
 	return i;
 }
 
-/* Closes an @example block: its lines dedented, fenced. */
+/* One line of a NUL-terminated text: its start, end, the next line, length, indentation. */
+struct src_line {
+	const char	*l, *eol, *nl;
+	size_t		 n, ind;
+};
+
+static void
+source_line(const char *l, struct src_line *L)
+{
+	L->l = l;
+	if ((L->eol = strchr(l, '\n')) == NULL)
+		L->eol = l + strlen(l);
+	L->nl = *L->eol != '\0' ? L->eol + 1 : L->eol;
+	L->n = (size_t)(L->eol - l);
+	L->ind = source_indent(l, L->n);
+}
+
+/* Appends the lines in blk, dedented, as a code fence of lang ("" for the file's). */
 static int
-source_tags_example(struct buf *out, struct buf *ex)
+source_fence(struct buf *out, struct buf *blk, const char *lang)
 {
 	char	*d;
 	int	 rc;
 
-	if (ex->len == 0)
-		return buf_adds(out, "```\n```\n");
-	if ((d = source_dedent(ex->p)) == NULL)
+	if (blk->len == 0)
+		return 0;
+	if ((d = source_dedent(blk->p)) == NULL)
 		return -1;
-	rc = buf_printf(out, "```\n%s\n```\n", d);
+	rc = *d == '\0' ? 0 : buf_printf(out, "\n```%s\n%s\n```\n\n", lang, d);
 	free(d);
-	buf_reset(ex);
+	buf_reset(blk);
 	return rc;
 }
 
-/* Preprocesses JSDoc/Javadoc/YARD tags: each "@tag" its own paragraph, @example fenced. */
+/*
+ * Appends the block of lines from *pl on that are indented more than base (blank lines
+ * inside kept) to out as a fence of lang; *pl moves to the first line after it.
+ */
+static int
+source_indented_block(struct buf *out, const char **pl, size_t base, const char *lang)
+{
+	struct buf	 blk;
+	struct src_line	 L;
+	const char	*l;
+	size_t		 keep = 0;
+	int		 rc = -1;
+
+	buf_init(&blk);
+	if (buf_add(&blk, "", 0) == -1)
+		goto out;
+	for (l = *pl; *l != '\0'; l = L.nl) {
+		source_line(l, &L);
+		if (L.ind < L.n && L.ind <= base)
+			break;
+		if (buf_add(&blk, l, L.n) == -1 || buf_addc(&blk, '\n') == -1)
+			goto out;
+		if (L.ind < L.n)
+			keep = blk.len;
+	}
+	*pl = l;
+	blk.len = keep;
+	blk.p[keep] = '\0';
+	rc = source_fence(out, &blk, lang);
+out:
+	buf_release(&blk);
+	return rc;
+}
+
+/*
+ * Appends one prose line of a Javadoc/JSDoc comment: inline {@code x}, {@link x} and
+ * {@linkplain x} become `x`, and the type parameter of "@param <T>" is quoted so that
+ * Markdown does not read it as HTML.
+ */
+static int
+source_tags_line(struct buf *out, const char *l, size_t n)
+{
+	const char	*e = l + n, *p, *c;
+	size_t		 k;
+
+	for (p = l; p < e; p++) {
+		k = strncmp(p, "{@code ", 7) == 0 ? 7 : strncmp(p, "{@link ", 7) == 0 ? 7 :
+		    strncmp(p, "{@linkplain ", 12) == 0 ? 12 : 0;
+		if (k == 0 && strncmp(p, "@param <", 8) == 0 && (c = memchr(p, '>',
+		    (size_t)(e - p))) != NULL) {
+			if (buf_printf(out, "@param `%.*s`", (int)(c - p - 6), p + 7) == -1)
+				return -1;
+			p = c;
+			continue;
+		}
+		if (k > 0 && (c = memchr(p, '}', (size_t)(e - p))) != NULL) {
+			if (buf_printf(out, "`%.*s`", (int)(c - p - k), p + k) == -1)
+				return -1;
+			p = c;
+			continue;
+		}
+		if (buf_addc(out, *p) == -1)
+			return -1;
+	}
+	return buf_addc(out, '\n');
+}
+
+/*
+ * Preprocesses JSDoc/Javadoc/YARD tags: each "@tag" its own paragraph; @example blocks
+ * and Javadoc <pre> (with or without {@code ...}) become code fences of the file's
+ * language.
+ */
 static int
 source_tags(struct buf *out, const char *s)
 {
 	struct buf	 ex;
-	const char	*l, *eol, *f, *nx;
-	size_t		 n;
-	int		 fence = 0, example = 0, rc = -1;
+	struct src_line	 L;
+	const char	*l, *f;
+	int		 fence = 0, example = 0, pre = 0, rc = -1;
 
 	buf_init(&ex);
-	if (buf_add(out, "", 0) == -1)
+	if (buf_add(out, "", 0) == -1 || buf_add(&ex, "", 0) == -1)
 		goto out;
-	for (l = s; *l != '\0'; l = *eol != '\0' ? eol + 1 : eol) {
-		eol = strchr(l, '\n');
-		if (eol == NULL)
-			eol = l + strlen(l);
-		n = (size_t)(eol - l);
-		f = l + source_indent(l, n);
+	for (l = s; *l != '\0'; l = L.nl) {
+		source_line(l, &L);
+		f = l + L.ind;
+		if (pre) {
+			if ((f = strstr(l, "</pre>")) != NULL && f < L.eol) {
+				pre = 0;
+				if (f > l && f[-1] == '}')
+					f--;		/* the {@code ...} brace */
+				if ((f > l && buf_add(&ex, l, (size_t)(f - l)) == -1) ||
+				    buf_addc(&ex, '\n') == -1 || source_fence(out, &ex, "") == -1)
+					goto out;
+				continue;
+			}
+			if (buf_add(&ex, l, L.n) == -1 || buf_addc(&ex, '\n') == -1)
+				goto out;
+			continue;
+		}
 		if (!example && (strncmp(f, "```", 3) == 0 || strncmp(f, "~~~", 3) == 0))
 			fence = !fence;
+		if (!fence && strncmp(f, "<pre>", 5) == 0) {
+			if (example && source_fence(out, &ex, "") == -1)
+				goto out;
+			example = 0;
+			pre = 1;
+			f += 5;
+			if (strncmp(f, "{@code", 6) == 0)
+				f += 6;
+			if (*source_skipws(f) != '\0' && f < L.eol && *f != '\n' &&
+			    (buf_add(&ex, f, (size_t)(L.eol - f)) == -1 ||
+			    buf_addc(&ex, '\n') == -1))
+				goto out;
+			continue;
+		}
 		if (!fence && *f == '@') {
-			if (example && source_tags_example(out, &ex) == -1)
+			if (example && source_fence(out, &ex, "") == -1)
 				goto out;
 			example = 0;
 			if (strncmp(f, "@example", 8) == 0 && !source_isid(f[8])) {
-				if (buf_printf(out, "\nExample:%.*s\n\n", (int)(eol - f - 8),
+				if (buf_printf(out, "\nExample:%.*s\n\n", (int)(L.eol - f - 8),
 				    f + 8) == -1)
 					goto out;
-				nx = source_skipws(eol);
-				example = strncmp(nx, "```", 3) != 0;
+				example = strncmp(source_skipws(L.eol), "```", 3) != 0;
 				continue;
 			}
 			if (buf_addc(out, '\n') == -1)
 				goto out;
 		}
 		if (example) {
-			if (buf_add(&ex, l, n) == -1 || buf_addc(&ex, '\n') == -1)
+			if (buf_add(&ex, l, L.n) == -1 || buf_addc(&ex, '\n') == -1)
 				goto out;
 			continue;
 		}
-		if (buf_add(out, l, n) == -1 || buf_addc(out, '\n') == -1)
+		if ((fence ? buf_add(out, l, L.n) == -1 || buf_addc(out, '\n') == -1 :
+		    source_tags_line(out, l, L.n) == -1))
 			goto out;
 	}
-	if (example && source_tags_example(out, &ex) == -1)
+	if ((example || pre) && source_fence(out, &ex, "") == -1)
 		goto out;
 	rc = 0;
 out:
@@ -491,82 +604,170 @@ out:
 	return rc;
 }
 
+/* The language of a reST code directive at f (".. code-block:: lang"), or NULL. */
+static const char *
+source_rst_directive(const char *f, const char *eol, char *lang, size_t langsz)
+{
+	static const char *const dirs[] = {
+		".. code-block::", ".. code::", ".. sourcecode::", ".. doctest::",
+		".. testcode::", NULL
+	};
+	const char *const	*d;
+	const char		*p;
+	char			 w[32];
+
+	for (d = dirs; *d != NULL; d++)
+		if (strncmp(f, *d, strlen(*d)) == 0)
+			break;
+	if (*d == NULL)
+		return NULL;
+	p = f + strlen(*d);
+	source_word(&p, w, sizeof(w));
+	snprintf(lang, langsz, "%s", w[0] != '\0' && p <= eol ? w : "python");
+	return lang;
+}
+
 /*
- * Preprocesses a dedented docstring: ">>>" sessions and reST "::" literal blocks become
- * fenced Python code.
+ * A Google-style section ("Args:", "Returns:", "Raises:" ...) at line L followed by lines
+ * indented more: its entries become a Markdown list, their continuation lines kept with
+ * them. *pl moves past it. 0 when L is not such a header (nothing written).
+ */
+static int
+source_pysection(struct buf *out, const struct src_line *L, const char **pl)
+{
+	struct src_line	 M;
+	const char	*f = L->l + L->ind, *e, *l;
+	size_t		 first = 0;
+
+	if (L->n - L->ind < 2 || L->n - L->ind > 32 || !isupper((unsigned char)*f) ||
+	    L->eol[-1] != ':' || L->eol[-2] == ':')
+		return 0;
+	for (e = f; e < L->eol - 1; e++)
+		if (!isalpha((unsigned char)*e) && *e != ' ')
+			return 0;
+	source_line(L->nl, &M);
+	if (M.ind == M.n || M.ind <= L->ind)
+		return 0;
+	if (buf_add(out, L->l, L->n) == -1 || buf_adds(out, "\n\n") == -1)
+		return -1;
+	for (l = L->nl; *l != '\0'; l = M.nl) {
+		source_line(l, &M);
+		if (M.ind == M.n || M.ind <= L->ind)
+			break;
+		if (first == 0)
+			first = M.ind;
+		if (buf_adds(out, M.ind <= first ? "- " : "  ") == -1 ||
+		    buf_add(out, l + M.ind, M.n - M.ind) == -1 || buf_addc(out, '\n') == -1)
+			return -1;
+	}
+	*pl = l;
+	return buf_addc(out, '\n') == -1 ? -1 : 1;
+}
+
+/*
+ * Preprocesses a dedented docstring: ">>>" sessions, reST "::" literal blocks and code
+ * directives become fenced code; Google-style sections become lists.
  */
 static int
 source_pydoc(struct buf *out, const char *s)
 {
-	const char	*l, *eol, *nl, *q;
-	size_t		 n, ind, bind, qn;
-	int		 fence = 0;
+	struct buf	 blk;
+	struct src_line	 L;
+	const char	*l, *f;
+	char		 lang[32];
+	size_t		 qn;
+	int		 fence = 0, rc = -1, c;
 
-	if (buf_add(out, "", 0) == -1)
-		return -1;
-	for (l = s; *l != '\0'; l = nl) {
-		eol = strchr(l, '\n');
-		if (eol == NULL)
-			eol = l + strlen(l);
-		nl = *eol != '\0' ? eol + 1 : eol;
-		n = (size_t)(eol - l);
-		ind = source_indent(l, n);
-		if (strncmp(l + ind, "```", 3) == 0)
+	buf_init(&blk);
+	if (buf_add(out, "", 0) == -1 || buf_add(&blk, "", 0) == -1)
+		goto out;
+	for (l = s; *l != '\0'; ) {
+		source_line(l, &L);
+		f = l + L.ind;
+		if (strncmp(f, "```", 3) == 0)
 			fence = !fence;
-		if (!fence && n - ind >= 3 && strncmp(l + ind, ">>>", 3) == 0) {
-			if (buf_adds(out, "\n```python\n") == -1)
-				return -1;
-			for (; *l != '\0'; l = nl) {
-				eol = strchr(l, '\n');
-				if (eol == NULL)
-					eol = l + strlen(l);
-				nl = *eol != '\0' ? eol + 1 : eol;
-				n = (size_t)(eol - l);
-				if (source_indent(l, n) == n)
-					break;
-				q = l + (source_indent(l, n) < ind ? source_indent(l, n) :
-				    ind);
-				if (buf_add(out, q, (size_t)(eol - q)) == -1 ||
-				    buf_addc(out, '\n') == -1)
-					return -1;
-			}
-			if (buf_adds(out, "```\n\n") == -1)
-				return -1;
+		if (fence) {
+			if (buf_add(out, l, L.n) == -1 || buf_addc(out, '\n') == -1)
+				goto out;
+			l = L.nl;
 			continue;
 		}
-		if (!fence && n >= 2 && l[n - 1] == ':' && l[n - 2] == ':') {
-			qn = n - 2;
+		if (L.n - L.ind >= 3 && strncmp(f, ">>>", 3) == 0) {
+			/* a doctest session: up to a blank line */
+			while (*l != '\0' && L.ind < L.n) {
+				if (buf_add(&blk, l, L.n) == -1 || buf_addc(&blk, '\n') == -1)
+					goto out;
+				l = L.nl;
+				source_line(l, &L);
+			}
+			if (source_fence(out, &blk, "python") == -1)
+				goto out;
+			continue;
+		}
+		if (source_rst_directive(f, L.eol, lang, sizeof(lang)) != NULL) {
+			qn = L.ind;
+			for (l = L.nl; *l != '\0'; l = L.nl) {
+				source_line(l, &L);		/* options (":linenos:") */
+				if (L.ind == L.n || L.ind <= qn || l[L.ind] != ':')
+					break;
+			}
+			if (source_indented_block(out, &l, qn, lang) == -1)
+				goto out;
+			continue;
+		}
+		if (L.n >= 2 && l[L.n - 1] == ':' && l[L.n - 2] == ':') {
+			qn = L.n - 2;
 			if (qn > 0 && l[qn - 1] == ' ')
 				while (qn > 0 && l[qn - 1] == ' ')
 					qn--;
 			else
 				qn++;	/* "Example::" reads "Example:" */
-			if (buf_add(out, l, qn) == -1 ||
-			    buf_adds(out, "\n\n```python\n") == -1)
-				return -1;
-			bind = ind;
-			for (l = nl; *l != '\0'; l = nl) {
-				eol = strchr(l, '\n');
-				if (eol == NULL)
-					eol = l + strlen(l);
-				nl = *eol != '\0' ? eol + 1 : eol;
-				n = (size_t)(eol - l);
-				ind = source_indent(l, n);
-				if (ind < n && ind <= bind)
-					break;
-				q = l + (ind < n ? bind + 1 : n);
-				if (q > eol)
-					q = eol;
-				if (buf_add(out, q, (size_t)(eol - q)) == -1 ||
-				    buf_addc(out, '\n') == -1)
-					return -1;
-			}
-			if (buf_adds(out, "```\n\n") == -1)
+			if (buf_add(out, l, qn) == -1 || buf_addc(out, '\n') == -1)
+				goto out;
+			qn = L.ind;
+			l = L.nl;
+			if (source_indented_block(out, &l, qn, "python") == -1)
+				goto out;
+			continue;
+		}
+		if ((c = source_pysection(out, &L, &l)) == -1)
+			goto out;
+		if (c == 1)
+			continue;
+		if (buf_add(out, l, L.n) == -1 || buf_addc(out, '\n') == -1)
+			goto out;
+		l = L.nl;
+	}
+	rc = 0;
+out:
+	buf_release(&blk);
+	return rc;
+}
+
+/*
+ * Preprocesses a Go doc comment: a span of indented lines is a code block (kept with its
+ * tabs, fenced as Go) unless it is a list ("- item", "1. item").
+ */
+static int
+source_godoc(struct buf *out, const char *s)
+{
+	struct src_line	 L;
+	const char	*l, *f;
+
+	if (buf_add(out, "", 0) == -1)
+		return -1;
+	for (l = s; *l != '\0'; ) {
+		source_line(l, &L);
+		f = l + L.ind;
+		if (L.ind > 0 && L.ind < L.n && !((strchr("-*+", *f) != NULL && f[1] == ' ') ||
+		    (isdigit((unsigned char)*f) && (f[1] == '.' || f[1] == ')')))) {
+			if (source_indented_block(out, &l, 0, "go") == -1)
 				return -1;
 			continue;
 		}
-		if (buf_add(out, l, n) == -1 || buf_addc(out, '\n') == -1)
+		if (buf_add(out, f, L.n - L.ind) == -1 || buf_addc(out, '\n') == -1)
 			return -1;
+		l = L.nl;
 	}
 	return 0;
 }
@@ -599,8 +800,9 @@ source_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
-	} else if (S->x->kind == SRC_PYTHON) {
-		if (source_pydoc(&pre, text) == -1)
+	} else if (S->x->kind == SRC_PYTHON || S->x->kind == SRC_GO) {
+		if ((S->x->kind == SRC_PYTHON ? source_pydoc(&pre, text) :
+		    source_godoc(&pre, text)) == -1)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
@@ -686,7 +888,7 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 				paren++;
 			else if (m[j] == ')' || m[j] == ']')
 				paren--;
-			if (m[j] == '{' && S->x->kind != SRC_PYTHON) {
+			if (m[j] == '{' && paren <= 0 && S->x->kind != SRC_PYTHON) {
 				end = j;
 				done = 1;
 				break;
@@ -1581,7 +1783,7 @@ source_parse_python(struct src *S)
 			;
 		if (j < S->nlines && k < S->nlines && S->st[k] == LX_CODE &&
 		    source_docstring(S, k, &doc, &end) == 0) {
-			if ((sig = source_signature(S, i, ind, &hdr)) == NULL)
+			if ((sig = source_signature(S, i, 0, &hdr)) == NULL)
 				goto nomem;
 			if (source_emit(S, sym, doc.p, sig) == -1)
 				goto out;

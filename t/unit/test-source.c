@@ -327,8 +327,8 @@ test_python(void)
 	    "class signature over two lines");
 	s = crumb(&d, "models.py > BaseModel.model_dump");
 	is_str(s_title(s), "BaseModel.model_dump", "method qualified by class");
-	is_str(s_text(s), "Dump the model.\n\nArgs: mode: the mode.",
-	    "indented docstring lines are prose, not code");
+	is_str(s_text(s), "Dump the model.\n\nArgs:\n\n- mode: the mode.",
+	    "indented docstring lines are prose (a list), not code");
 	is_str(s_code(s, 0), "def model_dump(self, *, mode: str = 'python') -> dict:",
 	    "method signature");
 	s = crumb(&d, "models.py > helper");
@@ -597,6 +597,314 @@ test_dispatch(void)
 		ok(0, "doc_parse with NUL");
 }
 
+static void
+test_cpp(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "#pragma once\n"
+	    "#include <string>\n"
+	    "\n"
+	    "namespace net {\n"
+	    "\n"
+	    "/// A connection pool.\n"
+	    "///\n"
+	    "/// Example:\n"
+	    "/// ```\n"
+	    "/// Pool p(4);\n"
+	    "/// ```\n"
+	    "class Pool : public Base {\n"
+	    "public:\n"
+	    "    /**\n"
+	    "     * Creates a pool of n connections.\n"
+	    "     * @param n the size\n"
+	    "     */\n"
+	    "    explicit Pool(int n);\n"
+	    "\n"
+	    "    /// Borrows a connection; blocks while none is free.\n"
+	    "    Conn &acquire(std::chrono::milliseconds timeout = {}) const;\n"
+	    "\n"
+	    "    /** Number of idle connections. */\n"
+	    "    size_t idle() const noexcept { return idle_; }\n"
+	    "private:\n"
+	    "    size_t idle_;\n"
+	    "};\n"
+	    "\n"
+	    "/// Frees every pool.\n"
+	    "void shutdown_all();\n"
+	    "\n"
+	    "}  // namespace net\n";
+
+	if (parse("include/net/pool.hpp", src, &d) != 0)
+		return;
+	s = crumb(&d, "pool.hpp > net::Pool");
+	ok(s_text(s) != NULL && strncmp(s_text(s), "A connection pool.", 18) == 0,
+	    "c++: class qualified with its namespace");
+	is_str(s_code(s, 0), "Pool p(4);", "c++: fenced example is code");
+	is_str(s_lang(s, 0), "cpp", "c++: example language");
+	is_str(s_code(s, 1), "class Pool : public Base", "c++: class signature");
+	s = crumb(&d, "pool.hpp > net::Pool::Pool");
+	is_str(s_text(s), "Creates a pool of n connections.\n\n@param n the size",
+	    "c++: constructor, tags kept as text");
+	is_str(s_code(s, 0), "explicit Pool(int n);", "c++: constructor signature");
+	s = crumb(&d, "pool.hpp > net::Pool::acquire");
+	is_str(s_text(s), "Borrows a connection; blocks while none is free.",
+	    "c++: /// on a member");
+	is_str(s_code(s, 0),
+	    "Conn &acquire(std::chrono::milliseconds timeout = {}) const;",
+	    "c++: a default {} is not a body");
+	s = crumb(&d, "pool.hpp > net::Pool::idle");
+	is_str(s_code(s, 0), "size_t idle() const noexcept", "c++: inline member");
+	is_str(s_text(crumb(&d, "pool.hpp > net::shutdown_all")), "Frees every pool.",
+	    "c++: free function in a namespace");
+	ok(!leaks(&d, "idle_;"), "c++: undocumented members not indexed");
+	doc_release(&d);
+}
+
+static void
+test_java(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "package com.example.cache;\n"
+	    "\n"
+	    "import java.util.Map;\n"
+	    "\n"
+	    "/**\n"
+	    " * A bounded cache.\n"
+	    " *\n"
+	    " * <p>Usage:\n"
+	    " * <pre>{@code\n"
+	    " * Cache<String> c = new Cache<>(10);\n"
+	    " * c.put(\"k\", \"v\");\n"
+	    " * }</pre>\n"
+	    " *\n"
+	    " * @param <V> the value type\n"
+	    " * @since 1.2\n"
+	    " */\n"
+	    "@ThreadSafe\n"
+	    "public final class Cache<V> implements Store<V> {\n"
+	    "    /**\n"
+	    "     * Stores a value.\n"
+	    "     *\n"
+	    "     * @param key the key\n"
+	    "     * @param value the value\n"
+	    "     * @return the previous value, or {@code null}\n"
+	    "     * @throws IllegalStateException when closed\n"
+	    "     * @example\n"
+	    "     * cache.put(\"a\", 1);\n"
+	    "     */\n"
+	    "    @Override\n"
+	    "    public synchronized V put(String key,\n"
+	    "                              V value) {\n"
+	    "        return map.put(key, value);\n"
+	    "    }\n"
+	    "}\n";
+
+	if (parse("src/main/java/com/example/cache/Cache.java", src, &d) != 0)
+		return;
+	s = crumb(&d, "Cache.java > Cache");
+	ok(s_text(s) != NULL && strstr(s_text(s), "A bounded cache.") == s_text(s),
+	    "java: class Javadoc");
+	is_str(s_code(s, 0), "Cache<String> c = new Cache<>(10);\nc.put(\"k\", \"v\");",
+	    "java: <pre>{@code} is code");
+	is_str(s_lang(s, 0), "java", "java: <pre> language");
+	ok(s_text(s) != NULL && strstr(s_text(s), "@param `<V>` the value type") != NULL &&
+	    strstr(s_text(s), "{@code") == NULL,
+	    "java: @param kept as text");
+	ok(!leaks(&d, "{@code\n") && !leaks(&d, "</pre>"), "java: <pre> markup dropped");
+	ok(s_code(s, 1) != NULL && strstr(s_code(s, 1), "public final class Cache<V>") !=
+	    NULL, "java: class signature");
+	s = crumb(&d, "Cache.java > Cache.put");
+	ok(s_text(s) != NULL && strstr(s_text(s), "Stores a value.") == s_text(s) &&
+	    strstr(s_text(s), "@return the previous value") != NULL &&
+	    strstr(s_text(s), "@throws IllegalStateException") != NULL &&
+	    strstr(s_text(s), "or `null`") != NULL,
+	    "java: method Javadoc with its tags");
+	is_str(s_code(s, 0), "cache.put(\"a\", 1);", "java: @example is code");
+	is_str(s_code(s, 1), "public synchronized V put(String key,\n"
+	    "                          V value)", "java: method signature, annotations left out");
+	doc_release(&d);
+}
+
+static void
+test_ts(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "/** Options of a client. */\n"
+	    "export interface ClientOptions {\n"
+	    "  /** Base URL of the API. */\n"
+	    "  baseUrl: string;\n"
+	    "}\n"
+	    "\n"
+	    "/**\n"
+	    " * An HTTP client.\n"
+	    " * @example\n"
+	    " * ```ts\n"
+	    " * const c = new Client({ baseUrl: '/' });\n"
+	    " * ```\n"
+	    " */\n"
+	    "export class Client {\n"
+	    "  /**\n"
+	    "   * Sends a GET request.\n"
+	    "   * @param path - the path\n"
+	    "   * @returns the body\n"
+	    "   */\n"
+	    "  async get<T>(path: string): Promise<T> {\n"
+	    "    return fetch(path) as T;\n"
+	    "  }\n"
+	    "\n"
+	    "  /** Closes the client. */\n"
+	    "  static close = (c: Client): void => {};\n"
+	    "}\n"
+	    "\n"
+	    "/**\n"
+	    " * Default retry count.\n"
+	    " */\n"
+	    "export const RETRIES: number = 3;\n"
+	    "\n"
+	    "/** Joins paths. */\n"
+	    "export const join = (...parts: string[]): string =>\n"
+	    "  parts.join('/');\n";
+
+	if (parse("src/client.ts", src, &d) != 0)
+		return;
+	is_str(s_text(crumb(&d, "client.ts > ClientOptions")), "Options of a client.",
+	    "ts: interface");
+	is_str(s_text(crumb(&d, "client.ts > ClientOptions.baseUrl")),
+	    "Base URL of the API.", "ts: interface member");
+	s = crumb(&d, "client.ts > Client");
+	is_str(s_code(s, 0), "const c = new Client({ baseUrl: '/' });",
+	    "ts: fenced @example is code");
+	is_str(s_lang(s, 0), "ts", "ts: fence language kept");
+	s = crumb(&d, "client.ts > Client.get");
+	is_str(s_text(s), "Sends a GET request.\n\n@param path - the path\n\n"
+	    "@returns the body", "ts: method with tags");
+	is_str(s_code(s, 0), "async get<T>(path: string): Promise<T>", "ts: method sig");
+	is_str(s_lang(s, 0), "typescript", "ts: signature language");
+	is_str(s_text(crumb(&d, "client.ts > Client.close")), "Closes the client.",
+	    "ts: static arrow property");
+	s = crumb(&d, "client.ts > RETRIES");
+	is_str(s_code(s, 0), "export const RETRIES: number = 3;", "ts: exported const");
+	s = crumb(&d, "client.ts > join");
+	is_str(s_text(s), "Joins paths.", "ts: exported arrow function");
+	doc_release(&d);
+}
+
+static void
+test_python_examples(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "\"\"\"Tools for slugs.\n"
+	    "\n"
+	    "Example::\n"
+	    "\n"
+	    "    from slugs import slugify\n"
+	    "    slugify('A b')\n"
+	    "\n"
+	    "That is all.\n"
+	    "\"\"\"\n"
+	    "\n"
+	    "import re\n"
+	    "\n"
+	    "\n"
+	    "class Slugger:\n"
+	    "    \"\"\"Makes slugs.\n"
+	    "\n"
+	    "    .. code-block:: python\n"
+	    "\n"
+	    "        s = Slugger(sep='-')\n"
+	    "        s('x y')\n"
+	    "\n"
+	    "    Attributes:\n"
+	    "        sep: the separator.\n"
+	    "    \"\"\"\n"
+	    "\n"
+	    "    def __call__(self, text: str,\n"
+	    "                 limit: int = 0) -> str:\n"
+	    "        \"\"\"Slugifies text.\n"
+	    "\n"
+	    "        Args:\n"
+	    "            text: the text.\n"
+	    "            limit: at most this many characters.\n"
+	    "\n"
+	    "        Returns:\n"
+	    "            The slug.\n"
+	    "\n"
+	    "        >>> Slugger()('A B')\n"
+	    "        'a-b'\n"
+	    "        \"\"\"\n"
+	    "        return text\n";
+
+	if (parse("slugs/core.py", src, &d) != 0)
+		return;
+	s = crumb(&d, "core.py > slugs.core");
+	ok(s_text(s) != NULL && strstr(s_text(s), "Tools for slugs.") == s_text(s) &&
+	    strstr(s_text(s), "That is all.") != NULL, "py: module docstring");
+	is_str(s_code(s, 0), "from slugs import slugify\nslugify('A b')",
+	    "py: reST :: block is code");
+	s = crumb(&d, "core.py > Slugger");
+	is_str(s_code(s, 0), "s = Slugger(sep='-')\ns('x y')", "py: code-block is code");
+	is_str(s_lang(s, 0), "python", "py: code-block language");
+	ok(!leaks(&d, ".. code-block"), "py: the directive line is not text");
+	ok(s_text(s) != NULL && strstr(s_text(s), "sep: the separator.") != NULL,
+	    "py: Attributes: kept as text");
+	s = crumb(&d, "core.py > Slugger.__call__");
+	ok(s_text(s) != NULL && strstr(s_text(s), "Args:") != NULL &&
+	    strstr(s_text(s), "text: the text.") != NULL &&
+	    strstr(s_text(s), "The slug.") != NULL, "py: Google-style sections as text");
+	is_str(s_code(s, 0), ">>> Slugger()('A B')\n'a-b'", "py: doctest is code");
+	is_str(s_code(s, 1), "def __call__(self, text: str,\n             limit: int = 0) "
+	    "-> str:", "py: method signature over two lines");
+	doc_release(&d);
+}
+
+static void
+test_go_example(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "package cache\n"
+	    "\n"
+	    "// Get returns the value of key.\n"
+	    "//\n"
+	    "// For example:\n"
+	    "//\n"
+	    "//\tv, ok := c.Get(\"k\")\n"
+	    "//\tif !ok {\n"
+	    "//\t\treturn\n"
+	    "//\t}\n"
+	    "//\n"
+	    "// It never blocks.\n"
+	    "func (c *Cache[K, V]) Get(key K) (V, bool) {\n"
+	    "\treturn c.m[key]\n"
+	    "}\n"
+	    "\n"
+	    "// MaxSize is the default size.\n"
+	    "const MaxSize = 128\n";
+
+	if (parse("cache/cache.go", src, &d) != 0)
+		return;
+	s = crumb(&d, "cache.go > Cache.Get");
+	is_str(s_text(s), "Get returns the value of key.\n\nFor example:\n\nIt never blocks.",
+	    "go: func doc text");
+	is_str(s_code(s, 0), "v, ok := c.Get(\"k\")\nif !ok {\n    return\n}",
+	    "go: indented example is code");
+	is_str(s_lang(s, 0), "go", "go: example language");
+	is_str(s_code(s, 1), "func (c *Cache[K, V]) Get(key K) (V, bool)",
+	    "go: generic receiver signature");
+	s = crumb(&d, "cache.go > MaxSize");
+	is_str(s_code(s, 0), "const MaxSize = 128", "go: const");
+	doc_release(&d);
+}
+
 int
 main(void)
 {
@@ -609,5 +917,10 @@ main(void)
 	test_ruby();
 	test_empty();
 	test_dispatch();
+	test_cpp();
+	test_java();
+	test_ts();
+	test_python_examples();
+	test_go_example();
 	return tap_done();
 }
