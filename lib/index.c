@@ -45,6 +45,7 @@ struct index_run {
 	struct index_file *files;
 	size_t		 nfiles;	/* files[] in use: all but those over the limit */
 	size_t		 nselected, nparsed, nkept, nskipped;
+	size_t		 ngenerated;	/* of the skipped: generated source (select_generated) */
 	size_t		 nretry;	/* skipped ones a later run may read (limit, parse) */
 	struct dedup_stats dedup;
 	long		 test_delay_ms;	/* CTXD_TEST_FILE_DELAY_MS (tests only) */
@@ -280,6 +281,7 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 	struct index_file *f;
 	size_t		 max = (size_t)r->max_file_kb * 1024;
 	char		 rerr[256];
+	const char	*gen = NULL;
 	int		 rc = 0;
 
 	if (d->size > max) {
@@ -307,6 +309,12 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it is a binary "
 		    "file", d->path);
 		r->nskipped++;
+	} else if (d->format == NULL &&
+	    (gen = select_generated(d->path, d->data, d->len)) != NULL) {
+		jobs_log(r->db, r->job.job_id, "info", "skipped %s: it is %s code",
+		    d->path, gen);
+		r->nskipped++;
+		r->ngenerated++;
 	} else if (d->data == NULL || doc_parse_as(d->format, d->path, d->data, d->len,
 	    &f->doc, &r->poll) == -1) {
 		memset(&f->doc, 0, sizeof(f->doc));
@@ -793,7 +801,7 @@ index_commit(struct index_run *r)
 static int
 index_steps(struct index_run *r, const struct backend_ops *ops)
 {
-	char		 err[512];
+	char		 err[512], gen[48];
 	const char	*at;
 	int		 c;
 
@@ -819,9 +827,12 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 		    r->timeout_s);
 		return index_fail(r, err);
 	}
+	gen[0] = '\0';
+	if (r->ngenerated > 0)
+		snprintf(gen, sizeof(gen), ": %zu generated", r->ngenerated);
 	jobs_log(r->db, r->job.job_id, "info", "%zu %s: %zu parsed, %zu unchanged, "
-	    "%zu skipped", r->nselected, r->ops->select_files ? "documentation files" :
-	    "documents", r->nparsed, r->nkept, r->nskipped);
+	    "%zu skipped%s", r->nselected, r->ops->select_files ? "documentation files" :
+	    "documents", r->nparsed, r->nkept, r->nskipped, gen);
 	/* Last checkpoint before the write transaction (it holds the write lock). */
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "before writing the index", 0);
