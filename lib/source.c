@@ -85,9 +85,13 @@ struct src {
 	struct scope		 scopes[SRC_MAXSCOPE];
 	size_t			 nscopes;	/* may exceed SRC_MAXSCOPE */
 	struct buf		 header;	/* code since the last { } or ; */
+	int			 hparen;	/* its open parentheses */
 	char			*module;	/* Rust module path, Python module */
 	const char		*base;		/* file name */
 	int			 ndocs;
+	/* the overview of Python and Ruby: in a top-level class, its members' column */
+	int			 ovclass;
+	size_t			 ovmember;
 };
 
 static const struct src_ext *
@@ -1226,9 +1230,26 @@ source_braces(struct src *S, const char *m, size_t n)
 	if (S->x->kind == SRC_CLIKE && i < n && m[i] == '#') {
 		/* a preprocessor line ends what came before and names nothing */
 		buf_reset(&S->header);
+		S->hparen = 0;
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
+		if (m[i] == '(')
+			S->hparen++;
+		else if (m[i] == ')' && S->hparen > 0)
+			S->hparen--;
+		if ((m[i] == '{' || m[i] == '}') && S->hparen > 0) {
+			/* an object in a decorator's arguments, a callback: the header goes on */
+			if (m[i] == '{') {
+				if (S->nscopes < SRC_MAXSCOPE)
+					S->scopes[S->nscopes].name = NULL;
+				S->nscopes++;
+			} else
+				source_pop(S);
+			if (S->header.len < SRC_HEADER && buf_addc(&S->header, m[i]) == -1)
+				return -1;
+			continue;
+		}
 		if (m[i] == '{') {
 			name = NULL;
 			if (S->header.p != NULL) {
@@ -1893,6 +1914,171 @@ out:
 	return rc;
 }
 
+/* ---------------------------------------------------------------- overview */
+
+#define SRC_OVERVIEW_MIN_LINES	20	/* shorter files get no overview */
+#define SRC_OVERVIEW_LINES	40	/* fewer doc comments than one per this many lines */
+#define SRC_OVERVIEW_BYTES	2000	/* of signatures shown */
+
+/* 1 when the scopes open are all named (a type, a module): not inside a function body. */
+static int
+source_named_scopes(const struct src *S)
+{
+	size_t	 i;
+
+	if (S->nscopes >= SRC_MAXSCOPE)
+		return 0;
+	for (i = 0; i < S->nscopes; i++)
+		if (S->scopes[i].name == NULL)
+			return 0;
+	return 1;
+}
+
+/* 1 when the code line i (masked m, n bytes) declares an item worth an overview line. */
+static int
+source_overview_line(struct src *S, size_t i, const char *m, size_t n)
+{
+	static const char *const stop[] = {
+		"if", "for", "while", "switch", "return", "else", "do", "case", "default",
+		"catch", "try", "throw", "import", "package", "using", "use", "from",
+		"require", "goto", "break", "continue", "new", "delete", "await", "yield",
+		"namespace", "mod", "let", "var", "assert", "pass", "raise", "with", NULL
+	};
+	static const char *const types[] = {
+		"class", "struct", "interface", "enum", "trait", "impl", "type", "union",
+		"fn", "func", "def", "module", "record", NULL
+	};
+	const char	*p;
+	char		 w[64];
+	size_t		 ind = source_indent(m, n), k;
+
+	if (S->st[i] != LX_CODE || ind == n)
+		return 0;
+	p = m + ind;
+	switch (S->x->kind) {
+	case SRC_GO:
+		source_word(&p, w, sizeof(w));
+		return ind == 0 && (strcmp(w, "func") == 0 || strcmp(w, "type") == 0);
+	case SRC_PYTHON:
+	case SRC_RUBY:
+		/* top-level items and the members of a top-level class, not nested defs */
+		if (source_blank_code(S, i))
+			return 0;
+		if (ind == 0)
+			S->ovclass = 0;
+		else if (S->ovclass && S->ovmember == 0)
+			S->ovmember = ind;
+		source_word(&p, w, sizeof(w));
+		if (strcmp(w, "async") == 0)
+			source_word(&p, w, sizeof(w));
+		if (ind == 0 && (strcmp(w, "class") == 0 || strcmp(w, "module") == 0)) {
+			S->ovclass = 1;
+			S->ovmember = 0;
+		}
+		return (ind == 0 || (S->ovclass && ind == S->ovmember)) &&
+		    (strcmp(w, "def") == 0 || strcmp(w, "class") == 0 ||
+		    strcmp(w, "module") == 0);
+	case SRC_RUST:
+	case SRC_CLIKE:
+		break;
+	}
+	if (!source_named_scopes(S) || (S->header.len > 0 &&
+	    *source_skip_attrs(S->header.p, S->x->kind) != '\0'))
+		return 0;	/* in a body, or not the start of a statement */
+	if (*p == '#' || *p == '@' || (*p == '[' && S->x->kind == SRC_CLIKE) ||
+	    !source_isid(*p))
+		return 0;	/* preprocessor, attributes, annotations */
+	for (;;) {
+		source_word(&p, w, sizeof(w));
+		if (source_is(w, stop))
+			return 0;
+		if (source_is(w, types))
+			return 1;
+		p = source_skipws(p);
+		if (strcmp(w, "pub") == 0 && *p == '(')
+			p = source_skip_group(p);
+		if (!source_isid(*p))
+			break;
+	}
+	/* a function: a '(' before the '{' or ';' that ends it ("int\nf(void)\n{") */
+	for (k = 0; k < SRC_SIGLINES && i + k < S->nlines; k++) {
+		m = S->mask + S->off[i + k];
+		for (p = m; p < m + S->len[i + k]; p++)
+			if (*p == '(')
+				return 1;
+			else if (*p == '{' || *p == ';')
+				return 0;
+	}
+	return 0;
+}
+
+/*
+ * After the doc comments: a file of SRC_OVERVIEW_MIN_LINES lines or more with fewer doc
+ * comments than one per SRC_OVERVIEW_LINES lines gets one more section, "PATH — overview",
+ * without prose, its main signatures (top-level and type members, not bodies) as code,
+ * at most SRC_OVERVIEW_BYTES. 1 when it was added, 0 when not, -1 on failure.
+ */
+static int
+source_overview(struct src *S, const char *path)
+{
+	struct buf	 sigs, hdr, title;
+	char		*sig = NULL;
+	const char	*m;
+	size_t		 i, n;
+	int		 rc = -1;
+
+	if (S->nlines < SRC_OVERVIEW_MIN_LINES ||
+	    (size_t)S->ndocs * SRC_OVERVIEW_LINES >= S->nlines)
+		return 0;
+	buf_init(&sigs);
+	buf_init(&hdr);
+	buf_init(&title);
+	while (S->nscopes > 0)
+		source_pop(S);
+	buf_reset(&S->header);
+	if (buf_add(&sigs, "", 0) == -1)
+		goto nomem;
+	for (i = 0; i < S->nlines && sigs.len < SRC_OVERVIEW_BYTES; i++) {
+		if (doc_build_poll(S->b) == -1)
+			goto out;
+		m = S->mask + S->off[i];
+		n = S->len[i];
+		if (source_overview_line(S, i, m, n)) {
+			if ((sig = source_signature(S, i, 0, &hdr)) == NULL)
+				goto nomem;
+			if (*sig != '\0' && sigs.len + strlen(sig) < SRC_OVERVIEW_BYTES &&
+			    buf_printf(&sigs, "%s%s", sig, "\n") == -1)
+				goto nomem;
+			free(sig);
+			sig = NULL;
+		}
+		if (S->x->kind != SRC_GO && S->x->kind != SRC_PYTHON &&
+		    S->x->kind != SRC_RUBY && source_braces(S, m, n) == -1)
+			goto nomem;
+	}
+	while (sigs.len > 0 && sigs.p[sigs.len - 1] == '\n')
+		sigs.p[--sigs.len] = '\0';
+	if (sigs.len == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (buf_printf(&title, "%s \xe2\x80\x94 overview", path) == -1)
+		goto nomem;
+	if (doc_build_heading_anchor(S->b, 1, title.p, "overview") == -1 ||
+	    doc_build_code(S->b, S->x->lang, sigs.p, sigs.len) == -1)
+		goto out;
+	rc = 1;
+	goto out;
+nomem:
+	log_err("%s: out of memory", __func__);
+out:
+	free(sig);
+	buf_release(&sigs);
+	buf_release(&hdr);
+	buf_release(&title);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 /*
@@ -1985,6 +2171,13 @@ int
 source_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll)
 {
+	return source_parse_overview(path, data, len, out, poll, NULL);
+}
+
+int
+source_parse_overview(const char *path, const char *data, size_t len, struct doc *out,
+    struct doc_poll *poll, int *overview)
+{
 	struct src	 S;
 	struct docb	 b;
 	struct lexer	 lx;
@@ -2053,6 +2246,10 @@ source_parse_poll(const char *path, const char *data, size_t len, struct doc *ou
 	}
 	if (rc == -1)
 		goto out;
+	if (overview != NULL && (*overview = source_overview(&S, path)) == -1) {
+		rc = -1;
+		goto out;
+	}
 	binit = 0;
 	rc = doc_build_finish(&b, S.x->kind == SRC_RUST ? S.module : S.base, path);
 	goto out;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctxd.h"
+#include "doc.h"
 #include "tap.h"
 #include "doc-helpers.h"
 
@@ -905,6 +906,123 @@ test_go_example(void)
 	doc_release(&d);
 }
 
+/* parse, with the overview of a file with little documentation asked for. */
+static int
+parse_overview(const char *path, const char *src, struct doc *d)
+{
+	int	 added = -1;
+
+	if (source_parse_overview(path, src, strlen(src), d, NULL, &added) == -1) {
+		ok(0, "%s: source_parse_overview", path);
+		return -1;
+	}
+	return added;
+}
+
+static void
+test_overview(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	struct buf			 b;
+	size_t				 i;
+	const char			*c_src =
+	    "#include <stdlib.h>\n"
+	    "\n"
+	    "struct ring {\n"
+	    "\tchar\t*p;\n"
+	    "\tsize_t\t n, head;\n"
+	    "};\n"
+	    "\n"
+	    "static int\n"
+	    "ring_grow(struct ring *r, size_t want)\n"
+	    "{\n"
+	    "\tchar *q = realloc(r->p, want);\n"
+	    "\n"
+	    "\tif (q == NULL)\n"
+	    "\t\treturn -1;\n"
+	    "\tr->p = q;\n"
+	    "\treturn 0;\n"
+	    "}\n"
+	    "\n"
+	    "int\n"
+	    "ring_push(struct ring *r, char c)\n"
+	    "{\n"
+	    "\tif (r->head == r->n && ring_grow(r, r->n * 2 + 16) == -1)\n"
+	    "\t\treturn -1;\n"
+	    "\tr->p[r->head++] = c;\n"
+	    "\treturn 0;\n"
+	    "}\n";
+
+	is_int(parse_overview("lib/ring.c", c_src, &d), 1, "c: undocumented file: overview");
+	s = sec(&d, "lib/ring.c \xe2\x80\x94 overview");
+	ok(s != NULL && *s_text(s) == '\0', "overview: titled by the path, no prose");
+	is_str(s_code(s, 0), "struct ring\nstatic int\nring_grow(struct ring *r, size_t "
+	    "want)\nint\nring_push(struct ring *r, char c)", "c: main signatures, no bodies");
+	is_str(s_lang(s, 0), "c", "overview: the file's language");
+	is_str(s_anchor(s), "overview", "overview anchor");
+	doc_release(&d);
+	if (parse("lib/ring.c", c_src, &d) == 0) {
+		is_int(d.nsecs, 0, "no overview unless asked (no LLM)");
+		doc_release(&d);
+	}
+
+	buf_init(&b);
+	buf_adds(&b, "\"\"\"Shapes.\"\"\"\n\n\nclass Shape:\n    def area(self) -> float:\n"
+	    "        return 0.0\n\n");
+	for (i = 0; i < 8; i++)
+		buf_printf(&b, "def f%zu(x: int,\n       y: int = 0) -> int:\n"
+		    "    def inner():\n        pass\n    return x + y\n\n", i);
+	is_int(parse_overview("shapes.py", b.p, &d), 1,
+	    "python: one docstring for 40 lines: overview");
+	s = sec(&d, "shapes.py \xe2\x80\x94 overview");
+	ok(s_code(s, 0) != NULL && strncmp(s_code(s, 0), "class Shape:\ndef area(self) -> "
+	    "float:\ndef f0(x: int,\n       y: int = 0) -> int:\n", 58) == 0,
+	    "python: classes, methods, functions; signatures whole");
+	ok(!leaks(&d, "inner") && !leaks(&d, "return x"), "python: no nested defs, no bodies");
+	doc_release(&d);
+	buf_reset(&b);
+
+	buf_adds(&b, "package kv\n\nimport \"sync\"\n\ntype Store struct {\n\tmu sync.Mutex\n"
+	    "}\n\n");
+	for (i = 0; i < 4; i++)
+		buf_printf(&b, "func (s *Store) Get%zu(k string) string {\n\ts.mu.Lock()\n"
+		    "\tdefer s.mu.Unlock()\n\treturn k\n}\n\n", i);
+	is_int(parse_overview("kv/store.go", b.p, &d), 1, "go: overview");
+	s = sec(&d, "kv/store.go \xe2\x80\x94 overview");
+	ok(s_code(s, 0) != NULL && strncmp(s_code(s, 0), "type Store struct\nfunc (s "
+	    "*Store) Get0(k string) string\n", 55) == 0, "go: types and funcs");
+	doc_release(&d);
+	buf_reset(&b);
+
+	buf_adds(&b, "import { x } from './x';\n\n@Component({ a: 1 })\nexport class Box {\n"
+	    "  private n = 0;\n\n  get(): number {\n    if (this.n) {\n      return x(1);\n"
+	    "    }\n    return 0;\n  }\n}\n\nexport const make = (n: number): Box => {\n"
+	    "  return new Box();\n};\n");
+	for (i = 0; i < 4; i++)
+		buf_printf(&b, "function helper%zu(a) {\n  console.log(a);\n}\n", i);
+	is_int(parse_overview("src/box.ts", b.p, &d), 1, "ts: overview");
+	s = sec(&d, "src/box.ts \xe2\x80\x94 overview");
+	is_str(s_code(s, 0), "export class Box\nget(): number\nexport const make = (n: "
+	    "number): Box =>\nfunction helper0(a)\nfunction helper1(a)\nfunction helper2(a)\n"
+	    "function helper3(a)", "ts: class (decorated), method, arrow const, functions");
+	ok(!leaks(&d, "console.log") && !leaks(&d, "@Component"), "ts: no bodies, no decorators");
+	doc_release(&d);
+	buf_reset(&b);
+
+	/* documented files and short ones get none */
+	for (i = 0; i < 30; i++)
+		buf_printf(&b, "/// Adds %zu.\npub fn add%zu(a: u32) -> u32 {\n    a + %zu\n}\n",
+		    i, i, i);
+	is_int(parse_overview("src/add.rs", b.p, &d), 0, "rust: documented file: none");
+	ok(sec(&d, "src/add.rs \xe2\x80\x94 overview") == NULL, "no overview section");
+	doc_release(&d);
+	is_int(parse_overview("tiny.c", "int f(void)\n{\n\treturn 1;\n}\n", &d), 0,
+	    "a short file: none");
+	doc_release(&d);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -922,5 +1040,6 @@ main(void)
 	test_ts();
 	test_python_examples();
 	test_go_example();
+	test_overview();
 	return tap_done();
 }
