@@ -1149,9 +1149,9 @@ source_clike_scope(const char *h)
 		if (w[0] == '\0')
 			return NULL;
 		if (source_is(w, clike_scope_kw)) {
-			if (paren != NULL && paren < p && (strcmp(w, "struct") == 0 ||
+			if (paren != NULL && (strcmp(w, "struct") == 0 ||
 			    strcmp(w, "union") == 0 || strcmp(w, "enum") == 0))
-				return NULL;
+				return NULL;	/* "struct kv *kv_open(...)": a function */
 			if (paren != NULL && paren < p && strcmp(w, "class") != 0 &&
 			    strcmp(w, "record") != 0 && strcmp(w, "object") != 0)
 				return NULL;
