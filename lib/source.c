@@ -504,13 +504,16 @@ static int
 source_tags_line(struct buf *out, const char *l, size_t n)
 {
 	const char	*e = l + n, *p, *c;
+	const char	*gt = memrchr(l, '>', n), *brace = memrchr(l, '}', n);
 	size_t		 k;
 
+	/* (a '>' or '}' is looked for only where one is left: linear in the line) */
 	for (p = l; p < e; p++) {
-		k = strncmp(p, "{@code ", 7) == 0 ? 7 : strncmp(p, "{@link ", 7) == 0 ? 7 :
-		    strncmp(p, "{@linkplain ", 12) == 0 ? 12 : 0;
-		if (k == 0 && strncmp(p, "@param <", 8) == 0 && (c = memchr(p, '>',
-		    (size_t)(e - p))) != NULL) {
+		k = brace == NULL || p > brace ? 0 : strncmp(p, "{@code ", 7) == 0 ? 7 :
+		    strncmp(p, "{@link ", 7) == 0 ? 7 : strncmp(p, "{@linkplain ", 12) == 0 ?
+		    12 : 0;
+		if (k == 0 && gt != NULL && p < gt && strncmp(p, "@param <", 8) == 0 &&
+		    (c = memchr(p, '>', (size_t)(e - p))) != NULL) {
 			if (buf_printf(out, "@param `%.*s`", (int)(c - p - 6), p + 7) == -1)
 				return -1;
 			p = c;
@@ -548,7 +551,7 @@ source_tags(struct buf *out, const char *s)
 		source_line(l, &L);
 		f = l + L.ind;
 		if (pre) {
-			if ((f = strstr(l, "</pre>")) != NULL && f < L.eol) {
+			if ((f = memmem(l, L.n, "</pre>", 6)) != NULL) {
 				pre = 0;
 				if (f > l && f[-1] == '}')
 					f--;		/* the {@code ...} brace */

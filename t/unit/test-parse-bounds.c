@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "ctxd.h"
+#include "doc.h"
 #include "tap.h"
 
 /* How an input is made from its pieces, up to a size. */
@@ -297,6 +298,24 @@ static const struct pb_case pb_cases[] = {
 	{ "md html attr2", "a.md", PB_REPEAT, "<div>\n", "{:", NULL, NULL, "}\n", NULL },
 	{ "md heading attr", "a.md", PB_REPEAT, "# ", "{", NULL, NULL, "\n", NULL },
 	{ "md vitepress deep", "a.md", PB_REPEAT, "", ":::", NULL, NULL, "\n", NULL },
+	{ "java pre blocks", "A.java", PB_REPEAT, "/**\n", " * <pre>{@code\n * a\n * }</pre>\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java pre open", "A.java", PB_REPEAT, "/**\n * <pre>\n", " * a\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java inline code", "A.java", PB_REPEAT, "/** ", "{@code a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "java param lt", "A.java", PB_REPEAT, "/** ", "@param <a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "py code-blocks", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    .. code-block:: python\n\n        x\n\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py directive options", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    .. code:: c\n", "        :a: b\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py sections", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    Args:\n        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py section entries", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    Args:\n", "        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py doctest lines", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    >>> x\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py literal stair", "a.py", PB_STAIR, "def f():\n    \"\"\"a\n", " ", NULL, "x::\n", "    \"\"\"\n", NULL },
+	{ "py undocumented defs", "a.py", PB_COUNT, "", "def f%zu(a,\n      b):\n    return a\n", NULL, NULL, "", NULL },
+	{ "go example lines", "a.go", PB_REPEAT, "// a\n//\n", "//\tx\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go example blocks", "a.go", PB_REPEAT, "", "// a\n//\n//\tx\n//\n// b\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go undocumented", "a.go", PB_COUNT, "package a\n", "func F%zu() {\n\treturn\n}\n", NULL, NULL, "", NULL },
+	{ "c undocumented", "a.c", PB_REPEAT, "", "int\nf(void)\n{\n\treturn g(1);\n}\n", NULL, NULL, "", NULL },
+	{ "c parens braces", "a.c", PB_REPEAT, "int f(", "{", NULL, NULL, "", NULL },
+	{ "c paren open", "a.c", PB_REPEAT, "", "(\n", NULL, NULL, "/** a */\nint f(void);\n", NULL },
+	{ "ts decorators", "a.ts", PB_REPEAT, "", "@A({ a: 1 })\nclass B {\n  m() {}\n}\n", NULL, NULL, "", NULL },
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
 	{ "md tabs", "a.md", PB_REPEAT, "", "=== \"a\"\n", NULL, NULL, "", NULL },
 	{ "llms", "llms.txt", PB_REPEAT, "", "- [a](b): c\n", NULL, NULL, "", NULL },
@@ -399,7 +418,7 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 	struct pb_budget bu;
 	struct doc	 d;
 	double		 best = -1, t;
-	int		 r;
+	int		 r, added;
 
 	*stopped = 0;
 	for (r = 0; r < reps; r++) {
@@ -408,8 +427,10 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		poll.fn = pb_budget_poll;
 		poll.arg = &bu;
 		bu.start = pb_cpu();
-		if (doc_parse_poll(c->path, in->p, in->len, &d, &poll) == 0)
-			doc_release(&d);
+		if ((source_is_source(c->path) ? source_parse_overview(c->path, in->p, in->len,
+		    &d, &poll, &added) : doc_parse_poll(c->path, in->p, in->len, &d,
+		    &poll)) == 0)
+			doc_release(&d);	/* (source files: with the overview pass) */
 		t = pb_cpu() - bu.start;
 		if (poll.stopped) {
 			*stopped = 1;
