@@ -2015,6 +2015,22 @@ source_overview_line(struct src *S, size_t i, const char *m, size_t n)
 	return 0;
 }
 
+/* Appends a signature, its lines indented one level when it is a member (member set). */
+static int
+source_overview_add(struct buf *sigs, const char *sig, int member)
+{
+	const char	*l, *eol;
+
+	for (l = sig; *l != '\0'; l = *eol != '\0' ? eol + 1 : eol) {
+		if ((eol = strchr(l, '\n')) == NULL)
+			eol = l + strlen(l);
+		if ((member && buf_adds(sigs, "    ") == -1) ||
+		    buf_add(sigs, l, (size_t)(eol - l)) == -1 || buf_addc(sigs, '\n') == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * After the doc comments: a file of SRC_OVERVIEW_MIN_LINES lines or more with fewer doc
  * comments than one per SRC_OVERVIEW_LINES lines gets one more section, "PATH — overview",
@@ -2050,7 +2066,7 @@ source_overview(struct src *S, const char *path)
 			if ((sig = source_signature(S, i, 0, &hdr)) == NULL)
 				goto nomem;
 			if (*sig != '\0' && sigs.len + strlen(sig) < SRC_OVERVIEW_BYTES &&
-			    buf_printf(&sigs, "%s%s", sig, "\n") == -1)
+			    source_overview_add(&sigs, sig, source_indent(m, n) > 0) == -1)
 				goto nomem;
 			free(sig);
 			sig = NULL;

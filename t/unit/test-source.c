@@ -926,6 +926,7 @@ test_overview(void)
 	const struct doc_section	*s;
 	struct buf			 b;
 	size_t				 i;
+	const char			*want;
 	const char			*c_src =
 	    "#include <stdlib.h>\n"
 	    "\n"
@@ -976,9 +977,10 @@ test_overview(void)
 	is_int(parse_overview("shapes.py", b.p, &d), 1,
 	    "python: one docstring for 40 lines: overview");
 	s = sec(&d, "shapes.py \xe2\x80\x94 overview");
-	ok(s_code(s, 0) != NULL && strncmp(s_code(s, 0), "class Shape:\ndef area(self) -> "
-	    "float:\ndef f0(x: int,\n       y: int = 0) -> int:\n", 58) == 0,
-	    "python: classes, methods, functions; signatures whole");
+	want = "class Shape:\n    def area(self) -> float:\ndef f0(x: int,\n       y: int = 0) "
+	    "-> int:\n";
+	ok(s_code(s, 0) != NULL && strncmp(s_code(s, 0), want, strlen(want)) == 0,
+	    "python: classes, methods (indented), functions; signatures whole");
 	ok(!leaks(&d, "inner") && !leaks(&d, "return x"), "python: no nested defs, no bodies");
 	doc_release(&d);
 	buf_reset(&b);
@@ -1003,7 +1005,7 @@ test_overview(void)
 		buf_printf(&b, "function helper%zu(a) {\n  console.log(a);\n}\n", i);
 	is_int(parse_overview("src/box.ts", b.p, &d), 1, "ts: overview");
 	s = sec(&d, "src/box.ts \xe2\x80\x94 overview");
-	is_str(s_code(s, 0), "export class Box\nget(): number\nexport const make = (n: "
+	is_str(s_code(s, 0), "export class Box\n    get(): number\nexport const make = (n: "
 	    "number): Box =>\nfunction helper0(a)\nfunction helper1(a)\nfunction helper2(a)\n"
 	    "function helper3(a)", "ts: class (decorated), method, arrow const, functions");
 	ok(!leaks(&d, "console.log") && !leaks(&d, "@Component"), "ts: no bodies, no decorators");
