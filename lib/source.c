@@ -86,6 +86,7 @@ struct src {
 	size_t			 nscopes;	/* may exceed SRC_MAXSCOPE */
 	struct buf		 header;	/* code since the last { } or ; */
 	int			 hparen;	/* its open parentheses */
+	int			 hangle;	/* its open angle brackets */
 	char			*module;	/* Rust module path, Python module */
 	const char		*base;		/* file name */
 	int			 ndocs;
@@ -864,6 +865,29 @@ fail:
 	return NULL;
 }
 
+static char	*source_clike_scope(const char *);
+
+/*
+ * 1 when the masked code h[0..n) of the C family declares a type with type parameters
+ * ("class W<T = {}>"): a '{' within its angle brackets opens nothing.
+ */
+static int
+source_generic_decl(struct src *S, const char *h, size_t n)
+{
+	char	 t[256], *name;
+
+	if (S->x->kind != SRC_CLIKE || h == NULL || memchr(h, '<', n) == NULL)
+		return 0;
+	if (n >= sizeof(t))
+		n = sizeof(t) - 1;
+	memcpy(t, h, n);
+	t[n] = '\0';
+	if ((name = source_clike_scope(t)) == NULL)
+		return 0;
+	free(name);
+	return 1;
+}
+
 /*
  * The signature of the item starting at line i, byte offset from: raw lines up to the
  * first '{' or ';' of code (the ';' kept) or ':' ending a Python line, at most
@@ -875,11 +899,12 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 	struct buf	 b;
 	const char	*m, *r;
 	size_t		 k, n, j, end, start;
-	int		 done = 0, paren = 0;
+	int		 done = 0, paren = 0, angle = 0, generic;
 	char		*sig = NULL;
 
 	buf_init(&b);
 	buf_reset(hdr);
+	generic = source_generic_decl(S, S->mask + S->off[i] + from, S->len[i] - from);
 	if (buf_add(&b, "", 0) == -1 || buf_add(hdr, "", 0) == -1)
 		goto out;
 	for (k = 0; k < SRC_SIGLINES && i + k < S->nlines && !done; k++) {
@@ -895,7 +920,13 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 				paren++;
 			else if (m[j] == ')' || m[j] == ']')
 				paren--;
-			if (m[j] == '{' && paren <= 0 && S->x->kind != SRC_PYTHON) {
+			else if (generic && m[j] == '<')
+				angle++;
+			else if (generic && m[j] == '>' && (j == 0 || (m[j - 1] != '-' &&
+			    m[j - 1] != '=')))
+				angle--;
+			if (m[j] == '{' && paren <= 0 && angle <= 0 &&
+			    S->x->kind != SRC_PYTHON) {
 				end = j;
 				done = 1;
 				break;
@@ -1221,6 +1252,7 @@ source_pop(struct src *S)
 	}
 }
 
+
 /* Feeds the masked line to the brace stack: '{' names a scope from the code before it. */
 static int
 source_braces(struct src *S, const char *m, size_t n)
@@ -1233,7 +1265,7 @@ source_braces(struct src *S, const char *m, size_t n)
 	if (S->x->kind == SRC_CLIKE && i < n && m[i] == '#') {
 		/* a preprocessor line ends what came before and names nothing */
 		buf_reset(&S->header);
-		S->hparen = 0;
+		S->hparen = S->hangle = 0;
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -1241,8 +1273,17 @@ source_braces(struct src *S, const char *m, size_t n)
 			S->hparen++;
 		else if (m[i] == ')' && S->hparen > 0)
 			S->hparen--;
-		if ((m[i] == '{' || m[i] == '}') && S->hparen > 0) {
-			/* an object in a decorator's arguments, a callback: the header goes on */
+		else if (m[i] == '<')
+			S->hangle++;
+		else if (m[i] == '>' && S->hangle > 0 && (i == 0 || (m[i - 1] != '-' &&
+		    m[i - 1] != '=')))
+			S->hangle--;
+		if ((m[i] == '{' || m[i] == '}') && (S->hparen > 0 || (S->hangle > 0 &&
+		    source_generic_decl(S, S->header.p, S->header.len)))) {
+			/*
+			 * an object in a decorator's arguments, a callback, a type parameter's
+			 * default ("class W<T = {}>"): the header goes on
+			 */
 			if (m[i] == '{') {
 				if (S->nscopes < SRC_MAXSCOPE)
 					S->scopes[S->nscopes].name = NULL;
@@ -1267,11 +1308,14 @@ source_braces(struct src *S, const char *m, size_t n)
 				free(name);
 			S->nscopes++;
 			buf_reset(&S->header);
+			S->hangle = 0;
 		} else if (m[i] == '}') {
 			source_pop(S);
 			buf_reset(&S->header);
+			S->hangle = 0;
 		} else if (m[i] == ';') {
 			buf_reset(&S->header);
+			S->hangle = 0;
 		} else if (S->header.len < SRC_HEADER &&
 		    (S->header.len > 0 || (m[i] != ' ' && m[i] != '\t'))) {
 			if (buf_addc(&S->header, m[i]) == -1)

@@ -315,6 +315,8 @@ static const struct pb_case pb_cases[] = {
 	{ "c undocumented", "a.c", PB_REPEAT, "", "int\nf(void)\n{\n\treturn g(1);\n}\n", NULL, NULL, "", NULL },
 	{ "c parens braces", "a.c", PB_REPEAT, "int f(", "{", NULL, NULL, "", NULL },
 	{ "c paren open", "a.c", PB_REPEAT, "", "(\n", NULL, NULL, "/** a */\nint f(void);\n", NULL },
+	{ "ts generic defaults", "a.ts", PB_REPEAT, "/** a */\nclass A<", "T = {", NULL, NULL, ">\n", NULL },
+	{ "ts generic classes", "a.ts", PB_REPEAT, "", "/** a */\nclass A<T = {}> {\n  /** b */\n  m() {}\n}\n", NULL, NULL, "", NULL },
 	{ "ts decorators", "a.ts", PB_REPEAT, "", "@A({ a: 1 })\nclass B {\n  m() {}\n}\n", NULL, NULL, "", NULL },
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
 	{ "md tabs", "a.md", PB_REPEAT, "", "=== \"a\"\n", NULL, NULL, "", NULL },

@@ -1025,6 +1025,78 @@ test_overview(void)
 	buf_release(&b);
 }
 
+static void
+test_ts_members(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "/** Module-level doc. */\n"
+	    "import x from 'y';\n"
+	    "\n"
+	    "/** Default handler. */\n"
+	    "export default async function handler(req: Request): Promise<Response> {\n"
+	    "  return new Response();\n"
+	    "}\n"
+	    "\n"
+	    "/** A generator. */\n"
+	    "export function* ids(): Generator<number> {}\n"
+	    "\n"
+	    "/** Store of values. */\n"
+	    "export interface Store<V> {\n"
+	    "  /** Gets a value. */\n"
+	    "  get(key: string): V | undefined;\n"
+	    "  /** Sets a value. */\n"
+	    "  set(key: string, v: V): this;\n"
+	    "}\n"
+	    "\n"
+	    "/** Kinds. */\n"
+	    "export enum Kind { A, B }\n"
+	    "\n"
+	    "/** Alias. */\n"
+	    "export type Id = string | number;\n"
+	    "\n"
+	    "/** Legacy. */\n"
+	    "exports.legacy = function (a, b) { return a; };\n"
+	    "\n"
+	    "/**\n"
+	    " * Widget class.\n"
+	    " */\n"
+	    "export abstract class Widget<T extends object = {}> extends Base<T> implements I {\n"
+	    "  /** The size. */\n"
+	    "  readonly size: number = 0;\n"
+	    "  /** Builds it. */\n"
+	    "  constructor(private readonly opts: Options = {}) { super(); }\n"
+	    "  /** Renders. */\n"
+	    "  protected abstract render(): void;\n"
+	    "  /** Static factory. */\n"
+	    "  static create<T>(o?: Partial<T>): Widget<T> { return null!; }\n"
+	    "  /** Getter. */\n"
+	    "  get name(): string { return ''; }\n"
+	    "}\n";
+
+	if (parse("src/t.ts", src, &d) != 0)
+		return;
+	is_str(s_code(crumb(&d, "t.ts > handler"), 0), "export default async function "
+	    "handler(req: Request): Promise<Response>", "ts: default export");
+	is_str(s_code(crumb(&d, "t.ts > Store.get"), 0), "get(key: string): V | undefined;",
+	    "ts: interface method");
+	is_str(s_code(crumb(&d, "t.ts > Kind"), 0), "export enum Kind", "ts: enum");
+	is_str(s_code(crumb(&d, "t.ts > Id"), 0), "export type Id = string | number;",
+	    "ts: type alias");
+	is_str(s_text(crumb(&d, "t.ts > legacy")), "Legacy.", "js: exports.name = function");
+	s = crumb(&d, "t.ts > Widget");
+	is_str(s_code(s, 0), "export abstract class Widget<T extends object = {}> extends "
+	    "Base<T> implements I", "ts: a type parameter's default {} is not the body");
+	is_str(s_code(crumb(&d, "t.ts > Widget.constructor"), 0), "constructor(private "
+	    "readonly opts: Options = {})", "ts: members of a generic class qualified");
+	is_str(s_text(crumb(&d, "t.ts > Widget.render")), "Renders.", "ts: abstract method");
+	is_str(s_code(crumb(&d, "t.ts > Widget.create"), 0), "static create<T>(o?: "
+	    "Partial<T>): Widget<T>", "ts: static generic method");
+	is_str(s_code(crumb(&d, "t.ts > Widget.name"), 0), "get name(): string", "ts: getter");
+	doc_release(&d);
+}
+
 int
 main(void)
 {
@@ -1043,5 +1115,6 @@ main(void)
 	test_python_examples();
 	test_go_example();
 	test_overview();
+	test_ts_members();
 	return tap_done();
 }
