@@ -174,16 +174,23 @@ source_skip_group(const char *s)
 	return s;
 }
 
-/* Skips Rust attributes "#[...]" / "#![...]" and C#-style "[...]" / Java "@Name(...)". */
+/*
+ * Skips Rust attributes "#[...]" / "#![...]", C#-style "[...]", Java "@Name(...)" and a C++
+ * "template <...>" head.
+ */
 static const char *
 source_skip_attrs(const char *s, enum src_kind kind)
 {
-	char	 w[64];
+	const char	*p;
+	char		 w[64];
 
 	for (;;) {
 		s = source_skipws(s);
 		if (s[0] == '#' && (s[1] == '[' || (s[1] == '!' && s[2] == '[')))
 			s = source_skip_group(s + (s[1] == '!' ? 2 : 1));
+		else if (kind == SRC_CLIKE && strncmp(s, "template", 8) == 0 &&
+		    *(p = source_skipws(s + 8)) == '<')
+			s = source_skip_group(p);
 		else if (kind == SRC_CLIKE && s[0] == '[')
 			s = source_skip_group(s);
 		else if (kind == SRC_CLIKE && s[0] == '@' && source_isid(s[1])) {
@@ -1200,6 +1207,32 @@ source_clike_scope(const char *h)
 	}
 }
 
+/* A C++ operator's name ("operator<", "operator()") ending right before paren, or NULL. */
+static char *
+source_operator(const char *h, const char *paren)
+{
+	const char	*e = paren, *s, *q;
+	struct buf	 b;
+
+	if (e - h >= 2 && e[-1] == ')' && e[-2] == '(')
+		e -= 2;		/* operator() */
+	for (s = e; s > h && strchr("+-*/%^&|~!=<>[], \t", s[-1]) != NULL; s--)
+		;
+	if (s - h < 8 || strncmp(s - 8, "operator", 8) != 0 ||
+	    (s - h > 8 && source_isid(s[-9])))
+		return NULL;
+	buf_init(&b);
+	if (buf_adds(&b, "operator") == -1)
+		goto fail;
+	for (q = s; q < paren; q++)
+		if (*q != ' ' && *q != '\t' && buf_addc(&b, *q) == -1)
+			goto fail;
+	return buf_detach(&b);
+fail:
+	buf_release(&b);
+	return NULL;
+}
+
 /* Names a documented C-family item from its header (masked code), or NULL. */
 static char *
 source_clike_name(const char *h)
@@ -1225,6 +1258,8 @@ source_clike_name(const char *h)
 		return source_word_before(p, colon != NULL ? colon : eq);
 	}
 	if (paren != NULL) {
+		if ((name = source_operator(p, paren)) != NULL)
+			return name;
 		name = source_word_before(p, paren);
 		if (name != NULL && !source_is(name, clike_stop_kw))
 			return name;
@@ -1398,6 +1433,22 @@ source_file_opener(const char *m)
 	return 0;
 }
 
+/*
+ * 1 when the masked line m[0..n) holds code after its attributes or annotations: the item
+ * is on the same line ("[[nodiscard]] int f();", "@Override public void run() {").
+ */
+static int
+source_code_after_attrs(struct src *S, const char *m, size_t n)
+{
+	char	 t[512];
+
+	if (n >= sizeof(t))
+		return 1;
+	memcpy(t, m, n);
+	t[n] = '\0';
+	return *source_skipws(source_skip_attrs(t, S->x->kind)) != '\0';
+}
+
 /* Emits the pending doc for the item at line i (from byte from on). */
 static int
 source_item(struct src *S, size_t i, size_t from, const char *doc)
@@ -1543,8 +1594,9 @@ source_parse_braces(struct src *S)
 		}
 		if (pending && !attr && !source_blank_code(S, i)) {
 			t = source_skipws(m);
-			if ((rust && t[0] == '#' && (t[1] == '[' || t[1] == '!')) ||
-			    (!rust && (t[0] == '@' || t[0] == '['))) {
+			if (((rust && t[0] == '#' && (t[1] == '[' || t[1] == '!')) ||
+			    (!rust && (t[0] == '@' || t[0] == '['))) &&
+			    !source_code_after_attrs(S, m, n)) {
 				attr = 1;
 				adepth = 0;
 			} else {

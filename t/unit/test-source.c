@@ -1097,6 +1097,102 @@ test_ts_members(void)
 	doc_release(&d);
 }
 
+static void
+test_templates_generics(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*cpp =
+	    "#pragma once\n"
+	    "namespace util {\n"
+	    "/// A growable vector.\n"
+	    "template <typename T, typename Alloc = std::allocator<T>>\n"
+	    "class Vec {\n"
+	    "public:\n"
+	    "    /// Appends x.\n"
+	    "    void push_back(const T &x);\n"
+	    "    /// Compares.\n"
+	    "    bool operator<(const Vec &o) const { return size_ < o.size_; }\n"
+	    "    /// Size.\n"
+	    "    [[nodiscard]] size_t size() const noexcept { return size_; }\n"
+	    "private:\n"
+	    "    size_t size_;\n"
+	    "};\n"
+	    "\n"
+	    "/// Swaps two vectors.\n"
+	    "template <typename T>\n"
+	    "void swap(Vec<T> &a, Vec<T> &b) noexcept;\n"
+	    "}  // namespace util\n";
+	const char			*java =
+	    "package a;\n"
+	    "\n"
+	    "/** Utilities. */\n"
+	    "public final class Util {\n"
+	    "    private Util() {}\n"
+	    "\n"
+	    "    /**\n"
+	    "     * Largest element.\n"
+	    "     * @param <T> element type\n"
+	    "     * @param list the list\n"
+	    "     * @return the largest\n"
+	    "     */\n"
+	    "    public static <T extends Comparable<? super T>> T max(List<? extends T> list) {\n"
+	    "        return null;\n"
+	    "    }\n"
+	    "\n"
+	    "    /** Inner builder. */\n"
+	    "    public static class Builder {\n"
+	    "        /** Builds. */\n"
+	    "        public Util build() { return new Util(); }\n"
+	    "    }\n"
+	    "\n"
+	    "    /** Colors. */\n"
+	    "    public enum Color {\n"
+	    "        /** Red. */\n"
+	    "        RED(\"r\"),\n"
+	    "        /** Green. */\n"
+	    "        GREEN(\"g\");\n"
+	    "\n"
+	    "        Color(String s) {}\n"
+	    "    }\n"
+	    "}\n"
+	    "\n"
+	    "/** Something that greets. */\n"
+	    "interface Greeter {\n"
+	    "    /** Greets. */\n"
+	    "    default String greet(String name) { return \"hi \" + name; }\n"
+	    "}\n";
+
+	if (parse("include/util/v.hpp", cpp, &d) != 0)
+		return;
+	s = crumb(&d, "v.hpp > util::Vec");
+	is_str(s_code(s, 0), "template <typename T, typename Alloc = std::allocator<T>>\n"
+	    "class Vec", "c++: class template named by the class, not a parameter");
+	ok(crumb(&d, "v.hpp > util::Vec::push_back") != NULL,
+	    "c++: members of a class template qualified");
+	is_str(s_code(crumb(&d, "v.hpp > util::Vec::operator<"), 0),
+	    "bool operator<(const Vec &o) const", "c++: an operator named");
+	is_str(s_code(crumb(&d, "v.hpp > util::Vec::size"), 0),
+	    "[[nodiscard]] size_t size() const noexcept",
+	    "c++: an attribute on the item's line");
+	is_str(s_text(crumb(&d, "v.hpp > util::swap")), "Swaps two vectors.",
+	    "c++: function template");
+	doc_release(&d);
+
+	if (parse("src/main/java/a/Util.java", java, &d) != 0)
+		return;
+	s = crumb(&d, "Util.java > Util.max");
+	is_str(s_code(s, 0), "public static <T extends Comparable<? super T>> T max(List<? "
+	    "extends T> list)", "java: generic method");
+	is_str(s_text(crumb(&d, "Util.java > Util.Builder.build")), "Builds.",
+	    "java: nested class member");
+	is_str(s_code(crumb(&d, "Util.java > Util.Color.RED"), 0), "RED(\"r\"),",
+	    "java: enum constant");
+	is_str(s_code(crumb(&d, "Util.java > Greeter.greet"), 0),
+	    "default String greet(String name)", "java: interface default method");
+	doc_release(&d);
+}
+
 int
 main(void)
 {
@@ -1116,5 +1212,6 @@ main(void)
 	test_go_example();
 	test_overview();
 	test_ts_members();
+	test_templates_generics();
 	return tap_done();
 }
