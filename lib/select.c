@@ -75,7 +75,8 @@ static const char *const select_source_dirs[] = {
 static const char *const select_source_globs[] = {
 	"*_test.go", "*_test.py", "test_*.py", "conftest.py", "*.test.[jt]s", "*.test.[jt]sx",
 	"*.spec.[jt]s", "*.spec.[jt]sx", "*.min.js", "*.bundle.js", "*.pb.go", "*_pb2.py",
-	"*.pb.h", "*.pb.cc", "*.generated.*", "*_generated.*", "*Test.java", "*Tests.java",
+	"*_pb2_grpc.py", "*_pb.js", "*_pb.d.ts", "*_grpc_pb.js", "*.pb.swift", "*.pb.h",
+	"*.pb.cc", "*.generated.*", "*_generated.*", "*Test.java", "*Tests.java",
 	"*Test.kt", "*Tests.cs", "*Tests.swift", "*_spec.rb", "*_test.rb", NULL
 };
 

@@ -612,6 +612,9 @@ test_generated(void)
 	ok(!sel(&r, "third_party/zlib/zlib.h") && !sel(&r, "web/node_modules/a/index.js"),
 	    "third_party/, node_modules/");
 	ok(!sel(&r, "external/googletest/gtest.h"), "external/");
+	ok(!sel(&r, "api/v1/store_pb2_grpc.py") && !sel(&r, "web/gen/store_pb.js") &&
+	    !sel(&r, "web/gen/store_grpc_pb.js") && !sel(&r, "web/gen/store_pb.d.ts") &&
+	    !sel(&r, "Sources/Store.pb.swift"), "protobuf and grpc outputs by name");
 	ok(sel(&r, "src/external.c") && sel(&r, "src/vendorize.py"),
 	    "files named like the folders are kept");
 }
