@@ -9,7 +9,12 @@
  * or trait, tracked with a brace stack or, for Python and Ruby, with indentation) and feeds
  * the comment text, as Markdown, to markdown_parse_fragment(): one section per doc comment
  * titled with the symbol, plus one per heading inside it, the item's signature closing the
- * first one. Text outside doc comments never becomes prose.
+ * first one. Before that, each language's comment conventions become Markdown: JSDoc and
+ * Javadoc tags one paragraph each, @example and <pre>{@code} blocks fences (source_tags),
+ * doctests, reST literal blocks and code directives fences and Google-style sections lists
+ * (source_pydoc), Go's indented blocks fences (source_godoc). Text outside doc comments
+ * never becomes prose. On request (source_parse_overview) a file with little documentation
+ * gets one more section listing its main signatures, for the LLM to describe.
  */
 #include "config.h"
 
