@@ -889,7 +889,14 @@ test_go_example(void)
 	    "}\n"
 	    "\n"
 	    "// MaxSize is the default size.\n"
-	    "const MaxSize = 128\n";
+	    "const MaxSize = 128\n"
+	    "\n"
+	    "// Put stores a value, for example:\n"
+	    "//\tc.Put(\"k\", v)\n"
+	    "// and then:\n"
+	    "//   - it is kept\n"
+	    "//   - it is evicted last\n"
+	    "func Put(k string, v any) {}\n";
 
 	if (parse("cache/cache.go", src, &d) != 0)
 		return;
@@ -903,6 +910,11 @@ test_go_example(void)
 	    "go: generic receiver signature");
 	s = crumb(&d, "cache.go > MaxSize");
 	is_str(s_code(s, 0), "const MaxSize = 128", "go: const");
+	s = crumb(&d, "cache.go > Put");
+	is_str(s_code(s, 0), "c.Put(\"k\", v)",
+	    "go: an indented line right after text is code (Go's rule, not Markdown's)");
+	ok(s_text(s) != NULL && strstr(s_text(s), "it is kept") != NULL &&
+	    strstr(s_text(s), "c.Put") == NULL, "go: an indented list stays text");
 	doc_release(&d);
 }
 
