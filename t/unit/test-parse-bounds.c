@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "ctxd.h"
+#include "doc.h"
 #include "llmstxt.h"
 #include "tap.h"
 
@@ -298,6 +299,30 @@ static const struct pb_case pb_cases[] = {
 	{ "md html attr2", "a.md", PB_REPEAT, "<div>\n", "{:", NULL, NULL, "}\n", NULL },
 	{ "md heading attr", "a.md", PB_REPEAT, "# ", "{", NULL, NULL, "\n", NULL },
 	{ "md vitepress deep", "a.md", PB_REPEAT, "", ":::", NULL, NULL, "\n", NULL },
+	{ "java pre blocks", "A.java", PB_REPEAT, "/**\n", " * <pre>{@code\n * a\n * }</pre>\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java pre open", "A.java", PB_REPEAT, "/**\n * <pre>\n", " * a\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java inline code", "A.java", PB_REPEAT, "/** ", "{@code a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "java param lt", "A.java", PB_REPEAT, "/** ", "@param <a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "py code-blocks", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    .. code-block:: python\n\n        x\n\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py directive options", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    .. code:: c\n", "        :a: b\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py sections", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    Args:\n        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py section entries", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    Args:\n", "        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py doctest lines", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    >>> x\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py literal stair", "a.py", PB_STAIR, "def f():\n    \"\"\"a\n", " ", NULL, "x::\n", "    \"\"\"\n", NULL },
+	{ "py undocumented defs", "a.py", PB_COUNT, "", "def f%zu(a,\n      b):\n    return a\n", NULL, NULL, "", NULL },
+	{ "go example lines", "a.go", PB_REPEAT, "// a\n//\n", "//\tx\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go example blocks", "a.go", PB_REPEAT, "", "// a\n//\n//\tx\n//\n// b\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go undocumented", "a.go", PB_COUNT, "package a\n", "func F%zu() {\n\treturn\n}\n", NULL, NULL, "", NULL },
+	{ "c undocumented", "a.c", PB_REPEAT, "", "int\nf(void)\n{\n\treturn g(1);\n}\n", NULL, NULL, "", NULL },
+	{ "c parens braces", "a.c", PB_REPEAT, "int f(", "{", NULL, NULL, "", NULL },
+	{ "c paren open", "a.c", PB_REPEAT, "", "(\n", NULL, NULL, "/** a */\nint f(void);\n", NULL },
+	{ "ts generic defaults", "a.ts", PB_REPEAT, "/** a */\nclass A<", "T = {", NULL, NULL, ">\n", NULL },
+	{ "ts generic classes", "a.ts", PB_REPEAT, "", "/** a */\nclass A<T = {}> {\n  /** b */\n  m() {}\n}\n", NULL, NULL, "", NULL },
+	{ "cpp templates", "a.hpp", PB_REPEAT, "", "/// a\ntemplate <typename T = std::vector<int>>\nclass A {\n  /// b\n  bool operator<(const A &o) const;\n};\n", NULL, NULL, "", NULL },
+	{ "cpp template open", "a.hpp", PB_REPEAT, "/// a\ntemplate ", "<", NULL, NULL, "\nclass A {};\n", NULL },
+	{ "cpp operators", "a.hpp", PB_REPEAT, "/// a\nbool operator", "<", NULL, NULL, "(int);\n", NULL },
+	{ "cpp attrs on line", "a.hpp", PB_REPEAT, "", "/// a\n[[nodiscard]] int f();\n", NULL, NULL, "", NULL },
+	{ "ts decorators", "a.ts", PB_REPEAT, "", "@A({ a: 1 })\nclass B {\n  m() {}\n}\n", NULL, NULL, "", NULL },
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
 	/* llms.txt: structure and splitting (lib/llmstxt.c) */
 	{ "llms links", "llms", PB_REPEAT, "# T\n> s\n## S\n", "- [a](/b): c\n", NULL, NULL, "", NULL },
@@ -431,7 +456,7 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 	struct pb_budget bu;
 	struct doc	 d;
 	double		 best = -1, t;
-	int		 r;
+	int		 r, added;
 
 	*stopped = 0;
 	for (r = 0; r < reps; r++) {
@@ -442,8 +467,10 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		bu.start = pb_cpu();
 		if (strcmp(c->path, "llms") == 0)
 			pb_llms(in);	/* the llms.txt structure parser and splitter */
-		else if (doc_parse_poll(c->path, in->p, in->len, &d, &poll) == 0)
-			doc_release(&d);
+		else if ((source_is_source(c->path) ? source_parse_overview(c->path, in->p,
+		    in->len, &d, &poll, &added) : doc_parse_poll(c->path, in->p, in->len, &d,
+		    &poll)) == 0)
+			doc_release(&d);	/* (source files: with the overview pass) */
 		t = pb_cpu() - bu.start;
 		if (poll.stopped) {
 			*stopped = 1;
