@@ -56,7 +56,7 @@ enum website_skip {
 static const char *const website_skip_text[SKIP_N] = {
 	"disallowed by robots.txt", "out of scope", "excluded by excludePatterns",
 	"too big (setting sources.max_page_kb)", "not HTML or Markdown", "failed",
-	"marked noindex", "duplicates", "redirected out of scope",
+	"marked noindex", "duplicates (same URL or content)", "redirected out of scope",
 	"deeper than maxDepth",
 };
 
@@ -463,36 +463,42 @@ website_get(struct website *w, struct fetch_req *q, const char *url, size_t max)
 }
 
 /*
- * robots.txt of the site: a 4xx answer or none allows everything; a 5xx or a failure
- * disallows everything (RFC 9309), which the start URL then reports.
+ * robots.txt of the site: a 4xx answer allows everything; a 5xx disallows everything
+ * (RFC 9309), which the start URL then reports; no answer at all (the site cannot be
+ * reached, the address policy refuses it) fails the job with why (-1 with err).
  */
 static int
-website_robots(struct website *w)
+website_robots(struct website *w, char *err, size_t errsz)
 {
 	struct fetch_req q;
 	char		*url = NULL;
 	int		 rc = -1;
 
 	if (asprintf(&url, "%s://%s:%s/robots.txt", w->scheme, w->host, w->port) == -1)
-		return -1;
+		goto nomem;
 	website_get(w, &q, url, ROBOTS_MAX_BYTES);
 	if ((q.result == FETCH_OK && q.status >= 200 && q.status < 300) ||
 	    q.result == FETCH_ETOOBIG) {
 		if (robots_parse(q.answer.p != NULL ? q.answer.p : "", q.answer.len,
 		    WEBSITE_AGENT, &w->robots) == -1)
-			goto out;
+			goto nomem;
 		jobs_log(w->c->db, w->c->job_id, "info", "robots.txt: %zu rules for %s, "
 		    "crawl delay %ld ms, %zu sitemaps", w->robots.n, WEBSITE_AGENT,
 		    w->robots.delay_ms, w->robots.nsitemaps);
-	} else if (q.result != FETCH_OK || q.status >= 500) {
+	} else if (q.result != FETCH_OK) {
+		backend_http_error(&q, err, errsz);
+		goto out;
+	} else if (q.status >= 500) {
 		w->robots.disallow_all = 1;
-		jobs_log(w->c->db, w->c->job_id, "warning", "robots.txt could not be "
-		    "read (%s): nothing may be fetched", q.result == FETCH_OK ?
-		    "a server error" : q.error);
+		jobs_log(w->c->db, w->c->job_id, "warning", "robots.txt answered HTTP "
+		    "%ld: nothing may be fetched", q.status);
 	}
 	if (w->robots.delay_ms > w->delay_ms)
 		w->delay_ms = w->robots.delay_ms;
 	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errsz, "out of memory");
 out:
 	fetch_req_release(&q);
 	free(url);
@@ -1014,8 +1020,8 @@ website_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t 
 	netpolicy_load(c->db, c->datadir);
 	if (!c->full)
 		website_links_load(w);
-	if (website_robots(w) == -1)
-		goto nomem;
+	if (website_robots(w, err, errsz) == -1)
+		goto out;
 	if ((start = website_resolve(NULL, c->url)) == NULL ||
 	    (path = website_path(start)) == NULL)
 		goto nomem;
