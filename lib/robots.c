@@ -2,45 +2,56 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "robots.h"
 
+/* The next '*' of p[i..pl), or pl. */
+static size_t
+robots_star(const char *p, size_t i, size_t pl)
+{
+	const char	*q = memchr(p + i, '*', pl - i);
+
+	return q != NULL ? (size_t)(q - p) : pl;
+}
+
 int
 robots_match(const char *p, size_t pl, const char *s, int whole)
 {
-	size_t	 i = 0, j = 0, star = SIZE_MAX, mark = 0, sl = strlen(s);
-	int	 anchored = whole;
+	const char	*q;
+	size_t		 sl = strlen(s), i, e, pos;
+	int		 anchored = whole;
 
 	if (!whole && pl > 0 && p[pl - 1] == '$') {
 		anchored = 1;
 		pl--;
 	}
 	/*
-	 * Wildcard matching that backtracks to the last '*' only: linear in s for each
-	 * character of p. A prefix match is a match of p followed by an implicit '*'.
+	 * The literal pieces between the '*'s, each at its leftmost place after the one
+	 * before (leftmost is right when '*' is the only wildcard): linear in p and s. The
+	 * first piece starts s; the last ends it when anchored.
 	 */
-	while (j < sl) {
-		if (i == pl && !anchored)
-			return 1;
-		if (i < pl && p[i] == '*') {
-			star = i++;
-			mark = j;
-		} else if (i < pl && p[i] == s[j]) {
-			i++;
-			j++;
-		} else if (star != SIZE_MAX) {
-			i = star + 1;
-			j = ++mark;
-		} else
-			return 0;
+	e = robots_star(p, 0, pl);
+	if (e > sl || memcmp(p, s, e) != 0)
+		return 0;
+	if (e == pl)
+		return anchored ? sl == pl : 1;
+	pos = e;
+	for (i = e + 1; i <= pl; i = e + 1) {
+		e = robots_star(p, i, pl);
+		if (e == pl && anchored)	/* the last piece ends s */
+			return sl - pos >= e - i && memcmp(s + sl - (e - i), p + i, e - i) == 0;
+		if (e > i) {
+			if ((q = memmem(s + pos, sl - pos, p + i, e - i)) == NULL)
+				return 0;
+			pos = (size_t)(q - s) + (e - i);
+		}
+		if (e == pl)
+			break;
 	}
-	while (i < pl && p[i] == '*')
-		i++;
-	return i == pl;
+	return 1;
 }
 
 /* The state of the parse: which groups the current one belongs to. */

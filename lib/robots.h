@@ -7,8 +7,7 @@
  * matching rule allows it (an Allow wins a tie) or no rule matches.
  *
  * Bounded: at most ROBOTS_MAX_BYTES of the file are read, ROBOTS_MAX_RULES rules and
- * ROBOTS_MAX_SITEMAPS sitemaps kept; matching a path costs at most the path's length times
- * the pattern's.
+ * ROBOTS_MAX_SITEMAPS sitemaps kept; matching a path is linear in the path and the rules.
  */
 #ifndef ROBOTS_H
 #define ROBOTS_H
@@ -16,7 +15,7 @@
 #include <stddef.h>
 
 #define ROBOTS_MAX_BYTES	(512 * 1024)
-#define ROBOTS_MAX_RULES	4096
+#define ROBOTS_MAX_RULES	1000
 #define ROBOTS_MAX_SITEMAPS	16
 #define ROBOTS_MAX_DELAY_MS	60000L
 

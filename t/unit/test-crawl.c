@@ -62,7 +62,12 @@ test_robots(void)
 	is_int(allowed("", "/a"), 1, "robots: an empty file allows all");
 	is_int(robots_match("/docs/*", 7, "/docs/a/b.html", 1), 1, "glob: '*' crosses '/'");
 	is_int(robots_match("*.pdf", 5, "/docs/a.pdf.html", 1), 0, "glob: whole path");
-	is_int(robots_match("/a*b*c", 6, "/aXbYbZc", 1), 1, "glob: backtracking");
+	is_int(robots_match("/a*b*c", 6, "/aXbYbZc", 1), 1, "glob: pieces in order");
+	is_int(robots_match("/a*b$", 5, "/ab", 0), 1, "robots: '*' may match nothing");
+	is_int(robots_match("/a*b$", 5, "/abc", 0), 0, "robots: '$' after a '*'");
+	is_int(robots_match("/a*bb$", 6, "/abbb", 0), 1, "robots: the last piece ends the path");
+	is_int(robots_match("*", 1, "/x", 1), 1, "glob: '*' alone");
+	is_int(robots_match("/x", 2, "/xy", 1), 0, "glob: no '*' is the whole path");
 }
 
 static void

@@ -21,6 +21,9 @@
 #include <time.h>
 
 #include "ctxd.h"
+#include "links.h"
+#include "robots.h"
+#include "sitemap.h"
 #include "tap.h"
 
 /* How an input is made from its pieces, up to a size. */
@@ -300,6 +303,17 @@ static const struct pb_case pb_cases[] = {
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
 	{ "md tabs", "a.md", PB_REPEAT, "", "=== \"a\"\n", NULL, NULL, "", NULL },
 	{ "llms", "llms.txt", PB_REPEAT, "", "- [a](b): c\n", NULL, NULL, "", NULL },
+	/* the crawler's parsers (lib/robots.c, sitemap.c, links.c): see pb_crawl */
+	{ "robots rules", "crawl:robots", PB_COUNT, "User-agent: ctxd\n", "Disallow: /a%zu*b*c\n", NULL, NULL, "", NULL },
+	{ "robots long pattern", "crawl:robots", PB_REPEAT, "User-agent: *\nDisallow: /", "*a", NULL, NULL, "$\n", NULL },
+	{ "robots groups", "crawl:robots", PB_REPEAT, "", "User-agent: x\nUser-agent: ctxd\nAllow: /a*\n", NULL, NULL, "", NULL },
+	{ "sitemap urls", "crawl:sitemap", PB_COUNT, "<urlset>", "<url><loc>http://h/%zu</loc></url>", NULL, NULL, "</urlset>", NULL },
+	{ "html links", "crawl:html", PB_COUNT, "<html><body>", "<a href=\"/p%zu\">x</a>", NULL, NULL, "", NULL },
+	{ "html deep", "crawl:html", PB_SPLIT, "<html><body>", "<div>", "<a href=a>", "</div>", "", NULL },
+	{ "html long attr", "crawl:html", PB_REPEAT, "<a href=\"", "a", NULL, NULL, "\">", NULL },
+	{ "md links", "crawl:md", PB_REPEAT, "", "[a](b) ", NULL, NULL, "", NULL },
+	{ "md open links", "crawl:md", PB_REPEAT, "", "](", NULL, NULL, "", NULL },
+	{ "md autolinks", "crawl:md", PB_REPEAT, "", "<http://", NULL, NULL, "", NULL },
 };
 
 #define PB_NCASES	(sizeof(pb_cases) / sizeof(pb_cases[0]))
@@ -364,6 +378,34 @@ pb_gen(const struct pb_case *c, size_t size, struct buf *b)
 	buf_adds(b, c->tail);
 }
 
+/*
+ * The crawler's parsers, by the case's path "crawl:robots|sitemap|html|md": a robots.txt
+ * is also asked about a long path (matching must stay linear in the rules and the path).
+ */
+static void
+pb_crawl(const char *kind, const struct buf *in)
+{
+	static char	 path[2048];
+	struct robots	 r;
+	struct sitemap	 s;
+	struct links	 l;
+
+	if (path[0] == '\0') {
+		memset(path, 'a', sizeof(path) - 2);
+		path[0] = '/';
+		path[sizeof(path) - 2] = 'b';
+	}
+	if (strcmp(kind, "robots") == 0 && robots_parse(in->p, in->len, "ctxd", &r) == 0) {
+		(void)robots_allowed(&r, path);
+		robots_release(&r);
+	} else if (strcmp(kind, "sitemap") == 0 && sitemap_parse(in->p, in->len, &s) == 0)
+		sitemap_release(&s);
+	else if (strcmp(kind, "html") == 0 && links_html(in->p, in->len, &l) == 0)
+		links_release(&l);
+	else if (strcmp(kind, "md") == 0 && links_markdown(in->p, in->len, &l) == 0)
+		links_release(&l);
+}
+
 /* CPU time of this process in seconds: other processes' load does not count. */
 static double
 pb_cpu(void)
@@ -408,7 +450,9 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		poll.fn = pb_budget_poll;
 		poll.arg = &bu;
 		bu.start = pb_cpu();
-		if (doc_parse_poll(c->path, in->p, in->len, &d, &poll) == 0)
+		if (strncmp(c->path, "crawl:", 6) == 0)
+			pb_crawl(c->path + 6, in);
+		else if (doc_parse_poll(c->path, in->p, in->len, &d, &poll) == 0)
 			doc_release(&d);
 		t = pb_cpu() - bu.start;
 		if (poll.stopped) {
