@@ -33,7 +33,7 @@ page docs/index.html Home '<p>Start here.</p>
 <a href="skip/x.html">skipped</a> <a href="d1.html">deep</a> <a href="big.html">big</a>
 <a href="data.json">data</a> <a href="copy.html">copy</a> <a href="moved">moved</a>
 <a href="go-meta">meta</a> <a href="go-loop">loop</a> <a href="missing.html">missing</a>
-<a href="stub.html">stub</a> <a href="mailto:a@b.example">mail</a>'
+<a href="stub.html">stub</a> <a href="mailto:a@b.example">mail</a> <a href="alias.html">alias</a>'
 page docs/guide.html Guide '<p>The HTML guide.</p>'
 printf '# Guide\n\nThe wombat setting controls burrows.\n\nSee [the FAQ](faq.html).\n' >"$S/docs/guide.md"
 printf '# FAQ\n\nQuokkas answer questions.\n' >"$S/docs/faq.md"
@@ -54,6 +54,7 @@ page docs/moved-here.html Moved '<p>moved here</p>'
 page docs/orphan.html Orphan '<p>only the sitemap names me</p>'
 page docs/stub.html Stub '<meta name="robots" content="noindex"><a href="stubchild.html">c</a>'
 page docs/stubchild.html StubChild '<p>linked from a noindex page</p>'
+page docs/alias.html Alias '<link rel="canonical" href="/docs/aliased.html"><p>the capybara page under two names</p>'
 page outside.html Outside '<p>out of scope</p>'
 cat >"$S/docs/sitemap.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
@@ -118,6 +119,10 @@ like "$docs" "/docs/guide.html $FIX_SITE/docs/guide.html" "the Markdown variant 
 like "$docs" "/docs/faq.html $FIX_SITE/docs/faq.html" "a link of a Markdown page is followed"
 unlike "$docs" "copy" "the same content under another URL is kept once"
 unlike "$docs" "stub.html" "a noindex page is not a document"
+like "$docs" "/docs/aliased.html $FIX_SITE/docs/aliased.html" "a page is kept under its canonical URL in scope"
+unlike "$docs" "/docs/alias.html" "... not under the URL that linked to it"
+grep -qxF /docs/aliased.html "$T/got1"
+ok $((!$?)) "... and the canonical URL is not fetched again"
 like "$(cat "$T/log1")" "skipped $FIX_SITE/docs/go-meta: redirected out of scope to http://169.254.169.254/latest/meta-data/" \
     "a redirect to the metadata address is refused, and the log says why"
 like "$(cat "$T/log1")" "skipped $FIX_SITE/docs/go-loop: redirected out of scope to http://127.0.0.2:$FIXPORT_SITE/docs/guide.html" \

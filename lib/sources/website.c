@@ -91,6 +91,7 @@ struct website {
 	struct buf	 links;		/* this run's, for the next */
 	size_t		 npages, nnew, nunchanged, nskip[SKIP_N], ndetail;
 	int		 started;	/* the start URL answered */
+	int		 cancelled;	/* the job's cancellation was requested */
 };
 
 static void
@@ -884,6 +885,9 @@ website_batch(struct website *w, struct backend_set *out, char *err, size_t errs
 	if (w->qhead == w->qn || w->npages >= (size_t)w->max_pages ||
 	    w->bytes >= w->max_bytes || website_timeout(w) <= 0)
 		return 0;
+	/* a cancelled job: the crawl stops here, the pipeline's next check ends the job */
+	if ((w->cancelled = jobs_cancel_requested(w->c->db, w->c->job_id)) == 1)
+		return 0;
 	memset(slots, 0, sizeof(slots));
 	if (w->delay_ms > 0 && w->npages > 0)
 		website_pause(w->delay_ms);
@@ -937,7 +941,9 @@ website_summary(struct website *w)
 	buf_release(&b);
 	if (left == 0)
 		return;
-	if (w->npages >= (size_t)w->max_pages)
+	if (w->cancelled)
+		jobs_log(w->c->db, w->c->job_id, "info", "stopped: the job is cancelled");
+	else if (w->npages >= (size_t)w->max_pages)
 		jobs_log(w->c->db, w->c->job_id, "warning", "stopped at maxPages %ld: %zu "
 		    "more links not followed", w->max_pages, left);
 	else if (w->bytes >= w->max_bytes)
