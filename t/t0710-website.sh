@@ -21,6 +21,8 @@ User-agent: ctxd
 Disallow: /docs/secret
 Allow: /docs/secret/ok$
 Crawl-delay: 0
+
+Sitemap: http://127.0.0.1:PORT/smap/index.xml
 R
 page() {	# page FILE TITLE BODY: an HTML page
 	printf '<!doctype html><html><head><title>%s</title></head><body><h1>%s</h1>%s</body></html>\n' \
@@ -56,13 +58,22 @@ page docs/stub.html Stub '<meta name="robots" content="noindex"><a href="stubchi
 page docs/stubchild.html StubChild '<p>linked from a noindex page</p>'
 page docs/alias.html Alias '<link rel="canonical" href="/docs/aliased.html"><p>the capybara page under two names</p>'
 page outside.html Outside '<p>out of scope</p>'
-cat >"$S/docs/sitemap.xml" <<EOF
+# robots.txt names a sitemap index outside the start folder; its sitemap names pages
+mkdir -p "$S/smap"
+cat >"$S/smap/index.xml" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>http://127.0.0.1:PORT/smap/pages.xml</loc></sitemap>
+</sitemapindex>
+EOF
+cat >"$S/smap/pages.xml" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 <url><loc>http://127.0.0.1:PORT/docs/orphan.html</loc></url>
 <url><loc>http://elsewhere.example/docs/x.html</loc></url>
 </urlset>
 EOF
+cp "$S/smap/pages.xml" "$S/docs/sitemap.xml"	# not read: robots.txt names one
 fixture_site site "$S" '
 	set $md "";
 	if ($http_accept ~ "text/markdown") { set $md ".md"; }
@@ -72,9 +83,11 @@ fixture_site site "$S" '
 	location = /docs/go-loop { return 302 http://127.0.0.2:$server_port/docs/guide.html; }
 	location = /docs/secret/ok { default_type text/html; }
 	location /boom/ { return 500; }
-	location /auth/ { return 401; }'
+	location /auth/ { return 401; }
+	location = /docs/old/ { return 301 /docs/old/none.html; }
+	location = /docs/away/ { return 301 /elsewhere/; }'
 fixtures_start
-sed -i "s/PORT/$FIXPORT_SITE/" "$S/docs/sitemap.xml"
+sed -i "s/PORT/$FIXPORT_SITE/" "$S/docs/sitemap.xml" "$S/smap/"*.xml "$S/robots.txt"
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 A="Authorization: Bearer $ADMIN"
@@ -95,7 +108,7 @@ is "$(wait_job "$ID")" finalized "the site is indexed"
 joblog "$job" >"$T/log1"
 diag "$(cat "$T/log1")"
 fetched >"$T/got1"
-for p in /robots.txt /docs/sitemap.xml /docs/index.html /docs/guide.html /docs/faq.html \
+for p in /robots.txt /smap/index.xml /smap/pages.xml /docs/index.html /docs/guide.html /docs/faq.html \
     /docs/secret/ok /docs/private/p.html /docs/d1.html /docs/d2.html /docs/d3.html \
     /docs/orphan.html /docs/moved /docs/moved-here.html /docs/go-meta /docs/go-loop \
     /docs/stub.html /docs/stubchild.html /docs/missing.html; do
@@ -103,7 +116,7 @@ for p in /robots.txt /docs/sitemap.xml /docs/index.html /docs/guide.html /docs/f
 	ok $? "fetched $p"
 done
 for p in /docs/secret/a.html /outside.html /other/x.html /docs/skip/x.html /docs/d4.html \
-    '/docs/guide.html?' /docs/x.html; do
+    '/docs/guide.html?' /docs/x.html /docs/sitemap.xml; do
 	grep -qxF "$p" "$T/got1"
 	ok $((!$?)) "not fetched: $p"
 done
@@ -135,7 +148,8 @@ like "$(cat "$T/log1")" "1 links excluded by excludePatterns" "... the excluded 
 like "$(cat "$T/log1")" "1 links deeper than maxDepth" "... the link deeper than maxDepth"
 like "$(cat "$T/log1")" "1 pages too big" "... the page too big"
 like "$(cat "$T/log1")" "2 pages redirected out of scope" "... the redirects out of scope"
-like "$(cat "$T/log1")" "sitemap $FIX_SITE/docs/sitemap.xml: 2 pages" "the sitemap is read"
+like "$(cat "$T/log1")" "sitemap $FIX_SITE/smap/index.xml: 1 sitemaps" "the sitemap index robots.txt names is read"
+like "$(cat "$T/log1")" "sitemap $FIX_SITE/smap/pages.xml: 2 pages" "... and the sitemap it names"
 snip=$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$ID' AND text LIKE '%wombat%';")
 is "$snip" 1 "the guide's text is a snippet"
 code=$(http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$ID" --data-urlencode "query=wombat setting")
@@ -177,6 +191,8 @@ fail_start() {	# fail_start URL-PATH WANT
 fail_start '/gone/?token=s3cret' "could not fetch $FIX_SITE/gone/: HTTP 404 Not Found"
 fail_start '/boom/?token=s3cret' "could not fetch $FIX_SITE/boom/: HTTP 500 Internal Server Error"
 fail_start '/auth/?token=s3cret' "could not fetch $FIX_SITE/auth/: HTTP 401 Unauthorized"
+fail_start '/docs/old/' "could not fetch $FIX_SITE/docs/old/none.html: HTTP 404 Not Found"
+fail_start '/docs/away/' "the start URL $FIX_SITE/docs/away/ redirects out of its scope to $FIX_SITE/elsewhere/"
 
 # --- the address policy: an address not listed is never connected to -----------------------
 ctxd_admin settings set fetch.allowed_networks 127.0.0.1/32 >/dev/null

@@ -63,7 +63,13 @@ static const char *const website_skip_text[SKIP_N] = {
 struct website_page {
 	char	*url;
 	int	 depth;
+	int	 start;		/* the start URL, or where it redirected to */
 };
+
+/* How a URL was met (website_follow). */
+#define WEBSITE_LINK		0
+#define WEBSITE_REDIRECT	1	/* a redirect's target */
+#define WEBSITE_START		2	/* ... of the start URL */
 
 /* One request of a batch. */
 struct website_slot {
@@ -90,7 +96,6 @@ struct website {
 	struct lh_table	*oldlinks;	/* page URL -> its links, the previous run's */
 	struct buf	 links;		/* this run's, for the next */
 	size_t		 npages, nnew, nunchanged, nskip[SKIP_N], ndetail;
-	int		 started;	/* the start URL answered */
 	int		 cancelled;	/* the job's cancellation was requested */
 };
 
@@ -208,9 +213,12 @@ website_path(const char *url)
 	return r;
 }
 
-/* 1 when url is within the scope (scheme, host, port, path prefix), else 0. */
+/*
+ * 1 when url is within the scope (scheme, host, port, and path prefix unless any_path),
+ * else 0.
+ */
 static int
-website_in_scope(const struct website *w, const char *url)
+website_in(const struct website *w, const char *url, int any_path)
 {
 	char	*scheme, *host, *port, *path;
 	int	 in = 0;
@@ -218,12 +226,18 @@ website_in_scope(const struct website *w, const char *url)
 	if (website_parts(url, &scheme, &host, &port, &path, NULL) == 0)
 		in = strcasecmp(scheme, w->scheme) == 0 && strcasecmp(host, w->host) == 0 &&
 		    strcmp(port, w->port) == 0 &&
-		    strncmp(path, w->prefix, strlen(w->prefix)) == 0;
+		    (any_path || strncmp(path, w->prefix, strlen(w->prefix)) == 0);
 	curl_free(scheme);
 	curl_free(host);
 	curl_free(port);
 	curl_free(path);
 	return in;
+}
+
+static int
+website_in_scope(const struct website *w, const char *url)
+{
+	return website_in(w, url, 0);
 }
 
 /* 1 when path matches one of the excludePatterns. */
@@ -276,7 +290,7 @@ out:
 /* ------------------------------------------------------------------ the frontier */
 
 static int
-website_enqueue(struct website *w, const char *url, int depth)
+website_enqueue(struct website *w, const char *url, int depth, int start)
 {
 	struct website_page *v;
 	size_t		 cap;
@@ -290,6 +304,7 @@ website_enqueue(struct website *w, const char *url, int depth)
 	}
 	if ((w->queue[w->qn].url = strdup(url)) == NULL)
 		return -1;
+	w->queue[w->qn].start = start;
 	w->queue[w->qn++].depth = depth;
 	return 0;
 }
@@ -302,7 +317,7 @@ website_enqueue(struct website *w, const char *url, int depth)
  */
 static int
 website_follow(struct website *w, const char *base, const char *href, int depth,
-    int redirect)
+    int how)
 {
 	char	*url, *path = NULL;
 	int	 rc = 0, added;
@@ -310,7 +325,7 @@ website_follow(struct website *w, const char *base, const char *href, int depth,
 	if ((url = website_resolve(base, href)) == NULL)
 		return 0;
 	if (!website_in_scope(w, url)) {
-		if (redirect) {
+		if (how != WEBSITE_LINK) {
 			w->nskip[SKIP_REDIRECT]++;
 			website_detail(w, "skipped %s: redirected out of scope to %s",
 			    base, url);
@@ -333,7 +348,7 @@ website_follow(struct website *w, const char *base, const char *href, int depth,
 	else if (depth > w->max_depth)
 		w->nskip[SKIP_DEPTH]++;
 	else
-		rc = website_enqueue(w, url, depth);
+		rc = website_enqueue(w, url, depth, how == WEBSITE_START);
 out:
 	free(url);
 	free(path);
@@ -524,10 +539,10 @@ website_sitemap(struct website *w, const char *url, int nested, int *found)
 	    s.is_index ? "sitemaps" : "pages");
 	for (i = 0; i < s.n && rc == 0; i++) {
 		if (s.is_index && !nested && i < WEBSITE_MAX_CHILDREN &&
-		    website_in_scope(w, s.locs[i]))
+		    website_in(w, s.locs[i], 1))
 			rc = website_sitemap(w, s.locs[i], 1, found);
 		else if (!s.is_index && w->max_depth >= 1)
-			rc = website_follow(w, NULL, s.locs[i], 1, 0);
+			rc = website_follow(w, NULL, s.locs[i], 1, WEBSITE_LINK);
 	}
 	sitemap_release(&s);
 out:
@@ -535,7 +550,10 @@ out:
 	return rc;
 }
 
-/* The sitemaps robots.txt names (on the same host), else the scope's sitemap.xml. */
+/*
+ * The sitemaps robots.txt names on the site (same scheme, host and port), else the scope's
+ * sitemap.xml.
+ */
 static int
 website_sitemaps(struct website *w)
 {
@@ -545,7 +563,7 @@ website_sitemaps(struct website *w)
 
 	for (i = 0; i < w->robots.nsitemaps && rc == 0; i++) {
 		if ((url = website_resolve(NULL, w->robots.sitemaps[i])) != NULL &&
-		    website_in_scope(w, url))
+		    website_in(w, url, 1))
 			rc = website_sitemap(w, url, 0, &found);
 		free(url);
 	}
@@ -631,14 +649,14 @@ website_page_links(struct website *w, const char *url, const struct links *l,
 	if (l != NULL && l->base != NULL && (b = website_resolve(url, l->base)) != NULL)
 		base = b;
 	for (i = 0; l != NULL && i < l->n && rc == 0; i++)
-		rc = website_follow(w, base, l->hrefs[i], depth + 1, 0);
+		rc = website_follow(w, base, l->hrefs[i], depth + 1, WEBSITE_LINK);
 	for (p = old; p != NULL && *p != '\0' && rc == 0; p = nl + 1) {
 		if ((nl = strchr(p, '\n')) == NULL)
 			break;
 		if ((href = strndup(p, (size_t)(nl - p))) == NULL)
 			rc = -1;
 		else
-			rc = website_follow(w, NULL, href, depth + 1, 0);
+			rc = website_follow(w, NULL, href, depth + 1, WEBSITE_LINK);
 		free(href);
 	}
 	free(b);
@@ -776,8 +794,27 @@ out:
 }
 
 /*
- * One answer of a batch. The start URL answering other than 2xx, 3xx or 304 fails the
- * job (-1 with err); another page's failure is counted and logged.
+ * 1 with err when the start URL url redirects out of its scope, to loc (the library should
+ * be added with the URL it moved to), else 0.
+ */
+static int
+website_start_away(struct website *w, const char *url, const char *loc, char *err,
+    size_t errsz)
+{
+	char	*to = website_resolve(url, loc);
+	int	 away = to == NULL || !website_in_scope(w, to);
+
+	if (away)
+		snprintf(err, errsz, "the start URL %s redirects out of its scope to %s: add "
+		    "the library with that URL", url, to != NULL ? to : "an unreadable URL");
+	free(to);
+	return away;
+}
+
+/*
+ * One answer of a batch. The start URL (or a redirect's target from it) answering other
+ * than 2xx, 3xx or 304 fails the job (-1 with err); another page's failure is counted and
+ * logged.
  */
 static int
 website_handle(struct website *w, struct website_slot *s, struct backend_set *out,
@@ -791,20 +828,18 @@ website_handle(struct website *w, struct website_slot *s, struct backend_set *ou
 		website_detail(w, "skipped %s: %s", s->page.url, q->error);
 		return 0;
 	}
-	if (q->result == FETCH_OK && q->status == 304 && s->st.hash[0] != '\0') {
-		w->started = 1;
+	if (q->result == FETCH_OK && q->status == 304 && s->st.hash[0] != '\0')
 		return website_unchanged(w, s, out);
-	}
 	if (q->result == FETCH_OK && q->status >= 300 && q->status < 400 &&
 	    fetch_answer_header(q, "Location", loc, sizeof(loc))) {
-		w->started = 1;
-		return website_follow(w, s->page.url, loc, s->page.depth, 1);
+		if (s->page.start && website_start_away(w, s->page.url, loc, err, errsz))
+			return -1;
+		return website_follow(w, s->page.url, loc, s->page.depth, s->page.start ?
+		    WEBSITE_START : WEBSITE_REDIRECT);
 	}
-	if (q->result == FETCH_OK && q->status >= 200 && q->status < 300) {
-		w->started = 1;
+	if (q->result == FETCH_OK && q->status >= 200 && q->status < 300)
 		return website_answer(w, s, out);
-	}
-	if (!w->started)
+	if (s->page.start)
 		return backend_http_error(q, err, errsz);
 	w->nskip[SKIP_FAILED]++;
 	backend_http_error(q, why, sizeof(why));
@@ -1036,7 +1071,7 @@ website_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t 
 		    start);
 		goto out;
 	}
-	if (website_set_add(w->seen, start, NULL) == -1 || website_enqueue(w, start, 0) == -1)
+	if (website_set_add(w->seen, start, NULL) == -1 || website_enqueue(w, start, 0, 1) == -1)
 		goto nomem;
 	if (website_sitemaps(w) == -1)
 		goto nomem;
