@@ -89,7 +89,7 @@ robots_add_rule(struct robots_rule **v, size_t *n, const char *pat, size_t len, 
 	*v = r;
 	if ((r[*n].pat = strndup(pat, len)) == NULL)
 		return -1;
-	r[*n].len = len;
+	r[*n].len = strlen(r[*n].pat);	/* a NUL byte ends the pattern */
 	r[*n].allow = allow;
 	(*n)++;
 	return 0;

@@ -60,6 +60,11 @@ test_robots(void)
 	is_int(allowed("User-agent: ctxd\nDisallow:\n", "/a"), 1,
 	    "robots: an empty Disallow allows all");
 	is_int(allowed("", "/a"), 1, "robots: an empty file allows all");
+	/* found by fuzz-crawl: a NUL byte inside a rule read past the pattern's copy */
+	ok(robots_parse("User-agent: ctxd\nDisallow: /a\0\0\0\0\0\0\0\0\0\0\0\0bc\n", 42,
+	    "ctxd", &r) == 0 && r.n == 1 && r.rules[0].len == 2 &&
+	    robots_allowed(&r, "/a/x") == 0, "robots: a NUL byte ends a rule's pattern");
+	robots_release(&r);
 	is_int(robots_match("/docs/*", 7, "/docs/a/b.html", 1), 1, "glob: '*' crosses '/'");
 	is_int(robots_match("*.pdf", 5, "/docs/a.pdf.html", 1), 0, "glob: whole path");
 	is_int(robots_match("/a*b*c", 6, "/aXbYbZc", 1), 1, "glob: pieces in order");
