@@ -61,7 +61,7 @@ test_robots(void)
 	    "robots: an empty Disallow allows all");
 	is_int(allowed("", "/a"), 1, "robots: an empty file allows all");
 	/* found by fuzz-crawl: a NUL byte inside a rule read past the pattern's copy */
-	ok(robots_parse("User-agent: ctxd\nDisallow: /a\0\0\0\0\0\0\0\0\0\0\0\0bc\n", 42,
+	ok(robots_parse("User-agent: ctxd\nDisallow: /a\0\0\0\0\0\0\0\0\0\0\0\0bc\n", 44,
 	    "ctxd", &r) == 0 && r.n == 1 && r.rules[0].len == 2 &&
 	    robots_allowed(&r, "/a/x") == 0, "robots: a NUL byte ends a rule's pattern");
 	robots_release(&r);
