@@ -178,6 +178,19 @@ like "$(cat "$T/log2")" "2 unchanged" "the job log counts the unchanged pages"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$MD' AND text LIKE '%wombat%';")" 1 \
     "the unchanged page keeps its snippet"
 
+# --- politeness: sources.crawl_delay_ms spaces the requests ----------------------------------
+ctxd_admin settings set sources.crawl_delay_ms 400 >/dev/null
+t0=$EPOCHREALTIME
+job=$(add "{\"type\":\"website\",\"url\":\"$FIX_SITE/docs/d1.html\",\"maxDepth\":2}")
+wait_jobid "$job"
+ok $? "a crawl with a pause between requests"
+t1=$EPOCHREALTIME
+n=$(joblog "$job" | sed -n 's/^fetched \([0-9]*\) pages.*/\1/p')
+is "$n" 4 "... of 4 pages (d1, d2, d3 and the sitemap's)"
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.2) }'
+ok $? "... takes at least 3 pauses of 400 ms ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s)"
+ctxd_admin settings set sources.crawl_delay_ms 0 >/dev/null
+
 # --- a start URL that fails fails the job, naming the URL and the status, never the query ---
 fail_start() {	# fail_start URL-PATH WANT
 	local job
