@@ -177,6 +177,19 @@ is "$(fixtures_requests site | awk '$3 == "/docs/faq.html" { print $4 }')" 304 \
 like "$(cat "$T/log2")" "2 unchanged" "the job log counts the unchanged pages"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$MD' AND text LIKE '%wombat%';")" 1 \
     "the unchanged page keeps its snippet"
+fixtures_requests_reset
+http POST "$BASE/api/libraries$MD/refresh" -H "$A" >/dev/null
+wait_jobid "$(http_body | jq -r .jobId)"
+is "$(fixtures_requests site | awk '$3 ~ /^\/docs\/(guide|faq).html$/ { print $3, $4 }' | sort | tr '\n' ' ')" \
+    "/docs/faq.html 304 /docs/guide.html 304 " "a third run: the links of a 304 page are still known"
+rm "$DATA_DIR"/crawl/*.links
+fixtures_requests_reset
+http POST "$BASE/api/libraries$MD/refresh" -H "$A" >/dev/null
+wait_jobid "$(http_body | jq -r .jobId)"
+is "$(fixtures_requests site | awk '$3 ~ /^\/docs\/(guide|faq).html$/ { print $3, $4 }' | sort | tr '\n' ' ')" \
+    '/docs/faq.html 200 /docs/guide.html 200 ' "without the links file, pages are sent again"
+fixtures_requests site | grep ' /docs/guide.html ' | grep -q '"-" "-" "0" "ctxd"$'
+ok $? "... asked for without validators"
 
 # --- politeness: sources.crawl_delay_ms spaces the requests ----------------------------------
 ctxd_admin settings set sources.crawl_delay_ms 400 >/dev/null

@@ -97,6 +97,7 @@ struct website {
 	struct buf	 links;		/* this run's, for the next */
 	size_t		 npages, nnew, nunchanged, nskip[SKIP_N], ndetail;
 	int		 cancelled;	/* the job's cancellation was requested */
+	int		 conditional;	/* GETs carry the stored validators */
 };
 
 static void
@@ -333,7 +334,7 @@ website_follow(struct website *w, const char *base, const char *href, int depth,
 			rc = added == -1 ? -1 : (w->nskip[SKIP_SCOPE]++, 0);
 		goto out;
 	}
-	if (buf_printf(&w->links, "L %s\n", url) == -1 ||
+	if ((how == WEBSITE_LINK && buf_printf(&w->links, "L %s\n", url) == -1) ||
 	    (path = website_path(url)) == NULL ||
 	    (added = website_set_add(w->seen, url, NULL)) == -1) {
 		rc = -1;
@@ -591,17 +592,23 @@ website_links_file(const struct website *w)
 	return p;
 }
 
-/* Reads the previous run's links: "P url" lines, each followed by its "L link" lines. */
-static void
+/*
+ * Reads the previous run's links: "P url" lines, each followed by its "L link" lines. 0, or
+ * -1 when there is no such file (then no conditional GET is made: a 304 page's links would
+ * be unknown).
+ */
+static int
 website_links_load(struct website *w)
 {
 	char		*file = website_links_file(w), *data = NULL, *line, *save, *page = NULL;
 	struct buf	 b;
 	size_t		 len;
+	int		 rc = -1;
 
 	buf_init(&b);
 	if (file == NULL || util_read_file(file, WEBSITE_LINKS_MAX_BYTES, &data, &len) == -1)
 		goto out;
+	rc = 0;
 	for (line = strtok_r(data, "\n", &save); ; line = strtok_r(NULL, "\n", &save)) {
 		if ((line == NULL || strncmp(line, "P ", 2) == 0) && page != NULL) {
 			website_set_add(w->oldlinks, page, buf_detach(&b));
@@ -618,6 +625,7 @@ out:
 	buf_release(&b);
 	free(data);
 	free(file);
+	return rc;
 }
 
 static void
@@ -726,6 +734,8 @@ website_unchanged(struct website *w, struct website_slot *s, struct backend_set 
 		website_set_add(w->hashes, s->st.hash, NULL);
 	}
 	w->nunchanged++;
+	if (buf_printf(&w->links, "P %s\n", s->page.url) == -1)
+		return -1;
 	lh_table_lookup_ex(w->oldlinks, s->page.url, (void **)&old);
 	return website_page_links(w, s->page.url, NULL, old, s->page.depth);
 }
@@ -862,7 +872,7 @@ website_slot_init(struct website *w, struct website_slot *s)
 	q->tries = WEBSITE_TRIES;
 	q->user_agent = WEBSITE_AGENT;
 	q->headers[h++] = WEBSITE_ACCEPT;
-	if (w->c->full)
+	if (!w->conditional)
 		return 0;
 	if ((path = website_path(s->page.url)) == NULL ||
 	    backend_stored_get(w->c, path, &s->st) == -1) {
@@ -1059,8 +1069,7 @@ website_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t 
 	    w->max_depth);
 	/* every request is checked against fetch.allowed_networks */
 	netpolicy_load(c->db, c->datadir);
-	if (!c->full)
-		website_links_load(w);
+	w->conditional = !c->full && website_links_load(w) == 0;
 	if (website_robots(w, err, errsz) == -1)
 		goto out;
 	if ((start = website_resolve(NULL, c->url)) == NULL ||
