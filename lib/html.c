@@ -33,6 +33,11 @@
 #define HTML_LANG_MAX	32
 /* Link text this short or shorter is compared with the chrome phrases. */
 #define HTML_PHRASE_MAX	40
+/*
+ * Attributes of one tag that reach the HTML parser: libxml2 checks each attribute of a
+ * tag against the ones before it (time quadratic in their number).
+ */
+#define HTML_MAX_ATTRS	128
 /* Ancestors of a pre whose classes may name its language. */
 #define HTML_LANG_UP	6
 
@@ -752,7 +757,7 @@ hw_a_end(struct hw *w, xmlNode *n)
 	char		 txt[HTML_PHRASE_MAX + 1];
 	size_t		 len;
 
-	if (!w->ina || w->aoff > w->inl.len)
+	if (!w->ina || w->aoff >= w->inl.len)
 		return 0;
 	w->ina = 0;
 	t = w->inl.p + w->aoff;
@@ -1191,6 +1196,67 @@ html_other_charset(const char *s, size_t n)
 	return 0;
 }
 
+/* The end of the attribute at s[i] (its name, then any "= value"), at most n. */
+static size_t
+html_attr_end(const char *s, size_t i, size_t n)
+{
+	size_t	 j = i;
+	char	 q;
+
+	while (j < n && !isspace((unsigned char)s[j]) && s[j] != '=' && s[j] != '>')
+		j++;
+	if (j == i)
+		j++;		/* a stray '=' */
+	while (j < n && isspace((unsigned char)s[j]))
+		j++;
+	if (j >= n || s[j] != '=')
+		return j;
+	for (j++; j < n && isspace((unsigned char)s[j]); j++)
+		;
+	if (j < n && (s[j] == '"' || s[j] == '\'')) {
+		q = s[j];
+		for (j++; j < n && s[j] != q; j++)
+			;
+		return j < n ? j + 1 : n;
+	}
+	while (j < n && !isspace((unsigned char)s[j]) && s[j] != '>')
+		j++;
+	return j;
+}
+
+/*
+ * Drops the attributes of a tag after its first HTML_MAX_ATTRS, in place (s has *n
+ * bytes and stays NUL-terminated). A tag is '<' and a letter, up to its '>'; text that
+ * only looks like one loses nothing unless it has that many "attributes".
+ */
+static void
+html_cap_attrs(char *s, size_t *n)
+{
+	size_t	 r = 0, w = 0, e, count;
+
+	while (r < *n) {
+		if (s[r] != '<' || r + 1 >= *n || !isalpha((unsigned char)s[r + 1])) {
+			s[w++] = s[r++];
+			continue;
+		}
+		while (r < *n && !isspace((unsigned char)s[r]) && s[r] != '>')
+			s[w++] = s[r++];
+		for (count = 0; r < *n && s[r] != '>'; ) {
+			if (isspace((unsigned char)s[r]) || s[r] == '/') {
+				s[w++] = s[r++];
+				continue;
+			}
+			e = html_attr_end(s, r, *n);
+			if (++count <= HTML_MAX_ATTRS)
+				while (r < e)
+					s[w++] = s[r++];
+			r = e;
+		}
+	}
+	s[w] = '\0';
+	*n = w;
+}
+
 /* Walks the containers of the page into b; sets *title (malloc'd, may be NULL). */
 static int
 html_walk_page(htmlDocPtr doc, struct docb *b, char **title)
@@ -1237,9 +1303,17 @@ html_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
 	int		 rc = -1, binit = 0, raw;
 
 	memset(out, 0, sizeof(*out));
-	if ((raw = html_other_charset(data, len)) == 0 &&
-	    (src = doc_clean_input(data, len, &srclen)) == NULL)
+	if ((raw = html_other_charset(data, len)) == 0)
+		src = doc_clean_input(data, len, &srclen);
+	else if ((src = malloc(len + 1)) != NULL) {
+		memcpy(src, data, len);
+		src[len] = '\0';
+	}
+	if (src == NULL) {
+		log_err("%s: out of memory", __func__);
 		goto out;
+	}
+	html_cap_attrs(src, &srclen);
 	if (srclen > INT_MAX) {
 		log_err("%s: %s: too large", __func__, path);
 		goto out;
@@ -1248,7 +1322,7 @@ html_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
 		goto out;
 	binit = 1;
 	if (srclen > 0)
-		doc = htmlReadMemory(raw ? data : src, (int)srclen, NULL, raw ? NULL : "UTF-8",
+		doc = htmlReadMemory(src, (int)srclen, NULL, raw ? NULL : "UTF-8",
 		    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
 		    HTML_PARSE_RECOVER | HTML_PARSE_COMPACT);
 	if (doc != NULL && html_walk_page(doc, &b, &title) == -1) {

@@ -110,4 +110,13 @@ printf 'GET\n/r\n\n\n\n@KEY@\n\nhttp://example.com:3000\nexample.com:3000' >"$h/
 printf 'DELETE\n/libs/acme/docs\nBearer @ADMINKEY@\n' >"$h/4"
 smoke headers 1500 "$h"/*
 
+# Web pages (a few of each fixture site) and wiki storage-format bodies (all of them).
+w=$T/web
+mkdir -p "$w"
+for f in $(find "$CORPORA/fixtures/websites" -name '*.html' | sort | awk 'NR % 9 == 1'); do
+	head -c 30000 "$f" >"$w/$(echo "$f" | tr / _)"
+done
+smoke html 30 "$w"/*
+smoke storage 60 "$CORPORA"/fixtures/wiki/storage/testdata/*.html
+
 done_testing
