@@ -44,7 +44,7 @@
 enum hw_kind {
 	HK_INLINE, HK_DROP, HK_BLOCK, HK_SECTION, HK_HEADER, HK_HEADING, HK_PRE, HK_BR,
 	HK_UL, HK_OL, HK_LI, HK_DT, HK_DD, HK_TABLE, HK_TR, HK_CELL, HK_QUOTE, HK_CODE,
-	HK_A, HK_DL
+	HK_A, HK_DL, HK_MATH
 };
 
 /* Element names (sorted: bsearch) and what they are; others are inline. */
@@ -68,7 +68,7 @@ static const struct hw_tag {
 	{ "hgroup", HK_BLOCK }, { "hr", HK_BLOCK }, { "html", HK_BLOCK },
 	{ "iframe", HK_DROP }, { "img", HK_DROP }, { "input", HK_DROP },
 	{ "legend", HK_BLOCK }, { "li", HK_LI }, { "link", HK_DROP },
-	{ "listing", HK_PRE }, { "main", HK_SECTION }, { "map", HK_DROP },
+	{ "listing", HK_PRE }, { "main", HK_SECTION }, { "map", HK_DROP }, { "math", HK_MATH },
 	{ "menu", HK_UL }, { "meta", HK_DROP }, { "nav", HK_DROP },
 	{ "noscript", HK_DROP }, { "object", HK_DROP }, { "ol", HK_OL },
 	{ "option", HK_DROP }, { "p", HK_BLOCK }, { "picture", HK_DROP },
@@ -821,6 +821,30 @@ hw_admon_end(struct hw *w)
 	return 0;
 }
 
+/*
+ * MathML: its TeX source (the annotation KaTeX and MathJax keep) when it has one, else
+ * the text of its elements.
+ */
+static int
+hw_math(struct hw *w, xmlNode *n)
+{
+	xmlNode		*sem, *a;
+	const char	*enc;
+
+	for (sem = n->children; sem != NULL; sem = sem->next) {
+		if (!hw_is(sem, "semantics"))
+			continue;
+		for (a = sem->children; a != NULL; a = a->next)
+			if (hw_is(a, "annotation") && (enc = hw_attr(a, "encoding")) != NULL &&
+			    strcmp(enc, "application/x-tex") == 0 && a->children != NULL &&
+			    a->children->type == XML_TEXT_NODE && a->children->content != NULL)
+				return hw_text(w, (const char *)a->children->content,
+				    strlen((const char *)a->children->content)) == -1 ? -1 :
+				    HW_SKIP;
+	}
+	return HW_DESCEND;
+}
+
 static int
 hw_enter(void *arg, xmlNode *n)
 {
@@ -903,6 +927,8 @@ hw_enter(void *arg, xmlNode *n)
 		return hw_tick(w, 1);
 	case HK_A:
 		return hw_a(w, n);
+	case HK_MATH:
+		return hw_math(w, n);
 	case HK_INLINE:
 		break;
 	}
