@@ -52,6 +52,8 @@ struct hw {
 	size_t			 aoff;		/* inl.len where the open link began */
 	int			 ina;
 	struct buf		 code;		/* the text of a code block being read */
+	struct buf		 lab;		/* an admonition's title, as the label */
+	xmlNode			*admon;		/* the open admonition title element */
 };
 
 void	 hw_init(struct hw *, struct docb *, const struct hw_ext *);

@@ -121,4 +121,13 @@ printf '\001<sitemapindex><sitemap><loc>http://h/a.xml</loc></sitemap></sitemapi
 printf '\003# T\n[a](a.md) <https://h/x> [b](b.html "t")\n' >"$c/m1"
 smoke crawl 200 "$c"/*
 
+# Web pages (a few of each fixture site) and wiki storage-format bodies (all of them).
+w=$T/web
+mkdir -p "$w"
+for f in $(find "$CORPORA/fixtures/websites" -name '*.html' | sort | awk 'NR % 9 == 1'); do
+	head -c 30000 "$f" >"$w/$(echo "$f" | tr / _)"
+done
+smoke html 30 "$w"/*
+smoke storage 60 "$CORPORA"/fixtures/wiki/storage/testdata/*.html
+
 done_testing

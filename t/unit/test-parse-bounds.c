@@ -314,7 +314,69 @@ static const struct pb_case pb_cases[] = {
 	{ "md links", "crawl:md", PB_REPEAT, "", "[a](b) ", NULL, NULL, "", NULL },
 	{ "md open links", "crawl:md", PB_REPEAT, "", "](", NULL, NULL, "", NULL },
 	{ "md autolinks", "crawl:md", PB_REPEAT, "", "<http://", NULL, NULL, "", NULL },
+	/* HTML (a path ending .html picks the format: pb_format) */
+	{ "html nested divs", "a.html", PB_SPLIT, "", "<div>", "x", "</div>", "", NULL },
+	{ "html nested divs unclosed", "a.html", PB_REPEAT, "", "<div>x", NULL, NULL, "", NULL },
+	{ "html nested sections", "a.html", PB_SPLIT, "", "<section id=a><h2>a</h2>", "x", "</section>", "", NULL },
+	{ "html nested lists", "a.html", PB_SPLIT, "", "<ul><li>x", "y", "</li></ul>", "", NULL },
+	{ "html nested lists unclosed", "a.html", PB_REPEAT, "", "<ul><li>x", NULL, NULL, "", NULL },
+	{ "html nested quotes", "a.html", PB_SPLIT, "", "<blockquote>x", "y", "</blockquote>", "", NULL },
+	{ "html nested tables", "a.html", PB_SPLIT, "", "<table><tr><td>x", "y", "</td></tr></table>", "", NULL },
+	{ "html nested spans", "a.html", PB_SPLIT, "<p>", "<span>", "x", "</span>", "</p>", NULL },
+	{ "html nested code in pre", "a.html", PB_SPLIT, "<pre>", "<span class=line>", "x", "</span>", "</pre>", NULL },
+	{ "html same heading", "a.html", PB_REPEAT, "", "<h2>a</h2><p>x</p>", NULL, NULL, "", NULL },
+	{ "html heading ids", "a.html", PB_COUNT, "", "<h2 id=h%zu>a</h2>x", NULL, NULL, "", NULL },
+	{ "html empty anchors", "a.html", PB_REPEAT, "", "<a id=x></a>", NULL, NULL, "<h2>a</h2>", NULL },
+	{ "html long heading", "a.html", PB_REPEAT, "<h1>", "a ", NULL, NULL, "</h1><h2>b</h2>x", NULL },
+	{ "html long paragraph", "a.html", PB_REPEAT, "<p>", "abcd ", NULL, NULL, "</p>", NULL },
+	{ "html long word", "a.html", PB_REPEAT, "<p>", "a", NULL, NULL, "</p>", NULL },
+	{ "html paragraphs", "a.html", PB_REPEAT, "", "<p>x</p>", NULL, NULL, "", NULL },
+	{ "html list items", "a.html", PB_REPEAT, "<ol>", "<li>x</li>", NULL, NULL, "</ol>", NULL },
+	{ "html table rows", "a.html", PB_REPEAT, "<table>", "<tr><td>a</td><td>b</td></tr>", NULL, NULL, "</table>", NULL },
+	{ "html table cells", "a.html", PB_REPEAT, "<table><tr>", "<td>a</td>", NULL, NULL, "</tr></table>", NULL },
+	{ "html spans per line", "a.html", PB_REPEAT, "<pre><code>", "<span class=\"line\"><span>a</span></span>\n", NULL, NULL, "</code></pre>", NULL },
+	{ "html pre blocks", "a.html", PB_REPEAT, "", "<pre class=\"language-c\">x</pre>", NULL, NULL, "", NULL },
+	{ "html inline code", "a.html", PB_REPEAT, "<p>", "<code>a</code> ", NULL, NULL, "</p>", NULL },
+	{ "html links", "a.html", PB_REPEAT, "<p>", "<a href=\"#a\">\xc2\xb6</a>", NULL, NULL, "</p>", NULL },
+	{ "html brs", "a.html", PB_REPEAT, "<p>", "a<br>", NULL, NULL, "</p>", NULL },
+	{ "html classes", "a.html", PB_REPEAT, "<div class=\"", "a ", NULL, NULL, "\">x</div>", NULL },
+	{ "html attributes", "a.html", PB_COUNT, "<div ", "a%zu=1 ", NULL, NULL, ">x</div>", NULL },
+	{ "html containers", "a.html", PB_REPEAT, "", "<article><p>x</p></article>", NULL, NULL, "", NULL },
+	{ "html chrome", "a.html", PB_REPEAT, "", "<nav>a</nav><p>x</p>", NULL, NULL, "", NULL },
+	{ "html entities", "a.html", PB_REPEAT, "<p>", "&amp;&nbsp;", NULL, NULL, "</p>", NULL },
+	{ "html lt", "a.html", PB_REPEAT, "<p>", "<a", NULL, NULL, "</p>", NULL },
+	{ "html comments", "a.html", PB_REPEAT, "", "<!--a-->x", NULL, NULL, "", NULL },
+	{ "html admonitions", "a.html", PB_REPEAT, "", "<div class=admonition><p class=admonition-title>Note</p><p>x</p></div>", NULL, NULL, "", NULL },
+	/* wiki storage format (a path ending .storage) */
+	{ "storage nested macros", "a.storage", PB_SPLIT, "", "<ac:structured-macro ac:name=\"info\"><ac:rich-text-body>", "x", "</ac:rich-text-body></ac:structured-macro>", "", NULL },
+	{ "storage nested unknown macros", "a.storage", PB_SPLIT, "", "<ac:structured-macro ac:name=\"x\"><ac:parameter ac:name=\"a\">b</ac:parameter><ac:rich-text-body><p>", "x", "</p></ac:rich-text-body></ac:structured-macro>", "", NULL },
+	{ "storage code macros", "a.storage", PB_REPEAT, "", "<ac:structured-macro ac:name=\"code\"><ac:parameter ac:name=\"language\">c</ac:parameter><ac:plain-text-body><![CDATA[x]]></ac:plain-text-body></ac:structured-macro>", NULL, NULL, "", NULL },
+	{ "storage long cdata", "a.storage", PB_REPEAT, "<ac:structured-macro ac:name=\"code\"><ac:plain-text-body><![CDATA[", "x <&\n", NULL, NULL, "]]></ac:plain-text-body></ac:structured-macro>", NULL },
+	{ "storage open cdata", "a.storage", PB_REPEAT, "", "<![CDATA[", NULL, NULL, "", NULL },
+	{ "storage open comments", "a.storage", PB_REPEAT, "", "<!--", NULL, NULL, "", NULL },
+	{ "storage panels", "a.storage", PB_REPEAT, "", "<ac:structured-macro ac:name=\"note\"><ac:parameter ac:name=\"title\">t</ac:parameter><ac:rich-text-body><p>x</p></ac:rich-text-body></ac:structured-macro>", NULL, NULL, "", NULL },
+	{ "storage links", "a.storage", PB_REPEAT, "<p>", "<ac:link><ri:page ri:content-title=\"P\"/></ac:link> ", NULL, NULL, "</p>", NULL },
+	{ "storage tasks", "a.storage", PB_REPEAT, "<ac:task-list>", "<ac:task><ac:task-status>complete</ac:task-status><ac:task-body>x</ac:task-body></ac:task>", NULL, NULL, "</ac:task-list>", NULL },
+	{ "storage layout cells", "a.storage", PB_REPEAT, "<ac:layout><ac:layout-section>", "<ac:layout-cell><p>x</p></ac:layout-cell>", NULL, NULL, "</ac:layout-section></ac:layout>", NULL },
+	{ "storage headings", "a.storage", PB_REPEAT, "", "<h2>a</h2><p>x</p>", NULL, NULL, "", NULL },
+	{ "storage named entities", "a.storage", PB_REPEAT, "<p>", "&nbsp;&mdash;", NULL, NULL, "</p>", NULL },
+	{ "storage bare amps", "a.storage", PB_REPEAT, "<p>", "& &#; &x", NULL, NULL, "</p>", NULL },
+	{ "storage doctype", "a.storage", PB_REPEAT, "", "<!DOCTYPE", NULL, NULL, "", NULL },
+	{ "storage unclosed", "a.storage", PB_REPEAT, "", "<p>x", NULL, NULL, "", NULL },
+	{ "storage mismatched", "a.storage", PB_REPEAT, "<p>", "x</b>", NULL, NULL, "</p>", NULL },
+	{ "storage table rows", "a.storage", PB_REPEAT, "<table><tbody>", "<tr><td>a</td><td>b</td></tr>", NULL, NULL, "</tbody></table>", NULL },
 };
+
+/* The format of a case's path: .html and .storage name one, else the extension picks. */
+static const char *
+pb_format(const char *path)
+{
+	if (util_str_endswith(path, ".html"))
+		return DOC_FORMAT_HTML;
+	if (util_str_endswith(path, ".storage"))
+		return DOC_FORMAT_STORAGE;
+	return NULL;
+}
 
 #define PB_NCASES	(sizeof(pb_cases) / sizeof(pb_cases[0]))
 
@@ -452,7 +514,8 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		bu.start = pb_cpu();
 		if (strncmp(c->path, "crawl:", 6) == 0)
 			pb_crawl(c->path + 6, in);
-		else if (doc_parse_poll(c->path, in->p, in->len, &d, &poll) == 0)
+		else if (doc_parse_as(pb_format(c->path), c->path, in->p, in->len, &d,
+		    &poll) == 0)
 			doc_release(&d);
 		t = pb_cpu() - bu.start;
 		if (poll.stopped) {
@@ -663,6 +726,11 @@ test_poll(void)
 		{ "a.rb", "# doc\ndef f\nend\n" },
 		{ "a.c", "/** doc */\nint f(void);\n" },
 		{ "a.txt", "text\n\n" },
+		{ "a.html", "<h2 id=x>h</h2><p>text <a href=u>link</a> <code>c</code></p>"
+		    "<ul><li>item</li></ul><pre class=language-c>x</pre>" },
+		{ "a.storage", "<h2>h</h2><p>text <ac:link><ri:page ri:content-title=\"P\"/>"
+		    "</ac:link></p><ac:structured-macro ac:name=\"code\"><ac:plain-text-body>"
+		    "<![CDATA[x]]></ac:plain-text-body></ac:structured-macro>" },
 	};
 	struct doc_poll	 poll;
 	struct pb_stop	 st;
@@ -683,10 +751,12 @@ test_poll(void)
 		st.n = 1000000;
 		poll.fn = pb_stop_poll;
 		poll.arg = &st;
-		rc = doc_parse_poll(kinds[i].path, b.p, b.len, &d, &poll);
+		rc = doc_parse_as(pb_format(kinds[i].path), kinds[i].path, b.p, b.len, &d,
+		    &poll);
 		ok(rc == 0 && poll.stopped == 0 && st.asked >= 1, "%s: a poll that says go "
 		    "is asked and the parse completes", kinds[i].path);
-		if (rc == 0 && doc_parse(kinds[i].path, b.p, b.len, &full) == 0) {
+		if (rc == 0 && doc_parse_as(pb_format(kinds[i].path), kinds[i].path, b.p,
+		    b.len, &full, NULL) == 0) {
 			ok(d.nsecs == full.nsecs && d.nsecs > 0, "%s: with the same sections "
 			    "as without a poll (%zu)", kinds[i].path, d.nsecs);
 			doc_release(&full);
@@ -698,7 +768,8 @@ test_poll(void)
 		st.n = 1;
 		poll.fn = pb_stop_poll;
 		poll.arg = &st;
-		rc = doc_parse_poll(kinds[i].path, b.p, b.len, &d, &poll);
+		rc = doc_parse_as(pb_format(kinds[i].path), kinds[i].path, b.p, b.len, &d,
+		    &poll);
 		ok(rc == -1 && poll.stopped == 1 && st.asked == 1, "%s: a poll that says "
 		    "stop stops the parse", kinds[i].path);
 		if (rc == 0)
