@@ -35,7 +35,8 @@ page docs/index.html Home '<p>Start here.</p>
 <a href="skip/x.html">skipped</a> <a href="d1.html">deep</a> <a href="big.html">big</a>
 <a href="data.json">data</a> <a href="copy.html">copy</a> <a href="moved">moved</a>
 <a href="go-meta">meta</a> <a href="go-loop">loop</a> <a href="missing.html">missing</a>
-<a href="stub.html">stub</a> <a href="mailto:a@b.example">mail</a> <a href="alias.html">alias</a>'
+<a href="stub.html">stub</a> <a href="mailto:a@b.example">mail</a> <a href="alias.html">alias</a>
+<a href="slow.html">slow</a>'
 page docs/guide.html Guide '<p>The HTML guide.</p>'
 printf '# Guide\n\nThe wombat setting controls burrows.\n\nSee [the FAQ](faq.html).\n' >"$S/docs/guide.md"
 printf '# FAQ\n\nQuokkas answer questions.\n' >"$S/docs/faq.md"
@@ -57,6 +58,7 @@ page docs/orphan.html Orphan '<p>only the sitemap names me</p>'
 page docs/stub.html Stub '<meta name="robots" content="noindex"><a href="stubchild.html">c</a>'
 page docs/stubchild.html StubChild '<p>linked from a noindex page</p>'
 page docs/alias.html Alias '<link rel="canonical" href="/docs/aliased.html"><p>the capybara page under two names</p>'
+page docs/slow.html Slow "<p>$(head -c 1500 /dev/zero | tr '\0' s)</p>"
 page outside.html Outside '<p>out of scope</p>'
 # robots.txt names a sitemap index outside the start folder; its sitemap names pages
 mkdir -p "$S/smap"
@@ -82,6 +84,7 @@ fixture_site site "$S" '
 	location = /docs/go-meta { return 302 http://169.254.169.254/latest/meta-data/; }
 	location = /docs/go-loop { return 302 http://127.0.0.2:$server_port/docs/guide.html; }
 	location = /docs/secret/ok { default_type text/html; }
+	location = /docs/slow.html { limit_rate 100; }
 	location /boom/ { return 500; }
 	location /auth/ { return 401; }
 	location = /docs/old/ { return 301 /docs/old/none.html; }
@@ -93,6 +96,7 @@ ADMIN=$(ctxd_admin key create --admin tests)
 A="Authorization: Bearer $ADMIN"
 J='Content-Type: application/json'
 ctxd_admin settings set sources.max_page_kb 2 >/dev/null
+ctxd_admin settings set sources.page_timeout_s 1 >/dev/null
 
 # add SETTINGS-JSON: POST /api/libraries; prints the job id
 add() {
@@ -143,6 +147,7 @@ like "$(cat "$T/log1")" "skipped $FIX_SITE/docs/go-loop: redirected out of scope
 like "$(cat "$T/log1")" "skipped $FIX_SITE/docs/big.html: .*" "a page over sources.max_page_kb is skipped and said"
 like "$(cat "$T/log1")" "skipped $FIX_SITE/docs/data.json: its type is application/json" "a JSON answer is skipped"
 like "$(cat "$T/log1")" "could not fetch $FIX_SITE/docs/missing.html: HTTP 404 Not Found" "a missing page is a warning naming URL and status"
+like "$(cat "$T/log1")" "could not fetch $FIX_SITE/docs/slow.html: .*(time|deadline)" "a page slower than sources.page_timeout_s is a warning"
 like "$(cat "$T/log1")" "1 links disallowed by robots.txt" "the summary counts the robots.txt refusal"
 like "$(cat "$T/log1")" "1 links excluded by excludePatterns" "... the excluded link"
 like "$(cat "$T/log1")" "1 links deeper than maxDepth" "... the link deeper than maxDepth"
