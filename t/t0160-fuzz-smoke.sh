@@ -130,4 +130,13 @@ done
 smoke html 30 "$w"/*
 smoke storage 60 "$CORPORA"/fixtures/wiki/storage/testdata/*.html
 
+l=$T/llms
+mkdir -p "$l"
+cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms.txt "$l/1"
+cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms-ctx.txt "$l/2"
+cp "$CORPORA"/fixtures/llmstxt/1mcp/docs/public/llms-en.txt "$l/3"
+printf '<documents><document><source>/x</source><document_content># A\n</document_content></document>' >"$l/4"
+printf 'x\n# A\nSource: https://h/a\n```\n# no\n```\n# B\n- [a](/a): n\n' >"$l/5"
+smoke llmstxt 3000 "$l"/*
+
 done_testing

@@ -15,6 +15,7 @@
 static const struct backend_ops *const backend_table[] = {
 	&backend_git,
 	&backend_website,
+	&backend_llmstxt,
 };
 
 const struct backend_ops *
