@@ -137,7 +137,7 @@ like "$(joblog "$job")" "the pagination of http://127.0.0.1:$WPORT/wiki/api/v2/s
 
 # --- the token never shows ------------------------------------------------------------------------------------
 b64=$(printf '%s:%s' "$EMAIL" "$TOKEN" | base64 -w0)
-leak=$(grep -rlF -e "$TOKEN" -e "$b64" "$T/log" 2>/dev/null | grep -v wiki-standin.log)
+leak=$(grep -rlF -e "$TOKEN" -e "$b64" "$T/log" 2>/dev/null | grep -v wiki-standin)
 is "$leak" "" "the token is in no log file"
 is "$(_sql "SELECT count(*) FROM job_log WHERE instr(line, '$TOKEN') OR instr(line, '$b64');") $(_sql "SELECT count(*) FROM jobs WHERE instr(message, '$TOKEN') OR instr(message, '$b64');")" \
     "0 0" "... nor in a job log or job message"

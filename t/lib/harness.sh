@@ -649,23 +649,25 @@ standin_start() {
 # wiki_standin_start KIND [ARGS...]: start the wiki stand-in (t/standin/wiki.js, Node) of
 # KIND (cloud or datacenter) on a free port, with its options ARGS (--token, --email,
 # --context, --limit; stopped at exit with the rest). Sets wiki_standin_pid, WPORT and
-# WBASE (http://127.0.0.1:WPORT).
+# WBASE (http://127.0.0.1:WPORT). Its log is $T/log/wiki-standin.N.log (N counts the starts).
 wiki_standin_start() {
-	local i kind=$1
+	local i kind=$1 log
 	shift
 	[ -n "$T" ] || ctxd_setup
-	_spawn "$T/log/wiki-standin.log" node "$top_srcdir/t/standin/wiki.js" "$kind" 0 \
+	_wiki_standins=$((${_wiki_standins:-0} + 1))
+	log=$T/log/wiki-standin.$_wiki_standins.log
+	_spawn "$log" node "$top_srcdir/t/standin/wiki.js" "$kind" 0 \
 	    --data "$CORPORA/fixtures/wiki/storage/testdata" "$@"
 	wiki_standin_pid=$_spawned
 	WPORT=""
 	for ((i = 0; i < 100; i++)); do
-		WPORT=$(sed -n '1{/^[0-9][0-9]*$/p;}' "$T/log/wiki-standin.log" 2>/dev/null)
+		WPORT=$(sed -n '1{/^[0-9][0-9]*$/p;}' "$log" 2>/dev/null)
 		[ -n "$WPORT" ] && break
 		_alive "$wiki_standin_pid" || break
 		sleep 0.1
 	done
 	if [ -z "$WPORT" ]; then
-		_show_log "$T/log/wiki-standin.log"
+		_show_log "$log"
 		bail_out "the wiki stand-in did not start"
 	fi
 	WBASE=http://127.0.0.1:$WPORT
