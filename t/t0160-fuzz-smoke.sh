@@ -110,4 +110,15 @@ printf 'GET\n/r\n\n\n\n@KEY@\n\nhttp://example.com:3000\nexample.com:3000' >"$h/
 printf 'DELETE\n/libs/acme/docs\nBearer @ADMINKEY@\n' >"$h/4"
 smoke headers 1500 "$h"/*
 
+w=$T/w
+mkdir -p "$w"
+printf '\000{"spaceKey":"ENG","spaceId":"98305"}' >"$w/1"
+printf '\000{"pageUrls":["https://w.example/wiki/x/AQAB","https://w/display/K/A+b%%2B"],"includeSubPages":true}' >"$w/2"
+printf '\001https://w.example/wiki/spaces/ENG/pages/65538/Code+Samples' >"$w/3"
+printf '\001https://w.example/wiki/spaces/ENG/pages/edit-v2/65542' >"$w/4"
+printf '\001http://127.0.0.1:8090/confluence/pages/viewpage.action?a=1&pageId=131074' >"$w/5"
+printf '\001https://w.example/confluence/display/OPS/Runbook+Headers%%20%%C3%%A9' >"$w/6"
+printf '\001https://w.example/x/_-AQ' >"$w/7"
+smoke wiki 1500 "$w"/*
+
 done_testing
