@@ -56,8 +56,7 @@ doc_squeeze(char *s)
 	*w = '\0';
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 when invalid. */
-static size_t
+size_t
 doc_utf8_len(const unsigned char *p, size_t n)
 {
 	size_t	 len, i;
@@ -797,6 +796,10 @@ doc_parse_as(const char *format, const char *path, const char *data, size_t len,
 		return doc_parse_poll(path, data, len, out, poll);
 	if (strcmp(format, DOC_FORMAT_MARKDOWN) == 0)
 		return markdown_parse_poll(path, data, len, out, poll);
+	if (strcmp(format, DOC_FORMAT_HTML) == 0)
+		return html_parse_poll(path, data, len, out, poll);
+	if (strcmp(format, DOC_FORMAT_STORAGE) == 0)
+		return storage_parse_poll(path, data, len, out, poll);
 	log_err("%s: %s: no parser for format %s", __func__, path, format);
 	return -1;
 }
