@@ -75,7 +75,7 @@ const tree = {
 	],
 	OPS: [
 		['131073', 'Operations Home', 'quotes.html', null],
-		['131074', 'Runbook Headers', 'header.html', '131073'],
+		['131074', 'Runbook Headers', 'heading-anchor-links.html', '131073'],
 		['131075', 'Include Macros', 'macro-include.html', '131073'],
 		['131076', 'Math Notes', 'math.html', '131075'],
 	],
