@@ -101,6 +101,10 @@ ok $? "re-index after one page was edited"
 like "$(joblog "$job")" "8 documents: 1 parsed, 7 unchanged" "... only that page is parsed again"
 is "$(_sql "SELECT etag FROM documents WHERE library_id = '/wiki/eng' AND path = 'pages/65541';")" v2 \
     "... and its new version stored"
+curl -s -X POST "$WBASE/_touch/65538" >/dev/null
+job=$(reindex /wiki/eng)
+like "$(joblog "$job")" "8 documents: 0 parsed, 8 unchanged" \
+    "a body changed without a new version (a site migration): kept by its version"
 
 # --- pages by URL, every cloud form, across spaces, with sub-pages -----------------------------------------
 tiny=$(curl -s "$WBASE/_tiny/131075" | jq -r .key)

@@ -29,6 +29,8 @@
 //
 // Test knobs:
 //   POST /_edit/{id}      bumps the page's version and appends a paragraph to its body
+//   POST /_touch/{id}     changes the page's body without a new version (as a site's
+//                         storage-format migration does: macro ids added)
 //   POST /_loop           from now on every list's next link is the same (a loop)
 //   GET  /_log            the requests seen: method, path with query, auth "ok", "bad" or
 //                         "none" (never the header's value)
@@ -287,6 +289,15 @@ const server = http.createServer((req, res) => {
 				return notFound(res, m[1]);
 			pg.version++;
 			pg.body += `<p>Edited in revision ${pg.version}: wikirevision${pg.version}</p>`;
+			return send(res, 200, { id: pg.id, version: pg.version });
+		}
+		if (req.method === 'POST' && (m = url.pathname.match(/^\/_touch\/(\d+)$/))) {
+			const pg = pages.get(m[1]);
+			if (!pg)
+				return notFound(res, m[1]);
+			pg.body = pg.body.replace(/<ac:structured-macro ac:name="([a-z]+)">/g,
+				'<ac:structured-macro ac:name="$1" ac:macro-id="standin-touched">');
+			pg.body += '<p>touched</p>';
 			return send(res, 200, { id: pg.id, version: pg.version });
 		}
 		const auth = authOk(req);
