@@ -130,6 +130,10 @@ job=$(index '{"type":"wiki","url":"'$WBASE'","title":"Elsewhere","pageUrls":["ht
 is $? 1 "a page URL of another site: the job fails"
 like "$(jobmsg "$job")" "the page URL http://127.0.0.2:$WPORT/wiki/spaces/ENG/pages/65539/Links is not on the configured wiki site" \
     "... saying so"
+job=$(index '{"type":"wiki","url":"http://127.0.0.2:'$WPORT'","title":"Other site","pageUrls":["'$WBASE'/wiki/pages/viewpage.action?pageId=65537"]}')
+is $? 1 "a library URL of another site: the job fails"
+like "$(jobmsg "$job")" "the library's URL http://127.0.0.2:$WPORT/ is not on the configured wiki site $WBASE/wiki" \
+    "... saying so"
 job=$(index '{"type":"wiki","url":"'$WBASE'","title":"Gone","pageUrls":["'$WBASE'/wiki/pages/viewpage.action?pageId=999"]}')
 is $? 1 "a page that does not exist: the job fails"
 like "$(jobmsg "$job")" "could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/pages/999: HTTP 404 Not Found" "... with the URL and 404"

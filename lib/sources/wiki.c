@@ -1168,6 +1168,26 @@ wiki_pages(struct wiki *w, const struct wiki_opts *o, char *err, size_t errsz)
 
 /* ---------------------------------------------------------------- the back end */
 
+/* The library's URL must be on the configured site (scheme, host and port). */
+static int
+wiki_same_site(struct wiki *w, const char *url, char *err, size_t errsz)
+{
+	char	 host[300], origin[512], u[512];
+	size_t	 i;
+
+	fetch_host(url, host, sizeof(host));
+	snprintf(origin, sizeof(origin), "%s://%s", strncmp(url, "https://", 8) == 0 ?
+	    "https" : "http", host);
+	for (i = 0; origin[i] != '\0'; i++)
+		origin[i] = (char)tolower((unsigned char)origin[i]);
+	if (strcmp(origin, w->origin) == 0)
+		return 0;
+	wiki_url_text(url, u, sizeof(u));
+	snprintf(err, errsz, "the library's URL %s is not on the configured wiki site %s "
+	    "(setting wiki.site_url)", u, w->api);
+	return -1;
+}
+
 static int
 wiki_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errsz)
 {
@@ -1187,6 +1207,8 @@ wiki_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t err
 	fetch_init(&w->f);
 	w->f.failfast = 0;
 	if (wiki_configure(w, err, errsz) == -1)
+		goto out;
+	if (wiki_same_site(w, c->url, err, errsz) == -1)
 		goto out;
 	/* Every connection is checked against fetch.allowed_networks. */
 	netpolicy_load(c->db, c->datadir);
