@@ -122,6 +122,27 @@ ok $? "includeSubPages"
 is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/code_tree' ORDER BY path);")" \
     "pages/131075 pages/131076 pages/65538 pages/65540 pages/65543" "... the pages and their sub-trees (grandchildren too)"
 
+# --- the bench questions (bench/questions/wiki.json) over both spaces' trees -------------------------------
+job=$(index '{"type":"wiki","url":"'$WBASE'","title":"All","includeSubPages":true,"pageUrls":[
+  "'$WBASE'/wiki/spaces/ENG/pages/65537/Engineering+Home", "'$WBASE'/wiki/spaces/OPS/pages/131073/Operations+Home"]}')
+ok $? "both spaces' trees indexed as one library"
+is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '/wiki/all';")" 12 "... all 12 pages"
+for qid in $(jq -r '.[].id' "$top_srcdir/bench/questions/wiki.json"); do
+	rec=$(jq -c --arg id "$qid" '.[] | select(.id == $id)' "$top_srcdir/bench/questions/wiki.json")
+	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=/wiki/all" \
+	    --data-urlencode "query=$(jq -r .q <<<"$rec")" >/dev/null
+	http_body >"$T/answer.txt"
+	top5=$(grep '^Source: ' "$T/answer.txt" | head -5)
+	want=$(jq -r '.files[0]' <<<"$rec")
+	grep -qF "/${want}/" <<<"$top5"
+	ok $? "$qid: $want is among the first five sources" || diag "$top5"
+	for tok in $(jq -r '.must_contain[] | @base64' <<<"$rec"); do
+		tok=$(base64 -d <<<"$tok")
+		grep -qF -- "$tok" "$T/answer.txt"
+		ok $? "$qid: the answer contains $tok"
+	done
+done
+
 # --- refusals -----------------------------------------------------------------------------------------------
 is "$(http POST "$BASE/api/libraries" -H "$A" -H "$J" --data '{"type":"wiki","url":"'$WBASE'","pageUrls":["'$WBASE'/wiki/about"]}')" 400 \
     "a URL of no page form: 400"
