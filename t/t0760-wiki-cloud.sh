@@ -18,61 +18,40 @@ ADMIN=$(ctxd_admin key create --admin tests)
 A="Authorization: Bearer $ADMIN"
 J='Content-Type: application/json'
 
-# index BODY: POST /api/libraries and wait for its job; prints the job id, returns the
-# job's outcome (0 done, 1 failed).
-index() {
-	local job
-	[ "$(http POST "$BASE/api/libraries" -H "$A" -H "$J" --data "$1")" = 202 ] ||
-	    { diag "POST /api/libraries: $(http_body)"; return 2; }
-	job=$(http_body | jq -r .jobId)
-	echo "$job"
-	wait_jobid "$job"
-}
-# reindex LIBID: POST .../refresh and wait; prints the job id.
-reindex() {
-	local job
-	[ "$(http POST "$BASE/api/libraries$1/refresh" -H "$A")" = 202 ] ||
-	    { diag "refresh: $(http_body)"; return 2; }
-	job=$(http_body | jq -r .jobId)
-	echo "$job"
-	wait_jobid "$job"
-}
-jobmsg() { _sql "SELECT message FROM jobs WHERE id = $1;"; }
-joblog() { _sql "SELECT group_concat(line, ' | ') FROM job_log WHERE job_id = $1;"; }
+. "$top_srcdir/t/lib/wiki.sh"
 docs() { _sql "SELECT group_concat(path || ' ' || title, ', ') FROM (SELECT path, title FROM documents WHERE library_id = '$1' ORDER BY path);"; }
-settings() { http PATCH "$BASE/api/settings" -H "$A" -H "$J" --data "$1"; }
 SPACE='{"type":"wiki","url":"'$WBASE'","spaceKey":"ENG"}'
 
 # --- not configured: the job says what to set ------------------------------------------------
-job=$(index "$SPACE")
+job=$(wiki_index "$SPACE")
 is $? 1 "not configured: the job fails"
-like "$(jobmsg "$job")" "the wiki integration is not configured: set wiki.site_url, wiki.kind \(cloud or datacenter\) and wiki.token" \
+like "$(wiki_jobmsg "$job")" "the wiki integration is not configured: set wiki.site_url, wiki.kind \(cloud or datacenter\) and wiki.token" \
     "... saying what to configure"
-is "$(settings '{"wiki.site_url": "'$WBASE'", "wiki.kind": "cloud", "wiki.token": "x'$TOKEN'"}')" 200 "site, kind and a token set"
-job=$(reindex /wiki/eng)
-like "$(jobmsg "$job")" "not configured: set wiki.email \(" "cloud without wiki.email: the message names it"
+is "$(wiki_settings '{"wiki.site_url": "'$WBASE'", "wiki.kind": "cloud", "wiki.token": "x'$TOKEN'"}')" 200 "site, kind and a token set"
+job=$(wiki_reindex /wiki/eng)
+like "$(wiki_jobmsg "$job")" "not configured: set wiki.email \(" "cloud without wiki.email: the message names it"
 
 # --- the settings API: secrets write-only -------------------------------------------------------
-is "$(settings '{"wiki.email": "'$EMAIL'"}')" 200 "wiki.email set"
+is "$(wiki_settings '{"wiki.email": "'$EMAIL'"}')" 200 "wiki.email set"
 is "$(http GET "$BASE/api/settings" -H "$A")" 200 "GET /api/settings"
 is "$(http_body | jq -r '.settings["wiki.token"] | "\(.set) \(has("value"))"')" "true false" \
     "wiki.token: shown as set, its value never"
 is "$(http_body | jq -r '.settings["wiki.kind"].value')" cloud "wiki.kind is shown"
 http_body | grep -qF -- "$TOKEN"
 ok $((!$?)) "the token is not in the settings answer"
-is "$(settings '{"wiki.kind": "server"}')" 400 "wiki.kind takes cloud or datacenter only"
+is "$(wiki_settings '{"wiki.kind": "server"}')" 400 "wiki.kind takes cloud or datacenter only"
 
 # --- a wrong token: a 401 job error naming the URL, not the token -----------------------------------
-job=$(reindex /wiki/eng)
+job=$(wiki_reindex /wiki/eng)
 is $? 1 "a wrong token: the job fails"
-like "$(jobmsg "$job")" "could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/spaces: HTTP 401 Unauthorized" \
+like "$(wiki_jobmsg "$job")" "could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/spaces: HTTP 401 Unauthorized" \
     "... with the URL (no query) and the HTTP status"
 is "$(curl -s "$WBASE/_log" | jq -r '[.[] | select(.auth == "bad")] | length')" 1 \
     "... after one request (no retry of a 401)"
-is "$(settings '{"wiki.token": "'$TOKEN'"}')" 200 "the right token set"
+is "$(wiki_settings '{"wiki.token": "'$TOKEN'"}')" 200 "the right token set"
 
 # --- a whole space: every list page followed ----------------------------------------------------------
-job=$(reindex /wiki/eng)
+job=$(wiki_reindex /wiki/eng)
 ok $? "space ENG indexed"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '/wiki/eng';")" 8 "... its 8 pages are documents"
 is "$(curl -s "$WBASE/_log" | jq -r '[.[] | select(.path | test("/spaces/98305/pages"))] | length')" 3 \
@@ -81,7 +60,7 @@ like "$(docs /wiki/eng)" "pages/65538 Code Samples, pages/65539 Links and Images
     "... each page a document pages/ID with its title"
 is "$(_sql "SELECT url || ' ' || etag FROM documents WHERE library_id = '/wiki/eng' AND path = 'pages/65538';")" \
     "$WBASE/wiki/spaces/ENG/pages/65538/Code+Samples v1" "... its web URL and version"
-like "$(joblog "$job")" "8 wiki pages fetched" "the job log counts the pages"
+like "$(wiki_joblog "$job")" "8 wiki pages fetched" "the job log counts the pages"
 code=$(http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=/wiki/eng" \
     --data-urlencode "query=collapse-and-title bash code" --data-urlencode "type=json")
 is "$code" 200 "query the space"
@@ -92,23 +71,23 @@ like "$(jq -r .codeId <<<"$hit")" "^$WBASE/wiki/spaces/ENG/pages/65538/Code\\+Sa
     "... from the page's URL"
 
 # --- re-index: unchanged pages kept by version -----------------------------------------------------------
-job=$(reindex /wiki/eng)
+job=$(wiki_reindex /wiki/eng)
 ok $? "re-index of an unchanged space"
-like "$(joblog "$job")" "already indexed; nothing to do" "... nothing to do"
+like "$(wiki_joblog "$job")" "already indexed; nothing to do" "... nothing to do"
 curl -s -X POST "$WBASE/_edit/65541" >/dev/null
-job=$(reindex /wiki/eng)
+job=$(wiki_reindex /wiki/eng)
 ok $? "re-index after one page was edited"
-like "$(joblog "$job")" "8 documents: 1 parsed, 7 unchanged" "... only that page is parsed again"
+like "$(wiki_joblog "$job")" "8 documents: 1 parsed, 7 unchanged" "... only that page is parsed again"
 is "$(_sql "SELECT etag FROM documents WHERE library_id = '/wiki/eng' AND path = 'pages/65541';")" v2 \
     "... and its new version stored"
 curl -s -X POST "$WBASE/_touch/65538" >/dev/null
-job=$(reindex /wiki/eng)
-like "$(joblog "$job")" "8 documents: 0 parsed, 8 unchanged" \
+job=$(wiki_reindex /wiki/eng)
+like "$(wiki_joblog "$job")" "8 documents: 0 parsed, 8 unchanged" \
     "a body changed without a new version (a site migration): kept by its version"
 
 # --- pages by URL, every cloud form, across spaces, with sub-pages -----------------------------------------
 tiny=$(curl -s "$WBASE/_tiny/131075" | jq -r .key)
-job=$(index '{"type":"wiki","url":"'$WBASE'","title":"Picked pages","pageUrls":[
+job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Picked pages","pageUrls":[
   "'$WBASE'/wiki/spaces/ENG/pages/65539/Links+and+Images",
   "'$WBASE'/wiki/spaces/ENG/pages/edit-v2/65542",
   "'$WBASE'/wiki/pages/viewpage.action?pageId=131074",
@@ -116,14 +95,14 @@ job=$(index '{"type":"wiki","url":"'$WBASE'","title":"Picked pages","pageUrls":[
 ok $? "pages by URL in the four cloud forms, across two spaces"
 is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/picked_pages' ORDER BY path);")" \
     "pages/131074 pages/131075 pages/65539 pages/65542" "... exactly those pages (the tiny link decoded)"
-job=$(index '{"type":"wiki","url":"'$WBASE'","title":"Code tree","includeSubPages":true,"pageUrls":[
+job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Code tree","includeSubPages":true,"pageUrls":[
   "'$WBASE'/wiki/spaces/ENG/pages/65538/Code+Samples", "'$WBASE'/wiki/x/'$tiny'"]}')
 ok $? "includeSubPages"
 is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/code_tree' ORDER BY path);")" \
     "pages/131075 pages/131076 pages/65538 pages/65540 pages/65543" "... the pages and their sub-trees (grandchildren too)"
 
 # --- the bench questions (bench/questions/wiki.json) over both spaces' trees -------------------------------
-job=$(index '{"type":"wiki","url":"'$WBASE'","title":"All","includeSubPages":true,"pageUrls":[
+job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"All","includeSubPages":true,"pageUrls":[
   "'$WBASE'/wiki/spaces/ENG/pages/65537/Engineering+Home", "'$WBASE'/wiki/spaces/OPS/pages/131073/Operations+Home"]}')
 ok $? "both spaces' trees indexed as one library"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '/wiki/all';")" 12 "... all 12 pages"
@@ -147,21 +126,21 @@ done
 is "$(http POST "$BASE/api/libraries" -H "$A" -H "$J" --data '{"type":"wiki","url":"'$WBASE'","pageUrls":["'$WBASE'/wiki/about"]}')" 400 \
     "a URL of no page form: 400"
 like "$(http_body | jq -r .error)" "pageUrls\[0\].*not a wiki page URL of a known form" "... naming the field"
-job=$(index '{"type":"wiki","url":"'$WBASE'","title":"Elsewhere","pageUrls":["http://127.0.0.2:'$WPORT'/wiki/spaces/ENG/pages/65539/Links"]}')
+job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Elsewhere","pageUrls":["http://127.0.0.2:'$WPORT'/wiki/spaces/ENG/pages/65539/Links"]}')
 is $? 1 "a page URL of another site: the job fails"
-like "$(jobmsg "$job")" "the page URL http://127.0.0.2:$WPORT/wiki/spaces/ENG/pages/65539/Links is not on the configured wiki site" \
+like "$(wiki_jobmsg "$job")" "the page URL http://127.0.0.2:$WPORT/wiki/spaces/ENG/pages/65539/Links is not on the configured wiki site" \
     "... saying so"
-job=$(index '{"type":"wiki","url":"http://127.0.0.2:'$WPORT'","title":"Other site","pageUrls":["'$WBASE'/wiki/pages/viewpage.action?pageId=65537"]}')
+job=$(wiki_index '{"type":"wiki","url":"http://127.0.0.2:'$WPORT'","title":"Other site","pageUrls":["'$WBASE'/wiki/pages/viewpage.action?pageId=65537"]}')
 is $? 1 "a library URL of another site: the job fails"
-like "$(jobmsg "$job")" "the library's URL http://127.0.0.2:$WPORT/ is not on the configured wiki site $WBASE/wiki" \
+like "$(wiki_jobmsg "$job")" "the library's URL http://127.0.0.2:$WPORT/ is not on the configured wiki site $WBASE/wiki" \
     "... saying so"
-job=$(index '{"type":"wiki","url":"'$WBASE'","title":"Gone","pageUrls":["'$WBASE'/wiki/pages/viewpage.action?pageId=999"]}')
+job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Gone","pageUrls":["'$WBASE'/wiki/pages/viewpage.action?pageId=999"]}')
 is $? 1 "a page that does not exist: the job fails"
-like "$(jobmsg "$job")" "could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/pages/999: HTTP 404 Not Found" "... with the URL and 404"
+like "$(wiki_jobmsg "$job")" "could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/pages/999: HTTP 404 Not Found" "... with the URL and 404"
 curl -s -X POST "$WBASE/_loop" >/dev/null
-job=$(index '{"type":"wiki","url":"'$WBASE'","spaceKey":"OPS"}')
+job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","spaceKey":"OPS"}')
 ok $? "a pagination loop: the job ends"
-like "$(joblog "$job")" "the pagination of http://127.0.0.1:$WPORT/wiki/api/v2/spaces/98306/pages repeats a link; stopped there" \
+like "$(wiki_joblog "$job")" "the pagination of http://127.0.0.1:$WPORT/wiki/api/v2/spaces/98306/pages repeats a link; stopped there" \
     "... cut where the link repeats"
 
 # --- the token never shows ------------------------------------------------------------------------------------

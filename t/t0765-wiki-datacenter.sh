@@ -22,45 +22,27 @@ ADMIN=$(ctxd_admin key create --admin tests)
 A="Authorization: Bearer $ADMIN"
 J='Content-Type: application/json'
 
-index() {
-	local job
-	[ "$(http POST "$BASE/api/libraries" -H "$A" -H "$J" --data "$1")" = 202 ] ||
-	    { diag "POST /api/libraries: $(http_body)"; return 2; }
-	job=$(http_body | jq -r .jobId)
-	echo "$job"
-	wait_jobid "$job"
-}
-reindex() {
-	local job
-	[ "$(http POST "$BASE/api/libraries$1/refresh" -H "$A")" = 202 ] ||
-	    { diag "refresh: $(http_body)"; return 2; }
-	job=$(http_body | jq -r .jobId)
-	echo "$job"
-	wait_jobid "$job"
-}
-jobmsg() { _sql "SELECT message FROM jobs WHERE id = $1;"; }
-joblog() { _sql "SELECT group_concat(line, ' | ') FROM job_log WHERE job_id = $1;"; }
+. "$top_srcdir/t/lib/wiki.sh"
 paths() { _sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '$1' ORDER BY path);"; }
-settings() { http PATCH "$BASE/api/settings" -H "$A" -H "$J" --data "$1"; }
 
 # --- not configured ----------------------------------------------------------------------------------
-is "$(settings '{"wiki.site_url": "'$SITE'", "wiki.kind": "datacenter"}')" 200 "site and kind set, no token"
-job=$(index '{"type":"wiki","url":"'$SITE'","spaceKey":"ENG"}')
+is "$(wiki_settings '{"wiki.site_url": "'$SITE'", "wiki.kind": "datacenter"}')" 200 "site and kind set, no token"
+job=$(wiki_index '{"type":"wiki","url":"'$SITE'","spaceKey":"ENG"}')
 is $? 1 "not configured: the job fails"
-like "$(jobmsg "$job")" "the wiki integration is not configured: set wiki.token \(" "... naming the token (no email on datacenter)"
+like "$(wiki_jobmsg "$job")" "the wiki integration is not configured: set wiki.token \(" "... naming the token (no email on datacenter)"
 
 # --- a wrong token --------------------------------------------------------------------------------------
-is "$(settings '{"wiki.token": "bad'$TOKEN'"}')" 200 "a wrong token set"
-job=$(reindex /wiki/eng)
+is "$(wiki_settings '{"wiki.token": "bad'$TOKEN'"}')" 200 "a wrong token set"
+job=$(wiki_reindex /wiki/eng)
 is $? 1 "a wrong token: the job fails"
-like "$(jobmsg "$job")" "^could not fetch http://127.0.0.1:[0-9]+/confluence/rest/api/content: HTTP 401 Unauthorized$" \
+like "$(wiki_jobmsg "$job")" "^could not fetch http://127.0.0.1:[0-9]+/confluence/rest/api/content: HTTP 401 Unauthorized$" \
     "... with the URL under the context path (no query) and the HTTP status"
-is "$(settings '{"wiki.token": "'$TOKEN'"}')" 200 "the right token set"
+is "$(wiki_settings '{"wiki.token": "'$TOKEN'"}')" 200 "the right token set"
 is "$(http GET "$BASE/api/settings" -H "$A"; http_body | jq -r '.settings["wiki.token"] | "\(.set) \(.value)"')" \
     "200true null" "the token is write-only"
 
 # --- a whole space through the offset pagination ------------------------------------------------------------
-job=$(reindex /wiki/eng)
+job=$(wiki_reindex /wiki/eng)
 ok $? "space ENG indexed"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '/wiki/eng';")" 8 "... its 8 pages are documents"
 is "$(curl -s "$WBASE/_log" | jq -r '[.[] | select(.auth == "ok" and (.path | test("^/confluence/rest/api/content[?]spaceKey=ENG")))] | length')" 3 \
@@ -76,16 +58,16 @@ is "$(jq -r '.codeList[] | select(.code | test("Hello World")) | .language' <<<"
 like "$(jq -r .codeId <<<"$hit")" "^$SITE/display/ENG/Shell\\+Comments" "... from its page"
 
 # --- re-index: by version -------------------------------------------------------------------------------------
-job=$(reindex /wiki/eng)
-like "$(joblog "$job")" "already indexed; nothing to do" "an unchanged space: nothing to do"
+job=$(wiki_reindex /wiki/eng)
+like "$(wiki_joblog "$job")" "already indexed; nothing to do" "an unchanged space: nothing to do"
 curl -s -X POST "$WBASE/_edit/65540" >/dev/null
-job=$(reindex /wiki/eng)
-like "$(joblog "$job")" "8 documents: 1 parsed, 7 unchanged" "one page edited: only it is parsed again"
+job=$(wiki_reindex /wiki/eng)
+like "$(wiki_joblog "$job")" "8 documents: 1 parsed, 7 unchanged" "one page edited: only it is parsed again"
 is "$(_sql "SELECT etag FROM documents WHERE library_id = '/wiki/eng' AND path = 'pages/65540';")" v2 "... its new version stored"
 
 # --- pages by URL ---------------------------------------------------------------------------------------------------
 tiny=$(curl -s "$WBASE/_tiny/131076" | jq -r .key)
-job=$(index '{"type":"wiki","url":"'$SITE'","title":"Picked","pageUrls":[
+job=$(wiki_index '{"type":"wiki","url":"'$SITE'","title":"Picked","pageUrls":[
   "'$SITE'/pages/viewpage.action?pageId=65542",
   "'$SITE'/display/ENG/Links+and+Images",
   "'$SITE'/display/OPS/Runbook%20Headers",
@@ -94,24 +76,24 @@ ok $? "pages by URL in the datacenter forms, across two spaces"
 is "$(paths /wiki/picked)" "pages/131074 pages/131076 pages/65539 pages/65542" "... exactly those pages"
 like "$(curl -s "$WBASE/_log" | jq -r '.[].path')" "/confluence/rest/api/content\?spaceKey=ENG&title=Links%20and%20Images&" \
     "... a /display/ URL resolved by its space and title"
-job=$(index '{"type":"wiki","url":"'$SITE'","title":"Tree","includeSubPages":true,"pageUrls":["'$SITE'/display/ENG/Code+Samples"]}')
+job=$(wiki_index '{"type":"wiki","url":"'$SITE'","title":"Tree","includeSubPages":true,"pageUrls":["'$SITE'/display/ENG/Code+Samples"]}')
 ok $? "includeSubPages"
 is "$(paths /wiki/tree)" "pages/65538 pages/65540 pages/65543" "... the page, its child and grandchild"
 like "$(curl -s "$WBASE/_log" | jq -r '.[].path')" "/confluence/rest/api/content/65540/child/page\?" "... through child/page, recursively"
-job=$(index '{"type":"wiki","url":"'$SITE'","title":"Nope","pageUrls":["'$SITE'/display/ENG/No+Such+Page"]}')
+job=$(wiki_index '{"type":"wiki","url":"'$SITE'","title":"Nope","pageUrls":["'$SITE'/display/ENG/No+Such+Page"]}')
 is $? 1 "a title that is no page: the job fails"
-like "$(jobmsg "$job")" 'no wiki page titled "No Such Page" in space ENG' "... saying so"
-job=$(index '{"type":"wiki","url":"'$SITE'","title":"Cloudy","pageUrls":["'$SITE'/spaces/ENG/pages/65538/Code+Samples"]}')
+like "$(wiki_jobmsg "$job")" 'no wiki page titled "No Such Page" in space ENG' "... saying so"
+job=$(wiki_index '{"type":"wiki","url":"'$SITE'","title":"Cloudy","pageUrls":["'$SITE'/spaces/ENG/pages/65538/Code+Samples"]}')
 is $? 1 "a cloud page URL on a datacenter site: the job fails"
-like "$(jobmsg "$job")" "has the form /spaces/KEY/pages/ID/Title, which a datacenter wiki site does not use" "... saying so"
-job=$(index '{"type":"wiki","url":"'$SITE'","title":"Outside","pageUrls":["'$ROOTSITE'/pages/viewpage.action?pageId=65542"]}')
+like "$(wiki_jobmsg "$job")" "has the form /spaces/KEY/pages/ID/Title, which a datacenter wiki site does not use" "... saying so"
+job=$(wiki_index '{"type":"wiki","url":"'$SITE'","title":"Outside","pageUrls":["'$ROOTSITE'/pages/viewpage.action?pageId=65542"]}')
 is $? 1 "a page URL of another site (another port): the job fails"
-like "$(jobmsg "$job")" "is not on the configured wiki site $SITE" "... saying so"
+like "$(wiki_jobmsg "$job")" "is not on the configured wiki site $SITE" "... saying so"
 is "$(curl -s "$ROOTSITE/_log" | jq length)" 0 "... and nothing was sent there"
 
 # --- a site without a context path ----------------------------------------------------------------------------------
-is "$(settings '{"wiki.site_url": "'$ROOTSITE'/"}')" 200 "the site moved to a root URL"
-job=$(index '{"type":"wiki","url":"'$ROOTSITE'","spaceKey":"OPS"}')
+is "$(wiki_settings '{"wiki.site_url": "'$ROOTSITE'/"}')" 200 "the site moved to a root URL"
+job=$(wiki_index '{"type":"wiki","url":"'$ROOTSITE'","spaceKey":"OPS"}')
 ok $? "space OPS indexed from a site without a context path"
 is "$(_sql "SELECT count(*) || ' ' || min(url) FROM documents WHERE library_id = '/wiki/ops';")" \
     "4 $ROOTSITE/display/OPS/Include+Macros" "... its 4 pages, with their URLs"
