@@ -85,6 +85,18 @@ job=$(wiki_reindex /wiki/eng)
 like "$(wiki_joblog "$job")" "8 documents: 0 parsed, 8 unchanged" \
     "a body changed without a new version (a site migration): kept by its version"
 
+curl -s -X POST "$WBASE/_fail/2/503" >/dev/null
+curl -s -X POST "$WBASE/_edit/65539" >/dev/null
+job=$(wiki_reindex /wiki/eng)
+ok $? "two 503 answers in a row: retried, the job is done"
+like "$(wiki_joblog "$job")" "8 documents: 1 parsed, 7 unchanged" "... with the edited page"
+curl -s -X POST "$WBASE/_fail/100/403" >/dev/null
+job=$(wiki_reindex /wiki/eng)
+is $? 1 "a 403 answer: the job fails"
+like "$(wiki_jobmsg "$job")" "^could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/spaces: HTTP 403 Forbidden$" \
+    "... naming the URL and the status"
+curl -s -X POST "$WBASE/_fail/0/503" >/dev/null
+
 # --- pages by URL, every cloud form, across spaces, with sub-pages -----------------------------------------
 tiny=$(curl -s "$WBASE/_tiny/131075" | jq -r .key)
 job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Picked pages","pageUrls":[

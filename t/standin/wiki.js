@@ -31,6 +31,8 @@
 //   POST /_edit/{id}      bumps the page's version and appends a paragraph to its body
 //   POST /_touch/{id}     changes the page's body without a new version (as a site's
 //                         storage-format migration does: macro ids added)
+//   POST /_fail/{n}/{status}  the next n API requests (authorised) answer that status
+//                         (503 with Retry-After: 0; 403 with the vendor's body)
 //   POST /_loop           from now on every list's next link is the same (a loop)
 //   GET  /_log            the requests seen: method, path with query, auth "ok", "bad" or
 //                         "none" (never the header's value)
@@ -90,6 +92,7 @@ for (const s of spaces)
 	});
 const log = [];
 let loop = false;
+let failN = 0, failStatus = 503;
 
 // The tiny link key of a page id: its 8 little-endian bytes in base64, '=' and trailing
 // 'A's dropped, '/' written '-' and '+' written '_' (Confluence's TinyUrl).
@@ -277,6 +280,11 @@ const server = http.createServer((req, res) => {
 		let m;
 		if (req.method === 'GET' && url.pathname === '/_log')
 			return send(res, 200, log);
+		if (req.method === 'POST' && (m = url.pathname.match(/^\/_fail\/(\d+)\/(\d{3})$/))) {
+			failN = Number(m[1]);
+			failStatus = Number(m[2]);
+			return send(res, 200, { failN, failStatus });
+		}
 		if (req.method === 'POST' && url.pathname === '/_loop') {
 			loop = true;
 			return send(res, 200, { loop });
@@ -311,6 +319,16 @@ const server = http.createServer((req, res) => {
 		}
 		if (req.method !== 'GET')
 			return send(res, 405, { message: 'method not allowed' });
+		if (failN > 0) {
+			failN--;
+			if (failStatus === 503)
+				return send(res, 503, { message: 'Service Unavailable' },
+					{ 'Retry-After': '0' });
+			return send(res, failStatus, KIND === 'cloud' ?
+				{ errors: [{ status: failStatus, code: 'PERMISSION_DENIED',
+					title: 'Not permitted to read this content', detail: null }] } :
+				{ statusCode: failStatus, message: 'Not permitted', reason: 'Forbidden' });
+		}
 		(KIND === 'cloud' ? cloud : datacenter)(req, res, url);
 	});
 });
