@@ -12,7 +12,7 @@ require_cmd jq nginx curl node
 ctxd_setup
 TOKEN="cloudtok$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 EMAIL=docs-bot@example.com
-wiki_standin_start cloud --token "$TOKEN" --email "$EMAIL"
+wiki_standin_start cloud --token "$TOKEN" --email "$EMAIL" --delay-ms 150
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 A="Authorization: Bearer $ADMIN"
@@ -105,13 +105,18 @@ job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Picked pages","pageUr
   "'$WBASE'/wiki/pages/viewpage.action?pageId=131074",
   "'$WBASE'/wiki/x/'$tiny'"]}')
 ok $? "pages by URL in the four cloud forms, across two spaces"
+is "$(curl -s "$WBASE/_stats" | jq .maxInflight)" 4 "... fetched by id 4 at once (sources.inflight)"
 is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/picked_pages' ORDER BY path);")" \
     "pages/131074 pages/131075 pages/65539 pages/65542" "... exactly those pages (the tiny link decoded)"
+is "$(wiki_settings '{"sources.inflight": 1}')" 200 "sources.inflight set to 1"
+curl -s "$WBASE/_stats" >/dev/null
 job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Code tree","includeSubPages":true,"pageUrls":[
   "'$WBASE'/wiki/spaces/ENG/pages/65538/Code+Samples", "'$WBASE'/wiki/x/'$tiny'"]}')
 ok $? "includeSubPages"
 is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/code_tree' ORDER BY path);")" \
     "pages/131075 pages/131076 pages/65538 pages/65540 pages/65543" "... the pages and their sub-trees (grandchildren too)"
+is "$(curl -s "$WBASE/_stats" | jq .maxInflight)" 1 "... one request at a time with sources.inflight 1"
+wiki_settings '{"sources.inflight": null}' >/dev/null
 
 # --- the bench questions (bench/questions/wiki.json) over both spaces' trees -------------------------------
 job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"All","includeSubPages":true,"pageUrls":[

@@ -36,6 +36,7 @@
 #define WIKI_MAX_LISTS		20000	/* list requests of one job */
 #define WIKI_ID_MAX		20	/* digits of a page or space id */
 #define WIKI_TRIES		3
+#define WIKI_INFLIGHT_MAX	32	/* the bound of sources.inflight */
 
 enum wiki_kind { WIKI_CLOUD, WIKI_DC };
 
@@ -72,6 +73,9 @@ struct wiki {
 	struct wiki_set	 ids, lists;
 	struct wiki_todo *todo;
 	size_t		 ntodo, captodo;
+	uint64_t	*pending;	/* pages to fetch by id (wiki_flush) */
+	size_t		 npending, cappending;
+	size_t		 inflight;	/* requests at once (sources.inflight) */
 };
 
 /* A page named by URL (wiki_ref_parse). */
@@ -614,6 +618,12 @@ wiki_configure(struct wiki *w, char *err, size_t errsz)
 	w->timeout_ms = settings_get_long(c->db, c->datadir, "sources.page_timeout_s",
 	    30) * 1000;
 	w->delay_ms = settings_get_long(c->db, c->datadir, "sources.crawl_delay_ms", 0);
+	w->inflight = (size_t)settings_get_long(c->db, c->datadir, "sources.inflight", 4);
+	if (w->inflight > WIKI_INFLIGHT_MAX)
+		w->inflight = WIKI_INFLIGHT_MAX;
+	if (w->delay_ms > 0)
+		w->inflight = 1;
+	w->f.inflight = w->inflight;
 	w->deadline = util_now_ms() + settings_get_long(c->db, c->datadir,
 	    "limits.job_timeout_s", 1800) * 1000;
 	rc = 0;
@@ -633,24 +643,21 @@ wiki_url_text(const char *url, char *out, size_t sz)
 }
 
 /*
- * GETs url (on the site's origin only) and parses its JSON object into *out. An answer
- * over cap bytes: 0 with *out NULL when toobig is given (*toobig set), else an error.
- * Other failures and non-2xx answers: -1 with err naming the URL and status.
+ * Sets q up to GET url (on the site's origin only, else -1: the credential goes nowhere
+ * else), within the job's time, after sources.crawl_delay_ms since the last request.
+ * 0, or -1 with err (q is then not set up).
  */
 static int
-wiki_get(struct wiki *w, const char *url, size_t cap, json_object **out, int *toobig,
-    char *err, size_t errsz)
+wiki_req(struct wiki *w, struct fetch_req *q, const char *url, size_t cap, char *err,
+    size_t errsz)
 {
-	struct fetch_req q;
 	struct timespec	 ts;
 	char		 u[512];
 	long long	 wait;
 	size_t		 on = strlen(w->origin);
-	int		 rc = -1;
 
-	*out = NULL;
-	wiki_url_text(url, u, sizeof(u));
 	if (strncmp(url, w->origin, on) != 0 || url[on] != '/') {
+		wiki_url_text(url, u, sizeof(u));
 		snprintf(err, errsz, "refused to send the wiki credentials to %s: it is "
 		    "not on %s (setting wiki.site_url)", u, w->origin);
 		return -1;
@@ -666,29 +673,61 @@ wiki_get(struct wiki *w, const char *url, size_t cap, json_object **out, int *to
 		ts.tv_nsec = (long)(wait % 1000) * 1000000L;
 		nanosleep(&ts, NULL);
 	}
-	fetch_req_init(&q);
-	q.method = "GET";
-	q.url = url;
-	q.headers[0] = w->auth;
-	q.headers[1] = "Accept: application/json";
-	q.secret_headers = 1;
-	q.timeout_ms = w->timeout_ms;
-	q.max_size = cap;
-	q.tries = WIKI_TRIES;
-	(void)fetch_run(&w->f, &q, 1);
-	w->last_ms = util_now_ms();
-	if (q.result == FETCH_ETOOBIG && toobig != NULL) {
+	fetch_req_init(q);
+	q->method = "GET";
+	q->url = url;
+	q->headers[0] = w->auth;
+	q->headers[1] = "Accept: application/json";
+	q->secret_headers = 1;
+	q->timeout_ms = w->timeout_ms;
+	q->max_size = cap;
+	q->tries = WIKI_TRIES;
+	return 0;
+}
+
+/*
+ * The answer of q as a JSON object in *out. An answer over its cap: 0 with *out NULL when
+ * toobig is given (*toobig set), else an error. Other failures and non-2xx answers: -1
+ * with err naming the URL and status.
+ */
+static int
+wiki_answer(const struct fetch_req *q, json_object **out, int *toobig, char *err,
+    size_t errsz)
+{
+	char	 u[512];
+
+	*out = NULL;
+	if (q->result == FETCH_ETOOBIG && toobig != NULL) {
 		*toobig = 1;
-		rc = 0;
-	} else if (q.result != FETCH_OK || q.status < 200 || q.status > 299)
-		backend_http_error(&q, err, errsz);
-	else if (q.answer.p == NULL || (*out = json_tokener_parse(q.answer.p)) == NULL ||
+		return 0;
+	}
+	if (q->result != FETCH_OK || q->status < 200 || q->status > 299)
+		return backend_http_error(q, err, errsz);
+	if (q->answer.p == NULL || (*out = json_tokener_parse(q->answer.p)) == NULL ||
 	    !json_object_is_type(*out, json_type_object)) {
 		json_object_put(*out);
 		*out = NULL;
+		wiki_url_text(q->url, u, sizeof(u));
 		snprintf(err, errsz, "the wiki's answer to %s is not a JSON object", u);
-	} else
-		rc = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* GETs url and parses its answer (wiki_req, wiki_answer). */
+static int
+wiki_get(struct wiki *w, const char *url, size_t cap, json_object **out, int *toobig,
+    char *err, size_t errsz)
+{
+	struct fetch_req q;
+	int		 rc;
+
+	*out = NULL;
+	if (wiki_req(w, &q, url, cap, err, errsz) == -1)
+		return -1;
+	(void)fetch_run(&w->f, &q, 1);
+	w->last_ms = util_now_ms();
+	rc = wiki_answer(&q, out, toobig, err, errsz);
 	fetch_req_release(&q);
 	return rc;
 }
@@ -801,31 +840,89 @@ nomem:
 	return -1;
 }
 
-/* GETs page id with its body and adds it (wiki_page_add). 0, or -1 with err. */
-static int
-wiki_page_get(struct wiki *w, uint64_t id, char *err, size_t errsz)
+/* The API URL of page id with its body (malloc'd; NULL on no memory). */
+static char *
+wiki_page_api(struct wiki *w, uint64_t id)
 {
-	json_object	*o = NULL;
-	char		*url;
-	int		 big = 0, rc;
-
-	url = w->kind == WIKI_CLOUD ?
+	return w->kind == WIKI_CLOUD ?
 	    wiki_url(w, "/api/v2/pages/%llu?body-format=storage", (unsigned long long)id) :
 	    wiki_url(w, "/rest/api/content/%llu?expand=body.storage,version",
 	    (unsigned long long)id);
-	if (url == NULL) {
-		snprintf(err, errsz, "out of memory");
-		return -1;
+}
+
+/* Queues page id to be fetched by id (wiki_flush). */
+static int
+wiki_pending_push(struct wiki *w, uint64_t id)
+{
+	uint64_t	*v;
+	size_t		 cap;
+
+	if (w->npending == w->cappending) {
+		cap = w->cappending ? w->cappending * 2 : 64;
+		if ((v = reallocarray(w->pending, cap, sizeof(*v))) == NULL)
+			return -1;
+		w->pending = v;
+		w->cappending = cap;
 	}
-	rc = wiki_get(w, url, w->page_max + 65536, &o, &big, err, errsz);
-	free(url);
-	if (rc == 0 && big)
+	w->pending[w->npending++] = id;
+	return 0;
+}
+
+/* One answer of wiki_flush: the page added, or skipped when over the size limit. */
+static int
+wiki_flush_one(struct wiki *w, const struct fetch_req *q, uint64_t id, char *err,
+    size_t errsz)
+{
+	json_object	*o = NULL;
+	int		 big = 0, rc;
+
+	if ((rc = wiki_answer(q, &o, &big, err, errsz)) == 0 && big)
 		jobs_log(w->c->db, w->c->job_id, "warning", "skipped wiki page %llu: it "
 		    "is larger than the limit of %zu KB (setting sources.max_page_kb)",
 		    (unsigned long long)id, w->page_max / 1024);
 	else if (rc == 0)
 		rc = wiki_page_add(w, o, id, err, errsz);
 	json_object_put(o);
+	return rc;
+}
+
+/*
+ * Fetches the queued pages by id, sources.inflight requests at once (one at a time with
+ * sources.crawl_delay_ms), and adds them. 0, or -1 with err at the first failure.
+ */
+static int
+wiki_flush(struct wiki *w, char *err, size_t errsz)
+{
+	struct fetch_req q[WIKI_INFLIGHT_MAX];
+	char		*urls[WIKI_INFLIGHT_MAX];
+	size_t		 i, k, n, done = 0;
+	int		 rc = 0;
+
+	while (done < w->npending && rc == 0) {
+		n = w->npending - done < w->inflight ? w->npending - done : w->inflight;
+		for (k = 0; k < n; k++)
+			if ((urls[k] = wiki_page_api(w, w->pending[done + k])) == NULL ||
+			    wiki_req(w, &q[k], urls[k], w->page_max + 65536, err,
+			    errsz) == -1) {
+				if (urls[k] == NULL)
+					snprintf(err, errsz, "out of memory");
+				free(urls[k]);
+				rc = -1;
+				break;
+			}
+		if (k > 0)
+			(void)fetch_run(&w->f, q, k);
+		w->last_ms = util_now_ms();
+		for (i = 0; i < k; i++) {
+			if (rc == 0)
+				rc = wiki_flush_one(w, &q[i], w->pending[done + i], err,
+				    errsz);
+			fetch_req_release(&q[i]);
+			free(urls[i]);
+		}
+		done += n;
+	}
+	w->npending = 0;
 	return rc;
 }
 
@@ -849,8 +946,9 @@ wiki_todo_push(struct wiki *w, uint64_t id, int depth)
 }
 
 /*
- * An item of a list: a page seen for the first time is added (fetched by id when the
- * item has no body) and, when depth >= 0, queued for its sub-pages at that depth.
+ * An item of a list: a page seen for the first time is added (queued to be fetched by
+ * id, wiki_flush, when the item has no body) and, when depth >= 0, queued for its
+ * sub-pages at that depth.
  */
 static int
 wiki_take(struct wiki *w, json_object *item, int depth, char *err, size_t errsz)
@@ -872,9 +970,15 @@ wiki_take(struct wiki *w, json_object *item, int depth, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	if (wiki_get_path(item, "body.storage.value") == NULL)
-		return wiki_page_get(w, id, err, errsz);
-	return wiki_page_add(w, item, id, err, errsz);
+	if (wiki_get_path(item, "body.storage.value") != NULL)
+		return wiki_page_add(w, item, id, err, errsz);
+	if (wiki_pending_push(w, id) == -1) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	if (w->out->n + w->npending >= w->max_pages)
+		w->full = 1;
+	return 0;
 }
 
 /*
@@ -957,6 +1061,8 @@ wiki_list(struct wiki *w, const char *first, int depth, size_t *nitems, char *er
 		json_object_put(o);
 		free(url);
 		url = next;
+		if (wiki_flush(w, err, errsz) == -1)
+			goto out;
 	}
 	rc = 0;
 	goto out;
@@ -1156,11 +1262,16 @@ wiki_pages(struct wiki *w, const struct wiki_opts *o, char *err, size_t errsz)
 			    (k == 1 && o->subpages && wiki_todo_push(w, r.id, 0) == -1)) {
 				snprintf(err, errsz, "out of memory");
 				rc = -1;
-			} else if (k == 1)
-				rc = wiki_page_get(w, r.id, err, errsz);
+			} else if (k == 1 && wiki_pending_push(w, r.id) == -1) {
+				snprintf(err, errsz, "out of memory");
+				rc = -1;
+			} else if (w->out->n + w->npending >= w->max_pages)
+				w->full = 1;
 		}
 		wiki_ref_release(&r);
 	}
+	if (rc == 0)
+		rc = wiki_flush(w, err, errsz);
 	if (rc == 0 && o->subpages)
 		rc = wiki_subpages(w, err, errsz);
 	return rc;
@@ -1250,6 +1361,7 @@ wiki_release(struct backend_ctx *c)
 	free(w->ids.v);
 	free(w->lists.v);
 	free(w->todo);
+	free(w->pending);
 	free(w);
 	c->priv = NULL;
 }

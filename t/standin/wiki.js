@@ -2,7 +2,7 @@
 // t/standin/wiki.js: a local stand-in for a Confluence-type wiki's REST API, for the tests.
 //
 //   node t/standin/wiki.js KIND [PORT] [--token T] [--email E] [--context /PATH]
-//                          [--limit N] [--data DIR]
+//                          [--limit N] [--data DIR] [--delay-ms N]
 //
 // KIND is cloud or datacenter; PORT 0 or none: any free port (the port is printed on the
 // first line of stdout). The wire format is the vendor's documented one:
@@ -20,7 +20,8 @@
 //       lists: {results, start, limit, size, _links: {base, context, next?, self}}, the
 //       next link relative to the context; auth Authorization: Bearer TOKEN
 // A request without the kind's right Authorization gets 401 with the vendor's error body.
-// A limit above --limit (default 3) is cut to it, so the tests paginate.
+// A limit above --limit (default 3) is cut to it, so the tests paginate. A request for one
+// page by id is answered after --delay-ms (default 0), so that concurrent requests overlap.
 //
 // The data: two spaces, ENG (Engineering) and OPS (Operations), each a tree of pages
 // (parents, children, grandchildren) whose bodies are the storage-format files of DIR
@@ -36,6 +37,8 @@
 //   POST /_loop           from now on every list's next link is the same (a loop)
 //   GET  /_log            the requests seen: method, path with query, auth "ok", "bad" or
 //                         "none" (never the header's value)
+//   GET  /_stats          {"maxInflight": N}: the most page-by-id requests that were in
+//                         flight at once since the last GET /_stats
 //   GET  /_tiny/{id}      the page's tiny link key (the /x/KEY of its tinyui)
 'use strict';
 
@@ -53,6 +56,7 @@ let PORT = 0;
 if (args.length && !args[0].startsWith('--'))
 	PORT = Number(args.shift());
 const opt = { token: 'wiki-token', email: 'wiki@example.com', context: '', limit: 3,
+	'delay-ms': 0,
 	data: path.join(__dirname, '../../../shared/corpora/fixtures/wiki/storage/testdata') };
 while (args.length) {
 	const k = args.shift().replace(/^--/, '');
@@ -93,6 +97,17 @@ for (const s of spaces)
 const log = [];
 let loop = false;
 let failN = 0, failStatus = 503;
+let inflight = 0, maxInflight = 0;
+
+// Answers a page-by-id request after --delay-ms, counting the requests in flight.
+function delayed(res, status, body) {
+	inflight++;
+	maxInflight = Math.max(maxInflight, inflight);
+	setTimeout(() => {
+		inflight--;
+		send(res, status, body);
+	}, Number(opt['delay-ms']));
+}
 
 // The tiny link key of a page id: its 8 little-endian bytes in base64, '=' and trailing
 // 'A's dropped, '/' written '-' and '+' written '_' (Confluence's TinyUrl).
@@ -198,7 +213,7 @@ function cloud(req, res, url) {
 			return notFound(res, `Page ${m[1]}`);
 		const o = cloudPage(pg, body);
 		o._links.base = base(req);
-		return send(res, 200, o);
+		return delayed(res, 200, o);
 	}
 	if ((m = p.match(/^\/wiki\/api\/v2\/pages\/(\d+)\/children$/))) {
 		if (!pages.has(m[1]))
@@ -260,7 +275,7 @@ function datacenter(req, res, url) {
 		const pg = pages.get(m[1]);
 		if (!pg)
 			return notFound(res, m[1]);
-		return send(res, 200, dcPage(req, pg, (url.searchParams.get('expand') || '')
+		return delayed(res, 200, dcPage(req, pg, (url.searchParams.get('expand') || '')
 			.split(',')));
 	}
 	if ((m = p.match(/^\/rest\/api\/content\/(\d+)\/child\/page$/))) {
@@ -288,6 +303,11 @@ const server = http.createServer((req, res) => {
 		if (req.method === 'POST' && url.pathname === '/_loop') {
 			loop = true;
 			return send(res, 200, { loop });
+		}
+		if (req.method === 'GET' && url.pathname === '/_stats') {
+			const r = { maxInflight };
+			maxInflight = 0;
+			return send(res, 200, r);
 		}
 		if ((m = url.pathname.match(/^\/_tiny\/(\d+)$/)))
 			return send(res, 200, { key: tiny(m[1]) });
