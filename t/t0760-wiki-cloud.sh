@@ -95,6 +95,12 @@ job=$(wiki_reindex /wiki/eng)
 is $? 1 "a 403 answer: the job fails"
 like "$(wiki_jobmsg "$job")" "^could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/spaces: HTTP 403 Forbidden$" \
     "... naming the URL and the status"
+curl -s -X POST "$WBASE/_fail/1/302" >/dev/null
+job=$(wiki_reindex /wiki/eng)
+is $? 1 "a redirect to another origin: the job fails"
+like "$(wiki_jobmsg "$job")" "^could not fetch http://127.0.0.1:$WPORT/wiki/api/v2/spaces: HTTP 302$" "... on the 302"
+is "$(curl -s "$WBASE/_log" | jq '[.[] | select(.path | startswith("/elsewhere"))] | length')" 0 \
+    "... which is not followed (the credential goes nowhere else)"
 curl -s -X POST "$WBASE/_fail/0/503" >/dev/null
 
 # --- pages by URL, every cloud form, across spaces, with sub-pages -----------------------------------------

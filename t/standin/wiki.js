@@ -33,7 +33,8 @@
 //   POST /_touch/{id}     changes the page's body without a new version (as a site's
 //                         storage-format migration does: macro ids added)
 //   POST /_fail/{n}/{status}  the next n API requests (authorised) answer that status
-//                         (503 with Retry-After: 0; 403 with the vendor's body)
+//                         (503 with Retry-After: 0; 403 with the vendor's body; a 3xx
+//                         to http://localhost:PORT/elsewhere, another origin)
 //   POST /_loop           from now on every list's next link is the same (a loop)
 //   GET  /_log            the requests seen: method, path with query, auth "ok", "bad" or
 //                         "none" (never the header's value)
@@ -341,6 +342,9 @@ const server = http.createServer((req, res) => {
 			return send(res, 405, { message: 'method not allowed' });
 		if (failN > 0) {
 			failN--;
+			if (failStatus >= 300 && failStatus < 400)
+				return send(res, failStatus, { message: 'moved' }, { Location:
+					`http://localhost:${server.address().port}/elsewhere${url.search}` });
 			if (failStatus === 503)
 				return send(res, 503, { message: 'Service Unavailable' },
 					{ 'Retry-After': '0' });
