@@ -237,6 +237,37 @@ wiki_tiny_decode(const char *key, uint64_t *out)
 }
 
 /* ---------------------------------------------------------------- page URLs */
+/*
+ * The origin of url, "scheme://host[:port]" in lowercase, the port only when it is not
+ * the scheme's default: 0, or -1 when url is not a URL.
+ */
+static int
+wiki_origin(const char *url, char *out, size_t sz)
+{
+	CURLU	*u = curl_url();
+	char	*scheme = NULL, *host = NULL, *port = NULL;
+	size_t	 i;
+	int	 rc = -1;
+
+	if (u != NULL && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) !=
+		    CURLUE_OK)
+			port = NULL;
+		snprintf(out, sz, "%s://%s%s%s", scheme, host, port ? ":" : "",
+		    port ? port : "");
+		for (i = 0; out[i] != '\0'; i++)
+			out[i] = (char)tolower((unsigned char)out[i]);
+		rc = 0;
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return rc;
+}
+
 
 /* Splits path ("/a/b/c") into at most max segments (pointers into path, which is cut). */
 static size_t
@@ -355,24 +386,18 @@ wiki_ref_parse(const char *url, struct wiki_ref *r, char *origin, size_t osz,
     char *err, size_t errsz)
 {
 	CURLU	*u = curl_url();
-	char	*path = NULL, *query = NULL, *scheme = NULL, *host = NULL, *port = NULL;
+	char	*path = NULL, *query = NULL;
 	char	*seg[64];
 	size_t	 n;
 	int	 rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	if (u == NULL || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK)
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
+	    wiki_origin(url, origin, osz) == -1)
 		goto bad;
-	if (curl_url_get(u, CURLUPART_PORT, &port, 0) != CURLUE_OK)
-		port = NULL;
 	if (curl_url_get(u, CURLUPART_QUERY, &query, 0) != CURLUE_OK)
 		query = NULL;
-	snprintf(origin, osz, "%s://%s%s%s", scheme, host, port ? ":" : "", port ? port : "");
-	for (n = 0; origin[n] != '\0'; n++)
-		origin[n] = (char)tolower((unsigned char)origin[n]);
 	if ((n = wiki_segments(path, seg, 63)) > 63 ||
 	    wiki_ref_form(r, seg, n, query) == -1)
 		goto bad;
@@ -387,9 +412,6 @@ bad:
 out:
 	curl_free(path);
 	curl_free(query);
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(port);
 	curl_url_cleanup(u);
 	return rc;
 }
@@ -502,19 +524,17 @@ wiki_missing(const char *site, const char *kind, const char *email, const char *
 static int
 wiki_site(struct wiki *w, const char *site, char *err, size_t errsz)
 {
-	char	 origin[512], host[300], *path = NULL;
+	char	 origin[512], *path = NULL;
 	CURLU	*u = curl_url();
 	size_t	 n;
 	int	 rc = -1;
 
 	if (u == NULL || curl_url_set(u, CURLUPART_URL, site, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
+	    wiki_origin(site, origin, sizeof(origin)) == -1) {
 		snprintf(err, errsz, "setting wiki.site_url is not a URL");
 		goto out;
 	}
-	fetch_host(site, host, sizeof(host));
-	snprintf(origin, sizeof(origin), "%s://%s", strncmp(site, "https://", 8) == 0 ?
-	    "https" : "http", host);
 	for (n = strlen(path); n > 0 && path[n - 1] == '/'; n--)
 		path[n - 1] = '\0';
 	if (w->kind == WIKI_CLOUD && *path != '\0' && strcmp(path, "/wiki") != 0) {
@@ -528,8 +548,6 @@ wiki_site(struct wiki *w, const char *site, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	for (n = 0; w->origin[n] != '\0'; n++)
-		w->origin[n] = (char)tolower((unsigned char)w->origin[n]);
 	memcpy(w->api, w->origin, strlen(w->origin) + 1);
 	memcpy(w->api + strlen(w->origin), w->context, strlen(w->context) + 1);
 	rc = 0;
@@ -1283,15 +1301,9 @@ wiki_pages(struct wiki *w, const struct wiki_opts *o, char *err, size_t errsz)
 static int
 wiki_same_site(struct wiki *w, const char *url, char *err, size_t errsz)
 {
-	char	 host[300], origin[512], u[512];
-	size_t	 i;
+	char	 origin[512], u[512];
 
-	fetch_host(url, host, sizeof(host));
-	snprintf(origin, sizeof(origin), "%s://%s", strncmp(url, "https://", 8) == 0 ?
-	    "https" : "http", host);
-	for (i = 0; origin[i] != '\0'; i++)
-		origin[i] = (char)tolower((unsigned char)origin[i]);
-	if (strcmp(origin, w->origin) == 0)
+	if (wiki_origin(url, origin, sizeof(origin)) == 0 && strcmp(origin, w->origin) == 0)
 		return 0;
 	wiki_url_text(url, u, sizeof(u));
 	snprintf(err, errsz, "the library's URL %s is not on the configured wiki site %s "
