@@ -106,9 +106,16 @@ static const struct setting_def settings_defs[] = {
 	{ "git.github.webhook_secret", SET_SECRET, NULL, 0, 0,
 	  "GitHub-type App connection: webhook secret (stored only; not used yet)", NULL },
 	{ "wiki.site_url", SET_URL, "", 0, 0,
-	  "wiki site URL for wiki sources (stored only; not used yet)", NULL },
+	  "wiki site of wiki sources: https://SITE for cloud, the base URL with its "
+	  "context path (https://HOST/confluence) for datacenter", NULL },
+	{ "wiki.kind", SET_ENUM, "", 0, 0,
+	  "kind of the wiki site: cloud (REST v2, email + API token) or datacenter "
+	  "(REST /rest/api, personal access token)", "cloud|datacenter" },
+	{ "wiki.email", SET_STRING, "", 0, 0,
+	  "account email sent with wiki.token (Basic auth) to a cloud wiki site", NULL },
 	{ "wiki.token", SET_SECRET, NULL, 0, 0,
-	  "wiki API token for wiki sources (stored only; not used yet)", NULL },
+	  "wiki credential: the API token of wiki.email (cloud) or a personal access "
+	  "token (datacenter, sent as Bearer); only ever sent to wiki.site_url", NULL },
 	{ "setup.ai_provider", SET_ENUM, "pending", 0, 0,
 	  "setup wizard step 1 (AI provider): pending, done or skipped",
 	  "pending|done|skipped" },

@@ -138,5 +138,15 @@ cp "$CORPORA"/fixtures/llmstxt/1mcp/docs/public/llms-en.txt "$l/3"
 printf '<documents><document><source>/x</source><document_content># A\n</document_content></document>' >"$l/4"
 printf 'x\n# A\nSource: https://h/a\n```\n# no\n```\n# B\n- [a](/a): n\n' >"$l/5"
 smoke llmstxt 3000 "$l"/*
+w=$T/w
+mkdir -p "$w"
+printf '\000{"spaceKey":"ENG","spaceId":"98305"}' >"$w/1"
+printf '\000{"pageUrls":["https://w.example/wiki/x/AQAB","https://w/display/K/A+b%%2B"],"includeSubPages":true}' >"$w/2"
+printf '\001https://w.example/wiki/spaces/ENG/pages/65538/Code+Samples' >"$w/3"
+printf '\001https://w.example/wiki/spaces/ENG/pages/edit-v2/65542' >"$w/4"
+printf '\001http://127.0.0.1:8090/confluence/pages/viewpage.action?a=1&pageId=131074' >"$w/5"
+printf '\001https://w.example/confluence/display/OPS/Runbook+Headers%%20%%C3%%A9' >"$w/6"
+printf '\001https://w.example/x/_-AQ' >"$w/7"
+smoke wiki 1500 "$w"/*
 
 done_testing

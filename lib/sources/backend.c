@@ -16,6 +16,7 @@ static const struct backend_ops *const backend_table[] = {
 	&backend_git,
 	&backend_website,
 	&backend_llmstxt,
+	&backend_wiki,
 };
 
 const struct backend_ops *

@@ -122,5 +122,6 @@ const struct backend_ops *backend_lookup(const char *type);
 extern const struct backend_ops backend_git;
 extern const struct backend_ops backend_website;
 extern const struct backend_ops backend_llmstxt;
+extern const struct backend_ops backend_wiki;
 
 #endif /* BACKEND_H */
