@@ -35,6 +35,7 @@
 #define OPENAPI_MAX_PARTS	8	/* allOf / oneOf / anyOf parts */
 #define OPENAPI_MAX_PARAMS	60
 #define OPENAPI_MAX_RESPONSES	20
+#define OPENAPI_MAX_FORM	8	/* fields of a form body in a curl example */
 #define OPENAPI_MAX_LIST	50	/* servers, security schemes, tags of the overview */
 #define OPENAPI_MAX_OPS		20000
 #define OPENAPI_TEXT_BYTES	4000	/* a description is cut past this */
@@ -798,6 +799,34 @@ openapi_auth(struct openapi *o, const struct openapi_op *op, struct buf *hdr,
 	}
 }
 
+/*
+ * A form body of the curl example: one --data-urlencode per required field of the
+ * sample (of schema s), or per field when none is required, at most OPENAPI_MAX_FORM.
+ */
+static void
+openapi_write_form(struct openapi *o, struct buf *c, json_object *sample, json_object *s)
+{
+	json_object	*req = openapi_get(s, "required");
+	size_t		 n = 0;
+	int		 some = 0;
+
+	json_object_object_foreach(sample, k0, v0) {
+		(void)v0;
+		some |= openapi_in_list(req, k0);
+	}
+	json_object_object_foreach(sample, k, v) {
+		if ((some && !openapi_in_list(req, k)) || n++ == OPENAPI_MAX_FORM)
+			continue;
+		openapi_add(o, c, " \\\n  --data-urlencode '");
+		openapi_shq(o, c, k);
+		openapi_add(o, c, "=");
+		openapi_shq(o, c, json_object_is_type(v, json_type_string) ?
+		    json_object_get_string(v) : json_object_to_json_string_ext(v,
+		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		openapi_add(o, c, "'");
+	}
+}
+
 /* The curl example: method, URL with placeholders and required query, body. */
 static void
 openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op,
@@ -848,10 +877,15 @@ openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op
 	}
 	o->nstack = 0;
 	if (schema != NULL && (sample = openapi_sample(o, schema, sfile, 0)) != NULL) {
-		openapi_add(o, c, " \\\n  -d '");
-		openapi_shq(o, c, json_object_to_json_string_ext(sample,
-		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		openapi_add(o, c, "'");
+		if (media != NULL && (strstr(media, "form") != NULL) &&
+		    json_object_is_type(sample, json_type_object))
+			openapi_write_form(o, c, sample, openapi_deref(o, schema, &sfile));
+		else {
+			openapi_add(o, c, " \\\n  -d '");
+			openapi_shq(o, c, json_object_to_json_string_ext(sample,
+			    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+			openapi_add(o, c, "'");
+		}
 		json_object_put(sample);
 	}
 	buf_release(&hdr);
