@@ -892,11 +892,14 @@ openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op
 	buf_release(&query);
 }
 
-/* Characters kept in an anchor; the others become '-' (one for a run, none at the ends). */
+/*
+ * Appends s to an anchor: letters, digits, '_' and '.' kept, each run of others one '-'
+ * (none at the end); a '-' separates it from what b holds already.
+ */
 static void
 openapi_anchor(struct openapi *o, struct buf *b, const char *s)
 {
-	int	 dash = 0;
+	int	 dash = 1;
 
 	for (; *s != '\0'; s++) {
 		if (isalnum((unsigned char)*s) || *s == '_' || *s == '.') {
@@ -931,12 +934,11 @@ openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 		openapi_add_text(o, &t, sum, 1);
 	}
 	if (op->webhook)
-		openapi_add(o, &a, "webhook-");
+		openapi_add(o, &a, "webhook");
 	if (id != NULL)
 		openapi_anchor(o, &a, id);
 	else {
 		openapi_anchor(o, &a, op->method);
-		openapi_add(o, &a, "-");
 		openapi_anchor(o, &a, op->path);
 	}
 	if (!o->nomem && a.len > 0)
@@ -1268,7 +1270,7 @@ openapi_group(struct openapi *o, const struct openapi_op *op)
 		d = openapi_text(t, "description");
 	}
 	buf_init(&a);
-	openapi_add(o, &a, "tag-");
+	openapi_add(o, &a, "tag");
 	openapi_anchor(o, &a, op->tagname);
 	rc = o->nomem ? -1 : doc_build_heading_anchor(o->b, 1, op->tagname, a.p);
 	buf_release(&a);
