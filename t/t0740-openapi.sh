@@ -119,6 +119,18 @@ $EX/v3.0/petstore.json info_for_a_specific_pet showPetById
 $EX/v3.0/petstore-expanded.yaml deletes_a_single_pet_based_on_the_ID_supplied deletePet
 EOF
 
+# an upload has no neighbours: its $refs to other files are a warning, shown as names
+http POST "$BASE/api/parse-openapi-upload" -H "$A" -F "projectTitle=Separate" \
+    -F "openapiFile=@$FIXTURES/openapi/$EX/v2.0/yaml/petstore-separate/spec/swagger.yaml" >/dev/null
+id=$(http_body | jq -r .libraryId)
+is "$(wait_job "$id")" finalized "an upload whose \$refs name other files is indexed"
+like "$(_sql "SELECT group_concat(level || ' ' || line, ' | ') FROM job_log WHERE job_id = (SELECT max(id) FROM jobs WHERE library_id = '$id')")" \
+    'warning 10 \$refs do not resolve \(the first: [^)]+\); they are shown as names' \
+    "... with a warning counting the unresolved \$refs"
+ask "$id" "creates a new pet in the store"
+grep -qF "Request body (application/json, required): → NewPet — Pet to add to the store" "$T/answer.txt"
+ok $? "... which are shown as names"
+
 # --- errors ------------------------------------------------------------------------------------
 id=$(add $EX/v3.0/no-such-spec.json)
 is "$(wait_job "$id")" error "a 404 spec fails"
