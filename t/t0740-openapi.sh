@@ -85,6 +85,19 @@ for f in spec/Pet.yaml spec/NewPet.yaml spec/parameters.yaml common/Error.yaml; 
 	    "... $f fetched once"
 done
 
+# the same library again: a conditional GET with the stored validators, 304, kept as is
+fixtures_requests_reset
+http POST "$BASE/api/libraries" -H "$A" -H 'Content-Type: application/json' \
+    --data "{\"type\":\"openapi\",\"url\":\"$FIX_OPENAPI/$EX/v3.0/petstore.yaml\"}" >/dev/null
+wait_jobid "$(http_body | jq -r .jobId)"
+ok $? "re-indexing the 3.0 YAML spec: the job is done"
+like "$(fixtures_requests openapi)" "^[0-9]+ GET /$EX/v3.0/petstore.yaml 304 \"[^\"]*\" \"\\\\?\"?[^\"]+\"" \
+    "... its GET carries If-None-Match and answers 304"
+like "$(_sql "SELECT group_concat(line, ' | ') FROM job_log WHERE job_id = (SELECT max(id) FROM jobs WHERE library_id = '$P30')")" \
+    "petstore.yaml: not modified \\(HTTP 304\\)" "... the job log says not modified"
+ask "$P30" "info for a specific pet by id"
+is "$(first_source)" "$FIX_OPENAPI/$EX/v3.0/petstore.yaml#showPetById" "... and the snippets stay"
+
 ask "$HOOK" "new pet webhook"
 is "$(first_source)" "$FIX_OPENAPI/$EX/v3.1/webhook-example.json#webhook-post-newPet" \
     "3.1 webhooks: the webhook newPet"

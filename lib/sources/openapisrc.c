@@ -44,6 +44,8 @@ struct openapisrc {
 	size_t		 nqueue;
 	const char	*from;		/* key of the file whose $refs are walked */
 	size_t		 skipped;	/* $refs to files that are not followed */
+	struct backend_stored stored;	/* the previous run's document */
+	char		 etag[256], modified[64];	/* of the spec's answer */
 };
 
 /* 1 when name is what the web responder stores: 64 hex digits and .json/.yaml/.yml. */
@@ -236,19 +238,41 @@ openapisrc_neighbours(struct openapisrc *s, const char *base, char *err, size_t 
 	return rc;
 }
 
-/* The spec by URL: fetched, parsed, its neighbours fetched. *base: the answer's URL. */
+/*
+ * The spec by URL, parsed; *base: the answer's URL. Unless the run re-parses all, the
+ * request is conditional on the validators the previous run stored: a 304 gives NULL
+ * with *unchanged set.
+ */
 static json_object *
-openapisrc_get(struct openapisrc *s, char **base, size_t *len, char *err, size_t errsz)
+openapisrc_get(struct openapisrc *s, char **base, size_t *len, int *unchanged,
+    char *err, size_t errsz)
 {
 	struct fetch_req q;
 	struct fetch	 f;
 	json_object	*t = NULL;
+	char		 inm[300], ims[100];
+	size_t		 h = 1;
 
+	*unchanged = 0;
 	netpolicy_load(s->c->db, s->c->datadir);
 	openapisrc_req(s, &q, s->c->url);
+	if (s->stored.hash[0] != '\0' && s->stored.etag != NULL &&
+	    strlen(s->stored.etag) < 256) {
+		snprintf(inm, sizeof(inm), "If-None-Match: %s", s->stored.etag);
+		q.headers[h++] = inm;
+	}
+	if (s->stored.hash[0] != '\0' && s->stored.modified != NULL &&
+	    strlen(s->stored.modified) < 64) {
+		snprintf(ims, sizeof(ims), "If-Modified-Since: %s", s->stored.modified);
+		q.headers[h++] = ims;
+	}
 	fetch_init(&f);
 	fetch_run(&f, &q, 1);
 	fetch_release(&f);
+	if (q.result == FETCH_OK && q.status == 304 && h > 1) {
+		*unchanged = 1;
+		goto out;
+	}
 	if (q.result != FETCH_OK || q.status / 100 != 2) {
 		backend_http_error(&q, err, errsz);
 		goto out;
@@ -258,6 +282,8 @@ openapisrc_get(struct openapisrc *s, char **base, size_t *len, char *err, size_t
 		goto out;
 	*len = q.answer.len;
 	s->max -= q.answer.len;
+	fetch_answer_header(&q, "ETag", s->etag, sizeof(s->etag));
+	fetch_answer_header(&q, "Last-Modified", s->modified, sizeof(s->modified));
 	*base = strdup(q.final_url != NULL ? q.final_url : s->c->url);
 out:
 	fetch_req_release(&q);
@@ -306,6 +332,22 @@ openapisrc_doc_path(const char *url, const char *fname)
 	return strndup(s, (size_t)(e - s));
 }
 
+/*
+ * The HTTP validators d keeps for the next run's conditional GET: the spec's, when it
+ * has no files next to it (a 304 of the spec says nothing about them).
+ */
+static int
+openapisrc_validators(struct openapisrc *s, struct backend_doc *d)
+{
+	if (json_object_object_length(s->files) > 0)
+		return 0;
+	if (s->etag[0] != '\0' && (d->etag = strdup(s->etag)) == NULL)
+		return -1;
+	if (s->modified[0] != '\0' && (d->modified = strdup(s->modified)) == NULL)
+		return -1;
+	return 0;
+}
+
 /* Adds the one document: the spec (with its files) as compact JSON. */
 static int
 openapisrc_add(struct openapisrc *s, json_object *root, const char *fname,
@@ -327,11 +369,38 @@ openapisrc_add(struct openapisrc *s, json_object *root, const char *fname,
 	d = backend_set_add(out, path, hash, len);
 	free(path);
 	if (d == NULL || (d->data = strdup(text)) == NULL ||
-	    (d->url = strdup(s->c->url)) == NULL) {
+	    (d->url = strdup(s->c->url)) == NULL ||
+	    openapisrc_validators(s, d) == -1) {
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
 	d->len = len;
+	d->format = DOC_FORMAT_OPENAPI;
+	return 0;
+}
+
+/* The document of a spec that answered 304: the stored one, kept. */
+static int
+openapisrc_add_unchanged(struct openapisrc *s, struct backend_set *out, char *err,
+    size_t errsz)
+{
+	struct backend_doc *d;
+	char		*path;
+
+	jobs_log(s->c->db, s->c->job_id, "info", "%s: not modified (HTTP 304)",
+	    s->c->url);
+	if ((path = openapisrc_doc_path(s->c->url, NULL)) == NULL ||
+	    (d = backend_set_add(out, path, s->stored.hash, 0)) == NULL ||
+	    (d->url = strdup(s->c->url)) == NULL ||
+	    (s->stored.etag != NULL && (d->etag = strdup(s->stored.etag)) == NULL) ||
+	    (s->stored.modified != NULL &&
+	    (d->modified = strdup(s->stored.modified)) == NULL)) {
+		free(path);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	free(path);
+	d->changed = 0;
 	d->format = DOC_FORMAT_OPENAPI;
 	return 0;
 }
@@ -362,9 +431,9 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 	struct openapisrc s;
 	json_object	*js = NULL, *root = NULL;
 	const char	*upload, *fname;
-	char		*base = NULL, why[256];
+	char		*base = NULL, *path = NULL, why[256];
 	size_t		 len = 0;
-	int		 version, rc = -1;
+	int		 version, unchanged = 0, rc = -1;
 
 	memset(&s, 0, sizeof(s));
 	s.c = c;
@@ -382,8 +451,18 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 		goto out;
 	if (upload != NULL)
 		root = openapisrc_upload(&s, upload, &len, err, errsz);
-	else
-		root = openapisrc_get(&s, &base, &len, err, errsz);
+	else {
+		if ((path = openapisrc_doc_path(c->url, NULL)) == NULL ||
+		    (!c->full && backend_stored_get(c, path, &s.stored) == -1)) {
+			snprintf(err, errsz, "the database is busy");
+			goto out;
+		}
+		root = openapisrc_get(&s, &base, &len, &unchanged, err, errsz);
+		if (unchanged) {
+			rc = openapisrc_add_unchanged(&s, out, err, errsz);
+			goto out;
+		}
+	}
 	if (root == NULL)
 		goto out;
 	if ((version = openapi_version(root, why, sizeof(why))) == -1) {
@@ -402,6 +481,8 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 	rc = openapisrc_add(&s, root, upload != NULL ? fname : NULL, out, err, errsz);
 out:
 	free(base);
+	free(path);
+	backend_stored_release(&s.stored);
 	json_object_put(js);
 	json_object_put(root);
 	json_object_put(s.files);
