@@ -158,8 +158,12 @@ openapi_yaml_place(struct openapi_yaml *y, json_object *v)
 		return 0;
 	}
 	f = &y->st[y->depth - 1];
-	if (json_object_is_type(f->obj, json_type_array))
-		return json_object_array_add(f->obj, v) == 0 ? 0 : -1;
+	if (json_object_is_type(f->obj, json_type_array)) {
+		if (json_object_array_add(f->obj, v) == 0)
+			return 0;
+		json_object_put(v);
+		return -1;
+	}
 	if (f->key == NULL) {
 		/* a key: only scalars (or aliases of strings) are supported */
 		if (!json_object_is_type(v, json_type_string) &&

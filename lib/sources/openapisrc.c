@@ -217,6 +217,8 @@ openapisrc_neighbours(struct openapisrc *s, const char *base, char *err, size_t 
 			if ((urls[i] = openapisrc_file_url(base, keys[i])) == NULL)
 				urls[i] = strdup("");
 			openapisrc_req(s, &q[i], urls[i] != NULL ? urls[i] : "");
+			/* the files fetched at once share what is left of the cap */
+			q[i].max_size = s->max / n > 0 ? s->max / n : 1;
 		}
 		fetch_init(&f);
 		f.inflight = s->inflight;
