@@ -162,4 +162,11 @@ is "$(wait_job "$id")" error "a redirect to 169.254.169.254 fails"
 is "$(job_message "$id")" "failed: could not fetch $FIX_OPENAPI/meta.json: address 169.254.169.254 of host 169.254.169.254 is not allowed by fetch.allowed_networks" \
     "... refused by the address policy"
 
+ctxd_admin settings set sources.max_spec_kb 2 >/dev/null
+id=$(add $EX/v3.0/petstore-expanded.json)
+is "$(wait_job "$id")" error "a spec over sources.max_spec_kb fails"
+is "$(job_message "$id")" "failed: could not fetch $FIX_OPENAPI/$EX/v3.0/petstore-expanded.json: the answer is larger than 2048 bytes" \
+    "... saying it is too large"
+ctxd_admin settings set sources.max_spec_kb 16384 >/dev/null
+
 done_testing
