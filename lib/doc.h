@@ -114,12 +114,20 @@ int	 markdown_parse_fragment(struct docb *b, const char *md, size_t len,
  * BOM is dropped and invalid UTF-8 bytes become '?'. Returns a NUL-terminated copy.
  */
 char	*doc_clean_input(const char *, size_t, size_t *outlen);
+/* Length of the valid UTF-8 sequence at p (at most n bytes, n > 0), 0 when invalid. */
+size_t	 doc_utf8_len(const unsigned char *p, size_t n);
 /* The back ends of doc_parse_poll; poll may be NULL. */
 int	 markdown_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
 int	 rst_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
 int	 source_parse_poll(const char *path, const char *, size_t, struct doc *,
+	    struct doc_poll *);
+/* A web page (DOC_FORMAT_HTML): its main content; see ctxd-content(7). */
+int	 html_parse_poll(const char *path, const char *, size_t, struct doc *,
+	    struct doc_poll *);
+/* A wiki page body in storage format (DOC_FORMAT_STORAGE), an XHTML fragment. */
+int	 storage_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
 /* Collapses runs of white space to one space and trims both ends, in place. */
 void	 doc_squeeze(char *);
