@@ -24,6 +24,8 @@ struct doc;
 struct doc_poll;
 
 #define OPENAPI_FILES_KEY	"x-ctxd-files"
+/* The URL the spec was fetched from (set by the back end): relative servers resolve on it. */
+#define OPENAPI_URL_KEY		"x-ctxd-url"
 #define OPENAPI_MAX_DEPTH	128	/* nesting of a loaded JSON or YAML document */
 #define OPENAPI_KEY_MAX		512	/* bytes of a file key */
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <curl/curl.h>
 #include <json-c/json.h>
 
 #include "ctxd.h"
@@ -1005,6 +1006,33 @@ out:
 
 /* ---------------------------------------------------------------- the document */
 
+/*
+ * A server URL without scheme and host ("/api/v3", 2.0 without host: "$BASE_URL/v1")
+ * resolved on the URL the spec came from (OPENAPI_URL_KEY), when the back end set it.
+ */
+static void
+openapi_server_absolute(struct openapi *o)
+{
+	const char	*spec = openapi_str(o->root, OPENAPI_URL_KEY), *rel;
+	CURLU		*u;
+	char		*s = NULL;
+
+	if (spec == NULL || o->server.p == NULL || strstr(o->server.p, "://") != NULL)
+		return;
+	rel = strncmp(o->server.p, "$BASE_URL", 9) == 0 ? o->server.p + 9 : o->server.p;
+	if ((u = curl_url()) == NULL)
+		return;
+	if (curl_url_set(u, CURLUPART_URL, spec, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_URL, *rel != '\0' ? rel : "/", 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_QUERY, NULL, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &s, 0) == CURLUE_OK) {
+		buf_reset(&o->server);
+		openapi_add(o, &o->server, s);
+	}
+	curl_free(s);
+	curl_url_cleanup(u);
+}
+
 /* The base URL of the examples: the first server (3.x, variables filled) or 2.0's. */
 static void
 openapi_server(struct openapi *o)
@@ -1043,6 +1071,7 @@ openapi_server(struct openapi *o)
 		}
 	} else
 		openapi_add(o, &o->server, "$BASE_URL");
+	openapi_server_absolute(o);
 	while (o->server.len > 0 && o->server.p[o->server.len - 1] == '/')
 		o->server.p[--o->server.len] = '\0';
 }

@@ -479,6 +479,8 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 	}
 	if (json_object_object_length(s.files) > 0)
 		json_object_object_add(root, OPENAPI_FILES_KEY, json_object_get(s.files));
+	if (base != NULL)
+		json_object_object_add(root, OPENAPI_URL_KEY, json_object_new_string(base));
 	openapisrc_report(&s, root, version, len);
 	rc = openapisrc_add(&s, root, upload != NULL ? fname : NULL, out, err, errsz);
 out:

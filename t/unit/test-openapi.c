@@ -262,6 +262,28 @@ test_refs(void)
 }
 
 static void
+test_relative_server(void)
+{
+	struct doc	 d;
+
+	if (spec("{\"openapi\":\"3.0.0\",\"info\":{\"title\":\"S\",\"version\":\"1\"},"
+	    "\"servers\":[{\"url\":\"/api/v3\"}],\"x-ctxd-url\":\"https://h.example:8443/"
+	    "specs/a.json?x=1\",\"paths\":{\"/x\":{\"get\":{\"operationId\":\"x\"}}}}",
+	    &d) == 0) {
+		is_str(code(anchor(&d, "x")), "curl -X GET 'https://h.example:8443/api/v3/x'",
+		    "a relative server resolves on the spec's URL");
+		doc_release(&d);
+	}
+	if (spec("{\"swagger\":\"2.0\",\"info\":{\"title\":\"S\",\"version\":\"1\"},"
+	    "\"basePath\":\"/v2\",\"x-ctxd-url\":\"http://127.0.0.1:9/s/a.yaml\",\"paths\":"
+	    "{\"/x\":{\"get\":{\"operationId\":\"x\"}}}}", &d) == 0) {
+		is_str(code(anchor(&d, "x")), "curl -X GET 'http://127.0.0.1:9/v2/x'",
+		    "2.0 without host: the host serving the spec");
+		doc_release(&d);
+	}
+}
+
+static void
 test_ref_keys(void)
 {
 	char	 k[OPENAPI_KEY_MAX + 1];
@@ -360,6 +382,7 @@ main(void)
 	test_twins();
 	test_webhooks();
 	test_refs();
+	test_relative_server();
 	test_ref_keys();
 	test_load_bounds();
 	test_not_a_spec();
