@@ -33,13 +33,18 @@
 #define HTML_LANG_MAX	32
 /* Link text this short or shorter is compared with the chrome phrases. */
 #define HTML_PHRASE_MAX	40
+/*
+ * Attributes of one tag that reach the HTML parser: libxml2 checks each attribute of a
+ * tag against the ones before it (time quadratic in their number).
+ */
+#define HTML_MAX_ATTRS	128
 /* Ancestors of a pre whose classes may name its language. */
 #define HTML_LANG_UP	6
 
 enum hw_kind {
 	HK_INLINE, HK_DROP, HK_BLOCK, HK_SECTION, HK_HEADER, HK_HEADING, HK_PRE, HK_BR,
 	HK_UL, HK_OL, HK_LI, HK_DT, HK_DD, HK_TABLE, HK_TR, HK_CELL, HK_QUOTE, HK_CODE,
-	HK_A, HK_DL
+	HK_A, HK_DL, HK_MATH
 };
 
 /* Element names (sorted: bsearch) and what they are; others are inline. */
@@ -63,7 +68,7 @@ static const struct hw_tag {
 	{ "hgroup", HK_BLOCK }, { "hr", HK_BLOCK }, { "html", HK_BLOCK },
 	{ "iframe", HK_DROP }, { "img", HK_DROP }, { "input", HK_DROP },
 	{ "legend", HK_BLOCK }, { "li", HK_LI }, { "link", HK_DROP },
-	{ "listing", HK_PRE }, { "main", HK_SECTION }, { "map", HK_DROP },
+	{ "listing", HK_PRE }, { "main", HK_SECTION }, { "map", HK_DROP }, { "math", HK_MATH },
 	{ "menu", HK_UL }, { "meta", HK_DROP }, { "nav", HK_DROP },
 	{ "noscript", HK_DROP }, { "object", HK_DROP }, { "ol", HK_OL },
 	{ "option", HK_DROP }, { "p", HK_BLOCK }, { "picture", HK_DROP },
@@ -752,7 +757,7 @@ hw_a_end(struct hw *w, xmlNode *n)
 	char		 txt[HTML_PHRASE_MAX + 1];
 	size_t		 len;
 
-	if (!w->ina || w->aoff > w->inl.len)
+	if (!w->ina || w->aoff >= w->inl.len)
 		return 0;
 	w->ina = 0;
 	t = w->inl.p + w->aoff;
@@ -814,6 +819,30 @@ hw_admon_end(struct hw *w)
 	w->inl.p[w->inl.len] = '\0';
 	w->label = w->lab.p;
 	return 0;
+}
+
+/*
+ * MathML: its TeX source (the annotation KaTeX and MathJax keep) when it has one, else
+ * the text of its elements.
+ */
+static int
+hw_math(struct hw *w, xmlNode *n)
+{
+	xmlNode		*sem, *a;
+	const char	*enc;
+
+	for (sem = n->children; sem != NULL; sem = sem->next) {
+		if (!hw_is(sem, "semantics"))
+			continue;
+		for (a = sem->children; a != NULL; a = a->next)
+			if (hw_is(a, "annotation") && (enc = hw_attr(a, "encoding")) != NULL &&
+			    strcmp(enc, "application/x-tex") == 0 && a->children != NULL &&
+			    a->children->type == XML_TEXT_NODE && a->children->content != NULL)
+				return hw_text(w, (const char *)a->children->content,
+				    strlen((const char *)a->children->content)) == -1 ? -1 :
+				    HW_SKIP;
+	}
+	return HW_DESCEND;
 }
 
 static int
@@ -898,6 +927,8 @@ hw_enter(void *arg, xmlNode *n)
 		return hw_tick(w, 1);
 	case HK_A:
 		return hw_a(w, n);
+	case HK_MATH:
+		return hw_math(w, n);
 	case HK_INLINE:
 		break;
 	}
@@ -1191,6 +1222,67 @@ html_other_charset(const char *s, size_t n)
 	return 0;
 }
 
+/* The end of the attribute at s[i] (its name, then any "= value"), at most n. */
+static size_t
+html_attr_end(const char *s, size_t i, size_t n)
+{
+	size_t	 j = i;
+	char	 q;
+
+	while (j < n && !isspace((unsigned char)s[j]) && s[j] != '=' && s[j] != '>')
+		j++;
+	if (j == i)
+		j++;		/* a stray '=' */
+	while (j < n && isspace((unsigned char)s[j]))
+		j++;
+	if (j >= n || s[j] != '=')
+		return j;
+	for (j++; j < n && isspace((unsigned char)s[j]); j++)
+		;
+	if (j < n && (s[j] == '"' || s[j] == '\'')) {
+		q = s[j];
+		for (j++; j < n && s[j] != q; j++)
+			;
+		return j < n ? j + 1 : n;
+	}
+	while (j < n && !isspace((unsigned char)s[j]) && s[j] != '>')
+		j++;
+	return j;
+}
+
+/*
+ * Drops the attributes of a tag after its first HTML_MAX_ATTRS, in place (s has *n
+ * bytes and stays NUL-terminated). A tag is '<' and a letter, up to its '>'; text that
+ * only looks like one loses nothing unless it has that many "attributes".
+ */
+static void
+html_cap_attrs(char *s, size_t *n)
+{
+	size_t	 r = 0, w = 0, e, count;
+
+	while (r < *n) {
+		if (s[r] != '<' || r + 1 >= *n || !isalpha((unsigned char)s[r + 1])) {
+			s[w++] = s[r++];
+			continue;
+		}
+		while (r < *n && !isspace((unsigned char)s[r]) && s[r] != '>')
+			s[w++] = s[r++];
+		for (count = 0; r < *n && s[r] != '>'; ) {
+			if (isspace((unsigned char)s[r]) || s[r] == '/') {
+				s[w++] = s[r++];
+				continue;
+			}
+			e = html_attr_end(s, r, *n);
+			if (++count <= HTML_MAX_ATTRS)
+				while (r < e)
+					s[w++] = s[r++];
+			r = e;
+		}
+	}
+	s[w] = '\0';
+	*n = w;
+}
+
 /* Walks the containers of the page into b; sets *title (malloc'd, may be NULL). */
 static int
 html_walk_page(htmlDocPtr doc, struct docb *b, char **title)
@@ -1237,9 +1329,17 @@ html_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
 	int		 rc = -1, binit = 0, raw;
 
 	memset(out, 0, sizeof(*out));
-	if ((raw = html_other_charset(data, len)) == 0 &&
-	    (src = doc_clean_input(data, len, &srclen)) == NULL)
+	if ((raw = html_other_charset(data, len)) == 0)
+		src = doc_clean_input(data, len, &srclen);
+	else if ((src = malloc(len + 1)) != NULL) {
+		memcpy(src, data, len);
+		src[len] = '\0';
+	}
+	if (src == NULL) {
+		log_err("%s: out of memory", __func__);
 		goto out;
+	}
+	html_cap_attrs(src, &srclen);
 	if (srclen > INT_MAX) {
 		log_err("%s: %s: too large", __func__, path);
 		goto out;
@@ -1248,7 +1348,7 @@ html_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
 		goto out;
 	binit = 1;
 	if (srclen > 0)
-		doc = htmlReadMemory(raw ? data : src, (int)srclen, NULL, raw ? NULL : "UTF-8",
+		doc = htmlReadMemory(src, (int)srclen, NULL, raw ? NULL : "UTF-8",
 		    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
 		    HTML_PARSE_RECOVER | HTML_PARSE_COMPACT);
 	if (doc != NULL && html_walk_page(doc, &b, &title) == -1) {

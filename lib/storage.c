@@ -6,7 +6,7 @@
  * namespaces; the copy also cleans it for the XML parser: HTML named entities (&nbsp;,
  * &mdash; ...) become character references, a stray '&' becomes &amp;, invalid UTF-8 and
  * control characters are replaced, and a DOCTYPE or processing instruction inside the
- * body is made text. CDATA sections and comments are copied as they are. libxml2's XML
+ * body is made text. CDATA sections are copied as they are, comments left out. libxml2's XML
  * parser reads the copy without network, DTD loading or entity substitution, and
  * html.c's walker turns it into sections; the hooks here handle the ac: elements: code
  * and noformat macros become code blocks, info/note/warning/tip panels prefix their
@@ -130,19 +130,21 @@ storage_entity(struct buf *out, const unsigned char *p, size_t i, size_t n)
 }
 
 /*
- * A section copied as it is up to its end mark (a CDATA section, a comment); an
- * unterminated one runs to the end of the input and is closed. Returns the bytes
- * consumed, 0 on failure.
+ * A section up to its end mark: a CDATA section is copied as it is (an unterminated one
+ * runs to the end of the input and is closed), a comment is left out (libxml2 takes time
+ * quadratic in "--" runs inside one). Returns the bytes consumed, 0 on failure.
  */
 static size_t
 storage_verbatim(struct buf *out, const unsigned char *p, size_t i, size_t n,
-    size_t openlen, const char *close)
+    size_t openlen, const char *close, int keep)
 {
 	const unsigned char	*e;
 	size_t			 end;
 
 	e = memmem(p + i + openlen, n - i - openlen, close, strlen(close));
 	end = e != NULL ? (size_t)(e - p) + strlen(close) : n;
+	if (!keep)
+		return end - i;
 	if (buf_add(out, p + i, openlen) == -1 ||
 	    storage_copy(out, p, i + openlen, end) == -1 ||
 	    (e == NULL && buf_adds(out, close) == -1))
@@ -172,9 +174,9 @@ storage_prepare(struct buf *out, const char *data, size_t n)
 		if (p[i] == '&')
 			k = storage_entity(out, p, i, n);
 		else if (p[i] == '<' && n - i >= 9 && memcmp(p + i, "<![CDATA[", 9) == 0)
-			k = storage_verbatim(out, p, i, n, 9, "]]>");
+			k = storage_verbatim(out, p, i, n, 9, "]]>", 1);
 		else if (p[i] == '<' && n - i >= 4 && memcmp(p + i, "<!--", 4) == 0)
-			k = storage_verbatim(out, p, i, n, 4, "-->");
+			k = storage_verbatim(out, p, i, n, 4, "-->", 0);
 		else if (p[i] == '<' && i + 1 < n && (p[i + 1] == '!' || p[i + 1] == '?'))
 			k = buf_adds(out, "&lt;") == -1 ? 0 : 1;
 		else if (p[i] == '<')

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz smoke run: the parsers of documentation files (fuzz-doc, and one target per parser:
-# fuzz-markdown, fuzz-rst, fuzz-source) and of network input (fuzz-request, fuzz-query,
+# fuzz-markdown, fuzz-rst, fuzz-source) and of network input (fuzz-request, fuzz-query, fuzz-crawl,
 # fuzz-json, fuzz-headers) take real files from the corpora and thousands of random
 # mutations of them without a crash (under --enable-sanitizers, without a sanitizer report
 # either). fuzz-mcp and fuzz-cliedit have their own (t0520, t0620). script/fuzz runs every
@@ -109,6 +109,26 @@ printf 'POST\n/u\n\nctxd_session=@SESSION@; theme=dark\n@CSRF@\n' >"$h/2"
 printf 'GET\n/r\n\n\n\n@KEY@\n\nhttp://example.com:3000\nexample.com:3000' >"$h/3"
 printf 'DELETE\n/libs/acme/docs\nBearer @ADMINKEY@\n' >"$h/4"
 smoke headers 1500 "$h"/*
+
+# fuzz-crawl: robots.txt (0), a sitemap (1), the links of HTML (2) and Markdown (3) pages
+c=$T/crawl
+mkdir -p "$c"
+printf '\000User-agent: *\nDisallow: /\nUser-agent: ctxd\nDisallow: /private\nAllow: /private/open$\nDisallow: /*.pdf$\nCrawl-delay: 1.5\nSitemap: http://h/s.xml\n' >"$c/r1"
+{ printf '\001'; cat "$CORPORA/fixtures/websites/mkdocs/html/sitemap.xml"; } >"$c/s1"
+printf '\001<sitemapindex><sitemap><loc>http://h/a.xml</loc></sitemap></sitemapindex>' >"$c/s2"
+{ printf '\002'; head -c 30000 "$CORPORA/fixtures/websites/typer/html/tutorial/options/help/index.html"; } >"$c/h1"
+{ printf '\002'; cat "$CORPORA/fixtures/websites/mkdocs/html/user-guide/plugins.html"; } >"$c/h2"
+printf '\003# T\n[a](a.md) <https://h/x> [b](b.html "t")\n' >"$c/m1"
+smoke crawl 200 "$c"/*
+
+# Web pages (a few of each fixture site) and wiki storage-format bodies (all of them).
+w=$T/web
+mkdir -p "$w"
+for f in $(find "$CORPORA/fixtures/websites" -name '*.html' | sort | awk 'NR % 9 == 1'); do
+	head -c 30000 "$f" >"$w/$(echo "$f" | tr / _)"
+done
+smoke html 30 "$w"/*
+smoke storage 60 "$CORPORA"/fixtures/wiki/storage/testdata/*.html
 
 l=$T/llms
 mkdir -p "$l"

@@ -131,7 +131,7 @@ test_chrome(void)
 	    "<div hidden>CHROME</div><p aria-hidden=\"true\">CHROME</p>"
 	    "<div style=\"display: none\">CHROME</div><div role=\"navigation\">CHROME</div>"
 	    "<div class=\"toc\"><ul><li>CHROME</li></ul></div>"
-	    "<div id=\"searchbox\">CHROME</div><span class=\"sr-only\">CHROME</span>"
+	    "<div id=\"searchbox\">CHROME</div><div class=\"sidebar\">CHROME</div><span class=\"sr-only\">CHROME</span>"
 	    "<p>three <a href=\"https://github.com/x/edit/main/a.md\">Edit this page</a></p>"
 	    "<p><a href=\"#x\">\xc2\xb6</a>four <a href=\"#four\">see four</a></p>"
 	    "<p>five<img src=\"i.png\" alt=\"CHROME\"></p>"
@@ -154,9 +154,9 @@ test_anchors(void)
 	const char	*src =
 	    "<html><head><title>Install \xe2\x80\x94 Proj 1.0 documentation</title></head>"
 	    "<body><div class=\"body\" role=\"main\">"
-	    "<section id=\"install\"><h1>Install<a class=\"headerlink\" href=\"#install\">"
-	    "\xc2\xb6</a></h1><p>a</p>"
-	    "<div class=\"section\" id=\"from-source\"><h2>From source</h2><p>b</p></div>"
+	    "<section id=\"installing\"><h1>Install<a class=\"headerlink\" href=\""
+	    "#installing\">\xc2\xb6</a></h1><p>a</p>"
+	    "<div class=\"section\" id=\"source-build\"><h2>From source</h2><p>b</p></div>"
 	    "<h2 id=\"own-id\">Own id</h2><p>c</p>"
 	    "<a id=\"before\"></a><h2>After an anchor</h2><p>d</p>"
 	    "<h2>Plain <code>slug</code></h2><p>e</p>"
@@ -170,8 +170,8 @@ test_anchors(void)
 
 	if (page("anchors", src, &d) == 0) {
 		is_str(d.title, "Install", "<title> trimmed to the H1 it starts with");
-		is_str(s_anchor(sec(&d, "Install")), "install", "a section's id");
-		is_str(s_anchor(sec(&d, "From source")), "from-source", "a div.section's id");
+		is_str(s_anchor(sec(&d, "Install")), "installing", "a section's id");
+		is_str(s_anchor(sec(&d, "From source")), "source-build", "a div.section's id");
 		is_str(s_anchor(sec(&d, "Own id")), "own-id", "the heading's own id");
 		is_str(s_anchor(sec(&d, "After an anchor")), "before",
 		    "the id of an empty anchor just before");

@@ -21,6 +21,10 @@
 #include <time.h>
 
 #include "ctxd.h"
+#include "doc.h"
+#include "links.h"
+#include "robots.h"
+#include "sitemap.h"
 #include "llmstxt.h"
 #include "tap.h"
 
@@ -298,6 +302,30 @@ static const struct pb_case pb_cases[] = {
 	{ "md html attr2", "a.md", PB_REPEAT, "<div>\n", "{:", NULL, NULL, "}\n", NULL },
 	{ "md heading attr", "a.md", PB_REPEAT, "# ", "{", NULL, NULL, "\n", NULL },
 	{ "md vitepress deep", "a.md", PB_REPEAT, "", ":::", NULL, NULL, "\n", NULL },
+	{ "java pre blocks", "A.java", PB_REPEAT, "/**\n", " * <pre>{@code\n * a\n * }</pre>\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java pre open", "A.java", PB_REPEAT, "/**\n * <pre>\n", " * a\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java inline code", "A.java", PB_REPEAT, "/** ", "{@code a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "java param lt", "A.java", PB_REPEAT, "/** ", "@param <a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "py code-blocks", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    .. code-block:: python\n\n        x\n\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py directive options", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    .. code:: c\n", "        :a: b\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py sections", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    Args:\n        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py section entries", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    Args:\n", "        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py doctest lines", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    >>> x\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py literal stair", "a.py", PB_STAIR, "def f():\n    \"\"\"a\n", " ", NULL, "x::\n", "    \"\"\"\n", NULL },
+	{ "py undocumented defs", "a.py", PB_COUNT, "", "def f%zu(a,\n      b):\n    return a\n", NULL, NULL, "", NULL },
+	{ "go example lines", "a.go", PB_REPEAT, "// a\n//\n", "//\tx\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go example blocks", "a.go", PB_REPEAT, "", "// a\n//\n//\tx\n//\n// b\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go undocumented", "a.go", PB_COUNT, "package a\n", "func F%zu() {\n\treturn\n}\n", NULL, NULL, "", NULL },
+	{ "c undocumented", "a.c", PB_REPEAT, "", "int\nf(void)\n{\n\treturn g(1);\n}\n", NULL, NULL, "", NULL },
+	{ "c parens braces", "a.c", PB_REPEAT, "int f(", "{", NULL, NULL, "", NULL },
+	{ "c paren open", "a.c", PB_REPEAT, "", "(\n", NULL, NULL, "/** a */\nint f(void);\n", NULL },
+	{ "ts generic defaults", "a.ts", PB_REPEAT, "/** a */\nclass A<", "T = {", NULL, NULL, ">\n", NULL },
+	{ "ts generic classes", "a.ts", PB_REPEAT, "", "/** a */\nclass A<T = {}> {\n  /** b */\n  m() {}\n}\n", NULL, NULL, "", NULL },
+	{ "cpp templates", "a.hpp", PB_REPEAT, "", "/// a\ntemplate <typename T = std::vector<int>>\nclass A {\n  /// b\n  bool operator<(const A &o) const;\n};\n", NULL, NULL, "", NULL },
+	{ "cpp template open", "a.hpp", PB_REPEAT, "/// a\ntemplate ", "<", NULL, NULL, "\nclass A {};\n", NULL },
+	{ "cpp operators", "a.hpp", PB_REPEAT, "/// a\nbool operator", "<", NULL, NULL, "(int);\n", NULL },
+	{ "cpp attrs on line", "a.hpp", PB_REPEAT, "", "/// a\n[[nodiscard]] int f();\n", NULL, NULL, "", NULL },
+	{ "ts decorators", "a.ts", PB_REPEAT, "", "@A({ a: 1 })\nclass B {\n  m() {}\n}\n", NULL, NULL, "", NULL },
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
 	/* llms.txt: structure and splitting (lib/llmstxt.c) */
 	{ "llms links", "llms", PB_REPEAT, "# T\n> s\n## S\n", "- [a](/b): c\n", NULL, NULL, "", NULL },
@@ -319,6 +347,68 @@ static const struct pb_case pb_cases[] = {
 	{ "llms lt", "llms", PB_REPEAT, "", "<", NULL, NULL, "", NULL },
 	{ "md tabs", "a.md", PB_REPEAT, "", "=== \"a\"\n", NULL, NULL, "", NULL },
 	{ "llms", "llms.txt", PB_REPEAT, "", "- [a](b): c\n", NULL, NULL, "", NULL },
+	/* the crawler's parsers (lib/robots.c, sitemap.c, links.c): see pb_crawl */
+	{ "robots rules", "crawl:robots", PB_COUNT, "User-agent: ctxd\n", "Disallow: /a%zu*b*c\n", NULL, NULL, "", NULL },
+	{ "robots long pattern", "crawl:robots", PB_REPEAT, "User-agent: *\nDisallow: /", "*a", NULL, NULL, "$\n", NULL },
+	{ "robots groups", "crawl:robots", PB_REPEAT, "", "User-agent: x\nUser-agent: ctxd\nAllow: /a*\n", NULL, NULL, "", NULL },
+	{ "sitemap urls", "crawl:sitemap", PB_COUNT, "<urlset>", "<url><loc>http://h/%zu</loc></url>", NULL, NULL, "</urlset>", NULL },
+	{ "html links", "crawl:html", PB_COUNT, "<html><body>", "<a href=\"/p%zu\">x</a>", NULL, NULL, "", NULL },
+	{ "html deep", "crawl:html", PB_SPLIT, "<html><body>", "<div>", "<a href=a>", "</div>", "", NULL },
+	{ "html long attr", "crawl:html", PB_REPEAT, "<a href=\"", "a", NULL, NULL, "\">", NULL },
+	{ "md links", "crawl:md", PB_REPEAT, "", "[a](b) ", NULL, NULL, "", NULL },
+	{ "md open links", "crawl:md", PB_REPEAT, "", "](", NULL, NULL, "", NULL },
+	{ "md autolinks", "crawl:md", PB_REPEAT, "", "<http://", NULL, NULL, "", NULL },
+	/* HTML (a path ending .html picks the format: pb_format) */
+	{ "html nested divs", "a.html", PB_SPLIT, "", "<div>", "x", "</div>", "", NULL },
+	{ "html nested divs unclosed", "a.html", PB_REPEAT, "", "<div>x", NULL, NULL, "", NULL },
+	{ "html nested sections", "a.html", PB_SPLIT, "", "<section id=a><h2>a</h2>", "x", "</section>", "", NULL },
+	{ "html nested lists", "a.html", PB_SPLIT, "", "<ul><li>x", "y", "</li></ul>", "", NULL },
+	{ "html nested lists unclosed", "a.html", PB_REPEAT, "", "<ul><li>x", NULL, NULL, "", NULL },
+	{ "html nested quotes", "a.html", PB_SPLIT, "", "<blockquote>x", "y", "</blockquote>", "", NULL },
+	{ "html nested tables", "a.html", PB_SPLIT, "", "<table><tr><td>x", "y", "</td></tr></table>", "", NULL },
+	{ "html nested spans", "a.html", PB_SPLIT, "<p>", "<span>", "x", "</span>", "</p>", NULL },
+	{ "html nested code in pre", "a.html", PB_SPLIT, "<pre>", "<span class=line>", "x", "</span>", "</pre>", NULL },
+	{ "html same heading", "a.html", PB_REPEAT, "", "<h2>a</h2><p>x</p>", NULL, NULL, "", NULL },
+	{ "html heading ids", "a.html", PB_COUNT, "", "<h2 id=h%zu>a</h2>x", NULL, NULL, "", NULL },
+	{ "html empty anchors", "a.html", PB_REPEAT, "", "<a id=x></a>", NULL, NULL, "<h2>a</h2>", NULL },
+	{ "html long heading", "a.html", PB_REPEAT, "<h1>", "a ", NULL, NULL, "</h1><h2>b</h2>x", NULL },
+	{ "html long paragraph", "a.html", PB_REPEAT, "<p>", "abcd ", NULL, NULL, "</p>", NULL },
+	{ "html long word", "a.html", PB_REPEAT, "<p>", "a", NULL, NULL, "</p>", NULL },
+	{ "html paragraphs", "a.html", PB_REPEAT, "", "<p>x</p>", NULL, NULL, "", NULL },
+	{ "html list items", "a.html", PB_REPEAT, "<ol>", "<li>x</li>", NULL, NULL, "</ol>", NULL },
+	{ "html table rows", "a.html", PB_REPEAT, "<table>", "<tr><td>a</td><td>b</td></tr>", NULL, NULL, "</table>", NULL },
+	{ "html table cells", "a.html", PB_REPEAT, "<table><tr>", "<td>a</td>", NULL, NULL, "</tr></table>", NULL },
+	{ "html spans per line", "a.html", PB_REPEAT, "<pre><code>", "<span class=\"line\"><span>a</span></span>\n", NULL, NULL, "</code></pre>", NULL },
+	{ "html pre blocks", "a.html", PB_REPEAT, "", "<pre class=\"language-c\">x</pre>", NULL, NULL, "", NULL },
+	{ "html inline code", "a.html", PB_REPEAT, "<p>", "<code>a</code> ", NULL, NULL, "</p>", NULL },
+	{ "html links", "a.html", PB_REPEAT, "<p>", "<a href=\"#a\">\xc2\xb6</a>", NULL, NULL, "</p>", NULL },
+	{ "html brs", "a.html", PB_REPEAT, "<p>", "a<br>", NULL, NULL, "</p>", NULL },
+	{ "html classes", "a.html", PB_REPEAT, "<div class=\"", "a ", NULL, NULL, "\">x</div>", NULL },
+	{ "html attributes", "a.html", PB_COUNT, "<div ", "a%zu=1 ", NULL, NULL, ">x</div>", NULL },
+	{ "html containers", "a.html", PB_REPEAT, "", "<article><p>x</p></article>", NULL, NULL, "", NULL },
+	{ "html chrome", "a.html", PB_REPEAT, "", "<nav>a</nav><p>x</p>", NULL, NULL, "", NULL },
+	{ "html entities", "a.html", PB_REPEAT, "<p>", "&amp;&nbsp;", NULL, NULL, "</p>", NULL },
+	{ "html lt", "a.html", PB_REPEAT, "<p>", "<a", NULL, NULL, "</p>", NULL },
+	{ "html comments", "a.html", PB_REPEAT, "", "<!--a-->x", NULL, NULL, "", NULL },
+	{ "html admonitions", "a.html", PB_REPEAT, "", "<div class=admonition><p class=admonition-title>Note</p><p>x</p></div>", NULL, NULL, "", NULL },
+	/* wiki storage format (a path ending .storage) */
+	{ "storage nested macros", "a.storage", PB_SPLIT, "", "<ac:structured-macro ac:name=\"info\"><ac:rich-text-body>", "x", "</ac:rich-text-body></ac:structured-macro>", "", NULL },
+	{ "storage nested unknown macros", "a.storage", PB_SPLIT, "", "<ac:structured-macro ac:name=\"x\"><ac:parameter ac:name=\"a\">b</ac:parameter><ac:rich-text-body><p>", "x", "</p></ac:rich-text-body></ac:structured-macro>", "", NULL },
+	{ "storage code macros", "a.storage", PB_REPEAT, "", "<ac:structured-macro ac:name=\"code\"><ac:parameter ac:name=\"language\">c</ac:parameter><ac:plain-text-body><![CDATA[x]]></ac:plain-text-body></ac:structured-macro>", NULL, NULL, "", NULL },
+	{ "storage long cdata", "a.storage", PB_REPEAT, "<ac:structured-macro ac:name=\"code\"><ac:plain-text-body><![CDATA[", "x <&\n", NULL, NULL, "]]></ac:plain-text-body></ac:structured-macro>", NULL },
+	{ "storage open cdata", "a.storage", PB_REPEAT, "", "<![CDATA[", NULL, NULL, "", NULL },
+	{ "storage open comments", "a.storage", PB_REPEAT, "", "<!--", NULL, NULL, "", NULL },
+	{ "storage panels", "a.storage", PB_REPEAT, "", "<ac:structured-macro ac:name=\"note\"><ac:parameter ac:name=\"title\">t</ac:parameter><ac:rich-text-body><p>x</p></ac:rich-text-body></ac:structured-macro>", NULL, NULL, "", NULL },
+	{ "storage links", "a.storage", PB_REPEAT, "<p>", "<ac:link><ri:page ri:content-title=\"P\"/></ac:link> ", NULL, NULL, "</p>", NULL },
+	{ "storage tasks", "a.storage", PB_REPEAT, "<ac:task-list>", "<ac:task><ac:task-status>complete</ac:task-status><ac:task-body>x</ac:task-body></ac:task>", NULL, NULL, "</ac:task-list>", NULL },
+	{ "storage layout cells", "a.storage", PB_REPEAT, "<ac:layout><ac:layout-section>", "<ac:layout-cell><p>x</p></ac:layout-cell>", NULL, NULL, "</ac:layout-section></ac:layout>", NULL },
+	{ "storage headings", "a.storage", PB_REPEAT, "", "<h2>a</h2><p>x</p>", NULL, NULL, "", NULL },
+	{ "storage named entities", "a.storage", PB_REPEAT, "<p>", "&nbsp;&mdash;", NULL, NULL, "</p>", NULL },
+	{ "storage bare amps", "a.storage", PB_REPEAT, "<p>", "& &#; &x", NULL, NULL, "</p>", NULL },
+	{ "storage doctype", "a.storage", PB_REPEAT, "", "<!DOCTYPE", NULL, NULL, "", NULL },
+	{ "storage unclosed", "a.storage", PB_REPEAT, "", "<p>x", NULL, NULL, "", NULL },
+	{ "storage mismatched", "a.storage", PB_REPEAT, "<p>", "x</b>", NULL, NULL, "</p>", NULL },
+	{ "storage table rows", "a.storage", PB_REPEAT, "<table><tbody>", "<tr><td>a</td><td>b</td></tr>", NULL, NULL, "</tbody></table>", NULL },
 	/* OpenAPI (format DOC_FORMAT_OPENAPI: the path "openapi:...") */
 	{ "openapi ops+refs", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{", "\"/p%zu/{id}\":{\"get\":{\"operationId\":\"o%zu\",\"tags\":[\"t\"],\"parameters\":[{\"$ref\":\"#/components/parameters/P\"}],\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/S\"}}}}}}},", NULL, NULL, "\"/z\":{}},\"components\":{\"parameters\":{\"P\":{\"name\":\"id\",\"in\":\"path\",\"schema\":{\"$ref\":\"#/components/schemas/S\"}}},\"schemas\":{\"S\":{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/components/schemas/S\"},\"b\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/S\"}},\"c\":{\"allOf\":[{\"$ref\":\"#/components/schemas/S\"},{\"$ref\":\"#/components/schemas/S\"}]}}}}}}", NULL },
 	{ "openapi many props", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/S\"}}}}}}}},\"components\":{\"schemas\":{\"T\":{\"type\":\"string\"},\"S\":{\"type\":\"object\",\"required\":[\"x\"],\"properties\":{", "\"p%zu\":{\"$ref\":\"#/components/schemas/T\"},", NULL, NULL, "\"z\":{}}}}}}", NULL },
@@ -334,6 +424,22 @@ static const struct pb_case pb_cases[] = {
 	{ "openapi yaml deep", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\nx: ", "[", NULL, NULL, "", NULL },
 	{ "openapi yaml long scalar", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\nx: ", "ab ", NULL, NULL, "\n", NULL },
 };
+
+/*
+ * The format of a case's path: .html and .storage name one, so does an "openapi:" prefix,
+ * else the extension picks.
+ */
+static const char *
+pb_format(const char *path)
+{
+	if (util_str_endswith(path, ".html"))
+		return DOC_FORMAT_HTML;
+	if (util_str_endswith(path, ".storage"))
+		return DOC_FORMAT_STORAGE;
+	if (strncmp(path, "openapi:", 8) == 0)
+		return DOC_FORMAT_OPENAPI;
+	return NULL;
+}
 
 #define PB_NCASES	(sizeof(pb_cases) / sizeof(pb_cases[0]))
 
@@ -397,6 +503,34 @@ pb_gen(const struct pb_case *c, size_t size, struct buf *b)
 	buf_adds(b, c->tail);
 }
 
+/*
+ * The crawler's parsers, by the case's path "crawl:robots|sitemap|html|md": a robots.txt
+ * is also asked about a long path (matching must stay linear in the rules and the path).
+ */
+static void
+pb_crawl(const char *kind, const struct buf *in)
+{
+	static char	 path[2048];
+	struct robots	 r;
+	struct sitemap	 s;
+	struct links	 l;
+
+	if (path[0] == '\0') {
+		memset(path, 'a', sizeof(path) - 2);
+		path[0] = '/';
+		path[sizeof(path) - 2] = 'b';
+	}
+	if (strcmp(kind, "robots") == 0 && robots_parse(in->p, in->len, "ctxd", &r) == 0) {
+		(void)robots_allowed(&r, path);
+		robots_release(&r);
+	} else if (strcmp(kind, "sitemap") == 0 && sitemap_parse(in->p, in->len, &s) == 0)
+		sitemap_release(&s);
+	else if (strcmp(kind, "html") == 0 && links_html(in->p, in->len, &l) == 0)
+		links_release(&l);
+	else if (strcmp(kind, "md") == 0 && links_markdown(in->p, in->len, &l) == 0)
+		links_release(&l);
+}
+
 /* CPU time of this process in seconds: other processes' load does not count. */
 static double
 pb_cpu(void)
@@ -445,7 +579,7 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 	struct pb_budget bu;
 	struct doc	 d;
 	double		 best = -1, t;
-	int		 r;
+	int		 r, added;
 
 	*stopped = 0;
 	for (r = 0; r < reps; r++) {
@@ -454,10 +588,15 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		poll.fn = pb_budget_poll;
 		poll.arg = &bu;
 		bu.start = pb_cpu();
-		if (strcmp(c->path, "llms") == 0)
+		if (strncmp(c->path, "crawl:", 6) == 0)
+			pb_crawl(c->path + 6, in);
+		else if (strcmp(c->path, "llms") == 0)
 			pb_llms(in);	/* the llms.txt structure parser and splitter */
-		else if (doc_parse_as(strncmp(c->path, "openapi:", 8) == 0 ?
-		    DOC_FORMAT_OPENAPI : NULL, c->path, in->p, in->len, &d, &poll) == 0)
+		else if (source_is_source(c->path) && source_parse_overview(c->path, in->p,
+		    in->len, &d, &poll, &added) == 0)
+			doc_release(&d);	/* source files: with the overview pass */
+		else if (!source_is_source(c->path) && doc_parse_as(pb_format(c->path), c->path,
+		    in->p, in->len, &d, &poll) == 0)
 			doc_release(&d);
 		t = pb_cpu() - bu.start;
 		if (poll.stopped) {
@@ -668,6 +807,11 @@ test_poll(void)
 		{ "a.rb", "# doc\ndef f\nend\n" },
 		{ "a.c", "/** doc */\nint f(void);\n" },
 		{ "a.txt", "text\n\n" },
+		{ "a.html", "<h2 id=x>h</h2><p>text <a href=u>link</a> <code>c</code></p>"
+		    "<ul><li>item</li></ul><pre class=language-c>x</pre>" },
+		{ "a.storage", "<h2>h</h2><p>text <ac:link><ri:page ri:content-title=\"P\"/>"
+		    "</ac:link></p><ac:structured-macro ac:name=\"code\"><ac:plain-text-body>"
+		    "<![CDATA[x]]></ac:plain-text-body></ac:structured-macro>" },
 	};
 	struct doc_poll	 poll;
 	struct pb_stop	 st;
@@ -688,10 +832,12 @@ test_poll(void)
 		st.n = 1000000;
 		poll.fn = pb_stop_poll;
 		poll.arg = &st;
-		rc = doc_parse_poll(kinds[i].path, b.p, b.len, &d, &poll);
+		rc = doc_parse_as(pb_format(kinds[i].path), kinds[i].path, b.p, b.len, &d,
+		    &poll);
 		ok(rc == 0 && poll.stopped == 0 && st.asked >= 1, "%s: a poll that says go "
 		    "is asked and the parse completes", kinds[i].path);
-		if (rc == 0 && doc_parse(kinds[i].path, b.p, b.len, &full) == 0) {
+		if (rc == 0 && doc_parse_as(pb_format(kinds[i].path), kinds[i].path, b.p,
+		    b.len, &full, NULL) == 0) {
 			ok(d.nsecs == full.nsecs && d.nsecs > 0, "%s: with the same sections "
 			    "as without a poll (%zu)", kinds[i].path, d.nsecs);
 			doc_release(&full);
@@ -703,7 +849,8 @@ test_poll(void)
 		st.n = 1;
 		poll.fn = pb_stop_poll;
 		poll.arg = &st;
-		rc = doc_parse_poll(kinds[i].path, b.p, b.len, &d, &poll);
+		rc = doc_parse_as(pb_format(kinds[i].path), kinds[i].path, b.p, b.len, &d,
+		    &poll);
 		ok(rc == -1 && poll.stopped == 1 && st.asked == 1, "%s: a poll that says "
 		    "stop stops the parse", kinds[i].path);
 		if (rc == 0)

@@ -143,6 +143,11 @@ test_fixtures(void)
 		    "HEADER1 | HEADER2\nrow1 | row2", "table: rows, two tables apart");
 		doc_release(&d);
 	}
+	if (fixture("math-katex.html", &d) == 0) {
+		ok(strstr(all(&d), "Inline math: E = mc^2 and a Greek pair \\alpha + \\beta.")
+		    != NULL, "math-katex: MathML as its TeX source, the rendering left out");
+		doc_release(&d);
+	}
 	if (fixture("plantuml.html", &d) == 0) {
 		ok(d.nsecs > 0 && d.secs[0].ncode == 2 && strcmp(d.secs[0].code[0].lang,
 		    "plantuml") == 0 && strncmp(d.secs[0].code[0].code, "@startuml", 9) == 0,
