@@ -149,4 +149,19 @@ printf '\001https://w.example/confluence/display/OPS/Runbook+Headers%%20%%C3%%A9
 printf '\001https://w.example/x/_-AQ' >"$w/7"
 smoke wiki 1500 "$w"/*
 
+# OpenAPI: the small specs of the fixtures, first byte 0 JSON, 1 YAML
+oa=$T/openapi
+mkdir -p "$oa"
+n=0
+while IFS= read -r f; do
+	n=$((n + 1))
+	case $f in
+	*.json) k='\000' ;;
+	*) k='\001' ;;
+	esac
+	{ printf "$k"; head -c 20000 "$f"; } >"$oa/$n"
+done < <(find "$CORPORA/fixtures/openapi/learn-openapis" -type f \( -name '*.json' -o -name '*.yaml' \) | sort | awk 'NR % 4 == 1')
+printf '\001a: &a [1]\nb: &a [*a, *a]\nc: &a [*a, *a]\nd: {<<: {x: 1}, y: *a}\n' >"$oa/aliases"
+smoke openapi 40 "$oa"/*
+
 done_testing

@@ -17,6 +17,7 @@ static const struct backend_ops *const backend_table[] = {
 	&backend_website,
 	&backend_llmstxt,
 	&backend_wiki,
+	&backend_openapi,
 };
 
 const struct backend_ops *

@@ -123,5 +123,6 @@ extern const struct backend_ops backend_git;
 extern const struct backend_ops backend_website;
 extern const struct backend_ops backend_llmstxt;
 extern const struct backend_ops backend_wiki;
+extern const struct backend_ops backend_openapi;
 
 #endif /* BACKEND_H */

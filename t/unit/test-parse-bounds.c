@@ -409,9 +409,26 @@ static const struct pb_case pb_cases[] = {
 	{ "storage unclosed", "a.storage", PB_REPEAT, "", "<p>x", NULL, NULL, "", NULL },
 	{ "storage mismatched", "a.storage", PB_REPEAT, "<p>", "x</b>", NULL, NULL, "</p>", NULL },
 	{ "storage table rows", "a.storage", PB_REPEAT, "<table><tbody>", "<tr><td>a</td><td>b</td></tr>", NULL, NULL, "</tbody></table>", NULL },
+	/* OpenAPI (format DOC_FORMAT_OPENAPI: the path "openapi:...") */
+	{ "openapi ops+refs", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{", "\"/p%zu/{id}\":{\"get\":{\"operationId\":\"o%zu\",\"tags\":[\"t\"],\"parameters\":[{\"$ref\":\"#/components/parameters/P\"}],\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/S\"}}}}}}},", NULL, NULL, "\"/z\":{}},\"components\":{\"parameters\":{\"P\":{\"name\":\"id\",\"in\":\"path\",\"schema\":{\"$ref\":\"#/components/schemas/S\"}}},\"schemas\":{\"S\":{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/components/schemas/S\"},\"b\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/S\"}},\"c\":{\"allOf\":[{\"$ref\":\"#/components/schemas/S\"},{\"$ref\":\"#/components/schemas/S\"}]}}}}}}", NULL },
+	{ "openapi many props", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/S\"}}}}}}}},\"components\":{\"schemas\":{\"T\":{\"type\":\"string\"},\"S\":{\"type\":\"object\",\"required\":[\"x\"],\"properties\":{", "\"p%zu\":{\"$ref\":\"#/components/schemas/T\"},", NULL, NULL, "\"z\":{}}}}}}", NULL },
+	{ "openapi huge enum", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"string\",\"enum\":[", "\"x\",", NULL, NULL, "\"y\"]}}}}}}}}}", NULL },
+	{ "openapi huge required", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{},\"b\":{}},\"required\":[", "\"x\",", NULL, NULL, "\"y\"]}}}}}}}}}", NULL },
+	{ "openapi long pointer", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#", "/a", NULL, NULL, "\"}}}}}}}}}", NULL },
+	{ "openapi deep json", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"x\":", "[", NULL, NULL, "", NULL },
+	{ "openapi deep schema", "openapi:a.json", PB_SPLIT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":", "{\"type\":\"object\",\"properties\":{\"a\":", "{}", "}}", "}}}}}}}}}", NULL },
+	{ "openapi many tags", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{", "\"/p%zu\":{\"get\":{\"tags\":[\"t%zu\"],\"responses\":{}}},", NULL, NULL, "\"/z\":{}}}", NULL },
+	{ "openapi yaml ops", "openapi:a.json", PB_COUNT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\npaths:\n", "  /p%zu:\n    get:\n      operationId: o%zu\n      responses: {\"200\": {description: d}}\n", NULL, NULL, "", NULL },
+	{ "openapi yaml aliases", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\nx: &a {a: 1, b: [1, 2, 3], c: {d: e}}\ny:\n", "- *a\n", NULL, NULL, "", NULL },
+	{ "openapi yaml anchors", "openapi:a.json", PB_COUNT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\nx: &a [1]\n", "k%zu: &a [*a, *a]\n", NULL, NULL, "", NULL },
+	{ "openapi yaml deep", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\nx: ", "[", NULL, NULL, "", NULL },
+	{ "openapi yaml long scalar", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\nx: ", "ab ", NULL, NULL, "\n", NULL },
 };
 
-/* The format of a case's path: .html and .storage name one, else the extension picks. */
+/*
+ * The format of a case's path: .html and .storage name one, so does an "openapi:" prefix,
+ * else the extension picks.
+ */
 static const char *
 pb_format(const char *path)
 {
@@ -419,6 +436,8 @@ pb_format(const char *path)
 		return DOC_FORMAT_HTML;
 	if (util_str_endswith(path, ".storage"))
 		return DOC_FORMAT_STORAGE;
+	if (strncmp(path, "openapi:", 8) == 0)
+		return DOC_FORMAT_OPENAPI;
 	return NULL;
 }
 
