@@ -305,7 +305,11 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 	const char	*gen = NULL;
 	int		 rc = 0;
 
-	if (d->size > max) {
+	/*
+	 * limits.max_file_kb bounds a repository's files; the other back ends bound their
+	 * pages and specs themselves (sources.max_page_kb, sources.max_spec_kb).
+	 */
+	if (r->ops->select_files && d->size > max) {
 		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: %zu bytes is "
 		    "more than the limit of %ld KB (setting limits.max_file_kb)",
 		    d->path, d->size, r->max_file_kb);

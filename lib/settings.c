@@ -60,7 +60,8 @@ static const struct setting_def settings_defs[] = {
 	{ "limits.max_repo_mb", SET_NUMBER, "1024", 1, 1048576,
 	  "largest repository (MB transferred) a clone or fetch may take", NULL },
 	{ "limits.max_file_kb", SET_NUMBER, "2048", 1, 1048576,
-	  "largest documentation file (KB) that is parsed; larger ones are skipped", NULL },
+	  "largest documentation file (KB) of a git repository that is parsed; larger "
+	  "ones are skipped", NULL },
 	{ "limits.max_files", SET_NUMBER, "20000", 1, 10000000,
 	  "most documentation files one library may have", NULL },
 	{ "sources.max_pages", SET_NUMBER, "1000", 1, 100000,

@@ -45,6 +45,8 @@ job_message() {
 }
 
 # --- by URL: a representative set ------------------------------------------------------------
+# limits.max_file_kb bounds repository files only: the 1.9 MB spec is within sources.max_spec_kb
+ctxd_admin settings set limits.max_file_kb 100 >/dev/null
 P20=$(add $EX/v2.0/json/petstore.json)
 P30=$(add $EX/v3.0/petstore.yaml)
 SEP=$(add $EX/v2.0/yaml/petstore-separate/spec/swagger.yaml)
