@@ -84,6 +84,8 @@ static const struct http_route web_routes[] = {
 	    admin_libraries_refresh },
 	{ "GET", "/api/libraries/{id*}/flagged", USER,
 	    "reading a library's flagged snippets", admin_flags_list },
+	{ "GET", "/api/libraries/{id*}/snippets", ADMIN, "reading a library's snippets",
+	    admin_snippets_list },
 
 	/* ctxd-web(8), ADMIN API: jobs */
 	{ "GET", "/api/jobs", ADMIN, "listing the jobs", admin_jobs_list },

@@ -48,6 +48,8 @@ void	 admin_libraries_delete(struct http_req *, void *);	/* DELETE .../{owner}/{
 /* ------------------------------------------------------------------ admin_flags.c */
 
 void	 admin_flags_list(struct http_req *, void *);		/* GET .../flagged */
+/* admin_snippets.c */
+void	 admin_snippets_list(struct http_req *, void *);	/* GET .../snippets */
 
 /* ------------------------------------------------------------------ admin_jobs.c */
 
