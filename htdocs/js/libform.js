@@ -252,10 +252,14 @@ function value(r) {
 	}
 }
 
+// The server's other names of the form's fields (a git entry's url is checked as repoUrl).
+const ALIASES = { repoUrl: "url" };
+
 // serverField(message, rows): the row a server error names ("field 'maxDepth' ..."), or null.
 function serverField(message, rows) {
 	for (const m of message.matchAll(/'([A-Za-z]+)'/g)) {
-		const r = rows.find((x) => x.field.name === m[1]);
+		const name = ALIASES[m[1]] || m[1];
+		const r = rows.find((x) => x.field.name === name);
 		if (r)
 			return r;
 	}
@@ -266,7 +270,7 @@ function serverField(message, rows) {
 export function addForm(onAdded) {
 	const typeSel = el("select", { name: "type" },
 	    TYPES.map((t) => el("option", { value: t.type }, t.label)));
-	const typeRow = field("Source type", typeSel, "");
+	const typeRow = field("Source type", typeSel, TYPES[0].about);
 	const about = typeRow.querySelector(".help");
 	const modeBox = el("div");
 	const fieldsBox = el("div");

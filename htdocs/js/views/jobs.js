@@ -77,7 +77,7 @@ export function progressBar(j) {
 }
 
 export async function render(root, params, ctx) {
-	const state = el("select", { id: "job-state" }, ["", "queued", "running", "done", "failed", "cancelled"].map((s) =>
+	const state = el("select", { id: "jobs-state-filter" }, ["", "queued", "running", "done", "failed", "cancelled"].map((s) =>
 	    el("option", { value: s }, s === "" ? "all" : s)));
 	const box = el("div");
 	const more = el("div", { class: "actions" });
