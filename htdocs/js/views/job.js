@@ -63,7 +63,7 @@ export async function render(root, params) {
 		after = a.nextAfter;
 		for (const l of a.lines)
 			logBody.append(el("tr", { class: "level-" + l.level },
-			    el("td", { class: "nowrap" }, timeEl(l.at)),
+			    el("td", { class: "nowrap" }, logTime(l.at)),
 			    el("td", null, el("span", { class: "badge " + (l.level === "error" ? "error" : l.level === "warning" ? "warn" : "") },
 				l.level)),
 			    el("td", { class: "log-line" }, l.line)));
@@ -93,6 +93,15 @@ export async function render(root, params) {
 	await loadLog();
 	if (ACTIVE.has(job.state))
 		setTimeout(tick, POLL_MS);
+}
+
+// logTime(iso): a log line's time to the second, in the browser's time zone.
+function logTime(t) {
+	const d = new Date(t);
+	if (Number.isNaN(d.getTime()))
+		return el("span", null, String(t));
+	return el("time", { datetime: d.toISOString(), title: d.toLocaleString() },
+	    d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" }));
 }
 
 // details(job): the counts of every step so far, in words.
