@@ -21,6 +21,7 @@ LIB=/corpora/requests
 ctxd_admin settings set ai.llm.provider openai >/dev/null &&
     ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null &&
     ctxd_admin settings set ai.embed.model emb-one >/dev/null &&
+    ctxd_admin settings set ai.llm.model llm-desc >/dev/null &&
     printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - ||
     bail_out "cannot configure the embedding stand-in"
 
@@ -64,6 +65,9 @@ is "$(http_body | jq -c '.progress | [.phase, .documentsDone == .documentsTotal,
     "[\"embedding\",true,$snips]" "its progress: all documents done, the snippets written, ended embedding"
 is "$(http_body | jq -c '.progress | [.embedTotal, .embedded]')" "[$kept,$kept]" \
     "every kept snippet embedded, of the total to embed ($kept)"
+weak=$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND described = 1 AND title <> heading")
+is "$(http_body | jq -c '.progress | [.describeTotal > 0, .described == .describeTotal]')" '[true,true]' \
+    "the snippets the LLM described, of those it judged weak ($weak retitled)"
 ok "$(http_body | jq -e '.progress.updatedAt | test("^[0-9-]+T[0-9:]+Z$")' >/dev/null; echo $?)" \
     "with the time of its last write"
 is "$(http GET "$BASE/api/jobs?library=$LIB" -H "$A")" 200 "the job list"
