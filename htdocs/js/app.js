@@ -188,7 +188,9 @@ async function show() {
 		}
 		append_error(root, e);
 	}
-	if (gen === generation && !root.contains(document.activeElement))
+	// After a navigation the focus moves to the new content (not on the first load, where
+	// the first Tab reaches the skip link).
+	if (gen === generation && gen > 1 && !root.contains(document.activeElement))
 		main.focus({ preventScroll: true });
 }
 
