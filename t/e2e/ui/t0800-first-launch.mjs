@@ -95,7 +95,7 @@ await t.run(async () => {
 	check(await page.title() === "Status · ctxd", "the status page has its title");
 	check(/valid/.test(await page.locator("#st-lic").textContent()), "the status page shows the license valid");
 	check(/days? left/.test(await page.locator(".view-home").textContent()), "the license expiry is shown with the days left");
-	check(/Ready: the database answers/.test(await page.locator(".view-home").textContent()), "readiness is shown");
+	check(/^ready \(schema \d+\)$/.test(await page.locator("#st-ready").textContent()), "readiness is shown");
 	await t.shot(page, "status");
 	const [dl] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the support bundle" }).click()]);
 	check(/^ctxd-support-\d{8}T\d{6}Z\.tar\.gz$/.test(dl.suggestedFilename()), "the support bundle downloads under its name", dl.suggestedFilename());

@@ -4,9 +4,9 @@
 // "CHECK 0|1 description" lines (the shell test turns them into TAP), and screenshots of a
 // page at 360 and 1440 px into $SHOTS.
 //
-// Console errors that are the browser's note of an /api/ answer with a 4xx status (the UI
-// asked, the server refused, the UI showed it in words: signed out, wrong password, a
-// revoked key) are not failures: a test asserts on what the page shows instead. Every
+// Console errors that are the browser's note of an /api/ or /mcp answer with a 4xx status
+// (the UI asked, the server refused, the UI showed it in words: signed out, wrong password,
+// a missing key) are not failures: a test asserts on what the page shows instead. Every
 // other console error is.
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
@@ -34,7 +34,8 @@ export function ui(base) {
 			if (m.type() !== "error")
 				return;
 			const url = m.location().url || "";
-			if (REFUSAL.test(m.text()) && new URL(url, base).pathname.startsWith("/api/"))
+			const path = new URL(url, base).pathname;
+			if (REFUSAL.test(m.text()) && (path.startsWith("/api/") || path === "/mcp"))
 				return;
 			problems.push(`console error: ${m.text()} (${url})`);
 		});
