@@ -25,7 +25,7 @@ function createForm(created, reload) {
 		try {
 			const k = await api.post("/api/keys", { name: name.value });
 			f.reset();
-			showStatus(status, true, "Key " + k.name + " created.");
+			showStatus(status, true, "Key “" + k.name + "” created.");
 			clear(created, shownOnce(k));
 			created.querySelector("input").focus();
 			await reload();
@@ -54,7 +54,7 @@ function shownOnce(k) {
 		}
 	});
 	return el("section", { class: "panel warning-panel", "aria-labelledby": "new-key-h" },
-	    el("h2", { id: "new-key-h" }, "Your new key " + k.name),
+	    el("h2", { id: "new-key-h" }, "Your new key “" + k.name + "”"),
 	    el("p", { class: "warning" }, "Copy it now: this is the only time it is shown. Only its hash is stored; if you lose it, revoke it and create another."),
 	    el("div", { class: "field" }, el("label", { for: value.id }, "Key value"),
 		el("div", { class: "actions" }, value, copy, status)));

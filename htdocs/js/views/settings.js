@@ -14,6 +14,7 @@ const TABS = [
 	["integrations", "Integrations"],
 	["permissions", "Permissions"],
 	["users", "Users"],
+	["advanced", "Advanced"],
 	["account", "Your account"],
 ];
 
@@ -50,6 +51,13 @@ const SECTIONS = {
 		intro: "A GitHub App connection (it replaces the personal token and is needed for push webhooks), and the wiki site that wiki sources read.",
 		names: ["git.github.app_id", "git.github.app_installation_id", "git.github.app_private_key",
 		    "git.github.webhook_secret", "wiki.site_url", "wiki.kind", "wiki.email", "wiki.token"],
+	},
+	advanced: {
+		intro: "The server's names, the networks it may reach, content rules and limits. Each is also ctxd-admin settings NAME (see ctxd-admin(8)).",
+		names: ["server.hostnames", "fetch.allowed_networks", "git.plain_http_hosts", "mcp.allowed_origins",
+		    "content.injection", "limits.max_repo_mb", "limits.max_file_kb", "limits.max_files",
+		    "limits.job_timeout_s", "sources.max_pages", "sources.page_timeout_s", "sources.inflight",
+		    "sources.crawl_delay_ms", "sources.max_page_kb", "sources.max_spec_kb"],
 	},
 };
 

@@ -97,13 +97,18 @@ await t.run(async () => {
 	check(/days? left/.test(await page.locator(".view-home").textContent()), "the license expiry is shown with the days left");
 	check(/^ready \(schema \d+\)$/.test(await page.locator("#st-ready").textContent()), "readiness is shown");
 	await t.shot(page, "status");
+	await page.emulateMedia({ colorScheme: "dark" });
+	check(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor) === "rgb(21, 24, 27)",
+	    "the dark scheme follows the system");
+	await t.shot(page, "status-dark");
+	await page.emulateMedia({ colorScheme: "light" });
 	const [dl] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download the support bundle" }).click()]);
 	check(/^ctxd-support-\d{8}T\d{6}Z\.tar\.gz$/.test(dl.suggestedFilename()), "the support bundle downloads under its name", dl.suggestedFilename());
 	await dl.saveAs(out + "/bundle.tar.gz");
 
 	// Settings: each tab, a secret shown as set, an error next to its field.
 	for (const [tab, name] of [["ai", "AI provider"], ["embeddings", "Embeddings"], ["git", "Git tokens"],
-	    ["integrations", "Integrations"], ["permissions", "Permissions"], ["users", "Users"], ["account", "Your account"]]) {
+	    ["integrations", "Integrations"], ["permissions", "Permissions"], ["users", "Users"], ["advanced", "Advanced"], ["account", "Your account"]]) {
 		await page.goto("/#/settings?tab=" + tab);
 		await page.locator(".tabs a[aria-current=page]", { hasText: name }).waitFor();
 		await page.locator(".view-settings .panel, .view-settings h2").first().waitFor();

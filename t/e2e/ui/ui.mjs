@@ -77,8 +77,12 @@ export function ui(base) {
 			});
 			return watch(await c.newPage());
 		},
-		// shot(page, name): NAME-1440.png and NAME-360.png (full page) into $SHOTS.
+		// shot(page, name): NAME-1440.png and NAME-360.png (full page) into $SHOTS, after
+		// checking that every visible control has a label.
 		async shot(page, name) {
+			const bad = await unlabelled(page);
+			if (bad.length)
+				problems.push(`${name}: controls without a label: ${bad.join(", ")}`);
 			if (!shots)
 				return;
 			mkdirSync(shots, { recursive: true });
@@ -108,6 +112,15 @@ export function ui(base) {
 			await this.finish();
 		},
 	};
+}
+
+// unlabelled(page): the visible form controls of the page that have no accessible name.
+async function unlabelled(page) {
+	return page.evaluate(() => [...document.querySelectorAll("input, select, textarea, button")]
+	    .filter((c) => c.offsetParent !== null && c.type !== "hidden")
+	    .filter((c) => !(c.labels && c.labels.length) && !c.getAttribute("aria-label") &&
+		!c.getAttribute("aria-labelledby") && !(c.tagName === "BUTTON" && c.textContent.trim()))
+	    .map((c) => `${c.tagName.toLowerCase()}[name=${c.name || "?"}]`));
 }
 
 // signIn(page, user, password): signs in through the form.
