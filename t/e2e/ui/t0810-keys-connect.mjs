@@ -32,7 +32,9 @@ async function mcpTest(page) {
 }
 
 await t.run(async () => {
-	const page = await t.start();
+	// A time zone far from the server's UTC: times must show in the browser's.
+	const tz = "Pacific/Kiritimati";
+	const page = await t.start({ timezoneId: tz });
 	await signIn(page, "admin", password);
 	await page.getByText(/is healthy/).waitFor();
 
@@ -50,6 +52,10 @@ await t.run(async () => {
 	const row = page.locator("tbody tr", { hasText: "laptop" });
 	check(await row.count() === 1 && (await row.textContent()).includes(key.slice(0, 12)), "the list shows the key's name and prefix");
 	check(/never/.test(await row.textContent()), "a new key was never used");
+	const created = row.locator("td time").first();
+	const iso = await created.getAttribute("datetime");
+	const want = new Date(iso).toLocaleString("en-US", { timeZone: tz, dateStyle: "medium", timeStyle: "short" });
+	check(await created.textContent() === want, "times show in the browser's time zone", `${await created.textContent()} != ${want}`);
 	await t.shot(page, "keys-created");
 	check(await status(key, "/api/session") === 200, "the key works on the API");
 	await page.reload();
