@@ -91,8 +91,8 @@ function renderHeader() {
 	const links = routes.filter((r) => r.nav && (r.who !== "admin" || session.admin))
 	    .map((r) => el("li", null, el("a", { href: "#" + r.path, dataset: { path: r.path } }, r.nav)));
 	clear(nav, el("ul", null, links));
-	clear(who, el("span", { class: "user" }, userName(session),
-	    session.admin ? " (admin)" : ""), " ", signOutButton());
+	clear(who, el("span", { class: "user" }, userName(session)),
+	    session.admin ? el("span", { class: "badge" }, "admin") : null, signOutButton());
 	markCurrent();
 }
 
