@@ -68,7 +68,7 @@ async function list(box) {
 		box.append(el("p", { class: "empty" }, "No API keys yet — create one above."));
 		return;
 	}
-	box.append(el("div", { class: "table-wrap" }, el("table", null,
+	box.append(el("div", { class: "table-wrap" }, el("table", { class: "stack" },
 	    el("thead", null, el("tr", null, ["Name", "Prefix", "Created", "Last used", ""].map((h) =>
 		el("th", { scope: "col" }, h)))),
 	    el("tbody", null, live.map((k) => keyRow(k, () => list(box)))))));
@@ -94,8 +94,8 @@ function keyRow(k, reload) {
 	clear(cell, revoke);
 	return el("tr", { dataset: { key: String(k.id) } },
 	    el("th", { scope: "row" }, k.name),
-	    el("td", null, el("code", null, k.prefix + "…")),
-	    el("td", null, timeEl(k.createdAt)),
-	    el("td", null, k.lastUsedAt ? timeEl(k.lastUsedAt) : el("span", { class: "muted" }, "never")),
+	    el("td", { "data-label": "Prefix" }, el("code", null, k.prefix + "…")),
+	    el("td", { "data-label": "Created" }, timeEl(k.createdAt)),
+	    el("td", { "data-label": "Last used" }, k.lastUsedAt ? timeEl(k.lastUsedAt) : el("span", { class: "muted" }, "never")),
 	    cell);
 }

@@ -51,6 +51,7 @@ await t.run(async () => {
 	await page.getByRole("button", { name: "Add user" }).click();
 	const mia = page.locator('tr[data-user="mia"]');
 	await mia.waitFor();
+	check(await page.getByText("User mia added").count() === 1, "adding a user says so");
 	check(/member/.test(await mia.locator("select").inputValue()) && /must change password/.test(await mia.textContent()),
 	    "an added user is a member who must change the password");
 
