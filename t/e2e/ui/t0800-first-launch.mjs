@@ -144,5 +144,20 @@ await t.run(async () => {
 	check(await page.evaluate(() => document.activeElement.className) === "skip", "the first Tab reaches the skip link");
 	await page.keyboard.press("Enter");
 	check(await page.evaluate(() => document.activeElement.id) === "main", "the skip link moves the focus to the content");
+
+	// An unknown page, then signing out.
+	await page.goto("/#/no/such/page");
+	await page.getByRole("heading", { name: "Page not found" }).waitFor();
+	check(await page.title() === "Not found · ctxd", "an unknown address says so, with its title");
+	await page.getByRole("button", { name: "Sign out" }).click();
+	await page.waitForURL(/#\/signin/);
+	await page.goto("/#/settings");
+	await page.waitForURL(/#\/signin\?next=/);
+	check(await page.locator("#nav a").count() === 0, "after signing out, Settings leads to the sign-in page");
+	await page.getByLabel("User name").fill("admin");
+	await page.getByLabel("Password", { exact: true }).fill(newPassword);
+	await page.getByRole("button", { name: "Sign in" }).click();
+	await page.waitForURL(/#\/settings$/);
+	check(true, "signing in again returns to the page asked for");
 	writeFileSync(out + "/t0800.done", "ok\n");
 });
