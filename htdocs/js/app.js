@@ -91,8 +91,8 @@ function renderHeader() {
 	const links = routes.filter((r) => r.nav && (r.who !== "admin" || session.admin))
 	    .map((r) => el("li", null, el("a", { href: "#" + r.path, dataset: { path: r.path } }, r.nav)));
 	clear(nav, el("ul", null, links));
-	clear(who, el("span", { class: "user" }, userName(session),
-	    session.admin ? " (admin)" : ""), " ", signOutButton());
+	clear(who, el("span", { class: "user" }, userName(session)),
+	    session.admin ? el("span", { class: "badge" }, "admin") : null, signOutButton());
 	markCurrent();
 }
 
@@ -188,7 +188,9 @@ async function show() {
 		}
 		append_error(root, e);
 	}
-	if (gen === generation && !root.contains(document.activeElement))
+	// After a navigation the focus moves to the new content (not on the first load, where
+	// the first Tab reaches the skip link).
+	if (gen === generation && gen > 1 && !root.contains(document.activeElement))
 		main.focus({ preventScroll: true });
 }
 

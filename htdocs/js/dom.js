@@ -57,6 +57,9 @@ export function newId(prefix) {
 export function when(t) {
 	if (t === null || t === undefined || t === "")
 		return "never";
+	const day = typeof t === "string" && /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+	if (day)	/* a date without a time: that day, wherever the browser is */
+		return new Date(+day[1], day[2] - 1, +day[3]).toLocaleDateString(undefined, { dateStyle: "medium" });
 	const d = typeof t === "number" ? new Date(t * 1000) : new Date(t);
 	if (Number.isNaN(d.getTime()))
 		return String(t);

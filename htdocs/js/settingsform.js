@@ -61,8 +61,10 @@ function sentence(s) {
 // control(name, meta): the input of one setting; returns { input, get(), extra }.
 function control(name, meta) {
 	if (meta.secret) {
-		const input = el("input", { type: "password", autocomplete: "new-password",
-		    name, placeholder: meta.set ? "set: type to replace" : "not set" });
+		const attrs = { autocomplete: "new-password", name, spellcheck: "false",
+		    placeholder: meta.set ? "set: type to replace" : "not set" };
+		const input = /private_key/.test(name) ? el("textarea", Object.assign({ rows: 4, class: "mono" }, attrs)) :
+		    el("input", Object.assign({ type: "password" }, attrs));
 		let cleared = false;
 		const state = el("span", { class: "badge " + (meta.set ? "ok" : "") }, meta.set ? "set" : "not set");
 		const clearBtn = meta.set ? button("Clear", () => {
@@ -88,7 +90,7 @@ function control(name, meta) {
 	const type = meta.type === "number" ? "number" : meta.type === "url" ? "url" : "text";
 	const input = el("input", { type, name, value: meta.value === undefined || meta.value === null ? "" : String(meta.value),
 	    min: meta.min, max: meta.max, spellcheck: "false", autocapitalize: "none",
-	    placeholder: meta.default !== undefined && meta.default !== "" ? String(meta.default) : null });
+	    placeholder: meta.default !== undefined && meta.default !== null && meta.default !== "" ? String(meta.default) : null });
 	return { input, get: () => (type === "number" && input.value !== "" ? Number(input.value) : input.value) };
 }
 

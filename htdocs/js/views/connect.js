@@ -57,21 +57,28 @@ export async function render(root, params, ctx) {
 		el("a", { href: "#/keys" }, "API keys"), ")."));
 	const key = el("input", { type: "password", autocomplete: "off", spellcheck: "false", placeholder: "ctxd_…" });
 	const configs = el("div");
-	const draw = () => clear(configs, CLIENTS.map((c) => clientPanel(c, base, mcpUrl, cfg.mcpAuthRequired, key.value.trim())));
+	let chosen = CLIENTS[0][1];
+	const picker = el("div", { class: "picker", role: "group", "aria-label": "Your client" },
+	    CLIENTS.map(([name, flag]) => button(name, () => { chosen = flag; draw(); }, { class: "secondary", dataset: { pick: flag } })));
+	const draw = () => {
+		clear(configs, CLIENTS.map((c) => clientPanel(c, base, mcpUrl, cfg.mcpAuthRequired, key.value.trim(), c[1] !== chosen)));
+		for (const b of picker.querySelectorAll("button"))
+			b.setAttribute("aria-pressed", String(b.dataset.pick === chosen));
+	};
 	key.addEventListener("input", draw);
 	if (cfg.mcpAuthRequired)
 		root.append(el("div", { class: "panel narrow" }, field("API key to fill in", key,
 		    "Optional: pasted here, it is written into the configurations below and used by the test; it stays in this page.")));
 	draw();
-	root.append(configs, await mcpTest(ctx, mcpUrl, cfg.mcpAuthRequired, key));
+	root.append(el("h2", null, "Your client"), picker, configs, await mcpTest(ctx, mcpUrl, cfg.mcpAuthRequired, key));
 }
 
-function clientPanel([name, flag, file, conf], base, mcpUrl, auth, key) {
+function clientPanel([name, flag, file, conf], base, mcpUrl, auth, key, hidden) {
 	const cmd = `ctxd setup --mcp --base-url ${base} --${flag}`;
 	const headers = auth ? { Authorization: "Bearer " + (key || KEY_PLACEHOLDER) } : null;
 	const text = conf(mcpUrl, headers);
 	const id = "client-" + flag;
-	return el("section", { class: "panel", "aria-labelledby": id, dataset: { client: flag } },
+	return el("section", { class: "panel", "aria-labelledby": id, dataset: { client: flag }, hidden },
 	    el("h2", { id }, name),
 	    el("p", null, "With the ctxd tool (it writes the configuration, a rule and a skill",
 		auth ? "; it asks for your API key, or takes it from CTXD_API_KEY" : "", "):"),

@@ -35,7 +35,7 @@ async function health() {
 async function ready() {
 	try {
 		const r = await api.get("/api/ready");
-		return { ok: true, text: "Ready: the database answers with schema version " + r.schemaVersion + "." };
+		return { ok: true, text: "ready (schema " + r.schemaVersion + ")" };
 	} catch (e) {
 		return { ok: false, text: "Not ready: " + e.message };
 	}
@@ -68,7 +68,7 @@ export async function render(root, params, ctx) {
 		    el("h2", { id: "st-db" }, "Database ", badge(h.database && h.database.ok, "ok", "failing")),
 		    el("dl", { class: "kv" },
 			el("dt", null, "Schema"), el("dd", null, String(h.database ? h.database.schemaVersion : "—")),
-			el("dt", null, "Readiness"), el("dd", { class: r.ok ? "ok" : "error" }, r.text))),
+			el("dt", null, "Probe"), el("dd", { class: r.ok ? "ok" : "error", id: "st-ready" }, r.text))),
 		el("section", { class: "panel", "aria-labelledby": "st-disk" },
 		    el("h2", { id: "st-disk" }, "Disk ", badge(h.disk && h.disk.ok, "ok", "low")),
 		    el("dl", { class: "kv" },

@@ -25,7 +25,7 @@ function createForm(created, reload) {
 		try {
 			const k = await api.post("/api/keys", { name: name.value });
 			f.reset();
-			showStatus(status, true, "Key " + k.name + " created.");
+			showStatus(status, true, "Key “" + k.name + "” created.");
 			clear(created, shownOnce(k));
 			created.querySelector("input").focus();
 			await reload();
@@ -54,7 +54,7 @@ function shownOnce(k) {
 		}
 	});
 	return el("section", { class: "panel warning-panel", "aria-labelledby": "new-key-h" },
-	    el("h2", { id: "new-key-h" }, "Your new key " + k.name),
+	    el("h2", { id: "new-key-h" }, "Your new key “" + k.name + "”"),
 	    el("p", { class: "warning" }, "Copy it now: this is the only time it is shown. Only its hash is stored; if you lose it, revoke it and create another."),
 	    el("div", { class: "field" }, el("label", { for: value.id }, "Key value"),
 		el("div", { class: "actions" }, value, copy, status)));
@@ -68,7 +68,7 @@ async function list(box) {
 		box.append(el("p", { class: "empty" }, "No API keys yet — create one above."));
 		return;
 	}
-	box.append(el("div", { class: "table-wrap" }, el("table", null,
+	box.append(el("div", { class: "table-wrap" }, el("table", { class: "stack" },
 	    el("thead", null, el("tr", null, ["Name", "Prefix", "Created", "Last used", ""].map((h) =>
 		el("th", { scope: "col" }, h)))),
 	    el("tbody", null, live.map((k) => keyRow(k, () => list(box)))))));
@@ -94,8 +94,8 @@ function keyRow(k, reload) {
 	clear(cell, revoke);
 	return el("tr", { dataset: { key: String(k.id) } },
 	    el("th", { scope: "row" }, k.name),
-	    el("td", null, el("code", null, k.prefix + "…")),
-	    el("td", null, timeEl(k.createdAt)),
-	    el("td", null, k.lastUsedAt ? timeEl(k.lastUsedAt) : el("span", { class: "muted" }, "never")),
+	    el("td", { "data-label": "Prefix" }, el("code", null, k.prefix + "…")),
+	    el("td", { "data-label": "Created" }, timeEl(k.createdAt)),
+	    el("td", { "data-label": "Last used" }, k.lastUsedAt ? timeEl(k.lastUsedAt) : el("span", { class: "muted" }, "never")),
 	    cell);
 }

@@ -14,6 +14,7 @@ const TABS = [
 	["integrations", "Integrations"],
 	["permissions", "Permissions"],
 	["users", "Users"],
+	["advanced", "Advanced"],
 	["account", "Your account"],
 ];
 
@@ -50,6 +51,13 @@ const SECTIONS = {
 		intro: "A GitHub App connection (it replaces the personal token and is needed for push webhooks), and the wiki site that wiki sources read.",
 		names: ["git.github.app_id", "git.github.app_installation_id", "git.github.app_private_key",
 		    "git.github.webhook_secret", "wiki.site_url", "wiki.kind", "wiki.email", "wiki.token"],
+	},
+	advanced: {
+		intro: "The server's names, the networks it may reach, content rules and limits. Each is also ctxd-admin settings NAME (see ctxd-admin(8)).",
+		names: ["server.hostnames", "fetch.allowed_networks", "git.plain_http_hosts", "mcp.allowed_origins",
+		    "content.injection", "limits.max_repo_mb", "limits.max_file_kb", "limits.max_files",
+		    "limits.job_timeout_s", "sources.max_pages", "sources.page_timeout_s", "sources.inflight",
+		    "sources.crawl_delay_ms", "sources.max_page_kb", "sources.max_spec_kb"],
 	},
 };
 
@@ -127,53 +135,62 @@ async function permissions(body) {
 	body.append(list);
 }
 
-async function users(body, ctx) {
+// users(body, ctx): the users and the add form; called again after adding a user, it
+// replaces the content only once the list is read (no blank flash).
+async function users(body, ctx, notice) {
 	const { users: list } = await api.get("/api/users");
 	const me = ctx.session.user ? ctx.session.user.name : null;
-	const rows = list.map((u) => userRow(u, me, () => reload()));
-	async function reload() {
-		clear(body);
-		await users(body, ctx);
-	}
-	body.append(el("section", { class: "panel" }, el("h2", null, "Users"),
-	    el("div", { class: "table-wrap" }, el("table", null,
+	clear(body, el("section", { class: "panel" }, el("h2", null, "Users"),
+	    notice ? el("p", { class: "notice ok", role: "status" }, notice) : null,
+	    el("div", { class: "table-wrap" }, el("table", { class: "stack" },
 		el("thead", null, el("tr", null, ["Name", "Role", "Status", "Created", "Actions"].map((h) => el("th", { scope: "col" }, h)))),
-		el("tbody", null, rows)))),
-	    addUserForm(reload));
+		el("tbody", null, list.map((u) => userRow(u, me)))))),
+	    addUserForm((name) => users(body, ctx, "User " + name + " added: they must change the password at their first sign-in.")));
 }
 
-function userRow(u, me, reload) {
+// userRow(u, me): a user's row; a change replaces the row with the user as the server
+// answers it, with the outcome in words in the new row.
+function userRow(u, me) {
 	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
 	const self = u.name === me;
-	const patch = async (change, ok) => {
+	let tr;
+	const patch = async (change, ok, focus) => {
 		try {
-			await api.patch("/api/users/" + encodeURIComponent(u.name), change);
-			showStatus(status, true, ok);
-			setTimeout(reload, 600);
+			const nu = await api.patch("/api/users/" + encodeURIComponent(u.name), change);
+			const row = userRow(nu, me);
+			tr.replaceWith(row);
+			showStatus(row.status, true, ok);
+			const f = row.querySelector(focus);
+			if (f)
+				f.focus();
 		} catch (e) {
 			showStatus(status, false, e.message);
 		}
 	};
-	const role = el("select", { "aria-label": "Role of " + u.name, disabled: self },
+	const role = el("select", { "aria-label": "Role of " + u.name, disabled: self, class: "role" },
 	    ["member", "admin"].map((r) => el("option", { value: r, selected: r === u.role }, r)));
-	role.addEventListener("change", () => patch({ role: role.value }, u.name + " is now " + role.value + "."));
+	role.addEventListener("change", () => patch({ role: role.value }, u.name + " is now " + role.value + ".", "select.role"));
 	const pw = el("input", { type: "password", autocomplete: "new-password", "aria-label": "New password for " + u.name,
-	    placeholder: "new password", minlength: 10 });
+	    placeholder: "new password", minlength: 10, required: true });
 	const reset = el("form", { class: "inline-form", on: { submit: (ev) => {
 		ev.preventDefault();
-		patch({ password: pw.value }, "Password of " + u.name + " reset: it must be changed at the next sign-in.");
+		patch({ password: pw.value }, "Password of " + u.name + " reset: it must be changed at the next sign-in.", "input");
 	} } }, pw, el("button", { type: "submit", class: "secondary small" }, "Reset password"));
-	return el("tr", { dataset: { user: u.name } },
+	tr = el("tr", { dataset: { user: u.name } },
 	    el("th", { scope: "row" }, u.name, self ? el("span", { class: "muted" }, " (you)") : null),
-	    el("td", null, role),
-	    el("td", null, u.disabled ? "disabled" : u.mustChangePassword ? "must change password" : "active"),
-	    el("td", null, timeEl(u.createdAt)),
-	    el("td", null, self ? el("span", { class: "muted" }, "Change your own password under Your account.") : [
+	    el("td", { "data-label": "Role" }, role),
+	    el("td", { "data-label": "Status" }, u.disabled ? "disabled" : u.mustChangePassword ? "must change password" : "active"),
+	    el("td", { "data-label": "Created" }, timeEl(u.createdAt)),
+	    el("td", { "data-label": "Actions" }, self ? el("span", { class: "muted" }, "Change your own password under Your account.") : [
 		button(u.disabled ? "Enable" : "Disable", () => patch({ disabled: !u.disabled },
-		    u.name + (u.disabled ? " enabled." : " disabled: their sessions were ended.")), { class: "secondary small" }),
+		    u.name + (u.disabled ? " enabled." : " disabled: their sessions were ended."), "button.toggle"),
+		    { class: "secondary small toggle" }),
 		reset], status));
+	tr.status = status;
+	return tr;
 }
 
+// addUserForm(reload): POST /api/users; reload(name) after adding.
 function addUserForm(reload) {
 	const name = el("input", { type: "text", autocomplete: "off", required: true, maxlength: 64, spellcheck: "false" });
 	const pw = el("input", { type: "password", autocomplete: "new-password", required: true, minlength: 10 });
@@ -182,8 +199,8 @@ function addUserForm(reload) {
 	return el("form", { class: "panel narrow", on: { submit: async (ev) => {
 		ev.preventDefault();
 		try {
-			await api.post("/api/users", { name: name.value, password: pw.value, role: role.value });
-			await reload();
+			const u = await api.post("/api/users", { name: name.value, password: pw.value, role: role.value });
+			await reload(u.name);
 		} catch (e) {
 			showStatus(status, false, e.message);
 		}
