@@ -1,26 +1,20 @@
 #!/usr/bin/env bash
 # The web UI's Libraries and Jobs pages in Chromium (driven by playwright-core, pinned in
-# t/e2e/ui/package-lock.json; the checks are in t/e2e/ui/uilib.mjs): the add forms' browser
+# t/e2e/ui/package-lock.json; the checks are in t/e2e/ui/t0850-libraries-jobs.mjs): the add forms' browser
 # checks per source type and the server's 400 shown next to its field; adding a private
 # repository and watching its job reach done with the progress bar moving, the log with
 # levels and times; the list (states, counts, GitOps badge, filter); a library's settings,
 # snippet browser (pages, filter, code) and try box (exactly the agent's text, its tokens
 # and time); cancelling a running job; deleting a library after a confirmation naming it.
-# Any console error or CSP violation fails. Screenshots at 360 and 1440 px go to
+# Any console error or CSP violation, or a control without a label, fails. Screenshots at 360 and 1440 px go to
 # $top_builddir/t/screenshots/uilib-*.png. The worker that the responders start is slowed
 # by CTXD_TEST_FILE_DELAY_MS (a test-only knob) so that a parse takes a few seconds.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap node npm flock sqlite3 chromium
 
 ctxd_setup
-UI=$top_builddir/t/e2e/ui
-# t/e2e/ui/install.sh (a link to t/e2e/install.sh) installs the lock file of its folder.
-if ! "$top_srcdir/t/e2e/ui/install.sh" "$UI" >"$T/log/npm.log" 2>&1; then
-	_show_log "$T/log/npm.log"
-	bail_out "npm ci of t/e2e/ui failed"
-fi
-export HOME=$T/home XDG_CONFIG_HOME=$T/home/.config
-mkdir -p "$HOME"
+# ui_install and ui_run: t/lib/harness.sh.
+ui_install
 GIT_USER=oauth2 gitserver_start
 GIT_URL=$(gitserver_add_bundle requests private)
 SLOW_URL=$(gitserver_add_bundle express public)
@@ -30,21 +24,9 @@ ctxd_admin settings set git.gitlab.host "127.0.0.1:$GITPORT" >/dev/null &&
 export CTXD_TEST_FILE_DELAY_MS=250
 ctxd_start
 ctxd_admin_session
-SHOTS=$top_builddir/t/screenshots
-mkdir -p "$SHOTS"
 rm -f "$SHOTS"/uilib-*.png
 
-BASE=$BASE ADMIN_PASSWORD=$ADMIN_PASSWORD GIT_URL=$GIT_URL SLOW_URL=$SLOW_URL SHOTS=$SHOTS \
-    DB=$DATA_DIR/ctxd.db node "$UI/uilib.mjs" >"$T/ui.out" 2>"$T/log/ui.err"
-rc=$?
-while read -r verdict text; do
-	case $verdict in
-	PASS) pass "$text" ;;
-	FAIL) fail "$text" ;;
-	esac
-done <"$T/ui.out"
-[ "$rc" -eq 0 ] || _show_log "$T/log/ui.err"
-is "$rc" 0 "the browser run exits 0"
+ui_run t0850-libraries-jobs.mjs "$BASE" "$ADMIN_PASSWORD" "$GIT_URL" "$SLOW_URL" "$DATA_DIR/ctxd.db"
 for page in libraries library job jobs; do
 	for w in 360 1440; do
 		ok "$([ -s "$SHOTS/uilib-$page-$w.png" ]; echo $?)" "screenshot uilib-$page-$w.png"
