@@ -76,7 +76,8 @@ async function list(box) {
 	box.append(el("div", { class: "field filter" }, el("label", { for: filter.id }, "Filter"), filter), count,
 	    el("div", { class: "table-wrap" }, el("table", { class: "libraries" },
 		el("thead", null, el("tr", null, ["Library", "Type", "State", "Snippets", "Tokens", "Last indexed",
-		    "Last run", ""].map((h) => el("th", { scope: "col" }, h)))),
+		    "Last run", ""].map((h) => el("th", { scope: "col",
+			class: h === "Snippets" || h === "Tokens" ? "num" : null }, h)))),
 		tbody)));
 	apply();
 }

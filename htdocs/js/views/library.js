@@ -156,7 +156,7 @@ function snippet(s) {
 	    s.text ? el("p", { class: "snippet-text" }, s.text) : null,
 	    (s.code || []).map((c) => el("figure", { class: "code" },
 		el("figcaption", { class: "muted small" }, c.language || "code"),
-		el("pre", null, el("code", null, c.code)))));
+		el("pre", { tabindex: "0", "aria-label": (c.language || "code") + " example" }, el("code", null, c.code)))));
 }
 
 // tryBox(lib): asks GET /api/v2/context as an agent does; shows the text, tokens and time.
