@@ -167,6 +167,13 @@ async function library(page, id) {
 	check(Number(meta.split(" ")[0].replace(/,/g, "")) === Math.ceil(new TextEncoder().encode(answer).length / 4),
 	    "its token count is the server's");
 	await t.shot(page, "uilib-library");
+
+	await page.getByRole("button", { name: "Re-index" }).click();
+	const queued = page.locator("main .field-status").filter({ hasText: /Re-indexing is queued \(job \d+\)/ });
+	check(await queued.waitFor().then(() => true, () => false), "Re-index queues a job and says so");
+	await queued.getByRole("link", { name: "Follow it" }).click();
+	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index job is done");
+	check(/already indexed/.test(await page.locator("table.log").textContent()), "its log says the commit was already indexed");
 }
 
 async function cancelAndDelete(page) {
@@ -185,8 +192,8 @@ async function cancelAndDelete(page) {
 	check(state === "cancelled", `the job ends cancelled (${state})`);
 	check(/cancelled/.test(await page.locator("#job-message").textContent()), "its message says so");
 	await go(page, "#/jobs");
-	await page.locator("table.jobs tbody tr").nth(1).waitFor();
-	check(await page.locator("table.jobs tbody tr").count() === 2, "the jobs list shows the jobs");
+	await page.locator("table.jobs tbody tr").nth(2).waitFor();
+	check(await page.locator("table.jobs tbody tr").count() === 3, "the jobs list shows the three jobs");
 	await t.shot(page, "uilib-jobs");
 
 	const libLink = page.locator("table.jobs tbody tr").first().locator("td a").first();
