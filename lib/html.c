@@ -878,8 +878,10 @@ hw_enter(void *arg, xmlNode *n)
 		if (hw_flush(w) == -1)
 			return -1;
 		if (w->heading == 0 && w->cell == 0 &&
-		    hw_list_has(hw_attr(n, "class"), hw_admon_titles))
+		    hw_list_has(hw_attr(n, "class"), hw_admon_titles)) {
 			w->admon = n;
+			w->admonbox = n->parent;
+		}
 		return HW_DESCEND;
 	case HK_TABLE:
 	case HK_DT:
@@ -888,7 +890,7 @@ hw_enter(void *arg, xmlNode *n)
 		w->dl++;
 		return hw_flush(w);
 	case HK_HEADING:
-		return w->heading > 0 ? HW_DESCEND : hw_heading(w, n);
+		return w->heading > 0 || w->cell > 0 ? HW_DESCEND : hw_heading(w, n);
 	case HK_PRE:
 		return w->heading > 0 ? HW_DESCEND : hw_pre(w, n) == -1 ? -1 : HW_SKIP;
 	case HK_BR:
@@ -930,6 +932,9 @@ hw_enter(void *arg, xmlNode *n)
 	case HK_MATH:
 		return hw_math(w, n);
 	case HK_INLINE:
+		if (n->children == NULL && hw_is(n, "time") && hw_attr(n, "datetime") != NULL)
+			return hw_text(w, hw_attr(n, "datetime"),
+			    strlen(hw_attr(n, "datetime"))) == -1 ? -1 : HW_SKIP;
 		break;
 	}
 	return HW_DESCEND;
@@ -945,6 +950,13 @@ hw_leave(void *arg, xmlNode *n)
 		return 0;
 	if (n->ns != NULL && n->ns->prefix != NULL)
 		return w->ext != NULL && w->ext->leave != NULL ? w->ext->leave(w, n) : 0;
+	if (n == w->admonbox) {
+		/* an admonition ends: its label does not outlive it */
+		rc = hw_flush(w);
+		w->label = NULL;
+		w->admonbox = NULL;
+		return rc;
+	}
 	switch (hw_kind_of(n)) {
 	case HK_HEADING:
 		if (w->heading > 0 && n->name[1] - '0' == w->heading)

@@ -54,6 +54,7 @@ struct hw {
 	struct buf		 code;		/* the text of a code block being read */
 	struct buf		 lab;		/* an admonition's title, as the label */
 	xmlNode			*admon;		/* the open admonition title element */
+	xmlNode			*admonbox;	/* and the admonition */
 };
 
 void	 hw_init(struct hw *, struct docb *, const struct hw_ext *);
