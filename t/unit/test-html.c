@@ -23,28 +23,10 @@ page(const char *name, const char *src, struct doc *d)
 	return rc;
 }
 
-/* All the text and code of a document, in order (static buffer, freed by the next call). */
-static const char *
-all(const struct doc *d)
-{
-	static struct buf	 b;
-	size_t			 i, j;
-
-	buf_reset(&b);
-	buf_add(&b, "", 0);
-	for (i = 0; i < d->nsecs; i++) {
-		buf_printf(&b, "[%s]\n%s\n", d->secs[i].title, d->secs[i].text);
-		for (j = 0; j < d->secs[i].ncode; j++)
-			buf_printf(&b, "{%s}%s\n", d->secs[i].code[j].lang,
-			    d->secs[i].code[j].code);
-	}
-	return b.p;
-}
-
 static int
 has(const struct doc *d, const char *s)
 {
-	return strstr(all(d), s) != NULL;
+	return strstr(doc_all(d), s) != NULL;
 }
 
 /* One page per theme: the container's text is kept, the chrome around and in it is not. */
@@ -112,7 +94,7 @@ test_themes(void)
 		ok(has(&d, "KEEP text."), "%s: the content is kept", themes[i].name);
 		ok(!has(&d, "CHROME"), "%s: the chrome is dropped", themes[i].name);
 		if (!has(&d, "KEEP") || has(&d, "CHROME"))
-			printf("#   %s", all(&d));
+			printf("#   %s", doc_all(&d));
 		doc_release(&d);
 	}
 }
@@ -371,7 +353,7 @@ test_fixtures(void)
 		is_str(s_code(s, 0), "site_name: Marshmallow Generator", "mkdocs: code");
 		ok(s != NULL && strncmp(s->text, "This is a required setting", 26) == 0,
 		    "mkdocs: section text");
-		ok(strstr(all(&d), "Note: On a few known hosts") != NULL,
+		ok(strstr(doc_all(&d), "Note: On a few known hosts") != NULL,
 		    "mkdocs: an admonition's title labels its text");
 		ok(!has(&d, "Documentation built with") &&
 		    !has(&d, "Keyboard Shortcuts") && !has(&d, "\xc2\xb6"),
