@@ -400,6 +400,8 @@ struct doc_section {
 	char	*text;			/* explanatory prose (Markdown-ish plain text) */
 	struct doc_code *code;
 	size_t	 ncode;
+	int	 titled;		/* breadcrumb starts with the document title that
+					 * doc_build_finish put before the heading trail */
 };
 
 struct doc {
@@ -442,6 +444,13 @@ int	 doc_parse_poll(const char *path, const char *data, size_t len, struct doc *
 int	 doc_parse_as(const char *format, const char *path, const char *data, size_t len,
 	    struct doc *out, struct doc_poll *poll);
 void	 doc_release(struct doc *);
+/*
+ * Gives a parsed document the title its source names (a wiki page's title): the document
+ * title, the intro sections' titles and the breadcrumbs become what the parser would have
+ * made with that title (the heading trail is kept). 0, or -1 out of memory (d unchanged
+ * but for the sections already done).
+ */
+int	 doc_retitle(struct doc *d, const char *title);
 /* Markdown/MDX (md4c) and reStructuredText back ends; same contract as doc_parse. */
 int	 markdown_parse(const char *path, const char *data, size_t len, struct doc *out);
 int	 rst_parse(const char *path, const char *data, size_t len, struct doc *out);

@@ -700,6 +700,7 @@ doc_build_finish(struct docb *b, const char *title, const char *path)
 			goto nomem;
 		free(s->breadcrumb);
 		s->breadcrumb = buf_detach(&nb);
+		s->titled = 1;
 	}
 	buf_release(&nb);
 	doc_build_release(b);
@@ -709,6 +710,68 @@ nomem:
 fail:
 	buf_release(&nb);
 	doc_build_release(b);
+	return -1;
+}
+
+int
+doc_retitle(struct doc *d, const char *title)
+{
+	struct doc_section *s;
+	struct buf	 nb;
+	char		*t, *old, *trail;
+	size_t		 i, olen, tlen;
+
+	if (title == NULL || *title == '\0')
+		return 0;
+	if ((t = strdup(title)) == NULL)
+		goto nomem;
+	doc_squeeze(t);
+	doc_cut_title(t);
+	if (*t == '\0' || (d->title != NULL && strcmp(t, d->title) == 0)) {
+		free(t);
+		return 0;
+	}
+	old = d->title != NULL ? d->title : "";
+	olen = strlen(old);
+	tlen = strlen(t);
+	buf_init(&nb);
+	for (i = 0; i < d->nsecs; i++) {
+		s = &d->secs[i];
+		if (s->level == 0 && s->title != NULL && strcmp(s->title, old) == 0) {
+			free(s->title);
+			if ((s->title = strdup(t)) == NULL)
+				goto nomem_buf;
+		}
+		/* the heading trail, without the old title put before it */
+		trail = s->breadcrumb != NULL ? s->breadcrumb : "";
+		if (s->titled && strncmp(trail, old, olen) == 0)
+			trail += olen;
+		if (s->titled && strncmp(trail, " > ", 3) == 0)
+			trail += 3;
+		buf_reset(&nb);
+		if (*trail != '\0' && strncmp(trail, t, tlen) == 0 &&
+		    (trail[tlen] == '\0' || strncmp(trail + tlen, " >", 2) == 0)) {
+			if (buf_adds(&nb, trail) == -1)
+				goto nomem_buf;
+			s->titled = 0;
+		} else {
+			if (buf_adds(&nb, t) == -1 ||
+			    (*trail != '\0' && buf_printf(&nb, " > %s", trail) == -1))
+				goto nomem_buf;
+			s->titled = 1;
+		}
+		free(s->breadcrumb);
+		s->breadcrumb = buf_detach(&nb);
+	}
+	buf_release(&nb);
+	free(d->title);
+	d->title = t;
+	return 0;
+nomem_buf:
+	buf_release(&nb);
+	free(t);
+nomem:
+	log_err("%s: out of memory", __func__);
 	return -1;
 }
 

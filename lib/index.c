@@ -318,12 +318,9 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 		}
 	} else {
 		r->nparsed++;
-		if (d->title != NULL && *d->title != '\0') {
-			free(f->doc.title);
-			if ((f->doc.title = strdup(d->title)) == NULL) {
-				snprintf(err, errsz, "out of memory");
-				rc = -1;
-			}
+		if (doc_retitle(&f->doc, d->title) == -1) {
+			snprintf(err, errsz, "out of memory");
+			rc = -1;
 		}
 	}
 	free(d->data);

@@ -110,6 +110,15 @@ printf 'GET\n/r\n\n\n\n@KEY@\n\nhttp://example.com:3000\nexample.com:3000' >"$h/
 printf 'DELETE\n/libs/acme/docs\nBearer @ADMINKEY@\n' >"$h/4"
 smoke headers 1500 "$h"/*
 
+l=$T/llms
+mkdir -p "$l"
+cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms.txt "$l/1"
+cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms-ctx.txt "$l/2"
+cp "$CORPORA"/fixtures/llmstxt/1mcp/docs/public/llms-en.txt "$l/3"
+printf '<documents><document><source>/x</source><document_content># A\n</document_content></document>' >"$l/4"
+printf 'x\n# A\nSource: https://h/a\n```\n# no\n```\n# B\n- [a](/a): n\n' >"$l/5"
+smoke llmstxt 3000 "$l"/*
+
 # Web pages (a few of each fixture site) and wiki storage-format bodies (all of them).
 w=$T/web
 mkdir -p "$w"

@@ -14,6 +14,7 @@
 
 static const struct backend_ops *const backend_table[] = {
 	&backend_git,
+	&backend_llmstxt,
 };
 
 const struct backend_ops *

@@ -120,5 +120,6 @@ struct backend_ops {
 const struct backend_ops *backend_lookup(const char *type);
 
 extern const struct backend_ops backend_git;
+extern const struct backend_ops backend_llmstxt;
 
 #endif /* BACKEND_H */

@@ -143,3 +143,11 @@ fixtures_requests() {
 fixtures_requests_reset() {
 	: >"$T/log/fixtures-access.log"
 }
+
+# The route map of llmstxt/1mcp (its README), as fixture_site's CONF for the ROOT
+# $FIXTURES/llmstxt/1mcp/docs/en: /llms*.txt from docs/public, /x from docs/en/x.md, /x/
+# from docs/en/x/index.md, nothing else (so /x.md and the /zh/ routes are 404s).
+FIXCONF_1MCP='
+	location ~ ^/llms[^/]*\.txt$ { root '"$FIXTURES"'/llmstxt/1mcp/docs/public; }
+	location ~ /$ { try_files ${uri}index.md =404; }
+	location / { try_files $uri.md =404; }'

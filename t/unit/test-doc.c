@@ -499,6 +499,46 @@ test_describe(void)
 	    "wrong types: nothing");
 }
 
+/* doc_retitle: the source's title of a document as if the parser had been given it. */
+static void
+test_retitle(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+
+	/* no H1: the file name was the title and every trail was prefixed with it */
+	if (parse("pages/123.md", "Intro words.\n\n## Setup\n\nSetup words.\n\n"
+	    "### Linux\n\nLinux words.\n", &d) == -1)
+		return;
+	is_str(d.title, "123", "before: the file name is the title");
+	ok(doc_retitle(&d, "  Install   guide ") == 0, "retitled");
+	is_str(d.title, "Install guide", "the document title is the source's, squeezed");
+	is_str(d.secs[0].title, "Install guide", "the intro section takes the title");
+	is_str(d.secs[0].breadcrumb, "Install guide", "the intro's trail is the title");
+	s = sec(&d, "Linux");
+	is_str(s ? s->breadcrumb : "", "Install guide > Setup > Linux",
+	    "a trail starts with the new title, not the file name");
+	ok(doc_retitle(&d, "Install guide") == 0, "the same title again");
+	is_str(sec(&d, "Setup")->breadcrumb, "Install guide > Setup", "changes nothing");
+	doc_release(&d);
+
+	/* an H1 opening the page was the title: its trail was not prefixed */
+	if (parse("p.md", "# Getting started\n\nWords.\n\n## Next\n\nMore.\n", &d) == -1)
+		return;
+	is_str(sec(&d, "Next")->breadcrumb, "Getting started > Next", "before: the H1 trail");
+	ok(doc_retitle(&d, "Tutorial") == 0, "retitled");
+	is_str(sec(&d, "Next")->breadcrumb, "Tutorial > Getting started > Next",
+	    "the H1 stays in the trail after the source's title");
+	is_str(sec(&d, "Getting started")->breadcrumb, "Tutorial > Getting started",
+	    "the H1 section too");
+	ok(doc_retitle(&d, "Getting started") == 0, "retitled as the H1");
+	is_str(sec(&d, "Next")->breadcrumb, "Getting started > Next",
+	    "a title equal to the H1 is not repeated");
+	ok(doc_retitle(&d, NULL) == 0 && strcmp(d.title, "Getting started") == 0,
+	    "no title: unchanged");
+	doc_release(&d);
+}
+
 int
 main(void)
 {
@@ -515,5 +555,6 @@ main(void)
 	test_pairing();
 	test_dedup();
 	test_describe();
+	test_retitle();
 	return tap_done();
 }

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "ctxd.h"
+#include "llmstxt.h"
 #include "tap.h"
 
 /* How an input is made from its pieces, up to a size. */
@@ -298,6 +299,24 @@ static const struct pb_case pb_cases[] = {
 	{ "md heading attr", "a.md", PB_REPEAT, "# ", "{", NULL, NULL, "\n", NULL },
 	{ "md vitepress deep", "a.md", PB_REPEAT, "", ":::", NULL, NULL, "\n", NULL },
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
+	/* llms.txt: structure and splitting (lib/llmstxt.c) */
+	{ "llms links", "llms", PB_REPEAT, "# T\n> s\n## S\n", "- [a](/b): c\n", NULL, NULL, "", NULL },
+	{ "llms sections", "llms", PB_COUNT, "# T\n", "## s%zu\n- [a](/b)\n", NULL, NULL, "", NULL },
+	{ "llms long name", "llms", PB_REPEAT, "- [", "a", NULL, NULL, "](/u)\n", NULL },
+	{ "llms nested brackets", "llms", PB_SPLIT, "- ", "[", "a", "]", "(/u)\n", NULL },
+	{ "llms open brackets", "llms", PB_REPEAT, "", "- [[[[[[[[\n", NULL, NULL, "", NULL },
+	{ "llms parens url", "llms", PB_SPLIT, "- [a](", "(", "x", ")", ")\n", NULL },
+	{ "llms quote lines", "llms", PB_REPEAT, "# T\n", "> a b c\n", NULL, NULL, "", NULL },
+	{ "llms open fence", "llms", PB_REPEAT, "```\n", "- [a](/b)\n", NULL, NULL, "", NULL },
+	{ "llms h1s", "llms", PB_REPEAT, "", "# a\nSource: https://h/a\nx\n", NULL, NULL, "", NULL },
+	{ "llms h1 blank lines", "llms", PB_SPLIT, "# a\n", "\n", "", "# b\n", "", NULL },
+	{ "llms doc blocks", "llms", PB_REPEAT, "", "<doc title=\"a &amp; b\" url='/u'>x</doc>", NULL, NULL, "", NULL },
+	{ "llms doc nesting", "llms", PB_SPLIT, "", "<doc>", "x", "</doc>", "", NULL },
+	{ "llms doc tags open", "llms", PB_REPEAT, "", "<doc ", NULL, NULL, "", NULL },
+	{ "llms doc quote open", "llms", PB_REPEAT, "<doc title=\"", "a", NULL, NULL, ">x</doc>", NULL },
+	{ "llms documents", "llms", PB_REPEAT, "", "<document><source>/u</source><document_content>x</document_content></document>\n", NULL, NULL, "", NULL },
+	{ "llms document no content", "llms", PB_REPEAT, "<document>", "<source>", NULL, NULL, "</document>", NULL },
+	{ "llms lt", "llms", PB_REPEAT, "", "<", NULL, NULL, "", NULL },
 	{ "md tabs", "a.md", PB_REPEAT, "", "=== \"a\"\n", NULL, NULL, "", NULL },
 	{ "llms", "llms.txt", PB_REPEAT, "", "- [a](b): c\n", NULL, NULL, "", NULL },
 	/* HTML (a path ending .html picks the format: pb_format) */
@@ -449,6 +468,19 @@ pb_budget_poll(void *arg)
 	return pb_cpu() - bu->start > bu->limit;
 }
 
+/* The llms.txt parser and splitter (lib/llmstxt.c) over in: they take no poll. */
+static void
+pb_llms(const struct buf *in)
+{
+	struct llmstxt	 t;
+	struct llmstxt_parts p;
+
+	if (llmstxt_parse(in->p, in->len, &t) == 0)
+		llmstxt_release(&t);
+	if (llmstxt_split(in->p, in->len, &p) == 0)
+		llmstxt_parts_release(&p);
+}
+
 /*
  * The least CPU time of reps parses of in (a stopped parse counts as limit); *stopped is
  * set when the budget stopped one.
@@ -470,7 +502,9 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		poll.fn = pb_budget_poll;
 		poll.arg = &bu;
 		bu.start = pb_cpu();
-		if (doc_parse_as(pb_format(c->path), c->path, in->p, in->len, &d,
+		if (strcmp(c->path, "llms") == 0)
+			pb_llms(in);	/* the llms.txt structure parser and splitter */
+		else if (doc_parse_as(pb_format(c->path), c->path, in->p, in->len, &d,
 		    &poll) == 0)
 			doc_release(&d);
 		t = pb_cpu() - bu.start;
