@@ -91,7 +91,7 @@ static const char *const hw_chrome[] = {
 	"anchor-link", "anchorjs-link", "bd-sidebar", "bd-sidebar-primary",
 	"bd-sidebar-secondary", "bd-toc", "breadcrumb", "breadcrumbs", "copybtn",
 	"edit-link", "edit-this-page", "hash-link", "header-anchor", "headerlink",
-	"line-numbers-rows", "line-numbers-wrapper", "lineno", "linenos", "md-clipboard",
+	"hideme", "line-numbers-rows", "line-numbers-wrapper", "lineno", "linenos", "md-clipboard",
 	"md-content__button", "md-footer", "md-header", "md-nav", "md-search",
 	"md-sidebar", "md-source-file", "md-top", "navbar", "pagination-nav",
 	"prev-next", "related", "rightside", "rst-footer-buttons", "screen-reader-text",
@@ -383,6 +383,13 @@ hw_indent(struct buf *b, int levels)
 	return 0;
 }
 
+/* 1 inside a list, a table row or a definition list (not an API description). */
+static int
+hw_in_items(const struct hw *w)
+{
+	return w->nlists > 0 || w->row > 0 || w->dl > w->sigdd;
+}
+
 int
 hw_flush(struct hw *w)
 {
@@ -401,8 +408,7 @@ hw_flush(struct hw *w)
 		goto out;
 	if (buf_add(&t, w->inl.p, w->inl.len) == -1)
 		goto out;
-	if (doc_build_text(w->b, t.p, t.len, w->nlists > 0 || w->row > 0 || w->dl > 0 ?
-	    DOCB_ITEM : DOCB_PARA) == -1)
+	if (doc_build_text(w->b, t.p, t.len, hw_in_items(w) ? DOCB_ITEM : DOCB_PARA) == -1)
 		goto out;
 	buf_reset(&w->inl);
 	w->base = 0;
@@ -639,7 +645,7 @@ hw_set(char **slot, const char *s)
 static void
 hw_end_items(struct hw *w)
 {
-	if (w->nlists == 0 && w->row == 0 && w->dl == 0)
+	if (!hw_in_items(w))
 		w->b->lastkind = DOCB_PARA;
 }
 
@@ -699,15 +705,59 @@ hw_item_end(struct hw *w)
 
 /* A heading opens: the text of the open block goes first. */
 static int
-hw_heading(struct hw *w, xmlNode *n)
+hw_heading(struct hw *w, xmlNode *n, int level)
 {
 	if (hw_flush(w) == -1)
 		return -1;
 	buf_reset(&w->inl);
 	w->base = 0;
 	w->label = NULL;
-	w->heading = n->name[1] - '0';
+	w->heading = level;
 	return hw_set(&w->hid, hw_attr(n, "id"));
+}
+
+/* Classes of a definition list of API descriptions (Sphinx domains, old and new). */
+static const char *const hw_sig_lists[] = {
+	"py", "c", "cpp", "js", "rst", "function", "class", "method", "classmethod",
+	"staticmethod", "attribute", "property", "data", "exception", "describe", NULL
+};
+
+/* 1 when a dt is the signature of an API description with an id (Sphinx autodoc). */
+static int
+hw_is_sig(xmlNode *dt)
+{
+	static const char *const sig[] = { "sig", "sig-object", NULL };
+	const char	*id = hw_attr(dt, "id");
+
+	if (id == NULL || *id == '\0')
+		return 0;
+	return hw_list_has(hw_attr(dt, "class"), sig) || (dt->parent != NULL &&
+	    hw_is(dt->parent, "dl") && hw_list_has(hw_attr(dt->parent, "class"),
+	    hw_sig_lists));
+}
+
+/* 1 when a dd describes a signature dt (the element before it). */
+static int
+hw_after_sig(xmlNode *dd)
+{
+	xmlNode	*p = dd->prev;
+
+	while (p != NULL && p->type != XML_ELEMENT_NODE)
+		p = p->prev;
+	return p != NULL && hw_is(p, "dt") && hw_is_sig(p);
+}
+
+/*
+ * A signature dt opens a section, one level below the heading it is under (and below
+ * the signature whose description holds it), anchored at its id.
+ */
+static int
+hw_sig(struct hw *w, xmlNode *dt)
+{
+	int	 level = w->hlevel + 1 + w->sigdd;
+
+	w->sigdt = dt;
+	return hw_heading(w, dt, level > 6 ? 6 : level);
 }
 
 /* A heading ends: a section titled with its text (none when it has no text). */
@@ -778,7 +828,10 @@ hw_a_end(struct hw *w, xmlNode *n)
 	return 0;
 }
 
-/* Inline code: between backticks, as Markdown writes it. */
+/*
+ * Inline code: between backticks, as Markdown writes it; two code elements in a row
+ * (Sphinx's <code>mod.</code><code>name</code>) are one span.
+ */
 static int
 hw_tick(struct hw *w, int open)
 {
@@ -787,13 +840,19 @@ hw_tick(struct hw *w, int open)
 			return -1;
 		w->label = NULL;
 	}
-	if (!open && w->inl.len > 0 && w->inl.p[w->inl.len - 1] == '`') {
-		w->inl.p[--w->inl.len] = '\0';	/* empty code */
+	if (w->inl.len > w->base && w->inl.p[w->inl.len - 1] == '`' &&
+	    (!open || w->tickend == w->inl.len)) {
+		/* empty code, or code right after code: one span */
+		w->inl.p[--w->inl.len] = '\0';
+		w->tickend = 0;
 		return 0;
 	}
 	if (!open)
 		hw_trim(w);
-	return buf_addc(&w->inl, '`');
+	if (buf_addc(&w->inl, '`') == -1)
+		return -1;
+	w->tickend = open ? 0 : w->inl.len;
+	return 0;
 }
 
 /*
@@ -884,13 +943,19 @@ hw_enter(void *arg, xmlNode *n)
 		}
 		return HW_DESCEND;
 	case HK_TABLE:
+		return hw_flush(w);
 	case HK_DT:
+		if (w->heading == 0 && w->cell == 0 && hw_is_sig(n))
+			return hw_sig(w, n);
 		return hw_flush(w);
 	case HK_DL:
 		w->dl++;
 		return hw_flush(w);
 	case HK_HEADING:
-		return w->heading > 0 || w->cell > 0 ? HW_DESCEND : hw_heading(w, n);
+		if (w->heading > 0 || w->cell > 0)
+			return HW_DESCEND;
+		w->hlevel = n->name[1] - '0';
+		return hw_heading(w, n, w->hlevel);
 	case HK_PRE:
 		return w->heading > 0 ? HW_DESCEND : hw_pre(w, n) == -1 ? -1 : HW_SKIP;
 	case HK_BR:
@@ -905,6 +970,10 @@ hw_enter(void *arg, xmlNode *n)
 	case HK_DD:
 		if (hw_flush(w) == -1)
 			return -1;
+		if (w->heading == 0 && hw_after_sig(n)) {
+			w->sigdd++;	/* a description: prose, as under a heading */
+			return HW_DESCEND;
+		}
 		return w->heading > 0 || w->cell > 0 ? 0 : buf_adds(&w->inl, "  ");
 	case HK_TR:
 		if (hw_flush(w) == -1)
@@ -996,10 +1065,16 @@ hw_leave(void *arg, xmlNode *n)
 		if (w->admon == n)
 			return hw_admon_end(w);
 		return hw_flush(w);
+	case HK_DT:
+		if (n != w->sigdt)
+			return hw_flush(w);
+		w->sigdt = NULL;
+		return hw_heading_end(w);
+	case HK_DD:
+		w->sigdd -= w->heading == 0 && w->sigdd > 0 && hw_after_sig(n);
+		return hw_flush(w);
 	case HK_SECTION:
 	case HK_HEADER:
-	case HK_DT:
-	case HK_DD:
 		return hw_flush(w);
 	default:
 		return 0;

@@ -37,6 +37,9 @@ struct hw {
 	size_t			 base;		/* bytes of inl that are its list marker */
 	const char		*label;		/* put before the next text ("Note: "), or NULL */
 	int			 heading;	/* level of the open heading, 0 outside one */
+	int			 hlevel;	/* level of the last h1-h6 */
+	xmlNode			*sigdt;		/* the open API signature (a dt heading) */
+	int			 sigdd;		/* open descriptions of signatures */
 	char			*hid;		/* the open heading's own id */
 	char			*pendid;	/* id of an enclosing section, for the next heading */
 	int			 nlists;
@@ -50,6 +53,7 @@ struct hw {
 	int			 row;		/* open table rows */
 	int			 rowcells;	/* cells of the open row so far */
 	size_t			 aoff;		/* inl.len where the open link began */
+	size_t			 tickend;	/* inl.len after the last closing backtick */
 	int			 ina;
 	struct buf		 code;		/* the text of a code block being read */
 	struct buf		 lab;		/* an admonition's title, as the label */

@@ -256,6 +256,7 @@ test_prose(void)
 	struct doc	 d;
 	const char	*src = "<html><body><article><h1>P</h1>"
 	    "<p>A <a href=\"https://example.com/x\">link</a> and <code>code()</code>,\n"
+	    "<code></code><code>x</code> <code>y</code>\n"
 	    "   <strong>bold</strong>&nbsp;text.<br>Next line.</p>"
 	    "<ul><li>one</li><li><p>two</p><p>more</p><ul><li>nested</li></ul></li></ul>"
 	    "<ol><li>first</li><li>second</li></ol>"
@@ -271,7 +272,7 @@ test_prose(void)
 	if (page("prose", src, &d) == -1)
 		return;
 	is_str(d.nsecs == 1 ? d.secs[0].text : NULL,
-	    "A link and `code()`, bold text.\nNext line.\n\n"
+	    "A link and `code()`, `x` `y` bold text.\nNext line.\n\n"
 	    "- one\n- two\n  more\n  - nested\n\n"
 	    "1. first\n2. second\n\n"
 	    "term\n  definition\n\n"
@@ -280,6 +281,46 @@ test_prose(void)
 	    "after 2024-05-01\n\n"
 	    "cell heading | c", "blocks written as markdown.c writes them; an empty "
 	    "admonition's label goes with it; a heading in a cell is text");
+	doc_release(&d);
+}
+
+/* Sphinx API descriptions: each signature with an id is a section under its heading. */
+static void
+test_api(void)
+{
+	struct doc	 d;
+	const char	*src = "<html><head><title>API</title></head><body><div class=\"body\">"
+	    "<section id=\"api\"><h1>API</h1><p>Intro.</p><section id=\"main\"><h2>Main</h2>"
+	    "<dl class=\"py function\"><dt class=\"sig sig-object py\" id=\"req.get\">"
+	    "<span class=\"sig-prename descclassname\"><span class=\"pre\">req.</span></span>"
+	    "<span class=\"sig-name descname\"><span class=\"pre\">get</span></span>"
+	    "<span class=\"sig-paren\">(</span><em class=\"sig-param\">url</em>"
+	    "<span class=\"sig-paren\">)</span><a class=\"reference internal\" href=\"m\">"
+	    "<span class=\"viewcode-link\"><span class=\"pre\">[source]</span></span></a>"
+	    "<a class=\"headerlink\" href=\"#req.get\">\xc2\xb6</a></dt><dd><p>Sends a GET."
+	    "</p><p>Returns a response.</p></dd></dl>"
+	    "<dl class=\"class\"><dt id=\"req.Session\"><em>class </em><code>req.</code>"
+	    "<code>Session</code></dt><dd><p>A session.</p><dl class=\"method\">"
+	    "<dt id=\"req.Session.close\"><code>close</code>()</dt><dd><p>Closes it.</p>"
+	    "</dd></dl></dd></dl>"
+	    "<dl><dt>term</dt><dd>plain definition</dd></dl>"
+	    "</section></section></div></body></html>";
+	const struct doc_section *s;
+
+	if (page("api", src, &d) == -1)
+		return;
+	s = sec(&d, "req.get(url)");
+	is_str(s_anchor(s), "req.get", "a signature is a section anchored at its id");
+	is_int(s != NULL ? s->level : 0, 3, "one level below its heading");
+	is_str(s_text(s), "Sends a GET.\n\nReturns a response.", "its description is prose");
+	is_str(s != NULL ? s->breadcrumb : NULL, "API > Main > req.get(url)", "its breadcrumb");
+	s = sec(&d, "class `req.Session`");
+	is_str(s_anchor(s), "req.Session", "an old-style signature (dl.class)");
+	s = sec(&d, "`close`()");
+	is_str(s_anchor(s), "req.Session.close", "a method inside a class");
+	is_int(s != NULL ? s->level : 0, 4, "one level below the class");
+	is_str(s_text(s), "Closes it.\n\nterm\n  plain definition",
+	    "a plain definition list stays items");
 	doc_release(&d);
 }
 
@@ -389,6 +430,7 @@ main(void)
 	test_anchors();
 	test_code();
 	test_prose();
+	test_api();
 	test_odd();
 	test_fixtures();
 	return tap_done();
