@@ -351,6 +351,9 @@ static const struct pb_case pb_cases[] = {
 	{ "html entities", "a.html", PB_REPEAT, "<p>", "&amp;&nbsp;", NULL, NULL, "</p>", NULL },
 	{ "html lt", "a.html", PB_REPEAT, "<p>", "<a", NULL, NULL, "</p>", NULL },
 	{ "html comments", "a.html", PB_REPEAT, "", "<!--a-->x", NULL, NULL, "", NULL },
+	{ "html nested api descriptions", "a.html", PB_SPLIT, "", "<dl class=py><dt id=a>f</dt><dd>", "x", "</dd></dl>", "", NULL },
+	{ "html api descriptions", "a.html", PB_REPEAT, "<h2>a</h2><dl class=\"py function\">", "<dt class=sig id=f>f()</dt><dd><p>x</p></dd>", NULL, NULL, "</dl>", NULL },
+	{ "html adjacent code", "a.html", PB_REPEAT, "<p>", "<code>a</code>", NULL, NULL, "</p>", NULL },
 	{ "html admonitions", "a.html", PB_REPEAT, "", "<div class=admonition><p class=admonition-title>Note</p><p>x</p></div>", NULL, NULL, "", NULL },
 	/* wiki storage format (a path ending .storage) */
 	{ "storage nested macros", "a.storage", PB_SPLIT, "", "<ac:structured-macro ac:name=\"info\"><ac:rich-text-body>", "x", "</ac:rich-text-body></ac:structured-macro>", "", NULL },
