@@ -6,9 +6,10 @@
  * namespaces; the copy also cleans it for the XML parser: HTML named entities (&nbsp;,
  * &mdash; ...) become character references, a stray '&' becomes &amp;, invalid UTF-8 and
  * control characters are replaced, and a DOCTYPE or processing instruction inside the
- * body is made text. CDATA sections are copied as they are, comments left out. libxml2's XML
- * parser reads the copy without network, DTD loading or entity substitution, and
- * html.c's walker turns it into sections; the hooks here handle the ac: elements: code
+ * body is made text, as is a '<' that starts no tag. CDATA sections are copied as they
+ * are, comments left out. libxml2's XML parser reads the copy without network, DTD
+ * loading or entity substitution, and html.c's walker turns it into sections; the hooks
+ * here handle the ac: elements: code
  * and noformat macros become code blocks, info/note/warning/tip panels prefix their
  * text, expand keeps its title and body, layouts are walked in order, page links become
  * their text, task lists become "- [x]" items, images and attachments are skipped, and
@@ -152,6 +153,20 @@ storage_verbatim(struct buf *out, const unsigned char *p, size_t i, size_t n,
 	return end - i;
 }
 
+/*
+ * 1 when the '<' at p[i] starts a tag (a name or "/" and a name follows), else it is
+ * text: libxml2 stops reading a body at a '<' that starts no tag.
+ */
+static int
+storage_tag_start(const unsigned char *p, size_t i, size_t n)
+{
+	size_t	 j = i + 1;
+
+	if (j < n && p[j] == '/')
+		j++;
+	return j < n && (isalpha(p[j]) || p[j] == '_' || p[j] == ':' || p[j] >= 0x80);
+}
+
 /* The fragment data (n bytes) inside the namespace-declaring root, cleaned, in out. */
 static int
 storage_prepare(struct buf *out, const char *data, size_t n)
@@ -180,7 +195,8 @@ storage_prepare(struct buf *out, const char *data, size_t n)
 		else if (p[i] == '<' && i + 1 < n && (p[i + 1] == '!' || p[i + 1] == '?'))
 			k = buf_adds(out, "&lt;") == -1 ? 0 : 1;
 		else if (p[i] == '<')
-			k = buf_addc(out, '<') == -1 ? 0 : 1;
+			k = buf_adds(out, storage_tag_start(p, i, n) ? "<" : "&lt;") == -1 ?
+			    0 : 1;
 		else
 			k = storage_char(out, p, i, n);
 		if (k == 0)

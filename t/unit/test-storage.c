@@ -219,6 +219,11 @@ test_hostile(void)
 		    "unbalanced tags recover");
 		doc_release(&d);
 	}
+	if (body("lt", "<p>a < b, 1<2 and </ x</p><p>end</p>", 36, &d) == 0) {
+		is_str(d.nsecs > 0 ? d.secs[0].text : NULL, "a < b, 1<2 and </ x\n\nend",
+		    "a '<' that starts no tag is text, and the body goes on");
+		doc_release(&d);
+	}
 	if (body("empty", "", 0, &d) == 0) {
 		is_int(d.nsecs, 0, "an empty body has no sections");
 		doc_release(&d);
