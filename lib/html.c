@@ -959,9 +959,10 @@ hw_enter(void *arg, xmlNode *n)
 	case HK_PRE:
 		return w->heading > 0 ? HW_DESCEND : hw_pre(w, n) == -1 ? -1 : HW_SKIP;
 	case HK_BR:
+		/* (a br holds text only in broken XHTML: <br> left open) */
 		if (w->heading > 0 || w->cell > 0)
-			return hw_text(w, " ", 1) == -1 ? -1 : HW_SKIP;
-		return hw_at_space(w) || buf_addc(&w->inl, '\n') == 0 ? HW_SKIP : -1;
+			return hw_text(w, " ", 1) == -1 ? -1 : HW_DESCEND;
+		return hw_at_space(w) || buf_addc(&w->inl, '\n') == 0 ? HW_DESCEND : -1;
 	case HK_UL:
 	case HK_OL:
 		return hw_list(w, k == HK_OL, 1);

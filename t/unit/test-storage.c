@@ -224,6 +224,11 @@ test_hostile(void)
 		    "a '<' that starts no tag is text, and the body goes on");
 		doc_release(&d);
 	}
+	if (body("open br", "<p>one<br>two</p><p>three</p>", 29, &d) == 0) {
+		is_str(d.nsecs > 0 ? d.secs[0].text : NULL, "one\ntwo\n\nthree",
+		    "the text after a <br> left open is kept");
+		doc_release(&d);
+	}
 	if (body("empty", "", 0, &d) == 0) {
 		is_int(d.nsecs, 0, "an empty body has no sections");
 		doc_release(&d);
