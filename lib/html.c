@@ -453,7 +453,8 @@ hw_lang_of(const char *cls, char *out, size_t outsz)
 	static const char *const pre[] = { "language-", "lang-", "highlight-source-",
 		"highlight-", NULL };
 	static const char *const plain[] = { "sourcecode", "hljs", "highlight",
-		"notranslate", "codehilite", "code", "numberlines", "line-numbers", NULL };
+		"notranslate", "codehilite", "code", "numberlines", "numbersource",
+		"line-numbers", NULL };
 	static const char *const none[] = { "default", "none", "nohighlight", NULL };
 	static const char *const marks[] = { "sourcecode", "hljs", NULL };
 	const char	*s = cls, *v = NULL, *bare = NULL;
@@ -512,7 +513,6 @@ hw_pre_lang(xmlNode *pre, char *out, size_t outsz)
 		if (hw_lang_of(hw_attr(c, "class"), out, outsz))
 			return;
 }
-
 
 /* Visits each child of parent as hw_traverse does. */
 static int

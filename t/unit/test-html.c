@@ -191,8 +191,8 @@ test_code(void)
 	    "<span class=\"nb\">print</span><span class=\"p\">(</span><span class=\"mi\">1"
 	    "</span><span class=\"p\">)</span>\n</pre></div></div>"
 	    /* 3: Pandoc sourceCode */
-	    "<div class=\"sourceCode\"><pre class=\"sourceCode haskell\"><code class=\""
-	    "sourceCode haskell\">main = pure ()</code></pre></div>"
+	    "<div class=\"sourceCode\"><pre class=\"sourceCode numberSource haskell "
+	    "numberLines\"><code class=\"sourceCode\">main = pure ()</code></pre></div>"
 	    /* 4: highlight.js */
 	    "<pre><code class=\"hljs ruby\">puts 1</code></pre>"
 	    /* 5: Material: div.language-x highlight, span.linenos, copy button */
