@@ -713,6 +713,13 @@ enum library_change library_queue(struct sqlite3 *, const char *id, int del, int
 
 /* 1 when path (relative, '/'-separated) is a documentation file to index, else 0. */
 int	 select_path(const struct select_rules *, const char *path);
+/*
+ * With a source file (source_is_source) whose content says it is generated: "generated"
+ * (a generator's marker in its first lines: "Code generated ... DO NOT EDIT.", "@generated",
+ * "auto-generated ... do not edit", protoc and grpc headers) or "minified" (very long
+ * lines); else NULL. Documentation files are never judged.
+ */
+const char *select_generated(const char *path, const char *data, size_t len);
 
 /* ---------------------------------------------------------------- gitrepo.c */
 

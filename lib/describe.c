@@ -580,3 +580,16 @@ describe_run(sqlite3 *db, const char *datadir, const char *library_id,
 	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
 	return batchrun_run(&describe_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }
+
+int
+describe_configured(sqlite3 *db, const char *datadir)
+{
+	struct provider_cfg	 cfg;
+	int			 rc = 0;
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (provider_load(db, datadir, &cfg, NULL) == 0)
+		rc = cfg.kind != PROVIDER_NONE && cfg.model != NULL && *cfg.model != '\0';
+	provider_cfg_release(&cfg);
+	return rc;
+}

@@ -39,6 +39,7 @@ struct sqlite3;
 #define DESCRIBE_DESC_MAX	300		/* ... and of a description */
 #define DESCRIBE_CALL_MS	(60L * 1000)	/* deadline of one request */
 #define DESCRIBE_DEADLINE_MS	(10L * 60 * 1000)	/* default time budget of a run */
+#define DESCRIBE_MAX_OVERVIEWS	50		/* source files given an overview a run */
 
 /* Receives each job log line ("info", "warning" or "error"); never given a secret. */
 typedef void (*describe_log_fn)(void *ctx, const char *level, const char *line);
@@ -75,5 +76,15 @@ int	 describe_weak_title(const char *title);
  * squeezed, capped) for id i + 1, NULL when missing or empty. Returns how many were set.
  */
 size_t	 describe_parse_answer(const char *answer, size_t n, char **titles, char **descs);
+
+/*
+ * 1 when an LLM is configured (ai.llm.* names a provider and a model). The index then asks
+ * source_parse_overview (doc.h) for an overview of each source file with little
+ * documentation, at most DESCRIBE_MAX_OVERVIEWS a run: a snippet with the file's main
+ * signatures as code and no prose, which describe_run describes like any other (its
+ * answer cached in snippet_descriptions by the SHA-256 of what was sent, which the file's
+ * content determines, and the model; content-rule flagged snippets are never sent).
+ */
+int	 describe_configured(struct sqlite3 *, const char *datadir);
 
 #endif

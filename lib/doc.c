@@ -9,6 +9,7 @@
 
 #include "ctxd.h"
 #include "doc.h"
+#include "openapi.h"
 
 static const char *
 doc_basename(const char *path)
@@ -863,6 +864,8 @@ doc_parse_as(const char *format, const char *path, const char *data, size_t len,
 		return html_parse_poll(path, data, len, out, poll);
 	if (strcmp(format, DOC_FORMAT_STORAGE) == 0)
 		return storage_parse_poll(path, data, len, out, poll);
+	if (strcmp(format, DOC_FORMAT_OPENAPI) == 0)
+		return openapi_parse_poll(path, data, len, out, poll);
 	log_err("%s: %s: no parser for format %s", __func__, path, format);
 	return -1;
 }

@@ -13,6 +13,7 @@
 
 #include "ctxd.h"
 #include "dedup.h"
+#include "doc.h"
 #include "describe.h"
 #include "embedder.h"
 #include "index.h"
@@ -45,6 +46,9 @@ struct index_run {
 	struct index_file *files;
 	size_t		 nfiles;	/* files[] in use: all but those over the limit */
 	size_t		 nselected, nparsed, nkept, nskipped;
+	size_t		 ngenerated;	/* of the skipped: generated source (select_generated) */
+	int		 llm;		/* an LLM is configured: overviews of source files */
+	size_t		 noverview;	/* source files given one (source_parse_overview) */
 	size_t		 nretry;	/* skipped ones a later run may read (limit, parse) */
 	struct dedup_stats dedup;
 	long		 test_delay_ms;	/* CTXD_TEST_FILE_DELAY_MS (tests only) */
@@ -268,6 +272,24 @@ index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc 
 }
 
 /*
+ * Parses d into doc: by its format, or, for a source file with an LLM configured, with the
+ * overview of a file with little documentation (at most DESCRIBE_MAX_OVERVIEWS a run).
+ */
+static int
+index_parse_doc(struct index_run *r, const struct backend_doc *d, struct doc *doc)
+{
+	int	 added = 0;
+
+	if (!r->llm || d->format != NULL || r->noverview >= DESCRIBE_MAX_OVERVIEWS ||
+	    !source_is_source(d->path))
+		return doc_parse_as(d->format, d->path, d->data, d->len, doc, &r->poll);
+	if (source_parse_overview(d->path, d->data, d->len, doc, &r->poll, &added) == -1)
+		return -1;
+	r->noverview += added == 1;
+	return 0;
+}
+
+/*
  * One selected file: skipped over the size limit, kept when unchanged, else loaded
  * and parsed (a binary file or one that cannot be parsed is skipped). Every selected
  * file is counted once: parsed, kept or skipped. Returns 0, -1 with err, or the poll's
@@ -280,9 +302,14 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 	struct index_file *f;
 	size_t		 max = (size_t)r->max_file_kb * 1024;
 	char		 rerr[256];
+	const char	*gen = NULL;
 	int		 rc = 0;
 
-	if (d->size > max) {
+	/*
+	 * limits.max_file_kb bounds a repository's files; the other back ends bound their
+	 * pages and specs themselves (sources.max_page_kb, sources.max_spec_kb).
+	 */
+	if (r->ops->select_files && d->size > max) {
 		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: %zu bytes is "
 		    "more than the limit of %ld KB (setting limits.max_file_kb)",
 		    d->path, d->size, r->max_file_kb);
@@ -307,8 +334,13 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 		jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it is a binary "
 		    "file", d->path);
 		r->nskipped++;
-	} else if (d->data == NULL || doc_parse_as(d->format, d->path, d->data, d->len,
-	    &f->doc, &r->poll) == -1) {
+	} else if (d->format == NULL &&
+	    (gen = select_generated(d->path, d->data, d->len)) != NULL) {
+		jobs_log(r->db, r->job.job_id, "info", "skipped %s: it is %s code",
+		    d->path, gen);
+		r->nskipped++;
+		r->ngenerated++;
+	} else if (d->data == NULL || index_parse_doc(r, d, &f->doc) == -1) {
 		memset(&f->doc, 0, sizeof(f->doc));
 		if ((rc = r->poll.stopped) == 0) {
 			jobs_log(r->db, r->job.job_id, "warning", "skipped %s: it could "
@@ -356,6 +388,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 		snprintf(err, errsz, "the library's stored settings are unreadable");
 		return -1;
 	}
+	r->llm = rules.index_source && describe_configured(r->db, r->datadir);
 	for (i = 0; i < r->set.n; i++)
 		if (index_selected(r, &rules, &r->set.docs[i]))
 			nsel++;
@@ -790,7 +823,7 @@ index_commit(struct index_run *r)
 static int
 index_steps(struct index_run *r, const struct backend_ops *ops)
 {
-	char		 err[512];
+	char		 err[512], gen[48];
 	const char	*at;
 	int		 c;
 
@@ -816,9 +849,15 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 		    r->timeout_s);
 		return index_fail(r, err);
 	}
+	gen[0] = '\0';
+	if (r->ngenerated > 0)
+		snprintf(gen, sizeof(gen), ": %zu generated", r->ngenerated);
 	jobs_log(r->db, r->job.job_id, "info", "%zu %s: %zu parsed, %zu unchanged, "
-	    "%zu skipped", r->nselected, r->ops->select_files ? "documentation files" :
-	    "documents", r->nparsed, r->nkept, r->nskipped);
+	    "%zu skipped%s", r->nselected, r->ops->select_files ? "documentation files" :
+	    "documents", r->nparsed, r->nkept, r->nskipped, gen);
+	if (r->noverview > 0)
+		jobs_log(r->db, r->job.job_id, "info", "%zu source files with little "
+		    "documentation get an overview for the LLM to describe", r->noverview);
 	/* Last checkpoint before the write transaction (it holds the write lock). */
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "before writing the index", 0);

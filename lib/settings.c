@@ -60,7 +60,8 @@ static const struct setting_def settings_defs[] = {
 	{ "limits.max_repo_mb", SET_NUMBER, "1024", 1, 1048576,
 	  "largest repository (MB transferred) a clone or fetch may take", NULL },
 	{ "limits.max_file_kb", SET_NUMBER, "2048", 1, 1048576,
-	  "largest documentation file (KB) that is parsed; larger ones are skipped", NULL },
+	  "largest documentation file (KB) of a git repository that is parsed; larger "
+	  "ones are skipped", NULL },
 	{ "limits.max_files", SET_NUMBER, "20000", 1, 10000000,
 	  "most documentation files one library may have", NULL },
 	{ "sources.max_pages", SET_NUMBER, "1000", 1, 100000,
@@ -74,6 +75,9 @@ static const struct setting_def settings_defs[] = {
 	  "pause between requests to one host (a robots.txt Crawl-delay raises it)", NULL },
 	{ "sources.max_page_kb", SET_NUMBER, "4096", 1, 1048576,
 	  "largest page or answer (KB) a source fetches; larger ones are skipped", NULL },
+	{ "sources.max_spec_kb", SET_NUMBER, "16384", 1, 1048576,
+	  "largest OpenAPI description (KB), its $ref'd files included, a source fetches",
+	  NULL },
 	{ "limits.job_timeout_s", SET_NUMBER, "1800", 10, 86400,
 	  "seconds one job may run before the worker stops it", NULL },
 	{ "ai.llm.provider", SET_ENUM, "", 0, 0,
@@ -106,9 +110,16 @@ static const struct setting_def settings_defs[] = {
 	{ "git.github.webhook_secret", SET_SECRET, NULL, 0, 0,
 	  "GitHub-type App connection: webhook secret (stored only; not used yet)", NULL },
 	{ "wiki.site_url", SET_URL, "", 0, 0,
-	  "wiki site URL for wiki sources (stored only; not used yet)", NULL },
+	  "wiki site of wiki sources: https://SITE for cloud, the base URL with its "
+	  "context path (https://HOST/confluence) for datacenter", NULL },
+	{ "wiki.kind", SET_ENUM, "", 0, 0,
+	  "kind of the wiki site: cloud (REST v2, email + API token) or datacenter "
+	  "(REST /rest/api, personal access token)", "cloud|datacenter" },
+	{ "wiki.email", SET_STRING, "", 0, 0,
+	  "account email sent with wiki.token (Basic auth) to a cloud wiki site", NULL },
 	{ "wiki.token", SET_SECRET, NULL, 0, 0,
-	  "wiki API token for wiki sources (stored only; not used yet)", NULL },
+	  "wiki credential: the API token of wiki.email (cloud) or a personal access "
+	  "token (datacenter, sent as Bearer); only ever sent to wiki.site_url", NULL },
 	{ "setup.ai_provider", SET_ENUM, "pending", 0, 0,
 	  "setup wizard step 1 (AI provider): pending, done or skipped",
 	  "pending|done|skipped" },

@@ -9,7 +9,12 @@
  * or trait, tracked with a brace stack or, for Python and Ruby, with indentation) and feeds
  * the comment text, as Markdown, to markdown_parse_fragment(): one section per doc comment
  * titled with the symbol, plus one per heading inside it, the item's signature closing the
- * first one. Text outside doc comments never becomes prose.
+ * first one. Before that, each language's comment conventions become Markdown: JSDoc and
+ * Javadoc tags one paragraph each, @example and <pre>{@code} blocks fences (source_tags),
+ * doctests, reST literal blocks and code directives fences and Google-style sections lists
+ * (source_pydoc), Go's indented blocks fences (source_godoc). Text outside doc comments
+ * never becomes prose. On request (source_parse_overview) a file with little documentation
+ * gets one more section listing its main signatures, for the LLM to describe.
  */
 #include "config.h"
 
@@ -85,9 +90,14 @@ struct src {
 	struct scope		 scopes[SRC_MAXSCOPE];
 	size_t			 nscopes;	/* may exceed SRC_MAXSCOPE */
 	struct buf		 header;	/* code since the last { } or ; */
+	int			 hparen;	/* its open parentheses */
+	int			 hangle;	/* its open angle brackets */
 	char			*module;	/* Rust module path, Python module */
 	const char		*base;		/* file name */
 	int			 ndocs;
+	/* the overview of Python and Ruby: in a top-level class, its members' column */
+	int			 ovclass;
+	size_t			 ovmember;
 };
 
 static const struct src_ext *
@@ -169,16 +179,23 @@ source_skip_group(const char *s)
 	return s;
 }
 
-/* Skips Rust attributes "#[...]" / "#![...]" and C#-style "[...]" / Java "@Name(...)". */
+/*
+ * Skips Rust attributes "#[...]" / "#![...]", C#-style "[...]", Java "@Name(...)" and a C++
+ * "template <...>" head.
+ */
 static const char *
 source_skip_attrs(const char *s, enum src_kind kind)
 {
-	char	 w[64];
+	const char	*p;
+	char		 w[64];
 
 	for (;;) {
 		s = source_skipws(s);
 		if (s[0] == '#' && (s[1] == '[' || (s[1] == '!' && s[2] == '[')))
 			s = source_skip_group(s + (s[1] == '!' ? 2 : 1));
+		else if (kind == SRC_CLIKE && strncmp(s, "template", 8) == 0 &&
+		    *(p = source_skipws(s + 8)) == '<')
+			s = source_skip_group(p);
 		else if (kind == SRC_CLIKE && s[0] == '[')
 			s = source_skip_group(s);
 		else if (kind == SRC_CLIKE && s[0] == '@' && source_isid(s[1])) {
@@ -423,67 +440,183 @@ source_indent(const char *l, size_t n)
 	return i;
 }
 
-/* Closes an @example block: its lines dedented, fenced. */
+/* One line of a NUL-terminated text: its start, end, the next line, length, indentation. */
+struct src_line {
+	const char	*l, *eol, *nl;
+	size_t		 n, ind;
+};
+
+static void
+source_line(const char *l, struct src_line *L)
+{
+	L->l = l;
+	if ((L->eol = strchr(l, '\n')) == NULL)
+		L->eol = l + strlen(l);
+	L->nl = *L->eol != '\0' ? L->eol + 1 : L->eol;
+	L->n = (size_t)(L->eol - l);
+	L->ind = source_indent(l, L->n);
+}
+
+/* Appends the lines in blk, dedented, as a code fence of lang ("" for the file's). */
 static int
-source_tags_example(struct buf *out, struct buf *ex)
+source_fence(struct buf *out, struct buf *blk, const char *lang)
 {
 	char	*d;
 	int	 rc;
 
-	if (ex->len == 0)
-		return buf_adds(out, "```\n```\n");
-	if ((d = source_dedent(ex->p)) == NULL)
+	if (blk->len == 0)
+		return 0;
+	if ((d = source_dedent(blk->p)) == NULL)
 		return -1;
-	rc = buf_printf(out, "```\n%s\n```\n", d);
+	rc = *d == '\0' ? 0 : buf_printf(out, "\n```%s\n%s\n```\n\n", lang, d);
 	free(d);
-	buf_reset(ex);
+	buf_reset(blk);
 	return rc;
 }
 
-/* Preprocesses JSDoc/Javadoc/YARD tags: each "@tag" its own paragraph, @example fenced. */
+/*
+ * Appends the block of lines from *pl on that are indented more than base (blank lines
+ * inside kept) to out as a fence of lang; *pl moves to the first line after it.
+ */
+static int
+source_indented_block(struct buf *out, const char **pl, size_t base, const char *lang)
+{
+	struct buf	 blk;
+	struct src_line	 L;
+	const char	*l;
+	size_t		 keep = 0;
+	int		 rc = -1;
+
+	buf_init(&blk);
+	if (buf_add(&blk, "", 0) == -1)
+		goto out;
+	for (l = *pl; *l != '\0'; l = L.nl) {
+		source_line(l, &L);
+		if (L.ind < L.n && L.ind <= base)
+			break;
+		if (buf_add(&blk, l, L.n) == -1 || buf_addc(&blk, '\n') == -1)
+			goto out;
+		if (L.ind < L.n)
+			keep = blk.len;
+	}
+	*pl = l;
+	blk.len = keep;
+	blk.p[keep] = '\0';
+	rc = source_fence(out, &blk, lang);
+out:
+	buf_release(&blk);
+	return rc;
+}
+
+/*
+ * Appends one prose line of a Javadoc/JSDoc comment: inline {@code x}, {@link x} and
+ * {@linkplain x} become `x`, and the type parameter of "@param <T>" is quoted so that
+ * Markdown does not read it as HTML.
+ */
+static int
+source_tags_line(struct buf *out, const char *l, size_t n)
+{
+	const char	*e = l + n, *p, *c;
+	const char	*gt = memrchr(l, '>', n), *brace = memrchr(l, '}', n);
+	size_t		 k;
+
+	/* (a '>' or '}' is looked for only where one is left: linear in the line) */
+	for (p = l; p < e; p++) {
+		k = brace == NULL || p > brace ? 0 : strncmp(p, "{@code ", 7) == 0 ? 7 :
+		    strncmp(p, "{@link ", 7) == 0 ? 7 : strncmp(p, "{@linkplain ", 12) == 0 ?
+		    12 : 0;
+		if (k == 0 && gt != NULL && p < gt && strncmp(p, "@param <", 8) == 0 &&
+		    (c = memchr(p, '>', (size_t)(e - p))) != NULL) {
+			if (buf_printf(out, "@param `%.*s`", (int)(c - p - 6), p + 7) == -1)
+				return -1;
+			p = c;
+			continue;
+		}
+		if (k > 0 && (c = memchr(p, '}', (size_t)(e - p))) != NULL) {
+			if (buf_printf(out, "`%.*s`", (int)(c - p - k), p + k) == -1)
+				return -1;
+			p = c;
+			continue;
+		}
+		if (buf_addc(out, *p) == -1)
+			return -1;
+	}
+	return buf_addc(out, '\n');
+}
+
+/*
+ * Preprocesses JSDoc/Javadoc/YARD tags: each "@tag" its own paragraph; @example blocks
+ * and Javadoc <pre> (with or without {@code ...}) become code fences of the file's
+ * language.
+ */
 static int
 source_tags(struct buf *out, const char *s)
 {
 	struct buf	 ex;
-	const char	*l, *eol, *f, *nx;
-	size_t		 n;
-	int		 fence = 0, example = 0, rc = -1;
+	struct src_line	 L;
+	const char	*l, *f;
+	int		 fence = 0, example = 0, pre = 0, rc = -1;
 
 	buf_init(&ex);
-	if (buf_add(out, "", 0) == -1)
+	if (buf_add(out, "", 0) == -1 || buf_add(&ex, "", 0) == -1)
 		goto out;
-	for (l = s; *l != '\0'; l = *eol != '\0' ? eol + 1 : eol) {
-		eol = strchr(l, '\n');
-		if (eol == NULL)
-			eol = l + strlen(l);
-		n = (size_t)(eol - l);
-		f = l + source_indent(l, n);
+	for (l = s; *l != '\0'; l = L.nl) {
+		source_line(l, &L);
+		f = l + L.ind;
+		if (pre) {
+			if ((f = memmem(l, L.n, "</pre>", 6)) != NULL) {
+				pre = 0;
+				if (f > l && f[-1] == '}')
+					f--;		/* the {@code ...} brace */
+				if ((f > l && buf_add(&ex, l, (size_t)(f - l)) == -1) ||
+				    buf_addc(&ex, '\n') == -1 || source_fence(out, &ex, "") == -1)
+					goto out;
+				continue;
+			}
+			if (buf_add(&ex, l, L.n) == -1 || buf_addc(&ex, '\n') == -1)
+				goto out;
+			continue;
+		}
 		if (!example && (strncmp(f, "```", 3) == 0 || strncmp(f, "~~~", 3) == 0))
 			fence = !fence;
+		if (!fence && strncmp(f, "<pre>", 5) == 0) {
+			if (example && source_fence(out, &ex, "") == -1)
+				goto out;
+			example = 0;
+			pre = 1;
+			f += 5;
+			if (strncmp(f, "{@code", 6) == 0)
+				f += 6;
+			if (*source_skipws(f) != '\0' && f < L.eol && *f != '\n' &&
+			    (buf_add(&ex, f, (size_t)(L.eol - f)) == -1 ||
+			    buf_addc(&ex, '\n') == -1))
+				goto out;
+			continue;
+		}
 		if (!fence && *f == '@') {
-			if (example && source_tags_example(out, &ex) == -1)
+			if (example && source_fence(out, &ex, "") == -1)
 				goto out;
 			example = 0;
 			if (strncmp(f, "@example", 8) == 0 && !source_isid(f[8])) {
-				if (buf_printf(out, "\nExample:%.*s\n\n", (int)(eol - f - 8),
+				if (buf_printf(out, "\nExample:%.*s\n\n", (int)(L.eol - f - 8),
 				    f + 8) == -1)
 					goto out;
-				nx = source_skipws(eol);
-				example = strncmp(nx, "```", 3) != 0;
+				example = strncmp(source_skipws(L.eol), "```", 3) != 0;
 				continue;
 			}
 			if (buf_addc(out, '\n') == -1)
 				goto out;
 		}
 		if (example) {
-			if (buf_add(&ex, l, n) == -1 || buf_addc(&ex, '\n') == -1)
+			if (buf_add(&ex, l, L.n) == -1 || buf_addc(&ex, '\n') == -1)
 				goto out;
 			continue;
 		}
-		if (buf_add(out, l, n) == -1 || buf_addc(out, '\n') == -1)
+		if ((fence ? buf_add(out, l, L.n) == -1 || buf_addc(out, '\n') == -1 :
+		    source_tags_line(out, l, L.n) == -1))
 			goto out;
 	}
-	if (example && source_tags_example(out, &ex) == -1)
+	if ((example || pre) && source_fence(out, &ex, "") == -1)
 		goto out;
 	rc = 0;
 out:
@@ -491,82 +624,170 @@ out:
 	return rc;
 }
 
+/* The language of a reST code directive at f (".. code-block:: lang"), or NULL. */
+static const char *
+source_rst_directive(const char *f, const char *eol, char *lang, size_t langsz)
+{
+	static const char *const dirs[] = {
+		".. code-block::", ".. code::", ".. sourcecode::", ".. doctest::",
+		".. testcode::", NULL
+	};
+	const char *const	*d;
+	const char		*p;
+	char			 w[32];
+
+	for (d = dirs; *d != NULL; d++)
+		if (strncmp(f, *d, strlen(*d)) == 0)
+			break;
+	if (*d == NULL)
+		return NULL;
+	p = f + strlen(*d);
+	source_word(&p, w, sizeof(w));
+	snprintf(lang, langsz, "%s", w[0] != '\0' && p <= eol ? w : "python");
+	return lang;
+}
+
 /*
- * Preprocesses a dedented docstring: ">>>" sessions and reST "::" literal blocks become
- * fenced Python code.
+ * A Google-style section ("Args:", "Returns:", "Raises:" ...) at line L followed by lines
+ * indented more: its entries become a Markdown list, their continuation lines kept with
+ * them. *pl moves past it. 0 when L is not such a header (nothing written).
+ */
+static int
+source_pysection(struct buf *out, const struct src_line *L, const char **pl)
+{
+	struct src_line	 M;
+	const char	*f = L->l + L->ind, *e, *l;
+	size_t		 first = 0;
+
+	if (L->n - L->ind < 2 || L->n - L->ind > 32 || !isupper((unsigned char)*f) ||
+	    L->eol[-1] != ':' || L->eol[-2] == ':')
+		return 0;
+	for (e = f; e < L->eol - 1; e++)
+		if (!isalpha((unsigned char)*e) && *e != ' ')
+			return 0;
+	source_line(L->nl, &M);
+	if (M.ind == M.n || M.ind <= L->ind)
+		return 0;
+	if (buf_add(out, L->l, L->n) == -1 || buf_adds(out, "\n\n") == -1)
+		return -1;
+	for (l = L->nl; *l != '\0'; l = M.nl) {
+		source_line(l, &M);
+		if (M.ind == M.n || M.ind <= L->ind)
+			break;
+		if (first == 0)
+			first = M.ind;
+		if (buf_adds(out, M.ind <= first ? "- " : "  ") == -1 ||
+		    buf_add(out, l + M.ind, M.n - M.ind) == -1 || buf_addc(out, '\n') == -1)
+			return -1;
+	}
+	*pl = l;
+	return buf_addc(out, '\n') == -1 ? -1 : 1;
+}
+
+/*
+ * Preprocesses a dedented docstring: ">>>" sessions, reST "::" literal blocks and code
+ * directives become fenced code; Google-style sections become lists.
  */
 static int
 source_pydoc(struct buf *out, const char *s)
 {
-	const char	*l, *eol, *nl, *q;
-	size_t		 n, ind, bind, qn;
-	int		 fence = 0;
+	struct buf	 blk;
+	struct src_line	 L;
+	const char	*l, *f;
+	char		 lang[32];
+	size_t		 qn;
+	int		 fence = 0, rc = -1, c;
 
-	if (buf_add(out, "", 0) == -1)
-		return -1;
-	for (l = s; *l != '\0'; l = nl) {
-		eol = strchr(l, '\n');
-		if (eol == NULL)
-			eol = l + strlen(l);
-		nl = *eol != '\0' ? eol + 1 : eol;
-		n = (size_t)(eol - l);
-		ind = source_indent(l, n);
-		if (strncmp(l + ind, "```", 3) == 0)
+	buf_init(&blk);
+	if (buf_add(out, "", 0) == -1 || buf_add(&blk, "", 0) == -1)
+		goto out;
+	for (l = s; *l != '\0'; ) {
+		source_line(l, &L);
+		f = l + L.ind;
+		if (strncmp(f, "```", 3) == 0)
 			fence = !fence;
-		if (!fence && n - ind >= 3 && strncmp(l + ind, ">>>", 3) == 0) {
-			if (buf_adds(out, "\n```python\n") == -1)
-				return -1;
-			for (; *l != '\0'; l = nl) {
-				eol = strchr(l, '\n');
-				if (eol == NULL)
-					eol = l + strlen(l);
-				nl = *eol != '\0' ? eol + 1 : eol;
-				n = (size_t)(eol - l);
-				if (source_indent(l, n) == n)
-					break;
-				q = l + (source_indent(l, n) < ind ? source_indent(l, n) :
-				    ind);
-				if (buf_add(out, q, (size_t)(eol - q)) == -1 ||
-				    buf_addc(out, '\n') == -1)
-					return -1;
-			}
-			if (buf_adds(out, "```\n\n") == -1)
-				return -1;
+		if (fence) {
+			if (buf_add(out, l, L.n) == -1 || buf_addc(out, '\n') == -1)
+				goto out;
+			l = L.nl;
 			continue;
 		}
-		if (!fence && n >= 2 && l[n - 1] == ':' && l[n - 2] == ':') {
-			qn = n - 2;
+		if (L.n - L.ind >= 3 && strncmp(f, ">>>", 3) == 0) {
+			/* a doctest session: up to a blank line */
+			while (*l != '\0' && L.ind < L.n) {
+				if (buf_add(&blk, l, L.n) == -1 || buf_addc(&blk, '\n') == -1)
+					goto out;
+				l = L.nl;
+				source_line(l, &L);
+			}
+			if (source_fence(out, &blk, "python") == -1)
+				goto out;
+			continue;
+		}
+		if (source_rst_directive(f, L.eol, lang, sizeof(lang)) != NULL) {
+			qn = L.ind;
+			for (l = L.nl; *l != '\0'; l = L.nl) {
+				source_line(l, &L);		/* options (":linenos:") */
+				if (L.ind == L.n || L.ind <= qn || l[L.ind] != ':')
+					break;
+			}
+			if (source_indented_block(out, &l, qn, lang) == -1)
+				goto out;
+			continue;
+		}
+		if (L.n >= 2 && l[L.n - 1] == ':' && l[L.n - 2] == ':') {
+			qn = L.n - 2;
 			if (qn > 0 && l[qn - 1] == ' ')
 				while (qn > 0 && l[qn - 1] == ' ')
 					qn--;
 			else
 				qn++;	/* "Example::" reads "Example:" */
-			if (buf_add(out, l, qn) == -1 ||
-			    buf_adds(out, "\n\n```python\n") == -1)
-				return -1;
-			bind = ind;
-			for (l = nl; *l != '\0'; l = nl) {
-				eol = strchr(l, '\n');
-				if (eol == NULL)
-					eol = l + strlen(l);
-				nl = *eol != '\0' ? eol + 1 : eol;
-				n = (size_t)(eol - l);
-				ind = source_indent(l, n);
-				if (ind < n && ind <= bind)
-					break;
-				q = l + (ind < n ? bind + 1 : n);
-				if (q > eol)
-					q = eol;
-				if (buf_add(out, q, (size_t)(eol - q)) == -1 ||
-				    buf_addc(out, '\n') == -1)
-					return -1;
-			}
-			if (buf_adds(out, "```\n\n") == -1)
+			if (buf_add(out, l, qn) == -1 || buf_addc(out, '\n') == -1)
+				goto out;
+			qn = L.ind;
+			l = L.nl;
+			if (source_indented_block(out, &l, qn, "python") == -1)
+				goto out;
+			continue;
+		}
+		if ((c = source_pysection(out, &L, &l)) == -1)
+			goto out;
+		if (c == 1)
+			continue;
+		if (buf_add(out, l, L.n) == -1 || buf_addc(out, '\n') == -1)
+			goto out;
+		l = L.nl;
+	}
+	rc = 0;
+out:
+	buf_release(&blk);
+	return rc;
+}
+
+/*
+ * Preprocesses a Go doc comment: a span of indented lines is a code block (kept with its
+ * tabs, fenced as Go) unless it is a list ("- item", "1. item").
+ */
+static int
+source_godoc(struct buf *out, const char *s)
+{
+	struct src_line	 L;
+	const char	*l, *f;
+
+	if (buf_add(out, "", 0) == -1)
+		return -1;
+	for (l = s; *l != '\0'; ) {
+		source_line(l, &L);
+		f = l + L.ind;
+		if (L.ind > 0 && L.ind < L.n && !((strchr("-*+", *f) != NULL && f[1] == ' ') ||
+		    (isdigit((unsigned char)*f) && (f[1] == '.' || f[1] == ')')))) {
+			if (source_indented_block(out, &l, 0, "go") == -1)
 				return -1;
 			continue;
 		}
-		if (buf_add(out, l, n) == -1 || buf_addc(out, '\n') == -1)
+		if (buf_add(out, f, L.n - L.ind) == -1 || buf_addc(out, '\n') == -1)
 			return -1;
+		l = L.nl;
 	}
 	return 0;
 }
@@ -599,8 +820,9 @@ source_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
-	} else if (S->x->kind == SRC_PYTHON) {
-		if (source_pydoc(&pre, text) == -1)
+	} else if (S->x->kind == SRC_PYTHON || S->x->kind == SRC_GO) {
+		if ((S->x->kind == SRC_PYTHON ? source_pydoc(&pre, text) :
+		    source_godoc(&pre, text)) == -1)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
@@ -655,6 +877,29 @@ fail:
 	return NULL;
 }
 
+static char	*source_clike_scope(const char *);
+
+/*
+ * 1 when the masked code h[0..n) of the C family declares a type with type parameters
+ * ("class W<T = {}>"): a '{' within its angle brackets opens nothing.
+ */
+static int
+source_generic_decl(struct src *S, const char *h, size_t n)
+{
+	char	 t[256], *name;
+
+	if (S->x->kind != SRC_CLIKE || h == NULL || memchr(h, '<', n) == NULL)
+		return 0;
+	if (n >= sizeof(t))
+		n = sizeof(t) - 1;
+	memcpy(t, h, n);
+	t[n] = '\0';
+	if ((name = source_clike_scope(t)) == NULL)
+		return 0;
+	free(name);
+	return 1;
+}
+
 /*
  * The signature of the item starting at line i, byte offset from: raw lines up to the
  * first '{' or ';' of code (the ';' kept) or ':' ending a Python line, at most
@@ -666,11 +911,12 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 	struct buf	 b;
 	const char	*m, *r;
 	size_t		 k, n, j, end, start;
-	int		 done = 0, paren = 0;
+	int		 done = 0, paren = 0, angle = 0, generic;
 	char		*sig = NULL;
 
 	buf_init(&b);
 	buf_reset(hdr);
+	generic = source_generic_decl(S, S->mask + S->off[i] + from, S->len[i] - from);
 	if (buf_add(&b, "", 0) == -1 || buf_add(hdr, "", 0) == -1)
 		goto out;
 	for (k = 0; k < SRC_SIGLINES && i + k < S->nlines && !done; k++) {
@@ -686,7 +932,13 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 				paren++;
 			else if (m[j] == ')' || m[j] == ']')
 				paren--;
-			if (m[j] == '{' && S->x->kind != SRC_PYTHON) {
+			else if (generic && m[j] == '<')
+				angle++;
+			else if (generic && m[j] == '>' && (j == 0 || (m[j - 1] != '-' &&
+			    m[j - 1] != '=')))
+				angle--;
+			if (m[j] == '{' && paren <= 0 && angle <= 0 &&
+			    S->x->kind != SRC_PYTHON) {
 				end = j;
 				done = 1;
 				break;
@@ -943,9 +1195,9 @@ source_clike_scope(const char *h)
 		if (w[0] == '\0')
 			return NULL;
 		if (source_is(w, clike_scope_kw)) {
-			if (paren != NULL && paren < p && (strcmp(w, "struct") == 0 ||
+			if (paren != NULL && (strcmp(w, "struct") == 0 ||
 			    strcmp(w, "union") == 0 || strcmp(w, "enum") == 0))
-				return NULL;
+				return NULL;	/* "struct kv *kv_open(...)": a function */
 			if (paren != NULL && paren < p && strcmp(w, "class") != 0 &&
 			    strcmp(w, "record") != 0 && strcmp(w, "object") != 0)
 				return NULL;
@@ -958,6 +1210,32 @@ source_clike_scope(const char *h)
 		if (*p != '\0' && !source_isid(*p))
 			return NULL;
 	}
+}
+
+/* A C++ operator's name ("operator<", "operator()") ending right before paren, or NULL. */
+static char *
+source_operator(const char *h, const char *paren)
+{
+	const char	*e = paren, *s, *q;
+	struct buf	 b;
+
+	if (e - h >= 2 && e[-1] == ')' && e[-2] == '(')
+		e -= 2;		/* operator() */
+	for (s = e; s > h && strchr("+-*/%^&|~!=<>[], \t", s[-1]) != NULL; s--)
+		;
+	if (s - h < 8 || strncmp(s - 8, "operator", 8) != 0 ||
+	    (s - h > 8 && source_isid(s[-9])))
+		return NULL;
+	buf_init(&b);
+	if (buf_adds(&b, "operator") == -1)
+		goto fail;
+	for (q = s; q < paren; q++)
+		if (*q != ' ' && *q != '\t' && buf_addc(&b, *q) == -1)
+			goto fail;
+	return buf_detach(&b);
+fail:
+	buf_release(&b);
+	return NULL;
 }
 
 /* Names a documented C-family item from its header (masked code), or NULL. */
@@ -985,6 +1263,8 @@ source_clike_name(const char *h)
 		return source_word_before(p, colon != NULL ? colon : eq);
 	}
 	if (paren != NULL) {
+		if ((name = source_operator(p, paren)) != NULL)
+			return name;
 		name = source_word_before(p, paren);
 		if (name != NULL && !source_is(name, clike_stop_kw))
 			return name;
@@ -1012,6 +1292,7 @@ source_pop(struct src *S)
 	}
 }
 
+
 /* Feeds the masked line to the brace stack: '{' names a scope from the code before it. */
 static int
 source_braces(struct src *S, const char *m, size_t n)
@@ -1024,9 +1305,35 @@ source_braces(struct src *S, const char *m, size_t n)
 	if (S->x->kind == SRC_CLIKE && i < n && m[i] == '#') {
 		/* a preprocessor line ends what came before and names nothing */
 		buf_reset(&S->header);
+		S->hparen = S->hangle = 0;
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
+		if (m[i] == '(')
+			S->hparen++;
+		else if (m[i] == ')' && S->hparen > 0)
+			S->hparen--;
+		else if (m[i] == '<')
+			S->hangle++;
+		else if (m[i] == '>' && S->hangle > 0 && (i == 0 || (m[i - 1] != '-' &&
+		    m[i - 1] != '=')))
+			S->hangle--;
+		if ((m[i] == '{' || m[i] == '}') && (S->hparen > 0 || (S->hangle > 0 &&
+		    source_generic_decl(S, S->header.p, S->header.len)))) {
+			/*
+			 * an object in a decorator's arguments, a callback, a type parameter's
+			 * default ("class W<T = {}>"): the header goes on
+			 */
+			if (m[i] == '{') {
+				if (S->nscopes < SRC_MAXSCOPE)
+					S->scopes[S->nscopes].name = NULL;
+				S->nscopes++;
+			} else
+				source_pop(S);
+			if (S->header.len < SRC_HEADER && buf_addc(&S->header, m[i]) == -1)
+				return -1;
+			continue;
+		}
 		if (m[i] == '{') {
 			name = NULL;
 			if (S->header.p != NULL) {
@@ -1041,11 +1348,14 @@ source_braces(struct src *S, const char *m, size_t n)
 				free(name);
 			S->nscopes++;
 			buf_reset(&S->header);
+			S->hangle = 0;
 		} else if (m[i] == '}') {
 			source_pop(S);
 			buf_reset(&S->header);
+			S->hangle = 0;
 		} else if (m[i] == ';') {
 			buf_reset(&S->header);
+			S->hangle = 0;
 		} else if (S->header.len < SRC_HEADER &&
 		    (S->header.len > 0 || (m[i] != ' ' && m[i] != '\t'))) {
 			if (buf_addc(&S->header, m[i]) == -1)
@@ -1126,6 +1436,22 @@ source_file_opener(const char *m)
 		if (strncmp(m, *w, strlen(*w)) == 0)
 			return 1;
 	return 0;
+}
+
+/*
+ * 1 when the masked line m[0..n) holds code after its attributes or annotations: the item
+ * is on the same line ("[[nodiscard]] int f();", "@Override public void run() {").
+ */
+static int
+source_code_after_attrs(struct src *S, const char *m, size_t n)
+{
+	char	 t[512];
+
+	if (n >= sizeof(t))
+		return 1;
+	memcpy(t, m, n);
+	t[n] = '\0';
+	return *source_skipws(source_skip_attrs(t, S->x->kind)) != '\0';
 }
 
 /* Emits the pending doc for the item at line i (from byte from on). */
@@ -1273,8 +1599,9 @@ source_parse_braces(struct src *S)
 		}
 		if (pending && !attr && !source_blank_code(S, i)) {
 			t = source_skipws(m);
-			if ((rust && t[0] == '#' && (t[1] == '[' || t[1] == '!')) ||
-			    (!rust && (t[0] == '@' || t[0] == '['))) {
+			if (((rust && t[0] == '#' && (t[1] == '[' || t[1] == '!')) ||
+			    (!rust && (t[0] == '@' || t[0] == '['))) &&
+			    !source_code_after_attrs(S, m, n)) {
 				attr = 1;
 				adepth = 0;
 			} else {
@@ -1581,7 +1908,7 @@ source_parse_python(struct src *S)
 			;
 		if (j < S->nlines && k < S->nlines && S->st[k] == LX_CODE &&
 		    source_docstring(S, k, &doc, &end) == 0) {
-			if ((sig = source_signature(S, i, ind, &hdr)) == NULL)
+			if ((sig = source_signature(S, i, 0, &hdr)) == NULL)
 				goto nomem;
 			if (source_emit(S, sym, doc.p, sig) == -1)
 				goto out;
@@ -1691,6 +2018,187 @@ out:
 	return rc;
 }
 
+/* ---------------------------------------------------------------- overview */
+
+#define SRC_OVERVIEW_MIN_LINES	20	/* shorter files get no overview */
+#define SRC_OVERVIEW_LINES	40	/* fewer doc comments than one per this many lines */
+#define SRC_OVERVIEW_BYTES	2000	/* of signatures shown */
+
+/* 1 when the scopes open are all named (a type, a module): not inside a function body. */
+static int
+source_named_scopes(const struct src *S)
+{
+	size_t	 i;
+
+	if (S->nscopes >= SRC_MAXSCOPE)
+		return 0;
+	for (i = 0; i < S->nscopes; i++)
+		if (S->scopes[i].name == NULL)
+			return 0;
+	return 1;
+}
+
+/* 1 when the code line i (masked m, n bytes) declares an item worth an overview line. */
+static int
+source_overview_line(struct src *S, size_t i, const char *m, size_t n)
+{
+	static const char *const stop[] = {
+		"if", "for", "while", "switch", "return", "else", "do", "case", "default",
+		"catch", "try", "throw", "import", "package", "using", "use", "from",
+		"require", "goto", "break", "continue", "new", "delete", "await", "yield",
+		"namespace", "mod", "let", "var", "assert", "pass", "raise", "with", NULL
+	};
+	static const char *const types[] = {
+		"class", "struct", "interface", "enum", "trait", "impl", "type", "union",
+		"fn", "func", "def", "module", "record", NULL
+	};
+	const char	*p;
+	char		 w[64];
+	size_t		 ind = source_indent(m, n), k;
+
+	if (S->st[i] != LX_CODE || ind == n)
+		return 0;
+	p = m + ind;
+	switch (S->x->kind) {
+	case SRC_GO:
+		source_word(&p, w, sizeof(w));
+		return ind == 0 && (strcmp(w, "func") == 0 || strcmp(w, "type") == 0);
+	case SRC_PYTHON:
+	case SRC_RUBY:
+		/* top-level items and the members of a top-level class, not nested defs */
+		if (source_blank_code(S, i))
+			return 0;
+		if (ind == 0)
+			S->ovclass = 0;
+		else if (S->ovclass && S->ovmember == 0)
+			S->ovmember = ind;
+		source_word(&p, w, sizeof(w));
+		if (strcmp(w, "async") == 0)
+			source_word(&p, w, sizeof(w));
+		if (ind == 0 && (strcmp(w, "class") == 0 || strcmp(w, "module") == 0)) {
+			S->ovclass = 1;
+			S->ovmember = 0;
+		}
+		return (ind == 0 || (S->ovclass && ind == S->ovmember)) &&
+		    (strcmp(w, "def") == 0 || strcmp(w, "class") == 0 ||
+		    strcmp(w, "module") == 0);
+	case SRC_RUST:
+	case SRC_CLIKE:
+		break;
+	}
+	if (!source_named_scopes(S) || (S->header.len > 0 &&
+	    *source_skip_attrs(S->header.p, S->x->kind) != '\0'))
+		return 0;	/* in a body, or not the start of a statement */
+	if (*p == '#' || *p == '@' || (*p == '[' && S->x->kind == SRC_CLIKE) ||
+	    !source_isid(*p))
+		return 0;	/* preprocessor, attributes, annotations */
+	for (;;) {
+		source_word(&p, w, sizeof(w));
+		if (source_is(w, stop))
+			return 0;
+		if (source_is(w, types))
+			return 1;
+		p = source_skipws(p);
+		if (strcmp(w, "pub") == 0 && *p == '(')
+			p = source_skip_group(p);
+		if (!source_isid(*p))
+			break;
+	}
+	/* a function: a '(' before the '{' or ';' that ends it ("int\nf(void)\n{") */
+	for (k = 0; k < SRC_SIGLINES && i + k < S->nlines; k++) {
+		m = S->mask + S->off[i + k];
+		for (p = m; p < m + S->len[i + k]; p++)
+			if (*p == '(')
+				return 1;
+			else if (*p == '{' || *p == ';')
+				return 0;
+	}
+	return 0;
+}
+
+/* Appends a signature, its lines indented one level when it is a member (member set). */
+static int
+source_overview_add(struct buf *sigs, const char *sig, int member)
+{
+	const char	*l, *eol;
+
+	for (l = sig; *l != '\0'; l = *eol != '\0' ? eol + 1 : eol) {
+		if ((eol = strchr(l, '\n')) == NULL)
+			eol = l + strlen(l);
+		if ((member && buf_adds(sigs, "    ") == -1) ||
+		    buf_add(sigs, l, (size_t)(eol - l)) == -1 || buf_addc(sigs, '\n') == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * After the doc comments: a file of SRC_OVERVIEW_MIN_LINES lines or more with fewer doc
+ * comments than one per SRC_OVERVIEW_LINES lines gets one more section, "PATH — overview",
+ * without prose, its main signatures (top-level and type members, not bodies) as code,
+ * at most SRC_OVERVIEW_BYTES. 1 when it was added, 0 when not, -1 on failure.
+ */
+static int
+source_overview(struct src *S, const char *path)
+{
+	struct buf	 sigs, hdr, title;
+	char		*sig = NULL;
+	const char	*m;
+	size_t		 i, n;
+	int		 rc = -1;
+
+	if (S->nlines < SRC_OVERVIEW_MIN_LINES ||
+	    (size_t)S->ndocs * SRC_OVERVIEW_LINES >= S->nlines)
+		return 0;
+	buf_init(&sigs);
+	buf_init(&hdr);
+	buf_init(&title);
+	while (S->nscopes > 0)
+		source_pop(S);
+	buf_reset(&S->header);
+	if (buf_add(&sigs, "", 0) == -1)
+		goto nomem;
+	for (i = 0; i < S->nlines && sigs.len < SRC_OVERVIEW_BYTES; i++) {
+		if (doc_build_poll(S->b) == -1)
+			goto out;
+		m = S->mask + S->off[i];
+		n = S->len[i];
+		if (source_overview_line(S, i, m, n)) {
+			if ((sig = source_signature(S, i, 0, &hdr)) == NULL)
+				goto nomem;
+			if (*sig != '\0' && sigs.len + strlen(sig) < SRC_OVERVIEW_BYTES &&
+			    source_overview_add(&sigs, sig, source_indent(m, n) > 0) == -1)
+				goto nomem;
+			free(sig);
+			sig = NULL;
+		}
+		if (S->x->kind != SRC_GO && S->x->kind != SRC_PYTHON &&
+		    S->x->kind != SRC_RUBY && source_braces(S, m, n) == -1)
+			goto nomem;
+	}
+	while (sigs.len > 0 && sigs.p[sigs.len - 1] == '\n')
+		sigs.p[--sigs.len] = '\0';
+	if (sigs.len == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (buf_printf(&title, "%s \xe2\x80\x94 overview", path) == -1)
+		goto nomem;
+	if (doc_build_heading_anchor(S->b, 1, title.p, "overview") == -1 ||
+	    doc_build_code(S->b, S->x->lang, sigs.p, sigs.len) == -1)
+		goto out;
+	rc = 1;
+	goto out;
+nomem:
+	log_err("%s: out of memory", __func__);
+out:
+	free(sig);
+	buf_release(&sigs);
+	buf_release(&hdr);
+	buf_release(&title);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 /*
@@ -1783,6 +2291,13 @@ int
 source_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll)
 {
+	return source_parse_overview(path, data, len, out, poll, NULL);
+}
+
+int
+source_parse_overview(const char *path, const char *data, size_t len, struct doc *out,
+    struct doc_poll *poll, int *overview)
+{
 	struct src	 S;
 	struct docb	 b;
 	struct lexer	 lx;
@@ -1851,6 +2366,10 @@ source_parse_poll(const char *path, const char *data, size_t len, struct doc *ou
 	}
 	if (rc == -1)
 		goto out;
+	if (overview != NULL && (*overview = source_overview(&S, path)) == -1) {
+		rc = -1;
+		goto out;
+	}
 	binit = 0;
 	rc = doc_build_finish(&b, S.x->kind == SRC_RUST ? S.module : S.base, path);
 	goto out;

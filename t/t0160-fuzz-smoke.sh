@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz smoke run: the parsers of documentation files (fuzz-doc, and one target per parser:
-# fuzz-markdown, fuzz-rst, fuzz-source) and of network input (fuzz-request, fuzz-query,
+# fuzz-markdown, fuzz-rst, fuzz-source) and of network input (fuzz-request, fuzz-query, fuzz-crawl,
 # fuzz-json, fuzz-headers) take real files from the corpora and thousands of random
 # mutations of them without a crash (under --enable-sanitizers, without a sanitizer report
 # either). fuzz-mcp and fuzz-cliedit have their own (t0520, t0620). script/fuzz runs every
@@ -110,14 +110,16 @@ printf 'GET\n/r\n\n\n\n@KEY@\n\nhttp://example.com:3000\nexample.com:3000' >"$h/
 printf 'DELETE\n/libs/acme/docs\nBearer @ADMINKEY@\n' >"$h/4"
 smoke headers 1500 "$h"/*
 
-l=$T/llms
-mkdir -p "$l"
-cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms.txt "$l/1"
-cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms-ctx.txt "$l/2"
-cp "$CORPORA"/fixtures/llmstxt/1mcp/docs/public/llms-en.txt "$l/3"
-printf '<documents><document><source>/x</source><document_content># A\n</document_content></document>' >"$l/4"
-printf 'x\n# A\nSource: https://h/a\n```\n# no\n```\n# B\n- [a](/a): n\n' >"$l/5"
-smoke llmstxt 3000 "$l"/*
+# fuzz-crawl: robots.txt (0), a sitemap (1), the links of HTML (2) and Markdown (3) pages
+c=$T/crawl
+mkdir -p "$c"
+printf '\000User-agent: *\nDisallow: /\nUser-agent: ctxd\nDisallow: /private\nAllow: /private/open$\nDisallow: /*.pdf$\nCrawl-delay: 1.5\nSitemap: http://h/s.xml\n' >"$c/r1"
+{ printf '\001'; cat "$CORPORA/fixtures/websites/mkdocs/html/sitemap.xml"; } >"$c/s1"
+printf '\001<sitemapindex><sitemap><loc>http://h/a.xml</loc></sitemap></sitemapindex>' >"$c/s2"
+{ printf '\002'; head -c 30000 "$CORPORA/fixtures/websites/typer/html/tutorial/options/help/index.html"; } >"$c/h1"
+{ printf '\002'; cat "$CORPORA/fixtures/websites/mkdocs/html/user-guide/plugins.html"; } >"$c/h2"
+printf '\003# T\n[a](a.md) <https://h/x> [b](b.html "t")\n' >"$c/m1"
+smoke crawl 200 "$c"/*
 
 # Web pages (a few of each fixture site) and wiki storage-format bodies (all of them).
 w=$T/web
@@ -127,5 +129,39 @@ for f in $(find "$CORPORA/fixtures/websites" -name '*.html' | sort | awk 'NR % 9
 done
 smoke html 30 "$w"/*
 smoke storage 60 "$CORPORA"/fixtures/wiki/storage/testdata/*.html
+
+l=$T/llms
+mkdir -p "$l"
+cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms.txt "$l/1"
+cp "$CORPORA"/fixtures/llmstxt/llmstxt-org/site/llms-ctx.txt "$l/2"
+cp "$CORPORA"/fixtures/llmstxt/1mcp/docs/public/llms-en.txt "$l/3"
+printf '<documents><document><source>/x</source><document_content># A\n</document_content></document>' >"$l/4"
+printf 'x\n# A\nSource: https://h/a\n```\n# no\n```\n# B\n- [a](/a): n\n' >"$l/5"
+smoke llmstxt 3000 "$l"/*
+w=$T/w
+mkdir -p "$w"
+printf '\000{"spaceKey":"ENG","spaceId":"98305"}' >"$w/1"
+printf '\000{"pageUrls":["https://w.example/wiki/x/AQAB","https://w/display/K/A+b%%2B"],"includeSubPages":true}' >"$w/2"
+printf '\001https://w.example/wiki/spaces/ENG/pages/65538/Code+Samples' >"$w/3"
+printf '\001https://w.example/wiki/spaces/ENG/pages/edit-v2/65542' >"$w/4"
+printf '\001http://127.0.0.1:8090/confluence/pages/viewpage.action?a=1&pageId=131074' >"$w/5"
+printf '\001https://w.example/confluence/display/OPS/Runbook+Headers%%20%%C3%%A9' >"$w/6"
+printf '\001https://w.example/x/_-AQ' >"$w/7"
+smoke wiki 1500 "$w"/*
+
+# OpenAPI: the small specs of the fixtures, first byte 0 JSON, 1 YAML
+oa=$T/openapi
+mkdir -p "$oa"
+n=0
+while IFS= read -r f; do
+	n=$((n + 1))
+	case $f in
+	*.json) k='\000' ;;
+	*) k='\001' ;;
+	esac
+	{ printf "$k"; head -c 20000 "$f"; } >"$oa/$n"
+done < <(find "$CORPORA/fixtures/openapi/learn-openapis" -type f \( -name '*.json' -o -name '*.yaml' \) | sort | awk 'NR % 4 == 1')
+printf '\001a: &a [1]\nb: &a [*a, *a]\nc: &a [*a, *a]\nd: {<<: {x: 1}, y: *a}\n' >"$oa/aliases"
+smoke openapi 40 "$oa"/*
 
 done_testing

@@ -14,7 +14,10 @@
 
 static const struct backend_ops *const backend_table[] = {
 	&backend_git,
+	&backend_website,
 	&backend_llmstxt,
+	&backend_wiki,
+	&backend_openapi,
 };
 
 const struct backend_ops *

@@ -120,6 +120,9 @@ struct backend_ops {
 const struct backend_ops *backend_lookup(const char *type);
 
 extern const struct backend_ops backend_git;
+extern const struct backend_ops backend_website;
 extern const struct backend_ops backend_llmstxt;
+extern const struct backend_ops backend_wiki;
+extern const struct backend_ops backend_openapi;
 
 #endif /* BACKEND_H */

@@ -1,6 +1,8 @@
 /*
  * fuzz-source.c: the doc comments of source files (lib/source.c: the lexer, the naming of
- * items, the Markdown fragments) on arbitrary bytes. The first byte picks the language.
+ * items, the Markdown fragments, the examples as code, the overview of a file with little
+ * documentation) and select_generated on arbitrary bytes. The first byte picks the
+ * language; its high bit asks for the overview.
  */
 #include "config.h"
 
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "ctxd.h"
+#include "doc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -20,12 +23,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"lib/a.rb", "src/A.java", "src/a.cpp", "a.js", "a.php", "a.cs",
 		"a.swift", "a.kt", "a.scala", "a.tsx", "pkg/__init__.py",
 	};
+	const char	*path;
 	struct doc	 d;
+	int		 added;
 
 	if (size == 0)
 		return 0;
-	if (source_parse(paths[data[0] % (sizeof(paths) / sizeof(paths[0]))],
-	    (const char *)data + 1, size - 1, &d) == 0)
+	path = paths[(data[0] & 0x7f) % (sizeof(paths) / sizeof(paths[0]))];
+	if ((data[0] & 0x80 ? source_parse_overview(path, (const char *)data + 1,
+	    size - 1, &d, NULL, &added) : source_parse(path, (const char *)data + 1,
+	    size - 1, &d)) == 0)
 		doc_release(&d);
+	(void)select_generated(path, (const char *)data + 1, size - 1);
 	return 0;
 }

@@ -628,22 +628,44 @@ wait_jobid() {
 # standin_start: start the AI vendors' stand-in (t/standin/vendors.js, Node) on a free port
 # (stopped at exit with the rest). Sets standin_pid, SPORT and SBASE (http://127.0.0.1:SPORT).
 standin_start() {
-	local i
 	[ -n "$T" ] || ctxd_setup
 	_spawn "$T/log/standin.log" node "$top_srcdir/t/standin/vendors.js" 0
 	standin_pid=$_spawned
-	SPORT=""
+	SPORT=$(_standin_port "$T/log/standin.log" "$standin_pid") ||
+	    bail_out "the vendor stand-in did not start"
+	SBASE=http://127.0.0.1:$SPORT
+}
+
+# _standin_port LOG PID: wait (up to 10 s) for the port that stand-in PID prints on the
+# first line of LOG, and print it; on failure show LOG and return 1.
+_standin_port() {
+	local i port=""
 	for ((i = 0; i < 100; i++)); do
-		SPORT=$(sed -n '1{/^[0-9][0-9]*$/p;}' "$T/log/standin.log" 2>/dev/null)
-		[ -n "$SPORT" ] && break
-		_alive "$standin_pid" || break
+		port=$(sed -n '1{/^[0-9][0-9]*$/p;}' "$1" 2>/dev/null)
+		[ -n "$port" ] && break
+		_alive "$2" || break
 		sleep 0.1
 	done
-	if [ -z "$SPORT" ]; then
-		_show_log "$T/log/standin.log"
-		bail_out "the vendor stand-in did not start"
-	fi
-	SBASE=http://127.0.0.1:$SPORT
+	[ -n "$port" ] || { _show_log "$1" >&2; return 1; }
+	echo "$port"
+}
+
+# wiki_standin_start KIND [ARGS...]: start the wiki stand-in (t/standin/wiki.js, Node) of
+# KIND (cloud or datacenter) on a free port, with its options ARGS (--token, --email,
+# --context, --limit; stopped at exit with the rest). Sets wiki_standin_pid, WPORT and
+# WBASE (http://127.0.0.1:WPORT). Its log is $T/log/wiki-standin.N.log (N counts the starts).
+wiki_standin_start() {
+	local kind=$1 log
+	shift
+	[ -n "$T" ] || ctxd_setup
+	_wiki_standins=$((${_wiki_standins:-0} + 1))
+	log=$T/log/wiki-standin.$_wiki_standins.log
+	_spawn "$log" node "$top_srcdir/t/standin/wiki.js" "$kind" 0 \
+	    --data "$CORPORA/fixtures/wiki/storage/testdata" "$@"
+	wiki_standin_pid=$_spawned
+	WPORT=$(_standin_port "$log" "$wiki_standin_pid") ||
+	    bail_out "the wiki stand-in did not start"
+	WBASE=http://127.0.0.1:$WPORT
 }
 
 # ------------------------------------------------------------------------------ accounts

@@ -21,6 +21,10 @@
 #include <time.h>
 
 #include "ctxd.h"
+#include "doc.h"
+#include "links.h"
+#include "robots.h"
+#include "sitemap.h"
 #include "llmstxt.h"
 #include "tap.h"
 
@@ -298,6 +302,30 @@ static const struct pb_case pb_cases[] = {
 	{ "md html attr2", "a.md", PB_REPEAT, "<div>\n", "{:", NULL, NULL, "}\n", NULL },
 	{ "md heading attr", "a.md", PB_REPEAT, "# ", "{", NULL, NULL, "\n", NULL },
 	{ "md vitepress deep", "a.md", PB_REPEAT, "", ":::", NULL, NULL, "\n", NULL },
+	{ "java pre blocks", "A.java", PB_REPEAT, "/**\n", " * <pre>{@code\n * a\n * }</pre>\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java pre open", "A.java", PB_REPEAT, "/**\n * <pre>\n", " * a\n", NULL, NULL, " */\nclass A {}\n", NULL },
+	{ "java inline code", "A.java", PB_REPEAT, "/** ", "{@code a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "java param lt", "A.java", PB_REPEAT, "/** ", "@param <a ", NULL, NULL, "*/\nclass A {}\n", NULL },
+	{ "py code-blocks", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    .. code-block:: python\n\n        x\n\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py directive options", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    .. code:: c\n", "        :a: b\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py sections", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    Args:\n        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py section entries", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n    Args:\n", "        x: y\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py doctest lines", "a.py", PB_REPEAT, "def f():\n    \"\"\"a\n\n", "    >>> x\n", NULL, NULL, "    \"\"\"\n", NULL },
+	{ "py literal stair", "a.py", PB_STAIR, "def f():\n    \"\"\"a\n", " ", NULL, "x::\n", "    \"\"\"\n", NULL },
+	{ "py undocumented defs", "a.py", PB_COUNT, "", "def f%zu(a,\n      b):\n    return a\n", NULL, NULL, "", NULL },
+	{ "go example lines", "a.go", PB_REPEAT, "// a\n//\n", "//\tx\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go example blocks", "a.go", PB_REPEAT, "", "// a\n//\n//\tx\n//\n// b\n", NULL, NULL, "func F() {}\n", NULL },
+	{ "go undocumented", "a.go", PB_COUNT, "package a\n", "func F%zu() {\n\treturn\n}\n", NULL, NULL, "", NULL },
+	{ "c undocumented", "a.c", PB_REPEAT, "", "int\nf(void)\n{\n\treturn g(1);\n}\n", NULL, NULL, "", NULL },
+	{ "c parens braces", "a.c", PB_REPEAT, "int f(", "{", NULL, NULL, "", NULL },
+	{ "c paren open", "a.c", PB_REPEAT, "", "(\n", NULL, NULL, "/** a */\nint f(void);\n", NULL },
+	{ "ts generic defaults", "a.ts", PB_REPEAT, "/** a */\nclass A<", "T = {", NULL, NULL, ">\n", NULL },
+	{ "ts generic classes", "a.ts", PB_REPEAT, "", "/** a */\nclass A<T = {}> {\n  /** b */\n  m() {}\n}\n", NULL, NULL, "", NULL },
+	{ "cpp templates", "a.hpp", PB_REPEAT, "", "/// a\ntemplate <typename T = std::vector<int>>\nclass A {\n  /// b\n  bool operator<(const A &o) const;\n};\n", NULL, NULL, "", NULL },
+	{ "cpp template open", "a.hpp", PB_REPEAT, "/// a\ntemplate ", "<", NULL, NULL, "\nclass A {};\n", NULL },
+	{ "cpp operators", "a.hpp", PB_REPEAT, "/// a\nbool operator", "<", NULL, NULL, "(int);\n", NULL },
+	{ "cpp attrs on line", "a.hpp", PB_REPEAT, "", "/// a\n[[nodiscard]] int f();\n", NULL, NULL, "", NULL },
+	{ "ts decorators", "a.ts", PB_REPEAT, "", "@A({ a: 1 })\nclass B {\n  m() {}\n}\n", NULL, NULL, "", NULL },
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
 	/* llms.txt: structure and splitting (lib/llmstxt.c) */
 	{ "llms links", "llms", PB_REPEAT, "# T\n> s\n## S\n", "- [a](/b): c\n", NULL, NULL, "", NULL },
@@ -319,6 +347,17 @@ static const struct pb_case pb_cases[] = {
 	{ "llms lt", "llms", PB_REPEAT, "", "<", NULL, NULL, "", NULL },
 	{ "md tabs", "a.md", PB_REPEAT, "", "=== \"a\"\n", NULL, NULL, "", NULL },
 	{ "llms", "llms.txt", PB_REPEAT, "", "- [a](b): c\n", NULL, NULL, "", NULL },
+	/* the crawler's parsers (lib/robots.c, sitemap.c, links.c): see pb_crawl */
+	{ "robots rules", "crawl:robots", PB_COUNT, "User-agent: ctxd\n", "Disallow: /a%zu*b*c\n", NULL, NULL, "", NULL },
+	{ "robots long pattern", "crawl:robots", PB_REPEAT, "User-agent: *\nDisallow: /", "*a", NULL, NULL, "$\n", NULL },
+	{ "robots groups", "crawl:robots", PB_REPEAT, "", "User-agent: x\nUser-agent: ctxd\nAllow: /a*\n", NULL, NULL, "", NULL },
+	{ "sitemap urls", "crawl:sitemap", PB_COUNT, "<urlset>", "<url><loc>http://h/%zu</loc></url>", NULL, NULL, "</urlset>", NULL },
+	{ "html links", "crawl:html", PB_COUNT, "<html><body>", "<a href=\"/p%zu\">x</a>", NULL, NULL, "", NULL },
+	{ "html deep", "crawl:html", PB_SPLIT, "<html><body>", "<div>", "<a href=a>", "</div>", "", NULL },
+	{ "html long attr", "crawl:html", PB_REPEAT, "<a href=\"", "a", NULL, NULL, "\">", NULL },
+	{ "md links", "crawl:md", PB_REPEAT, "", "[a](b) ", NULL, NULL, "", NULL },
+	{ "md open links", "crawl:md", PB_REPEAT, "", "](", NULL, NULL, "", NULL },
+	{ "md autolinks", "crawl:md", PB_REPEAT, "", "<http://", NULL, NULL, "", NULL },
 	/* HTML (a path ending .html picks the format: pb_format) */
 	{ "html nested divs", "a.html", PB_SPLIT, "", "<div>", "x", "</div>", "", NULL },
 	{ "html nested divs unclosed", "a.html", PB_REPEAT, "", "<div>x", NULL, NULL, "", NULL },
@@ -373,9 +412,26 @@ static const struct pb_case pb_cases[] = {
 	{ "storage unclosed", "a.storage", PB_REPEAT, "", "<p>x", NULL, NULL, "", NULL },
 	{ "storage mismatched", "a.storage", PB_REPEAT, "<p>", "x</b>", NULL, NULL, "</p>", NULL },
 	{ "storage table rows", "a.storage", PB_REPEAT, "<table><tbody>", "<tr><td>a</td><td>b</td></tr>", NULL, NULL, "</tbody></table>", NULL },
+	/* OpenAPI (format DOC_FORMAT_OPENAPI: the path "openapi:...") */
+	{ "openapi ops+refs", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{", "\"/p%zu/{id}\":{\"get\":{\"operationId\":\"o%zu\",\"tags\":[\"t\"],\"parameters\":[{\"$ref\":\"#/components/parameters/P\"}],\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/S\"}}}}}}},", NULL, NULL, "\"/z\":{}},\"components\":{\"parameters\":{\"P\":{\"name\":\"id\",\"in\":\"path\",\"schema\":{\"$ref\":\"#/components/schemas/S\"}}},\"schemas\":{\"S\":{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/components/schemas/S\"},\"b\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/S\"}},\"c\":{\"allOf\":[{\"$ref\":\"#/components/schemas/S\"},{\"$ref\":\"#/components/schemas/S\"}]}}}}}}", NULL },
+	{ "openapi many props", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/S\"}}}}}}}},\"components\":{\"schemas\":{\"T\":{\"type\":\"string\"},\"S\":{\"type\":\"object\",\"required\":[\"x\"],\"properties\":{", "\"p%zu\":{\"$ref\":\"#/components/schemas/T\"},", NULL, NULL, "\"z\":{}}}}}}", NULL },
+	{ "openapi huge enum", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"string\",\"enum\":[", "\"x\",", NULL, NULL, "\"y\"]}}}}}}}}}", NULL },
+	{ "openapi huge required", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{},\"b\":{}},\"required\":[", "\"x\",", NULL, NULL, "\"y\"]}}}}}}}}}", NULL },
+	{ "openapi long pointer", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#", "/a", NULL, NULL, "\"}}}}}}}}}", NULL },
+	{ "openapi deep json", "openapi:a.json", PB_REPEAT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"x\":", "[", NULL, NULL, "", NULL },
+	{ "openapi deep schema", "openapi:a.json", PB_SPLIT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{\"/a\":{\"get\":{\"responses\":{\"200\":{\"description\":\"d\",\"content\":{\"application/json\":{\"schema\":", "{\"type\":\"object\",\"properties\":{\"a\":", "{}", "}}", "}}}}}}}}}", NULL },
+	{ "openapi many tags", "openapi:a.json", PB_COUNT, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{", "\"/p%zu\":{\"get\":{\"tags\":[\"t%zu\"],\"responses\":{}}},", NULL, NULL, "\"/z\":{}}}", NULL },
+	{ "openapi yaml ops", "openapi:a.json", PB_COUNT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\npaths:\n", "  /p%zu:\n    get:\n      operationId: o%zu\n      responses: {\"200\": {description: d}}\n", NULL, NULL, "", NULL },
+	{ "openapi yaml aliases", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\nx: &a {a: 1, b: [1, 2, 3], c: {d: e}}\ny:\n", "- *a\n", NULL, NULL, "", NULL },
+	{ "openapi yaml anchors", "openapi:a.json", PB_COUNT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\nx: &a [1]\n", "k%zu: &a [*a, *a]\n", NULL, NULL, "", NULL },
+	{ "openapi yaml deep", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\nx: ", "[", NULL, NULL, "", NULL },
+	{ "openapi yaml long scalar", "openapi:a.json", PB_REPEAT, "openapi: 3.0.0\ninfo: {title: t, version: \"1\"}\nx: ", "ab ", NULL, NULL, "\n", NULL },
 };
 
-/* The format of a case's path: .html and .storage name one, else the extension picks. */
+/*
+ * The format of a case's path: .html and .storage name one, so does an "openapi:" prefix,
+ * else the extension picks.
+ */
 static const char *
 pb_format(const char *path)
 {
@@ -383,6 +439,8 @@ pb_format(const char *path)
 		return DOC_FORMAT_HTML;
 	if (util_str_endswith(path, ".storage"))
 		return DOC_FORMAT_STORAGE;
+	if (strncmp(path, "openapi:", 8) == 0)
+		return DOC_FORMAT_OPENAPI;
 	return NULL;
 }
 
@@ -448,6 +506,34 @@ pb_gen(const struct pb_case *c, size_t size, struct buf *b)
 	buf_adds(b, c->tail);
 }
 
+/*
+ * The crawler's parsers, by the case's path "crawl:robots|sitemap|html|md": a robots.txt
+ * is also asked about a long path (matching must stay linear in the rules and the path).
+ */
+static void
+pb_crawl(const char *kind, const struct buf *in)
+{
+	static char	 path[2048];
+	struct robots	 r;
+	struct sitemap	 s;
+	struct links	 l;
+
+	if (path[0] == '\0') {
+		memset(path, 'a', sizeof(path) - 2);
+		path[0] = '/';
+		path[sizeof(path) - 2] = 'b';
+	}
+	if (strcmp(kind, "robots") == 0 && robots_parse(in->p, in->len, "ctxd", &r) == 0) {
+		(void)robots_allowed(&r, path);
+		robots_release(&r);
+	} else if (strcmp(kind, "sitemap") == 0 && sitemap_parse(in->p, in->len, &s) == 0)
+		sitemap_release(&s);
+	else if (strcmp(kind, "html") == 0 && links_html(in->p, in->len, &l) == 0)
+		links_release(&l);
+	else if (strcmp(kind, "md") == 0 && links_markdown(in->p, in->len, &l) == 0)
+		links_release(&l);
+}
+
 /* CPU time of this process in seconds: other processes' load does not count. */
 static double
 pb_cpu(void)
@@ -496,7 +582,7 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 	struct pb_budget bu;
 	struct doc	 d;
 	double		 best = -1, t;
-	int		 r;
+	int		 r, added;
 
 	*stopped = 0;
 	for (r = 0; r < reps; r++) {
@@ -505,10 +591,15 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 		poll.fn = pb_budget_poll;
 		poll.arg = &bu;
 		bu.start = pb_cpu();
-		if (strcmp(c->path, "llms") == 0)
+		if (strncmp(c->path, "crawl:", 6) == 0)
+			pb_crawl(c->path + 6, in);
+		else if (strcmp(c->path, "llms") == 0)
 			pb_llms(in);	/* the llms.txt structure parser and splitter */
-		else if (doc_parse_as(pb_format(c->path), c->path, in->p, in->len, &d,
-		    &poll) == 0)
+		else if (source_is_source(c->path) && source_parse_overview(c->path, in->p,
+		    in->len, &d, &poll, &added) == 0)
+			doc_release(&d);	/* source files: with the overview pass */
+		else if (!source_is_source(c->path) && doc_parse_as(pb_format(c->path), c->path,
+		    in->p, in->len, &d, &poll) == 0)
 			doc_release(&d);
 		t = pb_cpu() - bu.start;
 		if (poll.stopped) {

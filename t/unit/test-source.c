@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctxd.h"
+#include "doc.h"
 #include "tap.h"
 #include "doc-helpers.h"
 
@@ -327,8 +328,8 @@ test_python(void)
 	    "class signature over two lines");
 	s = crumb(&d, "models.py > BaseModel.model_dump");
 	is_str(s_title(s), "BaseModel.model_dump", "method qualified by class");
-	is_str(s_text(s), "Dump the model.\n\nArgs: mode: the mode.",
-	    "indented docstring lines are prose, not code");
+	is_str(s_text(s), "Dump the model.\n\nArgs:\n\n- mode: the mode.",
+	    "indented docstring lines are prose (a list), not code");
 	is_str(s_code(s, 0), "def model_dump(self, *, mode: str = 'python') -> dict:",
 	    "method signature");
 	s = crumb(&d, "models.py > helper");
@@ -597,6 +598,613 @@ test_dispatch(void)
 		ok(0, "doc_parse with NUL");
 }
 
+static void
+test_cpp(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "#pragma once\n"
+	    "#include <string>\n"
+	    "\n"
+	    "namespace net {\n"
+	    "\n"
+	    "/// A connection pool.\n"
+	    "///\n"
+	    "/// Example:\n"
+	    "/// ```\n"
+	    "/// Pool p(4);\n"
+	    "/// ```\n"
+	    "class Pool : public Base {\n"
+	    "public:\n"
+	    "    /**\n"
+	    "     * Creates a pool of n connections.\n"
+	    "     * @param n the size\n"
+	    "     */\n"
+	    "    explicit Pool(int n);\n"
+	    "\n"
+	    "    /// Borrows a connection; blocks while none is free.\n"
+	    "    Conn &acquire(std::chrono::milliseconds timeout = {}) const;\n"
+	    "\n"
+	    "    /** Number of idle connections. */\n"
+	    "    size_t idle() const noexcept { return idle_; }\n"
+	    "private:\n"
+	    "    size_t idle_;\n"
+	    "};\n"
+	    "\n"
+	    "/// Frees every pool.\n"
+	    "void shutdown_all();\n"
+	    "\n"
+	    "}  // namespace net\n";
+
+	if (parse("include/net/pool.hpp", src, &d) != 0)
+		return;
+	s = crumb(&d, "pool.hpp > net::Pool");
+	ok(s_text(s) != NULL && strncmp(s_text(s), "A connection pool.", 18) == 0,
+	    "c++: class qualified with its namespace");
+	is_str(s_code(s, 0), "Pool p(4);", "c++: fenced example is code");
+	is_str(s_lang(s, 0), "cpp", "c++: example language");
+	is_str(s_code(s, 1), "class Pool : public Base", "c++: class signature");
+	s = crumb(&d, "pool.hpp > net::Pool::Pool");
+	is_str(s_text(s), "Creates a pool of n connections.\n\n@param n the size",
+	    "c++: constructor, tags kept as text");
+	is_str(s_code(s, 0), "explicit Pool(int n);", "c++: constructor signature");
+	s = crumb(&d, "pool.hpp > net::Pool::acquire");
+	is_str(s_text(s), "Borrows a connection; blocks while none is free.",
+	    "c++: /// on a member");
+	is_str(s_code(s, 0),
+	    "Conn &acquire(std::chrono::milliseconds timeout = {}) const;",
+	    "c++: a default {} is not a body");
+	s = crumb(&d, "pool.hpp > net::Pool::idle");
+	is_str(s_code(s, 0), "size_t idle() const noexcept", "c++: inline member");
+	is_str(s_text(crumb(&d, "pool.hpp > net::shutdown_all")), "Frees every pool.",
+	    "c++: free function in a namespace");
+	ok(!leaks(&d, "idle_;"), "c++: undocumented members not indexed");
+	doc_release(&d);
+}
+
+static void
+test_java(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "package com.example.cache;\n"
+	    "\n"
+	    "import java.util.Map;\n"
+	    "\n"
+	    "/**\n"
+	    " * A bounded cache.\n"
+	    " *\n"
+	    " * <p>Usage:\n"
+	    " * <pre>{@code\n"
+	    " * Cache<String> c = new Cache<>(10);\n"
+	    " * c.put(\"k\", \"v\");\n"
+	    " * }</pre>\n"
+	    " *\n"
+	    " * @param <V> the value type\n"
+	    " * @since 1.2\n"
+	    " */\n"
+	    "@ThreadSafe\n"
+	    "public final class Cache<V> implements Store<V> {\n"
+	    "    /**\n"
+	    "     * Stores a value.\n"
+	    "     *\n"
+	    "     * @param key the key\n"
+	    "     * @param value the value\n"
+	    "     * @return the previous value, or {@code null}\n"
+	    "     * @throws IllegalStateException when closed\n"
+	    "     * @example\n"
+	    "     * cache.put(\"a\", 1);\n"
+	    "     */\n"
+	    "    @Override\n"
+	    "    public synchronized V put(String key,\n"
+	    "                              V value) {\n"
+	    "        return map.put(key, value);\n"
+	    "    }\n"
+	    "}\n";
+
+	if (parse("src/main/java/com/example/cache/Cache.java", src, &d) != 0)
+		return;
+	s = crumb(&d, "Cache.java > Cache");
+	ok(s_text(s) != NULL && strstr(s_text(s), "A bounded cache.") == s_text(s),
+	    "java: class Javadoc");
+	is_str(s_code(s, 0), "Cache<String> c = new Cache<>(10);\nc.put(\"k\", \"v\");",
+	    "java: <pre>{@code} is code");
+	is_str(s_lang(s, 0), "java", "java: <pre> language");
+	ok(s_text(s) != NULL && strstr(s_text(s), "@param `<V>` the value type") != NULL &&
+	    strstr(s_text(s), "{@code") == NULL,
+	    "java: @param kept as text");
+	ok(!leaks(&d, "{@code\n") && !leaks(&d, "</pre>"), "java: <pre> markup dropped");
+	ok(s_code(s, 1) != NULL && strstr(s_code(s, 1), "public final class Cache<V>") !=
+	    NULL, "java: class signature");
+	s = crumb(&d, "Cache.java > Cache.put");
+	ok(s_text(s) != NULL && strstr(s_text(s), "Stores a value.") == s_text(s) &&
+	    strstr(s_text(s), "@return the previous value") != NULL &&
+	    strstr(s_text(s), "@throws IllegalStateException") != NULL &&
+	    strstr(s_text(s), "or `null`") != NULL,
+	    "java: method Javadoc with its tags");
+	is_str(s_code(s, 0), "cache.put(\"a\", 1);", "java: @example is code");
+	is_str(s_code(s, 1), "public synchronized V put(String key,\n"
+	    "                          V value)", "java: method signature, annotations left out");
+	doc_release(&d);
+}
+
+static void
+test_ts(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "/** Options of a client. */\n"
+	    "export interface ClientOptions {\n"
+	    "  /** Base URL of the API. */\n"
+	    "  baseUrl: string;\n"
+	    "}\n"
+	    "\n"
+	    "/**\n"
+	    " * An HTTP client.\n"
+	    " * @example\n"
+	    " * ```ts\n"
+	    " * const c = new Client({ baseUrl: '/' });\n"
+	    " * ```\n"
+	    " */\n"
+	    "export class Client {\n"
+	    "  /**\n"
+	    "   * Sends a GET request.\n"
+	    "   * @param path - the path\n"
+	    "   * @returns the body\n"
+	    "   */\n"
+	    "  async get<T>(path: string): Promise<T> {\n"
+	    "    return fetch(path) as T;\n"
+	    "  }\n"
+	    "\n"
+	    "  /** Closes the client. */\n"
+	    "  static close = (c: Client): void => {};\n"
+	    "}\n"
+	    "\n"
+	    "/**\n"
+	    " * Default retry count.\n"
+	    " */\n"
+	    "export const RETRIES: number = 3;\n"
+	    "\n"
+	    "/** Joins paths. */\n"
+	    "export const join = (...parts: string[]): string =>\n"
+	    "  parts.join('/');\n";
+
+	if (parse("src/client.ts", src, &d) != 0)
+		return;
+	is_str(s_text(crumb(&d, "client.ts > ClientOptions")), "Options of a client.",
+	    "ts: interface");
+	is_str(s_text(crumb(&d, "client.ts > ClientOptions.baseUrl")),
+	    "Base URL of the API.", "ts: interface member");
+	s = crumb(&d, "client.ts > Client");
+	is_str(s_code(s, 0), "const c = new Client({ baseUrl: '/' });",
+	    "ts: fenced @example is code");
+	is_str(s_lang(s, 0), "ts", "ts: fence language kept");
+	s = crumb(&d, "client.ts > Client.get");
+	is_str(s_text(s), "Sends a GET request.\n\n@param path - the path\n\n"
+	    "@returns the body", "ts: method with tags");
+	is_str(s_code(s, 0), "async get<T>(path: string): Promise<T>", "ts: method sig");
+	is_str(s_lang(s, 0), "typescript", "ts: signature language");
+	is_str(s_text(crumb(&d, "client.ts > Client.close")), "Closes the client.",
+	    "ts: static arrow property");
+	s = crumb(&d, "client.ts > RETRIES");
+	is_str(s_code(s, 0), "export const RETRIES: number = 3;", "ts: exported const");
+	s = crumb(&d, "client.ts > join");
+	is_str(s_text(s), "Joins paths.", "ts: exported arrow function");
+	doc_release(&d);
+}
+
+static void
+test_python_examples(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "\"\"\"Tools for slugs.\n"
+	    "\n"
+	    "Example::\n"
+	    "\n"
+	    "    from slugs import slugify\n"
+	    "    slugify('A b')\n"
+	    "\n"
+	    "That is all.\n"
+	    "\"\"\"\n"
+	    "\n"
+	    "import re\n"
+	    "\n"
+	    "\n"
+	    "class Slugger:\n"
+	    "    \"\"\"Makes slugs.\n"
+	    "\n"
+	    "    .. code-block:: python\n"
+	    "\n"
+	    "        s = Slugger(sep='-')\n"
+	    "        s('x y')\n"
+	    "\n"
+	    "    Attributes:\n"
+	    "        sep: the separator.\n"
+	    "    \"\"\"\n"
+	    "\n"
+	    "    def __call__(self, text: str,\n"
+	    "                 limit: int = 0) -> str:\n"
+	    "        \"\"\"Slugifies text.\n"
+	    "\n"
+	    "        Args:\n"
+	    "            text: the text.\n"
+	    "            limit: at most this many characters.\n"
+	    "\n"
+	    "        Returns:\n"
+	    "            The slug.\n"
+	    "\n"
+	    "        >>> Slugger()('A B')\n"
+	    "        'a-b'\n"
+	    "        \"\"\"\n"
+	    "        return text\n";
+
+	if (parse("slugs/core.py", src, &d) != 0)
+		return;
+	s = crumb(&d, "core.py > slugs.core");
+	ok(s_text(s) != NULL && strstr(s_text(s), "Tools for slugs.") == s_text(s) &&
+	    strstr(s_text(s), "That is all.") != NULL, "py: module docstring");
+	is_str(s_code(s, 0), "from slugs import slugify\nslugify('A b')",
+	    "py: reST :: block is code");
+	s = crumb(&d, "core.py > Slugger");
+	is_str(s_code(s, 0), "s = Slugger(sep='-')\ns('x y')", "py: code-block is code");
+	is_str(s_lang(s, 0), "python", "py: code-block language");
+	ok(!leaks(&d, ".. code-block"), "py: the directive line is not text");
+	ok(s_text(s) != NULL && strstr(s_text(s), "sep: the separator.") != NULL,
+	    "py: Attributes: kept as text");
+	s = crumb(&d, "core.py > Slugger.__call__");
+	ok(s_text(s) != NULL && strstr(s_text(s), "Args:") != NULL &&
+	    strstr(s_text(s), "text: the text.") != NULL &&
+	    strstr(s_text(s), "The slug.") != NULL, "py: Google-style sections as text");
+	is_str(s_code(s, 0), ">>> Slugger()('A B')\n'a-b'", "py: doctest is code");
+	is_str(s_code(s, 1), "def __call__(self, text: str,\n             limit: int = 0) "
+	    "-> str:", "py: method signature over two lines");
+	doc_release(&d);
+}
+
+static void
+test_go_example(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "package cache\n"
+	    "\n"
+	    "// Get returns the value of key.\n"
+	    "//\n"
+	    "// For example:\n"
+	    "//\n"
+	    "//\tv, ok := c.Get(\"k\")\n"
+	    "//\tif !ok {\n"
+	    "//\t\treturn\n"
+	    "//\t}\n"
+	    "//\n"
+	    "// It never blocks.\n"
+	    "func (c *Cache[K, V]) Get(key K) (V, bool) {\n"
+	    "\treturn c.m[key]\n"
+	    "}\n"
+	    "\n"
+	    "// MaxSize is the default size.\n"
+	    "const MaxSize = 128\n"
+	    "\n"
+	    "// Put stores a value, for example:\n"
+	    "//\tc.Put(\"k\", v)\n"
+	    "// and then:\n"
+	    "//   - it is kept\n"
+	    "//   - it is evicted last\n"
+	    "func Put(k string, v any) {}\n";
+
+	if (parse("cache/cache.go", src, &d) != 0)
+		return;
+	s = crumb(&d, "cache.go > Cache.Get");
+	is_str(s_text(s), "Get returns the value of key.\n\nFor example:\n\nIt never blocks.",
+	    "go: func doc text");
+	is_str(s_code(s, 0), "v, ok := c.Get(\"k\")\nif !ok {\n    return\n}",
+	    "go: indented example is code");
+	is_str(s_lang(s, 0), "go", "go: example language");
+	is_str(s_code(s, 1), "func (c *Cache[K, V]) Get(key K) (V, bool)",
+	    "go: generic receiver signature");
+	s = crumb(&d, "cache.go > MaxSize");
+	is_str(s_code(s, 0), "const MaxSize = 128", "go: const");
+	s = crumb(&d, "cache.go > Put");
+	is_str(s_code(s, 0), "c.Put(\"k\", v)",
+	    "go: an indented line right after text is code (Go's rule, not Markdown's)");
+	ok(s_text(s) != NULL && strstr(s_text(s), "it is kept") != NULL &&
+	    strstr(s_text(s), "c.Put") == NULL, "go: an indented list stays text");
+	doc_release(&d);
+}
+
+/* parse, with the overview of a file with little documentation asked for. */
+static int
+parse_overview(const char *path, const char *src, struct doc *d)
+{
+	int	 added = -1;
+
+	if (source_parse_overview(path, src, strlen(src), d, NULL, &added) == -1) {
+		ok(0, "%s: source_parse_overview", path);
+		return -1;
+	}
+	return added;
+}
+
+static void
+test_overview(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	struct buf			 b;
+	size_t				 i;
+	const char			*want;
+	const char			*c_src =
+	    "#include <stdlib.h>\n"
+	    "\n"
+	    "struct ring {\n"
+	    "\tchar\t*p;\n"
+	    "\tsize_t\t n, head;\n"
+	    "};\n"
+	    "\n"
+	    "static int\n"
+	    "ring_grow(struct ring *r, size_t want)\n"
+	    "{\n"
+	    "\tchar *q = realloc(r->p, want);\n"
+	    "\n"
+	    "\tif (q == NULL)\n"
+	    "\t\treturn -1;\n"
+	    "\tr->p = q;\n"
+	    "\treturn 0;\n"
+	    "}\n"
+	    "\n"
+	    "int\n"
+	    "ring_push(struct ring *r, char c)\n"
+	    "{\n"
+	    "\tif (r->head == r->n && ring_grow(r, r->n * 2 + 16) == -1)\n"
+	    "\t\treturn -1;\n"
+	    "\tr->p[r->head++] = c;\n"
+	    "\treturn 0;\n"
+	    "}\n";
+
+	is_int(parse_overview("lib/ring.c", c_src, &d), 1, "c: undocumented file: overview");
+	s = sec(&d, "lib/ring.c \xe2\x80\x94 overview");
+	ok(s != NULL && *s_text(s) == '\0', "overview: titled by the path, no prose");
+	is_str(s_code(s, 0), "struct ring\nstatic int\nring_grow(struct ring *r, size_t "
+	    "want)\nint\nring_push(struct ring *r, char c)", "c: main signatures, no bodies");
+	is_str(s_lang(s, 0), "c", "overview: the file's language");
+	is_str(s_anchor(s), "overview", "overview anchor");
+	doc_release(&d);
+	if (parse("lib/ring.c", c_src, &d) == 0) {
+		is_int(d.nsecs, 0, "no overview unless asked (no LLM)");
+		doc_release(&d);
+	}
+
+	buf_init(&b);
+	buf_adds(&b, "\"\"\"Shapes.\"\"\"\n\n\nclass Shape:\n    def area(self) -> float:\n"
+	    "        return 0.0\n\n");
+	for (i = 0; i < 8; i++)
+		buf_printf(&b, "def f%zu(x: int,\n       y: int = 0) -> int:\n"
+		    "    def inner():\n        pass\n    return x + y\n\n", i);
+	is_int(parse_overview("shapes.py", b.p, &d), 1,
+	    "python: one docstring for 40 lines: overview");
+	s = sec(&d, "shapes.py \xe2\x80\x94 overview");
+	want = "class Shape:\n    def area(self) -> float:\ndef f0(x: int,\n       y: int = 0) "
+	    "-> int:\n";
+	ok(s_code(s, 0) != NULL && strncmp(s_code(s, 0), want, strlen(want)) == 0,
+	    "python: classes, methods (indented), functions; signatures whole");
+	ok(!leaks(&d, "inner") && !leaks(&d, "return x"), "python: no nested defs, no bodies");
+	doc_release(&d);
+	buf_reset(&b);
+
+	buf_adds(&b, "package kv\n\nimport \"sync\"\n\ntype Store struct {\n\tmu sync.Mutex\n"
+	    "}\n\n");
+	for (i = 0; i < 4; i++)
+		buf_printf(&b, "func (s *Store) Get%zu(k string) string {\n\ts.mu.Lock()\n"
+		    "\tdefer s.mu.Unlock()\n\treturn k\n}\n\n", i);
+	is_int(parse_overview("kv/store.go", b.p, &d), 1, "go: overview");
+	s = sec(&d, "kv/store.go \xe2\x80\x94 overview");
+	ok(s_code(s, 0) != NULL && strncmp(s_code(s, 0), "type Store struct\nfunc (s "
+	    "*Store) Get0(k string) string\n", 55) == 0, "go: types and funcs");
+	doc_release(&d);
+	buf_reset(&b);
+
+	buf_adds(&b, "import { x } from './x';\n\n@Component({ a: 1 })\nexport class Box {\n"
+	    "  private n = 0;\n\n  get(): number {\n    if (this.n) {\n      return x(1);\n"
+	    "    }\n    return 0;\n  }\n}\n\nexport const make = (n: number): Box => {\n"
+	    "  return new Box();\n};\n");
+	for (i = 0; i < 4; i++)
+		buf_printf(&b, "function helper%zu(a) {\n  console.log(a);\n}\n", i);
+	is_int(parse_overview("src/box.ts", b.p, &d), 1, "ts: overview");
+	s = sec(&d, "src/box.ts \xe2\x80\x94 overview");
+	is_str(s_code(s, 0), "export class Box\n    get(): number\nexport const make = (n: "
+	    "number): Box =>\nfunction helper0(a)\nfunction helper1(a)\nfunction helper2(a)\n"
+	    "function helper3(a)", "ts: class (decorated), method, arrow const, functions");
+	ok(!leaks(&d, "console.log") && !leaks(&d, "@Component"), "ts: no bodies, no decorators");
+	doc_release(&d);
+	buf_reset(&b);
+
+	/* documented files and short ones get none */
+	for (i = 0; i < 30; i++)
+		buf_printf(&b, "/// Adds %zu.\npub fn add%zu(a: u32) -> u32 {\n    a + %zu\n}\n",
+		    i, i, i);
+	is_int(parse_overview("src/add.rs", b.p, &d), 0, "rust: documented file: none");
+	ok(sec(&d, "src/add.rs \xe2\x80\x94 overview") == NULL, "no overview section");
+	doc_release(&d);
+	is_int(parse_overview("tiny.c", "int f(void)\n{\n\treturn 1;\n}\n", &d), 0,
+	    "a short file: none");
+	doc_release(&d);
+	buf_release(&b);
+}
+
+static void
+test_ts_members(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*src =
+	    "/** Module-level doc. */\n"
+	    "import x from 'y';\n"
+	    "\n"
+	    "/** Default handler. */\n"
+	    "export default async function handler(req: Request): Promise<Response> {\n"
+	    "  return new Response();\n"
+	    "}\n"
+	    "\n"
+	    "/** A generator. */\n"
+	    "export function* ids(): Generator<number> {}\n"
+	    "\n"
+	    "/** Store of values. */\n"
+	    "export interface Store<V> {\n"
+	    "  /** Gets a value. */\n"
+	    "  get(key: string): V | undefined;\n"
+	    "  /** Sets a value. */\n"
+	    "  set(key: string, v: V): this;\n"
+	    "}\n"
+	    "\n"
+	    "/** Kinds. */\n"
+	    "export enum Kind { A, B }\n"
+	    "\n"
+	    "/** Alias. */\n"
+	    "export type Id = string | number;\n"
+	    "\n"
+	    "/** Legacy. */\n"
+	    "exports.legacy = function (a, b) { return a; };\n"
+	    "\n"
+	    "/**\n"
+	    " * Widget class.\n"
+	    " */\n"
+	    "export abstract class Widget<T extends object = {}> extends Base<T> implements I {\n"
+	    "  /** The size. */\n"
+	    "  readonly size: number = 0;\n"
+	    "  /** Builds it. */\n"
+	    "  constructor(private readonly opts: Options = {}) { super(); }\n"
+	    "  /** Renders. */\n"
+	    "  protected abstract render(): void;\n"
+	    "  /** Static factory. */\n"
+	    "  static create<T>(o?: Partial<T>): Widget<T> { return null!; }\n"
+	    "  /** Getter. */\n"
+	    "  get name(): string { return ''; }\n"
+	    "}\n";
+
+	if (parse("src/t.ts", src, &d) != 0)
+		return;
+	is_str(s_code(crumb(&d, "t.ts > handler"), 0), "export default async function "
+	    "handler(req: Request): Promise<Response>", "ts: default export");
+	is_str(s_code(crumb(&d, "t.ts > Store.get"), 0), "get(key: string): V | undefined;",
+	    "ts: interface method");
+	is_str(s_code(crumb(&d, "t.ts > Kind"), 0), "export enum Kind", "ts: enum");
+	is_str(s_code(crumb(&d, "t.ts > Id"), 0), "export type Id = string | number;",
+	    "ts: type alias");
+	is_str(s_text(crumb(&d, "t.ts > legacy")), "Legacy.", "js: exports.name = function");
+	s = crumb(&d, "t.ts > Widget");
+	is_str(s_code(s, 0), "export abstract class Widget<T extends object = {}> extends "
+	    "Base<T> implements I", "ts: a type parameter's default {} is not the body");
+	is_str(s_code(crumb(&d, "t.ts > Widget.constructor"), 0), "constructor(private "
+	    "readonly opts: Options = {})", "ts: members of a generic class qualified");
+	is_str(s_text(crumb(&d, "t.ts > Widget.render")), "Renders.", "ts: abstract method");
+	is_str(s_code(crumb(&d, "t.ts > Widget.create"), 0), "static create<T>(o?: "
+	    "Partial<T>): Widget<T>", "ts: static generic method");
+	is_str(s_code(crumb(&d, "t.ts > Widget.name"), 0), "get name(): string", "ts: getter");
+	doc_release(&d);
+}
+
+static void
+test_templates_generics(void)
+{
+	struct doc			 d;
+	const struct doc_section	*s;
+	const char			*cpp =
+	    "#pragma once\n"
+	    "namespace util {\n"
+	    "/// A growable vector.\n"
+	    "template <typename T, typename Alloc = std::allocator<T>>\n"
+	    "class Vec {\n"
+	    "public:\n"
+	    "    /// Appends x.\n"
+	    "    void push_back(const T &x);\n"
+	    "    /// Compares.\n"
+	    "    bool operator<(const Vec &o) const { return size_ < o.size_; }\n"
+	    "    /// Size.\n"
+	    "    [[nodiscard]] size_t size() const noexcept { return size_; }\n"
+	    "private:\n"
+	    "    size_t size_;\n"
+	    "};\n"
+	    "\n"
+	    "/// Swaps two vectors.\n"
+	    "template <typename T>\n"
+	    "void swap(Vec<T> &a, Vec<T> &b) noexcept;\n"
+	    "}  // namespace util\n";
+	const char			*java =
+	    "package a;\n"
+	    "\n"
+	    "/** Utilities. */\n"
+	    "public final class Util {\n"
+	    "    private Util() {}\n"
+	    "\n"
+	    "    /**\n"
+	    "     * Largest element.\n"
+	    "     * @param <T> element type\n"
+	    "     * @param list the list\n"
+	    "     * @return the largest\n"
+	    "     */\n"
+	    "    public static <T extends Comparable<? super T>> T max(List<? extends T> list) {\n"
+	    "        return null;\n"
+	    "    }\n"
+	    "\n"
+	    "    /** Inner builder. */\n"
+	    "    public static class Builder {\n"
+	    "        /** Builds. */\n"
+	    "        public Util build() { return new Util(); }\n"
+	    "    }\n"
+	    "\n"
+	    "    /** Colors. */\n"
+	    "    public enum Color {\n"
+	    "        /** Red. */\n"
+	    "        RED(\"r\"),\n"
+	    "        /** Green. */\n"
+	    "        GREEN(\"g\");\n"
+	    "\n"
+	    "        Color(String s) {}\n"
+	    "    }\n"
+	    "}\n"
+	    "\n"
+	    "/** Something that greets. */\n"
+	    "interface Greeter {\n"
+	    "    /** Greets. */\n"
+	    "    default String greet(String name) { return \"hi \" + name; }\n"
+	    "}\n";
+
+	if (parse("include/util/v.hpp", cpp, &d) != 0)
+		return;
+	s = crumb(&d, "v.hpp > util::Vec");
+	is_str(s_code(s, 0), "template <typename T, typename Alloc = std::allocator<T>>\n"
+	    "class Vec", "c++: class template named by the class, not a parameter");
+	ok(crumb(&d, "v.hpp > util::Vec::push_back") != NULL,
+	    "c++: members of a class template qualified");
+	is_str(s_code(crumb(&d, "v.hpp > util::Vec::operator<"), 0),
+	    "bool operator<(const Vec &o) const", "c++: an operator named");
+	is_str(s_code(crumb(&d, "v.hpp > util::Vec::size"), 0),
+	    "[[nodiscard]] size_t size() const noexcept",
+	    "c++: an attribute on the item's line");
+	is_str(s_text(crumb(&d, "v.hpp > util::swap")), "Swaps two vectors.",
+	    "c++: function template");
+	doc_release(&d);
+
+	if (parse("src/main/java/a/Util.java", java, &d) != 0)
+		return;
+	s = crumb(&d, "Util.java > Util.max");
+	is_str(s_code(s, 0), "public static <T extends Comparable<? super T>> T max(List<? "
+	    "extends T> list)", "java: generic method");
+	is_str(s_text(crumb(&d, "Util.java > Util.Builder.build")), "Builds.",
+	    "java: nested class member");
+	is_str(s_code(crumb(&d, "Util.java > Util.Color.RED"), 0), "RED(\"r\"),",
+	    "java: enum constant");
+	is_str(s_code(crumb(&d, "Util.java > Greeter.greet"), 0),
+	    "default String greet(String name)", "java: interface default method");
+	doc_release(&d);
+}
+
 int
 main(void)
 {
@@ -609,5 +1217,13 @@ main(void)
 	test_ruby();
 	test_empty();
 	test_dispatch();
+	test_cpp();
+	test_java();
+	test_ts();
+	test_python_examples();
+	test_go_example();
+	test_overview();
+	test_ts_members();
+	test_templates_generics();
 	return tap_done();
 }

@@ -1,0 +1,24 @@
+/*
+ * sitemap.h: a sitemap (sitemaps.org: <urlset><url><loc>, or a <sitemapindex> of
+ * <sitemap><loc>) read with libxml2 for the website crawler: no network, no entity
+ * expansion, at most SITEMAP_MAX_URLS locations kept.
+ */
+#ifndef SITEMAP_H
+#define SITEMAP_H
+
+#include <stddef.h>
+
+#define SITEMAP_MAX_URLS	50000
+#define SITEMAP_MAX_BYTES	(16L * 1024 * 1024)
+
+struct sitemap {
+	char	**locs;		/* the <loc> texts, trimmed */
+	size_t	  n;
+	int	  is_index;	/* a sitemap index: locs are sitemaps */
+};
+
+/* 0 with *out filled (sitemap_release frees it), -1 when data is not a sitemap. */
+int	 sitemap_parse(const char *data, size_t len, struct sitemap *out);
+void	 sitemap_release(struct sitemap *);
+
+#endif /* SITEMAP_H */

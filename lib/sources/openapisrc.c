@@ -1,0 +1,505 @@
+/*
+ * openapisrc.c: the OpenAPI source back end (type "openapi"). The spec comes from the
+ * library's URL, fetched through lib/fetch.c under the address policy
+ * (fetch.allowed_networks, each redirect hop too), or from an upload the web responder
+ * stored as DATA_DIR/uploads/<sha256>.<json|yaml|yml> (settings "upload"). It must be
+ * JSON or YAML and an OpenAPI 2.0 or 3.x description, else the job fails saying so.
+ *
+ * A spec fetched by URL may $ref files next to it: each is fetched once, resolved
+ * against the spec's URL and kept within its folder or the folder above (openapi_ref_key
+ * refuses the rest), at most OPENAPI_SRC_MAX_FILES of them, all within the size cap
+ * (setting sources.max_spec_kb); a file that cannot be fetched or parsed is a warning
+ * and its $refs stay named references. An upload has no neighbours.
+ *
+ * The one document of the set is the spec as compact JSON with those files under
+ * OPENAPI_FILES_KEY, format DOC_FORMAT_OPENAPI (parsed by openapi_parse_poll), its URL
+ * the spec's (a snippet's Source is URL#operationId), its path the spec's file name.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#include "ctxd.h"
+#include "fetch.h"
+#include "openapi.h"
+#include "sources/backend.h"
+
+#define OPENAPI_SRC_MAX_FILES	64	/* files next to the spec that are fetched */
+#define OPENAPI_SRC_ACCEPT	"Accept: application/json, application/yaml, " \
+	"application/x-yaml, text/yaml, text/plain;q=0.5, */*;q=0.1"
+
+/* What a fetch run needs: the library's context and the limits of its settings. */
+struct openapisrc {
+	struct backend_ctx *c;
+	size_t		 max;		/* bytes left for the spec and its files */
+	long		 timeout_ms;
+	size_t		 inflight;
+	json_object	*files;		/* key -> parsed file */
+	json_object	*seen;		/* key -> null, for each key queued once */
+	char		*queue[OPENAPI_SRC_MAX_FILES];
+	size_t		 nqueue;
+	const char	*from;		/* key of the file whose $refs are walked */
+	size_t		 skipped;	/* $refs to files that are not followed */
+	struct backend_stored stored;	/* the previous run's document */
+	char		 etag[256], modified[64];	/* of the spec's answer */
+};
+
+/* 1 when name is what the web responder stores: 64 hex digits and .json/.yaml/.yml. */
+static int
+openapisrc_upload_name(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < 64; i++)
+		if (util_hexval(name[i]) < 0)
+			return 0;
+	return strcmp(name + 64, ".json") == 0 || strcmp(name + 64, ".yaml") == 0 ||
+	    strcmp(name + 64, ".yml") == 0;
+}
+
+/* The settings' "upload" (NULL when absent) and "fileName"; -1 with err when bad. */
+static int
+openapisrc_settings(const char *settings, json_object **js, const char **upload,
+    const char **fname, char *err, size_t errsz)
+{
+	json_object	*v;
+
+	*upload = *fname = NULL;
+	if ((*js = json_tokener_parse(settings != NULL ? settings : "{}")) == NULL ||
+	    !json_object_is_type(*js, json_type_object)) {
+		json_object_put(*js);
+		*js = NULL;
+		snprintf(err, errsz, "the library's stored settings are unreadable");
+		return -1;
+	}
+	if (json_object_object_get_ex(*js, "upload", &v)) {
+		*upload = json_object_get_string(v);
+		if (!json_object_is_type(v, json_type_string) ||
+		    !openapisrc_upload_name(*upload)) {
+			snprintf(err, errsz, "the library's stored upload name is not one "
+			    "this server stores");
+			json_object_put(*js);
+			*js = NULL;
+			return -1;
+		}
+	}
+	if (json_object_object_get_ex(*js, "fileName", &v) &&
+	    json_object_is_type(v, json_type_string))
+		*fname = json_object_get_string(v);
+	return 0;
+}
+
+static int
+openapisrc_validate(const char *settings, char *err, size_t errsz)
+{
+	json_object	*js;
+	const char	*up, *fn;
+
+	if (openapisrc_settings(settings, &js, &up, &fn, err, errsz) == -1)
+		return -1;
+	json_object_put(js);
+	return 0;
+}
+
+/* A request of the spec or one of its files, with the source's limits. */
+static void
+openapisrc_req(struct openapisrc *s, struct fetch_req *q, const char *url)
+{
+	fetch_req_init(q);
+	q->url = url;
+	q->headers[0] = OPENAPI_SRC_ACCEPT;
+	q->timeout_ms = s->timeout_ms;
+	q->max_size = s->max > 0 ? s->max : 1;
+	q->tries = 3;
+	q->redirects = 5;
+}
+
+/* Parses an answer or a file's content as JSON or YAML, an error naming what. */
+static json_object *
+openapisrc_parse(const char *what, const char *data, size_t len, char *err,
+    size_t errsz)
+{
+	json_object	*t;
+	char		 why[256];
+
+	if (openapi_load(data, len, OPENAPI_AUTO, &t, why, sizeof(why)) == -1) {
+		snprintf(err, errsz, "%s: %s", what, why);
+		return NULL;
+	}
+	return t;
+}
+
+/* Queues the file a $ref names, once (openapi_refs' callback). */
+static int
+openapisrc_queue_ref(void *arg, const char *ref)
+{
+	struct openapisrc *s = arg;
+	char		 key[OPENAPI_KEY_MAX + 1];
+	int		 k;
+
+	if ((k = openapi_ref_key(s->from, ref, key, sizeof(key))) == 0)
+		return 0;
+	if (k == -1 || json_object_object_get_ex(s->seen, key, NULL)) {
+		s->skipped += k == -1;
+		return 0;
+	}
+	json_object_object_add(s->seen, key, NULL);
+	if (json_object_object_length(s->seen) > OPENAPI_SRC_MAX_FILES) {
+		s->skipped++;
+		return 0;
+	}
+	if ((s->queue[s->nqueue] = strdup(key)) == NULL)
+		return -1;
+	s->nqueue++;
+	return 0;
+}
+
+/* The URL of a file key, resolved against the spec's URL (malloc'd, NULL on error). */
+static char *
+openapisrc_file_url(const char *base, const char *key)
+{
+	CURLU	*u = curl_url();
+	char	*s = NULL, *r = NULL;
+
+	if (u != NULL && curl_url_set(u, CURLUPART_URL, base, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_URL, key, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &s, 0) == CURLUE_OK)
+		r = strdup(s);
+	curl_free(s);
+	curl_url_cleanup(u);
+	return r;
+}
+
+/* Takes one fetched file into s->files (or warns) and queues its own $refs. */
+static int
+openapisrc_take(struct openapisrc *s, const char *key, struct fetch_req *q)
+{
+	json_object	*t;
+	char		 err[512];
+
+	if (q->result != FETCH_OK || q->status / 100 != 2) {
+		backend_http_error(q, err, sizeof(err));
+		jobs_log(s->c->db, s->c->job_id, "warning", "the $refs to %s stay "
+		    "unresolved: %s", key, err);
+		return 0;
+	}
+	if ((t = openapisrc_parse(key, q->answer.p != NULL ? q->answer.p : "",
+	    q->answer.len, err, sizeof(err))) == NULL) {
+		jobs_log(s->c->db, s->c->job_id, "warning", "the $refs to %s stay "
+		    "unresolved: %s", key, err);
+		return 0;
+	}
+	s->max = q->answer.len < s->max ? s->max - q->answer.len : 0;
+	json_object_object_add(s->files, key, t);
+	s->from = key;
+	return openapi_refs(t, openapisrc_queue_ref, s);
+}
+
+/* Fetches the queued files, the files they $ref in turn, and so on. */
+static int
+openapisrc_neighbours(struct openapisrc *s, const char *base, char *err, size_t errsz)
+{
+	struct fetch_req q[OPENAPI_SRC_MAX_FILES];
+	struct fetch	 f;
+	char		*keys[OPENAPI_SRC_MAX_FILES], *urls[OPENAPI_SRC_MAX_FILES];
+	size_t		 n, i;
+	int		 rc = 0;
+
+	while (s->nqueue > 0 && rc == 0) {
+		n = s->nqueue;
+		memcpy(keys, s->queue, n * sizeof(*keys));
+		s->nqueue = 0;
+		for (i = 0; i < n; i++) {
+			if ((urls[i] = openapisrc_file_url(base, keys[i])) == NULL)
+				urls[i] = strdup("");
+			openapisrc_req(s, &q[i], urls[i] != NULL ? urls[i] : "");
+			/* the files fetched at once share what is left of the cap */
+			q[i].max_size = s->max / n > 0 ? s->max / n : 1;
+		}
+		fetch_init(&f);
+		f.inflight = s->inflight;
+		fetch_run(&f, q, n);
+		fetch_release(&f);
+		for (i = 0; i < n; i++) {
+			if (rc == 0 && openapisrc_take(s, keys[i], &q[i]) == -1) {
+				snprintf(err, errsz, "out of memory");
+				rc = -1;
+			}
+			fetch_req_release(&q[i]);
+			free(urls[i]);
+			free(keys[i]);
+		}
+	}
+	for (i = 0; i < s->nqueue; i++)
+		free(s->queue[i]);
+	s->nqueue = 0;
+	return rc;
+}
+
+/*
+ * The spec by URL, parsed; *base: the answer's URL. Unless the run re-parses all, the
+ * request is conditional on the validators the previous run stored: a 304 gives NULL
+ * with *unchanged set.
+ */
+static json_object *
+openapisrc_get(struct openapisrc *s, char **base, size_t *len, int *unchanged,
+    char *err, size_t errsz)
+{
+	struct fetch_req q;
+	struct fetch	 f;
+	json_object	*t = NULL;
+	char		 inm[300], ims[100];
+	size_t		 h = 1;
+
+	*unchanged = 0;
+	netpolicy_load(s->c->db, s->c->datadir);
+	openapisrc_req(s, &q, s->c->url);
+	if (s->stored.hash[0] != '\0' && s->stored.etag != NULL &&
+	    strlen(s->stored.etag) < 256) {
+		snprintf(inm, sizeof(inm), "If-None-Match: %s", s->stored.etag);
+		q.headers[h++] = inm;
+	}
+	if (s->stored.hash[0] != '\0' && s->stored.modified != NULL &&
+	    strlen(s->stored.modified) < 64) {
+		snprintf(ims, sizeof(ims), "If-Modified-Since: %s", s->stored.modified);
+		q.headers[h++] = ims;
+	}
+	fetch_init(&f);
+	fetch_run(&f, &q, 1);
+	fetch_release(&f);
+	if (q.result == FETCH_OK && q.status == 304 && h > 1) {
+		*unchanged = 1;
+		goto out;
+	}
+	if (q.result != FETCH_OK || q.status / 100 != 2) {
+		backend_http_error(&q, err, errsz);
+		goto out;
+	}
+	if ((t = openapisrc_parse(s->c->url, q.answer.p != NULL ? q.answer.p : "",
+	    q.answer.len, err, errsz)) == NULL)
+		goto out;
+	*len = q.answer.len;
+	s->max -= q.answer.len;
+	fetch_answer_header(&q, "ETag", s->etag, sizeof(s->etag));
+	fetch_answer_header(&q, "Last-Modified", s->modified, sizeof(s->modified));
+	*base = strdup(q.final_url != NULL ? q.final_url : s->c->url);
+out:
+	fetch_req_release(&q);
+	return t;
+}
+
+/* The uploaded spec, parsed. */
+static json_object *
+openapisrc_upload(struct openapisrc *s, const char *name, size_t *len, char *err,
+    size_t errsz)
+{
+	json_object	*t = NULL;
+	char		*dir = NULL, *path = NULL, *data = NULL;
+
+	if ((dir = util_path_join(s->c->datadir, "uploads")) == NULL ||
+	    (path = util_path_join(dir, name)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	if (util_read_file(path, s->max, &data, len) == -1) {
+		snprintf(err, errsz, "the uploaded file %s cannot be read, or is larger "
+		    "than %zu KB (setting sources.max_spec_kb)", name, s->max / 1024);
+		goto out;
+	}
+	t = openapisrc_parse(s->c->url, data, *len, err, errsz);
+out:
+	free(dir);
+	free(path);
+	free(data);
+	return t;
+}
+
+/* The document's path: the last segment of the URL's path (or the upload's name). */
+static char *
+openapisrc_doc_path(const char *url, const char *fname)
+{
+	const char	*s, *e;
+
+	if (fname != NULL && *fname != '\0' && strchr(fname, '/') == NULL)
+		return strdup(fname);
+	e = url + strcspn(url, "?#");
+	for (s = e; s > url && s[-1] != '/'; s--)
+		;
+	if (s == e || strchr(url, '/') == NULL)
+		return strdup("openapi.json");
+	return strndup(s, (size_t)(e - s));
+}
+
+/*
+ * The HTTP validators d keeps for the next run's conditional GET: the spec's, when it
+ * has no files next to it (a 304 of the spec says nothing about them).
+ */
+static int
+openapisrc_validators(struct openapisrc *s, struct backend_doc *d)
+{
+	if (json_object_object_length(s->files) > 0)
+		return 0;
+	if (s->etag[0] != '\0' && (d->etag = strdup(s->etag)) == NULL)
+		return -1;
+	if (s->modified[0] != '\0' && (d->modified = strdup(s->modified)) == NULL)
+		return -1;
+	return 0;
+}
+
+/* Adds the one document: the spec (with its files) as compact JSON. */
+static int
+openapisrc_add(struct openapisrc *s, json_object *root, const char *fname,
+    struct backend_set *out, char *err, size_t errsz)
+{
+	struct backend_doc *d;
+	const char	*text;
+	char		 hash[65], *path;
+	size_t		 len;
+
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (text == NULL || (path = openapisrc_doc_path(s->c->url, fname)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	len = strlen(text);
+	crypto_sha256_hex(text, len, hash);
+	d = backend_set_add(out, path, hash, len);
+	free(path);
+	if (d == NULL || (d->data = strdup(text)) == NULL ||
+	    (d->url = strdup(s->c->url)) == NULL ||
+	    openapisrc_validators(s, d) == -1) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	d->len = len;
+	d->format = DOC_FORMAT_OPENAPI;
+	return 0;
+}
+
+/* The document of a spec that answered 304: the stored one, kept. */
+static int
+openapisrc_add_unchanged(struct openapisrc *s, struct backend_set *out, char *err,
+    size_t errsz)
+{
+	struct backend_doc *d;
+	char		*path;
+
+	jobs_log(s->c->db, s->c->job_id, "info", "%s: not modified (HTTP 304)",
+	    s->c->url);
+	if ((path = openapisrc_doc_path(s->c->url, NULL)) == NULL ||
+	    (d = backend_set_add(out, path, s->stored.hash, 0)) == NULL ||
+	    (d->url = strdup(s->c->url)) == NULL ||
+	    (s->stored.etag != NULL && (d->etag = strdup(s->stored.etag)) == NULL) ||
+	    (s->stored.modified != NULL &&
+	    (d->modified = strdup(s->stored.modified)) == NULL)) {
+		free(path);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	free(path);
+	d->changed = 0;
+	d->format = DOC_FORMAT_OPENAPI;
+	return 0;
+}
+
+/* Logs what was fetched and the $refs that stay unresolved. */
+static void
+openapisrc_report(struct openapisrc *s, json_object *root, int version, size_t len)
+{
+	char	 first[256];
+	size_t	 n = openapi_unresolved(root, first, sizeof(first));
+
+	jobs_log(s->c->db, s->c->job_id, "info", "%s: OpenAPI %s, %zu KB, %d files next "
+	    "to it", s->c->url, version == 2 ? "2.0 (Swagger)" : "3.x", len / 1024,
+	    json_object_object_length(s->files));
+	if (n > 0)
+		jobs_log(s->c->db, s->c->job_id, "warning", "%zu $refs do not resolve "
+		    "(the first: %.200s); they are shown as names", n, first);
+	if (s->skipped > 0)
+		jobs_log(s->c->db, s->c->job_id, "warning", "%zu $refs name files that "
+		    "are not fetched (another host, a folder further up, or more than %d "
+		    "files)", s->skipped, OPENAPI_SRC_MAX_FILES);
+}
+
+static int
+openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
+    size_t errsz)
+{
+	struct openapisrc s;
+	json_object	*js = NULL, *root = NULL;
+	const char	*upload, *fname;
+	char		*base = NULL, *path = NULL, why[256];
+	size_t		 len = 0;
+	int		 version, unchanged = 0, rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.max = (size_t)settings_get_long(c->db, c->datadir, "sources.max_spec_kb",
+	    16384) * 1024;
+	s.timeout_ms = settings_get_long(c->db, c->datadir, "sources.page_timeout_s",
+	    30) * 1000;
+	s.inflight = (size_t)settings_get_long(c->db, c->datadir, "sources.inflight", 4);
+	if ((s.files = json_object_new_object()) == NULL ||
+	    (s.seen = json_object_new_object()) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	if (openapisrc_settings(c->settings, &js, &upload, &fname, err, errsz) == -1)
+		goto out;
+	if (upload != NULL)
+		root = openapisrc_upload(&s, upload, &len, err, errsz);
+	else {
+		if ((path = openapisrc_doc_path(c->url, NULL)) == NULL ||
+		    (!c->full && backend_stored_get(c, path, &s.stored) == -1)) {
+			snprintf(err, errsz, "the database is busy");
+			goto out;
+		}
+		root = openapisrc_get(&s, &base, &len, &unchanged, err, errsz);
+		if (unchanged) {
+			rc = openapisrc_add_unchanged(&s, out, err, errsz);
+			goto out;
+		}
+	}
+	if (root == NULL)
+		goto out;
+	if ((version = openapi_version(root, why, sizeof(why))) == -1) {
+		snprintf(err, errsz, "%s: %s", c->url, why);
+		goto out;
+	}
+	if (upload == NULL && base != NULL) {
+		s.from = "";
+		if (openapi_refs(root, openapisrc_queue_ref, &s) == -1 ||
+		    openapisrc_neighbours(&s, base, err, errsz) == -1)
+			goto out;
+	}
+	if (json_object_object_length(s.files) > 0)
+		json_object_object_add(root, OPENAPI_FILES_KEY, json_object_get(s.files));
+	if (base != NULL)
+		json_object_object_add(root, OPENAPI_URL_KEY, json_object_new_string(base));
+	openapisrc_report(&s, root, version, len);
+	rc = openapisrc_add(&s, root, upload != NULL ? fname : NULL, out, err, errsz);
+out:
+	free(base);
+	free(path);
+	backend_stored_release(&s.stored);
+	json_object_put(js);
+	json_object_put(root);
+	json_object_put(s.files);
+	json_object_put(s.seen);
+	return rc;
+}
+
+const struct backend_ops backend_openapi = {
+	"openapi",
+	"content hash",
+	0,
+	openapisrc_validate,
+	openapisrc_fetch,
+	NULL,
+	NULL,
+};

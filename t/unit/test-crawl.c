@@ -1,0 +1,137 @@
+/*
+ * test-crawl.c: the crawler's parsers: robots.txt (lib/robots.c: the group of our agent,
+ * merged groups, the "*" group as fallback, longest match, Allow winning a tie, '*' and
+ * '$', Crawl-delay, Sitemap lines), sitemaps (lib/sitemap.c: urlset, index, not a sitemap,
+ * no entity expansion) and link extraction (lib/links.c: a[href], base, canonical,
+ * meta robots; Markdown links).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctxd.h"
+#include "links.h"
+#include "robots.h"
+#include "sitemap.h"
+#include "tap.h"
+
+static int
+allowed(const char *txt, const char *path)
+{
+	struct robots	 r;
+	int		 a;
+
+	if (robots_parse(txt, strlen(txt), "ctxd", &r) == -1)
+		return -1;
+	a = robots_allowed(&r, path);
+	robots_release(&r);
+	return a;
+}
+
+static void
+test_robots(void)
+{
+	const char	*t = "# comment\n"
+	    "User-agent: *\nDisallow: /\n\n"
+	    "User-agent: other\nUser-agent: CTXD/1.0\nDisallow: /private  # no\n"
+	    "Allow: /private/open\nDisallow: /*.pdf$\nCrawl-delay: 2.5\n"
+	    "Sitemap: http://h.example/sitemap.xml\n"
+	    "User-agent: ctxd\nDisallow: /tmp/\n";
+	struct robots	 r;
+
+	is_int(allowed(t, "/index.html"), 1, "robots: our group, not '*', applies");
+	is_int(allowed(t, "/private/x"), 0, "robots: Disallow prefix");
+	is_int(allowed(t, "/private/open/x"), 1, "robots: the longer Allow wins");
+	is_int(allowed(t, "/a/b.pdf"), 0, "robots: '*' and '$'");
+	is_int(allowed(t, "/a/b.pdf?x"), 1, "robots: '$' anchors the end");
+	is_int(allowed(t, "/tmp/x"), 0, "robots: two groups of ours are merged");
+	is_int(allowed(t, "/robots.txt"), 1, "robots: robots.txt itself is always allowed");
+	ok(robots_parse(t, strlen(t), "ctxd", &r) == 0 && r.delay_ms == 2500 &&
+	    r.nsitemaps == 1 && strcmp(r.sitemaps[0], "http://h.example/sitemap.xml") == 0,
+	    "robots: Crawl-delay 2.5 s and the Sitemap line");
+	robots_release(&r);
+	is_int(allowed("User-agent: *\nDisallow: /x\n", "/x/y"), 0,
+	    "robots: the '*' group when none names us");
+	is_int(allowed("User-agent: ctxdbot\nDisallow: /\n", "/y"), 1,
+	    "robots: another agent's group does not apply (whole token)");
+	is_int(allowed("User-agent: ctxd\nDisallow: /a\nAllow: /a\n", "/a"), 1,
+	    "robots: Allow wins a tie");
+	is_int(allowed("User-agent: ctxd\nDisallow:\n", "/a"), 1,
+	    "robots: an empty Disallow allows all");
+	is_int(allowed("", "/a"), 1, "robots: an empty file allows all");
+	/* found by fuzz-crawl: a NUL byte inside a rule read past the pattern's copy */
+	ok(robots_parse("User-agent: ctxd\nDisallow: /a\0\0\0\0\0\0\0\0\0\0\0\0bc\n", 44,
+	    "ctxd", &r) == 0 && r.n == 1 && r.rules[0].len == 2 &&
+	    robots_allowed(&r, "/a/x") == 0, "robots: a NUL byte ends a rule's pattern");
+	robots_release(&r);
+	is_int(robots_match("/docs/*", 7, "/docs/a/b.html", 1), 1, "glob: '*' crosses '/'");
+	is_int(robots_match("*.pdf", 5, "/docs/a.pdf.html", 1), 0, "glob: whole path");
+	is_int(robots_match("/a*b*c", 6, "/aXbYbZc", 1), 1, "glob: pieces in order");
+	is_int(robots_match("/a*b$", 5, "/ab", 0), 1, "robots: '*' may match nothing");
+	is_int(robots_match("/a*b$", 5, "/abc", 0), 0, "robots: '$' after a '*'");
+	is_int(robots_match("/a*bb$", 6, "/abbb", 0), 1, "robots: the last piece ends the path");
+	is_int(robots_match("*", 1, "/x", 1), 1, "glob: '*' alone");
+	is_int(robots_match("/x", 2, "/xy", 1), 0, "glob: no '*' is the whole path");
+}
+
+static void
+test_sitemap(void)
+{
+	const char	*set = "<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/"
+	    "schemas/sitemap/0.9'><url><loc> http://h/a </loc><lastmod>x</lastmod></url>"
+	    "<url><loc>http://h/b</loc></url></urlset>";
+	const char	*idx = "<sitemapindex><sitemap><loc>http://h/s1.xml</loc></sitemap>"
+	    "</sitemapindex>";
+	const char	*ent = "<?xml version='1.0'?><!DOCTYPE urlset [<!ENTITY x SYSTEM "
+	    "'file:///etc/passwd'>]><urlset><url><loc>&x;</loc></url></urlset>";
+	struct sitemap	 s;
+
+	ok(sitemap_parse(set, strlen(set), &s) == 0 && s.n == 2 && !s.is_index &&
+	    strcmp(s.locs[0], "http://h/a") == 0 && strcmp(s.locs[1], "http://h/b") == 0,
+	    "sitemap: the locs of a urlset, trimmed");
+	sitemap_release(&s);
+	ok(sitemap_parse(idx, strlen(idx), &s) == 0 && s.n == 1 && s.is_index,
+	    "sitemap: an index");
+	sitemap_release(&s);
+	ok(sitemap_parse("<html/>", 7, &s) == -1, "sitemap: not a sitemap");
+	ok(sitemap_parse(ent, strlen(ent), &s) == -1 || s.n == 0 ||
+	    strstr(s.locs[0], "root") == NULL, "sitemap: an external entity is not read");
+	sitemap_release(&s);
+}
+
+static void
+test_links(void)
+{
+	const char	*h = "<html><head><base href='/base/'><link rel='alternate canonical' "
+	    "href='http://h/c'><meta name='ROBOTS' content='NoIndex, follow'></head><body>"
+	    "<div><p><a href=' a.html '>a</a><a name=x>no</a></p></div><a href='b#f'>b</a>";
+	const char	*m = "# T\n\nSee [a](a.md) and [b](b.html \"t\"), <https://h/x>, "
+	    "[c]( ), ![img](i.png).\n";
+	struct links	 l;
+
+	ok(links_html(h, strlen(h), &l) == 0 && l.n == 2 && strcmp(l.hrefs[0], "a.html") == 0 &&
+	    strcmp(l.hrefs[1], "b#f") == 0, "links: a[href], trimmed, in order");
+	ok(l.base != NULL && strcmp(l.base, "/base/") == 0, "links: <base href>");
+	ok(l.canonical != NULL && strcmp(l.canonical, "http://h/c") == 0,
+	    "links: rel=canonical among other words");
+	ok(l.noindex && !l.nofollow, "links: meta robots noindex, any case");
+	links_release(&l);
+	ok(links_html("<meta name=robots content=none>", 31, &l) == 0 && l.noindex &&
+	    l.nofollow, "links: meta robots none");
+	links_release(&l);
+	ok(links_markdown(m, strlen(m), &l) == 0 && l.n == 4 &&
+	    strcmp(l.hrefs[0], "a.md") == 0 && strcmp(l.hrefs[1], "b.html") == 0 &&
+	    strcmp(l.hrefs[2], "https://h/x") == 0 && strcmp(l.hrefs[3], "i.png") == 0,
+	    "links: Markdown inline links and autolinks");
+	links_release(&l);
+}
+
+int
+main(void)
+{
+	test_robots();
+	test_sitemap();
+	test_links();
+	return tap_done();
+}
