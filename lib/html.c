@@ -236,6 +236,15 @@ hw_style_hidden(const char *s)
 	return 0;
 }
 
+/* 1 for docutils' table of contents (class "contents topic" or "contents local"). */
+static int
+hw_is_toc(xmlNode *n)
+{
+	static const char *const toc[] = { "topic", "local", NULL };
+
+	return hw_has_class(n, "contents") && hw_list_has(hw_attr(n, "class"), toc);
+}
+
 /* 1 when the element is page chrome or hidden: dropped with all it holds. */
 static int
 hw_is_chrome(xmlNode *n)
@@ -250,7 +259,7 @@ hw_is_chrome(xmlNode *n)
 		return 1;
 	if (hw_style_hidden(hw_attr(n, "style")))
 		return 1;
-	if (hw_list_has(hw_attr(n, "class"), hw_chrome))
+	if (hw_list_has(hw_attr(n, "class"), hw_chrome) || hw_is_toc(n))
 		return 1;
 	return hw_list_has(hw_attr(n, "id"), hw_chrome_ids);
 }
@@ -1106,7 +1115,7 @@ static const struct html_container {
 	{ "div", "vp-doc", NULL, NULL, 9 },			/* VitePress */
 	{ "div", "sl-markdown-content", NULL, NULL, 9 },	/* Starlight */
 	{ "section", NULL, "main-content", NULL, 9 },		/* rustdoc */
-	{ "div", "body", NULL, NULL, 9 },			/* Sphinx */
+	{ "div", "body", NULL, "main", 9 },			/* Sphinx */
 	{ "div", "contents", NULL, NULL, 9 },			/* Doxygen */
 	{ "div", "md-content", NULL, NULL, 7 },			/* MkDocs Material */
 	{ "div", "document", NULL, NULL, 7 },			/* Sphinx, Read the Docs */

@@ -81,6 +81,10 @@ test_themes(void)
 		    "</div></div><div class=\"contents\"><div class=\"textblock\"><h1>Intro"
 		    "</h1><p>KEEP text.</p></div></div><hr class=\"footer\"/><address class=\""
 		    "footer\">CHROME</address></body></html>" },
+		{ "docutils", "<html><body><div class=\"document\" id=\"t\"><h1 class=\"title\">"
+		    "Intro</h1><div class=\"contents topic\" id=\"contents\"><p class=\""
+		    "topic-title\">CHROME</p><ul><li>CHROME</li></ul></div><p>KEEP text.</p>"
+		    "<div class=\"body\">more</div></div></body></html>" },
 		{ "bare", "<html><body><header>CHROME</header><nav>CHROME</nav><h1 id=\"intro"
 		    "\">Intro</h1><p>KEEP text.</p><aside>CHROME</aside><footer>CHROME"
 		    "</footer></body></html>" },
