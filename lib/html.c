@@ -72,7 +72,9 @@ static const struct hw_tag {
 	{ "menu", HK_UL }, { "meta", HK_DROP }, { "nav", HK_DROP },
 	{ "noscript", HK_DROP }, { "object", HK_DROP }, { "ol", HK_OL },
 	{ "option", HK_DROP }, { "p", HK_BLOCK }, { "picture", HK_DROP },
-	{ "plaintext", HK_PRE }, { "pre", HK_PRE }, { "script", HK_DROP },
+	{ "plaintext", HK_PRE }, { "pre", HK_PRE },
+	{ "rustdoc-breadcrumbs", HK_DROP }, { "rustdoc-search", HK_DROP },
+	{ "rustdoc-toolbar", HK_DROP }, { "script", HK_DROP },
 	{ "section", HK_SECTION }, { "select", HK_DROP }, { "source", HK_DROP },
 	{ "style", HK_DROP }, { "summary", HK_BLOCK }, { "svg", HK_DROP },
 	{ "table", HK_TABLE }, { "td", HK_CELL }, { "template", HK_DROP },
@@ -92,6 +94,7 @@ static const char *const hw_chrome[] = {
 	"bd-sidebar-secondary", "bd-toc", "breadcrumb", "breadcrumbs", "copybtn",
 	"edit-link", "edit-this-page", "hash-link", "header-anchor", "headerlink",
 	"hideme", "line-numbers-rows", "line-numbers-wrapper", "lineno", "linenos", "md-clipboard",
+	"out-of-band", "rustdoc-breadcrumbs", "sub-heading",
 	"md-content__button", "md-footer", "md-header", "md-nav", "md-search",
 	"md-sidebar", "md-source-file", "md-top", "navbar", "pagination-nav",
 	"prev-next", "related", "rightside", "rst-footer-buttons", "screen-reader-text",
@@ -323,6 +326,7 @@ hw_release(struct hw *w)
 	buf_release(&w->lab);
 	free(w->hid);
 	free(w->pendid);
+	free(w->first);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -466,6 +470,7 @@ hw_lang_of(const char *cls, char *out, size_t outsz)
 		"line-numbers", NULL };
 	static const char *const none[] = { "default", "none", "nohighlight", NULL };
 	static const char *const marks[] = { "sourcecode", "hljs", NULL };
+	static const char *const selfnamed[] = { "rust", NULL };
 	const char	*s = cls, *v = NULL, *bare = NULL;
 	size_t		 n, vn = 0, bn = 0, i;
 	int		 listed = 0;
@@ -489,6 +494,10 @@ hw_lang_of(const char *cls, char *out, size_t outsz)
 	if (v == NULL && listed && bare != NULL) {
 		v = bare;
 		vn = bn;
+	}
+	if (v == NULL && hw_list_has(cls, selfnamed)) {
+		v = "rust";	/* rustdoc: <pre class="rust rust-example-rendered"> */
+		vn = 4;
 	}
 	if (v == NULL || vn == 0 || vn >= outsz)
 		return 0;
@@ -782,6 +791,8 @@ hw_heading_end(struct hw *w)
 		rc = doc_build_heading_anchor(w->b, lv, w->inl.p, id);
 		free(w->pendid);
 		w->pendid = NULL;
+		if (rc == 0 && w->first == NULL && (w->first = strdup(w->b->title)) == NULL)
+			rc = -1;
 	}
 	free(w->hid);
 	w->hid = NULL;
@@ -1264,7 +1275,8 @@ html_head(xmlNode *root, char **title, char **site)
 /*
  * Trims the site name off a page title, in place: " - Site" (or " | ", " — ", " – ",
  * " · ", " :: ", " » ") when Site is the page's og:site_name, or the part after the
- * page's opening H1 when the title starts with that H1 and a separator.
+ * page's first heading when the title starts with it (ASCII case ignored: the title
+ * becomes the heading's text) and a separator.
  */
 static void
 html_title_trim(char *t, const char *h1, const char *site)
@@ -1282,7 +1294,8 @@ html_title_trim(char *t, const char *h1, const char *site)
 			return;
 		}
 		if (h1 != NULL && (sl = strlen(h1)) > 0 && tl > sl + k &&
-		    strncmp(t, h1, sl) == 0 && strncmp(t + sl, seps[i], k) == 0) {
+		    strncasecmp(t, h1, sl) == 0 && strncmp(t + sl, seps[i], k) == 0) {
+			memcpy(t, h1, sl);	/* as the heading writes it */
 			t[sl] = '\0';
 			return;
 		}
@@ -1406,7 +1419,7 @@ html_walk_page(htmlDocPtr doc, struct docb *b, char **title)
 	if (hw_flush(&w) == -1)
 		goto out;
 	if (*title != NULL)
-		html_title_trim(*title, b->first_h1, site);
+		html_title_trim(*title, w.first, site);
 	rc = 0;
 out:
 	hw_release(&w);

@@ -38,6 +38,7 @@ struct hw {
 	const char		*label;		/* put before the next text ("Note: "), or NULL */
 	int			 heading;	/* level of the open heading, 0 outside one */
 	int			 hlevel;	/* level of the last h1-h6 */
+	char			*first;		/* the text of the first heading */
 	xmlNode			*sigdt;		/* the open API signature (a dt heading) */
 	int			 sigdd;		/* open descriptions of signatures */
 	char			*hid;		/* the open heading's own id */

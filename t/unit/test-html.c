@@ -69,9 +69,11 @@ test_themes(void)
 		    "sl-markdown-content\"><p>KEEP text.</p></div><footer>CHROME</footer>"
 		    "</div></main></body></html>" },
 		{ "rustdoc", "<html><body><nav class=\"sidebar\">CHROME</nav><main><section "
-		    "id=\"main-content\" class=\"content\"><div class=\"main-heading\"><h1>"
-		    "Intro</h1><span class=\"out-of-band\"><a class=\"src\" href=\"s\">"
-		    "CHROME</a></span></div><details class=\"toggle top-doc\" open><summary "
+		    "id=\"main-content\" class=\"content\"><div class=\"main-heading\"><div "
+		    "class=\"rustdoc-breadcrumbs\"><a href=\"i\">CHROME</a></div><h1>"
+		    "Intro</h1><rustdoc-toolbar>CHROME</rustdoc-toolbar><span class=\""
+		    "sub-heading\"><span class=\"since\">CHROME</span> \xc2\xb7 <a class=\"src\""
+		    " href=\"s\">CHROME</a></span></div><details class=\"toggle top-doc\" open><summary "
 		    "class=\"hideme\"><span>Expand description</span></summary><div class=\""
 		    "docblock\"><p>KEEP text.</p></div></details></section></main>"
 		    "</body></html>" },
@@ -153,6 +155,9 @@ test_anchors(void)
 	    "content=\"Acme Docs\"></head><body><main><p>x</p></main></body></html>";
 	const char	*notitle = "<html><body><main><h1>Heading one</h1><p>x</p>"
 	    "</main></body></html>";
+	const char	*book = "<html><head><title>What is Ownership? - The Book</title></head>"
+	    "<body><main><h2 id=\"own\">What Is Ownership?</h2><p>x</p><h3>Rules</h3><p>y</p>"
+	    "</main></body></html>";
 
 	if (page("anchors", src, &d) == 0) {
 		is_str(d.title, "Install", "<title> trimmed to the H1 it starts with");
@@ -170,6 +175,13 @@ test_anchors(void)
 	}
 	if (page("site", site, &d) == 0) {
 		is_str(d.title, "Guide", "the og:site_name suffix is trimmed");
+		doc_release(&d);
+	}
+	if (page("book", book, &d) == 0) {
+		is_str(d.title, "What Is Ownership?", "the title trimmed to the first heading, "
+		    "whatever its level and letter case");
+		is_str(s_title(sec(&d, "Rules")) != NULL ? sec(&d, "Rules")->breadcrumb : NULL,
+		    "What Is Ownership? > Rules", "so the breadcrumb does not repeat it");
 		doc_release(&d);
 	}
 	if (page("docs/notitle.html", notitle, &d) == 0) {
@@ -218,9 +230,11 @@ test_code(void)
 	    "language-go\"><code><span class=\"token-line\"><span class=\"token plain\">"
 	    "x := 1</span><br></span><span class=\"token-line\"><span class=\"token plain\">"
 	    "y := 2</span></span><span class=\"token-line\">z := 3</span></code></pre></div>"
-	    /* 9: no language */
+	    /* 9: rustdoc names the language with a bare class */
+	    "<pre class=\"rust rust-example-rendered\"><code>let x = 1;</code></pre>"
+	    /* 10: no language */
 	    "<pre>plain\ttext</pre>"
-	    /* 10: Sphinx highlight-default is no language */
+	    /* 11: Sphinx highlight-default is no language */
 	    "<div class=\"highlight-default\"><div class=\"highlight\"><pre>x</pre></div></div>"
 	    "</main></body></html>";
 	static const char *const want[][2] = {
@@ -233,6 +247,7 @@ test_code(void)
 		{ "c", "int a;\nint b;" },
 		{ "js", "let a\n\nlet b" },
 		{ "go", "x := 1\ny := 2\nz := 3" },
+		{ "rust", "let x = 1;" },
 		{ "", "plain\ttext" },
 		{ "", "x" },
 	};
