@@ -512,7 +512,10 @@ hw_lang_of(const char *cls, char *out, size_t outsz)
 	return 1;
 }
 
-/* The language of a pre: the classes of its code child, its own, then its wrappers'. */
+/*
+ * The language of a pre: the classes of its (first) code child, its own, then its
+ * wrappers'.
+ */
 static void
 hw_pre_lang(xmlNode *pre, char *out, size_t outsz)
 {
@@ -521,8 +524,8 @@ hw_pre_lang(xmlNode *pre, char *out, size_t outsz)
 
 	out[0] = '\0';
 	for (c = pre->children; c != NULL; c = c->next)
-		if (c->type == XML_ELEMENT_NODE) {
-			if (hw_is(c, "code") && hw_lang_of(hw_attr(c, "class"), out, outsz))
+		if (hw_is(c, "code")) {
+			if (hw_lang_of(hw_attr(c, "class"), out, outsz))
 				return;
 			break;
 		}
@@ -603,6 +606,10 @@ hw_pre_enter(void *arg, xmlNode *n)
 		if (buf_addc(c, '\n') == -1)
 			return -1;
 	}
+	/* a second code element of the pre (Node.js: ESM, then CommonJS) starts a line */
+	if (hw_is(n, "code") && c->len > 0 && c->p[c->len - 1] != '\n' &&
+	    buf_addc(c, '\n') == -1)
+		return -1;
 	return HW_DESCEND;
 }
 
@@ -809,8 +816,8 @@ hw_a(struct hw *w, xmlNode *n)
 	if (id == NULL || *id == '\0')
 		id = hw_attr(n, "name");
 	if (id != NULL && *id != '\0') {
-		if (w->heading > 0 && w->hid == NULL)
-			return hw_set(&w->hid, id);
+		if (w->heading > 0 && w->hid == NULL && hw_set(&w->hid, id) == -1)
+			return -1;
 		if (w->heading == 0 && n->children == NULL)
 			return hw_set(&w->pendid, id);
 	}

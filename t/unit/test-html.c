@@ -149,6 +149,8 @@ test_anchors(void)
 	    "<a id=\"before\"></a><h2>After an anchor</h2><p>d</p>"
 	    "<h2>Plain <code>slug</code></h2><p>e</p>"
 	    "<h3><a name=\"inner\"></a>Inner</h3><p>f</p>"
+	    "<h2>Node<span><a class=\"mark\" href=\"#node\" id=\"node-id\">#</a></span></h2>"
+	    "<p>g</p>"
 	    "</section></div></body></html>";
 	const char	*site =
 	    "<html><head><title>Guide | Acme Docs</title><meta property=\"og:site_name\" "
@@ -168,8 +170,9 @@ test_anchors(void)
 		    "the id of an empty anchor just before");
 		is_str(s_anchor(sec(&d, "Plain `slug`")), "plain-slug", "else the slug");
 		is_str(s_anchor(sec(&d, "Inner")), "inner", "an anchor inside the heading");
+		is_str(s_anchor(sec(&d, "Node")), "node-id", "a permalink's id, its '#' not text");
 		is_str(s_text(sec(&d, "Install")), "a", "the permalink is not text");
-		is_str(d.nsecs > 5 ? d.secs[5].breadcrumb : NULL,
+		is_str(s_title(sec(&d, "Inner")) != NULL ? sec(&d, "Inner")->breadcrumb : NULL,
 		    "Install > Plain `slug` > Inner", "breadcrumbs");
 		doc_release(&d);
 	}
@@ -232,9 +235,12 @@ test_code(void)
 	    "y := 2</span></span><span class=\"token-line\">z := 3</span></code></pre></div>"
 	    /* 9: rustdoc names the language with a bare class */
 	    "<pre class=\"rust rust-example-rendered\"><code>let x = 1;</code></pre>"
-	    /* 10: no language */
+	    /* 10: Node.js: a checkbox first, two code elements */
+	    "<pre class=\"with-9-chars\"><input type=\"checkbox\"><code class=\"language-js "
+	    "mjs\">import a;</code><code class=\"language-js cjs\">require(a);</code></pre>"
+	    /* 11: no language */
 	    "<pre>plain\ttext</pre>"
-	    /* 11: Sphinx highlight-default is no language */
+	    /* 12: Sphinx highlight-default is no language */
 	    "<div class=\"highlight-default\"><div class=\"highlight\"><pre>x</pre></div></div>"
 	    "</main></body></html>";
 	static const char *const want[][2] = {
@@ -248,6 +254,7 @@ test_code(void)
 		{ "js", "let a\n\nlet b" },
 		{ "go", "x := 1\ny := 2\nz := 3" },
 		{ "rust", "let x = 1;" },
+		{ "js", "import a;\nrequire(a);" },
 		{ "", "plain\ttext" },
 		{ "", "x" },
 	};
