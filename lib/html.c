@@ -96,7 +96,8 @@ static const char *const hw_chrome[] = {
 	"hideme", "line-numbers-rows", "line-numbers-wrapper", "lineno", "linenos", "md-clipboard",
 	"out-of-band", "rustdoc-breadcrumbs", "sub-heading",
 	"md-content__button", "md-footer", "md-header", "md-nav", "md-search",
-	"md-sidebar", "md-source-file", "md-top", "navbar", "pagination-nav",
+	"md-sidebar", "md-source-file", "md-top", "nav", "nav-panel", "navbar", "navheader",
+	"navfooter", "pagination-nav",
 	"prev-next", "related", "rightside", "rst-footer-buttons", "screen-reader-text",
 	"searchbox", "sidebar", "skip-link", "sl-anchor-link", "sphinxsidebar",
 	"sr-only", "srclink", "src", "theme-doc-breadcrumbs", "theme-doc-footer",
@@ -456,9 +457,9 @@ hw_code(struct hw *w, const char *lang, const char *title, const char *s, size_t
 
 /*
  * The language named by one class list: language-X, lang-X, highlight-X (Sphinx, GitHub's
- * highlight-source-X), or the word after sourceCode / hljs (Pandoc, highlight.js). Copies it
- * lowercased into out; 1 when the list names one (out may be "" for default, none and
- * nohighlight), else 0.
+ * highlight-source-X), the word after sourceCode / hljs (Pandoc, highlight.js), or rust
+ * (rustdoc). Copies it lowercased into out; 1 when the list names one (out may be "" for
+ * default, none and nohighlight), else 0.
  */
 static int
 hw_lang_of(const char *cls, char *out, size_t outsz)
@@ -1257,6 +1258,20 @@ html_child(xmlNode *n, const char *name)
 	return NULL;
 }
 
+/* Squeezes s (may be NULL) in place, no-break spaces counted as spaces (as in text). */
+static void
+html_squeeze(char *s)
+{
+	char	*p;
+
+	for (p = s; p != NULL && (p = strstr(p, "\xc2\xa0")) != NULL; p++) {
+		p[0] = ' ';
+		p[1] = ' ';
+	}
+	if (s != NULL)
+		doc_squeeze(s);
+}
+
 /* The text of <title> (squeezed) and the og:site_name of the head; malloc'd or NULL. */
 static void
 html_head(xmlNode *root, char **title, char **site)
@@ -1268,13 +1283,12 @@ html_head(xmlNode *root, char **title, char **site)
 	for (c = head != NULL ? head->children : NULL; c != NULL; c = c->next) {
 		if (hw_is(c, "title") && *title == NULL) {
 			*title = (char *)xmlNodeGetContent(c);
-			if (*title != NULL)
-				doc_squeeze(*title);
+			html_squeeze(*title);
 		} else if (hw_is(c, "meta") && *site == NULL && (v = hw_attr(c,
 		    "property")) != NULL && strcmp(v, "og:site_name") == 0 &&
 		    (v = hw_attr(c, "content")) != NULL && *v != '\0') {
-			if ((*site = strdup(v)) != NULL)
-				doc_squeeze(*site);
+			*site = strdup(v);
+			html_squeeze(*site);
 		}
 	}
 }

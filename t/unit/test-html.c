@@ -87,6 +87,12 @@ test_themes(void)
 		    "Intro</h1><div class=\"contents topic\" id=\"contents\"><p class=\""
 		    "topic-title\">CHROME</p><ul><li>CHROME</li></ul></div><p>KEEP text.</p>"
 		    "<div class=\"body\">more</div></div></body></html>" },
+		{ "texinfo", "<html><body><div class=\"section-level-extent\" id=\"B\"><div "
+		    "class=\"nav-panel\"><p>CHROME</p></div><h3>B</h3><p>KEEP text.</p></div><hr>"
+		    "<div class=\"nav-panel\">CHROME</div></body></html>" },
+		{ "docbook", "<html><body><div class=\"navheader\"><table><tr><td>CHROME</td>"
+		    "</tr></table></div><div class=\"chapter\"><h1>C</h1><p>KEEP text.</p></div>"
+		    "<div class=\"navfooter\">CHROME</div></body></html>" },
 		{ "bare", "<html><body><header>CHROME</header><nav>CHROME</nav><h1 id=\"intro"
 		    "\">Intro</h1><p>KEEP text.</p><aside>CHROME</aside><footer>CHROME"
 		    "</footer></body></html>" },
@@ -119,7 +125,8 @@ test_chrome(void)
 	    "<div hidden>CHROME</div><p aria-hidden=\"true\">CHROME</p>"
 	    "<div style=\"display: none\">CHROME</div><div role=\"navigation\">CHROME</div>"
 	    "<div class=\"toc\"><ul><li>CHROME</li></ul></div>"
-	    "<div id=\"searchbox\">CHROME</div><div class=\"sidebar\">CHROME</div><span class=\"sr-only\">CHROME</span>"
+	    "<div id=\"searchbox\">CHROME</div><div class=\"sidebar\">CHROME</div>"
+	    "<span class=\"sr-only\">CHROME</span>"
 	    "<p>three <a href=\"https://github.com/x/edit/main/a.md\">Edit this page</a></p>"
 	    "<p><a href=\"#x\">\xc2\xb6</a>four <a href=\"#four\">see four</a></p>"
 	    "<p>five<img src=\"i.png\" alt=\"CHROME\"></p>"
@@ -153,8 +160,9 @@ test_anchors(void)
 	    "<p>g</p>"
 	    "</section></div></body></html>";
 	const char	*site =
-	    "<html><head><title>Guide | Acme Docs</title><meta property=\"og:site_name\" "
-	    "content=\"Acme Docs\"></head><body><main><p>x</p></main></body></html>";
+	    "<html><head><title>Guide\xc2\xa0" "Book | Acme Docs</title><meta property=\""
+	    "og:site_name\" content=\"Acme Docs\"></head><body><main><p>x</p></main>"
+	    "</body></html>";
 	const char	*notitle = "<html><body><main><h1>Heading one</h1><p>x</p>"
 	    "</main></body></html>";
 	const char	*book = "<html><head><title>What is Ownership? - The Book</title></head>"
@@ -177,7 +185,8 @@ test_anchors(void)
 		doc_release(&d);
 	}
 	if (page("site", site, &d) == 0) {
-		is_str(d.title, "Guide", "the og:site_name suffix is trimmed");
+		is_str(d.title, "Guide Book", "the og:site_name suffix is trimmed, a no-break "
+		    "space is a space");
 		doc_release(&d);
 	}
 	if (page("book", book, &d) == 0) {
