@@ -108,7 +108,8 @@ static const char *const hw_chrome[] = {
 
 /* Ids of page chrome. */
 static const char *const hw_chrome_ids[] = {
-	"breadcrumbs", "navbar", "searchbox", "sidebar", "toc", "table-of-contents", NULL
+	"banner", "breadcrumbs", "navbar", "searchbox", "sidebar", "toc", "table-of-contents",
+	"table_of_contents", NULL
 };
 
 /* ARIA roles of page chrome. */
@@ -908,6 +909,18 @@ hw_admon_end(struct hw *w)
 	return 0;
 }
 
+/* 1 when an h1 is a child of n (a header that holds the page's title is content). */
+static int
+hw_has_h1(xmlNode *n)
+{
+	xmlNode	*c;
+
+	for (c = n->children; c != NULL; c = c->next)
+		if (hw_is(c, "h1"))
+			return 1;
+	return 0;
+}
+
 /*
  * MathML: its TeX source (the annotation KaTeX and MathJax keep) when it has one, else
  * the text of its elements.
@@ -953,7 +966,7 @@ hw_enter(void *arg, xmlNode *n)
 	case HK_DROP:
 		return HW_SKIP;
 	case HK_HEADER:
-		return w->dropheader ? HW_SKIP : hw_flush(w);
+		return w->dropheader && !hw_has_h1(n) ? HW_SKIP : hw_flush(w);
 	case HK_SECTION:
 		if (hw_flush(w) == -1)
 			return -1;
