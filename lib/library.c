@@ -21,6 +21,7 @@
 
 #include "ctxd.h"
 #include "entry.h"
+#include "sources/backend.h"
 #include "validate.h"
 
 #define URL_MAX		2048	/* longest repoUrl */
@@ -472,6 +473,7 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
     const char *library_id)
 {
 	sqlite3_stmt	*st = NULL;
+	const struct backend_ops *ops = NULL;
 	char		*host = NULL, *dir = NULL, *parent, msg[600];
 	long long	 nsnippets = 0, ndocs = 0;
 	size_t		 i;
@@ -484,8 +486,8 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		return -1;
 	}
 	jobs_log(db, job_id, "info", "deleting library %s", library_id);
-	if (sqlite3_prepare_v2(db, "SELECT host, total_documents, total_snippets FROM "
-	    "libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT host, total_documents, total_snippets, "
+	    "source_type FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -493,6 +495,8 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		host = strdup((const char *)sqlite3_column_text(st, 0));
 		ndocs = sqlite3_column_int64(st, 1);
 		nsnippets = sqlite3_column_int64(st, 2);
+		if (sqlite3_column_text(st, 3) != NULL)
+			ops = backend_lookup((const char *)sqlite3_column_text(st, 3));
 	}
 	sqlite3_finalize(st);
 	st = NULL;
@@ -518,6 +522,12 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		*parent = '\0';
 		if (rmdir(dir) == -1)
 			break;
+	}
+	/* What the source's back end keeps (a website's links file). */
+	if (ops != NULL && ops->forget != NULL && ops->forget(datadir, library_id) == -1) {
+		snprintf(msg, sizeof(msg), "the files the %s source of %s keeps could not be "
+		    "removed; the worker log has the details", ops->type, library_id);
+		goto fail;
 	}
 	if (db_begin(db) == -1)
 		goto dberr;

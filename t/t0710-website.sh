@@ -236,4 +236,17 @@ like "$(_sql "SELECT message FROM jobs WHERE id = $job;")" "could not fetch http
 is "$(fixtures_requests | wc -l)" 0 "... and nothing was requested"
 ctxd_admin settings set fetch.allowed_networks "$CTXD_TEST_NETWORKS" >/dev/null
 
+# --- delete: the library's links file goes with it ------------------------------------------
+links=$DATA_DIR/crawl/$(printf '%s' "$MD" | sha256sum | cut -d' ' -f1).links
+test -s "$links"
+ok $? "the crawl kept its links file for the next run's 304 pages"
+is "$(http DELETE "$BASE/api/libraries${MD}" -H "$A")" 202 "delete the library: 202"
+for ((i = 0; i < 100; i++)); do
+	[ "$(_sql "SELECT count(*) FROM libraries WHERE id = '$MD';")" = 0 ] && break
+	sleep 0.1
+done
+is "$(_sql "SELECT count(*) FROM libraries WHERE id = '$MD';")" 0 "... it is deleted"
+test ! -e "$links"
+ok $? "... and so is its links file"
+
 done_testing

@@ -56,24 +56,8 @@ like "$(ask "$MK" "How do I deploy my docs to GitHub Pages?")" "Source: $FIX_MKD
 
 # the bench questions (bench/questions/website.json): an expected page among the first five
 # sources, and the expected tokens in the answer
-while IFS= read -r rec; do
-	qid=$(jq -r .id <<<"$rec")
-	case $(jq -r .corpus <<<"$rec") in
-	websites/typer) lib=$TY base=$FIX_TYPER ;;
-	*) lib=$MK base=$FIX_MKDOCS ;;
-	esac
-	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$lib" \
-	    --data-urlencode "query=$(jq -r .q <<<"$rec")" >/dev/null
-	http_body >"$T/answer.txt"
-	top5=$(grep '^Source: ' "$T/answer.txt" | head -5 | sed "s|^Source: $base||; s|#.*||")
-	grep -qxF "$(jq -r '.files[0]' <<<"$rec")" <<<"$top5"
-	ok $? "$qid: the expected page is among the first five sources"
-	for tok in $(jq -r '.must_contain[] | @sh' <<<"$rec"); do
-		tok=$(eval "printf '%s' $tok")
-		grep -qF -- "$tok" "$T/answer.txt"
-		ok $? "$qid: the answer contains $tok"
-	done
-done < <(jq -c '.[]' "$top_srcdir/bench/questions/website.json")
+bench_questions website.json websites/typer "$TY" "$FIX_TYPER"
+bench_questions website.json websites/mkdocs "$MK" "$FIX_MKDOCS"
 
 # --- maxPages ------------------------------------------------------------------------------
 fixtures_requests_reset

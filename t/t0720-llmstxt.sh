@@ -60,28 +60,6 @@ add() {	# add URL [EXTRA JSON FIELDS]: POST the source, print its library id
 }
 joblog() { _sql "SELECT group_concat(level || ': ' || line, char(10)) FROM job_log WHERE job_id = (SELECT max(id) FROM jobs WHERE library_id = '$1');"; }
 docs() { _sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '$1' ORDER BY path);"; }
-# The bench questions of this fixture (bench/questions/llmstxt.json): an expected document
-# among the first five sources, the expected tokens in the answer.
-bench_questions() {	# bench_questions CORPUS LIBID ORIGIN
-	local rec q f hit tok
-	while IFS= read -r rec; do
-		q=$(jq -r .q <<<"$rec")
-		http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$2" \
-		    --data-urlencode "query=$q" >/dev/null
-		http_body >"$T/answer.txt"
-		top5=$(sed -n "s|^Source: $3/||p" "$T/answer.txt" | head -5 | sed 's|#.*||')
-		hit=1
-		for f in $(jq -r '.files[]' <<<"$rec"); do
-			grep -qxF "$f" <<<"$top5" && hit=0
-		done
-		ok $hit "$(jq -r .id <<<"$rec"): an expected document is among the first five sources"
-		[ $hit -eq 0 ] || diag "top 5 for '$q':" "$top5"
-		for tok in $(jq -r '.must_contain[]' <<<"$rec"); do
-			grep -qF -- "$tok" "$T/answer.txt"
-			ok $? "$(jq -r .id <<<"$rec"): the answer contains $tok"
-		done
-	done < <(jq -c --arg c "$1" '.[] | select(.corpus == $c)' "$top_srcdir/bench/questions/llmstxt.json")
-}
 ask() {	# ask LIBID QUERY: the first Source of the text answer
 	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$1" \
 	    --data-urlencode "query=$2" >/dev/null
@@ -113,7 +91,7 @@ like "$(ask "$ID" "How do I install the llms_txt2ctx CLI in my terminal?")" "^$F
 ask "$ID" "A proposal that those interested in providing LLM-friendly content" >/dev/null
 grep -q "Source: $FIX_ORG/llms.txt" "$T/http.body"
 ok $? "the index's summary is a snippet of its own"
-bench_questions llmstxt-org "$ID" "$FIX_ORG"
+bench_questions llmstxt.json llmstxt-org "$ID" "$FIX_ORG"
 
 # --- re-index: conditional GET, 304s -----------------------------------------------------
 fixtures_requests_reset

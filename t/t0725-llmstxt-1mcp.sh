@@ -19,28 +19,6 @@ F=$FIX_1MCP
 
 joblog() { _sql "SELECT group_concat(level || ': ' || line, char(10)) FROM job_log WHERE job_id = $1;"; }
 ndocs() { _sql "SELECT count(*) FROM documents WHERE library_id = '$1';"; }
-# The bench questions of this fixture (bench/questions/llmstxt.json): an expected document
-# among the first five sources, the expected tokens in the answer.
-bench_questions() {	# bench_questions CORPUS LIBID ORIGIN
-	local rec q f hit tok
-	while IFS= read -r rec; do
-		q=$(jq -r .q <<<"$rec")
-		http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$2" \
-		    --data-urlencode "query=$q" >/dev/null
-		http_body >"$T/answer.txt"
-		top5=$(sed -n "s|^Source: $3/||p" "$T/answer.txt" | head -5 | sed 's|#.*||')
-		hit=1
-		for f in $(jq -r '.files[]' <<<"$rec"); do
-			grep -qxF "$f" <<<"$top5" && hit=0
-		done
-		ok $hit "$(jq -r .id <<<"$rec"): an expected document is among the first five sources"
-		[ $hit -eq 0 ] || diag "top 5 for '$q':" "$top5"
-		for tok in $(jq -r '.must_contain[]' <<<"$rec"); do
-			grep -qF -- "$tok" "$T/answer.txt"
-			ok $? "$(jq -r .id <<<"$rec"): the answer contains $tok"
-		done
-	done < <(jq -c --arg c "$1" '.[] | select(.corpus == $c)' "$top_srcdir/bench/questions/llmstxt.json")
-}
 ask() {	# ask LIBID QUERY: the first Source of the text answer
 	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$1" \
 	    --data-urlencode "query=$2" >/dev/null
@@ -85,7 +63,7 @@ like "$(ask "$ID" "How do I run 1MCP in a Docker container?")" "^$F/guide/instal
     "a query about Docker finds the installation page"
 like "$(ask "$ID" "serverDefaults shared defaults for every MCP server")" "^$F/reference/mcp-servers#" \
     "a query about serverDefaults finds the reference page"
-bench_questions 1mcp "$ID" "$F"
+bench_questions llmstxt.json 1mcp "$ID" "$F"
 
 # --- maxPages bounds the requests --------------------------------------------------------
 fixtures_requests_reset

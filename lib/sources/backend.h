@@ -114,6 +114,11 @@ struct backend_ops {
 			    char *err, size_t errsz);
 	/* Frees ctx->priv (may be NULL). */
 	void		(*release)(struct backend_ctx *);
+	/*
+	 * Removes what the back end keeps in datadir for a library being deleted (NULL:
+	 * nothing). 0, or -1 when something could not be removed (logged).
+	 */
+	int		(*forget)(const char *datadir, const char *library_id);
 };
 
 /* The back end of a source type, NULL when there is none. */

@@ -167,4 +167,5 @@ const struct backend_ops backend_git = {
 	gitsrc_fetch,
 	gitsrc_load,
 	gitsrc_release,
+	NULL,			/* the clone is removed by library_delete_run */
 };

@@ -851,4 +851,5 @@ const struct backend_ops backend_llmstxt = {
 	llmsrc_fetch,
 	NULL,
 	llmsrc_release,
+	NULL,
 };

@@ -496,10 +496,11 @@ out:
 
 const struct backend_ops backend_openapi = {
 	"openapi",
-	"content hash",
+	"content version",
 	0,
 	openapisrc_validate,
 	openapisrc_fetch,
+	NULL,
 	NULL,
 	NULL,
 };

@@ -580,16 +580,39 @@ website_sitemaps(struct website *w)
 
 /* ------------------------------------------------------------------ the pages */
 
-/* The links file of the library: DATA_DIR/crawl/<sha256 of the library id>.links. */
+/* The links file of a library: DATA_DIR/crawl/<sha256 of the library id>.links. */
 static char *
-website_links_file(const struct website *w)
+website_links_path(const char *datadir, const char *library_id)
 {
 	char	 h[65], *p = NULL;
 
-	crypto_sha256_hex(w->c->library_id, strlen(w->c->library_id), h);
-	if (asprintf(&p, "%s/crawl/%s.links", w->c->datadir, h) == -1)
+	crypto_sha256_hex(library_id, strlen(library_id), h);
+	if (asprintf(&p, "%s/crawl/%s.links", datadir, h) == -1)
 		return NULL;
 	return p;
+}
+
+static char *
+website_links_file(const struct website *w)
+{
+	return website_links_path(w->c->datadir, w->c->library_id);
+}
+
+/* A deleted library's links file goes with it. */
+static int
+website_forget(const char *datadir, const char *library_id)
+{
+	char	*p;
+	int	 rc = 0;
+
+	if ((p = website_links_path(datadir, library_id)) == NULL)
+		return -1;
+	if (unlink(p) == -1 && errno != ENOENT) {
+		log_err("%s: %s: %s", __func__, p, strerror(errno));
+		rc = -1;
+	}
+	free(p);
+	return rc;
 }
 
 /*
@@ -1109,4 +1132,5 @@ const struct backend_ops backend_website = {
 	website_fetch,
 	NULL,
 	NULL,
+	website_forget,
 };

@@ -1386,4 +1386,5 @@ const struct backend_ops backend_wiki = {
 	wiki_fetch,
 	NULL,
 	wiki_release,
+	NULL,
 };

@@ -13,6 +13,11 @@
 #                                   "IF-MODIFIED-SINCE" "AUTHORIZATION-PRESENT(0/1)"
 #                                   "USER-AGENT"
 #   fixtures_requests_reset         empty the access log (between runs of a test)
+#   bench_questions QFILE CORPUS LIBID ORIGIN
+#                                   the questions of bench/questions/QFILE over a
+#                                   library, as TAP (below)
+#   bench_questions QFILE CORPUS LIBID ORIGIN
+#                                   the questions of bench/questions/QFILE over a library, as TAP
 #
 # $FIXTURES is the fixtures folder. Sites get nginx's own ETag, Last-Modified and
 # conditional GET (If-None-Match / If-Modified-Since give 304). .md is text/markdown,
@@ -151,3 +156,29 @@ FIXCONF_1MCP='
 	location ~ ^/llms[^/]*\.txt$ { root '"$FIXTURES"'/llmstxt/1mcp/docs/public; }
 	location ~ /$ { try_files ${uri}index.md =404; }
 	location / { try_files $uri.md =404; }'
+
+# bench_questions QFILE CORPUS LIBID ORIGIN: ask LIBID each question of bench/questions/QFILE
+# whose corpus is CORPUS (GET /api/v2/context, text) and test, as TAP, that one of its
+# `files` is among the first five Sources (ORIGIN, the fragment and a leading '/' taken off
+# both sides) and that the answer holds every `must_contain` token.
+bench_questions() {
+	local qfile=$top_srcdir/bench/questions/$1 corpus=$2 lib=$3 origin=$4 rec qid f hit tok top5
+	[ -r "$qfile" ] || bail_out "bench_questions: no $qfile"
+	while IFS= read -r rec; do
+		qid=$(jq -r .id <<<"$rec")
+		http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$lib" \
+		    --data-urlencode "query=$(jq -r .q <<<"$rec")" >/dev/null
+		http_body >"$T/answer.txt"
+		top5=$(sed -n "s|^Source: $origin||p" "$T/answer.txt" | head -5 | sed 's|#.*||; s|^/||')
+		hit=1
+		while IFS= read -r f; do
+			grep -qxF -- "${f#/}" <<<"$top5" && hit=0
+		done < <(jq -r '.files[]' <<<"$rec")
+		ok $hit "$qid: an expected document is among the first five sources"
+		[ $hit -eq 0 ] || diag "top 5 for $qid:" "$top5"
+		while IFS= read -r tok; do
+			grep -qF -- "$tok" "$T/answer.txt"
+			ok $? "$qid: the answer contains $tok"
+		done < <(jq -r '.must_contain[]' <<<"$rec")
+	done < <(jq -c --arg c "$corpus" '.[] | select(.corpus == $c)' "$qfile")
+}

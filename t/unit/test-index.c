@@ -80,7 +80,7 @@ mem_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errs
 
 /* Eager: fetch loads every document, so there is no load. */
 static const struct backend_ops mem_ops = {
-	"mem", "commit", 1, NULL, mem_fetch, NULL, NULL,
+	"mem", "commit", 1, NULL, mem_fetch, NULL, NULL, NULL,
 };
 
 static sqlite3 *db;
@@ -133,7 +133,7 @@ web_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errs
 }
 
 static const struct backend_ops web_ops = {
-	"web", "content version", 0, NULL, web_fetch, NULL, NULL,
+	"web", "content version", 0, NULL, web_fetch, NULL, NULL, NULL,
 };
 
 /* The integer or text of a one-value query with a text ?1. */
