@@ -149,6 +149,29 @@ is "$(gitops_last .state)" done "v3 synced"
 is "$(count unchanged),$(count updated),$(count created)" "2,0,0" "matching entries untouched"
 is "$(jobs_of /corpora/requests)" 2 "no new job for requests"
 
+# An invalid manifest (an unknown type, a field of another type): the whole sync is
+# rejected with errors naming file, line and column; nothing changes.
+njobs=$(_sql "SELECT count(*) FROM jobs")
+gitops_push <<YAML >/dev/null
+repos:
+  - url: $REQ
+    folders: [docs]
+    maxPages: 10
+  - url: https://docs.example.com/
+    type: site
+YAML
+is "$(reconcile 0)" 202 "reconcile an invalid manifest"
+gitops_run
+is "$(gitops_last .state)" failed "the sync is rejected"
+like "$(gitops_last .message)" 'not valid \(2 errors\); nothing was changed' "and says nothing changed"
+like "$(gitops_last '.errors[0]')" "^repos.yaml:4:5: field 'maxPages' is not a field of a git" \
+    "the first error names file, line and column"
+like "$(gitops_last '.errors[1]')" "^repos.yaml:6:11: field 'type' must be one of" \
+    "the second one too"
+is "$(_sql "SELECT count(*) FROM jobs")" "$njobs" "no job queued"
+is "$(_sql "SELECT last_commit FROM gitops_state")" "$c3" "the processed commit stays the last valid one"
+is "$(_sql "SELECT count(*) FROM libraries WHERE gitops = 1")" 2 "the libraries are untouched"
+
 # v4 drops axum: prune off keeps it (reported), prune on deletes it.
 gitops_push <<YAML >/dev/null
 repos:
