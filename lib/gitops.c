@@ -327,9 +327,9 @@ gitops_write(sqlite3 *db, const char *id, const char *host, const struct gitops_
 
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (exists ? db_run(db, "UPDATE libraries SET url = ?2, source_type = ?3, branch = "
-	    "?4, settings = ?5, title = ?6, description = ?7, updated_at = ?8 WHERE id = ?1",
-	    "tttttttt", id, w->url, w->type, w->branch, w->settings, w->title,
-	    w->description, now) : db_run(db, "INSERT INTO libraries (id, lib_no, url, "
+	    "?4, settings = ?5, title = ?6, description = ?7, updated_at = ?8, host = ?9 "
+	    "WHERE id = ?1", "ttttttttt", id, w->url, w->type, w->branch, w->settings,
+	    w->title, w->description, now, host) : db_run(db, "INSERT INTO libraries (id, lib_no, url, "
 	    "source_type, branch, settings, title, description, created_at, updated_at, "
 	    "host, gitops) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
 	    "libraries), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, 1)", "ttttttttt", id, w->url,
@@ -436,15 +436,14 @@ gitops_prune(sqlite3 *db, struct gitops_sync *s, const struct manifest *m, int p
  * configuration processed (gitops_state). Nothing is written unless all of it is.
  */
 static int
-gitops_apply(sqlite3 *db, const char *datadir, struct gitops_sync *s,
-    const struct manifest *m, const char *config)
+gitops_apply(sqlite3 *db, struct gitops_sync *s, const struct manifest *m,
+    const char *config)
 {
 	size_t		 i;
 	int		 wiki_ok, prune;
 
 	wiki_ok = settings_is_set(db, "wiki.site_url") && settings_is_set(db, "wiki.token");
 	prune = settings_get_bool(db, "gitops.prune", 0);
-	(void)datadir;
 	if (db_begin(db) == -1)
 		return -1;
 	for (i = 0; i < m->n; i++)
@@ -657,7 +656,7 @@ gitops_sync_run(sqlite3 *db, const char *datadir, struct gitops_sync *s, char *m
 		    m.nerrors + m.more_errors);
 		goto out;
 	}
-	if (gitops_apply(db, datadir, s, &m, config.p) == -1) {
+	if (gitops_apply(db, s, &m, config.p) == -1) {
 		snprintf(msg, msgsz, "the sync could not be written; the worker log has "
 		    "the details");
 		goto out;
