@@ -33,30 +33,34 @@ gitsrc_validate(const char *settings, char *err, size_t errsz)
 	return 0;
 }
 
-/*
- * Git credentials for the repository's host: the GitHub-type token for the GitHub-type
- * host, the GitLab-type token for the GitLab-type host, none elsewhere. *kind is set to
- * "github", "gitlab" or "other".
- */
-static void
-gitsrc_credentials(struct backend_ctx *c, char **user, char **token, const char **kind)
+int
+gitsrc_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+    char **user, char **token, const char **kind)
 {
-	char	*gh = settings_get(c->db, c->datadir, "git.github.host");
-	char	*gl = settings_get(c->db, c->datadir, "git.gitlab.host");
+	char	*gh = settings_get(db, datadir, "git.github.host");
+	char	*gl = settings_get(db, datadir, "git.gitlab.host");
 
 	*user = *token = NULL;
 	*kind = "other";
-	if (gh != NULL && strcmp(gh, c->host) == 0) {
+	if (gh != NULL && strcmp(gh, host) == 0) {
 		*kind = "github";
-		*token = settings_get(c->db, c->datadir, "git.github.token");
+		*token = settings_get(db, datadir, "git.github.token");
 		*user = strdup("x-access-token");
-	} else if (gl != NULL && strcmp(gl, c->host) == 0) {
+	} else if (gl != NULL && strcmp(gl, host) == 0) {
 		*kind = "gitlab";
-		*token = settings_get(c->db, c->datadir, "git.gitlab.token");
+		*token = settings_get(db, datadir, "git.gitlab.token");
 		*user = strdup("oauth2");
 	}
 	free(gh);
 	free(gl);
+	return *token != NULL && **token != '\0' ? 1 : 0;
+}
+
+/* The credentials of the repository's host (gitsrc_host_credentials). */
+static void
+gitsrc_credentials(struct backend_ctx *c, char **user, char **token, const char **kind)
+{
+	gitsrc_host_credentials(c->db, c->datadir, c->host, user, token, kind);
 }
 
 /* Files of the commit into out, and what the web addresses of files start with. */
