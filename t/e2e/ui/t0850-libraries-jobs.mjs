@@ -39,6 +39,16 @@ async function watchJob(page, want, seconds, seen) {
 	return state;
 }
 
+// shot(page, name): the screenshots, and no page wider than a 360 px screen.
+async function shot(page, name) {
+	await t.shot(page, name);
+	const vp = page.viewportSize();
+	await page.setViewportSize({ width: 360, height: 740 });
+	const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+	await page.setViewportSize(vp);
+	check(wide <= 360, `${name} fits a 360 px screen (${wide} px wide)`);
+}
+
 // The status line of a form row (the one with data-field=name).
 const fieldStatus = (page, name) => page.locator(`[data-field="${name}"] .field-status`);
 
@@ -111,11 +121,12 @@ async function addAndWatch(page) {
 	check(partial.length >= 2, `the progress bar moved while the job ran (${[...seen].join(", ")})`);
 	check(await page.locator("#job-progress progress").evaluate((b) => b.value === b.max), "and is full when done");
 	check(/documents parsed/.test(await page.locator("#job-counts").textContent()), "the counts say what was parsed");
+	await page.locator("table.log").filter({ hasText: /indexed commit/ }).waitFor();
 	const levels = await page.locator("table.log tbody tr td:nth-child(2)").allTextContents();
 	check(levels.length > 2 && levels.every((l) => ["info", "warning", "error"].includes(l.trim())), "the log shows its lines with levels");
 	check(await page.locator("table.log tbody tr time").count() === levels.length, "and times");
 	check(await page.locator("#cancel-job").count() === 0, "a finished job offers no cancel");
-	await t.shot(page, "uilib-job");
+	await shot(page, "uilib-job");
 	return jobId;
 }
 
@@ -131,7 +142,7 @@ async function library(page, id) {
 	await page.getByLabel("Filter", { exact: true }).fill("REQUESTS");
 	check(await row.isVisible() && await page.locator('tr[data-lib="/gitops/managed"]').count() === 0, "and shows what does");
 	await page.getByLabel("Filter", { exact: true }).fill("");
-	await t.shot(page, "uilib-libraries");
+	await shot(page, "uilib-libraries");
 
 	await row.getByRole("link").first().click();
 	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
@@ -166,14 +177,15 @@ async function library(page, id) {
 	check(answer === direct && answer.length > 100, "and exactly the text an agent receives");
 	check(Number(meta.split(" ")[0].replace(/,/g, "")) === Math.ceil(new TextEncoder().encode(answer).length / 4),
 	    "its token count is the server's");
-	await t.shot(page, "uilib-library");
+	await shot(page, "uilib-library");
 
 	await page.getByRole("button", { name: "Re-index" }).click();
 	const queued = page.locator("main .field-status").filter({ hasText: /Re-indexing is queued \(job \d+\)/ });
 	check(await queued.waitFor().then(() => true, () => false), "Re-index queues a job and says so");
 	await queued.getByRole("link", { name: "Follow it" }).click();
 	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index job is done");
-	check(/already indexed/.test(await page.locator("table.log").textContent()), "its log says the commit was already indexed");
+	check(await page.locator("table.log").filter({ hasText: /is already indexed/ }).waitFor().then(() => true, () => false),
+	    "its log says the commit was already indexed");
 }
 
 async function cancelAndDelete(page) {
@@ -194,7 +206,7 @@ async function cancelAndDelete(page) {
 	await go(page, "#/jobs");
 	await page.locator("table.jobs tbody tr").nth(2).waitFor();
 	check(await page.locator("table.jobs tbody tr").count() === 3, "the jobs list shows the three jobs");
-	await t.shot(page, "uilib-jobs");
+	await shot(page, "uilib-jobs");
 
 	const libLink = page.locator("table.jobs tbody tr").first().locator("td a").first();
 	const libId = (await libLink.textContent()).trim();
