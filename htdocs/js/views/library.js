@@ -165,6 +165,7 @@ function tryBox(lib) {
 	    placeholder: "How do I …?", maxlength: 500 });
 	const budget = el("input", { type: "text", inputmode: "numeric", id: "try-tokens", autocomplete: "off",
 	    placeholder: "5000" });
+	const key = el("input", { type: "password", id: "try-key", autocomplete: "off", spellcheck: "false" });
 	const out = el("div", { "aria-live": "polite", id: "try-answer" });
 	const submit = el("button", { type: "submit" }, "Ask");
 	const form = el("form", { on: { submit: async (ev) => {
@@ -181,20 +182,27 @@ function tryBox(lib) {
 		clear(out, el("p", { class: "muted" }, "Asking…"));
 		const t0 = performance.now();
 		try {
-			const res = await api.request("GET", "/api/v2/context?" + p, { headers: { Accept: "text/plain" } });
+			const headers = { Accept: "text/plain" };
+			if (key.value.trim() !== "")
+				headers.Authorization = "Bearer " + key.value.trim();
+			const res = await api.request("GET", "/api/v2/context?" + p, { headers });
 			const text = await res.text();
 			const ms = Math.round(performance.now() - t0);
 			const tokens = res.headers.get("X-Ctxd-Tokens");
 			clear(out, el("p", { class: "muted", id: "try-meta" }, `${tokens !== null ? num(tokens) : "?"} tokens · ${ms} ms`),
 			    el("pre", { class: "answer", tabindex: "0", "aria-label": "The answer as an agent receives it" }, text));
 		} catch (e) {
-			clear(out, el("p", { class: "error", role: "alert" }, e.message));
+			clear(out, el("p", { class: "error", role: "alert" }, e.message +
+			    (e.status === 401 ? " Agents need a key here: MCP authentication is required (Settings > Permissions). Paste one of your API keys above." : "")));
+			if (e.status === 401)
+				key.focus();
 		} finally {
 			submit.disabled = false;
 		}
 	} } },
 	    field("Question", question, "What a coding agent would ask about this library."),
 	    field("Token budget (optional)", budget, "The most tokens the answer may hold, as an agent's tokens parameter (default 5000)."),
+	    field("API key (optional)", key, "Only when MCP authentication is required: sent as an agent sends it, never stored."),
 	    el("div", { class: "actions" }, submit));
 	return el("section", { class: "panel", "aria-labelledby": "try-h" }, el("h2", { id: "try-h" }, "Try a question"),
 	    el("p", { class: "help" }, "Shows exactly the text an agent receives from this library, its size in tokens and the time it took."),

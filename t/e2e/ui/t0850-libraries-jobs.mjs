@@ -177,6 +177,25 @@ async function library(page, id) {
 	check(answer === direct && answer.length > 100, "and exactly the text an agent receives");
 	check(Number(meta.split(" ")[0].replace(/,/g, "")) === Math.ceil(new TextEncoder().encode(answer).length / 4),
 	    "its token count is the server's");
+
+	// With MCP authentication required, an agent (and the box) needs a key.
+	execFileSync("sqlite3", [DB, "INSERT OR REPLACE INTO settings (name, value, updated_at) VALUES " +
+	    "('perm.require_mcp_auth', 'true', '2026-01-01T00:00:00Z')"]);
+	await page.getByRole("button", { name: "Ask" }).click();
+	const refused = page.locator("#try-answer .error");
+	check(await refused.waitFor().then(() => true, () => false) && /key/.test(await refused.textContent()),
+	    "with MCP authentication required, the box says a key is needed");
+	const keyPage = await page.context().newPage();
+	await keyPage.goto("/#/keys");
+	await keyPage.getByLabel("Key name", { exact: true }).fill("try box");
+	await keyPage.getByRole("button", { name: "Create API key" }).click();
+	const apiKey = await keyPage.locator("#new-key-value").inputValue();
+	await keyPage.close();
+	await page.getByLabel("API key (optional)", { exact: true }).fill(apiKey);
+	await page.getByRole("button", { name: "Ask" }).click();
+	check(await page.locator("#try-meta").waitFor().then(() => true, () => false) &&
+	    await page.locator("pre.answer").textContent() === answer, "with a key it answers the same text");
+	execFileSync("sqlite3", [DB, "DELETE FROM settings WHERE name = 'perm.require_mcp_auth'"]);
 	await shot(page, "uilib-library");
 
 	await page.getByRole("button", { name: "Re-index" }).click();
