@@ -255,9 +255,10 @@ function value(r) {
 // The server's other names of the form's fields (a git entry's url is checked as repoUrl).
 const ALIASES = { repoUrl: "url" };
 
-// serverField(message, rows): the row a server error names ("field 'maxDepth' ..."), or null.
+// serverField(message, rows): the row a server error names ("field 'maxDepth' ...", "field
+// 'pageUrls[2]' ..."), or null.
 function serverField(message, rows) {
-	for (const m of message.matchAll(/'([A-Za-z]+)'/g)) {
+	for (const m of message.matchAll(/'([A-Za-z]+)(?:\[\d+\])?'/g)) {
 		const name = ALIASES[m[1]] || m[1];
 		const r = rows.find((x) => x.field.name === name);
 		if (r)
