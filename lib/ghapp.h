@@ -1,0 +1,81 @@
+/*
+ * ghapp.h: the GitHub-type App connection (Settings > Integrations): the RS256 JWT the App
+ * signs with its private key, installation access tokens minted with it and cached
+ * (sealed) in the database until shortly before they expire, the git credentials of a
+ * repository on the GitHub-type host (the App's token, else the personal token), and the
+ * webhook signature (X-Hub-Signature-256) check.
+ *
+ * Settings: git.github.app_id, git.github.app_private_key (PEM, sealed),
+ * git.github.app_installation_id (blank: looked up for the repository),
+ * git.github.api_url (blank: derived from git.github.host), git.github.webhook_secret.
+ * Every API request goes through lib/fetch.c under the address policy of
+ * fetch.allowed_networks, with the JWT and the tokens registered as secrets.
+ */
+#ifndef GHAPP_H
+#define GHAPP_H
+
+#include <stddef.h>
+#include <time.h>
+
+struct sqlite3;
+
+#define GHAPP_JWT_PAST		60	/* iat: this many seconds ago (clock drift) */
+#define GHAPP_JWT_LIFE		540	/* exp: this many seconds from now (GitHub: <= 600) */
+#define GHAPP_TOKEN_MARGIN	300	/* a cached token is renewed this long before expiry */
+#define GHAPP_TOKEN_MAX		255	/* longest installation token accepted */
+#define GHAPP_ANSWER_MAX	(256 * 1024)	/* cap of an API answer */
+#define GHAPP_TIMEOUT_MS	20000L	/* deadline of one API request */
+
+/*
+ * The App's JWT: base64url({"alg":"RS256","typ":"JWT"}) "." base64url({"iat": now - 60,
+ * "exp": now + 540, "iss": "APP_ID"}) "." base64url(RSASSA-PKCS1-v1_5 SHA-256 signature)
+ * with the RSA private key pem. malloc'd, or NULL with the reason in err (never the key).
+ */
+char	*ghapp_jwt(const char *app_id, const char *pem, time_t now, char *err,
+	    size_t errsz);
+
+/* HMAC-SHA256 of body under secret, 32 bytes into mac. */
+void	 ghapp_hmac(const char *secret, const void *body, size_t len,
+	    unsigned char mac[32]);
+/*
+ * 1 when header (the X-Hub-Signature-256 value, "sha256=" and 64 hex digits) is the
+ * HMAC-SHA256 of body under secret, compared in constant time; 0 otherwise (NULL, wrong
+ * shape or wrong MAC).
+ */
+int	 ghapp_signature_ok(const char *secret, const void *body, size_t len,
+	    const char *header);
+
+/*
+ * The REST API base of the GitHub-type host, without a trailing slash, into out:
+ * git.github.api_url when set, else https://api.github.com for github.com and
+ * https://HOST/api/v3 (GitHub Enterprise Server) for another host. 0, or -1 (too long).
+ */
+int	 ghapp_api_base(struct sqlite3 *, const char *datadir, char *out, size_t sz);
+
+/* 1 when the App is configured (App id and private key set), else 0. */
+int	 ghapp_configured(struct sqlite3 *, const char *datadir);
+
+/*
+ * An installation access token of the App for the repository at url (its last two path
+ * segments are owner/repo, used only when git.github.app_installation_id is blank) into
+ * *token (malloc'd): the cached one while it has more than GHAPP_TOKEN_MARGIN seconds
+ * left, else a new one (POST /app/installations/{id}/access_tokens), cached sealed.
+ * 0 with *token; 1 when the App is not configured (*token NULL); -1 with err naming the
+ * URL and HTTP status (never a credential).
+ */
+int	 ghapp_installation_token(struct sqlite3 *, const char *datadir, const char *url,
+	    char **token, char *err, size_t errsz);
+
+/*
+ * The git credentials for the repository at url on host ("host[:port]"): on the
+ * GitHub-type host (git.github.host) user "x-access-token" and the App's installation
+ * token, else the personal token git.github.token; on the GitLab-type host user "oauth2"
+ * and git.gitlab.token; none elsewhere. *kind is "github", "gitlab" or "other". *user and
+ * *token are malloc'd or NULL. When the App is configured but no token could be had, the
+ * reason goes to note (else note is ""), and the personal token is used.
+ */
+void	 ghapp_git_credentials(struct sqlite3 *, const char *datadir, const char *url,
+	    const char *host, char **user, char **token, const char **kind, char *note,
+	    size_t notesz);
+
+#endif
