@@ -8,9 +8,11 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <json.h>
@@ -32,12 +34,15 @@ ghapp_b64_pair(const char *a, const char *b)
 	char	*eb = util_b64url_encode((const unsigned char *)b, strlen(b));
 	struct buf out;
 
+	char	*res = NULL;
+
 	buf_init(&out);
-	if (ea == NULL || eb == NULL || buf_printf(&out, "%s.%s", ea, eb) == -1)
-		buf_release(&out);
+	if (ea != NULL && eb != NULL && buf_printf(&out, "%s.%s", ea, eb) == 0)
+		res = buf_detach(&out);
+	buf_release(&out);
 	free(ea);
 	free(eb);
-	return buf_detach(&out);
+	return res;
 }
 
 /* RS256 signature of msg with the RSA key of pem, base64url (malloc'd), or NULL + err. */
@@ -80,7 +85,7 @@ out:
 char *
 ghapp_jwt(const char *app_id, const char *pem, time_t now, char *err, size_t errsz)
 {
-	char		 payload[128], *head = NULL, *sig = NULL;
+	char		 payload[128], *head = NULL, *sig = NULL, *jwt = NULL;
 	long		 id;
 	struct buf	 b;
 
@@ -104,10 +109,13 @@ ghapp_jwt(const char *app_id, const char *pem, time_t now, char *err, size_t err
 		goto out;
 	if (buf_printf(&b, "%s.%s", head, sig) == -1)
 		snprintf(err, errsz, "out of memory");
+	else
+		jwt = buf_detach(&b);
 out:
+	buf_release(&b);
 	free(head);
 	free(sig);
-	return buf_detach(&b);
+	return jwt;
 }
 
 void
@@ -402,4 +410,85 @@ ghapp_git_credentials(sqlite3 *db, const char *datadir, const char *url,
 	}
 	free(gh);
 	free(gl);
+}
+
+/* 1 when url names the same host and /owner/repo as want_host and want_id. */
+static int
+ghapp_same_repo(json_object *repo, const char *key, const char *want_host,
+    const char *want_id)
+{
+	json_object	*v;
+	char		 id[512], host[256], err[256];
+
+	if (!json_object_object_get_ex(repo, key, &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    library_id_from_url(json_object_get_string(v), id, sizeof(id), host,
+	    sizeof(host), err, sizeof(err)) == -1)
+		return 0;
+	return strcasecmp(host, want_host) == 0 && strcasecmp(id, want_id) == 0;
+}
+
+/* The string member key of o, or NULL. */
+static const char *
+ghapp_str(json_object *o, const char *key)
+{
+	json_object	*v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+enum ghapp_push
+ghapp_push_match(const char *body, size_t len, const char *repo_url, const char *branch,
+    char *why, size_t whysz)
+{
+	json_tokener	*tok = NULL;
+	json_object	*o = NULL, *repo = NULL, *del;
+	enum ghapp_push	 rc = GHAPP_PUSH_IGNORE;
+	char		 id[512], host[256], err[256];
+	const char	*ref, *want;
+
+	if (len > INT32_MAX || (tok = json_tokener_new()) == NULL ||
+	    (o = json_tokener_parse_ex(tok, body, (int)len)) == NULL ||
+	    json_tokener_get_parse_end(tok) != len || !json_object_is_type(o, json_type_object)) {
+		snprintf(why, whysz, "the payload is not a JSON object");
+		rc = GHAPP_PUSH_BAD;
+		goto out;
+	}
+	ref = ghapp_str(o, "ref");
+	if (!json_object_object_get_ex(o, "repository", &repo) ||
+	    !json_object_is_type(repo, json_type_object) || ref == NULL) {
+		snprintf(why, whysz, "the payload has no repository and ref");
+		rc = GHAPP_PUSH_BAD;
+		goto out;
+	}
+	if (repo_url == NULL || *repo_url == '\0' || library_id_from_url(repo_url, id,
+	    sizeof(id), host, sizeof(host), err, sizeof(err)) == -1) {
+		snprintf(why, whysz, "no GitOps manifest repository is configured");
+		goto out;
+	}
+	if (!ghapp_same_repo(repo, "clone_url", host, id) &&
+	    !ghapp_same_repo(repo, "html_url", host, id)) {
+		snprintf(why, whysz, "a push to another repository than the manifest's");
+		goto out;
+	}
+	want = branch != NULL && *branch != '\0' ? branch : ghapp_str(repo, "default_branch");
+	if (want == NULL || strncmp(ref, "refs/heads/", 11) != 0 ||
+	    strcmp(ref + 11, want) != 0) {
+		snprintf(why, whysz, "a push to another branch than the manifest's");
+		goto out;
+	}
+	if (json_object_object_get_ex(o, "deleted", &del) && json_object_get_boolean(del)) {
+		snprintf(why, whysz, "the manifest's branch was deleted");
+		goto out;
+	}
+	snprintf(why, whysz, "a push to the manifest's branch");
+	rc = GHAPP_PUSH_SYNC;
+out:
+	json_object_put(o);
+	if (tok != NULL)
+		json_tokener_free(tok);
+	return rc;
 }

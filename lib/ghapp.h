@@ -78,4 +78,21 @@ void	 ghapp_git_credentials(struct sqlite3 *, const char *datadir, const char *u
 	    const char *host, char **user, char **token, const char **kind, char *note,
 	    size_t notesz);
 
+/* What a webhook delivery asks for (ghapp_push_match). */
+enum ghapp_push {
+	GHAPP_PUSH_SYNC,	/* a push to the manifest repository's branch: sync */
+	GHAPP_PUSH_IGNORE,	/* anything else: acknowledged, ignored (why says) */
+	GHAPP_PUSH_BAD		/* not a JSON object of a push event (why says) */
+};
+
+/*
+ * Decides on a push event's payload (body, len bytes): GHAPP_PUSH_SYNC when its
+ * repository is repo_url (the same host and owner/repo, case-insensitive, ".git" and
+ * slashes aside; tried with the payload's clone_url and html_url) and its ref is
+ * refs/heads/BRANCH, BRANCH being branch or, when branch is "", the payload's
+ * repository.default_branch; a deleted branch is ignored. why gets a short reason.
+ */
+enum ghapp_push ghapp_push_match(const char *body, size_t len, const char *repo_url,
+	    const char *branch, char *why, size_t whysz);
+
 #endif
