@@ -86,4 +86,10 @@ void	 account_users_get(struct http_req *, void *);		/* GET /api/users/{name} */
 void	 account_users_patch(struct http_req *, void *);	/* PATCH */
 void	 account_users_delete(struct http_req *, void *);	/* DELETE */
 
+/* ------------------------------------------------------------------ admin_gitops.c */
+
+void	 admin_gitops_status(struct http_req *, void *);	/* GET /api/gitops/status */
+void	 admin_gitops_config(struct http_req *, void *);	/* PUT /api/gitops/config */
+void	 admin_gitops_reconcile(struct http_req *, void *);	/* POST /api/gitops/reconcile */
+
 #endif

@@ -387,29 +387,24 @@ out:
 	return rc;
 }
 
-void
+int
 ghapp_git_credentials(sqlite3 *db, const char *datadir, const char *url,
     const char *host, char **user, char **token, const char **kind, char *note,
     size_t notesz)
 {
-	char	*gh = settings_get(db, datadir, "git.github.host");
-	char	*gl = settings_get(db, datadir, "git.gitlab.host");
+	char	*app = NULL;
+	int	 rc;
 
-	*user = *token = NULL;
-	*kind = "other";
 	*note = '\0';
-	if (gh != NULL && strcmp(gh, host) == 0) {
-		*kind = "github";
-		if (ghapp_installation_token(db, datadir, url, token, note, notesz) != 0)
-			*token = settings_get(db, datadir, "git.github.token");
-		*user = strdup("x-access-token");
-	} else if (gl != NULL && strcmp(gl, host) == 0) {
-		*kind = "gitlab";
-		*token = settings_get(db, datadir, "git.gitlab.token");
-		*user = strdup("oauth2");
-	}
-	free(gh);
-	free(gl);
+	rc = gitsrc_host_credentials(db, datadir, host, user, token, kind);
+	if (strcmp(*kind, "github") != 0 ||
+	    ghapp_installation_token(db, datadir, url, &app, note, notesz) != 0)
+		return rc;
+	if (*token != NULL)
+		explicit_bzero(*token, strlen(*token));
+	free(*token);
+	*token = app;
+	return 1;
 }
 
 /* 1 when url names the same host and /owner/repo as want_host and want_id. */

@@ -67,14 +67,14 @@ int	 ghapp_installation_token(struct sqlite3 *, const char *datadir, const char 
 	    char **token, char *err, size_t errsz);
 
 /*
- * The git credentials for the repository at url on host ("host[:port]"): on the
- * GitHub-type host (git.github.host) user "x-access-token" and the App's installation
- * token, else the personal token git.github.token; on the GitLab-type host user "oauth2"
- * and git.gitlab.token; none elsewhere. *kind is "github", "gitlab" or "other". *user and
- * *token are malloc'd or NULL. When the App is configured but no token could be had, the
- * reason goes to note (else note is ""), and the personal token is used.
+ * The git credentials for the repository at url on host ("host[:port]"):
+ * gitsrc_host_credentials (the personal GitHub-type token, the GitLab-type token, or none
+ * elsewhere), except that on the GitHub-type host the App's installation token, when the
+ * App is configured and one can be had, replaces the personal token (user
+ * "x-access-token"). When the App is configured but gave no token, the reason goes to note
+ * (else note is ""). Returns 1 when a token is set, else 0 (as gitsrc_host_credentials).
  */
-void	 ghapp_git_credentials(struct sqlite3 *, const char *datadir, const char *url,
+int	 ghapp_git_credentials(struct sqlite3 *, const char *datadir, const char *url,
 	    const char *host, char **user, char **token, const char **kind, char *note,
 	    size_t notesz);
 

@@ -35,6 +35,29 @@ gitsrc_validate(const char *settings, char *err, size_t errsz)
 	return 0;
 }
 
+int
+gitsrc_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+    char **user, char **token, const char **kind)
+{
+	char	*gh = settings_get(db, datadir, "git.github.host");
+	char	*gl = settings_get(db, datadir, "git.gitlab.host");
+
+	*user = *token = NULL;
+	*kind = "other";
+	if (gh != NULL && strcmp(gh, host) == 0) {
+		*kind = "github";
+		*token = settings_get(db, datadir, "git.github.token");
+		*user = strdup("x-access-token");
+	} else if (gl != NULL && strcmp(gl, host) == 0) {
+		*kind = "gitlab";
+		*token = settings_get(db, datadir, "git.gitlab.token");
+		*user = strdup("oauth2");
+	}
+	free(gh);
+	free(gl);
+	return *token != NULL && **token != '\0' ? 1 : 0;
+}
+
 /* Files of the commit into out, and what the web addresses of files start with. */
 static int
 gitsrc_list(struct gitrepo *g, const char *url, const char *kind,
@@ -90,11 +113,12 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	jobs_log(c->db, c->job_id, "info", "fetching %s (branch %s)", c->url,
 	    *c->branch ? c->branch : "default");
 	/* The App's installation token on the GitHub-type host, else the personal one. */
-	ghapp_git_credentials(c->db, c->datadir, c->url, c->host, &user, &token, &kind,
-	    note, sizeof(note));
-	if (*note != '\0')
-		jobs_log(c->db, c->job_id, "warning", "GitHub App: %s; using %s", note,
-		    token != NULL ? "the personal token git.github.token" : "no token");
+	if (!ghapp_git_credentials(c->db, c->datadir, c->url, c->host, &user, &token,
+	    &kind, note, sizeof(note)) && *note != '\0')
+		jobs_log(c->db, c->job_id, "warning", "GitHub App: %s; using no token", note);
+	else if (*note != '\0')
+		jobs_log(c->db, c->job_id, "warning", "GitHub App: %s; using the personal "
+		    "token git.github.token", note);
 	if ((dir = library_repo_dir(c->datadir, c->host, c->library_id)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
