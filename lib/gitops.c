@@ -505,9 +505,9 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 	if (!ghapp_git_credentials(db, datadir, cf->url, host, &user, &token, &kind, note,
 	    sizeof(note))) {
 		snprintf(err, errsz, "no git credential is configured for %s, the host of "
-		    "the manifest repository %.500s: set git.github.token (git.github.host), "
+		    "the manifest repository %.300s: set git.github.token (git.github.host), "
 		    "the GitHub-type App (git.github.app_*) or git.gitlab.token "
-		    "(git.gitlab.host)%s%.300s", host, cf->url, *note ? "; the App: " : "", note);
+		    "(git.gitlab.host)%s%.200s", host, cf->url, *note ? "; the App: " : "", note);
 		goto out;
 	}
 	if ((top = util_path_join(datadir, "gitops")) == NULL ||
