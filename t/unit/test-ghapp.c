@@ -151,6 +151,32 @@ push(const char *json, const char *url, const char *branch, char *why, size_t sz
 	return ghapp_push_match(json, strlen(json), url, branch, why, sz);
 }
 
+/* Adversarial payloads: deep nesting is refused, a huge ref is compared once. */
+static void
+test_push_bounds(const char *repo)
+{
+	size_t		 n = 4 * 1024 * 1024, i;
+	char		*big = malloc(n + 200), why[128];
+	long long	 t0;
+
+	if (big == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		big[i] = '[';
+	t0 = util_now_ms();
+	is_int(ghapp_push_match(big, n, repo, "main", why, sizeof(why)), GHAPP_PUSH_BAD,
+	    "4 MB of '[': refused (json-c's depth limit)");
+	memcpy(big, "{\"ref\":\"refs/heads/", 19);
+	for (i = 19; i < n; i++)
+		big[i] = 'a';
+	snprintf(big + n - 100, 200, "\",\"repository\":{\"clone_url\":"
+	    "\"https://github.com/acme/manifest\"}}");
+	is_int(ghapp_push_match(big, strlen(big), repo, "main", why, sizeof(why)),
+	    GHAPP_PUSH_IGNORE, "a 4 MB ref: another branch");
+	ok(util_now_ms() - t0 < 5000, "both in linear time (%lld ms)", util_now_ms() - t0);
+	free(big);
+}
+
 static void
 test_push(void)
 {
@@ -189,6 +215,7 @@ test_push(void)
 	is_int(push("{\"ref\":", repo, "main", why, sizeof(why)), GHAPP_PUSH_BAD, "cut short");
 	is_int(ghapp_push_match(p, strlen(p) - 1, repo, "main", why, sizeof(why)),
 	    GHAPP_PUSH_BAD, "the length is respected");
+	test_push_bounds(repo);
 }
 
 int
