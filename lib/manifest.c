@@ -206,7 +206,12 @@ manifest_where(struct manifest_ctx *c, yaml_node_t *n, const char *err)
 	    (size_t)(e - q - 1) < sizeof(key)) {
 		memcpy(key, q + 1, (size_t)(e - q - 1));
 		key[e - q - 1] = '\0';
-		if ((v = manifest_get(c, n, key, &k)) != NULL)
+		/* The git validator names the URL 'repoUrl' whichever key was given. */
+		if ((v = manifest_get(c, n, key, &k)) == NULL &&
+		    (strcmp(key, "repoUrl") == 0 || strcmp(key, "url") == 0))
+			v = manifest_get(c, n, strcmp(key, "url") == 0 ? "repoUrl" : "url",
+			    &k);
+		if (v != NULL)
 			return strncmp(err, "unknown field", 13) == 0 ||
 			    strstr(err, "is not a field") != NULL ? &k->start_mark :
 			    &v->start_mark;

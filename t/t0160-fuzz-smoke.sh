@@ -164,6 +164,9 @@ done < <(find "$CORPORA/fixtures/openapi/learn-openapis" -type f \( -name '*.jso
 printf '\001a: &a [1]\nb: &a [*a, *a]\nc: &a [*a, *a]\nd: {<<: {x: 1}, y: *a}\n' >"$oa/aliases"
 smoke openapi 40 "$oa"/*
 
+# The GitOps manifest: every validation case (t/fuzz/seeds/manifest)
+smoke manifest 2000 "$top_srcdir"/t/fuzz/seeds/manifest/*.yaml
+
 # The webhook: push payloads and signatures (first byte: the configured branch)
 wh=$T/webhook
 mkdir -p "$wh"

@@ -111,7 +111,14 @@ repos:
   - url: $GITBASE/public/hand/made.git
 YAML
 )
-"$top_builddir/ctxd-worker" 2>>"$T/log/worker.log" &	# started late: the wait covers it
+# The worker (CTXD_WORKER is /bin/true) starts once the sync is queued; the wait covers it.
+(
+	for ((i = 0; i < 200; i++)); do
+		[ "$(_sql "SELECT count(*) FROM gitops_runs WHERE state = 'queued'")" -gt 0 ] && break
+		sleep 0.05
+	done
+	exec "$top_builddir/ctxd-worker" 2>>"$T/log/worker.log"
+) &
 wpid=$!
 is "$(reconcile 60)" 200 "reconcile waits for the sync and answers 200"
 wait "$wpid"
