@@ -39,7 +39,8 @@ static int	 settings_check_branch(const char *, char *, size_t);
 
 static const struct setting_def settings_defs[] = {
 	{ "git.github.token", SET_SECRET, NULL, 0, 0,
-	  "personal access token for repositories on the GitHub-type host", NULL },
+	  "personal access token for repositories on the GitHub-type host (the fallback "
+	  "when a GitHub-type App is set up but gives no token)", NULL },
 	{ "git.github.host", SET_HOST, "github.com", 0, 0,
 	  "host[:port] of the GitHub-type platform", NULL },
 	{ "git.gitlab.token", SET_SECRET, NULL, 0, 0,

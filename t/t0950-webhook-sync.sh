@@ -2,7 +2,9 @@
 # End to end: a push to the private manifest repository, delivered as a signed webhook,
 # queues a GitOps sync; ctxd-worker reads the manifest with the GitHub-type App's
 # installation token (no personal token is set: the stand-in mints it after verifying the
-# JWT) and adds the library; a second push syncs again with the cached token.
+# JWT) and adds the library; a second push syncs again with the cached token. Then the
+# manifest repository's host as the GitLab-type host: the sync reads it with the GitLab-type
+# token (none set: it fails and says so).
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/gitops.sh"
 require_cmd jq git nginx fcgiwrap node openssl
@@ -66,5 +68,28 @@ is "$(gitops_last .counts.updated)" 1 "the changed entry is updated"
 is "$(mints)" 1 "the cached token was used"
 is "$(_sql "SELECT count(*) FROM settings WHERE name = 'git.github.token'")" 0 \
     "no personal token was ever set"
+
+# The GitLab-type host: no App there, its token (user oauth2) reads the manifest.
+printf 'oauth2:%s\n' "$(openssl passwd -apr1 "$GIT_TOKEN")" >>"$T/gitnginx/htpasswd"
+ctxd_admin settings set git.github.host github.com >/dev/null
+ctxd_admin settings set git.gitlab.host "127.0.0.1:$GITPORT" >/dev/null
+c3=$(gitops_push <<YAML
+repos:
+  - url: $REQ
+    folders: [docs, src]
+YAML
+)
+is "$(http POST "$BASE/api/gitops/reconcile" -H "Authorization: Bearer $ADMIN")" 202 \
+    "a sync requested (GitLab-type host, no token)"
+gitops_run
+is "$(gitops_last .state)" failed "without the GitLab-type token the sync fails"
+like "$(gitops_last .message)" "no git credential .*127.0.0.1:$GITPORT" "and says why"
+printf '%s\n' "$GIT_TOKEN" | ctxd_admin settings set git.gitlab.token - >/dev/null
+is "$(http POST "$BASE/api/gitops/reconcile" -H "Authorization: Bearer $ADMIN")" 202 \
+    "a sync requested (GitLab-type token set)"
+gitops_run
+is "$(gitops_last .state)" done "the manifest is read with the GitLab-type token"
+is "$(gitops_last .manifestCommit)" "$c3" "at the pushed commit"
+is "$(mints)" 1 "the App is not asked for another host"
 
 done_testing
