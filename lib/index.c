@@ -218,7 +218,10 @@ index_start(struct index_run *r, int force)
 	return 0;
 }
 
-/* Validates the settings and fetches the source through its back end. */
+/*
+ * Validates the settings and fetches the source through its back end: 0, 1 when the job
+ * was cancelled while fetching, -1 when the run failed (both recorded).
+ */
 static int
 index_fetch(struct index_run *r, const struct backend_ops *ops)
 {
@@ -243,8 +246,15 @@ index_fetch(struct index_run *r, const struct backend_ops *ops)
 	r->ctx.max_fetch_mb = settings_get_long(r->db, r->datadir,
 	    "limits.max_repo_mb", 1024);
 	r->ctx.full = r->full;
-	if (ops->fetch(&r->ctx, &r->set, err, sizeof(err)) == -1)
+	r->ctx.deadline_ms = r->deadline_ms;
+	if (ops->fetch(&r->ctx, &r->set, err, sizeof(err)) == -1) {
+		/* a back end that stopped on the job's cancellation (backend_stop) */
+		if (jobs_cancel_point(&r->job)) {
+			index_cancel(r, "while fetching", 0);
+			return 1;
+		}
 		return index_fail(r, err);
+	}
 	if (backend_set_digest(&r->set) == -1)
 		return index_fail(r, "out of memory");
 	return 0;
@@ -827,10 +837,16 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 	const char	*at;
 	int		 c;
 
-	if (index_fetch(r, ops) == -1)
-		return -1;
+	if ((c = index_fetch(r, ops)) != 0)
+		return c == 1 ? 0 : -1;
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "after fetching", 0);
+	if (r->deadline_ms > 0 && util_now_ms() >= r->deadline_ms) {
+		snprintf(err, sizeof(err), "the job ran out of time while fetching: it may "
+		    "take %ld s (setting limits.job_timeout_s); nothing was written",
+		    r->timeout_s);
+		return index_fail(r, err);
+	}
 	if (!r->full && r->indexed_commit != NULL &&
 	    strcmp(r->indexed_commit, r->set.version) == 0)
 		return index_unchanged_run(r);

@@ -76,8 +76,22 @@ struct backend_ctx {
 	long		 max_fetch_mb;	/* limits.max_repo_mb */
 	int		 full;		/* the pipeline re-parses every document: no
 					 * conditional GET needed */
+	long long	 deadline_ms;	/* the job's deadline for fetching (util_now_ms
+					 * clock), 0: none */
 	void		*priv;		/* the back end's own, from fetch to release */
 };
+
+/*
+ * The back ends' check between requests: 1 when the job's cancellation was requested, 2
+ * when its deadline has passed, else 0. The pipeline's next check then ends the job; the
+ * back end stops fetching and says why in the job log.
+ */
+int	 backend_stop(struct backend_ctx *);
+/*
+ * The time a request may take now: timeout_ms, or what is left before the job's deadline
+ * when that is less (0 once it has passed).
+ */
+long	 backend_timeout(const struct backend_ctx *, long timeout_ms);
 
 /*
  * What the previous run stored for path (its content hash and HTTP validators), for a
