@@ -74,6 +74,8 @@ static const struct http_route web_routes[] = {
 	{ "POST", "/api/setup/{step}", ADMIN, "saving a setup step", admin_setup_save },
 	{ "POST", "/api/setup/{step}/skip", ADMIN, "saving a setup step",
 	    admin_setup_skip },
+	{ "POST", "/api/providers/test", ADMIN, "testing an AI provider",
+	    admin_providers_test },
 
 	/* ctxd-web(8), ADMIN API: libraries */
 	{ "GET", "/api/libraries", ADMIN, "listing the libraries", admin_libraries_list },

@@ -64,6 +64,10 @@ void	 admin_setup_get(struct http_req *, void *);		/* GET /api/setup */
 void	 admin_setup_save(struct http_req *, void *);		/* POST /api/setup/{step} */
 void	 admin_setup_skip(struct http_req *, void *);		/* POST .../{step}/skip */
 
+/* --------------------------------------------------------------- admin_providers.c */
+
+void	 admin_providers_test(struct http_req *, void *);	/* POST /api/providers/test */
+
 /* ------------------------------------------------------------------ admin_health.c */
 
 void	 admin_health_health(struct http_req *, void *);	/* GET /api/health */
