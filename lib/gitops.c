@@ -14,6 +14,7 @@
 
 #include "ctxd.h"
 #include "cron.h"
+#include "ghapp.h"
 #include "gitops.h"
 #include "manifest.h"
 #include "sources/backend.h"
@@ -491,7 +492,7 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 	struct gitrepo_entry *ents = NULL;
 	const char	*kind;
 	char		*user = NULL, *token = NULL, *plain = NULL, *top = NULL, *dir = NULL;
-	char		 id[512], host[256];
+	char		 id[512], host[256], note[512];
 	size_t		 n = 0, i;
 	int		 rc = -1;
 
@@ -499,10 +500,13 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 	if (library_id_from_url(cf->url, id, sizeof(id), host, sizeof(host), err,
 	    errsz) == -1)
 		goto out;
-	if (!gitsrc_host_credentials(db, datadir, host, &user, &token, &kind)) {
+	/* The GitHub-type App's installation token, else the host's token (lib/ghapp.c). */
+	if (!ghapp_git_credentials(db, datadir, cf->url, host, &user, &token, &kind, note,
+	    sizeof(note))) {
 		snprintf(err, errsz, "no git credential is configured for %s, the host of "
-		    "the manifest repository %.500s: set git.github.token (git.github.host) or "
-		    "git.gitlab.token (git.gitlab.host)", host, cf->url);
+		    "the manifest repository %.300s: set git.github.token (git.github.host), "
+		    "the GitHub-type App (git.github.app_*) or git.gitlab.token "
+		    "(git.gitlab.host)%s%.200s", host, cf->url, *note ? "; the App: " : "", note);
 		goto out;
 	}
 	if ((top = util_path_join(datadir, "gitops")) == NULL ||

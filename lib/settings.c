@@ -39,7 +39,8 @@ static int	 settings_check_branch(const char *, char *, size_t);
 
 static const struct setting_def settings_defs[] = {
 	{ "git.github.token", SET_SECRET, NULL, 0, 0,
-	  "personal access token for repositories on the GitHub-type host", NULL },
+	  "personal access token for repositories on the GitHub-type host (the fallback "
+	  "when a GitHub-type App is set up but gives no token)", NULL },
 	{ "git.github.host", SET_HOST, "github.com", 0, 0,
 	  "host[:port] of the GitHub-type platform", NULL },
 	{ "git.gitlab.token", SET_SECRET, NULL, 0, 0,
@@ -103,15 +104,21 @@ static const struct setting_def settings_defs[] = {
 	{ "ai.embed.model", SET_STRING, "", 0, 0, "embedding model name", NULL },
 	{ "ai.embed.base_url", SET_URL, "", 0, 0,
 	  "endpoint of a custom embedding service, or bedrock's runtime endpoint", NULL },
-	/* Admin API: integrations (stored only for now), setup wizard. */
+	/* Admin API: integrations (lib/ghapp.c), setup wizard. */
 	{ "git.github.app_id", SET_NUMBER, NULL, 1, 1000000000000000L,
-	  "GitHub-type App connection: App ID (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: App ID (the JWT's issuer; with the private key, "
+	  "the App's installation tokens replace git.github.token)", NULL },
 	{ "git.github.app_installation_id", SET_NUMBER, NULL, 1, 1000000000000000L,
-	  "GitHub-type App connection: installation ID (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: installation ID (blank: looked up for each "
+	  "repository)", NULL },
 	{ "git.github.app_private_key", SET_SECRET_TEXT, NULL, 0, 0,
-	  "GitHub-type App connection: private key, PEM (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: private key, PEM (RSA; signs the App's JWT)", NULL },
 	{ "git.github.webhook_secret", SET_SECRET, NULL, 0, 0,
-	  "GitHub-type App connection: webhook secret (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: webhook secret (checks X-Hub-Signature-256 of "
+	  "POST /api/webhooks/github)", NULL },
+	{ "git.github.api_url", SET_URL, "", 0, 0,
+	  "REST API base of the GitHub-type host (blank: https://api.github.com for "
+	  "github.com, https://HOST/api/v3 otherwise)", NULL },
 	{ "wiki.site_url", SET_URL, "", 0, 0,
 	  "wiki site of wiki sources: https://SITE for cloud, the base URL with its "
 	  "context path (https://HOST/confluence) for datacenter", NULL },

@@ -668,6 +668,19 @@ wiki_standin_start() {
 	WBASE=http://127.0.0.1:$WPORT
 }
 
+# github_standin_start ARGS...: start the GitHub App API stand-in (t/standin/github.js,
+# Node) on a free port with its options ARGS (--app-id, --public-key, --token,
+# --installation, --repos, --ttl; stopped at exit with the rest). Sets github_standin_pid,
+# GHPORT and GHBASE (http://127.0.0.1:GHPORT). Its log is $T/log/github-standin.log.
+github_standin_start() {
+	[ -n "$T" ] || ctxd_setup
+	_spawn "$T/log/github-standin.log" node "$top_srcdir/t/standin/github.js" 0 "$@"
+	github_standin_pid=$_spawned
+	GHPORT=$(_standin_port "$T/log/github-standin.log" "$github_standin_pid") ||
+	    bail_out "the GitHub stand-in did not start"
+	GHBASE=http://127.0.0.1:$GHPORT
+}
+
 # ------------------------------------------------------------------------------ accounts
 
 # ctxd_login USER PASSWORD [JAR]: sign in with POST /api/session; the session cookie goes to
