@@ -76,6 +76,8 @@ struct license {
  */
 enum license_status license_verify(const char *key, const unsigned char pub[32],
 	    time_t now, struct license *out);
+/* Formats t as the UTC date "YYYY-MM-DD"; -1 outside the years 1970..9999. */
+int	 license_format_date(time_t t, char out[11]);
 /*
  * For every long-running executable: verifies $LICENSE_KEY with the compiled-in key. On
  * failure prints one line to stderr ("prog: LICENSE_KEY is missing: ...", "... is
