@@ -127,7 +127,7 @@ db_user_version(sqlite3 *db, int *out)
 static int
 db_migrate(sqlite3 *db, const char *path)
 {
-	int	 v, target = sql_version;
+	int	 v, from, target = sql_version;
 	char	 pragma[64];
 
 	if (db_begin(db) == -1)
@@ -139,6 +139,7 @@ db_migrate(sqlite3 *db, const char *path)
 		    "build's version %d: install a newer ctxd", path, v, target);
 		goto fail;
 	}
+	from = v;
 	/* A new database gets the version 1 schema, then every migration. */
 	if (v == 0) {
 		if (db_exec(db, sql_schema) == -1)
@@ -150,6 +151,11 @@ db_migrate(sqlite3 *db, const char *path)
 			log_err("%s: migration to version %d failed", __func__, v + 1);
 			goto fail;
 		}
+	/* The history of the schema (sql/0005-h-deb.sql): a row for each change. */
+	if (from != target && db_run(db, "INSERT INTO schema_history (from_version, "
+	    "to_version, release, at) VALUES (?1, ?2, ?3, CAST(strftime('%s', 'now') AS "
+	    "INTEGER))", "iit", from, target, PACKAGE_VERSION) == -1)
+		goto fail;
 	/* PRAGMA takes no bound parameters; the value is our own integer. */
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", target);
 	if (db_exec(db, pragma) == -1 || db_commit(db) == -1)

@@ -159,8 +159,19 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 	    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
-	if (v == db_schema_version())
-		doctor_line(out, bad, 1, "database: schema version %d", v);
+	if (v == db_schema_version()) {
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sqlite3_prepare_v2(db, "SELECT from_version, release, date(at, "
+		    "'unixepoch') FROM schema_history ORDER BY id DESC LIMIT 1", -1, &st,
+		    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+			doctor_line(out, bad, 1, "database: schema version %d (from %d by "
+			    "ctxd %s on %s)", v, sqlite3_column_int(st, 0),
+			    (const char *)sqlite3_column_text(st, 1),
+			    (const char *)sqlite3_column_text(st, 2));
+		else
+			doctor_line(out, bad, 1, "database: schema version %d", v);
+	}
 	else if (v == -1)
 		doctor_line(out, bad, 0, "database %s: cannot be read: run ctxd-admin init "
 		    "as the user ctxd", path ? path : dir);
