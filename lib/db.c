@@ -123,6 +123,21 @@ db_user_version(sqlite3 *db, int *out)
 	return rc;
 }
 
+/* 1 when the database has the table schema_history (a build with sql/0005-h-deb.sql). */
+static int
+db_has_history(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	int		 has = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND "
+	    "name = 'schema_history'", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
+}
+
 /* Creates or upgrades the schema inside one transaction. */
 static int
 db_migrate(sqlite3 *db, const char *path)
@@ -152,7 +167,7 @@ db_migrate(sqlite3 *db, const char *path)
 			goto fail;
 		}
 	/* The history of the schema (sql/0005-h-deb.sql): a row for each change. */
-	if (from != target && db_run(db, "INSERT INTO schema_history (from_version, "
+	if (from != target && db_has_history(db) && db_run(db, "INSERT INTO schema_history (from_version, "
 	    "to_version, release, at) VALUES (?1, ?2, ?3, CAST(strftime('%s', 'now') AS "
 	    "INTEGER))", "iit", from, target, PACKAGE_VERSION) == -1)
 		goto fail;
