@@ -12,7 +12,13 @@
 
 [ "$(id -u)" -eq 0 ] || skip_all "installs a package: needs root"
 require_cmd dpkg-buildpackage dh lintian apt-get spawn-fcgi nginx runuser systemd-analyze jq
-if dpkg-query -W -f='${db:Status-Status}' ctxd 2>/dev/null | grep -q installed; then
+# pkg_status: dpkg's state of ctxd ("not-installed" when it has none).
+pkg_status() {
+	local st
+	st=$(dpkg-query -W -f='${db:Status-Status}' ctxd 2>/dev/null)
+	echo "${st:-not-installed}"
+}
+if [ "$(pkg_status)" != not-installed ]; then
 	skip_all "a ctxd package is installed on this machine: the test would replace it"
 fi
 getent passwd ctxd >/dev/null && skip_all "a user ctxd exists on this machine"
@@ -21,7 +27,10 @@ getent passwd ctxd >/dev/null && skip_all "a user ctxd exists on this machine"
 
 ctxd_setup
 gitserver_start
-APT=(apt-get -y -q -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confold)
+# The maintainer scripts find the installed programs on a system PATH (not the harness's,
+# which puts the build tree first).
+SYSPATH=/usr/sbin:/usr/bin:/sbin:/bin
+APT=(env PATH=$SYSPATH apt-get -y -q -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confold)
 LIB=/var/lib/ctxd
 RUN=/run/ctxd
 had_run=0
@@ -112,7 +121,7 @@ EOF
 # files and folders gone.
 pkg_cleanup() {
 	pkg_stop
-	if dpkg-query -W -f='${db:Status-Status}' ctxd 2>/dev/null | grep -Eq 'installed|config-files|unpacked'; then
+	if [ "$(pkg_status)" != not-installed ]; then
 		"${APT[@]}" purge ctxd >>"$T/log/apt.log" 2>&1 || dpkg --purge ctxd >/dev/null 2>&1 || true
 	fi
 	getent passwd ctxd >/dev/null && userdel ctxd 2>/dev/null
@@ -211,7 +220,7 @@ like "$out" 'LICENSE_KEY is missing' "no LICENSE_KEY: says why"
 # ---------------------------------------------------------------------- configure, serve
 PORT=$(pick_port) || bail_out "no free port"
 sed -i "s|^LICENSE_KEY=.*|LICENSE_KEY=$LICENSE_KEY|; s|^PORT=.*|PORT=127.0.0.1:$PORT|" /etc/default/ctxd
-dpkg-reconfigure -f noninteractive ctxd >>"$T/log/apt.log" 2>&1
+env PATH=$SYSPATH dpkg-reconfigure -f noninteractive ctxd >>"$T/log/apt.log" 2>&1
 ok $? "dpkg-reconfigure ctxd (a new PORT)"
 grep -Eq "^[[:space:]]*listen 127\\.0\\.0\\.1:$PORT;" /etc/nginx/sites-available/ctxd
 ok $? "the site follows PORT"
@@ -316,6 +325,6 @@ left=$(ls -d "$LIB" /etc/default/ctxd /etc/cron.d/ctxd /etc/nginx/sites-*/ctxd /
 is "$left" "" "purge leaves no file"
 getent passwd ctxd >/dev/null || getent group ctxd >/dev/null
 isnt $? 0 "purge removes the user and group ctxd"
-is "$(dpkg-query -W -f='${db:Status-Status}' ctxd 2>/dev/null)" not-installed "dpkg forgot ctxd"
+is "$(pkg_status)" not-installed "dpkg forgot ctxd"
 
 done_testing
