@@ -553,7 +553,8 @@ int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id
 int	 jobs_enqueue(struct sqlite3 *, const char *library_id, int force, long long *job_id);
 /*
  * Starts ctxd-worker (the sibling of the running executable, or $CTXD_WORKER) detached
- * from the caller: double fork, new session, stdio on /dev/null and DATA_DIR/worker.log.
+ * from the caller: double fork, new session, stdio on /dev/null and DATA_DIR/worker.log
+ * (stderr stays the journal when JOURNAL_STREAM says it is one).
  * The caller does not wait for it.
  */
 int	 jobs_spawn_worker(void);

@@ -512,7 +512,12 @@ jobs_spawn_worker(void)
 			if (fd > 2)
 				close(fd);
 		}
-		if ((fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT, 0640)) != -1) {
+		/*
+		 * Under systemd (JOURNAL_STREAM set) stderr is the journal: keep it there
+		 * rather than in a file nothing rotates.
+		 */
+		if (getenv("JOURNAL_STREAM") == NULL &&
+		    (fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT, 0640)) != -1) {
 			dup2(fd, 2);
 			if (fd > 2)
 				close(fd);

@@ -69,7 +69,7 @@ pkg_stop() {
 }
 
 # pkg_start: what the units do without systemd: each responder as the user ctxd, with
-# /etc/default/ctxd as its environment and umask 027, on the socket of ctxd@.socket
+# /etc/default/ctxd as its environment (and HOME, USER as systemd sets them) and umask 027, on the socket of ctxd@.socket
 # (/run/ctxd/NAME.sock, ctxd:www-data 0660) passed as fd 0; then nginx (workers as
 # www-data) with the installed site and nothing else. Waits until / answers.
 pkg_start() {
@@ -79,6 +79,7 @@ pkg_start() {
 	for n in query web mcp hook; do
 		rm -f "$RUN/$n.sock"
 		_spawn "$T/log/pkg-$n.log" sh -c 'umask 027; set -a; . /etc/default/ctxd; set +a;
+		    export HOME=/var/lib/ctxd USER=ctxd LOGNAME=ctxd;
 		    exec spawn-fcgi -n -s "$1" -M 0660 -U ctxd -G www-data -u ctxd -g ctxd \
 		    -- "$2"' sh "$RUN/$n.sock" "/usr/bin/ctxd-$n"
 		pkg_pids+=("$_spawned")
