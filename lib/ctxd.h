@@ -23,6 +23,12 @@ struct sqlite3;
 /* ---------------------------------------------------------------- log.c */
 
 void	 log_init(const char *prog);
+/*
+ * Sets the context of the following records ("job 12", "request ID"; NULL or "" clears
+ * it), escaped and cut at 79 bytes; log_context returns it ("" when none).
+ */
+void	 log_set_context(const char *ctx);
+const char *log_context(void);
 void	 log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_err(const char *, ...) __attribute__((format(printf, 1, 2)));
