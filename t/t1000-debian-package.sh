@@ -139,41 +139,62 @@ _pkg_exit() {
 }
 trap _pkg_exit EXIT
 
-# ---------------------------------------------------------------------------------- build
-# The package of this tree (script/package: the build and lintian, no error, no warning).
-start=$SECONDS
-DEB_BUILD_OPTIONS="nocheck parallel=2" "$top_srcdir/script/package" "$T/new" \
-    >"$T/log/package.out" 2>"$T/log/package.log"
-ok $? "script/package builds the package and lintian passes it" || _show_log "$T/log/package.log"
-NEW=$(cat "$T/log/package.out")
-VERSION=$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")
-like "$NEW" "/ctxd_${VERSION//./\\.}_[a-z0-9]+\\.deb\$" "named ctxd_<version>_<arch>.deb"
-grep -q "^PACKAGE_VERSION='$VERSION'" "$top_builddir/config.status" 2>/dev/null ||
-    grep -q "PACKAGE_VERSION \"$VERSION\"" "$top_builddir/config.h"
-ok $? "configure.ac takes the version from debian/changelog"
-diag "package build and lintian: $((SECONDS - start)) s"
+# build_packages: the package of this tree (script/package: the build, and lintian with no
+# error and no warning) and an older one: a lower version, built without the last migration
+# (the schema that the upgrade migrates). Sets NEW and OLD.
+build_packages() {
+	local start=$SECONDS last
+	DEB_BUILD_OPTIONS="nocheck parallel=2" "$top_srcdir/script/package" "$T/new" \
+	    >"$T/log/package.out" 2>"$T/log/package.log"
+	ok $? "script/package builds the package and lintian passes it" || _show_log "$T/log/package.log"
+	NEW=$(cat "$T/log/package.out")
+	like "$NEW" "/ctxd_${VERSION//./\\.}_[a-z0-9]+\\.deb\$" "named ctxd_<version>_<arch>.deb"
+	grep -q "^PACKAGE_VERSION='$VERSION'" "$top_builddir/config.status" 2>/dev/null ||
+	    grep -q "PACKAGE_VERSION \"$VERSION\"" "$top_builddir/config.h"
+	ok $? "configure.ac takes the version from debian/changelog"
+	diag "package build and lintian: $((SECONDS - start)) s"
 
-# An older package: a lower version, built without the last migration (the schema that the
-# upgrade migrates).
-start=$SECONDS
-last=$(ls "$top_srcdir"/sql/[0-9][0-9][0-9][0-9]-*.sql | sort | tail -1)
-last=sql/${last##*/}
-OLDV="$VERSION~t1000"
-mkdir -p "$T/old/src"
-(cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard |
-    tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$T/old/src"
-rm "$T/old/src/$last"
-sed -i "s| $last||; s|$last ||" "$T/old/src/Makefile.am"
-{
-	printf 'ctxd (%s) unstable; urgency=medium\n\n  * The test t1000 older package.\n\n' "$OLDV"
-	printf ' -- t1000 <t1000@localhost>  %s\n\n' "$(date -R)"
-	cat "$top_srcdir/debian/changelog"
-} >"$T/old/src/debian/changelog"
-(cd "$T/old/src" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b) \
-    >"$T/log/old-build.log" 2>&1
-ok $? "the older package builds" || _show_log "$T/log/old-build.log"
-OLD=$(ls "$T"/old/ctxd_*.deb)
-diag "older package build: $((SECONDS - start)) s"
+	# The older package.
+	start=$SECONDS
+	last=$(ls "$top_srcdir"/sql/[0-9][0-9][0-9][0-9]-*.sql | sort | tail -1)
+	last=sql/${last##*/}
+	OLDV="$VERSION~t1000"
+	mkdir -p "$T/old/src"
+	(cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard |
+	    tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$T/old/src"
+	rm "$T/old/src/$last"
+	sed -i "s| $last||; s|$last ||" "$T/old/src/Makefile.am"
+	{
+		printf 'ctxd (%s) unstable; urgency=medium\n\n  * The test t1000 older package.\n\n' "$OLDV"
+		printf ' -- t1000 <t1000@localhost>  %s\n\n' "$(date -R)"
+		cat "$top_srcdir/debian/changelog"
+	} >"$T/old/src/debian/changelog"
+	(cd "$T/old/src" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b) \
+	    >"$T/log/old-build.log" 2>&1
+	ok $? "the older package builds" || _show_log "$T/log/old-build.log"
+	OLD=$(ls "$T"/old/ctxd_*.deb)
+	diag "older package build: $((SECONDS - start)) s"
+}
+
+# ---------------------------------------------------------------------------------- build
+# Both packages are kept in t/t1000.cache/<hash of the tree's files>: a later run on the very
+# same tree reuses them (CTXD_T1000_REBUILD=1 builds anew); the cache keeps one tree's.
+VERSION=$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")
+tree_hash=$( (cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard |
+    tar --null -T - --ignore-failed-read --sort=name --mtime=@0 --owner=0 --group=0 \
+    -cf - 2>/dev/null) | sha256sum | cut -c1-16)
+CACHE=$top_builddir/t/t1000.cache/$tree_hash
+if [ -z "${CTXD_T1000_REBUILD:-}" ] && [ -f "$CACHE/ok" ]; then
+	NEW=$(ls "$CACHE"/new/ctxd_*.deb)
+	OLD=$(ls "$CACHE"/old/ctxd_*.deb)
+	skip "the packages of this very tree were built and passed lintian in an earlier run" 4
+else
+	build_packages
+	rm -rf "$top_builddir/t/t1000.cache"
+	mkdir -p "$CACHE/new" "$CACHE/old"
+	cp "$NEW" "$CACHE/new/" && cp "$OLD" "$CACHE/old/" && [ "$_tap_failed" -eq 0 ] &&
+	    touch "$CACHE/ok"
+fi
 
 # -------------------------------------------------------------------------------- install
 "${APT[@]}" install "$OLD" >"$T/log/apt.log" 2>&1
