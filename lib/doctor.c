@@ -146,16 +146,35 @@ out:
 	free(key);
 }
 
+/*
+ * DATA_DIR/ctxd.db opened read-only as it is (not db_open, which would migrate or tighten
+ * modes: the doctor looks and changes nothing), or NULL. Close with sqlite3_close.
+ */
+static sqlite3 *
+doctor_open(const char *dir)
+{
+	sqlite3	*db = NULL;
+	char	*path = util_path_join(dir, "ctxd.db");
+
+	if (path == NULL || access(path, R_OK) != 0 ||
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		if (db != NULL)
+			sqlite3_close(db);
+		db = NULL;
+	} else
+		sqlite3_busy_timeout(db, 5000);
+	free(path);
+	return db;
+}
+
 static void
 doctor_schema(FILE *out, int *bad, const char *dir)
 {
-	sqlite3		*db = NULL;
+	sqlite3		*db = doctor_open(dir);
 	sqlite3_stmt	*st = NULL;
-	char		*path = util_path_join(dir, "ctxd.db");
 	int		 v = -1;
 
-	if (path != NULL && access(path, R_OK) == 0 &&
-	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	if (db != NULL &&
 	    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
@@ -173,8 +192,8 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 			doctor_line(out, bad, 1, "database: schema version %d", v);
 	}
 	else if (v == -1)
-		doctor_line(out, bad, 0, "database %s: cannot be read: run ctxd-admin init "
-		    "as the user ctxd", path ? path : dir);
+		doctor_line(out, bad, 0, "database %s/ctxd.db: cannot be read: run "
+		    "ctxd-admin init as the user ctxd", dir);
 	else
 		doctor_line(out, bad, 0, "database: schema version %d, this ctxd's is %d: %s",
 		    v, db_schema_version(), v < db_schema_version() ?
@@ -182,7 +201,6 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 	sqlite3_finalize(st);
 	if (db != NULL)
 		sqlite3_close(db);
-	free(path);
 }
 
 /* 0 when the shell command cmd exits 0 (its output discarded). */
@@ -260,8 +278,7 @@ doctor_provider(FILE *out, int *bad, const char *dir)
 
 	memset(&llm, 0, sizeof(llm));
 	memset(&embed, 0, sizeof(embed));
-	if (db_open(dir, DB_READONLY, &db) == -1 ||
-	    provider_load(db, dir, &llm, &embed) == -1) {
+	if ((db = doctor_open(dir)) == NULL || provider_load(db, dir, &llm, &embed) == -1) {
 		doctor_line(out, bad, 0, "providers: the settings cannot be read (see above)");
 		goto out;
 	}
@@ -278,7 +295,8 @@ doctor_provider(FILE *out, int *bad, const char *dir)
 out:
 	provider_cfg_release(&llm);
 	provider_cfg_release(&embed);
-	db_close(db);
+	if (db != NULL)
+		sqlite3_close(db);
 }
 
 /* The file of the service's settings: $CTXD_DEFAULTS or /etc/default/ctxd. */

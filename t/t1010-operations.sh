@@ -109,6 +109,8 @@ like "$out" "FIX  license: LICENSE_KEY is not set: set your license key in $T/de
     "doctor: a missing license and the fix"
 like "$out" "FIX  DATA_DIR $DATA_DIR: owner [0-9]+, mode 0777: chown ctxd:ctxd" "doctor: a loose DATA_DIR"
 like "$out" 'FIX  secret.key: owner [0-9]+, mode 0640: .*chmod 0600' "doctor: a loose secret.key"
+is "$(stat -c %a "$DATA_DIR") $(stat -c %a "$DATA_DIR/secret.key")" "777 640" \
+    "doctor only looks: the modes are left as they were"
 chmod 0750 "$DATA_DIR"
 chmod 0600 "$DATA_DIR/secret.key"
 
