@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "gitops.h"
 #include "index.h"
 
 static sqlite3 *worker_db;
@@ -67,13 +69,23 @@ main(int argc, char *argv[])
 	if (jobs_recover(worker_db) == -1)
 		goto out;
 	timeout = settings_get_long(worker_db, datadir, "limits.job_timeout_s", 1800);
-	while (jobs_next(worker_db, &job) == 1) {
+	/* Cron runs the worker every minute: a due GitOps schedule slot queues a sync. */
+	gitops_schedule_check(worker_db, datadir, time(NULL));
+	for (;;) {
 		/*
 		 * libgit2 1.5 has no network timeout: a stalled server would hold the
 		 * lock forever. The alarm ends the worker; the next one requeues the job
 		 * (and gives up after JOBS_MAX_ATTEMPTS).
 		 */
 		alarm((unsigned)timeout);
+		/* A queued GitOps sync goes first: it queues index and delete jobs. */
+		if (gitops_run_next(worker_db, datadir) == 1) {
+			alarm(0);
+			n++;
+			continue;
+		}
+		if (jobs_next(worker_db, &job) != 1)
+			break;
 		snprintf(ctx, sizeof(ctx), "job %lld", job.id);
 		log_set_context(ctx);
 		if (job.is_delete)
@@ -85,6 +97,7 @@ main(int argc, char *argv[])
 		log_set_context(NULL);
 		n++;
 	}
+	alarm(0);
 	if (n > 0)
 		log_info("ran %d job%s", n, n == 1 ? "" : "s");
 	rc = 0;

@@ -84,6 +84,7 @@ query_context(struct http_req *r, void *arg)
 	struct query_ctx *c = arg;
 	const char	*libid, *query, *type, *fast, *tokens, *topic;
 	struct buf	 out;
+	char		 hdr[48];
 	long		 budget = SEARCH_DEFAULT_TOKENS;
 	int		 json, status;
 
@@ -113,8 +114,12 @@ query_context(struct http_req *r, void *arg)
 		http_error(r, status, "%s", out.p);
 	else if (json)
 		http_json(r, 200, out.p);
-	else
-		http_respond(r, 200, "text/plain; charset=utf-8", NULL, out.p, out.len);
+	else {
+		/* The answer's size in tokens as the budget counts them (the web UI). */
+		snprintf(hdr, sizeof(hdr), "X-Ctxd-Tokens: %zu\r\n",
+		    tokenize_estimate(out.p, out.len));
+		http_respond(r, 200, "text/plain; charset=utf-8", hdr, out.p, out.len);
+	}
 	buf_release(&out);
 }
 

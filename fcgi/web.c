@@ -6,10 +6,12 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "gitops.h"
 #include "http.h"
 #include "web.h"
 
@@ -72,6 +74,8 @@ static const struct http_route web_routes[] = {
 	{ "POST", "/api/setup/{step}", ADMIN, "saving a setup step", admin_setup_save },
 	{ "POST", "/api/setup/{step}/skip", ADMIN, "saving a setup step",
 	    admin_setup_skip },
+	{ "POST", "/api/providers/test", ADMIN, "testing an AI provider",
+	    admin_providers_test },
 
 	/* ctxd-web(8), ADMIN API: libraries */
 	{ "GET", "/api/libraries", ADMIN, "listing the libraries", admin_libraries_list },
@@ -84,12 +88,22 @@ static const struct http_route web_routes[] = {
 	    admin_libraries_refresh },
 	{ "GET", "/api/libraries/{id*}/flagged", USER,
 	    "reading a library's flagged snippets", admin_flags_list },
+	{ "GET", "/api/libraries/{id*}/snippets", ADMIN, "reading a library's snippets",
+	    admin_snippets_list },
 
 	/* ctxd-web(8), ADMIN API: jobs */
 	{ "GET", "/api/jobs", ADMIN, "listing the jobs", admin_jobs_list },
 	{ "GET", "/api/jobs/{id}", ADMIN, "reading a job", admin_jobs_get },
 	{ "GET", "/api/jobs/{id}/log", ADMIN, "reading a job", admin_jobs_log },
 	{ "POST", "/api/jobs/{id}/cancel", ADMIN, "cancelling a job", admin_jobs_cancel },
+
+	/* ctxd-web(8), ADMIN API: GitOps */
+	{ "GET", "/api/gitops/status", ADMIN, "reading the GitOps status",
+	    admin_gitops_status },
+	{ "PUT", "/api/gitops/config", ADMIN, "changing the GitOps configuration",
+	    admin_gitops_config },
+	{ "POST", "/api/gitops/reconcile", ADMIN, "running a GitOps sync",
+	    admin_gitops_reconcile },
 
 	/* ctxd-web(8), ADMIN API: the support bundle */
 	{ "GET", "/api/support-bundle", ADMIN_ANON("perm.anonymous_support_bundle"),
@@ -120,8 +134,31 @@ static const struct http_responder web_responder = {
 	"ctxd-web", web_init, web_routes, 0, 0, 0
 };
 
+/*
+ * Instance start: with GitOps enabled, ctxd-web (the one read-write responder, started
+ * once per instance by script/server or its service unit) queues a "start" sync and
+ * starts the worker before it serves. Not for --help / -h.
+ */
+static void
+web_gitops_start(int argc, char *argv[])
+{
+	struct sqlite3	*db = NULL;
+	int		 i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return;
+	db_umask();
+	if (db_open(util_data_dir(), DB_READWRITE, &db) == -1)
+		return;
+	if (gitops_on_start(db) == 1)
+		jobs_spawn_worker();
+	db_close(db);
+}
+
 int
 main(int argc, char *argv[])
 {
+	web_gitops_start(argc, argv);
 	return http_serve(argc, argv, &web_responder);
 }

@@ -48,6 +48,8 @@ void	 admin_libraries_delete(struct http_req *, void *);	/* DELETE .../{owner}/{
 /* ------------------------------------------------------------------ admin_flags.c */
 
 void	 admin_flags_list(struct http_req *, void *);		/* GET .../flagged */
+/* admin_snippets.c */
+void	 admin_snippets_list(struct http_req *, void *);	/* GET .../snippets */
 
 /* ------------------------------------------------------------------ admin_jobs.c */
 
@@ -63,6 +65,10 @@ void	 admin_settings_put(struct http_req *, void *);		/* PUT, PATCH */
 void	 admin_setup_get(struct http_req *, void *);		/* GET /api/setup */
 void	 admin_setup_save(struct http_req *, void *);		/* POST /api/setup/{step} */
 void	 admin_setup_skip(struct http_req *, void *);		/* POST .../{step}/skip */
+
+/* --------------------------------------------------------------- admin_providers.c */
+
+void	 admin_providers_test(struct http_req *, void *);	/* POST /api/providers/test */
 
 /* ------------------------------------------------------------------ admin_health.c */
 
@@ -85,5 +91,11 @@ void	 account_users_create(struct http_req *, void *);	/* POST /api/users */
 void	 account_users_get(struct http_req *, void *);		/* GET /api/users/{name} */
 void	 account_users_patch(struct http_req *, void *);	/* PATCH */
 void	 account_users_delete(struct http_req *, void *);	/* DELETE */
+
+/* ------------------------------------------------------------------ admin_gitops.c */
+
+void	 admin_gitops_status(struct http_req *, void *);	/* GET /api/gitops/status */
+void	 admin_gitops_config(struct http_req *, void *);	/* PUT /api/gitops/config */
+void	 admin_gitops_reconcile(struct http_req *, void *);	/* POST /api/gitops/reconcile */
 
 #endif

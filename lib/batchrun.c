@@ -68,6 +68,18 @@ batchrun_init(struct batchrun *b, long budget_ms, int (*cancel)(void *), int *co
 	b->errorsz = errorsz;
 }
 
+/* Tells the caller's progress callback, if any, the step's counts. */
+static void
+batchrun_progress(struct batchrun *b)
+{
+	size_t	 done = 0, total = 0;
+
+	if (b->progress == NULL || b->ops->count == NULL)
+		return;
+	b->ops->count(b, &done, &total);
+	b->progress(b->log_ctx, b->ops->phase, done, total);
+}
+
 int
 batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 *db,
     const char *datadir, const char *library_id,
@@ -102,6 +114,7 @@ batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 
 	}
 	if (ops->begin != NULL && ops->begin(b) == -1)
 		goto out;
+	batchrun_progress(b);
 	for (;;) {
 		if (b->cancel != NULL && b->cancel(b->log_ctx)) {
 			*b->cancelled = 1;
@@ -113,6 +126,7 @@ batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 
 			break;
 		if (ops->send(b, n) == -1)
 			goto out;
+		batchrun_progress(b);
 	}
 	rc = 0;
 out:

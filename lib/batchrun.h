@@ -34,6 +34,10 @@ struct batchrun_ops {
 	int		(*send)(struct batchrun *, size_t n);
 	/* Always called last (rc: the run's result so far): summary lines, stats, frees. */
 	void		(*end)(struct batchrun *, int rc);
+	/* The step's name in a progress report ("describing", "embedding"). */
+	const char	*phase;
+	/* May be NULL: the snippets done so far and the run's total, for progress. */
+	void		(*count)(struct batchrun *, size_t *done, size_t *total);
 };
 
 struct batchrun {
@@ -44,6 +48,9 @@ struct batchrun {
 	void		(*log)(void *ctx, const char *level, const char *line);
 	void		*log_ctx;	/* NULL log: the process log */
 	int		(*cancel)(void *log_ctx);	/* may be NULL */
+	/* may be NULL: told the step's progress after begin and after each batch */
+	void		(*progress)(void *log_ctx, const char *phase, size_t done,
+			    size_t total);
 	long		 budget_ms;	/* time budget of the run */
 	int		*configured;	/* out: a provider is configured */
 	int		*cancelled;	/* out: cancel stopped the run */

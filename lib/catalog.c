@@ -1,6 +1,7 @@
 /* catalog.c: libraries and jobs as JSON rows (see catalog.h). */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <json.h>
@@ -10,6 +11,7 @@
 #include "catalog.h"
 #include "fetch.h"
 #include "inject.h"
+#include "search.h"
 
 #define CATALOG_LIB_COLS \
 	"id, title, description, source_type, url, branch, state, run_status, gitops, " \
@@ -20,7 +22,8 @@
 
 #define CATALOG_JOB_COLS \
 	"id, library_id, kind, state, force, attempts, message, created_at, " \
-	"started_at, finished_at, cancel_requested"
+	"started_at, finished_at, cancel_requested, phase, docs_total, docs_done, " \
+	"snippets_total, describe_total, described, embed_total, embedded, progress_at"
 
 /* A result column and its JSON member: text (null when NULL), whole number or boolean. */
 struct catalog_col {
@@ -51,6 +54,18 @@ static const struct catalog_col catalog_job_cols[] = {
 #define CATALOG_NLIB	(sizeof(catalog_lib_cols) / sizeof(catalog_lib_cols[0]))
 #define CATALOG_NJOB	(sizeof(catalog_job_cols) / sizeof(catalog_job_cols[0]))
 
+/* The progress columns that follow them in CATALOG_JOB_COLS: the job's "progress". */
+static const struct catalog_col catalog_progress_cols[] = {
+	{ "phase", CATALOG_TEXT }, { "documentsTotal", CATALOG_INT },
+	{ "documentsDone", CATALOG_INT }, { "snippetsTotal", CATALOG_INT },
+	{ "describeTotal", CATALOG_INT }, { "described", CATALOG_INT },
+	{ "embedTotal", CATALOG_INT }, { "embedded", CATALOG_INT },
+	{ "updatedAt", CATALOG_TEXT },
+};
+#define CATALOG_NPROGRESS \
+	(sizeof(catalog_progress_cols) / sizeof(catalog_progress_cols[0]))
+#define CATALOG_NJOBCOLS (CATALOG_NJOB + CATALOG_NPROGRESS)
+
 static json_object *
 catalog_text(sqlite3_stmt *st, int i)
 {
@@ -59,27 +74,47 @@ catalog_text(sqlite3_stmt *st, int i)
 	return t != NULL ? json_object_new_string((const char *)t) : NULL;
 }
 
-/* The first n columns of the current row as an object. */
+/* The n columns of the current row from column first on as an object. */
 static json_object *
-catalog_row(sqlite3_stmt *st, const struct catalog_col *c, size_t n)
+catalog_cols(sqlite3_stmt *st, int first, const struct catalog_col *c, size_t n)
 {
 	json_object	*o = json_object_new_object(), *v;
 	size_t		 i;
+	int		 col;
 
 	for (i = 0; i < n; i++) {
+		col = first + (int)i;
 		switch (c[i].type) {
 		case CATALOG_INT:
-			v = json_object_new_int64(sqlite3_column_int64(st, (int)i));
+			v = json_object_new_int64(sqlite3_column_int64(st, col));
 			break;
 		case CATALOG_BOOL:
-			v = json_object_new_boolean(sqlite3_column_int(st, (int)i));
+			v = json_object_new_boolean(sqlite3_column_int(st, col));
 			break;
 		default:
-			v = catalog_text(st, (int)i);
+			v = catalog_text(st, col);
 			break;
 		}
 		json_object_object_add(o, c[i].name, v);
 	}
+	return o;
+}
+
+/* The first n columns of the current row as an object. */
+static json_object *
+catalog_row(sqlite3_stmt *st, const struct catalog_col *c, size_t n)
+{
+	return catalog_cols(st, 0, c, n);
+}
+
+/* A job row (CATALOG_JOB_COLS) with its "progress" object. */
+static json_object *
+catalog_job_row(sqlite3_stmt *st)
+{
+	json_object	*o = catalog_row(st, catalog_job_cols, CATALOG_NJOB);
+
+	json_object_object_add(o, "progress", catalog_cols(st, (int)CATALOG_NJOB,
+	    catalog_progress_cols, CATALOG_NPROGRESS));
 	return o;
 }
 
@@ -110,7 +145,7 @@ catalog_job_rows(sqlite3_stmt *st, long max, int *more, long long *last)
 			break;
 		}
 		*last = sqlite3_column_int64(st, 0);
-		json_object_array_add(a, catalog_row(st, catalog_job_cols, CATALOG_NJOB));
+		json_object_array_add(a, catalog_job_row(st));
 		n++;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -206,6 +241,104 @@ dberr:
 	return -1;
 }
 
+/* The snippets of catalog_snippets: ?1 library, ?2 filter (NULL: none). */
+#define CATALOG_SNIPPETS_WHERE \
+	"FROM snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l " \
+	"ON l.id = s.library_id WHERE " \
+	"s.library_id = ?1 AND s.dup_of IS NULL AND (?2 IS NULL OR " \
+	"instr(lower(s.title), lower(?2)) > 0 OR instr(lower(s.text), lower(?2)) > 0 OR " \
+	"instr(lower(s.code), lower(?2)) > 0 OR instr(lower(d.path), lower(?2)) > 0)"
+
+/* One row of catalog_snippets' page query as its JSON object. */
+static json_object *
+catalog_snippet_row(sqlite3_stmt *st)
+{
+	json_object	*o = json_object_new_object(), *code;
+	const char	*c = (const char *)sqlite3_column_text(st, 6);
+	char		*src;
+
+	json_object_object_add(o, "id", json_object_new_int64(sqlite3_column_int64(st,
+	    0)));
+	json_object_object_add(o, "title", catalog_text(st, 1));
+	json_object_object_add(o, "breadcrumb", catalog_text(st, 2));
+	src = search_source_of((const char *)sqlite3_column_text(st, 11),
+	    (const char *)sqlite3_column_text(st, 9),
+	    (const char *)sqlite3_column_text(st, 10),
+	    (const char *)sqlite3_column_text(st, 4),
+	    (const char *)sqlite3_column_text(st, 3));
+	json_object_object_add(o, "source", src != NULL ? json_object_new_string(src) :
+	    NULL);
+	free(src);
+	json_object_object_add(o, "path", catalog_text(st, 4));
+	json_object_object_add(o, "text", catalog_text(st, 5));
+	code = c != NULL ? json_tokener_parse(c) : NULL;
+	if (code == NULL || !json_object_is_type(code, json_type_array)) {
+		json_object_put(code);
+		code = json_object_new_array();
+	}
+	json_object_object_add(o, "code", code);
+	json_object_object_add(o, "tokens", json_object_new_int64(
+	    sqlite3_column_int64(st, 7)));
+	json_object_object_add(o, "flags", catalog_text(st, 8));
+	return o;
+}
+
+int
+catalog_snippets(sqlite3 *db, const char *id, const char *q, long limit, long offset,
+    json_object **out)
+{
+	sqlite3_stmt	*st = NULL;
+	json_object	*o = NULL, *a;
+	int		 rc;
+
+	*out = NULL;
+	if (q != NULL && *q == '\0')
+		q = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) " CATALOG_SNIPPETS_WHERE
+	    ") FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, q, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW)
+		goto dberr;
+	o = json_object_new_object();
+	json_object_object_add(o, "libraryId", json_object_new_string(id));
+	json_object_object_add(o, "q", q != NULL ? json_object_new_string(q) : NULL);
+	json_object_object_add(o, "total", json_object_new_int64(sqlite3_column_int64(st,
+	    0)));
+	json_object_object_add(o, "limit", json_object_new_int64(limit));
+	json_object_object_add(o, "offset", json_object_new_int64(offset));
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "SELECT s.id, s.title, s.breadcrumb, s.anchor, d.path, "
+	    "s.text, s.code, s.tokens, (SELECT group_concat(rule, ', ') FROM "
+	    "snippet_flags WHERE snippet_id = s.id), l.blob_prefix, l.indexed_commit, "
+	    "d.url " CATALOG_SNIPPETS_WHERE " ORDER BY d.path, s.ord LIMIT ?3 OFFSET ?4",
+	    -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, q, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, limit);
+	sqlite3_bind_int64(st, 4, offset);
+	a = json_object_new_array();
+	json_object_object_add(o, "snippets", a);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_object_array_add(a, catalog_snippet_row(st));
+	if (rc != SQLITE_DONE)
+		goto dberr;
+	sqlite3_finalize(st);
+	*out = o;
+	return 1;
+dberr:
+	catalog_dberr(db, __func__);
+	sqlite3_finalize(st);
+	json_object_put(o);
+	return -1;
+}
+
 json_object *
 catalog_jobs(sqlite3 *db, const struct catalog_job_filter *f)
 {
@@ -254,9 +387,9 @@ catalog_job(sqlite3 *db, long long id, json_object **out)
 	}
 	sqlite3_bind_int64(st, 1, id);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = catalog_row(st, catalog_job_cols, CATALOG_NJOB);
+		*out = catalog_job_row(st);
 		json_object_object_add(*out, "logLines",
-		    json_object_new_int64(sqlite3_column_int64(st, (int)CATALOG_NJOB)));
+		    json_object_new_int64(sqlite3_column_int64(st, (int)CATALOG_NJOBCOLS)));
 	} else if (rc != SQLITE_DONE)
 		catalog_dberr(db, __func__);
 	sqlite3_finalize(st);
@@ -340,7 +473,7 @@ catalog_bundle_jobs(sqlite3 *db, int njobs, int nlines)
 	}
 	sqlite3_bind_int(st, 1, njobs);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		job = catalog_row(st, catalog_job_cols, CATALOG_NJOB);
+		job = catalog_job_row(st);
 		lines = json_object_new_array();
 		sqlite3_reset(lt);
 		sqlite3_bind_int64(lt, 1, sqlite3_column_int64(st, 0));

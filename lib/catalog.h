@@ -16,6 +16,17 @@ json_object *catalog_libraries(struct sqlite3 *, const char *state, long limit,
 /* One library with its settings and its last 10 jobs in *out: 1, 0 when none, -1. */
 int	 catalog_library(struct sqlite3 *, const char *id, json_object **out);
 
+/*
+ * A page of a library's served snippets (not duplicates), in page order, for the web UI's
+ * snippet browser, into *out: {"libraryId", "q", "total", "limit", "offset", "snippets":
+ * [{"id", "title", "breadcrumb", "source", "path", "text", "code": [{"language",
+ * "code"}], "tokens", "flags"}]}. q (NULL or "": all) keeps those whose title, text,
+ * code or document path holds it, ignoring ASCII case. 1, 0 when the library does not
+ * exist, -1.
+ */
+int	 catalog_snippets(struct sqlite3 *, const char *id, const char *q, long limit,
+	    long offset, json_object **out);
+
 /* A filter of catalog_jobs; NULL members do not filter. */
 struct catalog_job_filter {
 	const char	*library, *state, *kind;

@@ -595,9 +595,29 @@ void	 jobs_log(struct sqlite3 *, long long id, const char *level, const char *fm
 struct jobs_ref {
 	struct sqlite3	*db;
 	long long	 job_id;
+	struct jobs_progress {		/* what jobs_progress writes (sql/0005) */
+		const char	*phase;	/* fetching, parsing, writing, describing, embedding */
+		long long	 docs_total, docs_done, snippets_total;
+		long long	 describe_total, described, embed_total, embedded;
+	} progress;
+	long long	 progress_ms;	/* monotonic ms of the last write (0: none yet) */
 };
 void	 jobs_log_line(void *ctx, const char *level, const char *line);
 int	 jobs_cancel_point(void *ctx);
+#define JOBS_PROGRESS_MS	500	/* at most one progress write this often */
+/*
+ * Writes j->progress to the job's row (autocommit, or the caller's transaction) when
+ * force is set or JOBS_PROGRESS_MS have passed since the last write; the worker calls it
+ * as it goes, so that GET /api/jobs shows a moving progress. A failed write is logged
+ * and ignored: progress is for display only.
+ */
+void	 jobs_progress(struct jobs_ref *j, int force);
+/*
+ * A batch step's progress as a describe / embedder callback (ctx: a struct jobs_ref):
+ * sets the step's counts (phase "describing" or "embedding") and calls jobs_progress,
+ * forced when done == total.
+ */
+void	 jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total);
 enum jobs_cancel_result {
 	JOBS_CANCEL_OK, JOBS_CANCEL_REQUESTED, JOBS_CANCEL_NOT_FOUND, JOBS_CANCEL_FINISHED,
 	JOBS_CANCEL_DELETING, JOBS_CANCEL_ERROR

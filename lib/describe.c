@@ -553,6 +553,16 @@ describe_end(struct batchrun *b, int rc)
 		    "titles", out->error);
 }
 
+/* The snippets judged weak so far sent (or found cached), of all judged weak. */
+static void
+describe_count(struct batchrun *b, size_t *done, size_t *total)
+{
+	struct ds_run	*e = (struct ds_run *)(void *)b;
+
+	*done = e->at;
+	*total = e->n;
+}
+
 static const struct batchrun_ops describe_ops = {
 	.llm = 1,
 	.what = "LLM",
@@ -562,7 +572,9 @@ static const struct batchrun_ops describe_ops = {
 	.begin = describe_begin,
 	.next = describe_next,
 	.send = describe_send,
-	.end = describe_end
+	.end = describe_end,
+	.phase = "describing",
+	.count = describe_count
 };
 
 int
@@ -572,12 +584,15 @@ describe_run(sqlite3 *db, const char *datadir, const char *library_id,
 	struct ds_run	 e;
 	long		 budget = out->budget_ms;
 	int		 (*cancel)(void *) = out->cancel;
+	void		 (*progress)(void *, const char *, size_t, size_t) =
+			    out->progress;
 
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
 	e.st = out;
 	batchrun_init(&e.b, budget > 0 ? budget : DESCRIBE_DEADLINE_MS, cancel,
 	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
+	e.b.progress = progress;
 	return batchrun_run(&describe_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }
 

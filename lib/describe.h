@@ -48,6 +48,8 @@ struct describe_stats {
 	long	 budget_ms;	/* in: time budget; <= 0 is DESCRIBE_DEADLINE_MS */
 	int	 (*cancel)(void *log_ctx); /* in, may be NULL: polled before each request;
 				   1 stops the run (0 returned, cancelled set) */
+	/* in, may be NULL: told "describing", the snippets done and their total */
+	void	 (*progress)(void *log_ctx, const char *phase, size_t done, size_t total);
 	int	 cancelled;	/* out: the run was stopped by cancel */
 	int	 configured;	/* out: an LLM is configured */
 	size_t	 judged;	/* out: snippets judged */

@@ -32,7 +32,10 @@ struct emb_run {
 	struct emb_item		*items;		/* the batch being embedded */
 	size_t			 n;
 	long long		 after;		/* the last snippet id read */
+	size_t			 total;		/* without a vector at the start */
 };
+
+static void	embedder_missing(struct emb_run *);
 
 /* Appends the code blocks of a snippet's code JSON ([{"language", "code"}]) to b. */
 static int
@@ -306,6 +309,10 @@ embedder_begin(struct batchrun *b)
 	struct emb_run	*e = (struct emb_run *)(void *)b;
 
 	snprintf(e->st->model, sizeof(e->st->model), "%s", b->cfg.model);
+	if (b->progress != NULL) {	/* the total of the progress report */
+		embedder_missing(e);
+		e->total = e->st->missing;
+	}
 	if ((e->items = calloc(EMBEDDER_BATCH, sizeof(*e->items))) == NULL) {
 		batchrun_error(b, "out of memory");
 		return -1;
@@ -384,6 +391,16 @@ embedder_end(struct batchrun *b, int rc)
 		    out->missing, out->model);
 }
 
+/* The snippets given a vector so far (embedded or reused), of those without one. */
+static void
+embedder_count(struct batchrun *b, size_t *done, size_t *total)
+{
+	struct emb_run	*e = (struct emb_run *)(void *)b;
+
+	*done = e->st->embedded + e->st->reused;
+	*total = e->total > *done ? e->total : *done;
+}
+
 static const struct batchrun_ops embedder_ops = {
 	.llm = 0,
 	.what = "embedding",
@@ -393,7 +410,9 @@ static const struct batchrun_ops embedder_ops = {
 	.begin = embedder_begin,
 	.next = embedder_next,
 	.send = embedder_send,
-	.end = embedder_end
+	.end = embedder_end,
+	.phase = "embedding",
+	.count = embedder_count
 };
 
 int
@@ -403,11 +422,14 @@ embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
 	struct emb_run	 e;
 	long		 budget = out->budget_ms;
 	int		 (*cancel)(void *) = out->cancel;
+	void		 (*progress)(void *, const char *, size_t, size_t) =
+			    out->progress;
 
 	memset(out, 0, sizeof(*out));
 	memset(&e, 0, sizeof(e));
 	e.st = out;
 	batchrun_init(&e.b, budget > 0 ? budget : EMBEDDER_DEADLINE_MS, cancel,
 	    &out->configured, &out->cancelled, out->error, sizeof(out->error));
+	e.b.progress = progress;
 	return batchrun_run(&embedder_ops, &e.b, db, datadir, library_id, log, log_ctx);
 }

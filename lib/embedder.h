@@ -26,6 +26,8 @@ struct embedder_stats {
 	long	 budget_ms;	/* in: time budget of the run; <= 0 is EMBEDDER_DEADLINE_MS */
 	int	 (*cancel)(void *log_ctx); /* in, may be NULL: polled before each batch;
 				   1 stops the run (0 returned, cancelled set) */
+	/* in, may be NULL: told "embedding", the snippets done and their total */
+	void	 (*progress)(void *log_ctx, const char *phase, size_t done, size_t total);
 	int	 cancelled;	/* out: the run was stopped by cancel */
 	int	 configured;	/* out: an embedding provider is configured */
 	char	 model[128];	/* out: the model's name ("" when not configured) */

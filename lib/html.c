@@ -41,17 +41,17 @@
 /* Ancestors of a pre whose classes may name its language. */
 #define HTML_LANG_UP	6
 
-enum hw_kind {
+enum html_kind {
 	HK_INLINE, HK_DROP, HK_BLOCK, HK_SECTION, HK_HEADER, HK_HEADING, HK_PRE, HK_BR,
 	HK_UL, HK_OL, HK_LI, HK_DT, HK_DD, HK_TABLE, HK_TR, HK_CELL, HK_QUOTE, HK_CODE,
 	HK_A, HK_DL, HK_MATH
 };
 
 /* Element names (sorted: bsearch) and what they are; others are inline. */
-static const struct hw_tag {
+static const struct html_tag {
 	const char	*name;
-	enum hw_kind	 kind;
-} hw_tags[] = {
+	enum html_kind	 kind;
+} html_tags[] = {
 	{ "a", HK_A }, { "address", HK_BLOCK }, { "applet", HK_DROP },
 	{ "area", HK_DROP }, { "article", HK_SECTION }, { "aside", HK_DROP },
 	{ "audio", HK_DROP }, { "base", HK_DROP }, { "blockquote", HK_QUOTE },
@@ -68,11 +68,14 @@ static const struct hw_tag {
 	{ "hgroup", HK_BLOCK }, { "hr", HK_BLOCK }, { "html", HK_BLOCK },
 	{ "iframe", HK_DROP }, { "img", HK_DROP }, { "input", HK_DROP },
 	{ "legend", HK_BLOCK }, { "li", HK_LI }, { "link", HK_DROP },
-	{ "listing", HK_PRE }, { "main", HK_SECTION }, { "map", HK_DROP }, { "math", HK_MATH },
+	{ "listing", HK_PRE }, { "main", HK_SECTION }, { "map", HK_DROP },
+	{ "math", HK_MATH },
 	{ "menu", HK_UL }, { "meta", HK_DROP }, { "nav", HK_DROP },
 	{ "noscript", HK_DROP }, { "object", HK_DROP }, { "ol", HK_OL },
 	{ "option", HK_DROP }, { "p", HK_BLOCK }, { "picture", HK_DROP },
-	{ "plaintext", HK_PRE }, { "pre", HK_PRE }, { "script", HK_DROP },
+	{ "plaintext", HK_PRE }, { "pre", HK_PRE },
+	{ "rustdoc-breadcrumbs", HK_DROP }, { "rustdoc-search", HK_DROP },
+	{ "rustdoc-toolbar", HK_DROP }, { "script", HK_DROP },
 	{ "section", HK_SECTION }, { "select", HK_DROP }, { "source", HK_DROP },
 	{ "style", HK_DROP }, { "summary", HK_BLOCK }, { "svg", HK_DROP },
 	{ "table", HK_TABLE }, { "td", HK_CELL }, { "template", HK_DROP },
@@ -87,13 +90,16 @@ static const struct hw_tag {
  * numbers, text for screen readers only. From Sphinx (and its Read the Docs, Furo and
  * PyData themes), MkDocs and Material, Docusaurus, VitePress, Starlight, rustdoc, Doxygen.
  */
-static const char *const hw_chrome[] = {
+static const char *const html_chrome[] = {
 	"anchor-link", "anchorjs-link", "bd-sidebar", "bd-sidebar-primary",
 	"bd-sidebar-secondary", "bd-toc", "breadcrumb", "breadcrumbs", "copybtn",
 	"edit-link", "edit-this-page", "hash-link", "header-anchor", "headerlink",
-	"line-numbers-rows", "line-numbers-wrapper", "lineno", "linenos", "md-clipboard",
+	"hideme", "line-numbers-rows", "line-numbers-wrapper", "lineno", "linenos",
+	"md-clipboard",
+	"out-of-band", "rustdoc-breadcrumbs", "sub-heading",
 	"md-content__button", "md-footer", "md-header", "md-nav", "md-search",
-	"md-sidebar", "md-source-file", "md-top", "navbar", "pagination-nav",
+	"md-sidebar", "md-source-file", "md-top", "nav", "nav-panel", "navbar", "navheader",
+	"navfooter", "pagination-nav",
 	"prev-next", "related", "rightside", "rst-footer-buttons", "screen-reader-text",
 	"searchbox", "sidebar", "skip-link", "sl-anchor-link", "sphinxsidebar",
 	"sr-only", "srclink", "src", "theme-doc-breadcrumbs", "theme-doc-footer",
@@ -103,24 +109,25 @@ static const char *const hw_chrome[] = {
 };
 
 /* Ids of page chrome. */
-static const char *const hw_chrome_ids[] = {
-	"breadcrumbs", "navbar", "searchbox", "sidebar", "toc", "table-of-contents", NULL
+static const char *const html_chrome_ids[] = {
+	"banner", "breadcrumbs", "navbar", "searchbox", "sidebar", "toc",
+	"table-of-contents", "table_of_contents", NULL
 };
 
 /* ARIA roles of page chrome. */
-static const char *const hw_chrome_roles[] = {
+static const char *const html_chrome_roles[] = {
 	"banner", "complementary", "contentinfo", "navigation", "search", "toolbar", NULL
 };
 
 /* Whole link texts (compared squeezed, without case) of edit and source links. */
-static const char *const hw_phrases[] = {
+static const char *const html_phrases[] = {
 	"edit this page", "edit on github", "edit on gitlab", "edit on bitbucket",
 	"view page source", "view source", "[source]", "show source", "improve this page",
 	"suggest an edit", "edit page", NULL
 };
 
 /* Whole texts of a heading's permalink or a footnote's back link (a link to "#..."). */
-static const char *const hw_permalinks[] = {
+static const char *const html_permalinks[] = {
 	"\xc2\xb6", "\xc2\xa7", "#", "\xf0\x9f\x94\x97", "permalink",
 	"\xe2\x86\xa9", "\xe2\x86\xa9\xef\xb8\x8e", NULL
 };
@@ -128,7 +135,7 @@ static const char *const hw_permalinks[] = {
 /* ---------------------------------------------------------------- attributes */
 
 const char *
-hw_attr(xmlNode *n, const char *name)
+html_attr(xmlNode *n, const char *name)
 {
 	xmlAttr	*a;
 
@@ -140,7 +147,7 @@ hw_attr(xmlNode *n, const char *name)
 }
 
 int
-hw_is(xmlNode *n, const char *name)
+html_is(xmlNode *n, const char *name)
 {
 	return n->type == XML_ELEMENT_NODE && (n->ns == NULL || n->ns->prefix == NULL) &&
 	    strcmp((const char *)n->name, name) == 0;
@@ -148,7 +155,7 @@ hw_is(xmlNode *n, const char *name)
 
 /* 1 when the word s[0..n) is in list (without case). */
 static int
-hw_word_in(const char *s, size_t n, const char *const *list)
+html_word_in(const char *s, size_t n, const char *const *list)
 {
 	const char *const	*l;
 
@@ -160,14 +167,14 @@ hw_word_in(const char *s, size_t n, const char *const *list)
 
 /* 1 when the white-space separated list s holds a word of list (without case). */
 static int
-hw_list_has(const char *s, const char *const *list)
+html_list_has(const char *s, const char *const *list)
 {
 	size_t	 n;
 
 	while (s != NULL && *s != '\0') {
 		s += strspn(s, " \t\n\r\f");
 		n = strcspn(s, " \t\n\r\f");
-		if (hw_word_in(s, n, list))
+		if (html_word_in(s, n, list))
 			return 1;
 		s += n;
 	}
@@ -176,49 +183,49 @@ hw_list_has(const char *s, const char *const *list)
 
 /* 1 when the class attribute of n holds the word w (without case). */
 static int
-hw_has_class(xmlNode *n, const char *w)
+html_has_class(xmlNode *n, const char *w)
 {
 	const char *const	 list[] = { w, NULL };
 
-	return hw_list_has(hw_attr(n, "class"), list);
+	return html_list_has(html_attr(n, "class"), list);
 }
 
 static int
-hw_tag_cmp(const void *k, const void *e)
+html_tag_cmp(const void *k, const void *e)
 {
-	return strcmp(k, ((const struct hw_tag *)e)->name);
+	return strcmp(k, ((const struct html_tag *)e)->name);
 }
 
 /* Classes of an aside that is an admonition (Starlight, some Sphinx themes): content. */
-static const char *const hw_aside_content[] = {
+static const char *const html_aside_content[] = {
 	"admonition", "starlight-aside", "callout", NULL
 };
 
-static enum hw_kind
-hw_kind_of(xmlNode *n)
+static enum html_kind
+html_kind_of(xmlNode *n)
 {
-	const struct hw_tag	*t;
+	const struct html_tag	*t;
 
 	if (n->ns != NULL && n->ns->prefix != NULL)
 		return HK_INLINE;
-	t = bsearch(n->name, hw_tags, sizeof(hw_tags) / sizeof(hw_tags[0]),
-	    sizeof(hw_tags[0]), hw_tag_cmp);
+	t = bsearch(n->name, html_tags, sizeof(html_tags) / sizeof(html_tags[0]),
+	    sizeof(html_tags[0]), html_tag_cmp);
 	if (t == NULL)
 		return HK_INLINE;
 	if (t->kind == HK_DROP && strcmp(t->name, "aside") == 0 &&
-	    hw_list_has(hw_attr(n, "class"), hw_aside_content))
+	    html_list_has(html_attr(n, "class"), html_aside_content))
 		return HK_BLOCK;
 	return t->kind;
 }
 
 /* Classes of an admonition's title (MkDocs, Sphinx, VitePress, Starlight). */
-static const char *const hw_admon_titles[] = {
+static const char *const html_admon_titles[] = {
 	"admonition-title", "custom-block-title", "starlight-aside__title", NULL
 };
 
 /* 1 when style holds "display: none" (any spacing). */
 static int
-hw_style_hidden(const char *s)
+html_style_hidden(const char *s)
 {
 	const char	*p;
 
@@ -236,36 +243,45 @@ hw_style_hidden(const char *s)
 	return 0;
 }
 
+/* 1 for docutils' table of contents (class "contents topic" or "contents local"). */
+static int
+html_is_toc(xmlNode *n)
+{
+	static const char *const toc[] = { "topic", "local", NULL };
+
+	return html_has_class(n, "contents") && html_list_has(html_attr(n, "class"), toc);
+}
+
 /* 1 when the element is page chrome or hidden: dropped with all it holds. */
 static int
-hw_is_chrome(xmlNode *n)
+html_is_chrome(xmlNode *n)
 {
 	const char	*v;
 
-	if (hw_attr(n, "hidden") != NULL)
+	if (html_attr(n, "hidden") != NULL)
 		return 1;
-	if ((v = hw_attr(n, "aria-hidden")) != NULL && strcasecmp(v, "true") == 0)
+	if ((v = html_attr(n, "aria-hidden")) != NULL && strcasecmp(v, "true") == 0)
 		return 1;
-	if ((v = hw_attr(n, "role")) != NULL && hw_list_has(v, hw_chrome_roles))
+	if ((v = html_attr(n, "role")) != NULL && html_list_has(v, html_chrome_roles))
 		return 1;
-	if (hw_style_hidden(hw_attr(n, "style")))
+	if (html_style_hidden(html_attr(n, "style")))
 		return 1;
-	if (hw_list_has(hw_attr(n, "class"), hw_chrome))
+	if (html_list_has(html_attr(n, "class"), html_chrome) || html_is_toc(n))
 		return 1;
-	return hw_list_has(hw_attr(n, "id"), hw_chrome_ids);
+	return html_list_has(html_attr(n, "id"), html_chrome_ids);
 }
 
 /* ---------------------------------------------------------------- traversal */
 
-typedef int (*hw_visit)(void *, xmlNode *);
+typedef int (*html_visit)(void *, xmlNode *);
 
 /*
  * Visits top and its descendants in document order without recursion: enter on the way
- * down (HW_DESCEND, HW_SKIP or -1), leave on the way up for the nodes whose children
- * were walked (every node enter returned HW_DESCEND for). 0, or -1 when a visit failed.
+ * down (HTML_DESCEND, HTML_SKIP or -1), leave on the way up for the nodes whose children
+ * were walked (every node enter returned HTML_DESCEND for). 0, or -1 when a visit failed.
  */
 static int
-hw_traverse(xmlNode *top, hw_visit enter, hw_visit leave, void *arg)
+html_traverse(xmlNode *top, html_visit enter, html_visit leave, void *arg)
 {
 	xmlNode	*n = top;
 	int	 r;
@@ -273,11 +289,11 @@ hw_traverse(xmlNode *top, hw_visit enter, hw_visit leave, void *arg)
 	for (;;) {
 		if ((r = enter(arg, n)) == -1)
 			return -1;
-		if (r == HW_DESCEND && n->children != NULL) {
+		if (r == HTML_DESCEND && n->children != NULL) {
 			n = n->children;
 			continue;
 		}
-		if (r == HW_DESCEND && leave(arg, n) == -1)
+		if (r == HTML_DESCEND && leave(arg, n) == -1)
 			return -1;
 		for (;;) {
 			if (n == top)
@@ -296,7 +312,7 @@ hw_traverse(xmlNode *top, hw_visit enter, hw_visit leave, void *arg)
 /* ---------------------------------------------------------------- text */
 
 void
-hw_init(struct hw *w, struct docb *b, const struct hw_ext *ext)
+html_init(struct html_walker *w, struct docb *b, const struct html_ext *ext)
 {
 	memset(w, 0, sizeof(*w));
 	w->b = b;
@@ -307,26 +323,27 @@ hw_init(struct hw *w, struct docb *b, const struct hw_ext *ext)
 }
 
 void
-hw_release(struct hw *w)
+html_release(struct html_walker *w)
 {
 	buf_release(&w->inl);
 	buf_release(&w->code);
 	buf_release(&w->lab);
 	free(w->hid);
 	free(w->pendid);
+	free(w->first);
 	memset(w, 0, sizeof(*w));
 }
 
 /* Length of the UTF-8 no-break space at s, 0 when there is none. */
 static size_t
-hw_nbsp(const char *s)
+html_nbsp(const char *s)
 {
 	return (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] == 0xa0 ? 2 : 0;
 }
 
 /* 1 when the open block ends in white space (or holds nothing beyond its marker). */
 static int
-hw_at_space(const struct hw *w)
+html_at_space(const struct html_walker *w)
 {
 	char	 c;
 
@@ -337,19 +354,19 @@ hw_at_space(const struct hw *w)
 }
 
 int
-hw_text(struct hw *w, const char *s, size_t n)
+html_text(struct html_walker *w, const char *s, size_t n)
 {
 	const char	*end = s + n, *run;
 	size_t		 k;
 
 	while (s < end) {
-		if (isspace((unsigned char)*s) || (k = hw_nbsp(s)) > 0) {
+		if (isspace((unsigned char)*s) || (k = html_nbsp(s)) > 0) {
 			s += isspace((unsigned char)*s) ? 1 : 2;
-			if (!hw_at_space(w) && buf_addc(&w->inl, ' ') == -1)
+			if (!html_at_space(w) && buf_addc(&w->inl, ' ') == -1)
 				return -1;
 			continue;
 		}
-		for (run = s; s < end && !isspace((unsigned char)*s) && hw_nbsp(s) == 0; )
+		for (run = s; s < end && !isspace((unsigned char)*s) && html_nbsp(s) == 0; )
 			s++;
 		if (w->label != NULL) {
 			if (buf_adds(&w->inl, w->label) == -1)
@@ -364,7 +381,7 @@ hw_text(struct hw *w, const char *s, size_t n)
 
 /* Drops the trailing white space of the open block. */
 static void
-hw_trim(struct hw *w)
+html_trim(struct html_walker *w)
 {
 	while (w->inl.len > w->base && (w->inl.p[w->inl.len - 1] == ' ' ||
 	    w->inl.p[w->inl.len - 1] == '\n'))
@@ -373,36 +390,43 @@ hw_trim(struct hw *w)
 
 /* Indentation of the open list levels after the first (two spaces each). */
 static int
-hw_indent(struct buf *b, int levels)
+html_indent(struct buf *b, int levels)
 {
 	int	 i;
 
-	for (i = 1; i < levels && i < HW_MAXLIST; i++)
+	for (i = 1; i < levels && i < HTML_MAXLIST; i++)
 		if (buf_adds(b, "  ") == -1)
 			return -1;
 	return 0;
 }
 
+/* 1 inside a list, a table row or a definition list (not an API description). */
+static int
+html_in_items(const struct html_walker *w)
+{
+	return w->nlists > 0 || w->row > 0 || w->dl > w->sigdd;
+}
+
 int
-hw_flush(struct hw *w)
+html_flush(struct html_walker *w)
 {
 	struct buf	 t;
 	int		 rc = -1;
 
 	if (w->heading > 0 || w->cell > 0)
-		return hw_at_space(w) ? 0 : buf_addc(&w->inl, ' ');
-	hw_trim(w);
+		return html_at_space(w) ? 0 : buf_addc(&w->inl, ' ');
+	html_trim(w);
 	if (w->inl.len <= w->base)
 		return 0;
 	buf_init(&t);
 	if (buf_add(&t, "", 0) == -1 || (w->quote > 0 && buf_adds(&t, "> ") == -1))
 		goto out;
-	if (w->base == 0 && w->nlists > 0 && (hw_indent(&t, w->nlists + 1) == -1))
+	if (w->base == 0 && w->nlists > 0 && (html_indent(&t, w->nlists + 1) == -1))
 		goto out;
 	if (buf_add(&t, w->inl.p, w->inl.len) == -1)
 		goto out;
-	if (doc_build_text(w->b, t.p, t.len, w->nlists > 0 || w->row > 0 || w->dl > 0 ?
-	    DOCB_ITEM : DOCB_PARA) == -1)
+	if (doc_build_text(w->b, t.p, t.len, html_in_items(w) ? DOCB_ITEM :
+	    DOCB_PARA) == -1)
 		goto out;
 	buf_reset(&w->inl);
 	w->base = 0;
@@ -417,12 +441,13 @@ out:
 }
 
 int
-hw_code(struct hw *w, const char *lang, const char *title, const char *s, size_t n)
+html_code(struct html_walker *w, const char *lang, const char *title, const char *s,
+    size_t n)
 {
-	if (hw_flush(w) == -1)
+	if (html_flush(w) == -1)
 		return -1;
-	if (title != NULL && *title != '\0' && (hw_text(w, title, strlen(title)) == -1 ||
-	    hw_flush(w) == -1))
+	if (title != NULL && *title != '\0' && (html_text(w, title, strlen(title)) == -1 ||
+	    html_flush(w) == -1))
 		return -1;
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
@@ -437,19 +462,21 @@ hw_code(struct hw *w, const char *lang, const char *title, const char *s, size_t
 
 /*
  * The language named by one class list: language-X, lang-X, highlight-X (Sphinx, GitHub's
- * highlight-source-X), or the word after sourceCode / hljs (Pandoc, highlight.js). Copies it
- * lowercased into out; 1 when the list names one (out may be "" for default, none and
- * nohighlight), else 0.
+ * highlight-source-X), the word after sourceCode / hljs (Pandoc, highlight.js), or rust
+ * (rustdoc). Copies it lowercased into out; 1 when the list names one (out may be "" for
+ * default, none and nohighlight), else 0.
  */
 static int
-hw_lang_of(const char *cls, char *out, size_t outsz)
+html_lang_of(const char *cls, char *out, size_t outsz)
 {
 	static const char *const pre[] = { "language-", "lang-", "highlight-source-",
 		"highlight-", NULL };
 	static const char *const plain[] = { "sourcecode", "hljs", "highlight",
-		"notranslate", "codehilite", "code", "numberlines", "line-numbers", NULL };
+		"notranslate", "codehilite", "code", "numberlines", "numbersource",
+		"line-numbers", NULL };
 	static const char *const none[] = { "default", "none", "nohighlight", NULL };
 	static const char *const marks[] = { "sourcecode", "hljs", NULL };
+	static const char *const selfnamed[] = { "rust", NULL };
 	const char	*s = cls, *v = NULL, *bare = NULL;
 	size_t		 n, vn = 0, bn = 0, i;
 	int		 listed = 0;
@@ -458,13 +485,14 @@ hw_lang_of(const char *cls, char *out, size_t outsz)
 		s += strspn(s, " \t\n\r\f");
 		n = strcspn(s, " \t\n\r\f");
 		for (i = 0; pre[i] != NULL && v == NULL; i++)
-			if (n > strlen(pre[i]) && strncasecmp(s, pre[i], strlen(pre[i])) == 0) {
+			if (n > strlen(pre[i]) &&
+			    strncasecmp(s, pre[i], strlen(pre[i])) == 0) {
 				v = s + strlen(pre[i]);
 				vn = n - strlen(pre[i]);
 			}
-		if (hw_word_in(s, n, marks))
+		if (html_word_in(s, n, marks))
 			listed = 1;
-		else if (n > 0 && bare == NULL && !hw_word_in(s, n, plain)) {
+		else if (n > 0 && bare == NULL && !html_word_in(s, n, plain)) {
 			bare = s;
 			bn = n;
 		}
@@ -474,6 +502,10 @@ hw_lang_of(const char *cls, char *out, size_t outsz)
 		v = bare;
 		vn = bn;
 	}
+	if (v == NULL && html_list_has(cls, selfnamed)) {
+		v = "rust";	/* rustdoc: <pre class="rust rust-example-rendered"> */
+		vn = 4;
+	}
 	if (v == NULL || vn == 0 || vn >= outsz)
 		return 0;
 	for (i = 0; i < vn; i++) {
@@ -482,62 +514,64 @@ hw_lang_of(const char *cls, char *out, size_t outsz)
 		out[i] = (char)tolower((unsigned char)v[i]);
 	}
 	out[vn] = '\0';
-	if (hw_list_has(out, none))
+	if (html_list_has(out, none))
 		out[0] = '\0';
 	return 1;
 }
 
-/* The language of a pre: the classes of its code child, its own, then its wrappers'. */
+/*
+ * The language of a pre: the classes of its (first) code child, its own, then its
+ * wrappers'.
+ */
 static void
-hw_pre_lang(xmlNode *pre, char *out, size_t outsz)
+html_pre_lang(xmlNode *pre, char *out, size_t outsz)
 {
 	xmlNode	*c;
 	int	 up;
 
 	out[0] = '\0';
 	for (c = pre->children; c != NULL; c = c->next)
-		if (c->type == XML_ELEMENT_NODE) {
-			if (hw_is(c, "code") && hw_lang_of(hw_attr(c, "class"), out, outsz))
+		if (html_is(c, "code")) {
+			if (html_lang_of(html_attr(c, "class"), out, outsz))
 				return;
 			break;
 		}
 	for (c = pre, up = 0; c != NULL && c->type == XML_ELEMENT_NODE &&
 	    up <= HTML_LANG_UP; c = c->parent, up++)
-		if (hw_lang_of(hw_attr(c, "class"), out, outsz))
+		if (html_lang_of(html_attr(c, "class"), out, outsz))
 			return;
 }
 
-
-/* Visits each child of parent as hw_traverse does. */
+/* Visits each child of parent as html_traverse does. */
 static int
-hw_traverse_children(xmlNode *parent, hw_visit enter, hw_visit leave, void *arg)
+html_traverse_children(xmlNode *parent, html_visit enter, html_visit leave, void *arg)
 {
 	xmlNode	*c;
 
 	for (c = parent->children; c != NULL; c = c->next)
-		if (hw_traverse(c, enter, leave, arg) == -1)
+		if (html_traverse(c, enter, leave, arg) == -1)
 			return -1;
 	return 0;
 }
 
 /* The state of reading a code block's text. */
-struct hw_pre {
-	struct hw	*w;
+struct html_pre {
+	struct html_walker	*w;
 	int		 pendnl;	/* a line span ended without its newline */
 };
 
 /* 1 when the element is one line of a highlighted block (Shiki, Prism, Docusaurus). */
 static int
-hw_is_line(xmlNode *n)
+html_is_line(xmlNode *n)
 {
 	static const char *const lines[] = { "line", "token-line", "code-line", NULL };
 
-	return hw_list_has(hw_attr(n, "class"), lines);
+	return html_list_has(html_attr(n, "class"), lines);
 }
 
 /* Appends code text, no-break spaces as spaces. */
 static int
-hw_code_text(struct buf *c, const char *s)
+html_code_text(struct buf *c, const char *s)
 {
 	const char	*p;
 
@@ -550,54 +584,58 @@ hw_code_text(struct buf *c, const char *s)
 }
 
 static int
-hw_pre_enter(void *arg, xmlNode *n)
+html_pre_enter(void *arg, xmlNode *n)
 {
-	struct hw_pre	*p = arg;
+	struct html_pre	*p = arg;
 	struct buf	*c = &p->w->code;
 	const char	*s;
-	enum hw_kind	 k;
+	enum html_kind	 k;
 
 	if (doc_build_poll(p->w->b) == -1)
 		return -1;
 	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
 		if ((s = (const char *)n->content) == NULL || *s == '\0')
-			return HW_SKIP;
+			return HTML_SKIP;
 		if (p->pendnl && *s != '\n' && buf_addc(c, '\n') == -1)
 			return -1;
 		p->pendnl = 0;
-		return hw_code_text(c, s) == -1 ? -1 : HW_SKIP;
+		return html_code_text(c, s) == -1 ? -1 : HTML_SKIP;
 	}
 	if (n->type != XML_ELEMENT_NODE)
-		return HW_SKIP;
-	k = hw_kind_of(n);
+		return HTML_SKIP;
+	k = html_kind_of(n);
 	if (k == HK_BR)
-		return buf_addc(c, '\n') == -1 ? -1 : HW_SKIP;
-	if (k == HK_DROP || hw_is_chrome(n))
-		return HW_SKIP;
-	if (hw_is_line(n) && p->pendnl) {
+		return buf_addc(c, '\n') == -1 ? -1 : HTML_SKIP;
+	if (k == HK_DROP || html_is_chrome(n))
+		return HTML_SKIP;
+	if (html_is_line(n) && p->pendnl) {
 		p->pendnl = 0;
 		if (buf_addc(c, '\n') == -1)
 			return -1;
 	}
-	return HW_DESCEND;
+	/* a second code element of the pre (Node.js: ESM, then CommonJS) starts a line */
+	if (html_is(n, "code") && c->len > 0 && c->p[c->len - 1] != '\n' &&
+	    buf_addc(c, '\n') == -1)
+		return -1;
+	return HTML_DESCEND;
 }
 
 static int
-hw_pre_leave(void *arg, xmlNode *n)
+html_pre_leave(void *arg, xmlNode *n)
 {
-	struct hw_pre	*p = arg;
+	struct html_pre	*p = arg;
 	struct buf	*c = &p->w->code;
 
-	if (hw_is_line(n))
+	if (html_is_line(n))
 		p->pendnl = c->len > 0 && c->p[c->len - 1] != '\n';
 	return 0;
 }
 
 /* A pre element: its text (line spans joined, line numbers dropped) as a code block. */
 static int
-hw_pre(struct hw *w, xmlNode *pre)
+html_pre(struct html_walker *w, xmlNode *pre)
 {
-	struct hw_pre	 p;
+	struct html_pre	 p;
 	char		 lang[HTML_LANG_MAX + 1];
 
 	memset(&p, 0, sizeof(p));
@@ -605,13 +643,13 @@ hw_pre(struct hw *w, xmlNode *pre)
 	buf_reset(&w->code);
 	if (buf_add(&w->code, "", 0) == -1)
 		goto nomem;
-	hw_pre_lang(pre, lang, sizeof(lang));
-	if (hw_traverse_children(pre, hw_pre_enter, hw_pre_leave, &p) == -1) {
+	html_pre_lang(pre, lang, sizeof(lang));
+	if (html_traverse_children(pre, html_pre_enter, html_pre_leave, &p) == -1) {
 		if (w->b->stopped)
 			return -1;
 		goto nomem;
 	}
-	return hw_code(w, lang, NULL, w->code.p, w->code.len);
+	return html_code(w, lang, NULL, w->code.p, w->code.len);
 nomem:
 	log_err("%s: out of memory", __func__);
 	return -1;
@@ -621,7 +659,7 @@ nomem:
 
 /* Sets *slot to a copy of s (NULL: cleared). */
 static int
-hw_set(char **slot, const char *s)
+html_set(char **slot, const char *s)
 {
 	free(*slot);
 	*slot = NULL;
@@ -637,23 +675,23 @@ hw_set(char **slot, const char *s)
  * block: a blank line separates two lists or tables in a row.
  */
 static void
-hw_end_items(struct hw *w)
+html_end_items(struct html_walker *w)
 {
-	if (w->nlists == 0 && w->row == 0 && w->dl == 0)
+	if (!html_in_items(w))
 		w->b->lastkind = DOCB_PARA;
 }
 
 int
-hw_list(struct hw *w, int ordered, int open)
+html_list(struct html_walker *w, int ordered, int open)
 {
-	if (hw_flush(w) == -1)
+	if (html_flush(w) == -1)
 		return -1;
 	if (!open) {
 		w->nlists -= w->nlists > 0;
-		hw_end_items(w);
+		html_end_items(w);
 		return 0;
 	}
-	if (w->nlists < HW_MAXLIST) {
+	if (w->nlists < HTML_MAXLIST) {
 		w->lists[w->nlists].ordered = ordered;
 		w->lists[w->nlists].num = 0;
 	}
@@ -662,16 +700,16 @@ hw_list(struct hw *w, int ordered, int open)
 }
 
 int
-hw_item(struct hw *w, const char *mark)
+html_item(struct html_walker *w, const char *mark)
 {
-	int	 lv = w->nlists < HW_MAXLIST ? w->nlists : HW_MAXLIST;
+	int	 lv = w->nlists < HTML_MAXLIST ? w->nlists : HTML_MAXLIST;
 
-	if (hw_flush(w) == -1)
+	if (html_flush(w) == -1)
 		return -1;
 	if (w->heading > 0 || w->cell > 0)
-		return mark != NULL ? hw_text(w, mark, strlen(mark)) : 0;
+		return mark != NULL ? html_text(w, mark, strlen(mark)) : 0;
 	buf_reset(&w->inl);
-	if (buf_add(&w->inl, "", 0) == -1 || hw_indent(&w->inl, w->nlists) == -1)
+	if (buf_add(&w->inl, "", 0) == -1 || html_indent(&w->inl, w->nlists) == -1)
 		return -1;
 	if (mark != NULL) {
 		if (buf_adds(&w->inl, mark) == -1)
@@ -686,9 +724,9 @@ hw_item(struct hw *w, const char *mark)
 }
 
 int
-hw_item_end(struct hw *w)
+html_item_end(struct html_walker *w)
 {
-	if (hw_flush(w) == -1)
+	if (html_flush(w) == -1)
 		return -1;
 	if (w->heading == 0 && w->cell == 0 && w->inl.len <= w->base) {
 		buf_reset(&w->inl);
@@ -699,30 +737,76 @@ hw_item_end(struct hw *w)
 
 /* A heading opens: the text of the open block goes first. */
 static int
-hw_heading(struct hw *w, xmlNode *n)
+html_heading(struct html_walker *w, xmlNode *n, int level)
 {
-	if (hw_flush(w) == -1)
+	if (html_flush(w) == -1)
 		return -1;
 	buf_reset(&w->inl);
 	w->base = 0;
 	w->label = NULL;
-	w->heading = n->name[1] - '0';
-	return hw_set(&w->hid, hw_attr(n, "id"));
+	w->heading = level;
+	return html_set(&w->hid, html_attr(n, "id"));
+}
+
+/* Classes of a definition list of API descriptions (Sphinx domains, old and new). */
+static const char *const html_sig_lists[] = {
+	"py", "c", "cpp", "js", "rst", "function", "class", "method", "classmethod",
+	"staticmethod", "attribute", "property", "data", "exception", "describe", NULL
+};
+
+/* 1 when a dt is the signature of an API description with an id (Sphinx autodoc). */
+static int
+html_is_sig(xmlNode *dt)
+{
+	static const char *const sig[] = { "sig", "sig-object", NULL };
+	const char	*id = html_attr(dt, "id");
+
+	if (id == NULL || *id == '\0')
+		return 0;
+	return html_list_has(html_attr(dt, "class"), sig) || (dt->parent != NULL &&
+	    html_is(dt->parent, "dl") && html_list_has(html_attr(dt->parent, "class"),
+	    html_sig_lists));
+}
+
+/* 1 when a dd describes a signature dt (the element before it). */
+static int
+html_after_sig(xmlNode *dd)
+{
+	xmlNode	*p = dd->prev;
+
+	while (p != NULL && p->type != XML_ELEMENT_NODE)
+		p = p->prev;
+	return p != NULL && html_is(p, "dt") && html_is_sig(p);
+}
+
+/*
+ * A signature dt opens a section, one level below the heading it is under (and below
+ * the signature whose description holds it), anchored at its id.
+ */
+static int
+html_sig(struct html_walker *w, xmlNode *dt)
+{
+	int	 level = w->hlevel + 1 + w->sigdd;
+
+	w->sigdt = dt;
+	return html_heading(w, dt, level > 6 ? 6 : level);
 }
 
 /* A heading ends: a section titled with its text (none when it has no text). */
 static int
-hw_heading_end(struct hw *w)
+html_heading_end(struct html_walker *w)
 {
 	const char	*id = w->hid != NULL ? w->hid : w->pendid;
 	int		 lv = w->heading, rc = 0;
 
 	w->heading = 0;
-	hw_trim(w);
+	html_trim(w);
 	if (w->inl.len > 0) {
 		rc = doc_build_heading_anchor(w->b, lv, w->inl.p, id);
 		free(w->pendid);
 		w->pendid = NULL;
+		if (rc == 0 && w->first == NULL && (w->first = strdup(w->b->title)) == NULL)
+			rc = -1;
 	}
 	free(w->hid);
 	w->hid = NULL;
@@ -732,17 +816,17 @@ hw_heading_end(struct hw *w)
 
 /* A link opens: an empty one with an id marks the next heading's anchor. */
 static int
-hw_a(struct hw *w, xmlNode *n)
+html_a(struct html_walker *w, xmlNode *n)
 {
-	const char	*id = hw_attr(n, "id");
+	const char	*id = html_attr(n, "id");
 
 	if (id == NULL || *id == '\0')
-		id = hw_attr(n, "name");
+		id = html_attr(n, "name");
 	if (id != NULL && *id != '\0') {
-		if (w->heading > 0 && w->hid == NULL)
-			return hw_set(&w->hid, id);
+		if (w->heading > 0 && w->hid == NULL && html_set(&w->hid, id) == -1)
+			return -1;
 		if (w->heading == 0 && n->children == NULL)
-			return hw_set(&w->pendid, id);
+			return html_set(&w->pendid, id);
 	}
 	w->aoff = w->inl.len;
 	w->ina = 1;
@@ -751,9 +835,9 @@ hw_a(struct hw *w, xmlNode *n)
 
 /* A link ends: a permalink ("¶" to "#x") or an edit/source link is dropped. */
 static int
-hw_a_end(struct hw *w, xmlNode *n)
+html_a_end(struct html_walker *w, xmlNode *n)
 {
-	const char	*href = hw_attr(n, "href"), *t;
+	const char	*href = html_attr(n, "href"), *t;
 	char		 txt[HTML_PHRASE_MAX + 1];
 	size_t		 len;
 
@@ -769,31 +853,40 @@ hw_a_end(struct hw *w, xmlNode *n)
 		return 0;
 	memcpy(txt, t, len);
 	txt[len] = '\0';
-	if ((len == 0 && href != NULL && *href == '#') || hw_word_in(txt, len,
-	    hw_phrases) || (href != NULL && *href == '#' && hw_word_in(txt, len,
-	    hw_permalinks))) {
+	if ((len == 0 && href != NULL && *href == '#') || html_word_in(txt, len,
+	    html_phrases) || (href != NULL && *href == '#' && html_word_in(txt, len,
+	    html_permalinks))) {
 		w->inl.len = w->aoff;
 		w->inl.p[w->inl.len] = '\0';
 	}
 	return 0;
 }
 
-/* Inline code: between backticks, as Markdown writes it. */
+/*
+ * Inline code: between backticks, as Markdown writes it; two code elements in a row
+ * (Sphinx's <code>mod.</code><code>name</code>) are one span.
+ */
 static int
-hw_tick(struct hw *w, int open)
+html_tick(struct html_walker *w, int open)
 {
 	if (open && w->label != NULL) {
 		if (buf_adds(&w->inl, w->label) == -1)
 			return -1;
 		w->label = NULL;
 	}
-	if (!open && w->inl.len > 0 && w->inl.p[w->inl.len - 1] == '`') {
-		w->inl.p[--w->inl.len] = '\0';	/* empty code */
+	if (w->inl.len > w->base && w->inl.p[w->inl.len - 1] == '`' &&
+	    (!open || w->tickend == w->inl.len)) {
+		/* empty code, or code right after code: one span */
+		w->inl.p[--w->inl.len] = '\0';
+		w->tickend = 0;
 		return 0;
 	}
 	if (!open)
-		hw_trim(w);
-	return buf_addc(&w->inl, '`');
+		html_trim(w);
+	if (buf_addc(&w->inl, '`') == -1)
+		return -1;
+	w->tickend = open ? 0 : w->inl.len;
+	return 0;
 }
 
 /*
@@ -801,14 +894,14 @@ hw_tick(struct hw *w, int open)
  * ("Note: ..."), as storage.c labels its panels.
  */
 static int
-hw_admon_end(struct hw *w)
+html_admon_end(struct html_walker *w)
 {
 	w->admon = NULL;
-	hw_trim(w);
+	html_trim(w);
 	while (w->inl.len > w->base && w->inl.p[w->inl.len - 1] == ':')
 		w->inl.p[--w->inl.len] = '\0';
 	if (w->inl.len <= w->base || w->inl.len - w->base > HTML_PHRASE_MAX)
-		return hw_flush(w);
+		return html_flush(w);
 	buf_reset(&w->lab);
 	if (buf_add(&w->lab, w->inl.p + w->base, w->inl.len - w->base) == -1 ||
 	    buf_adds(&w->lab, ": ") == -1) {
@@ -821,183 +914,229 @@ hw_admon_end(struct hw *w)
 	return 0;
 }
 
+/* 1 when an h1 is a child of n (a header that holds the page's title is content). */
+static int
+html_has_h1(xmlNode *n)
+{
+	xmlNode	*c;
+
+	for (c = n->children; c != NULL; c = c->next)
+		if (html_is(c, "h1"))
+			return 1;
+	return 0;
+}
+
 /*
  * MathML: its TeX source (the annotation KaTeX and MathJax keep) when it has one, else
  * the text of its elements.
  */
 static int
-hw_math(struct hw *w, xmlNode *n)
+html_math(struct html_walker *w, xmlNode *n)
 {
 	xmlNode		*sem, *a;
 	const char	*enc;
 
 	for (sem = n->children; sem != NULL; sem = sem->next) {
-		if (!hw_is(sem, "semantics"))
+		if (!html_is(sem, "semantics"))
 			continue;
 		for (a = sem->children; a != NULL; a = a->next)
-			if (hw_is(a, "annotation") && (enc = hw_attr(a, "encoding")) != NULL &&
+			if (html_is(a, "annotation") &&
+			    (enc = html_attr(a, "encoding")) != NULL &&
 			    strcmp(enc, "application/x-tex") == 0 && a->children != NULL &&
-			    a->children->type == XML_TEXT_NODE && a->children->content != NULL)
-				return hw_text(w, (const char *)a->children->content,
+			    a->children->type == XML_TEXT_NODE &&
+			    a->children->content != NULL)
+				return html_text(w, (const char *)a->children->content,
 				    strlen((const char *)a->children->content)) == -1 ? -1 :
-				    HW_SKIP;
+				    HTML_SKIP;
 	}
-	return HW_DESCEND;
+	return HTML_DESCEND;
 }
 
 static int
-hw_enter(void *arg, xmlNode *n)
+html_enter(void *arg, xmlNode *n)
 {
-	struct hw	*w = arg;
-	enum hw_kind	 k;
+	struct html_walker	*w = arg;
+	enum html_kind	 k;
 
 	if (doc_build_poll(w->b) == -1)
 		return -1;
 	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE)
-		return n->content == NULL || hw_text(w, (const char *)n->content,
-		    strlen((const char *)n->content)) == 0 ? HW_SKIP : -1;
+		return n->content == NULL || html_text(w, (const char *)n->content,
+		    strlen((const char *)n->content)) == 0 ? HTML_SKIP : -1;
 	if (n->type != XML_ELEMENT_NODE)
-		return HW_SKIP;
+		return HTML_SKIP;
 	if (n->ns != NULL && n->ns->prefix != NULL)
-		return w->ext != NULL ? w->ext->enter(w, n) : HW_DESCEND;
-	if (hw_is_chrome(n))
-		return HW_SKIP;
-	switch ((k = hw_kind_of(n))) {
+		return w->ext != NULL ? w->ext->enter(w, n) : HTML_DESCEND;
+	if (html_is_chrome(n))
+		return HTML_SKIP;
+	switch ((k = html_kind_of(n))) {
 	case HK_DROP:
-		return HW_SKIP;
+		return HTML_SKIP;
 	case HK_HEADER:
-		return w->dropheader ? HW_SKIP : hw_flush(w);
+		return w->dropheader && !html_has_h1(n) ? HTML_SKIP : html_flush(w);
 	case HK_SECTION:
-		if (hw_flush(w) == -1)
+		if (html_flush(w) == -1)
 			return -1;
-		if ((hw_is(n, "section") || hw_has_class(n, "section")) &&
-		    hw_attr(n, "id") != NULL && w->heading == 0)
-			return hw_set(&w->pendid, hw_attr(n, "id"));
-		return HW_DESCEND;
+		if ((html_is(n, "section") || html_has_class(n, "section")) &&
+		    html_attr(n, "id") != NULL && w->heading == 0)
+			return html_set(&w->pendid, html_attr(n, "id"));
+		return HTML_DESCEND;
 	case HK_BLOCK:
-		if (hw_flush(w) == -1)
+		if (html_flush(w) == -1)
 			return -1;
 		if (w->heading == 0 && w->cell == 0 &&
-		    hw_list_has(hw_attr(n, "class"), hw_admon_titles))
+		    html_list_has(html_attr(n, "class"), html_admon_titles)) {
 			w->admon = n;
-		return HW_DESCEND;
+			w->admonbox = n->parent;
+		}
+		return HTML_DESCEND;
 	case HK_TABLE:
+		return html_flush(w);
 	case HK_DT:
-		return hw_flush(w);
+		if (w->heading == 0 && w->cell == 0 && html_is_sig(n))
+			return html_sig(w, n);
+		return html_flush(w);
 	case HK_DL:
 		w->dl++;
-		return hw_flush(w);
+		return html_flush(w);
 	case HK_HEADING:
-		return w->heading > 0 ? HW_DESCEND : hw_heading(w, n);
-	case HK_PRE:
-		return w->heading > 0 ? HW_DESCEND : hw_pre(w, n) == -1 ? -1 : HW_SKIP;
-	case HK_BR:
 		if (w->heading > 0 || w->cell > 0)
-			return hw_text(w, " ", 1) == -1 ? -1 : HW_SKIP;
-		return hw_at_space(w) || buf_addc(&w->inl, '\n') == 0 ? HW_SKIP : -1;
+			return HTML_DESCEND;
+		w->hlevel = n->name[1] - '0';
+		return html_heading(w, n, w->hlevel);
+	case HK_PRE:
+		if (w->heading > 0)
+			return HTML_DESCEND;
+		return html_pre(w, n) == -1 ? -1 : HTML_SKIP;
+	case HK_BR:
+		/* (a br holds text only in broken XHTML: <br> left open) */
+		if (w->heading > 0 || w->cell > 0)
+			return html_text(w, " ", 1) == -1 ? -1 : HTML_DESCEND;
+		return html_at_space(w) || buf_addc(&w->inl, '\n') == 0 ? HTML_DESCEND : -1;
 	case HK_UL:
 	case HK_OL:
-		return hw_list(w, k == HK_OL, 1);
+		return html_list(w, k == HK_OL, 1);
 	case HK_LI:
-		return hw_item(w, NULL);
+		return html_item(w, NULL);
 	case HK_DD:
-		if (hw_flush(w) == -1)
+		if (html_flush(w) == -1)
 			return -1;
+		if (w->heading == 0 && html_after_sig(n)) {
+			w->sigdd++;	/* a description: prose, as under a heading */
+			return HTML_DESCEND;
+		}
 		return w->heading > 0 || w->cell > 0 ? 0 : buf_adds(&w->inl, "  ");
 	case HK_TR:
-		if (hw_flush(w) == -1)
+		if (html_flush(w) == -1)
 			return -1;
 		w->row++;
 		w->rowcells = 0;
-		return HW_DESCEND;
+		return HTML_DESCEND;
 	case HK_CELL:
 		if (w->rowcells++ > 0) {
-			hw_trim(w);
+			html_trim(w);
 			if (buf_adds(&w->inl, " | ") == -1)
 				return -1;
 		}
 		w->cell++;
-		return HW_DESCEND;
+		return HTML_DESCEND;
 	case HK_QUOTE:
-		if (hw_flush(w) == -1)
+		if (html_flush(w) == -1)
 			return -1;
 		w->quote++;
-		return HW_DESCEND;
+		return HTML_DESCEND;
 	case HK_CODE:
-		return hw_tick(w, 1);
+		return html_tick(w, 1);
 	case HK_A:
-		return hw_a(w, n);
+		return html_a(w, n);
 	case HK_MATH:
-		return hw_math(w, n);
+		return html_math(w, n);
 	case HK_INLINE:
+		if (n->children == NULL && html_is(n, "time") &&
+		    html_attr(n, "datetime") != NULL)
+			return html_text(w, html_attr(n, "datetime"),
+			    strlen(html_attr(n, "datetime"))) == -1 ? -1 : HTML_SKIP;
 		break;
 	}
-	return HW_DESCEND;
+	return HTML_DESCEND;
 }
 
 static int
-hw_leave(void *arg, xmlNode *n)
+html_leave(void *arg, xmlNode *n)
 {
-	struct hw	*w = arg;
+	struct html_walker	*w = arg;
 	int		 rc;
 
 	if (n->type != XML_ELEMENT_NODE)
 		return 0;
 	if (n->ns != NULL && n->ns->prefix != NULL)
 		return w->ext != NULL && w->ext->leave != NULL ? w->ext->leave(w, n) : 0;
-	switch (hw_kind_of(n)) {
+	if (n == w->admonbox) {
+		/* an admonition ends: its label does not outlive it */
+		rc = html_flush(w);
+		w->label = NULL;
+		w->admonbox = NULL;
+		return rc;
+	}
+	switch (html_kind_of(n)) {
 	case HK_HEADING:
 		if (w->heading > 0 && n->name[1] - '0' == w->heading)
-			return hw_heading_end(w);
+			return html_heading_end(w);
 		return 0;
 	case HK_UL:
 	case HK_OL:
-		return hw_list(w, 0, 0);
+		return html_list(w, 0, 0);
 	case HK_LI:
-		return hw_item_end(w);
+		return html_item_end(w);
 	case HK_TR:
-		rc = w->cell == 0 ? hw_flush(w) : 0;
+		rc = w->cell == 0 ? html_flush(w) : 0;
 		w->row -= w->row > 0;
 		return rc;
 	case HK_DL:
-		rc = hw_flush(w);
+		rc = html_flush(w);
 		w->dl -= w->dl > 0;
-		hw_end_items(w);
+		html_end_items(w);
 		return rc;
 	case HK_TABLE:
-		rc = hw_flush(w);
-		hw_end_items(w);
+		rc = html_flush(w);
+		html_end_items(w);
 		return rc;
 	case HK_CELL:
 		w->cell -= w->cell > 0;
 		return 0;
 	case HK_QUOTE:
-		if (hw_flush(w) == -1)
+		if (html_flush(w) == -1)
 			return -1;
 		w->quote -= w->quote > 0;
 		return 0;
 	case HK_CODE:
-		return hw_tick(w, 0);
+		return html_tick(w, 0);
 	case HK_A:
-		return hw_a_end(w, n);
+		return html_a_end(w, n);
 	case HK_BLOCK:
 		if (w->admon == n)
-			return hw_admon_end(w);
-		return hw_flush(w);
+			return html_admon_end(w);
+		return html_flush(w);
+	case HK_DT:
+		if (n != w->sigdt)
+			return html_flush(w);
+		w->sigdt = NULL;
+		return html_heading_end(w);
+	case HK_DD:
+		w->sigdd -= w->heading == 0 && w->sigdd > 0 && html_after_sig(n);
+		return html_flush(w);
 	case HK_SECTION:
 	case HK_HEADER:
-	case HK_DT:
-	case HK_DD:
-		return hw_flush(w);
+		return html_flush(w);
 	default:
 		return 0;
 	}
 }
 
 int
-hw_walk(struct hw *w, xmlNode *top)
+html_walk(struct html_walker *w, xmlNode *top)
 {
-	return hw_traverse(top, hw_enter, hw_leave, w);
+	return html_traverse(top, html_enter, html_leave, w);
 }
 
 /* ---------------------------------------------------------------- web pages */
@@ -1018,10 +1157,10 @@ static const struct html_container {
 	{ "div", "vp-doc", NULL, NULL, 9 },			/* VitePress */
 	{ "div", "sl-markdown-content", NULL, NULL, 9 },	/* Starlight */
 	{ "section", NULL, "main-content", NULL, 9 },		/* rustdoc */
-	{ "div", "body", NULL, NULL, 9 },			/* Sphinx */
+	{ "div", "body", NULL, "main", 9 },			/* Sphinx */
 	{ "div", "contents", NULL, NULL, 9 },			/* Doxygen */
 	{ "div", "md-content", NULL, NULL, 7 },			/* MkDocs Material */
-	{ "div", "document", NULL, NULL, 7 },			/* Sphinx, Read the Docs */
+	{ "div", "document", NULL, NULL, 7 },		/* Sphinx, Read the Docs */
 	{ "div", "docblock", NULL, NULL, 6 },			/* rustdoc */
 	{ "div", "textblock", NULL, NULL, 6 },			/* Doxygen */
 	{ NULL, NULL, NULL, "main", 5 },			/* MkDocs, Sphinx themes */
@@ -1045,13 +1184,13 @@ html_rank(xmlNode *n)
 		return 0;
 	for (i = 0; i < sizeof(html_containers) / sizeof(html_containers[0]); i++) {
 		c = &html_containers[i];
-		if (c->rank <= best || (c->tag != NULL && !hw_is(n, c->tag)))
+		if (c->rank <= best || (c->tag != NULL && !html_is(n, c->tag)))
 			continue;
-		if (c->cls != NULL && !hw_has_class(n, c->cls))
+		if (c->cls != NULL && !html_has_class(n, c->cls))
 			continue;
-		if (c->id != NULL && ((v = hw_attr(n, "id")) == NULL || strcmp(v, c->id)))
+		if (c->id != NULL && ((v = html_attr(n, "id")) == NULL || strcmp(v, c->id)))
 			continue;
-		if (c->role != NULL && ((v = hw_attr(n, "role")) == NULL ||
+		if (c->role != NULL && ((v = html_attr(n, "role")) == NULL ||
 		    strcasecmp(v, c->role) != 0))
 			continue;
 		best = c->rank;
@@ -1075,18 +1214,18 @@ html_pick_enter(void *arg, xmlNode *n)
 	int			 r;
 
 	if (n->type != XML_ELEMENT_NODE)
-		return HW_SKIP;
-	if (hw_kind_of(n) == HK_DROP || (n->parent != NULL &&
-	    n->parent->type == XML_ELEMENT_NODE && hw_is_chrome(n)))
-		return HW_SKIP;
+		return HTML_SKIP;
+	if (html_kind_of(n) == HK_DROP || (n->parent != NULL &&
+	    n->parent->type == XML_ELEMENT_NODE && html_is_chrome(n)))
+		return HTML_SKIP;
 	r = html_rank(n);
 	if (!p->collect) {
 		if (r > p->best)
 			p->best = r;
-		return HW_DESCEND;
+		return HTML_DESCEND;
 	}
 	if (r < p->best)
-		return HW_DESCEND;
+		return HTML_DESCEND;
 	if (p->n == p->cap) {
 		if ((nn = reallocarray(p->nodes, p->cap ? p->cap * 2 : 4,
 		    sizeof(*nn))) == NULL)
@@ -1095,7 +1234,7 @@ html_pick_enter(void *arg, xmlNode *n)
 		p->cap = p->cap ? p->cap * 2 : 4;
 	}
 	p->nodes[p->n++] = n;
-	return HW_SKIP;
+	return HTML_SKIP;
 }
 
 static int
@@ -1111,7 +1250,7 @@ static int
 html_pick(xmlNode *root, struct html_pick *p)
 {
 	memset(p, 0, sizeof(*p));
-	if (hw_traverse(root, html_pick_enter, html_pick_leave, p) == -1)
+	if (html_traverse(root, html_pick_enter, html_pick_leave, p) == -1)
 		goto nomem;
 	if (p->best == 0) {
 		if ((p->nodes = calloc(1, sizeof(*p->nodes))) == NULL)
@@ -1120,7 +1259,7 @@ html_pick(xmlNode *root, struct html_pick *p)
 		return 0;
 	}
 	p->collect = 1;
-	if (hw_traverse(root, html_pick_enter, html_pick_leave, p) == -1)
+	if (html_traverse(root, html_pick_enter, html_pick_leave, p) == -1)
 		goto nomem;
 	return 0;
 nomem:
@@ -1137,9 +1276,23 @@ html_child(xmlNode *n, const char *name)
 	xmlNode	*c;
 
 	for (c = n != NULL ? n->children : NULL; c != NULL; c = c->next)
-		if (hw_is(c, name))
+		if (html_is(c, name))
 			return c;
 	return NULL;
+}
+
+/* Squeezes s (may be NULL) in place, no-break spaces counted as spaces (as in text). */
+static void
+html_squeeze(char *s)
+{
+	char	*p;
+
+	for (p = s; p != NULL && (p = strstr(p, "\xc2\xa0")) != NULL; p++) {
+		p[0] = ' ';
+		p[1] = ' ';
+	}
+	if (s != NULL)
+		doc_squeeze(s);
 }
 
 /* The text of <title> (squeezed) and the og:site_name of the head; malloc'd or NULL. */
@@ -1151,15 +1304,14 @@ html_head(xmlNode *root, char **title, char **site)
 
 	*title = *site = NULL;
 	for (c = head != NULL ? head->children : NULL; c != NULL; c = c->next) {
-		if (hw_is(c, "title") && *title == NULL) {
+		if (html_is(c, "title") && *title == NULL) {
 			*title = (char *)xmlNodeGetContent(c);
-			if (*title != NULL)
-				doc_squeeze(*title);
-		} else if (hw_is(c, "meta") && *site == NULL && (v = hw_attr(c,
+			html_squeeze(*title);
+		} else if (html_is(c, "meta") && *site == NULL && (v = html_attr(c,
 		    "property")) != NULL && strcmp(v, "og:site_name") == 0 &&
-		    (v = hw_attr(c, "content")) != NULL && *v != '\0') {
-			if ((*site = strdup(v)) != NULL)
-				doc_squeeze(*site);
+		    (v = html_attr(c, "content")) != NULL && *v != '\0') {
+			*site = strdup(v);
+			html_squeeze(*site);
 		}
 	}
 }
@@ -1167,7 +1319,8 @@ html_head(xmlNode *root, char **title, char **site)
 /*
  * Trims the site name off a page title, in place: " - Site" (or " | ", " — ", " – ",
  * " · ", " :: ", " » ") when Site is the page's og:site_name, or the part after the
- * page's opening H1 when the title starts with that H1 and a separator.
+ * page's first heading when the title starts with it (ASCII case ignored: the title
+ * becomes the heading's text) and a separator.
  */
 static void
 html_title_trim(char *t, const char *h1, const char *site)
@@ -1185,7 +1338,8 @@ html_title_trim(char *t, const char *h1, const char *site)
 			return;
 		}
 		if (h1 != NULL && (sl = strlen(h1)) > 0 && tl > sl + k &&
-		    strncmp(t, h1, sl) == 0 && strncmp(t + sl, seps[i], k) == 0) {
+		    strncasecmp(t, h1, sl) == 0 && strncmp(t + sl, seps[i], k) == 0) {
+			memcpy(t, h1, sl);	/* as the heading writes it */
 			t[sl] = '\0';
 			return;
 		}
@@ -1288,7 +1442,7 @@ static int
 html_walk_page(htmlDocPtr doc, struct docb *b, char **title)
 {
 	struct html_pick	 p;
-	struct hw		 w;
+	struct html_walker		 w;
 	xmlNode			*root = xmlDocGetRootElement(doc);
 	char			*site = NULL;
 	size_t			 i;
@@ -1296,7 +1450,7 @@ html_walk_page(htmlDocPtr doc, struct docb *b, char **title)
 
 	*title = NULL;
 	memset(&p, 0, sizeof(p));
-	hw_init(&w, b, NULL);
+	html_init(&w, b, NULL);
 	if (root == NULL)
 		return 0;
 	html_head(root, title, &site);
@@ -1304,15 +1458,15 @@ html_walk_page(htmlDocPtr doc, struct docb *b, char **title)
 		goto out;
 	w.dropheader = p.best <= HTML_RANK_BODY;
 	for (i = 0; i < p.n; i++)
-		if (hw_walk(&w, p.nodes[i]) == -1)
+		if (html_walk(&w, p.nodes[i]) == -1)
 			goto out;
-	if (hw_flush(&w) == -1)
+	if (html_flush(&w) == -1)
 		goto out;
 	if (*title != NULL)
-		html_title_trim(*title, b->first_h1, site);
+		html_title_trim(*title, w.first, site);
 	rc = 0;
 out:
-	hw_release(&w);
+	html_release(&w);
 	free(p.nodes);
 	free(site);
 	return rc;

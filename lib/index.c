@@ -218,7 +218,10 @@ index_start(struct index_run *r, int force)
 	return 0;
 }
 
-/* Validates the settings and fetches the source through its back end. */
+/*
+ * Validates the settings and fetches the source through its back end: 0, 1 when the job
+ * was cancelled while fetching, -1 when the run failed (both recorded).
+ */
 static int
 index_fetch(struct index_run *r, const struct backend_ops *ops)
 {
@@ -243,8 +246,15 @@ index_fetch(struct index_run *r, const struct backend_ops *ops)
 	r->ctx.max_fetch_mb = settings_get_long(r->db, r->datadir,
 	    "limits.max_repo_mb", 1024);
 	r->ctx.full = r->full;
-	if (ops->fetch(&r->ctx, &r->set, err, sizeof(err)) == -1)
+	r->ctx.deadline_ms = r->deadline_ms;
+	if (ops->fetch(&r->ctx, &r->set, err, sizeof(err)) == -1) {
+		/* a back end that stopped on the job's cancellation (backend_stop) */
+		if (jobs_cancel_point(&r->job)) {
+			index_cancel(r, "while fetching", 0);
+			return 1;
+		}
 		return index_fail(r, err);
+	}
 	if (backend_set_digest(&r->set) == -1)
 		return index_fail(r, "out of memory");
 	return 0;
@@ -405,6 +415,9 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 		goto out;
 	}
 	r->nselected = nsel;
+	r->job.progress.phase = "parsing";
+	r->job.progress.docs_total = (long long)nsel;
+	jobs_progress(&r->job, 1);
 	if ((nsel > 0 && (r->files = calloc(nsel, sizeof(*r->files))) == NULL) ||
 	    sqlite3_prepare_v2(r->db, "SELECT blob FROM documents WHERE library_id = "
 	    "?1 AND path = ?2", -1, &stored, NULL) != SQLITE_OK) {
@@ -431,6 +444,9 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 			rc = c;
 			goto out;
 		}
+		r->job.progress.docs_done = (long long)(r->nparsed + r->nkept +
+		    r->nskipped);
+		jobs_progress(&r->job, 0);
 	}
 	rc = 0;
 out:
@@ -746,6 +762,7 @@ index_post(struct index_run *r, const char *msg)
 	memset(&ds, 0, sizeof(ds));
 	ds.budget_ms = index_budget_ms(DESCRIBE_DEADLINE_MS);
 	ds.cancel = jobs_cancel_point;
+	ds.progress = jobs_progress_step;
 	if (describe_run(r->db, r->datadir, r->library_id, jobs_log_line, &r->job,
 	    &ds) == -1 && ds.configured)
 		msg = index_degrade(r, msg, "describing snippets", ds.error,
@@ -757,6 +774,7 @@ index_post(struct index_run *r, const char *msg)
 	memset(&es, 0, sizeof(es));
 	es.budget_ms = index_budget_ms(EMBEDDER_DEADLINE_MS);
 	es.cancel = jobs_cancel_point;
+	es.progress = jobs_progress_step;
 	if (embedder_run(r->db, r->datadir, r->library_id, jobs_log_line, &r->job,
 	    &es) == -1 && es.configured)
 		index_degrade(r, msg, "embedding", es.error,
@@ -778,8 +796,15 @@ out:
 static int
 index_unchanged_run(struct index_run *r)
 {
+	long		 docs = 0, snippets = 0;
+
 	jobs_log(r->db, r->job.job_id, "info", "%s %.12s is already indexed; "
 	    "nothing to do", r->ops->version_noun, r->set.version);
+	if (index_counts(r, &docs, &snippets) == 0) {
+		r->job.progress.docs_total = r->job.progress.docs_done = docs;
+		r->job.progress.snippets_total = snippets;
+		jobs_progress(&r->job, 1);
+	}
 	if (db_begin(r->db) == 0 &&
 	    jobs_run_end(r->db, r->job.job_id, r->library_id, 1, JOBS_UNCHANGED) == 0 &&
 	    db_commit(r->db) == 0)
@@ -795,6 +820,8 @@ index_commit(struct index_run *r)
 	long		 docs = 0, snippets = 0;
 	char		 msg[512];
 
+	r->job.progress.phase = "writing";
+	jobs_progress(&r->job, 1);
 	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1) {
 		/* A full disk says so (bench/chaos); the rest is in the worker log. */
 		if ((sqlite3_errcode(r->db) & 0xff) == SQLITE_FULL)
@@ -810,6 +837,8 @@ index_commit(struct index_run *r)
 		    r->dedup.duplicates - r->dedup.exact, r->dedup.removed,
 		    r->dedup.restored);
 	inject_report(r->db, r->job.job_id, r->library_id);
+	r->job.progress.snippets_total = snippets;
+	jobs_progress(&r->job, 1);	/* in the index's transaction */
 	snprintf(msg, sizeof(msg), "indexed %s %.12s: %ld documents, %ld "
 	    "snippets", r->ops->version_noun, r->set.version, docs, snippets);
 	jobs_log(r->db, r->job.job_id, "info", "%s", msg);
@@ -827,10 +856,18 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 	const char	*at;
 	int		 c;
 
-	if (index_fetch(r, ops) == -1)
-		return -1;
+	r->job.progress.phase = "fetching";
+	jobs_progress(&r->job, 1);
+	if ((c = index_fetch(r, ops)) != 0)
+		return c == 1 ? 0 : -1;
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "after fetching", 0);
+	if (r->deadline_ms > 0 && util_now_ms() >= r->deadline_ms) {
+		snprintf(err, sizeof(err), "the job ran out of time while fetching: it may "
+		    "take %ld s (setting limits.job_timeout_s); nothing was written",
+		    r->timeout_s);
+		return index_fail(r, err);
+	}
 	if (!r->full && r->indexed_commit != NULL &&
 	    strcmp(r->indexed_commit, r->set.version) == 0)
 		return index_unchanged_run(r);

@@ -304,6 +304,42 @@ jobs_cancel_point(void *ctx)
 	return jobs_cancel_requested(j->db, j->job_id);
 }
 
+void
+jobs_progress(struct jobs_ref *j, int force)
+{
+	const struct jobs_progress *p = &j->progress;
+	long long	 now = util_now_ms();
+	char		 at[32];
+
+	if (!force && j->progress_ms != 0 && now - j->progress_ms < JOBS_PROGRESS_MS)
+		return;
+	j->progress_ms = now;
+	util_iso8601(time(NULL), at, sizeof(at));
+	if (db_run(j->db, "UPDATE jobs SET phase = ?2, docs_total = ?3, docs_done = ?4, "
+	    "snippets_total = ?5, describe_total = ?6, described = ?7, embed_total = ?8, "
+	    "embedded = ?9, progress_at = ?10 WHERE id = ?1", "ItIIIIIIIt", j->job_id,
+	    p->phase, p->docs_total, p->docs_done, p->snippets_total, p->describe_total,
+	    p->described, p->embed_total, p->embedded, at) == -1)
+		log_warn("%s: job %lld: the progress could not be written", __func__,
+		    j->job_id);
+}
+
+void
+jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total)
+{
+	struct jobs_ref	*j = ctx;
+
+	j->progress.phase = phase;
+	if (strcmp(phase, "describing") == 0) {
+		j->progress.described = (long long)done;
+		j->progress.describe_total = (long long)total;
+	} else {
+		j->progress.embedded = (long long)done;
+		j->progress.embed_total = (long long)total;
+	}
+	jobs_progress(j, done == total);
+}
+
 int
 jobs_next(sqlite3 *db, struct jobs_next *job)
 {

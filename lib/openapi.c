@@ -42,8 +42,7 @@ struct openapi_yaml {
 	size_t		 errsz;
 };
 
-/* A plain scalar resolved as YAML's core schema: null, bool, int, float or string. */
-static json_object *
+json_object *
 openapi_yaml_plain(const char *s, size_t n, int *isnull)
 {
 	char		 tmp[64], *end;

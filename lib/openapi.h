@@ -29,6 +29,13 @@ struct doc_poll;
 #define OPENAPI_MAX_DEPTH	128	/* nesting of a loaded JSON or YAML document */
 #define OPENAPI_KEY_MAX		512	/* bytes of a file key */
 
+/*
+ * A plain YAML scalar (s, n bytes) resolved as YAML's core schema: a json-c null (NULL
+ * with *isnull set), bool, int, float or string (NULL with *isnull 0: out of memory).
+ * The GitOps manifest (lib/manifest.c) types its scalars the same way.
+ */
+struct json_object *openapi_yaml_plain(const char *s, size_t n, int *isnull);
+
 enum openapi_syntax {
 	OPENAPI_AUTO,		/* JSON when the first non-blank byte is '{' or '[' */
 	OPENAPI_JSON,

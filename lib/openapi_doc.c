@@ -168,11 +168,18 @@ openapi_addn(struct openapi *o, struct buf *b, const char *s, size_t n)
 		o->nomem = 1;
 }
 
-/* Adds a description, cut at OPENAPI_TEXT_BYTES, as one line when oneline. */
+/*
+ * Adds a description, cut at OPENAPI_TEXT_BYTES, as one line when oneline; nothing for
+ * NULL (a JSON null where the spec wants a string, as in "tags": [null]).
+ */
 static void
 openapi_add_text(struct openapi *o, struct buf *b, const char *s, int oneline)
 {
-	size_t	 start = b->len, n = strlen(s), i;
+	size_t	 start = b->len, n, i;
+
+	if (s == NULL)
+		return;
+	n = strlen(s);
 
 	if (n > OPENAPI_TEXT_BYTES) {
 		n = OPENAPI_TEXT_BYTES;
@@ -955,9 +962,9 @@ openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
 {
 	struct openapi_param ps[OPENAPI_MAX_PARAMS];
 	struct buf	 b, c;
-	json_object	*schema, *dep, *tags;
+	json_object	*schema, *dep, *tags, *t;
 	const char	*d, *sfile = op->file, *media, *id;
-	size_t		 n, i;
+	size_t		 n, i, k;
 	int		 rc = -1;
 
 	buf_init(&b);
@@ -975,10 +982,13 @@ openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
 	}
 	tags = openapi_get(op->op, "tags");
 	n = json_object_is_type(tags, json_type_array) ? json_object_array_length(tags) : 0;
-	for (i = 0; i < n && i < 10; i++) {
-		openapi_add(o, &b, i == 0 ? (id != NULL ? " Tags: " : "\n\nTags: ") : ", ");
-		openapi_add_text(o, &b, json_object_get_string(json_object_array_get_idx(tags,
-		    i)), 1);
+	for (i = k = 0; i < n && k < 10; i++) {
+		t = json_object_array_get_idx(tags, i);
+		if (!json_object_is_type(t, json_type_string))
+			continue;
+		openapi_add(o, &b, k++ == 0 ? (id != NULL ? " Tags: " : "\n\nTags: ") :
+		    ", ");
+		openapi_add_text(o, &b, json_object_get_string(t), 1);
 	}
 	dep = openapi_get(op->op, "deprecated");
 	if (json_object_is_type(dep, json_type_boolean) && json_object_get_boolean(dep))
@@ -1046,9 +1056,11 @@ openapi_server(struct openapi *o)
 		sch = openapi_get(o->root, "schemes");
 		url = openapi_text(o->root, "host");
 		if (url != NULL) {
-			openapi_add(o, &o->server, json_object_is_type(sch, json_type_array) &&
-			    json_object_array_length(sch) > 0 ? json_object_get_string(
-			    json_object_array_get_idx(sch, 0)) : "https");
+			sch = json_object_is_type(sch, json_type_array) &&
+			    json_object_array_length(sch) > 0 ?
+			    json_object_array_get_idx(sch, 0) : NULL;
+			openapi_add(o, &o->server, json_object_is_type(sch, json_type_string) ?
+			    json_object_get_string(sch) : "https");
 			openapi_add(o, &o->server, "://");
 			openapi_add(o, &o->server, url);
 		} else

@@ -13,6 +13,7 @@
 #include "ctxd.h"
 #include "fetch.h"
 #include "http.h"
+#include "cron.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -33,10 +34,13 @@ struct setting_def {
 static int	 settings_check_origins(const char *, char *, size_t);
 static int	 settings_check_hostnames(const char *, char *, size_t);
 static int	 settings_check_networks(const char *, char *, size_t);
+static int	 settings_check_path(const char *, char *, size_t);
+static int	 settings_check_branch(const char *, char *, size_t);
 
 static const struct setting_def settings_defs[] = {
 	{ "git.github.token", SET_SECRET, NULL, 0, 0,
-	  "personal access token for repositories on the GitHub-type host", NULL },
+	  "personal access token for repositories on the GitHub-type host (the fallback "
+	  "when a GitHub-type App is set up but gives no token)", NULL },
 	{ "git.github.host", SET_HOST, "github.com", 0, 0,
 	  "host[:port] of the GitHub-type platform", NULL },
 	{ "git.gitlab.token", SET_SECRET, NULL, 0, 0,
@@ -100,15 +104,21 @@ static const struct setting_def settings_defs[] = {
 	{ "ai.embed.model", SET_STRING, "", 0, 0, "embedding model name", NULL },
 	{ "ai.embed.base_url", SET_URL, "", 0, 0,
 	  "endpoint of a custom embedding service, or bedrock's runtime endpoint", NULL },
-	/* Admin API: integrations (stored only for now), setup wizard. */
+	/* Admin API: integrations (lib/ghapp.c), setup wizard. */
 	{ "git.github.app_id", SET_NUMBER, NULL, 1, 1000000000000000L,
-	  "GitHub-type App connection: App ID (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: App ID (the JWT's issuer; with the private key, "
+	  "the App's installation tokens replace git.github.token)", NULL },
 	{ "git.github.app_installation_id", SET_NUMBER, NULL, 1, 1000000000000000L,
-	  "GitHub-type App connection: installation ID (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: installation ID (blank: looked up for each "
+	  "repository)", NULL },
 	{ "git.github.app_private_key", SET_SECRET_TEXT, NULL, 0, 0,
-	  "GitHub-type App connection: private key, PEM (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: private key, PEM (RSA; signs the App's JWT)", NULL },
 	{ "git.github.webhook_secret", SET_SECRET, NULL, 0, 0,
-	  "GitHub-type App connection: webhook secret (stored only; not used yet)", NULL },
+	  "GitHub-type App connection: webhook secret (checks X-Hub-Signature-256 of "
+	  "POST /api/webhooks/github)", NULL },
+	{ "git.github.api_url", SET_URL, "", 0, 0,
+	  "REST API base of the GitHub-type host (blank: https://api.github.com for "
+	  "github.com, https://HOST/api/v3 otherwise)", NULL },
 	{ "wiki.site_url", SET_URL, "", 0, 0,
 	  "wiki site of wiki sources: https://SITE for cloud, the base URL with its "
 	  "context path (https://HOST/confluence) for datacenter", NULL },
@@ -145,6 +155,21 @@ static const struct setting_def settings_defs[] = {
 	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
 	  "out of answers, mark answers them after a warning line, off ignores the flags",
 	  "hold|mark|off" },
+	/* GitOps (lib/gitops.h, ctxd-manifest(5)). */
+	{ "gitops.enabled", SET_BOOL, "false", 0, 0,
+	  "GitOps sync at start, on the schedule and on push (off: Sync now and the "
+	  "reconcile endpoint still work)", NULL },
+	{ "gitops.repo_url", SET_URL, "", 0, 0,
+	  "git repository (http or https) holding the GitOps manifest", NULL },
+	{ "gitops.manifest_path", SET_STRING, "repos.yaml", 0, 0,
+	  "path of the manifest inside the GitOps repository", NULL },
+	{ "gitops.branch", SET_STRING, "", 0, 0,
+	  "branch of the GitOps repository to read (empty: its default branch)", NULL },
+	{ "gitops.schedule", SET_STRING, "manual", 0, 0,
+	  "GitOps sync schedule in the server's time zone: hourly, every 6 hours, daily, "
+	  "weekly, a five-field cron expression, or manual (Manual only)", NULL },
+	{ "gitops.prune", SET_BOOL, "false", 0, 0,
+	  "delete GitOps-managed libraries that left the manifest", NULL },
 };
 
 /* Further rules of some SET_STRING settings: 0, or -1 with the reason in err. */
@@ -156,6 +181,9 @@ static const struct {
 	{ "server.hostnames", settings_check_hostnames },
 	{ FETCH_POLICY_SETTING, settings_check_networks },
 	{ "git.plain_http_hosts", settings_check_hostnames },
+	{ "gitops.schedule", cron_check },
+	{ "gitops.manifest_path", settings_check_path },
+	{ "gitops.branch", settings_check_branch },
 };
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))
@@ -349,6 +377,40 @@ settings_check_hostnames(const char *v, char *err, size_t errsz)
 {
 	return settings_check_list(v, settings_hostport, "must be a host name or address "
 	    "with an optional :port", err, errsz);
+}
+
+/* gitops.manifest_path: a relative path inside the repository, no "..", no controls. */
+static int
+settings_check_path(const char *v, char *err, size_t errsz)
+{
+	const unsigned char *p;
+
+	if (*v == '\0' || *v == '/' || strstr(v, "..") != NULL || strlen(v) > 1024)
+		goto bad;
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			goto bad;
+	return 0;
+bad:
+	snprintf(err, errsz, "must be a relative path inside the repository (no '..')");
+	return -1;
+}
+
+/* gitops.branch: empty (the default branch) or a plausible git branch name. */
+static int
+settings_check_branch(const char *v, char *err, size_t errsz)
+{
+	const unsigned char *p;
+
+	if (strlen(v) > 255 || *v == '-' || strstr(v, "..") != NULL)
+		goto bad;
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p <= 0x20 || *p == 0x7f || strchr("~^:?*[\\", *p) != NULL)
+			goto bad;
+	return 0;
+bad:
+	snprintf(err, errsz, "must be a git branch name (or empty: the default branch)");
+	return -1;
 }
 
 static int

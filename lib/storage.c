@@ -6,9 +6,10 @@
  * namespaces; the copy also cleans it for the XML parser: HTML named entities (&nbsp;,
  * &mdash; ...) become character references, a stray '&' becomes &amp;, invalid UTF-8 and
  * control characters are replaced, and a DOCTYPE or processing instruction inside the
- * body is made text. CDATA sections are copied as they are, comments left out. libxml2's XML
- * parser reads the copy without network, DTD loading or entity substitution, and
- * html.c's walker turns it into sections; the hooks here handle the ac: elements: code
+ * body is made text, as is a '<' that starts no tag. CDATA sections are copied as they
+ * are, comments left out. libxml2's XML parser reads the copy without network, DTD
+ * loading or entity substitution, and html.c's walker turns it into sections; the hooks
+ * here handle the ac: elements: code
  * and noformat macros become code blocks, info/note/warning/tip panels prefix their
  * text, expand keeps its title and body, layouts are walked in order, page links become
  * their text, task lists become "- [x]" items, images and attachments are skipped, and
@@ -59,7 +60,8 @@ storage_char(struct buf *out, const unsigned char *p, size_t i, size_t n)
 	size_t	 k;
 
 	if (p[i] == '\r')
-		return buf_addc(out, '\n') == -1 ? 0 : i + 1 < n && p[i + 1] == '\n' ? 2 : 1;
+		return buf_addc(out, '\n') == -1 ? 0 :
+		    i + 1 < n && p[i + 1] == '\n' ? 2 : 1;
 	if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n')
 		return buf_addc(out, ' ') == -1 ? 0 : 1;
 	if ((k = doc_utf8_len(p + i, n - i)) == 0 || (k == 3 && p[i] == 0xef &&
@@ -152,6 +154,20 @@ storage_verbatim(struct buf *out, const unsigned char *p, size_t i, size_t n,
 	return end - i;
 }
 
+/*
+ * 1 when the '<' at p[i] starts a tag (a name or "/" and a name follows), else it is
+ * text: libxml2 stops reading a body at a '<' that starts no tag.
+ */
+static int
+storage_tag_start(const unsigned char *p, size_t i, size_t n)
+{
+	size_t	 j = i + 1;
+
+	if (j < n && p[j] == '/')
+		j++;
+	return j < n && (isalpha(p[j]) || p[j] == '_' || p[j] == ':' || p[j] >= 0x80);
+}
+
 /* The fragment data (n bytes) inside the namespace-declaring root, cleaned, in out. */
 static int
 storage_prepare(struct buf *out, const char *data, size_t n)
@@ -180,7 +196,8 @@ storage_prepare(struct buf *out, const char *data, size_t n)
 		else if (p[i] == '<' && i + 1 < n && (p[i + 1] == '!' || p[i + 1] == '?'))
 			k = buf_adds(out, "&lt;") == -1 ? 0 : 1;
 		else if (p[i] == '<')
-			k = buf_addc(out, '<') == -1 ? 0 : 1;
+			k = buf_adds(out, storage_tag_start(p, i, n) ? "<" : "&lt;") == -1 ?
+			    0 : 1;
 		else
 			k = storage_char(out, p, i, n);
 		if (k == 0)
@@ -272,9 +289,10 @@ static const char *const storage_skipped[] = {
 
 /* A macro with a plain-text body (code, noformat, diagrams): a code block. */
 static int
-storage_code_macro(struct hw *w, xmlNode *n, const char *name, xmlNode *body)
+storage_code_macro(struct html_walker *w, xmlNode *n, const char *name, xmlNode *body)
 {
-	char	*lang = storage_param(n, "language"), *title = storage_param(n, "title");
+	char	*lang = storage_param(n, "language");
+	char	*title = storage_param(n, "title");
 	char	*text = (char *)xmlNodeGetContent(body);
 	size_t	 i;
 	int	 rc = -1;
@@ -286,7 +304,7 @@ storage_code_macro(struct hw *w, xmlNode *n, const char *name, xmlNode *body)
 		lang = (char *)xmlStrdup((const xmlChar *)name);
 	for (i = 0; lang != NULL && lang[i] != '\0'; i++)
 		lang[i] = (char)tolower((unsigned char)lang[i]);
-	rc = hw_code(w, lang, title, text, strlen(text));
+	rc = html_code(w, lang, title, text, strlen(text));
 out:
 	xmlFree(lang);
 	xmlFree(title);
@@ -296,20 +314,20 @@ out:
 
 /* A panel or expand macro: its title as a paragraph, then its body with the label. */
 static int
-storage_panel(struct hw *w, xmlNode *n, const char *label)
+storage_panel(struct html_walker *w, xmlNode *n, const char *label)
 {
 	char	*title = storage_param(n, "title");
 	int	 rc = -1;
 
-	if (hw_flush(w) == -1)
+	if (html_flush(w) == -1)
 		goto out;
 	w->label = label;
 	if (title != NULL && *title != '\0') {
-		if (hw_text(w, title, strlen(title)) == -1 || hw_flush(w) == -1)
+		if (html_text(w, title, strlen(title)) == -1 || html_flush(w) == -1)
 			goto out;
 		w->label = NULL;
 	}
-	rc = HW_DESCEND;
+	rc = HTML_DESCEND;
 out:
 	xmlFree(title);
 	return rc;
@@ -317,7 +335,7 @@ out:
 
 /* The anchor macro: its name is the anchor of the heading that follows. */
 static int
-storage_anchor(struct hw *w, xmlNode *n)
+storage_anchor(struct html_walker *w, xmlNode *n)
 {
 	char	*v = storage_param(n, "");
 	int	 rc = 0;
@@ -330,12 +348,12 @@ storage_anchor(struct hw *w, xmlNode *n)
 		}
 	}
 	xmlFree(v);
-	return rc == -1 ? -1 : HW_SKIP;
+	return rc == -1 ? -1 : HTML_SKIP;
 }
 
 /* An ac:structured-macro (or an old ac:macro). */
 static int
-storage_macro(struct hw *w, xmlNode *n)
+storage_macro(struct html_walker *w, xmlNode *n)
 {
 	const char	*name = storage_attr(n, "ac", "name");
 	xmlNode		*body;
@@ -347,9 +365,9 @@ storage_macro(struct hw *w, xmlNode *n)
 		name = "";
 	for (i = 0; storage_skipped[i] != NULL; i++)
 		if (strcasecmp(name, storage_skipped[i]) == 0)
-			return HW_SKIP;
+			return HTML_SKIP;
 	if ((body = storage_child(n, "ac", "plain-text-body")) != NULL)
-		return storage_code_macro(w, n, name, body) == -1 ? -1 : HW_SKIP;
+		return storage_code_macro(w, n, name, body) == -1 ? -1 : HTML_SKIP;
 	for (i = 0; i < sizeof(storage_panels) / sizeof(storage_panels[0]); i++)
 		if (strcasecmp(name, storage_panels[i].macro) == 0)
 			return storage_panel(w, n, storage_panels[i].label);
@@ -357,96 +375,96 @@ storage_macro(struct hw *w, xmlNode *n)
 		return storage_anchor(w, n);
 	if (strcasecmp(name, "status") == 0) {
 		v = storage_param(n, "title");
-		rc = v != NULL ? hw_text(w, v, strlen(v)) : 0;
+		rc = v != NULL ? html_text(w, v, strlen(v)) : 0;
 		xmlFree(v);
-		return rc == -1 ? -1 : HW_SKIP;
+		return rc == -1 ? -1 : HTML_SKIP;
 	}
-	return HW_DESCEND;
+	return HTML_DESCEND;
 }
 
 /* An ac:link: its body's text, else the title of the page it names. */
 static int
-storage_link(struct hw *w, xmlNode *n)
+storage_link(struct html_walker *w, xmlNode *n)
 {
 	const char	*t = NULL;
 	xmlNode		*c;
 
 	if (storage_child(n, "ac", "link-body") != NULL ||
 	    storage_child(n, "ac", "plain-text-link-body") != NULL)
-		return HW_DESCEND;
+		return HTML_DESCEND;
 	for (c = n->children; c != NULL && t == NULL; c = c->next)
 		if (storage_is(c, "ri", "page") || storage_is(c, "ri", "blog-post"))
 			t = storage_attr(c, "ri", "content-title");
 		else if (storage_is(c, "ri", "space"))
 			t = storage_attr(c, "ri", "space-key");
-	if (t != NULL && hw_text(w, t, strlen(t)) == -1)
+	if (t != NULL && html_text(w, t, strlen(t)) == -1)
 		return -1;
-	return HW_SKIP;
+	return HTML_SKIP;
 }
 
 /* An ac:task: an item marked done or not. */
 static int
-storage_task(struct hw *w, xmlNode *n)
+storage_task(struct html_walker *w, xmlNode *n)
 {
 	xmlNode	*st = storage_child(n, "ac", "task-status");
 	char	*s = st != NULL ? (char *)xmlNodeGetContent(st) : NULL;
 	int	 done = s != NULL && strstr(s, "complete") == s;
 
 	xmlFree(s);
-	return hw_item(w, done ? "- [x] " : "- [ ] ");
+	return html_item(w, done ? "- [x] " : "- [ ] ");
 }
 
 static int
-storage_enter(struct hw *w, xmlNode *n)
+storage_enter(struct html_walker *w, xmlNode *n)
 {
 	const char	*l;
 
 	if ((l = storage_local(n, "ac")) == NULL)
-		return HW_SKIP;		/* ri: resources, at: template parts */
+		return HTML_SKIP;		/* ri: resources, at: template parts */
 	if (strcmp(l, "structured-macro") == 0 || strcmp(l, "macro") == 0)
 		return storage_macro(w, n);
 	if (strcmp(l, "link") == 0)
 		return storage_link(w, n);
 	if (strcmp(l, "layout") == 0 || strcmp(l, "layout-section") == 0 ||
 	    strcmp(l, "layout-cell") == 0)
-		return hw_flush(w);
+		return html_flush(w);
 	if (strcmp(l, "task-list") == 0)
-		return hw_list(w, 0, 1);
+		return html_list(w, 0, 1);
 	if (strcmp(l, "task") == 0)
 		return storage_task(w, n);
 	if (strcmp(l, "plain-text-body") == 0)
-		return storage_code_macro(w, n, "code", n) == -1 ? -1 : HW_SKIP;
+		return storage_code_macro(w, n, "code", n) == -1 ? -1 : HTML_SKIP;
 	if (strcmp(l, "parameter") == 0 || strcmp(l, "image") == 0 ||
 	    strcmp(l, "emoticon") == 0 || strcmp(l, "placeholder") == 0 ||
 	    strcmp(l, "task-id") == 0 || strcmp(l, "task-status") == 0 ||
 	    strcmp(l, "adf-fallback") == 0)
-		return HW_SKIP;
-	return HW_DESCEND;
+		return HTML_SKIP;
+	return HTML_DESCEND;
 }
 
 static int
-storage_leave(struct hw *w, xmlNode *n)
+storage_leave(struct html_walker *w, xmlNode *n)
 {
 	const char	*l = storage_local(n, "ac");
 
 	if (l == NULL)
 		return 0;
 	if (strcmp(l, "task-list") == 0)
-		return hw_list(w, 0, 0);
+		return html_list(w, 0, 0);
 	if (strcmp(l, "task") == 0)
-		return hw_item_end(w);
+		return html_item_end(w);
 	if (strcmp(l, "structured-macro") == 0 || strcmp(l, "macro") == 0) {
-		if (hw_flush(w) == -1)
+		if (html_flush(w) == -1)
 			return -1;
 		w->label = NULL;
 		return 0;
 	}
 	if (strncmp(l, "layout", 6) == 0 || strcmp(l, "rich-text-body") == 0)
-		return hw_flush(w);
+		return html_flush(w);
 	return 0;
 }
 
-static const struct hw_ext storage_ext = { storage_enter, storage_leave };
+static const struct html_ext storage_ext = { storage_enter, storage_leave };
 
 /* ---------------------------------------------------------------- entry point */
 
@@ -456,14 +474,14 @@ storage_parse_poll(const char *path, const char *data, size_t len, struct doc *o
 {
 	struct docb	 b;
 	struct buf	 src;
-	struct hw	 w;
+	struct html_walker	 w;
 	xmlDocPtr	 doc = NULL;
 	xmlNode		*root, *c;
 	int		 rc = -1, binit = 0;
 
 	memset(out, 0, sizeof(*out));
 	buf_init(&src);
-	hw_init(&w, &b, &storage_ext);
+	html_init(&w, &b, &storage_ext);
 	if (storage_prepare(&src, data, len) == -1) {
 		log_err("%s: out of memory", __func__);
 		goto out;
@@ -481,9 +499,9 @@ storage_parse_poll(const char *path, const char *data, size_t len, struct doc *o
 	buf_release(&src);
 	root = doc != NULL ? xmlDocGetRootElement(doc) : NULL;
 	for (c = root != NULL ? root->children : NULL; c != NULL; c = c->next)
-		if (hw_walk(&w, c) == -1)
+		if (html_walk(&w, c) == -1)
 			goto fail;
-	if (hw_flush(&w) == -1)
+	if (html_flush(&w) == -1)
 		goto fail;
 	binit = 0;
 	rc = doc_build_finish(&b, NULL, path);
@@ -496,7 +514,7 @@ out:
 		doc_build_release(&b);
 	if (rc == -1)
 		doc_release(out);
-	hw_release(&w);
+	html_release(&w);
 	if (doc != NULL)
 		xmlFreeDoc(doc);
 	buf_release(&src);

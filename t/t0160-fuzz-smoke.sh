@@ -164,4 +164,16 @@ done < <(find "$CORPORA/fixtures/openapi/learn-openapis" -type f \( -name '*.jso
 printf '\001a: &a [1]\nb: &a [*a, *a]\nc: &a [*a, *a]\nd: {<<: {x: 1}, y: *a}\n' >"$oa/aliases"
 smoke openapi 40 "$oa"/*
 
+# The GitOps manifest: every validation case (t/fuzz/seeds/manifest)
+smoke manifest 2000 "$top_srcdir"/t/fuzz/seeds/manifest/*.yaml
+
+# The webhook: push payloads and signatures (first byte: the configured branch)
+wh=$T/webhook
+mkdir -p "$wh"
+printf '\001{"ref":"refs/heads/main","deleted":false,"repository":{"full_name":"acme/manifest","clone_url":"https://github.com/acme/manifest.git","html_url":"https://github.com/acme/manifest","default_branch":"main"},"commits":[]}' >"$wh/1"
+printf '\000{"ref":"refs/heads/trunk","repository":{"clone_url":"https://GitHub.com/ACME/manifest.git/","default_branch":"trunk"}}' >"$wh/2"
+printf '\002{"ref":"refs/tags/a/b","repository":{"clone_url":"http://127.0.0.1:8080/git/private/acme/manifest.git","html_url":"https://x@github.com/acme/manifest?q#f"}}' >"$wh/3"
+printf '\001sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17' >"$wh/4"
+smoke webhook 1500 "$wh"/*
+
 done_testing

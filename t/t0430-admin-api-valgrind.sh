@@ -45,10 +45,23 @@ want=200 cgi GET /api/setup ''
 want=200 cgi POST /api/setup/git-tokens '' '{"git.gitlab.token": "glpat-vg"}'
 want=400 cgi POST /api/setup/ai-provider '' '{"ai.llm.provider": null}'
 want=200 cgi POST /api/setup/embedding/skip ''
+want=200 cgi POST /api/providers/test '' '{"kind": "embed"}'
+want=400 cgi POST /api/providers/test '' '{"kind": "other"}'
+# A provider test whose call fails (nothing listens on port 1): the report is answered.
+ctxd_admin settings set ai.llm.provider custom >/dev/null &&
+    ctxd_admin settings set ai.llm.base_url http://127.0.0.1:1/v1 >/dev/null &&
+    ctxd_admin settings set ai.llm.model vg >/dev/null
+want=200 cgi POST /api/providers/test '' '{"kind": "llm"}'
+like "$(sed '1,/^\r$/d' "$T/cgi.out" | jq -r '[.ok, .configured, .message] | join(" ")')" \
+    '^false true llm: FAILED \(connect\)' "a failed provider call is reported in words"
+ctxd_admin settings unset ai.llm.provider >/dev/null
 want=200 cgi GET /api/libraries 'state=finalized&limit=5'
 want=400 cgi GET /api/libraries 'state=nope'
 want=200 cgi GET /api/libraries/acme/axum ''
 want=404 cgi GET /api/libraries/acme/nothing ''
+want=200 cgi GET /api/libraries/acme/axum/snippets 'limit=3&q=router'
+want=400 cgi GET /api/libraries/acme/axum/snippets 'limit=0'
+want=404 cgi GET /api/libraries/acme/nothing/snippets ''
 want=202 cgi POST /api/libraries/acme/axum/refresh 'force=true'
 job=$(_sql "SELECT max(id) FROM jobs")
 want=200 cgi GET /api/jobs 'library=/acme/axum&limit=1'

@@ -228,3 +228,24 @@ backend_http_error(const struct fetch_req *q, char *err, size_t errsz)
 		snprintf(err, errsz, FETCH_FAILED_PREFIX "%s: %s", u, q->error);
 	return -1;
 }
+
+int
+backend_stop(struct backend_ctx *c)
+{
+	if (c->deadline_ms > 0 && util_now_ms() >= c->deadline_ms)
+		return 2;
+	return jobs_cancel_requested(c->db, c->job_id) == 1 ? 1 : 0;
+}
+
+long
+backend_timeout(const struct backend_ctx *c, long timeout_ms)
+{
+	long long	 left;
+
+	if (c->deadline_ms == 0)
+		return timeout_ms;
+	left = c->deadline_ms - util_now_ms();
+	if (left <= 0)
+		return 0;
+	return left < timeout_ms ? (long)left : timeout_ms;
+}

@@ -76,8 +76,22 @@ struct backend_ctx {
 	long		 max_fetch_mb;	/* limits.max_repo_mb */
 	int		 full;		/* the pipeline re-parses every document: no
 					 * conditional GET needed */
+	long long	 deadline_ms;	/* the job's deadline for fetching (util_now_ms
+					 * clock), 0: none */
 	void		*priv;		/* the back end's own, from fetch to release */
 };
+
+/*
+ * The back ends' check between requests: 1 when the job's cancellation was requested, 2
+ * when its deadline has passed, else 0. The pipeline's next check then ends the job; the
+ * back end stops fetching and says why in the job log.
+ */
+int	 backend_stop(struct backend_ctx *);
+/*
+ * The time a request may take now: timeout_ms, or what is left before the job's deadline
+ * when that is less (0 once it has passed).
+ */
+long	 backend_timeout(const struct backend_ctx *, long timeout_ms);
 
 /*
  * What the previous run stored for path (its content hash and HTTP validators), for a
@@ -123,6 +137,16 @@ struct backend_ops {
 
 /* The back end of a source type, NULL when there is none. */
 const struct backend_ops *backend_lookup(const char *type);
+
+/*
+ * Git credentials for a repository host (host[:port]): the GitHub-type token for the
+ * GitHub-type host (user x-access-token), the GitLab-type token for the GitLab-type host
+ * (user oauth2), none elsewhere; *kind "github", "gitlab" or "other". *user and *token
+ * are malloc'd (NULL when none; the caller wipes the token). 1 when a token is set, else 0.
+ * The git back end's clones and the GitOps manifest repository (lib/gitops.c) use it.
+ */
+int	 gitsrc_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+	    char **user, char **token, const char **kind);
 
 extern const struct backend_ops backend_git;
 extern const struct backend_ops backend_website;

@@ -1,8 +1,9 @@
 /*
  * gitsrc.c: the git source back end (prefix gitsrc_: git_ is libgit2's). Clones or
  * fetches the repository into
- * DATA_DIR/repos/<host>/<owner>/<repo>.git (lib/gitrepo.c), with the GitHub- or
- * GitLab-type token of its host from the settings (over plain http only to the hosts of
+ * DATA_DIR/repos/<host>/<owner>/<repo>.git (lib/gitrepo.c), with the GitHub-type App's
+ * installation token or the GitHub- or GitLab-type token of its host from the settings
+ * (lib/ghapp.c) (over plain http only to the hosts of
  * git.plain_http_hosts), every connection under the address policy of
  * fetch.allowed_networks; the documents are the files of the branch's commit, their
  * content hashes the blob ids, the set's version the commit.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "ctxd.h"
+#include "ghapp.h"
 #include "sources/backend.h"
 
 /* The clone between fetch and release. */
@@ -33,30 +35,27 @@ gitsrc_validate(const char *settings, char *err, size_t errsz)
 	return 0;
 }
 
-/*
- * Git credentials for the repository's host: the GitHub-type token for the GitHub-type
- * host, the GitLab-type token for the GitLab-type host, none elsewhere. *kind is set to
- * "github", "gitlab" or "other".
- */
-static void
-gitsrc_credentials(struct backend_ctx *c, char **user, char **token, const char **kind)
+int
+gitsrc_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+    char **user, char **token, const char **kind)
 {
-	char	*gh = settings_get(c->db, c->datadir, "git.github.host");
-	char	*gl = settings_get(c->db, c->datadir, "git.gitlab.host");
+	char	*gh = settings_get(db, datadir, "git.github.host");
+	char	*gl = settings_get(db, datadir, "git.gitlab.host");
 
 	*user = *token = NULL;
 	*kind = "other";
-	if (gh != NULL && strcmp(gh, c->host) == 0) {
+	if (gh != NULL && strcmp(gh, host) == 0) {
 		*kind = "github";
-		*token = settings_get(c->db, c->datadir, "git.github.token");
+		*token = settings_get(db, datadir, "git.github.token");
 		*user = strdup("x-access-token");
-	} else if (gl != NULL && strcmp(gl, c->host) == 0) {
+	} else if (gl != NULL && strcmp(gl, host) == 0) {
 		*kind = "gitlab";
-		*token = settings_get(c->db, c->datadir, "git.gitlab.token");
+		*token = settings_get(db, datadir, "git.gitlab.token");
 		*user = strdup("oauth2");
 	}
 	free(gh);
 	free(gl);
+	return *token != NULL && **token != '\0' ? 1 : 0;
 }
 
 /* Files of the commit into out, and what the web addresses of files start with. */
@@ -102,6 +101,7 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	struct gitrepo_limits lim;
 	struct gitsrc	*s;
 	char		*user = NULL, *token = NULL, *dir = NULL, *plain = NULL;
+	char		 note[512];
 	const char	*kind;
 	int		 rc = -1;
 
@@ -112,7 +112,13 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	c->priv = s;
 	jobs_log(c->db, c->job_id, "info", "fetching %s (branch %s)", c->url,
 	    *c->branch ? c->branch : "default");
-	gitsrc_credentials(c, &user, &token, &kind);
+	/* The App's installation token on the GitHub-type host, else the personal one. */
+	if (!ghapp_git_credentials(c->db, c->datadir, c->url, c->host, &user, &token,
+	    &kind, note, sizeof(note)) && *note != '\0')
+		jobs_log(c->db, c->job_id, "warning", "GitHub App: %s; using no token", note);
+	else if (*note != '\0')
+		jobs_log(c->db, c->job_id, "warning", "GitHub App: %s; using the personal "
+		    "token git.github.token", note);
 	if ((dir = library_repo_dir(c->datadir, c->host, c->library_id)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;

@@ -70,7 +70,8 @@ struct llmsrc {
 	size_t		 nfetched, nunchanged, nfailed, noffsite, nover, nloops;
 	size_t		 nbytes_over;	/* pages not asked: limits.max_repo_mb reached */
 	int		 md_hits, md_misses;
-	int		 cancelled;	/* the job's cancellation was requested */
+	int		 cancelled;	/* backend_stop's answer: 1 cancelled, 2 past the
+					 * job's deadline */
 	size_t		 bytes, max_bytes; /* fetched so far, limits.max_repo_mb */
 };
 
@@ -543,7 +544,7 @@ llmsrc_req(struct llmsrc *s, struct llmsrc_page *p, const char *v,
 
 	fetch_req_init(q);
 	q->url = v;
-	q->timeout_ms = s->timeout_ms;
+	q->timeout_ms = backend_timeout(s->c, s->timeout_ms);
 	q->max_size = s->max_size;
 	q->redirects = LLMSRC_REDIRECTS;
 	q->tries = 2;
@@ -611,11 +612,12 @@ llmsrc_run(struct llmsrc *s, size_t from, size_t to)
 		return -1;
 	fetch_init(&f);
 	while (rc == 0 && (k = llmsrc_pick(s, r, k, &next, to)) > 0) {
-		/* a cancelled job: no more requests, the pipeline's next check ends it */
-		if (jobs_cancel_requested(s->c->db, s->c->job_id) == 1) {
-			s->cancelled = 1;
+		/*
+		 * a cancelled job or one past its deadline: no more requests, the
+		 * pipeline's next check ends it
+		 */
+		if ((s->cancelled = backend_stop(s->c)) != 0)
 			break;
-		}
 		for (i = 0; i < k; i++) {
 			p = &s->pages[r->page[i]];
 			llmsrc_req(s, p, r->v[i][p->variant], r->hdr[i], &r->q[i]);
@@ -805,8 +807,11 @@ llmsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	end = llmsrc_order(s, from, 0, &nomem);
 	if (nomem || (!s->cancelled && llmsrc_run(s, from, end) == -1))
 		goto nomem;
-	if (s->cancelled)
+	if (s->cancelled == 1)
 		jobs_log(c->db, c->job_id, "info", "stopped: the job is cancelled");
+	else if (s->cancelled == 2)
+		jobs_log(c->db, c->job_id, "warning", "stopped at the job's deadline "
+		    "(setting limits.job_timeout_s): pages not fetched");
 	if (s->nbytes_over > 0)
 		jobs_log(c->db, c->job_id, "warning", "stopped at %ld MB fetched (setting "
 		    "limits.max_repo_mb): %zu pages not fetched", c->max_fetch_mb,

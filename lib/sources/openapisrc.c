@@ -112,7 +112,7 @@ openapisrc_req(struct openapisrc *s, struct fetch_req *q, const char *url)
 	fetch_req_init(q);
 	q->url = url;
 	q->headers[0] = OPENAPI_SRC_ACCEPT;
-	q->timeout_ms = s->timeout_ms;
+	q->timeout_ms = backend_timeout(s->c, s->timeout_ms);
 	q->max_size = s->max > 0 ? s->max : 1;
 	q->tries = 3;
 	q->redirects = 5;

@@ -83,7 +83,6 @@ struct website {
 	struct backend_ctx *c;
 	long		 max_pages, max_depth, inflight, delay_ms, timeout_ms;
 	size_t		 max_page, max_bytes, bytes;
-	long long	 deadline_ms;
 	json_object	*excludes;	/* array of strings (the settings' own) */
 	json_object	*settings;
 	char		*scheme, *host, *port, *prefix;
@@ -390,19 +389,6 @@ out:
 	return rc;
 }
 
-/* The job's deadline for fetching: a minute before the worker's alarm (half if sooner). */
-static long long
-website_deadline(void)
-{
-	unsigned	 left = alarm(0);
-
-	if (left == 0)
-		return 0;
-	alarm(left);
-	return util_now_ms() + (left > 120 ? (long long)(left - 60) * 1000 :
-	    (long long)left * 500);
-}
-
 /* The source's fields and the server's settings. */
 static int
 website_settings(struct website *w, char *err, size_t errsz)
@@ -433,7 +419,6 @@ website_settings(struct website *w, char *err, size_t errsz)
 	w->max_page = (size_t)settings_get_long(c->db, c->datadir, "sources.max_page_kb",
 	    4096) * 1024;
 	w->max_bytes = (size_t)c->max_fetch_mb * 1024 * 1024;
-	w->deadline_ms = website_deadline();
 	if (w->excludes == NULL && (w->excludes = json_object_new_array()) != NULL &&
 	    w->settings != NULL)
 		json_object_object_add(w->settings, "excludePatterns", w->excludes);
@@ -450,12 +435,7 @@ website_settings(struct website *w, char *err, size_t errsz)
 static long
 website_timeout(const struct website *w)
 {
-	long long	 left;
-
-	if (w->deadline_ms == 0)
-		return w->timeout_ms;
-	left = w->deadline_ms - util_now_ms();
-	return left < w->timeout_ms ? (long)(left > 0 ? left : 0) : w->timeout_ms;
+	return backend_timeout(w->c, w->timeout_ms);
 }
 
 /* A GET of url (robots.txt, a sitemap) into q: redirects followed by fetch.c. */
@@ -954,7 +934,7 @@ website_batch(struct website *w, struct backend_set *out, char *err, size_t errs
 	    w->bytes >= w->max_bytes || website_timeout(w) <= 0)
 		return 0;
 	/* a cancelled job: the crawl stops here, the pipeline's next check ends the job */
-	if ((w->cancelled = jobs_cancel_requested(w->c->db, w->c->job_id)) == 1)
+	if ((w->cancelled = backend_stop(w->c) == 1))
 		return 0;
 	memset(slots, 0, sizeof(slots));
 	if (w->delay_ms > 0 && w->npages > 0)

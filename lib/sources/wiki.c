@@ -67,7 +67,7 @@ struct wiki {
 	size_t		 page_max;	/* bytes of one page body (sources.max_page_kb) */
 	long		 timeout_ms, delay_ms;
 	size_t		 max_pages;
-	long long	 deadline, last_ms;
+	long long	 last_ms;
 	size_t		 nlists;
 	int		 full;		/* max_pages reached */
 	struct wiki_set	 ids, lists;
@@ -642,8 +642,6 @@ wiki_configure(struct wiki *w, char *err, size_t errsz)
 	if (w->delay_ms > 0)
 		w->inflight = 1;
 	w->f.inflight = w->inflight;
-	w->deadline = util_now_ms() + settings_get_long(c->db, c->datadir,
-	    "limits.job_timeout_s", 1800) * 1000;
 	rc = 0;
 out:
 	free(site);
@@ -680,7 +678,11 @@ wiki_req(struct wiki *w, struct fetch_req *q, const char *url, size_t cap, char 
 		    "not on %s (setting wiki.site_url)", u, w->origin);
 		return -1;
 	}
-	if (util_now_ms() > w->deadline) {
+	switch (backend_stop(w->c)) {
+	case 1:
+		snprintf(err, errsz, "the job was cancelled");
+		return -1;
+	case 2:
 		snprintf(err, errsz, "the wiki fetch ran out of time (setting "
 		    "limits.job_timeout_s)");
 		return -1;
@@ -697,7 +699,7 @@ wiki_req(struct wiki *w, struct fetch_req *q, const char *url, size_t cap, char 
 	q->headers[0] = w->auth;
 	q->headers[1] = "Accept: application/json";
 	q->secret_headers = 1;
-	q->timeout_ms = w->timeout_ms;
+	q->timeout_ms = backend_timeout(w->c, w->timeout_ms);
 	q->max_size = cap;
 	q->tries = WIKI_TRIES;
 	return 0;

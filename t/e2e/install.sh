@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# t/e2e/install.sh DEST: install the pinned npm clients (package-lock.json beside this file)
-# into DEST/node_modules with `npm ci` (and copy the client scripts *.mjs to DEST), unless the same lock file is installed there already.
+# t/e2e/install.sh DEST [SRC]: install the pinned npm clients (package-lock.json beside this
+# file, or in the folder SRC: t/e2e/ui for the browser tests) into DEST/node_modules with
+# `npm ci` (and copy the client scripts *.mjs to DEST), unless the same lock file is installed there already.
 # The npm cache is DEST/.npm-cache and HOME is DEST/.home: nothing outside DEST is written.
 # Concurrent callers (tests run in parallel) wait for each other on DEST/.lock.
 set -eu
-src=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "${2:-$(dirname "$0")}" && pwd)
 dest=$1
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)

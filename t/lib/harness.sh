@@ -668,6 +668,19 @@ wiki_standin_start() {
 	WBASE=http://127.0.0.1:$WPORT
 }
 
+# github_standin_start ARGS...: start the GitHub App API stand-in (t/standin/github.js,
+# Node) on a free port with its options ARGS (--app-id, --public-key, --token,
+# --installation, --repos, --ttl; stopped at exit with the rest). Sets github_standin_pid,
+# GHPORT and GHBASE (http://127.0.0.1:GHPORT). Its log is $T/log/github-standin.log.
+github_standin_start() {
+	[ -n "$T" ] || ctxd_setup
+	_spawn "$T/log/github-standin.log" node "$top_srcdir/t/standin/github.js" 0 "$@"
+	github_standin_pid=$_spawned
+	GHPORT=$(_standin_port "$T/log/github-standin.log" "$github_standin_pid") ||
+	    bail_out "the GitHub stand-in did not start"
+	GHBASE=http://127.0.0.1:$GHPORT
+}
+
 # ------------------------------------------------------------------------------ accounts
 
 # ctxd_login USER PASSWORD [JAR]: sign in with POST /api/session; the session cookie goes to
@@ -694,4 +707,43 @@ ctxd_admin_session() {
 	    '{currentPassword: "admin", newPassword: $p}')")" = 200 ] ||
 	    bail_out "changing the admin password failed: $(http_body)"
 	export ADMIN_PASSWORD ADMIN_JAR ADMIN_CSRF
+}
+
+# ------------------------------------------------------------------------------ web UI
+
+# ui_install: install the browser driver (playwright-core, pinned in t/e2e/ui/package-lock.json)
+# into $top_builddir/t/e2e/ui and copy the test scripts there; sets UI_DIR. Skips the whole
+# test when Debian's chromium is missing (script/bootstrap installs it).
+ui_install() {
+	command -v chromium >/dev/null 2>&1 || skip_all "chromium is not installed (script/bootstrap installs it)"
+	UI_DIR=$top_builddir/t/e2e/ui
+	if ! "$top_srcdir/t/e2e/install.sh" "$UI_DIR" "$top_srcdir/t/e2e/ui" >"$T/log/npm-ui.log" 2>&1; then
+		_show_log "$T/log/npm-ui.log"
+		bail_out "npm ci of t/e2e/ui failed"
+	fi
+	# The browser writes nothing outside the test's folder.
+	export HOME=$T/home XDG_CONFIG_HOME=$T/home/.config XDG_CACHE_HOME=$T/home/.cache
+	export SHOTS=$top_builddir/t/screenshots
+	mkdir -p "$HOME" "$SHOTS"
+}
+
+# ui_run SCRIPT ARGS...: run the browser test script $UI_DIR/SCRIPT (120 s at most); each
+# "CHECK STATUS DESCRIPTION" line it prints is one TAP result, other lines are diagnostics.
+ui_run() {
+	local script=$1 st desc line rc
+	shift
+	timeout 120 node "$UI_DIR/$script" "$@" >"$T/log/$script.out" 2>"$T/log/$script.err"
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"CHECK "*)
+			line=${line#CHECK }
+			st=${line%% *}
+			desc=${line#* }
+			ok "$st" "$desc" || true
+			;;
+		*) diag "$line" ;;
+		esac
+	done <"$T/log/$script.out"
+	ok "$rc" "$script ran to its end (exit $rc)" || _show_log "$T/log/$script.err"
 }

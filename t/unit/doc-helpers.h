@@ -71,4 +71,25 @@ s_lang(const struct doc_section *s, size_t i)
 	return s != NULL && i < s->ncode ? s->code[i].lang : NULL;
 }
 
+/*
+ * All the text and code of a document in order: "[title]\ntext\n" per section, then
+ * "{lang}code\n" per code block. A static buffer, overwritten by the next call.
+ */
+static inline const char *
+doc_all(const struct doc *d)
+{
+	static struct buf	 b;
+	size_t			 i, j;
+
+	buf_reset(&b);
+	buf_add(&b, "", 0);
+	for (i = 0; i < d->nsecs; i++) {
+		buf_printf(&b, "[%s]\n%s\n", d->secs[i].title, d->secs[i].text);
+		for (j = 0; j < d->secs[i].ncode; j++)
+			buf_printf(&b, "{%s}%s\n", d->secs[i].code[j].lang,
+			    d->secs[i].code[j].code);
+	}
+	return b.p;
+}
+
 #endif

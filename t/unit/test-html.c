@@ -23,28 +23,10 @@ page(const char *name, const char *src, struct doc *d)
 	return rc;
 }
 
-/* All the text and code of a document, in order (static buffer, freed by the next call). */
-static const char *
-all(const struct doc *d)
-{
-	static struct buf	 b;
-	size_t			 i, j;
-
-	buf_reset(&b);
-	buf_add(&b, "", 0);
-	for (i = 0; i < d->nsecs; i++) {
-		buf_printf(&b, "[%s]\n%s\n", d->secs[i].title, d->secs[i].text);
-		for (j = 0; j < d->secs[i].ncode; j++)
-			buf_printf(&b, "{%s}%s\n", d->secs[i].code[j].lang,
-			    d->secs[i].code[j].code);
-	}
-	return b.p;
-}
-
 static int
 has(const struct doc *d, const char *s)
 {
-	return strstr(all(d), s) != NULL;
+	return strstr(doc_all(d), s) != NULL;
 }
 
 /* One page per theme: the container's text is kept, the chrome around and in it is not. */
@@ -87,9 +69,11 @@ test_themes(void)
 		    "sl-markdown-content\"><p>KEEP text.</p></div><footer>CHROME</footer>"
 		    "</div></main></body></html>" },
 		{ "rustdoc", "<html><body><nav class=\"sidebar\">CHROME</nav><main><section "
-		    "id=\"main-content\" class=\"content\"><div class=\"main-heading\"><h1>"
-		    "Intro</h1><span class=\"out-of-band\"><a class=\"src\" href=\"s\">"
-		    "CHROME</a></span></div><details class=\"toggle top-doc\" open><summary "
+		    "id=\"main-content\" class=\"content\"><div class=\"main-heading\"><div "
+		    "class=\"rustdoc-breadcrumbs\"><a href=\"i\">CHROME</a></div><h1>"
+		    "Intro</h1><rustdoc-toolbar>CHROME</rustdoc-toolbar><span class=\""
+		    "sub-heading\"><span class=\"since\">CHROME</span> \xc2\xb7 <a class=\"src\""
+		    " href=\"s\">CHROME</a></span></div><details class=\"toggle top-doc\" open><summary "
 		    "class=\"hideme\"><span>Expand description</span></summary><div class=\""
 		    "docblock\"><p>KEEP text.</p></div></details></section></main>"
 		    "</body></html>" },
@@ -99,9 +83,24 @@ test_themes(void)
 		    "</div></div><div class=\"contents\"><div class=\"textblock\"><h1>Intro"
 		    "</h1><p>KEEP text.</p></div></div><hr class=\"footer\"/><address class=\""
 		    "footer\">CHROME</address></body></html>" },
+		{ "docutils", "<html><body><div class=\"document\" id=\"t\"><h1 class=\"title\">"
+		    "Intro</h1><div class=\"contents topic\" id=\"contents\"><p class=\""
+		    "topic-title\">CHROME</p><ul><li>CHROME</li></ul></div><p>KEEP text.</p>"
+		    "<div class=\"body\">more</div></div></body></html>" },
+		{ "texinfo", "<html><body><div class=\"section-level-extent\" id=\"B\"><div "
+		    "class=\"nav-panel\"><p>CHROME</p></div><h3>Intro</h3><p>KEEP text.</p></div><hr>"
+		    "<div class=\"nav-panel\">CHROME</div></body></html>" },
+		{ "docbook", "<html><body><div class=\"navheader\"><table><tr><td>CHROME</td>"
+		    "</tr></table></div><div class=\"chapter\"><h1>Intro</h1><p>KEEP text.</p></div>"
+		    "<div class=\"navfooter\">CHROME</div></body></html>" },
 		{ "bare", "<html><body><header>CHROME</header><nav>CHROME</nav><h1 id=\"intro"
 		    "\">Intro</h1><p>KEEP text.</p><aside>CHROME</aside><footer>CHROME"
 		    "</footer></body></html>" },
+		{ "npm", "<html><body><div id=\"banner\"><div class=\"title\">CHROME</div>"
+		    "</div><section id=\"content\"><header class=\"title\"><h1 id=\"i\">"
+		    "Intro</h1></header><section id=\"table_of_contents\"><h2>Table</h2><ul><li>"
+		    "CHROME</li></ul></section><section id=\"d\"><p>KEEP text.</p></section>"
+		    "</section></body></html>" },
 	};
 	struct doc	 d;
 	size_t		 i;
@@ -111,8 +110,12 @@ test_themes(void)
 			continue;
 		ok(has(&d, "KEEP text."), "%s: the content is kept", themes[i].name);
 		ok(!has(&d, "CHROME"), "%s: the chrome is dropped", themes[i].name);
+		/* (Starlight's h1 is outside its content container: the <title> names it) */
+		if (strcmp(themes[i].name, "starlight") != 0)
+			ok(d.nsecs > 0 && strcmp(d.secs[0].title, "Intro") == 0,
+			    "%s: the heading is kept", themes[i].name);
 		if (!has(&d, "KEEP") || has(&d, "CHROME"))
-			printf("#   %s", all(&d));
+			printf("#   %s", doc_all(&d));
 		doc_release(&d);
 	}
 }
@@ -131,7 +134,8 @@ test_chrome(void)
 	    "<div hidden>CHROME</div><p aria-hidden=\"true\">CHROME</p>"
 	    "<div style=\"display: none\">CHROME</div><div role=\"navigation\">CHROME</div>"
 	    "<div class=\"toc\"><ul><li>CHROME</li></ul></div>"
-	    "<div id=\"searchbox\">CHROME</div><div class=\"sidebar\">CHROME</div><span class=\"sr-only\">CHROME</span>"
+	    "<div id=\"searchbox\">CHROME</div><div class=\"sidebar\">CHROME</div>"
+	    "<span class=\"sr-only\">CHROME</span>"
 	    "<p>three <a href=\"https://github.com/x/edit/main/a.md\">Edit this page</a></p>"
 	    "<p><a href=\"#x\">\xc2\xb6</a>four <a href=\"#four\">see four</a></p>"
 	    "<p>five<img src=\"i.png\" alt=\"CHROME\"></p>"
@@ -161,11 +165,17 @@ test_anchors(void)
 	    "<a id=\"before\"></a><h2>After an anchor</h2><p>d</p>"
 	    "<h2>Plain <code>slug</code></h2><p>e</p>"
 	    "<h3><a name=\"inner\"></a>Inner</h3><p>f</p>"
+	    "<h2>Node<span><a class=\"mark\" href=\"#node\" id=\"node-id\">#</a></span></h2>"
+	    "<p>g</p>"
 	    "</section></div></body></html>";
 	const char	*site =
-	    "<html><head><title>Guide | Acme Docs</title><meta property=\"og:site_name\" "
-	    "content=\"Acme Docs\"></head><body><main><p>x</p></main></body></html>";
+	    "<html><head><title>Guide\xc2\xa0" "Book | Acme Docs</title><meta property=\""
+	    "og:site_name\" content=\"Acme Docs\"></head><body><main><p>x</p></main>"
+	    "</body></html>";
 	const char	*notitle = "<html><body><main><h1>Heading one</h1><p>x</p>"
+	    "</main></body></html>";
+	const char	*book = "<html><head><title>What is Ownership? - The Book</title></head>"
+	    "<body><main><h2 id=\"own\">What Is Ownership?</h2><p>x</p><h3>Rules</h3><p>y</p>"
 	    "</main></body></html>";
 
 	if (page("anchors", src, &d) == 0) {
@@ -177,13 +187,22 @@ test_anchors(void)
 		    "the id of an empty anchor just before");
 		is_str(s_anchor(sec(&d, "Plain `slug`")), "plain-slug", "else the slug");
 		is_str(s_anchor(sec(&d, "Inner")), "inner", "an anchor inside the heading");
+		is_str(s_anchor(sec(&d, "Node")), "node-id", "a permalink's id, its '#' not text");
 		is_str(s_text(sec(&d, "Install")), "a", "the permalink is not text");
-		is_str(d.nsecs > 5 ? d.secs[5].breadcrumb : NULL,
+		is_str(s_title(sec(&d, "Inner")) != NULL ? sec(&d, "Inner")->breadcrumb : NULL,
 		    "Install > Plain `slug` > Inner", "breadcrumbs");
 		doc_release(&d);
 	}
 	if (page("site", site, &d) == 0) {
-		is_str(d.title, "Guide", "the og:site_name suffix is trimmed");
+		is_str(d.title, "Guide Book", "the og:site_name suffix is trimmed, a no-break "
+		    "space is a space");
+		doc_release(&d);
+	}
+	if (page("book", book, &d) == 0) {
+		is_str(d.title, "What Is Ownership?", "the title trimmed to the first heading, "
+		    "whatever its level and letter case");
+		is_str(s_title(sec(&d, "Rules")) != NULL ? sec(&d, "Rules")->breadcrumb : NULL,
+		    "What Is Ownership? > Rules", "so the breadcrumb does not repeat it");
 		doc_release(&d);
 	}
 	if (page("docs/notitle.html", notitle, &d) == 0) {
@@ -209,8 +228,8 @@ test_code(void)
 	    "<span class=\"nb\">print</span><span class=\"p\">(</span><span class=\"mi\">1"
 	    "</span><span class=\"p\">)</span>\n</pre></div></div>"
 	    /* 3: Pandoc sourceCode */
-	    "<div class=\"sourceCode\"><pre class=\"sourceCode haskell\"><code class=\""
-	    "sourceCode haskell\">main = pure ()</code></pre></div>"
+	    "<div class=\"sourceCode\"><pre class=\"sourceCode numberSource haskell "
+	    "numberLines\"><code class=\"sourceCode\">main = pure ()</code></pre></div>"
 	    /* 4: highlight.js */
 	    "<pre><code class=\"hljs ruby\">puts 1</code></pre>"
 	    /* 5: Material: div.language-x highlight, span.linenos, copy button */
@@ -232,9 +251,14 @@ test_code(void)
 	    "language-go\"><code><span class=\"token-line\"><span class=\"token plain\">"
 	    "x := 1</span><br></span><span class=\"token-line\"><span class=\"token plain\">"
 	    "y := 2</span></span><span class=\"token-line\">z := 3</span></code></pre></div>"
-	    /* 9: no language */
+	    /* 9: rustdoc names the language with a bare class */
+	    "<pre class=\"rust rust-example-rendered\"><code>let x = 1;</code></pre>"
+	    /* 10: Node.js: a checkbox first, two code elements */
+	    "<pre class=\"with-9-chars\"><input type=\"checkbox\"><code class=\"language-js "
+	    "mjs\">import a;</code><code class=\"language-js cjs\">require(a);</code></pre>"
+	    /* 11: no language */
 	    "<pre>plain\ttext</pre>"
-	    /* 10: Sphinx highlight-default is no language */
+	    /* 12: Sphinx highlight-default is no language */
 	    "<div class=\"highlight-default\"><div class=\"highlight\"><pre>x</pre></div></div>"
 	    "</main></body></html>";
 	static const char *const want[][2] = {
@@ -247,6 +271,8 @@ test_code(void)
 		{ "c", "int a;\nint b;" },
 		{ "js", "let a\n\nlet b" },
 		{ "go", "x := 1\ny := 2\nz := 3" },
+		{ "rust", "let x = 1;" },
+		{ "js", "import a;\nrequire(a);" },
 		{ "", "plain\ttext" },
 		{ "", "x" },
 	};
@@ -274,6 +300,7 @@ test_prose(void)
 	struct doc	 d;
 	const char	*src = "<html><body><article><h1>P</h1>"
 	    "<p>A <a href=\"https://example.com/x\">link</a> and <code>code()</code>,\n"
+	    "<code></code><code>x</code> <code>y</code>\n"
 	    "   <strong>bold</strong>&nbsp;text.<br>Next line.</p>"
 	    "<ul><li>one</li><li><p>two</p><p>more</p><ul><li>nested</li></ul></li></ul>"
 	    "<ol><li>first</li><li>second</li></ol>"
@@ -281,18 +308,63 @@ test_prose(void)
 	    "<blockquote><p>quoted</p></blockquote>"
 	    "<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td><p>1</p>"
 	    "</td><td>2 <code>x</code></td></tr></tbody></table>"
-	    "<p>after</p></article></body></html>";
+	    "<div class=\"admonition tip\"><p class=\"admonition-title\">Tip</p></div>"
+	    "<p>after <time datetime=\"2024-05-01\"></time></p>"
+	    "<table><tr><td><h3>cell heading</h3></td><td>c</td></tr></table>"
+	    "</article></body></html>";
 
 	if (page("prose", src, &d) == -1)
 		return;
 	is_str(d.nsecs == 1 ? d.secs[0].text : NULL,
-	    "A link and `code()`, bold text.\nNext line.\n\n"
+	    "A link and `code()`, `x` `y` bold text.\nNext line.\n\n"
 	    "- one\n- two\n  more\n  - nested\n\n"
 	    "1. first\n2. second\n\n"
 	    "term\n  definition\n\n"
 	    "> quoted\n\n"
 	    "a | b\n1 | 2 `x`\n\n"
-	    "after", "blocks written as markdown.c writes them");
+	    "after 2024-05-01\n\n"
+	    "cell heading | c", "blocks written as markdown.c writes them; an empty "
+	    "admonition's label goes with it; a heading in a cell is text");
+	doc_release(&d);
+}
+
+/* Sphinx API descriptions: each signature with an id is a section under its heading. */
+static void
+test_api(void)
+{
+	struct doc	 d;
+	const char	*src = "<html><head><title>API</title></head><body><div class=\"body\">"
+	    "<section id=\"api\"><h1>API</h1><p>Intro.</p><section id=\"main\"><h2>Main</h2>"
+	    "<dl class=\"py function\"><dt class=\"sig sig-object py\" id=\"req.get\">"
+	    "<span class=\"sig-prename descclassname\"><span class=\"pre\">req.</span></span>"
+	    "<span class=\"sig-name descname\"><span class=\"pre\">get</span></span>"
+	    "<span class=\"sig-paren\">(</span><em class=\"sig-param\">url</em>"
+	    "<span class=\"sig-paren\">)</span><a class=\"reference internal\" href=\"m\">"
+	    "<span class=\"viewcode-link\"><span class=\"pre\">[source]</span></span></a>"
+	    "<a class=\"headerlink\" href=\"#req.get\">\xc2\xb6</a></dt><dd><p>Sends a GET."
+	    "</p><p>Returns a response.</p></dd></dl>"
+	    "<dl class=\"class\"><dt id=\"req.Session\"><em>class </em><code>req.</code>"
+	    "<code>Session</code></dt><dd><p>A session.</p><dl class=\"method\">"
+	    "<dt id=\"req.Session.close\"><code>close</code>()</dt><dd><p>Closes it.</p>"
+	    "</dd></dl></dd></dl>"
+	    "<dl><dt>term</dt><dd>plain definition</dd></dl>"
+	    "</section></section></div></body></html>";
+	const struct doc_section *s;
+
+	if (page("api", src, &d) == -1)
+		return;
+	s = sec(&d, "req.get(url)");
+	is_str(s_anchor(s), "req.get", "a signature is a section anchored at its id");
+	is_int(s != NULL ? s->level : 0, 3, "one level below its heading");
+	is_str(s_text(s), "Sends a GET.\n\nReturns a response.", "its description is prose");
+	is_str(s != NULL ? s->breadcrumb : NULL, "API > Main > req.get(url)", "its breadcrumb");
+	s = sec(&d, "class `req.Session`");
+	is_str(s_anchor(s), "req.Session", "an old-style signature (dl.class)");
+	s = sec(&d, "`close`()");
+	is_str(s_anchor(s), "req.Session.close", "a method inside a class");
+	is_int(s != NULL ? s->level : 0, 4, "one level below the class");
+	is_str(s_text(s), "Closes it.\n\nterm\n  plain definition",
+	    "a plain definition list stays items");
 	doc_release(&d);
 }
 
@@ -366,7 +438,7 @@ test_fixtures(void)
 		is_str(s_code(s, 0), "site_name: Marshmallow Generator", "mkdocs: code");
 		ok(s != NULL && strncmp(s->text, "This is a required setting", 26) == 0,
 		    "mkdocs: section text");
-		ok(strstr(all(&d), "Note: On a few known hosts") != NULL,
+		ok(strstr(doc_all(&d), "Note: On a few known hosts") != NULL,
 		    "mkdocs: an admonition's title labels its text");
 		ok(!has(&d, "Documentation built with") &&
 		    !has(&d, "Keyboard Shortcuts") && !has(&d, "\xc2\xb6"),
@@ -402,6 +474,7 @@ main(void)
 	test_anchors();
 	test_code();
 	test_prose();
+	test_api();
 	test_odd();
 	test_fixtures();
 	return tap_done();

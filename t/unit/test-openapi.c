@@ -283,6 +283,29 @@ test_relative_server(void)
 	}
 }
 
+/* JSON nulls where strings belong (fuzz-openapi found the first: a NULL to strlen). */
+static void
+test_nulls(void)
+{
+	struct doc	 d;
+
+	if (spec("{\"openapi\":\"3.0.0\",\"info\":{\"title\":\"S\",\"version\":\"1\"},"
+	    "\"paths\":{\"/x\":{\"get\":{\"operationId\":\"x\",\"tags\":[null,\"t\"]}}}}",
+	    &d) == 0) {
+		ok(has(anchor(&d, "x"), "Tags: t") && !has(anchor(&d, "x"), "Tags: ,"),
+		    "a null tag is left out");
+		doc_release(&d);
+	}
+	if (spec("{\"swagger\":\"2.0\",\"info\":{\"title\":\"S\",\"version\":\"1\"},"
+	    "\"host\":\"h.example\",\"schemes\":[null],\"consumes\":[null],\"paths\":"
+	    "{\"/x\":{\"post\":{\"operationId\":\"x\",\"parameters\":[{\"in\":\"body\","
+	    "\"name\":\"b\",\"schema\":{\"type\":\"object\"}}]}}}}", &d) == 0) {
+		ok(code(anchor(&d, "x")) != NULL && strncmp(code(anchor(&d, "x")),
+		    "curl -X POST 'https://h.example/x'", 34) == 0, "a null scheme: https");
+		doc_release(&d);
+	}
+}
+
 static void
 test_ref_keys(void)
 {
@@ -383,6 +406,7 @@ main(void)
 	test_webhooks();
 	test_refs();
 	test_relative_server();
+	test_nulls();
 	test_ref_keys();
 	test_load_bounds();
 	test_not_a_spec();

@@ -390,6 +390,9 @@ static const struct pb_case pb_cases[] = {
 	{ "html entities", "a.html", PB_REPEAT, "<p>", "&amp;&nbsp;", NULL, NULL, "</p>", NULL },
 	{ "html lt", "a.html", PB_REPEAT, "<p>", "<a", NULL, NULL, "</p>", NULL },
 	{ "html comments", "a.html", PB_REPEAT, "", "<!--a-->x", NULL, NULL, "", NULL },
+	{ "html nested api descriptions", "a.html", PB_SPLIT, "", "<dl class=py><dt id=a>f</dt><dd>", "x", "</dd></dl>", "", NULL },
+	{ "html api descriptions", "a.html", PB_REPEAT, "<h2>a</h2><dl class=\"py function\">", "<dt class=sig id=f>f()</dt><dd><p>x</p></dd>", NULL, NULL, "</dl>", NULL },
+	{ "html adjacent code", "a.html", PB_REPEAT, "<p>", "<code>a</code>", NULL, NULL, "</p>", NULL },
 	{ "html admonitions", "a.html", PB_REPEAT, "", "<div class=admonition><p class=admonition-title>Note</p><p>x</p></div>", NULL, NULL, "", NULL },
 	/* wiki storage format (a path ending .storage) */
 	{ "storage nested macros", "a.storage", PB_SPLIT, "", "<ac:structured-macro ac:name=\"info\"><ac:rich-text-body>", "x", "</ac:rich-text-body></ac:structured-macro>", "", NULL },
@@ -773,6 +776,53 @@ test_results(void)
 	if (ok(doc_parse("a.rst", t, strlen(t), &d) == 0 && d.nsecs == 1, "rst roles")) {
 		is_str(d.secs[0].text, "Intro :a:b:c: and `os.path` and ::: x",
 		    "role-like runs kept, roles reduced");
+		doc_release(&d);
+	}
+	/* HTML: 50,000 same headings, a 2 MB paragraph, a 5,000-row table */
+	buf_reset(&b);
+	buf_add(&b, "", 0);
+	for (i = 0; i < 50000; i++)
+		buf_adds(&b, "<h2>a</h2><p>x</p>");
+	if (ok(doc_parse_as(DOC_FORMAT_HTML, "a.html", b.p, b.len, &d, NULL) == 0,
+	    "html: 50,000 headings parse")) {
+		is_int(d.nsecs, 50000, "50,000 sections");
+		is_str(d.nsecs > 0 ? d.secs[d.nsecs - 1].anchor : NULL, "a-49999",
+		    "the last anchor is a-49999");
+		doc_release(&d);
+	}
+	buf_reset(&b);
+	buf_add(&b, "", 0);
+	buf_adds(&b, "<p>");
+	while (b.len < 2000000)
+		buf_adds(&b, "word <b>bold</b> ");
+	buf_adds(&b, "end</p>");
+	if (ok(doc_parse_as(DOC_FORMAT_HTML, "a.html", b.p, b.len, &d, NULL) == 0 &&
+	    d.nsecs == 1, "html: a 2 MB paragraph parses")) {
+		ok(strlen(d.secs[0].text) > 1000000 && strncmp(d.secs[0].text,
+		    "word bold word", 14) == 0 && util_str_endswith(d.secs[0].text, " end"),
+		    "it is one block of text (%zu bytes)", strlen(d.secs[0].text));
+		doc_release(&d);
+	}
+	buf_reset(&b);
+	buf_add(&b, "", 0);
+	buf_adds(&b, "<table><tr><th>name</th><th>value</th></tr>");
+	for (i = 0; i < 5000; i++)
+		buf_printf(&b, "<tr><td>n%zu</td><td><a href=u>v%zu</a></td></tr>", i, i);
+	buf_adds(&b, "</table>");
+	bad = 0;
+	if (ok(doc_parse_as(DOC_FORMAT_HTML, "a.html", b.p, b.len, &d, NULL) == 0,
+	    "html: a 5,000-row table parses")) {
+		buf_reset(&want);
+		buf_add(&want, "", 0);
+		for (i = 0; i < d.nsecs; i++)
+			buf_printf(&want, "%s\n", d.secs[i].text);
+		for (i = 0; i < 5000; i++) {
+			buf_reset(&b);
+			buf_printf(&b, "n%zu | v%zu\n", i, i);
+			if (strstr(want.p, b.p) == NULL && bad++ == 0)
+				printf("#   no row '%s'\n", b.p);
+		}
+		ok(bad == 0, "every row is a line 'name | value'");
 		doc_release(&d);
 	}
 	(void)pb_anchor;

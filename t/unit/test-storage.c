@@ -23,24 +23,6 @@ body(const char *name, const char *src, size_t len, struct doc *d)
 	return rc;
 }
 
-/* All the text and code of a document, in order (static buffer). */
-static const char *
-all(const struct doc *d)
-{
-	static struct buf	 b;
-	size_t			 i, j;
-
-	buf_reset(&b);
-	buf_add(&b, "", 0);
-	for (i = 0; i < d->nsecs; i++) {
-		buf_printf(&b, "[%s]\n%s\n", d->secs[i].title, d->secs[i].text);
-		for (j = 0; j < d->secs[i].ncode; j++)
-			buf_printf(&b, "{%s}%s\n", d->secs[i].code[j].lang,
-			    d->secs[i].code[j].code);
-	}
-	return b.p;
-}
-
 /* Parses a fixture body of testdata/; -1 (and a failed line) when missing or failing. */
 static int
 fixture(const char *name, struct doc *d)
@@ -86,9 +68,9 @@ test_codes(void)
 		ok(s_code(s, i) != NULL && strcmp(s_code(s, i), want[i][1]) == 0,
 		    "codes: block %zu text from CDATA", i);
 	}
-	ok(strstr(all(&d), "`inline`\n\ntext text 2\n\nA b c\n\nA b c") != NULL,
+	ok(strstr(doc_all(&d), "`inline`\n\ntext text 2\n\nA b c\n\nA b c") != NULL,
 	    "codes: inline code and text in order, titles as lines");
-	ok(strstr(all(&d), "{mermaid}graph TD;\n    A-->B;") != NULL,
+	ok(strstr(doc_all(&d), "{mermaid}graph TD;\n    A-->B;") != NULL,
 	    "codes: mermaid code kept with its indentation");
 	doc_release(&d);
 }
@@ -113,11 +95,11 @@ test_fixtures(void)
 		doc_release(&d);
 	}
 	if (fixture("links.html", &d) == 0) {
-		ok(strstr(all(&d), "Use page link\n\nUse AnotherPage\n\nUse Another Page\n\n"
+		ok(strstr(doc_all(&d), "Use page link\n\nUse AnotherPage\n\nUse Another Page\n\n"
 		    "Use Another Page\n\nUse page link with spaces\n\nMy test_link\n\n"
 		    "Another [Link]\n\nUse footnotes link 1\n\nUse Link [Text]") != NULL,
 		    "links: link bodies as text, images skipped");
-		ok(strstr(all(&d), "test.png") == NULL && strstr(all(&d), "My Image") == NULL,
+		ok(strstr(doc_all(&d), "test.png") == NULL && strstr(doc_all(&d), "My Image") == NULL,
 		    "links: no attachment or image text");
 		doc_release(&d);
 	}
@@ -144,7 +126,7 @@ test_fixtures(void)
 		doc_release(&d);
 	}
 	if (fixture("math-katex.html", &d) == 0) {
-		ok(strstr(all(&d), "Inline math: E = mc^2 and a Greek pair \\alpha + \\beta.")
+		ok(strstr(doc_all(&d), "Inline math: E = mc^2 and a Greek pair \\alpha + \\beta.")
 		    != NULL, "math-katex: MathML as its TeX source, the rendering left out");
 		doc_release(&d);
 	}
@@ -227,14 +209,24 @@ test_hostile(void)
 	const char	*bad = "<p>one<p>two</ac:link></p><h2>three</h2>\x01<p>\xff four";
 
 	if (body("xxe", xxe, strlen(xxe), &d) == 0) {
-		ok(strstr(all(&d), "root:") == NULL, "no external entity is read");
-		ok(strstr(all(&d), "a &x; b") != NULL && strstr(all(&d), "c") != NULL,
+		ok(strstr(doc_all(&d), "root:") == NULL, "no external entity is read");
+		ok(strstr(doc_all(&d), "a &x; b") != NULL && strstr(doc_all(&d), "c") != NULL,
 		    "the reference stays text, the rest is kept");
 		doc_release(&d);
 	}
 	if (body("broken", bad, strlen(bad), &d) == 0) {
-		ok(strstr(all(&d), "one") != NULL && strstr(all(&d), "two") != NULL,
+		ok(strstr(doc_all(&d), "one") != NULL && strstr(doc_all(&d), "two") != NULL,
 		    "unbalanced tags recover");
+		doc_release(&d);
+	}
+	if (body("lt", "<p>a < b, 1<2 and </ x</p><p>end</p>", 36, &d) == 0) {
+		is_str(d.nsecs > 0 ? d.secs[0].text : NULL, "a < b, 1<2 and </ x\n\nend",
+		    "a '<' that starts no tag is text, and the body goes on");
+		doc_release(&d);
+	}
+	if (body("open br", "<p>one<br>two</p><p>three</p>", 29, &d) == 0) {
+		is_str(d.nsecs > 0 ? d.secs[0].text : NULL, "one\ntwo\n\nthree",
+		    "the text after a <br> left open is kept");
 		doc_release(&d);
 	}
 	if (body("empty", "", 0, &d) == 0) {

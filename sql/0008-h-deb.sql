@@ -1,4 +1,4 @@
--- Version 5: the history of the database's own schema. Every change of its version (created
+-- Version 8: the history of the database's own schema. Every change of its version (created
 -- by ctxd-admin init, migrated by the package's upgrade, which runs ctxd-admin init, or by a
 -- restore of an older backup) leaves a row: from which version (0: a new database) to which,
 -- by which ctxd release, when. ctxd-admin doctor shows the last one, so that an operator sees

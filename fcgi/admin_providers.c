@@ -1,0 +1,117 @@
+/*
+ * admin_providers.c: POST /api/providers/test (ctxd-web(8)): one real call to the
+ * configured LLM or embedding provider, the check of ctxd-admin provider test, for the
+ * web UI's "Test" buttons.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "ctxd.h"
+#include "http.h"
+#include "provider.h"
+#include "validate.h"
+#include "web.h"
+
+/* The time budget of one test call: under nginx's fastcgi_read_timeout of /api/. */
+#define ADMIN_PROVIDERS_TIMEOUT	"20"
+
+static const struct validate_field admin_providers_fields[] = {
+	{ "kind", VALIDATE_STRING, 1, 1, 8, 0, "llm|embed", NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table admin_providers_body = {
+	admin_providers_fields, 0, "field"
+};
+
+/*
+ * Adds the report of provider_cli_test (text, one line a step) to o as "lines", and
+ * "message": its last line, the outcome in words.
+ */
+static void
+admin_providers_report(json_object *o, char *text)
+{
+	json_object	*lines;
+	char		*line, *save = NULL;
+	const char	*last = "";
+
+	lines = json_object_new_array();
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		json_object_array_add(lines, json_object_new_string(line));
+		last = line;
+	}
+	json_object_object_add(o, "message", json_object_new_string(last));
+	json_object_object_add(o, "lines", lines);
+}
+
+/* 1 when a provider is set for kind ("llm" or "embed"), 0 when none is, -1 on error. */
+static int
+admin_providers_configured(struct sqlite3 *db, const char *kind)
+{
+	struct provider_cfg	 llm, emb;
+	int			 rc;
+
+	memset(&llm, 0, sizeof(llm));
+	memset(&emb, 0, sizeof(emb));
+	if (provider_load(db, util_data_dir(), &llm, &emb) == -1)
+		return -1;
+	rc = (strcmp(kind, "llm") == 0 ? llm.kind : emb.kind) != PROVIDER_NONE;
+	provider_cfg_release(&llm);
+	provider_cfg_release(&emb);
+	return rc;
+}
+
+/*
+ * POST /api/providers/test {"kind": "llm"|"embed"}: runs the provider test of the saved
+ * ai.* settings and answers 200 {"kind", "ok", "configured", "message", "lines"}. A failed
+ * call is not an HTTP error: ok is false and the lines say why (class and message, never
+ * a key); "configured" is false when no provider is set for the kind.
+ */
+void
+admin_providers_test(struct http_req *r, void *arg)
+{
+	json_object	*body, *o;
+	char		*text = NULL, *argv[3];
+	size_t		 len = 0;
+	FILE		*mem;
+	const char	*kind;
+	int		 rc, configured;
+
+	(void)arg;
+	if (validate_query(r, &web_util_no_params) == -1)
+		return;
+	if ((body = validate_body(r, &admin_providers_body)) == NULL)
+		return;
+	kind = validate_str(body, "kind");
+	if ((configured = admin_providers_configured(r->db, kind)) == -1) {
+		http_error(r, 500, "the ai.* settings could not be read");
+		goto out;
+	}
+	argv[0] = strcmp(kind, "llm") == 0 ? "--llm" : "--embed";
+	argv[1] = "--timeout";
+	argv[2] = ADMIN_PROVIDERS_TIMEOUT;
+	if ((mem = open_memstream(&text, &len)) == NULL) {
+		log_warn("%s: open_memstream failed", __func__);
+		http_error(r, 500, "the provider test could not run");
+		goto out;
+	}
+	rc = provider_cli_test(r->db, util_data_dir(), 3, argv, mem);
+	if (fclose(mem) != 0 || text == NULL) {
+		http_error(r, 500, "the provider test could not run");
+		goto out;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "kind", json_object_new_string(kind));
+	json_object_object_add(o, "ok", json_object_new_boolean(rc == 0 && configured));
+	json_object_object_add(o, "configured", json_object_new_boolean(configured));
+	admin_providers_report(o, text);
+	web_util_send(r, 200, NULL, o);
+out:
+	free(text);
+	json_object_put(body);
+}

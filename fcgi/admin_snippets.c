@@ -1,0 +1,45 @@
+/*
+ * admin_snippets.c: GET /api/libraries/{id*}/snippets of ctxd-web (ctxd-web(8), ADMIN
+ * API): a page of a library's served snippets, filtered, for the web UI's snippet browser
+ * (lib/catalog.h, catalog_snippets).
+ */
+#include "config.h"
+
+#include <json.h>
+
+#include "ctxd.h"
+#include "catalog.h"
+#include "http.h"
+#include "validate.h"
+#include "web.h"
+
+static const struct validate_field admin_snippets_fields[] = {
+	{ "q", VALIDATE_STRING, 0, 0, 200, 0, NULL, NULL },
+	{ "limit", VALIDATE_INT, 0, 1, 100, 0, NULL, NULL },
+	{ "offset", VALIDATE_INT, 0, 0, 1000000, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+};
+static const struct validate_table admin_snippets_params = {
+	admin_snippets_fields, 0, "parameter"
+};
+
+void
+admin_snippets_list(struct http_req *r, void *arg)
+{
+	json_object	*o;
+	char		 id[512];
+	int		 rc;
+
+	(void)arg;
+	if (admin_libraries_id(r, id, sizeof(id)) == -1 ||
+	    validate_query(r, &admin_snippets_params) == -1)
+		return;
+	if ((rc = catalog_snippets(r->db, id, http_param(r, "q"),
+	    web_util_param_long(r, "limit", 20), web_util_param_long(r, "offset", 0),
+	    &o)) == 1)
+		web_util_send(r, 200, NULL, o);
+	else if (rc == 0)
+		http_error(r, 404, "library %s does not exist", id);
+	else
+		web_util_dberr(r, __func__, "database error");
+}

@@ -1,0 +1,206 @@
+// settingsform.js: a form over named settings of GET /api/settings (or a setup step's
+// "settings"), one field per setting, each with its label, its one-line help and a status
+// line where the outcome of a save is shown. Secrets are write-only: the field shows "set"
+// or "not set" and is sent only when something is typed (or "Clear" is pressed).
+import { el, field, newId, showStatus, button } from "./dom.js";
+import * as api from "./api.js";
+
+// Labels of the settings the UI shows (the server's help text is the second line).
+export const LABELS = {
+	"ai.llm.provider": "LLM provider",
+	"ai.llm.api_key": "LLM API key",
+	"ai.llm.model": "LLM model",
+	"ai.llm.region": "Region",
+	"ai.llm.base_url": "Base URL",
+	"ai.embed.provider": "Embedding provider",
+	"ai.embed.api_key": "Embedding API key",
+	"ai.embed.model": "Embedding model",
+	"ai.embed.base_url": "Embedding base URL",
+	"git.github.token": "GitHub token",
+	"git.github.host": "GitHub host",
+	"git.gitlab.token": "GitLab token",
+	"git.gitlab.host": "GitLab host",
+	"git.github.app_id": "GitHub App ID",
+	"git.github.app_installation_id": "GitHub App installation ID",
+	"git.github.app_private_key": "GitHub App private key (PEM)",
+	"git.github.webhook_secret": "GitHub App webhook secret",
+	"wiki.site_url": "Wiki site URL",
+	"wiki.kind": "Wiki kind",
+	"wiki.email": "Wiki account email",
+	"wiki.token": "Wiki API token",
+};
+
+// Vendor names as people write them.
+const CHOICE_LABELS = {
+	"": "None",
+	openai: "OpenAI",
+	anthropic: "Anthropic",
+	gemini: "Google Gemini",
+	bedrock: "Amazon Bedrock",
+	custom: "Custom (OpenAI-compatible endpoint)",
+	same: "Same as the LLM provider",
+	cloud: "Cloud",
+	datacenter: "Data Center",
+};
+
+// Which fields show for which provider (others always show).
+const SHOW_WHEN = {
+	"ai.llm.api_key": (v) => v["ai.llm.provider"] !== "",
+	"ai.llm.model": (v) => v["ai.llm.provider"] !== "",
+	"ai.llm.region": (v) => v["ai.llm.provider"] === "bedrock" || v["ai.embed.provider"] === "bedrock",
+	"ai.llm.base_url": (v) => ["custom", "bedrock"].includes(v["ai.llm.provider"]),
+	"ai.embed.api_key": (v) => v["ai.embed.provider"] !== "same",
+	"ai.embed.base_url": (v) => ["custom", "bedrock"].includes(v["ai.embed.provider"]),
+	"wiki.email": (v) => v["wiki.kind"] !== "datacenter",
+};
+
+function sentence(s) {
+	return s ? s.charAt(0).toUpperCase() + s.slice(1) + "." : null;
+}
+
+// control(name, meta): the input of one setting; returns { input, get(), extra }.
+function control(name, meta) {
+	if (meta.secret) {
+		const attrs = { autocomplete: "new-password", name, spellcheck: "false",
+		    placeholder: meta.set ? "set: type to replace" : "not set" };
+		const input = /private_key/.test(name) ? el("textarea", Object.assign({ rows: 4, class: "mono" }, attrs)) :
+		    el("input", Object.assign({ type: "password" }, attrs));
+		let cleared = false;
+		const state = el("span", { class: "badge " + (meta.set ? "ok" : "") }, meta.set ? "set" : "not set");
+		const clearBtn = meta.set ? button("Clear", () => {
+			cleared = true;
+			input.value = "";
+			state.textContent = "will be cleared on save";
+		}, { class: "secondary small", "aria-label": "Clear " + (LABELS[name] || name) }) : null;
+		return { input, extra: el("span", { class: "secret-state" }, state, clearBtn),
+		    get: () => (input.value !== "" ? input.value : cleared ? "" : undefined) };
+	}
+	if (meta.type === "bool") {
+		const input = el("input", { type: "checkbox", name, checked: !!meta.value });
+		return { input, get: () => input.checked };
+	}
+	if (meta.type === "enum") {
+		const opts = (meta.choices || []).slice();
+		if (!opts.includes(meta.default) || meta.default === "")
+			opts.unshift("");
+		const input = el("select", { name },
+		    opts.map((c) => el("option", { value: c, selected: c === meta.value }, CHOICE_LABELS[c] || c)));
+		return { input, get: () => input.value };
+	}
+	const type = meta.type === "number" ? "number" : meta.type === "url" ? "url" : "text";
+	const input = el("input", { type, name, value: meta.value === undefined || meta.value === null ? "" : String(meta.value),
+	    min: meta.min, max: meta.max, spellcheck: "false", autocapitalize: "none",
+	    placeholder: meta.default !== undefined && meta.default !== null && meta.default !== "" ? String(meta.default) : null });
+	return { input, get: () => (type === "number" && input.value !== "" ? Number(input.value) : input.value) };
+}
+
+// settingsForm(settings, names): { node, fields, values(), changed(), showError(err),
+// showOk(text), status }. settings: NAME -> meta as GET /api/settings answers.
+export function settingsForm(settings, names) {
+	const fields = {};
+	const node = el("div", { class: "settings-form" });
+	for (const name of names) {
+		const meta = settings[name];
+		if (!meta)
+			continue;
+		const c = control(name, meta);
+		const label = LABELS[name] || name;
+		let row;
+		if (meta.type === "bool") {
+			c.input.id = newId("f");
+			row = el("div", { class: "field check" }, c.input, el("label", { for: c.input.id }, label),
+			    el("p", { class: "help" }, sentence(meta.help)));
+			row.status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
+			row.append(row.status);
+		} else {
+			row = field(label, c.input, sentence(meta.help));
+			if (c.extra)
+				row.insertBefore(c.extra, row.querySelector(".help"));
+		}
+		row.dataset.setting = name;
+		fields[name] = { row, input: c.input, get: c.get, meta };
+		node.append(row);
+		c.input.addEventListener("change", update);
+	}
+	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
+	node.append(status);
+
+	function current() {
+		const v = {};
+		for (const [name, f] of Object.entries(settings))
+			v[name] = fields[name] ? fields[name].get() : f.value;
+		for (const [name, f] of Object.entries(fields))
+			if (f.meta.type === "enum")
+				v[name] = f.input.value;
+		return v;
+	}
+	function update() {
+		const v = current();
+		for (const [name, f] of Object.entries(fields)) {
+			const show = SHOW_WHEN[name] ? SHOW_WHEN[name](v) : true;
+			f.row.hidden = !show;
+		}
+	}
+	update();
+
+	return {
+		node, fields, status,
+		// values(): the settings to send: every visible plain field, and the secrets typed
+		// or cleared.
+		values() {
+			const out = {};
+			for (const [name, f] of Object.entries(fields)) {
+				if (f.row.hidden)
+					continue;
+				const v = f.get();
+				if (v !== undefined)
+					out[name] = v;
+			}
+			return out;
+		},
+		// showError(err): the server's error next to the setting it names, else below.
+		showError(err) {
+			for (const f of Object.values(fields))
+				showStatus(f.row.status, true, "");
+			const msg = err.message || String(err);
+			const named = Object.keys(fields).filter((n) => msg.includes(n))
+			    .sort((a, b) => b.length - a.length)[0];
+			const target = named ? fields[named].row.status : status;
+			showStatus(target, false, msg);
+			if (named)
+				fields[named].input.focus();
+		},
+		showOk(text) {
+			for (const f of Object.values(fields))
+				showStatus(f.row.status, true, "");
+			showStatus(status, true, text);
+		},
+	};
+}
+
+// providerTest(form, kind, what): a "Test" button and its outcome: saves the form's
+// values (PATCH /api/settings), then makes one real call to the provider through the
+// server (POST /api/providers/test) and shows the result in words.
+export function providerTest(form, kind, what) {
+	const out = el("div", { class: "test-result", role: "status", "aria-live": "polite" });
+	const btn = button("Save and test", run, { class: "secondary" });
+	async function run() {
+		btn.disabled = true;
+		out.replaceChildren(el("p", { class: "muted" }, "Saving, then calling the " + what + " provider…"));
+		try {
+			await api.patch("/api/settings", form.values());
+			const r = await api.post("/api/providers/test", { kind });
+			const head = !r.configured ? "No " + what + " provider is set: nothing to test." :
+			    r.ok ? "The " + what + " provider answered: it works." :
+			    "The " + what + " provider call failed.";
+			out.replaceChildren(el("p", { class: "notice " + (r.ok ? "ok" : "error") }, head),
+			    el("pre", { class: "test-lines" }, r.lines.join("\n")));
+		} catch (e) {
+			out.replaceChildren();
+			form.showError(e);
+		} finally {
+			btn.disabled = false;
+		}
+	}
+	return { button: btn, output: out };
+}

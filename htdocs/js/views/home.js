@@ -1,0 +1,91 @@
+// The status page (#/): health and readiness (license and expiry, database, disk, queue)
+// and the support bundle download.
+import { el, timeEl } from "../dom.js";
+import * as api from "../api.js";
+
+export const title = "Status";
+
+function bytes(n) {
+	if (typeof n !== "number")
+		return "unknown";
+	const u = ["bytes", "KB", "MB", "GB", "TB"];
+	let i = 0;
+	while (n >= 1024 && i < u.length - 1) {
+		n /= 1024;
+		i++;
+	}
+	return (i === 0 ? n : n.toFixed(1)) + " " + u[i];
+}
+
+function badge(ok, yes, no) {
+	return el("span", { class: "badge " + (ok ? "ok" : "error") }, ok ? yes : no);
+}
+
+// health(): GET /api/health; a 503 still carries the report.
+async function health() {
+	try {
+		return await api.get("/api/health");
+	} catch (e) {
+		if (e.status === 503 && e.body && e.body.license)
+			return e.body;
+		throw e;
+	}
+}
+
+async function ready() {
+	try {
+		const r = await api.get("/api/ready");
+		return { ok: true, text: "ready (schema " + r.schemaVersion + ")" };
+	} catch (e) {
+		return { ok: false, text: "Not ready: " + e.message };
+	}
+}
+
+function daysLeft(iso) {
+	const t = new Date(iso).getTime();
+	if (Number.isNaN(t))
+		return "";
+	const d = Math.floor((t - Date.now()) / 86400000);
+	return d < 0 ? " (expired)" : ` (${d} day${d === 1 ? "" : "s"} left)`;
+}
+
+export async function render(root, params, ctx) {
+	root.append(el("h1", null, "Status"));
+	const [h, r] = await Promise.all([health(), ready()]);
+	const lic = h.license || {};
+	const q = h.queue || {};
+	root.append(
+	    el("p", { class: h.status === "ok" ? "notice ok" : "notice error", role: "status" },
+		h.status === "ok" ? "ctxd " + h.version + " is healthy." :
+		    "ctxd " + h.version + " has a problem: " + (h.error || "see below") + "."),
+	    el("div", { class: "cards" },
+		el("section", { class: "panel", "aria-labelledby": "st-lic" },
+		    el("h2", { id: "st-lic" }, "License ", badge(lic.status === "valid", "valid", lic.status || "unknown")),
+		    el("dl", { class: "kv" },
+			el("dt", null, "Plan"), el("dd", null, lic.plan || "—"),
+			el("dt", null, "Expires"), el("dd", null, lic.expires ? [timeEl(lic.expires), daysLeft(lic.expires)] : "never"))),
+		el("section", { class: "panel", "aria-labelledby": "st-db" },
+		    el("h2", { id: "st-db" }, "Database ", badge(h.database && h.database.ok, "ok", "failing")),
+		    el("dl", { class: "kv" },
+			el("dt", null, "Schema"), el("dd", null, String(h.database ? h.database.schemaVersion : "—")),
+			el("dt", null, "Probe"), el("dd", { class: r.ok ? "ok" : "error", id: "st-ready" }, r.text))),
+		el("section", { class: "panel", "aria-labelledby": "st-disk" },
+		    el("h2", { id: "st-disk" }, "Disk ", badge(h.disk && h.disk.ok, "ok", "low")),
+		    el("dl", { class: "kv" },
+			el("dt", null, "Free"), el("dd", null, bytes(h.disk && h.disk.freeBytes)),
+			el("dt", null, "Total"), el("dd", null, bytes(h.disk && h.disk.totalBytes)))),
+		el("section", { class: "panel", "aria-labelledby": "st-q" },
+		    el("h2", { id: "st-q" }, "Queue"),
+		    el("dl", { class: "kv" },
+			el("dt", null, "Queued jobs"), el("dd", null, String(q.queued ?? 0)),
+			el("dt", null, "Running jobs"), el("dd", null, String(q.running ?? 0)),
+			el("dt", null, "Libraries"), el("dd", null, String(h.libraries ?? 0))))));
+	if (ctx.session && ctx.session.admin) {
+		root.append(el("section", { class: "panel", "aria-labelledby": "st-sb" },
+		    el("h2", { id: "st-sb" }, "Support bundle"),
+		    el("p", null, "A .tar.gz of the version, license status, health, settings (secrets only as set or not), libraries and recent job logs. It holds no secret and no snippet content."),
+		    el("div", { class: "actions" },
+			el("a", { href: "/api/support-bundle", download: "", class: "button", id: "support-bundle" },
+			    "Download the support bundle"))));
+	}
+}

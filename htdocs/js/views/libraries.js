@@ -1,0 +1,96 @@
+// Libraries (#/libraries): the list (type, state, snippet and token counts, last indexed,
+// run status, a GitOps badge) with a filter box, and the "Add library" form.
+import { el, clear, timeEl, button } from "../dom.js";
+import * as api from "../api.js";
+import { addForm } from "../libform.js";
+
+export const title = "Libraries";
+
+export const TYPE_NAMES = { git: "Git", website: "Website", llmstxt: "llms.txt", openapi: "OpenAPI",
+    wiki: "Wiki" };
+
+// stateBadge(lib): the library's state and run status in words.
+export function stateBadge(lib) {
+	const words = { initial: "not indexed yet", processing: "indexing", finalized: "ready",
+	    error: "failed", delete: "being deleted" };
+	const cls = lib.state === "finalized" ? "ok" : lib.state === "error" ? "error" : "";
+	return el("span", { class: "badge " + cls }, words[lib.state] || lib.state);
+}
+
+export function runBadge(status) {
+	if (!status)
+		return el("span", { class: "muted" }, "no run yet");
+	const cls = status === "ok" ? "ok" : status === "failed" ? "error" : "";
+	return el("span", { class: "badge " + cls }, status);
+}
+
+export function gitopsBadge(lib) {
+	return lib.gitops ? el("span", { class: "badge gitops",
+	    title: "Managed by the GitOps manifest: change it there, not here." }, "GitOps") : null;
+}
+
+export const num = (n) => Number(n || 0).toLocaleString();
+
+export async function render(root, params, ctx) {
+	const listBox = el("section", { "aria-labelledby": "libs-h" });
+	const addBox = el("div");
+	const toggle = button("Add library", () => {
+		if (addBox.firstChild) {
+			clear(addBox);
+			toggle.setAttribute("aria-expanded", "false");
+			return;
+		}
+		clear(addBox, addForm((a) => ctx.navigate("#/jobs/" + encodeURIComponent(a.jobId))));
+		toggle.setAttribute("aria-expanded", "true");
+		addBox.querySelector("select").focus();
+	}, { "aria-expanded": "false", id: "add-library" });
+	root.append(el("div", { class: "title-row" }, el("h1", null, "Libraries"), toggle), addBox, listBox);
+	if (ctx.query().get("add") !== null)
+		toggle.click();
+	await list(listBox);
+}
+
+async function list(box) {
+	const { libraries, total } = await api.get("/api/libraries?limit=500");
+	clear(box, el("h2", { id: "libs-h", class: "visually-hidden" }, "All libraries"));
+	if (libraries.length === 0) {
+		box.append(el("p", { class: "empty" }, "No libraries yet — add one with the button above."));
+		return;
+	}
+	const filter = el("input", { type: "search", id: "lib-filter", placeholder: "id, title, URL or type",
+	    autocomplete: "off" });
+	const count = el("p", { class: "muted", role: "status", "aria-live": "polite" });
+	const tbody = el("tbody");
+	const rows = libraries.map((l) => ({ lib: l, tr: libRow(l),
+	    text: [l.id, l.title, l.url, l.sourceType, TYPE_NAMES[l.sourceType]].join(" ").toLowerCase() }));
+	const apply = () => {
+		const q = filter.value.trim().toLowerCase();
+		const shown = rows.filter((r) => q === "" || r.text.includes(q));
+		clear(tbody, shown.map((r) => r.tr));
+		count.textContent = q === "" ? `${total} ${total === 1 ? "library" : "libraries"}` :
+		    `${shown.length} of ${total} match "${filter.value.trim()}"`;
+		if (shown.length === 0)
+			tbody.append(el("tr", null, el("td", { colspan: 8, class: "empty" }, "No library matches the filter.")));
+	};
+	filter.addEventListener("input", apply);
+	box.append(el("div", { class: "field filter" }, el("label", { for: filter.id }, "Filter"), filter), count,
+	    el("div", { class: "table-wrap" }, el("table", { class: "libraries" },
+		el("thead", null, el("tr", null, ["Library", "Type", "State", "Snippets", "Tokens", "Last indexed",
+		    "Last run", ""].map((h) => el("th", { scope: "col",
+			class: h === "Snippets" || h === "Tokens" ? "num" : null }, h)))),
+		tbody)));
+	apply();
+}
+
+function libRow(l) {
+	return el("tr", { dataset: { lib: l.id } },
+	    el("th", { scope: "row" }, el("a", { href: "#/libraries/" + api.enc(l.id) }, l.id),
+		l.title && l.title !== l.id ? el("div", { class: "muted small" }, l.title) : null),
+	    el("td", null, TYPE_NAMES[l.sourceType] || l.sourceType),
+	    el("td", null, stateBadge(l)),
+	    el("td", { class: "num" }, num(l.snippets)),
+	    el("td", { class: "num" }, num(l.tokens)),
+	    el("td", null, timeEl(l.lastIndexedAt)),
+	    el("td", null, runBadge(l.runStatus)),
+	    el("td", null, gitopsBadge(l)));
+}

@@ -1,0 +1,210 @@
+// A library (#/libraries/ID): its settings, its last runs, re-index, delete (confirmed by
+// name), the snippet browser (filter, pages; title, source, text, code) and the "try a
+// question" box, which shows exactly what an agent receives from GET /api/v2/context.
+import { el, clear, field, showStatus, button, timeEl } from "../dom.js";
+import * as api from "../api.js";
+import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "./libraries.js";
+import { jobState, duration } from "./jobs.js";
+
+export const title = (params) => params.id;
+
+const PAGE = 10;
+
+export async function render(root, params, ctx) {
+	const id = params.id;
+	let lib;
+	try {
+		lib = await api.get("/api/libraries/" + api.enc(id));
+	} catch (e) {
+		if (e.status !== 404)
+			throw e;
+		root.append(el("h1", null, id), el("p", { class: "empty" }, "There is no library " + id + ". ",
+		    el("a", { href: "#/libraries" }, "Back to the libraries"), "."));
+		return;
+	}
+	root.append(el("p", { class: "crumbs" }, el("a", { href: "#/libraries" }, "Libraries"), " / "),
+	    el("div", { class: "title-row" }, el("h1", null, lib.title || lib.id), gitopsBadge(lib)),
+	    actions(lib, ctx), settings(lib), runs(lib), snippetBrowser(lib), tryBox(lib));
+}
+
+// actions(lib): re-index and delete (with a confirmation naming the library).
+function actions(lib, ctx) {
+	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
+	const box = el("div", { class: "actions" });
+	const reindex = button("Re-index", async () => {
+		try {
+			const a = await api.post("/api/libraries/" + api.enc(lib.id) + "/refresh");
+			showStatus(status, true, "Re-indexing is queued (job " + a.jobId + ").");
+			status.append(" ", el("a", { href: "#/jobs/" + encodeURIComponent(a.jobId) }, "Follow it"));
+		} catch (e) {
+			showStatus(status, false, e.message);
+		}
+	});
+	const ask = () => {
+		const yes = button("Delete " + lib.id, async () => {
+			try {
+				const a = await api.del("/api/libraries/" + api.enc(lib.id));
+				ctx.navigate("#/jobs/" + encodeURIComponent(a.jobId));
+			} catch (e) {
+				showStatus(status, false, e.message);
+			}
+		}, { class: "danger", id: "confirm-delete" });
+		const no = button("Keep it", () => { clear(box, reindex, del); del.focus(); }, { class: "secondary" });
+		clear(box, el("p", { class: "warning", role: "alert" }, "Delete " + lib.id +
+		    "? Its snippets, embeddings and runs are removed; agents can no longer query it." +
+		    (lib.gitops ? " It is in the GitOps manifest: it comes back at the next reconcile unless removed there." : "")),
+		    yes, no);
+		yes.focus();
+	};
+	const del = button("Delete…", ask, { class: "danger", id: "delete-library" });
+	box.append(reindex, del);
+	return el("div", null, box, status);
+}
+
+// settings(lib): what the library is and how it is indexed.
+function settings(lib) {
+	const kv = [
+		["Library id", el("code", null, lib.id)],
+		["Type", TYPE_NAMES[lib.sourceType] || lib.sourceType],
+		["Source", lib.url],
+		["State", stateBadge(lib)],
+		["Last run", runBadge(lib.runStatus)],
+		["Last indexed", timeEl(lib.lastIndexedAt)],
+		["Indexed version", lib.lastIndexedCommit ? el("code", null, lib.lastIndexedCommit.slice(0, 12)) : "none"],
+		["Documents", num(lib.documents)],
+		["Snippets", num(lib.snippets)],
+		["Tokens", num(lib.tokens)],
+	];
+	if (lib.branch)
+		kv.splice(3, 0, ["Branch", lib.branch]);
+	if (lib.description)
+		kv.push(["Description", lib.description]);
+	for (const [k, v] of Object.entries(lib.settings || {}))
+		kv.push([k, Array.isArray(v) ? (v.length ? v.join(", ") : "none") : String(v)]);
+	if (lib.lastError)
+		kv.push(["Last error", el("span", { class: "error" }, lib.lastError)]);
+	return el("section", { class: "panel", "aria-labelledby": "set-h" }, el("h2", { id: "set-h" }, "Settings"),
+	    el("dl", { class: "kv" }, kv.map(([k, v]) => [el("dt", null, k), el("dd", null, v)])));
+}
+
+// runs(lib): its last jobs.
+function runs(lib) {
+	const box = el("section", { "aria-labelledby": "runs-h" }, el("h2", { id: "runs-h" }, "Last runs"));
+	if (!lib.jobs || lib.jobs.length === 0) {
+		box.append(el("p", { class: "empty" }, "No runs yet."));
+		return box;
+	}
+	box.append(el("div", { class: "table-wrap" }, el("table", null,
+	    el("thead", null, el("tr", null, ["Job", "Kind", "State", "Queued", "Duration", "Message"].map((h) =>
+		el("th", { scope: "col" }, h)))),
+	    el("tbody", null, lib.jobs.map((j) => el("tr", null,
+		el("th", { scope: "row" }, el("a", { href: "#/jobs/" + j.id }, "#" + j.id)),
+		el("td", null, j.kind), el("td", null, jobState(j)), el("td", null, timeEl(j.createdAt)),
+		el("td", null, duration(j)), el("td", null, j.message || "")))))));
+	return box;
+}
+
+// snippetBrowser(lib): a filter and pages of the library's snippets.
+function snippetBrowser(lib) {
+	const q = el("input", { type: "search", id: "snippet-filter", autocomplete: "off",
+	    placeholder: "words in the title, text, code or path" });
+	const list = el("div", { class: "snippets", "aria-live": "polite" });
+	const info = el("p", { class: "muted", role: "status", id: "snippet-count" });
+	const prev = button("Previous", () => load(offset - PAGE), { class: "secondary", id: "snippets-prev" });
+	const next = button("Next", () => load(offset + PAGE), { class: "secondary", id: "snippets-next" });
+	let offset = 0;
+	const load = async (off) => {
+		const p = new URLSearchParams({ limit: String(PAGE), offset: String(Math.max(0, off)) });
+		if (q.value.trim() !== "")
+			p.set("q", q.value.trim());
+		try {
+			const a = await api.get("/api/libraries/" + api.enc(lib.id) + "/snippets?" + p);
+			offset = a.offset;
+			info.textContent = a.total === 0 ? (a.q ? "No snippet holds \"" + a.q + "\"." : "This library has no snippets yet.") :
+			    `Snippets ${a.offset + 1}–${a.offset + a.snippets.length} of ${num(a.total)}` +
+			    (a.q ? ` holding "${a.q}"` : "");
+			info.classList.remove("error");
+			prev.disabled = a.offset === 0;
+			next.disabled = a.offset + a.snippets.length >= a.total;
+			clear(list, a.snippets.map(snippet));
+		} catch (e) {
+			info.textContent = e.message;
+			info.classList.add("error");
+		}
+	};
+	const form = el("form", { role: "search", on: { submit: (ev) => { ev.preventDefault(); load(0); } } },
+	    el("div", { class: "field" }, el("label", { for: q.id }, "Filter snippets"),
+		el("div", { class: "actions" }, q, el("button", { type: "submit" }, "Filter"))));
+	load(0);
+	return el("section", { class: "panel", "aria-labelledby": "snip-h" }, el("h2", { id: "snip-h" }, "Snippets"),
+	    form, info, list, el("div", { class: "actions pager" }, prev, next));
+}
+
+// A link to a source, only for an http(s) address; else the text.
+function sourceLink(s) {
+	if (s && /^https?:\/\//.test(s))
+		return el("a", { href: s, rel: "noopener noreferrer", target: "_blank" }, s);
+	return el("span", null, s || "");
+}
+
+function snippet(s) {
+	return el("article", { class: "snippet", dataset: { id: String(s.id) } },
+	    el("h3", null, s.title || "(untitled)"),
+	    s.breadcrumb ? el("p", { class: "muted small" }, s.breadcrumb) : null,
+	    el("p", { class: "small" }, "Source: ", sourceLink(s.source), " · ", num(s.tokens), " tokens",
+		s.flags ? el("span", { class: "badge error" }, "flagged: " + s.flags) : null),
+	    s.text ? el("p", { class: "snippet-text" }, s.text) : null,
+	    (s.code || []).map((c) => el("figure", { class: "code" },
+		el("figcaption", { class: "muted small" }, c.language || "code"),
+		el("pre", { tabindex: "0", "aria-label": (c.language || "code") + " example" }, el("code", null, c.code)))));
+}
+
+// tryBox(lib): asks GET /api/v2/context as an agent does; shows the text, tokens and time.
+function tryBox(lib) {
+	const question = el("input", { type: "text", id: "try-question", autocomplete: "off",
+	    placeholder: "How do I …?", maxlength: 500 });
+	const budget = el("input", { type: "text", inputmode: "numeric", id: "try-tokens", autocomplete: "off",
+	    placeholder: "5000" });
+	const key = el("input", { type: "password", id: "try-key", autocomplete: "off", spellcheck: "false" });
+	const out = el("div", { "aria-live": "polite", id: "try-answer" });
+	const submit = el("button", { type: "submit" }, "Ask");
+	const form = el("form", { on: { submit: async (ev) => {
+		ev.preventDefault();
+		if (question.value.trim() === "") {
+			clear(out, el("p", { class: "error" }, "Type a question first."));
+			question.focus();
+			return;
+		}
+		const p = new URLSearchParams({ libraryId: lib.id, query: question.value.trim() });
+		if (budget.value.trim() !== "")
+			p.set("tokens", budget.value.trim());
+		submit.disabled = true;
+		clear(out, el("p", { class: "muted" }, "Asking…"));
+		const t0 = performance.now();
+		try {
+			const headers = { Accept: "text/plain" };
+			if (key.value.trim() !== "")
+				headers.Authorization = "Bearer " + key.value.trim();
+			const res = await api.request("GET", "/api/v2/context?" + p, { headers });
+			const text = await res.text();
+			const ms = Math.round(performance.now() - t0);
+			const tokens = res.headers.get("X-Ctxd-Tokens");
+			clear(out, el("p", { class: "muted", id: "try-meta" }, `${tokens !== null ? num(tokens) : "?"} tokens · ${ms} ms`),
+			    el("pre", { class: "answer", tabindex: "0", "aria-label": "The answer as an agent receives it" }, text));
+		} catch (e) {
+			clear(out, el("p", { class: "error", role: "alert" }, e.message +
+			    (e.status === 401 ? " Agents need a key here: MCP authentication is required (Settings > Permissions). Paste one of your API keys above." : "")));
+			if (e.status === 401)
+				key.focus();
+		} finally {
+			submit.disabled = false;
+		}
+	} } },
+	    field("Question", question, "What a coding agent would ask about this library."),
+	    field("Token budget (optional)", budget, "The most tokens the answer may hold, as an agent's tokens parameter (default 5000)."),
+	    field("API key (optional)", key, "Only when MCP authentication is required: sent as an agent sends it, never stored."),
+	    el("div", { class: "actions" }, submit));
+	return el("section", { class: "panel", "aria-labelledby": "try-h" }, el("h2", { id: "try-h" }, "Try a question"),
+	    el("p", { class: "help" }, "Shows exactly the text an agent receives from this library, its size in tokens and the time it took."),
+	    form, out);
+}

@@ -1,0 +1,266 @@
+// t0850: the web UI's Libraries and Jobs pages (t/t0850-ui-libraries.sh): the add forms'
+// browser checks and the server's 400 next to its field, a private repository added and
+// its job watched to done with the progress bar moving, the list (GitOps badge, filter), a
+// library's snippet browser and try box, cancelling a job, deleting a library.
+//   node t0850-libraries-jobs.mjs BASE ADMIN_PASSWORD GIT_URL SLOW_URL DB
+// GIT_URL: a private repository the server has a token for; SLOW_URL: a public one with
+// more files, to cancel; DB: the database, for a GitOps-managed row.
+import { execFileSync } from "node:child_process";
+import { ui, signIn } from "./ui.mjs";
+
+const [base, password, GIT_URL, SLOW_URL, DB] = process.argv.slice(2);
+const t = ui(base);
+const { check } = t;
+
+// go(page, hash): shows a view (a fresh load of the app) and waits until its h1 is there.
+async function go(page, hash) {
+	await page.goto("about:blank");
+	await page.goto("/" + hash);
+	const view = { libraries: "libraries", jobs: "jobs" }[hash.replace(/^#\//, "").split(/[/?]/)[0]] || "";
+	await page.locator(`main .view-${view} h1`).first().waitFor();
+}
+
+// The state shown on a job page, polled until it is one of want (or the time runs out);
+// the distinct values of its progress bar seen on the way go to seen.
+async function watchJob(page, want, seconds, seen) {
+	const deadline = Date.now() + seconds * 1000;
+	let state = "";
+	while (Date.now() < deadline) {
+		state = (await page.locator("#job-state").textContent()).trim();
+		const bar = page.locator("#job-progress progress");
+		if (seen && await bar.count() > 0) {
+			const v = await bar.evaluate((b) => b.hasAttribute("value") ? `${b.value}/${b.max}` : "indeterminate");
+			seen.add(v);
+		}
+		if (want.includes(state))
+			break;
+		await page.waitForTimeout(150);
+	}
+	return state;
+}
+
+// shot(page, name): the screenshots, and no page wider than a 360 px screen.
+async function shot(page, name) {
+	await t.shot(page, name);
+	const vp = page.viewportSize();
+	await page.setViewportSize({ width: 360, height: 740 });
+	const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+	await page.setViewportSize(vp);
+	check(wide <= 360, `${name} fits a 360 px screen (${wide} px wide)`);
+}
+
+// The status line of a form row (the one with data-field=name).
+const fieldStatus = (page, name) => page.locator(`[data-field="${name}"] .field-status`);
+
+async function validation(page) {
+	await go(page, "#/libraries?add");
+	const form = page.locator("form.add-library");
+	const submit = form.locator("button[type=submit]");
+	let requests = 0;
+	const count = (r) => { if (r.url().includes("/api/libraries") && r.method() === "POST") requests++; };
+	page.on("request", count);
+	await form.getByLabel("URL", { exact: true }).fill("ftp://example.com/a/b");
+	await form.getByLabel("Branch (optional)", { exact: true }).fill("a..b");
+	await form.getByLabel("Folders (optional)", { exact: true }).fill("docs\n../etc");
+	await submit.click();
+	check(/http or https/.test(await fieldStatus(page, "url").textContent()), "git: a non-http URL is refused next to the URL field");
+	check(/not a valid git branch/.test(await fieldStatus(page, "branch").textContent()), "git: a bad branch name is refused next to its field");
+	check(/'\.\.'/.test(await fieldStatus(page, "folders").textContent()), "git: a folder with '..' is refused next to its field");
+	check(await form.getByLabel("URL", { exact: true }).getAttribute("aria-invalid") === "true", "the field is marked invalid for assistive technology");
+	check(requests === 0, "nothing is sent while the browser finds errors");
+
+	await form.getByLabel("Source type", { exact: true }).selectOption("website");
+	await form.getByLabel("URL", { exact: true }).fill("https://docs.example.com/");
+	await form.getByLabel("Maximum depth (optional)", { exact: true }).fill("21");
+	await submit.click();
+	check(/from 0 to 20/.test(await fieldStatus(page, "maxDepth").textContent()), "website: maxDepth 21 is refused (0 to 20)");
+	await form.getByLabel("Source type", { exact: true }).selectOption("llmstxt");
+	await form.getByLabel("URL", { exact: true }).fill("https://docs.example.com/docs.txt");
+	await submit.click();
+	check(/llms\.txt/.test(await fieldStatus(page, "url").textContent()), "llms.txt: a URL naming another file is refused");
+	await form.getByLabel("Source type", { exact: true }).selectOption("wiki");
+	await form.getByLabel("Space key", { exact: true }).fill("bad key!");
+	await submit.click();
+	check(/Letters, digits/.test(await fieldStatus(page, "spaceKey").textContent()), "wiki: a bad space key is refused");
+	await form.getByLabel("Some pages", { exact: true }).check();
+	check(await form.getByLabel("Page URLs", { exact: true }).isVisible() && await form.getByLabel("Include sub-pages", { exact: true }).isVisible(),
+	    "wiki: the pages form has page URLs and include sub-pages");
+	await form.getByLabel("Source type", { exact: true }).selectOption("openapi");
+	await form.getByLabel("Upload a file", { exact: true }).check();
+	check(await form.getByLabel("OpenAPI file", { exact: true }).isVisible(), "OpenAPI: a file can be uploaded");
+	await submit.click();
+	check(/Choose a file/.test(await fieldStatus(page, "openapiFile").textContent()), "OpenAPI upload: a file is required");
+	check(requests === 0, "still nothing sent");
+
+	// What only the server knows: its 400 is shown next to the field it names.
+	await form.getByLabel("Source type", { exact: true }).selectOption("git");
+	await form.getByLabel("URL", { exact: true }).fill("https://" + "a".repeat(250) + ".example.com:8080/owner/repo");
+	await submit.click();
+	await page.waitForFunction(() => /too long a host/.test(
+	    document.querySelector('[data-field="url"] .field-status')?.textContent || ""));
+	check(requests === 1, "a valid form is sent");
+	check(/field 'repoUrl' has too long a host/.test(await fieldStatus(page, "url").textContent()),
+	    "the server's 400 error is shown next to the field it names");
+	page.off("request", count);
+}
+
+async function addAndWatch(page) {
+	await go(page, "#/libraries");
+	await page.getByRole("button", { name: "Add library" }).click();
+	const form = page.locator("form.add-library");
+	await form.getByLabel("URL", { exact: true }).fill(GIT_URL);
+	await form.getByLabel("Exclude files (optional)", { exact: true }).fill("HISTORY.md");
+	await form.locator("button[type=submit]").click();
+	await page.waitForURL((u) => /^#\/jobs\/\d+$/.test(u.hash), { timeout: 10000 });
+	const jobId = new URL(page.url()).hash.split("/")[2];
+	check(/^\d+$/.test(jobId), `adding the private repository opens its job page (job ${jobId})`);
+	const seen = new Set();
+	const state = await watchJob(page, ["done", "failed", "cancelled"], 120, seen);
+	check(state === "done", `the job reaches done (${state})`);
+	const partial = [...seen].filter((v) => /^\d+\/\d+$/.test(v) && v.split("/")[0] !== v.split("/")[1] && v.split("/")[0] !== "0");
+	check(partial.length >= 2, `the progress bar moved while the job ran (${[...seen].join(", ")})`);
+	check(await page.locator("#job-progress progress").evaluate((b) => b.value === b.max), "and is full when done");
+	check(/documents parsed/.test(await page.locator("#job-counts").textContent()), "the counts say what was parsed");
+	await page.locator("table.log").filter({ hasText: /indexed commit/ }).waitFor();
+	const levels = await page.locator("table.log tbody tr td:nth-child(2)").allTextContents();
+	check(levels.length > 2 && levels.every((l) => ["info", "warning", "error"].includes(l.trim())), "the log shows its lines with levels");
+	check(await page.locator("table.log tbody tr time").count() === levels.length, "and times");
+	check(await page.locator("#cancel-job").count() === 0, "a finished job offers no cancel");
+	await shot(page, "uilib-job");
+	return jobId;
+}
+
+async function library(page, id) {
+	await go(page, "#/libraries");
+	const row = page.locator(`tr[data-lib="${id}"]`);
+	check(await row.waitFor().then(() => true, () => false) && await row.count() === 1, "the library is listed");
+	check(/ready/.test(await row.textContent()) && /ok/.test(await row.textContent()), "as ready, its last run ok");
+	check(await page.locator('tr[data-lib="/gitops/managed"] .badge.gitops').count() === 1 &&
+	    await row.locator(".badge.gitops").count() === 0, "the GitOps badge marks the managed library only");
+	await page.getByLabel("Filter", { exact: true }).fill("nothing like it");
+	check(await page.getByText("No library matches the filter.").isVisible(), "the filter box hides what does not match");
+	await page.getByLabel("Filter", { exact: true }).fill("REQUESTS");
+	check(await row.isVisible() && await page.locator('tr[data-lib="/gitops/managed"]').count() === 0, "and shows what does");
+	await page.getByLabel("Filter", { exact: true }).fill("");
+	await shot(page, "uilib-libraries");
+
+	await row.getByRole("link").first().click();
+	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
+	check(/HISTORY\.md/.test(await page.locator("dl.kv").first().textContent()), "the detail shows the settings given (excludeFiles)");
+	const total = Number((await page.locator("#snippet-count").textContent()).match(/of ([\d,]+)/)[1].replace(/,/g, ""));
+	check(total > 20, `the snippet browser shows the first 10 of ${total}`);
+	const first = await page.locator("article.snippet").first().getAttribute("data-id");
+	await page.locator("#snippets-next").click();
+	await page.locator("#snippet-count").filter({ hasText: /Snippets 11–20 of/ }).waitFor();
+	const second = await page.locator("article.snippet").first().getAttribute("data-id");
+	check(first !== second && await page.locator("article.snippet").count() === 10, "Next shows the following 10");
+	await page.locator("#snippets-prev").click();
+	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
+	check(await page.locator("article.snippet").first().getAttribute("data-id") === first, "Previous goes back");
+	await page.getByLabel("Filter snippets", { exact: true }).fill("session");
+	await page.getByRole("button", { name: "Filter", exact: true }).click();
+	await page.locator("#snippet-count").filter({ hasText: /holding "session"/ }).waitFor();
+	const arts = await page.locator("article.snippet").allTextContents();
+	check(arts.length > 0 && arts.every((t) => /session/i.test(t)), "the filter keeps snippets holding the words");
+	check(await page.locator("article.snippet pre code").count() > 0 && await page.locator("article.snippet figcaption").count() > 0,
+	    "code is shown with its language");
+	check(await page.locator("article.snippet").first().getByText("Source:").count() === 1, "each snippet shows its source");
+
+	await page.getByLabel("Question", { exact: true }).fill("How do I use a session?");
+	await page.getByRole("button", { name: "Ask" }).click();
+	await page.locator("#try-meta").waitFor();
+	const meta = await page.locator("#try-meta").textContent();
+	const answer = await page.locator("pre.answer").textContent();
+	check(/^[\d,]+ tokens · \d+ ms$/.test(meta), `the try box shows tokens and time (${meta})`);
+	const direct = await page.evaluate(async (u) => (await fetch(u)).text(),
+	    "/api/v2/context?" + new URLSearchParams({ libraryId: id, query: "How do I use a session?" }));
+	check(answer === direct && answer.length > 100, "and exactly the text an agent receives");
+	check(Number(meta.split(" ")[0].replace(/,/g, "")) === Math.ceil(new TextEncoder().encode(answer).length / 4),
+	    "its token count is the server's");
+
+	// With MCP authentication required, an agent (and the box) needs a key.
+	execFileSync("sqlite3", [DB, "INSERT OR REPLACE INTO settings (name, value, updated_at) VALUES " +
+	    "('perm.require_mcp_auth', 'true', '2026-01-01T00:00:00Z')"]);
+	await page.getByRole("button", { name: "Ask" }).click();
+	const refused = page.locator("#try-answer .error");
+	check(await refused.waitFor().then(() => true, () => false) && /key/.test(await refused.textContent()),
+	    "with MCP authentication required, the box says a key is needed");
+	const keyPage = await page.context().newPage();
+	await keyPage.goto("/#/keys");
+	await keyPage.getByLabel("Key name", { exact: true }).fill("try box");
+	await keyPage.getByRole("button", { name: "Create API key" }).click();
+	const apiKey = await keyPage.locator("#new-key-value").inputValue();
+	await keyPage.close();
+	await page.getByLabel("API key (optional)", { exact: true }).fill(apiKey);
+	await page.getByRole("button", { name: "Ask" }).click();
+	check(await page.locator("#try-meta").waitFor().then(() => true, () => false) &&
+	    await page.locator("pre.answer").textContent() === answer, "with a key it answers the same text");
+	execFileSync("sqlite3", [DB, "DELETE FROM settings WHERE name = 'perm.require_mcp_auth'"]);
+	await shot(page, "uilib-library");
+
+	await page.getByRole("button", { name: "Re-index" }).click();
+	const queued = page.locator("main .field-status").filter({ hasText: /Re-indexing is queued \(job \d+\)/ });
+	check(await queued.waitFor().then(() => true, () => false), "Re-index queues a job and says so");
+	await queued.getByRole("link", { name: "Follow it" }).click();
+	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index job is done");
+	check(await page.locator("table.log").filter({ hasText: /is already indexed/ }).waitFor().then(() => true, () => false),
+	    "its log says the commit was already indexed");
+}
+
+async function cancelAndDelete(page) {
+	await go(page, "#/libraries?add");
+	const form = page.locator("form.add-library");
+	await form.getByLabel("URL", { exact: true }).fill(SLOW_URL);
+	await form.locator("button[type=submit]").click();
+	await page.waitForURL((u) => /^#\/jobs\/\d+$/.test(u.hash), { timeout: 10000 });
+	await watchJob(page, ["running"], 30);
+	await page.locator("#job-progress progress[value]").waitFor({ timeout: 30000 });
+	await page.locator("#cancel-job").click();
+	const asked = await page.locator("main .field-status").filter({ hasText: /Cancellation requested/ })
+	    .waitFor({ timeout: 10000 }).then(() => true, () => false);
+	check(asked, "cancel asks the worker to stop, and says so");
+	const state = await watchJob(page, ["cancelled", "done", "failed"], 30);
+	check(state === "cancelled", `the job ends cancelled (${state})`);
+	check(/cancelled/.test(await page.locator("#job-message").textContent()), "its message says so");
+	await go(page, "#/jobs");
+	await page.locator("table.jobs tbody tr").nth(2).waitFor();
+	check(await page.locator("table.jobs tbody tr").count() === 3, "the jobs list shows the three jobs");
+	await shot(page, "uilib-jobs");
+
+	const libLink = page.locator("table.jobs tbody tr").first().locator("td a").first();
+	const libId = (await libLink.textContent()).trim();
+	await libLink.click();
+	await page.locator("#delete-library").click();
+	const warning = await page.locator("main .warning").textContent();
+	check(warning.includes("Delete " + libId + "?"), "delete asks for a confirmation naming the library");
+	await page.getByRole("button", { name: "Keep it" }).click();
+	check(await page.locator("#delete-library").isVisible(), "keeping it changes nothing");
+	await page.locator("#delete-library").click();
+	await page.getByRole("button", { name: "Delete " + libId }).click();
+	await page.waitForURL((u) => /^#\/jobs\/\d+$/.test(u.hash));
+	const dstate = await watchJob(page, ["done", "failed"], 30);
+	check(dstate === "done", "the delete job is done");
+	await go(page, "#/libraries");
+	await page.locator("#lib-filter").waitFor();
+	check(await page.locator(`tr[data-lib="${libId}"]`).count() === 0 &&
+	    await page.locator('tr[data-lib="/corpora/requests"]').count() === 1, "the library is gone from the list");
+}
+
+await t.run(async () => {
+	const page = await t.start();
+	page.setDefaultTimeout(20000);
+	await signIn(page, "admin", password);
+	await page.waitForURL((u) => !u.hash.startsWith("#/signin"));
+	await go(page, "#/libraries");
+	check(await page.getByText("No libraries yet — add one").waitFor().then(() => true, () => false),
+	    "an empty list says how to start");
+	// A library of the GitOps manifest (as ctxd-admin gitops would leave it).
+	execFileSync("sqlite3", [DB, "INSERT INTO libraries (id, lib_no, source_type, url, host, title, state, " +
+	    "gitops, created_at, updated_at) VALUES ('/gitops/managed', 9999, 'git', " +
+	    "'https://example.com/gitops/managed', 'example.com', 'managed', 'initial', 1, " +
+	    "'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')"]);
+	await validation(page);
+	await addAndWatch(page);
+	await library(page, "/corpora/requests");
+	await cancelAndDelete(page);
+});

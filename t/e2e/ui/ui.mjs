@@ -1,0 +1,132 @@
+// t/e2e/ui/ui.mjs: what the web UI tests (t/t08xx-ui-*.sh, scripts t/e2e/ui/t08xx-*.mjs)
+// share: one Debian chromium launched by playwright-core per test file, a page that fails
+// the test on any console error, uncaught exception or CSP violation, checks printed as
+// "CHECK 0|1 description" lines (the shell test turns them into TAP), and screenshots of a
+// page at 360 and 1440 px into $SHOTS.
+//
+// Console errors that are the browser's note of an /api/ or /mcp answer with a 4xx status
+// (the UI asked, the server refused, the UI showed it in words: signed out, wrong password,
+// a missing key) are not failures: a test asserts on what the page shows instead. Every
+// other console error is.
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+
+const REFUSAL = /^Failed to load resource: the server responded with a status of 4\d\d/;
+
+export function ui(base) {
+	const shots = process.env.SHOTS || "";
+	const problems = [];
+	let failed = 0;
+	let browser, context;
+
+	function check(ok, desc, detail) {
+		console.log(`CHECK ${ok ? 0 : 1} ${desc.replace(/\n/g, " ")}`);
+		if (!ok) {
+			failed++;
+			if (detail !== undefined)
+				console.log(`# ${String(detail).replace(/\n/g, "\n# ")}`);
+		}
+		return ok;
+	}
+
+	function watch(page) {
+		page.on("console", (m) => {
+			if (m.type() !== "error")
+				return;
+			const url = m.location().url || "";
+			const path = new URL(url, base).pathname;
+			if (REFUSAL.test(m.text()) && (path.startsWith("/api/") || path === "/mcp"))
+				return;
+			problems.push(`console error: ${m.text()} (${url})`);
+		});
+		page.on("pageerror", (e) => problems.push(`uncaught exception: ${e.message}`));
+		page.on("requestfailed", (r) => {
+			const f = r.failure();
+			if (f && !/ERR_ABORTED/.test(f.errorText))
+				problems.push(`request failed: ${r.url()} ${f.errorText}`);
+		});
+		return page;
+	}
+
+	return {
+		check,
+		problems,
+		async start(opts) {
+			browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+			    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"] });
+			context = await browser.newContext(Object.assign({ viewport: { width: 1440, height: 900 },
+			    baseURL: base, acceptDownloads: true }, opts || {}));
+			await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+			// Every CSP violation is reported, whether or not the browser logs it.
+			await context.addInitScript(() => {
+				document.addEventListener("securitypolicyviolation", (e) => {
+					console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`);
+				});
+			});
+			context.setDefaultTimeout(10000);
+			return watch(await context.newPage());
+		},
+		// newContextPage(): a page in a fresh context (another user, no cookies).
+		async newContextPage() {
+			const c = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
+			c.setDefaultTimeout(10000);
+			await c.addInitScript(() => {
+				document.addEventListener("securitypolicyviolation", (e) => {
+					console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`);
+				});
+			});
+			return watch(await c.newPage());
+		},
+		// shot(page, name): NAME-1440.png and NAME-360.png (full page) into $SHOTS, after
+		// checking that every visible control has a label.
+		async shot(page, name) {
+			const bad = await unlabelled(page);
+			if (bad.length)
+				problems.push(`${name}: controls without a label: ${bad.join(", ")}`);
+			if (!shots)
+				return;
+			mkdirSync(shots, { recursive: true });
+			const vp = page.viewportSize();
+			for (const w of [1440, 360]) {
+				await page.setViewportSize({ width: w, height: w === 360 ? 740 : 900 });
+				await page.waitForTimeout(50);
+				await page.screenshot({ path: `${shots}/${name}-${w}.png`, fullPage: true });
+			}
+			await page.setViewportSize(vp);
+		},
+		// finish(): the no-console-error check, closes the browser, exits 0/1.
+		async finish() {
+			check(problems.length === 0, "no console error, uncaught exception or CSP violation",
+			    problems.join("\n"));
+			if (browser)
+				await browser.close();
+			process.exit(failed ? 1 : 0);
+		},
+		// run(fn): runs the test body; an exception is a failed check, then finish().
+		async run(fn) {
+			try {
+				await fn();
+			} catch (e) {
+				check(false, "the test ran to its end", e.stack || e.message);
+			}
+			await this.finish();
+		},
+	};
+}
+
+// unlabelled(page): the visible form controls of the page that have no accessible name.
+async function unlabelled(page) {
+	return page.evaluate(() => [...document.querySelectorAll("input, select, textarea, button")]
+	    .filter((c) => c.offsetParent !== null && c.type !== "hidden")
+	    .filter((c) => !(c.labels && c.labels.length) && !c.getAttribute("aria-label") &&
+		!c.getAttribute("aria-labelledby") && !(c.tagName === "BUTTON" && c.textContent.trim()))
+	    .map((c) => `${c.tagName.toLowerCase()}[name=${c.name || "?"}]`));
+}
+
+// signIn(page, user, password): signs in through the form.
+export async function signIn(page, user, password) {
+	await page.goto("/#/signin");
+	await page.getByLabel("User name").fill(user);
+	await page.getByLabel("Password", { exact: true }).fill(password);
+	await page.getByRole("button", { name: "Sign in" }).click();
+}

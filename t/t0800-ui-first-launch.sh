@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The web UI's first launch in Debian's chromium (playwright-core, pinned in
+# t/e2e/ui/package-lock.json): sign-in as admin/admin, the forced password change, the wizard
+# with real provider calls to the vendor stand-in, status, support bundle, Settings.
+# Screenshots of each page at 360 and 1440 px go to $top_builddir/t/screenshots.
+. "$top_srcdir/t/lib/harness.sh"
+require_cmd jq node npm flock chromium nginx
+
+ctxd_setup
+# ui_install and ui_run: t/lib/harness.sh.
+ui_install
+standin_start
+ctxd_start
+
+PW="a new admin password 1"
+ui_run t0800-first-launch.mjs "$BASE" "$SBASE" "$PW" "$T"
+
+# What the browser did, seen from the server.
+is "$(ctxd_admin settings get ai.llm.provider)" custom "the wizard saved the LLM provider"
+is "$(ctxd_admin settings get ai.embed.model)" local-embed "the wizard saved the embedding model"
+is "$(ctxd_admin settings get setup.git_tokens)" skipped "the git step is recorded as skipped"
+is "$(ctxd_admin settings get setup.ai_provider)" done "the AI step is recorded as done"
+ok "$(ctxd_login admin "$PW" >/dev/null; echo $?)" "admin signs in with the new password"
+isnt "$(ctxd_login admin admin >/dev/null; echo $?)" 0 "admin/admin no longer works"
+ok "$(tar -tzf "$T/bundle.tar.gz" | grep -q "^ctxd-support-[0-9TZ]*/health.json$"; echo $?)" "the downloaded support bundle is a tar.gz with health.json"
+done_testing
