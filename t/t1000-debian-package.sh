@@ -219,6 +219,9 @@ isnt $? 0 "the site does not take over Debian's default site"
     [ -f /usr/share/man/man7/ctxd.7.gz ]
 ok $? "cron entry, web UI and ctxd(7) installed"
 
+is "$(cd /usr/share/ctxd/htdocs && find . -type f | sort | md5sum)" \
+    "$(cd "$top_srcdir/htdocs" && find . -type f | sort | md5sum)" "the whole web UI is installed"
+
 # The units, as systemd would load them.
 out=$(cd /lib/systemd/system && systemd-analyze verify --man=no ctxd.target ctxd@query.socket \
     ctxd@query.service ctxd@web.service ctxd@mcp.service ctxd@hook.service \
