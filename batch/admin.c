@@ -1,5 +1,6 @@
 /*
- * ctxd-admin: the operator's command-line tool (init, license, API keys, users, settings).
+ * ctxd-admin: the operator's command-line tool (init, license, API keys, users, settings,
+ * backup, restore, doctor).
  * See man/ctxd-admin.8.
  */
 #include "config.h"
@@ -16,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "backup.h"
 #include "provider.h"
 
 static char	*admin_read_stdin_line(void);
@@ -39,6 +41,9 @@ static const struct {
 	{ "settings", "ctxd-admin settings list | get NAME | set NAME [--] VALUE|- | "
 	    "unset NAME\n" },
 	{ "provider", "ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n" },
+	{ "backup", "ctxd-admin backup [--with-secret] [--] FILE\n" },
+	{ "restore", "ctxd-admin restore [--] FILE\n" },
+	{ "doctor", "ctxd-admin doctor\n" },
 };
 
 #define ADMIN_NUSAGES	(sizeof(admin_usages) / sizeof(admin_usages[0]))
@@ -717,6 +722,74 @@ admin_cmd_provider(int argc, char **argv)
 	return rc;
 }
 
+/* ctxd-admin backup [--with-secret] FILE: an online copy of the database (lib/backup.c). */
+static int
+admin_cmd_backup(int argc, char **argv)
+{
+	const char	*dir = doctor_data_dir();
+	int		 i, with_secret = 0, operands = 0;
+	const char	*file = NULL;
+
+	for (i = 0; i < argc; i++) {
+		if (!operands && strcmp(argv[i], "--") == 0)
+			operands = 1;
+		else if (!operands && strcmp(argv[i], "--with-secret") == 0)
+			with_secret = 1;
+		else if (!operands && admin_is_option(argv[i]))
+			return admin_bad_option("backup", argv[i]);
+		else if (file == NULL)
+			file = argv[i];
+		else
+			file = "";
+	}
+	if (file == NULL || *file == '\0') {
+		admin_usage_of(stderr, "backup");
+		return 2;
+	}
+	if (backup_run(dir, file, with_secret) == -1) {
+		fprintf(stderr, "ctxd-admin: backup of %s to %s failed (see above)\n", dir,
+		    file);
+		return 1;
+	}
+	if (with_secret)
+		fprintf(stderr, "ctxd-admin: warning: %s holds secret.key: whoever reads it "
+		    "can decrypt the secrets stored in the database; keep it as safe as "
+		    "the key\n", file);
+	else
+		fprintf(stderr, "ctxd-admin: warning: secret.key is not in %s: the secret "
+		    "settings (provider keys) restored from it need this %s/secret.key; keep "
+		    "a copy of it, or use --with-secret\n", file, dir);
+	printf("backed up %s/ctxd.db (schema version %d) to %s\n", dir,
+	    db_schema_version(), file);
+	return 0;
+}
+
+/* ctxd-admin restore FILE: replaces the database by a backup (lib/backup.c). */
+static int
+admin_cmd_restore(int argc, char **argv)
+{
+	const char	*dir = doctor_data_dir();
+	char		 err[512];
+	int		 rc;
+
+	if (argc >= 1 && strcmp(argv[0], "--") == 0) {
+		argc--;
+		argv++;
+	} else if (argc >= 1 && admin_is_option(argv[0]))
+		return admin_bad_option("restore", argv[0]);
+	if (argc != 1) {
+		admin_usage_of(stderr, "restore");
+		return 2;
+	}
+	if ((rc = backup_restore(dir, argv[0], err, sizeof(err))) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot restore %s: %s\n", argv[0], err);
+		return 1;
+	}
+	printf("restored %s into %s/ctxd.db (schema version %d)%s\n", argv[0], dir,
+	    db_schema_version(), rc == 1 ? ", with secret.key" : "");
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -749,6 +822,16 @@ main(int argc, char *argv[])
 		return admin_cmd_settings(argc - 2, argv + 2);
 	if (strcmp(argv[1], "provider") == 0)
 		return admin_cmd_provider(argc - 2, argv + 2);
+	if (strcmp(argv[1], "backup") == 0)
+		return admin_cmd_backup(argc - 2, argv + 2);
+	if (strcmp(argv[1], "restore") == 0)
+		return admin_cmd_restore(argc - 2, argv + 2);
+	if (strcmp(argv[1], "doctor") == 0) {
+		if (argc != 2)
+			return admin_is_option(argv[2]) ? admin_bad_option("doctor", argv[2]) :
+			    (admin_usage_of(stderr, "doctor"), 2);
+		return doctor_run(doctor_data_dir(), stdout);
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		admin_usage_of(stdout, NULL);
 		return 0;

@@ -31,6 +31,7 @@ main(int argc, char *argv[])
 	const char	*datadir;
 	char		*lockpath = NULL, *repos = NULL;
 	struct jobs_next job;
+	char		 ctx[32];
 	long		 timeout;
 	int		 lockfd, n = 0, rc = 1;
 
@@ -85,12 +86,15 @@ main(int argc, char *argv[])
 		}
 		if (jobs_next(worker_db, &job) != 1)
 			break;
+		snprintf(ctx, sizeof(ctx), "job %lld", job.id);
+		log_set_context(ctx);
 		if (job.is_delete)
 			library_delete_run(worker_db, datadir, job.id, job.library_id);
 		else
 			index_run(worker_db, datadir, job.id, job.library_id, job.force,
 			    NULL);
 		alarm(0);
+		log_set_context(NULL);
 		n++;
 	}
 	alarm(0);

@@ -23,6 +23,12 @@ struct sqlite3;
 /* ---------------------------------------------------------------- log.c */
 
 void	 log_init(const char *prog);
+/*
+ * Sets the context of the following records ("job 12", "request ID"; NULL or "" clears
+ * it), escaped and cut at 79 bytes; log_context returns it ("" when none).
+ */
+void	 log_set_context(const char *ctx);
+const char *log_context(void);
 void	 log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 log_err(const char *, ...) __attribute__((format(printf, 1, 2)));
@@ -76,6 +82,8 @@ struct license {
  */
 enum license_status license_verify(const char *key, const unsigned char pub[32],
 	    time_t now, struct license *out);
+/* Formats t as the UTC date "YYYY-MM-DD"; -1 outside the years 1970..9999. */
+int	 license_format_date(time_t t, char out[11]);
 /*
  * For every long-running executable: verifies $LICENSE_KEY with the compiled-in key. On
  * failure prints one line to stderr ("prog: LICENSE_KEY is missing: ...", "... is
@@ -551,7 +559,8 @@ int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id
 int	 jobs_enqueue(struct sqlite3 *, const char *library_id, int force, long long *job_id);
 /*
  * Starts ctxd-worker (the sibling of the running executable, or $CTXD_WORKER) detached
- * from the caller: double fork, new session, stdio on /dev/null and DATA_DIR/worker.log.
+ * from the caller: double fork, new session, stdio on /dev/null and DATA_DIR/worker.log
+ * (stderr stays the journal when JOURNAL_STREAM says it is one).
  * The caller does not wait for it.
  */
 int	 jobs_spawn_worker(void);

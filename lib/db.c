@@ -123,11 +123,26 @@ db_user_version(sqlite3 *db, int *out)
 	return rc;
 }
 
+/* 1 when the database has the table schema_history (a build with sql/0008-h-deb.sql). */
+static int
+db_has_history(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	int		 has = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND "
+	    "name = 'schema_history'", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
+}
+
 /* Creates or upgrades the schema inside one transaction. */
 static int
 db_migrate(sqlite3 *db, const char *path)
 {
-	int	 v, target = sql_version;
+	int	 v, from, target = sql_version;
 	char	 pragma[64];
 
 	if (db_begin(db) == -1)
@@ -139,6 +154,7 @@ db_migrate(sqlite3 *db, const char *path)
 		    "build's version %d: install a newer ctxd", path, v, target);
 		goto fail;
 	}
+	from = v;
 	/* A new database gets the version 1 schema, then every migration. */
 	if (v == 0) {
 		if (db_exec(db, sql_schema) == -1)
@@ -150,6 +166,11 @@ db_migrate(sqlite3 *db, const char *path)
 			log_err("%s: migration to version %d failed", __func__, v + 1);
 			goto fail;
 		}
+	/* The history of the schema (sql/0008-h-deb.sql): a row for each change. */
+	if (from != target && db_has_history(db) && db_run(db, "INSERT INTO schema_history (from_version, "
+	    "to_version, release, at) VALUES (?1, ?2, ?3, CAST(strftime('%s', 'now') AS "
+	    "INTEGER))", "iit", from, target, PACKAGE_VERSION) == -1)
+		goto fail;
 	/* PRAGMA takes no bound parameters; the value is our own integer. */
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", target);
 	if (db_exec(db, pragma) == -1 || db_commit(db) == -1)

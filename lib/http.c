@@ -632,6 +632,26 @@ http_route(struct http_req *r, const struct http_route *routes, struct sqlite3 *
 	row->handler(r, ctx);
 }
 
+/*
+ * The log context of a request: "request ID", ID being nginx's $request_id (the site
+ * passes it as REQUEST_ID) when it is 1 to 32 hex digits, else this process's own count.
+ */
+static void
+http_log_context(struct http_req *r)
+{
+	static unsigned long	 n;
+	const char		*id = http_env(r, "REQUEST_ID");
+	char			 ctx[64];
+	size_t			 len = id != NULL ? strlen(id) : 0;
+
+	n++;
+	if (len > 0 && len <= 32 && strspn(id, "0123456789abcdef") == len)
+		snprintf(ctx, sizeof(ctx), "request %s", id);
+	else
+		snprintf(ctx, sizeof(ctx), "request %ld-%lu", (long)getpid(), n);
+	log_set_context(ctx);
+}
+
 /* Fills r from the request environment and answers one request. */
 static void
 http_dispatch(struct http_req *r, const struct http_responder *rs, struct sqlite3 *db,
@@ -640,6 +660,7 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct sqlite
 	const char	*uri, *q, *https;
 	char		*path = NULL;
 
+	http_log_context(r);
 	r->jsonrpc_errors = rs->jsonrpc_errors;
 	r->method = http_env(r, "REQUEST_METHOD");
 	if (r->method == NULL)
@@ -675,6 +696,7 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct sqlite
 	http_req_release(r);
 	free(path);
 	r->path = NULL;
+	log_set_context(NULL);
 }
 
 static void

@@ -189,7 +189,7 @@ void
 jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
 {
 	va_list		 ap;
-	char		 raw[1024], line[2048], now[32];
+	char		 raw[1024], line[2048], now[32], prev[80], ctx[32];
 
 	va_start(ap, fmt);
 	vsnprintf(raw, sizeof(raw), fmt, ap);
@@ -197,12 +197,17 @@ jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
 	/* one line per record, whatever a file name or a server's answer holds */
 	util_utf8_trim(raw);
 	log_escape(raw, line, sizeof(line));
+	/* The record's context is its job, whatever the caller's is. */
+	snprintf(prev, sizeof(prev), "%s", log_context());
+	snprintf(ctx, sizeof(ctx), "job %lld", id);
+	log_set_context(ctx);
 	if (strcmp(level, "error") == 0)
-		log_err("job %lld: %s", id, line);
+		log_err("%s", line);
 	else if (strcmp(level, "warning") == 0)
-		log_warn("job %lld: %s", id, line);
+		log_warn("%s", line);
 	else
-		log_info("job %lld: %s", id, line);
+		log_info("%s", line);
+	log_set_context(prev);
 	util_iso8601(time(NULL), now, sizeof(now));
 	db_run(db, "INSERT INTO job_log (job_id, at, level, line) VALUES (?1, ?2, ?3, "
 	    "?4)", "Ittt", id, now, level, line);
@@ -548,7 +553,12 @@ jobs_spawn_worker(void)
 			if (fd > 2)
 				close(fd);
 		}
-		if ((fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT, 0640)) != -1) {
+		/*
+		 * Under systemd (JOURNAL_STREAM set) stderr is the journal: keep it there
+		 * rather than in a file nothing rotates.
+		 */
+		if (getenv("JOURNAL_STREAM") == NULL &&
+		    (fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT, 0640)) != -1) {
 			dup2(fd, 2);
 			if (fd > 2)
 				close(fd);

@@ -63,8 +63,7 @@ license_parse_date(const char *s, time_t *out)
 	return 0;
 }
 
-/* Formats t as the UTC date "YYYY-MM-DD"; -1 outside the years 1970..9999. */
-static int
+int
 license_format_date(time_t t, char out[11])
 {
 	struct tm	 tm;

@@ -1,5 +1,6 @@
 /*
- * log.c: one-line log records on stderr ("prog: level: message"). A message may carry
+ * log.c: one-line log records on stderr ("prog: level: message", or "prog: level: context:
+ * message" while a context is set: "job 12", "request 3f2a..."). A message may carry
  * what an outsider chose (a file name of an indexed repository, a server's answer): its
  * control characters are escaped (log_escape), so one record is always one line.
  */
@@ -12,11 +13,26 @@
 #include "ctxd.h"
 
 static const char *log_prog = "ctxd";
+static char log_ctx[80];	/* "" when none */
 
 void
 log_init(const char *prog)
 {
 	log_prog = prog;
+}
+
+void
+log_set_context(const char *ctx)
+{
+	if (ctx == NULL)
+		ctx = "";
+	log_escape(ctx, log_ctx, sizeof(log_ctx));
+}
+
+const char *
+log_context(void)
+{
+	return log_ctx;
 }
 
 void
@@ -58,7 +74,10 @@ log_vemit(const char *level, const char *fmt, va_list ap)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	util_utf8_trim(line);
 	log_escape(line, esc, sizeof(esc));
-	fprintf(stderr, "%s: %s: %s\n", log_prog, level, esc);
+	if (log_ctx[0] != '\0')
+		fprintf(stderr, "%s: %s: %s: %s\n", log_prog, level, log_ctx, esc);
+	else
+		fprintf(stderr, "%s: %s: %s\n", log_prog, level, esc);
 }
 
 void

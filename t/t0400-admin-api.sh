@@ -313,7 +313,7 @@ ok $? "the bundle is a valid tar.gz"
 d=$(echo "$T"/bundle/ctxd-support-*)
 is "$(cd "$d" && ls | tr '\n' ' ')" "health.json jobs.json libraries.json license.json settings.json version.json " \
     "the bundle's files"
-is "$(jq -r '.version' "$d/version.json")" "$(sed -n 's/^AC_INIT(\[ctxd\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" \
+is "$(jq -r '.version' "$d/version.json")" "$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")" \
     "version"
 is "$(jq -r '.schemaVersion' "$d/version.json")" "$SCHEMA_VERSION" "schema version"
 is "$(jq -r '[.status, .plan, (.licensee | length > 0), (.expires | test("^[0-9]{4}-"))] | @tsv' "$d/license.json")" \

@@ -1,0 +1,344 @@
+/*
+ * doctor.c: ctxd-admin doctor, the checks of an installed ctxd (the Debian package's
+ * layout, ctxd(7)): one line each, "ok   what" or "FIX  what is wrong: what to do".
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "backup.h"
+#include "ctxd.h"
+#include "provider.h"
+
+#define DOCTOR_DEFAULTS		"/etc/default/ctxd"
+#define DOCTOR_SITE		"/etc/nginx/sites-enabled/ctxd"
+#define DOCTOR_CRON		"/etc/cron.d/ctxd"
+#define DOCTOR_UNITS		"/lib/systemd/system"
+#define DOCTOR_EXPIRY_WARN	(14 * 86400)	/* a license that ends sooner: FIX */
+#define DOCTOR_MIN_FREE		(1024LL * 1024 * 1024)
+
+/* Prints one check's line; counts a failure in *bad. */
+static void
+doctor_line(FILE *out, int *bad, int ok, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	fputs(ok ? "ok   " : "FIX  ", out);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+	if (!ok)
+		(*bad)++;
+}
+
+/*
+ * The value of NAME=VALUE in the shell-style file path (the last one; quotes around the
+ * value removed), malloc'd, or NULL.
+ */
+static char *
+doctor_defaults_get(const char *path, const char *name)
+{
+	FILE	*f;
+	char	 line[4096], *v, *val = NULL;
+	size_t	 n = strlen(name), len;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, name, n) != 0 || line[n] != '=')
+			continue;
+		v = line + n + 1;
+		len = strcspn(v, "\r\n");
+		v[len] = '\0';
+		if (len >= 2 && (v[0] == '"' || v[0] == '\'') && v[len - 1] == v[0]) {
+			v[len - 1] = '\0';
+			v++;
+		}
+		free(val);
+		val = strdup(v);
+	}
+	fclose(f);
+	return val;
+}
+
+static void
+doctor_license(FILE *out, int *bad, const char *defaults)
+{
+	unsigned char		 pub[32];
+	struct license		 lic;
+	enum license_status	 st;
+	char			*key, date[11];
+	const char		*env = getenv("LICENSE_KEY");
+	time_t			 now = time(NULL);
+
+	key = env != NULL && *env != '\0' ? strdup(env) :
+	    doctor_defaults_get(defaults, "LICENSE_KEY");
+	if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == -1)
+		st = LICENSE_BAD_SIGNATURE;
+	else
+		st = license_verify(key, pub, now, &lic);
+	if (st == LICENSE_OK && license_format_date(lic.expires, date) == -1)
+		date[0] = '\0';
+	if (st == LICENSE_OK && lic.expires - now < DOCTOR_EXPIRY_WARN)
+		doctor_line(out, bad, 0, "license: expires on %s (plan %s): renew it and "
+		    "set the new key in %s", date, lic.plan, defaults);
+	else if (st == LICENSE_OK)
+		doctor_line(out, bad, 1, "license: valid until %s (plan %s, %s)", date,
+		    lic.plan, lic.licensee);
+	else
+		doctor_line(out, bad, 0, "license: LICENSE_KEY is %s: set your license key "
+		    "in %s, then systemctl restart ctxd.target",
+		    st == LICENSE_MISSING ? "not set" : st == LICENSE_EXPIRED ? "expired" :
+		    st == LICENSE_MALFORMED ? "malformed" : "not signed for this build",
+		    defaults);
+	free(key);
+}
+
+/*
+ * The owner (the service's user ctxd when it exists, else DATA_DIR's) and the modes of
+ * DATA_DIR and secret.key: nothing for the group to write, nothing for others.
+ */
+static void
+doctor_files(FILE *out, int *bad, const char *dir)
+{
+	struct passwd	*pw = getpwnam("ctxd");
+	struct stat	 st, kst;
+	char		*key = util_path_join(dir, "secret.key");
+	uid_t		 uid;
+
+	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		doctor_line(out, bad, 0, "DATA_DIR %s: missing: run ctxd-admin init as the "
+		    "user ctxd (or dpkg-reconfigure ctxd)", dir);
+		goto out;
+	}
+	uid = pw != NULL ? pw->pw_uid : st.st_uid;
+	if (st.st_uid != uid || (st.st_mode & 027) != 0)
+		doctor_line(out, bad, 0, "DATA_DIR %s: owner %ld, mode %04o: chown ctxd:ctxd "
+		    "%s && chmod 0750 %s", dir, (long)st.st_uid,
+		    (unsigned)(st.st_mode & 07777), dir, dir);
+	else
+		doctor_line(out, bad, 1, "DATA_DIR %s: owner and mode %04o", dir,
+		    (unsigned)(st.st_mode & 07777));
+	if (key == NULL || lstat(key, &kst) == -1 || !S_ISREG(kst.st_mode))
+		doctor_line(out, bad, 0, "secret.key: missing: run ctxd-admin init as the user "
+		    "ctxd, or restore it from a backup made with --with-secret");
+	else if (kst.st_uid != uid || (kst.st_mode & 077) != 0)
+		doctor_line(out, bad, 0, "secret.key: owner %ld, mode %04o: chown ctxd:ctxd "
+		    "%s && chmod 0600 %s", (long)kst.st_uid, (unsigned)(kst.st_mode & 07777),
+		    key, key);
+	else
+		doctor_line(out, bad, 1, "secret.key: owner and mode %04o",
+		    (unsigned)(kst.st_mode & 07777));
+out:
+	free(key);
+}
+
+/*
+ * DATA_DIR/ctxd.db opened read-only as it is (not db_open, which would migrate or tighten
+ * modes: the doctor looks and changes nothing), or NULL. Close with sqlite3_close.
+ */
+static sqlite3 *
+doctor_open(const char *dir)
+{
+	sqlite3	*db = NULL;
+	char	*path = util_path_join(dir, "ctxd.db");
+
+	if (path == NULL || access(path, R_OK) != 0 ||
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		if (db != NULL)
+			sqlite3_close(db);
+		db = NULL;
+	} else
+		sqlite3_busy_timeout(db, 5000);
+	free(path);
+	return db;
+}
+
+static void
+doctor_schema(FILE *out, int *bad, const char *dir)
+{
+	sqlite3		*db = doctor_open(dir);
+	sqlite3_stmt	*st = NULL;
+	int		 v = -1;
+
+	if (db != NULL &&
+	    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	if (v == db_schema_version()) {
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sqlite3_prepare_v2(db, "SELECT from_version, release, date(at, "
+		    "'unixepoch') FROM schema_history ORDER BY id DESC LIMIT 1", -1, &st,
+		    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+			doctor_line(out, bad, 1, "database: schema version %d (from %d by "
+			    "ctxd %s on %s)", v, sqlite3_column_int(st, 0),
+			    (const char *)sqlite3_column_text(st, 1),
+			    (const char *)sqlite3_column_text(st, 2));
+		else
+			doctor_line(out, bad, 1, "database: schema version %d", v);
+	}
+	else if (v == -1)
+		doctor_line(out, bad, 0, "database %s/ctxd.db: cannot be read: run "
+		    "ctxd-admin init as the user ctxd", dir);
+	else
+		doctor_line(out, bad, 0, "database: schema version %d, this ctxd's is %d: %s",
+		    v, db_schema_version(), v < db_schema_version() ?
+		    "run ctxd-admin init as the user ctxd" : "install the newer ctxd again");
+	sqlite3_finalize(st);
+	if (db != NULL)
+		sqlite3_close(db);
+}
+
+/* 0 when the shell command cmd exits 0 (its output discarded). */
+static int
+doctor_cmd_ok(const char *cmd)
+{
+	FILE	*p;
+	char	 buf[512];
+
+	if ((p = popen(cmd, "r")) == NULL)
+		return -1;
+	while (fgets(buf, sizeof(buf), p) != NULL)
+		continue;
+	return pclose(p) == 0 ? 0 : -1;
+}
+
+/* The nginx site, the cron entry, the units, and whether systemd runs them. */
+static void
+doctor_system(FILE *out, int *bad)
+{
+	if (access(DOCTOR_SITE, R_OK) != 0)
+		doctor_line(out, bad, 0, "nginx: the site %s is not enabled: "
+		    "dpkg-reconfigure ctxd", DOCTOR_SITE);
+	else if (doctor_cmd_ok("nginx -t 2>&1") == -1)
+		doctor_line(out, bad, 0, "nginx: nginx -t fails: run it and fix what it "
+		    "names, then systemctl reload nginx");
+	else
+		doctor_line(out, bad, 1, "nginx: site %s enabled, nginx -t passes",
+		    DOCTOR_SITE);
+	doctor_line(out, bad, access(DOCTOR_CRON, R_OK) == 0, "cron: %s%s", DOCTOR_CRON,
+	    access(DOCTOR_CRON, R_OK) == 0 ? "" : " is missing: reinstall the package "
+	    "(apt install --reinstall ctxd)");
+	if (access(DOCTOR_UNITS "/ctxd.target", R_OK) != 0 ||
+	    access(DOCTOR_UNITS "/ctxd@.service", R_OK) != 0 ||
+	    access(DOCTOR_UNITS "/ctxd@.socket", R_OK) != 0)
+		doctor_line(out, bad, 0, "units: ctxd.target, ctxd@.service or ctxd@.socket "
+		    "is missing in %s: apt install --reinstall ctxd", DOCTOR_UNITS);
+	else if (access("/run/systemd/system", F_OK) != 0)
+		doctor_line(out, bad, 1, "units: installed (systemd is not running here)");
+	else if (doctor_cmd_ok("systemctl is-active --quiet ctxd.target "
+	    "ctxd@query.service ctxd@web.service ctxd@mcp.service ctxd@hook.service") == -1)
+		doctor_line(out, bad, 0, "units: not all active: systemctl status "
+		    "'ctxd@*' says why; then systemctl restart ctxd.target");
+	else
+		doctor_line(out, bad, 1, "units: ctxd.target and the four responders active");
+}
+
+static void
+doctor_disk(FILE *out, int *bad, const char *dir)
+{
+	struct statvfs	 vfs;
+	long long	 avail, total;
+
+	if (statvfs(dir, &vfs) == -1) {
+		doctor_line(out, bad, 0, "disk: cannot stat %s: %s", dir, strerror(errno));
+		return;
+	}
+	avail = (long long)vfs.f_bavail * (long long)vfs.f_frsize;
+	total = (long long)vfs.f_blocks * (long long)vfs.f_frsize;
+	doctor_line(out, bad, avail >= DOCTOR_MIN_FREE && avail * 20 >= total,
+	    "disk: %lld MB free of %lld MB under %s%s", avail >> 20, total >> 20, dir,
+	    avail >= DOCTOR_MIN_FREE && avail * 20 >= total ? "" :
+	    ": free space (at least 1 GB and 5%), or move DATA_DIR");
+}
+
+/* A real call to each configured AI provider (ctxd-admin provider test), when any is. */
+static void
+doctor_provider(FILE *out, int *bad, const char *dir)
+{
+	struct provider_cfg	 llm, embed;
+	sqlite3			*db = NULL;
+	char			*argv[] = { "--timeout", "10", NULL };
+	FILE			*sink;
+	int			 rc;
+
+	memset(&llm, 0, sizeof(llm));
+	memset(&embed, 0, sizeof(embed));
+	if ((db = doctor_open(dir)) == NULL || provider_load(db, dir, &llm, &embed) == -1) {
+		doctor_line(out, bad, 0, "providers: the settings cannot be read (see above)");
+		goto out;
+	}
+	if (llm.kind == PROVIDER_NONE && embed.kind == PROVIDER_NONE) {
+		doctor_line(out, bad, 1, "providers: none configured (lexical retrieval)");
+		goto out;
+	}
+	if ((sink = fopen("/dev/null", "w")) == NULL)
+		goto out;
+	rc = provider_cli_test(db, dir, 2, argv, sink);
+	fclose(sink);
+	doctor_line(out, bad, rc == 0, "providers: %s", rc == 0 ? "reachable, keys accepted" :
+	    "a call failed: ctxd-admin provider test says which and why");
+out:
+	provider_cfg_release(&llm);
+	provider_cfg_release(&embed);
+	if (db != NULL)
+		sqlite3_close(db);
+}
+
+/* The file of the service's settings: $CTXD_DEFAULTS or /etc/default/ctxd. */
+static const char *
+doctor_defaults(void)
+{
+	const char	*d = getenv("CTXD_DEFAULTS");
+
+	return d != NULL && *d != '\0' ? d : DOCTOR_DEFAULTS;
+}
+
+const char *
+doctor_data_dir(void)
+{
+	static char	 dir[4096];
+	const char	*env = getenv("DATA_DIR");
+	char		*v;
+
+	if (env != NULL && *env != '\0')
+		return env;
+	if ((v = doctor_defaults_get(doctor_defaults(), "DATA_DIR")) != NULL && *v != '\0' &&
+	    strlen(v) < sizeof(dir)) {
+		memcpy(dir, v, strlen(v) + 1);
+		free(v);
+		return dir;
+	}
+	free(v);
+	return util_data_dir();
+}
+
+int
+doctor_run(const char *dir, FILE *out)
+{
+	const char	*defaults = doctor_defaults();
+	int		 bad = 0;
+
+	doctor_license(out, &bad, defaults);
+	doctor_files(out, &bad, dir);
+	doctor_schema(out, &bad, dir);
+	doctor_system(out, &bad);
+	doctor_disk(out, &bad, dir);
+	doctor_provider(out, &bad, dir);
+	fprintf(out, "%d check%s to fix\n", bad, bad == 1 ? "" : "s");
+	return bad == 0 ? 0 : 1;
+}

@@ -1,0 +1,358 @@
+#!/usr/bin/env bash
+# The Debian package, end to end, on this machine (root; systemd need not run): build it
+# (script/package: dpkg-buildpackage + lintian) and an older one (a lower version, without
+# the last migration); install the older one; verify the units with systemd-analyze; start
+# the installed responders the way the units do (user ctxd, the sockets of ctxd@.socket as
+# fd 0, /etc/default/ctxd as their environment) behind the installed nginx site on a free
+# loopback port; the UI, /api/v2/context after indexing a repository of the local git
+# server, /mcp; backup while indexing, restore (refused while running); upgrade (the data
+# survives, the schema is migrated); remove (data and configuration stay); purge (nothing
+# is left). The machine is left as it was found. Two package builds: about 45 s each.
+. "$top_srcdir/t/lib/harness.sh"
+
+[ "$(id -u)" -eq 0 ] || skip_all "installs a package: needs root"
+require_cmd dpkg-buildpackage dh lintian apt-get spawn-fcgi nginx runuser systemd-analyze jq
+# pkg_status: dpkg's state of ctxd ("not-installed" when it has none).
+pkg_status() {
+	local st
+	st=$(dpkg-query -W -f='${db:Status-Status}' ctxd 2>/dev/null)
+	echo "${st:-not-installed}"
+}
+if [ "$(pkg_status)" != not-installed ]; then
+	skip_all "a ctxd package is installed on this machine: the test would replace it"
+fi
+getent passwd ctxd >/dev/null && skip_all "a user ctxd exists on this machine"
+[ -e /var/lib/ctxd ] && skip_all "/var/lib/ctxd exists on this machine"
+[ -e /etc/nginx/sites-available/ctxd ] && skip_all "an nginx site ctxd exists on this machine"
+
+ctxd_setup
+gitserver_start
+# The maintainer scripts find the installed programs on a system PATH (not the harness's,
+# which puts the build tree first).
+SYSPATH=/usr/sbin:/usr/bin:/sbin:/bin
+APT=(env PATH=$SYSPATH apt-get -y -q -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confold)
+LIB=/var/lib/ctxd
+RUN=/run/ctxd
+had_run=0
+[ -e "$RUN" ] && had_run=1
+pkg_pids=()
+
+# pkg_admin ARGS...: the installed ctxd-admin as the service's user.
+pkg_admin() { runuser -u ctxd -- env DATA_DIR="$LIB" /usr/bin/ctxd-admin "$@"; }
+# pkg_sql QUERY: a read query on the installed database.
+pkg_sql() { sqlite3 -batch -noheader -cmd '.timeout 5000' "$LIB/ctxd.db" "$1"; }
+
+# pkg_kill_strays: stop any process whose DATA_DIR is the package's (a worker a responder
+# started detached).
+pkg_kill_strays() {
+	local f pid found=()
+	for f in /proc/[0-9]*/environ; do
+		pid=${f#/proc/}
+		pid=${pid%/environ}
+		[ "$pid" = "$$" ] && continue
+		grep -qzxF "DATA_DIR=$LIB" "$f" 2>/dev/null && found+=("$pid")
+	done
+	[ "${#found[@]}" -gt 0 ] || return 0
+	kill -TERM "${found[@]}" 2>/dev/null || true
+	sleep 0.3
+	kill -KILL "${found[@]}" 2>/dev/null || true
+}
+
+# pkg_stop: stop the responders and nginx started by pkg_start.
+pkg_stop() {
+	local pid
+	for pid in "${pkg_pids[@]}"; do
+		_stop_group "$pid" TERM
+	done
+	pkg_pids=()
+	pkg_kill_strays
+}
+
+# pkg_start: what the units do without systemd: each responder as the user ctxd, with
+# /etc/default/ctxd as its environment (and HOME, USER as systemd sets them) and umask 027, on the socket of ctxd@.socket
+# (/run/ctxd/NAME.sock, ctxd:www-data 0660) passed as fd 0; then nginx (workers as
+# www-data) with the installed site and nothing else. Waits until / answers.
+pkg_start() {
+	local n i
+	mkdir -p "$RUN"
+	chmod 0755 "$RUN"
+	for n in query web mcp hook; do
+		rm -f "$RUN/$n.sock"
+		_spawn "$T/log/pkg-$n.log" sh -c 'umask 027; set -a; . /etc/default/ctxd; set +a;
+		    export HOME=/var/lib/ctxd USER=ctxd LOGNAME=ctxd;
+		    exec spawn-fcgi -n -s "$1" -M 0660 -U ctxd -G www-data -u ctxd -g ctxd \
+		    -- "$2"' sh "$RUN/$n.sock" "/usr/bin/ctxd-$n"
+		pkg_pids+=("$_spawned")
+	done
+	mkdir -p "$T/pkgnginx/tmp"
+	chown -R www-data "$T/pkgnginx/tmp"
+	cat >"$T/pkgnginx/nginx.conf" <<EOF
+user www-data;
+daemon off;
+worker_processes 1;
+pid $T/pkgnginx/nginx.pid;
+error_log stderr warn;
+events { worker_connections 256; }
+http {
+	include /etc/nginx/mime.types;
+	default_type application/octet-stream;
+	access_log off;
+	client_body_temp_path $T/pkgnginx/tmp/client_body;
+	proxy_temp_path $T/pkgnginx/tmp/proxy;
+	fastcgi_temp_path $T/pkgnginx/tmp/fastcgi;
+	uwsgi_temp_path $T/pkgnginx/tmp/uwsgi;
+	scgi_temp_path $T/pkgnginx/tmp/scgi;
+	include /etc/nginx/sites-enabled/ctxd;
+}
+EOF
+	_spawn "$T/log/pkg-nginx.log" nginx -c "$T/pkgnginx/nginx.conf" -e stderr
+	pkg_pids+=("$_spawned")
+	for ((i = 0; i < 100; i++)); do
+		[ -S "$RUN/query.sock" ] && [ -S "$RUN/web.sock" ] && [ -S "$RUN/mcp.sock" ] &&
+		    [ -S "$RUN/hook.sock" ] && [ "$(_http_code "$PBASE/")" = 200 ] && return 0
+		sleep 0.1
+	done
+	for n in query web mcp hook nginx; do
+		_show_log "$T/log/pkg-$n.log"
+	done
+	return 1
+}
+
+# pkg_cleanup: leave the machine as it was: processes stopped, the package purged, its user,
+# files and folders gone.
+pkg_cleanup() {
+	pkg_stop
+	if [ "$(pkg_status)" != not-installed ]; then
+		"${APT[@]}" purge ctxd >>"$T/log/apt.log" 2>&1 || dpkg --purge ctxd >/dev/null 2>&1 || true
+	fi
+	getent passwd ctxd >/dev/null && userdel ctxd 2>/dev/null
+	getent group ctxd >/dev/null && groupdel ctxd 2>/dev/null
+	rm -rf "$LIB" /etc/nginx/sites-enabled/ctxd /etc/nginx/sites-available/ctxd
+	[ "$had_run" -eq 1 ] || rm -rf "$RUN"
+	return 0
+}
+_pkg_exit() {
+	local st=$?
+	pkg_cleanup
+	(exit "$st")
+	_harness_cleanup
+}
+trap _pkg_exit EXIT
+
+# build_packages: the package of this tree (script/package: the build, and lintian with no
+# error and no warning) and an older one: a lower version, built without the last migration
+# (the schema that the upgrade migrates). Sets NEW and OLD.
+build_packages() {
+	local start=$SECONDS last
+	DEB_BUILD_OPTIONS="nocheck parallel=2" "$top_srcdir/script/package" "$T/new" \
+	    >"$T/log/package.out" 2>"$T/log/package.log"
+	ok $? "script/package builds the package and lintian passes it" || _show_log "$T/log/package.log"
+	NEW=$(cat "$T/log/package.out")
+	like "$NEW" "/ctxd_${VERSION//./\\.}_[a-z0-9]+\\.deb\$" "named ctxd_<version>_<arch>.deb"
+	grep -q "^PACKAGE_VERSION='$VERSION'" "$top_builddir/config.status" 2>/dev/null ||
+	    grep -q "PACKAGE_VERSION \"$VERSION\"" "$top_builddir/config.h"
+	ok $? "configure.ac takes the version from debian/changelog"
+	diag "package build and lintian: $((SECONDS - start)) s"
+
+	# The older package.
+	start=$SECONDS
+	last=$(ls "$top_srcdir"/sql/[0-9][0-9][0-9][0-9]-*.sql | sort | tail -1)
+	last=sql/${last##*/}
+	OLDV="$VERSION~t1000"
+	mkdir -p "$T/old/src"
+	(cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard |
+	    tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$T/old/src"
+	rm "$T/old/src/$last"
+	sed -i "s| $last||; s|$last ||" "$T/old/src/Makefile.am"
+	{
+		printf 'ctxd (%s) unstable; urgency=medium\n\n  * The test t1000 older package.\n\n' "$OLDV"
+		printf ' -- t1000 <t1000@localhost>  %s\n\n' "$(date -R)"
+		cat "$top_srcdir/debian/changelog"
+	} >"$T/old/src/debian/changelog"
+	(cd "$T/old/src" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b) \
+	    >"$T/log/old-build.log" 2>&1
+	ok $? "the older package builds" || _show_log "$T/log/old-build.log"
+	OLD=$(ls "$T"/old/ctxd_*.deb)
+	diag "older package build: $((SECONDS - start)) s"
+}
+
+# ---------------------------------------------------------------------------------- build
+# Both packages are kept in t/t1000.cache/<hash of the tree's files>: a later run on the very
+# same tree reuses them (CTXD_T1000_REBUILD=1 builds anew); the cache keeps one tree's.
+VERSION=$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")
+tree_hash=$( (cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard |
+    tar --null -T - --ignore-failed-read --sort=name --mtime=@0 --owner=0 --group=0 \
+    -cf - 2>/dev/null) | sha256sum | cut -c1-16)
+CACHE=$top_builddir/t/t1000.cache/$tree_hash
+if [ -z "${CTXD_T1000_REBUILD:-}" ] && [ -f "$CACHE/ok" ]; then
+	NEW=$(ls "$CACHE"/new/ctxd_*.deb)
+	OLD=$(ls "$CACHE"/old/ctxd_*.deb)
+	skip "the packages of this very tree were built and passed lintian in an earlier run" 4
+else
+	build_packages
+	rm -rf "$top_builddir/t/t1000.cache"
+	mkdir -p "$CACHE/new" "$CACHE/old"
+	cp "$NEW" "$CACHE/new/" && cp "$OLD" "$CACHE/old/" && [ "$_tap_failed" -eq 0 ] &&
+	    touch "$CACHE/ok"
+fi
+
+# -------------------------------------------------------------------------------- install
+"${APT[@]}" install "$OLD" >"$T/log/apt.log" 2>&1
+ok $? "apt-get install the package" || _show_log "$T/log/apt.log"
+getent passwd ctxd >/dev/null
+ok $? "system user ctxd"
+is "$(stat -c '%U:%G %a' "$LIB")" "ctxd:ctxd 750" "$LIB is ctxd's, 0750"
+is "$(stat -c '%U %a' "$LIB/secret.key")" "ctxd 600" "secret.key is ctxd's, 0600"
+is "$(pkg_sql 'PRAGMA user_version')" "$((SCHEMA_VERSION - 1))" "the older schema"
+dpkg-query -W -f='${Conffiles}\n' ctxd | grep -q '^ */etc/default/ctxd '
+ok $? "/etc/default/ctxd is a conffile"
+is "$(stat -c '%U:%G %a' /etc/default/ctxd)" "root:ctxd 640" "/etc/default/ctxd root:ctxd 0640"
+grep -q '^LICENSE_KEY=$' /etc/default/ctxd && grep -q '^PORT=3000$' /etc/default/ctxd &&
+    grep -q "^DATA_DIR=$LIB\$" /etc/default/ctxd
+ok $? "/etc/default/ctxd: LICENSE_KEY, PORT, DATA_DIR"
+is "$(readlink /etc/nginx/sites-enabled/ctxd)" /etc/nginx/sites-available/ctxd "nginx site enabled"
+grep -Eq '^[[:space:]]*listen 3000;' /etc/nginx/sites-available/ctxd
+ok $? "the site listens on PORT (3000)"
+grep -q 'default_server' /etc/nginx/sites-available/ctxd
+isnt $? 0 "the site does not take over Debian's default site"
+[ -f /etc/cron.d/ctxd ] && [ -f /usr/share/ctxd/htdocs/index.html ] &&
+    [ -f /usr/share/man/man7/ctxd.7.gz ]
+ok $? "cron entry, web UI and ctxd(7) installed"
+
+is "$(cd /usr/share/ctxd/htdocs && find . -type f | sort | md5sum)" \
+    "$(cd "$top_srcdir/htdocs" && find . -type f | sort | md5sum)" "the whole web UI is installed"
+
+# The units, as systemd would load them.
+out=$(cd /lib/systemd/system && systemd-analyze verify --man=no ctxd.target ctxd@query.socket \
+    ctxd@query.service ctxd@web.service ctxd@mcp.service ctxd@hook.service \
+    ctxd-worker.service ctxd-worker.timer 2>&1)
+ok $? "systemd-analyze verify passes the units"
+is "$out" "" "systemd-analyze verify: no complaint"
+for o in 'User=ctxd' 'StandardInput=socket' 'ProtectSystem=strict' 'ProtectHome=yes' \
+    'PrivateTmp=yes' 'NoNewPrivileges=yes' "ReadWritePaths=$LIB" 'EnvironmentFile=/etc/default/ctxd'; do
+	grep -qxF "$o" /lib/systemd/system/ctxd@.service
+	ok $? "ctxd@.service: $o"
+done
+grep -qxF "ListenStream=$RUN/%i.sock" /lib/systemd/system/ctxd@.socket
+ok $? "ctxd@.socket: $RUN/%i.sock"
+
+# Without a license key the responder does not start and says why in one line.
+out=$(sh -c 'set -a; . /etc/default/ctxd; exec runuser -u ctxd -- /usr/bin/ctxd-query' \
+    </dev/null 2>&1)
+isnt $? 0 "no LICENSE_KEY: the responder does not start"
+is "$(printf '%s\n' "$out" | wc -l)" 1 "no LICENSE_KEY: one line"
+like "$out" 'LICENSE_KEY is missing' "no LICENSE_KEY: says why"
+
+# ---------------------------------------------------------------------- configure, serve
+PORT=$(pick_port) || bail_out "no free port"
+sed -i "s|^LICENSE_KEY=.*|LICENSE_KEY=$LICENSE_KEY|; s|^PORT=.*|PORT=127.0.0.1:$PORT|" /etc/default/ctxd
+env PATH=$SYSPATH dpkg-reconfigure -f noninteractive ctxd >>"$T/log/apt.log" 2>&1
+ok $? "dpkg-reconfigure ctxd (a new PORT)"
+grep -Eq "^[[:space:]]*listen 127\\.0\\.0\\.1:$PORT;" /etc/nginx/sites-available/ctxd
+ok $? "the site follows PORT"
+PBASE=http://127.0.0.1:$PORT
+pkg_admin settings set fetch.allowed_networks "$CTXD_TEST_NETWORKS" >/dev/null &&
+    pkg_admin settings set git.plain_http_hosts 127.0.0.1 >/dev/null
+ok $? "settings for the local git server"
+KEY=$(pkg_admin key create --admin t1000)
+pkg_start
+ok $? "the installed responders and site start" || bail_out "the package's service did not start"
+is "$(stat -c '%U:%G %a' "$RUN/query.sock")" "ctxd:www-data 660" "socket ctxd:www-data 0660"
+grep -q 'serving with [0-9]* workers on fd 0' "$T/log/pkg-query.log"
+ok $? "the responder answers on the socket passed as fd 0"
+is "$(ps -o user= -p "$(pgrep -f -o "^/usr/bin/ctxd-query")")" ctxd "the responders run as ctxd"
+
+code=$(http GET "$PBASE/")
+is "$code" 200 "the web UI answers"
+like "$(http_body)" '<html' "the web UI is HTML"
+
+url=$(gitserver_add_bundle requests public)
+code=$(http POST "$PBASE/api/parse" -H "Authorization: Bearer $KEY" \
+    -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$url\"}")
+is "$code" 202 "parse a repository of the local git server: 202"
+wait_lib() {
+	local state="" i
+	for ((i = 0; i < 600; i++)); do
+		state=$(pkg_sql "SELECT state FROM libraries WHERE id = '$1'" 2>/dev/null)
+		case $state in finalized | error) break ;; esac
+		sleep 0.2
+	done
+	echo "$state"
+}
+is "$(wait_lib /corpora/requests)" finalized "indexed by the worker the responder started"
+code=$(http GET "$PBASE/api/v2/context" -G --data-urlencode libraryId=/corpora/requests \
+    --data-urlencode "query=how to send a POST request with a JSON body")
+is "$code" 200 "/api/v2/context: 200"
+like "$(http_body)" 'Source: ' "/api/v2/context: snippets"
+code=$(http POST "$PBASE/mcp" -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' \
+    --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t1000","version":"1"}}}')
+is "$code" 200 "/mcp initialize: 200"
+is "$(http_body | jq -r .result.protocolVersion)" 2025-06-18 "/mcp answers"
+
+# ------------------------------------------------------------------ backup and restore
+# A backup while a repository is being indexed (as root, DATA_DIR from /etc/default/ctxd).
+url=$(gitserver_add_bundle vite public)
+code=$(http POST "$PBASE/api/parse" -H "Authorization: Bearer $KEY" \
+    -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$url\"}")
+is "$code" 202 "parse a second repository"
+env -u DATA_DIR /usr/bin/ctxd-admin backup "$T/backup.db" >"$T/log/backup.out" 2>"$T/log/backup.err"
+ok $? "ctxd-admin backup while indexing" || _show_log "$T/log/backup.err"
+like "$(cat "$T/log/backup.err")" 'warning: secret.key is not in' "backup: warns that secret.key is not in it"
+is "$(sqlite3 "$T/backup.db" 'PRAGMA integrity_check')" ok "the backup passes the integrity check"
+is "$(sqlite3 "$T/backup.db" "SELECT state FROM libraries WHERE id = '/corpora/requests'")" \
+    finalized "the backup has the indexed library"
+is "$(stat -c '%a' "$T/backup.db")" 600 "the backup is 0600"
+is "$(wait_lib /corpora/vite)" finalized "the indexing went on"
+pkg_admin key create later >/dev/null
+env -u DATA_DIR /usr/bin/ctxd-admin restore "$T/backup.db" >/dev/null 2>"$T/log/restore.err"
+isnt $? 0 "restore refuses while the service runs"
+like "$(cat "$T/log/restore.err")" 'service is running' "restore says why"
+pkg_stop
+printf 'not a database' >"$T/bad.db"
+env -u DATA_DIR /usr/bin/ctxd-admin restore "$T/bad.db" >/dev/null 2>"$T/log/restore.err"
+isnt $? 0 "restore refuses a file that is not a database"
+env -u DATA_DIR /usr/bin/ctxd-admin restore "$T/backup.db" >"$T/log/restore.out" 2>"$T/log/restore.err"
+ok $? "restore once stopped" || _show_log "$T/log/restore.err"
+is "$(pkg_sql "SELECT count(*) FROM api_keys WHERE name = 'later'")" 0 "restored: the later key is gone"
+is "$(stat -c '%U %a' "$LIB/ctxd.db")" "ctxd 640" "restored database is ctxd's, 0640"
+
+# ---------------------------------------------------------------------------------- upgrade
+"${APT[@]}" install "$NEW" >>"$T/log/apt.log" 2>&1
+ok $? "upgrade to the newer package" || _show_log "$T/log/apt.log"
+is "$(dpkg-query -W -f='${Version}' ctxd)" "$VERSION" "the newer version is installed"
+is "$(pkg_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "the upgrade migrated the schema"
+is "$(pkg_sql 'SELECT from_version || ">" || to_version FROM schema_history ORDER BY id DESC LIMIT 1')" \
+    "$((SCHEMA_VERSION - 1))>$SCHEMA_VERSION" "schema_history records the migration"
+grep -q "^LICENSE_KEY=$LICENSE_KEY\$" /etc/default/ctxd
+ok $? "the upgrade kept /etc/default/ctxd"
+pkg_start
+ok $? "the upgraded service starts"
+code=$(http GET "$PBASE/api/v2/context" -G --data-urlencode libraryId=/corpora/requests \
+    --data-urlencode "query=how to send a POST request with a JSON body")
+is "$code" 200 "the data survived the upgrade: /api/v2/context 200"
+like "$(http_body)" 'Source: ' "the data survived the upgrade: snippets"
+env -u DATA_DIR /usr/bin/ctxd-admin doctor >"$T/log/doctor.out" 2>&1
+like "$(cat "$T/log/doctor.out")" "ok   database: schema version $SCHEMA_VERSION \\(from $((SCHEMA_VERSION - 1))" \
+    "doctor: the schema and its last migration"
+like "$(cat "$T/log/doctor.out")" 'ok   license: valid' "doctor: the license"
+like "$(cat "$T/log/doctor.out")" 'ok   nginx: site' "doctor: the nginx site"
+pkg_stop
+
+# ------------------------------------------------------------------------- remove, purge
+"${APT[@]}" remove ctxd >>"$T/log/apt.log" 2>&1
+ok $? "apt-get remove" || _show_log "$T/log/apt.log"
+[ -f "$LIB/ctxd.db" ] && [ -f "$LIB/secret.key" ] && [ -f /etc/default/ctxd ]
+ok $? "remove leaves the data and the configuration"
+[ ! -e /etc/nginx/sites-enabled/ctxd ] && [ ! -e /usr/bin/ctxd-query ]
+ok $? "remove disables the site and removes the programs"
+"${APT[@]}" purge ctxd >>"$T/log/apt.log" 2>&1
+ok $? "apt-get purge" || _show_log "$T/log/apt.log"
+left=$(ls -d "$LIB" /etc/default/ctxd /etc/cron.d/ctxd /etc/nginx/sites-*/ctxd /usr/share/ctxd \
+    /usr/lib/ctxd /lib/systemd/system/ctxd* 2>/dev/null)
+is "$left" "" "purge leaves no file"
+getent passwd ctxd >/dev/null || getent group ctxd >/dev/null
+isnt $? 0 "purge removes the user and group ctxd"
+is "$(pkg_status)" not-installed "dpkg forgot ctxd"
+
+done_testing
