@@ -123,7 +123,7 @@ db_user_version(sqlite3 *db, int *out)
 	return rc;
 }
 
-/* 1 when the database has the table schema_history (a build with sql/0008-h-deb.sql). */
+/* 1 when the database has the table schema_history (a build with sql/0008-schema-history.sql). */
 static int
 db_has_history(sqlite3 *db)
 {
@@ -166,7 +166,7 @@ db_migrate(sqlite3 *db, const char *path)
 			log_err("%s: migration to version %d failed", __func__, v + 1);
 			goto fail;
 		}
-	/* The history of the schema (sql/0008-h-deb.sql): a row for each change. */
+	/* The history of the schema (sql/0008-schema-history.sql): a row for each change. */
 	if (from != target && db_has_history(db) && db_run(db, "INSERT INTO schema_history (from_version, "
 	    "to_version, release, at) VALUES (?1, ?2, ?3, CAST(strftime('%s', 'now') AS "
 	    "INTEGER))", "iit", from, target, PACKAGE_VERSION) == -1)
