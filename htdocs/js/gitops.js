@@ -41,8 +41,8 @@ export async function gitopsTab(body) {
 		timeEl(s.pendingSync.createdAt), ".") : null,
 	    s.lastSync ? runView(s.lastSync) : el("p", { class: "empty" },
 		"No sync yet. Save a manifest repository above, then press Sync now."),
-	    s.lastProcessedCommit ? el("p", { class: "muted" }, "Manifest commit last processed: ",
-		el("code", null, s.lastProcessedCommit)) : null);
+	    s.lastProcessedCommit ? el("dl", { class: "kv" }, el("dt", null, "Manifest commit last processed"),
+		el("dd", null, el("code", null, s.lastProcessedCommit))) : null);
 	showLast(status);
 	body.append(configForm(status.config, showLast), syncPanel(showLast), last);
 }
@@ -227,5 +227,5 @@ function entriesTable(entries) {
 		el("th", { scope: "row" }, e.id ? el("a", { href: "#/libraries/" + api.enc(e.id) }, e.id) : e.url),
 		el("td", { "data-label": "Type" }, e.type || "git"),
 		el("td", { "data-label": "Outcome" }, e.action),
-		el("td", { "data-label": "Why" }, e.reason || ""))))));
+		el("td", { "data-label": e.reason ? "Why" : null }, e.reason || ""))))));
 }
