@@ -62,6 +62,14 @@ async function configure(page) {
 	check(s.config.repoUrl === "" && s.config.schedule === "manual", "and nothing was saved (all or nothing)", JSON.stringify(s.config));
 
 	await page.getByLabel("Cron expression").fill("15 3 * * 1-5");
+	await page.getByLabel("Manifest repository URL").fill("ftp://127.0.0.1/manifest.git");
+	await page.getByRole("button", { name: "Save" }).click();
+	await fieldStatus(page, "repoUrl").filter({ hasText: /./ }).waitFor();
+	check(/http or https/.test(await fieldStatus(page, "repoUrl").textContent()) &&
+	    await fieldStatus(page, "cron").textContent() === "",
+	    "a URL that is not http(s): the server's error next to the URL field, the cron error gone",
+	    await fieldStatus(page, "repoUrl").textContent());
+	await page.getByLabel("Manifest repository URL").fill(GITOPS_URL);
 	await page.getByLabel("Enable GitOps").check();
 	await page.getByRole("button", { name: "Save" }).click();
 	await page.locator(".gitops-config > .field-status").filter({ hasText: "Saved." }).waitFor();
