@@ -66,15 +66,15 @@ function configForm(config, showLast) {
 	const prune = el("input", { type: "checkbox", id: newId("gitops"), name: "prune", checked: !!config.prune });
 
 	const rows = {
-		enabled: checkRow(enabled, "Enable GitOps",
+		enabled: checkRow(enabled, "Enable GitOps sync",
 		    "Sync at instance start, on the schedule and on every push to the manifest branch. Off: only Sync now syncs."),
 		repoUrl: field("Manifest repository URL", repoUrl,
 		    "The git repository (http or https) that holds the manifest; its host's token or GitHub App is used to read it."),
 		manifestPath: field("Manifest path", manifestPath, "The YAML file inside the repository. Blank: repos.yaml."),
 		branch: field("Branch", branch, "Blank: the repository's default branch."),
-		schedule: field("Schedule", schedule, "When the sync runs, in the server's time zone. Manual only: on Sync now and on push."),
+		schedule: field("Sync schedule", schedule, "When the sync runs, in the server's time zone. Manual only: on Sync now and on push."),
 		cron: field("Cron expression", cron, "Five fields: minute hour day-of-month month day-of-week, e.g. 30 2 * * 1-5."),
-		prune: checkRow(prune, "Prune",
+		prune: checkRow(prune, "Prune removed repositories",
 		    "Delete GitOps-managed libraries that left the manifest, with their snippets, embeddings and clones. Libraries added by hand are never deleted."),
 	};
 	for (const [name, row] of Object.entries(rows))

@@ -35,7 +35,8 @@ async function shot(page, name) {
 async function syncNow(page) {
 	const sync = page.locator(".gitops-sync");
 	await sync.getByRole("button", { name: "Sync now" }).click();
-	await sync.locator(".gitops-run").waitFor({ timeout: 60000 });
+	await page.waitForFunction(() => !document.querySelector(".gitops-sync button").disabled, null, { timeout: 60000 });
+	await sync.locator(".gitops-run").waitFor();
 	return sync.locator(".gitops-run");
 }
 
@@ -44,14 +45,14 @@ async function configure(page) {
 	check(await page.locator('.tabs a[aria-current="page"]').textContent() === "GitOps", "Settings has a GitOps tab");
 	check(/No sync yet/.test(await page.locator(".gitops-last").textContent()), "before any sync the last sync says so");
 	check(await page.getByLabel("Manifest path").getAttribute("placeholder") === "repos.yaml" &&
-	    await page.getByLabel("Schedule").inputValue() === "manual" && !(await page.getByLabel("Prune").isChecked()),
+	    await page.getByLabel("Sync schedule").inputValue() === "manual" && !(await page.getByLabel("Prune removed repositories").isChecked()),
 	    "defaults: manifest path repos.yaml, Manual only, prune off");
 	check(/snippets, embeddings and clones/.test(await page.locator('[data-field="prune"] .help').textContent()),
 	    "the prune switch says what it deletes");
 	check(await page.getByLabel("Cron expression").isHidden(), "the cron field shows only for a cron schedule");
 
 	await page.getByLabel("Manifest repository URL").fill(GITOPS_URL);
-	await page.getByLabel("Schedule").selectOption("cron");
+	await page.getByLabel("Sync schedule").selectOption("cron");
 	await page.getByLabel("Cron expression").fill("61 * * * *");
 	await page.getByRole("button", { name: "Save" }).click();
 	await fieldStatus(page, "cron").filter({ hasText: /./ }).waitFor();
@@ -70,7 +71,7 @@ async function configure(page) {
 	    "a URL that is not http(s): the server's error next to the URL field, the cron error gone",
 	    await fieldStatus(page, "repoUrl").textContent());
 	await page.getByLabel("Manifest repository URL").fill(GITOPS_URL);
-	await page.getByLabel("Enable GitOps").check();
+	await page.getByLabel("Enable GitOps sync").check();
 	await page.getByRole("button", { name: "Save" }).click();
 	await page.locator(".gitops-config > .field-status").filter({ hasText: "Saved." }).waitFor();
 	check(await fieldStatus(page, "cron").textContent() === "", "a good save clears the field's error");
@@ -80,17 +81,26 @@ async function configure(page) {
 	    "the configuration is saved", JSON.stringify(s.config));
 
 	// A preset, and the form shows what is saved after a reload.
-	await page.getByLabel("Schedule").selectOption("weekly");
+	await page.getByLabel("Sync schedule").selectOption("weekly");
 	await page.getByRole("button", { name: "Save" }).click();
 	await page.locator(".gitops-config > .field-status").filter({ hasText: "Saved." }).waitFor();
 	await openTab(page);
-	check(await page.getByLabel("Schedule").inputValue() === "weekly" && await page.getByLabel("Enable GitOps").isChecked() &&
+	check(await page.getByLabel("Sync schedule").inputValue() === "weekly" && await page.getByLabel("Enable GitOps sync").isChecked() &&
 	    await page.getByLabel("Manifest repository URL").inputValue() === GITOPS_URL,
 	    "after a reload the form shows the saved configuration");
 }
 
 async function sync(page) {
+	// The first Sync now asks the server not to wait (wait=0): it answers 202 with the run
+	// queued, and the page follows it through GET /api/gitops/status.
+	const answers = [];
+	const onResponse = (r) => { if (r.url().includes("/api/gitops/reconcile")) answers.push(r.status()); };
+	page.on("response", onResponse);
+	await page.route("**/api/gitops/reconcile?wait=20", (route) =>
+	    route.continue({ url: route.request().url().replace("wait=20", "wait=0") }));
 	const run = await syncNow(page);
+	await page.unrouteAll();
+	check(answers.join() === "202", "Sync now: the server answered 202 (queued) and the page followed the run", answers.join());
 	const text = await run.textContent();
 	check(await run.getAttribute("data-state") === "done" && /Done/.test(text), "Sync now: the sync is done", text);
 	const count = async (k) => (await run.locator(`[data-count="${k}"] strong`).textContent()).trim();
@@ -107,6 +117,13 @@ async function sync(page) {
 	check(await last.getAttribute("data-run") === await run.getAttribute("data-run"),
 	    "the last sync panel shows the same run");
 	await shot(page, "gitops");
+
+	// Again, the manifest unchanged: the server waits (200) and the sync is skipped.
+	const again = await syncNow(page);
+	check(answers.join() === "202,200" && await again.getAttribute("data-state") === "skipped" &&
+	    /processed already/.test(await again.textContent()) && await again.locator("tr").count() === 0,
+	    "Sync now with the manifest unchanged: skipped, the commit was processed already", answers.join());
+	page.off("response", onResponse);
 
 	// The libraries appear, with their GitOps badge.
 	await page.goto("about:blank");
