@@ -24,7 +24,11 @@ repos:
   - url: $REQ
     folders: [docs]
   - repoUrl: $AXUM
+  - type: wiki
+    url: https://wiki.example.com/wiki
+    spaceKey: ENG
 YAML
+# The wiki entry fails alone (no wiki integration is configured).
 # Branch "broken": a manifest with a field of another type (line 4, column 5).
 git -C "$GW" checkout -q -b broken || bail_out "git checkout -b broken"
 gitops_push <<YAML >/dev/null

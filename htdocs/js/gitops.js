@@ -23,7 +23,7 @@ const TRIGGERS = {
 
 const STATES = {
 	queued: "Queued", running: "Running", done: "Done", failed: "Failed",
-	skipped: "Skipped: this manifest commit was processed already",
+	skipped: "Skipped",
 };
 
 const COUNTS = ["created", "updated", "unchanged", "pruned", "skipped", "failed"];
@@ -219,12 +219,15 @@ export function runView(r) {
 	    r.entries && r.entries.length ? entriesTable(r.entries) : null);
 }
 
+// entriesTable(entries): one row per manifest entry (and per library that left it); a
+// library that exists links to its page.
 function entriesTable(entries) {
 	return el("div", { class: "table-wrap" }, el("table", { class: "stack gitops-entries" },
 	    el("caption", { class: "visually-hidden" }, "Per-entry outcomes"),
 	    el("thead", null, el("tr", null, ["Library", "Type", "Outcome", "Why"].map((h) => el("th", { scope: "col" }, h)))),
 	    el("tbody", null, entries.map((e) => el("tr", { dataset: { id: e.id || "", action: e.action } },
-		el("th", { scope: "row" }, e.id ? el("a", { href: "#/libraries/" + api.enc(e.id) }, e.id) : e.url),
+		el("th", { scope: "row" }, e.id && !["failed", "pruned"].includes(e.action) ?
+		    el("a", { href: "#/libraries/" + api.enc(e.id) }, e.id) : e.id || e.url),
 		el("td", { "data-label": "Type" }, e.type || "git"),
 		el("td", { "data-label": "Outcome" }, e.action),
 		el("td", { "data-label": e.reason ? "Why" : null }, e.reason || ""))))));

@@ -107,8 +107,12 @@ async function sync(page) {
 	const counts = [];
 	for (const k of ["created", "updated", "unchanged", "pruned", "skipped", "failed"])
 		counts.push(`${k}=${await count(k)}`);
-	check(counts.join(" ") === "created=2 updated=0 unchanged=0 pruned=0 skipped=0 failed=0",
-	    "Sync now shows the counts: 2 created", counts.join(" "));
+	check(counts.join(" ") === "created=2 updated=0 unchanged=0 pruned=0 skipped=0 failed=1",
+	    "Sync now shows the counts: 2 created, 1 failed", counts.join(" "));
+	const failed = run.locator('tr[data-action="failed"]');
+	check(await failed.count() === 1 && /wiki/.test(await failed.locator('td[data-label="Type"]').textContent()) &&
+	    /wiki integration/.test(await failed.textContent()),
+	    "the failed wiki entry's row says why", await failed.first().textContent());
 	for (const id of ["/corpora/requests", "/corpora/axum"])
 		check(await run.locator(`tr[data-id="${id}"][data-action="created"]`).count() === 1,
 		    `the per-entry outcome: ${id} created`);
@@ -121,6 +125,7 @@ async function sync(page) {
 	// Again, the manifest unchanged: the server waits (200) and the sync is skipped.
 	const again = await syncNow(page);
 	check(answers.join() === "202,200" && await again.getAttribute("data-state") === "skipped" &&
+	    await again.locator("[data-outcome]").textContent() === "Skipped" &&
 	    /processed already/.test(await again.textContent()) && await again.locator("tr").count() === 0,
 	    "Sync now with the manifest unchanged: skipped, the commit was processed already", answers.join());
 	page.off("response", onResponse);
