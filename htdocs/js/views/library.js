@@ -164,7 +164,7 @@ function tryBox(lib) {
 	const question = el("input", { type: "text", id: "try-question", autocomplete: "off",
 	    placeholder: "How do I …?", maxlength: 500 });
 	const budget = el("input", { type: "text", inputmode: "numeric", id: "try-tokens", autocomplete: "off",
-	    placeholder: "5000" });
+	    placeholder: "2000" });
 	const key = el("input", { type: "password", id: "try-key", autocomplete: "off", spellcheck: "false" });
 	const out = el("div", { "aria-live": "polite", id: "try-answer" });
 	const submit = el("button", { type: "submit" }, "Ask");
@@ -201,7 +201,7 @@ function tryBox(lib) {
 		}
 	} } },
 	    field("Question", question, "What a coding agent would ask about this library."),
-	    field("Token budget (optional)", budget, "The most tokens the answer may hold, as an agent's tokens parameter (default 5000)."),
+	    field("Token budget (optional)", budget, "The most tokens the answer may hold, as an agent's tokens parameter (default 2000)."),
 	    field("API key (optional)", key, "Only when MCP authentication is required: sent as an agent sends it, never stored."),
 	    el("div", { class: "actions" }, submit));
 	return el("section", { class: "panel", "aria-labelledby": "try-h" }, el("h2", { id: "try-h" }, "Try a question"),
