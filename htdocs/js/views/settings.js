@@ -1,9 +1,11 @@
 // Settings (#/settings?tab=NAME, admins): AI provider, embeddings, git tokens,
-// integrations, permissions, users, your account, and the setup wizard again.
+// integrations, GitOps (../gitops.js), permissions, users, your account, and the setup
+// wizard again.
 import { el, clear, field, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
 import { settingsForm, providerTest } from "../settingsform.js";
 import { passwordForm } from "./password.js";
+import { gitopsTab } from "../gitops.js";
 
 export const title = "Settings";
 
@@ -12,6 +14,7 @@ const TABS = [
 	["embeddings", "Embeddings"],
 	["git", "Git tokens"],
 	["integrations", "Integrations"],
+	["gitops", "GitOps"],
 	["permissions", "Permissions"],
 	["users", "Users"],
 	["advanced", "Advanced"],
@@ -73,6 +76,8 @@ export async function render(root, params, ctx) {
 		await settingsSection(body, SECTIONS[tab], TABS.find(([t]) => t === tab)[1]);
 	else if (tab === "permissions")
 		await permissions(body);
+	else if (tab === "gitops")
+		await gitopsTab(body);
 	else if (tab === "users")
 		await users(body, ctx);
 	else
