@@ -656,8 +656,8 @@ gitops_sync_run(sqlite3 *db, const char *datadir, struct gitops_sync *s, char *m
 	if (manifest_parse(cf.path, text, len, &m) == -1) {
 		gitops_manifest_errors(s, &m);
 		snprintf(msg, msgsz, "the manifest %.200s at commit %s is not valid (%zu "
-		    "errors); nothing was changed", cf.path, s->commit,
-		    m.nerrors + m.more_errors);
+		    "error%s); nothing was changed", cf.path, s->commit,
+		    m.nerrors + m.more_errors, m.nerrors + m.more_errors == 1 ? "" : "s");
 		goto out;
 	}
 	if (gitops_apply(db, s, &m, config.p) == -1) {
