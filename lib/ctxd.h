@@ -398,7 +398,14 @@ int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
 struct doc_code {
 	char	*lang;			/* "" when the fence named none */
 	char	*code;
+	/*
+	 * Where the block stands in its section's text: the byte offset of the end of the
+	 * prose before it (0: before all prose); DOC_CODE_AFTER or any offset past the
+	 * text's end: after all of it (snippets indexed before offsets were kept).
+	 */
+	size_t	 at;
 };
+#define DOC_CODE_AFTER	((size_t)-1)
 
 struct doc_section {
 	char	*title;			/* heading text, plain; the page title for the intro */

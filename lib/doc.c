@@ -275,19 +275,25 @@ doc_build_size(const struct docb *b)
 	return b->text.len + b->codebytes;
 }
 
-/* Text with trailing blanks of every line removed and at most one blank line in a row. */
+/*
+ * Text with trailing blanks of every line removed and at most one blank line in a row.
+ * The offsets of the ncode code blocks (at, in s; non-decreasing) are moved to the same
+ * place in the result: a block before a line stays before it.
+ */
 static char *
-doc_build_tidy(const char *s)
+doc_build_tidy(const char *s, struct doc_code *code, size_t ncode)
 {
 	struct buf	 b;
-	const char	*eol;
-	size_t		 n;
+	const char	*eol, *s0 = s;
+	size_t		 n, c = 0;
 	int		 blanks = 0;
 
 	buf_init(&b);
 	if (buf_add(&b, "", 0) == -1)
 		return NULL;
 	while (*s != '\0') {
+		for (; c < ncode && code[c].at <= (size_t)(s - s0); c++)
+			code[c].at = b.len;
 		eol = strchr(s, '\n');
 		n = eol != NULL ? (size_t)(eol - s) : strlen(s);
 		while (n > 0 && isspace((unsigned char)s[n - 1]))
@@ -305,6 +311,8 @@ doc_build_tidy(const char *s)
 			break;
 		s = eol + 1;
 	}
+	for (; c < ncode; c++)
+		code[c].at = b.len;
 	return buf_detach(&b);
 fail:
 	buf_release(&b);
@@ -322,7 +330,8 @@ doc_build_flush(struct docb *b)
 
 	if (b->text.len == 0 && b->ncode == 0)
 		return 0;
-	if ((text = doc_build_tidy(b->text.p != NULL ? b->text.p : "")) == NULL)
+	if ((text = doc_build_tidy(b->text.p != NULL ? b->text.p : "", b->code,
+	    b->ncode)) == NULL)
 		goto fail;
 	if (*text == '\0' && b->ncode == 0) {
 		free(text);
@@ -635,6 +644,7 @@ doc_build_code(struct docb *b, const char *lang, const char *s, size_t n)
 	}
 	b->code[b->ncode].lang = l;
 	b->code[b->ncode].code = c;
+	b->code[b->ncode].at = b->text.len;
 	b->ncode++;
 	b->codebytes += n;
 	return 0;

@@ -115,16 +115,58 @@ format_code(struct buf *out, const struct doc_code *c)
 	return format_addfence(out, fence);
 }
 
+/* Appends "\n\n" and the prose s[0..n), trimmed as format_trim does, unless blank. */
+static int
+format_prose(struct buf *out, const char *s, size_t n)
+{
+	const char	*p;
+	char		*seg;
+	size_t		 len;
+	int		 rc = 0;
+
+	if ((seg = strndup(s, n)) == NULL)
+		return -1;
+	len = format_trim(seg, &p);
+	if (len > 0 && (buf_adds(out, "\n\n") == -1 || buf_add(out, p, len) == -1))
+		rc = -1;
+	free(seg);
+	return rc;
+}
+
+/*
+ * Appends a snippet's prose and code blocks in document order, each part after a blank
+ * line: a block goes where its offset (at) stands in the text, at the end when past it.
+ */
+static int
+format_body(struct buf *out, const struct snippet *s)
+{
+	const char	*text = format_str(s->text);
+	size_t		 tlen = strlen(text), prev = 0, at, j;
+
+	for (j = 0; j < s->ncode; j++) {
+		at = s->code[j].at;
+		if (at > tlen)
+			at = tlen;
+		if (at < prev)
+			at = prev;
+		if (format_prose(out, text + prev, at - prev) == -1 ||
+		    buf_adds(out, "\n\n") == -1 || format_code(out, &s->code[j]) == -1)
+			return -1;
+		prev = at;
+	}
+	return format_prose(out, text + prev, tlen - prev);
+}
+
 /*
  * Appends the text answer to out: per snippet "### title", a blank line, "Source: url",
- * then the prose and each code block, every part after a blank line; snippets joined by
+ * then the prose and the code blocks in document order (format_body), every part after a
+ * blank line; snippets joined by
  * FORMAT_SEPARATOR. Nothing follows the last block.
  */
 int
 format_text(struct buf *out, const struct snippet *sn, size_t n)
 {
-	const char	*text;
-	size_t		 i, j, tlen;
+	size_t		 i;
 
 	for (i = 0; i < n; i++) {
 		if ((i > 0 && buf_adds(out, FORMAT_SEPARATOR) == -1) ||
@@ -135,14 +177,8 @@ format_text(struct buf *out, const struct snippet *sn, size_t n)
 		    buf_adds(out, "\n\nSource: ") == -1 ||
 		    format_addline(out, sn[i].source) == -1)
 			goto fail;
-		tlen = format_trim(sn[i].text, &text);
-		if (tlen > 0 && (buf_adds(out, "\n\n") == -1 ||
-		    buf_add(out, text, tlen) == -1))
+		if (format_body(out, &sn[i]) == -1)
 			goto fail;
-		for (j = 0; j < sn[i].ncode; j++)
-			if (buf_adds(out, "\n\n") == -1 ||
-			    format_code(out, &sn[i].code[j]) == -1)
-				goto fail;
 		if (sn[i].cut && buf_adds(out, "\n\n" FORMAT_CUT_NOTE) == -1)
 			goto fail;
 	}

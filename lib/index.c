@@ -506,6 +506,8 @@ index_code_json(const struct doc_section *s, struct buf *codetext)
 		    json_object_new_string(s->code[i].lang));
 		json_object_object_add(o, "code",
 		    json_object_new_string(s->code[i].code));
+		json_object_object_add(o, "at",
+		    json_object_new_int64((int64_t)s->code[i].at));
 		json_object_array_add(a, o);
 		buf_adds(codetext, s->code[i].code);
 		buf_addc(codetext, '\n');

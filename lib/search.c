@@ -269,6 +269,9 @@ search_load_code(struct snippet *s, const char *json)
 		    json_object_get_string(v) : "");
 		s->code[i].code = strdup(json_object_object_get_ex(o, "code", &v) ?
 		    json_object_get_string(v) : "");
+		s->code[i].at = json_object_object_get_ex(o, "at", &v) &&
+		    json_object_get_int64(v) >= 0 ? (size_t)json_object_get_int64(v) :
+		    DOC_CODE_AFTER;
 		s->ncode++;
 		if (s->code[i].lang == NULL || s->code[i].code == NULL)
 			goto out;
@@ -467,6 +470,10 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 		added = -1;
 		goto out;
 	}
+	/* The code blocks keep their place after the prose now before theirs. */
+	for (i = 0; i < sn->ncode; i++)
+		if (sn->code[i].at != DOC_CODE_AFTER)
+			sn->code[i].at += b.len - strlen(sn->text);
 	free(sn->text);
 	sn->text = buf_detach(&b);
 	added = (int)tokenize_estimate(text, len);

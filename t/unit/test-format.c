@@ -11,17 +11,17 @@
 #include "tap.h"
 
 static struct doc_code code_get[] = {
-	{ "js", "app.get('/', (req, res) => {\n  res.send('hi');\n});\n\n" },
+	{ "js", "app.get('/', (req, res) => {\n  res.send('hi');\n});\n\n", DOC_CODE_AFTER },
 };
 
 static struct doc_code code_two[] = {
-	{ "sh", "npm install express" },
-	{ "", "\n\nnode app.js\n" },
+	{ "sh", "npm install express", DOC_CODE_AFTER },
+	{ "", "\n\nnode app.js\n", DOC_CODE_AFTER },
 };
 
 static struct doc_code code_fence[] = {
-	{ "markdown", "Write:\n```js\nx()\n```\nDone." },
-	{ "md", "  ````\nfour\n````" },
+	{ "markdown", "Write:\n```js\nx()\n```\nDone.", DOC_CODE_AFTER },
+	{ "md", "  ````\nfour\n````", DOC_CODE_AFTER },
 };
 
 static const struct snippet snippets[] = {
@@ -245,6 +245,7 @@ mk(struct snippet *s, const char *title, const char *text, size_t n, const char 
 		for (s->ncode = n, i = 0; i < n; i++) {
 			s->code[i].lang = strdup(code[2 * i]);
 			s->code[i].code = strdup(code[2 * i + 1]);
+			s->code[i].at = DOC_CODE_AFTER;
 		}
 	s->tokens = (int)(tokenize_estimate(title, strlen(title)) +
 	    tokenize_estimate(text, strlen(text)));
