@@ -19,6 +19,17 @@
 /* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
 #define SEARCH_CUT_MIN		500
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
+/*
+ * Stop rule: once SEARCH_STOP_MIN snippets are packed, a candidate scoring below
+ * SEARCH_STOP_RATIO times the best one is not added (the budget is a ceiling, not a
+ * target). Tuned with bench/eval (bench/README.md, "Compact answers").
+ */
+#ifndef SEARCH_STOP_RATIO
+#define SEARCH_STOP_RATIO	0.3
+#endif
+#ifndef SEARCH_STOP_MIN
+#define SEARCH_STOP_MIN		2
+#endif
 
 /*
  * BM25 column weights of snippets_fts (lib, title, breadcrumb, body, code, path): the
@@ -333,6 +344,19 @@ search_rerank(struct lexindex_hit *c, size_t n)
 			if (c[j].doc == c[i].doc)
 				c[i].score *= SEARCH_DIVERSITY;
 	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
+}
+
+/* The highest score among the n candidates (0 when none); the order may be an LLM's. */
+static double
+search_best_score(const struct lexindex_hit *c, size_t n)
+{
+	double	 best = 0;
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].score > best)
+			best = c[i].score;
+	return best;
 }
 
 /* Where a snippet stands in its page (for neighbour expansion). */
@@ -878,6 +902,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	struct snippet_pos *pos = NULL;
 	char		**terms = NULL;
 	long		 used = 0;
+	double		 best;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
 	int		 rc = -1, ld;
 
@@ -913,7 +938,10 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
 	 * one may still fit.
 	 */
+	best = search_best_score(cand, ncand);
 	for (i = 0; i < ncand && used < budget; i++) {
+		if (nres >= SEARCH_STOP_MIN && cand[i].score < SEARCH_STOP_RATIO * best)
+			continue;
 		if (nres > 0 && used + cand[i].tokens > budget &&
 		    budget - used < SEARCH_CUT_MIN)
 			continue;

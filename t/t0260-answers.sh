@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Answers end to end (nginx, ctxd-query, a repository on a real git server), issue 16:
+# a section alternating prose and code is answered in document order, each code block after
+# the sentence that introduces it (text answer and MCP query-docs); and the stop rule: pages
+# that match the question far worse than the best are left out even when the budget has room.
+. "$top_srcdir/t/lib/harness.sh"
+require_cmd jq git nginx fcgiwrap
+
+ctxd_setup
+gitserver_start
+ctxd_start
+ADMIN=$(ctxd_admin key create --admin tests)
+
+work=$T/fixture
+mkdir -p "$work/docs"
+git init -q -b main "$work"
+cat >"$work/docs/timeouts.md" <<'EOF'
+# Gadget
+
+## Quuxtimeouts
+
+You can set quuxtimeouts for an individual gadget:
+
+```sh
+gadget --quuxtimeout 5
+```
+
+Or disable quuxtimeouts for an individual gadget:
+
+```sh
+gadget --quuxtimeout none
+```
+
+- a list item after the code
+- and another
+EOF
+# One page that is all about frobnicating zorblaxes ...
+{
+	printf '# Frobnicate\n\n## Frobnicate a zorblax\n\n'
+	for _ in 1 2 3; do
+		printf 'To frobnicate a zorblax, call frobnicate on the zorblax. '
+	done
+	printf '\n'
+} >"$work/docs/frobnicate.md"
+# ... and six that name a zorblax once in passing, among other words.
+for i in 1 2 3 4 5 6; do
+	{
+		printf '# Page %d\n\n## Notes %d\n\n' "$i" "$i"
+		for _ in $(seq 1 8); do printf 'Plain words about cables, boxes and shelves. '; done
+		printf 'A zorblax is mentioned here once.\n'
+	} >"$work/docs/page$i.md"
+done
+git -C "$work" add -A
+git -C "$work" -c user.email=t@example.com -c user.name=t commit -qm fixture
+bare=$T/gitsrv/public/tests/fixture.git
+mkdir -p "${bare%/*}"
+git clone -q --bare "$work" "$bare"
+git -C "$bare" update-server-info
+
+code=$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
+    -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$GITBASE/public/tests/fixture.git\"}")
+is "$code" 202 "parse the fixture: 202"
+is "$(wait_job /tests/fixture)" finalized "fixture indexed"
+
+context() {
+	http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/tests/fixture \
+	    --data-urlencode "query=$1" --data-urlencode "type=${2:-txt}"
+}
+
+# Snippet order: each code block right after its sentence, the list after the second.
+want='You can set quuxtimeouts for an individual gadget:
+
+```sh
+gadget --quuxtimeout 5
+```
+
+Or disable quuxtimeouts for an individual gadget:
+
+```sh
+gadget --quuxtimeout none
+```
+
+- a list item after the code
+- and another'
+is "$(context 'quuxtimeouts')" 200 "quuxtimeouts: 200"
+block=$(http_body | awk '/^-{32}$/ { exit } { print }')
+like "$(sed -n 1p <<<"$block")" '^### Quuxtimeouts$' "the section answers"
+is "$(sed -n '5,$p' <<<"$block")" "$want" "prose and code in document order"
+mcp=$(http POST "$BASE/mcp" -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' --data "$(jq -nc \
+    '{jsonrpc: "2.0", id: 1, method: "tools/call", params: {name: "query-docs",
+      arguments: {libraryId: "/tests/fixture", query: "quuxtimeouts"}}}')")
+is "$mcp" 200 "MCP query-docs: 200"
+like "$(http_body | jq -r '.result.content[0].text')" \
+    'individual gadget:..```sh.gadget --quuxtimeout 5.```..Or disable' \
+    "MCP: the same order"
+
+# Stop rule: the six passing mentions would fit in the budget, but score far below the page
+# about the question; at most SEARCH_STOP_MIN (2) snippets are answered.
+is "$(context 'how to frobnicate a zorblax')" 200 "frobnicate: 200"
+like "$(http_body | grep -m1 '^Source:')" 'docs/frobnicate\.md' "the page about it ranks first"
+n=$(http_body | grep -c '^Source:')
+[ "$n" -le 2 ]
+ok $? "the weak matches are left out ($n snippets)"
+bytes=$(http_body | wc -c)
+# ... while a question they all match alike still fills the answer with them.
+is "$(context 'zorblax mentioned')" 200 "zorblax mentioned: 200"
+n=$(http_body | grep -c '^Source:')
+[ "$n" -ge 6 ]
+ok $? "similar scores are all answered ($n snippets; the stopped answer: $bytes bytes)"
+
+done_testing
