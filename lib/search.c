@@ -20,12 +20,13 @@
 #define SEARCH_CUT_MIN		500
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 /*
- * Stop rule: once SEARCH_STOP_MIN snippets are packed, a candidate scoring below
- * SEARCH_STOP_RATIO times the best one is not added (the budget is a ceiling, not a
- * target). Tuned with bench/eval (bench/README.md, "Compact answers").
+ * Stop rule (search_stop): a candidate scoring below SEARCH_STOP_RATIO times the best one
+ * is not answered, even when the budget has room (the budget is a ceiling, not a target);
+ * the SEARCH_STOP_MIN best always are. Tuned with bench/eval (bench/README.md, "Compact
+ * answers").
  */
 #ifndef SEARCH_STOP_RATIO
-#define SEARCH_STOP_RATIO	0.3
+#define SEARCH_STOP_RATIO	0.1
 #endif
 #ifndef SEARCH_STOP_MIN
 #define SEARCH_STOP_MIN		2
@@ -346,17 +347,35 @@ search_rerank(struct lexindex_hit *c, size_t n)
 	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
 }
 
-/* The highest score among the n candidates (0 when none); the order may be an LLM's. */
-static double
-search_best_score(const struct lexindex_hit *c, size_t n)
+/*
+ * The stop rule, on the ranking's own scores (before diversity damps the further snippets
+ * of a page): drops the candidates scoring below SEARCH_STOP_RATIO times the best, keeping
+ * at least the SEARCH_STOP_MIN best ones. The order of the others is kept.
+ */
+static void
+search_stop(struct lexindex_hit *c, size_t *n)
 {
-	double	 best = 0;
-	size_t	 i;
+	double	 best = 0, floor;
+	size_t	 i, k, above;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < *n; i++)
 		if (c[i].score > best)
 			best = c[i].score;
-	return best;
+	floor = SEARCH_STOP_RATIO * best;
+	for (i = 0, above = 0; i < *n; i++)
+		if (c[i].score >= floor)
+			above++;
+	if (above < SEARCH_STOP_MIN) {
+		/* Too few above the floor: keep the SEARCH_STOP_MIN best instead. */
+		qsort(c, *n, sizeof(*c), lexindex_hit_cmp);
+		if (*n > SEARCH_STOP_MIN)
+			*n = SEARCH_STOP_MIN;
+		return;
+	}
+	for (i = 0, k = 0; i < *n; i++)
+		if (c[i].score >= floor)
+			c[k++] = c[i];
+	*n = k;
 }
 
 /* Where a snippet stands in its page (for neighbour expansion). */
@@ -902,7 +921,6 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	struct snippet_pos *pos = NULL;
 	char		**terms = NULL;
 	long		 used = 0;
-	double		 best;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
 	int		 rc = -1, ld;
 
@@ -926,6 +944,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		search_hybrid(s, v, query, cand, &ncand);
 	if (s->inject == INJECT_HOLD && search_hold(s, lib, cand, &ncand) == -1)
 		goto out;
+	search_stop(cand, &ncand);
 	search_rerank(cand, ncand);
 	if (!fast && s->llm.kind != PROVIDER_NONE)
 		search_llm_rerank(s, query, cand, ncand);
@@ -938,10 +957,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
 	 * one may still fit.
 	 */
-	best = search_best_score(cand, ncand);
 	for (i = 0; i < ncand && used < budget; i++) {
-		if (nres >= SEARCH_STOP_MIN && cand[i].score < SEARCH_STOP_RATIO * best)
-			continue;
 		if (nres > 0 && used + cand[i].tokens > budget &&
 		    budget - used < SEARCH_CUT_MIN)
 			continue;

@@ -96,7 +96,7 @@ like "$(http_body | jq -r '.result.content[0].text')" \
     "MCP: the same order"
 
 # Stop rule: the six passing mentions would fit in the budget, but score far below the page
-# about the question; at most SEARCH_STOP_MIN (2) snippets are answered.
+# about the question (under 0.1 of its score): only its page and the best other are answered.
 is "$(context 'how to frobnicate a zorblax')" 200 "frobnicate: 200"
 like "$(http_body | grep -m1 '^Source:')" 'docs/frobnicate\.md' "the page about it ranks first"
 n=$(http_body | grep -c '^Source:')
