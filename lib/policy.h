@@ -14,6 +14,7 @@
  * and a valid, unexpired license ($LICENSE_KEY) is required: without one public
  * documentation is off. Matching is linear in the library id and the lists.
  */
+/* Include after ctxd.h (enum settings_apply_result). */
 #ifndef POLICY_H
 #define POLICY_H
 
@@ -78,5 +79,30 @@ int	 policy_license_ok(char *why, size_t whysz);
    trust < 0: not reported. */
 int	 policy_check(struct sqlite3 *db, const char *datadir, const char *library_id,
 	    const char *source_type, double trust, char *why, size_t whysz);
+
+/*
+ * The policies as the API shows them: {"git": true, "website": ..., "llmstxt", "openapi",
+ * "other", "allow": [globs], "block": [globs], "minTrust": number or null}; NULL out of
+ * memory. The caller puts it.
+ */
+struct json_object *policy_json(const struct policy *);
+/*
+ * Writes the members of API body o (shape of policy_json, checked by the caller's
+ * validate_table; any subset; null minTrust, allow or block clears it) as the policy.*
+ * settings in a transaction of its own and records the change in the audit trail as
+ * done by actor: all or nothing. On BAD or DBERR err says why.
+ */
+enum settings_apply_result policy_save_json(struct sqlite3 *, const char *datadir,
+	    struct json_object *o, const char *actor, char *err, size_t errsz);
+/*
+ * Records in audit_log (action "policies") what changed since before, as done by actor:
+ * {"setting": {"from", "to"}} in policy_json's names; nothing when nothing changed. For
+ * callers that write the settings themselves (ctxd-admin settings). 0, or -1.
+ */
+int	 policy_record(struct sqlite3 *, const char *datadir, const struct policy *before,
+	    const char *actor);
+/* The last limit changes of the policies, newest first: [{id, at, actor, action,
+   changes}]; NULL on a database error. */
+struct json_object *policy_audit_json(struct sqlite3 *, long limit);
 
 #endif
