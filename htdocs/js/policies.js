@@ -3,7 +3,7 @@
 // error next to the field it names), a "try" box (POST /api/policies/try) that says whether
 // a library id would be allowed and why, and the audit trail of the changes
 // (GET /api/policies/audit). ctxd-web(8) describes the four routes.
-import { el, clear, field, showStatus, timeEl, newId } from "./dom.js";
+import { el, clear, field, checkField, showStatus, timeEl, newId } from "./dom.js";
 import * as api from "./api.js";
 
 // The source types as the API names them, their labels and what each switch does.
@@ -51,7 +51,7 @@ function policyForm(p, showAudit) {
 	const inputs = {};
 	for (const [name, label, help] of TYPES) {
 		inputs[name] = el("input", { type: "checkbox", id: newId("policy"), name, checked: !!p[name] });
-		rows[name] = checkRow(inputs[name], label, help);
+		rows[name] = checkField(inputs[name], label, help);
 	}
 	inputs.allow = el("textarea", { name: "allow", rows: 3, spellcheck: "false", autocapitalize: "none",
 	    class: "mono", placeholder: "/vercel/*" }, (p.allow || []).join("\n"));
@@ -108,17 +108,6 @@ function policyForm(p, showAudit) {
 		"They never affect the libraries parsed here."),
 	    el("fieldset", null, el("legend", null, "Source types"), TYPES.map(([name]) => rows[name])),
 	    rows.allow, rows.block, rows.minTrust, formStatus, el("div", { class: "actions" }, save));
-}
-
-// checkRow(input, label, help): a checkbox row with its label, one line of help and a
-// status line (row.status).
-function checkRow(input, label, help) {
-	const helpEl = el("p", { class: "help", id: input.id + "-help" }, help);
-	input.setAttribute("aria-describedby", helpEl.id);
-	const row = el("div", { class: "field check" }, input, el("label", { for: input.id }, label), helpEl,
-	    el("p", { class: "field-status", role: "status", "aria-live": "polite" }));
-	row.status = row.lastChild;
-	return row;
 }
 
 // errorField(msg): the form row a 400 concerns: the server names the body's field
