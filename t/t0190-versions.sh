@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The versions of a git library (issue 16, item 3) with the real worker and a real git
+# server: a repository with two tags whose docs differ; POST /api/parse with "versions"
+# indexes each tag as /owner/repo/<tag> besides the default branch; /api/v2/context and MCP
+# query-docs answer /owner/repo/<tag> and /owner/repo@<tag> from that tag; a version that is
+# not indexed answers 404 naming those that are; libs/search and resolve-library-id list the
+# versions; files whose blob is the same in another version are reused, not parsed again;
+# removing a version from the list and deleting the library delete the versions.
+. "$top_srcdir/t/lib/harness.sh"
+
+require_cmd curl jq git nginx fcgiwrap sqlite3
+ctxd_setup
+gitserver_start
+export CTXD_WORKER=/bin/true	# the test runs the worker itself
+ctxd_start
+ADMIN=$(ctxd_admin key create --admin tests)
+
+bare=$T/gitsrv/public/test/kv.git
+work=$T/work
+mkdir -p "${bare%/*}" "$work"
+git init -q --bare "$bare" || bail_out "git init"
+git -C "$work" init -q -b main || bail_out "git init work"
+commit() {	# commit MESSAGE [TAG]
+	git -C "$work" add -A &&
+	    git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
+	    { [ -z "${2:-}" ] || git -C "$work" tag "$2"; } &&
+	    git -C "$work" push -q -f --tags "$bare" main:main 2>"$T/log/push.log" ||
+	    bail_out "cannot commit $1"
+}
+put() { mkdir -p "$(dirname "$work/$1")" && cat >"$work/$1"; }
+
+for i in 1 2 3 4 5; do
+	printf '# Chapter %s\n\nThe unchanging chapter %s about storage engines.\n' "$i" "$i" |
+	    put "docs/chapter$i.md"
+done
+put docs/timeout.md <<'EOF'
+# Timeouts
+
+Set the timeout with `kv_set_timeout(conn, seconds)`; the default is OLDDEFAULT seconds.
+EOF
+commit one v1.0
+put docs/timeout.md <<'EOF'
+# Timeouts
+
+Set the timeout with `kv_timeout_ms(conn, millis)`; the default is NEWDEFAULT milliseconds.
+EOF
+commit two v2.0
+put docs/timeout.md <<'EOF'
+# Timeouts
+
+Timeouts are configured by the MAINBRANCH policy object.
+EOF
+commit three
+LIB=/test/kv
+
+n=0
+worker() {
+	n=$((n + 1))
+	"$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
+	is $? 0 "worker run $n exits 0"
+	if grep -qE 'Sanitizer|runtime error' "$T/log/worker$n.log"; then
+		fail "worker run $n: sanitizer report"
+		diag "$(head -40 "$T/log/worker$n.log")"
+	fi
+}
+parse() {	# parse [EXTRA JSON]
+	http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
+	    -H 'Content-Type: application/json' \
+	    --data "{\"repoUrl\": \"$GITBASE/public/test/kv.git\"${1:-}}"
+}
+ask() {	# ask LIBID: the answer to the timeout question, status in $T/code
+	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$1" \
+	    --data-urlencode "query=how do I set the timeout" >"$T/code"
+	http_body
+}
+joblog() { _sql "SELECT group_concat(line, '|') FROM job_log WHERE job_id =
+    (SELECT max(id) FROM jobs WHERE library_id = '$1')"; }
+
+# --- validation --------------------------------------------------------------------------
+is "$(parse ', "versions": ["v1.0", "../x"]')" 400 "a version that is not a safe ref name: 400"
+like "$(http_body | jq -r .error)" "versions" "the error names the field"
+is "$(parse ', "versions": "v1.0"')" 400 "versions must be a list"
+is "$(parse ", \"versions\": [$(seq -s, 1 21)]")" 400 "more than 20 versions: 400"
+
+# --- two tags and the default branch ---------------------------------------------------
+is "$(parse ', "versions": ["v1.0", "v2.0"]')" 202 "parse with two versions"
+worker
+is "$(wait_job $LIB)" finalized "default branch indexed"
+is "$(wait_job $LIB/v1.0)" finalized "v1.0 indexed"
+is "$(wait_job $LIB/v2.0)" finalized "v2.0 indexed"
+is "$(_sql "SELECT branch || ' ' || version_of FROM libraries WHERE id = '$LIB/v1.0'")" \
+    "v1.0 $LIB" "the version is a library of its own on the tag"
+
+like "$(ask $LIB/v1.0)" 'OLDDEFAULT' "/owner/repo/v1.0 answers from v1.0"
+unlike "$(ask $LIB/v1.0)" 'NEWDEFAULT|MAINBRANCH' "... and from nothing else"
+like "$(ask $LIB@v2.0)" 'NEWDEFAULT' "/owner/repo@v2.0 answers from v2.0"
+unlike "$(ask $LIB@v2.0)" 'OLDDEFAULT|MAINBRANCH' "... and from nothing else"
+like "$(ask $LIB)" 'MAINBRANCH' "/owner/repo answers from the default branch"
+unlike "$(ask $LIB)" 'OLDDEFAULT|NEWDEFAULT' "... and from nothing else"
+ask $LIB/v3.0 >/dev/null
+is "$(cat "$T/code")" 404 "a version that is not indexed: 404"
+like "$(http_body | jq -r .message)" "no indexed version v3.0.*$LIB \\(the default branch\\), v1.0, v2.0" \
+    "the 404 names the indexed versions"
+ask /test/nothing/v1.0 >/dev/null
+is "$(cat "$T/code")" 404 "a versioned id of no library: 404"
+
+# --- reuse across versions ----------------------------------------------------------------
+# v1.0 and v2.0 share five unchanged chapters with each other and with main.
+like "$(joblog $LIB/v2.0)$(joblog $LIB/v1.0)" 'reused 5 files' \
+    "a later version reuses the unchanged files of an earlier one"
+is "$(_sql "SELECT count(*) FROM snippets WHERE text LIKE '%unchanging chapter 3%'")" 3 \
+    "each version still has its own snippet of the unchanged file"
+
+# --- search and MCP ----------------------------------------------------------------------
+is "$(http GET "$BASE/api/v2/libs/search?libraryName=kv&query=timeout")" 200 "libs/search: 200"
+is "$(http_body | jq -c '[.results[] | select(.id == "/test/kv") | .versions]')" \
+    '[["v1.0","v2.0"]]' "libs/search lists the versions"
+is "$(http_body | jq '[.results[] | select(.id | startswith("/test/kv/"))] | length')" 0 \
+    "the versions are not libraries of their own in the search"
+mcp() {	# mcp TOOL ARGS-JSON: the text of the answer
+	curl -s "$BASE/mcp" -H 'Content-Type: application/json' \
+	    -H 'Accept: application/json, text/event-stream' --data-binary \
+	    "$(jq -cn --arg t "$1" --argjson a "$2" '{jsonrpc: "2.0", id: 1, method: "tools/call",
+	    params: {name: $t, arguments: $a}}')" | jq -r '.result.content[0].text'
+}
+like "$(mcp resolve-library-id '{"libraryName": "kv", "query": "timeout"}')" 'v1\.0.*v2\.0' \
+    "resolve-library-id names the versions"
+like "$(mcp query-docs '{"libraryId": "/test/kv/v1.0", "query": "how do I set the timeout"}')" \
+    'OLDDEFAULT' "query-docs answers a version"
+like "$(mcp query-docs '{"libraryId": "/test/kv@v9", "query": "timeout"}')" \
+    'no indexed version v9' "query-docs: a version not indexed"
+
+# --- admin API ---------------------------------------------------------------------------
+is "$(http GET "$BASE/api/libraries/test/kv" -H "Authorization: Bearer $ADMIN")" 200 "detail: 200"
+is "$(http_body | jq -c '[.versions[].version]')" '["v1.0","v2.0"]' "the detail lists the versions"
+is "$(http GET "$BASE/api/libraries" -H "Authorization: Bearer $ADMIN")" 200 "list: 200"
+is "$(http_body | jq -c '[.libraries[] | select(.id == "/test/kv") | .versions[].version]')" \
+    '["v1.0","v2.0"]' "the list shows them"
+
+# --- remove one version, then delete the library -----------------------------------------
+is "$(parse ', "versions": ["v2.0"]')" 202 "re-post without v1.0"
+worker
+is "$(_sql "SELECT count(*) FROM libraries WHERE id = '$LIB/v1.0'")" 0 "v1.0 is deleted"
+is "$(wait_job $LIB/v2.0)" finalized "v2.0 stays"
+is "$(http DELETE "$BASE/api/libraries/test/kv" -H "Authorization: Bearer $ADMIN")" 202 \
+    "delete the library"
+worker
+is "$(_sql "SELECT count(*) FROM libraries WHERE id LIKE '/test/kv%'")" 0 \
+    "deleting a library deletes its versions"
+is "$(_sql "SELECT count(*) FROM snippets WHERE library_id LIKE '/test/kv%'")" 0 "and their snippets"
+
+done_testing
