@@ -99,15 +99,18 @@ like "$(ask $LIB)" 'MAINBRANCH' "/owner/repo answers from the default branch"
 unlike "$(ask $LIB)" 'OLDDEFAULT|NEWDEFAULT' "... and from nothing else"
 ask $LIB/v3.0 >/dev/null
 is "$(cat "$T/code")" 404 "a version that is not indexed: 404"
-like "$(http_body | jq -r .message)" "no indexed version v3.0.*$LIB \\(the default branch\\), v1.0, v2.0" \
+like "$(http_body)" "no indexed version v3.0.*$LIB \\(the default branch\\), v1.0, v2.0" \
     "the 404 names the indexed versions"
 ask /test/nothing/v1.0 >/dev/null
 is "$(cat "$T/code")" 404 "a versioned id of no library: 404"
 
 # --- reuse across versions ----------------------------------------------------------------
 # v1.0 and v2.0 share five unchanged chapters with each other and with main.
-like "$(joblog $LIB/v2.0)$(joblog $LIB/v1.0)" 'reused 5 files' \
-    "a later version reuses the unchanged files of an earlier one"
+like "$(joblog $LIB/v1.0)" "reused 5 files of other versions of $LIB" \
+    "a version reuses the unchanged files of another one"
+like "$(joblog $LIB/v2.0)" "reused 5 files of other versions.*|6 documents, 6 snippets" \
+    "... and still has all of its documents"
+like "$(joblog $LIB/v2.0)" "1 parsed, 0 unchanged" "only the changed file is parsed"
 is "$(_sql "SELECT count(*) FROM snippets WHERE text LIKE '%unchanging chapter 3%'")" 3 \
     "each version still has its own snippet of the unchanged file"
 
