@@ -290,7 +290,6 @@ index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc 
 /*
  * A document of another version of the library (issue 16) with d's path and content
  * (st: index_reuse_sql), whose snippets can be copied instead of parsing d: its id, or 0.
- * A document with a duplicate snippet is not used (a duplicate has no full-text row).
  */
 static long long
 index_reusable(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *d)
@@ -313,8 +312,7 @@ index_reusable(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *
 static const char index_reuse_sql[] =
     "SELECT d.id FROM documents d JOIN libraries l ON l.id = d.library_id WHERE "
     "d.path = ?2 AND d.blob = ?3 AND l.id <> ?1 AND (l.id = ?4 OR l.version_of = ?4) "
-    "AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' AND NOT EXISTS (SELECT 1 "
-    "FROM snippets s WHERE s.document_id = d.id AND s.dup_of IS NOT NULL) LIMIT 1";
+    "AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' LIMIT 1";
 
 /*
  * Parses d into doc: by its format, or, for a source file with an LLM configured, with the
@@ -668,16 +666,47 @@ out:
 }
 
 /*
+ * The statements of index_copy_file (?1 library, ?2 new document, ?3 document copied, ?4 the
+ * library's full-text tag): snippets, their full-text rows, flags and vectors, a snippet
+ * of the copy matched to its original by ord (unique in a document).
+ */
+static const char *const index_copy_sql[] = {
+	"INSERT INTO snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, "
+	"code, tokens, hash, sig, heading, described) SELECT ?1, ?2, ord, title, breadcrumb, "
+	"anchor, text, code, tokens, hash, sig, heading, described FROM snippets WHERE "
+	"document_id = ?3 ORDER BY ord",
+	"INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path) SELECT "
+	"n.id, ?4, f.title, f.breadcrumb, f.body, f.code, f.path FROM snippets n JOIN "
+	"snippets o ON o.document_id = ?3 AND o.ord = n.ord JOIN snippets_fts f ON f.rowid = "
+	"o.id WHERE n.document_id = ?2",
+	"INSERT INTO snippet_flags (snippet_id, library_id, rule, excerpt) SELECT n.id, ?1, "
+	"g.rule, g.excerpt FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = "
+	"n.ord JOIN snippet_flags g ON g.snippet_id = o.id WHERE n.document_id = ?2",
+	"INSERT INTO embeddings (snippet_id, model, dim, hash, vector) SELECT n.id, e.model, "
+	"e.dim, e.hash, e.vector FROM snippets n JOIN snippets o ON o.document_id = ?3 AND "
+	"o.ord = n.ord JOIN embeddings e ON e.snippet_id = o.id WHERE n.document_id = ?2",
+};
+#define INDEX_NCOPY	(sizeof(index_copy_sql) / sizeof(index_copy_sql[0]))
+
+/* The copies of the duplicates of document ?3 in document ?2 (they have no full-text row). */
+static const char index_copy_dups_sql[] =
+    "SELECT n.id FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord "
+    "WHERE n.document_id = ?2 AND o.dup_of IS NOT NULL";
+
+/*
  * Copies document f->reuse of another version of the library (same path and content) with
  * its snippets, their full-text rows, flags and vectors into this library (issue 16): the
- * file is neither parsed nor embedded again. 0, or -1 on a database error.
+ * file is neither parsed nor embedded again. A duplicate there (no full-text row, no vector)
+ * is copied as a kept snippet with its full-text row made again (dedup_fts_put); the
+ * dedup pass over the library that follows decides anew. 0, or -1 on a database error.
  */
 static int
 index_copy_file(struct index_run *r, const struct index_file *f,
     const struct index_write_st *w)
 {
 	sqlite3_stmt	*st = NULL;
-	long long	 doc_id, old, id;
+	long long	 doc_id;
+	size_t		 i;
 	int		 step = SQLITE_ERROR;
 
 	if (db_run(r->db, "INSERT INTO documents (library_id, path, blob, title, url, etag, "
@@ -685,31 +714,20 @@ index_copy_file(struct index_run *r, const struct index_file *f,
 	    "WHERE id = ?2", "tI", r->library_id, f->reuse) == -1)
 		return -1;
 	doc_id = sqlite3_last_insert_rowid(r->db);
-	if (sqlite3_prepare_v2(r->db, "SELECT id FROM snippets WHERE document_id = ?1 ORDER "
-	    "BY ord", -1, &st, NULL) != SQLITE_OK)
+	for (i = 0; i < INDEX_NCOPY; i++)
+		if (db_run(r->db, index_copy_sql[i], "tIIt", r->library_id, doc_id, f->reuse,
+		    w->lib_tag) == -1)
+			return -1;
+	if (sqlite3_prepare_v2(r->db, index_copy_dups_sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
-	sqlite3_bind_int64(st, 1, f->reuse);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		old = sqlite3_column_int64(st, 0);
-		if (db_run(r->db, "INSERT INTO snippets (library_id, document_id, ord, title, "
-		    "breadcrumb, anchor, text, code, tokens, hash, sig, heading, described) "
-		    "SELECT ?1, ?2, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
-		    "sig, heading, described FROM snippets WHERE id = ?3", "tII",
-		    r->library_id, doc_id, old) == -1)
+	sqlite3_bind_int64(st, 2, doc_id);
+	sqlite3_bind_int64(st, 3, f->reuse);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		if (dedup_fts_put(r->db, sqlite3_column_int64(st, 0)) == -1)
 			break;
-		id = sqlite3_last_insert_rowid(r->db);
-		if (db_run(r->db, "INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, "
-		    "body, code, path) SELECT ?1, ?2, title, breadcrumb, body, code, path "
-		    "FROM snippets_fts WHERE rowid = ?3", "ItI", id, w->lib_tag, old) == -1 ||
-		    db_run(r->db, "INSERT INTO snippet_flags (snippet_id, library_id, rule, "
-		    "excerpt) SELECT ?1, ?2, rule, excerpt FROM snippet_flags WHERE "
-		    "snippet_id = ?3", "ItI", id, r->library_id, old) == -1 ||
-		    db_run(r->db, "INSERT INTO embeddings (snippet_id, model, dim, hash, "
-		    "vector) SELECT ?1, model, dim, hash, vector FROM embeddings WHERE "
-		    "snippet_id = ?2", "II", id, old) == -1)
-			break;
-	}
 out:
+	if (step != SQLITE_DONE)
+		log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : -1;
 }

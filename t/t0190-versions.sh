@@ -33,6 +33,10 @@ for i in 1 2 3 4 5; do
 	printf '# Chapter %s\n\nThe unchanging chapter %s about storage engines.\n' "$i" "$i" |
 	    put "docs/chapter$i.md"
 done
+# two files with the same section: one of the two snippets is a duplicate (no full-text row)
+for f in docs/install.md docs/guide/install.md; do
+	printf '# Installing\n\nRun the WOMBATINSTALL script, then restart the store server.\n' | put "$f"
+done
 put docs/timeout.md <<'EOF'
 # Timeouts
 
@@ -68,9 +72,9 @@ parse() {	# parse [EXTRA JSON]
 	    -H 'Content-Type: application/json' \
 	    --data "{\"repoUrl\": \"$GITBASE/public/test/kv.git\"${1:-}}"
 }
-ask() {	# ask LIBID: the answer to the timeout question, status in $T/code
+ask() {	# ask LIBID [QUERY]: the answer (default: to the timeout question), status in $T/code
 	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$1" \
-	    --data-urlencode "query=how do I set the timeout" >"$T/code"
+	    --data-urlencode "query=${2:-how do I set the timeout}" >"$T/code"
 	http_body
 }
 joblog() { _sql "SELECT group_concat(line, '|') FROM job_log WHERE job_id =
@@ -105,14 +109,23 @@ ask /test/nothing/v1.0 >/dev/null
 is "$(cat "$T/code")" 404 "a versioned id of no library: 404"
 
 # --- reuse across versions ----------------------------------------------------------------
-# v1.0 and v2.0 share five unchanged chapters with each other and with main.
-like "$(joblog $LIB/v1.0)" "reused 5 files of other versions of $LIB" \
+# v1.0 and v2.0 share seven unchanged files (five chapters, two install pages) with main.
+like "$(joblog $LIB/v1.0)" "reused 7 files of other versions of $LIB" \
     "a version reuses the unchanged files of another one"
-like "$(joblog $LIB/v2.0)" "reused 5 files of other versions.*|6 documents, 6 snippets" \
+like "$(joblog $LIB/v2.0)" "reused 7 files of other versions.*\\|indexed commit [0-9a-f]+: 8 documents, 7 snippets" \
     "... and still has all of its documents"
 like "$(joblog $LIB/v2.0)" "1 parsed, 0 unchanged" "only the changed file is parsed"
 is "$(_sql "SELECT count(*) FROM snippets WHERE text LIKE '%unchanging chapter 3%'")" 3 \
     "each version still has its own snippet of the unchanged file"
+# the copies keep the index consistent: a kept snippet has its full-text row, a duplicate none
+for v in "" /v1.0 /v2.0; do
+	is "$(_sql "SELECT count(*) FROM snippets s WHERE library_id = '$LIB$v' AND (dup_of IS NULL) =
+	    NOT EXISTS (SELECT 1 FROM snippets_fts_content f WHERE f.id = s.id)")" 0 \
+	    "$LIB$v: a full-text row for each kept snippet and none for a duplicate"
+	is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB$v' AND dup_of IS NOT NULL")" 1 \
+	    "$LIB$v: the duplicate install section"
+done
+like "$(ask $LIB/v1.0 'install script')" 'WOMBATINSTALL' "a version answers from a reused file with a duplicate"
 
 # --- search and MCP ----------------------------------------------------------------------
 is "$(http GET "$BASE/api/v2/libs/search?libraryName=kv&query=timeout")" 200 "libs/search: 200"
