@@ -33,22 +33,28 @@ for i in 1 2 3 4 5; do
 	printf '# Chapter %s\n\nThe unchanging chapter %s about storage engines.\n' "$i" "$i" |
 	    put "docs/chapter$i.md"
 done
-# two files with the same section: one of the two snippets is a duplicate (no full-text row)
-for f in docs/install.md docs/guide/install.md; do
-	printf '# Installing\n\nRun the WOMBATINSTALL script, then restart the store server.\n' | put "$f"
-done
+# Two install pages. On main they are the same: one of the two snippets is a duplicate (no
+# full-text row). Each tag has the text of main in one of them (the other differs), so one
+# tag reuses main's duplicate, which is the only copy there and must be found.
+install() { printf '# Installing\n\nRun the WOMBATINSTALL script, then restart the store server.\n'; }
+other() { printf '# Installing\n\nUse the package manager of your %s system.\n' "$1"; }
+install | put docs/install.md
+other first | put docs/guide/install.md
 put docs/timeout.md <<'EOF'
 # Timeouts
 
 Set the timeout with `kv_set_timeout(conn, seconds)`; the default is OLDDEFAULT seconds.
 EOF
 commit one v1.0
+other second | put docs/install.md
+install | put docs/guide/install.md
 put docs/timeout.md <<'EOF'
 # Timeouts
 
 Set the timeout with `kv_timeout_ms(conn, millis)`; the default is NEWDEFAULT milliseconds.
 EOF
 commit two v2.0
+install | put docs/install.md
 put docs/timeout.md <<'EOF'
 # Timeouts
 
@@ -109,12 +115,12 @@ ask /test/nothing/v1.0 >/dev/null
 is "$(cat "$T/code")" 404 "a versioned id of no library: 404"
 
 # --- reuse across versions ----------------------------------------------------------------
-# v1.0 and v2.0 share seven unchanged files (five chapters, two install pages) with main.
-like "$(joblog $LIB/v1.0)" "reused 7 files of other versions of $LIB" \
+# v1.0 and v2.0 share six unchanged files (five chapters, an install page) with main.
+like "$(joblog $LIB/v1.0)" "reused 6 files of other versions of $LIB" \
     "a version reuses the unchanged files of another one"
-like "$(joblog $LIB/v2.0)" "reused 7 files of other versions.*\\|indexed commit [0-9a-f]+: 8 documents, 7 snippets" \
+like "$(joblog $LIB/v2.0)" "reused 6 files of other versions.*\\|indexed commit [0-9a-f]+: 8 documents, 8 snippets" \
     "... and still has all of its documents"
-like "$(joblog $LIB/v2.0)" "1 parsed, 0 unchanged" "only the changed file is parsed"
+like "$(joblog $LIB/v2.0)" "2 parsed, 0 unchanged" "only the changed files are parsed"
 is "$(_sql "SELECT count(*) FROM snippets WHERE text LIKE '%unchanging chapter 3%'")" 3 \
     "each version still has its own snippet of the unchanged file"
 # the copies keep the index consistent: a kept snippet has its full-text row, a duplicate none
@@ -122,10 +128,11 @@ for v in "" /v1.0 /v2.0; do
 	is "$(_sql "SELECT count(*) FROM snippets s WHERE library_id = '$LIB$v' AND (dup_of IS NULL) =
 	    NOT EXISTS (SELECT 1 FROM snippets_fts_content f WHERE f.id = s.id)")" 0 \
 	    "$LIB$v: a full-text row for each kept snippet and none for a duplicate"
-	is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB$v' AND dup_of IS NOT NULL")" 1 \
-	    "$LIB$v: the duplicate install section"
 done
-like "$(ask $LIB/v1.0 'install script')" 'WOMBATINSTALL' "a version answers from a reused file with a duplicate"
+is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND dup_of IS NOT NULL")" 1 \
+    "main: one install section is a duplicate"
+like "$(ask $LIB/v1.0 'install script')" 'WOMBATINSTALL' "v1.0 answers from its reused install page"
+like "$(ask $LIB/v2.0 'install script')" 'WOMBATINSTALL' "v2.0 answers from its reused install page"
 
 # --- search and MCP ----------------------------------------------------------------------
 is "$(http GET "$BASE/api/v2/libs/search?libraryName=kv&query=timeout")" 200 "libs/search: 200"
