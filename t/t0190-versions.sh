@@ -160,6 +160,17 @@ is "$(http GET "$BASE/api/libraries" -H "Authorization: Bearer $ADMIN")" 200 "li
 is "$(http_body | jq -c '[.libraries[] | select(.id == "/test/kv") | .versions[].version]')" \
     '["v1.0","v2.0"]' "the list shows them"
 
+# --- who may change them ------------------------------------------------------------------
+KEY=$(ctxd_admin key create tests-user)
+userparse() {
+	http POST "$BASE/api/parse" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+	    --data "{\"repoUrl\": \"$GITBASE/public/test/kv.git\", \"versions\": $1}"
+}
+is "$(userparse '["v1.0", "v2.0", "v3.0"]')" 403 "another version list needs an admin or the creator"
+like "$(http_body | jq -r .error)" "\\(versions\\)" "the 403 names versions"
+is "$(_sql "SELECT count(*) FROM libraries WHERE id = '$LIB/v3.0'")" 0 "and stores nothing"
+is "$(userparse '["v2.0", "v1.0"]')" 202 "the stored list (in any order) only re-indexes"
+
 # --- remove one version, then delete the library -----------------------------------------
 is "$(parse ', "versions": ["v2.0"]')" 202 "re-post without v1.0"
 worker
