@@ -632,11 +632,12 @@ out:
 }
 
 /*
- * Fetches every branch of url into refs/remotes/origin/ (all of refs/heads) and prunes
- * deleted ones; *defbranch gets the remote's default branch when the server tells it.
+ * Fetches every branch of url into refs/remotes/origin/ (all of refs/heads), with tags set
+ * its tags into refs/tags/ too, and prunes deleted ones; *defbranch gets the remote's
+ * default branch when the server tells it.
  */
 static int
-gitrepo_fetch(git_repository *repo, const char *url, struct gitrepo_ctx *c,
+gitrepo_fetch(git_repository *repo, const char *url, struct gitrepo_ctx *c, int tags,
     char **defbranch, char *err, size_t errsz)
 {
 	git_remote		*remote = NULL;
@@ -644,7 +645,7 @@ gitrepo_fetch(git_repository *repo, const char *url, struct gitrepo_ctx *c,
 	git_fetch_options	 opts;
 	git_buf			 def = { NULL, 0, 0 };
 	char			*spec[] = { GITREPO_REFSPEC, GITREPO_TAGSPEC };
-	git_strarray		 refspecs = { spec, 2 };
+	git_strarray		 refspecs = { spec, tags ? 2 : 1 };
 	int			 code, rc = -1;
 
 	*defbranch = NULL;
@@ -806,7 +807,9 @@ gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	if (gitrepo_config_origin(g->repo, url, &c, err, errsz) == -1)
 		goto out;
 	gitrepo_cur = &c;
-	code = gitrepo_fetch(g->repo, url, &c, &defbranch, err, errsz);
+	/* Tags only for a named branch or tag (a library's version may be a tag). */
+	code = gitrepo_fetch(g->repo, url, &c, branch != NULL && *branch != '\0', &defbranch,
+	    err, errsz);
 	gitrepo_cur = NULL;
 	if (code == -1) {
 		gitrepo_fetch_failed(url, err, errsz);
