@@ -8,12 +8,19 @@
 # removing a version from the list and deleting the library delete the versions.
 . "$top_srcdir/t/lib/harness.sh"
 
-require_cmd curl jq git nginx fcgiwrap sqlite3
+require_cmd curl jq git nginx fcgiwrap sqlite3 node
 ctxd_setup
+standin_start
 gitserver_start
 export CTXD_WORKER=/bin/true	# the test runs the worker itself
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
+# an embedder (the vendors' stand-in): a reused file's vectors are copied, not requested
+ctxd_admin settings set ai.llm.provider openai >/dev/null &&
+    ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null &&
+    ctxd_admin settings set ai.embed.model emb-one >/dev/null &&
+    printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - >/dev/null ||
+    bail_out "cannot set the embedder"
 
 bare=$T/gitsrv/public/test/kv.git
 work=$T/work
@@ -129,6 +136,13 @@ for v in "" /v1.0 /v2.0; do
 	    NOT EXISTS (SELECT 1 FROM snippets_fts_content f WHERE f.id = s.id)")" 0 \
 	    "$LIB$v: a full-text row for each kept snippet and none for a duplicate"
 done
+for v in "" /v1.0 /v2.0; do
+	is "$(_sql "SELECT count(*) FROM snippets s WHERE library_id = '$LIB$v' AND dup_of IS NULL AND
+	    NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.snippet_id = s.id AND e.model = 'emb-one')")" 0 \
+	    "$LIB$v: a vector for each kept snippet"
+done
+# the copies came with their vectors: only the parsed files' snippets went to the embed step
+like "$(joblog $LIB/v1.0)" 'embedded 2 snippets \(0 reused\)' "v1.0 embeds only its two parsed files"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND dup_of IS NOT NULL")" 1 \
     "main: one install section is a duplicate"
 like "$(ask $LIB/v1.0 'install script')" 'WOMBATINSTALL' "v1.0 answers from its reused install page"
