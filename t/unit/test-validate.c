@@ -481,6 +481,19 @@ main(void)
 	ok(search_normalize_id("/a", id, sizeof(id)) == -1, "no repo");
 	ok(search_normalize_id("//b", id, sizeof(id)) == -1, "empty owner");
 	ok(search_normalize_id("/a/", id, sizeof(id)) == -1, "empty repo");
+	/* the stored id of a version (issue 16) */
+	ok(search_version_id("/a/b", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
+	    "version id: none");
+	ok(search_version_id("/a/b/v1.2.3", id, sizeof(id)) == 1 &&
+	    strcmp(id, "/a/b/v1.2.3") == 0, "version id: /version");
+	ok(search_version_id("/a/b@v2", id, sizeof(id)) == 1 &&
+	    strcmp(id, "/a/b/v2") == 0, "version id: @version made /version");
+	ok(search_version_id("/a/b/v2/", id, sizeof(id)) == 1 &&
+	    strcmp(id, "/a/b/v2") == 0, "version id: trailing slash dropped");
+	ok(search_version_id("/a/b@", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
+	    "version id: an empty version is none");
+	ok(search_version_id("/a/b/v1", id, 7) == -1, "version id: longer than the buffer");
+	ok(search_version_id("/a", id, sizeof(id)) == -1, "version id: malformed");
 
 	snprintf(q, sizeof(q), "a+b%%20c%%2Fd");
 	ok(http_urldecode(q) == 0 && strcmp(q, "a b c/d") == 0, "urldecode");
