@@ -1,0 +1,384 @@
+/* upstream.c: the Context7-compatible upstream of public libraries (see upstream.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "fetch.h"
+#include "upstream.h"
+#include "validate.h"
+
+#define UPSTREAM_LOG_EVERY	60	/* seconds between two logged upstream failures */
+
+/* The settings of one call; upstream_release frees them. */
+struct upstream {
+	char	*url;		/* base, without a trailing slash */
+	char	*key;		/* NULL: none */
+	long	 timeout_ms;
+	char	 auth[600];
+};
+
+static void
+upstream_release(struct upstream *u)
+{
+	free(u->url);
+	if (u->key != NULL)
+		explicit_bzero(u->key, strlen(u->key));
+	free(u->key);
+	explicit_bzero(u->auth, sizeof(u->auth));
+}
+
+/* Loads the settings and the address policy: 1 set up, 0 no upstream, -1 error. */
+static int
+upstream_load(sqlite3 *db, const char *datadir, struct upstream *u)
+{
+	size_t	 n;
+
+	memset(u, 0, sizeof(*u));
+	u->url = settings_get(db, datadir, "upstream.url");
+	if (u->url == NULL || *u->url == '\0')
+		return 0;
+	n = strlen(u->url);
+	while (n > 0 && u->url[n - 1] == '/')
+		u->url[--n] = '\0';
+	u->key = settings_get(db, datadir, "upstream.api_key");
+	if (u->key != NULL && (*u->key == '\0' || strlen(u->key) > 512 ||
+	    strpbrk(u->key, "\r\n") != NULL)) {
+		free(u->key);
+		u->key = NULL;
+	}
+	if (u->key != NULL)
+		snprintf(u->auth, sizeof(u->auth), "Authorization: Bearer %s", u->key);
+	u->timeout_ms = settings_get_long(db, datadir, "upstream.timeout_s", 10) * 1000;
+	netpolicy_load(db, datadir);
+	return 1;
+}
+
+int
+upstream_enabled(sqlite3 *db, const char *datadir)
+{
+	struct upstream	 u;
+	int		 rc;
+
+	rc = upstream_load(db, datadir, &u);
+	upstream_release(&u);
+	return rc == 1;
+}
+
+/* Logs a failure at most once every UPSTREAM_LOG_EVERY seconds of this process. */
+static void
+upstream_log_failure(const char *fn, const char *what)
+{
+	static time_t	 last;
+	time_t		 now = time(NULL);
+
+	if (last != 0 && now - last < UPSTREAM_LOG_EVERY)
+		return;
+	last = now;
+	log_warn("%s: %s (further upstream failures are not logged for %d s)", fn, what,
+	    UPSTREAM_LOG_EVERY);
+}
+
+/*
+ * GET base + path (path holds its query, already escaped) into req: 0 when an answer
+ * came (any status; its body valid UTF-8), -1 with one line in err (no key, no query).
+ */
+static int
+upstream_get(struct upstream *u, const char *path, struct fetch_req *req, char *err,
+    size_t errsz)
+{
+	struct fetch	 f;
+	struct buf	 url;
+	char		 host[256];
+	int		 rc = -1;
+
+	buf_init(&url);
+	fetch_init(&f);
+	fetch_req_init(req);
+	fetch_host(u->url, host, sizeof(host));
+	if (buf_printf(&url, "%s%s", u->url, path) == -1) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	req->method = "GET";
+	req->url = url.p;
+	req->headers[0] = "Accept: application/json, text/plain";
+	if (u->key != NULL) {
+		req->headers[1] = u->auth;
+		req->secret_headers = 0x2;
+		fetch_secret(&f, u->key);
+	}
+	req->timeout_ms = u->timeout_ms;
+	req->connect_ms = u->timeout_ms;
+	req->max_size = UPSTREAM_MAX_SIZE;
+	req->tries = 1;
+	req->redirects = 0;
+	if (fetch_run(&f, req, 1) == -1) {
+		snprintf(err, errsz, "upstream %s: %s", host, req->error);
+		goto out;
+	}
+	if (req->answer.len > 0 && validate_utf8_chars(req->answer.p, req->answer.len) < 0) {
+		snprintf(err, errsz, "upstream %s answered HTTP %ld with text that is not "
+		    "valid UTF-8", host, req->status);
+		goto out;
+	}
+	rc = 0;
+out:
+	req->url = NULL;
+	buf_release(&url);
+	fetch_release(&f);
+	return rc;
+}
+
+/*
+ * May the upstream's library id be answered here? 1 yes, 0 no (why names the rule).
+ * The policies (Settings > Policies, lib/policy.h) are h-policy's; until they are merged
+ * every upstream library is allowed once an upstream is set.
+ */
+static int
+upstream_allowed(sqlite3 *db, const char *datadir, const char *id, const char *type,
+    double trust, char *why, size_t whysz)
+{
+	(void)db; (void)datadir; (void)id; (void)type; (void)trust;
+	if (whysz > 0)
+		*why = '\0';
+	return 1;
+}
+
+/* The error text of an upstream's answer: its JSON "error" or "message", else a default. */
+static void
+upstream_error_text(const struct fetch_req *req, char *out, size_t outsz)
+{
+	json_object	*root, *v;
+	const char	*msg = NULL;
+
+	root = req->answer.len > 0 ? json_tokener_parse(req->answer.p) : NULL;
+	if (root != NULL && (json_object_object_get_ex(root, "error", &v) ||
+	    json_object_object_get_ex(root, "message", &v)) &&
+	    json_object_is_type(v, json_type_string))
+		msg = json_object_get_string(v);
+	snprintf(out, outsz, "upstream: %s", msg != NULL ? msg : "the upstream refused "
+	    "the request");
+	validate_utf8_scrub(out);
+	util_utf8_trim(out);
+	json_object_put(root);
+}
+
+/* Does the answer parse as JSON? */
+static int
+upstream_is_json(const struct fetch_req *req)
+{
+	json_object	*o;
+
+	if (req->answer.len == 0 || (o = json_tokener_parse(req->answer.p)) == NULL)
+		return 0;
+	json_object_put(o);
+	return 1;
+}
+
+/* Is id among the "id"s of results? */
+static int
+upstream_has_id(json_object *results, const char *id)
+{
+	json_object	*v;
+	size_t		 i;
+
+	for (i = 0; i < json_object_array_length(results); i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(results, i), "id",
+		    &v) && strcmp(json_object_get_string(v), id) == 0)
+			return 1;
+	return 0;
+}
+
+/* Appends the allowed, new libraries of an upstream search answer to results. */
+static int
+upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_object *results)
+{
+	json_object	*arr, *r, *v, *copy;
+	const char	*id, *type = "other";
+	char		 why[256];
+	double		 trust;
+	size_t		 i, n, kept = 0;
+
+	if (!json_object_object_get_ex(answer, "results", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return 0;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n && kept < UPSTREAM_MAX_RESULTS; i++) {
+		r = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(r, json_type_object) ||
+		    !json_object_object_get_ex(r, "id", &v) ||
+		    !json_object_is_type(v, json_type_string))
+			continue;
+		id = json_object_get_string(v);
+		if (library_check_id(id, why, sizeof(why)) == -1 ||
+		    upstream_has_id(results, id))
+			continue;
+		trust = json_object_object_get_ex(r, "trustScore", &v) ?
+		    json_object_get_double(v) : -1;
+		if (json_object_object_get_ex(r, "type", &v) &&
+		    json_object_is_type(v, json_type_string))
+			type = json_object_get_string(v);
+		if (upstream_allowed(db, datadir, id, type, trust, why, sizeof(why)) != 1)
+			continue;
+		copy = NULL;
+		if (json_object_deep_copy(r, &copy, NULL) != 0)
+			return -1;
+		json_object_object_add(copy, "origin", json_object_new_string("upstream"));
+		json_object_array_add(results, copy);
+		kept++;
+	}
+	return 0;
+}
+
+int
+upstream_libs(sqlite3 *db, const char *datadir, const char *name, const char *query,
+    json_object *results)
+{
+	struct upstream	 u;
+	struct fetch_req req;
+	struct buf	 path;
+	json_object	*answer = NULL;
+	char		*en = NULL, *eq = NULL, err[400];
+	int		 rc = 0;
+
+	buf_init(&path);
+	fetch_req_init(&req);
+	if (upstream_load(db, datadir, &u) != 1)
+		goto out;
+	rc = -1;
+	if ((en = fetch_escape(name)) == NULL ||
+	    (query != NULL && (eq = fetch_escape(query)) == NULL) ||
+	    buf_printf(&path, "/v2/libs/search?libraryName=%s%s%s", en,
+	    eq != NULL ? "&query=" : "", eq != NULL ? eq : "") == -1)
+		goto out;
+	rc = 0;
+	if (upstream_get(&u, path.p, &req, err, sizeof(err)) == -1) {
+		upstream_log_failure(__func__, err);
+		goto out;
+	}
+	if (req.status != 200 || (answer = json_tokener_parse(req.answer.p)) == NULL) {
+		snprintf(err, sizeof(err), "upstream library search: HTTP %ld%s", req.status,
+		    req.status == 200 ? ", not JSON" : "");
+		upstream_log_failure(__func__, err);
+		goto out;
+	}
+	rc = upstream_merge(db, datadir, answer, results);
+out:
+	json_object_put(answer);
+	free(en);
+	free(eq);
+	buf_release(&path);
+	fetch_req_release(&req);
+	upstream_release(&u);
+	return rc;
+}
+
+int
+upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char *query,
+    const char *tokens, int json, struct buf *out)
+{
+	struct upstream	 u;
+	struct fetch_req req;
+	struct buf	 path;
+	char		*ei = NULL, *eq = NULL, *et = NULL, why[256], err[400];
+	int		 status = 404;
+
+	buf_init(&path);
+	fetch_req_init(&req);
+	buf_reset(out);
+	if (upstream_load(db, datadir, &u) != 1)
+		goto out;
+	if (upstream_allowed(db, datadir, libid, NULL, -1, why, sizeof(why)) != 1) {
+		status = buf_printf(out, "library %s is blocked by policy: %s", libid,
+		    why) == -1 ? -1 : 403;
+		goto out;
+	}
+	status = -1;
+	if ((ei = fetch_escape(libid)) == NULL || (eq = fetch_escape(query)) == NULL ||
+	    (tokens != NULL && (et = fetch_escape(tokens)) == NULL) ||
+	    buf_printf(&path, "/v2/context?libraryId=%s&query=%s%s%s%s", ei, eq,
+	    et != NULL ? "&tokens=" : "", et != NULL ? et : "",
+	    json ? "&type=json" : "") == -1)
+		goto out;
+	if (upstream_get(&u, path.p, &req, err, sizeof(err)) == -1) {
+		upstream_log_failure(__func__, err);
+		status = req.result == FETCH_ETIMEOUT ? 504 : 502;
+		if (buf_printf(out, "library %s is answered by the upstream, which could "
+		    "not be reached: %s", libid, err) == -1)
+			status = -1;
+		goto out;
+	}
+	if (req.status == 200) {
+		if (json && !upstream_is_json(&req)) {
+			status = buf_printf(out, "library %s: the upstream's answer is not "
+			    "JSON", libid) == -1 ? -1 : 502;
+			goto out;
+		}
+		status = buf_add(out, req.answer.p, req.answer.len) == -1 ? -1 : 200;
+		goto out;
+	}
+	upstream_error_text(&req, err, sizeof(err));
+	status = req.status >= 400 && req.status <= 599 ? (int)req.status : 502;
+	if (buf_adds(out, err) == -1)
+		status = -1;
+out:
+	free(ei);
+	free(eq);
+	free(et);
+	buf_release(&path);
+	fetch_req_release(&req);
+	upstream_release(&u);
+	return status;
+}
+
+int
+upstream_test(sqlite3 *db, const char *datadir, char *msg, size_t msgsz)
+{
+	struct upstream	 u;
+	struct fetch_req req;
+	json_object	*answer = NULL, *arr;
+	char		 host[256];
+	int		 rc = -1;
+
+	fetch_req_init(&req);
+	switch (upstream_load(db, datadir, &u)) {
+	case 0:
+		snprintf(msg, msgsz, "no upstream is set (upstream.url is empty): nothing "
+		    "leaves this instance");
+		goto out;
+	case -1:
+		snprintf(msg, msgsz, "cannot read the upstream settings");
+		goto out;
+	}
+	fetch_host(u.url, host, sizeof(host));
+	if (upstream_get(&u, "/v2/libs/search?libraryName=react", &req, msg, msgsz) == -1)
+		goto out;
+	if (req.status != 200) {
+		snprintf(msg, msgsz, "upstream %s answered HTTP %ld%s", host, req.status,
+		    req.status == 401 || req.status == 403 ? " (check upstream.api_key)" :
+		    "");
+		goto out;
+	}
+	if ((answer = json_tokener_parse(req.answer.p)) == NULL ||
+	    !json_object_object_get_ex(answer, "results", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(msg, msgsz, "upstream %s answered HTTP 200 but not a library "
+		    "search (is upstream.url the API base, ending in /api?)", host);
+		goto out;
+	}
+	snprintf(msg, msgsz, "upstream %s answers: a library search gave %zu result(s)",
+	    host, json_object_array_length(arr));
+	rc = 0;
+out:
+	json_object_put(answer);
+	fetch_req_release(&req);
+	upstream_release(&u);
+	return rc;
+}
