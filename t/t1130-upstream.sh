@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# An upstream of public libraries (issue 15, lib/upstream.c): two real instances on the
+# loopback, "up" being the upstream of the test's own instance. Library search merges and
+# marks, context proxied (text and JSON), the upstream's 401 and a key that fixes it, the
+# caller's key not forwarded, the upstream down, the MCP tools, ctxd-admin upstream test.
+. "$top_srcdir/t/lib/harness.sh"
+require_cmd jq git nginx fcgiwrap
+
+ctxd_setup
+gitserver_start
+ctxd_second_start up
+UPADMIN=$(DATA_DIR=$SECOND_DATA_DIR ctxd_admin key create --admin tests)
+for lib in requests axum; do
+	url=$(gitserver_add_bundle "$lib" public)
+	[ "$lib" = axum ] && axum_url=$url
+	is "$(http POST "$SECOND_BASE/api/parse" -H "Authorization: Bearer $UPADMIN" \
+	    -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$url\"}")" 202 \
+	    "upstream: parse $lib"
+	is "$(DATA_DIR=$SECOND_DATA_DIR wait_job "/corpora/$lib")" finalized "upstream: $lib indexed"
+done
+ctxd_start
+ADMIN=$(ctxd_admin key create --admin tests)
+is "$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
+    -H 'Content-Type: application/json' \
+    --data "{\"repoUrl\": \"$axum_url\"}")" 202 "local: parse axum"
+is "$(wait_job /corpora/axum)" finalized "local: axum indexed"
+
+search() { http GET "$BASE/api/v2/libs/search?libraryName=$1"; }
+Q="How do I set a timeout on a request?"
+ctx() {
+	http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/corpora/requests \
+	    --data-urlencode "query=$Q" "$@"
+}
+
+# ---------------------------------------------------------------- no upstream: nothing leaves
+is "$(search requests)" 200 "no upstream: search answers"
+is "$(http_body | jq '.results | length')" 0 "no upstream: no upstream library"
+is "$(ctx)" 404 "no upstream: a library held only upstream is unknown"
+ctxd_admin upstream test >"$T/test.out" 2>&1
+like "$(cat "$T/test.out")" "no upstream is set" "upstream test: says none is set"
+
+# ---------------------------------------------------------------- upstream set
+ctxd_admin settings set upstream.url "$SECOND_BASE/api" >/dev/null
+ok "$(ctxd_admin upstream test >"$T/test.out" 2>&1; echo $?)" "upstream test: succeeds"
+like "$(cat "$T/test.out")" "answers: a library search gave [0-9]+ result" \
+    "upstream test: says what it answered"
+is "$(search requests)" 200 "search requests: 200"
+is "$(http_body | jq -r '[.results[] | .id + " " + .origin] | join(",")')" \
+    "/corpora/requests upstream" "search requests: the upstream's library, marked upstream"
+is "$(search axum)" 200 "search axum: 200"
+is "$(http_body | jq -r '[.results[] | .id + " " + .origin] | join(",")')" \
+    "/corpora/axum local" "search axum: the local library wins, no duplicate"
+
+curl -s -G "$SECOND_BASE/api/v2/context" --data-urlencode libraryId=/corpora/requests \
+    --data-urlencode "query=$Q" >"$T/direct.txt"
+is "$(ctx)" 200 "context through the upstream: 200"
+like "$(head -c 4 "$T/http.body")" '^### ' "context through the upstream: snippets"
+ok "$(cmp -s "$T/http.body" "$T/direct.txt"; echo $?)" "context: the upstream's answer, unchanged"
+is "$(ctx --data-urlencode type=json)" 200 "context type=json: 200"
+ok "$(http_body | jq -e 'type == "array" or type == "object"' >/dev/null; echo $?)" \
+    "context type=json: JSON passed through"
+is "$(http GET "$BASE/api/v2/context?libraryId=/nobody/nothing&query=x")" 404 \
+    "a library known nowhere: 404"
+
+# ---------------------------------------------------------------- MCP tools
+mcp() {
+	curl -s "$BASE/mcp" -H 'Content-Type: application/json' \
+	    -H 'Accept: application/json, text/event-stream' --data-binary "$1" |
+	    jq -r '.result.content[0].text'
+}
+like "$(mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"resolve-library-id","arguments":{"libraryName":"requests","query":"timeouts"}}}')" \
+    $'Context7-compatible library ID: /corpora/requests\n(.|\n)*- Origin: upstream' \
+    "MCP resolve-library-id: the upstream's library, with its origin line"
+mcp "$(jq -cn --arg q "$Q" '{jsonrpc: "2.0", id: 2, method: "tools/call", params: {name:
+    "query-docs", arguments: {libraryId: "/corpora/requests", query: $q}}}')" >"$T/mcp.txt"
+like "$(head -c 4 "$T/mcp.txt")" '^### ' "MCP query-docs: answered by the upstream"
+
+# ---------------------------------------------------------------- the upstream wants a key
+DATA_DIR=$SECOND_DATA_DIR ctxd_admin settings set perm.require_mcp_auth true >/dev/null
+is "$(ctx -H "Authorization: Bearer $ADMIN")" 401 "upstream 401 passed on"
+like "$(http_body | jq -r .error)" '^upstream: ' "upstream 401: its error, named upstream"
+is "$(search requests)" 200 "upstream 401: search still answers"
+is "$(http_body | jq '.results | length')" 0 "upstream 401: only local results"
+is "$(ctxd_admin upstream test >"$T/test.out" 2>&1; echo $?)" 1 "upstream test: fails on 401"
+like "$(cat "$T/test.out")" "HTTP 401 \(check upstream.api_key\)" "upstream test: names the 401"
+# The caller's own key is never forwarded: an admin key of the upstream sent by the caller
+# does not open it.
+is "$(ctx -H "Authorization: Bearer $UPADMIN")" 401 "the caller's key is not forwarded"
+printf '%s' "$UPADMIN" | ctxd_admin settings set upstream.api_key - >/dev/null
+is "$(ctx)" 200 "with upstream.api_key: 200"
+unlike "$(ctxd_admin settings get upstream.api_key 2>&1)" "$UPADMIN" "the key is not shown"
+
+# ---------------------------------------------------------------- the upstream down
+ctxd_second_stop
+is "$(search axum)" 200 "upstream down: search answers"
+is "$(http_body | jq -r '[.results[].id] | join(",")')" /corpora/axum \
+    "upstream down: the local answer intact"
+is "$(ctx)" 502 "upstream down: context 502"
+like "$(http_body | jq -r .error)" "could not be reached" "upstream down: says why"
+unlike "$(http_body)" "$UPADMIN" "upstream down: the key is not in the error"
+n=$(grep -c "further upstream failures" "$T/log/query.log" || true)
+search axum >/dev/null
+search axum >/dev/null
+is "$(grep -c "further upstream failures" "$T/log/query.log" || true)" "$n" \
+    "upstream down: logged once, not once per request"
+done_testing
