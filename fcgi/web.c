@@ -105,6 +105,13 @@ static const struct http_route web_routes[] = {
 	{ "POST", "/api/gitops/reconcile", ADMIN, "running a GitOps sync",
 	    admin_gitops_reconcile },
 
+	/* ctxd-web(8), ADMIN API: policies (and a valid license) */
+	{ "GET", "/api/policies", ADMIN, "reading the policies", admin_policy_get },
+	{ "PUT", "/api/policies", ADMIN, "changing the policies", admin_policy_put },
+	{ "POST", "/api/policies/try", ADMIN, "trying the policies", admin_policy_try },
+	{ "GET", "/api/policies/audit", ADMIN, "reading the policies' audit trail",
+	    admin_policy_audit },
+
 	/* ctxd-web(8), ADMIN API: the support bundle */
 	{ "GET", "/api/support-bundle", ADMIN_ANON("perm.anonymous_support_bundle"),
 	    "downloading the support bundle", admin_health_bundle },

@@ -116,7 +116,7 @@ static const char search_isflag_sql[] =
 
 static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
-    "state, total_tokens, total_snippets, host FROM libraries "
+    "state, total_tokens, total_snippets, host, source_type FROM libraries "
     "WHERE state <> 'delete'";
 
 struct search *
@@ -1061,6 +1061,8 @@ search_libraries(struct search *s, const char *name, const char *query, struct b
 		json_object_object_add(o, "source", json_object_new_string(
 		    "Local (Private)"));
 		json_object_object_add(o, "origin", json_object_new_string("local"));
+		json_object_object_add(o, "type", json_object_new_string(
+		    (const char *)sqlite3_column_text(s->libs, 9)));
 		hits[nhits].o = o;
 		hits[nhits].score = score;
 		hits[nhits].snippets = sqlite3_column_int64(s->libs, 7);

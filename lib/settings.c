@@ -14,6 +14,7 @@
 #include "fetch.h"
 #include "http.h"
 #include "cron.h"
+#include "policy.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -178,6 +179,26 @@ static const struct setting_def settings_defs[] = {
 	  "weekly, a five-field cron expression, or manual (Manual only)", NULL },
 	{ "gitops.prune", SET_BOOL, "false", 0, 0,
 	  "delete GitOps-managed libraries that left the manifest", NULL },
+	/* Policies for public documentation of the upstream (lib/policy.h). */
+	{ "policy.git", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries from git repositories", NULL },
+	{ "policy.website", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries crawled from websites", NULL },
+	{ "policy.llmstxt", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries from llms.txt files", NULL },
+	{ "policy.openapi", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries from OpenAPI specifications", NULL },
+	{ "policy.other", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries of any other or unreported source type", NULL },
+	{ "policy.allow", SET_STRING, "", 0, 0,
+	  "upstream library ids allowed, comma-separated globs such as /vercel/* (empty: "
+	  "all)", NULL },
+	{ "policy.block", SET_STRING, "", 0, 0,
+	  "upstream library ids refused, comma-separated globs; the block list wins over "
+	  "the allow list", NULL },
+	{ "policy.min_trust", SET_STRING, "", 0, 0,
+	  "lowest trust score (0 to 100) of an upstream library that reports one (empty: "
+	  "none)", NULL },
 };
 
 /* Further rules of some SET_STRING settings: 0, or -1 with the reason in err. */
@@ -192,6 +213,9 @@ static const struct {
 	{ "gitops.schedule", cron_check },
 	{ "gitops.manifest_path", settings_check_path },
 	{ "gitops.branch", settings_check_branch },
+	{ "policy.allow", policy_check_globs },
+	{ "policy.block", policy_check_globs },
+	{ "policy.min_trust", policy_check_trust },
 };
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))

@@ -11,6 +11,7 @@
 
 #include "ctxd.h"
 #include "fetch.h"
+#include "policy.h"
 #include "upstream.h"
 #include "validate.h"
 
@@ -136,21 +137,6 @@ out:
 	return rc;
 }
 
-/*
- * May the upstream's library id be answered here? 1 yes, 0 no (why names the rule).
- * The policies (Settings > Policies, lib/policy.h) are h-policy's; until they are merged
- * every upstream library is allowed once an upstream is set.
- */
-static int
-upstream_allowed(sqlite3 *db, const char *datadir, const char *id, const char *type,
-    double trust, char *why, size_t whysz)
-{
-	(void)db; (void)datadir; (void)id; (void)type; (void)trust;
-	if (whysz > 0)
-		*why = '\0';
-	return 1;
-}
-
 /* The error text of an upstream's answer: its JSON "error" or "message", else a default. */
 static void
 upstream_error_text(const struct fetch_req *req, char *out, size_t outsz)
@@ -196,12 +182,72 @@ upstream_has_id(json_object *results, const char *id)
 	return 0;
 }
 
+/*
+ * The source type (the "type" a ctxd upstream reports; NULL: unknown, "other" to the
+ * policies) and trust score (-1: not reported) of one upstream search result.
+ */
+static void
+upstream_kind(json_object *r, const char **type, double *trust)
+{
+	json_object	*v;
+
+	*type = json_object_object_get_ex(r, "type", &v) &&
+	    json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	*trust = json_object_object_get_ex(r, "trustScore", &v) &&
+	    (json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_double)) ? json_object_get_double(v) : -1;
+}
+
+/*
+ * The policies' decision about libid, with the source type and trust score that the
+ * upstream's library search reports for it (one search by its last path segment; not
+ * found or not reachable: type other, trust unknown). 1, 0 with why, or -1.
+ */
+static int
+upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char *libid,
+    char *why, size_t whysz)
+{
+	struct fetch_req req;
+	struct buf	 path;
+	json_object	*answer = NULL, *arr, *r, *v;
+	const char	*type = NULL, *name = strrchr(libid, '/');
+	char		*en = NULL, err[400];
+	double		 trust = -1;
+	size_t		 i;
+	int		 rc = -1;
+
+	buf_init(&path);
+	fetch_req_init(&req);
+	if ((en = fetch_escape(name != NULL ? name + 1 : libid)) == NULL ||
+	    buf_printf(&path, "/v2/libs/search?libraryName=%s", en) == -1)
+		goto out;
+	if (upstream_get(u, path.p, &req, err, sizeof(err)) == 0 && req.status == 200 &&
+	    (answer = json_tokener_parse(req.answer.p)) != NULL &&
+	    json_object_object_get_ex(answer, "results", &arr) &&
+	    json_object_is_type(arr, json_type_array))
+		for (i = 0; i < json_object_array_length(arr); i++) {
+			r = json_object_array_get_idx(arr, i);
+			if (json_object_object_get_ex(r, "id", &v) &&
+			    strcmp(json_object_get_string(v), libid) == 0) {
+				upstream_kind(r, &type, &trust);
+				break;
+			}
+		}
+	rc = policy_check(db, datadir, libid, type, trust, why, whysz);
+out:
+	json_object_put(answer);
+	free(en);
+	buf_release(&path);
+	fetch_req_release(&req);
+	return rc;
+}
+
 /* Appends the allowed, new libraries of an upstream search answer to results. */
 static int
 upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_object *results)
 {
 	json_object	*arr, *r, *v, *copy;
-	const char	*id, *type = "other";
+	const char	*id, *type;
 	char		 why[256];
 	double		 trust;
 	size_t		 i, n, kept = 0;
@@ -220,12 +266,8 @@ upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_objec
 		if (library_check_id(id, why, sizeof(why)) == -1 ||
 		    upstream_has_id(results, id))
 			continue;
-		trust = json_object_object_get_ex(r, "trustScore", &v) ?
-		    json_object_get_double(v) : -1;
-		if (json_object_object_get_ex(r, "type", &v) &&
-		    json_object_is_type(v, json_type_string))
-			type = json_object_get_string(v);
-		if (upstream_allowed(db, datadir, id, type, trust, why, sizeof(why)) != 1)
+		upstream_kind(r, &type, &trust);
+		if (policy_check(db, datadir, id, type, trust, why, sizeof(why)) != 1)
 			continue;
 		copy = NULL;
 		if (json_object_deep_copy(r, &copy, NULL) != 0)
@@ -295,9 +337,13 @@ upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char
 	buf_reset(out);
 	if (upstream_load(db, datadir, &u) != 1)
 		goto out;
-	if (upstream_allowed(db, datadir, libid, NULL, -1, why, sizeof(why)) != 1) {
-		status = buf_printf(out, "library %s is blocked by policy: %s", libid,
-		    why) == -1 ? -1 : 403;
+	switch (upstream_decide(db, datadir, &u, libid, why, sizeof(why))) {
+	case 0:
+		status = buf_printf(out, "library %s: %s", libid, why) == -1 ? -1 : 403;
+		goto out;
+	case -1:
+		status = buf_printf(out, "library %s: the policies could not be read; the "
+		    "responder log has the details", libid) == -1 ? -1 : 500;
 		goto out;
 	}
 	status = -1;

@@ -118,6 +118,10 @@ matrix() {
 	row GET /api/gitops/status "" 401 403 200 401 200 200 403 403
 	row PUT /api/gitops/config '{"prune":false}' 401 403 200 401 403 200 403 403
 	row POST '/api/gitops/reconcile?wait=0' "" 401 403 202 401 403 202 403 403
+	row GET /api/policies "" 401 403 200 401 200 200 403 403
+	row PUT /api/policies '{"other":true}' 401 403 200 401 403 200 403 403
+	row POST /api/policies/try '{"libraryId":"/a/b"}' 401 403 200 401 403 200 403 403
+	row GET /api/policies/audit "" 401 403 200 401 200 200 403 403
 	# Permissioned, switches off: any user's key or session (+ CSRF token); the support
 	# bundle, which holds settings and job logs, an admin's.
 	row POST /api/libraries/a/b/refresh "" 401 202 202 401 403 202 202 403
