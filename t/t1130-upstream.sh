@@ -75,6 +75,36 @@ mcp "$(jq -cn --arg q "$Q" '{jsonrpc: "2.0", id: 2, method: "tools/call", params
     "query-docs", arguments: {libraryId: "/corpora/requests", query: $q}}}')" >"$T/mcp.txt"
 like "$(head -c 4 "$T/mcp.txt")" '^### ' "MCP query-docs: answered by the upstream"
 
+# ---------------------------------------------------------------- policies (h-policy)
+set_policy() { ctxd_admin settings set "$1" "$2" >/dev/null || fail "set $1"; }
+ids() { search "$1" >/dev/null; http_body | jq -r '[.results[] | .id + " " + .origin] | join(",")'; }
+set_policy policy.other false
+is "$(ids requests)" "/corpora/requests upstream" "policy.other off: a git library still shown"
+set_policy policy.git false
+is "$(ids requests)" "" "policy.git off: the upstream's git library left out"
+is "$(ctx)" 403 "policy.git off: context 403"
+like "$(http_body | jq -r .error)" "blocked by policy.*git" "policy.git off: names the rule"
+is "$(ids axum)" "/corpora/axum local" "policy.git off: a local git library unaffected"
+set_policy policy.git true
+set_policy policy.block "/corpora/req*"
+is "$(ids requests)" "" "block list: the library left out"
+is "$(ctx)" 403 "block list: context 403"
+like "$(http_body | jq -r .error)" "blocked by policy.*block list" "block list: named"
+set_policy policy.allow "/corpora/*"
+is "$(ctx)" 403 "block list wins over the allow list"
+ctxd_admin settings unset policy.block >/dev/null
+is "$(ctx)" 200 "allow list: a listed library answered"
+set_policy policy.allow "/other/*"
+is "$(ctx)" 403 "allow list: a library not on it, 403"
+like "$(http_body | jq -r .error)" "not on the allow list" "allow list: named"
+is "$(ids requests)" "" "allow list: search leaves it out"
+ctxd_admin settings unset policy.allow >/dev/null
+set_policy policy.min_trust 5
+is "$(ctx)" 200 "min trust: a library without a reported trust score not held back"
+ctxd_admin settings unset policy.min_trust >/dev/null
+set_policy policy.other true
+is "$(ids requests)" "/corpora/requests upstream" "policies reset: shown again"
+
 # ---------------------------------------------------------------- the upstream wants a key
 DATA_DIR=$SECOND_DATA_DIR ctxd_admin settings set perm.require_mcp_auth true >/dev/null
 is "$(ctx -H "Authorization: Bearer $ADMIN")" 401 "upstream 401 passed on"
