@@ -164,6 +164,13 @@ static const struct setting_def settings_defs[] = {
 	  "API key sent as a Bearer token to upstream.url only (optional)", NULL },
 	{ "upstream.timeout_s", SET_NUMBER, "10", 1, 120,
 	  "seconds one upstream request may take", NULL },
+	{ "upstream.cache_ttl_s", SET_NUMBER, "3600", 0, 2592000,
+	  "seconds an upstream context answer is served from the cache (DATA_DIR/"
+	  "upstream-cache) without asking the upstream; at any age when it is down; "
+	  "0: no cache", NULL },
+	{ "upstream.cache_mb", SET_NUMBER, "64", 1, 65536,
+	  "largest size (MB) of the upstream answer cache; the oldest answers go first",
+	  NULL },
 	/* GitOps (lib/gitops.h, ctxd-manifest(5)). */
 	{ "gitops.enabled", SET_BOOL, "false", 0, 0,
 	  "GitOps sync at start, on the schedule and on push (off: Sync now and the "

@@ -1,6 +1,10 @@
 /* upstream.c: the Context7-compatible upstream of public libraries (see upstream.h). */
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +19,7 @@
 #include "upstream.h"
 #include "validate.h"
 
+#define UPSTREAM_CACHE_DIR	"upstream-cache"
 #define UPSTREAM_LOG_EVERY	60	/* seconds between two logged upstream failures */
 
 /* The settings of one call; upstream_release frees them. */
@@ -22,6 +27,9 @@ struct upstream {
 	char	*url;		/* base, without a trailing slash */
 	char	*key;		/* NULL: none */
 	long	 timeout_ms;
+	long	 cache_ttl;	/* seconds (0: no cache) */
+	long	 cache_max;	/* bytes */
+	char	*cache_dir;	/* DATADIR/upstream-cache */
 	char	 auth[600];
 };
 
@@ -32,6 +40,7 @@ upstream_release(struct upstream *u)
 	if (u->key != NULL)
 		explicit_bzero(u->key, strlen(u->key));
 	free(u->key);
+	free(u->cache_dir);
 	explicit_bzero(u->auth, sizeof(u->auth));
 }
 
@@ -57,6 +66,10 @@ upstream_load(sqlite3 *db, const char *datadir, struct upstream *u)
 	if (u->key != NULL)
 		snprintf(u->auth, sizeof(u->auth), "Authorization: Bearer %s", u->key);
 	u->timeout_ms = settings_get_long(db, datadir, "upstream.timeout_s", 10) * 1000;
+	u->cache_ttl = settings_get_long(db, datadir, "upstream.cache_ttl_s", 3600);
+	u->cache_max = settings_get_long(db, datadir, "upstream.cache_mb", 64) * 1024 * 1024;
+	if ((u->cache_dir = util_path_join(datadir, UPSTREAM_CACHE_DIR)) == NULL)
+		return -1;
 	netpolicy_load(db, datadir);
 	return 1;
 }
@@ -322,6 +335,114 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------------ the answer cache */
+
+/*
+ * The cache of context answers: one file per request, DATADIR/upstream-cache/SHA256 of the
+ * request's path (0600, written whole then renamed), holding the upstream's 200 answer.
+ * Served without asking the upstream while younger than upstream.cache_ttl_s, and at any
+ * age when the upstream cannot be reached. The files together stay under
+ * upstream.cache_mb: the oldest go first.
+ */
+
+/* The file of path (malloc'd), or NULL. */
+static char *
+upstream_cache_file(const struct upstream *u, const char *path)
+{
+	char	 hex[65];
+
+	crypto_sha256_hex(path, strlen(path), hex);
+	return util_path_join(u->cache_dir, hex);
+}
+
+/*
+ * The cached answer of path into out when there is one younger than maxage seconds
+ * (< 0: any age): 1, else 0.
+ */
+static int
+upstream_cache_get(const struct upstream *u, const char *path, long maxage,
+    struct buf *out)
+{
+	struct stat	 st;
+	char		*file, *data = NULL;
+	size_t		 len;
+	int		 rc = 0;
+
+	if (u->cache_ttl <= 0 || (file = upstream_cache_file(u, path)) == NULL)
+		return 0;
+	if (stat(file, &st) == -1 || (maxage >= 0 && time(NULL) - st.st_mtime >= maxage))
+		goto out;
+	if (util_read_file(file, UPSTREAM_MAX_SIZE, &data, &len) == -1)
+		goto out;
+	buf_reset(out);
+	rc = buf_add(out, data, len) == 0;
+out:
+	free(data);
+	free(file);
+	return rc;
+}
+
+/* Removes the oldest files of the cache until need more bytes fit under its cap. */
+static void
+upstream_cache_trim(const struct upstream *u, size_t need)
+{
+	DIR		*d;
+	struct dirent	*e;
+	struct stat	 st;
+	char		*f, *oldest = NULL;
+	time_t		 when;
+	long long	 total;
+	int		 round;
+
+	for (round = 0; round < 1000; round++) {
+		if ((d = opendir(u->cache_dir)) == NULL)
+			return;
+		total = 0;
+		when = 0;
+		while ((e = readdir(d)) != NULL) {
+			if (strlen(e->d_name) != 64 ||
+			    (f = util_path_join(u->cache_dir, e->d_name)) == NULL)
+				continue;
+			if (stat(f, &st) == 0) {
+				total += st.st_size;
+				if (oldest == NULL || st.st_mtime < when) {
+					free(oldest);
+					oldest = f;
+					when = st.st_mtime;
+					f = NULL;
+				}
+			}
+			free(f);
+		}
+		closedir(d);
+		if (total + (long long)need <= u->cache_max || oldest == NULL)
+			break;
+		unlink(oldest);
+		free(oldest);
+		oldest = NULL;
+	}
+	free(oldest);
+}
+
+/* Keeps the upstream's answer to path (a failure is logged, the answer still served). */
+static void
+upstream_cache_put(const struct upstream *u, const char *path, const struct buf *answer)
+{
+	char	*file;
+
+	if (u->cache_ttl <= 0 || answer->len == 0 || (long)answer->len > u->cache_max)
+		return;
+	if (util_mkdir_p(u->cache_dir, 0700) == -1) {
+		log_err("%s: %s: cannot create it", __func__, u->cache_dir);
+		return;
+	}
+	upstream_cache_trim(u, answer->len);
+	if ((file = upstream_cache_file(u, path)) == NULL ||
+	    util_write_file(file, answer->p, answer->len, 0600) == -1)
+		log_err("%s: cannot write a file in %s", __func__, u->cache_dir);
+	free(file);
+}
+
 int
 upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char *query,
     const char *tokens, int json, struct buf *out)
@@ -353,8 +474,20 @@ upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char
 	    et != NULL ? "&tokens=" : "", et != NULL ? et : "",
 	    json ? "&type=json" : "") == -1)
 		goto out;
-	if (upstream_get(&u, path.p, &req, err, sizeof(err)) == -1) {
+	if (upstream_cache_get(&u, path.p, u.cache_ttl, out)) {
+		status = 200;
+		goto out;
+	}
+	if (upstream_get(&u, path.p, &req, err, sizeof(err)) == -1 ||
+	    req.status >= 500) {
+		if (req.status >= 500)
+			snprintf(err, sizeof(err), "HTTP %ld", req.status);
 		upstream_log_failure(__func__, err);
+		/* Down: a cached answer of any age. */
+		if (upstream_cache_get(&u, path.p, -1, out)) {
+			status = 200;
+			goto out;
+		}
 		status = req.result == FETCH_ETIMEOUT ? 504 : 502;
 		if (buf_printf(out, "library %s is answered by the upstream, which could "
 		    "not be reached: %s", libid, err) == -1)
@@ -368,6 +501,8 @@ upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char
 			goto out;
 		}
 		status = buf_add(out, req.answer.p, req.answer.len) == -1 ? -1 : 200;
+		if (status == 200)
+			upstream_cache_put(&u, path.p, out);
 		goto out;
 	}
 	upstream_error_text(&req, err, sizeof(err));

@@ -107,6 +107,13 @@ is "$(ids requests)" "/corpora/requests upstream" "policies reset: shown again"
 
 # ---------------------------------------------------------------- the upstream wants a key
 DATA_DIR=$SECOND_DATA_DIR ctxd_admin settings set perm.require_mcp_auth true >/dev/null
+# Answers are cached (upstream.cache_ttl_s): a fresh one is served without asking again.
+is "$(ctx)" 200 "cache: a fresh answer served from the cache"
+ok "$(cmp -s "$T/http.body" "$T/direct.txt"; echo $?)" "cache: the same answer"
+ls "$DATA_DIR/upstream-cache" >"$T/cache.ls" 2>/dev/null
+ok "$(grep -qE '^[0-9a-f]{64}$' "$T/cache.ls"; echo $?)" "cache: files named by hash"
+is "$(stat -c %a "$DATA_DIR/upstream-cache")" 700 "cache: the folder is 0700"
+Q="How do I send a file with a POST request?"
 is "$(ctx -H "Authorization: Bearer $ADMIN")" 401 "upstream 401 passed on"
 like "$(http_body | jq -r .error)" '^upstream: ' "upstream 401: its error, named upstream"
 is "$(search requests)" 200 "upstream 401: search still answers"
@@ -125,7 +132,11 @@ ctxd_second_stop
 is "$(search axum)" 200 "upstream down: search answers"
 is "$(http_body | jq -r '[.results[].id] | join(",")')" /corpora/axum \
     "upstream down: the local answer intact"
-is "$(ctx)" 502 "upstream down: context 502"
+touch -d '2 days ago' "$DATA_DIR"/upstream-cache/*	# older than upstream.cache_ttl_s
+is "$(ctx)" 200 "upstream down: a cached answer served (hit, however old)"
+like "$(head -c 4 "$T/http.body")" '^### ' "upstream down: the cached snippets"
+Q="How do I stream a download?"
+is "$(ctx)" 502 "upstream down: context 502 on a cache miss"
 like "$(http_body | jq -r .error)" "could not be reached" "upstream down: says why"
 unlike "$(http_body)" "$UPADMIN" "upstream down: the key is not in the error"
 n=$(grep -c "further upstream failures" "$T/log/query.log" || true)
