@@ -286,6 +286,11 @@ upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_objec
 		if (json_object_deep_copy(r, &copy, NULL) != 0)
 			return -1;
 		json_object_object_add(copy, "origin", json_object_new_string("upstream"));
+		/* A chained ctxd calls its own libraries local: not so here. */
+		if (json_object_object_get_ex(copy, "source", &v) &&
+		    strcmp(json_object_get_string(v), "Local (Private)") == 0)
+			json_object_object_add(copy, "source",
+			    json_object_new_string("Upstream"));
 		json_object_array_add(results, copy);
 		kept++;
 	}

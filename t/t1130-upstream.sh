@@ -47,6 +47,8 @@ like "$(cat "$T/test.out")" "answers: a library search gave [0-9]+ result" \
 is "$(search requests)" 200 "search requests: 200"
 is "$(http_body | jq -r '[.results[] | .id + " " + .origin] | join(",")')" \
     "/corpora/requests upstream" "search requests: the upstream's library, marked upstream"
+is "$(http_body | jq -r '.results[0].source')" Upstream \
+    "search requests: a chained ctxd's Local (Private) source is called Upstream"
 is "$(search axum)" 200 "search axum: 200"
 is "$(http_body | jq -r '[.results[] | .id + " " + .origin] | join(",")')" \
     "/corpora/axum local" "search axum: the local library wins, no duplicate"
@@ -74,6 +76,27 @@ like "$(mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"res
 mcp "$(jq -cn --arg q "$Q" '{jsonrpc: "2.0", id: 2, method: "tools/call", params: {name:
     "query-docs", arguments: {libraryId: "/corpora/requests", query: $q}}}')" >"$T/mcp.txt"
 like "$(head -c 4 "$T/mcp.txt")" '^### ' "MCP query-docs: answered by the upstream"
+
+# ---------------------------------------------------------------- the unmodified context7-mcp
+# @upstash/context7-mcp pointed at this instance resolves and queries a library that lives
+# only upstream (node and npm as in t0510; skipped without them).
+if command -v node >/dev/null && command -v npm >/dev/null &&
+    E2E=$top_builddir/t/e2e && "$top_srcdir/t/e2e/install.sh" "$E2E" >"$T/log/npm.log" 2>&1; then
+	mkdir -p "$T/home"
+	HOME=$T/home XDG_CONFIG_HOME=$T/home/.config timeout 60 node \
+	    "$E2E/context7-stdio.mjs" "$BASE" requests "$Q" >"$T/c7.json" 2>"$T/log/c7.err" || true
+	is "$(jq -r '.error // "none"' "$T/c7.json" 2>&1)" none "context7-mcp: no error"
+	like "$(jq -r .resolve "$T/c7.json")" \
+	    $'Context7-compatible library ID: /corpora/requests\n(.|\n)*- Source: Upstream' \
+	    "context7-mcp: resolve-library-id finds the upstream's library, marked"
+	jq -r .docs "$T/c7.json" >"$T/c7.txt"
+	truncate -s -1 "$T/c7.txt"
+	ok "$(cmp -s "$T/c7.txt" "$T/direct.txt"; echo $?)" \
+	    "context7-mcp: query-docs gives the upstream's context"
+else
+	_show_log "$T/log/npm.log"
+	skip "node, npm or the npm install of t/e2e missing" 3
+fi
 
 # ---------------------------------------------------------------- policies (h-policy)
 set_policy() { ctxd_admin settings set "$1" "$2" >/dev/null || fail "set $1"; }
