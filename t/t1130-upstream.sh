@@ -4,7 +4,7 @@
 # marks, context proxied (text and JSON), the upstream's 401 and a key that fixes it, the
 # caller's key not forwarded, the upstream down, the MCP tools, ctxd-admin upstream test.
 . "$top_srcdir/t/lib/harness.sh"
-require_cmd jq git nginx fcgiwrap
+require_cmd jq git nginx fcgiwrap cc
 
 ctxd_setup
 gitserver_start
@@ -150,6 +150,19 @@ printf '%s' "$UPADMIN" | ctxd_admin settings set upstream.api_key - >/dev/null
 is "$(ctx)" 200 "with upstream.api_key: 200"
 unlike "$(ctxd_admin settings get upstream.api_key 2>&1)" "$UPADMIN" "the key is not shown"
 
+# ---------------------------------------------------------------- an expired license
+# The license (minted for a year) expires while the server runs: a clock moved ahead.
+ctxd_clock_shim
+ctxd_stop
+LD_PRELOAD=$T/clock.so ctxd_start
+echo $((400 * 86400)) >"$T/clock-offset"
+is "$(ids requests)" "" "expired license: no upstream library in the search"
+is "$(ids axum)" "/corpora/axum local" "expired license: local libraries still answered"
+is "$(ctx)" 403 "expired license: context 403"
+like "$(http_body | jq -r .error)" "license is expired" "expired license: says so"
+rm -f "$T/clock-offset"
+is "$(ctx)" 200 "valid license again: answered"
+
 # ---------------------------------------------------------------- the upstream down
 ctxd_second_stop
 is "$(search axum)" 200 "upstream down: search answers"
@@ -167,4 +180,21 @@ search axum >/dev/null
 search axum >/dev/null
 is "$(grep -c "further upstream failures" "$T/log/query.log" || true)" "$n" \
     "upstream down: logged once, not once per request"
+
+# ---------------------------------------------------------------- an upstream that hangs
+HANGPORT=$(pick_port)
+_spawn "$T/log/hang.log" node -e 'require("net").createServer(() => {}).listen(+process.argv[1], "127.0.0.1")' "$HANGPORT"
+for ((i = 0; i < 50; i++)); do
+	[ -n "$(ss -ltnH "sport = :$HANGPORT" 2>/dev/null)" ] && break
+	sleep 0.1
+done
+ctxd_admin settings set upstream.url "http://127.0.0.1:$HANGPORT/api" >/dev/null
+ctxd_admin settings set upstream.timeout_s 1 >/dev/null
+start=$SECONDS
+is "$(search axum)" 200 "upstream hangs: search answers"
+is "$(http_body | jq -r '[.results[].id] | join(",")')" /corpora/axum \
+    "upstream hangs: the local answer intact"
+Q="How do I use a session?"
+is "$(ctx)" 504 "upstream hangs: context 504 after upstream.timeout_s"
+ok "$([ $((SECONDS - start)) -le 10 ]; echo $?)" "upstream hangs: answered within the timeouts"
 done_testing
