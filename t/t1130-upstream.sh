@@ -44,6 +44,11 @@ ctxd_admin settings set upstream.url "$SECOND_BASE/api" >/dev/null
 ok "$(ctxd_admin upstream test >"$T/test.out" 2>&1; echo $?)" "upstream test: succeeds"
 like "$(cat "$T/test.out")" "answers: a library search gave [0-9]+ result" \
     "upstream test: says what it answered"
+is "$(http POST "$BASE/api/upstream/test" -H "Authorization: Bearer $ADMIN")" 200 \
+    "POST /api/upstream/test: 200"
+is "$(http_body | jq -r '[.ok, .configured] | @tsv')" "true	true" "POST /api/upstream/test: ok"
+like "$(http_body | jq -r .message)" "answers: a library search gave" \
+    "POST /api/upstream/test: the outcome in words"
 is "$(search requests)" 200 "search requests: 200"
 is "$(http_body | jq -r '[.results[] | .id + " " + .origin] | join(",")')" \
     "/corpora/requests upstream" "search requests: the upstream's library, marked upstream"
@@ -143,6 +148,9 @@ is "$(search requests)" 200 "upstream 401: search still answers"
 is "$(http_body | jq '.results | length')" 0 "upstream 401: only local results"
 is "$(ctxd_admin upstream test >"$T/test.out" 2>&1; echo $?)" 1 "upstream test: fails on 401"
 like "$(cat "$T/test.out")" "HTTP 401 \(check upstream.api_key\)" "upstream test: names the 401"
+http POST "$BASE/api/upstream/test" -H "Authorization: Bearer $ADMIN" >/dev/null
+is "$(http_body | jq -r '[.ok, .configured] | @tsv')" "false	true" \
+    "POST /api/upstream/test: a 401 is ok false"
 # The caller's own key is never forwarded: an admin key of the upstream sent by the caller
 # does not open it.
 is "$(ctx -H "Authorization: Bearer $UPADMIN")" 401 "the caller's key is not forwarded"
