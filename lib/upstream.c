@@ -211,6 +211,16 @@ upstream_kind(json_object *r, const char **type, double *trust)
 	    json_object_is_type(v, json_type_double)) ? json_object_get_double(v) : -1;
 }
 
+/* Is libid the library id, or one of its versions (id/VERSION, id@VERSION)? */
+static int
+upstream_same_library(const char *id, const char *libid)
+{
+	size_t	 n = strlen(id);
+
+	return strncmp(id, libid, n) == 0 && (libid[n] == '\0' || libid[n] == '/' ||
+	    libid[n] == '@');
+}
+
 /*
  * The policies' decision about libid, with the source type and trust score that the
  * upstream's library search reports for it (one search by its last path segment; not
@@ -223,15 +233,19 @@ upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char
 	struct fetch_req req;
 	struct buf	 path;
 	json_object	*answer = NULL, *arr, *r, *v;
-	const char	*type = NULL, *name = strrchr(libid, '/');
-	char		*en = NULL, err[400];
+	const char	*type = NULL, *name;
+	char		*en = NULL, err[400], repo[256];
 	double		 trust = -1;
 	size_t		 i;
 	int		 rc = -1;
 
 	buf_init(&path);
 	fetch_req_init(&req);
-	if ((en = fetch_escape(name != NULL ? name + 1 : libid)) == NULL ||
+	/* The repository segment of /owner/repo[/version] names it in a search. */
+	name = strchr(libid + 1, '/');
+	snprintf(repo, sizeof(repo), "%.*s", (int)strcspn(name != NULL ? name + 1 : libid,
+	    "/"), name != NULL ? name + 1 : libid);
+	if ((en = fetch_escape(repo)) == NULL ||
 	    buf_printf(&path, "/v2/libs/search?libraryName=%s", en) == -1)
 		goto out;
 	if (upstream_get(u, path.p, &req, err, sizeof(err)) == 0 && req.status == 200 &&
@@ -241,7 +255,7 @@ upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char
 		for (i = 0; i < json_object_array_length(arr); i++) {
 			r = json_object_array_get_idx(arr, i);
 			if (json_object_object_get_ex(r, "id", &v) &&
-			    strcmp(json_object_get_string(v), libid) == 0) {
+			    upstream_same_library(json_object_get_string(v), libid)) {
 				upstream_kind(r, &type, &trust);
 				break;
 			}
@@ -511,7 +525,9 @@ upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char
 		goto out;
 	}
 	upstream_error_text(&req, err, sizeof(err));
-	status = req.status >= 400 && req.status <= 599 ? (int)req.status : 502;
+	/* 202 (first indexing there) and 4xx are passed on; anything else is 502. */
+	status = req.status == 202 || (req.status >= 400 && req.status <= 499) ?
+	    (int)req.status : 502;
 	if (buf_adds(out, err) == -1)
 		status = -1;
 out:

@@ -112,6 +112,8 @@ set_policy policy.git false
 is "$(ids requests)" "" "policy.git off: the upstream's git library left out"
 is "$(ctx)" 403 "policy.git off: context 403"
 like "$(http_body | jq -r .error)" "blocked by policy.*git" "policy.git off: names the rule"
+is "$(http GET "$BASE/api/v2/context?libraryId=/corpora/requests/v2.0&query=x")" 403 \
+    "policy.git off: a version of the library is a git library too"
 is "$(ids axum)" "/corpora/axum local" "policy.git off: a local git library unaffected"
 set_policy policy.git true
 set_policy policy.block "/corpora/req*"
