@@ -207,4 +207,30 @@ is "$(http_body | jq -r '[.results[].id] | join(",")')" /corpora/axum \
 Q="How do I use a session?"
 is "$(ctx)" 504 "upstream hangs: context 504 after upstream.timeout_s"
 ok "$([ $((SECONDS - start)) -le 10 ]; echo $?)" "upstream hangs: answered within the timeouts"
+
+# ---------------------------------------------------------------- an upstream that is hostile
+# Too big an answer, text that is not UTF-8, a header meant to be injected into ours.
+BIGPORT=$(pick_port)
+_spawn "$T/log/big.log" node -e '
+const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
+require("http").createServer((req, res) => {
+	if (req.url.includes("big")) { res.writeHead(200, { "Content-Type": "text/plain" }); res.end(big); }
+	else if (req.url.includes("latin")) { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1" }); res.end(Buffer.from([0x63, 0xe9, 0x0a])); }
+	else if (req.url.includes("libs/search")) { res.writeHead(200, { "Content-Type": "application/json" }); res.end("{\"results\": []}"); }
+	else { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1", "Set-Cookie": "a=b" }); res.end("### fine\n"); }
+}).listen(+process.argv[1], "127.0.0.1")' "$BIGPORT"
+for ((i = 0; i < 50; i++)); do
+	[ -n "$(ss -ltnH "sport = :$BIGPORT" 2>/dev/null)" ] && break
+	sleep 0.1
+done
+ctxd_admin settings set upstream.url "http://127.0.0.1:$BIGPORT/api" >/dev/null
+ctxd_admin settings set upstream.timeout_s 10 >/dev/null
+Q="big"
+is "$(ctx)" 502 "hostile upstream: an answer over 4 MiB refused"
+Q="latin"
+is "$(ctx)" 502 "hostile upstream: text that is not UTF-8 refused"
+like "$(http_body | jq -r .error)" "not valid UTF-8" "hostile upstream: says why"
+Q="fine"
+is "$(ctx)" 200 "hostile upstream: a good answer passed on"
+is "$(http_header X-Evil)$(http_header Set-Cookie)" "" "hostile upstream: none of its headers copied"
 done_testing
