@@ -9,39 +9,8 @@
 require_cmd jq nginx fcgiwrap cc
 
 ctxd_setup
-# A clock that the test can move: time() of every process started below is ahead by the
-# seconds in $T/clock-offset when that file exists (the license expires while running).
-cat >"$T/clock.c" <<'C'
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-time_t
-time(time_t *t)
-{
-	static time_t (*real)(time_t *);
-	const char *p = getenv("CTXD_TEST_CLOCK");
-	long off = 0;
-	FILE *f;
-	time_t now;
-
-	if (real == NULL)
-		real = (time_t (*)(time_t *))dlsym(RTLD_NEXT, "time");
-	if (p != NULL && (f = fopen(p, "r")) != NULL) {
-		if (fscanf(f, "%ld", &off) != 1)
-			off = 0;
-		fclose(f);
-	}
-	now = real(NULL) + off;
-	if (t != NULL)
-		*t = now;
-	return now;
-}
-C
-cc -shared -fPIC -o "$T/clock.so" "$T/clock.c" -ldl || bail_out "cannot build the clock shim"
-export CTXD_TEST_CLOCK=$T/clock-offset
-LD_PRELOAD=$T/clock.so ctxd_start
+ctxd_clock_shim
+LD_PRELOAD=$CTXD_CLOCK_SO ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 MEMBER=$(ctxd_admin key create reader)
 A="Authorization: Bearer $ADMIN"
@@ -134,13 +103,13 @@ is "$(api GET /api/policies/audit -H "$A" && http_body | jq -r '.entries[0].acto
     "the audit names the signed-in admin"
 
 # --- the license expires while the server runs ----------------------------------------------
-echo $((40 * 86400)) >"$T/clock-offset"
+echo $((40 * 86400)) >"$CTXD_TEST_CLOCK"
 is "$(api GET /api/policies -H "$A")" 403 "expired license: reading the policies is refused"
 like "$(err)" "public documentation is off: the license is expired" "expired license: the error says why"
 is "$(api PUT /api/policies -H "$A" -H "$J" --data '{"git": true}')" 403 "expired license: no change"
 is "$(api POST /api/policies/try -H "$A" -H "$J" --data '{"libraryId": "/a/b"}')" 403 "expired license: no try"
 is "$(api GET /api/policies/audit -H "$A")" 200 "the audit trail stays readable"
-rm -f "$T/clock-offset"
+rm -f "$CTXD_TEST_CLOCK"
 is "$(api GET /api/policies -H "$A")" 200 "a valid license again: the policies are readable"
 
 done_testing

@@ -164,13 +164,13 @@ unlike "$(ctxd_admin settings get upstream.api_key 2>&1)" "$UPADMIN" "the key is
 # The license (minted for a year) expires while the server runs: a clock moved ahead.
 ctxd_clock_shim
 ctxd_stop
-LD_PRELOAD=$T/clock.so ctxd_start
-echo $((400 * 86400)) >"$T/clock-offset"
+LD_PRELOAD=$CTXD_CLOCK_SO ctxd_start
+echo $((400 * 86400)) >"$CTXD_TEST_CLOCK"
 is "$(ids requests)" "" "expired license: no upstream library in the search"
 is "$(ids axum)" "/corpora/axum local" "expired license: local libraries still answered"
 is "$(ctx)" 403 "expired license: context 403"
 like "$(http_body | jq -r .error)" "license is expired" "expired license: says so"
-rm -f "$T/clock-offset"
+rm -f "$CTXD_TEST_CLOCK"
 is "$(ctx)" 200 "valid license again: answered"
 
 # ---------------------------------------------------------------- the upstream down

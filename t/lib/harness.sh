@@ -709,6 +709,46 @@ ctxd_admin_session() {
 	export ADMIN_PASSWORD ADMIN_JAR ADMIN_CSRF
 }
 
+# ctxd_clock_shim: build $T/clock.so, a preload library whose time() is ahead of the real
+# clock by the seconds written in the file $CTXD_TEST_CLOCK (exported; absent: no offset),
+# and export CTXD_CLOCK_SO. Start the server with LD_PRELOAD=$CTXD_CLOCK_SO ctxd_start to
+# move its clock later (a license that expires while the server runs).
+ctxd_clock_shim() {
+	require_cmd cc
+	cat >"$T/clock.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+time_t
+time(time_t *t)
+{
+	static time_t (*real)(time_t *);
+	const char *p = getenv("CTXD_TEST_CLOCK");
+	long off = 0;
+	FILE *f;
+	time_t now;
+
+	if (real == NULL)
+		real = (time_t (*)(time_t *))dlsym(RTLD_NEXT, "time");
+	if (p != NULL && (f = fopen(p, "r")) != NULL) {
+		if (fscanf(f, "%ld", &off) != 1)
+			off = 0;
+		fclose(f);
+	}
+	now = real(NULL) + off;
+	if (t != NULL)
+		*t = now;
+	return now;
+}
+C
+	cc -shared -fPIC -o "$T/clock.so" "$T/clock.c" -ldl || bail_out "cannot build the clock shim"
+	CTXD_CLOCK_SO=$T/clock.so
+	CTXD_TEST_CLOCK=$T/clock-offset
+	export CTXD_CLOCK_SO CTXD_TEST_CLOCK
+}
+
 # ------------------------------------------------------------------------------ web UI
 
 # ui_install: install the browser driver (playwright-core, pinned in t/e2e/ui/package-lock.json)
@@ -780,41 +820,4 @@ ctxd_second_stop() {
 		_stop_group "$pid" TERM
 	done
 	SECOND_PIDS=()
-}
-
-# ctxd_clock_shim: build $T/clock.so, an LD_PRELOAD shim whose time() is ahead by the seconds
-# in $T/clock-offset when that file exists, and export CTXD_TEST_CLOCK (processes started
-# with LD_PRELOAD=$T/clock.so then see a clock the test moves: a license that expires while
-# the server runs).
-ctxd_clock_shim() {
-	cat >"$T/clock.c" <<'C'
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-time_t
-time(time_t *t)
-{
-	static time_t (*real)(time_t *);
-	const char *p = getenv("CTXD_TEST_CLOCK");
-	long off = 0;
-	FILE *f;
-	time_t now;
-
-	if (real == NULL)
-		real = (time_t (*)(time_t *))dlsym(RTLD_NEXT, "time");
-	if (p != NULL && (f = fopen(p, "r")) != NULL) {
-		if (fscanf(f, "%ld", &off) != 1)
-			off = 0;
-		fclose(f);
-	}
-	now = real(NULL) + off;
-	if (t != NULL)
-		*t = now;
-	return now;
-}
-C
-	cc -shared -fPIC -o "$T/clock.so" "$T/clock.c" -ldl || bail_out "cannot build the clock shim"
-	export CTXD_TEST_CLOCK=$T/clock-offset
 }

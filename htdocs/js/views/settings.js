@@ -1,11 +1,12 @@
 // Settings (#/settings?tab=NAME, admins): AI provider, embeddings, git tokens,
-// integrations, GitOps (../gitops.js), permissions, users, your account, and the setup
+// integrations, GitOps (../gitops.js), policies (../policies.js), permissions, users, your account, and the setup
 // wizard again.
 import { el, clear, field, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
 import { settingsForm, providerTest } from "../settingsform.js";
 import { passwordForm } from "./password.js";
 import { gitopsTab } from "../gitops.js";
+import { policiesTab } from "../policies.js";
 
 export const title = "Settings";
 
@@ -16,6 +17,7 @@ const TABS = [
 	["integrations", "Integrations"],
 	["gitops", "GitOps"],
 	["upstream", "Upstream"],
+	["policies", "Policies"],
 	["permissions", "Permissions"],
 	["users", "Users"],
 	["advanced", "Advanced"],
@@ -84,6 +86,8 @@ export async function render(root, params, ctx) {
 		await permissions(body);
 	else if (tab === "gitops")
 		await gitopsTab(body);
+	else if (tab === "policies")
+		await policiesTab(body);
 	else if (tab === "users")
 		await users(body, ctx);
 	else
