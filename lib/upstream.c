@@ -30,6 +30,9 @@ struct upstream {
 	long	 cache_ttl;	/* seconds (0: no cache) */
 	long	 cache_max;	/* bytes */
 	char	*cache_dir;	/* DATADIR/upstream-cache */
+	int	 down;		/* a request of this call found it unreachable or 5xx */
+	int	 down_timeout;	/* ... by its timeout */
+	char	 down_err[400];	/* ... and why */
 	char	 auth[600];
 };
 
@@ -248,7 +251,14 @@ upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char
 	if ((en = fetch_escape(repo)) == NULL ||
 	    buf_printf(&path, "/v2/libs/search?libraryName=%s", en) == -1)
 		goto out;
-	if (upstream_get(u, path.p, &req, err, sizeof(err)) == 0 && req.status == 200 &&
+	if (upstream_get(u, path.p, &req, err, sizeof(err)) == -1 || req.status >= 500) {
+		/* Down: upstream_context serves from its cache without asking again. */
+		u->down = 1;
+		u->down_timeout = req.result == FETCH_ETIMEOUT;
+		if (req.result == FETCH_OK)
+			snprintf(err, sizeof(err), "HTTP %ld", req.status);
+		snprintf(u->down_err, sizeof(u->down_err), "%s", err);
+	} else if (req.status == 200 &&
 	    (answer = json_tokener_parse(req.answer.p)) != NULL &&
 	    json_object_object_get_ex(answer, "results", &arr) &&
 	    json_object_is_type(arr, json_type_array))
@@ -497,9 +507,11 @@ upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char
 		status = 200;
 		goto out;
 	}
-	if (upstream_get(&u, path.p, &req, err, sizeof(err)) == -1 ||
+	if (u.down || upstream_get(&u, path.p, &req, err, sizeof(err)) == -1 ||
 	    req.status >= 500) {
-		if (req.status >= 500)
+		if (u.down)
+			snprintf(err, sizeof(err), "%s", u.down_err);
+		else if (req.status >= 500)
 			snprintf(err, sizeof(err), "HTTP %ld", req.status);
 		upstream_log_failure(__func__, err);
 		/* Down: a cached answer of any age. */
@@ -507,7 +519,8 @@ upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char
 			status = 200;
 			goto out;
 		}
-		status = req.result == FETCH_ETIMEOUT ? 504 : 502;
+		status = req.result == FETCH_ETIMEOUT || (u.down && u.down_timeout) ? 504 :
+		    502;
 		if (buf_printf(out, "library %s is answered by the upstream, which could "
 		    "not be reached: %s", libid, err) == -1)
 			status = -1;
