@@ -69,6 +69,28 @@ ok "$(http_body | jq -e 'type == "array" or type == "object"' >/dev/null; echo $
 is "$(http GET "$BASE/api/v2/context?libraryId=/nobody/nothing&query=x")" 404 \
     "a library known nowhere: 404"
 
+# ---------------------------------------------------------------- valgrind
+# ctxd-query in CGI mode under valgrind (as t0140): the merge, the proxied context (a cache
+# miss, then a hit), a denied and an unknown library.
+vgq() {
+	env REQUEST_METHOD=GET DOCUMENT_URI="$1" QUERY_STRING="$2" CTXD_SECCOMP=off \
+	    valgrind -q --error-exitcode=99 --leak-check=full \
+	    --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	    --log-file="$T/log/vg.%p" "$top_builddir/ctxd-query" >"$T/cgi.out" 2>"$T/cgi.err"
+	is "$?" 0 "valgrind: $1?$2: clean" || diag "$(cat "$T"/log/vg.* 2>/dev/null | head -40)"
+	rm -f "$T"/log/vg.*
+}
+if command -v valgrind >/dev/null && ! ldd "$top_builddir/ctxd-query" | grep -q libasan; then
+	vgq /api/v2/libs/search libraryName=requests
+	like "$(cat "$T/cgi.out")" '"origin":"upstream"' "valgrind: the upstream's library found"
+	vgq /api/v2/context "libraryId=/corpora/requests&query=valgrind+miss&tokens=2000"
+	like "$(head -1 "$T/cgi.out")" '^Status: 200' "valgrind: proxied context 200"
+	vgq /api/v2/context "libraryId=/corpora/requests&query=valgrind+miss&tokens=2000"
+	vgq /api/v2/context "libraryId=/nobody/nothing&query=x&type=json"
+else
+	skip "valgrind missing or an ASan build" 6
+fi
+
 # ---------------------------------------------------------------- MCP tools
 mcp() {
 	curl -s "$BASE/mcp" -H 'Content-Type: application/json' \
