@@ -241,7 +241,7 @@ const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
 require("http").createServer((req, res) => {
 	if (req.url.includes("big")) { res.writeHead(200, { "Content-Type": "text/plain" }); res.end(big); }
 	else if (req.url.includes("latin")) { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1" }); res.end(Buffer.from([0x63, 0xe9, 0x0a])); }
-	else if (req.url.includes("libs/search")) { res.writeHead(200, { "Content-Type": "application/json" }); res.end("{\"results\": []}"); }
+	else if (req.url.includes("libs/search")) { res.writeHead(200, { "Content-Type": "application/json" }); res.end(JSON.stringify({ results: ["git", "website", "llmstxt", "openapi", "wiki", "other"].map((t, i) => ({ id: "/t/" + t, title: t, type: t, trustScore: i })) })); }
 	else { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1", "Set-Cookie": "a=b" }); res.end("### fine\n"); }
 }).listen(+process.argv[1], "127.0.0.1")' "$BIGPORT"
 for ((i = 0; i < 50; i++)); do
@@ -258,4 +258,22 @@ like "$(http_body | jq -r .error)" "not valid UTF-8" "hostile upstream: says why
 Q="fine"
 is "$(ctx)" 200 "hostile upstream: a good answer passed on"
 is "$(http_header X-Evil)$(http_header Set-Cookie)" "" "hostile upstream: none of its headers copied"
+
+# ---------------------------------------------------------------- each source type switch
+# This upstream reports one library per source type (trust scores 0 to 5).
+all="/t/git,/t/website,/t/llmstxt,/t/openapi,/t/wiki,/t/other"
+tids() { search t >/dev/null; http_body | jq -r '[.results[] | select(.origin == "upstream") | .id] | join(",")'; }
+is "$(tids)" "$all" "source types: every library shown with all switches on"
+for sw in git website llmstxt openapi; do
+	set_policy "policy.$sw" false
+	is "$(tids)" "$(echo "$all" | sed "s|/t/$sw,||")" "policy.$sw off: its libraries left out"
+	set_policy "policy.$sw" true
+done
+set_policy policy.other false
+is "$(tids)" /t/git,/t/website,/t/llmstxt,/t/openapi \
+    "policy.other off: the types not known here (wiki, other) left out"
+set_policy policy.other true
+set_policy policy.min_trust 3
+is "$(tids)" /t/openapi,/t/wiki,/t/other "min trust 3: the libraries below it left out"
+ctxd_admin settings unset policy.min_trust >/dev/null
 done_testing
