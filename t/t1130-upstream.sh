@@ -137,6 +137,13 @@ like "$(http_body | jq -r .error)" "blocked by policy.*git" "policy.git off: nam
 is "$(http GET "$BASE/api/v2/context?libraryId=/corpora/requests/v2.0&query=x")" 403 \
     "policy.git off: a version of the library is a git library too"
 is "$(ids axum)" "/corpora/axum local" "policy.git off: a local git library unaffected"
+curl -s "$BASE/mcp" -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' --data-binary \
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"query-docs","arguments":{"libraryId":"/corpora/requests","query":"timeouts"}}}' \
+    >"$T/mcp-denied.json"
+is "$(jq -r '.result.isError' "$T/mcp-denied.json")" true "policy.git off: MCP query-docs is a tool error"
+like "$(jq -r '.result.content[0].text' "$T/mcp-denied.json")" "blocked by policy" \
+    "policy.git off: MCP query-docs names the rule"
 set_policy policy.git true
 set_policy policy.block "/corpora/req*"
 is "$(ids requests)" "" "block list: the library left out"
