@@ -221,12 +221,18 @@ is "$(grep -c "further upstream failures" "$T/log/query.log" || true)" "$n" \
     "upstream down: logged once, not once per request"
 
 # ---------------------------------------------------------------- an upstream that hangs
+# listening PORT: wait (10 s at most) until a stand-in listens on PORT.
+listening() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
+		sleep 0.1
+	done
+	bail_out "nothing listens on port $1"
+}
 HANGPORT=$(pick_port)
 _spawn "$T/log/hang.log" node -e 'require("net").createServer(() => {}).listen(+process.argv[1], "127.0.0.1")' "$HANGPORT"
-for ((i = 0; i < 50; i++)); do
-	[ -n "$(ss -ltnH "sport = :$HANGPORT" 2>/dev/null)" ] && break
-	sleep 0.1
-done
+listening "$HANGPORT"
 ctxd_admin settings set upstream.url "http://127.0.0.1:$HANGPORT/api" >/dev/null
 ctxd_admin settings set upstream.timeout_s 1 >/dev/null
 start=$SECONDS
@@ -236,7 +242,7 @@ is "$(http_body | jq -r '[.results[].id] | join(",")')" /corpora/axum \
 ok "$([ $((SECONDS - start)) -le 3 ]; echo $?)" "upstream hangs: search answered after one timeout"
 Q="How do I use a session?"
 start=$SECONDS
-is "$(ctx)" 504 "upstream hangs: context 504 after upstream.timeout_s"
+is "$(ctx)" 504 "upstream hangs: context 504 after upstream.timeout_s" || diag "$(http_body)"
 ok "$([ $((SECONDS - start)) -le 3 ]; echo $?)" \
     "upstream hangs: context answered after one timeout, not one per request made"
 
@@ -246,15 +252,13 @@ BIGPORT=$(pick_port)
 _spawn "$T/log/big.log" node -e '
 const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
 require("http").createServer((req, res) => {
+	if (req.url.includes("half")) { res.writeHead(200, { "Content-Type": "text/plain" }); res.end(big.subarray(0, 600 * 1024)); return; }
 	if (req.url.includes("big")) { res.writeHead(200, { "Content-Type": "text/plain" }); res.end(big); }
 	else if (req.url.includes("latin")) { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1" }); res.end(Buffer.from([0x63, 0xe9, 0x0a])); }
 	else if (req.url.includes("libs/search")) { res.writeHead(200, { "Content-Type": "application/json" }); res.end(JSON.stringify({ results: ["git", "website", "llmstxt", "openapi", "wiki", "other"].map((t, i) => ({ id: "/t/" + t, title: t, type: t, trustScore: i })) })); }
 	else { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1", "Set-Cookie": "a=b" }); res.end("### fine\n"); }
 }).listen(+process.argv[1], "127.0.0.1")' "$BIGPORT"
-for ((i = 0; i < 50; i++)); do
-	[ -n "$(ss -ltnH "sport = :$BIGPORT" 2>/dev/null)" ] && break
-	sleep 0.1
-done
+listening "$BIGPORT"
 ctxd_admin settings set upstream.url "http://127.0.0.1:$BIGPORT/api" >/dev/null
 ctxd_admin settings set upstream.timeout_s 10 >/dev/null
 Q="big"
@@ -265,6 +269,18 @@ like "$(http_body | jq -r .error)" "not valid UTF-8" "hostile upstream: says why
 Q="fine"
 is "$(ctx)" 200 "hostile upstream: a good answer passed on"
 is "$(http_header X-Evil)$(http_header Set-Cookie)" "" "hostile upstream: none of its headers copied"
+
+# The cache stays under upstream.cache_mb: the oldest answer goes.
+ctxd_admin settings set upstream.cache_mb 1 >/dev/null
+rm -rf "$DATA_DIR/upstream-cache"
+Q="half one"
+is "$(ctx)" 200 "cache cap: a 600 KB answer"
+first=$(ls "$DATA_DIR/upstream-cache")
+sleep 1
+Q="half two"
+is "$(ctx)" 200 "cache cap: another one"
+is "$(find "$DATA_DIR/upstream-cache" -type f | wc -l)" 1 "cache cap: 1 MB holds one of them"
+ok "$([ ! -e "$DATA_DIR/upstream-cache/$first" ]; echo $?)" "cache cap: the older one went"
 
 # ---------------------------------------------------------------- each source type switch
 # This upstream reports one library per source type (trust scores 0 to 5).
