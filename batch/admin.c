@@ -20,6 +20,7 @@
 #include "policy.h"
 #include "backup.h"
 #include "provider.h"
+#include "upstream.h"
 
 static char	*admin_read_stdin_line(void);
 
@@ -42,6 +43,7 @@ static const struct {
 	{ "settings", "ctxd-admin settings list | get NAME | set NAME [--] VALUE|- | "
 	    "unset NAME\n" },
 	{ "provider", "ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n" },
+	{ "upstream", "ctxd-admin upstream test\n" },
 	{ "backup", "ctxd-admin backup [--with-secret] [--] FILE\n" },
 	{ "restore", "ctxd-admin restore [--] FILE\n" },
 	{ "doctor", "ctxd-admin doctor\n" },
@@ -773,6 +775,26 @@ admin_cmd_provider(int argc, char **argv)
 	return rc;
 }
 
+/* ctxd-admin upstream test: one real library search at upstream.url, the outcome in words. */
+static int
+admin_cmd_upstream(int argc, char **argv)
+{
+	sqlite3	*db;
+	char	 msg[512];
+	int	 rc;
+
+	if (argc != 1 || strcmp(argv[0], "test") != 0) {
+		admin_usage_of(stderr, "upstream");
+		return 2;
+	}
+	if (admin_open_db(&db) == -1)
+		return 1;
+	rc = upstream_test(db, util_data_dir(), msg, sizeof(msg));
+	fprintf(rc == 0 ? stdout : stderr, "%s%s\n", rc == 0 ? "" : "ctxd-admin: ", msg);
+	db_close(db);
+	return rc == 0 ? 0 : 1;
+}
+
 /* ctxd-admin backup [--with-secret] FILE: an online copy of the database (lib/backup.c). */
 static int
 admin_cmd_backup(int argc, char **argv)
@@ -873,6 +895,8 @@ main(int argc, char *argv[])
 		return admin_cmd_settings(argc - 2, argv + 2);
 	if (strcmp(argv[1], "provider") == 0)
 		return admin_cmd_provider(argc - 2, argv + 2);
+	if (strcmp(argv[1], "upstream") == 0)
+		return admin_cmd_upstream(argc - 2, argv + 2);
 	if (strcmp(argv[1], "backup") == 0)
 		return admin_cmd_backup(argc - 2, argv + 2);
 	if (strcmp(argv[1], "restore") == 0)

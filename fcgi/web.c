@@ -76,6 +76,8 @@ static const struct http_route web_routes[] = {
 	    admin_setup_skip },
 	{ "POST", "/api/providers/test", ADMIN, "testing an AI provider",
 	    admin_providers_test },
+	{ "POST", "/api/upstream/test", ADMIN, "testing the upstream",
+	    admin_upstream_test },
 
 	/* ctxd-web(8), ADMIN API: libraries */
 	{ "GET", "/api/libraries", ADMIN, "listing the libraries", admin_libraries_list },

@@ -98,6 +98,8 @@ void	 admin_gitops_status(struct http_req *, void *);	/* GET /api/gitops/status 
 void	 admin_gitops_config(struct http_req *, void *);	/* PUT /api/gitops/config */
 void	 admin_gitops_reconcile(struct http_req *, void *);	/* POST /api/gitops/reconcile */
 
+void	 admin_upstream_test(struct http_req *, void *);	/* POST /api/upstream/test */
+
 /* ------------------------------------------------------------------ admin_policy.c */
 
 void	 admin_policy_get(struct http_req *, void *);		/* GET /api/policies */

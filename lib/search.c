@@ -13,6 +13,7 @@
 #include "inject.h"
 #include "provider.h"
 #include "search.h"
+#include "upstream.h"
 #include "vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
@@ -117,7 +118,7 @@ static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
     "state, total_tokens, total_snippets, host, (SELECT json_group_array(branch) FROM "
     "(SELECT v.branch FROM libraries v WHERE v.version_of = libraries.id AND "
-    "v.state <> 'delete' ORDER BY v.branch)) FROM libraries "
+    "v.state <> 'delete' ORDER BY v.branch)), source_type FROM libraries "
     "WHERE state <> 'delete' AND version_of IS NULL";
 
 /* The versions of a library that have an index (issue 16), for the 404 of another one. */
@@ -1118,6 +1119,9 @@ search_libraries(struct search *s, const char *name, const char *query, struct b
 		json_object_object_add(o, "versions", versions);
 		json_object_object_add(o, "source", json_object_new_string(
 		    "Local (Private)"));
+		json_object_object_add(o, "origin", json_object_new_string("local"));
+		json_object_object_add(o, "type", json_object_new_string(
+		    (const char *)sqlite3_column_text(s->libs, 10)));
 		hits[nhits].o = o;
 		hits[nhits].score = score;
 		hits[nhits].snippets = sqlite3_column_int64(s->libs, 7);
@@ -1140,6 +1144,9 @@ search_libraries(struct search *s, const char *name, const char *query, struct b
 			json_object_put(hits[i].o);
 		hits[i].o = NULL;
 	}
+	/* Then the upstream's, a local library with the same id winning (upstream.h). */
+	if (upstream_libs(s->db, util_data_dir(), name, query, arr) == -1)
+		goto out;
 	json_object_object_add(root, "searchFilterApplied", json_object_new_boolean(0));
 	if (buf_adds(out, json_object_to_json_string_ext(root,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) == -1)
@@ -1163,7 +1170,7 @@ search_answer(struct search *s, const char *libid, const char *query, const char
     long budget, int fast, int json, struct buf *out)
 {
 	/* Room for an id of SEARCH_TEXT_MAX characters of 4 bytes each. */
-	char		 id[4 * SEARCH_TEXT_MAX + 1] = "", base[sizeof(id)];
+	char		 id[4 * SEARCH_TEXT_MAX + 1] = "", base[sizeof(id)], tokens[24];
 	struct search_lib lib;
 	enum search_lib_status st;
 	int		 versioned;
@@ -1204,6 +1211,11 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	}
 	switch (st) {
 	case SEARCH_LIB_NOT_FOUND:
+		/* Not here: the upstream's, when one is set and the policies allow it. */
+		snprintf(tokens, sizeof(tokens), "%ld", budget);
+		if ((status = upstream_context(s->db, util_data_dir(), id, query, tokens,
+		    json, out)) != 404 || out->len > 0)
+			goto out;
 		status = 404;
 		if (buf_printf(out, "library %s does not exist: add it with POST "
 		    "/api/parse or find its id with /api/v2/libs/search", id) == -1)

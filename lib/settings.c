@@ -156,6 +156,21 @@ static const struct setting_def settings_defs[] = {
 	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
 	  "out of answers, mark answers them after a warning line, off ignores the flags",
 	  "hold|mark|off" },
+	/* Upstream of public libraries (lib/upstream.h). */
+	{ "upstream.url", SET_URL, "", 0, 0,
+	  "API base of a Context7-compatible upstream answering for libraries not held "
+	  "here (e.g. https://HOST/api; empty: none, nothing leaves the instance)", NULL },
+	{ "upstream.api_key", SET_SECRET, NULL, 0, 0,
+	  "API key sent as a Bearer token to upstream.url only (optional)", NULL },
+	{ "upstream.timeout_s", SET_NUMBER, "10", 1, 120,
+	  "seconds one upstream request may take", NULL },
+	{ "upstream.cache_ttl_s", SET_NUMBER, "3600", 0, 2592000,
+	  "seconds an upstream context answer is served from the cache (DATA_DIR/"
+	  "upstream-cache) without asking the upstream; at any age when it is down; "
+	  "0: no cache", NULL },
+	{ "upstream.cache_mb", SET_NUMBER, "64", 1, 65536,
+	  "largest size (MB) of the upstream answer cache; the oldest answers go first",
+	  NULL },
 	/* GitOps (lib/gitops.h, ctxd-manifest(5)). */
 	{ "gitops.enabled", SET_BOOL, "false", 0, 0,
 	  "GitOps sync at start, on the schedule and on push (off: Sync now and the "

@@ -107,6 +107,7 @@ matrix() {
 	row POST /api/setup/git-tokens "$SETTINGS_BODY" 401 403 200 401 403 200 403 403
 	row POST /api/setup/embedding/skip "" 401 403 200 401 403 200 403 403
 	row POST /api/providers/test '{"kind": "llm"}' 401 403 200 401 403 200 403 403
+	row POST /api/upstream/test '{}' 401 403 200 401 403 200 403 403
 	row GET /api/libraries "" 401 403 200 401 200 200 403 403
 	row GET /api/libraries/a/b "" 401 403 200 401 200 200 403 403
 	row GET /api/libraries/a/b/flagged "" 401 200 200 401 200 200 200 403

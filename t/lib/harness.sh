@@ -787,3 +787,37 @@ ui_run() {
 	done <"$T/log/$script.out"
 	ok "$rc" "$script ran to its end (exit $rc)" || _show_log "$T/log/$script.err"
 }
+
+# ------------------------------------------------------------------------- second instance
+
+# ctxd_second_start NAME: a second, independent ctxd instance (its own data folder
+# $T/NAME/data with its own license and settings, its own responders and nginx on another
+# free port), for the tests where one instance is the other's upstream. Call it after
+# ctxd_setup and before ctxd_start of the test's own instance, whose variables (T, DATA_DIR,
+# LICENSE_KEY, PORT, BASE) it leaves as they were. Exports SECOND_BASE, SECOND_DATA_DIR
+# and SECOND_PIDS (its nginx and responders: ctxd_second_stop stops them).
+ctxd_second_start() {
+	local name=$1 t=$T data=$DATA_DIR lic=$LICENSE_KEY
+	[ -n "$T" ] || bail_out "ctxd_setup first"
+	[ -z "${_nginx_pid:-}" ] || bail_out "ctxd_second_start before ctxd_start"
+	T=$t/$name
+	unset DATA_DIR
+	ctxd_setup
+	ctxd_start
+	SECOND_BASE=$BASE SECOND_DATA_DIR=$DATA_DIR
+	SECOND_PIDS=("$_nginx_pid" "${_responder_pids[@]}")
+	export SECOND_BASE SECOND_DATA_DIR
+	_nginx_pid="" _responder_pids=()
+	T=$t DATA_DIR=$data LICENSE_KEY=$lic
+	unset PORT BASE
+	export T DATA_DIR LICENSE_KEY
+}
+
+# ctxd_second_stop: stop the second instance (its data stays).
+ctxd_second_stop() {
+	local pid
+	for pid in "${SECOND_PIDS[@]}"; do
+		_stop_group "$pid" TERM
+	done
+	SECOND_PIDS=()
+}
