@@ -17,8 +17,10 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "policy.h"
 #include "backup.h"
 #include "provider.h"
+#include "upstream.h"
 
 static char	*admin_read_stdin_line(void);
 
@@ -41,6 +43,7 @@ static const struct {
 	{ "settings", "ctxd-admin settings list | get NAME | set NAME [--] VALUE|- | "
 	    "unset NAME\n" },
 	{ "provider", "ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n" },
+	{ "upstream", "ctxd-admin upstream test\n" },
 	{ "backup", "ctxd-admin backup [--with-secret] [--] FILE\n" },
 	{ "restore", "ctxd-admin restore [--] FILE\n" },
 	{ "doctor", "ctxd-admin doctor\n" },
@@ -629,6 +632,52 @@ admin_read_stdin_line(void)
 	return line;
 }
 
+/*
+ * ctxd-admin settings set|unset policy.*: changes a policy (value NULL: unset) and records
+ * the change in the audit trail as done by ctxd-admin. 0, or 1 with a message.
+ */
+static int
+admin_settings_policy(sqlite3 *db, const char *dir, const char *value, const char *name)
+{
+	struct policy	 before;
+	char		 err[600], actor[64], *input = NULL;
+	int		 rc = 1;
+
+	if (value != NULL && strcmp(value, "-") == 0) {
+		if ((input = admin_read_stdin_line()) == NULL) {
+			fprintf(stderr, "ctxd-admin: no value on standard input\n");
+			return 1;
+		}
+		value = input;
+	}
+	if (db_begin(db) == -1) {
+		free(input);
+		return 1;
+	}
+	if (policy_load(db, dir, &before) == -1) {
+		db_rollback(db);
+		free(input);
+		return 1;
+	}
+	if (value != NULL ? settings_set(db, dir, name, value, err, sizeof(err)) == -1 :
+	    settings_unset(db, name) == -1) {
+		fprintf(stderr, "ctxd-admin: %s\n", value != NULL ? err : "database error");
+		goto out;
+	}
+	snprintf(actor, sizeof(actor), "ctxd-admin (uid %lu)", (unsigned long)getuid());
+	if (policy_record(db, dir, &before, actor) == -1 || db_commit(db) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot record the change: database error\n");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc != 0)
+		db_rollback(db);
+	policy_release(&before);
+	free(input);
+	return rc;
+}
+
 static int
 admin_cmd_settings(int argc, char **argv)
 {
@@ -665,7 +714,11 @@ admin_cmd_settings(int argc, char **argv)
 	}
 	if (admin_open_db(&db) == -1)
 		return 1;
-	if (strcmp(argv[0], "get") == 0 && argc == 2) {
+	if (strncmp(argv[1], "policy.", 7) == 0 && ((strcmp(argv[0], "set") == 0 &&
+	    argc == 3) || (strcmp(argv[0], "unset") == 0 &&
+	    argc == 2))) {
+		rc = admin_settings_policy(db, dir, argc == 3 ? argv[2] : NULL, argv[1]);
+	} else if (strcmp(argv[0], "get") == 0 && argc == 2) {
 		if (settings_is_secret(argv[1]) == 1) {
 			/* Secrets are write-only. */
 			v = settings_get(db, dir, argv[1]);
@@ -720,6 +773,26 @@ admin_cmd_provider(int argc, char **argv)
 	rc = provider_cli_test(db, util_data_dir(), argc - 1, argv + 1, stdout);
 	db_close(db);
 	return rc;
+}
+
+/* ctxd-admin upstream test: one real library search at upstream.url, the outcome in words. */
+static int
+admin_cmd_upstream(int argc, char **argv)
+{
+	sqlite3	*db;
+	char	 msg[512];
+	int	 rc;
+
+	if (argc != 1 || strcmp(argv[0], "test") != 0) {
+		admin_usage_of(stderr, "upstream");
+		return 2;
+	}
+	if (admin_open_db(&db) == -1)
+		return 1;
+	rc = upstream_test(db, util_data_dir(), msg, sizeof(msg));
+	fprintf(rc == 0 ? stdout : stderr, "%s%s\n", rc == 0 ? "" : "ctxd-admin: ", msg);
+	db_close(db);
+	return rc == 0 ? 0 : 1;
 }
 
 /* ctxd-admin backup [--with-secret] FILE: an online copy of the database (lib/backup.c). */
@@ -822,6 +895,8 @@ main(int argc, char *argv[])
 		return admin_cmd_settings(argc - 2, argv + 2);
 	if (strcmp(argv[1], "provider") == 0)
 		return admin_cmd_provider(argc - 2, argv + 2);
+	if (strcmp(argv[1], "upstream") == 0)
+		return admin_cmd_upstream(argc - 2, argv + 2);
 	if (strcmp(argv[1], "backup") == 0)
 		return admin_cmd_backup(argc - 2, argv + 2);
 	if (strcmp(argv[1], "restore") == 0)

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <json.h>
 
 #include "ctxd.h"
@@ -34,13 +36,29 @@ admin_apply_error(struct http_req *r, enum settings_apply_result rc, const char 
 		http_error(r, 400, "%s", err);
 }
 
+/* 1 for a policy.* setting, which only /api/policies reads and writes (license). */
+static int
+admin_settings_policy(const char *name)
+{
+	return strncmp(name, "policy.", 7) == 0;
+}
+
 static void
 admin_settings_send(struct http_req *r)
 {
 	json_object	*o = json_object_new_object();
+	json_object	*s = settings_json(r->db, util_data_dir(), NULL);
+	char		 name[64];
+	struct json_object_iterator it, end;
 
-	json_object_object_add(o, "settings", settings_json(r->db, util_data_dir(),
-	    NULL));
+	for (it = json_object_iter_begin(s), end = json_object_iter_end(s);
+	    !json_object_iter_equal(&it, &end);) {
+		snprintf(name, sizeof(name), "%s", json_object_iter_peek_name(&it));
+		json_object_iter_next(&it);
+		if (admin_settings_policy(name))
+			json_object_object_del(s, name);
+	}
+	json_object_object_add(o, "settings", s);
 	web_util_send(r, 200, NULL, o);
 }
 
@@ -64,6 +82,14 @@ admin_settings_put(struct http_req *r, void *arg)
 	if (validate_query(r, &web_util_no_params) == -1 ||
 	    (body = validate_body(r, &admin_settings_body)) == NULL)
 		return;
+	json_object_object_foreach(body, k, v) {
+		(void)v;
+		if (admin_settings_policy(k)) {
+			http_error(r, 400, "%.64s is a policy: change it with PUT "
+			    "/api/policies", k);
+			goto out;
+		}
+	}
 	if ((rc = settings_save_json(r->db, util_data_dir(), body, err,
 	    sizeof(err))) != SETTINGS_APPLY_OK) {
 		admin_apply_error(r, rc, err);

@@ -14,6 +14,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "provider.h"
+#include "upstream.h"
 #include "validate.h"
 #include "web.h"
 
@@ -114,4 +115,28 @@ admin_providers_test(struct http_req *r, void *arg)
 out:
 	free(text);
 	json_object_put(body);
+}
+
+/*
+ * POST /api/upstream/test (no body needed): one real library search at the upstream
+ * (upstream_test) and 200 {"ok", "configured", "message"}. A failed call is not an HTTP
+ * error: ok is false and message says why (never the key).
+ */
+void
+admin_upstream_test(struct http_req *r, void *arg)
+{
+	json_object	*o;
+	char		 msg[512];
+	int		 rc, configured;
+
+	(void)arg;
+	if (validate_query(r, &web_util_no_params) == -1)
+		return;
+	configured = upstream_enabled(r->db, util_data_dir());
+	rc = upstream_test(r->db, util_data_dir(), msg, sizeof(msg));
+	o = json_object_new_object();
+	json_object_object_add(o, "ok", json_object_new_boolean(rc == 0));
+	json_object_object_add(o, "configured", json_object_new_boolean(configured));
+	json_object_object_add(o, "message", json_object_new_string(msg));
+	web_util_send(r, 200, NULL, o);
 }

@@ -76,6 +76,8 @@ static const struct http_route web_routes[] = {
 	    admin_setup_skip },
 	{ "POST", "/api/providers/test", ADMIN, "testing an AI provider",
 	    admin_providers_test },
+	{ "POST", "/api/upstream/test", ADMIN, "testing the upstream",
+	    admin_upstream_test },
 
 	/* ctxd-web(8), ADMIN API: libraries */
 	{ "GET", "/api/libraries", ADMIN, "listing the libraries", admin_libraries_list },
@@ -104,6 +106,13 @@ static const struct http_route web_routes[] = {
 	    admin_gitops_config },
 	{ "POST", "/api/gitops/reconcile", ADMIN, "running a GitOps sync",
 	    admin_gitops_reconcile },
+
+	/* ctxd-web(8), ADMIN API: policies (and a valid license) */
+	{ "GET", "/api/policies", ADMIN, "reading the policies", admin_policy_get },
+	{ "PUT", "/api/policies", ADMIN, "changing the policies", admin_policy_put },
+	{ "POST", "/api/policies/try", ADMIN, "trying the policies", admin_policy_try },
+	{ "GET", "/api/policies/audit", ADMIN, "reading the policies' audit trail",
+	    admin_policy_audit },
 
 	/* ctxd-web(8), ADMIN API: the support bundle */
 	{ "GET", "/api/support-bundle", ADMIN_ANON("perm.anonymous_support_bundle"),

@@ -98,4 +98,13 @@ void	 admin_gitops_status(struct http_req *, void *);	/* GET /api/gitops/status 
 void	 admin_gitops_config(struct http_req *, void *);	/* PUT /api/gitops/config */
 void	 admin_gitops_reconcile(struct http_req *, void *);	/* POST /api/gitops/reconcile */
 
+void	 admin_upstream_test(struct http_req *, void *);	/* POST /api/upstream/test */
+
+/* ------------------------------------------------------------------ admin_policy.c */
+
+void	 admin_policy_get(struct http_req *, void *);		/* GET /api/policies */
+void	 admin_policy_put(struct http_req *, void *);		/* PUT /api/policies */
+void	 admin_policy_try(struct http_req *, void *);		/* POST /api/policies/try */
+void	 admin_policy_audit(struct http_req *, void *);	/* GET /api/policies/audit */
+
 #endif

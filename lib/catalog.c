@@ -18,7 +18,11 @@
 	"indexed_commit, indexed_branch, (SELECT max(j.finished_at) FROM jobs j WHERE " \
 	"j.library_id = libraries.id AND j.kind = 'index' AND j.state = 'done'), " \
 	"last_error, total_documents, total_snippets, total_tokens, run_started, " \
-	"run_finished, created_at, updated_at, settings"
+	"run_finished, created_at, updated_at, settings, version_of, " \
+	"(SELECT json_group_array(json_object('version', v.branch, 'id', v.id, 'state', " \
+	"v.state, 'snippets', v.total_snippets, 'lastIndexedCommit', v.indexed_commit)) " \
+	"FROM (SELECT * FROM libraries v WHERE v.version_of = libraries.id ORDER BY " \
+	"v.branch) v)"
 
 #define CATALOG_JOB_COLS \
 	"id, library_id, kind, state, force, attempts, message, created_at, " \
@@ -127,6 +131,10 @@ catalog_lib_row(sqlite3_stmt *st)
 
 	if ((s = (const char *)sqlite3_column_text(st, (int)CATALOG_NLIB)) != NULL)
 		json_object_object_add(o, "settings", json_tokener_parse(s));
+	/* Issue 16: the library a version belongs to, and a library's versions. */
+	json_object_object_add(o, "versionOf", catalog_text(st, (int)CATALOG_NLIB + 1));
+	if ((s = (const char *)sqlite3_column_text(st, (int)CATALOG_NLIB + 2)) != NULL)
+		json_object_object_add(o, "versions", json_tokener_parse(s));
 	return o;
 }
 

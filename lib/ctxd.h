@@ -667,6 +667,8 @@ struct parse_req {
 	unsigned  given;		/* LIBRARY_GIVEN_*: the source fields the body had */
 	char	  id[512];		/* the library id (entry_parse) */
 	char	  host[256];		/* host[:port] of the URL */
+	char	**versions;		/* git: tags or branches indexed besides branch */
+	size_t	  nversions;
 };
 #define LIBRARY_GIVEN_BRANCH		0x01
 #define LIBRARY_GIVEN_FOLDERS		0x02
@@ -675,6 +677,8 @@ struct parse_req {
 #define LIBRARY_GIVEN_INDEX_SOURCE	0x10
 #define LIBRARY_GIVEN_TITLE		0x20
 #define LIBRARY_GIVEN_DESCRIPTION	0x40
+#define LIBRARY_GIVEN_VERSIONS		0x80
+#define LIBRARY_VERSIONS_MAX		20	/* versions of one library */
 
 /*
  * Validates a parse request body against the declared keys and bounds. On failure writes

@@ -29,6 +29,8 @@
 
 #define GITREPO_REMOTE	"origin"
 #define GITREPO_REFSPEC	"+refs/heads/*:refs/remotes/origin/*"
+/* Tags too: a library's versions (issue 16) may name tags. */
+#define GITREPO_TAGSPEC	"+refs/tags/*:refs/tags/*"
 #define GITREPO_MB	(1024 * 1024)
 #define GITREPO_CONNECT_MS	30000	/* connect phase of one address */
 
@@ -554,7 +556,10 @@ gitrepo_set_origin_head(git_repository *repo, const char *b)
 	buf_release(&t);
 }
 
-/* Resolves refs/remotes/origin/<b>, which every sync updates, to a commit; -1 if absent. */
+/*
+ * Resolves refs/remotes/origin/<b>, which every sync updates, or else the tag refs/tags/<b>,
+ * to a commit; -1 if absent.
+ */
 static int
 gitrepo_resolve(git_repository *repo, const char *b, git_oid *oid)
 {
@@ -570,8 +575,14 @@ gitrepo_resolve(git_repository *repo, const char *b, git_oid *oid)
 	    git_reference_name_is_valid(&valid, name.p) != 0 || !valid ||
 	    strcmp(b, "HEAD") == 0)
 		goto out;
-	if (git_reference_lookup(&ref, repo, name.p) != 0 ||
-	    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) != 0)
+	if (git_reference_lookup(&ref, repo, name.p) != 0) {
+		git_error_clear();
+		buf_reset(&name);
+		if (buf_printf(&name, "refs/tags/%s", b) == -1 ||
+		    git_reference_lookup(&ref, repo, name.p) != 0)
+			goto out;
+	}
+	if (git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) != 0)
 		goto out;
 	git_oid_cpy(oid, git_object_id(obj));
 	rc = 0;
@@ -621,19 +632,20 @@ out:
 }
 
 /*
- * Fetches every branch of url into refs/remotes/origin/ (all of refs/heads) and prunes
- * deleted ones; *defbranch gets the remote's default branch when the server tells it.
+ * Fetches every branch of url into refs/remotes/origin/ (all of refs/heads), with tags set
+ * its tags into refs/tags/ too, and prunes deleted ones; *defbranch gets the remote's
+ * default branch when the server tells it.
  */
 static int
-gitrepo_fetch(git_repository *repo, const char *url, struct gitrepo_ctx *c,
+gitrepo_fetch(git_repository *repo, const char *url, struct gitrepo_ctx *c, int tags,
     char **defbranch, char *err, size_t errsz)
 {
 	git_remote		*remote = NULL;
 	git_remote_create_options ropts;
 	git_fetch_options	 opts;
 	git_buf			 def = { NULL, 0, 0 };
-	char			*spec[] = { GITREPO_REFSPEC };
-	git_strarray		 refspecs = { spec, 1 };
+	char			*spec[] = { GITREPO_REFSPEC, GITREPO_TAGSPEC };
+	git_strarray		 refspecs = { spec, tags ? 2 : 1 };
 	int			 code, rc = -1;
 
 	*defbranch = NULL;
@@ -795,7 +807,9 @@ gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	if (gitrepo_config_origin(g->repo, url, &c, err, errsz) == -1)
 		goto out;
 	gitrepo_cur = &c;
-	code = gitrepo_fetch(g->repo, url, &c, &defbranch, err, errsz);
+	/* Tags only for a named branch or tag (a library's version may be a tag). */
+	code = gitrepo_fetch(g->repo, url, &c, branch != NULL && *branch != '\0', &defbranch,
+	    err, errsz);
 	gitrepo_cur = NULL;
 	if (code == -1) {
 		gitrepo_fetch_failed(url, err, errsz);

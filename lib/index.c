@@ -25,6 +25,7 @@ struct index_file {
 	const struct backend_doc *src;
 	struct doc	 doc;
 	int		 keep;		/* unchanged: keep the stored document */
+	long long	 reuse;		/* > 0: copy this document of another version */
 };
 
 struct index_run {
@@ -39,6 +40,7 @@ struct index_run {
 	/* the library row */
 	char		*source_type, *url, *host, *branch, *settings;
 	char		*indexed_commit, *indexed_settings, *run_status;
+	char		*family;	/* the library whose versions share files (issue 16) */
 	long		 lib_no;
 	/* limits */
 	long		 max_file_kb, max_files;
@@ -46,6 +48,7 @@ struct index_run {
 	struct index_file *files;
 	size_t		 nfiles;	/* files[] in use: all but those over the limit */
 	size_t		 nselected, nparsed, nkept, nskipped;
+	size_t		 nreused;	/* of the parsed: copied from another version */
 	size_t		 ngenerated;	/* of the skipped: generated source (select_generated) */
 	int		 llm;		/* an LLM is configured: overviews of source files */
 	size_t		 noverview;	/* source files given one (source_parse_overview) */
@@ -78,7 +81,8 @@ index_load(struct index_run *r)
 
 	if (sqlite3_prepare_v2(r->db, "SELECT url, host, branch, settings, "
 	    "indexed_commit, indexed_settings, coalesce(run_status, ''), lib_no, "
-	    "source_type FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	    "source_type, coalesce(version_of, id) FROM libraries WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -91,7 +95,8 @@ index_load(struct index_run *r)
 		r->run_status = index_col_dup(st, 6);
 		r->lib_no = sqlite3_column_int64(st, 7);
 		r->source_type = index_col_dup(st, 8);
-		if (r->url != NULL && r->host != NULL && r->branch != NULL &&
+		r->family = index_col_dup(st, 9);
+		if (r->family != NULL && r->url != NULL && r->host != NULL && r->branch != NULL &&
 		    r->settings != NULL && r->run_status != NULL &&
 		    r->source_type != NULL)
 			rc = 0;
@@ -116,6 +121,7 @@ index_release(struct index_run *r)
 	free(r->indexed_commit);
 	free(r->indexed_settings);
 	free(r->run_status);
+	free(r->family);
 	for (i = 0; i < r->nfiles; i++)
 		doc_release(&r->files[i].doc);
 	free(r->files);
@@ -282,6 +288,33 @@ index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc 
 }
 
 /*
+ * A document of another version of the library (issue 16) with d's path and content
+ * (st: index_reuse_sql), whose snippets can be copied instead of parsing d: its id, or 0.
+ */
+static long long
+index_reusable(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *d)
+{
+	long long	 id = 0;
+
+	if (st == NULL || d->hash[0] == '\0')
+		return 0;
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, d->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, d->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, r->family, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return id;
+}
+
+static const char index_reuse_sql[] =
+    "SELECT d.id FROM documents d JOIN libraries l ON l.id = d.library_id WHERE "
+    "d.path = ?2 AND d.blob = ?3 AND l.id <> ?1 AND (l.id = ?4 OR l.version_of = ?4) "
+    "AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' LIMIT 1";
+
+/*
  * Parses d into doc: by its format, or, for a source file with an LLM configured, with the
  * overview of a file with little documentation (at most DESCRIBE_MAX_OVERVIEWS a run).
  */
@@ -307,7 +340,7 @@ index_parse_doc(struct index_run *r, const struct backend_doc *d, struct doc *do
  */
 static int
 index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stored,
-    char *err, size_t errsz)
+    sqlite3_stmt *reuse, char *err, size_t errsz)
 {
 	struct index_file *f;
 	size_t		 max = (size_t)r->max_file_kb * 1024;
@@ -332,6 +365,10 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 	if (!r->full && index_unchanged(r, stored, d)) {
 		f->keep = 1;
 		r->nkept++;
+		return 0;
+	}
+	if ((f->reuse = index_reusable(r, reuse, d)) > 0) {
+		r->nreused++;
 		return 0;
 	}
 	if (d->data == NULL && r->ops->load != NULL &&
@@ -389,7 +426,7 @@ static int
 index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 {
 	struct select_rules rules;
-	sqlite3_stmt	*stored = NULL;
+	sqlite3_stmt	*stored = NULL, *reuse = NULL;
 	size_t		 i, nsel = 0;
 	int		 rc = -1, c;
 
@@ -420,7 +457,9 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 	jobs_progress(&r->job, 1);
 	if ((nsel > 0 && (r->files = calloc(nsel, sizeof(*r->files))) == NULL) ||
 	    sqlite3_prepare_v2(r->db, "SELECT blob FROM documents WHERE library_id = "
-	    "?1 AND path = ?2", -1, &stored, NULL) != SQLITE_OK) {
+	    "?1 AND path = ?2", -1, &stored, NULL) != SQLITE_OK ||
+	    (r->ops->select_files && sqlite3_prepare_v2(r->db, index_reuse_sql, -1, &reuse,
+	    NULL) != SQLITE_OK)) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -437,7 +476,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 
 			nanosleep(&ts, NULL);
 		}
-		if ((c = index_collect_one(r, &r->set.docs[i], stored, err,
+		if ((c = index_collect_one(r, &r->set.docs[i], stored, reuse, err,
 		    errsz)) != 0) {
 			if (c > 0)
 				*at = r->set.docs[i].path;
@@ -445,12 +484,13 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 			goto out;
 		}
 		r->job.progress.docs_done = (long long)(r->nparsed + r->nkept +
-		    r->nskipped);
+		    r->nreused + r->nskipped);
 		jobs_progress(&r->job, 0);
 	}
 	rc = 0;
 out:
 	sqlite3_finalize(stored);
+	sqlite3_finalize(reuse);
 	library_rules_release(&rules);
 	return rc;
 }
@@ -628,6 +668,73 @@ out:
 }
 
 /*
+ * The statements of index_copy_file (?1 library, ?2 new document, ?3 document copied, ?4 the
+ * library's full-text tag): snippets, their full-text rows, flags and vectors, a snippet
+ * of the copy matched to its original by ord (unique in a document).
+ */
+static const char *const index_copy_sql[] = {
+	"INSERT INTO snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, "
+	"code, tokens, hash, sig, heading, described) SELECT ?1, ?2, ord, title, breadcrumb, "
+	"anchor, text, code, tokens, hash, sig, heading, described FROM snippets WHERE "
+	"document_id = ?3 ORDER BY ord",
+	"INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path) SELECT "
+	"n.id, ?4, f.title, f.breadcrumb, f.body, f.code, f.path FROM snippets n JOIN "
+	"snippets o ON o.document_id = ?3 AND o.ord = n.ord JOIN snippets_fts f ON f.rowid = "
+	"o.id WHERE n.document_id = ?2",
+	"INSERT INTO snippet_flags (snippet_id, library_id, rule, excerpt) SELECT n.id, ?1, "
+	"g.rule, g.excerpt FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = "
+	"n.ord JOIN snippet_flags g ON g.snippet_id = o.id WHERE n.document_id = ?2",
+	"INSERT INTO embeddings (snippet_id, model, dim, hash, vector) SELECT n.id, e.model, "
+	"e.dim, e.hash, e.vector FROM snippets n JOIN snippets o ON o.document_id = ?3 AND "
+	"o.ord = n.ord JOIN embeddings e ON e.snippet_id = o.id WHERE n.document_id = ?2",
+};
+#define INDEX_NCOPY	(sizeof(index_copy_sql) / sizeof(index_copy_sql[0]))
+
+/* The copies of the duplicates of document ?3 in document ?2 (they have no full-text row). */
+static const char index_copy_dups_sql[] =
+    "SELECT n.id FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord "
+    "WHERE n.document_id = ?2 AND o.dup_of IS NOT NULL";
+
+/*
+ * Copies document f->reuse of another version of the library (same path and content) with
+ * its snippets, their full-text rows, flags and vectors into this library (issue 16): the
+ * file is neither parsed nor embedded again. A duplicate there (no full-text row, no vector)
+ * is copied as a kept snippet with its full-text row made again (dedup_fts_put); the
+ * dedup pass over the library that follows decides anew. 0, or -1 on a database error.
+ */
+static int
+index_copy_file(struct index_run *r, const struct index_file *f,
+    const struct index_write_st *w)
+{
+	sqlite3_stmt	*st = NULL;
+	long long	 doc_id;
+	size_t		 i;
+	int		 step = SQLITE_ERROR;
+
+	if (db_run(r->db, "INSERT INTO documents (library_id, path, blob, title, url, etag, "
+	    "modified) SELECT ?1, path, blob, title, url, etag, modified FROM documents "
+	    "WHERE id = ?2", "tI", r->library_id, f->reuse) == -1)
+		return -1;
+	doc_id = sqlite3_last_insert_rowid(r->db);
+	for (i = 0; i < INDEX_NCOPY; i++)
+		if (db_run(r->db, index_copy_sql[i], "tIIt", r->library_id, doc_id, f->reuse,
+		    w->lib_tag) == -1)
+			return -1;
+	if (sqlite3_prepare_v2(r->db, index_copy_dups_sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 2, doc_id);
+	sqlite3_bind_int64(st, 3, f->reuse);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		if (dedup_fts_put(r->db, sqlite3_column_int64(st, 0)) == -1)
+			break;
+out:
+	if (step != SQLITE_DONE)
+		log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : -1;
+}
+
+/*
  * indexed_settings records what the index was built with; when files were skipped (over
  * a limit) it stays NULL, so that the next parse re-reads them even on an unchanged
  * commit (the limit may have been raised).
@@ -665,8 +772,9 @@ index_write(struct index_run *r)
 	    "?7)", -1, &w.fts, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < r->nfiles; i++)
-		if (!r->files[i].keep && r->files[i].doc.secs != NULL &&
-		    index_insert_file(r, &r->files[i], &w) == -1)
+		if (!r->files[i].keep && (r->files[i].reuse > 0 ?
+		    index_copy_file(r, &r->files[i], &w) : r->files[i].doc.secs != NULL ?
+		    index_insert_file(r, &r->files[i], &w) : 0) == -1)
 			goto out;
 	/* Duplicates are decided again over the whole library (lib/dedup.h). */
 	if (dedup_library(r->db, r->library_id, &r->dedup) == -1 ||
@@ -894,6 +1002,10 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 	jobs_log(r->db, r->job.job_id, "info", "%zu %s: %zu parsed, %zu unchanged, "
 	    "%zu skipped%s", r->nselected, r->ops->select_files ? "documentation files" :
 	    "documents", r->nparsed, r->nkept, r->nskipped, gen);
+	if (r->nreused > 0)
+		jobs_log(r->db, r->job.job_id, "info", "reused %zu files of other versions "
+		    "of %s (same path and content): not parsed or embedded again",
+		    r->nreused, r->family);
 	if (r->noverview > 0)
 		jobs_log(r->db, r->job.job_id, "info", "%zu source files with little "
 		    "documentation get an overview for the LLM to describe", r->noverview);

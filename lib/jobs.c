@@ -98,6 +98,53 @@ jobs_delete_pending(sqlite3 *db, const char *library_id, long long *job_id)
 	return r;
 }
 
+/*
+ * Queues the delete of each version of library_id (libraries.version_of, issue 16): a
+ * library's versions go with it. 0, or -1 on a database error.
+ */
+static int
+jobs_delete_versions(sqlite3 *db, const char *library_id)
+{
+	sqlite3_stmt	*st;
+	char		**ids = NULL;
+	size_t		 n = 0, i;
+	long long	 job;
+	int		 step, rc = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT id FROM libraries WHERE version_of = ?1", -1,
+	    &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		char **nids = reallocarray(ids, n + 1, sizeof(*ids));
+
+		if (nids == NULL)
+			goto out;
+		ids = nids;
+		if ((ids[n] = strdup((const char *)sqlite3_column_text(st, 0))) == NULL)
+			goto out;
+		n++;
+	}
+	if (step != SQLITE_DONE) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	for (i = 0; i < n; i++)
+		if (jobs_enqueue_delete(db, ids[i], &job) == -1)
+			goto out;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	return rc;
+}
+
 int
 jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 {
@@ -114,8 +161,10 @@ jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 	    "(?1, 'delete', ?2)", "tt", library_id, now) == -1)
 		return -1;
 	*job_id = sqlite3_last_insert_rowid(db);
-	return db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
-	    "WHERE id = ?1", "tt", library_id, now);
+	if (db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
+	    "WHERE id = ?1", "tt", library_id, now) == -1)
+		return -1;
+	return jobs_delete_versions(db, library_id);
 }
 
 /* The integer that sql (one result column, ?1 = job id) gives for job id; 0 without a row. */

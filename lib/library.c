@@ -39,6 +39,9 @@ library_parse_request_release(struct parse_req *p)
 	free(p->title);
 	free(p->description);
 	library_rules_release(&p->rules);
+	for (size_t i = 0; i < p->nversions; i++)
+		free(p->versions[i]);
+	free(p->versions);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -129,6 +132,19 @@ library_check_entry(const char *v, char *err, size_t errsz)
 	return -1;
 }
 
+static int library_valid_segment(const char *, size_t);
+
+/* A version: a branch or tag name that is also a library id segment (/owner/repo/<v>). */
+static int
+library_check_version(const char *v, char *err, size_t errsz)
+{
+	if (library_valid_branch(v) && library_valid_segment(v, strlen(v)))
+		return 0;
+	snprintf(err, errsz, "must be a tag or branch name of letters, digits, '.', '-' "
+	    "and '_'");
+	return -1;
+}
+
 /* The declared fields of a parse request (POST /api/parse); anything else is refused. */
 static const struct validate_field library_parse_fields[] = {
 	{ "repoUrl", VALIDATE_STRING, 1, 1, URL_MAX, 0, NULL, NULL },
@@ -139,6 +155,8 @@ static const struct validate_field library_parse_fields[] = {
 	{ "excludeFiles", VALIDATE_LIST, 0, 0, LIST_MAX, ENTRY_MAX, NULL,
 	    library_check_entry },
 	{ "indexSourceCode", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
+	{ "versions", VALIDATE_LIST, 0, 0, LIBRARY_VERSIONS_MAX, BRANCH_MAX, NULL,
+	    library_check_version },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
 const struct validate_table library_parse_table = {
@@ -210,6 +228,13 @@ library_parse_object(json_object *root, const char *url_name, int entry,
 	    &p->rules.nexclude_files, err, errsz) == -1)
 		goto fail;
 	p->rules.index_source = validate_bool(root, "indexSourceCode", 0);
+	if (json_object_object_get_ex(root, "versions", &v) &&
+	    json_object_is_type(v, json_type_array)) {
+		p->given |= LIBRARY_GIVEN_VERSIONS;
+		if (library_list(v, "versions", &p->versions, &p->nversions, err,
+		    errsz) == -1)
+			goto fail;
+	}
 	return 0;
 nomem:
 	snprintf(err, errsz, "out of memory");
@@ -803,6 +828,93 @@ library_merge_texts(struct parse_req *p, const struct library_stored *old,
 	return 0;
 }
 
+/* Whether version v is in p's list. */
+static int
+library_has_version(const struct parse_req *p, const char *v)
+{
+	size_t	 i;
+
+	for (i = 0; i < p->nversions; i++)
+		if (strcmp(p->versions[i], v) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The versions of library id (issue 16), inside the caller's transaction: when p gives
+ * versions, queues the delete of each stored version it no longer names and, when
+ * changed is not NULL, only notes in changed that the list differs; with changed NULL,
+ * stores each version p names as library id/<version> (branch = the version, the
+ * parent's URL and settings) and queues its index job, and re-indexes the stored ones
+ * when p gives none. 0, or -1 on a database error.
+ */
+static int
+library_versions_sync(sqlite3 *db, struct parse_req *p, const char *id, const char *url,
+    const char *settings, long long user_id, const char *now, struct buf *changed)
+{
+	sqlite3_stmt	*st = NULL;
+	struct buf	 vid;
+	const char	*v;
+	long long	 job;
+	size_t		 i, nstored = 0;
+	int		 step, differ = 0, rc = -1;
+
+	buf_init(&vid);
+	if (sqlite3_prepare_v2(db, "SELECT id, branch FROM libraries WHERE version_of = ?1 "
+	    "AND state != 'delete'", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		v = (const char *)sqlite3_column_text(st, 1);
+		nstored++;
+		if (!(p->given & LIBRARY_GIVEN_VERSIONS) || library_has_version(p, v))
+			continue;
+		differ = 1;
+		if (changed == NULL && jobs_enqueue_delete(db,
+		    (const char *)sqlite3_column_text(st, 0), &job) == -1)
+			goto out;
+	}
+	if (step != SQLITE_DONE)
+		goto out;
+	if (changed != NULL) {
+		if ((p->given & LIBRARY_GIVEN_VERSIONS) && (differ || nstored != p->nversions))
+			buf_printf(changed, "%sversions", changed->len > 0 ? ", " : "");
+		rc = 0;
+		goto out;
+	}
+	for (i = 0; i < p->nversions; i++) {
+		buf_reset(&vid);
+		if (buf_printf(&vid, "%s/%s", id, p->versions[i]) == -1 ||
+		    db_run(db, "INSERT INTO libraries (id, lib_no, url, host, branch, settings, "
+		    "title, created_at, updated_at, created_by, source_type, description, "
+		    "version_of) SELECT ?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
+		    "libraries), ?2, host, ?3, ?4, title || ' ' || ?3, ?5, ?5, nullif(?6, 0), "
+		    "'git', description, id FROM libraries WHERE id = ?7 ON CONFLICT (id) DO "
+		    "UPDATE SET url = ?2, settings = ?4, updated_at = ?5 WHERE version_of = ?7",
+		    "tttttIt", vid.p, url, p->versions[i], settings, now, user_id, id) == -1 ||
+		    jobs_enqueue(db, vid.p, 0, &job) == -1)
+			goto out;
+	}
+	rc = 0;
+	if (p->given & LIBRARY_GIVEN_VERSIONS)
+		goto out;
+	/* No list given: the stored versions follow the library's settings and refresh. */
+	sqlite3_reset(st);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		if (db_run(db, "UPDATE libraries SET url = ?2, settings = ?3, updated_at = ?4 "
+		    "WHERE id = ?1", "tttt", (const char *)sqlite3_column_text(st, 0), url, settings,
+		    now) == -1 || jobs_enqueue(db, (const char *)sqlite3_column_text(st, 0), 0,
+		    &job) == -1)
+			goto out;
+	rc = step == SQLITE_DONE ? 0 : -1;
+out:
+	if (rc == -1)
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	buf_release(&vid);
+	return rc;
+}
+
 enum library_change
 library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *host,
     long long user_id, int admin, long long *job_id, char *err, size_t errsz)
@@ -842,6 +954,9 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 		    "responder log has the details", id);
 		goto out;
 	}
+	if (old.exists && strcmp(p->type, "git") == 0 && library_versions_sync(db, p, id,
+	    url, "", 0, now, &changed) == -1)
+		goto dberr_rollback;
 	if (changed.len > 0 && !admin && (user_id == 0 || user_id != old.created_by)) {
 		db_rollback(db);
 		snprintf(err, errsz, "changing the source settings of library %s (%s) needs "
@@ -879,7 +994,9 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 		sqlite3_bind_text(st, 10, p->type, -1, SQLITE_STATIC);
 	}
 	if (sqlite3_step(st) != SQLITE_DONE ||
-	    jobs_enqueue(db, id, 0, job_id) == -1 || db_commit(db) == -1)
+	    jobs_enqueue(db, id, 0, job_id) == -1 || (strcmp(p->type, "git") == 0 &&
+	    library_versions_sync(db, p, id, url, settings, user_id, now, NULL) == -1) ||
+	    db_commit(db) == -1)
 		goto dberr_rollback;
 	rc = LIBRARY_OK;
 	goto out;

@@ -116,6 +116,10 @@ mcp_tools_format_libraries(const char *json, struct buf *out)
 		if (*STR("source") != '\0' &&
 		    buf_printf(out, "\n- Source: %s", STR("source")) == -1)
 			goto out;
+		if (strcmp(STR("origin"), "upstream") == 0 &&
+		    buf_adds(out, "\n- Origin: upstream (public documentation, answered "
+		    "through this server)") == -1)
+			goto out;
 #undef STR
 	}
 	rc = 0;

@@ -13,6 +13,7 @@
 #include "inject.h"
 #include "provider.h"
 #include "search.h"
+#include "upstream.h"
 #include "vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
@@ -127,8 +128,15 @@ static const char search_isflag_sql[] =
 
 static const char search_libs_sql[] =
     "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
-    "state, total_tokens, total_snippets, host FROM libraries "
-    "WHERE state <> 'delete'";
+    "state, total_tokens, total_snippets, host, (SELECT json_group_array(branch) FROM "
+    "(SELECT v.branch FROM libraries v WHERE v.version_of = libraries.id AND "
+    "v.state <> 'delete' ORDER BY v.branch)), source_type FROM libraries "
+    "WHERE state <> 'delete' AND version_of IS NULL";
+
+/* The versions of a library that have an index (issue 16), for the 404 of another one. */
+static const char search_versions_sql[] =
+    "SELECT group_concat(branch, ', ') FROM (SELECT branch FROM libraries WHERE "
+    "version_of = ?1 AND state <> 'delete' AND indexed_commit IS NOT NULL ORDER BY branch)";
 
 struct search *
 search_open(sqlite3 *db)
@@ -215,6 +223,54 @@ search_normalize_id(const char *id, char *out, size_t outsz)
 	memcpy(out, id, n);
 	out[n] = '\0';
 	return 0;
+}
+
+int
+search_version_id(const char *id, char *out, size_t outsz)
+{
+	size_t	 n, len;
+
+	if (search_normalize_id(id, out, outsz) == -1)
+		return -1;
+	n = strlen(out);
+	len = strlen(id);
+	while (len > n && id[len - 1] == '/')
+		len--;
+	if (len <= n + 1)
+		return 0;
+	if (len + 1 > outsz)
+		return -1;
+	memcpy(out + n, id + n, len - n);
+	out[n] = '/';
+	out[len] = '\0';
+	return 1;
+}
+
+/*
+ * The 404 answer for version vid of library base, which is not indexed: names the
+ * versions that are. -1 when out of memory or on a database error.
+ */
+static int
+search_version_missing(struct search *s, const char *base, const char *vid,
+    struct buf *out)
+{
+	sqlite3_stmt	*st = NULL;
+	const char	*have = NULL;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(s->db, search_versions_sql, -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		have = (const char *)sqlite3_column_text(st, 0);
+	rc = buf_printf(out, "library %s has no indexed version %s; the indexed versions "
+	    "are: %s (the default branch)%s%s; add a version with POST /api/parse and "
+	    "\"versions\"", base, vid + strlen(base) + 1, base,
+	    have != NULL ? ", " : "", have != NULL ? have : "");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static void
@@ -1106,10 +1162,17 @@ search_libraries(struct search *s, const char *name, const char *query, struct b
 		json_object_object_add(o, "stars", json_object_new_int(-1));
 		json_object_object_add(o, "trustScore", json_object_new_int(-1));
 		json_object_object_add(o, "benchmarkScore", json_object_new_int(-1));
-		versions = json_object_new_array();
+		versions = json_tokener_parse((const char *)sqlite3_column_text(s->libs, 9));
+		if (!json_object_is_type(versions, json_type_array)) {
+			json_object_put(versions);
+			versions = json_object_new_array();
+		}
 		json_object_object_add(o, "versions", versions);
 		json_object_object_add(o, "source", json_object_new_string(
 		    "Local (Private)"));
+		json_object_object_add(o, "origin", json_object_new_string("local"));
+		json_object_object_add(o, "type", json_object_new_string(
+		    (const char *)sqlite3_column_text(s->libs, 10)));
 		hits[nhits].o = o;
 		hits[nhits].score = score;
 		hits[nhits].snippets = sqlite3_column_int64(s->libs, 7);
@@ -1132,6 +1195,9 @@ search_libraries(struct search *s, const char *name, const char *query, struct b
 			json_object_put(hits[i].o);
 		hits[i].o = NULL;
 	}
+	/* Then the upstream's, a local library with the same id winning (upstream.h). */
+	if (upstream_libs(s->db, util_data_dir(), name, query, arr) == -1)
+		goto out;
 	json_object_object_add(root, "searchFilterApplied", json_object_new_boolean(0));
 	if (buf_adds(out, json_object_to_json_string_ext(root,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) == -1)
@@ -1155,8 +1221,10 @@ search_answer(struct search *s, const char *libid, const char *query, const char
     long budget, int fast, int json, struct buf *out)
 {
 	/* Room for an id of SEARCH_TEXT_MAX characters of 4 bytes each. */
-	char		 id[4 * SEARCH_TEXT_MAX + 1] = "";
+	char		 id[4 * SEARCH_TEXT_MAX + 1] = "", base[sizeof(id)], tokens[24];
 	struct search_lib lib;
+	enum search_lib_status st;
+	int		 versioned;
 	struct snippet	*sn = NULL;
 	struct buf	 q;
 	size_t		 n = 0, i;
@@ -1168,7 +1236,8 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 		budget = SEARCH_MIN_TOKENS;
 	if (budget > SEARCH_MAX_TOKENS)
 		budget = SEARCH_MAX_TOKENS;
-	if (search_normalize_id(libid, id, sizeof(id)) == -1) {
+	if ((versioned = search_version_id(libid, id, sizeof(id))) == -1 ||
+	    search_normalize_id(libid, base, sizeof(base)) == -1) {
 		status = 400;
 		if (buf_printf(out, "parameter 'libraryId' must look like /owner/repo, "
 		    "got '%s'", libid) == -1)
@@ -1184,8 +1253,20 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 			goto fail;
 		begun = 1;
 	}
-	switch (search_library(s, id, &lib)) {
+	if ((st = search_library(s, id, &lib)) == SEARCH_LIB_NOT_FOUND && versioned &&
+	    search_library(s, base, &lib) != SEARCH_LIB_NOT_FOUND) {
+		status = 404;
+		if (search_version_missing(s, base, id, out) == -1)
+			goto fail;
+		goto out;
+	}
+	switch (st) {
 	case SEARCH_LIB_NOT_FOUND:
+		/* Not here: the upstream's, when one is set and the policies allow it. */
+		snprintf(tokens, sizeof(tokens), "%ld", budget);
+		if ((status = upstream_context(s->db, util_data_dir(), id, query, tokens,
+		    json, out)) != 404 || out->len > 0)
+			goto out;
 		status = 404;
 		if (buf_printf(out, "library %s does not exist: add it with POST "
 		    "/api/parse or find its id with /api/v2/libs/search", id) == -1)

@@ -43,6 +43,12 @@ void	 search_close(struct search *);
  */
 int	 search_normalize_id(const char *id, char *out, size_t outsz);
 /*
+ * The stored id of the library a client's id names (issue 16): "/owner/repo/v" for
+ * "/owner/repo/v" and "/owner/repo@v" (returns 1), "/owner/repo" for one without a
+ * version (returns 0); -1 when malformed or longer than outsz.
+ */
+int	 search_version_id(const char *id, char *out, size_t outsz);
+/*
  * A snippet's Source: the document's web address url when it has one (a page, a spec, a
  * wiki page), else blob prefix (NULL or "" on hosts of unknown type), commit, "/", path;
  * then "#anchor" when anchor is not empty. Allocated; NULL when memory is short.

@@ -14,6 +14,7 @@
 #include "fetch.h"
 #include "http.h"
 #include "cron.h"
+#include "policy.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -155,6 +156,21 @@ static const struct setting_def settings_defs[] = {
 	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
 	  "out of answers, mark answers them after a warning line, off ignores the flags",
 	  "hold|mark|off" },
+	/* Upstream of public libraries (lib/upstream.h). */
+	{ "upstream.url", SET_URL, "", 0, 0,
+	  "API base of a Context7-compatible upstream answering for libraries not held "
+	  "here (e.g. https://HOST/api; empty: none, nothing leaves the instance)", NULL },
+	{ "upstream.api_key", SET_SECRET, NULL, 0, 0,
+	  "API key sent as a Bearer token to upstream.url only (optional)", NULL },
+	{ "upstream.timeout_s", SET_NUMBER, "10", 1, 120,
+	  "seconds one upstream request may take", NULL },
+	{ "upstream.cache_ttl_s", SET_NUMBER, "3600", 0, 2592000,
+	  "seconds an upstream context answer is served from the cache (DATA_DIR/"
+	  "upstream-cache) without asking the upstream; at any age when it is down; "
+	  "0: no cache", NULL },
+	{ "upstream.cache_mb", SET_NUMBER, "64", 1, 65536,
+	  "largest size (MB) of the upstream answer cache; the oldest answers go first",
+	  NULL },
 	/* GitOps (lib/gitops.h, ctxd-manifest(5)). */
 	{ "gitops.enabled", SET_BOOL, "false", 0, 0,
 	  "GitOps sync at start, on the schedule and on push (off: Sync now and the "
@@ -170,6 +186,26 @@ static const struct setting_def settings_defs[] = {
 	  "weekly, a five-field cron expression, or manual (Manual only)", NULL },
 	{ "gitops.prune", SET_BOOL, "false", 0, 0,
 	  "delete GitOps-managed libraries that left the manifest", NULL },
+	/* Policies for public documentation of the upstream (lib/policy.h). */
+	{ "policy.git", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries from git repositories", NULL },
+	{ "policy.website", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries crawled from websites", NULL },
+	{ "policy.llmstxt", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries from llms.txt files", NULL },
+	{ "policy.openapi", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries from OpenAPI specifications", NULL },
+	{ "policy.other", SET_BOOL, "true", 0, 0,
+	  "answer for the upstream's libraries of any other or unreported source type", NULL },
+	{ "policy.allow", SET_STRING, "", 0, 0,
+	  "upstream library ids allowed, comma-separated globs such as /vercel/* (empty: "
+	  "all)", NULL },
+	{ "policy.block", SET_STRING, "", 0, 0,
+	  "upstream library ids refused, comma-separated globs; the block list wins over "
+	  "the allow list", NULL },
+	{ "policy.min_trust", SET_STRING, "", 0, 0,
+	  "lowest trust score (0 to 100) of an upstream library that reports one (empty: "
+	  "none)", NULL },
 };
 
 /* Further rules of some SET_STRING settings: 0, or -1 with the reason in err. */
@@ -184,6 +220,9 @@ static const struct {
 	{ "gitops.schedule", cron_check },
 	{ "gitops.manifest_path", settings_check_path },
 	{ "gitops.branch", settings_check_branch },
+	{ "policy.allow", policy_check_globs },
+	{ "policy.block", policy_check_globs },
+	{ "policy.min_trust", policy_check_trust },
 };
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))

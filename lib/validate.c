@@ -230,6 +230,16 @@ validate_member(const struct validate_field *f, const char *kind, json_object *v
 			return -1;
 		}
 		return 0;
+	case VALIDATE_NUMBER:
+		if ((!json_object_is_type(v, json_type_int) &&
+		    !json_object_is_type(v, json_type_double)) ||
+		    !(json_object_get_double(v) >= (double)f->min &&
+		    json_object_get_double(v) <= (double)f->max)) {
+			snprintf(err, errsz, "%s '%s' must be a number from %ld to %ld",
+			    kind, f->name, f->min, f->max);
+			return -1;
+		}
+		return 0;
 	case VALIDATE_LIST:
 		return validate_list(f, kind, v, err, errsz);
 	case VALIDATE_OBJECT:
@@ -523,6 +533,7 @@ validate_param(const struct validate_field *f, const char *v, char *err, size_t 
 		return 0;
 	case VALIDATE_LIST:
 	case VALIDATE_OBJECT:
+	case VALIDATE_NUMBER:
 		break;
 	}
 	snprintf(err, errsz, "parameter '%s' cannot be given in a query string", f->name);

@@ -24,7 +24,8 @@ enum validate_type {
 	VALIDATE_BOOL,		/* JSON true/false; as a parameter "true" or "false" */
 	VALIDATE_INT,		/* a whole number in min..max (a parameter: decimal digits) */
 	VALIDATE_LIST,		/* JSON array of at most max strings, each 1..elem_max characters */
-	VALIDATE_OBJECT		/* JSON object (its members are the caller's to check) */
+	VALIDATE_OBJECT,	/* JSON object (its members are the caller's to check) */
+	VALIDATE_NUMBER		/* a JSON number, whole or not, in min..max */
 };
 
 /*

@@ -115,10 +115,12 @@ code=$(http GET "$BASE/api/v2/libs/search?libraryName=nothing-like-this")
 is "$code" 200 "libs/search without a match: 200"
 is "$(http_body | jq -c '.results')" '[]' "libs/search without a match: no results"
 
-# A version suffix in the library id is accepted (the index has one version).
+# A version that is not indexed answers 404 naming those that are (issue 16; t0190 has more).
 code=$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/corpora/vite/v7.0.0 \
     --data-urlencode "query=env variable prefix")
-is "$code" 200 "libraryId with a version suffix: 200"
+is "$code" 404 "libraryId with a version that is not indexed: 404"
+like "$(http_body)" 'no indexed version v7.0.0.*/corpora/vite \(the default branch\)' \
+    "... naming the indexed versions"
 
 # Re-parsing an unchanged repository: the worker sees the same commit and keeps the index.
 before=$(_sql "SELECT total_snippets FROM libraries WHERE id = '/corpora/requests'")

@@ -176,4 +176,12 @@ printf '\002{"ref":"refs/tags/a/b","repository":{"clone_url":"http://127.0.0.1:8
 printf '\001sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17' >"$wh/4"
 smoke webhook 1500 "$wh"/*
 
+# The policies: glob lists, a trust minimum and a library id (first byte: type and trust)
+po=$T/policy
+mkdir -p "$po"
+printf '\000/vercel/*\n/vercel/*, /facebook/*\n5\n/vercel/next.js' >"$po/1"
+printf '\201*a*a*a*a*b\n**,,*\nnan\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab' >"$po/2"
+printf '\037/a b, /c\n/x/*$\n-1\n/x/y$' >"$po/3"
+smoke policy 3000 "$po"/*
+
 done_testing

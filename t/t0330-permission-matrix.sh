@@ -107,6 +107,7 @@ matrix() {
 	row POST /api/setup/git-tokens "$SETTINGS_BODY" 401 403 200 401 403 200 403 403
 	row POST /api/setup/embedding/skip "" 401 403 200 401 403 200 403 403
 	row POST /api/providers/test '{"kind": "llm"}' 401 403 200 401 403 200 403 403
+	row POST /api/upstream/test '{}' 401 403 200 401 403 200 403 403
 	row GET /api/libraries "" 401 403 200 401 200 200 403 403
 	row GET /api/libraries/a/b "" 401 403 200 401 200 200 403 403
 	row GET /api/libraries/a/b/flagged "" 401 200 200 401 200 200 200 403
@@ -118,6 +119,10 @@ matrix() {
 	row GET /api/gitops/status "" 401 403 200 401 200 200 403 403
 	row PUT /api/gitops/config '{"prune":false}' 401 403 200 401 403 200 403 403
 	row POST '/api/gitops/reconcile?wait=0' "" 401 403 202 401 403 202 403 403
+	row GET /api/policies "" 401 403 200 401 200 200 403 403
+	row PUT /api/policies '{"other":true}' 401 403 200 401 403 200 403 403
+	row POST /api/policies/try '{"libraryId":"/a/b"}' 401 403 200 401 403 200 403 403
+	row GET /api/policies/audit "" 401 403 200 401 200 200 403 403
 	# Permissioned, switches off: any user's key or session (+ CSRF token); the support
 	# bundle, which holds settings and job logs, an admin's.
 	row POST /api/libraries/a/b/refresh "" 401 202 202 401 403 202 202 403

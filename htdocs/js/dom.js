@@ -92,6 +92,20 @@ export function field(label, control, help) {
 	return row;
 }
 
+// checkField(input, label, help): a checkbox row with its label, one line of help and a
+// status line (row.status), the checkbox's counterpart of field().
+export function checkField(input, label, help) {
+	if (!input.id)
+		input.id = newId("f");
+	const helpEl = el("p", { class: "help", id: input.id + "-help" }, help);
+	input.setAttribute("aria-describedby", helpEl.id);
+	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
+	const row = el("div", { class: "field check" }, input, el("label", { for: input.id }, label), helpEl,
+	    status);
+	row.status = status;
+	return row;
+}
+
 // showStatus(statusEl, ok, text): shows the outcome of an action in words.
 export function showStatus(statusEl, ok, text) {
 	statusEl.classList.toggle("ok", ok);

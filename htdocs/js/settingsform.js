@@ -28,6 +28,11 @@ export const LABELS = {
 	"wiki.kind": "Wiki kind",
 	"wiki.email": "Wiki account email",
 	"wiki.token": "Wiki API token",
+	"upstream.url": "Upstream API base URL",
+	"upstream.api_key": "Upstream API key",
+	"upstream.timeout_s": "Upstream timeout (seconds)",
+	"upstream.cache_ttl_s": "Answer cache lifetime (seconds)",
+	"upstream.cache_mb": "Answer cache size (MB)",
 };
 
 // Vendor names as people write them.

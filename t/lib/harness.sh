@@ -709,6 +709,46 @@ ctxd_admin_session() {
 	export ADMIN_PASSWORD ADMIN_JAR ADMIN_CSRF
 }
 
+# ctxd_clock_shim: build $T/clock.so, a preload library whose time() is ahead of the real
+# clock by the seconds written in the file $CTXD_TEST_CLOCK (exported; absent: no offset),
+# and export CTXD_CLOCK_SO. Start the server with LD_PRELOAD=$CTXD_CLOCK_SO ctxd_start to
+# move its clock later (a license that expires while the server runs).
+ctxd_clock_shim() {
+	require_cmd cc
+	cat >"$T/clock.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+time_t
+time(time_t *t)
+{
+	static time_t (*real)(time_t *);
+	const char *p = getenv("CTXD_TEST_CLOCK");
+	long off = 0;
+	FILE *f;
+	time_t now;
+
+	if (real == NULL)
+		real = (time_t (*)(time_t *))dlsym(RTLD_NEXT, "time");
+	if (p != NULL && (f = fopen(p, "r")) != NULL) {
+		if (fscanf(f, "%ld", &off) != 1)
+			off = 0;
+		fclose(f);
+	}
+	now = real(NULL) + off;
+	if (t != NULL)
+		*t = now;
+	return now;
+}
+C
+	cc -shared -fPIC -o "$T/clock.so" "$T/clock.c" -ldl || bail_out "cannot build the clock shim"
+	CTXD_CLOCK_SO=$T/clock.so
+	CTXD_TEST_CLOCK=$T/clock-offset
+	export CTXD_CLOCK_SO CTXD_TEST_CLOCK
+}
+
 # ------------------------------------------------------------------------------ web UI
 
 # ui_install: install the browser driver (playwright-core, pinned in t/e2e/ui/package-lock.json)
@@ -746,4 +786,38 @@ ui_run() {
 		esac
 	done <"$T/log/$script.out"
 	ok "$rc" "$script ran to its end (exit $rc)" || _show_log "$T/log/$script.err"
+}
+
+# ------------------------------------------------------------------------- second instance
+
+# ctxd_second_start NAME: a second, independent ctxd instance (its own data folder
+# $T/NAME/data with its own license and settings, its own responders and nginx on another
+# free port), for the tests where one instance is the other's upstream. Call it after
+# ctxd_setup and before ctxd_start of the test's own instance, whose variables (T, DATA_DIR,
+# LICENSE_KEY, PORT, BASE) it leaves as they were. Exports SECOND_BASE, SECOND_DATA_DIR
+# and SECOND_PIDS (its nginx and responders: ctxd_second_stop stops them).
+ctxd_second_start() {
+	local name=$1 t=$T data=$DATA_DIR lic=$LICENSE_KEY
+	[ -n "$T" ] || bail_out "ctxd_setup first"
+	[ -z "${_nginx_pid:-}" ] || bail_out "ctxd_second_start before ctxd_start"
+	T=$t/$name
+	unset DATA_DIR
+	ctxd_setup
+	ctxd_start
+	SECOND_BASE=$BASE SECOND_DATA_DIR=$DATA_DIR
+	SECOND_PIDS=("$_nginx_pid" "${_responder_pids[@]}")
+	export SECOND_BASE SECOND_DATA_DIR
+	_nginx_pid="" _responder_pids=()
+	T=$t DATA_DIR=$data LICENSE_KEY=$lic
+	unset PORT BASE
+	export T DATA_DIR LICENSE_KEY
+}
+
+# ctxd_second_stop: stop the second instance (its data stays).
+ctxd_second_stop() {
+	local pid
+	for pid in "${SECOND_PIDS[@]}"; do
+		_stop_group "$pid" TERM
+	done
+	SECOND_PIDS=()
 }

@@ -632,9 +632,17 @@ test_docs(void)
 	ok(same_as_rest("query-docs", "{\"libraryId\":\"/acme/widgets\",\"query\":"
 	    "\"install\"}", "/acme/widgets", "install", 2000),
 	    "query-docs: the text of /api/v2/context, byte for byte");
-	ok(same_as_rest("query-docs", "{\"context7CompatibleLibraryID\":\"/acme/widgets/v2\","
+	ok(same_as_rest("query-docs", "{\"context7CompatibleLibraryID\":\"/acme/widgets\","
 	    "\"userQuery\":\"colour\"}", "/acme/widgets", "colour", 2000),
-	    "aliases context7CompatibleLibraryID and userQuery; a versioned id");
+	    "aliases context7CompatibleLibraryID and userQuery");
+	/* a version that is not indexed: a tool error naming those that are (issue 16) */
+	t = call("query-docs", "{\"libraryId\":\"/acme/widgets/v2\",\"query\":\"colour\"}",
+	    &status, &err, &code);
+	is_int(err, 1, "a version not indexed: a tool error");
+	ok(t != NULL && strstr(t, "has no indexed version v2") != NULL &&
+	    strstr(t, "/acme/widgets (the default branch)") != NULL,
+	    "... naming the indexed versions: %s", t != NULL ? t : "(null)");
+	free(t);
 	ok(same_as_rest("query-docs", "{\"libraryID\":\"/acme/widgets\",\"question\":"
 	    "\"colour\",\"extra\":1}", "/acme/widgets", "colour", 2000),
 	    "aliases libraryID and question; unknown arguments ignored");

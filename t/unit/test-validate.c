@@ -75,6 +75,7 @@ static const struct validate_field rule_fields[] = {
 	{ "n", VALIDATE_INT, 0, 1, 10, 0, NULL, NULL },
 	{ "list", VALIDATE_LIST, 0, 0, 2, 3, NULL, no_dotdot },
 	{ "obj", VALIDATE_OBJECT, 0, 0, 0, 0, NULL, NULL },
+	{ "num", VALIDATE_NUMBER, 0, 0, 100, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
 static const struct validate_table rule_table = { rule_fields, 0, "field" };
@@ -114,6 +115,12 @@ test_rules(void)
 	rule(&rule_open, "{\"req\":\"x\",\"zz\":1}", NULL,
 	    "an unknown key passes a table that allows them");
 	rule(&rule_table, "{\"req\":5}", "field 'req' must be a string", "a string's type");
+	rule(&rule_table, "{\"req\":\"x\",\"num\":7.5}", NULL, "a number: a decimal passes");
+	rule(&rule_table, "{\"req\":\"x\",\"num\":100}", NULL, "a number: a whole one at max");
+	rule(&rule_table, "{\"req\":\"x\",\"num\":100.5}",
+	    "field 'num' must be a number from 0 to 100", "a number above max");
+	rule(&rule_table, "{\"req\":\"x\",\"num\":-0.1}", "must be a number", "a number below min");
+	rule(&rule_table, "{\"req\":\"x\",\"num\":\"5\"}", "must be a number", "a number as a string");
 
 	/* Lengths are characters: 500 of U+65E5 are 1500 bytes. */
 	buf_init(&b);
@@ -474,6 +481,19 @@ main(void)
 	ok(search_normalize_id("/a", id, sizeof(id)) == -1, "no repo");
 	ok(search_normalize_id("//b", id, sizeof(id)) == -1, "empty owner");
 	ok(search_normalize_id("/a/", id, sizeof(id)) == -1, "empty repo");
+	/* the stored id of a version (issue 16) */
+	ok(search_version_id("/a/b", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
+	    "version id: none");
+	ok(search_version_id("/a/b/v1.2.3", id, sizeof(id)) == 1 &&
+	    strcmp(id, "/a/b/v1.2.3") == 0, "version id: /version");
+	ok(search_version_id("/a/b@v2", id, sizeof(id)) == 1 &&
+	    strcmp(id, "/a/b/v2") == 0, "version id: @version made /version");
+	ok(search_version_id("/a/b/v2/", id, sizeof(id)) == 1 &&
+	    strcmp(id, "/a/b/v2") == 0, "version id: trailing slash dropped");
+	ok(search_version_id("/a/b@", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
+	    "version id: an empty version is none");
+	ok(search_version_id("/a/b/v1", id, 7) == -1, "version id: longer than the buffer");
+	ok(search_version_id("/a", id, sizeof(id)) == -1, "version id: malformed");
 
 	snprintf(q, sizeof(q), "a+b%%20c%%2Fd");
 	ok(http_urldecode(q) == 0 && strcmp(q, "a b c/d") == 0, "urldecode");

@@ -24,7 +24,51 @@ export async function render(root, params, ctx) {
 	}
 	root.append(el("p", { class: "crumbs" }, el("a", { href: "#/libraries" }, "Libraries"), " / "),
 	    el("div", { class: "title-row" }, el("h1", null, lib.title || lib.id), gitopsBadge(lib)),
-	    actions(lib, ctx), settings(lib), runs(lib), snippetBrowser(lib), tryBox(lib));
+	    actions(lib, ctx), settings(lib), versions(lib, ctx), runs(lib), snippetBrowser(lib), tryBox(lib));
+}
+
+// versions(lib, ctx): a git library's versions (tags or branches besides its default branch,
+// each the library ID/VERSION), added and removed by re-posting the entry with "versions";
+// a version links back to its library.
+function versions(lib, ctx) {
+	if (lib.versionOf)
+		return el("p", null, "A version of ", el("a", { href: "#/libraries/" + api.enc(lib.versionOf) },
+		    lib.versionOf), ".");
+	if (lib.sourceType !== "git")
+		return null;
+	const have = (lib.versions || []).filter((v) => v.state !== "delete");
+	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
+	const save = async (list, what) => {
+		try {
+			const a = await api.post("/api/libraries", { type: "git", url: lib.url, versions: list });
+			showStatus(status, true, what + " (job " + a.jobId + ").");
+			setTimeout(() => ctx.navigate("#/libraries/" + api.enc(lib.id)), 800);
+		} catch (e) {
+			showStatus(status, false, e.message);
+		}
+	};
+	const names = have.map((v) => v.version);
+	const input = el("input", { type: "text", id: "version-name", autocomplete: "off", placeholder: "v1.2.3" });
+	const add = button("Add version", () => {
+		const v = input.value.trim();
+		if (v && !names.includes(v))
+			save(names.concat([v]), "Version " + v + " is queued for indexing");
+	}, { id: "add-version" });
+	const box = el("section", { class: "panel", "aria-labelledby": "ver-h" }, el("h2", { id: "ver-h" }, "Versions"));
+	if (have.length === 0)
+		box.append(el("p", { class: "empty" }, "Only the default branch is indexed."));
+	else
+		box.append(el("div", { class: "table-wrap" }, el("table", { id: "versions" },
+		    el("thead", null, el("tr", null, ["Version", "Library id", "State", "Snippets", ""].map((h) =>
+			el("th", { scope: "col" }, h)))),
+		    el("tbody", null, have.map((v) => el("tr", null,
+			el("th", { scope: "row" }, v.version),
+			el("td", null, el("a", { href: "#/libraries/" + api.enc(v.id) }, el("code", null, v.id))),
+			el("td", null, v.state), el("td", null, num(v.snippets)),
+			el("td", null, button("Remove", () => save(names.filter((n) => n !== v.version),
+			    "Version " + v.version + " is being deleted"), { class: "secondary" }))))))));
+	box.append(el("div", { class: "actions" }, field("Tag or branch", input), add), status);
+	return box;
 }
 
 // actions(lib): re-index and delete (with a confirmation naming the library).

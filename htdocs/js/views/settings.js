@@ -1,11 +1,12 @@
 // Settings (#/settings?tab=NAME, admins): AI provider, embeddings, git tokens,
-// integrations, GitOps (../gitops.js), permissions, users, your account, and the setup
+// integrations, GitOps (../gitops.js), policies (../policies.js), permissions, users, your account, and the setup
 // wizard again.
 import { el, clear, field, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
 import { settingsForm, providerTest } from "../settingsform.js";
 import { passwordForm } from "./password.js";
 import { gitopsTab } from "../gitops.js";
+import { policiesTab } from "../policies.js";
 
 export const title = "Settings";
 
@@ -15,6 +16,8 @@ const TABS = [
 	["git", "Git tokens"],
 	["integrations", "Integrations"],
 	["gitops", "GitOps"],
+	["upstream", "Upstream"],
+	["policies", "Policies"],
 	["permissions", "Permissions"],
 	["users", "Users"],
 	["advanced", "Advanced"],
@@ -55,6 +58,11 @@ const SECTIONS = {
 		names: ["git.github.app_id", "git.github.app_installation_id", "git.github.app_private_key",
 		    "git.github.webhook_secret", "wiki.site_url", "wiki.kind", "wiki.email", "wiki.token"],
 	},
+	upstream: {
+		intro: "A Context7-compatible upstream (the hosted API or another ctxd, its API base such as https://HOST/api) answers for the public libraries this server does not hold, as the policies allow. Empty: none, nothing leaves this server. The key is write-only and only ever sent to the upstream.",
+		names: ["upstream.url", "upstream.api_key", "upstream.timeout_s", "upstream.cache_ttl_s", "upstream.cache_mb"],
+		upstreamTest: true,
+	},
 	advanced: {
 		intro: "The server's names, the networks it may reach, content rules and limits. Each is also ctxd-admin settings NAME (see ctxd-admin(8)).",
 		names: ["server.hostnames", "fetch.allowed_networks", "git.plain_http_hosts", "mcp.allowed_origins",
@@ -78,17 +86,44 @@ export async function render(root, params, ctx) {
 		await permissions(body);
 	else if (tab === "gitops")
 		await gitopsTab(body);
+	else if (tab === "policies")
+		await policiesTab(body);
 	else if (tab === "users")
 		await users(body, ctx);
 	else
 		account(body, ctx);
 }
 
+// "Save and test" of the upstream: saves the form, then one real library search there.
+function upstreamTest(form) {
+	const out = el("div", { class: "test-result", role: "status", "aria-live": "polite" });
+	const btn = button("Save and test", run, { class: "secondary" });
+	async function run() {
+		btn.disabled = true;
+		out.replaceChildren(el("p", { class: "muted" }, "Saving, then calling the upstream…"));
+		try {
+			await api.patch("/api/settings", form.values());
+			const r = await api.post("/api/upstream/test", {});
+			out.replaceChildren(el("p", { class: "notice " + (r.ok ? "ok" : "error") },
+			    !r.configured ? "No upstream is set: nothing to test." :
+			    r.ok ? "The upstream answered: it works." : "The upstream call failed."),
+			    el("pre", { class: "test-lines" }, r.message));
+		} catch (e) {
+			out.replaceChildren();
+			form.showError(e);
+		} finally {
+			btn.disabled = false;
+		}
+	}
+	return { button: btn, output: out };
+}
+
 async function settingsSection(body, sec, heading) {
 	const { settings } = await api.get("/api/settings");
 	const form = settingsForm(settings, sec.names);
 	const save = el("button", { type: "submit" }, "Save");
-	const test = sec.test ? providerTest(form, sec.test[0], sec.test[1]) : null;
+	const test = sec.test ? providerTest(form, sec.test[0], sec.test[1]) :
+	    sec.upstreamTest ? upstreamTest(form) : null;
 	body.append(el("form", { class: "panel", on: { submit: async (ev) => {
 		ev.preventDefault();
 		save.disabled = true;

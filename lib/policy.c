@@ -1,0 +1,566 @@
+/* policy.c: the policies for public documentation (see policy.h). */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "policy.h"
+#include "robots.h"
+#include "util.h"
+
+static const struct {
+	const char	*setting;
+	const char	*word;
+	const char	*label;		/* in the reasons */
+} policy_types[POLICY_NTYPES] = {
+	{ "policy.git", "git", "git repositories" },
+	{ "policy.website", "website", "websites" },
+	{ "policy.llmstxt", "llmstxt", "llms.txt" },
+	{ "policy.openapi", "openapi", "OpenAPI" },
+	{ "policy.other", "other", "other" },
+};
+
+/* Other words of the upstream for a type. */
+static const struct {
+	const char		*word;
+	enum policy_type	 type;
+} policy_aliases[] = {
+	{ "repo", POLICY_GIT }, { "github", POLICY_GIT }, { "gitlab", POLICY_GIT },
+	{ "bitbucket", POLICY_GIT }, { "web", POLICY_WEBSITE }, { "site", POLICY_WEBSITE },
+	{ "llms.txt", POLICY_LLMSTXT },
+};
+
+const char *
+policy_setting(enum policy_type t)
+{
+	return t < POLICY_NTYPES ? policy_types[t].setting : NULL;
+}
+
+const char *
+policy_type_word(enum policy_type t)
+{
+	return t < POLICY_NTYPES ? policy_types[t].word : NULL;
+}
+
+enum policy_type
+policy_type_of(const char *source_type)
+{
+	size_t	 i;
+
+	if (source_type == NULL)
+		return POLICY_OTHER;
+	for (i = 0; i < POLICY_NTYPES; i++)
+		if (strcasecmp(source_type, policy_types[i].word) == 0)
+			return (enum policy_type)i;
+	for (i = 0; i < sizeof(policy_aliases) / sizeof(policy_aliases[0]); i++)
+		if (strcasecmp(source_type, policy_aliases[i].word) == 0)
+			return policy_aliases[i].type;
+	return POLICY_OTHER;
+}
+
+double
+policy_trust_value(const char *v)
+{
+	char	*end;
+	double	 d;
+
+	if (v == NULL || *v == '\0')
+		return -1;
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno != 0 || *end != '\0' || end == v || !isfinite(d) || d < 0 ||
+	    d > POLICY_MAX_TRUST)
+		return -1;
+	return d;
+}
+
+int
+policy_check_trust(const char *v, char *err, size_t errsz)
+{
+	if (*v == '\0')
+		return 0;
+	if (!isdigit((unsigned char)*v) || policy_trust_value(v) < 0) {
+		snprintf(err, errsz, "must be empty or a number from 0 to %d",
+		    POLICY_MAX_TRUST);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Calls fn for each glob of the comma-separated list (blanks around a glob ignored) with
+ * its bytes; stops at the first nonzero answer and returns it, else 0.
+ */
+static int
+policy_each_glob(const char *list, int (*fn)(const char *, size_t, void *), void *arg)
+{
+	const char	*p = list, *e;
+	size_t		 n;
+	int		 r;
+
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, " \t,");
+		if (*p == '\0')
+			break;
+		e = strchr(p, ',');
+		n = e != NULL ? (size_t)(e - p) : strlen(p);
+		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if ((r = fn(p, n, arg)) != 0)
+			return r;
+		p = e;
+	}
+	return 0;
+}
+
+struct policy_globcheck {
+	size_t	 count;
+	char	*err;
+	size_t	 errsz;
+};
+
+/* policy_each_glob callback: -1 (with the error) on a glob that is not valid. */
+static int
+policy_globcheck(const char *g, size_t n, void *arg)
+{
+	struct policy_globcheck	*c = arg;
+	size_t			 i;
+
+	if (++c->count > POLICY_MAX_GLOBS) {
+		snprintf(c->err, c->errsz, "at most %d patterns", POLICY_MAX_GLOBS);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (g[i] <= ' ' || g[i] > '~') {
+			snprintf(c->err, c->errsz, "pattern '%.*s' has a blank or a "
+			    "character that is not printable ASCII", (int)(n > 64 ? 64 :
+			    n), g);
+			return -1;
+		}
+	return 0;
+}
+
+int
+policy_check_globs(const char *list, char *err, size_t errsz)
+{
+	struct policy_globcheck	 c = { 0, err, errsz };
+
+	return policy_each_glob(list, policy_globcheck, &c) != 0 ? -1 : 0;
+}
+
+struct policy_match {
+	const char	*id;
+	const char	*glob;		/* the glob that matched */
+	size_t		 globlen;
+};
+
+/* policy_each_glob callback: 1 when the glob matches the whole library id. */
+static int
+policy_match(const char *g, size_t n, void *arg)
+{
+	struct policy_match	*m = arg;
+
+	if (!robots_match(g, n, m->id, 1))
+		return 0;
+	m->glob = g;
+	m->globlen = n;
+	return 1;
+}
+
+/* 1 when list holds no glob. */
+static int
+policy_list_empty(const char *list)
+{
+	return list == NULL || list[strspn(list, " \t,")] == '\0';
+}
+
+int
+policy_decide(const struct policy *p, const char *library_id, const char *source_type,
+    double trust, char *why, size_t whysz)
+{
+	enum policy_type	 t = policy_type_of(source_type);
+	struct policy_match	 m = { library_id, NULL, 0 };
+
+	if (!p->types[t]) {
+		snprintf(why, whysz, "blocked by policy: source type %s is off",
+		    policy_types[t].label);
+		return 0;
+	}
+	if (p->block != NULL && policy_each_glob(p->block, policy_match, &m) == 1) {
+		snprintf(why, whysz, "blocked by policy: %.*s is on the block list",
+		    (int)m.globlen, m.glob);
+		return 0;
+	}
+	if (!policy_list_empty(p->allow) &&
+	    policy_each_glob(p->allow, policy_match, &m) != 1) {
+		snprintf(why, whysz, "blocked by policy: %s is not on the allow list",
+		    library_id);
+		return 0;
+	}
+	if (p->min_trust >= 0 && trust >= 0 && trust < p->min_trust) {
+		snprintf(why, whysz, "blocked by policy: trust score %g is below the "
+		    "minimum %g", trust, p->min_trust);
+		return 0;
+	}
+	snprintf(why, whysz, "allowed by policy");
+	return 1;
+}
+
+int
+policy_license_ok(char *why, size_t whysz)
+{
+	unsigned char		 pub[32];
+	enum license_status	 st;
+
+	if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == -1) {
+		snprintf(why, whysz, "public documentation is off: this build has no "
+		    "valid license verification key");
+		return 0;
+	}
+	st = license_verify(getenv("LICENSE_KEY"), pub, time(NULL), NULL);
+	if (st == LICENSE_OK)
+		return 1;
+	snprintf(why, whysz, "public documentation is off: the license is %s",
+	    st == LICENSE_EXPIRED ? "expired" : st == LICENSE_MISSING ? "missing" :
+	    "not valid");
+	return 0;
+}
+
+/* Sets the policy field of one stored setting (name, value); 0, or -1 out of memory. */
+static int
+policy_set_field(struct policy *p, const char *name, const char *v)
+{
+	size_t	 i;
+	char	**dst = NULL;
+
+	for (i = 0; i < POLICY_NTYPES; i++)
+		if (strcmp(name, policy_types[i].setting) == 0)
+			p->types[i] = strcmp(v, "true") == 0;
+	if (strcmp(name, "policy.min_trust") == 0)
+		p->min_trust = policy_trust_value(v);
+	else if (strcmp(name, "policy.allow") == 0)
+		dst = &p->allow;
+	else if (strcmp(name, "policy.block") == 0)
+		dst = &p->block;
+	if (dst == NULL)
+		return 0;
+	free(*dst);
+	return (*dst = strdup(v)) == NULL ? -1 : 0;
+}
+
+int
+policy_load(sqlite3 *db, const char *datadir, struct policy *p)
+{
+	sqlite3_stmt	*st = NULL;
+	const char	*name, *v;
+	size_t		 i;
+	int		 rc = -1, r;
+
+	(void)datadir;			/* no policy setting is a secret */
+	memset(p, 0, sizeof(*p));
+	p->min_trust = -1;
+	for (i = 0; i < POLICY_NTYPES; i++)
+		p->types[i] = 1;
+	if (sqlite3_prepare_v2(db, "SELECT name, value FROM settings "
+	    "WHERE name LIKE 'policy.%'", -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		name = (const char *)sqlite3_column_text(st, 0);
+		v = (const char *)sqlite3_column_text(st, 1);
+		if (name != NULL && v != NULL && policy_set_field(p, name, v) == -1) {
+			log_err("%s: out of memory", __func__);
+			goto out;
+		}
+	}
+	if (r != SQLITE_DONE)
+		goto dberr;
+	rc = 0;
+	goto out;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	if (rc == -1)
+		policy_release(p);
+	return rc;
+}
+
+void
+policy_release(struct policy *p)
+{
+	free(p->allow);
+	free(p->block);
+	p->allow = p->block = NULL;
+}
+
+int
+policy_check(sqlite3 *db, const char *datadir, const char *library_id,
+    const char *source_type, double trust, char *why, size_t whysz)
+{
+	struct policy	 p;
+	int		 r;
+
+	if (!policy_license_ok(why, whysz))
+		return 0;
+	if (policy_load(db, datadir, &p) == -1) {
+		snprintf(why, whysz, "database error");
+		return -1;
+	}
+	r = policy_decide(&p, library_id, source_type, trust, why, whysz);
+	policy_release(&p);
+	return r;
+}
+
+/* Appends the globs of list to array a. */
+static int
+policy_glob_add(const char *g, size_t n, void *arg)
+{
+	json_object	*a = arg;
+
+	json_object_array_add(a, json_object_new_string_len(g, (int)n));
+	return 0;
+}
+
+json_object *
+policy_json(const struct policy *p)
+{
+	json_object	*o = json_object_new_object(), *allow, *block;
+	size_t		 i;
+
+	allow = json_object_new_array();
+	block = json_object_new_array();
+	if (o == NULL || allow == NULL || block == NULL) {
+		json_object_put(o);
+		json_object_put(allow);
+		json_object_put(block);
+		return NULL;
+	}
+	for (i = 0; i < POLICY_NTYPES; i++)
+		json_object_object_add(o, policy_types[i].word,
+		    json_object_new_boolean(p->types[i]));
+	policy_each_glob(p->allow != NULL ? p->allow : "", policy_glob_add, allow);
+	policy_each_glob(p->block != NULL ? p->block : "", policy_glob_add, block);
+	json_object_object_add(o, "allow", allow);
+	json_object_object_add(o, "block", block);
+	json_object_object_add(o, "minTrust", p->min_trust < 0 ? NULL :
+	    json_object_new_double(p->min_trust));
+	return o;
+}
+
+/* The comma-separated text of a JSON list of globs (NULL or null: ""); malloc'd. */
+static char *
+policy_list_text(json_object *a)
+{
+	struct buf	 b;
+	size_t		 i, n;
+
+	buf_init(&b);
+	n = json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	for (i = 0; i < n; i++)
+		if (buf_printf(&b, "%s%s", i > 0 ? ", " : "", json_object_get_string(
+		    json_object_array_get_idx(a, i))) == -1) {
+			buf_release(&b);
+			return NULL;
+		}
+	return n == 0 || b.p == NULL ? strdup("") : buf_detach(&b);
+}
+
+/*
+ * The settings object for the API body o (validated: the type words as booleans, allow
+ * and block as lists, minTrust a number or null); NULL out of memory.
+ */
+static json_object *
+policy_settings_of(json_object *o)
+{
+	json_object	*s = json_object_new_object(), *v;
+	char		*t, num[32];
+	size_t		 i;
+
+	if (s == NULL)
+		return NULL;
+	for (i = 0; i < POLICY_NTYPES; i++)
+		if (json_object_object_get_ex(o, policy_types[i].word, &v) && v != NULL)
+			json_object_object_add(s, policy_types[i].setting, json_object_get(v));
+	for (i = 0; i < 2; i++) {
+		if (!json_object_object_get_ex(o, i == 0 ? "allow" : "block", &v))
+			continue;
+		if ((t = policy_list_text(v)) == NULL)
+			goto oom;
+		json_object_object_add(s, i == 0 ? "policy.allow" : "policy.block",
+		    json_object_new_string(t));
+		free(t);
+	}
+	if (json_object_object_get_ex(o, "minTrust", &v)) {
+		if (v == NULL)
+			num[0] = '\0';
+		else
+			snprintf(num, sizeof(num), "%g", json_object_get_double(v));
+		json_object_object_add(s, "policy.min_trust", json_object_new_string(num));
+	}
+	return s;
+oom:
+	json_object_put(s);
+	return NULL;
+}
+
+/* The members of after that differ from before, {name: {from, to}}; NULL out of memory. */
+static json_object *
+policy_diff(json_object *before, json_object *after)
+{
+	json_object	*d = json_object_new_object(), *c, *b;
+
+	if (d == NULL)
+		return NULL;
+	json_object_object_foreach(after, k, a) {
+		b = json_object_object_get(before, k);
+		if (json_object_equal(a, b))
+			continue;
+		if ((c = json_object_new_object()) == NULL) {
+			json_object_put(d);
+			return NULL;
+		}
+		json_object_object_add(c, "from", json_object_get(b));
+		json_object_object_add(c, "to", json_object_get(a));
+		json_object_object_add(d, k, c);
+	}
+	return d;
+}
+
+int
+policy_record(sqlite3 *db, const char *datadir, const struct policy *before,
+    const char *actor)
+{
+	struct policy	 after;
+	json_object	*b = NULL, *a = NULL, *d = NULL;
+	sqlite3_stmt	*st = NULL;
+	char		 now[32];
+	int		 rc = -1, loaded = 0;
+
+	if (policy_load(db, datadir, &after) == -1)
+		return -1;
+	loaded = 1;
+	if ((b = policy_json(before)) == NULL || (a = policy_json(&after)) == NULL ||
+	    (d = policy_diff(b, a)) == NULL) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	if (json_object_object_length(d) == 0) {
+		rc = 0;
+		goto out;
+	}
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (sqlite3_prepare_v2(db, "INSERT INTO audit_log (at, actor, action, detail) "
+	    "VALUES (?1, ?2, 'policies', ?3)", -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN),
+	    -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto dberr;
+	rc = 0;
+	goto out;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	json_object_put(b);
+	json_object_put(a);
+	json_object_put(d);
+	if (loaded)
+		policy_release(&after);
+	return rc;
+}
+
+enum settings_apply_result
+policy_save_json(sqlite3 *db, const char *datadir, json_object *o, const char *actor,
+    char *err, size_t errsz)
+{
+	static const char *const names[] = { "policy.git", "policy.website",
+	    "policy.llmstxt", "policy.openapi", "policy.other", "policy.allow",
+	    "policy.block", "policy.min_trust", NULL };
+	enum settings_apply_result rc = SETTINGS_APPLY_DBERR;
+	struct policy	 before;
+	json_object	*s = NULL;
+	int		 loaded = 0, began = 0;
+
+	snprintf(err, errsz, "database error");
+	if ((s = policy_settings_of(o)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return SETTINGS_APPLY_DBERR;
+	}
+	if (db_begin(db) == -1)
+		goto out;
+	began = 1;
+	if (policy_load(db, datadir, &before) == -1)
+		goto out;
+	loaded = 1;
+	if ((rc = settings_apply_json(db, datadir, s, names, err, errsz)) !=
+	    SETTINGS_APPLY_OK)
+		goto out;
+	rc = SETTINGS_APPLY_DBERR;
+	if (policy_record(db, datadir, &before, actor) == -1 || db_commit(db) == -1)
+		goto out;
+	began = 0;
+	rc = SETTINGS_APPLY_OK;
+out:
+	if (began)
+		db_rollback(db);
+	if (loaded)
+		policy_release(&before);
+	json_object_put(s);
+	return rc;
+}
+
+json_object *
+policy_audit_json(sqlite3 *db, long limit)
+{
+	json_object	*a = json_object_new_array(), *e, *d;
+	sqlite3_stmt	*st = NULL;
+	const char	*detail;
+	int		 r;
+
+	if (a == NULL)
+		return NULL;
+	if (sqlite3_prepare_v2(db, "SELECT id, at, actor, action, detail FROM audit_log "
+	    "WHERE action = 'policies' ORDER BY id DESC LIMIT ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_int64(st, 1, limit);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((e = json_object_new_object()) == NULL)
+			goto dberr;
+		json_object_object_add(e, "id", json_object_new_int64(
+		    sqlite3_column_int64(st, 0)));
+		json_object_object_add(e, "at", json_object_new_string(
+		    (const char *)sqlite3_column_text(st, 1)));
+		json_object_object_add(e, "actor", json_object_new_string(
+		    (const char *)sqlite3_column_text(st, 2)));
+		json_object_object_add(e, "action", json_object_new_string(
+		    (const char *)sqlite3_column_text(st, 3)));
+		detail = (const char *)sqlite3_column_text(st, 4);
+		d = detail != NULL ? json_tokener_parse(detail) : NULL;
+		json_object_object_add(e, "changes", d != NULL ? d :
+		    json_object_new_object());
+		json_object_array_add(a, e);
+	}
+	if (r != SQLITE_DONE)
+		goto dberr;
+	sqlite3_finalize(st);
+	return a;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	json_object_put(a);
+	return NULL;
+}

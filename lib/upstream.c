@@ -1,0 +1,599 @@
+/* upstream.c: the Context7-compatible upstream of public libraries (see upstream.h). */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "fetch.h"
+#include "policy.h"
+#include "upstream.h"
+#include "validate.h"
+
+#define UPSTREAM_CACHE_DIR	"upstream-cache"
+#define UPSTREAM_LOG_EVERY	60	/* seconds between two logged upstream failures */
+
+/* The settings of one call; upstream_release frees them. */
+struct upstream {
+	char	*url;		/* base, without a trailing slash */
+	char	*key;		/* NULL: none */
+	long	 timeout_ms;
+	long	 cache_ttl;	/* seconds (0: no cache) */
+	long	 cache_max;	/* bytes */
+	char	*cache_dir;	/* DATADIR/upstream-cache */
+	int	 down;		/* a request of this call found it unreachable or 5xx */
+	int	 down_timeout;	/* ... by its timeout */
+	char	 down_err[400];	/* ... and why */
+	char	 auth[600];
+};
+
+static void
+upstream_release(struct upstream *u)
+{
+	free(u->url);
+	if (u->key != NULL)
+		explicit_bzero(u->key, strlen(u->key));
+	free(u->key);
+	free(u->cache_dir);
+	explicit_bzero(u->auth, sizeof(u->auth));
+}
+
+/* Loads the settings and the address policy: 1 set up, 0 no upstream, -1 error. */
+static int
+upstream_load(sqlite3 *db, const char *datadir, struct upstream *u)
+{
+	size_t	 n;
+
+	memset(u, 0, sizeof(*u));
+	u->url = settings_get(db, datadir, "upstream.url");
+	if (u->url == NULL || *u->url == '\0')
+		return 0;
+	n = strlen(u->url);
+	while (n > 0 && u->url[n - 1] == '/')
+		u->url[--n] = '\0';
+	u->key = settings_get(db, datadir, "upstream.api_key");
+	if (u->key != NULL && (*u->key == '\0' || strlen(u->key) > 512 ||
+	    strpbrk(u->key, "\r\n") != NULL)) {
+		free(u->key);
+		u->key = NULL;
+	}
+	if (u->key != NULL)
+		snprintf(u->auth, sizeof(u->auth), "Authorization: Bearer %s", u->key);
+	u->timeout_ms = settings_get_long(db, datadir, "upstream.timeout_s", 10) * 1000;
+	u->cache_ttl = settings_get_long(db, datadir, "upstream.cache_ttl_s", 3600);
+	u->cache_max = settings_get_long(db, datadir, "upstream.cache_mb", 64) * 1024 * 1024;
+	if ((u->cache_dir = util_path_join(datadir, UPSTREAM_CACHE_DIR)) == NULL)
+		return -1;
+	netpolicy_load(db, datadir);
+	return 1;
+}
+
+int
+upstream_enabled(sqlite3 *db, const char *datadir)
+{
+	struct upstream	 u;
+	int		 rc;
+
+	rc = upstream_load(db, datadir, &u);
+	upstream_release(&u);
+	return rc == 1;
+}
+
+/* Logs a failure at most once every UPSTREAM_LOG_EVERY seconds of this process. */
+static void
+upstream_log_failure(const char *fn, const char *what)
+{
+	static time_t	 last;
+	time_t		 now = time(NULL);
+
+	if (last != 0 && now - last < UPSTREAM_LOG_EVERY)
+		return;
+	last = now;
+	log_warn("%s: %s (further upstream failures are not logged for %d s)", fn, what,
+	    UPSTREAM_LOG_EVERY);
+}
+
+/*
+ * GET base + path (path holds its query, already escaped) into req: 0 when an answer
+ * came (any status; its body valid UTF-8), -1 with one line in err (no key, no query).
+ */
+static int
+upstream_get(struct upstream *u, const char *path, struct fetch_req *req, char *err,
+    size_t errsz)
+{
+	struct fetch	 f;
+	struct buf	 url;
+	char		 host[256];
+	int		 rc = -1;
+
+	buf_init(&url);
+	fetch_init(&f);
+	fetch_req_init(req);
+	fetch_host(u->url, host, sizeof(host));
+	if (buf_printf(&url, "%s%s", u->url, path) == -1) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	req->method = "GET";
+	req->url = url.p;
+	req->headers[0] = "Accept: application/json, text/plain";
+	if (u->key != NULL) {
+		req->headers[1] = u->auth;
+		req->secret_headers = 0x2;
+		fetch_secret(&f, u->key);
+	}
+	req->timeout_ms = u->timeout_ms;
+	req->connect_ms = u->timeout_ms;
+	req->max_size = UPSTREAM_MAX_SIZE;
+	req->tries = 1;
+	req->redirects = 0;
+	if (fetch_run(&f, req, 1) == -1) {
+		snprintf(err, errsz, "upstream %s: %s", host, req->error);
+		goto out;
+	}
+	if (req->answer.len > 0 && validate_utf8_chars(req->answer.p, req->answer.len) < 0) {
+		snprintf(err, errsz, "upstream %s answered HTTP %ld with text that is not "
+		    "valid UTF-8", host, req->status);
+		goto out;
+	}
+	rc = 0;
+out:
+	req->url = NULL;
+	buf_release(&url);
+	fetch_release(&f);
+	return rc;
+}
+
+/* The error text of an upstream's answer: its JSON "error" or "message", else a default. */
+static void
+upstream_error_text(const struct fetch_req *req, char *out, size_t outsz)
+{
+	json_object	*root, *v;
+	const char	*msg = NULL;
+
+	root = req->answer.len > 0 ? json_tokener_parse(req->answer.p) : NULL;
+	if (root != NULL && (json_object_object_get_ex(root, "error", &v) ||
+	    json_object_object_get_ex(root, "message", &v)) &&
+	    json_object_is_type(v, json_type_string))
+		msg = json_object_get_string(v);
+	snprintf(out, outsz, "upstream: %s", msg != NULL ? msg : "the upstream refused "
+	    "the request");
+	validate_utf8_scrub(out);
+	util_utf8_trim(out);
+	json_object_put(root);
+}
+
+/* Does the answer parse as JSON? */
+static int
+upstream_is_json(const struct fetch_req *req)
+{
+	json_object	*o;
+
+	if (req->answer.len == 0 || (o = json_tokener_parse(req->answer.p)) == NULL)
+		return 0;
+	json_object_put(o);
+	return 1;
+}
+
+/* Is id among the "id"s of results? */
+static int
+upstream_has_id(json_object *results, const char *id)
+{
+	json_object	*v;
+	size_t		 i;
+
+	for (i = 0; i < json_object_array_length(results); i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(results, i), "id",
+		    &v) && strcmp(json_object_get_string(v), id) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The source type (the "type" a ctxd upstream reports; NULL: unknown, "other" to the
+ * policies) and trust score (-1: not reported) of one upstream search result.
+ */
+static void
+upstream_kind(json_object *r, const char **type, double *trust)
+{
+	json_object	*v;
+
+	*type = json_object_object_get_ex(r, "type", &v) &&
+	    json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	*trust = json_object_object_get_ex(r, "trustScore", &v) &&
+	    (json_object_is_type(v, json_type_int) ||
+	    json_object_is_type(v, json_type_double)) ? json_object_get_double(v) : -1;
+}
+
+/* Is libid the library id, or one of its versions (id/VERSION, id@VERSION)? */
+static int
+upstream_same_library(const char *id, const char *libid)
+{
+	size_t	 n = strlen(id);
+
+	return strncmp(id, libid, n) == 0 && (libid[n] == '\0' || libid[n] == '/' ||
+	    libid[n] == '@');
+}
+
+/*
+ * The policies' decision about libid, with the source type and trust score that the
+ * upstream's library search reports for it (one search by its last path segment; not
+ * found or not reachable: type other, trust unknown). 1, 0 with why, or -1.
+ */
+static int
+upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char *libid,
+    char *why, size_t whysz)
+{
+	struct fetch_req req;
+	struct buf	 path;
+	json_object	*answer = NULL, *arr, *r, *v;
+	const char	*type = NULL, *name;
+	char		*en = NULL, err[400], repo[256];
+	double		 trust = -1;
+	size_t		 i;
+	int		 rc = -1;
+
+	buf_init(&path);
+	fetch_req_init(&req);
+	/* The repository segment of /owner/repo[/version] names it in a search. */
+	name = strchr(libid + 1, '/');
+	snprintf(repo, sizeof(repo), "%.*s", (int)strcspn(name != NULL ? name + 1 : libid,
+	    "/"), name != NULL ? name + 1 : libid);
+	if ((en = fetch_escape(repo)) == NULL ||
+	    buf_printf(&path, "/v2/libs/search?libraryName=%s", en) == -1)
+		goto out;
+	if (upstream_get(u, path.p, &req, err, sizeof(err)) == -1 || req.status >= 500) {
+		/* Down: upstream_context serves from its cache without asking again. */
+		u->down = 1;
+		u->down_timeout = req.result == FETCH_ETIMEOUT;
+		if (req.result == FETCH_OK)
+			snprintf(err, sizeof(err), "HTTP %ld", req.status);
+		snprintf(u->down_err, sizeof(u->down_err), "%s", err);
+	} else if (req.status == 200 &&
+	    (answer = json_tokener_parse(req.answer.p)) != NULL &&
+	    json_object_object_get_ex(answer, "results", &arr) &&
+	    json_object_is_type(arr, json_type_array))
+		for (i = 0; i < json_object_array_length(arr); i++) {
+			r = json_object_array_get_idx(arr, i);
+			if (json_object_object_get_ex(r, "id", &v) &&
+			    upstream_same_library(json_object_get_string(v), libid)) {
+				upstream_kind(r, &type, &trust);
+				break;
+			}
+		}
+	rc = policy_check(db, datadir, libid, type, trust, why, whysz);
+out:
+	json_object_put(answer);
+	free(en);
+	buf_release(&path);
+	fetch_req_release(&req);
+	return rc;
+}
+
+/* Appends the allowed, new libraries of an upstream search answer to results. */
+static int
+upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_object *results)
+{
+	json_object	*arr, *r, *v, *copy;
+	const char	*id, *type;
+	char		 why[256];
+	double		 trust;
+	size_t		 i, n, kept = 0;
+
+	if (!json_object_object_get_ex(answer, "results", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return 0;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n && kept < UPSTREAM_MAX_RESULTS; i++) {
+		r = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(r, json_type_object) ||
+		    !json_object_object_get_ex(r, "id", &v) ||
+		    !json_object_is_type(v, json_type_string))
+			continue;
+		id = json_object_get_string(v);
+		if (library_check_id(id, why, sizeof(why)) == -1 ||
+		    upstream_has_id(results, id))
+			continue;
+		upstream_kind(r, &type, &trust);
+		if (policy_check(db, datadir, id, type, trust, why, sizeof(why)) != 1)
+			continue;
+		copy = NULL;
+		if (json_object_deep_copy(r, &copy, NULL) != 0)
+			return -1;
+		json_object_object_add(copy, "origin", json_object_new_string("upstream"));
+		/* A chained ctxd calls its own libraries local: not so here. */
+		if (json_object_object_get_ex(copy, "source", &v) &&
+		    strcmp(json_object_get_string(v), "Local (Private)") == 0)
+			json_object_object_add(copy, "source",
+			    json_object_new_string("Upstream"));
+		json_object_array_add(results, copy);
+		kept++;
+	}
+	return 0;
+}
+
+int
+upstream_libs(sqlite3 *db, const char *datadir, const char *name, const char *query,
+    json_object *results)
+{
+	struct upstream	 u;
+	struct fetch_req req;
+	struct buf	 path;
+	json_object	*answer = NULL;
+	char		*en = NULL, *eq = NULL, err[400];
+	int		 rc = 0;
+
+	buf_init(&path);
+	fetch_req_init(&req);
+	if (upstream_load(db, datadir, &u) != 1)
+		goto out;
+	rc = -1;
+	if ((en = fetch_escape(name)) == NULL ||
+	    (query != NULL && (eq = fetch_escape(query)) == NULL) ||
+	    buf_printf(&path, "/v2/libs/search?libraryName=%s%s%s", en,
+	    eq != NULL ? "&query=" : "", eq != NULL ? eq : "") == -1)
+		goto out;
+	rc = 0;
+	if (upstream_get(&u, path.p, &req, err, sizeof(err)) == -1) {
+		upstream_log_failure(__func__, err);
+		goto out;
+	}
+	if (req.status != 200 || (answer = json_tokener_parse(req.answer.p)) == NULL) {
+		snprintf(err, sizeof(err), "upstream library search: HTTP %ld%s", req.status,
+		    req.status == 200 ? ", not JSON" : "");
+		upstream_log_failure(__func__, err);
+		goto out;
+	}
+	rc = upstream_merge(db, datadir, answer, results);
+out:
+	json_object_put(answer);
+	free(en);
+	free(eq);
+	buf_release(&path);
+	fetch_req_release(&req);
+	upstream_release(&u);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ the answer cache */
+
+/*
+ * The cache of context answers: one file per request, DATADIR/upstream-cache/SHA256 of the
+ * request's path (0600, written whole then renamed), holding the upstream's 200 answer.
+ * Served without asking the upstream while younger than upstream.cache_ttl_s, and at any
+ * age when the upstream cannot be reached. The files together stay under
+ * upstream.cache_mb: the oldest go first.
+ */
+
+/* The file of path (malloc'd), or NULL. */
+static char *
+upstream_cache_file(const struct upstream *u, const char *path)
+{
+	char	 hex[65];
+
+	crypto_sha256_hex(path, strlen(path), hex);
+	return util_path_join(u->cache_dir, hex);
+}
+
+/*
+ * The cached answer of path into out when there is one younger than maxage seconds
+ * (< 0: any age): 1, else 0.
+ */
+static int
+upstream_cache_get(const struct upstream *u, const char *path, long maxage,
+    struct buf *out)
+{
+	struct stat	 st;
+	char		*file, *data = NULL;
+	size_t		 len;
+	int		 rc = 0;
+
+	if (u->cache_ttl <= 0 || (file = upstream_cache_file(u, path)) == NULL)
+		return 0;
+	if (stat(file, &st) == -1 || (maxage >= 0 && time(NULL) - st.st_mtime >= maxage))
+		goto out;
+	if (util_read_file(file, UPSTREAM_MAX_SIZE, &data, &len) == -1)
+		goto out;
+	buf_reset(out);
+	rc = buf_add(out, data, len) == 0;
+out:
+	free(data);
+	free(file);
+	return rc;
+}
+
+/* Removes the oldest files of the cache until need more bytes fit under its cap. */
+static void
+upstream_cache_trim(const struct upstream *u, size_t need)
+{
+	DIR		*d;
+	struct dirent	*e;
+	struct stat	 st;
+	char		*f, *oldest = NULL;
+	time_t		 when;
+	long long	 total;
+	int		 round;
+
+	for (round = 0; round < 1000; round++) {
+		if ((d = opendir(u->cache_dir)) == NULL)
+			return;
+		total = 0;
+		when = 0;
+		while ((e = readdir(d)) != NULL) {
+			if (strlen(e->d_name) != 64 ||
+			    (f = util_path_join(u->cache_dir, e->d_name)) == NULL)
+				continue;
+			if (stat(f, &st) == 0) {
+				total += st.st_size;
+				if (oldest == NULL || st.st_mtime < when) {
+					free(oldest);
+					oldest = f;
+					when = st.st_mtime;
+					f = NULL;
+				}
+			}
+			free(f);
+		}
+		closedir(d);
+		if (total + (long long)need <= u->cache_max || oldest == NULL)
+			break;
+		unlink(oldest);
+		free(oldest);
+		oldest = NULL;
+	}
+	free(oldest);
+}
+
+/* Keeps the upstream's answer to path (a failure is logged, the answer still served). */
+static void
+upstream_cache_put(const struct upstream *u, const char *path, const struct buf *answer)
+{
+	char	*file;
+
+	if (u->cache_ttl <= 0 || answer->len == 0 || (long)answer->len > u->cache_max)
+		return;
+	if (util_mkdir_p(u->cache_dir, 0700) == -1) {
+		log_err("%s: %s: cannot create it", __func__, u->cache_dir);
+		return;
+	}
+	upstream_cache_trim(u, answer->len);
+	if ((file = upstream_cache_file(u, path)) == NULL ||
+	    util_write_file(file, answer->p, answer->len, 0600) == -1)
+		log_err("%s: cannot write a file in %s", __func__, u->cache_dir);
+	free(file);
+}
+
+int
+upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char *query,
+    const char *tokens, int json, struct buf *out)
+{
+	struct upstream	 u;
+	struct fetch_req req;
+	struct buf	 path;
+	char		*ei = NULL, *eq = NULL, *et = NULL, why[256], err[400];
+	int		 status = 404;
+
+	buf_init(&path);
+	fetch_req_init(&req);
+	buf_reset(out);
+	if (upstream_load(db, datadir, &u) != 1)
+		goto out;
+	switch (upstream_decide(db, datadir, &u, libid, why, sizeof(why))) {
+	case 0:
+		status = buf_printf(out, "library %s: %s", libid, why) == -1 ? -1 : 403;
+		goto out;
+	case -1:
+		status = buf_printf(out, "library %s: the policies could not be read; the "
+		    "responder log has the details", libid) == -1 ? -1 : 500;
+		goto out;
+	}
+	status = -1;
+	if ((ei = fetch_escape(libid)) == NULL || (eq = fetch_escape(query)) == NULL ||
+	    (tokens != NULL && (et = fetch_escape(tokens)) == NULL) ||
+	    buf_printf(&path, "/v2/context?libraryId=%s&query=%s%s%s%s", ei, eq,
+	    et != NULL ? "&tokens=" : "", et != NULL ? et : "",
+	    json ? "&type=json" : "") == -1)
+		goto out;
+	if (upstream_cache_get(&u, path.p, u.cache_ttl, out)) {
+		status = 200;
+		goto out;
+	}
+	if (u.down || upstream_get(&u, path.p, &req, err, sizeof(err)) == -1 ||
+	    req.status >= 500) {
+		if (u.down)
+			snprintf(err, sizeof(err), "%s", u.down_err);
+		else if (req.status >= 500)
+			snprintf(err, sizeof(err), "HTTP %ld", req.status);
+		upstream_log_failure(__func__, err);
+		/* Down: a cached answer of any age. */
+		if (upstream_cache_get(&u, path.p, -1, out)) {
+			status = 200;
+			goto out;
+		}
+		status = req.result == FETCH_ETIMEOUT || (u.down && u.down_timeout) ? 504 :
+		    502;
+		if (buf_printf(out, "library %s is answered by the upstream, which could "
+		    "not be reached: %s", libid, err) == -1)
+			status = -1;
+		goto out;
+	}
+	if (req.status == 200) {
+		if (json && !upstream_is_json(&req)) {
+			status = buf_printf(out, "library %s: the upstream's answer is not "
+			    "JSON", libid) == -1 ? -1 : 502;
+			goto out;
+		}
+		status = buf_add(out, req.answer.p, req.answer.len) == -1 ? -1 : 200;
+		if (status == 200)
+			upstream_cache_put(&u, path.p, out);
+		goto out;
+	}
+	upstream_error_text(&req, err, sizeof(err));
+	/* 202 (first indexing there) and 4xx are passed on; anything else is 502. */
+	status = req.status == 202 || (req.status >= 400 && req.status <= 499) ?
+	    (int)req.status : 502;
+	if (buf_adds(out, err) == -1)
+		status = -1;
+out:
+	free(ei);
+	free(eq);
+	free(et);
+	buf_release(&path);
+	fetch_req_release(&req);
+	upstream_release(&u);
+	return status;
+}
+
+int
+upstream_test(sqlite3 *db, const char *datadir, char *msg, size_t msgsz)
+{
+	struct upstream	 u;
+	struct fetch_req req;
+	json_object	*answer = NULL, *arr;
+	char		 host[256];
+	int		 rc = -1;
+
+	fetch_req_init(&req);
+	switch (upstream_load(db, datadir, &u)) {
+	case 0:
+		snprintf(msg, msgsz, "no upstream is set (upstream.url is empty): nothing "
+		    "leaves this instance");
+		goto out;
+	case -1:
+		snprintf(msg, msgsz, "cannot read the upstream settings");
+		goto out;
+	}
+	fetch_host(u.url, host, sizeof(host));
+	if (upstream_get(&u, "/v2/libs/search?libraryName=react", &req, msg, msgsz) == -1)
+		goto out;
+	if (req.status != 200) {
+		snprintf(msg, msgsz, "upstream %s answered HTTP %ld%s", host, req.status,
+		    req.status == 401 || req.status == 403 ? " (check upstream.api_key)" :
+		    "");
+		goto out;
+	}
+	if ((answer = json_tokener_parse(req.answer.p)) == NULL ||
+	    !json_object_object_get_ex(answer, "results", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(msg, msgsz, "upstream %s answered HTTP 200 but not a library "
+		    "search (is upstream.url the API base, ending in /api?)", host);
+		goto out;
+	}
+	snprintf(msg, msgsz, "upstream %s answers: a library search gave %zu result(s)",
+	    host, json_object_array_length(arr));
+	rc = 0;
+out:
+	json_object_put(answer);
+	fetch_req_release(&req);
+	upstream_release(&u);
+	return rc;
+}

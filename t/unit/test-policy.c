@@ -1,0 +1,223 @@
+/* test-policy.c: the policies for public documentation (lib/policy.c). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "ctxd.h"
+#include "policy.h"
+#include "tap.h"
+
+static char	 dir[] = "/tmp/test-policy.XXXXXX";
+
+/* Sets a setting, failing the test on error. */
+static void
+set(sqlite3 *db, const char *name, const char *value)
+{
+	char	 err[256] = "";
+
+	if (settings_set(db, dir, name, value, err, sizeof(err)) == -1)
+		ok(0, "set %s: %s", name, err);
+}
+
+/* policy_check's answer and reason for a library. */
+static int
+check(sqlite3 *db, const char *id, const char *type, double trust, char *why, size_t n)
+{
+	why[0] = '\0';
+	return policy_check(db, dir, id, type, trust, why, n);
+}
+
+/* Sets $LICENSE_KEY to a key minted with the development key, expiring at expires. */
+static int
+license(time_t expires)
+{
+	struct license	 lic;
+	const char	*top = getenv("top_srcdir");
+	char		 path[1024], *key;
+	int		 rc;
+
+	memset(&lic, 0, sizeof(lic));
+	snprintf(lic.plan, sizeof(lic.plan), "trial");
+	snprintf(lic.licensee, sizeof(lic.licensee), "test");
+	snprintf(lic.id, sizeof(lic.id), "test-policy");
+	lic.issued = expires - 86400 * 400;
+	lic.expires = expires;
+	snprintf(path, sizeof(path), "%s/keys/dev-license.key", top != NULL ? top : ".");
+	if ((key = license_mint(path, &lic)) == NULL)
+		return -1;
+	rc = setenv("LICENSE_KEY", key, 1);
+	free(key);
+	return rc;
+}
+
+static void
+test_types(sqlite3 *db)
+{
+	char	 why[256];
+
+	is_int(policy_type_of("git"), POLICY_GIT, "git");
+	is_int(policy_type_of("GitHub"), POLICY_GIT, "github is git");
+	is_int(policy_type_of("llms.txt"), POLICY_LLMSTXT, "llms.txt");
+	is_int(policy_type_of("OpenAPI"), POLICY_OPENAPI, "openapi any case");
+	is_int(policy_type_of("confluence"), POLICY_OTHER, "unknown is other");
+	is_int(policy_type_of(NULL), POLICY_OTHER, "NULL is other");
+	is_int(check(db, "/a/b", "website", -1, why, sizeof(why)), 1, "default: allowed");
+	is_str(why, "allowed by policy", "allowed: why");
+
+	set(db, "policy.website", "false");
+	is_int(check(db, "/a/b", "website", -1, why, sizeof(why)), 0, "website off");
+	is_str(why, "blocked by policy: source type websites is off", "website off: why");
+	is_int(check(db, "/a/b", "git", -1, why, sizeof(why)), 1, "git still on");
+	set(db, "policy.website", "true");
+
+	set(db, "policy.git", "false");
+	is_int(check(db, "/a/b", "repo", -1, why, sizeof(why)), 0, "git off (alias repo)");
+	set(db, "policy.git", "true");
+	set(db, "policy.llmstxt", "false");
+	is_int(check(db, "/a/b", "llmstxt", -1, why, sizeof(why)), 0, "llmstxt off");
+	set(db, "policy.llmstxt", "true");
+	set(db, "policy.openapi", "false");
+	is_int(check(db, "/a/b", "openapi", -1, why, sizeof(why)), 0, "openapi off");
+	set(db, "policy.openapi", "true");
+
+	set(db, "policy.other", "false");
+	is_int(check(db, "/a/b", "confluence", -1, why, sizeof(why)), 0, "unknown: other off");
+	is_str(why, "blocked by policy: source type other is off", "other off: why");
+	is_int(check(db, "/a/b", NULL, -1, why, sizeof(why)), 0, "NULL: other off");
+	is_int(check(db, "/a/b", "git", -1, why, sizeof(why)), 1, "git on with other off");
+	set(db, "policy.other", "true");
+}
+
+static void
+test_lists(sqlite3 *db)
+{
+	char	 why[256], err[256];
+
+	set(db, "policy.block", "/vercel/*");
+	is_int(check(db, "/vercel/next.js", "git", -1, why, sizeof(why)), 0, "blocked");
+	is_str(why, "blocked by policy: /vercel/* is on the block list", "blocked: why");
+	is_int(check(db, "/facebook/react", "git", -1, why, sizeof(why)), 1, "not blocked");
+	is_int(check(db, "/vercel", "git", -1, why, sizeof(why)), 1, "glob is whole-id");
+
+	set(db, "policy.allow", "/facebook/*, /vercel/next.js");
+	is_int(check(db, "/facebook/react", "git", -1, why, sizeof(why)), 1, "allowed");
+	is_int(check(db, "/mongodb/docs", "git", -1, why, sizeof(why)), 0, "not allowed");
+	is_str(why, "blocked by policy: /mongodb/docs is not on the allow list",
+	    "not allowed: why");
+	is_int(check(db, "/vercel/next.js", "git", -1, why, sizeof(why)), 0,
+	    "block list wins over the allow list");
+	is_str(why, "blocked by policy: /vercel/* is on the block list", "block wins: why");
+	set(db, "policy.allow", "");
+	set(db, "policy.block", "");
+	is_int(check(db, "/vercel/next.js", "git", -1, why, sizeof(why)), 1, "lists cleared");
+
+	ok(settings_set(db, dir, "policy.allow", "/a b", err, sizeof(err)) == -1,
+	    "a blank inside a glob is refused");
+	ok(strstr(err, "policy.allow") != NULL, "error names the setting: %s", err);
+	ok(settings_set(db, dir, "policy.block", "/a/\x01", err, sizeof(err)) == -1,
+	    "a control character is refused");
+}
+
+static void
+test_trust(sqlite3 *db)
+{
+	char	 why[256], err[256];
+
+	set(db, "policy.min_trust", "5");
+	is_int(check(db, "/a/b", "git", 3.1, why, sizeof(why)), 0, "trust below minimum");
+	is_str(why, "blocked by policy: trust score 3.1 is below the minimum 5",
+	    "trust: why");
+	is_int(check(db, "/a/b", "git", 5, why, sizeof(why)), 1, "trust at minimum");
+	is_int(check(db, "/a/b", "git", -1, why, sizeof(why)), 1, "trust not reported");
+	set(db, "policy.min_trust", "7.5");
+	is_int(check(db, "/a/b", "git", 7.4, why, sizeof(why)), 0, "decimal minimum");
+	set(db, "policy.min_trust", "");
+	is_int(check(db, "/a/b", "git", 0, why, sizeof(why)), 1, "no minimum");
+	ok(settings_set(db, dir, "policy.min_trust", "abc", err, sizeof(err)) == -1,
+	    "trust not a number refused");
+	ok(settings_set(db, dir, "policy.min_trust", "101", err, sizeof(err)) == -1,
+	    "trust above 100 refused");
+	ok(settings_set(db, dir, "policy.min_trust", "-1", err, sizeof(err)) == -1,
+	    "negative trust refused");
+	ok(settings_set(db, dir, "policy.min_trust", "nan", err, sizeof(err)) == -1,
+	    "nan refused");
+}
+
+/* Linear matching: a long id against many-star globs answers at once. */
+static void
+test_bounds(void)
+{
+	struct policy	 p;
+	char		*id, *glob, why[256];
+	size_t		 n = 200000, i;
+	clock_t		 t0;
+	int		 r;
+
+	memset(&p, 0, sizeof(p));
+	for (i = 0; i < POLICY_NTYPES; i++)
+		p.types[i] = 1;
+	p.min_trust = -1;
+	id = malloc(n + 1);
+	glob = malloc(n + 1);
+	if (id == NULL || glob == NULL) {
+		ok(0, "out of memory");
+		goto out;
+	}
+	memset(id, 'a', n);
+	id[n] = '\0';
+	for (i = 0; i < n; i += 2) {
+		glob[i] = '*';
+		glob[i + 1] = 'a';
+	}
+	glob[n - 1] = 'b';
+	glob[n] = '\0';
+	p.block = glob;
+	t0 = clock();
+	r = policy_decide(&p, id, "git", -1, why, sizeof(why));
+	is_int(r, 1, "adversarial glob does not match");
+	ok(clock() - t0 < 2 * CLOCKS_PER_SEC, "adversarial glob is fast");
+out:
+	free(id);
+	free(glob);
+}
+
+int
+main(void)
+{
+	sqlite3	*db = NULL;
+	char	 why[256], cmd[128];
+
+	log_init("test-policy");
+	if (mkdtemp(dir) == NULL || db_open(dir, DB_READWRITE, &db) == -1) {
+		ok(0, "database");
+		return tap_done();
+	}
+	if (license(time(NULL) + 86400 * 30) == -1)
+		ok(0, "mint a license");
+	test_types(db);
+	test_lists(db);
+	test_trust(db);
+	test_bounds();
+
+	if (license(time(NULL) - 86400 * 2) == -1)
+		ok(0, "mint an expired license");
+	is_int(check(db, "/a/b", "git", -1, why, sizeof(why)), 0, "expired license: off");
+	is_str(why, "public documentation is off: the license is expired",
+	    "expired license: why");
+	unsetenv("LICENSE_KEY");
+	is_int(check(db, "/a/b", "git", -1, why, sizeof(why)), 0, "no license: off");
+	is_str(why, "public documentation is off: the license is missing",
+	    "no license: why");
+
+	sqlite3_close(db);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		ok(0, "remove %s", dir);
+	return tap_done();
+}
