@@ -187,7 +187,8 @@ for id in /../../etc/passwd /acme//axum /acme/axum/ /acme/./axum acme/axum /acme
 	like "$(json_error)" "malformed library id" "'${id//[$'\x01']/^A}': malformed library id"
 done
 is "$(http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=/acme/axum/v1.2" \
-    --data-urlencode query=routing)" 200 "a version segment is fine"
+    --data-urlencode query=routing)" 404 "a version segment is well formed: 404, not 400"
+like "$(json_error)" "has no indexed version v1.2" "... naming the version that is not indexed"
 is "$(rpc '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"query-docs","arguments":{"libraryId":"/../../etc/passwd","query":"x"}}}')" \
     200 "MCP query-docs with /../../etc/passwd: answered"
 is "$(jq -r '.result.isError' "$T/http.body")" true "as a tool error"
