@@ -108,13 +108,15 @@ doctor_license(FILE *out, int *bad, const char *defaults)
 }
 
 /*
- * The owner (the service's user ctxd when it exists, else DATA_DIR's) and the modes of
- * DATA_DIR and secret.key: nothing for the group to write, nothing for others.
+ * The owner (the service's user, $CTXD_USER or ctxd, when it exists, else DATA_DIR's) and
+ * the modes of DATA_DIR and secret.key: nothing for the group to write, nothing for others.
  */
 static void
 doctor_files(FILE *out, int *bad, const char *dir)
 {
-	struct passwd	*pw = getpwnam("ctxd");
+	const char	*user = getenv("CTXD_USER") != NULL && *getenv("CTXD_USER") != '\0' ?
+			    getenv("CTXD_USER") : "ctxd";
+	struct passwd	*pw = getpwnam(user);
 	struct stat	 st, kst;
 	char		*key = util_path_join(dir, "secret.key");
 	uid_t		 uid;
@@ -126,9 +128,9 @@ doctor_files(FILE *out, int *bad, const char *dir)
 	}
 	uid = pw != NULL ? pw->pw_uid : st.st_uid;
 	if (st.st_uid != uid || (st.st_mode & 027) != 0)
-		doctor_line(out, bad, 0, "DATA_DIR %s: owner %ld, mode %04o: chown ctxd:ctxd "
+		doctor_line(out, bad, 0, "DATA_DIR %s: owner %ld, mode %04o: chown %s:%s "
 		    "%s && chmod 0750 %s", dir, (long)st.st_uid,
-		    (unsigned)(st.st_mode & 07777), dir, dir);
+		    (unsigned)(st.st_mode & 07777), user, user, dir, dir);
 	else
 		doctor_line(out, bad, 1, "DATA_DIR %s: owner and mode %04o", dir,
 		    (unsigned)(st.st_mode & 07777));
@@ -136,9 +138,9 @@ doctor_files(FILE *out, int *bad, const char *dir)
 		doctor_line(out, bad, 0, "secret.key: missing: run ctxd-admin init as the user "
 		    "ctxd, or restore it from a backup made with --with-secret");
 	else if (kst.st_uid != uid || (kst.st_mode & 077) != 0)
-		doctor_line(out, bad, 0, "secret.key: owner %ld, mode %04o: chown ctxd:ctxd "
+		doctor_line(out, bad, 0, "secret.key: owner %ld, mode %04o: chown %s:%s "
 		    "%s && chmod 0600 %s", (long)kst.st_uid, (unsigned)(kst.st_mode & 07777),
-		    key, key);
+		    user, user, key, key);
 	else
 		doctor_line(out, bad, 1, "secret.key: owner and mode %04o",
 		    (unsigned)(kst.st_mode & 07777));
