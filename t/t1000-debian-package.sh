@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package, end to end, on this machine (root; systemd need not run): build it
-# (script/package: dpkg-buildpackage + lintian) and an older one (a lower version, without
-# the last migration); install the older one; verify the units with systemd-analyze; start
+# (script/package: dpkg-buildpackage + lintian) and a newer one (a higher version with one
+# more migration, made for this test); install this tree's package; verify the units with systemd-analyze; start
 # the installed responders the way the units do (user ctxd, the sockets of ctxd@.socket as
 # fd 0, /etc/default/ctxd as their environment) behind the installed nginx site on a free
 # loopback port; the UI, /api/v2/context after indexing a repository of the local git
@@ -140,46 +140,50 @@ _pkg_exit() {
 trap _pkg_exit EXIT
 
 # build_packages: the package of this tree (script/package: the build, and lintian with no
-# error and no warning) and an older one: a lower version, built without the last migration
-# (the schema that the upgrade migrates). Sets NEW and OLD.
+# error and no warning), installed first as OLD, and a newer one, NEW: this tree at a higher
+# version with one more migration (sql/NNNN-t1000-upgrade.sql, a table of its own), the
+# schema that the upgrade migrates. (An older package made by removing this tree's last
+# migration would run code that needs it.) Sets NEW and OLD.
 build_packages() {
 	local start=$SECONDS last
 	DEB_BUILD_OPTIONS="nocheck parallel=2" "$top_srcdir/script/package" "$T/new" \
 	    >"$T/log/package.out" 2>"$T/log/package.log"
 	ok $? "script/package builds the package and lintian passes it" || _show_log "$T/log/package.log"
-	NEW=$(cat "$T/log/package.out")
-	like "$NEW" "/ctxd_${VERSION//./\\.}_[a-z0-9]+\\.deb\$" "named ctxd_<version>_<arch>.deb"
+	OLD=$(cat "$T/log/package.out")
+	like "$OLD" "/ctxd_${VERSION//./\\.}_[a-z0-9]+\\.deb\$" "named ctxd_<version>_<arch>.deb"
 	grep -q "^PACKAGE_VERSION='$VERSION'" "$top_builddir/config.status" 2>/dev/null ||
 	    grep -q "PACKAGE_VERSION \"$VERSION\"" "$top_builddir/config.h"
 	ok $? "configure.ac takes the version from debian/changelog"
 	diag "package build and lintian: $((SECONDS - start)) s"
 
-	# The older package.
+	# The newer package: one more migration.
 	start=$SECONDS
 	last=$(ls "$top_srcdir"/sql/[0-9][0-9][0-9][0-9]-*.sql | sort | tail -1)
 	last=sql/${last##*/}
-	OLDV="$VERSION~t1000"
-	mkdir -p "$T/old/src"
+	next=$(printf 'sql/%04d-t1000-upgrade.sql' $((10#${last:4:4} + 1)))
+	mkdir -p "$T/next/src"
 	(cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard |
-	    tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$T/old/src"
-	rm "$T/old/src/$last"
-	sed -i "s| $last||; s|$last ||" "$T/old/src/Makefile.am"
+	    tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$T/next/src"
+	printf -- '-- t1000: the migration the upgrade runs.\nCREATE TABLE t1000_upgrade (id INTEGER PRIMARY KEY);\n' \
+	    >"$T/next/src/$next"
+	sed -i "s|$last|$last $next|" "$T/next/src/Makefile.am"
 	{
-		printf 'ctxd (%s) unstable; urgency=medium\n\n  * The test t1000 older package.\n\n' "$OLDV"
+		printf 'ctxd (%s) unstable; urgency=medium\n\n  * The test t1000 newer package.\n\n' "$NEWV"
 		printf ' -- t1000 <t1000@localhost>  %s\n\n' "$(date -R)"
 		cat "$top_srcdir/debian/changelog"
-	} >"$T/old/src/debian/changelog"
-	(cd "$T/old/src" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b) \
-	    >"$T/log/old-build.log" 2>&1
-	ok $? "the older package builds" || _show_log "$T/log/old-build.log"
-	OLD=$(ls "$T"/old/ctxd_*.deb)
-	diag "older package build: $((SECONDS - start)) s"
+	} >"$T/next/src/debian/changelog"
+	(cd "$T/next/src" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b) \
+	    >"$T/log/new-build.log" 2>&1
+	ok $? "the newer package builds" || _show_log "$T/log/new-build.log"
+	NEW=$(ls "$T"/next/ctxd_*.deb)
+	diag "newer package build: $((SECONDS - start)) s"
 }
 
 # ---------------------------------------------------------------------------------- build
 # Both packages are kept in t/t1000.cache/<hash of the tree's files>: a later run on the very
 # same tree reuses them (CTXD_T1000_REBUILD=1 builds anew); the cache keeps one tree's.
 VERSION=$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")
+NEWV="$VERSION+t1000"	# sorts after VERSION (dpkg --compare-versions)
 tree_hash=$( (cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard |
     tar --null -T - --ignore-failed-read --sort=name --mtime=@0 --owner=0 --group=0 \
     -cf - 2>/dev/null) | sha256sum | cut -c1-16)
@@ -203,7 +207,7 @@ getent passwd ctxd >/dev/null
 ok $? "system user ctxd"
 is "$(stat -c '%U:%G %a' "$LIB")" "ctxd:ctxd 750" "$LIB is ctxd's, 0750"
 is "$(stat -c '%U %a' "$LIB/secret.key")" "ctxd 600" "secret.key is ctxd's, 0600"
-is "$(pkg_sql 'PRAGMA user_version')" "$((SCHEMA_VERSION - 1))" "the older schema"
+is "$(pkg_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "this tree's schema"
 dpkg-query -W -f='${Conffiles}\n' ctxd | grep -q '^ */etc/default/ctxd '
 ok $? "/etc/default/ctxd is a conffile"
 is "$(stat -c '%U:%G %a' /etc/default/ctxd)" "root:ctxd 640" "/etc/default/ctxd root:ctxd 0640"
@@ -320,10 +324,12 @@ is "$(stat -c '%U %a' "$LIB/ctxd.db")" "ctxd 640" "restored database is ctxd's, 
 # ---------------------------------------------------------------------------------- upgrade
 "${APT[@]}" install "$NEW" >>"$T/log/apt.log" 2>&1
 ok $? "upgrade to the newer package" || _show_log "$T/log/apt.log"
-is "$(dpkg-query -W -f='${Version}' ctxd)" "$VERSION" "the newer version is installed"
-is "$(pkg_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "the upgrade migrated the schema"
+is "$(dpkg-query -W -f='${Version}' ctxd)" "$NEWV" "the newer version is installed"
+is "$(pkg_sql 'PRAGMA user_version')" "$((SCHEMA_VERSION + 1))" "the upgrade migrated the schema"
+is "$(pkg_sql "SELECT count(*) FROM sqlite_schema WHERE name = 't1000_upgrade'")" 1 \
+    "... by the newer package's migration"
 is "$(pkg_sql 'SELECT from_version || ">" || to_version FROM schema_history ORDER BY id DESC LIMIT 1')" \
-    "$((SCHEMA_VERSION - 1))>$SCHEMA_VERSION" "schema_history records the migration"
+    "$SCHEMA_VERSION>$((SCHEMA_VERSION + 1))" "schema_history records the migration"
 grep -q "^LICENSE_KEY=$LICENSE_KEY\$" /etc/default/ctxd
 ok $? "the upgrade kept /etc/default/ctxd"
 pkg_start
@@ -333,7 +339,7 @@ code=$(http GET "$PBASE/api/v2/context" -G --data-urlencode libraryId=/corpora/r
 is "$code" 200 "the data survived the upgrade: /api/v2/context 200"
 like "$(http_body)" 'Source: ' "the data survived the upgrade: snippets"
 env -u DATA_DIR /usr/bin/ctxd-admin doctor >"$T/log/doctor.out" 2>&1
-like "$(cat "$T/log/doctor.out")" "ok   database: schema version $SCHEMA_VERSION \\(from $((SCHEMA_VERSION - 1))" \
+like "$(cat "$T/log/doctor.out")" "ok   database: schema version $((SCHEMA_VERSION + 1)) \\(from $SCHEMA_VERSION" \
     "doctor: the schema and its last migration"
 like "$(cat "$T/log/doctor.out")" 'ok   license: valid' "doctor: the license"
 like "$(cat "$T/log/doctor.out")" 'ok   nginx: site' "doctor: the nginx site"
