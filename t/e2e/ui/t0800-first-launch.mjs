@@ -14,7 +14,7 @@ await t.run(async () => {
 	const page = await t.start();
 	await page.goto("/");
 	await page.waitForURL(/#\/signin/);
-	check(await page.title() === "Sign in · ctxd", "/ sends a signed-out visitor to the sign-in page", await page.title());
+	check(await t.titleIs(page, "Sign in · ctxd"), "/ sends a signed-out visitor to the sign-in page", await page.title());
 	const csp = (await page.request.get("/")).headers()["content-security-policy"] || "";
 	check(/default-src 'self'/.test(csp) && /frame-ancestors 'none'/.test(csp) && !/unsafe-inline/.test(csp),
 	    "/ is served with a strict Content-Security-Policy", csp);
@@ -27,7 +27,7 @@ await t.run(async () => {
 	await signIn(page, "admin", "admin");
 	await page.waitForURL(/#\/password/);
 	await page.getByText("the default admin password is known to everyone").waitFor();
-	check(await page.title() === "Change password · ctxd", "admin/admin must change the password first");
+	check(await t.titleIs(page, "Change password · ctxd"), "admin/admin must change the password first");
 	check(await page.locator("#nav a").count() === 0, "no navigation before the password is changed");
 	await t.shot(page, "password");
 	await page.getByLabel("Current password").fill("not the password");
@@ -49,7 +49,7 @@ await t.run(async () => {
 	// The wizard, step 1: the AI provider.
 	await page.waitForURL(/#\/setup/);
 	await page.getByRole("heading", { name: "AI provider" }).waitFor();
-	check(await page.title() === "Setup · ctxd", "after the change the wizard opens at the AI provider step");
+	check(await t.titleIs(page, "Setup · ctxd"), "after the change the wizard opens at the AI provider step");
 	check(await page.getByLabel("Region").isHidden() && await page.getByLabel("Base URL").isHidden(),
 	    "with no provider chosen, region and base URL are hidden");
 	check(/lexical only/.test(await page.locator(".skip-meaning").textContent()), "step 1 says what skipping means");
@@ -92,7 +92,7 @@ await t.run(async () => {
 	// The status page and the support bundle.
 	await page.getByRole("link", { name: "Status", exact: true }).click();
 	await page.getByText(/is healthy/).waitFor();
-	check(await page.title() === "Status · ctxd", "the status page has its title");
+	check(await t.titleIs(page, "Status · ctxd"), "the status page has its title");
 	check(/valid/.test(await page.locator("#st-lic").textContent()), "the status page shows the license valid");
 	check(/days? left/.test(await page.locator(".view-home").textContent()), "the license expiry is shown with the days left");
 	check(/^ready \(schema \d+\)$/.test(await page.locator("#st-ready").textContent()), "readiness is shown");
@@ -148,7 +148,7 @@ await t.run(async () => {
 	// An unknown page, then signing out.
 	await page.goto("/#/no/such/page");
 	await page.getByRole("heading", { name: "Page not found" }).waitFor();
-	check(await page.title() === "Not found · ctxd", "an unknown address says so, with its title");
+	check(await t.titleIs(page, "Not found · ctxd"), "an unknown address says so, with its title");
 	await page.getByRole("button", { name: "Sign out" }).click();
 	await page.waitForURL(/#\/signin/);
 	await page.goto("/#/settings");

@@ -41,7 +41,7 @@ await t.run(async () => {
 	// Keys.
 	await page.getByRole("link", { name: "API keys" }).click();
 	await page.getByText("No API keys yet — create one above.").waitFor();
-	check(await page.title() === "API keys · ctxd", "the keys page has its title and an empty state");
+	check(await t.titleIs(page, "API keys · ctxd"), "the keys page has its title and an empty state");
 	await t.shot(page, "keys-empty");
 	const key = await createKey(page, "laptop");
 	check(/^ctxd_[A-Za-z0-9_-]{43}$/.test(key), "a created key is shown once, whole", key.slice(0, 8));
@@ -71,7 +71,7 @@ await t.run(async () => {
 	// Connect a client, MCP authentication off.
 	await page.getByRole("link", { name: "Connect a client" }).click();
 	await page.locator('[data-client="claude"]').waitFor();
-	check(await page.title() === "Connect a client · ctxd", "the connect page has its title");
+	check(await t.titleIs(page, "Connect a client · ctxd"), "the connect page has its title");
 	const cmd = await page.locator('[data-client="claude"] pre.cmd').textContent();
 	check(cmd === `ctxd setup --mcp --base-url ${base} --claude`, "the ctxd setup command names this deployment", cmd);
 	const claude = JSON.parse(await page.locator('[data-client="claude"] pre.config').textContent());

@@ -69,7 +69,7 @@ await t.run(async () => {
 	check(await m.getByRole("link", { name: "Download the support bundle" }).count() === 0, "a member is offered no support bundle");
 	await m.goto("/#/settings?tab=users");
 	await m.getByRole("heading", { name: "Admins only" }).waitFor();
-	check(await m.title() === "Not allowed · ctxd", "a member who opens Settings is told it is for admins");
+	check(await t.titleIs(m, "Not allowed · ctxd"), "a member who opens Settings is told it is for admins");
 	check(await m.evaluate(async () => (await fetch("/api/settings")).status) === 403, "and the API refuses the member (403)");
 	await t.shot(m, "member-denied");
 	await m.goto("/#/keys");

@@ -100,6 +100,16 @@ export function ui(base) {
 			}
 			await page.setViewportSize(vp);
 		},
+		// titleIs(page, want): true once the document's title is want (a view sets it as it
+		// renders, after the URL has changed), false after 5 s.
+		async titleIs(page, want) {
+			try {
+				await page.waitForFunction((w) => document.title === w, want, { timeout: 5000 });
+				return true;
+			} catch {
+				return false;
+			}
+		},
 		// finish(): the no-console-error check, closes the browser, exits 0/1.
 		async finish() {
 			check(problems.length === 0, "no console error, uncaught exception or CSP violation",
