@@ -20,15 +20,8 @@ async function openTab(page) {
 	await page.locator(".policy-audit h2").waitFor();
 }
 
-// shot(page, name): the screenshots, and no page wider than a 360 px screen.
-async function shot(page, name) {
-	await t.shot(page, name);
-	const vp = page.viewportSize();
-	await page.setViewportSize({ width: 360, height: 740 });
-	const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-	await page.setViewportSize(vp);
-	check(wide <= 360, `${name} fits a 360 px screen (${wide} px wide)`);
-}
+// shot(page, name): the screenshots; t.shot also checks the page fits a 360 px screen.
+const shot = (page, name) => t.shot(page, name);
 
 // tryIt(page, id, type, trust): the try box's answer.
 async function tryIt(page, id, type, trust) {

@@ -85,20 +85,24 @@ export function ui(base) {
 		},
 		// shot(page, name): NAME-1440.png and NAME-360.png (full page) into $SHOTS, after
 		// checking that every visible control has a label.
+		// shot(page, name): the page at 1440 and 360 px into $SHOTS (when set), its controls
+		// labelled, and no wider than a 360 px screen (a check of its own).
 		async shot(page, name) {
 			const bad = await unlabelled(page);
 			if (bad.length)
 				problems.push(`${name}: controls without a label: ${bad.join(", ")}`);
-			if (!shots)
-				return;
-			mkdirSync(shots, { recursive: true });
+			if (shots)
+				mkdirSync(shots, { recursive: true });
 			const vp = page.viewportSize();
 			for (const w of [1440, 360]) {
 				await page.setViewportSize({ width: w, height: w === 360 ? 740 : 900 });
 				await page.waitForTimeout(50);
-				await page.screenshot({ path: `${shots}/${name}-${w}.png`, fullPage: true });
+				if (shots)
+					await page.screenshot({ path: `${shots}/${name}-${w}.png`, fullPage: true });
 			}
+			const wide = await page.evaluate(() => document.documentElement.scrollWidth);
 			await page.setViewportSize(vp);
+			check(wide <= 360, `${name} fits a 360 px screen (${wide} px wide)`);
 		},
 		// titleIs(page, want): true once the document's title is want (a view sets it as it
 		// renders, after the URL has changed), false after 5 s.
