@@ -385,28 +385,9 @@ search_source_of(const char *url, const char *prefix, const char *commit,
 }
 
 /*
- * Re-ranks BM25 candidates for diversity: the k-th snippet of one page has its score
- * damped by SEARCH_DIVERSITY^(k-1), so that one page does not fill the answer with
- * near-copies while other pages also match. (Tuned with bench/eval; a boost from the
- * page's other matches measured worse and was dropped.)
- */
-#define SEARCH_DIVERSITY	0.5
-static void
-search_rerank(struct lexindex_hit *c, size_t n)
-{
-	size_t	 i, j;
-
-	for (i = 1; i < n; i++)
-		for (j = 0; j < i; j++)
-			if (c[j].doc == c[i].doc)
-				c[i].score *= SEARCH_DIVERSITY;
-	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
-}
-
-/*
- * The stop rule, on the ranking's own scores (before diversity damps the further snippets
- * of a page): drops the candidates scoring below SEARCH_STOP_RATIO times the best, keeping
- * at least the SEARCH_STOP_MIN best ones. The order of the others is kept.
+ * The stop rule, on the ranking's own scores: drops the candidates scoring below
+ * SEARCH_STOP_RATIO times the best, keeping at least the SEARCH_STOP_MIN best ones, and
+ * sorts the rest best first (the packing order).
  */
 static void
 search_stop(struct lexindex_hit *c, size_t *n)
@@ -432,6 +413,7 @@ search_stop(struct lexindex_hit *c, size_t *n)
 		if (c[i].score >= floor)
 			c[k++] = c[i];
 	*n = k;
+	qsort(c, *n, sizeof(*c), lexindex_hit_cmp);
 }
 
 /* Where a snippet stands in its page (for neighbour expansion). */
@@ -832,6 +814,9 @@ search_llm_rerank(struct search *s, const char *query, struct lexindex_hit *cand
 	for (i = 0; i < n; i++)
 		if (!used[i + 1])
 			top[k++] = cand[i];
+	/* Each place keeps its score (cand was best first), so scores follow the new order. */
+	for (i = 0; i < n; i++)
+		top[i].score = cand[i].score;
 	memcpy(cand, top, n * sizeof(*cand));
 out:
 	buf_release(&prompt);
@@ -964,6 +949,40 @@ search_inject_mode(struct search *s)
 	return m;
 }
 
+/*
+ * Orders an answer's snippets for reading (res, with their pages docs and their ranking
+ * scores, in packing order; n of each): the k-th snippet of one page counts with its score
+ * damped by SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section of each
+ * page that matches and the further sections of a strong page follow. Only the order
+ * changes: which snippets are packed was decided on the undamped scores, so the room goes
+ * to more sections of the strongest pages rather than to weaker pages (damping the
+ * choice too lost one answer in ten on bench/eval: bench/README.md, "Compact, complete
+ * answers"). Stable: equal keys keep their packing order. scores is overwritten.
+ */
+#define SEARCH_DIVERSITY	0.5
+static void
+search_order(struct snippet *res, const long long *docs, double *scores, size_t n)
+{
+	struct snippet	 t;
+	double		 k;
+	size_t		 i, j;
+
+	for (i = n; i-- > 0;)
+		for (j = 0; j < i; j++)
+			if (docs[j] == docs[i])
+				scores[i] *= SEARCH_DIVERSITY;
+	for (i = 1; i < n; i++) {
+		t = res[i];
+		k = scores[i];
+		for (j = i; j > 0 && scores[j - 1] < k; j--) {
+			res[j] = res[j - 1];
+			scores[j] = scores[j - 1];
+		}
+		res[j] = t;
+		scores[j] = k;
+	}
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, int fast, struct snippet **out, size_t *n)
@@ -975,6 +994,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	struct snippet	*res = NULL;
 	long long	*ids = NULL;
 	struct snippet_pos *pos = NULL;
+	long long	*docs = NULL;
+	double		*scores = NULL;
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
@@ -1001,12 +1022,13 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if (s->inject == INJECT_HOLD && search_hold(s, lib, cand, &ncand) == -1)
 		goto out;
 	search_stop(cand, &ncand);
-	search_rerank(cand, ncand);
 	if (!fast && s->llm.kind != PROVIDER_NONE)
 		search_llm_rerank(s, query, cand, ncand);
 	if (ncand > 0 && ((res = calloc(ncand, sizeof(*res))) == NULL ||
 	    (ids = calloc(ncand, sizeof(*ids))) == NULL ||
-	    (pos = calloc(ncand, sizeof(*pos))) == NULL))
+	    (pos = calloc(ncand, sizeof(*pos))) == NULL ||
+	    (docs = calloc(ncand, sizeof(*docs))) == NULL ||
+	    (scores = calloc(ncand, sizeof(*scores))) == NULL))
 		goto out;
 	/*
 	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
@@ -1035,6 +1057,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		}
 		format_cut(&res[nres], budget - used);
 		used += res[nres].tokens;
+		docs[nres] = cand[i].doc;
+		scores[nres] = cand[i].score;
 		nres++;
 	}
 	/* Then the lines the packed snippets depend on, while the budget allows. */
@@ -1046,6 +1070,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 			goto out;
 		used += added;
 	}
+	search_order(res, docs, scores, nres);
 	*out = res;
 	*n = nres;
 	res = NULL;
@@ -1059,6 +1084,8 @@ out:
 	free(cand);
 	free(ids);
 	free(pos);
+	free(docs);
+	free(scores);
 	tokenize_terms_free(terms, nterms);
 	return rc;
 }

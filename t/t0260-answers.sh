@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Answers end to end (nginx, ctxd-query, a repository on a real git server), issue 16:
 # a section alternating prose and code is answered in document order, each code block after
-# the sentence that introduces it (text answer and MCP query-docs); and the stop rule: pages
-# that match the question far worse than the best are left out even when the budget has room.
+# the sentence that introduces it (text answer and MCP query-docs); the stop rule: pages
+# that match the question far worse than the best are left out even when the budget has room;
+# and packing by the ranking's scores with each page's best section first in the answer.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap
 
@@ -50,6 +51,25 @@ for i in 1 2 3 4 5 6; do
 		printf 'A zorblax is mentioned here once.\n'
 	} >"$work/docs/page$i.md"
 done
+# A page with three long sections about wibblefrosts, and another page with one that names
+# them in its heading and once in its text: a weaker match, but better than half as good.
+filler() {
+	local _
+	for _ in $(seq 1 24); do printf 'Plain words about cables, boxes and shelves. '; done
+	printf '\n'
+}
+{
+	printf '# Wibble\n'
+	for part in setup tuning limits; do
+		printf '\n## Wibblefrost %s\n\nThe wibblefrost %s: a wibblefrost needs a wibblefrost.\n\n' \
+		    "$part" "$part"
+		filler
+	done
+} >"$work/docs/wibble.md"
+{
+	printf '# Other\n\n## Wibblefrost in passing\n\nA wibblefrost, once.\n\n'
+	filler
+} >"$work/docs/other.md"
 git -C "$work" add -A
 git -C "$work" -c user.email=t@example.com -c user.name=t commit -qm fixture
 bare=$T/gitsrv/public/tests/fixture.git
@@ -62,9 +82,11 @@ code=$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
 is "$code" 202 "parse the fixture: 202"
 is "$(wait_job /tests/fixture)" finalized "fixture indexed"
 
+# context QUERY [TYPE [TOKENS]]
 context() {
 	http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/tests/fixture \
-	    --data-urlencode "query=$1" --data-urlencode "type=${2:-txt}"
+	    --data-urlencode "query=$1" --data-urlencode "type=${2:-txt}" \
+	    ${3:+--data-urlencode "tokens=$3"}
 }
 
 # Snippet order: each code block right after its sentence, the list after the second.
@@ -108,5 +130,19 @@ is "$(context 'zorblax mentioned')" 200 "zorblax mentioned: 200"
 n=$(http_body | grep -c '^Source:')
 [ "$n" -ge 6 ]
 ok $? "similar scores are all answered ($n snippets; the stopped answer: $bytes bytes)"
+
+# Packing and order: which snippets are answered follows the ranking's own scores, so a tight
+# budget goes to the three sections of the page about the question, not to the weaker page
+# (damping a page's further sections before packing would have put other.md second) ...
+is "$(context 'wibblefrost' txt 1000)" 200 "wibblefrost, 1000 tokens: 200"
+is "$(http_body | grep '^Source:' | sed 's/.*docs\///')" 'wibble.md#wibblefrost-setup
+wibble.md#wibblefrost-tuning
+wibble.md#wibblefrost-limits' "a tight budget: the strong page's three sections"
+# ... and with room for all four, the answer opens with the best section of each page.
+is "$(context 'wibblefrost')" 200 "wibblefrost: 200"
+is "$(http_body | grep '^Source:' | sed 's/.*docs\///')" 'wibble.md#wibblefrost-setup
+other.md#wibblefrost-in-passing
+wibble.md#wibblefrost-tuning
+wibble.md#wibblefrost-limits' "room for all: each page's best first, then the rest"
 
 done_testing
