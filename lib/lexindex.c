@@ -7,7 +7,10 @@
  * table itself and through the same porter(ctxd) token chain, into postings held in
  * memory, and scores BM25 in a tight loop: about 50 instructions per posting. The
  * scoring is FTS5's bm25 (k1 1.2, b 0.75, per-column weights on term frequency, the
- * row's token count as its length), with IDF taken over the library.
+ * row's token count as its length), with IDF taken over the library. On top of BM25: a
+ * section inherits part of its enclosing section's score (LEX_INHERIT), and the best
+ * candidates are re-scored with term proximity. (Libraries too large for memory are ranked
+ * by FTS5's bm25() alone: lib/search.c.)
  */
 #include "config.h"
 
@@ -45,6 +48,7 @@ struct lexindex {
 	size_t		 nsnip;
 	long long	*ids;
 	long long	*docs;
+	uint32_t	*parent;	/* the enclosing section's snippet + 1, 0: none */
 	int		*tokens;	/* budget tokens of each snippet */
 	float		*len;		/* index tokens of each snippet (BM25 length) */
 	float		*norm;		/* k1 * (1 - b + b * len / avgdl), per snippet */
@@ -210,6 +214,7 @@ lexindex_free(struct lexindex *x)
 	free(x->tab);
 	free(x->ids);
 	free(x->docs);
+	free(x->parent);
 	free(x->tokens);
 	free(x->len);
 	free(x->norm);
@@ -219,6 +224,56 @@ lexindex_free(struct lexindex *x)
 	free(x->stream);
 	free(x->streamoff);
 	free(x);
+}
+
+/*
+ * The heading trails of the current document seen so far, to find a section's enclosing
+ * one: the trail hashes of the first LEX_TRAILS sections of the document, each with its
+ * first snippet (a long section split in parts has one trail).
+ */
+#define LEX_TRAILS	256
+struct lex_trails {
+	long long	 doc;
+	size_t		 n;
+	uint32_t	 hash[LEX_TRAILS];
+	uint32_t	 snip[LEX_TRAILS];
+};
+
+/*
+ * The enclosing section of snippet i (its document x->docs[i], its heading trail crumb,
+ * "Page > Section > Sub"; snippets come in document order): for a later part of a split
+ * section, the section's first part; else the nearest earlier snippet of the document
+ * whose trail is crumb without its last part. Returns its index + 1, 0 when there is none.
+ */
+static uint32_t
+lexindex_parent(struct lexindex *x, struct lex_trails *tr, size_t i, const char *crumb)
+{
+	const char	*cut = NULL, *p;
+	uint32_t	 h, ph = 0, found = 0;
+	size_t		 k;
+
+	if (crumb == NULL)
+		return 0;
+	if (tr->doc != x->docs[i]) {
+		tr->doc = x->docs[i];
+		tr->n = 0;
+	}
+	h = lexindex_hash(crumb, strlen(crumb));
+	for (p = crumb; (p = strstr(p, " > ")) != NULL; p += 3)
+		cut = p;
+	if (cut != NULL)
+		ph = lexindex_hash(crumb, (size_t)(cut - crumb));
+	for (k = tr->n; k-- > 0;) {
+		if (tr->hash[k] == h)
+			return tr->snip[k] + 1;
+		if (cut != NULL && found == 0 && tr->hash[k] == ph)
+			found = tr->snip[k] + 1;
+	}
+	if (tr->n < LEX_TRAILS) {
+		tr->hash[tr->n] = h;
+		tr->snip[tr->n++] = (uint32_t)i;
+	}
+	return found;
 }
 
 struct lexindex *
@@ -235,13 +290,16 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	size_t		 cap = nsnippets > 0 ? (size_t)nsnippets : 64;
 	double		 total = 0;
 	int		 step, col;
+	struct lex_trails tr;
 
+	memset(&tr, 0, sizeof(tr));
 	if ((x = calloc(1, sizeof(*x))) == NULL)
 		return NULL;
 	if (lexindex_grow(x) == -1)
 		goto fail;
 	if ((x->ids = calloc(cap, sizeof(*x->ids))) == NULL ||
 	    (x->docs = calloc(cap, sizeof(*x->docs))) == NULL ||
+	    (x->parent = calloc(cap, sizeof(*x->parent))) == NULL ||
 	    (x->tokens = calloc(cap, sizeof(*x->tokens))) == NULL ||
 	    (x->len = calloc(cap, sizeof(*x->len))) == NULL ||
 	    (x->streamoff = calloc(cap + 1, sizeof(*x->streamoff))) == NULL)
@@ -273,6 +331,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 		}
 		x->ids[x->nsnip] = sqlite3_column_int64(st, 0);
 		x->docs[x->nsnip] = sqlite3_column_int64(st, 1);
+		x->parent[x->nsnip] = lexindex_parent(x, &tr, x->nsnip,
+		    (const char *)sqlite3_column_text(st, 4));
 		x->tokens[x->nsnip] = sqlite3_column_int(st, 2);
 		x->len[x->nsnip] = b.len;
 		total += b.len;
@@ -291,7 +351,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL ||
 	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)
 		goto fail;
-	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(int) + 4 * sizeof(float) +
+	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(uint32_t) + sizeof(int) +
+	    4 * sizeof(float) +
 	    sizeof(size_t) + sizeof(uint64_t)) + x->capstream * sizeof(*x->stream);
 	return x;
 dberr:
@@ -440,6 +501,14 @@ lexindex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
 #define LEX_PROX_WEIGHT	1.0
 #define LEX_PROX_CAP	0.4
 
+/*
+ * Share of its enclosing section's BM25 score a section inherits (lexindex_parent). Tuned
+ * with bench/eval and bench/eval-sources (bench/README.md, "Compact, complete answers"):
+ * 0.3 to 1.0 measured, 0.6 best overall; curl's answers lose a little (a short option
+ * entry under a broadly matching page rises), the other corpora gain.
+ */
+#define LEX_INHERIT	0.6
+
 int
 lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
     size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n)
@@ -478,6 +547,20 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 			x->score[p->snip] += (float)(idf * (f * (LEX_K1 + 1.0)) /
 			    (f + x->norm[p->snip]));
 		}
+	}
+	/*
+	 * A section inherits LEX_INHERIT of its enclosing section's score (children first,
+	 * so each inherits its parent's own score): the code example or the option under a
+	 * section that matches the question ranks with it, even when its own words do not.
+	 */
+	for (i = x->nsnip; i-- > 0;) {
+		uint32_t p = x->parent[i];
+
+		if (p == 0 || x->score[p - 1] == 0.0f)
+			continue;
+		if (x->score[i] == 0.0f)
+			x->touched[ntouched++] = (uint32_t)i;
+		x->score[i] += (float)(LEX_INHERIT * x->score[p - 1]);
 	}
 	/*
 	 * The best LEX_POOL by BM25 (a min-heap of the best so far), re-scored with proximity

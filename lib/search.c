@@ -17,6 +17,9 @@
 #include "vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
+#ifndef SEARCH_MAX_SNIPPETS
+#define SEARCH_MAX_SNIPPETS	1000
+#endif
 /* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
 #define SEARCH_CUT_MIN		500
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
@@ -949,38 +952,77 @@ search_inject_mode(struct search *s)
 	return m;
 }
 
+/* 1 when snippet a of the answer encloses snippet b (or is an earlier part of it). */
+static int
+search_encloses(const struct snippet *res, const long long *docs,
+    const struct snippet_pos *pos, size_t a, size_t b)
+{
+	size_t	 len = strlen(res[a].breadcrumb);
+
+	if (docs[a] != docs[b] || pos[a].ord >= pos[b].ord)
+		return 0;
+	if (strcmp(res[a].breadcrumb, res[b].breadcrumb) == 0)
+		return 1;
+	return len > 0 && strncmp(res[a].breadcrumb, res[b].breadcrumb, len) == 0 &&
+	    strncmp(res[b].breadcrumb + len, " > ", 3) == 0;
+}
+
 /*
- * Orders an answer's snippets for reading (res, with their pages docs and their ranking
- * scores, in packing order; n of each): the k-th snippet of one page counts with its score
- * damped by SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section of each
- * page that matches and the further sections of a strong page follow. Only the order
- * changes: which snippets are packed was decided on the undamped scores, so the room goes
- * to more sections of the strongest pages rather than to weaker pages (damping the
- * choice too lost one answer in ten on bench/eval: bench/README.md, "Compact, complete
- * answers"). Stable: equal keys keep their packing order. scores is overwritten.
+ * Orders an answer's snippets for reading (res, with their pages docs, their places pos
+ * and their ranking scores, in packing order; n of each, at most SEARCH_CANDIDATES): the
+ * k-th snippet of one page counts with its score damped by SEARCH_DIVERSITY^(k-1), so that
+ * the answer opens with the best section of each page that matches and the further
+ * sections of a strong page follow; and a section comes before the sections it encloses
+ * (a subsection can outscore its section: it inherits from it, lib/lexindex.c). Only the
+ * order changes: which snippets are packed was decided on the undamped scores, so the
+ * room goes to more sections of the strongest pages rather than to weaker pages (damping
+ * the choice too lost one answer in ten on bench/eval: bench/README.md, "Compact,
+ * complete answers").
  */
 #define SEARCH_DIVERSITY	0.5
 static void
-search_order(struct snippet *res, const long long *docs, double *scores, size_t n)
+search_order(struct snippet *res, const long long *docs, const struct snippet_pos *pos,
+    const double *scores, size_t n)
 {
-	struct snippet	 t;
-	double		 k;
-	size_t		 i, j;
+	struct snippet	 sorted[SEARCH_CANDIDATES];
+	double		 key[SEARCH_CANDIDATES];
+	size_t		 idx[SEARCH_CANDIDATES], i, j, t, q, r;
 
-	for (i = n; i-- > 0;)
+	if (n > SEARCH_CANDIDATES)
+		return;
+	for (i = 0; i < n; i++) {
+		key[i] = scores[i];
 		for (j = 0; j < i; j++)
 			if (docs[j] == docs[i])
-				scores[i] *= SEARCH_DIVERSITY;
-	for (i = 1; i < n; i++) {
-		t = res[i];
-		k = scores[i];
-		for (j = i; j > 0 && scores[j - 1] < k; j--) {
-			res[j] = res[j - 1];
-			scores[j] = scores[j - 1];
-		}
-		res[j] = t;
-		scores[j] = k;
+				key[i] *= SEARCH_DIVERSITY;
 	}
+	/* Insertion sort of the places by key, best first; equal keys keep their order. */
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && key[idx[j - 1]] < key[i]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	/*
+	 * An enclosing section found later moves up to the place of the first section it
+	 * encloses, and its page's sections in between move one place of that page down: the
+	 * other pages keep their places.
+	 */
+	for (i = 0; i < n; i++)
+		for (q = i + 1; q < n; q++) {
+			if (!search_encloses(res, docs, pos, idx[q], idx[i]))
+				continue;
+			t = idx[q];
+			for (r = q, j = q; j-- > i;)
+				if (docs[idx[j]] == docs[t]) {
+					idx[r] = idx[j];
+					r = j;
+				}
+			idx[i] = t;
+			q = i;		/* the one moved up may have an encloser too */
+		}
+	for (i = 0; i < n; i++)
+		sorted[i] = res[idx[i]];
+	memcpy(res, sorted, n * sizeof(*res));
 }
 
 int
@@ -1035,7 +1077,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
 	 * one may still fit.
 	 */
-	for (i = 0; i < ncand && used < budget; i++) {
+	for (i = 0; i < ncand && used < budget && nres < SEARCH_MAX_SNIPPETS; i++) {
 		if (nres > 0 && used + cand[i].tokens > budget &&
 		    budget - used < SEARCH_CUT_MIN)
 			continue;
@@ -1070,7 +1112,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 			goto out;
 		used += added;
 	}
-	search_order(res, docs, scores, nres);
+	search_order(res, docs, pos, scores, nres);
 	*out = res;
 	*n = nres;
 	res = NULL;

@@ -3,7 +3,8 @@
 # a section alternating prose and code is answered in document order, each code block after
 # the sentence that introduces it (text answer and MCP query-docs); the stop rule: pages
 # that match the question far worse than the best are left out even when the budget has room;
-# and packing by the ranking's scores with each page's best section first in the answer.
+# packing by the ranking's scores with each page's best section first in the answer; and a
+# section before the subsections it encloses.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap
 
@@ -70,6 +71,23 @@ filler() {
 	printf '# Other\n\n## Wibblefrost in passing\n\nA wibblefrost, once.\n\n'
 	filler
 } >"$work/docs/other.md"
+# A section and its two subsections, which say more about zapquuxes than it does: with what
+# they inherit from it they outscore it, yet the answer shows it before them.
+cat >"$work/docs/zap.md" <<'EOF'
+# Zap
+
+## Zapquux
+
+What a zapquux is.
+
+### Zapquux hosts
+
+Each zapquux host runs a zapquux; a zapquux host lists its zapquux peers.
+
+### Zapquux options
+
+A zapquux option sets how the zapquux runs; zapquux options go in zapquux.toml.
+EOF
 git -C "$work" add -A
 git -C "$work" -c user.email=t@example.com -c user.name=t commit -qm fixture
 bare=$T/gitsrv/public/tests/fixture.git
@@ -144,5 +162,11 @@ is "$(http_body | grep '^Source:' | sed 's/.*docs\///')" 'wibble.md#wibblefrost-
 other.md#wibblefrost-in-passing
 wibble.md#wibblefrost-tuning
 wibble.md#wibblefrost-limits' "room for all: each page's best first, then the rest"
+
+# A section before the subsections it encloses, whatever their scores.
+is "$(context 'zapquux')" 200 "zapquux: 200"
+is "$(http_body | grep '^Source:' | sed 's/.*docs\///')" 'zap.md#zapquux
+zap.md#zapquux-hosts
+zap.md#zapquux-options' "the section first, then its subsections"
 
 done_testing

@@ -1,6 +1,7 @@
 /*
  * test-lexindex.c: the in-memory index ranks exactly as FTS5's bm25() does on the same
- * rows (same order, same scores), through the same porter(ctxd) token chain.
+ * rows (same order, same scores), through the same porter(ctxd) token chain; and what it
+ * adds: term proximity and a section's inheritance from its enclosing one.
  */
 #include "config.h"
 
@@ -76,7 +77,8 @@ insert_all(sqlite3 *db)
 
 /*
  * A second library for proximity: the same six body words in each snippet (so BM25
- * scores them equally for "set timeout"), in different orders.
+ * scores them equally for "set timeout"), in different orders; each its own section
+ * (P101, P102, P103: no section encloses another).
  */
 static const char *prox_rows[] = {
 	"set alpha beta gamma delta timeout",	/* far apart */
@@ -99,14 +101,14 @@ insert_prox(sqlite3 *db)
 	for (i = 0; i < sizeof(prox_rows) / sizeof(prox_rows[0]); i++) {
 		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
 		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
-		    "(?1, '/t/p', 3, ?1, 'T', 'P', '', ?2, 10)", -1, &st, NULL) != SQLITE_OK)
+		    "(?1, '/t/p', 3, ?1, 'T', 'P' || ?1, '', ?2, 10)", -1, &st, NULL) != SQLITE_OK)
 			return -1;
 		sqlite3_bind_int(st, 1, 101 + (int)i);
 		sqlite3_bind_text(st, 2, prox_rows[i], -1, SQLITE_STATIC);
 		rc |= sqlite3_step(st) != SQLITE_DONE;
 		sqlite3_finalize(st);
 		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
-		    "breadcrumb, body, code, path) VALUES (?1, 'l2', 'T', 'P', ?2, '', "
+		    "breadcrumb, body, code, path) VALUES (?1, 'l2', 'T', 'P' || ?1, ?2, '', "
 		    "'p.md')", -1, &st, NULL) != SQLITE_OK)
 			return -1;
 		sqlite3_bind_int(st, 1, 101 + (int)i);
@@ -147,6 +149,84 @@ proximity(sqlite3 *db, struct tokenize_stemmer *stem)
 	    lexindex_search(x, stem, terms, nterms, LEXINDEX_PROXIMITY, hits, 4, &n) == 0 &&
 	    n == 3 && hits[0].score == hits[2].score,
 	    "one term: proximity changes nothing");
+	tokenize_terms_free(terms, nterms);
+	lexindex_free(x);
+}
+
+/*
+ * A third library for inheritance: a section, its "Example" subsection and a later part
+ * of the section (same trail) match nothing of the question themselves; a sibling
+ * section neither, and a section of another page with the same trail is no child.
+ */
+static const char *inherit_rows[][3] = {
+	/* document, breadcrumb, body */
+	{ "4", "Guide > Frobbing", "To frobnicate a widget, call frob on it." },
+	{ "4", "Guide > Frobbing > Example", "x = 1" },
+	{ "4", "Guide > Other", "Plain words about shelves." },
+	{ "4", "Guide > Frobbing", "More words, a later part." },
+	{ "5", "Guide > Frobbing > Example", "y = 2" },
+};
+
+static int
+insert_inherit(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
+	    "updated_at) VALUES ('/t/i', 3, 'https://h/t/i', 'h', 'i', 'x', 'x');"
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(4, '/t/i', 'g.md', 'e', 'G'), (5, '/t/i', 'h.md', 'f', 'H')") == -1)
+		return -1;
+	for (i = 0; i < sizeof(inherit_rows) / sizeof(inherit_rows[0]); i++) {
+		const char *title = strrchr(inherit_rows[i][1], '>') + 2;
+
+		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
+		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
+		    "(?1, '/t/i', ?2, ?1, ?3, ?4, '', ?5, 10)", -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int(st, 1, 201 + (int)i);
+		sqlite3_bind_text(st, 2, inherit_rows[i][0], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, title, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, inherit_rows[i][1], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, inherit_rows[i][2], -1, SQLITE_STATIC);
+		rc |= sqlite3_step(st) != SQLITE_DONE;
+		sqlite3_finalize(st);
+		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
+		    "breadcrumb, body, code, path) VALUES (?1, 'l3', ?2, ?3, ?4, '', 'g.md')",
+		    -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int(st, 1, 201 + (int)i);
+		sqlite3_bind_text(st, 2, title, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, inherit_rows[i][1], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, inherit_rows[i][2], -1, SQLITE_STATIC);
+		rc |= sqlite3_step(st) != SQLITE_DONE;
+		sqlite3_finalize(st);
+	}
+	return rc ? -1 : 0;
+}
+
+/* Inheritance: the Example and the later part score 0.6 of their section; no others. */
+static void
+inherit(sqlite3 *db, struct tokenize_stemmer *stem)
+{
+	struct lexindex	*x;
+	struct lexindex_hit hits[8];
+	char		**terms;
+	size_t		 nterms, n;
+
+	ok(insert_inherit(db) == 0, "inheritance rows inserted");
+	ok((x = lexindex_build(db, stem, "/t/i", 5)) != NULL, "inheritance index built");
+	ok(tokenize_match_terms("frobnicate", &terms, &nterms) == 0, "terms of 'frobnicate'");
+	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 8, &n) == 0 && n == 3,
+	    "the section and its two dependants answer, nothing else (%zu hits)", n);
+	ok(n == 3 && hits[0].id == 201 && ((hits[1].id == 202 && hits[2].id == 204) ||
+	    (hits[1].id == 204 && hits[2].id == 202)), "the section first, then its own");
+	ok(n == 3 && fabs(hits[1].score - 0.6 * hits[0].score) < 1e-4 * hits[0].score &&
+	    fabs(hits[2].score - 0.6 * hits[0].score) < 1e-4 * hits[0].score,
+	    "each inherits 0.6 of the section's score (%.4f of %.4f)",
+	    n == 3 ? hits[1].score : 0.0, n > 0 ? hits[0].score : 0.0);
 	tokenize_terms_free(terms, nterms);
 	lexindex_free(x);
 }
@@ -236,6 +316,7 @@ main(void)
 	ok(lexindex_build(db, stem, "/t/t", 2) == NULL,
 	    "a library grown past the capacity hint is refused");
 	proximity(db, stem);
+	inherit(db, stem);
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);
