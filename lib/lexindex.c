@@ -502,12 +502,14 @@ lexindex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
 #define LEX_PROX_CAP	0.4
 
 /*
- * Share of its enclosing section's BM25 score a section inherits (lexindex_parent). Tuned
- * with bench/eval and bench/eval-sources (bench/README.md, "Compact, complete answers"):
- * 0.3 to 1.0 measured, 0.6 best overall; curl's answers lose a little (a short option
- * entry under a broadly matching page rises), the other corpora gain.
+ * Share of its enclosing section's BM25 score a section inherits (lexindex_parent); a
+ * section shorter than LEX_INHERIT_LEN times the library's average inherits in proportion
+ * to its length (a one-line option entry under a page that matches broadly must not rise
+ * over the page). Tuned with bench/eval and bench/eval-sources (bench/README.md, "Compact,
+ * complete answers"): shares 0.3 to 1.0 and length floors 0.3 to 1.0 measured.
  */
 #define LEX_INHERIT	0.6
+#define LEX_INHERIT_LEN	0.5
 
 int
 lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
@@ -560,7 +562,8 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 			continue;
 		if (x->score[i] == 0.0f)
 			x->touched[ntouched++] = (uint32_t)i;
-		x->score[i] += (float)(LEX_INHERIT * x->score[p - 1]);
+		x->score[i] += (float)(LEX_INHERIT * x->score[p - 1] *
+		    fmin(1.0, x->len[i] / (LEX_INHERIT_LEN * x->avgdl)));
 	}
 	/*
 	 * The best LEX_POOL by BM25 (a min-heap of the best so far), re-scored with proximity

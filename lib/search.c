@@ -17,9 +17,6 @@
 #include "vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
-#ifndef SEARCH_MAX_SNIPPETS
-#define SEARCH_MAX_SNIPPETS	1000
-#endif
 /* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
 #define SEARCH_CUT_MIN		500
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
@@ -1077,7 +1074,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
 	 * one may still fit.
 	 */
-	for (i = 0; i < ncand && used < budget && nres < SEARCH_MAX_SNIPPETS; i++) {
+	for (i = 0; i < ncand && used < budget; i++) {
 		if (nres > 0 && used + cand[i].tokens > budget &&
 		    budget - used < SEARCH_CUT_MIN)
 			continue;

@@ -161,10 +161,12 @@ proximity(sqlite3 *db, struct tokenize_stemmer *stem)
 static const char *inherit_rows[][3] = {
 	/* document, breadcrumb, body */
 	{ "4", "Guide > Frobbing", "To frobnicate a widget, call frob on it." },
-	{ "4", "Guide > Frobbing > Example", "x = 1" },
-	{ "4", "Guide > Other", "Plain words about shelves." },
-	{ "4", "Guide > Frobbing", "More words, a later part." },
-	{ "5", "Guide > Frobbing > Example", "y = 2" },
+	{ "4", "Guide > Frobbing > Example", "An example in plain words, about as long as "
+	  "the others." },
+	{ "4", "Guide > Other", "Plain words about shelves, boxes and cables, of some length." },
+	{ "4", "Guide > Frobbing", "More words in a later part of the section, of some length." },
+	{ "4", "Guide > Frobbing > X", "" },	/* short: a smaller share */
+	{ "5", "Guide > Frobbing > Example", "Words of another page with the same trail." },
 };
 
 static int
@@ -207,7 +209,10 @@ insert_inherit(sqlite3 *db)
 	return rc ? -1 : 0;
 }
 
-/* Inheritance: the Example and the later part score 0.6 of their section; no others. */
+/*
+ * Inheritance: the Example and the later part score 0.6 of their section, the short
+ * subsection less; no others.
+ */
 static void
 inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 {
@@ -217,16 +222,19 @@ inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 	size_t		 nterms, n;
 
 	ok(insert_inherit(db) == 0, "inheritance rows inserted");
-	ok((x = lexindex_build(db, stem, "/t/i", 5)) != NULL, "inheritance index built");
+	ok((x = lexindex_build(db, stem, "/t/i", 6)) != NULL, "inheritance index built");
 	ok(tokenize_match_terms("frobnicate", &terms, &nterms) == 0, "terms of 'frobnicate'");
-	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 8, &n) == 0 && n == 3,
-	    "the section and its two dependants answer, nothing else (%zu hits)", n);
-	ok(n == 3 && hits[0].id == 201 && ((hits[1].id == 202 && hits[2].id == 204) ||
-	    (hits[1].id == 204 && hits[2].id == 202)), "the section first, then its own");
-	ok(n == 3 && fabs(hits[1].score - 0.6 * hits[0].score) < 1e-4 * hits[0].score &&
+	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 8, &n) == 0 && n == 4,
+	    "the section and its three dependants answer, nothing else (%zu hits)", n);
+	ok(n == 4 && hits[0].id == 201 && ((hits[1].id == 202 && hits[2].id == 204) ||
+	    (hits[1].id == 204 && hits[2].id == 202)) && hits[3].id == 205,
+	    "the section first, then its own, the short one last");
+	ok(n == 4 && fabs(hits[1].score - 0.6 * hits[0].score) < 1e-4 * hits[0].score &&
 	    fabs(hits[2].score - 0.6 * hits[0].score) < 1e-4 * hits[0].score,
 	    "each inherits 0.6 of the section's score (%.4f of %.4f)",
-	    n == 3 ? hits[1].score : 0.0, n > 0 ? hits[0].score : 0.0);
+	    n == 4 ? hits[1].score : 0.0, n > 0 ? hits[0].score : 0.0);
+	ok(n == 4 && hits[3].score > 0.0 && hits[3].score < 0.95 * hits[1].score,
+	    "a short subsection inherits less (%.4f)", n == 4 ? hits[3].score : 0.0);
 	tokenize_terms_free(terms, nterms);
 	lexindex_free(x);
 }
