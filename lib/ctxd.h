@@ -335,10 +335,13 @@ int	 tokenize_each(const char *text, size_t len, tokenize_cb, void *ctx);
 int	 tokenize_register(struct sqlite3 *);
 /*
  * Builds an FTS5 MATCH expression for a question: distinct terms minus stop words, each
- * quoted, joined with OR. NULL when nothing is left. Caller frees.
+ * quoted, joined with OR; after them, the word each two plain words in a row make when
+ * the first is no stop word ("shut down" also asks for "shutdown", "set up" for "setup":
+ * documentation writes many such words as one; one that no snippet holds matches
+ * nothing). At most 32 terms. NULL when nothing is left. Caller frees.
  */
 char	*tokenize_match_expr(const char *question);
-/* The same terms as an array of quoted FTS5 strings, in question order (none: n = 0). */
+/* The same terms as an array of quoted FTS5 strings, in that order (none: n = 0). */
 int	 tokenize_match_terms(const char *question, char ***terms, size_t *n);
 void	 tokenize_terms_free(char **, size_t);
 /* The index's token chain porter(ctxd), from FTS5 (NULL on failure). */

@@ -485,10 +485,36 @@ tokenize_isstop(const char *w)
 	return 0;
 }
 
+/* Stop words that end a verb written as one word: setup, login, timeout, takeover. */
+static int
+tokenize_isparticle(const char *w)
+{
+	static const char *const particles[] = { "in", "on", "out", "over", "up" };
+	size_t	 i;
+
+	for (i = 0; i < sizeof(particles) / sizeof(particles[0]); i++)
+		if (strcmp(particles[i], w) == 0)
+			return 1;
+	return 0;
+}
+
 struct tok_match_ctx {
 	char	 terms[MATCH_MAXTERMS][TOK_MAX + 1];
 	size_t	 nterms;
+	char	 joined[MATCH_MAXTERMS][TOK_MAX + 1];	/* two words written as one */
+	size_t	 njoined;
+	char	 prev[TOK_MAX + 1];	/* the word before, "" unless a plain non-stop word */
 };
+
+/* 1 when w is a plain word of letters (not a number, not an identifier). */
+static int
+tokenize_plain(const char *w)
+{
+	for (; *w != '\0'; w++)
+		if (*w < 'a' || *w > 'z')
+			return 0;
+	return 1;
+}
 
 static int
 tokenize_match_cb(void *ctx, const char *tok, size_t len, int colocated)
@@ -501,6 +527,26 @@ tokenize_match_cb(void *ctx, const char *tok, size_t len, int colocated)
 		return 0;
 	memcpy(w, tok, len);
 	w[len] = '\0';
+	if (!colocated) {
+		/*
+		 * Two plain words, the first no stop word, the second none either or a
+		 * particle ("set up", "log in", "time out"): also the word they make.
+		 */
+		int plain = len >= 2 && tokenize_plain(w);
+		size_t plen = strlen(mc->prev);
+
+		if (plain && plen > 0 && plen + len <= TOK_MAX &&
+		    (!tokenize_isstop(w) || tokenize_isparticle(w)) &&
+		    mc->njoined < MATCH_MAXTERMS) {
+			memcpy(mc->joined[mc->njoined], mc->prev, plen);
+			memcpy(mc->joined[mc->njoined] + plen, w, len + 1);
+			mc->njoined++;
+		}
+		if (plain && !tokenize_isstop(w))
+			memcpy(mc->prev, w, len + 1);
+		else
+			mc->prev[0] = '\0';
+	}
 	if (tokenize_isstop(w))
 		return 0;
 	for (i = 0; i < mc->nterms; i++)
@@ -529,6 +575,16 @@ tokenize_match_terms(const char *question, char ***out, size_t *n)
 		return -1;
 	}
 	tokenize_each(question, strlen(question), tokenize_match_cb, mc);
+	/* The joined words after the question's own, unless already among them. */
+	for (i = 0; i < mc->njoined && mc->nterms < MATCH_MAXTERMS; i++) {
+		size_t k;
+
+		for (k = 0; k < mc->nterms; k++)
+			if (strcmp(mc->terms[k], mc->joined[i]) == 0)
+				break;
+		if (k == mc->nterms)
+			memcpy(mc->terms[mc->nterms++], mc->joined[i], TOK_MAX + 1);
+	}
 	if (mc->nterms == 0) {
 		free(mc);
 		return 0;

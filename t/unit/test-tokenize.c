@@ -108,8 +108,14 @@ test_match_expr(void)
 	size_t	 i, n;
 
 	e = tokenize_match_expr("How do I make curl try again when the server answers 503?");
-	is_str(e, "\"curl\" OR \"try\" OR \"again\" OR \"server\" OR \"answers\" OR \"503\"",
-	    "match expression of a question");
+	is_str(e, "\"curl\" OR \"try\" OR \"again\" OR \"server\" OR \"answers\" OR \"503\" "
+	    "OR \"curltry\" OR \"tryagain\" OR \"serveranswers\"",
+	    "match expression of a question, with the joined words");
+	free(e);
+	e = tokenize_match_expr("shut down the server, set up a time out");
+	is_str(e, "\"shut\" OR \"down\" OR \"server\" OR \"set\" OR \"time\" OR "
+	    "\"shutdown\" OR \"serverset\" OR \"setup\" OR \"timeout\"",
+	    "two words written as one: not after a stop word, nor before one but a particle");
 	free(e);
 
 	ok(tokenize_match_expr("how do I") == NULL, "only stop words: NULL");
