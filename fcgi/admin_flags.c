@@ -1,5 +1,5 @@
 /*
- * admin_flags.c: GET /api/libraries/{id*}/flagged of ctxd-web (ctxd-web(8)): the snippets
+ * admin_flags.c: GET /api/libraries/{owner}/{id*}/flagged of ctxd-web (ctxd-web(8)): the snippets
  * of a library that the content rules flagged at indexing (lib/inject.h, ctxd-content(7)),
  * for any signed-in user or key: what content.injection holds back or marks.
  */

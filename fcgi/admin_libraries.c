@@ -411,12 +411,14 @@ static const struct validate_field admin_libraries_segment = {
 int
 admin_libraries_id(struct http_req *r, char *id, size_t idsz)
 {
-	const char	*p = http_arg(r, "id"), *e;
+	const char	*p, *e;
 	char		 err[256], seg[ADMIN_LIBRARIES_SEGMENT_MAX * 4 + 1];
 	size_t		 n, nsegs = 0;
 
-	if ((size_t)snprintf(id, idsz, "/%s", p) >= idsz)
+	if ((size_t)snprintf(id, idsz, "/%s/%s", http_arg(r, "owner"), http_arg(r, "id")) >=
+	    idsz)
 		goto bad;
+	p = id + 1;
 	for (; *p != '\0'; p = *e == '\0' ? e : e + 1, nsegs++) {
 		e = p + strcspn(p, "/");
 		if ((n = (size_t)(e - p)) >= sizeof(seg))

@@ -1,5 +1,5 @@
 /*
- * admin_snippets.c: GET /api/libraries/{id*}/snippets of ctxd-web (ctxd-web(8), ADMIN
+ * admin_snippets.c: GET /api/libraries/{owner}/{id*}/snippets of ctxd-web (ctxd-web(8), ADMIN
  * API): a page of a library's served snippets, filtered, for the web UI's snippet browser
  * (lib/catalog.h, catalog_snippets).
  */

@@ -81,16 +81,16 @@ static const struct http_route web_routes[] = {
 
 	/* ctxd-web(8), ADMIN API: libraries */
 	{ "GET", "/api/libraries", ADMIN, "listing the libraries", admin_libraries_list },
-	{ "GET", "/api/libraries/{id*}", ADMIN, "reading a library",
+	{ "GET", "/api/libraries/{owner}/{id*}", ADMIN, "reading a library",
 	    admin_libraries_get },
-	{ "DELETE", "/api/libraries/{id*}", USER_ANON("perm.anonymous_delete"),
+	{ "DELETE", "/api/libraries/{owner}/{id*}", USER_ANON("perm.anonymous_delete"),
 	    "deleting a library", admin_libraries_delete },
-	{ "POST", "/api/libraries/{id*}/refresh",
+	{ "POST", "/api/libraries/{owner}/{id*}/refresh",
 	    USER_ANON("perm.anonymous_refresh"), "refreshing a library",
 	    admin_libraries_refresh },
-	{ "GET", "/api/libraries/{id*}/flagged", USER,
+	{ "GET", "/api/libraries/{owner}/{id*}/flagged", USER,
 	    "reading a library's flagged snippets", admin_flags_list },
-	{ "GET", "/api/libraries/{id*}/snippets", ADMIN, "reading a library's snippets",
+	{ "GET", "/api/libraries/{owner}/{id*}/snippets", ADMIN, "reading a library's snippets",
 	    admin_snippets_list },
 
 	/* ctxd-web(8), ADMIN API: jobs */

@@ -29,9 +29,11 @@ long	 web_util_param_long(struct http_req *, const char *name, long dflt);
 /* ------------------------------------------------------------------ admin_libraries.c */
 
 /*
- * The library id of the path ("{id*}": "acme/docs" is "/acme/docs") in id: two or more
- * segments of letters, digits, '.', '-', '_' (not "." or ".."). Answers 404 and returns -1
- * when bad. (The routes under /api/libraries/{id*}.)
+ * The library id of the path ("{owner}/{id*}": "acme" and "docs" are "/acme/docs") in id:
+ * two or more segments of letters, digits, '.', '-', '_' (not "." or ".."). Answers 404
+ * and returns -1 when bad. (The routes under /api/libraries/{owner}/{id*}: the owner is a
+ * segment of its own, so /api/libraries/acme/snippets is the library /acme/snippets, not
+ * the snippets of a library /acme.)
  */
 int	 admin_libraries_id(struct http_req *, char *id, size_t idsz);
 void	 admin_libraries_parse(struct http_req *, void *);	/* POST /api/parse */

@@ -345,4 +345,15 @@ for s in "${SECRETS[@]}"; do
 	ok "$(cat "$T"/log/*.log "$DATA_DIR"/*.log 2>/dev/null | grep -qF "$s"; echo $((1 - $?)))" \
 	    "secret ${s:0:6}… is in no log"
 done
+# Repositories named like the actions under a library are libraries too.
+for name in snippets flagged; do
+	git clone -q --bare "$T/gitsrv/public/acme/axum.git" "$T/gitsrv/public/acme/$name.git"
+	is "$(api POST /api/parse -H "$A" -H "$J" \
+	    --data "{\"repoUrl\": \"${url%/axum.git}/$name.git\"}")" 202 "parse acme/$name"
+	is "$(api GET "/api/libraries/acme/$name" -H "$A")" 200 "the library /acme/$name: 200"
+	is "$(body | jq -r .id)" "/acme/$name" "... is /acme/$name, not an action of /acme"
+done
+is "$(api GET /api/libraries/acme/snippets/snippets -H "$A")" 200 "the snippets of /acme/snippets: 200"
+is "$(api GET /api/libraries/acme/flagged/flagged -H "$A")" 200 "the flagged snippets of /acme/flagged: 200"
+
 done_testing
