@@ -3,7 +3,7 @@
 // (POST /api/gitops/reconcile, then GET /api/gitops/status while the run is not finished)
 // with its counts and per-entry outcomes, and the last sync's outcome. ctxd-manifest(5)
 // describes the manifest; ctxd-web(8) the three routes.
-import { el, clear, field, showStatus, button, timeEl, newId } from "./dom.js";
+import { el, clear, field, checkField, showStatus, button, timeEl, newId } from "./dom.js";
 import * as api from "./api.js";
 
 // The schedule's presets as the server names them, and what the select shows.
@@ -66,7 +66,7 @@ function configForm(config, showLast) {
 	const prune = el("input", { type: "checkbox", id: newId("gitops"), name: "prune", checked: !!config.prune });
 
 	const rows = {
-		enabled: checkRow(enabled, "Enable GitOps sync",
+		enabled: checkField(enabled, "Enable GitOps sync",
 		    "Sync at instance start, on the schedule and on every push to the manifest branch. Off: only Sync now syncs."),
 		repoUrl: field("Manifest repository URL", repoUrl,
 		    "The git repository (http or https) that holds the manifest; its host's token or GitHub App is used to read it."),
@@ -74,7 +74,7 @@ function configForm(config, showLast) {
 		branch: field("Branch", branch, "Blank: the repository's default branch."),
 		schedule: field("Sync schedule", schedule, "When the sync runs, in the server's time zone. Manual only: on Sync now and on push."),
 		cron: field("Cron expression", cron, "Five fields: minute hour day-of-month month day-of-week, e.g. 30 2 * * 1-5."),
-		prune: checkRow(prune, "Prune removed repositories",
+		prune: checkField(prune, "Prune removed repositories",
 		    "Delete GitOps-managed libraries that left the manifest, with their snippets, embeddings and clones. Libraries added by hand are never deleted."),
 	};
 	for (const [name, row] of Object.entries(rows))
@@ -123,17 +123,6 @@ function configForm(config, showLast) {
 	    el("p", null, "Declare the libraries in a YAML manifest in a git repository (see ctxd-manifest(5)); " +
 		"ctxd adds, re-indexes and (with prune) deletes libraries to match it. Libraries it manages carry a GitOps badge."),
 	    Object.values(rows), formStatus, el("div", { class: "actions" }, save));
-}
-
-// checkRow(input, label, help): a checkbox row with its label, one line of help and a
-// status line (row.status).
-function checkRow(input, label, help) {
-	const helpEl = el("p", { class: "help", id: input.id + "-help" }, help);
-	input.setAttribute("aria-describedby", helpEl.id);
-	const row = el("div", { class: "field check" }, input, el("label", { for: input.id }, label), helpEl,
-	    el("p", { class: "field-status", role: "status", "aria-live": "polite" }));
-	row.status = row.lastChild;
-	return row;
 }
 
 // errorField(msg, cron): the form row a 400 of PUT /api/gitops/config concerns: the
