@@ -163,6 +163,17 @@ catalog_job_rows(sqlite3_stmt *st, long max, int *more, long long *last)
 	return a;
 }
 
+/* Adds row(st) to a for each row st steps to; 0 at the end, -1 on a database error. */
+static int
+catalog_add_rows(sqlite3_stmt *st, json_object *(*row)(sqlite3_stmt *), json_object *a)
+{
+	int	 rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_object_array_add(a, row(st));
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static void
 catalog_dberr(sqlite3 *db, const char *func)
 {
@@ -174,7 +185,6 @@ catalog_libraries(sqlite3 *db, const char *state, long limit, long offset)
 {
 	sqlite3_stmt	*st = NULL;
 	json_object	*o = json_object_new_object(), *a;
-	int		 rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM libraries WHERE (?1 IS NULL OR "
 	    "state = ?1)", -1, &st, NULL) != SQLITE_OK)
@@ -194,9 +204,7 @@ catalog_libraries(sqlite3 *db, const char *state, long limit, long offset)
 	sqlite3_bind_int64(st, 3, offset);
 	a = json_object_new_array();
 	json_object_object_add(o, "libraries", a);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		json_object_array_add(a, catalog_lib_row(st));
-	if (rc != SQLITE_DONE)
+	if (catalog_add_rows(st, catalog_lib_row, a) == -1)
 		goto dberr;
 	sqlite3_finalize(st);
 	json_object_object_add(o, "limit", json_object_new_int64(limit));
@@ -333,9 +341,7 @@ catalog_snippets(sqlite3 *db, const char *id, const char *q, long limit, long of
 	sqlite3_bind_int64(st, 4, offset);
 	a = json_object_new_array();
 	json_object_object_add(o, "snippets", a);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		json_object_array_add(a, catalog_snippet_row(st));
-	if (rc != SQLITE_DONE)
+	if (catalog_add_rows(st, catalog_snippet_row, a) == -1)
 		goto dberr;
 	sqlite3_finalize(st);
 	*out = o;
