@@ -615,6 +615,43 @@ admin_cmd_user(int argc, char **argv)
 	return admin_user_change(argv[0], argc, argv);
 }
 
+/*
+ * Reads all of stdin, at most ADMIN_STDIN_MAX bytes, without its trailing line ends: a
+ * setting's value kept out of the command line, one line (a token) or several (a PEM
+ * private key). NULL when there is nothing, or too much (said on stderr).
+ */
+#define ADMIN_STDIN_MAX	(64 * 1024)
+static char *
+admin_read_stdin_all(void)
+{
+	struct buf	 b;
+	char		 chunk[4096];
+	size_t		 n;
+
+	buf_init(&b);
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+		if (b.len + n > ADMIN_STDIN_MAX || buf_add(&b, chunk, n) == -1) {
+			if (b.len + n > ADMIN_STDIN_MAX)
+				fprintf(stderr, "ctxd-admin: the value on standard input is "
+				    "longer than %d bytes\n", ADMIN_STDIN_MAX);
+			explicit_bzero(chunk, sizeof(chunk));
+			if (b.p != NULL)
+				explicit_bzero(b.p, b.len);
+			buf_release(&b);
+			return NULL;
+		}
+	}
+	explicit_bzero(chunk, sizeof(chunk));
+	while (b.len > 0 && (b.p[b.len - 1] == '\n' || b.p[b.len - 1] == '\r'))
+		b.len--;
+	if (b.len == 0 || memchr(b.p, '\0', b.len) != NULL) {
+		buf_release(&b);
+		return NULL;
+	}
+	b.p[b.len] = '\0';
+	return buf_detach(&b);
+}
+
 /* Reads one line from stdin (for secrets kept out of the command line). */
 static char *
 admin_read_stdin_line(void)
@@ -644,7 +681,7 @@ admin_settings_policy(sqlite3 *db, const char *dir, const char *value, const cha
 	int		 rc = 1;
 
 	if (value != NULL && strcmp(value, "-") == 0) {
-		if ((input = admin_read_stdin_line()) == NULL) {
+		if ((input = admin_read_stdin_all()) == NULL) {
 			fprintf(stderr, "ctxd-admin: no value on standard input\n");
 			return 1;
 		}
@@ -733,7 +770,7 @@ admin_cmd_settings(int argc, char **argv)
 		rc = 0;
 	} else if (strcmp(argv[0], "set") == 0 && argc == 3) {
 		if (strcmp(argv[2], "-") == 0 &&
-		    (input = admin_read_stdin_line()) == NULL) {
+		    (input = admin_read_stdin_all()) == NULL) {
 			fprintf(stderr, "ctxd-admin: no value on standard input\n");
 			goto out;
 		}

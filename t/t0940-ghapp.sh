@@ -37,9 +37,12 @@ index() {
 }
 
 is "$(settings "$(jq -cn --arg h "127.0.0.1:$GITPORT" --arg api "$GHBASE" \
-    --rawfile pem "$T/app.pem" '{"git.github.host": $h, "git.github.api_url": $api,
-    "git.github.app_id": 31337, "git.github.app_private_key": $pem}')")" 200 \
+    '{"git.github.host": $h, "git.github.api_url": $api, "git.github.app_id": 31337}')")" 200 \
     "the App's settings saved"
+# The private key (a PEM of many lines) from standard input, as an operator would set it.
+ctxd_admin settings set git.github.app_private_key - <"$T/app.pem"
+is "$?" 0 "ctxd-admin settings set: the PEM from standard input"
+is "$(ctxd_admin settings get git.github.app_private_key)" "(set)" "the key is set (and not shown)"
 
 # The installation is looked up for acme/axum, a token minted, the clone authenticated.
 index
