@@ -5,10 +5,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "ctxd.h"
 #include "sitemap.h"
+
+/*
+ * The inflated bytes of a gzip stream (sitemap.xml.gz) in *out, at most SITEMAP_MAX_BYTES
+ * of them: a larger one (a decompression bomb too) is refused. 0, or -1 when data is not
+ * whole gzip or inflates past the bound (*out released).
+ */
+static int
+sitemap_gunzip(const char *data, size_t len, struct buf *out)
+{
+	struct archive	*a;
+	struct archive_entry *e;
+	char		 chunk[16384];
+	la_ssize_t	 n;
+	int		 rc = -1;
+
+	buf_init(out);
+	if ((a = archive_read_new()) == NULL)
+		return -1;
+	if (archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
+	    archive_read_support_format_raw(a) != ARCHIVE_OK ||
+	    archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &e) != ARCHIVE_OK ||
+	    archive_filter_code(a, 0) != ARCHIVE_FILTER_GZIP)
+		goto out;
+	while ((n = archive_read_data(a, chunk, sizeof(chunk))) > 0)
+		if (out->len + (size_t)n > (size_t)SITEMAP_MAX_BYTES ||
+		    buf_add(out, chunk, (size_t)n) == -1)
+			goto out;
+	if (n == 0)
+		rc = 0;
+out:
+	archive_read_free(a);
+	if (rc == -1)
+		buf_release(out);
+	return rc;
+}
 
 /* Adds the trimmed text of a <loc> element. 0, or -1 out of memory. */
 static int
@@ -55,15 +94,23 @@ sitemap_is(const xmlNode *n, const char *name)
 int
 sitemap_parse(const char *data, size_t len, struct sitemap *out)
 {
-	xmlDoc		*doc;
+	struct buf	 plain;
+	xmlDoc		*doc = NULL;
 	xmlNode		*root, *e, *c;
 	const char	*item;
 	size_t		 cap = 0;
 	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	buf_init(&plain);
 	if (len > (size_t)SITEMAP_MAX_BYTES)
 		return -1;
+	if (len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
+		if (sitemap_gunzip(data, len, &plain) == -1)
+			return -1;
+		data = plain.p != NULL ? plain.p : "";
+		len = plain.len;
+	}
 	doc = xmlReadMemory(data, (int)len, "sitemap.xml", NULL, XML_PARSE_NONET |
 	    XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
 	if (doc == NULL || (root = xmlDocGetRootElement(doc)) == NULL)
@@ -89,6 +136,7 @@ sitemap_parse(const char *data, size_t len, struct sitemap *out)
 	rc = 0;
 out:
 	xmlFreeDoc(doc);
+	buf_release(&plain);
 	if (rc == -1)
 		sitemap_release(out);
 	return rc;

@@ -1,7 +1,8 @@
 /*
  * sitemap.h: a sitemap (sitemaps.org: <urlset><url><loc>, or a <sitemapindex> of
- * <sitemap><loc>) read with libxml2 for the website crawler: no network, no entity
- * expansion, at most SITEMAP_MAX_URLS locations kept.
+ * <sitemap><loc>; plain or gzip-compressed, as sitemap.xml.gz) read with libxml2 (and
+ * libarchive for gzip) for the website crawler: no network, no entity expansion, at most
+ * SITEMAP_MAX_BYTES read or inflated, at most SITEMAP_MAX_URLS locations kept.
  */
 #ifndef SITEMAP_H
 #define SITEMAP_H

@@ -40,6 +40,8 @@ nmk=$(_sql "SELECT count(*) FROM documents WHERE library_id = '$MK';")
 ok "$([ "$nmk" -ge 17 ] && [ "$nmk" -le 20 ]; echo $?)" "mkdocs: $nmk pages are documents (19 content pages)"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '$MK' AND path IN ('/user-guide/plugins.html', '/user-guide/custom-themes.html', '/user-guide/styling-your-docs.html');")" 0 \
     "mkdocs: the noindex redirect stubs are not documents"
+like "$(cat "$T/ty.log")" "sitemap $FIX_TYPER/sitemap.xml.gz: 60 pages" \
+    "typer: its only sitemap, sitemap.xml.gz, is read (its pages name the public host: not followed)"
 is "$(fixtures_requests | grep -vc "^\($FIXPORT_MKDOCS\|$FIXPORT_TYPER\) ")" 0 "nothing was asked of another address"
 is "$(fixtures_requests typer | awk '{ print $3 }' | sort | uniq -d | wc -l)" 0 "typer: no page was fetched twice"
 like "$(cat "$T/mk.log")" "could not fetch $FIX_MKDOCS/user-guide/configuration/: HTTP 404 Not Found" \

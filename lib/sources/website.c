@@ -5,7 +5,7 @@
  * Crawl-delay asks for one), within the scope of the start URL (same scheme, host and port,
  * path under the start URL's folder), honouring robots.txt (agent "ctxd"), maxPages,
  * maxDepth and excludePatterns, seeded by the sitemap (robots.txt's Sitemap lines, else
- * the scope's sitemap.xml; an index followed one level). Each page is asked for as
+ * the scope's sitemap.xml or sitemap.xml.gz; an index followed one level). Each page is asked for as
  * Markdown first (Accept), else HTML; answers of other types are skipped. Redirects are
  * followed by hand, and only within scope; fetch.c checks the address policy on every
  * request. A page is one document: path = the URL's path and query, url = the page (its
@@ -533,7 +533,7 @@ out:
 
 /*
  * The sitemaps robots.txt names on the site (same scheme, host and port), else the scope's
- * sitemap.xml.
+ * sitemap.xml, else its sitemap.xml.gz.
  */
 static int
 website_sitemaps(struct website *w)
@@ -551,6 +551,14 @@ website_sitemaps(struct website *w)
 	if (found || rc == -1)
 		return rc;
 	if (asprintf(&url, "%s://%s:%s%ssitemap.xml", w->scheme, w->host, w->port,
+	    w->prefix) == -1)
+		return -1;
+	rc = website_sitemap(w, url, 0, &found);
+	free(url);
+	if (found || rc == -1)
+		return rc;
+	/* Some generators write only the compressed one (MkDocs' sitemap.xml.gz). */
+	if (asprintf(&url, "%s://%s:%s%ssitemap.xml.gz", w->scheme, w->host, w->port,
 	    w->prefix) == -1)
 		return -1;
 	rc = website_sitemap(w, url, 0, &found);

@@ -1,11 +1,14 @@
 /*
  * test-crawl.c: the crawler's parsers: robots.txt (lib/robots.c: the group of our agent,
  * merged groups, the "*" group as fallback, longest match, Allow winning a tie, '*' and
- * '$', Crawl-delay, Sitemap lines), sitemaps (lib/sitemap.c: urlset, index, not a sitemap,
+ * '$', Crawl-delay, Sitemap lines), sitemaps (lib/sitemap.c: urlset, index, gzip, not a sitemap,
  * no entity expansion) and link extraction (lib/links.c: a[href], base, canonical,
  * meta robots; Markdown links).
  */
 #include "config.h"
+
+#include <archive.h>
+#include <archive_entry.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +78,55 @@ test_robots(void)
 	is_int(robots_match("/x", 2, "/xy", 1), 0, "glob: no '*' is the whole path");
 }
 
+/* Gzip of len bytes of data into out (cap bytes): its size, 0 on failure. */
+static size_t
+gzip_of(const char *data, size_t len, char *out, size_t cap)
+{
+	struct archive	*a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	size_t		 used = 0;
+	int		 ok = a != NULL && e != NULL &&
+	    archive_write_add_filter_gzip(a) == ARCHIVE_OK &&
+	    archive_write_set_format_raw(a) == ARCHIVE_OK &&
+	    archive_write_open_memory(a, out, cap, &used) == ARCHIVE_OK;
+
+	archive_entry_set_pathname(e, "sitemap.xml");
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_size(e, (la_int64_t)len);
+	ok = ok && archive_write_header(a, e) == ARCHIVE_OK &&
+	    archive_write_data(a, data, len) == (la_ssize_t)len &&
+	    archive_write_close(a) == ARCHIVE_OK;
+	archive_entry_free(e);
+	archive_write_free(a);
+	return ok ? used : 0;
+}
+
+/* sitemap.xml.gz: read as the plain one; cut, or inflating past the bound: refused. */
+static void
+test_sitemap_gzip(const char *set)
+{
+	static char	 gz[1 << 20];
+	struct sitemap	 s;
+	char		*big;
+	size_t		 n, bign = (size_t)SITEMAP_MAX_BYTES + 1024;
+
+	n = gzip_of(set, strlen(set), gz, sizeof(gz));
+	ok(n > 2 && (unsigned char)gz[0] == 0x1f, "gzip of a urlset made (%zu bytes)", n);
+	ok(sitemap_parse(gz, n, &s) == 0 && s.n == 2 && strcmp(s.locs[1], "http://h/b") == 0,
+	    "sitemap.xml.gz: the locs of the urlset inside");
+	sitemap_release(&s);
+	ok(sitemap_parse(gz, n / 2, &s) == -1, "a cut gzip stream is not a sitemap");
+	/* A urlset padded with blanks past SITEMAP_MAX_BYTES: a few KB compressed. */
+	if ((big = malloc(bign)) == NULL)
+		return;
+	memset(big, ' ', bign);
+	memcpy(big, set, strlen(set));
+	n = gzip_of(big, bign, gz, sizeof(gz));
+	ok(n > 0 && n < 100000, "a gzip bomb of %zu bytes made (%zu compressed)", bign, n);
+	ok(sitemap_parse(gz, n, &s) == -1, "one that inflates past SITEMAP_MAX_BYTES: refused");
+	free(big);
+}
+
 static void
 test_sitemap(void)
 {
@@ -98,6 +150,7 @@ test_sitemap(void)
 	ok(sitemap_parse(ent, strlen(ent), &s) == -1 || s.n == 0 ||
 	    strstr(s.locs[0], "root") == NULL, "sitemap: an external entity is not read");
 	sitemap_release(&s);
+	test_sitemap_gzip(set);
 }
 
 static void
