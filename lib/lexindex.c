@@ -252,8 +252,8 @@ lexindex_parent(struct lexindex *x, struct lex_trails *tr, size_t i, const char 
 	uint32_t	 h, ph = 0, found = 0;
 	size_t		 k;
 
-	if (crumb == NULL)
-		return 0;
+	if (crumb == NULL || *crumb == '\0')
+		return 0;	/* no heading trail: nothing to go by */
 	if (tr->doc != x->docs[i]) {
 		tr->doc = x->docs[i];
 		tr->n = 0;

@@ -949,18 +949,21 @@ search_inject_mode(struct search *s)
 	return m;
 }
 
-/* 1 when snippet a of the answer encloses snippet b (or is an earlier part of it). */
+/*
+ * 1 when snippet a of the answer encloses snippet b (or is an earlier part of it), by
+ * their heading trails; never for a snippet without one.
+ */
 static int
 search_encloses(const struct snippet *res, const long long *docs,
     const struct snippet_pos *pos, size_t a, size_t b)
 {
 	size_t	 len = strlen(res[a].breadcrumb);
 
-	if (docs[a] != docs[b] || pos[a].ord >= pos[b].ord)
+	if (docs[a] != docs[b] || pos[a].ord >= pos[b].ord || len == 0)
 		return 0;
 	if (strcmp(res[a].breadcrumb, res[b].breadcrumb) == 0)
 		return 1;
-	return len > 0 && strncmp(res[a].breadcrumb, res[b].breadcrumb, len) == 0 &&
+	return strncmp(res[a].breadcrumb, res[b].breadcrumb, len) == 0 &&
 	    strncmp(res[b].breadcrumb + len, " > ", 3) == 0;
 }
 

@@ -167,6 +167,8 @@ static const char *inherit_rows[][3] = {
 	{ "4", "Guide > Frobbing", "More words in a later part of the section, of some length." },
 	{ "4", "Guide > Frobbing > X", "" },	/* short: a smaller share */
 	{ "5", "Guide > Frobbing > Example", "Words of another page with the same trail." },
+	{ "7", "", "A zyzzyva, in a page without headings, of some length." },
+	{ "7", "", "Another part without a heading trail, of some length." },
 };
 
 static int
@@ -179,10 +181,12 @@ insert_inherit(sqlite3 *db)
 	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
 	    "updated_at) VALUES ('/t/i', 3, 'https://h/t/i', 'h', 'i', 'x', 'x');"
 	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
-	    "(4, '/t/i', 'g.md', 'e', 'G'), (5, '/t/i', 'h.md', 'f', 'H')") == -1)
+	    "(4, '/t/i', 'g.md', 'e', 'G'), (5, '/t/i', 'h.md', 'f', 'H'), "
+	    "(7, '/t/i', 'n.md', 'g', 'N')") == -1)
 		return -1;
 	for (i = 0; i < sizeof(inherit_rows) / sizeof(inherit_rows[0]); i++) {
-		const char *title = strrchr(inherit_rows[i][1], '>') + 2;
+		const char *gt = strrchr(inherit_rows[i][1], '>');
+		const char *title = gt != NULL ? gt + 2 : inherit_rows[i][1];
 
 		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
 		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
@@ -220,11 +224,13 @@ inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 	struct lexindex_hit hits[8];
 	char		**terms;
 	size_t		 nterms, n;
+	int		 rc;
 
 	ok(insert_inherit(db) == 0, "inheritance rows inserted");
-	ok((x = lexindex_build(db, stem, "/t/i", 6)) != NULL, "inheritance index built");
+	ok((x = lexindex_build(db, stem, "/t/i", 8)) != NULL, "inheritance index built");
 	ok(tokenize_match_terms("frobnicate", &terms, &nterms) == 0, "terms of 'frobnicate'");
-	ok(lexindex_search(x, stem, terms, nterms, 0, hits, 8, &n) == 0 && n == 4,
+	rc = lexindex_search(x, stem, terms, nterms, 0, hits, 8, &n);
+	ok(rc == 0 && n == 4,
 	    "the section and its three dependants answer, nothing else (%zu hits)", n);
 	ok(n == 4 && hits[0].id == 201 && ((hits[1].id == 202 && hits[2].id == 204) ||
 	    (hits[1].id == 204 && hits[2].id == 202)) && hits[3].id == 205,
@@ -235,6 +241,11 @@ inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 	    n == 4 ? hits[1].score : 0.0, n > 0 ? hits[0].score : 0.0);
 	ok(n == 4 && hits[3].score > 0.0 && hits[3].score < 0.95 * hits[1].score,
 	    "a short subsection inherits less (%.4f)", n == 4 ? hits[3].score : 0.0);
+	tokenize_terms_free(terms, nterms);
+	ok(tokenize_match_terms("zyzzyva", &terms, &nterms) == 0, "terms of 'zyzzyva'");
+	rc = lexindex_search(x, stem, terms, nterms, 0, hits, 8, &n);
+	ok(rc == 0 && n == 1 && hits[0].id == 207,
+	    "without heading trails, nothing inherits (%zu hits)", n);
 	tokenize_terms_free(terms, nterms);
 	lexindex_free(x);
 }
