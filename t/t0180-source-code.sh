@@ -17,19 +17,7 @@ export CTXD_WORKER=/bin/true	# the test runs the worker itself
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 
-bare=$T/gitsrv/public/test/code.git
-work=$T/work
-mkdir -p "${bare%/*}" "$work"
-git init -q --bare "$bare" || bail_out "git init"
-git -C "$work" init -q -b main || bail_out "git init work"
-commit() {
-	git -C "$work" add -A &&
-	    git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
-	    git -C "$work" push -q -f "$bare" main:main 2>"$T/log/push.log" ||
-	    bail_out "cannot commit $1"
-}
-# put PATH: the file's text from standard input.
-put() { mkdir -p "$(dirname "$work/$1")" && cat >"$work/$1"; }
+test_repo test/code
 
 put README.md <<'EOF'
 # kv

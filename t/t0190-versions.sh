@@ -22,19 +22,7 @@ ctxd_admin settings set ai.llm.provider openai >/dev/null &&
     printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - >/dev/null ||
     bail_out "cannot set the embedder"
 
-bare=$T/gitsrv/public/test/kv.git
-work=$T/work
-mkdir -p "${bare%/*}" "$work"
-git init -q --bare "$bare" || bail_out "git init"
-git -C "$work" init -q -b main || bail_out "git init work"
-commit() {	# commit MESSAGE [TAG]
-	git -C "$work" add -A &&
-	    git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
-	    { [ -z "${2:-}" ] || git -C "$work" tag "$2"; } &&
-	    git -C "$work" push -q -f --tags "$bare" main:main 2>"$T/log/push.log" ||
-	    bail_out "cannot commit $1"
-}
-put() { mkdir -p "$(dirname "$work/$1")" && cat >"$work/$1"; }
+test_repo test/kv
 
 for i in 1 2 3 4 5; do
 	printf '# Chapter %s\n\nThe unchanging chapter %s about storage engines.\n' "$i" "$i" |

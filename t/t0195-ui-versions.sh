@@ -10,16 +10,11 @@ require_cmd jq git nginx fcgiwrap node npm flock sqlite3 chromium
 ctxd_setup
 ui_install
 gitserver_start
-bare=$T/gitsrv/public/test/kv.git
-work=$T/work
-mkdir -p "${bare%/*}" "$work"
-git init -q --bare "$bare" && git -C "$work" init -q -b main || bail_out "git init"
+test_repo test/kv
 for v in 1.0 2.0 3.0; do
-	printf '# Timeouts\n\nIn %s the default timeout is %s0 seconds.\n' "$v" "$v" >"$work/README.md"
-	git -C "$work" add -A && git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$v" &&
-	    git -C "$work" tag "v$v" || bail_out "commit $v"
+	printf '# Timeouts\n\nIn %s the default timeout is %s0 seconds.\n' "$v" "$v" | put README.md
+	commit "$v" "v$v"
 done
-git -C "$work" push -q --tags "$bare" main:main 2>"$T/log/push.log" || bail_out "push"
 ctxd_start
 ctxd_admin_session
 ADMIN=$(ctxd_admin key create --admin tests)

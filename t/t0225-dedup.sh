@@ -21,17 +21,8 @@ ADMIN=$(ctxd_admin key create --admin tests)
 LIB=/test/dup
 
 # The repository: a bare repository served by the git server, filled from a work tree.
-bare=$T/gitsrv/public/test/dup.git
-work=$T/work
-mkdir -p "${bare%/*}" "$work/docs/v1" "$work/docs/v2"
-git init -q --bare "$bare" || bail_out "git init"
-git -C "$work" init -q -b main || bail_out "git init work"
-commit() {
-	git -C "$work" add -A &&
-	    git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
-	    git -C "$work" push -q -f "$bare" main:main 2>"$T/log/push.log" ||
-	    bail_out "cannot commit $1"
-}
+test_repo test/dup
+mkdir -p "$work/docs/v1" "$work/docs/v2"
 guide() {	# guide old|new START-KEYWORD
 	if [ "$1" = old ]; then
 		configure="The widget reads its settings once at start-up: pass the zebrafrob option

@@ -28,17 +28,8 @@ setkey "$KEY_GOOD"
 ADMIN=$(ctxd_admin key create --admin tests)
 
 # The repository.
-bare=$T/gitsrv/public/test/desc.git
-work=$T/work
-mkdir -p "${bare%/*}" "$work/docs"
-git init -q --bare "$bare" || bail_out "git init"
-git -C "$work" init -q -b main || bail_out "git init work"
-commit() {
-	git -C "$work" add -A &&
-	    git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
-	    git -C "$work" push -q -f "$bare" main:main 2>"$T/log/push.log" ||
-	    bail_out "cannot commit $1"
-}
+test_repo test/desc
+mkdir -p "$work/docs"
 cat >"$work/docs/cache.md" <<'EOF'
 # Cache
 

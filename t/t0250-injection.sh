@@ -20,17 +20,8 @@ printf 'member password 1\n' | ctxd_admin user create mia >/dev/null 2>&1 ||
 MKEY=$(ctxd_admin key create --user mia laptop) || bail_out "cannot create mia's key"
 LIB=/test/inject
 
-bare=$T/gitsrv/public/test/inject.git
-work=$T/work
-mkdir -p "${bare%/*}" "$work/docs"
-git init -q --bare "$bare" || bail_out "git init"
-git -C "$work" init -q -b main || bail_out "git init work"
-commit() {
-	git -C "$work" add -A &&
-	    git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
-	    git -C "$work" push -q -f "$bare" main:main 2>"$T/log/push.log" ||
-	    bail_out "cannot commit $1"
-}
+test_repo test/inject
+mkdir -p "$work/docs"
 ZW=$'\u200b'	# zero-width space
 cat >"$work/docs/guide.md" <<EOF
 # Wombat guide

@@ -14,11 +14,8 @@ ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 LIB=/test/budget
 
-bare=$T/gitsrv/public/test/budget.git
-work=$T/work
-mkdir -p "${bare%/*}" "$work/docs"
-git init -q --bare "$bare" || bail_out "git init"
-git -C "$work" init -q -b main || bail_out "git init work"
+test_repo test/budget
+mkdir -p "$work/docs"
 # words N: N bytes of prose, words of the vocabulary below, one paragraph (no newline).
 words() {
 	yes 'zorblax frobnicate the widget and its quux cache' | tr '\n' ' ' | head -c "$1"
@@ -40,8 +37,7 @@ cat >"$work/docs/small.md" <<'EOF'
 
 Set the zorblax cache size before you frobnicate the widget.
 EOF
-git -C "$work" add -A && git -C "$work" -c user.name=t -c user.email=t@t commit -q -m docs &&
-    git -C "$work" push -q "$bare" main:main 2>"$T/log/push.log" || bail_out "cannot push"
+commit docs
 ok "$([ "$(stat -c %s "$work/docs/huge.md")" -gt 2000000 ]; echo $?)" "docs/huge.md holds a 2 MB paragraph"
 
 code=$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \

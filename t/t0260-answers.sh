@@ -13,9 +13,8 @@ gitserver_start
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 
-work=$T/fixture
+test_repo tests/fixture
 mkdir -p "$work/docs"
-git init -q -b main "$work"
 cat >"$work/docs/timeouts.md" <<'EOF'
 # Gadget
 
@@ -88,12 +87,7 @@ Each zapquux host runs a zapquux; a zapquux host lists its zapquux peers.
 
 A zapquux option sets how the zapquux runs; zapquux options go in zapquux.toml.
 EOF
-git -C "$work" add -A
-git -C "$work" -c user.email=t@example.com -c user.name=t commit -qm fixture
-bare=$T/gitsrv/public/tests/fixture.git
-mkdir -p "${bare%/*}"
-git clone -q --bare "$work" "$bare"
-git -C "$bare" update-server-info
+commit fixture
 
 code=$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
     -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$GITBASE/public/tests/fixture.git\"}")

@@ -625,6 +625,27 @@ wait_jobid() {
 	return 1
 }
 
+# test_repo OWNER/NAME: a repository a test writes, served by the local git server: a bare
+# repository $bare ($T/gitsrv/public/OWNER/NAME.git, cloned as $GITBASE/public/OWNER/NAME.git)
+# and its work tree $work ($T/work), branch main. Defines put PATH (the work tree's file PATH
+# from standard input) and commit MESSAGE [TAG] (commits the work tree, tags it when TAG is
+# given, and pushes main and the tags; bails out on failure).
+test_repo() {
+	bare=$T/gitsrv/public/$1.git
+	work=$T/work
+	mkdir -p "${bare%/*}" "$work"
+	git init -q --bare "$bare" || bail_out "git init $bare"
+	git -C "$work" init -q -b main || bail_out "git init $work"
+	put() { mkdir -p "$(dirname "$work/$1")" && cat >"$work/$1"; }
+	commit() {
+		git -C "$work" add -A &&
+		    git -C "$work" -c user.name=t -c user.email=t@t commit -q -m "$1" &&
+		    { [ -z "${2:-}" ] || git -C "$work" tag "$2"; } &&
+		    git -C "$work" push -q -f --tags "$bare" main:main 2>"$T/log/push.log" ||
+		    bail_out "cannot commit $1"
+	}
+}
+
 # standin_start: start the AI vendors' stand-in (t/standin/vendors.js, Node) on a free port
 # (stopped at exit with the rest). Sets standin_pid, SPORT and SBASE (http://127.0.0.1:SPORT).
 standin_start() {
