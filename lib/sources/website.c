@@ -548,21 +548,14 @@ website_sitemaps(struct website *w)
 			rc = website_sitemap(w, url, 0, &found);
 		free(url);
 	}
-	if (found || rc == -1)
-		return rc;
-	if (asprintf(&url, "%s://%s:%s%ssitemap.xml", w->scheme, w->host, w->port,
-	    w->prefix) == -1)
-		return -1;
-	rc = website_sitemap(w, url, 0, &found);
-	free(url);
-	if (found || rc == -1)
-		return rc;
 	/* Some generators write only the compressed one (MkDocs' sitemap.xml.gz). */
-	if (asprintf(&url, "%s://%s:%s%ssitemap.xml.gz", w->scheme, w->host, w->port,
-	    w->prefix) == -1)
-		return -1;
-	rc = website_sitemap(w, url, 0, &found);
-	free(url);
+	for (i = 0; i < 2 && !found && rc == 0; i++) {
+		if (asprintf(&url, "%s://%s:%s%ssitemap.xml%s", w->scheme, w->host, w->port,
+		    w->prefix, i == 0 ? "" : ".gz") == -1)
+			return -1;
+		rc = website_sitemap(w, url, 0, &found);
+		free(url);
+	}
 	return rc;
 }
 

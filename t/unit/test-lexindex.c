@@ -38,40 +38,59 @@ static const char *rows[][5] = {
 	  "that fails prints its log.", "", "CONTRIBUTING.md" },
 };
 
+/*
+ * Adds snippet id of library lib (its FTS5 "lib" column value tag) in document doc, with
+ * its full-text row. 0, or -1 on failure.
+ */
+static int
+add_snippet(sqlite3 *db, const char *lib, const char *tag, int id, int doc,
+    const char *title, const char *crumb, const char *body, const char *code,
+    const char *path)
+{
+	sqlite3_stmt	*st;
+	int		 rc = 0;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, document_id, ord, "
+	    "title, breadcrumb, anchor, text, tokens) VALUES (?1, ?2, ?3, ?1, ?4, ?5, '', ?6, "
+	    "10)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int(st, 1, id);
+	sqlite3_bind_text(st, 2, lib, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, doc);
+	sqlite3_bind_text(st, 4, title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, crumb, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, body, -1, SQLITE_STATIC);
+	rc |= sqlite3_step(st) != SQLITE_DONE;
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, "
+	    "body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int(st, 1, id);
+	sqlite3_bind_text(st, 2, tag, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, crumb, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, body, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, code, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, path, -1, SQLITE_STATIC);
+	rc |= sqlite3_step(st) != SQLITE_DONE;
+	sqlite3_finalize(st);
+	return rc ? -1 : 0;
+}
+
 static int
 insert_all(sqlite3 *db)
 {
-	sqlite3_stmt	*st;
-	size_t		 i;
-	int		 rc = 0;
+	size_t	 i;
+	int	 rc = 0;
 
 	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
 	    "updated_at) VALUES ('/t/t', 1, 'https://h/t/t', 'h', 't', 'x', 'x');"
 	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
 	    "(1, '/t/t', 'a.md', 'b', 'A'), (2, '/t/t', 'b.md', 'c', 'B')") == -1)
 		return -1;
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
-		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
-		    "(?1, '/t/t', ?2, ?1, ?3, ?4, '', ?5, 10)", -1, &st, NULL) != SQLITE_OK)
-			return -1;
-		sqlite3_bind_int(st, 1, (int)i + 1);
-		sqlite3_bind_int(st, 2, i < 3 ? 1 : 2);
-		sqlite3_bind_text(st, 3, rows[i][0], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, rows[i][1], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, rows[i][2], -1, SQLITE_STATIC);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
-		    "breadcrumb, body, code, path) VALUES (?1, 'l1', ?2, ?3, ?4, ?5, ?6)",
-		    -1, &st, NULL) != SQLITE_OK)
-			return -1;
-		sqlite3_bind_int(st, 1, (int)i + 1);
-		for (int c = 0; c < 5; c++)
-			sqlite3_bind_text(st, 2 + c, rows[i][c], -1, SQLITE_STATIC);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
-	}
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		rc |= add_snippet(db, "/t/t", "l1", (int)i + 1, i < 3 ? 1 : 2, rows[i][0],
+		    rows[i][1], rows[i][2], rows[i][3], rows[i][4]);
 	return rc ? -1 : 0;
 }
 
@@ -89,9 +108,9 @@ static const char *prox_rows[] = {
 static int
 insert_prox(sqlite3 *db)
 {
-	sqlite3_stmt	*st;
-	size_t		 i;
-	int		 rc = 0;
+	char	 crumb[16];
+	size_t	 i;
+	int	 rc = 0;
 
 	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
 	    "updated_at) VALUES ('/t/p', 2, 'https://h/t/p', 'h', 'p', 'x', 'x');"
@@ -99,22 +118,9 @@ insert_prox(sqlite3 *db)
 	    "(3, '/t/p', 'p.md', 'd', 'P')") == -1)
 		return -1;
 	for (i = 0; i < sizeof(prox_rows) / sizeof(prox_rows[0]); i++) {
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
-		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
-		    "(?1, '/t/p', 3, ?1, 'T', 'P' || ?1, '', ?2, 10)", -1, &st, NULL) != SQLITE_OK)
-			return -1;
-		sqlite3_bind_int(st, 1, 101 + (int)i);
-		sqlite3_bind_text(st, 2, prox_rows[i], -1, SQLITE_STATIC);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
-		    "breadcrumb, body, code, path) VALUES (?1, 'l2', 'T', 'P' || ?1, ?2, '', "
-		    "'p.md')", -1, &st, NULL) != SQLITE_OK)
-			return -1;
-		sqlite3_bind_int(st, 1, 101 + (int)i);
-		sqlite3_bind_text(st, 2, prox_rows[i], -1, SQLITE_STATIC);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
+		snprintf(crumb, sizeof(crumb), "P%d", 101 + (int)i);
+		rc |= add_snippet(db, "/t/p", "l2", 101 + (int)i, 3, "T", crumb, prox_rows[i],
+		    "", "p.md");
 	}
 	return rc ? -1 : 0;
 }
@@ -174,9 +180,8 @@ static const char *inherit_rows[][3] = {
 static int
 insert_inherit(sqlite3 *db)
 {
-	sqlite3_stmt	*st;
-	size_t		 i;
-	int		 rc = 0;
+	size_t	 i;
+	int	 rc = 0;
 
 	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
 	    "updated_at) VALUES ('/t/i', 3, 'https://h/t/i', 'h', 'i', 'x', 'x');"
@@ -186,29 +191,10 @@ insert_inherit(sqlite3 *db)
 		return -1;
 	for (i = 0; i < sizeof(inherit_rows) / sizeof(inherit_rows[0]); i++) {
 		const char *gt = strrchr(inherit_rows[i][1], '>');
-		const char *title = gt != NULL ? gt + 2 : inherit_rows[i][1];
 
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
-		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
-		    "(?1, '/t/i', ?2, ?1, ?3, ?4, '', ?5, 10)", -1, &st, NULL) != SQLITE_OK)
-			return -1;
-		sqlite3_bind_int(st, 1, 201 + (int)i);
-		sqlite3_bind_text(st, 2, inherit_rows[i][0], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, title, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, inherit_rows[i][1], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, inherit_rows[i][2], -1, SQLITE_STATIC);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
-		    "breadcrumb, body, code, path) VALUES (?1, 'l3', ?2, ?3, ?4, '', 'g.md')",
-		    -1, &st, NULL) != SQLITE_OK)
-			return -1;
-		sqlite3_bind_int(st, 1, 201 + (int)i);
-		sqlite3_bind_text(st, 2, title, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, inherit_rows[i][1], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, inherit_rows[i][2], -1, SQLITE_STATIC);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
+		rc |= add_snippet(db, "/t/i", "l3", 201 + (int)i, inherit_rows[i][0][0] - '0',
+		    gt != NULL ? gt + 2 : inherit_rows[i][1], inherit_rows[i][1],
+		    inherit_rows[i][2], "", "g.md");
 	}
 	return rc ? -1 : 0;
 }
