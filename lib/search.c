@@ -988,8 +988,8 @@ search_order(struct snippet *res, const long long *docs, const struct snippet_po
 	double		 key[SEARCH_CANDIDATES];
 	size_t		 idx[SEARCH_CANDIDATES], i, j, t, q, r;
 
-	if (n > SEARCH_CANDIDATES)
-		return;
+	if (n < 2 || n > SEARCH_CANDIDATES)
+		return;		/* nothing to order (res may be NULL), or more than fit here */
 	for (i = 0; i < n; i++) {
 		key[i] = scores[i];
 		for (j = 0; j < i; j++)
