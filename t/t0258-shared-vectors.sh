@@ -7,7 +7,8 @@
 # the vector of the text it replaced; a database at schema version 10 (vectors inside
 # embeddings, one copy per snippet) is migrated without losing a vector and answers a hybrid
 # question as before; deleting one version keeps the vectors the other names, and its hybrid
-# answers; deleting both leaves no vector.
+# answers; deleting both leaves no vector. The worker runs that copy, embed and delete, and
+# a query process loading the shared vectors, run under valgrind when it is there.
 . "$top_srcdir/t/lib/harness.sh"
 
 require_cmd curl jq git nginx fcgiwrap sqlite3 node openssl md5sum
@@ -52,13 +53,22 @@ printf '# Release notes\n\nVersion two adds the NEWFEATURE switch.\n\n## Upgradi
 commit two
 LIB=/test/vs
 
+# worker [vg]: runs the worker (under valgrind with "vg", when it is there and the build
+# has no sanitizers); it must exit 0 without a sanitizer or valgrind report.
+VG=()
+if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-worker" | grep -q libasan; then
+	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
+	    --errors-for-leak-kinds=definite,indirect --track-fds=no)
+fi
 n=0
 worker() {
+	local wrap=()
 	n=$((n + 1))
-	"$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
-	is $? 0 "worker run $n exits 0"
-	if grep -qE 'Sanitizer|runtime error' "$T/log/worker$n.log"; then
-		fail "worker run $n: sanitizer report"
+	[ "${1:-}" = vg ] && wrap=("${VG[@]}")
+	"${wrap[@]}" "$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
+	is $? 0 "worker run $n exits 0${wrap:+ (valgrind-clean)}"
+	if grep -qE 'Sanitizer|runtime error|==[0-9]+==' "$T/log/worker$n.log"; then
+		fail "worker run $n: sanitizer or valgrind report"
 		diag "$(head -40 "$T/log/worker$n.log")"
 	fi
 }
@@ -100,7 +110,7 @@ bytes1=$(_sql "SELECT sum(length(vector)) FROM vectors")
 
 # --- a second version: rows, not vectors ---------------------------------------------------
 is "$(parse ', "versions": ["v1.0"]')" 202 "parse with the version v1.0"
-worker
+worker vg
 is "$(wait_job $LIB/v1.0)" finalized "v1.0 indexed"
 like "$(joblog $LIB/v1.0)" "reused 7 files of other versions of $LIB" \
     "v1.0 copies the seven files main has unchanged"
@@ -223,6 +233,17 @@ ctxd_start
 is "$(ask $LIB)" "$main_answer" "main answers the vector-only question as before the migration"
 is "$(grep -m1 '^### ' <<<"$(ask $LIB/v1.0)")" "### Frobnication" "so does v1.0"
 is "$(ask $LIB/v1.0)" "$v1_answer" "... with the same answer as before"
+if [ "${#VG[@]}" -gt 0 ]; then
+	# one request in CGI mode (valgrind 3.19 does not know seccomp(2): CTXD_SECCOMP=off)
+	env REQUEST_METHOD=GET DOCUMENT_URI=/api/v2/context CTXD_SECCOMP=off \
+	    QUERY_STRING="libraryId=$LIB/v1.0&fast=true&query=$(jq -rn --arg q "$Q" '$q | @uri')" \
+	    "${VG[@]}" --log-file="$T/log/vg.%p" "$top_builddir/ctxd-query" >"$T/cgi.out" 2>"$T/cgi.err"
+	is $? 0 "ctxd-query loads the migrated, shared vectors valgrind-clean"
+	cat "$T"/log/vg.* 2>/dev/null | head -40 | while read -r l; do diag "$l"; done
+	is "$(grep -m1 '^### ' "$T/cgi.out")" "### Frobnication" "... and answers from them"
+else
+	skip "valgrind is not there or the build has sanitizers" 2
+fi
 
 # --- deleting one version keeps the vectors the other names ---------------------------------
 only_v1=$(_sql "SELECT count(*) FROM (SELECT DISTINCT e.hash FROM embeddings e JOIN snippets s
@@ -233,7 +254,7 @@ is "$only_v1" 1 "one vector is v1.0's alone (its release notes)"
 vecs=$(nvec)
 is "$(http DELETE "$BASE/api/libraries$LIB/v1.0" -H "Authorization: Bearer $ADMIN")" 202 \
     "delete v1.0"
-worker
+worker vg
 is "$(_sql "SELECT count(*) FROM libraries WHERE id = '$LIB/v1.0'")" 0 "v1.0 is deleted"
 like "$(joblog $LIB/v1.0)" "deleted library $LIB/v1.0: .* 1 vectors no other library uses" \
     "the delete job counts the vector only it used"
