@@ -59,12 +59,14 @@ int	 embedder_run(struct sqlite3 *, const char *datadir, const char *library_id,
  * Deletes the vectors that no embeddings row names (of every model and library): those of
  * snippets deleted or rewritten by an index write, of duplicates (dedup.h), of described
  * snippets (describe.h) and of deleted libraries. A vector any snippet of any library still
- * names stays. Runs in the caller's transaction when one is open (library_delete_run), else
- * in a BEGIN IMMEDIATE of its own. Only the worker writes these tables, so no other writer
- * can name a vector between this scan and its commit; a query process reads embeddings and
- * vectors in one statement (one snapshot), so it sees either the rows and their vectors or
- * neither. Call it at the end of a job, never between an index write and its embed run
- * (the snippets rewritten there find their unchanged texts' vectors by hash).
+ * names stays. Runs in the caller's write transaction when one is open
+ * (library_delete_run), else in a BEGIN IMMEDIATE of its own: the write lock is held from
+ * the scan to the commit, so no writer can name a vector in between (and the foreign key
+ * from embeddings to vectors refuses a delete of a named one). A query process reads
+ * embeddings and vectors in one statement (one snapshot), so it sees a snippet's row with
+ * its vector, or neither. Call it at the end of a job, never between an index write and
+ * its embed run (the snippets rewritten there find their unchanged texts' vectors by
+ * hash).
  * *deleted is the number of vectors deleted. 0, or -1 on a database error.
  */
 int	 embedder_gc(struct sqlite3 *, size_t *deleted);

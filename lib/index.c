@@ -702,9 +702,10 @@ static const char index_copy_dups_sql[] =
 /*
  * Copies document f->reuse of another version of the library (same path and content) with
  * its snippets, their full-text rows, flags and embeddings rows into this library (issue
- * 16): the file is neither parsed nor embedded again, and its vectors are not duplicated. A duplicate there (no full-text row, no vector)
- * is copied as a kept snippet with its full-text row made again (dedup_fts_put); the
- * dedup pass over the library that follows decides anew. 0, or -1 on a database error.
+ * 16): the file is neither parsed nor embedded again, and its vectors are not duplicated.
+ * A duplicate there (no full-text row, no vector) is copied as a kept snippet with its
+ * full-text row made again (dedup_fts_put); the dedup pass over the library that follows
+ * decides anew. 0, or -1 on a database error.
  */
 static int
 index_copy_file(struct index_run *r, const struct index_file *f,

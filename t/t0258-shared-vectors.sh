@@ -41,15 +41,22 @@ put() { mkdir -p "$(dirname "$work/$1")" && cat >"$work/$1"; }
 
 # v1.0: six chapters of two sections, a page that only vectors find, release notes.
 for i in 1 2 3 4 5 6; do
-	printf '# Chapter %s\n\nThe unchanging chapter %s explains storage engine topic %s.\n\n## Details of chapter %s\n\nMore unchanging words about compaction level %s and its knobs.\n' \
-	    "$i" "$i" "$i" "$i" "$i" | put "docs/chapter$i.md"
+	{
+		printf '# Chapter %s\n\nThe unchanging chapter %s explains storage engine topic %s.\n\n' \
+		    "$i" "$i" "$i"
+		printf '## Details of chapter %s\n\nMore unchanging words about compaction level %s %s.\n' \
+		    "$i" "$i" "and its knobs"
+	} | put "docs/chapter$i.md"
 done
 printf '# Frobnication\n\nThe frobnicator spins widgets backwards.\n' | put docs/frob.md
 printf '# Release notes\n\nVersion one adds the OLDFEATURE switch.\n' | put docs/notes.md
 commit one v1.0
-# main: the release notes change and gain a section.
-printf '# Release notes\n\nVersion two adds the NEWFEATURE switch.\n\n## Upgrading\n\nRun the UPGRADESTEP migration before restarting.\n' |
-    put docs/notes.md
+# main: the release notes change and gain a section (FEATURE: the word that changes next).
+notes() {
+	printf '# Release notes\n\nVersion two adds the %s switch.\n\n## Upgrading\n\n' "$1"
+	printf 'Run the UPGRADESTEP migration before restarting.\n'
+}
+notes NEWFEATURE | put docs/notes.md
 commit two
 LIB=/test/vs
 
@@ -154,7 +161,8 @@ Q=$(node -e '
 		}
 	});
 	console.log(out.join(" "));' "$frob")
-ok "$([ -n "$frob" ] && [ -n "$Q" ]; echo $?)" "a vector-only question for the Frobnication snippet ($Q)"
+ok "$([ -n "$frob" ] && [ -n "$Q" ]; echo $?)" \
+    "a vector-only question for the Frobnication snippet ($Q)"
 hits=0
 for w in $Q; do grep -rqiw -- "$w" "$work/docs" && hits=$((hits + 1)); done
 is "$hits" 0 "no word of it is in a document"
@@ -165,13 +173,14 @@ ask() {	# ask LIBID: the answer to the vector-only question (fast: no reranking)
 }
 main_answer=$(ask $LIB)
 is "$(cat "$T/code")" 200 "main answers the vector-only question"
-is "$(grep -m1 '^### ' <<<"$main_answer")" "### Frobnication" "... with the page only the vectors find"
+is "$(grep -m1 '^### ' <<<"$main_answer")" "### Frobnication" \
+    "... with the page only the vectors find"
 v1_answer=$(ask $LIB/v1.0)
-is "$(grep -m1 '^### ' <<<"$v1_answer")" "### Frobnication" "so does v1.0, through the shared vector"
+is "$(grep -m1 '^### ' <<<"$v1_answer")" "### Frobnication" \
+    "so does v1.0, through the shared vector"
 
 # --- a re-index: the unchanged texts of a changed file keep their vectors ------------------
-printf '# Release notes\n\nVersion two adds the NEWERFEATURE switch.\n\n## Upgrading\n\nRun the UPGRADESTEP migration before restarting.\n' |
-    put docs/notes.md
+notes NEWERFEATURE | put docs/notes.md
 commit three
 before=$(count_texts)
 is "$(http POST "$BASE/api/libraries$LIB/refresh" -H "Authorization: Bearer $ADMIN")" 202 \
