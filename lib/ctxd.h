@@ -719,8 +719,9 @@ void	 library_rules_release(struct select_rules *);
 char	*library_repo_dir(const char *datadir, const char *host, const char *library_id);
 /*
  * Runs delete job job_id (ctxd-worker): removes the library's clone folder, then in one
- * transaction its embeddings, index rows, snippets, documents, its other jobs and their
- * logs and the library row, and marks the job done (the job stays as the record).
+ * transaction its embeddings rows, index rows, snippets, documents, its other jobs and
+ * their logs and the library row, then the vectors no other library names (embedder_gc),
+ * and marks the job done (the job stays as the record).
  */
 int	 library_delete_run(struct sqlite3 *, const char *datadir, long long job_id,
 	    const char *library_id);

@@ -137,17 +137,20 @@ index_fail(struct index_run *r, const char *message)
 
 /*
  * Ends a cancelled run (the stop was seen "when"): written says whether the new index
- * was committed. Returns 0.
+ * was committed, and if so the vectors it left unnamed are deleted first (embedder_gc;
+ * after a cancelled embed run, again). Returns 0.
  */
 static int
 index_cancel(struct index_run *r, const char *when, int written)
 {
 	char	 m[512];
+	size_t	 gone;
 
-	if (written)
+	if (written) {
+		embedder_gc(r->db, &gone);
 		snprintf(m, sizeof(m), "cancelled %s: the new index is served; the "
 		    "next run completes what is missing", when);
-	else if (r->indexed_commit != NULL)
+	} else if (r->indexed_commit != NULL)
 		snprintf(m, sizeof(m), "cancelled %s: nothing was written; the "
 		    "previous index (%s %.12s) is still served", when,
 		    r->ops != NULL ? r->ops->version_noun : "commit", r->indexed_commit);
@@ -669,8 +672,9 @@ out:
 
 /*
  * The statements of index_copy_file (?1 library, ?2 new document, ?3 document copied, ?4 the
- * library's full-text tag): snippets, their full-text rows, flags and vectors, a snippet
- * of the copy matched to its original by ord (unique in a document).
+ * library's full-text tag): snippets, their full-text rows, flags and embeddings rows, a
+ * snippet of the copy matched to its original by ord (unique in a document). An embeddings
+ * row only names its vector (model, hash): the vector itself is shared, not copied.
  */
 static const char *const index_copy_sql[] = {
 	"INSERT INTO snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, "
@@ -684,9 +688,9 @@ static const char *const index_copy_sql[] = {
 	"INSERT INTO snippet_flags (snippet_id, library_id, rule, excerpt) SELECT n.id, ?1, "
 	"g.rule, g.excerpt FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = "
 	"n.ord JOIN snippet_flags g ON g.snippet_id = o.id WHERE n.document_id = ?2",
-	"INSERT INTO embeddings (snippet_id, model, dim, hash, vector) SELECT n.id, e.model, "
-	"e.dim, e.hash, e.vector FROM snippets n JOIN snippets o ON o.document_id = ?3 AND "
-	"o.ord = n.ord JOIN embeddings e ON e.snippet_id = o.id WHERE n.document_id = ?2",
+	"INSERT INTO embeddings (snippet_id, model, hash) SELECT n.id, e.model, e.hash FROM "
+	"snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord JOIN embeddings "
+	"e ON e.snippet_id = o.id WHERE n.document_id = ?2",
 };
 #define INDEX_NCOPY	(sizeof(index_copy_sql) / sizeof(index_copy_sql[0]))
 
@@ -697,10 +701,11 @@ static const char index_copy_dups_sql[] =
 
 /*
  * Copies document f->reuse of another version of the library (same path and content) with
- * its snippets, their full-text rows, flags and vectors into this library (issue 16): the
- * file is neither parsed nor embedded again. A duplicate there (no full-text row, no vector)
- * is copied as a kept snippet with its full-text row made again (dedup_fts_put); the
- * dedup pass over the library that follows decides anew. 0, or -1 on a database error.
+ * its snippets, their full-text rows, flags and embeddings rows into this library (issue
+ * 16): the file is neither parsed nor embedded again, and its vectors are not duplicated.
+ * A duplicate there (no full-text row, no vector) is copied as a kept snippet with its
+ * full-text row made again (dedup_fts_put); the dedup pass over the library that follows
+ * decides anew. 0, or -1 on a database error.
  */
 static int
 index_copy_file(struct index_run *r, const struct index_file *f,

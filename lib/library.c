@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "embedder.h"
 #include "entry.h"
 #include "sources/backend.h"
 #include "validate.h"
@@ -501,7 +502,7 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 	const struct backend_ops *ops = NULL;
 	char		*host = NULL, *dir = NULL, *parent, msg[600];
 	long long	 nsnippets = 0, ndocs = 0;
-	size_t		 i;
+	size_t		 i, nvectors = 0;
 	int		 rc = -1, found = 0;
 
 	if (jobs_start(db, job_id) == -1) {
@@ -559,8 +560,12 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 	for (i = 0; i < sizeof(library_delete_sql) / sizeof(library_delete_sql[0]); i++)
 		if (db_run(db, library_delete_sql[i], "tI", library_id, job_id) == -1)
 			goto dberr;
+	/* Its vectors, unless a snippet of another library (a version) names them. */
+	if (embedder_gc(db, &nvectors) == -1)
+		goto dberr;
 	snprintf(msg, sizeof(msg), "deleted library %s: %lld documents, %lld snippets, "
-	    "its embeddings, jobs and clone", library_id, ndocs, nsnippets);
+	    "%zu vectors no other library uses, its jobs and clone", library_id, ndocs,
+	    nsnippets, nvectors);
 	jobs_log(db, job_id, "info", "%s", msg);
 	if (jobs_finish(db, job_id, 1, msg) == -1 || db_commit(db) == -1)
 		goto dberr;

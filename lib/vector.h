@@ -6,9 +6,10 @@
  *
  * Include "ctxd.h" first (struct lexindex_hit).
  *
- * Stored vectors (table embeddings, column vector) are dim float32 values in the host's
- * byte order (little-endian on every supported platform), L2-normalised with
- * vector_normalize before they are written, so a dot product is a cosine similarity.
+ * Stored vectors (table vectors, column vector, one per model and text hash, named by
+ * the snippets' embeddings rows: embedder.h) are dim float32 values in the host's byte
+ * order (little-endian on every supported platform), L2-normalised with vector_normalize
+ * before they are written, so a dot product is a cosine similarity.
  */
 #ifndef VECTOR_H
 #define VECTOR_H
@@ -39,12 +40,14 @@ int	 vector_normalize(float *v, size_t dim);
 void	 vector_quantize(const float *v, size_t dim, int8_t *q, float *scale);
 
 /*
- * Loads the vectors of model for the snippets of library_id (embeddings joined to
- * snippets), in snippet id order. capacity_hint (the library's snippet count, or <= 0)
- * sizes the arrays; they grow when it is short. Each vector is normalised again on
- * load; rows whose dim differs from the first row's, whose BLOB is not dim float32
- * values or whose vector is zero or not finite are skipped with a warning. NULL on a
- * database or memory error; a library without vectors gives an empty index (dim 0).
+ * Loads the vectors of model for the snippets of library_id (snippets joined to their
+ * embeddings rows and those to vectors, in one statement: one read snapshot, in which
+ * every embeddings row has its vector), in snippet id order. capacity_hint (the
+ * library's snippet count, or <= 0) sizes the arrays; they grow when it is short. Each
+ * vector is normalised again on load; rows whose dim differs from the first row's, whose
+ * BLOB is not dim float32 values or whose vector is zero or not finite are skipped with a
+ * warning. NULL on a database or memory error; a library without vectors gives an empty
+ * index (dim 0).
  */
 struct vecindex *vector_index_build(struct sqlite3 *, const char *library_id,
 	    const char *model, long capacity_hint);

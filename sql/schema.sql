@@ -80,6 +80,8 @@ CREATE VIRTUAL TABLE snippets_fts USING fts5(
 -- hex of the text that was embedded: a snippet whose text is unchanged keeps its vector
 -- (and embeddings_hash finds a vector to reuse for the same text under a new snippet
 -- id); a changed model has no rows yet, so its snippets are embedded again.
+-- Version 11 (sql/0011-shared-vectors.sql) moves the vectors to a table of their own, one per
+-- (model, hash), and leaves embeddings the rows that name them.
 CREATE TABLE embeddings (
 	snippet_id	INTEGER NOT NULL REFERENCES snippets(id) ON DELETE CASCADE,
 	model		TEXT NOT NULL,			-- the embedding model's name

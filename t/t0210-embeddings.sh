@@ -78,15 +78,16 @@ is "$(wait_job $LIB)" finalized "indexed"
 snippets=$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB'")
 ok "$([ "$snippets" -gt 10 ]; echo $?)" "requests has snippets ($snippets)"
 is "$(rows emb-one)" "$snippets" "one vector per snippet for emb-one"
-is "$(_sql "SELECT count(*) FROM embeddings WHERE model = 'emb-one' AND
-    (dim != 64 OR length(vector) != 256 OR length(hash) != 64)")" 0 \
+is "$(_sql "SELECT count(*) FROM embeddings e LEFT JOIN vectors v USING (model, hash)
+    WHERE e.model = 'emb-one' AND (v.dim IS NOT 64 OR length(v.vector) IS NOT 256 OR
+    length(e.hash) != 64)")" 0 \
     "every vector has 64 float32 values and a SHA-256 hash"
 is "$(_sql "SELECT run_status FROM libraries WHERE id = '$LIB'")" ok "run_status ok"
 job1=$(lastjob)
 like "$(joblog "$job1")" "embedded $snippets snippets \\([0-9]+ reused\\) with emb-one in [0-9.]+ s" \
     "the job log has the embedded line"
 # The stored vector is the stand-in's vector of the snippet's text, normalised.
-norm=$(_sql "SELECT hex(vector) FROM embeddings WHERE model = 'emb-one' LIMIT 1" |
+norm=$(_sql "SELECT hex(vector) FROM vectors WHERE model = 'emb-one' LIMIT 1" |
     node -e 'let s = ""; process.stdin.on("data", (c) => s += c).on("end", () => {
 	const b = Buffer.from(s.trim(), "hex"); let t = 0;
 	for (let i = 0; i < b.length; i += 4) t += b.readFloatLE(i) ** 2;

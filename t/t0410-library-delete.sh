@@ -78,6 +78,8 @@ is "$(_sql "SELECT count(*) FROM snippets_fts_content") $(_sql "SELECT count(*) 
     "$ofts $oemb" "index rows and embeddings are those of the other library only"
 is "$(_sql "SELECT count(*) FROM embeddings WHERE snippet_id NOT IN (SELECT id FROM snippets)")" 0 \
     "no orphan embeddings"
+is "$(_sql "SELECT count(*) FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM embeddings e
+    WHERE e.model = v.model AND e.hash = v.hash)")" 0 "no vector is left that only axum used"
 is "$(_sql "SELECT group_concat(id) FROM jobs WHERE library_id = '/acme/axum'")" "$job" \
     "the earlier jobs are gone; the delete job stays as the record"
 is "$(_sql "SELECT count(*) FROM job_log WHERE job_id NOT IN (SELECT id FROM jobs)")" 0 \

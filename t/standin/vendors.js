@@ -16,9 +16,11 @@
 // headers, and answers with the vendor's real response shape: deterministic completions ("ok"
 // when the prompt asks for "ok"; a ranking prompt's numbers reversed; a description prompt's
 // titles and descriptions, see completion(); else "<vendor> answer <8 hex of the prompt's
-// hash>") and deterministic embeddings (64 dimensions: each word hashed into a signed
-// bucket, L2 normalised, so texts sharing words get close vectors). A shape or auth problem is answered
-// 400/401/403 with the vendor's error body, naming the problem.
+// hash>") and deterministic embeddings (64 dimensions, or STANDIN_EMBED_DIM from the
+// environment, 1 to 8192, for benchmarks that measure the disk real vectors take: each word
+// hashed into a signed bucket, L2 normalised, so texts sharing words get close vectors). A
+// shape or auth problem is answered 400/401/403 with the vendor's error body, naming the
+// problem.
 //
 // Knobs, by the key (or bedrock's access key id / bearer token) containing, as a word of its
 // own (not preceded or followed by a lowercase letter or digit: "sk-bad-1f2e", "AKIA401EX";
@@ -37,7 +39,10 @@
 const http = require('node:http');
 const crypto = require('node:crypto');
 
-const DIM = 64;
+const DIM = (() => {
+	const d = Number(process.env.STANDIN_EMBED_DIM || 64);
+	return Number.isInteger(d) && d >= 1 && d <= 8192 ? d : 64;
+})();
 const seen429 = new Set();
 
 // 1 when knob stands in token as a word of its own (see the knobs above).

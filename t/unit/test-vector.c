@@ -1,7 +1,8 @@
 /*
  * test-vector.c: int8 quantization error bounds, normalisation, exactness of the
- * quantized search against a float brute force, reciprocal rank fusion, and loading an
- * index from the embeddings table.
+ * quantized search against a float brute force, reciprocal rank fusion, loading an index
+ * from the embeddings rows and the vectors they name, and the collection of the vectors
+ * no row names (shared across versions).
  */
 #include "config.h"
 
@@ -15,19 +16,57 @@
 
 #include "ctxd.h"
 #include "vector.h"
+#include "embedder.h"
 #include "tap.h"
 
-/* The embeddings table proposed for sql/schema.sql (a no-op once the schema has it). */
-static const char embeddings_sql[] =
-    "CREATE TABLE IF NOT EXISTS embeddings ("
-    " snippet_id INTEGER NOT NULL REFERENCES snippets(id) ON DELETE CASCADE,"
-    " model TEXT NOT NULL,"
-    " dim INTEGER NOT NULL CHECK (dim > 0 AND dim <= 8192),"
-    " hash TEXT NOT NULL,"
-    " vector BLOB NOT NULL CHECK (length(vector) = 4 * dim),"
-    " PRIMARY KEY (snippet_id, model)"
-    ");"
-    "CREATE INDEX IF NOT EXISTS embeddings_hash ON embeddings(model, hash);";
+/*
+ * Stores vector v (blen bytes, dim floats) of model under hash, unless one is stored there
+ * (the vectors are shared by (model, hash), sql/0011-shared-vectors.sql), and the
+ * embeddings row naming it for snippet id. 0, or -1 with the error printed.
+ */
+static int
+put_vector(sqlite3 *db, long long id, const char *model, const char *hash, long long dim,
+    const void *v, int blen)
+{
+	sqlite3_stmt	*sv = NULL, *se = NULL;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO vectors (model, hash, dim, vector) VALUES "
+	    "(?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING", -1, &sv, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO embeddings (snippet_id, model, hash) "
+	    "VALUES (?1, ?2, ?3)", -1, &se, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(sv, 1, model, -1, SQLITE_STATIC);
+	sqlite3_bind_text(sv, 2, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(sv, 3, dim);
+	sqlite3_bind_blob(sv, 4, v, blen, SQLITE_STATIC);
+	sqlite3_bind_int64(se, 1, id);
+	sqlite3_bind_text(se, 2, model, -1, SQLITE_STATIC);
+	sqlite3_bind_text(se, 3, hash, -1, SQLITE_STATIC);
+	if (sqlite3_step(sv) == SQLITE_DONE && sqlite3_step(se) == SQLITE_DONE)
+		rc = 0;
+out:
+	if (rc == -1)
+		printf("# put_vector %lld: %s\n", id, sqlite3_errmsg(db));
+	sqlite3_finalize(sv);
+	sqlite3_finalize(se);
+	return rc;
+}
+
+/* The first column of the one-row answer of sql, or -1. */
+static long long
+count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt	*st;
+	long long	 n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -168,7 +207,8 @@ ref_cmp(const void *a, const void *b)
 static int
 insert_vectors(sqlite3 *db, const char *model, float *vecs, size_t n, size_t dim)
 {
-	sqlite3_stmt	*s = NULL, *e = NULL;
+	sqlite3_stmt	*s = NULL;
+	char		 hash[32];
 	size_t		 i;
 	int		 rc = -1;
 
@@ -176,9 +216,7 @@ insert_vectors(sqlite3 *db, const char *model, float *vecs, size_t n, size_t dim
 		return -1;
 	if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, document_id, "
 	    "ord, title, breadcrumb, anchor, text, tokens) VALUES (?1, '/t/t', 1 + ?1 % 7, "
-	    "?1, '', '', '', 'text', 10 + ?1)", -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO embeddings (snippet_id, model, dim, hash, "
-	    "vector) VALUES (?1, ?2, ?3, 'h', ?4)", -1, &e, NULL) != SQLITE_OK)
+	    "?1, '', '', '', 'text', 10 + ?1)", -1, &s, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
 		rng_vector(vecs + i * dim, dim);
@@ -187,21 +225,16 @@ insert_vectors(sqlite3 *db, const char *model, float *vecs, size_t n, size_t dim
 		if (sqlite3_step(s) != SQLITE_DONE)
 			goto out;
 		sqlite3_reset(s);
-		sqlite3_bind_int64(e, 1, (long long)i + 1);
-		sqlite3_bind_text(e, 2, model, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(e, 3, (long long)dim);
-		sqlite3_bind_blob(e, 4, vecs + i * dim, (int)(dim * sizeof(float)),
-		    SQLITE_STATIC);
-		if (sqlite3_step(e) != SQLITE_DONE)
+		snprintf(hash, sizeof(hash), "t%zu", i + 1);
+		if (put_vector(db, (long long)i + 1, model, hash, (long long)dim,
+		    vecs + i * dim, (int)(dim * sizeof(float))) == -1)
 			goto out;
-		sqlite3_reset(e);
 	}
 	rc = 0;
 out:
 	if (rc == -1)
 		printf("# %s\n", sqlite3_errmsg(db));
 	sqlite3_finalize(s);
-	sqlite3_finalize(e);
 	if (rc == 0)
 		rc = db_commit(db);
 	else
@@ -322,20 +355,15 @@ test_build(sqlite3 *db)
 	    "(10004, '/t/u', 20, 4, '', '', '', 'zero', 8), "
 	    "(10005, '/t/u', 20, 5, '', '', '', 'dim 4', 9)");
 	for (i = 0; i < 5; i++) {
-		if (sqlite3_prepare_v2(db, "INSERT INTO embeddings (snippet_id, model, dim, "
-		    "hash, vector) VALUES (?1, 'm3', ?2, 'h', ?3)", -1, &st, NULL) !=
-		    SQLITE_OK) {
-			rc = -1;
-			break;
-		}
-		sqlite3_bind_int64(st, 1, 10001 + (long long)i);
-		sqlite3_bind_int(st, 2, i < 4 ? 3 : 4);
+		char	 hash[8];
+
+		snprintf(hash, sizeof(hash), "u%zu", i + 1);
 		if (i < 4)
-			sqlite3_bind_blob(st, 3, v3[i], sizeof(v3[i]), SQLITE_STATIC);
+			rc |= put_vector(db, 10001 + (long long)i, "m3", hash, 3, v3[i],
+			    sizeof(v3[i]));
 		else
-			sqlite3_bind_blob(st, 3, v4, sizeof(v4), SQLITE_STATIC);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
+			rc |= put_vector(db, 10001 + (long long)i, "m3", hash, 4, v4,
+			    sizeof(v4));
 	}
 	ok(rc == 0, "library /t/u with 5 vectors of model m3");
 
@@ -383,6 +411,81 @@ test_build(sqlite3 *db)
 }
 
 /*
+ * Vectors shared by content (sql/0011-shared-vectors.sql): two libraries (two versions)
+ * whose snippets name one stored vector each load it; an embeddings row needs its vector
+ * (foreign key); embedder_gc deletes only the vectors no row of any library names, inside
+ * the caller's transaction when one is open.
+ */
+static void
+test_shared(sqlite3 *db)
+{
+	static const float a[4] = { 1, 0, 0, 0 }, b[4] = { 0, 1, 0, 0 };
+	static const float q[4] = { 1, 0, 0, 0 };
+	struct vecindex	*x;
+	struct lexindex_hit h[4];
+	size_t		 n, gone = 99;
+	int		 rc;
+
+	rc = db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, "
+	    "created_at, updated_at, version_of) VALUES "
+	    "('/t/w', 4, 'https://h/t/w', 'h', 'w', 'x', 'x', NULL), "
+	    "('/t/w/v1', 5, 'https://h/t/w', 'h', 'w', 'x', 'x', '/t/w'); "
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(40, '/t/w', 'w.md', 'b', 'W'), (50, '/t/w/v1', 'w.md', 'b', 'W'); "
+	    "INSERT INTO snippets (id, library_id, document_id, ord, title, breadcrumb, "
+	    "anchor, text, tokens) VALUES (40001, '/t/w', 40, 1, '', '', '', 'same', 3), "
+	    "(40002, '/t/w', 40, 2, '', '', '', 'only w', 4), "
+	    "(50001, '/t/w/v1', 50, 1, '', '', '', 'same', 3)");
+	rc |= put_vector(db, 40001, "ms", "same", 4, a, sizeof(a));
+	rc |= put_vector(db, 40002, "ms", "only-w", 4, b, sizeof(b));
+	/* The copy's row names the stored vector; its own value is not stored. */
+	rc |= put_vector(db, 50001, "ms", "same", 4, b, sizeof(b));
+	ok(rc == 0, "two versions, three embeddings rows of model ms");
+	is_int(count(db, "SELECT count(*) FROM vectors WHERE model = 'ms'"), 2,
+	    "two vectors stored: one per (model, hash)");
+	ok(db_exec(db, "INSERT INTO embeddings (snippet_id, model, hash) VALUES "
+	    "(40002, 'ms2', 'nowhere')") == -1, "a row naming no stored vector is refused");
+
+	x = vector_index_build(db, "/t/w/v1", "ms", 1);
+	ok(x != NULL && vector_index_count(x) == 1 &&
+	    vector_index_search(x, q, 4, 4, h, &n) == 0 && n == 1 && h[0].id == 50001 &&
+	    fabs(h[0].score - 1) < 1e-6, "the copy loads the shared vector (score %g)",
+	    x != NULL && n > 0 ? h[0].score : 0);
+	vector_index_free(x);
+
+	/* test_build deleted snippet 10003: its vector is unnamed too. */
+	ok(db_exec(db, "DELETE FROM snippets WHERE library_id = '/t/w'") == 0,
+	    "the default branch's snippets deleted");
+	is_int(count(db, "SELECT count(*) FROM embeddings WHERE snippet_id IN (40001, "
+	    "40002)"), 0, "their embeddings rows went with them");
+	ok(db_begin(db) == 0 && embedder_gc(db, &gone) == 0, "collect in a transaction");
+	is_int(count(db, "SELECT count(*) FROM vectors WHERE model = 'ms'"), 1,
+	    "... the vector only it named is gone");
+	db_rollback(db);
+	is_int(count(db, "SELECT count(*) FROM vectors WHERE model = 'ms'"), 2,
+	    "... and back after the caller's rollback");
+	ok(embedder_gc(db, &gone) == 0, "collect on its own");
+	is_int(gone, 2, "two vectors deleted: only-w and test_build's deleted snippet's");
+	is_int(count(db, "SELECT count(*) FROM vectors WHERE model = 'ms' AND hash = 'same'"),
+	    1, "the vector the version still names stays");
+	is_int(count(db, "SELECT count(*) FROM vectors WHERE model = 'm3'"), 4,
+	    "m3: the vectors of the snippets left stay");
+	x = vector_index_build(db, "/t/w/v1", "ms", 1);
+	ok(x != NULL && vector_index_count(x) == 1 &&
+	    vector_index_search(x, q, 4, 4, h, &n) == 0 && n == 1 && h[0].id == 50001,
+	    "the version still loads it");
+	vector_index_free(x);
+	ok(embedder_gc(db, &gone) == 0 && gone == 0, "a second collection finds nothing");
+	ok(db_exec(db, "DELETE FROM snippets WHERE library_id = '/t/w/v1'") == 0 &&
+	    embedder_gc(db, &gone) == 0 && gone == 1, "the version deleted: its vector too");
+	is_int(count(db, "SELECT count(*) FROM vectors WHERE model = 'ms'"), 0,
+	    "no vector of ms left");
+	is_int(count(db, "SELECT count(*) FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM "
+	    "embeddings e WHERE e.model = v.model AND e.hash = v.hash)"), 0,
+	    "no vector unnamed");
+}
+
+/*
  * The per-vector scales take part in the int8 ranking: 150 flat vectors (every value
  * +-1/8, small scale) score below one spiky vector (1, 0, ...) in float32 but above it
  * in int8 units; only the scaled int8 scores keep the spiky one among the 100
@@ -395,6 +498,7 @@ test_scales(sqlite3 *db)
 	struct lexindex_hit h[1];
 	sqlite3_stmt	*st = NULL;
 	float		 v[64], q[64];
+	char		 hash[16];
 	size_t		 i, j, n;
 	int		 rc;
 
@@ -423,16 +527,8 @@ test_scales(sqlite3 *db)
 		sqlite3_bind_int64(st, 1, 20000 + (long long)i);
 		rc |= sqlite3_step(st) != SQLITE_DONE;
 		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(db, "INSERT INTO embeddings (snippet_id, model, dim, "
-		    "hash, vector) VALUES (?1, 'm64', 64, 'h', ?2)", -1, &st, NULL) !=
-		    SQLITE_OK) {
-			rc = -1;
-			break;
-		}
-		sqlite3_bind_int64(st, 1, 20000 + (long long)i);
-		sqlite3_bind_blob(st, 2, v, sizeof(v), SQLITE_TRANSIENT);
-		rc |= sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
+		snprintf(hash, sizeof(hash), "v%zu", i);
+		rc |= put_vector(db, 20000 + (long long)i, "m64", hash, 64, v, sizeof(v));
 	}
 	if (rc == 0)
 		rc = db_commit(db);
@@ -537,7 +633,6 @@ main(void)
 	if (mkdtemp(tmpl) == NULL)
 		return 1;
 	ok(db_open(tmpl, DB_READWRITE, &db) == 0, "database");
-	ok(db_exec(db, embeddings_sql) == 0, "embeddings table");
 	ok(db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
 	    "updated_at) VALUES ('/t/t', 1, 'https://h/t/t', 'h', 't', 'x', 'x');"
 	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
@@ -548,6 +643,7 @@ main(void)
 	test_search(db);
 	test_build(db);
 	test_scales(db);
+	test_shared(db);
 	db_close(db);
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpl);
