@@ -7,7 +7,8 @@
  * table itself and through the same porter(ctxd) token chain, into postings held in
  * memory, and scores BM25 in a tight loop: about 50 instructions per posting. The
  * scoring is FTS5's bm25 (k1 1.2, b 0.75, per-column weights on term frequency, the
- * row's token count as its length), with IDF taken over the library. On top of BM25: a
+ * row's token count as its length, but at least half the average), with IDF taken over
+ * the library. On top of BM25: a
  * section inherits part of its enclosing section's score (LEX_INHERIT), and the best
  * candidates are re-scored with term proximity. (Libraries too large for memory are ranked
  * by FTS5's bm25() alone: lib/search.c.)
@@ -26,6 +27,13 @@
 
 #define LEX_K1		1.2
 #define LEX_B		0.75
+/*
+ * A snippet shorter than LEX_MINLEN times the average is normalised as if it had that
+ * length: BM25's length normalisation otherwise lifts one-line sections (a man page's NAME,
+ * an option entry) that name a question word over the section that answers (bench/README.md,
+ * "Compact, complete answers": 0.25 to 1.0 measured).
+ */
+#define LEX_MINLEN	0.5
 #define LEX_MAXTERMS	64
 #define LEX_POOL	80	/* BM25's best, re-scored with proximity */
 
@@ -346,7 +354,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	if ((x->norm = calloc(x->nsnip + 1, sizeof(*x->norm))) == NULL)
 		goto fail;
 	for (size_t i = 0; i < x->nsnip; i++)
-		x->norm[i] = (float)(LEX_K1 * (1.0 - LEX_B + LEX_B * x->len[i] / x->avgdl));
+		x->norm[i] = (float)(LEX_K1 * (1.0 - LEX_B + LEX_B *
+		    fmax(x->len[i], LEX_MINLEN * x->avgdl) / x->avgdl));
 	if ((x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
 	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL ||
 	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)

@@ -236,6 +236,47 @@ inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 	lexindex_free(x);
 }
 
+/*
+ * The length floor: a one-line section naming "zing" once (about a quarter of the average
+ * length) would outscore a section of average length naming it twice; normalised as if it
+ * were half the average long, it does not.
+ */
+static void
+minlen(sqlite3 *db, struct tokenize_stemmer *stem)
+{
+	static const char filler[] = "Plain words about cables, boxes and shelves, written "
+	    "here to give the library an average length of some thirty words or so, with "
+	    "nothing in them that the question asks about at all.";
+	static const char twice[] = "Plain words about cables and boxes, and the zing, "
+	    "written here at about the average length of the library, with the zing named "
+	    "twice among the other words of the section.";
+	struct lexindex	*x = NULL;
+	struct lexindex_hit hits[4];
+	char		**terms;
+	size_t		 nterms, n = 0;
+	int		 rc = db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, "
+	    "created_at, updated_at) VALUES ('/t/m', 4, 'https://h/t/m', 'h', 'm', 'x', 'x');"
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(8, '/t/m', 'm.md', 'h', 'M')"), i;
+
+	rc |= add_snippet(db, "/t/m", "l4", 301, 8, "Notes", "M > Notes", "A zing.", "",
+	    "m.md");
+	rc |= add_snippet(db, "/t/m", "l4", 302, 8, "Guide", "M > Guide", twice, "", "m.md");
+	for (i = 0; i < 6; i++)
+		rc |= add_snippet(db, "/t/m", "l4", 303 + i, 8, "Other", "M > Other", filler,
+		    "", "m.md");
+	ok(rc == 0 && (x = lexindex_build(db, stem, "/t/m", 8)) != NULL, "length floor rows");
+	if (x == NULL)
+		return;
+	ok(tokenize_match_terms("zing", &terms, &nterms) == 0, "terms of 'zing'");
+	rc = lexindex_search(x, stem, terms, nterms, 0, hits, 4, &n);
+	ok(rc == 0 && n == 2 && hits[0].id == 302 && hits[1].id == 301,
+	    "the section of average length first, the one-line one second (%lld, %lld)",
+	    n > 0 ? hits[0].id : 0, n > 1 ? hits[1].id : 0);
+	tokenize_terms_free(terms, nterms);
+	lexindex_free(x);
+}
+
 /* Compares the in-memory ranking of question with FTS5's. */
 static void
 compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
@@ -322,6 +363,7 @@ main(void)
 	    "a library grown past the capacity hint is refused");
 	proximity(db, stem);
 	inherit(db, stem);
+	minlen(db, stem);
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);
