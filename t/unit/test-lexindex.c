@@ -1,7 +1,7 @@
 /*
  * test-lexindex.c: the in-memory index ranks exactly as FTS5's bm25() does on the same
  * rows (same order, same scores), through the same porter(ctxd) token chain; and what it
- * adds: term proximity and a section's inheritance from its enclosing one.
+ * adds: term proximity, a section's inheritance from its enclosing one and the length floor.
  */
 #include "config.h"
 
