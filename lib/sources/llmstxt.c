@@ -455,15 +455,21 @@ out:
 	return rc;
 }
 
-/* A kept document for a 304 answer to page p. */
+/*
+ * A kept document for a 304 answer q to page p: its validators for the next run are the
+ * ETag the 304 sends (RFC 9110: it is the current one), else the stored one.
+ */
 static int
-llmsrc_unchanged(struct llmsrc *s, struct llmsrc_page *p)
+llmsrc_unchanged(struct llmsrc *s, struct llmsrc_page *p, const struct fetch_req *q)
 {
 	struct backend_doc *d;
+	char		 v[512];
+	const char	*etag = fetch_answer_header(q, "ETag", v, sizeof(v)) ? v :
+	    p->stored.etag;
 
 	if ((d = backend_set_add(s->out, p->path, p->stored.hash, 0)) == NULL ||
 	    (d->url = strdup(p->url)) == NULL ||
-	    (p->stored.etag != NULL && (d->etag = strdup(p->stored.etag)) == NULL) ||
+	    (etag != NULL && (d->etag = strdup(etag)) == NULL) ||
 	    (p->stored.modified != NULL &&
 	    (d->modified = strdup(p->stored.modified)) == NULL))
 		return -1;
@@ -512,7 +518,7 @@ llmsrc_answer(struct llmsrc *s, size_t pi, const struct fetch_req *q, int nv)
 	int		 last = p->variant >= nv - 1, html;
 
 	if (q->result == FETCH_OK && q->status == 304 && p->stored.hash[0] != '\0')
-		return llmsrc_unchanged(s, p);
+		return llmsrc_unchanged(s, p, q);
 	if (q->result == FETCH_OK && q->status / 100 == 2) {
 		fetch_answer_header(q, "Content-Type", ct, sizeof(ct));
 		html = strncasecmp(ct, "text/html", 9) == 0 ||
