@@ -8,10 +8,9 @@
  * memory, and scores BM25 in a tight loop: about 50 instructions per posting. The
  * scoring is FTS5's bm25 (k1 1.2, b 0.75, per-column weights on term frequency, the
  * row's token count as its length, but at least half the average), with IDF taken over
- * the library. On top of BM25: a
- * section inherits part of its enclosing section's score (LEX_INHERIT), and the best
- * candidates are re-scored with term proximity. (Libraries too large for memory are ranked
- * by FTS5's bm25() alone: lib/search.c.)
+ * the library. On top of BM25: a section inherits part of its enclosing section's score
+ * (LEX_INHERIT), and the best candidates are re-scored with term proximity. (Libraries too
+ * large for memory are ranked by FTS5's bm25() alone: lib/search.c.)
  */
 #include "config.h"
 
@@ -361,8 +360,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)
 		goto fail;
 	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(uint32_t) + sizeof(int) +
-	    4 * sizeof(float) +
-	    sizeof(size_t) + sizeof(uint64_t)) + x->capstream * sizeof(*x->stream);
+	    4 * sizeof(float) + sizeof(size_t) + sizeof(uint64_t)) +
+	    x->capstream * sizeof(*x->stream);
 	return x;
 dberr:
 	log_err("%s: %s", __func__, sqlite3_errmsg(db));
