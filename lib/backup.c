@@ -75,13 +75,38 @@ out:
 	return rc;
 }
 
+/*
+ * Makes path anew, empty, with mode (a stale one from an earlier run is removed first;
+ * never through a symbolic link), and opens it as the SQLite database *dst. 0, or -1
+ * logged.
+ */
+static int
+backup_create(const char *path, mode_t mode, sqlite3 **dst)
+{
+	int	 fd;
+
+	unlink(path);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    mode)) == -1) {
+		log_err("%s: %s: %s", __func__, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (sqlite3_open_v2(path, dst, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		log_err("%s: %s: %s", __func__, path, *dst != NULL ?
+		    sqlite3_errmsg(*dst) : "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int
 backup_run(const char *dir, const char *dest, int with_secret)
 {
 	sqlite3		*src = NULL, *dst = NULL;
 	char		*tmp = NULL;
 	size_t		 n;
-	int		 fd, rc = -1;
+	int		 rc = -1;
 
 	n = strlen(dest) + sizeof(".tmp");
 	if ((tmp = malloc(n)) == NULL)
@@ -90,17 +115,8 @@ backup_run(const char *dir, const char *dest, int with_secret)
 	if (db_open(dir, DB_READONLY, &src) == -1)
 		goto out;
 	/* The copy is readable by its owner only: it holds password hashes and keys. */
-	unlink(tmp);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600)) == -1) {
-		log_err("%s: %s: %s", __func__, tmp, strerror(errno));
+	if (backup_create(tmp, 0600, &dst) == -1)
 		goto out;
-	}
-	close(fd);
-	if (sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		log_err("%s: %s: %s", __func__, tmp, dst ? sqlite3_errmsg(dst) : "no memory");
-		goto out;
-	}
 	if (backup_copy(src, dst) == -1 ||
 	    db_exec(dst, "PRAGMA journal_mode = DELETE") == -1)
 		goto out;
@@ -256,21 +272,14 @@ backup_install(sqlite3 *src, const char *dir, const struct stat *dirst, int *sec
 {
 	sqlite3	*dst = NULL;
 	char	*db = NULL, *tmp = NULL, *side = NULL;
-	int	 fd, rc = -1;
+	int	 rc = -1;
 
 	if ((db = util_path_join(dir, "ctxd.db")) == NULL ||
 	    (tmp = util_path_join(dir, "ctxd.db.restore")) == NULL ||
 	    (side = malloc(strlen(db) + 5)) == NULL)
 		goto out;
-	unlink(tmp);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0640)) == -1) {
-		log_err("%s: %s: %s", __func__, tmp, strerror(errno));
-		goto out;
-	}
-	close(fd);
-	if (sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-	    backup_copy(src, dst) == -1 || backup_take_secret(dst, dir, secret) == -1)
+	if (backup_create(tmp, 0640, &dst) == -1 || backup_copy(src, dst) == -1 ||
+	    backup_take_secret(dst, dir, secret) == -1)
 		goto out;
 	sqlite3_close(dst);
 	dst = NULL;
