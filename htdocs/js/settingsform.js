@@ -187,19 +187,28 @@ export function settingsForm(settings, names) {
 // values (PATCH /api/settings), then makes one real call to the provider through the
 // server (POST /api/providers/test) and shows the result in words.
 export function providerTest(form, kind, what) {
+	return saveAndTest(form, what + " provider", "/api/providers/test", { kind },
+	    (r) => r.lines.join("\n"));
+}
+
+// saveAndTest(form, noun, path, body, detail): a "Save and test" button and its outcome:
+// saves the form's values (PATCH /api/settings), then POSTs body to path (one real call
+// of the service named noun, made by the server) and shows in words whether it is set and
+// answered, with detail(answer) below.
+export function saveAndTest(form, noun, path, body, detail) {
 	const out = el("div", { class: "test-result", role: "status", "aria-live": "polite" });
 	const btn = button("Save and test", run, { class: "secondary" });
 	async function run() {
 		btn.disabled = true;
-		out.replaceChildren(el("p", { class: "muted" }, "Saving, then calling the " + what + " provider…"));
+		out.replaceChildren(el("p", { class: "muted" }, "Saving, then calling the " + noun + "…"));
 		try {
 			await api.patch("/api/settings", form.values());
-			const r = await api.post("/api/providers/test", { kind });
-			const head = !r.configured ? "No " + what + " provider is set: nothing to test." :
-			    r.ok ? "The " + what + " provider answered: it works." :
-			    "The " + what + " provider call failed.";
+			const r = await api.post(path, body);
+			const head = !r.configured ? "No " + noun + " is set: nothing to test." :
+			    r.ok ? "The " + noun + " answered: it works." :
+			    "The " + noun + " call failed.";
 			out.replaceChildren(el("p", { class: "notice " + (r.ok ? "ok" : "error") }, head),
-			    el("pre", { class: "test-lines" }, r.lines.join("\n")));
+			    el("pre", { class: "test-lines" }, detail(r)));
 		} catch (e) {
 			out.replaceChildren();
 			form.showError(e);

@@ -3,7 +3,7 @@
 // wizard again.
 import { el, clear, field, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
-import { settingsForm, providerTest } from "../settingsform.js";
+import { settingsForm, providerTest, saveAndTest } from "../settingsform.js";
 import { passwordForm } from "./password.js";
 import { gitopsTab } from "../gitops.js";
 import { policiesTab } from "../policies.js";
@@ -96,26 +96,7 @@ export async function render(root, params, ctx) {
 
 // "Save and test" of the upstream: saves the form, then one real library search there.
 function upstreamTest(form) {
-	const out = el("div", { class: "test-result", role: "status", "aria-live": "polite" });
-	const btn = button("Save and test", run, { class: "secondary" });
-	async function run() {
-		btn.disabled = true;
-		out.replaceChildren(el("p", { class: "muted" }, "Saving, then calling the upstream…"));
-		try {
-			await api.patch("/api/settings", form.values());
-			const r = await api.post("/api/upstream/test", {});
-			out.replaceChildren(el("p", { class: "notice " + (r.ok ? "ok" : "error") },
-			    !r.configured ? "No upstream is set: nothing to test." :
-			    r.ok ? "The upstream answered: it works." : "The upstream call failed."),
-			    el("pre", { class: "test-lines" }, r.message));
-		} catch (e) {
-			out.replaceChildren();
-			form.showError(e);
-		} finally {
-			btn.disabled = false;
-		}
-	}
-	return { button: btn, output: out };
+	return saveAndTest(form, "upstream", "/api/upstream/test", {}, (r) => r.message);
 }
 
 async function settingsSection(body, sec, heading) {
