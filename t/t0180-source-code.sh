@@ -149,16 +149,6 @@ EOF
 commit first
 LIB=/test/code
 
-n=0
-worker() {
-	n=$((n + 1))
-	"$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
-	is $? 0 "worker run $n exits 0"
-	if grep -qE 'Sanitizer|runtime error' "$T/log/worker$n.log"; then
-		fail "worker run $n: sanitizer report"
-		diag "$(head -40 "$T/log/worker$n.log")"
-	fi
-}
 parse() {	# parse [EXTRA JSON]
 	http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
 	    -H 'Content-Type: application/json' \

@@ -48,18 +48,6 @@ if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-worker" | gr
 	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
 	    --errors-for-leak-kinds=definite,indirect --track-fds=no)
 fi
-n=0
-worker() {
-	local wrap=()
-	n=$((n + 1))
-	[ "${1:-}" = vg ] && wrap=("${VG[@]}")
-	"${wrap[@]}" "$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
-	is $? 0 "worker run $n exits 0${wrap:+ (valgrind-clean)}"
-	if grep -qE 'Sanitizer|runtime error|==[0-9]+==' "$T/log/worker$n.log"; then
-		fail "worker run $n: sanitizer or valgrind report"
-		diag "$(head -40 "$T/log/worker$n.log")"
-	fi
-}
 # rows MODEL: embeddings rows of the library's snippets for MODEL.
 rows() {
 	_sql "SELECT count(*) FROM embeddings e JOIN snippets s ON s.id = e.snippet_id

@@ -108,16 +108,6 @@ parse() {
 	    -H 'Content-Type: application/json' \
 	    --data "{\"repoUrl\": \"$GITBASE/public/test/dup.git\"}"
 }
-n=0
-worker() {
-	n=$((n + 1))
-	"$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
-	is $? 0 "worker run $n exits 0"
-	if grep -qE 'Sanitizer|runtime error' "$T/log/worker$n.log"; then
-		fail "worker run $n: sanitizer report"
-		diag "$(head -40 "$T/log/worker$n.log")"
-	fi
-}
 # sources QUERY: the Source lines' paths of the context answer, one a line (the library is
 # small: every snippet that matches a word of QUERY is in the answer).
 sources() {

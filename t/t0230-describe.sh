@@ -66,16 +66,6 @@ parse() {	# parse [OWNER]
 	    -H 'Content-Type: application/json' \
 	    --data "{\"repoUrl\": \"$GITBASE/public/${1:-test}/desc.git\"${2:-}}"
 }
-n=0
-worker() {
-	n=$((n + 1))
-	"$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
-	is $? 0 "worker run $n exits 0"
-	if grep -qE 'Sanitizer|runtime error' "$T/log/worker$n.log"; then
-		fail "worker run $n: sanitizer report"
-		diag "$(head -40 "$T/log/worker$n.log")"
-	fi
-}
 # described: how many description requests the stand-in has seen.
 described() {
 	curl -s "$SBASE/_log" | node -e '

@@ -75,16 +75,6 @@ parse() {
 	    -H 'Content-Type: application/json' --data "$1" >/dev/null
 	http_body | jq -r .jobId
 }
-n=0
-worker() {
-	n=$((n + 1))
-	"$top_builddir/ctxd-worker" 2>"$T/log/worker$n.log"
-	is $? 0 "worker run $n exits 0"
-	if grep -qE 'Sanitizer|runtime error' "$T/log/worker$n.log"; then
-		fail "worker run $n: sanitizer report"
-		diag "$(head -40 "$T/log/worker$n.log")"
-	fi
-}
 job=$(parse "{\"repoUrl\": \"$GITBASE/public/test/inject.git\"}")
 worker
 is "$(_sql "SELECT state FROM libraries WHERE id = '$LIB'")" finalized "indexed"

@@ -646,6 +646,23 @@ test_repo() {
 	}
 }
 
+# worker [vg]: one run of ctxd-worker, its stderr in $T/log/workerN.log (N counts the runs,
+# in worker_runs); with vg, under the command in the array VG when the test set it (valgrind).
+# Checks that it exits 0 and that its log holds no sanitizer or valgrind report.
+worker_runs=0
+worker() {
+	local wrap=() log
+	worker_runs=$((worker_runs + 1))
+	log=$T/log/worker$worker_runs.log
+	[ "${1:-}" = vg ] && [ -n "${VG+set}" ] && wrap=("${VG[@]}")
+	"${wrap[@]}" "$top_builddir/ctxd-worker" 2>"$log"
+	is $? 0 "worker run $worker_runs exits 0${wrap:+ (valgrind-clean)}"
+	if grep -qE 'Sanitizer|runtime error|==[0-9]+==' "$log"; then
+		fail "worker run $worker_runs: sanitizer or valgrind report"
+		diag "$(head -40 "$log")"
+	fi
+}
+
 # standin_start: start the AI vendors' stand-in (t/standin/vendors.js, Node) on a free port
 # (stopped at exit with the rest). Sets standin_pid, SPORT and SBASE (http://127.0.0.1:SPORT).
 standin_start() {
