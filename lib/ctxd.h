@@ -35,7 +35,9 @@ void	 log_err(const char *, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Copies s into out (outsz bytes, cut at a character boundary) with its control
  * characters escaped: newline, CR and tab as \n \r \t, other C0 controls and DEL as \xNN,
- * C1 controls as \u00NN. The log writers (log_*, jobs_log) use it: one record, one line.
+ * C1 controls as \u00NN, and a backslash doubled (so an escape and the same characters
+ * written by an outsider differ). The log writers (log_*, jobs_log) use it: one record,
+ * one line. Escape a text once: escaping an escaped text doubles its backslashes.
  */
 void	 log_escape(const char *s, char *out, size_t outsz);
 

@@ -250,12 +250,13 @@ jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
 	snprintf(prev, sizeof(prev), "%s", log_context());
 	snprintf(ctx, sizeof(ctx), "job %lld", id);
 	log_set_context(ctx);
+	/* raw: the log writers escape it themselves (escaping line again would double \\) */
 	if (strcmp(level, "error") == 0)
-		log_err("%s", line);
+		log_err("%s", raw);
 	else if (strcmp(level, "warning") == 0)
-		log_warn("%s", line);
+		log_warn("%s", raw);
 	else
-		log_info("%s", line);
+		log_info("%s", raw);
 	log_set_context(prev);
 	util_iso8601(time(NULL), now, sizeof(now));
 	db_run(db, "INSERT INTO job_log (job_id, at, level, line) VALUES (?1, ?2, ?3, "

@@ -47,7 +47,9 @@ log_escape(const char *s, char *out, size_t outsz)
 	for (; *p != '\0'; p++) {
 		k = 1;
 		esc[0] = (char)*p;
-		if (*p == '\n' || *p == '\r' || *p == '\t')
+		if (*p == '\\')
+			k = (size_t)snprintf(esc, sizeof(esc), "\\\\");
+		else if (*p == '\n' || *p == '\r' || *p == '\t')
 			k = (size_t)snprintf(esc, sizeof(esc), "\\%c",
 			    *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
 		else if (*p < 0x20 || *p == 0x7f)

@@ -62,7 +62,9 @@ printf '# Binary\n\0\1\2\3 not text\n' >"$w/docs/binary.md"
 # a name that would forge a worker.log line, in a binary file so that the worker logs it
 printf 'x\0y\n' >"$w/docs/a
 FAKE worker: line.md"
-is "$(ls "$w/docs" | wc -l)" 7 "the repository holds 6 files (one name spans two lines)"
+# a name with a backslash and an n: logged as \\n, never as the escape of a newline
+printf 'x\0y\n' >"$w/docs/"'c\nFAKE.md'
+is "$(ls "$w/docs" | wc -l)" 8 "the repository holds 7 files (one name spans two lines)"
 url=$(repo hostile)
 ctxd_admin settings set limits.max_file_kb 200 >/dev/null
 
@@ -79,7 +81,7 @@ ok $? "the over-size file is skipped"
 grep -q '^skipped docs/binary.md: it is a binary file$' "$T/joblog1"
 ok $? "the binary file is skipped"
 counts=$(sed -n 's/^\([0-9]*\) documentation files: \([0-9]*\) parsed, \([0-9]*\) unchanged, \([0-9]*\) skipped$/\1 \2 \3 \4/p' "$T/joblog1")
-is "$counts" "6 3 0 3" "6 documentation files: 3 parsed, 0 unchanged, 3 skipped"
+is "$counts" "7 3 0 4" "7 documentation files: 3 parsed, 0 unchanged, 4 skipped"
 read -r n p u s <<<"${counts:-0 0 0 0}"
 is "$((p + u + s))" "$n" "the counts add up"
 
@@ -92,6 +94,10 @@ is "$(_sql "SELECT count(*) FROM job_log WHERE job_id = $job AND (instr(line, ch
     "no job log line holds a newline"
 grep -qF 'skipped docs/a\nFAKE worker: line.md: it is a binary file' "$T/joblog1"
 ok $? "the job log has the escaped name"
+grep -qF 'skipped docs/c\\nFAKE.md: it is a binary file' "$T/log/worker1.log"
+ok $? "a backslash in a name is doubled in worker.log (\\n is not a newline's escape)"
+grep -qF 'skipped docs/c\\nFAKE.md: it is a binary file' "$T/joblog1"
+ok $? "and in the job log"
 is "$(http GET "$BASE/api/jobs/$job/log" -H "$A")" 200 "the job log over the API"
 is "$(http_body | jq -r '.lines[].line' | grep -c '^FAKE')" 0 "forges no line either"
 
@@ -120,7 +126,7 @@ counts() {
 ctxd_admin settings unset limits.max_file_kb >/dev/null
 job=$(parse "$url")
 "$top_builddir/ctxd-worker" 2>"$T/log/worker2.log"
-is "$(counts "$job")" "6 4 0 2" "the limit raised: 4 parsed, the 2 binary files skipped"
+is "$(counts "$job")" "7 4 0 3" "the limit raised: 4 parsed, the 3 binary files skipped"
 # A new commit that changes one file: the others are unchanged, and counted so.
 printf '# Guide\n\nInstall it with `make install` or `make all`.\n' >"$T/w/hostile/docs/normal.md"
 git -C "$T/w/hostile" -c user.name=t -c user.email=t@t commit -qam change &&
@@ -129,7 +135,7 @@ git -C "$T/w/hostile" -c user.name=t -c user.email=t@t commit -qam change &&
 job=$(parse "$url")
 "$top_builddir/ctxd-worker" 2>"$T/log/worker3.log"
 read -r n p u s <<<"$(counts "$job")"
-is "$n $((p + u + s)) $s" "6 6 2" "an incremental run: the counts add up ($n: $p parsed, $u unchanged, $s skipped)"
+is "$n $((p + u + s)) $s" "7 7 3" "an incremental run: the counts add up ($n: $p parsed, $u unchanged, $s skipped)"
 ok "$([ "${u:-0}" -ge 2 ] && [ "${u:-0}" -lt 1000 ]; echo $?)" "the unchanged files are counted ($u)"
 
 # --- cancel inside one slow file --------------------------------------------------------------
