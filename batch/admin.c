@@ -1,6 +1,6 @@
 /*
  * ctxd-admin: the operator's command-line tool (init, license, API keys, users, settings,
- * backup, restore, doctor).
+ * backup, restore, compact, doctor).
  * See man/ctxd-admin.8.
  */
 #include "config.h"
@@ -46,6 +46,7 @@ static const struct {
 	{ "upstream", "ctxd-admin upstream test\n" },
 	{ "backup", "ctxd-admin backup [--with-secret] [--] FILE\n" },
 	{ "restore", "ctxd-admin restore [--] FILE\n" },
+	{ "compact", "ctxd-admin compact\n" },
 	{ "doctor", "ctxd-admin doctor\n" },
 };
 
@@ -874,6 +875,53 @@ admin_cmd_backup(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * ctxd-admin compact: gives the free pages of the database (deleted libraries, versions,
+ * re-indexed files) back to the disk (db_compact), online; prints the sizes before and after.
+ */
+static int
+admin_cmd_compact(int argc, char **argv)
+{
+	const char	*dir = doctor_data_dir();
+	sqlite3		*db = NULL;
+	long long	 size, freeb, after, afterfree;
+	int		 code;
+
+	if (argc > 0) {
+		if (admin_is_option(argv[0]))
+			return admin_bad_option("compact", argv[0]);
+		admin_usage_of(stderr, "compact");
+		return 2;
+	}
+	if (db_open(dir, DB_READWRITE, &db) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
+		return 1;
+	}
+	if (db_space(db, &size, &freeb) == -1)
+		goto fail;
+	if (db_compact(db) == -1) {
+		code = sqlite3_errcode(db) & 0xff;	/* extended codes are on */
+		fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed: %s\n", dir,
+		    code == SQLITE_BUSY || code == SQLITE_LOCKED ? "the database is busy (a "
+		    "job or a backup is writing); run it again when it is done" :
+		    code == SQLITE_FULL ? "not enough disk space for a copy of the database "
+		    "(next to it and in the temporary folder)" : sqlite3_errmsg(db));
+		db_close(db);
+		return 1;
+	}
+	if (db_space(db, &after, &afterfree) == -1)
+		goto fail;
+	printf("compacted %s/ctxd.db: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
+	    "to the disk)\n", dir, (double)size / 1048576.0, (double)after / 1048576.0,
+	    (double)(size - after > 0 ? size - after : 0) / 1048576.0);
+	db_close(db);
+	return 0;
+fail:
+	fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed (see above)\n", dir);
+	db_close(db);
+	return 1;
+}
+
 /* ctxd-admin restore FILE: replaces the database by a backup (lib/backup.c). */
 static int
 admin_cmd_restore(int argc, char **argv)
@@ -938,6 +986,8 @@ main(int argc, char *argv[])
 		return admin_cmd_backup(argc - 2, argv + 2);
 	if (strcmp(argv[1], "restore") == 0)
 		return admin_cmd_restore(argc - 2, argv + 2);
+	if (strcmp(argv[1], "compact") == 0)
+		return admin_cmd_compact(argc - 2, argv + 2);
 	if (strcmp(argv[1], "doctor") == 0) {
 		if (argc != 2)
 			return admin_is_option(argv[2]) ? admin_bad_option("doctor", argv[2]) :

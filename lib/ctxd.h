@@ -129,6 +129,18 @@ int	 db_run(struct sqlite3 *, const char *sql, const char *types, ...);
  * the database 0640 and tightens looser modes it finds in DATA_DIR, with a log line).
  */
 void	 db_umask(void);
+/*
+ * The database's size and how much of it free pages take, in bytes: deleted rows leave
+ * pages SQLite reuses but never gives back to the disk. 0, or -1 on a database error.
+ */
+int	 db_space(struct sqlite3 *, long long *size, long long *freeb);
+/*
+ * Rewrites the database without its free pages (VACUUM) and truncates the write-ahead
+ * log, so the files shrink to what the rows take. It needs free disk space for a copy of
+ * the database, and waits (the busy timeout) for a writer to finish. 0, or -1 with the
+ * SQLite error (the database unchanged: VACUUM is one transaction).
+ */
+int	 db_compact(struct sqlite3 *);
 int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);

@@ -145,6 +145,9 @@ db_migrate(sqlite3 *db, const char *path)
 	int	 v, from, target = sql_version;
 	char	 pragma[64];
 
+	/* Current already (every open but the first after an upgrade): no write lock taken. */
+	if (db_user_version(db, &v) == 0 && v == target)
+		return 0;
 	if (db_begin(db) == -1)
 		return -1;
 	if (db_user_version(db, &v) == -1)
@@ -337,4 +340,39 @@ db_close(sqlite3 *db)
 {
 	if (db != NULL)
 		sqlite3_close_v2(db);
+}
+
+int
+db_space(sqlite3 *db, long long *size, long long *freeb)
+{
+	static const char *const sql[3] = {
+		"PRAGMA page_size", "PRAGMA page_count", "PRAGMA freelist_count"
+	};
+	sqlite3_stmt	*st = NULL;
+	long long	 v[3];
+	size_t		 i;
+
+	for (i = 0; i < 3; i++) {
+		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_ROW) {
+			log_err("%s: %s", __func__, sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			return -1;
+		}
+		v[i] = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	*size = v[0] * v[1];
+	*freeb = v[0] * v[2];
+	return 0;
+}
+
+int
+db_compact(sqlite3 *db)
+{
+	if (db_exec(db, "VACUUM") == -1)
+		return -1;
+	/* The rewrite went through the log: give its pages back too. */
+	return db_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
 }

@@ -205,6 +205,29 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 		sqlite3_close(db);
 }
 
+/*
+ * The database's size and its free pages (rows deleted: libraries, versions, re-indexed
+ * files): information, never a fix; past a tenth of the file and 16 MB it names the command
+ * that gives them back to the disk.
+ */
+static void
+doctor_space(FILE *out, int *bad, const char *dir)
+{
+	sqlite3		*db = doctor_open(dir);
+	long long	 size, freeb;
+
+	if (db == NULL || db_space(db, &size, &freeb) == -1) {
+		if (db != NULL)
+			sqlite3_close(db);
+		return;		/* doctor_schema has said why */
+	}
+	sqlite3_close(db);
+	doctor_line(out, bad, 1, "database: %.1f MB, %.1f MB of it free pages%s",
+	    (double)size / 1048576.0, (double)freeb / 1048576.0,
+	    freeb * 10 >= size && freeb >= (16LL << 20) ? " (deleted rows): ctxd-admin "
+	    "compact gives them back to the disk" : "");
+}
+
 /* 0 when the shell command cmd exits 0 (its output discarded). */
 static int
 doctor_cmd_ok(const char *cmd)
@@ -338,6 +361,7 @@ doctor_run(const char *dir, FILE *out)
 	doctor_license(out, &bad, defaults);
 	doctor_files(out, &bad, dir);
 	doctor_schema(out, &bad, dir);
+	doctor_space(out, &bad, dir);
 	doctor_system(out, &bad);
 	doctor_disk(out, &bad, dir);
 	doctor_provider(out, &bad, dir);

@@ -2,8 +2,9 @@
 # The operations of ctxd-admin without the package (t1000 runs them on the installed one):
 # backup while the service serves and indexes, with and without secret.key; restore (refused
 # while running, refused for a damaged file or a newer schema, an older schema migrated, the
-# secrets readable again only with the key); doctor's lines; the log lines' context (the job
-# or the request).
+# secrets readable again only with the key); doctor's lines; compact (free pages given back
+# to the disk online, a busy database refused with the reason); the log lines' context (the
+# job or the request).
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap sqlite3
 
@@ -122,6 +123,53 @@ is "$(stat -c %a "$DATA_DIR") $(stat -c %a "$DATA_DIR/secret.key")" "777 640" \
     "doctor only looks: the modes are left as they were"
 chmod 0750 "$DATA_DIR"
 chmod 0600 "$DATA_DIR/secret.key"
+
+# ------------------------------------------------------------------------- compact
+# Deleting a library leaves free pages; ctxd-admin compact gives them back to the disk while
+# the service serves, and says why when it cannot.
+ctxd_start
+is "$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' \
+    --data "{\"repoUrl\": \"$GITBASE/public/corpora/vite.git\"}")" 202 "parse vite again"
+is "$(wait_job /corpora/vite)" finalized "vite indexed"
+is "$(http DELETE "$BASE/api/libraries/corpora/vite" -H "Authorization: Bearer $ADMIN")" 202 \
+    "delete vite"
+wait_jobid "$(http_body | jq -r .jobId)"
+is "$(_sql "SELECT count(*) FROM libraries WHERE id = '/corpora/vite'")" 0 "vite is deleted"
+free_pages=$(_sql 'PRAGMA freelist_count')
+ok "$([ "$free_pages" -gt 100 ]; echo $?)" "the delete left free pages ($free_pages)"
+out=$(env -u LICENSE_KEY CTXD_DEFAULTS="$T/defaults" "$top_builddir/ctxd-admin" doctor)
+like "$out" 'ok   database: [0-9]+\.[0-9] MB, [0-9]+\.[0-9] MB of it free pages' \
+    "doctor: the database's size and its free pages"
+# the database's files: the main file and its write-ahead log
+db_bytes() { cat "$DATA_DIR/ctxd.db" "$DATA_DIR/ctxd.db-wal" 2>/dev/null | wc -c; }
+size_before=$(db_bytes)
+# a writer holding the database: compact waits its busy timeout, then says why
+{ echo 'BEGIN IMMEDIATE;'; echo "UPDATE settings SET value = value WHERE name = 'git.github.token';"
+    echo '.shell sleep 14'; echo 'ROLLBACK;'; } |
+    sqlite3 "$DATA_DIR/ctxd.db" >/dev/null 2>&1 &
+holder=$!
+sleep 1
+ctxd_admin compact >"$T/log/compact1.out" 2>"$T/log/compact1.err"
+is $? 1 "compact while a writer holds the database: exit 1"
+like "$(cat "$T/log/compact1.err")" 'compact of .*/ctxd.db failed: the database is busy \(a job or a backup is writing\); run it again when it is done' \
+    "... and says why"
+is "$(_sql 'PRAGMA freelist_count')" "$free_pages" "... changing nothing"
+wait "$holder"
+ctxd_admin compact >"$T/log/compact2.out" 2>"$T/log/compact2.err"
+ok $? "compact while the service serves" || _show_log "$T/log/compact2.err"
+like "$(cat "$T/log/compact2.out")" "^compacted $DATA_DIR/ctxd.db: [0-9.]+ MB -> [0-9.]+ MB \\([0-9.]+ MB of free pages given back to the disk\\)$" \
+    "compact prints the sizes"
+is "$(_sql 'PRAGMA freelist_count')" 0 "no free page is left"
+size_after=$(db_bytes)
+ok "$([ "$size_after" -lt "$size_before" ]; echo $?)" "the file shrank ($size_before -> $size_after bytes)"
+is "$(_sql 'PRAGMA integrity_check')" ok "the compacted database passes integrity_check"
+is "$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/corpora/requests \
+    --data-urlencode query=session)" 200 "the service answers from it"
+like "$(http_body)" 'Session' "... with the snippets it had"
+ctxd_admin compact extra >/dev/null 2>"$T/log/compact3.err"
+is $? 2 "compact takes no operand: exit 2"
+like "$(cat "$T/log/compact3.err")" '^usage: ctxd-admin compact' "... with its usage"
+ctxd_stop
 
 # ------------------------------------------------------------------------- log lines
 # The worker the responder started names its job on each line, the responders their request.
