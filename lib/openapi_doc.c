@@ -7,8 +7,12 @@
  * "METHOD path — summary" (operationId when there is no summary), anchor its operationId
  * (else "method-path"), its description, parameters, request body and responses with
  * compact schemas ("{ id: integer (required), tags: [string] }", nested objects shown
- * OPENAPI_SCHEMA_DEPTH deep, a $ref already being shown or too deep named "→ Pet"), and
- * a curl example against the first server.
+ * OPENAPI_SCHEMA_DEPTH deep, a $ref already being shown or too deep named "→ Pet"; a
+ * response's links name their target operation and parameters), and a curl example against
+ * the first server. An operation's callbacks (3.x) follow it, one section each one level
+ * down: "POST {$request.query.callbackUrl}/data (callback onData of POST /streams)", anchor
+ * "callback-<operation>-<name>-<method>", the request the API makes and the answers it
+ * expects, no curl.
  *
  * Linear in the spec: each operation may visit at most OPENAPI_OP_NODES schema nodes,
  * every list shown is capped, and a $ref is followed only when short (openapi_int.h).
@@ -36,6 +40,9 @@
 #define OPENAPI_MAX_PARTS	8	/* allOf / oneOf / anyOf parts */
 #define OPENAPI_MAX_PARAMS	60
 #define OPENAPI_MAX_RESPONSES	20
+#define OPENAPI_MAX_LINKS	5	/* of a response, and parameters of a link */
+#define OPENAPI_MAX_CALLBACKS	10	/* callback operations of one operation */
+#define OPENAPI_MAX_DOC_CALLBACKS 2000	/* and of the whole document */
 #define OPENAPI_MAX_FORM	8	/* fields of a form body in a curl example */
 #define OPENAPI_MAX_LIST	50	/* servers, security schemes, tags of the overview */
 #define OPENAPI_MAX_OPS		20000
@@ -57,6 +64,8 @@ struct openapi_op {
 	const char	*tagname;
 	size_t		 seq;
 	int		 webhook;
+	const char	*callback;	/* a callback's name; of: the operation it belongs to */
+	const struct openapi_op *of;
 };
 
 struct openapi {
@@ -71,7 +80,7 @@ struct openapi {
 	json_object	*stack[OPENAPI_STACK];	/* $ref targets being shown */
 	size_t		 nstack;
 	struct openapi_op *ops;
-	size_t		 nops, capops, dropped, nwebhooks;
+	size_t		 nops, capops, dropped, nwebhooks, ncallbacks;
 	int		 nomem;
 };
 
@@ -731,6 +740,56 @@ openapi_write_body(struct openapi *o, struct buf *b, const struct openapi_op *op
 }
 
 /* The responses: "- `200`: description — schema". */
+/*
+ * The links of a response (3.x): "; links: `name` → `operationId` (param: `expression`)",
+ * at most OPENAPI_MAX_LINKS of them, each with at most as many parameters.
+ */
+static void
+openapi_write_links(struct openapi *o, struct buf *b, json_object *links, const char *file)
+{
+	json_object	*l, *ps;
+	const char	*lfile, *target, *d;
+	size_t		 n = 0, k;
+
+	if (!json_object_is_type(links, json_type_object))
+		return;
+	json_object_object_foreach(links, name, v) {
+		lfile = file;
+		if (n == OPENAPI_MAX_LINKS || (l = openapi_deref(o, v, &lfile)) == NULL ||
+		    !json_object_is_type(l, json_type_object))
+			break;
+		openapi_add(o, b, n++ == 0 ? "; links: `" : ", `");
+		openapi_add(o, b, name);
+		openapi_add(o, b, "`");
+		if ((target = openapi_text(l, "operationId")) != NULL ||
+		    (target = openapi_text(l, "operationRef")) != NULL) {
+			openapi_add(o, b, " → `");
+			openapi_add_text(o, b, target, 1);
+			openapi_add(o, b, "`");
+		}
+		ps = openapi_get(l, "parameters");
+		k = 0;
+		if (json_object_is_type(ps, json_type_object)) {
+			json_object_object_foreach(ps, pname, pv) {
+				if (k == OPENAPI_MAX_LINKS || !json_object_is_type(pv,
+				    json_type_string))
+					continue;
+				openapi_add(o, b, k++ == 0 ? " (" : ", ");
+				openapi_add_text(o, b, pname, 1);
+				openapi_add(o, b, ": `");
+				openapi_add_text(o, b, json_object_get_string(pv), 1);
+				openapi_add(o, b, "`");
+			}
+			if (k > 0)
+				openapi_add(o, b, ")");
+		}
+		if ((d = openapi_text(l, "description")) != NULL) {
+			openapi_add(o, b, ": ");
+			openapi_add_text(o, b, d, 1);
+		}
+	}
+}
+
 static void
 openapi_write_responses(struct openapi *o, struct buf *b, const struct openapi_op *op)
 {
@@ -763,6 +822,8 @@ openapi_write_responses(struct openapi *o, struct buf *b, const struct openapi_o
 			openapi_add(o, b, " — ");
 			openapi_schema_text(o, b, sch, file);
 		}
+		if (o->version == 3)
+			openapi_write_links(o, b, openapi_get(r, "links"), file);
 	}
 }
 
@@ -937,13 +998,34 @@ openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 	openapi_add(o, &t, " ");
 	openapi_add(o, &t, op->path);
 	openapi_add(o, &t, op->webhook ? " (webhook)" : "");
+	if (op->callback != NULL) {
+		openapi_add(o, &t, " (callback ");
+		openapi_add_text(o, &t, op->callback, 1);
+		openapi_add(o, &t, " of ");
+		for (m = op->of->method; *m != '\0'; m++)
+			openapi_addn(o, &t, &(char){ (char)toupper((unsigned char)*m) }, 1);
+		openapi_add(o, &t, " ");
+		openapi_add(o, &t, op->of->path);
+		openapi_add(o, &t, ")");
+	}
 	if (sum != NULL) {
 		openapi_add(o, &t, " — ");
 		openapi_add_text(o, &t, sum, 1);
 	}
 	if (op->webhook)
 		openapi_add(o, &a, "webhook");
-	if (id != NULL)
+	if (op->callback != NULL) {
+		/* callback-<its operation>-<name>-<method>: unique in the document */
+		openapi_add(o, &a, "callback");
+		if ((m = openapi_text(op->of->op, "operationId")) != NULL)
+			openapi_anchor(o, &a, m);
+		else {
+			openapi_anchor(o, &a, op->of->method);
+			openapi_anchor(o, &a, op->of->path);
+		}
+		openapi_anchor(o, &a, op->callback);
+		openapi_anchor(o, &a, op->method);
+	} else if (id != NULL)
 		openapi_anchor(o, &a, id);
 	else {
 		openapi_anchor(o, &a, op->method);
@@ -956,7 +1038,9 @@ openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 	return rc;
 }
 
-/* One operation's section. */
+static int openapi_callbacks(struct openapi *, const struct openapi_op *, int);
+
+/* One operation's section, then its callbacks' (3.x). */
 static int
 openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
 {
@@ -1000,18 +1084,70 @@ openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
 		openapi_write_responses(o, &b, op);
 	else
 		media = NULL;
-	if (!op->webhook)
+	/* A webhook and a callback are requests the API makes: no curl line for them. */
+	if (!op->webhook && op->callback == NULL)
 		openapi_write_curl(o, &c, op, ps, n, schema, sfile, media);
 	if (o->nomem)
 		goto out;
 	if (doc_build_text(o->b, b.p != NULL ? b.p : "", b.len, DOCB_PARA) == -1 ||
 	    (c.len > 0 && doc_build_code(o->b, "bash", c.p, c.len) == -1))
 		goto out;
+	if (o->version == 3 && op->callback == NULL && openapi_callbacks(o, op, level + 1) == -1)
+		goto out;
 	rc = 0;
 out:
 	buf_release(&b);
 	buf_release(&c);
 	return rc;
+}
+
+/*
+ * The callbacks of operation op (3.x): each request it makes to a URL the client gave (name
+ * -> expression -> path item), a section under op's like an operation's, without curl; at
+ * most OPENAPI_MAX_CALLBACKS of them, OPENAPI_MAX_DOC_CALLBACKS in the document.
+ */
+static int
+openapi_callbacks(struct openapi *o, const struct openapi_op *op, int level)
+{
+	json_object	*cbs = openapi_get(op->op, "callbacks"), *cb, *item, *v;
+	struct openapi_op c;
+	const char	*file, *ifile;
+	size_t		 n = 0, i;
+
+	if (!json_object_is_type(cbs, json_type_object))
+		return 0;
+	json_object_object_foreach(cbs, name, cbv) {
+		file = op->file;
+		if ((cb = openapi_deref(o, cbv, &file)) == NULL ||
+		    !json_object_is_type(cb, json_type_object))
+			continue;
+		json_object_object_foreach(cb, expr, itemv) {
+			ifile = file;
+			if ((item = openapi_deref(o, itemv, &ifile)) == NULL ||
+			    !json_object_is_type(item, json_type_object))
+				continue;
+			for (i = 0; openapi_methods[i] != NULL; i++) {
+				if (!json_object_is_type(v = openapi_get(item,
+				    openapi_methods[i]), json_type_object))
+					continue;
+				if (n++ == OPENAPI_MAX_CALLBACKS ||
+				    o->ncallbacks++ == OPENAPI_MAX_DOC_CALLBACKS)
+					return 0;
+				memset(&c, 0, sizeof(c));
+				c.method = openapi_methods[i];
+				c.path = expr;
+				c.item = item;
+				c.op = v;
+				c.file = ifile;
+				c.tag = -1;
+				c.callback = name;
+				c.of = op;
+				if (openapi_operation(o, &c, level) == -1)
+					return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- the document */

@@ -210,6 +210,41 @@ test_webhooks(void)
 	doc_release(&d);
 }
 
+/* A callback is a section under its operation; a response's links name their target. */
+static void
+test_callbacks_links(void)
+{
+	struct doc	 d;
+	const struct doc_section *s;
+
+	if (spec("learn-openapis/examples/v3.0/callback-example.yaml", &d) == -1)
+		return;
+	s = anchor(&d, "callback-post-streams-onData-post");
+	is_str(s_title(s), "POST {$request.query.callbackUrl}/data (callback onData of POST "
+	    "/streams)", "3.0: a callback's section: method, URL expression, name, operation");
+	is_str(s != NULL ? s->breadcrumb : NULL, "Callback Example > POST /streams > POST "
+	    "{$request.query.callbackUrl}/data (callback onData of POST /streams)",
+	    "... under its operation");
+	ok(has(s, "Request body (application/json): { timestamp: string(date-time), "
+	    "userData: string } — subscription payload"), "... with the body the API sends");
+	ok(has(s, "- `202`: Your server implementation should return this HTTP status code "
+	    "if the data was received successfully"), "... and the answers it expects");
+	ok(s != NULL && s->ncode == 0, "... and no curl line (the API makes the request)");
+	s = anchor(&d, "post-streams");
+	ok(s != NULL && s->ncode == 1 && !has(s, "timestamp"),
+	    "the operation keeps its curl line, the callback's body is not in its text");
+	doc_release(&d);
+	if (spec("learn-openapis/examples/v3.0/link-example.yaml", &d) == -1)
+		return;
+	s = anchor(&d, "getRepositoriesByOwner");
+	ok(has(s, "- `200`: repositories owned by the supplied user — [repository { slug: "
+	    "string, owner: user { username: string, uuid: string } }]; links: "
+	    "`userRepository` → `getRepository` (username: `$response.body#/owner/username`, "
+	    "slug: `$response.body#/slug`)"), "a response's link ($ref to components/links): "
+	    "its target operation and parameters");
+	doc_release(&d);
+}
+
 static void
 test_refs(void)
 {
@@ -404,6 +439,7 @@ main(void)
 	test_swagger20();
 	test_twins();
 	test_webhooks();
+	test_callbacks_links();
 	test_refs();
 	test_relative_server();
 	test_nulls();
