@@ -256,6 +256,7 @@ index_fetch(struct index_run *r, const struct backend_ops *ops)
 	    "limits.max_repo_mb", 1024);
 	r->ctx.full = r->full;
 	r->ctx.deadline_ms = r->deadline_ms;
+	r->ctx.job = &r->job;
 	if (ops->fetch(&r->ctx, &r->set, err, sizeof(err)) == -1) {
 		/* a back end that stopped on the job's cancellation (backend_stop) */
 		if (jobs_cancel_point(&r->job)) {

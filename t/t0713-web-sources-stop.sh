@@ -2,8 +2,8 @@
 # A web source's fetch stops between requests when its job is cancelled or reaches its
 # deadline (backend_stop: lib/sources/backend.c), for the website crawler and the llms.txt
 # back end: the job ends cancelled (or failed at its deadline) within a second or two, the
-# requests stop, and the job log says why. A slow site: 40 pages one at a time with
-# sources.crawl_delay_ms 400.
+# requests stop, and the job log says why; meanwhile the crawl's progress counts its pages. A
+# slow site: 40 pages one at a time with sources.crawl_delay_ms 400.
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/fixtures.sh"
 require_cmd jq nginx curl sqlite3
@@ -66,6 +66,19 @@ stop_on_cancel() {	# stop_on_cancel WHAT JSON
 	job=$(add "$2")
 	wait_pages 3
 	ok $? "$1: the fetch is under way"
+	if [ "$1" = website ]; then
+		# the crawl counts its pages as it goes (backend_progress), within a second or so
+		local i p=""
+		for ((i = 0; i < 30; i++)); do
+			http GET "$BASE/api/jobs/$job" -H "$A" >/dev/null
+			p=$(http_body | jq -c '.progress | {phase, documentsDone, documentsTotal}')
+			jq -e '.phase == "fetching" and .documentsDone >= 2' <<<"$p" >/dev/null && break
+			sleep 0.1
+		done
+		jq -e '.phase == "fetching" and .documentsDone >= 2 and .documentsTotal > .documentsDone' \
+		    <<<"$p" >/dev/null
+		ok $? "$1: the job shows the pages fetched of those known so far ($p)"
+	fi
 	is "$(http POST "$BASE/api/jobs/$job/cancel" -H "$A")" 202 "$1: cancel: 202"
 	wait_state "$job" cancelled 5
 	ok $? "$1: the job is cancelled within seconds (state $(state "$job"))"

@@ -237,6 +237,16 @@ backend_stop(struct backend_ctx *c)
 	return jobs_cancel_requested(c->db, c->job_id) == 1 ? 1 : 0;
 }
 
+void
+backend_progress(struct backend_ctx *c, size_t done, size_t total)
+{
+	if (c->job == NULL)
+		return;
+	c->job->progress.docs_done = (long long)done;
+	c->job->progress.docs_total = total == 0 ? 0 : (long long)(total > done ? total : done);
+	jobs_progress(c->job, 0);
+}
+
 long
 backend_timeout(const struct backend_ctx *c, long timeout_ms)
 {

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 struct sqlite3;
+struct jobs_ref;
 
 #define BACKEND_HASH_MAX	65	/* hex content hash: git blob id (40) or SHA-256 (64) */
 
@@ -79,6 +80,7 @@ struct backend_ctx {
 	long long	 deadline_ms;	/* the job's deadline for fetching (util_now_ms
 					 * clock), 0: none */
 	void		*priv;		/* the back end's own, from fetch to release */
+	struct jobs_ref	*job;		/* the job's progress (backend_progress); may be NULL */
 };
 
 /*
@@ -87,6 +89,13 @@ struct backend_ctx {
  * back end stops fetching and says why in the job log.
  */
 int	 backend_stop(struct backend_ctx *);
+/*
+ * A back end that fetches document by document (a crawl, a wiki space) reports how far it
+ * is: done of total known so far (0: not known), shown as the job's "fetching" progress
+ * (documentsDone, documentsTotal of GET /api/jobs; the web UI's bar). Written at most every
+ * JOBS_PROGRESS_MS; nothing without c->job.
+ */
+void	 backend_progress(struct backend_ctx *c, size_t done, size_t total);
 /*
  * The time a request may take now: timeout_ms, or what is left before the job's deadline
  * when that is less (0 once it has passed).

@@ -961,6 +961,9 @@ website_batch(struct website *w, struct backend_set *out, char *err, size_t errs
 				snprintf(err, errsz, "out of memory");
 			goto out;
 		}
+	/* pages fetched of those known so far (the queue), within maxPages */
+	backend_progress(w->c, w->npages, w->qn < (size_t)w->max_pages ? w->qn :
+	    (size_t)w->max_pages);
 	rc = 1;
 out:
 	for (i = 0; i < n; i++)

@@ -854,6 +854,7 @@ wiki_page_add(struct wiki *w, json_object *p, uint64_t id, char *err, size_t err
 	}
 	if (w->out->n >= w->max_pages)
 		w->full = 1;
+	backend_progress(w->c, w->out->n, 0);	/* the space's size is not known */
 	return 0;
 nomem:
 	snprintf(err, errsz, "out of memory");

@@ -108,7 +108,10 @@ function logTime(t) {
 function details(job) {
 	const p = job.progress || {};
 	const parts = [];
-	if (p.documentsTotal > 0)
+	if (p.phase === "fetching" && p.documentsDone > 0)
+		parts.push(p.documentsTotal > 0 ? `${p.documentsDone} of ${p.documentsTotal} pages fetched`
+		    : `${p.documentsDone} pages fetched`);
+	else if (p.documentsTotal > 0)
 		parts.push(`${p.documentsDone} of ${p.documentsTotal} documents parsed`);
 	if (p.snippetsTotal > 0)
 		parts.push(`${p.snippetsTotal} snippets written`);

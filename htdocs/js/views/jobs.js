@@ -37,6 +37,10 @@ export function progressText(j) {
 	const p = j.progress || {};
 	switch (p.phase) {
 	case "fetching":
+		// a crawl or a wiki space counts its pages (of those known so far, when it knows)
+		if (p.documentsDone > 0)
+			return p.documentsTotal > 0 ? `fetching: ${p.documentsDone} of ${p.documentsTotal} pages`
+			    : `fetching: ${p.documentsDone} pages`;
 		return "fetching the source";
 	case "parsing":
 		return `parsing: ${p.documentsDone} of ${p.documentsTotal} documents`;
@@ -51,14 +55,14 @@ export function progressText(j) {
 	}
 }
 
-// progressBar(j): a <progress> of the job's current step (indeterminate while fetching
-// or writing), with its words.
+// progressBar(j): a <progress> of the job's current step (indeterminate while writing, and
+// while fetching unless the source counts its pages), with its words.
 export function progressBar(j) {
 	const p = j.progress || {};
 	let value = null, max = null;
 	if (j.state === "done") {
 		value = 1; max = 1;
-	} else if (p.phase === "parsing" && p.documentsTotal > 0) {
+	} else if ((p.phase === "parsing" || p.phase === "fetching") && p.documentsTotal > 0) {
 		value = p.documentsDone; max = p.documentsTotal;
 	} else if (p.phase === "describing" && p.describeTotal > 0) {
 		value = p.described; max = p.describeTotal;
