@@ -161,7 +161,7 @@ provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
 	struct provider_cfg	 l, e;
 	char			*lp = NULL, *ep = NULL, *lkey = NULL, *lmodel = NULL;
 	char			*region = NULL, *lbase = NULL, *ekey = NULL, *emodel = NULL;
-	char			*ebase = NULL;
+	char			*ebase = NULL, *eregion = NULL;
 	const char		*env;
 	int			 k, rc = -1;
 
@@ -178,6 +178,7 @@ provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
 	ekey = provider_setting(db, datadir, "ai.embed.api_key");
 	emodel = provider_setting(db, datadir, "ai.embed.model");
 	ebase = provider_setting(db, datadir, "ai.embed.base_url");
+	eregion = provider_setting(db, datadir, "ai.embed.region");
 	if (region == NULL && (env = getenv("AWS_REGION")) != NULL && *env != '\0')
 		region = strdup(env);
 	if (region == NULL && (env = getenv("AWS_DEFAULT_REGION")) != NULL &&
@@ -208,7 +209,7 @@ provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
 
 		e.key = provider_dup(ekey, same ? lkey : NULL);
 		e.model = provider_dup(emodel, provider_default_embed(e.kind));
-		e.region = provider_dup(region, NULL);
+		e.region = provider_dup(eregion, region);
 		e.base_url = provider_dup(ebase, same ? lbase : NULL);
 	}
 	rc = 0;
@@ -222,6 +223,7 @@ out:
 	free(lkey);
 	free(lmodel);
 	free(region);
+	free(eregion);
 	free(lbase);
 	free(ekey);
 	free(emodel);
@@ -379,7 +381,7 @@ provider_check(const struct provider_cfg *c, struct provider_error *err)
 	}
 	if (c->kind == PROVIDER_BEDROCK && (c->region == NULL || *c->region == '\0')) {
 		provider_perr(err, PROVIDER_ECONFIG, 0, "no region is set for bedrock "
-		    "(ai.llm.region or AWS_REGION)");
+		    "(ai.llm.region, ai.embed.region for embeddings, or AWS_REGION)");
 		return -1;
 	}
 	if (c->kind == PROVIDER_CUSTOM && (c->base_url == NULL || *c->base_url == '\0')) {

@@ -93,7 +93,8 @@ static const struct setting_def settings_defs[] = {
 	{ "ai.llm.model", SET_STRING, "", 0, 0,
 	  "LLM model name, or model / inference-profile id for bedrock", NULL },
 	{ "ai.llm.region", SET_STRING, "", 0, 0,
-	  "region of bedrock LLM and embedding requests", NULL },
+	  "region of bedrock LLM requests, and of embedding requests unless ai.embed.region "
+	  "is set", NULL },
 	{ "ai.llm.base_url", SET_URL, "", 0, 0,
 	  "endpoint of a custom OpenAI-compatible LLM, or bedrock's runtime endpoint", NULL },
 	{ "ai.embed.provider", SET_ENUM, "same", 0, 0,
@@ -105,6 +106,8 @@ static const struct setting_def settings_defs[] = {
 	{ "ai.embed.model", SET_STRING, "", 0, 0, "embedding model name", NULL },
 	{ "ai.embed.base_url", SET_URL, "", 0, 0,
 	  "endpoint of a custom embedding service, or bedrock's runtime endpoint", NULL },
+	{ "ai.embed.region", SET_STRING, "", 0, 0,
+	  "region of bedrock embedding requests (empty: ai.llm.region's)", NULL },
 	/* Admin API: integrations (lib/ghapp.c), setup wizard. */
 	{ "git.github.app_id", SET_NUMBER, NULL, 1, 1000000000000000L,
 	  "GitHub-type App connection: App ID (the JWT's issuer; with the private key, "

@@ -14,7 +14,7 @@
 static const char *const setup_ai[] = { "ai.llm.provider", "ai.llm.api_key",
 	"ai.llm.model", "ai.llm.region", "ai.llm.base_url", NULL };
 static const char *const setup_embed[] = { "ai.embed.provider", "ai.embed.api_key",
-	"ai.embed.model", "ai.embed.base_url", NULL };
+	"ai.embed.model", "ai.embed.base_url", "ai.embed.region", NULL };
 static const char *const setup_git[] = { "git.github.token", "git.github.host",
 	"git.gitlab.token", "git.gitlab.host", NULL };
 

@@ -27,7 +27,7 @@ SECRETS=("$KEY_GOOD" "$KEY_401" "$KEY_429" "$KEY_SLOW" "$KEY_BAD" "$AWS_SECRET" 
 : >"$T/outputs"
 
 AI_SETTINGS="ai.llm.provider ai.llm.api_key ai.llm.model ai.llm.region ai.llm.base_url
-ai.embed.provider ai.embed.api_key ai.embed.model ai.embed.base_url"
+ai.embed.provider ai.embed.api_key ai.embed.model ai.embed.base_url ai.embed.region"
 
 # ai NAME=VALUE...: unset every ai.* setting, then set the given ones (secrets via stdin).
 ai() {
@@ -207,6 +207,16 @@ like "$out" "$OK_LLM" "bedrock API key: answered"
 ai ai.llm.provider=bedrock ai.llm.base_url="$SBASE"
 AWS_REGION="" AWS_DEFAULT_REGION="" ptest --llm
 like "$out" 'llm: FAILED \(config\): no region is set for bedrock' "bedrock without a region"
+
+# The embeddings in a region of their own: signed for it (the stand-in accepts only us-east-1).
+ai ai.llm.provider=bedrock ai.llm.region=us-east-1 ai.embed.region=eu-west-1 ai.llm.base_url="$SBASE"
+ptest
+like "$out" 'embed: bedrock, model amazon.titan-embed-text-v2:0, region eu-west-1' \
+    "bedrock: ai.embed.region is the embeddings' region"
+like "$out" 'llm: bedrock, model [^,]*, region us-east-1' "... ai.llm.region the LLM's"
+like "$out" "$OK_LLM" "... the LLM answers in its region"
+like "$out" 'embed: FAILED \(auth\).*credential scope region eu-west-1 does not match' \
+    "... the embeddings are signed for eu-west-1 (which the stand-in refuses)"
 unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN
 
 # ------------------------------------------------------------------ custom and transport errors

@@ -16,6 +16,7 @@ export const LABELS = {
 	"ai.embed.api_key": "Embedding API key",
 	"ai.embed.model": "Embedding model",
 	"ai.embed.base_url": "Embedding base URL",
+	"ai.embed.region": "Embedding region",
 	"git.github.token": "GitHub token",
 	"git.github.host": "GitHub host",
 	"git.gitlab.token": "GitLab token",
@@ -52,7 +53,9 @@ const CHOICE_LABELS = {
 const SHOW_WHEN = {
 	"ai.llm.api_key": (v) => v["ai.llm.provider"] !== "",
 	"ai.llm.model": (v) => v["ai.llm.provider"] !== "",
-	"ai.llm.region": (v) => v["ai.llm.provider"] === "bedrock" || v["ai.embed.provider"] === "bedrock",
+	"ai.llm.region": (v) => v["ai.llm.provider"] === "bedrock",
+	"ai.embed.region": (v) => v["ai.embed.provider"] === "bedrock" ||
+	    (v["ai.embed.provider"] === "same" && v["ai.llm.provider"] === "bedrock"),
 	"ai.llm.base_url": (v) => ["custom", "bedrock"].includes(v["ai.llm.provider"]),
 	"ai.embed.api_key": (v) => v["ai.embed.provider"] !== "same",
 	"ai.embed.base_url": (v) => ["custom", "bedrock"].includes(v["ai.embed.provider"]),

@@ -200,7 +200,8 @@ test_requests(void)
 			"no API key is set for the openai provider",
 			"no base URL is set for the custom provider",
 			"no model is set for the custom provider",
-			"no region is set for bedrock (ai.llm.region or AWS_REGION)",
+			"no region is set for bedrock (ai.llm.region, ai.embed.region for embeddings, "
+			    "or AWS_REGION)",
 			"no provider is configured",
 		};
 		size_t i;
@@ -536,6 +537,13 @@ test_load(void)
 	    strcmp(e.model, "amazon.titan-embed-text-v2:0") == 0 &&
 	    strcmp(l.model, "anthropic.claude-3-haiku-20240307-v1:0") == 0,
 	    "bedrock: region shared, default models");
+	provider_cfg_release(&l);
+	provider_cfg_release(&e);
+	settings_set(db, dir, "ai.embed.region", "us-west-2", err, sizeof(err));
+	ok(provider_load(db, dir, &l, &e) == 0 && strcmp(e.region, "us-west-2") == 0 &&
+	    strcmp(l.region, "eu-central-1") == 0,
+	    "bedrock: ai.embed.region for the embeddings, ai.llm.region for the LLM");
+	settings_unset(db, "ai.embed.region");
 	provider_cfg_release(&l);
 	ok(l.key == NULL && l.model == NULL, "release empties the configuration");
 	provider_cfg_release(&e);

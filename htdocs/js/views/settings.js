@@ -46,7 +46,7 @@ const SECTIONS = {
 	},
 	embeddings: {
 		intro: "Embeddings let questions match snippets by meaning. Without a provider, retrieval is lexical only.",
-		names: ["ai.embed.provider", "ai.embed.api_key", "ai.embed.model", "ai.embed.base_url", "ai.llm.region"],
+		names: ["ai.embed.provider", "ai.embed.api_key", "ai.embed.model", "ai.embed.base_url", "ai.embed.region"],
 		test: ["embed", "embedding"],
 	},
 	git: {
