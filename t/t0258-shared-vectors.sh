@@ -199,11 +199,19 @@ dump=$(vector_dump)
 rows=$(nemb)
 ctxd_stop
 # Version 10 as the build before 0011 left it: each embeddings row with its own copy of the
-# vector (sql/schema.sql's table), no table vectors. (Only 0011 is undone: this holds while
-# 0011 is the last migration that changes these tables.)
+# vector (sql/schema.sql's table), no table vectors. (Only 0011 and 0012 are undone: this
+# holds while 0011 is the last migration that changes these tables.) 0012's documents that
+# show another version's snippets (documents.snippets_from) keep it in a table of the test,
+# t0258_shares, put back after the migration: a database of version 10 had copies instead.
 ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
     "$top_srcdir/sql/schema.sql")
 sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+CREATE TABLE t0258_shares AS SELECT id, snippets_from FROM documents WHERE snippets_from IS NOT NULL;
+DROP VIEW library_snippets;
+DROP INDEX documents_shown;
+DROP INDEX documents_snippets_from;
+ALTER TABLE documents DROP COLUMN shows;
+ALTER TABLE documents DROP COLUMN snippets_from;
 CREATE TEMP TABLE old AS SELECT e.snippet_id, e.model, v.dim, e.hash, v.vector
     FROM embeddings e JOIN vectors v USING (model, hash);
 DROP TABLE embeddings;
@@ -219,6 +227,8 @@ is "$(_sql "SELECT count(*) FROM sqlite_schema WHERE name = 'vectors'") $(_sql '
     "no vectors table; each of its $rows embeddings rows holds a vector"
 ctxd_admin init >"$T/log/init2.log" 2>&1
 ok $? "ctxd-admin init migrates it" || diag "$(cat "$T/log/init2.log")"
+_sql "UPDATE documents SET snippets_from = (SELECT snippets_from FROM t0258_shares s WHERE
+    s.id = documents.id) WHERE id IN (SELECT id FROM t0258_shares); DROP TABLE t0258_shares"
 is "$(_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "to this build's version"
 is "$(_sql "SELECT group_concat(name) FROM pragma_table_info('embeddings')")" \
     "snippet_id,model,hash" "embeddings keeps only the rows that name a vector"
