@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Embedding vectors shared by content across the versions of a library (issue 16; migration
 # sql/0011-shared-vectors.sql): with the vendors' stand-in as the embedder, the real worker
-# and a real git server. A second version adds an embeddings row per snippet but a vector
-# only for each text no other version has, and the stand-in is not asked for the texts it
-# reuses; a re-index finds the vectors of the unchanged texts of a changed file and deletes
+# and a real git server. A second version adds an embeddings row per snippet it stores (the
+# snippets of the files it shares with main have theirs, sql/0012-shared-documents.sql) and
+# a vector only for each text no other version has, and the stand-in is not asked for the
+# texts it reuses; a re-index finds the vectors of the unchanged texts of a changed file and deletes
 # the vector of the text it replaced; a database at schema version 10 (vectors inside
 # embeddings, one copy per snippet) is migrated without losing a vector and answers a hybrid
 # question as before; deleting one version keeps the vectors the other names, and its hybrid
-# answers; deleting both leaves no vector. The worker runs that copy, embed and delete, and
+# answers; deleting both leaves no vector. The worker runs that reuse, embed and delete, and
 # a query process loading the shared vectors, run under valgrind when it is there.
 . "$top_srcdir/t/lib/harness.sh"
 
@@ -108,9 +109,9 @@ is "$(parse ', "versions": ["v1.0"]')" 202 "parse with the version v1.0"
 worker vg
 is "$(wait_job $LIB/v1.0)" finalized "v1.0 indexed"
 like "$(joblog $LIB/v1.0)" "reused 7 files of other versions of $LIB" \
-    "v1.0 copies the seven files main has unchanged"
+    "v1.0 reuses the seven files main has unchanged"
 v1_kept=$(kept $LIB/v1.0)
-is "$(nemb)" "$((emb1 + v1_kept))" "v1.0 adds an embeddings row for each of its $v1_kept snippets"
+is "$(nemb)" "$((emb1 + v1_kept))" "v1.0 adds an embeddings row for each of the $v1_kept snippets it stores"
 is "$(nvec)" "$((vec1 + 1))" "... and one vector: its release notes, the only text main lacks"
 is "$(_sql "SELECT sum(length(vector)) FROM vectors") " "$((bytes1 + 256)) " \
     "v1.0 adds 256 bytes of vectors (one of 64 floats)"
