@@ -271,15 +271,19 @@ out:
 	return rc;
 }
 
-/* The statements of share_touch, by its what: ?1 the library whose snippets changed. */
+/*
+ * The statements of share_touch, by its what: ?1 the library whose snippets changed. The
+ * embedder gives vectors to the snippets a library shows, its own and others' (shown by
+ * other versions too): every other library of the family reloads its vectors.
+ */
 static const char *const share_touch_sql[] = {
 	"UPDATE libraries SET index_version = (SELECT max(index_version) + 1 FROM libraries), "
 	"total_tokens = (SELECT coalesce(sum(s.tokens), 0) FROM library_snippets s WHERE "
 	"s.library_id = libraries.id AND s.dup_of IS NULL) WHERE id IN (SELECT r.library_id "
 	"FROM documents o JOIN documents r ON r.snippets_from = o.id WHERE o.library_id = ?1)",
 	"UPDATE libraries SET embed_version = (SELECT max(embed_version) + 1 FROM libraries) "
-	"WHERE id IN (SELECT r.library_id FROM documents o JOIN documents r ON "
-	"r.snippets_from = o.id WHERE o.library_id = ?1)",
+	"WHERE id <> ?1 AND coalesce(version_of, id) = (SELECT coalesce(version_of, id) FROM "
+	"libraries WHERE id = ?1)",
 };
 
 int

@@ -68,10 +68,11 @@ int	 share_unshare(struct sqlite3 *, long long doc, struct share_libs *changed);
 int	 share_validate(struct sqlite3 *, const char *library_id);
 
 /*
- * After the snippets library_id owns changed in place (LLM titles, lib/describe.h) or got
- * vectors (lib/embedder.h): the other libraries that show some of them get a new
- * index_version and token count (what == SHARE_TOUCH_INDEX) or a new embed_version
- * (SHARE_TOUCH_VECTORS), so that query processes reload them. 0, or -1 on a database error.
+ * After the snippets library_id owns changed in place (LLM titles, lib/describe.h): the
+ * other libraries that show some of them get a new index_version and token count (what ==
+ * SHARE_TOUCH_INDEX). After the snippets it shows got vectors (lib/embedder.h): the other
+ * libraries of its family get a new embed_version (SHARE_TOUCH_VECTORS). Query processes
+ * then reload them. 0, or -1 on a database error.
  */
 enum share_touch { SHARE_TOUCH_INDEX, SHARE_TOUCH_VECTORS };
 int	 share_touch(struct sqlite3 *, const char *library_id, enum share_touch what);
