@@ -128,6 +128,16 @@ done
 like "$(joblog $LIB/v1.0)" 'embedded 2 snippets \(0 reused\)' "v1.0 embeds only its two parsed files"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND dup_of IS NOT NULL")" 1 \
     "main: one install section is a duplicate"
+# v2.0's docs/guide/install.md is main's duplicate, whose kept copy (main's docs/install.md)
+# v2.0 does not have: v2.0 gets a copy of its snippet (kept there); v1.0's docs/install.md
+# is main's kept copy, which v1.0 shows
+is "$(_sql "SELECT (d.snippets_from IS NULL) || ' ' || count(s.id) || ' ' || count(s.dup_of) FROM
+    documents d LEFT JOIN snippets s ON s.document_id = d.id WHERE d.library_id = '$LIB/v2.0' AND
+    d.path = 'docs/guide/install.md'")" "1 1 0" \
+    "v2.0 holds a kept copy of the install page that is a duplicate in main"
+is "$(_sql "SELECT o.library_id FROM documents d JOIN documents o ON o.id = d.snippets_from WHERE
+    d.library_id = '$LIB/v1.0' AND d.path = 'docs/install.md'")" "$LIB" \
+    "v1.0 shows main's kept install page"
 like "$(ask $LIB/v1.0 'install script')" 'WOMBATINSTALL' "v1.0 answers from its reused install page"
 like "$(ask $LIB/v2.0 'install script')" 'WOMBATINSTALL' "v2.0 answers from its reused install page"
 
