@@ -257,9 +257,12 @@ dberr:
 	return -1;
 }
 
-/* The snippets of catalog_snippets: ?1 library, ?2 filter (NULL: none). */
+/*
+ * The snippets of catalog_snippets: ?1 library, ?2 filter (NULL: none); those it shows
+ * from other versions too (lib/share.h), with its own documents.
+ */
 #define CATALOG_SNIPPETS_WHERE \
-	"FROM snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l " \
+	"FROM library_snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l " \
 	"ON l.id = s.library_id WHERE " \
 	"s.library_id = ?1 AND s.dup_of IS NULL AND (?2 IS NULL OR " \
 	"instr(lower(s.title), lower(?2)) > 0 OR instr(lower(s.text), lower(?2)) > 0 OR " \

@@ -13,6 +13,7 @@
 
 #include "ctxd.h"
 #include "dedup.h"
+#include "share.h"
 
 #define DEDUP_GROUP_MAX	64	/* kept snippets of one trail compared at most */
 
@@ -240,6 +241,8 @@ struct dd_item {
 	char		 hash[65];
 	uint64_t	 sig;
 	int		 has_sig;
+	long long	 doc;		/* its document (the owner's: snippets.document_id) */
+	int		 owned;		/* the library's own; else shown from another's */
 	long long	 old_dup;	/* 0: kept */
 	long long	 new_dup;
 	size_t		 rank;		/* position in preference order */
@@ -353,7 +356,7 @@ dedup_keep(struct dd_kept *k, struct dd_item *it)
 	return 0;
 }
 
-/* Reads the library's snippets into *items (*n of them). */
+/* Reads the snippets the library shows (its own and shared ones) into *items (*n of them). */
 static int
 dedup_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *n)
 {
@@ -367,9 +370,9 @@ dedup_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *
 	*n = 0;
 	if (sqlite3_prepare_v2(db, "SELECT s.id, s.ord, s.hash, s.sig, "
 	    "coalesce(s.dup_of, 0), d.path, d.title || char(31) || s.breadcrumb || "
-	    "char(31) || s.heading FROM snippets s JOIN documents d ON "
-	    "d.id = s.document_id WHERE s.library_id = ?1", -1, &st, NULL) !=
-	    SQLITE_OK)
+	    "char(31) || s.heading, s.owner_document_id, s.owner_id = ?1 FROM "
+	    "library_snippets s JOIN documents d ON d.id = s.document_id WHERE "
+	    "s.library_id = ?1", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -392,6 +395,8 @@ dedup_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *
 		t->has_sig = sqlite3_column_type(st, 3) != SQLITE_NULL;
 		t->sig = (uint64_t)sqlite3_column_int64(st, 3);
 		t->old_dup = sqlite3_column_int64(st, 4);
+		t->doc = sqlite3_column_int64(st, 7);
+		t->owned = sqlite3_column_int(st, 8);
 		p = (const char *)sqlite3_column_text(st, 5);
 		if ((t->path = strdup(p ? p : "")) == NULL)
 			goto out;
@@ -411,6 +416,27 @@ out:
 	sqlite3_finalize(st);
 	*items = v;
 	return rc;
+}
+
+/*
+ * Before a pass changes the decision of a snippet of the library: its document, when
+ * other libraries show it, is copied for them (share_unshare), which adds them to
+ * *changed.
+ */
+static int
+dedup_unshare(sqlite3 *db, struct dd_item *items, size_t n, struct share_libs *changed)
+{
+	long long	 last = 0;
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		if (items[i].owned && items[i].new_dup != items[i].old_dup &&
+		    items[i].doc != last) {
+			last = items[i].doc;
+			if (share_unshare(db, last, changed) == -1)
+				return -1;
+		}
+	return 0;
 }
 
 /*
@@ -480,7 +506,8 @@ out:
 }
 
 int
-dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
+dedup_library(sqlite3 *db, const char *library_id, struct share_libs *changed,
+    struct dedup_stats *stats)
 {
 	struct dd_item	*items = NULL, **order = NULL, *c;
 	struct dd_kept	 k;
@@ -489,7 +516,8 @@ dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
 
 	memset(stats, 0, sizeof(*stats));
 	memset(&k, 0, sizeof(k));
-	if (dedup_load(db, library_id, &items, &n) == -1) {
+	if (share_validate(db, library_id) == -1 ||
+	    dedup_load(db, library_id, &items, &n) == -1) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		goto out;
 	}
@@ -508,8 +536,23 @@ dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
 		items[i].depth = dedup_depth(items[i].path);
 	}
 	qsort(order, n, sizeof(*order), dedup_cmp);
+	/*
+	 * The snippets shown from other libraries stay as their owner decided: the kept ones
+	 * are kept here too, before any of the library's own (lib/share.h).
+	 */
 	for (i = 0; i < n; i++) {
 		order[i]->rank = i;
+		order[i]->new_dup = order[i]->old_dup;
+		if (!order[i]->owned && order[i]->old_dup == 0 &&
+		    dedup_keep(&k, order[i]) == -1)
+			goto nomem;
+	}
+	for (i = 0; i < n; i++) {
+		if (!order[i]->owned) {
+			stats->duplicates += order[i]->old_dup != 0;
+			continue;
+		}
+		order[i]->new_dup = 0;
 		if ((c = dedup_find(&k, order[i])) != NULL) {
 			order[i]->new_dup = c->id;
 			stats->duplicates++;
@@ -517,7 +560,8 @@ dedup_library(sqlite3 *db, const char *library_id, struct dedup_stats *stats)
 		} else if (dedup_keep(&k, order[i]) == -1)
 			goto nomem;
 	}
-	if (dedup_apply(db, library_id, items, n, stats) == -1) {
+	if (dedup_unshare(db, items, n, changed) == -1 ||
+	    dedup_apply(db, library_id, items, n, stats) == -1) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		goto out;
 	}

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 struct sqlite3;
+struct share_libs;
 
 #define DEDUP_NEAR_BITS		10	/* simhash bits that may differ in a near copy */
 #define DEDUP_MIN_WORDS		24	/* shorter snippets only match exact copies */
@@ -67,11 +68,18 @@ struct dedup_stats {
 };
 
 /*
- * Decides the kept copy of every snippet of library_id and applies the changes (see
- * above), inside the caller's transaction. Returns 0, or -1 on a database or memory
- * failure (the caller rolls back).
+ * Decides the kept copy of every snippet library_id owns and applies the changes (see
+ * above), inside the caller's transaction. The snippets it shows from other libraries'
+ * documents (lib/share.h) are in the pass as their owner decided: the kept ones are
+ * kept copies for the library's own, before any of those (a document that would hide
+ * the only copy of a duplicate is copied first, share_validate). A document of the
+ * library that other libraries show and of which a snippet's decision changes is copied
+ * for them first (share_unshare): their ids are added to *changed, whose pass must run
+ * again.
+ * Returns 0, or -1 on a database or memory failure (the caller rolls back).
  */
-int	 dedup_library(struct sqlite3 *, const char *library_id, struct dedup_stats *);
+int	 dedup_library(struct sqlite3 *, const char *library_id, struct share_libs *changed,
+	    struct dedup_stats *);
 
 /* Appends the code of a snippet's code JSON ([{"language", "code"}]), each block + '\n'. */
 int	 dedup_code_text(const char *json, struct buf *);

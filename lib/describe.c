@@ -19,6 +19,7 @@
 #include "provider.h"
 #include "batchrun.h"
 #include "describe.h"
+#include "share.h"
 
 /* One snippet to describe. */
 struct ds_item {
@@ -199,7 +200,10 @@ describe_parse_answer(const char *answer, size_t n, char **titles, char **descs)
 	return got;
 }
 
-/* Gives the library a new index_version (and token count), in the caller's transaction. */
+/*
+ * Gives the library a new index_version (and token count), in the caller's transaction;
+ * the other versions that show its snippets too.
+ */
 static int
 describe_bump(struct ds_run *e)
 {
@@ -208,12 +212,15 @@ describe_bump(struct ds_run *e)
 
 	if (sqlite3_prepare_v2(e->b.db, "UPDATE libraries SET index_version = (SELECT "
 	    "max(index_version) + 1 FROM libraries), total_tokens = (SELECT "
-	    "coalesce(sum(tokens), 0) FROM snippets WHERE library_id = ?1 AND dup_of "
-	    "IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	    "coalesce(sum(tokens), 0) FROM library_snippets WHERE library_id = ?1 AND "
+	    "dup_of IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
+	/* the versions that show some of its snippets (lib/share.h) */
+	if (rc == 0)
+		rc = share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_INDEX);
 	return rc;
 }
 

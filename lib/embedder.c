@@ -17,6 +17,7 @@
 #include "vector.h"
 #include "batchrun.h"
 #include "embedder.h"
+#include "share.h"
 
 /* One snippet waiting for a vector. */
 struct emb_item {
@@ -110,7 +111,7 @@ embedder_read(struct emb_run *e, long long *after, struct emb_item *items, size_
 
 	*n = 0;
 	if (sqlite3_prepare_v2(e->b.db, "SELECT s.id, s.title, s.breadcrumb, s.text, "
-	    "s.code FROM snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND "
+	    "s.code FROM library_snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND "
 	    "s.dup_of IS NULL AND NOT "
 	    "EXISTS (SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND "
 	    "m.model = ?3) ORDER BY s.id LIMIT ?4", -1, &q, NULL) != SQLITE_OK)
@@ -148,7 +149,8 @@ out:
 
 /*
  * Inside the caller's transaction: gives the library a new embed_version (unique across
- * libraries), which tells query processes to reload its vectors.
+ * libraries), which tells query processes to reload its vectors; the other versions that
+ * show its snippets too.
  */
 static int
 embedder_bump(struct emb_run *e)
@@ -163,6 +165,9 @@ embedder_bump(struct emb_run *e)
 	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
+	/* the versions that show some of its snippets (lib/share.h) */
+	if (rc == 0)
+		rc = share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_VECTORS);
 	return rc;
 }
 
@@ -364,7 +369,7 @@ embedder_missing(struct emb_run *e)
 {
 	sqlite3_stmt	*q = NULL;
 
-	if (sqlite3_prepare_v2(e->b.db, "SELECT count(*) FROM snippets s WHERE "
+	if (sqlite3_prepare_v2(e->b.db, "SELECT count(*) FROM library_snippets s WHERE "
 	    "s.library_id = ?1 AND s.dup_of IS NULL AND NOT EXISTS "
 	    "(SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND m.model = ?2)",
 	    -1, &q, NULL) != SQLITE_OK)

@@ -18,6 +18,7 @@
 #include "embedder.h"
 #include "index.h"
 #include "inject.h"
+#include "share.h"
 #include "sources/backend.h"
 
 /* One selected documentation file: kept unchanged, or parsed (or not parseable). */
@@ -25,7 +26,8 @@ struct index_file {
 	const struct backend_doc *src;
 	struct doc	 doc;
 	int		 keep;		/* unchanged: keep the stored document */
-	long long	 reuse;		/* > 0: copy this document of another version */
+	long long	 reuse;		/* > 0: show (or copy) the snippets of this document of
+					   another version (lib/share.h) */
 };
 
 struct index_run {
@@ -293,7 +295,10 @@ index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc 
 
 /*
  * A document of another version of the library (issue 16) with d's path and content
- * (st: index_reuse_sql), whose snippets can be copied instead of parsing d: its id, or 0.
+ * (st: index_reuse_sql), whose snippets can be shown instead of parsing d: its id, or 0;
+ * preferably one without duplicates (a duplicate may have to be copied, share_validate).
+ * The document that holds its snippets is looked up when the index is written: the write
+ * may first move them (share_disown).
  */
 static long long
 index_reusable(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *d)
@@ -316,7 +321,8 @@ index_reusable(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *
 static const char index_reuse_sql[] =
     "SELECT d.id FROM documents d JOIN libraries l ON l.id = d.library_id WHERE "
     "d.path = ?2 AND d.blob = ?3 AND l.id <> ?1 AND (l.id = ?4 OR l.version_of = ?4) "
-    "AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' LIMIT 1";
+    "AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' ORDER BY EXISTS (SELECT 1 "
+    "FROM snippets s WHERE s.document_id = d.shows AND s.dup_of IS NOT NULL) LIMIT 1";
 
 /*
  * Parses d into doc: by its format, or, for a source file with an LLM configured, with the
@@ -501,7 +507,8 @@ out:
 
 /*
  * Deletes the library's documents (and their snippets and index rows): all of them, or
- * all but those kept unchanged.
+ * all but those kept unchanged. The snippets of a document that other libraries show move
+ * to one of those first (share_disown).
  */
 static int
 index_delete_docs(struct index_run *r, int all)
@@ -525,6 +532,9 @@ index_delete_docs(struct index_run *r, int all)
 		if (r->files[i].keep)
 			json_object_array_add(keep,
 			    json_object_new_string(r->files[i].src->path));
+	if (share_disown(r->db, r->library_id, all ? NULL :
+	    json_object_to_json_string(keep)) == -1)
+		goto out;
 	for (k = 0; k < 2; k++)
 		if (db_run(r->db, sql[all][k], "tt", r->library_id,
 		    json_object_to_json_string(keep)) == -1)
@@ -672,72 +682,18 @@ out:
 }
 
 /*
- * The statements of index_copy_file (?1 library, ?2 new document, ?3 document copied, ?4 the
- * library's full-text tag): snippets, their full-text rows, flags and embeddings rows, a
- * snippet of the copy matched to its original by ord (unique in a document). An embeddings
- * row only names its vector (model, hash): the vector itself is shared, not copied.
- */
-static const char *const index_copy_sql[] = {
-	"INSERT INTO snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, "
-	"code, tokens, hash, sig, heading, described) SELECT ?1, ?2, ord, title, breadcrumb, "
-	"anchor, text, code, tokens, hash, sig, heading, described FROM snippets WHERE "
-	"document_id = ?3 ORDER BY ord",
-	"INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path) SELECT "
-	"n.id, ?4, f.title, f.breadcrumb, f.body, f.code, f.path FROM snippets n JOIN "
-	"snippets o ON o.document_id = ?3 AND o.ord = n.ord JOIN snippets_fts f ON f.rowid = "
-	"o.id WHERE n.document_id = ?2",
-	"INSERT INTO snippet_flags (snippet_id, library_id, rule, excerpt) SELECT n.id, ?1, "
-	"g.rule, g.excerpt FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = "
-	"n.ord JOIN snippet_flags g ON g.snippet_id = o.id WHERE n.document_id = ?2",
-	"INSERT INTO embeddings (snippet_id, model, hash) SELECT n.id, e.model, e.hash FROM "
-	"snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord JOIN embeddings "
-	"e ON e.snippet_id = o.id WHERE n.document_id = ?2",
-};
-#define INDEX_NCOPY	(sizeof(index_copy_sql) / sizeof(index_copy_sql[0]))
-
-/* The copies of the duplicates of document ?3 in document ?2 (they have no full-text row). */
-static const char index_copy_dups_sql[] =
-    "SELECT n.id FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord "
-    "WHERE n.document_id = ?2 AND o.dup_of IS NOT NULL";
-
-/*
- * Copies document f->reuse of another version of the library (same path and content) with
- * its snippets, their full-text rows, flags and embeddings rows into this library (issue
- * 16): the file is neither parsed nor embedded again, and its vectors are not duplicated.
- * A duplicate there (no full-text row, no vector) is copied as a kept snippet with its
- * full-text row made again (dedup_fts_put); the dedup pass over the library that follows
- * decides anew. 0, or -1 on a database error.
+ * A file of another version of the library with the same path and content (issue 16): its
+ * document row shows the snippets of the document f->reuse shows (lib/share.h): nothing is
+ * parsed, embedded or stored again. (Where that would hide the only copy of a duplicate,
+ * the dedup pass that follows copies the snippets instead: share_validate.) 0, or -1 on a
+ * database error.
  */
 static int
-index_copy_file(struct index_run *r, const struct index_file *f,
-    const struct index_write_st *w)
+index_reuse_file(struct index_run *r, const struct index_file *f)
 {
-	sqlite3_stmt	*st = NULL;
-	long long	 doc_id;
-	size_t		 i;
-	int		 step = SQLITE_ERROR;
-
-	if (db_run(r->db, "INSERT INTO documents (library_id, path, blob, title, url, etag, "
-	    "modified) SELECT ?1, path, blob, title, url, etag, modified FROM documents "
-	    "WHERE id = ?2", "tI", r->library_id, f->reuse) == -1)
-		return -1;
-	doc_id = sqlite3_last_insert_rowid(r->db);
-	for (i = 0; i < INDEX_NCOPY; i++)
-		if (db_run(r->db, index_copy_sql[i], "tIIt", r->library_id, doc_id, f->reuse,
-		    w->lib_tag) == -1)
-			return -1;
-	if (sqlite3_prepare_v2(r->db, index_copy_dups_sql, -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 2, doc_id);
-	sqlite3_bind_int64(st, 3, f->reuse);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		if (dedup_fts_put(r->db, sqlite3_column_int64(st, 0)) == -1)
-			break;
-out:
-	if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : -1;
+	return db_run(r->db, "INSERT INTO documents (library_id, path, blob, title, url, "
+	    "etag, modified, snippets_from) SELECT ?1, path, blob, title, url, etag, "
+	    "modified, shows FROM documents WHERE id = ?2", "tI", r->library_id, f->reuse);
 }
 
 /*
@@ -750,9 +706,56 @@ static const char index_record_sql[] =
     "CASE WHEN ?5 > 0 THEN NULL ELSE settings END, blob_prefix = ?4, "
     "index_version = (SELECT max(index_version) + 1 FROM libraries), "
     "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
-    "total_snippets = (SELECT count(*) FROM snippets WHERE library_id = ?1 AND "
-    "dup_of IS NULL), total_tokens = (SELECT coalesce(sum(tokens), 0) FROM snippets "
-    "WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1";
+    "total_snippets = (SELECT count(*) FROM library_snippets WHERE library_id = ?1 AND "
+    "dup_of IS NULL), total_tokens = (SELECT coalesce(sum(tokens), 0) FROM "
+    "library_snippets WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1";
+
+/*
+ * The counts of another library of the family whose snippets changed under it (copied for
+ * it by share_unshare, lib/share.h) and a new index_version, so that query processes
+ * reload its index and vectors.
+ */
+static const char index_recount_sql[] =
+    "UPDATE libraries SET index_version = (SELECT max(index_version) + 1 FROM libraries), "
+    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
+    "total_snippets = (SELECT count(*) FROM library_snippets WHERE library_id = ?1 AND "
+    "dup_of IS NULL), total_tokens = (SELECT coalesce(sum(tokens), 0) FROM "
+    "library_snippets WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1";
+
+/*
+ * Decides the duplicates of the library again (lib/dedup.h), then those of the other
+ * libraries of the family for which it copied documents it shared with them (their
+ * duplicates may name the snippets it made duplicates), until none is left.
+ */
+static int
+index_dedup(struct index_run *r)
+{
+	struct share_libs changed;
+	struct dedup_stats other;
+	char		*id;
+	size_t		 rounds = 0;
+	int		 rc = -1;
+
+	share_libs_init(&changed);
+	if (dedup_library(r->db, r->library_id, &changed, &r->dedup) == -1)
+		goto out;
+	while ((id = share_libs_pop(&changed)) != NULL) {
+		/* each round unshares documents for good: a bound for safety only */
+		if (++rounds > 100000 || dedup_library(r->db, id, &changed, &other) == -1 ||
+		    db_run(r->db, index_recount_sql, "t", id) == -1) {
+			free(id);
+			goto out;
+		}
+		jobs_log(r->db, r->job.job_id, "info", "%s now has its own copy of files it "
+		    "showed from %s (%zu duplicate snippets left out there)", id,
+		    r->library_id, other.duplicates);
+		free(id);
+	}
+	rc = 0;
+out:
+	share_libs_release(&changed);
+	return rc;
+}
 
 /* Writes the new index and the library's counts; opens the transaction it leaves open. */
 static int
@@ -779,11 +782,11 @@ index_write(struct index_run *r)
 		goto out;
 	for (i = 0; i < r->nfiles; i++)
 		if (!r->files[i].keep && (r->files[i].reuse > 0 ?
-		    index_copy_file(r, &r->files[i], &w) : r->files[i].doc.secs != NULL ?
+		    index_reuse_file(r, &r->files[i]) : r->files[i].doc.secs != NULL ?
 		    index_insert_file(r, &r->files[i], &w) : 0) == -1)
 			goto out;
 	/* Duplicates are decided again over the whole library (lib/dedup.h). */
-	if (dedup_library(r->db, r->library_id, &r->dedup) == -1 ||
+	if (index_dedup(r) == -1 ||
 	    db_run(r->db, index_record_sql, "ttttI", r->library_id, r->set.version,
 	    r->set.label, r->set.url_prefix, (long long)r->nretry) == -1)
 		goto out;

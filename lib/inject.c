@@ -921,10 +921,13 @@ inject_store(sqlite3 *db, const char *library_id, long long snippet_id,
 	return 0;
 }
 
-/* The flagged rows of served snippets (not duplicates) of library ?1. */
+/*
+ * The flagged rows of served snippets (not duplicates) of library ?1: its own and those it
+ * shows from other versions (lib/share.h; their flags rows carry the owner's id).
+ */
 #define INJECT_FROM \
-	"FROM snippet_flags f JOIN snippets s ON s.id = f.snippet_id " \
-	"WHERE f.library_id = ?1 AND s.dup_of IS NULL"
+	"FROM library_snippets s JOIN snippet_flags f ON f.snippet_id = s.id " \
+	"WHERE s.library_id = ?1 AND s.dup_of IS NULL"
 
 long
 inject_flagged_count(sqlite3 *db, const char *library_id)
@@ -986,8 +989,9 @@ inject_report(sqlite3 *db, long long job_id, const char *library_id)
 		goto dberr;
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(db, "SELECT d.path || CASE WHEN s.anchor <> '' THEN "
-	    "'#' || s.anchor ELSE '' END FROM snippets s JOIN documents d ON d.id = "
-	    "s.document_id WHERE s.id IN (SELECT f.snippet_id " INJECT_FROM ") "
+	    "'#' || s.anchor ELSE '' END FROM library_snippets s JOIN documents d ON d.id = "
+	    "s.document_id WHERE s.library_id = ?1 AND s.id IN (SELECT f.snippet_id "
+	    INJECT_FROM ") "
 	    "ORDER BY s.id LIMIT ?2", -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -1053,9 +1057,9 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
 	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(db, "SELECT f.snippet_id, s.title, l.blob_prefix, "
 	    "l.indexed_commit, d.path, s.anchor, f.rule, f.excerpt, d.url "
-	    "FROM snippet_flags f JOIN snippets s ON s.id = f.snippet_id JOIN documents "
-	    "d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id WHERE "
-	    "f.library_id = ?1 AND s.dup_of IS NULL ORDER BY f.snippet_id, f.rule "
+	    "FROM library_snippets s JOIN snippet_flags f ON f.snippet_id = s.id JOIN "
+	    "documents d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id "
+	    "WHERE s.library_id = ?1 AND s.dup_of IS NULL ORDER BY f.snippet_id, f.rule "
 	    "LIMIT ?2 OFFSET ?3", -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);

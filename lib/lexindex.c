@@ -289,7 +289,7 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 {
 	static const char sql[] =
 	    "SELECT s.id, s.document_id, s.tokens, f.title, f.breadcrumb, f.body, "
-	    "f.code, f.path FROM snippets s JOIN snippets_fts f ON f.rowid = s.id "
+	    "f.code, f.path FROM library_snippets s JOIN snippets_fts f ON f.rowid = s.id "
 	    "WHERE s.library_id = ?1 ORDER BY s.id";
 	struct lexindex	*x;
 	struct lex_build b;

@@ -22,6 +22,7 @@
 #include "ctxd.h"
 #include "embedder.h"
 #include "entry.h"
+#include "share.h"
 #include "sources/backend.h"
 #include "validate.h"
 
@@ -480,7 +481,10 @@ library_rm_tree(const char *dir)
 	return nftw(dir, library_rm_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }
 
-/* The library's rows, in one transaction; the delete job is marked done in it. */
+/*
+ * The library's rows, in one transaction; the delete job is marked done in it. Its
+ * documents that show other libraries' snippets go, those snippets stay.
+ */
 static const char *const library_delete_sql[] = {
 	"DELETE FROM embeddings WHERE snippet_id IN (SELECT id FROM snippets WHERE "
 	    "library_id = ?1)",
@@ -555,7 +559,8 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		    "removed; the worker log has the details", ops->type, library_id);
 		goto fail;
 	}
-	if (db_begin(db) == -1)
+	/* Snippets other versions show move to them first (lib/share.h). */
+	if (db_begin(db) == -1 || share_disown(db, library_id, NULL) == -1)
 		goto dberr;
 	for (i = 0; i < sizeof(library_delete_sql) / sizeof(library_delete_sql[0]); i++)
 		if (db_run(db, library_delete_sql[i], "tI", library_id, job_id) == -1)

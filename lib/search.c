@@ -75,6 +75,9 @@ struct search {
 	sqlite3_stmt	*mode;		/* content.injection */
 	sqlite3_stmt	*anyflag;	/* has the library a flagged snippet */
 	sqlite3_stmt	*isflag;	/* is a snippet flagged */
+	sqlite3_stmt	*tags;		/* the full-text tags of a library's family */
+	const char	*libid;		/* the library being answered (search_context) */
+	long		 memory_max;	/* SEARCH_MEMORY_MAX_SNIPPETS, or a test's */
 	enum inject_mode inject;	/* of the request being answered */
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
@@ -89,27 +92,41 @@ static const char search_lib_sql[] =
     "coalesce(last_error, ''), total_snippets, index_version, embed_version "
     "FROM libraries WHERE id = ?1";
 
-/* How many snippets match a term, counting no further than ?2. */
+/*
+ * A library shows its own snippets and those of documents of other versions it shares
+ * (lib/share.h, the view library_snippets): their full-text rows carry their owner's tag,
+ * so a MATCH names the tags of the library's family (search_tags_sql) and the join keeps
+ * the library's snippets (?3), with its own documents.
+ */
+/* How many snippets of library ?3 match a term, counting no further than ?2. */
 static const char search_count_sql[] =
-    "SELECT count(*) FROM (SELECT 1 FROM snippets_fts WHERE snippets_fts MATCH ?1 "
+    "SELECT count(*) FROM (SELECT 1 FROM snippets_fts JOIN library_snippets s ON "
+    "s.id = snippets_fts.rowid WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 "
     "LIMIT ?2)";
 
 static const char search_rank_sql[] =
     "SELECT s.id, s.document_id, s.tokens, " SEARCH_RANK_SQL " "
-    "FROM snippets_fts JOIN snippets s ON s.id = snippets_fts.rowid "
-    "WHERE snippets_fts MATCH ?1 ORDER BY 4 LIMIT ?2";
+    "FROM snippets_fts JOIN library_snippets s ON s.id = snippets_fts.rowid "
+    "WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 ORDER BY 4 LIMIT ?2";
 
+/* The full-text tags of library ?1's family: "l1" OR "l7" ... */
+static const char search_tags_sql[] =
+    "SELECT group_concat('\"l' || v.lib_no || '\"', ' OR ') FROM libraries l JOIN "
+    "libraries v ON v.id = coalesce(l.version_of, l.id) OR v.version_of = "
+    "coalesce(l.version_of, l.id) WHERE l.id = ?1";
+
+/* Snippet ?1 as library ?2 shows it: the Source line names its document and commit. */
 static const char search_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
     "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord, "
     "(SELECT group_concat(rule, ', ') FROM snippet_flags WHERE snippet_id = s.id), "
-    "d.url FROM snippets s JOIN documents d ON d.id = s.document_id "
-    "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1";
+    "d.url FROM library_snippets s JOIN documents d ON d.id = s.document_id "
+    "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1 AND s.library_id = ?2";
 
 /* The heading trails of the (at most ?3) snippets before ord ?2 of document ?1, nearest first. */
 static const char search_prev_sql[] =
-    "SELECT id, title, breadcrumb, ord FROM snippets WHERE document_id = ?1 AND ord < ?2 "
-    "ORDER BY ord DESC LIMIT ?3";
+    "SELECT id, title, breadcrumb, ord FROM library_snippets WHERE document_id = ?1 AND "
+    "ord < ?2 ORDER BY ord DESC LIMIT ?3";
 
 /* A snippet's text, and whether it is flagged (lib/inject.h). */
 static const char search_text_sql[] =
@@ -120,9 +137,15 @@ static const char search_text_sql[] =
 static const char search_mode_sql[] =
     "SELECT value FROM settings WHERE name = ?1";
 
-/* Whether a library has flagged snippets, and whether a snippet is flagged. */
+/*
+ * Whether a library has flagged snippets (its own or shown from another library of its
+ * family: flags rows carry the owner's id), and whether a snippet is flagged.
+ */
 static const char search_anyflag_sql[] =
-    "SELECT 1 FROM snippet_flags WHERE library_id = ?1 LIMIT 1";
+    "SELECT 1 FROM libraries l JOIN libraries v ON v.id = coalesce(l.version_of, l.id) OR "
+    "v.version_of = coalesce(l.version_of, l.id) JOIN snippet_flags f ON f.library_id = "
+    "v.id JOIN library_snippets s ON s.id = f.snippet_id AND s.library_id = ?1 WHERE "
+    "l.id = ?1 LIMIT 1";
 static const char search_isflag_sql[] =
     "SELECT 1 FROM snippet_flags WHERE snippet_id = ?1 LIMIT 1";
 
@@ -166,11 +189,19 @@ search_open(sqlite3 *db)
 	    &s->anyflag, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, search_isflag_sql, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->isflag, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, search_tags_sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->tags, NULL) != SQLITE_OK ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		search_close(s);
 		return NULL;
 	}
+	/* tests only: rank smaller libraries in SQLite too (t/t0259-shared-documents.sh) */
+	s->memory_max = SEARCH_MEMORY_MAX_SNIPPETS;
+	if (getenv("CTXD_TEST_SEARCH_MEMORY_MAX") != NULL &&
+	    util_parse_long(getenv("CTXD_TEST_SEARCH_MEMORY_MAX"), 0,
+	    SEARCH_MEMORY_MAX_SNIPPETS, &s->memory_max) == -1)
+		s->memory_max = SEARCH_MEMORY_MAX_SNIPPETS;
 	return s;
 }
 
@@ -191,6 +222,7 @@ search_close(struct search *s)
 	sqlite3_finalize(s->mode);
 	sqlite3_finalize(s->anyflag);
 	sqlite3_finalize(s->isflag);
+	sqlite3_finalize(s->tags);
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
 		vector_index_free(s->cache[i].v);
@@ -435,6 +467,7 @@ search_load(struct search *s, long long id, struct snippet *sn, struct snippet_p
 
 	sqlite3_reset(s->snippet);
 	sqlite3_bind_int64(s->snippet, 1, id);
+	sqlite3_bind_text(s->snippet, 2, s->libid, -1, SQLITE_STATIC);
 	if ((step = sqlite3_step(s->snippet)) == SQLITE_DONE)
 		rc = 1;
 	if (step != SQLITE_ROW)
@@ -572,31 +605,54 @@ out:
  * most that many index entries. When every term is common, all of them are kept.
  * (This is the path of libraries too large to be held in memory.)
  */
+/*
+ * The full-text tags a MATCH on library lib's snippets names (see search_count_sql): its
+ * family's, or its own when it has no family. 0, -1 on errors.
+ */
+static int
+search_tags(struct search *s, const struct search_lib *lib, struct buf *tags)
+{
+	const unsigned char *t;
+	int	 rc;
+
+	sqlite3_reset(s->tags);
+	sqlite3_bind_text(s->tags, 1, lib->id, -1, SQLITE_STATIC);
+	if (sqlite3_step(s->tags) == SQLITE_ROW && (t = sqlite3_column_text(s->tags, 0)) !=
+	    NULL)
+		rc = buf_adds(tags, (const char *)t);
+	else
+		rc = buf_printf(tags, "\"l%ld\"", lib->lib_no);
+	sqlite3_reset(s->tags);
+	return rc == -1 ? -1 : 0;
+}
+
 #define SEARCH_COMMON_FRACTION	0.2
 #define SEARCH_COMMON_MIN	50
 static int
 search_match(struct search *s, const struct search_lib *lib, char **terms, size_t n,
     struct buf *match)
 {
-	struct buf	 one;
+	struct buf	 one, tags;
 	size_t		 i, kept = 0;
 	long		 cap;
 	int		*common = NULL, rc = -1, pass;
 
 	buf_init(&one);
-	if ((common = calloc(n, sizeof(*common))) == NULL)
+	buf_init(&tags);
+	if ((common = calloc(n, sizeof(*common))) == NULL ||
+	    search_tags(s, lib, &tags) == -1)
 		goto out;
 	cap = (long)(lib->snippets * SEARCH_COMMON_FRACTION);
 	if (cap < SEARCH_COMMON_MIN)
 		cap = SEARCH_COMMON_MIN;
 	for (i = 0; i < n; i++) {
 		buf_reset(&one);
-		if (buf_printf(&one, "lib : \"l%ld\" AND %s", lib->lib_no,
-		    terms[i]) == -1)
+		if (buf_printf(&one, "lib : (%s) AND %s", tags.p, terms[i]) == -1)
 			goto out;
 		sqlite3_reset(s->count);
 		sqlite3_bind_text(s->count, 1, one.p, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(s->count, 2, cap);
+		sqlite3_bind_text(s->count, 3, lib->id, -1, SQLITE_STATIC);
 		if (sqlite3_step(s->count) != SQLITE_ROW) {
 			log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
 			sqlite3_reset(s->count);
@@ -608,7 +664,7 @@ search_match(struct search *s, const struct search_lib *lib, char **terms, size_
 	}
 	/* Pass 0 keeps the distinctive terms; pass 1 all of them when none is. */
 	pass = kept == 0;
-	if (buf_printf(match, "lib : \"l%ld\" AND (", lib->lib_no) == -1)
+	if (buf_printf(match, "lib : (%s) AND (", tags.p) == -1)
 		goto out;
 	for (i = 0, kept = 0; i < n; i++) {
 		if (common[i] && !pass)
@@ -623,6 +679,7 @@ search_match(struct search *s, const struct search_lib *lib, char **terms, size_
 out:
 	free(common);
 	buf_release(&one);
+	buf_release(&tags);
 	return rc;
 }
 
@@ -661,7 +718,7 @@ static struct lexindex *
 search_lexindex(struct search *s, const struct search_lib *lib,
     struct search_cached *c)
 {
-	if (lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
+	if (lib->snippets > s->memory_max)
 		return NULL;
 	if (c->x != NULL && c->version == lib->index_version)
 		return c->x;
@@ -688,7 +745,7 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	const char	*model = s->embed.model;
 
 	if (s->embed.kind == PROVIDER_NONE || model == NULL || *model == '\0' ||
-	    lib->snippets > SEARCH_MEMORY_MAX_SNIPPETS)
+	    lib->snippets > s->memory_max)
 		return NULL;
 	if (c->v != NULL && c->embed_version == lib->embed_version &&
 	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0)
@@ -880,6 +937,7 @@ search_rank_sqlite(struct search *s, const struct search_lib *lib, char **terms,
 	sqlite3_reset(s->rank);
 	sqlite3_bind_text(s->rank, 1, match.p, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s->rank, 2, SEARCH_CANDIDATES);
+	sqlite3_bind_text(s->rank, 3, lib->id, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(s->rank)) == SQLITE_ROW &&
 	    *ncand < SEARCH_CANDIDATES) {
 		cand[*ncand].id = sqlite3_column_int64(s->rank, 0);
@@ -1051,6 +1109,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		return 0;
 	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
 		goto out;
+	s->libid = lib->id;	/* the snippets as this library shows them (search_load) */
 	slot = search_slot(s, lib);
 	if ((x = search_lexindex(s, lib, slot)) != NULL) {
 		if (lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY, cand,

@@ -246,7 +246,7 @@ vector_index_build(sqlite3 *db, const char *library_id, const char *model,
 {
 	static const char sql[] =
 	    "SELECT e.snippet_id, s.document_id, s.tokens, v.dim, v.vector "
-	    "FROM snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 "
+	    "FROM library_snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 "
 	    "JOIN vectors v ON v.model = e.model AND v.hash = e.hash "
 	    "WHERE s.library_id = ?1 ORDER BY s.id";
 	struct vecindex	*x;

@@ -106,9 +106,14 @@ like "$(joblog $LIB/v1.0)" "reused 6 files of other versions of $LIB" \
 like "$(joblog $LIB/v2.0)" "reused 6 files of other versions.*\\|indexed commit [0-9a-f]+: 8 documents, 8 snippets" \
     "... and still has all of its documents"
 like "$(joblog $LIB/v2.0)" "2 parsed, 0 unchanged" "only the changed files are parsed"
-is "$(_sql "SELECT count(*) FROM snippets WHERE text LIKE '%unchanging chapter 3%'")" 3 \
-    "each version still has its own snippet of the unchanged file"
-# the copies keep the index consistent: a kept snippet has its full-text row, a duplicate none
+# (migration sql/0012-shared-documents.sql) the unchanged file's snippet is stored once; each
+# version's document row shows it (t0259-shared-documents.sh tests the sharing itself)
+is "$(_sql "SELECT count(*) FROM snippets WHERE text LIKE '%unchanging chapter 3%'")" 1 \
+    "the snippet of an unchanged file is stored once"
+is "$(_sql "SELECT group_concat(library_id, ' ') FROM (SELECT library_id FROM library_snippets
+    WHERE text LIKE '%unchanging chapter 3%' ORDER BY 1)")" "$LIB $LIB/v1.0 $LIB/v2.0" \
+    "... and each version shows it"
+# the index stays consistent: a kept snippet has its full-text row, a duplicate none
 for v in "" /v1.0 /v2.0; do
 	is "$(_sql "SELECT count(*) FROM snippets s WHERE library_id = '$LIB$v' AND (dup_of IS NULL) =
 	    NOT EXISTS (SELECT 1 FROM snippets_fts_content f WHERE f.id = s.id)")" 0 \
@@ -119,10 +124,20 @@ for v in "" /v1.0 /v2.0; do
 	    NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.snippet_id = s.id AND e.model = 'emb-one')")" 0 \
 	    "$LIB$v: a vector for each kept snippet"
 done
-# the copies came with their vectors: only the parsed files' snippets went to the embed step
+# the shared snippets have their vectors: only the parsed files' snippets went to the embed step
 like "$(joblog $LIB/v1.0)" 'embedded 2 snippets \(0 reused\)' "v1.0 embeds only its two parsed files"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND dup_of IS NOT NULL")" 1 \
     "main: one install section is a duplicate"
+# v2.0's docs/guide/install.md is main's duplicate, whose kept copy (main's docs/install.md)
+# v2.0 does not have: v2.0 gets a copy of its snippet (kept there); v1.0's docs/install.md
+# is main's kept copy, which v1.0 shows
+is "$(_sql "SELECT (d.snippets_from IS NULL) || ' ' || count(s.id) || ' ' || count(s.dup_of) FROM
+    documents d LEFT JOIN snippets s ON s.document_id = d.id WHERE d.library_id = '$LIB/v2.0' AND
+    d.path = 'docs/guide/install.md'")" "1 1 0" \
+    "v2.0 holds a kept copy of the install page that is a duplicate in main"
+is "$(_sql "SELECT o.library_id FROM documents d JOIN documents o ON o.id = d.snippets_from WHERE
+    d.library_id = '$LIB/v1.0' AND d.path = 'docs/install.md'")" "$LIB" \
+    "v1.0 shows main's kept install page"
 like "$(ask $LIB/v1.0 'install script')" 'WOMBATINSTALL' "v1.0 answers from its reused install page"
 like "$(ask $LIB/v2.0 'install script')" 'WOMBATINSTALL' "v2.0 answers from its reused install page"
 
@@ -174,5 +189,9 @@ worker
 is "$(_sql "SELECT count(*) FROM libraries WHERE id LIKE '/test/kv%'")" 0 \
     "deleting a library deletes its versions"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id LIKE '/test/kv%'")" 0 "and their snippets"
+is "$(_sql "SELECT count(*) FROM documents WHERE library_id LIKE '/test/kv%'") $(_sql "SELECT
+    count(*) FROM snippets_fts_content f WHERE NOT EXISTS (SELECT 1 FROM snippets s WHERE
+    s.id = f.id)") $(_sql 'SELECT count(*) FROM embeddings')" "0 0 0" \
+    "... their documents, full-text rows and embeddings rows"
 
 done_testing

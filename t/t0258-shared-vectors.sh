@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Embedding vectors shared by content across the versions of a library (issue 16; migration
 # sql/0011-shared-vectors.sql): with the vendors' stand-in as the embedder, the real worker
-# and a real git server. A second version adds an embeddings row per snippet but a vector
-# only for each text no other version has, and the stand-in is not asked for the texts it
-# reuses; a re-index finds the vectors of the unchanged texts of a changed file and deletes
+# and a real git server. A second version adds an embeddings row per snippet it stores (the
+# snippets of the files it shares with main have theirs, sql/0012-shared-documents.sql) and
+# a vector only for each text no other version has, and the stand-in is not asked for the
+# texts it reuses; a re-index finds the vectors of the unchanged texts of a changed file and deletes
 # the vector of the text it replaced; a database at schema version 10 (vectors inside
 # embeddings, one copy per snippet) is migrated without losing a vector and answers a hybrid
 # question as before; deleting one version keeps the vectors the other names, and its hybrid
-# answers; deleting both leaves no vector. The worker runs that copy, embed and delete, and
+# answers; deleting both leaves no vector. The worker runs that reuse, embed and delete, and
 # a query process loading the shared vectors, run under valgrind when it is there.
 . "$top_srcdir/t/lib/harness.sh"
 
@@ -108,9 +109,9 @@ is "$(parse ', "versions": ["v1.0"]')" 202 "parse with the version v1.0"
 worker vg
 is "$(wait_job $LIB/v1.0)" finalized "v1.0 indexed"
 like "$(joblog $LIB/v1.0)" "reused 7 files of other versions of $LIB" \
-    "v1.0 copies the seven files main has unchanged"
+    "v1.0 reuses the seven files main has unchanged"
 v1_kept=$(kept $LIB/v1.0)
-is "$(nemb)" "$((emb1 + v1_kept))" "v1.0 adds an embeddings row for each of its $v1_kept snippets"
+is "$(nemb)" "$((emb1 + v1_kept))" "v1.0 adds an embeddings row for each of the $v1_kept snippets it stores"
 is "$(nvec)" "$((vec1 + 1))" "... and one vector: its release notes, the only text main lacks"
 is "$(_sql "SELECT sum(length(vector)) FROM vectors") " "$((bytes1 + 256)) " \
     "v1.0 adds 256 bytes of vectors (one of 64 floats)"
@@ -199,11 +200,19 @@ dump=$(vector_dump)
 rows=$(nemb)
 ctxd_stop
 # Version 10 as the build before 0011 left it: each embeddings row with its own copy of the
-# vector (sql/schema.sql's table), no table vectors. (Only 0011 is undone: this holds while
-# 0011 is the last migration that changes these tables.)
+# vector (sql/schema.sql's table), no table vectors. (Only 0011 and 0012 are undone: this
+# holds while 0011 is the last migration that changes these tables.) 0012's documents that
+# show another version's snippets (documents.snippets_from) keep it in a table of the test,
+# t0258_shares, put back after the migration: a database of version 10 had copies instead.
 ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
     "$top_srcdir/sql/schema.sql")
 sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+CREATE TABLE t0258_shares AS SELECT id, snippets_from FROM documents WHERE snippets_from IS NOT NULL;
+DROP VIEW library_snippets;
+DROP INDEX documents_shown;
+DROP INDEX documents_snippets_from;
+ALTER TABLE documents DROP COLUMN shows;
+ALTER TABLE documents DROP COLUMN snippets_from;
 CREATE TEMP TABLE old AS SELECT e.snippet_id, e.model, v.dim, e.hash, v.vector
     FROM embeddings e JOIN vectors v USING (model, hash);
 DROP TABLE embeddings;
@@ -219,6 +228,8 @@ is "$(_sql "SELECT count(*) FROM sqlite_schema WHERE name = 'vectors'") $(_sql '
     "no vectors table; each of its $rows embeddings rows holds a vector"
 ctxd_admin init >"$T/log/init2.log" 2>&1
 ok $? "ctxd-admin init migrates it" || diag "$(cat "$T/log/init2.log")"
+_sql "UPDATE documents SET snippets_from = (SELECT snippets_from FROM t0258_shares s WHERE
+    s.id = documents.id) WHERE id IN (SELECT id FROM t0258_shares); DROP TABLE t0258_shares"
 is "$(_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "to this build's version"
 is "$(_sql "SELECT group_concat(name) FROM pragma_table_info('embeddings')")" \
     "snippet_id,model,hash" "embeddings keeps only the rows that name a vector"

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# The versions of a library share the snippets of unchanged files (issue 16; migration
+# sql/0012-shared-documents.sql, lib/share.c), with the real worker, a real git server and
+# the vendors' stand-in as the embedder:
+# - a version stores no snippet, full-text or embeddings row for a file another version has
+#   unchanged, embeds none of them again, and answers from them with its own Source lines,
+#   through the in-memory index and through the ranking in SQLite (the path of libraries
+#   too large for memory: CTXD_TEST_SEARCH_MEMORY_MAX=0 sends every library there);
+# - re-indexing main after a shared file changed moves that file's old snippets to a version
+#   that shows them (which answers its old text still), and a file main now holds twice is
+#   copied for the versions that showed it before main's dedup pass hides one (they answer
+#   it still); a query process that had those versions loaded answers from the new state;
+# - deleting the version that owns moved snippets gives them to the other version showing
+#   them; main and that version answer as before;
+# - deleting the library leaves no document, snippet, full-text, flags, embeddings row or
+#   vector behind.
+# The re-index of main runs under valgrind when it is there.
+. "$top_srcdir/t/lib/harness.sh"
+
+require_cmd curl jq git nginx fcgiwrap sqlite3 node openssl
+ctxd_setup
+standin_start
+gitserver_start
+export CTXD_WORKER=/bin/true	# the test runs the worker itself
+ctxd_start
+ADMIN=$(ctxd_admin key create --admin tests)
+MODEL=emb-docs
+ctxd_admin settings set ai.llm.provider openai >/dev/null &&
+    ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null &&
+    ctxd_admin settings set ai.embed.model "$MODEL" >/dev/null &&
+    printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - >/dev/null ||
+    bail_out "cannot set the embedder"
+VG=()
+if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-worker" | grep -q libasan; then
+	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
+	    --errors-for-leak-kinds=definite,indirect --track-fds=no)
+fi
+
+test_repo test/sd
+page() {	# page TITLE WORD: a page of two sections naming WORD
+	printf '# %s\n\nThe %s setting tunes the storage engine of the %s page.\n\n' "$1" "$2" "$1"
+	printf '## More about %s\n\nRead %s together with the compaction notes of %s.\n' "$1" "$2" "$1"
+}
+page Alpha ALPHAWORD | put docs/alpha.md
+page Beta BETAWORD | put docs/beta.md
+page Charlie CHARLIEWORD | put docs/deep/shared/charlie.md
+page Notes ONENOTES | put docs/notes.md
+commit one v1.0
+page Notes TWONOTES | put docs/notes.md
+commit two v2.0
+page Notes MAINNOTES | put docs/notes.md
+commit three
+LIB=/test/sd
+C1=$(git -C "$work" rev-parse v1.0)
+C2=$(git -C "$work" rev-parse v2.0)
+CM=$(git -C "$work" rev-parse HEAD)
+
+parse() {	# parse [EXTRA JSON]
+	http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
+	    -H 'Content-Type: application/json' \
+	    --data "{\"repoUrl\": \"$GITBASE/public/test/sd.git\"${1:-}}"
+}
+ask() {	# ask LIBID QUERY: the answer (fast: no reranking), status in $T/code
+	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$1" \
+	    --data-urlencode "query=$2" --data-urlencode fast=true >"$T/code"
+	http_body
+}
+joblog() { _sql "SELECT group_concat(line, '|') FROM job_log WHERE job_id =
+    (SELECT max(id) FROM jobs WHERE library_id = '$1')"; }
+texts() {	# the texts the stand-in was asked to embed so far (and the questions), one a line
+	curl -s "$SBASE/_log" | jq -r '.[] | select(.path == "/v1/embeddings") | .body |
+	    (if type == "string" then fromjson else . end).input |
+	    if type == "array" then .[] else . end | gsub("\n"; " ")'
+}
+owned() { _sql "SELECT count(*) FROM snippets WHERE library_id = '$1'"; }
+shown() { _sql "SELECT count(*) FROM library_snippets WHERE library_id = '$1' AND dup_of IS NULL"; }
+# consistent LIBID: each kept snippet the library shows has a full-text row and a vector,
+# each duplicate's kept copy is shown by the library too, and no foreign key is broken
+consistent() {
+	is "$(_sql "SELECT count(*) FROM library_snippets s WHERE s.library_id = '$1' AND
+	    s.dup_of IS NULL AND (NOT EXISTS (SELECT 1 FROM snippets_fts_content f WHERE f.id = s.id)
+	    OR NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.snippet_id = s.id))") $(_sql "SELECT
+	    count(*) FROM library_snippets s WHERE s.library_id = '$1' AND s.dup_of IS NOT NULL AND
+	    NOT EXISTS (SELECT 1 FROM library_snippets k WHERE k.library_id = '$1' AND
+	    k.id = s.dup_of)") $(_sql 'PRAGMA foreign_key_check' | wc -l)" "0 0 0" \
+	    "$1: a full-text row and a vector for each kept snippet, a kept copy for each duplicate"
+}
+
+# --- main and two versions -----------------------------------------------------------------
+is "$(parse ', "versions": ["v1.0", "v2.0"]')" 202 "parse main with two versions"
+worker
+for v in "" /v1.0 /v2.0; do
+	is "$(wait_job $LIB$v)" finalized "$LIB$v indexed"
+done
+main_owned=$(owned $LIB)
+is "$(owned $LIB/v1.0) $(owned $LIB/v2.0)" "2 2" \
+    "each version stores the snippets of its changed file only (two sections)"
+is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '$LIB/v1.0'") $(_sql "SELECT
+    count(*) FROM documents WHERE library_id = '$LIB/v1.0' AND snippets_from IS NOT NULL")" "4 3" \
+    "v1.0 has a document for each file; three show main's snippets"
+is "$(_sql "SELECT count(*) FROM documents d JOIN documents o ON o.id = d.snippets_from
+    WHERE o.snippets_from IS NOT NULL")" 0 "a shared document names an owner, never another share"
+is "$(_sql "SELECT total_snippets FROM libraries WHERE id = '$LIB/v1.0'")" "$(shown $LIB/v1.0)" \
+    "v1.0's snippet count is the snippets it shows"
+is "$(shown $LIB/v1.0)" "$main_owned" "... as many as main's"
+is "$(texts | grep -c 'ALPHAWORD setting tunes\|Read ALPHAWORD together')" 2 "the stand-in embedded the shared texts once (two sections)"
+like "$(joblog $LIB/v1.0)" 'embedded 2 snippets \(0 reused\)' "v1.0 embeds its own file only"
+for v in "" /v1.0 /v2.0; do consistent $LIB$v; done
+
+a1=$(ask $LIB/v1.0 'ALPHAWORD storage engine')
+like "$a1" "Source: [^ ]*$C1/docs/alpha.md" "v1.0 answers from a shared file with its own commit"
+unlike "$a1" "$CM|$C2" "... and no other"
+like "$(ask $LIB/v2.0 'ALPHAWORD storage engine')" "Source: [^ ]*$C2/docs/alpha.md" \
+    "so does v2.0"
+like "$(ask $LIB 'ALPHAWORD storage engine')" "Source: [^ ]*$CM/docs/alpha.md" "and main"
+like "$(ask $LIB/v1.0 'notes setting')" 'ONENOTES' "v1.0 answers its own notes"
+unlike "$(ask $LIB/v1.0 'notes setting')" 'TWONOTES|MAINNOTES' "... and no other version's"
+before_cm=$(ask $LIB/v1.0 'CHARLIEWORD compaction')
+like "$before_cm" "Source: [^ ]*$C1/docs/deep/shared/charlie.md" "v1.0 answers CHARLIEWORD"
+http GET "$BASE/api/libraries$LIB/v1.0/snippets" -G --data-urlencode q=ALPHAWORD \
+    -H "Authorization: Bearer $ADMIN" >/dev/null
+like "$(http_body | jq -r '"\(.total) \(.snippets[0].source)"')" "^2 [^ ]*$C1/docs/alpha.md" \
+    "the admin's snippet listing of v1.0 has the shared snippets, with v1.0's Source"
+
+# --- the ranking in SQLite (libraries too large for memory) ---------------------------------
+ctxd_stop
+export CTXD_TEST_SEARCH_MEMORY_MAX=0
+ctxd_start
+a1s=$(ask $LIB/v1.0 'ALPHAWORD storage engine')
+like "$a1s" "Source: [^ ]*$C1/docs/alpha.md" "ranked in SQLite, v1.0 answers from a shared file"
+unlike "$a1s" "$CM|$C2" "... with its own commit only"
+like "$(ask $LIB/v2.0 'notes setting')" 'TWONOTES' "... and its own notes (v2.0)"
+unlike "$(ask $LIB/v2.0 'notes setting')" 'ONENOTES|MAINNOTES' "... not another version's"
+like "$(ask $LIB 'ALPHAWORD storage engine')" "Source: [^ ]*$CM/docs/alpha.md" \
+    "... main answers with its commit"
+ctxd_stop
+unset CTXD_TEST_SEARCH_MEMORY_MAX
+ctxd_start
+
+# --- main changes a shared file and copies another one ----------------------------------------
+# beta.md changes: its old snippets move to a version. docs/charlie.md is new, with the
+# text of docs/deep/shared/charlie.md: main's pass prefers the shallower path and hides the
+# deeper one, which the versions show: they get their copy first.
+ask $LIB/v1.0 'CHARLIEWORD compaction' >/dev/null	# v1.0 is loaded in a query process
+page Beta BETANEW | put docs/beta.md
+page Charlie CHARLIEWORD | put docs/charlie.md
+commit four
+CM=$(git -C "$work" rev-parse HEAD)
+beta_ids=$(_sql "SELECT group_concat(id) FROM snippets WHERE library_id = '$LIB' AND
+    text LIKE '%BETAWORD%'")
+is "$(http POST "$BASE/api/libraries$LIB/refresh" -H "Authorization: Bearer $ADMIN")" 202 \
+    "re-index main"
+worker vg
+is "$(_sql "SELECT indexed_commit FROM libraries WHERE id = '$LIB'")" "$CM" "main is indexed"
+is "$(_sql "SELECT group_concat(DISTINCT library_id) FROM snippets WHERE id IN ($beta_ids)")" \
+    "$LIB/v1.0" "main's old beta.md snippets (same ids) now belong to v1.0"
+is "$(_sql "SELECT count(*) FROM documents d JOIN snippets s ON s.document_id = d.id WHERE
+    d.library_id = '$LIB/v1.0' AND d.path = 'docs/beta.md' AND d.snippets_from IS NULL")" 2 \
+    "... to its beta.md document"
+is "$(_sql "SELECT d.library_id FROM documents d JOIN documents o ON o.id = d.snippets_from
+    WHERE d.path = 'docs/beta.md'")" "$LIB/v2.0" "v2.0 shows them from there"
+is "$(_sql "SELECT group_concat(DISTINCT c0) FROM snippets_fts_content WHERE id IN ($beta_ids)")" \
+    "l$(_sql "SELECT lib_no FROM libraries WHERE id = '$LIB/v1.0'")" \
+    "their full-text rows carry v1.0's tag"
+like "$(ask $LIB/v1.0 'BETAWORD storage engine')" "BETAWORD.*Source: [^ ]*$C1/docs/beta.md" \
+    "v1.0 answers the old text of the changed file"
+like "$(ask $LIB/v2.0 'BETAWORD storage engine')" "Source: [^ ]*$C2/docs/beta.md" "so does v2.0"
+unlike "$(ask $LIB 'BETAWORD BETANEW storage engine')" 'BETAWORD' "main answers the new text only"
+is "$(_sql "SELECT count(*) FROM documents WHERE path = 'docs/deep/shared/charlie.md' AND
+    snippets_from IS NOT NULL")" 0 "no version shows main's deep charlie.md any more"
+is "$(_sql "SELECT count(*) FROM snippets s JOIN documents d ON d.id = s.document_id WHERE
+    d.path = 'docs/deep/shared/charlie.md' AND s.dup_of IS NULL") $(_sql "SELECT count(*) FROM
+    snippets s JOIN documents d ON d.id = s.document_id WHERE d.library_id = '$LIB' AND
+    d.path = 'docs/deep/shared/charlie.md' AND s.dup_of IS NOT NULL")" "4 2" \
+    "each version has its own kept copy; main's are duplicates"
+like "$(joblog $LIB)" "$LIB/v[12].0 now has its own copy of files it showed from $LIB" \
+    "the job log says so"
+after_cm=$(ask $LIB/v1.0 'CHARLIEWORD compaction')
+like "$after_cm" "Source: [^ ]*$C1/docs/deep/shared/charlie.md" \
+    "the query process answers v1.0 from its copy"
+is "$(grep -c '^### ' <<<"$after_cm")" "$(grep -c '^### ' <<<"$before_cm")" "... as before"
+like "$(ask $LIB 'CHARLIEWORD compaction')" "Source: [^ ]*$CM/docs/charlie.md" \
+    "main answers from the shallower copy"
+for v in "" /v1.0 /v2.0; do consistent $LIB$v; done
+is "$(texts | grep -c 'CHARLIEWORD setting tunes\|Read CHARLIEWORD together')" 2 "no CHARLIEWORD text was embedded again"
+
+# --- deleting the version that owns moved snippets ---------------------------------------------
+main_answer=$(ask $LIB 'ALPHAWORD storage engine')
+v2_beta=$(ask $LIB/v2.0 'BETAWORD storage engine')
+is "$(http DELETE "$BASE/api/libraries$LIB/v1.0" -H "Authorization: Bearer $ADMIN")" 202 \
+    "delete v1.0"
+worker
+is "$(_sql "SELECT count(*) FROM libraries WHERE id = '$LIB/v1.0'")" 0 "v1.0 is deleted"
+is "$(_sql "SELECT group_concat(DISTINCT library_id) FROM snippets WHERE id IN ($beta_ids)")" \
+    "$LIB/v2.0" "the old beta.md snippets moved to v2.0"
+is "$(ask $LIB/v2.0 'BETAWORD storage engine')" "$v2_beta" "v2.0 answers them as before"
+is "$(ask $LIB 'ALPHAWORD storage engine')" "$main_answer" "main answers as before"
+for v in "" /v2.0; do consistent $LIB$v; done
+
+# --- deleting the library ----------------------------------------------------------------------
+is "$(http DELETE "$BASE/api/libraries$LIB" -H "Authorization: Bearer $ADMIN")" 202 \
+    "delete the library"
+worker
+is "$(_sql "SELECT count(*) FROM libraries WHERE id LIKE '$LIB%'")" 0 "the library and its versions are gone"
+is "$(_sql "SELECT (SELECT count(*) FROM documents) || ' ' || (SELECT count(*) FROM snippets) || ' ' ||
+    (SELECT count(*) FROM snippets_fts_content) || ' ' || (SELECT count(*) FROM snippet_flags) ||
+    ' ' || (SELECT count(*) FROM embeddings) || ' ' || (SELECT count(*) FROM vectors)")" \
+    "0 0 0 0 0 0" "no document, snippet, full-text, flags, embeddings row or vector is left"
+is "$(_sql 'PRAGMA integrity_check')" ok "the database is sound"
+
+done_testing
