@@ -598,14 +598,6 @@ out:
 }
 
 /*
- * Builds the MATCH expression of a question for one library, leaving out the terms that
- * occur in more than SEARCH_COMMON_FRACTION of its snippets ("curl" in curl's docs). Such
- * terms carry almost no BM25 weight (their IDF is near zero) but make the ranker score most
- * of the library for every question. Counting stops at the threshold, so a check costs at
- * most that many index entries. When every term is common, all of them are kept.
- * (This is the path of libraries too large to be held in memory.)
- */
-/*
  * The full-text tags a MATCH on library lib's snippets names (see search_count_sql): its
  * family's, or its own when it has no family. 0, -1 on errors.
  */
@@ -626,6 +618,14 @@ search_tags(struct search *s, const struct search_lib *lib, struct buf *tags)
 	return rc == -1 ? -1 : 0;
 }
 
+/*
+ * Builds the MATCH expression of a question for one library, leaving out the terms that
+ * occur in more than SEARCH_COMMON_FRACTION of its snippets ("curl" in curl's docs). Such
+ * terms carry almost no BM25 weight (their IDF is near zero) but make the ranker score most
+ * of the library for every question. Counting stops at the threshold, so a check costs at
+ * most that many index entries. When every term is common, all of them are kept.
+ * (This is the path of libraries too large to be held in memory.)
+ */
 #define SEARCH_COMMON_FRACTION	0.2
 #define SEARCH_COMMON_MIN	50
 static int
