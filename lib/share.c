@@ -44,10 +44,12 @@ share_libs_add(struct share_libs *l, const char *id)
 		if (strcmp(l->ids[i], id) == 0)
 			return 0;
 	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 4;
-		if ((t = reallocarray(l->ids, l->cap, sizeof(*t))) == NULL)
+		size_t ncap = l->cap ? l->cap * 2 : 4;
+
+		if ((t = reallocarray(l->ids, ncap, sizeof(*t))) == NULL)
 			return -1;
 		l->ids = t;
+		l->cap = ncap;
 	}
 	if ((l->ids[l->n] = strdup(id)) == NULL)
 		return -1;
@@ -122,10 +124,12 @@ share_pairs_read(sqlite3_stmt *st, struct share_pairs *p)
 
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (p->n == p->cap) {
-			p->cap = p->cap ? p->cap * 2 : 16;
-			if ((t = reallocarray(p->v, p->cap, 2 * sizeof(*t))) == NULL)
+			size_t ncap = p->cap ? p->cap * 2 : 16;
+
+			if ((t = reallocarray(p->v, ncap, 2 * sizeof(*t))) == NULL)
 				return -1;
 			p->v = t;
+			p->cap = ncap;
 		}
 		p->v[2 * p->n] = sqlite3_column_int64(st, 0);
 		p->v[2 * p->n + 1] = sqlite3_column_int64(st, 1);
