@@ -757,6 +757,30 @@ out:
 	return rc;
 }
 
+/*
+ * The HTTP validators of the documents the back end kept (a 304): the next run's
+ * conditional GET asks with what the server sent last (a 304 may carry a new ETag), not
+ * with what was stored before. A document written anew has them already. 0, or -1.
+ */
+static int
+index_keep_validators(struct index_run *r)
+{
+	const struct backend_doc *d;
+	size_t		 i;
+
+	for (i = 0; i < r->set.n; i++) {
+		d = &r->set.docs[i];
+		if (d->changed != 0 || (d->etag == NULL && d->modified == NULL))
+			continue;
+		if (db_run(r->db, "UPDATE documents SET etag = coalesce(?3, etag), modified = "
+		    "coalesce(?4, modified) WHERE library_id = ?1 AND path = ?2 AND (etag IS NOT "
+		    "coalesce(?3, etag) OR modified IS NOT coalesce(?4, modified))", "tttt",
+		    r->library_id, d->path, d->etag, d->modified) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* Writes the new index and the library's counts; opens the transaction it leaves open. */
 static int
 index_write(struct index_run *r)
@@ -786,7 +810,7 @@ index_write(struct index_run *r)
 		    index_insert_file(r, &r->files[i], &w) : 0) == -1)
 			goto out;
 	/* Duplicates are decided again over the whole library (lib/dedup.h). */
-	if (index_dedup(r) == -1 ||
+	if (index_keep_validators(r) == -1 || index_dedup(r) == -1 ||
 	    db_run(r->db, index_record_sql, "ttttI", r->library_id, r->set.version,
 	    r->set.label, r->set.url_prefix, (long long)r->nretry) == -1)
 		goto out;
@@ -924,7 +948,7 @@ index_unchanged_run(struct index_run *r)
 		r->job.progress.snippets_total = snippets;
 		jobs_progress(&r->job, 1);
 	}
-	if (db_begin(r->db) == 0 &&
+	if (db_begin(r->db) == 0 && index_keep_validators(r) == 0 &&
 	    jobs_run_end(r->db, r->job.job_id, r->library_id, 1, JOBS_UNCHANGED) == 0 &&
 	    db_commit(r->db) == 0)
 		return index_post(r, JOBS_UNCHANGED);
