@@ -107,7 +107,7 @@ static const struct setting_def settings_defs[] = {
 	{ "ai.embed.base_url", SET_URL, "", 0, 0,
 	  "endpoint of a custom embedding service, or bedrock's runtime endpoint", NULL },
 	{ "ai.embed.region", SET_STRING, "", 0, 0,
-	  "region of bedrock embedding requests (empty: ai.llm.region's)", NULL },
+	  "region of bedrock embedding requests (empty: the LLM provider's region)", NULL },
 	/* Admin API: integrations (lib/ghapp.c), setup wizard. */
 	{ "git.github.app_id", SET_NUMBER, NULL, 1, 1000000000000000L,
 	  "GitHub-type App connection: App ID (the JWT's issuer; with the private key, "

@@ -72,6 +72,13 @@ await t.run(async () => {
 	// Step 2: embeddings, the same provider.
 	await page.getByRole("heading", { name: "Embedding provider" }).waitFor();
 	check(await page.getByLabel("Embedding API key").isHidden(), "embeddings: 'same' inherits the key (no key field)");
+	check(await page.getByLabel("Embedding region").isHidden(), "embeddings: no region unless Bedrock embeds");
+	await page.getByLabel("Embedding provider").selectOption("bedrock");
+	check(await page.getByLabel("Embedding region").isVisible() && await page.getByLabel("Embedding API key").isVisible(),
+	    "Bedrock embeddings show their own region and key");
+	await t.shot(page, "setup-embedding-bedrock");
+	await page.getByLabel("Embedding provider").selectOption("same");
+	check(await page.getByLabel("Embedding region").isHidden(), "back to 'same': the region hides again");
 	await page.getByLabel("Embedding model").fill("local-embed");
 	await page.getByRole("button", { name: "Save and test" }).click();
 	await page.getByText("The embedding provider answered: it works.").waitFor();
