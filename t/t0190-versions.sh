@@ -193,5 +193,6 @@ is "$(_sql "SELECT count(*) FROM documents WHERE library_id LIKE '/test/kv%'") $
     count(*) FROM snippets_fts_content f WHERE NOT EXISTS (SELECT 1 FROM snippets s WHERE
     s.id = f.id)") $(_sql 'SELECT count(*) FROM embeddings')" "0 0 0" \
     "... their documents, full-text rows and embeddings rows"
+is "$(fts_check)" ok "the full-text index holds exactly its rows' tokens"
 
 done_testing

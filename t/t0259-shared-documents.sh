@@ -183,6 +183,7 @@ like "$(ask $LIB 'CHARLIEWORD compaction')" "Source: [^ ]*$CM/docs/charlie.md" \
     "main answers from the shallower copy"
 for v in "" /v1.0 /v2.0; do consistent $LIB$v; done
 is "$(texts | grep -c 'CHARLIEWORD setting tunes\|Read CHARLIEWORD together')" 2 "no CHARLIEWORD text was embedded again"
+is "$(fts_check)" ok "the full-text index holds exactly its rows' tokens after the moves and copies"
 
 # --- deleting the version that owns moved snippets ---------------------------------------------
 main_answer=$(ask $LIB 'ALPHAWORD storage engine')
@@ -196,6 +197,7 @@ is "$(_sql "SELECT group_concat(DISTINCT library_id) FROM snippets WHERE id IN (
 is "$(ask $LIB/v2.0 'BETAWORD storage engine')" "$v2_beta" "v2.0 answers them as before"
 is "$(ask $LIB 'ALPHAWORD storage engine')" "$main_answer" "main answers as before"
 for v in "" /v2.0; do consistent $LIB$v; done
+is "$(fts_check)" ok "... and after the version's delete moved them"
 
 # --- deleting the library ----------------------------------------------------------------------
 is "$(http DELETE "$BASE/api/libraries$LIB" -H "Authorization: Bearer $ADMIN")" 202 \
@@ -207,5 +209,6 @@ is "$(_sql "SELECT (SELECT count(*) FROM documents) || ' ' || (SELECT count(*) F
     ' ' || (SELECT count(*) FROM embeddings) || ' ' || (SELECT count(*) FROM vectors)")" \
     "0 0 0 0 0 0" "no document, snippet, full-text, flags, embeddings row or vector is left"
 is "$(_sql 'PRAGMA integrity_check')" ok "the database is sound"
+is "$(fts_check)" ok "... and so is its full-text index"
 
 done_testing

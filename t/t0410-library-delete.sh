@@ -107,4 +107,5 @@ is "$(http DELETE "$BASE/api/libraries/acme/axum")" 202 "perm.anonymous_delete a
 wait_jobid "$(http_body | jq -r .jobId)"
 is "$(count /acme/axum)" "0 0 0 0 1 2 0" "gone again (the delete job and its two log lines stay)"
 ok "$([ ! -e "$clone" ]; echo $?)" "and its clone"
+is "$(fts_check)" ok "the full-text index of what is left is whole"
 done_testing

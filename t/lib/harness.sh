@@ -590,6 +590,12 @@ _sql() {
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "$1"
 }
 
+# fts_check: FTS5's integrity check of the full-text index (t/unit/fts-check, which opens the
+# database with the ctxd tokenizer): prints "ok" or the error.
+fts_check() {
+	"$top_builddir/t/unit/fts-check" "$DATA_DIR" 2>&1
+}
+
 # wait_job LIBID: wait (up to ${WAIT_TIMEOUT:-120} s) until library LIBID's state is
 # "finalized" (returns 0) or "error" (returns 1; also on timeout). Prints the last state.
 wait_job() {
