@@ -56,6 +56,9 @@ struct lexindex {
 	long long	*ids;
 	long long	*docs;
 	uint32_t	*parent;	/* the enclosing section's snippet + 1, 0: none */
+	uint32_t	*childoff;	/* the sections snippet i encloses: */
+	uint32_t	*child;		/* child[childoff[i] .. childoff[i + 1]) */
+	float		*inh;		/* scratch: what each snippet inherits, one query */
 	int		*tokens;	/* budget tokens of each snippet */
 	float		*len;		/* index tokens of each snippet (BM25 length) */
 	float		*norm;		/* k1 * (1 - b + b * len / avgdl), per snippet */
@@ -222,6 +225,9 @@ lexindex_free(struct lexindex *x)
 	free(x->ids);
 	free(x->docs);
 	free(x->parent);
+	free(x->childoff);
+	free(x->child);
+	free(x->inh);
 	free(x->tokens);
 	free(x->len);
 	free(x->norm);
@@ -281,6 +287,37 @@ lexindex_parent(struct lexindex *x, struct lex_trails *tr, size_t i, const char 
 		tr->snip[tr->n++] = (uint32_t)i;
 	}
 	return found;
+}
+
+/*
+ * The sections each snippet encloses (the inverse of parent[]), so that a question's
+ * inheritance visits the children of the matched snippets only. 0, or -1 out of memory.
+ */
+static int
+lexindex_children(struct lexindex *x)
+{
+	size_t		 i;
+	uint32_t	*fill;
+
+	if ((x->childoff = calloc(x->nsnip + 1, sizeof(*x->childoff))) == NULL ||
+	    (x->child = calloc(x->nsnip + 1, sizeof(*x->child))) == NULL ||
+	    (x->inh = calloc(x->nsnip + 1, sizeof(*x->inh))) == NULL ||
+	    (fill = calloc(x->nsnip + 1, sizeof(*fill))) == NULL)
+		return -1;
+	for (i = 0; i < x->nsnip; i++)
+		if (x->parent[i] != 0)
+			x->childoff[x->parent[i]]++;	/* counts, shifted by one */
+	for (i = 0; i < x->nsnip; i++)
+		x->childoff[i + 1] += x->childoff[i];
+	for (i = 0; i < x->nsnip; i++)
+		if (x->parent[i] != 0) {
+			uint32_t p = x->parent[i] - 1;
+
+			x->child[x->childoff[p] + fill[p]++] = (uint32_t)i;
+		}
+	free(fill);
+	x->bytes += (2 * (x->nsnip + 1)) * sizeof(uint32_t) + (x->nsnip + 1) * sizeof(float);
+	return 0;
 }
 
 struct lexindex *
@@ -355,7 +392,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	for (size_t i = 0; i < x->nsnip; i++)
 		x->norm[i] = (float)(LEX_K1 * (1.0 - LEX_B + LEX_B *
 		    fmax(x->len[i], LEX_MINLEN * x->avgdl) / x->avgdl));
-	if ((x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
+	if (lexindex_children(x) == -1 ||
+	    (x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
 	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL ||
 	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)
 		goto fail;
@@ -528,7 +566,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	uint32_t	 seq[LEX_MAXTERMS];
 	uint64_t	 mask = 0;
 	double		 pairidf[LEX_MAXTERMS];
-	size_t		 i, k, ntouched = 0, npool;
+	size_t		 i, k, ntouched = 0, npool, nmatched;
 	double		 idf;
 
 	*n = 0;
@@ -559,19 +597,34 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		}
 	}
 	/*
-	 * A section inherits LEX_INHERIT of its enclosing section's score (children first,
-	 * so each inherits its parent's own score): the code example or the option under a
-	 * section that matches the question ranks with it, even when its own words do not.
+	 * A section inherits LEX_INHERIT of its enclosing section's own score: the code
+	 * example or the option under a section that matches the question ranks with it, even
+	 * when its own words do not. Only the children of the matched snippets are visited;
+	 * what they inherit is gathered first (inh), so that each inherits its parent's own
+	 * score, not what the parent inherited in turn.
 	 */
-	for (i = x->nsnip; i-- > 0;) {
-		uint32_t p = x->parent[i];
+	nmatched = ntouched;
+	for (i = 0; i < nmatched; i++) {
+		uint32_t m = x->touched[i], c;
 
-		if (p == 0 || x->score[p - 1] == 0.0f)
-			continue;
-		if (x->score[i] == 0.0f)
-			x->touched[ntouched++] = (uint32_t)i;
-		x->score[i] += (float)(LEX_INHERIT * x->score[p - 1] *
-		    fmin(1.0, x->len[i] / (LEX_INHERIT_LEN * x->avgdl)));
+		for (k = x->childoff[m]; k < x->childoff[m + 1]; k++) {
+			c = x->child[k];
+			x->inh[c] = (float)(LEX_INHERIT * x->score[m] *
+			    fmin(1.0, x->len[c] / (LEX_INHERIT_LEN * x->avgdl)));
+		}
+	}
+	for (i = 0; i < nmatched; i++) {
+		uint32_t m = x->touched[i], c;
+
+		for (k = x->childoff[m]; k < x->childoff[m + 1]; k++) {
+			c = x->child[k];
+			if (x->inh[c] == 0.0f)
+				continue;	/* added already (a snippet has one parent) */
+			if (x->score[c] == 0.0f)
+				x->touched[ntouched++] = c;
+			x->score[c] += x->inh[c];
+			x->inh[c] = 0.0f;
+		}
 	}
 	/*
 	 * The best LEX_POOL by BM25 (a min-heap of the best so far), re-scored with proximity
