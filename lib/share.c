@@ -190,6 +190,18 @@ out:
 	return rc;
 }
 
+/*
+ * Document doc of library_id, which showed the snippets of owner document from, gets its
+ * own copy of them (share_copy) and owns it. 0, or -1 on a database error.
+ */
+static int
+share_own(sqlite3 *db, const char *library_id, long long doc, long long from)
+{
+	if (share_copy(db, library_id, doc, from) == -1)
+		return -1;
+	return db_run(db, "UPDATE documents SET snippets_from = NULL WHERE id = ?1", "I", doc);
+}
+
 int
 share_unshare(sqlite3 *db, long long doc, struct share_libs *changed)
 {
@@ -213,9 +225,7 @@ share_unshare(sqlite3 *db, long long doc, struct share_libs *changed)
 			goto out;
 		id = sqlite3_column_int64(st, 0);
 		sqlite3_reset(st);
-		if (share_libs_add(changed, lib) == -1 || share_copy(db, lib, id, doc) == -1 ||
-		    db_run(db, "UPDATE documents SET snippets_from = NULL WHERE id = ?1", "I",
-		    id) == -1)
+		if (share_libs_add(changed, lib) == -1 || share_own(db, lib, id, doc) == -1)
 			goto out;
 		free(lib);
 		lib = NULL;
@@ -261,9 +271,7 @@ share_validate(sqlite3 *db, const char *library_id)
 		if (p.n == 0)
 			break;
 		for (i = 0; i < p.n; i++)
-			if (share_copy(db, library_id, p.v[2 * i], p.v[2 * i + 1]) == -1 ||
-			    db_run(db, "UPDATE documents SET snippets_from = NULL WHERE id = ?1",
-			    "I", p.v[2 * i]) == -1)
+			if (share_own(db, library_id, p.v[2 * i], p.v[2 * i + 1]) == -1)
 				goto out;
 	}
 	rc = 0;
