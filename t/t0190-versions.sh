@@ -16,11 +16,7 @@ export CTXD_WORKER=/bin/true	# the test runs the worker itself
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 # an embedder (the vendors' stand-in): a reused file's vectors are copied, not requested
-ctxd_admin settings set ai.llm.provider openai >/dev/null &&
-    ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null &&
-    ctxd_admin settings set ai.embed.model emb-one >/dev/null &&
-    printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - >/dev/null ||
-    bail_out "cannot set the embedder"
+standin_embedder emb-one
 
 test_repo test/kv
 

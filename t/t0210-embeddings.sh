@@ -41,13 +41,6 @@ parse() {
 	http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
 	    -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$url\"}"
 }
-# worker [vg]: runs the worker (under valgrind with "vg", when it is there and the build
-# has no sanitizers); it must exit 0 without a sanitizer or valgrind report.
-VG=()
-if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-worker" | grep -q libasan; then
-	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
-	    --errors-for-leak-kinds=definite,indirect --track-fds=no)
-fi
 # rows MODEL: embeddings rows of the library's snippets for MODEL.
 rows() {
 	_sql "SELECT count(*) FROM embeddings e JOIN snippets s ON s.id = e.snippet_id

@@ -20,11 +20,7 @@ export CTXD_WORKER=/bin/true	# the test runs the worker itself
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 MODEL=emb-share
-ctxd_admin settings set ai.llm.provider openai >/dev/null &&
-    ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null &&
-    ctxd_admin settings set ai.embed.model "$MODEL" >/dev/null &&
-    printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - >/dev/null ||
-    bail_out "cannot set the embedder"
+standin_embedder "$MODEL"
 
 bare=$T/gitsrv/public/test/vs.git
 work=$T/work
@@ -61,13 +57,7 @@ notes NEWFEATURE | put docs/notes.md
 commit two
 LIB=/test/vs
 
-# worker [vg]: runs the worker (under valgrind with "vg", when it is there and the build
-# has no sanitizers); it must exit 0 without a sanitizer or valgrind report.
-VG=()
-if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-worker" | grep -q libasan; then
-	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
-	    --errors-for-leak-kinds=definite,indirect --track-fds=no)
-fi
+vg_init	# VG: the query process below runs under it too
 parse() {	# parse [EXTRA JSON]
 	http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
 	    -H 'Content-Type: application/json' \

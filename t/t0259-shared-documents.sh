@@ -25,16 +25,7 @@ export CTXD_WORKER=/bin/true	# the test runs the worker itself
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 MODEL=emb-docs
-ctxd_admin settings set ai.llm.provider openai >/dev/null &&
-    ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null &&
-    ctxd_admin settings set ai.embed.model "$MODEL" >/dev/null &&
-    printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - >/dev/null ||
-    bail_out "cannot set the embedder"
-VG=()
-if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-worker" | grep -q libasan; then
-	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
-	    --errors-for-leak-kinds=definite,indirect --track-fds=no)
-fi
+standin_embedder "$MODEL"
 
 test_repo test/sd
 page() {	# page TITLE WORD: a page of two sections naming WORD

@@ -653,20 +653,44 @@ test_repo() {
 }
 
 # worker [vg]: one run of ctxd-worker, its stderr in $T/log/workerN.log (N counts the runs,
-# in worker_runs); with vg, under the command in the array VG when the test set it (valgrind).
+# in worker_runs); with vg, under the command in the array VG (vg_init's valgrind, unless the
+# test set VG itself; nothing when valgrind cannot run).
 # Checks that it exits 0 and that its log holds no sanitizer or valgrind report.
 worker_runs=0
 worker() {
 	local wrap=() log
 	worker_runs=$((worker_runs + 1))
 	log=$T/log/worker$worker_runs.log
-	[ "${1:-}" = vg ] && [ -n "${VG+set}" ] && wrap=("${VG[@]}")
+	if [ "${1:-}" = vg ]; then
+		[ -n "${VG+set}" ] || vg_init
+		wrap=("${VG[@]}")
+	fi
 	"${wrap[@]}" "$top_builddir/ctxd-worker" 2>"$log"
 	is $? 0 "worker run $worker_runs exits 0${wrap:+ (valgrind-clean)}"
 	if grep -qE 'Sanitizer|runtime error|==[0-9]+==' "$log"; then
 		fail "worker run $worker_runs: sanitizer or valgrind report"
 		diag "$(head -40 "$log")"
 	fi
+}
+
+# vg_init: VG=(valgrind and its options) when valgrind is installed and the build has no
+# sanitizers (an ASan binary cannot run under it), else VG=() (worker vg then runs it bare).
+vg_init() {
+	VG=()
+	if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-worker" | grep -q libasan; then
+		VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
+		    --errors-for-leak-kinds=definite,indirect --track-fds=no)
+	fi
+}
+
+# standin_embedder MODEL: the vendors' stand-in (standin_start first) as the OpenAI LLM and
+# embedder, with embedding model MODEL and a key it accepts; bails out when a setting fails.
+standin_embedder() {
+	ctxd_admin settings set ai.llm.provider openai >/dev/null &&
+	    ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null &&
+	    ctxd_admin settings set ai.embed.model "$1" >/dev/null &&
+	    printf 'sk-good-%s\n' "$(openssl rand -hex 6)" | ctxd_admin settings set ai.llm.api_key - >/dev/null ||
+	    bail_out "cannot set the embedder"
 }
 
 # standin_start: start the AI vendors' stand-in (t/standin/vendors.js, Node) on a free port
