@@ -210,6 +210,14 @@ openapi_add2(struct openapi *o, struct buf *b, const char *s, const char *t)
 	openapi_add(o, b, t);
 }
 
+/* Appends s in capitals ("get" -> "GET"). */
+static void
+openapi_add_upper(struct openapi *o, struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++)
+		openapi_addn(o, b, &(char){ (char)toupper((unsigned char)*s) }, 1);
+}
+
 /* openapi_add of s, then openapi_add_text of t. */
 static void
 openapi_add2_text(struct openapi *o, struct buf *b, const char *s, const char *t,
@@ -910,8 +918,7 @@ openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op
 	buf_init(&hdr);
 	buf_init(&query);
 	openapi_add(o, c, "curl -X ");
-	for (in = op->method; *in != '\0'; in++)
-		openapi_addn(o, c, &(char){ (char)toupper((unsigned char)*in) }, 1);
+	openapi_add_upper(o, c, op->method);
 	openapi_add(o, c, " '");
 	openapi_shq(o, c, o->server.p != NULL ? o->server.p : "");
 	openapi_path_placeholders(o, c, op->path);
@@ -981,20 +988,33 @@ openapi_anchor(struct openapi *o, struct buf *b, const char *s)
 	}
 }
 
+/* Appends an operation's anchor: its operationId, else "method-path". */
+static void
+openapi_op_anchor(struct openapi *o, struct buf *a, const struct openapi_op *op)
+{
+	const char	*id = openapi_text(op->op, "operationId");
+
+	if (id != NULL)
+		openapi_anchor(o, a, id);
+	else {
+		openapi_anchor(o, a, op->method);
+		openapi_anchor(o, a, op->path);
+	}
+}
+
 /* The heading of an operation: title "METHOD path — summary", its anchor. */
 static int
 openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 {
 	struct buf	 t, a;
-	const char	*sum, *id = openapi_text(op->op, "operationId"), *m;
+	const char	*sum, *id = openapi_text(op->op, "operationId");
 	int		 rc = -1;
 
 	buf_init(&t);
 	buf_init(&a);
 	if ((sum = openapi_text(op->op, "summary")) == NULL && (sum = id) == NULL)
 		sum = openapi_text(op->item, "summary");
-	for (m = op->method; *m != '\0'; m++)
-		openapi_addn(o, &t, &(char){ (char)toupper((unsigned char)*m) }, 1);
+	openapi_add_upper(o, &t, op->method);
 	openapi_add(o, &t, " ");
 	openapi_add(o, &t, op->path);
 	openapi_add(o, &t, op->webhook ? " (webhook)" : "");
@@ -1002,8 +1022,7 @@ openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 		openapi_add(o, &t, " (callback ");
 		openapi_add_text(o, &t, op->callback, 1);
 		openapi_add(o, &t, " of ");
-		for (m = op->of->method; *m != '\0'; m++)
-			openapi_addn(o, &t, &(char){ (char)toupper((unsigned char)*m) }, 1);
+		openapi_add_upper(o, &t, op->of->method);
 		openapi_add(o, &t, " ");
 		openapi_add(o, &t, op->of->path);
 		openapi_add(o, &t, ")");
@@ -1017,20 +1036,11 @@ openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 	if (op->callback != NULL) {
 		/* callback-<its operation>-<name>-<method>: unique in the document */
 		openapi_add(o, &a, "callback");
-		if ((m = openapi_text(op->of->op, "operationId")) != NULL)
-			openapi_anchor(o, &a, m);
-		else {
-			openapi_anchor(o, &a, op->of->method);
-			openapi_anchor(o, &a, op->of->path);
-		}
+		openapi_op_anchor(o, &a, op->of);
 		openapi_anchor(o, &a, op->callback);
 		openapi_anchor(o, &a, op->method);
-	} else if (id != NULL)
-		openapi_anchor(o, &a, id);
-	else {
-		openapi_anchor(o, &a, op->method);
-		openapi_anchor(o, &a, op->path);
-	}
+	} else
+		openapi_op_anchor(o, &a, op);
 	if (!o->nomem && a.len > 0)
 		rc = doc_build_heading_anchor(o->b, level, t.p, a.p);
 	buf_release(&t);
