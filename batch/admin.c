@@ -1,6 +1,6 @@
 /*
  * ctxd-admin: the operator's command-line tool (init, license, API keys, users, settings,
- * backup, restore, compact, doctor).
+ * backup, restore, compact, explain, doctor).
  * See man/ctxd-admin.8.
  */
 #include "config.h"
@@ -21,6 +21,8 @@
 #include "backup.h"
 #include "provider.h"
 #include "upstream.h"
+#include "search.h"
+#include "validate.h"
 
 static char	*admin_read_stdin_line(void);
 
@@ -47,6 +49,8 @@ static const struct {
 	{ "backup", "ctxd-admin backup [--with-secret] [--] FILE\n" },
 	{ "restore", "ctxd-admin restore [--] FILE\n" },
 	{ "compact", "ctxd-admin compact\n" },
+	{ "explain", "ctxd-admin explain [--tokens N] [--limit N] [--rerank] [--tsv] [--] "
+	    "LIBRARY QUESTION\n" },
 	{ "doctor", "ctxd-admin doctor\n" },
 };
 
@@ -922,6 +926,155 @@ fail:
 	return 1;
 }
 
+/* Writes s as one TSV field: backslash, tab, newline and carriage return escaped. */
+static void
+admin_tsv_field(FILE *f, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		switch (*s) {
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+}
+
+/*
+ * ctxd-admin explain LIBRARY QUESTION: answers the question as GET /api/v2/context does
+ * (without the LLM's reranking unless --rerank) and prints, instead of the answer, the
+ * ranking's candidates best first with their scores and what became of each (in the
+ * answer and at which place, below the stop ratio, no room left, ...); --tsv prints every
+ * candidate as a tab-separated line with its text as the answer would show it.
+ */
+static int
+admin_cmd_explain(int argc, char **argv)
+{
+	struct search_trace t;
+	struct search	*s = NULL;
+	sqlite3		*db = NULL;
+	struct buf	 out;
+	long		 budget = SEARCH_DEFAULT_TOKENS, limit = -1, chars;
+	int		 i, tsv = 0, rerank = 0, status, code = 1, npacked = 0;
+	size_t		 k;
+
+	memset(&t, 0, sizeof(t));
+	buf_init(&out);
+	for (i = 0; i < argc && admin_is_option(argv[i]); i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(argv[i], "--tsv") == 0)
+			tsv = 1;
+		else if (strcmp(argv[i], "--rerank") == 0)
+			rerank = 1;
+		else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc) {
+			if (util_parse_long(argv[++i], SEARCH_MIN_TOKENS, SEARCH_MAX_TOKENS,
+			    &budget) == -1) {
+				fprintf(stderr, "ctxd-admin: --tokens must be a whole number "
+				    "from %d to %d\n", SEARCH_MIN_TOKENS, SEARCH_MAX_TOKENS);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc) {
+			if (util_parse_long(argv[++i], 1, 1000000, &limit) == -1) {
+				fprintf(stderr, "ctxd-admin: --limit must be a whole number of "
+				    "candidates, 1 or more\n");
+				return 2;
+			}
+		} else
+			return admin_bad_option("explain", argv[i]);
+	}
+	if (argc - i != 2) {
+		admin_usage_of(stderr, "explain");
+		return 2;
+	}
+	chars = validate_utf8_chars(argv[i + 1], strlen(argv[i + 1]));
+	if (chars < 1 || chars > SEARCH_TEXT_MAX) {
+		fprintf(stderr, "ctxd-admin: the question must be 1 to %d characters of "
+		    "UTF-8 text\n", SEARCH_TEXT_MAX);
+		return 2;
+	}
+	if (limit == -1)
+		limit = tsv ? 1000000 : 20;
+	if (db_open(doctor_data_dir(), DB_READONLY, &db) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n",
+		    doctor_data_dir());
+		return 1;
+	}
+	if ((s = search_open(db)) == NULL) {
+		fprintf(stderr, "ctxd-admin: explain: cannot prepare the search (see above)\n");
+		goto out;
+	}
+	search_trace_start(s, &t);
+	status = search_answer(s, argv[i], argv[i + 1], NULL, budget, !rerank, 0, &out);
+	if (status != 200) {
+		fprintf(stderr, "ctxd-admin: explain: %s\n", status == -1 ? "out of memory" :
+		    out.p);
+		goto out;
+	}
+	if (t.terms == NULL) {
+		fprintf(stderr, "ctxd-admin: explain: %s is not indexed here; its answer "
+		    "came from the upstream service\n", argv[i]);
+		goto out;
+	}
+	for (k = 0; k < t.n; k++)
+		npacked += t.rows[k].place > 0;
+	if (tsv) {
+		printf("rank\tid\tscore\ttokens\tplace\tfate\tsource\tbreadcrumb\ttitle\ttext\n");
+		for (k = 0; k < t.n && (long)k < limit; k++) {
+			const struct search_trace_row *r = &t.rows[k];
+
+			printf("%zu\t%lld\t%.4f\t%d\t%zu\t%s\t", k + 1, r->id, r->score,
+			    r->tokens, r->place, search_fate_name(r->fate));
+			admin_tsv_field(stdout, r->source);
+			putchar('\t');
+			admin_tsv_field(stdout, r->breadcrumb);
+			putchar('\t');
+			admin_tsv_field(stdout, r->title);
+			putchar('\t');
+			admin_tsv_field(stdout, r->text);
+			putchar('\n');
+		}
+	} else {
+		printf("%s, %ld tokens: the answer holds %d of %zu candidates (%ld tokens); "
+		    "%s ranking%s\n", argv[i], budget, npacked, t.n, t.used,
+		    t.hybrid ? "hybrid (lexical and vectors)" : "lexical",
+		    t.reranked ? ", reordered by the LLM" : "");
+		printf("question terms: %s\n", t.terms != NULL ? t.terms : "");
+		for (k = 0; k < t.n && (long)k < limit; k++) {
+			const struct search_trace_row *r = &t.rows[k];
+
+			printf("\n%3zu  score %.2f  %d tokens  %s", k + 1, r->score, r->tokens,
+			    search_fate_name(r->fate));
+			if (r->place > 0)
+				printf(" (place %zu)", r->place);
+			printf("\n     %s\n     Source: %s\n", r->breadcrumb != NULL &&
+			    *r->breadcrumb != '\0' ? r->breadcrumb : (r->title != NULL ?
+			    r->title : ""), r->source != NULL ? r->source : "(gone)");
+		}
+		if ((size_t)limit < t.n)
+			printf("\n(%zu more; --limit N shows more)\n", t.n - (size_t)limit);
+	}
+	code = 0;
+out:
+	search_trace_release(&t);
+	buf_release(&out);
+	if (s != NULL)
+		search_close(s);
+	db_close(db);
+	return code;
+}
+
 /* ctxd-admin restore FILE: replaces the database by a backup (lib/backup.c). */
 static int
 admin_cmd_restore(int argc, char **argv)
@@ -988,6 +1141,8 @@ main(int argc, char *argv[])
 		return admin_cmd_restore(argc - 2, argv + 2);
 	if (strcmp(argv[1], "compact") == 0)
 		return admin_cmd_compact(argc - 2, argv + 2);
+	if (strcmp(argv[1], "explain") == 0)
+		return admin_cmd_explain(argc - 2, argv + 2);
 	if (strcmp(argv[1], "doctor") == 0) {
 		if (argc != 2)
 			return admin_is_option(argv[2]) ? admin_bad_option("doctor", argv[2]) :

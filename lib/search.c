@@ -85,6 +85,7 @@ struct search {
 	struct provider_cfg llm;	/* kind PROVIDER_NONE: no reranking */
 	struct provider_cfg embed;	/* kind PROVIDER_NONE: lexical only */
 	time_t		 embed_at;	/* when embed was read */
+	struct search_trace *trace;	/* search_trace_start's, or NULL */
 };
 
 static const char search_lib_sql[] =
@@ -884,8 +885,9 @@ out:
  * Hybrid step: embeds the question (within SEARCH_EMBED_DEADLINE_MS) and fuses the
  * vector ranking with the lexical one by reciprocal rank into cand. Any failure leaves
  * the lexical ranking as it is: a slow or failing provider never fails an answer.
+ * Returns 1 when the rankings were fused, else 0.
  */
-static void
+static int
 search_hybrid(struct search *s, struct vecindex *v, const char *query,
     struct lexindex_hit *cand, size_t *ncand)
 {
@@ -893,15 +895,16 @@ search_hybrid(struct search *s, struct vecindex *v, const char *query,
 	struct provider_error perr;
 	float		*qv = NULL;
 	size_t		 dim = 0, nv = 0, nf = 0;
+	int		 fusedok = 0;
 
 	if (vector_index_count(v) == 0)
-		return;
+		return 0;
 	memset(&perr, 0, sizeof(perr));
 	if (provider_embed(&s->embed, &query, 1, PROVIDER_EMBED_QUERY,
 	    SEARCH_EMBED_DEADLINE_MS, &qv, &dim, &perr) == -1) {
 		log_warn("%s: the question was not embedded (%s: %s); lexical ranking "
 		    "only", __func__, provider_errkind_name(perr.kind), perr.message);
-		return;
+		return 0;
 	}
 	if ((vh = calloc(SEARCH_CANDIDATES, sizeof(*vh))) == NULL ||
 	    (fused = calloc(SEARCH_CANDIDATES, sizeof(*fused))) == NULL)
@@ -915,11 +918,13 @@ search_hybrid(struct search *s, struct vecindex *v, const char *query,
 	    &nf) == 0) {
 		memcpy(cand, fused, nf * sizeof(*cand));
 		*ncand = nf;
+		fusedok = 1;
 	}
 out:
 	free(qv);
 	free(vh);
 	free(fused);
+	return fusedok;
 }
 
 /* Ranks in SQLite with FTS5's bm25(), for libraries not held in memory. */
@@ -1026,8 +1031,8 @@ search_encloses(const struct snippet *res, const long long *docs,
 }
 
 /*
- * Orders an answer's snippets for reading (res, with their pages docs, their places pos
- * and their ranking scores, in packing order; n of each, at most SEARCH_CANDIDATES): the
+ * Orders an answer's snippets for reading (res and their ids, with their pages docs, their
+ * places pos and their ranking scores, in packing order; n of each, at most SEARCH_CANDIDATES): the
  * k-th snippet of one page counts with its score damped by SEARCH_DIVERSITY^(k-1), so that
  * the answer opens with the best section of each page that matches and the further
  * sections of a strong page follow; and a section comes before the sections it encloses
@@ -1039,10 +1044,11 @@ search_encloses(const struct snippet *res, const long long *docs,
  */
 #define SEARCH_DIVERSITY	0.5
 static void
-search_order(struct snippet *res, const long long *docs, const struct snippet_pos *pos,
-    const double *scores, size_t n)
+search_order(struct snippet *res, long long *ids, const long long *docs,
+    const struct snippet_pos *pos, const double *scores, size_t n)
 {
 	struct snippet	 sorted[SEARCH_CANDIDATES];
+	long long	 sortedids[SEARCH_CANDIDATES];
 	double		 key[SEARCH_CANDIDATES];
 	size_t		 idx[SEARCH_CANDIDATES], i, j, t, q, r;
 
@@ -1078,9 +1084,173 @@ search_order(struct snippet *res, const long long *docs, const struct snippet_po
 			idx[i] = t;
 			q = i;		/* the one moved up may have an encloser too */
 		}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sorted[i] = res[idx[i]];
+		sortedids[i] = ids[idx[i]];
+	}
 	memcpy(res, sorted, n * sizeof(*res));
+	memcpy(ids, sortedids, n * sizeof(*ids));
+}
+
+const char *
+search_fate_name(enum search_fate f)
+{
+	switch (f) {
+	case SEARCH_FATE_ANSWER:
+		return "answer";
+	case SEARCH_FATE_CUT:
+		return "answer, cut to fit";
+	case SEARCH_FATE_STOP:
+		return "below the stop ratio";
+	case SEARCH_FATE_ROOM:
+		return "too big for the room left";
+	case SEARCH_FATE_FULL:
+		return "budget spent before it";
+	case SEARCH_FATE_HELD:
+		return "held: flagged";
+	case SEARCH_FATE_GONE:
+		return "gone";
+	}
+	return "unknown";
+}
+
+void
+search_trace_release(struct search_trace *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->n; i++) {
+		free(t->rows[i].source);
+		free(t->rows[i].breadcrumb);
+		free(t->rows[i].title);
+		free(t->rows[i].text);
+	}
+	free(t->rows);
+	free(t->terms);
+	memset(t, 0, sizeof(*t));
+}
+
+void
+search_trace_start(struct search *s, struct search_trace *t)
+{
+	s->trace = t;
+}
+
+/* Empties the trace and records the question's terms and the budget. 0, or -1. */
+static int
+search_trace_begin(struct search_trace *t, char **terms, size_t nterms, long budget)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	search_trace_release(t);
+	t->budget = budget;
+	buf_init(&b);
+	for (i = 0; i < nterms; i++)
+		if ((i > 0 && buf_addc(&b, ' ') == -1) || buf_adds(&b, terms[i]) == -1) {
+			buf_release(&b);
+			return -1;
+		}
+	if ((t->terms = buf_detach(&b)) == NULL && (t->terms = strdup("")) == NULL)
+		return -1;
+	return 0;
+}
+
+/* Records the ranking's candidates, in its order, as still in the running. 0, or -1. */
+static int
+search_trace_add(struct search_trace *t, const struct lexindex_hit *cand, size_t n)
+{
+	size_t	 i;
+
+	if (n == 0)
+		return 0;
+	if ((t->rows = calloc(n, sizeof(*t->rows))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		t->rows[i].id = cand[i].id;
+		t->rows[i].score = cand[i].score;
+		t->rows[i].tokens = cand[i].tokens;
+		t->rows[i].fate = SEARCH_FATE_FULL;
+	}
+	t->n = n;
+	return 0;
+}
+
+/* Gives the fate f to candidate id. */
+static void
+search_trace_mark(struct search_trace *t, long long id, enum search_fate f)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->rows[i].id == id) {
+			t->rows[i].fate = f;
+			return;
+		}
+}
+
+/* Gives the fate f to the candidates still in the running that cand no longer holds. */
+static void
+search_trace_left(struct search_trace *t, const struct lexindex_hit *cand, size_t n,
+    enum search_fate f)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->rows[i].fate != SEARCH_FATE_FULL)
+			continue;
+		for (k = 0; k < n && cand[k].id != t->rows[i].id; k++)
+			;
+		if (k == n)
+			t->rows[i].fate = f;
+	}
+}
+
+/*
+ * Completes the trace once the answer is ordered (ids, n, in the answer's order; used
+ * tokens): each candidate's place, and its heading, source and text as the answer shows
+ * them, uncut. 0, or -1.
+ */
+static int
+search_trace_finish(struct search *s, const long long *ids, size_t n, long used)
+{
+	struct search_trace *t = s->trace;
+	struct snippet	 sn;
+	struct buf	 b;
+	size_t		 i, k;
+	int		 ld;
+
+	t->used = used;
+	buf_init(&b);
+	for (i = 0; i < t->n; i++) {
+		struct search_trace_row *r = &t->rows[i];
+
+		for (k = 0; k < n; k++)
+			if (ids[k] == r->id)
+				r->place = k + 1;
+		memset(&sn, 0, sizeof(sn));
+		if ((ld = search_load(s, r->id, &sn, NULL)) == 1)
+			continue;	/* gone */
+		if (ld == -1)
+			goto fail;
+		buf_reset(&b);
+		if (format_text(&b, &sn, 1) == -1 ||
+		    (r->source = strdup(sn.source != NULL ? sn.source : "")) == NULL ||
+		    (r->breadcrumb = strdup(sn.breadcrumb != NULL ? sn.breadcrumb : "")) ==
+		    NULL || (r->title = strdup(sn.title != NULL ? sn.title : "")) == NULL ||
+		    (r->text = strdup(b.len > 0 ? b.p : "")) == NULL) {
+			format_snippet_release(&sn);
+			goto fail;
+		}
+		format_snippet_release(&sn);
+	}
+	buf_release(&b);
+	return 0;
+fail:
+	buf_release(&b);
+	return -1;
 }
 
 int
@@ -1099,12 +1269,16 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
-	int		 rc = -1, ld;
+	int		 rc = -1, ld, hybrid = 0;
 
 	*out = NULL;
 	*n = 0;
 	if (tokenize_match_terms(query, &terms, &nterms) == -1)
 		return -1;
+	if (s->trace != NULL && search_trace_begin(s->trace, terms, nterms, budget) == -1) {
+		tokenize_terms_free(terms, nterms);
+		return -1;
+	}
 	if (nterms == 0)
 		return 0;
 	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
@@ -1119,12 +1293,24 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
-		search_hybrid(s, v, query, cand, &ncand);
+		hybrid = search_hybrid(s, v, query, cand, &ncand);
+	if (s->trace != NULL) {
+		s->trace->hybrid = hybrid;
+		if (search_trace_add(s->trace, cand, ncand) == -1)
+			goto out;
+	}
 	if (s->inject == INJECT_HOLD && search_hold(s, lib, cand, &ncand) == -1)
 		goto out;
+	if (s->trace != NULL)
+		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_HELD);
 	search_stop(cand, &ncand);
-	if (!fast && s->llm.kind != PROVIDER_NONE)
+	if (s->trace != NULL)
+		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_STOP);
+	if (!fast && s->llm.kind != PROVIDER_NONE) {
 		search_llm_rerank(s, query, cand, ncand);
+		if (s->trace != NULL)
+			s->trace->reranked = 1;
+	}
 	if (ncand > 0 && ((res = calloc(ncand, sizeof(*res))) == NULL ||
 	    (ids = calloc(ncand, sizeof(*ids))) == NULL ||
 	    (pos = calloc(ncand, sizeof(*pos))) == NULL ||
@@ -1138,25 +1324,36 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 */
 	for (i = 0; i < ncand && used < budget; i++) {
 		if (nres > 0 && used + cand[i].tokens > budget &&
-		    budget - used < SEARCH_CUT_MIN)
+		    budget - used < SEARCH_CUT_MIN) {
+			if (s->trace != NULL)
+				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_ROOM);
 			continue;
+		}
 		ids[nres] = cand[i].id;
 		if ((ld = search_load(s, cand[i].id, &res[nres], &pos[nres])) != 0) {
 			nres++;		/* released below */
 			if (ld == -1)
 				goto out;
 			format_snippet_release(&res[--nres]);	/* gone: skipped */
+			if (s->trace != NULL)
+				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_GONE);
 			continue;
 		}
 		if (res[nres].flags != NULL && s->inject != INJECT_MARK) {
 			if (s->inject == INJECT_HOLD) {	/* flagged since the filter */
 				format_snippet_release(&res[nres]);
+				if (s->trace != NULL)
+					search_trace_mark(s->trace, cand[i].id,
+					    SEARCH_FATE_HELD);
 				continue;
 			}
 			free(res[nres].flags);
 			res[nres].flags = NULL;
 		}
 		format_cut(&res[nres], budget - used);
+		if (s->trace != NULL)
+			search_trace_mark(s->trace, cand[i].id, res[nres].cut ?
+			    SEARCH_FATE_CUT : SEARCH_FATE_ANSWER);
 		used += res[nres].tokens;
 		docs[nres] = cand[i].doc;
 		scores[nres] = cand[i].score;
@@ -1171,7 +1368,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 			goto out;
 		used += added;
 	}
-	search_order(res, docs, pos, scores, nres);
+	search_order(res, ids, docs, pos, scores, nres);
+	if (s->trace != NULL && search_trace_finish(s, ids, nres, used) == -1)
+		goto out;
 	*out = res;
 	*n = nres;
 	res = NULL;

@@ -70,6 +70,51 @@ enum search_lib_status search_library(struct search *, const char *id, struct se
  */
 int	 search_context(struct search *, const struct search_lib *, const char *query,
 	    long budget, int fast, struct snippet **out, size_t *n);
+/*
+ * Why an answer holds what it holds (ctxd-admin explain): while a trace is set with
+ * search_trace_start, each search_context records its candidates in ranking order, what
+ * became of each, and where the packed ones stand in the answer.
+ */
+enum search_fate {
+	SEARCH_FATE_ANSWER,		/* in the answer, whole */
+	SEARCH_FATE_CUT,		/* in the answer, cut to fit the budget */
+	SEARCH_FATE_STOP,		/* scored below the stop ratio of the best */
+	SEARCH_FATE_ROOM,		/* bigger than the room left, too little to cut */
+	SEARCH_FATE_FULL,		/* the budget was spent before its turn */
+	SEARCH_FATE_HELD,		/* flagged, left out (content.injection=hold) */
+	SEARCH_FATE_GONE		/* deleted since the index was loaded */
+};
+
+struct search_trace_row {
+	long long	 id;		/* the snippet */
+	double		 score;		/* the ranking's (lexical, or fused with vectors) */
+	int		 tokens;	/* as the budget counts them, uncut */
+	enum search_fate fate;
+	size_t		 place;		/* 1-based place in the answer; 0: not in it */
+	char		*source;	/* as the answer shows them; NULL when gone */
+	char		*breadcrumb;
+	char		*title;
+	char		*text;		/* the snippet as the answer would show it, uncut */
+};
+
+struct search_trace {
+	char		*terms;		/* the question's match terms, space-separated */
+	int		 hybrid;	/* 1: fused with the vector ranking */
+	int		 reranked;	/* 1: the LLM reordered the packing */
+	long		 budget;	/* tokens */
+	long		 used;		/* tokens the answer holds */
+	struct search_trace_row *rows;
+	size_t		 n;
+};
+
+/*
+ * Records the next search_context calls into t (emptied first; NULL stops recording).
+ * Tracing loads every candidate's text: for diagnosis, not for serving.
+ */
+void	 search_trace_start(struct search *, struct search_trace *t);
+void	 search_trace_release(struct search_trace *);
+/* The fate in words ("answer", "cut", "below the stop ratio", ...). */
+const char *search_fate_name(enum search_fate);
 /* Library search: JSON {"results": [...], "searchFilterApplied": false} into out. */
 int	 search_libraries(struct search *, const char *name, const char *query,
 	    struct buf *out);

@@ -150,6 +150,13 @@ for via in ask mcp; do
 done
 ask "wombat tagging burrow"
 unlike "$(cat "$T/answer")" 'Tag each wombat' "hold: the snippet hiding tag characters is held"
+# ctxd-admin explain names the held candidate and why it is not in the answer.
+ctxd_admin explain "$LIB" "wombat notes tools install package" >"$T/explain"
+ask "wombat notes tools install package"
+is "$(grep -A1 'held: flagged' "$T/explain" | sed -n 2p | sed 's/^ *//')" \
+    'Wombat guide > Wombat notes for tools' "explain: the flagged section is held"
+is "$(grep -c '(place ' "$T/explain")" "$(grep -c '^Source:' "$T/answer")" \
+    "explain: as many candidates placed as the answer has snippets"
 
 # ---------------------------------------------------------------- mark and off
 ctxd_admin settings set content.injection mark >/dev/null

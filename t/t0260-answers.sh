@@ -163,4 +163,58 @@ is "$(http_body | grep '^Source:' | sed 's/.*docs\///')" 'zap.md#zapquux
 zap.md#zapquux-hosts
 zap.md#zapquux-options' "the section first, then its subsections"
 
+# ctxd-admin explain: the candidates of an answer and what became of each. The places it
+# gives are the answer's snippets in order, its texts theirs.
+# placed QUERY [TOKENS]: the sources explain places in the answer, in answer order.
+placed() {
+	ctxd_admin explain --tsv ${2:+--tokens "$2"} /tests/fixture "$1" |
+	    awk -F'\t' 'NR > 1 && $5 > 0 { print $5 "\t" $7 }' | sort -n | cut -f2
+}
+for q in 'how to frobnicate a zorblax' 'wibblefrost' 'zapquux' 'zorblax mentioned'; do
+	is "$(context "$q")" 200 "$q: 200"
+	is "$(placed "$q")" "$(http_body | sed -n 's/^Source: //p')" \
+	    "explain '$q': its placed candidates are the answer's sources, in order"
+done
+is "$(context 'wibblefrost' txt 1000)" 200 "wibblefrost, 1000 tokens: 200"
+is "$(placed wibblefrost 1000)" "$(http_body | sed -n 's/^Source: //p')" \
+    "explain --tokens 1000: the same as the answer with tokens=1000"
+# The text column is the snippet as the answer shows it.
+is "$(context 'how to frobnicate a zorblax')" 200 "frobnicate again: 200"
+first=$(ctxd_admin explain --tsv /tests/fixture 'how to frobnicate a zorblax' |
+    awk -F'\t' '$5 == 1 { print $10 }' | sed 's/\\n/\n/g')
+is "$first" "$(http_body | sed '/^--------------------------------$/,$d')" \
+    "explain --tsv: the first snippet's text as answered"
+# The fates in words: the weak pages are below the stop ratio; with 1000 tokens the other
+# page's section finds no room.
+out=$(ctxd_admin explain /tests/fixture 'how to frobnicate a zorblax')
+like "$out" '^/tests/fixture, 2000 tokens: the answer holds [12] of 7 candidates \([0-9]+ tokens\); lexical ranking' \
+    "explain: the summary line"
+like "$out" 'question terms: "frobnicate" "zorblax"' "explain: the question's terms"
+like "$(grep -A2 'answer (place 1)' <<<"$out")" 'Source: .*docs/frobnicate\.md#frobnicate-a-zorblax' \
+    "explain: the page about it is placed first"
+is "$(grep -c 'below the stop ratio' <<<"$out")" 5 "explain: five weak pages below the stop ratio"
+out=$(ctxd_admin explain --tokens 1000 /tests/fixture wibblefrost)
+like "$(grep -A2 'too big for the room left' <<<"$out")" 'other\.md#wibblefrost-in-passing' \
+    "explain --tokens 1000: the weaker page's section had no room"
+out=$(ctxd_admin explain --limit 1 /tests/fixture 'zorblax mentioned')
+is "$(grep -c 'Source:' <<<"$out")" 1 "explain --limit 1: one candidate"
+like "$out" '\([0-9]+ more; --limit N shows more\)' "explain --limit: says how many more"
+# Mistakes are named, with the status of a failed command.
+explain_err() {
+	ctxd_admin explain "$@" 2>&1 >/dev/null
+	echo "exit $?"
+}
+like "$(explain_err /tests/nothing 'x y')" 'library /tests/nothing does not exist.*exit 1$' \
+    "explain: an unknown library is named (exit 1)"
+like "$(explain_err nothing 'x y')" "must look like /owner/repo.*exit 1$" \
+    "explain: a malformed id is named (exit 1)"
+like "$(explain_err /tests/fixture '')" 'the question must be 1 to 500 characters.*exit 2$' \
+    "explain: an empty question (exit 2)"
+like "$(explain_err --tokens 5 /tests/fixture 'x')" '--tokens must be a whole number from 1000 to 100000.*exit 2$' \
+    "explain: a budget out of range (exit 2)"
+like "$(explain_err --verbose /tests/fixture 'x')" "unknown option '--verbose'.*exit 2$" \
+    "explain: an unknown option (exit 2)"
+like "$(explain_err /tests/fixture)" 'usage: ctxd-admin explain .*exit 2$' \
+    "explain: a missing question shows the usage (exit 2)"
+
 done_testing

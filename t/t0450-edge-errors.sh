@@ -215,7 +215,8 @@ ctxd_admin settings set perm.require_mcp_auth false
 nkeys() { ctxd_admin key list | tail -n +2 | wc -l; }
 before=$(nkeys)
 for c in "key create" "key list" "key revoke" "user create" "user disable" "passwd" \
-    "settings set" "settings get" "license mint" "license show" "init" "provider test"; do
+    "settings set" "settings get" "license mint" "license show" "init" "provider test" \
+    "explain"; do
 	# shellcheck disable=SC2086
 	out=$(ctxd_admin $c --help 2>&1)
 	is "$?" 0 "ctxd-admin $c --help: exit 0"
