@@ -18,7 +18,9 @@
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
 /* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
+#ifndef SEARCH_CUT_MIN
 #define SEARCH_CUT_MIN		500
+#endif
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 /*
  * Stop rule (search_stop): a candidate scoring below SEARCH_STOP_RATIO times the best one
