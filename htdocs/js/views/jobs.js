@@ -102,7 +102,7 @@ export async function render(root, params, ctx) {
 			clear(box, el("p", { class: "empty" }, state.value ? "No " + state.value + " jobs." :
 			    "No jobs yet — adding or re-indexing a library starts one."));
 		} else {
-			clear(box, el("div", { class: "table-wrap" }, el("table", { class: "jobs" },
+			clear(box, el("div", { class: "table-wrap" }, el("table", { class: "jobs stack" },
 			    el("thead", null, el("tr", null, ["Job", "Library", "Kind", "State", "Progress", "Queued",
 				"Duration"].map((h) => el("th", { scope: "col" }, h)))),
 			    el("tbody", null, jobs.map(jobRow)))));
@@ -133,11 +133,11 @@ export async function render(root, params, ctx) {
 function jobRow(j) {
 	return el("tr", { dataset: { job: String(j.id) } },
 	    el("th", { scope: "row" }, el("a", { href: "#/jobs/" + j.id }, "#" + j.id)),
-	    el("td", null, j.kind === "delete" ? j.libraryId : el("a", { href: "#/libraries/" + api.enc(j.libraryId) },
-		j.libraryId)),
-	    el("td", null, j.kind),
-	    el("td", null, jobState(j)),
-	    el("td", null, progressBar(j)),
-	    el("td", null, timeEl(j.createdAt)),
-	    el("td", null, duration(j)));
+	    el("td", { "data-label": "Library" }, j.kind === "delete" ? j.libraryId :
+		el("a", { href: "#/libraries/" + api.enc(j.libraryId) }, j.libraryId)),
+	    el("td", { "data-label": "Kind" }, j.kind),
+	    el("td", { "data-label": "State" }, jobState(j)),
+	    el("td", { "data-label": "Progress" }, progressBar(j)),
+	    el("td", { "data-label": "Queued" }, timeEl(j.createdAt)),
+	    el("td", { "data-label": "Duration" }, duration(j)));
 }

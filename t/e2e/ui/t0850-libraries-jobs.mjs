@@ -1,7 +1,8 @@
 // t0850: the web UI's Libraries and Jobs pages (t/t0850-ui-libraries.sh): the add forms'
 // browser checks and the server's 400 next to its field, a private repository added and
 // its job watched to done with the progress bar moving, the list (GitOps badge, filter), a
-// library's snippet browser and try box, cancelling a job, deleting a library.
+// library's snippet browser and try box, cancelling a job, the jobs list on a 360 px screen,
+// deleting a library.
 //   node t0850-libraries-jobs.mjs BASE ADMIN_PASSWORD GIT_URL SLOW_URL DB
 // GIT_URL: a private repository the server has a token for; SLOW_URL: a public one with
 // more files, to cancel; DB: the database, for a GitOps-managed row.
@@ -200,6 +201,46 @@ async function library(page, id) {
 	    "its log says the commit was already indexed");
 }
 
+// jobsOnAPhone(page): at 360 px the jobs list needs no sideways scrolling (neither the page
+// nor the table's scroll box is wider than the screen) and each job's library, kind, state
+// and progress (the bar and its words) are within the screen; at 1440 px it is a table
+// with its column heads.
+async function jobsOnAPhone(page) {
+	const vp = page.viewportSize();
+	await page.setViewportSize({ width: 360, height: 740 });
+	await page.waitForTimeout(50);
+	const m = await page.evaluate(() => {
+		const doc = document.documentElement, wrap = document.querySelector("table.jobs").parentElement;
+		const off = [];
+		document.querySelectorAll("table.jobs tbody tr").forEach((tr) => {
+			// the cells are td 1 library, 2 kind, 3 state, 4 progress (a bar and its words,
+			// or only words when the job stopped)
+			const cell = (n, sel) => tr.querySelector(`td:nth-of-type(${n})${sel}`);
+			const parts = { library: cell(1, ""), kind: cell(2, ""), state: cell(3, " .badge"),
+			    bar: cell(4, " progress"), words: cell(4, " .progress .small") || cell(4, " > .muted") };
+			for (const [name, e] of Object.entries(parts)) {
+				if (!e || (e.tagName !== "PROGRESS" && !e.textContent.trim()))
+					continue;
+				const r = e.getBoundingClientRect();
+				if (!(r.width > 0 && r.left >= 0 && r.right <= innerWidth))
+					off.push(`job ${tr.dataset.job} ${name}: ${Math.round(r.left)}–${Math.round(r.right)}`);
+			}
+		});
+		return { doc: [doc.scrollWidth, doc.clientWidth], wrap: [wrap.scrollWidth, wrap.clientWidth],
+		    bars: document.querySelectorAll("table.jobs tbody progress").length, off };
+	});
+	check(m.doc[0] <= m.doc[1], `at 360 px the jobs page does not scroll sideways (${m.doc[0]} px in ${m.doc[1]})`);
+	check(m.wrap[0] <= m.wrap[1], `nor does the jobs table in its box (${m.wrap[0]} px in ${m.wrap[1]})`);
+	check(m.bars >= 2 && m.off.length === 0, `each job's library, kind, state and progress (${m.bars} bars) are on screen`,
+	    m.off.join("\n"));
+	await page.setViewportSize({ width: 1440, height: 900 });
+	await page.waitForTimeout(50);
+	check(await page.locator("table.jobs thead").isVisible() &&
+	    await page.locator("table.jobs tbody tr").first().evaluate((tr) => getComputedStyle(tr).display === "table-row"),
+	    "at 1440 px the jobs list is a table with its column heads");
+	await page.setViewportSize(vp);
+}
+
 async function cancelAndDelete(page) {
 	await go(page, "#/libraries?add");
 	const form = page.locator("form.add-library");
@@ -218,6 +259,7 @@ async function cancelAndDelete(page) {
 	await go(page, "#/jobs");
 	await page.locator("table.jobs tbody tr").nth(2).waitFor();
 	check(await page.locator("table.jobs tbody tr").count() === 3, "the jobs list shows the three jobs");
+	await jobsOnAPhone(page);
 	await shot(page, "uilib-jobs");
 
 	const libLink = page.locator("table.jobs tbody tr").first().locator("td a").first();
