@@ -1015,16 +1015,10 @@ admin_cmd_explain(int argc, char **argv)
 		fprintf(stderr, "ctxd-admin: explain: cannot prepare the search (see above)\n");
 		goto out;
 	}
-	search_trace_start(s, &t);
-	status = search_answer(s, argv[i], argv[i + 1], NULL, budget, !rerank, 0, &out);
+	status = search_explain(s, argv[i], argv[i + 1], budget, !rerank, &t, &out);
 	if (status != 200) {
 		fprintf(stderr, "ctxd-admin: explain: %s\n", status == -1 ? "out of memory" :
 		    out.p);
-		goto out;
-	}
-	if (t.terms == NULL) {
-		fprintf(stderr, "ctxd-admin: explain: %s is not indexed here; its answer "
-		    "came from the upstream service\n", argv[i]);
 		goto out;
 	}
 	for (k = 0; k < t.n; k++)
@@ -1050,7 +1044,10 @@ admin_cmd_explain(int argc, char **argv)
 		    "%s ranking%s\n", argv[i], budget, npacked, t.n, t.used,
 		    t.hybrid ? "hybrid (lexical and vectors)" : "lexical",
 		    t.reranked ? ", reordered by the LLM" : "");
-		printf("question terms: %s\n", t.terms != NULL ? t.terms : "");
+		printf("question terms:");
+		for (k = 0; k < t.nterms; k++)
+			printf(" \"%s\"", t.terms[k]);
+		putchar('\n');
 		for (k = 0; k < t.n && (long)k < limit; k++) {
 			const struct search_trace_row *r = &t.rows[k];
 

@@ -92,6 +92,8 @@ static const struct http_route web_routes[] = {
 	    "reading a library's flagged snippets", admin_flags_list },
 	{ "GET", "/api/libraries/{owner}/{id*}/snippets", ADMIN, "reading a library's snippets",
 	    admin_snippets_list },
+	{ "GET", "/api/libraries/{owner}/{id*}/explain", ADMIN, "explaining an answer",
+	    admin_explain_get },
 
 	/* ctxd-web(8), ADMIN API: jobs */
 	{ "GET", "/api/jobs", ADMIN, "listing the jobs", admin_jobs_list },

@@ -52,6 +52,8 @@ void	 admin_libraries_delete(struct http_req *, void *);	/* DELETE .../{owner}/{
 void	 admin_flags_list(struct http_req *, void *);		/* GET .../flagged */
 /* admin_snippets.c */
 void	 admin_snippets_list(struct http_req *, void *);	/* GET .../snippets */
+/* admin_explain.c */
+void	 admin_explain_get(struct http_req *, void *);		/* GET .../explain */
 
 /* ------------------------------------------------------------------ admin_jobs.c */
 

@@ -1116,6 +1116,28 @@ search_fate_name(enum search_fate f)
 	return "unknown";
 }
 
+const char *
+search_fate_code(enum search_fate f)
+{
+	switch (f) {
+	case SEARCH_FATE_ANSWER:
+		return "answer";
+	case SEARCH_FATE_CUT:
+		return "cut";
+	case SEARCH_FATE_STOP:
+		return "stop";
+	case SEARCH_FATE_ROOM:
+		return "room";
+	case SEARCH_FATE_FULL:
+		return "full";
+	case SEARCH_FATE_HELD:
+		return "held";
+	case SEARCH_FATE_GONE:
+		return "gone";
+	}
+	return "unknown";
+}
+
 void
 search_trace_release(struct search_trace *t)
 {
@@ -1130,33 +1152,45 @@ search_trace_release(struct search_trace *t)
 		free(t->rows[i].text);
 	}
 	free(t->rows);
+	for (i = 0; i < t->nterms; i++)
+		free(t->terms[i]);
 	free(t->terms);
 	memset(t, 0, sizeof(*t));
 }
 
-void
-search_trace_start(struct search *s, struct search_trace *t)
-{
-	s->trace = t;
-}
 
-/* Empties the trace and records the question's terms and the budget. 0, or -1. */
+/*
+ * Empties the trace and records the question's terms (terms, as tokenize_match_terms
+ * quotes them for FTS5: unquoted here) and the budget. 0, or -1.
+ */
 static int
 search_trace_begin(struct search_trace *t, char **terms, size_t nterms, long budget)
 {
-	struct buf	 b;
-	size_t		 i;
+	size_t	 i, j, k, len, end;
 
 	search_trace_release(t);
 	t->budget = budget;
-	buf_init(&b);
-	for (i = 0; i < nterms; i++)
-		if ((i > 0 && buf_addc(&b, ' ') == -1) || buf_adds(&b, terms[i]) == -1) {
-			buf_release(&b);
-			return -1;
-		}
-	if ((t->terms = buf_detach(&b)) == NULL && (t->terms = strdup("")) == NULL)
+	if (nterms > 0 && (t->terms = calloc(nterms, sizeof(*t->terms))) == NULL)
 		return -1;
+	for (i = 0; i < nterms; i++) {
+		len = strlen(terms[i]);
+		if ((t->terms[i] = malloc(len + 1)) == NULL)
+			return -1;
+		t->nterms++;
+		/* "..." with "" for a quote inside */
+		j = 0;
+		end = len;
+		if (len >= 2 && terms[i][0] == '"' && terms[i][len - 1] == '"') {
+			j = 1;
+			end = len - 1;
+		}
+		for (k = 0; j < end; j++) {
+			if (terms[i][j] == '"' && j + 1 < end && terms[i][j + 1] == '"')
+				j++;
+			t->terms[i][k++] = terms[i][j];
+		}
+		t->terms[i][k] = '\0';
+	}
 	return 0;
 }
 
@@ -1649,5 +1683,27 @@ out:
 		format_snippet_release(&sn[i]);
 	free(sn);
 	buf_release(&q);
+	return status;
+}
+
+int
+search_explain(struct search *s, const char *libid, const char *query, long budget,
+    int fast, struct search_trace *t, struct buf *out)
+{
+	char		 id[4 * SEARCH_TEXT_MAX + 1], base[sizeof(id)];
+	struct search_lib lib;
+	int		 status;
+
+	if (search_version_id(libid, id, sizeof(id)) != -1 &&
+	    search_normalize_id(libid, base, sizeof(base)) != -1 &&
+	    search_library(s, id, &lib) == SEARCH_LIB_NOT_FOUND &&
+	    search_library(s, base, &lib) == SEARCH_LIB_NOT_FOUND) {
+		buf_reset(out);
+		return buf_printf(out, "library %s does not exist here (only the libraries "
+		    "this instance indexes can be explained)", id) == -1 ? -1 : 404;
+	}
+	s->trace = t;
+	status = search_answer(s, libid, query, NULL, budget, fast, 0, out);
+	s->trace = NULL;
 	return status;
 }

@@ -71,9 +71,9 @@ enum search_lib_status search_library(struct search *, const char *id, struct se
 int	 search_context(struct search *, const struct search_lib *, const char *query,
 	    long budget, int fast, struct snippet **out, size_t *n);
 /*
- * Why an answer holds what it holds (ctxd-admin explain): while a trace is set with
- * search_trace_start, each search_context records its candidates in ranking order, what
- * became of each, and where the packed ones stand in the answer.
+ * Why an answer holds what it holds (ctxd-admin explain, GET /api/libraries/.../explain):
+ * search_explain records an answer's candidates in ranking order, what became of each,
+ * and where the packed ones stand in the answer.
  */
 enum search_fate {
 	SEARCH_FATE_ANSWER,		/* in the answer, whole */
@@ -98,7 +98,8 @@ struct search_trace_row {
 };
 
 struct search_trace {
-	char		*terms;		/* the question's match terms, space-separated */
+	char		**terms;	/* the question's search terms, as matched */
+	size_t		 nterms;
 	int		 hybrid;	/* 1: fused with the vector ranking */
 	int		 reranked;	/* 1: the LLM reordered the packing */
 	long		 budget;	/* tokens */
@@ -108,13 +109,17 @@ struct search_trace {
 };
 
 /*
- * Records the next search_context calls into t (emptied first; NULL stops recording).
- * Tracing loads every candidate's text: for diagnosis, not for serving.
+ * Answers as search_answer does (text format, into out) for a library this instance
+ * indexes, recording into t (zeroed, or released before) the candidates and their fates.
+ * Returns search_answer's status; 404 for a library not indexed here (never asks the
+ * upstream). Loads every candidate's text: for diagnosis, not for serving.
  */
-void	 search_trace_start(struct search *, struct search_trace *t);
+int	 search_explain(struct search *, const char *libid, const char *query, long budget,
+	    int fast, struct search_trace *t, struct buf *out);
 void	 search_trace_release(struct search_trace *);
-/* The fate in words ("answer", "cut", "below the stop ratio", ...). */
+/* The fate in words ("answer", "below the stop ratio", ...), and as a word for programs. */
 const char *search_fate_name(enum search_fate);
+const char *search_fate_code(enum search_fate);
 /* Library search: JSON {"results": [...], "searchFilterApplied": false} into out. */
 int	 search_libraries(struct search *, const char *name, const char *query,
 	    struct buf *out);

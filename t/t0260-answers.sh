@@ -217,4 +217,45 @@ like "$(explain_err --verbose /tests/fixture 'x')" "unknown option '--verbose'.*
 like "$(explain_err /tests/fixture)" 'usage: ctxd-admin explain .*exit 2$' \
     "explain: a missing question shows the usage (exit 2)"
 
+# GET /api/libraries/OWNER/REPO/explain: the same for the web UI, as JSON, for admins.
+explain_api() {
+	http GET "$BASE/api/libraries/tests/fixture/explain" -G -H "Authorization: Bearer ${KEY:-$ADMIN}" \
+	    ${1:+--data-urlencode "query=$1"} ${2:+--data-urlencode "tokens=$2"}
+}
+for q in 'how to frobnicate a zorblax' 'wibblefrost'; do
+	is "$(context "$q")" 200 "$q: 200"
+	sources=$(http_body | sed -n 's/^Source: //p')
+	is "$(explain_api "$q")" 200 "explain API '$q': 200"
+	is "$(http_body | jq -r '.candidates | map(select(.place > 0)) | sort_by(.place) | .[].source')" \
+	    "$sources" "explain API '$q': the placed candidates are the answer's sources, in order"
+done
+is "$(explain_api 'how to frobnicate a zorblax')" 200 "explain API: 200"
+is "$(http_body | jq -c '[.libraryId, .query, .tokens, .ranking, .reranked, .terms]')" \
+    '["/tests/fixture","how to frobnicate a zorblax",2000,"lexical",false,["frobnicate","zorblax"]]' \
+    "explain API: the library, question, budget, ranking and terms"
+is "$(http_body | jq -r '[.candidates[] | select(.fate == "stop")] | length')" 5 \
+    "explain API: five candidates below the stop ratio"
+is "$(http_body | jq -r '.candidates[0] | [.rank, .place, .fate, .why, .title] | @tsv')" \
+    "$(printf '1\t1\tanswer\tanswer\tFrobnicate a zorblax')" "explain API: the first candidate"
+is "$(http_body | jq -r '.placed == ([.candidates[] | select(.place > 0)] | length) and
+    .used <= .tokens and (.candidates[0].snippetId | type) == "number"')" true \
+    "explain API: placed and used add up"
+is "$(explain_api wibblefrost 1000)" 200 "explain API, 1000 tokens: 200"
+is "$(http_body | jq -r '.candidates[] | select(.fate == "room") | .source' | sed 's/.*docs\///')" \
+    'other.md#wibblefrost-in-passing' "explain API, 1000 tokens: the weaker section had no room"
+# Mistakes: named, nothing else.
+is "$(explain_api)" 400 "explain API without a question: 400"
+like "$(http_body | jq -r .error)" "query" "naming the parameter"
+is "$(explain_api wibblefrost lots)" 400 "explain API with tokens=lots: 400"
+like "$(http_body | jq -r .error)" "tokens" "naming the parameter"
+is "$(http GET "$BASE/api/libraries/tests/nothing/explain?query=x" -H "Authorization: Bearer $ADMIN")" \
+    404 "explain API, an unknown library: 404"
+like "$(http_body | jq -r .error)" 'library /tests/nothing does not exist here' "naming it"
+is "$(http GET "$BASE/api/libraries/tests/fixture/explain?query=x")" 401 \
+    "explain API without a key: 401"
+printf 'member password 1\n' | ctxd_admin user create mia >/dev/null 2>&1 ||
+    bail_out "cannot create the member mia"
+is "$(KEY=$(ctxd_admin key create --user mia laptop) explain_api wibblefrost)" 403 \
+    "explain API with a member's key: 403"
+
 done_testing

@@ -47,6 +47,7 @@ endpoints=(
 	"GET /api/libraries/acme/docs" "POST /api/libraries/acme/docs/refresh"
 	"DELETE /api/libraries/acme/docs" "GET /api/jobs" "GET /api/jobs/1"
 	"GET /api/jobs/1/log" "POST /api/jobs/1/cancel" "GET /api/support-bundle"
+	"GET /api/libraries/acme/docs/snippets" "GET /api/libraries/acme/docs/explain?query=x"
 )
 for e in "${endpoints[@]}"; do
 	m=${e%% *} p=${e#* }

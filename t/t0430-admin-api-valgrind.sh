@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The admin API handlers of ctxd-web and the worker's delete job are valgrind-clean (no
+# The admin API handlers of ctxd-web, ctxd-admin explain and the worker's delete job are valgrind-clean (no
 # invalid access, no uninitialised use, no leak), on success and error answers: each request
 # is served in CGI mode (one request, then exit) under valgrind.
 . "$top_srcdir/t/lib/harness.sh"
@@ -62,6 +62,19 @@ want=404 cgi GET /api/libraries/acme/nothing ''
 want=200 cgi GET /api/libraries/acme/axum/snippets 'limit=3&q=router'
 want=400 cgi GET /api/libraries/acme/axum/snippets 'limit=0'
 want=404 cgi GET /api/libraries/acme/nothing/snippets ''
+want=200 cgi GET /api/libraries/acme/axum/explain 'query=how+do+I+route+a+request&tokens=1500'
+want=400 cgi GET /api/libraries/acme/axum/explain ''
+want=404 cgi GET /api/libraries/acme/nothing/explain 'query=router'
+# ctxd-admin explain, text and TSV, and a library that is not there.
+for args in "/acme/axum router" "--tsv --tokens 1200 /acme/axum router"; do
+	# shellcheck disable=SC2086
+	"${VG[@]}" --log-file="$T/log/vg.%p" "$top_builddir/ctxd-admin" explain $args >/dev/null 2>&1
+	is "$?" 0 "ctxd-admin explain $args: valgrind-clean"
+	rm -f "$T"/log/vg.*
+done
+"${VG[@]}" --log-file="$T/log/vg.%p" "$top_builddir/ctxd-admin" explain /acme/nothing router >/dev/null 2>&1
+is "$?" 1 "ctxd-admin explain of a library that is not there: valgrind-clean, exit 1"
+rm -f "$T"/log/vg.*
 want=202 cgi POST /api/libraries/acme/axum/refresh 'force=true'
 job=$(_sql "SELECT max(id) FROM jobs")
 want=200 cgi GET /api/jobs 'library=/acme/axum&limit=1'
