@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The admin API handlers of ctxd-web, ctxd-admin explain and the worker's delete job are valgrind-clean (no
-# invalid access, no uninitialised use, no leak), on success and error answers: each request
-# is served in CGI mode (one request, then exit) under valgrind.
+# The admin API handlers of ctxd-web, ctxd-admin explain and the worker's delete job are
+# valgrind-clean (no invalid access, no uninitialised use, no leak), on success and error
+# answers: each request is served in CGI mode (one request, then exit) under valgrind.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd valgrind jq git nginx fcgiwrap tar
 if ldd "$top_builddir/ctxd-web" | grep -q libasan; then
