@@ -102,7 +102,7 @@ export async function render(root, params, ctx) {
 			clear(box, el("p", { class: "empty" }, state.value ? "No " + state.value + " jobs." :
 			    "No jobs yet — adding or re-indexing a library starts one."));
 		} else {
-			clear(box, el("div", { class: "table-wrap" }, el("table", { class: "jobs stack" },
+			clear(box, el("div", { class: "table-wrap" }, el("table", { class: "jobs stack beside" },
 			    el("thead", null, el("tr", null, ["Job", "Library", "Kind", "State", "Progress", "Queued",
 				"Duration"].map((h) => el("th", { scope: "col" }, h)))),
 			    el("tbody", null, jobs.map(jobRow)))));

@@ -74,7 +74,7 @@ async function list(box) {
 	};
 	filter.addEventListener("input", apply);
 	box.append(el("div", { class: "field filter" }, el("label", { for: filter.id }, "Filter"), filter), count,
-	    el("div", { class: "table-wrap" }, el("table", { class: "libraries" },
+	    el("div", { class: "table-wrap" }, el("table", { class: "libraries stack beside" },
 		el("thead", null, el("tr", null, ["Library", "Type", "State", "Snippets", "Tokens", "Last indexed",
 		    "Last run", ""].map((h) => el("th", { scope: "col",
 			class: h === "Snippets" || h === "Tokens" ? "num" : null }, h)))),
@@ -86,11 +86,11 @@ function libRow(l) {
 	return el("tr", { dataset: { lib: l.id } },
 	    el("th", { scope: "row" }, el("a", { href: "#/libraries/" + api.enc(l.id) }, l.id),
 		l.title && l.title !== l.id ? el("div", { class: "muted small" }, l.title) : null),
-	    el("td", null, TYPE_NAMES[l.sourceType] || l.sourceType),
-	    el("td", null, stateBadge(l)),
-	    el("td", { class: "num" }, num(l.snippets)),
-	    el("td", { class: "num" }, num(l.tokens)),
-	    el("td", null, timeEl(l.lastIndexedAt)),
-	    el("td", null, runBadge(l.runStatus)),
+	    el("td", { "data-label": "Type" }, TYPE_NAMES[l.sourceType] || l.sourceType),
+	    el("td", { "data-label": "State" }, stateBadge(l)),
+	    el("td", { class: "num", "data-label": "Snippets" }, num(l.snippets)),
+	    el("td", { class: "num", "data-label": "Tokens" }, num(l.tokens)),
+	    el("td", { "data-label": "Last indexed" }, timeEl(l.lastIndexedAt)),
+	    el("td", { "data-label": "Last run" }, runBadge(l.runStatus)),
 	    el("td", null, gitopsBadge(l)));
 }

@@ -58,13 +58,14 @@ function versions(lib, ctx) {
 	if (have.length === 0)
 		box.append(el("p", { class: "empty" }, "Only the default branch is indexed."));
 	else
-		box.append(el("div", { class: "table-wrap" }, el("table", { id: "versions" },
+		box.append(el("div", { class: "table-wrap" }, el("table", { id: "versions", class: "stack beside" },
 		    el("thead", null, el("tr", null, ["Version", "Library id", "State", "Snippets", ""].map((h) =>
 			el("th", { scope: "col" }, h)))),
 		    el("tbody", null, have.map((v) => el("tr", null,
 			el("th", { scope: "row" }, v.version),
-			el("td", null, el("a", { href: "#/libraries/" + api.enc(v.id) }, el("code", null, v.id))),
-			el("td", null, v.state), el("td", null, num(v.snippets)),
+			el("td", { "data-label": "Library id" }, el("a", { href: "#/libraries/" + api.enc(v.id) },
+			    el("code", null, v.id))),
+			el("td", { "data-label": "State" }, v.state), el("td", { "data-label": "Snippets" }, num(v.snippets)),
 			el("td", null, button("Remove", () => save(names.filter((n) => n !== v.version),
 			    "Version " + v.version + " is being deleted"), { class: "secondary" }))))))));
 	box.append(el("div", { class: "actions" }, field("Tag or branch", input), add), status);
@@ -138,13 +139,14 @@ function runs(lib) {
 		box.append(el("p", { class: "empty" }, "No runs yet."));
 		return box;
 	}
-	box.append(el("div", { class: "table-wrap" }, el("table", null,
+	box.append(el("div", { class: "table-wrap" }, el("table", { class: "stack beside" },
 	    el("thead", null, el("tr", null, ["Job", "Kind", "State", "Queued", "Duration", "Message"].map((h) =>
 		el("th", { scope: "col" }, h)))),
 	    el("tbody", null, lib.jobs.map((j) => el("tr", null,
 		el("th", { scope: "row" }, el("a", { href: "#/jobs/" + j.id }, "#" + j.id)),
-		el("td", null, j.kind), el("td", null, jobState(j)), el("td", null, timeEl(j.createdAt)),
-		el("td", null, duration(j)), el("td", null, j.message || "")))))));
+		el("td", { "data-label": "Kind" }, j.kind), el("td", { "data-label": "State" }, jobState(j)),
+		el("td", { "data-label": "Queued" }, timeEl(j.createdAt)), el("td", { "data-label": "Duration" }, duration(j)),
+		el("td", { "data-label": "Message" }, j.message || "")))))));
 	return box;
 }
 

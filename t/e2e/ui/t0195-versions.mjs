@@ -1,6 +1,7 @@
 // t0195: a git library's versions on the web UI's library page (t/t0195-ui-versions.sh):
 // the Versions panel lists the indexed tag with its id and state, adds a tag (re-posting the
-// entry with "versions"), removes one; a version's own page links back to its library.
+// entry with "versions"), removes one; a version's own page links back to its library. On a
+// 360 px screen the versions table needs no sideways scrolling.
 //   node t0195-versions.mjs BASE ADMIN_PASSWORD DB
 import { execFileSync } from "node:child_process";
 import { ui, signIn } from "./ui.mjs";
@@ -26,6 +27,7 @@ await t.run(async () => {
 	await rows.first().waitFor();
 	check(await rows.count() === 1 && (await rows.first().textContent()).includes("v1.0") &&
 	    (await rows.first().textContent()).includes("/test/kv/v1.0"), "the Versions panel lists v1.0 and its id");
+	await t.tableOnAPhone(page, "#versions", "the versions table");
 	await t.shot(page, "uiver-library");
 
 	await page.getByLabel("Tag or branch").fill("v2.0");

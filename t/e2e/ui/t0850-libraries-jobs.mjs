@@ -1,8 +1,8 @@
 // t0850: the web UI's Libraries and Jobs pages (t/t0850-ui-libraries.sh): the add forms'
 // browser checks and the server's 400 next to its field, a private repository added and
 // its job watched to done with the progress bar moving, the list (GitOps badge, filter), a
-// library's snippet browser and try box, cancelling a job, the jobs list on a 360 px screen,
-// deleting a library.
+// library's snippet browser and try box, cancelling a job, the libraries list, a library's
+// last runs and the jobs list on a 360 px screen, deleting a library.
 //   node t0850-libraries-jobs.mjs BASE ADMIN_PASSWORD GIT_URL SLOW_URL DB
 // GIT_URL: a private repository the server has a token for; SLOW_URL: a public one with
 // more files, to cancel; DB: the database, for a GitOps-managed row.
@@ -136,6 +136,7 @@ async function library(page, id) {
 	await page.getByLabel("Filter", { exact: true }).fill("REQUESTS");
 	check(await row.isVisible() && await page.locator('tr[data-lib="/gitops/managed"]').count() === 0, "and shows what does");
 	await page.getByLabel("Filter", { exact: true }).fill("");
+	await t.tableOnAPhone(page, "table.libraries", "the libraries list");
 	await shot(page, "uilib-libraries");
 
 	await row.getByRole("link").first().click();
@@ -190,6 +191,7 @@ async function library(page, id) {
 	check(await page.locator("#try-meta").waitFor().then(() => true, () => false) &&
 	    await page.locator("pre.answer").textContent() === answer, "with a key it answers the same text");
 	execFileSync("sqlite3", [DB, "DELETE FROM settings WHERE name = 'perm.require_mcp_auth'"]);
+	await t.tableOnAPhone(page, "section[aria-labelledby=runs-h] table", "the library's last runs");
 	await shot(page, "uilib-library");
 
 	await page.getByRole("button", { name: "Re-index" }).click();

@@ -1,8 +1,8 @@
 // t/e2e/ui/ui.mjs: what the web UI tests (t/t08xx-ui-*.sh, scripts t/e2e/ui/t08xx-*.mjs)
 // share: one Debian chromium launched by playwright-core per test file, a page that fails
 // the test on any console error, uncaught exception or CSP violation, checks printed as
-// "CHECK 0|1 description" lines (the shell test turns them into TAP), and screenshots of a
-// page at 360 and 1440 px into $SHOTS.
+// "CHECK 0|1 description" lines (the shell test turns them into TAP), screenshots of a
+// page at 360 and 1440 px into $SHOTS, and the check that a table fits a 360 px screen.
 //
 // Console errors that are the browser's note of an /api/ or /mcp answer with a 4xx status
 // (the UI asked, the server refused, the UI showed it in words: signed out, wrong password,
@@ -103,6 +103,49 @@ export function ui(base) {
 			const wide = await page.evaluate(() => document.documentElement.scrollWidth);
 			await page.setViewportSize(vp);
 			check(wide <= 360, `${name} fits a 360 px screen (${wide} px wide)`);
+		},
+		// tableOnAPhone(page, sel, what): checks of its own that the table sel (its first
+		// match, what names it) needs no sideways scrolling at 360 px: neither the page nor
+		// the table's scroll box (its parent) is wider than what it shows, and what each cell
+		// of each body row holds (its text and elements, measured with a Range so that a
+		// value sticking out of its cell counts) lies within 0-360 px; and that at 1440 px it
+		// is still a table with its column heads. The viewport is restored.
+		async tableOnAPhone(page, sel, what) {
+			const vp = page.viewportSize();
+			await page.setViewportSize({ width: 360, height: 740 });
+			await page.waitForTimeout(50);
+			const m = await page.evaluate((s) => {
+				const table = document.querySelector(s), doc = document.documentElement;
+				const wrap = table.parentElement;
+				const heads = [...table.querySelectorAll("thead th")].map((h) => h.textContent.trim() || "no head");
+				const off = [];
+				let cells = 0;
+				table.querySelectorAll("tbody tr").forEach((tr, i) => {
+					[...tr.children].forEach((c, j) => {
+						const range = document.createRange();
+						range.selectNodeContents(c);
+						const rs = [...range.getClientRects()].filter((r) => r.width > 0);
+						if (rs.length === 0)
+							return;
+						cells++;
+						const left = Math.min(...rs.map((r) => r.left)), right = Math.max(...rs.map((r) => r.right));
+						if (left < 0 || right > innerWidth)
+							off.push(`row ${i + 1} ${heads[j] || "cell " + (j + 1)}: ${Math.round(left)}–${Math.round(right)} px`);
+					});
+				});
+				return { doc: [doc.scrollWidth, doc.clientWidth], wrap: [wrap.scrollWidth, wrap.clientWidth], cells, off };
+			}, sel);
+			check(m.doc[0] <= m.doc[1], `at 360 px the page of ${what} does not scroll sideways (${m.doc[0]} px in ${m.doc[1]})`);
+			check(m.wrap[0] <= m.wrap[1], `nor does ${what} in its box (${m.wrap[0]} px in ${m.wrap[1]})`);
+			check(m.cells > 0 && m.off.length === 0, `what each of the ${m.cells} cells of ${what} holds is on screen`,
+			    m.off.join("\n"));
+			await page.setViewportSize({ width: 1440, height: 900 });
+			await page.waitForTimeout(50);
+			const table = page.locator(sel).first();
+			check(await table.locator("thead").isVisible() &&
+			    await table.locator("tbody tr").first().evaluate((tr) => getComputedStyle(tr).display === "table-row"),
+			    `at 1440 px ${what} is a table with its column heads`);
+			await page.setViewportSize(vp);
 		},
 		// titleIs(page, want): true once the document's title is want (a view sets it as it
 		// renders, after the URL has changed), false after 5 s.
