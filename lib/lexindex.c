@@ -241,52 +241,107 @@ lexindex_free(struct lexindex *x)
 
 /*
  * The heading trails of the current document seen so far, to find a section's enclosing
- * one: the trail hashes of the first LEX_TRAILS sections of the document, each with its
- * first snippet (a long section split in parts has one trail).
+ * one: every distinct trail hash of the document with its first snippet (a long section
+ * split in parts has one trail), in an open-addressing table (power-of-two size, at most
+ * half full). A slot belongs to the current document when its gen is the table's: the
+ * next document empties the table by counting gen up, not by clearing it.
  */
-#define LEX_TRAILS	256
+struct lex_trail {
+	uint32_t	 hash;
+	uint32_t	 snip;
+	uint32_t	 gen;		/* 0: never used */
+};
+
 struct lex_trails {
 	long long	 doc;
-	size_t		 n;
-	uint32_t	 hash[LEX_TRAILS];
-	uint32_t	 snip[LEX_TRAILS];
+	uint32_t	 gen;		/* the current document's, from 1 */
+	size_t		 n, cap;	/* trails of the document, slots */
+	struct lex_trail *tab;
 };
+
+/* The slot of trail hash h in the current document: its own, or the free one it takes. */
+static struct lex_trail *
+lexindex_trail_slot(struct lex_trails *tr, uint32_t h)
+{
+	size_t	 i = h & (tr->cap - 1);
+
+	for (;;) {
+		struct lex_trail *t = &tr->tab[i];
+
+		if (t->gen != tr->gen || t->hash == h)
+			return t;
+		i = (i + 1) & (tr->cap - 1);
+	}
+}
+
+/* Doubles the trail table (64 slots at first), keeping the current document's trails. */
+static int
+lexindex_trails_grow(struct lex_trails *tr)
+{
+	struct lex_trail *old = tr->tab;
+	size_t		 oldcap = tr->cap, k;
+
+	tr->cap = oldcap ? oldcap * 2 : 64;
+	if ((tr->tab = calloc(tr->cap, sizeof(*tr->tab))) == NULL) {
+		tr->tab = old;
+		tr->cap = oldcap;
+		return -1;
+	}
+	for (k = 0; k < oldcap; k++)
+		if (old[k].gen == tr->gen)
+			*lexindex_trail_slot(tr, old[k].hash) = old[k];
+	free(old);
+	return 0;
+}
 
 /*
  * The enclosing section of snippet i (its document x->docs[i], its heading trail crumb,
- * "Page > Section > Sub"; snippets come in document order): for a later part of a split
- * section, the section's first part; else the nearest earlier snippet of the document
- * whose trail is crumb without its last part. Returns its index + 1, 0 when there is none.
+ * "Page > Section > Sub"; snippets come in document order), into *parent as its index + 1,
+ * 0 when there is none: for a later part of a split section (a trail seen before in the
+ * document), the section's first part; else the first earlier snippet of the document
+ * whose trail is crumb without its last part (that section's first part). Trails are
+ * compared by hash, and every trail of the document counts, however many it has. tr
+ * (zeroed, then gen 1) is the state kept from one snippet to the next; the caller frees
+ * tr->tab. 0, or -1 out of memory.
  */
-static uint32_t
-lexindex_parent(struct lexindex *x, struct lex_trails *tr, size_t i, const char *crumb)
+static int
+lexindex_parent(struct lexindex *x, struct lex_trails *tr, size_t i, const char *crumb,
+    uint32_t *parent)
 {
 	const char	*cut = NULL, *p;
-	uint32_t	 h, ph = 0, found = 0;
-	size_t		 k;
+	struct lex_trail *t, *up;
+	uint32_t	 h;
 
+	*parent = 0;
 	if (crumb == NULL || *crumb == '\0')
 		return 0;	/* no heading trail: nothing to go by */
 	if (tr->doc != x->docs[i]) {
 		tr->doc = x->docs[i];
 		tr->n = 0;
+		if (++tr->gen == 0) {	/* wrapped: the old slots must read as free */
+			if (tr->tab != NULL)
+				memset(tr->tab, 0, tr->cap * sizeof(*tr->tab));
+			tr->gen = 1;
+		}
 	}
+	if ((tr->n + 1) * 2 > tr->cap && lexindex_trails_grow(tr) == -1)
+		return -1;
 	h = lexindex_hash(crumb, strlen(crumb));
+	if ((t = lexindex_trail_slot(tr, h))->gen == tr->gen) {
+		*parent = t->snip + 1;
+		return 0;
+	}
 	for (p = crumb; (p = strstr(p, " > ")) != NULL; p += 3)
 		cut = p;
-	if (cut != NULL)
-		ph = lexindex_hash(crumb, (size_t)(cut - crumb));
-	for (k = tr->n; k-- > 0;) {
-		if (tr->hash[k] == h)
-			return tr->snip[k] + 1;
-		if (cut != NULL && found == 0 && tr->hash[k] == ph)
-			found = tr->snip[k] + 1;
-	}
-	if (tr->n < LEX_TRAILS) {
-		tr->hash[tr->n] = h;
-		tr->snip[tr->n++] = (uint32_t)i;
-	}
-	return found;
+	/* Looked up before trail h is added: a parent hash equal to h finds nothing. */
+	if (cut != NULL && (up = lexindex_trail_slot(tr,
+	    lexindex_hash(crumb, (size_t)(cut - crumb))))->gen == tr->gen)
+		*parent = up->snip + 1;
+	t->hash = h;
+	t->snip = (uint32_t)i;
+	t->gen = tr->gen;
+	tr->n++;
+	return 0;
 }
 
 /*
@@ -337,6 +392,7 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	struct lex_trails tr;
 
 	memset(&tr, 0, sizeof(tr));
+	tr.gen = 1;
 	if ((x = calloc(1, sizeof(*x))) == NULL)
 		return NULL;
 	if (lexindex_grow(x) == -1)
@@ -375,14 +431,17 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 		}
 		x->ids[x->nsnip] = sqlite3_column_int64(st, 0);
 		x->docs[x->nsnip] = sqlite3_column_int64(st, 1);
-		x->parent[x->nsnip] = lexindex_parent(x, &tr, x->nsnip,
-		    (const char *)sqlite3_column_text(st, 4));
+		if (lexindex_parent(x, &tr, x->nsnip, (const char *)sqlite3_column_text(st, 4),
+		    &x->parent[x->nsnip]) == -1)
+			goto fail;
 		x->tokens[x->nsnip] = sqlite3_column_int(st, 2);
 		x->len[x->nsnip] = b.len;
 		total += b.len;
 		x->nsnip++;
 		x->streamoff[x->nsnip] = x->nstream;
 	}
+	free(tr.tab);
+	tr.tab = NULL;
 	if (step != SQLITE_DONE)
 		goto dberr;
 	sqlite3_finalize(st);
@@ -404,6 +463,7 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 dberr:
 	log_err("%s: %s", __func__, sqlite3_errmsg(db));
 fail:
+	free(tr.tab);
 	sqlite3_finalize(st);
 	lexindex_free(x);
 	return NULL;

@@ -1,7 +1,8 @@
 /*
  * test-lexindex.c: the in-memory index ranks exactly as FTS5's bm25() does on the same
  * rows (same order, same scores), through the same porter(ctxd) token chain; and what it
- * adds: term proximity, a section's inheritance from its enclosing one and the length floor.
+ * adds: term proximity, a section's inheritance from its enclosing one (also deep into a page
+ * of thousands of sections) and the length floor.
  */
 #include "config.h"
 
@@ -237,6 +238,113 @@ inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 }
 
 /*
+ * A long page: LONG_SECTIONS sections "Page > S1" .. (far more than any fixed number of
+ * trails), each a snippet; a few of them hold a word of their own and have dependants whose
+ * own text does not:
+ * - S290 and its subsection "Page > S290 > Sub", just after it;
+ * - S280, split in three parts (the later two with the same trail);
+ * - S1990, whose subsection "Page > S1990 > Sub" comes after the page's last section.
+ * A second page (document 11) has the trails "Page > S280" and "Page > S290 > Sub" too: no
+ * child of the first page's sections.
+ */
+#define LONG_SECTIONS	2000
+#define LONG_DOC	10
+
+/* Adds snippet *id of the long library: document doc, breadcrumb crumb, body. */
+static int
+add_long(sqlite3 *db, int *id, int doc, const char *crumb, const char *body)
+{
+	const char *gt = strrchr(crumb, '>');
+
+	return add_snippet(db, "/t/l", "l5", (*id)++, doc, gt != NULL ? gt + 2 : crumb,
+	    crumb, body, "", "long.md");
+}
+
+static int
+insert_long(sqlite3 *db)
+{
+	static const char plain[] = "Plain words about cables, boxes and shelves, of length.";
+	char	 crumb[64];
+	int	 rc, i, id = 1001;
+
+	rc = db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
+	    "updated_at) VALUES ('/t/l', 5, 'https://h/t/l', 'h', 'l', 'x', 'x');"
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(10, '/t/l', 'long.md', 'i', 'L'), (11, '/t/l', 'other.md', 'j', 'O');"
+	    "BEGIN");
+	for (i = 1; i <= LONG_SECTIONS; i++) {
+		snprintf(crumb, sizeof(crumb), "Page > S%d", i);
+		rc |= add_long(db, &id, LONG_DOC, crumb, i == 290 ? "Plain words: quuxify "
+		    "the cables, boxes and shelves." : i == 280 ? "Plain words: blorple the "
+		    "cables, boxes and shelves." : i == 1990 ? "Plain words: snarfle the "
+		    "cables, boxes and shelves." : plain);
+		if (i == 280) {
+			rc |= add_long(db, &id, LONG_DOC, crumb, "A later part in plain words "
+			    "about cables and boxes.");
+			rc |= add_long(db, &id, LONG_DOC, crumb, "A third part in plain words "
+			    "about cables and boxes.");
+		}
+		if (i == 290)
+			rc |= add_long(db, &id, LONG_DOC, "Page > S290 > Sub", "A subsection "
+			    "in plain words about cables and boxes.");
+	}
+	rc |= add_long(db, &id, LONG_DOC, "Page > S1990 > Sub", "A subsection after the "
+	    "last section, in plain words about boxes.");
+	rc |= add_long(db, &id, 11, "Page > S280", "Another page's section in plain words "
+	    "about boxes.");
+	rc |= add_long(db, &id, 11, "Page > S290 > Sub", "Another page's subsection in "
+	    "plain words about boxes.");
+	rc |= db_exec(db, "COMMIT");
+	return rc ? -1 : 0;
+}
+
+/*
+ * Asks word of x: want hits, first the first, and every other one at 0.6 of its score (what
+ * a section of about the average length inherits; S280's third part inherits from its first
+ * part, not from the second, which matches nothing).
+ */
+static void
+long_ask(struct lexindex *x, struct tokenize_stemmer *stem, const char *word,
+    long long first, size_t want)
+{
+	struct lexindex_hit hits[8];
+	char		**terms;
+	size_t		 nterms, n = 0, i;
+	int		 rc, shares = 1;
+
+	if (!ok(tokenize_match_terms(word, &terms, &nterms) == 0, "terms of '%s'", word))
+		return;
+	rc = lexindex_search(x, stem, terms, nterms, 0, hits, 8, &n);
+	ok(rc == 0 && n == want && hits[0].id == first,
+	    "'%s': the section and its %zu dependants (%zu hits, the first %lld)", word,
+	    want - 1, n, n > 0 ? hits[0].id : 0);
+	for (i = 1; i < n; i++)
+		if (fabs(hits[i].score - 0.6 * hits[0].score) > 1e-4 * hits[0].score)
+			shares = 0;
+	ok(n == want && shares, "'%s': each inherits 0.6 of the section's score", word);
+	tokenize_terms_free(terms, nterms);
+}
+
+/* Inheritance far into a page with thousands of sections. */
+static void
+long_page(sqlite3 *db, struct tokenize_stemmer *stem)
+{
+	struct lexindex	*x;
+	/* ids: S1 is 1001, S280's parts follow it, S290's Sub follows S290 */
+	const long long s280 = 1001 + 279, s290 = 1001 + 289 + 2, s1990 = 1001 + 1989 + 3;
+
+	ok(insert_long(db) == 0, "long page rows inserted");
+	ok((x = lexindex_build(db, stem, "/t/l", LONG_SECTIONS + 6)) != NULL,
+	    "long page index built");
+	if (x == NULL)
+		return;
+	long_ask(x, stem, "quuxify", s290, 2);
+	long_ask(x, stem, "blorple", s280, 3);
+	long_ask(x, stem, "snarfle", s1990, 2);
+	lexindex_free(x);
+}
+
+/*
  * The length floor: a one-line section naming "zing" once (about a quarter of the average
  * length) would outscore a section of average length naming it twice; normalised as if it
  * were half the average long, it does not.
@@ -364,6 +472,7 @@ main(void)
 	proximity(db, stem);
 	inherit(db, stem);
 	minlen(db, stem);
+	long_page(db, stem);
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);
