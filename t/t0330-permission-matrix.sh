@@ -112,6 +112,7 @@ matrix() {
 	row GET /api/libraries/a/b "" 401 403 200 401 200 200 403 403
 	row GET /api/libraries/a/b/flagged "" 401 200 200 401 200 200 200 403
 	row GET /api/libraries/a/b/snippets "" 401 403 200 401 200 200 403 403
+	row GET "/api/libraries/a/b/explain?query=x" "" 401 403 202 401 202 202 403 403
 	row GET /api/jobs "" 401 403 200 401 200 200 403 403
 	row GET "/api/jobs/$JOB" "" 401 403 200 401 200 200 403 403
 	row GET "/api/jobs/$JOB/log" "" 401 403 200 401 200 200 403 403
