@@ -5,10 +5,12 @@
 # repository and watching its job reach done with the progress bar moving, the log with
 # levels and times; the list (states, counts, GitOps badge, filter); a library's settings,
 # snippet browser (pages, filter, code) and try box (exactly the agent's text, its tokens
-# and time); cancelling a running job; the libraries list, a library's last runs and the
-# jobs list on a 360 px screen without sideways scrolling (every cell's value on screen;
-# each job's library, kind, state and progress), and still tables at 1440 px; deleting a
-# library after a confirmation naming it.
+# and time; "Why these snippets?": the explain API's summary and candidates, 20 then all,
+# those in the answer marked and in its order, the API's error in words, a raised budget
+# explained as used); cancelling a running job; the libraries list, a library's last runs,
+# the candidates and the jobs list on a 360 px screen without sideways scrolling (every
+# cell's value on screen; each job's library, kind, state and progress), and still tables
+# at 1440 px; deleting a library after a confirmation naming it.
 # Any console error or CSP violation, or a control without a label, fails. Screenshots at 360 and 1440 px go to
 # $top_builddir/t/screenshots/uilib-*.png. The worker that the responders start is slowed
 # by CTXD_TEST_FILE_DELAY_MS (a test-only knob) so that a parse takes a few seconds.
@@ -30,7 +32,7 @@ ctxd_admin_session
 rm -f "$SHOTS"/uilib-*.png
 
 ui_run t0850-libraries-jobs.mjs "$BASE" "$ADMIN_PASSWORD" "$GIT_URL" "$SLOW_URL" "$DATA_DIR/ctxd.db"
-for page in libraries library job jobs; do
+for page in libraries library why job jobs; do
 	for w in 360 1440; do
 		ok "$([ -s "$SHOTS/uilib-$page-$w.png" ]; echo $?)" "screenshot uilib-$page-$w.png"
 	done

@@ -1,6 +1,7 @@
 // A library (#/libraries/ID): its settings, its last runs, re-index, delete (confirmed by
 // name), the snippet browser (filter, pages; title, source, text, code) and the "try a
-// question" box, which shows exactly what an agent receives from GET /api/v2/context.
+// question" box, which shows exactly what an agent receives from GET /api/v2/context and,
+// asked, why (the ranking's candidates from GET /api/libraries/ID/explain).
 import { el, clear, field, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
 import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "./libraries.js";
@@ -236,7 +237,8 @@ function tryBox(lib) {
 			const ms = Math.round(performance.now() - t0);
 			const tokens = res.headers.get("X-Ctxd-Tokens");
 			clear(out, el("p", { class: "muted", id: "try-meta" }, `${tokens !== null ? num(tokens) : "?"} tokens · ${ms} ms`),
-			    el("pre", { class: "answer", tabindex: "0", "aria-label": "The answer as an agent receives it" }, text));
+			    el("pre", { class: "answer", tabindex: "0", "aria-label": "The answer as an agent receives it" }, text),
+			    whyBox(lib, p.get("query"), p.get("tokens")));
 		} catch (e) {
 			clear(out, el("p", { class: "error", role: "alert" }, e.message +
 			    (e.status === 401 ? " Agents need a key here: MCP authentication is required (Settings > Permissions). Paste one of your API keys above." : "")));
@@ -253,4 +255,73 @@ function tryBox(lib) {
 	return el("section", { class: "panel", "aria-labelledby": "try-h" }, el("h2", { id: "try-h" }, "Try a question"),
 	    el("p", { class: "help" }, "Shows exactly the text an agent receives from this library, its size in tokens and the time it took."),
 	    form, out);
+}
+
+const WHY_FIRST = 20;
+
+// whyBox(lib, query, tokens): "Why these snippets?", which asks GET /api/libraries/ID/explain
+// with the question and budget of the answer shown and shows the ranking's candidates, best
+// first, and what became of each (the first WHY_FIRST, then all on request).
+function whyBox(lib, query, tokens) {
+	const box = el("div", { id: "try-why", "aria-live": "polite" });
+	const ask = button("Why these snippets?", async () => {
+		const p = new URLSearchParams({ query });
+		// The agent's endpoint takes any whole number (raised to its least budget, lowered
+		// to its most); this one refuses a negative or huge one: send the nearest it takes,
+		// which it raises or lowers the same way.
+		if (tokens !== null)
+			p.set("tokens", /^-?\d+$/.test(tokens) ? String(Math.min(1e9, Math.max(0, Number(tokens)))) : tokens);
+		ask.disabled = true;
+		clear(box, el("p", { class: "muted" }, "Asking…"));
+		try {
+			showWhy(box, await api.get("/api/libraries/" + api.enc(lib.id) + "/explain?" + p));
+		} catch (e) {
+			clear(box, el("p", { class: "error", role: "alert" }, e.message));
+		} finally {
+			ask.disabled = false;
+		}
+	}, { class: "secondary", id: "try-why-ask" });
+	return el("div", null, el("div", { class: "actions" }, ask), box);
+}
+
+// showWhy(box, x): the summary and the candidates table of an explain answer x.
+function showWhy(box, x) {
+	const cands = x.candidates || [];
+	const terms = x.terms || [];
+	clear(box, el("h3", null, "Why these snippets"),
+	    el("p", { class: "help" }, "The snippets that matched the question, best first, and what became of each."),
+	    el("p", { id: "why-summary" }, "Search terms: ",
+		terms.length ? terms.map((w, i) => [i ? ", " : "", el("code", null, w)]) : "none", ". ",
+		`The answer holds ${num(x.placed)} of ${num(cands.length)} candidates, ${num(x.used)} of ${num(x.tokens)} tokens; ` +
+		`${x.ranking} ranking${x.reranked ? ", reranked by the LLM" : ""}.`));
+	if (cands.length === 0) {
+		box.append(el("p", { class: "empty" }, "No snippet matched the question."));
+		return;
+	}
+	const body = el("tbody", null, cands.slice(0, WHY_FIRST).map(whyRow));
+	box.append(el("div", { class: "table-wrap" }, el("table", { class: "stack beside explain", id: "why-table" },
+	    el("thead", null, el("tr", null, [["Rank"], ["Score", "num"], ["Tokens", "num"], ["Outcome"], ["Section"]].map(([h, c]) =>
+		el("th", { scope: "col", class: c || null }, h)))),
+	    body)));
+	if (cands.length > WHY_FIRST) {
+		const all = button("Show all " + num(cands.length), () => {
+			body.append(...cands.slice(WHY_FIRST).map(whyRow));
+			all.remove();
+			body.rows[WHY_FIRST].querySelector("th").focus();
+		}, { class: "secondary", id: "why-all" });
+		box.append(el("div", { class: "actions" }, all));
+	}
+}
+
+// whyRow(c): one candidate; a placed one (in the answer) is a tr.placed.
+function whyRow(c) {
+	const outcome = c.place > 0 ? "in the answer, place " + c.place + (c.fate === "cut" ? ", cut to fit" : "") : c.why;
+	return el("tr", { class: c.place > 0 ? "placed" : null, dataset: { place: String(c.place), snippet: String(c.snippetId) } },
+	    el("th", { scope: "row", tabindex: "-1" }, "#" + c.rank),
+	    el("td", { class: "num", "data-label": "Score" }, Number(c.score).toFixed(2)),
+	    el("td", { class: "num", "data-label": "Tokens" }, num(c.tokens)),
+	    el("td", { class: "outcome", "data-label": "Outcome" }, outcome),
+	    el("td", { class: "section", "data-label": "Section" }, el("div", null,
+		el("div", null, c.breadcrumb || c.title || "(untitled)"),
+		el("div", { class: "muted small" }, c.source || ""))));
 }

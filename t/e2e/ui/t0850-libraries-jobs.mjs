@@ -1,8 +1,9 @@
 // t0850: the web UI's Libraries and Jobs pages (t/t0850-ui-libraries.sh): the add forms'
 // browser checks and the server's 400 next to its field, a private repository added and
 // its job watched to done with the progress bar moving, the list (GitOps badge, filter), a
-// library's snippet browser and try box, cancelling a job, the libraries list, a library's
-// last runs and the jobs list on a 360 px screen, deleting a library.
+// library's snippet browser and try box (and its "Why these snippets?" table of candidates),
+// cancelling a job, the libraries list, a library's last runs, the candidates and the jobs
+// list on a 360 px screen, deleting a library.
 //   node t0850-libraries-jobs.mjs BASE ADMIN_PASSWORD GIT_URL SLOW_URL DB
 // GIT_URL: a private repository the server has a token for; SLOW_URL: a public one with
 // more files, to cancel; DB: the database, for a GitOps-managed row.
@@ -161,17 +162,21 @@ async function library(page, id) {
 	    "code is shown with its language");
 	check(await page.locator("article.snippet").first().getByText("Source:").count() === 1, "each snippet shows its source");
 
-	await page.getByLabel("Question", { exact: true }).fill("How do I use a session?");
+	// A question of more than 20 candidates (44), a few of them below the stop ratio, the
+	// answer's order not theirs.
+	const question = "How do I use a session with cookies and headers?";
+	await page.getByLabel("Question", { exact: true }).fill(question);
 	await page.getByRole("button", { name: "Ask" }).click();
 	await page.locator("#try-meta").waitFor();
 	const meta = await page.locator("#try-meta").textContent();
 	const answer = await page.locator("pre.answer").textContent();
 	check(/^[\d,]+ tokens · \d+ ms$/.test(meta), `the try box shows tokens and time (${meta})`);
 	const direct = await page.evaluate(async (u) => (await fetch(u)).text(),
-	    "/api/v2/context?" + new URLSearchParams({ libraryId: id, query: "How do I use a session?" }));
+	    "/api/v2/context?" + new URLSearchParams({ libraryId: id, query: question }));
 	check(answer === direct && answer.length > 100, "and exactly the text an agent receives");
 	check(Number(meta.split(" ")[0].replace(/,/g, "")) === Math.ceil(new TextEncoder().encode(answer).length / 4),
 	    "its token count is the server's");
+	await why(page, id, question, answer);
 
 	// With MCP authentication required, an agent (and the box) needs a key.
 	execFileSync("sqlite3", [DB, "INSERT OR REPLACE INTO settings (name, value, updated_at) VALUES " +
@@ -201,6 +206,76 @@ async function library(page, id) {
 	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index job is done");
 	check(await page.locator("table.log").filter({ hasText: /is already indexed/ }).waitFor().then(() => true, () => false),
 	    "its log says the commit was already indexed");
+}
+
+// why(page, id, question, answer): "Why these snippets?" under the answer shows what
+// GET /api/libraries/ID/explain says of the same question (fetched here too, to compare):
+// the summary, the candidates (20, then all), the placed ones marked, in the answer's order;
+// the table on a 360 px screen; an error of the endpoint shown as the box shows its others.
+async function why(page, id, question, answer) {
+	const x = await page.evaluate(async (u) => (await fetch(u)).json(),
+	    "/api/libraries/" + id.replace(/^\//, "") + "/explain?" + new URLSearchParams({ query: question }));
+	const n = x.candidates.length;
+	check(n > 20 && x.placed > 0, `the explain API has ${n} candidates for the question, ${x.placed} placed`);
+	await page.getByRole("button", { name: "Why these snippets?" }).click();
+	const table = page.locator("#why-table");
+	check(await table.waitFor().then(() => true, () => false), "Why these snippets? shows the candidates table");
+	const summary = await page.locator("#why-summary").textContent();
+	check(summary === `Search terms: ${x.terms.join(", ")}. The answer holds ${x.placed} of ${n} candidates, ` +
+	    `${x.used.toLocaleString("en-US")} of ${x.tokens.toLocaleString("en-US")} tokens; ${x.ranking} ranking.`,
+	    "the summary gives the terms, what the answer holds of the candidates and the budget, and the ranking", summary);
+	const rows = table.locator("tbody tr");
+	check(await rows.count() === 20, `the first 20 candidates are shown (${await rows.count()})`);
+	const all = page.getByRole("button", { name: `Show all ${n}`, exact: true });
+	check(await all.isVisible(), `with a button Show all ${n}`);
+	// What a row shows of candidate c: rank, score, tokens, outcome, section and source.
+	const want = (c) => [`#${c.rank}`, c.score.toFixed(2), c.tokens.toLocaleString("en-US"),
+	    c.place > 0 ? `in the answer, place ${c.place}${c.fate === "cut" ? ", cut to fit" : ""}` : c.why,
+	    (c.breadcrumb || c.title || "(untitled)") + (c.source || "")];
+	const shown = async () => rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+	let got = await shown();
+	check(JSON.stringify(got[0]) === JSON.stringify(want(x.candidates[0])),
+	    `the first row is the first candidate: ${got[0][3]}`, JSON.stringify(got[0]) + " but the API: " + JSON.stringify(want(x.candidates[0])));
+	await all.click();
+	check(await rows.count() === n && await all.count() === 0, `Show all shows all ${n} (${await rows.count()})`);
+	got = await shown();
+	const differ = x.candidates.findIndex((c, i) => JSON.stringify(got[i]) !== JSON.stringify(want(c)));
+	check(got.length === n && differ === -1, "every row says what the explain API says of its candidate",
+	    differ === -1 ? `${got.length} rows` : `row ${differ + 1}: ${JSON.stringify(got[differ])}, the API: ${JSON.stringify(want(x.candidates[differ]))}`);
+	// The rows marked as in the answer are the answer's snippets, in its order.
+	const sources = answer.split("\n").filter((l) => l.startsWith("Source: ")).map((l) => l.slice(8));
+	const placed = await table.locator("tbody tr.placed").evaluateAll((trs) => trs.map((tr) =>
+	    [Number(tr.dataset.place), tr.querySelector("td:last-child .muted").textContent]));
+	check(placed.length === sources.length && placed.length === x.placed,
+	    `the rows marked in the answer are as many as its snippets (${placed.length}, ${sources.length} Source lines)`);
+	check(JSON.stringify(placed.sort((a, b) => a[0] - b[0]).map((p) => p[1])) === JSON.stringify(sources),
+	    "by place they are the answer's sources, in order", JSON.stringify(placed) + "\n" + JSON.stringify(sources));
+	const bg = (sel) => table.locator(sel).first().evaluate((tr) => getComputedStyle(tr).backgroundColor);
+	check(await bg("tbody tr.placed") !== await bg("tbody tr:not(.placed)"), "they are shaded apart from the others");
+	await t.tableOnAPhone(page, "#why-table", "the candidates table");
+	await shot(page, "uilib-why");
+
+	// An error of the endpoint (its answer for a library it does not hold) is shown in words.
+	await page.route("**/explain?*", async (route) => route.fulfill({ response: await route.fetch({
+	    url: route.request().url().replace(/\/api\/libraries\/.*\/explain/, "/api/libraries/tests/nothing/explain") }) }));
+	await page.getByRole("button", { name: "Why these snippets?" }).click();
+	const err = page.locator("#try-why [role=alert]");
+	check(await err.waitFor().then(() => true, () => false) &&
+	    /library \/tests\/nothing does not exist here/.test(await err.textContent()) && await table.count() === 0,
+	    "an error of the explain API is shown as the box's errors are, in its words");
+	await page.unroute("**/explain?*");
+
+	// A budget the agent's endpoint raises (-5: 1,000 tokens) is explained as it was used.
+	await page.getByLabel("Token budget (optional)", { exact: true }).fill("-5");
+	await page.getByRole("button", { name: "Ask" }).click();
+	await page.locator("#try-meta").waitFor();
+	const small = (await page.locator("pre.answer").textContent()).split("\n").filter((l) => l.startsWith("Source: ")).length;
+	await page.getByRole("button", { name: "Why these snippets?" }).click();
+	check(await table.waitFor().then(() => true, () => false) &&
+	    / of 1,000 tokens;/.test(await page.locator("#why-summary").textContent()) &&
+	    await table.locator("tbody tr.placed").count() === small,
+	    `a budget of -5 is explained as the 1,000 tokens the answer had (${small} snippets)`);
+	await page.getByLabel("Token budget (optional)", { exact: true }).fill("");
 }
 
 // jobsOnAPhone(page): at 360 px the jobs list needs no sideways scrolling (neither the page
