@@ -18,7 +18,7 @@
 
 static const struct validate_field admin_explain_fields[] = {
 	{ "query", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "tokens", VALIDATE_INT, 0, 0, 1000000000, 0, NULL, NULL },
+	{ "tokens", VALIDATE_STRING, 0, 1, 24, 0, NULL, search_check_tokens },
 	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
@@ -106,7 +106,7 @@ admin_explain_get(struct http_req *r, void *arg)
 	struct search_trace t;
 	json_object	*o;
 	struct buf	 out;
-	const char	*fast;
+	const char	*fast, *tokens;
 	char		 id[512];
 	int		 status;
 
@@ -125,8 +125,9 @@ admin_explain_get(struct http_req *r, void *arg)
 	memset(&t, 0, sizeof(t));
 	buf_init(&out);
 	fast = http_param(r, "fast");
-	status = search_explain(s, id, http_param(r, "query"),
-	    web_util_param_long(r, "tokens", SEARCH_DEFAULT_TOKENS),
+	tokens = http_param(r, "tokens");
+	status = search_explain(s, id, http_param(r, "query"), tokens != NULL ?
+	    search_budget(tokens) : SEARCH_DEFAULT_TOKENS,
 	    fast == NULL || strcmp(fast, "false") != 0, &t, &out);
 	if (status == -1)
 		http_error(r, 500, "out of memory");

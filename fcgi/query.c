@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,36 +33,6 @@ query_init(sqlite3 **db)
 	return &ctx;
 }
 
-/* validate.h check of tokens: a whole number, of any size or sign (query_budget). */
-static int
-query_check_tokens(const char *v, char *err, size_t errsz)
-{
-	const char	*d = v + (*v == '-');
-
-	if (*d != '\0' && strspn(d, "0123456789") == strlen(d))
-		return 0;
-	snprintf(err, errsz, "must be a whole number (a budget under %d tokens is raised "
-	    "to %d, one over %d lowered to %d)", SEARCH_MIN_TOKENS, SEARCH_MIN_TOKENS,
-	    SEARCH_MAX_TOKENS, SEARCH_MAX_TOKENS);
-	return -1;
-}
-
-/*
- * The budget of a tokens value that passed query_check_tokens. As the hosted API does
- * (compat.md: minimum 1000), a budget under the minimum, 0 and negatives included, is
- * raised to it; one over the maximum is lowered to it.
- */
-static long
-query_budget(const char *v)
-{
-	long	 n;
-
-	if (util_parse_long(v, LONG_MIN, LONG_MAX, &n) == -1)
-		n = *v == '-' ? LONG_MIN : LONG_MAX;	/* past a long: its sign decides */
-	return n < SEARCH_MIN_TOKENS ? SEARCH_MIN_TOKENS : n > SEARCH_MAX_TOKENS ?
-	    SEARCH_MAX_TOKENS : n;
-}
-
 /* GET /api/v2/context: clients of the hosted API may send more parameters than these. */
 static const struct validate_field query_context_fields[] = {
 	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, library_check_id },
@@ -71,7 +40,7 @@ static const struct validate_field query_context_fields[] = {
 	{ "topic", VALIDATE_STRING, 0, 0, SEARCH_TEXT_MAX, 0, NULL, NULL },
 	{ "type", VALIDATE_STRING, 0, 0, 0, 0, "txt|json", NULL },
 	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "tokens", VALIDATE_STRING, 0, 1, 24, 0, NULL, query_check_tokens },
+	{ "tokens", VALIDATE_STRING, 0, 1, 24, 0, NULL, search_check_tokens },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
 };
 static const struct validate_table query_context_params = {
@@ -104,7 +73,7 @@ query_context(struct http_req *r, void *arg)
 	fast = http_param(r, "fast");
 	json = type != NULL && strcmp(type, "json") == 0;
 	if ((tokens = http_param(r, "tokens")) != NULL)
-		budget = query_budget(tokens);
+		budget = search_budget(tokens);
 	buf_init(&out);
 	status = search_answer(c->search, libid, query, topic, budget,
 	    fast != NULL && strcmp(fast, "true") == 0, json, &out);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1684,6 +1685,30 @@ out:
 	free(sn);
 	buf_release(&q);
 	return status;
+}
+
+int
+search_check_tokens(const char *v, char *err, size_t errsz)
+{
+	const char	*d = v + (*v == '-');
+
+	if (*d != '\0' && strspn(d, "0123456789") == strlen(d))
+		return 0;
+	snprintf(err, errsz, "must be a whole number (a budget under %d tokens is raised "
+	    "to %d, one over %d lowered to %d)", SEARCH_MIN_TOKENS, SEARCH_MIN_TOKENS,
+	    SEARCH_MAX_TOKENS, SEARCH_MAX_TOKENS);
+	return -1;
+}
+
+long
+search_budget(const char *v)
+{
+	long	 n;
+
+	if (util_parse_long(v, LONG_MIN, LONG_MAX, &n) == -1)
+		n = *v == '-' ? LONG_MIN : LONG_MAX;	/* past a long: its sign decides */
+	return n < SEARCH_MIN_TOKENS ? SEARCH_MIN_TOKENS : n > SEARCH_MAX_TOKENS ?
+	    SEARCH_MAX_TOKENS : n;
 }
 
 int

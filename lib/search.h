@@ -55,6 +55,14 @@ int	 search_version_id(const char *id, char *out, size_t outsz);
  */
 char	*search_source_of(const char *url, const char *prefix, const char *commit,
 	    const char *path, const char *anchor);
+/*
+ * The tokens parameter (/api/v2/context, explain): a whole number of any size or sign,
+ * else an error (a validate.h check); search_budget gives the budget of one that passed:
+ * as the hosted API does (compat.md: minimum 1000), under SEARCH_MIN_TOKENS (0 and
+ * negatives too) is raised to it, over SEARCH_MAX_TOKENS lowered to it.
+ */
+int	 search_check_tokens(const char *v, char *err, size_t errsz);
+long	 search_budget(const char *v);
 /* Looks a (normalised) library id up. */
 enum search_lib_status search_library(struct search *, const char *id, struct search_lib *);
 /*

@@ -248,6 +248,8 @@ is "$(explain_api)" 400 "explain API without a question: 400"
 like "$(http_body | jq -r .error)" "query" "naming the parameter"
 is "$(explain_api wibblefrost lots)" 400 "explain API with tokens=lots: 400"
 like "$(http_body | jq -r .error)" "tokens" "naming the parameter"
+is "$(explain_api wibblefrost -5)" 200 "explain API with tokens=-5: 200, as /api/v2/context"
+is "$(http_body | jq .tokens)" 1000 "the budget raised to 1000"
 is "$(http GET "$BASE/api/libraries/tests/nothing/explain?query=x" -H "Authorization: Bearer $ADMIN")" \
     404 "explain API, an unknown library: 404"
 like "$(http_body | jq -r .error)" 'library /tests/nothing does not exist here' "naming it"

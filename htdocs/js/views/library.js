@@ -266,11 +266,8 @@ function whyBox(lib, query, tokens) {
 	const box = el("div", { id: "try-why", "aria-live": "polite" });
 	const ask = button("Why these snippets?", async () => {
 		const p = new URLSearchParams({ query });
-		// The agent's endpoint takes any whole number (raised to its least budget, lowered
-		// to its most); this one refuses a negative or huge one: send the nearest it takes,
-		// which it raises or lowers the same way.
 		if (tokens !== null)
-			p.set("tokens", /^-?\d+$/.test(tokens) ? String(Math.min(1e9, Math.max(0, Number(tokens)))) : tokens);
+			p.set("tokens", tokens);	/* taken and clamped as the agent's endpoint does */
 		ask.disabled = true;
 		clear(box, el("p", { class: "muted" }, "Asking…"));
 		try {
