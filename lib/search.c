@@ -88,7 +88,7 @@ struct search {
 	struct provider_cfg llm;	/* kind PROVIDER_NONE: no reranking */
 	struct provider_cfg embed;	/* kind PROVIDER_NONE: lexical only */
 	time_t		 embed_at;	/* when embed was read */
-	struct search_trace *trace;	/* search_trace_start's, or NULL */
+	struct search_trace *trace;	/* search_explain's, recording; else NULL */
 };
 
 static const char search_lib_sql[] =
@@ -1034,10 +1034,10 @@ search_encloses(const struct snippet *res, const long long *docs,
 }
 
 /*
- * Orders an answer's snippets for reading (res and their ids, with their pages docs, their
- * places pos and their ranking scores, in packing order; n of each, at most SEARCH_CANDIDATES): the
- * k-th snippet of one page counts with its score damped by SEARCH_DIVERSITY^(k-1), so that
- * the answer opens with the best section of each page that matches and the further
+ * Orders an answer's snippets for reading (res and their ids, with their pages docs,
+ * their places pos and their ranking scores, in packing order; n of each, at most
+ * SEARCH_CANDIDATES): the k-th snippet of one page counts with its score damped by
+ * SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section of each page that matches and the further
  * sections of a strong page follow; and a section comes before the sections it encloses
  * (a subsection can outscore its section: it inherits from it, lib/lexindex.c). Only the
  * order changes: which snippets are packed was decided on the undamped scores, so the
@@ -1095,48 +1095,31 @@ search_order(struct snippet *res, long long *ids, const long long *docs,
 	memcpy(ids, sortedids, n * sizeof(*ids));
 }
 
+/* Each fate as a word for programs and in words, in the order of enum search_fate. */
+static const struct {
+	const char	*code, *name;
+} search_fates[] = {
+	{ "answer", "answer" },
+	{ "cut", "answer, cut to fit" },
+	{ "stop", "below the stop ratio" },
+	{ "room", "too big for the room left" },
+	{ "full", "budget spent before it" },
+	{ "held", "held: flagged" },
+	{ "gone", "gone" },
+};
+
 const char *
 search_fate_name(enum search_fate f)
 {
-	switch (f) {
-	case SEARCH_FATE_ANSWER:
-		return "answer";
-	case SEARCH_FATE_CUT:
-		return "answer, cut to fit";
-	case SEARCH_FATE_STOP:
-		return "below the stop ratio";
-	case SEARCH_FATE_ROOM:
-		return "too big for the room left";
-	case SEARCH_FATE_FULL:
-		return "budget spent before it";
-	case SEARCH_FATE_HELD:
-		return "held: flagged";
-	case SEARCH_FATE_GONE:
-		return "gone";
-	}
-	return "unknown";
+	return (size_t)f < sizeof(search_fates) / sizeof(search_fates[0]) ?
+	    search_fates[f].name : "unknown";
 }
 
 const char *
 search_fate_code(enum search_fate f)
 {
-	switch (f) {
-	case SEARCH_FATE_ANSWER:
-		return "answer";
-	case SEARCH_FATE_CUT:
-		return "cut";
-	case SEARCH_FATE_STOP:
-		return "stop";
-	case SEARCH_FATE_ROOM:
-		return "room";
-	case SEARCH_FATE_FULL:
-		return "full";
-	case SEARCH_FATE_HELD:
-		return "held";
-	case SEARCH_FATE_GONE:
-		return "gone";
-	}
-	return "unknown";
+	return (size_t)f < sizeof(search_fates) / sizeof(search_fates[0]) ?
+	    search_fates[f].code : "unknown";
 }
 
 void
@@ -1158,7 +1141,6 @@ search_trace_release(struct search_trace *t)
 	free(t->terms);
 	memset(t, 0, sizeof(*t));
 }
-
 
 /*
  * Empties the trace and records the question's terms (terms, as tokenize_match_terms
