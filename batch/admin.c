@@ -964,7 +964,7 @@ admin_cmd_explain(int argc, char **argv)
 	sqlite3		*db = NULL;
 	struct buf	 out;
 	long		 budget = SEARCH_DEFAULT_TOKENS, limit = -1, chars;
-	int		 i, tsv = 0, rerank = 0, status, code = 1, npacked = 0;
+	int		 i, tsv = 0, rerank = 0, status, code = 1;
 	size_t		 k;
 
 	memset(&t, 0, sizeof(t));
@@ -1021,8 +1021,6 @@ admin_cmd_explain(int argc, char **argv)
 		    out.p);
 		goto out;
 	}
-	for (k = 0; k < t.n; k++)
-		npacked += t.rows[k].place > 0;
 	if (tsv) {
 		printf("rank\tid\tscore\ttokens\tplace\tfate\tsource\tbreadcrumb\ttitle\ttext\n");
 		for (k = 0; k < t.n && (long)k < limit; k++) {
@@ -1040,8 +1038,8 @@ admin_cmd_explain(int argc, char **argv)
 			putchar('\n');
 		}
 	} else {
-		printf("%s, %ld tokens: the answer holds %d of %zu candidates (%ld tokens); "
-		    "%s ranking%s\n", argv[i], budget, npacked, t.n, t.used,
+		printf("%s, %ld tokens: the answer holds %zu of %zu candidates (%ld tokens); "
+		    "%s ranking%s\n", argv[i], budget, t.placed, t.n, t.used,
 		    t.hybrid ? "hybrid (lexical and vectors)" : "lexical",
 		    t.reranked ? ", reordered by the LLM" : "");
 		printf("question terms:");

@@ -46,7 +46,7 @@ static json_object *
 admin_explain_json(const char *id, const char *query, const struct search_trace *t)
 {
 	json_object	*o, *terms, *cands, *c;
-	size_t		 i, placed = 0;
+	size_t		 i;
 
 	if ((o = json_object_new_object()) == NULL)
 		return NULL;
@@ -64,7 +64,6 @@ admin_explain_json(const char *id, const char *query, const struct search_trace 
 	for (i = 0; i < t->n; i++) {
 		const struct search_trace_row *r = &t->rows[i];
 
-		placed += r->place > 0;
 		if ((c = json_object_new_object()) == NULL ||
 		    json_object_array_add(cands, c) != 0) {
 			json_object_put(c);
@@ -87,7 +86,7 @@ admin_explain_json(const char *id, const char *query, const struct search_trace 
 	    admin_explain_str(o, "query", query) == -1 ||
 	    json_object_object_add(o, "tokens", json_object_new_int64(t->budget)) ||
 	    json_object_object_add(o, "used", json_object_new_int64(t->used)) ||
-	    json_object_object_add(o, "placed", json_object_new_int64((int64_t)placed)) ||
+	    json_object_object_add(o, "placed", json_object_new_int64((int64_t)t->placed)) ||
 	    admin_explain_str(o, "ranking", t->hybrid ? "hybrid" : "lexical") == -1 ||
 	    json_object_object_add(o, "reranked", json_object_new_boolean(t->reranked)))
 		goto fail;

@@ -1242,6 +1242,7 @@ search_trace_finish(struct search *s, const long long *ids, size_t n, long used)
 	int		 ld;
 
 	t->used = used;
+	t->placed = n;
 	buf_init(&b);
 	for (i = 0; i < t->n; i++) {
 		struct search_trace_row *r = &t->rows[i];

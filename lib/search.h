@@ -112,6 +112,7 @@ struct search_trace {
 	int		 reranked;	/* 1: the LLM reordered the packing */
 	long		 budget;	/* tokens */
 	long		 used;		/* tokens the answer holds */
+	size_t		 placed;	/* candidates the answer holds */
 	struct search_trace_row *rows;
 	size_t		 n;
 };
