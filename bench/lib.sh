@@ -28,7 +28,7 @@ set -uo pipefail
 bench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 top_srcdir=$bench_root
 top_builddir=$bench_root
-CORPORA=${CORPORA:-$bench_root/../shared/corpora}
+CORPORA=${CORPORA:-$bench_root/t/corpora}
 export top_srcdir top_builddir CORPORA
 
 for _b in ctxd-query ctxd-web ctxd-mcp ctxd-hook ctxd-worker ctxd-admin; do

@@ -3,7 +3,7 @@
 // `EXPLAIN=DIR bench/eval` wrote (`ctxd-admin explain --tsv` of every dev question), so that a
 // stop rule, a cap or a budget can be tried in a second instead of a full bench/eval run.
 //
-//   node bench/rank-sim.mjs DIR [QUESTIONS]    (QUESTIONS: ../shared/corpora/dev-questions.json)
+//   node bench/rank-sim.mjs DIR [QUESTIONS]    (QUESTIONS: t/corpora/dev-questions.json)
 //
 // Prints (1) how faithful the replay is: for how many questions the replayed packing picks
 // exactly the snippets the service placed (the replay follows search_context: the stop ratio
@@ -27,7 +27,7 @@ if (!dir) {
 	process.exit(2);
 }
 const qfile = process.argv[3] ||
-    join(process.env.CORPORA || join(here, '..', '..', 'shared', 'corpora'), 'dev-questions.json');
+    join(process.env.CORPORA || join(here, '..', 't', 'corpora'), 'dev-questions.json');
 const budget = Number(process.env.TOKENS || 2000);
 const CUT_MIN = 500, STOP_MIN = 2, SEPARATOR = 36;	/* "\n\n" + 32 dashes + "\n\n" */
 

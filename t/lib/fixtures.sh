@@ -1,4 +1,4 @@
-# t/lib/fixtures.sh: a second nginx serving the non-git fixtures (../shared/corpora/fixtures)
+# t/lib/fixtures.sh: a second nginx serving the non-git fixtures (t/corpora/fixtures)
 # and test-made pages over plain HTTP on loopback, one port per site, for the website,
 # llms.txt, OpenAPI and wiki tests (t07xx). Source it after t/lib/harness.sh.
 #

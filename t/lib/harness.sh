@@ -25,7 +25,7 @@ if [ -z "${top_srcdir:-}" ]; then
 	top_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fi
 top_builddir=${top_builddir:-$top_srcdir}
-CORPORA=${CORPORA:-$top_srcdir/../shared/corpora}
+CORPORA=${CORPORA:-$top_srcdir/t/corpora}
 export top_srcdir top_builddir CORPORA
 # The schema version this build writes: 1 + the migrations sql/NNNN-name.sql (script/sql2c).
 SCHEMA_VERSION=$((1 + $(find "$top_srcdir/sql" -name '[0-9][0-9][0-9][0-9]-*.sql' | wc -l)))

@@ -25,7 +25,7 @@
 //
 // The data: two spaces, ENG (Engineering) and OPS (Operations), each a tree of pages
 // (parents, children, grandchildren) whose bodies are the storage-format files of DIR
-// (default ../shared/corpora/fixtures/wiki/storage/testdata next to the tree), byte for
+// (default t/corpora/fixtures/wiki/storage/testdata), byte for
 // byte. Each page starts at version 1.
 //
 // Test knobs:
@@ -58,7 +58,7 @@ if (args.length && !args[0].startsWith('--'))
 	PORT = Number(args.shift());
 const opt = { token: 'wiki-token', email: 'wiki@example.com', context: '', limit: 3,
 	'delay-ms': 0,
-	data: path.join(__dirname, '../../../shared/corpora/fixtures/wiki/storage/testdata') };
+	data: path.join(__dirname, '../corpora/fixtures/wiki/storage/testdata') };
 while (args.length) {
 	const k = args.shift().replace(/^--/, '');
 	opt[k] = args.shift();

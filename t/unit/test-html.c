@@ -408,7 +408,7 @@ fixture(const char *rel, size_t *len)
 	char		*path, *data = NULL;
 
 	if (corpora == NULL)
-		corpora = "../shared/corpora";
+		corpora = "t/corpora";
 	path = util_path_join(corpora, rel);
 	if (path == NULL || util_read_file(path, 8 << 20, &data, len) == -1)
 		data = NULL;

@@ -20,7 +20,7 @@ fixture(const char *rel, size_t *len)
 	char		*data = NULL;
 
 	snprintf(path, sizeof(path), "%s/fixtures/llmstxt/%s", c != NULL ? c :
-	    "../shared/corpora", rel);
+	    "t/corpora", rel);
 	if (util_read_file(path, 1 << 20, &data, len) == -1)
 		return NULL;
 	return data;

@@ -25,7 +25,7 @@ fixture(const char *rel, size_t *len)
 	char		 path[4096], *data = NULL;
 
 	snprintf(path, sizeof(path), "%s/fixtures/openapi/%s", corpora != NULL ? corpora :
-	    "../shared/corpora", rel);
+	    "t/corpora", rel);
 	if (util_read_file(path, 64 << 20, &data, len) == -1)
 		return NULL;
 	return data;

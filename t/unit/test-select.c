@@ -12,7 +12,7 @@ struct want {
 	int		 yes;
 };
 
-/* Paths taken from `git ls-files` of the corpora in /work/shared/corpora (default rules). */
+/* Paths taken from `git ls-files` of the corpora in t/corpora (default rules). */
 static const struct want defaults[] = {
 	/* curl */
 	{ "docs/cmdline-opts/location.md", 1 },

@@ -33,7 +33,7 @@ fixture(const char *name, struct doc *d)
 	int		 rc = -1;
 
 	if (corpora == NULL)
-		corpora = "../shared/corpora";
+		corpora = "t/corpora";
 	snprintf(rel, sizeof(rel), "fixtures/wiki/storage/testdata/%s", name);
 	if ((path = util_path_join(corpora, rel)) != NULL &&
 	    util_read_file(path, 1 << 20, &data, &len) == 0)
