@@ -479,7 +479,8 @@ admin_libraries_queue(struct http_req *r, int del)
 		return;
 	force = http_param(r, "force");
 	if ((rc = library_queue(r->db, id, del, force != NULL &&
-	    strcmp(force, "true") == 0, &job, err, sizeof(err))) != LIBRARY_OK)
+	    strcmp(force, "true") == 0, r->who.user.id, r->who.admin, &job, err,
+	    sizeof(err))) != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, id, job, del ? "deletion" : "indexing");
