@@ -16,7 +16,7 @@
 #include "ctxd.h"
 #include "store/fts.h"
 #include "doc.h"
-#include "provider.h"
+#include "ai/provider.h"
 #include "batchrun.h"
 #include "describe.h"
 #include "share.h"
