@@ -42,7 +42,7 @@ struct index_run {
 	/* the library row */
 	char		*source_type, *url, *host, *branch, *settings;
 	char		*indexed_commit, *indexed_settings, *run_status;
-	char		*family;	/* the library whose versions share files (issue 16) */
+	char		*family;	/* the library whose versions share files */
 	long		 lib_no;
 	/* limits */
 	long		 max_file_kb, max_files;
@@ -294,7 +294,7 @@ index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc 
 }
 
 /*
- * A document of another version of the library (issue 16) with d's path and content
+ * A document of another version of the library with d's path and content
  * (st: index_reuse_sql), whose snippets can be shown instead of parsing d: its id, or 0;
  * preferably one without duplicates (a duplicate may have to be copied, share_validate).
  * The document that holds its snippets is looked up when the index is written: the write
@@ -682,7 +682,7 @@ out:
 }
 
 /*
- * A file of another version of the library with the same path and content (issue 16): its
+ * A file of another version of the library with the same path and content: its
  * document row shows the snippets of the document f->reuse shows (lib/share.h): nothing is
  * parsed, embedded or stored again. (Where that would hide the only copy of a duplicate,
  * the dedup pass that follows copies the snippets instead: share_validate.) 0, or -1 on a
