@@ -377,8 +377,11 @@ admin_libraries_parse_upload(struct http_req *r, void *arg)
 	if (util_mkdir_p(dir, 0750) == -1 || (lock = openapisrc_uploads_lock(dir)) == -1) {
 		if (errno == EBUSY)
 			http_error(r, 503, "other uploads are being stored; try again");
-		else
-			web_util_dberr(r, __func__, "the upload could not be stored");
+		else {
+			log_err("%s: %s: %s", __func__, dir, strerror(errno));
+			http_error(r, 500, "the upload could not be stored; the responder "
+			    "log has the details");
+		}
 		goto out;
 	}
 	if (openapisrc_upload_of(r->db, p.id, &old) == -1) {
