@@ -69,7 +69,10 @@ export function navigate(hash) {
 export async function refreshSession() {
 	try {
 		session = await api.get("/api/session");
-		api.setCsrf(session.csrfToken);
+		// nobody signed in is an answer (200), not a refusal
+		if (!session.signedIn)
+			session = null;
+		api.setCsrf(session ? session.csrfToken : null);
 	} catch (e) {
 		if (e.status !== 401 && e.status !== 403)
 			throw e;
