@@ -1129,6 +1129,8 @@ int
 fetch_policy_allow(void *arg, const struct sockaddr *sa, socklen_t len)
 {
 	static const unsigned char nat64[12] = { 0x00, 0x64, 0xff, 0x9b };
+	/* IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC 2765) */
+	static const unsigned char siit[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0 };
 	const struct fetch_policy	*p = arg;
 	const struct sockaddr_in	*v4;
 	const struct sockaddr_in6	*v6;
@@ -1146,8 +1148,9 @@ fetch_policy_allow(void *arg, const struct sockaddr *sa, socklen_t len)
 	a = (const unsigned char *)&v6->sin6_addr;
 	if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr))
 		return fetch_policy_judge(p, AF_INET, a + 12);
-	/* NAT64 and 6to4 addresses lead to their IPv4 address: it must pass too. */
-	if (memcmp(a, nat64, sizeof(nat64)) == 0 && !fetch_policy_judge(p, AF_INET, a + 12))
+	/* NAT64, SIIT and 6to4 addresses lead to their IPv4 address: it must pass too. */
+	if ((memcmp(a, nat64, sizeof(nat64)) == 0 || memcmp(a, siit, sizeof(siit)) == 0) &&
+	    !fetch_policy_judge(p, AF_INET, a + 12))
 		return 0;
 	if (a[0] == 0x20 && a[1] == 0x02 && !fetch_policy_judge(p, AF_INET, a + 2))
 		return 0;

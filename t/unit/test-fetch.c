@@ -383,6 +383,18 @@ static const struct {
 	{ "", "127.255.255.254", 0 },
 	{ "", "::1", 0 },
 	{ "", "::ffff:127.0.0.1", 0 },		/* IPv4-mapped loopback */
+	{ "", "::ffff:169.254.169.254", 0 },	/* IPv4-mapped metadata */
+	{ "", "::ffff:0.0.0.0", 0 },
+	{ "", "::ffff:10.0.0.1", 0 },
+	{ "", "::ffff:0:7f00:1", 0 },		/* IPv4-translated (SIIT) loopback */
+	{ "", "::ffff:0:a9fe:a9fe", 0 },	/* IPv4-translated metadata */
+	{ "", "::ffff:0:808:808", 1 },		/* IPv4-translated 8.8.8.8 */
+	{ "127.0.0.0/8", "::ffff:0:7f00:1", 1 },	/* its IPv4 address listed */
+	{ "::ffff:0:0/96", "127.0.0.1", 1 },	/* the mapped range is all of IPv4 */
+	{ "::ffff:0:0/96", "169.254.169.254", 0 },	/* metadata still one by one */
+	{ "::ffff:0:0/96", "::1", 0 },
+	{ "::ffff:169.254.169.254", "169.254.169.254", 1 },	/* mapped /128: IPv4 /32 */
+	{ FETCH_POLICY_DEFAULT, "::ffff:0:7f00:1", 0 },
 	{ "", "0.0.0.0", 0 },			/* reaches the loopback on Linux */
 	{ "", "::", 0 },
 	{ "", "::127.0.0.1", 0 },		/* IPv4-compatible */
