@@ -542,6 +542,8 @@ leaky_hook(void *arg, const struct fetch_req *r, const char *url, struct curl_sl
 	return -1;
 }
 
+static void test_scrub_forms(void);
+
 static void
 test_secrets(void)
 {
@@ -581,6 +583,40 @@ test_secrets(void)
 	snprintf(u, sizeof(u), "abc sk-secret-1234 def sk-sec");
 	fetch_scrub(u, sizeof(u), "sk-secret-1234");
 	is_str(u, "abc [redacted] def ", "fetch_scrub: whole and cut-short secrets");
+	test_scrub_forms();
+}
+
+/* fetch_scrub: a secret's start of 8 bytes or more and its base64 forms are redacted. */
+static void
+test_scrub_forms(void)
+{
+	static const char tok[] = "ghp_0123456789abcdefXYZ";
+	static const struct {
+		const char *in, *secret, *want, *desc;
+	} c[] = {
+		{ "key abcdefgh123 and abcdefg.", "abcdefghijklmnop",
+		  "key [redacted]123 and abcdefg.",
+		  "a start of 8 bytes is redacted mid-text, one of 7 is not" },
+		{ "Basic eC1hY2Nlc3MtdG9rZW46Z2hwXzAxMjM0NTY3ODlhYmNkZWZYWVo= failed", tok,
+		  "Basic eC1hY2Nlc3MtdG9rZW46[redacted]o= failed",
+		  "base64 of user:secret (secret at a 3-byte boundary)" },
+		{ "Basic dTpnaHBfMDEyMzQ1Njc4OWFiY2RlZlhZWg==", tok, "Basic dTp[redacted]g==",
+		  "base64 of u:secret (secret 2 bytes into a group)" },
+		{ "Basic eHU6Z2hwXzAxMjM0NTY3ODlhYmNkZWZYWVo= cut: Z2hwXzAx.", tok,
+		  "Basic eHU6[redacted]o= cut: [redacted].", "a base64 form's start of 8" },
+		{ "t=c2t-fn5-fn5-fn5-fn5-fg&u=c2t+fn5+fn5+fn5+fn5+fg==", "sk~~~~~~~~~~~~~~",
+		  "t=[redacted]g&u=[redacted]g==", "base64url and base64 of the secret" },
+		{ "short: sk-1 c2stMQ==", "sk-1", "short: [redacted] c2stMQ==",
+		  "a secret under 8 bytes: only itself" },
+	};
+	char	 u[256];
+	size_t	 i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(u, sizeof(u), "%s", c[i].in);
+		fetch_scrub(u, sizeof(u), c[i].secret);
+		is_str(u, c[i].want, c[i].desc);
+	}
 }
 
 int
