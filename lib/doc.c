@@ -60,32 +60,7 @@ doc_squeeze(char *s)
 size_t
 doc_utf8_len(const unsigned char *p, size_t n)
 {
-	size_t	 len, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	if (len == 3 && p[0] == 0xe0 && p[1] < 0xa0)
-		return 0;
-	if (len == 3 && p[0] == 0xed && p[1] >= 0xa0)
-		return 0;
-	if (len == 4 && p[0] == 0xf0 && p[1] < 0x90)
-		return 0;
-	if (len == 4 && p[0] == 0xf4 && p[1] >= 0x90)
-		return 0;
-	return len;
+	return util_utf8_len(p, n);
 }
 
 char *
@@ -114,7 +89,8 @@ doc_clean_input(const char *data, size_t len, size_t *outlen)
 			continue;
 		}
 		if ((n = doc_utf8_len(p + i, len - i)) == 0) {
-			if (buf_addc(&b, '?') == -1)
+			/* U+FFFD, as util_utf8_repair: the index holds UTF-8 only */
+			if (buf_add(&b, "\xef\xbf\xbd", 3) == -1)
 				goto fail;
 			i++;
 			continue;
