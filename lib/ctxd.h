@@ -798,7 +798,19 @@ struct gitrepo_limits {
 	/* hosts ("host" or "host:port", comma-separated) that may get the token over
 	 * plain http (setting git.plain_http_hosts); NULL: none */
 	const char *plain_http_hosts;
+	/*
+	 * Deadlines of one attempt (gitrepo_limits_load; 0: the defaults, none): connecting
+	 * to one address (git.connect_timeout_s), the stall window (git.stall_timeout_s: the
+	 * server sent less than 16 bytes a second over it) and the job's deadline
+	 * (util_now_ms clock). Past one the transfer ends with a message naming it.
+	 */
+	long	 connect_ms, stall_ms;
+	long long deadline_ms;
 };
+
+/* Fills l's deadlines from the settings git.connect_timeout_s and git.stall_timeout_s. */
+void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
+	    const char *datadir);
 
 /*
  * Clones url into dir, or fetches when dir already holds a clone, then resolves branch
