@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # One slow git server cannot stop the queue: a server that accepts and never answers, and one
-# that drips a byte now and then, each fail their job within git.stall_timeout_s (plus slack)
-# with a message naming the URL and the deadline, and the worker goes on with the next job,
-# which is indexed. A drip fast enough for the stall rule still ends at the job's deadline
-# (limits.job_timeout_s), in one attempt. The stand-in is t/standin/gitstall.js.
+# that drips a byte now and then, each fail their job within git.stall_timeout_s (plus slack),
+# and one whose connections never complete within git.connect_timeout_s, each with a message
+# naming the URL and the deadline, and the worker goes on with the next job, which is indexed.
+# A drip fast enough for the stall rule still ends at the job's deadline
+# (limits.job_timeout_s), in one attempt. The stand-ins are t/standin/gitstall.js and
+# t/standin/noaccept.py.
 . "$top_srcdir/t/lib/harness.sh"
-require_cmd jq git nginx fcgiwrap node timeout
+require_cmd jq git nginx fcgiwrap node python3 timeout
 
 STALL=3
+CONNECT=2
 ctxd_setup
 gitserver_start
 export CTXD_WORKER=/bin/true	# the test runs the worker itself, and times it
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 ctxd_admin settings set git.stall_timeout_s "$STALL" >/dev/null &&
-    ctxd_admin settings set git.connect_timeout_s 5 >/dev/null ||
+    ctxd_admin settings set git.connect_timeout_s "$CONNECT" >/dev/null ||
     bail_out "cannot set the git deadlines"
 
 # gitstall NAME MODE [RATE]: start t/standin/gitstall.js in MODE; sets PORT_<NAME>.
@@ -28,6 +31,9 @@ gitstall() {
 gitstall silent silent
 gitstall drip drip 4
 gitstall fastdrip drip 40
+_spawn "$T/log/noaccept.log" python3 "$top_srcdir/t/standin/noaccept.py"
+PORT_noaccept=$(_standin_port "$T/log/noaccept.log" "$_spawned") ||
+    bail_out "the noaccept stand-in did not start"
 
 # parse URL: POST /api/parse as the admin; prints the job id (empty unless 202).
 parse() {
@@ -55,9 +61,11 @@ silent_url=http://127.0.0.1:$PORT_silent/acme/silent
 drip_url=http://127.0.0.1:$PORT_drip/acme/drip
 silent_job=$(parse "$silent_url.git")
 drip_job=$(parse "$drip_url.git")
+noaccept_url=http://127.0.0.1:$PORT_noaccept/acme/noaccept
+noaccept_job=$(parse "$noaccept_url.git")
 good_job=$(parse "$GITBASE/public/acme/good.git")
-ok "$([ -n "$silent_job" ] && [ -n "$drip_job" ] && [ -n "$good_job" ]; echo $?)" \
-    "three libraries queued: the silent server's, the dripping one's, then a good one"
+ok "$([ -n "$silent_job" ] && [ -n "$drip_job" ] && [ -n "$noaccept_job" ] && [ -n "$good_job" ]; echo $?)" \
+    "four libraries queued: the silent server's, the dripping one's, the unconnectable one's, then a good one"
 
 # Before the deadlines, the silent server held the worker until limits.job_timeout_s
 # (1800 s) ended it, three times: give the worker far less than that.
@@ -84,13 +92,22 @@ t=$(seconds "$drip_job")
 ok "$([ "$t" -ge 0 ] && [ "$t" -le $((STALL + 15)) ]; echo $?)" \
     "it failed within the stall deadline and slack ($t s)"
 
+is "$(_sql "SELECT state FROM jobs WHERE id = $noaccept_job")" failed \
+    "the job of the server that never completes a connection failed"
+like "$(_sql "SELECT message FROM jobs WHERE id = $noaccept_job")" \
+    "^could not fetch $noaccept_url(\\.git)?: no connection to 127\\.0\\.0\\.1:$PORT_noaccept within $CONNECT s \\(setting git\\.connect_timeout_s\\)" \
+    "its message names the URL and the connect deadline"
+t=$(seconds "$noaccept_job")
+ok "$([ "$t" -ge 0 ] && [ "$t" -le $((CONNECT + 15)) ]; echo $?)" \
+    "it failed within the connect deadline and slack ($t s)"
+
 is "$(_sql "SELECT state FROM jobs WHERE id = $good_job")" done "the job queued after them ran"
 is "$(_sql "SELECT state FROM libraries WHERE id = '/acme/good'")" finalized \
     "and its library is indexed"
 code=$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/acme/good \
     --data-urlencode "query=quokka marsupials")
 like "$(http_body)" 'quokka library answers' "and answers"
-ok "$([ "$elapsed" -le 90 ]; echo $?)" "the worker took $elapsed s for the three jobs"
+ok "$([ "$elapsed" -le 90 ]; echo $?)" "the worker took $elapsed s for the four jobs"
 is "$(_sql "SELECT state || ' ' || run_status FROM libraries WHERE id = '/acme/silent'")" \
     "error failed" "the silent server's library shows the failed run"
 
