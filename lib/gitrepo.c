@@ -324,7 +324,8 @@ gitrepo_stream_read(git_stream *s, void *data, size_t len)
 	else if (c != NULL) {
 		/* Enough bytes for a window at the lowest speed: a new window begins. */
 		c->win_bytes += (size_t)n;
-		if (c->win_bytes >= (size_t)(c->stall_ms / 1000 + 1) * GITREPO_LOW_SPEED)
+		if (c->win_bytes >= (size_t)(c->stall_ms / 1000 > 0 ? c->stall_ms / 1000 :
+		    1) * GITREPO_LOW_SPEED)
 			gitrepo_window(c);
 	}
 	return n;
