@@ -94,8 +94,10 @@ jobs_queuer_begin(sqlite3 *db, long long user_id, const char *via, int admin, in
 			return 1;
 		}
 	}
+	/* our own constant: the caller's string need not outlive this call */
 	jobs_queuer_id = strcmp(via, "user") == 0 ? user_id : 0;
-	jobs_queuer_via = via;
+	jobs_queuer_via = strcmp(via, "user") == 0 ? "user" : strcmp(via, "key") == 0 ?
+	    "key" : "anonymous";
 	return 0;
 }
 
