@@ -442,7 +442,7 @@ struct doc {
 	size_t	 nsecs;
 };
 
-/* Parses a documentation file by extension (.md .mdx .markdown .rst .txt, README*). */
+/* Parses a documentation file by its name (doc_format_of; plain text when no row matches). */
 int	 doc_parse(const char *path, const char *data, size_t len, struct doc *out);
 /*
  * A stop check for long parses (doc_parse_poll): while a file is parsed, fn(arg) is asked
@@ -475,6 +475,29 @@ int	 doc_parse_poll(const char *path, const char *data, size_t len, struct doc *
  */
 int	 doc_parse_as(const char *format, const char *path, const char *data, size_t len,
 	    struct doc *out, struct doc_poll *poll);
+/*
+ * One row of the table of document formats (doc_formats, ended by a row whose name is
+ * NULL): its name (a DOC_FORMAT_* name for those back ends name), whether and how a file
+ * name picks it, its extensions (lowercase, without the dot) and whole base names, a
+ * detector of the path (or NULL) and its parser.
+ */
+enum doc_by_name {
+	DOC_BY_NAME_DOC,	/* a repository file so named is documentation: selected */
+	DOC_BY_NAME_SOURCE,	/* source code: selected with indexSourceCode only */
+	DOC_BY_NAME_NEVER	/* named by a back end only (doc_parse_as) */
+};
+struct doc_format {
+	const char		*name;
+	enum doc_by_name	 by_name;
+	const char *const	*exts;
+	const char *const	*names;
+	int			(*detect)(const char *path);
+	int			(*parse)(const char *path, const char *data, size_t len,
+				    struct doc *out, struct doc_poll *poll);
+};
+extern const struct doc_format doc_formats[];
+/* The row of doc_formats that path's file name picks, or NULL (plain text, not selected). */
+const struct doc_format *doc_format_of(const char *path);
 void	 doc_release(struct doc *);
 /*
  * Gives a parsed document the title its source names (a wiki page's title): the document

@@ -60,32 +60,7 @@ doc_squeeze(char *s)
 size_t
 doc_utf8_len(const unsigned char *p, size_t n)
 {
-	size_t	 len, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	if (len == 3 && p[0] == 0xe0 && p[1] < 0xa0)
-		return 0;
-	if (len == 3 && p[0] == 0xed && p[1] >= 0xa0)
-		return 0;
-	if (len == 4 && p[0] == 0xf0 && p[1] < 0x90)
-		return 0;
-	if (len == 4 && p[0] == 0xf4 && p[1] >= 0x90)
-		return 0;
-	return len;
+	return util_utf8_len(p, n);
 }
 
 char *
@@ -114,7 +89,8 @@ doc_clean_input(const char *data, size_t len, size_t *outlen)
 			continue;
 		}
 		if ((n = doc_utf8_len(p + i, len - i)) == 0) {
-			if (buf_addc(&b, '?') == -1)
+			/* U+FFFD, as util_utf8_repair: the index holds UTF-8 only */
+			if (buf_add(&b, "\xef\xbf\xbd", 3) == -1)
 				goto fail;
 			i++;
 			continue;
@@ -842,40 +818,81 @@ out:
 	return rc;
 }
 
+/*
+ * The formats documents are parsed as: the one table that selection (select.c: which files
+ * of a repository are documentation) and dispatch (doc_parse_poll by file name,
+ * doc_parse_as by a back end's format name) read. By file name the first row that matches
+ * wins: its detector, else a whole base name (any case), else an extension (any case); a
+ * file that no row matches is parsed as plain text. Rows without names or extensions are
+ * for back ends only (a web page, a wiki page, an API description).
+ */
+static const char *const doc_markdown_exts[] = {
+	"md", "mdx", "markdown", "mdown", "mkd", "mkdn", "mdwn", NULL
+};
+static const char *const doc_markdown_names[] = { "llms.txt", "llms-full.txt", NULL };
+static const char *const doc_rst_exts[] = { "rst", "rest", NULL };
+static const char *const doc_text_exts[] = { "txt", "text", NULL };
+static const char *const doc_text_names[] = { "README", NULL };
+
+const struct doc_format doc_formats[] = {
+	{ "source", DOC_BY_NAME_SOURCE, NULL, NULL, source_is_source, source_parse_poll },
+	{ DOC_FORMAT_MARKDOWN, DOC_BY_NAME_DOC, doc_markdown_exts, doc_markdown_names, NULL,
+	    markdown_parse_poll },
+	{ "rst", DOC_BY_NAME_DOC, doc_rst_exts, NULL, NULL, rst_parse_poll },
+	{ "text", DOC_BY_NAME_DOC, doc_text_exts, doc_text_names, NULL, doc_plain_parse },
+	{ DOC_FORMAT_HTML, DOC_BY_NAME_NEVER, NULL, NULL, NULL, html_parse_poll },
+	{ DOC_FORMAT_STORAGE, DOC_BY_NAME_NEVER, NULL, NULL, NULL, storage_parse_poll },
+	{ DOC_FORMAT_OPENAPI, DOC_BY_NAME_NEVER, NULL, NULL, NULL, openapi_parse_poll },
+	{ NULL, 0, NULL, NULL, NULL, NULL }
+};
+
+static int
+doc_in_list(const char *const *list, const char *s)
+{
+	for (; list != NULL && *list != NULL; list++)
+		if (strcasecmp(*list, s) == 0)
+			return 1;
+	return 0;
+}
+
+const struct doc_format *
+doc_format_of(const char *path)
+{
+	const struct doc_format *f;
+	const char	*base = doc_basename(path);
+	char		 ext[16];
+
+	doc_ext(path, ext, sizeof(ext));
+	for (f = doc_formats; f->name != NULL; f++) {
+		if (f->by_name == DOC_BY_NAME_NEVER)
+			continue;
+		if ((f->detect != NULL && f->detect(path)) || doc_in_list(f->names, base) ||
+		    (*ext != '\0' && doc_in_list(f->exts, ext)))
+			return f;
+	}
+	return NULL;
+}
+
 int
 doc_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll)
 {
-	char		 ext[16];
-	const char	*base = doc_basename(path);
+	const struct doc_format *f = doc_format_of(path);
 
-	doc_ext(path, ext, sizeof(ext));
-	if (source_is_source(path))
-		return source_parse_poll(path, data, len, out, poll);
-	if (strcmp(ext, "md") == 0 || strcmp(ext, "mdx") == 0 ||
-	    strcmp(ext, "markdown") == 0 || strcmp(ext, "mdown") == 0 ||
-	    strcmp(ext, "mkd") == 0 || strcasecmp(base, "llms.txt") == 0 ||
-	    strcasecmp(base, "llms-full.txt") == 0)
-		return markdown_parse_poll(path, data, len, out, poll);
-	if (strcmp(ext, "rst") == 0 || strcmp(ext, "rest") == 0)
-		return rst_parse_poll(path, data, len, out, poll);
-	return doc_plain_parse(path, data, len, out, poll);
+	return (f != NULL ? f->parse : doc_plain_parse)(path, data, len, out, poll);
 }
 
 int
 doc_parse_as(const char *format, const char *path, const char *data, size_t len,
     struct doc *out, struct doc_poll *poll)
 {
+	const struct doc_format *f;
+
 	if (format == NULL)
 		return doc_parse_poll(path, data, len, out, poll);
-	if (strcmp(format, DOC_FORMAT_MARKDOWN) == 0)
-		return markdown_parse_poll(path, data, len, out, poll);
-	if (strcmp(format, DOC_FORMAT_HTML) == 0)
-		return html_parse_poll(path, data, len, out, poll);
-	if (strcmp(format, DOC_FORMAT_STORAGE) == 0)
-		return storage_parse_poll(path, data, len, out, poll);
-	if (strcmp(format, DOC_FORMAT_OPENAPI) == 0)
-		return openapi_parse_poll(path, data, len, out, poll);
+	for (f = doc_formats; f->name != NULL; f++)
+		if (strcmp(f->name, format) == 0)
+			return f->parse(path, data, len, out, poll);
 	log_err("%s: %s: no parser for format %s", __func__, path, format);
 	return -1;
 }

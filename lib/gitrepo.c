@@ -572,33 +572,16 @@ gitrepo_url_has_secret(const char *url)
 	return at > s && memchr(s, ':', (size_t)(at - s)) != NULL;
 }
 
-/* Copies msg to err with every occurrence of the token replaced by "***". */
+/*
+ * Copies msg to err scrubbed of the token (fetch_scrub: the token, its start of 8 bytes or
+ * more and its base64 forms, as in a Basic Authorization header, become "[redacted]").
+ */
 static void
 gitrepo_scrub(const char *msg, const char *token, char *err, size_t errsz)
 {
-	struct buf	 b;
-	const char	*p;
-	size_t		 tl;
-
-	buf_init(&b);
-	if (token == NULL || (tl = strlen(token)) == 0) {
-		snprintf(err, errsz, "%s", msg);
-		return;
-	}
-	while ((p = strstr(msg, token)) != NULL) {
-		if (buf_add(&b, msg, (size_t)(p - msg)) == -1 ||
-		    buf_adds(&b, "***") == -1)
-			goto fail;
-		msg = p + tl;
-	}
-	if (buf_adds(&b, msg) == -1)
-		goto fail;
-	snprintf(err, errsz, "%s", b.p);
-	buf_release(&b);
-	return;
-fail:
-	buf_release(&b);
-	snprintf(err, errsz, "out of memory");
+	snprintf(err, errsz, "%s", msg);
+	if (token != NULL && *token != '\0')
+		fetch_scrub(err, errsz, token);
 }
 
 /*

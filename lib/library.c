@@ -553,8 +553,9 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		if (rmdir(dir) == -1)
 			break;
 	}
-	/* What the source's back end keeps (a website's links file). */
-	if (ops != NULL && ops->forget != NULL && ops->forget(datadir, library_id) == -1) {
+	/* What the source's back end keeps (a website's links file, an OpenAPI upload). */
+	if (ops != NULL && ops->forget != NULL && ops->forget(db, datadir,
+	    library_id) == -1) {
 		snprintf(msg, sizeof(msg), "the files the %s source of %s keeps could not be "
 		    "removed; the worker log has the details", ops->type, library_id);
 		goto fail;

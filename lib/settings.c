@@ -83,6 +83,9 @@ static const struct setting_def settings_defs[] = {
 	{ "sources.max_spec_kb", SET_NUMBER, "16384", 1, 1048576,
 	  "largest OpenAPI description (KB), its $ref'd files included, a source fetches",
 	  NULL },
+	{ "uploads.max_mb_per_user", SET_NUMBER, "64", 1, 1048576,
+	  "most MB of OpenAPI uploads kept for the libraries one user added (callers "
+	  "without a user account count as one user; admins are exempt)", NULL },
 	{ "limits.job_timeout_s", SET_NUMBER, "1800", 10, 86400,
 	  "seconds one job may run before the worker stops it", NULL },
 	{ "ai.llm.provider", SET_ENUM, "", 0, 0,

@@ -130,6 +130,12 @@ matrix() {
 	row DELETE /api/libraries/nobody/none "" 401 404 404 401 403 404 404 403
 	row GET /api/support-bundle "" 401 403 200 401 200 200 403 403
 	row POST /api/parse '{"repoUrl":"https://github.com/a/b"}' 401 202 202 401 403 202 202 403
+	# The other ways of adding a source, with a body that does not validate: a 400 shows
+	# that authorization let the call through.
+	row POST /api/libraries '{}' 401 400 400 401 403 400 400 403
+	row POST /api/parse-website '{}' 401 400 400 401 403 400 400 403
+	row POST /api/parse-openapi '{}' 401 400 400 401 403 400 400 403
+	row POST /api/parse-openapi-upload '{}' 401 415 415 401 403 415 415 403
 	# Switches on: anyone, whatever credential comes along.
 	set_ perm.anonymous_refresh true
 	set_ perm.anonymous_delete true
@@ -140,6 +146,10 @@ matrix() {
 	row DELETE /api/libraries/nobody/none "" 404 404 404 404 404 404 404 404
 	row GET /api/support-bundle "" 200 200 200 200 200 200 200 200
 	row POST /api/parse '{"repoUrl":"https://github.com/a/b"}' 202 202 202 202 202 202 202 202
+	row POST /api/libraries '{}' 400 400 400 400 400 400 400 400
+	row POST /api/parse-website '{}' 400 400 400 400 400 400 400 400
+	row POST /api/parse-openapi '{}' 400 400 400 400 400 400 400 400
+	row POST /api/parse-openapi-upload '{}' 415 415 415 415 415 415 415 415
 	# The switches are per operation: the admin-only calls stay admin-only.
 	row GET /api/jobs "" 401 403 200 401 200 200 403 403
 	set_ perm.anonymous_refresh false
