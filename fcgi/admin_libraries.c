@@ -45,6 +45,28 @@ admin_libraries_queued(struct http_req *r, const char *id, long long job,
 	web_util_send(r, 202, NULL, o);
 }
 
+/*
+ * Makes the caller the one who queues this request's jobs (jobs_queuer_begin) when adding
+ * more jobs fits under jobs.max_queued_per_user: 0, else -1 having answered 429 (naming
+ * the cap) or 500. jobs_queuer_end after queueing.
+ */
+static int
+admin_libraries_queuer(struct http_req *r, int adding)
+{
+	const char	*via;
+	char		 err[600];
+	int		 rc;
+
+	via = r->who.user.id != 0 ? "user" : r->who.via == ACCESS_ANONYMOUS ? "anonymous" :
+	    "key";
+	if ((rc = jobs_queuer_begin(r->db, r->who.user.id, via, r->who.admin, adding, err,
+	    sizeof(err))) == 1)
+		http_error_hdr(r, 429, "Retry-After: 60\r\n", "%s", err);
+	else if (rc == -1)
+		http_error(r, 500, "%s", err);
+	return rc == 0 ? 0 : -1;
+}
+
 /* Answers a library_upsert / library_queue that did not succeed. */
 static void
 admin_libraries_refused(struct http_req *r, enum library_change rc, const char *err)
@@ -64,8 +86,13 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 	long long	 job;
 	char		 err[900];
 
-	if ((rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin,
-	    &job, err, sizeof(err))) != LIBRARY_OK)
+	/* the library's index job and one per version */
+	if (admin_libraries_queuer(r, 1 + (int)p->nversions) == -1)
+		return;
+	rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin, &job,
+	    err, sizeof(err));
+	jobs_queuer_end();
+	if (rc != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, p->id, job, "indexing");
@@ -539,10 +566,14 @@ admin_libraries_queue(struct http_req *r, int del)
 	    validate_query(r, del ? &web_util_no_params :
 	    &admin_libraries_refresh_params) == -1)
 		return;
+	/* a deletion is not capped: it ends the library's queued jobs */
+	if (admin_libraries_queuer(r, del ? 0 : 1) == -1)
+		return;
 	force = http_param(r, "force");
-	if ((rc = library_queue(r->db, id, del, force != NULL &&
-	    strcmp(force, "true") == 0, r->who.user.id, r->who.admin, &job, err,
-	    sizeof(err))) != LIBRARY_OK)
+	rc = library_queue(r->db, id, del, force != NULL && strcmp(force, "true") == 0,
+	    r->who.user.id, r->who.admin, &job, err, sizeof(err));
+	jobs_queuer_end();
+	if (rc != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, id, job, del ? "deletion" : "indexing");

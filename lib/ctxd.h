@@ -600,6 +600,21 @@ int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id
 	    const char *error, const char *message);
 
 /*
+ * Who queues the jobs of the request being answered, until jobs_queuer_end: via is "user"
+ * (user_id's key or session), "key" (an operator key) or "anonymous" (a perm.anonymous_*
+ * switch); jobs_enqueue and jobs_enqueue_delete record it (jobs.queued_by, queued_via).
+ * Jobs queued outside (GitOps, webhooks, the worker) record none. Unless admin, the
+ * requester's queued index jobs (a user's own; all operator keys' or all anonymous
+ * callers' together) plus adding may not exceed the setting jobs.max_queued_per_user:
+ * then 1 with err naming the cap (answer 429), nothing set. 0 when set, -1 with err on a
+ * database error.
+ */
+#define JOBS_CAP_SETTING	"jobs.max_queued_per_user"
+#define JOBS_CAP_DEFAULT	50
+int	 jobs_queuer_begin(struct sqlite3 *, long long user_id, const char *via, int admin,
+	    int adding, char *err, size_t errsz);
+void	 jobs_queuer_end(void);
+/*
  * Queues an index job for a library unless one is already queued; *job_id gets the
  * queued job's id. Runs inside the caller's transaction.
  */
@@ -821,7 +836,19 @@ struct gitrepo_limits {
 	/* hosts ("host" or "host:port", comma-separated) that may get the token over
 	 * plain http (setting git.plain_http_hosts); NULL: none */
 	const char *plain_http_hosts;
+	/*
+	 * Deadlines of one attempt (gitrepo_limits_load; 0: the defaults, none): connecting
+	 * to one address (git.connect_timeout_s), the stall window (git.stall_timeout_s: the
+	 * server sent less than 16 bytes a second over it) and the job's deadline
+	 * (util_now_ms clock). Past one the transfer ends with a message naming it.
+	 */
+	long	 connect_ms, stall_ms;
+	long long deadline_ms;
 };
+
+/* Fills l's deadlines from the settings git.connect_timeout_s and git.stall_timeout_s. */
+void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
+	    const char *datadir);
 
 /*
  * Clones url into dir, or fetches when dir already holds a clone, then resolves branch

@@ -158,6 +158,15 @@ static const struct setting_def settings_defs[] = {
 	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
 	  "hosts (host or host:port, comma-separated) that may receive a git token over "
 	  "plain http", NULL },
+	{ "git.connect_timeout_s", SET_NUMBER, "30", 1, 600,
+	  "seconds a clone or fetch may take to connect to one address of the git server",
+	  NULL },
+	{ "git.stall_timeout_s", SET_NUMBER, "60", 1, 3600,
+	  "seconds a clone or fetch may wait on a git server that sends nothing (or less "
+	  "than 16 bytes a second) before its job fails", NULL },
+	{ "jobs.max_queued_per_user", SET_NUMBER, "50", 1, 100000,
+	  "most index jobs one user (or all anonymous callers together) may have queued; "
+	  "admins, GitOps and webhooks are not counted", NULL },
 	{ "content.injection", SET_ENUM, "hold", 0, 0,
 	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
 	  "out of answers, mark answers them after a warning line, off ignores the flags",
