@@ -22,6 +22,17 @@ struct sqlite3;
 struct validate_table;
 
 #define MCP_MAX_BODY		(256 * 1024)	/* bytes of one POST body */
+/*
+ * A JSON-RPC batch holds at most MCP_MAX_BATCH messages (400 past it). The answer to one
+ * POST has at most MCP_CALL_MAX_BYTES per request it holds (a tools/call with the largest
+ * budget, SEARCH_MAX_TOKENS, JSON-escaped, fits) and never more than MCP_MAX_ANSWER; a
+ * request whose answer would pass that is answered with error MCP_RPC_LIMIT instead, and
+ * the requests after it are not run.
+ */
+#define MCP_MAX_BATCH		32
+#define MCP_CALL_MAX_BYTES	(1024 * 1024)
+#define MCP_MAX_ANSWER		(4 * 1024 * 1024)
+#define MCP_RPC_LIMIT		-32003	/* JSON-RPC error: a limit of this server */
 #define MCP_VERSION_NEWEST	"2025-11-25"
 
 /* What the tools work on: the responder's read-only database and its query path. */

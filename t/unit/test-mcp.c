@@ -54,6 +54,31 @@ rest_answer(const char *libid, const char *query, long budget)
 	return out.p;
 }
 
+/*
+ * /acme/big: 40 snippets of about 20 KB each that all match "install widgets" (and all
+ * fit in the largest budget: their stored sizes are dbh_library's).
+ */
+static int
+big_library(sqlite3 *db)
+{
+	static struct dbh_snippet sn[40];
+	static char	 titles[40][32];
+	static struct buf text;
+	size_t		 i;
+
+	buf_init(&text);
+	for (i = 0; i < 500; i++)
+		if (buf_adds(&text, "Install widgets with care, one by one. ") == -1)
+			return -1;
+	for (i = 0; i < 40; i++) {
+		snprintf(titles[i], sizeof(titles[i]), "Install widgets, part %zu", i + 1);
+		sn[i].title = titles[i];
+		sn[i].text = text.p;
+		sn[i].code = "[]";
+	}
+	return dbh_library(db, "/acme/big", 4, "finalized", 1, sn, 40);
+}
+
 /* ------------------------------------------------------------------ helpers */
 
 static struct mcp_req
@@ -742,6 +767,130 @@ test_legacy(void)
 	free(t);
 }
 
+/* A batch of n messages: {"jsonrpc":"2.0","id":N, then rest (N = 1, 2, ...), malloc'd. */
+static char *
+batch_of(size_t n, const char *rest)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	buf_addc(&b, '[');
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(&b, ',');
+		buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%zu,%s", i + 1, rest);
+	}
+	buf_addc(&b, ']');
+	return b.p;
+}
+
+static void
+test_batch_limits(void)
+{
+	struct mcp_reply rep;
+	struct mcp_req	 r;
+	json_object	*o, *last;
+	char		*body;
+	size_t		 n, i, answered = 0, limited = 0;
+	int		 status;
+
+	body = batch_of(MCP_MAX_BATCH + 1, "\"method\":\"ping\"}");
+	is_int(rpc(body, &o), 400, "a batch of %d messages: 400", MCP_MAX_BATCH + 1);
+	is_int(jint(o, "error.code"), -32600, "... -32600");
+	ok(jstr(o, "error.message") != NULL &&
+	    strstr(jstr(o, "error.message"), "at most 32 messages") != NULL,
+	    "... naming the limit: %s", jstr(o, "error.message"));
+	json_object_put(o);
+	free(body);
+	body = batch_of(MCP_MAX_BATCH, "\"method\":\"ping\"}");
+	is_int(rpc(body, &o), 200, "a batch of %d messages: 200", MCP_MAX_BATCH);
+	is_int(json_object_array_length(o), MCP_MAX_BATCH, "... all answered");
+	json_object_put(o);
+	free(body);
+
+	/* 32 answers of the largest budget on a big library: past the answer's limit. */
+	body = batch_of(MCP_MAX_BATCH, "\"method\":\"tools/call\",\"params\":{\"name\":\"get-library-docs\",\"arguments\":{"
+	    "\"libraryId\":\"/acme/big\",\"topic\":\"install widgets\",\"tokens\":100000}}}");
+	r = req(body);
+	mcp_handle(&ctx, &r, &rep);
+	status = rep.status;
+	ok(rep.body_len <= MCP_MAX_ANSWER + 64 * 1024, "big batch: %zu bytes, within "
+	    "the limit", rep.body_len);
+	o = rep.body != NULL ? json_tokener_parse(rep.body) : NULL;
+	mcp_reply_release(&rep);
+	is_int(status, 200, "big batch: 200");
+	n = json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
+	is_int(n, MCP_MAX_BATCH, "big batch: one response per request");
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(o, i);
+
+		if (jstr(e, "result") != NULL && limited == 0)
+			answered++;
+		else if (jint(e, "error.code") == MCP_RPC_LIMIT &&
+		    jint(e, "id") == (long)i + 1)
+			limited++;
+	}
+	ok(answered >= 1 && limited >= 1 && answered + limited == n,
+	    "big batch: %zu answered, then %zu refused with -32003", answered, limited);
+	last = n > 0 ? json_object_array_get_idx(o, n - 1) : NULL;
+	ok(jstr(last, "error.message") != NULL && strstr(jstr(last, "error.message"),
+	    "at most 4194304 bytes") != NULL, "big batch: the error names the limit: %s",
+	    jstr(last, "error.message"));
+	json_object_put(o);
+	free(body);
+
+	/* One such request on its own is answered whole. */
+	is_int(rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+	    "\"name\":\"get-library-docs\",\"arguments\":{\"libraryId\":\"/acme/big\","
+	    "\"topic\":\"install widgets\",\"tokens\":100000}}}", &o), 200,
+	    "one big request: 200");
+	ok(jstr(o, "result.content") != NULL, "one big request: answered (%s)",
+	    jstr(o, "error.message"));
+	json_object_put(o);
+}
+
+static void
+test_ids(void)
+{
+	static const char *const ids[] = {
+		"18446744073709551616", "123456789012345678901234567890",
+		"-9223372036854775809", "-99999999999999999999999999", "9223372036854775807",
+		"18446744073709551615", "-0", "0", "7"
+	};
+	struct mcp_reply rep;
+	struct mcp_req	 r;
+	char		 body[256], want[128];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		snprintf(body, sizeof(body), "{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":"
+		    "\"ping\"}", ids[i]);
+		r = req(body);
+		mcp_handle(&ctx, &r, &rep);
+		snprintf(want, sizeof(want), "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{}}",
+		    ids[i]);
+		is_str(rep.body, want, "id %s echoed as sent", ids[i]);
+		mcp_reply_release(&rep);
+	}
+	r = req("[{\"jsonrpc\":\"2.0\",\"id\":18446744073709551617,\"method\":\"nope\"},"
+	    "/* c */ {\"jsonrpc\":\"2.0\",\"params\":{\"id\":1},\"\\u0069d\":"
+	    "-18446744073709551617,\"method\":\"ping\"}, {\"id\":5e40,\"jsonrpc\":\"2.0\","
+	    "\"method\":\"ping\"}]");
+	mcp_handle(&ctx, &r, &rep);
+	ok(rep.body != NULL && strstr(rep.body, "\"id\":18446744073709551617,") != NULL &&
+	    strstr(rep.body, "\"id\":-18446744073709551617,") != NULL,
+	    "batch: big ids echoed as sent (escaped name, comments): %s", rep.body);
+	ok(rep.body != NULL && strstr(rep.body, "must be a string or an integer") != NULL,
+	    "batch: a fraction or exponent id still refused");
+	mcp_reply_release(&rep);
+	r = req("{\"jsonrpc\":\"2.0\",\"id\":99999999999999999999999,\"method\":\"nope\"}");
+	mcp_handle(&ctx, &r, &rep);
+	ok(rep.body != NULL && strstr(rep.body, "\"id\":99999999999999999999999,") != NULL,
+	    "an error answer echoes the big id too");
+	mcp_reply_release(&rep);
+}
+
 int
 main(void)
 {
@@ -757,9 +906,15 @@ main(void)
 		return 1;
 	}
 	ctx.db = db;
+	if (big_library(db) == -1) {
+		printf("Bail out! no big library\n");
+		return 1;
+	}
 	test_versions();
 	test_methods();
 	test_batches();
+	test_batch_limits();
+	test_ids();
 	test_http();
 	test_table();
 	test_format();
