@@ -825,7 +825,7 @@ mcp_batch(struct mcp_ctx *c, json_object *root, const char *version, struct mcp_
 		if (mcp_append(&one, resp) == -1)
 			goto nomem;
 		if (!full && out.len + one.len + 2 > limit) {
-			/* Room is kept for the errors of this request and the rest. */
+			/* This answer is dropped: an error says why, short as the rest. */
 			full = 1;
 			id = NULL;
 			json_object_object_get_ex(m, "id", &id);
