@@ -105,4 +105,27 @@ ok "$([ "$(wc -c <"$T/legacy.txt")" -le 4600 ]; echo $?)" \
 mcp "$(call query-docs '{"libraryId": "/evil/err", "query": "install"}')" >"$T/err.txt"
 is "$(jq -r .result.isError "$T/mcp.json")" true "MCP query-docs, upstream error: a tool error"
 unlike "$(cat "$T/err.txt")" "$PHRASE" "MCP query-docs, upstream error: its text left out"
+
+# ---------------------------------------------------------------- valgrind
+# ctxd-query in CGI mode under valgrind (as t1130): the text and JSON answers cut and
+# filtered, held and marked, and the library search cleaned.
+vgq() {
+	env REQUEST_METHOD=GET DOCUMENT_URI="$1" QUERY_STRING="$2" CTXD_SECCOMP=off \
+	    valgrind -q --error-exitcode=99 --leak-check=full \
+	    --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	    --log-file="$T/log/vg.%p" "$top_builddir/ctxd-query" >"$T/cgi.out" 2>"$T/cgi.err"
+	is "$?" 0 "valgrind: $1?$2: clean" || diag "$(cat "$T"/log/vg.* 2>/dev/null | head -40)"
+	rm -f "$T"/log/vg.*
+}
+if command -v valgrind >/dev/null && ! ldd "$top_builddir/ctxd-query" | grep -q libasan; then
+	vgq /api/v2/context "libraryId=/evil/docs&query=vg&tokens=1000"
+	vgq /api/v2/context "libraryId=/evil/docs&query=vg&tokens=3000&type=json"
+	ctxd_admin settings set content.injection mark >/dev/null
+	vgq /api/v2/context "libraryId=/evil/docs&query=vg+mark&tokens=3000&type=json"
+	vgq /api/v2/libs/search "libraryName=evil"
+	like "$(cat "$T/cgi.out")" '"origin":"upstream"' "valgrind: the upstream's libraries found"
+	vgq /api/v2/context "libraryId=/evil/err&query=vg"
+else
+	skip "valgrind missing or an ASan build" 6
+fi
 done_testing
