@@ -175,10 +175,9 @@ like "$(jbody .error.message)" "at most 32 messages, this one has 1290" "... nam
 calls 32 >"$T/batch32.json"
 code=$(http POST "$MCP" -H 'Content-Type: application/json' --data-binary @"$T/batch32.json")
 is "$code" 200 "a batch of 32 calls of the largest budget: 200"
-ok "$([ "$(wc -c <"$T/http.body")" -le $((4 * 1024 * 1024 + 65536)) ]; echo $?)" \
-    "... answered in at most 4 MiB ($(wc -c <"$T/http.body") bytes)"
-is "$(jbody '[.[] | select(.result != null or .error.code == -32003)] | length')" 32 \
-    "... each request answered or refused with -32003"
+# (test-mcp fills the 4 MiB; this corpus's answers fit in it, and the limits must not bite)
+is "$(jbody '[.[] | select(.result.content[0].text | startswith("### "))] | length')" 32 \
+    "... each answered ($(wc -c <"$T/http.body") bytes)"
 # Ids past 64 bits are echoed as sent.
 code=$(rpc '{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}')
 is "$(http_body)" '{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{}}' \
