@@ -736,6 +736,15 @@ mcp_limit_error(json_object *id, size_t limit, size_t n)
 	    ", and the requests after it in another POST" : "");
 }
 
+/* The error answering request id (borrowed) not begun within the batch's time. */
+static json_object *
+mcp_time_error(json_object *id, long ms)
+{
+	return mcp_error(id, MCP_RPC_LIMIT, "Time limit: the requests of a batch are begun "
+	    "within %ld s of its first; this one was not run: send it again in another "
+	    "POST", ms / 1000);
+}
+
 /* Appends the JSON text of o (consumed) to out; -1 on no memory. */
 static int
 mcp_append(struct buf *out, json_object *o)
@@ -778,7 +787,8 @@ mcp_batch_one(struct mcp_ctx *c, json_object *m)
  * when empty, longer than MCP_MAX_BATCH or when the version has no batches, else one
  * response per request (202 when there is none), within the answer's byte limit
  * (mcp.h): the answers are written out one by one, and once one would pass the limit,
- * it and the requests after it are answered with MCP_RPC_LIMIT errors, not run.
+ * it and the requests after it are answered with MCP_RPC_LIMIT errors, not run; so are
+ * the requests not begun within the batch's time (MCP_BATCH_MS).
  */
 static void
 mcp_batch(struct mcp_ctx *c, json_object *root, const char *version, struct mcp_reply *r)
@@ -786,7 +796,9 @@ mcp_batch(struct mcp_ctx *c, json_object *root, const char *version, struct mcp_
 	json_object	*resp, *m, *id;
 	struct buf	 out, one;
 	size_t		 i, n, k = 0, limit;
-	int		 full = 0;
+	long long	 start = util_now_ms();
+	long		 ms = c->batch_ms > 0 ? c->batch_ms : MCP_BATCH_MS;
+	int		 full = 0, late = 0;
 
 	n = json_object_array_length(root);
 	if (n == 0 || n > MCP_MAX_BATCH || !mcp_version_batches(version)) {
@@ -807,14 +819,17 @@ mcp_batch(struct mcp_ctx *c, json_object *root, const char *version, struct mcp_
 		goto nomem;
 	for (i = 0; i < n; i++) {
 		m = json_object_array_get_idx(root, i);
-		if (full) {
-			/* Past the limit: requests are not run (invalid ones still told). */
+		if (!full && !late && util_now_ms() - start >= ms)
+			late = 1;
+		if (full || late) {
+			/* Past a limit: requests are not run (invalid ones still told). */
 			switch (mcp_classify(m, &resp)) {
 			case MCP_INVALID:
 				break;
 			case MCP_REQUEST:
 				json_object_object_get_ex(m, "id", &id);
-				resp = mcp_limit_error(id, limit, n);
+				resp = full ? mcp_limit_error(id, limit, n) :
+				    mcp_time_error(id, ms);
 				break;
 			default:
 				continue;

@@ -33,6 +33,11 @@ struct validate_table;
 #define MCP_MAX_BATCH		32
 #define MCP_CALL_MAX_BYTES	(1024 * 1024)
 #define MCP_MAX_ANSWER		(4 * 1024 * 1024)
+/*
+ * The requests of a batch are begun within MCP_BATCH_MS of its first (the answers of
+ * /api/v2/ have 30 s in nginx): those left are answered with error MCP_RPC_LIMIT.
+ */
+#define MCP_BATCH_MS		(25 * 1000)
 #define MCP_RPC_LIMIT		-32003	/* JSON-RPC error: a limit of this server */
 #define MCP_VERSION_NEWEST	"2025-11-25"
 
@@ -40,6 +45,7 @@ struct validate_table;
 struct mcp_ctx {
 	struct sqlite3	*db;		/* settings (mcp.allowed_origins) */
 	struct search	*search;	/* search_open(db) */
+	long		 batch_ms;	/* 0: MCP_BATCH_MS (a test's shorter time) */
 };
 
 /* One HTTP request to /mcp: the CGI variables the transport needs (NULL when absent). */

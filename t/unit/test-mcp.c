@@ -6,8 +6,13 @@
  */
 #include "config.h"
 
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -867,6 +872,84 @@ test_batch_limits(void)
 	json_object_put(o);
 }
 
+/* A TCP listener on 127.0.0.1 that never answers; its port in *port. -1 on failure. */
+static int
+silent_listener(int *port)
+{
+	struct sockaddr_in sa;
+	socklen_t	 len = sizeof(sa);
+	int		 fd;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == -1 || listen(fd, 64) == -1 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) == -1) {
+		close(fd);
+		return -1;
+	}
+	*port = ntohs(sa.sin_port);
+	return fd;
+}
+
+static void
+test_batch_time(void)
+{
+	struct mcp_reply rep;
+	struct mcp_req	 r;
+	json_object	*o;
+	char		*body, url[64];
+	size_t		 n, i, answered = 0, late = 0;
+	long long	 t0;
+	int		 fd, port;
+
+	if ((fd = silent_listener(&port)) == -1) {
+		ok(0, "slow batch: a listener on 127.0.0.1");
+		return;
+	}
+	/* Each resolve-library-id waits for the upstream's 1 s timeout. */
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/api", port);
+	setting("fetch.allowed_networks", "127.0.0.0/8");
+	setting("upstream.url", url);
+	setting("upstream.timeout_s", "1");
+	ctx.batch_ms = 1500;
+	body = batch_of(8, "\"method\":\"tools/call\",\"params\":{\"name\":"
+	    "\"resolve-library-id\",\"arguments\":{\"libraryName\":\"widgets\"}}}");
+	r = req(body);
+	t0 = util_now_ms();
+	mcp_handle(&ctx, &r, &rep);
+	t0 = util_now_ms() - t0;
+	o = rep.body != NULL ? json_tokener_parse(rep.body) : NULL;
+	mcp_reply_release(&rep);
+	n = json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(o, i);
+
+		if (jstr(e, "result") != NULL && late == 0)
+			answered++;
+		else if (jint(e, "error.code") == MCP_RPC_LIMIT &&
+		    strstr(jstr(e, "error.message"), "Time limit") != NULL)
+			late++;
+	}
+	is_int(n, 8, "slow batch: one response per request");
+	ok(answered >= 1 && late >= 1 && answered + late == n,
+	    "slow batch: %zu answered, then %zu not begun (-32003, time limit)",
+	    answered, late);
+	ok(t0 < 5000, "slow batch: answered in %lld ms, not one upstream timeout per "
+	    "request", t0);
+	ok(n > 0 && strstr(jstr(json_object_array_get_idx(o, n - 1), "error.message"),
+	    "within 1 s") != NULL, "slow batch: the error names the time");
+	json_object_put(o);
+	free(body);
+	ctx.batch_ms = 0;
+	setting("upstream.url", NULL);
+	setting("upstream.timeout_s", NULL);
+	setting("fetch.allowed_networks", NULL);
+	close(fd);
+}
+
 static void
 test_ids(void)
 {
@@ -931,6 +1014,7 @@ main(void)
 	test_methods();
 	test_batches();
 	test_batch_limits();
+	test_batch_time();
 	test_ids();
 	test_http();
 	test_table();
