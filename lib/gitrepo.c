@@ -29,7 +29,7 @@
 
 #define GITREPO_REMOTE	"origin"
 #define GITREPO_REFSPEC	"+refs/heads/*:refs/remotes/origin/*"
-/* Tags too: a library's versions (issue 16) may name tags. */
+/* Tags too: a library's versions may name tags. */
 #define GITREPO_TAGSPEC	"+refs/tags/*:refs/tags/*"
 #define GITREPO_MB	(1024 * 1024)
 #define GITREPO_CONNECT_MS	30000	/* connect phase of one address (git.connect_timeout_s) */

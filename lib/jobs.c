@@ -174,7 +174,7 @@ jobs_delete_pending(sqlite3 *db, const char *library_id, long long *job_id)
 }
 
 /*
- * Queues the delete of each version of library_id (libraries.version_of, issue 16): a
+ * Queues the delete of each version of library_id (libraries.version_of): a
  * library's versions go with it. 0, or -1 on a database error.
  */
 static int

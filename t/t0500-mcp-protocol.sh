@@ -83,7 +83,7 @@ ok "$(cmp -s "$T/mcp.txt" "$T/rest.txt"; echo $?)" "query-docs = /api/v2/context
 rpc "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"query-docs\",\"arguments\":{\"context7CompatibleLibraryID\":\"/corpora/requests\",\"userQuery\":\"$q\"}}}" >/dev/null
 jbody '.result.content[0].text' >"$T/alias.txt"
 ok "$(cmp -s "$T/alias.txt" "$T/rest.txt"; echo $?)" "query-docs with aliases: same answer"
-# a version that is not indexed: a tool error naming the versions that are (issue 16)
+# a version that is not indexed: a tool error naming the versions that are
 rpc "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"query-docs\",\"arguments\":{\"libraryId\":\"/corpora/requests/v2.31.0\",\"query\":\"$q\"}}}" >/dev/null
 is "$(jbody '.result.isError')" true "query-docs of a version not indexed: a tool error"
 like "$(jbody '.result.content[0].text')" "has no indexed version v2\\.31\\.0.*/corpora/requests \\(the default branch\\)" \

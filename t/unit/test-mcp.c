@@ -682,7 +682,7 @@ test_docs(void)
 	ok(same_as_rest("query-docs", "{\"context7CompatibleLibraryID\":\"/acme/widgets\","
 	    "\"userQuery\":\"colour\"}", "/acme/widgets", "colour", 2000),
 	    "aliases context7CompatibleLibraryID and userQuery");
-	/* a version that is not indexed: a tool error naming those that are (issue 16) */
+	/* a version that is not indexed: a tool error naming those that are */
 	t = call("query-docs", "{\"libraryId\":\"/acme/widgets/v2\",\"query\":\"colour\"}",
 	    &status, &err, &code);
 	is_int(err, 1, "a version not indexed: a tool error");
