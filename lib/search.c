@@ -237,52 +237,6 @@ search_close(struct search *s)
 	free(s);
 }
 
-int
-search_normalize_id(const char *id, char *out, size_t outsz)
-{
-	const char	*owner, *repo, *end;
-	size_t		 n;
-
-	if (id == NULL || id[0] != '/')
-		return -1;
-	owner = id + 1;
-	if ((repo = strchr(owner, '/')) == NULL || repo == owner)
-		return -1;
-	repo++;
-	/* The repository name ends at '/', '@' (a version) or the end. */
-	for (end = repo; *end != '\0' && *end != '/' && *end != '@'; end++)
-		continue;
-	if (end == repo)
-		return -1;
-	n = (size_t)(end - id);
-	if (n + 1 > outsz)
-		return -1;
-	memcpy(out, id, n);
-	out[n] = '\0';
-	return 0;
-}
-
-int
-search_version_id(const char *id, char *out, size_t outsz)
-{
-	size_t	 n, len;
-
-	if (search_normalize_id(id, out, outsz) == -1)
-		return -1;
-	n = strlen(out);
-	len = strlen(id);
-	while (len > n && id[len - 1] == '/')
-		len--;
-	if (len <= n + 1)
-		return 0;
-	if (len + 1 > outsz)
-		return -1;
-	memcpy(out + n, id + n, len - n);
-	out[n] = '/';
-	out[len] = '\0';
-	return 1;
-}
-
 /*
  * The 404 answer for version vid of library base, which is not indexed: names the
  * versions that are. -1 when out of memory or on a database error.
