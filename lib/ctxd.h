@@ -757,9 +757,8 @@ int	 library_id_from_url(const char *url, char *id, size_t idsz, char *host,
 	    size_t hostsz, char *err, size_t errsz);
 /*
  * A validate.h check for a library id as clients send it (/owner/repo, optionally
- * /version or @version): 0, or -1 with "is a malformed library id: ..." in err when it
- * does not start with '/', has fewer than two segments, an empty, "." or ".." segment, or
- * a control character.
+ * /version or @version): 0, or -1 with "is a malformed library id: ..." in err, by the
+ * rules of libid.h (libid_check).
  */
 int	 library_check_id(const char *id, char *err, size_t errsz);
 /* Canonical JSON of the source settings (folders, excludeFolders, ...), malloc'd. */

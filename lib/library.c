@@ -22,6 +22,7 @@
 #include "ctxd.h"
 #include "embedder.h"
 #include "entry.h"
+#include "libid.h"
 #include "share.h"
 #include "sources/backend.h"
 #include "validate.h"
@@ -264,32 +265,7 @@ library_valid_segment(const char *s, size_t n)
 int
 library_check_id(const char *id, char *err, size_t errsz)
 {
-	const char	*p, *e, *why = NULL;
-	size_t		 n, nsegs = 0;
-
-	if (id[0] != '/')
-		why = "it does not start with '/'";
-	for (p = id + 1; why == NULL; p = e + 1) {
-		e = p + strcspn(p, "/");
-		n = (size_t)(e - p);
-		if (n == 0)
-			why = "it has an empty segment";
-		else if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			why = "it has a '.' or '..' segment";
-		nsegs++;
-		if (*e == '\0')
-			break;
-	}
-	for (p = id; why == NULL && *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			why = "it holds a control character";
-	if (why == NULL && nsegs < 2)
-		why = "it has no repository segment";
-	if (why == NULL)
-		return 0;
-	snprintf(err, errsz, "is a malformed library id: %s (it must look like /owner/repo, "
-	    "/owner/repo/version or /owner/repo@version)", why);
-	return -1;
+	return libid_check(id, err, errsz);
 }
 
 int

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -685,7 +686,7 @@ upstream_has_id(json_object *results, const char *id)
 
 	for (i = 0; i < json_object_array_length(results); i++)
 		if (json_object_object_get_ex(json_object_array_get_idx(results, i), "id",
-		    &v) && strcmp(json_object_get_string(v), id) == 0)
+		    &v) && strcasecmp(json_object_get_string(v), id) == 0)
 			return 1;
 	return 0;
 }
@@ -706,18 +707,19 @@ upstream_kind(json_object *r, const char **type, double *trust)
 	    json_object_is_type(v, json_type_double)) ? json_object_get_double(v) : -1;
 }
 
-/* Is libid the library id, or one of its versions (id/VERSION, id@VERSION)? */
+/* Is libid the library id, or one of its versions (id/VERSION, id@VERSION), any case? */
 static int
 upstream_same_library(const char *id, const char *libid)
 {
 	size_t	 n = strlen(id);
 
-	return strncmp(id, libid, n) == 0 && (libid[n] == '\0' || libid[n] == '/' ||
+	return strncasecmp(id, libid, n) == 0 && (libid[n] == '\0' || libid[n] == '/' ||
 	    libid[n] == '@');
 }
 
 /*
- * The policies' decision about libid, with the source type and trust score that the
+ * The policies' decision about libid (the normal form, libid.h): the lists first, then,
+ * when they allow it, with the source type and trust score that the
  * upstream's library search reports for it (one search by its last path segment; not
  * found or not reachable: type other, trust unknown). 1, 0 with why, or -1.
  */
@@ -736,6 +738,10 @@ upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char
 
 	buf_init(&path);
 	fetch_req_init(&req);
+	/* The license and the lists first: a denied id is never sent to the upstream. */
+	if ((rc = policy_check_id(db, datadir, libid, why, whysz)) != 1)
+		goto out;
+	rc = -1;
 	/* The repository segment of /owner/repo[/version] names it in a search. */
 	name = strchr(libid + 1, '/');
 	snprintf(repo, sizeof(repo), "%.*s", (int)strcspn(name != NULL ? name + 1 : libid,

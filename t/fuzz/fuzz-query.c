@@ -3,7 +3,7 @@
  * name and value percent-decoded (http_urldecode, lib/http.c), then checked against
  * declared parameter tables (validate_query, lib/validate.c) like those of /api/v2/context,
  * /api/v2/search and the admin lists; the library id and the question go on to the search
- * front end (search_normalize_id, the tokenizer). The refusal is answered into a buffer.
+ * front end (libid_normalize, the tokenizer). The refusal is answered into a buffer.
  */
 #include "config.h"
 
@@ -13,6 +13,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "libid.h"
 #include "search.h"
 #include "validate.h"
 
@@ -60,7 +61,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct http_param params[FZ_MAX_PARAMS];
 	struct http_req	 r;
 	struct buf	 out;
-	char		*qs, *pair, *save = NULL, *eq, id[512], **terms;
+	char		*qs, *pair, *save = NULL, *eq, err[400], **terms;
+	struct libid	 l;
 	const char	*v;
 	size_t		 i, n = 0, nterms;
 
@@ -88,8 +90,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.nparams = n;
 	r.capture = &out;
 	if (validate_query(&r, &fz_tables[data[0] % 3]) == 0) {
-		if ((v = http_param(&r, "libraryId")) != NULL)
-			search_normalize_id(v, id, sizeof(id));
+		if ((v = http_param(&r, "libraryId")) != NULL &&
+		    libid_normalize(v, &l, err, sizeof(err)) == 0)
+			libid_release(&l);
 		if ((v = http_param(&r, "query")) != NULL &&
 		    tokenize_match_terms(v, &terms, &nterms) == 0)
 			tokenize_terms_free(terms, nterms);

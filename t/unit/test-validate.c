@@ -9,6 +9,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "libid.h"
 #include "search.h"
 #include "validate.h"
 #include "tap.h"
@@ -384,7 +385,8 @@ int
 main(void)
 {
 	struct parse_req p;
-	char		 err[512], id[512], big[70000], q[64];
+	struct libid	 l;
+	char		 err[512], big[70000], q[64];
 	char		*settings;
 
 	test_rules();
@@ -471,29 +473,26 @@ main(void)
 	id_fails("https://github.com/a/b%20c", "must end in /owner/repo");
 	id_fails("file:///srv/a/b", "http or https");
 
-	ok(search_normalize_id("/a/b", id, sizeof(id)) == 0 &&
-	    strcmp(id, "/a/b") == 0, "plain id");
-	ok(search_normalize_id("/a/b/v1.2.3", id, sizeof(id)) == 0 &&
-	    strcmp(id, "/a/b") == 0, "version suffix dropped");
-	ok(search_normalize_id("/a/b@v2", id, sizeof(id)) == 0 &&
-	    strcmp(id, "/a/b") == 0, "@version dropped");
-	ok(search_normalize_id("a/b", id, sizeof(id)) == -1, "no leading slash");
-	ok(search_normalize_id("/a", id, sizeof(id)) == -1, "no repo");
-	ok(search_normalize_id("//b", id, sizeof(id)) == -1, "empty owner");
-	ok(search_normalize_id("/a/", id, sizeof(id)) == -1, "empty repo");
-	/* the stored id of a version */
-	ok(search_version_id("/a/b", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
-	    "version id: none");
-	ok(search_version_id("/a/b/v1.2.3", id, sizeof(id)) == 1 &&
-	    strcmp(id, "/a/b/v1.2.3") == 0, "version id: /version");
-	ok(search_version_id("/a/b@v2", id, sizeof(id)) == 1 &&
-	    strcmp(id, "/a/b/v2") == 0, "version id: @version made /version");
-	ok(search_version_id("/a/b/v2/", id, sizeof(id)) == 1 &&
-	    strcmp(id, "/a/b/v2") == 0, "version id: trailing slash dropped");
-	ok(search_version_id("/a/b@", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
-	    "version id: an empty version is none");
-	ok(search_version_id("/a/b/v1", id, 7) == -1, "version id: longer than the buffer");
-	ok(search_version_id("/a", id, sizeof(id)) == -1, "version id: malformed");
+	/* the normal form of a client's id (libid.h; more in t/unit/test-policy.c) */
+	ok(libid_normalize("/a/b", &l, err, sizeof(err)) == 0 && strcmp(l.id, "/a/b") == 0 &&
+	    !l.versioned, "plain id");
+	libid_release(&l);
+	ok(libid_normalize("/a/b/v1.2.3", &l, err, sizeof(err)) == 0 &&
+	    strcmp(l.id, "/a/b/v1.2.3") == 0 && l.baselen == 4 && l.versioned,
+	    "version id: /version");
+	libid_release(&l);
+	ok(libid_normalize("/a/B@v2", &l, err, sizeof(err)) == 0 &&
+	    strcmp(l.id, "/a/B/v2") == 0 && strcmp(l.key, "/a/b/v2") == 0,
+	    "version id: @version made /version, key in lower case");
+	libid_release(&l);
+	ok(libid_normalize("/a/b@", &l, err, sizeof(err)) == 0 && strcmp(l.id, "/a/b") == 0 &&
+	    !l.versioned, "version id: an empty version is none");
+	libid_release(&l);
+	ok(libid_normalize("a/b", &l, err, sizeof(err)) == -1, "no leading slash");
+	ok(libid_normalize("/a", &l, err, sizeof(err)) == -1, "no repo");
+	ok(libid_normalize("//b", &l, err, sizeof(err)) == -1, "empty owner");
+	ok(libid_normalize("/a/", &l, err, sizeof(err)) == -1, "empty repo");
+	ok(libid_normalize("/a/b/v2/", &l, err, sizeof(err)) == -1, "trailing slash refused");
 
 	snprintf(q, sizeof(q), "a+b%%20c%%2Fd");
 	ok(http_urldecode(q) == 0 && strcmp(q, "a b c/d") == 0, "urldecode");
