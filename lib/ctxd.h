@@ -197,6 +197,14 @@ enum settings_apply_result settings_apply_json(struct sqlite3 *, const char *dat
 enum settings_apply_result settings_save_json(struct sqlite3 *, const char *datadir,
 	    struct json_object *o, char *err, size_t errsz);
 
+/*
+ * 1 when url carries credentials (userinfo, "user:secret@", before its host): a URL
+ * setting refuses them, and they are never shown.
+ */
+int	 settings_url_has_credentials(const char *url);
+/* url as it may be shown (malloc'd): its userinfo replaced by "[redacted]". */
+char	*settings_url_redacted(const char *url);
+
 /* ---------------------------------------------------------------- apikey.c */
 
 #include "apikey.h"
