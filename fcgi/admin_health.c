@@ -18,8 +18,9 @@
 #include "web.h"
 
 /*
- * GET /api/health: the whole report for an admin's key or session; anyone else learns
- * only whether the service is healthy (the status code and "status").
+ * GET /api/health: the whole report for an admin's key or session, with the alerts of the
+ * login throttle; anyone else learns only whether the service is healthy (the status code
+ * and "status").
  */
 void
 admin_health_health(struct http_req *r, void *arg)
@@ -36,7 +37,8 @@ admin_health_health(struct http_req *r, void *arg)
 	if (!who.admin) {
 		json_object_put(o);
 		o = health_brief_json(healthy);
-	}
+	} else
+		json_object_object_add(o, "alerts", session_throttle_alerts(r->db));
 	explicit_bzero(&who, sizeof(who));
 	web_util_send(r, healthy ? 200 : 503, NULL, o);
 }

@@ -168,7 +168,7 @@ test_changes(void)
 
 	/* A password change ends the other sessions and forgets the name's failures. */
 	user_by_id(db, aid, &a);
-	tok = session_sign_in(db, &a, NULL, &keep);
+	tok = session_sign_in(db, &a, NULL, NULL, &keep);
 	ok(tok != NULL, "Alice signed in");
 	free(tok);
 	tok = session_create(db, aid, &sid);
