@@ -443,8 +443,8 @@ manifest_prepass(struct manifest_ctx *c, const char *data, size_t len)
 		case YAML_MAPPING_START_EVENT:
 			/* The root collection is level 1 and depth 0 of manifest_json. */
 			if (++level > MANIFEST_MAX_DEPTH + 1) {
-				manifest_error(c, &ev.start_mark, "too deeply nested (more "
-				    "than %d levels)", MANIFEST_MAX_DEPTH + 1);
+				manifest_error(c, &ev.start_mark, "too deeply nested "
+				    "(deeper than %d levels)", MANIFEST_MAX_DEPTH);
 				rc = -1;
 			}
 			/* FALLTHROUGH */
