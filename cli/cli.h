@@ -62,7 +62,7 @@ unsigned setup_client_bit(const char *name);
 /* Runs ctxd setup --mcp; returns the exit status. */
 int	 setup_run(const struct setup_opts *);
 
-/* ---------------------------------------------------------------- ctxd.c */
+/* ---------------------------------------------------------------- client.c */
 
 /*
  * Validates a deployment root URL: http or https, a host, no credentials, query or

@@ -59,6 +59,7 @@ account_me_json(const struct access_principal *p)
 	json_object	*o = json_object_new_object();
 	char		 csrf[SESSION_CSRF_LEN + 1];
 
+	json_object_object_add(o, "signedIn", json_object_new_boolean(1));
 	json_object_object_add(o, "user", p->user.id != 0 ?
 	    account_user_json(&p->user) : NULL);
 	json_object_object_add(o, "admin", json_object_new_boolean(p->admin));
@@ -190,13 +191,24 @@ out:
 	json_object_put(body);
 }
 
-/* GET /api/session: who am I. */
+/* GET /api/session: who am I ({"signedIn": false} for a caller with no credential). */
 void
 account_session_get(struct http_req *r, void *arg)
 {
+	json_object	*o;
+
 	(void)arg;
-	if (validate_query(r, &web_util_no_params) == 0)
-		web_util_send(r, 200, NULL, account_me_json(&r->who));
+	if (validate_query(r, &web_util_no_params) == -1)
+		return;
+	/* Nobody signed in (no key, no cookie): a plain answer, not a refusal, so that the
+	 * web UI's first page makes no request the browser logs as an error. */
+	if (r->who.via == ACCESS_ANONYMOUS) {
+		o = json_object_new_object();
+		json_object_object_add(o, "signedIn", json_object_new_boolean(0));
+		web_util_send(r, 200, NULL, o);
+		return;
+	}
+	web_util_send(r, 200, NULL, account_me_json(&r->who));
 }
 
 /* DELETE /api/session: sign out (a session, not a key). */

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,11 @@
 #include "multipart.h"
 #include "validate.h"
 #include "web.h"
+#include "sources/backend.h"
 
 #define ADMIN_LIBRARIES_SEGMENT_MAX	200	/* characters of the owner or the repo */
 #define ADMIN_LIBRARIES_UPLOAD_MAX	(16 * 1024 * 1024) /* bytes of an uploaded spec */
+#define ADMIN_LIBRARIES_UPLOADS_MB	64	/* uploads.max_mb_per_user's default */
 
 /* Starts the worker for job and answers 202 {libraryId, jobId, message}. */
 static void
@@ -40,6 +43,28 @@ admin_libraries_queued(struct http_req *r, const char *id, long long job,
 	json_object_object_add(o, "jobId", json_object_new_int64(job));
 	json_object_object_add(o, "message", json_object_new_string(msg));
 	web_util_send(r, 202, NULL, o);
+}
+
+/*
+ * Makes the caller the one who queues this request's jobs (jobs_queuer_begin) when adding
+ * more jobs fits under jobs.max_queued_per_user: 0, else -1 having answered 429 (naming
+ * the cap) or 500. jobs_queuer_end after queueing.
+ */
+static int
+admin_libraries_queuer(struct http_req *r, int adding)
+{
+	const char	*via;
+	char		 err[600];
+	int		 rc;
+
+	via = r->who.user.id != 0 ? "user" : r->who.via == ACCESS_ANONYMOUS ? "anonymous" :
+	    "key";
+	if ((rc = jobs_queuer_begin(r->db, r->who.user.id, via, r->who.admin, adding, err,
+	    sizeof(err))) == 1)
+		http_error_hdr(r, 429, "Retry-After: 60\r\n", "%s", err);
+	else if (rc == -1)
+		http_error(r, 500, "%s", err);
+	return rc == 0 ? 0 : -1;
 }
 
 /* Answers a library_upsert / library_queue that did not succeed. */
@@ -61,8 +86,13 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 	long long	 job;
 	char		 err[900];
 
-	if ((rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin,
-	    &job, err, sizeof(err))) != LIBRARY_OK)
+	/* the library's index job and one per version */
+	if (admin_libraries_queuer(r, 1 + (int)p->nversions) == -1)
+		return;
+	rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin, &job,
+	    err, sizeof(err));
+	jobs_queuer_end();
+	if (rc != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, p->id, job, "indexing");
@@ -279,10 +309,44 @@ admin_libraries_spec_kind(const struct multipart_part *f, const char **ext, char
 }
 
 /*
+ * The cap of the uploads kept for the caller (setting uploads.max_mb_per_user): 0 when a
+ * file of len bytes, stored as name for library id (whose upload it replaces), keeps
+ * them within it, else answers 413 naming the cap (500: database) and -1. The callers
+ * without a user account (anonymous, operator keys) count as one user; admins are exempt.
+ */
+static int
+admin_libraries_upload_cap(struct http_req *r, const char *id, const char *name,
+    size_t len)
+{
+	unsigned long long kept, cap;
+
+	if (r->who.admin)
+		return 0;
+	cap = (unsigned long long)settings_get_long(r->db, util_data_dir(),
+	    "uploads.max_mb_per_user", ADMIN_LIBRARIES_UPLOADS_MB) * 1024 * 1024;
+	if (openapisrc_uploads_bytes(r->db, util_data_dir(), r->who.user.id, id, name,
+	    &kept) == -1) {
+		web_util_dberr(r, __func__, "the uploads kept could not be counted");
+		return -1;
+	}
+	if (kept + len <= cap)
+		return 0;
+	http_error(r, 413, "the uploads kept for %s would take %.1f MB with this file "
+	    "(%.1f MB), over the cap of %llu MB per user (setting "
+	    "uploads.max_mb_per_user); delete a library made from an upload, or upload a "
+	    "smaller file", r->who.user.id != 0 ? "your libraries" :
+	    "libraries added without a user account", (double)(kept + len) / 1048576.0,
+	    (double)len / 1048576.0, cap / 1024 / 1024);
+	return -1;
+}
+
+/*
  * POST /api/parse-openapi-upload: multipart/form-data with the file "openapiFile" (JSON
  * or YAML) and the text fields projectTitle and description. The file is kept as
- * DATA_DIR/uploads/<sha256>.<json|yaml> for the worker; the library's id comes from the
- * title, else the file name (entry.h).
+ * DATA_DIR/uploads/<sha256>.<json|yaml> for the worker while a library names it: the
+ * upload a library had goes when a new one replaces it, the new one when the add is
+ * refused (openapisrc_upload_release), a deleted library's with it (the back end's
+ * forget). The library's id comes from the title, else the file name (entry.h).
  */
 void
 admin_libraries_parse_upload(struct http_req *r, void *arg)
@@ -294,7 +358,9 @@ admin_libraries_parse_upload(struct http_req *r, void *arg)
 	json_object	*settings;
 	const char	*ext;
 	char		 err[600], hash[65], name[80], *dir = NULL, *path = NULL;
+	char		*old = NULL;
 	size_t		 n, i;
+	int		 lock = -1, written = 0;
 
 	(void)arg;
 	memset(&p, 0, sizeof(p));
@@ -335,8 +401,24 @@ admin_libraries_parse_upload(struct http_req *r, void *arg)
 	if ((dir = util_path_join(util_data_dir(), "uploads")) == NULL ||
 	    (path = util_path_join(dir, name)) == NULL)
 		goto nomem;
-	if (util_mkdir_p(dir, 0750) == -1 ||
-	    util_write_file(path, f->data, f->len, 0640) == -1) {
+	if (util_mkdir_p(dir, 0750) == -1 || (lock = openapisrc_uploads_lock(dir)) == -1) {
+		if (errno == EBUSY)
+			http_error(r, 503, "other uploads are being stored; try again");
+		else {
+			log_err("%s: %s: %s", __func__, dir, strerror(errno));
+			http_error(r, 500, "the upload could not be stored; the responder "
+			    "log has the details");
+		}
+		goto out;
+	}
+	if (openapisrc_upload_of(r->db, p.id, &old) == -1) {
+		web_util_dberr(r, __func__, "the library's upload could not be looked up");
+		goto out;
+	}
+	if (admin_libraries_upload_cap(r, p.id, name, f->len) == -1)
+		goto out;
+	written = 1;
+	if (util_write_file(path, f->data, f->len, 0640) == -1) {
 		web_util_dberr(r, __func__, "the upload could not be stored");
 		goto out;
 	}
@@ -359,6 +441,13 @@ admin_libraries_parse_upload(struct http_req *r, void *arg)
 nomem:
 	http_error(r, 500, "out of memory");
 out:
+	/* Kept only while a library names it: the new file, and the one it replaced. */
+	if (written)
+		openapisrc_upload_release(r->db, util_data_dir(), name, NULL);
+	if (written && old != NULL && strcmp(old, name) != 0)
+		openapisrc_upload_release(r->db, util_data_dir(), old, NULL);
+	openapisrc_uploads_unlock(lock);
+	free(old);
 	free(dir);
 	free(path);
 	library_parse_request_release(&p);
@@ -477,9 +566,14 @@ admin_libraries_queue(struct http_req *r, int del)
 	    validate_query(r, del ? &web_util_no_params :
 	    &admin_libraries_refresh_params) == -1)
 		return;
+	/* a deletion is not capped: it ends the library's queued jobs */
+	if (admin_libraries_queuer(r, del ? 0 : 1) == -1)
+		return;
 	force = http_param(r, "force");
-	if ((rc = library_queue(r->db, id, del, force != NULL &&
-	    strcmp(force, "true") == 0, &job, err, sizeof(err))) != LIBRARY_OK)
+	rc = library_queue(r->db, id, del, force != NULL && strcmp(force, "true") == 0,
+	    r->who.user.id, r->who.admin, &job, err, sizeof(err));
+	jobs_queuer_end();
+	if (rc != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, id, job, del ? "deletion" : "indexing");

@@ -13,7 +13,8 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "provider.h"
+#include "ai/provider.h"
+#include "ai/check.h"
 #include "upstream.h"
 #include "validate.h"
 #include "web.h"

@@ -207,6 +207,13 @@ access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int fl
 		}
 		break;
 	}
+	if ((flags & ACCESS_MAY_ANONYMOUS) && access_reader_key(r, p->token,
+	    sizeof(p->token)) == NULL && access_cookie(r, SESSION_COOKIE, p->token,
+	    sizeof(p->token)) == NULL) {
+		explicit_bzero(p, sizeof(*p));
+		p->via = ACCESS_ANONYMOUS;
+		return 0;
+	}
 	if (access_identify(r, db, what, p, 0) == -1)
 		return -1;
 	if (access_csrf_missing(r, p)) {

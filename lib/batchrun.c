@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "provider.h"
+#include "ai/provider.h"
 #include "batchrun.h"
 
 void

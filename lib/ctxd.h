@@ -461,7 +461,7 @@ struct doc {
 	size_t	 nsecs;
 };
 
-/* Parses a documentation file by extension (.md .mdx .markdown .rst .txt, README*). */
+/* Parses a documentation file by its name (doc_format_of; plain text when no row matches). */
 int	 doc_parse(const char *path, const char *data, size_t len, struct doc *out);
 /*
  * A stop check for long parses (doc_parse_poll): while a file is parsed, fn(arg) is asked
@@ -494,6 +494,29 @@ int	 doc_parse_poll(const char *path, const char *data, size_t len, struct doc *
  */
 int	 doc_parse_as(const char *format, const char *path, const char *data, size_t len,
 	    struct doc *out, struct doc_poll *poll);
+/*
+ * One row of the table of document formats (doc_formats, ended by a row whose name is
+ * NULL): its name (a DOC_FORMAT_* name for those back ends name), whether and how a file
+ * name picks it, its extensions (lowercase, without the dot) and whole base names, a
+ * detector of the path (or NULL) and its parser.
+ */
+enum doc_by_name {
+	DOC_BY_NAME_DOC,	/* a repository file so named is documentation: selected */
+	DOC_BY_NAME_SOURCE,	/* source code: selected with indexSourceCode only */
+	DOC_BY_NAME_NEVER	/* named by a back end only (doc_parse_as) */
+};
+struct doc_format {
+	const char		*name;
+	enum doc_by_name	 by_name;
+	const char *const	*exts;
+	const char *const	*names;
+	int			(*detect)(const char *path);
+	int			(*parse)(const char *path, const char *data, size_t len,
+				    struct doc *out, struct doc_poll *poll);
+};
+extern const struct doc_format doc_formats[];
+/* The row of doc_formats that path's file name picks, or NULL (plain text, not selected). */
+const struct doc_format *doc_format_of(const char *path);
 void	 doc_release(struct doc *);
 /*
  * Gives a parsed document the title its source names (a wiki page's title): the document
@@ -595,6 +618,21 @@ int	 jobs_run_cancel(struct sqlite3 *, long long job_id, const char *library_id,
 int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id,
 	    const char *error, const char *message);
 
+/*
+ * Who queues the jobs of the request being answered, until jobs_queuer_end: via is "user"
+ * (user_id's key or session), "key" (an operator key) or "anonymous" (a perm.anonymous_*
+ * switch); jobs_enqueue and jobs_enqueue_delete record it (jobs.queued_by, queued_via).
+ * Jobs queued outside (GitOps, webhooks, the worker) record none. Unless admin, the
+ * requester's queued index jobs (a user's own; all operator keys' or all anonymous
+ * callers' together) plus adding may not exceed the setting jobs.max_queued_per_user:
+ * then 1 with err naming the cap (answer 429), nothing set. 0 when set, -1 with err on a
+ * database error.
+ */
+#define JOBS_CAP_SETTING	"jobs.max_queued_per_user"
+#define JOBS_CAP_DEFAULT	50
+int	 jobs_queuer_begin(struct sqlite3 *, long long user_id, const char *via, int admin,
+	    int adding, char *err, size_t errsz);
+void	 jobs_queuer_end(void);
 /*
  * Queues an index job for a library unless one is already queued; *job_id gets the
  * queued job's id. Runs inside the caller's transaction.
@@ -766,6 +804,8 @@ enum library_change {
  * Adds library id (host: its host[:port]) for parse request p, recording user_id (0: an
  * anonymous caller or an operator key) as the one who added it, or, when it exists for
  * the same URL, re-indexes it; in one transaction with queueing its index job (*job_id).
+ * A new id that was added from another host before (and deleted since) needs an admin
+ * (LIBRARY_FORBIDDEN); ids differing only in case are one library (LIBRARY_TAKEN).
  * A re-parse keeps the stored source settings that p does not give (p->given; p is
  * completed with them). Giving other values than the stored ones (the branch, a list,
  * indexSourceCode, the URL's spelling) needs admin or the user who added the library,
@@ -777,13 +817,15 @@ enum library_change library_upsert(struct sqlite3 *, struct parse_req *p,
 	    const char *id, const char *host, long long user_id, int admin,
 	    long long *job_id, char *err, size_t errsz);
 /*
- * Queues a refresh (del 0; force: a full re-index) or the deletion (del 1) of library id,
- * in one transaction (a job already queued is reused): *job_id. LIBRARY_NOT_FOUND,
- * LIBRARY_DELETING (a refresh while the library is being deleted) or LIBRARY_ERROR
+ * Queues a refresh (del 0; force: a full re-index) or the deletion (del 1) of library id
+ * for user_id (0: anonymous or an operator key), admin or not, in one transaction (a job
+ * already queued is reused): *job_id. LIBRARY_NOT_FOUND, LIBRARY_DELETING (a refresh while
+ * the library is being deleted), LIBRARY_FORBIDDEN (a deletion by neither an admin nor the
+ * one who added it, or of a GitOps-managed library by a non-admin) or LIBRARY_ERROR
  * (logged) with err.
  */
 enum library_change library_queue(struct sqlite3 *, const char *id, int del, int force,
-	    long long *job_id, char *err, size_t errsz);
+	    long long user_id, int admin, long long *job_id, char *err, size_t errsz);
 
 /* ---------------------------------------------------------------- select.c */
 
@@ -813,7 +855,19 @@ struct gitrepo_limits {
 	/* hosts ("host" or "host:port", comma-separated) that may get the token over
 	 * plain http (setting git.plain_http_hosts); NULL: none */
 	const char *plain_http_hosts;
+	/*
+	 * Deadlines of one attempt (gitrepo_limits_load; 0: the defaults, none): connecting
+	 * to one address (git.connect_timeout_s), the stall window (git.stall_timeout_s: the
+	 * server sent less than 16 bytes a second over it) and the job's deadline
+	 * (util_now_ms clock). Past one the transfer ends with a message naming it.
+	 */
+	long	 connect_ms, stall_ms;
+	long long deadline_ms;
 };
+
+/* Fills l's deadlines from the settings git.connect_timeout_s and git.stall_timeout_s. */
+void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
+	    const char *datadir);
 
 /*
  * Clones url into dir, or fetches when dir already holds a clone, then resolves branch

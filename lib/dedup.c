@@ -14,6 +14,7 @@
 #include "ctxd.h"
 #include "dedup.h"
 #include "share.h"
+#include "store/fts.h"
 
 #define DEDUP_GROUP_MAX	64	/* kept snippets of one trail compared at most */
 
@@ -483,7 +484,7 @@ dedup_apply(sqlite3 *db, const char *library_id, struct dd_item *items, size_t n
 			vectors += (size_t)sqlite3_changes(db);
 		} else if (it->new_dup == 0) {
 			stats->restored++;
-			if (dedup_fts_put(db, it->id) == -1)
+			if (store_fts_put(db, it->id) == -1)
 				goto out;
 		}
 	}
@@ -580,72 +581,5 @@ out:
 	free(order);
 	free(k.exact);
 	free(k.groups);
-	return rc;
-}
-
-int
-dedup_code_text(const char *json, struct buf *b)
-{
-	json_object	*arr, *o, *c;
-	size_t		 i, n;
-	int		 rc = 0;
-
-	if (json == NULL || (arr = json_tokener_parse(json)) == NULL)
-		return 0;
-	if (json_object_is_type(arr, json_type_array)) {
-		n = json_object_array_length(arr);
-		for (i = 0; i < n && rc == 0; i++) {
-			o = json_object_array_get_idx(arr, i);
-			if (json_object_object_get_ex(o, "code", &c) &&
-			    json_object_is_type(c, json_type_string))
-				rc = buf_adds(b, json_object_get_string(c)) == -1 ||
-				    buf_addc(b, '\n') == -1 ? -1 : 0;
-		}
-	}
-	json_object_put(arr);
-	return rc;
-}
-
-int
-dedup_fts_put(sqlite3 *db, long long id)
-{
-	sqlite3_stmt	*q = NULL, *del = NULL, *ins = NULL;
-	struct buf	 code;
-	int		 i, rc = -1;
-
-	buf_init(&code);
-	if (sqlite3_prepare_v2(db, "SELECT 'l' || l.lib_no, s.title, s.breadcrumb, "
-	    "s.text, s.code, d.path FROM snippets s JOIN documents d ON d.id = "
-	    "s.document_id JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1",
-	    -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
-	    &del, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
-	    "breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
-	    &ins, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(q, 1, id);
-	if (sqlite3_step(q) != SQLITE_ROW)
-		goto out;
-	if (dedup_code_text((const char *)sqlite3_column_text(q, 4), &code) == -1)
-		goto out;
-	sqlite3_bind_int64(del, 1, id);
-	if (sqlite3_step(del) != SQLITE_DONE)
-		goto out;
-	sqlite3_bind_int64(ins, 1, id);
-	for (i = 0; i < 4; i++)
-		sqlite3_bind_value(ins, i + 2, sqlite3_column_value(q, i));
-	sqlite3_bind_text(ins, 6, code.p ? code.p : "", -1, SQLITE_STATIC);
-	sqlite3_bind_value(ins, 7, sqlite3_column_value(q, 5));
-	if (sqlite3_step(ins) != SQLITE_DONE)
-		goto out;
-	rc = 0;
-out:
-	if (rc == -1)
-		log_err("%s: snippet %lld: %s", __func__, id, sqlite3_errmsg(db));
-	sqlite3_finalize(q);
-	sqlite3_finalize(del);
-	sqlite3_finalize(ins);
-	buf_release(&code);
 	return rc;
 }

@@ -81,13 +81,4 @@ struct dedup_stats {
 int	 dedup_library(struct sqlite3 *, const char *library_id, struct share_libs *changed,
 	    struct dedup_stats *);
 
-/* Appends the code of a snippet's code JSON ([{"language", "code"}]), each block + '\n'. */
-int	 dedup_code_text(const char *json, struct buf *);
-
-/*
- * (Re)writes the snippets_fts row of a stored snippet from its snippets and documents
- * rows (deleting any previous one), inside the caller's transaction.
- */
-int	 dedup_fts_put(struct sqlite3 *, long long snippet_id);
-
 #endif

@@ -14,9 +14,9 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "dedup.h"
+#include "store/fts.h"
 #include "doc.h"
-#include "provider.h"
+#include "ai/provider.h"
 #include "batchrun.h"
 #include "describe.h"
 #include "share.h"
@@ -102,7 +102,7 @@ describe_block(const char *page, const char *crumb, const char *text, const char
 
 	buf_init(&b);
 	buf_init(&code);
-	if (dedup_code_text(codejson, &code) == -1 ||
+	if (store_code_text(codejson, &code) == -1 ||
 	    buf_adds(&b, "Page: ") == -1 || describe_add_capped(&b, page, 200) == -1 ||
 	    buf_adds(&b, "Section: ") == -1 || describe_add_capped(&b, crumb, 300) == -1 ||
 	    buf_adds(&b, "Text: ") == -1 ||
@@ -255,7 +255,7 @@ describe_apply(struct ds_run *e, const struct ds_item *it, const char *title,
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
-	if (dedup_fts_put(e->b.db, it->id) == -1)
+	if (store_fts_put(e->b.db, it->id) == -1)
 		goto out;
 	if (sqlite3_prepare_v2(e->b.db, "DELETE FROM embeddings WHERE snippet_id = ?1",
 	    -1, &st, NULL) != SQLITE_OK)

@@ -20,7 +20,8 @@
 
 #include "backup.h"
 #include "ctxd.h"
-#include "provider.h"
+#include "ai/provider.h"
+#include "ai/check.h"
 
 #define DOCTOR_DEFAULTS		"/etc/default/ctxd"
 #define DOCTOR_SITE		"/etc/nginx/sites-enabled/ctxd"

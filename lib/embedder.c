@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "provider.h"
+#include "ai/provider.h"
 #include "vector.h"
 #include "batchrun.h"
 #include "embedder.h"

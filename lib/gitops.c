@@ -517,6 +517,7 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 	lim.max_fetch_bytes = (size_t)settings_get_long(db, datadir, "limits.max_repo_mb",
 	    1024) * 1024 * 1024;
 	lim.plain_http_hosts = plain = settings_get(db, datadir, "git.plain_http_hosts");
+	gitrepo_limits_load(&lim, db, datadir);
 	netpolicy_load(db, datadir);
 	if (gitrepo_sync(&g, cf->url, cf->branch, dir, user, token, &lim, err, errsz) == -1)
 		goto out;

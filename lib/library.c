@@ -553,8 +553,9 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		if (rmdir(dir) == -1)
 			break;
 	}
-	/* What the source's back end keeps (a website's links file). */
-	if (ops != NULL && ops->forget != NULL && ops->forget(datadir, library_id) == -1) {
+	/* What the source's back end keeps (a website's links file, an OpenAPI upload). */
+	if (ops != NULL && ops->forget != NULL && ops->forget(db, datadir,
+	    library_id) == -1) {
 		snprintf(msg, sizeof(msg), "the files the %s source of %s keeps could not be "
 		    "removed; the worker log has the details", ops->type, library_id);
 		goto fail;
@@ -631,28 +632,73 @@ library_stored_release(struct library_stored *o)
 }
 
 /*
- * Inside the caller's transaction: LIBRARY_OK when library id may be (re)added for url,
- * with what is stored in *old (old->exists 0 when nothing); LIBRARY_TAKEN (another URL)
- * or LIBRARY_DELETING with err.
+ * Inside the caller's transaction, for a new library id: LIBRARY_OK when host may take it,
+ * LIBRARY_FORBIDDEN (with err) when the id was added from another host before and the
+ * caller is no admin: an id stays bound to its source host (library_hosts, kept after a
+ * deletion, sql/0013-library-guard.sql), so that nobody but an admin can put another
+ * source's text under an id agents already use.
+ */
+static enum library_change
+library_host_check(sqlite3 *db, const char *id, const char *host, int admin, char *err,
+    size_t errsz)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (admin)
+		return LIBRARY_OK;
+	if (sqlite3_prepare_v2(db, "SELECT host FROM library_hosts WHERE id = ?1", -1, &st,
+	    NULL) != SQLITE_OK)
+		return LIBRARY_ERROR;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *bound = (const char *)sqlite3_column_text(st, 0);
+
+		if (strcasecmp(bound, host) != 0) {
+			snprintf(err, errsz, "library %s was added from %s before; only an "
+			    "admin can add it from %s (an id stays bound to the host of its "
+			    "source, so that agents never get another source's text under it)",
+			    id, bound, host);
+			sqlite3_finalize(st);
+			return LIBRARY_FORBIDDEN;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? LIBRARY_OK : LIBRARY_ERROR;
+}
+
+/*
+ * Inside the caller's transaction: LIBRARY_OK when library id may be (re)added for url
+ * (on host, by an admin or not), with what is stored in *old (old->exists 0 when
+ * nothing); LIBRARY_TAKEN (another URL, or an id differing only in case),
+ * LIBRARY_FORBIDDEN (library_host_check) or LIBRARY_DELETING with err.
  */
 static enum library_change
 library_upsert_check(sqlite3 *db, const char *id, const char *type, const char *url,
-    struct library_stored *old, char *err, size_t errsz)
+    const char *host, int admin, struct library_stored *old, char *err, size_t errsz)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
 	memset(old, 0, sizeof(*old));
+	/* Ids differing only in case are one library: agents and the hosted API's clients
+	 * spell them either way. */
 	if (sqlite3_prepare_v2(db, "SELECT url, branch, settings, coalesce(created_by, 0), "
-	    "source_type, title, description FROM libraries WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
+	    "source_type, title, description, id FROM libraries WHERE id = ?1 COLLATE NOCASE "
+	    "ORDER BY id = ?1 DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
 		return LIBRARY_ERROR;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *have = (const char *)sqlite3_column_text(st, 0);
-
 		const char *ht = (const char *)sqlite3_column_text(st, 4);
+		const char *hid = (const char *)sqlite3_column_text(st, 7);
 
+		if (strcmp(hid, id) != 0) {
+			snprintf(err, errsz, "library %s already exists as %s (ids that differ "
+			    "only in case name one library)", id, hid);
+			sqlite3_finalize(st);
+			return LIBRARY_TAKEN;
+		}
 		if (strcasecmp(have, url) != 0 || strcmp(ht, type) != 0) {
 			snprintf(err, errsz, "library %s already exists for %s (%s); "
 			    "remove it before adding %s (%s)", id, have, ht, url, type);
@@ -682,6 +728,8 @@ library_upsert_check(sqlite3 *db, const char *id, const char *type, const char *
 		    "deletion has finished", id);
 		return rc == 1 ? LIBRARY_DELETING : LIBRARY_ERROR;
 	}
+	if (!old->exists)
+		return library_host_check(db, id, host, admin, err, errsz);
 	return LIBRARY_OK;
 }
 
@@ -947,8 +995,8 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (db_begin(db) == -1)
 		goto dberr;
-	if ((rc = library_upsert_check(db, id, p->type, url, &old, err, errsz)) !=
-	    LIBRARY_OK) {
+	if ((rc = library_upsert_check(db, id, p->type, url, host, admin, &old, err,
+	    errsz)) != LIBRARY_OK) {
 		db_rollback(db);
 		if (rc == LIBRARY_ERROR)
 			goto dberr;
@@ -985,9 +1033,9 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 	    "settings = ?3, url = ?4, updated_at = ?5, title = ?7, description = ?9 "
 	    "WHERE id = ?1" : "INSERT INTO libraries (id, lib_no, url, host, branch, "
 	    "settings, title, created_at, updated_at, created_by, source_type, "
-	    "description) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
-	    "libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5, nullif(?8, 0), ?10, ?9)", -1, &st,
-	    NULL) != SQLITE_OK)
+	    "description, created_anonymously) VALUES (?1, (SELECT coalesce(max(lib_no), "
+	    "0) + 1 FROM libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5, nullif(?8, 0), ?10, ?9, "
+	    "?11)", -1, &st, NULL) != SQLITE_OK)
 		goto dberr_rollback;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, p->branch, -1, SQLITE_STATIC);
@@ -1002,6 +1050,7 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 		sqlite3_bind_text(st, 6, host, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 8, user_id);
 		sqlite3_bind_text(st, 10, p->type, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 11, user_id == 0 && !admin);
 	}
 	if (sqlite3_step(st) != SQLITE_DONE ||
 	    jobs_enqueue(db, id, 0, job_id) == -1 || (strcmp(p->type, "git") == 0 &&
@@ -1041,10 +1090,52 @@ library_exists(sqlite3 *db, const char *id)
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-enum library_change
-library_queue(sqlite3 *db, const char *id, int del, int force, long long *job_id,
-    char *err, size_t errsz)
+/*
+ * Inside the caller's transaction: LIBRARY_OK when user_id (0: anonymous or an operator
+ * key), admin or not, may delete library id: an admin always; else never a GitOps-managed
+ * library (the manifest removes it, with prune on); else the user who added it, or an
+ * anonymous caller (the perm.anonymous_delete switch let it through) a library added
+ * anonymously. LIBRARY_FORBIDDEN with err otherwise.
+ */
+static enum library_change
+library_may_delete(sqlite3 *db, const char *id, long long user_id, int admin, char *err,
+    size_t errsz)
 {
+	sqlite3_stmt	*st;
+	long long	 creator;
+	int		 rc, gitops, anon;
+
+	if (admin)
+		return LIBRARY_OK;
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(created_by, 0), gitops, "
+	    "created_anonymously FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return LIBRARY_ERROR;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return LIBRARY_ERROR;
+	}
+	creator = sqlite3_column_int64(st, 0);
+	gitops = sqlite3_column_int(st, 1);
+	anon = sqlite3_column_int(st, 2);
+	sqlite3_finalize(st);
+	if (gitops) {
+		snprintf(err, errsz, "library %s is managed by GitOps: it is removed by "
+		    "leaving it out of the manifest (with prune on), or by an admin", id);
+		return LIBRARY_FORBIDDEN;
+	}
+	if ((user_id != 0 && user_id == creator) || (user_id == 0 && anon))
+		return LIBRARY_OK;
+	snprintf(err, errsz, "deleting library %s needs an admin or the %s who added it", id,
+	    user_id == 0 ? "anonymous caller (it was not added anonymously)" : "user");
+	return LIBRARY_FORBIDDEN;
+}
+
+enum library_change
+library_queue(sqlite3 *db, const char *id, int del, int force, long long user_id,
+    int admin, long long *job_id, char *err, size_t errsz)
+{
+	enum library_change may;
 	long long	 pending;
 	int		 rc;
 
@@ -1057,6 +1148,13 @@ library_queue(sqlite3 *db, const char *id, int del, int force, long long *job_id
 			goto dberr;
 		snprintf(err, errsz, "library %s does not exist", id);
 		return LIBRARY_NOT_FOUND;
+	}
+	if (del && (may = library_may_delete(db, id, user_id, admin, err, errsz)) !=
+	    LIBRARY_OK) {
+		db_rollback(db);
+		if (may == LIBRARY_ERROR)
+			goto dberr;
+		return may;
 	}
 	if (del)
 		rc = jobs_enqueue_delete(db, id, job_id);

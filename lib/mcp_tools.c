@@ -54,6 +54,46 @@ static const struct mcp_alias mcp_tools_resolve_aliases[] = {
 	{ NULL, NULL }
 };
 
+/*
+ * Appends s on one line: a line break or other control character (C0, DEL, C1, U+2028,
+ * U+2029) becomes a space, so that a title or description cannot add lines that read as
+ * further entries. -1 on no memory.
+ */
+static int
+mcp_tools_addline(struct buf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
+	size_t		 n;
+
+	while (*p != '\0') {
+		n = p[0] < 0x20 || p[0] == 0x7f ? 1 : p[0] == 0xc2 && p[1] >= 0x80 &&
+		    p[1] <= 0x9f ? 2 : p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 ||
+		    p[2] == 0xa9) ? 3 : 0;
+		if (n > 0) {
+			if (buf_addc(out, ' ') == -1)
+				return -1;
+			p += n;
+			continue;
+		}
+		for (n = 1; p[n] != '\0' && p[n] >= 0x20 && p[n] != 0x7f && p[n] != 0xc2 &&
+		    p[n] != 0xe2; n++)
+			continue;
+		if (buf_add(out, p, n) == -1)
+			return -1;
+		p += n;
+	}
+	return 0;
+}
+
+/* Appends "\n- " label ": " and the value on one line. */
+static int
+mcp_tools_field(struct buf *out, const char *label, const char *value)
+{
+	return buf_printf(out, "%s- %s: ", out->len > 0 &&
+	    out->p[out->len - 1] != '\n' ? "\n" : "", label) == -1 ||
+	    mcp_tools_addline(out, value) == -1 ? -1 : 0;
+}
+
 int
 mcp_tools_format_libraries(const char *json, struct buf *out)
 {
@@ -83,8 +123,9 @@ mcp_tools_format_libraries(const char *json, struct buf *out)
 			goto out;
 #define STR(key) (json_object_object_get_ex(r, key, &v) && \
 	json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "")
-		if (buf_printf(out, "- Title: %s\n- Context7-compatible library ID: %s\n"
-		    "- Description: %s", STR("title"), STR("id"), STR("description")) == -1)
+		if (mcp_tools_field(out, "Title", STR("title")) == -1 ||
+		    mcp_tools_field(out, "Context7-compatible library ID", STR("id")) == -1 ||
+		    mcp_tools_field(out, "Description", STR("description")) == -1)
 			goto out;
 		if (json_object_object_get_ex(r, "totalSnippets", &v) &&
 		    json_object_get_int64(v) != -1 &&
@@ -108,13 +149,13 @@ mcp_tools_format_libraries(const char *json, struct buf *out)
 			if (buf_adds(out, "\n- Versions: ") == -1)
 				goto out;
 			for (k = 0; k < json_object_array_length(v); k++)
-				if (buf_printf(out, "%s%s", k > 0 ? ", " : "",
-				    json_object_get_string(json_object_array_get_idx(v,
-				    k))) == -1)
+				if ((k > 0 && buf_adds(out, ", ") == -1) ||
+				    mcp_tools_addline(out, json_object_get_string(
+				    json_object_array_get_idx(v, k))) == -1)
 					goto out;
 		}
 		if (*STR("source") != '\0' &&
-		    buf_printf(out, "\n- Source: %s", STR("source")) == -1)
+		    mcp_tools_field(out, "Source", STR("source")) == -1)
 			goto out;
 		if (strcmp(STR("origin"), "upstream") == 0 &&
 		    buf_adds(out, "\n- Origin: upstream (public documentation, answered "

@@ -12,7 +12,7 @@
 #include "ctxd.h"
 #include "catalog.h"
 #include "inject.h"
-#include "provider.h"
+#include "ai/provider.h"
 #include "search.h"
 #include "upstream.h"
 #include "vector.h"

@@ -43,7 +43,7 @@ void	 search_close(struct search *);
  */
 int	 search_normalize_id(const char *id, char *out, size_t outsz);
 /*
- * The stored id of the library a client's id names (issue 16): "/owner/repo/v" for
+ * The stored id of the library a client's id names: "/owner/repo/v" for
  * "/owner/repo/v" and "/owner/repo@v" (returns 1), "/owner/repo" for one without a
  * version (returns 0); -1 when malformed or longer than outsz.
  */

@@ -8,11 +8,6 @@
 
 #include "ctxd.h"
 
-/* Extensions of the files the parsers understand (doc_parse). */
-static const char *const select_doc_exts[] = {
-	"md", "mdx", "markdown", "rst", "txt", NULL
-};
-
 /*
  * Default file exclusions: a base name that starts with one of these words (any case) followed
  * by the end of the name or by '.', '-' or '_' ("CHANGELOG.md", "LICENSE-MIT", "THANKS-filter",
@@ -107,16 +102,13 @@ select_is_locale(const char *s, size_t len)
 	return select_in_list(select_locales, lang);
 }
 
+/* 1 when a file so named is documentation: its row of doc_formats says so. */
 static int
 select_is_doc(const char *base)
 {
-	const char	*dot;
+	const struct doc_format *f = doc_format_of(base);
 
-	if (strcasecmp(base, "README") == 0)
-		return 1;
-	if ((dot = strrchr(base, '.')) == NULL || dot == base)
-		return 0;
-	return select_in_list(select_doc_exts, dot + 1);
+	return f != NULL && f->by_name == DOC_BY_NAME_DOC;
 }
 
 static int

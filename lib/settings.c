@@ -83,6 +83,9 @@ static const struct setting_def settings_defs[] = {
 	{ "sources.max_spec_kb", SET_NUMBER, "16384", 1, 1048576,
 	  "largest OpenAPI description (KB), its $ref'd files included, a source fetches",
 	  NULL },
+	{ "uploads.max_mb_per_user", SET_NUMBER, "64", 1, 1048576,
+	  "most MB of OpenAPI uploads kept for the libraries one user added (callers "
+	  "without a user account count as one user; admins are exempt)", NULL },
 	{ "limits.job_timeout_s", SET_NUMBER, "1800", 10, 86400,
 	  "seconds one job may run before the worker stops it", NULL },
 	{ "ai.llm.provider", SET_ENUM, "", 0, 0,
@@ -155,6 +158,15 @@ static const struct setting_def settings_defs[] = {
 	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
 	  "hosts (host or host:port, comma-separated) that may receive a git token over "
 	  "plain http", NULL },
+	{ "git.connect_timeout_s", SET_NUMBER, "30", 1, 600,
+	  "seconds a clone or fetch may take to connect to one address of the git server",
+	  NULL },
+	{ "git.stall_timeout_s", SET_NUMBER, "60", 1, 3600,
+	  "seconds a clone or fetch may wait on a git server that sends nothing (or less "
+	  "than 16 bytes a second) before its job fails", NULL },
+	{ "jobs.max_queued_per_user", SET_NUMBER, "50", 1, 100000,
+	  "most index jobs one user (or all anonymous callers together) may have queued; "
+	  "admins, GitOps and webhooks are not counted", NULL },
 	{ "content.injection", SET_ENUM, "hold", 0, 0,
 	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
 	  "out of answers, mark answers them after a warning line, off ignores the flags",

@@ -7,7 +7,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "dedup.h"
+#include "store/fts.h"
 #include "share.h"
 
 void
@@ -100,7 +100,7 @@ share_copy(sqlite3 *db, const char *library_id, long long to_doc, long long from
 	sqlite3_bind_int64(st, 2, to_doc);
 	sqlite3_bind_int64(st, 3, from_doc);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		if (dedup_fts_put(db, sqlite3_column_int64(st, 0)) == -1)
+		if (store_fts_put(db, sqlite3_column_int64(st, 0)) == -1)
 			break;
 out:
 	if (step != SQLITE_DONE)

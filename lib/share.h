@@ -1,6 +1,6 @@
 /*
- * share.h: the versions of a library share the snippets of unchanged files (issue 16,
- * sql/0012-shared-documents.sql).
+ * share.h: the versions of a library share the snippets of unchanged files
+ * (sql/0012-shared-documents.sql).
  *
  * Include "ctxd.h" first. A document either owns its snippets (documents.snippets_from
  * NULL) or shows those of an owner document of another library of its family

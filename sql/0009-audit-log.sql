@@ -1,4 +1,4 @@
--- Version 9: the audit trail (issue 15). Each change of the policies for public
+-- Version 9: the audit trail. Each change of the policies for public
 -- documentation (lib/policy.h) leaves a row: when, who (an admin's session or key, or
 -- ctxd-admin), what (action "policies") and the changes as JSON
 -- {"setting": {"from": old, "to": new}, ...}. GET /api/policies/audit reads it.

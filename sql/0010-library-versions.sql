@@ -1,4 +1,4 @@
--- Version 10: the versions of a git library (issue 16). A version is a library of its own,
+-- Version 10: the versions of a git library. A version is a library of its own,
 -- id "/owner/repo/<version>", branch = the tag or branch, with its own snippets; version_of
 -- names the library ("/owner/repo", the default branch) it is a version of. Deleting that
 -- library deletes its versions (lib/library.c queues their delete jobs).

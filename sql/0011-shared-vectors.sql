@@ -1,4 +1,4 @@
--- Version 11: embedding vectors shared by content (issue 16). Versions of a library hold the
+-- Version 11: embedding vectors shared by content. Versions of a library hold the
 -- same texts; each kept a full copy of every vector. A vector is now stored once per
 -- (model, hash of the embedded text) in vectors, and embeddings keeps one small row per
 -- (snippet, model) naming it. The embedder writes a vector with its first embeddings row in

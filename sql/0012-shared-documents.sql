@@ -1,4 +1,4 @@
--- Version 12: the versions of a library share the snippets of unchanged files (issue 16).
+-- Version 12: the versions of a library share the snippets of unchanged files.
 -- A version's file with the path and git blob of a file another library of its family has
 -- indexed gets a documents row of its own (its library, path, title; the Source line shows
 -- that library's commit) whose snippets_from names the document that holds the snippets:

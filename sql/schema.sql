@@ -137,7 +137,7 @@ CREATE TABLE api_keys (
 	user_id		INTEGER REFERENCES users(id) ON DELETE CASCADE	-- NULL: operator key
 );
 
--- Accounts (issue 4): users of the web UI and the admin API, their sign-in sessions and the
+-- Accounts: users of the web UI and the admin API, their sign-in sessions and the
 -- login throttle. api_keys.user_id ties a personal key to its user (lib/apikey.c).
 CREATE TABLE users (
 	id		INTEGER PRIMARY KEY,

@@ -115,7 +115,7 @@ code=$(http GET "$BASE/api/v2/libs/search?libraryName=nothing-like-this")
 is "$code" 200 "libs/search without a match: 200"
 is "$(http_body | jq -c '.results')" '[]' "libs/search without a match: no results"
 
-# A version that is not indexed answers 404 naming those that are (issue 16; t0190 has more).
+# A version that is not indexed answers 404 naming those that are (t0190 has more).
 code=$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/corpora/vite/v7.0.0 \
     --data-urlencode "query=env variable prefix")
 is "$code" 404 "libraryId with a version that is not indexed: 404"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile repositories (issue 10, items 1, 7 and 8) with the real worker and a real git
+# Hostile repositories with the real worker and a real git
 # server. (1) A 100 KB file of 25,000 identical '# a' headings no longer stops indexing:
 # the repository indexes in seconds, and 5,000 repeated headings get the anchors a, a-1,
 # ... a-4999. (2) A file name holding a newline forges no line in worker.log nor in the

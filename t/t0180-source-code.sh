@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# indexSourceCode (issue 11, item 7) with the real worker, a real git server and the LLM
+# indexSourceCode with the real worker, a real git server and the LLM
 # vendor stand-in (t/standin/vendors.js): the doc comments of C, C++, Go, Rust, Python,
 # TypeScript and Java files become snippets titled by their qualified symbol, with the
 # comment as text and the signature and the comment's examples as code; generated files

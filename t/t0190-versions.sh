@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The versions of a git library (issue 16, item 3) with the real worker and a real git
+# The versions of a git library with the real worker and a real git
 # server: a repository with two tags whose docs differ; POST /api/parse with "versions"
 # indexes each tag as /owner/repo/<tag> besides the default branch; /api/v2/context and MCP
 # query-docs answer /owner/repo/<tag> and /owner/repo@<tag> from that tag; a version that is

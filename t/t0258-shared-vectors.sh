@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Embedding vectors shared by content across the versions of a library (issue 16; migration
+# Embedding vectors shared by content across the versions of a library (migration
 # sql/0011-shared-vectors.sql): with the vendors' stand-in as the embedder, the real worker
 # and a real git server. A second version adds an embeddings row per snippet it stores (the
 # snippets of the files it shares with main have theirs, sql/0012-shared-documents.sql) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The versions of a library share the snippets of unchanged files (issue 16; migration
+# The versions of a library share the snippets of unchanged files (migration
 # sql/0012-shared-documents.sql, lib/share.c), with the real worker, a real git server and
 # the vendors' stand-in as the embedder:
 # - a version stores no snippet, full-text or embeddings row for a file another version has

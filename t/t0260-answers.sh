@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Answers end to end (nginx, ctxd-query, a repository on a real git server), issue 16:
+# Answers end to end (nginx, ctxd-query, a repository on a real git server):
 # a section alternating prose and code is answered in document order, each code block after
 # the sentence that introduces it (text answer and MCP query-docs); the stop rule: pages
 # that match the question far worse than the best are left out even when the budget has room;

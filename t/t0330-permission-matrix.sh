@@ -130,6 +130,12 @@ matrix() {
 	row DELETE /api/libraries/nobody/none "" 401 404 404 401 403 404 404 403
 	row GET /api/support-bundle "" 401 403 200 401 200 200 403 403
 	row POST /api/parse '{"repoUrl":"https://github.com/a/b"}' 401 202 202 401 403 202 202 403
+	# The other ways of adding a source, with a body that does not validate: a 400 shows
+	# that authorization let the call through.
+	row POST /api/libraries '{}' 401 400 400 401 403 400 400 403
+	row POST /api/parse-website '{}' 401 400 400 401 403 400 400 403
+	row POST /api/parse-openapi '{}' 401 400 400 401 403 400 400 403
+	row POST /api/parse-openapi-upload '{}' 401 415 415 401 403 415 415 403
 	# Switches on: anyone, whatever credential comes along.
 	set_ perm.anonymous_refresh true
 	set_ perm.anonymous_delete true
@@ -140,6 +146,10 @@ matrix() {
 	row DELETE /api/libraries/nobody/none "" 404 404 404 404 404 404 404 404
 	row GET /api/support-bundle "" 200 200 200 200 200 200 200 200
 	row POST /api/parse '{"repoUrl":"https://github.com/a/b"}' 202 202 202 202 202 202 202 202
+	row POST /api/libraries '{}' 400 400 400 400 400 400 400 400
+	row POST /api/parse-website '{}' 400 400 400 400 400 400 400 400
+	row POST /api/parse-openapi '{}' 400 400 400 400 400 400 400 400
+	row POST /api/parse-openapi-upload '{}' 415 415 415 415 415 415 415 415
 	# The switches are per operation: the admin-only calls stay admin-only.
 	row GET /api/jobs "" 401 403 200 401 200 200 403 403
 	set_ perm.anonymous_refresh false
@@ -198,6 +208,67 @@ is "$(http GET "$BASE/api/settings" -H "Authorization: Bearer $AKEY")" 200 "the 
 is "$(http_body | jq -c '.settings["git.gitlab.token"] | [.secret, .set, has("value")]')" '[true,true,false]' \
     "the GitLab token a cell set is set, shown only as set"
 collect
+
+# Deleting a library, then adding its id again from another source host (a member must not
+# be able to swap the source behind an id that agents use). Sources on 127.0.0.1:9 and
+# 127.0.0.2:9 (nothing listens: their index jobs fail at once) derive the same ids.
+SRC_A=http://127.0.0.1:9 SRC_B=http://127.0.0.2:9
+is "$(http POST "$BASE/api/jobs/$JOB/cancel" -H "Authorization: Bearer $AKEY")" 200 \
+    "takeover: the fixture job is cancelled (the worker runs from here on)"
+add() { # WHO URL: POST /api/parse as caller WHO (none, mkey or akey); prints the code
+	local args
+	mapfile -t args < <(creds "$1")
+	http POST "$BASE/api/parse" "${args[@]}" -H "$J" --data "{\"repoUrl\":\"$2\"}"
+}
+del() { # WHO ID
+	local args
+	mapfile -t args < <(creds "$1")
+	http DELETE "$BASE/api/libraries$2" "${args[@]}"
+}
+exists() { _sql "SELECT count(*) FROM libraries WHERE id = '$1'"; }
+host_of() { _sql "SELECT host FROM libraries WHERE id = '$1'"; }
+set_ perm.anonymous_parse true
+set_ perm.anonymous_delete true
+is "$(add akey "$SRC_A/acme/demo")" 202 "takeover: the admin adds /acme/demo from host A"
+is "$(add mkey "$SRC_A/mia/own")" 202 "takeover: member mia adds /mia/own"
+is "$(add none "$SRC_A/anon/own")" 202 "takeover: an anonymous caller adds /anon/own"
+worker
+# Who may delete what: the creator and admins; anonymous callers what was added anonymously.
+is "$(del mkey /acme/demo)" 403 "takeover: mia cannot delete the admin's library"
+like "$(http_body | jq -r .error)" "needs an admin or the user who added it" \
+    "takeover: ... and the error says who may"
+is "$(del none /acme/demo)" 403 "takeover: an anonymous caller cannot delete it (anonymous delete on)"
+is "$(del none /mia/own)" 403 "takeover: nor mia's library"
+is "$(del mkey /anon/own)" 403 "takeover: mia cannot delete the anonymous caller's library"
+is "$(exists /acme/demo)$(exists /mia/own)$(exists /anon/own)" 111 "takeover: the refused deletions changed nothing"
+_sql "UPDATE libraries SET gitops = 1 WHERE id = '/mia/own'" || bail_out "gitops flag"
+is "$(del mkey /mia/own)" 403 "takeover: mia cannot delete her library once GitOps manages it"
+like "$(http_body | jq -r .error)" "managed by GitOps" "takeover: ... and the error says so"
+_sql "UPDATE libraries SET gitops = 0 WHERE id = '/mia/own'" || bail_out "gitops flag"
+is "$(del mkey /mia/own)" 202 "takeover: mia deletes her own library"
+is "$(del none /anon/own)" 202 "takeover: an anonymous caller deletes the anonymously added library"
+is "$(del akey /acme/demo)" 202 "takeover: the admin deletes /acme/demo"
+worker
+is "$(exists /acme/demo)$(exists /mia/own)$(exists /anon/own)" 000 "takeover: the three are deleted"
+# Re-adding from another host: never by a non-admin, not even the creator; the same host is fine.
+is "$(add mkey "$SRC_B/acme/demo")" 403 "takeover: mia cannot add /acme/demo again from host B"
+like "$(http_body | jq -r .error)" "was added from 127.0.0.1:9 before; only an admin can add it from 127.0.0.2:9" \
+    "takeover: ... the error names both hosts"
+is "$(add none "$SRC_B/acme/demo")" 403 "takeover: nor can an anonymous caller"
+is "$(add mkey "$SRC_B/mia/own")" 403 "takeover: nor mia her own deleted library"
+is "$(add none "$SRC_B/anon/own")" 403 "takeover: nor the anonymous caller its own"
+is "$(exists /acme/demo)$(exists /mia/own)$(exists /anon/own)" 000 "takeover: the refused adds stored nothing"
+is "$(add mkey "$SRC_A/mia/own")" 202 "takeover: mia adds /mia/own again from its own host"
+is "$(add none "$SRC_A/MIA/own")" 409 "takeover: an id differing only in case is the same library"
+like "$(http_body | jq -r .error)" "already exists as /mia/own" "takeover: ... the error names it"
+is "$(add akey "$SRC_B/acme/demo")" 202 "takeover: the admin adds /acme/demo from host B (rebinds it)"
+is "$(host_of /acme/demo)" 127.0.0.2:9 "takeover: /acme/demo now comes from host B"
+is "$(del akey /acme/demo)" 202 "takeover: the admin deletes it again"
+worker
+is "$(add mkey "$SRC_A/acme/demo")" 403 "takeover: now host A is the other host for mia"
+is "$(add mkey "$SRC_B/acme/demo")" 202 "takeover: and host B is fine"
+set_ perm.anonymous_parse false
+set_ perm.anonymous_delete false
 
 # No answer of the matrix, and no log of the responders and nginx, holds a secret the test
 # used: keys (and their unshown part), their hashes, passwords (but "admin", which is also the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Who may change what (issue 10, items 5 and 6): re-posting /api/parse for a library that
+# Who may change what: re-posting /api/parse for a library that
 # exists keeps its stored source settings where the body leaves them out, and other values
 # need an admin or the user who added the library (403 naming the fields for anyone else,
 # nothing changed), also with perm.anonymous_parse on; the support bundle is admin-only

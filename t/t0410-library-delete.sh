@@ -3,7 +3,7 @@
 # the worker removes every row of the library (documents, snippets, snippets_fts, embeddings,
 # its earlier jobs and their logs, the library) and its clone folder, and keeps the delete
 # job as the record. Another library is untouched; the library can be added again.
-# perm.anonymous_delete allows it without a key.
+# perm.anonymous_delete allows it without a key for a library added anonymously.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd node jq git nginx fcgiwrap
 
@@ -97,8 +97,11 @@ is "$(http GET "$BASE/api/v2/context?libraryId=/acme/axum&query=routing")" 404 "
 is "$(http GET "$BASE/api/v2/context?libraryId=/acme/requests&query=session")" 200 \
     "the other library still answers"
 
-# The library can be added again, and deleted anonymously when the setting allows it.
-is "$(parse "$axum")" 202 "add axum again"
+# The library can be added again (here anonymously), and deleted anonymously when the setting
+# allows it (a library added anonymously; who may delete what: t0330).
+ctxd_admin settings set perm.anonymous_parse true
+is "$(http POST "$BASE/api/parse" -H 'Content-Type: application/json' \
+    --data "{\"repoUrl\": \"$axum\"}")" 202 "add axum again, anonymously"
 is "$(wait_job /acme/axum)" finalized "indexed again"
 ok "$([ -d "$clone" ]; echo $?)" "cloned again"
 is "$(http DELETE "$BASE/api/libraries/acme/axum")" 401 "still no anonymous delete"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The API edge (issue 10, items 9, 10, 12-17): answers that echo input are valid UTF-8
+# The API edge: answers that echo input are valid UTF-8
 # (REST, MCP, ctxd-web); the Host must be one of the server's names (setting
 # server.hostnames) on every responder; duplicate JSON names are refused; nginx's own errors
 # are JSON; mcp.allowed_origins holds origins only; tokens follows one rule and malformed

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The OpenAPI source (issue 11, items 5, 8, 9): specs served by the fixtures' nginx are
+# The OpenAPI source: specs served by the fixtures' nginx are
 # indexed by URL (Swagger 2.0 and OpenAPI 3.0 in JSON and YAML, the multi-file
 # petstore-separate whose $refs name files next to it, a 3.1 webhook-only spec, Twilio's
 # Messaging YAML and 1.9 MB 2010 JSON) and by upload (JSON and YAML); /api/v2/context

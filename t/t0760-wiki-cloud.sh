@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The wiki source on a cloud site (issue 11, items 6, 8 and 9), against the stand-in of the
+# The wiki source on a cloud site, against the stand-in of the
 # vendor's REST v2 (t/standin/wiki.js cloud: cursor pagination cut to 3 items, Basic auth):
 # not configured -> the job says what to set; the secrets are write-only; a wrong token ->
 # a 401 job error naming the URL, the token nowhere; a whole space indexed across list pages;

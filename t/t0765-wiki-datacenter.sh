@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The wiki source on a datacenter site (issue 11, items 6, 8 and 9), against the stand-in of
+# The wiki source on a datacenter site, against the stand-in of
 # the vendor's REST API (t/standin/wiki.js datacenter: offset pagination cut to 3 items,
 # Bearer personal access token), under a context path (/confluence) and without one: not
 # configured -> the job says what to set; a wrong token -> a 401 job error naming the URL,

@@ -139,9 +139,11 @@ struct backend_ops {
 	void		(*release)(struct backend_ctx *);
 	/*
 	 * Removes what the back end keeps in datadir for a library being deleted (NULL:
-	 * nothing). 0, or -1 when something could not be removed (logged).
+	 * nothing); called before the library's rows go. 0, or -1 when something could not
+	 * be removed (logged).
 	 */
-	int		(*forget)(const char *datadir, const char *library_id);
+	int		(*forget)(struct sqlite3 *, const char *datadir,
+			    const char *library_id);
 };
 
 /* The back end of a source type, NULL when there is none. */
@@ -156,6 +158,30 @@ const struct backend_ops *backend_lookup(const char *type);
  */
 int	 gitsrc_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
 	    char **user, char **token, const char **kind);
+
+/*
+ * The OpenAPI uploads, DATA_DIR/uploads/<sha256>.<json|yaml> (lib/sources/openapisrc.c):
+ * each is kept while a library's settings ("upload") name it.
+ *
+ * openapisrc_uploads_lock: an exclusive lock of the uploads folder dir (waits up to 30 s),
+ * held from looking at the libraries to writing or removing a file; the descriptor, or
+ * -1 with errno (ENOENT: no folder, EBUSY: still locked). openapisrc_uploads_unlock
+ * releases it (-1: nothing).
+ * openapisrc_upload_of: the upload library_id's settings name, malloc'd in *name (NULL
+ * when none); -1 on a database error.
+ * openapisrc_upload_release: removes upload name unless a library other than except
+ * (NULL: none left out) names it; 0, or -1 (logged). The caller holds the lock.
+ * openapisrc_uploads_bytes: the bytes of the distinct uploads named by the libraries
+ * user_id added (0: those no user added, by anonymous callers and operator keys),
+ * library except and upload name (each may be NULL) left out; 0, or -1 (logged).
+ */
+int	 openapisrc_uploads_lock(const char *dir);
+void	 openapisrc_uploads_unlock(int fd);
+int	 openapisrc_upload_of(struct sqlite3 *, const char *library_id, char **name);
+int	 openapisrc_upload_release(struct sqlite3 *, const char *datadir, const char *name,
+	    const char *except);
+int	 openapisrc_uploads_bytes(struct sqlite3 *, const char *datadir, long long user_id,
+	    const char *except, const char *name, unsigned long long *bytes);
 
 extern const struct backend_ops backend_git;
 extern const struct backend_ops backend_website;

@@ -14,13 +14,28 @@
  * The one document of the set is the spec as compact JSON with those files under
  * OPENAPI_FILES_KEY, format DOC_FORMAT_OPENAPI (parsed by openapi_parse_poll), its URL
  * the spec's (a snippet's Source is URL#operationId), its path the spec's file name.
+ *
+ * An upload is kept while a library's settings name it (one file may serve several
+ * libraries: the names are content addresses). The web responder removes the one a
+ * re-upload replaces and the one of an add that failed, the delete job (forget) the one
+ * of a deleted library; each holds the folder's lock (openapisrc_uploads_lock) from
+ * looking at the libraries to removing the file, so that an upload of the same content
+ * at the same time keeps its file.
  */
 #include "config.h"
 
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
+#include <sqlite3.h>
 #include <json-c/json.h>
 
 #include "ctxd.h"
@@ -29,6 +44,7 @@
 #include "sources/backend.h"
 
 #define OPENAPI_SRC_MAX_FILES	64	/* files next to the spec that are fetched */
+#define OPENAPI_SRC_LOCK_WAIT_MS 30000	/* longest wait for the uploads folder's lock */
 #define OPENAPI_SRC_ACCEPT	"Accept: application/json, application/yaml, " \
 	"application/x-yaml, text/yaml, text/plain;q=0.5, */*;q=0.1"
 
@@ -494,6 +510,200 @@ out:
 	return rc;
 }
 
+/* ------------------------------------------------------------------ the uploads */
+
+int
+openapisrc_uploads_lock(const char *dir)
+{
+	struct timespec	 ts = { 0, 50 * 1000 * 1000 };
+	long		 waited;
+	int		 fd;
+
+	/* close-on-exec: a worker the responder starts must not inherit the lock */
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	for (waited = 0; flock(fd, LOCK_EX | LOCK_NB) == -1; waited += 50) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) ||
+		    waited >= OPENAPI_SRC_LOCK_WAIT_MS) {
+			if (errno == EWOULDBLOCK)
+				errno = EBUSY;
+			close(fd);
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return fd;
+}
+
+void
+openapisrc_uploads_unlock(int fd)
+{
+	if (fd != -1)
+		close(fd);
+}
+
+int
+openapisrc_upload_of(sqlite3 *db, const char *library_id, char **name)
+{
+	sqlite3_stmt	*st;
+	const char	*v;
+	int		 step;
+
+	*name = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT CASE WHEN json_valid(settings) THEN "
+	    "json_extract(settings, '$.upload') END FROM libraries WHERE id = ?1 AND "
+	    "source_type = 'openapi'", -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	if ((step = sqlite3_step(st)) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) == SQLITE_TEXT &&
+	    openapisrc_upload_name(v = (const char *)sqlite3_column_text(st, 0)) &&
+	    (*name = strdup(v)) == NULL)
+		step = SQLITE_NOMEM;
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW || step == SQLITE_DONE)
+		return 0;
+dberr:
+	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	return -1;
+}
+
+/*
+ * 1 when a library other than except (NULL: none left out) names the upload name, 0
+ * when none does, -1 on a database error (logged).
+ */
+static int
+openapisrc_upload_used(sqlite3 *db, const char *name, const char *except)
+{
+	sqlite3_stmt	*st;
+	int		 step;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM libraries WHERE source_type = 'openapi' "
+	    "AND id IS NOT ?2 AND CASE WHEN json_valid(settings) THEN "
+	    "json_extract(settings, '$.upload') END = ?1 LIMIT 1", -1, &st,
+	    NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (except != NULL)
+		sqlite3_bind_text(st, 2, except, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+}
+
+int
+openapisrc_upload_release(sqlite3 *db, const char *datadir, const char *name,
+    const char *except)
+{
+	char	*dir = NULL, *path = NULL;
+	int	 used, rc = -1;
+
+	if (!openapisrc_upload_name(name))
+		return 0;
+	if ((used = openapisrc_upload_used(db, name, except)) != 0)
+		return used == 1 ? 0 : -1;
+	if ((dir = util_path_join(datadir, "uploads")) == NULL ||
+	    (path = util_path_join(dir, name)) == NULL) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	if (unlink(path) == -1 && errno != ENOENT) {
+		log_err("%s: %s: %s", __func__, path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(dir);
+	free(path);
+	return rc;
+}
+
+int
+openapisrc_uploads_bytes(sqlite3 *db, const char *datadir, long long user_id,
+    const char *except, const char *name, unsigned long long *bytes)
+{
+	sqlite3_stmt	*st;
+	struct stat	 sb;
+	const char	*v;
+	char		*dir, *path;
+	int		 step, rc = -1;
+
+	*bytes = 0;
+	if ((dir = util_path_join(datadir, "uploads")) == NULL) {
+		log_err("%s: out of memory", __func__);
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT u FROM (SELECT CASE WHEN "
+	    "json_valid(settings) THEN json_extract(settings, '$.upload') END AS u FROM "
+	    "libraries WHERE source_type = 'openapi' AND coalesce(created_by, 0) = ?1 AND "
+	    "id IS NOT ?2) WHERE u IS NOT NULL AND u IS NOT ?3", -1, &st,
+	    NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		free(dir);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, user_id);
+	if (except != NULL)
+		sqlite3_bind_text(st, 2, except, -1, SQLITE_STATIC);
+	if (name != NULL)
+		sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_TEXT ||
+		    !openapisrc_upload_name(v = (const char *)sqlite3_column_text(st, 0)))
+			continue;
+		if ((path = util_path_join(dir, v)) == NULL) {
+			log_err("%s: out of memory", __func__);
+			goto out;
+		}
+		if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+			*bytes += (unsigned long long)sb.st_size;
+		free(path);
+	}
+	if (step != SQLITE_DONE) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	free(dir);
+	return rc;
+}
+
+/* A deleted library's upload goes with it, unless another library names it too. */
+static int
+openapisrc_forget(sqlite3 *db, const char *datadir, const char *library_id)
+{
+	char	*name = NULL, *dir = NULL;
+	int	 fd, rc = -1;
+
+	if (openapisrc_upload_of(db, library_id, &name) == -1)
+		return -1;
+	if (name == NULL)
+		return 0;
+	if ((dir = util_path_join(datadir, "uploads")) == NULL) {
+		log_err("%s: out of memory", __func__);
+		goto out;
+	}
+	if ((fd = openapisrc_uploads_lock(dir)) == -1) {
+		if (errno == ENOENT)
+			rc = 0;
+		else
+			log_err("%s: %s: %s", __func__, dir, strerror(errno));
+		goto out;
+	}
+	rc = openapisrc_upload_release(db, datadir, name, library_id);
+	openapisrc_uploads_unlock(fd);
+out:
+	free(dir);
+	free(name);
+	return rc;
+}
+
 const struct backend_ops backend_openapi = {
 	"openapi",
 	"content version",
@@ -502,5 +712,5 @@ const struct backend_ops backend_openapi = {
 	openapisrc_fetch,
 	NULL,
 	NULL,
-	NULL,
+	openapisrc_forget,
 };

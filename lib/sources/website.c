@@ -581,11 +581,12 @@ website_links_file(const struct website *w)
 
 /* A deleted library's links file goes with it. */
 static int
-website_forget(const char *datadir, const char *library_id)
+website_forget(struct sqlite3 *db, const char *datadir, const char *library_id)
 {
 	char	*p;
 	int	 rc = 0;
 
+	(void)db;
 	if ((p = website_links_path(datadir, library_id)) == NULL)
 		return -1;
 	if (unlink(p) == -1 && errno != ENOENT) {

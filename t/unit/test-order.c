@@ -1,5 +1,5 @@
 /*
- * test-order.c: prose and code keep their document order in a snippet (issue 16, item 1):
+ * test-order.c: prose and code keep their document order in a snippet:
  * the section builder records where each code block stands in the section's text, and
  * the text answer puts it there, right after the sentence that introduces it.
  */

@@ -9,7 +9,8 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "provider.h"
+#include "ai/provider.h"
+#include "ai/vendor.h"
 #include "tap.h"
 
 static struct provider_cfg
@@ -434,9 +435,12 @@ test_errors(void)
 	snprintf(s, sizeof(s), "key sk-1 and sk-1 again");
 	provider_scrub(s, sizeof(s), "sk-1");
 	is_str(s, "key [redacted] and [redacted] again", "scrub every occurrence");
-	snprintf(s, sizeof(s), "ends with sk-12345");
+	snprintf(s, sizeof(s), "ends with sk-1234");
 	provider_scrub(s, sizeof(s), "sk-123456789");
 	is_str(s, "ends with ", "scrub a key's beginning at the end of the text");
+	snprintf(s, sizeof(s), "ends with sk-12345");
+	provider_scrub(s, sizeof(s), "sk-123456789");
+	is_str(s, "ends with [redacted]", "a key's beginning of 8 bytes is redacted");
 	snprintf(s, sizeof(s), "nothing here");
 	provider_scrub(s, sizeof(s), NULL);
 	is_str(s, "nothing here", "scrub without a secret");
@@ -567,6 +571,62 @@ test_load(void)
 	rmdir(dir);
 }
 
+/* The choices of setting name ("a|b|c"), or NULL. */
+static const char *
+choices_of(const char *name)
+{
+	struct settings_desc	 d;
+	size_t			 i;
+
+	for (i = 0; settings_describe(i, &d) == 0; i++)
+		if (strcmp(d.name, name) == 0)
+			return d.choices;
+	return NULL;
+}
+
+/*
+ * The vendor table is what the settings offer: every vendor is a choice of ai.llm.provider
+ * and, with an embedding API, of ai.embed.provider, in the same order; each names itself,
+ * has a label, builds a chat request, and parses its name back to its kind.
+ */
+static void
+test_vendor_table(void)
+{
+	const struct ai_vendor	*v;
+	struct buf		 llm, emb;
+	int			 k, n = 0;
+
+	buf_init(&llm);
+	buf_init(&emb);
+	buf_adds(&emb, "same");
+	for (k = 0; k < 64; k++) {
+		if ((v = ai_vendor_of(k)) == NULL)
+			continue;
+		n++;
+		ok(v->name != NULL && v->label != NULL && v->headers != NULL &&
+		    v->chat_url != NULL && v->chat_body != NULL && v->chat_answer != NULL,
+		    "vendor %s: names itself and chats", v->name);
+		is_int(provider_kind_parse(v->name), k, "vendor %s: its name is its kind",
+		    v->name);
+		ok((v->embed_url == NULL) == (v->embed_body == NULL) &&
+		    (v->embed_url == NULL) == (v->embed_answer == NULL) &&
+		    (v->embed_url == NULL) == (v->embed_batch == NULL),
+		    "vendor %s: embeddings all or nothing", v->name);
+		is_int(provider_has_embed(k), v->embed_url != NULL, "vendor %s: has_embed",
+		    v->name);
+		buf_printf(&llm, "%s%s", llm.len > 0 ? "|" : "", v->name);
+		if (v->embed_url != NULL)
+			buf_printf(&emb, "|%s", v->name);
+	}
+	ok(n >= 5, "the vendor table has the five vendors");
+	is_str(choices_of("ai.llm.provider"), llm.p, "ai.llm.provider offers every vendor");
+	is_str(choices_of("ai.embed.provider"), emb.p,
+	    "ai.embed.provider offers same and every vendor with embeddings");
+	ok(ai_vendor_of(PROVIDER_NONE) == NULL, "no vendor for none");
+	buf_release(&llm);
+	buf_release(&emb);
+}
+
 int
 main(void)
 {
@@ -579,5 +639,6 @@ main(void)
 	test_errors();
 	test_connect_error();
 	test_load();
+	test_vendor_table();
 	return tap_done();
 }

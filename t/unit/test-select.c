@@ -119,7 +119,10 @@ static const struct want defaults[] = {
 	{ "sub/README.txt", 1 },
 	{ "README.html", 0 },
 	{ "docs/page.html", 0 },
-	{ "docs/page.mdown", 0 },
+	{ "docs/page.mdown", 1 },	/* Markdown's other extensions (doc_formats) */
+	{ "docs/page.mkd", 1 },
+	{ "docs/page.rest", 1 },
+	{ "docs/page.MARKDOWN", 1 },
 	{ "docs/md", 0 },
 	{ "docs/.md", 0 },
 	{ "Makefile", 0 },
@@ -619,6 +622,99 @@ test_generated(void)
 	    "files named like the folders are kept");
 }
 
+/*
+ * A sample of each format of doc_formats chosen by file name, and what its parser makes of
+ * it: the title of its last section. Plain text makes one section of the whole file, so a
+ * sample parsed by the wrong row shows another title.
+ */
+static const struct {
+	const char	*format, *sample, *last_title;
+} format_samples[] = {
+	{ "markdown", "# Alpha\n\nOne.\n\n## Beta\n\nTwo.\n", "Beta" },
+	{ "rst", "Alpha\n=====\n\nOne.\n\nGamma\n-----\n\nTwo.\n", "Gamma" },
+	{ "text", "# Alpha\n\nOne.\n\n## Beta\n\nTwo.\n", NULL },
+	{ "source", "/// Delta docs.\n///\n/// # Epsilon\n///\n/// More.\npub fn delta() {}\n",
+	    NULL }
+};
+
+/* Parses data as the file path; the title of its last section ("" when none) in out. */
+static int
+last_title(const char *path, const char *data, char *out, size_t outsz)
+{
+	struct doc	 d;
+
+	memset(&d, 0, sizeof(d));
+	if (doc_parse(path, data, strlen(data), &d) == -1)
+		return -1;
+	snprintf(out, outsz, "%s", d.nsecs > 0 ? d.secs[d.nsecs - 1].title : "");
+	doc_release(&d);
+	return 0;
+}
+
+/*
+ * Walks the table of document formats: every extension and base name a row names picks that
+ * row, is selected by default when the row is documentation (with indexSourceCode only for
+ * source code), and parses with the row's parser; a name no row knows is not selected.
+ */
+static void
+test_format_table(void)
+{
+	const struct doc_format *f, *got;
+	struct select_rules	 none, src;
+	const char *const	*e;
+	char			 path[128], title[256];
+	size_t			 i, rows = 0;
+
+	memset(&none, 0, sizeof(none));
+	memset(&src, 0, sizeof(src));
+	src.index_source = 1;
+	for (f = doc_formats; f->name != NULL; f++, rows++) {
+		for (i = 0; i < sizeof(format_samples) / sizeof(format_samples[0]) &&
+		    strcmp(format_samples[i].format, f->name) != 0; i++)
+			;
+		for (e = f->exts; e != NULL && *e != NULL; e++) {
+			snprintf(path, sizeof(path), "docs/page.%s", *e);
+			got = doc_format_of(path);
+			ok(got == f, "format table: %s is %s", path, f->name);
+			ok(sel(&none, path) == (f->by_name == DOC_BY_NAME_DOC),
+			    "format table: %s selected by default", path);
+			if (i == sizeof(format_samples) / sizeof(format_samples[0]) ||
+			    format_samples[i].last_title == NULL)
+				continue;
+			ok(last_title(path, format_samples[i].sample, title, sizeof(title)) == 0 &&
+			    strcmp(title, format_samples[i].last_title) == 0,
+			    "format table: %s parsed as %s", path, f->name);
+		}
+		for (e = f->names; e != NULL && *e != NULL; e++) {
+			snprintf(path, sizeof(path), "sub/%s", *e);
+			ok(doc_format_of(path) == f, "format table: %s is %s", path, f->name);
+			ok(sel(&none, path) == (f->by_name == DOC_BY_NAME_DOC),
+			    "format table: %s selected", path);
+		}
+	}
+	ok(rows >= 7, "format table: markdown, rst, text, source and the back ends' formats");
+	/* Upper-case extensions and the upper-case README name pick their rows too. */
+	ok(doc_format_of("docs/GUIDE.MKD") != NULL &&
+	    strcmp(doc_format_of("docs/GUIDE.MKD")->name, "markdown") == 0,
+	    "format table: GUIDE.MKD is markdown");
+	ok(doc_format_of("Readme") != NULL, "format table: Readme is documentation");
+	/* Source code: by its detector, selected only with indexSourceCode. */
+	ok(doc_format_of("src/lib.rs") != NULL &&
+	    doc_format_of("src/lib.rs")->by_name == DOC_BY_NAME_SOURCE,
+	    "format table: src/lib.rs is source code");
+	is_int(sel(&none, "src/lib.rs"), 0,
+	    "format table: source code not selected by default");
+	is_int(sel(&src, "src/lib.rs"), 1, "format table: selected with indexSourceCode");
+	ok(last_title("src/lib.rs", format_samples[3].sample, title, sizeof(title)) == 0 &&
+	    strstr(title, "Epsilon") != NULL, "format table: src/lib.rs parsed as source code");
+	/* The back ends' formats are never picked by a file name. */
+	ok(doc_format_of("page.html") == NULL && doc_format_of("spec.yaml") == NULL,
+	    "format table: .html and .yaml files are no documentation by name");
+	is_int(sel(&none, "docs/page.html"), 0, "format table: docs/page.html not selected");
+	is_int(sel(&none, "docs/notes.unknown"), 0,
+	    "format table: an unknown extension not selected");
+}
+
 int
 main(void)
 {
@@ -629,5 +725,6 @@ main(void)
 	test_exclude_files();
 	test_index_source();
 	test_generated();
+	test_format_table();
 	return tap_done();
 }

@@ -481,7 +481,7 @@ main(void)
 	ok(search_normalize_id("/a", id, sizeof(id)) == -1, "no repo");
 	ok(search_normalize_id("//b", id, sizeof(id)) == -1, "empty owner");
 	ok(search_normalize_id("/a/", id, sizeof(id)) == -1, "empty repo");
-	/* the stored id of a version (issue 16) */
+	/* the stored id of a version */
 	ok(search_version_id("/a/b", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
 	    "version id: none");
 	ok(search_version_id("/a/b/v1.2.3", id, sizeof(id)) == 1 &&

@@ -1,9 +1,10 @@
 /*
  * provider.h: the AI providers (LLM chat and embeddings) over HTTPS (through fetch.c).
  *
- * Vendors: openai, anthropic (chat only), gemini, bedrock (Converse and InvokeModel, signed
- * with AWS SigV4 by aws.c, or a Bedrock API key as a bearer token) and custom (any
- * OpenAI-compatible endpoint). Requests carry only what the vendor needs: the model, the
+ * Vendors (ai/vendors/, one file each behind struct ai_vendor, ai/vendor.h): openai,
+ * anthropic (chat only), gemini, bedrock (Converse and InvokeModel, signed with AWS SigV4 by
+ * aws.c, or a Bedrock API key as a bearer token) and custom (any OpenAI-compatible
+ * endpoint). Requests carry only what the vendor needs: the model, the
  * texts, and (anthropic) max_tokens. Remote failures are reported in struct provider_error
  * with a classified kind and a human message from which every secret has been removed;
  * they are not logged here (the caller decides: job log line, fallback, CLI output).
@@ -77,6 +78,8 @@ enum provider_embed_use {
 const char *provider_kind_name(enum provider_kind);
 /* Kind of a vendor name; -1 when unknown ("" is PROVIDER_NONE). */
 int	 provider_kind_parse(const char *);
+/* 1 when the vendor of kind has an embedding API. */
+int	 provider_has_embed(enum provider_kind);
 /* Short name of an error kind ("auth", "timeout", ...). */
 const char *provider_errkind_name(int);
 
@@ -110,14 +113,6 @@ int	 provider_embed(const struct provider_cfg *, const char *const *texts, size_
 	    enum provider_embed_use, long deadline_ms, float **vectors, size_t *dim,
 	    struct provider_error *err);
 
-/*
- * ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]: one real call to each
- * configured provider; prints one line per step to out, each failure with its class
- * (dns, connect, tls, timeout, auth, model, quota, server, ...). Returns the exit status:
- * 0 all configured checks passed, 1 one failed, 2 usage.
- */
-int	 provider_cli_test(struct sqlite3 *, const char *datadir, int argc, char **argv,
-	    FILE *out);
 
 /* ------------------------------------------------ exposed for the unit tests */
 
