@@ -171,7 +171,7 @@ account_login(struct http_req *r, void *arg)
 	if (account_check_login(r, name, pw, &u, &weaker) == -1)
 		goto out;
 	/* A hash made with weaker parameters is replaced while the password is at hand. */
-	if ((token = session_sign_in(r->db, &u, weaker ? pw : NULL, &sid)) == NULL) {
+	if ((token = session_sign_in(r->db, &u, weaker ? pw : NULL, account_addr(r), &sid)) == NULL) {
 		web_util_dberr(r, __func__, "the change could not be stored");
 		goto out;
 	}

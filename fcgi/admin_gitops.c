@@ -63,6 +63,25 @@ admin_gitops_status(struct http_req *r, void *arg)
 		admin_gitops_send_status(r);
 }
 
+/* A 400 for a setting's error err, naming the body's field when err names its setting. */
+static void
+admin_gitops_bad(struct http_req *r, const char *err)
+{
+	size_t	 i, n;
+
+	for (i = 0; admin_gitops_settings[i] != NULL; i++) {
+		n = strlen(admin_gitops_settings[i]);
+		if (strncmp(err, admin_gitops_settings[i], n) == 0 &&
+		    (err[n] == ' ' || err[n] == ':')) {
+			http_error(r, 400, "field '%s' (%s)%s",
+			    admin_gitops_config_fields[i].name, admin_gitops_settings[i],
+			    err + n);
+			return;
+		}
+	}
+	http_error(r, 400, "%s", err);
+}
+
 /* PUT /api/gitops/config: the fields given become the gitops.* settings, all or nothing. */
 void
 admin_gitops_config(struct http_req *r, void *arg)
@@ -89,7 +108,7 @@ admin_gitops_config(struct http_req *r, void *arg)
 		if (rc == SETTINGS_APPLY_DBERR)
 			web_util_dberr(r, __func__, "database error");
 		else
-			http_error(r, 400, "%s", err);
+			admin_gitops_bad(r, err);
 		goto out;
 	}
 	admin_gitops_send_status(r);

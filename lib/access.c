@@ -182,6 +182,13 @@ access_anonymous(struct http_req *r, struct sqlite3 *db, const char *what,
 	}
 }
 
+void
+access_identify_optional(struct http_req *r, struct sqlite3 *db, struct access_principal *p)
+{
+	memset(p, 0, sizeof(*p));
+	access_anonymous(r, db, "", p);
+}
+
 int
 access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int flags,
     const char *anon_setting, const char *what, struct access_principal *p)

@@ -55,5 +55,12 @@ struct access_principal {
  */
 int	 access_check(struct http_req *, struct sqlite3 *, enum access_who, int flags,
 	    const char *anon_setting, const char *what, struct access_principal *p);
+/*
+ * Who is asking a public route, never refusing: *p names the caller of a valid credential
+ * (a session with its CSRF token on a change, a password that need not change), else it
+ * is anonymous. For a public answer that shows an admin more (GET /api/health).
+ */
+void	 access_identify_optional(struct http_req *, struct sqlite3 *,
+	    struct access_principal *p);
 
 #endif

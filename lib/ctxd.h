@@ -197,6 +197,14 @@ enum settings_apply_result settings_apply_json(struct sqlite3 *, const char *dat
 enum settings_apply_result settings_save_json(struct sqlite3 *, const char *datadir,
 	    struct json_object *o, char *err, size_t errsz);
 
+/*
+ * 1 when url carries credentials (userinfo, "user:secret@", before its host): a URL
+ * setting refuses them, and they are never shown.
+ */
+int	 settings_url_has_credentials(const char *url);
+/* url as it may be shown (malloc'd): its userinfo replaced by "[redacted]". */
+char	*settings_url_redacted(const char *url);
+
 /* ---------------------------------------------------------------- apikey.c */
 
 #include "apikey.h"
@@ -311,12 +319,14 @@ int	 user_change_password(struct sqlite3 *, const struct user *u, const char *pa
 #define SESSION_CSRF_LEN	43
 
 /*
- * Signs user u in, in one transaction: stores a new hash of rehash_password when it is not
- * NULL (the stored one was made with weaker parameters), forgets the sign-in failures of
- * u's name and opens a session. Its token (malloc'd) and *id, or NULL on error.
+ * Signs user u in from address addr (may be NULL), in one transaction: stores a new hash
+ * of rehash_password when it is not NULL (the stored one was made with weaker
+ * parameters), forgets the sign-in failures of u's name and of addr with it (not those of
+ * other addresses with it) and opens a session. Its token (malloc'd) and *id, or NULL on
+ * error.
  */
 char	*session_sign_in(struct sqlite3 *, const struct user *u, const char *rehash_password,
-	    long long *id);
+	    const char *addr, long long *id);
 /* Opens a session for user_id: returns its token (malloc'd), stores only its hash. */
 char	*session_create(struct sqlite3 *, long long user_id, long long *id);
 /* 0 and the ids when token names a live session (its last_seen is updated), 1 if not. */
@@ -329,12 +339,21 @@ int	 session_end_user(struct sqlite3 *, long long user_id, long long keep_id);
 void	 session_csrf(const char *token, char out[SESSION_CSRF_LEN + 1]);
 /* 1 when sent is the CSRF token of the session token (constant time). */
 int	 session_csrf_ok(const char *token, const char *sent);
-/* Seconds before name (any case) or addr may try to sign in again; 0: now; -1 error. */
+/*
+ * Seconds before name (any case) may try to sign in again from addr; 0: now; -1 error.
+ * Failures are counted per name and address together, per address and, with a high
+ * ceiling that only slows down, per name (lib/session.c, "login throttle").
+ */
 long	 session_throttle_wait(struct sqlite3 *, const char *name, const char *addr);
-/* Counts a failed sign-in against name (any case) and addr. */
+/* Counts a failed sign-in against name (any case) from addr; logs an alert past a few. */
 int	 session_throttle_fail(struct sqlite3 *, const char *name, const char *addr);
-/* Forgets name's failures (after a good sign-in or a password reset); any case. */
+/* Forgets name's failures from every address (a password reset, an unlock); any case. */
 int	 session_throttle_clear(struct sqlite3 *, const char *name);
+/*
+ * The alerts of the login throttle for the health report, a JSON array of lines "N failed
+ * sign-ins for NAME from M addresses in the last 15 min" (users with many failures).
+ */
+struct json_object *session_throttle_alerts(struct sqlite3 *);
 
 /* ---------------------------------------------------------------- tokenize.c */
 

@@ -637,6 +637,12 @@ gitops_sync_run(sqlite3 *db, const char *datadir, struct gitops_sync *s, char *m
 		snprintf(msg, msgsz, "no manifest repository is configured (gitops.repo_url)");
 		goto out;
 	}
+	if (settings_url_has_credentials(cf.url)) {
+		snprintf(msg, msgsz, "gitops.repo_url carries credentials (user:secret@ "
+		    "before the host): set it again without them and store the token in "
+		    "the git credential settings");
+		goto out;
+	}
 	if (buf_printf(&config, "%s\n%s\n%s\n%d", cf.url, cf.branch, cf.path,
 	    cf.prune) == -1) {
 		snprintf(msg, msgsz, "out of memory");
@@ -836,7 +842,7 @@ gitops_config_json(sqlite3 *db, const char *datadir)
 		{ "prune", "gitops.prune", "false", 1 },
 	};
 	json_object	*o = json_object_new_object();
-	char		*v;
+	char		*v, *shown;
 	size_t		 i;
 
 	if (o == NULL)
@@ -848,6 +854,12 @@ gitops_config_json(sqlite3 *db, const char *datadir)
 			continue;
 		}
 		v = settings_get(db, datadir, f[i].setting);
+		if (v != NULL && settings_url_has_credentials(v)) {
+			/* A URL stored before URL settings refused credentials. */
+			shown = settings_url_redacted(v);
+			free(v);
+			v = shown;
+		}
 		json_object_object_add(o, f[i].field, json_object_new_string(v != NULL ?
 		    v : f[i].dflt));
 		free(v);

@@ -108,6 +108,8 @@ await t.run(async () => {
 	await page.getByText(/is healthy/).waitFor();
 	check(await t.titleIs(page, "Status · ctxd"), "the status page has its title");
 	check(/valid/.test(await page.locator("#st-lic").textContent()), "the status page shows the license valid");
+	check(/12 failed sign-ins for mallory from 6 addresses in the last 15 min/.test(await page.locator("#st-alerts").textContent()),
+	    "the status page shows the alert of failed sign-ins");
 	check(/days? left/.test(await page.locator(".view-home").textContent()), "the license expiry is shown with the days left");
 	check(/^ready \(schema \d+\)$/.test(await page.locator("#st-ready").textContent()), "readiness is shown");
 	await t.shot(page, "status");
