@@ -32,6 +32,7 @@ web_init(struct sqlite3 **db)
 }
 
 #define PUBLIC		ACCESS_PUBLIC, NULL, 0
+#define PUBLIC_WHO	ACCESS_PUBLIC, NULL, ACCESS_IDENTIFY
 #define USER		ACCESS_USER, NULL, 0
 #define USER_ANON(s)	ACCESS_USER, s, 0
 #define USER_MUST	ACCESS_USER, NULL, ACCESS_MAY_MUST_CHANGE
@@ -43,8 +44,8 @@ web_init(struct sqlite3 **db)
  * The routes of ctxd-web. Columns: method (GET also answers HEAD), path ({x} one segment,
  * {x*} one or more), who may call (ACCESS_USER or ACCESS_ADMIN with its perm.anonymous_*
  * switch; USER_MUST: also while the password must be changed; USER_OR_NOBODY: also a caller
- * with no credential at all, whom the handler answers), the operation as refusals name it,
- * handler.
+ * with no credential at all, whom the handler answers; PUBLIC_WHO: anyone, the caller of a
+ * valid credential identified), the operation as refusals name it, handler.
  */
 static const struct http_route web_routes[] = {
 	/* ctxd-web(8), POST /api/parse and GET /api/client-config */
@@ -62,7 +63,7 @@ static const struct http_route web_routes[] = {
 	    admin_health_client_config },
 
 	/* ctxd-web(8), ADMIN API: health and readiness */
-	{ "GET", "/api/health", PUBLIC, "the health report", admin_health_health },
+	{ "GET", "/api/health", PUBLIC_WHO, "the health report", admin_health_health },
 	{ "GET", "/api/ready", PUBLIC, "the readiness probe", admin_health_ready },
 
 	/* ctxd-web(8), ADMIN API: settings and the setup wizard */

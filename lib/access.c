@@ -182,13 +182,6 @@ access_anonymous(struct http_req *r, struct sqlite3 *db, const char *what,
 	}
 }
 
-void
-access_identify_optional(struct http_req *r, struct sqlite3 *db, struct access_principal *p)
-{
-	memset(p, 0, sizeof(*p));
-	access_anonymous(r, db, "", p);
-}
-
 int
 access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int flags,
     const char *anon_setting, const char *what, struct access_principal *p)
@@ -196,6 +189,8 @@ access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int fl
 	memset(p, 0, sizeof(*p));
 	switch (who) {
 	case ACCESS_PUBLIC:
+		if (flags & ACCESS_IDENTIFY)
+			access_anonymous(r, db, what, p);
 		return 0;
 	case ACCESS_READER:
 		return access_reader(r, db, p);

@@ -26,6 +26,12 @@ enum access_who {
 
 /* Row flags. */
 #define ACCESS_MAY_MUST_CHANGE	0x01	/* allowed while the password must be changed */
+#define ACCESS_IDENTIFY		0x04	/* ACCESS_PUBLIC: never refused, but the caller of
+					   a valid credential (a session with its CSRF
+					   token on a change, a password that need not
+					   change) is identified, else anonymous: for a
+					   public answer that shows an admin more
+					   (GET /api/health) */
 #define ACCESS_MAY_ANONYMOUS	0x02	/* ACCESS_USER: a caller with no credential at all
 					   (no API key, no session cookie) passes as
 					   anonymous for the handler to answer; a credential
@@ -55,12 +61,5 @@ struct access_principal {
  */
 int	 access_check(struct http_req *, struct sqlite3 *, enum access_who, int flags,
 	    const char *anon_setting, const char *what, struct access_principal *p);
-/*
- * Who is asking a public route, never refusing: *p names the caller of a valid credential
- * (a session with its CSRF token on a change, a password that need not change), else it
- * is anonymous. For a public answer that shows an admin more (GET /api/health).
- */
-void	 access_identify_optional(struct http_req *, struct sqlite3 *,
-	    struct access_principal *p);
 
 #endif
