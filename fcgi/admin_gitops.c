@@ -20,16 +20,17 @@
 
 /* The body of PUT /api/gitops/config and the setting each field writes. */
 static const struct validate_field admin_gitops_config_fields[] = {
-	{ "enabled", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "repoUrl", VALIDATE_STRING, 0, 0, 2048, 0, NULL, NULL },
-	{ "manifestPath", VALIDATE_STRING, 0, 0, 1024, 0, NULL, NULL },
-	{ "branch", VALIDATE_STRING, 0, 0, 255, 0, NULL, NULL },
-	{ "schedule", VALIDATE_STRING, 0, 0, 200, 0, NULL, NULL },
-	{ "prune", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "enabled", .type = VALIDATE_BOOL },
+	{ .name = "repoUrl", .type = VALIDATE_STRING, .max = 2048 },
+	{ .name = "manifestPath", .type = VALIDATE_STRING, .max = 1024 },
+	{ .name = "branch", .type = VALIDATE_STRING, .max = 255 },
+	{ .name = "schedule", .type = VALIDATE_STRING, .max = 200 },
+	{ .name = "prune", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table admin_gitops_config_body = {
-	admin_gitops_config_fields, 0, "field"
+	.fields = admin_gitops_config_fields,
+	.what = "field"
 };
 static const char *const admin_gitops_settings[] = {
 	"gitops.enabled", "gitops.repo_url", "gitops.manifest_path", "gitops.branch",
@@ -37,11 +38,12 @@ static const char *const admin_gitops_settings[] = {
 };
 
 static const struct validate_field admin_gitops_reconcile_fields[] = {
-	{ "wait", VALIDATE_INT, 0, 0, ADMIN_GITOPS_WAIT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "wait", .type = VALIDATE_INT, .max = ADMIN_GITOPS_WAIT_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table admin_gitops_reconcile_params = {
-	admin_gitops_reconcile_fields, 0, "parameter"
+	.fields = admin_gitops_reconcile_fields,
+	.what = "parameter"
 };
 
 static void

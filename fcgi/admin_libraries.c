@@ -185,16 +185,19 @@ admin_libraries_hosted(struct http_req *r, const struct validate_table *t,
 }
 
 static const struct validate_field admin_libraries_website_fields[] = {
-	{ "websiteUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
-	{ "projectTitle", VALIDATE_STRING, 0, 1, ENTRY_TITLE_MAX, 0, NULL, NULL },
-	{ "description", VALIDATE_STRING, 0, 0, ENTRY_DESCRIPTION_MAX, 0, NULL, NULL },
-	{ "maxPages", VALIDATE_INT, 0, 1, ENTRY_MAX_PAGES, 0, NULL, NULL },
-	{ "maxDepth", VALIDATE_INT, 0, 0, ENTRY_MAX_DEPTH, 0, NULL, NULL },
-	{ "excludePatterns", VALIDATE_LIST, 0, 0, 100, 255, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "websiteUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = 2048 },
+	{ .name = "projectTitle", .type = VALIDATE_STRING, .min = 1,
+	    .max = ENTRY_TITLE_MAX },
+	{ .name = "description", .type = VALIDATE_STRING, .max = ENTRY_DESCRIPTION_MAX },
+	{ .name = "maxPages", .type = VALIDATE_INT, .min = 1, .max = ENTRY_MAX_PAGES },
+	{ .name = "maxDepth", .type = VALIDATE_INT, .max = ENTRY_MAX_DEPTH },
+	{ .name = "excludePatterns", .type = VALIDATE_LIST, .max = 100, .elem_max = 255 },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_website_table = {
-	admin_libraries_website_fields, 0, "field"
+	.fields = admin_libraries_website_fields,
+	.what = "field"
 };
 static const struct admin_libraries_alias admin_libraries_website_alias[] = {
 	{ "websiteUrl", "url" }, { "projectTitle", "title" },
@@ -213,13 +216,16 @@ admin_libraries_parse_website(struct http_req *r, void *arg)
 }
 
 static const struct validate_field admin_libraries_openapi_fields[] = {
-	{ "openApiUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
-	{ "projectTitle", VALIDATE_STRING, 0, 1, ENTRY_TITLE_MAX, 0, NULL, NULL },
-	{ "description", VALIDATE_STRING, 0, 0, ENTRY_DESCRIPTION_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "openApiUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = 2048 },
+	{ .name = "projectTitle", .type = VALIDATE_STRING, .min = 1,
+	    .max = ENTRY_TITLE_MAX },
+	{ .name = "description", .type = VALIDATE_STRING, .max = ENTRY_DESCRIPTION_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_openapi_table = {
-	admin_libraries_openapi_fields, 0, "field"
+	.fields = admin_libraries_openapi_fields,
+	.what = "field"
 };
 static const struct admin_libraries_alias admin_libraries_openapi_alias[] = {
 	{ "openApiUrl", "url" }, { "projectTitle", "title" },
@@ -454,14 +460,15 @@ out:
 }
 
 static const struct validate_field admin_libraries_list_fields[] = {
-	{ "state", VALIDATE_STRING, 0, 0, 0, 0,
-	    "initial|processing|finalized|error|delete", NULL },
-	{ "limit", VALIDATE_INT, 0, 1, 500, 0, NULL, NULL },
-	{ "offset", VALIDATE_INT, 0, 0, 1000000000, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "state", .type = VALIDATE_STRING,
+	    .choices = "initial|processing|finalized|error|delete" },
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 500 },
+	{ .name = "offset", .type = VALIDATE_INT, .max = 1000000000 },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_list_params = {
-	admin_libraries_list_fields, 0, "parameter"
+	.fields = admin_libraries_list_fields,
+	.what = "parameter"
 };
 
 void
@@ -493,8 +500,12 @@ admin_libraries_check_segment(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field admin_libraries_segment = {
-	"owner", VALIDATE_STRING, 1, 1, ADMIN_LIBRARIES_SEGMENT_MAX, 0, NULL,
-	admin_libraries_check_segment
+	.name = "owner",
+	.type = VALIDATE_STRING,
+	.required = 1,
+	.min = 1,
+	.max = ADMIN_LIBRARIES_SEGMENT_MAX,
+	.check = admin_libraries_check_segment
 };
 
 int
@@ -546,11 +557,12 @@ admin_libraries_get(struct http_req *r, void *arg)
 }
 
 static const struct validate_field admin_libraries_refresh_fields[] = {
-	{ "force", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "force", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_refresh_params = {
-	admin_libraries_refresh_fields, 0, "parameter"
+	.fields = admin_libraries_refresh_fields,
+	.what = "parameter"
 };
 
 /* Queues a refresh (del 0) or the deletion (del 1) of the library of the path. */

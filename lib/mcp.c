@@ -368,8 +368,8 @@ mcp_tool_listing(const struct mcp_tool *t)
 {
 	json_object	*o, *schema, *ann;
 
-	if ((schema = json_tokener_parse(t->input_schema)) == NULL) {
-		log_err("%s: the input schema of %s does not parse", __func__, t->name);
+	if ((schema = validate_schema(t->args)) == NULL) {
+		log_err("%s: the input schema of %s: out of memory", __func__, t->name);
 		return NULL;
 	}
 	o = json_object_new_object();

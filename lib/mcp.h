@@ -93,8 +93,8 @@ struct mcp_tool {
 	const char			*name;
 	const char			*title;
 	const char			*description;
-	const char			*input_schema;	/* JSON text of inputSchema */
-	const struct validate_table	*args;
+	const struct validate_table	*args;		/* its arguments, and its
+							   inputSchema (validate_schema) */
 	const struct mcp_alias		*aliases;
 	int				 hidden;
 	mcp_tool_fn			 handler;

@@ -30,23 +30,24 @@ static const char mcp_tools_resolve_text[] =
     "indexed here: say so instead of guessing an ID. Do not call it more than 3 times "
     "for one question.";
 
-static const char mcp_tools_resolve_schema[] =
-    "{\"type\":\"object\",\"properties\":{"
-    "\"libraryName\":{\"type\":\"string\",\"description\":\"Name of the library to "
-    "look for, as its users write it (e.g. 'Next.js', 'express', 'requests').\"},"
-    "\"query\":{\"type\":\"string\",\"description\":\"What the user is trying to do "
-    "with the library; used to rank the matching libraries. Do not include secrets "
-    "such as API keys or passwords.\"}},"
-    "\"required\":[\"libraryName\",\"query\"]}";
-
-/* query is in the schema's required list, but older clients leave it out. */
+/*
+ * The arguments, from which tools/list makes the inputSchema (validate_schema). query is
+ * asked for, but older clients leave it out (VALIDATE_ASKED).
+ */
 static const struct validate_field mcp_tools_resolve_fields[] = {
-	{ "libraryName", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "query", VALIDATE_STRING, 0, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryName", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX, .doc = "Name of the library to look for, as its users "
+	    "write it (e.g. 'Next.js', 'express', 'requests')." },
+	{ .name = "query", .type = VALIDATE_STRING, .required = VALIDATE_ASKED, .min = 1,
+	    .max = SEARCH_TEXT_MAX,
+	    .doc = "What the user is trying to do with the library; used to rank the "
+	    "matching libraries. Do not include secrets such as API keys or passwords." },
+	{ .name = NULL }
 };
 static const struct validate_table mcp_tools_resolve_args = {
-	mcp_tools_resolve_fields, 1, "argument"
+	.fields = mcp_tools_resolve_fields,
+	.allow_unknown = 1,
+	.what = "argument"
 };
 
 static const struct mcp_alias mcp_tools_resolve_aliases[] = {
@@ -204,23 +205,22 @@ static const char mcp_tools_docs_text[] =
     "combining several in one query. Do not call it more than 3 times for one "
     "question.";
 
-static const char mcp_tools_docs_schema[] =
-    "{\"type\":\"object\",\"properties\":{"
-    "\"libraryId\":{\"type\":\"string\",\"description\":\"Exact library ID, e.g. "
-    "'/vercel/next.js' or '/vercel/next.js/v14.3.0', from resolve-library-id or "
-    "from the user.\"},"
-    "\"query\":{\"type\":\"string\",\"description\":\"The question, about one "
-    "concept, in natural language (at most 500 characters). Do not include secrets "
-    "such as API keys or passwords.\"}},"
-    "\"required\":[\"libraryId\",\"query\"]}";
-
+/* The arguments, from which tools/list makes the inputSchema (validate_schema). */
 static const struct validate_field mcp_tools_docs_fields[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, library_check_id },
-	{ "query", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX, .check = library_check_id, .doc = "Exact library ID, "
+	    "e.g. '/vercel/next.js' or '/vercel/next.js/v14.3.0', from resolve-library-id "
+	    "or from the user." },
+	{ .name = "query", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX, .doc = "The question, about one concept, in natural "
+	    "language (at most 500 characters). Do not include secrets such as API keys or "
+	    "passwords." },
+	{ .name = NULL }
 };
 static const struct validate_table mcp_tools_docs_args = {
-	mcp_tools_docs_fields, 1, "argument"
+	.fields = mcp_tools_docs_fields,
+	.allow_unknown = 1,
+	.what = "argument"
 };
 
 static const struct mcp_alias mcp_tools_docs_aliases[] = {
@@ -261,22 +261,18 @@ mcp_tools_docs(struct mcp_ctx *c, json_object *args)
 
 /* ------------------------------------------------------------------ get-library-docs */
 
-static const char mcp_tools_legacy_schema[] =
-    "{\"type\":\"object\",\"properties\":{"
-    "\"context7CompatibleLibraryID\":{\"type\":\"string\"},"
-    "\"topic\":{\"type\":\"string\"},"
-    "\"tokens\":{\"type\":\"number\"}},"
-    "\"required\":[\"context7CompatibleLibraryID\"]}";
-
+/* The arguments, from which tools/list would make the inputSchema (validate_schema). */
 static const struct validate_field mcp_tools_legacy_fields[] = {
-	{ "context7CompatibleLibraryID", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL,
-	    library_check_id },
-	{ "topic", VALIDATE_STRING, 0, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "tokens", VALIDATE_INT, 0, 1, SEARCH_MAX_TOKENS, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "context7CompatibleLibraryID", .type = VALIDATE_STRING, .required = 1,
+	    .min = 1, .max = SEARCH_TEXT_MAX, .check = library_check_id },
+	{ .name = "topic", .type = VALIDATE_STRING, .min = 1, .max = SEARCH_TEXT_MAX },
+	{ .name = "tokens", .type = VALIDATE_INT, .min = 1, .max = SEARCH_MAX_TOKENS },
+	{ .name = NULL }
 };
 static const struct validate_table mcp_tools_legacy_args = {
-	mcp_tools_legacy_fields, 1, "argument"
+	.fields = mcp_tools_legacy_fields,
+	.allow_unknown = 1,
+	.what = "argument"
 };
 
 static const struct mcp_alias mcp_tools_legacy_aliases[] = {
@@ -316,14 +312,11 @@ mcp_tools_legacy(struct mcp_ctx *c, json_object *args)
 
 const struct mcp_tool mcp_tools[] = {
 	{ "resolve-library-id", "Resolve library ID", mcp_tools_resolve_text,
-	    mcp_tools_resolve_schema, &mcp_tools_resolve_args, mcp_tools_resolve_aliases,
-	    0, mcp_tools_resolve },
+	    &mcp_tools_resolve_args, mcp_tools_resolve_aliases, 0, mcp_tools_resolve },
 	{ "query-docs", "Query documentation", mcp_tools_docs_text,
-	    mcp_tools_docs_schema, &mcp_tools_docs_args, mcp_tools_docs_aliases,
-	    0, mcp_tools_docs },
+	    &mcp_tools_docs_args, mcp_tools_docs_aliases, 0, mcp_tools_docs },
 	/* Renamed query-docs upstream; still called by older clients, so not listed. */
 	{ "get-library-docs", "Get library docs", "The former name of query-docs.",
-	    mcp_tools_legacy_schema, &mcp_tools_legacy_args, mcp_tools_legacy_aliases,
-	    1, mcp_tools_legacy },
-	{ NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL }
+	    &mcp_tools_legacy_args, mcp_tools_legacy_aliases, 1, mcp_tools_legacy },
+	{ NULL, NULL, NULL, NULL, NULL, 0, NULL }
 };

@@ -32,21 +32,24 @@ fz_check_id(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field fz_context[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, 300, 0, NULL, fz_check_id },
-	{ "query", VALIDATE_STRING, 0, 1, 2000, 0, NULL, NULL },
-	{ "topic", VALIDATE_STRING, 0, 0, 500, 0, NULL, NULL },
-	{ "tokens", VALIDATE_INT, 0, 1000, 100000, 0, NULL, NULL },
-	{ "type", VALIDATE_STRING, 0, 1, 10, 0, "txt|json", NULL },
-	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1, .max = 300,
+	    .check = fz_check_id },
+	{ .name = "query", .type = VALIDATE_STRING, .min = 1, .max = 2000 },
+	{ .name = "topic", .type = VALIDATE_STRING, .max = 500 },
+	{ .name = "tokens", .type = VALIDATE_INT, .min = 1000, .max = 100000 },
+	{ .name = "type", .type = VALIDATE_STRING, .min = 1, .max = 10,
+	    .choices = "txt|json" },
+	{ .name = "fast", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 
 static const struct validate_field fz_list[] = {
-	{ "state", VALIDATE_STRING, 0, 1, 20, 0, "queued|running|done|failed", NULL },
-	{ "limit", VALIDATE_INT, 0, 1, 500, 0, NULL, NULL },
-	{ "offset", VALIDATE_INT, 0, 0, 1000000, 0, NULL, NULL },
-	{ "force", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "state", .type = VALIDATE_STRING, .min = 1, .max = 20,
+	    .choices = "queued|running|done|failed" },
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 500 },
+	{ .name = "offset", .type = VALIDATE_INT, .max = 1000000 },
+	{ .name = "force", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 
 static const struct validate_table fz_tables[] = {

@@ -66,21 +66,26 @@ no_dotdot(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field rule_fields[] = {
-	{ "req", VALIDATE_STRING, 1, 0, 0, 0, NULL, NULL },
-	{ "text", VALIDATE_STRING, 0, 2, 500, 0, NULL, NULL },
-	{ "nonempty", VALIDATE_STRING, 0, 1, 10, 0, NULL, NULL },
-	{ "type", VALIDATE_STRING, 0, 0, 0, 0, "txt|json", NULL },
-	{ "three", VALIDATE_STRING, 0, 0, 0, 0, "a|b|c", NULL },
-	{ "path", VALIDATE_STRING, 0, 0, 100, 0, NULL, no_dotdot },
-	{ "flag", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "n", VALIDATE_INT, 0, 1, 10, 0, NULL, NULL },
-	{ "list", VALIDATE_LIST, 0, 0, 2, 3, NULL, no_dotdot },
-	{ "obj", VALIDATE_OBJECT, 0, 0, 0, 0, NULL, NULL },
-	{ "num", VALIDATE_NUMBER, 0, 0, 100, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "req", .type = VALIDATE_STRING, .required = 1 },
+	{ .name = "text", .type = VALIDATE_STRING, .min = 2, .max = 500 },
+	{ .name = "nonempty", .type = VALIDATE_STRING, .min = 1, .max = 10 },
+	{ .name = "type", .type = VALIDATE_STRING, .choices = "txt|json" },
+	{ .name = "three", .type = VALIDATE_STRING, .choices = "a|b|c" },
+	{ .name = "path", .type = VALIDATE_STRING, .max = 100, .check = no_dotdot },
+	{ .name = "flag", .type = VALIDATE_BOOL },
+	{ .name = "n", .type = VALIDATE_INT, .min = 1, .max = 10 },
+	{ .name = "list", .type = VALIDATE_LIST, .max = 2, .elem_max = 3,
+	    .check = no_dotdot },
+	{ .name = "obj", .type = VALIDATE_OBJECT },
+	{ .name = "num", .type = VALIDATE_NUMBER, .max = 100 },
+	{ .name = NULL }
 };
-static const struct validate_table rule_table = { rule_fields, 0, "field" };
-static const struct validate_table rule_open = { rule_fields, 1, "field" };
+static const struct validate_table rule_table = { .fields = rule_fields, .what = "field" };
+static const struct validate_table rule_open = {
+	.fields = rule_fields,
+	.allow_unknown = 1,
+	.what = "field"
+};
 
 /* Expects json to pass (want NULL) or fail with an error containing want. */
 static void
@@ -214,7 +219,9 @@ test_rules(void)
 static int
 query_run(const char *name, const char *value, int only_second, struct buf *out)
 {
-	static const struct validate_table t = { rule_fields, 0, "parameter" };
+	static const struct validate_table t = {
+		.fields = rule_fields, .what = "parameter"
+	};
 	struct http_param p[2] = { { "req", "x" }, { NULL, NULL } };
 	struct http_req	 r;
 
@@ -279,8 +286,8 @@ unique_is(const char *text, int rc, const char *want, const char *name)
 static void
 test_edge(void)
 {
-	struct validate_table t = { NULL, 1, "field" };
-	static const struct validate_field none[] = { { NULL, 0, 0, 0, 0, 0, NULL, NULL } };
+	struct validate_table t = { .fields = NULL, .allow_unknown = 1, .what = "field" };
+	static const struct validate_field none[] = { { .name = NULL } };
 	char	 s[64], err[256];
 	json_object *o;
 	struct buf big;
