@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "accounts.h"
 #include "policy.h"
 #include "backup.h"
 #include "ai/provider.h"
@@ -456,7 +457,7 @@ admin_cmd_passwd(int argc, char **argv)
 		fprintf(stderr, "ctxd-admin: %s\n", err);
 		goto out;
 	}
-	if (user_change_password(db, &u, pw, temporary, 0) == -1) {
+	if (accounts_change_password(db, &u, pw, temporary, 0) == -1) {
 		fprintf(stderr, "ctxd-admin: the password could not be stored\n");
 		goto out;
 	}
@@ -532,7 +533,7 @@ admin_user_create(int argc, char **argv)
 
 /*
  * ctxd-admin user disable|enable|delete|unlock NAME, user role NAME admin|member: one
- * change through user_update / user_remove (the last enabled admin stays).
+ * change through accounts_update / accounts_remove (the last enabled admin stays).
  */
 static int
 admin_user_change(const char *op, int argc, char **argv)
@@ -574,9 +575,9 @@ admin_user_change(const char *op, int argc, char **argv)
 	if (strcmp(op, "unlock") == 0)
 		ur = session_throttle_clear(db, u.name) == 0 ? USER_OK : USER_ERROR;
 	else if (strcmp(op, "delete") == 0)
-		ur = user_remove(db, &u);
+		ur = accounts_remove(db, &u);
 	else
-		ur = user_update(db, &u, &c);
+		ur = accounts_update(db, &u, &c);
 	if (ur == USER_LAST_ADMIN)
 		fprintf(stderr, "ctxd-admin: %s is the last enabled admin; make another "
 		    "admin first\n", u.name);

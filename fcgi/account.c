@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "accounts.h"
 #include "http.h"
 #include "validate.h"
 #include "web.h"
@@ -304,7 +305,7 @@ account_password(struct http_req *r, void *arg)
 	nw = validate_str(body, "newPassword");
 	if (account_check_password(r, p->user.name, cur, nw, &u) == -1)
 		goto out;
-	if (user_change_password(r->db, &u, nw, 0, p->via == ACCESS_SESSION ?
+	if (accounts_change_password(r->db, &u, nw, 0, p->via == ACCESS_SESSION ?
 	    p->session_id : 0) == -1) {
 		web_util_dberr(r, __func__, "the change could not be stored");
 		goto out;
@@ -596,7 +597,7 @@ account_users_get(struct http_req *r, void *arg)
 }
 
 /*
- * The changes of a PATCH body to user u, applied by user_update: 0, or -1 after answering
+ * The changes of a PATCH body to user u, applied by accounts_update: 0, or -1 after answering
  * (400 for mustChangePassword without a password, 409 for the last admin, 500).
  */
 static int
@@ -614,7 +615,7 @@ account_user_apply(struct http_req *r, json_object *body, const struct user *u)
 		    "'password'");
 		return -1;
 	}
-	switch (user_update(r->db, u, &c)) {
+	switch (accounts_update(r->db, u, &c)) {
 	case USER_OK:
 		return 0;
 	case USER_LAST_ADMIN:
@@ -677,7 +678,7 @@ account_users_delete(struct http_req *r, void *arg)
 		http_error(r, 409, "you cannot delete yourself; another admin can");
 		return;
 	}
-	switch (user_remove(r->db, &u)) {
+	switch (accounts_remove(r->db, &u)) {
 	case USER_OK:
 		break;
 	case USER_LAST_ADMIN:

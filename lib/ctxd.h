@@ -294,22 +294,6 @@ struct user_change {
 	int		 must_change;	/* with a password: to be changed at sign-in */
 };
 enum user_result { USER_OK, USER_LAST_ADMIN, USER_ERROR };
-/*
- * Applies c to user u in one transaction. Demoting or disabling the last enabled admin
- * changes nothing (USER_LAST_ADMIN). Disabling u or resetting the password ends u's
- * sessions; a new password also forgets the sign-in failures counted against u's name.
- */
-enum user_result user_update(struct sqlite3 *, const struct user *u,
-	    const struct user_change *c);
-/* Deletes u (its sessions and keys go with it) in one transaction, unless it is the last
- * enabled admin (USER_LAST_ADMIN). */
-enum user_result user_remove(struct sqlite3 *, const struct user *u);
-/*
- * Sets u's password in one transaction, ends u's sessions except keep_session (0: all)
- * and forgets the sign-in failures counted against u's name.
- */
-int	 user_change_password(struct sqlite3 *, const struct user *u, const char *password,
-	    int must_change, long long keep_session);
 
 /* ---------------------------------------------------------------- session.c */
 

@@ -16,6 +16,23 @@
 #include "search.h"
 #include "validate.h"
 
+/* A tool result (mcp.h): the text as one content item. */
+json_object *
+mcp_tool_text(const char *text, size_t len, int is_error)
+{
+	json_object	*res = json_object_new_object(), *content, *item;
+
+	content = json_object_new_array();
+	item = json_object_new_object();
+	json_object_object_add(item, "type", json_object_new_string("text"));
+	json_object_object_add(item, "text", json_object_new_string_len(text, (int)len));
+	json_object_array_add(content, item);
+	json_object_object_add(res, "content", content);
+	if (is_error)
+		json_object_object_add(res, "isError", json_object_new_boolean(1));
+	return res;
+}
+
 /* ------------------------------------------------------------------ resolve-library-id */
 
 static const char mcp_tools_resolve_text[] =

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ctxd.h"
+#include "accounts.h"
 #include "tap.h"
 #include "db-helpers.h"
 
@@ -150,21 +151,21 @@ test_changes(void)
 	c.admin = c.must_change = -1;
 	c.disabled = 1;
 	if (user_by_name(db, "admin", &b, NULL) == 0)
-		is_int(user_update(db, &b, &c), USER_OK, "another admin can be disabled");
+		is_int(accounts_update(db, &b, &c), USER_OK, "another admin can be disabled");
 	user_by_id(db, bid, &b);
-	is_int(user_update(db, &a, &c), USER_LAST_ADMIN, "the last admin is not disabled");
+	is_int(accounts_update(db, &a, &c), USER_LAST_ADMIN, "the last admin is not disabled");
 	user_by_id(db, aid, &a);
 	ok(!a.disabled, "and stays enabled");
 	c.disabled = -1;
 	c.admin = 0;
-	is_int(user_update(db, &a, &c), USER_LAST_ADMIN, "nor demoted");
-	is_int(user_remove(db, &a), USER_LAST_ADMIN, "nor deleted");
+	is_int(accounts_update(db, &a, &c), USER_LAST_ADMIN, "nor demoted");
+	is_int(accounts_remove(db, &a), USER_LAST_ADMIN, "nor deleted");
 	c.admin = 1;
-	is_int(user_update(db, &b, &c), USER_OK, "bob made admin");
+	is_int(accounts_update(db, &b, &c), USER_OK, "bob made admin");
 	user_by_id(db, bid, &b);
 	ok(b.admin, "bob is an admin");
 	c.admin = 0;
-	is_int(user_update(db, &a, &c), USER_OK, "now Alice can be demoted");
+	is_int(accounts_update(db, &a, &c), USER_OK, "now Alice can be demoted");
 
 	/* A password change ends the other sessions and forgets the name's failures. */
 	user_by_id(db, aid, &a);
@@ -178,7 +179,7 @@ test_changes(void)
 	ok(session_throttle_wait(db, "alice", "192.0.2.1") > 0, "alice is throttled "
 	    "from that address");
 	is_int(session_throttle_wait(db, "alice", "192.0.2.9"), 0, "but not from another");
-	ok(user_change_password(db, &a, "another good passphrase", 0, keep) == 0,
+	ok(accounts_change_password(db, &a, "another good passphrase", 0, keep) == 0,
 	    "password changed");
 	is_int(count_sessions(db, aid), 1, "only the kept session is left");
 	is_int(session_throttle_wait(db, "alice", "192.0.2.1"), 0,
@@ -196,11 +197,11 @@ test_changes(void)
 	c.admin = c.disabled = -1;
 	c.password = "a reset passphrase here";
 	c.must_change = 1;
-	is_int(user_update(db, &a, &c), USER_OK, "password reset");
+	is_int(accounts_update(db, &a, &c), USER_OK, "password reset");
 	is_int(count_sessions(db, aid), 0, "a reset ends every session");
 	user_by_id(db, aid, &a);
 	ok(a.must_change, "the reset password must be changed");
-	is_int(user_remove(db, &a), USER_OK, "Alice (a member now) deleted");
+	is_int(accounts_remove(db, &a), USER_OK, "Alice (a member now) deleted");
 	is_int(user_by_id(db, aid, &a), 1, "and gone");
 	dbh_remove(dir, db);
 }
