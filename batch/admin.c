@@ -965,7 +965,7 @@ admin_cmd_explain(int argc, char **argv)
 	struct search	*s = NULL;
 	sqlite3		*db = NULL;
 	struct buf	 out;
-	long		 budget = SEARCH_DEFAULT_TOKENS, limit = -1, chars;
+	long		 budget = FORMAT_DEFAULT_TOKENS, limit = -1, chars;
 	int		 i, tsv = 0, rerank = 0, status, code = 1;
 	size_t		 k;
 
@@ -981,10 +981,10 @@ admin_cmd_explain(int argc, char **argv)
 		else if (strcmp(argv[i], "--rerank") == 0)
 			rerank = 1;
 		else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc) {
-			if (util_parse_long(argv[++i], SEARCH_MIN_TOKENS, SEARCH_MAX_TOKENS,
+			if (util_parse_long(argv[++i], FORMAT_MIN_TOKENS, FORMAT_MAX_TOKENS,
 			    &budget) == -1) {
 				fprintf(stderr, "ctxd-admin: --tokens must be a whole number "
-				    "from %d to %d\n", SEARCH_MIN_TOKENS, SEARCH_MAX_TOKENS);
+				    "from %d to %d\n", FORMAT_MIN_TOKENS, FORMAT_MAX_TOKENS);
 				return 2;
 			}
 		} else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc) {

@@ -20,7 +20,7 @@ static const struct validate_field admin_explain_fields[] = {
 	{ .name = "query", .type = VALIDATE_STRING, .required = 1, .min = 1,
 	    .max = SEARCH_TEXT_MAX },
 	{ .name = "tokens", .type = VALIDATE_STRING, .min = 1, .max = 24,
-	    .check = search_check_tokens },
+	    .check = format_check_tokens },
 	{ .name = "fast", .type = VALIDATE_BOOL },
 	{ .name = NULL }
 };
@@ -129,7 +129,7 @@ admin_explain_get(struct http_req *r, void *arg)
 	fast = http_param(r, "fast");
 	tokens = http_param(r, "tokens");
 	status = search_explain(s, id, http_param(r, "query"), tokens != NULL ?
-	    search_budget(tokens) : SEARCH_DEFAULT_TOKENS,
+	    format_budget(tokens) : FORMAT_DEFAULT_TOKENS,
 	    fast == NULL || strcmp(fast, "false") != 0, &t, &out);
 	if (status == -1)
 		http_error(r, 500, "out of memory");

@@ -42,7 +42,7 @@ static const struct validate_field query_context_fields[] = {
 	{ .name = "type", .type = VALIDATE_STRING, .choices = "txt|json" },
 	{ .name = "fast", .type = VALIDATE_BOOL },
 	{ .name = "tokens", .type = VALIDATE_STRING, .min = 1, .max = 24,
-	    .check = search_check_tokens },
+	    .check = format_check_tokens },
 	{ .name = NULL }
 };
 static const struct validate_table query_context_params = {
@@ -58,7 +58,7 @@ query_context(struct http_req *r, void *arg)
 	const char	*libid, *query, *type, *fast, *tokens, *topic;
 	struct buf	 out;
 	char		 hdr[48];
-	long		 budget = SEARCH_DEFAULT_TOKENS;
+	long		 budget = FORMAT_DEFAULT_TOKENS;
 	int		 json, status;
 
 	if (validate_query(r, &query_context_params) == -1)
@@ -77,7 +77,7 @@ query_context(struct http_req *r, void *arg)
 	fast = http_param(r, "fast");
 	json = type != NULL && strcmp(type, "json") == 0;
 	if ((tokens = http_param(r, "tokens")) != NULL)
-		budget = search_budget(tokens);
+		budget = format_budget(tokens);
 	buf_init(&out);
 	status = search_answer(c->search, libid, query, topic, budget,
 	    fast != NULL && strcmp(fast, "true") == 0, json, &out);

@@ -280,7 +280,7 @@ catalog_snippet_row(sqlite3_stmt *st)
 	    0)));
 	json_object_object_add(o, "title", catalog_text(st, 1));
 	json_object_object_add(o, "breadcrumb", catalog_text(st, 2));
-	src = search_source_of((const char *)sqlite3_column_text(st, 11),
+	src = format_source_of((const char *)sqlite3_column_text(st, 11),
 	    (const char *)sqlite3_column_text(st, 9),
 	    (const char *)sqlite3_column_text(st, 10),
 	    (const char *)sqlite3_column_text(st, 4),
@@ -510,13 +510,3 @@ catalog_bundle_jobs(sqlite3 *db, int njobs, int nlines)
 	return a;
 }
 
-void
-catalog_public_error(char *msg)
-{
-	size_t	 n = strlen(FETCH_FAILED_PREFIX);
-	char	*colon;
-
-	if (msg != NULL && strncmp(msg, FETCH_FAILED_PREFIX, n) == 0 &&
-	    (colon = strstr(msg + n, ": ")) != NULL)
-		*colon = '\0';
-}

@@ -46,12 +46,5 @@ json_object *catalog_job_log(struct sqlite3 *, long long id, long long after,
 json_object *catalog_bundle_libraries(struct sqlite3 *);
 json_object *catalog_bundle_jobs(struct sqlite3 *, int njobs, int nlines);
 
-/*
- * Cuts a stored job or library error to what anyone may read: a failed fetch,
- * "could not fetch URL: WHY" (lib/fetch.h, FETCH_FAILED_PREFIX), becomes "could not fetch
- * URL", since WHY (connection refused, HTTP 403, an address the policy refused) would
- * let a caller map what answers where; other errors stay. The admin API shows WHY.
- */
-void	 catalog_public_error(char *msg);
 
 #endif

@@ -860,7 +860,7 @@ void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
  * leads to), over http only to the plain_http_hosts. Every connection goes through a
  * socket stream that checks each resolved address against fetch_policy_current(). On
  * failure writes a message without secrets to err; a failure to talk to the remote
- * starts with "could not fetch URL: " (lib/catalog.h, catalog_public_error).
+ * starts with "could not fetch URL: " (lib/catalog.h, format_public_error).
  */
 int	 gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	    const char *dir, const char *user, const char *token,
@@ -914,6 +914,32 @@ void	 format_snippet_release(struct snippet *);
  * Sets cut and tokens. A snippet that fits is left as it is.
  */
 void	 format_cut(struct snippet *, long max);
+/* The budget of an answer in tokens: the default, and the bounds a caller's is held to. */
+#define FORMAT_DEFAULT_TOKENS	2000
+#define FORMAT_MIN_TOKENS	1000
+#define FORMAT_MAX_TOKENS	100000
+/*
+ * A snippet's Source: the document's web address url when it has one (a page, a spec, a
+ * wiki page), else blob prefix (NULL or "" on hosts of unknown type), commit, "/", path;
+ * then "#anchor" when anchor is not empty. Allocated; NULL when memory is short.
+ */
+char	*format_source_of(const char *url, const char *prefix, const char *commit,
+	    const char *path, const char *anchor);
+/*
+ * The tokens parameter (/api/v2/context, explain): a whole number of any size or sign,
+ * else an error (a validate.h check); format_budget gives the budget of one that passed:
+ * as the hosted API does (compat.md: minimum 1000), under FORMAT_MIN_TOKENS (0 and
+ * negatives too) is raised to it, over FORMAT_MAX_TOKENS lowered to it.
+ */
+int	 format_check_tokens(const char *v, char *err, size_t errsz);
+long	 format_budget(const char *v);
+/*
+ * Cuts a stored job or library error to what anyone may read: a failed fetch,
+ * "could not fetch URL: WHY" (lib/fetch.h, FETCH_FAILED_PREFIX), becomes "could not fetch
+ * URL", since WHY (connection refused, HTTP 403, an address the policy refused) would
+ * let a caller map what answers where; other errors stay. The admin API shows WHY.
+ */
+void	 format_public_error(char *msg);
 /* The line that ends a cut snippet in the answers. */
 #define FORMAT_CUT_NOTE		"\xe2\x80\xa6 (cut to fit the token budget)"
 /* The line before a snippet answered with content.injection=mark (%s: its rules). */

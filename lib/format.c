@@ -1,4 +1,7 @@
-/* format.c: the text and JSON answers of /api/v2/context. */
+/*
+ * format.c: the text and JSON answers of /api/v2/context and the query tools: their budget,
+ * the Source line of a snippet, and what anyone may read of a stored error.
+ */
 #include "config.h"
 
 #include <limits.h>
@@ -8,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
+#include "fetch.h"
 
 #define FORMAT_SEPARATOR	"\n\n--------------------------------\n\n"
 
@@ -509,4 +513,55 @@ format_cut(struct snippet *s, long max)
 		s->code = NULL;
 	}
 	s->tokens = (int)format_snippet_tokens(s);
+}
+
+char *
+format_source_of(const char *url, const char *prefix, const char *commit,
+    const char *path, const char *anchor)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	if ((url != NULL ? buf_adds(&b, url) : buf_printf(&b, "%s%s/%s",
+	    prefix ? prefix : "", commit ? commit : "", path ? path : "")) == -1 ||
+	    (anchor != NULL && *anchor != '\0' && buf_printf(&b, "#%s", anchor) == -1)) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+int
+format_check_tokens(const char *v, char *err, size_t errsz)
+{
+	const char	*d = v + (*v == '-');
+
+	if (*d != '\0' && strspn(d, "0123456789") == strlen(d))
+		return 0;
+	snprintf(err, errsz, "must be a whole number (a budget under %d tokens is raised "
+	    "to %d, one over %d lowered to %d)", FORMAT_MIN_TOKENS, FORMAT_MIN_TOKENS,
+	    FORMAT_MAX_TOKENS, FORMAT_MAX_TOKENS);
+	return -1;
+}
+
+long
+format_budget(const char *v)
+{
+	long	 n;
+
+	if (util_parse_long(v, LONG_MIN, LONG_MAX, &n) == -1)
+		n = *v == '-' ? LONG_MIN : LONG_MAX;	/* past a long: its sign decides */
+	return n < FORMAT_MIN_TOKENS ? FORMAT_MIN_TOKENS : n > FORMAT_MAX_TOKENS ?
+	    FORMAT_MAX_TOKENS : n;
+}
+
+void
+format_public_error(char *msg)
+{
+	size_t	 n = strlen(FETCH_FAILED_PREFIX);
+	char	*colon;
+
+	if (msg != NULL && strncmp(msg, FETCH_FAILED_PREFIX, n) == 0 &&
+	    (colon = strstr(msg + n, ": ")) != NULL)
+		*colon = '\0';
 }

@@ -1074,7 +1074,7 @@ inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
 		json_object_object_add(e, "snippetId",
 		    json_object_new_int64(sqlite3_column_int64(st, 0)));
 		json_object_object_add(e, "title", inject_jstr(st, 1));
-		src = search_source_of((const char *)sqlite3_column_text(st, 8),
+		src = format_source_of((const char *)sqlite3_column_text(st, 8),
 		    (const char *)sqlite3_column_text(st, 2),
 		    (const char *)sqlite3_column_text(st, 3),
 		    (const char *)sqlite3_column_text(st, 4),

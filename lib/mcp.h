@@ -26,7 +26,7 @@ struct validate_table;
 /*
  * A JSON-RPC batch holds at most MCP_MAX_BATCH messages (400 past it). The answer to one
  * POST has at most MCP_CALL_MAX_BYTES per request it holds (a tools/call with the largest
- * budget, SEARCH_MAX_TOKENS, JSON-escaped, fits) and never more than MCP_MAX_ANSWER; a
+ * budget, FORMAT_MAX_TOKENS, JSON-escaped, fits) and never more than MCP_MAX_ANSWER; a
  * request whose answer would pass that is answered with error MCP_RPC_LIMIT instead, and
  * the requests after it are not run.
  */

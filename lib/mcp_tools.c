@@ -260,7 +260,7 @@ mcp_tools_context(struct mcp_ctx *c, const char *libid, const char *query, long 
 
 	buf_init(&out);
 	status = search_answer(c->search, libid, query, NULL,
-	    budget > 0 ? budget : SEARCH_DEFAULT_TOKENS, 0, 0, &out);
+	    budget > 0 ? budget : FORMAT_DEFAULT_TOKENS, 0, 0, &out);
 	if (status != -1 && out.p != NULL)
 		res = mcp_tool_text(out.p, out.len, status != 200);
 	else
@@ -283,7 +283,7 @@ static const struct validate_field mcp_tools_legacy_fields[] = {
 	{ .name = "context7CompatibleLibraryID", .type = VALIDATE_STRING, .required = 1,
 	    .min = 1, .max = SEARCH_TEXT_MAX, .check = library_check_id },
 	{ .name = "topic", .type = VALIDATE_STRING, .min = 1, .max = SEARCH_TEXT_MAX },
-	{ .name = "tokens", .type = VALIDATE_INT, .min = 1, .max = SEARCH_MAX_TOKENS },
+	{ .name = "tokens", .type = VALIDATE_INT, .min = 1, .max = FORMAT_MAX_TOKENS },
 	{ .name = NULL }
 };
 static const struct validate_table mcp_tools_legacy_args = {

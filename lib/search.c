@@ -419,30 +419,14 @@ search_col_dup(sqlite3_stmt *st, int col)
 	return strdup(t != NULL ? (const char *)t : "");
 }
 
-/* Source URL of a snippet (search_source_of). */
+/* Source URL of a snippet (format_source_of). */
 static char *
 search_source(sqlite3_stmt *st)
 {
-	return search_source_of((const char *)sqlite3_column_text(st, 13),
+	return format_source_of((const char *)sqlite3_column_text(st, 13),
 	    (const char *)sqlite3_column_text(st, 8),
 	    (const char *)sqlite3_column_text(st, 9), (const char *)sqlite3_column_text(st, 6),
 	    (const char *)sqlite3_column_text(st, 2));
-}
-
-char *
-search_source_of(const char *url, const char *prefix, const char *commit,
-    const char *path, const char *anchor)
-{
-	struct buf	 b;
-
-	buf_init(&b);
-	if ((url != NULL ? buf_adds(&b, url) : buf_printf(&b, "%s%s/%s",
-	    prefix ? prefix : "", commit ? commit : "", path ? path : "")) == -1 ||
-	    (anchor != NULL && *anchor != '\0' && buf_printf(&b, "#%s", anchor) == -1)) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b);
 }
 
 /*
@@ -1605,10 +1589,10 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 
 	buf_init(&q);
 	buf_reset(out);
-	if (budget < SEARCH_MIN_TOKENS)
-		budget = SEARCH_MIN_TOKENS;
-	if (budget > SEARCH_MAX_TOKENS)
-		budget = SEARCH_MAX_TOKENS;
+	if (budget < FORMAT_MIN_TOKENS)
+		budget = FORMAT_MIN_TOKENS;
+	if (budget > FORMAT_MAX_TOKENS)
+		budget = FORMAT_MAX_TOKENS;
 	/* The one normal form of the id, before any lookup, policy or upstream call. */
 	if ((status = search_parse_id(libid, id, base, sizeof(id), &key, &versioned,
 	    out)) != 0)
@@ -1651,7 +1635,7 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 		goto out;
 	case SEARCH_LIB_FAILED:
 		status = 404;
-		catalog_public_error(lib.error);
+		format_public_error(lib.error);
 		if (buf_printf(out, "library %s has no index: its indexing failed (%s)",
 		    id, lib.error) == -1)
 			status = -1;
@@ -1694,30 +1678,6 @@ out:
 	free(sn);
 	buf_release(&q);
 	return status;
-}
-
-int
-search_check_tokens(const char *v, char *err, size_t errsz)
-{
-	const char	*d = v + (*v == '-');
-
-	if (*d != '\0' && strspn(d, "0123456789") == strlen(d))
-		return 0;
-	snprintf(err, errsz, "must be a whole number (a budget under %d tokens is raised "
-	    "to %d, one over %d lowered to %d)", SEARCH_MIN_TOKENS, SEARCH_MIN_TOKENS,
-	    SEARCH_MAX_TOKENS, SEARCH_MAX_TOKENS);
-	return -1;
-}
-
-long
-search_budget(const char *v)
-{
-	long	 n;
-
-	if (util_parse_long(v, LONG_MIN, LONG_MAX, &n) == -1)
-		n = *v == '-' ? LONG_MIN : LONG_MAX;	/* past a long: its sign decides */
-	return n < SEARCH_MIN_TOKENS ? SEARCH_MIN_TOKENS : n > SEARCH_MAX_TOKENS ?
-	    SEARCH_MAX_TOKENS : n;
 }
 
 int

@@ -10,9 +10,6 @@
 struct sqlite3;
 struct search;
 
-#define SEARCH_DEFAULT_TOKENS	2000
-#define SEARCH_MIN_TOKENS	1000
-#define SEARCH_MAX_TOKENS	100000
 /* Characters (not bytes) of a library id, question or library name (spec). */
 #define SEARCH_TEXT_MAX		500
 
@@ -37,21 +34,6 @@ struct search_lib {
 struct search *search_open(struct sqlite3 *db);
 void	 search_close(struct search *);
 
-/*
- * A snippet's Source: the document's web address url when it has one (a page, a spec, a
- * wiki page), else blob prefix (NULL or "" on hosts of unknown type), commit, "/", path;
- * then "#anchor" when anchor is not empty. Allocated; NULL when memory is short.
- */
-char	*search_source_of(const char *url, const char *prefix, const char *commit,
-	    const char *path, const char *anchor);
-/*
- * The tokens parameter (/api/v2/context, explain): a whole number of any size or sign,
- * else an error (a validate.h check); search_budget gives the budget of one that passed:
- * as the hosted API does (compat.md: minimum 1000), under SEARCH_MIN_TOKENS (0 and
- * negatives too) is raised to it, over SEARCH_MAX_TOKENS lowered to it.
- */
-int	 search_check_tokens(const char *v, char *err, size_t errsz);
-long	 search_budget(const char *v);
 /* Looks a (normalised) library id up. */
 enum search_lib_status search_library(struct search *, const char *id, struct search_lib *);
 /*
@@ -125,7 +107,7 @@ int	 search_libraries(struct search *, const char *name, const char *query,
  * The answer to "library id + question", shared by GET /api/v2/context and the MCP
  * query-docs tool: validates and normalises libid (a trailing version is dropped), looks
  * the library up and, in one read transaction (the caller's when one is open), ranks, packs about budget tokens (raised to
- * SEARCH_MIN_TOKENS, capped at SEARCH_MAX_TOKENS) and formats them into out: the text
+ * FORMAT_MIN_TOKENS, capped at FORMAT_MAX_TOKENS) and formats them into out: the text
  * format, or the JSON one when json is 1. topic (may be NULL) narrows query. Returns the
  * HTTP status: 200 with the answer in out (no match: a sentence saying so in text mode);
  * 400 (malformed id), 404 (unknown or never indexed library), 202 (first indexing not

@@ -628,7 +628,7 @@ upstream_shape(sqlite3 *db, const char *libid, const char *tokens, int json,
     struct buf *out)
 {
 	enum inject_mode mode = inject_mode_get(db);
-	long		 budget = tokens != NULL ? search_budget(tokens) : SEARCH_DEFAULT_TOKENS;
+	long		 budget = tokens != NULL ? format_budget(tokens) : FORMAT_DEFAULT_TOKENS;
 
 	return json ? upstream_shape_json(mode, budget, out) :
 	    upstream_shape_text(mode, libid, budget, out);

@@ -237,7 +237,7 @@ test_web_source(void)
 	v = q_text("SELECT indexed_commit FROM libraries WHERE id = ?1", WEB);
 	ok(v != NULL && strlen(v) == 64, "web: the version is a digest: %s", v);
 	free(v);
-	src = search_source_of("https://example.org/docs/page0", "https://x/blob/",
+	src = format_source_of("https://example.org/docs/page0", "https://x/blob/",
 	    "c0ffee", "page0.html", "start");
 	is_str(src, "https://example.org/docs/page0#start",
 	    "web: the Source line is the page URL with the anchor");

@@ -801,7 +801,7 @@ test_legacy(void)
 	    "get-library-docs without topic; tokens as a string");
 	ok(same_as_rest("get-library-docs", "{\"context7CompatibleLibraryID\":"
 	    "\"/acme/widgets\",\"topic\":\"install\",\"tokens\":1e300}", "/acme/widgets",
-	    "install", SEARCH_MAX_TOKENS), "get-library-docs: huge tokens bounded");
+	    "install", FORMAT_MAX_TOKENS), "get-library-docs: huge tokens bounded");
 	ok(same_as_rest("get-library-docs", "{\"context7CompatibleLibraryID\":"
 	    "\"/acme/widgets\",\"topic\":\"install\",\"tokens\":-5}", "/acme/widgets",
 	    "install", 1), "get-library-docs: negative tokens -> the minimum");
