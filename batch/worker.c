@@ -73,9 +73,10 @@ main(int argc, char *argv[])
 	gitops_schedule_check(worker_db, datadir, time(NULL));
 	for (;;) {
 		/*
-		 * libgit2 1.5 has no network timeout: a stalled server would hold the
-		 * lock forever. The alarm ends the worker; the next one requeues the job
-		 * (and gives up after JOBS_MAX_ATTEMPTS).
+		 * The safety net behind every source's own deadlines (git: the connect and
+		 * stall deadlines of lib/gitrepo.c; the others: backend_stop): a job still
+		 * running after limits.job_timeout_s ends the worker, and the next one
+		 * requeues the job (and gives up after JOBS_MAX_ATTEMPTS).
 		 */
 		alarm((unsigned)timeout);
 		/* A queued GitOps sync goes first: it queues index and delete jobs. */

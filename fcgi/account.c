@@ -59,6 +59,7 @@ account_me_json(const struct access_principal *p)
 	json_object	*o = json_object_new_object();
 	char		 csrf[SESSION_CSRF_LEN + 1];
 
+	json_object_object_add(o, "signedIn", json_object_new_boolean(1));
 	json_object_object_add(o, "user", p->user.id != 0 ?
 	    account_user_json(&p->user) : NULL);
 	json_object_object_add(o, "admin", json_object_new_boolean(p->admin));
@@ -95,12 +96,15 @@ account_free_secret(char *s)
 }
 
 static const struct validate_field account_login_fields[] = {
-	{ "username", VALIDATE_STRING, 1, 0, USER_NAME_MAX, 0, NULL, NULL },
-	{ "password", VALIDATE_STRING, 1, 0, USER_PASSWORD_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "username", .type = VALIDATE_STRING, .required = 1,
+	    .max = USER_NAME_MAX },
+	{ .name = "password", .type = VALIDATE_STRING, .required = 1,
+	    .max = USER_PASSWORD_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table account_login_body = {
-	account_login_fields, 0, "field"
+	.fields = account_login_fields,
+	.what = "field"
 };
 
 /*
@@ -170,7 +174,7 @@ account_login(struct http_req *r, void *arg)
 	if (account_check_login(r, name, pw, &u, &weaker) == -1)
 		goto out;
 	/* A hash made with weaker parameters is replaced while the password is at hand. */
-	if ((token = session_sign_in(r->db, &u, weaker ? pw : NULL, &sid)) == NULL) {
+	if ((token = session_sign_in(r->db, &u, weaker ? pw : NULL, account_addr(r), &sid)) == NULL) {
 		web_util_dberr(r, __func__, "the change could not be stored");
 		goto out;
 	}
@@ -190,13 +194,24 @@ out:
 	json_object_put(body);
 }
 
-/* GET /api/session: who am I. */
+/* GET /api/session: who am I ({"signedIn": false} for a caller with no credential). */
 void
 account_session_get(struct http_req *r, void *arg)
 {
+	json_object	*o;
+
 	(void)arg;
-	if (validate_query(r, &web_util_no_params) == 0)
-		web_util_send(r, 200, NULL, account_me_json(&r->who));
+	if (validate_query(r, &web_util_no_params) == -1)
+		return;
+	/* Nobody signed in (no key, no cookie): a plain answer, not a refusal, so that the
+	 * web UI's first page makes no request the browser logs as an error. */
+	if (r->who.via == ACCESS_ANONYMOUS) {
+		o = json_object_new_object();
+		json_object_object_add(o, "signedIn", json_object_new_boolean(0));
+		web_util_send(r, 200, NULL, o);
+		return;
+	}
+	web_util_send(r, 200, NULL, account_me_json(&r->who));
 }
 
 /* DELETE /api/session: sign out (a session, not a key). */
@@ -222,12 +237,15 @@ account_logout(struct http_req *r, void *arg)
 }
 
 static const struct validate_field account_password_fields[] = {
-	{ "currentPassword", VALIDATE_STRING, 1, 0, USER_PASSWORD_MAX, 0, NULL, NULL },
-	{ "newPassword", VALIDATE_STRING, 1, 0, USER_PASSWORD_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "currentPassword", .type = VALIDATE_STRING, .required = 1,
+	    .max = USER_PASSWORD_MAX },
+	{ .name = "newPassword", .type = VALIDATE_STRING, .required = 1,
+	    .max = USER_PASSWORD_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table account_password_body = {
-	account_password_fields, 0, "field"
+	.fields = account_password_fields,
+	.what = "field"
 };
 
 /*
@@ -357,11 +375,12 @@ account_keys_revoke(struct http_req *r, void *arg)
 }
 
 static const struct validate_field account_keys_list_fields[] = {
-	{ "all", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "all", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table account_keys_list_params = {
-	account_keys_list_fields, 0, "parameter"
+	.fields = account_keys_list_fields,
+	.what = "parameter"
 };
 
 /* GET /api/keys[?all=true]: one's own keys, or (admins) everyone's. */
@@ -402,11 +421,12 @@ account_check_one_line(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field account_key_fields[] = {
-	{ "name", VALIDATE_STRING, 1, 1, KEY_NAME_MAX, 0, NULL, account_check_one_line },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "name", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = KEY_NAME_MAX, .check = account_check_one_line },
+	{ .name = NULL }
 };
 static const struct validate_table account_key_body = {
-	account_key_fields, 0, "field"
+	.fields = account_key_fields, .what = "field"
 };
 
 /* POST /api/keys: a new personal key of the signed-in user, shown this once. */
@@ -457,25 +477,28 @@ account_users_json(const struct user *u, void *arg)
 }
 
 static const struct validate_field account_user_create_fields[] = {
-	{ "name", VALIDATE_STRING, 1, 0, USER_NAME_MAX, 0, NULL, NULL },
-	{ "password", VALIDATE_STRING, 1, 0, USER_PASSWORD_MAX, 0, NULL, NULL },
-	{ "role", VALIDATE_STRING, 0, 0, 0, 0, "admin|member", NULL },
-	{ "mustChangePassword", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "name", .type = VALIDATE_STRING, .required = 1, .max = USER_NAME_MAX },
+	{ .name = "password", .type = VALIDATE_STRING, .required = 1,
+	    .max = USER_PASSWORD_MAX },
+	{ .name = "role", .type = VALIDATE_STRING, .choices = "admin|member" },
+	{ .name = "mustChangePassword", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table account_user_create_body = {
-	account_user_create_fields, 0, "field"
+	.fields = account_user_create_fields,
+	.what = "field"
 };
 
 static const struct validate_field account_user_patch_fields[] = {
-	{ "role", VALIDATE_STRING, 0, 0, 0, 0, "admin|member", NULL },
-	{ "disabled", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "password", VALIDATE_STRING, 0, 0, USER_PASSWORD_MAX, 0, NULL, NULL },
-	{ "mustChangePassword", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "role", .type = VALIDATE_STRING, .choices = "admin|member" },
+	{ .name = "disabled", .type = VALIDATE_BOOL },
+	{ .name = "password", .type = VALIDATE_STRING, .max = USER_PASSWORD_MAX },
+	{ .name = "mustChangePassword", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table account_user_patch_body = {
-	account_user_patch_fields, 0, "field"
+	.fields = account_user_patch_fields,
+	.what = "field"
 };
 
 /* The validated role of body: 1 admin, 0 member, dflt when absent. */

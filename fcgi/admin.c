@@ -16,14 +16,16 @@
 #include "web.h"
 
 static const struct validate_field admin_no_fields[] = {
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = NULL }
 };
 /*
  * A settings body: its members are the settings table's (settings_describe), which
  * settings_apply_json checks (names, types, values); the validator reads the JSON.
  */
 static const struct validate_table admin_settings_body = {
-	admin_no_fields, 1, "setting"
+	.fields = admin_no_fields,
+	.allow_unknown = 1,
+	.what = "setting"
 };
 
 /* Answers a failed settings_apply_json / setup_step_save. */

@@ -17,13 +17,16 @@
 #include "web.h"
 
 static const struct validate_field admin_explain_fields[] = {
-	{ "query", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "tokens", VALIDATE_STRING, 0, 1, 24, 0, NULL, search_check_tokens },
-	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "query", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX },
+	{ .name = "tokens", .type = VALIDATE_STRING, .min = 1, .max = 24,
+	    .check = search_check_tokens },
+	{ .name = "fast", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table admin_explain_params = {
-	admin_explain_fields, 0, "parameter"
+	.fields = admin_explain_fields,
+	.what = "parameter"
 };
 
 /* Adds key: s (NULL: null) to o; -1 when memory is short. */

@@ -16,12 +16,13 @@
 #include "web.h"
 
 static const struct validate_field admin_flags_fields[] = {
-	{ "limit", VALIDATE_INT, 0, 1, 500, 0, NULL, NULL },
-	{ "offset", VALIDATE_INT, 0, 0, 1000000000, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 500 },
+	{ .name = "offset", .type = VALIDATE_INT, .max = 1000000000 },
+	{ .name = NULL }
 };
 static const struct validate_table admin_flags_params = {
-	admin_flags_fields, 0, "parameter"
+	.fields = admin_flags_fields,
+	.what = "parameter"
 };
 
 void

@@ -20,16 +20,17 @@
 
 /* The body of PUT /api/gitops/config and the setting each field writes. */
 static const struct validate_field admin_gitops_config_fields[] = {
-	{ "enabled", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "repoUrl", VALIDATE_STRING, 0, 0, 2048, 0, NULL, NULL },
-	{ "manifestPath", VALIDATE_STRING, 0, 0, 1024, 0, NULL, NULL },
-	{ "branch", VALIDATE_STRING, 0, 0, 255, 0, NULL, NULL },
-	{ "schedule", VALIDATE_STRING, 0, 0, 200, 0, NULL, NULL },
-	{ "prune", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "enabled", .type = VALIDATE_BOOL },
+	{ .name = "repoUrl", .type = VALIDATE_STRING, .max = 2048 },
+	{ .name = "manifestPath", .type = VALIDATE_STRING, .max = 1024 },
+	{ .name = "branch", .type = VALIDATE_STRING, .max = 255 },
+	{ .name = "schedule", .type = VALIDATE_STRING, .max = 200 },
+	{ .name = "prune", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table admin_gitops_config_body = {
-	admin_gitops_config_fields, 0, "field"
+	.fields = admin_gitops_config_fields,
+	.what = "field"
 };
 static const char *const admin_gitops_settings[] = {
 	"gitops.enabled", "gitops.repo_url", "gitops.manifest_path", "gitops.branch",
@@ -37,11 +38,12 @@ static const char *const admin_gitops_settings[] = {
 };
 
 static const struct validate_field admin_gitops_reconcile_fields[] = {
-	{ "wait", VALIDATE_INT, 0, 0, ADMIN_GITOPS_WAIT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "wait", .type = VALIDATE_INT, .max = ADMIN_GITOPS_WAIT_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table admin_gitops_reconcile_params = {
-	admin_gitops_reconcile_fields, 0, "parameter"
+	.fields = admin_gitops_reconcile_fields,
+	.what = "parameter"
 };
 
 static void
@@ -61,6 +63,25 @@ admin_gitops_status(struct http_req *r, void *arg)
 	(void)arg;
 	if (validate_query(r, &web_util_no_params) == 0)
 		admin_gitops_send_status(r);
+}
+
+/* A 400 for a setting's error err, naming the body's field when err names its setting. */
+static void
+admin_gitops_bad(struct http_req *r, const char *err)
+{
+	size_t	 i, n;
+
+	for (i = 0; admin_gitops_settings[i] != NULL; i++) {
+		n = strlen(admin_gitops_settings[i]);
+		if (strncmp(err, admin_gitops_settings[i], n) == 0 &&
+		    (err[n] == ' ' || err[n] == ':')) {
+			http_error(r, 400, "field '%s' (%s)%s",
+			    admin_gitops_config_fields[i].name, admin_gitops_settings[i],
+			    err + n);
+			return;
+		}
+	}
+	http_error(r, 400, "%s", err);
 }
 
 /* PUT /api/gitops/config: the fields given become the gitops.* settings, all or nothing. */
@@ -89,7 +110,7 @@ admin_gitops_config(struct http_req *r, void *arg)
 		if (rc == SETTINGS_APPLY_DBERR)
 			web_util_dberr(r, __func__, "database error");
 		else
-			http_error(r, 400, "%s", err);
+			admin_gitops_bad(r, err);
 		goto out;
 	}
 	admin_gitops_send_status(r);

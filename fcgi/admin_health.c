@@ -5,16 +5,23 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <json.h>
 
 #include "ctxd.h"
+#include "access.h"
 #include "bundle.h"
 #include "health.h"
 #include "http.h"
 #include "validate.h"
 #include "web.h"
 
+/*
+ * GET /api/health: the whole report for an admin's key or session, with the alerts of the
+ * login throttle; anyone else learns only whether the service is healthy (the status code
+ * and "status").
+ */
 void
 admin_health_health(struct http_req *r, void *arg)
 {
@@ -25,6 +32,12 @@ admin_health_health(struct http_req *r, void *arg)
 	if (validate_query(r, &web_util_no_params) == -1)
 		return;
 	o = health_json(util_data_dir(), &healthy);
+	/* The route identifies the caller without refusing anyone (ACCESS_IDENTIFY). */
+	if (!r->who.admin) {
+		json_object_put(o);
+		o = health_brief_json(healthy);
+	} else
+		json_object_object_add(o, "alerts", session_throttle_alerts(r->db));
 	web_util_send(r, healthy ? 200 : 503, NULL, o);
 }
 

@@ -16,25 +16,27 @@
 #include "web.h"
 
 static const struct validate_field admin_jobs_list_fields[] = {
-	{ "library", VALIDATE_STRING, 0, 1, 500, 0, NULL, NULL },
-	{ "state", VALIDATE_STRING, 0, 0, 0, 0, "queued|running|done|failed|cancelled",
-	    NULL },
-	{ "kind", VALIDATE_STRING, 0, 0, 0, 0, "index|delete", NULL },
-	{ "limit", VALIDATE_INT, 0, 1, 200, 0, NULL, NULL },
-	{ "before", VALIDATE_INT, 0, 1, LONG_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "library", .type = VALIDATE_STRING, .min = 1, .max = 500 },
+	{ .name = "state", .type = VALIDATE_STRING,
+	    .choices = "queued|running|done|failed|cancelled" },
+	{ .name = "kind", .type = VALIDATE_STRING, .choices = "index|delete" },
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 200 },
+	{ .name = "before", .type = VALIDATE_INT, .min = 1, .max = LONG_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table admin_jobs_list_params = {
-	admin_jobs_list_fields, 0, "parameter"
+	.fields = admin_jobs_list_fields,
+	.what = "parameter"
 };
 
 static const struct validate_field admin_jobs_log_fields[] = {
-	{ "after", VALIDATE_INT, 0, 0, LONG_MAX, 0, NULL, NULL },
-	{ "limit", VALIDATE_INT, 0, 1, 5000, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "after", .type = VALIDATE_INT, .max = LONG_MAX },
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 5000 },
+	{ .name = NULL }
 };
 static const struct validate_table admin_jobs_log_params = {
-	admin_jobs_log_fields, 0, "parameter"
+	.fields = admin_jobs_log_fields,
+	.what = "parameter"
 };
 
 void

@@ -45,6 +45,28 @@ admin_libraries_queued(struct http_req *r, const char *id, long long job,
 	web_util_send(r, 202, NULL, o);
 }
 
+/*
+ * Makes the caller the one who queues this request's jobs (jobs_queuer_begin) when adding
+ * more jobs fits under jobs.max_queued_per_user: 0, else -1 having answered 429 (naming
+ * the cap) or 500. jobs_queuer_end after queueing.
+ */
+static int
+admin_libraries_queuer(struct http_req *r, int adding)
+{
+	const char	*via;
+	char		 err[600];
+	int		 rc;
+
+	via = r->who.user.id != 0 ? "user" : r->who.via == ACCESS_ANONYMOUS ? "anonymous" :
+	    "key";
+	if ((rc = jobs_queuer_begin(r->db, r->who.user.id, via, r->who.admin, adding, err,
+	    sizeof(err))) == 1)
+		http_error_hdr(r, 429, "Retry-After: 60\r\n", "%s", err);
+	else if (rc == -1)
+		http_error(r, 500, "%s", err);
+	return rc == 0 ? 0 : -1;
+}
+
 /* Answers a library_upsert / library_queue that did not succeed. */
 static void
 admin_libraries_refused(struct http_req *r, enum library_change rc, const char *err)
@@ -74,8 +96,13 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 		http_error(r, 403, "%s", err);
 		return;
 	}
-	if ((rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin,
-	    &job, err, sizeof(err))) != LIBRARY_OK)
+	/* the library's index job and one per version */
+	if (admin_libraries_queuer(r, 1 + (int)p->nversions) == -1)
+		return;
+	rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin, &job,
+	    err, sizeof(err));
+	jobs_queuer_end();
+	if (rc != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, p->id, job, "indexing");
@@ -168,16 +195,19 @@ admin_libraries_hosted(struct http_req *r, const struct validate_table *t,
 }
 
 static const struct validate_field admin_libraries_website_fields[] = {
-	{ "websiteUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
-	{ "projectTitle", VALIDATE_STRING, 0, 1, ENTRY_TITLE_MAX, 0, NULL, NULL },
-	{ "description", VALIDATE_STRING, 0, 0, ENTRY_DESCRIPTION_MAX, 0, NULL, NULL },
-	{ "maxPages", VALIDATE_INT, 0, 1, ENTRY_MAX_PAGES, 0, NULL, NULL },
-	{ "maxDepth", VALIDATE_INT, 0, 0, ENTRY_MAX_DEPTH, 0, NULL, NULL },
-	{ "excludePatterns", VALIDATE_LIST, 0, 0, 100, 255, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "websiteUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = 2048 },
+	{ .name = "projectTitle", .type = VALIDATE_STRING, .min = 1,
+	    .max = ENTRY_TITLE_MAX },
+	{ .name = "description", .type = VALIDATE_STRING, .max = ENTRY_DESCRIPTION_MAX },
+	{ .name = "maxPages", .type = VALIDATE_INT, .min = 1, .max = ENTRY_MAX_PAGES },
+	{ .name = "maxDepth", .type = VALIDATE_INT, .max = ENTRY_MAX_DEPTH },
+	{ .name = "excludePatterns", .type = VALIDATE_LIST, .max = 100, .elem_max = 255 },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_website_table = {
-	admin_libraries_website_fields, 0, "field"
+	.fields = admin_libraries_website_fields,
+	.what = "field"
 };
 static const struct admin_libraries_alias admin_libraries_website_alias[] = {
 	{ "websiteUrl", "url" }, { "projectTitle", "title" },
@@ -196,13 +226,16 @@ admin_libraries_parse_website(struct http_req *r, void *arg)
 }
 
 static const struct validate_field admin_libraries_openapi_fields[] = {
-	{ "openApiUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
-	{ "projectTitle", VALIDATE_STRING, 0, 1, ENTRY_TITLE_MAX, 0, NULL, NULL },
-	{ "description", VALIDATE_STRING, 0, 0, ENTRY_DESCRIPTION_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "openApiUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = 2048 },
+	{ .name = "projectTitle", .type = VALIDATE_STRING, .min = 1,
+	    .max = ENTRY_TITLE_MAX },
+	{ .name = "description", .type = VALIDATE_STRING, .max = ENTRY_DESCRIPTION_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_openapi_table = {
-	admin_libraries_openapi_fields, 0, "field"
+	.fields = admin_libraries_openapi_fields,
+	.what = "field"
 };
 static const struct admin_libraries_alias admin_libraries_openapi_alias[] = {
 	{ "openApiUrl", "url" }, { "projectTitle", "title" },
@@ -437,14 +470,15 @@ out:
 }
 
 static const struct validate_field admin_libraries_list_fields[] = {
-	{ "state", VALIDATE_STRING, 0, 0, 0, 0,
-	    "initial|processing|finalized|error|delete", NULL },
-	{ "limit", VALIDATE_INT, 0, 1, 500, 0, NULL, NULL },
-	{ "offset", VALIDATE_INT, 0, 0, 1000000000, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "state", .type = VALIDATE_STRING,
+	    .choices = "initial|processing|finalized|error|delete" },
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 500 },
+	{ .name = "offset", .type = VALIDATE_INT, .max = 1000000000 },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_list_params = {
-	admin_libraries_list_fields, 0, "parameter"
+	.fields = admin_libraries_list_fields,
+	.what = "parameter"
 };
 
 void
@@ -476,8 +510,12 @@ admin_libraries_check_segment(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field admin_libraries_segment = {
-	"owner", VALIDATE_STRING, 1, 1, ADMIN_LIBRARIES_SEGMENT_MAX, 0, NULL,
-	admin_libraries_check_segment
+	.name = "owner",
+	.type = VALIDATE_STRING,
+	.required = 1,
+	.min = 1,
+	.max = ADMIN_LIBRARIES_SEGMENT_MAX,
+	.check = admin_libraries_check_segment
 };
 
 int
@@ -529,11 +567,12 @@ admin_libraries_get(struct http_req *r, void *arg)
 }
 
 static const struct validate_field admin_libraries_refresh_fields[] = {
-	{ "force", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "force", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 static const struct validate_table admin_libraries_refresh_params = {
-	admin_libraries_refresh_fields, 0, "parameter"
+	.fields = admin_libraries_refresh_fields,
+	.what = "parameter"
 };
 
 /* Queues a refresh (del 0) or the deletion (del 1) of the library of the path. */
@@ -549,10 +588,14 @@ admin_libraries_queue(struct http_req *r, int del)
 	    validate_query(r, del ? &web_util_no_params :
 	    &admin_libraries_refresh_params) == -1)
 		return;
+	/* a deletion is not capped: it ends the library's queued jobs */
+	if (admin_libraries_queuer(r, del ? 0 : 1) == -1)
+		return;
 	force = http_param(r, "force");
-	if ((rc = library_queue(r->db, id, del, force != NULL &&
-	    strcmp(force, "true") == 0, r->who.user.id, r->who.admin, &job, err,
-	    sizeof(err))) != LIBRARY_OK)
+	rc = library_queue(r->db, id, del, force != NULL && strcmp(force, "true") == 0,
+	    r->who.user.id, r->who.admin, &job, err, sizeof(err));
+	jobs_queuer_end();
+	if (rc != LIBRARY_OK)
 		admin_libraries_refused(r, rc, err);
 	else
 		admin_libraries_queued(r, id, job, del ? "deletion" : "indexing");

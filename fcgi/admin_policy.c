@@ -33,36 +33,42 @@ admin_policy_glob(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field admin_policy_fields[] = {
-	{ "git", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "website", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "llmstxt", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "openapi", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "other", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "allow", VALIDATE_LIST, 0, 0, 100, ADMIN_POLICY_GLOB_MAX, NULL, admin_policy_glob },
-	{ "block", VALIDATE_LIST, 0, 0, 100, ADMIN_POLICY_GLOB_MAX, NULL, admin_policy_glob },
-	{ "minTrust", VALIDATE_NUMBER, 0, 0, POLICY_MAX_TRUST, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "git", .type = VALIDATE_BOOL },
+	{ .name = "website", .type = VALIDATE_BOOL },
+	{ .name = "llmstxt", .type = VALIDATE_BOOL },
+	{ .name = "openapi", .type = VALIDATE_BOOL },
+	{ .name = "other", .type = VALIDATE_BOOL },
+	{ .name = "allow", .type = VALIDATE_LIST, .max = 100,
+	    .elem_max = ADMIN_POLICY_GLOB_MAX, .check = admin_policy_glob },
+	{ .name = "block", .type = VALIDATE_LIST, .max = 100,
+	    .elem_max = ADMIN_POLICY_GLOB_MAX, .check = admin_policy_glob },
+	{ .name = "minTrust", .type = VALIDATE_NUMBER, .max = POLICY_MAX_TRUST },
+	{ .name = NULL }
 };
 static const struct validate_table admin_policy_body = {
-	admin_policy_fields, 0, "field"
+	.fields = admin_policy_fields,
+	.what = "field"
 };
 
 static const struct validate_field admin_policy_try_fields[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, 512, 0, NULL, NULL },
-	{ "sourceType", VALIDATE_STRING, 0, 0, 64, 0, NULL, NULL },
-	{ "trustScore", VALIDATE_NUMBER, 0, 0, POLICY_MAX_TRUST, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = 512 },
+	{ .name = "sourceType", .type = VALIDATE_STRING, .max = 64 },
+	{ .name = "trustScore", .type = VALIDATE_NUMBER, .max = POLICY_MAX_TRUST },
+	{ .name = NULL }
 };
 static const struct validate_table admin_policy_try_body = {
-	admin_policy_try_fields, 0, "field"
+	.fields = admin_policy_try_fields,
+	.what = "field"
 };
 
 static const struct validate_field admin_policy_audit_fields[] = {
-	{ "limit", VALIDATE_INT, 0, 1, ADMIN_POLICY_AUDIT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = ADMIN_POLICY_AUDIT_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table admin_policy_audit_params = {
-	admin_policy_audit_fields, 0, "parameter"
+	.fields = admin_policy_audit_fields,
+	.what = "parameter"
 };
 
 /* 0 when the license is valid, else answers 403 saying why and returns -1. */

@@ -23,11 +23,13 @@
 #define ADMIN_PROVIDERS_TIMEOUT	"20"
 
 static const struct validate_field admin_providers_fields[] = {
-	{ "kind", VALIDATE_STRING, 1, 1, 8, 0, "llm|embed", NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "kind", .type = VALIDATE_STRING, .required = 1, .min = 1, .max = 8,
+	    .choices = "llm|embed" },
+	{ .name = NULL }
 };
 static const struct validate_table admin_providers_body = {
-	admin_providers_fields, 0, "field"
+	.fields = admin_providers_fields,
+	.what = "field"
 };
 
 /*

@@ -14,13 +14,14 @@
 #include "web.h"
 
 static const struct validate_field admin_snippets_fields[] = {
-	{ "q", VALIDATE_STRING, 0, 0, 200, 0, NULL, NULL },
-	{ "limit", VALIDATE_INT, 0, 1, 100, 0, NULL, NULL },
-	{ "offset", VALIDATE_INT, 0, 0, 1000000, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "q", .type = VALIDATE_STRING, .max = 200 },
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 100 },
+	{ .name = "offset", .type = VALIDATE_INT, .max = 1000000 },
+	{ .name = NULL }
 };
 static const struct validate_table admin_snippets_params = {
-	admin_snippets_fields, 0, "parameter"
+	.fields = admin_snippets_fields,
+	.what = "parameter"
 };
 
 void

@@ -2,7 +2,8 @@
  * ctxd-hook: the FastCGI responder for the GitHub-type App's webhook deliveries at
  * /api/webhooks/github (nginx: location = /api/webhooks/github). A delivery is checked
  * against its X-Hub-Signature-256 (HMAC-SHA256 with setting git.github.webhook_secret,
- * constant time), remembered by its X-GitHub-Delivery id (a repeated one is ignored), and
+ * constant time), remembered by its X-GitHub-Delivery id and its body (lib/ghapp.c: a
+ * repeated id, or the same body again within 5 minutes under a new id, is ignored), and
  * a push to the GitOps manifest repository's branch queues a sync (lib/gitops.c) for
  * ctxd-worker: the answer comes at once, the sync runs later. Every other event is
  * acknowledged and ignored.
@@ -11,7 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <json.h>
 #include <sqlite3.h>
@@ -22,7 +22,6 @@
 #include "http.h"
 
 #define HOOK_MAX_BODY		(4 * 1024 * 1024)	/* nginx: client_max_body_size 4m */
-#define HOOK_DELIVERIES_KEPT	1000	/* delivery ids remembered */
 #define HOOK_DELIVERY_MAX	64	/* longest X-GitHub-Delivery accepted */
 
 /* The per-worker state: the database, opened so that a bad data folder fails at start. */
@@ -55,26 +54,6 @@ hook_answer(struct http_req *r, int code, const char *status, const char *reason
 		json_object_object_add(o, "syncId", json_object_new_int64(sync_id));
 	http_json(r, code, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
-}
-
-/*
- * Remembers delivery id (letters, digits and '-', as GitHub's GUIDs): 1 when it is new,
- * 0 when it was seen before, -1 on a database error. Only the newest HOOK_DELIVERIES_KEPT
- * ids are kept.
- */
-static int
-hook_delivery_new(sqlite3 *db, const char *id)
-{
-	if (db_run(db, "INSERT OR IGNORE INTO hook_deliveries (id, received_at) "
-	    "VALUES (?1, ?2)", "tI", id, (long long)time(NULL)) == -1)
-		return -1;
-	if (sqlite3_changes(db) == 0)
-		return 0;
-	if (db_run(db, "DELETE FROM hook_deliveries WHERE rowid <= "
-	    "(SELECT max(rowid) FROM hook_deliveries) - ?1", "i",
-	    HOOK_DELIVERIES_KEPT) == -1)
-		return -1;
-	return 1;
 }
 
 /* 1 when the delivery id has the shape of a GitHub GUID (bounded, [A-Za-z0-9-]). */
@@ -113,8 +92,8 @@ hook_push(struct http_req *r, const char *delivery)
 		break;
 	}
 	if (gitops_queue_sync(r->db, "webhook", &id) == -1) {
-		/* Forget the delivery: a redelivery (same id) may succeed. */
-		(void)db_run(r->db, "DELETE FROM hook_deliveries WHERE id = ?1", "t", delivery);
+		/* Forget the delivery: a redelivery may succeed. */
+		ghapp_delivery_forget(r->db, delivery, r->body, r->body_len);
 		http_error(r, 500, "cannot queue the GitOps sync");
 		return;
 	}
@@ -130,7 +109,8 @@ hook_github(struct http_req *r, void *arg)
 {
 	const char	*event, *delivery;
 	char		*secret;
-	int		 ok, fresh;
+	enum ghapp_delivery fresh;
+	int		 ok;
 
 	(void)arg;
 	if ((secret = settings_get(r->db, util_data_dir(), "git.github.webhook_secret")) ==
@@ -156,13 +136,19 @@ hook_github(struct http_req *r, void *arg)
 		http_error(r, 400, "the delivery needs X-GitHub-Event and X-GitHub-Delivery");
 		goto out;
 	}
-	if ((fresh = hook_delivery_new(r->db, delivery)) == -1) {
+	if ((fresh = ghapp_delivery_new(r->db, delivery, r->body, r->body_len)) ==
+	    GHAPP_DELIVERY_ERROR) {
 		http_error(r, 500, "cannot record the delivery");
 		goto out;
 	}
-	if (fresh == 0)
+	if (fresh == GHAPP_DELIVERY_REPEATED)
 		hook_answer(r, 200, "ignored", "a repeated delivery", 0);
-	else if (strcmp(event, "ping") == 0)
+	else if (fresh == GHAPP_DELIVERY_REPLAYED) {
+		log_warn("%s: delivery %s repeats the body of a delivery of the last %d s: "
+		    "ignored as a replay", __func__, delivery, GHAPP_REPLAY_S);
+		hook_answer(r, 200, "ignored", "a repeated delivery (the same body "
+		    "came with another id in the last 5 minutes)", 0);
+	} else if (strcmp(event, "ping") == 0)
 		hook_answer(r, 200, "pong", "the webhook is set up", 0);
 	else if (strcmp(event, "push") == 0)
 		hook_push(r, delivery);

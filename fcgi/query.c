@@ -35,16 +35,20 @@ query_init(sqlite3 **db)
 
 /* GET /api/v2/context: clients of the hosted API may send more parameters than these. */
 static const struct validate_field query_context_fields[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, library_check_id },
-	{ "query", VALIDATE_STRING, 0, 0, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "topic", VALIDATE_STRING, 0, 0, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "type", VALIDATE_STRING, 0, 0, 0, 0, "txt|json", NULL },
-	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "tokens", VALIDATE_STRING, 0, 1, 24, 0, NULL, search_check_tokens },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX, .check = library_check_id },
+	{ .name = "query", .type = VALIDATE_STRING, .max = SEARCH_TEXT_MAX },
+	{ .name = "topic", .type = VALIDATE_STRING, .max = SEARCH_TEXT_MAX },
+	{ .name = "type", .type = VALIDATE_STRING, .choices = "txt|json" },
+	{ .name = "fast", .type = VALIDATE_BOOL },
+	{ .name = "tokens", .type = VALIDATE_STRING, .min = 1, .max = 24,
+	    .check = search_check_tokens },
+	{ .name = NULL }
 };
 static const struct validate_table query_context_params = {
-	query_context_fields, 1, "parameter"
+	.fields = query_context_fields,
+	.allow_unknown = 1,
+	.what = "parameter"
 };
 
 static void
@@ -94,12 +98,15 @@ query_context(struct http_req *r, void *arg)
 
 /* GET /api/v2/libs/search. */
 static const struct validate_field query_libs_fields[] = {
-	{ "libraryName", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "query", VALIDATE_STRING, 0, 0, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryName", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX },
+	{ .name = "query", .type = VALIDATE_STRING, .max = SEARCH_TEXT_MAX },
+	{ .name = NULL }
 };
 static const struct validate_table query_libs_params = {
-	query_libs_fields, 1, "parameter"
+	.fields = query_libs_fields,
+	.allow_unknown = 1,
+	.what = "parameter"
 };
 
 static void

@@ -32,17 +32,20 @@ web_init(struct sqlite3 **db)
 }
 
 #define PUBLIC		ACCESS_PUBLIC, NULL, 0
+#define PUBLIC_WHO	ACCESS_PUBLIC, NULL, ACCESS_IDENTIFY
 #define USER		ACCESS_USER, NULL, 0
 #define USER_ANON(s)	ACCESS_USER, s, 0
 #define USER_MUST	ACCESS_USER, NULL, ACCESS_MAY_MUST_CHANGE
+#define USER_OR_NOBODY	ACCESS_USER, NULL, ACCESS_MAY_MUST_CHANGE | ACCESS_MAY_ANONYMOUS
 #define ADMIN		ACCESS_ADMIN, NULL, 0
 #define ADMIN_ANON(s)	ACCESS_ADMIN, s, 0
 
 /*
  * The routes of ctxd-web. Columns: method (GET also answers HEAD), path ({x} one segment,
  * {x*} one or more), who may call (ACCESS_USER or ACCESS_ADMIN with its perm.anonymous_*
- * switch; USER_MUST: also while the password must be changed), the operation as refusals
- * name it, handler.
+ * switch; USER_MUST: also while the password must be changed; USER_OR_NOBODY: also a caller
+ * with no credential at all, whom the handler answers; PUBLIC_WHO: anyone, the caller of a
+ * valid credential identified), the operation as refusals name it, handler.
  */
 static const struct http_route web_routes[] = {
 	/* ctxd-web(8), POST /api/parse and GET /api/client-config */
@@ -60,7 +63,7 @@ static const struct http_route web_routes[] = {
 	    admin_health_client_config },
 
 	/* ctxd-web(8), ADMIN API: health and readiness */
-	{ "GET", "/api/health", PUBLIC, "the health report", admin_health_health },
+	{ "GET", "/api/health", PUBLIC_WHO, "the health report", admin_health_health },
 	{ "GET", "/api/ready", PUBLIC, "the readiness probe", admin_health_ready },
 
 	/* ctxd-web(8), ADMIN API: settings and the setup wizard */
@@ -121,7 +124,8 @@ static const struct http_route web_routes[] = {
 	    "downloading the support bundle", admin_health_bundle },
 
 	/* ctxd-web(8), ACCOUNT API: sessions and passwords */
-	{ "GET", "/api/session", USER_MUST, "reading the session", account_session_get },
+	{ "GET", "/api/session", USER_OR_NOBODY, "reading the session",
+	    account_session_get },
 	{ "POST", "/api/session", PUBLIC, "signing in", account_login },
 	{ "DELETE", "/api/session", USER_MUST, "signing out", account_logout },
 	{ "POST", "/api/password", USER_MUST, "changing a password", account_password },

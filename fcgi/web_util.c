@@ -36,10 +36,11 @@ web_util_dberr(struct http_req *r, const char *func, const char *msg)
 }
 
 static const struct validate_field web_util_no_fields[] = {
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = NULL }
 };
 const struct validate_table web_util_no_params = {
-	web_util_no_fields, 0, "parameter"
+	.fields = web_util_no_fields,
+	.what = "parameter"
 };
 
 long

@@ -189,6 +189,8 @@ access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int fl
 	memset(p, 0, sizeof(*p));
 	switch (who) {
 	case ACCESS_PUBLIC:
+		if (flags & ACCESS_IDENTIFY)
+			access_anonymous(r, db, what, p);
 		return 0;
 	case ACCESS_READER:
 		return access_reader(r, db, p);
@@ -199,6 +201,13 @@ access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int fl
 			return 0;
 		}
 		break;
+	}
+	if ((flags & ACCESS_MAY_ANONYMOUS) && access_reader_key(r, p->token,
+	    sizeof(p->token)) == NULL && access_cookie(r, SESSION_COOKIE, p->token,
+	    sizeof(p->token)) == NULL) {
+		explicit_bzero(p, sizeof(*p));
+		p->via = ACCESS_ANONYMOUS;
+		return 0;
 	}
 	if (access_identify(r, db, what, p, 0) == -1)
 		return -1;

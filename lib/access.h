@@ -26,6 +26,16 @@ enum access_who {
 
 /* Row flags. */
 #define ACCESS_MAY_MUST_CHANGE	0x01	/* allowed while the password must be changed */
+#define ACCESS_IDENTIFY		0x04	/* ACCESS_PUBLIC: never refused, but the caller of
+					   a valid credential (a session with its CSRF
+					   token on a change, a password that need not
+					   change) is identified, else anonymous: for a
+					   public answer that shows an admin more
+					   (GET /api/health) */
+#define ACCESS_MAY_ANONYMOUS	0x02	/* ACCESS_USER: a caller with no credential at all
+					   (no API key, no session cookie) passes as
+					   anonymous for the handler to answer; a credential
+					   that is not valid is still refused (401) */
 
 enum access_via { ACCESS_ANONYMOUS, ACCESS_KEY, ACCESS_SESSION };
 

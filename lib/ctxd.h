@@ -197,6 +197,14 @@ enum settings_apply_result settings_apply_json(struct sqlite3 *, const char *dat
 enum settings_apply_result settings_save_json(struct sqlite3 *, const char *datadir,
 	    struct json_object *o, char *err, size_t errsz);
 
+/*
+ * 1 when url carries credentials (userinfo, "user:secret@", before its host): a URL
+ * setting refuses them, and they are never shown.
+ */
+int	 settings_url_has_credentials(const char *url);
+/* url as it may be shown (malloc'd): its userinfo replaced by "[redacted]". */
+char	*settings_url_redacted(const char *url);
+
 /* ---------------------------------------------------------------- apikey.c */
 
 #include "apikey.h"
@@ -311,12 +319,14 @@ int	 user_change_password(struct sqlite3 *, const struct user *u, const char *pa
 #define SESSION_CSRF_LEN	43
 
 /*
- * Signs user u in, in one transaction: stores a new hash of rehash_password when it is not
- * NULL (the stored one was made with weaker parameters), forgets the sign-in failures of
- * u's name and opens a session. Its token (malloc'd) and *id, or NULL on error.
+ * Signs user u in from address addr (may be NULL), in one transaction: stores a new hash
+ * of rehash_password when it is not NULL (the stored one was made with weaker
+ * parameters), forgets the sign-in failures of u's name and of addr with it (not those of
+ * other addresses with it) and opens a session. Its token (malloc'd) and *id, or NULL on
+ * error.
  */
 char	*session_sign_in(struct sqlite3 *, const struct user *u, const char *rehash_password,
-	    long long *id);
+	    const char *addr, long long *id);
 /* Opens a session for user_id: returns its token (malloc'd), stores only its hash. */
 char	*session_create(struct sqlite3 *, long long user_id, long long *id);
 /* 0 and the ids when token names a live session (its last_seen is updated), 1 if not. */
@@ -329,12 +339,21 @@ int	 session_end_user(struct sqlite3 *, long long user_id, long long keep_id);
 void	 session_csrf(const char *token, char out[SESSION_CSRF_LEN + 1]);
 /* 1 when sent is the CSRF token of the session token (constant time). */
 int	 session_csrf_ok(const char *token, const char *sent);
-/* Seconds before name (any case) or addr may try to sign in again; 0: now; -1 error. */
+/*
+ * Seconds before name (any case) may try to sign in again from addr; 0: now; -1 error.
+ * Failures are counted per name and address together, per address and, with a high
+ * ceiling that only slows down, per name (lib/session.c, "login throttle").
+ */
 long	 session_throttle_wait(struct sqlite3 *, const char *name, const char *addr);
-/* Counts a failed sign-in against name (any case) and addr. */
+/* Counts a failed sign-in against name (any case) from addr; logs an alert past a few. */
 int	 session_throttle_fail(struct sqlite3 *, const char *name, const char *addr);
-/* Forgets name's failures (after a good sign-in or a password reset); any case. */
+/* Forgets name's failures from every address (a password reset, an unlock); any case. */
 int	 session_throttle_clear(struct sqlite3 *, const char *name);
+/*
+ * The alerts of the login throttle for the health report, a JSON array of lines "N failed
+ * sign-ins for NAME from M addresses in the last 15 min" (users with many failures).
+ */
+struct json_object *session_throttle_alerts(struct sqlite3 *);
 
 /* ---------------------------------------------------------------- tokenize.c */
 
@@ -600,6 +619,21 @@ int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id
 	    const char *error, const char *message);
 
 /*
+ * Who queues the jobs of the request being answered, until jobs_queuer_end: via is "user"
+ * (user_id's key or session), "key" (an operator key) or "anonymous" (a perm.anonymous_*
+ * switch); jobs_enqueue and jobs_enqueue_delete record it (jobs.queued_by, queued_via).
+ * Jobs queued outside (GitOps, webhooks, the worker) record none. Unless admin, the
+ * requester's queued index jobs (a user's own; all operator keys' or all anonymous
+ * callers' together) plus adding may not exceed the setting jobs.max_queued_per_user:
+ * then 1 with err naming the cap (answer 429), nothing set. 0 when set, -1 with err on a
+ * database error.
+ */
+#define JOBS_CAP_SETTING	"jobs.max_queued_per_user"
+#define JOBS_CAP_DEFAULT	50
+int	 jobs_queuer_begin(struct sqlite3 *, long long user_id, const char *via, int admin,
+	    int adding, char *err, size_t errsz);
+void	 jobs_queuer_end(void);
+/*
  * Queues an index job for a library unless one is already queued; *job_id gets the
  * queued job's id. Runs inside the caller's transaction.
  */
@@ -742,9 +776,8 @@ int	 library_id_from_url(const char *url, char *id, size_t idsz, char *host,
 	    size_t hostsz, char *err, size_t errsz);
 /*
  * A validate.h check for a library id as clients send it (/owner/repo, optionally
- * /version or @version): 0, or -1 with "is a malformed library id: ..." in err when it
- * does not start with '/', has fewer than two segments, an empty, "." or ".." segment, or
- * a control character.
+ * /version or @version): 0, or -1 with "is a malformed library id: ..." in err, by the
+ * rules of libid.h (libid_check).
  */
 int	 library_check_id(const char *id, char *err, size_t errsz);
 /* Canonical JSON of the source settings (folders, excludeFolders, ...), malloc'd. */
@@ -821,7 +854,19 @@ struct gitrepo_limits {
 	/* hosts ("host" or "host:port", comma-separated) that may get the token over
 	 * plain http (setting git.plain_http_hosts); NULL: none */
 	const char *plain_http_hosts;
+	/*
+	 * Deadlines of one attempt (gitrepo_limits_load; 0: the defaults, none): connecting
+	 * to one address (git.connect_timeout_s), the stall window (git.stall_timeout_s: the
+	 * server sent less than 16 bytes a second over it) and the job's deadline
+	 * (util_now_ms clock). Past one the transfer ends with a message naming it.
+	 */
+	long	 connect_ms, stall_ms;
+	long long deadline_ms;
 };
+
+/* Fills l's deadlines from the settings git.connect_timeout_s and git.stall_timeout_s. */
+void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
+	    const char *datadir);
 
 /*
  * Clones url into dir, or fetches when dir already holds a clone, then resolves branch

@@ -1,8 +1,10 @@
 /*
- * doc.h: private interface shared by doc.c, markdown.c and rst.c. The back ends turn a
- * document into a stream of headings, prose blocks and code blocks; the section builder
- * (docb_*, in doc.c) groups them into struct doc sections, makes anchors unique, splits
- * long sections and computes breadcrumbs once the document title is known.
+ * doc.h: the parsers' private interface (doc.c, markdown.c, rst.c, html.c, storage.c,
+ * source.c, openapi_doc.c). A parser turns a document into a stream of headings, prose blocks
+ * and code blocks; the section builder (docb_*, in docbuild.c) groups them into struct doc
+ * sections, makes anchors unique, splits long sections and computes breadcrumbs once the
+ * document title is known. The parsers call the builder; only the dispatcher (doc.c) calls
+ * the parsers.
  */
 #ifndef DOC_H
 #define DOC_H
@@ -111,9 +113,11 @@ int	 markdown_parse_fragment(struct docb *b, const char *md, size_t len,
 
 /*
  * Copies data for the parsers: NUL bytes become spaces, CRLF and CR become LF, a UTF-8
- * BOM is dropped and invalid UTF-8 bytes become '?'. Returns a NUL-terminated copy.
+ * BOM is dropped and each invalid UTF-8 byte becomes U+FFFD. Returns a NUL-terminated copy.
  */
 char	*doc_clean_input(const char *, size_t, size_t *outlen);
+/* The file name of path (after its last '/'); "" for NULL. */
+const char *doc_basename(const char *path);
 /* Length of the valid UTF-8 sequence at p (at most n bytes, n > 0), 0 when invalid. */
 size_t	 doc_utf8_len(const unsigned char *p, size_t n);
 /* The back ends of doc_parse_poll; poll may be NULL. */

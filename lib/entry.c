@@ -23,11 +23,12 @@
 
 /* The fields every entry may have (url or its alias repoUrl is required: entry_url). */
 #define ENTRY_COMMON_FIELDS \
-	{ "type", VALIDATE_STRING, 0, 1, 16, 0, ENTRY_TYPE_LIST, NULL }, \
-	{ "url", VALIDATE_STRING, 0, 1, ENTRY_URL_MAX, 0, NULL, NULL }, \
-	{ "repoUrl", VALIDATE_STRING, 0, 1, ENTRY_URL_MAX, 0, NULL, NULL }, \
-	{ "title", VALIDATE_STRING, 0, 1, ENTRY_TITLE_MAX, 0, NULL, NULL }, \
-	{ "description", VALIDATE_STRING, 0, 0, ENTRY_DESCRIPTION_MAX, 0, NULL, NULL }
+	{ .name = "type", .type = VALIDATE_STRING, .min = 1, .max = 16, \
+	    .choices = ENTRY_TYPE_LIST }, \
+	{ .name = "url", .type = VALIDATE_STRING, .min = 1, .max = ENTRY_URL_MAX }, \
+	{ .name = "repoUrl", .type = VALIDATE_STRING, .min = 1, .max = ENTRY_URL_MAX }, \
+	{ .name = "title", .type = VALIDATE_STRING, .min = 1, .max = ENTRY_TITLE_MAX }, \
+	{ .name = "description", .type = VALIDATE_STRING, .max = ENTRY_DESCRIPTION_MAX }
 
 /* An exclude pattern: a glob on the URL path, no control characters. */
 static int
@@ -56,33 +57,35 @@ entry_check_space_key(const char *v, char *err, size_t errsz)
 
 static const struct validate_field entry_git_fields[] = {
 	ENTRY_COMMON_FIELDS,
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = NULL }
 };
 static const struct validate_field entry_website_fields[] = {
 	ENTRY_COMMON_FIELDS,
-	{ "maxPages", VALIDATE_INT, 0, 1, ENTRY_MAX_PAGES, 0, NULL, NULL },
-	{ "maxDepth", VALIDATE_INT, 0, 0, ENTRY_MAX_DEPTH, 0, NULL, NULL },
-	{ "excludePatterns", VALIDATE_LIST, 0, 0, ENTRY_LIST_MAX, ENTRY_PATTERN_MAX, NULL,
-	    entry_check_pattern },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "maxPages", .type = VALIDATE_INT, .min = 1, .max = ENTRY_MAX_PAGES },
+	{ .name = "maxDepth", .type = VALIDATE_INT, .max = ENTRY_MAX_DEPTH },
+	{ .name = "excludePatterns", .type = VALIDATE_LIST, .max = ENTRY_LIST_MAX,
+	    .elem_max = ENTRY_PATTERN_MAX, .check = entry_check_pattern },
+	{ .name = NULL }
 };
 static const struct validate_field entry_llmstxt_fields[] = {
 	ENTRY_COMMON_FIELDS,
-	{ "maxPages", VALIDATE_INT, 0, 1, ENTRY_MAX_PAGES, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "maxPages", .type = VALIDATE_INT, .min = 1, .max = ENTRY_MAX_PAGES },
+	{ .name = NULL }
 };
 static const struct validate_field entry_openapi_fields[] = {
 	ENTRY_COMMON_FIELDS,
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = NULL }
 };
 static const struct validate_field entry_wiki_fields[] = {
 	ENTRY_COMMON_FIELDS,
-	{ "spaceKey", VALIDATE_STRING, 0, 1, 255, 0, NULL, entry_check_space_key },
-	{ "spaceId", VALIDATE_STRING, 0, 1, 64, 0, NULL, NULL },
-	{ "spaceName", VALIDATE_STRING, 0, 1, 255, 0, NULL, NULL },
-	{ "pageUrls", VALIDATE_LIST, 0, 1, ENTRY_LIST_MAX, ENTRY_URL_MAX, NULL, NULL },
-	{ "includeSubPages", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "spaceKey", .type = VALIDATE_STRING, .min = 1, .max = 255,
+	    .check = entry_check_space_key },
+	{ .name = "spaceId", .type = VALIDATE_STRING, .min = 1, .max = 64 },
+	{ .name = "spaceName", .type = VALIDATE_STRING, .min = 1, .max = 255 },
+	{ .name = "pageUrls", .type = VALIDATE_LIST, .min = 1, .max = ENTRY_LIST_MAX,
+	    .elem_max = ENTRY_URL_MAX },
+	{ .name = "includeSubPages", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 
 /* Each type's fields (git's own are library_parse_table's, checked by library.c). */
@@ -90,11 +93,12 @@ static const struct entry_type {
 	const char			*type;
 	const struct validate_table	 table;
 } entry_types[] = {
-	{ "git", { entry_git_fields, 1, "field" } },	/* its own: library.c */
-	{ "wiki", { entry_wiki_fields, 0, "field" } },
-	{ "website", { entry_website_fields, 0, "field" } },
-	{ "llmstxt", { entry_llmstxt_fields, 0, "field" } },
-	{ "openapi", { entry_openapi_fields, 0, "field" } },
+	/* git's own: library.c */
+	{ "git", { .fields = entry_git_fields, .allow_unknown = 1, .what = "field" } },
+	{ "wiki", { .fields = entry_wiki_fields, .what = "field" } },
+	{ "website", { .fields = entry_website_fields, .what = "field" } },
+	{ "llmstxt", { .fields = entry_llmstxt_fields, .what = "field" } },
+	{ "openapi", { .fields = entry_openapi_fields, .what = "field" } },
 };
 #define ENTRY_NTYPES	(sizeof(entry_types) / sizeof(entry_types[0]))
 
@@ -589,9 +593,11 @@ entry_parse_text(const char *json, size_t len, struct parse_req *p, char *err,
     size_t errsz)
 {
 	static const struct validate_field any[] = {
-		{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+		{ .name = NULL }
 	};
-	static const struct validate_table t = { any, 1, "field" };
+	static const struct validate_table t = {
+		.fields = any, .allow_unknown = 1, .what = "field"
+	};
 	json_object	*o;
 	int		 rc;
 

@@ -182,33 +182,112 @@ fetch_cut_partial(char *s, const char *secret)
 		}
 }
 
+/* A secret's start this long is as good as the secret: it is redacted wherever it is. */
+#define FETCH_SCRUB_PREFIX	8
+
+/*
+ * Replaces in s every occurrence of needle, and of its first FETCH_SCRUB_PREFIX bytes or
+ * more, with red (into b); 0, or -1 when out of memory.
+ */
+static int
+fetch_scrub_needle(struct buf *b, const char *s, const char *needle, const char *red)
+{
+	size_t	 n = strlen(needle), min = n < FETCH_SCRUB_PREFIX ? n : FETCH_SCRUB_PREFIX;
+	size_t	 k;
+	const char *p = s, *from = s;
+
+	buf_init(b);
+	if (buf_add(b, "", 0) == -1)
+		return -1;
+	while (*p != '\0') {
+		for (k = 0; k < n && p[k] == needle[k]; k++)
+			;
+		if (k < min) {
+			p++;
+			continue;
+		}
+		if (buf_add(b, from, (size_t)(p - from)) == -1 || buf_adds(b, red) == -1)
+			return -1;
+		p += k;
+		from = p;
+	}
+	return buf_adds(b, from);
+}
+
+/*
+ * The secret's base64 forms (standard and URL alphabets) as they show inside a longer
+ * encoded text (an Authorization: Basic header encodes "user:secret"): for each of the
+ * three alignments, the characters only the secret's bytes decide. Into out[6]
+ * (malloc'd, NULL when too short to tell), -1 when out of memory.
+ */
+static int
+fetch_scrub_b64(const char *secret, char *out[6])
+{
+	static const char std[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const char url[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	size_t		 n = strlen(secret), k, t, i, first, last, bit;
+	unsigned	 v;
+	const unsigned char *sec = (const unsigned char *)secret;
+	int		 a;
+
+	for (i = 0; i < 6; i++)
+		out[i] = NULL;
+	for (k = 0; k < 3; k++) {
+		t = k + n;			/* k bytes before the secret */
+		first = (8 * k + 5) / 6;	/* characters wholly of the secret's bits */
+		last = 8 * t / 6;
+		if (last < first + FETCH_SCRUB_PREFIX)
+			continue;
+		for (a = 0; a < 2; a++) {
+			if ((out[k * 2 + a] = malloc(last - first + 1)) == NULL)
+				return -1;
+			for (i = first; i < last; i++) {
+				for (v = 0, bit = 6 * i; bit < 6 * i + 6; bit++)
+					v = v << 1 | (bit / 8 < k ? 0u :
+					    (sec[bit / 8 - k] >> (7 - bit % 8)) & 1u);
+				out[k * 2 + a][i - first] = (a ? url : std)[v];
+			}
+			out[k * 2 + a][last - first] = '\0';
+		}
+	}
+	return 0;
+}
+
 void
 fetch_scrub(char *s, size_t sz, const char *secret)
 {
 	static const char	 red[] = "[redacted]";
 	struct buf		 b;
-	const char		*p, *hit;
-	size_t			 n;
+	char			*forms[7] = { NULL };
+	size_t			 i;
 
-	if (s == NULL || sz == 0 || secret == NULL || (n = strlen(secret)) == 0)
+	if (s == NULL || sz == 0 || secret == NULL || *secret == '\0')
 		return;
-	if (strstr(s, secret) != NULL) {
-		buf_init(&b);
-		for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + n)
-			if (buf_add(&b, p, (size_t)(hit - p)) == -1 ||
-			    buf_adds(&b, red) == -1)
-				goto fail;
-		if (buf_adds(&b, p) == -1)
+	/* The secret, its start of 8 bytes or more, its base64 forms (when long enough). */
+	forms[0] = (char *)(uintptr_t)secret;
+	if (strlen(secret) >= FETCH_SCRUB_PREFIX && fetch_scrub_b64(secret, forms + 1) == -1)
+		goto fail;
+	for (i = 0; i < 7; i++) {
+		if (forms[i] == NULL)
+			continue;
+		if (fetch_scrub_needle(&b, s, forms[i], red) == -1) {
+			buf_release(&b);
 			goto fail;
+		}
 		snprintf(s, sz, "%s", b.p);
 		buf_release(&b);
 	}
 	fetch_cut_partial(s, secret);
+	for (i = 1; i < 7; i++)
+		free(forms[i]);
 	return;
 fail:
 	/* Without memory, drop the text rather than leak the secret. */
 	snprintf(s, sz, "%s", red);
-	buf_release(&b);
+	for (i = 1; i < 7; i++)
+		free(forms[i]);
 }
 
 /* Removes every secret the run and the request know of from s. */
@@ -1129,6 +1208,8 @@ int
 fetch_policy_allow(void *arg, const struct sockaddr *sa, socklen_t len)
 {
 	static const unsigned char nat64[12] = { 0x00, 0x64, 0xff, 0x9b };
+	/* IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC 2765) */
+	static const unsigned char siit[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0 };
 	const struct fetch_policy	*p = arg;
 	const struct sockaddr_in	*v4;
 	const struct sockaddr_in6	*v6;
@@ -1146,8 +1227,9 @@ fetch_policy_allow(void *arg, const struct sockaddr *sa, socklen_t len)
 	a = (const unsigned char *)&v6->sin6_addr;
 	if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr))
 		return fetch_policy_judge(p, AF_INET, a + 12);
-	/* NAT64 and 6to4 addresses lead to their IPv4 address: it must pass too. */
-	if (memcmp(a, nat64, sizeof(nat64)) == 0 && !fetch_policy_judge(p, AF_INET, a + 12))
+	/* NAT64, SIIT and 6to4 addresses lead to their IPv4 address: it must pass too. */
+	if ((memcmp(a, nat64, sizeof(nat64)) == 0 || memcmp(a, siit, sizeof(siit)) == 0) &&
+	    !fetch_policy_judge(p, AF_INET, a + 12))
 		return 0;
 	if (a[0] == 0x20 && a[1] == 0x02 && !fetch_policy_judge(p, AF_INET, a + 2))
 		return 0;

@@ -155,8 +155,10 @@ int	 fetch_answer_header(const struct fetch_req *, const char *name, char *out,
 int	 fetch_run(struct fetch *, struct fetch_req *reqs, size_t n);
 
 /*
- * Replaces every occurrence of secret in s (NUL-terminated, sz bytes) with "[redacted]", and
- * cuts a tail of s that is the start of secret (4 bytes or more: a text cut short).
+ * Replaces with "[redacted]" every occurrence in s (NUL-terminated, sz bytes) of secret, of
+ * its first 8 bytes or more, and (a secret of 8 bytes or more) of its base64 and base64url
+ * forms (as inside an encoded "user:secret") or their first 8 characters or more; cuts a
+ * tail of s that is the start of secret (4 bytes or more: a text cut short).
  */
 void	 fetch_scrub(char *s, size_t sz, const char *secret);
 

@@ -144,6 +144,63 @@ ghapp_signature_ok(const char *secret, const void *body, size_t len, const char 
 	return ok;
 }
 
+/*
+ * The row of hook_deliveries that remembers a body: "sha256:" and its hex digest (a
+ * delivery id never has a colon).
+ */
+static void
+ghapp_delivery_body_key(const void *body, size_t len, char key[72])
+{
+	char	 hex[65];
+
+	crypto_sha256_hex(body != NULL ? body : "", len, hex);
+	snprintf(key, 72, "sha256:%s", hex);
+}
+
+enum ghapp_delivery
+ghapp_delivery_new(sqlite3 *db, const char *id, const void *body, size_t len)
+{
+	long long	 now = (long long)time(NULL);
+	char		 key[72];
+	int		 fresh;
+
+	ghapp_delivery_body_key(body, len, key);
+	if (db_begin(db) == -1)
+		return GHAPP_DELIVERY_ERROR;
+	if (db_run(db, "INSERT OR IGNORE INTO hook_deliveries (id, received_at) "
+	    "VALUES (?1, ?2)", "tI", id, now) == -1)
+		goto fail;
+	if (sqlite3_changes(db) == 0) {
+		if (db_commit(db) == -1)
+			goto fail;
+		return GHAPP_DELIVERY_REPEATED;
+	}
+	/* The body: new, or seen longer ago than GHAPP_REPLAY_S (then it is new again). */
+	if (db_run(db, "DELETE FROM hook_deliveries WHERE id = ?1 AND received_at < ?2 - ?3",
+	    "tIi", key, now, GHAPP_REPLAY_S) == -1 ||
+	    db_run(db, "INSERT OR IGNORE INTO hook_deliveries (id, received_at) VALUES "
+	    "(?1, ?2)", "tI", key, now) == -1)
+		goto fail;
+	fresh = sqlite3_changes(db) > 0;
+	if (db_run(db, "DELETE FROM hook_deliveries WHERE rowid <= (SELECT max(rowid) FROM "
+	    "hook_deliveries) - ?1", "i", GHAPP_DELIVERIES_KEPT) == -1 ||
+	    db_commit(db) == -1)
+		goto fail;
+	return fresh ? GHAPP_DELIVERY_NEW : GHAPP_DELIVERY_REPLAYED;
+fail:
+	db_rollback(db);
+	return GHAPP_DELIVERY_ERROR;
+}
+
+void
+ghapp_delivery_forget(sqlite3 *db, const char *id, const void *body, size_t len)
+{
+	char	 key[72];
+
+	ghapp_delivery_body_key(body, len, key);
+	(void)db_run(db, "DELETE FROM hook_deliveries WHERE id IN (?1, ?2)", "tt", id, key);
+}
+
 int
 ghapp_api_base(sqlite3 *db, const char *datadir, char *out, size_t sz)
 {

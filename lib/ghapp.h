@@ -45,6 +45,27 @@ void	 ghapp_hmac(const char *secret, const void *body, size_t len,
 int	 ghapp_signature_ok(const char *secret, const void *body, size_t len,
 	    const char *header);
 
+/* What ghapp_delivery_new found. */
+enum ghapp_delivery {
+	GHAPP_DELIVERY_ERROR = -1,	/* a database error */
+	GHAPP_DELIVERY_NEW,		/* a new delivery: act on it */
+	GHAPP_DELIVERY_REPEATED,	/* its X-GitHub-Delivery id was seen before */
+	GHAPP_DELIVERY_REPLAYED		/* a new id, but the same body came within
+					   GHAPP_REPLAY_S: a replay */
+};
+#define GHAPP_DELIVERIES_KEPT	2000	/* ids and body hashes remembered, newest first */
+#define GHAPP_REPLAY_S		300	/* a body seen again this soon is a replay */
+
+/*
+ * Remembers a verified webhook delivery: its id (X-GitHub-Delivery) and the SHA-256 of
+ * its body with the time. Only the newest GHAPP_DELIVERIES_KEPT of them are kept.
+ */
+enum ghapp_delivery ghapp_delivery_new(struct sqlite3 *, const char *id, const void *body,
+	    size_t len);
+/* Forgets delivery id and its body, so that a redelivery is acted on (after a failure). */
+void	 ghapp_delivery_forget(struct sqlite3 *, const char *id, const void *body,
+	    size_t len);
+
 /*
  * The REST API base of the GitHub-type host, without a trailing slash, into out:
  * git.github.api_url when set, else https://api.github.com for github.com and

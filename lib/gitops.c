@@ -517,6 +517,7 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 	lim.max_fetch_bytes = (size_t)settings_get_long(db, datadir, "limits.max_repo_mb",
 	    1024) * 1024 * 1024;
 	lim.plain_http_hosts = plain = settings_get(db, datadir, "git.plain_http_hosts");
+	gitrepo_limits_load(&lim, db, datadir);
 	netpolicy_load(db, datadir);
 	if (gitrepo_sync(&g, cf->url, cf->branch, dir, user, token, &lim, err, errsz) == -1)
 		goto out;
@@ -634,6 +635,12 @@ gitops_sync_run(sqlite3 *db, const char *datadir, struct gitops_sync *s, char *m
 	}
 	if (cf.url[0] == '\0') {
 		snprintf(msg, msgsz, "no manifest repository is configured (gitops.repo_url)");
+		goto out;
+	}
+	if (settings_url_has_credentials(cf.url)) {
+		snprintf(msg, msgsz, "gitops.repo_url carries credentials (user:secret@ "
+		    "before the host): set it again without them and store the token in "
+		    "the git credential settings");
 		goto out;
 	}
 	if (buf_printf(&config, "%s\n%s\n%s\n%d", cf.url, cf.branch, cf.path,
@@ -835,7 +842,7 @@ gitops_config_json(sqlite3 *db, const char *datadir)
 		{ "prune", "gitops.prune", "false", 1 },
 	};
 	json_object	*o = json_object_new_object();
-	char		*v;
+	char		*v, *shown;
 	size_t		 i;
 
 	if (o == NULL)
@@ -847,6 +854,12 @@ gitops_config_json(sqlite3 *db, const char *datadir)
 			continue;
 		}
 		v = settings_get(db, datadir, f[i].setting);
+		if (v != NULL && settings_url_has_credentials(v)) {
+			/* A URL stored before URL settings refused credentials. */
+			shown = settings_url_redacted(v);
+			free(v);
+			v = shown;
+		}
 		json_object_object_add(o, f[i].field, json_object_new_string(v != NULL ?
 		    v : f[i].dflt));
 		free(v);

@@ -29,10 +29,17 @@
 
 #define GITREPO_REMOTE	"origin"
 #define GITREPO_REFSPEC	"+refs/heads/*:refs/remotes/origin/*"
-/* Tags too: a library's versions (issue 16) may name tags. */
+/* Tags too: a library's versions may name tags. */
 #define GITREPO_TAGSPEC	"+refs/tags/*:refs/tags/*"
 #define GITREPO_MB	(1024 * 1024)
-#define GITREPO_CONNECT_MS	30000	/* connect phase of one address */
+#define GITREPO_CONNECT_MS	30000	/* connect phase of one address (git.connect_timeout_s) */
+#define GITREPO_STALL_MS	60000	/* the stall window (git.stall_timeout_s) */
+/*
+ * A transfer slower than this many bytes a second over a whole stall window is stalled: a
+ * server that drips a byte now and then holds the worker as surely as a silent one. A
+ * server computing a large pack sends progress lines (tens of bytes a second) meanwhile.
+ */
+#define GITREPO_LOW_SPEED	16
 
 struct gitrepo {
 	git_repository	*repo;
@@ -53,6 +60,16 @@ struct gitrepo_ctx {
 	int		 auth_failed;
 	int		 too_big;
 	char		 refusal[512];	/* why a connection or the token was refused */
+	/*
+	 * The deadlines of the attempt: connecting to one address, the stall window (time
+	 * spent waiting on the server, not on our own work, with the bytes it brought) and
+	 * the job's deadline (util_now_ms clock, 0: none).
+	 */
+	long		 connect_ms, stall_ms;
+	long long	 deadline_ms;
+	long long	 win_waited;	/* ms waited on the server in this window */
+	size_t		 win_bytes;	/* bytes received in this window */
+	char		 expired[512];	/* which deadline ended the transfer */
 };
 
 /* ------------------------------------------------------------ the transport's sockets */
@@ -83,9 +100,9 @@ gitrepo_stream_name(const struct gitrepo_stream *st, char *out, size_t outsz)
 		snprintf(out, outsz, "%s:%s", st->host, st->port);
 }
 
-/* Connects a socket to ai within GITREPO_CONNECT_MS; the socket, or -1 with errno. */
+/* Connects a socket to ai within timeout_ms; the socket, or -1 with errno. */
 static int
-gitrepo_connect_one(const struct addrinfo *ai)
+gitrepo_connect_one(const struct addrinfo *ai, long timeout_ms)
 {
 	struct pollfd	 pfd;
 	socklen_t	 len = sizeof(int);
@@ -99,7 +116,9 @@ gitrepo_connect_one(const struct addrinfo *ai)
 			goto fail;
 		pfd.fd = fd;
 		pfd.events = POLLOUT;
-		if ((e = poll(&pfd, 1, GITREPO_CONNECT_MS)) <= 0) {
+		while ((e = poll(&pfd, 1, (int)timeout_ms)) == -1 && errno == EINTR)
+			continue;
+		if (e <= 0) {
 			errno = e == 0 ? ETIMEDOUT : errno;
 			goto fail;
 		}
@@ -119,6 +138,97 @@ fail:
 	close(fd);
 	errno = e;
 	return -1;
+}
+
+/* Starts a new stall window (c may be NULL: no sync in progress). */
+static void
+gitrepo_window(struct gitrepo_ctx *c)
+{
+	if (c != NULL) {
+		c->win_waited = 0;
+		c->win_bytes = 0;
+	}
+}
+
+/*
+ * 1 when a deadline of the transfer has passed, with c->expired saying which (name: the
+ * server's "host[:port]") and libgit2's error set: the job's, or the stall window's (the
+ * server sent too little while we waited on it). Once passed, it stays passed.
+ */
+static int
+gitrepo_expire(struct gitrepo_ctx *c, const char *name)
+{
+	long	 s = c->stall_ms / 1000;
+
+	if (c->expired[0] != '\0')
+		;
+	else if (c->deadline_ms > 0 && util_now_ms() >= c->deadline_ms)
+		snprintf(c->expired, sizeof(c->expired), "the job's time ran out (setting "
+		    "limits.job_timeout_s) while fetching from %s", name);
+	else if (c->win_waited < c->stall_ms)
+		return 0;
+	else if (c->win_bytes == 0)
+		snprintf(c->expired, sizeof(c->expired), "%s sent nothing for %ld s "
+		    "(setting git.stall_timeout_s)", name, s);
+	else
+		snprintf(c->expired, sizeof(c->expired), "%s sent only %zu bytes in %ld s, "
+		    "less than %d bytes a second (setting git.stall_timeout_s)", name,
+		    c->win_bytes, s, GITREPO_LOW_SPEED);
+	git_error_set_str(GIT_ERROR_NET, c->expired);
+	return 1;
+}
+
+/*
+ * The time connecting to one address may take: git.connect_timeout_s, or what is left
+ * before the job's deadline when that is less.
+ */
+static long
+gitrepo_connect_ms(const struct gitrepo_ctx *c)
+{
+	long long	 left;
+
+	if (c == NULL)
+		return GITREPO_CONNECT_MS;
+	if (c->deadline_ms > 0 && (left = c->deadline_ms - util_now_ms()) < c->connect_ms)
+		return left > 0 ? (long)left : 1;
+	return c->connect_ms;
+}
+
+/*
+ * Waits until the stream's socket is ready for events (POLLIN, POLLOUT), within the
+ * deadlines of the sync in progress: 0, or -1 with libgit2's error set. The time waited
+ * counts against the stall window; our own work between reads does not.
+ */
+static int
+gitrepo_wait(struct gitrepo_stream *st, short events)
+{
+	struct gitrepo_ctx	*c = gitrepo_cur;
+	struct pollfd		 pfd;
+	long long		 wait, left, t0;
+	char			 name[300];
+	int			 n;
+
+	if (c == NULL)
+		return 0;
+	gitrepo_stream_name(st, name, sizeof(name));
+	pfd.fd = st->fd;
+	pfd.events = events;
+	for (;;) {
+		if (gitrepo_expire(c, name))
+			return -1;
+		wait = c->stall_ms - c->win_waited;
+		if (c->deadline_ms > 0 && (left = c->deadline_ms - util_now_ms()) < wait)
+			wait = left;
+		t0 = util_now_ms();
+		n = poll(&pfd, 1, wait > 0 ? (int)wait : 0);
+		c->win_waited += util_now_ms() - t0;
+		if (n > 0)
+			return 0;
+		if (n == -1 && errno != EINTR) {
+			git_error_set_str(GIT_ERROR_NET, "error waiting for the server");
+			return -1;
+		}
+	}
 }
 
 static int
@@ -161,13 +271,28 @@ gitrepo_stream_connect(git_stream *s)
 			continue;
 		}
 		tried = 1;
-		if ((fd = gitrepo_connect_one(ai)) == -1)
+		if (gitrepo_cur != NULL && gitrepo_expire(gitrepo_cur, name))
+			break;
+		if ((fd = gitrepo_connect_one(ai, gitrepo_connect_ms(gitrepo_cur))) == -1)
 			saved = errno;
 	}
 	freeaddrinfo(res);
 	if (fd != -1) {
 		st->fd = fd;
+		gitrepo_window(gitrepo_cur);	/* the server's answer: a window of its own */
 		return 0;
+	}
+	if (gitrepo_cur != NULL && (gitrepo_cur->expired[0] != '\0' ||
+	    gitrepo_expire(gitrepo_cur, name))) {
+		git_error_set_str(GIT_ERROR_NET, gitrepo_cur->expired);
+		return -1;
+	}
+	if (tried && saved == ETIMEDOUT && gitrepo_cur != NULL) {
+		snprintf(gitrepo_cur->expired, sizeof(gitrepo_cur->expired), "no "
+		    "connection to %s within %ld s (setting git.connect_timeout_s)", name,
+		    gitrepo_cur->connect_ms / 1000);
+		git_error_set_str(GIT_ERROR_NET, gitrepo_cur->expired);
+		return -1;
 	}
 	if (!tried) {
 		snprintf(msg, sizeof(msg), "address %s of host %s is not allowed by "
@@ -186,12 +311,23 @@ static ssize_t
 gitrepo_stream_read(git_stream *s, void *data, size_t len)
 {
 	struct gitrepo_stream	*st = (struct gitrepo_stream *)s;
+	struct gitrepo_ctx	*c = gitrepo_cur;
 	ssize_t			 n;
 
-	while ((n = recv(st->fd, data, len, 0)) == -1 && errno == EINTR)
-		continue;
+	do {
+		if (gitrepo_wait(st, POLLIN) == -1)
+			return -1;
+	} while ((n = recv(st->fd, data, len, MSG_DONTWAIT)) == -1 && (errno == EINTR ||
+	    errno == EAGAIN || errno == EWOULDBLOCK));
 	if (n == -1)
 		git_error_set_str(GIT_ERROR_NET, "error receiving data from the server");
+	else if (c != NULL) {
+		/* Enough bytes for a window at the lowest speed: a new window begins. */
+		c->win_bytes += (size_t)n;
+		if (c->win_bytes >= (size_t)(c->stall_ms / 1000 > 0 ? c->stall_ms / 1000 :
+		    1) * GITREPO_LOW_SPEED)
+			gitrepo_window(c);
+	}
 	return n;
 }
 
@@ -201,10 +337,16 @@ gitrepo_stream_write(git_stream *s, const char *data, size_t len, int flags)
 	struct gitrepo_stream	*st = (struct gitrepo_stream *)s;
 	ssize_t			 n;
 
-	while ((n = send(st->fd, data, len, MSG_NOSIGNAL)) == -1 && errno == EINTR)
-		continue;
+	(void)flags;
+	do {
+		if (gitrepo_wait(st, POLLOUT) == -1)
+			return -1;
+	} while ((n = send(st->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT)) == -1 &&
+	    (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK));
 	if (n == -1)
 		git_error_set_str(GIT_ERROR_NET, "error sending data to the server");
+	else	/* the server took the request: it has a window to answer */
+		gitrepo_window(gitrepo_cur);
 	return n;
 }
 
@@ -270,6 +412,25 @@ gitrepo_stream_register(void)
 }
 
 /*
+ * The libgit2 callbacks' check: 1, with the error set, once a deadline of the transfer has
+ * passed (the stream's stall window, the job's deadline), so that libgit2 ends it even
+ * where it does not read from the socket.
+ */
+static int
+gitrepo_cb_expired(struct gitrepo_ctx *c)
+{
+	char	 name[300];
+
+	if (c->expired[0] == '\0' && (c->deadline_ms == 0 || util_now_ms() < c->deadline_ms))
+		return 0;
+	if (*c->port == '\0' || strcmp(c->port, "80") == 0 || strcmp(c->port, "443") == 0)
+		snprintf(name, sizeof(name), "%s", c->host);
+	else
+		snprintf(name, sizeof(name), "%s:%s", c->host, c->port);
+	return gitrepo_expire(c, name);
+}
+
+/*
  * 1 when "host[:port]" hp may get the token over plain http: a comma-separated entry of
  * list is hp itself, or its host alone (any port).
  */
@@ -307,6 +468,8 @@ gitrepo_cred_cb(git_credential **out, const char *url, const char *user_from_url
 	const char		*user;
 	char			 hp[300];
 
+	if (gitrepo_cb_expired(c))
+		return GIT_EUSER;
 	if (c->token != NULL && strncasecmp(c->url, "http://", 7) == 0) {
 		fetch_host(c->url, hp, sizeof(hp));
 		if (!gitrepo_plain_ok(c->plain_http_hosts, hp)) {
@@ -333,12 +496,14 @@ gitrepo_cred_cb(git_credential **out, const char *url, const char *user_from_url
 	return git_credential_userpass_plaintext_new(out, user, c->token);
 }
 
-/* Aborts the transfer once more than the limit has come in. */
+/* Aborts the transfer once more than the limit has come in, or past a deadline. */
 static int
 gitrepo_progress_cb(const git_indexer_progress *st, void *payload)
 {
 	struct gitrepo_ctx	*c = payload;
 
+	if (gitrepo_cb_expired(c))
+		return -1;
 	if (c->max > 0 && st->received_bytes > c->max) {
 		c->too_big = 1;
 		git_error_set_str(GIT_ERROR_CALLBACK, "transfer size limit reached");
@@ -347,11 +512,21 @@ gitrepo_progress_cb(const git_indexer_progress *st, void *payload)
 	return 0;
 }
 
+/* The server's progress lines ("Counting objects"): the transfer ends past a deadline. */
+static int
+gitrepo_sideband_cb(const char *str, int len, void *payload)
+{
+	(void)str;
+	(void)len;
+	return gitrepo_cb_expired(payload) ? -1 : 0;
+}
+
 static void
 gitrepo_callbacks(git_remote_callbacks *cb, struct gitrepo_ctx *c)
 {
 	cb->credentials = gitrepo_cred_cb;
 	cb->transfer_progress = gitrepo_progress_cb;
+	cb->sideband_progress = gitrepo_sideband_cb;
 	cb->payload = c;
 }
 
@@ -397,33 +572,16 @@ gitrepo_url_has_secret(const char *url)
 	return at > s && memchr(s, ':', (size_t)(at - s)) != NULL;
 }
 
-/* Copies msg to err with every occurrence of the token replaced by "***". */
+/*
+ * Copies msg to err scrubbed of the token (fetch_scrub: the token, its start of 8 bytes or
+ * more and its base64 forms, as in a Basic Authorization header, become "[redacted]").
+ */
 static void
 gitrepo_scrub(const char *msg, const char *token, char *err, size_t errsz)
 {
-	struct buf	 b;
-	const char	*p;
-	size_t		 tl;
-
-	buf_init(&b);
-	if (token == NULL || (tl = strlen(token)) == 0) {
-		snprintf(err, errsz, "%s", msg);
-		return;
-	}
-	while ((p = strstr(msg, token)) != NULL) {
-		if (buf_add(&b, msg, (size_t)(p - msg)) == -1 ||
-		    buf_adds(&b, "***") == -1)
-			goto fail;
-		msg = p + tl;
-	}
-	if (buf_adds(&b, msg) == -1)
-		goto fail;
-	snprintf(err, errsz, "%s", b.p);
-	buf_release(&b);
-	return;
-fail:
-	buf_release(&b);
-	snprintf(err, errsz, "out of memory");
+	snprintf(err, errsz, "%s", msg);
+	if (token != NULL && *token != '\0')
+		fetch_scrub(err, errsz, token);
 }
 
 /*
@@ -441,7 +599,9 @@ gitrepo_fail(const struct gitrepo_ctx *c, int code, const char *url, const char 
 
 	gitrepo_host(url, host, sizeof(host));
 	gitrepo_scrub(msg, c->token, clean, sizeof(clean));
-	if (c->refusal[0] != '\0')
+	if (c->expired[0] != '\0')
+		snprintf(err, errsz, "%s", c->expired);
+	else if (c->refusal[0] != '\0')
 		snprintf(err, errsz, "%s", c->refusal);
 	else if (c->too_big) {
 		if (c->max >= GITREPO_MB)
@@ -692,6 +852,16 @@ out:
 	return rc;
 }
 
+void
+gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *db, const char *datadir)
+{
+	l->connect_ms = settings_get_long(db, datadir, "git.connect_timeout_s",
+	    GITREPO_CONNECT_MS / 1000) * 1000;
+	l->stall_ms = settings_get_long(db, datadir, "git.stall_timeout_s",
+	    GITREPO_STALL_MS / 1000) * 1000;
+	l->deadline_ms = 0;
+}
+
 /* The context of one sync: its URL, credentials and limits, the URL's host and port. */
 static void
 gitrepo_ctx_init(struct gitrepo_ctx *c, const char *url, const char *user,
@@ -707,6 +877,11 @@ gitrepo_ctx_init(struct gitrepo_ctx *c, const char *url, const char *user,
 	c->token = token != NULL && *token != '\0' ? token : NULL;
 	c->max = limits != NULL ? limits->max_fetch_bytes : 0;
 	c->plain_http_hosts = limits != NULL ? limits->plain_http_hosts : NULL;
+	c->connect_ms = limits != NULL && limits->connect_ms > 0 ? limits->connect_ms :
+	    GITREPO_CONNECT_MS;
+	c->stall_ms = limits != NULL && limits->stall_ms > 0 ? limits->stall_ms :
+	    GITREPO_STALL_MS;
+	c->deadline_ms = limits != NULL ? limits->deadline_ms : 0;
 	if ((u = curl_url()) == NULL)
 		return;
 	if (curl_url_set(u, CURLUPART_URL, c->url, 0) == CURLUE_OK &&

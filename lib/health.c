@@ -130,3 +130,17 @@ health_json(const char *datadir, int *healthy)
 	buf_release(&why);
 	return o;
 }
+
+json_object *
+health_brief_json(int healthy)
+{
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "status", json_object_new_string(healthy ? "ok" :
+	    "unhealthy"));
+	if (!healthy)
+		json_object_object_add(o, "error", json_object_new_string("the service "
+		    "is not healthy; an admin's GET /api/health (the Status page) names "
+		    "the problem"));
+	return o;
+}

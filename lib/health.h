@@ -25,5 +25,10 @@ json_object *health_license_json(int full, int *ok);
  * *healthy when the license, the database and the disk of datadir are fine.
  */
 json_object *health_json(const char *datadir, int *healthy);
+/*
+ * What anyone may know of it: {status} ("ok" or "unhealthy"), with on "unhealthy" an
+ * error that says only that an admin sees why.
+ */
+json_object *health_brief_json(int healthy);
 
 #endif

@@ -188,10 +188,30 @@ http_respond(struct http_req *r, int status, const char *ctype,
     const char *extra_headers, const char *body, size_t len)
 {
 	struct buf	 h;
+	char		*fixed = NULL;
 
 	if (r->answered)
 		return;
 	r->answered = 1;
+	/*
+	 * The one door every answer leaves by: a body declared UTF-8 (JSON, text) is made
+	 * so, each invalid byte becoming U+FFFD, whatever produced it (an old database row,
+	 * a path from before the index repaired them). In JSON such bytes can only be inside
+	 * strings, so the document stays valid.
+	 */
+	if (ctype != NULL && strcasestr(ctype, "charset=utf-8") != NULL &&
+	    !util_utf8_valid(body, len)) {
+		if ((fixed = util_utf8_repair(body, len, &len)) == NULL) {
+			log_err("%s: out of memory", __func__);
+			status = 500;
+			body = "{\"error\": \"out of memory\"}";
+			len = strlen(body);
+		} else {
+			log_warn("%s: the answer held bytes that are not UTF-8; they were "
+			    "replaced by U+FFFD", __func__);
+			body = fixed;
+		}
+	}
 	buf_init(&h);
 	if (buf_printf(&h, "Status: %d %s\r\nContent-Type: %s\r\n"
 	    "Content-Length: %zu\r\nCache-Control: no-store\r\n"
@@ -203,6 +223,7 @@ http_respond(struct http_req *r, int status, const char *ctype,
 			http_write(r, body, len);
 	}
 	buf_release(&h);
+	free(fixed);
 	if (r->fr == NULL && r->capture == NULL)
 		fflush(stdout);
 }

@@ -229,6 +229,71 @@ index_start(struct index_run *r, int force)
 	return 0;
 }
 
+/* Makes *s valid UTF-8 (invalid bytes become U+FFFD); 1 when it changed, -1 on no memory. */
+static int
+index_repair_str(char **s)
+{
+	char	*fixed;
+
+	if (*s == NULL || util_utf8_valid(*s, strlen(*s)))
+		return 0;
+	if ((fixed = util_utf8_repair(*s, strlen(*s), NULL)) == NULL)
+		return -1;
+	free(*s);
+	*s = fixed;
+	return 1;
+}
+
+/* Drops document i of the fetched set. */
+static void
+index_set_drop(struct backend_set *set, size_t i)
+{
+	struct backend_doc *d = &set->docs[i];
+
+	free(d->path);
+	free(d->url);
+	free(d->data);
+	free(d->title);
+	free(d->etag);
+	free(d->modified);
+	memmove(d, d + 1, (set->n - i - 1) * sizeof(*d));
+	set->n--;
+}
+
+/*
+ * What the index stores and the API serves is UTF-8: a path (a git file name is any
+ * bytes), a web address or a title that is not gets each invalid byte replaced by
+ * U+FFFD. A path that, repaired, is another document's is dropped with a warning (the
+ * documents of a library have distinct paths). -1 when out of memory.
+ */
+static int
+index_repair_set(struct index_run *r)
+{
+	struct backend_set *set = &r->set;
+	size_t		 i, j;
+	int		 ch;
+
+	for (i = 0; i < set->n; i++) {
+		if ((ch = index_repair_str(&set->docs[i].path)) == -1 ||
+		    index_repair_str(&set->docs[i].url) == -1 ||
+		    index_repair_str(&set->docs[i].title) == -1)
+			return -1;
+		if (ch == 0)
+			continue;
+		for (j = 0; j < set->n; j++)
+			if (j != i && strcmp(set->docs[j].path, set->docs[i].path) == 0)
+				break;
+		if (j < set->n) {
+			jobs_log(r->db, r->job.job_id, "warning", "skipped %s: its name is "
+			    "not UTF-8, and repaired it is another file's", set->docs[i].path);
+			index_set_drop(set, i--);
+		} else
+			jobs_log(r->db, r->job.job_id, "info", "%s: its name is not UTF-8; "
+			    "the bytes that are not were replaced by U+FFFD", set->docs[i].path);
+	}
+	return 0;
+}
+
 /*
  * Validates the settings and fetches the source through its back end: 0, 1 when the job
  * was cancelled while fetching, -1 when the run failed (both recorded).
@@ -267,7 +332,7 @@ index_fetch(struct index_run *r, const struct backend_ops *ops)
 		}
 		return index_fail(r, err);
 	}
-	if (backend_set_digest(&r->set) == -1)
+	if (index_repair_set(r) == -1 || backend_set_digest(&r->set) == -1)
 		return index_fail(r, "out of memory");
 	return 0;
 }

@@ -34,6 +34,80 @@ const char *const jobs_run_statuses[] = {
 #undef X
 };
 
+/*
+ * Who the jobs this process queues next are for (jobs_queuer_begin, until jobs_queuer_end):
+ * a responder answers one request at a time. via NULL: the service itself.
+ */
+static long long	 jobs_queuer_id;
+static const char	*jobs_queuer_via;
+
+/* The index jobs queued by via (user_id's, for 'user'): their number, -1 on error. */
+static long long
+jobs_queued_by(sqlite3 *db, long long user_id, const char *via)
+{
+	sqlite3_stmt	*st;
+	long long	 n = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM jobs WHERE state = 'queued' AND "
+	    "kind = 'index' AND queued_via = ?1 AND (?1 <> 'user' OR queued_by = ?2)", -1,
+	    &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, via, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, user_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	else
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return n;
+}
+
+int
+jobs_queuer_begin(sqlite3 *db, long long user_id, const char *via, int admin, int adding,
+    char *err, size_t errsz)
+{
+	long long	 n, cap;
+
+	jobs_queuer_id = 0;
+	jobs_queuer_via = NULL;
+	if (strcmp(via, "user") != 0 && strcmp(via, "key") != 0 &&
+	    strcmp(via, "anonymous") != 0) {
+		snprintf(err, errsz, "unknown requester");
+		return -1;
+	}
+	if (!admin && adding > 0) {
+		cap = settings_get_long(db, util_data_dir(), JOBS_CAP_SETTING, JOBS_CAP_DEFAULT);
+		if ((n = jobs_queued_by(db, user_id, via)) == -1) {
+			snprintf(err, errsz, "database error; the responder log has the details");
+			return -1;
+		}
+		if (n + adding > cap) {
+			snprintf(err, errsz, "%s %lld index job%s queued, and the most %s is "
+			    "%lld (setting " JOBS_CAP_SETTING "): this request would queue %d "
+			    "more; try again when some have run", strcmp(via, "anonymous") == 0 ?
+			    "anonymous callers have" : strcmp(via, "key") == 0 ?
+			    "operator keys have" : "you have", n, n == 1 ? "" : "s",
+			    strcmp(via, "user") == 0 ? "one user may have" :
+			    "they may have together", cap, adding);
+			return 1;
+		}
+	}
+	/* our own constant: the caller's string need not outlive this call */
+	jobs_queuer_id = strcmp(via, "user") == 0 ? user_id : 0;
+	jobs_queuer_via = strcmp(via, "user") == 0 ? "user" : strcmp(via, "key") == 0 ?
+	    "key" : "anonymous";
+	return 0;
+}
+
+void
+jobs_queuer_end(void)
+{
+	jobs_queuer_id = 0;
+	jobs_queuer_via = NULL;
+}
+
 int
 jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 {
@@ -56,8 +130,9 @@ jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 		    *job_id);
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (db_run(db, "INSERT INTO jobs (library_id, kind, force, created_at) "
-	    "VALUES (?1, 'index', ?2, ?3)", "tit", library_id, force != 0, now) == -1)
+	if (db_run(db, "INSERT INTO jobs (library_id, kind, force, created_at, queued_by, "
+	    "queued_via) VALUES (?1, 'index', ?2, ?3, nullif(?4, 0), ?5)", "titIt",
+	    library_id, force != 0, now, jobs_queuer_id, jobs_queuer_via) == -1)
 		goto out;
 	*job_id = sqlite3_last_insert_rowid(db);
 	rc = 0;
@@ -99,7 +174,7 @@ jobs_delete_pending(sqlite3 *db, const char *library_id, long long *job_id)
 }
 
 /*
- * Queues the delete of each version of library_id (libraries.version_of, issue 16): a
+ * Queues the delete of each version of library_id (libraries.version_of): a
  * library's versions go with it. 0, or -1 on a database error.
  */
 static int
@@ -157,8 +232,9 @@ jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 	if (db_run(db, "UPDATE jobs SET state = 'cancelled', finished_at = ?2, "
 	    "message = 'cancelled: the library is being deleted' WHERE "
 	    "library_id = ?1 AND state = 'queued'", "tt", library_id, now) == -1 ||
-	    db_run(db, "INSERT INTO jobs (library_id, kind, created_at) VALUES "
-	    "(?1, 'delete', ?2)", "tt", library_id, now) == -1)
+	    db_run(db, "INSERT INTO jobs (library_id, kind, created_at, queued_by, "
+	    "queued_via) VALUES (?1, 'delete', ?2, nullif(?3, 0), ?4)", "ttIt", library_id,
+	    now, jobs_queuer_id, jobs_queuer_via) == -1)
 		return -1;
 	*job_id = sqlite3_last_insert_rowid(db);
 	if (db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "

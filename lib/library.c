@@ -22,6 +22,7 @@
 #include "ctxd.h"
 #include "embedder.h"
 #include "entry.h"
+#include "libid.h"
 #include "share.h"
 #include "sources/backend.h"
 #include "validate.h"
@@ -149,20 +150,24 @@ library_check_version(const char *v, char *err, size_t errsz)
 
 /* The declared fields of a parse request (POST /api/parse); anything else is refused. */
 static const struct validate_field library_parse_fields[] = {
-	{ "repoUrl", VALIDATE_STRING, 1, 1, URL_MAX, 0, NULL, NULL },
-	{ "branch", VALIDATE_STRING, 0, 0, BRANCH_MAX, 0, NULL, library_check_branch },
-	{ "folders", VALIDATE_LIST, 0, 0, LIST_MAX, ENTRY_MAX, NULL, library_check_entry },
-	{ "excludeFolders", VALIDATE_LIST, 0, 0, LIST_MAX, ENTRY_MAX, NULL,
-	    library_check_entry },
-	{ "excludeFiles", VALIDATE_LIST, 0, 0, LIST_MAX, ENTRY_MAX, NULL,
-	    library_check_entry },
-	{ "indexSourceCode", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "versions", VALIDATE_LIST, 0, 0, LIBRARY_VERSIONS_MAX, BRANCH_MAX, NULL,
-	    library_check_version },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "repoUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = URL_MAX },
+	{ .name = "branch", .type = VALIDATE_STRING, .max = BRANCH_MAX,
+	    .check = library_check_branch },
+	{ .name = "folders", .type = VALIDATE_LIST, .max = LIST_MAX, .elem_max = ENTRY_MAX,
+	    .check = library_check_entry },
+	{ .name = "excludeFolders", .type = VALIDATE_LIST, .max = LIST_MAX,
+	    .elem_max = ENTRY_MAX, .check = library_check_entry },
+	{ .name = "excludeFiles", .type = VALIDATE_LIST, .max = LIST_MAX,
+	    .elem_max = ENTRY_MAX, .check = library_check_entry },
+	{ .name = "indexSourceCode", .type = VALIDATE_BOOL },
+	{ .name = "versions", .type = VALIDATE_LIST, .max = LIBRARY_VERSIONS_MAX,
+	    .elem_max = BRANCH_MAX, .check = library_check_version },
+	{ .name = NULL }
 };
 const struct validate_table library_parse_table = {
-	library_parse_fields, 0, "field"
+	.fields = library_parse_fields,
+	.what = "field"
 };
 
 int
@@ -264,32 +269,7 @@ library_valid_segment(const char *s, size_t n)
 int
 library_check_id(const char *id, char *err, size_t errsz)
 {
-	const char	*p, *e, *why = NULL;
-	size_t		 n, nsegs = 0;
-
-	if (id[0] != '/')
-		why = "it does not start with '/'";
-	for (p = id + 1; why == NULL; p = e + 1) {
-		e = p + strcspn(p, "/");
-		n = (size_t)(e - p);
-		if (n == 0)
-			why = "it has an empty segment";
-		else if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			why = "it has a '.' or '..' segment";
-		nsegs++;
-		if (*e == '\0')
-			break;
-	}
-	for (p = id; why == NULL && *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			why = "it holds a control character";
-	if (why == NULL && nsegs < 2)
-		why = "it has no repository segment";
-	if (why == NULL)
-		return 0;
-	snprintf(err, errsz, "is a malformed library id: %s (it must look like /owner/repo, "
-	    "/owner/repo/version or /owner/repo@version)", why);
-	return -1;
+	return libid_check(id, err, errsz);
 }
 
 int

@@ -410,6 +410,65 @@ manifest_release(struct manifest *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * A first pass over the parser's events, before yaml_parser_load builds the document:
+ * refuses nesting deeper than the conversion allows and more nodes (keys included) than
+ * twice MANIFEST_MAX_NODES, stopping at the first collection too deep. libyaml's scanner
+ * does work in proportion to the open flow collections for each token, and the loader
+ * keeps every node, so a document of 100k nested "[" must never reach either. A YAML
+ * syntax error ends the pass quietly: the load that follows reports it. Returns -1 after
+ * recording an error.
+ */
+static int
+manifest_prepass(struct manifest_ctx *c, const char *data, size_t len)
+{
+	yaml_parser_t	 parser;
+	yaml_event_t	 ev;
+	size_t		 nodes = 0;
+	int		 level = 0, rc = 0, done = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		c->nomem = 1;
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+	while (!done && rc == 0) {
+		if (!yaml_parser_parse(&parser, &ev))
+			break;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			/* The root collection is level 1 and depth 0 of manifest_json. */
+			if (++level > MANIFEST_MAX_DEPTH + 1) {
+				manifest_error(c, &ev.start_mark, "too deeply nested "
+				    "(deeper than %d levels)", MANIFEST_MAX_DEPTH);
+				rc = -1;
+			}
+			/* FALLTHROUGH */
+		case YAML_SCALAR_EVENT:
+		case YAML_ALIAS_EVENT:
+			if (rc == 0 && ++nodes > 2 * (size_t)MANIFEST_MAX_NODES) {
+				manifest_error(c, &ev.start_mark, "the manifest is too "
+				    "large (more than %d nodes)", 2 * MANIFEST_MAX_NODES);
+				rc = -1;
+			}
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			level--;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 int
 manifest_parse(const char *name, const char *data, size_t len, struct manifest *m)
 {
@@ -427,6 +486,8 @@ manifest_parse(const char *name, const char *data, size_t len, struct manifest *
 		manifest_error(&c, NULL, "larger than %d bytes", MANIFEST_MAX_BYTES);
 		goto out;
 	}
+	if (manifest_prepass(&c, data, len) == -1)
+		goto out;
 	if (!yaml_parser_initialize(&parser)) {
 		c.nomem = 1;
 		goto out;

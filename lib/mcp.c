@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -366,8 +368,8 @@ mcp_tool_listing(const struct mcp_tool *t)
 {
 	json_object	*o, *schema, *ann;
 
-	if ((schema = json_tokener_parse(t->input_schema)) == NULL) {
-		log_err("%s: the input schema of %s does not parse", __func__, t->name);
+	if ((schema = validate_schema(t->args)) == NULL) {
+		log_err("%s: the input schema of %s: out of memory", __func__, t->name);
 		return NULL;
 	}
 	o = json_object_new_object();
@@ -723,54 +725,353 @@ mcp_is_initialize(json_object *m)
 	    strcmp(json_object_get_string(v), "initialize") == 0;
 }
 
+/* The error answering request id (borrowed) whose answer would pass limit bytes. */
+static json_object *
+mcp_limit_error(json_object *id, size_t limit, size_t n)
+{
+	return mcp_error(id, MCP_RPC_LIMIT, "Answer too large: the answer to this POST may "
+	    "have at most %zu bytes (%d KiB per request it holds, at most %d KiB in all); "
+	    "this request was not answered: send it again on its own or with a smaller "
+	    "budget%s", limit, MCP_CALL_MAX_BYTES / 1024, MCP_MAX_ANSWER / 1024, n > 1 ?
+	    ", and the requests after it in another POST" : "");
+}
+
+/* The error answering request id (borrowed) not begun within the batch's time. */
+static json_object *
+mcp_time_error(json_object *id, long ms)
+{
+	return mcp_error(id, MCP_RPC_LIMIT, "Time limit: the requests of a batch are begun "
+	    "within %ld s of its first; this one was not run: send it again in another "
+	    "POST", ms / 1000);
+}
+
+/* Appends the JSON text of o (consumed) to out; -1 on no memory. */
+static int
+mcp_append(struct buf *out, json_object *o)
+{
+	const char	*s;
+	size_t		 len = 0;
+	int		 rc;
+
+	s = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	rc = s == NULL || buf_add(out, s, len) == -1 ? -1 : 0;
+	json_object_put(o);
+	return rc;
+}
+
+/* The response to message m of a batch (NULL for a notification or a response). */
+static json_object *
+mcp_batch_one(struct mcp_ctx *c, json_object *m)
+{
+	json_object	*resp, *id;
+
+	switch (mcp_classify(m, &resp)) {
+	case MCP_INVALID:
+		return resp;
+	case MCP_NOTIFICATION:
+	case MCP_RESPONSE:
+		return NULL;
+	case MCP_REQUEST:
+		break;
+	}
+	if (!mcp_is_initialize(m))
+		return mcp_request(c, m);
+	json_object_object_get_ex(m, "id", &id);
+	return mcp_error(id, RPC_INVALID_REQUEST, "Invalid Request: initialize must not "
+	    "be part of a batch");
+}
+
 /*
  * Answers the batch root (a JSON array; the caller puts it) under protocol version: 400
- * when empty or when the version has no batches, else one response per request (202
- * when there is none).
+ * when empty, longer than MCP_MAX_BATCH or when the version has no batches, else one
+ * response per request (202 when there is none), within the answer's byte limit
+ * (mcp.h): the answers are written out one by one, and once one would pass the limit,
+ * it and the requests after it are answered with MCP_RPC_LIMIT errors, not run; so are
+ * the requests not begun within the batch's time (MCP_BATCH_MS).
  */
 static void
 mcp_batch(struct mcp_ctx *c, json_object *root, const char *version, struct mcp_reply *r)
 {
-	json_object	*resp, *arr;
-	size_t		 i, n;
+	json_object	*resp, *m, *id;
+	struct buf	 out, one;
+	size_t		 i, n, k = 0, limit;
+	long long	 start = util_now_ms();
+	long		 ms = c->batch_ms > 0 ? c->batch_ms : MCP_BATCH_MS;
+	int		 full = 0, late = 0;
 
 	n = json_object_array_length(root);
-	if (n == 0 || !mcp_version_batches(version)) {
-		mcp_reply_json(r, 400, mcp_error(NULL, RPC_INVALID_REQUEST, n == 0 ?
-		    "Invalid Request: empty batch" : "Invalid Request: JSON-RPC batches "
-		    "are not part of MCP protocol version %s: send one message per POST",
-		    version));
+	if (n == 0 || n > MCP_MAX_BATCH || !mcp_version_batches(version)) {
+		mcp_reply_json(r, 400, n == 0 ? mcp_error(NULL, RPC_INVALID_REQUEST,
+		    "Invalid Request: empty batch") : n > MCP_MAX_BATCH ? mcp_error(NULL,
+		    RPC_INVALID_REQUEST, "Invalid Request: a batch may hold at most %d "
+		    "messages, this one has %zu: send the others in further POSTs",
+		    MCP_MAX_BATCH, n) : mcp_error(NULL, RPC_INVALID_REQUEST, "Invalid "
+		    "Request: JSON-RPC batches are not part of MCP protocol version %s: "
+		    "send one message per POST", version));
 		return;
 	}
-	arr = json_object_new_array();
+	limit = n * MCP_CALL_MAX_BYTES < MCP_MAX_ANSWER ? n * MCP_CALL_MAX_BYTES :
+	    MCP_MAX_ANSWER;
+	buf_init(&out);
+	buf_init(&one);
+	if (buf_addc(&out, '[') == -1)
+		goto nomem;
 	for (i = 0; i < n; i++) {
-		json_object *m = json_object_array_get_idx(root, i);
-
-		switch (mcp_classify(m, &resp)) {
-		case MCP_INVALID:
-			json_object_array_add(arr, resp);
-			break;
-		case MCP_NOTIFICATION:
-		case MCP_RESPONSE:
-			break;
-		case MCP_REQUEST:
-			if (mcp_is_initialize(m)) {
-				json_object *id;
-
+		m = json_object_array_get_idx(root, i);
+		if (!full && !late && util_now_ms() - start >= ms)
+			late = 1;
+		if (full || late) {
+			/* Past a limit: requests are not run (invalid ones still told). */
+			switch (mcp_classify(m, &resp)) {
+			case MCP_INVALID:
+				break;
+			case MCP_REQUEST:
 				json_object_object_get_ex(m, "id", &id);
-				json_object_array_add(arr, mcp_error(id,
-				    RPC_INVALID_REQUEST, "Invalid Request: initialize "
-				    "must not be part of a batch"));
-			} else
-				json_object_array_add(arr, mcp_request(c, m));
-			break;
+				resp = full ? mcp_limit_error(id, limit, n) :
+				    mcp_time_error(id, ms);
+				break;
+			default:
+				continue;
+			}
+		} else if ((resp = mcp_batch_one(c, m)) == NULL)
+			continue;
+		buf_reset(&one);
+		if (mcp_append(&one, resp) == -1)
+			goto nomem;
+		if (!full && out.len + one.len + 2 > limit) {
+			/* This answer is dropped: an error says why, short as the rest. */
+			full = 1;
+			id = NULL;
+			json_object_object_get_ex(m, "id", &id);
+			buf_reset(&one);
+			if (mcp_append(&one, mcp_limit_error(json_object_is_type(m,
+			    json_type_object) ? id : NULL, limit, n)) == -1)
+				goto nomem;
 		}
+		if ((k++ > 0 && buf_addc(&out, ',') == -1) ||
+		    buf_add(&out, one.p, one.len) == -1)
+			goto nomem;
 	}
-	if (json_object_array_length(arr) == 0) {
-		json_object_put(arr);
+	buf_release(&one);
+	if (k == 0) {
+		buf_release(&out);
 		mcp_reply_json(r, 202, NULL);
-	} else
-		mcp_reply_json(r, 200, arr);
+		return;
+	}
+	if (buf_addc(&out, ']') == -1)
+		goto nomem;
+	r->status = 200;
+	r->body = out.p;	/* the buffer's text is NUL-terminated */
+	r->body_len = out.len;
+	return;
+nomem:
+	buf_release(&one);
+	buf_release(&out);
+	log_err("%s: out of memory", __func__);
+	mcp_reply_json(r, 500, mcp_error(NULL, RPC_INTERNAL_ERROR, "Internal error: out "
+	    "of memory"));
+}
+
+/* ------------------------------------------------------------------ ids as sent */
+
+/*
+ * json-c reads a whole number past 64 bits as the largest or smallest 64-bit one, so an
+ * id such as 18446744073709551616 would be echoed as another number. The id is echoed as
+ * its original text instead: the text of each message's "id" is found in the body (which
+ * json-c has parsed, so it is well formed) and set as the id object's serialization.
+ */
+
+/* Past blanks and comments (json-c takes both comment forms) from s[i]; the new index. */
+static size_t
+mcp_skip_blank(const char *s, size_t n, size_t i)
+{
+	while (i < n) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')
+			i++;
+		else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				i++;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++)
+				continue;
+			i += 2;
+		} else
+			break;
+	}
+	return i < n ? i : n;
+}
+
+/* The index just past the string (quoted with '"' or '\'') at s[i]. */
+static size_t
+mcp_skip_string(const char *s, size_t n, size_t i)
+{
+	char	 q = s[i];
+
+	for (i++; i < n && s[i] != q; i++)
+		if (s[i] == '\\')
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/* The index just past the JSON value at s[i]. */
+static size_t
+mcp_skip_value(const char *s, size_t n, size_t i)
+{
+	size_t	 depth = 0;
+
+	if (i >= n)
+		return n;
+	if (s[i] != '{' && s[i] != '[') {
+		if (s[i] == '"' || s[i] == '\'')
+			return mcp_skip_string(s, n, i);
+		while (i < n && strchr(",:]} \t\r\n/", s[i]) == NULL)
+			i++;
+		return i;
+	}
+	while (i < n) {
+		if (s[i] == '"' || s[i] == '\'') {
+			i = mcp_skip_string(s, n, i);
+			continue;
+		}
+		if (s[i] == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')) {
+			i = mcp_skip_blank(s, n, i);
+			continue;
+		}
+		if (s[i] == '{' || s[i] == '[')
+			depth++;
+		else if ((s[i] == '}' || s[i] == ']') && --depth == 0)
+			return i + 1;
+		i++;
+	}
+	return n;
+}
+
+/* 1 when the quoted name s[a..b) (quotes included) is "id", escaped or not. */
+static int
+mcp_is_id_name(const char *s, size_t a, size_t b)
+{
+	json_object	*o;
+	char		*tok;
+	int		 yes;
+
+	if (b - a == 4 && s[a + 1] == 'i' && s[a + 2] == 'd')
+		return 1;
+	if (b - a > 32 || memchr(s + a, '\\', b - a) == NULL ||
+	    (tok = strndup(s + a, b - a)) == NULL)
+		return 0;
+	o = json_tokener_parse(tok);
+	yes = json_object_is_type(o, json_type_string) &&
+	    strcmp(json_object_get_string(o), "id") == 0;
+	json_object_put(o);
+	free(tok);
+	return yes;
+}
+
+/*
+ * The text of the "id" member of the object at s[i] into [*a, *b): 1, or 0 when it has
+ * none.
+ */
+static int
+mcp_id_text(const char *s, size_t n, size_t i, size_t *a, size_t *b)
+{
+	size_t	 ks, ke;
+
+	for (i++; (i = mcp_skip_blank(s, n, i)) < n && (s[i] == '"' || s[i] == '\'');) {
+		ks = i;
+		ke = mcp_skip_string(s, n, i);
+		if ((i = mcp_skip_blank(s, n, ke)) >= n || s[i] != ':')
+			return 0;
+		*a = mcp_skip_blank(s, n, i + 1);
+		*b = mcp_skip_value(s, n, *a);
+		if (mcp_is_id_name(s, ks, ke))
+			return 1;
+		if ((i = mcp_skip_blank(s, n, *b)) >= n || s[i] != ',')
+			return 0;
+		i++;
+	}
+	return 0;
+}
+
+/* 1 when s[a..b) is a whole number as JSON writes one: -?(0|[1-9][0-9]*). */
+static int
+mcp_is_integer_text(const char *s, size_t a, size_t b)
+{
+	if (a < b && s[a] == '-')
+		a++;
+	if (a >= b || (s[a] == '0' && b - a > 1))
+		return 0;
+	for (; a < b; a++)
+		if (s[a] < '0' || s[a] > '9')
+			return 0;
+	return 1;
+}
+
+/* 1 when the whole number text s[a..b) is the value json-c read for it, id. */
+static int
+mcp_same_number(const char *s, size_t a, size_t b, json_object *id)
+{
+	char		 num[32], *end;
+	long long	 x;
+	unsigned long long u;
+
+	if (b - a >= sizeof(num))
+		return s[a] == '-' ? json_object_get_int64(id) == INT64_MIN :
+		    json_object_get_uint64(id) == UINT64_MAX;
+	memcpy(num, s + a, b - a);
+	num[b - a] = '\0';
+	errno = 0;
+	if (*num == '-') {
+		x = strtoll(num, &end, 10);
+		return errno == ERANGE ? json_object_get_int64(id) == INT64_MIN :
+		    json_object_get_int64(id) == x;
+	}
+	u = strtoull(num, &end, 10);
+	return errno == ERANGE ? json_object_get_uint64(id) == UINT64_MAX :
+	    json_object_get_uint64(id) == u;
+}
+
+/* Makes the integer id of message m serialize as the text at s[i] sends. */
+static void
+mcp_raw_id(json_object *m, const char *s, size_t n, size_t i)
+{
+	json_object	*id;
+	size_t		 a, b;
+	char		*text;
+
+	if (!json_object_is_type(m, json_type_object) ||
+	    !json_object_object_get_ex(m, "id", &id) ||
+	    !json_object_is_type(id, json_type_int) || i >= n || s[i] != '{' ||
+	    !mcp_id_text(s, n, i, &a, &b) || !mcp_is_integer_text(s, a, b) ||
+	    !mcp_same_number(s, a, b, id) || (text = strndup(s + a, b - a)) == NULL)
+		return;
+	json_object_set_serializer(id, json_object_userdata_to_json_string, text,
+	    json_object_free_userdata);
+}
+
+/* Applies mcp_raw_id to the message, or to each message of the batch, in root. */
+static void
+mcp_raw_ids(const char *s, size_t n, json_object *root)
+{
+	size_t	 i, k;
+
+	if ((i = mcp_skip_blank(s, n, 0)) >= n)
+		return;
+	if (!json_object_is_type(root, json_type_array)) {
+		mcp_raw_id(root, s, n, i);
+		return;
+	}
+	if (s[i] != '[')
+		return;
+	for (k = 0, i++; k < json_object_array_length(root) && k < MCP_MAX_BATCH; k++) {
+		if ((i = mcp_skip_blank(s, n, i)) >= n || s[i] == ']')
+			return;
+		mcp_raw_id(json_object_array_get_idx(root, k), s, n, i);
+		if ((i = mcp_skip_blank(s, n, mcp_skip_value(s, n, i))) >= n ||
+		    s[i] != ',')
+			return;
+		i++;
+	}
 }
 
 void
@@ -823,6 +1124,8 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 		return;
 	}
 
+	mcp_raw_ids(rq->body, rq->body_len, root);
+
 	/*
 	 * The version in effect: the MCP-Protocol-Version header (sent by clients from
 	 * 2025-06-18 on, after initialize), else 2025-03-26 as the transport says.
@@ -849,6 +1152,12 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 			break;
 		case MCP_REQUEST:
 			mcp_reply_json(r, 200, mcp_request(c, root));
+			if (r->body_len > MCP_CALL_MAX_BYTES) {
+				json_object_object_get_ex(root, "id", &resp);
+				mcp_reply_release(r);
+				mcp_reply_json(r, 200, mcp_limit_error(resp,
+				    MCP_CALL_MAX_BYTES, 1));
+			}
 			break;
 		}
 		json_object_put(root);

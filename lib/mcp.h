@@ -8,6 +8,7 @@
  * are one table, mcp_tools (mcp_tools.c): tools/list renders it, tools/call finds the row
  * by name, checks the arguments against the row's validate table (validate.h) and calls
  * the row's handler, which calls lib/search.c with the caller's struct mcp_ctx.
+ * A request's integer id is echoed as the client wrote it, even past 64 bits.
  */
 #ifndef MCP_H
 #define MCP_H
@@ -22,12 +23,29 @@ struct sqlite3;
 struct validate_table;
 
 #define MCP_MAX_BODY		(256 * 1024)	/* bytes of one POST body */
+/*
+ * A JSON-RPC batch holds at most MCP_MAX_BATCH messages (400 past it). The answer to one
+ * POST has at most MCP_CALL_MAX_BYTES per request it holds (a tools/call with the largest
+ * budget, SEARCH_MAX_TOKENS, JSON-escaped, fits) and never more than MCP_MAX_ANSWER; a
+ * request whose answer would pass that is answered with error MCP_RPC_LIMIT instead, and
+ * the requests after it are not run.
+ */
+#define MCP_MAX_BATCH		32
+#define MCP_CALL_MAX_BYTES	(1024 * 1024)
+#define MCP_MAX_ANSWER		(4 * 1024 * 1024)
+/*
+ * The requests of a batch are begun within MCP_BATCH_MS of its first (the answers of
+ * /api/v2/ have 30 s in nginx): those left are answered with error MCP_RPC_LIMIT.
+ */
+#define MCP_BATCH_MS		(25 * 1000)
+#define MCP_RPC_LIMIT		-32003	/* JSON-RPC error: a limit of this server */
 #define MCP_VERSION_NEWEST	"2025-11-25"
 
 /* What the tools work on: the responder's read-only database and its query path. */
 struct mcp_ctx {
 	struct sqlite3	*db;		/* settings (mcp.allowed_origins) */
 	struct search	*search;	/* search_open(db) */
+	long		 batch_ms;	/* 0: MCP_BATCH_MS (a test's shorter time) */
 };
 
 /* One HTTP request to /mcp: the CGI variables the transport needs (NULL when absent). */
@@ -75,8 +93,8 @@ struct mcp_tool {
 	const char			*name;
 	const char			*title;
 	const char			*description;
-	const char			*input_schema;	/* JSON text of inputSchema */
-	const struct validate_table	*args;
+	const struct validate_table	*args;		/* its arguments, and its
+							   inputSchema (validate_schema) */
 	const struct mcp_alias		*aliases;
 	int				 hidden;
 	mcp_tool_fn			 handler;

@@ -30,29 +30,70 @@ static const char mcp_tools_resolve_text[] =
     "indexed here: say so instead of guessing an ID. Do not call it more than 3 times "
     "for one question.";
 
-static const char mcp_tools_resolve_schema[] =
-    "{\"type\":\"object\",\"properties\":{"
-    "\"libraryName\":{\"type\":\"string\",\"description\":\"Name of the library to "
-    "look for, as its users write it (e.g. 'Next.js', 'express', 'requests').\"},"
-    "\"query\":{\"type\":\"string\",\"description\":\"What the user is trying to do "
-    "with the library; used to rank the matching libraries. Do not include secrets "
-    "such as API keys or passwords.\"}},"
-    "\"required\":[\"libraryName\",\"query\"]}";
-
-/* query is in the schema's required list, but older clients leave it out. */
+/*
+ * The arguments, from which tools/list makes the inputSchema (validate_schema). query is
+ * asked for, but older clients leave it out (VALIDATE_ASKED).
+ */
 static const struct validate_field mcp_tools_resolve_fields[] = {
-	{ "libraryName", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "query", VALIDATE_STRING, 0, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryName", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX, .doc = "Name of the library to look for, as its users "
+	    "write it (e.g. 'Next.js', 'express', 'requests')." },
+	{ .name = "query", .type = VALIDATE_STRING, .required = VALIDATE_ASKED, .min = 1,
+	    .max = SEARCH_TEXT_MAX,
+	    .doc = "What the user is trying to do with the library; used to rank the "
+	    "matching libraries. Do not include secrets such as API keys or passwords." },
+	{ .name = NULL }
 };
 static const struct validate_table mcp_tools_resolve_args = {
-	mcp_tools_resolve_fields, 1, "argument"
+	.fields = mcp_tools_resolve_fields,
+	.allow_unknown = 1,
+	.what = "argument"
 };
 
 static const struct mcp_alias mcp_tools_resolve_aliases[] = {
 	{ "query", "userQuery|question" },
 	{ NULL, NULL }
 };
+
+/*
+ * Appends s on one line: a line break or other control character (C0, DEL, C1, U+2028,
+ * U+2029) becomes a space, so that a title or description cannot add lines that read as
+ * further entries. -1 on no memory.
+ */
+static int
+mcp_tools_addline(struct buf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
+	size_t		 n;
+
+	while (*p != '\0') {
+		n = p[0] < 0x20 || p[0] == 0x7f ? 1 : p[0] == 0xc2 && p[1] >= 0x80 &&
+		    p[1] <= 0x9f ? 2 : p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 ||
+		    p[2] == 0xa9) ? 3 : 0;
+		if (n > 0) {
+			if (buf_addc(out, ' ') == -1)
+				return -1;
+			p += n;
+			continue;
+		}
+		for (n = 1; p[n] != '\0' && p[n] >= 0x20 && p[n] != 0x7f && p[n] != 0xc2 &&
+		    p[n] != 0xe2; n++)
+			continue;
+		if (buf_add(out, p, n) == -1)
+			return -1;
+		p += n;
+	}
+	return 0;
+}
+
+/* Appends "\n- " label ": " and the value on one line. */
+static int
+mcp_tools_field(struct buf *out, const char *label, const char *value)
+{
+	return buf_printf(out, "%s- %s: ", out->len > 0 &&
+	    out->p[out->len - 1] != '\n' ? "\n" : "", label) == -1 ||
+	    mcp_tools_addline(out, value) == -1 ? -1 : 0;
+}
 
 int
 mcp_tools_format_libraries(const char *json, struct buf *out)
@@ -83,8 +124,9 @@ mcp_tools_format_libraries(const char *json, struct buf *out)
 			goto out;
 #define STR(key) (json_object_object_get_ex(r, key, &v) && \
 	json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "")
-		if (buf_printf(out, "- Title: %s\n- Context7-compatible library ID: %s\n"
-		    "- Description: %s", STR("title"), STR("id"), STR("description")) == -1)
+		if (mcp_tools_field(out, "Title", STR("title")) == -1 ||
+		    mcp_tools_field(out, "Context7-compatible library ID", STR("id")) == -1 ||
+		    mcp_tools_field(out, "Description", STR("description")) == -1)
 			goto out;
 		if (json_object_object_get_ex(r, "totalSnippets", &v) &&
 		    json_object_get_int64(v) != -1 &&
@@ -108,13 +150,13 @@ mcp_tools_format_libraries(const char *json, struct buf *out)
 			if (buf_adds(out, "\n- Versions: ") == -1)
 				goto out;
 			for (k = 0; k < json_object_array_length(v); k++)
-				if (buf_printf(out, "%s%s", k > 0 ? ", " : "",
-				    json_object_get_string(json_object_array_get_idx(v,
-				    k))) == -1)
+				if ((k > 0 && buf_adds(out, ", ") == -1) ||
+				    mcp_tools_addline(out, json_object_get_string(
+				    json_object_array_get_idx(v, k))) == -1)
 					goto out;
 		}
 		if (*STR("source") != '\0' &&
-		    buf_printf(out, "\n- Source: %s", STR("source")) == -1)
+		    mcp_tools_field(out, "Source", STR("source")) == -1)
 			goto out;
 		if (strcmp(STR("origin"), "upstream") == 0 &&
 		    buf_adds(out, "\n- Origin: upstream (public documentation, answered "
@@ -163,23 +205,22 @@ static const char mcp_tools_docs_text[] =
     "combining several in one query. Do not call it more than 3 times for one "
     "question.";
 
-static const char mcp_tools_docs_schema[] =
-    "{\"type\":\"object\",\"properties\":{"
-    "\"libraryId\":{\"type\":\"string\",\"description\":\"Exact library ID, e.g. "
-    "'/vercel/next.js' or '/vercel/next.js/v14.3.0', from resolve-library-id or "
-    "from the user.\"},"
-    "\"query\":{\"type\":\"string\",\"description\":\"The question, about one "
-    "concept, in natural language (at most 500 characters). Do not include secrets "
-    "such as API keys or passwords.\"}},"
-    "\"required\":[\"libraryId\",\"query\"]}";
-
+/* The arguments, from which tools/list makes the inputSchema (validate_schema). */
 static const struct validate_field mcp_tools_docs_fields[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, library_check_id },
-	{ "query", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX, .check = library_check_id, .doc = "Exact library ID, "
+	    "e.g. '/vercel/next.js' or '/vercel/next.js/v14.3.0', from resolve-library-id "
+	    "or from the user." },
+	{ .name = "query", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = SEARCH_TEXT_MAX, .doc = "The question, about one concept, in natural "
+	    "language (at most 500 characters). Do not include secrets such as API keys or "
+	    "passwords." },
+	{ .name = NULL }
 };
 static const struct validate_table mcp_tools_docs_args = {
-	mcp_tools_docs_fields, 1, "argument"
+	.fields = mcp_tools_docs_fields,
+	.allow_unknown = 1,
+	.what = "argument"
 };
 
 static const struct mcp_alias mcp_tools_docs_aliases[] = {
@@ -220,22 +261,18 @@ mcp_tools_docs(struct mcp_ctx *c, json_object *args)
 
 /* ------------------------------------------------------------------ get-library-docs */
 
-static const char mcp_tools_legacy_schema[] =
-    "{\"type\":\"object\",\"properties\":{"
-    "\"context7CompatibleLibraryID\":{\"type\":\"string\"},"
-    "\"topic\":{\"type\":\"string\"},"
-    "\"tokens\":{\"type\":\"number\"}},"
-    "\"required\":[\"context7CompatibleLibraryID\"]}";
-
+/* The arguments, from which tools/list would make the inputSchema (validate_schema). */
 static const struct validate_field mcp_tools_legacy_fields[] = {
-	{ "context7CompatibleLibraryID", VALIDATE_STRING, 1, 1, SEARCH_TEXT_MAX, 0, NULL,
-	    library_check_id },
-	{ "topic", VALIDATE_STRING, 0, 1, SEARCH_TEXT_MAX, 0, NULL, NULL },
-	{ "tokens", VALIDATE_INT, 0, 1, SEARCH_MAX_TOKENS, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "context7CompatibleLibraryID", .type = VALIDATE_STRING, .required = 1,
+	    .min = 1, .max = SEARCH_TEXT_MAX, .check = library_check_id },
+	{ .name = "topic", .type = VALIDATE_STRING, .min = 1, .max = SEARCH_TEXT_MAX },
+	{ .name = "tokens", .type = VALIDATE_INT, .min = 1, .max = SEARCH_MAX_TOKENS },
+	{ .name = NULL }
 };
 static const struct validate_table mcp_tools_legacy_args = {
-	mcp_tools_legacy_fields, 1, "argument"
+	.fields = mcp_tools_legacy_fields,
+	.allow_unknown = 1,
+	.what = "argument"
 };
 
 static const struct mcp_alias mcp_tools_legacy_aliases[] = {
@@ -275,14 +312,11 @@ mcp_tools_legacy(struct mcp_ctx *c, json_object *args)
 
 const struct mcp_tool mcp_tools[] = {
 	{ "resolve-library-id", "Resolve library ID", mcp_tools_resolve_text,
-	    mcp_tools_resolve_schema, &mcp_tools_resolve_args, mcp_tools_resolve_aliases,
-	    0, mcp_tools_resolve },
+	    &mcp_tools_resolve_args, mcp_tools_resolve_aliases, 0, mcp_tools_resolve },
 	{ "query-docs", "Query documentation", mcp_tools_docs_text,
-	    mcp_tools_docs_schema, &mcp_tools_docs_args, mcp_tools_docs_aliases,
-	    0, mcp_tools_docs },
+	    &mcp_tools_docs_args, mcp_tools_docs_aliases, 0, mcp_tools_docs },
 	/* Renamed query-docs upstream; still called by older clients, so not listed. */
 	{ "get-library-docs", "Get library docs", "The former name of query-docs.",
-	    mcp_tools_legacy_schema, &mcp_tools_legacy_args, mcp_tools_legacy_aliases,
-	    1, mcp_tools_legacy },
-	{ NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL }
+	    &mcp_tools_legacy_args, mcp_tools_legacy_aliases, 1, mcp_tools_legacy },
+	{ NULL, NULL, NULL, NULL, NULL, 0, NULL }
 };

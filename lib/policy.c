@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "libid.h"
 #include "policy.h"
 #include "robots.h"
 #include "util.h"
@@ -159,18 +160,19 @@ policy_check_globs(const char *list, char *err, size_t errsz)
 }
 
 struct policy_match {
-	const char	*id;
+	const char	*id;		/* the normal form, in lower case */
+	const char	*base;		/* its "/owner/name" */
 	const char	*glob;		/* the glob that matched */
 	size_t		 globlen;
 };
 
-/* policy_each_glob callback: 1 when the glob matches the whole library id. */
+/* policy_each_glob callback: 1 when the glob matches the whole library id or its base. */
 static int
 policy_match(const char *g, size_t n, void *arg)
 {
 	struct policy_match	*m = arg;
 
-	if (!robots_match(g, n, m->id, 1))
+	if (!robots_match(g, n, m->id, 1) && !robots_match(g, n, m->base, 1))
 		return 0;
 	m->glob = g;
 	m->globlen = n;
@@ -184,29 +186,116 @@ policy_list_empty(const char *list)
 	return list == NULL || list[strspn(list, " \t,")] == '\0';
 }
 
+/* A copy of s in lower case (ASCII), NULL out of memory. */
+static char *
+policy_lower(const char *s)
+{
+	char	*c, *p;
+
+	if ((c = strdup(s != NULL ? s : "")) == NULL)
+		return NULL;
+	for (p = c; *p != '\0'; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return c;
+}
+
+/*
+ * The glob of list that matches m (the lists and the id compared in lower case), in
+ * m->glob as list spells it: 1, 0 none, -1 out of memory.
+ */
+static int
+policy_find(const char *list, struct policy_match *m)
+{
+	char	*low;
+	int	 r;
+
+	if ((low = policy_lower(list)) == NULL)
+		return -1;
+	if ((r = policy_each_glob(low, policy_match, m)) == 1)
+		m->glob = list + (m->glob - low);
+	free(low);
+	return r;
+}
+
+/*
+ * The lists' part of the decision about the library of normalised id l (its key):
+ * 1 allowed, 0 denied with why, -1 out of memory.
+ */
+static int
+policy_decide_lists(const struct policy *p, const struct libid *l, char *why,
+    size_t whysz)
+{
+	struct policy_match	 m = { NULL, NULL, NULL, 0 };
+	char			*id;
+	int			 r;
+
+	if ((id = policy_lower(l->key)) == NULL ||
+	    (m.base = strndup(id, l->baselen)) == NULL) {
+		free(id);
+		return -1;
+	}
+	m.id = id;
+	if ((r = policy_find(p->block, &m)) == 1) {
+		snprintf(why, whysz, "blocked by policy: %.*s is on the block list",
+		    (int)m.globlen, m.glob);
+		r = 0;
+	} else if (r == 0) {
+		/* Allowed when the allow list is empty or holds a match; -1 no memory. */
+		if (policy_list_empty(p->allow))
+			r = 1;
+		else if ((r = policy_find(p->allow, &m)) == 0)
+			snprintf(why, whysz, "blocked by policy: %s is not on the allow "
+			    "list", l->key);
+	}
+	free(id);
+	free((char *)m.base);
+	return r;
+}
+
+/*
+ * Normalises library_id into l: 1, or 0 with why (a malformed id or out of memory, both
+ * denied).
+ */
+static int
+policy_normalize(const char *library_id, struct libid *l, char *why, size_t whysz)
+{
+	char	 err[256];
+
+	switch (libid_normalize(library_id, l, err, sizeof(err))) {
+	case 0:
+		return 1;
+	case -1:
+		snprintf(why, whysz, "blocked by policy: the id %s", err);
+		return 0;
+	default:
+		snprintf(why, whysz, "blocked by policy: out of memory");
+		return 0;
+	}
+}
+
 int
 policy_decide(const struct policy *p, const char *library_id, const char *source_type,
     double trust, char *why, size_t whysz)
 {
 	enum policy_type	 t = policy_type_of(source_type);
-	struct policy_match	 m = { library_id, NULL, 0 };
+	struct libid		 l;
+	int			 r;
 
 	if (!p->types[t]) {
 		snprintf(why, whysz, "blocked by policy: source type %s is off",
 		    policy_types[t].label);
 		return 0;
 	}
-	if (p->block != NULL && policy_each_glob(p->block, policy_match, &m) == 1) {
-		snprintf(why, whysz, "blocked by policy: %.*s is on the block list",
-		    (int)m.globlen, m.glob);
+	if (!policy_normalize(library_id, &l, why, whysz))
+		return 0;
+	r = policy_decide_lists(p, &l, why, whysz);
+	libid_release(&l);
+	if (r == -1) {
+		snprintf(why, whysz, "blocked by policy: out of memory");
 		return 0;
 	}
-	if (!policy_list_empty(p->allow) &&
-	    policy_each_glob(p->allow, policy_match, &m) != 1) {
-		snprintf(why, whysz, "blocked by policy: %s is not on the allow list",
-		    library_id);
+	if (r == 0)
 		return 0;
-	}
 	if (p->min_trust >= 0 && trust >= 0 && trust < p->min_trust) {
 		snprintf(why, whysz, "blocked by policy: trust score %g is below the "
 		    "minimum %g", trust, p->min_trust);
@@ -318,6 +407,32 @@ policy_check(sqlite3 *db, const char *datadir, const char *library_id,
 	}
 	r = policy_decide(&p, library_id, source_type, trust, why, whysz);
 	policy_release(&p);
+	return r;
+}
+
+int
+policy_check_id(sqlite3 *db, const char *datadir, const char *library_id, char *why,
+    size_t whysz)
+{
+	struct policy	 p;
+	struct libid	 l;
+	int		 r;
+
+	if (!policy_license_ok(why, whysz))
+		return 0;
+	if (!policy_normalize(library_id, &l, why, whysz))
+		return 0;
+	if (policy_load(db, datadir, &p) == -1) {
+		libid_release(&l);
+		snprintf(why, whysz, "database error");
+		return -1;
+	}
+	if ((r = policy_decide_lists(&p, &l, why, whysz)) == -1) {
+		snprintf(why, whysz, "blocked by policy: out of memory");
+		r = 0;
+	}
+	policy_release(&p);
+	libid_release(&l);
 	return r;
 }
 

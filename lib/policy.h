@@ -62,6 +62,13 @@ double	 policy_trust_value(const char *v);
 /*
  * The decision of p for a library (no license check): 1 allowed, 0 denied with why naming
  * the rule. trust < 0: not reported.
+ *
+ * The id is first brought to the normal form of libid.h (a malformed id is denied): its
+ * versions split off, and the lists matched without regard to ASCII case. A glob
+ * matches the library when it matches the whole of "/owner/name" or of
+ * "/owner/name/version" ("/owner/name@version" is the same id): a block of /vercel/next.js
+ * blocks /Vercel/Next.js, /vercel/next.js/v15.0.0 and /vercel/next.js@canary too; one of
+ * /vercel/next.js/v14* blocks only those versions. The same holds for the allow list.
  */
 int	 policy_decide(const struct policy *p, const char *library_id,
 	    const char *source_type, double trust, char *why, size_t whysz);
@@ -79,6 +86,14 @@ int	 policy_license_ok(char *why, size_t whysz);
    trust < 0: not reported. */
 int	 policy_check(struct sqlite3 *db, const char *datadir, const char *library_id,
 	    const char *source_type, double trust, char *why, size_t whysz);
+
+/*
+ * The lists' part of policy_check, before the upstream is asked about the library (its
+ * type and trust): the license, then the block and allow lists for library_id. 1 allowed
+ * so far, 0 denied with why, -1 on a database error.
+ */
+int	 policy_check_id(struct sqlite3 *db, const char *datadir, const char *library_id,
+	    char *why, size_t whysz);
 
 /*
  * The policies as the API shows them: {"git": true, "website": ..., "llmstxt", "openapi",

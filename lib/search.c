@@ -13,6 +13,7 @@
 #include "catalog.h"
 #include "inject.h"
 #include "ai/provider.h"
+#include "libid.h"
 #include "search.h"
 #include "upstream.h"
 #include "vector.h"
@@ -236,52 +237,6 @@ search_close(struct search *s)
 	free(s);
 }
 
-int
-search_normalize_id(const char *id, char *out, size_t outsz)
-{
-	const char	*owner, *repo, *end;
-	size_t		 n;
-
-	if (id == NULL || id[0] != '/')
-		return -1;
-	owner = id + 1;
-	if ((repo = strchr(owner, '/')) == NULL || repo == owner)
-		return -1;
-	repo++;
-	/* The repository name ends at '/', '@' (a version) or the end. */
-	for (end = repo; *end != '\0' && *end != '/' && *end != '@'; end++)
-		continue;
-	if (end == repo)
-		return -1;
-	n = (size_t)(end - id);
-	if (n + 1 > outsz)
-		return -1;
-	memcpy(out, id, n);
-	out[n] = '\0';
-	return 0;
-}
-
-int
-search_version_id(const char *id, char *out, size_t outsz)
-{
-	size_t	 n, len;
-
-	if (search_normalize_id(id, out, outsz) == -1)
-		return -1;
-	n = strlen(out);
-	len = strlen(id);
-	while (len > n && id[len - 1] == '/')
-		len--;
-	if (len <= n + 1)
-		return 0;
-	if (len + 1 > outsz)
-		return -1;
-	memcpy(out + n, id + n, len - n);
-	out[n] = '/';
-	out[len] = '\0';
-	return 1;
-}
-
 /*
  * The 404 answer for version vid of library base, which is not indexed: names the
  * versions that are. -1 when out of memory or on a database error.
@@ -346,6 +301,76 @@ search_library(struct search *s, const char *id, struct search_lib *out)
 	}
 	sqlite3_reset(s->lib);
 	return r;
+}
+
+/* The stored libraries whose id equals ?1 but for ASCII case, in byte order. */
+static const char search_nocase_sql[] =
+    "SELECT id FROM libraries WHERE id = ?1 COLLATE NOCASE AND state <> 'delete' "
+    "ORDER BY id";
+
+/*
+ * search_library for id, whose "/owner/name" is its first baselen bytes; when no library
+ * has that id exactly, the first in byte order whose owner and name equal it but for
+ * ASCII case and whose version (the rest) is the same, and id (idsz bytes) becomes its
+ * stored id. The hosted API treats ids so; local ids keep the case of their source.
+ */
+static enum search_lib_status
+search_library_any_case(struct search *s, char *id, size_t idsz, size_t baselen,
+    struct search_lib *out)
+{
+	enum search_lib_status r;
+	sqlite3_stmt	*st = NULL;
+	const char	*have;
+	size_t		 n = strlen(id);
+	int		 step;
+
+	if ((r = search_library(s, id, out)) != SEARCH_LIB_NOT_FOUND)
+		return r;
+	if (sqlite3_prepare_v2(s->db, search_nocase_sql, -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+		return r;
+	}
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		have = (const char *)sqlite3_column_text(st, 0);
+		if (have == NULL || strlen(have) != n || n >= idsz ||
+		    strcmp(have + baselen, id + baselen) != 0)
+			continue;
+		memcpy(id, have, n + 1);
+		r = search_library(s, id, out);
+		break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return r;
+}
+
+/*
+ * The normal form of a client's library id (libid.h) into id and base (its
+ * "/owner/name"), both idsz bytes, and key: 0 (*versioned set), 400 with the error in out
+ * when malformed, -1 out of memory.
+ */
+static int
+search_parse_id(const char *libid, char *id, char *base, size_t idsz, struct libid *key,
+    int *versioned, struct buf *out)
+{
+	char	 err[320];
+	int	 r;
+
+	if ((r = libid_normalize(libid, key, err, sizeof(err))) == -2)
+		return -1;
+	if (r == 0 && strlen(key->id) >= idsz) {
+		libid_release(key);
+		snprintf(err, sizeof(err), "is too long");
+		r = -1;
+	}
+	if (r == -1)
+		return buf_printf(out, "parameter 'libraryId' %s", err) == -1 ? -1 : 400;
+	snprintf(id, idsz, "%s", key->id);
+	snprintf(base, idsz, "%.*s", (int)key->baselen, key->id);
+	*versioned = key->versioned;
+	return 0;
 }
 
 /* Parses a snippet's stored code JSON into s->code. */
@@ -1571,7 +1596,8 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	char		 id[4 * SEARCH_TEXT_MAX + 1] = "", base[sizeof(id)], tokens[24];
 	struct search_lib lib;
 	enum search_lib_status st;
-	int		 versioned;
+	struct libid	 key;
+	int		 versioned, parsed = 0;
 	struct snippet	*sn = NULL;
 	struct buf	 q;
 	size_t		 n = 0, i;
@@ -1583,14 +1609,11 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 		budget = SEARCH_MIN_TOKENS;
 	if (budget > SEARCH_MAX_TOKENS)
 		budget = SEARCH_MAX_TOKENS;
-	if ((versioned = search_version_id(libid, id, sizeof(id))) == -1 ||
-	    search_normalize_id(libid, base, sizeof(base)) == -1) {
-		status = 400;
-		if (buf_printf(out, "parameter 'libraryId' must look like /owner/repo, "
-		    "got '%s'", libid) == -1)
-			status = -1;
+	/* The one normal form of the id, before any lookup, policy or upstream call. */
+	if ((status = search_parse_id(libid, id, base, sizeof(id), &key, &versioned,
+	    out)) != 0)
 		goto out;
-	}
+	parsed = 1;
 	/*
 	 * One read transaction: every statement sees the same index, even mid re-index
 	 * (the caller's, when it has one open).
@@ -1600,8 +1623,9 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 			goto fail;
 		begun = 1;
 	}
-	if ((st = search_library(s, id, &lib)) == SEARCH_LIB_NOT_FOUND && versioned &&
-	    search_library(s, base, &lib) != SEARCH_LIB_NOT_FOUND) {
+	if ((st = search_library_any_case(s, id, sizeof(id), key.baselen, &lib)) ==
+	    SEARCH_LIB_NOT_FOUND && versioned && search_library_any_case(s, base,
+	    sizeof(base), key.baselen, &lib) != SEARCH_LIB_NOT_FOUND) {
 		status = 404;
 		if (search_version_missing(s, base, id, out) == -1)
 			goto fail;
@@ -1611,8 +1635,8 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	case SEARCH_LIB_NOT_FOUND:
 		/* Not here: the upstream's, when one is set and the policies allow it. */
 		snprintf(tokens, sizeof(tokens), "%ld", budget);
-		if ((status = upstream_context(s->db, util_data_dir(), id, query, tokens,
-		    json, out)) != 404 || out->len > 0)
+		if ((status = upstream_context(s->db, util_data_dir(), key.key, query,
+		    tokens, json, out)) != 404 || out->len > 0)
 			goto out;
 		status = 404;
 		if (buf_printf(out, "library %s does not exist: add it with POST "
@@ -1663,6 +1687,8 @@ fail:
 out:
 	if (begun)
 		db_rollback(s->db);
+	if (parsed)
+		libid_release(&key);
 	for (i = 0; i < n; i++)
 		format_snippet_release(&sn[i]);
 	free(sn);
@@ -1700,16 +1726,20 @@ search_explain(struct search *s, const char *libid, const char *query, long budg
 {
 	char		 id[4 * SEARCH_TEXT_MAX + 1], base[sizeof(id)];
 	struct search_lib lib;
-	int		 status;
+	struct libid	 key;
+	int		 status, versioned, local;
 
-	if (search_version_id(libid, id, sizeof(id)) != -1 &&
-	    search_normalize_id(libid, base, sizeof(base)) != -1 &&
-	    search_library(s, id, &lib) == SEARCH_LIB_NOT_FOUND &&
-	    search_library(s, base, &lib) == SEARCH_LIB_NOT_FOUND) {
-		buf_reset(out);
+	buf_reset(out);
+	if ((status = search_parse_id(libid, id, base, sizeof(id), &key, &versioned,
+	    out)) != 0)
+		return status;
+	local = search_library_any_case(s, id, sizeof(id), key.baselen, &lib) !=
+	    SEARCH_LIB_NOT_FOUND || search_library_any_case(s, base, sizeof(base),
+	    key.baselen, &lib) != SEARCH_LIB_NOT_FOUND;
+	libid_release(&key);
+	if (!local)
 		return buf_printf(out, "library %s does not exist here (only the libraries "
 		    "this instance indexes can be explained)", id) == -1 ? -1 : 404;
-	}
 	s->trace = t;
 	status = search_answer(s, libid, query, NULL, budget, fast, 0, out);
 	s->trace = NULL;

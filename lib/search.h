@@ -38,17 +38,6 @@ struct search *search_open(struct sqlite3 *db);
 void	 search_close(struct search *);
 
 /*
- * Normalises a library id (drops a trailing "/version" or "@version" and trailing
- * slashes) into out. -1 when it is not of the form /owner/repo[...].
- */
-int	 search_normalize_id(const char *id, char *out, size_t outsz);
-/*
- * The stored id of the library a client's id names: "/owner/repo/v" for
- * "/owner/repo/v" and "/owner/repo@v" (returns 1), "/owner/repo" for one without a
- * version (returns 0); -1 when malformed or longer than outsz.
- */
-int	 search_version_id(const char *id, char *out, size_t outsz);
-/*
  * A snippet's Source: the document's web address url when it has one (a page, a spec, a
  * wiki page), else blob prefix (NULL or "" on hosts of unknown type), commit, "/", path;
  * then "#anchor" when anchor is not empty. Allocated; NULL when memory is short.

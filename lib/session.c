@@ -9,9 +9,11 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <sqlite3.h>
@@ -202,15 +204,25 @@ session_csrf_ok(const char *token, const char *sent)
 /* ------------------------------------------------------------------ login throttle */
 
 /*
- * Failed sign-ins are counted per user name and per client address. A count older than
- * THROTTLE_WINDOW_S starts again. Past "free" failures each further attempt must wait
- * 5 s * 2^(failures - free) (at most 5 minutes) after the last failure; at "lock"
- * failures the name or address is refused for THROTTLE_LOCK_S.
+ * Failed sign-ins are counted per user name and client address together (the pair), per
+ * address and per user name. A count older than THROTTLE_WINDOW_S starts again. Past
+ * "free" failures each further attempt must wait 5 s * 2^(failures - free) (at most 5
+ * minutes) after the last failure; at "lock" failures (0: never) the pair or address is
+ * refused for THROTTLE_LOCK_S. So failures from address A against user U slow down and
+ * lock (A, U) and A, never U from another address; the user's own count, over every
+ * address, has a high ceiling that only slows down guessing spread over many addresses,
+ * and reaching THROTTLE_ALERT failures raises an alert (the log, the health report).
+ *
+ * Rows of scope "addr" hold an address ("ADDR") or a pair ("ADDR NAME": an address has no
+ * space), rows of scope "user" a name; names are lowercased (session_throttle_key).
  */
 #define THROTTLE_WINDOW_S	900
 #define THROTTLE_LOCK_S		900
 #define THROTTLE_BASE_S		5
 #define THROTTLE_MAX_DELAY_S	300
+#define THROTTLE_ALERT		10	/* a user's failures (any address) worth an alert */
+
+static void	 session_throttle_alert(sqlite3 *, const char *key, time_t now);
 
 struct throttle_scope {
 	const char	*scope;
@@ -218,8 +230,9 @@ struct throttle_scope {
 	int		 lock;
 };
 
-static const struct throttle_scope throttle_user = { "user", 3, 10 };
+static const struct throttle_scope throttle_pair = { "addr", 3, 10 };
 static const struct throttle_scope throttle_addr = { "addr", 10, 50 };
+static const struct throttle_scope throttle_user = { "user", 30, 0 };
 
 static long
 session_throttle_delay(const struct throttle_scope *s, long failures)
@@ -275,18 +288,29 @@ session_throttle_key(const char *name, char key[USER_NAME_MAX + 1])
 	key[i] = '\0';
 }
 
+/* The pair's key of addr and name's key in out: "ADDR NAME". */
+static void
+session_throttle_pair(const char *addr, const char *key, char *out, size_t outsz)
+{
+	snprintf(out, outsz, "%.*s %s", (int)strcspn(addr, " "), addr, key);
+}
+
 long
 session_throttle_wait(sqlite3 *db, const char *name, const char *addr)
 {
 	time_t	 now = time(NULL);
-	char	 key[USER_NAME_MAX + 1];
-	long	 a, b;
+	char	 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
+	long	 a, b, c;
 
 	session_throttle_key(name, key);
+	session_throttle_pair(addr, key, pair, sizeof(pair));
 	if ((a = session_throttle_scope_wait(db, &throttle_user, key, now)) == -1 ||
-	    (b = session_throttle_scope_wait(db, &throttle_addr, addr, now)) == -1)
+	    (b = session_throttle_scope_wait(db, &throttle_addr, addr, now)) == -1 ||
+	    (c = session_throttle_scope_wait(db, &throttle_pair, pair, now)) == -1)
 		return -1;
-	return a > b ? a : b;
+	if (b > a)
+		a = b;
+	return c > a ? c : a;
 }
 
 static int
@@ -309,6 +333,11 @@ session_throttle_scope_fail(sqlite3 *db, const struct throttle_scope *s, const c
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto dberr;
 	sqlite3_finalize(st);
+	st = NULL;
+	if (s->lock == 0) {
+		rc = 0;
+		goto out;
+	}
 	if (sqlite3_prepare_v2(db, "UPDATE login_throttle SET locked_until = ?3 + ?5, "
 	    "failures = 0 WHERE scope = ?1 AND key = ?2 AND failures >= ?4", -1, &st,
 	    NULL) != SQLITE_OK)
@@ -334,7 +363,7 @@ session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
 {
 	time_t		 now = time(NULL);
 	sqlite3_stmt	*st;
-	char		 key[USER_NAME_MAX + 1];
+	char		 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
 
 	session_throttle_key(name, key);
 	/* Old rows go first, so names never tried again do not pile up. */
@@ -345,10 +374,99 @@ session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
 		(void)sqlite3_step(st);
 	}
 	sqlite3_finalize(st);
+	session_throttle_pair(addr, key, pair, sizeof(pair));
 	if (session_throttle_scope_fail(db, &throttle_user, key, now) == -1 ||
-	    session_throttle_scope_fail(db, &throttle_addr, addr, now) == -1)
+	    session_throttle_scope_fail(db, &throttle_addr, addr, now) == -1 ||
+	    session_throttle_scope_fail(db, &throttle_pair, pair, now) == -1)
 		return -1;
+	session_throttle_alert(db, key, now);
 	return 0;
+}
+
+/*
+ * The failures of user key (over every address) and the number of addresses they came
+ * from, in the window before now: 1 when there are THROTTLE_ALERT or more, else 0 (-1 on
+ * error).
+ */
+static int
+session_throttle_count(sqlite3 *db, const char *key, time_t now, long *failures,
+    long *addrs)
+{
+	sqlite3_stmt	*st;
+	int		 rc = -1;
+
+	*failures = *addrs = 0;
+	if (sqlite3_prepare_v2(db, "SELECT u.failures, (SELECT count(*) FROM login_throttle "
+	    "p WHERE p.scope = 'addr' AND instr(p.key, ' ') > 0 AND substr(p.key, "
+	    "instr(p.key, ' ') + 1) = u.key AND p.last_at >= ?2 - ?3) FROM login_throttle "
+	    "u WHERE u.scope = 'user' AND u.key = ?1 AND u.last_at >= ?2 - ?3", -1, &st,
+	    NULL) != SQLITE_OK) {
+		session_dberr(db, __func__);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
+	sqlite3_bind_int64(st, 3, THROTTLE_WINDOW_S);
+	switch (sqlite3_step(st)) {
+	case SQLITE_ROW:
+		*failures = (long)sqlite3_column_int64(st, 0);
+		*addrs = (long)sqlite3_column_int64(st, 1);
+		/* FALLTHROUGH */
+	case SQLITE_DONE:
+		rc = *failures >= THROTTLE_ALERT;
+		break;
+	default:
+		session_dberr(db, __func__);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Logs the alert for user key at THROTTLE_ALERT failures and at each multiple of it. */
+static void
+session_throttle_alert(sqlite3 *db, const char *key, time_t now)
+{
+	long	 failures, addrs;
+
+	if (session_throttle_count(db, key, now, &failures, &addrs) == 1 &&
+	    failures % THROTTLE_ALERT == 0)
+		log_warn("%ld failed sign-ins for %s from %ld address%s in the last %d "
+		    "min", failures, key, addrs, addrs == 1 ? "" : "es",
+		    THROTTLE_WINDOW_S / 60);
+}
+
+json_object *
+session_throttle_alerts(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	json_object	*a = json_object_new_array();
+	time_t		 now = time(NULL);
+	const char	*key;
+	long		 failures, addrs;
+	char		 line[USER_NAME_MAX + 128];
+
+	if (a == NULL)
+		return NULL;
+	if (sqlite3_prepare_v2(db, "SELECT key FROM login_throttle WHERE scope = 'user' "
+	    "AND failures >= ?1 AND last_at >= ?2 - ?3 ORDER BY failures DESC, key "
+	    "LIMIT 20", -1, &st, NULL) != SQLITE_OK) {
+		session_dberr(db, __func__);
+		return a;
+	}
+	sqlite3_bind_int(st, 1, THROTTLE_ALERT);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
+	sqlite3_bind_int64(st, 3, THROTTLE_WINDOW_S);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if ((key = (const char *)sqlite3_column_text(st, 0)) == NULL ||
+		    session_throttle_count(db, key, now, &failures, &addrs) != 1)
+			continue;
+		snprintf(line, sizeof(line), "%ld failed sign-ins for %s from %ld "
+		    "address%s in the last %d min", failures, key, addrs, addrs == 1 ?
+		    "" : "es", THROTTLE_WINDOW_S / 60);
+		json_object_array_add(a, json_object_new_string(line));
+	}
+	sqlite3_finalize(st);
+	return a;
 }
 
 int
@@ -360,8 +478,9 @@ session_throttle_clear(sqlite3 *db, const char *name)
 
 	session_throttle_key(name, key);
 
-	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE scope = 'user' "
-	    "AND key = ?1", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE (scope = 'user' "
+	    "AND key = ?1) OR (scope = 'addr' AND instr(key, ' ') > 0 AND substr(key, "
+	    "instr(key, ' ') + 1) = ?1)", -1, &st, NULL) != SQLITE_OK) {
 		session_dberr(db, __func__);
 		return -1;
 	}
@@ -374,16 +493,47 @@ session_throttle_clear(sqlite3 *db, const char *name)
 	return rc;
 }
 
+/*
+ * Forgets the failures of name (its count over every address) and of the pair of addr
+ * and name (NULL: none), after a good sign-in from addr. The pairs of other addresses
+ * stay: a sign-in does not lift a lock someone else earned.
+ */
+static int
+session_throttle_forgive(sqlite3 *db, const char *name, const char *addr)
+{
+	sqlite3_stmt	*st;
+	char		 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
+	int		 rc = -1;
+
+	session_throttle_key(name, key);
+	session_throttle_pair(addr != NULL ? addr : "", key, pair, sizeof(pair));
+	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE (scope = 'user' "
+	    "AND key = ?1) OR (scope = 'addr' AND key = ?2 AND ?3)", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		session_dberr(db, __func__);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, pair, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, addr != NULL);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		rc = 0;
+	else
+		session_dberr(db, __func__);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 char *
 session_sign_in(sqlite3 *db, const struct user *u, const char *rehash_password,
-    long long *id)
+    const char *addr, long long *id)
 {
 	char	*token = NULL;
 
 	if (db_begin(db) == -1)
 		return NULL;
 	if ((rehash_password != NULL && user_set_password(db, u->id, rehash_password,
-	    u->must_change) != 0) || session_throttle_clear(db, u->name) == -1 ||
+	    u->must_change) != 0) || session_throttle_forgive(db, u->name, addr) == -1 ||
 	    (token = session_create(db, u->id, id)) == NULL || db_commit(db) == -1) {
 		db_rollback(db);
 		if (token != NULL)

@@ -164,6 +164,15 @@ static const struct setting_def settings_defs[] = {
 	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
 	  "hosts (host or host:port, comma-separated) that may receive a git token over "
 	  "plain http", NULL },
+	{ "git.connect_timeout_s", SET_NUMBER, "30", 1, 600,
+	  "seconds a clone or fetch may take to connect to one address of the git server",
+	  NULL },
+	{ "git.stall_timeout_s", SET_NUMBER, "60", 1, 3600,
+	  "seconds a clone or fetch may wait on a git server that sends nothing (or less "
+	  "than 16 bytes a second) before its job fails", NULL },
+	{ "jobs.max_queued_per_user", SET_NUMBER, "50", 1, 100000,
+	  "most index jobs one user (or all anonymous callers together) may have queued; "
+	  "admins, GitOps and webhooks are not counted", NULL },
 	{ "content.injection", SET_ENUM, "hold", 0, 0,
 	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
 	  "out of answers, mark answers them after a warning line, off ignores the flags",
@@ -464,6 +473,54 @@ bad:
 	return -1;
 }
 
+/*
+ * The userinfo of url ("user:secret" of scheme://user:secret@host/...): its offset in
+ * *off and length in *len, or -1 when it has none. Any "@" before the first "/", "?" or
+ * "#" of the authority counts, the last one ending the userinfo.
+ */
+static int
+settings_url_userinfo(const char *url, size_t *off, size_t *len)
+{
+	const char	*a = strstr(url, "://"), *end, *at = NULL, *p;
+
+	if (a == NULL)
+		return -1;
+	a += 3;
+	end = a + strcspn(a, "/?#");
+	for (p = a; p < end; p++)
+		if (*p == '@')
+			at = p;
+	if (at == NULL)
+		return -1;
+	*off = (size_t)(a - url);
+	*len = (size_t)(at - a);
+	return 0;
+}
+
+int
+settings_url_has_credentials(const char *url)
+{
+	size_t	 off, len;
+
+	return url != NULL && settings_url_userinfo(url, &off, &len) == 0;
+}
+
+char *
+settings_url_redacted(const char *url)
+{
+	struct buf	 b;
+	size_t		 off, len;
+
+	if (settings_url_userinfo(url, &off, &len) == -1)
+		return strdup(url);
+	buf_init(&b);
+	if (buf_printf(&b, "%.*s[redacted]%s", (int)off, url, url + off + len) == -1) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
 static int
 settings_valid_host(const char *v)
 {
@@ -592,6 +649,12 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 			snprintf(err, errsz, "%s must be an http or https URL", name);
 			return -1;
 		}
+		if (settings_url_has_credentials(value)) {
+			snprintf(err, errsz, "%s must not carry credentials (user:secret@ "
+			    "before the host): store tokens in their settings instead "
+			    "(ctxd-admin(8))", name);
+			return -1;
+		}
 		/* fall through */
 	case SET_STRING:
 		if (strpbrk(value, "\r\n") != NULL) {
@@ -650,7 +713,7 @@ int
 settings_list(sqlite3 *db, FILE *f)
 {
 	size_t	 i;
-	char	*raw;
+	char	*raw, *shown;
 
 	for (i = 0; i < SETTINGS_N; i++) {
 		const struct setting_def *d = &settings_defs[i];
@@ -659,10 +722,14 @@ settings_list(sqlite3 *db, FILE *f)
 		if (settings_secret_kind(d->kind))
 			fprintf(f, "%s = %s\t# %s\n", d->name,
 			    raw ? "(set)" : "(unset)", d->help);
-		else
+		else {
+			shown = raw != NULL && d->kind == SET_URL ?
+			    settings_url_redacted(raw) : NULL;
 			fprintf(f, "%s = %s%s\t# %s\n", d->name,
-			    raw ? raw : (d->dflt ? d->dflt : ""),
+			    shown ? shown : raw ? raw : (d->dflt ? d->dflt : ""),
 			    raw ? "" : " (default)", d->help);
+			free(shown);
+		}
 		free(raw);
 	}
 	return 0;
@@ -692,7 +759,7 @@ settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *
 {
 	json_object	*o = json_object_new_object(), *a;
 	const char	*p, *bar;
-	char		*v;
+	char		*v, *stored;
 
 	json_object_object_add(o, "type", json_object_new_string(d->kind));
 	json_object_object_add(o, "help", json_object_new_string(d->help));
@@ -703,6 +770,12 @@ settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *
 		return o;
 	}
 	v = settings_get(db, datadir, d->name);
+	if (v != NULL && strcmp(d->kind, "url") == 0 && settings_url_has_credentials(v)) {
+		/* A value stored before URL settings refused credentials. */
+		stored = v;
+		v = settings_url_redacted(stored);
+		free(stored);
+	}
 	json_object_object_add(o, "value", settings_typed(d, v));
 	free(v);
 	json_object_object_add(o, "default", settings_typed(d, d->dflt));

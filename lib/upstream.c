@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -15,7 +16,9 @@
 
 #include "ctxd.h"
 #include "fetch.h"
+#include "inject.h"
 #include "policy.h"
+#include "search.h"
 #include "upstream.h"
 #include "validate.h"
 
@@ -153,10 +156,492 @@ out:
 	return rc;
 }
 
-/* The error text of an upstream's answer: its JSON "error" or "message", else a default. */
-static void
-upstream_error_text(const struct fetch_req *req, char *out, size_t outsz)
+/* ------------------------------------------------------------------ untrusted text */
+
+/*
+ * The upstream's text is held to the rules of local answers (upstream.h): invisible
+ * characters stripped, content.injection applied, the caller's budget kept, and no line
+ * break in a field that the answers show on one line.
+ */
+
+#define UPSTREAM_FIELD_MAX	1000	/* bytes of one field of an upstream library */
+#define UPSTREAM_CUT_MIN	500	/* tokens left worth a cut block (as search.c) */
+#define UPSTREAM_SEPARATOR	"\n\n--------------------------------\n\n"
+
+/*
+ * Turns every line break and control character of the NUL-terminated UTF-8 string s
+ * (C0, DEL, C1, U+2028, U+2029) into a space, in place; the new length.
+ */
+static size_t
+upstream_oneline(char *s)
 {
+	size_t	 r = 0, w = 0;
+	unsigned char c;
+
+	while ((c = (unsigned char)s[r]) != '\0') {
+		if (c < 0x20 || c == 0x7f) {
+			s[w++] = ' ';
+			r++;
+		} else if (c == 0xc2 && (unsigned char)s[r + 1] >= 0x80 &&
+		    (unsigned char)s[r + 1] <= 0x9f) {
+			s[w++] = ' ';
+			r += 2;
+		} else if (c == 0xe2 && (unsigned char)s[r + 1] == 0x80 &&
+		    ((unsigned char)s[r + 2] == 0xa8 || (unsigned char)s[r + 2] == 0xa9)) {
+			s[w++] = ' ';
+			r += 3;
+		} else
+			s[w++] = s[r++];
+	}
+	s[w] = '\0';
+	return w;
+}
+
+/* The length of s's first len bytes cut back to a UTF-8 character boundary. */
+static size_t
+upstream_utf8_cut(const char *s, size_t len)
+{
+	while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
+/*
+ * Where to cut text s (length len) to at most max bytes: at the last blank line, else
+ * line end, else space of the second half of the room, else a character boundary.
+ */
+static size_t
+upstream_cut_at(const char *s, size_t len, size_t max)
+{
+	size_t	 i;
+
+	if (len <= max)
+		return len;
+	for (i = max; i > max / 2; i--)
+		if (s[i - 1] == '\n' && s[i] == '\n')
+			return i - 1;
+	for (i = max; i > max / 2; i--)
+		if (s[i] == '\n' || s[i] == ' ')
+			return i;
+	return upstream_utf8_cut(s, max);
+}
+
+/* Sets string o to s, its invisible characters stripped and, when line, on one line. */
+static int
+upstream_clean_string(json_object *o, size_t max, int line)
+{
+	char	*s;
+	size_t	 n;
+	int	 rc;
+
+	if ((s = strdup(json_object_get_string(o))) == NULL)
+		return -1;
+	inject_strip(s);
+	n = line ? upstream_oneline(s) : strlen(s);
+	if (n > max)
+		s[upstream_utf8_cut(s, max)] = '\0';
+	rc = json_object_set_string(o, s) == 1 ? 0 : -1;
+	free(s);
+	return rc;
+}
+
+/* upstream_clean_string on every string of o; -1 on no memory. */
+static int
+upstream_clean_tree(json_object *o, size_t max, int line)
+{
+	size_t	 i;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		return upstream_clean_string(o, max, line);
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(o); i++)
+			if (upstream_clean_tree(json_object_array_get_idx(o, i), max,
+			    line) == -1)
+				return -1;
+		return 0;
+	case json_type_object: {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			if (upstream_clean_tree(v, max, line) == -1)
+				return -1;
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The strings of o, one a line, into b (for the injection rules); -1 on no memory. */
+static int
+upstream_strings(json_object *o, struct buf *b)
+{
+	size_t	 i;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		return buf_adds(b, json_object_get_string(o)) == -1 ||
+		    buf_addc(b, '\n') == -1 ? -1 : 0;
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(o); i++)
+			if (upstream_strings(json_object_array_get_idx(o, i), b) == -1)
+				return -1;
+		return 0;
+	case json_type_object: {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			if (upstream_strings(v, b) == -1)
+				return -1;
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The rules of v joined by ", " into out. */
+static void
+upstream_rules(const struct inject_verdict *v, char *out, size_t outsz)
+{
+	size_t	 i, len;
+
+	*out = '\0';
+	for (i = 0; i < v->n; i++) {
+		len = strlen(out);
+		snprintf(out + len, outsz - len, "%s%s", i > 0 ? ", " : "", v->hit[i].rule);
+	}
+}
+
+/* Puts the content.injection=mark line for v before the string member key of o. */
+static int
+upstream_mark(json_object *o, const char *key, const struct inject_verdict *v)
+{
+	json_object	*s;
+	struct buf	 b;
+	char		 rules[256];
+	int		 rc;
+
+	if (!json_object_object_get_ex(o, key, &s) || !json_object_is_type(s, json_type_string))
+		return 1;
+	upstream_rules(v, rules, sizeof(rules));
+	buf_init(&b);
+	rc = buf_printf(&b, FORMAT_MARK_FMT, rules) == -1 ||
+	    buf_printf(&b, "%s%s", *json_object_get_string(s) != '\0' ? " " : "",
+	    json_object_get_string(s)) == -1 || json_object_set_string(s, b.p) != 1 ? -1 : 0;
+	buf_release(&b);
+	return rc;
+}
+
+/*
+ * An upstream library of a search (a copy): its strings cleaned, one a line. 1 to keep
+ * it, 0 when content.injection=hold leaves it out (its title or description is addressed
+ * to AI agents; mark: the description says so), -1 on no memory.
+ */
+static int
+upstream_clean_library(json_object *r, enum inject_mode mode)
+{
+	struct inject_verdict v;
+	json_object	*f;
+	const char	*keys[] = { "title", "description" };
+	size_t		 i;
+
+	if (upstream_clean_tree(r, UPSTREAM_FIELD_MAX, 1) == -1)
+		return -1;
+	if (mode == INJECT_OFF)
+		return 1;
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < 2; i++)
+		if (json_object_object_get_ex(r, keys[i], &f) &&
+		    json_object_is_type(f, json_type_string))
+			inject_scan(json_object_get_string(f), 1, &v);
+	if (v.n == 0)
+		return 1;
+	if (mode == INJECT_HOLD)
+		return 0;
+	if (!json_object_object_get_ex(r, "description", &f))
+		json_object_object_add(r, "description", json_object_new_string(""));
+	return upstream_mark(r, "description", &v) == -1 ? -1 : 1;
+}
+
+/* 1 when text (len bytes) leaves a ``` code fence open. */
+static int
+upstream_fence_open(const char *s, size_t len)
+{
+	size_t	 i;
+	int	 open = 0;
+
+	for (i = 0; i + 3 <= len; i++)
+		if ((i == 0 || s[i - 1] == '\n') && strncmp(s + i, "```", 3) == 0)
+			open = !open;
+	return open;
+}
+
+/*
+ * The tokens of a text block (len bytes) as the budget of local answers counts them:
+ * its heading, prose and code, not the markup around them (the "### " of the heading,
+ * the "Source:" line, the code fences).
+ */
+static long
+upstream_block_tokens(const char *b, size_t len)
+{
+	const char	*p = b, *e = b + len, *nl;
+	size_t		 n = 0, line;
+
+	while (p < e) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		line = nl != NULL ? (size_t)(nl - p) + 1 : (size_t)(e - p);
+		if (strncmp(p, "### ", line < 4 ? line : 4) == 0 && line >= 4)
+			n += line - 4;
+		else if (!(line >= 8 && strncmp(p, "Source: ", 8) == 0) &&
+		    !(line >= 3 && strncmp(p, "```", 3) == 0))
+			n += line;
+		p += line;
+	}
+	return (long)tokenize_estimate(NULL, n);
+}
+
+/*
+ * Adds block b (len bytes) to out under what is left of the budget (*used of budget
+ * tokens, counted as upstream_block_tokens does), after the separator when out is not
+ * empty and after the mark line of v (NULL: none):
+ * whole when it fits; cut (FORMAT_CUT_NOTE after it) when it is the first one or at
+ * least UPSTREAM_CUT_MIN tokens are left, which fills the budget; else not at all.
+ * 1 when added, 0 when not, -1 on no memory.
+ */
+static int
+upstream_add_block(struct buf *out, const char *b, size_t len, const struct inject_verdict *v,
+    long budget, long *used)
+{
+	char	 mark[400] = "";
+	long	 t, left = budget - *used;
+	size_t	 keep;
+
+	if (v != NULL) {
+		char rules[256];
+
+		upstream_rules(v, rules, sizeof(rules));
+		snprintf(mark, sizeof(mark), FORMAT_MARK_FMT "\n", rules);
+	}
+	t = upstream_block_tokens(b, len);
+	if (t > left && out->len > 0 && left < UPSTREAM_CUT_MIN)
+		return 0;
+	if ((out->len > 0 && buf_adds(out, UPSTREAM_SEPARATOR) == -1) ||
+	    buf_adds(out, mark) == -1)
+		return -1;
+	if (t <= left) {
+		*used += t;
+		return buf_add(out, b, len) == -1 ? -1 : 1;
+	}
+	left -= (long)tokenize_estimate(NULL, sizeof(FORMAT_CUT_NOTE));
+	keep = upstream_cut_at(b, len, left > 0 ? (size_t)left * 4 : 0);
+	while (keep > 0 && strchr(" \t\r\n", b[keep - 1]) != NULL)
+		keep--;
+	if (buf_add(out, b, keep) == -1 ||
+	    (upstream_fence_open(b, keep) && buf_adds(out, "\n```") == -1) ||
+	    buf_adds(out, "\n\n" FORMAT_CUT_NOTE) == -1)
+		return -1;
+	*used = budget;
+	return 1;
+}
+
+/*
+ * A text answer of the upstream in out, held to the local rules: its blocks (joined by
+ * the separator of local answers) left out or marked as content.injection says, then
+ * packed in order into the budget (a block that does not fit is cut or skipped, as
+ * search.c does). 0, -1 on no memory.
+ */
+static int
+upstream_shape_text(enum inject_mode mode, const char *libid, long budget, struct buf *out)
+{
+	struct inject_verdict v;
+	struct buf	 res;
+	char		*text = NULL, *p, *e, save;
+	long		 used = 0;
+	int		 rc = -1, added;
+
+	buf_init(&res);
+	if ((text = strndup(out->p != NULL ? out->p : "", out->len)) == NULL)
+		goto out;
+	inject_strip(text);
+	for (p = text; p != NULL && used < budget; p = e != NULL ?
+	    e + sizeof(UPSTREAM_SEPARATOR) - 1 : NULL) {
+		e = strstr(p, UPSTREAM_SEPARATOR);
+		save = e != NULL ? *e : '\0';
+		if (e != NULL)
+			*e = '\0';
+		memset(&v, 0, sizeof(v));
+		if (mode != INJECT_OFF)
+			inject_scan(p, 1, &v);
+		added = v.n > 0 && mode == INJECT_HOLD ? 0 : upstream_add_block(&res, p,
+		    strlen(p), v.n > 0 ? &v : NULL, budget, &used);
+		if (e != NULL)
+			*e = save;
+		if (added == -1)
+			goto out;
+	}
+	if (res.len == 0 && buf_printf(&res, "No documentation in %s matched the query. "
+	    "Try other words, or a shorter query.", libid) == -1)
+		goto out;
+	buf_reset(out);
+	rc = buf_add(out, res.p, res.len);
+out:
+	free(text);
+	buf_release(&res);
+	return rc;
+}
+
+/*
+ * Brings the strings of o, in document order, into *left bytes: a string that does not
+ * fit is cut (FORMAT_CUT_NOTE after it), and once nothing is left, the further elements
+ * of every array are dropped. -1 on no memory.
+ */
+static int
+upstream_json_cut(json_object *o, size_t *left)
+{
+	const char	*s;
+	size_t		 i, n, keep;
+	struct buf	 b;
+	int		 rc;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		s = json_object_get_string(o);
+		if ((n = strlen(s)) <= *left) {
+			*left -= n;
+			return 0;
+		}
+		keep = upstream_cut_at(s, n, *left);
+		*left = 0;
+		buf_init(&b);
+		rc = buf_add(&b, s, keep) == -1 ||
+		    buf_adds(&b, keep > 0 ? "\n\n" FORMAT_CUT_NOTE : "") == -1 ||
+		    json_object_set_string(o, b.p != NULL ? b.p : "") != 1 ? -1 : 0;
+		buf_release(&b);
+		return rc;
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(o); i++) {
+			if (*left == 0) {
+				json_object_array_del_idx(o, i,
+				    json_object_array_length(o) - i);
+				break;
+			}
+			if (upstream_json_cut(json_object_array_get_idx(o, i), left) == -1)
+				return -1;
+		}
+		return 0;
+	case json_type_object: {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			if (upstream_json_cut(v, left) == -1)
+				return -1;
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* content.injection on the elements of array a (snippets): left out or marked. */
+static int
+upstream_json_inject(json_object *a, enum inject_mode mode)
+{
+	static const char *const keys[] = { "codeDescription", "content", "description" };
+	struct inject_verdict v;
+	json_object	*e;
+	struct buf	 b;
+	size_t		 i, k;
+	int		 rc = 0, m;
+
+	buf_init(&b);
+	for (i = json_object_array_length(a); i > 0 && rc == 0; i--) {
+		e = json_object_array_get_idx(a, i - 1);
+		buf_reset(&b);
+		if (upstream_strings(e, &b) == -1) {
+			rc = -1;
+			break;
+		}
+		memset(&v, 0, sizeof(v));
+		inject_scan(b.p != NULL ? b.p : "", 1, &v);
+		if (v.n == 0)
+			continue;
+		if (mode == INJECT_HOLD || !json_object_is_type(e, json_type_object)) {
+			json_object_array_del_idx(a, i - 1, 1);
+			continue;
+		}
+		for (k = 0, m = 1; k < 3 && m == 1; k++)
+			m = upstream_mark(e, keys[k], &v);
+		if (m == 1)	/* nowhere to say it: left out */
+			json_object_array_del_idx(a, i - 1, 1);
+		else if (m == -1)
+			rc = -1;
+	}
+	buf_release(&b);
+	return rc;
+}
+
+/* A JSON answer of the upstream in out, held to the local rules as the text one is. */
+static int
+upstream_shape_json(enum inject_mode mode, long budget, struct buf *out)
+{
+	json_object	*root;
+	const char	*s;
+	size_t		 left = (size_t)budget * 4, len = 0;
+	int		 rc = -1;
+
+	if ((root = json_tokener_parse(out->p != NULL ? out->p : "")) == NULL)
+		return -1;
+	if (upstream_clean_tree(root, (size_t)-1, 0) == -1)
+		goto out;
+	if (mode != INJECT_OFF) {
+		if (json_object_is_type(root, json_type_array) &&
+		    upstream_json_inject(root, mode) == -1)
+			goto out;
+		if (json_object_is_type(root, json_type_object)) {
+			json_object_object_foreach(root, k, v) {
+				(void)k;
+				if (json_object_is_type(v, json_type_array) &&
+				    upstream_json_inject(v, mode) == -1)
+					goto out;
+			}
+		}
+	}
+	if (upstream_json_cut(root, &left) == -1)
+		goto out;
+	s = json_object_to_json_string_length(root, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	buf_reset(out);
+	rc = s == NULL ? -1 : buf_add(out, s, len);
+out:
+	json_object_put(root);
+	return rc;
+}
+
+/*
+ * The upstream's 200 answer in out, for libid under the budget tokens (NULL: the default),
+ * held to the rules of local answers. 0, -1 on no memory.
+ */
+static int
+upstream_shape(sqlite3 *db, const char *libid, const char *tokens, int json,
+    struct buf *out)
+{
+	enum inject_mode mode = inject_mode_get(db);
+	long		 budget = tokens != NULL ? search_budget(tokens) : SEARCH_DEFAULT_TOKENS;
+
+	return json ? upstream_shape_json(mode, budget, out) :
+	    upstream_shape_text(mode, libid, budget, out);
+}
+
+/*
+ * The error text of an upstream's answer: its JSON "error" or "message" (on one line;
+ * left out when addressed to AI agents and content.injection is not off), else a default.
+ */
+static void
+upstream_error_text(sqlite3 *db, const struct fetch_req *req, char *out, size_t outsz)
+{
+	struct inject_verdict verdict;
 	json_object	*root, *v;
 	const char	*msg = NULL;
 
@@ -169,6 +654,14 @@ upstream_error_text(const struct fetch_req *req, char *out, size_t outsz)
 	    "the request");
 	validate_utf8_scrub(out);
 	util_utf8_trim(out);
+	inject_strip(out);
+	upstream_oneline(out);
+	memset(&verdict, 0, sizeof(verdict));
+	if (inject_mode_get(db) != INJECT_OFF)
+		inject_scan(out, 1, &verdict);
+	if (verdict.n > 0)
+		snprintf(out, outsz, "upstream: the upstream refused the request (HTTP %ld); "
+		    "its message was left out: it is addressed to AI agents", req->status);
 	json_object_put(root);
 }
 
@@ -193,7 +686,7 @@ upstream_has_id(json_object *results, const char *id)
 
 	for (i = 0; i < json_object_array_length(results); i++)
 		if (json_object_object_get_ex(json_object_array_get_idx(results, i), "id",
-		    &v) && strcmp(json_object_get_string(v), id) == 0)
+		    &v) && strcasecmp(json_object_get_string(v), id) == 0)
 			return 1;
 	return 0;
 }
@@ -214,18 +707,19 @@ upstream_kind(json_object *r, const char **type, double *trust)
 	    json_object_is_type(v, json_type_double)) ? json_object_get_double(v) : -1;
 }
 
-/* Is libid the library id, or one of its versions (id/VERSION, id@VERSION)? */
+/* Is libid the library id, or one of its versions (id/VERSION, id@VERSION), any case? */
 static int
 upstream_same_library(const char *id, const char *libid)
 {
 	size_t	 n = strlen(id);
 
-	return strncmp(id, libid, n) == 0 && (libid[n] == '\0' || libid[n] == '/' ||
+	return strncasecmp(id, libid, n) == 0 && (libid[n] == '\0' || libid[n] == '/' ||
 	    libid[n] == '@');
 }
 
 /*
- * The policies' decision about libid, with the source type and trust score that the
+ * The policies' decision about libid (the normal form, libid.h): the lists first, then,
+ * when they allow it, with the source type and trust score that the
  * upstream's library search reports for it (one search by its last path segment; not
  * found or not reachable: type other, trust unknown). 1, 0 with why, or -1.
  */
@@ -244,6 +738,10 @@ upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char
 
 	buf_init(&path);
 	fetch_req_init(&req);
+	/* The license and the lists first: a denied id is never sent to the upstream. */
+	if ((rc = policy_check_id(db, datadir, libid, why, whysz)) != 1)
+		goto out;
+	rc = -1;
 	/* The repository segment of /owner/repo[/version] names it in a search. */
 	name = strchr(libid + 1, '/');
 	snprintf(repo, sizeof(repo), "%.*s", (int)strcspn(name != NULL ? name + 1 : libid,
@@ -288,10 +786,12 @@ upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_objec
 	char		 why[256];
 	double		 trust;
 	size_t		 i, n, kept = 0;
+	enum inject_mode mode;
 
 	if (!json_object_object_get_ex(answer, "results", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
 		return 0;
+	mode = inject_mode_get(db);
 	n = json_object_array_length(arr);
 	for (i = 0; i < n && kept < UPSTREAM_MAX_RESULTS; i++) {
 		r = json_object_array_get_idx(arr, i);
@@ -309,6 +809,14 @@ upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_objec
 		copy = NULL;
 		if (json_object_deep_copy(r, &copy, NULL) != 0)
 			return -1;
+		switch (upstream_clean_library(copy, mode)) {
+		case -1:
+			json_object_put(copy);
+			return -1;
+		case 0:
+			json_object_put(copy);
+			continue;
+		}
 		json_object_object_add(copy, "origin", json_object_new_string("upstream"));
 		/* A chained ctxd calls its own libraries local: not so here. */
 		if (json_object_object_get_ex(copy, "source", &v) &&
@@ -537,13 +1045,20 @@ upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char
 			upstream_cache_put(&u, path.p, out);
 		goto out;
 	}
-	upstream_error_text(&req, err, sizeof(err));
+	upstream_error_text(db, &req, err, sizeof(err));
 	/* 202 (first indexing there) and 4xx are passed on; anything else is 502. */
 	status = req.status == 202 || (req.status >= 400 && req.status <= 499) ?
 	    (int)req.status : 502;
 	if (buf_adds(out, err) == -1)
 		status = -1;
 out:
+	if (status == 200 && upstream_shape(db, libid, tokens, json, out) == -1) {
+		log_err("%s: the upstream's answer for %s could not be shaped", __func__,
+		    libid);
+		buf_reset(out);
+		status = buf_printf(out, "library %s: the upstream's answer could not be "
+		    "read", libid) == -1 ? -1 : 502;
+	}
 	free(ei);
 	free(eq);
 	free(et);

@@ -1,6 +1,6 @@
 /*
  * upstream.h: a Context7-compatible upstream (the hosted API, or another ctxd instance)
- * that answers for the public libraries this instance does not hold (issue 15).
+ * that answers for the public libraries this instance does not hold.
  *
  * Settings: upstream.url (the API base, e.g. https://HOST/api; empty: none, nothing leaves
  * the instance), upstream.api_key (sealed, sent as a Bearer token to the upstream only),
@@ -8,6 +8,12 @@
  * (fetch.allowed_networks), no redirect followed, the answer capped at UPSTREAM_MAX_SIZE.
  * The caller's own credentials are never forwarded. Upstream text is untrusted: it must
  * be valid UTF-8 and parse as JSON where JSON is expected; no upstream header is copied.
+ * It is held to the rules of local answers: invisible characters are stripped, the
+ * setting content.injection leaves out (hold) or marks (mark) what speaks to AI agents
+ * (a snippet of a context answer, a library of a search, an error text), a context
+ * answer is cut to the caller's token budget as search.c counts it, and the fields of
+ * the upstream's libraries are one line each (line breaks and control characters become
+ * spaces) of at most 1000 bytes.
  */
 #ifndef UPSTREAM_H
 #define UPSTREAM_H
@@ -38,7 +44,7 @@ int	 upstream_libs(struct sqlite3 *, const char *datadir, const char *name,
 /*
  * The context of a library that is not local, from the upstream. tokens and type passed
  * on when not NULL. Returns the HTTP status to answer with: 200 with the answer in out
- * (the text, or JSON when json); 403 when the policies deny the id (out names the rule);
+ * (the text, or JSON when json, held to the local rules within tokens: see above); 403 when the policies deny the id (out names the rule);
  * 404 when no upstream is set (out empty: the caller answers its own 404); the upstream's
  * status with its error message in out; 502/504 when it cannot be reached. -1 on no memory.
  */

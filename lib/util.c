@@ -317,3 +317,80 @@ util_utf8_trim(char *s)
 	if (n - (i - 1) < need)
 		s[i - 1] = '\0';
 }
+
+size_t
+util_utf8_len(const unsigned char *p, size_t n)
+{
+	size_t	 len, i;
+
+	if (n == 0)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((len == 3 && p[0] == 0xe0 && p[1] < 0xa0) ||	/* overlong */
+	    (len == 3 && p[0] == 0xed && p[1] >= 0xa0) ||	/* surrogate */
+	    (len == 4 && p[0] == 0xf0 && p[1] < 0x90) ||	/* overlong */
+	    (len == 4 && p[0] == 0xf4 && p[1] >= 0x90))	/* past U+10FFFF */
+		return 0;
+	return len;
+}
+
+int
+util_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t		 i = 0, k;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((k = util_utf8_len(p + i, n - i)) == 0)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+char *
+util_utf8_repair(const char *s, size_t n, size_t *outlen)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct buf	 b;
+	size_t		 i = 0, k;
+
+	buf_init(&b);
+	if (buf_add(&b, "", 0) == -1)
+		goto fail;
+	while (i < n) {
+		if ((k = util_utf8_len(p + i, n - i)) == 0) {
+			if (buf_add(&b, "\xef\xbf\xbd", 3) == -1)	/* U+FFFD */
+				goto fail;
+			i++;
+			continue;
+		}
+		if (buf_add(&b, p + i, k) == -1)
+			goto fail;
+		i += k;
+	}
+	if (outlen != NULL)
+		*outlen = b.len;
+	return buf_detach(&b);
+fail:
+	buf_release(&b);
+	return NULL;
+}

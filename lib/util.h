@@ -36,5 +36,19 @@ const char *util_data_dir(void);
 int	 util_str_endswith(const char *, const char *);
 /* Drops an incomplete UTF-8 character that a bounded copy left at the end of s. */
 void	 util_utf8_trim(char *);
+/*
+ * Length in bytes of the one well-formed UTF-8 character at p (n bytes there), or 0 when
+ * they are not one: a stray continuation byte, a cut sequence, an overlong form, a
+ * surrogate or a value past U+10FFFF.
+ */
+size_t	 util_utf8_len(const unsigned char *p, size_t n);
+/* 1 when the n bytes at s are all well-formed UTF-8, else 0. */
+int	 util_utf8_valid(const char *s, size_t n);
+/*
+ * A copy of the n bytes at s (malloc'd, NUL-terminated, its length in *outlen when not
+ * NULL) with each byte that does not start a well-formed UTF-8 character replaced by
+ * U+FFFD; NULL when out of memory.
+ */
+char	*util_utf8_repair(const char *s, size_t n, size_t *outlen);
 
 #endif

@@ -305,7 +305,7 @@ validate_object(const struct validate_table *t, json_object *o, char *err, size_
 	for (f = t->fields; f->name != NULL; f++) {
 		if (!json_object_object_get_ex(o, f->name, &v) ||
 		    json_object_is_type(v, json_type_null)) {
-			if (f->required) {
+			if (f->required == 1) {
 				snprintf(err, errsz, "missing required %s '%s'", kind,
 				    f->name);
 				return -1;
@@ -571,7 +571,7 @@ validate_query(struct http_req *r, const struct validate_table *t)
 			}
 	for (f = t->fields; f->name != NULL; f++) {
 		if ((v = http_param(r, f->name)) == NULL) {
-			if (f->required) {
+			if (f->required == 1) {
 				http_error(r, 400, "missing required parameter '%s'",
 				    f->name);
 				return -1;
@@ -651,4 +651,55 @@ validate_long(json_object *o, const char *name, long dflt)
 	    !json_object_is_type(v, json_type_int))
 		return dflt;
 	return (long)json_object_get_int64(v);
+}
+
+json_object *
+validate_schema(const struct validate_table *t)
+{
+	static const char *const types[] = {
+		[VALIDATE_STRING] = "string", [VALIDATE_BOOL] = "boolean",
+		[VALIDATE_INT] = "number", [VALIDATE_LIST] = "array",
+		[VALIDATE_OBJECT] = "object", [VALIDATE_NUMBER] = "number"
+	};
+	const struct validate_field *f;
+	json_object	*schema, *props, *req, *p, *e;
+	const char	*c, *bar;
+
+	if ((schema = json_object_new_object()) == NULL)
+		return NULL;
+	props = json_object_new_object();
+	req = json_object_new_array();
+	json_object_object_add(schema, "type", json_object_new_string("object"));
+	json_object_object_add(schema, "properties", props);
+	for (f = t->fields; f->name != NULL; f++) {
+		p = json_object_new_object();
+		json_object_object_add(p, "type", json_object_new_string(types[f->type]));
+		if (f->type == VALIDATE_LIST) {
+			e = json_object_new_object();
+			json_object_object_add(e, "type", json_object_new_string("string"));
+			json_object_object_add(p, "items", e);
+		}
+		if (f->type == VALIDATE_STRING && f->choices != NULL) {
+			e = json_object_new_array();
+			for (c = f->choices;; c = bar + 1) {
+				bar = strchr(c, '|');
+				json_object_array_add(e, json_object_new_string_len(c,
+				    bar != NULL ? (int)(bar - c) : (int)strlen(c)));
+				if (bar == NULL)
+					break;
+			}
+			json_object_object_add(p, "enum", e);
+		}
+		if (f->doc != NULL)
+			json_object_object_add(p, "description",
+			    json_object_new_string(f->doc));
+		json_object_object_add(props, f->name, p);
+		if (f->required)
+			json_object_array_add(req, json_object_new_string(f->name));
+	}
+	if (json_object_array_length(req) > 0)
+		json_object_object_add(schema, "required", req);
+	else
+		json_object_put(req);
+	return schema;
 }

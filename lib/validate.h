@@ -36,12 +36,19 @@ enum validate_type {
 struct validate_field {
 	const char		*name;
 	enum validate_type	 type;
-	int			 required;
+	int			 required;	/* 0, 1, or VALIDATE_ASKED */
 	long			 min, max;	/* STRING: characters; INT: value; LIST: entries */
 	long			 elem_max;	/* LIST: characters of one entry */
 	const char		*choices;	/* STRING: "txt|json", or NULL for any */
 	int			(*check)(const char *value, char *err, size_t errsz);
+	const char		*doc;		/* what it is, for a schema made of
+						   the table (validate_schema) */
 };
+/*
+ * required: a field that a schema made of the table (validate_schema) lists as required,
+ * but whose absence the validator lets pass: clients of an older schema leave it out.
+ */
+#define VALIDATE_ASKED	2
 
 /* A table: the fields (ending with a row whose name is NULL) and what to do with others. */
 struct validate_table {
@@ -49,6 +56,15 @@ struct validate_table {
 	int			 allow_unknown;	/* ignore undeclared keys (else refused) */
 	const char		*what;		/* "parameter" or "field" in errors */
 };
+
+/*
+ * The JSON Schema of the objects t takes (an MCP tool's inputSchema): "type": "object", a
+ * property per field (its type: string, boolean, number (VALIDATE_INT and VALIDATE_NUMBER,
+ * as the hosted API's schemas say), array of strings, object; its doc as "description"; a
+ * string's choices as "enum") and "required" naming the fields required or asked. The
+ * caller puts it; NULL when out of memory.
+ */
+json_object *validate_schema(const struct validate_table *t);
 
 /* Number of characters of UTF-8 text s of n bytes, or -1 when it is not valid UTF-8. */
 long	 validate_utf8_chars(const char *s, size_t n);

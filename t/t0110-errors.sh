@@ -46,9 +46,13 @@ is "$(http GET "$ctx" --get --data-urlencode libraryId=/nobody/nothing --data-ur
     "a 500-character Japanese query is within bounds"
 expect 400 "'query' is longer than 500 characters" "context with a 501-character Japanese query" -- \
     GET "$ctx" --get --data-urlencode libraryId=/a/b --data-urlencode "query=${ja500}日"
-# (404, not "must look like /owner/repo"; the message, cut at 1 KiB, stays whole characters)
-expect 404 "^library /a/(日)+$" "context with a 500-character Japanese libraryId" -- \
+# Owner and name of a library id are ASCII (ctxd-query(8), LIBRARY IDS): a Japanese one is
+# within the length bound but malformed, and the message says why without echoing it.
+expect 400 "malformed library id: its owner or name has a character other than ASCII" \
+    "context with a 500-character Japanese libraryId" -- \
     GET "$ctx" --get --data-urlencode "libraryId=/a/${ja500:3}" --data-urlencode query=x
+expect 404 "^library /a/a+ does not exist" "context with a 500-character libraryId: 404" -- \
+    GET "$ctx" --get --data-urlencode "libraryId=/a/$(printf '%.0sa' {1..497})" --data-urlencode query=x
 
 # /api/parse
 P=$BASE/api/parse

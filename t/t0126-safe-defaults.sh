@@ -4,7 +4,7 @@
 # until an admin lists its network; a wiki source, or a repository on a host the instance
 # holds a git token or the GitHub App for, is refused to a member (403 naming
 # perm.members_use_integrations) and allowed to an admin, and to the member once the switch
-# is on. Migration 14 on a database of the previous schema writes the old values only when
+# is on. Migration 15 on a database of the previous schema writes the old values only when
 # libraries need them. No job runs (CTXD_WORKER=/bin/true): nothing connects anywhere.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq nginx curl sqlite3

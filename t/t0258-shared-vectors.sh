@@ -190,13 +190,26 @@ dump=$(vector_dump)
 rows=$(nemb)
 ctxd_stop
 # Version 10 as the build before 0011 left it: each embeddings row with its own copy of the
-# vector (sql/schema.sql's table), no table vectors. (Only 0011 and 0012 are undone: this
-# holds while 0011 is the last migration that changes these tables.) 0012's documents that
-# show another version's snippets (documents.snippets_from) keep it in a table of the test,
-# t0258_shares, put back after the migration: a database of version 10 had copies instead.
+# vector (sql/schema.sql's table), no table vectors. 0011 and 0012 are undone here (0011 is
+# the last migration that changes these tables), and so is every later migration, which
+# ctxd-admin init runs again: each one adds its undo below (drop what it added, newest
+# first). 0012's documents that show another version's snippets (documents.snippets_from)
+# keep it in a table of the test, t0258_shares, put back after the migration: a database of
+# version 10 had copies instead.
 ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
     "$top_srcdir/sql/schema.sql")
 sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+-- 0014-job-queuer.sql
+DROP INDEX jobs_queued_by;
+ALTER TABLE jobs DROP COLUMN queued_via;
+ALTER TABLE jobs DROP COLUMN queued_by;
+-- 0013-library-guard.sql
+DROP INDEX libraries_id_nocase;
+DROP TRIGGER libraries_rebind_host;
+DROP TRIGGER libraries_bind_host;
+DROP TABLE library_hosts;
+ALTER TABLE libraries DROP COLUMN created_anonymously;
+-- 0012 and 0011
 CREATE TABLE t0258_shares AS SELECT id, snippets_from FROM documents WHERE snippets_from IS NOT NULL;
 DROP VIEW library_snippets;
 DROP INDEX documents_shown;

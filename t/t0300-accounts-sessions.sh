@@ -147,17 +147,45 @@ like "$ra" '^[1-5]$' "with Retry-After of a few seconds"
 like "$(http_body | jq -r .error)" "try again in $ra seconds" "the error says when"
 is "$(login Tess 'tess password 1' "${T8[@]}")" 429 "the user name is counted whatever its case"
 # Let the delays pass (moving the last failure back) until the lock at 10 failures.
+back() { _sql "UPDATE login_throttle SET last_at = last_at - 400"; }
 for i in 4 5 6 7 8 9 10; do
-	_sql "UPDATE login_throttle SET last_at = last_at - 400 WHERE scope = 'user' AND key = 'tess'"
+	back
 	login tess "wrong password $i" "${T8[@]}" >/dev/null
 done
-_sql "UPDATE login_throttle SET last_at = last_at - 400 WHERE scope = 'user' AND key = 'tess'"
-is "$(login tess 'tess password 1' "${T8[@]}")" 429 "after 10 failures the user is refused even with the right password"
+back
+is "$(login tess 'tess password 1' "${T8[@]}")" 429 \
+    "after 10 failures from one address the user is refused there even with the right password"
 ra=$(http_header Retry-After)
 ok "$([ "$ra" -ge 800 ] && [ "$ra" -le 900 ]; echo $?)" "for 15 minutes (Retry-After $ra)"
+like "$(grep -c 'failed sign-ins for tess from 1 address in the last 15 min' "$T/log/web.log")" '^1$' \
+    "the log has an alert at 10 failed sign-ins for one user"
+HK=$(ctxd_admin key create --admin health)
+is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $HK" | head -c0; http_body | jq -r '.alerts[]')" \
+    "10 failed sign-ins for tess from 1 address in the last 15 min" "and so has the health report for admins"
+is "$(http GET "$BASE/api/health"; http_body | jq -r 'has("alerts")')" "200false" "but not the anonymous one"
 is "$(login admin 'console password 1')" 200 "other users are not affected"
+is "$(login tess 'tess password 1' --interface 127.0.0.9)" 200 \
+    "nor is the same user from another address: failures from one address cannot lock a user out"
+is "$(login tess 'tess password 1' "${T8[@]}")" 429 "that sign-in does not lift the lock of the first address"
 ctxd_admin user unlock tess >/dev/null
-is "$(login tess 'tess password 1')" 200 "ctxd-admin user unlock lifts the lock"
+is "$(login tess 'tess password 1' "${T8[@]}")" 200 "ctxd-admin user unlock lifts the lock"
+
+# --- guessing spread over many addresses: 3 failures from each of 10 addresses (none of
+# them slowed down alone) reach the user's ceiling of 30, which slows the user down
+for a in 10 11 12 13 14 15 16 17 18 19; do
+	for i in 1 2 3; do
+		login tess "spread guess $a $i" --interface "127.0.0.$a" >/dev/null
+	done
+done
+is "$(http_body | jq -r .error)" "wrong user name or password" "30 failures spread over 10 addresses are plain 401s"
+is "$(login tess 'tess password 1' --interface 127.0.0.20)" 429 \
+    "then the user is slowed down from any address"
+like "$(http_header Retry-After)" '^[1-5]$' "for a few seconds only (Retry-After), not locked"
+is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $HK" | head -c0; http_body | jq -r '.alerts[]')" \
+    "30 failed sign-ins for tess from 10 addresses in the last 15 min" "the health report names the user and the addresses"
+like "$(grep -c 'failed sign-ins for tess from 10 addresses' "$T/log/web.log")" '^1$' "as does the log"
+back
+is "$(login tess 'tess password 1' --interface 127.0.0.20)" 200 "once the delay passed the user signs in"
 
 # --- throttling per client address (another loopback address: 127.0.0.7)
 for i in 1 2 3 4 5 6 7 8 9 10; do

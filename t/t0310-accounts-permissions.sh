@@ -127,7 +127,7 @@ is "$(http POST "$BASE/api/keys" -b "$MIA_JAR" -H "X-CSRF-Token: $MIA_CSRF" --da
 # The matrix, perm.require_mcp_auth off (the default).
 WHO=(none mkey akey rkey nocsrf csrf)
 #                                                                     none mkey akey rkey nocsrf csrf
-row GET /api/session "" 401 200 200 401 200 200
+row GET /api/session "" 200 200 200 401 200 200
 row GET /api/keys "" 401 200 200 401 200 200
 row POST /api/keys '{"name":"k@N@"}' 401 201 201 401 403 201
 row DELETE /api/keys/999999 "" 401 404 404 401 403 404

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GET /api/health and GET /api/ready: no credential needed, nothing secret in them; 200 when
 # healthy / ready, 503 when the database is missing, broken or has another schema version.
+# Anyone but an admin learns only the status; an admin's key or session gets the report.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq sqlite3
 
@@ -15,6 +16,17 @@ http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" -H 'Content-Type: 
 
 is "$(http GET "$BASE/api/health")" 200 "health without a key: 200"
 like "$(http_header Content-Type)" '^application/json' "JSON"
+is "$(http_body | jq -c .)" '{"status":"ok"}' "without a key: only the status"
+MEMBER=$(ctxd_admin key create member-key)
+is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $MEMBER")" 200 "health with a member's key: 200"
+is "$(http_body | jq -c .)" '{"status":"ok"}' "a member sees only the status too"
+is "$(http GET "$BASE/api/health" -H "Authorization: Bearer not-a-key")" 200 \
+    "health with an invalid key: 200 (the credential is not needed)"
+is "$(http_body | jq -c .)" '{"status":"ok"}' "and only the status"
+ctxd_admin_session
+is "$(http GET "$BASE/api/health" -b "$ADMIN_JAR")" 200 "health with an admin's session: 200"
+is "$(http_body | jq -r .license.status)" valid "an admin's session gets the report"
+is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $ADMIN")" 200 "health with an admin's key: 200"
 h=$(http_body)
 is "$(jq -r '[.status, .license.status, .license.plan, .database.ok, .database.schemaVersion] | @tsv' <<<"$h")" \
     "$(printf 'ok\tvalid\ttrial\ttrue\t%s' "$SCHEMA_VERSION")" "status, license, database and schema version"
@@ -37,6 +49,10 @@ is "$(http GET "$BASE/api/ready")" 503 "ready with schema version 99: 503"
 like "$(http_body | jq -r .error)" 'not ready: the database cannot be opened or its schema is not version '"$SCHEMA_VERSION" \
     "says why"
 is "$(http GET "$BASE/api/health")" 503 "health with schema version 99: 503"
+is "$(http_body | jq -r '[.status, has("database"), has("version")] | @tsv')" "$(printf 'unhealthy\tfalse\tfalse')" \
+    "without a key: unhealthy, no details"
+unlike "$(http_body | jq -r .error)" 'database' "and the error does not say why"
+is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $ADMIN")" 503 "an admin's health with schema version 99: 503"
 is "$(http_body | jq -r '[.status, .database.ok] | @tsv')" "$(printf 'unhealthy\tfalse')" "database not ok"
 like "$(http_body | jq -r .error)" 'database' "the error names the database"
 _sql "PRAGMA user_version = $SCHEMA_VERSION"
@@ -45,7 +61,7 @@ is "$(http GET "$BASE/api/ready")" 200 "schema version restored: ready again"
 # A missing database, then a file that is not a database.
 mv "$DATA_DIR/ctxd.db" "$DATA_DIR/ctxd.db.away"
 is "$(http GET "$BASE/api/ready")" 503 "ready without the database: 503"
-is "$(http GET "$BASE/api/health")" 503 "health without the database: 503"
+is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $ADMIN")" 503 "health without the database: 503"
 is "$(http_body | jq -r '.database.ok')" false "database not ok"
 head -c 8192 /dev/urandom >"$DATA_DIR/ctxd.db"
 is "$(http GET "$BASE/api/ready")" 503 "ready with a broken database file: 503"

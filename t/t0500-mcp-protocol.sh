@@ -83,7 +83,7 @@ ok "$(cmp -s "$T/mcp.txt" "$T/rest.txt"; echo $?)" "query-docs = /api/v2/context
 rpc "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"query-docs\",\"arguments\":{\"context7CompatibleLibraryID\":\"/corpora/requests\",\"userQuery\":\"$q\"}}}" >/dev/null
 jbody '.result.content[0].text' >"$T/alias.txt"
 ok "$(cmp -s "$T/alias.txt" "$T/rest.txt"; echo $?)" "query-docs with aliases: same answer"
-# a version that is not indexed: a tool error naming the versions that are (issue 16)
+# a version that is not indexed: a tool error naming the versions that are
 rpc "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"query-docs\",\"arguments\":{\"libraryId\":\"/corpora/requests/v2.31.0\",\"query\":\"$q\"}}}" >/dev/null
 is "$(jbody '.result.isError')" true "query-docs of a version not indexed: a tool error"
 like "$(jbody '.result.content[0].text')" "has no indexed version v2\\.31\\.0.*/corpora/requests \\(the default branch\\)" \
@@ -162,6 +162,29 @@ code=$(rpc '[]')
 is "$code/$(jbody .error.code)" 400/-32600 "empty batch: 400, -32600"
 code=$(rpc '{"jsonrpc":"2.0","id":1,"method":"ping"}' -H 'MCP-Protocol-Version: 1999-01-01')
 is "$code" 400 "unsupported MCP-Protocol-Version header: 400"
+# Bounded: at most 32 messages, and an answer of at most 1 MiB per request, 4 MiB in all.
+calls() {
+	jq -cn --argjson n "$1" '[range(1; $n + 1) | {jsonrpc: "2.0", id: ., method: "tools/call",
+	    params: {name: "get-library-docs", arguments: {context7CompatibleLibraryID:
+	    "/corpora/requests", topic: "timeout", tokens: 100000}}}]'
+}
+calls 1290 >"$T/batch1290.json"
+code=$(http POST "$MCP" -H 'Content-Type: application/json' --data-binary @"$T/batch1290.json")
+is "$code/$(jbody .error.code)" 400/-32600 "a batch of 1290 calls ($(wc -c <"$T/batch1290.json") bytes): 400, -32600"
+like "$(jbody .error.message)" "at most 32 messages, this one has 1290" "... naming the limit"
+calls 32 >"$T/batch32.json"
+code=$(http POST "$MCP" -H 'Content-Type: application/json' --data-binary @"$T/batch32.json")
+is "$code" 200 "a batch of 32 calls of the largest budget: 200"
+# (test-mcp fills the 4 MiB; this corpus's answers fit in it, and the limits must not bite)
+is "$(jbody '[.[] | select(.result.content[0].text | startswith("### "))] | length')" 32 \
+    "... each answered ($(wc -c <"$T/http.body") bytes)"
+# Ids past 64 bits are echoed as sent.
+code=$(rpc '{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}')
+is "$(http_body)" '{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{}}' \
+    "an id past 64 bits echoed as sent"
+code=$(rpc '[{"jsonrpc":"2.0","id":-18446744073709551617,"method":"ping"}]')
+is "$(http_body)" '[{"jsonrpc":"2.0","id":-18446744073709551617,"result":{}}]' \
+    "... in a batch too"
 
 # ---------------------------------------------------------------- HTTP
 code=$(http GET "$MCP" -H 'Accept: text/event-stream')

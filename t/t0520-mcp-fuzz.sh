@@ -14,6 +14,8 @@ printf '%s' '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"res
 printf '%s' '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]' >"$s/4"
 printf '%s' '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get-library-docs","arguments":{"context7CompatibleLibraryID":"/a/b","topic":"t","tokens":"1200"}}}' >"$s/5"
 printf '%s\n%s' 'application/json;q=0, */*;q=0.5, http://example.com:3000' '{"jsonrpc":"2.0","id":6,"result":{}}' >"$s/6"
+# ids past 64 bits (echoed from the body's text), a comment, an escaped member name
+printf '%s' '[{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"},/* c */{"\u0069d":-99999999999999999999,"jsonrpc":"2.0","method":"tools/list"},{"id":-0,"jsonrpc":"2.0","method":"x"}]' >"$s/7"
 out=$("$top_builddir/t/fuzz/fuzz-mcp" -n 3000 -s 7 "$s"/* 2>&1)
 ok $? "fuzz-mcp: no crash"
 like "$out" "ok 1 - [0-9]+ inputs" "fuzz-mcp ran"

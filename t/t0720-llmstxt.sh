@@ -48,6 +48,8 @@ fixture_site mix "$T/mix" '
 	location = /meta { return 302 http://169.254.169.254/latest/meta-data/; }
 	location = /app { default_type text/html; try_files /app.html =404; }'
 fixtures_start
+# same host, another port (the other fixture site): another site, not followed
+printf -- '- [Other port](http://127.0.0.1:%s/ed-commonmark.md)\n' "$FIXPORT_ORG" >>"$T/mix/llms.txt"
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
 A="Authorization: Bearer $ADMIN"
@@ -130,11 +132,13 @@ like "$log" "warning: page not indexed: could not fetch $FIX_MIX/gone: HTTP 404 
     "a 404 is a warning naming the URL and status"
 like "$log" "warning: page not indexed: could not fetch $FIX_MIX/meta: .*(address|policy|allowed)" \
     "a redirect to 169.254.169.254 is refused by the address policy"
-like "$log" "fetched [0-9]+ pages .*, 2 failed; 1 links off 127.0.0.1 not followed" \
-    "the summary counts the failures and the off-site link"
+like "$log" "fetched [0-9]+ pages .*, 2 failed; 2 links off 127.0.0.1:$FIXPORT_MIX not followed" \
+    "the summary counts the failures and the off-site links (another host, another port)"
 fixtures_requests mix >"$T/req3"
 grep -q 'elsewhere' "$T/req3"
 ok $((!$?)) "the off-site link is not asked for"
+is "$(fixtures_requests org | grep -c 'ed-commonmark')" 0 \
+    "a link to the same host's other port is not asked for"
 is "$(docs "$MIX")" "app docs/good extra.md llms-more.txt llms.txt more.md" \
     "the pages that answered are documents"
 is "$(_sql "SELECT count(*) FROM snippets s JOIN documents d ON d.id = s.document_id WHERE d.library_id = '$MIX' AND d.path = 'app';")" 1 \

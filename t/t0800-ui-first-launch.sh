@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The web UI's first launch in Debian's chromium (playwright-core, pinned in
 # t/e2e/ui/package-lock.json): sign-in as admin/admin, the forced password change, the wizard
-# with real provider calls to the vendor stand-in, status, support bundle, Settings.
+# with real provider calls to the vendor stand-in, status (with an alert of failed
+# sign-ins), support bundle, Settings.
 # Screenshots of each page at 360 and 1440 px go to $top_builddir/t/screenshots.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq node npm flock chromium nginx
@@ -11,6 +12,14 @@ ctxd_setup
 ui_install
 standin_start
 ctxd_start
+
+# 12 failed sign-ins for one name from 6 addresses: an alert on the admin's Status page.
+for a in 21 22 23 24 25 26; do
+	for i in 1 2; do
+		http POST "$BASE/api/session" --interface "127.0.0.$a" -H 'Content-Type: application/json' \
+		    --data '{"username": "mallory", "password": "a guess"}' >/dev/null
+	done
+done
 
 PW="a new admin password 1"
 ui_run t0800-first-launch.mjs "$BASE" "$SBASE" "$PW" "$T"

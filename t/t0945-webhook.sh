@@ -3,8 +3,9 @@
 # (X-Hub-Signature-256) and pushing to the GitOps manifest repository's branch queues one
 # sync (a gitops_runs row, trigger webhook) and answers 202 at once; a bad or missing
 # signature is 401; another branch, another repository, ping and other events are
-# acknowledged (200) and start nothing; a repeated X-GitHub-Delivery is ignored; an
-# oversized body is 413; without a secret, 503.
+# acknowledged (200) and start nothing; a repeated X-GitHub-Delivery is ignored, and so is
+# the same body under a new delivery id within 5 minutes (a replay); an oversized body is
+# 413; without a secret, 503.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq nginx openssl
 
@@ -86,6 +87,17 @@ is "$(deliver push d-11 "$body")" 200 "a repeated delivery: 200"
 like "$(http_body | jq -r .reason)" 'repeated' "ignored as repeated"
 is "$(runs)" 1 "no second sync"
 
+# The same signed body under a new delivery id within 5 minutes (a replay): ignored too.
+is "$(deliver push d-11b "$body")" 200 "the same body with a new delivery id: 200"
+like "$(http_body | jq -r .reason)" 'repeated.*same body' "ignored as a replay"
+is "$(runs)" 1 "no second sync"
+like "$(grep -c 'delivery d-11b repeats the body' "$T/log/hook.log")" '^1$' "the replay is logged"
+# More than 5 minutes later the same body is a new delivery (a push of the same commit).
+_sql "UPDATE hook_deliveries SET received_at = received_at - 301"
+is "$(deliver push d-11c "$body")" 202 "the same body more than 5 minutes later: 202"
+is "$(runs)" 2 "a second sync"
+_sql "UPDATE gitops_runs SET state = 'done'"
+
 # Case and a .git suffix aside, the same repository; branch blank: the default branch.
 ctxd_admin settings set gitops.branch '' >/dev/null
 ctxd_admin settings set gitops.repo_url "https://GitHub.Example/ACME/docs-manifest.git/" >/dev/null
@@ -93,12 +105,13 @@ is "$(deliver push d-12 "$(push refs/heads/manifests "$REPO.git" trunk)")" 200 \
     "branch blank: a push to a branch other than the default is ignored"
 is "$(deliver push d-13 "$(push refs/heads/trunk "$REPO.git" trunk)")" 202 \
     "branch blank: a push to the default branch queues a sync"
-is "$(runs)" 2 "the second sync"
+is "$(runs)" 3 "the third sync"
 
 # GitOps off: acknowledged, nothing queued.
 ctxd_admin settings set gitops.enabled false >/dev/null
-is "$(deliver push d-14 "$(push refs/heads/trunk "$REPO.git" trunk)")" 200 "GitOps off: 200"
-is "$(runs)" 2 "no sync while GitOps is off"
+is "$(deliver push d-14 "$(push refs/heads/trunk "$REPO" trunk)")" 200 "GitOps off: 200"
+like "$(http_body | jq -r .reason)" 'not enabled' "ignored: GitOps is not enabled"
+is "$(runs)" 3 "no sync while GitOps is off"
 
 # Over the size limit: refused (nginx's client_max_body_size and ctxd-hook's own limit).
 head -c $((5 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$T/big.json"
@@ -110,6 +123,9 @@ is "$code" 413 "a 5 MB body: 413"
 # Other methods and paths.
 is "$(http GET "$URL")" 405 "GET: 405"
 is "$(http_header Allow)" POST "Allow: POST"
-is "$(_sql "SELECT count(*) FROM hook_deliveries")" 10 "the signed deliveries are remembered"
+is "$(_sql "SELECT count(*) FROM hook_deliveries WHERE id NOT LIKE 'sha256:%'")" 12 \
+    "the signed deliveries are remembered"
+is "$(_sql "SELECT count(*) FROM hook_deliveries WHERE id LIKE 'sha256:%'")" 10 \
+    "and their bodies' hashes"
 
 done_testing

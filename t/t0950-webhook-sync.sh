@@ -29,10 +29,12 @@ is "$(http PUT "$BASE/api/settings" -H "Authorization: Bearer $ADMIN" \
     "git.github.app_private_key": $pem, "git.github.webhook_secret": $s,
     "gitops.enabled": true, "gitops.repo_url": $u}')")" 200 "App, webhook and GitOps set"
 
-# deliver ID: a signed push of main to the manifest repository; prints the status.
+# deliver ID: a signed push of main (its head commit) to the manifest repository; prints
+# the status.
 deliver() {
 	local body
-	body=$(jq -cn --arg u "$GITOPS_URL" '{ref: "refs/heads/main", deleted: false,
+	body=$(jq -cn --arg u "$GITOPS_URL" --arg after "$(git -C "$GW" rev-parse HEAD)" \
+	    '{ref: "refs/heads/main", after: $after, deleted: false,
 	    repository: {full_name: "acme/gitops", clone_url: $u, default_branch: "main"}}')
 	http POST "$BASE/api/webhooks/github" -H 'Content-Type: application/json' \
 	    -H 'X-GitHub-Event: push' -H "X-GitHub-Delivery: $1" -H "X-Hub-Signature-256: sha256=$(

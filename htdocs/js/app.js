@@ -1,56 +1,14 @@
 // app.js: the UI's shell. The layout (header, navigation, main), the session, and a hash
-// router (#/path) over a table of views, one line per view. A view is an ES module
+// router (#/path) over the table of views of router.js. A view is an ES module
 // htdocs/js/views/NAME.js exporting
 //   title: a string, or a function (params) => string: the page title;
 //   render(root, params, ctx): fills root (may be async); params are the route's
 //   captures, ctx = { session, navigate(hash), refreshSession() }.
 import { el, clear } from "./dom.js";
 import * as api from "./api.js";
-
-// The views. path: segments, ":x" captures one segment, ":x*" the rest (one or more);
-// who: "public" (no sign-in), "user" (any signed-in user), "admin"; nav: its link text.
-export const routes = [
-	{ path: "/", view: "home", who: "user", nav: "Status" },
-	{ path: "/signin", view: "signin", who: "public" },
-	{ path: "/password", view: "password", who: "user" },
-	{ path: "/setup", view: "setup", who: "admin" },
-	{ path: "/libraries", view: "libraries", who: "admin", nav: "Libraries" },
-	{ path: "/libraries/:id*", view: "library", who: "admin" },
-	{ path: "/jobs", view: "jobs", who: "admin", nav: "Jobs" },
-	{ path: "/jobs/:id", view: "job", who: "admin" },
-	{ path: "/settings", view: "settings", who: "admin", nav: "Settings" },
-	{ path: "/keys", view: "keys", who: "user", nav: "API keys" },
-	{ path: "/connect", view: "connect", who: "user", nav: "Connect a client" },
-];
+import { routes, match } from "./router.js";
 
 let session = null;
-
-// match(hash): [route, params] for a location hash, or [null, {}].
-export function match(hash) {
-	const path = (hash.replace(/^#/, "").split("?")[0]) || "/";
-	const segs = path.split("/").filter((s) => s !== "");
-	for (const r of routes) {
-		const pat = r.path.split("/").filter((s) => s !== "");
-		const params = {};
-		let ok = true, i = 0;
-		for (; i < pat.length; i++) {
-			const p = pat[i];
-			if (p.endsWith("*")) {
-				if (i >= segs.length) { ok = false; break; }
-				params[p.slice(1, -1)] = "/" + segs.slice(i).map(decodeURIComponent).join("/");
-				i = segs.length;
-				break;
-			}
-			if (i >= segs.length) { ok = false; break; }
-			if (p.startsWith(":"))
-				params[p.slice(1)] = decodeURIComponent(segs[i]);
-			else if (p !== segs[i]) { ok = false; break; }
-		}
-		if (ok && i === segs.length && (pat.length > 0 || segs.length === 0))
-			return [r, params];
-	}
-	return [null, {}];
-}
 
 // query(): the hash's query parameters (#/path?x=y).
 export function query() {
@@ -69,7 +27,10 @@ export function navigate(hash) {
 export async function refreshSession() {
 	try {
 		session = await api.get("/api/session");
-		api.setCsrf(session.csrfToken);
+		// nobody signed in is an answer (200), not a refusal
+		if (!session.signedIn)
+			session = null;
+		api.setCsrf(session ? session.csrfToken : null);
 	} catch (e) {
 		if (e.status !== 401 && e.status !== 403)
 			throw e;

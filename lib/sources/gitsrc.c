@@ -126,6 +126,9 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	lim.max_fetch_bytes = (size_t)c->max_fetch_mb * 1024 * 1024;
 	lim.plain_http_hosts = plain = settings_get(c->db, c->datadir,
 	    "git.plain_http_hosts");
+	/* Deadlines of the attempt, within the job's: a silent or dripping server fails it. */
+	gitrepo_limits_load(&lim, c->db, c->datadir);
+	lim.deadline_ms = c->deadline_ms;
 	/* Every connection of the clone is checked against fetch.allowed_networks. */
 	netpolicy_load(c->db, c->datadir);
 	if (gitrepo_sync(&s->repo, c->url, c->branch, dir, user, token, &lim, err,

@@ -8,7 +8,8 @@
  * followed: a linked llms file (llms*.txt) once, from the given file only (no loops);
  * pages from the given file and the linked llms files, the "## Optional" sections' last,
  * at most maxPages requests in all (sources.max_pages caps it). Scope: only links to the
- * llms file's own host (any port, http or https); others are counted, not fetched. A page
+ * llms file's own host and port (http or https, the scheme's default port standing for
+ * either); others are counted, not fetched. A page
  * is asked for as Markdown first: /x.md for /x, /x/index.md then /x.md for /x/, then the
  * address itself with Accept: text/markdown, text/html;q=0.9; an answer in HTML is parsed
  * as HTML. Every request goes through lib/fetch.c under fetch.allowed_networks (redirects
@@ -59,6 +60,7 @@ struct llmsrc {
 	struct backend_ctx *c;
 	struct backend_set *out;
 	char		*host;		/* the scope: the llms file's host */
+	char		*port;		/* and port; NULL: the scheme's default */
 	long		 budget;	/* requests left of maxPages */
 	long		 timeout_ms, delay_ms;
 	size_t		 inflight, max_size;
@@ -113,17 +115,42 @@ llmsrc_max_pages(struct backend_ctx *c)
 	return n < 1 ? 1 : n;
 }
 
+/* The port of u, or NULL when it has none or its scheme's default (curl_free it). */
+static char *
+llmsrc_port(CURLU *u)
+{
+	char	*port = NULL, *scheme = NULL;
+
+	if (curl_url_get(u, CURLUPART_PORT, &port, 0) != CURLUE_OK)
+		return NULL;
+	if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    ((strcmp(scheme, "http") == 0 && strcmp(port, "80") == 0) ||
+	    (strcmp(scheme, "https") == 0 && strcmp(port, "443") == 0))) {
+		curl_free(port);
+		port = NULL;
+	}
+	curl_free(scheme);
+	return port;
+}
+
+/* 1 when ports a and b (llmsrc_port's) are the same. */
+static int
+llmsrc_port_eq(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
 /*
  * Resolves link against base: 0 with *url (no fragment) and *path (the URL's path
  * without its leading '/', "index" for the root; malloc'd), 1 when it is not an http(s)
- * link or leaves the scope host (off-site), -1 out of memory.
+ * link or leaves the scope host and port (off-site), -1 out of memory.
  */
 static int
 llmsrc_resolve(struct llmsrc *s, const char *base, const char *link, char **url,
     char **path)
 {
 	CURLU	*u = curl_url();
-	char	*scheme = NULL, *host = NULL, *p = NULL;
+	char	*scheme = NULL, *host = NULL, *p = NULL, *port = NULL;
 	int	 rc = 1;
 
 	*url = *path = NULL;
@@ -138,7 +165,8 @@ llmsrc_resolve(struct llmsrc *s, const char *base, const char *link, char **url,
 		goto out;
 	if (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)
 		goto out;
-	if (strcasecmp(host, s->host) != 0) {
+	port = llmsrc_port(u);
+	if (strcasecmp(host, s->host) != 0 || !llmsrc_port_eq(port, s->port)) {
 		s->noffsite++;
 		goto out;
 	}
@@ -155,6 +183,7 @@ llmsrc_resolve(struct llmsrc *s, const char *base, const char *link, char **url,
 out:
 	curl_free(scheme);
 	curl_free(host);
+	curl_free(port);
 	curl_free(p);
 	curl_url_cleanup(u);
 	return rc;
@@ -719,32 +748,39 @@ llmsrc_setup(struct llmsrc *s, char *err, size_t errsz)
 		snprintf(err, errsz, "the library's URL is not a URL");
 		return -1;
 	}
+	s->port = llmsrc_port(u);
 	curl_url_cleanup(u);
 	return 0;
 }
 
 /*
- * The scope after the llms file's redirects: the host of the address that answered
- * (example.com/llms.txt moved to docs.example.com: its links are docs.example.com's).
+ * The scope after the llms file's redirects: the host and port of the address that
+ * answered (example.com/llms.txt moved to docs.example.com: its links are
+ * docs.example.com's).
  */
 static int
 llmsrc_scope(struct llmsrc *s, const char *final)
 {
 	CURLU	*u;
-	char	*host = NULL;
+	char	*host = NULL, *port = NULL;
 
 	if (final == NULL || (u = curl_url()) == NULL)
 		return 0;
 	if (curl_url_set(u, CURLUPART_URL, final, 0) == CURLUE_OK &&
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-	    strcasecmp(host, s->host) != 0) {
+	    (port = llmsrc_port(u), strcasecmp(host, s->host) != 0 ||
+	    !llmsrc_port_eq(port, s->port))) {
 		jobs_log(s->c->db, s->c->job_id, "info", "%s moved to %s: its links are "
-		    "fetched on %s", s->c->url, final, host);
+		    "fetched on %s%s%s", s->c->url, final, host, port != NULL ? ":" : "",
+		    port != NULL ? port : "");
 		curl_free(s->host);
+		curl_free(s->port);
 		s->host = host;
-		host = NULL;
+		s->port = port;
+		host = port = NULL;
 	}
 	curl_free(host);
+	curl_free(port);
 	curl_url_cleanup(u);
 	return 0;
 }
@@ -823,10 +859,11 @@ llmsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 		    "limits.max_repo_mb): %zu pages not fetched", c->max_fetch_mb,
 		    s->nbytes_over);
 	jobs_log(c->db, c->job_id, s->nfailed > 0 ? "warning" : "info",
-	    "fetched %zu pages (%zu of them unchanged), %zu failed; %zu links off %s not "
-	    "followed; %zu links past maxPages not fetched; %zu llms files linked from "
+	    "fetched %zu pages (%zu of them unchanged), %zu failed; %zu links off %s%s%s "
+	    "not followed; %zu links past maxPages not fetched; %zu llms files linked from "
 	    "linked llms files not followed", s->nfetched + s->nunchanged, s->nunchanged,
-	    s->nfailed, s->noffsite, s->host, s->nover, s->nloops);
+	    s->nfailed, s->noffsite, s->host, s->port != NULL ? ":" : "",
+	    s->port != NULL ? s->port : "", s->nover, s->nloops);
 	return 0;
 nomem:
 	snprintf(err, errsz, "out of memory");
@@ -850,6 +887,7 @@ llmsrc_release(struct backend_ctx *c)
 	free(s->pages);
 	free(s->seen);
 	curl_free(s->host);
+	curl_free(s->port);
 	free(s);
 	c->priv = NULL;
 }

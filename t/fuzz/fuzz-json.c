@@ -29,23 +29,27 @@ fz_check_folder(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field fz_user[] = {
-	{ "name", VALIDATE_STRING, 1, 1, 64, 0, NULL, NULL },
-	{ "password", VALIDATE_STRING, 0, 8, 256, 0, NULL, NULL },
-	{ "role", VALIDATE_STRING, 0, 1, 10, 0, "admin|member", NULL },
-	{ "disabled", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "mustChange", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "name", .type = VALIDATE_STRING, .required = 1, .min = 1, .max = 64 },
+	{ .name = "password", .type = VALIDATE_STRING, .min = 8, .max = 256 },
+	{ .name = "role", .type = VALIDATE_STRING, .min = 1, .max = 10,
+	    .choices = "admin|member" },
+	{ .name = "disabled", .type = VALIDATE_BOOL },
+	{ .name = "mustChange", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 
 static const struct validate_field fz_lib[] = {
-	{ "repoUrl", VALIDATE_STRING, 1, 1, 2048, 0, NULL, NULL },
-	{ "branch", VALIDATE_STRING, 0, 1, 255, 0, NULL, NULL },
-	{ "folders", VALIDATE_LIST, 0, 0, 100, 255, NULL, fz_check_folder },
-	{ "excludeFolders", VALIDATE_LIST, 0, 0, 100, 255, NULL, fz_check_folder },
-	{ "indexSourceCode", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "maxFiles", VALIDATE_INT, 0, 1, 100000, 0, NULL, NULL },
-	{ "settings", VALIDATE_OBJECT, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "repoUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = 2048 },
+	{ .name = "branch", .type = VALIDATE_STRING, .min = 1, .max = 255 },
+	{ .name = "folders", .type = VALIDATE_LIST, .max = 100, .elem_max = 255,
+	    .check = fz_check_folder },
+	{ .name = "excludeFolders", .type = VALIDATE_LIST, .max = 100, .elem_max = 255,
+	    .check = fz_check_folder },
+	{ .name = "indexSourceCode", .type = VALIDATE_BOOL },
+	{ .name = "maxFiles", .type = VALIDATE_INT, .min = 1, .max = 100000 },
+	{ .name = "settings", .type = VALIDATE_OBJECT },
+	{ .name = NULL }
 };
 
 static const struct validate_table fz_tables[] = {

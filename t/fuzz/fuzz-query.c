@@ -3,7 +3,7 @@
  * name and value percent-decoded (http_urldecode, lib/http.c), then checked against
  * declared parameter tables (validate_query, lib/validate.c) like those of /api/v2/context,
  * /api/v2/search and the admin lists; the library id and the question go on to the search
- * front end (search_normalize_id, the tokenizer). The refusal is answered into a buffer.
+ * front end (libid_normalize, the tokenizer). The refusal is answered into a buffer.
  */
 #include "config.h"
 
@@ -13,6 +13,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "libid.h"
 #include "search.h"
 #include "validate.h"
 
@@ -31,21 +32,24 @@ fz_check_id(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field fz_context[] = {
-	{ "libraryId", VALIDATE_STRING, 1, 1, 300, 0, NULL, fz_check_id },
-	{ "query", VALIDATE_STRING, 0, 1, 2000, 0, NULL, NULL },
-	{ "topic", VALIDATE_STRING, 0, 0, 500, 0, NULL, NULL },
-	{ "tokens", VALIDATE_INT, 0, 1000, 100000, 0, NULL, NULL },
-	{ "type", VALIDATE_STRING, 0, 1, 10, 0, "txt|json", NULL },
-	{ "fast", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1, .max = 300,
+	    .check = fz_check_id },
+	{ .name = "query", .type = VALIDATE_STRING, .min = 1, .max = 2000 },
+	{ .name = "topic", .type = VALIDATE_STRING, .max = 500 },
+	{ .name = "tokens", .type = VALIDATE_INT, .min = 1000, .max = 100000 },
+	{ .name = "type", .type = VALIDATE_STRING, .min = 1, .max = 10,
+	    .choices = "txt|json" },
+	{ .name = "fast", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 
 static const struct validate_field fz_list[] = {
-	{ "state", VALIDATE_STRING, 0, 1, 20, 0, "queued|running|done|failed", NULL },
-	{ "limit", VALIDATE_INT, 0, 1, 500, 0, NULL, NULL },
-	{ "offset", VALIDATE_INT, 0, 0, 1000000, 0, NULL, NULL },
-	{ "force", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "state", .type = VALIDATE_STRING, .min = 1, .max = 20,
+	    .choices = "queued|running|done|failed" },
+	{ .name = "limit", .type = VALIDATE_INT, .min = 1, .max = 500 },
+	{ .name = "offset", .type = VALIDATE_INT, .max = 1000000 },
+	{ .name = "force", .type = VALIDATE_BOOL },
+	{ .name = NULL }
 };
 
 static const struct validate_table fz_tables[] = {
@@ -60,7 +64,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct http_param params[FZ_MAX_PARAMS];
 	struct http_req	 r;
 	struct buf	 out;
-	char		*qs, *pair, *save = NULL, *eq, id[512], **terms;
+	char		*qs, *pair, *save = NULL, *eq, err[400], **terms;
+	struct libid	 l;
 	const char	*v;
 	size_t		 i, n = 0, nterms;
 
@@ -88,8 +93,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.nparams = n;
 	r.capture = &out;
 	if (validate_query(&r, &fz_tables[data[0] % 3]) == 0) {
-		if ((v = http_param(&r, "libraryId")) != NULL)
-			search_normalize_id(v, id, sizeof(id));
+		if ((v = http_param(&r, "libraryId")) != NULL &&
+		    libid_normalize(v, &l, err, sizeof(err)) == 0)
+			libid_release(&l);
 		if ((v = http_param(&r, "query")) != NULL &&
 		    tokenize_match_terms(v, &terms, &nterms) == 0)
 			tokenize_terms_free(terms, nterms);

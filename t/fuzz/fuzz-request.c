@@ -12,6 +12,7 @@
 #include "ctxd.h"
 #include "entry.h"
 #include "http.h"
+#include "libid.h"
 #include "multipart.h"
 #include "search.h"
 
@@ -25,6 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct license	 lic;
 	unsigned char	 pub[32] = { 0 };
 	char		 err[512], id[512], host[256], *s, **terms;
+	struct libid	 l;
 	size_t		 nterms, nparts;
 
 	if ((s = malloc(size + 1)) == NULL)
@@ -38,7 +40,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	multipart_parse("multipart/form-data; boundary=b", s, size, parts, &nparts, err,
 	    sizeof(err));
 	library_id_from_url(s, id, sizeof(id), host, sizeof(host), err, sizeof(err));
-	search_normalize_id(s, id, sizeof(id));
+	if (libid_normalize(s, &l, err, sizeof(err)) == 0)
+		libid_release(&l);
 	if (tokenize_match_terms(s, &terms, &nterms) == 0)
 		tokenize_terms_free(terms, nterms);
 	free(tokenize_match_expr(s));

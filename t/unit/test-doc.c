@@ -334,7 +334,7 @@ test_plain(void)
 	}
 	if (doc_parse("x.md", "a\0b\r\n\r\n# H\xff\nx\n", 14, &d) == 0) {
 		is_str(d.nsecs ? d.secs[0].text : NULL, "a b", "NUL and CRLF cleaned");
-		is_str(d.nsecs > 1 ? d.secs[1].title : NULL, "H?", "invalid UTF-8 replaced");
+		is_str(d.nsecs > 1 ? d.secs[1].title : NULL, "H\xef\xbf\xbd", "invalid UTF-8 replaced by U+FFFD");
 		doc_release(&d);
 	} else
 		ok(0, "parse dirty input");

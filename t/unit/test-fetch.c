@@ -383,6 +383,18 @@ static const struct {
 	{ "", "127.255.255.254", 0 },
 	{ "", "::1", 0 },
 	{ "", "::ffff:127.0.0.1", 0 },		/* IPv4-mapped loopback */
+	{ "", "::ffff:169.254.169.254", 0 },	/* IPv4-mapped metadata */
+	{ "", "::ffff:0.0.0.0", 0 },
+	{ "", "::ffff:10.0.0.1", 0 },
+	{ "", "::ffff:0:7f00:1", 0 },		/* IPv4-translated (SIIT) loopback */
+	{ "", "::ffff:0:a9fe:a9fe", 0 },	/* IPv4-translated metadata */
+	{ "", "::ffff:0:808:808", 1 },		/* IPv4-translated 8.8.8.8 */
+	{ "127.0.0.0/8", "::ffff:0:7f00:1", 1 },	/* its IPv4 address listed */
+	{ "::ffff:0:0/96", "127.0.0.1", 1 },	/* the mapped range is all of IPv4 */
+	{ "::ffff:0:0/96", "169.254.169.254", 0 },	/* metadata still one by one */
+	{ "::ffff:0:0/96", "::1", 0 },
+	{ "::ffff:169.254.169.254", "169.254.169.254", 1 },	/* mapped /128: IPv4 /32 */
+	{ FETCH_POLICY_DEFAULT, "::ffff:0:7f00:1", 0 },
 	{ "", "0.0.0.0", 0 },			/* reaches the loopback on Linux */
 	{ "", "::", 0 },
 	{ "", "::127.0.0.1", 0 },		/* IPv4-compatible */
@@ -540,6 +552,8 @@ leaky_hook(void *arg, const struct fetch_req *r, const char *url, struct curl_sl
 	return -1;
 }
 
+static void test_scrub_forms(void);
+
 static void
 test_secrets(void)
 {
@@ -579,6 +593,40 @@ test_secrets(void)
 	snprintf(u, sizeof(u), "abc sk-secret-1234 def sk-sec");
 	fetch_scrub(u, sizeof(u), "sk-secret-1234");
 	is_str(u, "abc [redacted] def ", "fetch_scrub: whole and cut-short secrets");
+	test_scrub_forms();
+}
+
+/* fetch_scrub: a secret's start of 8 bytes or more and its base64 forms are redacted. */
+static void
+test_scrub_forms(void)
+{
+	static const char tok[] = "ghp_0123456789abcdefXYZ";
+	static const struct {
+		const char *in, *secret, *want, *desc;
+	} c[] = {
+		{ "key abcdefgh123 and abcdefg.", "abcdefghijklmnop",
+		  "key [redacted]123 and abcdefg.",
+		  "a start of 8 bytes is redacted mid-text, one of 7 is not" },
+		{ "Basic eC1hY2Nlc3MtdG9rZW46Z2hwXzAxMjM0NTY3ODlhYmNkZWZYWVo= failed", tok,
+		  "Basic eC1hY2Nlc3MtdG9rZW46[redacted]o= failed",
+		  "base64 of user:secret (secret at a 3-byte boundary)" },
+		{ "Basic dTpnaHBfMDEyMzQ1Njc4OWFiY2RlZlhZWg==", tok, "Basic dTp[redacted]g==",
+		  "base64 of u:secret (secret 2 bytes into a group)" },
+		{ "Basic eHU6Z2hwXzAxMjM0NTY3ODlhYmNkZWZYWVo= cut: Z2hwXzAx.", tok,
+		  "Basic eHU6[redacted]o= cut: [redacted].", "a base64 form's start of 8" },
+		{ "t=c2t-fn5-fn5-fn5-fn5-fg&u=c2t+fn5+fn5+fn5+fn5+fg==", "sk~~~~~~~~~~~~~~",
+		  "t=[redacted]g&u=[redacted]g==", "base64url and base64 of the secret" },
+		{ "short: sk-1 c2stMQ==", "sk-1", "short: [redacted] c2stMQ==",
+		  "a secret under 8 bytes: only itself" },
+	};
+	char	 u[256];
+	size_t	 i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(u, sizeof(u), "%s", c[i].in);
+		fetch_scrub(u, sizeof(u), c[i].secret);
+		is_str(u, c[i].want, c[i].desc);
+	}
 }
 
 int

@@ -152,6 +152,30 @@ test_bounds(void)
 	    "anchors and aliases are not allowed");
 	rejected("repos:\n  - url: https://g.example.com/a/b\n    folders: [[[[[[[[[[x]]]]]]]]]]\n",
 	    "3:20", "too deeply nested");
+	/* 100k nested flow sequences are refused by the event pass, before libyaml loads
+	   (and scans ever deeper) the whole document. */
+	if ((big = malloc(100000 + 1)) != NULL) {
+		memset(big, '[', 100000);
+		big[100000] = '\0';
+		rejected(big, "1:10", "too deeply nested");
+		memset(big, '{', 100000);
+		rejected(big, "1:10", "too deeply nested");
+		free(big);
+	}
+	/* More nodes than twice MANIFEST_MAX_NODES in a flat list. */
+	if ((big = malloc(16 + 2 * (2 * MANIFEST_MAX_NODES + 1))) != NULL) {
+		size_t	 i, o;
+
+		o = (size_t)snprintf(big, 16, "repos: [");
+		for (i = 0; i <= 2 * (size_t)MANIFEST_MAX_NODES; i++) {
+			big[o++] = '1';
+			big[o++] = ',';
+		}
+		big[o - 1] = ']';
+		big[o] = '\0';
+		rejected(big, "1:400003", "too large");
+		free(big);
+	}
 	if ((big = malloc(MANIFEST_MAX_BYTES + 2)) != NULL) {
 		memset(big, '#', MANIFEST_MAX_BYTES + 1);
 		big[MANIFEST_MAX_BYTES + 1] = '\0';

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "libid.h"
 #include "policy.h"
 #include "tap.h"
 
@@ -103,7 +104,8 @@ test_lists(sqlite3 *db)
 	is_int(check(db, "/vercel/next.js", "git", -1, why, sizeof(why)), 0, "blocked");
 	is_str(why, "blocked by policy: /vercel/* is on the block list", "blocked: why");
 	is_int(check(db, "/facebook/react", "git", -1, why, sizeof(why)), 1, "not blocked");
-	is_int(check(db, "/vercel", "git", -1, why, sizeof(why)), 1, "glob is whole-id");
+	is_int(check(db, "/vercelx/next.js", "git", -1, why, sizeof(why)), 1,
+	    "glob is whole-id");
 
 	set(db, "policy.allow", "/facebook/*, /vercel/next.js");
 	is_int(check(db, "/facebook/react", "git", -1, why, sizeof(why)), 1, "allowed");
@@ -149,6 +151,120 @@ test_trust(sqlite3 *db)
 	    "nan refused");
 }
 
+/*
+ * Ids that name the same library as /vercel/next.js (a version of it, another case), or
+ * that must be refused: every one against block rules of the exact id and of wildcards,
+ * and against allow rules.
+ */
+static const char *const same_library[] = {
+	"/vercel/next.js", "/vercel/next.js/v15.0.0", "/vercel/next.js@canary",
+	"/Vercel/Next.js", "/VERCEL/NEXT.JS", "/VERCEL/next.js", "/Vercel/Next.js/v15.0.0",
+	"/vercel/NEXT.js@canary", "/vercel/next.js@", "/vercel/next.js/canary/extra",
+	NULL
+};
+static const char *const refused[] = {
+	"/vercel/next.js ", " /vercel/next.js", "/vercel/next.js\t", "\n/vercel/next.js",
+	"/vercel/next.js\xc2\xa0", "\xe3\x80\x80/vercel/next.js", "/vercel/next.js\xef\xbb\xbf",
+	"/vercel/next.js%20", "/vercel /next.js", "/vercel/ next.js", "/vercel/next.js@ canary",
+	"/vercel/next.js/", "/vercel//next.js", "/vercel/./next.js", "/vercel/next.js/..",
+	"/vercel/next.js@..", "vercel/next.js", "/vercel", "/",
+	"/vercel/n\xc3\xa9xt.js", "/vercel/next.js/v1\x01", "/vercel/@canary", NULL
+};
+
+static void
+test_ids(sqlite3 *db)
+{
+	static const struct {
+		const char	*block, *allow;
+		int		 allowed;	/* for every id of same_library */
+	} rules[] = {
+		{ "/vercel/next.js", "", 0 },
+		{ "/Vercel/Next.js", "", 0 },
+		{ "/vercel/*", "", 0 },
+		{ "/VERCEL/*", "", 0 },
+		{ "/*/next.js", "", 0 },
+		{ "/vercel/next*", "", 0 },
+		{ "/facebook/react, /vercel/next.js", "", 0 },
+		{ "/vercel/next.js", "/vercel/*", 0 },
+		{ "", "/vercel/next.js", 1 },
+		{ "", "/VERCEL/Next.JS", 1 },
+		{ "", "/vercel/*", 1 },
+		{ "", "/facebook/*", 0 },
+		{ "/facebook/*", "", 1 },
+		{ "/vercel/next.js.x", "", 1 },
+	};
+	char		 why[256], err[400];
+	size_t		 i, k;
+	struct libid	 l;
+	int		 r;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		set(db, "policy.block", rules[i].block);
+		set(db, "policy.allow", rules[i].allow);
+		for (k = 0; same_library[k] != NULL; k++) {
+			r = check(db, same_library[k], "git", -1, why, sizeof(why));
+			ok(r == rules[i].allowed, "block '%s' allow '%s': %s: %d (%s)",
+			    rules[i].block, rules[i].allow, same_library[k], r, why);
+		}
+	}
+	/* A block of one version blocks that version only, in any case. */
+	set(db, "policy.allow", "");
+	set(db, "policy.block", "/vercel/next.js/v14*");
+	is_int(check(db, "/vercel/next.js/v14.2", "git", -1, why, sizeof(why)), 0,
+	    "version block: that version");
+	is_int(check(db, "/Vercel/Next.js@V14.2", "git", -1, why, sizeof(why)), 0,
+	    "version block: @version, any case");
+	is_int(check(db, "/vercel/next.js/v15.0.0", "git", -1, why, sizeof(why)), 1,
+	    "version block: another version");
+	is_int(check(db, "/vercel/next.js", "git", -1, why, sizeof(why)), 1,
+	    "version block: the library itself");
+	set(db, "policy.block", "/Vercel/*");
+	is_int(check(db, "/VERCEL/next.js", "git", -1, why, sizeof(why)), 0,
+	    "block /Vercel/*: /VERCEL/next.js");
+	is_str(why, "blocked by policy: /Vercel/* is on the block list",
+	    "the rule named as written");
+	set(db, "policy.block", "");
+	for (k = 0; refused[k] != NULL; k++) {
+		ok(check(db, refused[k], "git", -1, why, sizeof(why)) == 0,
+		    "refused id denied: '%s'", refused[k]);
+		ok(strstr(why, "malformed library id") != NULL, "... as malformed: %s", why);
+	}
+
+	/* The normal form. */
+	for (k = 0; same_library[k] != NULL; k++) {
+		r = libid_normalize(same_library[k], &l, err, sizeof(err));
+		ok(r == 0, "normalize %s", same_library[k]);
+		if (r != 0)
+			continue;
+		ok(l.baselen == 15, "%s: base /owner/name", same_library[k]);
+		ok(strncmp(l.key, "/vercel/next.js", 15) == 0, "%s: key %s",
+		    same_library[k], l.key);
+		ok(strncasecmp(l.id, same_library[k], 15) == 0 && strncmp(l.id,
+		    same_library[k], 15) == 0, "%s: id keeps the case: %s", same_library[k],
+		    l.id);
+		libid_release(&l);
+	}
+	ok(libid_normalize("/Vercel/Next.js@Canary", &l, err, sizeof(err)) == 0 &&
+	    strcmp(l.id, "/Vercel/Next.js/Canary") == 0 &&
+	    strcmp(l.key, "/vercel/next.js/Canary") == 0 && l.versioned,
+	    "@version: '/', the version keeps its case");
+	libid_release(&l);
+	ok(libid_normalize("/vercel/next.js@", &l, err, sizeof(err)) == 0 &&
+	    strcmp(l.id, "/vercel/next.js") == 0 && !l.versioned, "an empty @version dropped");
+	libid_release(&l);
+	for (k = 0; refused[k] != NULL; k++) {
+		ok(libid_normalize(refused[k], &l, err, sizeof(err)) == -1,
+		    "refused: '%s'", refused[k]);
+		ok(strncmp(err, "is a malformed library id: ", 27) == 0, "why: %s", err);
+		ok(library_check_id(refused[k], err, sizeof(err)) == -1,
+		    "library_check_id refuses '%s' too", refused[k]);
+	}
+	libid_normalize("/vercel/next.js ", &l, err, sizeof(err));
+	ok(strstr(err, "whitespace at its start or end") != NULL, "trailing blank: named");
+	libid_normalize("\xe3\x80\x80/vercel/next.js", &l, err, sizeof(err));
+	ok(strstr(err, "whitespace at its start or end") != NULL, "leading ideographic space: named");
+}
+
 /* Linear matching: a long id against many-star globs answers at once. */
 static void
 test_bounds(void)
@@ -170,6 +286,7 @@ test_bounds(void)
 		goto out;
 	}
 	memset(id, 'a', n);
+	memcpy(id, "/a/", 3);		/* a library id, else it is denied as malformed */
 	id[n] = '\0';
 	for (i = 0; i < n; i += 2) {
 		glob[i] = '*';
@@ -202,6 +319,7 @@ main(void)
 		ok(0, "mint a license");
 	test_types(db);
 	test_lists(db);
+	test_ids(db);
 	test_trust(db);
 	test_bounds();
 

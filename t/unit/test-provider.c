@@ -435,9 +435,12 @@ test_errors(void)
 	snprintf(s, sizeof(s), "key sk-1 and sk-1 again");
 	provider_scrub(s, sizeof(s), "sk-1");
 	is_str(s, "key [redacted] and [redacted] again", "scrub every occurrence");
-	snprintf(s, sizeof(s), "ends with sk-12345");
+	snprintf(s, sizeof(s), "ends with sk-1234");
 	provider_scrub(s, sizeof(s), "sk-123456789");
 	is_str(s, "ends with ", "scrub a key's beginning at the end of the text");
+	snprintf(s, sizeof(s), "ends with sk-12345");
+	provider_scrub(s, sizeof(s), "sk-123456789");
+	is_str(s, "ends with [redacted]", "a key's beginning of 8 bytes is redacted");
 	snprintf(s, sizeof(s), "nothing here");
 	provider_scrub(s, sizeof(s), NULL);
 	is_str(s, "nothing here", "scrub without a secret");

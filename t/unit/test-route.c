@@ -247,6 +247,54 @@ test_anonymous(const char *akey)
 	unsetenv("HTTP_CONTEXT7_API_KEY");
 }
 
+/* The number in s, -1 when none. */
+static long
+header_number(const char *s)
+{
+	long	 n = -1;
+
+	util_parse_long(s, 0, 1L << 30, &n);
+	return n;
+}
+
+/* Sends body as ctype through http_respond (the one output point); the response in out. */
+static const char *
+respond(const char *ctype, const char *body, size_t len)
+{
+	struct http_req	 r;
+	const char	*p;
+
+	memset(&r, 0, sizeof(r));
+	buf_release(&out);
+	buf_init(&out);
+	r.method = "GET";
+	r.capture = &out;
+	http_respond(&r, 200, ctype, NULL, body, len);
+	buf_add(&out, "", 0);
+	return out.p != NULL && (p = strstr(out.p, "\r\n\r\n")) != NULL ? p + 4 : "";
+}
+
+/* Whatever the handler built, an answer declared UTF-8 leaves as UTF-8. */
+static void
+test_utf8_out(void)
+{
+	static const char bad[] = "{\"path\":\"docs/bad\xff\xfe.md\"}";
+	const char	*b;
+
+	b = respond("application/json; charset=utf-8", bad, sizeof(bad) - 1);
+	is_str(b, "{\"path\":\"docs/bad\xef\xbf\xbd\xef\xbf\xbd.md\"}",
+	    "JSON with bytes that are not UTF-8: each is U+FFFD");
+	is_int(header_number(header("Content-Length")), (long)strlen(b),
+	    "Content-Length counts the repaired body");
+	b = respond("text/plain; charset=utf-8", "a\xc0\xaf", 3);
+	is_str(b, "a\xef\xbf\xbd\xef\xbf\xbd", "text declared UTF-8: repaired too");
+	b = respond("application/json; charset=utf-8", "{\"t\":\"caf\xc3\xa9\"}", 13);
+	is_str(b, "{\"t\":\"caf\xc3\xa9\"}", "valid UTF-8 is sent as it is");
+	b = respond("application/gzip", "\x1f\x8b\xff", 3);
+	ok(memcmp(b, "\x1f\x8b\xff", 3) == 0 && strcmp(header("Content-Length"), "3") == 0,
+	    "a binary body is not touched");
+}
+
 int
 main(void)
 {
@@ -264,6 +312,7 @@ main(void)
 		return 1;
 	}
 	test_match();
+	test_utf8_out();
 	k = apikey_create_for(db, 0, "operator", 1, &id);
 	ok(k != NULL, "an admin key");
 	snprintf(akey, sizeof(akey), "Bearer %s", k != NULL ? k : "-");

@@ -10,6 +10,43 @@
 #include "ctxd.h"
 #include "tap.h"
 
+/* util_utf8_valid and util_utf8_repair: invalid bytes become U+FFFD, one each. */
+static void
+test_utf8_repair(void)
+{
+	static const struct {
+		const char *in, *want, *desc;
+	} c[] = {
+		{ "docs/bad\xff\xfe.md", "docs/bad\xef\xbf\xbd\xef\xbf\xbd.md",
+		  "two bytes that start nothing: two U+FFFD" },
+		{ "caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80",
+		  "valid text of 2-, 3- and 4-byte characters kept" },
+		{ "a\xc0\xaf" "b", "a\xef\xbf\xbd\xef\xbf\xbd" "b", "an overlong '/' replaced" },
+		{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "a surrogate replaced" },
+		{ "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+		  "a value past U+10FFFF replaced" },
+		{ "x\xe6\x97", "x\xef\xbf\xbd\xef\xbf\xbd", "a cut character at the end replaced" },
+		{ "\x80\xbf", "\xef\xbf\xbd\xef\xbf\xbd", "stray continuation bytes replaced" },
+		{ "", "", "empty stays empty" },
+	};
+	size_t	 i, len;
+	char	*r;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		r = util_utf8_repair(c[i].in, strlen(c[i].in), &len);
+		is_str(r, c[i].want, c[i].desc);
+		ok(r != NULL && len == strlen(c[i].want) && util_utf8_valid(r, len),
+		    "%s: the repair is valid UTF-8 of its length", c[i].desc);
+		ok(util_utf8_valid(c[i].in, strlen(c[i].in)) ==
+		    (strcmp(c[i].in, c[i].want) == 0), "%s: utf8_valid agrees", c[i].desc);
+		free(r);
+	}
+	r = util_utf8_repair("a\0\xff", 3, &len);
+	ok(r != NULL && len == 5 && memcmp(r, "a\0\xef\xbf\xbd", 5) == 0,
+	    "a NUL byte inside is kept, the bytes after it repaired");
+	free(r);
+}
+
 int
 main(void)
 {
@@ -94,6 +131,7 @@ main(void)
 		util_utf8_trim(u);
 		is_str(u, "a", "utf8_trim drops a lone lead byte");
 	}
+	test_utf8_repair();
 	setenv("DATA_DIR", "", 1);
 	is_str(util_data_dir(), "/data", "DATA_DIR empty: the spec's default /data");
 	setenv("DATA_DIR", "/srv/x", 1);

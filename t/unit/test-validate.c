@@ -9,6 +9,7 @@
 
 #include "ctxd.h"
 #include "http.h"
+#include "libid.h"
 #include "search.h"
 #include "validate.h"
 #include "tap.h"
@@ -65,21 +66,26 @@ no_dotdot(const char *v, char *err, size_t errsz)
 }
 
 static const struct validate_field rule_fields[] = {
-	{ "req", VALIDATE_STRING, 1, 0, 0, 0, NULL, NULL },
-	{ "text", VALIDATE_STRING, 0, 2, 500, 0, NULL, NULL },
-	{ "nonempty", VALIDATE_STRING, 0, 1, 10, 0, NULL, NULL },
-	{ "type", VALIDATE_STRING, 0, 0, 0, 0, "txt|json", NULL },
-	{ "three", VALIDATE_STRING, 0, 0, 0, 0, "a|b|c", NULL },
-	{ "path", VALIDATE_STRING, 0, 0, 100, 0, NULL, no_dotdot },
-	{ "flag", VALIDATE_BOOL, 0, 0, 0, 0, NULL, NULL },
-	{ "n", VALIDATE_INT, 0, 1, 10, 0, NULL, NULL },
-	{ "list", VALIDATE_LIST, 0, 0, 2, 3, NULL, no_dotdot },
-	{ "obj", VALIDATE_OBJECT, 0, 0, 0, 0, NULL, NULL },
-	{ "num", VALIDATE_NUMBER, 0, 0, 100, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ .name = "req", .type = VALIDATE_STRING, .required = 1 },
+	{ .name = "text", .type = VALIDATE_STRING, .min = 2, .max = 500 },
+	{ .name = "nonempty", .type = VALIDATE_STRING, .min = 1, .max = 10 },
+	{ .name = "type", .type = VALIDATE_STRING, .choices = "txt|json" },
+	{ .name = "three", .type = VALIDATE_STRING, .choices = "a|b|c" },
+	{ .name = "path", .type = VALIDATE_STRING, .max = 100, .check = no_dotdot },
+	{ .name = "flag", .type = VALIDATE_BOOL },
+	{ .name = "n", .type = VALIDATE_INT, .min = 1, .max = 10 },
+	{ .name = "list", .type = VALIDATE_LIST, .max = 2, .elem_max = 3,
+	    .check = no_dotdot },
+	{ .name = "obj", .type = VALIDATE_OBJECT },
+	{ .name = "num", .type = VALIDATE_NUMBER, .max = 100 },
+	{ .name = NULL }
 };
-static const struct validate_table rule_table = { rule_fields, 0, "field" };
-static const struct validate_table rule_open = { rule_fields, 1, "field" };
+static const struct validate_table rule_table = { .fields = rule_fields, .what = "field" };
+static const struct validate_table rule_open = {
+	.fields = rule_fields,
+	.allow_unknown = 1,
+	.what = "field"
+};
 
 /* Expects json to pass (want NULL) or fail with an error containing want. */
 static void
@@ -213,7 +219,9 @@ test_rules(void)
 static int
 query_run(const char *name, const char *value, int only_second, struct buf *out)
 {
-	static const struct validate_table t = { rule_fields, 0, "parameter" };
+	static const struct validate_table t = {
+		.fields = rule_fields, .what = "parameter"
+	};
 	struct http_param p[2] = { { "req", "x" }, { NULL, NULL } };
 	struct http_req	 r;
 
@@ -278,8 +286,8 @@ unique_is(const char *text, int rc, const char *want, const char *name)
 static void
 test_edge(void)
 {
-	struct validate_table t = { NULL, 1, "field" };
-	static const struct validate_field none[] = { { NULL, 0, 0, 0, 0, 0, NULL, NULL } };
+	struct validate_table t = { .fields = NULL, .allow_unknown = 1, .what = "field" };
+	static const struct validate_field none[] = { { .name = NULL } };
 	char	 s[64], err[256];
 	json_object *o;
 	struct buf big;
@@ -384,7 +392,8 @@ int
 main(void)
 {
 	struct parse_req p;
-	char		 err[512], id[512], big[70000], q[64];
+	struct libid	 l;
+	char		 err[512], big[70000], q[64];
 	char		*settings;
 
 	test_rules();
@@ -471,29 +480,26 @@ main(void)
 	id_fails("https://github.com/a/b%20c", "must end in /owner/repo");
 	id_fails("file:///srv/a/b", "http or https");
 
-	ok(search_normalize_id("/a/b", id, sizeof(id)) == 0 &&
-	    strcmp(id, "/a/b") == 0, "plain id");
-	ok(search_normalize_id("/a/b/v1.2.3", id, sizeof(id)) == 0 &&
-	    strcmp(id, "/a/b") == 0, "version suffix dropped");
-	ok(search_normalize_id("/a/b@v2", id, sizeof(id)) == 0 &&
-	    strcmp(id, "/a/b") == 0, "@version dropped");
-	ok(search_normalize_id("a/b", id, sizeof(id)) == -1, "no leading slash");
-	ok(search_normalize_id("/a", id, sizeof(id)) == -1, "no repo");
-	ok(search_normalize_id("//b", id, sizeof(id)) == -1, "empty owner");
-	ok(search_normalize_id("/a/", id, sizeof(id)) == -1, "empty repo");
-	/* the stored id of a version */
-	ok(search_version_id("/a/b", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
-	    "version id: none");
-	ok(search_version_id("/a/b/v1.2.3", id, sizeof(id)) == 1 &&
-	    strcmp(id, "/a/b/v1.2.3") == 0, "version id: /version");
-	ok(search_version_id("/a/b@v2", id, sizeof(id)) == 1 &&
-	    strcmp(id, "/a/b/v2") == 0, "version id: @version made /version");
-	ok(search_version_id("/a/b/v2/", id, sizeof(id)) == 1 &&
-	    strcmp(id, "/a/b/v2") == 0, "version id: trailing slash dropped");
-	ok(search_version_id("/a/b@", id, sizeof(id)) == 0 && strcmp(id, "/a/b") == 0,
-	    "version id: an empty version is none");
-	ok(search_version_id("/a/b/v1", id, 7) == -1, "version id: longer than the buffer");
-	ok(search_version_id("/a", id, sizeof(id)) == -1, "version id: malformed");
+	/* the normal form of a client's id (libid.h; more in t/unit/test-policy.c) */
+	ok(libid_normalize("/a/b", &l, err, sizeof(err)) == 0 && strcmp(l.id, "/a/b") == 0 &&
+	    !l.versioned, "plain id");
+	libid_release(&l);
+	ok(libid_normalize("/a/b/v1.2.3", &l, err, sizeof(err)) == 0 &&
+	    strcmp(l.id, "/a/b/v1.2.3") == 0 && l.baselen == 4 && l.versioned,
+	    "version id: /version");
+	libid_release(&l);
+	ok(libid_normalize("/a/B@v2", &l, err, sizeof(err)) == 0 &&
+	    strcmp(l.id, "/a/B/v2") == 0 && strcmp(l.key, "/a/b/v2") == 0,
+	    "version id: @version made /version, key in lower case");
+	libid_release(&l);
+	ok(libid_normalize("/a/b@", &l, err, sizeof(err)) == 0 && strcmp(l.id, "/a/b") == 0 &&
+	    !l.versioned, "version id: an empty version is none");
+	libid_release(&l);
+	ok(libid_normalize("a/b", &l, err, sizeof(err)) == -1, "no leading slash");
+	ok(libid_normalize("/a", &l, err, sizeof(err)) == -1, "no repo");
+	ok(libid_normalize("//b", &l, err, sizeof(err)) == -1, "empty owner");
+	ok(libid_normalize("/a/", &l, err, sizeof(err)) == -1, "empty repo");
+	ok(libid_normalize("/a/b/v2/", &l, err, sizeof(err)) == -1, "trailing slash refused");
 
 	snprintf(q, sizeof(q), "a+b%%20c%%2Fd");
 	ok(http_urldecode(q) == 0 && strcmp(q, "a b c/d") == 0, "urldecode");

@@ -21,12 +21,13 @@ function badge(ok, yes, no) {
 	return el("span", { class: "badge " + (ok ? "ok" : "error") }, ok ? yes : no);
 }
 
-// health(): GET /api/health; a 503 still carries the report.
+// health(): GET /api/health; a 503 still carries the report. An admin gets the whole
+// report; anyone else only its status.
 async function health() {
 	try {
 		return await api.get("/api/health");
 	} catch (e) {
-		if (e.status === 503 && e.body && e.body.license)
+		if (e.status === 503 && e.body && e.body.status)
 			return e.body;
 		throw e;
 	}
@@ -54,10 +55,17 @@ export async function render(root, params, ctx) {
 	const [h, r] = await Promise.all([health(), ready()]);
 	const lic = h.license || {};
 	const q = h.queue || {};
+	const name = h.version ? "ctxd " + h.version : "ctxd";
+	root.append(el("p", { class: h.status === "ok" ? "notice ok" : "notice error", role: "status" },
+	    h.status === "ok" ? name + " is healthy." : name + " has a problem: " + (h.error || "see below") + "."));
+	if (!h.license) {
+		root.append(el("p", null, "An admin sees the details here: license, database, disk and queue."));
+		return;
+	}
+	if (Array.isArray(h.alerts) && h.alerts.length)
+		root.append(el("ul", { class: "notice error", role: "alert", id: "st-alerts" },
+		    h.alerts.map((a) => el("li", null, a))));
 	root.append(
-	    el("p", { class: h.status === "ok" ? "notice ok" : "notice error", role: "status" },
-		h.status === "ok" ? "ctxd " + h.version + " is healthy." :
-		    "ctxd " + h.version + " has a problem: " + (h.error || "see below") + "."),
 	    el("div", { class: "cards" },
 		el("section", { class: "panel", "aria-labelledby": "st-lic" },
 		    el("h2", { id: "st-lic" }, "License ", badge(lic.status === "valid", "valid", lic.status || "unknown")),

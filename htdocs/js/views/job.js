@@ -3,12 +3,12 @@
 // lines only, ?after=), and stops when the job ends or the view is left.
 import { el, clear, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
-import { jobState, duration, progressBar } from "./jobs.js";
+import { ACTIVE, jobState, duration, progressBar } from "../parts/jobs.js";
+import { poll } from "../parts/poll.js";
 
 export const title = (params) => "Job " + params.id;
 
 const POLL_MS = 1000;
-const ACTIVE = new Set(["queued", "running"]);
 
 export async function render(root, params) {
 	const id = params.id;
@@ -69,9 +69,8 @@ export async function render(root, params) {
 			    el("td", { class: "log-line" }, l.line)));
 		logEmpty.hidden = logBody.childElementCount > 0;
 	};
+	// Reloads the job and its new log lines; the loop ends with the job or the view.
 	const tick = async () => {
-		if (!root.isConnected)
-			return;
 		try {
 			job = await api.get("/api/jobs/" + encodeURIComponent(id));
 			update();
@@ -79,8 +78,7 @@ export async function render(root, params) {
 		} catch (e) {
 			showStatus(status, false, e.message);
 		}
-		if (root.isConnected && ACTIVE.has(job.state))
-			setTimeout(tick, POLL_MS);
+		return ACTIVE.has(job.state);
 	};
 
 	root.append(el("p", { class: "crumbs" }, el("a", { href: "#/jobs" }, "Jobs"), " / "),
@@ -92,7 +90,7 @@ export async function render(root, params) {
 	update();
 	await loadLog();
 	if (ACTIVE.has(job.state))
-		setTimeout(tick, POLL_MS);
+		poll(root, tick, { every: POLL_MS });
 }
 
 // logTime(iso): a log line's time to the second, in the browser's time zone.

@@ -2,34 +2,10 @@
 // run status, a GitOps badge) with a filter box, and the "Add library" form.
 import { el, clear, timeEl, button } from "../dom.js";
 import * as api from "../api.js";
-import { addForm } from "../libform.js";
+import { addForm } from "../forms/library.js";
+import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "../parts/badges.js";
 
 export const title = "Libraries";
-
-export const TYPE_NAMES = { git: "Git", website: "Website", llmstxt: "llms.txt", openapi: "OpenAPI",
-    wiki: "Wiki" };
-
-// stateBadge(lib): the library's state and run status in words.
-export function stateBadge(lib) {
-	const words = { initial: "not indexed yet", processing: "indexing", finalized: "ready",
-	    error: "failed", delete: "being deleted" };
-	const cls = lib.state === "finalized" ? "ok" : lib.state === "error" ? "error" : "";
-	return el("span", { class: "badge " + cls }, words[lib.state] || lib.state);
-}
-
-export function runBadge(status) {
-	if (!status)
-		return el("span", { class: "muted" }, "no run yet");
-	const cls = status === "ok" ? "ok" : status === "failed" ? "error" : "";
-	return el("span", { class: "badge " + cls }, status);
-}
-
-export function gitopsBadge(lib) {
-	return lib.gitops ? el("span", { class: "badge gitops",
-	    title: "Managed by the GitOps manifest: change it there, not here." }, "GitOps") : null;
-}
-
-export const num = (n) => Number(n || 0).toLocaleString();
 
 export async function render(root, params, ctx) {
 	const listBox = el("section", { "aria-labelledby": "libs-h" });

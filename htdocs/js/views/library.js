@@ -4,8 +4,8 @@
 // asked, why (the ranking's candidates from GET /api/libraries/ID/explain).
 import { el, clear, field, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
-import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "./libraries.js";
-import { jobState, duration } from "./jobs.js";
+import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "../parts/badges.js";
+import { jobState, duration } from "../parts/jobs.js";
 
 export const title = (params) => params.id;
 

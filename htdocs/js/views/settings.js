@@ -1,12 +1,12 @@
 // Settings (#/settings?tab=NAME, admins): AI provider, embeddings, git tokens,
-// integrations, GitOps (../gitops.js), policies (../policies.js), permissions, users, your account, and the setup
+// integrations, GitOps (../forms/gitops.js), policies (../forms/policies.js), permissions, users, your account, and the setup
 // wizard again.
 import { el, clear, field, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
-import { settingsForm, providerTest, saveAndTest } from "../settingsform.js";
-import { passwordForm } from "./password.js";
-import { gitopsTab } from "../gitops.js";
-import { policiesTab } from "../policies.js";
+import { settingsForm, providerTest, saveAndTest } from "../forms/settings.js";
+import { passwordForm } from "../forms/password.js";
+import { gitopsTab } from "../forms/gitops.js";
+import { policiesTab } from "../forms/policies.js";
 
 export const title = "Settings";
 

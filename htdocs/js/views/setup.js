@@ -3,7 +3,7 @@
 // POST /api/setup/STEP and POST /api/setup/STEP/skip. Each step says what skipping means.
 import { el, button } from "../dom.js";
 import * as api from "../api.js";
-import { settingsForm, providerTest } from "../settingsform.js";
+import { settingsForm, providerTest } from "../forms/settings.js";
 
 export const title = "Setup";
 

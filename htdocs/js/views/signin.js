@@ -1,6 +1,7 @@
 // The sign-in view (#/signin?next=HASH).
 import { el, field, showStatus } from "../dom.js";
 import * as api from "../api.js";
+import { firstPage } from "../parts/firstpage.js";
 
 export const title = "Sign in";
 
@@ -41,19 +42,4 @@ export function render(root, params, ctx) {
 			submit.disabled = false;
 		}
 	}
-}
-
-// firstPage(session): where a signed-in user starts: the setup wizard for an admin while
-// it has pending steps, else the status page.
-export async function firstPage(s) {
-	if (!s.admin)
-		return "#/";
-	try {
-		const setup = await api.get("/api/setup");
-		if (setup.steps.some((st) => st.state === "pending"))
-			return "#/setup";
-	} catch (e) {
-		/* the status page shows what is wrong */
-	}
-	return "#/";
 }

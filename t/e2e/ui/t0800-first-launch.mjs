@@ -12,8 +12,15 @@ const { check } = t;
 
 await t.run(async () => {
 	const page = await t.start();
+	// The landing page asks nothing that the browser logs as an error (a 4xx or 5xx).
+	const refused = [];
+	const onAnswer = (r) => { if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`); };
+	page.on("response", onAnswer);
 	await page.goto("/");
 	await page.waitForURL(/#\/signin/);
+	await page.waitForLoadState("networkidle");
+	page.off("response", onAnswer);
+	check(refused.length === 0, "the landing page makes no request that fails", refused.join(", "));
 	check(await t.titleIs(page, "Sign in · ctxd"), "/ sends a signed-out visitor to the sign-in page", await page.title());
 	const csp = (await page.request.get("/")).headers()["content-security-policy"] || "";
 	check(/default-src 'self'/.test(csp) && /frame-ancestors 'none'/.test(csp) && !/unsafe-inline/.test(csp),
@@ -101,6 +108,8 @@ await t.run(async () => {
 	await page.getByText(/is healthy/).waitFor();
 	check(await t.titleIs(page, "Status · ctxd"), "the status page has its title");
 	check(/valid/.test(await page.locator("#st-lic").textContent()), "the status page shows the license valid");
+	check(/12 failed sign-ins for mallory from 6 addresses in the last 15 min/.test(await page.locator("#st-alerts").textContent()),
+	    "the status page shows the alert of failed sign-ins");
 	check(/days? left/.test(await page.locator(".view-home").textContent()), "the license expiry is shown with the days left");
 	check(/^ready \(schema \d+\)$/.test(await page.locator("#st-ready").textContent()), "readiness is shown");
 	await t.shot(page, "status");

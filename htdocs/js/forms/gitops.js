@@ -1,10 +1,11 @@
-// gitops.js: the GitOps tab of Settings (#/settings?tab=gitops, admins): the configuration
+// forms/gitops.js: the GitOps tab of Settings (#/settings?tab=gitops, admins): the configuration
 // (PUT /api/gitops/config, the server's error next to the field it names), "Sync now"
 // (POST /api/gitops/reconcile, then GET /api/gitops/status while the run is not finished)
 // with its counts and per-entry outcomes, and the last sync's outcome. ctxd-manifest(5)
 // describes the manifest; ctxd-web(8) the three routes.
-import { el, clear, field, checkField, showStatus, button, timeEl, newId } from "./dom.js";
-import * as api from "./api.js";
+import { el, clear, field, checkField, showStatus, button, timeEl, newId } from "../dom.js";
+import * as api from "../api.js";
+import { poll } from "../parts/poll.js";
 
 // The schedule's presets as the server names them, and what the select shows.
 const PRESETS = [
@@ -176,16 +177,13 @@ function syncPanel(showLast) {
 // follow(id, out): polls GET /api/gitops/status until run id is the last finished sync;
 // the run, or null when the page was left or the wait ran out (said in out).
 async function follow(id, out) {
-	const stop = Date.now() + POLL_MAX_MS;
-	while (Date.now() < stop && out.isConnected) {
-		await new Promise((res) => setTimeout(res, POLL_MS));
+	const run = await poll(out, async () => {
 		const s = await api.get("/api/gitops/status");
-		if (s.lastSync && s.lastSync.id === id)
-			return s.lastSync;
-	}
-	if (out.isConnected)
+		return s.lastSync && s.lastSync.id === id ? s.lastSync : true;
+	}, { every: POLL_MS, upTo: POLL_MAX_MS });
+	if (run === null && out.isConnected)
 		clear(out, el("p", { class: "notice error" }, "The sync has not finished yet; see the last sync below later."));
-	return null;
+	return run;
 }
 
 // runView(r): a sync run: when, trigger, outcome, counts, errors and per-entry outcomes.

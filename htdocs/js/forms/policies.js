@@ -1,10 +1,10 @@
-// policies.js: the Policies tab of Settings (#/settings?tab=policies, admins): which public
+// forms/policies.js: the Policies tab of Settings (#/settings?tab=policies, admins): which public
 // libraries of the upstream the instance answers for (GET/PUT /api/policies, the server's
 // error next to the field it names), a "try" box (POST /api/policies/try) that says whether
 // a library id would be allowed and why, and the audit trail of the changes
 // (GET /api/policies/audit). ctxd-web(8) describes the four routes.
-import { el, clear, field, checkField, showStatus, timeEl, newId } from "./dom.js";
-import * as api from "./api.js";
+import { el, clear, field, checkField, showStatus, timeEl, newId } from "../dom.js";
+import * as api from "../api.js";
 
 // The source types as the API names them, their labels and what each switch does.
 const TYPES = [

@@ -1,103 +1,13 @@
-// libform.js: the "Add library" form, one set of fields per source type, each explained in
+// forms/library.js: the "Add library" form, one set of fields per source type, each explained in
 // one line and checked in the browser as the server checks it (lib/entry.c, lib/library.c:
 // the server stays the judge; its 400 error is shown next to the field it names).
-import { el, clear, field, showStatus, newId } from "./dom.js";
-import * as api from "./api.js";
-
-const URL_MAX = 2048, TITLE_MAX = 200, DESCRIPTION_MAX = 2000;
-const LIST_MAX = 100, ENTRY_MAX = 255, BRANCH_MAX = 255;
-const MAX_PAGES = 100000, MAX_DEPTH = 20;
-const UPLOAD_MAX = 16 * 1024 * 1024;
-
-// The checks: each takes the control's value and returns an error in words or null.
-const chars = (s) => Array.from(s).length;
-const hasControl = (s) => /[\u0000-\u001f\u007f]/.test(s);
-
-function checkUrl(v, name) {
-	if (v === "")
-		return "Required.";
-	if (chars(v) > URL_MAX)
-		return `At most ${URL_MAX} characters.`;
-	let u;
-	try {
-		u = new URL(v);
-	} catch (e) {
-		return "This is not a URL.";
-	}
-	if (u.protocol !== "http:" && u.protocol !== "https:")
-		return "Must be an http or https URL.";
-	if (u.username || u.password)
-		return "Must not carry credentials: store tokens in Settings instead.";
-	if (name === "llmstxt" && !/\/(llms|llms-full|llms-small)\.txt$/.test(u.pathname))
-		return "Must point to a file named llms.txt, llms-full.txt or llms-small.txt.";
-	return null;
-}
-
-function checkText(max) {
-	return (v) => chars(v) > max ? `At most ${max} characters.` : null;
-}
-
-function checkBranch(v) {
-	if (v === "")
-		return null;
-	if (v.length > BRANCH_MAX || /^[-/]/.test(v) || v.includes("..") || v.includes("//") ||
-	    v.endsWith("/") || v.endsWith(".lock") || /[\u0000-\u0020\u007f~^:?*[\\]/.test(v))
-		return "Is not a valid git branch name.";
-	return null;
-}
-
-// lines(v): the non-empty lines of a textarea, trimmed.
-const lines = (v) => v.split("\n").map((s) => s.trim()).filter((s) => s !== "");
-
-function checkList(v) {
-	const l = lines(v);
-	if (l.length > LIST_MAX)
-		return `At most ${LIST_MAX} entries.`;
-	for (const s of l)
-		if (chars(s) > ENTRY_MAX || s.includes("..") || s.includes("\\") || hasControl(s))
-			return `"${s}": an entry has at most ${ENTRY_MAX} characters, no '..' and no '\\'.`;
-	return null;
-}
-
-function checkPatterns(v) {
-	const l = lines(v);
-	if (l.length > LIST_MAX)
-		return `At most ${LIST_MAX} patterns.`;
-	for (const s of l)
-		if (chars(s) > ENTRY_MAX)
-			return `"${s}": a pattern has at most ${ENTRY_MAX} characters.`;
-	return null;
-}
-
-function checkInt(min, max) {
-	return (v) => {
-		if (v === "")
-			return null;
-		if (!/^[0-9]+$/.test(v) || Number(v) < min || Number(v) > max)
-			return `A whole number from ${min} to ${max}.`;
-		return null;
-	};
-}
-
-function checkSpaceKey(v) {
-	if (v === "")
-		return null;
-	if (chars(v) > 255 || !/^~?[A-Za-z0-9_~]+$/.test(v))
-		return "Letters, digits, '_' or a leading '~' (a personal space).";
-	return null;
-}
-
-function checkPageUrls(v) {
-	const l = lines(v);
-	if (l.length > LIST_MAX)
-		return `At most ${LIST_MAX} pages.`;
-	for (const s of l) {
-		const e = checkUrl(s);
-		if (e)
-			return `"${s}": ${e}`;
-	}
-	return null;
-}
+import { el, clear, field, showStatus, newId } from "../dom.js";
+import * as api from "../api.js";
+import {
+	DESCRIPTION_MAX, MAX_DEPTH, MAX_PAGES, TITLE_MAX, UPLOAD_MAX, checkBranch,
+	checkInt, checkList, checkPageUrls, checkPatterns, checkSpaceKey, checkText,
+	checkUrl, lines
+} from "./checks.js";
 
 // The fields: name (the server's), label, kind, help, check, and for a kind "list" how
 // its value is sent (an array of lines).

@@ -1,9 +1,9 @@
-// settingsform.js: a form over named settings of GET /api/settings (or a setup step's
+// forms/settings.js: a form over named settings of GET /api/settings (or a setup step's
 // "settings"), one field per setting, each with its label, its one-line help and a status
 // line where the outcome of a save is shown. Secrets are write-only: the field shows "set"
 // or "not set" and is sent only when something is typed (or "Clear" is pressed).
-import { el, field, newId, showStatus, button } from "./dom.js";
-import * as api from "./api.js";
+import { el, field, newId, showStatus, button } from "../dom.js";
+import * as api from "../api.js";
 
 // Labels of the settings the UI shows (the server's help text is the second line).
 export const LABELS = {

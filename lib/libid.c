@@ -1,0 +1,174 @@
+/* libid.c: the normal form of a library id (see libid.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libid.h"
+
+/* The Unicode spaces in UTF-8 (besides the ASCII blanks), refused around an id. */
+static const char *const libid_spaces[] = {
+	"\xc2\x85", "\xc2\xa0", "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81",
+	"\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85", "\xe2\x80\x86",
+	"\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89", "\xe2\x80\x8a", "\xe2\x80\x8b",
+	"\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80",
+	"\xef\xbb\xbf",
+};
+
+/* The bytes of the whitespace character s..s+n starts with, 0 when none. */
+static size_t
+libid_space_len(const char *s, size_t n)
+{
+	size_t	 i, k;
+
+	if (n > 0 && (*s == ' ' || (*s >= '\t' && *s <= '\r')))
+		return 1;
+	for (i = 0; i < sizeof(libid_spaces) / sizeof(libid_spaces[0]); i++) {
+		k = strlen(libid_spaces[i]);
+		if (k <= n && memcmp(s, libid_spaces[i], k) == 0)
+			return k;
+	}
+	return 0;
+}
+
+/* 1 when s (n bytes) starts or ends with whitespace. */
+static int
+libid_surrounded(const char *s, size_t n)
+{
+	size_t	 k;
+
+	if (libid_space_len(s, n) > 0)
+		return 1;
+	for (k = 1; k <= 3 && k <= n; k++)
+		if (libid_space_len(s + n - k, k) == k)
+			return 1;
+	return 0;
+}
+
+/* Why segment s (n bytes) of an owner or name, or of a version (version 1), is refused. */
+static const char *
+libid_bad_segment(const char *s, size_t n, int version)
+{
+	size_t	 i;
+	unsigned char c;
+
+	if (n == 0)
+		return "it has an empty segment";
+	if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+		return "it has a '.' or '..' segment";
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (version ? c <= ' ' || c > '~' : !((c >= 'a' && c <= 'z') ||
+		    (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+		    c == '_' || c == '.'))
+			return version ? "its version has a blank or a character that is "
+			    "not printable ASCII" : "its owner or name has a character other "
+			    "than ASCII letters, digits, '-', '_' and '.'";
+	}
+	return NULL;
+}
+
+/*
+ * Checks in and finds its parts: the end of "/owner/name" (*baselen) and the version
+ * (*ver, *verlen; *ver NULL for none). NULL, or why it is refused.
+ */
+static const char *
+libid_parse(const char *in, size_t *baselen, const char **ver, size_t *verlen)
+{
+	const char	*owner, *name, *end, *p, *e, *why;
+	size_t		 n = strlen(in);
+
+	*ver = NULL;
+	*verlen = 0;
+	if (libid_surrounded(in, n))
+		return "it has whitespace at its start or end (after URL-decoding); send "
+		    "the id without it";
+	for (p = in; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return "it holds a control character";
+	if (in[0] != '/')
+		return "it does not start with '/'";
+	owner = in + 1;
+	if ((name = strchr(owner, '/')) == NULL)
+		return *owner == '\0' ? "it has an empty segment" :
+		    "it has no repository segment";
+	if ((why = libid_bad_segment(owner, (size_t)(name - owner), 0)) != NULL)
+		return why;
+	name++;
+	end = name + strcspn(name, "/@");
+	if ((why = libid_bad_segment(name, (size_t)(end - name), 0)) != NULL)
+		return why;
+	*baselen = (size_t)(end - in);
+	if (*end == '\0' || (*end == '@' && end[1] == '\0'))
+		return NULL;
+	*ver = end + 1;
+	*verlen = strlen(*ver);
+	for (p = *ver; ; p = e + 1) {
+		e = p + strcspn(p, "/");
+		if ((why = libid_bad_segment(p, (size_t)(e - p), 1)) != NULL)
+			return why;
+		if (*e == '\0')
+			break;
+	}
+	return NULL;
+}
+
+static void
+libid_error(char *err, size_t errsz, const char *why)
+{
+	snprintf(err, errsz, "is a malformed library id: %s (it must look like /owner/repo, "
+	    "/owner/repo/version or /owner/repo@version)", why);
+}
+
+int
+libid_check(const char *in, char *err, size_t errsz)
+{
+	const char	*why, *ver;
+	size_t		 baselen, verlen;
+
+	if ((why = libid_parse(in, &baselen, &ver, &verlen)) == NULL)
+		return 0;
+	libid_error(err, errsz, why);
+	return -1;
+}
+
+int
+libid_normalize(const char *in, struct libid *l, char *err, size_t errsz)
+{
+	const char	*why, *ver;
+	size_t		 baselen = 0, verlen, n, i;
+
+	memset(l, 0, sizeof(*l));
+	if ((why = libid_parse(in, &baselen, &ver, &verlen)) != NULL) {
+		libid_error(err, errsz, why);
+		return -1;
+	}
+	n = baselen + (ver != NULL ? 1 + verlen : 0);
+	if ((l->id = malloc(n + 1)) == NULL || (l->key = malloc(n + 1)) == NULL) {
+		libid_release(l);
+		snprintf(err, errsz, "out of memory");
+		return -2;
+	}
+	memcpy(l->id, in, baselen);
+	if (ver != NULL) {
+		l->id[baselen] = '/';
+		memcpy(l->id + baselen + 1, ver, verlen);
+	}
+	l->id[n] = '\0';
+	memcpy(l->key, l->id, n + 1);
+	for (i = 0; i < baselen; i++)
+		if (l->key[i] >= 'A' && l->key[i] <= 'Z')
+			l->key[i] = (char)(l->key[i] - 'A' + 'a');
+	l->baselen = baselen;
+	l->versioned = ver != NULL;
+	return 0;
+}
+
+void
+libid_release(struct libid *l)
+{
+	free(l->id);
+	free(l->key);
+	l->id = l->key = NULL;
+}

@@ -1,0 +1,43 @@
+/*
+ * libid.h: the one normal form of a library id as clients send it, made once before any
+ * lookup, policy, cache or upstream decision (GET /api/v2/context, the MCP tools, the
+ * upstream's search results, POST /api/policies/try).
+ *
+ * An id is /owner/name, optionally with a version: /owner/name/version and
+ * /owner/name@version are the same id. It is refused ("is a malformed library id: ...")
+ * when it has whitespace at its start or end (after URL-decoding; ASCII blanks and the
+ * Unicode spaces), does not start with '/', has no name, an empty, "." or ".." segment
+ * (also as the version), a control character, an owner or name with a character other
+ * than ASCII letters, digits, '-', '_' and '.', or a version with a blank or a byte that
+ * is not printable ASCII.
+ *
+ * The normal form is "/owner/name" or "/owner/name/version" ('@' becomes '/', an empty
+ * "@" version is dropped). Owner and name are compared without regard to ASCII case, as
+ * the hosted API does; a version keeps its case (git tags and branches differ by case):
+ *   key	owner and name in lower case: what the policies match (they also ignore the
+ *		case of the version), the upstream is asked and its answers are cached by;
+ *   id		the case as sent: a local library is found by it exactly first, else by
+ *		owner and name in any case with the version exact (search.c).
+ */
+#ifndef LIBID_H
+#define LIBID_H
+
+#include <stddef.h>
+
+struct libid {
+	char	*id;		/* the normal form, owner and name as sent */
+	char	*key;		/* the normal form, owner and name in lower case */
+	size_t	 baselen;	/* bytes of "/owner/name" in both */
+	int	 versioned;	/* 1: "/version" follows at baselen */
+};
+
+/*
+ * Normalises in into l (libid_release frees it): 0; -1 when in is not a library id, with
+ * err saying why ("is a malformed library id: ..."); -2 out of memory.
+ */
+int	 libid_normalize(const char *in, struct libid *l, char *err, size_t errsz);
+void	 libid_release(struct libid *);
+/* The same rules as a validate.h check: 0, or -1 with err. */
+int	 libid_check(const char *in, char *err, size_t errsz);
+
+#endif
