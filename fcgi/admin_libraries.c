@@ -86,6 +86,16 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 	long long	 job;
 	char		 err[900];
 
+	/* What the caller may make the server read: the address, the credentials. */
+	if (netpolicy_check_host(r->db, util_data_dir(), p->host, err, sizeof(err)) == -1) {
+		http_error(r, 400, "%s", err);
+		return;
+	}
+	if (netpolicy_check_integrations(r->db, util_data_dir(), p->type != NULL ?
+	    p->type : "git", p->host, r->who.admin, err, sizeof(err)) == -1) {
+		http_error(r, 403, "%s", err);
+		return;
+	}
 	/* the library's index job and one per version */
 	if (admin_libraries_queuer(r, 1 + (int)p->nversions) == -1)
 		return;

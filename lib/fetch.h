@@ -190,8 +190,8 @@ struct fetch_policy {
 
 /* The server's setting that holds the list of allowed networks (named in messages). */
 #define FETCH_POLICY_SETTING	"fetch.allowed_networks"
-/* Its default: the private ranges. */
-#define FETCH_POLICY_DEFAULT	"10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7"
+/* Its default: none listed, public addresses only (an admin lists private networks). */
+#define FETCH_POLICY_DEFAULT	""
 
 /*
  * Parses a list of networks, "127.0.0.0/8, ::1/128, 10.0.0.0/8" (comma or blank

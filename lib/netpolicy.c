@@ -1,10 +1,18 @@
 /*
  * netpolicy.c: the server's address policy. Reads the setting fetch.allowed_networks and
  * makes it the process-wide policy of lib/fetch.c, which libcurl (AI providers) and the
- * git transport (lib/gitrepo.c) both ask before every connection.
+ * git transport (lib/gitrepo.c) both ask before every connection; and the checks of a
+ * source that a caller adds: an address the policy refuses, the instance's integration
+ * credentials (perm.members_use_integrations).
  */
 #include "config.h"
 
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +20,8 @@
 
 #include "ctxd.h"
 #include "fetch.h"
+#include "ghapp.h"
+#include "sources/backend.h"
 
 /* The policy in force: fetch.c keeps a pointer to it. */
 static struct fetch_policy netpolicy_cur;
@@ -38,4 +48,106 @@ netpolicy_load(sqlite3 *db, const char *datadir)
 	netpolicy_cur = p;
 	fetch_policy_use(&netpolicy_cur);
 	return rc;
+}
+
+/*
+ * The address of host ("host[:port]", "[v6]:port" or a name) into ss when it is an IPv4
+ * or IPv6 literal: 1, else 0.
+ */
+static int
+netpolicy_literal(const char *host, struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in	*in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6	*in6 = (struct sockaddr_in6 *)ss;
+	char			 a[256];
+	const char		*end;
+	size_t			 n;
+
+	memset(ss, 0, sizeof(*ss));
+	if (*host == '[') {
+		if ((end = strchr(host, ']')) == NULL ||
+		    (n = (size_t)(end - host - 1)) >= sizeof(a))
+			return 0;
+		memcpy(a, host + 1, n);
+		a[n] = '\0';
+		if ((end = strchr(a, '%')) != NULL)	/* a zone id */
+			a[end - a] = '\0';
+		if (inet_pton(AF_INET6, a, &in6->sin6_addr) != 1)
+			return 0;
+		in6->sin6_family = AF_INET6;
+		*len = sizeof(*in6);
+		return 1;
+	}
+	n = strcspn(host, ":");
+	if (n >= sizeof(a))
+		return 0;
+	memcpy(a, host, n);
+	a[n] = '\0';
+	if (inet_pton(AF_INET, a, &in->sin_addr) != 1)
+		return 0;
+	in->sin_family = AF_INET;
+	*len = sizeof(*in);
+	return 1;
+}
+
+int
+netpolicy_check_host(sqlite3 *db, const char *datadir, const char *host, char *err,
+    size_t errsz)
+{
+	struct sockaddr_storage	 ss;
+	struct fetch_policy	 p;
+	socklen_t		 len = 0;
+	char			*v, addr[64], e[256];
+	int			 ok;
+
+	if (host == NULL || !netpolicy_literal(host, &ss, &len))
+		return 0;
+	v = settings_get(db, datadir, FETCH_POLICY_SETTING);
+	if (fetch_policy_parse(v != NULL ? v : FETCH_POLICY_DEFAULT, &p, e,
+	    sizeof(e)) == -1)
+		memset(&p, 0, sizeof(p));	/* as netpolicy_load: public only */
+	free(v);
+	ok = fetch_policy_allow(&p, (struct sockaddr *)&ss, len);
+	fetch_policy_release(&p);
+	if (ok)
+		return 0;
+	fetch_addr_text((struct sockaddr *)&ss, addr, sizeof(addr));
+	snprintf(err, errsz, "address %s of host %s is not allowed by "
+	    FETCH_POLICY_SETTING ": the server reaches public addresses only, and the "
+	    "networks an admin lists there", addr, host);
+	return -1;
+}
+
+int
+netpolicy_check_integrations(sqlite3 *db, const char *datadir, const char *type,
+    const char *host, int admin, char *err, size_t errsz)
+{
+	char		*user = NULL, *token = NULL;
+	const char	*kind;
+	int		 creds, app = 0;
+
+	if (admin || type == NULL || settings_get_bool(db, NETPOLICY_MEMBERS_SETTING, 0))
+		return 0;
+	if (strcmp(type, "wiki") == 0) {
+		snprintf(err, errsz, "a wiki source is read with the instance's wiki "
+		    "credentials (wiki.token): only an admin may add one, unless an admin "
+		    "turns on " NETPOLICY_MEMBERS_SETTING);
+		return -1;
+	}
+	if (strcmp(type, "git") != 0 || host == NULL)
+		return 0;
+	creds = gitsrc_host_credentials(db, datadir, host, &user, &token, &kind);
+	if (token != NULL)
+		explicit_bzero(token, strlen(token));
+	free(token);
+	free(user);
+	if (strcmp(kind, "github") == 0 && ghapp_configured(db, datadir))
+		app = 1;
+	if (!creds && !app)
+		return 0;
+	snprintf(err, errsz, "repositories on %s are cloned with the instance's %s: only "
+	    "an admin may add one, unless an admin turns on " NETPOLICY_MEMBERS_SETTING,
+	    host, app ? "GitHub App (git.github.app_id)" : strcmp(kind, "github") == 0 ?
+	    "token git.github.token" : "token git.gitlab.token");
+	return -1;
 }

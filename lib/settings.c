@@ -152,9 +152,15 @@ static const struct setting_def settings_defs[] = {
 	  NULL },
 	/* Outbound connections (lib/fetch.h, fetch_policy_allow). */
 	{ FETCH_POLICY_SETTING, SET_STRING, FETCH_POLICY_DEFAULT, 0, 0,
-	  "networks besides public addresses that the server may connect to (git, AI "
-	  "providers): comma-separated ADDRESS/BITS; loopback and link-local only when "
-	  "listed, a cloud metadata address only listed alone", NULL },
+	  "networks besides public addresses that the server may connect to (sources, "
+	  "git, AI providers), for every user who adds a source: comma-separated "
+	  "ADDRESS/BITS (empty: public addresses only; private ranges such as 10.0.0.0/8, "
+	  "loopback and link-local only when listed, a cloud metadata address only listed "
+	  "alone)", NULL },
+	{ NETPOLICY_MEMBERS_SETTING, SET_BOOL, "false", 0, 0,
+	  "let members (not only admins) add sources read with the instance's "
+	  "credentials: wiki sources (wiki.token) and repositories on a host with a git "
+	  "token or the GitHub App", NULL },
 	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
 	  "hosts (host or host:port, comma-separated) that may receive a git token over "
 	  "plain http", NULL },

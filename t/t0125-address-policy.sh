@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The address policy of outbound connections (fetch.allowed_networks) for git clones and AI
 # provider calls: the default refuses the loopback and the metadata address before any
-# connection, a listed network is reached, a redirect to a refused address is refused, a git
-# token never follows a redirect to another host:port nor goes over plain http to a host
-# that git.plain_http_hosts does not list, and a caller who is not an admin sees "could not
+# connection (an address in a source's URL already when the source is added, with 400), a
+# listed network is reached, a redirect to a refused address is refused, a git token never
+# follows a redirect to another host:port nor goes over plain http to a host that
+# git.plain_http_hosts does not list, and a caller who is not an admin sees "could not
 # fetch" without the network detail. The stand-in t/standin/redirect.js records what
 # reaches it (the Authorization header included).
 . "$top_srcdir/t/lib/harness.sh"
@@ -57,42 +58,51 @@ policy() {
 
 # ---------------------------------------------------------------- the default policy
 ctxd_admin settings unset fetch.allowed_networks
-is "$(ctxd_admin settings get fetch.allowed_networks)" \
-    "10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7" "the default lists the private ranges"
-job=$(parse "$MEMBER" "$url")
-like "$job" '^[0-9]+$' "a member queues a repository on 127.0.0.1"
+is "$(ctxd_admin settings get fetch.allowed_networks)" "" \
+    "the default lists no network (public addresses only; t0126 has the private ranges)"
+# An address in the URL is judged when the source is added: 400, nothing stored or queued.
+# refused_add URL ADDR: a member's POST /api/parse of URL is refused naming ADDR and the setting.
+refused_add() {
+	is "$(http POST "$BASE/api/parse" -H "Authorization: Bearer $MEMBER" \
+	    -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$1\"}")" 400 \
+	    "$1: refused when added (400)"
+	like "$(http_body | jq -r .error)" "^address ${2//./\\.} of host .* is not allowed by fetch\\.allowed_networks" \
+	    "... naming the address and the setting"
+}
+refused_add "$url" 127.0.0.1
+is "$(_sql "SELECT count(*) FROM libraries")" 0 "nothing was stored"
+# A name is judged when the job resolves it: the job says which address and setting.
+job=$(parse "$MEMBER" "http://localhost:$GITPORT/public/acme/refused")
+like "$job" '^[0-9]+$' "a member queues a repository on localhost"
 msg=$(job_message "$job")
-is "$msg" "failed: could not fetch $url: address 127.0.0.1 of host 127.0.0.1:$GITPORT is not allowed by fetch.allowed_networks" \
+like "$msg" "^failed: could not fetch http://localhost:$GITPORT/public/acme/refused: address (127\\.0\\.0\\.1|::1) of host localhost:$GITPORT is not allowed by fetch\\.allowed_networks\$" \
     "the default policy refuses the loopback; the job says which address and setting"
 is "$(http GET "$BASE/api/jobs/$job" -H "Authorization: Bearer $ADMIN")" 200 "an admin reads the job"
 like "$(http_body | jq -r .message)" 'not allowed by fetch\.allowed_networks' "and sees the detail"
-is "$(http GET "$BASE/api/v2/context?libraryId=/acme/requests&query=session" \
+is "$(http GET "$BASE/api/v2/context?libraryId=/acme/refused&query=session" \
     -H "Authorization: Bearer $MEMBER")" 404 "the member's query: 404"
 is "$(http_body | jq -r .error)" \
-    "library /acme/requests has no index: its indexing failed (could not fetch $url)" \
+    "library /acme/refused has no index: its indexing failed (could not fetch http://localhost:$GITPORT/public/acme/refused)" \
     "the member sees 'could not fetch' without the network detail"
 
 # Nothing reached the stand-in: the address is refused before a connection.
-job=$(parse "$MEMBER" "http://127.0.0.1:$PORT_A/acme/probe")
-like "$(job_message "$job")" "address 127\.0\.0\.1 of host 127\.0\.0\.1:$PORT_A is not allowed" \
-    "a repository on a loopback stand-in: refused"
+job=$(parse "$MEMBER" "http://localhost:$PORT_A/acme/probe")
+like "$(job_message "$job")" "address (127\\.0\\.0\\.1|::1) of host localhost:$PORT_A is not allowed" \
+    "a repository on a loopback stand-in (by name): refused"
 is "$(wc -l <"$T/A.log")" 0 "no request reached the stand-in"
+refused_add "http://127.0.0.1:$PORT_A/acme/probe" 127.0.0.1
+is "$(wc -l <"$T/A.log")" 0 "... by address: refused when added, no request either"
 
 # https: libgit2's TLS stream runs on the same checked sockets.
-job=$(parse "$MEMBER" "https://127.0.0.1:$PORT_A/acme/tls")
-is "$(job_message "$job")" \
-    "failed: could not fetch https://127.0.0.1:$PORT_A/acme/tls: address 127.0.0.1 of host 127.0.0.1:$PORT_A is not allowed by fetch.allowed_networks" \
+job=$(parse "$MEMBER" "https://localhost:$PORT_A/acme/tls")
+like "$(job_message "$job")" \
+    "^failed: could not fetch https://localhost:$PORT_A/acme/tls: address (127\\.0\\.0\\.1|::1) of host localhost:$PORT_A is not allowed by fetch\\.allowed_networks\$" \
     "an https repository on the loopback: refused by the same policy"
 
 # The metadata address: refused, even with the link-local range listed (only alone).
-job=$(parse "$MEMBER" "http://169.254.169.254/latest/meta")
-is "$(job_message "$job")" \
-    "failed: could not fetch http://169.254.169.254/latest/meta: address 169.254.169.254 of host 169.254.169.254 is not allowed by fetch.allowed_networks" \
-    "169.254.169.254 is refused with the policy message (no connection attempted)"
+refused_add "http://169.254.169.254/latest/meta" 169.254.169.254
 policy "169.254.0.0/16"
-job=$(parse "$MEMBER" "http://169.254.169.254/latest/meta")
-like "$(job_message "$job")" 'address 169\.254\.169\.254 .* not allowed' \
-    "169.254.0.0/16 listed: the metadata address is still refused"
+refused_add "http://169.254.169.254/latest/meta" 169.254.169.254
 
 # A closed port and a missing repository look alike to a member: no port scan.
 policy "127.0.0.0/8"

@@ -228,10 +228,10 @@ fail_start '/docs/away/' "the start URL $FIX_SITE/docs/away/ redirects out of it
 # --- the address policy: an address not listed is never connected to -----------------------
 ctxd_admin settings set fetch.allowed_networks 127.0.0.1/32 >/dev/null
 fixtures_requests_reset
-job=$(add "{\"type\":\"website\",\"url\":\"http://127.0.0.2:$FIXPORT_SITE/docs/\"}")
-wait_jobid "$job"
-ok $((!$?)) "a start URL on an address fetch.allowed_networks does not list fails"
-like "$(_sql "SELECT message FROM jobs WHERE id = $job;")" "could not fetch http://127.0.0.2:$FIXPORT_SITE/robots.txt: .*(polic|allowed)" \
+is "$(http POST "$BASE/api/libraries" -H "$A" -H "$J" \
+    --data "{\"type\":\"website\",\"url\":\"http://127.0.0.2:$FIXPORT_SITE/docs/\"}")" 400 \
+    "a start URL on an address fetch.allowed_networks does not list is refused when added"
+is "$(http_body | jq -r .error)" "address 127.0.0.2 of host 127.0.0.2:$FIXPORT_SITE is not allowed by fetch.allowed_networks: the server reaches public addresses only, and the networks an admin lists there" \
     "... and says why"
 is "$(fixtures_requests | wc -l)" 0 "... and nothing was requested"
 ctxd_admin settings set fetch.allowed_networks "$CTXD_TEST_NETWORKS" >/dev/null

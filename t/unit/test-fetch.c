@@ -412,18 +412,28 @@ static const struct {
 	{ "", "64:ff9b::808:808", 1 },		/* NAT64 of 8.8.8.8 */
 	{ "", "2002:7f00:1::", 0 },		/* 6to4 of 127.0.0.1 */
 	{ "", "2002:808:808::", 1 },
-	/* The default: the private ranges, never the metadata address inside them. */
-	{ FETCH_POLICY_DEFAULT, "10.1.2.3", 1 },
-	{ FETCH_POLICY_DEFAULT, "172.20.0.1", 1 },
-	{ FETCH_POLICY_DEFAULT, "192.168.1.1", 1 },
-	{ FETCH_POLICY_DEFAULT, "fd12:3456::1", 1 },
-	{ FETCH_POLICY_DEFAULT, "::ffff:192.168.1.1", 1 },
-	{ FETCH_POLICY_DEFAULT, "fd00:ec2::254", 0 },
+	/* The default lists nothing: public addresses only, no private range. */
+	{ FETCH_POLICY_DEFAULT, "10.1.2.3", 0 },
+	{ FETCH_POLICY_DEFAULT, "172.20.0.1", 0 },
+	{ FETCH_POLICY_DEFAULT, "192.168.1.1", 0 },
+	{ FETCH_POLICY_DEFAULT, "fd12:3456::1", 0 },
+	{ FETCH_POLICY_DEFAULT, "::ffff:192.168.1.1", 0 },
 	{ FETCH_POLICY_DEFAULT, "127.0.0.1", 0 },
-	{ FETCH_POLICY_DEFAULT, "::1", 0 },
 	{ FETCH_POLICY_DEFAULT, "169.254.169.254", 0 },
-	{ FETCH_POLICY_DEFAULT, "0.0.0.0", 0 },
 	{ FETCH_POLICY_DEFAULT, "8.8.8.8", 1 },
+	/* The private ranges listed (the old default): never the metadata address inside. */
+#define PRIVATE "10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7"
+	{ PRIVATE, "10.1.2.3", 1 },
+	{ PRIVATE, "172.20.0.1", 1 },
+	{ PRIVATE, "192.168.1.1", 1 },
+	{ PRIVATE, "fd12:3456::1", 1 },
+	{ PRIVATE, "::ffff:192.168.1.1", 1 },
+	{ PRIVATE, "fd00:ec2::254", 0 },
+	{ PRIVATE, "127.0.0.1", 0 },
+	{ PRIVATE, "::1", 0 },
+	{ PRIVATE, "169.254.169.254", 0 },
+	{ PRIVATE, "0.0.0.0", 0 },
+	{ PRIVATE, "8.8.8.8", 1 },
 	/* The loopback and link-local listed; metadata still needs its own entry. */
 	{ "127.0.0.0/8, 169.254.0.0/16", "127.5.5.5", 1 },
 	{ "127.0.0.0/8, 169.254.0.0/16", "::ffff:127.0.0.1", 1 },

@@ -34,6 +34,8 @@ const PERMS = [
 	    "Anyone may delete a library with its snippets and embeddings."],
 	["perm.anonymous_support_bundle", "Allow anonymous support bundle",
 	    "Anyone may download the support bundle: settings (never secrets), the library list and recent job logs."],
+	["perm.members_use_integrations", "Allow members to use integrations",
+	    "Members, not only admins, may add wiki sources and repositories from a host with a git token or the GitHub App, so they can index whatever those credentials can read."],
 	["perm.require_mcp_auth", "Require MCP authentication",
 	    "When on, /mcp and the /api/v2 search and context calls need a personal API key; when off, anyone who reaches the server may query the documentation."],
 ];
@@ -51,12 +53,14 @@ const SECTIONS = {
 	},
 	git: {
 		intro: "Tokens for cloning private repositories; only the platforms you use need one. Without a token, only public repositories can be indexed.",
+		opens: "Only admins may add repositories from a host that has a token, unless Allow members to use integrations is on (Permissions).",
 		names: ["git.github.token", "git.github.host", "git.gitlab.token", "git.gitlab.host"],
 	},
 	integrations: {
 		intro: "A GitHub App connection (it replaces the personal token and is needed for push webhooks), and the wiki site that wiki sources read.",
 		names: ["git.github.app_id", "git.github.app_installation_id", "git.github.app_private_key",
 		    "git.github.webhook_secret", "wiki.site_url", "wiki.kind", "wiki.email", "wiki.token"],
+		opens: "Only admins may add wiki sources, and repositories read with the App, unless Allow members to use integrations is on (Permissions).",
 	},
 	upstream: {
 		intro: "A Context7-compatible upstream (the hosted API or another ctxd, its API base such as https://HOST/api) answers for the public libraries this server does not hold, as the policies allow. Empty: none, nothing leaves this server. The key is write-only and only ever sent to the upstream.",
@@ -69,6 +73,7 @@ const SECTIONS = {
 		    "content.injection", "limits.max_repo_mb", "limits.max_file_kb", "limits.max_files",
 		    "limits.job_timeout_s", "sources.max_pages", "sources.page_timeout_s", "sources.inflight",
 		    "sources.crawl_delay_ms", "sources.max_page_kb", "sources.max_spec_kb"],
+		opens: "The server reaches public addresses only: a network listed in fetch.allowed_networks is one that every user who may add a source can make it read.",
 	},
 };
 
@@ -120,7 +125,8 @@ async function settingsSection(body, sec, heading) {
 			save.disabled = false;
 		}
 	} } },
-	    el("h2", null, heading), el("p", null, sec.intro), form.node,
+	    el("h2", null, heading), el("p", null, sec.intro),
+	    sec.opens ? el("p", { class: "help switch-opens" }, sec.opens) : null, form.node,
 	    el("div", { class: "actions" }, save, test && test.button,
 		sec.test ? el("a", { href: "#/setup?step=" + (sec.test[0] === "llm" ? "ai-provider" : "embedding") }, "Open the setup wizard") : null),
 	    test && test.output));

@@ -21,6 +21,10 @@ const STEPS = {
 	"git-tokens": {
 		intro: "Tokens let ctxd clone private repositories. Only the platforms you use need one: a GitHub token with scope repo, a GitLab token with scope read_repository.",
 		skip: "Skipping means public repositories only: cloning a private repository fails until a token is set in Settings.",
+		opens: [
+		    "A token is used for every repository on its host: only admins may add those, unless Allow members to use integrations is turned on in Settings > Permissions.",
+		    "The server reaches public addresses only: to index sites or repositories on a private network, list it in fetch.allowed_networks (Settings > Advanced), which lets every user who may add a source reach it.",
+		],
 	},
 };
 
@@ -76,6 +80,7 @@ export async function render(root, params, ctx) {
 	} } },
 	    el("h2", null, step.title),
 	    el("p", null, info.intro),
+	    (info.opens || []).map((t) => el("p", { class: "help switch-opens" }, t)),
 	    form.node,
 	    el("div", { class: "actions" }, save, test && test.button, skipBtn),
 	    test && test.output,
