@@ -21,6 +21,7 @@
 #include "validate.h"
 #include "web.h"
 #include "sources/backend.h"
+#include "sources/admit.h"
 
 #define ADMIN_LIBRARIES_SEGMENT_MAX	200	/* characters of the owner or the repo */
 #define ADMIN_LIBRARIES_UPLOAD_MAX	(16 * 1024 * 1024) /* bytes of an uploaded spec */
@@ -91,7 +92,7 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 		http_error(r, 400, "%s", err);
 		return;
 	}
-	if (netpolicy_check_integrations(r->db, util_data_dir(), p->type != NULL ?
+	if (admit_integrations(r->db, util_data_dir(), p->type != NULL ?
 	    p->type : "git", p->host, r->who.admin, err, sizeof(err)) == -1) {
 		http_error(r, 403, "%s", err);
 		return;

@@ -892,17 +892,6 @@ int	 netpolicy_load(struct sqlite3 *, const char *datadir);
  */
 int	 netpolicy_check_host(struct sqlite3 *, const char *datadir, const char *host,
 	    char *err, size_t errsz);
-/* The switch that lets members add sources read with the instance's credentials. */
-#define NETPOLICY_MEMBERS_SETTING	"perm.members_use_integrations"
-/*
- * -1 with err naming NETPOLICY_MEMBERS_SETTING when a caller who is not an admin adds a
- * source of type read with the instance's integration credentials while the switch is
- * off: a wiki source (wiki.token), or a git repository on a host the instance holds a
- * token for (git.github.token, git.gitlab.token) or, on the GitHub-type host, the App;
- * else 0.
- */
-int	 netpolicy_check_integrations(struct sqlite3 *, const char *datadir,
-	    const char *type, const char *host, int admin, char *err, size_t errsz);
 
 /* ---------------------------------------------------------------- format.c */
 

@@ -1,9 +1,8 @@
 /*
  * netpolicy.c: the server's address policy. Reads the setting fetch.allowed_networks and
  * makes it the process-wide policy of lib/fetch.c, which libcurl (AI providers) and the
- * git transport (lib/gitrepo.c) both ask before every connection; and the checks of a
- * source that a caller adds: an address the policy refuses, the instance's integration
- * credentials (perm.members_use_integrations).
+ * git transport (lib/gitrepo.c) both ask before every connection; and the check of a
+ * source that a caller adds against it (an address literal the policy refuses).
  */
 #include "config.h"
 
@@ -20,8 +19,6 @@
 
 #include "ctxd.h"
 #include "fetch.h"
-#include "ghapp.h"
-#include "sources/backend.h"
 
 /* The policy in force: fetch.c keeps a pointer to it. */
 static struct fetch_policy netpolicy_cur;
@@ -115,39 +112,5 @@ netpolicy_check_host(sqlite3 *db, const char *datadir, const char *host, char *e
 	snprintf(err, errsz, "address %s of host %s is not allowed by "
 	    FETCH_POLICY_SETTING ": the server reaches public addresses only, and the "
 	    "networks an admin lists there", addr, host);
-	return -1;
-}
-
-int
-netpolicy_check_integrations(sqlite3 *db, const char *datadir, const char *type,
-    const char *host, int admin, char *err, size_t errsz)
-{
-	char		*user = NULL, *token = NULL;
-	const char	*kind;
-	int		 creds, app = 0;
-
-	if (admin || type == NULL || settings_get_bool(db, NETPOLICY_MEMBERS_SETTING, 0))
-		return 0;
-	if (strcmp(type, "wiki") == 0) {
-		snprintf(err, errsz, "a wiki source is read with the instance's wiki "
-		    "credentials (wiki.token): only an admin may add one, unless an admin "
-		    "turns on " NETPOLICY_MEMBERS_SETTING);
-		return -1;
-	}
-	if (strcmp(type, "git") != 0 || host == NULL)
-		return 0;
-	creds = gitsrc_host_credentials(db, datadir, host, &user, &token, &kind);
-	if (token != NULL)
-		explicit_bzero(token, strlen(token));
-	free(token);
-	free(user);
-	if (strcmp(kind, "github") == 0 && ghapp_configured(db, datadir))
-		app = 1;
-	if (!creds && !app)
-		return 0;
-	snprintf(err, errsz, "repositories on %s are cloned with the instance's %s: only "
-	    "an admin may add one, unless an admin turns on " NETPOLICY_MEMBERS_SETTING,
-	    host, app ? "GitHub App (git.github.app_id)" : strcmp(kind, "github") == 0 ?
-	    "token git.github.token" : "token git.gitlab.token");
 	return -1;
 }

@@ -157,7 +157,7 @@ static const struct setting_def settings_defs[] = {
 	  "ADDRESS/BITS (empty: public addresses only; private ranges such as 10.0.0.0/8, "
 	  "loopback and link-local only when listed, a cloud metadata address only listed "
 	  "alone)", NULL },
-	{ NETPOLICY_MEMBERS_SETTING, SET_BOOL, "false", 0, 0,
+	{ "perm.members_use_integrations", SET_BOOL, "false", 0, 0,
 	  "let members (not only admins) add sources read with the instance's "
 	  "credentials: wiki sources (wiki.token) and repositories on a host with a git "
 	  "token or the GitHub App", NULL },
