@@ -320,7 +320,7 @@ website_skip(struct website *w, const char *url, enum website_skip why)
 	return website_set_add(w->seen, url, NULL) == -1 ? -1 : 0;
 }
 
-/* The links of the page url go to the links file from here (website_links_page_end). */
+/* The links of the page url go to the links file from here (website_links_add). */
 static int
 website_links_page(struct website *w, const char *url)
 {
