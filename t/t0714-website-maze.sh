@@ -5,11 +5,27 @@
 # fetches at most maxPages pages, the job log says how many links were dropped, the links
 # file kept for the next run stays small, and the worker's peak memory (its maximum resident
 # set, by /usr/bin/time) stays under 100 MB. And pages marked noindex count against the
-# byte budget (limits.max_repo_mb) like the others.
+# byte budget (limits.max_repo_mb) like the others. And a page with more links than the
+# links file keeps of a page is asked for in full on the next run (200, not 304), so that its
+# links are read again (a static site of the fixtures' nginx, which sends ETags).
 . "$top_srcdir/t/lib/harness.sh"
-require_cmd jq curl sqlite3 node
+. "$top_srcdir/t/lib/fixtures.sh"
+require_cmd jq curl sqlite3 node nginx
 
 ctxd_setup
+S=$T/site
+mkdir -p "$S/docs"
+{
+	printf '<!doctype html><html><head><title>Index</title></head><body><h1>Index</h1>'
+	for i in $(seq 1 1200); do printf '<a href="p%d.html">%d</a>\n' "$i" "$i"; done
+	printf '</body></html>\n'
+} >"$S/docs/index.html"
+for i in 1 2 3; do
+	printf '<!doctype html><html><head><title>P%d</title></head><body><h1>Page %d</h1><p>Words.</p></body></html>\n' \
+	    "$i" "$i" >"$S/docs/p$i.html"
+done
+fixture_site site "$S"
+fixtures_start
 # every worker the service starts runs under /usr/bin/time: its peak memory in $T/rss
 if [ -x /usr/bin/time ]; then
 	cat >"$T/worker.sh" <<EOF
@@ -128,6 +144,22 @@ like "$(cat "$T/log3")" "stopped at 1 MB of pages \(setting limits.max_repo_mb\)
     "the job log says the byte budget stopped the crawl"
 like "$(cat "$T/log3")" "[0-9]+ pages marked noindex" "... and counts the noindex pages"
 ctxd_admin settings set limits.max_repo_mb 1024 >/dev/null
+
+# --- a page whose links are not kept is asked for in full next time ---------------------
+job=$(add "{\"type\":\"website\",\"url\":\"$FIX_SITE/docs/index.html\",\"maxPages\":3}")
+LIB=$(http_body | jq -r .libraryId)
+WAIT_TIMEOUT=300 wait_jobid "$job"
+ok $? "a site whose index has 1,200 links is indexed"
+like "$(joblog "$job")" "the links of 1 pages are not kept for the next run" \
+    "the job log says the index's links are not kept"
+fixtures_requests_reset
+http POST "$BASE/api/libraries$LIB/refresh" -H "$A" >/dev/null
+WAIT_TIMEOUT=300 wait_jobid "$(http_body | jq -r .jobId)"
+ok $? "re-indexed"
+is "$(fixtures_requests site | awk '$3 == "/docs/index.html" { print $4 }')" 200 \
+    "the page whose links were not kept is asked for without validators (200, not 304)"
+is "$(fixtures_requests site | awk '$3 == "/docs/p1.html" { print $4 }')" 304 \
+    "... a page whose links were kept is asked for with them (304)"
 workers_done
 
 done_testing
