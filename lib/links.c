@@ -1,4 +1,4 @@
-/* links.c: the links of a page for the crawler (links.h). */
+/* links.c: the links of a page, and the frontier, for the crawler (links.h). */
 #include "config.h"
 
 #include <ctype.h>
@@ -184,4 +184,80 @@ links_release(struct links *l)
 	free(l->base);
 	free(l->canonical);
 	memset(l, 0, sizeof(*l));
+}
+
+/* ------------------------------------------------------------------ the frontier */
+
+void
+frontier_init(struct frontier *f, size_t max_items, size_t max_bytes)
+{
+	memset(f, 0, sizeof(*f));
+	f->max_items = max_items;
+	f->max_bytes = max_bytes;
+}
+
+int
+frontier_push(struct frontier *f, const char *url, int depth, int start)
+{
+	struct frontier_item *v;
+	size_t		 len = strlen(url) + 1, cap;
+
+	if (f->n - f->head >= f->max_items || len > f->max_bytes - f->bytes) {
+		f->dropped++;
+		return 0;
+	}
+	/* the entries already taken go first: the array stays within max_items */
+	if (f->n == f->cap && f->head > 0) {
+		memmove(f->v, f->v + f->head, (f->n - f->head) * sizeof(*f->v));
+		f->n -= f->head;
+		f->head = 0;
+	}
+	if (f->n == f->cap) {
+		cap = f->cap ? f->cap * 2 : 64;
+		if (cap > f->max_items)
+			cap = f->max_items;	/* > n: n < max_items here */
+		if ((v = reallocarray(f->v, cap, sizeof(*v))) == NULL)
+			return -1;
+		f->v = v;
+		f->cap = cap;
+	}
+	if ((f->v[f->n].url = strdup(url)) == NULL)
+		return -1;
+	f->v[f->n].depth = depth;
+	f->v[f->n].start = start;
+	f->n++;
+	f->bytes += len;
+	return 1;
+}
+
+int
+frontier_pop(struct frontier *f, struct frontier_item *out)
+{
+	if (f->head == f->n) {
+		memset(out, 0, sizeof(*out));
+		return 0;
+	}
+	*out = f->v[f->head];
+	f->v[f->head++].url = NULL;
+	f->bytes -= strlen(out->url) + 1;
+	if (f->head == f->n)
+		f->head = f->n = 0;
+	return 1;
+}
+
+size_t
+frontier_len(const struct frontier *f)
+{
+	return f->n - f->head;
+}
+
+void
+frontier_release(struct frontier *f)
+{
+	size_t	 i;
+
+	for (i = f->head; i < f->n; i++)
+		free(f->v[i].url);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
 }

@@ -8,7 +8,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <libxml/parser.h>
-#include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 
 #include "ctxd.h"
 #include "sitemap.h"
@@ -49,57 +49,50 @@ out:
 	return rc;
 }
 
-/* Adds the trimmed text of a <loc> element. 0, or -1 out of memory. */
+/*
+ * Adds the trimmed text t of a <loc> element, unless it is empty, longer than
+ * SITEMAP_MAX_LOC or the locations kept are at a bound. 0, or -1 out of memory.
+ */
 static int
-sitemap_add(struct sitemap *s, xmlNode *loc, size_t *cap)
+sitemap_add(struct sitemap *s, const char *t, size_t *cap, size_t *bytes)
 {
-	xmlChar		*t = xmlNodeGetContent(loc);
 	const char	*p;
 	size_t		 n;
 	char		**v;
-	int		 rc = -1;
 
-	if (t == NULL)
-		return 0;
-	for (p = (const char *)t; isspace((unsigned char)*p); p++)
+	for (p = t; isspace((unsigned char)*p); p++)
 		;
 	for (n = strlen(p); n > 0 && isspace((unsigned char)p[n - 1]); n--)
 		;
-	if (n == 0 || s->n >= SITEMAP_MAX_URLS) {
-		rc = 0;
-		goto out;
-	}
+	if (n == 0 || n > SITEMAP_MAX_LOC || s->n >= SITEMAP_MAX_URLS ||
+	    *bytes + n + 1 > (size_t)SITEMAP_MAX_LOC_BYTES)
+		return 0;
 	if (s->n == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
 		if ((v = reallocarray(s->locs, *cap, sizeof(*v))) == NULL)
-			goto out;
+			return -1;
 		s->locs = v;
 	}
 	if ((s->locs[s->n] = strndup(p, n)) == NULL)
-		goto out;
+		return -1;
 	s->n++;
-	rc = 0;
-out:
-	xmlFree(t);
-	return rc;
+	*bytes += n + 1;
+	return 0;
 }
 
-static int
-sitemap_is(const xmlNode *n, const char *name)
-{
-	return n != NULL && n->type == XML_ELEMENT_NODE &&
-	    strcmp((const char *)n->name, name) == 0;
-}
-
+/*
+ * Read as a stream (libxml2's xmlTextReader): only the current <loc> is ever a tree, so
+ * memory does not grow with the sitemap's elements.
+ */
 int
 sitemap_parse(const char *data, size_t len, struct sitemap *out)
 {
 	struct buf	 plain;
-	xmlDoc		*doc = NULL;
-	xmlNode		*root, *e, *c;
-	const char	*item;
-	size_t		 cap = 0;
-	int		 rc = -1;
+	xmlTextReaderPtr r = NULL;
+	const char	*item = NULL, *name;
+	xmlChar		*t;
+	size_t		 cap = 0, bytes = 0;
+	int		 rc = -1, ret, depth, in_item = 0, got_loc = 0;
 
 	memset(out, 0, sizeof(*out));
 	buf_init(&plain);
@@ -111,31 +104,40 @@ sitemap_parse(const char *data, size_t len, struct sitemap *out)
 		data = plain.p != NULL ? plain.p : "";
 		len = plain.len;
 	}
-	doc = xmlReadMemory(data, (int)len, "sitemap.xml", NULL, XML_PARSE_NONET |
+	r = xmlReaderForMemory(data, (int)len, "sitemap.xml", NULL, XML_PARSE_NONET |
 	    XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
-	if (doc == NULL || (root = xmlDocGetRootElement(doc)) == NULL)
+	if (r == NULL)
 		goto out;
-	if (sitemap_is(root, "urlset"))
-		item = "url";
-	else if (sitemap_is(root, "sitemapindex")) {
-		item = "sitemap";
-		out->is_index = 1;
-	} else
-		goto out;
-	/* <urlset><url><loc>: two levels, no recursion */
-	for (e = root->children; e != NULL; e = e->next) {
-		if (!sitemap_is(e, item))
+	/* <urlset><url><loc>: the first <loc> of each item, at depth 2 */
+	while ((ret = xmlTextReaderRead(r)) == 1) {
+		if (xmlTextReaderNodeType(r) != XML_READER_TYPE_ELEMENT ||
+		    (name = (const char *)xmlTextReaderConstLocalName(r)) == NULL)
 			continue;
-		for (c = e->children; c != NULL; c = c->next)
-			if (sitemap_is(c, "loc")) {
-				if (sitemap_add(out, c, &cap) == -1)
-					goto out;
-				break;
-			}
+		if ((depth = xmlTextReaderDepth(r)) == 0) {
+			if (strcmp(name, "urlset") == 0)
+				item = "url";
+			else if (strcmp(name, "sitemapindex") == 0) {
+				item = "sitemap";
+				out->is_index = 1;
+			} else
+				goto out;
+		} else if (depth == 1) {
+			in_item = strcmp(name, item) == 0;
+			got_loc = 0;
+		} else if (depth == 2 && in_item && !got_loc && strcmp(name, "loc") == 0) {
+			got_loc = 1;
+			if ((t = xmlTextReaderReadString(r)) == NULL)
+				continue;
+			ret = sitemap_add(out, (const char *)t, &cap, &bytes);
+			xmlFree(t);
+			if (ret == -1)
+				goto out;
+		}
 	}
-	rc = 0;
+	if (ret == 0 && item != NULL)
+		rc = 0;
 out:
-	xmlFreeDoc(doc);
+	xmlFreeTextReader(r);
 	buf_release(&plain);
 	if (rc == -1)
 		sitemap_release(out);

@@ -2,7 +2,9 @@
  * sitemap.h: a sitemap (sitemaps.org: <urlset><url><loc>, or a <sitemapindex> of
  * <sitemap><loc>; plain or gzip-compressed, as sitemap.xml.gz) read with libxml2 (and
  * libarchive for gzip) for the website crawler: no network, no entity expansion, at most
- * SITEMAP_MAX_BYTES read or inflated, at most SITEMAP_MAX_URLS locations kept.
+ * SITEMAP_MAX_BYTES read or inflated, read as a stream (memory does not grow with its
+ * elements), at most SITEMAP_MAX_URLS locations kept, of at most SITEMAP_MAX_LOC bytes
+ * each and SITEMAP_MAX_LOC_BYTES in all (the rest are left out).
  */
 #ifndef SITEMAP_H
 #define SITEMAP_H
@@ -11,6 +13,8 @@
 
 #define SITEMAP_MAX_URLS	50000
 #define SITEMAP_MAX_BYTES	(16L * 1024 * 1024)
+#define SITEMAP_MAX_LOC		2048
+#define SITEMAP_MAX_LOC_BYTES	(8L * 1024 * 1024)
 
 struct sitemap {
 	char	**locs;		/* the <loc> texts, trimmed */

@@ -45,35 +45,46 @@
 #define WEBSITE_MAX_CHILDREN	50	/* sitemaps of a sitemap index followed */
 #define WEBSITE_DETAIL_MAX	30	/* job log lines about single pages */
 #define WEBSITE_TRIES		2
-#define WEBSITE_LINKS_MAX_BYTES	(64L * 1024 * 1024)
+#define WEBSITE_LINKS_MAX_BYTES	(64L * 1024 * 1024)	/* a links file read */
+/*
+ * The frontier (the URLs met, not yet fetched, sitemaps' too): at most this many times
+ * maxPages (a crawl fetches at most maxPages of them anyway), and at most these bytes of
+ * URLs. Links met while it is full are dropped, and the job log counts them.
+ */
+#define WEBSITE_QUEUE_PER_PAGE	2
+#define WEBSITE_QUEUE_MAX_BYTES	(8L * 1024 * 1024)
+/* URLs skipped (out of scope, excluded, dropped...) remembered so as to count them once */
+#define WEBSITE_SKIPPED_MAX_BYTES (4L * 1024 * 1024)
+/*
+ * The links file written for the next run: at most this many links of a page, and this
+ * many bytes in all. A page whose links do not fit is not in the file: the next run then
+ * asks for it in full (no conditional GET), so that its links are read again.
+ */
+#define WEBSITE_PAGE_LINKS_MAX	1000
+#define WEBSITE_LINKS_SAVE_MAX	(4L * 1024 * 1024)
 
 /* Why a page or link was not kept: the counters of the job log's summary. */
 enum website_skip {
 	SKIP_ROBOTS, SKIP_SCOPE, SKIP_EXCLUDED, SKIP_TOOBIG, SKIP_TYPE, SKIP_FAILED,
-	SKIP_NOINDEX, SKIP_DUPLICATE, SKIP_REDIRECT, SKIP_DEPTH, SKIP_N
+	SKIP_NOINDEX, SKIP_DUPLICATE, SKIP_REDIRECT, SKIP_DEPTH, SKIP_DROPPED, SKIP_N
 };
 
 static const char *const website_skip_text[SKIP_N] = {
 	"disallowed by robots.txt", "out of scope", "excluded by excludePatterns",
 	"too big (setting sources.max_page_kb)", "not HTML or Markdown", "failed",
 	"marked noindex", "duplicates (same URL or content)", "redirected out of scope",
-	"deeper than maxDepth",
-};
-
-struct website_page {
-	char	*url;
-	int	 depth;
-	int	 start;		/* the start URL, or where it redirected to */
+	"deeper than maxDepth", "dropped (the queue of pages to fetch was full)",
 };
 
 /* How a URL was met (website_follow). */
 #define WEBSITE_LINK		0
 #define WEBSITE_REDIRECT	1	/* a redirect's target */
 #define WEBSITE_START		2	/* ... of the start URL */
+#define WEBSITE_SITEMAP		3	/* a sitemap's entry */
 
 /* One request of a batch. */
 struct website_slot {
-	struct website_page page;
+	struct frontier_item page;
 	struct fetch_req *req;		/* in the batch's array */
 	struct backend_stored st;
 	char	*inm, *ims;		/* If-None-Match, If-Modified-Since lines */
@@ -87,13 +98,17 @@ struct website {
 	json_object	*settings;
 	char		*scheme, *host, *port, *prefix;
 	struct robots	 robots;
-	struct website_page *queue;
-	size_t		 qhead, qn, qcap;
-	struct lh_table	*seen;		/* every URL met */
+	struct frontier	 queue;		/* the URLs to fetch */
+	struct lh_table	*seen;		/* the URLs queued, and those skipped (up to a bound) */
+	size_t		 skipped_bytes;	/* of the URLs skipped in seen */
 	struct lh_table	*hashes;	/* content hashes of the pages kept */
 	struct lh_table	*kept;		/* URLs of the documents */
 	struct lh_table	*oldlinks;	/* page URL -> its links, the previous run's */
 	struct buf	 links;		/* this run's, for the next */
+	size_t		 links_mark;	/* where the current page's lines start in links */
+	size_t		 page_links;	/* links of the current page in links */
+	int		 recording;	/* the current page's links go to links */
+	size_t		 nunrecorded;	/* pages whose links did not fit in links */
 	size_t		 npages, nnew, nunchanged, nskip[SKIP_N], ndetail;
 	int		 cancelled;	/* the job's cancellation was requested */
 	int		 conditional;	/* GETs carry the stored validators */
@@ -289,66 +304,100 @@ out:
 
 /* ------------------------------------------------------------------ the frontier */
 
+/*
+ * Counts a link skipped for why, once per URL as long as the URLs skipped fit in
+ * WEBSITE_SKIPPED_MAX_BYTES (past that, once per time it is met). 0, or -1 nomem.
+ */
 static int
-website_enqueue(struct website *w, const char *url, int depth, int start)
+website_skip(struct website *w, const char *url, enum website_skip why)
 {
-	struct website_page *v;
-	size_t		 cap;
+	size_t	 len = strlen(url) + 1;
 
-	if (w->qn == w->qcap) {
-		cap = w->qcap ? w->qcap * 2 : 64;
-		if ((v = reallocarray(w->queue, cap, sizeof(*v))) == NULL)
-			return -1;
-		w->queue = v;
-		w->qcap = cap;
+	w->nskip[why]++;
+	if (w->skipped_bytes + len > (size_t)WEBSITE_SKIPPED_MAX_BYTES)
+		return 0;
+	w->skipped_bytes += len;
+	return website_set_add(w->seen, url, NULL) == -1 ? -1 : 0;
+}
+
+/* The links of the page url go to the links file from here (website_links_add). */
+static int
+website_links_page(struct website *w, const char *url)
+{
+	w->links_mark = w->links.len;
+	w->page_links = 0;
+	w->recording = 0;
+	if (w->links.len + strlen(url) + 3 > (size_t)WEBSITE_LINKS_SAVE_MAX) {
+		w->nunrecorded++;
+		return 0;
 	}
-	if ((w->queue[w->qn].url = strdup(url)) == NULL)
-		return -1;
-	w->queue[w->qn].start = start;
-	w->queue[w->qn++].depth = depth;
-	return 0;
+	w->recording = 1;
+	return buf_printf(&w->links, "P %s\n", url);
+}
+
+/*
+ * A link of the current page for the links file: the page's lines are taken back when
+ * they pass WEBSITE_PAGE_LINKS_MAX links or the file WEBSITE_LINKS_SAVE_MAX bytes.
+ */
+static int
+website_links_add(struct website *w, const char *url)
+{
+	if (!w->recording)
+		return 0;
+	if (w->page_links >= WEBSITE_PAGE_LINKS_MAX ||
+	    w->links.len + strlen(url) + 3 > (size_t)WEBSITE_LINKS_SAVE_MAX) {
+		w->links.len = w->links_mark;
+		if (w->links.p != NULL)
+			w->links.p[w->links.len] = '\0';
+		w->recording = 0;
+		w->nunrecorded++;
+		return 0;
+	}
+	w->page_links++;
+	return buf_printf(&w->links, "L %s\n", url);
 }
 
 /*
  * A link met on a page (or a redirect's target, or a sitemap's entry): resolved against
- * base, recorded for the next run when in scope, and queued at depth when in scope, not
- * excluded, allowed by robots.txt, not deeper than maxDepth and not met before. Returns
- * 0, or -1 out of memory.
+ * base, recorded for the next run when in scope and met on a page, and queued at depth when
+ * in scope, not excluded, allowed by robots.txt, not deeper than maxDepth, not met before
+ * and the frontier has room. Returns 0, or -1 out of memory.
  */
 static int
 website_follow(struct website *w, const char *base, const char *href, int depth,
     int how)
 {
 	char	*url, *path = NULL;
-	int	 rc = 0, added;
+	int	 rc = 0, link = how == WEBSITE_LINK || how == WEBSITE_SITEMAP;
 
 	if ((url = website_resolve(base, href)) == NULL)
 		return 0;
 	if (!website_in_scope(w, url)) {
-		if (how != WEBSITE_LINK) {
+		if (!link) {
 			w->nskip[SKIP_REDIRECT]++;
 			website_detail(w, "skipped %s: redirected out of scope to %s",
 			    base, url);
-		} else if ((added = website_set_add(w->seen, url, NULL)) != 0)
-			rc = added == -1 ? -1 : (w->nskip[SKIP_SCOPE]++, 0);
+		} else if (!lh_table_lookup_ex(w->seen, url, NULL))
+			rc = website_skip(w, url, SKIP_SCOPE);
 		goto out;
 	}
-	if ((how == WEBSITE_LINK && buf_printf(&w->links, "L %s\n", url) == -1) ||
-	    (path = website_path(url)) == NULL ||
-	    (added = website_set_add(w->seen, url, NULL)) == -1) {
+	if ((how == WEBSITE_LINK && website_links_add(w, url) == -1) ||
+	    (path = website_path(url)) == NULL) {
 		rc = -1;
 		goto out;
 	}
-	if (added == 0)
+	if (lh_table_lookup_ex(w->seen, url, NULL))
 		goto out;
 	if (website_excluded(w, path))
-		w->nskip[SKIP_EXCLUDED]++;
+		rc = website_skip(w, url, SKIP_EXCLUDED);
 	else if (!robots_allowed(&w->robots, path))
-		w->nskip[SKIP_ROBOTS]++;
+		rc = website_skip(w, url, SKIP_ROBOTS);
 	else if (depth > w->max_depth)
-		w->nskip[SKIP_DEPTH]++;
-	else
-		rc = website_enqueue(w, url, depth, how == WEBSITE_START);
+		rc = website_skip(w, url, SKIP_DEPTH);
+	else if ((rc = frontier_push(&w->queue, url, depth, how == WEBSITE_START)) == 1)
+		rc = website_set_add(w->seen, url, NULL) == -1 ? -1 : 0;
+	else if (rc == 0)
+		rc = website_skip(w, url, SKIP_DROPPED);
 out:
 	free(url);
 	free(path);
@@ -419,6 +468,8 @@ website_settings(struct website *w, char *err, size_t errsz)
 	w->max_page = (size_t)settings_get_long(c->db, c->datadir, "sources.max_page_kb",
 	    4096) * 1024;
 	w->max_bytes = (size_t)c->max_fetch_mb * 1024 * 1024;
+	frontier_init(&w->queue, (size_t)w->max_pages * WEBSITE_QUEUE_PER_PAGE,
+	    WEBSITE_QUEUE_MAX_BYTES);
 	if (w->excludes == NULL && (w->excludes = json_object_new_array()) != NULL &&
 	    w->settings != NULL)
 		json_object_object_add(w->settings, "excludePatterns", w->excludes);
@@ -523,7 +574,7 @@ website_sitemap(struct website *w, const char *url, int nested, int *found)
 		    website_in(w, s.locs[i], 1))
 			rc = website_sitemap(w, s.locs[i], 1, found);
 		else if (!s.is_index && w->max_depth >= 1)
-			rc = website_follow(w, NULL, s.locs[i], 1, WEBSITE_LINK);
+			rc = website_follow(w, NULL, s.locs[i], 1, WEBSITE_SITEMAP);
 	}
 	sitemap_release(&s);
 out:
@@ -711,7 +762,6 @@ website_keep(struct website *w, struct website_slot *s, const char *url,
 	    (d->modified = strdup(v)) == NULL)
 		return -1;
 	w->nnew++;
-	w->bytes += d->len;
 	return 0;
 }
 
@@ -739,7 +789,7 @@ website_unchanged(struct website *w, struct website_slot *s, struct backend_set 
 		website_set_add(w->hashes, s->st.hash, NULL);
 	}
 	w->nunchanged++;
-	if (buf_printf(&w->links, "P %s\n", s->page.url) == -1)
+	if (website_links_page(w, s->page.url) == -1)
 		return -1;
 	lh_table_lookup_ex(w->oldlinks, s->page.url, (void **)&old);
 	return website_page_links(w, s->page.url, NULL, old, s->page.depth);
@@ -786,7 +836,7 @@ website_answer(struct website *w, struct website_slot *s, struct backend_set *ou
 	if ((strcmp(format, DOC_FORMAT_HTML) == 0 ? links_html : links_markdown)(
 	    s->req->answer.p, s->req->answer.len, &l) == -1)
 		memset(&l, 0, sizeof(l));
-	if (buf_printf(&w->links, "P %s\n", url) == -1)
+	if (website_links_page(w, url) == -1)
 		goto out;
 	/* the canonical URL names the page when it is in scope */
 	if (l.canonical != NULL && (canon = website_resolve(url, l.canonical)) != NULL &&
@@ -838,6 +888,8 @@ website_handle(struct website *w, struct website_slot *s, struct backend_set *ou
 	struct fetch_req *q = s->req;
 	char		 loc[WEBSITE_MAX_URL + 1], why[512];
 
+	/* every answer counts against limits.max_repo_mb, kept as a document or not */
+	w->bytes += q->answer.len;
 	if (q->result == FETCH_ETOOBIG) {
 		w->nskip[SKIP_TOOBIG]++;
 		website_detail(w, "skipped %s: %s", s->page.url, q->error);
@@ -877,7 +929,8 @@ website_slot_init(struct website *w, struct website_slot *s)
 	q->tries = WEBSITE_TRIES;
 	q->user_agent = WEBSITE_AGENT;
 	q->headers[h++] = WEBSITE_ACCEPT;
-	if (!w->conditional)
+	/* validators only for a page whose links the previous run recorded */
+	if (!w->conditional || !lh_table_lookup_ex(w->oldlinks, s->page.url, NULL))
 		return 0;
 	if ((path = website_path(s->page.url)) == NULL ||
 	    backend_stored_get(w->c, path, &s->st) == -1) {
@@ -927,12 +980,12 @@ website_batch(struct website *w, struct backend_set *out, char *err, size_t errs
 	struct website_slot slots[32];
 	struct fetch_req reqs[32];
 	struct fetch	 f;
-	size_t		 n = 0, i, want = w->delay_ms > 0 ? 1 : (size_t)w->inflight;
+	size_t		 n = 0, i, known, want = w->delay_ms > 0 ? 1 : (size_t)w->inflight;
 	int		 rc = -1;
 
 	if (want > sizeof(slots) / sizeof(slots[0]))
 		want = sizeof(slots) / sizeof(slots[0]);
-	if (w->qhead == w->qn || w->npages >= (size_t)w->max_pages ||
+	if (frontier_len(&w->queue) == 0 || w->npages >= (size_t)w->max_pages ||
 	    w->bytes >= w->max_bytes || website_timeout(w) <= 0)
 		return 0;
 	/* a cancelled job: the crawl stops here, the pipeline's next check ends the job */
@@ -941,10 +994,9 @@ website_batch(struct website *w, struct backend_set *out, char *err, size_t errs
 	memset(slots, 0, sizeof(slots));
 	if (w->delay_ms > 0 && w->npages > 0)
 		website_pause(w->delay_ms);
-	while (n < want && w->qhead < w->qn && w->npages < (size_t)w->max_pages) {
+	while (n < want && w->npages < (size_t)w->max_pages &&
+	    frontier_pop(&w->queue, &slots[n].page) == 1) {
 		slots[n].req = &reqs[n];
-		slots[n].page = w->queue[w->qhead];
-		w->queue[w->qhead++].url = NULL;
 		w->npages++;
 		if (website_slot_init(w, &slots[n++]) == -1) {
 			snprintf(err, errsz, "the database is unreadable");
@@ -962,8 +1014,9 @@ website_batch(struct website *w, struct backend_set *out, char *err, size_t errs
 				snprintf(err, errsz, "out of memory");
 			goto out;
 		}
-	/* pages fetched of those known so far (the queue), within maxPages */
-	backend_progress(w->c, w->npages, w->qn < (size_t)w->max_pages ? w->qn :
+	/* pages fetched of those known so far (fetched and queued), within maxPages */
+	known = w->npages + frontier_len(&w->queue);
+	backend_progress(w->c, w->npages, known < (size_t)w->max_pages ? known :
 	    (size_t)w->max_pages);
 	rc = 1;
 out:
@@ -979,7 +1032,7 @@ static void
 website_summary(struct website *w)
 {
 	struct buf	 b;
-	size_t		 i, left = w->qn - w->qhead;
+	size_t		 i, left = frontier_len(&w->queue);
 
 	buf_init(&b);
 	buf_printf(&b, "fetched %zu pages: %zu new or changed, %zu unchanged", w->npages,
@@ -987,11 +1040,22 @@ website_summary(struct website *w)
 	for (i = 0; i < SKIP_N; i++)
 		if (w->nskip[i] > 0)
 			buf_printf(&b, "; %zu %s %s", w->nskip[i], i == SKIP_DEPTH ||
-			    i == SKIP_SCOPE || i == SKIP_ROBOTS || i == SKIP_EXCLUDED ?
+			    i == SKIP_SCOPE || i == SKIP_ROBOTS || i == SKIP_EXCLUDED ||
+			    i == SKIP_DROPPED ?
 			    "links" : "pages", website_skip_text[i]);
 	if (b.p != NULL)
 		jobs_log(w->c->db, w->c->job_id, "info", "%s", b.p);
 	buf_release(&b);
+	if (w->nskip[SKIP_DROPPED] > 0)
+		jobs_log(w->c->db, w->c->job_id, "warning", "%zu links dropped: the queue "
+		    "of pages to fetch was full (%ld URLs, %ld MB: %d times maxPages)",
+		    w->nskip[SKIP_DROPPED], w->max_pages * WEBSITE_QUEUE_PER_PAGE,
+		    WEBSITE_QUEUE_MAX_BYTES / (1024 * 1024), WEBSITE_QUEUE_PER_PAGE);
+	if (w->nunrecorded > 0)
+		jobs_log(w->c->db, w->c->job_id, "info", "the links of %zu pages are not "
+		    "kept for the next run (over %d links, or the file over %ld MB): those "
+		    "pages are fetched in full next time", w->nunrecorded,
+		    WEBSITE_PAGE_LINKS_MAX, WEBSITE_LINKS_SAVE_MAX / (1024 * 1024));
 	if (left == 0)
 		return;
 	if (w->cancelled)
@@ -1011,8 +1075,6 @@ website_summary(struct website *w)
 static void
 website_free(struct website *w)
 {
-	size_t	 i;
-
 	if (w == NULL)
 		return;
 	json_object_put(w->settings);
@@ -1021,9 +1083,7 @@ website_free(struct website *w)
 	curl_free(w->port);
 	free(w->prefix);
 	robots_release(&w->robots);
-	for (i = w->qhead; i < w->qn; i++)
-		free(w->queue[i].url);
-	free(w->queue);
+	frontier_release(&w->queue);
 	if (w->seen != NULL)
 		lh_table_free(w->seen);
 	if (w->hashes != NULL)
@@ -1088,7 +1148,7 @@ website_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t 
 		    start);
 		goto out;
 	}
-	if (website_set_add(w->seen, start, NULL) == -1 || website_enqueue(w, start, 0, 1) == -1)
+	if (website_set_add(w->seen, start, NULL) == -1 || frontier_push(&w->queue, start, 0, 1) != 1)
 		goto nomem;
 	if (website_sitemaps(w) == -1)
 		goto nomem;

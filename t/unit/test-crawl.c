@@ -3,7 +3,8 @@
  * merged groups, the "*" group as fallback, longest match, Allow winning a tie, '*' and
  * '$', Crawl-delay, Sitemap lines), sitemaps (lib/sitemap.c: urlset, index, gzip, not a sitemap,
  * no entity expansion) and link extraction (lib/links.c: a[href], base, canonical,
- * meta robots; Markdown links).
+ * meta robots; Markdown links), and the frontier (lib/links.c: bounded in URLs and in bytes,
+ * what does not fit dropped and counted, first in first out, memory within its bound).
  */
 #include "config.h"
 
@@ -180,9 +181,110 @@ test_links(void)
 	links_release(&l);
 }
 
+/* The frontier: a bound of URLs and one of bytes; a full one drops and counts. */
+static void
+test_frontier(void)
+{
+	struct frontier		 f;
+	struct frontier_item	 it;
+	char			 url[64], big[300];
+	size_t			 i, pushed = 0, popped = 0, maxcap = 0;
+	unsigned long		 last = 0;
+	int			 r, order = 1;
+
+	frontier_init(&f, 4, 1024);
+	for (i = 0; i < 10; i++) {
+		snprintf(url, sizeof(url), "http://h/%zu", i);
+		if (frontier_push(&f, url, (int)i, i == 0) == 1)
+			pushed++;
+	}
+	is_int((int)pushed, 4, "frontier: at most max_items URLs queued");
+	is_int((int)f.dropped, 6, "frontier: the others dropped and counted");
+	is_int((int)frontier_len(&f), 4, "frontier: its length");
+	ok(frontier_pop(&f, &it) == 1 && strcmp(it.url, "http://h/0") == 0 && it.depth == 0 &&
+	    it.start == 1, "frontier: first in, first out, depth and start kept");
+	free(it.url);
+	is_int(frontier_push(&f, "http://h/again", 1, 0), 1, "frontier: room again once one is taken");
+	is_int(frontier_push(&f, "http://h/more", 1, 0), 0, "frontier: ... and full again");
+	while (frontier_pop(&f, &it) == 1)
+		free(it.url);
+	is_int((int)frontier_len(&f), 0, "frontier: emptied");
+	is_int(frontier_pop(&f, &it), 0, "frontier: nothing to take from an empty one");
+	ok(it.url == NULL, "frontier: ... and no URL given");
+	frontier_release(&f);
+
+	/* the byte bound: 300-byte URLs in 1,024 bytes */
+	frontier_init(&f, 100, 1024);
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (i = 0; i < 10; i++)
+		(void)frontier_push(&f, big, 1, 0);
+	is_int((int)frontier_len(&f), 3, "frontier: at most max_bytes of URLs queued");
+	ok(f.bytes <= 1024 && f.dropped == 7, "frontier: its bytes within the bound, 7 dropped");
+	frontier_release(&f);
+
+	/* a maze: a million pushes and pops keep the array within max_items */
+	frontier_init(&f, 120, 1 << 20);
+	for (i = 0; i < 1000000; i++) {
+		snprintf(url, sizeof(url), "http://h/r%zu", i);
+		if ((r = frontier_push(&f, url, 1, 0)) == -1)
+			break;
+		if (f.cap > maxcap)
+			maxcap = f.cap;
+		if (i % 100 == 0 && frontier_pop(&f, &it) == 1) {
+			/* taken in the order they came: increasing numbers */
+			if (popped > 0 && strtoul(it.url + 10, NULL, 10) <= last)
+				order = 0;
+			last = strtoul(it.url + 10, NULL, 10);
+			popped++;
+			free(it.url);
+		}
+	}
+	ok(maxcap <= 120, "frontier: a million links met, the array stays within 120 "
+	    "entries (%zu)", maxcap);
+	ok(frontier_len(&f) == 120 && f.dropped == 1000000 - 120 - popped,
+	    "frontier: full, the rest dropped and counted (%zu)", f.dropped);
+	ok(order && popped == 10000, "frontier: first in, first out all along");
+	frontier_release(&f);
+
+	frontier_init(&f, 0, 1024);
+	is_int(frontier_push(&f, "http://h/", 0, 1), 0, "frontier: a bound of 0 takes nothing");
+	frontier_release(&f);
+}
+
+/* Bounds of the streaming sitemap reader: long locs, the first loc of an item, many items. */
+static void
+test_sitemap_bounds(void)
+{
+	struct buf	 b;
+	struct sitemap	 s;
+	size_t		 i;
+	char		 longloc[SITEMAP_MAX_LOC + 2];
+
+	memset(longloc, 'a', sizeof(longloc) - 1);
+	longloc[sizeof(longloc) - 1] = '\0';
+	buf_init(&b);
+	buf_printf(&b, "<urlset><url><loc>%s</loc></url><url><loc>http://h/1</loc>"
+	    "<loc>http://h/second</loc></url><x><loc>http://h/not</loc></x>", longloc);
+	for (i = 0; i < SITEMAP_MAX_URLS + 10; i++)
+		buf_printf(&b, "<url><loc>http://h/p%zu</loc></url>", i);
+	buf_printf(&b, "</urlset>");
+	ok(sitemap_parse(b.p, b.len, &s) == 0, "sitemap: %zu bytes of urls read", b.len);
+	is_int((int)s.n, SITEMAP_MAX_URLS, "sitemap: at most SITEMAP_MAX_URLS locs kept");
+	ok(s.n > 1 && strcmp(s.locs[0], "http://h/1") == 0 && strcmp(s.locs[1], "http://h/p0") == 0,
+	    "sitemap: a loc over SITEMAP_MAX_LOC left out, the first loc of an item only, "
+	    "not those of other elements");
+	sitemap_release(&s);
+	buf_release(&b);
+	ok(sitemap_parse("<urlset><url><loc>http://h/a</loc></url>", 40, &s) == -1,
+	    "sitemap: a cut one is not a sitemap");
+}
+
 int
 main(void)
 {
+	test_frontier();
+	test_sitemap_bounds();
 	test_robots();
 	test_sitemap();
 	test_links();
