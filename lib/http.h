@@ -102,12 +102,6 @@ int	 http_serve(int argc, char **argv, const struct http_responder *);
 void	 http_route(struct http_req *, const struct http_route *routes,
 	    struct sqlite3 *db, void *ctx);
 /*
- * Splits host[:port] of len bytes ("[v6]:port" too) into name (lowercase, without
- * brackets and a trailing dot) and port ("" when none). -1 when malformed or too long.
- */
-int	 http_host_split(const char *s, size_t len, char *name, size_t namesz, char *port,
-	    size_t portsz);
-/*
  * 1 when host (len bytes of a Host value, name[:port]) names this server: an IP
  * address, localhost or a name under .localhost, the machine's host name, or an entry of
  * names (setting server.hostnames: comma- or blank-separated host[:port]; an entry

@@ -217,7 +217,7 @@ mcp_error(json_object *id, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	util_utf8_trim(msg);	/* '%.100s' counts bytes: not inside a character */
-	validate_utf8_scrub(msg);	/* what it echoes may be any bytes */
+	util_utf8_scrub(msg);	/* what it echoes may be any bytes */
 	o = json_object_new_object();
 	e = json_object_new_object();
 	json_object_object_add(o, "jsonrpc", json_object_new_string("2.0"));

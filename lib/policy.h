@@ -60,6 +60,12 @@ int	 policy_check_trust(const char *v, char *err, size_t errsz);
 /* The number of policy.min_trust ("" or NULL: -1). */
 double	 policy_trust_value(const char *v);
 /*
+ * Calls fn for each glob of the comma-separated list (blanks around a glob ignored) with
+ * its bytes; stops at the first nonzero answer and returns it, else 0.
+ */
+int	 policy_each_glob(const char *list, int (*fn)(const char *, size_t, void *),
+	    void *arg);
+/*
  * The decision of p for a library (no license check): 1 allowed, 0 denied with why naming
  * the rule. trust < 0: not reported.
  *

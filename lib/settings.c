@@ -403,7 +403,7 @@ settings_hostport(const char *p, size_t n)
 	char	 name[256], port[8];
 	long	 x;
 
-	if (http_host_split(p, n, name, sizeof(name), port, sizeof(port)) == -1)
+	if (util_host_split(p, n, name, sizeof(name), port, sizeof(port)) == -1)
 		return 0;
 	return *port == '\0' || (util_parse_long(port, 1, 65535, &x) == 0);
 }

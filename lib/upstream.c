@@ -652,7 +652,7 @@ upstream_error_text(sqlite3 *db, const struct fetch_req *req, char *out, size_t 
 		msg = json_object_get_string(v);
 	snprintf(out, outsz, "upstream: %s", msg != NULL ? msg : "the upstream refused "
 	    "the request");
-	validate_utf8_scrub(out);
+	util_utf8_scrub(out);
 	util_utf8_trim(out);
 	inject_strip(out);
 	upstream_oneline(out);

@@ -394,3 +394,67 @@ fail:
 	buf_release(&b);
 	return NULL;
 }
+
+void
+util_utf8_scrub(char *s)
+{
+	unsigned char	*p = (unsigned char *)s, *e = p + strlen(s);
+	size_t		 k;
+
+	for (; p < e; p += k)
+		if ((k = util_utf8_len(p, (size_t)(e - p))) == 0) {
+			*p = '?';
+			k = 1;
+		}
+}
+
+int
+util_host_split(const char *s, size_t len, char *name, size_t namesz, char *port,
+    size_t portsz)
+{
+	const char	*e = s + len, *colon, *p;
+	size_t		 n;
+	int		 v6 = 0;
+
+	if (len == 0)
+		return -1;
+	if (s[0] == '[') {			/* [v6]:port */
+		v6 = 1;
+		if ((p = memchr(s, ']', len)) == NULL)
+			return -1;
+		colon = p + 1 < e ? p + 1 : NULL;
+		if (colon != NULL && *colon != ':')
+			return -1;
+		s++;
+		n = (size_t)(p - s);
+	} else {
+		for (colon = NULL, p = s; p < e; p++)
+			if (*p == ':')
+				colon = p;
+		n = (size_t)((colon != NULL ? colon : e) - s);
+	}
+	if (n > 0 && s[n - 1] == '.')		/* "localhost." is "localhost" */
+		n--;
+	if (n == 0 || n >= namesz)
+		return -1;
+	for (p = s; p < s + n; p++) {
+		char	 c = *p;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_' ||
+		    (c == ':' && v6)))
+			return -1;
+		name[p - s] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+	}
+	name[n] = '\0';
+	*port = '\0';
+	if (colon != NULL) {
+		n = (size_t)(e - colon - 1);
+		if (n == 0 || n > 5 || n >= portsz ||
+		    strspn(colon + 1, "0123456789") < n)
+			return -1;
+		memcpy(port, colon + 1, n);
+		port[n] = '\0';
+	}
+	return 0;
+}

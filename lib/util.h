@@ -50,5 +50,18 @@ int	 util_utf8_valid(const char *s, size_t n);
  * U+FFFD; NULL when out of memory.
  */
 char	*util_utf8_repair(const char *s, size_t n, size_t *outlen);
+/*
+ * Makes s valid UTF-8 in place, its length unchanged: each byte that does not start a
+ * well-formed character becomes '?'. For text that echoes input (an error message), so
+ * that an answer holding it is valid UTF-8 whatever the client sent.
+ */
+void	 util_utf8_scrub(char *s);
+
+/*
+ * Splits host[:port] of len bytes ("[v6]:port" too) into name (lowercase, without
+ * brackets and a trailing dot) and port ("" when none). -1 when malformed or too long.
+ */
+int	 util_host_split(const char *s, size_t len, char *name, size_t namesz, char *port,
+	    size_t portsz);
 
 #endif

@@ -59,19 +59,6 @@ validate_utf8_chars(const char *s, size_t n)
 	return chars;
 }
 
-void
-validate_utf8_scrub(char *s)
-{
-	unsigned char	*p = (unsigned char *)s, *e = p + strlen(s);
-	size_t		 k;
-
-	for (; p < e; p += k)
-		if ((k = validate_utf8_one(p, e)) == 0) {
-			*p = '?';
-			k = 1;
-		}
-}
-
 /* Writes "must be 'a' or 'b'" / "must be one of 'a', 'b' or 'c'" for choices "a|b|c". */
 static void
 validate_choices_text(const char *choices, char *out, size_t outsz)
@@ -461,7 +448,7 @@ validate_json_unique(const char *text, size_t n, json_object *root, char *key,
 			    strcmp(keys[i].name, keys[i - 1].name) == 0) {
 				snprintf(key, keysz, "%s", keys[i].name);
 				util_utf8_trim(key);
-				validate_utf8_scrub(key);
+				util_utf8_scrub(key);
 				break;
 			}
 	}

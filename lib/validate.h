@@ -69,12 +69,6 @@ json_object *validate_schema(const struct validate_table *t);
 /* Number of characters of UTF-8 text s of n bytes, or -1 when it is not valid UTF-8. */
 long	 validate_utf8_chars(const char *s, size_t n);
 /*
- * Makes s valid UTF-8 in place: each byte that does not belong to a valid character
- * becomes '?'. For text that echoes input (error messages), so that a JSON answer holding
- * it is valid UTF-8 whatever the client sent.
- */
-void	 validate_utf8_scrub(char *s);
-/*
  * Checks that no object of JSON text (n bytes), which json-c parsed into root, has a
  * member name twice (json-c keeps the last one silently). Linear in n. 0 when unique;
  * -1 with the repeated name (scrubbed, cut to fit) in key when not, "" when it cannot be

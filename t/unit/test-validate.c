@@ -340,7 +340,7 @@ test_edge(void)
 	buf_release(&big);
 
 	snprintf(s, sizeof(s), "ok \xff\xfe caf\xc3\xa9 \xe2\x82 \xc0\xaf end");
-	validate_utf8_scrub(s);
+	util_utf8_scrub(s);
 	is_str(s, "ok ?? caf\xc3\xa9 ?? ?? end", "scrub: invalid bytes become '?'");
 	ok(validate_utf8_chars(s, strlen(s)) != -1, "scrub: the result is UTF-8");
 
@@ -363,14 +363,14 @@ test_hosts(void)
 {
 	char	 name[256], port[8];
 
-	ok(http_host_split("Docs.Example.com.:8080", 22, name, sizeof(name), port,
+	ok(util_host_split("Docs.Example.com.:8080", 22, name, sizeof(name), port,
 	    sizeof(port)) == 0 && strcmp(name, "docs.example.com") == 0 &&
 	    strcmp(port, "8080") == 0, "split: lowercased, trailing dot dropped, port");
-	ok(http_host_split("[::1]:3000", 10, name, sizeof(name), port, sizeof(port)) == 0 &&
+	ok(util_host_split("[::1]:3000", 10, name, sizeof(name), port, sizeof(port)) == 0 &&
 	    strcmp(name, "::1") == 0 && strcmp(port, "3000") == 0, "split: [v6]:port");
-	ok(http_host_split("a b", 3, name, sizeof(name), port, sizeof(port)) == -1,
+	ok(util_host_split("a b", 3, name, sizeof(name), port, sizeof(port)) == -1,
 	    "split: a blank is refused");
-	ok(http_host_split("a:x", 3, name, sizeof(name), port, sizeof(port)) == -1,
+	ok(util_host_split("a:x", 3, name, sizeof(name), port, sizeof(port)) == -1,
 	    "split: a port that is no number is refused");
 	ok(http_host_known("127.0.0.1:3000", 14, NULL), "an IPv4 address");
 	ok(http_host_known("[::1]", 5, NULL), "an IPv6 address");
