@@ -1,6 +1,6 @@
-// t1131: Settings > Upstream: the upstream's URL saved and checked with "Save and test"
+// t0890: Settings > Upstream: the upstream's URL saved and checked with "Save and test"
 // (it answers), then one where nothing listens (the failure in words).
-//   node t1131-upstream.mjs BASE ADMIN_PASSWORD UPSTREAM_API DEAD_API
+//   node t0890-upstream.mjs BASE ADMIN_PASSWORD UPSTREAM_API DEAD_API
 import { ui, signIn } from "./ui.mjs";
 
 const [base, password, upstream, dead] = process.argv.slice(2);

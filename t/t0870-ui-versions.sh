@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A git library's versions on the web UI's library page in Chromium (the checks are in
-# t/e2e/ui/t0195-versions.mjs): the Versions panel lists them, adds one and removes one by
+# t/e2e/ui/t0870-versions.mjs): the Versions panel lists them, adds one and removes one by
 # re-posting the entry with "versions"; a version's page links to its library. A console
 # error, a CSP violation or a control without a label fails. The worker that the responders
 # start indexes.
@@ -23,7 +23,7 @@ is "$(http POST "$BASE/api/libraries" -H "Authorization: Bearer $ADMIN" -H 'Cont
     "POST /api/libraries with a version"
 is "$(wait_job /test/kv/v1.0)" finalized "v1.0 indexed"
 rm -f "$SHOTS"/uiver-*.png
-ui_run t0195-versions.mjs "$BASE" "$ADMIN_PASSWORD" "$DATA_DIR/ctxd.db"
+ui_run t0870-versions.mjs "$BASE" "$ADMIN_PASSWORD" "$DATA_DIR/ctxd.db"
 for w in 360 1440; do
 	ok "$([ -s "$SHOTS/uiver-library-$w.png" ]; echo $?)" "screenshot uiver-library-$w.png"
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The web UI's Policies tab (Settings > Policies) in Chromium (the checks are in
-# t/e2e/ui/t1110-policies.mjs): each control with one line of help, the policies saved
+# t/e2e/ui/t0880-policies.mjs): each control with one line of help, the policies saved
 # through PUT /api/policies (a bad glob refused next to its field), the try box with the
 # decision and its reason, the audit trail, and an expired license (the server's clock moved
 # by ctxd_clock_shim) shown in words instead of the form. Any console error or CSP
@@ -19,7 +19,7 @@ for s in setup.ai_provider setup.embedding setup.git_tokens; do
 done
 rm -f "$SHOTS"/policies*.png
 
-ui_run t1110-policies.mjs "$BASE" "$ADMIN_PASSWORD" "$CTXD_TEST_CLOCK"
+ui_run t0880-policies.mjs "$BASE" "$ADMIN_PASSWORD" "$CTXD_TEST_CLOCK"
 is "$(_sql "SELECT value FROM settings WHERE name = 'policy.block'")" "/vercel/*" \
     "the block list saved in the browser is the policy.block setting"
 is "$(_sql "SELECT actor FROM audit_log")" "user admin (session)" "one audit row, the signed-in admin's"

@@ -14,7 +14,7 @@ for s in setup.ai_provider setup.embedding setup.git_tokens; do
 	ctxd_admin settings set "$s" skipped >/dev/null || bail_out "cannot skip $s"
 done
 dead=$(pick_port) || bail_out "no free port"
-ui_run t1131-upstream.mjs "$BASE" "$ADMIN_PASSWORD" "$SECOND_BASE/api" "http://127.0.0.1:$dead/api"
+ui_run t0890-upstream.mjs "$BASE" "$ADMIN_PASSWORD" "$SECOND_BASE/api" "http://127.0.0.1:$dead/api"
 is "$(ctxd_admin settings get upstream.url)" "http://127.0.0.1:$dead/api" \
     "the URL typed in the browser is saved"
 done_testing

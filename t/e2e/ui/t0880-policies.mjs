@@ -1,9 +1,9 @@
-// t1110: the web UI's Policies tab (t/t1110-ui-policies.sh): each control with its one line
+// t0880: the web UI's Policies tab (t/t0880-ui-policies.sh): each control with its one line
 // of help, a save through PUT /api/policies, a bad glob refused next to its field (nothing
 // saved), the try box saying whether a library id is allowed and why (the block list over
 // the allow list, a switched-off type, the trust minimum), the audit trail of the changes,
 // and, once the license has expired, the server's reason instead of the form.
-//   node t1110-policies.mjs BASE ADMIN_PASSWORD CLOCK_FILE
+//   node t0880-policies.mjs BASE ADMIN_PASSWORD CLOCK_FILE
 import { writeFileSync, rmSync } from "node:fs";
 import { ui, signIn } from "./ui.mjs";
 

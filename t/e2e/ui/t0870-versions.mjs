@@ -1,8 +1,8 @@
-// t0195: a git library's versions on the web UI's library page (t/t0195-ui-versions.sh):
+// t0870: a git library's versions on the web UI's library page (t/t0870-ui-versions.sh):
 // the Versions panel lists the indexed tag with its id and state, adds a tag (re-posting the
 // entry with "versions"), removes one; a version's own page links back to its library. On a
 // 360 px screen the versions table needs no sideways scrolling.
-//   node t0195-versions.mjs BASE ADMIN_PASSWORD DB
+//   node t0870-versions.mjs BASE ADMIN_PASSWORD DB
 import { execFileSync } from "node:child_process";
 import { ui, signIn } from "./ui.mjs";
 
