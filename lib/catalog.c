@@ -131,7 +131,7 @@ catalog_lib_row(sqlite3_stmt *st)
 
 	if ((s = (const char *)sqlite3_column_text(st, (int)CATALOG_NLIB)) != NULL)
 		json_object_object_add(o, "settings", json_tokener_parse(s));
-	/* Issue 16: the library a version belongs to, and a library's versions. */
+	/* The library a version belongs to, and a library's versions. */
 	json_object_object_add(o, "versionOf", catalog_text(st, (int)CATALOG_NLIB + 1));
 	if ((s = (const char *)sqlite3_column_text(st, (int)CATALOG_NLIB + 2)) != NULL)
 		json_object_object_add(o, "versions", json_tokener_parse(s));

@@ -879,7 +879,7 @@ library_has_version(const struct parse_req *p, const char *v)
 }
 
 /*
- * The versions of library id (issue 16), inside the caller's transaction: when p gives
+ * The versions of library id, inside the caller's transaction: when p gives
  * versions, queues the delete of each stored version it no longer names and, when
  * changed is not NULL, only notes in changed that the list differs; with changed NULL,
  * stores each version p names as library id/<version> (branch = the version, the

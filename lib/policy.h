@@ -1,6 +1,6 @@
 /*
  * policy.h: the policies for public documentation, which decide which libraries of the
- * upstream (a Context7-compatible service, issue 15) the instance answers for. They never
+ * upstream (a Context7-compatible service) the instance answers for. They never
  * apply to local libraries: the caller asks only about a library that is not local.
  *
  * The policies are settings (ctxd-admin settings, PUT /api/policies):

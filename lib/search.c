@@ -161,7 +161,7 @@ static const char search_libs_sql[] =
     "v.state <> 'delete' ORDER BY v.branch)), source_type FROM libraries "
     "WHERE state <> 'delete' AND version_of IS NULL";
 
-/* The versions of a library that have an index (issue 16), for the 404 of another one. */
+/* The versions of a library that have an index, for the 404 of another one. */
 static const char search_versions_sql[] =
     "SELECT group_concat(branch, ', ') FROM (SELECT branch FROM libraries WHERE "
     "version_of = ?1 AND state <> 'delete' AND indexed_commit IS NOT NULL ORDER BY branch)";
