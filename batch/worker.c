@@ -25,6 +25,21 @@
 
 static sqlite3 *worker_db;
 
+/*
+ * Tests only: with CTXD_TEST_WORKER_LINGER_MS set, the worker waits that long (at most 10 s)
+ * after its last look for work, still holding the lock, so that a test can queue a job in
+ * that window (t0131).
+ */
+static void
+worker_test_linger(void)
+{
+	const char	*v = getenv("CTXD_TEST_WORKER_LINGER_MS");
+	long		 ms;
+
+	if (v != NULL && util_parse_long(v, 1, 10000, &ms) == 0)
+		usleep((useconds_t)ms * 1000);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -33,7 +48,7 @@ main(int argc, char *argv[])
 	struct jobs_next job;
 	char		 ctx[32];
 	long		 timeout;
-	int		 lockfd, n = 0, rc = 1;
+	int		 lockfd, n = 0, rc = 1, relocks = 0, n_relock = 0;
 
 	log_init("ctxd-worker");
 	db_umask();
@@ -52,6 +67,7 @@ main(int argc, char *argv[])
 		log_err("cannot open %s: %s", lockpath, strerror(errno));
 		goto out;
 	}
+relock:
 	if (flock(lockfd, LOCK_EX | LOCK_NB) == -1) {
 		if (errno == EWOULDBLOCK) {
 			rc = 0;		/* another worker is at it */
@@ -64,7 +80,7 @@ main(int argc, char *argv[])
 		log_err("cannot create %s: %s", repos, strerror(errno));
 		goto out;
 	}
-	if (db_open(datadir, DB_READWRITE, &worker_db) == -1)
+	if (worker_db == NULL && db_open(datadir, DB_READWRITE, &worker_db) == -1)
 		goto out;
 	if (jobs_recover(worker_db) == -1)
 		goto out;
@@ -99,6 +115,22 @@ main(int argc, char *argv[])
 		n++;
 	}
 	alarm(0);
+	worker_test_linger();
+	/*
+	 * A job queued after the last look, while this worker still held the lock, had its
+	 * own worker started, which found the lock held and left: look again once the lock
+	 * is released, and take the lock back when something waits (a worker that got it
+	 * in between runs it instead, and this one leaves).
+	 */
+	if (flock(lockfd, LOCK_UN) == -1)
+		log_warn("cannot unlock %s: %s", lockpath, strerror(errno));
+	else if ((relocks == 0 || n > n_relock) && jobs_waiting(worker_db) == 1) {
+		/* again only after a round that ran something: a job that jobs_next
+		 * cannot take stays queued, and must not keep this worker spinning */
+		relocks++;
+		n_relock = n;
+		goto relock;
+	}
 	if (n > 0)
 		log_info("ran %d job%s", n, n == 1 ? "" : "s");
 	rc = 0;

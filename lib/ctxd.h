@@ -581,6 +581,8 @@ int	 jobs_next(struct sqlite3 *, struct jobs_next *);
  * died. Own transaction; see jobs_recover_sql in jobs.c for what becomes of them.
  */
 int	 jobs_recover(struct sqlite3 *);
+/* 1 when a job or a GitOps sync is queued (waits for a worker), 0 when none, -1 on error. */
+int	 jobs_waiting(struct sqlite3 *);
 /*
  * An index run's transitions. jobs_run_start: library processing/running, job running
  * (attempts + 1), own transaction. jobs_run_end, in the caller's transaction: ok == 1

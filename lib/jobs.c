@@ -705,3 +705,18 @@ out:
 	free(logpath);
 	return rc;
 }
+
+int
+jobs_waiting(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
+	    "'queued') OR EXISTS (SELECT 1 FROM gitops_runs WHERE state = 'queued')", -1,
+	    &st, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
