@@ -886,18 +886,6 @@ mcp_skip_blank(const char *s, size_t n, size_t i)
 	return i < n ? i : n;
 }
 
-/* The index just past the string (quoted with '"' or '\'') at s[i]. */
-static size_t
-mcp_skip_string(const char *s, size_t n, size_t i)
-{
-	char	 q = s[i];
-
-	for (i++; i < n && s[i] != q; i++)
-		if (s[i] == '\\')
-			i++;
-	return i < n ? i + 1 : n;
-}
-
 /* The index just past the JSON value at s[i]. */
 static size_t
 mcp_skip_value(const char *s, size_t n, size_t i)
@@ -908,14 +896,14 @@ mcp_skip_value(const char *s, size_t n, size_t i)
 		return n;
 	if (s[i] != '{' && s[i] != '[') {
 		if (s[i] == '"' || s[i] == '\'')
-			return mcp_skip_string(s, n, i);
+			return validate_skip_string(s, n, i);
 		while (i < n && strchr(",:]} \t\r\n/", s[i]) == NULL)
 			i++;
 		return i;
 	}
 	while (i < n) {
 		if (s[i] == '"' || s[i] == '\'') {
-			i = mcp_skip_string(s, n, i);
+			i = validate_skip_string(s, n, i);
 			continue;
 		}
 		if (s[i] == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')) {
@@ -963,7 +951,7 @@ mcp_id_text(const char *s, size_t n, size_t i, size_t *a, size_t *b)
 
 	for (i++; (i = mcp_skip_blank(s, n, i)) < n && (s[i] == '"' || s[i] == '\'');) {
 		ks = i;
-		ke = mcp_skip_string(s, n, i);
+		ke = validate_skip_string(s, n, i);
 		if ((i = mcp_skip_blank(s, n, ke)) >= n || s[i] != ':')
 			return 0;
 		*a = mcp_skip_blank(s, n, i + 1);

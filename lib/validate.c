@@ -13,39 +13,6 @@
 #include "http.h"
 #include "validate.h"
 
-/*
- * Length in bytes of the one UTF-8 character at p (before e), or 0 when the bytes there
- * are not one: a stray continuation byte, a cut sequence, an overlong form, a surrogate
- * or a value past U+10FFFF.
- */
-static size_t
-validate_utf8_one(const unsigned char *p, const unsigned char *e)
-{
-	unsigned	 c = *p, min;
-	size_t		 more, i;
-
-	if (c < 0x80)
-		return 1;
-	if ((c & 0xe0) == 0xc0)
-		more = 1, c &= 0x1f, min = 0x80;
-	else if ((c & 0xf0) == 0xe0)
-		more = 2, c &= 0x0f, min = 0x800;
-	else if ((c & 0xf8) == 0xf0)
-		more = 3, c &= 0x07, min = 0x10000;
-	else
-		return 0;
-	if ((size_t)(e - p) <= more)
-		return 0;
-	for (i = 1; i <= more; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if (c < min || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return more + 1;
-}
-
 long
 validate_utf8_chars(const char *s, size_t n)
 {
@@ -54,7 +21,7 @@ validate_utf8_chars(const char *s, size_t n)
 	long		 chars = 0;
 
 	for (; p < e; p += k, chars++)
-		if ((k = validate_utf8_one(p, e)) == 0)
+		if ((k = util_utf8_len(p, (size_t)(e - p))) == 0)
 			return -1;
 	return chars;
 }
@@ -354,8 +321,7 @@ validate_skip_blank(const char *s, size_t n, size_t i)
 	return i;
 }
 
-/* The index just past the string (quoted with '"', or '\'' as json-c allows) at s[i]. */
-static size_t
+size_t
 validate_skip_string(const char *s, size_t n, size_t i)
 {
 	char	 q = s[i];

@@ -66,6 +66,12 @@ struct validate_table {
  */
 json_object *validate_schema(const struct validate_table *t);
 
+/*
+ * In JSON text s of n bytes: the index just past the string (quoted with '"', or '\'' as
+ * json-c allows) that starts at s[i]; n when it does not end.
+ */
+size_t	 validate_skip_string(const char *s, size_t n, size_t i);
+
 /* Number of characters of UTF-8 text s of n bytes, or -1 when it is not valid UTF-8. */
 long	 validate_utf8_chars(const char *s, size_t n);
 /*
