@@ -118,8 +118,6 @@ int	 markdown_parse_fragment(struct docb *b, const char *md, size_t len,
 char	*doc_clean_input(const char *, size_t, size_t *outlen);
 /* The file name of path (after its last '/'); "" for NULL. */
 const char *doc_basename(const char *path);
-/* Length of the valid UTF-8 sequence at p (at most n bytes, n > 0), 0 when invalid. */
-size_t	 doc_utf8_len(const unsigned char *p, size_t n);
 /* The back ends of doc_parse_poll; poll may be NULL. */
 int	 markdown_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);

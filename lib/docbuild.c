@@ -45,12 +45,6 @@ doc_squeeze(char *s)
 	*w = '\0';
 }
 
-size_t
-doc_utf8_len(const unsigned char *p, size_t n)
-{
-	return util_utf8_len(p, n);
-}
-
 char *
 doc_clean_input(const char *data, size_t len, size_t *outlen)
 {
@@ -76,7 +70,7 @@ doc_clean_input(const char *data, size_t len, size_t *outlen)
 			i++;
 			continue;
 		}
-		if ((n = doc_utf8_len(p + i, len - i)) == 0) {
+		if ((n = util_utf8_len(p + i, len - i)) == 0) {
 			/* U+FFFD, as util_utf8_repair: the index holds UTF-8 only */
 			if (buf_add(&b, "\xef\xbf\xbd", 3) == -1)
 				goto fail;

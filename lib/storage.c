@@ -64,7 +64,7 @@ storage_char(struct buf *out, const unsigned char *p, size_t i, size_t n)
 		    i + 1 < n && p[i + 1] == '\n' ? 2 : 1;
 	if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n')
 		return buf_addc(out, ' ') == -1 ? 0 : 1;
-	if ((k = doc_utf8_len(p + i, n - i)) == 0 || (k == 3 && p[i] == 0xef &&
+	if ((k = util_utf8_len(p + i, n - i)) == 0 || (k == 3 && p[i] == 0xef &&
 	    p[i + 1] == 0xbf && p[i + 2] >= 0xbe))
 		return buf_addc(out, '?') == -1 ? 0 : 1;
 	return buf_add(out, p + i, k) == -1 ? 0 : k;
