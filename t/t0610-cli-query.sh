@@ -83,7 +83,6 @@ like "$(cat "$T/err")" 'cannot reach' "nothing listening: says so"
 # ------------------------------------------------------------------------- the key
 # A one-request server records the request and answers 401 with a JSON error.
 KEY=ctxd_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' | head -c 43)
-port=$(pick_port)
 cat >"$T/one.py" <<'EOF'
 import http.server, json, sys
 class H(http.server.BaseHTTPRequestHandler):
@@ -98,13 +97,19 @@ class H(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
     def log_message(self, *a):
         pass
-s = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H)
-open(sys.argv[3], "w").close()
+# Port 0: the system picks a free port, written to the ready file once bound,
+# so no other test can take it between a pick and the bind.
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+with open(sys.argv[3] + ".tmp", "w") as f:
+    f.write(str(s.server_address[1]))
+import os
+os.rename(sys.argv[3] + ".tmp", sys.argv[3])
 s.handle_request()
 EOF
-python3 "$T/one.py" "$port" "$T/req.txt" "$T/ready" &
+python3 "$T/one.py" - "$T/req.txt" "$T/ready" &
 one=$!
-for ((i = 0; i < 50; i++)); do [ -e "$T/ready" ] && break; sleep 0.1; done
+for ((i = 0; i < 300; i++)); do [ -s "$T/ready" ] && break; sleep 0.1; done
+port=$(cat "$T/ready")
 EXTRA_ENV=(CTXD_API_KEY="$KEY")
 rc=$(run --base-url "http://127.0.0.1:$port" docs /a/b "q r")
 EXTRA_ENV=()
