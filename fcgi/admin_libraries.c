@@ -130,12 +130,12 @@ admin_libraries_parse(struct http_req *r, void *arg)
 	(void)arg;
 	if (validate_query(r, &web_util_no_params) == -1 || validate_read_body(r) == -1)
 		return;
-	if (library_parse_request(r->body, r->body_len, &p, err, sizeof(err)) == -1) {
+	if (gitsrc_parse_request(r->body, r->body_len, &p, err, sizeof(err)) == -1) {
 		admin_libraries_invalid(r, err);
 		return;
 	}
 	admin_libraries_add(r, &p);
-	library_parse_request_release(&p);
+	backend_req_release(&p);
 }
 
 /*
@@ -156,7 +156,7 @@ admin_libraries_create(struct http_req *r, void *arg)
 		return;
 	}
 	admin_libraries_add(r, &p);
-	library_parse_request_release(&p);
+	backend_req_release(&p);
 }
 
 /*
@@ -190,7 +190,7 @@ admin_libraries_hosted(struct http_req *r, const struct validate_table *t,
 		admin_libraries_invalid(r, err);
 	else {
 		admin_libraries_add(r, &p);
-		library_parse_request_release(&p);
+		backend_req_release(&p);
 	}
 	json_object_put(e);
 }
@@ -467,7 +467,7 @@ out:
 	free(old);
 	free(dir);
 	free(path);
-	library_parse_request_release(&p);
+	backend_req_release(&p);
 }
 
 static const struct validate_field admin_libraries_list_fields[] = {

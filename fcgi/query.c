@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "libid.h"
 #include "http.h"
 #include "search.h"
 #include "validate.h"
@@ -36,7 +37,7 @@ query_init(sqlite3 **db)
 /* GET /api/v2/context: clients of the hosted API may send more parameters than these. */
 static const struct validate_field query_context_fields[] = {
 	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1,
-	    .max = SEARCH_TEXT_MAX, .check = library_check_id },
+	    .max = SEARCH_TEXT_MAX, .check = libid_check },
 	{ .name = "query", .type = VALIDATE_STRING, .max = SEARCH_TEXT_MAX },
 	{ .name = "topic", .type = VALIDATE_STRING, .max = SEARCH_TEXT_MAX },
 	{ .name = "type", .type = VALIDATE_STRING, .choices = "txt|json" },

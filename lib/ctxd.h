@@ -744,35 +744,23 @@ struct parse_req {
  * Validates a parse request body against the declared keys and bounds. On failure writes
  * an error naming the field to err and returns -1.
  */
-int	 library_parse_request(const char *json, size_t len, struct parse_req *,
+int	 gitsrc_parse_request(const char *json, size_t len, struct parse_req *,
 	    char *err, size_t errsz);
 /*
  * The same for a JSON object already parsed; when entry is set the body is a git source
  * entry whose URL is named by url_name ("url" or "repoUrl") and whose common fields (type,
  * url, title, description) entry_parse has checked; they are not refused here.
  */
-int	 library_parse_object(struct json_object *root, const char *url_name, int entry,
+int	 gitsrc_parse_object(struct json_object *root, const char *url_name, int entry,
 	    struct parse_req *, char *err, size_t errsz);
-void	 library_parse_request_release(struct parse_req *);
-/*
- * Derives "/owner/repo" (last two path segments, ".git" dropped) and host[:port] from a
- * repository URL; rejects non-http(s) URLs and URLs with credentials.
- */
-int	 library_id_from_url(const char *url, char *id, size_t idsz, char *host,
-	    size_t hostsz, char *err, size_t errsz);
-/*
- * A validate.h check for a library id as clients send it (/owner/repo, optionally
- * /version or @version): 0, or -1 with "is a malformed library id: ..." in err, by the
- * rules of libid.h (libid_check).
- */
-int	 library_check_id(const char *id, char *err, size_t errsz);
+void	 backend_req_release(struct parse_req *);
 /* Canonical JSON of the source settings (folders, excludeFolders, ...), malloc'd. */
-char	*library_settings_json(const struct parse_req *);
-/* Selection rules from stored settings JSON; release with library_rules_release. */
-int	 library_settings_rules(const char *json, struct select_rules *);
-void	 library_rules_release(struct select_rules *);
+char	*gitsrc_settings_json(const struct parse_req *);
+/* Selection rules from stored settings JSON; release with select_rules_release. */
+int	 gitsrc_rules(const char *json, struct select_rules *);
+void	 select_rules_release(struct select_rules *);
 /* The clone folder DATA_DIR/repos/<host>/<owner>/<repo>.git (':' in host made '_'). */
-char	*library_repo_dir(const char *datadir, const char *host, const char *library_id);
+char	*gitsrc_repo_dir(const char *datadir, const char *host, const char *library_id);
 /*
  * Runs delete job job_id (ctxd-worker): removes the library's clone folder, then in one
  * transaction its embeddings rows, index rows, snippets, documents, its other jobs and

@@ -12,6 +12,7 @@
 
 #include "ctxd.h"
 #include "entry.h"
+#include "url.h"
 #include "sources/backend.h"
 #include "validate.h"
 
@@ -88,7 +89,7 @@ static const struct validate_field entry_wiki_fields[] = {
 	{ .name = NULL }
 };
 
-/* Each type's fields (git's own are library_parse_table's, checked by library.c). */
+/* Each type's fields (git's own are gitsrc_parse_table's, checked by library.c). */
 static const struct entry_type {
 	const char			*type;
 	const struct validate_table	 table;
@@ -113,7 +114,7 @@ entry_type_find(const char *type)
 	return NULL;
 }
 
-/* 1 when the fields of type t declare name (git: also library_parse_table). */
+/* 1 when the fields of type t declare name (git: also gitsrc_parse_table). */
 static int
 entry_declares(const struct entry_type *t, const char *name)
 {
@@ -123,7 +124,7 @@ entry_declares(const struct entry_type *t, const char *name)
 		if (strcmp(f->name, name) == 0)
 			return 1;
 	if (strcmp(t->type, "git") == 0)
-		for (f = library_parse_table.fields; f->name != NULL; f++)
+		for (f = gitsrc_parse_table.fields; f->name != NULL; f++)
 			if (strcmp(f->name, name) == 0)
 				return 1;
 	return 0;
@@ -183,87 +184,6 @@ entry_id_trim(char *s)
 	return n > 0 ? 0 : -1;
 }
 
-void
-entry_url_release(struct entry_url *u)
-{
-	free(u->canon);
-	free(u->path);
-	memset(u, 0, sizeof(*u));
-}
-
-int
-entry_url_parse(const char *url, const char *name, struct entry_url *out, char *err,
-    size_t errsz)
-{
-	CURLU	*u;
-	char	*scheme = NULL, *h = NULL, *port = NULL, *path = NULL, *user = NULL;
-	char	*pass = NULL, *canon = NULL, *query = NULL, *frag = NULL;
-	int	 rc = -1;
-
-	memset(out, 0, sizeof(*out));
-	if ((u = curl_url()) == NULL) {
-		snprintf(err, errsz, "out of memory");
-		return -1;
-	}
-	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
-		snprintf(err, errsz, "field '%s' is not a URL", name);
-		goto out;
-	}
-	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
-	curl_url_get(u, CURLUPART_HOST, &h, 0);
-	curl_url_get(u, CURLUPART_PORT, &port, 0);
-	curl_url_get(u, CURLUPART_PATH, &path, 0);
-	curl_url_get(u, CURLUPART_USER, &user, 0);
-	curl_url_get(u, CURLUPART_PASSWORD, &pass, 0);
-	out->has_query = curl_url_get(u, CURLUPART_QUERY, &query, 0) == CURLUE_OK;
-	out->has_fragment = curl_url_get(u, CURLUPART_FRAGMENT, &frag, 0) == CURLUE_OK;
-	if (scheme == NULL || (strcmp(scheme, "https") != 0 &&
-	    strcmp(scheme, "http") != 0)) {
-		snprintf(err, errsz, "field '%s' must be an http or https URL", name);
-		goto out;
-	}
-	if (user != NULL || pass != NULL) {
-		snprintf(err, errsz, "field '%s' must not carry credentials: store "
-		    "tokens in the settings instead", name);
-		goto out;
-	}
-	if (h == NULL || *h == '\0') {
-		snprintf(err, errsz, "field '%s' has no host", name);
-		goto out;
-	}
-	if (curl_url_set(u, CURLUPART_FRAGMENT, NULL, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_URL, &canon, 0) != CURLUE_OK)
-		goto nomem;
-	if ((size_t)snprintf(out->host, sizeof(out->host), "%s%s%s", h, port ? ":" : "",
-	    port ? port : "") >= sizeof(out->host)) {
-		snprintf(err, errsz, "field '%s' has too long a host", name);
-		goto out;
-	}
-	for (char *c = out->host; *c != '\0'; c++)
-		*c = (char)tolower((unsigned char)*c);
-	if ((out->canon = strdup(canon)) == NULL ||
-	    (out->path = strdup(path != NULL ? path : "/")) == NULL)
-		goto nomem;
-	rc = 0;
-	goto out;
-nomem:
-	snprintf(err, errsz, "out of memory");
-out:
-	if (rc == -1)
-		entry_url_release(out);
-	curl_free(scheme);
-	curl_free(h);
-	curl_free(port);
-	curl_free(path);
-	curl_free(user);
-	curl_free(pass);
-	curl_free(canon);
-	curl_free(query);
-	curl_free(frag);
-	curl_url_cleanup(u);
-	return rc;
-}
-
 /* The last segment of a path (after the last '/'). */
 static const char *
 entry_basename(const char *path)
@@ -293,7 +213,7 @@ entry_id_of(struct parse_req *p, const char *prefix, const char *host, const cha
 
 /* A website's id: /websites/<host and path>, index.html and trailing '/' dropped. */
 static int
-entry_website_id(struct parse_req *p, const struct entry_url *u, char *err, size_t errsz)
+entry_website_id(struct parse_req *p, const struct url_parts *u, char *err, size_t errsz)
 {
 	size_t		 n = strlen(u->path);
 	const char	*base = entry_basename(u->path);
@@ -305,7 +225,7 @@ entry_website_id(struct parse_req *p, const struct entry_url *u, char *err, size
 
 /* llms.txt: /llmstxt/<host and folder>-<file>; the file must be an llms file. */
 static int
-entry_llmstxt_id(struct parse_req *p, const struct entry_url *u, const char *name,
+entry_llmstxt_id(struct parse_req *p, const struct url_parts *u, const char *name,
     char *err, size_t errsz)
 {
 	const char	*base = entry_basename(u->path);
@@ -335,7 +255,7 @@ entry_llmstxt_id(struct parse_req *p, const struct entry_url *u, const char *nam
 
 /* OpenAPI by URL: /openapi/<host and path>, a .json/.yaml/.yml extension dropped. */
 static int
-entry_openapi_id(struct parse_req *p, const struct entry_url *u, char *err, size_t errsz)
+entry_openapi_id(struct parse_req *p, const struct url_parts *u, char *err, size_t errsz)
 {
 	size_t	 n = strlen(u->path);
 
@@ -377,7 +297,7 @@ entry_wiki(struct parse_req *p, json_object *o, char *err, size_t errsz)
 {
 	const char	*key = validate_str(o, "spaceKey");
 	json_object	*pages = NULL;
-	struct entry_url pu;
+	struct url_parts pu;
 	char		 name[32], part[ENTRY_ID_PART_MAX + 1] = "";
 	size_t		 i, n;
 
@@ -414,7 +334,7 @@ entry_wiki(struct parse_req *p, json_object *o, char *err, size_t errsz)
 		}
 		for (i = 0; i < n; i++) {
 			snprintf(name, sizeof(name), "pageUrls[%zu]", i);
-			if (entry_url_parse(json_object_get_string(json_object_array_get_idx(
+			if (url_parse(json_object_get_string(json_object_array_get_idx(
 			    pages, i)), name, &pu, err, errsz) == -1)
 				return -1;
 			if (i == 0 && p->title == NULL) {
@@ -425,7 +345,7 @@ entry_wiki(struct parse_req *p, json_object *o, char *err, size_t errsz)
 					    strchr(pu.canon, '?'),
 					    strlen(strchr(pu.canon, '?')));
 			}
-			entry_url_release(&pu);
+			url_release(&pu);
 		}
 		if (p->title != NULL)
 			entry_id_part(part, sizeof(part), p->title, strlen(p->title));
@@ -509,7 +429,7 @@ entry_parse(json_object *o, struct parse_req *p, char *err, size_t errsz)
 {
 	const struct entry_type *t;
 	const struct backend_ops *ops;
-	struct entry_url u;
+	struct url_parts u;
 	const char	*type, *name, *url;
 	unsigned	 given;
 	int		 rc = -1;
@@ -544,7 +464,7 @@ entry_parse(json_object *o, struct parse_req *p, char *err, size_t errsz)
 		return -1;
 	}
 	if (strcmp(t->type, "git") == 0) {
-		if (library_parse_object(o, name, 1, p, err, errsz) == -1)
+		if (gitsrc_parse_object(o, name, 1, p, err, errsz) == -1)
 			return -1;
 		given = p->given;
 		if (entry_texts(p, o) == -1)
@@ -555,7 +475,7 @@ entry_parse(json_object *o, struct parse_req *p, char *err, size_t errsz)
 	p->type = t->type;
 	if (entry_texts(p, o) == -1)
 		goto nomem;
-	if (entry_url_parse(url, name, &u, err, errsz) == -1)
+	if (url_parse(url, name, &u, err, errsz) == -1)
 		goto out;
 	if ((p->repo_url = strdup(u.canon)) == NULL || (p->branch = strdup("")) == NULL)
 		goto nomem;
@@ -582,9 +502,9 @@ entry_parse(json_object *o, struct parse_req *p, char *err, size_t errsz)
 nomem:
 	snprintf(err, errsz, "out of memory");
 out:
-	entry_url_release(&u);
+	url_release(&u);
 	if (rc == -1)
-		library_parse_request_release(p);
+		backend_req_release(p);
 	return rc;
 }
 

@@ -33,26 +33,10 @@
 
 struct validate_table;
 /* library.c: the fields of POST /api/parse (repoUrl and the git fields). */
-extern const struct validate_table library_parse_table;
+extern const struct validate_table gitsrc_parse_table;
 
 /* The source types, in the order of the manifest's table. */
 #define ENTRY_TYPE_LIST	"git|wiki|website|llmstxt|openapi"
-
-/* A source URL's parts (entry_url_parse). */
-struct entry_url {
-	char	*canon;		/* scheme://host[:port]/path[?query], fragment dropped */
-	char	 host[256];	/* host[:port], lowercase */
-	char	*path;		/* "/..." */
-	int	 has_query, has_fragment;
-};
-
-/*
- * Checks a source URL given in field name: http or https, a host, no credentials; fills
- * *out (entry_url_release frees it). 0, or -1 with an error naming the field in err.
- */
-int	 entry_url_parse(const char *url, const char *name, struct entry_url *out,
-	    char *err, size_t errsz);
-void	 entry_url_release(struct entry_url *);
 
 /*
  * Validates entry (a JSON object) and fills p: p->type, p->repo_url (the canonical URL),
@@ -60,7 +44,7 @@ void	 entry_url_release(struct entry_url *);
  * fields (branch, rules) or p->settings, the canonical JSON of the type's fields with the
  * defaults filled in (websites: maxPages 100, maxDepth 3, excludePatterns []; llmstxt:
  * maxPages 100; wiki: the form given). 0, or -1 with an error naming the field in err
- * ("out of memory" when it is that). library_parse_request_release frees p.
+ * ("out of memory" when it is that). backend_req_release frees p.
  */
 int	 entry_parse(json_object *entry, struct parse_req *p, char *err,
 	    size_t errsz);

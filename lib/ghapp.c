@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "libid.h"
 #include "fetch.h"
 #include "ghapp.h"
 #include "sources/backend.h"
@@ -305,7 +306,7 @@ ghapp_installation(sqlite3 *db, const char *datadir, const char *url, const char
 
 	if ((*id = settings_get_long(db, datadir, "git.github.app_installation_id", 0)) > 0)
 		return 0;
-	if (url == NULL || library_id_from_url(url, repo, sizeof(repo), host, sizeof(host),
+	if (url == NULL || libid_from_url(url, repo, sizeof(repo), host, sizeof(host),
 	    err, errsz) == -1) {
 		snprintf(err, errsz, "no GitHub App installation: setting "
 		    "git.github.app_installation_id is blank and no repository names one");
@@ -453,7 +454,7 @@ ghapp_git_credentials(sqlite3 *db, const char *datadir, const char *url,
 	int	 rc;
 
 	*note = '\0';
-	rc = gitsrc_host_credentials(db, datadir, host, user, token, kind);
+	rc = ghapp_host_credentials(db, datadir, host, user, token, kind);
 	if (strcmp(*kind, "github") != 0 ||
 	    ghapp_installation_token(db, datadir, url, &app, note, notesz) != 0)
 		return rc;
@@ -474,7 +475,7 @@ ghapp_same_repo(json_object *repo, const char *key, const char *want_host,
 
 	if (!json_object_object_get_ex(repo, key, &v) ||
 	    !json_object_is_type(v, json_type_string) ||
-	    library_id_from_url(json_object_get_string(v), id, sizeof(id), host,
+	    libid_from_url(json_object_get_string(v), id, sizeof(id), host,
 	    sizeof(host), err, sizeof(err)) == -1)
 		return 0;
 	return strcasecmp(host, want_host) == 0 && strcasecmp(id, want_id) == 0;
@@ -516,7 +517,7 @@ ghapp_push_match(const char *body, size_t len, const char *repo_url, const char 
 		rc = GHAPP_PUSH_BAD;
 		goto out;
 	}
-	if (repo_url == NULL || *repo_url == '\0' || library_id_from_url(repo_url, id,
+	if (repo_url == NULL || *repo_url == '\0' || libid_from_url(repo_url, id,
 	    sizeof(id), host, sizeof(host), err, sizeof(err)) == -1) {
 		snprintf(why, whysz, "no GitOps manifest repository is configured");
 		goto out;
@@ -543,4 +544,27 @@ out:
 	if (tok != NULL)
 		json_tokener_free(tok);
 	return rc;
+}
+
+int
+ghapp_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+    char **user, char **token, const char **kind)
+{
+	char	*gh = settings_get(db, datadir, "git.github.host");
+	char	*gl = settings_get(db, datadir, "git.gitlab.host");
+
+	*user = *token = NULL;
+	*kind = "other";
+	if (gh != NULL && strcmp(gh, host) == 0) {
+		*kind = "github";
+		*token = settings_get(db, datadir, "git.github.token");
+		*user = strdup("x-access-token");
+	} else if (gl != NULL && strcmp(gl, host) == 0) {
+		*kind = "gitlab";
+		*token = settings_get(db, datadir, "git.gitlab.token");
+		*user = strdup("oauth2");
+	}
+	free(gh);
+	free(gl);
+	return *token != NULL && **token != '\0' ? 1 : 0;
 }

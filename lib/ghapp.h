@@ -88,12 +88,22 @@ int	 ghapp_installation_token(struct sqlite3 *, const char *datadir, const char 
 	    char **token, char *err, size_t errsz);
 
 /*
+ * Git credentials for a repository host (host[:port]): the GitHub-type token for the
+ * GitHub-type host (user x-access-token), the GitLab-type token for the GitLab-type host
+ * (user oauth2), none elsewhere; *kind "github", "gitlab" or "other". *user and *token
+ * are malloc'd (NULL when none; the caller wipes the token). 1 when a token is set, else 0.
+ * The git back end's clones and the GitOps manifest repository (lib/gitops.c) use it.
+ */
+int	 ghapp_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+	    char **user, char **token, const char **kind);
+
+/*
  * The git credentials for the repository at url on host ("host[:port]"):
- * gitsrc_host_credentials (the personal GitHub-type token, the GitLab-type token, or none
+ * ghapp_host_credentials (the personal GitHub-type token, the GitLab-type token, or none
  * elsewhere), except that on the GitHub-type host the App's installation token, when the
  * App is configured and one can be had, replaces the personal token (user
  * "x-access-token"). When the App is configured but gave no token, the reason goes to note
- * (else note is ""). Returns 1 when a token is set, else 0 (as gitsrc_host_credentials).
+ * (else note is ""). Returns 1 when a token is set, else 0 (as ghapp_host_credentials).
  */
 int	 ghapp_git_credentials(struct sqlite3 *, const char *datadir, const char *url,
 	    const char *host, char **user, char **token, const char **kind, char *note,

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "libid.h"
 #include "cron.h"
 #include "ghapp.h"
 #include "gitops.h"
@@ -313,7 +314,7 @@ gitops_want(const struct parse_req *p, struct gitops_want *w)
 	w->branch = p->branch != NULL ? p->branch : "";
 	w->title = p->title != NULL ? p->title : strrchr(p->id, '/') + 1;
 	w->description = p->description != NULL ? p->description : "";
-	w->settings = strcmp(w->type, "git") == 0 ? library_settings_json(p) :
+	w->settings = strcmp(w->type, "git") == 0 ? gitsrc_settings_json(p) :
 	    strdup(p->settings != NULL ? p->settings : "{}");
 	return w->settings != NULL ? 0 : -1;
 }
@@ -497,7 +498,7 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 	int		 rc = -1;
 
 	*text = NULL;
-	if (library_id_from_url(cf->url, id, sizeof(id), host, sizeof(host), err,
+	if (libid_from_url(cf->url, id, sizeof(id), host, sizeof(host), err,
 	    errsz) == -1)
 		goto out;
 	/* The GitHub-type App's installation token, else the host's token (lib/ghapp.c). */
@@ -510,7 +511,7 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 		goto out;
 	}
 	if ((top = util_path_join(datadir, "gitops")) == NULL ||
-	    (dir = library_repo_dir(top, host, id)) == NULL) {
+	    (dir = gitsrc_repo_dir(top, host, id)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}

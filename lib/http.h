@@ -131,4 +131,22 @@ void	 http_json(struct http_req *, int status, const char *json);
 /* Percent-decodes (and '+' to space) in place; -1 on a bad escape or a NUL byte. */
 int	 http_urldecode(char *);
 
+/* ---------------------------------------------------------------- http_validate.c */
+struct validate_table;
+
+/* Checks the request's query parameters against t; answers 400 and returns -1 when bad. */
+int	 validate_query(struct http_req *, const struct validate_table *t);
+/*
+ * Reads the request's body into r->body: Content-Type application/json, else 415; at most
+ * VALIDATE_BODY_MAX bytes, else 413. 0, or -1 after answering. (For a caller whose body
+ * checker takes text: gitsrc_parse_request.)
+ */
+int	 validate_read_body(struct http_req *);
+/*
+ * Reads the request's body (Content-Type application/json, else 415; at most
+ * VALIDATE_BODY_MAX bytes, else 413) and checks it against t: the object (caller puts),
+ * or NULL after answering 4xx.
+ */
+struct json_object *validate_body(struct http_req *, const struct validate_table *t);
+
 #endif

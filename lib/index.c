@@ -506,7 +506,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 	int		 rc = -1, c;
 
 	*at = NULL;
-	if (library_settings_rules(r->settings, &rules) == -1) {
+	if (gitsrc_rules(r->settings, &rules) == -1) {
 		snprintf(err, errsz, "the library's stored settings are unreadable");
 		return -1;
 	}
@@ -566,7 +566,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 out:
 	sqlite3_finalize(stored);
 	sqlite3_finalize(reuse);
-	library_rules_release(&rules);
+	select_rules_release(&rules);
 	return rc;
 }
 

@@ -1,11 +1,13 @@
 /* libid.c: the normal form of a library id (see libid.h). */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libid.h"
+#include "url.h"
 
 /* The Unicode spaces in UTF-8 (besides the ASCII blanks), refused around an id. */
 static const char *const libid_spaces[] = {
@@ -171,4 +173,72 @@ libid_release(struct libid *l)
 	free(l->id);
 	free(l->key);
 	l->id = l->key = NULL;
+}
+
+/* See libid.h. */
+int
+libid_valid_segment(const char *s, size_t n)
+{
+	size_t	 i;
+
+	if (n == 0 || n > 200 || (n == 1 && s[0] == '.') ||
+	    (n == 2 && s[0] == '.' && s[1] == '.'))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' &&
+		    s[i] != '.')
+			return 0;
+	return 1;
+}
+
+/* See libid.h. */
+int
+libid_from_url(const char *url, char *id, size_t idsz, char *host, size_t hostsz,
+    char *err, size_t errsz)
+{
+	struct url_parts u;
+	const char	*seg[2] = { NULL, NULL }, *s, *e, *path;
+	size_t		 seglen[2] = { 0, 0 };
+	int		 rc = -1;
+
+	if (url_parse(url, "repoUrl", &u, err, errsz) == -1)
+		return -1;
+	if (u.has_query || u.has_fragment) {
+		snprintf(err, errsz, "field 'repoUrl' must not have a query or "
+		    "fragment");
+		goto out;
+	}
+	/* The last two non-empty path segments are the owner and the repository. */
+	path = u.path;
+	e = path + strlen(path);
+	while (e > path && e[-1] == '/')
+		e--;
+	for (int k = 1; k >= 0; k--) {
+		s = e;
+		while (s > path && s[-1] != '/')
+			s--;
+		seg[k] = s;
+		seglen[k] = (size_t)(e - s);
+		e = s;
+		while (e > path && e[-1] == '/')
+			e--;
+	}
+	if (seglen[1] > 4 && strncmp(seg[1] + seglen[1] - 4, ".git", 4) == 0)
+		seglen[1] -= 4;
+	if (!libid_valid_segment(seg[0], seglen[0]) ||
+	    !libid_valid_segment(seg[1], seglen[1])) {
+		snprintf(err, errsz, "field 'repoUrl' must end in /owner/repo "
+		    "(letters, digits, '.', '-', '_')");
+		goto out;
+	}
+	if ((size_t)snprintf(id, idsz, "/%.*s/%.*s", (int)seglen[0], seg[0],
+	    (int)seglen[1], seg[1]) >= idsz ||
+	    (size_t)snprintf(host, hostsz, "%s", u.host) >= hostsz) {
+		snprintf(err, errsz, "field 'repoUrl' is too long");
+		goto out;
+	}
+	rc = 0;
+out:
+	url_release(&u);
+	return rc;
 }

@@ -39,5 +39,13 @@ int	 libid_normalize(const char *in, struct libid *l, char *err, size_t errsz);
 void	 libid_release(struct libid *);
 /* The same rules as a validate.h check: 0, or -1 with err. */
 int	 libid_check(const char *in, char *err, size_t errsz);
+/* 1 when s..s+n is usable as one segment of an id (owner, name, version), else 0. */
+int	 libid_valid_segment(const char *s, size_t n);
+/*
+ * The id of a git repository URL (the last two path segments, a ".git" dropped) and its
+ * host[:port] in host: 0, or -1 with err naming the field 'repoUrl'.
+ */
+int	 libid_from_url(const char *url, char *id, size_t idsz, char *host, size_t hostsz,
+	    char *err, size_t errsz);
 
 #endif

@@ -22,420 +22,12 @@
 #include "ctxd.h"
 #include "embedder.h"
 #include "entry.h"
+#include "url.h"
 #include "libid.h"
 #include "share.h"
 #include "sources/backend.h"
 #include "validate.h"
 
-#define URL_MAX		2048	/* longest repoUrl */
-#define BRANCH_MAX	255	/* longest branch name (git's own practical bound) */
-#define LIST_MAX	100	/* entries in folders / excludeFolders / excludeFiles */
-#define ENTRY_MAX	255	/* longest folder or file pattern */
-
-void
-library_parse_request_release(struct parse_req *p)
-{
-	free(p->repo_url);
-	free(p->branch);
-	free(p->settings);
-	free(p->given_settings);
-	free(p->title);
-	free(p->description);
-	library_rules_release(&p->rules);
-	for (size_t i = 0; i < p->nversions; i++)
-		free(p->versions[i]);
-	free(p->versions);
-	memset(p, 0, sizeof(*p));
-}
-
-/* A folder or file pattern: printable, no "..", no control characters. */
-static int
-library_valid_entry(const char *s)
-{
-	const unsigned char *p;
-	long		 chars = validate_utf8_chars(s, strlen(s));
-
-	if (chars < 1 || chars > ENTRY_MAX || strstr(s, "..") != NULL)
-		return 0;
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			return 0;
-	return 1;
-}
-
-static int
-library_list(json_object *v, const char *name, char ***out, size_t *n, char *err,
-    size_t errsz)
-{
-	size_t	 i, len;
-
-	len = json_object_array_length(v);
-	if (len > LIST_MAX) {
-		snprintf(err, errsz, "'%s' has more than %d entries", name, LIST_MAX);
-		return -1;
-	}
-	if (len == 0)
-		return 0;
-	if ((*out = calloc(len, sizeof(**out))) == NULL) {
-		snprintf(err, errsz, "out of memory");
-		return -1;
-	}
-	for (i = 0; i < len; i++) {
-		json_object *e = json_object_array_get_idx(v, i);
-
-		if (!json_object_is_type(e, json_type_string)) {
-			snprintf(err, errsz, "'%s' must be a list of strings", name);
-			return -1;
-		}
-		if (!library_valid_entry(json_object_get_string(e))) {
-			snprintf(err, errsz, "'%s' entry %zu is empty, too long or "
-			    "contains '..' or control characters", name, i + 1);
-			return -1;
-		}
-		if (((*out)[i] = strdup(json_object_get_string(e))) == NULL) {
-			snprintf(err, errsz, "out of memory");
-			return -1;
-		}
-		(*n)++;
-	}
-	return 0;
-}
-
-static int
-library_valid_branch(const char *b)
-{
-	const unsigned char *p;
-
-	if (strlen(b) > BRANCH_MAX || b[0] == '-' || b[0] == '/' ||
-	    strstr(b, "..") != NULL || strstr(b, "//") != NULL ||
-	    util_str_endswith(b, "/") || util_str_endswith(b, ".lock"))
-		return 0;
-	for (p = (const unsigned char *)b; *p != '\0'; p++)
-		if (*p <= 0x20 || *p == 0x7f || strchr("~^:?*[\\", *p) != NULL)
-			return 0;
-	return 1;
-}
-
-/* validate.h check functions of the parse request's fields. */
-static int
-library_check_branch(const char *v, char *err, size_t errsz)
-{
-	if (library_valid_branch(v))
-		return 0;
-	snprintf(err, errsz, "is not a valid git branch name");
-	return -1;
-}
-
-static int
-library_check_entry(const char *v, char *err, size_t errsz)
-{
-	if (library_valid_entry(v))
-		return 0;
-	snprintf(err, errsz, "must not contain '..', '\\' or control characters");
-	return -1;
-}
-
-static int library_valid_segment(const char *, size_t);
-
-/* A version: a branch or tag name that is also a library id segment (/owner/repo/<v>). */
-static int
-library_check_version(const char *v, char *err, size_t errsz)
-{
-	if (library_valid_branch(v) && library_valid_segment(v, strlen(v)))
-		return 0;
-	snprintf(err, errsz, "must be a tag or branch name of letters, digits, '.', '-' "
-	    "and '_'");
-	return -1;
-}
-
-/* The declared fields of a parse request (POST /api/parse); anything else is refused. */
-static const struct validate_field library_parse_fields[] = {
-	{ .name = "repoUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
-	    .max = URL_MAX },
-	{ .name = "branch", .type = VALIDATE_STRING, .max = BRANCH_MAX,
-	    .check = library_check_branch },
-	{ .name = "folders", .type = VALIDATE_LIST, .max = LIST_MAX, .elem_max = ENTRY_MAX,
-	    .check = library_check_entry },
-	{ .name = "excludeFolders", .type = VALIDATE_LIST, .max = LIST_MAX,
-	    .elem_max = ENTRY_MAX, .check = library_check_entry },
-	{ .name = "excludeFiles", .type = VALIDATE_LIST, .max = LIST_MAX,
-	    .elem_max = ENTRY_MAX, .check = library_check_entry },
-	{ .name = "indexSourceCode", .type = VALIDATE_BOOL },
-	{ .name = "versions", .type = VALIDATE_LIST, .max = LIBRARY_VERSIONS_MAX,
-	    .elem_max = BRANCH_MAX, .check = library_check_version },
-	{ .name = NULL }
-};
-const struct validate_table library_parse_table = {
-	.fields = library_parse_fields,
-	.what = "field"
-};
-
-int
-library_parse_request(const char *json, size_t len, struct parse_req *p, char *err,
-    size_t errsz)
-{
-	json_object	*root;
-	int		 rc;
-
-	memset(p, 0, sizeof(*p));
-	if ((root = validate_json(&library_parse_table, json, len, err, errsz)) == NULL)
-		return -1;
-	rc = library_parse_object(root, "repoUrl", 0, p, err, errsz);
-	json_object_put(root);
-	return rc;
-}
-
-int
-library_parse_object(json_object *root, const char *url_name, int entry,
-    struct parse_req *p, char *err, size_t errsz)
-{
-	json_object	*v;
-	const char	*branch;
-
-	memset(p, 0, sizeof(*p));
-	p->type = "git";
-	if (entry) {
-		/* The common fields are entry_parse's; the git ones are checked here. */
-		json_object_object_foreach(root, key, val) {
-			(void)val;
-			if (strcmp(key, "type") != 0 && strcmp(key, "url") != 0 &&
-			    strcmp(key, "repoUrl") != 0 && strcmp(key, "title") != 0 &&
-			    strcmp(key, "description") != 0 &&
-			    validate_object_field(&library_parse_table, root, key, err,
-			    errsz) == -1)
-				return -1;
-		}
-	}
-	if ((p->repo_url = strdup(validate_str(root, url_name))) == NULL)
-		goto nomem;
-	if (library_id_from_url(p->repo_url, p->id, sizeof(p->id), p->host,
-	    sizeof(p->host), err, errsz) == -1)
-		goto fail;
-	branch = validate_str(root, "branch");
-	if ((p->branch = strdup(branch != NULL ? branch : "")) == NULL)
-		goto nomem;
-	p->given = (branch != NULL ? LIBRARY_GIVEN_BRANCH : 0) |
-	    (validate_given(root, "folders") ? LIBRARY_GIVEN_FOLDERS : 0) |
-	    (validate_given(root, "excludeFolders") ? LIBRARY_GIVEN_EXCLUDE_FOLDERS : 0) |
-	    (validate_given(root, "excludeFiles") ? LIBRARY_GIVEN_EXCLUDE_FILES : 0) |
-	    (validate_given(root, "indexSourceCode") ? LIBRARY_GIVEN_INDEX_SOURCE : 0);
-	if (json_object_object_get_ex(root, "folders", &v) &&
-	    json_object_is_type(v, json_type_array) &&
-	    library_list(v, "folders", &p->rules.folders, &p->rules.nfolders,
-	    err, errsz) == -1)
-		goto fail;
-	if (json_object_object_get_ex(root, "excludeFolders", &v) &&
-	    json_object_is_type(v, json_type_array) &&
-	    library_list(v, "excludeFolders", &p->rules.exclude_folders,
-	    &p->rules.nexclude_folders, err, errsz) == -1)
-		goto fail;
-	if (json_object_object_get_ex(root, "excludeFiles", &v) &&
-	    json_object_is_type(v, json_type_array) &&
-	    library_list(v, "excludeFiles", &p->rules.exclude_files,
-	    &p->rules.nexclude_files, err, errsz) == -1)
-		goto fail;
-	p->rules.index_source = validate_bool(root, "indexSourceCode", 0);
-	if (json_object_object_get_ex(root, "versions", &v) &&
-	    json_object_is_type(v, json_type_array)) {
-		p->given |= LIBRARY_GIVEN_VERSIONS;
-		if (library_list(v, "versions", &p->versions, &p->nversions, err,
-		    errsz) == -1)
-			goto fail;
-	}
-	return 0;
-nomem:
-	snprintf(err, errsz, "out of memory");
-fail:
-	library_parse_request_release(p);
-	return -1;
-}
-
-/* A path segment usable in a library id. */
-static int
-library_valid_segment(const char *s, size_t n)
-{
-	size_t	 i;
-
-	if (n == 0 || n > 200 || (n == 1 && s[0] == '.') ||
-	    (n == 2 && s[0] == '.' && s[1] == '.'))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' &&
-		    s[i] != '.')
-			return 0;
-	return 1;
-}
-
-int
-library_check_id(const char *id, char *err, size_t errsz)
-{
-	return libid_check(id, err, errsz);
-}
-
-int
-library_id_from_url(const char *url, char *id, size_t idsz, char *host, size_t hostsz,
-    char *err, size_t errsz)
-{
-	struct entry_url u;
-	const char	*seg[2] = { NULL, NULL }, *s, *e, *path;
-	size_t		 seglen[2] = { 0, 0 };
-	int		 rc = -1;
-
-	if (entry_url_parse(url, "repoUrl", &u, err, errsz) == -1)
-		return -1;
-	if (u.has_query || u.has_fragment) {
-		snprintf(err, errsz, "field 'repoUrl' must not have a query or "
-		    "fragment");
-		goto out;
-	}
-	/* The last two non-empty path segments are the owner and the repository. */
-	path = u.path;
-	e = path + strlen(path);
-	while (e > path && e[-1] == '/')
-		e--;
-	for (int k = 1; k >= 0; k--) {
-		s = e;
-		while (s > path && s[-1] != '/')
-			s--;
-		seg[k] = s;
-		seglen[k] = (size_t)(e - s);
-		e = s;
-		while (e > path && e[-1] == '/')
-			e--;
-	}
-	if (seglen[1] > 4 && strncmp(seg[1] + seglen[1] - 4, ".git", 4) == 0)
-		seglen[1] -= 4;
-	if (!library_valid_segment(seg[0], seglen[0]) ||
-	    !library_valid_segment(seg[1], seglen[1])) {
-		snprintf(err, errsz, "field 'repoUrl' must end in /owner/repo "
-		    "(letters, digits, '.', '-', '_')");
-		goto out;
-	}
-	if ((size_t)snprintf(id, idsz, "/%.*s/%.*s", (int)seglen[0], seg[0],
-	    (int)seglen[1], seg[1]) >= idsz ||
-	    (size_t)snprintf(host, hostsz, "%s", u.host) >= hostsz) {
-		snprintf(err, errsz, "field 'repoUrl' is too long");
-		goto out;
-	}
-	rc = 0;
-out:
-	entry_url_release(&u);
-	return rc;
-}
-
-static json_object *
-library_json_list(char **v, size_t n)
-{
-	json_object	*a = json_object_new_array();
-	size_t		 i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
-	return a;
-}
-
-char *
-library_settings_json(const struct parse_req *p)
-{
-	json_object	*o = json_object_new_object();
-	const struct select_rules *r = &p->rules;
-	char		*ret;
-
-	json_object_object_add(o, "folders", library_json_list(r->folders,
-	    r->nfolders));
-	json_object_object_add(o, "excludeFolders",
-	    library_json_list(r->exclude_folders, r->nexclude_folders));
-	json_object_object_add(o, "excludeFiles",
-	    library_json_list(r->exclude_files, r->nexclude_files));
-	json_object_object_add(o, "indexSourceCode",
-	    json_object_new_boolean(r->index_source));
-	ret = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-	return ret;
-}
-
-/* A stored list setting (validated when it was stored). */
-static int
-library_rules_list(json_object *root, const char *name, char ***out, size_t *n)
-{
-	json_object	*v;
-	char		 err[256];
-
-	if (!json_object_object_get_ex(root, name, &v) ||
-	    !json_object_is_type(v, json_type_array))
-		return 0;
-	if (library_list(v, name, out, n, err, sizeof(err)) == -1) {
-		log_err("%s: stored setting %s: %s", __func__, name, err);
-		return -1;
-	}
-	return 0;
-}
-
-int
-library_settings_rules(const char *json, struct select_rules *r)
-{
-	json_object	*root, *v;
-	int		 rc = -1;
-
-	memset(r, 0, sizeof(*r));
-	if ((root = json_tokener_parse(json)) == NULL)
-		return -1;
-	if (library_rules_list(root, "folders", &r->folders, &r->nfolders) == -1 ||
-	    library_rules_list(root, "excludeFolders", &r->exclude_folders,
-	    &r->nexclude_folders) == -1 ||
-	    library_rules_list(root, "excludeFiles", &r->exclude_files,
-	    &r->nexclude_files) == -1)
-		goto out;
-	if (json_object_object_get_ex(root, "indexSourceCode", &v))
-		r->index_source = json_object_get_boolean(v);
-	rc = 0;
-out:
-	if (rc == -1)
-		library_rules_release(r);
-	json_object_put(root);
-	return rc;
-}
-
-void
-library_rules_release(struct select_rules *r)
-{
-	size_t	 i;
-
-	for (i = 0; i < r->nfolders; i++)
-		free(r->folders[i]);
-	free(r->folders);
-	for (i = 0; i < r->nexclude_folders; i++)
-		free(r->exclude_folders[i]);
-	free(r->exclude_folders);
-	for (i = 0; i < r->nexclude_files; i++)
-		free(r->exclude_files[i]);
-	free(r->exclude_files);
-	memset(r, 0, sizeof(*r));
-}
-
-char *
-library_repo_dir(const char *datadir, const char *host, const char *library_id)
-{
-	struct buf	 b;
-	char		*p;
-
-	/* host and id were validated when the library was added; check again. */
-	if (*host == '\0' || strchr(host, '/') != NULL || strstr(host, "..") != NULL ||
-	    library_id[0] != '/' || strstr(library_id, "..") != NULL) {
-		log_err("%s: refusing library %s on host %s", __func__, library_id, host);
-		return NULL;
-	}
-	buf_init(&b);
-	if (buf_printf(&b, "%s/repos/%s%s.git", datadir, host, library_id) == -1) {
-		buf_release(&b);
-		return NULL;
-	}
-	for (p = b.p + strlen(datadir) + 7; *p != '\0'; p++)
-		if (*p == ':')
-			*p = '_';
-	return buf_detach(&b);
-}
 
 static int
 library_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -517,7 +109,7 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		return jobs_finish(db, job_id, 1, msg);
 	}
 	/* The clone first: when it cannot be removed the rows stay and a retry can. */
-	if (host == NULL || (dir = library_repo_dir(datadir, host, library_id)) == NULL) {
+	if (host == NULL || (dir = gitsrc_repo_dir(datadir, host, library_id)) == NULL) {
 		snprintf(msg, sizeof(msg), "the clone folder of %s cannot be named",
 		    library_id);
 		goto fail;
@@ -765,13 +357,13 @@ library_merge(struct parse_req *p, const char *url, const struct library_stored 
 	struct select_rules have;
 	char		*b;
 
-	if (library_settings_rules(old->settings, &have) == -1)
+	if (gitsrc_rules(old->settings, &have) == -1)
 		return -1;
 	if (strcmp(url, old->url) != 0)
 		buf_printf(changed, "repoUrl");
 	if (!(p->given & LIBRARY_GIVEN_BRANCH)) {
 		if ((b = strdup(old->branch)) == NULL) {
-			library_rules_release(&have);
+			select_rules_release(&have);
 			return -1;
 		}
 		free(p->branch);
@@ -791,7 +383,7 @@ library_merge(struct parse_req *p, const char *url, const struct library_stored 
 		p->rules.index_source = have.index_source;
 	else if (!p->rules.index_source != !have.index_source)
 		buf_printf(changed, "%sindexSourceCode", changed->len > 0 ? ", " : "");
-	library_rules_release(&have);
+	select_rules_release(&have);
 	return 0;
 }
 
@@ -1003,7 +595,7 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 		rc = LIBRARY_FORBIDDEN;
 		goto out;
 	}
-	if ((settings = strcmp(p->type, "git") == 0 ? library_settings_json(p) :
+	if ((settings = strcmp(p->type, "git") == 0 ? gitsrc_settings_json(p) :
 	    strdup(p->settings)) == NULL) {
 		db_rollback(db);
 		snprintf(err, errsz, "out of memory");

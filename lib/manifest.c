@@ -335,7 +335,7 @@ manifest_entry(struct manifest_ctx *c, yaml_node_t *n, json_object *defaults)
 	e->column = (unsigned long)n->start_mark.column + 1;
 	rc = 0;
 out:
-	library_parse_request_release(&req);
+	backend_req_release(&req);
 	json_object_put(o);
 	return rc;
 }
@@ -392,7 +392,7 @@ manifest_clear_entries(struct manifest *m)
 	size_t	 i;
 
 	for (i = 0; i < m->n; i++)
-		library_parse_request_release(&m->entries[i].req);
+		backend_req_release(&m->entries[i].req);
 	free(m->entries);
 	m->entries = NULL;
 	m->n = 0;

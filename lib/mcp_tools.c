@@ -12,6 +12,7 @@
 #include <json.h>
 
 #include "ctxd.h"
+#include "libid.h"
 #include "mcp.h"
 #include "search.h"
 #include "validate.h"
@@ -225,7 +226,7 @@ static const char mcp_tools_docs_text[] =
 /* The arguments, from which tools/list makes the inputSchema (validate_schema). */
 static const struct validate_field mcp_tools_docs_fields[] = {
 	{ .name = "libraryId", .type = VALIDATE_STRING, .required = 1, .min = 1,
-	    .max = SEARCH_TEXT_MAX, .check = library_check_id, .doc = "Exact library ID, "
+	    .max = SEARCH_TEXT_MAX, .check = libid_check, .doc = "Exact library ID, "
 	    "e.g. '/vercel/next.js' or '/vercel/next.js/v14.3.0', from resolve-library-id "
 	    "or from the user." },
 	{ .name = "query", .type = VALIDATE_STRING, .required = 1, .min = 1,
@@ -281,7 +282,7 @@ mcp_tools_docs(struct mcp_ctx *c, json_object *args)
 /* The arguments, from which tools/list would make the inputSchema (validate_schema). */
 static const struct validate_field mcp_tools_legacy_fields[] = {
 	{ .name = "context7CompatibleLibraryID", .type = VALIDATE_STRING, .required = 1,
-	    .min = 1, .max = SEARCH_TEXT_MAX, .check = library_check_id },
+	    .min = 1, .max = SEARCH_TEXT_MAX, .check = libid_check },
 	{ .name = "topic", .type = VALIDATE_STRING, .min = 1, .max = SEARCH_TEXT_MAX },
 	{ .name = "tokens", .type = VALIDATE_INT, .min = 1, .max = FORMAT_MAX_TOKENS },
 	{ .name = NULL }

@@ -461,3 +461,20 @@ select_generated(const char *path, const char *data, size_t len)
 		return "minified";
 	return NULL;
 }
+
+void
+select_rules_release(struct select_rules *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nfolders; i++)
+		free(r->folders[i]);
+	free(r->folders);
+	for (i = 0; i < r->nexclude_folders; i++)
+		free(r->exclude_folders[i]);
+	free(r->exclude_folders);
+	for (i = 0; i < r->nexclude_files; i++)
+		free(r->exclude_files[i]);
+	free(r->exclude_files);
+	memset(r, 0, sizeof(*r));
+}

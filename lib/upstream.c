@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
+#include "libid.h"
 #include "fetch.h"
 #include "inject.h"
 #include "policy.h"
@@ -800,7 +801,7 @@ upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_objec
 		    !json_object_is_type(v, json_type_string))
 			continue;
 		id = json_object_get_string(v);
-		if (library_check_id(id, why, sizeof(why)) == -1 ||
+		if (libid_check(id, why, sizeof(why)) == -1 ||
 		    upstream_has_id(results, id))
 			continue;
 		upstream_kind(r, &type, &trust);

@@ -6,7 +6,8 @@
  *
  * The pure checks (validate_object, validate_string) serve every caller that has JSON or
  * text from elsewhere (a stored setting, a manifest entry); validate_query and
- * validate_body are their HTTP faces, which answer the 4xx themselves.
+ * validate_body (http_validate.c, declared in http.h) are their HTTP faces, which answer the
+ * 4xx themselves.
  */
 #ifndef VALIDATE_H
 #define VALIDATE_H
@@ -14,8 +15,6 @@
 #include <stddef.h>
 
 #include <json.h>
-
-struct http_req;
 
 #define VALIDATE_BODY_MAX	(64 * 1024)	/* bytes of a JSON body */
 
@@ -104,20 +103,12 @@ int	 validate_object_field(const struct validate_table *t, json_object *o,
 	    const char *key, char *err, size_t errsz);
 json_object *validate_json(const struct validate_table *t, const char *text, size_t n,
 	    char *err, size_t errsz);
-/* Checks the request's query parameters against t; answers 400 and returns -1 when bad. */
-int	 validate_query(struct http_req *, const struct validate_table *t);
-/*
- * Reads the request's body into r->body: Content-Type application/json, else 415; at most
- * VALIDATE_BODY_MAX bytes, else 413. 0, or -1 after answering. (For a caller whose body
- * checker takes text: library_parse_request.)
- */
-int	 validate_read_body(struct http_req *);
-/*
- * Reads the request's body (Content-Type application/json, else 415; at most
- * VALIDATE_BODY_MAX bytes, else 413) and checks it against t: the object (caller puts),
- * or NULL after answering 4xx.
- */
-json_object *validate_body(struct http_req *, const struct validate_table *t);
+/* The field of t named name, NULL when t does not declare it. */
+const struct validate_field *validate_find(const struct validate_table *t,
+	    const char *name);
+/* One query parameter value v of declared field f: 0, or -1 with err. */
+int	 validate_param(const struct validate_field *f, const char *v, char *err,
+	    size_t errsz);
 
 /* 1 when member name of a validated object is present and not null. */
 int	 validate_given(json_object *, const char *name);

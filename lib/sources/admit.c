@@ -36,7 +36,7 @@ admit_integrations(sqlite3 *db, const char *datadir, const char *type,
 	}
 	if (strcmp(type, "git") != 0 || host == NULL)
 		return 0;
-	creds = gitsrc_host_credentials(db, datadir, host, &user, &token, &kind);
+	creds = ghapp_host_credentials(db, datadir, host, &user, &token, &kind);
 	if (token != NULL)
 		explicit_bzero(token, strlen(token));
 	free(token);

@@ -1,4 +1,8 @@
-/* backend.c: the table of source back ends and the document set they fill. */
+/*
+ * backend.c: what the source back ends share: the document set they fill, the stored
+ * documents, HTTP error texts, progress and cancellation (the table of back ends is
+ * registry.c).
+ */
 #include "config.h"
 
 #include <stdio.h>
@@ -11,25 +15,6 @@
 #include "ctxd.h"
 #include "fetch.h"
 #include "sources/backend.h"
-
-static const struct backend_ops *const backend_table[] = {
-	&backend_git,
-	&backend_website,
-	&backend_llmstxt,
-	&backend_wiki,
-	&backend_openapi,
-};
-
-const struct backend_ops *
-backend_lookup(const char *type)
-{
-	size_t	 i;
-
-	for (i = 0; i < sizeof(backend_table) / sizeof(backend_table[0]); i++)
-		if (strcmp(backend_table[i]->type, type) == 0)
-			return backend_table[i];
-	return NULL;
-}
 
 void
 backend_set_init(struct backend_set *s)
@@ -258,4 +243,20 @@ backend_timeout(const struct backend_ctx *c, long timeout_ms)
 	if (left <= 0)
 		return 0;
 	return left < timeout_ms ? (long)left : timeout_ms;
+}
+
+void
+backend_req_release(struct parse_req *p)
+{
+	free(p->repo_url);
+	free(p->branch);
+	free(p->settings);
+	free(p->given_settings);
+	free(p->title);
+	free(p->description);
+	select_rules_release(&p->rules);
+	for (size_t i = 0; i < p->nversions; i++)
+		free(p->versions[i]);
+	free(p->versions);
+	memset(p, 0, sizeof(*p));
 }

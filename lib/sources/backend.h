@@ -150,16 +150,6 @@ struct backend_ops {
 const struct backend_ops *backend_lookup(const char *type);
 
 /*
- * Git credentials for a repository host (host[:port]): the GitHub-type token for the
- * GitHub-type host (user x-access-token), the GitLab-type token for the GitLab-type host
- * (user oauth2), none elsewhere; *kind "github", "gitlab" or "other". *user and *token
- * are malloc'd (NULL when none; the caller wipes the token). 1 when a token is set, else 0.
- * The git back end's clones and the GitOps manifest repository (lib/gitops.c) use it.
- */
-int	 gitsrc_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
-	    char **user, char **token, const char **kind);
-
-/*
  * The OpenAPI uploads, DATA_DIR/uploads/<sha256>.<json|yaml> (lib/sources/openapisrc.c):
  * each is kept while a library's settings ("upload") name it.
  *

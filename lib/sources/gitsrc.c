@@ -10,12 +10,24 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
+#include "buf.h"
 #include "ctxd.h"
 #include "ghapp.h"
+#include "libid.h"
+#include "validate.h"
 #include "sources/backend.h"
+
+#define GITSRC_URL_MAX		2048	/* longest repoUrl */
+#define GITSRC_BRANCH_MAX	255	/* longest branch name (git's own practical bound) */
+#define GITSRC_LIST_MAX	100	/* entries in folders / excludeFolders / excludeFiles */
+#define GITSRC_PATTERN_MAX	255	/* longest folder or file pattern */
 
 /* The clone between fetch and release. */
 struct gitsrc {
@@ -27,35 +39,12 @@ gitsrc_validate(const char *settings, char *err, size_t errsz)
 {
 	struct select_rules rules;
 
-	if (library_settings_rules(settings, &rules) == -1) {
+	if (gitsrc_rules(settings, &rules) == -1) {
 		snprintf(err, errsz, "the library's stored settings are unreadable");
 		return -1;
 	}
-	library_rules_release(&rules);
+	select_rules_release(&rules);
 	return 0;
-}
-
-int
-gitsrc_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
-    char **user, char **token, const char **kind)
-{
-	char	*gh = settings_get(db, datadir, "git.github.host");
-	char	*gl = settings_get(db, datadir, "git.gitlab.host");
-
-	*user = *token = NULL;
-	*kind = "other";
-	if (gh != NULL && strcmp(gh, host) == 0) {
-		*kind = "github";
-		*token = settings_get(db, datadir, "git.github.token");
-		*user = strdup("x-access-token");
-	} else if (gl != NULL && strcmp(gl, host) == 0) {
-		*kind = "gitlab";
-		*token = settings_get(db, datadir, "git.gitlab.token");
-		*user = strdup("oauth2");
-	}
-	free(gh);
-	free(gl);
-	return *token != NULL && **token != '\0' ? 1 : 0;
 }
 
 /* Files of the commit into out, and what the web addresses of files start with. */
@@ -119,7 +108,7 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	else if (*note != '\0')
 		jobs_log(c->db, c->job_id, "warning", "GitHub App: %s; using the personal "
 		    "token git.github.token", note);
-	if ((dir = library_repo_dir(c->datadir, c->host, c->library_id)) == NULL) {
+	if ((dir = gitsrc_repo_dir(c->datadir, c->host, c->library_id)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -178,3 +167,301 @@ const struct backend_ops backend_git = {
 	gitsrc_release,
 	NULL,			/* the clone is removed by library_delete_run */
 };
+
+/* A folder or file pattern: printable, no "..", no control characters. */
+static int
+gitsrc_valid_entry(const char *s)
+{
+	const unsigned char *p;
+	long		 chars = validate_utf8_chars(s, strlen(s));
+
+	if (chars < 1 || chars > GITSRC_PATTERN_MAX || strstr(s, "..") != NULL)
+		return 0;
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			return 0;
+	return 1;
+}
+
+static int
+gitsrc_string_list(json_object *v, const char *name, char ***out, size_t *n, char *err,
+    size_t errsz)
+{
+	size_t	 i, len;
+
+	len = json_object_array_length(v);
+	if (len > GITSRC_LIST_MAX) {
+		snprintf(err, errsz, "'%s' has more than %d entries", name, GITSRC_LIST_MAX);
+		return -1;
+	}
+	if (len == 0)
+		return 0;
+	if ((*out = calloc(len, sizeof(**out))) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (!json_object_is_type(e, json_type_string)) {
+			snprintf(err, errsz, "'%s' must be a list of strings", name);
+			return -1;
+		}
+		if (!gitsrc_valid_entry(json_object_get_string(e))) {
+			snprintf(err, errsz, "'%s' entry %zu is empty, too long or "
+			    "contains '..' or control characters", name, i + 1);
+			return -1;
+		}
+		if (((*out)[i] = strdup(json_object_get_string(e))) == NULL) {
+			snprintf(err, errsz, "out of memory");
+			return -1;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+static int
+gitsrc_valid_branch(const char *b)
+{
+	const unsigned char *p;
+
+	if (strlen(b) > GITSRC_BRANCH_MAX || b[0] == '-' || b[0] == '/' ||
+	    strstr(b, "..") != NULL || strstr(b, "//") != NULL ||
+	    util_str_endswith(b, "/") || util_str_endswith(b, ".lock"))
+		return 0;
+	for (p = (const unsigned char *)b; *p != '\0'; p++)
+		if (*p <= 0x20 || *p == 0x7f || strchr("~^:?*[\\", *p) != NULL)
+			return 0;
+	return 1;
+}
+
+/* validate.h check functions of the parse request's fields. */
+static int
+gitsrc_check_branch(const char *v, char *err, size_t errsz)
+{
+	if (gitsrc_valid_branch(v))
+		return 0;
+	snprintf(err, errsz, "is not a valid git branch name");
+	return -1;
+}
+
+static int
+gitsrc_check_entry(const char *v, char *err, size_t errsz)
+{
+	if (gitsrc_valid_entry(v))
+		return 0;
+	snprintf(err, errsz, "must not contain '..', '\\' or control characters");
+	return -1;
+}
+
+/* A version: a branch or tag name that is also a library id segment (/owner/repo/<v>). */
+static int
+gitsrc_check_version(const char *v, char *err, size_t errsz)
+{
+	if (gitsrc_valid_branch(v) && libid_valid_segment(v, strlen(v)))
+		return 0;
+	snprintf(err, errsz, "must be a tag or branch name of letters, digits, '.', '-' "
+	    "and '_'");
+	return -1;
+}
+
+/* The declared fields of a parse request (POST /api/parse); anything else is refused. */
+static const struct validate_field gitsrc_parse_fields[] = {
+	{ .name = "repoUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
+	    .max = GITSRC_URL_MAX },
+	{ .name = "branch", .type = VALIDATE_STRING, .max = GITSRC_BRANCH_MAX,
+	    .check = gitsrc_check_branch },
+	{ .name = "folders", .type = VALIDATE_LIST, .max = GITSRC_LIST_MAX, .elem_max = GITSRC_PATTERN_MAX,
+	    .check = gitsrc_check_entry },
+	{ .name = "excludeFolders", .type = VALIDATE_LIST, .max = GITSRC_LIST_MAX,
+	    .elem_max = GITSRC_PATTERN_MAX, .check = gitsrc_check_entry },
+	{ .name = "excludeFiles", .type = VALIDATE_LIST, .max = GITSRC_LIST_MAX,
+	    .elem_max = GITSRC_PATTERN_MAX, .check = gitsrc_check_entry },
+	{ .name = "indexSourceCode", .type = VALIDATE_BOOL },
+	{ .name = "versions", .type = VALIDATE_LIST, .max = LIBRARY_VERSIONS_MAX,
+	    .elem_max = GITSRC_BRANCH_MAX, .check = gitsrc_check_version },
+	{ .name = NULL }
+};
+
+const struct validate_table gitsrc_parse_table = {
+	.fields = gitsrc_parse_fields,
+	.what = "field"
+};
+
+int
+gitsrc_parse_request(const char *json, size_t len, struct parse_req *p, char *err,
+    size_t errsz)
+{
+	json_object	*root;
+	int		 rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((root = validate_json(&gitsrc_parse_table, json, len, err, errsz)) == NULL)
+		return -1;
+	rc = gitsrc_parse_object(root, "repoUrl", 0, p, err, errsz);
+	json_object_put(root);
+	return rc;
+}
+
+int
+gitsrc_parse_object(json_object *root, const char *url_name, int entry,
+    struct parse_req *p, char *err, size_t errsz)
+{
+	json_object	*v;
+	const char	*branch;
+
+	memset(p, 0, sizeof(*p));
+	p->type = "git";
+	if (entry) {
+		/* The common fields are entry_parse's; the git ones are checked here. */
+		json_object_object_foreach(root, key, val) {
+			(void)val;
+			if (strcmp(key, "type") != 0 && strcmp(key, "url") != 0 &&
+			    strcmp(key, "repoUrl") != 0 && strcmp(key, "title") != 0 &&
+			    strcmp(key, "description") != 0 &&
+			    validate_object_field(&gitsrc_parse_table, root, key, err,
+			    errsz) == -1)
+				return -1;
+		}
+	}
+	if ((p->repo_url = strdup(validate_str(root, url_name))) == NULL)
+		goto nomem;
+	if (libid_from_url(p->repo_url, p->id, sizeof(p->id), p->host,
+	    sizeof(p->host), err, errsz) == -1)
+		goto fail;
+	branch = validate_str(root, "branch");
+	if ((p->branch = strdup(branch != NULL ? branch : "")) == NULL)
+		goto nomem;
+	p->given = (branch != NULL ? LIBRARY_GIVEN_BRANCH : 0) |
+	    (validate_given(root, "folders") ? LIBRARY_GIVEN_FOLDERS : 0) |
+	    (validate_given(root, "excludeFolders") ? LIBRARY_GIVEN_EXCLUDE_FOLDERS : 0) |
+	    (validate_given(root, "excludeFiles") ? LIBRARY_GIVEN_EXCLUDE_FILES : 0) |
+	    (validate_given(root, "indexSourceCode") ? LIBRARY_GIVEN_INDEX_SOURCE : 0);
+	if (json_object_object_get_ex(root, "folders", &v) &&
+	    json_object_is_type(v, json_type_array) &&
+	    gitsrc_string_list(v, "folders", &p->rules.folders, &p->rules.nfolders,
+	    err, errsz) == -1)
+		goto fail;
+	if (json_object_object_get_ex(root, "excludeFolders", &v) &&
+	    json_object_is_type(v, json_type_array) &&
+	    gitsrc_string_list(v, "excludeFolders", &p->rules.exclude_folders,
+	    &p->rules.nexclude_folders, err, errsz) == -1)
+		goto fail;
+	if (json_object_object_get_ex(root, "excludeFiles", &v) &&
+	    json_object_is_type(v, json_type_array) &&
+	    gitsrc_string_list(v, "excludeFiles", &p->rules.exclude_files,
+	    &p->rules.nexclude_files, err, errsz) == -1)
+		goto fail;
+	p->rules.index_source = validate_bool(root, "indexSourceCode", 0);
+	if (json_object_object_get_ex(root, "versions", &v) &&
+	    json_object_is_type(v, json_type_array)) {
+		p->given |= LIBRARY_GIVEN_VERSIONS;
+		if (gitsrc_string_list(v, "versions", &p->versions, &p->nversions, err,
+		    errsz) == -1)
+			goto fail;
+	}
+	return 0;
+nomem:
+	snprintf(err, errsz, "out of memory");
+fail:
+	backend_req_release(p);
+	return -1;
+}
+
+static json_object *
+gitsrc_json_list(char **v, size_t n)
+{
+	json_object	*a = json_object_new_array();
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+char *
+gitsrc_settings_json(const struct parse_req *p)
+{
+	json_object	*o = json_object_new_object();
+	const struct select_rules *r = &p->rules;
+	char		*ret;
+
+	json_object_object_add(o, "folders", gitsrc_json_list(r->folders,
+	    r->nfolders));
+	json_object_object_add(o, "excludeFolders",
+	    gitsrc_json_list(r->exclude_folders, r->nexclude_folders));
+	json_object_object_add(o, "excludeFiles",
+	    gitsrc_json_list(r->exclude_files, r->nexclude_files));
+	json_object_object_add(o, "indexSourceCode",
+	    json_object_new_boolean(r->index_source));
+	ret = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return ret;
+}
+
+/* A stored list setting (validated when it was stored). */
+static int
+gitsrc_rules_list(json_object *root, const char *name, char ***out, size_t *n)
+{
+	json_object	*v;
+	char		 err[256];
+
+	if (!json_object_object_get_ex(root, name, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return 0;
+	if (gitsrc_string_list(v, name, out, n, err, sizeof(err)) == -1) {
+		log_err("%s: stored setting %s: %s", __func__, name, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+gitsrc_rules(const char *json, struct select_rules *r)
+{
+	json_object	*root, *v;
+	int		 rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if ((root = json_tokener_parse(json)) == NULL)
+		return -1;
+	if (gitsrc_rules_list(root, "folders", &r->folders, &r->nfolders) == -1 ||
+	    gitsrc_rules_list(root, "excludeFolders", &r->exclude_folders,
+	    &r->nexclude_folders) == -1 ||
+	    gitsrc_rules_list(root, "excludeFiles", &r->exclude_files,
+	    &r->nexclude_files) == -1)
+		goto out;
+	if (json_object_object_get_ex(root, "indexSourceCode", &v))
+		r->index_source = json_object_get_boolean(v);
+	rc = 0;
+out:
+	if (rc == -1)
+		select_rules_release(r);
+	json_object_put(root);
+	return rc;
+}
+
+char *
+gitsrc_repo_dir(const char *datadir, const char *host, const char *library_id)
+{
+	struct buf	 b;
+	char		*p;
+
+	/* host and id were validated when the library was added; check again. */
+	if (*host == '\0' || strchr(host, '/') != NULL || strstr(host, "..") != NULL ||
+	    library_id[0] != '/' || strstr(library_id, "..") != NULL) {
+		log_err("%s: refusing library %s on host %s", __func__, library_id, host);
+		return NULL;
+	}
+	buf_init(&b);
+	if (buf_printf(&b, "%s/repos/%s%s.git", datadir, host, library_id) == -1) {
+		buf_release(&b);
+		return NULL;
+	}
+	for (p = b.p + strlen(datadir) + 7; *p != '\0'; p++)
+		if (*p == ':')
+			*p = '_';
+	return buf_detach(&b);
+}

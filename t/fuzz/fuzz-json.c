@@ -3,7 +3,7 @@
  * validate_json, validate_object; json-c underneath), against declared tables of every
  * field type (strings with bounds, choices and a check, booleans, bounded integers, lists
  * of strings, objects, unknown keys refused or allowed), and the /api/parse body
- * (library_parse_request). The first byte picks the table.
+ * (gitsrc_parse_request). The first byte picks the table.
  */
 #include "config.h"
 
@@ -78,8 +78,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(copy, text, n);
 		copy[n] = '\0';
-		if (library_parse_request(copy, n, &p, err, sizeof(err)) == 0)
-			library_parse_request_release(&p);
+		if (gitsrc_parse_request(copy, n, &p, err, sizeof(err)) == 0)
+			backend_req_release(&p);
 		free(copy);
 		return 0;
 	}

@@ -33,13 +33,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
-	if (library_parse_request(s, size, &p, err, sizeof(err)) == 0)
-		library_parse_request_release(&p);
+	if (gitsrc_parse_request(s, size, &p, err, sizeof(err)) == 0)
+		backend_req_release(&p);
 	if (entry_parse_text(s, size, &p, err, sizeof(err)) == 0)
-		library_parse_request_release(&p);
+		backend_req_release(&p);
 	multipart_parse("multipart/form-data; boundary=b", s, size, parts, &nparts, err,
 	    sizeof(err));
-	library_id_from_url(s, id, sizeof(id), host, sizeof(host), err, sizeof(err));
+	libid_from_url(s, id, sizeof(id), host, sizeof(host), err, sizeof(err));
 	if (libid_normalize(s, &l, err, sizeof(err)) == 0)
 		libid_release(&l);
 	if (tokenize_match_terms(s, &terms, &nterms) == 0)

@@ -26,7 +26,7 @@ refused(const char *json, const char *want)
 	if (rc != -1 || strstr(err, want) == NULL)
 		printf("#   rc %d, error '%s', want '%s'\n", rc, err, want);
 	if (rc == 0)
-		library_parse_request_release(&p);
+		backend_req_release(&p);
 }
 
 /* Expects entry json to be accepted with id, type and settings (NULL: not checked). */
@@ -49,7 +49,7 @@ accepted(const char *json, const char *type, const char *id, const char *setting
 		if (settings != NULL && (p.settings == NULL ||
 		    strcmp(p.settings, settings) != 0))
 			printf("#   settings %s\n", p.settings ? p.settings : "NULL");
-		library_parse_request_release(&p);
+		backend_req_release(&p);
 	}
 }
 

@@ -256,8 +256,8 @@ test_ids(sqlite3 *db)
 		ok(libid_normalize(refused[k], &l, err, sizeof(err)) == -1,
 		    "refused: '%s'", refused[k]);
 		ok(strncmp(err, "is a malformed library id: ", 27) == 0, "why: %s", err);
-		ok(library_check_id(refused[k], err, sizeof(err)) == -1,
-		    "library_check_id refuses '%s' too", refused[k]);
+		ok(libid_check(refused[k], err, sizeof(err)) == -1,
+		    "libid_check refuses '%s' too", refused[k]);
 	}
 	libid_normalize("/vercel/next.js ", &l, err, sizeof(err));
 	ok(strstr(err, "whitespace at its start or end") != NULL, "trailing blank: named");

@@ -22,7 +22,7 @@ parse_fails(const char *json, const char *want, const char *name)
 	char		 err[512] = "";
 	int		 rc;
 
-	rc = library_parse_request(json, strlen(json), &p, err, sizeof(err));
+	rc = gitsrc_parse_request(json, strlen(json), &p, err, sizeof(err));
 	ok(rc == -1 && strstr(err, want) != NULL, "%s", name);
 	if (rc != -1 || strstr(err, want) == NULL)
 		printf("#   rc %d, error '%s', want '%s'\n", rc, err, want);
@@ -32,7 +32,7 @@ static void
 id_is(const char *url, const char *want_id, const char *want_host)
 {
 	char	 id[512], host[256], err[512];
-	int	 rc = library_id_from_url(url, id, sizeof(id), host, sizeof(host),
+	int	 rc = libid_from_url(url, id, sizeof(id), host, sizeof(host),
 		    err, sizeof(err));
 
 	ok(rc == 0 && strcmp(id, want_id) == 0 && strcmp(host, want_host) == 0,
@@ -47,7 +47,7 @@ static void
 id_fails(const char *url, const char *want)
 {
 	char	 id[512], host[256], err[512] = "";
-	int	 rc = library_id_from_url(url, id, sizeof(id), host, sizeof(host),
+	int	 rc = libid_from_url(url, id, sizeof(id), host, sizeof(host),
 		    err, sizeof(err));
 
 	ok(rc == -1 && strstr(err, want) != NULL, "%s refused (%s)", url, want);
@@ -344,17 +344,17 @@ test_edge(void)
 	is_str(s, "ok ?? caf\xc3\xa9 ?? ?? end", "scrub: invalid bytes become '?'");
 	ok(validate_utf8_chars(s, strlen(s)) != -1, "scrub: the result is UTF-8");
 
-	ok(library_check_id("/a/b", err, sizeof(err)) == 0, "id /a/b");
-	ok(library_check_id("/a/b/v1.2", err, sizeof(err)) == 0, "id with a version");
-	ok(library_check_id("/a/b@v1", err, sizeof(err)) == 0, "id with @version");
-	ok(library_check_id("/../../etc/passwd", err, sizeof(err)) == -1 &&
+	ok(libid_check("/a/b", err, sizeof(err)) == 0, "id /a/b");
+	ok(libid_check("/a/b/v1.2", err, sizeof(err)) == 0, "id with a version");
+	ok(libid_check("/a/b@v1", err, sizeof(err)) == 0, "id with @version");
+	ok(libid_check("/../../etc/passwd", err, sizeof(err)) == -1 &&
 	    strstr(err, "malformed library id") != NULL, "id /../../etc/passwd: malformed");
-	ok(library_check_id("/a//b", err, sizeof(err)) == -1, "empty segment");
-	ok(library_check_id("/a/b/", err, sizeof(err)) == -1, "empty last segment");
-	ok(library_check_id("/a/./b", err, sizeof(err)) == -1, "'.' segment");
-	ok(library_check_id("a/b", err, sizeof(err)) == -1, "no leading '/'");
-	ok(library_check_id("/a", err, sizeof(err)) == -1, "one segment");
-	ok(library_check_id("/a/b\tc", err, sizeof(err)) == -1, "a control character");
+	ok(libid_check("/a//b", err, sizeof(err)) == -1, "empty segment");
+	ok(libid_check("/a/b/", err, sizeof(err)) == -1, "empty last segment");
+	ok(libid_check("/a/./b", err, sizeof(err)) == -1, "'.' segment");
+	ok(libid_check("a/b", err, sizeof(err)) == -1, "no leading '/'");
+	ok(libid_check("/a", err, sizeof(err)) == -1, "one segment");
+	ok(libid_check("/a/b\tc", err, sizeof(err)) == -1, "a control character");
 }
 
 /* The server's names (lib/http.c): what a Host header may be. */
@@ -398,11 +398,11 @@ main(void)
 
 	test_rules();
 	test_query();
-	ok(library_parse_request("{\"repoUrl\":\"https://github.com/a/b\"}", 36, &p,
+	ok(gitsrc_parse_request("{\"repoUrl\":\"https://github.com/a/b\"}", 36, &p,
 	    err, sizeof(err)) == 0, "minimal request accepted");
 	is_str(p.repo_url, "https://github.com/a/b", "repoUrl kept");
 	is_str(p.branch, "", "branch defaults to the default branch");
-	library_parse_request_release(&p);
+	backend_req_release(&p);
 
 	{
 		const char *full = "{\"repoUrl\":\"http://git.internal:8080/team/"
@@ -410,26 +410,26 @@ main(void)
 		    "\"excludeFolders\":[\"docs/old\",\"node_modules\"],"
 		    "\"excludeFiles\":[\"*.txt\"],\"indexSourceCode\":true}";
 
-		ok(library_parse_request(full, strlen(full), &p, err,
+		ok(gitsrc_parse_request(full, strlen(full), &p, err,
 		    sizeof(err)) == 0, "full request accepted");
 		is_str(p.branch, "release/2.x", "branch kept");
 		is_int(p.rules.nfolders, 1, "one folder");
 		is_int(p.rules.nexclude_folders, 2, "two excluded folders");
 		is_str(p.rules.exclude_files[0], "*.txt", "excluded file pattern");
 		is_int(p.rules.index_source, 1, "indexSourceCode");
-		settings = library_settings_json(&p);
+		settings = gitsrc_settings_json(&p);
 		is_str(settings, "{\"folders\":[\"docs\"],\"excludeFolders\":"
 		    "[\"docs/old\",\"node_modules\"],\"excludeFiles\":[\"*.txt\"],"
 		    "\"indexSourceCode\":true}", "settings JSON is canonical");
-		library_parse_request_release(&p);
+		backend_req_release(&p);
 		{
 			struct select_rules r;
 
-			ok(library_settings_rules(settings, &r) == 0 &&
+			ok(gitsrc_rules(settings, &r) == 0 &&
 			    r.nexclude_folders == 2 && r.index_source == 1 &&
 			    strcmp(r.folders[0], "docs") == 0,
 			    "settings JSON reads back as rules");
-			library_rules_release(&r);
+			select_rules_release(&r);
 		}
 		free(settings);
 	}
