@@ -24,7 +24,7 @@
 #include "ai/check.h"
 #include "upstream.h"
 #include "search.h"
-#include "validate.h"
+#include "base/validate.h"
 
 static char	*admin_read_stdin_line(void);
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "cli.h"
 
 /* 1 when the line [s, e) (no newline) is the marker, trailing blanks and '\r' ignored. */

@@ -12,7 +12,7 @@
 #include <curl/curl.h>
 #include <json.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "fetch.h"
 #include "cli.h"
 

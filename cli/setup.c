@@ -19,8 +19,8 @@
 
 #include <json.h>
 
-#include "buf.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "apikey.h"
 #include "cli.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "cli.h"
 
 #define TOML_PARTS	16	/* most parts of a dotted key compared */

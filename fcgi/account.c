@@ -19,7 +19,7 @@
 #include "ctxd.h"
 #include "accounts.h"
 #include "http.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 #define KEY_NAME_MAX	100

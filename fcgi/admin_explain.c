@@ -13,7 +13,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "search.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 static const struct validate_field admin_explain_fields[] = {

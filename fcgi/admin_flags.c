@@ -12,7 +12,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "inject.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 static const struct validate_field admin_flags_fields[] = {

@@ -12,7 +12,7 @@
 #include "ctxd.h"
 #include "gitops.h"
 #include "http.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 #define ADMIN_GITOPS_WAIT_S	20	/* default bounded wait of POST /api/gitops/reconcile */

@@ -14,7 +14,7 @@
 #include "bundle.h"
 #include "health.h"
 #include "http.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 /*

@@ -18,7 +18,7 @@
 #include "entry.h"
 #include "http.h"
 #include "multipart.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 #include "sources/backend.h"
 #include "sources/admit.h"

@@ -15,7 +15,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "policy.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 #define ADMIN_POLICY_GLOB_MAX	200	/* characters of one glob */

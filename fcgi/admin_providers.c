@@ -16,7 +16,7 @@
 #include "ai/provider.h"
 #include "ai/check.h"
 #include "upstream.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 /* The time budget of one test call: under nginx's fastcgi_read_timeout of /api/. */

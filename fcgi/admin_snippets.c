@@ -10,7 +10,7 @@
 #include "ctxd.h"
 #include "catalog.h"
 #include "http.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 static const struct validate_field admin_snippets_fields[] = {

@@ -14,7 +14,7 @@
 #include "libid.h"
 #include "http.h"
 #include "search.h"
-#include "validate.h"
+#include "base/validate.h"
 
 struct query_ctx {
 	sqlite3		*db;

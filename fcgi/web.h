@@ -2,7 +2,7 @@
  * web.h: the handlers of ctxd-web, one file per concern, for the route table in
  * fcgi/web.c, and the few helpers they share (fcgi/web_util.c). A handler runs after the
  * route matcher (lib/http.c) has authorized the caller (r->who); it validates its query
- * parameters and body with lib/validate.h and calls lib/ for the work. The paths and
+ * parameters and body with lib/base/validate.h and calls lib/ for the work. The paths and
  * shapes are documented in ctxd-web(8).
  */
 #ifndef WEB_H
@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "validate.h"
+#include "base/validate.h"
 
 /* ------------------------------------------------------------------ web_util.c */
 

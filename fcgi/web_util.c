@@ -9,7 +9,7 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "web.h"
 
 void

@@ -17,8 +17,8 @@ struct sqlite3;
 
 /* ---------------------------------------------------------------- buf.c, util.c */
 
-#include "buf.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/util.h"
 
 /* ---------------------------------------------------------------- log.c */
 

@@ -14,7 +14,7 @@
 #include "entry.h"
 #include "url.h"
 #include "sources/backend.h"
-#include "validate.h"
+#include "base/validate.h"
 
 #define ENTRY_URL_MAX		2048
 #define ENTRY_LIST_MAX		100	/* excludePatterns, pageUrls */

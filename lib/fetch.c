@@ -23,7 +23,7 @@
 
 #include <curl/curl.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "fetch.h"
 
 /* Per-request secrets: values of credential headers (whole and last word), URL parts. */

@@ -35,7 +35,7 @@
 
 #include <stddef.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 struct curl_slist;
 

@@ -14,7 +14,7 @@
 
 #include "ctxd.h"
 #include "libid.h"
-#include "cron.h"
+#include "base/cron.h"
 #include "ghapp.h"
 #include "gitops.h"
 #include "manifest.h"

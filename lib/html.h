@@ -10,7 +10,7 @@
 
 #include <libxml/tree.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 /* What an element handler tells the walker. */
 #define HTML_DESCEND	0	/* walk the element's children (and call leave) */

@@ -22,8 +22,8 @@
 #include "ctxd.h"
 #include "http.h"
 #include "http_int.h"
-#include "sandbox.h"
-#include "validate.h"
+#include "base/sandbox.h"
+#include "base/validate.h"
 
 #define HTTP_MAX_PARAMS		64
 

@@ -80,7 +80,7 @@ struct http_responder {
 	 * read transaction, so they see one state of the database for the price of one.
 	 */
 	int			 read_transaction;
-	/* Install the seccomp filter of lib/sandbox.h in each worker after init. */
+	/* Install the seccomp filter of lib/base/sandbox.h in each worker after init. */
 	int			 sandbox;
 };
 

@@ -27,8 +27,8 @@
 #include "ctxd.h"
 #include "http.h"
 #include "http_int.h"
-#include "sandbox.h"
-#include "validate.h"
+#include "base/sandbox.h"
+#include "base/validate.h"
 
 #define HTTP_MAX_WORKERS	64
 #define HTTP_QUICK_FAIL_S	2	/* a worker dying sooner failed at start */

@@ -11,7 +11,7 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "validate.h"
+#include "base/validate.h"
 
 int
 validate_query(struct http_req *r, const struct validate_table *t)

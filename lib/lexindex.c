@@ -22,7 +22,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "topk.h"
+#include "base/topk.h"
 
 #define LEX_K1		1.2
 #define LEX_B		0.75

@@ -26,7 +26,7 @@
 #include "libid.h"
 #include "share.h"
 #include "sources/backend.h"
-#include "validate.h"
+#include "base/validate.h"
 
 
 static int

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "llmstxt.h"
 
 /* Longest open tag of a block read for its attributes; a longer one is not a tag. */

@@ -15,7 +15,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "mcp.h"
-#include "validate.h"
+#include "base/validate.h"
 
 /* JSON-RPC 2.0 error codes, and the server-defined ones for transport refusals. */
 #define RPC_PARSE_ERROR		-32700

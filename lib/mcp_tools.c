@@ -15,7 +15,7 @@
 #include "libid.h"
 #include "mcp.h"
 #include "search.h"
-#include "validate.h"
+#include "base/validate.h"
 
 /* A tool result (mcp.h): the text as one content item. */
 json_object *

@@ -17,7 +17,7 @@
 #include "libid.h"
 #include "policy.h"
 #include "robots.h"
-#include "util.h"
+#include "base/util.h"
 
 static const struct {
 	const char	*setting;

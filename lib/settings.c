@@ -13,7 +13,7 @@
 #include "ctxd.h"
 #include "fetch.h"
 #include "http.h"
-#include "cron.h"
+#include "base/cron.h"
 #include "policy.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */

@@ -21,7 +21,7 @@
 #include "policy.h"
 #include "search.h"
 #include "upstream.h"
-#include "validate.h"
+#include "base/validate.h"
 
 #define UPSTREAM_CACHE_DIR	"upstream-cache"
 #define UPSTREAM_LOG_EVERY	60	/* seconds between two logged upstream failures */

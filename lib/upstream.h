@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 struct sqlite3;
 struct json_object;

@@ -21,7 +21,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "topk.h"
+#include "base/topk.h"
 #include "vector.h"
 
 #define VEC_ALIGN	64

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The read-only responders run under their seccomp filter (lib/sandbox.c): each worker of
+# The read-only responders run under their seccomp filter (lib/base/sandbox.c): each worker of
 # ctxd-query and ctxd-mcp has Seccomp: 2 in /proc/PID/status and still answers; ctxd-web and
 # ctxd-hook have none; CTXD_SECCOMP=off leaves it out and says so. (t/unit/test-sandbox checks
 # which calls the filter refuses.)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The token budget bounds the answer, even when one section is huge: a repository holding a
 # 2 MB paragraph and a 2 MB code block is indexed; /api/v2/context (text and JSON) and the
-# MCP tools answer within the budget (bytes / 4, as lib/tokenize.c counts tokens) plus the
+# MCP tools answer within the budget (bytes / 4, as lib/base/tokenize.c counts tokens) plus the
 # documented per-snippet margin (heading, Source line, separator), with the cut snippet
 # keeping its heading and Source line and ending with the cut note.
 . "$top_srcdir/t/lib/harness.sh"

@@ -17,11 +17,11 @@
 
 #include <json.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "ctxd.h"
 #include "ghapp.h"
 #include "libid.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "sources/backend.h"
 
 #define GITSRC_URL_MAX		2048	/* longest repoUrl */

@@ -36,7 +36,7 @@
 #include "links.h"
 #include "robots.h"
 #include "sitemap.h"
-#include "util.h"
+#include "base/util.h"
 #include "sources/backend.h"
 
 #define WEBSITE_AGENT		"ctxd"

@@ -28,7 +28,7 @@
 
 #include "ctxd.h"
 #include "fetch.h"
-#include "util.h"
+#include "base/util.h"
 #include "sources/backend.h"
 
 #define WIKI_LIST_LIMIT		25	/* items asked per list request */

@@ -1,5 +1,5 @@
 /*
- * fuzz-json.c: JSON request bodies through the one edge validator (lib/validate.c:
+ * fuzz-json.c: JSON request bodies through the one edge validator (lib/base/validate.c:
  * validate_json, validate_object; json-c underneath), against declared tables of every
  * field type (strings with bounds, choices and a check, booleans, bounded integers, lists
  * of strings, objects, unknown keys refused or allowed), and the /api/parse body
@@ -14,7 +14,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "validate.h"
+#include "base/validate.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,7 +1,7 @@
 /*
  * fuzz-query.c: query strings as the responders read them: split at '&' and '=', each
  * name and value percent-decoded (http_urldecode, lib/http.c), then checked against
- * declared parameter tables (validate_query, lib/validate.c) like those of /api/v2/context,
+ * declared parameter tables (validate_query, lib/base/validate.c) like those of /api/v2/context,
  * /api/v2/search and the admin lists; the library id and the question go on to the search
  * front end (libid_normalize, the tokenizer). The refusal is answered into a buffer.
  */
@@ -15,7 +15,7 @@
 #include "http.h"
 #include "libid.h"
 #include "search.h"
-#include "validate.h"
+#include "base/validate.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

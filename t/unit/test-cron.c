@@ -1,5 +1,5 @@
 /*
- * test-cron.c: the GitOps schedule (lib/cron.c): presets, five-field cron expressions
+ * test-cron.c: the GitOps schedule (lib/base/cron.c): presets, five-field cron expressions
  * (lists, ranges, steps, both day fields), refusals, and cron_due: a due slot, none, and
  * several missed slots giving one run.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cron.h"
+#include "base/cron.h"
 #include "tap.h"
 
 /* Local time y-m-d h:m as time_t (TZ is UTC in this test). */

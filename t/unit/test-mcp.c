@@ -19,7 +19,7 @@
 #include "ctxd.h"
 #include "mcp.h"
 #include "search.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "tap.h"
 #include "db-helpers.h"
 

@@ -1,5 +1,5 @@
 /*
- * test-sandbox.c: the seccomp filter of the read-only responders (lib/sandbox.c). A child
+ * test-sandbox.c: the seccomp filter of the read-only responders (lib/base/sandbox.c). A child
  * process installs it and tries what a responder must not do (start a program, fork, trace,
  * change identity or namespaces, mount, BPF, the keyring: each must fail with EPERM) and what
  * it must still do (open and read files, a SQLite database in WAL mode, sockets, threads, name
@@ -27,7 +27,7 @@
 
 #include <sqlite3.h>
 
-#include "sandbox.h"
+#include "base/sandbox.h"
 #include "tap.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -1,5 +1,5 @@
 /*
- * test-validate.c: input validation at the edge: the validator of lib/validate.c rule by
+ * test-validate.c: input validation at the edge: the validator of lib/base/validate.c rule by
  * rule, parse requests, URLs, ids and query strings.
  */
 #include "config.h"
@@ -11,7 +11,7 @@
 #include "http.h"
 #include "libid.h"
 #include "search.h"
-#include "validate.h"
+#include "base/validate.h"
 #include "tap.h"
 
 /* Expects a parse request to fail with an error containing want. */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "ai/vendor.h"
 #include "ai/wire.h"
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "ai/vendor.h"
 #include "ai/wire.h"
 

@@ -10,7 +10,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "validate.h"
+#include "base/validate.h"
 
 long
 validate_utf8_chars(const char *s, size_t n)

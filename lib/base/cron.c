@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cron.h"
-#include "util.h"
+#include "base/cron.h"
+#include "base/util.h"
 
 static const struct {
 	const char	*name, *expr;

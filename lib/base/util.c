@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/util.h"
 
 int
 util_parse_long(const char *s, long min, long max, long *out)

@@ -9,7 +9,7 @@
 
 #include <seccomp.h>
 
-#include "sandbox.h"
+#include "base/sandbox.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANDBOX_SANITIZERS	1
