@@ -13,7 +13,7 @@
 #include <json.h>
 
 #include "base/buf.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "cli.h"
 
 #define CLI_BODY_MAX	(32 * 1024 * 1024)

@@ -19,7 +19,7 @@
 #include <json.h>
 
 #include "base/buf.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "cli.h"
 
 static void

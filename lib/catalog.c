@@ -9,7 +9,7 @@
 
 #include "ctxd.h"
 #include "catalog.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "inject.h"
 #include "search.h"
 

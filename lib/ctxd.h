@@ -869,7 +869,7 @@ void	 gitrepo_free(struct gitrepo *);
 /* ---------------------------------------------------------------- netpolicy.c */
 
 /*
- * Reads the setting fetch.allowed_networks (lib/fetch.h, fetch_policy_allow) and makes it
+ * Reads the setting fetch.allowed_networks (lib/net/fetch.h, fetch_policy_allow) and makes it
  * the process-wide address policy of every outbound connection (fetch_policy_use): call
  * it before connecting anywhere, and again to pick up a change. An unreadable value is
  * logged and leaves public addresses only (-1); else 0.
@@ -932,7 +932,7 @@ int	 format_check_tokens(const char *v, char *err, size_t errsz);
 long	 format_budget(const char *v);
 /*
  * Cuts a stored job or library error to what anyone may read: a failed fetch,
- * "could not fetch URL: WHY" (lib/fetch.h, FETCH_FAILED_PREFIX), becomes "could not fetch
+ * "could not fetch URL: WHY" (lib/net/fetch.h, FETCH_FAILED_PREFIX), becomes "could not fetch
  * URL", since WHY (connection refused, HTTP 403, an address the policy refused) would
  * let a caller map what answers where; other errors stay. The admin API shows WHY.
  */

@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "entry.h"
-#include "url.h"
+#include "net/url.h"
 #include "sources/backend.h"
 #include "base/validate.h"
 

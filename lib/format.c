@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 
 #define FORMAT_SEPARATOR	"\n\n--------------------------------\n\n"
 

@@ -23,7 +23,7 @@
 
 #include "ctxd.h"
 #include "libid.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "ghapp.h"
 #include "sources/backend.h"
 

@@ -8,7 +8,7 @@
  * Settings: git.github.app_id, git.github.app_private_key (PEM, sealed),
  * git.github.app_installation_id (blank: looked up for the repository),
  * git.github.api_url (blank: derived from git.github.host), git.github.webhook_secret.
- * Every API request goes through lib/fetch.c under the address policy of
+ * Every API request goes through lib/net/fetch.c under the address policy of
  * fetch.allowed_networks, with the JWT and the tokens registered as secrets.
  */
 #ifndef GHAPP_H

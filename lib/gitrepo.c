@@ -25,7 +25,7 @@
 #include <git2/sys/stream.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 
 #define GITREPO_REMOTE	"origin"
 #define GITREPO_REFSPEC	"+refs/heads/*:refs/remotes/origin/*"
@@ -77,7 +77,7 @@ struct gitrepo_ctx {
 /*
  * libgit2 opens every connection of a clone or fetch through the registered standard
  * stream (https layers its TLS stream on it): this one resolves the host, asks the
- * address policy of lib/fetch.c about each address and connects to the first allowed
+ * address policy of lib/net/fetch.c about each address and connects to the first allowed
  * one that answers, so git and libcurl share one policy.
  */
 struct gitrepo_stream {

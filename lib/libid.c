@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "libid.h"
-#include "url.h"
+#include "net/url.h"
 
 /* The Unicode spaces in UTF-8 (besides the ASCII blanks), refused around an id. */
 static const char *const libid_spaces[] = {

@@ -22,7 +22,7 @@
 #include "ctxd.h"
 #include "embedder.h"
 #include "entry.h"
-#include "url.h"
+#include "net/url.h"
 #include "libid.h"
 #include "share.h"
 #include "sources/backend.h"

@@ -1,6 +1,6 @@
 /*
  * netpolicy.c: the server's address policy. Reads the setting fetch.allowed_networks and
- * makes it the process-wide policy of lib/fetch.c, which libcurl (AI providers) and the
+ * makes it the process-wide policy of lib/net/fetch.c, which libcurl (AI providers) and the
  * git transport (lib/gitrepo.c) both ask before every connection; and the check of a
  * source that a caller adds against it (an address literal the policy refuses).
  */
@@ -18,7 +18,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 
 /* The policy in force: fetch.c keeps a pointer to it. */
 static struct fetch_policy netpolicy_cur;

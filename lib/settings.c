@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "http.h"
 #include "base/cron.h"
 #include "policy.h"
@@ -150,7 +150,7 @@ static const struct setting_def settings_defs[] = {
 	  "names this server answers to besides IP addresses, localhost and the "
 	  "machine's host name (comma-separated host[:port]); other Host headers get 421",
 	  NULL },
-	/* Outbound connections (lib/fetch.h, fetch_policy_allow). */
+	/* Outbound connections (lib/net/fetch.h, fetch_policy_allow). */
 	{ FETCH_POLICY_SETTING, SET_STRING, FETCH_POLICY_DEFAULT, 0, 0,
 	  "networks besides public addresses that the server may connect to (sources, "
 	  "git, AI providers), for every user who adds a source: comma-separated "

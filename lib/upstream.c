@@ -16,7 +16,7 @@
 
 #include "ctxd.h"
 #include "libid.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "inject.h"
 #include "policy.h"
 #include "search.h"

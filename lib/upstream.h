@@ -4,7 +4,7 @@
  *
  * Settings: upstream.url (the API base, e.g. https://HOST/api; empty: none, nothing leaves
  * the instance), upstream.api_key (sealed, sent as a Bearer token to the upstream only),
- * upstream.timeout_s. Every call goes through lib/fetch.c under the address policy
+ * upstream.timeout_s. Every call goes through lib/net/fetch.c under the address policy
  * (fetch.allowed_networks), no redirect followed, the answer capped at UPSTREAM_MAX_SIZE.
  * The caller's own credentials are never forwarded. Upstream text is untrusted: it must
  * be valid UTF-8 and parse as JSON where JSON is expected; no upstream header is copied.

@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "aws.h"
+#include "net/aws.h"
 #include "ai/provider.h"
 #include "ai/vendor.h"
 #include "ai/check.h"

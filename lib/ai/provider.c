@@ -16,8 +16,8 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "aws.h"
-#include "fetch.h"
+#include "net/aws.h"
+#include "net/fetch.h"
 #include "ai/provider.h"
 #include "ai/vendor.h"
 #include "ai/wire.h"

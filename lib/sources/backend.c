@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "sources/backend.h"
 
 void

@@ -12,7 +12,7 @@
  * either); others are counted, not fetched. A page
  * is asked for as Markdown first: /x.md for /x, /x/index.md then /x.md for /x/, then the
  * address itself with Accept: text/markdown, text/html;q=0.9; an answer in HTML is parsed
- * as HTML. Every request goes through lib/fetch.c under fetch.allowed_networks (redirects
+ * as HTML. Every request goes through lib/net/fetch.c under fetch.allowed_networks (redirects
  * included), sources.inflight at once (one at a time, sources.crawl_delay_ms apart, when
  * a delay is set), each within sources.page_timeout_s and sources.max_page_kb. A page that
  * fails is a warning; the llms file failing fails the job. Re-index: pages are asked for
@@ -31,7 +31,7 @@
 
 #include "ctxd.h"
 #include "entry.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "llmstxt.h"
 #include "sources/backend.h"
 

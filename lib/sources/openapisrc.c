@@ -1,6 +1,6 @@
 /*
  * openapisrc.c: the OpenAPI source back end (type "openapi"). The spec comes from the
- * library's URL, fetched through lib/fetch.c under the address policy
+ * library's URL, fetched through lib/net/fetch.c under the address policy
  * (fetch.allowed_networks, each redirect hop too), or from an upload the web responder
  * stored as DATA_DIR/uploads/<sha256>.<json|yaml|yml> (settings "upload"). It must be
  * JSON or YAML and an OpenAPI 2.0 or 3.x description, else the job fails saying so.
@@ -39,7 +39,7 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "openapi.h"
 #include "sources/backend.h"
 

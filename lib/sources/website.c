@@ -1,6 +1,6 @@
 /*
  * website.c: the website source back end, a crawler. From the library's start URL it
- * fetches pages breadth first through lib/fetch.c (several in flight, sources.inflight;
+ * fetches pages breadth first through lib/net/fetch.c (several in flight, sources.inflight;
  * one at a time with a pause between them when sources.crawl_delay_ms or the robots.txt
  * Crawl-delay asks for one), within the scope of the start URL (same scheme, host and port,
  * path under the start URL's folder), honouring robots.txt (agent "ctxd"), maxPages,
@@ -32,7 +32,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "links.h"
 #include "robots.h"
 #include "sitemap.h"

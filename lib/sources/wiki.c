@@ -27,7 +27,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "fetch.h"
+#include "net/fetch.h"
 #include "base/util.h"
 #include "sources/backend.h"
 

@@ -24,7 +24,7 @@
 #include <curl/curl.h>
 
 #include "ctxd.h"
-#include "aws.h"
+#include "net/aws.h"
 #include "tap.h"
 #include "http-helpers.h"
 

@@ -1,5 +1,5 @@
 /*
- * test-fetch.c: the HTTP client engine (lib/fetch.c) against a local HTTP server forked by
+ * test-fetch.c: the HTTP client engine (lib/net/fetch.c) against a local HTTP server forked by
  * the test on 127.0.0.1 (one child per connection): deadline, size cap, retry on 503,
  * Retry-After, redirects (none by default; followed with credentials dropped on a host
  * change), the address policy and secret scrubbing. Nothing leaves 127.0.0.1.
@@ -22,7 +22,7 @@
 
 #include <curl/curl.h>
 
-#include "fetch.h"
+#include "net/fetch.h"
 #include "tap.h"
 #include "http-helpers.h"
 

@@ -530,7 +530,7 @@ test_index_source(void)
 	ok(!sel(&r, "axum-macros/src/lib.rs"), "excludeFolders: axum-macros out");
 	ok(sel(&r, "axum/src/lib.rs"), "excludeFolders: axum in");
 	ok(!sel(&r, "include/curl/curl.h"), "excludeFiles *.h");
-	ok(sel(&r, "lib/url.c"), "excludeFiles *.h keeps .c");
+	ok(sel(&r, "lib/net/url.c"), "excludeFiles *.h keeps .c");
 
 	/* The with-source corpus: 15 .rs files next to the axum markdown. */
 	{

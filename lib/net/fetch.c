@@ -24,7 +24,7 @@
 #include <curl/curl.h>
 
 #include "base/buf.h"
-#include "fetch.h"
+#include "net/fetch.h"
 
 /* Per-request secrets: values of credential headers (whole and last word), URL parts. */
 #define FETCH_XSECRETS	(2 * FETCH_MAX_HEADERS + 8)

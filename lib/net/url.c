@@ -8,7 +8,7 @@
 
 #include <curl/curl.h>
 
-#include "url.h"
+#include "net/url.h"
 
 void
 url_release(struct url_parts *u)

@@ -14,8 +14,8 @@
 #include <openssl/hmac.h>
 
 #include "ctxd.h"
-#include "aws.h"
-#include "fetch.h"
+#include "net/aws.h"
+#include "net/fetch.h"
 
 #define AWS_MAX_RESPONSE	(256 * 1024)	/* credential endpoint answers */
 #define AWS_MAX_FILE		(1024 * 1024)	/* shared files, token files */
