@@ -4,7 +4,7 @@
  * the new and changed ones, then in one write transaction replace the changed documents,
  * decide duplicates (lib/dedup.h) and record the index; then describe code snippets
  * (lib/describe.h) and embed (lib/embedder.h), and finish the job. The job and library
- * states go through lib/jobs.c; log lines through jobs_log.
+ * states go through lib/store/jobs.c; log lines through jobs_log.
  *
  * A cancellation request (jobs.cancel_requested) is polled outside the write transaction:
  * after the fetch, before each file, before the write and between and inside the

@@ -24,7 +24,7 @@ struct cron {
 
 /* Parses a schedule (preset, cron expression or manual). 0, or -1 with err. */
 int	 cron_parse(const char *spec, struct cron *out, char *err, size_t errsz);
-/* A settings check (lib/settings.c): 0 when spec parses, else -1 with err. */
+/* A settings check (lib/store/settings.c): 0 when spec parses, else -1 with err. */
 int	 cron_check(const char *spec, char *err, size_t errsz);
 /* 1 when the minute holding local time tm matches c, else 0. */
 int	 cron_match(const struct cron *c, const struct tm *tm);

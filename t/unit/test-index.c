@@ -1,7 +1,7 @@
 /*
  * test-index.c: the indexing pipeline (lib/index.c) over an in-memory source back end
  * against a real database in a temporary DATA_DIR, and the one list of job and library
- * states (lib/jobs.c) against sql/schema.sql.
+ * states (lib/store/jobs.c) against sql/schema.sql.
  */
 #include "config.h"
 
