@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "accounts.h"
+#include "auth/accounts.h"
 #include "policy.h"
 #include "backup.h"
 #include "ai/provider.h"

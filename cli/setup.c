@@ -21,7 +21,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
-#include "apikey.h"
+#include "auth/apikey.h"
 #include "cli.h"
 
 #define SETUP_NAME		"ctxd"		/* the entry, rule and skill name */

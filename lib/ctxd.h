@@ -207,7 +207,7 @@ char	*settings_url_redacted(const char *url);
 
 /* ---------------------------------------------------------------- apikey.c */
 
-#include "apikey.h"
+#include "auth/apikey.h"
 
 /* Creates a key named name; returns the value (malloc'd), shown once; stores its hash. */
 char	*apikey_create(struct sqlite3 *, const char *name, int admin);
@@ -326,7 +326,7 @@ int	 session_csrf_ok(const char *token, const char *sent);
 /*
  * Seconds before name (any case) may try to sign in again from addr; 0: now; -1 error.
  * Failures are counted per name and address together, per address and, with a high
- * ceiling that only slows down, per name (lib/session.c, "login throttle").
+ * ceiling that only slows down, per name (lib/auth/session.c, "login throttle").
  */
 long	 session_throttle_wait(struct sqlite3 *, const char *name, const char *addr);
 /* Counts a failed sign-in against name (any case) from addr; logs an alert past a few. */

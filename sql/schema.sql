@@ -138,12 +138,12 @@ CREATE TABLE api_keys (
 );
 
 -- Accounts: users of the web UI and the admin API, their sign-in sessions and the
--- login throttle. api_keys.user_id ties a personal key to its user (lib/apikey.c).
+-- login throttle. api_keys.user_id ties a personal key to its user (lib/auth/apikey.c).
 CREATE TABLE users (
 	id		INTEGER PRIMARY KEY,
 	name		TEXT NOT NULL UNIQUE COLLATE NOCASE,
 	role		TEXT NOT NULL CHECK (role IN ('admin', 'member')),
-	password	TEXT NOT NULL,			-- scrypt$LOG2N$R$P$salt$hash (lib/user.c)
+	password	TEXT NOT NULL,			-- scrypt$LOG2N$R$P$salt$hash (lib/auth/user.c)
 	disabled	INTEGER NOT NULL DEFAULT 0,
 	must_change_password INTEGER NOT NULL DEFAULT 0,
 	created_at	TEXT NOT NULL,

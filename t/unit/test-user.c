@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "accounts.h"
+#include "auth/accounts.h"
 #include "tap.h"
 #include "db-helpers.h"
 
@@ -124,7 +124,7 @@ count_sessions(sqlite3 *db, long long id)
 	return n;
 }
 
-/* The whole changes of lib/user.c and lib/session.c, on a real database. */
+/* The whole changes of lib/auth/user.c and lib/auth/session.c, on a real database. */
 static void
 test_changes(void)
 {

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "accounts.h"
+#include "auth/accounts.h"
 
 /* 1 when u is an enabled admin and no other enabled admin exists, 0 when not, -1 on error. */
 static int
