@@ -15,7 +15,7 @@
 
 #include "ctxd.h"
 #include "store/fts.h"
-#include "doc.h"
+#include "parse/doc.h"
 #include "ai/provider.h"
 #include "batchrun.h"
 #include "describe.h"

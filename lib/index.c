@@ -13,7 +13,7 @@
 
 #include "ctxd.h"
 #include "dedup.h"
-#include "doc.h"
+#include "parse/doc.h"
 #include "describe.h"
 #include "embedder.h"
 #include "index.h"

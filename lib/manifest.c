@@ -12,7 +12,7 @@
 #include "ctxd.h"
 #include "entry.h"
 #include "manifest.h"
-#include "openapi.h"
+#include "parse/openapi.h"
 
 struct manifest_ctx {
 	const char	*name;

@@ -1,6 +1,6 @@
 /*
  * llmstxt.c: the llms.txt source back end (type "llmstxt", prefix llmsrc_: llmstxt_ is
- * the structure parser's, lib/llmstxt.c). See man/ctxd-source-llmstxt.7.
+ * the structure parser's, lib/parse/llmstxt.c). See man/ctxd-source-llmstxt.7.
  *
  * The llms file of the library's URL is fetched (always whole: its links are needed) and
  * becomes a document; an expanded one (<doc> blocks, several H1s) becomes one document
@@ -32,7 +32,7 @@
 #include "ctxd.h"
 #include "entry.h"
 #include "net/fetch.h"
-#include "llmstxt.h"
+#include "parse/llmstxt.h"
 #include "sources/backend.h"
 
 #define LLMSRC_ACCEPT_PAGE	"Accept: text/markdown, text/html;q=0.9"

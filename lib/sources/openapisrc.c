@@ -40,7 +40,7 @@
 
 #include "ctxd.h"
 #include "net/fetch.h"
-#include "openapi.h"
+#include "parse/openapi.h"
 #include "sources/backend.h"
 
 #define OPENAPI_SRC_MAX_FILES	64	/* files next to the spec that are fetched */

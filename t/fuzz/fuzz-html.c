@@ -1,6 +1,6 @@
 /*
- * fuzz-html.c: the web page parser (lib/html.c: libxml2's HTML parser, the choice of the
- * content container, the element walker, the section builder of lib/doc.c) on arbitrary
+ * fuzz-html.c: the web page parser (lib/parse/html.c: libxml2's HTML parser, the choice of the
+ * content container, the element walker, the section builder of lib/parse/doc.c) on arbitrary
  * bytes.
  */
 #include "config.h"

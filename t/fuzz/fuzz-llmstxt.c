@@ -1,6 +1,6 @@
 /*
  * fuzz-llmstxt.c: the llms.txt structure parser and the splitter of expanded llms files
- * (lib/llmstxt.c) on arbitrary bytes; every link and part must lie in the input and be
+ * (lib/parse/llmstxt.c) on arbitrary bytes; every link and part must lie in the input and be
  * bounded.
  */
 #include "config.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "llmstxt.h"
+#include "parse/llmstxt.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,6 +1,6 @@
 /*
- * fuzz-markdown.c: the Markdown parser (lib/markdown.c: the pre-pass, md4c and its
- * callbacks, the section builder of lib/doc.c) on arbitrary bytes. The first byte picks the
+ * fuzz-markdown.c: the Markdown parser (lib/parse/markdown.c: the pre-pass, md4c and its
+ * callbacks, the section builder of lib/parse/doc.c) on arbitrary bytes. The first byte picks the
  * dialect: Markdown, MDX, curl's cmdline-opts pages (front matter with examples), llms.txt.
  */
 #include "config.h"

@@ -1,5 +1,5 @@
 /*
- * fuzz-openapi.c: the OpenAPI loader and snippets (lib/openapi.c, lib/openapi_doc.c) on
+ * fuzz-openapi.c: the OpenAPI loader and snippets (lib/parse/openapi.c, lib/parse/openapi_doc.c) on
  * arbitrary bytes. The first byte picks the syntax the loader is told: even JSON, odd
  * YAML. A loaded tree has its $refs walked (the back end's file keys, the unresolved
  * count) and the text is parsed into snippets as the pipeline does.
@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
-#include "openapi.h"
+#include "parse/openapi.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

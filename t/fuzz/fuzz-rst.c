@@ -1,5 +1,5 @@
 /*
- * fuzz-rst.c: the reStructuredText parser (lib/rst.c and the section builder of lib/doc.c)
+ * fuzz-rst.c: the reStructuredText parser (lib/parse/rst.c and the section builder of lib/parse/doc.c)
  * on arbitrary bytes.
  */
 #include "config.h"

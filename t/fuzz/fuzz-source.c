@@ -1,5 +1,5 @@
 /*
- * fuzz-source.c: the doc comments of source files (lib/source.c: the lexer, the naming of
+ * fuzz-source.c: the doc comments of source files (lib/parse/code.c: the lexer, the naming of
  * items, the Markdown fragments, the examples as code, the overview of a file with little
  * documentation) and select_generated on arbitrary bytes. The first byte picks the
  * language; its high bit asks for the overview.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "doc.h"
+#include "parse/doc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

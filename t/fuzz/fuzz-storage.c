@@ -1,5 +1,5 @@
 /*
- * fuzz-storage.c: the wiki storage-format parser (lib/storage.c: the cleaning copy into a
+ * fuzz-storage.c: the wiki storage-format parser (lib/parse/wikistorage.c: the cleaning copy into a
  * namespace-declaring root, libxml2's XML parser, the ac: hooks and html.c's walker) on
  * arbitrary bytes.
  */

@@ -1,5 +1,5 @@
 /*
- * test-html.c: web pages to sections (lib/html.c): the content container of each common
+ * test-html.c: web pages to sections (lib/parse/html.c): the content container of each common
  * documentation theme, the page chrome that is dropped, anchors, titles, code languages
  * and highlighted code, prose blocks; and two real pages of the fixture sites
  * ($CORPORA/fixtures/websites).

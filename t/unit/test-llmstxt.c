@@ -1,6 +1,6 @@
 /*
  * test-llmstxt.c: the llms.txt structure parser and the splitter of expanded llms files
- * (lib/llmstxt.c), on the fixtures' real files (llmstxt.org's own llms.txt and
+ * (lib/parse/llmstxt.c), on the fixtures' real files (llmstxt.org's own llms.txt and
  * llms-ctx.txt, 1mcp's index of llms files) and on the shapes they do not show.
  */
 #include "config.h"
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "llmstxt.h"
+#include "parse/llmstxt.h"
 #include "tap.h"
 
 static char *

@@ -1,5 +1,5 @@
 /*
- * test-openapi.c: lib/openapi.c and openapi_doc.c. The snippets of real specs from the
+ * test-openapi.c: lib/parse/openapi.c and openapi_doc.c. The snippets of real specs from the
  * fixtures (titles, anchors, parameters, compact schemas, curl lines, webhooks, the
  * overview), a YAML spec and its JSON twin giving the same snippets, $refs (JSON pointer
  * escapes, cycles cut as "→ Name", unresolved ones named, files bundled under
@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
-#include "openapi.h"
+#include "parse/openapi.h"
 #include "tap.h"
 #include "doc-helpers.h"
 

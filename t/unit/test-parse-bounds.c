@@ -21,11 +21,11 @@
 #include <time.h>
 
 #include "ctxd.h"
-#include "doc.h"
+#include "parse/doc.h"
 #include "links.h"
 #include "robots.h"
 #include "sitemap.h"
-#include "llmstxt.h"
+#include "parse/llmstxt.h"
 #include "tap.h"
 
 /* How an input is made from its pieces, up to a size. */
@@ -327,7 +327,7 @@ static const struct pb_case pb_cases[] = {
 	{ "cpp attrs on line", "a.hpp", PB_REPEAT, "", "/// a\n[[nodiscard]] int f();\n", NULL, NULL, "", NULL },
 	{ "ts decorators", "a.ts", PB_REPEAT, "", "@A({ a: 1 })\nclass B {\n  m() {}\n}\n", NULL, NULL, "", NULL },
 	{ "md admon marks", "a.md", PB_REPEAT, "", "!!! a\n", NULL, NULL, "", NULL },
-	/* llms.txt: structure and splitting (lib/llmstxt.c) */
+	/* llms.txt: structure and splitting (lib/parse/llmstxt.c) */
 	{ "llms links", "llms", PB_REPEAT, "# T\n> s\n## S\n", "- [a](/b): c\n", NULL, NULL, "", NULL },
 	{ "llms sections", "llms", PB_COUNT, "# T\n", "## s%zu\n- [a](/b)\n", NULL, NULL, "", NULL },
 	{ "llms long name", "llms", PB_REPEAT, "- [", "a", NULL, NULL, "](/u)\n", NULL },
@@ -557,7 +557,7 @@ pb_budget_poll(void *arg)
 	return pb_cpu() - bu->start > bu->limit;
 }
 
-/* The llms.txt parser and splitter (lib/llmstxt.c) over in: they take no poll. */
+/* The llms.txt parser and splitter (lib/parse/llmstxt.c) over in: they take no poll. */
 static void
 pb_llms(const struct buf *in)
 {

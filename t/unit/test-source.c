@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "doc.h"
+#include "parse/doc.h"
 #include "tap.h"
 #include "doc-helpers.h"
 

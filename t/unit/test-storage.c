@@ -1,5 +1,5 @@
 /*
- * test-storage.c: wiki page bodies in storage format to sections (lib/storage.c): the
+ * test-storage.c: wiki page bodies in storage format to sections (lib/parse/wikistorage.c): the
  * fixture bodies of $CORPORA/fixtures/wiki/storage (converter output), and hand-written
  * bodies for what those lack (noted there: named entities, split CDATA, expand, panel,
  * user mentions, emoticons, unknown and skipped macros, DOCTYPE and entity tricks).

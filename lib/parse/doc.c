@@ -10,8 +10,8 @@
 #include <strings.h>
 
 #include "ctxd.h"
-#include "doc.h"
-#include "openapi.h"
+#include "parse/doc.h"
+#include "parse/openapi.h"
 
 /* Lowercase extension of path's file name (without the dot), "" when none. */
 static void

@@ -1,6 +1,6 @@
 /*
  * openapi.h: OpenAPI descriptions (Swagger 2.0, OpenAPI 3.0, 3.1; 3.2 read as 3.1), JSON
- * or YAML, to snippets (lib/openapi.c), for the source back end lib/sources/openapisrc.c
+ * or YAML, to snippets (lib/parse/openapi.c), for the source back end lib/sources/openapisrc.c
  * and the pipeline's parser of format DOC_FORMAT_OPENAPI (doc_parse_as).
  *
  * The document the pipeline parses is the spec itself (an upload, or a spec without

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "doc.h"
+#include "parse/doc.h"
 
 #define RST_MAXSTYLES	16
 #define RST_MAXDEPTH	12

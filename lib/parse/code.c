@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "doc.h"
+#include "parse/doc.h"
 
 #define SRC_MAXSCOPE	256	/* deeper nesting is counted, not named */
 #define SRC_HEADER	1024	/* bytes of code kept to name a '{' */

@@ -27,9 +27,9 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
-#include "doc.h"
-#include "openapi.h"
-#include "openapi_int.h"
+#include "parse/doc.h"
+#include "parse/openapi.h"
+#include "parse/openapi_int.h"
 
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
 #define OPENAPI_OP_NODES	1500	/* schema nodes one operation's text may visit */

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "ctxd.h"
-#include "doc.h"
+#include "parse/doc.h"
 
 /* The file name of path (after its last '/'); "" for NULL. */
 const char *

@@ -26,8 +26,8 @@
 #include <libxml/tree.h>
 
 #include "ctxd.h"
-#include "doc.h"
-#include "html.h"
+#include "parse/doc.h"
+#include "parse/html.h"
 
 /* The bytes of a language name taken from a class. */
 #define HTML_LANG_MAX	32

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "base/buf.h"
-#include "llmstxt.h"
+#include "parse/llmstxt.h"
 
 /* Longest open tag of a block read for its attributes; a longer one is not a tag. */
 #define LLMSTXT_MAX_TAG		4096

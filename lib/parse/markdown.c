@@ -18,7 +18,7 @@
 #include <md4c.h>
 
 #include "ctxd.h"
-#include "doc.h"
+#include "parse/doc.h"
 
 #define MD_MAXLIST	32
 #define MD_MAXADMON	16

@@ -16,8 +16,8 @@
 #include <yaml.h>
 
 #include "ctxd.h"
-#include "openapi.h"
-#include "openapi_int.h"
+#include "parse/openapi.h"
+#include "parse/openapi_int.h"
 
 /* Nodes a YAML document may expand to through aliases: this plus its length in bytes. */
 #define OPENAPI_YAML_NODES	100000

@@ -28,8 +28,8 @@
 #include <libxml/tree.h>
 
 #include "ctxd.h"
-#include "doc.h"
-#include "html.h"
+#include "parse/doc.h"
+#include "parse/html.h"
 
 #define STORAGE_ROOT_OPEN	"<ctxd-storage" \
 	" xmlns:ac=\"http://atlassian.com/content\"" \
