@@ -18,7 +18,7 @@
 
 #include "ctxd.h"
 #include "auth/accounts.h"
-#include "policy.h"
+#include "sources/policy.h"
 #include "backup.h"
 #include "ai/provider.h"
 #include "ai/check.h"

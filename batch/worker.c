@@ -90,7 +90,7 @@ relock:
 	for (;;) {
 		/*
 		 * The safety net behind every source's own deadlines (git: the connect and
-		 * stall deadlines of lib/gitrepo.c; the others: backend_stop): a job still
+		 * stall deadlines of lib/sources/gitrepo.c; the others: backend_stop): a job still
 		 * running after limits.job_timeout_s ends the worker, and the next one
 		 * requeues the job (and gives up after JOBS_MAX_ATTEMPTS).
 		 */

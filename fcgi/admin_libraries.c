@@ -15,7 +15,7 @@
 
 #include "ctxd.h"
 #include "catalog.h"
-#include "entry.h"
+#include "sources/entry.h"
 #include "http.h"
 #include "multipart.h"
 #include "base/validate.h"
@@ -140,7 +140,7 @@ admin_libraries_parse(struct http_req *r, void *arg)
 
 /*
  * POST /api/libraries: one source entry in the shape of a GitOps manifest entry
- * (lib/entry.h), any type. The same rules as /api/parse for a library that exists.
+ * (lib/sources/entry.h), any type. The same rules as /api/parse for a library that exists.
  */
 void
 admin_libraries_create(struct http_req *r, void *arg)

@@ -2,7 +2,7 @@
  * admin_policy.c: the policies API of ctxd-web (ctxd-web(8), ADMIN API: policies): read
  * and change the policies for public documentation, try a library id against them, and
  * read their audit trail. Every route is the admins'; reading, changing and trying the
- * policies also need a valid, unexpired license (lib/policy.h).
+ * policies also need a valid, unexpired license (lib/sources/policy.h).
  */
 #include "config.h"
 
@@ -14,7 +14,7 @@
 #include "access.h"
 #include "ctxd.h"
 #include "http.h"
-#include "policy.h"
+#include "sources/policy.h"
 #include "base/validate.h"
 #include "web.h"
 

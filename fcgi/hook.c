@@ -2,7 +2,7 @@
  * ctxd-hook: the FastCGI responder for the GitHub-type App's webhook deliveries at
  * /api/webhooks/github (nginx: location = /api/webhooks/github). A delivery is checked
  * against its X-Hub-Signature-256 (HMAC-SHA256 with setting git.github.webhook_secret,
- * constant time), remembered by its X-GitHub-Delivery id and its body (lib/ghapp.c: a
+ * constant time), remembered by its X-GitHub-Delivery id and its body (lib/sources/ghapp.c: a
  * repeated id, or the same body again within 5 minutes under a new id, is ignored), and
  * a push to the GitOps manifest repository's branch queues a sync (lib/gitops.c) for
  * ctxd-worker: the answer comes at once, the sync runs later. Every other event is
@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "ghapp.h"
+#include "sources/ghapp.h"
 #include "gitops.h"
 #include "http.h"
 

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "http.h"
 #include "search.h"
 #include "base/validate.h"

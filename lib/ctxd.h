@@ -713,7 +713,7 @@ struct select_rules {
 };
 
 /*
- * A validated source entry (lib/entry.h: POST /api/libraries, POST /api/parse, the
+ * A validated source entry (lib/sources/entry.h: POST /api/libraries, POST /api/parse, the
  * hosted service's parse endpoints, the GitOps manifest) and the stored source settings.
  */
 struct parse_req {

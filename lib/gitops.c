@@ -13,9 +13,9 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "base/cron.h"
-#include "ghapp.h"
+#include "sources/ghapp.h"
 #include "gitops.h"
 #include "manifest.h"
 #include "sources/backend.h"
@@ -501,7 +501,7 @@ gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
 	if (libid_from_url(cf->url, id, sizeof(id), host, sizeof(host), err,
 	    errsz) == -1)
 		goto out;
-	/* The GitHub-type App's installation token, else the host's token (lib/ghapp.c). */
+	/* The GitHub-type App's installation token, else the host's token (lib/sources/ghapp.c). */
 	if (!ghapp_git_credentials(db, datadir, cf->url, host, &user, &token, &kind, note,
 	    sizeof(note))) {
 		snprintf(err, errsz, "no git credential is configured for %s, the host of "

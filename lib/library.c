@@ -21,9 +21,9 @@
 
 #include "ctxd.h"
 #include "embedder.h"
-#include "entry.h"
+#include "sources/entry.h"
 #include "net/url.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "share.h"
 #include "sources/backend.h"
 #include "base/validate.h"

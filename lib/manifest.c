@@ -10,7 +10,7 @@
 #include <yaml.h>
 
 #include "ctxd.h"
-#include "entry.h"
+#include "sources/entry.h"
 #include "manifest.h"
 #include "parse/openapi.h"
 

@@ -3,7 +3,7 @@
  * YAML file with a list "repos" of source entries and optional "defaults"
  * (indexSourceCode, branch) that apply to every git entry not giving them. Each entry,
  * converted to a JSON object, is validated by the one source-entry validator entry_parse
- * (lib/entry.h); an entry without "type" is a git entry.
+ * (lib/sources/entry.h); an entry without "type" is a git entry.
  *
  * Strict: any error (YAML syntax, an unknown key, a field of another type, a value of the
  * wrong type, a missing url, both or neither wiki forms, a bad llms.txt file name, two

@@ -12,7 +12,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "mcp.h"
 #include "search.h"
 #include "base/validate.h"

@@ -13,7 +13,7 @@
 #include "catalog.h"
 #include "inject.h"
 #include "ai/provider.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "search.h"
 #include "upstream.h"
 #include "vector.h"

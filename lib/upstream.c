@@ -15,10 +15,10 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "net/fetch.h"
 #include "inject.h"
-#include "policy.h"
+#include "sources/policy.h"
 #include "search.h"
 #include "upstream.h"
 #include "base/validate.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Adding any source: POST /api/libraries takes one source entry in the
-# shape of a GitOps manifest entry, validated by lib/entry.c (every refusal a 400 naming the
+# shape of a GitOps manifest entry, validated by lib/sources/entry.c (every refusal a 400 naming the
 # field, nothing stored); the hosted service's POST /api/parse-website, /api/parse-openapi
 # and /api/parse-openapi-upload (multipart) map onto it; ids are stable; GET /api/libraries
 # shows each library's type and source settings; a re-POST keeps the stored fields it does not

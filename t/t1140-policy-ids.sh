@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Policies cannot be walked around by spelling a library id differently (lib/libid.c, the
-# one normal form; lib/policy.c): every variant of /vercel/next.js (a version, an @tag,
+# Policies cannot be walked around by spelling a library id differently (lib/sources/libid.c, the
+# one normal form; lib/sources/policy.c): every variant of /vercel/next.js (a version, an @tag,
 # another case) against block rules of the exact id and of wildcards and against allow
 # rules, on every entry point that reaches the upstream: GET /api/v2/context,
 # GET /api/v2/libs/search, the MCP tools query-docs, get-library-docs and

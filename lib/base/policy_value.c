@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "policy.h"
+#include "sources/policy.h"
 
 double
 policy_trust_value(const char *v)

@@ -222,7 +222,7 @@ int	 fetch_allow_any(void *arg, const struct sockaddr *, socklen_t);
 
 /*
  * The process-wide policy: applies to every run whose fetch.allow is NULL, and to the
- * git transport (lib/gitrepo.c). p is kept by pointer (NULL: none, every address).
+ * git transport (lib/sources/gitrepo.c). p is kept by pointer (NULL: none, every address).
  */
 void	 fetch_policy_use(const struct fetch_policy *p);
 const struct fetch_policy *fetch_policy_current(void);

@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "ghapp.h"
+#include "sources/ghapp.h"
 #include "sources/backend.h"
 #include "sources/admit.h"
 

@@ -1,9 +1,9 @@
 /*
  * gitsrc.c: the git source back end (prefix gitsrc_: git_ is libgit2's). Clones or
  * fetches the repository into
- * DATA_DIR/repos/<host>/<owner>/<repo>.git (lib/gitrepo.c), with the GitHub-type App's
+ * DATA_DIR/repos/<host>/<owner>/<repo>.git (lib/sources/gitrepo.c), with the GitHub-type App's
  * installation token or the GitHub- or GitLab-type token of its host from the settings
- * (lib/ghapp.c) (over plain http only to the hosts of
+ * (lib/sources/ghapp.c) (over plain http only to the hosts of
  * git.plain_http_hosts), every connection under the address policy of
  * fetch.allowed_networks; the documents are the files of the branch's commit, their
  * content hashes the blob ids, the set's version the commit.
@@ -19,8 +19,8 @@
 
 #include "base/buf.h"
 #include "ctxd.h"
-#include "ghapp.h"
-#include "libid.h"
+#include "sources/ghapp.h"
+#include "sources/libid.h"
 #include "base/validate.h"
 #include "sources/backend.h"
 

@@ -30,7 +30,7 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
-#include "entry.h"
+#include "sources/entry.h"
 #include "net/fetch.h"
 #include "parse/llmstxt.h"
 #include "sources/backend.h"

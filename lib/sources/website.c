@@ -33,9 +33,9 @@
 
 #include "ctxd.h"
 #include "net/fetch.h"
-#include "links.h"
-#include "robots.h"
-#include "sitemap.h"
+#include "sources/links.h"
+#include "sources/robots.h"
+#include "sources/sitemap.h"
 #include "base/util.h"
 #include "sources/backend.h"
 

@@ -1,7 +1,7 @@
 /*
  * netpolicy.c: the server's address policy. Reads the setting fetch.allowed_networks and
  * makes it the process-wide policy of lib/net/fetch.c, which libcurl (AI providers) and the
- * git transport (lib/gitrepo.c) both ask before every connection; and the check of a
+ * git transport (lib/sources/gitrepo.c) both ask before every connection; and the check of a
  * source that a caller adds against it (an address literal the policy refuses).
  */
 #include "config.h"

@@ -14,7 +14,7 @@
 #include "net/fetch.h"
 #include "http.h"
 #include "base/cron.h"
-#include "policy.h"
+#include "sources/policy.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -111,7 +111,7 @@ static const struct setting_def settings_defs[] = {
 	  "endpoint of a custom embedding service, or bedrock's runtime endpoint", NULL },
 	{ "ai.embed.region", SET_STRING, "", 0, 0,
 	  "region of bedrock embedding requests (empty: the LLM provider's region)", NULL },
-	/* Admin API: integrations (lib/ghapp.c), setup wizard. */
+	/* Admin API: integrations (lib/sources/ghapp.c), setup wizard. */
 	{ "git.github.app_id", SET_NUMBER, NULL, 1, 1000000000000000L,
 	  "GitHub-type App connection: App ID (the JWT's issuer; with the private key, "
 	  "the App's installation tokens replace git.github.token)", NULL },
@@ -207,7 +207,7 @@ static const struct setting_def settings_defs[] = {
 	  "weekly, a five-field cron expression, or manual (Manual only)", NULL },
 	{ "gitops.prune", SET_BOOL, "false", 0, 0,
 	  "delete GitOps-managed libraries that left the manifest", NULL },
-	/* Policies for public documentation of the upstream (lib/policy.h). */
+	/* Policies for public documentation of the upstream (lib/sources/policy.h). */
 	{ "policy.git", SET_BOOL, "true", 0, 0,
 	  "answer for the upstream's libraries from git repositories", NULL },
 	{ "policy.website", SET_BOOL, "true", 0, 0,

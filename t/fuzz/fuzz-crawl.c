@@ -1,8 +1,8 @@
 /*
  * fuzz-crawl.c: the website crawler's parsers of untrusted input on arbitrary bytes. The
- * first byte picks one: 0 robots.txt (lib/robots.c: parse, then match paths, among them
- * the input's own first line), 1 a sitemap (lib/sitemap.c), 2 the links of an HTML page
- * and 3 of a Markdown page (lib/links.c).
+ * first byte picks one: 0 robots.txt (lib/sources/robots.c: parse, then match paths, among them
+ * the input's own first line), 1 a sitemap (lib/sources/sitemap.c), 2 the links of an HTML page
+ * and 3 of a Markdown page (lib/sources/links.c).
  */
 #include "config.h"
 
@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "links.h"
-#include "robots.h"
-#include "sitemap.h"
+#include "sources/links.h"
+#include "sources/robots.h"
+#include "sources/sitemap.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,5 +1,5 @@
 /*
- * fuzz-policy.c: the policies' lists and decision (lib/policy.c) on arbitrary bytes:
+ * fuzz-policy.c: the policies' lists and decision (lib/sources/policy.c) on arbitrary bytes:
  * "BLOCK\nALLOW\nMINTRUST\nLIBRARYID", where BLOCK and ALLOW are comma-separated globs;
  * the first byte picks the source type word and the reported trust. The lists are checked
  * (policy_check_globs, policy_check_trust), decided on whether valid or not
@@ -17,8 +17,8 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "libid.h"
-#include "policy.h"
+#include "sources/libid.h"
+#include "sources/policy.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

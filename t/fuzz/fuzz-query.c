@@ -13,7 +13,7 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "search.h"
 #include "base/validate.h"
 

@@ -1,6 +1,6 @@
 /*
  * fuzz-request.c: what arrives from the network before any other check: the parse request
- * body (JSON, repoUrl), a source entry (POST /api/libraries, lib/entry.c), a multipart
+ * body (JSON, repoUrl), a source entry (POST /api/libraries, lib/sources/entry.c), a multipart
  * upload body, library ids, question tokenization and the license key format.
  */
 #include "config.h"
@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "entry.h"
+#include "sources/entry.h"
 #include "http.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "multipart.h"
 #include "search.h"
 

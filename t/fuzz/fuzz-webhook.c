@@ -1,5 +1,5 @@
 /*
- * fuzz-webhook.c: what ctxd-hook does with a delivery's bytes (lib/ghapp.c): the push
+ * fuzz-webhook.c: what ctxd-hook does with a delivery's bytes (lib/sources/ghapp.c): the push
  * event's decision (json-c, then the repository URLs through libcurl's URL API and the
  * ref) and the X-Hub-Signature-256 check. The first byte picks the configured branch
  * ("", "main", "a/b"); the rest is the body, and its first 80 bytes the signature header.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "ghapp.h"
+#include "sources/ghapp.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

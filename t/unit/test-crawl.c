@@ -1,9 +1,9 @@
 /*
- * test-crawl.c: the crawler's parsers: robots.txt (lib/robots.c: the group of our agent,
+ * test-crawl.c: the crawler's parsers: robots.txt (lib/sources/robots.c: the group of our agent,
  * merged groups, the "*" group as fallback, longest match, Allow winning a tie, '*' and
- * '$', Crawl-delay, Sitemap lines), sitemaps (lib/sitemap.c: urlset, index, gzip, not a sitemap,
- * no entity expansion) and link extraction (lib/links.c: a[href], base, canonical,
- * meta robots; Markdown links), and the frontier (lib/links.c: bounded in URLs and in bytes,
+ * '$', Crawl-delay, Sitemap lines), sitemaps (lib/sources/sitemap.c: urlset, index, gzip, not a sitemap,
+ * no entity expansion) and link extraction (lib/sources/links.c: a[href], base, canonical,
+ * meta robots; Markdown links), and the frontier (lib/sources/links.c: bounded in URLs and in bytes,
  * what does not fit dropped and counted, first in first out, memory within its bound).
  */
 #include "config.h"
@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "links.h"
-#include "robots.h"
-#include "sitemap.h"
+#include "sources/links.h"
+#include "sources/robots.h"
+#include "sources/sitemap.h"
 #include "tap.h"
 
 static int

@@ -1,5 +1,5 @@
 /*
- * test-entry.c: the one validator of source entries (lib/entry.c): every refusal of the
+ * test-entry.c: the one validator of source entries (lib/sources/entry.c): every refusal of the
  * issue's list names its field, the ids of each type, the defaults of the stored settings,
  * and the multipart/form-data splitter of uploads (lib/multipart.c).
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "entry.h"
+#include "sources/entry.h"
 #include "multipart.h"
 #include "tap.h"
 

@@ -15,7 +15,7 @@
 #include <openssl/rsa.h>
 
 #include "ctxd.h"
-#include "ghapp.h"
+#include "sources/ghapp.h"
 #include "tap.h"
 
 /* A new RSA key as PEM (malloc'd) and its EVP_PKEY in *key. */

@@ -22,9 +22,9 @@
 
 #include "ctxd.h"
 #include "parse/doc.h"
-#include "links.h"
-#include "robots.h"
-#include "sitemap.h"
+#include "sources/links.h"
+#include "sources/robots.h"
+#include "sources/sitemap.h"
 #include "parse/llmstxt.h"
 #include "tap.h"
 
@@ -347,7 +347,7 @@ static const struct pb_case pb_cases[] = {
 	{ "llms lt", "llms", PB_REPEAT, "", "<", NULL, NULL, "", NULL },
 	{ "md tabs", "a.md", PB_REPEAT, "", "=== \"a\"\n", NULL, NULL, "", NULL },
 	{ "llms", "llms.txt", PB_REPEAT, "", "- [a](b): c\n", NULL, NULL, "", NULL },
-	/* the crawler's parsers (lib/robots.c, sitemap.c, links.c): see pb_crawl */
+	/* the crawler's parsers (lib/sources/robots.c, sitemap.c, links.c): see pb_crawl */
 	{ "robots rules", "crawl:robots", PB_COUNT, "User-agent: ctxd\n", "Disallow: /a%zu*b*c\n", NULL, NULL, "", NULL },
 	{ "robots long pattern", "crawl:robots", PB_REPEAT, "User-agent: *\nDisallow: /", "*a", NULL, NULL, "$\n", NULL },
 	{ "robots groups", "crawl:robots", PB_REPEAT, "", "User-agent: x\nUser-agent: ctxd\nAllow: /a*\n", NULL, NULL, "", NULL },

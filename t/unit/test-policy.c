@@ -1,4 +1,4 @@
-/* test-policy.c: the policies for public documentation (lib/policy.c). */
+/* test-policy.c: the policies for public documentation (lib/sources/policy.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "libid.h"
-#include "policy.h"
+#include "sources/libid.h"
+#include "sources/policy.h"
 #include "tap.h"
 
 static char	 dir[] = "/tmp/test-policy.XXXXXX";

@@ -9,7 +9,7 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "search.h"
 #include "base/validate.h"
 #include "tap.h"

@@ -11,7 +11,7 @@
 #include <libxml/xmlreader.h>
 
 #include "ctxd.h"
-#include "sitemap.h"
+#include "sources/sitemap.h"
 
 /*
  * The inflated bytes of a gzip stream (sitemap.xml.gz) in *out, at most SITEMAP_MAX_BYTES

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "robots.h"
+#include "sources/robots.h"
 
 /* The next '*' of p[i..pl), or pl. */
 static size_t

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libid.h"
+#include "sources/libid.h"
 #include "net/url.h"
 
 /* The Unicode spaces in UTF-8 (besides the ASCII blanks), refused around an id. */

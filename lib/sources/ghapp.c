@@ -22,9 +22,9 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "libid.h"
+#include "sources/libid.h"
 #include "net/fetch.h"
-#include "ghapp.h"
+#include "sources/ghapp.h"
 #include "sources/backend.h"
 
 /* "base64url(a).base64url(b)" (malloc'd) or NULL. */

@@ -11,7 +11,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "entry.h"
+#include "sources/entry.h"
 #include "net/url.h"
 #include "sources/backend.h"
 #include "base/validate.h"

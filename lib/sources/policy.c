@@ -14,9 +14,9 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "libid.h"
-#include "policy.h"
-#include "robots.h"
+#include "sources/libid.h"
+#include "sources/policy.h"
+#include "sources/robots.h"
 #include "base/util.h"
 
 static const struct {

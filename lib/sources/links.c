@@ -10,7 +10,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
-#include "links.h"
+#include "sources/links.h"
 
 /* Keeps href (n bytes, blanks around it dropped). 0, or -1 out of memory. */
 static int
