@@ -22,8 +22,8 @@
 #include "backup.h"
 #include "ai/provider.h"
 #include "ai/check.h"
-#include "upstream.h"
-#include "search.h"
+#include "search/upstream.h"
+#include "search/search.h"
 #include "base/validate.h"
 
 static char	*admin_read_stdin_line(void);

@@ -1,7 +1,7 @@
 /*
  * admin_explain.c: GET /api/libraries/{owner}/{id*}/explain of ctxd-web (ctxd-web(8), ADMIN
  * API): the candidates of the answer to a question, best first, with their scores and what
- * became of each (lib/search.h, search_explain), for the web UI's "Try a question" box.
+ * became of each (lib/search/search.h, search_explain), for the web UI's "Try a question" box.
  */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "search.h"
+#include "search/search.h"
 #include "base/validate.h"
 #include "web.h"
 

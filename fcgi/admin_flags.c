@@ -1,6 +1,6 @@
 /*
  * admin_flags.c: GET /api/libraries/{owner}/{id*}/flagged of ctxd-web (ctxd-web(8)): the snippets
- * of a library that the content rules flagged at indexing (lib/inject.h, ctxd-content(7)),
+ * of a library that the content rules flagged at indexing (lib/search/inject.h, ctxd-content(7)),
  * for any signed-in user or key: what content.injection holds back or marks.
  */
 #include "config.h"
@@ -11,7 +11,7 @@
 
 #include "ctxd.h"
 #include "http.h"
-#include "inject.h"
+#include "search/inject.h"
 #include "base/validate.h"
 #include "web.h"
 

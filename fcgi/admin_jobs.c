@@ -10,7 +10,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "catalog.h"
+#include "search/catalog.h"
 #include "http.h"
 #include "base/validate.h"
 #include "web.h"

@@ -14,7 +14,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "catalog.h"
+#include "search/catalog.h"
 #include "sources/entry.h"
 #include "http.h"
 #include "multipart.h"

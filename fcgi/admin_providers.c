@@ -15,7 +15,7 @@
 #include "http.h"
 #include "ai/provider.h"
 #include "ai/check.h"
-#include "upstream.h"
+#include "search/upstream.h"
 #include "base/validate.h"
 #include "web.h"
 

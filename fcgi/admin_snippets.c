@@ -1,14 +1,14 @@
 /*
  * admin_snippets.c: GET /api/libraries/{owner}/{id*}/snippets of ctxd-web (ctxd-web(8), ADMIN
  * API): a page of a library's served snippets, filtered, for the web UI's snippet browser
- * (lib/catalog.h, catalog_snippets).
+ * (lib/search/catalog.h, catalog_snippets).
  */
 #include "config.h"
 
 #include <json.h>
 
 #include "ctxd.h"
-#include "catalog.h"
+#include "search/catalog.h"
 #include "http.h"
 #include "base/validate.h"
 #include "web.h"

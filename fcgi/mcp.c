@@ -13,7 +13,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "mcp.h"
-#include "search.h"
+#include "search/search.h"
 
 static void *
 mcp_init(struct sqlite3 **db)

@@ -13,7 +13,7 @@
 #include "ctxd.h"
 #include "sources/libid.h"
 #include "http.h"
-#include "search.h"
+#include "search/search.h"
 #include "base/validate.h"
 
 struct query_ctx {

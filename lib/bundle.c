@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "bundle.h"
-#include "catalog.h"
+#include "search/catalog.h"
 #include "health.h"
 
 #define BUNDLE_JOBS	50	/* jobs in the bundle */

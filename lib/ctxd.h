@@ -398,7 +398,7 @@ size_t	 lexindex_bytes(const struct lexindex *);
  */
 #define LEXINDEX_PROXIMITY	0x1
 /*
- * qsort order of hits: best score first, then the smaller id. (Inline here: lib/vector.c
+ * qsort order of hits: best score first, then the smaller id. (Inline here: lib/search/vector.c
  * sorts hits too and is also built alone by bench/vectors.)
  */
 static inline int
@@ -850,7 +850,7 @@ void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
  * leads to), over http only to the plain_http_hosts. Every connection goes through a
  * socket stream that checks each resolved address against fetch_policy_current(). On
  * failure writes a message without secrets to err; a failure to talk to the remote
- * starts with "could not fetch URL: " (lib/catalog.h, format_public_error).
+ * starts with "could not fetch URL: " (lib/search/catalog.h, format_public_error).
  */
 int	 gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	    const char *dir, const char *user, const char *token,

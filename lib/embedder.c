@@ -14,7 +14,7 @@
 
 #include "ctxd.h"
 #include "ai/provider.h"
-#include "vector.h"
+#include "search/vector.h"
 #include "batchrun.h"
 #include "embedder.h"
 #include "share.h"

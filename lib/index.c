@@ -17,7 +17,7 @@
 #include "describe.h"
 #include "embedder.h"
 #include "index.h"
-#include "inject.h"
+#include "search/inject.h"
 #include "share.h"
 #include "sources/backend.h"
 
@@ -645,7 +645,7 @@ struct index_write_st {
 
 /*
  * Inserts one section of a file as a snippet and its full-text row, after the content
- * check (lib/inject.h: it strips invisible characters from s and records its flags).
+ * check (lib/search/inject.h: it strips invisible characters from s and records its flags).
  */
 static int
 index_insert_section(struct index_run *r, const struct index_file *f,

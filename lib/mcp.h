@@ -7,7 +7,7 @@
  * 2.0, batches, version negotiation, initialize, ping, tools/list, tools/call). The tools
  * are one table, mcp_tools (mcp_tools.c): tools/list renders it, tools/call finds the row
  * by name, checks the arguments against the row's validate table (validate.h) and calls
- * the row's handler, which calls lib/search.c with the caller's struct mcp_ctx.
+ * the row's handler, which calls lib/search/search.c with the caller's struct mcp_ctx.
  * A request's integer id is echoed as the client wrote it, even past 64 bits.
  */
 #ifndef MCP_H

@@ -1,7 +1,7 @@
 /*
  * mcp_tools.c: the tools of ctxd-mcp, one table (mcp_tools, see mcp.h) that tools/list
  * renders and tools/call dispatches by, and their handlers, which answer from
- * lib/search.c: the same library search and the same context text as
+ * lib/search/search.c: the same library search and the same context text as
  * GET /api/v2/libs/search and GET /api/v2/context (spec/compat.md has the shapes).
  */
 #include "config.h"
@@ -14,7 +14,7 @@
 #include "ctxd.h"
 #include "sources/libid.h"
 #include "mcp.h"
-#include "search.h"
+#include "search/search.h"
 #include "base/validate.h"
 
 /* A tool result (mcp.h): the text as one content item. */

@@ -63,7 +63,7 @@ CREATE TABLE snippets (
 	heading		TEXT NOT NULL DEFAULT '',	-- the section's own heading (title as parsed)
 	described	INTEGER NOT NULL DEFAULT 0	-- 1: the describe pass has seen it
 );
--- (document_id, ord): a page's snippets in order (neighbour expansion in lib/search.c)
+-- (document_id, ord): a page's snippets in order (neighbour expansion in lib/search/search.c)
 CREATE INDEX snippets_document ON snippets(document_id, ord);
 CREATE INDEX snippets_library ON snippets(library_id);
 
@@ -76,7 +76,7 @@ CREATE VIRTUAL TABLE snippets_fts USING fts5(
 );
 
 -- Embedding vectors of snippets, one row per (snippet, model): dim float32 values in the
--- host's byte order (little-endian), L2-normalised (lib/vector.c). hash is the SHA-256
+-- host's byte order (little-endian), L2-normalised (lib/search/vector.c). hash is the SHA-256
 -- hex of the text that was embedded: a snippet whose text is unchanged keeps its vector
 -- (and embeddings_hash finds a vector to reuse for the same text under a new snippet
 -- id); a changed model has no rows yet, so its snippets are embedded again.
@@ -177,7 +177,7 @@ CREATE TABLE login_throttle (
 	PRIMARY KEY (scope, key)
 );
 
--- Admin API (lib/catalog.c, lib/library.c): a library's jobs, newest first (detail, job
+-- Admin API (lib/search/catalog.c, lib/library.c): a library's jobs, newest first (detail, job
 -- list filter, deletion). While a library has a delete job queued or running its state
 -- stays 'delete', even when an index run that was already under way finishes and writes
 -- its own state.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Text aimed at the agents that read the answers (lib/inject.c, ctxd-content(7)) through the
+# Text aimed at the agents that read the answers (lib/search/inject.c, ctxd-content(7)) through the
 # real path: a repository with attack files next to normal documentation is indexed; with
 # content.injection=hold (the default) no attack text reaches /api/v2/context or the MCP
 # query-docs tool while the normal snippets do; with mark the flagged snippets come after a

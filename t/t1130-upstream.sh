@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An upstream of public libraries (lib/upstream.c): two real instances on the
+# An upstream of public libraries (lib/search/upstream.c): two real instances on the
 # loopback, "up" being the upstream of the test's own instance. Library search merges and
 # marks, context proxied (text and JSON), the upstream's 401 and a key that fixes it, the
 # caller's key not forwarded, the upstream down, the MCP tools, ctxd-admin upstream test.

@@ -3,7 +3,7 @@
 # its context answers are cut to the caller's budget and pass through the injection filter
 # (content.injection), on REST and MCP alike; line breaks in the fields of its libraries
 # cannot forge entries of resolve-library-id; its error text addressed to AI agents is left
-# out. lib/upstream.c, ctxd-query(8) UPSTREAM.
+# out. lib/search/upstream.c, ctxd-query(8) UPSTREAM.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq nginx node
 

@@ -1,6 +1,6 @@
 /*
  * topk.h: a bounded "best k" selection, generated per element type so the hot loops of
- * lib/lexindex.c (BM25 scores) and lib/vector.c (int8 scan) keep a direct comparison
+ * lib/search/lexindex.c (BM25 scores) and lib/search/vector.c (int8 scan) keep a direct comparison
  * instead of a callback.
  *
  * TOPK_DEFINE(name, type, worse) defines

@@ -177,7 +177,7 @@ static const struct setting_def settings_defs[] = {
 	  "snippets flagged as addressed to AI agents (ctxd-content(7)): hold leaves them "
 	  "out of answers, mark answers them after a warning line, off ignores the flags",
 	  "hold|mark|off" },
-	/* Upstream of public libraries (lib/upstream.h). */
+	/* Upstream of public libraries (lib/search/upstream.h). */
 	{ "upstream.url", SET_URL, "", 0, 0,
 	  "API base of a Context7-compatible upstream answering for libraries not held "
 	  "here (e.g. https://HOST/api; empty: none, nothing leaves the instance)", NULL },

@@ -1,7 +1,7 @@
 /*
  * fuzz-mcp.c: a POST to /mcp as lib/mcp.c sees it: the body (JSON-RPC message or batch,
  * tool arguments) and, from the same bytes, the Origin, Accept, Content-Type and
- * MCP-Protocol-Version headers. The tools run for real (mcp_tools.c, lib/search.c) on a
+ * MCP-Protocol-Version headers. The tools run for real (mcp_tools.c, lib/search/search.c) on a
  * temporary database holding one small library, /a/b, removed at exit.
  */
 #include "config.h"
@@ -13,7 +13,7 @@
 
 #include "ctxd.h"
 #include "mcp.h"
-#include "search.h"
+#include "search/search.h"
 #include "../unit/db-helpers.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -14,7 +14,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "sources/libid.h"
-#include "search.h"
+#include "search/search.h"
 #include "base/validate.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

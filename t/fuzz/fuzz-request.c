@@ -14,7 +14,7 @@
 #include "http.h"
 #include "sources/libid.h"
 #include "multipart.h"
-#include "search.h"
+#include "search/search.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -15,7 +15,7 @@
 
 #include "ctxd.h"
 #include "index.h"
-#include "search.h"
+#include "search/search.h"
 #include "sources/backend.h"
 #include "tap.h"
 

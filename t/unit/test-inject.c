@@ -1,5 +1,5 @@
 /*
- * test-inject.c: the content rules (lib/inject.c). Each rule catches its attacks; passages
+ * test-inject.c: the content rules (lib/search/inject.c). Each rule catches its attacks; passages
  * of real documentation that come close (taken from the corpora) are not flagged; the
  * invisible characters are stripped and shown in the excerpt; the scan stays linear on
  * hostile input; and on a real database the query path holds flagged snippets back,
@@ -13,8 +13,8 @@
 #include <time.h>
 
 #include "ctxd.h"
-#include "inject.h"
-#include "search.h"
+#include "search/inject.h"
+#include "search/search.h"
 #include "tap.h"
 #include "db-helpers.h"
 

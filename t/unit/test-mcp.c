@@ -18,7 +18,7 @@
 
 #include "ctxd.h"
 #include "mcp.h"
-#include "search.h"
+#include "search/search.h"
 #include "base/validate.h"
 #include "tap.h"
 #include "db-helpers.h"

@@ -14,7 +14,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "catalog.h"
+#include "search/catalog.h"
 #include "tap.h"
 #include "db-helpers.h"
 

@@ -10,7 +10,7 @@
 #include "ctxd.h"
 #include "http.h"
 #include "sources/libid.h"
-#include "search.h"
+#include "search/search.h"
 #include "base/validate.h"
 #include "tap.h"
 

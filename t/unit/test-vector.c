@@ -15,7 +15,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "vector.h"
+#include "search/vector.h"
 #include "embedder.h"
 #include "tap.h"
 

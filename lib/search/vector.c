@@ -22,7 +22,7 @@
 
 #include "ctxd.h"
 #include "base/topk.h"
-#include "vector.h"
+#include "search/vector.h"
 
 #define VEC_ALIGN	64
 #define VEC_BLOCK	64	/* int8 row padding and inner loop length */

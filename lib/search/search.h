@@ -42,7 +42,7 @@ enum search_lib_status search_library(struct search *, const char *id, struct se
  * fast is 0) and packs the best into budget tokens, best first: the snippets' tokens
  * (title, prose, code as tokenize_estimate counts them) add up to at most budget; a
  * snippet bigger than what is left is cut (format_cut) when it is the first or enough is
- * left, else skipped. Flagged snippets (lib/inject.h) are left out with content.injection
+ * left, else skipped. Flagged snippets (lib/search/inject.h) are left out with content.injection
  * hold (the mode search_answer read), carry their rules in flags with mark. *out is an
  * array of *n snippets (free each with format_snippet_release, then the array). Returns
  * -1 on internal errors only: no match is 0 snippets.

@@ -10,13 +10,13 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "catalog.h"
-#include "inject.h"
+#include "search/catalog.h"
+#include "search/inject.h"
 #include "ai/provider.h"
 #include "sources/libid.h"
-#include "search.h"
-#include "upstream.h"
-#include "vector.h"
+#include "search/search.h"
+#include "search/upstream.h"
+#include "search/vector.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
 /* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
@@ -133,7 +133,7 @@ static const char search_prev_sql[] =
     "SELECT id, title, breadcrumb, ord FROM library_snippets WHERE document_id = ?1 AND "
     "ord < ?2 ORDER BY ord DESC LIMIT ?3";
 
-/* A snippet's text, and whether it is flagged (lib/inject.h). */
+/* A snippet's text, and whether it is flagged (lib/search/inject.h). */
 static const char search_text_sql[] =
     "SELECT text, EXISTS (SELECT 1 FROM snippet_flags WHERE snippet_id = ?1) "
     "FROM snippets WHERE id = ?1";
@@ -1010,7 +1010,7 @@ dberr:
 	return -1;
 }
 
-/* The mode of content.injection (lib/inject.h); hold when it cannot be read. */
+/* The mode of content.injection (lib/search/inject.h); hold when it cannot be read. */
 static enum inject_mode
 search_inject_mode(struct search *s)
 {
@@ -1048,7 +1048,7 @@ search_encloses(const struct snippet *res, const long long *docs,
  * SEARCH_CANDIDATES): the k-th snippet of one page counts with its score damped by
  * SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section of each page that matches and the further
  * sections of a strong page follow; and a section comes before the sections it encloses
- * (a subsection can outscore its section: it inherits from it, lib/lexindex.c). Only the
+ * (a subsection can outscore its section: it inherits from it, lib/search/lexindex.c). Only the
  * order changes: which snippets are packed was decided on the undamped scores, so the
  * room goes to more sections of the strongest pages rather than to weaker pages (damping
  * the choice too lost one answer in ten on bench/eval: bench/README.md, "Compact,

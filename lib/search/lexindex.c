@@ -10,7 +10,7 @@
  * row's token count as its length, but at least half the average), with IDF taken over
  * the library. On top of BM25: a section inherits part of its enclosing section's score
  * (LEX_INHERIT), and the best candidates are re-scored with term proximity. (Libraries too
- * large for memory are ranked by FTS5's bm25() alone: lib/search.c.)
+ * large for memory are ranked by FTS5's bm25() alone: lib/search/search.c.)
  */
 #include "config.h"
 

@@ -17,10 +17,10 @@
 #include "ctxd.h"
 #include "sources/libid.h"
 #include "net/fetch.h"
-#include "inject.h"
+#include "search/inject.h"
 #include "sources/policy.h"
-#include "search.h"
-#include "upstream.h"
+#include "search/search.h"
+#include "search/upstream.h"
 #include "base/validate.h"
 
 #define UPSTREAM_CACHE_DIR	"upstream-cache"

@@ -8,10 +8,10 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "catalog.h"
+#include "search/catalog.h"
 #include "net/fetch.h"
-#include "inject.h"
-#include "search.h"
+#include "search/inject.h"
+#include "search/search.h"
 
 #define CATALOG_LIB_COLS \
 	"id, title, description, source_type, url, branch, state, run_status, gitops, " \

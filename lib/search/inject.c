@@ -28,8 +28,8 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "inject.h"
-#include "search.h"
+#include "search/inject.h"
+#include "search/search.h"
 
 enum inject_rule_no {
 	R_OVERRIDE, R_ROLE, R_PROMPT_LEAK, R_CONCEAL, R_AGENT_ADDRESS, R_ROLE_TAG,
