@@ -21,7 +21,7 @@
 
 #include "ctxd.h"
 #include "gitops.h"
-#include "index.h"
+#include "index/index.h"
 
 static sqlite3 *worker_db;
 

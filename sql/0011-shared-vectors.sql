@@ -2,7 +2,7 @@
 -- same texts; each kept a full copy of every vector. A vector is now stored once per
 -- (model, hash of the embedded text) in vectors, and embeddings keeps one small row per
 -- (snippet, model) naming it. The embedder writes a vector with its first embeddings row in
--- one transaction and deletes the vectors no row names any more (lib/embedder.c,
+-- one transaction and deletes the vectors no row names any more (lib/index/embedder.c,
 -- embedder_gc), so every committed state has a vector for each embeddings row: a query
 -- process reading both in one statement (lib/search/vector.c) never misses one.
 --

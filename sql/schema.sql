@@ -54,12 +54,12 @@ CREATE TABLE snippets (
 	text		TEXT NOT NULL,
 	code		TEXT NOT NULL DEFAULT '[]',	-- JSON [{"language": …, "code": …}]
 	tokens		INTEGER NOT NULL,
-	-- duplicate detection (lib/dedup.c): a duplicate keeps its row but has no
+	-- duplicate detection (lib/index/dedup.c): a duplicate keeps its row but has no
 	-- snippets_fts row and no embedding, so no query returns it
 	hash		TEXT NOT NULL DEFAULT '',	-- SHA-256 hex of the normalised text + code
 	sig		INTEGER,			-- simhash of its word shingles; NULL: too short
 	dup_of		INTEGER,			-- snippets.id of the copy kept, NULL: kept
-	-- LLM titles and descriptions (lib/describe.c): title and text may hold them
+	-- LLM titles and descriptions (lib/index/describe.c): title and text may hold them
 	heading		TEXT NOT NULL DEFAULT '',	-- the section's own heading (title as parsed)
 	described	INTEGER NOT NULL DEFAULT 0	-- 1: the describe pass has seen it
 );
@@ -93,7 +93,7 @@ CREATE TABLE embeddings (
 CREATE INDEX embeddings_hash ON embeddings(model, hash);
 
 -- library_id has no foreign key: a library's delete job outlives the library as the record
--- of the deletion (the delete job removes the library's other jobs itself, lib/library.c).
+-- of the deletion (the delete job removes the library's other jobs itself, lib/index/library.c).
 CREATE TABLE jobs (
 	id		INTEGER PRIMARY KEY,
 	library_id	TEXT NOT NULL,
@@ -177,7 +177,7 @@ CREATE TABLE login_throttle (
 	PRIMARY KEY (scope, key)
 );
 
--- Admin API (lib/search/catalog.c, lib/library.c): a library's jobs, newest first (detail, job
+-- Admin API (lib/search/catalog.c, lib/index/library.c): a library's jobs, newest first (detail, job
 -- list filter, deletion). While a library has a delete job queued or running its state
 -- stays 'delete', even when an index run that was already under way finishes and writes
 -- its own state.
@@ -189,7 +189,7 @@ WHEN OLD.state = 'delete' AND NEW.state <> 'delete' AND EXISTS (SELECT 1 FROM jo
 BEGIN
 	UPDATE libraries SET state = 'delete' WHERE id = NEW.id;
 END;
--- LLM-generated titles and descriptions of code snippets (lib/describe.c), by the SHA-256
+-- LLM-generated titles and descriptions of code snippets (lib/index/describe.c), by the SHA-256
 -- of the text sent for a snippet (page title, breadcrumb, prose, code) and the model: a
 -- re-index, or another library with the same snippet, reuses them without a request.
 CREATE TABLE snippet_descriptions (

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Duplicate snippets (lib/dedup.c) through the real path: a repository holding a versioned
+# Duplicate snippets (lib/index/dedup.c) through the real path: a repository holding a versioned
 # copy (docs/v1, docs/v2), a near copy (one word changed) and an Installation section
 # copied from the README is indexed; only one copy of each is searchable (lexically and
 # by vector), the same paragraph under two headings stays twice; when the kept copy

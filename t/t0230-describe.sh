@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# LLM titles and descriptions of code snippets at indexing time (lib/describe.c), against
+# LLM titles and descriptions of code snippets at indexing time (lib/index/describe.c), against
 # the vendor stand-in (t/standin/vendors.js answers description prompts with "Generated
 # title <hex>" / "Generated description <hex>."): weak titles are replaced and shown in
 # the answer (codeTitle / codeDescription) and searchable; only the weak snippets' content

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The versions of a library share the snippets of unchanged files (migration
-# sql/0012-shared-documents.sql, lib/share.c), with the real worker, a real git server and
+# sql/0012-shared-documents.sql, lib/index/share.c), with the real worker, a real git server and
 # the vendors' stand-in as the embedder:
 # - a version stores no snippet, full-text or embeddings row for a file another version has
 #   unchanged, embeds none of them again, and answers from them with its own Source lines,

@@ -93,7 +93,7 @@ stop_on_cancel website "{\"type\":\"website\",\"url\":\"$FIX_SITE/docs/p1.html\"
 stop_on_cancel llmstxt "{\"type\":\"llmstxt\",\"url\":\"$FIX_SITE/docs/llms.txt\"}"
 
 # The deadline: limits.job_timeout_s 10 (the worker's alarm); fetching stops half-way
-# (lib/index.c: a run of a minute or less stops at half its time), about 12 pages in.
+# (lib/index/index.c: a run of a minute or less stops at half its time), about 12 pages in.
 ctxd_admin settings set limits.job_timeout_s 10 >/dev/null
 stop_at_deadline() {	# stop_at_deadline WHAT JSON PATTERN
 	local job n t0

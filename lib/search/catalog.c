@@ -259,7 +259,7 @@ dberr:
 
 /*
  * The snippets of catalog_snippets: ?1 library, ?2 filter (NULL: none); those it shows
- * from other versions too (lib/share.h), with its own documents.
+ * from other versions too (lib/index/share.h), with its own documents.
  */
 #define CATALOG_SNIPPETS_WHERE \
 	"FROM library_snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l " \

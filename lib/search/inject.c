@@ -923,7 +923,7 @@ inject_store(sqlite3 *db, const char *library_id, long long snippet_id,
 
 /*
  * The flagged rows of served snippets (not duplicates) of library ?1: its own and those it
- * shows from other versions (lib/share.h; their flags rows carry the owner's id).
+ * shows from other versions (lib/index/share.h; their flags rows carry the owner's id).
  */
 #define INJECT_FROM \
 	"FROM library_snippets s JOIN snippet_flags f ON f.snippet_id = s.id " \

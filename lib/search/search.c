@@ -99,7 +99,7 @@ static const char search_lib_sql[] =
 
 /*
  * A library shows its own snippets and those of documents of other versions it shares
- * (lib/share.h, the view library_snippets): their full-text rows carry their owner's tag,
+ * (lib/index/share.h, the view library_snippets): their full-text rows carry their owner's tag,
  * so a MATCH names the tags of the library's family (search_tags_sql) and the join keeps
  * the library's snippets (?3), with its own documents.
  */

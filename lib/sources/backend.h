@@ -1,5 +1,5 @@
 /*
- * backend.h: the source back ends of the indexing pipeline (lib/index.c), one file each
+ * backend.h: the source back ends of the indexing pipeline (lib/index/index.c), one file each
  * in lib/sources/ (gitsrc.c, later website, llmstxt, openapi, wiki), as curl's lib/vtls/
  * holds its TLS back ends. A back end validates its settings, fetches its source into a
  * set of documents (path, content hash, size, and the content now or later), and tells

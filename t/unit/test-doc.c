@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "dedup.h"
-#include "describe.h"
+#include "index/dedup.h"
+#include "index/describe.h"
 #include "tap.h"
 #include "doc-helpers.h"
 

@@ -253,7 +253,7 @@ mk(struct snippet *s, const char *title, const char *text, size_t n, const char 
 		s->tokens += (int)tokenize_estimate(NULL, strlen(code[2 * i + 1]) + 1);
 }
 
-/* tokens of s counted afresh, as lib/index.c counts them (+ the note when cut). */
+/* tokens of s counted afresh, as lib/index/index.c counts them (+ the note when cut). */
 static long
 count(const struct snippet *s)
 {

@@ -1,5 +1,5 @@
 /*
- * test-index.c: the indexing pipeline (lib/index.c) over an in-memory source back end
+ * test-index.c: the indexing pipeline (lib/index/index.c) over an in-memory source back end
  * against a real database in a temporary DATA_DIR, and the one list of job and library
  * states (lib/store/jobs.c) against sql/schema.sql.
  */
@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "index.h"
+#include "index/index.h"
 #include "search/search.h"
 #include "sources/backend.h"
 #include "tap.h"

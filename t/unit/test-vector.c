@@ -16,7 +16,7 @@
 
 #include "ctxd.h"
 #include "search/vector.h"
-#include "embedder.h"
+#include "index/embedder.h"
 #include "tap.h"
 
 /*

@@ -1,6 +1,6 @@
 // forms/checks.js: the checks of the UI's forms, as pure functions of the values (no DOM),
 // so that Node's test runner tests them without a browser. Each returns an error in words,
-// or null. They mirror the server's checks (lib/sources/entry.c, lib/library.c, lib/auth/user.c); the
+// or null. They mirror the server's checks (lib/sources/entry.c, lib/index/library.c, lib/auth/user.c); the
 // server stays the judge, and its 400 error is shown next to the field it names.
 
 export const URL_MAX = 2048, TITLE_MAX = 200, DESCRIPTION_MAX = 2000;

@@ -1,5 +1,5 @@
 // forms/library.js: the "Add library" form, one set of fields per source type, each explained in
-// one line and checked in the browser as the server checks it (lib/sources/entry.c, lib/library.c:
+// one line and checked in the browser as the server checks it (lib/sources/entry.c, lib/index/library.c:
 // the server stays the judge; its 400 error is shown next to the field it names).
 import { el, clear, field, showStatus, newId } from "../dom.js";
 import * as api from "../api.js";

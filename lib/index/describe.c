@@ -17,9 +17,9 @@
 #include "store/fts.h"
 #include "parse/doc.h"
 #include "ai/provider.h"
-#include "batchrun.h"
-#include "describe.h"
-#include "share.h"
+#include "index/batchrun.h"
+#include "index/describe.h"
+#include "index/share.h"
 
 /* One snippet to describe. */
 struct ds_item {
@@ -218,7 +218,7 @@ describe_bump(struct ds_run *e)
 	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
-	/* the versions that show some of its snippets (lib/share.h) */
+	/* the versions that show some of its snippets (lib/index/share.h) */
 	if (rc == 0)
 		rc = share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_INDEX);
 	return rc;

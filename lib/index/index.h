@@ -2,8 +2,8 @@
  * index.h: the indexing pipeline of one index job. Load the library, fetch its source
  * through its back end (lib/sources/backend.h), select the documentation files, parse
  * the new and changed ones, then in one write transaction replace the changed documents,
- * decide duplicates (lib/dedup.h) and record the index; then describe code snippets
- * (lib/describe.h) and embed (lib/embedder.h), and finish the job. The job and library
+ * decide duplicates (lib/index/dedup.h) and record the index; then describe code snippets
+ * (lib/index/describe.h) and embed (lib/index/embedder.h), and finish the job. The job and library
  * states go through lib/store/jobs.c; log lines through jobs_log.
  *
  * A cancellation request (jobs.cancel_requested) is polled outside the write transaction:

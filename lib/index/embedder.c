@@ -15,9 +15,9 @@
 #include "ctxd.h"
 #include "ai/provider.h"
 #include "search/vector.h"
-#include "batchrun.h"
-#include "embedder.h"
-#include "share.h"
+#include "index/batchrun.h"
+#include "index/embedder.h"
+#include "index/share.h"
 
 /* One snippet waiting for a vector. */
 struct emb_item {
@@ -165,7 +165,7 @@ embedder_bump(struct emb_run *e)
 	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
-	/* the versions that show some of its snippets (lib/share.h) */
+	/* the versions that show some of its snippets (lib/index/share.h) */
 	if (rc == 0)
 		rc = share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_VECTORS);
 	return rc;

@@ -20,11 +20,11 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "embedder.h"
+#include "index/embedder.h"
 #include "sources/entry.h"
 #include "net/url.h"
 #include "sources/libid.h"
-#include "share.h"
+#include "index/share.h"
 #include "sources/backend.h"
 #include "base/validate.h"
 
@@ -132,7 +132,7 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		    "removed; the worker log has the details", ops->type, library_id);
 		goto fail;
 	}
-	/* Snippets other versions show move to them first (lib/share.h). */
+	/* Snippets other versions show move to them first (lib/index/share.h). */
 	if (db_begin(db) == -1 || share_disown(db, library_id, NULL) == -1)
 		goto dberr;
 	for (i = 0; i < sizeof(library_delete_sql) / sizeof(library_delete_sql[0]); i++)

@@ -12,13 +12,13 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "dedup.h"
+#include "index/dedup.h"
 #include "parse/doc.h"
-#include "describe.h"
-#include "embedder.h"
-#include "index.h"
+#include "index/describe.h"
+#include "index/embedder.h"
+#include "index/index.h"
 #include "search/inject.h"
-#include "share.h"
+#include "index/share.h"
 #include "sources/backend.h"
 
 /* One selected documentation file: kept unchanged, or parsed (or not parseable). */
@@ -27,7 +27,7 @@ struct index_file {
 	struct doc	 doc;
 	int		 keep;		/* unchanged: keep the stored document */
 	long long	 reuse;		/* > 0: show (or copy) the snippets of this document of
-					   another version (lib/share.h) */
+					   another version (lib/index/share.h) */
 };
 
 struct index_run {
@@ -748,7 +748,7 @@ out:
 
 /*
  * A file of another version of the library with the same path and content: its
- * document row shows the snippets of the document f->reuse shows (lib/share.h): nothing is
+ * document row shows the snippets of the document f->reuse shows (lib/index/share.h): nothing is
  * parsed, embedded or stored again. (Where that would hide the only copy of a duplicate,
  * the dedup pass that follows copies the snippets instead: share_validate.) 0, or -1 on a
  * database error.
@@ -777,7 +777,7 @@ static const char index_record_sql[] =
 
 /*
  * The counts of another library of the family whose snippets changed under it (copied for
- * it by share_unshare, lib/share.h) and a new index_version, so that query processes
+ * it by share_unshare, lib/index/share.h) and a new index_version, so that query processes
  * reload its index and vectors.
  */
 static const char index_recount_sql[] =
@@ -788,7 +788,7 @@ static const char index_recount_sql[] =
     "library_snippets WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1";
 
 /*
- * Decides the duplicates of the library again (lib/dedup.h), then those of the other
+ * Decides the duplicates of the library again (lib/index/dedup.h), then those of the other
  * libraries of the family for which it copied documents it shared with them (their
  * duplicates may name the snippets it made duplicates), until none is left.
  */
@@ -874,7 +874,7 @@ index_write(struct index_run *r)
 		    index_reuse_file(r, &r->files[i]) : r->files[i].doc.secs != NULL ?
 		    index_insert_file(r, &r->files[i], &w) : 0) == -1)
 			goto out;
-	/* Duplicates are decided again over the whole library (lib/dedup.h). */
+	/* Duplicates are decided again over the whole library (lib/index/dedup.h). */
 	if (index_keep_validators(r) == -1 || index_dedup(r) == -1 ||
 	    db_run(r->db, index_record_sql, "ttttI", r->library_id, r->set.version,
 	    r->set.label, r->set.url_prefix, (long long)r->nretry) == -1)
@@ -947,7 +947,7 @@ index_budget_ms(long cap)
 
 /*
  * The post-index steps after the index was committed or found unchanged: LLM titles and
- * descriptions of code snippets (lib/describe.h), then vectors (lib/embedder.h), each
+ * descriptions of code snippets (lib/index/describe.h), then vectors (lib/index/embedder.h), each
  * when configured, within the time left before the worker's alarm. A failure does not
  * fail the job: run_status becomes 'degraded' and the job's message says so; the next
  * run completes what is missing. A cancellation between or inside them ends the job

@@ -9,7 +9,7 @@
 
 #include "ctxd.h"
 #include "ai/provider.h"
-#include "batchrun.h"
+#include "index/batchrun.h"
 
 void
 batchrun_log(struct batchrun *b, const char *level, const char *fmt, ...)

@@ -70,7 +70,7 @@ struct dedup_stats {
 /*
  * Decides the kept copy of every snippet library_id owns and applies the changes (see
  * above), inside the caller's transaction. The snippets it shows from other libraries'
- * documents (lib/share.h) are in the pass as their owner decided: the kept ones are
+ * documents (lib/index/share.h) are in the pass as their owner decided: the kept ones are
  * kept copies for the library's own, before any of those (a document that would hide
  * the only copy of a duplicate is copied first, share_validate). A document of the
  * library that other libraries show and of which a snippet's decision changes is copied

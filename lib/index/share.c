@@ -8,7 +8,7 @@
 
 #include "ctxd.h"
 #include "store/fts.h"
-#include "share.h"
+#include "index/share.h"
 
 void
 share_libs_init(struct share_libs *l)

@@ -12,8 +12,8 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "dedup.h"
-#include "share.h"
+#include "index/dedup.h"
+#include "index/share.h"
 #include "store/fts.h"
 
 #define DEDUP_GROUP_MAX	64	/* kept snippets of one trail compared at most */
@@ -539,7 +539,7 @@ dedup_library(sqlite3 *db, const char *library_id, struct share_libs *changed,
 	qsort(order, n, sizeof(*order), dedup_cmp);
 	/*
 	 * The snippets shown from other libraries stay as their owner decided: the kept ones
-	 * are kept here too, before any of the library's own (lib/share.h).
+	 * are kept here too, before any of the library's own (lib/index/share.h).
 	 */
 	for (i = 0; i < n; i++) {
 		order[i]->rank = i;

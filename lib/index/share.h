@@ -11,7 +11,7 @@
  * Rules that keep one library's decisions from changing another's answers:
  * - a shared snippet keeps the rows of its owner: its full-text row carries the owner
  *   library's tag "l<lib_no>", its flags rows the owner library's id;
- * - a shared snippet is a duplicate or not as its owner's dedup pass decided (lib/dedup.h);
+ * - a shared snippet is a duplicate or not as its owner's dedup pass decided (lib/index/dedup.h);
  *   a library shows a duplicate only while it shows its kept copy too: before each pass
  *   the documents that would hide the only copy are copied for it (share_validate);
  * - an owner's pass that changes the decision of a snippet other libraries show copies
@@ -68,9 +68,9 @@ int	 share_unshare(struct sqlite3 *, long long doc, struct share_libs *changed);
 int	 share_validate(struct sqlite3 *, const char *library_id);
 
 /*
- * After the snippets library_id owns changed in place (LLM titles, lib/describe.h): the
+ * After the snippets library_id owns changed in place (LLM titles, lib/index/describe.h): the
  * other libraries that show some of them get a new index_version and token count (what ==
- * SHARE_TOUCH_INDEX). After the snippets it shows got vectors (lib/embedder.h): the other
+ * SHARE_TOUCH_INDEX). After the snippets it shows got vectors (lib/index/embedder.h): the other
  * libraries of its family get a new embed_version (SHARE_TOUCH_VECTORS). Query processes
  * then reload them. 0, or -1 on a database error.
  */
