@@ -18,7 +18,7 @@
 
 #include "ctxd.h"
 #include "auth/accounts.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/validate.h"
 #include "web.h"
 

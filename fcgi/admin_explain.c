@@ -11,7 +11,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "search/search.h"
 #include "base/validate.h"
 #include "web.h"

@@ -10,7 +10,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "search/inject.h"
 #include "base/validate.h"
 #include "web.h"

@@ -11,7 +11,7 @@
 
 #include "ctxd.h"
 #include "gitops.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/validate.h"
 #include "web.h"
 

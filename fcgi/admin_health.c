@@ -10,10 +10,10 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "access.h"
+#include "http/access.h"
 #include "bundle.h"
 #include "health.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/validate.h"
 #include "web.h"
 

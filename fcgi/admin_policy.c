@@ -11,9 +11,9 @@
 
 #include <json.h>
 
-#include "access.h"
+#include "http/access.h"
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "sources/policy.h"
 #include "base/validate.h"
 #include "web.h"

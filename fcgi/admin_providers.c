@@ -12,7 +12,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "ai/provider.h"
 #include "ai/check.h"
 #include "search/upstream.h"

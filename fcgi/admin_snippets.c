@@ -9,7 +9,7 @@
 
 #include "ctxd.h"
 #include "search/catalog.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/validate.h"
 #include "web.h"
 

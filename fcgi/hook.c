@@ -19,7 +19,7 @@
 #include "ctxd.h"
 #include "sources/ghapp.h"
 #include "gitops.h"
-#include "http.h"
+#include "http/http.h"
 
 #define HOOK_MAX_BODY		(4 * 1024 * 1024)	/* nginx: client_max_body_size 4m */
 #define HOOK_DELIVERY_MAX	64	/* longest X-GitHub-Delivery accepted */

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "mcp.h"
 #include "search/search.h"
 

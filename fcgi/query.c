@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "sources/libid.h"
-#include "http.h"
+#include "http/http.h"
 #include "search/search.h"
 #include "base/validate.h"
 

@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "gitops.h"
-#include "http.h"
+#include "http/http.h"
 #include "web.h"
 
 /*

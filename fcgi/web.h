@@ -1,7 +1,7 @@
 /*
  * web.h: the handlers of ctxd-web, one file per concern, for the route table in
  * fcgi/web.c, and the few helpers they share (fcgi/web_util.c). A handler runs after the
- * route matcher (lib/http.c) has authorized the caller (r->who); it validates its query
+ * route matcher (lib/http/http.c) has authorized the caller (r->who); it validates its query
  * parameters and body with lib/base/validate.h and calls lib/ for the work. The paths and
  * shapes are documented in ctxd-web(8).
  */
@@ -11,7 +11,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/validate.h"
 
 /* ------------------------------------------------------------------ web_util.c */

@@ -8,7 +8,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/validate.h"
 #include "web.h"
 

@@ -13,7 +13,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "mcp.h"
 #include "base/validate.h"
 

@@ -51,7 +51,7 @@ row() {
 		401)
 			like "$(http_body | jq -r .error)" 'missing|invalid' \
 			    "$method $path as ${WHO[$i]}: 401 says missing or invalid"
-			# /api/v2 and /mcp name their realm (ACCESS_READER, lib/access.c).
+			# /api/v2 and /mcp name their realm (ACCESS_READER, lib/http/access.c).
 			like "$(http_header WWW-Authenticate)" '^Bearer( realm="ctxd".*)?$' \
 			    "$method $path as ${WHO[$i]}: WWW-Authenticate: Bearer" ;;
 		esac

@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "net/fetch.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/cron.h"
 #include "sources/policy.h"
 

@@ -2,8 +2,8 @@
  * fuzz-headers.c: the request headers as the responders read them: Authorization (an API
  * key, "Bearer" or not), the Cookie header (the session cookie among others), X-CSRF-Token,
  * the readers' context7-api-key and x-api-key, the request method and path, through the
- * route matcher (lib/http.c: http_route, 404/405/Allow, captures) and the one
- * authorization check (lib/access.c) against a real temporary database holding a user, a
+ * route matcher (lib/http/http.c: http_route, 404/405/Allow, captures) and the one
+ * authorization check (lib/http/access.c) against a real temporary database holding a user, a
  * session and an API key (removed at exit); and the MCP Origin/Host check.
  *
  * The input is lines: method, path, Authorization, Cookie, X-CSRF-Token, x-api-key,
@@ -21,7 +21,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "mcp.h"
 #include "../unit/db-helpers.h"
 

@@ -1,6 +1,6 @@
 /*
  * fuzz-query.c: query strings as the responders read them: split at '&' and '=', each
- * name and value percent-decoded (http_urldecode, lib/http.c), then checked against
+ * name and value percent-decoded (http_urldecode, lib/http/http.c), then checked against
  * declared parameter tables (validate_query, lib/base/validate.c) like those of /api/v2/context,
  * /api/v2/search and the admin lists; the library id and the question go on to the search
  * front end (libid_normalize, the tokenizer). The refusal is answered into a buffer.
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "sources/libid.h"
 #include "search/search.h"
 #include "base/validate.h"

@@ -11,9 +11,9 @@
 
 #include "ctxd.h"
 #include "sources/entry.h"
-#include "http.h"
+#include "http/http.h"
 #include "sources/libid.h"
-#include "multipart.h"
+#include "http/multipart.h"
 #include "search/search.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -1,7 +1,7 @@
 /*
  * test-entry.c: the one validator of source entries (lib/sources/entry.c): every refusal of the
  * issue's list names its field, the ids of each type, the defaults of the stored settings,
- * and the multipart/form-data splitter of uploads (lib/multipart.c).
+ * and the multipart/form-data splitter of uploads (lib/http/multipart.c).
  */
 #include "config.h"
 
@@ -10,7 +10,7 @@
 
 #include "ctxd.h"
 #include "sources/entry.h"
-#include "multipart.h"
+#include "http/multipart.h"
 #include "tap.h"
 
 /* Expects entry json to be refused with an error containing want. */

@@ -1,7 +1,7 @@
 /*
  * test-mcp.c: the MCP protocol of ctxd-mcp (lib/mcp.c) and its tool table (mcp_tools.c),
  * on a real database in a temporary DATA_DIR. The route (POST only) and the API key check
- * are the matcher's (fcgi/mcp.c's table, lib/access.c): t/t0500-mcp-protocol.sh tests
+ * are the matcher's (fcgi/mcp.c's table, lib/http/access.c): t/t0500-mcp-protocol.sh tests
  * them through nginx.
  */
 #include "config.h"

@@ -1,5 +1,5 @@
 /*
- * test-route.c: the route matcher of lib/http.c against a small table: 404, 405 with
+ * test-route.c: the route matcher of lib/http/http.c against a small table: 404, 405 with
  * Allow, HEAD answered by a GET row, captures ({id}, {id*} over several segments, the row
  * with most literal segments wins) and the authorization each row names, checked against
  * a real database (the handler is not called on refusal).
@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "tap.h"
 
 /* What the last handler saw. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "sources/libid.h"
 #include "search/search.h"
 #include "base/validate.h"
@@ -357,7 +357,7 @@ test_edge(void)
 	ok(libid_check("/a/b\tc", err, sizeof(err)) == -1, "a control character");
 }
 
-/* The server's names (lib/http.c): what a Host header may be. */
+/* The server's names (lib/http/http.c): what a Host header may be. */
 static void
 test_hosts(void)
 {

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "access.h"
+#include "http/access.h"
 
 struct FCGX_Request;
 struct buf;

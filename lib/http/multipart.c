@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "multipart.h"
+#include "http/multipart.h"
 
 #define MULTIPART_BOUNDARY_MAX	70
 #define MULTIPART_HEADERS_MAX	4096	/* bytes of one part's header block */

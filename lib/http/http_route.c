@@ -25,8 +25,8 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "http.h"
-#include "http_int.h"
+#include "http/http.h"
+#include "http/http_int.h"
 #include "base/sandbox.h"
 #include "base/validate.h"
 

@@ -7,8 +7,8 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "access.h"
-#include "http.h"
+#include "http/access.h"
+#include "http/http.h"
 
 /* The value of cookie name in the Cookie header (copied into out), or NULL. */
 static const char *

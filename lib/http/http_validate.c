@@ -10,7 +10,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "http.h"
+#include "http/http.h"
 #include "base/validate.h"
 
 int
