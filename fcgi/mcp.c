@@ -1,7 +1,7 @@
 /*
  * ctxd-mcp: the MCP server at /mcp (Streamable HTTP, stateless, JSON answers), a
  * read-only FastCGI responder like ctxd-query. Its one route (nginx: location = /mcp)
- * takes the POST to lib/mcp.c, which speaks the protocol and holds the tools.
+ * takes the POST to lib/mcp/mcp.c, which speaks the protocol and holds the tools.
  */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 
 #include "ctxd.h"
 #include "http/http.h"
-#include "mcp.h"
+#include "mcp/mcp.h"
 #include "search/search.h"
 
 static void *

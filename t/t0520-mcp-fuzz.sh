@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz smoke run of the MCP protocol code (t/fuzz/fuzz-mcp.c: lib/mcp.c and the real tools of
-# lib/mcp_tools.c on a small temporary database):
+# Fuzz smoke run of the MCP protocol code (t/fuzz/fuzz-mcp.c: lib/mcp/mcp.c and the real tools of
+# lib/mcp/mcp_tools.c on a small temporary database):
 # real JSON-RPC messages and batches, and thousands of random mutations of them, without a
 # crash (under --enable-sanitizers, without a sanitizer report either).
 . "$top_srcdir/t/lib/harness.sh"

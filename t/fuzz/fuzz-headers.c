@@ -22,7 +22,7 @@
 
 #include "ctxd.h"
 #include "http/http.h"
-#include "mcp.h"
+#include "mcp/mcp.h"
 #include "../unit/db-helpers.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -1,5 +1,5 @@
 /*
- * fuzz-mcp.c: a POST to /mcp as lib/mcp.c sees it: the body (JSON-RPC message or batch,
+ * fuzz-mcp.c: a POST to /mcp as lib/mcp/mcp.c sees it: the body (JSON-RPC message or batch,
  * tool arguments) and, from the same bytes, the Origin, Accept, Content-Type and
  * MCP-Protocol-Version headers. The tools run for real (mcp_tools.c, lib/search/search.c) on a
  * temporary database holding one small library, /a/b, removed at exit.
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "mcp.h"
+#include "mcp/mcp.h"
 #include "search/search.h"
 #include "../unit/db-helpers.h"
 

@@ -1,5 +1,5 @@
 /*
- * test-mcp.c: the MCP protocol of ctxd-mcp (lib/mcp.c) and its tool table (mcp_tools.c),
+ * test-mcp.c: the MCP protocol of ctxd-mcp (lib/mcp/mcp.c) and its tool table (mcp_tools.c),
  * on a real database in a temporary DATA_DIR. The route (POST only) and the API key check
  * are the matcher's (fcgi/mcp.c's table, lib/http/access.c): t/t0500-mcp-protocol.sh tests
  * them through nginx.
@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "ctxd.h"
-#include "mcp.h"
+#include "mcp/mcp.h"
 #include "search/search.h"
 #include "base/validate.h"
 #include "tap.h"

@@ -14,7 +14,7 @@
 
 #include "ctxd.h"
 #include "http/http.h"
-#include "mcp.h"
+#include "mcp/mcp.h"
 #include "base/validate.h"
 
 /* JSON-RPC 2.0 error codes, and the server-defined ones for transport refusals. */

@@ -13,7 +13,7 @@
 
 #include "ctxd.h"
 #include "sources/libid.h"
-#include "mcp.h"
+#include "mcp/mcp.h"
 #include "search/search.h"
 #include "base/validate.h"
 
