@@ -20,7 +20,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "gitops.h"
+#include "gitops/gitops.h"
 #include "index/index.h"
 
 static sqlite3 *worker_db;

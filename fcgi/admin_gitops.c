@@ -10,7 +10,7 @@
 #include <json.h>
 
 #include "ctxd.h"
-#include "gitops.h"
+#include "gitops/gitops.h"
 #include "http/http.h"
 #include "base/validate.h"
 #include "web.h"

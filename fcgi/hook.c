@@ -4,7 +4,7 @@
  * against its X-Hub-Signature-256 (HMAC-SHA256 with setting git.github.webhook_secret,
  * constant time), remembered by its X-GitHub-Delivery id and its body (lib/sources/ghapp.c: a
  * repeated id, or the same body again within 5 minutes under a new id, is ignored), and
- * a push to the GitOps manifest repository's branch queues a sync (lib/gitops.c) for
+ * a push to the GitOps manifest repository's branch queues a sync (lib/gitops/gitops.c) for
  * ctxd-worker: the answer comes at once, the sync runs later. Every other event is
  * acknowledged and ignored.
  */
@@ -18,7 +18,7 @@
 
 #include "ctxd.h"
 #include "sources/ghapp.h"
-#include "gitops.h"
+#include "gitops/gitops.h"
 #include "http/http.h"
 
 #define HOOK_MAX_BODY		(4 * 1024 * 1024)	/* nginx: client_max_body_size 4m */

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "gitops.h"
+#include "gitops/gitops.h"
 #include "http/http.h"
 #include "web.h"
 

@@ -32,7 +32,7 @@ struct doc_poll;
 /*
  * A plain YAML scalar (s, n bytes) resolved as YAML's core schema: a json-c null (NULL
  * with *isnull set), bool, int, float or string (NULL with *isnull 0: out of memory).
- * The GitOps manifest (lib/manifest.c) types its scalars the same way.
+ * The GitOps manifest (lib/gitops/manifest.c) types its scalars the same way.
  */
 struct json_object *openapi_yaml_plain(const char *s, size_t n, int *isnull);
 

@@ -92,7 +92,7 @@ int	 ghapp_installation_token(struct sqlite3 *, const char *datadir, const char 
  * GitHub-type host (user x-access-token), the GitLab-type token for the GitLab-type host
  * (user oauth2), none elsewhere; *kind "github", "gitlab" or "other". *user and *token
  * are malloc'd (NULL when none; the caller wipes the token). 1 when a token is set, else 0.
- * The git back end's clones and the GitOps manifest repository (lib/gitops.c) use it.
+ * The git back end's clones and the GitOps manifest repository (lib/gitops/gitops.c) use it.
  */
 int	 ghapp_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
 	    char **user, char **token, const char **kind);

@@ -192,7 +192,7 @@ static const struct setting_def settings_defs[] = {
 	{ "upstream.cache_mb", SET_NUMBER, "64", 1, 65536,
 	  "largest size (MB) of the upstream answer cache; the oldest answers go first",
 	  NULL },
-	/* GitOps (lib/gitops.h, ctxd-manifest(5)). */
+	/* GitOps (lib/gitops/gitops.h, ctxd-manifest(5)). */
 	{ "gitops.enabled", SET_BOOL, "false", 0, 0,
 	  "GitOps sync at start, on the schedule and on push (off: Sync now and the "
 	  "reconcile endpoint still work)", NULL },

@@ -1,5 +1,5 @@
 /*
- * fuzz-manifest.c: the GitOps manifest parser (lib/manifest.c: libyaml's loader, the
+ * fuzz-manifest.c: the GitOps manifest parser (lib/gitops/manifest.c: libyaml's loader, the
  * YAML-to-JSON conversion with its bounds, entry_parse on every entry, the error
  * positions) on arbitrary bytes. Seeds: t/fuzz/seeds/manifest (every validation case of
  * t/unit/test-manifest.c).
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "manifest.h"
+#include "gitops/manifest.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

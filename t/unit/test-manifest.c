@@ -1,5 +1,5 @@
 /*
- * test-manifest.c: the GitOps manifest parser (lib/manifest.c): a valid manifest with
+ * test-manifest.c: the GitOps manifest parser (lib/gitops/manifest.c): a valid manifest with
  * defaults and entries of every type, every validation error with its file, line and
  * column, and the bounds (an alias bomb, deep nesting, a large file).
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ctxd.h"
-#include "manifest.h"
+#include "gitops/manifest.h"
 #include "tap.h"
 
 /* Expects yaml to be rejected with an error starting with "repos.yaml:" where and

@@ -16,8 +16,8 @@
 #include "sources/libid.h"
 #include "base/cron.h"
 #include "sources/ghapp.h"
-#include "gitops.h"
-#include "manifest.h"
+#include "gitops/gitops.h"
+#include "gitops/manifest.h"
 #include "sources/backend.h"
 
 #define GITOPS_NOW	"strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"

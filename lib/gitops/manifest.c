@@ -11,7 +11,7 @@
 
 #include "ctxd.h"
 #include "sources/entry.h"
-#include "manifest.h"
+#include "gitops/manifest.h"
 #include "parse/openapi.h"
 
 struct manifest_ctx {
