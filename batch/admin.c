@@ -19,7 +19,7 @@
 #include "ctxd.h"
 #include "auth/accounts.h"
 #include "sources/policy.h"
-#include "backup.h"
+#include "admin/backup.h"
 #include "ai/provider.h"
 #include "ai/check.h"
 #include "search/upstream.h"
@@ -839,7 +839,7 @@ admin_cmd_upstream(int argc, char **argv)
 	return rc == 0 ? 0 : 1;
 }
 
-/* ctxd-admin backup [--with-secret] FILE: an online copy of the database (lib/backup.c). */
+/* ctxd-admin backup [--with-secret] FILE: an online copy of the database (lib/admin/backup.c). */
 static int
 admin_cmd_backup(int argc, char **argv)
 {
@@ -1072,7 +1072,7 @@ out:
 	return code;
 }
 
-/* ctxd-admin restore FILE: replaces the database by a backup (lib/backup.c). */
+/* ctxd-admin restore FILE: replaces the database by a backup (lib/admin/backup.c). */
 static int
 admin_cmd_restore(int argc, char **argv)
 {

@@ -11,7 +11,7 @@
 
 #include "ctxd.h"
 #include "http/http.h"
-#include "setup.h"
+#include "admin/setup.h"
 #include "base/validate.h"
 #include "web.h"
 

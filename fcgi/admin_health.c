@@ -11,8 +11,8 @@
 
 #include "ctxd.h"
 #include "http/access.h"
-#include "bundle.h"
-#include "health.h"
+#include "admin/bundle.h"
+#include "admin/health.h"
 #include "http/http.h"
 #include "base/validate.h"
 #include "web.h"

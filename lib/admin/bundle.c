@@ -11,9 +11,9 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "bundle.h"
+#include "admin/bundle.h"
 #include "search/catalog.h"
-#include "health.h"
+#include "admin/health.h"
 
 #define BUNDLE_JOBS	50	/* jobs in the bundle */
 #define BUNDLE_LINES	200	/* log lines per job there */

@@ -21,7 +21,7 @@
 #include <openssl/crypto.h>
 #include <sqlite3.h>
 
-#include "backup.h"
+#include "admin/backup.h"
 #include "ctxd.h"
 
 #define BACKUP_SECRET_TABLE \

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "health.h"
+#include "admin/health.h"
 
 #define HEALTH_DISK_MIN	(100LL * 1024 * 1024)	/* least free space */
 

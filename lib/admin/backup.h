@@ -1,4 +1,4 @@
-/* backup.h: ctxd-admin backup, restore (lib/backup.c) and doctor (lib/doctor.c). */
+/* backup.h: ctxd-admin backup, restore (lib/admin/backup.c) and doctor (lib/admin/doctor.c). */
 #ifndef CTXD_BACKUP_H
 #define CTXD_BACKUP_H
 

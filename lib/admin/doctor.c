@@ -18,7 +18,7 @@
 
 #include <sqlite3.h>
 
-#include "backup.h"
+#include "admin/backup.h"
 #include "ctxd.h"
 #include "ai/provider.h"
 #include "ai/check.h"

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 
 #include "ctxd.h"
-#include "setup.h"
+#include "admin/setup.h"
 
 static const char *const setup_ai[] = { "ai.llm.provider", "ai.llm.api_key",
 	"ai.llm.model", "ai.llm.region", "ai.llm.base_url", NULL };
