@@ -518,7 +518,7 @@ char	*doc_slug(const char *heading);
 /* ---------------------------------------------------------------- source.c */
 
 /* 1 when path names a source file whose doc comments can be indexed (.rs .c .go .py ...). */
-int	 source_is_source(const char *path);
+int	 code_is_source(const char *path);
 /*
  * Doc comments of a source file (Rust //! and ///, Javadoc-style blocks, Go comment blocks,
  * Python docstrings, ...) as sections: one per documented item titled with its symbol
@@ -526,7 +526,7 @@ int	 source_is_source(const char *path);
  * ("Serve::with_graceful_shutdown > Example"); the item's signature closes its first
  * section. Same contract as doc_parse; a file without doc comments has no sections.
  */
-int	 source_parse(const char *path, const char *data, size_t len, struct doc *out);
+int	 code_parse(const char *path, const char *data, size_t len, struct doc *out);
 
 /* ---------------------------------------------------------------- jobs.c */
 
@@ -806,7 +806,7 @@ enum library_change library_queue(struct sqlite3 *, const char *id, int del, int
 /* 1 when path (relative, '/'-separated) is a documentation file to index, else 0. */
 int	 select_path(const struct select_rules *, const char *path);
 /*
- * With a source file (source_is_source) whose content says it is generated: "generated"
+ * With a source file (code_is_source) whose content says it is generated: "generated"
  * (a generator's marker in its first lines: "Code generated ... DO NOT EDIT.", "@generated",
  * "auto-generated ... do not edit", protoc and grpc headers) or "minified" (very long
  * lines); else NULL. Documentation files are never judged.

@@ -81,7 +81,7 @@ size_t	 describe_parse_answer(const char *answer, size_t n, char **titles, char 
 
 /*
  * 1 when an LLM is configured (ai.llm.* names a provider and a model). The index then asks
- * source_parse_overview (doc.h) for an overview of each source file with little
+ * code_parse_overview (doc.h) for an overview of each source file with little
  * documentation, at most DESCRIBE_MAX_OVERVIEWS a run: a snippet with the file's main
  * signatures as code and no prose, which describe_run describes like any other (its
  * answer cached in snippet_descriptions by the SHA-256 of what was sent, which the file's

@@ -53,7 +53,7 @@ struct index_run {
 	size_t		 nreused;	/* of the parsed: copied from another version */
 	size_t		 ngenerated;	/* of the skipped: generated source (select_generated) */
 	int		 llm;		/* an LLM is configured: overviews of source files */
-	size_t		 noverview;	/* source files given one (source_parse_overview) */
+	size_t		 noverview;	/* source files given one (code_parse_overview) */
 	size_t		 nretry;	/* skipped ones a later run may read (limit, parse) */
 	struct dedup_stats dedup;
 	long		 test_delay_ms;	/* CTXD_TEST_FILE_DELAY_MS (tests only) */
@@ -399,9 +399,9 @@ index_parse_doc(struct index_run *r, const struct backend_doc *d, struct doc *do
 	int	 added = 0;
 
 	if (!r->llm || d->format != NULL || r->noverview >= DESCRIBE_MAX_OVERVIEWS ||
-	    !source_is_source(d->path))
+	    !code_is_source(d->path))
 		return doc_parse_as(d->format, d->path, d->data, d->len, doc, &r->poll);
-	if (source_parse_overview(d->path, d->data, d->len, doc, &r->poll, &added) == -1)
+	if (code_parse_overview(d->path, d->data, d->len, doc, &r->poll, &added) == -1)
 		return -1;
 	r->noverview += added == 1;
 	return 0;

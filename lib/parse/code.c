@@ -1,5 +1,5 @@
 /*
- * source.c: the documentation comments of source files to sections (indexSourceCode).
+ * code.c: the documentation comments of source files to sections (indexSourceCode).
  *
  * A lexer first masks every line of the file: comments and string literals become spaces,
  * so that braces, keywords and item names are only ever read from code. A second pass
@@ -10,10 +10,10 @@
  * the comment text, as Markdown, to markdown_parse_fragment(): one section per doc comment
  * titled with the symbol, plus one per heading inside it, the item's signature closing the
  * first one. Before that, each language's comment conventions become Markdown: JSDoc and
- * Javadoc tags one paragraph each, @example and <pre>{@code} blocks fences (source_tags),
+ * Javadoc tags one paragraph each, @example and <pre>{@code} blocks fences (code_tags),
  * doctests, reST literal blocks and code directives fences and Google-style sections lists
- * (source_pydoc), Go's indented blocks fences (source_godoc). Text outside doc comments
- * never becomes prose. On request (source_parse_overview) a file with little documentation
+ * (code_pydoc), Go's indented blocks fences (code_godoc). Text outside doc comments
+ * never becomes prose. On request (code_parse_overview) a file with little documentation
  * gets one more section listing its main signatures, for the LLM to describe.
  */
 #include "config.h"
@@ -101,7 +101,7 @@ struct src {
 };
 
 static const struct src_ext *
-source_ext(const char *path)
+code_ext(const char *path)
 {
 	const char	*base, *dot;
 	size_t		 i;
@@ -119,21 +119,21 @@ source_ext(const char *path)
 }
 
 int
-source_is_source(const char *path)
+code_is_source(const char *path)
 {
-	return source_ext(path) != NULL;
+	return code_ext(path) != NULL;
 }
 
 /* ---------------------------------------------------------------- small helpers */
 
 static int
-source_isid(int c)
+code_isid(int c)
 {
 	return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
 }
 
 static const char *
-source_skipws(const char *s)
+code_skipws(const char *s)
 {
 	while (*s == ' ' || *s == '\t' || *s == '\n')
 		s++;
@@ -142,14 +142,14 @@ source_skipws(const char *s)
 
 /* Reads an identifier at *p (after white space) into out; "" when there is none. */
 static void
-source_word(const char **p, char *out, size_t outsz)
+code_word(const char **p, char *out, size_t outsz)
 {
-	const char	*s = source_skipws(*p);
+	const char	*s = code_skipws(*p);
 	size_t		 k = 0;
 
-	if (s[0] == 'r' && s[1] == '#' && source_isid(s[2]))
+	if (s[0] == 'r' && s[1] == '#' && code_isid(s[2]))
 		s += 2;		/* Rust raw identifier */
-	while (source_isid(*s)) {
+	while (code_isid(*s)) {
 		if (k + 1 < outsz)
 			out[k++] = *s;
 		s++;
@@ -160,7 +160,7 @@ source_word(const char **p, char *out, size_t outsz)
 
 /* Skips a balanced group opening at s (one of "([{<"); "->" does not close '<'. */
 static const char *
-source_skip_group(const char *s)
+code_skip_group(const char *s)
 {
 	char	 open = *s, close;
 	int	 depth = 0;
@@ -184,29 +184,29 @@ source_skip_group(const char *s)
  * "template <...>" head.
  */
 static const char *
-source_skip_attrs(const char *s, enum src_kind kind)
+code_skip_attrs(const char *s, enum src_kind kind)
 {
 	const char	*p;
 	char		 w[64];
 
 	for (;;) {
-		s = source_skipws(s);
+		s = code_skipws(s);
 		if (s[0] == '#' && (s[1] == '[' || (s[1] == '!' && s[2] == '[')))
-			s = source_skip_group(s + (s[1] == '!' ? 2 : 1));
+			s = code_skip_group(s + (s[1] == '!' ? 2 : 1));
 		else if (kind == SRC_CLIKE && strncmp(s, "template", 8) == 0 &&
-		    *(p = source_skipws(s + 8)) == '<')
-			s = source_skip_group(p);
+		    *(p = code_skipws(s + 8)) == '<')
+			s = code_skip_group(p);
 		else if (kind == SRC_CLIKE && s[0] == '[')
-			s = source_skip_group(s);
-		else if (kind == SRC_CLIKE && s[0] == '@' && source_isid(s[1])) {
+			s = code_skip_group(s);
+		else if (kind == SRC_CLIKE && s[0] == '@' && code_isid(s[1])) {
 			s++;
-			source_word(&s, w, sizeof(w));
-			while (*s == '.' && source_isid(s[1])) {
+			code_word(&s, w, sizeof(w));
+			while (*s == '.' && code_isid(s[1])) {
 				s++;
-				source_word(&s, w, sizeof(w));
+				code_word(&s, w, sizeof(w));
 			}
 			if (*s == '(')
-				s = source_skip_group(s);
+				s = code_skip_group(s);
 		} else
 			return s;
 	}
@@ -214,7 +214,7 @@ source_skip_attrs(const char *s, enum src_kind kind)
 
 /* Slug of a symbol: identifier characters lowercased, every other run one '-'. */
 static char *
-source_symslug(const char *sym)
+code_symslug(const char *sym)
 {
 	struct buf	 b;
 	int		 dash = 0;
@@ -223,7 +223,7 @@ source_symslug(const char *sym)
 	if (buf_add(&b, "", 0) == -1)
 		return NULL;
 	for (; *sym != '\0'; sym++) {
-		if (source_isid(*sym) || *sym == '-') {
+		if (code_isid(*sym) || *sym == '-') {
 			if (dash && b.len > 0 && buf_addc(&b, '-') == -1)
 				goto fail;
 			dash = 0;
@@ -243,7 +243,7 @@ fail:
  * ends; returns a malloc'd string.
  */
 static char *
-source_dedent(const char *s)
+code_dedent(const char *s)
 {
 	struct buf	 b;
 	const char	*l, *eol;
@@ -298,7 +298,7 @@ source_u8len(unsigned char c)
  * Python triple-quoted strings).
  */
 static void
-source_lex_line(struct lexer *lx, const char *s, size_t n, char *m)
+code_lex_line(struct lexer *lx, const char *s, size_t n, char *m)
 {
 	enum src_kind	 kind = lx->x->kind;
 	size_t		 i = 0, k, j;
@@ -383,7 +383,7 @@ source_lex_line(struct lexer *lx, const char *s, size_t n, char *m)
 			continue;
 		}
 		if (kind == SRC_RUST && (c == 'r' || (c == 'b' && i + 1 < n &&
-		    s[i + 1] == 'r')) && (i == 0 || !source_isid(s[i - 1]))) {
+		    s[i + 1] == 'r')) && (i == 0 || !code_isid(s[i - 1]))) {
 			j = i + (c == 'b' ? 2 : 1);
 			for (k = 0; j + k < n && s[j + k] == '#'; k++)
 				;
@@ -431,7 +431,7 @@ source_lex_line(struct lexer *lx, const char *s, size_t n, char *m)
 
 /* Indentation of line l (n bytes) in columns, n when it is blank. */
 static size_t
-source_indent(const char *l, size_t n)
+code_indent(const char *l, size_t n)
 {
 	size_t	 i;
 
@@ -447,26 +447,26 @@ struct src_line {
 };
 
 static void
-source_line(const char *l, struct src_line *L)
+code_line(const char *l, struct src_line *L)
 {
 	L->l = l;
 	if ((L->eol = strchr(l, '\n')) == NULL)
 		L->eol = l + strlen(l);
 	L->nl = *L->eol != '\0' ? L->eol + 1 : L->eol;
 	L->n = (size_t)(L->eol - l);
-	L->ind = source_indent(l, L->n);
+	L->ind = code_indent(l, L->n);
 }
 
 /* Appends the lines in blk, dedented, as a code fence of lang ("" for the file's). */
 static int
-source_fence(struct buf *out, struct buf *blk, const char *lang)
+code_fence(struct buf *out, struct buf *blk, const char *lang)
 {
 	char	*d;
 	int	 rc;
 
 	if (blk->len == 0)
 		return 0;
-	if ((d = source_dedent(blk->p)) == NULL)
+	if ((d = code_dedent(blk->p)) == NULL)
 		return -1;
 	rc = *d == '\0' ? 0 : buf_printf(out, "\n```%s\n%s\n```\n\n", lang, d);
 	free(d);
@@ -479,7 +479,7 @@ source_fence(struct buf *out, struct buf *blk, const char *lang)
  * inside kept) to out as a fence of lang; *pl moves to the first line after it.
  */
 static int
-source_indented_block(struct buf *out, const char **pl, size_t base, const char *lang)
+code_indented_block(struct buf *out, const char **pl, size_t base, const char *lang)
 {
 	struct buf	 blk;
 	struct src_line	 L;
@@ -491,7 +491,7 @@ source_indented_block(struct buf *out, const char **pl, size_t base, const char 
 	if (buf_add(&blk, "", 0) == -1)
 		goto out;
 	for (l = *pl; *l != '\0'; l = L.nl) {
-		source_line(l, &L);
+		code_line(l, &L);
 		if (L.ind < L.n && L.ind <= base)
 			break;
 		if (buf_add(&blk, l, L.n) == -1 || buf_addc(&blk, '\n') == -1)
@@ -502,7 +502,7 @@ source_indented_block(struct buf *out, const char **pl, size_t base, const char 
 	*pl = l;
 	blk.len = keep;
 	blk.p[keep] = '\0';
-	rc = source_fence(out, &blk, lang);
+	rc = code_fence(out, &blk, lang);
 out:
 	buf_release(&blk);
 	return rc;
@@ -514,7 +514,7 @@ out:
  * Markdown does not read it as HTML.
  */
 static int
-source_tags_line(struct buf *out, const char *l, size_t n)
+code_tags_line(struct buf *out, const char *l, size_t n)
 {
 	const char	*e = l + n, *p, *c;
 	const char	*gt = memrchr(l, '>', n), *brace = memrchr(l, '}', n);
@@ -550,7 +550,7 @@ source_tags_line(struct buf *out, const char *l, size_t n)
  * language.
  */
 static int
-source_tags(struct buf *out, const char *s)
+code_tags(struct buf *out, const char *s)
 {
 	struct buf	 ex;
 	struct src_line	 L;
@@ -561,7 +561,7 @@ source_tags(struct buf *out, const char *s)
 	if (buf_add(out, "", 0) == -1 || buf_add(&ex, "", 0) == -1)
 		goto out;
 	for (l = s; *l != '\0'; l = L.nl) {
-		source_line(l, &L);
+		code_line(l, &L);
 		f = l + L.ind;
 		if (pre) {
 			if ((f = memmem(l, L.n, "</pre>", 6)) != NULL) {
@@ -569,7 +569,7 @@ source_tags(struct buf *out, const char *s)
 				if (f > l && f[-1] == '}')
 					f--;		/* the {@code ...} brace */
 				if ((f > l && buf_add(&ex, l, (size_t)(f - l)) == -1) ||
-				    buf_addc(&ex, '\n') == -1 || source_fence(out, &ex, "") == -1)
+				    buf_addc(&ex, '\n') == -1 || code_fence(out, &ex, "") == -1)
 					goto out;
 				continue;
 			}
@@ -580,28 +580,28 @@ source_tags(struct buf *out, const char *s)
 		if (!example && (strncmp(f, "```", 3) == 0 || strncmp(f, "~~~", 3) == 0))
 			fence = !fence;
 		if (!fence && strncmp(f, "<pre>", 5) == 0) {
-			if (example && source_fence(out, &ex, "") == -1)
+			if (example && code_fence(out, &ex, "") == -1)
 				goto out;
 			example = 0;
 			pre = 1;
 			f += 5;
 			if (strncmp(f, "{@code", 6) == 0)
 				f += 6;
-			if (*source_skipws(f) != '\0' && f < L.eol && *f != '\n' &&
+			if (*code_skipws(f) != '\0' && f < L.eol && *f != '\n' &&
 			    (buf_add(&ex, f, (size_t)(L.eol - f)) == -1 ||
 			    buf_addc(&ex, '\n') == -1))
 				goto out;
 			continue;
 		}
 		if (!fence && *f == '@') {
-			if (example && source_fence(out, &ex, "") == -1)
+			if (example && code_fence(out, &ex, "") == -1)
 				goto out;
 			example = 0;
-			if (strncmp(f, "@example", 8) == 0 && !source_isid(f[8])) {
+			if (strncmp(f, "@example", 8) == 0 && !code_isid(f[8])) {
 				if (buf_printf(out, "\nExample:%.*s\n\n", (int)(L.eol - f - 8),
 				    f + 8) == -1)
 					goto out;
-				example = strncmp(source_skipws(L.eol), "```", 3) != 0;
+				example = strncmp(code_skipws(L.eol), "```", 3) != 0;
 				continue;
 			}
 			if (buf_addc(out, '\n') == -1)
@@ -613,10 +613,10 @@ source_tags(struct buf *out, const char *s)
 			continue;
 		}
 		if ((fence ? buf_add(out, l, L.n) == -1 || buf_addc(out, '\n') == -1 :
-		    source_tags_line(out, l, L.n) == -1))
+		    code_tags_line(out, l, L.n) == -1))
 			goto out;
 	}
-	if ((example || pre) && source_fence(out, &ex, "") == -1)
+	if ((example || pre) && code_fence(out, &ex, "") == -1)
 		goto out;
 	rc = 0;
 out:
@@ -626,7 +626,7 @@ out:
 
 /* The language of a reST code directive at f (".. code-block:: lang"), or NULL. */
 static const char *
-source_rst_directive(const char *f, const char *eol, char *lang, size_t langsz)
+code_rst_directive(const char *f, const char *eol, char *lang, size_t langsz)
 {
 	static const char *const dirs[] = {
 		".. code-block::", ".. code::", ".. sourcecode::", ".. doctest::",
@@ -642,7 +642,7 @@ source_rst_directive(const char *f, const char *eol, char *lang, size_t langsz)
 	if (*d == NULL)
 		return NULL;
 	p = f + strlen(*d);
-	source_word(&p, w, sizeof(w));
+	code_word(&p, w, sizeof(w));
 	snprintf(lang, langsz, "%s", w[0] != '\0' && p <= eol ? w : "python");
 	return lang;
 }
@@ -653,7 +653,7 @@ source_rst_directive(const char *f, const char *eol, char *lang, size_t langsz)
  * them. *pl moves past it. 0 when L is not such a header (nothing written).
  */
 static int
-source_pysection(struct buf *out, const struct src_line *L, const char **pl)
+code_pysection(struct buf *out, const struct src_line *L, const char **pl)
 {
 	struct src_line	 M;
 	const char	*f = L->l + L->ind, *e, *l;
@@ -665,13 +665,13 @@ source_pysection(struct buf *out, const struct src_line *L, const char **pl)
 	for (e = f; e < L->eol - 1; e++)
 		if (!isalpha((unsigned char)*e) && *e != ' ')
 			return 0;
-	source_line(L->nl, &M);
+	code_line(L->nl, &M);
 	if (M.ind == M.n || M.ind <= L->ind)
 		return 0;
 	if (buf_add(out, L->l, L->n) == -1 || buf_adds(out, "\n\n") == -1)
 		return -1;
 	for (l = L->nl; *l != '\0'; l = M.nl) {
-		source_line(l, &M);
+		code_line(l, &M);
 		if (M.ind == M.n || M.ind <= L->ind)
 			break;
 		if (first == 0)
@@ -689,7 +689,7 @@ source_pysection(struct buf *out, const struct src_line *L, const char **pl)
  * directives become fenced code; Google-style sections become lists.
  */
 static int
-source_pydoc(struct buf *out, const char *s)
+code_pydoc(struct buf *out, const char *s)
 {
 	struct buf	 blk;
 	struct src_line	 L;
@@ -702,7 +702,7 @@ source_pydoc(struct buf *out, const char *s)
 	if (buf_add(out, "", 0) == -1 || buf_add(&blk, "", 0) == -1)
 		goto out;
 	for (l = s; *l != '\0'; ) {
-		source_line(l, &L);
+		code_line(l, &L);
 		f = l + L.ind;
 		if (strncmp(f, "```", 3) == 0)
 			fence = !fence;
@@ -718,20 +718,20 @@ source_pydoc(struct buf *out, const char *s)
 				if (buf_add(&blk, l, L.n) == -1 || buf_addc(&blk, '\n') == -1)
 					goto out;
 				l = L.nl;
-				source_line(l, &L);
+				code_line(l, &L);
 			}
-			if (source_fence(out, &blk, "python") == -1)
+			if (code_fence(out, &blk, "python") == -1)
 				goto out;
 			continue;
 		}
-		if (source_rst_directive(f, L.eol, lang, sizeof(lang)) != NULL) {
+		if (code_rst_directive(f, L.eol, lang, sizeof(lang)) != NULL) {
 			qn = L.ind;
 			for (l = L.nl; *l != '\0'; l = L.nl) {
-				source_line(l, &L);		/* options (":linenos:") */
+				code_line(l, &L);		/* options (":linenos:") */
 				if (L.ind == L.n || L.ind <= qn || l[L.ind] != ':')
 					break;
 			}
-			if (source_indented_block(out, &l, qn, lang) == -1)
+			if (code_indented_block(out, &l, qn, lang) == -1)
 				goto out;
 			continue;
 		}
@@ -746,11 +746,11 @@ source_pydoc(struct buf *out, const char *s)
 				goto out;
 			qn = L.ind;
 			l = L.nl;
-			if (source_indented_block(out, &l, qn, "python") == -1)
+			if (code_indented_block(out, &l, qn, "python") == -1)
 				goto out;
 			continue;
 		}
-		if ((c = source_pysection(out, &L, &l)) == -1)
+		if ((c = code_pysection(out, &L, &l)) == -1)
 			goto out;
 		if (c == 1)
 			continue;
@@ -769,7 +769,7 @@ out:
  * tabs, fenced as Go) unless it is a list ("- item", "1. item").
  */
 static int
-source_godoc(struct buf *out, const char *s)
+code_godoc(struct buf *out, const char *s)
 {
 	struct src_line	 L;
 	const char	*l, *f;
@@ -777,11 +777,11 @@ source_godoc(struct buf *out, const char *s)
 	if (buf_add(out, "", 0) == -1)
 		return -1;
 	for (l = s; *l != '\0'; ) {
-		source_line(l, &L);
+		code_line(l, &L);
 		f = l + L.ind;
 		if (L.ind > 0 && L.ind < L.n && !((strchr("-*+", *f) != NULL && f[1] == ' ') ||
 		    (isdigit((unsigned char)*f) && (f[1] == '.' || f[1] == ')')))) {
-			if (source_indented_block(out, &l, 0, "go") == -1)
+			if (code_indented_block(out, &l, 0, "go") == -1)
 				return -1;
 			continue;
 		}
@@ -797,7 +797,7 @@ source_godoc(struct buf *out, const char *s)
  * under symbol, with the signature sig (may be NULL) closing its first section.
  */
 static int
-source_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
+code_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 {
 	struct md_fragment	 f;
 	struct buf		 pre;
@@ -807,7 +807,7 @@ source_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 	int			 rc = -1;
 
 	buf_init(&pre);
-	if ((text = source_dedent(raw)) == NULL)
+	if ((text = code_dedent(raw)) == NULL)
 		goto nomem;
 	if (*text == '\0' || symbol == NULL || *symbol == '\0') {
 		rc = 0;
@@ -816,18 +816,18 @@ source_emit(struct src *S, const char *symbol, const char *raw, const char *sig)
 	md = text;
 	mdlen = strlen(text);
 	if (S->x->kind == SRC_CLIKE || S->x->kind == SRC_RUBY) {
-		if (source_tags(&pre, text) == -1)
+		if (code_tags(&pre, text) == -1)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
 	} else if (S->x->kind == SRC_PYTHON || S->x->kind == SRC_GO) {
-		if ((S->x->kind == SRC_PYTHON ? source_pydoc(&pre, text) :
-		    source_godoc(&pre, text)) == -1)
+		if ((S->x->kind == SRC_PYTHON ? code_pydoc(&pre, text) :
+		    code_godoc(&pre, text)) == -1)
 			goto nomem;
 		md = pre.p;
 		mdlen = pre.len;
 	}
-	if ((slug = source_symslug(symbol)) == NULL)
+	if ((slug = code_symslug(symbol)) == NULL)
 		goto nomem;
 	memset(&f, 0, sizeof(f));
 	f.symbol = symbol;
@@ -853,7 +853,7 @@ out:
 
 /* Named scopes joined with the language's separator, then name (malloc'd). */
 static char *
-source_qualify(struct src *S, const char *name, const char *sep)
+code_qualify(struct src *S, const char *name, const char *sep)
 {
 	struct buf	 b;
 	size_t		 i, n = S->nscopes < SRC_MAXSCOPE ? S->nscopes : SRC_MAXSCOPE;
@@ -877,14 +877,14 @@ fail:
 	return NULL;
 }
 
-static char	*source_clike_scope(const char *);
+static char	*code_clike_scope(const char *);
 
 /*
  * 1 when the masked code h[0..n) of the C family declares a type with type parameters
  * ("class W<T = {}>"): a '{' within its angle brackets opens nothing.
  */
 static int
-source_generic_decl(struct src *S, const char *h, size_t n)
+code_generic_decl(struct src *S, const char *h, size_t n)
 {
 	char	 t[256], *name;
 
@@ -894,7 +894,7 @@ source_generic_decl(struct src *S, const char *h, size_t n)
 		n = sizeof(t) - 1;
 	memcpy(t, h, n);
 	t[n] = '\0';
-	if ((name = source_clike_scope(t)) == NULL)
+	if ((name = code_clike_scope(t)) == NULL)
 		return 0;
 	free(name);
 	return 1;
@@ -906,7 +906,7 @@ source_generic_decl(struct src *S, const char *h, size_t n)
  * SRC_SIGLINES lines, dedented. *hdr receives the masked text of the same span.
  */
 static char *
-source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
+code_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 {
 	struct buf	 b;
 	const char	*m, *r;
@@ -916,7 +916,7 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 
 	buf_init(&b);
 	buf_reset(hdr);
-	generic = source_generic_decl(S, S->mask + S->off[i] + from, S->len[i] - from);
+	generic = code_generic_decl(S, S->mask + S->off[i] + from, S->len[i] - from);
 	if (buf_add(&b, "", 0) == -1 || buf_add(hdr, "", 0) == -1)
 		goto out;
 	for (k = 0; k < SRC_SIGLINES && i + k < S->nlines && !done; k++) {
@@ -925,7 +925,7 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 		n = S->len[i + k];
 		start = k == 0 ? from : 0;
 		end = n;
-		if (k > 0 && source_indent(m, n) == n)
+		if (k > 0 && code_indent(m, n) == n)
 			break;		/* a blank line or a comment ends it */
 		for (j = start; j < n; j++) {
 			if (m[j] == '(' || m[j] == '[')
@@ -955,7 +955,7 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 			if (j > start && m[j - 1] == ':')
 				done = 1;
 		}
-		if (k == 0 && S->x->kind == SRC_CLIKE && *source_skipws(m + start) == '#' &&
+		if (k == 0 && S->x->kind == SRC_CLIKE && *code_skipws(m + start) == '#' &&
 		    (n == 0 || r[n - 1] != '\\'))
 			done = 1;	/* #define: one line unless continued */
 		while (end > start && (r[end - 1] == ' ' || r[end - 1] == '\t'))
@@ -965,7 +965,7 @@ source_signature(struct src *S, size_t i, size_t from, struct buf *hdr)
 		    buf_add(hdr, m + start, end - start) == -1 || buf_addc(hdr, ' ') == -1)
 			goto out;
 	}
-	sig = source_dedent(b.p);
+	sig = code_dedent(b.p);
 out:
 	buf_release(&b);
 	return sig;
@@ -974,7 +974,7 @@ out:
 /* ---------------------------------------------------------------- naming */
 
 static int
-source_is(const char *w, const char *const *list)
+code_is(const char *w, const char *const *list)
 {
 	for (; *list != NULL; list++)
 		if (strcmp(w, *list) == 0)
@@ -982,19 +982,19 @@ source_is(const char *w, const char *const *list)
 	return 0;
 }
 
-static char	*source_word_before(const char *, const char *);
+static char	*code_word_before(const char *, const char *);
 
 /* The type an "impl" header implements for: "impl<T> Trait for a::Type<T>" -> "Type". */
 static char *
-source_rust_impl(const char *s)
+code_rust_impl(const char *s)
 {
 	const char	*t, *p, *last = NULL, *where;
 	char		 w[128];
 	int		 depth = 0;
 
-	s = source_skipws(s);
+	s = code_skipws(s);
 	if (*s == '<')
-		s = source_skip_group(s);
+		s = code_skip_group(s);
 	t = s;
 	for (p = s; *p != '\0'; p++) {
 		if (*p == '-' && p[1] == '>') {
@@ -1005,24 +1005,24 @@ source_rust_impl(const char *s)
 			depth++;
 		else if (*p == '>' || *p == ')')
 			depth--;
-		else if (depth == 0 && strncmp(p, "for", 3) == 0 && !source_isid(p[3]) &&
-		    p > s && !source_isid(p[-1]))
+		else if (depth == 0 && strncmp(p, "for", 3) == 0 && !code_isid(p[3]) &&
+		    p > s && !code_isid(p[-1]))
 			t = p + 3;
 		else if (depth == 0 && (*p == '{' || (strncmp(p, "where", 5) == 0 &&
-		    !source_isid(p[5]) && p > s && !source_isid(p[-1]))))
+		    !code_isid(p[5]) && p > s && !code_isid(p[-1]))))
 			break;
 	}
 	where = p;
 	for (p = t;;) {
-		p = source_skipws(p);
+		p = code_skipws(p);
 		while (*p == '&' || *p == '!' || *p == '*')
-			p = source_skipws(p + 1);
+			p = code_skipws(p + 1);
 		if (*p == '\'') {
 			p++;
-			source_word(&p, w, sizeof(w));
+			code_word(&p, w, sizeof(w));
 			continue;
 		}
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 		if (w[0] == '\0' || p > where)
 			break;
 		if (strcmp(w, "mut") == 0 || strcmp(w, "dyn") == 0 ||
@@ -1037,7 +1037,7 @@ source_rust_impl(const char *s)
 	}
 	if (last == NULL)
 		return NULL;
-	for (p = last; p > t && source_isid(p[-1]); p--)
+	for (p = last; p > t && code_isid(p[-1]); p--)
 		;
 	return strndup(p, (size_t)(last - p));
 }
@@ -1049,7 +1049,7 @@ source_rust_impl(const char *s)
  * enum, union, mod, macro_rules ("name!"); functions and other blocks name nothing.
  */
 static char *
-source_rust_name(const char *h, int *member, int scope)
+code_rust_name(const char *h, int *member, int scope)
 {
 	static const char *const quals[] = {
 		"async", "unsafe", "default", "extern", NULL
@@ -1057,48 +1057,48 @@ source_rust_name(const char *h, int *member, int scope)
 	static const char *const kinds[] = {
 		"fn", "struct", "enum", "union", "trait", "type", "mod", "static", NULL
 	};
-	const char	*p = source_skip_attrs(h, SRC_RUST), *q;
+	const char	*p = code_skip_attrs(h, SRC_RUST), *q;
 	char		 w[128], n[128];
 	struct buf	 b;
 
 	*member = 0;
-	source_word(&p, w, sizeof(w));
+	code_word(&p, w, sizeof(w));
 	if (strcmp(w, "pub") == 0) {
-		p = source_skipws(p);
+		p = code_skipws(p);
 		if (*p == '(')
-			p = source_skip_group(p);
-		source_word(&p, w, sizeof(w));
+			p = code_skip_group(p);
+		code_word(&p, w, sizeof(w));
 	}
 	for (;;) {
 		if (strcmp(w, "const") == 0) {
 			q = p;
-			source_word(&q, n, sizeof(n));
-			if (source_is(n, quals) || strcmp(n, "fn") == 0) {
-				source_word(&p, w, sizeof(w));
+			code_word(&q, n, sizeof(n));
+			if (code_is(n, quals) || strcmp(n, "fn") == 0) {
+				code_word(&p, w, sizeof(w));
 				continue;
 			}
 			return scope ? NULL : strdup(n);
 		}
-		if (!source_is(w, quals))
+		if (!code_is(w, quals))
 			break;
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 	}
 	if (strcmp(w, "impl") == 0)
-		return source_rust_impl(p);
-	if (source_is(w, kinds)) {
+		return code_rust_impl(p);
+	if (code_is(w, kinds)) {
 		if (scope && (strcmp(w, "fn") == 0 || strcmp(w, "type") == 0 ||
 		    strcmp(w, "static") == 0))
 			return NULL;
-		source_word(&p, n, sizeof(n));
+		code_word(&p, n, sizeof(n));
 		if (strcmp(w, "static") == 0 && strcmp(n, "mut") == 0)
-			source_word(&p, n, sizeof(n));
+			code_word(&p, n, sizeof(n));
 		return n[0] != '\0' ? strdup(n) : NULL;
 	}
 	if (strcmp(w, "macro_rules") == 0) {
-		p = source_skipws(p);
+		p = code_skipws(p);
 		if (*p == '!')
 			p++;
-		source_word(&p, n, sizeof(n));
+		code_word(&p, n, sizeof(n));
 		if (n[0] == '\0')
 			return NULL;
 		buf_init(&b);
@@ -1113,11 +1113,11 @@ source_rust_name(const char *h, int *member, int scope)
 		q = p + strlen(p);
 		while (q > p && (q[-1] == ' ' || q[-1] == ';'))
 			q--;
-		return source_word_before(p, q);
+		return code_word_before(p, q);
 	}
 	if (scope || w[0] == '\0' || strcmp(w, "let") == 0)
 		return NULL;
-	p = source_skipws(p);
+	p = code_skipws(p);
 	if (*p == ':' && p[1] == ':')
 		return NULL;	/* a path expression */
 	if (*p == '\0' || strchr(":({,=", *p) != NULL) {
@@ -1139,7 +1139,7 @@ static const char *const clike_stop_kw[] = {
 
 /* First '=' of h that is an assignment (not ==, =>, <=, >=, !=), or NULL. */
 static const char *
-source_assign(const char *h)
+code_assign(const char *h)
 {
 	const char	*p;
 
@@ -1157,7 +1157,7 @@ source_assign(const char *h)
 
 /* The identifier that ends right before e (white space and a <...> skipped), malloc'd. */
 static char *
-source_word_before(const char *h, const char *e)
+code_word_before(const char *h, const char *e)
 {
 	const char	*s;
 	int		 depth = 0;
@@ -1176,7 +1176,7 @@ source_word_before(const char *h, const char *e)
 		while (e > h && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
 	}
-	for (s = e; s > h && (source_isid(s[-1]) || s[-1] == '$' || s[-1] == '~'); s--)
+	for (s = e; s > h && (code_isid(s[-1]) || s[-1] == '$' || s[-1] == '~'); s--)
 		;
 	if (s == e)
 		return NULL;
@@ -1185,36 +1185,36 @@ source_word_before(const char *h, const char *e)
 
 /* Names the class/struct/... a C-family header opens, or NULL. */
 static char *
-source_clike_scope(const char *h)
+code_clike_scope(const char *h)
 {
-	const char	*p = source_skip_attrs(h, SRC_CLIKE), *paren = strchr(h, '(');
+	const char	*p = code_skip_attrs(h, SRC_CLIKE), *paren = strchr(h, '(');
 	char		 w[128];
 
 	for (;;) {
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 		if (w[0] == '\0')
 			return NULL;
-		if (source_is(w, clike_scope_kw)) {
+		if (code_is(w, clike_scope_kw)) {
 			if (paren != NULL && (strcmp(w, "struct") == 0 ||
 			    strcmp(w, "union") == 0 || strcmp(w, "enum") == 0))
 				return NULL;	/* "struct kv *kv_open(...)": a function */
 			if (paren != NULL && paren < p && strcmp(w, "class") != 0 &&
 			    strcmp(w, "record") != 0 && strcmp(w, "object") != 0)
 				return NULL;
-			source_word(&p, w, sizeof(w));
+			code_word(&p, w, sizeof(w));
 			if (strcmp(w, "class") == 0 || strcmp(w, "struct") == 0)
-				source_word(&p, w, sizeof(w));
+				code_word(&p, w, sizeof(w));
 			return w[0] != '\0' ? strdup(w) : NULL;
 		}
-		p = source_skipws(p);
-		if (*p != '\0' && !source_isid(*p))
+		p = code_skipws(p);
+		if (*p != '\0' && !code_isid(*p))
 			return NULL;
 	}
 }
 
 /* A C++ operator's name ("operator<", "operator()") ending right before paren, or NULL. */
 static char *
-source_operator(const char *h, const char *paren)
+code_operator(const char *h, const char *paren)
 {
 	const char	*e = paren, *s, *q;
 	struct buf	 b;
@@ -1224,7 +1224,7 @@ source_operator(const char *h, const char *paren)
 	for (s = e; s > h && strchr("+-*/%^&|~!=<>[], \t", s[-1]) != NULL; s--)
 		;
 	if (s - h < 8 || strncmp(s - 8, "operator", 8) != 0 ||
-	    (s - h > 8 && source_isid(s[-9])))
+	    (s - h > 8 && code_isid(s[-9])))
 		return NULL;
 	buf_init(&b);
 	if (buf_adds(&b, "operator") == -1)
@@ -1240,48 +1240,48 @@ fail:
 
 /* Names a documented C-family item from its header (masked code), or NULL. */
 static char *
-source_clike_name(const char *h)
+code_clike_name(const char *h)
 {
-	const char	*p = source_skip_attrs(h, SRC_CLIKE), *paren, *eq, *colon, *e;
+	const char	*p = code_skip_attrs(h, SRC_CLIKE), *paren, *eq, *colon, *e;
 	char		 w[128], *name, *sc;
 
 	if (*p == '#') {
-		p = source_skipws(p + 1);
-		source_word(&p, w, sizeof(w));
+		p = code_skipws(p + 1);
+		code_word(&p, w, sizeof(w));
 		if (strcmp(w, "define") != 0)
 			return NULL;
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 		return w[0] != '\0' ? strdup(w) : NULL;
 	}
-	if ((sc = source_clike_scope(p)) != NULL)
+	if ((sc = code_clike_scope(p)) != NULL)
 		return sc;
 	paren = strchr(p, '(');
-	eq = source_assign(p);
+	eq = code_assign(p);
 	if (eq != NULL && (paren == NULL || eq < paren)) {
 		/* "const foo: Type = ...": the name sits before the ':' */
 		colon = memchr(p, ':', (size_t)(eq - p));
-		return source_word_before(p, colon != NULL ? colon : eq);
+		return code_word_before(p, colon != NULL ? colon : eq);
 	}
 	if (paren != NULL) {
-		if ((name = source_operator(p, paren)) != NULL)
+		if ((name = code_operator(p, paren)) != NULL)
 			return name;
-		name = source_word_before(p, paren);
-		if (name != NULL && !source_is(name, clike_stop_kw))
+		name = code_word_before(p, paren);
+		if (name != NULL && !code_is(name, clike_stop_kw))
 			return name;
 		free(name);
 		colon = memchr(p, ':', (size_t)(paren - p));
-		return colon != NULL ? source_word_before(p, colon) : NULL;
+		return colon != NULL ? code_word_before(p, colon) : NULL;
 	}
 	for (e = p + strlen(p); e > p && strchr(" \t;,{", e[-1]) != NULL; e--)
 		;
 	colon = memchr(p, ':', (size_t)(e - p));	/* "name: Type" members */
-	return source_word_before(p, colon != NULL ? colon : e);
+	return code_word_before(p, colon != NULL ? colon : e);
 }
 
 /* ---------------------------------------------------------------- brace languages */
 
 static void
-source_pop(struct src *S)
+code_pop(struct src *S)
 {
 	if (S->nscopes == 0)
 		return;
@@ -1295,9 +1295,9 @@ source_pop(struct src *S)
 
 /* Feeds the masked line to the brace stack: '{' names a scope from the code before it. */
 static int
-source_braces(struct src *S, const char *m, size_t n)
+code_braces(struct src *S, const char *m, size_t n)
 {
-	size_t	 i = source_indent(m, n);
+	size_t	 i = code_indent(m, n);
 	char	*name;
 	int	 member;
 
@@ -1319,7 +1319,7 @@ source_braces(struct src *S, const char *m, size_t n)
 		    m[i - 1] != '=')))
 			S->hangle--;
 		if ((m[i] == '{' || m[i] == '}') && (S->hparen > 0 || (S->hangle > 0 &&
-		    source_generic_decl(S, S->header.p, S->header.len)))) {
+		    code_generic_decl(S, S->header.p, S->header.len)))) {
 			/*
 			 * an object in a decorator's arguments, a callback, a type parameter's
 			 * default ("class W<T = {}>"): the header goes on
@@ -1329,7 +1329,7 @@ source_braces(struct src *S, const char *m, size_t n)
 					S->scopes[S->nscopes].name = NULL;
 				S->nscopes++;
 			} else
-				source_pop(S);
+				code_pop(S);
 			if (S->header.len < SRC_HEADER && buf_addc(&S->header, m[i]) == -1)
 				return -1;
 			continue;
@@ -1338,9 +1338,9 @@ source_braces(struct src *S, const char *m, size_t n)
 			name = NULL;
 			if (S->header.p != NULL) {
 				if (S->x->kind == SRC_RUST)
-					name = source_rust_name(S->header.p, &member, 1);
+					name = code_rust_name(S->header.p, &member, 1);
 				else
-					name = source_clike_scope(S->header.p);
+					name = code_clike_scope(S->header.p);
 			}
 			if (S->nscopes < SRC_MAXSCOPE)
 				S->scopes[S->nscopes].name = name;
@@ -1350,7 +1350,7 @@ source_braces(struct src *S, const char *m, size_t n)
 			buf_reset(&S->header);
 			S->hangle = 0;
 		} else if (m[i] == '}') {
-			source_pop(S);
+			code_pop(S);
 			buf_reset(&S->header);
 			S->hangle = 0;
 		} else if (m[i] == ';') {
@@ -1370,9 +1370,9 @@ source_braces(struct src *S, const char *m, size_t n)
 
 /* 1 when the line at i is blank in code (blank, or only a plain comment). */
 static int
-source_blank_code(struct src *S, size_t i)
+code_blank_code(struct src *S, size_t i)
 {
-	return source_indent(S->mask + S->off[i], S->len[i]) == S->len[i];
+	return code_indent(S->mask + S->off[i], S->len[i]) == S->len[i];
 }
 
 /*
@@ -1381,7 +1381,7 @@ source_blank_code(struct src *S, size_t i)
  * the closing star-slash on it.
  */
 static size_t
-source_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
+code_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
 {
 	const char	*l, *e, *c;
 	size_t		 k, n, from;
@@ -1393,7 +1393,7 @@ source_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
 		if (k == i)
 			from = (size_t)(strstr(l, "/*") - l) + 3;
 		else {
-			from = source_indent(l, n);
+			from = code_indent(l, n);
 			if (from < n && l[from] == '*' &&
 			    !(from + 1 < n && l[from + 1] == '/'))
 				from++;
@@ -1423,7 +1423,7 @@ source_block_doc(struct src *S, size_t i, struct buf *out, size_t *rest)
 
 /* Lines that open a file rather than declare an item: a doc comment there is the file's. */
 static int
-source_file_opener(const char *m)
+code_file_opener(const char *m)
 {
 	static const char *const words[] = {
 		"#include", "#ifndef", "#pragma", "#if", "import", "package", "using",
@@ -1431,7 +1431,7 @@ source_file_opener(const char *m)
 	};
 	const char *const	*w;
 
-	m = source_skipws(m);
+	m = code_skipws(m);
 	for (w = words; *w != NULL; w++)
 		if (strncmp(m, *w, strlen(*w)) == 0)
 			return 1;
@@ -1443,7 +1443,7 @@ source_file_opener(const char *m)
  * is on the same line ("[[nodiscard]] int f();", "@Override public void run() {").
  */
 static int
-source_code_after_attrs(struct src *S, const char *m, size_t n)
+code_code_after_attrs(struct src *S, const char *m, size_t n)
 {
 	char	 t[512];
 
@@ -1451,37 +1451,37 @@ source_code_after_attrs(struct src *S, const char *m, size_t n)
 		return 1;
 	memcpy(t, m, n);
 	t[n] = '\0';
-	return *source_skipws(source_skip_attrs(t, S->x->kind)) != '\0';
+	return *code_skipws(code_skip_attrs(t, S->x->kind)) != '\0';
 }
 
 /* Emits the pending doc for the item at line i (from byte from on). */
 static int
-source_item(struct src *S, size_t i, size_t from, const char *doc)
+code_item(struct src *S, size_t i, size_t from, const char *doc)
 {
 	struct buf	 hdr;
 	char		*sig = NULL, *name = NULL, *sym = NULL;
 	int		 member = 0, rc = -1;
 
 	buf_init(&hdr);
-	if ((sig = source_signature(S, i, from, &hdr)) == NULL)
+	if ((sig = code_signature(S, i, from, &hdr)) == NULL)
 		goto nomem;
 	if (S->x->kind == SRC_RUST) {
-		name = source_rust_name(hdr.p, &member, 0);
+		name = code_rust_name(hdr.p, &member, 0);
 		if (member) {
 			/* a field or variant: its own line */
 			if (strchr(sig, '\n') != NULL)
 				*strchr(sig, '\n') = '\0';
-			memmove(sig, source_skipws(sig), strlen(source_skipws(sig)) + 1);
+			memmove(sig, code_skipws(sig), strlen(code_skipws(sig)) + 1);
 		}
 	}
-	else if (S->ndocs == 0 && source_file_opener(hdr.p)) {
-		rc = source_emit(S, S->base, doc, NULL);
+	else if (S->ndocs == 0 && code_file_opener(hdr.p)) {
+		rc = code_emit(S, S->base, doc, NULL);
 		goto out;
 	} else
-		name = source_clike_name(hdr.p);
+		name = code_clike_name(hdr.p);
 	if (name == NULL || name[0] == '$') {
 		/* no name of its own (macro input): the enclosing item's, or the module's */
-		if ((sym = source_qualify(S, NULL, S->x->sep)) == NULL)
+		if ((sym = code_qualify(S, NULL, S->x->sep)) == NULL)
 			goto nomem;
 		if (*sym == '\0') {
 			free(sym);
@@ -1490,10 +1490,10 @@ source_item(struct src *S, size_t i, size_t from, const char *doc)
 		free(sig);
 		sig = NULL;
 	} else
-		sym = source_qualify(S, name, S->x->sep);
+		sym = code_qualify(S, name, S->x->sep);
 	if (sym == NULL)
 		goto nomem;
-	rc = source_emit(S, sym, doc, sig);
+	rc = code_emit(S, sym, doc, sig);
 	goto out;
 nomem:
 	log_err("%s: out of memory", __func__);
@@ -1507,7 +1507,7 @@ out:
 
 /* Rust and the C family: doc comments, attributes, items, braces. */
 static int
-source_parse_braces(struct src *S)
+code_parse_braces(struct src *S)
 {
 	struct buf	 doc, inner;
 	const char	*l, *m, *t;
@@ -1524,7 +1524,7 @@ source_parse_braces(struct src *S)
 		l = S->txt + S->off[i];
 		m = S->mask + S->off[i];
 		n = S->len[i];
-		ind = source_indent(l, n);
+		ind = code_indent(l, n);
 		t = l + ind;
 		if (S->st[i] == LX_CODE && n - ind >= 3 && t[0] == '/' &&
 		    ((t[1] == '/' && t[2] == '!' && rust) ||
@@ -1535,21 +1535,21 @@ source_parse_braces(struct src *S)
 					goto nomem;
 				continue;
 			}
-			if ((last = source_block_doc(S, i, &inner, &rest)) == (size_t)-1)
+			if ((last = code_block_doc(S, i, &inner, &rest)) == (size_t)-1)
 				goto nomem;
 			for (; i < last; i++)
-				if (source_braces(S, S->mask + S->off[i], S->len[i]) == -1)
+				if (code_braces(S, S->mask + S->off[i], S->len[i]) == -1)
 					goto nomem;
-			if (source_braces(S, S->mask + S->off[i] + rest,
+			if (code_braces(S, S->mask + S->off[i] + rest,
 			    S->len[i] - rest) == -1)
 				goto nomem;
 			continue;
 		}
 		if (inner.len > 0 && ind < n && strncmp(t, "#![", 3) != 0) {
 			/* inner docs document the module, or the inline mod around them */
-			if ((sym = source_qualify(S, NULL, "::")) == NULL)
+			if ((sym = code_qualify(S, NULL, "::")) == NULL)
 				goto nomem;
-			if (source_emit(S, *sym != '\0' ? sym : S->module, inner.p,
+			if (code_emit(S, *sym != '\0' ? sym : S->module, inner.p,
 			    NULL) == -1) {
 				free(sym);
 				goto out;
@@ -1573,39 +1573,39 @@ source_parse_braces(struct src *S)
 			if (pending && !rust) {
 				/* the earlier comment documents nothing but maybe the file */
 				if (S->ndocs == 0 &&
-				    source_emit(S, S->base, doc.p, NULL) == -1)
+				    code_emit(S, S->base, doc.p, NULL) == -1)
 					goto out;
 				pending = 0;
 			}
 			if (!pending)
 				buf_reset(&doc);
 			pending = 1;
-			if ((last = source_block_doc(S, i, &doc, &rest)) == (size_t)-1)
+			if ((last = code_block_doc(S, i, &doc, &rest)) == (size_t)-1)
 				goto nomem;
 			for (; i < last; i++)
-				if (source_braces(S, S->mask + S->off[i], S->len[i]) == -1)
+				if (code_braces(S, S->mask + S->off[i], S->len[i]) == -1)
 					goto nomem;
 			/* code after the comment on its last line: the item */
 			m = S->mask + S->off[i] + rest;
 			n = S->len[i] - rest;
-			if (source_indent(m, n) < n) {
-				if (source_item(S, i, rest, doc.p) == -1)
+			if (code_indent(m, n) < n) {
+				if (code_item(S, i, rest, doc.p) == -1)
 					goto out;
 				pending = 0;
 			}
-			if (source_braces(S, m, n) == -1)
+			if (code_braces(S, m, n) == -1)
 				goto nomem;
 			continue;
 		}
-		if (pending && !attr && !source_blank_code(S, i)) {
-			t = source_skipws(m);
+		if (pending && !attr && !code_blank_code(S, i)) {
+			t = code_skipws(m);
 			if (((rust && t[0] == '#' && (t[1] == '[' || t[1] == '!')) ||
 			    (!rust && (t[0] == '@' || t[0] == '['))) &&
-			    !source_code_after_attrs(S, m, n)) {
+			    !code_code_after_attrs(S, m, n)) {
 				attr = 1;
 				adepth = 0;
 			} else {
-				if (source_item(S, i, 0, doc.p) == -1)
+				if (code_item(S, i, 0, doc.p) == -1)
 					goto out;
 				pending = 0;
 			}
@@ -1621,10 +1621,10 @@ source_parse_braces(struct src *S)
 			if (adepth <= 0)
 				attr = 0;
 		}
-		if (source_braces(S, m, n) == -1)
+		if (code_braces(S, m, n) == -1)
 			goto nomem;
 	}
-	if (inner.len > 0 && source_emit(S, S->module, inner.p, NULL) == -1)
+	if (inner.len > 0 && code_emit(S, S->module, inner.p, NULL) == -1)
 		goto out;
 	rc = 0;
 	goto out;
@@ -1640,19 +1640,19 @@ out:
 
 /* The receiver type of "(r *List[T])" at p, malloc'd, or NULL. */
 static char *
-source_go_recv(const char *p)
+code_go_recv(const char *p)
 {
-	const char	*e = source_skip_group(p), *q;
+	const char	*e = code_skip_group(p), *q;
 	char		 w[128], last[128];
 
 	last[0] = '\0';
 	for (q = p + 1; q < e; ) {
 		if (*q == '[') {
-			q = source_skip_group(q);
+			q = code_skip_group(q);
 			continue;
 		}
-		if (source_isid(*q)) {
-			source_word(&q, w, sizeof(w));
+		if (code_isid(*q)) {
+			code_word(&q, w, sizeof(w));
 			snprintf(last, sizeof(last), "%s", w);
 			continue;
 		}
@@ -1663,7 +1663,7 @@ source_go_recv(const char *p)
 
 /* Emits a Go func or type: "Recv.Name" for methods, the signature up to the brace. */
 static int
-source_go_item(struct src *S, size_t i, const char *recv, const char *name, const char *doc)
+code_go_item(struct src *S, size_t i, const char *recv, const char *name, const char *doc)
 {
 	struct buf	 sym, hdr;
 	char		*sig = NULL;
@@ -1671,13 +1671,13 @@ source_go_item(struct src *S, size_t i, const char *recv, const char *name, cons
 
 	buf_init(&sym);
 	buf_init(&hdr);
-	if ((sig = source_signature(S, i, 0, &hdr)) == NULL ||
+	if ((sig = code_signature(S, i, 0, &hdr)) == NULL ||
 	    buf_printf(&sym, "%s%s%s", recv != NULL ? recv : "", recv != NULL ? "." : "",
 	    name) == -1) {
 		log_err("%s: out of memory", __func__);
 		goto out;
 	}
-	rc = source_emit(S, sym.p, doc, sig);
+	rc = code_emit(S, sym.p, doc, sig);
 out:
 	free(sig);
 	buf_release(&sym);
@@ -1687,7 +1687,7 @@ out:
 
 /* Go: a block of "//" lines right above a top-level func, type, var, const or package. */
 static int
-source_parse_go(struct src *S)
+code_parse_go(struct src *S)
 {
 	struct buf	 doc;
 	const char	*l, *t, *p;
@@ -1701,10 +1701,10 @@ source_parse_go(struct src *S)
 			goto out;
 		l = S->txt + S->off[i];
 		n = S->len[i];
-		ind = source_indent(l, n);
+		ind = code_indent(l, n);
 		t = l + ind;
 		if (S->st[i] == LX_CODE && n - ind >= 2 && t[0] == '/' && t[1] == '/' &&
-		    source_blank_code(S, i)) {
+		    code_blank_code(S, i)) {
 			if (!incomment)
 				buf_reset(&doc);
 			incomment = 1;
@@ -1721,23 +1721,23 @@ source_parse_go(struct src *S)
 		}
 		if (incomment && ind == 0 && n > 0 && S->st[i] == LX_CODE) {
 			p = S->mask + S->off[i];
-			source_word(&p, w, sizeof(w));
+			code_word(&p, w, sizeof(w));
 			name[0] = '\0';
 			if (strcmp(w, "package") == 0) {
-				source_word(&p, name, sizeof(name));
+				code_word(&p, name, sizeof(name));
 				if (name[0] != '\0' &&
-				    source_emit(S, name, doc.p, NULL) == -1)
+				    code_emit(S, name, doc.p, NULL) == -1)
 					goto out;
 			} else if (strcmp(w, "func") == 0 || strcmp(w, "type") == 0 ||
 			    strcmp(w, "var") == 0 || strcmp(w, "const") == 0) {
-				p = source_skipws(p);
+				p = code_skipws(p);
 				if (strcmp(w, "func") == 0 && *p == '(') {
-					recv = source_go_recv(p);
-					p = source_skip_group(p);
+					recv = code_go_recv(p);
+					p = code_skip_group(p);
 				}
-				source_word(&p, name, sizeof(name));
+				code_word(&p, name, sizeof(name));
 				if (name[0] != '\0' &&
-				    source_go_item(S, i, recv, name, doc.p) == -1)
+				    code_go_item(S, i, recv, name, doc.p) == -1)
 					goto out;
 				free(recv);
 				recv = NULL;
@@ -1759,15 +1759,15 @@ out:
 
 /* Pops the indentation scopes that a code line at column ind closes. */
 static void
-source_dedent_scopes(struct src *S, size_t ind)
+code_dedent_scopes(struct src *S, size_t ind)
 {
 	while (S->nscopes > 0 && (S->nscopes > SRC_MAXSCOPE ||
 	    S->scopes[S->nscopes - 1].indent >= ind))
-		source_pop(S);
+		code_pop(S);
 }
 
 static int
-source_push(struct src *S, const char *name, size_t ind)
+code_push(struct src *S, const char *name, size_t ind)
 {
 	char	*d = NULL;
 
@@ -1788,7 +1788,7 @@ source_push(struct src *S, const char *name, size_t ind)
  * others dedented.
  */
 static int
-source_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
+code_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
 {
 	const char	*l = S->txt + S->off[i], *t, *q, *c;
 	char		*rest = NULL, *ded = NULL;
@@ -1796,7 +1796,7 @@ source_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
 	size_t		 n = S->len[i], k, ql;
 	int		 rc = -1;
 
-	t = l + source_indent(l, n);
+	t = l + code_indent(l, n);
 	while (strchr("rRuUbB", *t) != NULL && *t != '\0' && t < l + n)
 		t++;
 	if (*t != '"' && *t != '\'')
@@ -1828,7 +1828,7 @@ source_docstring(struct src *S, size_t i, struct buf *out, size_t *end)
 		if (q < c && *q == '\n' && buf_addc(out, '\n') == -1)
 			return -1;
 		if ((rest = strndup(t + 1, (size_t)(c - t - 1))) == NULL ||
-		    (ded = source_dedent(rest)) == NULL || buf_adds(out, ded) == -1)
+		    (ded = code_dedent(rest)) == NULL || buf_adds(out, ded) == -1)
 			goto out;
 	}
 	rc = 0;
@@ -1840,7 +1840,7 @@ out:
 
 /* Python: module, class and function docstrings; scopes follow indentation. */
 static int
-source_parse_python(struct src *S)
+code_parse_python(struct src *S)
 {
 	struct buf	 doc, hdr;
 	const char	*m, *p;
@@ -1857,29 +1857,29 @@ source_parse_python(struct src *S)
 			continue;
 		m = S->mask + S->off[i];
 		n = S->len[i];
-		ind = source_indent(S->txt + S->off[i], S->len[i]);
+		ind = code_indent(S->txt + S->off[i], S->len[i]);
 		if (ind == n)
 			continue;		/* blank */
 		if (first && S->txt[S->off[i] + ind] != '#') {
 			first = 0;
-			if (source_docstring(S, i, &doc, &end) == 0) {
-				if (source_emit(S, S->module, doc.p, NULL) == -1)
+			if (code_docstring(S, i, &doc, &end) == 0) {
+				if (code_emit(S, S->module, doc.p, NULL) == -1)
 					goto out;
 				i = end;
 				continue;
 			}
 		}
-		if (source_blank_code(S, i))
+		if (code_blank_code(S, i))
 			continue;		/* a comment */
-		source_dedent_scopes(S, ind);
+		code_dedent_scopes(S, ind);
 		p = m + ind;
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 		if (strcmp(w, "async") == 0)
-			source_word(&p, w, sizeof(w));
+			code_word(&p, w, sizeof(w));
 		isclass = strcmp(w, "class") == 0;
 		if (!isclass && strcmp(w, "def") != 0)
 			continue;
-		source_word(&p, name, sizeof(name));
+		code_word(&p, name, sizeof(name));
 		if (name[0] == '\0')
 			continue;
 		/* the signature ends at a ':' outside brackets */
@@ -1899,18 +1899,18 @@ source_parse_python(struct src *S)
 			if (depth <= 0 && k > 0 && mm[k - 1] == ':')
 				break;
 		}
-		if ((sym = source_qualify(S, name, ".")) == NULL)
+		if ((sym = code_qualify(S, name, ".")) == NULL)
 			goto nomem;
-		if (source_push(S, name, ind) == -1)
+		if (code_push(S, name, ind) == -1)
 			goto nomem;
-		for (k = j + 1; k < S->nlines && source_indent(S->txt + S->off[k],
+		for (k = j + 1; k < S->nlines && code_indent(S->txt + S->off[k],
 		    S->len[k]) == S->len[k]; k++)
 			;
 		if (j < S->nlines && k < S->nlines && S->st[k] == LX_CODE &&
-		    source_docstring(S, k, &doc, &end) == 0) {
-			if ((sig = source_signature(S, i, 0, &hdr)) == NULL)
+		    code_docstring(S, k, &doc, &end) == 0) {
+			if ((sig = code_signature(S, i, 0, &hdr)) == NULL)
 				goto nomem;
-			if (source_emit(S, sym, doc.p, sig) == -1)
+			if (code_emit(S, sym, doc.p, sig) == -1)
 				goto out;
 			free(sig);
 			sig = NULL;
@@ -1933,7 +1933,7 @@ out:
 
 /* Ruby: a block of '#' lines right above def, class or module. */
 static int
-source_parse_ruby(struct src *S)
+code_parse_ruby(struct src *S)
 {
 	struct buf	 doc, sym;
 	const char	*l, *t, *p;
@@ -1948,7 +1948,7 @@ source_parse_ruby(struct src *S)
 			goto out;
 		l = S->txt + S->off[i];
 		n = S->len[i];
-		ind = source_indent(l, n);
+		ind = code_indent(l, n);
 		t = l + ind;
 		if (S->st[i] == LX_CODE && ind < n && *t == '#') {
 			if (!incomment)
@@ -1966,25 +1966,25 @@ source_parse_ruby(struct src *S)
 			incomment = 0;
 			continue;
 		}
-		source_dedent_scopes(S, ind);
+		code_dedent_scopes(S, ind);
 		p = S->mask + S->off[i] + ind;
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 		if (strcmp(w, "class") == 0 || strcmp(w, "module") == 0 ||
 		    strcmp(w, "def") == 0) {
 			self = 0;
-			p = source_skipws(p);
+			p = code_skipws(p);
 			if (strncmp(p, "self.", 5) == 0) {
 				self = 1;
 				p += 5;
 			}
-			source_word(&p, name, sizeof(name));
+			code_word(&p, name, sizeof(name));
 			while (w[0] != 'd' && p[0] == ':' && p[1] == ':') {
 				/* class A::B */
 				p += 2;
-				source_word(&p, name, sizeof(name));
+				code_word(&p, name, sizeof(name));
 			}
 			if (name[0] != '\0') {
-				if ((q = source_qualify(S, NULL, "::")) == NULL)
+				if ((q = code_qualify(S, NULL, "::")) == NULL)
 					goto nomem;
 				buf_reset(&sym);
 				if (buf_printf(&sym, "%s%s%s", q, *q == '\0' ? "" :
@@ -1995,12 +1995,12 @@ source_parse_ruby(struct src *S)
 				if (incomment) {
 					if ((sig = strndup(t, (size_t)(l + n - t))) == NULL)
 						goto nomem;
-					if (source_emit(S, sym.p, doc.p, sig) == -1)
+					if (code_emit(S, sym.p, doc.p, sig) == -1)
 						goto out;
 					free(sig);
 					sig = NULL;
 				}
-				if (w[0] != 'd' && source_push(S, name, ind) == -1)
+				if (w[0] != 'd' && code_push(S, name, ind) == -1)
 					goto nomem;
 			}
 		}
@@ -2026,7 +2026,7 @@ out:
 
 /* 1 when the scopes open are all named (a type, a module): not inside a function body. */
 static int
-source_named_scopes(const struct src *S)
+code_named_scopes(const struct src *S)
 {
 	size_t	 i;
 
@@ -2040,7 +2040,7 @@ source_named_scopes(const struct src *S)
 
 /* 1 when the code line i (masked m, n bytes) declares an item worth an overview line. */
 static int
-source_overview_line(struct src *S, size_t i, const char *m, size_t n)
+code_overview_line(struct src *S, size_t i, const char *m, size_t n)
 {
 	static const char *const stop[] = {
 		"if", "for", "while", "switch", "return", "else", "do", "case", "default",
@@ -2054,27 +2054,27 @@ source_overview_line(struct src *S, size_t i, const char *m, size_t n)
 	};
 	const char	*p;
 	char		 w[64];
-	size_t		 ind = source_indent(m, n), k;
+	size_t		 ind = code_indent(m, n), k;
 
 	if (S->st[i] != LX_CODE || ind == n)
 		return 0;
 	p = m + ind;
 	switch (S->x->kind) {
 	case SRC_GO:
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 		return ind == 0 && (strcmp(w, "func") == 0 || strcmp(w, "type") == 0);
 	case SRC_PYTHON:
 	case SRC_RUBY:
 		/* top-level items and the members of a top-level class, not nested defs */
-		if (source_blank_code(S, i))
+		if (code_blank_code(S, i))
 			return 0;
 		if (ind == 0)
 			S->ovclass = 0;
 		else if (S->ovclass && S->ovmember == 0)
 			S->ovmember = ind;
-		source_word(&p, w, sizeof(w));
+		code_word(&p, w, sizeof(w));
 		if (strcmp(w, "async") == 0)
-			source_word(&p, w, sizeof(w));
+			code_word(&p, w, sizeof(w));
 		if (ind == 0 && (strcmp(w, "class") == 0 || strcmp(w, "module") == 0)) {
 			S->ovclass = 1;
 			S->ovmember = 0;
@@ -2086,22 +2086,22 @@ source_overview_line(struct src *S, size_t i, const char *m, size_t n)
 	case SRC_CLIKE:
 		break;
 	}
-	if (!source_named_scopes(S) || (S->header.len > 0 &&
-	    *source_skip_attrs(S->header.p, S->x->kind) != '\0'))
+	if (!code_named_scopes(S) || (S->header.len > 0 &&
+	    *code_skip_attrs(S->header.p, S->x->kind) != '\0'))
 		return 0;	/* in a body, or not the start of a statement */
 	if (*p == '#' || *p == '@' || (*p == '[' && S->x->kind == SRC_CLIKE) ||
-	    !source_isid(*p))
+	    !code_isid(*p))
 		return 0;	/* preprocessor, attributes, annotations */
 	for (;;) {
-		source_word(&p, w, sizeof(w));
-		if (source_is(w, stop))
+		code_word(&p, w, sizeof(w));
+		if (code_is(w, stop))
 			return 0;
-		if (source_is(w, types))
+		if (code_is(w, types))
 			return 1;
-		p = source_skipws(p);
+		p = code_skipws(p);
 		if (strcmp(w, "pub") == 0 && *p == '(')
-			p = source_skip_group(p);
-		if (!source_isid(*p))
+			p = code_skip_group(p);
+		if (!code_isid(*p))
 			break;
 	}
 	/* a function: a '(' before the '{' or ';' that ends it ("int\nf(void)\n{") */
@@ -2118,7 +2118,7 @@ source_overview_line(struct src *S, size_t i, const char *m, size_t n)
 
 /* Appends a signature, its lines indented one level when it is a member (member set). */
 static int
-source_overview_add(struct buf *sigs, const char *sig, int member)
+code_overview_add(struct buf *sigs, const char *sig, int member)
 {
 	const char	*l, *eol;
 
@@ -2139,7 +2139,7 @@ source_overview_add(struct buf *sigs, const char *sig, int member)
  * at most SRC_OVERVIEW_BYTES. 1 when it was added, 0 when not, -1 on failure.
  */
 static int
-source_overview(struct src *S, const char *path)
+code_overview(struct src *S, const char *path)
 {
 	struct buf	 sigs, hdr, title;
 	char		*sig = NULL;
@@ -2154,7 +2154,7 @@ source_overview(struct src *S, const char *path)
 	buf_init(&hdr);
 	buf_init(&title);
 	while (S->nscopes > 0)
-		source_pop(S);
+		code_pop(S);
 	buf_reset(&S->header);
 	if (buf_add(&sigs, "", 0) == -1)
 		goto nomem;
@@ -2163,17 +2163,17 @@ source_overview(struct src *S, const char *path)
 			goto out;
 		m = S->mask + S->off[i];
 		n = S->len[i];
-		if (source_overview_line(S, i, m, n)) {
-			if ((sig = source_signature(S, i, 0, &hdr)) == NULL)
+		if (code_overview_line(S, i, m, n)) {
+			if ((sig = code_signature(S, i, 0, &hdr)) == NULL)
 				goto nomem;
 			if (*sig != '\0' && sigs.len + strlen(sig) < SRC_OVERVIEW_BYTES &&
-			    source_overview_add(&sigs, sig, source_indent(m, n) > 0) == -1)
+			    code_overview_add(&sigs, sig, code_indent(m, n) > 0) == -1)
 				goto nomem;
 			free(sig);
 			sig = NULL;
 		}
 		if (S->x->kind != SRC_GO && S->x->kind != SRC_PYTHON &&
-		    S->x->kind != SRC_RUBY && source_braces(S, m, n) == -1)
+		    S->x->kind != SRC_RUBY && code_braces(S, m, n) == -1)
 			goto nomem;
 	}
 	while (sigs.len > 0 && sigs.p[sigs.len - 1] == '\n')
@@ -2207,7 +2207,7 @@ out:
  * folder. "axum/src/extract/ws.rs" -> "axum::extract::ws".
  */
 static char *
-source_rust_module(const char *path)
+code_rust_module(const char *path)
 {
 	struct buf	 b;
 	char		*p, *s, *c, **comp = NULL, *dot;
@@ -2259,7 +2259,7 @@ fail:
 
 /* Python module of a file: "pkg/sub/mod.py" -> "pkg.sub.mod", __init__ names its folder. */
 static char *
-source_py_module(const char *path)
+code_py_module(const char *path)
 {
 	char	*m, *dot, *s;
 	size_t	 n;
@@ -2282,20 +2282,20 @@ source_py_module(const char *path)
 }
 
 int
-source_parse(const char *path, const char *data, size_t len, struct doc *out)
+code_parse(const char *path, const char *data, size_t len, struct doc *out)
 {
-	return source_parse_poll(path, data, len, out, NULL);
+	return code_parse_poll(path, data, len, out, NULL);
 }
 
 int
-source_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
+code_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll)
 {
-	return source_parse_overview(path, data, len, out, poll, NULL);
+	return code_parse_overview(path, data, len, out, poll, NULL);
 }
 
 int
-source_parse_overview(const char *path, const char *data, size_t len, struct doc *out,
+code_parse_overview(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll, int *overview)
 {
 	struct src	 S;
@@ -2308,7 +2308,7 @@ source_parse_overview(const char *path, const char *data, size_t len, struct doc
 	memset(&S, 0, sizeof(S));
 	memset(out, 0, sizeof(*out));
 	buf_init(&S.header);
-	if ((S.x = source_ext(path)) == NULL) {
+	if ((S.x = code_ext(path)) == NULL) {
 		log_err("%s: %s: not a source file", __func__, path != NULL ? path : "");
 		return -1;
 	}
@@ -2332,15 +2332,15 @@ source_parse_overview(const char *path, const char *data, size_t len, struct doc
 			i++;
 		S.len[k] = i - S.off[k];
 		S.st[k] = (unsigned char)lx.st;
-		source_lex_line(&lx, S.txt + S.off[k], S.len[k], S.mask + S.off[k]);
+		code_lex_line(&lx, S.txt + S.off[k], S.len[k], S.mask + S.off[k]);
 		S.mask[i] = '\n';
 		i++;
 	}
 	S.mask[tlen] = '\0';
 	if (S.x->kind == SRC_RUST)
-		S.module = source_rust_module(path);
+		S.module = code_rust_module(path);
 	else if (S.x->kind == SRC_PYTHON)
-		S.module = source_py_module(path);
+		S.module = code_py_module(path);
 	else
 		S.module = strdup(S.base);
 	if (S.module == NULL)
@@ -2352,21 +2352,21 @@ source_parse_overview(const char *path, const char *data, size_t len, struct doc
 	switch (S.x->kind) {
 	case SRC_RUST:
 	case SRC_CLIKE:
-		rc = source_parse_braces(&S);
+		rc = code_parse_braces(&S);
 		break;
 	case SRC_GO:
-		rc = source_parse_go(&S);
+		rc = code_parse_go(&S);
 		break;
 	case SRC_PYTHON:
-		rc = source_parse_python(&S);
+		rc = code_parse_python(&S);
 		break;
 	case SRC_RUBY:
-		rc = source_parse_ruby(&S);
+		rc = code_parse_ruby(&S);
 		break;
 	}
 	if (rc == -1)
 		goto out;
-	if (overview != NULL && (*overview = source_overview(&S, path)) == -1) {
+	if (overview != NULL && (*overview = code_overview(&S, path)) == -1) {
 		rc = -1;
 		goto out;
 	}
@@ -2381,7 +2381,7 @@ out:
 	if (rc == -1)
 		doc_release(out);
 	while (S.nscopes > 0)
-		source_pop(&S);
+		code_pop(&S);
 	buf_release(&S.header);
 	free(S.module);
 	free(S.txt);

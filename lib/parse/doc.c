@@ -102,13 +102,13 @@ static const char *const doc_text_exts[] = { "txt", "text", NULL };
 static const char *const doc_text_names[] = { "README", NULL };
 
 const struct doc_format doc_formats[] = {
-	{ "source", DOC_BY_NAME_SOURCE, NULL, NULL, source_is_source, source_parse_poll },
+	{ "source", DOC_BY_NAME_SOURCE, NULL, NULL, code_is_source, code_parse_poll },
 	{ DOC_FORMAT_MARKDOWN, DOC_BY_NAME_DOC, doc_markdown_exts, doc_markdown_names, NULL,
 	    markdown_parse_poll },
 	{ "rst", DOC_BY_NAME_DOC, doc_rst_exts, NULL, NULL, rst_parse_poll },
 	{ "text", DOC_BY_NAME_DOC, doc_text_exts, doc_text_names, NULL, doc_plain_parse },
 	{ DOC_FORMAT_HTML, DOC_BY_NAME_NEVER, NULL, NULL, NULL, html_parse_poll },
-	{ DOC_FORMAT_STORAGE, DOC_BY_NAME_NEVER, NULL, NULL, NULL, storage_parse_poll },
+	{ DOC_FORMAT_STORAGE, DOC_BY_NAME_NEVER, NULL, NULL, NULL, wikistorage_parse_poll },
 	{ DOC_FORMAT_OPENAPI, DOC_BY_NAME_NEVER, NULL, NULL, NULL, openapi_parse_poll },
 	{ NULL, 0, NULL, NULL, NULL, NULL }
 };

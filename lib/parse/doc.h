@@ -123,20 +123,20 @@ int	 markdown_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
 int	 rst_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
-int	 source_parse_poll(const char *path, const char *, size_t, struct doc *,
+int	 code_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
 /* A web page (DOC_FORMAT_HTML): its main content; see ctxd-content(7). */
 int	 html_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
 /* A wiki page body in storage format (DOC_FORMAT_STORAGE), an XHTML fragment. */
-int	 storage_parse_poll(const char *path, const char *, size_t, struct doc *,
+int	 wikistorage_parse_poll(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *);
 /*
- * source_parse_poll; with overview set, a file with little documentation also gets one
+ * code_parse_poll; with overview set, a file with little documentation also gets one
  * section "PATH — overview" (no prose, its main signatures as code) for the LLM to
  * describe (describe.c), and *overview is set to 1 then, else 0.
  */
-int	 source_parse_overview(const char *path, const char *, size_t, struct doc *,
+int	 code_parse_overview(const char *path, const char *, size_t, struct doc *,
 	    struct doc_poll *, int *overview);
 /* Collapses runs of white space to one space and trims both ends, in place. */
 void	 doc_squeeze(char *);

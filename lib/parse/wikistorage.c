@@ -1,5 +1,5 @@
 /*
- * storage.c: wiki page bodies in storage format (an XHTML fragment with ac: and ri:
+ * wikistorage.c: wiki page bodies in storage format (an XHTML fragment with ac: and ri:
  * elements) to sections.
  *
  * The fragment is copied once into a root element that declares the ac, ri and at
@@ -43,7 +43,7 @@
 
 /* 1 when code point cp is a character XML 1.0 allows. */
 static int
-storage_xml_char(unsigned long cp)
+wikistorage_xml_char(unsigned long cp)
 {
 	return cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
 	    (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
@@ -55,7 +55,7 @@ storage_xml_char(unsigned long cp)
  * bytes consumed, 0 on failure.
  */
 static size_t
-storage_char(struct buf *out, const unsigned char *p, size_t i, size_t n)
+wikistorage_char(struct buf *out, const unsigned char *p, size_t i, size_t n)
 {
 	size_t	 k;
 
@@ -70,9 +70,9 @@ storage_char(struct buf *out, const unsigned char *p, size_t i, size_t n)
 	return buf_add(out, p + i, k) == -1 ? 0 : k;
 }
 
-/* Copies p[from, to) cleaned (storage_char). 0 or -1. */
+/* Copies p[from, to) cleaned (wikistorage_char). 0 or -1. */
 static int
-storage_copy(struct buf *out, const unsigned char *p, size_t from, size_t to)
+wikistorage_copy(struct buf *out, const unsigned char *p, size_t from, size_t to)
 {
 	size_t	 i = from, run, k;
 
@@ -82,7 +82,7 @@ storage_copy(struct buf *out, const unsigned char *p, size_t from, size_t to)
 		if (i > run && buf_add(out, p + run, i - run) == -1)
 			return -1;
 		if (i < to) {
-			if ((k = storage_char(out, p, i, to)) == 0)
+			if ((k = wikistorage_char(out, p, i, to)) == 0)
 				return -1;
 			i += k;
 		}
@@ -97,7 +97,7 @@ storage_copy(struct buf *out, const unsigned char *p, size_t from, size_t to)
  * Returns the bytes consumed, 0 on failure.
  */
 static size_t
-storage_entity(struct buf *out, const unsigned char *p, size_t i, size_t n)
+wikistorage_entity(struct buf *out, const unsigned char *p, size_t i, size_t n)
 {
 	static const char *const xml[] = { "amp", "lt", "gt", "quot", "apos", NULL };
 	const htmlEntityDesc	*e;
@@ -114,7 +114,7 @@ storage_entity(struct buf *out, const unsigned char *p, size_t i, size_t n)
 			    p[j] - '0' : tolower(p[j]) - 'a' + 10);
 		if (k == 0 || j >= n || p[j] != ';')
 			return buf_adds(out, "&amp;") == -1 ? 0 : 1;
-		if (!storage_xml_char(cp))
+		if (!wikistorage_xml_char(cp))
 			return buf_addc(out, '?') == -1 ? 0 : j + 1 - i;
 		return buf_add(out, p + i, j + 1 - i) == -1 ? 0 : j + 1 - i;
 	}
@@ -137,7 +137,7 @@ storage_entity(struct buf *out, const unsigned char *p, size_t i, size_t n)
  * quadratic in "--" runs inside one). Returns the bytes consumed, 0 on failure.
  */
 static size_t
-storage_verbatim(struct buf *out, const unsigned char *p, size_t i, size_t n,
+wikistorage_verbatim(struct buf *out, const unsigned char *p, size_t i, size_t n,
     size_t openlen, const char *close, int keep)
 {
 	const unsigned char	*e;
@@ -148,7 +148,7 @@ storage_verbatim(struct buf *out, const unsigned char *p, size_t i, size_t n,
 	if (!keep)
 		return end - i;
 	if (buf_add(out, p + i, openlen) == -1 ||
-	    storage_copy(out, p, i + openlen, end) == -1 ||
+	    wikistorage_copy(out, p, i + openlen, end) == -1 ||
 	    (e == NULL && buf_adds(out, close) == -1))
 		return 0;
 	return end - i;
@@ -159,7 +159,7 @@ storage_verbatim(struct buf *out, const unsigned char *p, size_t i, size_t n,
  * text: libxml2 stops reading a body at a '<' that starts no tag.
  */
 static int
-storage_tag_start(const unsigned char *p, size_t i, size_t n)
+wikistorage_tag_start(const unsigned char *p, size_t i, size_t n)
 {
 	size_t	 j = i + 1;
 
@@ -170,7 +170,7 @@ storage_tag_start(const unsigned char *p, size_t i, size_t n)
 
 /* The fragment data (n bytes) inside the namespace-declaring root, cleaned, in out. */
 static int
-storage_prepare(struct buf *out, const char *data, size_t n)
+wikistorage_prepare(struct buf *out, const char *data, size_t n)
 {
 	const unsigned char	*p = (const unsigned char *)data;
 	size_t			 i = 0, run, k;
@@ -188,18 +188,18 @@ storage_prepare(struct buf *out, const char *data, size_t n)
 		if (i >= n)
 			break;
 		if (p[i] == '&')
-			k = storage_entity(out, p, i, n);
+			k = wikistorage_entity(out, p, i, n);
 		else if (p[i] == '<' && n - i >= 9 && memcmp(p + i, "<![CDATA[", 9) == 0)
-			k = storage_verbatim(out, p, i, n, 9, "]]>", 1);
+			k = wikistorage_verbatim(out, p, i, n, 9, "]]>", 1);
 		else if (p[i] == '<' && n - i >= 4 && memcmp(p + i, "<!--", 4) == 0)
-			k = storage_verbatim(out, p, i, n, 4, "-->", 0);
+			k = wikistorage_verbatim(out, p, i, n, 4, "-->", 0);
 		else if (p[i] == '<' && i + 1 < n && (p[i + 1] == '!' || p[i + 1] == '?'))
 			k = buf_adds(out, "&lt;") == -1 ? 0 : 1;
 		else if (p[i] == '<')
-			k = buf_adds(out, storage_tag_start(p, i, n) ? "<" : "&lt;") == -1 ?
+			k = buf_adds(out, wikistorage_tag_start(p, i, n) ? "<" : "&lt;") == -1 ?
 			    0 : 1;
 		else
-			k = storage_char(out, p, i, n);
+			k = wikistorage_char(out, p, i, n);
 		if (k == 0)
 			return -1;
 		i += k;
@@ -211,7 +211,7 @@ storage_prepare(struct buf *out, const char *data, size_t n)
 
 /* The local name of an element or attribute in a namespace with this prefix, or NULL. */
 static const char *
-storage_local(xmlNode *n, const char *prefix)
+wikistorage_local(xmlNode *n, const char *prefix)
 {
 	if (n->type != XML_ELEMENT_NODE || n->ns == NULL || n->ns->prefix == NULL ||
 	    strcmp((const char *)n->ns->prefix, prefix) != 0)
@@ -221,16 +221,16 @@ storage_local(xmlNode *n, const char *prefix)
 
 /* 1 when n is the element prefix:name. */
 static int
-storage_is(xmlNode *n, const char *prefix, const char *name)
+wikistorage_is(xmlNode *n, const char *prefix, const char *name)
 {
-	const char	*l = storage_local(n, prefix);
+	const char	*l = wikistorage_local(n, prefix);
 
 	return l != NULL && strcmp(l, name) == 0;
 }
 
 /* The value of the attribute prefix:name of n (not a copy), or NULL. */
 static const char *
-storage_attr(xmlNode *n, const char *prefix, const char *name)
+wikistorage_attr(xmlNode *n, const char *prefix, const char *name)
 {
 	xmlAttr	*a;
 
@@ -245,25 +245,25 @@ storage_attr(xmlNode *n, const char *prefix, const char *name)
 
 /* The first child element prefix:name of n, or NULL. */
 static xmlNode *
-storage_child(xmlNode *n, const char *prefix, const char *name)
+wikistorage_child(xmlNode *n, const char *prefix, const char *name)
 {
 	xmlNode	*c;
 
 	for (c = n->children; c != NULL; c = c->next)
-		if (storage_is(c, prefix, name))
+		if (wikistorage_is(c, prefix, name))
 			return c;
 	return NULL;
 }
 
 /* The text of the macro parameter name ("" for the unnamed one), malloc'd, or NULL. */
 static char *
-storage_param(xmlNode *macro, const char *name)
+wikistorage_param(xmlNode *macro, const char *name)
 {
 	xmlNode		*c;
 	const char	*v;
 
 	for (c = macro->children; c != NULL; c = c->next)
-		if (storage_is(c, "ac", "parameter") && (v = storage_attr(c, "ac",
+		if (wikistorage_is(c, "ac", "parameter") && (v = wikistorage_attr(c, "ac",
 		    "name")) != NULL && strcmp(v, name) == 0)
 			return (char *)xmlNodeGetContent(c);
 	return NULL;
@@ -273,13 +273,13 @@ storage_param(xmlNode *macro, const char *name)
 static const struct {
 	const char	*macro;
 	const char	*label;
-} storage_panels[] = {
+} wikistorage_panels[] = {
 	{ "info", "Info: " }, { "note", "Note: " }, { "warning", "Warning: " },
 	{ "tip", "Tip: " }, { "panel", NULL }, { "expand", NULL },
 };
 
 /* Macros that show other content (navigation, listings, embeds): skipped. */
-static const char *const storage_skipped[] = {
+static const char *const wikistorage_skipped[] = {
 	"attachments", "blog-posts", "children", "contentbylabel", "content-report-table",
 	"gallery", "include", "excerpt-include", "jira", "jiraissues", "livesearch",
 	"multimedia", "pagetree", "pagetreesearch", "popular-labels", "profile",
@@ -289,10 +289,10 @@ static const char *const storage_skipped[] = {
 
 /* A macro with a plain-text body (code, noformat, diagrams): a code block. */
 static int
-storage_code_macro(struct html_walker *w, xmlNode *n, const char *name, xmlNode *body)
+wikistorage_code_macro(struct html_walker *w, xmlNode *n, const char *name, xmlNode *body)
 {
-	char	*lang = storage_param(n, "language");
-	char	*title = storage_param(n, "title");
+	char	*lang = wikistorage_param(n, "language");
+	char	*title = wikistorage_param(n, "title");
 	char	*text = (char *)xmlNodeGetContent(body);
 	size_t	 i;
 	int	 rc = -1;
@@ -314,9 +314,9 @@ out:
 
 /* A panel or expand macro: its title as a paragraph, then its body with the label. */
 static int
-storage_panel(struct html_walker *w, xmlNode *n, const char *label)
+wikistorage_panel(struct html_walker *w, xmlNode *n, const char *label)
 {
-	char	*title = storage_param(n, "title");
+	char	*title = wikistorage_param(n, "title");
 	int	 rc = -1;
 
 	if (html_flush(w) == -1)
@@ -335,9 +335,9 @@ out:
 
 /* The anchor macro: its name is the anchor of the heading that follows. */
 static int
-storage_anchor(struct html_walker *w, xmlNode *n)
+wikistorage_anchor(struct html_walker *w, xmlNode *n)
 {
-	char	*v = storage_param(n, "");
+	char	*v = wikistorage_param(n, "");
 	int	 rc = 0;
 
 	if (v != NULL && *v != '\0') {
@@ -353,9 +353,9 @@ storage_anchor(struct html_walker *w, xmlNode *n)
 
 /* An ac:structured-macro (or an old ac:macro). */
 static int
-storage_macro(struct html_walker *w, xmlNode *n)
+wikistorage_macro(struct html_walker *w, xmlNode *n)
 {
-	const char	*name = storage_attr(n, "ac", "name");
+	const char	*name = wikistorage_attr(n, "ac", "name");
 	xmlNode		*body;
 	char		*v;
 	size_t		 i;
@@ -363,18 +363,18 @@ storage_macro(struct html_walker *w, xmlNode *n)
 
 	if (name == NULL)
 		name = "";
-	for (i = 0; storage_skipped[i] != NULL; i++)
-		if (strcasecmp(name, storage_skipped[i]) == 0)
+	for (i = 0; wikistorage_skipped[i] != NULL; i++)
+		if (strcasecmp(name, wikistorage_skipped[i]) == 0)
 			return HTML_SKIP;
-	if ((body = storage_child(n, "ac", "plain-text-body")) != NULL)
-		return storage_code_macro(w, n, name, body) == -1 ? -1 : HTML_SKIP;
-	for (i = 0; i < sizeof(storage_panels) / sizeof(storage_panels[0]); i++)
-		if (strcasecmp(name, storage_panels[i].macro) == 0)
-			return storage_panel(w, n, storage_panels[i].label);
+	if ((body = wikistorage_child(n, "ac", "plain-text-body")) != NULL)
+		return wikistorage_code_macro(w, n, name, body) == -1 ? -1 : HTML_SKIP;
+	for (i = 0; i < sizeof(wikistorage_panels) / sizeof(wikistorage_panels[0]); i++)
+		if (strcasecmp(name, wikistorage_panels[i].macro) == 0)
+			return wikistorage_panel(w, n, wikistorage_panels[i].label);
 	if (strcasecmp(name, "anchor") == 0)
-		return storage_anchor(w, n);
+		return wikistorage_anchor(w, n);
 	if (strcasecmp(name, "status") == 0) {
-		v = storage_param(n, "title");
+		v = wikistorage_param(n, "title");
 		rc = v != NULL ? html_text(w, v, strlen(v)) : 0;
 		xmlFree(v);
 		return rc == -1 ? -1 : HTML_SKIP;
@@ -384,19 +384,19 @@ storage_macro(struct html_walker *w, xmlNode *n)
 
 /* An ac:link: its body's text, else the title of the page it names. */
 static int
-storage_link(struct html_walker *w, xmlNode *n)
+wikistorage_link(struct html_walker *w, xmlNode *n)
 {
 	const char	*t = NULL;
 	xmlNode		*c;
 
-	if (storage_child(n, "ac", "link-body") != NULL ||
-	    storage_child(n, "ac", "plain-text-link-body") != NULL)
+	if (wikistorage_child(n, "ac", "link-body") != NULL ||
+	    wikistorage_child(n, "ac", "plain-text-link-body") != NULL)
 		return HTML_DESCEND;
 	for (c = n->children; c != NULL && t == NULL; c = c->next)
-		if (storage_is(c, "ri", "page") || storage_is(c, "ri", "blog-post"))
-			t = storage_attr(c, "ri", "content-title");
-		else if (storage_is(c, "ri", "space"))
-			t = storage_attr(c, "ri", "space-key");
+		if (wikistorage_is(c, "ri", "page") || wikistorage_is(c, "ri", "blog-post"))
+			t = wikistorage_attr(c, "ri", "content-title");
+		else if (wikistorage_is(c, "ri", "space"))
+			t = wikistorage_attr(c, "ri", "space-key");
 	if (t != NULL && html_text(w, t, strlen(t)) == -1)
 		return -1;
 	return HTML_SKIP;
@@ -404,9 +404,9 @@ storage_link(struct html_walker *w, xmlNode *n)
 
 /* An ac:task: an item marked done or not. */
 static int
-storage_task(struct html_walker *w, xmlNode *n)
+wikistorage_task(struct html_walker *w, xmlNode *n)
 {
-	xmlNode	*st = storage_child(n, "ac", "task-status");
+	xmlNode	*st = wikistorage_child(n, "ac", "task-status");
 	char	*s = st != NULL ? (char *)xmlNodeGetContent(st) : NULL;
 	int	 done = s != NULL && strstr(s, "complete") == s;
 
@@ -415,25 +415,25 @@ storage_task(struct html_walker *w, xmlNode *n)
 }
 
 static int
-storage_enter(struct html_walker *w, xmlNode *n)
+wikistorage_enter(struct html_walker *w, xmlNode *n)
 {
 	const char	*l;
 
-	if ((l = storage_local(n, "ac")) == NULL)
+	if ((l = wikistorage_local(n, "ac")) == NULL)
 		return HTML_SKIP;		/* ri: resources, at: template parts */
 	if (strcmp(l, "structured-macro") == 0 || strcmp(l, "macro") == 0)
-		return storage_macro(w, n);
+		return wikistorage_macro(w, n);
 	if (strcmp(l, "link") == 0)
-		return storage_link(w, n);
+		return wikistorage_link(w, n);
 	if (strcmp(l, "layout") == 0 || strcmp(l, "layout-section") == 0 ||
 	    strcmp(l, "layout-cell") == 0)
 		return html_flush(w);
 	if (strcmp(l, "task-list") == 0)
 		return html_list(w, 0, 1);
 	if (strcmp(l, "task") == 0)
-		return storage_task(w, n);
+		return wikistorage_task(w, n);
 	if (strcmp(l, "plain-text-body") == 0)
-		return storage_code_macro(w, n, "code", n) == -1 ? -1 : HTML_SKIP;
+		return wikistorage_code_macro(w, n, "code", n) == -1 ? -1 : HTML_SKIP;
 	if (strcmp(l, "parameter") == 0 || strcmp(l, "image") == 0 ||
 	    strcmp(l, "emoticon") == 0 || strcmp(l, "placeholder") == 0 ||
 	    strcmp(l, "task-id") == 0 || strcmp(l, "task-status") == 0 ||
@@ -443,9 +443,9 @@ storage_enter(struct html_walker *w, xmlNode *n)
 }
 
 static int
-storage_leave(struct html_walker *w, xmlNode *n)
+wikistorage_leave(struct html_walker *w, xmlNode *n)
 {
-	const char	*l = storage_local(n, "ac");
+	const char	*l = wikistorage_local(n, "ac");
 
 	if (l == NULL)
 		return 0;
@@ -464,12 +464,12 @@ storage_leave(struct html_walker *w, xmlNode *n)
 	return 0;
 }
 
-static const struct html_ext storage_ext = { storage_enter, storage_leave };
+static const struct html_ext wikistorage_ext = { wikistorage_enter, wikistorage_leave };
 
 /* ---------------------------------------------------------------- entry point */
 
 int
-storage_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
+wikistorage_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll)
 {
 	struct docb	 b;
@@ -481,8 +481,8 @@ storage_parse_poll(const char *path, const char *data, size_t len, struct doc *o
 
 	memset(out, 0, sizeof(*out));
 	buf_init(&src);
-	html_init(&w, &b, &storage_ext);
-	if (storage_prepare(&src, data, len) == -1) {
+	html_init(&w, &b, &wikistorage_ext);
+	if (wikistorage_prepare(&src, data, len) == -1) {
 		log_err("%s: out of memory", __func__);
 		goto out;
 	}

@@ -57,7 +57,7 @@ static const char *const select_locale_parents[] = {
 };
 
 /*
- * With indexSourceCode, source files (source_is_source) are selected as well, minus tests,
+ * With indexSourceCode, source files (code_is_source) are selected as well, minus tests,
  * benchmarks, fixtures and generated or built code: folders named like these (any case, at
  * any depth below the folder the rules include) and files matching select_source_globs.
  */
@@ -347,7 +347,7 @@ select_path(const struct select_rules *rules, const char *path)
 	if (n == 0)
 		goto out;
 	if (!select_is_doc(comp[n - 1])) {
-		if (rules == NULL || !rules->index_source || !source_is_source(comp[n - 1]))
+		if (rules == NULL || !rules->index_source || !code_is_source(comp[n - 1]))
 			goto out;
 		src = 1;
 	}
@@ -443,7 +443,7 @@ select_generated(const char *path, const char *data, size_t len)
 {
 	size_t	 i, lines = 1, run = 0, longest = 0;
 
-	if (path == NULL || data == NULL || !source_is_source(path))
+	if (path == NULL || data == NULL || !code_is_source(path))
 		return NULL;
 	if (select_generated_head(data, len < SELECT_GEN_HEAD ? len : SELECT_GEN_HEAD) !=
 	    NULL)

@@ -30,8 +30,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	path = paths[(data[0] & 0x7f) % (sizeof(paths) / sizeof(paths[0]))];
-	if ((data[0] & 0x80 ? source_parse_overview(path, (const char *)data + 1,
-	    size - 1, &d, NULL, &added) : source_parse(path, (const char *)data + 1,
+	if ((data[0] & 0x80 ? code_parse_overview(path, (const char *)data + 1,
+	    size - 1, &d, NULL, &added) : code_parse(path, (const char *)data + 1,
 	    size - 1, &d)) == 0)
 		doc_release(&d);
 	(void)select_generated(path, (const char *)data + 1, size - 1);

@@ -595,10 +595,10 @@ pb_time(const struct pb_case *c, const struct buf *in, int reps, double limit,
 			pb_crawl(c->path + 6, in);
 		else if (strcmp(c->path, "llms") == 0)
 			pb_llms(in);	/* the llms.txt structure parser and splitter */
-		else if (source_is_source(c->path) && source_parse_overview(c->path, in->p,
+		else if (code_is_source(c->path) && code_parse_overview(c->path, in->p,
 		    in->len, &d, &poll, &added) == 0)
 			doc_release(&d);	/* source files: with the overview pass */
-		else if (!source_is_source(c->path) && doc_parse_as(pb_format(c->path), c->path,
+		else if (!code_is_source(c->path) && doc_parse_as(pb_format(c->path), c->path,
 		    in->p, in->len, &d, &poll) == 0)
 			doc_release(&d);
 		t = pb_cpu() - bu.start;

@@ -580,11 +580,11 @@ test_dispatch(void)
 {
 	struct doc	 d;
 
-	ok(source_is_source("a/b.rs") && source_is_source("x.py") &&
-	    source_is_source("x.tsx") && source_is_source("x.h"), "source extensions");
-	ok(!source_is_source("a.md") && !source_is_source("a.RS") &&
-	    !source_is_source("rs") && !source_is_source("a.rst") &&
-	    !source_is_source("a.txt"), "not source");
+	ok(code_is_source("a/b.rs") && code_is_source("x.py") &&
+	    code_is_source("x.tsx") && code_is_source("x.h"), "source extensions");
+	ok(!code_is_source("a.md") && !code_is_source("a.RS") &&
+	    !code_is_source("rs") && !code_is_source("a.rst") &&
+	    !code_is_source("a.txt"), "not source");
 	if (parse("notes.md", "# Title\n\n/// not special in markdown\n", &d) == 0) {
 		is_str(d.nsecs > 0 ? d.secs[0].text : NULL, "/// not special in markdown",
 		    "markdown unchanged");
@@ -924,8 +924,8 @@ parse_overview(const char *path, const char *src, struct doc *d)
 {
 	int	 added = -1;
 
-	if (source_parse_overview(path, src, strlen(src), d, NULL, &added) == -1) {
-		ok(0, "%s: source_parse_overview", path);
+	if (code_parse_overview(path, src, strlen(src), d, NULL, &added) == -1) {
+		ok(0, "%s: code_parse_overview", path);
 		return -1;
 	}
 	return added;
