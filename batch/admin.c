@@ -6,25 +6,37 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "auth/accounts.h"
-#include "sources/policy.h"
 #include "admin/backup.h"
-#include "ai/provider.h"
 #include "ai/check.h"
-#include "search/upstream.h"
-#include "search/search.h"
+#include "ai/provider.h"
+#include "auth/accounts.h"
+#include "auth/apikey.h"
+#include "auth/session.h"
+#include "auth/user.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/license.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "search/format.h"
+#include "search/search.h"
+#include "search/upstream.h"
+#include "sources/policy.h"
+#include "store/db.h"
+#include "store/settings.h"
 
 static char	*admin_read_stdin_line(void);
 

@@ -19,9 +19,15 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/license.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "gitops/gitops.h"
 #include "index/index.h"
+#include "index/library.h"
+#include "store/db.h"
+#include "store/jobs.h"
+#include "store/settings.h"
 
 static sqlite3 *worker_db;
 

@@ -10,16 +10,22 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
 #include "auth/accounts.h"
-#include "http/http.h"
+#include "auth/apikey.h"
+#include "auth/session.h"
+#include "auth/user.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/access.h"
+#include "http/http.h"
 #include "web.h"
 
 #define KEY_NAME_MAX	100

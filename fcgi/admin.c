@@ -5,14 +5,16 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "http/http.h"
 #include "admin/setup.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/http.h"
+#include "store/settings.h"
 #include "web.h"
 
 static const struct validate_field admin_no_fields[] = {

@@ -10,10 +10,11 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "http/http.h"
-#include "search/search.h"
+#include "base/buf.h"
 #include "base/validate.h"
+#include "http/http.h"
+#include "search/format.h"
+#include "search/search.h"
 #include "web.h"
 
 static const struct validate_field admin_explain_fields[] = {

@@ -9,10 +9,9 @@
 
 #include <json.h>
 
-#include "ctxd.h"
+#include "base/validate.h"
 #include "http/http.h"
 #include "search/inject.h"
-#include "base/validate.h"
 #include "web.h"
 
 static const struct validate_field admin_flags_fields[] = {

@@ -9,10 +9,13 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "gitops/gitops.h"
-#include "http/http.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "gitops/gitops.h"
+#include "http/access.h"
+#include "http/http.h"
+#include "store/jobs.h"
+#include "store/settings.h"
 #include "web.h"
 
 #define ADMIN_GITOPS_WAIT_S	20	/* default bounded wait of POST /api/gitops/reconcile */

@@ -9,12 +9,15 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "http/access.h"
 #include "admin/bundle.h"
 #include "admin/health.h"
-#include "http/http.h"
+#include "auth/session.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/access.h"
+#include "http/http.h"
+#include "store/settings.h"
 #include "web.h"
 
 /*

@@ -9,10 +9,11 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "search/catalog.h"
-#include "http/http.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/http.h"
+#include "search/catalog.h"
+#include "store/jobs.h"
 #include "web.h"
 
 static const struct validate_field admin_jobs_list_fields[] = {

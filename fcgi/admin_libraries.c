@@ -13,15 +13,25 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "search/catalog.h"
-#include "sources/entry.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "base/validate.h"
+#include "http/access.h"
 #include "http/http.h"
 #include "http/multipart.h"
-#include "base/validate.h"
-#include "web.h"
-#include "sources/backend.h"
+#include "index/library.h"
+#include "search/catalog.h"
 #include "sources/admit.h"
+#include "sources/backend.h"
+#include "sources/entry.h"
+#include "sources/gitsrc.h"
+#include "sources/request.h"
+#include "store/jobs.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
+#include "web.h"
 
 #define ADMIN_LIBRARIES_SEGMENT_MAX	200	/* characters of the owner or the repo */
 #define ADMIN_LIBRARIES_UPLOAD_MAX	(16 * 1024 * 1024) /* bytes of an uploaded spec */

@@ -11,11 +11,12 @@
 
 #include <json.h>
 
+#include "base/util.h"
+#include "base/validate.h"
 #include "http/access.h"
-#include "ctxd.h"
 #include "http/http.h"
 #include "sources/policy.h"
-#include "base/validate.h"
+#include "store/settings.h"
 #include "web.h"
 
 #define ADMIN_POLICY_GLOB_MAX	200	/* characters of one glob */

@@ -11,12 +11,13 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "http/http.h"
-#include "ai/provider.h"
 #include "ai/check.h"
-#include "search/upstream.h"
+#include "ai/provider.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/http.h"
+#include "search/upstream.h"
 #include "web.h"
 
 /* The time budget of one test call: under nginx's fastcgi_read_timeout of /api/. */

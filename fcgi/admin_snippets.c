@@ -7,10 +7,9 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "search/catalog.h"
-#include "http/http.h"
 #include "base/validate.h"
+#include "http/http.h"
+#include "search/catalog.h"
 #include "web.h"
 
 static const struct validate_field admin_snippets_fields[] = {

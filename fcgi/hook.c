@@ -16,10 +16,15 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "sources/ghapp.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "gitops/gitops.h"
+#include "http/access.h"
 #include "http/http.h"
+#include "sources/ghapp.h"
+#include "store/db.h"
+#include "store/jobs.h"
+#include "store/settings.h"
 
 #define HOOK_MAX_BODY		(4 * 1024 * 1024)	/* nginx: client_max_body_size 4m */
 #define HOOK_DELIVERY_MAX	64	/* longest X-GitHub-Delivery accepted */

@@ -10,10 +10,12 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/util.h"
+#include "http/access.h"
 #include "http/http.h"
 #include "mcp/mcp.h"
 #include "search/search.h"
+#include "store/db.h"
 
 static void *
 mcp_init(struct sqlite3 **db)

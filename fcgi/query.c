@@ -10,11 +10,16 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "sources/libid.h"
-#include "http/http.h"
-#include "search/search.h"
+#include "base/buf.h"
+#include "base/tokenize.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/access.h"
+#include "http/http.h"
+#include "search/format.h"
+#include "search/search.h"
+#include "sources/libid.h"
+#include "store/db.h"
 
 struct query_ctx {
 	sqlite3		*db;

@@ -10,9 +10,12 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/util.h"
 #include "gitops/gitops.h"
+#include "http/access.h"
 #include "http/http.h"
+#include "store/db.h"
+#include "store/jobs.h"
 #include "web.h"
 
 /*

@@ -10,7 +10,9 @@
 
 #include <json.h>
 
-#include "ctxd.h"
+
+struct http_req;
+struct validate_table;
 #include "http/http.h"
 #include "base/validate.h"
 

@@ -7,9 +7,10 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "http/http.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/http.h"
 #include "web.h"
 
 void

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,7 +23,10 @@
 #include <sqlite3.h>
 
 #include "admin/backup.h"
-#include "ctxd.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "store/db.h"
 
 #define BACKUP_SECRET_TABLE \
 	"CREATE TABLE backup_secret (key BLOB NOT NULL)"

@@ -10,10 +10,13 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
 #include "admin/bundle.h"
-#include "search/catalog.h"
 #include "admin/health.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "search/catalog.h"
+#include "store/db.h"
+#include "store/settings.h"
 
 #define BUNDLE_JOBS	50	/* jobs in the bundle */
 #define BUNDLE_LINES	200	/* log lines per job there */

@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/types.h>
 
 #include <errno.h>
 #include <pwd.h>
@@ -19,9 +20,11 @@
 #include <sqlite3.h>
 
 #include "admin/backup.h"
-#include "ctxd.h"
-#include "ai/provider.h"
 #include "ai/check.h"
+#include "ai/provider.h"
+#include "base/license.h"
+#include "base/util.h"
+#include "store/db.h"
 
 #define DOCTOR_DEFAULTS		"/etc/default/ctxd"
 #define DOCTOR_SITE		"/etc/nginx/sites-enabled/ctxd"

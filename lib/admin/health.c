@@ -10,8 +10,12 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
 #include "admin/health.h"
+#include "base/buf.h"
+#include "base/license.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "store/db.h"
 
 #define HEALTH_DISK_MIN	(100LL * 1024 * 1024)	/* least free space */
 

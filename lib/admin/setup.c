@@ -8,8 +8,10 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
 #include "admin/setup.h"
+#include "base/log.h"
+#include "store/db.h"
+#include "store/settings.h"
 
 static const char *const setup_ai[] = { "ai.llm.provider", "ai.llm.api_key",
 	"ai.llm.model", "ai.llm.region", "ai.llm.base_url", NULL };

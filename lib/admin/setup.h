@@ -10,7 +10,7 @@
 
 #include <json.h>
 
-#include "ctxd.h"
+#include "store/settings.h"
 
 struct sqlite3;
 struct setup_step;

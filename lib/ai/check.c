@@ -12,11 +12,12 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "net/aws.h"
+#include "ai/check.h"
 #include "ai/provider.h"
 #include "ai/vendor.h"
-#include "ai/check.h"
+#include "base/buf.h"
+#include "base/util.h"
+#include "net/aws.h"
 
 
 /* Describes cfg on one line: "openai, model M, endpoint URL". */

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,16 @@
 #include <json-c/json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "net/aws.h"
-#include "net/fetch.h"
 #include "ai/provider.h"
 #include "ai/vendor.h"
 #include "ai/wire.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "net/aws.h"
+#include "net/fetch.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 /* Largest answer read from a provider. */
 #define PROVIDER_MAX_ANSWER	(64L * 1024 * 1024)

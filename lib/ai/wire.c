@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/buf.h"
 #include "ai/wire.h"
+#include "base/buf.h"
 
 void
 ai_perr(struct provider_error *err, int kind, long status, const char *fmt, ...)

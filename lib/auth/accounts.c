@@ -8,8 +8,10 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
 #include "auth/accounts.h"
+#include "auth/session.h"
+#include "auth/user.h"
+#include "store/db.h"
 
 /* 1 when u is an enabled admin and no other enabled admin exists, 0 when not, -1 on error. */
 static int

@@ -1,9 +1,13 @@
 /*
  * accounts.h: the changes of an account that reach beyond its users row (accounts.c).
- * Include "ctxd.h" first (struct user, struct user_change, enum user_result).
  */
 #ifndef ACCOUNTS_H
 #define ACCOUNTS_H
+
+#include "auth/user.h"
+
+struct user;
+struct user_change;
 
 struct sqlite3;
 

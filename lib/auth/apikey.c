@@ -7,12 +7,18 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "auth/apikey.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 
 #define APIKEY_RANDOM	32		/* bytes of randomness in a key */
 #define APIKEY_SHOWN	12		/* characters kept as the display prefix */

@@ -12,13 +12,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "auth/session.h"
+#include "auth/user.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "store/db.h"
 
 #define SESSION_RANDOM		32
 #define SESSION_TOUCH_S		60	/* last_seen is written at most once a minute */

@@ -8,13 +8,20 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <openssl/evp.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "auth/user.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 
 #define USER_LOG2N	15		/* N = 32768: 32 MiB and about 0.1 s per hash */
 #define USER_R		8

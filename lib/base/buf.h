@@ -1,6 +1,6 @@
 /*
  * buf.h: a growable byte buffer, always NUL-terminated when p != NULL. Self-contained: used
- * by the server library (through ctxd.h) and by the client tool ctxd.
+ * by the server library and by the client tool ctxd.
  */
 #ifndef BUF_H
 #define BUF_H

@@ -8,6 +8,8 @@
 #ifndef CRON_H
 #define CRON_H
 
+struct tm;
+
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>

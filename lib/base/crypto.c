@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,10 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 
 #define SECRET_FILE	"secret.key"
 #define SEAL_PREFIX	"v1:"

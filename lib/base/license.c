@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 #include <openssl/bio.h>
@@ -20,7 +21,11 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/license.h"
+#include "base/log.h"
+#include "base/util.h"
 
 #define LICENSE_PREFIX	"ctxd1."
 #define LICENSE_SIGLEN	64

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/log.h"
+#include "base/util.h"
 
 static const char *log_prog = "ctxd";
 static char log_ctx[80];	/* "" when none */

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
 #include "sources/policy.h"
 
 double

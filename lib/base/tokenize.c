@@ -7,7 +7,9 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/tokenize.h"
 
 #define TOK_MAX		64	/* longer tokens are not indexed (porter's limit too) */
 #define TOK_JOINRUN	3	/* longest run of joiners inside one word ("://") */

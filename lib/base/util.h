@@ -1,6 +1,6 @@
 /*
  * util.h: bounded parsing, files, clocks and encodings. Self-contained (needs only buf.c):
- * used by the server library (through ctxd.h) and by the client tool ctxd.
+ * used by the server library and by the client tool ctxd.
  */
 #ifndef UTIL_H
 #define UTIL_H

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,8 @@
 
 #include <json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "base/validate.h"
 
 long

@@ -12,13 +12,22 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "sources/libid.h"
+#include "base/buf.h"
 #include "base/cron.h"
-#include "sources/ghapp.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "gitops/gitops.h"
 #include "gitops/manifest.h"
 #include "sources/backend.h"
+#include "sources/ghapp.h"
+#include "sources/gitrepo.h"
+#include "sources/gitsrc.h"
+#include "sources/libid.h"
+#include "sources/request.h"
+#include "store/db.h"
+#include "store/jobs.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 #define GITOPS_NOW	"strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 

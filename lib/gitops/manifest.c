@@ -9,10 +9,12 @@
 #include <json.h>
 #include <yaml.h>
 
-#include "ctxd.h"
-#include "sources/entry.h"
+#include "base/buf.h"
 #include "gitops/manifest.h"
 #include "parse/openapi.h"
+#include "sources/entry.h"
+#include "sources/gitsrc.h"
+#include "sources/request.h"
 
 struct manifest_ctx {
 	const char	*name;

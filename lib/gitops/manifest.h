@@ -16,7 +16,9 @@
 
 #include <stddef.h>
 
-#include "ctxd.h"
+#include "sources/request.h"
+
+struct parse_req;
 
 #define MANIFEST_MAX_BYTES	(1024 * 1024)
 #define MANIFEST_MAX_DEPTH	8

@@ -1,14 +1,18 @@
 /* access.c: the one authorization check of the responders (see access.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "auth/apikey.h"
+#include "auth/session.h"
+#include "auth/user.h"
 #include "http/access.h"
 #include "http/http.h"
+#include "store/settings.h"
 
 /* The value of cookie name in the Cookie header (copied into out), or NULL. */
 static const char *

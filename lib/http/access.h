@@ -8,7 +8,9 @@
 #ifndef ACCESS_H
 #define ACCESS_H
 
-#include "ctxd.h"
+#include "auth/user.h"
+
+struct user;
 
 struct http_req;
 struct sqlite3;

@@ -19,11 +19,13 @@
 #include <fcgiapp.h>
 #include <json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/sandbox.h"
+#include "base/util.h"
+#include "base/validate.h"
 #include "http/http.h"
 #include "http/http_int.h"
-#include "base/sandbox.h"
-#include "base/validate.h"
 
 #define HTTP_MAX_PARAMS		64
 

@@ -9,6 +9,9 @@
 #ifndef HTTP_H
 #define HTTP_H
 
+struct access_principal;
+struct json_object;
+
 #include <stddef.h>
 
 #include "http/access.h"

@@ -5,6 +5,8 @@
 #ifndef HTTP_INT_H
 #define HTTP_INT_H
 
+struct http_req;
+
 /* The CGI variable name of the request (FastCGI environment), or NULL. */
 const char *http_env(const struct http_req *, const char *name);
 /* Splits the query string into decoded parameters; -1 on a malformed one. */

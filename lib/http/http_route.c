@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <arpa/inet.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -24,11 +25,17 @@
 #include <fcgiapp.h>
 #include <json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/license.h"
+#include "base/log.h"
+#include "base/sandbox.h"
+#include "base/util.h"
+#include "base/validate.h"
+#include "http/access.h"
 #include "http/http.h"
 #include "http/http_int.h"
-#include "base/sandbox.h"
-#include "base/validate.h"
+#include "store/db.h"
+#include "store/settings.h"
 
 #define HTTP_MAX_WORKERS	64
 #define HTTP_QUICK_FAIL_S	2	/* a worker dying sooner failed at start */

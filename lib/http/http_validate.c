@@ -9,9 +9,8 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "http/http.h"
 #include "base/validate.h"
+#include "http/http.h"
 
 int
 validate_query(struct http_req *r, const struct validate_table *t)

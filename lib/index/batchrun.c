@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctxd.h"
 #include "ai/provider.h"
+#include "base/util.h"
 #include "index/batchrun.h"
 
 void

@@ -3,7 +3,7 @@
  * provider after an index write (describe.c: titles and descriptions from the LLM;
  * embedder.c: embedding vectors).
  *
- * Include "ctxd.h" and "ai/provider.h" first. batchrun_run loads the step's provider from the
+ * batchrun_run loads the step's provider from the
  * ai.* settings (nothing is done without one), sets the deadline of the run, then, until
  * the step has no more work: polls cancel, has the step select its next batch and send it
  * through the provider and write the results. The step's differences are a table of
@@ -14,6 +14,10 @@
  */
 #ifndef BATCHRUN_H
 #define BATCHRUN_H
+
+#include "ai/provider.h"
+
+struct provider_cfg;
 
 #include <stddef.h>
 

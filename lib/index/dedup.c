@@ -11,7 +11,9 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
 #include "index/dedup.h"
 #include "index/share.h"
 #include "store/fts.h"

@@ -1,7 +1,7 @@
 /*
  * dedup.h: exact and near-duplicate snippets within a library.
  *
- * Include "ctxd.h" first. Each snippet is stored with two signatures: hash, the SHA-256
+ * Each snippet is stored with two signatures: hash, the SHA-256
  * of its white-space-squeezed title, text and code (an exact copy), and for a snippet of
  * fewer than DEDUP_SHORT_WORDS words its heading trail too (its meaning then lies in the
  * trail: curl's "DEFAULT" sections say "NULL" for many options), and sig, a 64-bit

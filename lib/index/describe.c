@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,17 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "store/fts.h"
-#include "parse/doc.h"
 #include "ai/provider.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/tokenize.h"
+#include "base/util.h"
 #include "index/batchrun.h"
 #include "index/describe.h"
 #include "index/share.h"
+#include "parse/doc.h"
+#include "store/db.h"
+#include "store/fts.h"
 
 /* One snippet to describe. */
 struct ds_item {

@@ -1,7 +1,7 @@
 /*
  * describe.h: LLM-generated titles and descriptions of code snippets at indexing time.
  *
- * Include "ctxd.h" first. After an index write (or an unchanged commit), when an LLM is
+ * After an index write (or an unchanged commit), when an LLM is
  * configured (ai.llm.*), each kept snippet (not a duplicate) of the library that has code
  * and has not been seen yet (snippets.described 0) is judged: its title is weak when it is
  * empty, generic ("Example", "Usage", "Code", "Installation" ..., describe_weak_title),

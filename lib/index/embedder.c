@@ -12,12 +12,16 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
 #include "ai/provider.h"
-#include "search/vector.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "index/batchrun.h"
 #include "index/embedder.h"
 #include "index/share.h"
+#include "search/vector.h"
+#include "store/db.h"
 
 /* One snippet waiting for a vector. */
 struct emb_item {

@@ -1,7 +1,7 @@
 /*
  * embedder.h: fills the embeddings table for a library's snippets after an index write.
  *
- * Include "ctxd.h" first. A vector is stored once per (model, SHA-256 hex of the embedded
+ * A vector is stored once per (model, SHA-256 hex of the embedded
  * text) in table vectors, whatever the number of snippets, libraries and versions that have
  * the text; an embeddings row (snippet, model, hash) names it (sql/0011-shared-vectors.sql).
  * Each kept snippet of the library (duplicates get none, see dedup.h) without a row for

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,25 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/tokenize.h"
+#include "base/util.h"
 #include "index/dedup.h"
-#include "parse/doc.h"
 #include "index/describe.h"
 #include "index/embedder.h"
 #include "index/index.h"
-#include "search/inject.h"
 #include "index/share.h"
+#include "parse/code.h"
+#include "parse/doc.h"
+#include "parse/parse.h"
+#include "search/inject.h"
 #include "sources/backend.h"
+#include "sources/gitsrc.h"
+#include "sources/select.h"
+#include "store/db.h"
+#include "store/jobs.h"
+#include "store/settings.h"
 
 /* One selected documentation file: kept unchanged, or parsed (or not parseable). */
 struct index_file {

@@ -19,14 +19,22 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "index/embedder.h"
-#include "sources/entry.h"
-#include "net/url.h"
-#include "sources/libid.h"
-#include "index/share.h"
-#include "sources/backend.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "index/embedder.h"
+#include "index/library.h"
+#include "index/share.h"
+#include "net/url.h"
+#include "sources/backend.h"
+#include "sources/entry.h"
+#include "sources/gitsrc.h"
+#include "sources/libid.h"
+#include "sources/request.h"
+#include "sources/select.h"
+#include "store/db.h"
+#include "store/jobs.h"
 
 
 static int

@@ -6,9 +6,10 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "store/fts.h"
+#include "base/log.h"
 #include "index/share.h"
+#include "store/db.h"
+#include "store/fts.h"
 
 void
 share_libs_init(struct share_libs *l)

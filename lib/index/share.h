@@ -2,7 +2,7 @@
  * share.h: the versions of a library share the snippets of unchanged files
  * (sql/0012-shared-documents.sql).
  *
- * Include "ctxd.h" first. A document either owns its snippets (documents.snippets_from
+ * A document either owns its snippets (documents.snippets_from
  * NULL) or shows those of an owner document of another library of its family
  * (snippets_from names the owner, never a document that shows another's). A library shows
  * the snippets of its documents, its own and shared (the view library_snippets). Every

@@ -5,17 +5,22 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "base/validate.h"
 #include "http/http.h"
 #include "mcp/mcp.h"
-#include "base/validate.h"
+#include "store/settings.h"
 
 /* JSON-RPC 2.0 error codes, and the server-defined ones for transport refusals. */
 #define RPC_PARSE_ERROR		-32700

@@ -11,11 +11,13 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "sources/libid.h"
-#include "mcp/mcp.h"
-#include "search/search.h"
+#include "base/buf.h"
+#include "base/log.h"
 #include "base/validate.h"
+#include "mcp/mcp.h"
+#include "search/format.h"
+#include "search/search.h"
+#include "sources/libid.h"
 
 /* A tool result (mcp.h): the text as one content item. */
 json_object *

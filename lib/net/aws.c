@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,7 +15,8 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "net/aws.h"
 #include "net/fetch.h"
 

@@ -1,6 +1,6 @@
 /*
  * aws.h: AWS credentials (the standard credential chain) and Signature Version 4 request
- * signing, for the Bedrock AI provider. Include after "ctxd.h".
+ * signing, for the Bedrock AI provider.
  */
 #ifndef AWS_H
 #define AWS_H

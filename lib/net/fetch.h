@@ -30,6 +30,9 @@
 #ifndef FETCH_H
 #define FETCH_H
 
+struct buf;
+struct sockaddr;
+
 #include <sys/types.h>
 #include <sys/socket.h>
 

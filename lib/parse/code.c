@@ -19,11 +19,15 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "parse/code.h"
 #include "parse/doc.h"
+#include "parse/parse.h"
 
 #define SRC_MAXSCOPE	256	/* deeper nesting is counted, not named */
 #define SRC_HEADER	1024	/* bytes of code kept to name a '{' */

@@ -9,9 +9,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ctxd.h"
+#include "base/log.h"
+#include "parse/code.h"
 #include "parse/doc.h"
 #include "parse/openapi.h"
+#include "parse/parse.h"
 
 /* Lowercase extension of path's file name (without the dot), "" when none. */
 static void

@@ -9,6 +9,13 @@
 #ifndef DOC_H
 #define DOC_H
 
+#include "base/buf.h"
+
+struct buf;
+struct doc;
+struct doc_code;
+struct doc_poll;
+
 /* A section longer than this (text + code bytes) is split at a block boundary. */
 #define DOC_SPLIT_BYTES		6000
 /* ... but never into a part shorter than this. */
@@ -64,7 +71,7 @@ struct docb {
 int	 doc_build_init(struct docb *, struct doc *, struct doc_poll *);
 /*
  * The parsers' periodic check, cheap enough for every line: every DOC_POLL_EVERY calls
- * it asks the poll (struct doc_poll in ctxd.h) at most every DOC_POLL_MS. Returns -1,
+ * it asks the poll (struct doc_poll in parse/parse.h) at most every DOC_POLL_MS. Returns -1,
  * now and on every later call, once the poll said stop; the parser then fails.
  */
 int	 doc_build_poll(struct docb *);

@@ -11,8 +11,11 @@
 #include <strings.h>
 #include <time.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "parse/doc.h"
+#include "parse/parse.h"
 
 /* The file name of path (after its last '/'); "" for NULL. */
 const char *

@@ -25,9 +25,11 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
 #include "parse/doc.h"
 #include "parse/html.h"
+#include "parse/parse.h"
 
 /* The bytes of a language name taken from a class. */
 #define HTML_LANG_MAX	32

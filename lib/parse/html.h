@@ -8,6 +8,9 @@
 #ifndef HTML_H
 #define HTML_H
 
+struct buf;
+struct docb;
+
 #include <libxml/tree.h>
 
 #include "base/buf.h"

@@ -11,14 +11,17 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <md4c.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
 #include "parse/doc.h"
+#include "parse/parse.h"
 
 #define MD_MAXLIST	32
 #define MD_MAXADMON	16

@@ -8,6 +8,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,7 +17,8 @@
 #include <json-c/json.h>
 #include <yaml.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "parse/openapi.h"
 #include "parse/openapi_int.h"
 

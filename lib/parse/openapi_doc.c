@@ -20,16 +20,20 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <curl/curl.h>
 #include <json-c/json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "parse/doc.h"
 #include "parse/openapi.h"
 #include "parse/openapi_int.h"
+#include "parse/parse.h"
 
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
 #define OPENAPI_OP_NODES	1500	/* schema nodes one operation's text may visit */

@@ -12,11 +12,14 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
 #include "parse/doc.h"
+#include "parse/parse.h"
 
 #define RST_MAXSTYLES	16
 #define RST_MAXDEPTH	12

@@ -27,9 +27,12 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "parse/doc.h"
 #include "parse/html.h"
+#include "parse/parse.h"
 
 #define STORAGE_ROOT_OPEN	"<ctxd-storage" \
 	" xmlns:ac=\"http://atlassian.com/content\"" \

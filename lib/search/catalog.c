@@ -7,9 +7,10 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "search/catalog.h"
+#include "base/log.h"
 #include "net/fetch.h"
+#include "search/catalog.h"
+#include "search/format.h"
 #include "search/inject.h"
 #include "search/search.h"
 

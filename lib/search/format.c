@@ -5,13 +5,19 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/tokenize.h"
+#include "base/util.h"
 #include "net/fetch.h"
+#include "parse/parse.h"
+#include "search/format.h"
 
 #define FORMAT_SEPARATOR	"\n\n--------------------------------\n\n"
 

@@ -27,9 +27,16 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "parse/parse.h"
+#include "search/format.h"
 #include "search/inject.h"
 #include "search/search.h"
+#include "store/db.h"
+#include "store/jobs.h"
+#include "store/settings.h"
 
 enum inject_rule_no {
 	R_OVERRIDE, R_ROLE, R_PROMPT_LEAK, R_CONCEAL, R_AGENT_ADDRESS, R_ROLE_TAG,

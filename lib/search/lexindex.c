@@ -21,8 +21,10 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/log.h"
+#include "base/tokenize.h"
 #include "base/topk.h"
+#include "search/lexindex.h"
 
 #define LEX_K1		1.2
 #define LEX_B		0.75

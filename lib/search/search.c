@@ -3,20 +3,29 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "search/catalog.h"
-#include "search/inject.h"
 #include "ai/provider.h"
-#include "sources/libid.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/tokenize.h"
+#include "base/util.h"
+#include "parse/parse.h"
+#include "search/catalog.h"
+#include "search/format.h"
+#include "search/inject.h"
+#include "search/lexindex.h"
 #include "search/search.h"
 #include "search/upstream.h"
 #include "search/vector.h"
+#include "sources/libid.h"
+#include "store/db.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
 /* Room (tokens) below which a snippet too big for it is skipped rather than cut. */

@@ -5,6 +5,9 @@
 #ifndef SEARCH_H
 #define SEARCH_H
 
+struct buf;
+struct snippet;
+
 #include <stddef.h>
 
 struct sqlite3;

@@ -14,14 +14,21 @@
 #include <json-c/json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "sources/libid.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/tokenize.h"
+#include "base/util.h"
+#include "base/validate.h"
 #include "net/fetch.h"
+#include "search/format.h"
 #include "search/inject.h"
-#include "sources/policy.h"
 #include "search/search.h"
 #include "search/upstream.h"
-#include "base/validate.h"
+#include "sources/libid.h"
+#include "sources/policy.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 #define UPSTREAM_CACHE_DIR	"upstream-cache"
 #define UPSTREAM_LOG_EVERY	60	/* seconds between two logged upstream failures */

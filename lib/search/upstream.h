@@ -18,6 +18,8 @@
 #ifndef UPSTREAM_H
 #define UPSTREAM_H
 
+struct buf;
+
 #include <stddef.h>
 
 #include "base/buf.h"

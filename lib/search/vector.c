@@ -20,8 +20,9 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/log.h"
 #include "base/topk.h"
+#include "search/lexindex.h"
 #include "search/vector.h"
 
 #define VEC_ALIGN	64

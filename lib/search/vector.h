@@ -4,8 +4,6 @@
  * a brute-force int8 scan with a float32 rescoring of the best candidates, and reciprocal
  * rank fusion of the lexical and the vector rankings.
  *
- * Include "ctxd.h" first (struct lexindex_hit).
- *
  * Stored vectors (table vectors, column vector, one per model and text hash, named by
  * the snippets' embeddings rows: embedder.h) are dim float32 values in the host's byte
  * order (little-endian on every supported platform), L2-normalised with vector_normalize
@@ -13,6 +11,8 @@
  */
 #ifndef VECTOR_H
 #define VECTOR_H
+
+struct lexindex_hit;
 
 #include <stddef.h>
 #include <stdint.h>

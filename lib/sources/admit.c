@@ -13,10 +13,10 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "sources/ghapp.h"
-#include "sources/backend.h"
 #include "sources/admit.h"
+#include "sources/backend.h"
+#include "sources/ghapp.h"
+#include "store/settings.h"
 
 int
 admit_integrations(sqlite3 *db, const char *datadir, const char *type,

@@ -1,6 +1,6 @@
 /*
  * sources/admit.h: who may add a source read with the instance's own credentials
- * (sources/admit.c). Include "ctxd.h" first.
+ * (sources/admit.c).
  */
 #ifndef SOURCES_ADMIT_H
 #define SOURCES_ADMIT_H

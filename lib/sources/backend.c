@@ -12,9 +12,15 @@
 #include <curl/curl.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "net/fetch.h"
 #include "sources/backend.h"
+#include "sources/gitsrc.h"
+#include "sources/request.h"
+#include "store/jobs.h"
 
 void
 backend_set_init(struct backend_set *s)

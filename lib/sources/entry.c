@@ -10,11 +10,13 @@
 #include <curl/curl.h>
 #include <json.h>
 
-#include "ctxd.h"
-#include "sources/entry.h"
+#include "base/util.h"
+#include "base/validate.h"
 #include "net/url.h"
 #include "sources/backend.h"
-#include "base/validate.h"
+#include "sources/entry.h"
+#include "sources/gitsrc.h"
+#include "sources/request.h"
 
 #define ENTRY_URL_MAX		2048
 #define ENTRY_LIST_MAX		100	/* excludePatterns, pageUrls */

@@ -23,7 +23,9 @@
 
 #include <json.h>
 
-#include "ctxd.h"
+#include "base/validate.h"
+
+struct parse_req;
 
 #define ENTRY_ID_PART_MAX	120
 #define ENTRY_TITLE_MAX	200

@@ -21,11 +21,17 @@
 #include <openssl/pem.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "sources/libid.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "net/fetch.h"
-#include "sources/ghapp.h"
 #include "sources/backend.h"
+#include "sources/ghapp.h"
+#include "sources/libid.h"
+#include "store/db.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 /* "base64url(a).base64url(b)" (malloc'd) or NULL. */
 static char *

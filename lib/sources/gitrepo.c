@@ -24,8 +24,12 @@
 #include <git2.h>
 #include <git2/sys/stream.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "net/fetch.h"
+#include "sources/gitrepo.h"
+#include "store/settings.h"
 
 #define GITREPO_REMOTE	"origin"
 #define GITREPO_REFSPEC	"+refs/heads/*:refs/remotes/origin/*"

@@ -18,11 +18,20 @@
 #include <json.h>
 
 #include "base/buf.h"
-#include "ctxd.h"
-#include "sources/ghapp.h"
-#include "sources/libid.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "base/validate.h"
 #include "sources/backend.h"
+#include "sources/entry.h"
+#include "sources/ghapp.h"
+#include "sources/gitrepo.h"
+#include "sources/gitsrc.h"
+#include "sources/libid.h"
+#include "sources/request.h"
+#include "sources/select.h"
+#include "store/jobs.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 #define GITSRC_URL_MAX		2048	/* longest repoUrl */
 #define GITSRC_BRANCH_MAX	255	/* longest branch name (git's own practical bound) */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources/libid.h"
 #include "net/url.h"
+#include "sources/libid.h"
 
 /* The Unicode spaces in UTF-8 (besides the ASCII blanks), refused around an id. */
 static const char *const libid_spaces[] = {

@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -29,11 +30,17 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
-#include "ctxd.h"
-#include "sources/entry.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/util.h"
 #include "net/fetch.h"
 #include "parse/llmstxt.h"
+#include "parse/parse.h"
 #include "sources/backend.h"
+#include "sources/entry.h"
+#include "store/jobs.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 #define LLMSRC_ACCEPT_PAGE	"Accept: text/markdown, text/html;q=0.9"
 #define LLMSRC_ACCEPT_LLMS	"Accept: text/markdown, text/plain;q=0.95, text/html;q=0.5"

@@ -29,6 +29,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -38,10 +39,16 @@
 #include <sqlite3.h>
 #include <json-c/json.h>
 
-#include "ctxd.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "net/fetch.h"
 #include "parse/openapi.h"
+#include "parse/parse.h"
 #include "sources/backend.h"
+#include "store/jobs.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 #define OPENAPI_SRC_MAX_FILES	64	/* files next to the spec that are fetched */
 #define OPENAPI_SRC_LOCK_WAIT_MS 30000	/* longest wait for the uploads folder's lock */

@@ -13,11 +13,15 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/license.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "sources/libid.h"
 #include "sources/policy.h"
 #include "sources/robots.h"
-#include "base/util.h"
+#include "store/db.h"
+#include "store/settings.h"
 
 static const struct {
 	const char	*setting;

@@ -14,9 +14,12 @@
  * and a valid, unexpired license ($LICENSE_KEY) is required: without one public
  * documentation is off. Matching is linear in the library id and the lists.
  */
-/* Include after ctxd.h (enum settings_apply_result). */
 #ifndef POLICY_H
 #define POLICY_H
+
+#include "store/settings.h"
+
+struct json_object;
 
 #include <stddef.h>
 

@@ -6,7 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "parse/code.h"
+#include "parse/parse.h"
+#include "sources/gitsrc.h"
+#include "sources/select.h"
 
 /*
  * Default file exclusions: a base name that starts with one of these words (any case) followed

@@ -10,7 +10,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
 #include "sources/sitemap.h"
 
 /*

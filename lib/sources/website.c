@@ -31,13 +31,19 @@
 #include <curl/curl.h>
 #include <json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "net/fetch.h"
+#include "parse/parse.h"
+#include "sources/backend.h"
 #include "sources/links.h"
 #include "sources/robots.h"
 #include "sources/sitemap.h"
-#include "base/util.h"
-#include "sources/backend.h"
+#include "store/jobs.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 #define WEBSITE_AGENT		"ctxd"
 #define WEBSITE_ACCEPT		"Accept: text/markdown, text/html;q=0.9, */*;q=0.1"

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +27,15 @@
 #include <curl/curl.h>
 #include <json.h>
 
-#include "ctxd.h"
-#include "net/fetch.h"
+#include "base/buf.h"
+#include "base/crypto.h"
 #include "base/util.h"
+#include "net/fetch.h"
+#include "parse/parse.h"
 #include "sources/backend.h"
+#include "store/jobs.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 #define WIKI_LIST_LIMIT		25	/* items asked per list request */
 #define WIKI_MAX_DEPTH		32	/* sub-page levels below a given page */

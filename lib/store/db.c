@@ -2,18 +2,24 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/log.h"
+#include "base/tokenize.h"
+#include "base/util.h"
+#include "store/db.h"
 
 /* Compiled in from sql/ by script/sql2c (lib/sql_schema.c). */
 extern const char sql_schema[];

@@ -11,7 +11,8 @@
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
 #include "store/fts.h"
 
 int

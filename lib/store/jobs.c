@@ -1,20 +1,27 @@
 /* jobs.c: queueing jobs and starting the worker that runs them. */
 #include "config.h"
 
+#include <sys/types.h>
 #include <sys/wait.h>
 
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "store/db.h"
+#include "store/jobs.h"
+#include "store/settings.h"
 
 /*
- * The one list of states (indexed by their enums in ctxd.h); sql/schema.sql's CHECK
+ * The one list of states (indexed by their enums in store/jobs.h); sql/schema.sql's CHECK
  * constraints name the same (t/unit/test-jobs checks). Every write of jobs.state,
  * libraries.state and libraries.run_status is in this file.
  */

@@ -17,8 +17,10 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/log.h"
 #include "net/fetch.h"
+#include "store/netpolicy.h"
+#include "store/settings.h"
 
 /* The policy in force: fetch.c keeps a pointer to it. */
 static struct fetch_policy netpolicy_cur;

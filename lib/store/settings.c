@@ -6,15 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <json.h>
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "net/fetch.h"
-#include "http/http.h"
+#include "base/buf.h"
 #include "base/cron.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "http/http.h"
+#include "net/fetch.h"
 #include "sources/policy.h"
+#include "store/db.h"
+#include "store/settings.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,

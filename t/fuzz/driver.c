@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/log.h"
+#include "base/util.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

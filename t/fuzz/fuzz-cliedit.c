@@ -15,7 +15,6 @@
 
 #include <json.h>
 
-#include "ctxd.h"
 #include "../../cli/cli.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

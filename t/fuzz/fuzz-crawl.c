@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
 #include "sources/links.h"
 #include "sources/robots.h"
 #include "sources/sitemap.h"

@@ -20,10 +20,16 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "../unit/db-helpers.h"
+#include "auth/apikey.h"
+#include "auth/session.h"
+#include "auth/user.h"
+#include "base/buf.h"
+#include "http/access.h"
 #include "http/http.h"
 #include "mcp/mcp.h"
-#include "../unit/db-helpers.h"
+#include "store/db.h"
+#include "store/settings.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int	LLVMFuzzerInitialize(int *, char ***);

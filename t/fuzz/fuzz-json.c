@@ -8,13 +8,15 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json.h>
 
-#include "ctxd.h"
 #include "base/validate.h"
+#include "sources/gitsrc.h"
+#include "sources/request.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

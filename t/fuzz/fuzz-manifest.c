@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
 #include "gitops/manifest.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

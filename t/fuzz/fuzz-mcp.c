@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "../unit/db-helpers.h"
 #include "mcp/mcp.h"
 #include "search/search.h"
-#include "../unit/db-helpers.h"
+#include "store/settings.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int	LLVMFuzzerInitialize(int *, char ***);

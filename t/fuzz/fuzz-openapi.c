@@ -12,8 +12,8 @@
 
 #include <json-c/json.h>
 
-#include "ctxd.h"
 #include "parse/openapi.h"
+#include "parse/parse.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -16,7 +16,6 @@
 
 #include <json.h>
 
-#include "ctxd.h"
 #include "sources/libid.h"
 #include "sources/policy.h"
 

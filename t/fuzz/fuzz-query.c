@@ -8,14 +8,16 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
-#include "http/http.h"
-#include "sources/libid.h"
-#include "search/search.h"
+#include "base/buf.h"
+#include "base/tokenize.h"
 #include "base/validate.h"
+#include "http/http.h"
+#include "search/search.h"
+#include "sources/libid.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

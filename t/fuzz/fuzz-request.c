@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
-#include "sources/entry.h"
+#include "base/license.h"
+#include "base/tokenize.h"
 #include "http/http.h"
-#include "sources/libid.h"
 #include "http/multipart.h"
 #include "search/search.h"
+#include "sources/entry.h"
+#include "sources/gitsrc.h"
+#include "sources/libid.h"
+#include "sources/request.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

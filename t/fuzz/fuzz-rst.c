@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "parse/parse.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

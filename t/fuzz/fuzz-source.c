@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "parse/code.h"
 #include "parse/doc.h"
+#include "parse/parse.h"
+#include "sources/select.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

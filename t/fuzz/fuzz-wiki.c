@@ -13,7 +13,6 @@
 
 #include <json.h>
 
-#include "ctxd.h"
 #include "sources/backend.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -14,6 +14,8 @@
 
 #include <sqlite3.h>
 
+#include "store/db.h"
+
 /* One snippet of a test library. */
 struct dbh_snippet {
 	const char	*title;

@@ -6,6 +6,12 @@
 #ifndef DOC_HELPERS_H
 #define DOC_HELPERS_H
 
+#include <string.h>
+
+#include "base/buf.h"
+#include "parse/parse.h"
+#include "tap.h"
+
 /* Parses a NUL-terminated sample, as one test line; -1 when parsing fails. */
 static inline int
 parse(const char *path, const char *src, struct doc *d)

@@ -12,7 +12,8 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/log.h"
+#include "store/db.h"
 
 int
 main(int argc, char *argv[])

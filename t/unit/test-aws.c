@@ -12,9 +12,12 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <sys/types.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,10 +26,12 @@
 
 #include <curl/curl.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "http-helpers.h"
 #include "net/aws.h"
 #include "tap.h"
-#include "http-helpers.h"
 
 /*
  * The vectors below are AWS's "Signature Version 4 Test Suite" (aws-sig-v4-test-suite, 2015

@@ -6,7 +6,6 @@
 
 #include <json.h>
 
-#include "ctxd.h"
 #include "../../cli/cli.h"
 #include "tap.h"
 

@@ -10,11 +10,12 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
 #include "sources/links.h"
 #include "sources/robots.h"
 #include "sources/sitemap.h"

@@ -9,7 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "tap.h"
 
 /*

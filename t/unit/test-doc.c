@@ -1,14 +1,17 @@
 /* test-doc.c: documentation files to sections (doc.c, markdown.c, rst.c). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "doc-helpers.h"
 #include "index/dedup.h"
 #include "index/describe.h"
+#include "parse/parse.h"
 #include "tap.h"
-#include "doc-helpers.h"
 
 static void
 test_slug(void)

@@ -5,12 +5,14 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
-#include "sources/entry.h"
 #include "http/multipart.h"
+#include "sources/entry.h"
+#include "sources/gitsrc.h"
+#include "sources/request.h"
 #include "tap.h"
 
 /* Expects entry json to be refused with an error containing want. */

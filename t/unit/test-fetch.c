@@ -22,9 +22,9 @@
 
 #include <curl/curl.h>
 
+#include "http-helpers.h"
 #include "net/fetch.h"
 #include "tap.h"
-#include "http-helpers.h"
 
 static int	 srv_port;
 static pid_t	 srv_pid = -1;

@@ -7,7 +7,10 @@
 
 #include <json-c/json.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/tokenize.h"
+#include "parse/parse.h"
+#include "search/format.h"
 #include "tap.h"
 
 static struct doc_code code_get[] = {

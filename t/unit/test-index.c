@@ -10,13 +10,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "index/index.h"
+#include "parse/parse.h"
+#include "search/format.h"
 #include "search/search.h"
 #include "sources/backend.h"
+#include "store/db.h"
+#include "store/jobs.h"
 #include "tap.h"
 
 #define LIB	"/test/docs"

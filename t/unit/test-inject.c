@@ -12,11 +12,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "db-helpers.h"
+#include "parse/parse.h"
 #include "search/inject.h"
 #include "search/search.h"
+#include "store/db.h"
 #include "tap.h"
-#include "db-helpers.h"
 
 /* The rules that flag s (prose when prose), comma-separated, in a static buffer. */
 static const char *

@@ -13,7 +13,9 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/tokenize.h"
+#include "search/lexindex.h"
+#include "store/db.h"
 #include "tap.h"
 
 static const char *rows[][5] = {

@@ -4,13 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/license.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "tap.h"
 
 static char	 tmpdir[] = "/tmp/test-license.XXXXXX";

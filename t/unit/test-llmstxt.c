@@ -5,10 +5,12 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "parse/llmstxt.h"
 #include "tap.h"
 

@@ -5,10 +5,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
 #include "gitops/manifest.h"
 #include "tap.h"
 

@@ -10,18 +10,23 @@
 
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
-#include "ctxd.h"
-#include "mcp/mcp.h"
-#include "search/search.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "base/validate.h"
-#include "tap.h"
 #include "db-helpers.h"
+#include "mcp/mcp.h"
+#include "search/format.h"
+#include "search/search.h"
+#include "store/settings.h"
+#include "tap.h"
 
 /* ------------------------------------------------------------------ the database */
 

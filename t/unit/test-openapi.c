@@ -8,15 +8,19 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "ctxd.h"
-#include "parse/openapi.h"
-#include "tap.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "doc-helpers.h"
+#include "parse/openapi.h"
+#include "parse/parse.h"
+#include "tap.h"
 
 static char *
 fixture(const char *rel, size_t *len)

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
-#include "tap.h"
+#include "base/buf.h"
 #include "doc-helpers.h"
+#include "parse/parse.h"
+#include "search/format.h"
+#include "tap.h"
 
 /* requests' docs/user/advanced.rst, the Timeouts section (corpus requests.bundle). */
 static const char requests_timeouts[] =

@@ -16,16 +16,21 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "parse/code.h"
 #include "parse/doc.h"
+#include "parse/llmstxt.h"
+#include "parse/parse.h"
 #include "sources/links.h"
 #include "sources/robots.h"
 #include "sources/sitemap.h"
-#include "parse/llmstxt.h"
 #include "tap.h"
 
 /* How an input is made from its pieces, up to a size. */

@@ -9,9 +9,12 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/license.h"
+#include "base/log.h"
 #include "sources/libid.h"
 #include "sources/policy.h"
+#include "store/db.h"
+#include "store/settings.h"
 #include "tap.h"
 
 static char	 dir[] = "/tmp/test-policy.XXXXXX";

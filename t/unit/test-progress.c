@@ -13,10 +13,11 @@
 
 #include <json.h>
 
-#include "ctxd.h"
-#include "search/catalog.h"
-#include "tap.h"
 #include "db-helpers.h"
+#include "search/catalog.h"
+#include "store/db.h"
+#include "store/jobs.h"
+#include "tap.h"
 
 /* The number of rows changed by db since the last call. */
 static int

@@ -8,9 +8,14 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
 #include "ai/provider.h"
 #include "ai/vendor.h"
+#include "base/buf.h"
+#include "base/crypto.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "store/db.h"
+#include "store/settings.h"
 #include "tap.h"
 
 static struct provider_cfg

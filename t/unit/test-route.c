@@ -13,8 +13,14 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "auth/apikey.h"
+#include "auth/user.h"
+#include "base/buf.h"
+#include "base/util.h"
+#include "http/access.h"
 #include "http/http.h"
+#include "store/db.h"
+#include "store/settings.h"
 #include "tap.h"
 
 /* What the last handler saw. */

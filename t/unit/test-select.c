@@ -1,10 +1,13 @@
 /* test-select.c: select_path() on real corpus paths and on folder/file rules. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "parse/parse.h"
+#include "sources/select.h"
 #include "tap.h"
 
 struct want {

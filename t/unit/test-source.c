@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
-#include "parse/doc.h"
-#include "tap.h"
+#include "base/buf.h"
 #include "doc-helpers.h"
+#include "parse/code.h"
+#include "parse/doc.h"
+#include "parse/parse.h"
+#include "tap.h"
 
 /* 1 when needle occurs in any title, breadcrumb, text or code of d. */
 static int

@@ -6,12 +6,15 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
-#include "tap.h"
+#include "base/log.h"
+#include "base/util.h"
 #include "doc-helpers.h"
+#include "parse/parse.h"
+#include "tap.h"
 
 /* Parses a body, as one test line; -1 when parsing fails. */
 static int

@@ -1,12 +1,14 @@
 /* test-tokenize.c: the code-aware tokenizer, its FTS5 registration and MATCH builder. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/tokenize.h"
 #include "tap.h"
 
 struct collect {

@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
 #include "auth/accounts.h"
-#include "tap.h"
+#include "auth/session.h"
+#include "auth/user.h"
+#include "base/log.h"
 #include "db-helpers.h"
+#include "tap.h"
 
 /* The hash of "admin" that sql/schema.sql gives the default admin. */
 static const char schema_admin[] =

@@ -3,11 +3,13 @@
 
 #include <sys/stat.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ctxd.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "tap.h"
 
 /* util_utf8_valid and util_utf8_repair: invalid bytes become U+FFFD, one each. */

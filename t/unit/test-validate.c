@@ -4,14 +4,19 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctxd.h"
-#include "http/http.h"
-#include "sources/libid.h"
-#include "search/search.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "base/validate.h"
+#include "http/http.h"
+#include "search/search.h"
+#include "sources/gitsrc.h"
+#include "sources/libid.h"
+#include "sources/request.h"
+#include "sources/select.h"
 #include "tap.h"
 
 /* Expects a parse request to fail with an error containing want. */

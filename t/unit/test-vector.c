@@ -14,9 +14,11 @@
 
 #include <sqlite3.h>
 
-#include "ctxd.h"
-#include "search/vector.h"
+#include "base/log.h"
 #include "index/embedder.h"
+#include "search/lexindex.h"
+#include "search/vector.h"
+#include "store/db.h"
 #include "tap.h"
 
 /*

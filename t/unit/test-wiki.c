@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctxd.h"
 #include "sources/backend.h"
 #include "tap.h"
 

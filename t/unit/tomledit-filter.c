@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ctxd.h"
 #include "../../cli/cli.h"
+#include "base/buf.h"
 
 int
 main(int argc, char *argv[])

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/buf.h"
-#include "base/util.h"
 #include "ai/vendor.h"
 #include "ai/wire.h"
+#include "base/buf.h"
+#include "base/util.h"
 
 static int
 anthropic_headers(const struct provider_cfg *c, struct provider_http *h)

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/buf.h"
 #include "ai/vendor.h"
 #include "ai/wire.h"
+#include "base/buf.h"
 
 static int
 bedrock_headers(const struct provider_cfg *c, struct provider_http *h)

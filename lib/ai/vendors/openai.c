@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/buf.h"
-#include "base/util.h"
 #include "ai/vendor.h"
 #include "ai/wire.h"
+#include "base/buf.h"
+#include "base/util.h"
 
 /*
  * The URL of suffix: the base as given when it already ends in /suffix, base + "/suffix"

@@ -1,0 +1,52 @@
+/* lexindex.h: the in-memory lexical (BM25) index of a library. */
+#ifndef LEXINDEX_H
+#define LEXINDEX_H
+
+#include <stddef.h>
+
+struct lexindex;
+struct sqlite3;
+struct tokenize_stemmer;
+
+struct lexindex;
+
+/* A scored snippet. */
+struct lexindex_hit {
+	long long	 id;		/* snippets.id */
+	long long	 doc;		/* snippets.document_id */
+	int		 tokens;
+	double		 score;		/* higher is better */
+};
+
+/*
+ * Loads a library's index terms (nsnippets: its snippet count, a capacity hint that must
+ * not be exceeded) into memory through stem. NULL on failure.
+ */
+struct lexindex *lexindex_build(struct sqlite3 *, struct tokenize_stemmer *,
+	    const char *library_id, long nsnippets);
+void	 lexindex_free(struct lexindex *);
+size_t	 lexindex_bytes(const struct lexindex *);
+/*
+ * BM25 of the library's snippets for the quoted terms of tokenize_match_terms (in the
+ * question's order); the best max into out, best first. With LEXINDEX_PROXIMITY the best
+ * 80 (or max) by BM25 also score for consecutive question terms standing near each other in a
+ * snippet (see lexindex_proximity); without it the scores are FTS5's bm25() exactly.
+ */
+#define LEXINDEX_PROXIMITY	0x1
+/*
+ * qsort order of hits: best score first, then the smaller id. (Inline here: lib/search/vector.c
+ * sorts hits too and is also built alone by bench/vectors.)
+ */
+static inline int
+lexindex_hit_cmp(const void *a, const void *b)
+{
+	const struct lexindex_hit *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
+	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
+
+#endif /* LEXINDEX_H */

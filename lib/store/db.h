@@ -1,0 +1,53 @@
+/* db.h: the one SQLite database: open, migrate, transactions, statements. */
+#ifndef DB_H
+#define DB_H
+
+#include <stddef.h>
+
+struct sqlite3;
+
+/* The schema version this build writes: 1 + the migrations in sql/. */
+int	 db_schema_version(void);
+
+enum db_mode { DB_READONLY, DB_READWRITE };
+
+/*
+ * Opens DATA_DIR/ctxd.db. DB_READWRITE creates and migrates it; DB_READONLY refuses a
+ * missing database or one whose schema is older or newer than this build's. Registers the
+ * "ctxd" FTS5 tokenizer, sets WAL, busy timeout, foreign keys and defensive mode.
+ */
+int	 db_open(const char *datadir, enum db_mode, struct sqlite3 **out);
+void	 db_close(struct sqlite3 *);
+/* Runs one constant SQL string (no parameters). */
+int	 db_exec(struct sqlite3 *, const char *sql);
+/*
+ * Runs one constant SQL statement that returns no row, its parameters ?1, ?2, ... bound
+ * in order from the arguments as types says, one letter each: 't' text (const char *,
+ * NULL binds NULL; not copied), 'i' int, 'I' long long. Values past the statement's
+ * last parameter are ignored (one call shape can run each of a list of statements).
+ * Logs and returns -1 on error.
+ */
+int	 db_run(struct sqlite3 *, const char *sql, const char *types, ...);
+/*
+ * Sets the process umask to keep DATA_DIR private (at least 027: folders 0750, files
+ * 0640); every server executable calls it first, and db_open again (which also creates
+ * the database 0640 and tightens looser modes it finds in DATA_DIR, with a log line).
+ */
+void	 db_umask(void);
+/*
+ * The database's size and how much of it free pages take, in bytes: deleted rows leave
+ * pages SQLite reuses but never gives back to the disk. 0, or -1 on a database error.
+ */
+int	 db_space(struct sqlite3 *, long long *size, long long *freeb);
+/*
+ * Rewrites the database without its free pages (VACUUM) and truncates the write-ahead
+ * log, so the files shrink to what the rows take. It needs free disk space for a copy of
+ * the database, and waits (the busy timeout) for a writer to finish. 0, or -1 with the
+ * SQLite error (the database unchanged: VACUUM is one transaction).
+ */
+int	 db_compact(struct sqlite3 *);
+int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
+int	 db_commit(struct sqlite3 *);
+void	 db_rollback(struct sqlite3 *);
+
+#endif /* DB_H */
