@@ -113,7 +113,6 @@ int	 provider_embed(const struct provider_cfg *, const char *const *texts, size_
 	    enum provider_embed_use, long deadline_ms, float **vectors, size_t *dim,
 	    struct provider_error *err);
 
-
 /* ------------------------------------------------ exposed for the unit tests */
 
 /* An unsigned HTTP POST request. */

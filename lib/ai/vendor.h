@@ -9,11 +9,6 @@
 #ifndef AI_VENDOR_H
 #define AI_VENDOR_H
 
-struct json_object;
-struct provider_cfg;
-struct provider_error;
-struct provider_http;
-
 #include <stddef.h>
 
 #include <json-c/json.h>

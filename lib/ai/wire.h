@@ -5,11 +5,6 @@
 #ifndef AI_WIRE_H
 #define AI_WIRE_H
 
-struct json_object;
-struct provider_cfg;
-struct provider_error;
-struct provider_http;
-
 #include <stddef.h>
 
 #include <json-c/json.h>

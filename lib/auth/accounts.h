@@ -6,9 +6,6 @@
 
 #include "auth/user.h"
 
-struct user;
-struct user_change;
-
 struct sqlite3;
 
 /*

@@ -18,8 +18,6 @@
 
 #include "sources/request.h"
 
-struct parse_req;
-
 #define MANIFEST_MAX_BYTES	(1024 * 1024)
 #define MANIFEST_MAX_DEPTH	8
 #define MANIFEST_MAX_NODES	100000

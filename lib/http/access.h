@@ -10,8 +10,6 @@
 
 #include "auth/user.h"
 
-struct user;
-
 struct http_req;
 struct sqlite3;
 

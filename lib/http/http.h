@@ -9,7 +9,6 @@
 #ifndef HTTP_H
 #define HTTP_H
 
-struct access_principal;
 struct json_object;
 
 #include <stddef.h>

@@ -17,13 +17,10 @@
 
 #include "ai/provider.h"
 
-struct provider_cfg;
-
 #include <stddef.h>
 
 struct sqlite3;
 struct batchrun;
-struct provider_error;
 
 struct batchrun_ops {
 	int		 llm;		/* 1: the LLM (ai.llm.*), 0: embeddings (ai.embed.*) */

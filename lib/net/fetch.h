@@ -30,7 +30,6 @@
 #ifndef FETCH_H
 #define FETCH_H
 
-struct buf;
 struct sockaddr;
 
 #include <sys/types.h>

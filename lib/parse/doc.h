@@ -11,7 +11,6 @@
 
 #include "base/buf.h"
 
-struct buf;
 struct doc;
 struct doc_code;
 struct doc_poll;

@@ -8,7 +8,6 @@
 #ifndef HTML_H
 #define HTML_H
 
-struct buf;
 struct docb;
 
 #include <libxml/tree.h>

@@ -46,5 +46,4 @@ json_object *catalog_job_log(struct sqlite3 *, long long id, long long after,
 json_object *catalog_bundle_libraries(struct sqlite3 *);
 json_object *catalog_bundle_jobs(struct sqlite3 *, int njobs, int nlines);
 
-
 #endif

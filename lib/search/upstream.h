@@ -18,8 +18,6 @@
 #ifndef UPSTREAM_H
 #define UPSTREAM_H
 
-struct buf;
-
 #include <stddef.h>
 
 #include "base/buf.h"

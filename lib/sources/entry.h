@@ -33,7 +33,6 @@ struct parse_req;
 #define ENTRY_MAX_PAGES	100000	/* largest maxPages accepted (sources.max_pages caps it) */
 #define ENTRY_MAX_DEPTH	20
 
-struct validate_table;
 /* library.c: the fields of POST /api/parse (repoUrl and the git fields). */
 extern const struct validate_table gitsrc_parse_table;
 

@@ -6,8 +6,6 @@
 
 #include "sources/select.h"
 
-struct select_rules;
-
 /*
  * A validated source entry (lib/sources/entry.h: POST /api/libraries, POST /api/parse, the
  * hosted service's parse endpoints, the GitOps manifest) and the stored source settings.
