@@ -19,7 +19,7 @@
 #include <sqlite3.h>
 
 #include "admin/backup.h"
-#include "ai/check.h"
+#include "admin/provcheck.h"
 #include "ai/provider.h"
 #include "auth/accounts.h"
 #include "auth/apikey.h"
@@ -813,21 +813,45 @@ out:
 	return rc;
 }
 
-/* ctxd-admin provider test ...: one real call to each configured AI provider. */
+/*
+ * ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]: one real call to each
+ * configured AI provider, a line a step; exit 0 when all passed, 1 when one failed, 2 usage.
+ */
 static int
 admin_cmd_provider(int argc, char **argv)
 {
-	sqlite3	*db;
-	int	 rc;
+	struct provcheck c;
+	sqlite3		*db;
+	long		 secs = 30;
+	size_t		 i;
+	int		 k, rc;
 
 	if (argc < 1 || strcmp(argv[0], "test") != 0) {
 		admin_usage();
 		return 2;
 	}
+	memset(&c, 0, sizeof(c));
+	for (k = 1; k < argc; k++) {
+		if (strcmp(argv[k], "--timeout") == 0 && k + 1 < argc &&
+		    util_parse_long(argv[k + 1], 1, 600, &secs) == 0)
+			k++;
+		else if (strcmp(argv[k], "--llm") == 0)
+			c.llm = 1;
+		else if (strcmp(argv[k], "--embed") == 0)
+			c.embed = 1;
+		else {
+			fprintf(stderr, "usage: ctxd-admin provider test "
+			    "[--timeout SECONDS] [--llm | --embed]\n");
+			return 2;
+		}
+	}
+	c.timeout_ms = secs * 1000;
 	if (admin_open_db(&db) == -1)
 		return 1;
-	rc = provider_cli_test(db, util_data_dir(), argc - 1, argv + 1, stdout);
+	rc = provcheck_run(db, util_data_dir(), &c);
 	db_close(db);
+	for (i = 0; i < c.nlines; i++)
+		printf("%s\n", c.lines[i]);
 	return rc;
 }
 

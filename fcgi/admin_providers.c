@@ -11,7 +11,7 @@
 
 #include <json.h>
 
-#include "ai/check.h"
+#include "admin/provcheck.h"
 #include "ai/provider.h"
 #include "base/log.h"
 #include "base/util.h"
@@ -21,7 +21,7 @@
 #include "web.h"
 
 /* The time budget of one test call: under nginx's fastcgi_read_timeout of /api/. */
-#define ADMIN_PROVIDERS_TIMEOUT	"20"
+#define ADMIN_PROVIDERS_TIMEOUT_MS	20000
 
 static const struct validate_field admin_providers_fields[] = {
 	{ .name = "kind", .type = VALIDATE_STRING, .required = 1, .min = 1, .max = 8,
@@ -34,23 +34,20 @@ static const struct validate_table admin_providers_body = {
 };
 
 /*
- * Adds the report of provider_cli_test (text, one line a step) to o as "lines", and
+ * Adds the report of the provider check (one line a step) to o as "lines", and
  * "message": its last line, the outcome in words.
  */
 static void
-admin_providers_report(json_object *o, char *text)
+admin_providers_report(json_object *o, const struct provcheck *c)
 {
 	json_object	*lines;
-	char		*line, *save = NULL;
-	const char	*last = "";
+	size_t		 i;
 
 	lines = json_object_new_array();
-	for (line = strtok_r(text, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		json_object_array_add(lines, json_object_new_string(line));
-		last = line;
-	}
-	json_object_object_add(o, "message", json_object_new_string(last));
+	for (i = 0; i < c->nlines; i++)
+		json_object_array_add(lines, json_object_new_string(c->lines[i]));
+	json_object_object_add(o, "message",
+	    json_object_new_string(c->nlines > 0 ? c->lines[c->nlines - 1] : ""));
 	json_object_object_add(o, "lines", lines);
 }
 
@@ -65,7 +62,7 @@ admin_providers_configured(struct sqlite3 *db, const char *kind)
 	memset(&emb, 0, sizeof(emb));
 	if (provider_load(db, util_data_dir(), &llm, &emb) == -1)
 		return -1;
-	rc = (strcmp(kind, "llm") == 0 ? llm.kind : emb.kind) != PROVIDER_NONE;
+	rc = (strcmp(kind, "llm") == 0 ? llm.vendor : emb.vendor) != NULL;
 	provider_cfg_release(&llm);
 	provider_cfg_release(&emb);
 	return rc;
@@ -80,10 +77,8 @@ admin_providers_configured(struct sqlite3 *db, const char *kind)
 void
 admin_providers_test(struct http_req *r, void *arg)
 {
+	struct provcheck *c = NULL;
 	json_object	*body, *o;
-	char		*text = NULL, *argv[3];
-	size_t		 len = 0;
-	FILE		*mem;
 	const char	*kind;
 	int		 rc, configured;
 
@@ -97,27 +92,22 @@ admin_providers_test(struct http_req *r, void *arg)
 		http_error(r, 500, "the ai.* settings could not be read");
 		goto out;
 	}
-	argv[0] = strcmp(kind, "llm") == 0 ? "--llm" : "--embed";
-	argv[1] = "--timeout";
-	argv[2] = ADMIN_PROVIDERS_TIMEOUT;
-	if ((mem = open_memstream(&text, &len)) == NULL) {
-		log_warn("%s: open_memstream failed", __func__);
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
 		http_error(r, 500, "the provider test could not run");
 		goto out;
 	}
-	rc = provider_cli_test(r->db, util_data_dir(), 3, argv, mem);
-	if (fclose(mem) != 0 || text == NULL) {
-		http_error(r, 500, "the provider test could not run");
-		goto out;
-	}
+	c->llm = strcmp(kind, "llm") == 0;
+	c->embed = !c->llm;
+	c->timeout_ms = ADMIN_PROVIDERS_TIMEOUT_MS;
+	rc = provcheck_run(r->db, util_data_dir(), c);
 	o = json_object_new_object();
 	json_object_object_add(o, "kind", json_object_new_string(kind));
 	json_object_object_add(o, "ok", json_object_new_boolean(rc == 0 && configured));
 	json_object_object_add(o, "configured", json_object_new_boolean(configured));
-	admin_providers_report(o, text);
+	admin_providers_report(o, c);
 	web_util_send(r, 200, NULL, o);
 out:
-	free(text);
+	free(c);
 	json_object_put(body);
 }
 

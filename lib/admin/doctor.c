@@ -20,7 +20,7 @@
 #include <sqlite3.h>
 
 #include "admin/backup.h"
-#include "ai/check.h"
+#include "admin/provcheck.h"
 #include "ai/provider.h"
 #include "base/license.h"
 #include "base/util.h"
@@ -301,8 +301,7 @@ doctor_provider(FILE *out, int *bad, const char *dir)
 {
 	struct provider_cfg	 llm, embed;
 	sqlite3			*db = NULL;
-	char			*argv[] = { "--timeout", "10", NULL };
-	FILE			*sink;
+	struct provcheck	 c;
 	int			 rc;
 
 	memset(&llm, 0, sizeof(llm));
@@ -311,14 +310,13 @@ doctor_provider(FILE *out, int *bad, const char *dir)
 		doctor_line(out, bad, 0, "providers: the settings cannot be read (see above)");
 		goto out;
 	}
-	if (llm.kind == PROVIDER_NONE && embed.kind == PROVIDER_NONE) {
+	if (llm.vendor == NULL && embed.vendor == NULL) {
 		doctor_line(out, bad, 1, "providers: none configured (lexical retrieval)");
 		goto out;
 	}
-	if ((sink = fopen("/dev/null", "w")) == NULL)
-		goto out;
-	rc = provider_cli_test(db, dir, 2, argv, sink);
-	fclose(sink);
+	memset(&c, 0, sizeof(c));
+	c.timeout_ms = 10000;
+	rc = provcheck_run(db, dir, &c);
 	doctor_line(out, bad, rc == 0, "providers: %s", rc == 0 ? "reachable, keys accepted" :
 	    "a call failed: ctxd-admin provider test says which and why");
 out:

@@ -32,48 +32,47 @@
 /* Longest connect phase of one try. */
 #define PROVIDER_CONNECT_MS	10000
 
-/* The vendors by kind: one row each (ai/vendor.h says how to add one). */
+/* The vendors: one row each (ai/vendor.h says how to add one), NULL-terminated. */
 static const struct ai_vendor *const ai_vendors[] = {
-	[PROVIDER_OPENAI] = &ai_vendor_openai,
-	[PROVIDER_ANTHROPIC] = &ai_vendor_anthropic,
-	[PROVIDER_GEMINI] = &ai_vendor_gemini,
-	[PROVIDER_BEDROCK] = &ai_vendor_bedrock,
-	[PROVIDER_CUSTOM] = &ai_vendor_custom
+	&ai_vendor_openai,
+	&ai_vendor_anthropic,
+	&ai_vendor_gemini,
+	&ai_vendor_bedrock,
+	&ai_vendor_custom,
+	NULL
 };
-#define AI_NKINDS	(sizeof(ai_vendors) / sizeof(ai_vendors[0]))
 
 const struct ai_vendor *
-ai_vendor_of(enum provider_kind k)
+ai_vendor_at(size_t i)
 {
-	return (size_t)k < AI_NKINDS ? ai_vendors[k] : NULL;
+	return i < sizeof(ai_vendors) / sizeof(ai_vendors[0]) ? ai_vendors[i] : NULL;
 }
 
 const char *
-provider_kind_name(enum provider_kind k)
+provider_vendor_name(const struct ai_vendor *v)
 {
-	const struct ai_vendor *v = ai_vendor_of(k);
-
 	return v != NULL ? v->name : "none";
 }
 
 int
-provider_kind_parse(const char *s)
+provider_vendor_parse(const char *s, const struct ai_vendor **out)
 {
 	size_t	 i;
 
+	*out = NULL;
 	if (s == NULL || *s == '\0')
-		return PROVIDER_NONE;
-	for (i = 0; i < AI_NKINDS; i++)
-		if (ai_vendors[i] != NULL && strcmp(s, ai_vendors[i]->name) == 0)
-			return (int)i;
+		return 0;
+	for (i = 0; ai_vendors[i] != NULL; i++)
+		if (strcmp(s, ai_vendors[i]->name) == 0) {
+			*out = ai_vendors[i];
+			return 0;
+		}
 	return -1;
 }
 
 int
-provider_has_embed(enum provider_kind k)
+provider_has_embed(const struct ai_vendor *v)
 {
-	const struct ai_vendor *v = ai_vendor_of(k);
-
 	return v != NULL && v->embed_url != NULL;
 }
 
@@ -139,7 +138,7 @@ provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
 	char			*region = NULL, *lbase = NULL, *ekey = NULL, *emodel = NULL;
 	char			*ebase = NULL, *eregion = NULL;
 	const char		*env;
-	int			 k, rc = -1;
+	int			 rc = -1;
 
 	memset(&l, 0, sizeof(l));
 	memset(&e, 0, sizeof(e));
@@ -161,30 +160,29 @@ provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
 	    *env != '\0')
 		region = strdup(env);
 
-	if ((k = provider_kind_parse(lp)) == -1) {
+	if (provider_vendor_parse(lp, &l.vendor) == -1) {
 		log_err("%s: unknown ai.llm.provider '%s'", __func__, lp);
 		goto out;
 	}
-	l.kind = k;
 	if (ep == NULL || strcmp(ep, "same") == 0)
-		k = provider_has_embed(l.kind) ? (int)l.kind : PROVIDER_NONE;
-	else if ((k = provider_kind_parse(ep)) == -1 || !provider_has_embed(k)) {
+		e.vendor = provider_has_embed(l.vendor) ? l.vendor : NULL;
+	else if (provider_vendor_parse(ep, &e.vendor) == -1 ||
+	    !provider_has_embed(e.vendor)) {
 		log_err("%s: unknown embedding provider '%s'", __func__, ep);
 		goto out;
 	}
-	e.kind = k;
 
-	if (l.kind != PROVIDER_NONE) {
+	if (l.vendor != NULL) {
 		l.key = provider_dup(lkey, NULL);
-		l.model = provider_dup(lmodel, ai_vendor_of(l.kind)->default_llm);
+		l.model = provider_dup(lmodel, l.vendor->default_llm);
 		l.region = provider_dup(region, NULL);
 		l.base_url = provider_dup(lbase, NULL);
 	}
-	if (e.kind != PROVIDER_NONE) {
-		int same = e.kind == l.kind;
+	if (e.vendor != NULL) {
+		int same = e.vendor == l.vendor;
 
 		e.key = provider_dup(ekey, same ? lkey : NULL);
-		e.model = provider_dup(emodel, ai_vendor_of(e.kind)->default_embed);
+		e.model = provider_dup(emodel, e.vendor->default_embed);
 		e.region = provider_dup(eregion, region);
 		e.base_url = provider_dup(ebase, same ? lbase : NULL);
 	}
@@ -238,7 +236,7 @@ provider_http_release(struct provider_http *h)
 static int
 provider_check(const struct provider_cfg *c, struct provider_error *err)
 {
-	const struct ai_vendor *v = c != NULL ? ai_vendor_of(c->kind) : NULL;
+	const struct ai_vendor *v = c != NULL ? c->vendor : NULL;
 
 	if (v == NULL) {
 		provider_perr(err, PROVIDER_ECONFIG, 0, "no provider is configured");
@@ -317,14 +315,14 @@ provider_build_chat(const struct provider_cfg *c, const char *system, const char
 	memset(h, 0, sizeof(*h));
 	if (provider_check(c, err) == -1)
 		return -1;
-	v = ai_vendor_of(c->kind);
+	v = c->vendor;
 	return provider_build(c, v, v->chat_url, v->chat_body(c, system, user), h, err);
 }
 
 size_t
 provider_embed_batch(const struct provider_cfg *c)
 {
-	const struct ai_vendor *v = ai_vendor_of(c->kind);
+	const struct ai_vendor *v = c->vendor;
 
 	return v != NULL && v->embed_batch != NULL ? v->embed_batch(c) :
 	    PROVIDER_EMBED_BATCH;
@@ -339,7 +337,7 @@ provider_build_embed(const struct provider_cfg *c, const char *const *texts, siz
 	memset(h, 0, sizeof(*h));
 	if (provider_check(c, err) == -1)
 		return -1;
-	v = ai_vendor_of(c->kind);
+	v = c->vendor;
 	if (v->embed_url == NULL) {
 		provider_perr(err, PROVIDER_ECONFIG, 0, "%s has no embedding API", v->name);
 		return -1;
@@ -378,10 +376,9 @@ provider_json(const char *body, size_t len, struct provider_error *err)
 }
 
 int
-provider_parse_chat(enum provider_kind kind, const char *body, size_t len,
+provider_parse_chat(const struct ai_vendor *v, const char *body, size_t len,
     struct buf *answer, struct provider_error *err)
 {
-	const struct ai_vendor *v = ai_vendor_of(kind);
 	struct json_object	*o;
 	const char		*why = "no text in the answer";
 	int			 rc;
@@ -402,7 +399,7 @@ int
 provider_parse_embed(const struct provider_cfg *c, const char *body, size_t len, size_t n,
     float **out, size_t *dim, struct provider_error *err)
 {
-	const struct ai_vendor *v = ai_vendor_of(c->kind);
+	const struct ai_vendor *v = c->vendor;
 	struct json_object	*o;
 	int			 rc;
 
@@ -521,7 +518,7 @@ provider_vendor_message(const char *body, size_t len, const char *const *secrets
 
 /* provider_http_error with a NULL-terminated list of secrets. */
 static void
-provider_http_error_s(enum provider_kind kind, const char *model, long status,
+provider_http_error_s(const struct ai_vendor *v, const char *model, long status,
     const char *body, size_t len, const char *const *secrets, struct provider_error *err)
 {
 	char	 msg[200], vendor[192];
@@ -545,12 +542,12 @@ provider_http_error_s(enum provider_kind kind, const char *model, long status,
 	if (status == 400 && body != NULL && (memmem(body, len, "API_KEY_INVALID", 15) ||
 	    memmem(body, len, "API key not valid", 17)))
 		k = PROVIDER_EAUTH;
-	if (ai_vendor_of(kind) != NULL && ai_vendor_of(kind)->error_kind != NULL)
-		k = ai_vendor_of(kind)->error_kind(status, body, len, k);
+	if (v != NULL && v->error_kind != NULL)
+		k = v->error_kind(status, body, len, k);
 	switch (k) {
 	case PROVIDER_EAUTH:
 		snprintf(msg, sizeof(msg), "authentication failed: %s rejected the "
-		    "credentials", provider_kind_name(kind));
+		    "credentials", provider_vendor_name(v));
 		break;
 	case PROVIDER_EMODEL:
 		snprintf(msg, sizeof(msg), "model '%.64s' not found (or wrong endpoint)",
@@ -560,7 +557,7 @@ provider_http_error_s(enum provider_kind kind, const char *model, long status,
 		snprintf(msg, sizeof(msg), "quota or rate limit exceeded");
 		break;
 	case PROVIDER_ESERVER:
-		snprintf(msg, sizeof(msg), "%s server error", provider_kind_name(kind));
+		snprintf(msg, sizeof(msg), "%s server error", provider_vendor_name(v));
 		break;
 	case PROVIDER_ETIMEOUT:
 		snprintf(msg, sizeof(msg), "the provider timed out");
@@ -578,12 +575,12 @@ provider_http_error_s(enum provider_kind kind, const char *model, long status,
 }
 
 void
-provider_http_error(enum provider_kind kind, const char *model, long status,
+provider_http_error(const struct ai_vendor *v, const char *model, long status,
     const char *body, size_t len, const char *secret, struct provider_error *err)
 {
 	const char	*secrets[2] = { secret, NULL };
 
-	provider_http_error_s(kind, model, status, body, len, secrets, err);
+	provider_http_error_s(v, model, status, body, len, secrets, err);
 }
 
 /* ------------------------------------------------------------ engine */
@@ -640,7 +637,7 @@ provider_sign(void *arg, const struct fetch_req *fr, const char *url,
 	struct provider_run	*r = arg;
 
 	if (aws_sigv4_sign("POST", url, r->cfg->region,
-	    ai_vendor_of(r->cfg->kind)->aws_service, fr->headers, fr->body, fr->bodylen,
+	    r->cfg->vendor->aws_service, fr->headers, fr->body, fr->bodylen,
 	    &r->creds, time(NULL), hdrs, err, errsz) == 0)
 		return 0;
 	r->signfail = 1;
@@ -685,7 +682,7 @@ provider_fetch_error(struct provider_run *r, const struct fetch_req *fr,
 	fetch_host(fr->url, host, sizeof(host));
 	switch (fr->result) {
 	case FETCH_OK:
-		provider_http_error_s(r->cfg->kind, r->cfg->model, fr->status,
+		provider_http_error_s(r->cfg->vendor, r->cfg->model, fr->status,
 		    fr->answer.p, fr->answer.len, r->secrets, err);
 		break;
 	case FETCH_EDNS:
@@ -730,7 +727,7 @@ provider_run_init(struct provider_run *r, struct fetch *f, struct provider_error
 	char	 aerr[512];
 	size_t	 i;
 
-	if (ai_vendor_of(r->cfg->kind)->aws_service != NULL && (r->cfg->key == NULL ||
+	if (r->cfg->vendor->aws_service != NULL && (r->cfg->key == NULL ||
 	    *r->cfg->key == '\0')) {
 		if (aws_creds_load(r->cfg->region, &r->creds, aerr, sizeof(aerr)) == -1) {
 			provider_perr(err, PROVIDER_EAUTH, 0, "no AWS credentials: %s",
@@ -819,7 +816,7 @@ provider_chat(const struct provider_cfg *c, const char *system, const char *user
 		goto out;
 	if (provider_run(c, &x, 1, deadline_ms, err) == -1)
 		goto out;
-	if (provider_parse_chat(c->kind, x.resp.p != NULL ? x.resp.p : "", x.resp.len,
+	if (provider_parse_chat(c->vendor, x.resp.p != NULL ? x.resp.p : "", x.resp.len,
 	    answer, err) == -1)
 		goto out;
 	rc = 0;

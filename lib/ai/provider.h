@@ -18,18 +18,11 @@
 struct sqlite3;
 struct buf;
 
-enum provider_kind {
-	PROVIDER_NONE = 0,
-	PROVIDER_OPENAI,
-	PROVIDER_ANTHROPIC,
-	PROVIDER_GEMINI,
-	PROVIDER_BEDROCK,
-	PROVIDER_CUSTOM
-};
+struct ai_vendor;
 
 /* A resolved configuration (one for the LLM, one for embeddings). Strings malloc'd or NULL. */
 struct provider_cfg {
-	enum provider_kind kind;
+	const struct ai_vendor *vendor;	/* NULL: none configured (ai/vendor.h) */
 	char	*key;		/* API key; bedrock: an API key (bearer), else AWS credentials */
 	char	*model;		/* the setting, or the vendor's default */
 	char	*region;	/* bedrock only */
@@ -74,12 +67,12 @@ enum provider_embed_use {
 /* max_tokens of an anthropic request (the only vendor that requires it). */
 #define PROVIDER_MAX_TOKENS	1024
 
-/* "openai" ... for a kind; "none" for PROVIDER_NONE. */
-const char *provider_kind_name(enum provider_kind);
-/* Kind of a vendor name; -1 when unknown ("" is PROVIDER_NONE). */
-int	 provider_kind_parse(const char *);
-/* 1 when the vendor of kind has an embedding API. */
-int	 provider_has_embed(enum provider_kind);
+/* The vendor's name ("openai" ...); "none" for NULL. */
+const char *provider_vendor_name(const struct ai_vendor *);
+/* The vendor named s into *out (NULL for "" or NULL: none): 0; -1 when s names none. */
+int	 provider_vendor_parse(const char *s, const struct ai_vendor **out);
+/* 1 when vendor v has an embedding API. */
+int	 provider_has_embed(const struct ai_vendor *v);
 /* Short name of an error kind ("auth", "timeout", ...). */
 const char *provider_errkind_name(int);
 
@@ -133,7 +126,7 @@ int	 provider_build_embed(const struct provider_cfg *, const char *const *texts,
 	    size_t n, enum provider_embed_use, struct provider_http *,
 	    struct provider_error *);
 /* The assistant's text of a 2xx chat answer, appended to *answer. */
-int	 provider_parse_chat(enum provider_kind, const char *body, size_t len,
+int	 provider_parse_chat(const struct ai_vendor *, const char *body, size_t len,
 	    struct buf *answer, struct provider_error *);
 /*
  * The n vectors of a 2xx embedding answer: *out (malloc'd, n * *dim floats). *dim, when
@@ -145,7 +138,7 @@ int	 provider_parse_embed(const struct provider_cfg *, const char *body, size_t 
  * Fills *err for an HTTP error answer: kind from the status, message from the vendor's
  * error JSON (or text), scrubbed of secret (may be NULL).
  */
-void	 provider_http_error(enum provider_kind, const char *model, long status,
+void	 provider_http_error(const struct ai_vendor *, const char *model, long status,
 	    const char *body, size_t len, const char *secret, struct provider_error *);
 /* Replaces every occurrence of secret in s (NUL-terminated, in place) with "[redacted]". */
 void	 provider_scrub(char *s, size_t sz, const char *secret);

@@ -4,7 +4,8 @@
  * and embedding requests (URL, credential headers, JSON body), reads their answers, and
  * says what its configuration needs; the core resolves the settings, runs the requests
  * through the fetch engine, classifies errors and scrubs secrets. Adding a vendor: its
- * file, its enum provider_kind value, its row of ai_vendors (ai/provider.c), its tests.
+ * file, its row of ai_vendors (ai/provider.c), its tests; the settings' choices of
+ * ai.llm.provider and ai.embed.provider and the web UI's labels come from the table.
  */
 #ifndef AI_VENDOR_H
 #define AI_VENDOR_H
@@ -58,6 +59,7 @@ extern const struct ai_vendor ai_vendor_openai, ai_vendor_custom, ai_vendor_anth
     ai_vendor_gemini, ai_vendor_bedrock;
 
 /* The vendor of kind, or NULL for PROVIDER_NONE and unknown kinds. */
-const struct ai_vendor *ai_vendor_of(enum provider_kind);
+/* The i-th vendor of the table (0, 1, ...), NULL past the last. */
+const struct ai_vendor *ai_vendor_at(size_t i);
 
 #endif

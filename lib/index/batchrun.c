@@ -103,7 +103,7 @@ batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 
 		batchrun_error(b, "%s", ops->invalid);
 		goto out;
 	}
-	if (b->cfg.kind == PROVIDER_NONE) {
+	if (b->cfg.vendor == NULL) {
 		rc = 0;
 		goto out;
 	}

@@ -617,7 +617,7 @@ describe_configured(sqlite3 *db, const char *datadir)
 
 	memset(&cfg, 0, sizeof(cfg));
 	if (provider_load(db, datadir, &cfg, NULL) == 0)
-		rc = cfg.kind != PROVIDER_NONE && cfg.model != NULL && *cfg.model != '\0';
+		rc = cfg.vendor != NULL && cfg.model != NULL && *cfg.model != '\0';
 	provider_cfg_release(&cfg);
 	return rc;
 }

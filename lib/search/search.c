@@ -766,7 +766,7 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 {
 	const char	*model = s->embed.model;
 
-	if (s->embed.kind == PROVIDER_NONE || model == NULL || *model == '\0' ||
+	if (s->embed.vendor == NULL || model == NULL || *model == '\0' ||
 	    lib->snippets > s->memory_max)
 		return NULL;
 	if (c->v != NULL && c->embed_version == lib->embed_version &&
@@ -1344,7 +1344,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	search_stop(cand, &ncand);
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_STOP);
-	if (!fast && s->llm.kind != PROVIDER_NONE) {
+	if (!fast && s->llm.vendor != NULL) {
 		search_llm_rerank(s, query, cand, ncand);
 		if (s->trace != NULL)
 			s->trace->reranked = 1;

@@ -19,12 +19,12 @@
 #include "tap.h"
 
 static struct provider_cfg
-cfg(enum provider_kind k, const char *key, const char *model, const char *region,
+cfg(const struct ai_vendor *k, const char *key, const char *model, const char *region,
     const char *base)
 {
 	struct provider_cfg c;
 
-	c.kind = k;
+	c.vendor = k;
 	c.key = (char *)key;
 	c.model = (char *)model;
 	c.region = (char *)region;
@@ -100,46 +100,46 @@ test_requests(void)
 	struct provider_http	 h;
 	struct provider_error	 e;
 
-	check_chat(cfg(PROVIDER_OPENAI, "sk-test", "gpt-4o-mini", NULL, NULL), "S", "U",
+	check_chat(cfg(&ai_vendor_openai, "sk-test", "gpt-4o-mini", NULL, NULL), "S", "U",
 	    "https://api.openai.com/v1/chat/completions",
 	    "Content-Type: application/json|Authorization: Bearer sk-test",
 	    "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"system\",\"content\":"
 	    "\"S\"},{\"role\":\"user\",\"content\":\"U\"}]}", "openai");
-	check_chat(cfg(PROVIDER_OPENAI, "k", "m", NULL, "http://127.0.0.1:9/"), NULL,
+	check_chat(cfg(&ai_vendor_openai, "k", "m", NULL, "http://127.0.0.1:9/"), NULL,
 	    "say \"hi\"\n/é", "http://127.0.0.1:9/v1/chat/completions",
 	    "Content-Type: application/json|Authorization: Bearer k",
 	    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":"
 	    "\"say \\\"hi\\\"\\n/é\"}]}", "openai without system, base_url, escaping");
-	check_chat(cfg(PROVIDER_CUSTOM, NULL, "llama3", NULL, "http://ollama:11434/v1"),
+	check_chat(cfg(&ai_vendor_custom, NULL, "llama3", NULL, "http://ollama:11434/v1"),
 	    "S", "U", "http://ollama:11434/v1/chat/completions",
 	    "Content-Type: application/json",
 	    "{\"model\":\"llama3\",\"messages\":[{\"role\":\"system\",\"content\":"
 	    "\"S\"},{\"role\":\"user\",\"content\":\"U\"}]}", "custom /v1 without key");
-	check_chat(cfg(PROVIDER_CUSTOM, "x", "m", NULL,
+	check_chat(cfg(&ai_vendor_custom, "x", "m", NULL,
 	    "https://llm.example/api/chat/completions"), NULL, "U",
 	    "https://llm.example/api/chat/completions",
 	    "Content-Type: application/json|Authorization: Bearer x",
 	    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"U\"}]}",
 	    "custom full endpoint");
-	check_chat(cfg(PROVIDER_ANTHROPIC, "sk-ant", "claude-3-5-haiku-latest", NULL, NULL),
+	check_chat(cfg(&ai_vendor_anthropic, "sk-ant", "claude-3-5-haiku-latest", NULL, NULL),
 	    "S", "U", "https://api.anthropic.com/v1/messages",
 	    "Content-Type: application/json|x-api-key: sk-ant|anthropic-version: 2023-06-01",
 	    "{\"model\":\"claude-3-5-haiku-latest\",\"max_tokens\":1024,\"system\":\"S\","
 	    "\"messages\":[{\"role\":\"user\",\"content\":\"U\"}]}", "anthropic");
-	check_chat(cfg(PROVIDER_GEMINI, "AIza", "models/gemini-2.0-flash", NULL, NULL),
+	check_chat(cfg(&ai_vendor_gemini, "AIza", "models/gemini-2.0-flash", NULL, NULL),
 	    "S", "U", "https://generativelanguage.googleapis.com/v1beta/models/"
 	    "gemini-2.0-flash:generateContent",
 	    "Content-Type: application/json|x-goog-api-key: AIza",
 	    "{\"systemInstruction\":{\"parts\":[{\"text\":\"S\"}]},\"contents\":[{\"role\":"
 	    "\"user\",\"parts\":[{\"text\":\"U\"}]}]}", "gemini");
-	check_chat(cfg(PROVIDER_BEDROCK, NULL, "anthropic.claude-3-haiku-20240307-v1:0",
+	check_chat(cfg(&ai_vendor_bedrock, NULL, "anthropic.claude-3-haiku-20240307-v1:0",
 	    "us-west-2", NULL), "S", "U",
 	    "https://bedrock-runtime.us-west-2.amazonaws.com/model/"
 	    "anthropic.claude-3-haiku-20240307-v1%3A0/converse",
 	    "Content-Type: application/json|Accept: application/json",
 	    "{\"system\":[{\"text\":\"S\"}],\"messages\":[{\"role\":\"user\",\"content\":"
 	    "[{\"text\":\"U\"}]}]}", "bedrock converse (SigV4 added when sent)");
-	check_chat(cfg(PROVIDER_BEDROCK, "ABSK-token", "arn:aws:bedrock:us-east-1:1:"
+	check_chat(cfg(&ai_vendor_bedrock, "ABSK-token", "arn:aws:bedrock:us-east-1:1:"
 	    "inference-profile/us.x", "us-east-1", "https://vpce.example/"), NULL, "U",
 	    "https://vpce.example/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A1%3A"
 	    "inference-profile%2Fus.x/converse",
@@ -148,16 +148,16 @@ test_requests(void)
 	    "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"U\"}]}]}",
 	    "bedrock with an API key and a runtime endpoint");
 
-	check_embed(cfg(PROVIDER_OPENAI, "k", "text-embedding-3-small", NULL, NULL), two, 2,
+	check_embed(cfg(&ai_vendor_openai, "k", "text-embedding-3-small", NULL, NULL), two, 2,
 	    PROVIDER_EMBED_DOCUMENT, "https://api.openai.com/v1/embeddings",
 	    "Content-Type: application/json|Authorization: Bearer k",
 	    "{\"model\":\"text-embedding-3-small\",\"input\":[\"alpha beta\",\"gamma\"]}",
 	    "openai");
-	check_embed(cfg(PROVIDER_CUSTOM, NULL, "bge", NULL, "http://tei:8080"), two, 1,
+	check_embed(cfg(&ai_vendor_custom, NULL, "bge", NULL, "http://tei:8080"), two, 1,
 	    PROVIDER_EMBED_QUERY, "http://tei:8080/v1/embeddings",
 	    "Content-Type: application/json",
 	    "{\"model\":\"bge\",\"input\":[\"alpha beta\"]}", "custom");
-	check_embed(cfg(PROVIDER_GEMINI, "g", "gemini-embedding-001", NULL, NULL), two, 2,
+	check_embed(cfg(&ai_vendor_gemini, "g", "gemini-embedding-001", NULL, NULL), two, 2,
 	    PROVIDER_EMBED_QUERY, "https://generativelanguage.googleapis.com/v1beta/models/"
 	    "gemini-embedding-001:batchEmbedContents",
 	    "Content-Type: application/json|x-goog-api-key: g",
@@ -165,13 +165,13 @@ test_requests(void)
 	    "{\"parts\":[{\"text\":\"alpha beta\"}]},\"taskType\":\"RETRIEVAL_QUERY\"},"
 	    "{\"model\":\"models/gemini-embedding-001\",\"content\":{\"parts\":[{\"text\":"
 	    "\"gamma\"}]},\"taskType\":\"RETRIEVAL_QUERY\"}]}", "gemini");
-	check_embed(cfg(PROVIDER_BEDROCK, NULL, "amazon.titan-embed-text-v2:0", "eu-west-1",
+	check_embed(cfg(&ai_vendor_bedrock, NULL, "amazon.titan-embed-text-v2:0", "eu-west-1",
 	    NULL), two, 1, PROVIDER_EMBED_DOCUMENT,
 	    "https://bedrock-runtime.eu-west-1.amazonaws.com/model/"
 	    "amazon.titan-embed-text-v2%3A0/invoke",
 	    "Content-Type: application/json|Accept: application/json",
 	    "{\"inputText\":\"alpha beta\"}", "bedrock titan");
-	check_embed(cfg(PROVIDER_BEDROCK, NULL, "cohere.embed-english-v3", "eu-west-1",
+	check_embed(cfg(&ai_vendor_bedrock, NULL, "cohere.embed-english-v3", "eu-west-1",
 	    NULL), two, 2, PROVIDER_EMBED_DOCUMENT,
 	    "https://bedrock-runtime.eu-west-1.amazonaws.com/model/"
 	    "cohere.embed-english-v3/invoke",
@@ -180,11 +180,11 @@ test_requests(void)
 	    "bedrock cohere");
 
 	{
-		struct provider_cfg t = cfg(PROVIDER_BEDROCK, NULL,
+		struct provider_cfg t = cfg(&ai_vendor_bedrock, NULL,
 		    "amazon.titan-embed-text-v2:0", "x", NULL);
-		struct provider_cfg co = cfg(PROVIDER_BEDROCK, NULL,
+		struct provider_cfg co = cfg(&ai_vendor_bedrock, NULL,
 		    "cohere.embed-multilingual-v3", "x", NULL);
-		struct provider_cfg o = cfg(PROVIDER_OPENAI, "k", "m", NULL, NULL);
+		struct provider_cfg o = cfg(&ai_vendor_openai, "k", "m", NULL, NULL);
 
 		is_int(provider_embed_batch(&t), 1, "titan: one text a request");
 		is_int(provider_embed_batch(&co), 96, "cohere: 96 texts a request");
@@ -196,11 +196,11 @@ test_requests(void)
 	/* Configuration errors: nothing is built. */
 	{
 		struct provider_cfg bad[] = {
-			cfg(PROVIDER_OPENAI, NULL, "m", NULL, NULL),
-			cfg(PROVIDER_CUSTOM, NULL, "m", NULL, NULL),
-			cfg(PROVIDER_CUSTOM, NULL, NULL, NULL, "http://x"),
-			cfg(PROVIDER_BEDROCK, NULL, "m", NULL, NULL),
-			cfg(PROVIDER_NONE, NULL, NULL, NULL, NULL),
+			cfg(&ai_vendor_openai, NULL, "m", NULL, NULL),
+			cfg(&ai_vendor_custom, NULL, "m", NULL, NULL),
+			cfg(&ai_vendor_custom, NULL, NULL, NULL, "http://x"),
+			cfg(&ai_vendor_bedrock, NULL, "m", NULL, NULL),
+			cfg(NULL, NULL, NULL, NULL, NULL),
 		};
 		const char *want[] = {
 			"no API key is set for the openai provider",
@@ -218,14 +218,14 @@ test_requests(void)
 			    e.kind == PROVIDER_ECONFIG, "config error %zu refused", i);
 			is_str(e.message, want[i], "config error %zu message", i);
 		}
-		bad[0] = cfg(PROVIDER_ANTHROPIC, "k", "m", NULL, NULL);
+		bad[0] = cfg(&ai_vendor_anthropic, "k", "m", NULL, NULL);
 		ok(provider_build_embed(&bad[0], two, 1, PROVIDER_EMBED_DOCUMENT, &h, &e) ==
 		    -1 && e.kind == PROVIDER_ECONFIG, "anthropic has no embeddings");
 	}
 }
 
 static void
-check_answer(enum provider_kind k, const char *body, const char *want, const char *name)
+check_answer(const struct ai_vendor *k, const char *body, const char *want, const char *name)
 {
 	struct provider_error	 e;
 	struct buf		 a;
@@ -240,7 +240,7 @@ check_answer(enum provider_kind k, const char *body, const char *want, const cha
 }
 
 static void
-check_answer_fails(enum provider_kind k, const char *body, int kind, const char *msg,
+check_answer_fails(const struct ai_vendor *k, const char *body, int kind, const char *msg,
     const char *name)
 {
 	struct provider_error	 e;
@@ -257,51 +257,51 @@ check_answer_fails(enum provider_kind k, const char *body, int kind, const char 
 static void
 test_chat_answers(void)
 {
-	check_answer(PROVIDER_OPENAI, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\","
+	check_answer(&ai_vendor_openai, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\","
 	    "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":"
 	    "\"[3, 1, 2]\",\"refusal\":null},\"finish_reason\":\"stop\"}],\"usage\":{}}",
 	    "[3, 1, 2]", "openai answer");
-	check_answer(PROVIDER_ANTHROPIC, "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":"
+	check_answer(&ai_vendor_anthropic, "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":"
 	    "\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Hello\"},{\"type\":"
 	    "\"text\",\"text\":\" world\"}],\"stop_reason\":\"end_turn\"}",
 	    "Hello world", "anthropic answer");
-	check_answer(PROVIDER_GEMINI, "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":"
+	check_answer(&ai_vendor_gemini, "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":"
 	    "\"Gem\"},{\"text\":\"ini\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}",
 	    "Gemini", "gemini answer");
-	check_answer(PROVIDER_BEDROCK, "{\"output\":{\"message\":{\"role\":\"assistant\","
+	check_answer(&ai_vendor_bedrock, "{\"output\":{\"message\":{\"role\":\"assistant\","
 	    "\"content\":[{\"text\":\"ok\"}]}},\"stopReason\":\"end_turn\",\"usage\":{}}",
 	    "ok", "bedrock converse answer");
-	check_answer(PROVIDER_CUSTOM, "{\"choices\":[{\"message\":{\"content\":\"c\"}}]}",
+	check_answer(&ai_vendor_custom, "{\"choices\":[{\"message\":{\"content\":\"c\"}}]}",
 	    "c", "custom answer");
 
-	check_answer_fails(PROVIDER_OPENAI, "{\"choices\": [{\"message\": {\"content\": \"tru",
+	check_answer_fails(&ai_vendor_openai, "{\"choices\": [{\"message\": {\"content\": \"tru",
 	    PROVIDER_EMALFORMED, "malformed response: the answer is not a JSON object",
 	    "truncated JSON");
-	check_answer_fails(PROVIDER_OPENAI, "[1]", PROVIDER_EMALFORMED,
+	check_answer_fails(&ai_vendor_openai, "[1]", PROVIDER_EMALFORMED,
 	    "malformed response: the answer is not a JSON object", "an array");
-	check_answer_fails(PROVIDER_OPENAI, "{\"choices\":[]}", PROVIDER_EMALFORMED,
+	check_answer_fails(&ai_vendor_openai, "{\"choices\":[]}", PROVIDER_EMALFORMED,
 	    "malformed response: no text in the answer", "no choices");
-	check_answer_fails(PROVIDER_OPENAI, "{\"choices\":[{\"message\":{\"content\":null,"
+	check_answer_fails(&ai_vendor_openai, "{\"choices\":[{\"message\":{\"content\":null,"
 	    "\"refusal\":\"no\"}}]}", PROVIDER_EMALFORMED,
 	    "malformed response: the model refused to answer", "a refusal");
-	check_answer_fails(PROVIDER_ANTHROPIC, "{\"choices\":[{\"message\":{\"content\":"
+	check_answer_fails(&ai_vendor_anthropic, "{\"choices\":[{\"message\":{\"content\":"
 	    "\"x\"}}]}", PROVIDER_EMALFORMED, "malformed response: no text in the answer",
 	    "openai shape given to anthropic");
-	check_answer_fails(PROVIDER_GEMINI, "{\"promptFeedback\":{\"blockReason\":"
+	check_answer_fails(&ai_vendor_gemini, "{\"promptFeedback\":{\"blockReason\":"
 	    "\"SAFETY\"}}", PROVIDER_EREQUEST, "the prompt was blocked (SAFETY)",
 	    "gemini blocked prompt");
-	check_answer_fails(PROVIDER_BEDROCK, "{\"output\":{}}", PROVIDER_EMALFORMED,
+	check_answer_fails(&ai_vendor_bedrock, "{\"output\":{}}", PROVIDER_EMALFORMED,
 	    "malformed response: no text in the answer", "bedrock without message");
 }
 
 static void
 test_embed_answers(void)
 {
-	struct provider_cfg	 o = cfg(PROVIDER_OPENAI, "k", "m", NULL, NULL);
-	struct provider_cfg	 g = cfg(PROVIDER_GEMINI, "k", "m", NULL, NULL);
-	struct provider_cfg	 t = cfg(PROVIDER_BEDROCK, NULL, "amazon.titan-embed-text-v2:0",
+	struct provider_cfg	 o = cfg(&ai_vendor_openai, "k", "m", NULL, NULL);
+	struct provider_cfg	 g = cfg(&ai_vendor_gemini, "k", "m", NULL, NULL);
+	struct provider_cfg	 t = cfg(&ai_vendor_bedrock, NULL, "amazon.titan-embed-text-v2:0",
 	    "r", NULL);
-	struct provider_cfg	 co = cfg(PROVIDER_BEDROCK, NULL, "cohere.embed-english-v3",
+	struct provider_cfg	 co = cfg(&ai_vendor_bedrock, NULL, "cohere.embed-english-v3",
 	    "r", NULL);
 	struct provider_error	 e;
 	const char		*s;
@@ -370,7 +370,7 @@ test_embed_answers(void)
 }
 
 static void
-check_error(enum provider_kind k, const char *model, long status, const char *body,
+check_error(const struct ai_vendor *k, const char *model, long status, const char *body,
     const char *secret, int kind, const char *want, const char *name)
 {
 	struct provider_error	 e;
@@ -391,40 +391,40 @@ test_errors(void)
 	char	 big[4096];
 	struct provider_error e;
 
-	check_error(PROVIDER_OPENAI, "gpt-4o-mini", 401, "{\"error\":{\"message\":"
+	check_error(&ai_vendor_openai, "gpt-4o-mini", 401, "{\"error\":{\"message\":"
 	    "\"Incorrect API key provided: sk-live-123456.\",\"type\":"
 	    "\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}",
 	    "sk-live-123456", PROVIDER_EAUTH, "authentication failed: openai rejected the "
 	    "credentials (HTTP 401): Incorrect API key provided: [redacted].", "openai 401");
-	check_error(PROVIDER_OPENAI, "missing", 404, "{\"error\":{\"message\":\"The model "
+	check_error(&ai_vendor_openai, "missing", 404, "{\"error\":{\"message\":\"The model "
 	    "`missing` does not exist or you do not have access to it.\",\"code\":"
 	    "\"model_not_found\"}}", "k", PROVIDER_EMODEL, "model 'missing' not found (or "
 	    "wrong endpoint) (HTTP 404): The model `missing` does not exist or you do not "
 	    "have access to it.", "openai 404");
-	check_error(PROVIDER_ANTHROPIC, "m", 429, "{\"type\":\"error\",\"error\":{\"type\":"
+	check_error(&ai_vendor_anthropic, "m", 429, "{\"type\":\"error\",\"error\":{\"type\":"
 	    "\"rate_limit_error\",\"message\":\"slow down\"}}", NULL, PROVIDER_EQUOTA,
 	    "quota or rate limit exceeded (HTTP 429): slow down", "anthropic 429");
-	check_error(PROVIDER_GEMINI, "m", 400, "{\"error\":{\"code\":400,\"message\":"
+	check_error(&ai_vendor_gemini, "m", 400, "{\"error\":{\"code\":400,\"message\":"
 	    "\"API key not valid. Please pass a valid API key.\",\"status\":"
 	    "\"INVALID_ARGUMENT\",\"details\":[{\"reason\":\"API_KEY_INVALID\"}]}}", "AIzaX",
 	    PROVIDER_EAUTH, "authentication failed: gemini rejected the credentials "
 	    "(HTTP 400): API key not valid. Please pass a valid API key.", "gemini bad key");
-	check_error(PROVIDER_BEDROCK, "x", 400, "{\"message\":\"The provided model "
+	check_error(&ai_vendor_bedrock, "x", 400, "{\"message\":\"The provided model "
 	    "identifier is invalid.\"}", NULL, PROVIDER_EMODEL, "model 'x' not found (or "
 	    "wrong endpoint) (HTTP 400): The provided model identifier is invalid.",
 	    "bedrock invalid model");
-	check_error(PROVIDER_BEDROCK, "x", 403, "{\"Message\":\"User: arn:aws:iam::1:user/u "
+	check_error(&ai_vendor_bedrock, "x", 403, "{\"Message\":\"User: arn:aws:iam::1:user/u "
 	    "is not authorized\"}", NULL, PROVIDER_EAUTH, "authentication failed: bedrock "
 	    "rejected the credentials (HTTP 403): User: arn:aws:iam::1:user/u is not "
 	    "authorized", "bedrock 403");
-	check_error(PROVIDER_CUSTOM, "m", 503, "<html>\n<b>Service\tUnavailable</b>\n</html>",
+	check_error(&ai_vendor_custom, "m", 503, "<html>\n<b>Service\tUnavailable</b>\n</html>",
 	    NULL, PROVIDER_ESERVER, "custom server error (HTTP 503): <html> <b>Service "
 	    "Unavailable</b> </html>", "text body collapsed to one line");
-	check_error(PROVIDER_CUSTOM, "m", 404, "{\"error\":\"model 'm' not found, try "
+	check_error(&ai_vendor_custom, "m", 404, "{\"error\":\"model 'm' not found, try "
 	    "pulling it first\"}", NULL, PROVIDER_EMODEL, "model 'm' not found (or wrong "
 	    "endpoint) (HTTP 404): model 'm' not found, try pulling it first",
 	    "ollama-style error string");
-	check_error(PROVIDER_OPENAI, "m", 400, "", NULL, PROVIDER_EREQUEST,
+	check_error(&ai_vendor_openai, "m", 400, "", NULL, PROVIDER_EREQUEST,
 	    "request rejected (HTTP 400)", "empty body");
 
 	/* A long vendor message is scrubbed before it is cut: no partial key survives. */
@@ -433,7 +433,7 @@ test_errors(void)
 	memcpy(big + 21 + 225, "sk-abcdefghijklmnop", 19);
 	memcpy(big + 4096 - 5, "\"}}", 4);
 	memset(&e, 0, sizeof(e));
-	provider_http_error(PROVIDER_OPENAI, "m", 401, big, strlen(big),
+	provider_http_error(&ai_vendor_openai, "m", 401, big, strlen(big),
 	    "sk-abcdefghijklmnop", &e);
 	ok(strstr(e.message, "sk-abc") == NULL, "no partial key after truncation");
 
@@ -457,17 +457,23 @@ test_errors(void)
 		is_str(tiny, "012[redacte", "scrub within the buffer's size");
 	}
 	is_str(provider_errkind_name(PROVIDER_EQUOTA), "quota", "error kind names");
-	is_str(provider_kind_name(PROVIDER_BEDROCK), "bedrock", "kind names");
-	is_int(provider_kind_parse("gemini"), PROVIDER_GEMINI, "kind parse");
-	is_int(provider_kind_parse(""), PROVIDER_NONE, "empty kind is none");
-	is_int(provider_kind_parse("azure"), -1, "unknown kind");
+	is_str(provider_vendor_name(&ai_vendor_bedrock), "bedrock", "vendor names");
+	is_str(provider_vendor_name(NULL), "none", "no vendor: none");
+	{
+		const struct ai_vendor *v = &ai_vendor_openai;
+
+		ok(provider_vendor_parse("gemini", &v) == 0 && v == &ai_vendor_gemini,
+		    "vendor parse");
+		ok(provider_vendor_parse("", &v) == 0 && v == NULL, "empty vendor is none");
+		ok(provider_vendor_parse("azure", &v) == -1 && v == NULL, "unknown vendor");
+	}
 }
 
 /* A transfer to a closed port fails fast as a connect error, without retries. */
 static void
 test_connect_error(void)
 {
-	struct provider_cfg	 c = cfg(PROVIDER_CUSTOM, "sk-x", "m", NULL,
+	struct provider_cfg	 c = cfg(&ai_vendor_custom, "sk-x", "m", NULL,
 	    "http://127.0.0.1:1");
 	struct provider_error	 e;
 	struct buf		 a;
@@ -499,8 +505,8 @@ test_load(void)
 		ok(0, "cannot set up a database in %s", tmpl);
 		return;
 	}
-	ok(provider_load(db, dir, &l, &e) == 0 && l.kind == PROVIDER_NONE &&
-	    e.kind == PROVIDER_NONE, "nothing configured: none and none");
+	ok(provider_load(db, dir, &l, &e) == 0 && l.vendor == NULL &&
+	    e.vendor == NULL, "nothing configured: none and none");
 	provider_cfg_release(&l);
 	provider_cfg_release(&e);
 
@@ -510,7 +516,7 @@ test_load(void)
 	ok(provider_load(db, dir, &l, &e) == 0, "openai loads");
 	is_str(l.key, "sk-llm", "llm key decrypted");
 	is_str(l.model, "gpt-4o-mini", "llm default model");
-	is_int(e.kind, PROVIDER_OPENAI, "embed same: openai");
+	ok(e.vendor == &ai_vendor_openai, "embed same: openai");
 	is_str(e.key, "sk-llm", "same vendor: the key is inherited");
 	is_str(e.base_url, "http://127.0.0.1:9", "same vendor: the base URL is inherited");
 	is_str(e.model, "text-embedding-3-small", "embed default model");
@@ -518,7 +524,7 @@ test_load(void)
 	provider_cfg_release(&e);
 
 	settings_set(db, dir, "ai.embed.provider", "gemini", err, sizeof(err));
-	ok(provider_load(db, dir, &l, &e) == 0 && e.kind == PROVIDER_GEMINI &&
+	ok(provider_load(db, dir, &l, &e) == 0 && e.vendor == &ai_vendor_gemini &&
 	    e.key == NULL && e.base_url == NULL,
 	    "another vendor: neither key nor base URL inherited");
 	provider_cfg_release(&l);
@@ -533,15 +539,15 @@ test_load(void)
 
 	settings_set(db, dir, "ai.llm.provider", "anthropic", err, sizeof(err));
 	settings_set(db, dir, "ai.embed.provider", "same", err, sizeof(err));
-	ok(provider_load(db, dir, &l, &e) == 0 && l.kind == PROVIDER_ANTHROPIC &&
-	    e.kind == PROVIDER_NONE, "anthropic + same: no embeddings");
+	ok(provider_load(db, dir, &l, &e) == 0 && l.vendor == &ai_vendor_anthropic &&
+	    e.vendor == NULL, "anthropic + same: no embeddings");
 	provider_cfg_release(&l);
 	provider_cfg_release(&e);
 
 	settings_set(db, dir, "ai.llm.provider", "bedrock", err, sizeof(err));
 	settings_set(db, dir, "ai.llm.region", "eu-central-1", err, sizeof(err));
 	settings_unset(db, "ai.embed.model");
-	ok(provider_load(db, dir, &l, &e) == 0 && e.kind == PROVIDER_BEDROCK &&
+	ok(provider_load(db, dir, &l, &e) == 0 && e.vendor == &ai_vendor_bedrock &&
 	    strcmp(e.region, "eu-central-1") == 0 &&
 	    strcmp(e.model, "amazon.titan-embed-text-v2:0") == 0 &&
 	    strcmp(l.model, "anthropic.claude-3-haiku-20240307-v1:0") == 0,
@@ -599,25 +605,25 @@ test_vendor_table(void)
 {
 	const struct ai_vendor	*v;
 	struct buf		 llm, emb;
-	int			 k, n = 0;
+	const struct ai_vendor	*p;
+	size_t			 k;
+	int			 n = 0;
 
 	buf_init(&llm);
 	buf_init(&emb);
 	buf_adds(&emb, "same");
-	for (k = 0; k < 64; k++) {
-		if ((v = ai_vendor_of(k)) == NULL)
-			continue;
+	for (k = 0; (v = ai_vendor_at(k)) != NULL; k++) {
 		n++;
 		ok(v->name != NULL && v->label != NULL && v->headers != NULL &&
 		    v->chat_url != NULL && v->chat_body != NULL && v->chat_answer != NULL,
 		    "vendor %s: names itself and chats", v->name);
-		is_int(provider_kind_parse(v->name), k, "vendor %s: its name is its kind",
-		    v->name);
+		ok(provider_vendor_parse(v->name, &p) == 0 && p == v,
+		    "vendor %s: its name finds it", v->name);
 		ok((v->embed_url == NULL) == (v->embed_body == NULL) &&
 		    (v->embed_url == NULL) == (v->embed_answer == NULL) &&
 		    (v->embed_url == NULL) == (v->embed_batch == NULL),
 		    "vendor %s: embeddings all or nothing", v->name);
-		is_int(provider_has_embed(k), v->embed_url != NULL, "vendor %s: has_embed",
+		is_int(provider_has_embed(v), v->embed_url != NULL, "vendor %s: has_embed",
 		    v->name);
 		buf_printf(&llm, "%s%s", llm.len > 0 ? "|" : "", v->name);
 		if (v->embed_url != NULL)
@@ -627,7 +633,7 @@ test_vendor_table(void)
 	is_str(choices_of("ai.llm.provider"), llm.p, "ai.llm.provider offers every vendor");
 	is_str(choices_of("ai.embed.provider"), emb.p,
 	    "ai.embed.provider offers same and every vendor with embeddings");
-	ok(ai_vendor_of(PROVIDER_NONE) == NULL, "no vendor for none");
+	ok(ai_vendor_at(k + 1) == NULL, "nothing past the table's end");
 	buf_release(&llm);
 	buf_release(&emb);
 }
