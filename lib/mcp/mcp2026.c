@@ -221,18 +221,21 @@ mcp2026_discover(json_object *id)
 	return mcp_result(id, res);
 }
 
-/* The UnsupportedProtocolVersionError for id (borrowed) asking for version v. */
+/*
+ * The UnsupportedProtocolVersionError for id (borrowed) asking for version v, found in
+ * where (the header or _meta).
+ */
 static json_object *
-mcp2026_unsupported(json_object *id, const char *v)
+mcp2026_unsupported(json_object *id, const char *v, const char *where)
 {
 	json_object	*o, *e, *data, *list;
 	size_t		 i;
 
-	o = mcp_error(id, RPC_UNSUPPORTED_VERSION, "Unsupported protocol version '%.40s': "
-	    "this server speaks 2026-07-28 (version and capabilities in params._meta of "
+	o = mcp_error(id, RPC_UNSUPPORTED_VERSION, "Unsupported protocol version '%.40s' "
+	    "(%s): this server speaks 2026-07-28 (version and capabilities in params._meta of "
 	    "each request), and 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 after an "
 	    "initialize request (without io.modelcontextprotocol/protocolVersion in _meta)",
-	    v);
+	    v, where);
 	data = json_object_new_object();
 	list = json_object_new_array();
 	for (i = 0; i < sizeof(mcp2026_all) / sizeof(mcp2026_all[0]); i++)
@@ -271,7 +274,8 @@ mcp2026_check(const struct mcp_req *rq, json_object *m, json_object *id,
 	if (pv == NULL && rq->protocol_version != NULL &&
 	    !mcp_version_supported(rq->protocol_version) &&
 	    strcmp(rq->protocol_version, MCP_VERSION_MODERN) != 0)
-		return mcp2026_unsupported(id, rq->protocol_version);
+		return mcp2026_unsupported(id, rq->protocol_version,
+		    "the MCP-Protocol-Version header");
 	if (meta == NULL)
 		return mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: a 2026-07-28 "
 		    "request carries params._meta with '" META_VERSION "' and '" META_CAPS
@@ -296,7 +300,8 @@ mcp2026_check(const struct mcp_req *rq, json_object *m, json_object *id,
 		    "MCP-Protocol-Version header '%.40s' does not match '%.40s' in "
 		    "params._meta", rq->protocol_version, pv);
 	if (strcmp(pv, MCP_VERSION_MODERN) != 0)
-		return mcp2026_unsupported(id, pv);
+		return mcp2026_unsupported(id, pv, "params._meta and the "
+		    "MCP-Protocol-Version header");
 
 	if (rq->mcp_method == NULL)
 		return mcp_error(id, RPC_HEADER_MISMATCH, "Header mismatch: the Mcp-Method "
