@@ -178,4 +178,34 @@ for h in "Authorization: Bearer $KEY" "X-API-Key: $KEY" "context7-api-key: $KEY"
 done
 ctxd_admin settings set perm.require_mcp_auth false
 
+# ---------------------------------------------------------------- valgrind
+# ctxd-mcp in plain CGI mode (one request) under valgrind: 2026-07-28 requests answered and
+# refused, no invalid access, no leak.
+if command -v valgrind >/dev/null 2>&1 && ! ldd "$top_builddir/ctxd-mcp" | grep -q libasan; then
+	VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
+	    --errors-for-leak-kinds=definite,indirect)
+	b64=$(printf '%s' query-docs | base64 -w0)
+	# method|Mcp-Name|version in _meta|status
+	for c in "server/discover||2026-07-28|200" "tools/list||2026-07-28|200" \
+	    "tools/call|=?base64?$b64?=|2026-07-28|200" "tools/call|other|2026-07-28|400" \
+	    "tools/list||2099-01-01|400" "ping||2026-07-28|404"; do
+		IFS='|' read -r m name ver want <<<"$c"
+		members=""
+		[ "$m" = tools/call ] && members='"name":"query-docs","arguments":{"libraryId":"/corpora/requests","query":"timeout"},'
+		body="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$m\",\"params\":{$members\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"$ver\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}"
+		# valgrind 3.19 does not know seccomp(2): the filter stays out (ctxd-mcp(8)).
+		printf '%s' "$body" | env REQUEST_METHOD=POST DOCUMENT_URI=/mcp \
+		    CONTENT_TYPE=application/json CONTENT_LENGTH=${#body} CTXD_SECCOMP=off \
+		    HTTP_MCP_PROTOCOL_VERSION="$ver" HTTP_MCP_METHOD="$m" ${name:+HTTP_MCP_NAME="$name"} \
+		    "${VG[@]}" --log-file="$T/log/vg.mcp" "$top_builddir/ctxd-mcp" \
+		    >"$T/cgi.out" 2>"$T/cgi.err"
+		rc=$?
+		is "$rc/$(head -1 "$T/cgi.out" | tr -d '\r' | cut -c9-11)" "0/$want" \
+		    "valgrind-clean: $m ${name:+(Mcp-Name $name) }$ver: $want"
+		[ "$rc" -eq 0 ] || diag "$(head -40 "$T/log/vg.mcp")"
+	done
+else
+	skip "valgrind missing or a sanitizer build" 6
+fi
+
 done_testing
