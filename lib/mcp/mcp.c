@@ -1036,13 +1036,12 @@ mcp_raw_ids(const char *s, size_t n, json_object *root)
 	}
 }
 
-void
-mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
+json_object *
+mcp_parse(const struct mcp_req *rq, struct mcp_reply *r)
 {
 	static json_tokener *tok;
-	json_object	*root = NULL, *resp;
+	json_object	*root = NULL;
 	enum json_tokener_error jerr;
-	const char	*version;
 	size_t		 end;
 	char		 key[128];
 
@@ -1051,7 +1050,7 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 	if (tok == NULL && (tok = json_tokener_new()) == NULL) {
 		mcp_reply_json(r, 500, mcp_error(NULL, RPC_INTERNAL_ERROR,
 		    "Internal error: out of memory"));
-		return;
+		return NULL;
 	}
 	json_tokener_reset(tok);
 	if (rq->body != NULL && rq->body_len > 0 && rq->body_len < (size_t)1 << 30)
@@ -1074,7 +1073,7 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 		    "the body is not one JSON value (%s)", rq->body_len == 0 ?
 		    "it is empty" : jerr != json_tokener_success ?
 		    json_tokener_error_desc(jerr) : "trailing characters"));
-		return;
+		return NULL;
 	}
 	/* json-c keeps the last of two equal names: which one the client meant is unknown. */
 	if (validate_json_unique(rq->body, rq->body_len, root, key, sizeof(key)) == -1) {
@@ -1083,16 +1082,18 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 		    "Request: %s%.64s%s appears twice in one object of the message",
 		    *key != '\0' ? "the name '" : "a member name", key,
 		    *key != '\0' ? "'" : ""));
-		return;
+		return NULL;
 	}
-
 	mcp_raw_ids(rq->body, rq->body_len, root);
+	return root;
+}
 
-	if (mcp2026_is_modern(rq, root)) {
-		mcp2026_handle(c, rq, root, r);
-		json_object_put(root);
-		return;
-	}
+void
+mcp_legacy(struct mcp_ctx *c, const struct mcp_req *rq, json_object *root,
+    struct mcp_reply *r)
+{
+	json_object	*resp;
+	const char	*version;
 
 	/*
 	 * The version in effect: the MCP-Protocol-Version header (sent by clients from

@@ -2,8 +2,8 @@
  * mcp.h: the MCP server of ctxd-mcp (Streamable HTTP, stateless), without FastCGI. It is
  * dual-era: the legacy revisions 2024-11-05 to 2025-11-25 (initialize handshake, mcp.c)
  * and 2026-07-28 (no handshake: version and capabilities in every request's
- * params._meta, server/discover, Mcp-Method and Mcp-Name headers; lib/mcp/mcp2026.c) on
- * the one endpoint; mcp_handle tells them apart by the request.
+ * params._meta, server/discover, Mcp-Method and Mcp-Name headers; lib/mcp/mcp2026.c, which
+ * also holds mcp_handle) on the one endpoint; mcp_handle tells them apart by the request.
  *
  * A POST to /mcp travels: nginx → fcgi/mcp.c's route table (POST only; who may call: the
  * matcher runs access_check) → its handler, which fills a struct mcp_req and calls
@@ -128,7 +128,7 @@ int	 mcp_check(struct mcp_ctx *, const struct mcp_req *, struct mcp_reply *);
  * req->body. Always fills reply: 200 with the response(s), 202 (no body) when the POST
  * held only notifications or responses, 400 with a JSON-RPC error for a parse error, an
  * invalid message, a refused batch or an unsupported MCP-Protocol-Version header. A
- * 2026-07-28 request (mcp2026_is_modern) is also answered 400 for invalid params._meta
+ * 2026-07-28 request (see ctxd-mcp(8) for how it is recognised) is also answered 400 for invalid params._meta
  * (-32602), headers that do not match the body (-32020) or an unsupported version
  * (-32022), and 404 (-32601) for a method this server does not have.
  */

@@ -49,7 +49,12 @@ mcp2026_meta(json_object *m)
 	return meta != NULL && json_object_is_type(meta, json_type_object) ? meta : NULL;
 }
 
-int
+/*
+ * 1 when message root (the parsed body) is to be served under 2026-07-28: its
+ * params._meta names a protocol version that is not a legacy one, or the
+ * MCP-Protocol-Version header does and it is not an initialize request.
+ */
+static int
 mcp2026_is_modern(const struct mcp_req *rq, json_object *root)
 {
 	json_object	*v;
@@ -376,7 +381,8 @@ mcp2026_request(struct mcp_ctx *c, const struct mcp_req *rq, json_object *m,
 	return resp;
 }
 
-void
+/* Answers root (borrowed), a message or a batch, under 2026-07-28. */
+static void
 mcp2026_handle(struct mcp_ctx *c, const struct mcp_req *rq, json_object *root,
     struct mcp_reply *r)
 {
@@ -415,4 +421,21 @@ mcp2026_handle(struct mcp_ctx *c, const struct mcp_req *rq, json_object *root,
 		mcp_reply_release(r);
 		mcp_reply_json(r, 200, mcp_limit_error(id, MCP_CALL_MAX_BYTES, 1));
 	}
+}
+
+/* ------------------------------------------------------------------ both eras */
+
+void
+mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
+{
+	json_object	*root;
+
+	if ((root = mcp_parse(rq, r)) == NULL)
+		return;
+	if (!mcp2026_is_modern(rq, root)) {
+		mcp_legacy(c, rq, root, r);
+		return;
+	}
+	mcp2026_handle(c, rq, root, r);
+	json_object_put(root);
 }

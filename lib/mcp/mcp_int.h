@@ -2,7 +2,9 @@
  * mcp_int.h: what the two eras of ctxd-mcp share inside lib/ (not for the responders):
  * mcp.c holds the JSON-RPC plumbing, the tools and the legacy revisions (2024-11-05 to
  * 2025-11-25, initialize handshake); mcp2026.c the 2026-07-28 revision (no handshake,
- * every request carries its version and capabilities in params._meta).
+ * every request carries its version and capabilities in params._meta) and mcp_handle,
+ * which parses a body (mcp_parse) and chooses the era, so that mcp.c never calls
+ * mcp2026.c.
  */
 #ifndef MCP_INT_H
 #define MCP_INT_H
@@ -57,13 +59,13 @@ json_object *mcp_tools_call(struct mcp_ctx *c, json_object *params, json_object 
 	    int args_as_tool_error);
 
 /*
- * 2026-07-28 (mcp2026.c). mcp2026_is_modern: 1 when message root (parsed body) is to be
- * served under the 2026-07-28 model: its params._meta names a protocol version that is
- * not a legacy one, or the MCP-Protocol-Version header does and it is not an initialize
- * request. mcp2026_handle answers it (root borrowed).
+ * The body of rq parsed (a message or a batch; ids as the client wrote them), or NULL
+ * with r filled with the error (400 for a body that is not one JSON value, or that repeats
+ * a member name). The caller puts it.
  */
-int	 mcp2026_is_modern(const struct mcp_req *rq, json_object *root);
-void	 mcp2026_handle(struct mcp_ctx *c, const struct mcp_req *rq, json_object *root,
+json_object *mcp_parse(const struct mcp_req *rq, struct mcp_reply *r);
+/* Answers root (consumed), parsed by mcp_parse, under the legacy revisions. */
+void	 mcp_legacy(struct mcp_ctx *c, const struct mcp_req *rq, json_object *root,
 	    struct mcp_reply *r);
 
 #endif
