@@ -49,6 +49,8 @@ mcp_post(struct http_req *r, void *arg)
 	rq.host = http_header(r, "HTTP_HOST");
 	rq.forwarded_host = http_header(r, "HTTP_X_FORWARDED_HOST");
 	rq.protocol_version = http_header(r, "HTTP_MCP_PROTOCOL_VERSION");
+	rq.mcp_method = http_header(r, "HTTP_MCP_METHOD");
+	rq.mcp_name = http_header(r, "HTTP_MCP_NAME");
 	/* The request's read transaction is http_serve's (read_transaction below). */
 	if (!mcp_check(c, &rq, &rep)) {
 		if (http_read_body(r, MCP_MAX_BODY) == -1)

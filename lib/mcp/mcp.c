@@ -20,22 +20,15 @@
 #include "base/validate.h"
 #include "http/http.h"
 #include "mcp/mcp.h"
+#include "mcp/mcp_int.h"
 #include "store/settings.h"
-
-/* JSON-RPC 2.0 error codes, and the server-defined ones for transport refusals. */
-#define RPC_PARSE_ERROR		-32700
-#define RPC_INVALID_REQUEST	-32600
-#define RPC_METHOD_NOT_FOUND	-32601
-#define RPC_INVALID_PARAMS	-32602
-#define RPC_INTERNAL_ERROR	-32603
-#define RPC_TRANSPORT		-32000	/* refused by the HTTP transport (403, 415…) */
 
 /* Newest first: the order of negotiation. */
 static const char *const mcp_versions[] = {
 	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"
 };
 
-static const char mcp_instructions[] =
+const char mcp_instructions[] =
     "ctxd serves up-to-date documentation of the libraries indexed on this instance "
     "(the organisation's own repositories and the public ones it chose). Use it "
     "whenever a task involves a library, framework, SDK, API or CLI tool: its API, "
@@ -183,7 +176,7 @@ mcp_reply_release(struct mcp_reply *r)
 }
 
 /* Sets reply to status with the JSON text of o (consumed; NULL: no body). */
-static void
+void
 mcp_reply_json(struct mcp_reply *r, int status, json_object *o)
 {
 	const char	*s;
@@ -206,12 +199,7 @@ mcp_reply_json(struct mcp_reply *r, int status, json_object *o)
 	json_object_put(o);
 }
 
-/* A JSON-RPC error response for id (borrowed; NULL: null). */
-static json_object *
-mcp_error(json_object *id, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static json_object *
+json_object *
 mcp_error(json_object *id, int code, const char *fmt, ...)
 {
 	json_object	*o, *e;
@@ -233,8 +221,7 @@ mcp_error(json_object *id, int code, const char *fmt, ...)
 	return o;
 }
 
-/* A JSON-RPC result response for id (borrowed); result is consumed. */
-static json_object *
+json_object *
 mcp_result(json_object *id, json_object *result)
 {
 	json_object	*o = json_object_new_object();
@@ -378,7 +365,7 @@ mcp_tool_listing(const struct mcp_tool *t)
 }
 
 /* tools/list: the rows of mcp_tools that are not hidden, in table order. */
-static json_object *
+json_object *
 mcp_tools_list(json_object *id)
 {
 	const struct mcp_tool *t;
@@ -543,9 +530,15 @@ mcp_tool_names(char *out, size_t outsz)
 	}
 }
 
-/* tools/call: finds the tool by name, checks its arguments and calls its handler. */
-static json_object *
-mcp_tools_call(struct mcp_ctx *c, json_object *params, json_object *id)
+/*
+ * tools/call: finds the tool by name, checks its arguments and calls its handler. A
+ * missing argument or one of the wrong type is a protocol error (-32602) for the legacy
+ * revisions, as their clients expect; with args_as_tool_error (2026-07-28) it is a tool
+ * result with isError, as 2025-11-25 and later advise for input validation.
+ */
+json_object *
+mcp_tools_call(struct mcp_ctx *c, json_object *params, json_object *id,
+    int args_as_tool_error)
 {
 	const struct mcp_tool *t;
 	json_object	*v, *args = NULL, *res;
@@ -575,7 +568,8 @@ mcp_tools_call(struct mcp_ctx *c, json_object *params, json_object *id)
 	}
 	args = mcp_args(t, args);
 	if (mcp_args_check(t, args, &shape, err, sizeof(err)) == -1)
-		res = shape ? mcp_error(id, RPC_INVALID_PARAMS, "Invalid params: %s", err) :
+		res = shape && !args_as_tool_error ? mcp_error(id, RPC_INVALID_PARAMS,
+		    "Invalid params: %s", err) :
 		    mcp_result(id, mcp_tool_text(err, strlen(err), 1));
 	else if ((v = t->handler(c, args)) == NULL)
 		res = mcp_error(id, RPC_INTERNAL_ERROR, "Internal error: the tool %s "
@@ -616,14 +610,7 @@ mcp_initialize(json_object *params, json_object *id)
 	return mcp_result(id, res);
 }
 
-/* Message kinds. */
-enum mcp_kind { MCP_REQUEST, MCP_NOTIFICATION, MCP_RESPONSE, MCP_INVALID };
-
-/*
- * Classifies one message; for MCP_INVALID *resp is the error response (with the id when
- * it could be read).
- */
-static enum mcp_kind
+enum mcp_kind
 mcp_classify(json_object *m, json_object **resp)
 {
 	json_object	*v, *id = NULL, *method = NULL, *params;
@@ -698,12 +685,11 @@ mcp_request(struct mcp_ctx *c, json_object *m)
 	if (strcmp(method, "tools/list") == 0)
 		return mcp_tools_list(id);
 	if (strcmp(method, "tools/call") == 0)
-		return mcp_tools_call(c, params, id);
+		return mcp_tools_call(c, params, id, 0);
 	return mcp_error(id, RPC_METHOD_NOT_FOUND, "Method not found: '%.100s'", method);
 }
 
-/* 1 when m is an initialize request. */
-static int
+int
 mcp_is_initialize(json_object *m)
 {
 	json_object	*v;
@@ -714,8 +700,7 @@ mcp_is_initialize(json_object *m)
 	    strcmp(json_object_get_string(v), "initialize") == 0;
 }
 
-/* The error answering request id (borrowed) whose answer would pass limit bytes. */
-static json_object *
+json_object *
 mcp_limit_error(json_object *id, size_t limit, size_t n)
 {
 	return mcp_error(id, MCP_RPC_LIMIT, "Answer too large: the answer to this POST may "
@@ -1051,13 +1036,12 @@ mcp_raw_ids(const char *s, size_t n, json_object *root)
 	}
 }
 
-void
-mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
+json_object *
+mcp_parse(const struct mcp_req *rq, struct mcp_reply *r)
 {
 	static json_tokener *tok;
-	json_object	*root = NULL, *resp;
+	json_object	*root = NULL;
 	enum json_tokener_error jerr;
-	const char	*version;
 	size_t		 end;
 	char		 key[128];
 
@@ -1066,7 +1050,7 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 	if (tok == NULL && (tok = json_tokener_new()) == NULL) {
 		mcp_reply_json(r, 500, mcp_error(NULL, RPC_INTERNAL_ERROR,
 		    "Internal error: out of memory"));
-		return;
+		return NULL;
 	}
 	json_tokener_reset(tok);
 	if (rq->body != NULL && rq->body_len > 0 && rq->body_len < (size_t)1 << 30)
@@ -1089,7 +1073,7 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 		    "the body is not one JSON value (%s)", rq->body_len == 0 ?
 		    "it is empty" : jerr != json_tokener_success ?
 		    json_tokener_error_desc(jerr) : "trailing characters"));
-		return;
+		return NULL;
 	}
 	/* json-c keeps the last of two equal names: which one the client meant is unknown. */
 	if (validate_json_unique(rq->body, rq->body_len, root, key, sizeof(key)) == -1) {
@@ -1098,10 +1082,18 @@ mcp_handle(struct mcp_ctx *c, const struct mcp_req *rq, struct mcp_reply *r)
 		    "Request: %s%.64s%s appears twice in one object of the message",
 		    *key != '\0' ? "the name '" : "a member name", key,
 		    *key != '\0' ? "'" : ""));
-		return;
+		return NULL;
 	}
-
 	mcp_raw_ids(rq->body, rq->body_len, root);
+	return root;
+}
+
+void
+mcp_legacy(struct mcp_ctx *c, const struct mcp_req *rq, json_object *root,
+    struct mcp_reply *r)
+{
+	json_object	*resp;
+	const char	*version;
 
 	/*
 	 * The version in effect: the MCP-Protocol-Version header (sent by clients from

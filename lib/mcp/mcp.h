@@ -1,5 +1,9 @@
 /*
- * mcp.h: the MCP server of ctxd-mcp (Streamable HTTP, stateless), without FastCGI.
+ * mcp.h: the MCP server of ctxd-mcp (Streamable HTTP, stateless), without FastCGI. It is
+ * dual-era: the legacy revisions 2024-11-05 to 2025-11-25 (initialize handshake, mcp.c)
+ * and 2026-07-28 (no handshake: version and capabilities in every request's
+ * params._meta, server/discover, Mcp-Method and Mcp-Name headers; lib/mcp/mcp2026.c, which
+ * also holds mcp_handle) on the one endpoint; mcp_handle tells them apart by the request.
  *
  * A POST to /mcp travels: nginx → fcgi/mcp.c's route table (POST only; who may call: the
  * matcher runs access_check) → its handler, which fills a struct mcp_req and calls
@@ -39,7 +43,14 @@ struct validate_table;
  */
 #define MCP_BATCH_MS		(25 * 1000)
 #define MCP_RPC_LIMIT		-32003	/* JSON-RPC error: a limit of this server */
-#define MCP_VERSION_NEWEST	"2025-11-25"
+#define MCP_VERSION_NEWEST	"2025-11-25"	/* the newest with initialize */
+#define MCP_VERSION_MODERN	"2026-07-28"	/* served without a handshake */
+/*
+ * How long (ms) a 2026-07-28 client may keep the answers of tools/list and server/discover
+ * (ttlMs; cacheScope "public": they are the same for every caller). They change only when
+ * ctxd is upgraded.
+ */
+#define MCP_CACHE_TTL_MS	3600000
 
 /* What the tools work on: the responder's read-only database and its query path. */
 struct mcp_ctx {
@@ -57,6 +68,8 @@ struct mcp_req {
 	const char	*host;			/* HTTP_HOST */
 	const char	*forwarded_host;	/* HTTP_X_FORWARDED_HOST */
 	const char	*protocol_version;	/* HTTP_MCP_PROTOCOL_VERSION */
+	const char	*mcp_method;		/* HTTP_MCP_METHOD (2026-07-28) */
+	const char	*mcp_name;		/* HTTP_MCP_NAME (2026-07-28) */
 	const char	*body;			/* for mcp_handle */
 	size_t		 body_len;
 };
@@ -114,7 +127,10 @@ int	 mcp_check(struct mcp_ctx *, const struct mcp_req *, struct mcp_reply *);
  * Answers the JSON-RPC message (or batch, where the protocol version allows it) in
  * req->body. Always fills reply: 200 with the response(s), 202 (no body) when the POST
  * held only notifications or responses, 400 with a JSON-RPC error for a parse error, an
- * invalid message, a refused batch or an unsupported MCP-Protocol-Version header.
+ * invalid message, a refused batch or an unsupported MCP-Protocol-Version header. A
+ * 2026-07-28 request (see ctxd-mcp(8) for how it is recognised) is also answered 400 for invalid params._meta
+ * (-32602), headers that do not match the body (-32020) or an unsupported version
+ * (-32022), and 404 (-32601) for a method this server does not have.
  */
 void	 mcp_handle(struct mcp_ctx *, const struct mcp_req *, struct mcp_reply *);
 void	 mcp_reply_release(struct mcp_reply *);

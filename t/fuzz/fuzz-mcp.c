@@ -109,6 +109,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rq.origin = NULL;
 	mcp_handle(&fz_ctx, &rq, &rep);
 	mcp_reply_release(&rep);
+	/* MCP 2026-07-28: the first line as Mcp-Method and Mcp-Name. */
+	rq.protocol_version = "2026-07-28";
+	rq.mcp_method = hdr;
+	rq.mcp_name = hdr;
+	mcp_handle(&fz_ctx, &rq, &rep);
+	mcp_reply_release(&rep);
 	mcp_origin_allowed(hdr, hdr, hdr, hdr, hdr);
 	free(hdr);
 	free(s);

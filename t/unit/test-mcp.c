@@ -1033,6 +1033,76 @@ test_ids(void)
 	mcp_reply_release(&rep);
 }
 
+/* ------------------------------------------------------------------ 2026-07-28 */
+
+#define META26 "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
+	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+/* A 2026-07-28 tools/call of tool name, with headers Mcp-Method method and Mcp-Name hname. */
+static int
+call26(const char *name, const char *method, const char *hname, json_object **o)
+{
+	char		 body[512];
+	struct mcp_req	 r;
+
+	snprintf(body, sizeof(body), "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"%s\",\"arguments\":{\"libraryName\":\"widgets\"}," META26 "}}",
+	    name);
+	r = req(body);
+	r.protocol_version = " 2026-07-28 ";
+	r.mcp_method = method;
+	r.mcp_name = hname;
+	return post(&r, o, NULL);
+}
+
+static void
+test_2026(void)
+{
+	static const struct {
+		const char	*hname;
+		int		 status;
+		const char	*what;
+	} cases[] = {
+		{ "resolve-library-id", 200, "plain name" },
+		{ "\t resolve-library-id \t", 200, "blanks around the name" },
+		{ "=?base64?cmVzb2x2ZS1saWJyYXJ5LWlk?=", 200, "Base64, no padding needed" },
+		{ "=?base64?cmVzb2x2ZS1saWJyYXJ5LWlk=?=", 400, "Base64 with a stray '='" },
+		{ "=?base64?cmVzb2x2ZS1saWJyYXJ5LWl?=", 400, "Base64 not a multiple of 4" },
+		{ "=?base64?cmVzb2x2ZS1saWJyYXJ5LW!k?=", 400, "Base64 with a '!'" },
+		{ "=?base64?" "?=", 400, "empty Base64" },
+		{ "=?base64?AA==?=", 400, "Base64 of a NUL byte" },
+		{ "resolve-library-i\xc3\xa9", 400, "not ASCII" },
+		{ "Resolve-library-id", 400, "other case" },
+		{ "", 400, "empty" },
+	};
+	json_object	*o;
+	size_t		 i;
+	int		 st;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		st = call26("resolve-library-id", "tools/call", cases[i].hname, &o);
+		ok(st == cases[i].status && (st == 200 ?
+		    strcmp(jstr(o, "result.resultType") != NULL ?
+		    jstr(o, "result.resultType") : "", "complete") == 0 :
+		    jint(o, "error.code") == -32020 && jint(o, "id") == 3),
+		    "2026-07-28 Mcp-Name: %s: %d", cases[i].what, cases[i].status);
+		json_object_put(o);
+	}
+	/* 'a' in Base64 with its padding: the name "a" (an unknown tool: -32602, not -32020). */
+	st = call26("a", "tools/call", "=?base64?YQ==?=", &o);
+	ok(st == 200 && jint(o, "error.code") == -32602, "Base64 'YQ==' is the name 'a'");
+	json_object_put(o);
+	st = call26("resolve-library-id", " tools/call", "resolve-library-id", &o);
+	ok(st == 200, "Mcp-Method with a blank before it");
+	json_object_put(o);
+	st = call26("resolve-library-id", "tools/cal", "resolve-library-id", &o);
+	ok(st == 400 && jint(o, "error.code") == -32020, "Mcp-Method a prefix of the method");
+	json_object_put(o);
+	st = call26("resolve-library-id", "tools/call ,tools/call", "resolve-library-id", &o);
+	ok(st == 400 && jint(o, "error.code") == -32020, "Mcp-Method twice (joined by a proxy)");
+	json_object_put(o);
+}
+
 int
 main(void)
 {
@@ -1064,6 +1134,7 @@ main(void)
 	test_resolve();
 	test_docs();
 	test_legacy();
+	test_2026();
 	search_close(ctx.search);
 	dbh_remove(dir, db);
 	return tap_done();
