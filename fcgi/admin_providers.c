@@ -18,6 +18,7 @@
 #include "base/validate.h"
 #include "http/http.h"
 #include "search/upstream.h"
+#include "store/aiconfig.h"
 #include "web.h"
 
 /* The time budget of one test call: under nginx's fastcgi_read_timeout of /api/. */
@@ -60,7 +61,7 @@ admin_providers_configured(struct sqlite3 *db, const char *kind)
 
 	memset(&llm, 0, sizeof(llm));
 	memset(&emb, 0, sizeof(emb));
-	if (provider_load(db, util_data_dir(), &llm, &emb) == -1)
+	if (aiconfig_load(db, util_data_dir(), &llm, &emb) == -1)
 		return -1;
 	rc = (strcmp(kind, "llm") == 0 ? llm.vendor : emb.vendor) != NULL;
 	provider_cfg_release(&llm);

@@ -24,6 +24,7 @@
 #include "ai/provider.h"
 #include "base/license.h"
 #include "base/util.h"
+#include "store/aiconfig.h"
 #include "store/db.h"
 
 #define DOCTOR_DEFAULTS		"/etc/default/ctxd"
@@ -306,7 +307,7 @@ doctor_provider(FILE *out, int *bad, const char *dir)
 
 	memset(&llm, 0, sizeof(llm));
 	memset(&embed, 0, sizeof(embed));
-	if ((db = doctor_open(dir)) == NULL || provider_load(db, dir, &llm, &embed) == -1) {
+	if ((db = doctor_open(dir)) == NULL || aiconfig_load(db, dir, &llm, &embed) == -1) {
 		doctor_line(out, bad, 0, "providers: the settings cannot be read (see above)");
 		goto out;
 	}

@@ -17,6 +17,7 @@
 #include "base/buf.h"
 #include "base/util.h"
 #include "net/aws.h"
+#include "store/aiconfig.h"
 
 /* Adds a line to the report (cut at PROVCHECK_LINE_MAX bytes; past the last, nothing). */
 static void __attribute__((format(printf, 2, 3)))
@@ -153,7 +154,7 @@ provcheck_run(sqlite3 *db, const char *datadir, struct provcheck *c)
 	c->nlines = 0;
 	if (!want_llm && !want_embed)
 		want_llm = want_embed = 1;
-	if (provider_load(db, datadir, &llm, &emb) == -1) {
+	if (aiconfig_load(db, datadir, &llm, &emb) == -1) {
 		provcheck_line(c, "cannot read the ai.* settings");
 		return 1;
 	}

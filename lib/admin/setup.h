@@ -12,8 +12,8 @@
 
 #include "store/settings.h"
 
-struct sqlite3;
 struct setup_step;
+struct sqlite3;
 
 /* {complete, steps: [step, ...]}: every step as setup_step_json shows it. */
 json_object *setup_json(struct sqlite3 *, const char *datadir);

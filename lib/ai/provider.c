@@ -1,7 +1,8 @@
 /*
- * ai/provider.c: the AI providers' core: configuration from the settings, the vendors'
- * requests (ai/vendors/, one file each, through struct ai_vendor) run through the fetch
- * engine (fetch.c), their answers read, errors classified with secrets scrubbed.
+ * ai/provider.c: the AI providers' core: the vendors' requests (ai/vendors/, one file each,
+ * through struct ai_vendor) run through the fetch engine (fetch.c), their answers read,
+ * errors classified with secrets scrubbed. The configuration comes from the settings
+ * through store/aiconfig.c.
  */
 #include "config.h"
 
@@ -14,7 +15,6 @@
 #include <time.h>
 
 #include <json-c/json.h>
-#include <sqlite3.h>
 
 #include "ai/provider.h"
 #include "ai/vendor.h"
@@ -24,8 +24,6 @@
 #include "base/util.h"
 #include "net/aws.h"
 #include "net/fetch.h"
-#include "store/netpolicy.h"
-#include "store/settings.h"
 
 /* Largest answer read from a provider. */
 #define PROVIDER_MAX_ANSWER	(64L * 1024 * 1024)
@@ -46,6 +44,23 @@ const struct ai_vendor *
 ai_vendor_at(size_t i)
 {
 	return i < sizeof(ai_vendors) / sizeof(ai_vendors[0]) ? ai_vendors[i] : NULL;
+}
+
+const char *
+ai_vendor_choices(int embed)
+{
+	static char	 list[2][256];
+	char		*out = list[embed != 0];
+	size_t		 i, len;
+
+	if (*out != '\0')
+		return out;
+	len = (size_t)snprintf(out, sizeof(list[0]), "%s", embed ? "same" : "");
+	for (i = 0; ai_vendors[i] != NULL && len < sizeof(list[0]); i++)
+		if (!embed || ai_vendors[i]->embed_url != NULL)
+			len += (size_t)snprintf(out + len, sizeof(list[0]) - len, "%s%s",
+			    len > 0 ? "|" : "", ai_vendors[i]->name);
+	return out;
 }
 
 const char *
@@ -105,112 +120,6 @@ provider_cfg_release(struct provider_cfg *c)
 	free(c->region);
 	free(c->base_url);
 	memset(c, 0, sizeof(*c));
-}
-
-/* The setting's value, or NULL when unset or empty (malloc'd). */
-static char *
-provider_setting(sqlite3 *db, const char *datadir, const char *name)
-{
-	char	*v = settings_get(db, datadir, name);
-
-	if (v != NULL && *v == '\0') {
-		free(v);
-		v = NULL;
-	}
-	return v;
-}
-
-/* strdup of s, or of dflt when s is NULL; NULL when both are. */
-static char *
-provider_dup(const char *s, const char *dflt)
-{
-	if (s == NULL)
-		s = dflt;
-	return s == NULL ? NULL : strdup(s);
-}
-
-int
-provider_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
-    struct provider_cfg *embed)
-{
-	struct provider_cfg	 l, e;
-	char			*lp = NULL, *ep = NULL, *lkey = NULL, *lmodel = NULL;
-	char			*region = NULL, *lbase = NULL, *ekey = NULL, *emodel = NULL;
-	char			*ebase = NULL, *eregion = NULL;
-	const char		*env;
-	int			 rc = -1;
-
-	memset(&l, 0, sizeof(l));
-	memset(&e, 0, sizeof(e));
-	/* The calls to the providers go through the address policy, re-read with them. */
-	netpolicy_load(db, datadir);
-	lp = provider_setting(db, datadir, "ai.llm.provider");
-	ep = provider_setting(db, datadir, "ai.embed.provider");
-	lkey = provider_setting(db, datadir, "ai.llm.api_key");
-	lmodel = provider_setting(db, datadir, "ai.llm.model");
-	region = provider_setting(db, datadir, "ai.llm.region");
-	lbase = provider_setting(db, datadir, "ai.llm.base_url");
-	ekey = provider_setting(db, datadir, "ai.embed.api_key");
-	emodel = provider_setting(db, datadir, "ai.embed.model");
-	ebase = provider_setting(db, datadir, "ai.embed.base_url");
-	eregion = provider_setting(db, datadir, "ai.embed.region");
-	if (region == NULL && (env = getenv("AWS_REGION")) != NULL && *env != '\0')
-		region = strdup(env);
-	if (region == NULL && (env = getenv("AWS_DEFAULT_REGION")) != NULL &&
-	    *env != '\0')
-		region = strdup(env);
-
-	if (provider_vendor_parse(lp, &l.vendor) == -1) {
-		log_err("%s: unknown ai.llm.provider '%s'", __func__, lp);
-		goto out;
-	}
-	if (ep == NULL || strcmp(ep, "same") == 0)
-		e.vendor = provider_has_embed(l.vendor) ? l.vendor : NULL;
-	else if (provider_vendor_parse(ep, &e.vendor) == -1 ||
-	    !provider_has_embed(e.vendor)) {
-		log_err("%s: unknown embedding provider '%s'", __func__, ep);
-		goto out;
-	}
-
-	if (l.vendor != NULL) {
-		l.key = provider_dup(lkey, NULL);
-		l.model = provider_dup(lmodel, l.vendor->default_llm);
-		l.region = provider_dup(region, NULL);
-		l.base_url = provider_dup(lbase, NULL);
-	}
-	if (e.vendor != NULL) {
-		int same = e.vendor == l.vendor;
-
-		e.key = provider_dup(ekey, same ? lkey : NULL);
-		e.model = provider_dup(emodel, e.vendor->default_embed);
-		e.region = provider_dup(eregion, region);
-		e.base_url = provider_dup(ebase, same ? lbase : NULL);
-	}
-	rc = 0;
-out:
-	if (lkey != NULL)
-		explicit_bzero(lkey, strlen(lkey));
-	if (ekey != NULL)
-		explicit_bzero(ekey, strlen(ekey));
-	free(lp);
-	free(ep);
-	free(lkey);
-	free(lmodel);
-	free(region);
-	free(eregion);
-	free(lbase);
-	free(ekey);
-	free(emodel);
-	free(ebase);
-	if (rc == 0 && llm != NULL)
-		*llm = l;
-	else
-		provider_cfg_release(&l);
-	if (rc == 0 && embed != NULL)
-		*embed = e;
-	else
-		provider_cfg_release(&e);
-	return rc;
 }
 
 /* ------------------------------------------------------------ requests */

@@ -15,10 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct sqlite3;
-struct buf;
-
 struct ai_vendor;
+struct buf;
 
 /* A resolved configuration (one for the LLM, one for embeddings). Strings malloc'd or NULL. */
 struct provider_cfg {
@@ -76,15 +74,6 @@ int	 provider_has_embed(const struct ai_vendor *v);
 /* Short name of an error kind ("auth", "timeout", ...). */
 const char *provider_errkind_name(int);
 
-/*
- * Resolves the ai.* settings: the LLM provider, and the embedding provider ("same" is the
- * LLM's vendor; anthropic has no embeddings, so it then resolves to none). The embedding
- * key, and the base URL, are inherited from the LLM's only when both use the same vendor;
- * the region is shared. An unset model gets the vendor's default (none for custom).
- * Either output may be NULL. Release each with provider_cfg_release.
- */
-int	 provider_load(struct sqlite3 *, const char *datadir, struct provider_cfg *llm,
-	    struct provider_cfg *embed);
 /* Frees the strings, zeroing the key first. */
 void	 provider_cfg_release(struct provider_cfg *);
 

@@ -29,6 +29,8 @@ struct ai_vendor {
 	const char	*default_llm;	/* model when ai.llm.model is unset, or NULL */
 	const char	*default_embed;	/* model when ai.embed.model is unset, or NULL */
 	unsigned	 needs;		/* AI_NEEDS_* */
+	unsigned	 takes;		/* AI_NEEDS_* of the settings a form offers for it
+					   (needs and the optional ones) */
 	const char	*aws_service;	/* not NULL: without a key, requests are signed with
 					   AWS SigV4 for this service (the core loads the
 					   credential chain, aws.c) */
@@ -61,5 +63,10 @@ extern const struct ai_vendor ai_vendor_openai, ai_vendor_custom, ai_vendor_anth
 /* The vendor of kind, or NULL for PROVIDER_NONE and unknown kinds. */
 /* The i-th vendor of the table (0, 1, ...), NULL past the last. */
 const struct ai_vendor *ai_vendor_at(size_t i);
+/*
+ * The vendors' names as a settings choice list, "openai|anthropic|..." (embed 0), or for
+ * embeddings "same|" and those that have an embedding API (embed 1). Static.
+ */
+const char *ai_vendor_choices(int embed);
 
 #endif

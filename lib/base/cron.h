@@ -8,11 +8,11 @@
 #ifndef CRON_H
 #define CRON_H
 
-struct tm;
-
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+
+struct tm;
 
 struct cron {
 	uint64_t	 minute;	/* bit n: minute n (0-59) */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources/policy.h"
+#include "base/policy_value.h"
 
 double
 policy_trust_value(const char *v)

@@ -5,8 +5,9 @@
 #ifndef UTIL_H
 #define UTIL_H
 
-#include <stddef.h>
 #include <sys/types.h>
+
+#include <stddef.h>
 #include <time.h>
 
 /* Parses a whole decimal string into [min, max]; -1 on junk, overflow or range. */

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <time.h>
 
-struct sqlite3;
 struct json_object;
+struct sqlite3;
 
 #define GITOPS_TRIGGERS	"start|schedule|manual|webhook|api"
 

@@ -9,11 +9,11 @@
 #ifndef HTTP_H
 #define HTTP_H
 
-struct json_object;
-
 #include <stddef.h>
 
 #include "http/access.h"
+
+struct json_object;
 
 struct FCGX_Request;
 struct buf;

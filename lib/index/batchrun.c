@@ -10,6 +10,7 @@
 #include "ai/provider.h"
 #include "base/util.h"
 #include "index/batchrun.h"
+#include "store/aiconfig.h"
 
 void
 batchrun_log(struct batchrun *b, const char *level, const char *fmt, ...)
@@ -97,7 +98,7 @@ batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 
 	b->log_ctx = log_ctx;
 	b->t0 = util_now_ms();
 	b->deadline = b->t0 + b->budget_ms;
-	if (provider_load(b->db, b->datadir, ops->llm ? &b->cfg : NULL,
+	if (aiconfig_load(b->db, b->datadir, ops->llm ? &b->cfg : NULL,
 	    ops->llm ? NULL : &b->cfg) == -1) {
 		*b->configured = 1;
 		batchrun_error(b, "%s", ops->invalid);

@@ -15,12 +15,12 @@
 #ifndef BATCHRUN_H
 #define BATCHRUN_H
 
-#include "ai/provider.h"
-
 #include <stddef.h>
 
-struct sqlite3;
+#include "ai/provider.h"
+
 struct batchrun;
+struct sqlite3;
 
 struct batchrun_ops {
 	int		 llm;		/* 1: the LLM (ai.llm.*), 0: embeddings (ai.embed.*) */

@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sqlite3;
 struct share_libs;
+struct sqlite3;
 
 #define DEDUP_NEAR_BITS		10	/* simhash bits that may differ in a near copy */
 #define DEDUP_MIN_WORDS		24	/* shorter snippets only match exact copies */

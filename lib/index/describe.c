@@ -23,6 +23,7 @@
 #include "index/describe.h"
 #include "index/share.h"
 #include "parse/doc.h"
+#include "store/aiconfig.h"
 #include "store/db.h"
 #include "store/fts.h"
 
@@ -616,7 +617,7 @@ describe_configured(sqlite3 *db, const char *datadir)
 	int			 rc = 0;
 
 	memset(&cfg, 0, sizeof(cfg));
-	if (provider_load(db, datadir, &cfg, NULL) == 0)
+	if (aiconfig_load(db, datadir, &cfg, NULL) == 0)
 		rc = cfg.vendor != NULL && cfg.model != NULL && *cfg.model != '\0';
 	provider_cfg_release(&cfg);
 	return rc;

@@ -14,8 +14,8 @@
 #ifndef INDEX_H
 #define INDEX_H
 
-struct sqlite3;
 struct backend_ops;
+struct sqlite3;
 
 /*
  * Runs index job job_id of library_id (force: re-index every file). ops NULL is the back

@@ -14,8 +14,8 @@
 #include <json.h>
 
 struct mcp_ctx;
-struct mcp_req;
 struct mcp_reply;
+struct mcp_req;
 
 /* JSON-RPC 2.0 error codes, and the server-defined ones for transport refusals. */
 #define RPC_PARSE_ERROR		-32700

@@ -30,16 +30,15 @@
 #ifndef FETCH_H
 #define FETCH_H
 
-struct sockaddr;
-
-#include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include <stddef.h>
 
 #include "base/buf.h"
 
 struct curl_slist;
+struct sockaddr;
 
 enum fetch_result {
 	FETCH_OK = 0,		/* an HTTP answer was received (any status) */

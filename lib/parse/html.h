@@ -8,11 +8,11 @@
 #ifndef HTML_H
 #define HTML_H
 
-struct docb;
-
 #include <libxml/tree.h>
 
 #include "base/buf.h"
+
+struct docb;
 
 /* What an element handler tells the walker. */
 #define HTML_DESCEND	0	/* walk the element's children (and call leave) */

@@ -19,9 +19,9 @@
 
 #include <stddef.h>
 
-struct json_object;
 struct doc;
 struct doc_poll;
+struct json_object;
 
 #define OPENAPI_FILES_KEY	"x-ctxd-files"
 /* The URL the spec was fetched from (set by the back end): relative servers resolve on it. */

@@ -13,8 +13,8 @@
 
 #include <json.h>
 
-struct sqlite3;
 struct doc_section;
+struct sqlite3;
 
 #define INJECT_SETTING		"content.injection"
 #define INJECT_EXCERPT_MAX	160	/* bytes of an excerpt */

@@ -8,8 +8,6 @@ struct lexindex;
 struct sqlite3;
 struct tokenize_stemmer;
 
-struct lexindex;
-
 /* A scored snippet. */
 struct lexindex_hit {
 	long long	 id;		/* snippets.id */

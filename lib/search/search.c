@@ -25,6 +25,7 @@
 #include "search/upstream.h"
 #include "search/vector.h"
 #include "sources/libid.h"
+#include "store/aiconfig.h"
 #include "store/db.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
@@ -793,7 +794,7 @@ search_provider(struct search *s)
 	provider_cfg_release(&s->embed);
 	memset(&s->llm, 0, sizeof(s->llm));
 	memset(&s->embed, 0, sizeof(s->embed));
-	if (provider_load(s->db, util_data_dir(), &s->llm, &s->embed) == -1) {
+	if (aiconfig_load(s->db, util_data_dir(), &s->llm, &s->embed) == -1) {
 		provider_cfg_release(&s->llm);
 		provider_cfg_release(&s->embed);
 		memset(&s->llm, 0, sizeof(s->llm));

@@ -5,13 +5,12 @@
 #ifndef SEARCH_H
 #define SEARCH_H
 
-struct buf;
-struct snippet;
-
 #include <stddef.h>
 
-struct sqlite3;
+struct buf;
 struct search;
+struct snippet;
+struct sqlite3;
 
 /* Characters (not bytes) of a library id, question or library name (spec). */
 #define SEARCH_TEXT_MAX		500

@@ -22,8 +22,8 @@
 
 #include "base/buf.h"
 
-struct sqlite3;
 struct json_object;
+struct sqlite3;
 
 #define UPSTREAM_MAX_SIZE	(4L * 1024 * 1024)	/* largest upstream answer */
 #define UPSTREAM_MAX_RESULTS	50			/* upstream libraries kept */

@@ -12,11 +12,10 @@
 #ifndef VECTOR_H
 #define VECTOR_H
 
-struct lexindex_hit;
-
 #include <stddef.h>
 #include <stdint.h>
 
+struct lexindex_hit;
 struct sqlite3;
 struct vecindex;
 

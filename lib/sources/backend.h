@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-struct sqlite3;
 struct jobs_ref;
+struct sqlite3;
 
 #define BACKEND_HASH_MAX	65	/* hex content hash: git blob id (40) or SHA-256 (64) */
 

@@ -7,8 +7,6 @@
 struct gitrepo;
 struct sqlite3;
 
-struct gitrepo;
-
 struct gitrepo_entry {
 	char	*path;
 	char	 oid[41];

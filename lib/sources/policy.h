@@ -17,20 +17,18 @@
 #ifndef POLICY_H
 #define POLICY_H
 
+#include <stddef.h>
+
+#include "base/policy_value.h"
 #include "store/settings.h"
 
 struct json_object;
-
-#include <stddef.h>
-
 struct sqlite3;
 
 /* The source types, in the order of policy_types. */
 enum policy_type { POLICY_GIT, POLICY_WEBSITE, POLICY_LLMSTXT, POLICY_OPENAPI,
 	POLICY_OTHER, POLICY_NTYPES };
 
-#define POLICY_MAX_GLOBS	256	/* most globs in one list */
-#define POLICY_MAX_TRUST	100
 
 /* The policies as stored (policy_load fills it, policy_release frees it). */
 struct policy {
@@ -52,22 +50,6 @@ enum policy_type policy_type_of(const char *source_type);
 /* Reads the policies; 0, or -1 on a database error or out of memory. */
 int	 policy_load(struct sqlite3 *, const char *datadir, struct policy *);
 void	 policy_release(struct policy *);
-/*
- * Validates a list of globs for policy.allow or policy.block (the settings' check): each
- * a non-empty id of printable ASCII without blanks, at most POLICY_MAX_GLOBS of them.
- * 0, or -1 with err set.
- */
-int	 policy_check_globs(const char *list, char *err, size_t errsz);
-/* Validates policy.min_trust: "" or a number from 0 to POLICY_MAX_TRUST. */
-int	 policy_check_trust(const char *v, char *err, size_t errsz);
-/* The number of policy.min_trust ("" or NULL: -1). */
-double	 policy_trust_value(const char *v);
-/*
- * Calls fn for each glob of the comma-separated list (blanks around a glob ignored) with
- * its bytes; stops at the first nonzero answer and returns it, else 0.
- */
-int	 policy_each_glob(const char *list, int (*fn)(const char *, size_t, void *),
-	    void *arg);
 /*
  * The decision of p for a library (no license check): 1 allowed, 0 denied with why naming
  * the rule. trust < 0: not reported.

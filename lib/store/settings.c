@@ -11,14 +11,14 @@
 #include <json.h>
 #include <sqlite3.h>
 
+#include "ai/vendor.h"
 #include "base/buf.h"
 #include "base/cron.h"
 #include "base/crypto.h"
 #include "base/log.h"
+#include "base/policy_value.h"
 #include "base/util.h"
-#include "http/http.h"
 #include "net/fetch.h"
-#include "sources/policy.h"
 #include "store/db.h"
 #include "store/settings.h"
 
@@ -28,6 +28,13 @@ enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_
 
 #define SETTINGS_VALUE_MAX	4096	/* longest value */
 #define SETTINGS_TEXT_MAX	16384	/* longest SET_SECRET_TEXT value */
+
+/*
+ * The choices of an enum that are the AI vendor table's (ai/vendor.h: ai_vendor_choices),
+ * so that a vendor added there is offered here: markers that settings_choices resolves.
+ */
+#define SETTINGS_AI_VENDORS		"\001ai"
+#define SETTINGS_AI_EMBED_VENDORS	"\001embed"
 
 struct setting_def {
 	const char		*name;
@@ -95,8 +102,7 @@ static const struct setting_def settings_defs[] = {
 	{ "limits.job_timeout_s", SET_NUMBER, "1800", 10, 86400,
 	  "seconds one job may run before the worker stops it", NULL },
 	{ "ai.llm.provider", SET_ENUM, "", 0, 0,
-	  "LLM vendor (empty: none, lexical retrieval only)",
-	  "openai|anthropic|gemini|bedrock|custom" },
+	  "LLM vendor (empty: none, lexical retrieval only)", SETTINGS_AI_VENDORS },
 	{ "ai.llm.api_key", SET_SECRET, NULL, 0, 0,
 	  "key of the LLM provider (optional for bedrock with workload credentials)", NULL },
 	{ "ai.llm.model", SET_STRING, "", 0, 0,
@@ -108,7 +114,7 @@ static const struct setting_def settings_defs[] = {
 	  "endpoint of a custom OpenAI-compatible LLM, or bedrock's runtime endpoint", NULL },
 	{ "ai.embed.provider", SET_ENUM, "same", 0, 0,
 	  "embedding vendor: same (as the LLM provider) or one of the list",
-	  "same|openai|gemini|bedrock|custom" },
+	  SETTINGS_AI_EMBED_VENDORS },
 	{ "ai.embed.api_key", SET_SECRET, NULL, 0, 0,
 	  "key of the embedding provider (inherited from the LLM key only when both "
 	  "use the same provider)", NULL },
@@ -254,6 +260,17 @@ static const struct {
 
 #define SETTINGS_N	(sizeof(settings_defs) / sizeof(settings_defs[0]))
 
+/* The "a|b|c" choices of d, NULL when it is not an enum. */
+static const char *
+settings_choices(const struct setting_def *d)
+{
+	if (d->choices != NULL && strcmp(d->choices, SETTINGS_AI_VENDORS) == 0)
+		return ai_vendor_choices(0);
+	if (d->choices != NULL && strcmp(d->choices, SETTINGS_AI_EMBED_VENDORS) == 0)
+		return ai_vendor_choices(1);
+	return d->choices;
+}
+
 static int
 settings_secret_kind(enum setting_kind k)
 {
@@ -277,7 +294,7 @@ settings_describe(size_t i, struct settings_desc *out)
 	out->min = d->min;
 	out->max = d->max;
 	out->help = d->help;
-	out->choices = d->choices;
+	out->choices = settings_choices(d);
 	return 0;
 }
 
@@ -642,9 +659,9 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 		v = stored;
 		break;
 	case SET_ENUM:
-		if (!settings_valid_choice(d->choices, value)) {
+		if (!settings_valid_choice(settings_choices(d), value)) {
 			snprintf(err, errsz, "%s must be one of %s%s", name,
-			    d->choices, d->dflt != NULL && *d->dflt == '\0' ?
+			    settings_choices(d), d->dflt != NULL && *d->dflt == '\0' ?
 			    " (unset it for none)" : "");
 			return -1;
 		}
@@ -760,6 +777,38 @@ settings_typed(const struct settings_desc *d, const char *v)
 }
 
 /* One setting as the admin API shows it: a secret says only whether it is set. */
+/*
+ * For the choices of an AI vendor setting: "choiceLabels" {name: label} and "choiceTakes"
+ * {name: [the settings a form offers for it: "api_key", "region", "base_url"]}, from the
+ * vendor table, so that the web UI knows no vendor by name.
+ */
+static void
+settings_vendor_info(json_object *o, const char *choices)
+{
+	const struct ai_vendor *v;
+	json_object	*labels, *takes, *t;
+	size_t		 i;
+
+	if (strcmp(choices, ai_vendor_choices(0)) != 0 &&
+	    strcmp(choices, ai_vendor_choices(1)) != 0)
+		return;
+	labels = json_object_new_object();
+	takes = json_object_new_object();
+	for (i = 0; (v = ai_vendor_at(i)) != NULL; i++) {
+		json_object_object_add(labels, v->name, json_object_new_string(v->label));
+		t = json_object_new_array();
+		if (v->takes & AI_NEEDS_KEY)
+			json_object_array_add(t, json_object_new_string("api_key"));
+		if (v->takes & AI_NEEDS_REGION)
+			json_object_array_add(t, json_object_new_string("region"));
+		if (v->takes & AI_NEEDS_BASE_URL)
+			json_object_array_add(t, json_object_new_string("base_url"));
+		json_object_object_add(takes, v->name, t);
+	}
+	json_object_object_add(o, "choiceLabels", labels);
+	json_object_object_add(o, "choiceTakes", takes);
+}
+
 static json_object *
 settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *d)
 {
@@ -797,6 +846,7 @@ settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *
 				break;
 		}
 		json_object_object_add(o, "choices", a);
+		settings_vendor_info(o, d->choices);
 	}
 	if (strcmp(d->kind, "number") == 0) {
 		json_object_object_add(o, "min", json_object_new_int64(d->min));

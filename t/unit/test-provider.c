@@ -14,6 +14,7 @@
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "store/aiconfig.h"
 #include "store/db.h"
 #include "store/settings.h"
 #include "tap.h"
@@ -505,7 +506,7 @@ test_load(void)
 		ok(0, "cannot set up a database in %s", tmpl);
 		return;
 	}
-	ok(provider_load(db, dir, &l, &e) == 0 && l.vendor == NULL &&
+	ok(aiconfig_load(db, dir, &l, &e) == 0 && l.vendor == NULL &&
 	    e.vendor == NULL, "nothing configured: none and none");
 	provider_cfg_release(&l);
 	provider_cfg_release(&e);
@@ -513,7 +514,7 @@ test_load(void)
 	settings_set(db, dir, "ai.llm.provider", "openai", err, sizeof(err));
 	settings_set(db, dir, "ai.llm.api_key", "sk-llm", err, sizeof(err));
 	settings_set(db, dir, "ai.llm.base_url", "http://127.0.0.1:9", err, sizeof(err));
-	ok(provider_load(db, dir, &l, &e) == 0, "openai loads");
+	ok(aiconfig_load(db, dir, &l, &e) == 0, "openai loads");
 	is_str(l.key, "sk-llm", "llm key decrypted");
 	is_str(l.model, "gpt-4o-mini", "llm default model");
 	ok(e.vendor == &ai_vendor_openai, "embed same: openai");
@@ -524,14 +525,14 @@ test_load(void)
 	provider_cfg_release(&e);
 
 	settings_set(db, dir, "ai.embed.provider", "gemini", err, sizeof(err));
-	ok(provider_load(db, dir, &l, &e) == 0 && e.vendor == &ai_vendor_gemini &&
+	ok(aiconfig_load(db, dir, &l, &e) == 0 && e.vendor == &ai_vendor_gemini &&
 	    e.key == NULL && e.base_url == NULL,
 	    "another vendor: neither key nor base URL inherited");
 	provider_cfg_release(&l);
 	provider_cfg_release(&e);
 	settings_set(db, dir, "ai.embed.api_key", "g-key", err, sizeof(err));
 	settings_set(db, dir, "ai.embed.model", "text-embedding-004", err, sizeof(err));
-	ok(provider_load(db, dir, &l, &e) == 0 && e.key != NULL &&
+	ok(aiconfig_load(db, dir, &l, &e) == 0 && e.key != NULL &&
 	    strcmp(e.key, "g-key") == 0 && strcmp(e.model, "text-embedding-004") == 0,
 	    "embedding key and model of its own");
 	provider_cfg_release(&l);
@@ -539,7 +540,7 @@ test_load(void)
 
 	settings_set(db, dir, "ai.llm.provider", "anthropic", err, sizeof(err));
 	settings_set(db, dir, "ai.embed.provider", "same", err, sizeof(err));
-	ok(provider_load(db, dir, &l, &e) == 0 && l.vendor == &ai_vendor_anthropic &&
+	ok(aiconfig_load(db, dir, &l, &e) == 0 && l.vendor == &ai_vendor_anthropic &&
 	    e.vendor == NULL, "anthropic + same: no embeddings");
 	provider_cfg_release(&l);
 	provider_cfg_release(&e);
@@ -547,7 +548,7 @@ test_load(void)
 	settings_set(db, dir, "ai.llm.provider", "bedrock", err, sizeof(err));
 	settings_set(db, dir, "ai.llm.region", "eu-central-1", err, sizeof(err));
 	settings_unset(db, "ai.embed.model");
-	ok(provider_load(db, dir, &l, &e) == 0 && e.vendor == &ai_vendor_bedrock &&
+	ok(aiconfig_load(db, dir, &l, &e) == 0 && e.vendor == &ai_vendor_bedrock &&
 	    strcmp(e.region, "eu-central-1") == 0 &&
 	    strcmp(e.model, "amazon.titan-embed-text-v2:0") == 0 &&
 	    strcmp(l.model, "anthropic.claude-3-haiku-20240307-v1:0") == 0,
@@ -555,13 +556,36 @@ test_load(void)
 	provider_cfg_release(&l);
 	provider_cfg_release(&e);
 	settings_set(db, dir, "ai.embed.region", "us-west-2", err, sizeof(err));
-	ok(provider_load(db, dir, &l, &e) == 0 && strcmp(e.region, "us-west-2") == 0 &&
+	ok(aiconfig_load(db, dir, &l, &e) == 0 && strcmp(e.region, "us-west-2") == 0 &&
 	    strcmp(l.region, "eu-central-1") == 0,
 	    "bedrock: ai.embed.region for the embeddings, ai.llm.region for the LLM");
 	settings_unset(db, "ai.embed.region");
 	provider_cfg_release(&l);
 	ok(l.key == NULL && l.model == NULL, "release empties the configuration");
 	provider_cfg_release(&e);
+
+	/* What GET /api/settings says of the vendor choices comes from the vendor table. */
+	{
+		static const char *const names[] = { "ai.llm.provider", "ai.embed.provider",
+		    NULL };
+		json_object *o = settings_json(db, dir, names), *llm = NULL, *x = NULL, *y;
+
+		ok(o != NULL && json_object_object_get_ex(o, "ai.llm.provider", &llm) &&
+		    json_object_object_get_ex(llm, "choiceLabels", &x) &&
+		    json_object_object_get_ex(x, "bedrock", &y) &&
+		    strcmp(json_object_get_string(y), ai_vendor_bedrock.label) == 0,
+		    "settings: each vendor choice with its label from the table");
+		ok(llm != NULL && json_object_object_get_ex(llm, "choiceTakes", &x) &&
+		    json_object_object_get_ex(x, "bedrock", &y) &&
+		    json_object_array_length(y) == 3 &&
+		    json_object_object_get_ex(x, "openai", &y) &&
+		    json_object_array_length(y) == 1 &&
+		    strcmp(json_object_get_string(json_object_array_get_idx(y, 0)),
+		    "api_key") == 0,
+		    "settings: and the settings a form offers for it (bedrock: key, region, "
+		    "endpoint; openai: key)");
+		json_object_put(o);
+	}
 
 	db_close(db);
 	{

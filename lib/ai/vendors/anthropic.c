@@ -61,6 +61,7 @@ const struct ai_vendor ai_vendor_anthropic = {
 	.label = "Anthropic",
 	.default_llm = "claude-3-5-haiku-latest",
 	.needs = AI_NEEDS_KEY,
+	.takes = AI_NEEDS_KEY,
 	.headers = anthropic_headers,
 	.chat_url = anthropic_chat_url,
 	.chat_body = anthropic_chat_body,

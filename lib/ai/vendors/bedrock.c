@@ -165,6 +165,7 @@ const struct ai_vendor ai_vendor_bedrock = {
 	.default_llm = "anthropic.claude-3-haiku-20240307-v1:0",
 	.default_embed = "amazon.titan-embed-text-v2:0",
 	.needs = AI_NEEDS_REGION,
+	.takes = AI_NEEDS_KEY | AI_NEEDS_REGION | AI_NEEDS_BASE_URL,
 	.aws_service = "bedrock",
 	.headers = bedrock_headers,
 	.chat_url = bedrock_chat_url,

@@ -144,6 +144,7 @@ const struct ai_vendor ai_vendor_gemini = {
 	.default_llm = "gemini-2.0-flash",
 	.default_embed = "gemini-embedding-001",
 	.needs = AI_NEEDS_KEY,
+	.takes = AI_NEEDS_KEY,
 	.headers = gemini_headers,
 	.chat_url = gemini_chat_url,
 	.chat_body = gemini_chat_body,
