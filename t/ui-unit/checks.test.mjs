@@ -64,3 +64,28 @@ test("checkNewPassword: typed twice, 10 to 1024 characters, not the user name", 
 	assert.match(c.checkNewPassword("short", "short", "mia"), /10 to 1024/);
 	assert.match(c.checkNewPassword("administrator", "administrator", "administrator"), /user name/);
 });
+
+test("aiSettingShown: the AI fields follow the vendors' choiceTakes", () => {
+	const takes = { openai: ["api_key"], bedrock: ["api_key", "region", "base_url"],
+	    custom: ["api_key", "base_url"], vendorx: ["api_key", "region"] };
+	const v = (llm, embed) => ({ "ai.llm.provider": llm, "ai.embed.provider": embed });
+	assert.equal(c.aiSettingShown("upstream.url", v("openai", "same"), takes), undefined);
+	// No LLM: neither its key nor its model.
+	assert.equal(c.aiSettingShown("ai.llm.api_key", v("", "same"), takes), false);
+	assert.equal(c.aiSettingShown("ai.llm.model", v("", "same"), takes), false);
+	assert.equal(c.aiSettingShown("ai.llm.api_key", v("openai", "same"), takes), true);
+	assert.equal(c.aiSettingShown("ai.llm.region", v("openai", "same"), takes), false);
+	assert.equal(c.aiSettingShown("ai.llm.region", v("bedrock", "same"), takes), true);
+	assert.equal(c.aiSettingShown("ai.llm.base_url", v("custom", "same"), takes), true);
+	assert.equal(c.aiSettingShown("ai.llm.base_url", v("openai", "same"), takes), false);
+	// A vendor the UI has never heard of is shown by what the server says it takes.
+	assert.equal(c.aiSettingShown("ai.llm.region", v("vendorx", "same"), takes), true);
+	// Embeddings "same": the key and endpoint are the LLM's; the region may differ.
+	assert.equal(c.aiSettingShown("ai.embed.api_key", v("openai", "same"), takes), false);
+	assert.equal(c.aiSettingShown("ai.embed.base_url", v("custom", "same"), takes), false);
+	assert.equal(c.aiSettingShown("ai.embed.region", v("bedrock", "same"), takes), true);
+	assert.equal(c.aiSettingShown("ai.embed.region", v("openai", "same"), takes), false);
+	assert.equal(c.aiSettingShown("ai.embed.api_key", v("anthropic", "openai"), takes), true);
+	assert.equal(c.aiSettingShown("ai.embed.base_url", v("openai", "bedrock"), takes), true);
+	assert.equal(c.aiSettingShown("ai.embed.model", v("", "same"), takes), true);
+});

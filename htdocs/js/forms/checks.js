@@ -109,3 +109,25 @@ export function checkNewPassword(pw1, pw2, user) {
 		return "The password must differ from the user name.";
 	return null;
 }
+
+// aiSettingShown(name, values, takes): whether the settings form shows the AI setting
+// name (ai.llm.* or ai.embed.*) for the providers chosen in values; undefined for other
+// settings. takes: vendor -> the settings a form offers for it ("api_key", "region",
+// "base_url"), as GET /api/settings gives it (choiceTakes), so no vendor is named here.
+// An embedding provider "same" uses the LLM's vendor, whose key and endpoint it inherits.
+export function aiSettingShown(name, values, takes) {
+	const m = /^ai\.(llm|embed)\.(api_key|model|region|base_url)$/.exec(name);
+	if (!m)
+		return undefined;
+	const [, role, what] = m;
+	const llm = values["ai.llm.provider"] || "";
+	const chosen = role === "llm" ? llm : values["ai.embed.provider"] || "same";
+	const same = role === "embed" && chosen === "same";
+	const vendor = same ? llm : chosen;
+	const offers = (v, s) => !!v && Array.isArray((takes || {})[v]) && takes[v].includes(s);
+	if (what === "model")
+		return role === "embed" || llm !== "";
+	if (what === "region")
+		return offers(vendor, "region");
+	return !same && offers(vendor, what);
+}

@@ -4,6 +4,7 @@
 // or "not set" and is sent only when something is typed (or "Clear" is pressed).
 import { el, field, newId, showStatus, button } from "../dom.js";
 import * as api from "../api.js";
+import { aiSettingShown } from "./checks.js";
 
 // Labels of the settings the UI shows (the server's help text is the second line).
 export const LABELS = {
@@ -36,29 +37,17 @@ export const LABELS = {
 	"upstream.cache_mb": "Answer cache size (MB)",
 };
 
-// Vendor names as people write them.
+// Choice names as people write them; an AI vendor's label comes from the server
+// (choiceLabels: the vendor table), so that a vendor added there needs nothing here.
 const CHOICE_LABELS = {
 	"": "None",
-	openai: "OpenAI",
-	anthropic: "Anthropic",
-	gemini: "Google Gemini",
-	bedrock: "Amazon Bedrock",
-	custom: "Custom (OpenAI-compatible endpoint)",
 	same: "Same as the LLM provider",
 	cloud: "Cloud",
 	datacenter: "Data Center",
 };
 
-// Which fields show for which provider (others always show).
+// Which fields show when (others always show); the AI fields by aiSettingShown.
 const SHOW_WHEN = {
-	"ai.llm.api_key": (v) => v["ai.llm.provider"] !== "",
-	"ai.llm.model": (v) => v["ai.llm.provider"] !== "",
-	"ai.llm.region": (v) => v["ai.llm.provider"] === "bedrock",
-	"ai.embed.region": (v) => v["ai.embed.provider"] === "bedrock" ||
-	    (v["ai.embed.provider"] === "same" && v["ai.llm.provider"] === "bedrock"),
-	"ai.llm.base_url": (v) => ["custom", "bedrock"].includes(v["ai.llm.provider"]),
-	"ai.embed.api_key": (v) => v["ai.embed.provider"] !== "same",
-	"ai.embed.base_url": (v) => ["custom", "bedrock"].includes(v["ai.embed.provider"]),
 	"wiki.email": (v) => v["wiki.kind"] !== "datacenter",
 };
 
@@ -92,7 +81,8 @@ function control(name, meta) {
 		if (!opts.includes(meta.default) || meta.default === "")
 			opts.unshift("");
 		const input = el("select", { name },
-		    opts.map((c) => el("option", { value: c, selected: c === meta.value }, CHOICE_LABELS[c] || c)));
+		    opts.map((c) => el("option", { value: c, selected: c === meta.value },
+		    (meta.choiceLabels || {})[c] || CHOICE_LABELS[c] || c)));
 		return { input, get: () => input.value };
 	}
 	const type = meta.type === "number" ? "number" : meta.type === "url" ? "url" : "text";
@@ -142,10 +132,13 @@ export function settingsForm(settings, names) {
 				v[name] = f.input.value;
 		return v;
 	}
+	const takes = (settings["ai.llm.provider"] || {}).choiceTakes ||
+	    (settings["ai.embed.provider"] || {}).choiceTakes || {};
 	function update() {
 		const v = current();
 		for (const [name, f] of Object.entries(fields)) {
-			const show = SHOW_WHEN[name] ? SHOW_WHEN[name](v) : true;
+			const ai = aiSettingShown(name, v, takes);
+			const show = ai !== undefined ? ai : SHOW_WHEN[name] ? SHOW_WHEN[name](v) : true;
 			f.row.hidden = !show;
 		}
 	}
