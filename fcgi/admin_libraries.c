@@ -152,6 +152,21 @@ admin_libraries_parse(struct http_req *r, void *arg)
  * POST /api/libraries: one source entry in the shape of a GitOps manifest entry
  * (lib/sources/entry.h), any type. The same rules as /api/parse for a library that exists.
  */
+/*
+ * GET /api/sources/types: the source types a library can be added from, each with its
+ * label, what it indexes, what its URL is and its fields (bounds, labels, docs, defaults),
+ * as the back ends declare them (lib/sources/entry.h: entry_types_json); the web UI's
+ * "Add library" form is built from it.
+ */
+void
+admin_libraries_types(struct http_req *r, void *arg)
+{
+	(void)arg;
+	if (validate_query(r, &web_util_no_params) == -1)
+		return;
+	web_util_send(r, 200, NULL, entry_types_json());
+}
+
 void
 admin_libraries_create(struct http_req *r, void *arg)
 {

@@ -62,6 +62,8 @@ static const struct http_route web_routes[] = {
 	    "parsing an OpenAPI description", admin_libraries_parse_openapi },
 	{ "POST", "/api/parse-openapi-upload", USER_ANON("perm.anonymous_parse"),
 	    "parsing an OpenAPI description", admin_libraries_parse_upload },
+	{ "GET", "/api/sources/types", USER_ANON("perm.anonymous_parse"),
+	    "reading the source types", admin_libraries_types },
 	{ "GET", "/api/client-config", PUBLIC, "reading the client configuration",
 	    admin_health_client_config },
 

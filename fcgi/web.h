@@ -43,6 +43,7 @@ void	 admin_libraries_create(struct http_req *, void *);	/* POST /api/libraries 
 void	 admin_libraries_parse_website(struct http_req *, void *); /* POST /api/parse-website */
 void	 admin_libraries_parse_openapi(struct http_req *, void *); /* POST /api/parse-openapi */
 void	 admin_libraries_parse_upload(struct http_req *, void *);
+void	 admin_libraries_types(struct http_req *, void *);
 					/* POST /api/parse-openapi-upload */
 void	 admin_libraries_list(struct http_req *, void *);	/* GET /api/libraries */
 void	 admin_libraries_get(struct http_req *, void *);	/* GET .../{owner}/{repo} */

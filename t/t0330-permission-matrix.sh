@@ -136,6 +136,7 @@ matrix() {
 	row POST /api/parse-website '{}' 401 400 400 401 403 400 400 403
 	row POST /api/parse-openapi '{}' 401 400 400 401 403 400 400 403
 	row POST /api/parse-openapi-upload '{}' 401 415 415 401 403 415 415 403
+	row GET /api/sources/types "" 401 200 200 401 200 200 200 403
 	# Switches on: anyone, whatever credential comes along.
 	set_ perm.anonymous_refresh true
 	set_ perm.anonymous_delete true
@@ -150,6 +151,7 @@ matrix() {
 	row POST /api/parse-website '{}' 400 400 400 400 400 400 400 400
 	row POST /api/parse-openapi '{}' 400 400 400 400 400 400 400 400
 	row POST /api/parse-openapi-upload '{}' 415 415 415 415 415 415 415 415
+	row GET /api/sources/types "" 200 200 200 200 200 200 200 200
 	# The switches are per operation: the admin-only calls stay admin-only.
 	row GET /api/jobs "" 401 403 200 401 200 200 403 403
 	set_ perm.anonymous_refresh false

@@ -117,4 +117,24 @@ is "$(_sql "SELECT json_extract(settings, '\$.maxPages') FROM libraries WHERE id
 is "$(post /api/libraries '{"type":"llmstxt","url":"http://127.0.0.1:9/typer/llms.txt"}')" 202 "another URL, another id"
 is "$(http POST "$BASE/api/libraries" -H "$J" --data '{"type":"website","url":"http://127.0.0.1:9/z/"}')" 401 "anonymous (perm.anonymous_parse off): 401"
 
+# --- GET /api/sources/types: what the forms are built from, as the back ends declare it -------
+is "$(http GET "$BASE/api/sources/types" -H "$A")" 200 "GET /api/sources/types: 200"
+T_JSON=$(http_body)
+is "$(jq -r '[.[].type] | sort | join(" ")' <<<"$T_JSON")" "git llmstxt openapi website wiki" \
+    "... every source type"
+is "$(jq -r '.[] | select(.type == "website") | .label' <<<"$T_JSON")" Website "... with its label"
+is "$(jq -c '.[] | select(.type == "website") | .fields[] | select(.name == "maxPages") | [.min, .max, .default, .label]' <<<"$T_JSON")" \
+    '[1,100000,100,"Maximum pages"]' "... and each field's bounds, default and label"
+is "$(jq -r '.[] | select(.type == "wiki") | [.fields[].name] | join(" ")' <<<"$T_JSON")" \
+    "type url repoUrl title description spaceKey spaceId spaceName pageUrls includeSubPages" \
+    "... the common fields first, then the type's own"
+is "$(jq -r '[.[] | .fields[] | select(.label == null and .name != "repoUrl")] | length' <<<"$T_JSON")" 0 \
+    "... each (but the alias repoUrl) with a label"
+# A bound the server declares is the bound it enforces.
+max=$(jq -r '.[] | select(.type == "website") | .fields[] | select(.name == "maxDepth") | .max' <<<"$T_JSON")
+refuse "{\"type\":\"website\",\"url\":\"http://127.0.0.1:9/d/\",\"maxDepth\":$((max + 1))}" "maxDepth"
+is "$(post /api/libraries "{\"type\":\"website\",\"url\":\"http://127.0.0.1:9/d/\",\"maxDepth\":$max}")" 202 \
+    "... and its declared maximum is taken"
+is "$(http GET "$BASE/api/sources/types?x=1" -H "$A")" 400 "an unknown parameter: 400"
+
 done_testing

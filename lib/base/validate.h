@@ -42,6 +42,10 @@ struct validate_field {
 	int			(*check)(const char *value, char *err, size_t errsz);
 	const char		*doc;		/* what it is, for a schema made of
 						   the table (validate_schema) */
+	const char		*label;		/* its name for people ("Maximum
+						   pages"), for forms made of the table */
+	const char		*dflt;		/* the JSON of its value when not
+						   given (a stored source setting), or NULL */
 };
 /*
  * required: a field that a schema made of the table (validate_schema) lists as required,

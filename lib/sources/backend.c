@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include <curl/curl.h>
+#include <json.h>
 #include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "base/validate.h"
 #include "net/fetch.h"
 #include "sources/backend.h"
 #include "sources/gitsrc.h"
@@ -265,4 +267,48 @@ backend_req_release(struct parse_req *p)
 		free(p->versions[i]);
 	free(p->versions);
 	memset(p, 0, sizeof(*p));
+}
+
+/* 1 when name is in the NULL-terminated list names (NULL: an empty list). */
+static int
+backend_named(const char *const *names, const char *name)
+{
+	for (; names != NULL && *names != NULL; names++)
+		if (strcmp(*names, name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+backend_entry_settings(struct parse_req *p, json_object *o,
+    const struct validate_field *fields, const char *const *omit, char *err, size_t errsz)
+{
+	json_object	*s = json_object_new_object(), *g = json_object_new_object(), *v;
+	const struct validate_field *f;
+	int		 rc = -1;
+
+	if (s == NULL || g == NULL)
+		goto out;
+	for (f = fields; f->name != NULL; f++) {
+		if (backend_named(omit, f->name))
+			continue;
+		if (json_object_object_get_ex(o, f->name, &v) &&
+		    !json_object_is_type(v, json_type_null)) {
+			json_object_object_add(s, f->name, json_object_get(v));
+			json_object_object_add(g, f->name, json_object_get(v));
+		} else if (f->dflt != NULL &&
+		    (v = json_tokener_parse(f->dflt)) != NULL)
+			json_object_object_add(s, f->name, v);
+	}
+	p->settings = strdup(json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE));
+	p->given_settings = strdup(json_object_to_json_string_ext(g,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	rc = p->settings != NULL && p->given_settings != NULL ? 0 : -1;
+out:
+	if (rc == -1)
+		snprintf(err, errsz, "out of memory");
+	json_object_put(s);
+	json_object_put(g);
+	return rc;
 }

@@ -15,8 +15,12 @@
 
 #include <stddef.h>
 
+struct json_object;
 struct jobs_ref;
+struct parse_req;
 struct sqlite3;
+struct url_parts;
+struct validate_field;
 
 #define BACKEND_HASH_MAX	65	/* hex content hash: git blob id (40) or SHA-256 (64) */
 
@@ -119,8 +123,39 @@ struct fetch_req;
  */
 int	 backend_http_error(const struct fetch_req *, char *err, size_t errsz);
 
+/*
+ * A source type: everything the rest of ctxd asks of it is here, so that a type is one file
+ * (and its line in registry.c): what people call it, its fields and library id rule
+ * (sources/entry.c validates a source entry through them; GET /api/sources/types shows
+ * them to the web UI's forms), the upstream policy that covers it, and its back end.
+ */
 struct backend_ops {
-	const char	*type;		/* libraries.source_type */
+	const char	*type;		/* libraries.source_type, an entry's "type" */
+	const char	*label;		/* for people: "Git repository" */
+	const char	*about;		/* one sentence on what it indexes */
+	const char	*url_doc;	/* what its URL is: "the start page, such as ..." */
+	/*
+	 * The policy (sources/policy.h) that governs the upstream's libraries of this kind:
+	 * "git", "website", "llmstxt", "openapi"; NULL: policy.other.
+	 */
+	const char	*policy_word;
+	/*
+	 * Its own fields of a source entry, besides entry.c's common ones (type, url or
+	 * repoUrl, title, description), with their bounds, label, doc and default; the list
+	 * ends with a row whose name is NULL.
+	 */
+	const struct validate_field *fields;
+	int		 url_own;	/* 1: entry checks the URL and fields itself */
+	/*
+	 * Fills p from the entry o: the library id (its rule), and the settings, the
+	 * canonical JSON of its fields (backend_entry_settings), or for git its own fields.
+	 * entry.c has validated the fields, set p->type, title, description and, unless
+	 * url_own, checked the URL given in field url_name into u and set p->repo_url and
+	 * p->host. 0, or -1 with err naming the field.
+	 */
+	int		(*entry)(struct parse_req *p, struct json_object *o,
+			    const struct url_parts *u, const char *url_name, char *err,
+			    size_t errsz);
 	const char	*version_noun;	/* what set.version is, in messages ("commit") */
 	int		 select_files;	/* 1: the git selection rules (folders, excludes,
 					 * indexSourceCode) choose the documents */
@@ -146,8 +181,26 @@ struct backend_ops {
 			    const char *library_id);
 };
 
-/* The back end of a source type, NULL when there is none. */
+/* The back end of a source type, NULL when there is none (registry.c). */
 const struct backend_ops *backend_lookup(const char *type);
+/* The i-th source type of the registry (0, 1, ...), NULL past the last. */
+const struct backend_ops *backend_at(size_t i);
+/*
+ * The source types as GET /api/sources/types answers: [{"type", "label", "about", "url",
+ * "fields": [{"name", "type", "label", "doc", "required", "min", "max", "elemMax",
+ * "choices", "default"}]}], the common fields first. The caller puts it.
+ */
+struct json_object *backend_types_json(const struct validate_field *common);
+
+/*
+ * The settings of a source entry o (p->settings: the canonical JSON of the type's fields,
+ * a default filled in for those not given; p->given_settings: of those given), for the
+ * fields of a back end other than those named in omit (NULL-terminated, or NULL).
+ * 0, or -1 with "out of memory" in err.
+ */
+int	 backend_entry_settings(struct parse_req *p, struct json_object *o,
+	    const struct validate_field *fields, const char *const *omit, char *err,
+	    size_t errsz);
 
 /*
  * The OpenAPI uploads, DATA_DIR/uploads/<sha256>.<json|yaml> (lib/sources/openapisrc.c):

@@ -1,7 +1,8 @@
 /*
  * entry.h: the one validator of a source entry, in the shape of a GitOps manifest entry
  * (interface.md, "Manifest file"): {"type": "git"|"wiki"|"website"|"llmstxt"|"openapi",
- * "url" (alias "repoUrl"), "title", "description", ...the fields of that type}. POST
+ * "url" (alias "repoUrl"), "title", "description", ...the fields of that type (its back
+ * end's: struct backend_ops, fields and entry, sources/backend.h)}. POST
  * /api/libraries, the hosted service's parse-website / parse-openapi endpoints, the web UI
  * and the GitOps reconciler all validate through it, and it derives the library id:
  *
@@ -14,7 +15,7 @@
  *
  * where <host and path> is the URL's host, port and path lowercased, every run of other
  * characters than letters and digits made one '_' (index.html, a trailing '/' and a spec's
- * .json/.yaml/.yml extension dropped), at most ENTRY_ID_PART_MAX characters.
+ * .json/.yaml/.yml extension dropped), at most LIBID_PART_MAX characters (sources/libid.h).
  */
 #ifndef ENTRY_H
 #define ENTRY_H
@@ -27,17 +28,14 @@
 
 struct parse_req;
 
-#define ENTRY_ID_PART_MAX	120
-#define ENTRY_TITLE_MAX	200
+/* Bounds of the entries' fields (entry.c's common ones and the back ends'). */
+#define ENTRY_URL_MAX		2048
+#define ENTRY_TITLE_MAX		200
 #define ENTRY_DESCRIPTION_MAX	2000
-#define ENTRY_MAX_PAGES	100000	/* largest maxPages accepted (sources.max_pages caps it) */
-#define ENTRY_MAX_DEPTH	20
-
-/* library.c: the fields of POST /api/parse (repoUrl and the git fields). */
-extern const struct validate_table gitsrc_parse_table;
-
-/* The source types, in the order of the manifest's table. */
-#define ENTRY_TYPE_LIST	"git|wiki|website|llmstxt|openapi"
+#define ENTRY_LIST_MAX		100	/* excludePatterns, pageUrls */
+#define ENTRY_PATTERN_MAX	255
+#define ENTRY_MAX_PAGES		100000	/* largest maxPages (sources.max_pages caps it) */
+#define ENTRY_MAX_DEPTH		20
 
 /*
  * Validates entry (a JSON object) and fills p: p->type, p->repo_url (the canonical URL),
@@ -58,5 +56,12 @@ int	 entry_parse_text(const char *json, size_t len, struct parse_req *p,
  */
 int	 entry_upload_id(const char *title, const char *file_name, char *id, size_t idsz,
 	    char *err, size_t errsz);
+
+/*
+ * The source types for forms (GET /api/sources/types): each type's label, what it
+ * indexes, what its URL is, and its fields (the common ones first) with their bounds,
+ * labels, docs and defaults; see backend_types_json. The caller puts it.
+ */
+json_object *entry_types_json(void);
 
 #endif /* ENTRY_H */

@@ -21,6 +21,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "base/validate.h"
+#include "net/url.h"
 #include "sources/backend.h"
 #include "sources/entry.h"
 #include "sources/ghapp.h"
@@ -166,16 +167,6 @@ gitsrc_release(struct backend_ctx *c)
 	c->priv = NULL;
 }
 
-const struct backend_ops backend_git = {
-	"git",
-	"commit",
-	1,
-	gitsrc_validate,
-	gitsrc_fetch,
-	gitsrc_load,
-	gitsrc_release,
-	NULL,			/* the clone is removed by library_delete_run */
-};
 
 /* A folder or file pattern: printable, no "..", no control characters. */
 static int
@@ -278,22 +269,31 @@ gitsrc_check_version(const char *v, char *err, size_t errsz)
 /* The declared fields of a parse request (POST /api/parse); anything else is refused. */
 static const struct validate_field gitsrc_parse_fields[] = {
 	{ .name = "repoUrl", .type = VALIDATE_STRING, .required = 1, .min = 1,
-	    .max = GITSRC_URL_MAX },
+	    .max = GITSRC_URL_MAX, .label = "URL", .doc = "the repository's address" },
 	{ .name = "branch", .type = VALIDATE_STRING, .max = GITSRC_BRANCH_MAX,
-	    .check = gitsrc_check_branch },
-	{ .name = "folders", .type = VALIDATE_LIST, .max = GITSRC_LIST_MAX, .elem_max = GITSRC_PATTERN_MAX,
-	    .check = gitsrc_check_entry },
+	    .check = gitsrc_check_branch, .label = "Branch",
+	    .doc = "the branch to index (empty: the repository's default branch)" },
+	{ .name = "folders", .type = VALIDATE_LIST, .max = GITSRC_LIST_MAX,
+	    .elem_max = GITSRC_PATTERN_MAX, .check = gitsrc_check_entry, .label = "Folders",
+	    .doc = "index only below these folders (empty: the whole tree)" },
 	{ .name = "excludeFolders", .type = VALIDATE_LIST, .max = GITSRC_LIST_MAX,
-	    .elem_max = GITSRC_PATTERN_MAX, .check = gitsrc_check_entry },
+	    .elem_max = GITSRC_PATTERN_MAX, .check = gitsrc_check_entry,
+	    .label = "Exclude folders", .doc = "folders to skip, such as tests or vendor" },
 	{ .name = "excludeFiles", .type = VALIDATE_LIST, .max = GITSRC_LIST_MAX,
-	    .elem_max = GITSRC_PATTERN_MAX, .check = gitsrc_check_entry },
-	{ .name = "indexSourceCode", .type = VALIDATE_BOOL },
+	    .elem_max = GITSRC_PATTERN_MAX, .check = gitsrc_check_entry,
+	    .label = "Exclude files",
+	    .doc = "file names or globs to skip, such as CHANGELOG.md" },
+	{ .name = "indexSourceCode", .type = VALIDATE_BOOL, .label = "Index source code",
+	    .doc = "also index the documentation comments of source files, not only the "
+	    "docs" },
 	{ .name = "versions", .type = VALIDATE_LIST, .max = LIBRARY_VERSIONS_MAX,
-	    .elem_max = GITSRC_BRANCH_MAX, .check = gitsrc_check_version },
+	    .elem_max = GITSRC_BRANCH_MAX, .check = gitsrc_check_version,
+	    .label = "Versions", .doc = "tags or branches to index besides the branch, each "
+	    "its own version of the library (/owner/repo/<version>)" },
 	{ .name = NULL }
 };
 
-const struct validate_table gitsrc_parse_table = {
+static const struct validate_table gitsrc_parse_table = {
 	.fields = gitsrc_parse_fields,
 	.what = "field"
 };
@@ -474,3 +474,30 @@ gitsrc_repo_dir(const char *datadir, const char *host, const char *library_id)
 			*p = '_';
 	return buf_detach(&b);
 }
+
+static int
+gitsrc_entry(struct parse_req *p, json_object *o, const struct url_parts *u,
+    const char *url_name, char *err, size_t errsz)
+{
+	(void)u;
+	return gitsrc_parse_object(o, url_name, 1, p, err, errsz);
+}
+
+const struct backend_ops backend_git = {
+	.type = "git",
+	.label = "Git repository",
+	.about = "A repository on GitHub, GitLab or any git server; private ones use the "
+	    "tokens in Settings.",
+	.url_doc = "the repository's address, such as https://github.com/owner/repo",
+	.policy_word = "git",
+	.fields = gitsrc_parse_fields,
+	.url_own = 1,
+	.entry = gitsrc_entry,
+	.version_noun = "commit",
+	.select_files = 1,
+	.validate = gitsrc_validate,
+	.fetch = gitsrc_fetch,
+	.load = gitsrc_load,
+	.release = gitsrc_release,
+	.forget = NULL,			/* the clone is removed by library_delete_run */
+};

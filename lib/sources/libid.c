@@ -242,3 +242,58 @@ out:
 	url_release(&u);
 	return rc;
 }
+
+/* See libid.h. */
+void
+libid_part(char *out, size_t sz, const char *s, size_t n)
+{
+	size_t	 len = strlen(out), i;
+
+	for (i = 0; i < n && len + 1 < sz && len < LIBID_PART_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (isalnum(c))
+			out[len++] = (char)tolower(c);
+		else if (len > 0 && out[len - 1] != '_')
+			out[len++] = '_';
+	}
+	out[len] = '\0';
+}
+
+/* See libid.h. */
+int
+libid_part_trim(char *s)
+{
+	size_t	 n = strlen(s);
+
+	while (n > 0 && s[n - 1] == '_')
+		s[--n] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
+/* See libid.h. */
+const char *
+libid_basename(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* See libid.h. */
+int
+libid_of_url(char *id, size_t idsz, const char *prefix, const char *host, const char *path,
+    size_t n, char *err, size_t errsz)
+{
+	char	 part[LIBID_PART_MAX + 1] = "";
+
+	libid_part(part, sizeof(part), host, strlen(host));
+	libid_part(part, sizeof(part), "_", 1);
+	libid_part(part, sizeof(part), path, n);
+	if (libid_part_trim(part) == -1) {
+		snprintf(err, errsz, "no library id can be made from the URL");
+		return -1;
+	}
+	snprintf(id, idsz, "%s%s", prefix, part);
+	return 0;
+}

@@ -48,4 +48,19 @@ int	 libid_valid_segment(const char *s, size_t n);
 int	 libid_from_url(const char *url, char *id, size_t idsz, char *host, size_t hostsz,
 	    char *err, size_t errsz);
 
+/*
+ * The id parts of the source types (sources/entry.h): libid_part appends to out (size sz,
+ * NUL-terminated) the id form of s..s+n: letters and digits lowercased, every run of
+ * other characters one '_', at most LIBID_PART_MAX characters in all; libid_part_trim
+ * drops the trailing '_' (-1 when nothing is left). libid_of_url writes prefix and the id
+ * form of host and the first n bytes of path into id (-1 with err when nothing is left).
+ * libid_basename: the last segment of a path.
+ */
+#define LIBID_PART_MAX	120
+void	 libid_part(char *out, size_t sz, const char *s, size_t n);
+int	 libid_part_trim(char *s);
+int	 libid_of_url(char *id, size_t idsz, const char *prefix, const char *host,
+	    const char *path, size_t n, char *err, size_t errsz);
+const char *libid_basename(const char *path);
+
 #endif

@@ -20,6 +20,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +34,15 @@
 #include "base/buf.h"
 #include "base/crypto.h"
 #include "base/util.h"
+#include "base/validate.h"
 #include "net/fetch.h"
+#include "net/url.h"
 #include "parse/llmstxt.h"
 #include "parse/parse.h"
 #include "sources/backend.h"
 #include "sources/entry.h"
+#include "sources/libid.h"
+#include "sources/request.h"
 #include "store/jobs.h"
 #include "store/netpolicy.h"
 #include "store/settings.h"
@@ -899,13 +904,64 @@ llmsrc_release(struct backend_ctx *c)
 	c->priv = NULL;
 }
 
+/* An llms.txt entry's own fields (sources/entry.c has the common ones). */
+static const struct validate_field llmsrc_fields[] = {
+	{ .name = "maxPages", .type = VALIDATE_INT, .min = 1, .max = ENTRY_MAX_PAGES,
+	    .label = "Maximum pages", .dflt = "100",
+	    .doc = "how many of the pages it lists to index at most (the setting "
+	    "sources.max_pages may lower it)" },
+	{ .name = NULL }
+};
+
+/* llms.txt: /llmstxt/<host and folder>-<file>; the file must be an llms file. */
+static int
+llmsrc_id(struct parse_req *p, const struct url_parts *u, const char *name,
+    char *err, size_t errsz)
+{
+	const char	*base = libid_basename(u->path);
+	char		 file[32];
+	size_t		 i, n;
+
+	if (strcasecmp(base, "llms.txt") != 0 && strcasecmp(base, "llms-full.txt") != 0 &&
+	    strcasecmp(base, "llms-small.txt") != 0) {
+		snprintf(err, errsz, "field '%s' must point to a file named llms.txt, "
+		    "llms-full.txt or llms-small.txt", name);
+		return -1;
+	}
+	if (libid_of_url(p->id, sizeof(p->id), "/llmstxt/", u->host, u->path, (size_t)(base - u->path), err,
+	    errsz) == -1)
+		return -1;
+	for (i = 0; base[i] != '\0' && i + 1 < sizeof(file); i++)
+		file[i] = (char)tolower((unsigned char)base[i]);
+	file[i] = '\0';
+	n = strlen(p->id);
+	if ((size_t)snprintf(p->id + n, sizeof(p->id) - n, "-%s", file) >=
+	    sizeof(p->id) - n) {
+		snprintf(err, errsz, "field '%s' is too long", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+llmsrc_entry(struct parse_req *p, json_object *o, const struct url_parts *u,
+    const char *url_name, char *err, size_t errsz)
+{
+	if (llmsrc_id(p, u, url_name, err, errsz) == -1)
+		return -1;
+	return backend_entry_settings(p, o, llmsrc_fields, NULL, err, errsz);
+}
+
 const struct backend_ops backend_llmstxt = {
-	"llmstxt",
-	"content version",
-	0,
-	llmsrc_validate,
-	llmsrc_fetch,
-	NULL,
-	llmsrc_release,
-	NULL,
+	.type = "llmstxt",
+	.label = "llms.txt",
+	.about = "A site's llms.txt file and the pages it lists.",
+	.url_doc = "the address of llms.txt, llms-full.txt or llms-small.txt",
+	.policy_word = "llmstxt",
+	.fields = llmsrc_fields,
+	.entry = llmsrc_entry,
+	.version_noun = "content version",
+	.validate = llmsrc_validate,
+	.fetch = llmsrc_fetch,
+	.release = llmsrc_release,
 };

@@ -42,10 +42,14 @@
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "base/validate.h"
 #include "net/fetch.h"
+#include "net/url.h"
 #include "parse/openapi.h"
 #include "parse/parse.h"
 #include "sources/backend.h"
+#include "sources/libid.h"
+#include "sources/request.h"
 #include "store/jobs.h"
 #include "store/netpolicy.h"
 #include "store/settings.h"
@@ -711,13 +715,44 @@ out:
 	return rc;
 }
 
+/* An OpenAPI entry has no fields of its own (sources/entry.c has the common ones). */
+static const struct validate_field openapisrc_fields[] = {
+	{ .name = NULL }
+};
+
+/* OpenAPI by URL: /openapi/<host and path>, a .json/.yaml/.yml extension dropped. */
+static int
+openapisrc_id(struct parse_req *p, const struct url_parts *u, char *err, size_t errsz)
+{
+	size_t	 n = strlen(u->path);
+
+	if (util_str_endswith(u->path, ".json") || util_str_endswith(u->path, ".yaml"))
+		n -= 5;
+	else if (util_str_endswith(u->path, ".yml"))
+		n -= 4;
+	return libid_of_url(p->id, sizeof(p->id), "/openapi/", u->host, u->path, n, err, errsz);
+}
+
+static int
+openapisrc_entry(struct parse_req *p, json_object *o, const struct url_parts *u,
+    const char *url_name, char *err, size_t errsz)
+{
+	(void)url_name;
+	if (openapisrc_id(p, u, err, errsz) == -1)
+		return -1;
+	return backend_entry_settings(p, o, openapisrc_fields, NULL, err, errsz);
+}
+
 const struct backend_ops backend_openapi = {
-	"openapi",
-	"content version",
-	0,
-	openapisrc_validate,
-	openapisrc_fetch,
-	NULL,
-	NULL,
-	openapisrc_forget,
+	.type = "openapi",
+	.label = "OpenAPI",
+	.about = "An OpenAPI (Swagger) description of an HTTP API, by URL or uploaded.",
+	.url_doc = "the address of the JSON or YAML description",
+	.policy_word = "openapi",
+	.fields = openapisrc_fields,
+	.entry = openapisrc_entry,
+	.version_noun = "content version",
+	.validate = openapisrc_validate,
+	.fetch = openapisrc_fetch,
+	.forget = openapisrc_forget,
 };

@@ -17,6 +17,7 @@
 #include "base/license.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "sources/backend.h"
 #include "sources/libid.h"
 #include "sources/policy.h"
 #include "sources/robots.h"
@@ -60,10 +61,14 @@ policy_type_word(enum policy_type t)
 enum policy_type
 policy_type_of(const char *source_type)
 {
+	const struct backend_ops *b;
 	size_t	 i;
 
 	if (source_type == NULL)
 		return POLICY_OTHER;
+	/* A type of ours says which policy covers it (its back end's policy word). */
+	if ((b = backend_lookup(source_type)) != NULL)
+		source_type = b->policy_word != NULL ? b->policy_word : "other";
 	for (i = 0; i < POLICY_NTYPES; i++)
 		if (strcasecmp(source_type, policy_types[i].word) == 0)
 			return (enum policy_type)i;

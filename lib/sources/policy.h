@@ -43,8 +43,9 @@ const char *policy_setting(enum policy_type);
 const char *policy_type_word(enum policy_type);
 /*
  * The type of the upstream's word for a source type, any case: git (also repo, github,
- * gitlab, bitbucket), website (web, site), llmstxt (llms.txt), openapi; NULL or anything
- * else: POLICY_OTHER.
+ * gitlab, bitbucket), website (web, site), llmstxt (llms.txt), openapi; a source type of
+ * ours: the policy its back end names (backend_ops.policy_word); NULL or anything else:
+ * POLICY_OTHER.
  */
 enum policy_type policy_type_of(const char *source_type);
 /* Reads the policies; 0, or -1 on a database error or out of memory. */

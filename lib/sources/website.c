@@ -35,10 +35,15 @@
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "base/validate.h"
 #include "net/fetch.h"
+#include "net/url.h"
 #include "parse/parse.h"
 #include "sources/backend.h"
+#include "sources/entry.h"
+#include "sources/libid.h"
 #include "sources/links.h"
+#include "sources/request.h"
 #include "sources/robots.h"
 #include "sources/sitemap.h"
 #include "store/jobs.h"
@@ -1175,13 +1180,66 @@ out:
 	return rc;
 }
 
+/* An exclude pattern: a glob on the URL path, no control characters. */
+static int
+website_check_pattern(const char *v, char *err, size_t errsz)
+{
+	for (; *v != '\0'; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f) {
+			snprintf(err, errsz, "must not contain control characters");
+			return -1;
+		}
+	return 0;
+}
+
+/* A website entry's own fields (sources/entry.c has the common ones). */
+static const struct validate_field website_fields[] = {
+	{ .name = "maxPages", .type = VALIDATE_INT, .min = 1, .max = ENTRY_MAX_PAGES,
+	    .label = "Maximum pages", .dflt = "100",
+	    .doc = "how many pages to index at most (the setting sources.max_pages may "
+	    "lower it)" },
+	{ .name = "maxDepth", .type = VALIDATE_INT, .max = ENTRY_MAX_DEPTH,
+	    .label = "Maximum depth", .dflt = "3",
+	    .doc = "how many links away from the start page to follow" },
+	{ .name = "excludePatterns", .type = VALIDATE_LIST, .max = ENTRY_LIST_MAX,
+	    .elem_max = ENTRY_PATTERN_MAX, .check = website_check_pattern,
+	    .label = "Exclude patterns", .dflt = "[]",
+	    .doc = "globs on the URL path of pages to leave out, such as /blog/*" },
+	{ .name = NULL }
+};
+
+/* A website's id: /websites/<host and path>, index.html and trailing '/' dropped. */
+static int
+website_id(struct parse_req *p, const struct url_parts *u, char *err, size_t errsz)
+{
+	size_t		 n = strlen(u->path);
+	const char	*base = libid_basename(u->path);
+
+	if (strcasecmp(base, "index.html") == 0 || strcasecmp(base, "index.htm") == 0)
+		n = (size_t)(base - u->path);
+	return libid_of_url(p->id, sizeof(p->id), "/websites/", u->host, u->path, n, err, errsz);
+}
+
+static int
+website_entry(struct parse_req *p, json_object *o, const struct url_parts *u,
+    const char *url_name, char *err, size_t errsz)
+{
+	(void)url_name;
+	if (website_id(p, u, err, errsz) == -1)
+		return -1;
+	return backend_entry_settings(p, o, website_fields, NULL, err, errsz);
+}
+
 const struct backend_ops backend_website = {
-	"website",
-	"content version",
-	0,
-	website_validate,
-	website_fetch,
-	NULL,
-	NULL,
-	website_forget,
+	.type = "website",
+	.label = "Website",
+	.about = "A documentation site, crawled from its start page within the same site.",
+	.url_doc = "the start page, such as https://docs.example.com/",
+	.policy_word = "website",
+	.fields = website_fields,
+	.entry = website_entry,
+	.version_noun = "content version",
+	.validate = website_validate,
+	.fetch = website_fetch,
+	.forget = website_forget,
 };

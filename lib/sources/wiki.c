@@ -30,9 +30,14 @@
 #include "base/buf.h"
 #include "base/crypto.h"
 #include "base/util.h"
+#include "base/validate.h"
 #include "net/fetch.h"
+#include "net/url.h"
 #include "parse/parse.h"
 #include "sources/backend.h"
+#include "sources/entry.h"
+#include "sources/libid.h"
+#include "sources/request.h"
 #include "store/jobs.h"
 #include "store/netpolicy.h"
 #include "store/settings.h"
@@ -1387,13 +1392,134 @@ wiki_release(struct backend_ctx *c)
 	c->priv = NULL;
 }
 
+/* A wiki space key: letters, digits and '_' (the wiki's own rule, case kept). */
+static int
+wiki_check_space_key(const char *v, char *err, size_t errsz)
+{
+	if (strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~") !=
+	    strlen(v)) {
+		snprintf(err, errsz, "must be letters, digits, '_' or a leading '~' (a "
+		    "personal space)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A wiki entry's own fields (sources/entry.c has the common ones, of which the URL is the
+ * wiki's site): a whole space (spaceKey, with spaceId and spaceName) or pages (pageUrls,
+ * with includeSubPages).
+ */
+static const struct validate_field wiki_fields[] = {
+	{ .name = "spaceKey", .type = VALIDATE_STRING, .min = 1, .max = 255,
+	    .check = wiki_check_space_key, .label = "Space key",
+	    .doc = "the key of the wiki space to index whole, such as DOCS" },
+	{ .name = "spaceId", .type = VALIDATE_STRING, .min = 1, .max = 64,
+	    .label = "Space id",
+	    .doc = "the space's numeric id, when the wiki needs it to list the pages" },
+	{ .name = "spaceName", .type = VALIDATE_STRING, .min = 1, .max = 255,
+	    .label = "Space name", .doc = "the space's name, the title when none is given" },
+	{ .name = "pageUrls", .type = VALIDATE_LIST, .min = 1, .max = ENTRY_LIST_MAX,
+	    .elem_max = ENTRY_URL_MAX, .label = "Page URLs",
+	    .doc = "wiki page addresses: index these pages only" },
+	{ .name = "includeSubPages", .type = VALIDATE_BOOL, .label = "Include sub-pages",
+	    .dflt = "false", .doc = "also index the pages below each page listed" },
+	{ .name = NULL }
+};
+
+/* A wiki entry: exactly one form; the id from the space key, the title or a page. */
+static int
+wiki_entry_id(struct parse_req *p, json_object *o, char *err, size_t errsz)
+{
+	const char	*key = validate_str(o, "spaceKey");
+	json_object	*pages = NULL;
+	struct url_parts pu;
+	char		 name[32], part[LIBID_PART_MAX + 1] = "";
+	size_t		 i, n;
+
+	json_object_object_get_ex(o, "pageUrls", &pages);
+	if (key != NULL && validate_given(o, "pageUrls")) {
+		snprintf(err, errsz, "a wiki source takes 'spaceKey' or 'pageUrls', not "
+		    "both");
+		return -1;
+	}
+	if (key == NULL && !validate_given(o, "pageUrls")) {
+		snprintf(err, errsz, "a wiki source needs 'spaceKey' (a whole space) or "
+		    "'pageUrls' (pages)");
+		return -1;
+	}
+	if (key != NULL && validate_given(o, "includeSubPages")) {
+		snprintf(err, errsz, "field 'includeSubPages' goes with 'pageUrls', not "
+		    "with 'spaceKey'");
+		return -1;
+	}
+	if (key == NULL && (validate_given(o, "spaceId") || validate_given(o,
+	    "spaceName"))) {
+		snprintf(err, errsz, "fields 'spaceId' and 'spaceName' go with "
+		    "'spaceKey', not with 'pageUrls'");
+		return -1;
+	}
+	if (key != NULL) {
+		libid_part(part, sizeof(part), key, strlen(key));
+	} else {
+		n = (size_t)json_object_array_length(pages);
+		if (n == 0) {
+			snprintf(err, errsz, "field 'pageUrls' must list at least one "
+			    "page");
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "pageUrls[%zu]", i);
+			if (url_parse(json_object_get_string(json_object_array_get_idx(
+			    pages, i)), name, &pu, err, errsz) == -1)
+				return -1;
+			if (i == 0 && p->title == NULL) {
+				libid_part(part, sizeof(part), pu.path,
+				    strlen(pu.path));
+				if (strchr(pu.canon, '?') != NULL)
+					libid_part(part, sizeof(part),
+					    strchr(pu.canon, '?'),
+					    strlen(strchr(pu.canon, '?')));
+			}
+			url_release(&pu);
+		}
+		if (p->title != NULL)
+			libid_part(part, sizeof(part), p->title, strlen(p->title));
+	}
+	if (libid_part_trim(part) == -1) {
+		snprintf(err, errsz, "no library id can be made from the wiki entry: give "
+		    "a title with letters or digits");
+		return -1;
+	}
+	snprintf(p->id, sizeof(p->id), "/wiki/%s", part);
+	return 0;
+}
+
+static int
+wiki_entry(struct parse_req *p, json_object *o, const struct url_parts *u,
+    const char *url_name, char *err, size_t errsz)
+{
+	/* A whole space has no includeSubPages, not even its default. */
+	static const char *const space_omits[] = { "includeSubPages", NULL };
+
+	(void)u;
+	(void)url_name;
+	if (wiki_entry_id(p, o, err, errsz) == -1)
+		return -1;
+	return backend_entry_settings(p, o, wiki_fields, validate_given(o, "pageUrls") ?
+	    NULL : space_omits, err, errsz);
+}
+
 const struct backend_ops backend_wiki = {
-	"wiki",
-	"page set",
-	0,
-	wiki_validate,
-	wiki_fetch,
-	NULL,
-	wiki_release,
-	NULL,
+	.type = "wiki",
+	.label = "Wiki",
+	.about = "Pages of the wiki set up in Settings > Integrations (its site and "
+	    "credentials): a whole space, or some pages.",
+	.url_doc = "the wiki's site, such as https://example.atlassian.net/wiki",
+	.fields = wiki_fields,
+	.entry = wiki_entry,
+	.version_noun = "page set",
+	.validate = wiki_validate,
+	.fetch = wiki_fetch,
+	.release = wiki_release,
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "http/multipart.h"
+#include "sources/backend.h"
 #include "sources/entry.h"
 #include "sources/gitsrc.h"
 #include "sources/request.h"
@@ -210,9 +211,55 @@ test_multipart(void)
 	    "a part without Content-Disposition: %s", err);
 }
 
+/*
+ * The source types are their back ends' declarations: each says what it is and what its
+ * URL is, each field has a label and a doc, and GET /api/sources/types shows exactly the
+ * registry's types, the common fields first.
+ */
+static void
+test_types(void)
+{
+	const struct backend_ops *t;
+	const struct validate_field *f;
+	json_object	*a = entry_types_json(), *o, *fields, *first;
+	const char	*svn = "{\"type\":\"svn\",\"url\":\"https://h/a/b\"}";
+	char		 err[256];
+	size_t		 i, nfields;
+	int		 named;
+
+	for (i = 0; (t = backend_at(i)) != NULL; i++) {
+		ok(t->label != NULL && t->about != NULL && t->url_doc != NULL &&
+		    t->entry != NULL && t->fields != NULL,
+		    "type %s: label, about, URL doc, fields and id rule", t->type);
+		named = 1;
+		nfields = 0;
+		for (f = t->fields; f->name != NULL; f++, nfields++)
+			named &= f->label != NULL && f->doc != NULL;
+		ok(named, "type %s: each of its %zu fields has a label and a doc", t->type,
+		    nfields);
+		o = json_object_array_get_idx(a, i);
+		ok(o != NULL && strcmp(json_object_get_string(json_object_object_get(o,
+		    "type")), t->type) == 0 && json_object_object_get_ex(o, "fields",
+		    &fields) && json_object_array_length(fields) >= nfields + 4 &&
+		    (first = json_object_array_get_idx(fields, 0)) != NULL &&
+		    strcmp(json_object_get_string(json_object_object_get(first, "name")),
+		    "type") == 0, "GET /api/sources/types: %s, the common fields first",
+		    t->type);
+		/* The error naming the types lists this one. */
+		ok(entry_parse_text(svn, strlen(svn), &(struct parse_req){ 0 }, err,
+		    sizeof(err)) == -1 &&
+		    strstr(err, t->type) != NULL, "the unknown type's error names %s",
+		    t->type);
+	}
+	ok(i >= 5 && json_object_array_length(a) == i,
+	    "the JSON has the registry's %zu types", i);
+	json_object_put(a);
+}
+
 int
 main(void)
 {
+	test_types();
 	test_refusals();
 	test_ids();
 	test_upload_id();

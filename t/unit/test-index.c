@@ -86,7 +86,7 @@ mem_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errs
 
 /* Eager: fetch loads every document, so there is no load. */
 static const struct backend_ops mem_ops = {
-	"mem", "commit", 1, NULL, mem_fetch, NULL, NULL, NULL,
+	.type = "mem", .version_noun = "commit", .select_files = 1, .fetch = mem_fetch,
 };
 
 static sqlite3 *db;
@@ -139,7 +139,7 @@ web_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t errs
 }
 
 static const struct backend_ops web_ops = {
-	"web", "content version", 0, NULL, web_fetch, NULL, NULL, NULL,
+	.type = "web", .version_noun = "content version", .fetch = web_fetch,
 };
 
 /* The integer or text of a one-value query with a text ?1. */
