@@ -34,7 +34,6 @@
 #include "web.h"
 
 #define ADMIN_LIBRARIES_SEGMENT_MAX	200	/* characters of the owner or the repo */
-#define ADMIN_LIBRARIES_UPLOAD_MAX	(16 * 1024 * 1024) /* bytes of an uploaded spec */
 #define ADMIN_LIBRARIES_UPLOADS_MB	64	/* uploads.max_mb_per_user's default */
 
 /* Starts the worker for job and answers 202 {libraryId, jobId, message}. */
@@ -407,7 +406,7 @@ admin_libraries_parse_upload(struct http_req *r, void *arg)
 	(void)arg;
 	memset(&p, 0, sizeof(p));
 	if (validate_query(r, &web_util_no_params) == -1 ||
-	    http_read_body(r, ADMIN_LIBRARIES_UPLOAD_MAX) == -1)
+	    http_read_body(r, BACKEND_UPLOAD_MAX) == -1)
 		return;
 	if (multipart_parse(r->content_type, r->body, r->body_len, parts, &n, err,
 	    sizeof(err)) == -1) {

@@ -46,6 +46,8 @@ struct validate_field {
 						   pages"), for forms made of the table */
 	const char		*dflt;		/* the JSON of its value when not
 						   given (a stored source setting), or NULL */
+	const char		*group;		/* for forms: the alternative it belongs
+						   to ("Some pages"), NULL: always */
 };
 /*
  * required: a field that a schema made of the table (validate_schema) lists as required,

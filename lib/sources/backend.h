@@ -129,6 +129,8 @@ int	 backend_http_error(const struct fetch_req *, char *err, size_t errsz);
  * (sources/entry.c validates a source entry through them; GET /api/sources/types shows
  * them to the web UI's forms), the upstream policy that covers it, and its back end.
  */
+#define BACKEND_UPLOAD_MAX	(16L * 1024 * 1024)	/* bytes of an uploaded description */
+
 struct backend_ops {
 	const char	*type;		/* libraries.source_type, an entry's "type" */
 	const char	*label;		/* for people: "Git repository" */
@@ -146,6 +148,13 @@ struct backend_ops {
 	 */
 	const struct validate_field *fields;
 	int		 url_own;	/* 1: entry checks the URL and fields itself */
+	/*
+	 * A file upload that adds a source of this type besides an entry (the web API path
+	 * that takes it, multipart field "file_field", at most upload_max bytes), or NULL.
+	 */
+	const char	*upload_path;
+	const char	*upload_field;
+	long		 upload_max;
 	/*
 	 * Fills p from the entry o: the library id (its rule), and the settings, the
 	 * canonical JSON of its fields (backend_entry_settings), or for git its own fields.
@@ -188,7 +197,8 @@ const struct backend_ops *backend_at(size_t i);
 /*
  * The source types as GET /api/sources/types answers: [{"type", "label", "about", "url",
  * "fields": [{"name", "type", "label", "doc", "required", "min", "max", "elemMax",
- * "choices", "default"}]}], the common fields first. The caller puts it.
+ * "choices", "default", "group"}], "upload": {"path", "field", "maxBytes"}}], the common
+ * fields first ("required" of a field in a group: in that alternative). The caller puts it.
  */
 struct json_object *backend_types_json(const struct validate_field *common);
 

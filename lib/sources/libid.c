@@ -282,8 +282,8 @@ libid_basename(const char *path)
 
 /* See libid.h. */
 int
-libid_of_url(char *id, size_t idsz, const char *prefix, const char *host, const char *path,
-    size_t n, char *err, size_t errsz)
+libid_of_url(char *id, size_t idsz, const char *prefix, const char *host,
+    const char *path, size_t n, char *err, size_t errsz)
 {
 	char	 part[LIBID_PART_MAX + 1] = "";
 

@@ -928,8 +928,8 @@ llmsrc_id(struct parse_req *p, const struct url_parts *u, const char *name,
 		    "llms-full.txt or llms-small.txt", name);
 		return -1;
 	}
-	if (libid_of_url(p->id, sizeof(p->id), "/llmstxt/", u->host, u->path, (size_t)(base - u->path), err,
-	    errsz) == -1)
+	if (libid_of_url(p->id, sizeof(p->id), "/llmstxt/", u->host, u->path,
+	    (size_t)(base - u->path), err, errsz) == -1)
 		return -1;
 	for (i = 0; base[i] != '\0' && i + 1 < sizeof(file); i++)
 		file[i] = (char)tolower((unsigned char)base[i]);

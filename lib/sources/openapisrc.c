@@ -730,7 +730,8 @@ openapisrc_id(struct parse_req *p, const struct url_parts *u, char *err, size_t 
 		n -= 5;
 	else if (util_str_endswith(u->path, ".yml"))
 		n -= 4;
-	return libid_of_url(p->id, sizeof(p->id), "/openapi/", u->host, u->path, n, err, errsz);
+	return libid_of_url(p->id, sizeof(p->id), "/openapi/", u->host, u->path, n, err,
+	    errsz);
 }
 
 static int
@@ -751,6 +752,9 @@ const struct backend_ops backend_openapi = {
 	.policy_word = "openapi",
 	.fields = openapisrc_fields,
 	.entry = openapisrc_entry,
+	.upload_path = "/api/parse-openapi-upload",
+	.upload_field = "openapiFile",
+	.upload_max = BACKEND_UPLOAD_MAX,
 	.version_noun = "content version",
 	.validate = openapisrc_validate,
 	.fetch = openapisrc_fetch,

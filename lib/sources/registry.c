@@ -72,6 +72,8 @@ backend_fields_json(json_object *a, const struct validate_field *list)
 			    json_object_new_string(f->choices));
 		if (f->dflt != NULL && (d = json_tokener_parse(f->dflt)) != NULL)
 			json_object_object_add(o, "default", d);
+		if (f->group != NULL)
+			json_object_object_add(o, "group", json_object_new_string(f->group));
 		json_object_array_add(a, o);
 	}
 }
@@ -80,7 +82,7 @@ json_object *
 backend_types_json(const struct validate_field *common)
 {
 	const struct backend_ops *t;
-	json_object	*a = json_object_new_array(), *o, *fields;
+	json_object	*a = json_object_new_array(), *o, *fields, *up;
 	size_t		 i;
 
 	for (i = 0; (t = backend_at(i)) != NULL; i++) {
@@ -93,6 +95,16 @@ backend_types_json(const struct validate_field *common)
 		backend_fields_json(fields, common);
 		backend_fields_json(fields, t->fields);
 		json_object_object_add(o, "fields", fields);
+		if (t->upload_path != NULL) {
+			up = json_object_new_object();
+			json_object_object_add(up, "path",
+			    json_object_new_string(t->upload_path));
+			json_object_object_add(up, "field",
+			    json_object_new_string(t->upload_field));
+			json_object_object_add(up, "maxBytes",
+			    json_object_new_int64(t->upload_max));
+			json_object_object_add(o, "upload", up);
+		}
 		json_object_array_add(a, o);
 	}
 	return a;

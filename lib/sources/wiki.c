@@ -1408,21 +1408,26 @@ wiki_check_space_key(const char *v, char *err, size_t errsz)
 /*
  * A wiki entry's own fields (sources/entry.c has the common ones, of which the URL is the
  * wiki's site): a whole space (spaceKey, with spaceId and spaceName) or pages (pageUrls,
- * with includeSubPages).
+ * with includeSubPages): the first of each is asked (required in its alternative).
  */
+#define WIKI_SPACE	"A whole space"
+#define WIKI_PAGES	"Some pages"
 static const struct validate_field wiki_fields[] = {
 	{ .name = "spaceKey", .type = VALIDATE_STRING, .min = 1, .max = 255,
+	    .required = VALIDATE_ASKED, .group = WIKI_SPACE,
 	    .check = wiki_check_space_key, .label = "Space key",
 	    .doc = "the key of the wiki space to index whole, such as DOCS" },
 	{ .name = "spaceId", .type = VALIDATE_STRING, .min = 1, .max = 64,
-	    .label = "Space id",
+	    .group = WIKI_SPACE, .label = "Space id",
 	    .doc = "the space's numeric id, when the wiki needs it to list the pages" },
 	{ .name = "spaceName", .type = VALIDATE_STRING, .min = 1, .max = 255,
-	    .label = "Space name", .doc = "the space's name, the title when none is given" },
+	    .group = WIKI_SPACE, .label = "Space name", .doc = "the space's name, the title when none is given" },
 	{ .name = "pageUrls", .type = VALIDATE_LIST, .min = 1, .max = ENTRY_LIST_MAX,
-	    .elem_max = ENTRY_URL_MAX, .label = "Page URLs",
+	    .elem_max = ENTRY_URL_MAX, .required = VALIDATE_ASKED, .group = WIKI_PAGES,
+	    .label = "Page URLs",
 	    .doc = "wiki page addresses: index these pages only" },
-	{ .name = "includeSubPages", .type = VALIDATE_BOOL, .label = "Include sub-pages",
+	{ .name = "includeSubPages", .type = VALIDATE_BOOL, .group = WIKI_PAGES,
+	    .label = "Include sub-pages",
 	    .dflt = "false", .doc = "also index the pages below each page listed" },
 	{ .name = NULL }
 };

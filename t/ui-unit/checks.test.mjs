@@ -34,28 +34,32 @@ test("checkBranch: git's branch name rules", () => {
 
 test("lines and checkList: one trimmed entry a line, no '..' or '\\\\'", () => {
 	assert.deepEqual(c.lines(" docs \n\n guide\n"), ["docs", "guide"]);
-	assert.equal(c.checkList("docs\nsrc/guide"), null);
-	assert.match(c.checkList("../etc"), /no '\.\.'/);
-	assert.match(c.checkList("a\\b"), /no '\.\.'/);
-	assert.match(c.checkList(Array(c.LIST_MAX + 1).fill("d").join("\n")), /At most 100 entries/);
+	const list = c.checkList(100, 255);
+	assert.equal(list("docs\nsrc/guide"), null);
+	assert.match(list("../etc"), /no '\.\.'/);
+	assert.match(list("a\\b"), /no '\.\.'/);
+	assert.match(list(Array(101).fill("d").join("\n")), /At most 100 entries/);
+	assert.match(list("x".repeat(256)), /at most 255 characters/);
 });
 
 test("checkInt: whole numbers in bounds, empty allowed", () => {
-	const pages = c.checkInt(1, c.MAX_PAGES);
+	const pages = c.checkInt(1, 100000);
 	assert.equal(pages(""), null);
 	assert.equal(pages("50"), null);
 	assert.ok(pages("0"));
 	assert.ok(pages("1.5"));
 	assert.ok(pages("-3"));
-	assert.ok(pages(String(c.MAX_PAGES + 1)));
+	assert.ok(pages("100001"));
 });
 
 test("checkSpaceKey and checkPageUrls", () => {
 	assert.equal(c.checkSpaceKey("DOCS"), null);
 	assert.equal(c.checkSpaceKey("~jdoe"), null);
 	assert.ok(c.checkSpaceKey("a b"));
-	assert.equal(c.checkPageUrls("https://wiki.example.com/x\nhttps://wiki.example.com/y"), null);
-	assert.match(c.checkPageUrls("https://wiki.example.com/x\nnot a url"), /"not a url": This is not a URL/);
+	const pages = c.checkPageUrls(2);
+	assert.equal(pages("https://wiki.example.com/x\nhttps://wiki.example.com/y"), null);
+	assert.match(pages("https://wiki.example.com/x\nnot a url"), /"not a url": This is not a URL/);
+	assert.match(pages("https://a.example/x\nhttps://a.example/y\nhttps://a.example/z"), /At most 2 pages/);
 });
 
 test("checkNewPassword: typed twice, 10 to 1024 characters, not the user name", () => {
@@ -88,4 +92,38 @@ test("aiSettingShown: the AI fields follow the vendors' choiceTakes", () => {
 	assert.equal(c.aiSettingShown("ai.embed.api_key", v("anthropic", "openai"), takes), true);
 	assert.equal(c.aiSettingShown("ai.embed.base_url", v("openai", "bedrock"), takes), true);
 	assert.equal(c.aiSettingShown("ai.embed.model", v("", "same"), takes), true);
+});
+
+test("sourceFields: the form's rows from the server's declaration of a type", () => {
+	const type = { type: "website", url: "the start page", fields: [
+	    { name: "type", type: "string", required: false, min: 1, max: 16 },
+	    { name: "url", type: "string", label: "URL", required: false, min: 1, max: 30 },
+	    { name: "repoUrl", type: "string", required: false, min: 1, max: 30 },
+	    { name: "title", type: "string", label: "Title", required: false, min: 1, max: 5 },
+	    { name: "maxDepth", type: "integer", label: "Maximum depth", min: 0, max: 7, default: 3,
+	      doc: "how many links to follow" },
+	    { name: "excludePatterns", type: "list", label: "Exclude patterns", min: 0, max: 2, elemMax: 4 },
+	    { name: "spaceKey", type: "string", label: "Space key", required: true, min: 1, max: 9,
+	      group: "A whole space" },
+	    { name: "subs", type: "boolean", label: "Include sub-pages", group: "Some pages" }] };
+	const rows = c.sourceFields(type);
+	assert.deepEqual(rows.map((r) => r.name), ["url", "maxDepth", "excludePatterns", "spaceKey", "subs", "title"],
+	    "the URL first, the title last, no type or repoUrl");
+	const by = Object.fromEntries(rows.map((r) => [r.name, r]));
+	assert.equal(by.url.label, "URL");
+	assert.equal(by.url.help, "The start page.");
+	assert.match(by.url.check("https://example.com/" + "x".repeat(20)), /At most 30 characters/,
+	    "the URL's bound is the server's");
+	assert.equal(by.title.label, "Title (optional)");
+	assert.match(by.title.check("abcdef"), /At most 5/);
+	assert.equal(by.maxDepth.kind, "number");
+	assert.match(by.maxDepth.help, /^How many links to follow\. From 0 to 7; 3 when empty\.$/);
+	assert.match(by.maxDepth.check("8"), /from 0 to 7/);
+	assert.match(by.excludePatterns.check("a\nb\nc"), /At most 2/);
+	assert.match(by.excludePatterns.check("abcde"), /at most 4 characters/);
+	assert.equal(by.spaceKey.label, "Space key", "a field asked in its group is not optional");
+	assert.equal(by.spaceKey.check(""), "Required.");
+	assert.equal(by.spaceKey.group, "A whole space");
+	assert.equal(by.subs.kind, "check");
+	assert.equal(by.subs.label, "Include sub-pages");
 });

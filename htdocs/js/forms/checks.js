@@ -1,22 +1,22 @@
 // forms/checks.js: the checks of the UI's forms, as pure functions of the values (no DOM),
 // so that Node's test runner tests them without a browser. Each returns an error in words,
-// or null. They mirror the server's checks (lib/sources/entry.c, lib/index/library.c, lib/auth/user.c); the
-// server stays the judge, and its 400 error is shown next to the field it names.
+// or null. They mirror the server's checks: the bounds of a source's fields come from the
+// server (GET /api/sources/types: sourceFields below); the server stays the judge, and its
+// 400 error is shown next to the field it names.
 
-export const URL_MAX = 2048, TITLE_MAX = 200, DESCRIPTION_MAX = 2000;
-export const LIST_MAX = 100, ENTRY_MAX = 255, BRANCH_MAX = 255;
-export const MAX_PAGES = 100000, MAX_DEPTH = 20;
-export const UPLOAD_MAX = 16 * 1024 * 1024;
+// Bounds of fields that GET /api/sources/types does not describe (a URL inside a list, a
+// branch name: git's own bound).
+export const URL_MAX = 2048, BRANCH_MAX = 255;
 
 // The checks: each takes the control's value and returns an error in words or null.
 export const chars = (s) => Array.from(s).length;
 export const hasControl = (s) => /[\u0000-\u001f\u007f]/.test(s);
 
-export function checkUrl(v, name) {
+export function checkUrl(v, name, max = URL_MAX) {
 	if (v === "")
 		return "Required.";
-	if (chars(v) > URL_MAX)
-		return `At most ${URL_MAX} characters.`;
+	if (chars(v) > max)
+		return `At most ${max} characters.`;
 	let u;
 	try {
 		u = new URL(v);
@@ -48,24 +48,31 @@ export function checkBranch(v) {
 // lines(v): the non-empty lines of a textarea, trimmed.
 export const lines = (v) => v.split("\n").map((s) => s.trim()).filter((s) => s !== "");
 
-export function checkList(v) {
-	const l = lines(v);
-	if (l.length > LIST_MAX)
-		return `At most ${LIST_MAX} entries.`;
-	for (const s of l)
-		if (chars(s) > ENTRY_MAX || s.includes("..") || s.includes("\\") || hasControl(s))
-			return `"${s}": an entry has at most ${ENTRY_MAX} characters, no '..' and no '\\'.`;
-	return null;
+// checkList(max, elemMax): a folder or file list: at most max lines of at most elemMax
+// characters, no '..', no '\\' and no control characters.
+export function checkList(max, elemMax) {
+	return (v) => {
+		const l = lines(v);
+		if (l.length > max)
+			return `At most ${max} entries.`;
+		for (const s of l)
+			if (chars(s) > elemMax || s.includes("..") || s.includes("\\") || hasControl(s))
+				return `"${s}": an entry has at most ${elemMax} characters, no '..' and no '\\'.`;
+		return null;
+	};
 }
 
-export function checkPatterns(v) {
-	const l = lines(v);
-	if (l.length > LIST_MAX)
-		return `At most ${LIST_MAX} patterns.`;
-	for (const s of l)
-		if (chars(s) > ENTRY_MAX)
-			return `"${s}": a pattern has at most ${ENTRY_MAX} characters.`;
-	return null;
+// checkLines(max, elemMax, what): any other list: its count and each line's length.
+export function checkLines(max, elemMax, what = "entries") {
+	return (v) => {
+		const l = lines(v);
+		if (l.length > max)
+			return `At most ${max} ${what}.`;
+		for (const s of l)
+			if (elemMax && chars(s) > elemMax)
+				return `"${s}": at most ${elemMax} characters.`;
+		return null;
+	};
 }
 
 export function checkInt(min, max) {
@@ -81,21 +88,80 @@ export function checkInt(min, max) {
 export function checkSpaceKey(v) {
 	if (v === "")
 		return null;
-	if (chars(v) > 255 || !/^~?[A-Za-z0-9_~]+$/.test(v))
+	if (!/^~?[A-Za-z0-9_~]+$/.test(v))
 		return "Letters, digits, '_' or a leading '~' (a personal space).";
 	return null;
 }
 
-export function checkPageUrls(v) {
-	const l = lines(v);
-	if (l.length > LIST_MAX)
-		return `At most ${LIST_MAX} pages.`;
-	for (const s of l) {
-		const e = checkUrl(s);
-		if (e)
-			return `"${s}": ${e}`;
+// checkPageUrls(max): at most max lines, each an http(s) URL.
+export function checkPageUrls(max) {
+	return (v) => {
+		const l = lines(v);
+		if (l.length > max)
+			return `At most ${max} pages.`;
+		for (const s of l) {
+			const e = checkUrl(s);
+			if (e)
+				return `"${s}": ${e}`;
+		}
+		return null;
+	};
+}
+
+// The checks of the server's field check functions that bounds do not say, by field name.
+const FIELD_RULES = {
+	branch: () => checkBranch,
+	folders: (f) => checkList(f.max, f.elemMax),
+	excludeFolders: (f) => checkList(f.max, f.elemMax),
+	excludeFiles: (f) => checkList(f.max, f.elemMax),
+	spaceKey: () => checkSpaceKey,
+	pageUrls: (f) => checkPageUrls(f.max),
+};
+
+function sentence(s) {
+	return s ? s.charAt(0).toUpperCase() + s.slice(1) + "." : "";
+}
+
+// sourceFields(type): the rows of the "Add library" form for one source type as GET
+// /api/sources/types describes it ({type, fields: [{name, type, label, doc, required,
+// min, max, elemMax, default, group}]}): [{name, label, kind, help, check, group}], the
+// entry's "type" and the alias "repoUrl" left out. Labels, help, bounds and defaults are
+// the server's; only the kind of control is chosen here.
+export function sourceFields(type) {
+	const out = [];
+	for (const f of type.fields || []) {
+		if (f.name === "type" || f.name === "repoUrl")
+			continue;
+		const kind = f.name === "url" ? "url" : f.name === "description" ? "textarea" :
+		    f.type === "boolean" ? "check" : f.type === "integer" ? "number" :
+		    f.type === "list" ? "list" : "text";
+		const required = f.required || f.name === "url";
+		const label = (f.label || f.name) + (required || kind === "check" ? "" : " (optional)");
+		let help = sentence(f.name === "url" && type.url ? type.url : f.doc);
+		if (kind === "number")
+			help += ` From ${f.min} to ${f.max}` + (f.default !== undefined ? `; ${f.default} when empty.` : ".");
+		else if (kind === "list")
+			help += " One a line.";
+		let check;
+		if (kind === "url")
+			check = (v) => checkUrl(v, type.type, f.max);
+		else if (kind === "number")
+			check = checkInt(f.min, f.max);
+		else if (FIELD_RULES[f.name])
+			check = FIELD_RULES[f.name](f);
+		else if (kind === "list")
+			check = checkLines(f.max, f.elemMax);
+		else if (kind !== "check" && f.max)
+			check = checkText(f.max);
+		const guard = check;
+		if (required && kind !== "check")
+			check = (v) => (v === "" ? "Required." : guard ? guard(v) : null);
+		out.push({ name: f.name, label, kind, help: help.trim(), check, group: f.group || null });
 	}
-	return null;
+	// The URL first, the type's own fields next, the title and description last.
+	const rank = (f) => (f.name === "url" ? 0 : f.name === "title" || f.name === "description" ? 2 : 1);
+	return out.map((f, i) => [f, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1])
+	    .map(([f]) => f);
 }
 
 // checkNewPassword(pw1, pw2, user): a new password as the server takes it (10 to 1024

@@ -1,89 +1,35 @@
-// forms/library.js: the "Add library" form, one set of fields per source type, each explained in
-// one line and checked in the browser as the server checks it (lib/sources/entry.c, lib/index/library.c:
-// the server stays the judge; its 400 error is shown next to the field it names).
+// forms/library.js: the "Add library" form, built from the source types the server declares
+// (GET /api/sources/types: each type's label, what it indexes, what its URL is, and its
+// fields with their labels, help, bounds and defaults), each field checked in the browser
+// with those bounds (forms/checks.js: sourceFields). The server stays the judge: its 400
+// error is shown next to the field it names.
 import { el, clear, field, showStatus, newId } from "../dom.js";
 import * as api from "../api.js";
-import {
-	DESCRIPTION_MAX, MAX_DEPTH, MAX_PAGES, TITLE_MAX, UPLOAD_MAX, checkBranch,
-	checkInt, checkList, checkPageUrls, checkPatterns, checkSpaceKey, checkText,
-	checkUrl, lines
-} from "./checks.js";
+import { lines, sourceFields, checkText } from "./checks.js";
 
-// The fields: name (the server's), label, kind, help, check, and for a kind "list" how
-// its value is sent (an array of lines).
-const F = {
-	url: (help, type) => ({ name: "url", label: "URL", kind: "url", help,
-	    check: (v) => checkUrl(v, type) }),
-	title: { name: "title", label: "Title (optional)", kind: "text",
-	    help: "The name shown for the library; by default one is made from the source.",
-	    check: checkText(TITLE_MAX) },
-	description: { name: "description", label: "Description (optional)", kind: "textarea",
-	    help: "A sentence on what the library documents, shown to agents that search libraries.",
-	    check: checkText(DESCRIPTION_MAX) },
-	branch: { name: "branch", label: "Branch (optional)", kind: "text",
-	    help: "The branch to index; empty: the repository's default branch.", check: checkBranch },
-	folders: { name: "folders", label: "Folders (optional)", kind: "list",
-	    help: "One folder a line: index only below these (empty: the whole tree).", check: checkList },
-	excludeFolders: { name: "excludeFolders", label: "Exclude folders (optional)", kind: "list",
-	    help: "One folder a line to skip, such as tests or vendor.", check: checkList },
-	excludeFiles: { name: "excludeFiles", label: "Exclude files (optional)", kind: "list",
-	    help: "One file name or glob a line to skip, such as CHANGELOG.md.", check: checkList },
-	indexSourceCode: { name: "indexSourceCode", label: "Index source code", kind: "check",
-	    help: "Also index the documentation comments of source files, not only the docs." },
-	maxPages: { name: "maxPages", label: "Maximum pages (optional)", kind: "number",
-	    help: `How many pages to index at most, 1 to ${MAX_PAGES} (default 100; the server's limit may cut it).`,
-	    check: checkInt(1, MAX_PAGES) },
-	maxDepth: { name: "maxDepth", label: "Maximum depth (optional)", kind: "number",
-	    help: `How many links away from the start page to follow, 0 to ${MAX_DEPTH} (default 3).`,
-	    check: checkInt(0, MAX_DEPTH) },
-	excludePatterns: { name: "excludePatterns", label: "Exclude patterns (optional)", kind: "list",
-	    help: "One glob on the URL path a line, such as /blog/*, for pages to leave out.",
-	    check: checkPatterns },
-	spaceKey: { name: "spaceKey", label: "Space key", kind: "text",
-	    help: "The key of the wiki space to index whole, such as DOCS.", check: checkSpaceKey },
-	spaceId: { name: "spaceId", label: "Space id (optional)", kind: "text",
-	    help: "The space's numeric id, when the wiki needs it to list the pages.", check: checkText(64) },
-	spaceName: { name: "spaceName", label: "Space name (optional)", kind: "text",
-	    help: "The space's name, used for the title when none is given.", check: checkText(255) },
-	pageUrls: { name: "pageUrls", label: "Page URLs", kind: "list",
-	    help: "One wiki page address a line: index these pages only.", check: checkPageUrls },
-	includeSubPages: { name: "includeSubPages", label: "Include sub-pages", kind: "check",
-	    help: "Also index the pages below each page listed." },
-	openapiFile: { name: "openapiFile", label: "OpenAPI file", kind: "file",
-	    help: "A JSON or YAML OpenAPI description, at most 16 MiB." },
-	projectTitle: { name: "projectTitle", label: "Title (optional)", kind: "text",
-	    help: "The name shown for the library; by default the file name.", check: checkText(TITLE_MAX) },
-};
-
-// The source types: their label, one line on what they are and their fields. A type
-// with modes (OpenAPI: URL or upload; wiki: space or pages) shows one mode's fields.
-const TYPES = [
-	{ type: "git", label: "Git repository",
-	  about: "A repository on GitHub, GitLab or any git server; private ones use the tokens in Settings.",
-	  fields: [F.url("The repository's address, such as https://github.com/owner/repo.", "git"), F.branch,
-	      F.folders, F.excludeFolders, F.excludeFiles, F.indexSourceCode, F.title, F.description] },
-	{ type: "website", label: "Website",
-	  about: "A documentation site, crawled from its start page within the same site.",
-	  fields: [F.url("The start page, such as https://docs.example.com/.", "website"), F.maxPages,
-	      F.maxDepth, F.excludePatterns, F.title, F.description] },
-	{ type: "llmstxt", label: "llms.txt",
-	  about: "A site's llms.txt file and the pages it lists.",
-	  fields: [F.url("The address of llms.txt, llms-full.txt or llms-small.txt.", "llmstxt"), F.maxPages,
-	      F.title, F.description] },
-	{ type: "openapi", label: "OpenAPI", about: "An OpenAPI (Swagger) description of an HTTP API.",
-	  modes: [
-	      { mode: "url", label: "By URL", fields: [F.url("The address of the JSON or YAML description.", "openapi"),
-		  F.title, F.description] },
-	      { mode: "upload", label: "Upload a file", fields: [F.openapiFile, F.projectTitle,
-		  Object.assign({}, F.description)] }] },
-	{ type: "wiki", label: "Wiki",
-	  about: "Pages of the wiki set up in Settings > Integrations (its site and credentials).",
-	  modes: [
-	      { mode: "space", label: "A whole space", fields: [F.spaceKey, F.spaceId, F.spaceName, F.title,
-		  F.description] },
-	      { mode: "pages", label: "Some pages", fields: [F.pageUrls, F.includeSubPages, F.title,
-		  F.description] }] },
-];
+// modesOf(type): the alternatives of a type's form: the groups of its fields ("A whole
+// space" or "Some pages" of a wiki), and an upload when the type takes one (an OpenAPI
+// file); null when the form has one set of fields.
+function modesOf(type) {
+	const fields = sourceFields(type);
+	const groups = [...new Set(fields.filter((f) => f.group).map((f) => f.group))];
+	const modes = groups.map((g) => ({ mode: g, label: g,
+	    fields: fields.filter((f) => !f.group || f.group === g) }));
+	if (type.upload) {
+		const up = type.upload;
+		const keep = (n) => fields.find((f) => f.name === n);
+		if (!modes.length)
+			modes.push({ mode: "url", label: "By URL", fields });
+		modes.push({ mode: "upload", label: "Upload a file", upload: up, fields: [
+		    { name: up.field, label: type.label + " file", kind: "file", maxBytes: up.maxBytes,
+		      help: `A JSON or YAML file, at most ${Math.round(up.maxBytes / 1048576)} MiB.` },
+		    Object.assign({}, keep("title"), { name: "projectTitle",
+		      help: "The name shown for the library; by default the file name.",
+		      check: checkText((type.fields.find((f) => f.name === "title") || {}).max || 200) }),
+		    keep("description")].filter(Boolean) });
+	}
+	return modes.length ? modes : null;
+}
 
 // control(f): the input of a field.
 function control(f) {
@@ -129,7 +75,8 @@ function check(r) {
 	let err = null;
 	if (f.kind === "file")
 		err = r.input.files.length === 0 ? "Choose a file." :
-		    r.input.files[0].size > UPLOAD_MAX ? "The file is larger than 16 MiB." : null;
+		    r.input.files[0].size > f.maxBytes ?
+		    `The file is larger than ${Math.round(f.maxBytes / 1048576)} MiB.` : null;
 	else if (f.check)
 		err = f.check(r.input.value.trim());
 	setError(r, err);
@@ -177,17 +124,17 @@ function serverField(message, rows) {
 	return null;
 }
 
-// addForm(onAdded): the "Add library" form; onAdded(answer) after a 202.
+// addForm(onAdded): the "Add library" form; onAdded(answer) after a 202. The source types
+// come from the server; until they have, the form says so.
 export function addForm(onAdded) {
-	const typeSel = el("select", { name: "type" },
-	    TYPES.map((t) => el("option", { value: t.type }, t.label)));
-	const typeRow = field("Source type", typeSel, TYPES[0].about);
+	const typeSel = el("select", { name: "type" });
+	const typeRow = field("Source type", typeSel, "Loading the source types…");
 	const about = typeRow.querySelector(".help");
 	const modeBox = el("div");
 	const fieldsBox = el("div");
 	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
-	const submit = el("button", { type: "submit" }, "Add library");
-	let rows = [], mode = null;
+	const submit = el("button", { type: "submit", disabled: true }, "Add library");
+	let types = [], rows = [], mode = null;
 
 	const showFields = (fields) => {
 		rows = fields.map(row);
@@ -196,23 +143,26 @@ export function addForm(onAdded) {
 		clear(fieldsBox, rows);
 	};
 	const showType = () => {
-		const t = TYPES.find((x) => x.type === typeSel.value);
+		const t = types.find((x) => x.type === typeSel.value);
+		if (!t)
+			return;
 		about.textContent = t.about;
 		clear(modeBox);
 		status.textContent = "";
-		if (!t.modes) {
+		const modes = modesOf(t);
+		if (!modes) {
 			mode = null;
-			showFields(t.fields);
+			showFields(sourceFields(t));
 			return;
 		}
 		const name = newId("mode");
-		const radios = t.modes.map((m, i) => {
+		const radios = modes.map((m, i) => {
 			const r = el("input", { type: "radio", name, value: m.mode, checked: i === 0, id: newId("m"),
 			    on: { change: () => { mode = m; showFields(m.fields); } } });
 			return el("span", { class: "radio" }, r, " ", el("label", { for: r.id }, m.label));
 		});
 		modeBox.append(el("fieldset", { class: "modes" }, el("legend", null, "How"), radios));
-		mode = t.modes[0];
+		mode = modes[0];
 		showFields(mode.fields);
 	};
 	typeSel.addEventListener("change", showType);
@@ -247,21 +197,26 @@ export function addForm(onAdded) {
 	    el("h2", { id: "add-h" }, "Add a library"), typeRow, modeBox, fieldsBox, status,
 	    el("div", { class: "actions" }, submit));
 	form.setAttribute("aria-labelledby", "add-h");
-	showType();
+	api.get("/api/sources/types").then((list) => {
+		types = list;
+		clear(typeSel, types.map((t) => el("option", { value: t.type }, t.label)));
+		submit.disabled = false;
+		showType();
+	}, (e) => showStatus(status, false, "The source types could not be read: " + e.message));
 	return form;
 }
 
-// send(type, mode, rows): POST /api/libraries (or the upload endpoint); the 202 answer.
+// send(type, mode, rows): POST /api/libraries (or the type's upload path); the 202 answer.
 async function send(type, mode, rows) {
-	if (type === "openapi" && mode && mode.mode === "upload") {
+	if (mode && mode.upload) {
 		const fd = new FormData();
 		for (const r of rows) {
 			if (r.field.kind === "file")
-				fd.append("openapiFile", r.input.files[0]);
+				fd.append(r.field.name, r.input.files[0]);
 			else if (value(r) !== undefined)
 				fd.append(r.field.name, value(r));
 		}
-		const res = await api.request("POST", "/api/parse-openapi-upload", { raw: fd });
+		const res = await api.request("POST", mode.upload.path, { raw: fd });
 		return res.json();
 	}
 	const body = { type };

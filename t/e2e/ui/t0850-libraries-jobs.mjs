@@ -69,17 +69,23 @@ async function validation(page) {
 	await form.getByLabel("Maximum depth (optional)", { exact: true }).fill("21");
 	await submit.click();
 	check(/from 0 to 20/.test(await fieldStatus(page, "maxDepth").textContent()), "website: maxDepth 21 is refused (0 to 20)");
+	check(/From 0 to 20/.test(await form.locator('[data-field="maxDepth"] .help').textContent()),
+	    "website: the help says the server's bounds of maxDepth");
 	await form.getByLabel("Source type", { exact: true }).selectOption("llmstxt");
 	await form.getByLabel("URL", { exact: true }).fill("https://docs.example.com/docs.txt");
 	await submit.click();
 	check(/llms\.txt/.test(await fieldStatus(page, "url").textContent()), "llms.txt: a URL naming another file is refused");
 	await form.getByLabel("Source type", { exact: true }).selectOption("wiki");
+	check(await form.getByLabel("URL", { exact: true }).isVisible() &&
+	    /wiki's site/.test(await form.locator('[data-field="url"] .help').textContent()),
+	    "wiki: the form asks for the wiki's site, which an entry needs");
 	await form.getByLabel("Space key", { exact: true }).fill("bad key!");
 	await submit.click();
 	check(/Letters, digits/.test(await fieldStatus(page, "spaceKey").textContent()), "wiki: a bad space key is refused");
 	await form.getByLabel("Some pages", { exact: true }).check();
 	check(await form.getByLabel("Page URLs", { exact: true }).isVisible() && await form.getByLabel("Include sub-pages", { exact: true }).isVisible(),
 	    "wiki: the pages form has page URLs and include sub-pages");
+	await shot(page, "uilib-add");
 	await form.getByLabel("Source type", { exact: true }).selectOption("openapi");
 	await form.getByLabel("Upload a file", { exact: true }).check();
 	check(await form.getByLabel("OpenAPI file", { exact: true }).isVisible(), "OpenAPI: a file can be uploaded");
