@@ -303,12 +303,12 @@ validate_count_members(json_object *o)
 	return n;
 }
 
-/* Past blanks and comments (json-c takes both comment forms) from s[i]; the new index. */
-static size_t
+/* See validate.h. */
+size_t
 validate_skip_blank(const char *s, size_t n, size_t i)
 {
 	while (i < n) {
-		if (strchr(" \t\r\n", s[i]) != NULL && s[i] != '\0')
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')
 			i++;
 		else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 			while (i < n && s[i] != '\n')
@@ -320,7 +320,7 @@ validate_skip_blank(const char *s, size_t n, size_t i)
 		} else
 			break;
 	}
-	return i;
+	return i < n ? i : n;
 }
 
 size_t

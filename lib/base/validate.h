@@ -76,6 +76,11 @@ json_object *validate_schema(const struct validate_table *t);
  * json-c allows) that starts at s[i]; n when it does not end.
  */
 size_t	 validate_skip_string(const char *s, size_t n, size_t i);
+/*
+ * The index past the blanks and comments (json-c takes both comment forms) that start at
+ * s[i], at most n.
+ */
+size_t	 validate_skip_blank(const char *s, size_t n, size_t i);
 
 /* Number of characters of UTF-8 text s of n bytes, or -1 when it is not valid UTF-8. */
 long	 validate_utf8_chars(const char *s, size_t n);

@@ -856,26 +856,6 @@ nomem:
  * json-c has parsed, so it is well formed) and set as the id object's serialization.
  */
 
-/* Past blanks and comments (json-c takes both comment forms) from s[i]; the new index. */
-static size_t
-mcp_skip_blank(const char *s, size_t n, size_t i)
-{
-	while (i < n) {
-		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')
-			i++;
-		else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-			while (i < n && s[i] != '\n')
-				i++;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++)
-				continue;
-			i += 2;
-		} else
-			break;
-	}
-	return i < n ? i : n;
-}
-
 /* The index just past the JSON value at s[i]. */
 static size_t
 mcp_skip_value(const char *s, size_t n, size_t i)
@@ -897,7 +877,7 @@ mcp_skip_value(const char *s, size_t n, size_t i)
 			continue;
 		}
 		if (s[i] == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')) {
-			i = mcp_skip_blank(s, n, i);
+			i = validate_skip_blank(s, n, i);
 			continue;
 		}
 		if (s[i] == '{' || s[i] == '[')
@@ -939,16 +919,16 @@ mcp_id_text(const char *s, size_t n, size_t i, size_t *a, size_t *b)
 {
 	size_t	 ks, ke;
 
-	for (i++; (i = mcp_skip_blank(s, n, i)) < n && (s[i] == '"' || s[i] == '\'');) {
+	for (i++; (i = validate_skip_blank(s, n, i)) < n && (s[i] == '"' || s[i] == '\'');) {
 		ks = i;
 		ke = validate_skip_string(s, n, i);
-		if ((i = mcp_skip_blank(s, n, ke)) >= n || s[i] != ':')
+		if ((i = validate_skip_blank(s, n, ke)) >= n || s[i] != ':')
 			return 0;
-		*a = mcp_skip_blank(s, n, i + 1);
+		*a = validate_skip_blank(s, n, i + 1);
 		*b = mcp_skip_value(s, n, *a);
 		if (mcp_is_id_name(s, ks, ke))
 			return 1;
-		if ((i = mcp_skip_blank(s, n, *b)) >= n || s[i] != ',')
+		if ((i = validate_skip_blank(s, n, *b)) >= n || s[i] != ',')
 			return 0;
 		i++;
 	}
@@ -1017,7 +997,7 @@ mcp_raw_ids(const char *s, size_t n, json_object *root)
 {
 	size_t	 i, k;
 
-	if ((i = mcp_skip_blank(s, n, 0)) >= n)
+	if ((i = validate_skip_blank(s, n, 0)) >= n)
 		return;
 	if (!json_object_is_type(root, json_type_array)) {
 		mcp_raw_id(root, s, n, i);
@@ -1026,10 +1006,10 @@ mcp_raw_ids(const char *s, size_t n, json_object *root)
 	if (s[i] != '[')
 		return;
 	for (k = 0, i++; k < json_object_array_length(root) && k < MCP_MAX_BATCH; k++) {
-		if ((i = mcp_skip_blank(s, n, i)) >= n || s[i] == ']')
+		if ((i = validate_skip_blank(s, n, i)) >= n || s[i] == ']')
 			return;
 		mcp_raw_id(json_object_array_get_idx(root, k), s, n, i);
-		if ((i = mcp_skip_blank(s, n, mcp_skip_value(s, n, i))) >= n ||
+		if ((i = validate_skip_blank(s, n, mcp_skip_value(s, n, i))) >= n ||
 		    s[i] != ',')
 			return;
 		i++;
