@@ -22,12 +22,12 @@
 #include "store/db.h"
 
 struct query_ctx {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	struct search	*search;
 };
 
 static void *
-query_init(sqlite3 **db)
+query_init(struct sqlite3 **db)
 {
 	static struct query_ctx ctx;
 

@@ -33,7 +33,7 @@
 
 /* Copies the whole database src (schema "main") into dst in one step. */
 static int
-backup_copy(sqlite3 *src, sqlite3 *dst)
+backup_copy(struct sqlite3 *src, struct sqlite3 *dst)
 {
 	sqlite3_backup	*b;
 	int		 rc;
@@ -55,7 +55,7 @@ backup_copy(sqlite3 *src, sqlite3 *dst)
 
 /* Stores DATA_DIR/secret.key into the table backup_secret of db. */
 static int
-backup_put_secret(sqlite3 *db, const char *dir)
+backup_put_secret(struct sqlite3 *db, const char *dir)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
 	sqlite3_stmt	*st = NULL;
@@ -85,7 +85,7 @@ out:
  * logged.
  */
 static int
-backup_create(const char *path, mode_t mode, sqlite3 **dst)
+backup_create(const char *path, mode_t mode, struct sqlite3 **dst)
 {
 	int	 fd;
 
@@ -107,7 +107,7 @@ backup_create(const char *path, mode_t mode, sqlite3 **dst)
 int
 backup_run(const char *dir, const char *dest, int with_secret)
 {
-	sqlite3		*src = NULL, *dst = NULL;
+	struct sqlite3	*src = NULL, *dst = NULL;
 	char		*tmp = NULL;
 	size_t		 n;
 	int		 rc = -1;
@@ -190,7 +190,7 @@ backup_in_use(const char *dir, long *pid)
  * in err.
  */
 static int
-backup_check(sqlite3 *db, char *err, size_t errsz)
+backup_check(struct sqlite3 *db, char *err, size_t errsz)
 {
 	sqlite3_stmt	*st = NULL;
 	const char	*v;
@@ -230,7 +230,7 @@ out:
 
 /* Takes the key out of backup_secret of db (if there) into DATA_DIR/secret.key. */
 static int
-backup_take_secret(sqlite3 *db, const char *dir, int *restored)
+backup_take_secret(struct sqlite3 *db, const char *dir, int *restored)
 {
 	sqlite3_stmt	*st = NULL;
 	char		*path = NULL;
@@ -272,9 +272,9 @@ backup_chown_like(const char *path, const struct stat *dirst)
 
 /* Writes the backup src into DATA_DIR/ctxd.db through a temporary file and a rename. */
 static int
-backup_install(sqlite3 *src, const char *dir, const struct stat *dirst, int *secret)
+backup_install(struct sqlite3 *src, const char *dir, const struct stat *dirst, int *secret)
 {
-	sqlite3	*dst = NULL;
+	struct sqlite3	*dst = NULL;
 	char	*db = NULL, *tmp = NULL, *side = NULL;
 	int	 rc = -1;
 
@@ -317,7 +317,7 @@ out:
 int
 backup_restore(const char *dir, const char *file, char *err, size_t errsz)
 {
-	sqlite3		*src = NULL, *db = NULL;
+	struct sqlite3	*src = NULL, *db = NULL;
 	struct stat	 dirst;
 	long		 pid;
 	int		 secret = 0, rc = -1;

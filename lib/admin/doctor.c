@@ -160,7 +160,7 @@ out:
 static sqlite3 *
 doctor_open(const char *dir)
 {
-	sqlite3	*db = NULL;
+	struct sqlite3	*db = NULL;
 	char	*path = util_path_join(dir, "ctxd.db");
 
 	if (path == NULL || access(path, R_OK) != 0 ||
@@ -177,7 +177,7 @@ doctor_open(const char *dir)
 static void
 doctor_schema(FILE *out, int *bad, const char *dir)
 {
-	sqlite3		*db = doctor_open(dir);
+	struct sqlite3	*db = doctor_open(dir);
 	sqlite3_stmt	*st = NULL;
 	int		 v = -1;
 
@@ -218,7 +218,7 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 static void
 doctor_space(FILE *out, int *bad, const char *dir)
 {
-	sqlite3		*db = doctor_open(dir);
+	struct sqlite3	*db = doctor_open(dir);
 	long long	 size, freeb;
 
 	if (db == NULL || db_space(db, &size, &freeb) == -1) {
@@ -301,7 +301,7 @@ static void
 doctor_provider(FILE *out, int *bad, const char *dir)
 {
 	struct provider_cfg	 llm, embed;
-	sqlite3			*db = NULL;
+	struct sqlite3			*db = NULL;
 	struct provcheck	 c;
 	int			 rc;
 

@@ -22,7 +22,7 @@
 void
 health_probe(const char *datadir, struct health_probe *p)
 {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	sqlite3_stmt	*st;
 
 	memset(p, 0, sizeof(*p));

@@ -26,7 +26,7 @@
 #define APIKEY_TOUCHED	32		/* keys remembered per process for that */
 
 char *
-apikey_create_for(sqlite3 *db, long long user_id, const char *name, int admin,
+apikey_create_for(struct sqlite3 *db, long long user_id, const char *name, int admin,
     long long *id)
 {
 	unsigned char	 rnd[APIKEY_RANDOM];
@@ -75,14 +75,14 @@ out:
 }
 
 char *
-apikey_create(sqlite3 *db, const char *name, int admin)
+apikey_create(struct sqlite3 *db, const char *name, int admin)
 {
 	return apikey_create_for(db, 0, name, admin, NULL);
 }
 
 /* 1 when the connection is read-only by PRAGMA query_only (db_open's DB_READONLY). */
 static int
-apikey_query_only(sqlite3 *db)
+apikey_query_only(struct sqlite3 *db)
 {
 	sqlite3_stmt	*st;
 	int		 on = 1;
@@ -102,11 +102,11 @@ apikey_query_only(sqlite3 *db)
  * skips this record). Each process writes a key at most once per APIKEY_TOUCH_S.
  */
 static void
-apikey_touch(sqlite3 *db, long long id)
+apikey_touch(struct sqlite3 *db, long long id)
 {
 	static struct { long long id; time_t at; } seen[APIKEY_TOUCHED];
 	static size_t	 next;
-	sqlite3		*w = db, *own = NULL;
+	struct sqlite3	*w = db, *own = NULL;
 	sqlite3_stmt	*st = NULL;
 	const char	*file;
 	char		 now[32], before[32];
@@ -146,7 +146,7 @@ apikey_touch(sqlite3 *db, long long id)
 }
 
 enum apikey_result
-apikey_lookup(sqlite3 *db, const char *authorization, struct apikey_info *info)
+apikey_lookup(struct sqlite3 *db, const char *authorization, struct apikey_info *info)
 {
 	sqlite3_stmt	*st;
 	const char	*k;
@@ -188,13 +188,13 @@ apikey_lookup(sqlite3 *db, const char *authorization, struct apikey_info *info)
 }
 
 enum apikey_result
-apikey_check(sqlite3 *db, const char *authorization)
+apikey_check(struct sqlite3 *db, const char *authorization)
 {
 	return apikey_lookup(db, authorization, NULL);
 }
 
 int
-apikey_each(sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row *, void *),
+apikey_each(struct sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row *, void *),
     void *arg)
 {
 	sqlite3_stmt	*st;
@@ -232,7 +232,7 @@ apikey_each(sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row *,
 }
 
 int
-apikey_revoke(sqlite3 *db, long long id, long long user_id)
+apikey_revoke(struct sqlite3 *db, long long id, long long user_id)
 {
 	sqlite3_stmt	*st;
 	char		 now[32];

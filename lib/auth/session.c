@@ -30,7 +30,7 @@
 #define SESSION_TOUCH_S		60	/* last_seen is written at most once a minute */
 
 static void
-session_dberr(sqlite3 *db, const char *fn)
+session_dberr(struct sqlite3 *db, const char *fn)
 {
 	log_err("%s: %s", fn, sqlite3_errmsg(db));
 }
@@ -49,7 +49,7 @@ session_token_shape(const char *t)
 }
 
 char *
-session_create(sqlite3 *db, long long user_id, long long *id)
+session_create(struct sqlite3 *db, long long user_id, long long *id)
 {
 	unsigned char	 rnd[SESSION_RANDOM];
 	sqlite3_stmt	*st = NULL;
@@ -94,7 +94,7 @@ fail:
 }
 
 int
-session_lookup(sqlite3 *db, const char *token, long long *id, long long *user_id)
+session_lookup(struct sqlite3 *db, const char *token, long long *id, long long *user_id)
 {
 	sqlite3_stmt	*st;
 	char		 hash[65];
@@ -140,7 +140,7 @@ session_lookup(sqlite3 *db, const char *token, long long *id, long long *user_id
 
 /* Runs "DELETE FROM sessions WHERE ..." with ?1 and ?2 bound. */
 static int
-session_delete(sqlite3 *db, const char *sql, long long a, long long b)
+session_delete(struct sqlite3 *db, const char *sql, long long a, long long b)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
@@ -161,13 +161,13 @@ session_delete(sqlite3 *db, const char *sql, long long a, long long b)
 }
 
 int
-session_end(sqlite3 *db, long long id)
+session_end(struct sqlite3 *db, long long id)
 {
 	return session_delete(db, "DELETE FROM sessions WHERE id = ?1", id, 0);
 }
 
 int
-session_end_user(sqlite3 *db, long long user_id, long long keep_id)
+session_end_user(struct sqlite3 *db, long long user_id, long long keep_id)
 {
 	return session_delete(db, "DELETE FROM sessions WHERE user_id = ?1 AND "
 	    "id != ?2", user_id, keep_id);
@@ -253,7 +253,7 @@ session_throttle_delay(const struct throttle_scope *s, long failures)
 
 /* Seconds until key may try again in scope s (0: now); -1 on error. */
 static long
-session_throttle_scope_wait(sqlite3 *db, const struct throttle_scope *s, const char *key,
+session_throttle_scope_wait(struct sqlite3 *db, const struct throttle_scope *s, const char *key,
     time_t now)
 {
 	sqlite3_stmt	*st;
@@ -302,7 +302,7 @@ session_throttle_pair(const char *addr, const char *key, char *out, size_t outsz
 }
 
 long
-session_throttle_wait(sqlite3 *db, const char *name, const char *addr)
+session_throttle_wait(struct sqlite3 *db, const char *name, const char *addr)
 {
 	time_t	 now = time(NULL);
 	char	 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
@@ -320,7 +320,7 @@ session_throttle_wait(sqlite3 *db, const char *name, const char *addr)
 }
 
 static int
-session_throttle_scope_fail(sqlite3 *db, const struct throttle_scope *s, const char *key,
+session_throttle_scope_fail(struct sqlite3 *db, const struct throttle_scope *s, const char *key,
     time_t now)
 {
 	sqlite3_stmt	*st;
@@ -365,7 +365,7 @@ out:
 }
 
 int
-session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
+session_throttle_fail(struct sqlite3 *db, const char *name, const char *addr)
 {
 	time_t		 now = time(NULL);
 	sqlite3_stmt	*st;
@@ -395,7 +395,7 @@ session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
  * error).
  */
 static int
-session_throttle_count(sqlite3 *db, const char *key, time_t now, long *failures,
+session_throttle_count(struct sqlite3 *db, const char *key, time_t now, long *failures,
     long *addrs)
 {
 	sqlite3_stmt	*st;
@@ -430,7 +430,7 @@ session_throttle_count(sqlite3 *db, const char *key, time_t now, long *failures,
 
 /* Logs the alert for user key at THROTTLE_ALERT failures and at each multiple of it. */
 static void
-session_throttle_alert(sqlite3 *db, const char *key, time_t now)
+session_throttle_alert(struct sqlite3 *db, const char *key, time_t now)
 {
 	long	 failures, addrs;
 
@@ -442,7 +442,7 @@ session_throttle_alert(sqlite3 *db, const char *key, time_t now)
 }
 
 json_object *
-session_throttle_alerts(sqlite3 *db)
+session_throttle_alerts(struct sqlite3 *db)
 {
 	sqlite3_stmt	*st;
 	json_object	*a = json_object_new_array();
@@ -476,7 +476,7 @@ session_throttle_alerts(sqlite3 *db)
 }
 
 int
-session_throttle_clear(sqlite3 *db, const char *name)
+session_throttle_clear(struct sqlite3 *db, const char *name)
 {
 	sqlite3_stmt	*st;
 	char		 key[USER_NAME_MAX + 1];
@@ -505,7 +505,7 @@ session_throttle_clear(sqlite3 *db, const char *name)
  * stay: a sign-in does not lift a lock someone else earned.
  */
 static int
-session_throttle_forgive(sqlite3 *db, const char *name, const char *addr)
+session_throttle_forgive(struct sqlite3 *db, const char *name, const char *addr)
 {
 	sqlite3_stmt	*st;
 	char		 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
@@ -531,7 +531,7 @@ session_throttle_forgive(sqlite3 *db, const char *name, const char *addr)
 }
 
 char *
-session_sign_in(sqlite3 *db, const struct user *u, const char *rehash_password,
+session_sign_in(struct sqlite3 *db, const struct user *u, const char *rehash_password,
     const char *addr, long long *id)
 {
 	char	*token = NULL;

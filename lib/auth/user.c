@@ -174,7 +174,7 @@ user_from_row(sqlite3_stmt *st, struct user *u)
 
 /* One user by name (byname) or id; 0 found, 1 none, -1 error. *hash gets the hash. */
 static int
-user_get(sqlite3 *db, const char *name, long long id, struct user *u, char **hash)
+user_get(struct sqlite3 *db, const char *name, long long id, struct user *u, char **hash)
 {
 	sqlite3_stmt	*st;
 	int		 rc = 1, s;
@@ -208,19 +208,19 @@ user_get(sqlite3 *db, const char *name, long long id, struct user *u, char **has
 }
 
 int
-user_by_name(sqlite3 *db, const char *name, struct user *u, char **hash)
+user_by_name(struct sqlite3 *db, const char *name, struct user *u, char **hash)
 {
 	return user_get(db, name, 0, u, hash);
 }
 
 int
-user_by_id(sqlite3 *db, long long id, struct user *u)
+user_by_id(struct sqlite3 *db, long long id, struct user *u)
 {
 	return user_get(db, NULL, id, u, NULL);
 }
 
 int
-user_create(sqlite3 *db, const char *name, int admin, const char *password,
+user_create(struct sqlite3 *db, const char *name, int admin, const char *password,
     int must_change, long long *id, char *err, size_t errsz)
 {
 	sqlite3_stmt	*st = NULL;
@@ -274,7 +274,7 @@ out:
  * ?3 = num, ?4 = now. 0 when a row changed, 1 when none did, -1 on error.
  */
 static int
-user_write(sqlite3 *db, const char *sql, long long id, const char *text, int num)
+user_write(struct sqlite3 *db, const char *sql, long long id, const char *text, int num)
 {
 	sqlite3_stmt	*st;
 	char		 now[32];
@@ -301,7 +301,7 @@ user_write(sqlite3 *db, const char *sql, long long id, const char *text, int num
 }
 
 int
-user_set_password(sqlite3 *db, long long id, const char *password, int must_change)
+user_set_password(struct sqlite3 *db, long long id, const char *password, int must_change)
 {
 	char	*hash;
 	int	 rc;
@@ -316,27 +316,27 @@ user_set_password(sqlite3 *db, long long id, const char *password, int must_chan
 }
 
 int
-user_set_role(sqlite3 *db, long long id, int admin)
+user_set_role(struct sqlite3 *db, long long id, int admin)
 {
 	return user_write(db, "UPDATE users SET role = ?2, updated_at = ?4 WHERE "
 	    "id = ?1", id, admin ? "admin" : "member", 0);
 }
 
 int
-user_set_disabled(sqlite3 *db, long long id, int disabled)
+user_set_disabled(struct sqlite3 *db, long long id, int disabled)
 {
 	return user_write(db, "UPDATE users SET disabled = ?3, updated_at = ?4 WHERE "
 	    "id = ?1", id, NULL, disabled != 0);
 }
 
 int
-user_delete(sqlite3 *db, long long id)
+user_delete(struct sqlite3 *db, long long id)
 {
 	return user_write(db, "DELETE FROM users WHERE id = ?1", id, NULL, 0);
 }
 
 int
-user_other_admins(sqlite3 *db, long long id)
+user_other_admins(struct sqlite3 *db, long long id)
 {
 	sqlite3_stmt	*st;
 	int		 n = -1;
@@ -354,7 +354,7 @@ user_other_admins(sqlite3 *db, long long id)
 }
 
 int
-user_each(sqlite3 *db, int (*cb)(const struct user *, void *), void *arg)
+user_each(struct sqlite3 *db, int (*cb)(const struct user *, void *), void *arg)
 {
 	sqlite3_stmt	*st;
 	struct user	 u;

@@ -165,7 +165,7 @@ ghapp_delivery_body_key(const void *body, size_t len, char key[72])
 }
 
 enum ghapp_delivery
-ghapp_delivery_new(sqlite3 *db, const char *id, const void *body, size_t len)
+ghapp_delivery_new(struct sqlite3 *db, const char *id, const void *body, size_t len)
 {
 	long long	 now = (long long)time(NULL);
 	char		 key[72];
@@ -200,7 +200,7 @@ fail:
 }
 
 void
-ghapp_delivery_forget(sqlite3 *db, const char *id, const void *body, size_t len)
+ghapp_delivery_forget(struct sqlite3 *db, const char *id, const void *body, size_t len)
 {
 	char	 key[72];
 
@@ -209,7 +209,7 @@ ghapp_delivery_forget(sqlite3 *db, const char *id, const void *body, size_t len)
 }
 
 int
-ghapp_api_base(sqlite3 *db, const char *datadir, char *out, size_t sz)
+ghapp_api_base(struct sqlite3 *db, const char *datadir, char *out, size_t sz)
 {
 	char	*api = settings_get(db, datadir, "git.github.api_url");
 	char	*host = NULL;
@@ -236,7 +236,7 @@ out:
 }
 
 int
-ghapp_configured(sqlite3 *db, const char *datadir)
+ghapp_configured(struct sqlite3 *db, const char *datadir)
 {
 	(void)datadir;
 	return settings_is_set(db, "git.github.app_id") &&
@@ -257,7 +257,7 @@ struct ghapp_call {
  * naming the URL and status. The caller releases c->q.
  */
 static int
-ghapp_call(sqlite3 *db, const char *datadir, struct ghapp_call *c, const char *method,
+ghapp_call(struct sqlite3 *db, const char *datadir, struct ghapp_call *c, const char *method,
     const char *path, const char *bearer, json_object **out, char *err, size_t errsz)
 {
 	char	 base[512];
@@ -302,7 +302,7 @@ ghapp_call(sqlite3 *db, const char *datadir, struct ghapp_call *c, const char *m
 
 /* The installation id: the setting, else looked up for the repository at url. */
 static int
-ghapp_installation(sqlite3 *db, const char *datadir, const char *url, const char *jwt,
+ghapp_installation(struct sqlite3 *db, const char *datadir, const char *url, const char *jwt,
     long *id, char *err, size_t errsz)
 {
 	struct ghapp_call c;
@@ -336,7 +336,7 @@ out:
 
 /* The cached token of installation id when it has more than the margin left, else NULL. */
 static char *
-ghapp_cache_get(sqlite3 *db, const char *datadir, long id, time_t now)
+ghapp_cache_get(struct sqlite3 *db, const char *datadir, long id, time_t now)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
 	sqlite3_stmt	*st = NULL;
@@ -357,7 +357,7 @@ out:
 
 /* Caches token (sealed) for installation id until expires. Failure only logs. */
 static void
-ghapp_cache_put(sqlite3 *db, const char *datadir, long id, const char *token,
+ghapp_cache_put(struct sqlite3 *db, const char *datadir, long id, const char *token,
     time_t expires)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
@@ -409,7 +409,7 @@ bad:
 }
 
 int
-ghapp_installation_token(sqlite3 *db, const char *datadir, const char *url, char **token,
+ghapp_installation_token(struct sqlite3 *db, const char *datadir, const char *url, char **token,
     char *err, size_t errsz)
 {
 	struct ghapp_call c;
@@ -452,7 +452,7 @@ out:
 }
 
 int
-ghapp_git_credentials(sqlite3 *db, const char *datadir, const char *url,
+ghapp_git_credentials(struct sqlite3 *db, const char *datadir, const char *url,
     const char *host, char **user, char **token, const char **kind, char *note,
     size_t notesz)
 {

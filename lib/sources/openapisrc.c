@@ -554,7 +554,7 @@ openapisrc_uploads_unlock(int fd)
 }
 
 int
-openapisrc_upload_of(sqlite3 *db, const char *library_id, char **name)
+openapisrc_upload_of(struct sqlite3 *db, const char *library_id, char **name)
 {
 	sqlite3_stmt	*st;
 	const char	*v;
@@ -584,7 +584,7 @@ dberr:
  * when none does, -1 on a database error (logged).
  */
 static int
-openapisrc_upload_used(sqlite3 *db, const char *name, const char *except)
+openapisrc_upload_used(struct sqlite3 *db, const char *name, const char *except)
 {
 	sqlite3_stmt	*st;
 	int		 step;
@@ -607,7 +607,7 @@ openapisrc_upload_used(sqlite3 *db, const char *name, const char *except)
 }
 
 int
-openapisrc_upload_release(sqlite3 *db, const char *datadir, const char *name,
+openapisrc_upload_release(struct sqlite3 *db, const char *datadir, const char *name,
     const char *except)
 {
 	char	*dir = NULL, *path = NULL;
@@ -634,7 +634,7 @@ out:
 }
 
 int
-openapisrc_uploads_bytes(sqlite3 *db, const char *datadir, long long user_id,
+openapisrc_uploads_bytes(struct sqlite3 *db, const char *datadir, long long user_id,
     const char *except, const char *name, unsigned long long *bytes)
 {
 	sqlite3_stmt	*st;
@@ -687,7 +687,7 @@ out:
 
 /* A deleted library's upload goes with it, unless another library names it too. */
 static int
-openapisrc_forget(sqlite3 *db, const char *datadir, const char *library_id)
+openapisrc_forget(struct sqlite3 *db, const char *datadir, const char *library_id)
 {
 	char	*name = NULL, *dir = NULL;
 	int	 fd, rc = -1;

@@ -267,7 +267,7 @@ policy_set_field(struct policy *p, const char *name, const char *v)
 }
 
 int
-policy_load(sqlite3 *db, const char *datadir, struct policy *p)
+policy_load(struct sqlite3 *db, const char *datadir, struct policy *p)
 {
 	sqlite3_stmt	*st = NULL;
 	const char	*name, *v;
@@ -312,7 +312,7 @@ policy_release(struct policy *p)
 }
 
 int
-policy_check(sqlite3 *db, const char *datadir, const char *library_id,
+policy_check(struct sqlite3 *db, const char *datadir, const char *library_id,
     const char *source_type, double trust, char *why, size_t whysz)
 {
 	struct policy	 p;
@@ -330,7 +330,7 @@ policy_check(sqlite3 *db, const char *datadir, const char *library_id,
 }
 
 int
-policy_check_id(sqlite3 *db, const char *datadir, const char *library_id, char *why,
+policy_check_id(struct sqlite3 *db, const char *datadir, const char *library_id, char *why,
     size_t whysz)
 {
 	struct policy	 p;
@@ -471,7 +471,7 @@ policy_diff(json_object *before, json_object *after)
 }
 
 int
-policy_record(sqlite3 *db, const char *datadir, const struct policy *before,
+policy_record(struct sqlite3 *db, const char *datadir, const struct policy *before,
     const char *actor)
 {
 	struct policy	 after;
@@ -517,7 +517,7 @@ out:
 }
 
 enum settings_apply_result
-policy_save_json(sqlite3 *db, const char *datadir, json_object *o, const char *actor,
+policy_save_json(struct sqlite3 *db, const char *datadir, json_object *o, const char *actor,
     char *err, size_t errsz)
 {
 	static const char *const names[] = { "policy.git", "policy.website",
@@ -557,7 +557,7 @@ out:
 }
 
 json_object *
-policy_audit_json(sqlite3 *db, long limit)
+policy_audit_json(struct sqlite3 *db, long limit)
 {
 	json_object	*a = json_object_new_array(), *e, *d;
 	sqlite3_stmt	*st = NULL;

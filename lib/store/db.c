@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 
 #include "base/log.h"
-#include "base/tokenize.h"
+#include "store/tokenizer.h"
 #include "base/util.h"
 #include "store/db.h"
 
