@@ -16,8 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "admin/backup.h"
 #include "admin/provcheck.h"
 #include "ai/provider.h"
@@ -927,7 +925,7 @@ admin_cmd_compact(int argc, char **argv)
 	const char	*dir = doctor_data_dir();
 	struct sqlite3	*db = NULL;
 	long long	 size, freeb, after, afterfree;
-	int		 code;
+	enum db_failure	 code;
 
 	if (argc > 0) {
 		if (admin_is_option(argv[0]))
@@ -942,12 +940,12 @@ admin_cmd_compact(int argc, char **argv)
 	if (db_space(db, &size, &freeb) == -1)
 		goto fail;
 	if (db_compact(db) == -1) {
-		code = sqlite3_errcode(db) & 0xff;	/* extended codes are on */
+		code = db_failure(db);
 		fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed: %s\n", dir,
-		    code == SQLITE_BUSY || code == SQLITE_LOCKED ? "the database is busy (a "
+		    code == DB_FAIL_BUSY ? "the database is busy (a "
 		    "job or a backup is writing); run it again when it is done" :
-		    code == SQLITE_FULL ? "not enough disk space for a copy of the database "
-		    "(next to it and in the temporary folder)" : sqlite3_errmsg(db));
+		    code == DB_FAIL_FULL ? "not enough disk space for a copy of the database "
+		    "(next to it and in the temporary folder)" : db_errmsg(db));
 		db_close(db);
 		return 1;
 	}

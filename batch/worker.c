@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "base/license.h"
 #include "base/log.h"
 #include "base/util.h"

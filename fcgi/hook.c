@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/log.h"
 #include "base/util.h"

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "base/buf.h"
 #include "base/tokenize.h"
 #include "base/util.h"

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "admin/provcheck.h"
 #include "ai/provider.h"
 #include "ai/vendor.h"

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "admin/setup.h"
 #include "base/log.h"
@@ -152,7 +151,7 @@ setup_step_save(struct sqlite3 *db, const char *datadir, const struct setup_step
 	}
 	return SETTINGS_APPLY_OK;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, db_errmsg(db));
 	snprintf(err, errsz, "database error");
 	return SETTINGS_APPLY_DBERR;
 }

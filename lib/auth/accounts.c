@@ -6,8 +6,6 @@
  */
 #include "config.h"
 
-#include <sqlite3.h>
-
 #include "auth/accounts.h"
 #include "auth/session.h"
 #include "auth/user.h"

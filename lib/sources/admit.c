@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "sources/admit.h"
 #include "sources/backend.h"
 #include "sources/ghapp.h"

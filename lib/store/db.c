@@ -52,6 +52,36 @@ db_begin(sqlite3 *db)
 }
 
 int
+db_begin_read(sqlite3 *db)
+{
+	return db_exec(db, "BEGIN");
+}
+
+const char *
+db_errmsg(sqlite3 *db)
+{
+	return sqlite3_errmsg(db);
+}
+
+enum db_failure
+db_failure(sqlite3 *db)
+{
+	int	 code = sqlite3_errcode(db) & 0xff;	/* extended codes are on */
+
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return DB_FAIL_BUSY;
+	if (code == SQLITE_FULL)
+		return DB_FAIL_FULL;
+	return DB_FAIL_OTHER;
+}
+
+const char *
+db_engine_version(void)
+{
+	return sqlite3_libversion();
+}
+
+int
 db_commit(sqlite3 *db)
 {
 	return db_exec(db, "COMMIT");

@@ -47,7 +47,20 @@ int	 db_space(struct sqlite3 *, long long *size, long long *freeb);
  */
 int	 db_compact(struct sqlite3 *);
 int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
+int	 db_begin_read(struct sqlite3 *);	/* BEGIN (deferred): one snapshot to read */
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);
+
+/* The message of the connection's last error (for the log; never NULL). */
+const char *db_errmsg(struct sqlite3 *);
+/* What the connection's last failed call met. */
+enum db_failure {
+	DB_FAIL_OTHER,
+	DB_FAIL_BUSY,		/* another connection holds a lock */
+	DB_FAIL_FULL		/* the disk (or the temporary folder) is full */
+};
+enum db_failure db_failure(struct sqlite3 *);
+/* The storage engine's name and version, e.g. for a support bundle ("3.40.1"). */
+const char *db_engine_version(void);
 
 #endif /* DB_H */
