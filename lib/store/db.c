@@ -143,7 +143,7 @@ out:
 	return rc;
 }
 
-static int
+int
 db_user_version(sqlite3 *db, int *out)
 {
 	sqlite3_stmt	*st;

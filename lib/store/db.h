@@ -51,6 +51,11 @@ int	 db_begin_read(struct sqlite3 *);	/* BEGIN (deferred): one snapshot to read 
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);
 
+/*
+ * The schema version a database is at (0: a new one). 0, or -1.
+ * Engine: SQLite's PRAGMA user_version holds it.
+ */
+int	 db_user_version(struct sqlite3 *, int *);
 /* The message of the connection's last error (for the log; never NULL). */
 const char *db_errmsg(struct sqlite3 *);
 /* What the connection's last failed call met. */
