@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 
-
 /*
  * Code-aware tokenizer: splits text into lowercase ASCII/UTF-8 words; identifiers such as
  * curl_easy_setopt, CURLOPT_URL, useState, app.get and --max-time are emitted whole and
