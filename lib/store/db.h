@@ -56,6 +56,11 @@ void	 db_rollback(struct sqlite3 *);
  * Engine: SQLite's PRAGMA user_version holds it.
  */
 int	 db_user_version(struct sqlite3 *, int *);
+/*
+ * 1 when the connection cannot write: opened read-only, or DB_READONLY (or unknown).
+ * Engine: sqlite3_db_readonly and PRAGMA query_only.
+ */
+int	 db_readonly(struct sqlite3 *);
 /* The message of the connection's last error (for the log; never NULL). */
 const char *db_errmsg(struct sqlite3 *);
 /* What the connection's last failed call met. */

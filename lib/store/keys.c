@@ -68,24 +68,6 @@ store_key_lookup(sqlite3 *db, const char *hash, long long *id, long long *user_i
 }
 
 /*
- * 1 when the connection is read-only by PRAGMA query_only (db_open's DB_READONLY).
- * Engine: SQLite's PRAGMA query_only.
- */
-static int
-store_key_query_only(sqlite3 *db)
-{
-	sqlite3_stmt	*st;
-	int		 on = 1;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA query_only", -1, &st, NULL) != SQLITE_OK)
-		return 1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		on = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return on;
-}
-
-/*
  * Engine: a read-only SQLite connection (the query responders') cannot write, so this
  * opens the same database file read-write for the one UPDATE; an engine with
  * per-statement permissions would write through the caller's connection.
@@ -98,7 +80,7 @@ store_key_touch(sqlite3 *db, long long id, const char *now, const char *before)
 	const char	*file;
 	int		 rc = -1;
 
-	if (sqlite3_db_readonly(db, "main") == 1 || store_key_query_only(db)) {
+	if (db_readonly(db)) {
 		if ((file = sqlite3_db_filename(db, "main")) == NULL || *file == '\0')
 			return -1;
 		if (sqlite3_open_v2(file, &own, SQLITE_OPEN_READWRITE, NULL) !=
