@@ -16,8 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "admin/backup.h"
 #include "admin/provcheck.h"
 #include "ai/provider.h"
@@ -164,7 +162,7 @@ admin_operands(const char *cmd, int *argc, char **argv)
 }
 
 static int
-admin_open_db(sqlite3 **db)
+admin_open_db(struct sqlite3 **db)
 {
 	return db_open(util_data_dir(), DB_READWRITE, db);
 }
@@ -173,7 +171,7 @@ static int
 admin_cmd_init(void)
 {
 	const char	*dir = util_data_dir();
-	sqlite3		*db = NULL;
+	struct sqlite3	*db = NULL;
 
 	if (util_mkdir_p(dir, 0750) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot create %s: %s\n", dir,
@@ -286,7 +284,7 @@ admin_key_print(const struct apikey_row *k, void *arg)
 static int
 admin_cmd_key(int argc, char **argv)
 {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	struct user	 u;
 	const char	*name = NULL, *user = NULL;
 	char		*key;
@@ -438,7 +436,7 @@ admin_free_password(char *pw)
 static int
 admin_cmd_passwd(int argc, char **argv)
 {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	struct user	 u;
 	char		*pw = NULL, err[256];
 	int		 temporary = 0, rc = 1;
@@ -496,7 +494,7 @@ admin_user_print(const struct user *u, void *arg)
 static int
 admin_user_create(int argc, char **argv)
 {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	const char	*name = NULL;
 	char		*pw, err[256];
 	int		 i, admin = 0, temporary = 0, rc = 1, operands = 0;
@@ -550,7 +548,7 @@ admin_user_create(int argc, char **argv)
 static int
 admin_user_change(const char *op, int argc, char **argv)
 {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	struct user	 u;
 	struct user_change c;
 	enum user_result ur;
@@ -608,7 +606,7 @@ out:
 static int
 admin_cmd_user(int argc, char **argv)
 {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	int		 rc;
 
 	if (argc < 1) {
@@ -693,7 +691,7 @@ admin_read_stdin_line(void)
  * the change in the audit trail as done by ctxd-admin. 0, or 1 with a message.
  */
 static int
-admin_settings_policy(sqlite3 *db, const char *dir, const char *value, const char *name)
+admin_settings_policy(struct sqlite3 *db, const char *dir, const char *value, const char *name)
 {
 	struct policy	 before;
 	char		 err[600], actor[64], *input = NULL;
@@ -737,7 +735,7 @@ out:
 static int
 admin_cmd_settings(int argc, char **argv)
 {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	const char	*dir = util_data_dir();
 	char		*v, *input = NULL, err[512];
 	int		 rc = 1;
@@ -821,7 +819,7 @@ static int
 admin_cmd_provider(int argc, char **argv)
 {
 	struct provcheck c;
-	sqlite3		*db;
+	struct sqlite3	*db;
 	long		 secs = 30;
 	size_t		 i;
 	int		 k, rc;
@@ -859,7 +857,7 @@ admin_cmd_provider(int argc, char **argv)
 static int
 admin_cmd_upstream(int argc, char **argv)
 {
-	sqlite3	*db;
+	struct sqlite3	*db;
 	char	 msg[512];
 	int	 rc;
 
@@ -925,9 +923,9 @@ static int
 admin_cmd_compact(int argc, char **argv)
 {
 	const char	*dir = doctor_data_dir();
-	sqlite3		*db = NULL;
+	struct sqlite3	*db = NULL;
 	long long	 size, freeb, after, afterfree;
-	int		 code;
+	enum db_failure	 code;
 
 	if (argc > 0) {
 		if (admin_is_option(argv[0]))
@@ -942,12 +940,12 @@ admin_cmd_compact(int argc, char **argv)
 	if (db_space(db, &size, &freeb) == -1)
 		goto fail;
 	if (db_compact(db) == -1) {
-		code = sqlite3_errcode(db) & 0xff;	/* extended codes are on */
+		code = db_failure(db);
 		fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed: %s\n", dir,
-		    code == SQLITE_BUSY || code == SQLITE_LOCKED ? "the database is busy (a "
+		    code == DB_FAIL_BUSY ? "the database is busy (a "
 		    "job or a backup is writing); run it again when it is done" :
-		    code == SQLITE_FULL ? "not enough disk space for a copy of the database "
-		    "(next to it and in the temporary folder)" : sqlite3_errmsg(db));
+		    code == DB_FAIL_FULL ? "not enough disk space for a copy of the database "
+		    "(next to it and in the temporary folder)" : db_errmsg(db));
 		db_close(db);
 		return 1;
 	}
@@ -999,7 +997,7 @@ admin_cmd_explain(int argc, char **argv)
 {
 	struct search_trace t;
 	struct search	*s = NULL;
-	sqlite3		*db = NULL;
+	struct sqlite3	*db = NULL;
 	struct buf	 out;
 	long		 budget = FORMAT_DEFAULT_TOKENS, limit = -1, chars;
 	int		 i, tsv = 0, rerank = 0, status, code = 1;

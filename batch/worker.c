@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "base/license.h"
 #include "base/log.h"
 #include "base/util.h"
@@ -29,7 +27,7 @@
 #include "store/jobs.h"
 #include "store/settings.h"
 
-static sqlite3 *worker_db;
+static struct sqlite3 *worker_db;
 
 /*
  * Tests only: with CTXD_TEST_WORKER_LINGER_MS set, the worker waits that long (at most 10 s)

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "auth/accounts.h"
 #include "auth/apikey.h"

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/log.h"
 #include "base/util.h"
@@ -31,11 +30,11 @@
 
 /* The per-worker state: the database, opened so that a bad data folder fails at start. */
 struct hook_ctx {
-	sqlite3		*db;
+	struct sqlite3	*db;
 };
 
 static void *
-hook_init(sqlite3 **db)
+hook_init(struct sqlite3 **db)
 {
 	static struct hook_ctx ctx;
 

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "base/util.h"
 #include "http/access.h"
 #include "http/http.h"

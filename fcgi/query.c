@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "base/buf.h"
 #include "base/tokenize.h"
 #include "base/util.h"
@@ -22,12 +20,12 @@
 #include "store/db.h"
 
 struct query_ctx {
-	sqlite3		*db;
+	struct sqlite3	*db;
 	struct search	*search;
 };
 
 static void *
-query_init(sqlite3 **db)
+query_init(struct sqlite3 **db)
 {
 	static struct query_ctx ctx;
 

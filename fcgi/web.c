@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "base/util.h"
 #include "gitops/gitops.h"
 #include "http/access.h"

@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/log.h"
 #include "base/util.h"
 #include "base/validate.h"
 #include "http/http.h"
+#include "store/db.h"
 #include "web.h"
 
 void
@@ -32,7 +32,7 @@ web_util_send(struct http_req *r, int status, const char *extra_headers, json_ob
 void
 web_util_dberr(struct http_req *r, const char *func, const char *msg)
 {
-	log_err("%s: %s", func, sqlite3_errmsg(r->db));
+	log_err("%s: %s", func, db_errmsg(r->db));
 	http_error(r, 500, "%s; the responder log has the details", msg);
 }
 

@@ -8,7 +8,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <json.h>
-#include <sqlite3.h>
 
 #include "admin/bundle.h"
 #include "admin/health.h"
@@ -72,7 +71,7 @@ bundle_version(const char *stamp)
 	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(o, "schemaVersion",
 	    json_object_new_int(db_schema_version()));
-	json_object_object_add(o, "sqlite", json_object_new_string(sqlite3_libversion()));
+	json_object_object_add(o, "sqlite", json_object_new_string(db_engine_version()));
 	json_object_object_add(o, "libarchive",
 	    json_object_new_string(archive_version_string()));
 	json_object_object_add(o, "generatedAt", json_object_new_string(stamp));
@@ -80,7 +79,7 @@ bundle_version(const char *stamp)
 }
 
 int
-bundle_build(sqlite3 *db, const char *datadir, struct buf *out, char *name,
+bundle_build(struct sqlite3 *db, const char *datadir, struct buf *out, char *name,
     size_t namesz)
 {
 	struct archive	*a;

@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "admin/backup.h"
 #include "admin/provcheck.h"
 #include "ai/provider.h"
@@ -26,6 +24,7 @@
 #include "base/util.h"
 #include "store/aiconfig.h"
 #include "store/db.h"
+#include "store/inspect.h"
 
 #define DOCTOR_DEFAULTS		"/etc/default/ctxd"
 #define DOCTOR_SITE		"/etc/nginx/sites-enabled/ctxd"
@@ -153,48 +152,20 @@ out:
 	free(key);
 }
 
-/*
- * DATA_DIR/ctxd.db opened read-only as it is (not db_open, which would migrate or tighten
- * modes: the doctor looks and changes nothing), or NULL. Close with sqlite3_close.
- */
-static sqlite3 *
-doctor_open(const char *dir)
-{
-	sqlite3	*db = NULL;
-	char	*path = util_path_join(dir, "ctxd.db");
-
-	if (path == NULL || access(path, R_OK) != 0 ||
-	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		if (db != NULL)
-			sqlite3_close(db);
-		db = NULL;
-	} else
-		sqlite3_busy_timeout(db, 5000);
-	free(path);
-	return db;
-}
-
 static void
 doctor_schema(FILE *out, int *bad, const char *dir)
 {
-	sqlite3		*db = doctor_open(dir);
-	sqlite3_stmt	*st = NULL;
-	int		 v = -1;
+	struct sqlite3	*db = store_inspect_open(dir);
+	char		 release[64], day[32];
+	int		 v = -1, from;
 
-	if (db != NULL &&
-	    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
+	if (db != NULL && db_user_version(db, &v) == -1)
+		v = -1;
 	if (v == db_schema_version()) {
-		sqlite3_finalize(st);
-		st = NULL;
-		if (sqlite3_prepare_v2(db, "SELECT from_version, release, date(at, "
-		    "'unixepoch') FROM schema_history ORDER BY id DESC LIMIT 1", -1, &st,
-		    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		if (store_inspect_last_upgrade(db, &from, release, sizeof(release), day,
+		    sizeof(day)) == 0)
 			doctor_line(out, bad, 1, "database: schema version %d (from %d by "
-			    "ctxd %s on %s)", v, sqlite3_column_int(st, 0),
-			    (const char *)sqlite3_column_text(st, 1),
-			    (const char *)sqlite3_column_text(st, 2));
+			    "ctxd %s on %s)", v, from, release, day);
 		else
 			doctor_line(out, bad, 1, "database: schema version %d", v);
 	}
@@ -205,9 +176,7 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 		doctor_line(out, bad, 0, "database: schema version %d, this ctxd's is %d: %s",
 		    v, db_schema_version(), v < db_schema_version() ?
 		    "run ctxd-admin init as the user ctxd" : "install the newer ctxd again");
-	sqlite3_finalize(st);
-	if (db != NULL)
-		sqlite3_close(db);
+	db_close(db);
 }
 
 /*
@@ -218,15 +187,14 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 static void
 doctor_space(FILE *out, int *bad, const char *dir)
 {
-	sqlite3		*db = doctor_open(dir);
+	struct sqlite3	*db = store_inspect_open(dir);
 	long long	 size, freeb;
 
 	if (db == NULL || db_space(db, &size, &freeb) == -1) {
-		if (db != NULL)
-			sqlite3_close(db);
+		db_close(db);
 		return;		/* doctor_schema has said why */
 	}
-	sqlite3_close(db);
+	db_close(db);
 	doctor_line(out, bad, 1, "database: %.1f MB, %.1f MB of it free pages%s",
 	    (double)size / 1048576.0, (double)freeb / 1048576.0,
 	    freeb * 10 >= size && freeb >= (16LL << 20) ? " (deleted rows): ctxd-admin "
@@ -301,13 +269,13 @@ static void
 doctor_provider(FILE *out, int *bad, const char *dir)
 {
 	struct provider_cfg	 llm, embed;
-	sqlite3			*db = NULL;
+	struct sqlite3			*db = NULL;
 	struct provcheck	 c;
 	int			 rc;
 
 	memset(&llm, 0, sizeof(llm));
 	memset(&embed, 0, sizeof(embed));
-	if ((db = doctor_open(dir)) == NULL || aiconfig_load(db, dir, &llm, &embed) == -1) {
+	if ((db = store_inspect_open(dir)) == NULL || aiconfig_load(db, dir, &llm, &embed) == -1) {
 		doctor_line(out, bad, 0, "providers: the settings cannot be read (see above)");
 		goto out;
 	}
@@ -323,8 +291,7 @@ doctor_provider(FILE *out, int *bad, const char *dir)
 out:
 	provider_cfg_release(&llm);
 	provider_cfg_release(&embed);
-	if (db != NULL)
-		sqlite3_close(db);
+	db_close(db);
 }
 
 /* The file of the service's settings: $CTXD_DEFAULTS or /etc/default/ctxd. */

@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "admin/health.h"
 #include "base/buf.h"
@@ -16,32 +15,20 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "store/db.h"
+#include "store/inspect.h"
 
 #define HEALTH_DISK_MIN	(100LL * 1024 * 1024)	/* least free space */
 
 void
 health_probe(const char *datadir, struct health_probe *p)
 {
-	sqlite3		*db;
-	sqlite3_stmt	*st;
+	struct sqlite3	*db;
 
 	memset(p, 0, sizeof(*p));
 	p->schema = db_schema_version();
 	if (db_open(datadir, DB_READONLY, &db) == -1)
 		return;
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM jobs WHERE state = "
-	    "'queued'), (SELECT count(*) FROM jobs WHERE state = 'running'), (SELECT "
-	    "count(*) FROM libraries)", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			p->queued = sqlite3_column_int64(st, 0);
-			p->running = sqlite3_column_int64(st, 1);
-			p->libraries = sqlite3_column_int64(st, 2);
-			p->ok = 1;
-		}
-		sqlite3_finalize(st);
-	}
-	if (!p->ok)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	p->ok = store_inspect_counts(db, &p->queued, &p->running, &p->libraries) == 0;
 	db_close(db);
 }
 

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "admin/provcheck.h"
 #include "ai/provider.h"
 #include "ai/vendor.h"
@@ -145,7 +143,7 @@ provcheck_embed(const struct provider_cfg *c, long ms, struct provcheck *out)
 }
 
 int
-provcheck_run(sqlite3 *db, const char *datadir, struct provcheck *c)
+provcheck_run(struct sqlite3 *db, const char *datadir, struct provcheck *c)
 {
 	struct provider_cfg	 llm, emb;
 	const char		*lname;

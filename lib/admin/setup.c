@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "admin/setup.h"
 #include "base/log.h"
@@ -47,7 +46,7 @@ setup_step(const char *name)
 
 /* 1 when a setting has a non-empty value (stored or default). */
 static int
-setup_has_value(sqlite3 *db, const char *datadir, const char *name)
+setup_has_value(struct sqlite3 *db, const char *datadir, const char *name)
 {
 	char	*v = settings_get(db, datadir, name);
 	int	 has = v != NULL && *v != '\0';
@@ -60,7 +59,7 @@ setup_has_value(sqlite3 *db, const char *datadir, const char *name)
 
 /* What a saved step must leave configured; 0, or -1 with err. */
 static int
-setup_step_check(sqlite3 *db, const char *datadir, const struct setup_step *s,
+setup_step_check(struct sqlite3 *db, const char *datadir, const struct setup_step *s,
     char *err, size_t errsz)
 {
 	char	*p;
@@ -92,7 +91,7 @@ setup_step_check(sqlite3 *db, const char *datadir, const struct setup_step *s,
 }
 
 json_object *
-setup_step_json(sqlite3 *db, const char *datadir, const struct setup_step *s)
+setup_step_json(struct sqlite3 *db, const char *datadir, const struct setup_step *s)
 {
 	json_object	*o = json_object_new_object();
 	char		*state = settings_get(db, datadir, s->state);
@@ -107,7 +106,7 @@ setup_step_json(sqlite3 *db, const char *datadir, const struct setup_step *s)
 }
 
 json_object *
-setup_json(sqlite3 *db, const char *datadir)
+setup_json(struct sqlite3 *db, const char *datadir)
 {
 	json_object	*o = json_object_new_object(), *a = json_object_new_array();
 	size_t		 i;
@@ -127,7 +126,7 @@ setup_json(sqlite3 *db, const char *datadir)
 }
 
 enum settings_apply_result
-setup_step_save(sqlite3 *db, const char *datadir, const struct setup_step *s,
+setup_step_save(struct sqlite3 *db, const char *datadir, const struct setup_step *s,
     json_object *body, char *err, size_t errsz)
 {
 	enum settings_apply_result rc;
@@ -152,7 +151,7 @@ setup_step_save(sqlite3 *db, const char *datadir, const struct setup_step *s,
 	}
 	return SETTINGS_APPLY_OK;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, db_errmsg(db));
 	snprintf(err, errsz, "database error");
 	return SETTINGS_APPLY_DBERR;
 }

@@ -5,6 +5,8 @@
 #ifndef APIKEY_H
 #define APIKEY_H
 
+#include "store/keys.h"
+
 struct sqlite3;
 
 #define APIKEY_PREFIX	"ctxd_"
@@ -28,13 +30,6 @@ struct apikey_info {
 /* apikey_check that also tells which key it was (info zeroed unless valid). */
 enum apikey_result apikey_lookup(struct sqlite3 *, const char *authorization,
 	    struct apikey_info *);
-struct apikey_row {
-	long long	 id;
-	const char	*name, *prefix, *created;
-	const char	*last_used, *revoked;	/* NULL when never / not */
-	const char	*owner;			/* user name, NULL for an operator key */
-	int		 admin;
-};
 /* Calls cb for the keys of user_id (0: operator keys, -1: all), oldest first. */
 int	 apikey_each(struct sqlite3 *, long long user_id,
 	    int (*cb)(const struct apikey_row *, void *), void *);

@@ -17,7 +17,6 @@
 #include <json.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <sqlite3.h>
 
 #include "auth/session.h"
 #include "auth/user.h"
@@ -25,15 +24,10 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "store/db.h"
+#include "store/sessions.h"
 
 #define SESSION_RANDOM		32
 #define SESSION_TOUCH_S		60	/* last_seen is written at most once a minute */
-
-static void
-session_dberr(sqlite3 *db, const char *fn)
-{
-	log_err("%s: %s", fn, sqlite3_errmsg(db));
-}
 
 /* 1 when the token has the shape of one we hand out (43 base64url characters). */
 static int
@@ -49,10 +43,9 @@ session_token_shape(const char *t)
 }
 
 char *
-session_create(sqlite3 *db, long long user_id, long long *id)
+session_create(struct sqlite3 *db, long long user_id, long long *id)
 {
 	unsigned char	 rnd[SESSION_RANDOM];
-	sqlite3_stmt	*st = NULL;
 	char		*tok = NULL, hash[65];
 	time_t		 now = time(NULL);
 
@@ -61,30 +54,12 @@ session_create(sqlite3 *db, long long user_id, long long *id)
 		goto fail;
 	crypto_sha256_hex(tok, strlen(tok), hash);
 	/* Expired sessions of everybody go at each sign-in: the table stays small. */
-	if (sqlite3_prepare_v2(db, "DELETE FROM sessions WHERE last_seen < ?1 OR "
-	    "created < ?2", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)(now - SESSION_IDLE_S));
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)(now - SESSION_MAX_S));
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "INSERT INTO sessions (user_id, hash, created, "
-	    "last_seen) VALUES (?1, ?2, ?3, ?3)", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)now);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
-	if (id != NULL)
-		*id = sqlite3_last_insert_rowid(db);
+	if (store_session_expire(db, (long long)(now - SESSION_IDLE_S),
+	    (long long)(now - SESSION_MAX_S)) == -1 ||
+	    store_session_insert(db, user_id, hash, (long long)now, id) == -1)
+		goto fail;
 	explicit_bzero(rnd, sizeof(rnd));
 	return tok;
-dberr:
-	session_dberr(db, __func__);
-	sqlite3_finalize(st);
 fail:
 	explicit_bzero(rnd, sizeof(rnd));
 	if (tok != NULL)
@@ -94,83 +69,33 @@ fail:
 }
 
 int
-session_lookup(sqlite3 *db, const char *token, long long *id, long long *user_id)
+session_lookup(struct sqlite3 *db, const char *token, long long *id, long long *user_id)
 {
-	sqlite3_stmt	*st;
 	char		 hash[65];
-	time_t		 now = time(NULL), seen = 0;
-	int		 rc = 1, s;
+	time_t		 now = time(NULL);
+	long long	 seen = 0;
+	int		 rc;
 
 	if (token == NULL || !session_token_shape(token))
 		return 1;
 	crypto_sha256_hex(token, strlen(token), hash);
-	if (sqlite3_prepare_v2(db, "SELECT id, user_id, last_seen FROM sessions WHERE "
-	    "hash = ?1 AND last_seen >= ?2 AND created >= ?3", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		session_dberr(db, __func__);
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)(now - SESSION_IDLE_S));
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)(now - SESSION_MAX_S));
-	if ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		*user_id = sqlite3_column_int64(st, 1);
-		seen = (time_t)sqlite3_column_int64(st, 2);
-		rc = 0;
-	} else if (s != SQLITE_DONE) {
-		session_dberr(db, __func__);
-		rc = -1;
-	}
-	sqlite3_finalize(st);
-	if (rc == 0 && now - seen >= SESSION_TOUCH_S) {
-		if (sqlite3_prepare_v2(db, "UPDATE sessions SET last_seen = ?2 WHERE "
-		    "id = ?1", -1, &st, NULL) != SQLITE_OK) {
-			session_dberr(db, __func__);
-			return rc;
-		}
-		sqlite3_bind_int64(st, 1, *id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			session_dberr(db, __func__);
-		sqlite3_finalize(st);
-	}
-	return rc;
-}
-
-/* Runs "DELETE FROM sessions WHERE ..." with ?1 and ?2 bound. */
-static int
-session_delete(sqlite3 *db, const char *sql, long long a, long long b)
-{
-	sqlite3_stmt	*st;
-	int		 rc = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		session_dberr(db, __func__);
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, a);
-	if (sqlite3_bind_parameter_count(st) >= 2)
-		sqlite3_bind_int64(st, 2, b);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	else
-		session_dberr(db, __func__);
-	sqlite3_finalize(st);
+	rc = store_session_lookup(db, hash, (long long)(now - SESSION_IDLE_S),
+	    (long long)(now - SESSION_MAX_S), id, user_id, &seen);
+	if (rc == 0 && now - seen >= SESSION_TOUCH_S)
+		(void)store_session_touch(db, *id, (long long)now);
 	return rc;
 }
 
 int
-session_end(sqlite3 *db, long long id)
+session_end(struct sqlite3 *db, long long id)
 {
-	return session_delete(db, "DELETE FROM sessions WHERE id = ?1", id, 0);
+	return store_session_delete(db, id);
 }
 
 int
-session_end_user(sqlite3 *db, long long user_id, long long keep_id)
+session_end_user(struct sqlite3 *db, long long user_id, long long keep_id)
 {
-	return session_delete(db, "DELETE FROM sessions WHERE user_id = ?1 AND "
-	    "id != ?2", user_id, keep_id);
+	return store_session_delete_user(db, user_id, keep_id);
 }
 
 void
@@ -228,7 +153,7 @@ session_csrf_ok(const char *token, const char *sent)
 #define THROTTLE_MAX_DELAY_S	300
 #define THROTTLE_ALERT		10	/* a user's failures (any address) worth an alert */
 
-static void	 session_throttle_alert(sqlite3 *, const char *key, time_t now);
+static void	 session_throttle_alert(struct sqlite3 *, const char *key, time_t now);
 
 struct throttle_scope {
 	const char	*scope;
@@ -253,30 +178,21 @@ session_throttle_delay(const struct throttle_scope *s, long failures)
 
 /* Seconds until key may try again in scope s (0: now); -1 on error. */
 static long
-session_throttle_scope_wait(sqlite3 *db, const struct throttle_scope *s, const char *key,
+session_throttle_scope_wait(struct sqlite3 *db, const struct throttle_scope *s, const char *key,
     time_t now)
 {
-	sqlite3_stmt	*st;
 	long		 wait = 0, failures, last, locked;
+	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT failures, last_at, locked_until FROM "
-	    "login_throttle WHERE scope = ?1 AND key = ?2", -1, &st, NULL) != SQLITE_OK) {
-		session_dberr(db, __func__);
+	if ((rc = store_throttle_get(db, s->scope, key, &failures, &last, &locked)) == -1)
 		return -1;
-	}
-	sqlite3_bind_text(st, 1, s->scope, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		failures = (long)sqlite3_column_int64(st, 0);
-		last = (long)sqlite3_column_int64(st, 1);
-		locked = (long)sqlite3_column_int64(st, 2);
+	if (rc == 0) {
 		if (locked > now)
 			wait = locked - now;
 		else if (now - last <= THROTTLE_WINDOW_S && failures >= s->free &&
 		    last + session_throttle_delay(s, failures) > now)
 			wait = last + session_throttle_delay(s, failures) - now;
 	}
-	sqlite3_finalize(st);
 	return wait;
 }
 
@@ -302,7 +218,7 @@ session_throttle_pair(const char *addr, const char *key, char *out, size_t outsz
 }
 
 long
-session_throttle_wait(sqlite3 *db, const char *name, const char *addr)
+session_throttle_wait(struct sqlite3 *db, const char *name, const char *addr)
 {
 	time_t	 now = time(NULL);
 	char	 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
@@ -320,66 +236,27 @@ session_throttle_wait(sqlite3 *db, const char *name, const char *addr)
 }
 
 static int
-session_throttle_scope_fail(sqlite3 *db, const struct throttle_scope *s, const char *key,
+session_throttle_scope_fail(struct sqlite3 *db, const struct throttle_scope *s, const char *key,
     time_t now)
 {
-	sqlite3_stmt	*st;
-	int		 rc = -1;
-
 	/* A new count when the last failure is out of the window; a lock at s->lock. */
-	if (sqlite3_prepare_v2(db, "INSERT INTO login_throttle (scope, key, failures, "
-	    "last_at, locked_until) VALUES (?1, ?2, 1, ?3, 0) ON CONFLICT (scope, key) "
-	    "DO UPDATE SET failures = CASE WHEN last_at < ?3 - ?4 THEN 1 ELSE "
-	    "failures + 1 END, last_at = ?3", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, s->scope, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)now);
-	sqlite3_bind_int64(st, 4, THROTTLE_WINDOW_S);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (s->lock == 0) {
-		rc = 0;
-		goto out;
-	}
-	if (sqlite3_prepare_v2(db, "UPDATE login_throttle SET locked_until = ?3 + ?5, "
-	    "failures = 0 WHERE scope = ?1 AND key = ?2 AND failures >= ?4", -1, &st,
-	    NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, s->scope, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)now);
-	sqlite3_bind_int(st, 4, s->lock);
-	sqlite3_bind_int64(st, 5, THROTTLE_LOCK_S);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto dberr;
-	rc = 0;
-	goto out;
-dberr:
-	session_dberr(db, __func__);
-out:
-	sqlite3_finalize(st);
-	return rc;
+	if (store_throttle_fail(db, s->scope, key, (long long)now, THROTTLE_WINDOW_S) == -1)
+		return -1;
+	if (s->lock == 0)
+		return 0;
+	return store_throttle_lock(db, s->scope, key, (long long)now, s->lock,
+	    THROTTLE_LOCK_S);
 }
 
 int
-session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
+session_throttle_fail(struct sqlite3 *db, const char *name, const char *addr)
 {
 	time_t		 now = time(NULL);
-	sqlite3_stmt	*st;
 	char		 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
 
 	session_throttle_key(name, key);
 	/* Old rows go first, so names never tried again do not pile up. */
-	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE last_at < ?1 AND "
-	    "locked_until < ?2", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)(now - THROTTLE_WINDOW_S));
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
-		(void)sqlite3_step(st);
-	}
-	sqlite3_finalize(st);
+	store_throttle_prune(db, (long long)(now - THROTTLE_WINDOW_S), (long long)now);
 	session_throttle_pair(addr, key, pair, sizeof(pair));
 	if (session_throttle_scope_fail(db, &throttle_user, key, now) == -1 ||
 	    session_throttle_scope_fail(db, &throttle_addr, addr, now) == -1 ||
@@ -395,42 +272,18 @@ session_throttle_fail(sqlite3 *db, const char *name, const char *addr)
  * error).
  */
 static int
-session_throttle_count(sqlite3 *db, const char *key, time_t now, long *failures,
+session_throttle_count(struct sqlite3 *db, const char *key, time_t now, long *failures,
     long *addrs)
 {
-	sqlite3_stmt	*st;
-	int		 rc = -1;
-
-	*failures = *addrs = 0;
-	if (sqlite3_prepare_v2(db, "SELECT u.failures, (SELECT count(*) FROM login_throttle "
-	    "p WHERE p.scope = 'addr' AND instr(p.key, ' ') > 0 AND substr(p.key, "
-	    "instr(p.key, ' ') + 1) = u.key AND p.last_at >= ?2 - ?3) FROM login_throttle "
-	    "u WHERE u.scope = 'user' AND u.key = ?1 AND u.last_at >= ?2 - ?3", -1, &st,
-	    NULL) != SQLITE_OK) {
-		session_dberr(db, __func__);
+	if (store_throttle_count(db, key, (long long)now, THROTTLE_WINDOW_S, failures,
+	    addrs) == -1)
 		return -1;
-	}
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
-	sqlite3_bind_int64(st, 3, THROTTLE_WINDOW_S);
-	switch (sqlite3_step(st)) {
-	case SQLITE_ROW:
-		*failures = (long)sqlite3_column_int64(st, 0);
-		*addrs = (long)sqlite3_column_int64(st, 1);
-		/* FALLTHROUGH */
-	case SQLITE_DONE:
-		rc = *failures >= THROTTLE_ALERT;
-		break;
-	default:
-		session_dberr(db, __func__);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return *failures >= THROTTLE_ALERT;
 }
 
 /* Logs the alert for user key at THROTTLE_ALERT failures and at each multiple of it. */
 static void
-session_throttle_alert(sqlite3 *db, const char *key, time_t now)
+session_throttle_alert(struct sqlite3 *db, const char *key, time_t now)
 {
 	long	 failures, addrs;
 
@@ -441,62 +294,48 @@ session_throttle_alert(sqlite3 *db, const char *key, time_t now)
 		    THROTTLE_WINDOW_S / 60);
 }
 
-json_object *
-session_throttle_alerts(sqlite3 *db)
-{
-	sqlite3_stmt	*st;
-	json_object	*a = json_object_new_array();
-	time_t		 now = time(NULL);
-	const char	*key;
-	long		 failures, addrs;
-	char		 line[USER_NAME_MAX + 128];
+struct session_alerts {
+	struct sqlite3	*db;
+	json_object	*a;
+	time_t		 now;
+};
 
-	if (a == NULL)
+static void
+session_throttle_alert_line(const char *key, void *arg)
+{
+	struct session_alerts	*sa = arg;
+	long			 failures, addrs;
+	char			 line[USER_NAME_MAX + 128];
+
+	if (session_throttle_count(sa->db, key, sa->now, &failures, &addrs) != 1)
+		return;
+	snprintf(line, sizeof(line), "%ld failed sign-ins for %s from %ld "
+	    "address%s in the last %d min", failures, key, addrs, addrs == 1 ?
+	    "" : "es", THROTTLE_WINDOW_S / 60);
+	json_object_array_add(sa->a, json_object_new_string(line));
+}
+
+json_object *
+session_throttle_alerts(struct sqlite3 *db)
+{
+	struct session_alerts	 sa;
+
+	sa.db = db;
+	sa.now = time(NULL);
+	if ((sa.a = json_object_new_array()) == NULL)
 		return NULL;
-	if (sqlite3_prepare_v2(db, "SELECT key FROM login_throttle WHERE scope = 'user' "
-	    "AND failures >= ?1 AND last_at >= ?2 - ?3 ORDER BY failures DESC, key "
-	    "LIMIT 20", -1, &st, NULL) != SQLITE_OK) {
-		session_dberr(db, __func__);
-		return a;
-	}
-	sqlite3_bind_int(st, 1, THROTTLE_ALERT);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
-	sqlite3_bind_int64(st, 3, THROTTLE_WINDOW_S);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if ((key = (const char *)sqlite3_column_text(st, 0)) == NULL ||
-		    session_throttle_count(db, key, now, &failures, &addrs) != 1)
-			continue;
-		snprintf(line, sizeof(line), "%ld failed sign-ins for %s from %ld "
-		    "address%s in the last %d min", failures, key, addrs, addrs == 1 ?
-		    "" : "es", THROTTLE_WINDOW_S / 60);
-		json_object_array_add(a, json_object_new_string(line));
-	}
-	sqlite3_finalize(st);
-	return a;
+	(void)store_throttle_each_alert(db, THROTTLE_ALERT, (long long)sa.now,
+	    THROTTLE_WINDOW_S, session_throttle_alert_line, &sa);
+	return sa.a;
 }
 
 int
-session_throttle_clear(sqlite3 *db, const char *name)
+session_throttle_clear(struct sqlite3 *db, const char *name)
 {
-	sqlite3_stmt	*st;
 	char		 key[USER_NAME_MAX + 1];
-	int		 rc = -1;
 
 	session_throttle_key(name, key);
-
-	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE (scope = 'user' "
-	    "AND key = ?1) OR (scope = 'addr' AND instr(key, ' ') > 0 AND substr(key, "
-	    "instr(key, ' ') + 1) = ?1)", -1, &st, NULL) != SQLITE_OK) {
-		session_dberr(db, __func__);
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	else
-		session_dberr(db, __func__);
-	sqlite3_finalize(st);
-	return rc;
+	return store_throttle_clear(db, key);
 }
 
 /*
@@ -505,33 +344,17 @@ session_throttle_clear(sqlite3 *db, const char *name)
  * stay: a sign-in does not lift a lock someone else earned.
  */
 static int
-session_throttle_forgive(sqlite3 *db, const char *name, const char *addr)
+session_throttle_forgive(struct sqlite3 *db, const char *name, const char *addr)
 {
-	sqlite3_stmt	*st;
 	char		 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
-	int		 rc = -1;
 
 	session_throttle_key(name, key);
 	session_throttle_pair(addr != NULL ? addr : "", key, pair, sizeof(pair));
-	if (sqlite3_prepare_v2(db, "DELETE FROM login_throttle WHERE (scope = 'user' "
-	    "AND key = ?1) OR (scope = 'addr' AND key = ?2 AND ?3)", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		session_dberr(db, __func__);
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, pair, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, addr != NULL);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	else
-		session_dberr(db, __func__);
-	sqlite3_finalize(st);
-	return rc;
+	return store_throttle_forgive(db, key, pair, addr != NULL);
 }
 
 char *
-session_sign_in(sqlite3 *db, const struct user *u, const char *rehash_password,
+session_sign_in(struct sqlite3 *db, const struct user *u, const char *rehash_password,
     const char *addr, long long *id)
 {
 	char	*token = NULL;

@@ -15,13 +15,13 @@
 #include <time.h>
 
 #include <openssl/evp.h>
-#include <sqlite3.h>
 
 #include "auth/user.h"
 #include "base/buf.h"
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "store/users.h"
 
 #define USER_LOG2N	15		/* N = 32768: 32 MiB and about 0.1 s per hash */
 #define USER_R		8
@@ -154,78 +154,24 @@ user_valid_password(const char *pw, const char *name, char *err, size_t errsz)
 	return 0;
 }
 
-static void
-user_from_row(sqlite3_stmt *st, struct user *u)
+int
+user_by_name(struct sqlite3 *db, const char *name, struct user *u, char **hash)
 {
-	memset(u, 0, sizeof(*u));
-	u->id = sqlite3_column_int64(st, 0);
-	snprintf(u->name, sizeof(u->name), "%s", (const char *)sqlite3_column_text(st, 1));
-	u->admin = strcmp((const char *)sqlite3_column_text(st, 2), "admin") == 0;
-	u->disabled = sqlite3_column_int(st, 3);
-	u->must_change = sqlite3_column_int(st, 4);
-	snprintf(u->created, sizeof(u->created), "%s",
-	    (const char *)sqlite3_column_text(st, 5));
-	snprintf(u->updated, sizeof(u->updated), "%s",
-	    (const char *)sqlite3_column_text(st, 6));
-}
-
-#define USER_COLUMNS	"id, name, role, disabled, must_change_password, created_at, " \
-			"updated_at, password"
-
-/* One user by name (byname) or id; 0 found, 1 none, -1 error. *hash gets the hash. */
-static int
-user_get(sqlite3 *db, const char *name, long long id, struct user *u, char **hash)
-{
-	sqlite3_stmt	*st;
-	int		 rc = 1, s;
-
-	if (hash != NULL)
-		*hash = NULL;
-	if (sqlite3_prepare_v2(db, name != NULL ?
-	    "SELECT " USER_COLUMNS " FROM users WHERE name = ?1" :
-	    "SELECT " USER_COLUMNS " FROM users WHERE id = ?2", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	if (name != NULL)
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_int64(st, 2, id);
-	if ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		user_from_row(st, u);
-		if (hash != NULL &&
-		    (*hash = strdup((const char *)sqlite3_column_text(st, 7))) == NULL)
-			rc = -1;
-		else
-			rc = 0;
-	} else if (s != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		rc = -1;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return store_user_by_name(db, name, u, hash);
 }
 
 int
-user_by_name(sqlite3 *db, const char *name, struct user *u, char **hash)
+user_by_id(struct sqlite3 *db, long long id, struct user *u)
 {
-	return user_get(db, name, 0, u, hash);
+	return store_user_by_id(db, id, u);
 }
 
 int
-user_by_id(sqlite3 *db, long long id, struct user *u)
-{
-	return user_get(db, NULL, id, u, NULL);
-}
-
-int
-user_create(sqlite3 *db, const char *name, int admin, const char *password,
+user_create(struct sqlite3 *db, const char *name, int admin, const char *password,
     int must_change, long long *id, char *err, size_t errsz)
 {
-	sqlite3_stmt	*st = NULL;
-	char		*hash = NULL, now[32];
-	int		 rc = -1, s;
+	char		*hash = NULL;
+	int		 rc;
 
 	if (!user_valid_name(name)) {
 		snprintf(err, errsz, "a user name has 1 to %d letters, digits or . _ @ -",
@@ -238,142 +184,56 @@ user_create(sqlite3 *db, const char *name, int admin, const char *password,
 		snprintf(err, errsz, "the password could not be hashed");
 		return -1;
 	}
-	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "INSERT INTO users (name, role, password, "
-	    "must_change_password, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, "
-	    "?5, ?5)", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, admin ? "admin" : "member", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, must_change != 0);
-	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
-	if (((s = sqlite3_step(st)) & 0xff) == SQLITE_CONSTRAINT) {
+	rc = store_user_insert(db, name, admin, hash, must_change, id);
+	if (rc == 1)
 		snprintf(err, errsz, "a user named %s already exists", name);
-		goto out;
-	}
-	if (s != SQLITE_DONE)
-		goto dberr;
-	if (id != NULL)
-		*id = sqlite3_last_insert_rowid(db);
-	rc = 0;
-	goto out;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	snprintf(err, errsz, "database error");
-out:
-	sqlite3_finalize(st);
-	if (hash != NULL)
-		explicit_bzero(hash, strlen(hash));
+	else if (rc == -1)
+		snprintf(err, errsz, "database error");
+	explicit_bzero(hash, strlen(hash));
 	free(hash);
-	return rc;
-}
-
-/*
- * Runs one UPDATE/DELETE of a user: ?1 = id, and where the statement names them ?2 = text,
- * ?3 = num, ?4 = now. 0 when a row changed, 1 when none did, -1 on error.
- */
-static int
-user_write(sqlite3 *db, const char *sql, long long id, const char *text, int num)
-{
-	sqlite3_stmt	*st;
-	char		 now[32];
-	int		 rc = -1;
-
-	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_bind_parameter_count(st) >= 2)
-		sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-	if (sqlite3_bind_parameter_count(st) >= 3)
-		sqlite3_bind_int(st, 3, num);
-	if (sqlite3_bind_parameter_count(st) >= 4)
-		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = sqlite3_changes(db) > 0 ? 0 : 1;
-	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 int
-user_set_password(sqlite3 *db, long long id, const char *password, int must_change)
+user_set_password(struct sqlite3 *db, long long id, const char *password, int must_change)
 {
 	char	*hash;
 	int	 rc;
 
 	if ((hash = user_password_hash(password)) == NULL)
 		return -1;
-	rc = user_write(db, "UPDATE users SET password = ?2, must_change_password = ?3, "
-	    "updated_at = ?4 WHERE id = ?1", id, hash, must_change != 0);
+	rc = store_user_set_password(db, id, hash, must_change);
 	explicit_bzero(hash, strlen(hash));
 	free(hash);
 	return rc;
 }
 
 int
-user_set_role(sqlite3 *db, long long id, int admin)
+user_set_role(struct sqlite3 *db, long long id, int admin)
 {
-	return user_write(db, "UPDATE users SET role = ?2, updated_at = ?4 WHERE "
-	    "id = ?1", id, admin ? "admin" : "member", 0);
+	return store_user_set_role(db, id, admin);
 }
 
 int
-user_set_disabled(sqlite3 *db, long long id, int disabled)
+user_set_disabled(struct sqlite3 *db, long long id, int disabled)
 {
-	return user_write(db, "UPDATE users SET disabled = ?3, updated_at = ?4 WHERE "
-	    "id = ?1", id, NULL, disabled != 0);
+	return store_user_set_disabled(db, id, disabled);
 }
 
 int
-user_delete(sqlite3 *db, long long id)
+user_delete(struct sqlite3 *db, long long id)
 {
-	return user_write(db, "DELETE FROM users WHERE id = ?1", id, NULL, 0);
+	return store_user_delete(db, id);
 }
 
 int
-user_other_admins(sqlite3 *db, long long id)
+user_other_admins(struct sqlite3 *db, long long id)
 {
-	sqlite3_stmt	*st;
-	int		 n = -1;
-
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM users WHERE role = 'admin' "
-	    "AND disabled = 0 AND id != ?1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return store_user_other_admins(db, id);
 }
 
 int
-user_each(sqlite3 *db, int (*cb)(const struct user *, void *), void *arg)
+user_each(struct sqlite3 *db, int (*cb)(const struct user *, void *), void *arg)
 {
-	sqlite3_stmt	*st;
-	struct user	 u;
-	int		 s, rc = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT " USER_COLUMNS " FROM users ORDER BY name",
-	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		user_from_row(st, &u);
-		if (cb(&u, arg) != 0)
-			break;
-	}
-	if (s != SQLITE_ROW && s != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		rc = -1;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return store_user_each(db, cb, arg);
 }

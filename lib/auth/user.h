@@ -4,20 +4,12 @@
 
 #include <stddef.h>
 
+#include "store/users.h"
+
 struct sqlite3;
 
-#define USER_NAME_MAX		64
 #define USER_PASSWORD_MIN	10
 #define USER_PASSWORD_MAX	1024
-
-struct user {
-	long long	 id;
-	char		 name[USER_NAME_MAX + 1];
-	int		 admin;		/* role admin (else member) */
-	int		 disabled;
-	int		 must_change;	/* may do nothing but change the password */
-	char		 created[32], updated[32];
-};
 
 /* scrypt hash "scrypt$LOG2N$R$P$SALT$HASH" of a password with a new salt (malloc'd). */
 char	*user_password_hash(const char *password);

@@ -1,11 +1,11 @@
-/* tokenize.h: the one tokenizer of the lexical index, the FTS5 tables and the queries. */
+/*
+ * tokenize.h: the one tokenizer of the lexical index, the full-text tables and the queries
+ * (the database's side of it, the FTS5 registration and the stemmer: store/tokenizer.h).
+ */
 #ifndef TOKENIZE_H
 #define TOKENIZE_H
 
 #include <stddef.h>
-
-struct sqlite3;
-struct tokenize_stemmer;
 
 /*
  * Code-aware tokenizer: splits text into lowercase ASCII/UTF-8 words; identifiers such as
@@ -14,8 +14,15 @@ struct tokenize_stemmer;
  */
 typedef int (*tokenize_cb)(void *ctx, const char *tok, size_t len, int colocated);
 int	 tokenize_each(const char *text, size_t len, tokenize_cb, void *ctx);
-/* Registers the FTS5 tokenizer "ctxd" (wrapped by porter in the schema). */
-int	 tokenize_register(struct sqlite3 *);
+/*
+ * The same tokens with the byte range [start, end) of the word each comes from;
+ * wholeonly: as a query is tokenized (whole words only, no parts). This is what the
+ * database's tokenizer (store/tokenizer.h) gives the full-text index.
+ */
+typedef int (*tokenize_span_cb)(void *ctx, const char *tok, size_t len, int colocated,
+    size_t start, size_t end);
+int	 tokenize_spans(const char *text, size_t len, int wholeonly, tokenize_span_cb,
+	    void *ctx);
 /*
  * Builds an FTS5 MATCH expression for a question: distinct terms minus stop words, each
  * quoted, joined with OR; after them, the word each two plain words in a row make when
@@ -27,12 +34,6 @@ char	*tokenize_match_expr(const char *question);
 /* The same terms as an array of quoted FTS5 strings, in that order (none: n = 0). */
 int	 tokenize_match_terms(const char *question, char ***terms, size_t *n);
 void	 tokenize_terms_free(char **, size_t);
-/* The index's token chain porter(ctxd), from FTS5 (NULL on failure). */
-struct tokenize_stemmer *tokenize_stemmer_open(struct sqlite3 *);
-/* Tokenizes as snippets_fts does (query: as a MATCH string is); cb non-zero stops. */
-int	 tokenize_stemmed(struct tokenize_stemmer *, const char *, size_t, int query,
-	    tokenize_cb, void *ctx);
-void	 tokenize_stemmer_close(struct tokenize_stemmer *);
 /* Token estimate used for budgets and counts (about 4 bytes a token). */
 size_t	 tokenize_estimate(const char *, size_t);
 

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <sqlite3.h>
-
 #include "auth/apikey.h"
 #include "auth/session.h"
 #include "auth/user.h"

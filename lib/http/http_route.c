@@ -377,7 +377,7 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct sqlite
 		http_error(r, 500, "out of memory");
 	else if (http_parse_query(r, http_env(r, "QUERY_STRING")) == -1)
 		http_error(r, 400, "malformed query string");
-	else if (rs->read_transaction && db_exec(db, "BEGIN") == -1)
+	else if (rs->read_transaction && db_begin_read(db) == -1)
 		http_error(r, 500, "the database cannot be read; the responder log has "
 		    "the details");
 	else {

@@ -23,6 +23,7 @@
 
 #include "base/log.h"
 #include "base/tokenize.h"
+#include "store/tokenizer.h"
 #include "base/topk.h"
 #include "search/lexindex.h"
 

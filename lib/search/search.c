@@ -27,6 +27,7 @@
 #include "sources/libid.h"
 #include "store/aiconfig.h"
 #include "store/db.h"
+#include "store/tokenizer.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
 /* Room (tokens) below which a snippet too big for it is skipped rather than cut. */

@@ -11,15 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "sources/admit.h"
 #include "sources/backend.h"
 #include "sources/ghapp.h"
 #include "store/settings.h"
 
 int
-admit_integrations(sqlite3 *db, const char *datadir, const char *type,
+admit_integrations(struct sqlite3 *db, const char *datadir, const char *type,
     const char *host, int admin, char *err, size_t errsz)
 {
 	char		*user = NULL, *token = NULL;

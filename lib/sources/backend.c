@@ -11,7 +11,6 @@
 
 #include <curl/curl.h>
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/crypto.h"
@@ -22,6 +21,7 @@
 #include "sources/backend.h"
 #include "sources/gitsrc.h"
 #include "sources/request.h"
+#include "store/documents.h"
 #include "store/jobs.h"
 
 void
@@ -115,43 +115,12 @@ out:
 	return rc;
 }
 
-static char *
-backend_col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t != NULL ? strdup((const char *)t) : NULL;
-}
-
 int
 backend_stored_get(struct backend_ctx *c, const char *path, struct backend_stored *out)
 {
-	sqlite3_stmt	*st;
-	const char	*h;
-	int		 rc = -1, step;
-
 	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(c->db, "SELECT blob, etag, modified, url FROM documents "
-	    "WHERE library_id = ?1 AND path = ?2", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(c->db));
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, c->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
-	if ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		h = (const char *)sqlite3_column_text(st, 0);
-		if (h != NULL && strlen(h) < sizeof(out->hash))
-			memcpy(out->hash, h, strlen(h) + 1);
-		out->etag = backend_col_dup(st, 1);
-		out->modified = backend_col_dup(st, 2);
-		out->url = backend_col_dup(st, 3);
-		rc = 0;
-	} else if (step == SQLITE_DONE)
-		rc = 0;
-	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(c->db));
-	sqlite3_finalize(st);
-	return rc;
+	return store_document_stored(c->db, c->library_id, path, out->hash,
+	    sizeof(out->hash), &out->etag, &out->modified, &out->url);
 }
 
 void

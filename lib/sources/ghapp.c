@@ -19,7 +19,6 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/pem.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/crypto.h"
@@ -30,6 +29,7 @@
 #include "sources/ghapp.h"
 #include "sources/libid.h"
 #include "store/db.h"
+#include "store/ghapp.h"
 #include "store/netpolicy.h"
 #include "store/settings.h"
 
@@ -165,7 +165,7 @@ ghapp_delivery_body_key(const void *body, size_t len, char key[72])
 }
 
 enum ghapp_delivery
-ghapp_delivery_new(sqlite3 *db, const char *id, const void *body, size_t len)
+ghapp_delivery_new(struct sqlite3 *db, const char *id, const void *body, size_t len)
 {
 	long long	 now = (long long)time(NULL);
 	char		 key[72];
@@ -174,24 +174,18 @@ ghapp_delivery_new(sqlite3 *db, const char *id, const void *body, size_t len)
 	ghapp_delivery_body_key(body, len, key);
 	if (db_begin(db) == -1)
 		return GHAPP_DELIVERY_ERROR;
-	if (db_run(db, "INSERT OR IGNORE INTO hook_deliveries (id, received_at) "
-	    "VALUES (?1, ?2)", "tI", id, now) == -1)
+	if ((fresh = store_delivery_add(db, id, now)) == -1)
 		goto fail;
-	if (sqlite3_changes(db) == 0) {
+	if (fresh == 0) {
 		if (db_commit(db) == -1)
 			goto fail;
 		return GHAPP_DELIVERY_REPEATED;
 	}
 	/* The body: new, or seen longer ago than GHAPP_REPLAY_S (then it is new again). */
-	if (db_run(db, "DELETE FROM hook_deliveries WHERE id = ?1 AND received_at < ?2 - ?3",
-	    "tIi", key, now, GHAPP_REPLAY_S) == -1 ||
-	    db_run(db, "INSERT OR IGNORE INTO hook_deliveries (id, received_at) VALUES "
-	    "(?1, ?2)", "tI", key, now) == -1)
+	if (store_delivery_expire(db, key, now - GHAPP_REPLAY_S) == -1 ||
+	    (fresh = store_delivery_add(db, key, now)) == -1)
 		goto fail;
-	fresh = sqlite3_changes(db) > 0;
-	if (db_run(db, "DELETE FROM hook_deliveries WHERE rowid <= (SELECT max(rowid) FROM "
-	    "hook_deliveries) - ?1", "i", GHAPP_DELIVERIES_KEPT) == -1 ||
-	    db_commit(db) == -1)
+	if (store_delivery_trim(db, GHAPP_DELIVERIES_KEPT) == -1 || db_commit(db) == -1)
 		goto fail;
 	return fresh ? GHAPP_DELIVERY_NEW : GHAPP_DELIVERY_REPLAYED;
 fail:
@@ -200,16 +194,16 @@ fail:
 }
 
 void
-ghapp_delivery_forget(sqlite3 *db, const char *id, const void *body, size_t len)
+ghapp_delivery_forget(struct sqlite3 *db, const char *id, const void *body, size_t len)
 {
 	char	 key[72];
 
 	ghapp_delivery_body_key(body, len, key);
-	(void)db_run(db, "DELETE FROM hook_deliveries WHERE id IN (?1, ?2)", "tt", id, key);
+	store_delivery_forget(db, id, key);
 }
 
 int
-ghapp_api_base(sqlite3 *db, const char *datadir, char *out, size_t sz)
+ghapp_api_base(struct sqlite3 *db, const char *datadir, char *out, size_t sz)
 {
 	char	*api = settings_get(db, datadir, "git.github.api_url");
 	char	*host = NULL;
@@ -236,7 +230,7 @@ out:
 }
 
 int
-ghapp_configured(sqlite3 *db, const char *datadir)
+ghapp_configured(struct sqlite3 *db, const char *datadir)
 {
 	(void)datadir;
 	return settings_is_set(db, "git.github.app_id") &&
@@ -257,7 +251,7 @@ struct ghapp_call {
  * naming the URL and status. The caller releases c->q.
  */
 static int
-ghapp_call(sqlite3 *db, const char *datadir, struct ghapp_call *c, const char *method,
+ghapp_call(struct sqlite3 *db, const char *datadir, struct ghapp_call *c, const char *method,
     const char *path, const char *bearer, json_object **out, char *err, size_t errsz)
 {
 	char	 base[512];
@@ -302,7 +296,7 @@ ghapp_call(sqlite3 *db, const char *datadir, struct ghapp_call *c, const char *m
 
 /* The installation id: the setting, else looked up for the repository at url. */
 static int
-ghapp_installation(sqlite3 *db, const char *datadir, const char *url, const char *jwt,
+ghapp_installation(struct sqlite3 *db, const char *datadir, const char *url, const char *jwt,
     long *id, char *err, size_t errsz)
 {
 	struct ghapp_call c;
@@ -336,28 +330,22 @@ out:
 
 /* The cached token of installation id when it has more than the margin left, else NULL. */
 static char *
-ghapp_cache_get(sqlite3 *db, const char *datadir, long id, time_t now)
+ghapp_cache_get(struct sqlite3 *db, const char *datadir, long id, time_t now)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
-	sqlite3_stmt	*st = NULL;
-	char		*token = NULL;
+	char		*sealed, *token = NULL;
 
-	if (sqlite3_prepare_v2(db, "SELECT token FROM ghapp_tokens WHERE installation_id = ?1 "
-	    "AND expires_at > ?2", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)now + GHAPP_TOKEN_MARGIN);
-	if (sqlite3_step(st) == SQLITE_ROW && crypto_secret_load(datadir, key) == 0)
-		token = crypto_open(key, (const char *)sqlite3_column_text(st, 0));
+	sealed = store_ghapp_token_get(db, (long long)id, (long long)now + GHAPP_TOKEN_MARGIN);
+	if (sealed != NULL && crypto_secret_load(datadir, key) == 0)
+		token = crypto_open(key, sealed);
 	explicit_bzero(key, sizeof(key));
-out:
-	sqlite3_finalize(st);
+	free(sealed);
 	return token;
 }
 
 /* Caches token (sealed) for installation id until expires. Failure only logs. */
 static void
-ghapp_cache_put(sqlite3 *db, const char *datadir, long id, const char *token,
+ghapp_cache_put(struct sqlite3 *db, const char *datadir, long id, const char *token,
     time_t expires)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
@@ -366,9 +354,8 @@ ghapp_cache_put(sqlite3 *db, const char *datadir, long id, const char *token,
 	if (crypto_secret_load(datadir, key) == 0)
 		sealed = crypto_seal(key, token);
 	explicit_bzero(key, sizeof(key));
-	if (sealed == NULL || db_run(db, "INSERT OR REPLACE INTO ghapp_tokens "
-	    "(installation_id, token, expires_at) VALUES (?1, ?2, ?3)", "ItI", (long long)id,
-	    sealed, (long long)expires) == -1)
+	if (sealed == NULL || store_ghapp_token_put(db, (long long)id, sealed,
+	    (long long)expires) == -1)
 		log_warn("%s: the installation token is not cached", __func__);
 	free(sealed);
 }
@@ -409,7 +396,7 @@ bad:
 }
 
 int
-ghapp_installation_token(sqlite3 *db, const char *datadir, const char *url, char **token,
+ghapp_installation_token(struct sqlite3 *db, const char *datadir, const char *url, char **token,
     char *err, size_t errsz)
 {
 	struct ghapp_call c;
@@ -452,7 +439,7 @@ out:
 }
 
 int
-ghapp_git_credentials(sqlite3 *db, const char *datadir, const char *url,
+ghapp_git_credentials(struct sqlite3 *db, const char *datadir, const char *url,
     const char *host, char **user, char **token, const char **kind, char *note,
     size_t notesz)
 {

@@ -36,7 +36,6 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <sqlite3.h>
 #include <json-c/json.h>
 
 #include "base/crypto.h"
@@ -53,6 +52,7 @@
 #include "store/jobs.h"
 #include "store/netpolicy.h"
 #include "store/settings.h"
+#include "store/uploads.h"
 
 #define OPENAPI_SRC_MAX_FILES	64	/* files next to the spec that are fetched */
 #define OPENAPI_SRC_LOCK_WAIT_MS 30000	/* longest wait for the uploads folder's lock */
@@ -554,60 +554,19 @@ openapisrc_uploads_unlock(int fd)
 }
 
 int
-openapisrc_upload_of(sqlite3 *db, const char *library_id, char **name)
+openapisrc_upload_of(struct sqlite3 *db, const char *library_id, char **name)
 {
-	sqlite3_stmt	*st;
-	const char	*v;
-	int		 step;
-
-	*name = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT CASE WHEN json_valid(settings) THEN "
-	    "json_extract(settings, '$.upload') END FROM libraries WHERE id = ?1 AND "
-	    "source_type = 'openapi'", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if ((step = sqlite3_step(st)) == SQLITE_ROW &&
-	    sqlite3_column_type(st, 0) == SQLITE_TEXT &&
-	    openapisrc_upload_name(v = (const char *)sqlite3_column_text(st, 0)) &&
-	    (*name = strdup(v)) == NULL)
-		step = SQLITE_NOMEM;
-	sqlite3_finalize(st);
-	if (step == SQLITE_ROW || step == SQLITE_DONE)
-		return 0;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	return -1;
-}
-
-/*
- * 1 when a library other than except (NULL: none left out) names the upload name, 0
- * when none does, -1 on a database error (logged).
- */
-static int
-openapisrc_upload_used(sqlite3 *db, const char *name, const char *except)
-{
-	sqlite3_stmt	*st;
-	int		 step;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM libraries WHERE source_type = 'openapi' "
-	    "AND id IS NOT ?2 AND CASE WHEN json_valid(settings) THEN "
-	    "json_extract(settings, '$.upload') END = ?1 LIMIT 1", -1, &st,
-	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	if (store_upload_of(db, library_id, name) == -1)
 		return -1;
+	if (*name != NULL && !openapisrc_upload_name(*name)) {
+		free(*name);
+		*name = NULL;
 	}
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (except != NULL)
-		sqlite3_bind_text(st, 2, except, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+	return 0;
 }
 
 int
-openapisrc_upload_release(sqlite3 *db, const char *datadir, const char *name,
+openapisrc_upload_release(struct sqlite3 *db, const char *datadir, const char *name,
     const char *except)
 {
 	char	*dir = NULL, *path = NULL;
@@ -615,7 +574,7 @@ openapisrc_upload_release(sqlite3 *db, const char *datadir, const char *name,
 
 	if (!openapisrc_upload_name(name))
 		return 0;
-	if ((used = openapisrc_upload_used(db, name, except)) != 0)
+	if ((used = store_upload_used(db, name, except)) != 0)
 		return used == 1 ? 0 : -1;
 	if ((dir = util_path_join(datadir, "uploads")) == NULL ||
 	    (path = util_path_join(dir, name)) == NULL) {
@@ -633,61 +592,54 @@ out:
 	return rc;
 }
 
+struct openapisrc_bytes {
+	const char		*dir;
+	unsigned long long	*bytes;
+};
+
+/* store_upload_each_of_user's callback: adds the size of one upload (a valid name). */
+static int
+openapisrc_bytes_add(const char *v, void *arg)
+{
+	struct openapisrc_bytes	*ob = arg;
+	struct stat		 sb;
+	char			*path;
+
+	if (!openapisrc_upload_name(v))
+		return 0;
+	if ((path = util_path_join(ob->dir, v)) == NULL) {
+		log_err("%s: out of memory", __func__);
+		return -1;
+	}
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		*ob->bytes += (unsigned long long)sb.st_size;
+	free(path);
+	return 0;
+}
+
 int
-openapisrc_uploads_bytes(sqlite3 *db, const char *datadir, long long user_id,
+openapisrc_uploads_bytes(struct sqlite3 *db, const char *datadir, long long user_id,
     const char *except, const char *name, unsigned long long *bytes)
 {
-	sqlite3_stmt	*st;
-	struct stat	 sb;
-	const char	*v;
-	char		*dir, *path;
-	int		 step, rc = -1;
+	struct openapisrc_bytes	 ob;
+	char			*dir;
+	int			 rc;
 
 	*bytes = 0;
 	if ((dir = util_path_join(datadir, "uploads")) == NULL) {
 		log_err("%s: out of memory", __func__);
 		return -1;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT u FROM (SELECT CASE WHEN "
-	    "json_valid(settings) THEN json_extract(settings, '$.upload') END AS u FROM "
-	    "libraries WHERE source_type = 'openapi' AND coalesce(created_by, 0) = ?1 AND "
-	    "id IS NOT ?2) WHERE u IS NOT NULL AND u IS NOT ?3", -1, &st,
-	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		free(dir);
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, user_id);
-	if (except != NULL)
-		sqlite3_bind_text(st, 2, except, -1, SQLITE_STATIC);
-	if (name != NULL)
-		sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) != SQLITE_TEXT ||
-		    !openapisrc_upload_name(v = (const char *)sqlite3_column_text(st, 0)))
-			continue;
-		if ((path = util_path_join(dir, v)) == NULL) {
-			log_err("%s: out of memory", __func__);
-			goto out;
-		}
-		if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-			*bytes += (unsigned long long)sb.st_size;
-		free(path);
-	}
-	if (step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
+	ob.dir = dir;
+	ob.bytes = bytes;
+	rc = store_upload_each_of_user(db, user_id, except, name, openapisrc_bytes_add, &ob);
 	free(dir);
 	return rc;
 }
 
 /* A deleted library's upload goes with it, unless another library names it too. */
 static int
-openapisrc_forget(sqlite3 *db, const char *datadir, const char *library_id)
+openapisrc_forget(struct sqlite3 *db, const char *datadir, const char *library_id)
 {
 	char	*name = NULL, *dir = NULL;
 	int	 fd, rc = -1;

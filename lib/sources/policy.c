@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/license.h"
@@ -21,7 +20,9 @@
 #include "sources/libid.h"
 #include "sources/policy.h"
 #include "sources/robots.h"
+#include "store/audit.h"
 #include "store/db.h"
+#include "store/policies.h"
 #include "store/settings.h"
 
 static const struct {
@@ -266,41 +267,32 @@ policy_set_field(struct policy *p, const char *name, const char *v)
 	return (*dst = strdup(v)) == NULL ? -1 : 0;
 }
 
-int
-policy_load(sqlite3 *db, const char *datadir, struct policy *p)
+/* store_policy_settings_each's callback: one stored setting into the policy. */
+static int
+policy_load_one(const char *name, const char *v, void *arg)
 {
-	sqlite3_stmt	*st = NULL;
-	const char	*name, *v;
+	if (policy_set_field(arg, name, v) == -1) {
+		log_err("%s: out of memory", __func__);
+		return -1;
+	}
+	return 0;
+}
+
+int
+policy_load(struct sqlite3 *db, const char *datadir, struct policy *p)
+{
 	size_t		 i;
-	int		 rc = -1, r;
 
 	(void)datadir;			/* no policy setting is a secret */
 	memset(p, 0, sizeof(*p));
 	p->min_trust = -1;
 	for (i = 0; i < POLICY_NTYPES; i++)
 		p->types[i] = 1;
-	if (sqlite3_prepare_v2(db, "SELECT name, value FROM settings "
-	    "WHERE name LIKE 'policy.%'", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		name = (const char *)sqlite3_column_text(st, 0);
-		v = (const char *)sqlite3_column_text(st, 1);
-		if (name != NULL && v != NULL && policy_set_field(p, name, v) == -1) {
-			log_err("%s: out of memory", __func__);
-			goto out;
-		}
-	}
-	if (r != SQLITE_DONE)
-		goto dberr;
-	rc = 0;
-	goto out;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
-out:
-	sqlite3_finalize(st);
-	if (rc == -1)
+	if (store_policy_settings_each(db, policy_load_one, p) == -1) {
 		policy_release(p);
-	return rc;
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -312,7 +304,7 @@ policy_release(struct policy *p)
 }
 
 int
-policy_check(sqlite3 *db, const char *datadir, const char *library_id,
+policy_check(struct sqlite3 *db, const char *datadir, const char *library_id,
     const char *source_type, double trust, char *why, size_t whysz)
 {
 	struct policy	 p;
@@ -330,7 +322,7 @@ policy_check(sqlite3 *db, const char *datadir, const char *library_id,
 }
 
 int
-policy_check_id(sqlite3 *db, const char *datadir, const char *library_id, char *why,
+policy_check_id(struct sqlite3 *db, const char *datadir, const char *library_id, char *why,
     size_t whysz)
 {
 	struct policy	 p;
@@ -471,12 +463,11 @@ policy_diff(json_object *before, json_object *after)
 }
 
 int
-policy_record(sqlite3 *db, const char *datadir, const struct policy *before,
+policy_record(struct sqlite3 *db, const char *datadir, const struct policy *before,
     const char *actor)
 {
 	struct policy	 after;
 	json_object	*b = NULL, *a = NULL, *d = NULL;
-	sqlite3_stmt	*st = NULL;
 	char		 now[32];
 	int		 rc = -1, loaded = 0;
 
@@ -493,21 +484,9 @@ policy_record(sqlite3 *db, const char *datadir, const struct policy *before,
 		goto out;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "INSERT INTO audit_log (at, actor, action, detail) "
-	    "VALUES (?1, ?2, 'policies', ?3)", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN),
-	    -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto dberr;
-	rc = 0;
-	goto out;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	rc = store_audit_add(db, now, actor, "policies",
+	    json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN));
 out:
-	sqlite3_finalize(st);
 	json_object_put(b);
 	json_object_put(a);
 	json_object_put(d);
@@ -517,7 +496,7 @@ out:
 }
 
 enum settings_apply_result
-policy_save_json(sqlite3 *db, const char *datadir, json_object *o, const char *actor,
+policy_save_json(struct sqlite3 *db, const char *datadir, json_object *o, const char *actor,
     char *err, size_t errsz)
 {
 	static const char *const names[] = { "policy.git", "policy.website",
@@ -556,45 +535,34 @@ out:
 	return rc;
 }
 
-json_object *
-policy_audit_json(sqlite3 *db, long limit)
+/* store_audit_each's callback: one entry into the array. */
+static int
+policy_audit_entry(const struct store_audit_row *r, void *arg)
 {
-	json_object	*a = json_object_new_array(), *e, *d;
-	sqlite3_stmt	*st = NULL;
-	const char	*detail;
-	int		 r;
+	json_object	*e, *d;
+
+	if ((e = json_object_new_object()) == NULL)
+		return -1;
+	json_object_object_add(e, "id", json_object_new_int64(r->id));
+	json_object_object_add(e, "at", json_object_new_string(r->at));
+	json_object_object_add(e, "actor", json_object_new_string(r->actor));
+	json_object_object_add(e, "action", json_object_new_string(r->action));
+	d = r->detail != NULL ? json_tokener_parse(r->detail) : NULL;
+	json_object_object_add(e, "changes", d != NULL ? d : json_object_new_object());
+	json_object_array_add(arg, e);
+	return 0;
+}
+
+json_object *
+policy_audit_json(struct sqlite3 *db, long limit)
+{
+	json_object	*a = json_object_new_array();
 
 	if (a == NULL)
 		return NULL;
-	if (sqlite3_prepare_v2(db, "SELECT id, at, actor, action, detail FROM audit_log "
-	    "WHERE action = 'policies' ORDER BY id DESC LIMIT ?1", -1, &st, NULL) !=
-	    SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, limit);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((e = json_object_new_object()) == NULL)
-			goto dberr;
-		json_object_object_add(e, "id", json_object_new_int64(
-		    sqlite3_column_int64(st, 0)));
-		json_object_object_add(e, "at", json_object_new_string(
-		    (const char *)sqlite3_column_text(st, 1)));
-		json_object_object_add(e, "actor", json_object_new_string(
-		    (const char *)sqlite3_column_text(st, 2)));
-		json_object_object_add(e, "action", json_object_new_string(
-		    (const char *)sqlite3_column_text(st, 3)));
-		detail = (const char *)sqlite3_column_text(st, 4);
-		d = detail != NULL ? json_tokener_parse(detail) : NULL;
-		json_object_object_add(e, "changes", d != NULL ? d :
-		    json_object_new_object());
-		json_object_array_add(a, e);
+	if (store_audit_each(db, "policies", limit, policy_audit_entry, a) == -1) {
+		json_object_put(a);
+		return NULL;
 	}
-	if (r != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
 	return a;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	json_object_put(a);
-	return NULL;
 }

@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 
 #include "base/log.h"
-#include "base/tokenize.h"
+#include "store/tokenizer.h"
 #include "base/util.h"
 #include "store/db.h"
 
@@ -49,6 +49,36 @@ int
 db_begin(sqlite3 *db)
 {
 	return db_exec(db, "BEGIN IMMEDIATE");
+}
+
+int
+db_begin_read(sqlite3 *db)
+{
+	return db_exec(db, "BEGIN");
+}
+
+const char *
+db_errmsg(sqlite3 *db)
+{
+	return sqlite3_errmsg(db);
+}
+
+enum db_failure
+db_failure(sqlite3 *db)
+{
+	int	 code = sqlite3_errcode(db) & 0xff;	/* extended codes are on */
+
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return DB_FAIL_BUSY;
+	if (code == SQLITE_FULL)
+		return DB_FAIL_FULL;
+	return DB_FAIL_OTHER;
+}
+
+const char *
+db_engine_version(void)
+{
+	return sqlite3_libversion();
 }
 
 int
@@ -113,13 +143,14 @@ out:
 	return rc;
 }
 
+/* The integer a PRAGMA that reads one (constant pragma) answers: 0, or -1. */
 static int
-db_user_version(sqlite3 *db, int *out)
+db_pragma_int(sqlite3 *db, const char *pragma, int *out)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, pragma, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*out = sqlite3_column_int(st, 0);
@@ -127,6 +158,23 @@ db_user_version(sqlite3 *db, int *out)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int
+db_user_version(sqlite3 *db, int *out)
+{
+	return db_pragma_int(db, "PRAGMA user_version", out);
+}
+
+int
+db_readonly(sqlite3 *db)
+{
+	int	 on = 1;
+
+	if (sqlite3_db_readonly(db, "main") == 1)
+		return 1;
+	(void)db_pragma_int(db, "PRAGMA query_only", &on);
+	return on != 0;
 }
 
 /* 1 when the database has the table schema_history (a build with sql/0008-schema-history.sql). */

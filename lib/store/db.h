@@ -47,7 +47,30 @@ int	 db_space(struct sqlite3 *, long long *size, long long *freeb);
  */
 int	 db_compact(struct sqlite3 *);
 int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
+int	 db_begin_read(struct sqlite3 *);	/* BEGIN (deferred): one snapshot to read */
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);
+
+/*
+ * The schema version a database is at (0: a new one). 0, or -1.
+ * Engine: SQLite's PRAGMA user_version holds it.
+ */
+int	 db_user_version(struct sqlite3 *, int *);
+/*
+ * 1 when the connection cannot write: opened read-only, or DB_READONLY (or unknown).
+ * Engine: sqlite3_db_readonly and PRAGMA query_only.
+ */
+int	 db_readonly(struct sqlite3 *);
+/* The message of the connection's last error (for the log; never NULL). */
+const char *db_errmsg(struct sqlite3 *);
+/* What the connection's last failed call met. */
+enum db_failure {
+	DB_FAIL_OTHER,
+	DB_FAIL_BUSY,		/* another connection holds a lock */
+	DB_FAIL_FULL		/* the disk (or the temporary folder) is full */
+};
+enum db_failure db_failure(struct sqlite3 *);
+/* The storage engine's name and version, e.g. for a support bundle ("3.40.1"). */
+const char *db_engine_version(void);
 
 #endif /* DB_H */

@@ -16,6 +16,7 @@
 #include "base/tokenize.h"
 #include "search/lexindex.h"
 #include "store/db.h"
+#include "store/tokenizer.h"
 #include "tap.h"
 
 static const char *rows[][5] = {

@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "base/tokenize.h"
+#include "store/tokenizer.h"
 #include "tap.h"
 
 struct collect {

@@ -1,0 +1,28 @@
+/*
+ * store/inspect.h: the database looked at as it is, for the doctor and the health probe:
+ * a connection that changes nothing, the last schema upgrade, the counts of the queue.
+ */
+#ifndef STORE_INSPECT_H
+#define STORE_INSPECT_H
+
+#include <stddef.h>
+
+struct sqlite3;
+
+/*
+ * DATA_DIR/ctxd.db opened read-only as it is (not db_open, which would migrate or tighten
+ * modes: whoever looks changes nothing), busy timeout 5 s; NULL when it cannot be read.
+ * Close with db_close.
+ */
+struct sqlite3 *store_inspect_open(const char *datadir);
+/*
+ * The last schema upgrade (schema_history): the version it came from, the release that
+ * made it and its day (YYYY-MM-DD). 0, or -1 when there is none or it cannot be read.
+ */
+int	 store_inspect_last_upgrade(struct sqlite3 *, int *from, char *release,
+	    size_t releasesz, char *day, size_t daysz);
+/* The jobs queued and running, and the libraries: 0, or -1 (logged). */
+int	 store_inspect_counts(struct sqlite3 *, long long *queued, long long *running,
+	    long long *libraries);
+
+#endif /* STORE_INSPECT_H */
