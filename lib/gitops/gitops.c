@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/cron.h"
@@ -25,47 +24,21 @@
 #include "sources/libid.h"
 #include "sources/request.h"
 #include "store/db.h"
+#include "store/gitops.h"
 #include "store/jobs.h"
+#include "store/library.h"
 #include "store/netpolicy.h"
 #include "store/settings.h"
 
-#define GITOPS_NOW	"strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
-
 int
-gitops_queue_sync(sqlite3 *db, const char *trigger, long long *job_id)
+gitops_queue_sync(struct sqlite3 *db, const char *trigger, long long *job_id)
 {
-	sqlite3_stmt	*st = NULL;
-	int		 rc = -1;
-
-	*job_id = 0;
-	if (db_begin(db) == -1)
-		return -1;
-	if (db_run(db, "INSERT INTO gitops_runs (trigger, created_at) SELECT ?1, " GITOPS_NOW
-	    " WHERE NOT EXISTS (SELECT 1 FROM gitops_runs WHERE state = 'queued')", "t",
-	    trigger) == -1)
-		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT id FROM gitops_runs WHERE state = 'queued' "
-	    "ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		goto out;
-	}
-	*job_id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (db_commit(db) == -1)
-		goto out;
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	if (rc == -1)
-		db_rollback(db);
-	return rc;
+	return store_gitops_queue(db, trigger, job_id);
 }
 
 /* Copies setting name (dflt when unset) into out; -1 when it does not fit. */
 static int
-gitops_setting(sqlite3 *db, const char *name, const char *dflt, char *out, size_t outsz)
+gitops_setting(struct sqlite3 *db, const char *name, const char *dflt, char *out, size_t outsz)
 {
 	char	*v = settings_get(db, util_data_dir(), name);
 	int	 n = snprintf(out, outsz, "%s", v != NULL ? v : dflt);
@@ -75,7 +48,7 @@ gitops_setting(sqlite3 *db, const char *name, const char *dflt, char *out, size_
 }
 
 int
-gitops_config_repo(sqlite3 *db, char *url, size_t urlsz, char *branch, size_t branchsz)
+gitops_config_repo(struct sqlite3 *db, char *url, size_t urlsz, char *branch, size_t branchsz)
 {
 	if (gitops_setting(db, "gitops.repo_url", "", url, urlsz) == -1 ||
 	    gitops_setting(db, "gitops.branch", "", branch, branchsz) == -1) {
@@ -86,7 +59,7 @@ gitops_config_repo(sqlite3 *db, char *url, size_t urlsz, char *branch, size_t br
 }
 
 int
-gitops_on_start(sqlite3 *db)
+gitops_on_start(struct sqlite3 *db)
 {
 	long long	 id;
 
@@ -98,29 +71,8 @@ gitops_on_start(sqlite3 *db)
 	return 1;
 }
 
-/* Reads gitops_state.last_slot into *t (0 when never evaluated). */
-static int
-gitops_last_slot(sqlite3 *db, time_t *t)
-{
-	sqlite3_stmt	*st;
-	int		 rc = -1;
-
-	*t = 0;
-	if (sqlite3_prepare_v2(db, "SELECT CAST(strftime('%s', last_slot) AS INTEGER) "
-	    "FROM gitops_state WHERE id = 1 AND last_slot IS NOT NULL", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*t = (time_t)sqlite3_column_int64(st, 0);
-	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
-}
-
 int
-gitops_schedule_check(sqlite3 *db, const char *datadir, time_t now)
+gitops_schedule_check(struct sqlite3 *db, const char *datadir, time_t now)
 {
 	struct cron	 c;
 	time_t		 last, slot;
@@ -135,13 +87,13 @@ gitops_schedule_check(sqlite3 *db, const char *datadir, time_t now)
 		free(spec);
 		return 0;
 	}
-	if (gitops_last_slot(db, &last) == -1)
+	if (store_gitops_last_slot(db, &last) == -1)
 		goto out;
 	/* The first evaluation only starts the clock; later ones look back to the last. */
 	if (last != 0 && cron_due(&c, last, now, &slot) == 1)
 		due = 1;
 	util_iso8601(now - now % 60, at, sizeof(at));
-	if (db_run(db, "UPDATE gitops_state SET last_slot = ?1 WHERE id = 1", "t", at) == -1)
+	if (store_gitops_set_slot(db, at) == -1)
 		goto out;
 	if (due) {
 		if (gitops_queue_sync(db, "schedule", &id) == -1)
@@ -203,108 +155,33 @@ gitops_result(struct gitops_sync *s, const char *id, const char *url, const char
 	return 0;
 }
 
-/* A library as stored, for comparing with its manifest entry. */
-struct gitops_lib {
-	int		 exists, gitops, deleting, pending;
-	char		*url, *type, *branch, *settings, *title, *description;
-	char		*run_status, *state;
-};
-
-static void
-gitops_lib_release(struct gitops_lib *l)
-{
-	free(l->url);
-	free(l->type);
-	free(l->branch);
-	free(l->settings);
-	free(l->title);
-	free(l->description);
-	free(l->run_status);
-	free(l->state);
-	memset(l, 0, sizeof(*l));
-}
-
-static char *
-gitops_col(sqlite3_stmt *st, int i)
-{
-	const char	*v = (const char *)sqlite3_column_text(st, i);
-
-	return strdup(v != NULL ? v : "");
-}
-
-/* Reads library id into l (l->exists 0 when there is none). */
-static int
-gitops_lib_load(sqlite3 *db, const char *id, struct gitops_lib *l)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	memset(l, 0, sizeof(*l));
-	if (sqlite3_prepare_v2(db, "SELECT url, source_type, branch, settings, title, "
-	    "description, gitops, run_status, state, EXISTS (SELECT 1 FROM jobs j WHERE "
-	    "j.library_id = l.id AND j.kind = 'delete' AND j.state IN ('queued', "
-	    "'running')), EXISTS (SELECT 1 FROM jobs j WHERE j.library_id = l.id AND "
-	    "j.state IN ('queued', 'running')) FROM libraries l WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		l->exists = 1;
-		l->url = gitops_col(st, 0);
-		l->type = gitops_col(st, 1);
-		l->branch = gitops_col(st, 2);
-		l->settings = gitops_col(st, 3);
-		l->title = gitops_col(st, 4);
-		l->description = gitops_col(st, 5);
-		l->gitops = sqlite3_column_int(st, 6);
-		l->run_status = gitops_col(st, 7);
-		l->state = gitops_col(st, 8);
-		l->deleting = sqlite3_column_int(st, 9);
-		l->pending = sqlite3_column_int(st, 10);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	if (l->exists && (l->url == NULL || l->type == NULL || l->branch == NULL ||
-	    l->settings == NULL || l->title == NULL || l->description == NULL ||
-	    l->run_status == NULL || l->state == NULL)) {
-		gitops_lib_release(l);
-		return -1;
-	}
-	return 0;
-}
-
-/* An entry's values as the libraries table stores them. */
+/* An entry's values as the libraries table stores them (settings malloc'd). */
 struct gitops_want {
-	const char	*url, *type, *branch, *title, *description;
+	struct store_library_values v;
 	char		*settings;
 };
 
 /* The names of the fields of l that differ from w, into b ("" when none). */
 static void
-gitops_changes(const struct gitops_lib *l, const struct gitops_want *w, struct buf *b)
+gitops_changes(const struct store_library *l, const struct gitops_want *w, struct buf *b)
 {
-	if (strcmp(l->url, w->url) != 0)
+	if (strcmp(l->url, w->v.url) != 0)
 		buf_printf(b, "%surl", b->len ? ", " : "");
-	if (strcmp(l->type, w->type) != 0)
+	if (strcmp(l->type, w->v.type) != 0)
 		buf_printf(b, "%stype", b->len ? ", " : "");
-	if (strcmp(l->branch, w->branch) != 0)
+	if (strcmp(l->branch, w->v.branch) != 0)
 		buf_printf(b, "%sbranch", b->len ? ", " : "");
-	if (strcmp(l->settings, w->settings) != 0)
+	if (strcmp(l->settings, w->v.settings) != 0)
 		buf_printf(b, "%ssettings", b->len ? ", " : "");
-	if (strcmp(l->title, w->title) != 0)
+	if (strcmp(l->title, w->v.title) != 0)
 		buf_printf(b, "%stitle", b->len ? ", " : "");
-	if (strcmp(l->description, w->description) != 0)
+	if (strcmp(l->description, w->v.description) != 0)
 		buf_printf(b, "%sdescription", b->len ? ", " : "");
 }
 
 /* 1 when the library's last run did not end well and none is queued or running. */
 static int
-gitops_unfinished(const struct gitops_lib *l)
+gitops_unfinished(const struct store_library *l)
 {
 	if (l->pending)
 		return 0;
@@ -318,33 +195,25 @@ gitops_unfinished(const struct gitops_lib *l)
 static int
 gitops_want(const struct parse_req *p, struct gitops_want *w)
 {
-	w->url = p->repo_url;
-	w->type = p->type != NULL ? p->type : "git";
-	w->branch = p->branch != NULL ? p->branch : "";
-	w->title = p->title != NULL ? p->title : strrchr(p->id, '/') + 1;
-	w->description = p->description != NULL ? p->description : "";
-	w->settings = strcmp(w->type, "git") == 0 ? gitsrc_settings_json(p) :
+	w->v.url = p->repo_url;
+	w->v.type = p->type != NULL ? p->type : "git";
+	w->v.branch = p->branch != NULL ? p->branch : "";
+	w->v.title = p->title != NULL ? p->title : strrchr(p->id, '/') + 1;
+	w->v.description = p->description != NULL ? p->description : "";
+	w->settings = strcmp(w->v.type, "git") == 0 ? gitsrc_settings_json(p) :
 	    strdup(p->settings != NULL ? p->settings : "{}");
+	w->v.settings = w->settings;
 	return w->settings != NULL ? 0 : -1;
 }
 
 /* Writes library id as w says (INSERT when new, else UPDATE) and queues its index job. */
 static int
-gitops_write(sqlite3 *db, const char *id, const char *host, const struct gitops_want *w,
+gitops_write(struct sqlite3 *db, const char *id, const char *host, const struct gitops_want *w,
     int exists, int force)
 {
 	long long	 job;
-	char		 now[32];
 
-	util_iso8601(time(NULL), now, sizeof(now));
-	if (exists ? db_run(db, "UPDATE libraries SET url = ?2, source_type = ?3, branch = "
-	    "?4, settings = ?5, title = ?6, description = ?7, updated_at = ?8, host = ?9 "
-	    "WHERE id = ?1", "ttttttttt", id, w->url, w->type, w->branch, w->settings,
-	    w->title, w->description, now, host) : db_run(db, "INSERT INTO libraries (id, lib_no, url, "
-	    "source_type, branch, settings, title, description, created_at, updated_at, "
-	    "host, gitops) VALUES (?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
-	    "libraries), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, 1)", "ttttttttt", id, w->url,
-	    w->type, w->branch, w->settings, w->title, w->description, now, host) == -1)
+	if (store_library_write_managed(db, id, host, &w->v, exists) == -1)
 		return -1;
 	return jobs_enqueue(db, id, force, &job);
 }
@@ -356,10 +225,10 @@ gitops_write(sqlite3 *db, const char *id, const char *host, const struct gitops_
  * wiki integration. -1 on a database error.
  */
 static int
-gitops_apply_entry(sqlite3 *db, struct gitops_sync *s, const struct parse_req *p,
+gitops_apply_entry(struct sqlite3 *db, struct gitops_sync *s, const struct parse_req *p,
     int wiki_ok)
 {
-	struct gitops_lib l;
+	struct store_library l;
 	struct gitops_want w;
 	struct buf	 changes;
 	const char	*action = "unchanged", *reason = NULL;
@@ -367,9 +236,10 @@ gitops_apply_entry(sqlite3 *db, struct gitops_sync *s, const struct parse_req *p
 
 	memset(&w, 0, sizeof(w));
 	buf_init(&changes);
-	if (gitops_lib_load(db, p->id, &l) == -1 || gitops_want(p, &w) == -1)
+	memset(&l, 0, sizeof(l));
+	if (store_library_load(db, p->id, &l) == -1 || gitops_want(p, &w) == -1)
 		goto out;
-	if (strcmp(w.type, "wiki") == 0 && !wiki_ok) {
+	if (strcmp(w.v.type, "wiki") == 0 && !wiki_ok) {
 		action = "failed";
 		reason = "the wiki integration is not configured (settings wiki.site_url "
 		    "and wiki.token)";
@@ -394,9 +264,9 @@ gitops_apply_entry(sqlite3 *db, struct gitops_sync *s, const struct parse_req *p
 			reason = changes.len > 0 ? changes.p : "its last run did not finish";
 		}
 	}
-	rc = gitops_result(s, p->id, w.url, w.type, action, reason);
+	rc = gitops_result(s, p->id, w.v.url, w.v.type, action, reason);
 out:
-	gitops_lib_release(&l);
+	store_library_release(&l);
 	free(w.settings);
 	buf_release(&changes);
 	return rc;
@@ -407,38 +277,31 @@ out:
  * prune is on, else kept and reported.
  */
 static int
-gitops_prune(sqlite3 *db, struct gitops_sync *s, const struct manifest *m, int prune)
+gitops_prune(struct sqlite3 *db, struct gitops_sync *s, const struct manifest *m, int prune)
 {
-	sqlite3_stmt	*st;
 	long long	 job;
-	const char	*id;
-	size_t		 i;
-	int		 rc = 0, step;
+	char		**ids;
+	size_t		 i, k, n;
+	int		 rc = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT id FROM libraries WHERE gitops = 1 AND state "
-	    "<> 'delete' ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	if (store_library_managed(db, &ids, &n) == -1)
 		return -1;
-	}
-	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		id = (const char *)sqlite3_column_text(st, 0);
-		for (i = 0; i < m->n && strcmp(m->entries[i].req.id, id) != 0; i++)
+	for (k = 0; rc == 0 && k < n; k++) {
+		for (i = 0; i < m->n && strcmp(m->entries[i].req.id, ids[k]) != 0; i++)
 			;
 		if (i < m->n)
 			continue;
 		if (prune)
-			rc = jobs_enqueue_delete(db, id, &job) == -1 ||
-			    gitops_result(s, id, NULL, NULL, "pruned", "left the manifest") ==
-			    -1 ? -1 : 0;
+			rc = jobs_enqueue_delete(db, ids[k], &job) == -1 ||
+			    gitops_result(s, ids[k], NULL, NULL, "pruned",
+			    "left the manifest") == -1 ? -1 : 0;
 		else
-			rc = gitops_result(s, id, NULL, NULL, "kept", "left the manifest; "
+			rc = gitops_result(s, ids[k], NULL, NULL, "kept", "left the manifest; "
 			    "gitops.prune is off");
 	}
-	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		rc = -1;
-	}
-	sqlite3_finalize(st);
+	for (k = 0; k < n; k++)
+		free(ids[k]);
+	free(ids);
 	return rc;
 }
 
@@ -447,7 +310,7 @@ gitops_prune(sqlite3 *db, struct gitops_sync *s, const struct manifest *m, int p
  * configuration processed (gitops_state). Nothing is written unless all of it is.
  */
 static int
-gitops_apply(sqlite3 *db, struct gitops_sync *s, const struct manifest *m,
+gitops_apply(struct sqlite3 *db, struct gitops_sync *s, const struct manifest *m,
     const char *config)
 {
 	size_t		 i;
@@ -461,8 +324,7 @@ gitops_apply(sqlite3 *db, struct gitops_sync *s, const struct manifest *m,
 		if (gitops_apply_entry(db, s, &m->entries[i].req, wiki_ok) == -1)
 			goto fail;
 	if (gitops_prune(db, s, m, prune) == -1 ||
-	    db_run(db, "UPDATE gitops_state SET last_commit = ?1, last_config = ?2 WHERE "
-	    "id = 1", "tt", s->commit, config) == -1 || db_commit(db) == -1)
+	    store_gitops_processed(db, s->commit, config) == -1 || db_commit(db) == -1)
 		goto fail;
 	return 0;
 fail:
@@ -477,7 +339,7 @@ struct gitops_config {
 };
 
 static int
-gitops_config_load(sqlite3 *db, struct gitops_config *c)
+gitops_config_load(struct sqlite3 *db, struct gitops_config *c)
 {
 	if (gitops_config_repo(db, c->url, sizeof(c->url), c->branch,
 	    sizeof(c->branch)) == -1 || gitops_setting(db, "gitops.manifest_path",
@@ -494,7 +356,7 @@ gitops_config_load(sqlite3 *db, struct gitops_config *c)
  * with err.
  */
 static int
-gitops_fetch(sqlite3 *db, const char *datadir, const struct gitops_config *cf,
+gitops_fetch(struct sqlite3 *db, const char *datadir, const struct gitops_config *cf,
     struct gitops_sync *s, char **text, size_t *len, char *err, size_t errsz)
 {
 	struct gitrepo_limits lim;
@@ -587,25 +449,6 @@ gitops_result_json(const struct gitops_sync *s)
 	return out;
 }
 
-/* 1 when the manifest commit and configuration were processed already, 0 not, -1. */
-static int
-gitops_seen(sqlite3 *db, const char *commit, const char *config)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM gitops_state WHERE id = 1 AND "
-	    "last_commit = ?1 AND last_config = ?2", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, config, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-}
-
 /* Adds the manifest's errors to s->errors. */
 static void
 gitops_manifest_errors(struct gitops_sync *s, const struct manifest *m)
@@ -626,7 +469,7 @@ gitops_manifest_errors(struct gitops_sync *s, const struct manifest *m)
  * run's final state ("done", "skipped", "failed") with its one-line message in msg.
  */
 static const char *
-gitops_sync_run(sqlite3 *db, const char *datadir, struct gitops_sync *s, char *msg,
+gitops_sync_run(struct sqlite3 *db, const char *datadir, struct gitops_sync *s, char *msg,
     size_t msgsz)
 {
 	struct gitops_config cf;
@@ -660,7 +503,7 @@ gitops_sync_run(sqlite3 *db, const char *datadir, struct gitops_sync *s, char *m
 	}
 	if (gitops_fetch(db, datadir, &cf, s, &text, &len, msg, msgsz) == -1)
 		goto out;
-	if ((seen = gitops_seen(db, s->commit, config.p)) != 0) {
+	if ((seen = store_gitops_seen(db, s->commit, config.p)) != 0) {
 		if (seen == 1) {
 			s->skipped_all = 1;
 			state = "skipped";
@@ -696,36 +539,18 @@ out:
 }
 
 int
-gitops_run_next(sqlite3 *db, const char *datadir)
+gitops_run_next(struct sqlite3 *db, const char *datadir)
 {
 	struct gitops_sync s;
-	sqlite3_stmt	*st = NULL;
 	long long	 id;
 	const char	*state;
 	char		 msg[1024], *result = NULL;
-	int		 rc = -1;
+	int		 rc;
 
 	/* A run left 'running' belongs to a worker that died: again, or give up. */
-	if (db_run(db, "UPDATE gitops_runs SET state = CASE WHEN attempts >= ?1 THEN "
-	    "'failed' ELSE 'queued' END, message = CASE WHEN attempts >= ?1 THEN 'the "
-	    "worker stopped before the end of this sync ' || attempts || ' times; giving "
-	    "up' ELSE 'the previous worker stopped before the end of this sync' END, "
-	    "finished_at = CASE WHEN attempts >= ?1 THEN " GITOPS_NOW " END WHERE state = "
-	    "'running'", "i", JOBS_MAX_ATTEMPTS) == -1)
-		return -1;
-	if (sqlite3_prepare_v2(db, "UPDATE gitops_runs SET state = 'running', attempts = "
-	    "attempts + 1, started_at = " GITOPS_NOW " WHERE id = (SELECT id FROM "
-	    "gitops_runs WHERE state = 'queued' ORDER BY id LIMIT 1) RETURNING id", -1, &st,
-	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if ((rc = store_gitops_claim(db, JOBS_MAX_ATTEMPTS, &id)) != 1)
+		return rc;
+	rc = -1;
 	memset(&s, 0, sizeof(s));
 	if ((s.entries = json_object_new_array()) == NULL ||
 	    (s.errors = json_object_new_array()) == NULL)
@@ -735,9 +560,7 @@ gitops_run_next(sqlite3 *db, const char *datadir)
 	log_info("GitOps: sync %lld %s: %s", id, state, msg);
 	if ((result = gitops_result_json(&s)) == NULL)
 		goto out;
-	if (db_run(db, "UPDATE gitops_runs SET state = ?2, message = ?3, result = ?4, "
-	    "manifest_commit = nullif(?5, ''), finished_at = " GITOPS_NOW " WHERE id = ?1",
-	    "Itttt", id, state, msg, result, s.commit) == -1)
+	if (store_gitops_finish(db, id, state, msg, result, s.commit) == -1)
 		goto out;
 	rc = 1;
 out:
@@ -749,37 +572,30 @@ out:
 
 /* ------------------------------------------------------------------ status */
 
-/* The run of the current row (columns of gitops_run_sql) as the API shows it. */
-#define GITOPS_RUN_SQL	"SELECT id, trigger, state, attempts, manifest_commit, message, " \
-	"created_at, started_at, finished_at, result FROM gitops_runs "
-
 static json_object *
-gitops_text(sqlite3_stmt *st, int i)
+gitops_text(const char *v)
 {
-	const char	*v = (const char *)sqlite3_column_text(st, i);
-
 	return v != NULL ? json_object_new_string(v) : NULL;
 }
 
+/* A run as the API shows it: its columns, and the members of its result JSON. */
 static json_object *
-gitops_run_row(sqlite3_stmt *st)
+gitops_run_object(const struct store_gitops_run *r)
 {
-	static const char *const names[] = { "trigger", "state", NULL, "manifestCommit",
-	    "message", "createdAt", "startedAt", "finishedAt" };
-	json_object	*o, *res = NULL, *v;
-	const char	*r;
-	int		 i;
+	json_object	*o, *res, *v;
 
 	if ((o = json_object_new_object()) == NULL)
 		return NULL;
-	json_object_object_add(o, "id", json_object_new_int64(sqlite3_column_int64(st, 0)));
-	for (i = 1; i <= 8; i++)
-		if (names[i - 1] != NULL)
-			json_object_object_add(o, names[i - 1], gitops_text(st, i));
-	json_object_object_add(o, "attempts", json_object_new_int(sqlite3_column_int(st,
-	    3)));
-	if ((r = (const char *)sqlite3_column_text(st, 9)) != NULL &&
-	    (res = json_tokener_parse(r)) != NULL) {
+	json_object_object_add(o, "id", json_object_new_int64(r->id));
+	json_object_object_add(o, "trigger", gitops_text(r->trigger));
+	json_object_object_add(o, "state", gitops_text(r->state));
+	json_object_object_add(o, "manifestCommit", gitops_text(r->manifest_commit));
+	json_object_object_add(o, "message", gitops_text(r->message));
+	json_object_object_add(o, "createdAt", gitops_text(r->created_at));
+	json_object_object_add(o, "startedAt", gitops_text(r->started_at));
+	json_object_object_add(o, "finishedAt", gitops_text(r->finished_at));
+	json_object_object_add(o, "attempts", json_object_new_int(r->attempts));
+	if (r->result != NULL && (res = json_tokener_parse(r->result)) != NULL) {
 		json_object_object_foreach(res, key, val) {
 			v = json_object_get(val);
 			json_object_object_add(o, key, v);
@@ -789,56 +605,35 @@ gitops_run_row(sqlite3_stmt *st)
 	return o;
 }
 
-/* The first run that sql (GITOPS_RUN_SQL + a condition, ?1 bound to id) selects. */
+/* The run that which and id select as the API shows it; NULL when none (*found 0). */
 static json_object *
-gitops_run_query(sqlite3 *db, const char *sql, long long id, int *found)
+gitops_run_query(struct sqlite3 *db, enum store_gitops_which which, long long id, int *found)
 {
-	sqlite3_stmt	*st;
+	struct store_gitops_run r;
 	json_object	*o = NULL;
-	int		 rc;
 
-	*found = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return NULL;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*found = 1;
-		o = gitops_run_row(st);
-	} else if (rc != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
+	*found = store_gitops_run_get(db, which, id, &r) == 1;
+	if (*found)
+		o = gitops_run_object(&r);
+	store_gitops_run_release(&r);
 	return o;
 }
 
 struct json_object *
-gitops_run_json(sqlite3 *db, long long id, int *found)
+gitops_run_json(struct sqlite3 *db, long long id, int *found)
 {
-	return gitops_run_query(db, GITOPS_RUN_SQL "WHERE id = ?1", id, found);
+	return gitops_run_query(db, STORE_GITOPS_BY_ID, id, found);
 }
 
 int
-gitops_run_finished(sqlite3 *db, long long id)
+gitops_run_finished(struct sqlite3 *db, long long id)
 {
-	sqlite3_stmt	*st;
-	int		 rc = -1;
-
-	if (sqlite3_prepare_v2(db, "SELECT state IN ('done', 'skipped', 'failed') FROM "
-	    "gitops_runs WHERE id = ?1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		rc = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return rc;
+	return store_gitops_run_finished(db, id);
 }
 
 /* The configuration as GET /api/gitops/status and PUT /api/gitops/config show it. */
 static json_object *
-gitops_config_json(sqlite3 *db, const char *datadir)
+gitops_config_json(struct sqlite3 *db, const char *datadir)
 {
 	static const struct {
 		const char	*field, *setting, *dflt;
@@ -878,31 +673,23 @@ gitops_config_json(sqlite3 *db, const char *datadir)
 }
 
 struct json_object *
-gitops_status(sqlite3 *db, const char *datadir)
+gitops_status(struct sqlite3 *db, const char *datadir)
 {
 	json_object	*o = json_object_new_object(), *c;
-	sqlite3_stmt	*st = NULL;
+	char		*commit = NULL;
 	int		 found;
 
-	if (o == NULL || (c = gitops_config_json(db, datadir)) == NULL)
-		goto fail;
+	if (o == NULL || (c = gitops_config_json(db, datadir)) == NULL ||
+	    store_gitops_last_commit(db, &commit) == -1) {
+		json_object_put(o);
+		return NULL;
+	}
 	json_object_object_add(o, "config", c);
-	if (sqlite3_prepare_v2(db, "SELECT last_commit FROM gitops_state WHERE id = 1", -1,
-	    &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW)
-		goto fail;
-	json_object_object_add(o, "lastProcessedCommit", gitops_text(st, 0));
-	sqlite3_finalize(st);
-	st = NULL;
-	json_object_object_add(o, "lastSync", gitops_run_query(db, GITOPS_RUN_SQL "WHERE "
-	    "state IN ('done', 'skipped', 'failed') AND ?1 = ?1 ORDER BY id DESC LIMIT 1", 0,
-	    &found));
-	json_object_object_add(o, "pendingSync", gitops_run_query(db, GITOPS_RUN_SQL
-	    "WHERE state IN ('queued', 'running') AND ?1 = ?1 ORDER BY id LIMIT 1", 0,
+	json_object_object_add(o, "lastProcessedCommit", gitops_text(commit));
+	free(commit);
+	json_object_object_add(o, "lastSync", gitops_run_query(db,
+	    STORE_GITOPS_LAST_FINISHED, 0, &found));
+	json_object_object_add(o, "pendingSync", gitops_run_query(db, STORE_GITOPS_PENDING, 0,
 	    &found));
 	return o;
-fail:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	json_object_put(o);
-	return NULL;
 }
