@@ -211,12 +211,12 @@ is "$(pkg_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "this tree's schema"
 dpkg-query -W -f='${Conffiles}\n' ctxd | grep -q '^ */etc/default/ctxd '
 ok $? "/etc/default/ctxd is a conffile"
 is "$(stat -c '%U:%G %a' /etc/default/ctxd)" "root:ctxd 640" "/etc/default/ctxd root:ctxd 0640"
-grep -q '^LICENSE_KEY=$' /etc/default/ctxd && grep -q '^PORT=3000$' /etc/default/ctxd &&
+grep -q '^LICENSE_KEY=$' /etc/default/ctxd && grep -q '^PORT=127.0.0.1:3000$' /etc/default/ctxd &&
     grep -q "^DATA_DIR=$LIB\$" /etc/default/ctxd
 ok $? "/etc/default/ctxd: LICENSE_KEY, PORT, DATA_DIR"
 is "$(readlink /etc/nginx/sites-enabled/ctxd)" /etc/nginx/sites-available/ctxd "nginx site enabled"
-grep -Eq '^[[:space:]]*listen 3000;' /etc/nginx/sites-available/ctxd
-ok $? "the site listens on PORT (3000)"
+grep -Eq '^[[:space:]]*listen 127\.0\.0\.1:3000;' /etc/nginx/sites-available/ctxd
+ok $? "the site listens on PORT (127.0.0.1:3000: this machine only, by default)"
 grep -q 'default_server' /etc/nginx/sites-available/ctxd
 isnt $? 0 "the site does not take over Debian's default site"
 [ -f /etc/cron.d/ctxd ] && [ -f /usr/share/ctxd/htdocs/index.html ] &&
