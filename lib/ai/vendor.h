@@ -60,7 +60,6 @@ struct ai_vendor {
 extern const struct ai_vendor ai_vendor_openai, ai_vendor_custom, ai_vendor_anthropic,
     ai_vendor_gemini, ai_vendor_bedrock;
 
-/* The vendor of kind, or NULL for PROVIDER_NONE and unknown kinds. */
 /* The i-th vendor of the table (0, 1, ...), NULL past the last. */
 const struct ai_vendor *ai_vendor_at(size_t i);
 /*

@@ -1,6 +1,8 @@
 /*
- * library.c: libraries as sources: parse requests, ids from URLs, source settings, and
- * the deletion of a library (its delete job).
+ * library.c: a library's life: added or re-indexed for a validated entry (library_upsert,
+ * with its host and ownership checks), queued for a refresh or a deletion (library_queue),
+ * and deleted (library_delete_run, the delete job). A source's fields and id rule are its
+ * back end's (lib/sources/).
  */
 #include "config.h"
 

@@ -97,8 +97,8 @@ struct search {
 	struct tokenize_stemmer *stem;
 	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
 	unsigned long	 clock;
-	struct provider_cfg llm;	/* kind PROVIDER_NONE: no reranking */
-	struct provider_cfg embed;	/* kind PROVIDER_NONE: lexical only */
+	struct provider_cfg llm;	/* vendor NULL: no reranking */
+	struct provider_cfg embed;	/* vendor NULL: lexical only */
 	time_t		 embed_at;	/* when embed was read */
 	struct search_trace *trace;	/* search_explain's, recording; else NULL */
 };
