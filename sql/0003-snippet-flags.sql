@@ -1,4 +1,4 @@
--- Version 3: snippets flagged by the content rules at indexing (lib/search/inject.c, ctxd-content(7)):
+-- Version 3: snippets flagged by the content rules at indexing (lib/inject.c, ctxd-content(7)):
 -- one row per snippet and rule, with the passage that made the rule flag it. A snippet's rows
 -- go with it (a re-index deletes and re-inserts the snippets of changed files). The query
 -- path holds flagged snippets back or marks them as the setting content.injection says.

@@ -1,4 +1,4 @@
--- Version 5: GitOps (lib/gitops/gitops.c). A sync is not a row of jobs (whose kind CHECK names
+-- Version 5: GitOps (lib/gitops.c). A sync is not a row of jobs (whose kind CHECK names
 -- index and delete, and whose rows all belong to one library): gitops_runs is the queue
 -- and the record of syncs, run by ctxd-worker before the index jobs. At most one run is
 -- queued at a time (gitops_queue_sync joins a request to the queued one).

@@ -1,4 +1,4 @@
--- Version 6: the GitHub-type App (lib/sources/ghapp.c) and its push webhook (fcgi/hook.c).
+-- Version 6: the GitHub-type App (lib/ghapp.c) and its push webhook (fcgi/hook.c).
 -- ghapp_tokens caches the App's installation access tokens, sealed with secret.key, until
 -- shortly before they expire (expires_at: Unix seconds). hook_deliveries remembers the
 -- X-GitHub-Delivery ids of recent webhook deliveries (received_at: Unix seconds), so that

@@ -1,4 +1,4 @@
--- Version 7: a job's progress as the worker goes (lib/store/jobs.c, jobs_progress), for the web
+-- Version 7: a job's progress as the worker goes (lib/jobs.c, jobs_progress), for the web
 -- UI's progress bar and GET /api/jobs: the step it is in (fetching, parsing, writing,
 -- describing, embedding), the documents selected and those done (parsed, kept unchanged or
 -- skipped), the snippets written, and the snippets to describe and to embed with those

@@ -1,5 +1,5 @@
 -- Version 9: the audit trail. Each change of the policies for public
--- documentation (lib/sources/policy.h) leaves a row: when, who (an admin's session or key, or
+-- documentation (lib/policy.h) leaves a row: when, who (an admin's session or key, or
 -- ctxd-admin), what (action "policies") and the changes as JSON
 -- {"setting": {"from": old, "to": new}, ...}. GET /api/policies/audit reads it.
 CREATE TABLE audit_log (

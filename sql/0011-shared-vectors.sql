@@ -2,9 +2,9 @@
 -- same texts; each kept a full copy of every vector. A vector is now stored once per
 -- (model, hash of the embedded text) in vectors, and embeddings keeps one small row per
 -- (snippet, model) naming it. The embedder writes a vector with its first embeddings row in
--- one transaction and deletes the vectors no row names any more (lib/index/embedder.c,
+-- one transaction and deletes the vectors no row names any more (lib/embedder.c,
 -- embedder_gc), so every committed state has a vector for each embeddings row: a query
--- process reading both in one statement (lib/search/vector.c) never misses one.
+-- process reading both in one statement (lib/vector.c) never misses one.
 --
 -- vectors is a rowid table: a vector of 1536 floats (6 KB) fits a page and one overflow page
 -- there, while a WITHOUT ROWID row keeps only about 1 KB in its b-tree page and needs two

@@ -4,7 +4,7 @@
 -- that library's commit) whose snippets_from names the document that holds the snippets:
 -- no snippets, full-text or embeddings rows are written for it. snippets_from is NULL for a
 -- document that owns its snippets, and never names a document that has one itself (no
--- chains: lib/index/share.c follows it once when it shares). Before an owner is deleted its
+-- chains: lib/share.c follows it once when it shares). Before an owner is deleted its
 -- snippets move to one of the documents showing them (share_disown); the foreign key is the
 -- safety net. Databases indexed before keep their copies: each copy owns its snippets.
 ALTER TABLE documents ADD COLUMN snippets_from INTEGER REFERENCES documents(id);

@@ -3,7 +3,7 @@
 -- and for admins (a GitOps-managed one: the manifest or an admin), and an id stays bound to the
 -- source host it was first added from: once deleted, a non-admin may add it again only from
 -- that host, ever (a grace period would only delay a takeover; an admin rebinds it by adding
--- it from the other host). lib/index/library.c reads both.
+-- it from the other host). lib/library.c reads both.
 
 -- 1 when the library was added by an anonymous caller (the perm.anonymous_parse switch): with
 -- perm.anonymous_delete on, anonymous callers may delete such libraries only. 0 for those
@@ -20,7 +20,7 @@ CREATE TABLE library_hosts (
 INSERT OR IGNORE INTO library_hosts (id, host, bound_at)
 	SELECT id, host, created_at FROM libraries ORDER BY created_at;
 
--- Every insert of a library row binds its id to its host; lib/index/library.c refuses a
+-- Every insert of a library row binds its id to its host; lib/library.c refuses a
 -- non-admin's insert whose host differs from the bound one before it gets here, so a
 -- rebinding insert is an admin's or a GitOps sync's. (SQLite: an upsert in a trigger.)
 CREATE TRIGGER libraries_bind_host AFTER INSERT ON libraries

@@ -1,5 +1,5 @@
 -- Version 14: who queued a job, so that one user cannot fill the queue that the one worker
--- runs in order (setting jobs.max_queued_per_user, lib/store/jobs.c jobs_queuer_begin).
+-- runs in order (setting jobs.max_queued_per_user, lib/jobs.c jobs_queuer_begin).
 -- queued_via says through what a request queued it: 'user' (a user's key or session; the
 -- user is queued_by), 'key' (an operator key, which has no user) or 'anonymous' (a
 -- perm.anonymous_* switch). NULL: the service itself (a GitOps sync, a webhook, the worker's

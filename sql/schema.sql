@@ -54,16 +54,16 @@ CREATE TABLE snippets (
 	text		TEXT NOT NULL,
 	code		TEXT NOT NULL DEFAULT '[]',	-- JSON [{"language": …, "code": …}]
 	tokens		INTEGER NOT NULL,
-	-- duplicate detection (lib/index/dedup.c): a duplicate keeps its row but has no
+	-- duplicate detection (lib/dedup.c): a duplicate keeps its row but has no
 	-- snippets_fts row and no embedding, so no query returns it
 	hash		TEXT NOT NULL DEFAULT '',	-- SHA-256 hex of the normalised text + code
 	sig		INTEGER,			-- simhash of its word shingles; NULL: too short
 	dup_of		INTEGER,			-- snippets.id of the copy kept, NULL: kept
-	-- LLM titles and descriptions (lib/index/describe.c): title and text may hold them
+	-- LLM titles and descriptions (lib/describe.c): title and text may hold them
 	heading		TEXT NOT NULL DEFAULT '',	-- the section's own heading (title as parsed)
 	described	INTEGER NOT NULL DEFAULT 0	-- 1: the describe pass has seen it
 );
--- (document_id, ord): a page's snippets in order (neighbour expansion in lib/search/search.c)
+-- (document_id, ord): a page's snippets in order (neighbour expansion in lib/search.c)
 CREATE INDEX snippets_document ON snippets(document_id, ord);
 CREATE INDEX snippets_library ON snippets(library_id);
 
@@ -76,7 +76,7 @@ CREATE VIRTUAL TABLE snippets_fts USING fts5(
 );
 
 -- Embedding vectors of snippets, one row per (snippet, model): dim float32 values in the
--- host's byte order (little-endian), L2-normalised (lib/search/vector.c). hash is the SHA-256
+-- host's byte order (little-endian), L2-normalised (lib/vector.c). hash is the SHA-256
 -- hex of the text that was embedded: a snippet whose text is unchanged keeps its vector
 -- (and embeddings_hash finds a vector to reuse for the same text under a new snippet
 -- id); a changed model has no rows yet, so its snippets are embedded again.
@@ -93,7 +93,7 @@ CREATE TABLE embeddings (
 CREATE INDEX embeddings_hash ON embeddings(model, hash);
 
 -- library_id has no foreign key: a library's delete job outlives the library as the record
--- of the deletion (the delete job removes the library's other jobs itself, lib/index/library.c).
+-- of the deletion (the delete job removes the library's other jobs itself, lib/library.c).
 CREATE TABLE jobs (
 	id		INTEGER PRIMARY KEY,
 	library_id	TEXT NOT NULL,
@@ -138,12 +138,12 @@ CREATE TABLE api_keys (
 );
 
 -- Accounts: users of the web UI and the admin API, their sign-in sessions and the
--- login throttle. api_keys.user_id ties a personal key to its user (lib/auth/apikey.c).
+-- login throttle. api_keys.user_id ties a personal key to its user (lib/apikey.c).
 CREATE TABLE users (
 	id		INTEGER PRIMARY KEY,
 	name		TEXT NOT NULL UNIQUE COLLATE NOCASE,
 	role		TEXT NOT NULL CHECK (role IN ('admin', 'member')),
-	password	TEXT NOT NULL,			-- scrypt$LOG2N$R$P$salt$hash (lib/auth/user.c)
+	password	TEXT NOT NULL,			-- scrypt$LOG2N$R$P$salt$hash (lib/user.c)
 	disabled	INTEGER NOT NULL DEFAULT 0,
 	must_change_password INTEGER NOT NULL DEFAULT 0,
 	created_at	TEXT NOT NULL,
@@ -177,7 +177,7 @@ CREATE TABLE login_throttle (
 	PRIMARY KEY (scope, key)
 );
 
--- Admin API (lib/search/catalog.c, lib/index/library.c): a library's jobs, newest first (detail, job
+-- Admin API (lib/catalog.c, lib/library.c): a library's jobs, newest first (detail, job
 -- list filter, deletion). While a library has a delete job queued or running its state
 -- stays 'delete', even when an index run that was already under way finishes and writes
 -- its own state.
@@ -189,7 +189,7 @@ WHEN OLD.state = 'delete' AND NEW.state <> 'delete' AND EXISTS (SELECT 1 FROM jo
 BEGIN
 	UPDATE libraries SET state = 'delete' WHERE id = NEW.id;
 END;
--- LLM-generated titles and descriptions of code snippets (lib/index/describe.c), by the SHA-256
+-- LLM-generated titles and descriptions of code snippets (lib/describe.c), by the SHA-256
 -- of the text sent for a snippet (page title, breadcrumb, prose, code) and the model: a
 -- re-index, or another library with the same snippet, reuses them without a request.
 CREATE TABLE snippet_descriptions (
