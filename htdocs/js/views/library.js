@@ -6,6 +6,7 @@ import { el, clear, field, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
 import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "../parts/badges.js";
 import { jobState, duration } from "../parts/jobs.js";
+import { snippetBody } from "../parts/mdview.js";
 
 export const title = (params) => params.id;
 
@@ -23,10 +24,35 @@ export async function render(root, params, ctx) {
 		    el("a", { href: "#/libraries" }, "Back to the libraries"), "."));
 		return;
 	}
+	const tab = TABS.some(([t]) => t === ctx.query().get("tab")) ? ctx.query().get("tab") : "overview";
+	const base = "#/libraries/" + api.enc(lib.id) + "?tab=";
 	root.append(el("p", { class: "crumbs" }, el("a", { href: "#/libraries" }, "Libraries"), " / "),
 	    el("div", { class: "title-row" }, el("h1", null, lib.title || lib.id), gitopsBadge(lib)),
-	    actions(lib, ctx), settings(lib), versions(lib, ctx), runs(lib), snippetBrowser(lib), tryBox(lib));
+	    el("nav", { class: "tabs", "aria-label": "Library sections" },
+		TABS.map(([t, label]) => el("a", { href: base + t, id: "tab-" + t,
+		    "aria-current": t === tab ? "page" : null }, label))));
+	const show = {
+		overview: () => [actions(lib, ctx), settings(lib)],
+		try: () => tryBox(lib),
+		snippets: () => snippetBrowser(lib),
+		runs: () => runs(lib),
+		versions: () => versions(lib, ctx) || el("p", { class: "empty" },
+		    "Only git libraries have versions (tags or branches indexed besides the default branch)."),
+		settings: () => [actions(lib, ctx), settings(lib)],
+	};
+	root.append(el("div", { id: "lib-" + tab }, show[tab]()));
 }
+
+// The sections of a library's page, each its own address (#/libraries/ID?tab=NAME);
+// "Try a question" comes right after the overview.
+const TABS = [
+	["overview", "Overview"],
+	["try", "Try a question"],
+	["snippets", "Snippets"],
+	["runs", "Runs"],
+	["versions", "Versions"],
+	["settings", "Settings"],
+];
 
 // versions(lib, ctx): a git library's versions (tags or branches besides its default branch,
 // each the library ID/VERSION), added and removed by re-posting the entry with "versions";
@@ -173,7 +199,7 @@ function snippetBrowser(lib) {
 			info.classList.remove("error");
 			prev.disabled = a.offset === 0;
 			next.disabled = a.offset + a.snippets.length >= a.total;
-			clear(list, a.snippets.map(snippet));
+			clear(list, a.snippets.map((s) => snippet(s, a.q)));
 		} catch (e) {
 			info.textContent = e.message;
 			info.classList.add("error");
@@ -194,16 +220,15 @@ function sourceLink(s) {
 	return el("span", null, s || "");
 }
 
-function snippet(s) {
+// snippet(s, q): a snippet as the agent's answer has it (prose and code in order, the prose's
+// Markdown shown as formatted text), the filter's words marked.
+function snippet(s, q) {
 	return el("article", { class: "snippet", dataset: { id: String(s.id) } },
 	    el("h3", null, s.title || "(untitled)"),
 	    s.breadcrumb ? el("p", { class: "muted small" }, s.breadcrumb) : null,
 	    el("p", { class: "small" }, "Source: ", sourceLink(s.source), " · ", num(s.tokens), " tokens",
 		s.flags ? el("span", { class: "badge error" }, "flagged: " + s.flags) : null),
-	    s.text ? el("p", { class: "snippet-text" }, s.text) : null,
-	    (s.code || []).map((c) => el("figure", { class: "code" },
-		el("figcaption", { class: "muted small" }, c.language || "code"),
-		el("pre", { tabindex: "0", "aria-label": (c.language || "code") + " example" }, el("code", null, c.code)))));
+	    snippetBody(s, q));
 }
 
 // tryBox(lib): asks GET /api/v2/context as an agent does; shows the text, tokens and time.
