@@ -147,8 +147,14 @@ async function library(page, id) {
 	await shot(page, "uilib-libraries");
 
 	await row.getByRole("link").first().click();
-	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
+	await page.locator("dl.kv").first().waitFor();
 	check(/HISTORY\.md/.test(await page.locator("dl.kv").first().textContent()), "the detail shows the settings given (excludeFiles)");
+	const tabs = await page.locator("nav.tabs a").allTextContents();
+	check(JSON.stringify(tabs) === JSON.stringify(["Overview", "Try a question", "Snippets", "Runs", "Versions", "Settings"]),
+	    `the page's sections are tabs, Try a question second (${tabs.join(", ")})`);
+	await page.locator("#tab-snippets").click();
+	check(/[?&]tab=snippets$/.test(new URL(page.url()).hash), "a tab has its own address");
+	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
 	const total = Number((await page.locator("#snippet-count").textContent()).match(/of ([\d,]+)/)[1].replace(/,/g, ""));
 	check(total > 20, `the snippet browser shows the first 10 of ${total}`);
 	const first = await page.locator("article.snippet").first().getAttribute("data-id");
@@ -167,6 +173,14 @@ async function library(page, id) {
 	check(await page.locator("article.snippet pre code").count() > 0 && await page.locator("article.snippet figcaption").count() > 0,
 	    "code is shown with its language");
 	check(await page.locator("article.snippet").first().getByText("Source:").count() === 1, "each snippet shows its source");
+	check(await page.locator("article.snippet mark").count() > 0 &&
+	    (await page.locator("article.snippet mark").allTextContents()).every((m) => m.toLowerCase() === "session"),
+	    "the filter's word is marked in the snippets");
+	check(await page.locator("article.snippet .snippet-body p").count() > 0 &&
+	    !(await page.locator("article.snippet .snippet-body > p, article.snippet .snippet-body li").allTextContents())
+		.some((t) => /```|^#+ |^[-*] /.test(t)),
+	    "prose is shown as paragraphs, not raw Markdown");
+	await page.locator("#tab-try").click();
 
 	// A question of more than 20 candidates (44), a few of them below the stop ratio, the
 	// answer's order not theirs.
@@ -177,6 +191,8 @@ async function library(page, id) {
 	const meta = await page.locator("#try-meta").textContent();
 	const answer = await page.locator("pre.answer").textContent();
 	check(/^[\d,]+ tokens · \d+ ms$/.test(meta), `the try box shows tokens and time (${meta})`);
+	check(await page.locator("pre.answer").evaluate((p) => getComputedStyle(p).wordBreak === "normal" &&
+	    getComputedStyle(p).whiteSpace === "pre-wrap"), "the answer wraps at word boundaries");
 	const direct = await page.evaluate(async (u) => (await fetch(u)).text(),
 	    "/api/v2/context?" + new URLSearchParams({ libraryId: id, query: question }));
 	check(answer === direct && answer.length > 100, "and exactly the text an agent receives");
@@ -202,7 +218,15 @@ async function library(page, id) {
 	check(await page.locator("#try-meta").waitFor().then(() => true, () => false) &&
 	    await page.locator("pre.answer").textContent() === answer, "with a key it answers the same text");
 	execFileSync("sqlite3", [DB, "DELETE FROM settings WHERE name = 'perm.require_mcp_auth'"]);
+	await shot(page, "uilib-library-try");
+	await page.locator("#tab-runs").click();
+	await page.locator("section[aria-labelledby=runs-h] table").waitFor();
 	await t.tableOnAPhone(page, "section[aria-labelledby=runs-h] table", "the library's last runs");
+	await page.locator("#tab-snippets").click();
+	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
+	await shot(page, "uilib-library-snippets");
+	await page.locator("#tab-overview").click();
+	await page.locator("dl.kv").first().waitFor();
 	await shot(page, "uilib-library");
 
 	await page.getByRole("button", { name: "Re-index" }).click();
