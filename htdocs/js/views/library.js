@@ -4,7 +4,7 @@
 // asked, why (the ranking's candidates from GET /api/libraries/ID/explain).
 import { el, clear, field, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
-import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "../parts/badges.js";
+import { TYPE_NAMES, stateInWords, runBadge, gitopsBadge, num } from "../parts/badges.js";
 import { jobState, duration } from "../parts/jobs.js";
 import { snippetBody } from "../parts/mdview.js";
 
@@ -139,7 +139,7 @@ function settings(lib) {
 		["Library id", el("code", null, lib.id)],
 		["Type", TYPE_NAMES[lib.sourceType] || lib.sourceType],
 		["Source", lib.url],
-		["State", stateBadge(lib)],
+		["State", stateInWords(lib)],
 		["Last run", runBadge(lib.runStatus)],
 		["Last indexed", timeEl(lib.lastIndexedAt)],
 		["Indexed version", lib.lastIndexedCommit ? el("code", null, lib.lastIndexedCommit.slice(0, 12)) : "none"],

@@ -135,7 +135,8 @@ async function library(page, id) {
 	await go(page, "#/libraries");
 	const row = page.locator(`tr[data-lib="${id}"]`);
 	check(await row.waitFor().then(() => true, () => false) && await row.count() === 1, "the library is listed");
-	check(/ready/.test(await row.textContent()) && /ok/.test(await row.textContent()), "as ready, its last run ok");
+	check(/finalized/.test(await row.textContent()) && /ok/.test(await row.textContent()), "as finalized (the API's word), its last run ok");
+	check(/agents get answers/.test(await row.locator(".badge").first().getAttribute("title")), "the state's badge says what it means");
 	check(await page.locator('tr[data-lib="/gitops/managed"] .badge.gitops').count() === 1 &&
 	    await row.locator(".badge.gitops").count() === 0, "the GitOps badge marks the managed library only");
 	await page.getByLabel("Filter", { exact: true }).fill("nothing like it");
@@ -149,6 +150,8 @@ async function library(page, id) {
 	await row.getByRole("link").first().click();
 	await page.locator("dl.kv").first().waitFor();
 	check(/HISTORY\.md/.test(await page.locator("dl.kv").first().textContent()), "the detail shows the settings given (excludeFiles)");
+	check(/finalized\s*indexed: agents get answers from it/.test(await page.locator("dl.kv").first().textContent()),
+	    "the page says what the state means");
 	const tabs = await page.locator("nav.tabs a").allTextContents();
 	check(JSON.stringify(tabs) === JSON.stringify(["Overview", "Try a question", "Snippets", "Runs", "Versions", "Settings"]),
 	    `the page's sections are tabs, Try a question second (${tabs.join(", ")})`);
