@@ -391,6 +391,28 @@ async function cancelAndDelete(page) {
 	    await page.locator('tr[data-lib="/corpora/requests"]').count() === 1, "the library is gone from the list");
 }
 
+// refusedAddress(page): with loopback no longer listed in fetch.allowed_networks, a job of a
+// repository on 127.0.0.1 fails on the refused address; its message links to the setting,
+// which opens the Advanced tab with that field focused.
+async function refusedAddress(page) {
+	execFileSync("sqlite3", [DB, "UPDATE settings SET value = '' WHERE name = 'fetch.allowed_networks'"]);
+	await page.goto("about:blank");
+	await page.goto("/#/libraries/corpora/requests?tab=overview");
+	await page.getByRole("button", { name: "Re-index" }).click();
+	await page.getByRole("link", { name: "Follow it" }).click();
+	check(await watchJob(page, ["done", "failed"], 60) === "failed", "a job of a repository on a refused address fails");
+	const link = page.locator("#job-message a.setting-link");
+	check(await link.count() === 1 && (await link.textContent()) === "fetch.allowed_networks",
+	    "its message links to the setting that allows the address", await page.locator("#job-message").textContent());
+	await shot(page, "uilib-job-refused");
+	await link.click();
+	await page.locator('[data-setting="fetch.allowed_networks"].wanted').waitFor();
+	check(await page.locator('nav.tabs a[aria-current="page"]').textContent() === "Advanced" &&
+	    await page.evaluate(() => document.activeElement?.name === "fetch.allowed_networks"),
+	    "the link opens Settings › Advanced with that setting's field focused");
+	await shot(page, "uilib-settings-wanted");
+}
+
 await t.run(async () => {
 	const page = await t.start();
 	page.setDefaultTimeout(20000);
@@ -408,4 +430,5 @@ await t.run(async () => {
 	await addAndWatch(page);
 	await library(page, "/corpora/requests");
 	await cancelAndDelete(page);
+	await refusedAddress(page);
 });
