@@ -32,7 +32,7 @@ export async function render(root, params, ctx) {
 		TABS.map(([t, label]) => el("a", { href: base + t, id: "tab-" + t,
 		    "aria-current": t === tab ? "page" : null }, label))));
 	const show = {
-		overview: () => [actions(lib, ctx), settings(lib)],
+		overview: () => [lib.versionOf ? versions(lib, ctx) : null, actions(lib, ctx), settings(lib)],
 		try: () => tryBox(lib),
 		snippets: () => snippetBrowser(lib),
 		runs: () => runs(lib),
@@ -69,7 +69,7 @@ function versions(lib, ctx) {
 		try {
 			const a = await api.post("/api/libraries", { type: "git", url: lib.url, versions: list });
 			showStatus(status, true, what + " (job " + a.jobId + ").");
-			setTimeout(() => ctx.navigate("#/libraries/" + api.enc(lib.id)), 800);
+			setTimeout(() => ctx.navigate("#/libraries/" + api.enc(lib.id) + "?tab=versions"), 800);
 		} catch (e) {
 			showStatus(status, false, e.message);
 		}
