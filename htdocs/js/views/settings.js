@@ -120,7 +120,7 @@ function upstreamTest(form) {
 
 async function settingsSection(body, sec, heading) {
 	const { settings } = await api.get("/api/settings");
-	const form = settingsForm(settings, sec.names);
+	const form = settingsForm(settings, sec.names, { names: true });
 	const save = el("button", { type: "submit" }, "Save");
 	const test = sec.test ? providerTest(form, sec.test[0], sec.test[1]) :
 	    sec.upstreamTest ? upstreamTest(form) : null;

@@ -410,6 +410,14 @@ async function refusedAddress(page) {
 	check(await page.locator('nav.tabs a[aria-current="page"]').textContent() === "Advanced" &&
 	    await page.evaluate(() => document.activeElement?.name === "fetch.allowed_networks"),
 	    "the link opens Settings › Advanced with that setting's field focused");
+	const row = page.locator('[data-setting="fetch.allowed_networks"]');
+	check(await row.locator("label").textContent() === "Networks the server may reach" &&
+	    await row.locator("code.setting-name").textContent() === "fetch.allowed_networks" &&
+	    /public addresses/.test(await row.locator(".help").textContent()),
+	    "Advanced shows the setting's label from the server, its name beside it and its help");
+	const names = await page.locator(".settings-form [data-setting]").evaluateAll((rows) =>
+	    rows.filter((r) => !r.querySelector("code.setting-name")).map((r) => r.dataset.setting));
+	check(names.length === 0, "every setting of Advanced has a label", names.join(", "));
 	await shot(page, "uilib-settings-wanted");
 }
 
