@@ -7,6 +7,7 @@ import * as api from "../api.js";
 import { TYPE_NAMES, stateInWords, runBadge, gitopsBadge, num } from "../parts/badges.js";
 import { jobState, duration } from "../parts/jobs.js";
 import { snippetBody } from "../parts/mdview.js";
+import { libSettingsForm } from "../forms/libsettings.js";
 
 export const title = (params) => params.id;
 
@@ -38,7 +39,7 @@ export async function render(root, params, ctx) {
 		runs: () => runs(lib),
 		versions: () => versions(lib, ctx) || el("p", { class: "empty" },
 		    "Only git libraries have versions (tags or branches indexed besides the default branch)."),
-		settings: () => [actions(lib, ctx), settings(lib)],
+		settings: () => libSettingsForm(lib),
 	};
 	root.append(el("div", { id: "lib-" + tab }, show[tab]()));
 }

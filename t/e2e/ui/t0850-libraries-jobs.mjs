@@ -239,6 +239,46 @@ async function library(page, id) {
 	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index job is done");
 	check(await page.locator("table.log").filter({ hasText: /is already indexed/ }).waitFor().then(() => true, () => false),
 	    "its log says the commit was already indexed");
+	await librarySettings(page, id);
+}
+
+// librarySettings(page, id): the Settings tab edits the library through POST /api/libraries
+// (the validation of every source entry): filled with the stored values, the browser's and
+// the server's refusals next to their fields, a change saved end to end and re-indexed.
+async function librarySettings(page, id) {
+	await page.goto("about:blank");
+	await page.goto("/#/libraries" + id + "?tab=settings");
+	const form = page.locator("form.lib-settings");
+	await form.locator('[data-field="excludeFiles"] textarea').waitFor();
+	check(await form.getByLabel("Exclude files", { exact: true }).inputValue() === "HISTORY.md",
+	    "the Settings tab shows the stored settings (excludeFiles)");
+	const posts = [];
+	const count = (r) => { if (r.url().endsWith("/api/libraries") && r.method() === "POST") posts.push(r.postDataJSON()); };
+	page.on("request", count);
+	await form.getByLabel("Branch", { exact: true }).fill("a..b");
+	await form.getByRole("button", { name: "Save and re-index" }).click();
+	check(/not a valid git branch/.test(await form.locator('[data-field="branch"] .field-status').textContent()) && posts.length === 0,
+	    "a bad branch is refused next to its field, nothing sent");
+	await form.getByLabel("Branch", { exact: true }).fill("");
+	await form.getByLabel("Folders", { exact: true }).fill("docs\nx".replace("x", "a".repeat(300)));
+	await form.getByRole("button", { name: "Save and re-index" }).click();
+	check(posts.length === 0 && /characters/.test(await form.locator('[data-field="folders"] .field-status').textContent()),
+	    "a folder over the server's bound is refused in the browser");
+	await form.getByLabel("Folders", { exact: true }).fill("");
+	await form.getByLabel("Description", { exact: true }).fill("HTTP for humans, described here.");
+	await form.getByLabel("Exclude folders", { exact: true }).fill("tests");
+	await form.getByRole("button", { name: "Save and re-index" }).click();
+	const saved = form.locator(".field-status").filter({ hasText: /re-indexing with these settings is queued \(job \d+\)/ });
+	check(await saved.waitFor().then(() => true, () => false), "saving says the re-index is queued");
+	check(posts.length === 1 && posts[0].url && posts[0].type === "git" && JSON.stringify(posts[0].excludeFiles) === '["HISTORY.md"]',
+	    "the saved entry keeps the settings not changed", JSON.stringify(posts[0]));
+	const lib = await page.evaluate(async (u) => (await fetch(u)).json(), "/api/libraries" + id);
+	check(lib.description === "HTTP for humans, described here." && JSON.stringify(lib.settings.excludeFolders) === '["tests"]',
+	    "the library has the new description and exclusions", JSON.stringify(lib));
+	await shot(page, "uilib-library-settings");
+	await saved.getByRole("link", { name: "Follow it" }).click();
+	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index with the new settings is done");
+	page.off("request", count);
 }
 
 // why(page, id, question, answer): "Why these snippets?" under the answer shows what
@@ -367,8 +407,8 @@ async function cancelAndDelete(page) {
 	check(state === "cancelled", `the job ends cancelled (${state})`);
 	check(/cancelled/.test(await page.locator("#job-message").textContent()), "its message says so");
 	await go(page, "#/jobs");
-	await page.locator("table.jobs tbody tr").nth(2).waitFor();
-	check(await page.locator("table.jobs tbody tr").count() === 3, "the jobs list shows the three jobs");
+	await page.locator("table.jobs tbody tr").nth(3).waitFor();
+	check(await page.locator("table.jobs tbody tr").count() === 4, "the jobs list shows the four jobs");
 	await jobsOnAPhone(page);
 	await shot(page, "uilib-jobs");
 
