@@ -241,6 +241,42 @@ static const struct setting_def settings_defs[] = {
 	  "none)", NULL },
 };
 
+/*
+ * What the web UI calls a setting (GET /api/settings: "label"), shown with its help text
+ * and its name; a setting without a row here is shown by its name.
+ */
+static const struct {
+	const char	*name, *label;
+} settings_labels[] = {
+	{ "server.hostnames", "Server names" },
+	{ FETCH_POLICY_SETTING, "Networks the server may reach" },
+	{ "git.plain_http_hosts", "Hosts that may get a git token over plain http" },
+	{ "mcp.allowed_origins", "Browser origins allowed on /mcp" },
+	{ "content.injection", "Snippets addressed to AI agents" },
+	{ "limits.max_repo_mb", "Largest repository (MB)" },
+	{ "limits.max_file_kb", "Largest documentation file (KB)" },
+	{ "limits.max_files", "Most files of a library" },
+	{ "limits.job_timeout_s", "Job time limit (seconds)" },
+	{ "sources.max_pages", "Most pages of a source" },
+	{ "sources.page_timeout_s", "Page time limit (seconds)" },
+	{ "sources.inflight", "Requests in flight to one host" },
+	{ "sources.crawl_delay_ms", "Pause between requests (ms)" },
+	{ "sources.max_page_kb", "Largest page (KB)" },
+	{ "sources.max_spec_kb", "Largest OpenAPI description (KB)" },
+};
+
+/* The label of setting name, or NULL. */
+static const char *
+settings_label(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(settings_labels) / sizeof(settings_labels[0]); i++)
+		if (strcmp(settings_labels[i].name, name) == 0)
+			return settings_labels[i].label;
+	return NULL;
+}
+
 /* Further rules of some SET_STRING settings: 0, or -1 with the reason in err. */
 static const struct {
 	const char	*name;
@@ -818,6 +854,9 @@ settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *
 
 	json_object_object_add(o, "type", json_object_new_string(d->kind));
 	json_object_object_add(o, "help", json_object_new_string(d->help));
+	if (settings_label(d->name) != NULL)
+		json_object_object_add(o, "label",
+		    json_object_new_string(settings_label(d->name)));
 	if (d->secret) {
 		json_object_object_add(o, "secret", json_object_new_boolean(1));
 		json_object_object_add(o, "set",

@@ -92,9 +92,10 @@ function control(name, meta) {
 	return { input, get: () => (type === "number" && input.value !== "" ? Number(input.value) : input.value) };
 }
 
-// settingsForm(settings, names): { node, fields, values(), changed(), showError(err),
-// showOk(text), status }. settings: NAME -> meta as GET /api/settings answers.
-export function settingsForm(settings, names) {
+// settingsForm(settings, names, opts): { node, fields, values(), changed(), showError(err),
+// showOk(text), status }. settings: NAME -> meta as GET /api/settings answers;
+// opts.names: each label shows the setting's name beside it.
+export function settingsForm(settings, names, opts) {
 	const fields = {};
 	const node = el("div", { class: "settings-form" });
 	for (const name of names) {
@@ -102,7 +103,8 @@ export function settingsForm(settings, names) {
 		if (!meta)
 			continue;
 		const c = control(name, meta);
-		const label = LABELS[name] || name;
+		// the server's label (lib/store/settings.c), else this table's, else the name
+		const label = meta.label || LABELS[name] || name;
 		let row;
 		if (meta.type === "bool") {
 			c.input.id = newId("f");
@@ -115,6 +117,8 @@ export function settingsForm(settings, names) {
 			if (c.extra)
 				row.insertBefore(c.extra, row.querySelector(".help"));
 		}
+		if (opts && opts.names && label !== name)
+			row.querySelector("label").after(" ", el("code", { class: "setting-name muted small" }, name));
 		row.dataset.setting = name;
 		fields[name] = { row, input: c.input, get: c.get, meta };
 		node.append(row);

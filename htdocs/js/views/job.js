@@ -5,6 +5,7 @@ import { el, clear, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
 import { ACTIVE, jobState, duration, progressBar } from "../parts/jobs.js";
 import { poll } from "../parts/poll.js";
+import { withSettingLinks } from "../parts/settinglinks.js";
 
 export const title = (params) => "Job " + params.id;
 
@@ -52,7 +53,7 @@ export async function render(root, params) {
 		    el("dt", null, "Started"), el("dd", null, timeEl(job.startedAt)),
 		    el("dt", null, "Finished"), el("dd", null, job.finishedAt ? timeEl(job.finishedAt) : "not yet"),
 		    el("dt", null, "Duration"), el("dd", null, duration(job)),
-		    el("dt", null, "Message"), el("dd", { id: "job-message" }, job.message || "—")));
+		    el("dt", null, "Message"), el("dd", { id: "job-message" }, job.message ? withSettingLinks(job.message) : "—")));
 		clear(bars, progressBar(job), details(job));
 		const can = ACTIVE.has(job.state) && !(job.kind === "delete" && job.state === "running") &&
 		    !job.cancelRequested;
@@ -66,7 +67,7 @@ export async function render(root, params) {
 			    el("td", { class: "nowrap" }, logTime(l.at)),
 			    el("td", null, el("span", { class: "badge " + (l.level === "error" ? "error" : l.level === "warning" ? "warn" : "") },
 				l.level)),
-			    el("td", { class: "log-line" }, l.line)));
+			    el("td", { class: "log-line" }, withSettingLinks(l.line))));
 		logEmpty.hidden = logBody.childElementCount > 0;
 	};
 	// Reloads the job and its new log lines; the loop ends with the job or the view.

@@ -4,8 +4,10 @@
 // asked, why (the ranking's candidates from GET /api/libraries/ID/explain).
 import { el, clear, field, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
-import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "../parts/badges.js";
+import { TYPE_NAMES, stateInWords, runBadge, gitopsBadge, num } from "../parts/badges.js";
 import { jobState, duration } from "../parts/jobs.js";
+import { snippetBody } from "../parts/mdview.js";
+import { libSettingsForm } from "../forms/libsettings.js";
 
 export const title = (params) => params.id;
 
@@ -23,10 +25,35 @@ export async function render(root, params, ctx) {
 		    el("a", { href: "#/libraries" }, "Back to the libraries"), "."));
 		return;
 	}
+	const tab = TABS.some(([t]) => t === ctx.query().get("tab")) ? ctx.query().get("tab") : "overview";
+	const base = "#/libraries/" + api.enc(lib.id) + "?tab=";
 	root.append(el("p", { class: "crumbs" }, el("a", { href: "#/libraries" }, "Libraries"), " / "),
 	    el("div", { class: "title-row" }, el("h1", null, lib.title || lib.id), gitopsBadge(lib)),
-	    actions(lib, ctx), settings(lib), versions(lib, ctx), runs(lib), snippetBrowser(lib), tryBox(lib));
+	    el("nav", { class: "tabs", "aria-label": "Library sections" },
+		TABS.map(([t, label]) => el("a", { href: base + t, id: "tab-" + t,
+		    "aria-current": t === tab ? "page" : null }, label))));
+	const show = {
+		overview: () => [lib.versionOf ? versions(lib, ctx) : null, actions(lib, ctx), settings(lib)],
+		try: () => tryBox(lib),
+		snippets: () => snippetBrowser(lib),
+		runs: () => runs(lib),
+		versions: () => versions(lib, ctx) || el("p", { class: "empty" },
+		    "Only git libraries have versions (tags or branches indexed besides the default branch)."),
+		settings: () => libSettingsForm(lib),
+	};
+	root.append(el("div", { id: "lib-" + tab }, show[tab]()));
 }
+
+// The sections of a library's page, each its own address (#/libraries/ID?tab=NAME);
+// "Try a question" comes right after the overview.
+const TABS = [
+	["overview", "Overview"],
+	["try", "Try a question"],
+	["snippets", "Snippets"],
+	["runs", "Runs"],
+	["versions", "Versions"],
+	["settings", "Settings"],
+];
 
 // versions(lib, ctx): a git library's versions (tags or branches besides its default branch,
 // each the library ID/VERSION), added and removed by re-posting the entry with "versions";
@@ -43,7 +70,7 @@ function versions(lib, ctx) {
 		try {
 			const a = await api.post("/api/libraries", { type: "git", url: lib.url, versions: list });
 			showStatus(status, true, what + " (job " + a.jobId + ").");
-			setTimeout(() => ctx.navigate("#/libraries/" + api.enc(lib.id)), 800);
+			setTimeout(() => ctx.navigate("#/libraries/" + api.enc(lib.id) + "?tab=versions"), 800);
 		} catch (e) {
 			showStatus(status, false, e.message);
 		}
@@ -113,7 +140,7 @@ function settings(lib) {
 		["Library id", el("code", null, lib.id)],
 		["Type", TYPE_NAMES[lib.sourceType] || lib.sourceType],
 		["Source", lib.url],
-		["State", stateBadge(lib)],
+		["State", stateInWords(lib)],
 		["Last run", runBadge(lib.runStatus)],
 		["Last indexed", timeEl(lib.lastIndexedAt)],
 		["Indexed version", lib.lastIndexedCommit ? el("code", null, lib.lastIndexedCommit.slice(0, 12)) : "none"],
@@ -173,7 +200,7 @@ function snippetBrowser(lib) {
 			info.classList.remove("error");
 			prev.disabled = a.offset === 0;
 			next.disabled = a.offset + a.snippets.length >= a.total;
-			clear(list, a.snippets.map(snippet));
+			clear(list, a.snippets.map((s) => snippet(s, a.q)));
 		} catch (e) {
 			info.textContent = e.message;
 			info.classList.add("error");
@@ -194,16 +221,15 @@ function sourceLink(s) {
 	return el("span", null, s || "");
 }
 
-function snippet(s) {
+// snippet(s, q): a snippet as the agent's answer has it (prose and code in order, the prose's
+// Markdown shown as formatted text), the filter's words marked.
+function snippet(s, q) {
 	return el("article", { class: "snippet", dataset: { id: String(s.id) } },
 	    el("h3", null, s.title || "(untitled)"),
 	    s.breadcrumb ? el("p", { class: "muted small" }, s.breadcrumb) : null,
 	    el("p", { class: "small" }, "Source: ", sourceLink(s.source), " · ", num(s.tokens), " tokens",
 		s.flags ? el("span", { class: "badge error" }, "flagged: " + s.flags) : null),
-	    s.text ? el("p", { class: "snippet-text" }, s.text) : null,
-	    (s.code || []).map((c) => el("figure", { class: "code" },
-		el("figcaption", { class: "muted small" }, c.language || "code"),
-		el("pre", { tabindex: "0", "aria-label": (c.language || "code") + " example" }, el("code", null, c.code)))));
+	    snippetBody(s, q));
 }
 
 // tryBox(lib): asks GET /api/v2/context as an agent does; shows the text, tokens and time.

@@ -78,7 +78,11 @@ const SECTIONS = {
 };
 
 export async function render(root, params, ctx) {
-	const tab = TABS.some(([t]) => t === ctx.query().get("tab")) ? ctx.query().get("tab") : "ai";
+	// ?setting=NAME (a link from a message naming it): the tab that holds it, the field focused
+	const wanted = ctx.query().get("setting");
+	const holder = wanted ? Object.keys(SECTIONS).find((t) => SECTIONS[t].names.includes(wanted)) ||
+	    (PERMS.some(([n]) => n === wanted) ? "permissions" : null) : null;
+	const tab = holder || (TABS.some(([t]) => t === ctx.query().get("tab")) ? ctx.query().get("tab") : "ai");
 	root.append(el("h1", null, "Settings"),
 	    el("nav", { class: "tabs", "aria-label": "Settings sections" },
 		TABS.map(([t, label]) => el("a", { href: "#/settings?tab=" + t,
@@ -97,6 +101,16 @@ export async function render(root, params, ctx) {
 		await users(body, ctx);
 	else
 		account(body, ctx);
+	if (holder) {
+		const row = body.querySelector(`[data-setting="${CSS.escape(wanted)}"]`);
+		if (row) {
+			row.classList.add("wanted");
+			row.scrollIntoView({ block: "center" });
+			const input = row.querySelector("input, select, textarea");
+			if (input)
+				input.focus({ preventScroll: true });
+		}
+	}
 }
 
 // "Save and test" of the upstream: saves the form, then one real library search there.
@@ -106,7 +120,7 @@ function upstreamTest(form) {
 
 async function settingsSection(body, sec, heading) {
 	const { settings } = await api.get("/api/settings");
-	const form = settingsForm(settings, sec.names);
+	const form = settingsForm(settings, sec.names, { names: true });
 	const save = el("button", { type: "submit" }, "Save");
 	const test = sec.test ? providerTest(form, sec.test[0], sec.test[1]) :
 	    sec.upstreamTest ? upstreamTest(form) : null;

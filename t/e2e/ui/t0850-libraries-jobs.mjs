@@ -135,7 +135,8 @@ async function library(page, id) {
 	await go(page, "#/libraries");
 	const row = page.locator(`tr[data-lib="${id}"]`);
 	check(await row.waitFor().then(() => true, () => false) && await row.count() === 1, "the library is listed");
-	check(/ready/.test(await row.textContent()) && /ok/.test(await row.textContent()), "as ready, its last run ok");
+	check(/finalized/.test(await row.textContent()) && /ok/.test(await row.textContent()), "as finalized (the API's word), its last run ok");
+	check(/agents get answers/.test(await row.locator(".badge").first().getAttribute("title")), "the state's badge says what it means");
 	check(await page.locator('tr[data-lib="/gitops/managed"] .badge.gitops').count() === 1 &&
 	    await row.locator(".badge.gitops").count() === 0, "the GitOps badge marks the managed library only");
 	await page.getByLabel("Filter", { exact: true }).fill("nothing like it");
@@ -147,8 +148,16 @@ async function library(page, id) {
 	await shot(page, "uilib-libraries");
 
 	await row.getByRole("link").first().click();
-	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
+	await page.locator("dl.kv").first().waitFor();
 	check(/HISTORY\.md/.test(await page.locator("dl.kv").first().textContent()), "the detail shows the settings given (excludeFiles)");
+	check(/finalized\s*indexed: agents get answers from it/.test(await page.locator("dl.kv").first().textContent()),
+	    "the page says what the state means");
+	const tabs = await page.locator("nav.tabs a").allTextContents();
+	check(JSON.stringify(tabs) === JSON.stringify(["Overview", "Try a question", "Snippets", "Runs", "Versions", "Settings"]),
+	    `the page's sections are tabs, Try a question second (${tabs.join(", ")})`);
+	await page.locator("#tab-snippets").click();
+	check(/[?&]tab=snippets$/.test(new URL(page.url()).hash), "a tab has its own address");
+	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
 	const total = Number((await page.locator("#snippet-count").textContent()).match(/of ([\d,]+)/)[1].replace(/,/g, ""));
 	check(total > 20, `the snippet browser shows the first 10 of ${total}`);
 	const first = await page.locator("article.snippet").first().getAttribute("data-id");
@@ -167,6 +176,14 @@ async function library(page, id) {
 	check(await page.locator("article.snippet pre code").count() > 0 && await page.locator("article.snippet figcaption").count() > 0,
 	    "code is shown with its language");
 	check(await page.locator("article.snippet").first().getByText("Source:").count() === 1, "each snippet shows its source");
+	check(await page.locator("article.snippet mark").count() > 0 &&
+	    (await page.locator("article.snippet mark").allTextContents()).every((m) => m.toLowerCase() === "session"),
+	    "the filter's word is marked in the snippets");
+	check(await page.locator("article.snippet .snippet-body p").count() > 0 &&
+	    !(await page.locator("article.snippet .snippet-body > p, article.snippet .snippet-body li").allTextContents())
+		.some((t) => /```|^#+ |^[-*] /.test(t)),
+	    "prose is shown as paragraphs, not raw Markdown");
+	await page.locator("#tab-try").click();
 
 	// A question of more than 20 candidates (44), a few of them below the stop ratio, the
 	// answer's order not theirs.
@@ -177,6 +194,8 @@ async function library(page, id) {
 	const meta = await page.locator("#try-meta").textContent();
 	const answer = await page.locator("pre.answer").textContent();
 	check(/^[\d,]+ tokens · \d+ ms$/.test(meta), `the try box shows tokens and time (${meta})`);
+	check(await page.locator("pre.answer").evaluate((p) => getComputedStyle(p).wordBreak === "normal" &&
+	    getComputedStyle(p).whiteSpace === "pre-wrap"), "the answer wraps at word boundaries");
 	const direct = await page.evaluate(async (u) => (await fetch(u)).text(),
 	    "/api/v2/context?" + new URLSearchParams({ libraryId: id, query: question }));
 	check(answer === direct && answer.length > 100, "and exactly the text an agent receives");
@@ -202,7 +221,15 @@ async function library(page, id) {
 	check(await page.locator("#try-meta").waitFor().then(() => true, () => false) &&
 	    await page.locator("pre.answer").textContent() === answer, "with a key it answers the same text");
 	execFileSync("sqlite3", [DB, "DELETE FROM settings WHERE name = 'perm.require_mcp_auth'"]);
+	await shot(page, "uilib-library-try");
+	await page.locator("#tab-runs").click();
+	await page.locator("section[aria-labelledby=runs-h] table").waitFor();
 	await t.tableOnAPhone(page, "section[aria-labelledby=runs-h] table", "the library's last runs");
+	await page.locator("#tab-snippets").click();
+	await page.locator("#snippet-count").filter({ hasText: /Snippets 1–10 of/ }).waitFor();
+	await shot(page, "uilib-library-snippets");
+	await page.locator("#tab-overview").click();
+	await page.locator("dl.kv").first().waitFor();
 	await shot(page, "uilib-library");
 
 	await page.getByRole("button", { name: "Re-index" }).click();
@@ -212,6 +239,46 @@ async function library(page, id) {
 	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index job is done");
 	check(await page.locator("table.log").filter({ hasText: /is already indexed/ }).waitFor().then(() => true, () => false),
 	    "its log says the commit was already indexed");
+	await librarySettings(page, id);
+}
+
+// librarySettings(page, id): the Settings tab edits the library through POST /api/libraries
+// (the validation of every source entry): filled with the stored values, the browser's and
+// the server's refusals next to their fields, a change saved end to end and re-indexed.
+async function librarySettings(page, id) {
+	await page.goto("about:blank");
+	await page.goto("/#/libraries" + id + "?tab=settings");
+	const form = page.locator("form.lib-settings");
+	await form.locator('[data-field="excludeFiles"] textarea').waitFor();
+	check(await form.getByLabel("Exclude files", { exact: true }).inputValue() === "HISTORY.md",
+	    "the Settings tab shows the stored settings (excludeFiles)");
+	const posts = [];
+	const count = (r) => { if (r.url().endsWith("/api/libraries") && r.method() === "POST") posts.push(r.postDataJSON()); };
+	page.on("request", count);
+	await form.getByLabel("Branch", { exact: true }).fill("a..b");
+	await form.getByRole("button", { name: "Save and re-index" }).click();
+	check(/not a valid git branch/.test(await form.locator('[data-field="branch"] .field-status').textContent()) && posts.length === 0,
+	    "a bad branch is refused next to its field, nothing sent");
+	await form.getByLabel("Branch", { exact: true }).fill("");
+	await form.getByLabel("Folders", { exact: true }).fill("docs\nx".replace("x", "a".repeat(300)));
+	await form.getByRole("button", { name: "Save and re-index" }).click();
+	check(posts.length === 0 && /characters/.test(await form.locator('[data-field="folders"] .field-status').textContent()),
+	    "a folder over the server's bound is refused in the browser");
+	await form.getByLabel("Folders", { exact: true }).fill("");
+	await form.getByLabel("Description", { exact: true }).fill("HTTP for humans, described here.");
+	await form.getByLabel("Exclude folders", { exact: true }).fill("tests");
+	await form.getByRole("button", { name: "Save and re-index" }).click();
+	const saved = form.locator(".field-status").filter({ hasText: /re-indexing with these settings is queued \(job \d+\)/ });
+	check(await saved.waitFor().then(() => true, () => false), "saving says the re-index is queued");
+	check(posts.length === 1 && posts[0].url && posts[0].type === "git" && JSON.stringify(posts[0].excludeFiles) === '["HISTORY.md"]',
+	    "the saved entry keeps the settings not changed", JSON.stringify(posts[0]));
+	const lib = await page.evaluate(async (u) => (await fetch(u)).json(), "/api/libraries" + id);
+	check(lib.description === "HTTP for humans, described here." && JSON.stringify(lib.settings.excludeFolders) === '["tests"]',
+	    "the library has the new description and exclusions", JSON.stringify(lib));
+	await shot(page, "uilib-library-settings");
+	await saved.getByRole("link", { name: "Follow it" }).click();
+	check(await watchJob(page, ["done", "failed"], 60) === "done", "the re-index with the new settings is done");
+	page.off("request", count);
 }
 
 // why(page, id, question, answer): "Why these snippets?" under the answer shows what
@@ -340,8 +407,8 @@ async function cancelAndDelete(page) {
 	check(state === "cancelled", `the job ends cancelled (${state})`);
 	check(/cancelled/.test(await page.locator("#job-message").textContent()), "its message says so");
 	await go(page, "#/jobs");
-	await page.locator("table.jobs tbody tr").nth(2).waitFor();
-	check(await page.locator("table.jobs tbody tr").count() === 3, "the jobs list shows the three jobs");
+	await page.locator("table.jobs tbody tr").nth(3).waitFor();
+	check(await page.locator("table.jobs tbody tr").count() === 4, "the jobs list shows the four jobs");
 	await jobsOnAPhone(page);
 	await shot(page, "uilib-jobs");
 
@@ -364,6 +431,36 @@ async function cancelAndDelete(page) {
 	    await page.locator('tr[data-lib="/corpora/requests"]').count() === 1, "the library is gone from the list");
 }
 
+// refusedAddress(page): with loopback no longer listed in fetch.allowed_networks, a job of a
+// repository on 127.0.0.1 fails on the refused address; its message links to the setting,
+// which opens the Advanced tab with that field focused.
+async function refusedAddress(page) {
+	execFileSync("sqlite3", [DB, "UPDATE settings SET value = '' WHERE name = 'fetch.allowed_networks'"]);
+	await page.goto("about:blank");
+	await page.goto("/#/libraries/corpora/requests?tab=overview");
+	await page.getByRole("button", { name: "Re-index" }).click();
+	await page.getByRole("link", { name: "Follow it" }).click();
+	check(await watchJob(page, ["done", "failed"], 60) === "failed", "a job of a repository on a refused address fails");
+	const link = page.locator("#job-message a.setting-link");
+	check(await link.count() === 1 && (await link.textContent()) === "fetch.allowed_networks",
+	    "its message links to the setting that allows the address", await page.locator("#job-message").textContent());
+	await shot(page, "uilib-job-refused");
+	await link.click();
+	await page.locator('[data-setting="fetch.allowed_networks"].wanted').waitFor();
+	check(await page.locator('nav.tabs a[aria-current="page"]').textContent() === "Advanced" &&
+	    await page.evaluate(() => document.activeElement?.name === "fetch.allowed_networks"),
+	    "the link opens Settings › Advanced with that setting's field focused");
+	const row = page.locator('[data-setting="fetch.allowed_networks"]');
+	check(await row.locator("label").textContent() === "Networks the server may reach" &&
+	    await row.locator("code.setting-name").textContent() === "fetch.allowed_networks" &&
+	    /public addresses/.test(await row.locator(".help").textContent()),
+	    "Advanced shows the setting's label from the server, its name beside it and its help");
+	const names = await page.locator(".settings-form [data-setting]").evaluateAll((rows) =>
+	    rows.filter((r) => !r.querySelector("code.setting-name")).map((r) => r.dataset.setting));
+	check(names.length === 0, "every setting of Advanced has a label", names.join(", "));
+	await shot(page, "uilib-settings-wanted");
+}
+
 await t.run(async () => {
 	const page = await t.start();
 	page.setDefaultTimeout(20000);
@@ -381,4 +478,5 @@ await t.run(async () => {
 	await addAndWatch(page);
 	await library(page, "/corpora/requests");
 	await cancelAndDelete(page);
+	await refusedAddress(page);
 });

@@ -22,7 +22,7 @@ await t.run(async () => {
 	const page = await t.start();
 	await signIn(page, "admin", password);
 	await page.waitForURL((u) => !u.hash.startsWith("#/signin"));
-	await show(page, "/test/kv");
+	await show(page, "/test/kv?tab=versions");
 	const rows = page.locator("#versions tbody tr");
 	await rows.first().waitFor();
 	check(await rows.count() === 1 && (await rows.first().textContent()).includes("v1.0") &&
