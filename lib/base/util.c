@@ -458,3 +458,12 @@ util_host_split(const char *s, size_t len, char *name, size_t namesz, char *port
 	}
 	return 0;
 }
+
+int
+util_str_in(const char *const *list, const char *s)
+{
+	for (; list != NULL && *list != NULL; list++)
+		if (strcmp(*list, s) == 0)
+			return 1;
+	return 0;
+}

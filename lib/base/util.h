@@ -35,6 +35,8 @@ char	*util_exe_dir(void);
 /* Data folder: $DATA_DIR or the default "/data". Never NULL. */
 const char *util_data_dir(void);
 int	 util_str_endswith(const char *, const char *);
+/* 1 when s is one of the NULL-terminated list (NULL: an empty list), else 0. */
+int	 util_str_in(const char *const *list, const char *s);
 /* Drops an incomplete UTF-8 character that a bounded copy left at the end of s. */
 void	 util_utf8_trim(char *);
 /*

@@ -238,16 +238,6 @@ backend_req_release(struct parse_req *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* 1 when name is in the NULL-terminated list names (NULL: an empty list). */
-static int
-backend_named(const char *const *names, const char *name)
-{
-	for (; names != NULL && *names != NULL; names++)
-		if (strcmp(*names, name) == 0)
-			return 1;
-	return 0;
-}
-
 int
 backend_entry_settings(struct parse_req *p, json_object *o,
     const struct validate_field *fields, const char *const *omit, char *err, size_t errsz)
@@ -259,7 +249,7 @@ backend_entry_settings(struct parse_req *p, json_object *o,
 	if (s == NULL || g == NULL)
 		goto out;
 	for (f = fields; f->name != NULL; f++) {
-		if (backend_named(omit, f->name))
+		if (util_str_in(omit, f->name))
 			continue;
 		if (json_object_object_get_ex(o, f->name, &v) &&
 		    !json_object_is_type(v, json_type_null)) {

@@ -430,3 +430,13 @@ db_compact(sqlite3 *db)
 	/* The rewrite went through the log: give its pages back too. */
 	return db_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
 }
+
+char *
+db_column_dup(sqlite3_stmt *st, int i, const char *dflt)
+{
+	const char	*v = (const char *)sqlite3_column_text(st, i);
+
+	if (v == NULL)
+		v = dflt;
+	return v != NULL ? strdup(v) : NULL;
+}

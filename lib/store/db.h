@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 /* The schema version this build writes: 1 + the migrations in sql/. */
 int	 db_schema_version(void);
@@ -72,5 +73,11 @@ enum db_failure {
 enum db_failure db_failure(struct sqlite3 *);
 /* The storage engine's name and version, e.g. for a support bundle ("3.40.1"). */
 const char *db_engine_version(void);
+
+/*
+ * The text of column i of st's current row, malloc'd; a copy of dflt (or NULL when dflt is
+ * NULL) when the column is NULL. NULL when memory is short.
+ */
+char	*db_column_dup(struct sqlite3_stmt *st, int i, const char *dflt);
 
 #endif /* DB_H */

@@ -7,15 +7,8 @@
 #include <sqlite3.h>
 
 #include "base/log.h"
+#include "store/db.h"
 #include "store/documents.h"
-
-static char *
-store_document_col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t != NULL ? strdup((const char *)t) : NULL;
-}
 
 int
 store_document_stored(sqlite3 *db, const char *library_id, const char *path, char *hash,
@@ -38,9 +31,9 @@ store_document_stored(sqlite3 *db, const char *library_id, const char *path, cha
 		h = (const char *)sqlite3_column_text(st, 0);
 		if (h != NULL && strlen(h) < hashsz)
 			memcpy(hash, h, strlen(h) + 1);
-		*etag = store_document_col_dup(st, 1);
-		*modified = store_document_col_dup(st, 2);
-		*url = store_document_col_dup(st, 3);
+		*etag = db_column_dup(st, 1, NULL);
+		*modified = db_column_dup(st, 2, NULL);
+		*url = db_column_dup(st, 3, NULL);
 		rc = 0;
 	} else if (step == SQLITE_DONE)
 		rc = 0;

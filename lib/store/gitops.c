@@ -172,15 +172,6 @@ store_gitops_run_release(struct store_gitops_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The text of column i, malloc'd; NULL for NULL (or when memory is short). */
-static char *
-store_gitops_text(sqlite3_stmt *st, int i)
-{
-	const char	*v = (const char *)sqlite3_column_text(st, i);
-
-	return v != NULL ? strdup(v) : NULL;
-}
-
 #define STORE_GITOPS_RUN_SQL	"SELECT id, trigger, state, attempts, manifest_commit, " \
 	"message, created_at, started_at, finished_at, result FROM gitops_runs "
 
@@ -206,15 +197,15 @@ store_gitops_run_get(sqlite3 *db, enum store_gitops_which which, long long id,
 	sqlite3_bind_int64(st, 1, id);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		r->id = sqlite3_column_int64(st, 0);
-		r->trigger = store_gitops_text(st, 1);
-		r->state = store_gitops_text(st, 2);
+		r->trigger = db_column_dup(st, 1, NULL);
+		r->state = db_column_dup(st, 2, NULL);
 		r->attempts = sqlite3_column_int(st, 3);
-		r->manifest_commit = store_gitops_text(st, 4);
-		r->message = store_gitops_text(st, 5);
-		r->created_at = store_gitops_text(st, 6);
-		r->started_at = store_gitops_text(st, 7);
-		r->finished_at = store_gitops_text(st, 8);
-		r->result = store_gitops_text(st, 9);
+		r->manifest_commit = db_column_dup(st, 4, NULL);
+		r->message = db_column_dup(st, 5, NULL);
+		r->created_at = db_column_dup(st, 6, NULL);
+		r->started_at = db_column_dup(st, 7, NULL);
+		r->finished_at = db_column_dup(st, 8, NULL);
+		r->result = db_column_dup(st, 9, NULL);
 	} else if (rc != SQLITE_DONE)
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 	sqlite3_finalize(st);

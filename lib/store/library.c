@@ -26,14 +26,6 @@ store_library_release(struct store_library *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static char *
-store_library_col(sqlite3_stmt *st, int i)
-{
-	const char	*v = (const char *)sqlite3_column_text(st, i);
-
-	return strdup(v != NULL ? v : "");
-}
-
 int
 store_library_load(sqlite3 *db, const char *id, struct store_library *l)
 {
@@ -53,15 +45,15 @@ store_library_load(sqlite3 *db, const char *id, struct store_library *l)
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		l->exists = 1;
-		l->url = store_library_col(st, 0);
-		l->type = store_library_col(st, 1);
-		l->branch = store_library_col(st, 2);
-		l->settings = store_library_col(st, 3);
-		l->title = store_library_col(st, 4);
-		l->description = store_library_col(st, 5);
+		l->url = db_column_dup(st, 0, "");
+		l->type = db_column_dup(st, 1, "");
+		l->branch = db_column_dup(st, 2, "");
+		l->settings = db_column_dup(st, 3, "");
+		l->title = db_column_dup(st, 4, "");
+		l->description = db_column_dup(st, 5, "");
 		l->gitops = sqlite3_column_int(st, 6);
-		l->run_status = store_library_col(st, 7);
-		l->state = store_library_col(st, 8);
+		l->run_status = db_column_dup(st, 7, "");
+		l->state = db_column_dup(st, 8, "");
 		l->deleting = sqlite3_column_int(st, 9);
 		l->pending = sqlite3_column_int(st, 10);
 	}

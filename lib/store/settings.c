@@ -894,18 +894,6 @@ settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *
 	return o;
 }
 
-/* 1 when name is in the NULL-terminated list names. */
-static int
-settings_in(const char *const *names, const char *name)
-{
-	size_t	 k;
-
-	for (k = 0; names[k] != NULL; k++)
-		if (strcmp(names[k], name) == 0)
-			return 1;
-	return 0;
-}
-
 json_object *
 settings_json(sqlite3 *db, const char *datadir, const char *const *names)
 {
@@ -914,7 +902,7 @@ settings_json(sqlite3 *db, const char *datadir, const char *const *names)
 	size_t		 i;
 
 	for (i = 0; settings_describe(i, &d) == 0; i++)
-		if (names == NULL || settings_in(names, d.name))
+		if (names == NULL || util_str_in(names, d.name))
 			json_object_object_add(o, d.name, settings_one_json(db, datadir,
 			    &d));
 	return o;
@@ -978,7 +966,7 @@ settings_apply_json(sqlite3 *db, const char *datadir, json_object *o,
 			snprintf(err, errsz, "unknown setting '%.64s'", key);
 			return SETTINGS_APPLY_BAD;
 		}
-		if (allowed != NULL && !settings_in(allowed, key)) {
+		if (allowed != NULL && !util_str_in(allowed, key)) {
 			snprintf(err, errsz, "setting '%s' does not belong to this step",
 			    key);
 			return SETTINGS_APPLY_BAD;
