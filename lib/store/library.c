@@ -142,3 +142,28 @@ out:
 	*n = k;
 	return 0;
 }
+
+/*
+ * The statements of store_library_bump, by what changed (?1 the library).
+ * Engine: the counts read the view library_snippets (a library's own and shown snippets).
+ */
+static const char *const store_library_bump_sql[] = {
+	[STORE_BUMP_TOKENS] = "UPDATE libraries SET index_version = (SELECT "
+	    "max(index_version) + 1 FROM libraries), total_tokens = (SELECT "
+	    "coalesce(sum(tokens), 0) FROM library_snippets WHERE library_id = ?1 AND "
+	    "dup_of IS NULL) WHERE id = ?1",
+	[STORE_BUMP_COUNTS] = "UPDATE libraries SET index_version = (SELECT "
+	    "max(index_version) + 1 FROM libraries), total_documents = (SELECT count(*) "
+	    "FROM documents WHERE library_id = ?1), total_snippets = (SELECT count(*) FROM "
+	    "library_snippets WHERE library_id = ?1 AND dup_of IS NULL), total_tokens = "
+	    "(SELECT coalesce(sum(tokens), 0) FROM library_snippets WHERE library_id = ?1 "
+	    "AND dup_of IS NULL) WHERE id = ?1",
+	[STORE_BUMP_VECTORS] = "UPDATE libraries SET embed_version = (SELECT "
+	    "max(embed_version) + 1 FROM libraries) WHERE id = ?1",
+};
+
+int
+store_library_bump(sqlite3 *db, const char *id, enum store_library_bump what)
+{
+	return db_run(db, store_library_bump_sql[what], "t", id);
+}

@@ -42,4 +42,19 @@ int	 store_library_write_managed(struct sqlite3 *, const char *id, const char *h
  */
 int	 store_library_managed(struct sqlite3 *, char ***ids, size_t *n);
 
+/*
+ * What changed under a library, for store_library_bump: query processes see the new
+ * version and reload what it covers.
+ */
+enum store_library_bump {
+	STORE_BUMP_TOKENS,	/* its snippets changed in place: new index_version, tokens */
+	STORE_BUMP_COUNTS,	/* its snippets changed: new index_version, every count */
+	STORE_BUMP_VECTORS	/* its vectors changed: new embed_version */
+};
+/*
+ * Gives library id a new version (unique across libraries), inside the caller's
+ * transaction. 0, or -1 (logged).
+ */
+int	 store_library_bump(struct sqlite3 *, const char *id, enum store_library_bump);
+
 #endif /* STORE_LIBRARY_H */
