@@ -25,6 +25,9 @@ store_library_release(struct store_library *l)
 	free(l->host);
 	free(l->run_status);
 	free(l->state);
+	free(l->family);
+	free(l->indexed_commit);
+	free(l->indexed_settings);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -42,14 +45,15 @@ store_library_col(sqlite3_stmt *st, int i)
 	"run_status, state, EXISTS (SELECT 1 FROM jobs j WHERE j.library_id = l.id AND "	\
 	"j.kind = 'delete' AND j.state IN ('queued', 'running')), EXISTS (SELECT 1 FROM "	\
 	"jobs j WHERE j.library_id = l.id AND j.state IN ('queued', 'running')), id, host, "	\
-	"coalesce(created_by, 0), created_anonymously, total_documents, total_snippets "	\
+	"coalesce(created_by, 0), created_anonymously, total_documents, total_snippets, "	\
+	"lib_no, coalesce(version_of, id), indexed_commit, indexed_settings "		\
 	"FROM libraries l "
 
 /* Runs st (its parameters bound) and reads its row, if any, into l: 0, or -1 (logged). */
 static int
 store_library_read(sqlite3 *db, sqlite3_stmt *st, struct store_library *l)
 {
-	int		 rc;
+	int		 rc, nomem = 0;
 
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		l->exists = 1;
@@ -70,16 +74,26 @@ store_library_read(sqlite3 *db, sqlite3_stmt *st, struct store_library *l)
 		l->created_anonymously = sqlite3_column_int(st, 14);
 		l->total_documents = sqlite3_column_int64(st, 15);
 		l->total_snippets = sqlite3_column_int64(st, 16);
+		l->lib_no = sqlite3_column_int64(st, 17);
+		l->family = store_library_col(st, 18);
+		if (sqlite3_column_type(st, 19) != SQLITE_NULL &&
+		    (l->indexed_commit = store_library_col(st, 19)) == NULL)
+			nomem = 1;
+		if (sqlite3_column_type(st, 20) != SQLITE_NULL &&
+		    (l->indexed_settings = store_library_col(st, 20)) == NULL)
+			nomem = 1;
+		if (l->url == NULL || l->type == NULL || l->branch == NULL ||
+		    l->settings == NULL || l->title == NULL || l->description == NULL ||
+		    l->run_status == NULL || l->state == NULL || l->id == NULL ||
+		    l->host == NULL || l->family == NULL)
+			nomem = 1;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_err("store_library_load: %s", sqlite3_errmsg(db));
 		return -1;
 	}
-	if (l->exists && (l->url == NULL || l->type == NULL || l->branch == NULL ||
-	    l->settings == NULL || l->title == NULL || l->description == NULL ||
-	    l->run_status == NULL || l->state == NULL || l->id == NULL ||
-	    l->host == NULL)) {
+	if (nomem) {
 		log_err("store_library_load: out of memory");
 		store_library_release(l);
 		return -1;
@@ -347,4 +361,24 @@ store_library_delete(sqlite3 *db, const char *id, long long keep)
 		if (db_run(db, store_library_delete_sql[i], "tI", id, keep) == -1)
 			return -1;
 	return 0;
+}
+
+/*
+ * indexed_settings records what the index was built with; when files were skipped (over
+ * a limit) it stays NULL, so that the next parse re-reads them even on an unchanged
+ * commit (the limit may have been raised).
+ * Engine: the counts read the view library_snippets.
+ */
+int
+store_library_indexed(sqlite3 *db, const char *id, const char *commit, const char *label,
+    const char *url_prefix, long long retry)
+{
+	return db_run(db, "UPDATE libraries SET indexed_commit = ?2, indexed_branch = ?3, "
+	    "indexed_settings = CASE WHEN ?5 > 0 THEN NULL ELSE settings END, blob_prefix = "
+	    "?4, index_version = (SELECT max(index_version) + 1 FROM libraries), "
+	    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
+	    "total_snippets = (SELECT count(*) FROM library_snippets WHERE library_id = ?1 "
+	    "AND dup_of IS NULL), total_tokens = (SELECT coalesce(sum(tokens), 0) FROM "
+	    "library_snippets WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1",
+	    "ttttI", id, commit, label, url_prefix, retry);
 }

@@ -22,6 +22,10 @@ struct store_library {
 	long long created_by;		/* the user who added it, 0: none */
 	int	 created_anonymously;
 	long long total_documents, total_snippets;
+	long long lib_no;		/* its number: its full-text rows' tag "l<lib_no>" */
+	char	*family;		/* the library whose versions it is (or its own id) */
+	char	*indexed_commit;	/* what the index was built from; NULL: no index */
+	char	*indexed_settings;	/* ... with what settings; NULL: none recorded */
 };
 
 /* Reads library id into l: 0 (l->exists 0 when there is none), or -1 (logged). */
@@ -111,5 +115,14 @@ int	 store_library_version_follow(struct sqlite3 *, const char *id, const char *
  * with their logs. Vectors stay (store_vectors_gc). 0, or -1.
  */
 int	 store_library_delete(struct sqlite3 *, const char *id, long long keep);
+
+/*
+ * Records the index of library id just written, inside the write transaction: built from
+ * commit (labelled label; blob_prefix the URL prefix of its files) with the library's
+ * settings (none recorded when retry > 0: skipped files a later run may read), a new
+ * index_version and its counts.
+ */
+int	 store_library_indexed(struct sqlite3 *, const char *id, const char *commit,
+	    const char *label, const char *url_prefix, long long retry);
 
 #endif /* STORE_LIBRARY_H */
