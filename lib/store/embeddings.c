@@ -181,3 +181,42 @@ out:
 	}
 	return rc;
 }
+
+/* Engine: reads the view library_snippets. */
+int
+store_vectors_load(sqlite3 *db, const char *library_id, const char *model,
+    int (*fn)(const struct store_vector_row *, void *), void *arg)
+{
+	static const char sql[] =
+	    "SELECT e.snippet_id, s.document_id, s.tokens, v.dim, v.vector "
+	    "FROM library_snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 "
+	    "JOIN vectors v ON v.model = e.model AND v.hash = e.hash "
+	    "WHERE s.library_id = ?1 ORDER BY s.id";
+	struct store_vector_row r;
+	sqlite3_stmt	*st = NULL;
+	int		 step = SQLITE_ERROR, rc = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, model, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		r.snippet_id = sqlite3_column_int64(st, 0);
+		r.document_id = sqlite3_column_int64(st, 1);
+		r.tokens = sqlite3_column_int(st, 2);
+		r.dim = sqlite3_column_int64(st, 3);
+		r.vector = sqlite3_column_blob(st, 4);
+		r.bytes = (size_t)sqlite3_column_bytes(st, 4);
+		if (fn(&r, arg) == -1) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	if (step == SQLITE_DONE)
+		rc = 0;
+out:
+	if (rc == -1)
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc;
+}

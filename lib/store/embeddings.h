@@ -1,7 +1,8 @@
 /*
  * store/embeddings.h: the rows of the embed step (lib/index/embedder.h): the snippets a
  * library shows without a vector, the vectors (one per model and text hash) and the
- * embeddings rows that name them. Writes run inside the caller's transaction unless said
+ * embeddings rows that name them; and the vectors a query process loads
+ * (lib/search/vector.h). Writes run inside the caller's transaction unless said
  * otherwise; each function returns 0, or -1 on a database error (logged).
  */
 #ifndef STORE_EMBEDDINGS_H
@@ -53,5 +54,20 @@ int	 store_embeddings_put(struct sqlite3 *, const char *model, size_t dim,
  * own unless the caller holds one.
  */
 int	 store_vectors_gc(struct sqlite3 *, size_t *deleted);
+
+/* A vector of a snippet a library shows (valid during the callback only). */
+struct store_vector_row {
+	long long	 snippet_id, document_id;
+	int		 tokens;
+	long long	 dim;		/* as stored */
+	const void	*vector;	/* NULL: out of memory */
+	size_t		 bytes;		/* of vector */
+};
+/*
+ * Calls fn with the vector of model of each snippet library_id shows, in snippet id
+ * order; -1 also when fn returned -1 (then not logged).
+ */
+int	 store_vectors_load(struct sqlite3 *, const char *library_id, const char *model,
+	    int (*fn)(const struct store_vector_row *, void *), void *arg);
 
 #endif /* STORE_EMBEDDINGS_H */
