@@ -24,7 +24,8 @@ store_row_int(const struct store_row *r, int col)
 
 /*
  * The columns of a library row (store/catalog.h).
- * Engine: json_group_array and json_object make the versions' JSON.
+ * Engine: SQLite's JSON functions json_group_array and json_object make the versions'
+ * JSON.
  */
 #define STORE_CATALOG_LIB_COLS \
 	"id, title, description, source_type, url, branch, state, run_status, gitops, " \
@@ -175,7 +176,8 @@ store_catalog_job_log(sqlite3 *db, long long id, long long after, long limit,
 /*
  * The snippets of store_catalog_snippets: ?1 library, ?2 filter (NULL: none); those it
  * shows from other versions too (lib/index/share.h), with its own documents.
- * Engine: reads the view library_snippets.
+ * Engine: reads the view library_snippets; instr() finds the filter (a substring), and
+ * the page's flags are joined with SQLite's group_concat.
  */
 #define STORE_CATALOG_SNIPPETS_WHERE \
 	"FROM library_snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l " \

@@ -59,6 +59,7 @@ out:
 	return rc;
 }
 
+/* Engine: snippets_fts is an FTS5 table (rowid the snippet's id). */
 int
 store_dedup_apply(sqlite3 *db, const char *library_id, const struct store_dup_change *c,
     size_t n)

@@ -116,6 +116,7 @@ store_library_load(sqlite3 *db, const char *id, struct store_library *l)
 	return store_library_read(db, st, l);
 }
 
+/* Engine: COLLATE NOCASE compares ASCII letters without case. */
 int
 store_library_load_nocase(sqlite3 *db, const char *id, struct store_library *l)
 {
@@ -337,7 +338,10 @@ store_library_version_follow(sqlite3 *db, const char *id, const char *url,
 	    "WHERE id = ?1", "tttt", id, url, settings, now);
 }
 
-/* The statements of store_library_delete (?1 the library, ?2 the job kept). */
+/*
+ * The statements of store_library_delete (?1 the library, ?2 the job kept).
+ * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
+ */
 static const char *const store_library_delete_sql[] = {
 	"DELETE FROM embeddings WHERE snippet_id IN (SELECT id FROM snippets WHERE "
 	    "library_id = ?1)",

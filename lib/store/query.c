@@ -44,7 +44,8 @@ static const char store_query_lib_sql[] =
  * (lib/index/share.h, the view library_snippets): their full-text rows carry their owner's
  * tag, so a MATCH names the tags of the library's family (store_query_tags_sql) and the
  * join keeps the library's snippets (?3), with its own documents.
- * Engine: FTS5 (MATCH, bm25) and the view library_snippets.
+ * Engine: FTS5 (MATCH, bm25) and the view library_snippets; group_concat (SQLite's
+ * string aggregate) joins the tags, a snippet's flags and the versions below.
  */
 /* How many snippets of library ?3 match a term, counting no further than ?2. */
 static const char store_query_count_sql[] =
@@ -110,7 +111,10 @@ static const char store_query_versions_sql[] =
     "SELECT group_concat(branch, ', ') FROM (SELECT branch FROM libraries WHERE "
     "version_of = ?1 AND state <> 'delete' AND indexed_commit IS NOT NULL ORDER BY branch)";
 
-/* The stored libraries whose id equals ?1 but for ASCII case, in byte order. */
+/*
+ * The stored libraries whose id equals ?1 but for ASCII case, in byte order.
+ * Engine: COLLATE NOCASE compares ASCII letters without case.
+ */
 static const char store_query_nocase_sql[] =
     "SELECT id FROM libraries WHERE id = ?1 COLLATE NOCASE AND state <> 'delete' "
     "ORDER BY id";

@@ -15,6 +15,7 @@
  * The statements of store_share_copy (?1 library, ?2 document copied to, ?3 document
  * copied): snippets, their full-text rows, flags and embeddings rows, a snippet of the
  * copy matched to its original by ord (unique in a document).
+ * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
  */
 static const char *const store_share_copy_sql[] = {
 	"INSERT INTO snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, "
@@ -123,6 +124,7 @@ out:
  * them: the snippets and their flags and full-text rows take ?2's library; the other
  * documents showing ?1 show ?2. Snippet ids stay, so do their embeddings rows and the
  * duplicates that name them.
+ * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
  */
 static const char *const store_share_move_sql[] = {
 	"UPDATE snippets SET document_id = ?2, library_id = (SELECT library_id FROM documents "
