@@ -9,14 +9,13 @@
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/crypto.h"
 #include "base/log.h"
 #include "index/dedup.h"
 #include "index/share.h"
-#include "store/fts.h"
+#include "store/dedup.h"
 
 #define DEDUP_GROUP_MAX	64	/* kept snippets of one trail compared at most */
 
@@ -359,65 +358,66 @@ dedup_keep(struct dd_kept *k, struct dd_item *it)
 	return 0;
 }
 
+/* The items read so far (dedup_load). */
+struct dd_load {
+	struct dd_item	*v;
+	size_t		 n, cap;
+};
+
+static int
+dedup_load_row(const struct store_dedup_row *r, void *arg)
+{
+	struct dd_load	*l = arg;
+	struct dd_item	*t;
+	struct buf	 tb;
+
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 1024;
+
+		if ((t = reallocarray(l->v, ncap, sizeof(*t))) == NULL)
+			return -1;
+		l->v = t;
+		l->cap = ncap;
+	}
+	t = &l->v[l->n];
+	memset(t, 0, sizeof(*t));
+	t->id = r->id;
+	t->ord = r->ord;
+	/* A snippet without a hash (never expected) matches only itself. */
+	if (strlen(r->hash) != 64)
+		snprintf(t->hash, sizeof(t->hash), "id%lld", t->id);
+	else
+		memcpy(t->hash, r->hash, sizeof(t->hash));
+	t->has_sig = r->has_sig;
+	t->sig = (uint64_t)r->sig;
+	t->old_dup = r->dup_of;
+	t->doc = r->owner_doc;
+	t->owned = r->owned;
+	if ((t->path = strdup(r->path)) == NULL)
+		return -1;
+	buf_init(&tb);
+	if (dedup_add_squeezed(&tb, r->trail) == -1 ||
+	    (t->trail = buf_detach(&tb)) == NULL) {
+		buf_release(&tb);
+		free(t->path);
+		return -1;
+	}
+	l->n++;
+	return 0;
+}
+
 /* Reads the snippets the library shows (its own and shared ones) into *items (*n of them). */
 static int
-dedup_load(sqlite3 *db, const char *library_id, struct dd_item **items, size_t *n)
+dedup_load(struct sqlite3 *db, const char *library_id, struct dd_item **items,
+    size_t *n)
 {
-	sqlite3_stmt	*st = NULL;
-	struct dd_item	*v = NULL, *t;
-	struct buf	 tb;
-	size_t		 cap = 0;
-	const char	*h, *p;
-	int		 s, rc = -1;
+	struct dd_load	 l;
+	int		 rc;
 
-	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT s.id, s.ord, s.hash, s.sig, "
-	    "coalesce(s.dup_of, 0), d.path, d.title || char(31) || s.breadcrumb || "
-	    "char(31) || s.heading, s.owner_document_id, s.owner_id = ?1 FROM "
-	    "library_snippets s JOIN documents d ON d.id = s.document_id WHERE "
-	    "s.library_id = ?1", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			if ((t = reallocarray(v, cap, sizeof(*v))) == NULL)
-				goto out;
-			v = t;
-		}
-		t = &v[*n];
-		memset(t, 0, sizeof(*t));
-		t->id = sqlite3_column_int64(st, 0);
-		t->ord = (long)sqlite3_column_int64(st, 1);
-		h = (const char *)sqlite3_column_text(st, 2);
-		/* A snippet without a hash (never expected) matches only itself. */
-		if (h == NULL || strlen(h) != 64)
-			snprintf(t->hash, sizeof(t->hash), "id%lld", t->id);
-		else
-			memcpy(t->hash, h, sizeof(t->hash));
-		t->has_sig = sqlite3_column_type(st, 3) != SQLITE_NULL;
-		t->sig = (uint64_t)sqlite3_column_int64(st, 3);
-		t->old_dup = sqlite3_column_int64(st, 4);
-		t->doc = sqlite3_column_int64(st, 7);
-		t->owned = sqlite3_column_int(st, 8);
-		p = (const char *)sqlite3_column_text(st, 5);
-		if ((t->path = strdup(p ? p : "")) == NULL)
-			goto out;
-		buf_init(&tb);
-		p = (const char *)sqlite3_column_text(st, 6);
-		if (dedup_add_squeezed(&tb, p ? p : "") == -1 ||
-		    (t->trail = buf_detach(&tb)) == NULL) {
-			buf_release(&tb);
-			goto out;
-		}
-		(*n)++;
-	}
-	if (s != SQLITE_DONE)
-		goto out;
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	*items = v;
+	memset(&l, 0, sizeof(l));
+	rc = store_dedup_rows(db, library_id, dedup_load_row, &l);
+	*items = l.v;
+	*n = l.n;
 	return rc;
 }
 
@@ -427,7 +427,8 @@ out:
  * *changed.
  */
 static int
-dedup_unshare(sqlite3 *db, struct dd_item *items, size_t n, struct share_libs *changed)
+dedup_unshare(struct sqlite3 *db, struct dd_item *items, size_t n,
+    struct share_libs *changed)
 {
 	long long	 last = 0;
 	size_t		 i;
@@ -443,73 +444,41 @@ dedup_unshare(sqlite3 *db, struct dd_item *items, size_t n, struct share_libs *c
 }
 
 /*
- * Writes the decisions that changed. When vectors were dropped, the library gets a new
- * embed_version, so that query processes reload its vectors without them.
+ * Writes the decisions that changed (store_dedup_apply: when vectors were dropped, the
+ * library gets a new embed_version, so that query processes reload its vectors without
+ * them).
  */
 static int
-dedup_apply(sqlite3 *db, const char *library_id, struct dd_item *items, size_t n,
-    struct dedup_stats *stats)
+dedup_apply(struct sqlite3 *db, const char *library_id, struct dd_item *items,
+    size_t n, struct dedup_stats *stats)
 {
-	sqlite3_stmt	*upd = NULL, *delf = NULL, *dele = NULL;
-	size_t		 i, vectors = 0;
-	int		 rc = -1;
+	struct store_dup_change *c;
+	size_t		 i, k = 0;
+	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "UPDATE snippets SET dup_of = ?2 WHERE id = ?1",
-	    -1, &upd, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
-	    &delf, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "DELETE FROM embeddings WHERE snippet_id = ?1", -1,
-	    &dele, NULL) != SQLITE_OK)
-		goto out;
+	if ((c = calloc(n + 1, sizeof(*c))) == NULL) {
+		log_err("%s: out of memory", __func__);
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
-		struct dd_item *it = &items[i];
-
-		if (it->new_dup == it->old_dup)
+		if (items[i].new_dup == items[i].old_dup)
 			continue;
-		sqlite3_reset(upd);
-		sqlite3_bind_int64(upd, 1, it->id);
-		if (it->new_dup != 0)
-			sqlite3_bind_int64(upd, 2, it->new_dup);
-		else
-			sqlite3_bind_null(upd, 2);
-		if (sqlite3_step(upd) != SQLITE_DONE)
-			goto out;
-		if (it->old_dup == 0) {
-			stats->removed++;
-			sqlite3_reset(delf);
-			sqlite3_bind_int64(delf, 1, it->id);
-			sqlite3_reset(dele);
-			sqlite3_bind_int64(dele, 1, it->id);
-			if (sqlite3_step(delf) != SQLITE_DONE ||
-			    sqlite3_step(dele) != SQLITE_DONE)
-				goto out;
-			vectors += (size_t)sqlite3_changes(db);
-		} else if (it->new_dup == 0) {
-			stats->restored++;
-			if (store_fts_put(db, it->id) == -1)
-				goto out;
+		c[k].id = items[i].id;
+		c[k].old_dup = items[i].old_dup;
+		c[k].new_dup = items[i].new_dup;
+		k++;
+	}
+	if ((rc = store_dedup_apply(db, library_id, c, k)) == 0)
+		for (i = 0; i < k; i++) {
+			stats->removed += c[i].old_dup == 0;
+			stats->restored += c[i].new_dup == 0;
 		}
-	}
-	if (vectors > 0) {
-		sqlite3_finalize(upd);
-		if (sqlite3_prepare_v2(db, "UPDATE libraries SET embed_version = (SELECT "
-		    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &upd,
-		    NULL) != SQLITE_OK)
-			goto out;
-		sqlite3_bind_text(upd, 1, library_id, -1, SQLITE_STATIC);
-		if (sqlite3_step(upd) != SQLITE_DONE)
-			goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(upd);
-	sqlite3_finalize(delf);
-	sqlite3_finalize(dele);
+	free(c);
 	return rc;
 }
 
 int
-dedup_library(sqlite3 *db, const char *library_id, struct share_libs *changed,
+dedup_library(struct sqlite3 *db, const char *library_id, struct share_libs *changed,
     struct dedup_stats *stats)
 {
 	struct dd_item	*items = NULL, **order = NULL, *c;
@@ -521,7 +490,7 @@ dedup_library(sqlite3 *db, const char *library_id, struct share_libs *changed,
 	memset(&k, 0, sizeof(k));
 	if (share_validate(db, library_id) == -1 ||
 	    dedup_load(db, library_id, &items, &n) == -1) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s: could not read the snippets", __func__, library_id);
 		goto out;
 	}
 	stats->snippets = n;
@@ -565,7 +534,7 @@ dedup_library(sqlite3 *db, const char *library_id, struct share_libs *changed,
 	}
 	if (dedup_unshare(db, items, n, changed) == -1 ||
 	    dedup_apply(db, library_id, items, n, stats) == -1) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s: could not write the decisions", __func__, library_id);
 		goto out;
 	}
 	rc = 0;

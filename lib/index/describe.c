@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "ai/provider.h"
 #include "base/buf.h"
@@ -25,7 +24,9 @@
 #include "parse/doc.h"
 #include "store/aiconfig.h"
 #include "store/db.h"
+#include "store/describe.h"
 #include "store/fts.h"
+#include "store/library.h"
 
 /* One snippet to describe. */
 struct ds_item {
@@ -213,21 +214,10 @@ describe_parse_answer(const char *answer, size_t n, char **titles, char **descs)
 static int
 describe_bump(struct ds_run *e)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(e->b.db, "UPDATE libraries SET index_version = (SELECT "
-	    "max(index_version) + 1 FROM libraries), total_tokens = (SELECT "
-	    "coalesce(sum(tokens), 0) FROM library_snippets WHERE library_id = ?1 AND "
-	    "dup_of IS NULL) WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (store_library_bump(e->b.db, e->b.library_id, STORE_BUMP_TOKENS) == -1)
 		return -1;
-	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
 	/* the versions that show some of its snippets (lib/index/share.h) */
-	if (rc == 0)
-		rc = share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_INDEX);
-	return rc;
+	return share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_INDEX);
 }
 
 /*
@@ -237,78 +227,27 @@ describe_bump(struct ds_run *e)
  * at the end of the embed run unless another snippet names it, embedder_gc).
  */
 static int
-describe_apply(struct ds_run *e, const struct ds_item *it, const char *title,
+describe_apply(const struct ds_item *it, struct sqlite3 *db, const char *title,
     const char *desc)
 {
-	sqlite3_stmt	*st = NULL;
-	int		 rc = -1;
-
-	if (sqlite3_prepare_v2(e->b.db, "UPDATE snippets SET title = CASE WHEN ?2 THEN "
-	    "?3 ELSE title END, text = CASE WHEN ?4 THEN ?5 ELSE text END, "
-	    "tokens = tokens + ?6, described = 1 WHERE id = ?1", -1, &st, NULL) !=
-	    SQLITE_OK)
-		goto out;
 	/* The tokens added (those of the heuristic title are not taken off). */
-	sqlite3_bind_int64(st, 6, (long long)((it->weak_title ?
-	    tokenize_estimate(title, strlen(title)) : 0) + (it->no_desc ?
-	    tokenize_estimate(desc, strlen(desc)) : 0)));
-	sqlite3_bind_int64(st, 1, it->id);
-	sqlite3_bind_int(st, 2, it->weak_title);
-	sqlite3_bind_text(st, 3, title, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, it->no_desc);
-	sqlite3_bind_text(st, 5, desc, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (store_fts_put(e->b.db, it->id) == -1)
-		goto out;
-	if (sqlite3_prepare_v2(e->b.db, "DELETE FROM embeddings WHERE snippet_id = ?1",
-	    -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, it->id);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out;
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	return rc;
+	return store_describe_apply(db, it->id, it->weak_title, title, it->no_desc, desc,
+	    (long long)((it->weak_title ? tokenize_estimate(title, strlen(title)) : 0) +
+	    (it->no_desc ? tokenize_estimate(desc, strlen(desc)) : 0)));
 }
 
 /* Looks up the cache for it: 1 and applied when found, 0 when not, -1 on error. */
 static int
 describe_cached(struct ds_run *e, const struct ds_item *it)
 {
-	sqlite3_stmt	*st;
-	int		 rc = -1, s;
+	char	*title, *desc;
+	int	 rc;
 
-	if (sqlite3_prepare_v2(e->b.db, "SELECT title, description FROM "
-	    "snippet_descriptions WHERE hash = ?1 AND model = ?2", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, it->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, e->b.cfg.model, -1, SQLITE_STATIC);
-	if ((s = sqlite3_step(st)) == SQLITE_ROW)
-		rc = describe_apply(e, it, (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 1)) == 0 ? 1 : -1;
-	else if (s == SQLITE_DONE)
-		rc = 0;
-	sqlite3_finalize(st);
-	return rc;
-}
-
-static int
-describe_mark(struct ds_run *e, long long id)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(e->b.db, "UPDATE snippets SET described = 1 WHERE id = ?1",
-	    -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
+	if ((rc = store_describe_cached(e->b.db, it->hash, e->b.cfg.model, &title,
+	    &desc)) == 1)
+		rc = describe_apply(it, e->b.db, title, desc) == 0 ? 1 : -1;
+	free(title);
+	free(desc);
 	return rc;
 }
 
@@ -328,60 +267,73 @@ describe_items_release(struct ds_item *items, size_t n)
  * that need nothing are marked described, those found in the cache are applied; the
  * others are returned in *out (*n of them) for the LLM.
  */
+/* The snippets read so far (describe_judge). */
+struct ds_judged {
+	struct ds_run	*e;
+	struct ds_item	*v;
+	size_t		 n, cap;
+	int		 nomem;
+};
+
+static int
+describe_judge_row(const struct store_describe_row *r, void *arg)
+{
+	struct ds_judged *j = arg;
+	struct ds_item	*t, *it;
+
+	if (j->n == j->cap) {
+		size_t ncap = j->cap ? j->cap * 2 : 64;
+
+		if ((t = reallocarray(j->v, ncap, sizeof(*t))) == NULL)
+			goto nomem;
+		j->v = t;
+		j->cap = ncap;
+	}
+	it = &j->v[j->n++];
+	memset(it, 0, sizeof(*it));
+	it->id = r->id;
+	j->e->st->judged++;
+	it->weak_title = describe_weak_title(r->heading) ||
+	    strcasecmp(r->heading, r->page) == 0 || r->repeated >= DESCRIBE_REPEATED;
+	it->no_desc = r->text == NULL || strlen(r->text) < DESCRIBE_MIN_TEXT;
+	if (!it->weak_title && !it->no_desc)
+		return 0;
+	j->e->st->weak++;
+	if ((it->block = describe_block(r->page, r->breadcrumb, r->text ? r->text : "",
+	    r->code)) == NULL)
+		goto nomem;
+	crypto_sha256_hex(it->block, strlen(it->block), it->hash);
+	return 0;
+nomem:
+	j->nomem = 1;
+	return -1;
+}
+
+/*
+ * Judges the library's undescribed kept code snippets (not those the content rules flagged:
+ * their text could steer what the LLM writes), then in one transaction: those
+ * that need nothing are marked described, those found in the cache are applied; the
+ * others are returned in *out (*n of them) for the LLM.
+ */
 static int
 describe_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 {
-	sqlite3_stmt	*st = NULL;
-	struct ds_item	*v = NULL, *t, *it;
-	size_t		 cap = 0, nall = 0, i;
-	const char	*heading, *page, *crumb, *text;
-	int		 s, c, intx = 0, changed = 0;
+	struct ds_judged j;
+	struct ds_item	*v, *it;
+	size_t		 nall, i;
+	int		 c, intx = 0, changed = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(e->b.db, "WITH c AS (SELECT heading, count(*) AS n FROM "
-	    "snippets WHERE library_id = ?1 AND dup_of IS NULL GROUP BY heading) "
-	    "SELECT s.id, s.heading, d.title, s.breadcrumb, s.text, s.code, c.n "
-	    "FROM snippets s JOIN documents d ON d.id = s.document_id "
-	    "JOIN c ON c.heading = s.heading WHERE s.library_id = ?1 AND "
-	    "s.described = 0 AND s.dup_of IS NULL AND s.code <> '[]' AND NOT EXISTS "
-	    "(SELECT 1 FROM snippet_flags f WHERE f.snippet_id = s.id) ORDER BY s.id",
-	    -1, &st, NULL) != SQLITE_OK)
+	memset(&j, 0, sizeof(j));
+	j.e = e;
+	c = store_describe_todo(e->b.db, e->b.library_id, describe_judge_row, &j);
+	v = j.v;
+	nall = j.n;
+	if (c == -1 && j.nomem)
+		goto nomem;
+	if (c == -1)
 		goto dberr;
-	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		if (nall == cap) {
-			cap = cap ? cap * 2 : 64;
-			if ((t = reallocarray(v, cap, sizeof(*v))) == NULL)
-				goto nomem;
-			v = t;
-		}
-		it = &v[nall++];
-		memset(it, 0, sizeof(*it));
-		it->id = sqlite3_column_int64(st, 0);
-		heading = (const char *)sqlite3_column_text(st, 1);
-		page = (const char *)sqlite3_column_text(st, 2);
-		crumb = (const char *)sqlite3_column_text(st, 3);
-		text = (const char *)sqlite3_column_text(st, 4);
-		heading = heading ? heading : "";
-		page = page ? page : "";
-		e->st->judged++;
-		it->weak_title = describe_weak_title(heading) ||
-		    strcasecmp(heading, page) == 0 ||
-		    sqlite3_column_int64(st, 6) >= DESCRIBE_REPEATED;
-		it->no_desc = text == NULL || strlen(text) < DESCRIBE_MIN_TEXT;
-		if (!it->weak_title && !it->no_desc)
-			continue;
-		e->st->weak++;
-		if ((it->block = describe_block(page, crumb ? crumb : "", text ? text : "",
-		    (const char *)sqlite3_column_text(st, 5))) == NULL)
-			goto nomem;
-		crypto_sha256_hex(it->block, strlen(it->block), it->hash);
-	}
-	if (s != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
-	st = NULL;
 	if (db_begin(e->b.db) == -1) {
 		batchrun_error(&e->b, "the database is busy");
 		goto fail;
@@ -390,7 +342,7 @@ describe_judge(struct ds_run *e, struct ds_item **out, size_t *n)
 	for (i = 0; i < nall; i++) {
 		it = &v[i];
 		if (it->block == NULL) {
-			if (describe_mark(e, it->id) == -1)
+			if (store_describe_mark(e->b.db, it->id) == -1)
 				goto dberr;
 			continue;
 		}
@@ -417,9 +369,8 @@ nomem:
 	batchrun_error(&e->b, "out of memory");
 	goto fail;
 dberr:
-	batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
+	batchrun_error(&e->b, "database error: %s", db_errmsg(e->b.db));
 fail:
-	sqlite3_finalize(st);
 	if (intx)
 		db_rollback(e->b.db);
 	for (i = 0; i < nall; i++)
@@ -436,7 +387,6 @@ describe_batch(struct ds_run *e, struct ds_item *items, size_t n)
 {
 	struct provider_error	 perr;
 	struct buf		 prompt, answer;
-	sqlite3_stmt		*st = NULL;
 	char			*titles[DESCRIBE_BATCH], *descs[DESCRIBE_BATCH], now[32];
 	long long		 left;
 	size_t			 i, got = 0;
@@ -473,21 +423,12 @@ describe_batch(struct ds_run *e, struct ds_item *items, size_t n)
 		goto out;
 	}
 	intx = 1;
-	if (sqlite3_prepare_v2(e->b.db, "INSERT OR REPLACE INTO snippet_descriptions "
-	    "(hash, model, title, description, created_at) VALUES (?1, ?2, ?3, ?4, "
-	    "?5)", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
 	for (i = 0; i < n; i++) {
 		if (titles[i] == NULL)
 			continue;
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, items[i].hash, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, e->b.cfg.model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, titles[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, descs[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE ||
-		    describe_apply(e, &items[i], titles[i], descs[i]) == -1)
+		if (store_describe_cache_put(e->b.db, items[i].hash, e->b.cfg.model,
+		    titles[i], descs[i], now) == -1 ||
+		    describe_apply(&items[i], e->b.db, titles[i], descs[i]) == -1)
 			goto dberr;
 		e->st->generated++;
 	}
@@ -503,9 +444,8 @@ nomem:
 	batchrun_error(&e->b, "out of memory");
 	goto out;
 dberr:
-	batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
+	batchrun_error(&e->b, "database error: %s", db_errmsg(e->b.db));
 out:
-	sqlite3_finalize(st);
 	if (intx)
 		db_rollback(e->b.db);
 	for (i = 0; i < DESCRIBE_BATCH; i++) {
@@ -592,7 +532,7 @@ static const struct batchrun_ops describe_ops = {
 };
 
 int
-describe_run(sqlite3 *db, const char *datadir, const char *library_id,
+describe_run(struct sqlite3 *db, const char *datadir, const char *library_id,
     describe_log_fn log, void *log_ctx, struct describe_stats *out)
 {
 	struct ds_run	 e;
@@ -611,7 +551,7 @@ describe_run(sqlite3 *db, const char *datadir, const char *library_id,
 }
 
 int
-describe_configured(sqlite3 *db, const char *datadir)
+describe_configured(struct sqlite3 *db, const char *datadir)
 {
 	struct provider_cfg	 cfg;
 	int			 rc = 0;

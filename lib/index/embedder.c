@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "ai/provider.h"
 #include "base/buf.h"
@@ -22,6 +21,8 @@
 #include "index/share.h"
 #include "search/vector.h"
 #include "store/db.h"
+#include "store/embeddings.h"
+#include "store/library.h"
 
 /* One snippet waiting for a vector. */
 struct emb_item {
@@ -102,6 +103,31 @@ embedder_items_release(struct emb_item *items, size_t n)
 		free(items[i].text);
 }
 
+/* Where embedder_read puts the rows. */
+struct emb_read {
+	struct emb_run	*e;
+	struct emb_item	*items;
+	size_t		*n;
+	long long	*after;
+};
+
+static int
+embedder_read_row(const struct store_embed_row *r, void *arg)
+{
+	struct emb_read	*rd = arg;
+	struct emb_item	*it = &rd->items[*rd->n];
+
+	it->id = r->id;
+	if ((it->text = embedder_text(r->title, r->breadcrumb, r->text, r->code)) == NULL) {
+		batchrun_error(&rd->e->b, "out of memory");
+		return -1;
+	}
+	crypto_sha256_hex(it->text, strlen(it->text), it->hash);
+	*rd->after = it->id;
+	(*rd->n)++;
+	return 0;
+}
+
 /*
  * Reads up to EMBEDDER_BATCH snippets of the library with an id above *after and no
  * vector for the model, with their texts and hashes. *n is how many; 0 at the end.
@@ -109,46 +135,15 @@ embedder_items_release(struct emb_item *items, size_t n)
 static int
 embedder_read(struct emb_run *e, long long *after, struct emb_item *items, size_t *n)
 {
-	sqlite3_stmt	*q = NULL;
-	const char	*cols[4];
-	int		 i, rc = -1, s;
+	struct emb_read	 rd = { e, items, n, after };
 
 	*n = 0;
-	if (sqlite3_prepare_v2(e->b.db, "SELECT s.id, s.title, s.breadcrumb, s.text, "
-	    "s.code FROM library_snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND "
-	    "s.dup_of IS NULL AND NOT "
-	    "EXISTS (SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND "
-	    "m.model = ?3) ORDER BY s.id LIMIT ?4", -1, &q, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_text(q, 1, e->b.library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 2, *after);
-	sqlite3_bind_text(q, 3, e->st->model, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q, 4, EMBEDDER_BATCH);
-	while ((s = sqlite3_step(q)) == SQLITE_ROW) {
-		for (i = 0; i < 4; i++) {
-			cols[i] = (const char *)sqlite3_column_text(q, i + 1);
-			if (cols[i] == NULL)
-				cols[i] = "";
-		}
-		items[*n].id = sqlite3_column_int64(q, 0);
-		if ((items[*n].text = embedder_text(cols[0], cols[1], cols[2], cols[3])) ==
-		    NULL) {
-			batchrun_error(&e->b, "out of memory");
-			goto out;
-		}
-		crypto_sha256_hex(items[*n].text, strlen(items[*n].text),
-		    items[*n].hash);
-		*after = items[*n].id;
-		(*n)++;
-	}
-	if (s != SQLITE_DONE)
-		goto out;
-	rc = 0;
-out:
-	if (rc == -1 && e->st->error[0] == '\0')
-		batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
-	sqlite3_finalize(q);
-	return rc;
+	if (store_embed_todo(e->b.db, e->b.library_id, *after, e->st->model,
+	    EMBEDDER_BATCH, embedder_read_row, &rd) == 0)
+		return 0;
+	if (e->st->error[0] == '\0')
+		batchrun_error(&e->b, "database error: %s", db_errmsg(e->b.db));
+	return -1;
 }
 
 /*
@@ -159,20 +154,10 @@ out:
 static int
 embedder_bump(struct emb_run *e)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(e->b.db, "UPDATE libraries SET embed_version = (SELECT "
-	    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &st, NULL) !=
-	    SQLITE_OK)
+	if (store_library_bump(e->b.db, e->b.library_id, STORE_BUMP_VECTORS) == -1)
 		return -1;
-	sqlite3_bind_text(st, 1, e->b.library_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
 	/* the versions that show some of its snippets (lib/index/share.h) */
-	if (rc == 0)
-		rc = share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_VECTORS);
-	return rc;
+	return share_touch(e->b.db, e->b.library_id, SHARE_TOUCH_VECTORS);
 }
 
 /*
@@ -183,43 +168,34 @@ embedder_bump(struct emb_run *e)
 static int
 embedder_reuse(struct emb_run *e, struct emb_item *items, size_t n, size_t *left)
 {
-	sqlite3_stmt	*st = NULL;
+	struct store_embedding rows[EMBEDDER_BATCH];
 	size_t		 i;
-	int		 rc = -1;
 
 	*left = n;
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < n; i++) {
+		rows[i].snippet_id = items[i].id;
+		rows[i].hash = items[i].hash;
+	}
 	if (db_begin(e->b.db) == -1)
 		goto out;
-	if (sqlite3_prepare_v2(e->b.db, "INSERT INTO embeddings (snippet_id, model, hash) "
-	    "SELECT ?1, model, hash FROM vectors WHERE model = ?2 AND hash = ?3 "
-	    "ON CONFLICT DO NOTHING", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, items[i].id);
-		sqlite3_bind_text(st, 2, e->st->model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, items[i].hash, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out;
-		if (sqlite3_changes(e->b.db) > 0) {
+	if (store_embeddings_reuse(e->b.db, e->st->model, rows, n) == -1)
+		goto rollback;
+	if (embedder_bump(e) == -1 || db_commit(e->b.db) == -1)
+		goto rollback;
+	for (i = 0; i < n; i++)
+		if (rows[i].reused) {
 			free(items[i].text);
 			items[i].text = NULL;
 			e->st->reused++;
 			(*left)--;
 		}
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (embedder_bump(e) == -1 || db_commit(e->b.db) == -1)
-		goto out;
-	rc = 0;
+	return 0;
+rollback:
+	db_rollback(e->b.db);
 out:
-	if (rc == -1) {
-		batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
-		sqlite3_finalize(st);
-		db_rollback(e->b.db);
-	}
-	return rc;
+	batchrun_error(&e->b, "database error: %s", db_errmsg(e->b.db));
+	return -1;
 }
 
 /*
@@ -231,20 +207,14 @@ static int
 embedder_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
     size_t dim)
 {
-	sqlite3_stmt	*sv = NULL, *se = NULL;
+	struct store_embedding rows[EMBEDDER_BATCH];
 	float		*v;
-	size_t		 i, j = 0;
-	int		 rc = -1;
+	size_t		 i, j = 0, stored = 0;
 
-	if (db_begin(e->b.db) == -1)
-		goto out;
-	if (sqlite3_prepare_v2(e->b.db, "INSERT INTO vectors (model, hash, dim, vector) "
-	    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (model, hash) DO NOTHING", -1, &sv,
-	    NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(e->b.db, "INSERT OR REPLACE INTO embeddings (snippet_id, "
-	    "model, hash) VALUES (?1, ?2, ?3)", -1, &se, NULL) != SQLITE_OK)
-		goto out;
+	memset(rows, 0, sizeof(rows));
 	for (i = 0; i < n; i++) {
+		rows[i].snippet_id = items[i].id;
+		rows[i].hash = items[i].hash;
 		if (items[i].text == NULL)
 			continue;
 		v = vec + j++ * dim;
@@ -253,33 +223,21 @@ embedder_store(struct emb_run *e, struct emb_item *items, size_t n, float *vec,
 			    "non-finite vector; not stored", items[i].id);
 			continue;
 		}
-		sqlite3_reset(sv);
-		sqlite3_bind_text(sv, 1, e->st->model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(sv, 2, items[i].hash, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(sv, 3, (long long)dim);
-		sqlite3_bind_blob(sv, 4, v, (int)(dim * sizeof(float)), SQLITE_STATIC);
-		sqlite3_reset(se);
-		sqlite3_bind_int64(se, 1, items[i].id);
-		sqlite3_bind_text(se, 2, e->st->model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(se, 3, items[i].hash, -1, SQLITE_STATIC);
-		if (sqlite3_step(sv) != SQLITE_DONE || sqlite3_step(se) != SQLITE_DONE)
-			goto out;
-		e->st->embedded++;
+		rows[i].vector = v;
+		stored++;
 	}
-	sqlite3_finalize(sv);
-	sqlite3_finalize(se);
-	sv = se = NULL;
-	if (embedder_bump(e) == -1 || db_commit(e->b.db) == -1)
+	if (db_begin(e->b.db) == -1)
 		goto out;
-	rc = 0;
-out:
-	if (rc == -1) {
-		batchrun_error(&e->b, "database error: %s", sqlite3_errmsg(e->b.db));
-		sqlite3_finalize(sv);
-		sqlite3_finalize(se);
+	if (store_embeddings_put(e->b.db, e->st->model, dim, rows, n) == -1 ||
+	    embedder_bump(e) == -1 || db_commit(e->b.db) == -1) {
 		db_rollback(e->b.db);
+		goto out;
 	}
-	return rc;
+	e->st->embedded += stored;
+	return 0;
+out:
+	batchrun_error(&e->b, "database error: %s", db_errmsg(e->b.db));
+	return -1;
 }
 
 /* Embeds the items that still have a text and stores their vectors. */
@@ -371,18 +329,10 @@ embedder_send(struct batchrun *b, size_t n)
 static void
 embedder_missing(struct emb_run *e)
 {
-	sqlite3_stmt	*q = NULL;
+	size_t	 n;
 
-	if (sqlite3_prepare_v2(e->b.db, "SELECT count(*) FROM library_snippets s WHERE "
-	    "s.library_id = ?1 AND s.dup_of IS NULL AND NOT EXISTS "
-	    "(SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND m.model = ?2)",
-	    -1, &q, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_text(q, 1, e->b.library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, e->st->model, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		e->st->missing = (size_t)sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
+	if (store_embed_missing(e->b.db, e->b.library_id, e->st->model, &n) == 0)
+		e->st->missing = n;
 }
 
 static void
@@ -440,7 +390,7 @@ static const struct batchrun_ops embedder_ops = {
 };
 
 int
-embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
+embedder_run(struct sqlite3 *db, const char *datadir, const char *library_id,
     embedder_log_fn log, void *log_ctx, struct embedder_stats *out)
 {
 	struct emb_run	 e;
@@ -459,32 +409,7 @@ embedder_run(sqlite3 *db, const char *datadir, const char *library_id,
 }
 
 int
-embedder_gc(sqlite3 *db, size_t *deleted)
+embedder_gc(struct sqlite3 *db, size_t *deleted)
 {
-	int	 own = sqlite3_get_autocommit(db), rc = -1;
-
-	*deleted = 0;
-	if (own && db_begin(db) == -1)
-		return -1;
-	/*
-	 * One scan of the (model, hash) index of vectors, not of the table, whose rows hold
-	 * the vectors (30,000 of 1536 floats: 11 MB read instead of 250 MB, 10 ms instead of
-	 * 60 ms warm), and a look-up in embeddings_hash per vector.
-	 */
-	if (db_run(db, "DELETE FROM vectors WHERE rowid IN (SELECT v.rowid FROM vectors v "
-	    "WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = v.model AND "
-	    "e.hash = v.hash))", "") == -1)
-		goto out;
-	*deleted = (size_t)sqlite3_changes(db);
-	if (own && db_commit(db) == -1)
-		goto out;
-	rc = 0;
-out:
-	if (rc == -1) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		if (own)
-			db_rollback(db);
-		*deleted = 0;
-	}
-	return rc;
+	return store_vectors_gc(db, deleted);
 }

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/log.h"
@@ -30,7 +29,9 @@
 #include "sources/select.h"
 #include "store/db.h"
 #include "store/jobs.h"
+#include "store/library.h"
 #include "store/settings.h"
+#include "store/snippets.h"
 
 /* One selected documentation file: kept unchanged, or parsed (or not parseable). */
 struct index_file {
@@ -43,7 +44,7 @@ struct index_file {
 
 struct index_run {
 	struct jobs_ref	 job;		/* db and job id: log lines, cancel polls */
-	sqlite3		*db;
+	struct sqlite3	*db;
 	const char	*datadir;
 	const char	*library_id;
 	int		 full;		/* re-parse every file */
@@ -77,45 +78,29 @@ struct index_run {
 /* A file whose first bytes hold a NUL is binary (git's rule: the first 8,000 bytes). */
 #define INDEX_BINARY_PEEK	8000
 
-static char *
-index_col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t != NULL ? strdup((const char *)t) : NULL;
-}
-
 /* Loads the library row of the job; -1 when it is gone. */
 static int
 index_load(struct index_run *r)
 {
-	sqlite3_stmt	*st;
-	int		 rc = -1;
+	struct store_library l;
 
-	if (sqlite3_prepare_v2(r->db, "SELECT url, host, branch, settings, "
-	    "indexed_commit, indexed_settings, coalesce(run_status, ''), lib_no, "
-	    "source_type, coalesce(version_of, id) FROM libraries WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
+	if (store_library_load(r->db, r->library_id, &l) == -1 || !l.exists)
 		return -1;
-	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		r->url = index_col_dup(st, 0);
-		r->host = index_col_dup(st, 1);
-		r->branch = index_col_dup(st, 2);
-		r->settings = index_col_dup(st, 3);
-		r->indexed_commit = index_col_dup(st, 4);
-		r->indexed_settings = index_col_dup(st, 5);
-		r->run_status = index_col_dup(st, 6);
-		r->lib_no = sqlite3_column_int64(st, 7);
-		r->source_type = index_col_dup(st, 8);
-		r->family = index_col_dup(st, 9);
-		if (r->family != NULL && r->url != NULL && r->host != NULL && r->branch != NULL &&
-		    r->settings != NULL && r->run_status != NULL &&
-		    r->source_type != NULL)
-			rc = 0;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	/* The run keeps what it needs of the row. */
+	r->url = l.url;
+	r->host = l.host;
+	r->branch = l.branch;
+	r->settings = l.settings;
+	r->indexed_commit = l.indexed_commit;
+	r->indexed_settings = l.indexed_settings;
+	r->run_status = l.run_status;
+	r->lib_no = (long)l.lib_no;
+	r->source_type = l.type;
+	r->family = l.family;
+	l.url = l.host = l.branch = l.settings = l.indexed_commit = NULL;
+	l.indexed_settings = l.run_status = l.type = l.family = NULL;
+	store_library_release(&l);
+	return 0;
 }
 
 static void
@@ -349,56 +334,35 @@ index_fetch(struct index_run *r, const struct backend_ops *ops)
 }
 
 /*
- * 1 when the stored document of d's path has d's content hash (st: SELECT blob by
- * library ?1 and path ?2), else 0. A back end that knows says so itself.
+ * 1 when the stored document of d's path has d's content hash, else 0. A back end that
+ * knows says so itself.
  */
 static int
-index_unchanged(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *d)
+index_unchanged(struct index_run *r, struct store_reader *rd, const struct backend_doc *d)
 {
-	const char	*b;
-	int		 same = 0;
+	char	 b[BACKEND_HASH_MAX];
 
 	if (d->changed != -1)
 		return !d->changed;
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, d->path, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    (b = (const char *)sqlite3_column_text(st, 0)) != NULL)
-		same = strcmp(b, d->hash) == 0;
-	return same;
+	return store_reader_blob(rd, r->library_id, d->path, b, sizeof(b)) == 1 &&
+	    strcmp(b, d->hash) == 0;
 }
 
 /*
- * A document of another version of the library with d's path and content
- * (st: index_reuse_sql), whose snippets can be shown instead of parsing d: its id, or 0;
+ * A document of another version of the library with d's path and content (none when
+ * reuse is 0), whose snippets can be shown instead of parsing d: its id, or 0;
  * preferably one without duplicates (a duplicate may have to be copied, share_validate).
  * The document that holds its snippets is looked up when the index is written: the write
  * may first move them (share_disown).
  */
 static long long
-index_reusable(struct index_run *r, sqlite3_stmt *st, const struct backend_doc *d)
+index_reusable(struct index_run *r, struct store_reader *rd, int reuse,
+    const struct backend_doc *d)
 {
-	long long	 id = 0;
-
-	if (st == NULL || d->hash[0] == '\0')
+	if (!reuse || d->hash[0] == '\0')
 		return 0;
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, d->path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, d->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, r->family, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	return id;
+	return store_reader_reusable(rd, r->library_id, d->path, d->hash, r->family);
 }
-
-static const char index_reuse_sql[] =
-    "SELECT d.id FROM documents d JOIN libraries l ON l.id = d.library_id WHERE "
-    "d.path = ?2 AND d.blob = ?3 AND l.id <> ?1 AND (l.id = ?4 OR l.version_of = ?4) "
-    "AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' ORDER BY EXISTS (SELECT 1 "
-    "FROM snippets s WHERE s.document_id = d.shows AND s.dup_of IS NOT NULL) LIMIT 1";
 
 /*
  * Parses d into doc: by its format, or, for a source file with an LLM configured, with the
@@ -425,8 +389,8 @@ index_parse_doc(struct index_run *r, const struct backend_doc *d, struct doc *do
  * answer (1 cancelled, 2 past the deadline) when it stopped the parse.
  */
 static int
-index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stored,
-    sqlite3_stmt *reuse, char *err, size_t errsz)
+index_collect_one(struct index_run *r, struct backend_doc *d, struct store_reader *rd,
+    char *err, size_t errsz)
 {
 	struct index_file *f;
 	size_t		 max = (size_t)r->max_file_kb * 1024;
@@ -448,12 +412,12 @@ index_collect_one(struct index_run *r, struct backend_doc *d, sqlite3_stmt *stor
 	}
 	f = &r->files[r->nfiles++];
 	f->src = d;
-	if (!r->full && index_unchanged(r, stored, d)) {
+	if (!r->full && index_unchanged(r, rd, d)) {
 		f->keep = 1;
 		r->nkept++;
 		return 0;
 	}
-	if ((f->reuse = index_reusable(r, reuse, d)) > 0) {
+	if ((f->reuse = index_reusable(r, rd, r->ops->select_files, d)) > 0) {
 		r->nreused++;
 		return 0;
 	}
@@ -512,7 +476,7 @@ static int
 index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 {
 	struct select_rules rules;
-	sqlite3_stmt	*stored = NULL, *reuse = NULL;
+	struct store_reader *rd = NULL;
 	size_t		 i, nsel = 0;
 	int		 rc = -1, c;
 
@@ -542,10 +506,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 	r->job.progress.docs_total = (long long)nsel;
 	jobs_progress(&r->job, 1);
 	if ((nsel > 0 && (r->files = calloc(nsel, sizeof(*r->files))) == NULL) ||
-	    sqlite3_prepare_v2(r->db, "SELECT blob FROM documents WHERE library_id = "
-	    "?1 AND path = ?2", -1, &stored, NULL) != SQLITE_OK ||
-	    (r->ops->select_files && sqlite3_prepare_v2(r->db, index_reuse_sql, -1, &reuse,
-	    NULL) != SQLITE_OK)) {
+	    (rd = store_reader_open(r->db)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -562,8 +523,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 
 			nanosleep(&ts, NULL);
 		}
-		if ((c = index_collect_one(r, &r->set.docs[i], stored, reuse, err,
-		    errsz)) != 0) {
+		if ((c = index_collect_one(r, &r->set.docs[i], rd, err, errsz)) != 0) {
 			if (c > 0)
 				*at = r->set.docs[i].path;
 			rc = c;
@@ -575,8 +535,7 @@ index_collect(struct index_run *r, char *err, size_t errsz, const char **at)
 	}
 	rc = 0;
 out:
-	sqlite3_finalize(stored);
-	sqlite3_finalize(reuse);
+	store_reader_close(rd);
 	select_rules_release(&rules);
 	return rc;
 }
@@ -589,32 +548,19 @@ out:
 static int
 index_delete_docs(struct index_run *r, int all)
 {
-	static const char *const sql[2][2] = {
-		{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT s.id FROM "
-		  "snippets s JOIN documents d ON d.id = s.document_id WHERE "
-		  "d.library_id = ?1 AND d.path NOT IN (SELECT value FROM "
-		  "json_each(?2)))",
-		  "DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
-		  "(SELECT value FROM json_each(?2))" },
-		{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets "
-		  "WHERE library_id = ?1)",
-		  "DELETE FROM documents WHERE library_id = ?1" },
-	};
 	json_object	*keep = json_object_new_array();
-	size_t		 i, k;
+	const char	*keep_json;
+	size_t		 i;
 	int		 rc = -1;
 
 	for (i = 0; i < r->nfiles; i++)
 		if (r->files[i].keep)
 			json_object_array_add(keep,
 			    json_object_new_string(r->files[i].src->path));
-	if (share_disown(r->db, r->library_id, all ? NULL :
-	    json_object_to_json_string(keep)) == -1)
+	keep_json = all ? NULL : json_object_to_json_string(keep);
+	if (share_disown(r->db, r->library_id, keep_json) == -1 ||
+	    store_documents_delete(r->db, r->library_id, keep_json) == -1)
 		goto out;
-	for (k = 0; k < 2; k++)
-		if (db_run(r->db, sql[all][k], "tt", r->library_id,
-		    json_object_to_json_string(keep)) == -1)
-			goto out;
 	rc = 0;
 out:
 	json_object_put(keep);
@@ -648,12 +594,6 @@ index_code_json(const struct doc_section *s, struct buf *codetext)
 	return r;
 }
 
-/* The statements of the write, prepared once per run. */
-struct index_write_st {
-	sqlite3_stmt	*doc, *sn, *fts;
-	char		 lib_tag[32];
-};
-
 /*
  * Inserts one section of a file as a snippet and its full-text row, after the content
  * check (lib/search/inject.h: it strips invisible characters from s and records its flags).
@@ -661,8 +601,9 @@ struct index_write_st {
 static int
 index_insert_section(struct index_run *r, const struct index_file *f,
     struct doc_section *s, long long ord, long long doc_id,
-    struct index_write_st *w, struct buf *codetext, struct buf *trail)
+    struct store_writer *w, struct buf *codetext, struct buf *trail)
 {
+	struct store_snippet_values v;
 	struct dedup_sig sig;
 	struct inject_verdict iv;
 	const char	*text = s->text ? s->text : "";
@@ -682,33 +623,20 @@ index_insert_section(struct index_run *r, const struct index_file *f,
 	    crumb) == -1)
 		goto out;
 	dedup_signature(s->title, s->text, codetext->p, trail->p, &sig);
-	sqlite3_reset(w->sn);
-	sqlite3_bind_text(w->sn, 1, r->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(w->sn, 2, doc_id);
-	sqlite3_bind_int64(w->sn, 3, ord);
-	sqlite3_bind_text(w->sn, 4, s->title, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 5, crumb, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 6, s->anchor ? s->anchor : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 7, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 8, code, -1, SQLITE_STATIC);
-	sqlite3_bind_int(w->sn, 9, tokens);
-	sqlite3_bind_text(w->sn, 10, sig.hash, -1, SQLITE_STATIC);
-	if (sig.has_sig)
-		sqlite3_bind_int64(w->sn, 11, (long long)sig.sig);
-	else
-		sqlite3_bind_null(w->sn, 11);
-	if (sqlite3_step(w->sn) != SQLITE_DONE)
-		goto out;
-	id = sqlite3_last_insert_rowid(r->db);
-	sqlite3_reset(w->fts);
-	sqlite3_bind_int64(w->fts, 1, id);
-	sqlite3_bind_text(w->fts, 2, w->lib_tag, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 3, s->title, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 4, crumb, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 5, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 6, codetext->p ? codetext->p : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 7, f->src->path, -1, SQLITE_STATIC);
-	if (sqlite3_step(w->fts) == SQLITE_DONE &&
+	v.document_id = doc_id;
+	v.ord = ord;
+	v.title = s->title;
+	v.breadcrumb = crumb;
+	v.anchor = s->anchor ? s->anchor : "";
+	v.text = text;
+	v.code = code;
+	v.code_text = codetext->p ? codetext->p : "";
+	v.path = f->src->path;
+	v.tokens = tokens;
+	v.hash = sig.hash;
+	v.has_sig = sig.has_sig;
+	v.sig = (long long)sig.sig;
+	if (store_writer_snippet(w, &v, &id) == 0 &&
 	    inject_store(r->db, r->library_id, id, &iv) == 0)
 		rc = 0;
 out:
@@ -719,8 +647,9 @@ out:
 /* Inserts one parsed file's document, snippets and index rows. */
 static int
 index_insert_file(struct index_run *r, const struct index_file *f,
-    struct index_write_st *w)
+    struct store_writer *w)
 {
+	struct store_document_values dv;
 	struct buf	 codetext, trail;
 	long long	 doc_id;
 	size_t		 i;
@@ -729,18 +658,14 @@ index_insert_file(struct index_run *r, const struct index_file *f,
 	buf_init(&codetext);
 	buf_init(&trail);
 	inject_strip(f->doc.title);
-	sqlite3_reset(w->doc);
-	sqlite3_bind_text(w->doc, 1, r->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 2, f->src->path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 3, f->src->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 4, f->doc.title ? f->doc.title : f->src->path, -1,
-	    SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 5, f->src->url, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 6, f->src->etag, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 7, f->src->modified, -1, SQLITE_STATIC);
-	if (sqlite3_step(w->doc) != SQLITE_DONE)
+	dv.path = f->src->path;
+	dv.hash = f->src->hash;
+	dv.title = f->doc.title ? f->doc.title : f->src->path;
+	dv.url = f->src->url;
+	dv.etag = f->src->etag;
+	dv.modified = f->src->modified;
+	if (store_writer_document(w, &dv, &doc_id) == -1)
 		goto out;
-	doc_id = sqlite3_last_insert_rowid(r->db);
 	for (i = 0; i < f->doc.nsecs; i++) {
 		struct doc_section *s = &f->doc.secs[i];
 
@@ -767,36 +692,8 @@ out:
 static int
 index_reuse_file(struct index_run *r, const struct index_file *f)
 {
-	return db_run(r->db, "INSERT INTO documents (library_id, path, blob, title, url, "
-	    "etag, modified, snippets_from) SELECT ?1, path, blob, title, url, etag, "
-	    "modified, shows FROM documents WHERE id = ?2", "tI", r->library_id, f->reuse);
+	return store_document_show(r->db, r->library_id, f->reuse);
 }
-
-/*
- * indexed_settings records what the index was built with; when files were skipped (over
- * a limit) it stays NULL, so that the next parse re-reads them even on an unchanged
- * commit (the limit may have been raised).
- */
-static const char index_record_sql[] =
-    "UPDATE libraries SET indexed_commit = ?2, indexed_branch = ?3, indexed_settings = "
-    "CASE WHEN ?5 > 0 THEN NULL ELSE settings END, blob_prefix = ?4, "
-    "index_version = (SELECT max(index_version) + 1 FROM libraries), "
-    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
-    "total_snippets = (SELECT count(*) FROM library_snippets WHERE library_id = ?1 AND "
-    "dup_of IS NULL), total_tokens = (SELECT coalesce(sum(tokens), 0) FROM "
-    "library_snippets WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1";
-
-/*
- * The counts of another library of the family whose snippets changed under it (copied for
- * it by share_unshare, lib/index/share.h) and a new index_version, so that query processes
- * reload its index and vectors.
- */
-static const char index_recount_sql[] =
-    "UPDATE libraries SET index_version = (SELECT max(index_version) + 1 FROM libraries), "
-    "total_documents = (SELECT count(*) FROM documents WHERE library_id = ?1), "
-    "total_snippets = (SELECT count(*) FROM library_snippets WHERE library_id = ?1 AND "
-    "dup_of IS NULL), total_tokens = (SELECT coalesce(sum(tokens), 0) FROM "
-    "library_snippets WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1";
 
 /*
  * Decides the duplicates of the library again (lib/index/dedup.h), then those of the other
@@ -818,7 +715,7 @@ index_dedup(struct index_run *r)
 	while ((id = share_libs_pop(&changed)) != NULL) {
 		/* each round unshares documents for good: a bound for safety only */
 		if (++rounds > 100000 || dedup_library(r->db, id, &changed, &other) == -1 ||
-		    db_run(r->db, index_recount_sql, "t", id) == -1) {
+		    store_library_bump(r->db, id, STORE_BUMP_COUNTS) == -1) {
 			free(id);
 			goto out;
 		}
@@ -848,10 +745,8 @@ index_keep_validators(struct index_run *r)
 		d = &r->set.docs[i];
 		if (d->changed != 0 || (d->etag == NULL && d->modified == NULL))
 			continue;
-		if (db_run(r->db, "UPDATE documents SET etag = coalesce(?3, etag), modified = "
-		    "coalesce(?4, modified) WHERE library_id = ?1 AND path = ?2 AND (etag IS NOT "
-		    "coalesce(?3, etag) OR modified IS NOT coalesce(?4, modified))", "tttt",
-		    r->library_id, d->path, d->etag, d->modified) == -1)
+		if (store_document_validators(r->db, r->library_id, d->path, d->etag,
+		    d->modified) == -1)
 			return -1;
 	}
 	return 0;
@@ -861,62 +756,43 @@ index_keep_validators(struct index_run *r)
 static int
 index_write(struct index_run *r)
 {
-	struct index_write_st w;
+	struct store_writer *w = NULL;
 	size_t		 i;
 	int		 rc = -1;
 
-	memset(&w, 0, sizeof(w));
-	snprintf(w.lib_tag, sizeof(w.lib_tag), "l%ld", r->lib_no);
 	if (db_begin(r->db) == -1 || index_delete_docs(r, r->full) == -1)
 		goto out;
-	if (sqlite3_prepare_v2(r->db, "INSERT INTO documents (library_id, path, "
-	    "blob, title, url, etag, modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
-	    &w.doc, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets (library_id, "
-	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
-	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
-	    -1, &w.sn, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db, "INSERT INTO snippets_fts (rowid, lib, "
-	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-	    "?7)", -1, &w.fts, NULL) != SQLITE_OK)
+	if ((w = store_writer_open(r->db, r->library_id, r->lib_no)) == NULL)
 		goto out;
 	for (i = 0; i < r->nfiles; i++)
 		if (!r->files[i].keep && (r->files[i].reuse > 0 ?
 		    index_reuse_file(r, &r->files[i]) : r->files[i].doc.secs != NULL ?
-		    index_insert_file(r, &r->files[i], &w) : 0) == -1)
+		    index_insert_file(r, &r->files[i], w) : 0) == -1)
 			goto out;
 	/* Duplicates are decided again over the whole library (lib/index/dedup.h). */
 	if (index_keep_validators(r) == -1 || index_dedup(r) == -1 ||
-	    db_run(r->db, index_record_sql, "ttttI", r->library_id, r->set.version,
-	    r->set.label, r->set.url_prefix, (long long)r->nretry) == -1)
+	    store_library_indexed(r->db, r->library_id, r->set.version, r->set.label,
+	    r->set.url_prefix, (long long)r->nretry) == -1)
 		goto out;
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(r->db));
-	sqlite3_finalize(w.doc);
-	sqlite3_finalize(w.sn);
-	sqlite3_finalize(w.fts);
+		log_err("%s: %s", __func__, db_errmsg(r->db));
+	store_writer_close(w);
 	return rc;
 }
 
 static int
 index_counts(struct index_run *r, long *docs, long *snippets)
 {
-	sqlite3_stmt	*st;
-	int		 rc = -1;
+	struct store_library l;
 
-	if (sqlite3_prepare_v2(r->db, "SELECT total_documents, total_snippets FROM "
-	    "libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (store_library_load(r->db, r->library_id, &l) == -1 || !l.exists)
 		return -1;
-	sqlite3_bind_text(st, 1, r->library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*docs = sqlite3_column_int64(st, 0);
-		*snippets = sqlite3_column_int64(st, 1);
-		rc = 0;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	*docs = (long)l.total_documents;
+	*snippets = (long)l.total_snippets;
+	store_library_release(&l);
+	return 0;
 }
 
 /*
@@ -1043,7 +919,7 @@ index_commit(struct index_run *r)
 	jobs_progress(&r->job, 1);
 	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1) {
 		/* A full disk says so (bench/chaos); the rest is in the worker log. */
-		if ((sqlite3_errcode(r->db) & 0xff) == SQLITE_FULL)
+		if (db_failure(r->db) == DB_FAIL_FULL)
 			return index_fail(r, "the index could not be written: the disk "
 			    "is full; the previous index, if any, is still served");
 		return index_fail(r, "the index could not be written; the worker log "
@@ -1125,7 +1001,7 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 }
 
 int
-index_run(sqlite3 *db, const char *datadir, long long job_id, const char *library_id,
+index_run(struct sqlite3 *db, const char *datadir, long long job_id, const char *library_id,
     int force, const struct backend_ops *ops)
 {
 	struct index_run r;

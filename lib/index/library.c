@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/log.h"
@@ -37,6 +36,7 @@
 #include "sources/select.h"
 #include "store/db.h"
 #include "store/jobs.h"
+#include "store/library.h"
 
 
 static int
@@ -64,33 +64,21 @@ library_rm_tree(const char *dir)
 }
 
 /*
- * The library's rows, in one transaction; the delete job is marked done in it. Its
- * documents that show other libraries' snippets go, those snippets stay.
+ * The library's rows go in one transaction (store_library_delete); the delete job is
+ * marked done in it. Its documents that show other libraries' snippets go, those
+ * snippets stay.
  */
-static const char *const library_delete_sql[] = {
-	"DELETE FROM embeddings WHERE snippet_id IN (SELECT id FROM snippets WHERE "
-	    "library_id = ?1)",
-	"DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets WHERE "
-	    "library_id = ?1)",
-	"DELETE FROM snippets WHERE library_id = ?1",
-	"DELETE FROM documents WHERE library_id = ?1",
-	"DELETE FROM job_log WHERE job_id IN (SELECT id FROM jobs WHERE library_id = ?1 "
-	    "AND id <> ?2)",
-	"DELETE FROM jobs WHERE library_id = ?1 AND id <> ?2",
-	"DELETE FROM libraries WHERE id = ?1",
-};
-
 int
-library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
+library_delete_run(struct sqlite3 *db, const char *datadir, long long job_id,
     const char *library_id)
 {
-	sqlite3_stmt	*st = NULL;
+	struct store_library l;
 	const struct backend_ops *ops = NULL;
-	char		*host = NULL, *dir = NULL, *parent, msg[600];
-	long long	 nsnippets = 0, ndocs = 0;
+	char		*dir = NULL, *parent, msg[600];
 	size_t		 i, nvectors = 0;
-	int		 rc = -1, found = 0;
+	int		 rc = -1;
 
+	memset(&l, 0, sizeof(l));
 	if (jobs_start(db, job_id) == -1) {
 		/* Not left queued: the worker would take it up again at once. */
 		jobs_finish(db, job_id, 0, "the database is busy; delete the library "
@@ -98,28 +86,17 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		return -1;
 	}
 	jobs_log(db, job_id, "info", "deleting library %s", library_id);
-	if (sqlite3_prepare_v2(db, "SELECT host, total_documents, total_snippets, "
-	    "source_type FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (store_library_load(db, library_id, &l) == -1)
 		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		found = 1;
-		host = strdup((const char *)sqlite3_column_text(st, 0));
-		ndocs = sqlite3_column_int64(st, 1);
-		nsnippets = sqlite3_column_int64(st, 2);
-		if (sqlite3_column_text(st, 3) != NULL)
-			ops = backend_lookup((const char *)sqlite3_column_text(st, 3));
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (!found) {
+	if (!l.exists) {
 		snprintf(msg, sizeof(msg), "library %s no longer exists; nothing to "
 		    "delete", library_id);
 		jobs_log(db, job_id, "info", "%s", msg);
 		return jobs_finish(db, job_id, 1, msg);
 	}
+	ops = backend_lookup(l.type);
 	/* The clone first: when it cannot be removed the rows stay and a retry can. */
-	if (host == NULL || (dir = gitsrc_repo_dir(datadir, host, library_id)) == NULL) {
+	if ((dir = gitsrc_repo_dir(datadir, l.host, library_id)) == NULL) {
 		snprintf(msg, sizeof(msg), "the clone folder of %s cannot be named",
 		    library_id);
 		goto fail;
@@ -143,34 +120,30 @@ library_delete_run(sqlite3 *db, const char *datadir, long long job_id,
 		goto fail;
 	}
 	/* Snippets other versions show move to them first (lib/index/share.h). */
-	if (db_begin(db) == -1 || share_disown(db, library_id, NULL) == -1)
+	if (db_begin(db) == -1 || share_disown(db, library_id, NULL) == -1 ||
+	    store_library_delete(db, library_id, job_id) == -1)
 		goto dberr;
-	for (i = 0; i < sizeof(library_delete_sql) / sizeof(library_delete_sql[0]); i++)
-		if (db_run(db, library_delete_sql[i], "tI", library_id, job_id) == -1)
-			goto dberr;
 	/* Its vectors, unless a snippet of another library (a version) names them. */
 	if (embedder_gc(db, &nvectors) == -1)
 		goto dberr;
 	snprintf(msg, sizeof(msg), "deleted library %s: %lld documents, %lld snippets, "
-	    "%zu vectors no other library uses, its jobs and clone", library_id, ndocs,
-	    nsnippets, nvectors);
+	    "%zu vectors no other library uses, its jobs and clone", library_id,
+	    l.total_documents, l.total_snippets, nvectors);
 	jobs_log(db, job_id, "info", "%s", msg);
 	if (jobs_finish(db, job_id, 1, msg) == -1 || db_commit(db) == -1)
 		goto dberr;
 	rc = 0;
 	goto out;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, db_errmsg(db));
 	snprintf(msg, sizeof(msg), "the library's rows could not be deleted; the worker "
 	    "log has the details");
 fail:
-	sqlite3_finalize(st);
-	st = NULL;
 	db_rollback(db);
 	jobs_log(db, job_id, "error", "%s", msg);
 	jobs_finish(db, job_id, 0, msg);
 out:
-	free(host);
+	store_library_release(&l);
 	free(dir);
 	return rc;
 }
@@ -195,24 +168,6 @@ library_canonical_url(const char *url)
 }
 
 /* What library_upsert finds stored for the id. */
-struct library_stored {
-	int		 exists;
-	char		*url, *branch, *settings, *type, *title, *description;
-	long long	 created_by;		/* 0: not a user */
-};
-
-static void
-library_stored_release(struct library_stored *o)
-{
-	free(o->url);
-	free(o->branch);
-	free(o->settings);
-	free(o->type);
-	free(o->title);
-	free(o->description);
-	memset(o, 0, sizeof(*o));
-}
-
 /*
  * Inside the caller's transaction, for a new library id: LIBRARY_OK when host may take it,
  * LIBRARY_FORBIDDEN (with err) when the id was added from another host before and the
@@ -221,32 +176,26 @@ library_stored_release(struct library_stored *o)
  * source's text under an id agents already use.
  */
 static enum library_change
-library_host_check(sqlite3 *db, const char *id, const char *host, int admin, char *err,
-    size_t errsz)
+library_host_check(struct sqlite3 *db, const char *id, const char *host, int admin,
+    char *err, size_t errsz)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	char	*bound;
+	int	 rc;
 
 	if (admin)
 		return LIBRARY_OK;
-	if (sqlite3_prepare_v2(db, "SELECT host FROM library_hosts WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
+	if ((rc = store_library_bound_host(db, id, &bound)) == -1)
 		return LIBRARY_ERROR;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *bound = (const char *)sqlite3_column_text(st, 0);
-
-		if (strcasecmp(bound, host) != 0) {
-			snprintf(err, errsz, "library %s was added from %s before; only an "
-			    "admin can add it from %s (an id stays bound to the host of its "
-			    "source, so that agents never get another source's text under it)",
-			    id, bound, host);
-			sqlite3_finalize(st);
-			return LIBRARY_FORBIDDEN;
-		}
+	if (rc == 1 && strcasecmp(bound, host) != 0) {
+		snprintf(err, errsz, "library %s was added from %s before; only an "
+		    "admin can add it from %s (an id stays bound to the host of its "
+		    "source, so that agents never get another source's text under it)",
+		    id, bound, host);
+		free(bound);
+		return LIBRARY_FORBIDDEN;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? LIBRARY_OK : LIBRARY_ERROR;
+	free(bound);
+	return LIBRARY_OK;
 }
 
 /*
@@ -256,54 +205,29 @@ library_host_check(sqlite3 *db, const char *id, const char *host, int admin, cha
  * LIBRARY_FORBIDDEN (library_host_check) or LIBRARY_DELETING with err.
  */
 static enum library_change
-library_upsert_check(sqlite3 *db, const char *id, const char *type, const char *url,
-    const char *host, int admin, struct library_stored *old, char *err, size_t errsz)
+library_upsert_check(struct sqlite3 *db, const char *id, const char *type,
+    const char *url, const char *host, int admin, struct store_library *old, char *err,
+    size_t errsz)
 {
-	sqlite3_stmt	*st;
 	int		 rc;
 
-	memset(old, 0, sizeof(*old));
 	/* Ids differing only in case are one library: agents and the hosted API's clients
 	 * spell them either way. */
-	if (sqlite3_prepare_v2(db, "SELECT url, branch, settings, coalesce(created_by, 0), "
-	    "source_type, title, description, id FROM libraries WHERE id = ?1 COLLATE NOCASE "
-	    "ORDER BY id = ?1 DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+	if (store_library_load_nocase(db, id, old) == -1) {
+		snprintf(err, errsz, "the library could not be read");
 		return LIBRARY_ERROR;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *have = (const char *)sqlite3_column_text(st, 0);
-		const char *ht = (const char *)sqlite3_column_text(st, 4);
-		const char *hid = (const char *)sqlite3_column_text(st, 7);
-
-		if (strcmp(hid, id) != 0) {
-			snprintf(err, errsz, "library %s already exists as %s (ids that differ "
-			    "only in case name one library)", id, hid);
-			sqlite3_finalize(st);
-			return LIBRARY_TAKEN;
-		}
-		if (strcasecmp(have, url) != 0 || strcmp(ht, type) != 0) {
-			snprintf(err, errsz, "library %s already exists for %s (%s); "
-			    "remove it before adding %s (%s)", id, have, ht, url, type);
-			sqlite3_finalize(st);
-			return LIBRARY_TAKEN;
-		}
-		old->exists = 1;
-		old->url = strdup(have);
-		old->branch = strdup((const char *)sqlite3_column_text(st, 1));
-		old->settings = strdup((const char *)sqlite3_column_text(st, 2));
-		old->created_by = sqlite3_column_int64(st, 3);
-		old->type = strdup(ht);
-		old->title = strdup((const char *)sqlite3_column_text(st, 5));
-		old->description = strdup((const char *)sqlite3_column_text(st, 6));
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return LIBRARY_ERROR;
-	if (old->exists && (old->url == NULL || old->branch == NULL ||
-	    old->settings == NULL || old->type == NULL || old->title == NULL ||
-	    old->description == NULL)) {
-		snprintf(err, errsz, "out of memory");
-		return LIBRARY_ERROR;
+	if (old->exists && strcmp(old->id, id) != 0) {
+		snprintf(err, errsz, "library %s already exists as %s (ids that differ "
+		    "only in case name one library)", id, old->id);
+		store_library_release(old);
+		return LIBRARY_TAKEN;
+	}
+	if (old->exists && (strcasecmp(old->url, url) != 0 || strcmp(old->type, type) != 0)) {
+		snprintf(err, errsz, "library %s already exists for %s (%s); "
+		    "remove it before adding %s (%s)", id, old->url, old->type, url, type);
+		store_library_release(old);
+		return LIBRARY_TAKEN;
 	}
 	if (old->exists && (rc = jobs_delete_pending(db, id, NULL)) != 0) {
 		snprintf(err, errsz, "library %s is being deleted; add it again when the "
@@ -361,7 +285,7 @@ library_merge_list(int given, const char *name, char ***list, size_t *n, char **
  * stored settings do not parse.
  */
 static int
-library_merge(struct parse_req *p, const char *url, const struct library_stored *old,
+library_merge(struct parse_req *p, const char *url, const struct store_library *old,
     struct buf *changed)
 {
 	struct select_rules have;
@@ -409,7 +333,7 @@ static const char *const library_wiki_forms[] = {
  * stored settings do not parse.
  */
 static int
-library_merge_settings(struct parse_req *p, const struct library_stored *old,
+library_merge_settings(struct parse_req *p, const struct store_library *old,
     struct buf *changed)
 {
 	json_object	*have = json_tokener_parse(old->settings);
@@ -452,7 +376,7 @@ out:
 
 /* The title and description: those p gave (named in changed when they differ), else old's. */
 static int
-library_merge_texts(struct parse_req *p, const struct library_stored *old,
+library_merge_texts(struct parse_req *p, const struct store_library *old,
     struct buf *changed)
 {
 	if (p->title == NULL) {
@@ -489,35 +413,30 @@ library_has_version(const struct parse_req *p, const char *v)
  * when p gives none. 0, or -1 on a database error.
  */
 static int
-library_versions_sync(sqlite3 *db, struct parse_req *p, const char *id, const char *url,
-    const char *settings, long long user_id, const char *now, struct buf *changed)
+library_versions_sync(struct sqlite3 *db, struct parse_req *p, const char *id,
+    const char *url, const char *settings, long long user_id, const char *now,
+    struct buf *changed)
 {
-	sqlite3_stmt	*st = NULL;
+	struct store_versions stored;
 	struct buf	 vid;
-	const char	*v;
 	long long	 job;
-	size_t		 i, nstored = 0;
-	int		 step, differ = 0, rc = -1;
+	size_t		 i;
+	int		 differ = 0, rc = -1;
 
 	buf_init(&vid);
-	if (sqlite3_prepare_v2(db, "SELECT id, branch FROM libraries WHERE version_of = ?1 "
-	    "AND state != 'delete'", -1, &st, NULL) != SQLITE_OK)
+	if (store_library_versions(db, id, &stored) == -1)
 		goto out;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		v = (const char *)sqlite3_column_text(st, 1);
-		nstored++;
-		if (!(p->given & LIBRARY_GIVEN_VERSIONS) || library_has_version(p, v))
+	for (i = 0; i < stored.n; i++) {
+		if (!(p->given & LIBRARY_GIVEN_VERSIONS) ||
+		    library_has_version(p, stored.branches[i]))
 			continue;
 		differ = 1;
-		if (changed == NULL && jobs_enqueue_delete(db,
-		    (const char *)sqlite3_column_text(st, 0), &job) == -1)
+		if (changed == NULL && jobs_enqueue_delete(db, stored.ids[i], &job) == -1)
 			goto out;
 	}
-	if (step != SQLITE_DONE)
-		goto out;
 	if (changed != NULL) {
-		if ((p->given & LIBRARY_GIVEN_VERSIONS) && (differ || nstored != p->nversions))
+		if ((p->given & LIBRARY_GIVEN_VERSIONS) && (differ ||
+		    stored.n != p->nversions))
 			buf_printf(changed, "%sversions", changed->len > 0 ? ", " : "");
 		rc = 0;
 		goto out;
@@ -525,44 +444,36 @@ library_versions_sync(sqlite3 *db, struct parse_req *p, const char *id, const ch
 	for (i = 0; i < p->nversions; i++) {
 		buf_reset(&vid);
 		if (buf_printf(&vid, "%s/%s", id, p->versions[i]) == -1 ||
-		    db_run(db, "INSERT INTO libraries (id, lib_no, url, host, branch, settings, "
-		    "title, created_at, updated_at, created_by, source_type, description, "
-		    "version_of) SELECT ?1, (SELECT coalesce(max(lib_no), 0) + 1 FROM "
-		    "libraries), ?2, host, ?3, ?4, title || ' ' || ?3, ?5, ?5, nullif(?6, 0), "
-		    "'git', description, id FROM libraries WHERE id = ?7 ON CONFLICT (id) DO "
-		    "UPDATE SET url = ?2, settings = ?4, updated_at = ?5 WHERE version_of = ?7",
-		    "tttttIt", vid.p, url, p->versions[i], settings, now, user_id, id) == -1 ||
-		    jobs_enqueue(db, vid.p, 0, &job) == -1)
+		    store_library_version_put(db, vid.p, id, p->versions[i], url, settings,
+		    user_id, now) == -1 || jobs_enqueue(db, vid.p, 0, &job) == -1)
 			goto out;
 	}
 	rc = 0;
 	if (p->given & LIBRARY_GIVEN_VERSIONS)
 		goto out;
 	/* No list given: the stored versions follow the library's settings and refresh. */
-	sqlite3_reset(st);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		if (db_run(db, "UPDATE libraries SET url = ?2, settings = ?3, updated_at = ?4 "
-		    "WHERE id = ?1", "tttt", (const char *)sqlite3_column_text(st, 0), url, settings,
-		    now) == -1 || jobs_enqueue(db, (const char *)sqlite3_column_text(st, 0), 0,
-		    &job) == -1)
+	for (i = 0; i < stored.n; i++)
+		if (store_library_version_follow(db, stored.ids[i], url, settings, now) == -1 ||
+		    jobs_enqueue(db, stored.ids[i], 0, &job) == -1) {
+			rc = -1;
 			goto out;
-	rc = step == SQLITE_DONE ? 0 : -1;
+		}
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
+		log_err("%s: %s: %s", __func__, id, db_errmsg(db));
+	store_versions_release(&stored);
 	buf_release(&vid);
 	return rc;
 }
 
 enum library_change
-library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *host,
+library_upsert(struct sqlite3 *db, struct parse_req *p, const char *id, const char *host,
     long long user_id, int admin, long long *job_id, char *err, size_t errsz)
 {
 	enum library_change rc = LIBRARY_ERROR;
-	struct library_stored old;
+	struct store_library old;
+	struct store_library_values v;
 	struct buf	 changed;
-	sqlite3_stmt	*st = NULL;
 	char		*settings = NULL, *url = NULL, now[32];
 
 	memset(&old, 0, sizeof(old));
@@ -611,30 +522,14 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db, old.exists ? "UPDATE libraries SET branch = ?2, "
-	    "settings = ?3, url = ?4, updated_at = ?5, title = ?7, description = ?9 "
-	    "WHERE id = ?1" : "INSERT INTO libraries (id, lib_no, url, host, branch, "
-	    "settings, title, created_at, updated_at, created_by, source_type, "
-	    "description, created_anonymously) VALUES (?1, (SELECT coalesce(max(lib_no), "
-	    "0) + 1 FROM libraries), ?4, ?6, ?2, ?3, ?7, ?5, ?5, nullif(?8, 0), ?10, ?9, "
-	    "?11)", -1, &st, NULL) != SQLITE_OK)
-		goto dberr_rollback;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, p->branch, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, settings, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, url, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, p->title != NULL ? p->title : strrchr(id, '/') + 1, -1,
-	    SQLITE_STATIC);
-	sqlite3_bind_text(st, 9, p->description != NULL ? p->description : "", -1,
-	    SQLITE_STATIC);
-	if (!old.exists) {
-		sqlite3_bind_text(st, 6, host, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 8, user_id);
-		sqlite3_bind_text(st, 10, p->type, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 11, user_id == 0 && !admin);
-	}
-	if (sqlite3_step(st) != SQLITE_DONE ||
+	v.url = url;
+	v.type = p->type;
+	v.branch = p->branch;
+	v.settings = settings;
+	v.title = p->title != NULL ? p->title : strrchr(id, '/') + 1;
+	v.description = p->description != NULL ? p->description : "";
+	if ((old.exists ? store_library_update(db, id, &v, now) : store_library_insert(db,
+	    id, host, &v, user_id, user_id == 0 && !admin, now)) == -1 ||
 	    jobs_enqueue(db, id, 0, job_id) == -1 || (strcmp(p->type, "git") == 0 &&
 	    library_versions_sync(db, p, id, url, settings, user_id, now, NULL) == -1) ||
 	    db_commit(db) == -1)
@@ -644,32 +539,15 @@ library_upsert(sqlite3 *db, struct parse_req *p, const char *id, const char *hos
 dberr_rollback:
 	db_rollback(db);
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, db_errmsg(db));
 	snprintf(err, errsz, "the library could not be stored; the responder log has "
 	    "the details");
 out:
-	sqlite3_finalize(st);
-	library_stored_release(&old);
+	store_library_release(&old);
 	buf_release(&changed);
 	free(settings);
 	free(url);
 	return rc;
-}
-
-/* 1 when the library exists, 0 when not, -1 on error. */
-static int
-library_exists(sqlite3 *db, const char *id)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM libraries WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 /*
@@ -680,33 +558,18 @@ library_exists(sqlite3 *db, const char *id)
  * anonymously. LIBRARY_FORBIDDEN with err otherwise.
  */
 static enum library_change
-library_may_delete(sqlite3 *db, const char *id, long long user_id, int admin, char *err,
-    size_t errsz)
+library_may_delete(const struct store_library *l, const char *id, long long user_id,
+    int admin, char *err, size_t errsz)
 {
-	sqlite3_stmt	*st;
-	long long	 creator;
-	int		 rc, gitops, anon;
-
 	if (admin)
 		return LIBRARY_OK;
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(created_by, 0), gitops, "
-	    "created_anonymously FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
-		return LIBRARY_ERROR;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return LIBRARY_ERROR;
-	}
-	creator = sqlite3_column_int64(st, 0);
-	gitops = sqlite3_column_int(st, 1);
-	anon = sqlite3_column_int(st, 2);
-	sqlite3_finalize(st);
-	if (gitops) {
+	if (l->gitops) {
 		snprintf(err, errsz, "library %s is managed by GitOps: it is removed by "
 		    "leaving it out of the manifest (with prune on), or by an admin", id);
 		return LIBRARY_FORBIDDEN;
 	}
-	if ((user_id != 0 && user_id == creator) || (user_id == 0 && anon))
+	if ((user_id != 0 && user_id == l->created_by) || (user_id == 0 &&
+	    l->created_anonymously))
 		return LIBRARY_OK;
 	snprintf(err, errsz, "deleting library %s needs an admin or the %s who added it", id,
 	    user_id == 0 ? "anonymous caller (it was not added anonymously)" : "user");
@@ -714,9 +577,10 @@ library_may_delete(sqlite3 *db, const char *id, long long user_id, int admin, ch
 }
 
 enum library_change
-library_queue(sqlite3 *db, const char *id, int del, int force, long long user_id,
+library_queue(struct sqlite3 *db, const char *id, int del, int force, long long user_id,
     int admin, long long *job_id, char *err, size_t errsz)
 {
+	struct store_library l;
 	enum library_change may;
 	long long	 pending;
 	int		 rc;
@@ -724,18 +588,19 @@ library_queue(sqlite3 *db, const char *id, int del, int force, long long user_id
 	*job_id = 0;
 	if (db_begin(db) == -1)
 		goto dberr;
-	if ((rc = library_exists(db, id)) != 1) {
+	if (store_library_load(db, id, &l) == -1) {
 		db_rollback(db);
-		if (rc == -1)
-			goto dberr;
+		goto dberr;
+	}
+	if (!l.exists) {
+		db_rollback(db);
 		snprintf(err, errsz, "library %s does not exist", id);
 		return LIBRARY_NOT_FOUND;
 	}
-	if (del && (may = library_may_delete(db, id, user_id, admin, err, errsz)) !=
-	    LIBRARY_OK) {
+	may = del ? library_may_delete(&l, id, user_id, admin, err, errsz) : LIBRARY_OK;
+	store_library_release(&l);
+	if (may != LIBRARY_OK) {
 		db_rollback(db);
-		if (may == LIBRARY_ERROR)
-			goto dberr;
 		return may;
 	}
 	if (del)
@@ -753,7 +618,7 @@ library_queue(sqlite3 *db, const char *id, int del, int force, long long user_id
 	}
 	return LIBRARY_OK;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, db_errmsg(db));
 	snprintf(err, errsz, "database error; the responder log has the details");
 	return LIBRARY_ERROR;
 }

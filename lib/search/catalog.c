@@ -1,11 +1,11 @@
 /* catalog.c: libraries and jobs as JSON rows (see catalog.h). */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/log.h"
 #include "net/fetch.h"
@@ -13,22 +13,7 @@
 #include "search/format.h"
 #include "search/inject.h"
 #include "search/search.h"
-
-#define CATALOG_LIB_COLS \
-	"id, title, description, source_type, url, branch, state, run_status, gitops, " \
-	"indexed_commit, indexed_branch, (SELECT max(j.finished_at) FROM jobs j WHERE " \
-	"j.library_id = libraries.id AND j.kind = 'index' AND j.state = 'done'), " \
-	"last_error, total_documents, total_snippets, total_tokens, run_started, " \
-	"run_finished, created_at, updated_at, settings, version_of, " \
-	"(SELECT json_group_array(json_object('version', v.branch, 'id', v.id, 'state', " \
-	"v.state, 'snippets', v.total_snippets, 'lastIndexedCommit', v.indexed_commit)) " \
-	"FROM (SELECT * FROM libraries v WHERE v.version_of = libraries.id ORDER BY " \
-	"v.branch) v)"
-
-#define CATALOG_JOB_COLS \
-	"id, library_id, kind, state, force, attempts, message, created_at, " \
-	"started_at, finished_at, cancel_requested, phase, docs_total, docs_done, " \
-	"snippets_total, describe_total, described, embed_total, embedded, progress_at"
+#include "store/catalog.h"
 
 /* A result column and its JSON member: text (null when NULL), whole number or boolean. */
 struct catalog_col {
@@ -36,7 +21,7 @@ struct catalog_col {
 	enum { CATALOG_TEXT, CATALOG_INT, CATALOG_BOOL } type;
 };
 
-/* The columns of CATALOG_LIB_COLS (but settings) and CATALOG_JOB_COLS, in order. */
+/* The columns of a library row (but settings) and of a job row (store/catalog.h). */
 static const struct catalog_col catalog_lib_cols[] = {
 	{ "id", CATALOG_TEXT }, { "title", CATALOG_TEXT },
 	{ "description", CATALOG_TEXT }, { "sourceType", CATALOG_TEXT },
@@ -58,8 +43,10 @@ static const struct catalog_col catalog_job_cols[] = {
 };
 #define CATALOG_NLIB	(sizeof(catalog_lib_cols) / sizeof(catalog_lib_cols[0]))
 #define CATALOG_NJOB	(sizeof(catalog_job_cols) / sizeof(catalog_job_cols[0]))
+_Static_assert(CATALOG_NLIB == STORE_CATALOG_NLIB, "a library row's columns");
+_Static_assert(CATALOG_NJOB == STORE_CATALOG_NJOB, "a job row's columns");
 
-/* The progress columns that follow them in CATALOG_JOB_COLS: the job's "progress". */
+/* The progress columns that follow them in a job row: the job's "progress". */
 static const struct catalog_col catalog_progress_cols[] = {
 	{ "phase", CATALOG_TEXT }, { "documentsTotal", CATALOG_INT },
 	{ "documentsDone", CATALOG_INT }, { "snippetsTotal", CATALOG_INT },
@@ -70,18 +57,19 @@ static const struct catalog_col catalog_progress_cols[] = {
 #define CATALOG_NPROGRESS \
 	(sizeof(catalog_progress_cols) / sizeof(catalog_progress_cols[0]))
 #define CATALOG_NJOBCOLS (CATALOG_NJOB + CATALOG_NPROGRESS)
+_Static_assert(CATALOG_NPROGRESS == STORE_CATALOG_NPROGRESS, "a job's progress columns");
 
 static json_object *
-catalog_text(sqlite3_stmt *st, int i)
+catalog_text(const struct store_row *r, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const char	*t = store_row_text(r, i);
 
-	return t != NULL ? json_object_new_string((const char *)t) : NULL;
+	return t != NULL ? json_object_new_string(t) : NULL;
 }
 
 /* The n columns of the current row from column first on as an object. */
 static json_object *
-catalog_cols(sqlite3_stmt *st, int first, const struct catalog_col *c, size_t n)
+catalog_cols(const struct store_row *r, int first, const struct catalog_col *c, size_t n)
 {
 	json_object	*o = json_object_new_object(), *v;
 	size_t		 i;
@@ -91,13 +79,13 @@ catalog_cols(sqlite3_stmt *st, int first, const struct catalog_col *c, size_t n)
 		col = first + (int)i;
 		switch (c[i].type) {
 		case CATALOG_INT:
-			v = json_object_new_int64(sqlite3_column_int64(st, col));
+			v = json_object_new_int64(store_row_int(r, col));
 			break;
 		case CATALOG_BOOL:
-			v = json_object_new_boolean(sqlite3_column_int(st, col));
+			v = json_object_new_boolean(store_row_int(r, col) != 0);
 			break;
 		default:
-			v = catalog_text(st, col);
+			v = catalog_text(r, col);
 			break;
 		}
 		json_object_object_add(o, c[i].name, v);
@@ -107,407 +95,310 @@ catalog_cols(sqlite3_stmt *st, int first, const struct catalog_col *c, size_t n)
 
 /* The first n columns of the current row as an object. */
 static json_object *
-catalog_row(sqlite3_stmt *st, const struct catalog_col *c, size_t n)
+catalog_row(const struct store_row *r, const struct catalog_col *c, size_t n)
 {
-	return catalog_cols(st, 0, c, n);
+	return catalog_cols(r, 0, c, n);
 }
 
-/* A job row (CATALOG_JOB_COLS) with its "progress" object. */
+/* A job row with its "progress" object. */
 static json_object *
-catalog_job_row(sqlite3_stmt *st)
+catalog_job_row(const struct store_row *r)
 {
-	json_object	*o = catalog_row(st, catalog_job_cols, CATALOG_NJOB);
+	json_object	*o = catalog_row(r, catalog_job_cols, CATALOG_NJOB);
 
-	json_object_object_add(o, "progress", catalog_cols(st, (int)CATALOG_NJOB,
+	json_object_object_add(o, "progress", catalog_cols(r, (int)CATALOG_NJOB,
 	    catalog_progress_cols, CATALOG_NPROGRESS));
 	return o;
 }
 
 /* A library row with its source settings (the fields of its type; never a secret). */
 static json_object *
-catalog_lib_row(sqlite3_stmt *st)
+catalog_lib_row(const struct store_row *r)
 {
-	json_object	*o = catalog_row(st, catalog_lib_cols, CATALOG_NLIB);
+	json_object	*o = catalog_row(r, catalog_lib_cols, CATALOG_NLIB);
 	const char	*s;
 
-	if ((s = (const char *)sqlite3_column_text(st, (int)CATALOG_NLIB)) != NULL)
+	if ((s = store_row_text(r, (int)CATALOG_NLIB)) != NULL)
 		json_object_object_add(o, "settings", json_tokener_parse(s));
 	/* The library a version belongs to, and a library's versions. */
-	json_object_object_add(o, "versionOf", catalog_text(st, (int)CATALOG_NLIB + 1));
-	if ((s = (const char *)sqlite3_column_text(st, (int)CATALOG_NLIB + 2)) != NULL)
+	json_object_object_add(o, "versionOf", catalog_text(r, (int)CATALOG_NLIB + 1));
+	if ((s = store_row_text(r, (int)CATALOG_NLIB + 2)) != NULL)
 		json_object_object_add(o, "versions", json_tokener_parse(s));
 	return o;
 }
 
-/* The rows of a prepared job query as an array (at most max; *more when there are more). */
-static json_object *
-catalog_job_rows(sqlite3_stmt *st, long max, int *more, long long *last)
-{
-	json_object	*a = json_object_new_array();
-	long		 n = 0;
-	int		 rc;
-
-	*more = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == max) {
-			*more = 1;
-			break;
-		}
-		*last = sqlite3_column_int64(st, 0);
-		json_object_array_add(a, catalog_job_row(st));
-		n++;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		json_object_put(a);
-		return NULL;
-	}
-	return a;
-}
-
-/* Adds row(st) to a for each row st steps to; 0 at the end, -1 on a database error. */
+/* Adds each library row to the JSON array arg. */
 static int
-catalog_add_rows(sqlite3_stmt *st, json_object *(*row)(sqlite3_stmt *), json_object *a)
+catalog_add_lib(const struct store_row *r, void *arg)
 {
-	int	 rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		json_object_array_add(a, row(st));
-	return rc == SQLITE_DONE ? 0 : -1;
+	json_object_array_add(arg, catalog_lib_row(r));
+	return 0;
 }
 
-static void
-catalog_dberr(sqlite3 *db, const char *func)
+/* The jobs read so far: at most max in a; more when there was another one. */
+struct catalog_jobs_read {
+	json_object	*a;
+	long		 n, max;
+	int		 more;
+	long long	 last;
+};
+
+static int
+catalog_add_job(const struct store_row *r, void *arg)
 {
-	log_err("%s: %s", func, sqlite3_errmsg(db));
+	struct catalog_jobs_read *j = arg;
+
+	if (j->n == j->max) {
+		j->more = 1;
+		return 1;
+	}
+	j->last = store_row_int(r, 0);
+	json_object_array_add(j->a, catalog_job_row(r));
+	j->n++;
+	return 0;
 }
 
 json_object *
-catalog_libraries(sqlite3 *db, const char *state, long limit, long offset)
+catalog_libraries(struct sqlite3 *db, const char *state, long limit, long offset)
 {
-	sqlite3_stmt	*st = NULL;
 	json_object	*o = json_object_new_object(), *a;
+	long long	 n;
 
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM libraries WHERE (?1 IS NULL OR "
-	    "state = ?1)", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		goto dberr;
-	json_object_object_add(o, "total", json_object_new_int64(sqlite3_column_int64(st,
-	    0)));
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_LIB_COLS " FROM libraries WHERE "
-	    "(?1 IS NULL OR state = ?1) ORDER BY id LIMIT ?2 OFFSET ?3", -1, &st,
-	    NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, limit);
-	sqlite3_bind_int64(st, 3, offset);
+	if (store_catalog_count_libraries(db, state, &n) == -1)
+		goto err;
+	json_object_object_add(o, "total", json_object_new_int64(n));
 	a = json_object_new_array();
 	json_object_object_add(o, "libraries", a);
-	if (catalog_add_rows(st, catalog_lib_row, a) == -1)
-		goto dberr;
-	sqlite3_finalize(st);
+	if (store_catalog_libraries(db, state, limit, offset, catalog_add_lib, a) == -1)
+		goto err;
 	json_object_object_add(o, "limit", json_object_new_int64(limit));
 	json_object_object_add(o, "offset", json_object_new_int64(offset));
 	return o;
-dberr:
-	catalog_dberr(db, __func__);
-	sqlite3_finalize(st);
+err:
 	json_object_put(o);
 	return NULL;
 }
 
-int
-catalog_library(sqlite3 *db, const char *id, json_object **out)
+/* Keeps the library row in the json_object * arg. */
+static int
+catalog_one_lib(const struct store_row *r, void *arg)
 {
-	sqlite3_stmt	*st = NULL;
-	json_object	*o = NULL, *jobs;
-	long long	 last;
-	int		 rc, more;
-
-	*out = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_LIB_COLS " FROM libraries WHERE "
-	    "id = ?1", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW)
-		goto dberr;
-	o = catalog_lib_row(st);
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_JOB_COLS " FROM jobs WHERE "
-	    "library_id = ?1 ORDER BY id DESC LIMIT 10", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	if ((jobs = catalog_job_rows(st, 10, &more, &last)) == NULL)
-		goto dberr;
-	sqlite3_finalize(st);
-	json_object_object_add(o, "jobs", jobs);
-	if (inject_catalog(db, id, o) == -1)	/* "flagged" and "held" (inject.h) */
-		goto dberr;
-	*out = o;
+	*(json_object **)arg = catalog_lib_row(r);
 	return 1;
-dberr:
-	catalog_dberr(db, __func__);
-	sqlite3_finalize(st);
-	json_object_put(o);
-	return -1;
 }
 
-/*
- * The snippets of catalog_snippets: ?1 library, ?2 filter (NULL: none); those it shows
- * from other versions too (lib/index/share.h), with its own documents.
- */
-#define CATALOG_SNIPPETS_WHERE \
-	"FROM library_snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l " \
-	"ON l.id = s.library_id WHERE " \
-	"s.library_id = ?1 AND s.dup_of IS NULL AND (?2 IS NULL OR " \
-	"instr(lower(s.title), lower(?2)) > 0 OR instr(lower(s.text), lower(?2)) > 0 OR " \
-	"instr(lower(s.code), lower(?2)) > 0 OR instr(lower(d.path), lower(?2)) > 0)"
+int
+catalog_library(struct sqlite3 *db, const char *id, json_object **out)
+{
+	struct catalog_jobs_read j;
+	json_object	*o = NULL;
+	int		 rc;
+
+	*out = NULL;
+	if ((rc = store_catalog_library(db, id, catalog_one_lib, &o)) <= 0)
+		return rc;
+	memset(&j, 0, sizeof(j));
+	j.a = json_object_new_array();
+	j.max = 10;
+	json_object_object_add(o, "jobs", j.a);
+	if (store_catalog_jobs(db, id, NULL, NULL, LLONG_MAX, 10, catalog_add_job,
+	    &j) == -1 ||
+	    inject_catalog(db, id, o) == -1) {	/* "flagged" and "held" (inject.h) */
+		log_err("%s: %s: the library's jobs or flags could not be read", __func__, id);
+		json_object_put(o);
+		return -1;
+	}
+	*out = o;
+	return 1;
+}
 
 /* One row of catalog_snippets' page query as its JSON object. */
 static json_object *
-catalog_snippet_row(sqlite3_stmt *st)
+catalog_snippet_row(const struct store_row *r)
 {
 	json_object	*o = json_object_new_object(), *code;
-	const char	*c = (const char *)sqlite3_column_text(st, 6);
+	const char	*c = store_row_text(r, 6);
 	char		*src;
 
-	json_object_object_add(o, "id", json_object_new_int64(sqlite3_column_int64(st,
-	    0)));
-	json_object_object_add(o, "title", catalog_text(st, 1));
-	json_object_object_add(o, "breadcrumb", catalog_text(st, 2));
-	src = format_source_of((const char *)sqlite3_column_text(st, 11),
-	    (const char *)sqlite3_column_text(st, 9),
-	    (const char *)sqlite3_column_text(st, 10),
-	    (const char *)sqlite3_column_text(st, 4),
-	    (const char *)sqlite3_column_text(st, 3));
+	json_object_object_add(o, "id", json_object_new_int64(store_row_int(r, 0)));
+	json_object_object_add(o, "title", catalog_text(r, 1));
+	json_object_object_add(o, "breadcrumb", catalog_text(r, 2));
+	src = format_source_of(store_row_text(r, 11), store_row_text(r, 9),
+	    store_row_text(r, 10), store_row_text(r, 4), store_row_text(r, 3));
 	json_object_object_add(o, "source", src != NULL ? json_object_new_string(src) :
 	    NULL);
 	free(src);
-	json_object_object_add(o, "path", catalog_text(st, 4));
-	json_object_object_add(o, "text", catalog_text(st, 5));
+	json_object_object_add(o, "path", catalog_text(r, 4));
+	json_object_object_add(o, "text", catalog_text(r, 5));
 	code = c != NULL ? json_tokener_parse(c) : NULL;
 	if (code == NULL || !json_object_is_type(code, json_type_array)) {
 		json_object_put(code);
 		code = json_object_new_array();
 	}
 	json_object_object_add(o, "code", code);
-	json_object_object_add(o, "tokens", json_object_new_int64(
-	    sqlite3_column_int64(st, 7)));
-	json_object_object_add(o, "flags", catalog_text(st, 8));
+	json_object_object_add(o, "tokens", json_object_new_int64(store_row_int(r, 7)));
+	json_object_object_add(o, "flags", catalog_text(r, 8));
 	return o;
 }
 
-int
-catalog_snippets(sqlite3 *db, const char *id, const char *q, long limit, long offset,
-    json_object **out)
+static int
+catalog_add_snippet(const struct store_row *r, void *arg)
 {
-	sqlite3_stmt	*st = NULL;
+	json_object_array_add(arg, catalog_snippet_row(r));
+	return 0;
+}
+
+int
+catalog_snippets(struct sqlite3 *db, const char *id, const char *q, long limit,
+    long offset, json_object **out)
+{
 	json_object	*o = NULL, *a;
+	long long	 n;
 	int		 rc;
 
 	*out = NULL;
 	if (q != NULL && *q == '\0')
 		q = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) " CATALOG_SNIPPETS_WHERE
-	    ") FROM libraries WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, q, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW)
-		goto dberr;
+	if ((rc = store_catalog_count_snippets(db, id, q, &n)) <= 0)
+		return rc;
 	o = json_object_new_object();
 	json_object_object_add(o, "libraryId", json_object_new_string(id));
 	json_object_object_add(o, "q", q != NULL ? json_object_new_string(q) : NULL);
-	json_object_object_add(o, "total", json_object_new_int64(sqlite3_column_int64(st,
-	    0)));
+	json_object_object_add(o, "total", json_object_new_int64(n));
 	json_object_object_add(o, "limit", json_object_new_int64(limit));
 	json_object_object_add(o, "offset", json_object_new_int64(offset));
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "SELECT s.id, s.title, s.breadcrumb, s.anchor, d.path, "
-	    "s.text, s.code, s.tokens, (SELECT group_concat(rule, ', ') FROM "
-	    "snippet_flags WHERE snippet_id = s.id), l.blob_prefix, l.indexed_commit, "
-	    "d.url " CATALOG_SNIPPETS_WHERE " ORDER BY d.path, s.ord LIMIT ?3 OFFSET ?4",
-	    -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, q, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, limit);
-	sqlite3_bind_int64(st, 4, offset);
 	a = json_object_new_array();
 	json_object_object_add(o, "snippets", a);
-	if (catalog_add_rows(st, catalog_snippet_row, a) == -1)
-		goto dberr;
-	sqlite3_finalize(st);
+	if (store_catalog_snippets(db, id, q, limit, offset, catalog_add_snippet, a) == -1) {
+		json_object_put(o);
+		return -1;
+	}
 	*out = o;
 	return 1;
-dberr:
-	catalog_dberr(db, __func__);
-	sqlite3_finalize(st);
-	json_object_put(o);
-	return -1;
 }
 
 json_object *
-catalog_jobs(sqlite3 *db, const struct catalog_job_filter *f)
+catalog_jobs(struct sqlite3 *db, const struct catalog_job_filter *f)
 {
-	sqlite3_stmt	*st = NULL;
-	json_object	*o, *a;
-	long long	 last = 0;
-	int		 more;
+	struct catalog_jobs_read j;
+	json_object	*o;
 
-	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_JOB_COLS " FROM jobs WHERE "
-	    "(?1 IS NULL OR library_id = ?1) AND (?2 IS NULL OR state = ?2) AND "
-	    "(?3 IS NULL OR kind = ?3) AND id < ?4 ORDER BY id DESC LIMIT ?5", -1,
-	    &st, NULL) != SQLITE_OK) {
-		catalog_dberr(db, __func__);
+	memset(&j, 0, sizeof(j));
+	j.a = json_object_new_array();
+	j.max = f->limit;
+	if (store_catalog_jobs(db, f->library, f->state, f->kind, f->before, f->limit + 1,
+	    catalog_add_job, &j) == -1) {
+		json_object_put(j.a);
 		return NULL;
 	}
-	sqlite3_bind_text(st, 1, f->library, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, f->state, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, f->kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, f->before);
-	sqlite3_bind_int64(st, 5, f->limit + 1);
-	if ((a = catalog_job_rows(st, f->limit, &more, &last)) == NULL) {
-		catalog_dberr(db, __func__);
-		sqlite3_finalize(st);
-		return NULL;
-	}
-	sqlite3_finalize(st);
 	o = json_object_new_object();
-	json_object_object_add(o, "jobs", a);
-	json_object_object_add(o, "nextBefore", more ? json_object_new_int64(last) :
+	json_object_object_add(o, "jobs", j.a);
+	json_object_object_add(o, "nextBefore", j.more ? json_object_new_int64(j.last) :
 	    NULL);
 	return o;
 }
 
-int
-catalog_job(sqlite3 *db, long long id, json_object **out)
+/* Keeps the job row, with its number of log lines, in the json_object * arg. */
+static int
+catalog_one_job(const struct store_row *r, void *arg)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	json_object	*o = catalog_job_row(r);
 
+	json_object_object_add(o, "logLines", json_object_new_int64(store_row_int(r,
+	    (int)CATALOG_NJOBCOLS)));
+	*(json_object **)arg = o;
+	return 1;
+}
+
+int
+catalog_job(struct sqlite3 *db, long long id, json_object **out)
+{
 	*out = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_JOB_COLS ", (SELECT count(*) FROM "
-	    "job_log WHERE job_id = jobs.id) FROM jobs WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK) {
-		catalog_dberr(db, __func__);
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = catalog_job_row(st);
-		json_object_object_add(*out, "logLines",
-		    json_object_new_int64(sqlite3_column_int64(st, (int)CATALOG_NJOBCOLS)));
-	} else if (rc != SQLITE_DONE)
-		catalog_dberr(db, __func__);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+	return store_catalog_job(db, id, catalog_one_job, out);
+}
+
+/* The log lines read so far (catalog_job_log). */
+struct catalog_lines {
+	json_object	*a;
+	long long	 last;
+};
+
+static int
+catalog_add_line(const struct store_row *r, void *arg)
+{
+	struct catalog_lines *c = arg;
+	json_object	*l = json_object_new_object();
+
+	c->last = store_row_int(r, 0);
+	json_object_object_add(l, "id", json_object_new_int64(c->last));
+	json_object_object_add(l, "at", catalog_text(r, 1));
+	json_object_object_add(l, "level", catalog_text(r, 2));
+	json_object_object_add(l, "line", catalog_text(r, 3));
+	json_object_array_add(c->a, l);
+	return 0;
 }
 
 json_object *
-catalog_job_log(sqlite3 *db, long long id, long long after, long limit)
+catalog_job_log(struct sqlite3 *db, long long id, long long after, long limit)
 {
-	sqlite3_stmt	*st;
-	json_object	*o, *a, *l;
-	long long	 last = after;
-	int		 rc;
+	struct catalog_lines c = { json_object_new_array(), after };
+	json_object	*o;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, at, level, line FROM job_log WHERE "
-	    "job_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		catalog_dberr(db, __func__);
+	if (store_catalog_job_log(db, id, after, limit, catalog_add_line, &c) == -1) {
+		json_object_put(c.a);
 		return NULL;
 	}
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, after);
-	sqlite3_bind_int64(st, 3, limit);
-	a = json_object_new_array();
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		last = sqlite3_column_int64(st, 0);
-		l = json_object_new_object();
-		json_object_object_add(l, "id", json_object_new_int64(last));
-		json_object_object_add(l, "at", catalog_text(st, 1));
-		json_object_object_add(l, "level", catalog_text(st, 2));
-		json_object_object_add(l, "line", catalog_text(st, 3));
-		json_object_array_add(a, l);
-	}
-	if (rc != SQLITE_DONE) {
-		catalog_dberr(db, __func__);
-		sqlite3_finalize(st);
-		json_object_put(a);
-		return NULL;
-	}
-	sqlite3_finalize(st);
 	o = json_object_new_object();
-	json_object_object_add(o, "lines", a);
-	json_object_object_add(o, "nextAfter", json_object_new_int64(last));
+	json_object_object_add(o, "lines", c.a);
+	json_object_object_add(o, "nextAfter", json_object_new_int64(c.last));
 	return o;
 }
 
 json_object *
-catalog_bundle_libraries(sqlite3 *db)
+catalog_bundle_libraries(struct sqlite3 *db)
 {
-	sqlite3_stmt	*st;
 	json_object	*a = json_object_new_array();
 
-	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_LIB_COLS " FROM libraries ORDER BY "
-	    "id LIMIT 1000", -1, &st, NULL) != SQLITE_OK) {
-		catalog_dberr(db, __func__);
-		return a;
-	}
-	while (sqlite3_step(st) == SQLITE_ROW)
-		json_object_array_add(a, catalog_lib_row(st));
-	sqlite3_finalize(st);
+	store_catalog_bundle_libraries(db, catalog_add_lib, a);
 	return a;
+}
+
+/* The jobs of the bundle: the array, and the log of the job read last. */
+struct catalog_bundle {
+	json_object	*a, *lines;
+};
+
+static int
+catalog_bundle_job(const struct store_row *r, void *arg)
+{
+	struct catalog_bundle *b = arg;
+	json_object	*job = catalog_job_row(r);
+
+	b->lines = json_object_new_array();
+	json_object_object_add(job, "log", b->lines);
+	json_object_array_add(b->a, job);
+	return 0;
+}
+
+static int
+catalog_bundle_line(const struct store_row *r, void *arg)
+{
+	struct catalog_bundle *b = arg;
+	json_object	*l = json_object_new_object();
+
+	json_object_object_add(l, "at", catalog_text(r, 0));
+	json_object_object_add(l, "level", catalog_text(r, 1));
+	json_object_object_add(l, "line", catalog_text(r, 2));
+	json_object_array_add(b->lines, l);
+	return 0;
 }
 
 json_object *
-catalog_bundle_jobs(sqlite3 *db, int njobs, int nlines)
+catalog_bundle_jobs(struct sqlite3 *db, int njobs, int nlines)
 {
-	sqlite3_stmt	*st, *lt = NULL;
-	json_object	*a = json_object_new_array(), *job, *lines, *l;
+	struct catalog_bundle b = { json_object_new_array(), NULL };
 
-	if (sqlite3_prepare_v2(db, "SELECT " CATALOG_JOB_COLS " FROM jobs ORDER BY id "
-	    "DESC LIMIT ?1", -1, &st, NULL) != SQLITE_OK) {
-		catalog_dberr(db, __func__);
-		return a;
-	}
-	if (sqlite3_prepare_v2(db, "SELECT at, level, line FROM (SELECT id, at, level, "
-	    "line FROM job_log WHERE job_id = ?1 ORDER BY id DESC LIMIT ?2) ORDER BY "
-	    "id", -1, &lt, NULL) != SQLITE_OK) {
-		catalog_dberr(db, __func__);
-		sqlite3_finalize(st);
-		return a;
-	}
-	sqlite3_bind_int(st, 1, njobs);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		job = catalog_job_row(st);
-		lines = json_object_new_array();
-		sqlite3_reset(lt);
-		sqlite3_bind_int64(lt, 1, sqlite3_column_int64(st, 0));
-		sqlite3_bind_int(lt, 2, nlines);
-		while (sqlite3_step(lt) == SQLITE_ROW) {
-			l = json_object_new_object();
-			json_object_object_add(l, "at", catalog_text(lt, 0));
-			json_object_object_add(l, "level", catalog_text(lt, 1));
-			json_object_object_add(l, "line", catalog_text(lt, 2));
-			json_object_array_add(lines, l);
-		}
-		json_object_object_add(job, "log", lines);
-		json_object_array_add(a, job);
-	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(lt);
-	return a;
+	store_catalog_bundle_jobs(db, njobs, nlines, catalog_bundle_job,
+	    catalog_bundle_line, &b);
+	return b.a;
 }
-

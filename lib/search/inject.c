@@ -25,7 +25,6 @@
 #include <strings.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/log.h"
@@ -34,8 +33,9 @@
 #include "search/format.h"
 #include "search/inject.h"
 #include "search/search.h"
-#include "store/db.h"
+#include "store/flags.h"
 #include "store/jobs.h"
+#include "store/library.h"
 #include "store/settings.h"
 
 enum inject_rule_no {
@@ -901,7 +901,7 @@ inject_mode_parse(const char *v)
 }
 
 enum inject_mode
-inject_mode_get(sqlite3 *db)
+inject_mode_get(struct sqlite3 *db)
 {
 	char		*v = settings_get(db, util_data_dir(), INJECT_SETTING);
 	enum inject_mode m = inject_mode_parse(v);
@@ -915,68 +915,49 @@ static const char *const inject_mode_names[] = { "hold", "mark", "off" };
 /* ---------------------------------------------------------------- the database */
 
 int
-inject_store(sqlite3 *db, const char *library_id, long long snippet_id,
+inject_store(struct sqlite3 *db, const char *library_id, long long snippet_id,
     const struct inject_verdict *v)
 {
 	size_t	 i;
 
 	for (i = 0; i < v->n; i++)
-		if (db_run(db, "INSERT OR REPLACE INTO snippet_flags (snippet_id, "
-		    "library_id, rule, excerpt) VALUES (?1, ?2, ?3, ?4)", "Ittt",
-		    snippet_id, library_id, v->hit[i].rule, v->hit[i].excerpt) == -1)
+		if (store_flag_put(db, snippet_id, library_id, v->hit[i].rule,
+		    v->hit[i].excerpt) == -1)
 			return -1;
 	return 0;
 }
 
-/*
- * The flagged rows of served snippets (not duplicates) of library ?1: its own and those it
- * shows from other versions (lib/index/share.h; their flags rows carry the owner's id).
- */
-#define INJECT_FROM \
-	"FROM library_snippets s JOIN snippet_flags f ON f.snippet_id = s.id " \
-	"WHERE s.library_id = ?1 AND s.dup_of IS NULL"
-
 long
-inject_flagged_count(sqlite3 *db, const char *library_id)
+inject_flagged_count(struct sqlite3 *db, const char *library_id)
 {
-	sqlite3_stmt	*st;
-	long		 n = -1;
+	long long	 n;
 
-	if (sqlite3_prepare_v2(db, "SELECT count(DISTINCT f.snippet_id) " INJECT_FROM,
-	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return store_flags_snippets(db, library_id, &n) == 0 ? (long)n : -1;
 }
 
-/* Appends the rows of st (text, count) as "a 2, b 1" to b; -1 on errors. */
+/* Appends "rule n" to the buf arg, after ", " unless it is the first. */
 static int
-inject_join(sqlite3_stmt *st, struct buf *b, int counts)
+inject_join_rule(const char *rule, long long n, void *arg)
 {
-	int	 rc, first = 1;
+	struct buf	*b = arg;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (buf_printf(b, "%s%s", first ? "" : ", ",
-		    (const char *)sqlite3_column_text(st, 0)) == -1 ||
-		    (counts && buf_printf(b, " %lld",
-		    (long long)sqlite3_column_int64(st, 1)) == -1))
-			return -1;
-		first = 0;
-	}
-	return rc == SQLITE_DONE ? 0 : -1;
+	return buf_printf(b, "%s%s %lld", b->len > 0 ? ", " : "", rule, n) == -1 ? -1 : 0;
+}
+
+/* Appends a place to the buf arg, after ", " unless it is the first. */
+static int
+inject_join_place(const char *place, void *arg)
+{
+	struct buf	*b = arg;
+
+	return buf_printf(b, "%s%s", b->len > 0 ? ", " : "", place) == -1 ? -1 : 0;
 }
 
 #define INJECT_REPORT_SOURCES	3
 
 void
-inject_report(sqlite3 *db, long long job_id, const char *library_id)
+inject_report(struct sqlite3 *db, long long job_id, const char *library_id)
 {
-	sqlite3_stmt	*st = NULL;
 	struct buf	 rules, where;
 	long		 n;
 
@@ -988,125 +969,85 @@ inject_report(sqlite3 *db, long long job_id, const char *library_id)
 			    "flagged");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT f.rule, count(*) " INJECT_FROM
-	    " GROUP BY f.rule ORDER BY 2 DESC, 1", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if (inject_join(st, &rules, 1) == -1)
-		goto dberr;
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "SELECT d.path || CASE WHEN s.anchor <> '' THEN "
-	    "'#' || s.anchor ELSE '' END FROM library_snippets s JOIN documents d ON d.id = "
-	    "s.document_id WHERE s.library_id = ?1 AND s.id IN (SELECT f.snippet_id "
-	    INJECT_FROM ") "
-	    "ORDER BY s.id LIMIT ?2", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, INJECT_REPORT_SOURCES);
-	if (inject_join(st, &where, 0) == -1)
-		goto dberr;
+	if (store_flags_rules(db, library_id, inject_join_rule, &rules) == -1 ||
+	    store_flags_places(db, library_id, INJECT_REPORT_SOURCES, inject_join_place,
+	    &where) == -1) {
+		log_err("%s: %s: the flags could not be read", __func__, library_id);
+		goto out;
+	}
 	jobs_log(db, job_id, "warning", "content check: %ld snippet%s flagged as "
 	    "addressed to AI agents (%s), in %s%s; content.injection is %s "
 	    "(GET /api/libraries%s/flagged lists them)", n, n == 1 ? "" : "s",
-	    rules.p, where.p, n > INJECT_REPORT_SOURCES ? ", ..." : "",
+	    rules.p ? rules.p : "", where.p ? where.p : "",
+	    n > INJECT_REPORT_SOURCES ? ", ..." : "",
 	    inject_mode_names[inject_mode_get(db)], library_id);
-	goto out;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
 out:
-	sqlite3_finalize(st);
 	buf_release(&rules);
 	buf_release(&where);
 }
 
 static json_object *
-inject_jstr(sqlite3_stmt *st, int col)
+inject_jstr(const char *t)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
+	return json_object_new_string(t != NULL ? t : "");
+}
 
-	return json_object_new_string(t != NULL ? (const char *)t : "");
+/* Adds a flag to the JSON array arg (GET /api/libraries/{id}/flagged). */
+static int
+inject_list_row(const struct store_flag_row *r, void *arg)
+{
+	json_object	*a = arg, *e;
+	char		*src;
+
+	e = json_object_new_object();
+	json_object_object_add(e, "snippetId", json_object_new_int64(r->snippet_id));
+	json_object_object_add(e, "title", inject_jstr(r->title));
+	src = format_source_of(r->url, r->blob_prefix, r->indexed_commit, r->path,
+	    r->anchor);
+	json_object_object_add(e, "source", json_object_new_string(src != NULL ? src : ""));
+	free(src);
+	json_object_object_add(e, "rule", inject_jstr(r->rule));
+	json_object_object_add(e, "excerpt", inject_jstr(r->excerpt));
+	json_object_array_add(a, e);
+	return 0;
 }
 
 int
-inject_list(sqlite3 *db, const char *library_id, long limit, long offset,
+inject_list(struct sqlite3 *db, const char *library_id, long limit, long offset,
     json_object **out)
 {
-	sqlite3_stmt	*st = NULL;
-	json_object	*o = NULL, *a, *e;
-	char		*src;
-	int		 rc;
+	struct store_library l;
+	json_object	*o = NULL, *a;
+	long long	 total;
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM libraries WHERE id = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
-		sqlite3_finalize(st);
+	if (store_library_load(db, library_id, &l) == -1)
+		return -1;
+	if (!l.exists)
 		return 0;
-	}
-	if (rc != SQLITE_ROW)
-		goto dberr;
-	sqlite3_finalize(st);
-	st = NULL;
+	store_library_release(&l);
 	o = json_object_new_object();
 	json_object_object_add(o, "libraryId", json_object_new_string(library_id));
 	json_object_object_add(o, "mode",
 	    json_object_new_string(inject_mode_names[inject_mode_get(db)]));
-	if (sqlite3_prepare_v2(db, "SELECT count(*) " INJECT_FROM, -1, &st, NULL) !=
-	    SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		goto dberr;
-	json_object_object_add(o, "total", json_object_new_int64(sqlite3_column_int64(st,
-	    0)));
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "SELECT f.snippet_id, s.title, l.blob_prefix, "
-	    "l.indexed_commit, d.path, s.anchor, f.rule, f.excerpt, d.url "
-	    "FROM library_snippets s JOIN snippet_flags f ON f.snippet_id = s.id JOIN "
-	    "documents d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id "
-	    "WHERE s.library_id = ?1 AND s.dup_of IS NULL ORDER BY f.snippet_id, f.rule "
-	    "LIMIT ?2 OFFSET ?3", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, limit);
-	sqlite3_bind_int64(st, 3, offset);
+	if (store_flags_total(db, library_id, &total) == -1)
+		goto err;
+	json_object_object_add(o, "total", json_object_new_int64(total));
 	a = json_object_new_array();
 	json_object_object_add(o, "limit", json_object_new_int64(limit));
 	json_object_object_add(o, "offset", json_object_new_int64(offset));
 	json_object_object_add(o, "flagged", a);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		e = json_object_new_object();
-		json_object_object_add(e, "snippetId",
-		    json_object_new_int64(sqlite3_column_int64(st, 0)));
-		json_object_object_add(e, "title", inject_jstr(st, 1));
-		src = format_source_of((const char *)sqlite3_column_text(st, 8),
-		    (const char *)sqlite3_column_text(st, 2),
-		    (const char *)sqlite3_column_text(st, 3),
-		    (const char *)sqlite3_column_text(st, 4),
-		    (const char *)sqlite3_column_text(st, 5));
-		json_object_object_add(e, "source", json_object_new_string(src != NULL ?
-		    src : ""));
-		free(src);
-		json_object_object_add(e, "rule", inject_jstr(st, 6));
-		json_object_object_add(e, "excerpt", inject_jstr(st, 7));
-		json_object_array_add(a, e);
-	}
-	if (rc != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
+	if (store_flags_list(db, library_id, limit, offset, inject_list_row, a) == -1)
+		goto err;
 	*out = o;
 	return 1;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
+err:
 	json_object_put(o);
 	return -1;
 }
 
 int
-inject_catalog(sqlite3 *db, const char *library_id, json_object *o)
+inject_catalog(struct sqlite3 *db, const char *library_id, json_object *o)
 {
 	long	 n;
 

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
 
 #include "base/log.h"
 #include "base/tokenize.h"
+#include "store/fts.h"
 #include "store/tokenizer.h"
 #include "base/topk.h"
 #include "search/lexindex.h"
@@ -378,77 +378,80 @@ lexindex_children(struct lexindex *x)
 	return 0;
 }
 
+/* The index being built (lexindex_build): its builder, capacity and trails. */
+struct lex_load {
+	struct lex_build b;
+	struct tokenize_stemmer *stem;
+	size_t		 cap;
+	double		 total;
+	struct lex_trails tr;
+};
+
+static int
+lexindex_load_row(const struct store_fts_row *r, void *arg)
+{
+	struct lex_load	*l = arg;
+	struct lexindex	*x = l->b.x;
+	int		 col;
+
+	/* The library may have grown since its row was read. */
+	if (x->nsnip == l->cap)
+		return -1;
+	l->b.snip = (uint32_t)x->nsnip;
+	l->b.len = 1.0f;		/* the "lib" column's one token */
+	x->streamoff[x->nsnip] = x->nstream;
+	for (col = 0; col < 5; col++) {
+		if (col > 0 && lexindex_stream_push(x, 0) == -1)
+			return -1;
+		l->b.weight = lex_weights[col];
+		if (r->text[col] != NULL && tokenize_stemmed(l->stem, r->text[col],
+		    r->len[col], 0, lexindex_add, &l->b) == -1)
+			return -1;
+		if (l->b.failed)
+			return -1;
+	}
+	x->ids[x->nsnip] = r->id;
+	x->docs[x->nsnip] = r->document_id;
+	if (lexindex_parent(x, &l->tr, x->nsnip, r->text[1], &x->parent[x->nsnip]) == -1)
+		return -1;
+	x->tokens[x->nsnip] = r->tokens;
+	x->len[x->nsnip] = l->b.len;
+	l->total += l->b.len;
+	x->nsnip++;
+	x->streamoff[x->nsnip] = x->nstream;
+	return 0;
+}
+
 struct lexindex *
-lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_id,
+lexindex_build(struct sqlite3 *db, struct tokenize_stemmer *stem, const char *library_id,
     long nsnippets)
 {
-	static const char sql[] =
-	    "SELECT s.id, s.document_id, s.tokens, f.title, f.breadcrumb, f.body, "
-	    "f.code, f.path FROM library_snippets s JOIN snippets_fts f ON f.rowid = s.id "
-	    "WHERE s.library_id = ?1 ORDER BY s.id";
 	struct lexindex	*x;
-	struct lex_build b;
-	sqlite3_stmt	*st = NULL;
-	size_t		 cap = nsnippets > 0 ? (size_t)nsnippets : 64;
-	double		 total = 0;
-	int		 step, col;
-	struct lex_trails tr;
+	struct lex_load	 l;
+	int		 rc;
 
-	memset(&tr, 0, sizeof(tr));
-	tr.gen = 1;
+	memset(&l, 0, sizeof(l));
+	l.tr.gen = 1;
+	l.stem = stem;
+	l.cap = nsnippets > 0 ? (size_t)nsnippets : 64;
 	if ((x = calloc(1, sizeof(*x))) == NULL)
 		return NULL;
 	if (lexindex_grow(x) == -1)
 		goto fail;
-	if ((x->ids = calloc(cap, sizeof(*x->ids))) == NULL ||
-	    (x->docs = calloc(cap, sizeof(*x->docs))) == NULL ||
-	    (x->parent = calloc(cap, sizeof(*x->parent))) == NULL ||
-	    (x->tokens = calloc(cap, sizeof(*x->tokens))) == NULL ||
-	    (x->len = calloc(cap, sizeof(*x->len))) == NULL ||
-	    (x->streamoff = calloc(cap + 1, sizeof(*x->streamoff))) == NULL)
+	if ((x->ids = calloc(l.cap, sizeof(*x->ids))) == NULL ||
+	    (x->docs = calloc(l.cap, sizeof(*x->docs))) == NULL ||
+	    (x->parent = calloc(l.cap, sizeof(*x->parent))) == NULL ||
+	    (x->tokens = calloc(l.cap, sizeof(*x->tokens))) == NULL ||
+	    (x->len = calloc(l.cap, sizeof(*x->len))) == NULL ||
+	    (x->streamoff = calloc(l.cap + 1, sizeof(*x->streamoff))) == NULL)
 		goto fail;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	memset(&b, 0, sizeof(b));
-	b.x = x;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		/* The library may have grown since its row was read. */
-		if (x->nsnip == cap)
-			goto fail;
-		b.snip = (uint32_t)x->nsnip;
-		b.len = 1.0f;		/* the "lib" column's one token */
-		x->streamoff[x->nsnip] = x->nstream;
-		for (col = 0; col < 5; col++) {
-			const char *text = (const char *)sqlite3_column_text(st, 3 + col);
-			int n = sqlite3_column_bytes(st, 3 + col);
-
-			if (col > 0 && lexindex_stream_push(x, 0) == -1)
-				goto fail;
-			b.weight = lex_weights[col];
-			if (text != NULL && tokenize_stemmed(stem, text, (size_t)n, 0,
-			    lexindex_add, &b) == -1)
-				goto fail;
-			if (b.failed)
-				goto fail;
-		}
-		x->ids[x->nsnip] = sqlite3_column_int64(st, 0);
-		x->docs[x->nsnip] = sqlite3_column_int64(st, 1);
-		if (lexindex_parent(x, &tr, x->nsnip, (const char *)sqlite3_column_text(st, 4),
-		    &x->parent[x->nsnip]) == -1)
-			goto fail;
-		x->tokens[x->nsnip] = sqlite3_column_int(st, 2);
-		x->len[x->nsnip] = b.len;
-		total += b.len;
-		x->nsnip++;
-		x->streamoff[x->nsnip] = x->nstream;
-	}
-	free(tr.tab);
-	tr.tab = NULL;
-	if (step != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
-	x->avgdl = x->nsnip > 0 ? total / (double)x->nsnip : 1.0;
+	l.b.x = x;
+	rc = store_fts_rows(db, library_id, lexindex_load_row, &l);
+	free(l.tr.tab);
+	l.tr.tab = NULL;
+	if (rc == -1)
+		goto fail;
+	x->avgdl = x->nsnip > 0 ? l.total / (double)x->nsnip : 1.0;
 	if ((x->norm = calloc(x->nsnip + 1, sizeof(*x->norm))) == NULL)
 		goto fail;
 	for (size_t i = 0; i < x->nsnip; i++)
@@ -463,11 +466,8 @@ lexindex_build(sqlite3 *db, struct tokenize_stemmer *stem, const char *library_i
 	    4 * sizeof(float) + sizeof(size_t) + sizeof(uint64_t)) +
 	    x->capstream * sizeof(*x->stream);
 	return x;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
 fail:
-	free(tr.tab);
-	sqlite3_finalize(st);
+	free(l.tr.tab);
 	lexindex_free(x);
 	return NULL;
 }

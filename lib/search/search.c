@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "ai/provider.h"
 #include "base/buf.h"
@@ -27,6 +26,7 @@
 #include "sources/libid.h"
 #include "store/aiconfig.h"
 #include "store/db.h"
+#include "store/query.h"
 #include "store/tokenizer.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
@@ -47,13 +47,6 @@
 #ifndef SEARCH_STOP_MIN
 #define SEARCH_STOP_MIN		2
 #endif
-
-/*
- * BM25 column weights of snippets_fts (lib, title, breadcrumb, body, code, path): the
- * heading and the heading trail say what a section is about, the path names the page.
- */
-#define SEARCH_RANK_SQL \
-	"bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, 1.0, 3.0)"
 
 /*
  * Libraries whose index is kept in memory by a query process (lexindex.c), and the
@@ -79,18 +72,8 @@ struct search_cached {
 };
 
 struct search {
-	sqlite3		*db;
-	sqlite3_stmt	*lib;
-	sqlite3_stmt	*rank;
-	sqlite3_stmt	*snippet;
-	sqlite3_stmt	*count;
-	sqlite3_stmt	*libs;
-	sqlite3_stmt	*prev;
-	sqlite3_stmt	*text;
-	sqlite3_stmt	*mode;		/* content.injection */
-	sqlite3_stmt	*anyflag;	/* has the library a flagged snippet */
-	sqlite3_stmt	*isflag;	/* is a snippet flagged */
-	sqlite3_stmt	*tags;		/* the full-text tags of a library's family */
+	struct sqlite3	*db;
+	struct store_query *q;		/* the prepared statements (store/query.h) */
 	const char	*libid;		/* the library being answered (search_context) */
 	long		 memory_max;	/* SEARCH_MEMORY_MAX_SNIPPETS, or a test's */
 	enum inject_mode inject;	/* of the request being answered */
@@ -103,112 +86,17 @@ struct search {
 	struct search_trace *trace;	/* search_explain's, recording; else NULL */
 };
 
-static const char search_lib_sql[] =
-    "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
-    "coalesce(last_error, ''), total_snippets, index_version, embed_version "
-    "FROM libraries WHERE id = ?1";
-
-/*
- * A library shows its own snippets and those of documents of other versions it shares
- * (lib/index/share.h, the view library_snippets): their full-text rows carry their owner's tag,
- * so a MATCH names the tags of the library's family (search_tags_sql) and the join keeps
- * the library's snippets (?3), with its own documents.
- */
-/* How many snippets of library ?3 match a term, counting no further than ?2. */
-static const char search_count_sql[] =
-    "SELECT count(*) FROM (SELECT 1 FROM snippets_fts JOIN library_snippets s ON "
-    "s.id = snippets_fts.rowid WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 "
-    "LIMIT ?2)";
-
-static const char search_rank_sql[] =
-    "SELECT s.id, s.document_id, s.tokens, " SEARCH_RANK_SQL " "
-    "FROM snippets_fts JOIN library_snippets s ON s.id = snippets_fts.rowid "
-    "WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 ORDER BY 4 LIMIT ?2";
-
-/* The full-text tags of library ?1's family: "l1" OR "l7" ... */
-static const char search_tags_sql[] =
-    "SELECT group_concat('\"l' || v.lib_no || '\"', ' OR ') FROM libraries l JOIN "
-    "libraries v ON v.id = coalesce(l.version_of, l.id) OR v.version_of = "
-    "coalesce(l.version_of, l.id) WHERE l.id = ?1";
-
-/* Snippet ?1 as library ?2 shows it: the Source line names its document and commit. */
-static const char search_snippet_sql[] =
-    "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
-    "d.title, l.blob_prefix, l.indexed_commit, s.document_id, s.ord, "
-    "(SELECT group_concat(rule, ', ') FROM snippet_flags WHERE snippet_id = s.id), "
-    "d.url FROM library_snippets s JOIN documents d ON d.id = s.document_id "
-    "JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1 AND s.library_id = ?2";
-
-/* The heading trails of the (at most ?3) snippets before ord ?2 of document ?1, nearest first. */
-static const char search_prev_sql[] =
-    "SELECT id, title, breadcrumb, ord FROM library_snippets WHERE document_id = ?1 AND "
-    "ord < ?2 ORDER BY ord DESC LIMIT ?3";
-
-/* A snippet's text, and whether it is flagged (lib/search/inject.h). */
-static const char search_text_sql[] =
-    "SELECT text, EXISTS (SELECT 1 FROM snippet_flags WHERE snippet_id = ?1) "
-    "FROM snippets WHERE id = ?1";
-
-/* The content.injection setting, read for each answer. */
-static const char search_mode_sql[] =
-    "SELECT value FROM settings WHERE name = ?1";
-
-/*
- * Whether a library has flagged snippets (its own or shown from another library of its
- * family: flags rows carry the owner's id), and whether a snippet is flagged.
- */
-static const char search_anyflag_sql[] =
-    "SELECT 1 FROM libraries l JOIN libraries v ON v.id = coalesce(l.version_of, l.id) OR "
-    "v.version_of = coalesce(l.version_of, l.id) JOIN snippet_flags f ON f.library_id = "
-    "v.id JOIN library_snippets s ON s.id = f.snippet_id AND s.library_id = ?1 WHERE "
-    "l.id = ?1 LIMIT 1";
-static const char search_isflag_sql[] =
-    "SELECT 1 FROM snippet_flags WHERE snippet_id = ?1 LIMIT 1";
-
-static const char search_libs_sql[] =
-    "SELECT id, title, description, coalesce(indexed_branch, branch), updated_at, "
-    "state, total_tokens, total_snippets, host, (SELECT json_group_array(branch) FROM "
-    "(SELECT v.branch FROM libraries v WHERE v.version_of = libraries.id AND "
-    "v.state <> 'delete' ORDER BY v.branch)), source_type FROM libraries "
-    "WHERE state <> 'delete' AND version_of IS NULL";
-
-/* The versions of a library that have an index, for the 404 of another one. */
-static const char search_versions_sql[] =
-    "SELECT group_concat(branch, ', ') FROM (SELECT branch FROM libraries WHERE "
-    "version_of = ?1 AND state <> 'delete' AND indexed_commit IS NOT NULL ORDER BY branch)";
-
 struct search *
-search_open(sqlite3 *db)
+search_open(struct sqlite3 *db)
 {
 	struct search	*s;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->db = db;
-	if (sqlite3_prepare_v3(db, search_lib_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->lib, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_rank_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->rank, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_snippet_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->snippet, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_count_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->count, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_libs_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->libs, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_prev_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->prev, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_text_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->text, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_mode_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->mode, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_anyflag_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->anyflag, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_isflag_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->isflag, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db, search_tags_sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->tags, NULL) != SQLITE_OK ||
+	if ((s->q = store_query_open(db)) == NULL ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, db_errmsg(db));
 		search_close(s);
 		return NULL;
 	}
@@ -228,17 +116,7 @@ search_close(struct search *s)
 
 	if (s == NULL)
 		return;
-	sqlite3_finalize(s->lib);
-	sqlite3_finalize(s->rank);
-	sqlite3_finalize(s->snippet);
-	sqlite3_finalize(s->count);
-	sqlite3_finalize(s->libs);
-	sqlite3_finalize(s->prev);
-	sqlite3_finalize(s->text);
-	sqlite3_finalize(s->mode);
-	sqlite3_finalize(s->anyflag);
-	sqlite3_finalize(s->isflag);
-	sqlite3_finalize(s->tags);
+	store_query_close(s->q);
 	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
 		vector_index_free(s->cache[i].v);
@@ -256,68 +134,82 @@ static int
 search_version_missing(struct search *s, const char *base, const char *vid,
     struct buf *out)
 {
-	sqlite3_stmt	*st = NULL;
-	const char	*have = NULL;
-	int		 rc = -1;
+	char	*have;
+	int	 rc;
 
-	if (sqlite3_prepare_v2(s->db, search_versions_sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+	if (store_query_versions(s->q, base, &have) == -1)
 		return -1;
-	}
-	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		have = (const char *)sqlite3_column_text(st, 0);
 	rc = buf_printf(out, "library %s has no indexed version %s; the indexed versions "
 	    "are: %s (the default branch)%s%s; add a version with POST /api/parse and "
 	    "\"versions\"", base, vid + strlen(base) + 1, base,
 	    have != NULL ? ", " : "", have != NULL ? have : "");
-	sqlite3_finalize(st);
+	free(have);
 	return rc;
 }
 
+/* A library's row read (search_library). */
+struct search_lib_read {
+	struct search_lib *out;
+	int		 has_index;
+};
+
 static void
-search_copy(char *dst, size_t dstsz, const unsigned char *src)
+search_library_row(const struct store_query_lib *l, void *arg)
 {
-	snprintf(dst, dstsz, "%s", src != NULL ? (const char *)src : "");
+	struct search_lib_read *rd = arg;
+	struct search_lib *out = rd->out;
+
+	snprintf(out->id, sizeof(out->id), "%s", l->id);
+	snprintf(out->state, sizeof(out->state), "%s", l->state);
+	out->lib_no = (long)l->lib_no;
+	snprintf(out->error, sizeof(out->error), "%s", l->error);
+	out->snippets = (long)l->snippets;
+	out->index_version = l->index_version;
+	out->embed_version = l->embed_version;
+	rd->has_index = l->has_index;
 }
 
 enum search_lib_status
 search_library(struct search *s, const char *id, struct search_lib *out)
 {
 	enum search_lib_status r = SEARCH_LIB_NOT_FOUND;
-	int	 has_index;
+	struct search_lib_read rd = { out, 0 };
 
 	memset(out, 0, sizeof(*out));
-	sqlite3_reset(s->lib);
-	sqlite3_bind_text(s->lib, 1, id, -1, SQLITE_STATIC);
-	if (sqlite3_step(s->lib) == SQLITE_ROW) {
-		search_copy(out->id, sizeof(out->id), sqlite3_column_text(s->lib, 0));
-		search_copy(out->state, sizeof(out->state),
-		    sqlite3_column_text(s->lib, 1));
-		out->lib_no = sqlite3_column_int64(s->lib, 2);
-		has_index = sqlite3_column_int(s->lib, 3);
-		search_copy(out->error, sizeof(out->error),
-		    sqlite3_column_text(s->lib, 4));
-		out->snippets = sqlite3_column_int64(s->lib, 5);
-		out->index_version = sqlite3_column_int64(s->lib, 6);
-		out->embed_version = sqlite3_column_int64(s->lib, 7);
+	if (store_query_library(s->q, id, search_library_row, &rd) == 1) {
 		if (strcmp(out->state, "delete") == 0)
 			r = SEARCH_LIB_NOT_FOUND;
-		else if (has_index)
+		else if (rd.has_index)
 			r = SEARCH_LIB_READY;
 		else if (strcmp(out->state, "error") == 0)
 			r = SEARCH_LIB_FAILED;
 		else
 			r = SEARCH_LIB_PENDING;
 	}
-	sqlite3_reset(s->lib);
 	return r;
 }
 
-/* The stored libraries whose id equals ?1 but for ASCII case, in byte order. */
-static const char search_nocase_sql[] =
-    "SELECT id FROM libraries WHERE id = ?1 COLLATE NOCASE AND state <> 'delete' "
-    "ORDER BY id";
+/* What search_library_any_case looks for among the ids differing in case. */
+struct search_nocase {
+	struct search	*s;
+	char		*id;
+	size_t		 idsz, baselen, n;
+	struct search_lib *out;
+	enum search_lib_status r;
+};
+
+static int
+search_nocase_one(const char *have, void *arg)
+{
+	struct search_nocase *c = arg;
+
+	if (strlen(have) != c->n || c->n >= c->idsz ||
+	    strcmp(have + c->baselen, c->id + c->baselen) != 0)
+		return 0;
+	memcpy(c->id, have, c->n + 1);
+	c->r = search_library(c->s, c->id, c->out);
+	return 1;
+}
 
 /*
  * search_library for id, whose "/owner/name" is its first baselen bytes; when no library
@@ -329,32 +221,18 @@ static enum search_lib_status
 search_library_any_case(struct search *s, char *id, size_t idsz, size_t baselen,
     struct search_lib *out)
 {
-	enum search_lib_status r;
-	sqlite3_stmt	*st = NULL;
-	const char	*have;
-	size_t		 n = strlen(id);
-	int		 step;
+	struct search_nocase c;
 
-	if ((r = search_library(s, id, out)) != SEARCH_LIB_NOT_FOUND)
-		return r;
-	if (sqlite3_prepare_v2(s->db, search_nocase_sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
-		return r;
-	}
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		have = (const char *)sqlite3_column_text(st, 0);
-		if (have == NULL || strlen(have) != n || n >= idsz ||
-		    strcmp(have + baselen, id + baselen) != 0)
-			continue;
-		memcpy(id, have, n + 1);
-		r = search_library(s, id, out);
-		break;
-	}
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
-	return r;
+	if ((c.r = search_library(s, id, out)) != SEARCH_LIB_NOT_FOUND)
+		return c.r;
+	c.s = s;
+	c.id = id;
+	c.idsz = idsz;
+	c.baselen = baselen;
+	c.n = strlen(id);
+	c.out = out;
+	store_query_nocase(s->q, id, search_nocase_one, &c);
+	return c.r;
 }
 
 /*
@@ -422,24 +300,6 @@ out:
 	return rc;
 }
 
-static char *
-search_col_dup(sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-
-	return strdup(t != NULL ? (const char *)t : "");
-}
-
-/* Source URL of a snippet (format_source_of). */
-static char *
-search_source(sqlite3_stmt *st)
-{
-	return format_source_of((const char *)sqlite3_column_text(st, 13),
-	    (const char *)sqlite3_column_text(st, 8),
-	    (const char *)sqlite3_column_text(st, 9), (const char *)sqlite3_column_text(st, 6),
-	    (const char *)sqlite3_column_text(st, 2));
-}
-
 /*
  * The stop rule, on the ranking's own scores: drops the candidates scoring below
  * SEARCH_STOP_RATIO times the best, keeping at least the SEARCH_STOP_MIN best ones, and
@@ -478,6 +338,38 @@ struct snippet_pos {
 	long long	 ord;
 };
 
+/* Where search_load puts a snippet. */
+struct search_loading {
+	struct snippet	*sn;
+	struct snippet_pos *pos;
+};
+
+static int
+search_load_row(const struct store_query_snippet *r, void *arg)
+{
+	struct search_loading *l = arg;
+	struct snippet	*sn = l->sn;
+
+	sn->title = strdup(r->title);
+	sn->breadcrumb = strdup(r->breadcrumb);
+	sn->text = strdup(r->text);
+	sn->page_title = strdup(r->page_title);
+	sn->source = format_source_of(r->url, r->blob_prefix, r->indexed_commit, r->path,
+	    r->anchor);
+	sn->tokens = r->tokens;
+	if (l->pos != NULL) {
+		l->pos->doc = r->document_id;
+		l->pos->ord = r->ord;
+	}
+	if (r->flags != NULL && (sn->flags = strdup(r->flags)) == NULL)
+		return -1;
+	if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
+	    sn->page_title == NULL || sn->source == NULL ||
+	    search_load_code(sn, r->code) == -1)
+		return -1;
+	return 0;
+}
+
 /*
  * Loads one snippet's fields into sn, and its place into pos when not NULL. sn->flags
  * names the rules that flagged it (NULL when none did). Returns 0, 1 when there is no
@@ -486,37 +378,9 @@ struct snippet_pos {
 static int
 search_load(struct search *s, long long id, struct snippet *sn, struct snippet_pos *pos)
 {
-	const unsigned char *flags;
-	int	 rc = -1, step;
+	struct search_loading l = { sn, pos };
 
-	sqlite3_reset(s->snippet);
-	sqlite3_bind_int64(s->snippet, 1, id);
-	sqlite3_bind_text(s->snippet, 2, s->libid, -1, SQLITE_STATIC);
-	if ((step = sqlite3_step(s->snippet)) == SQLITE_DONE)
-		rc = 1;
-	if (step != SQLITE_ROW)
-		goto out;
-	sn->title = search_col_dup(s->snippet, 0);
-	sn->breadcrumb = search_col_dup(s->snippet, 1);
-	sn->text = search_col_dup(s->snippet, 3);
-	sn->page_title = search_col_dup(s->snippet, 7);
-	sn->source = search_source(s->snippet);
-	sn->tokens = sqlite3_column_int(s->snippet, 5);
-	if (pos != NULL) {
-		pos->doc = sqlite3_column_int64(s->snippet, 10);
-		pos->ord = sqlite3_column_int64(s->snippet, 11);
-	}
-	if ((flags = sqlite3_column_text(s->snippet, 12)) != NULL &&
-	    (sn->flags = strdup((const char *)flags)) == NULL)
-		goto out;
-	if (sn->title == NULL || sn->breadcrumb == NULL || sn->text == NULL ||
-	    sn->page_title == NULL || sn->source == NULL ||
-	    search_load_code(sn, (const char *)sqlite3_column_text(s->snippet, 4)) == -1)
-		goto out;
-	rc = 0;
-out:
-	sqlite3_reset(s->snippet);
-	return rc;
+	return store_query_snippet(s->q, id, s->libid, search_load_row, &l);
 }
 
 /*
@@ -536,60 +400,74 @@ out:
 #define SEARCH_EXPAND_BYTES	600
 #define SEARCH_EXPAND_SHORT	80
 #define SEARCH_EXPAND_LOOKBACK	50
+/* The walk back of search_expand: the snippet it depends on (pickid), 0 when none. */
+struct search_walk {
+	const struct snippet *sn;
+	int		 codeonly, first;
+	long long	 pickid;
+};
+
+static int
+search_expand_prev(long long pid, const char *title, const char *crumb, long long ord,
+    void *arg)
+{
+	struct search_walk *w = arg;
+	size_t		 clen;
+
+	if (title == NULL || crumb == NULL)
+		return 1;
+	clen = strlen(crumb);
+	if (w->first && strcmp(title, w->sn->title) == 0 &&
+	    strcmp(crumb, w->sn->breadcrumb) == 0) {
+		w->pickid = pid;
+		return 1;
+	}
+	w->first = 0;
+	if (!w->codeonly)
+		return 1;
+	if (clen > 0 && strncmp(w->sn->breadcrumb, crumb, clen) == 0 &&
+	    strncmp(w->sn->breadcrumb + clen, " > ", 3) == 0) {
+		w->pickid = pid;
+		return 1;
+	}
+	/* Rows come last-first: the final one is the document's first. */
+	if (ord == 0)
+		w->pickid = pid;
+	return 0;
+}
+
 static int
 search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *sn,
     const long long *skip, size_t nskip, long room)
 {
-	const char	*title, *crumb, *text, *end;
-	long long	 pid, pickid = 0;
+	struct search_walk w;
+	const char	*text, *end;
+	char		*own = NULL;
+	long long	 pickid;
 	struct buf	 b;
-	size_t		 len, max, i, clen;
-	int		 added = 0, first = 1, codeonly, step;
+	size_t		 len, max, i;
+	int		 added = 0, codeonly, flagged;
 
 	if (pos->ord == 0 || room <= 0)
 		return 0;
 	codeonly = sn->ncode > 0 && strlen(sn->text) < SEARCH_EXPAND_SHORT;
 	/* Walks back over the page's heading trails (an index range, no text read). */
-	sqlite3_reset(s->prev);
-	sqlite3_bind_int64(s->prev, 1, pos->doc);
-	sqlite3_bind_int64(s->prev, 2, pos->ord);
-	sqlite3_bind_int(s->prev, 3, codeonly ? SEARCH_EXPAND_LOOKBACK : 1);
-	while ((step = sqlite3_step(s->prev)) == SQLITE_ROW) {
-		pid = sqlite3_column_int64(s->prev, 0);
-		title = (const char *)sqlite3_column_text(s->prev, 1);
-		crumb = (const char *)sqlite3_column_text(s->prev, 2);
-		if (title == NULL || crumb == NULL)
-			break;
-		clen = strlen(crumb);
-		if (first && strcmp(title, sn->title) == 0 &&
-		    strcmp(crumb, sn->breadcrumb) == 0) {
-			pickid = pid;
-			break;
-		}
-		first = 0;
-		if (!codeonly)
-			break;
-		if (clen > 0 && strncmp(sn->breadcrumb, crumb, clen) == 0 &&
-		    strncmp(sn->breadcrumb + clen, " > ", 3) == 0) {
-			pickid = pid;
-			break;
-		}
-		/* Rows come last-first: the final one is the document's first. */
-		if (sqlite3_column_int64(s->prev, 3) == 0)
-			pickid = pid;
-	}
-	sqlite3_reset(s->prev);
-	if (pickid == 0)
+	w.sn = sn;
+	w.codeonly = codeonly;
+	w.first = 1;
+	w.pickid = 0;
+	store_query_prev(s->q, pos->doc, pos->ord, codeonly ? SEARCH_EXPAND_LOOKBACK : 1,
+	    search_expand_prev, &w);
+	if (w.pickid == 0)
 		return 0;
+	pickid = w.pickid;
 	for (i = 0; i < nskip; i++)
 		if (skip[i] == pickid)
 			return 0;
-	sqlite3_reset(s->text);
-	sqlite3_bind_int64(s->text, 1, pickid);
-	if (sqlite3_step(s->text) != SQLITE_ROW ||
-	    (text = (const char *)sqlite3_column_text(s->text, 0)) == NULL || *text == '\0' ||
-	    (s->inject != INJECT_OFF && sqlite3_column_int(s->text, 1)))
+	if (store_query_text(s->q, pickid, &own, &flagged) != 1 || *own == '\0' ||
+	    (s->inject != INJECT_OFF && flagged))
 		goto out;
+	text = own;
 	/* The opening paragraph, cut at a line end when it is too long for either limit. */
 	end = strstr(text, "\n\n");
 	len = end != NULL ? (size_t)(end - text) : strlen(text);
@@ -617,34 +495,14 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 	added = (int)tokenize_estimate(text, len);
 	sn->tokens += added;
 out:
-	sqlite3_reset(s->text);
+	free(own);
 	return added;
 }
 
 /*
- * The full-text tags a MATCH on library lib's snippets names (see search_count_sql): its
- * family's, or its own when it has no family. 0, -1 on errors.
- */
-static int
-search_tags(struct search *s, const struct search_lib *lib, struct buf *tags)
-{
-	const unsigned char *t;
-	int	 rc;
-
-	sqlite3_reset(s->tags);
-	sqlite3_bind_text(s->tags, 1, lib->id, -1, SQLITE_STATIC);
-	if (sqlite3_step(s->tags) == SQLITE_ROW && (t = sqlite3_column_text(s->tags, 0)) !=
-	    NULL)
-		rc = buf_adds(tags, (const char *)t);
-	else
-		rc = buf_printf(tags, "\"l%ld\"", lib->lib_no);
-	sqlite3_reset(s->tags);
-	return rc == -1 ? -1 : 0;
-}
-
-/*
- * Builds the MATCH expression of a question for one library, leaving out the terms that
- * occur in more than SEARCH_COMMON_FRACTION of its snippets ("curl" in curl's docs). Such
+ * Chooses the terms of a question's MATCH for one library (*keep, malloc'd: keep[i] for
+ * terms[i]) and the library's full-text tags, leaving out the terms that occur in more
+ * than SEARCH_COMMON_FRACTION of its snippets ("curl" in curl's docs). Such
  * terms carry almost no BM25 weight (their IDF is near zero) but make the ranker score most
  * of the library for every question. Counting stops at the threshold, so a check costs at
  * most that many index entries. When every term is common, all of them are kept.
@@ -654,56 +512,35 @@ search_tags(struct search *s, const struct search_lib *lib, struct buf *tags)
 #define SEARCH_COMMON_MIN	50
 static int
 search_match(struct search *s, const struct search_lib *lib, char **terms, size_t n,
-    struct buf *match)
+    struct buf *tags, int **keep)
 {
-	struct buf	 one, tags;
 	size_t		 i, kept = 0;
+	long long	 count;
 	long		 cap;
-	int		*common = NULL, rc = -1, pass;
+	int		*common = NULL, rc = -1;
 
-	buf_init(&one);
-	buf_init(&tags);
+	*keep = NULL;
 	if ((common = calloc(n, sizeof(*common))) == NULL ||
-	    search_tags(s, lib, &tags) == -1)
+	    store_query_tags(s->q, lib->id, lib->lib_no, tags) == -1)
 		goto out;
 	cap = (long)(lib->snippets * SEARCH_COMMON_FRACTION);
 	if (cap < SEARCH_COMMON_MIN)
 		cap = SEARCH_COMMON_MIN;
 	for (i = 0; i < n; i++) {
-		buf_reset(&one);
-		if (buf_printf(&one, "lib : (%s) AND %s", tags.p, terms[i]) == -1)
+		if (store_query_term_count(s->q, lib->id, tags->p, terms[i], cap,
+		    &count) == -1)
 			goto out;
-		sqlite3_reset(s->count);
-		sqlite3_bind_text(s->count, 1, one.p, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(s->count, 2, cap);
-		sqlite3_bind_text(s->count, 3, lib->id, -1, SQLITE_STATIC);
-		if (sqlite3_step(s->count) != SQLITE_ROW) {
-			log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
-			sqlite3_reset(s->count);
-			goto out;
-		}
-		common[i] = sqlite3_column_int64(s->count, 0) >= cap;
-		sqlite3_reset(s->count);
+		common[i] = count >= cap;
 		kept += !common[i];
 	}
-	/* Pass 0 keeps the distinctive terms; pass 1 all of them when none is. */
-	pass = kept == 0;
-	if (buf_printf(match, "lib : (%s) AND (", tags.p) == -1)
-		goto out;
-	for (i = 0, kept = 0; i < n; i++) {
-		if (common[i] && !pass)
-			continue;
-		if ((kept++ > 0 && buf_adds(match, " OR ") == -1) ||
-		    buf_adds(match, terms[i]) == -1)
-			goto out;
-	}
-	if (buf_addc(match, ')') == -1)
-		goto out;
+	/* The distinctive terms; all of them when none is. */
+	for (i = 0; i < n; i++)
+		common[i] = kept == 0 || !common[i];
+	*keep = common;
+	common = NULL;
 	rc = 0;
 out:
 	free(common);
-	buf_release(&one);
-	buf_release(&tags);
 	return rc;
 }
 
@@ -950,38 +787,46 @@ out:
 	return fusedok;
 }
 
+/* The candidates of search_rank_sqlite so far. */
+struct search_ranked {
+	struct lexindex_hit *cand;
+	size_t		*ncand;
+};
+
+static int
+search_rank_one(long long id, long long doc, int tokens, double score, void *arg)
+{
+	struct search_ranked *r = arg;
+
+	if (*r->ncand >= SEARCH_CANDIDATES)
+		return 1;
+	r->cand[*r->ncand].id = id;
+	r->cand[*r->ncand].doc = doc;
+	r->cand[*r->ncand].tokens = tokens;
+	r->cand[*r->ncand].score = score;
+	(*r->ncand)++;
+	return 0;
+}
+
 /* Ranks in SQLite with FTS5's bm25(), for libraries not held in memory. */
 static int
 search_rank_sqlite(struct search *s, const struct search_lib *lib, char **terms,
     size_t nterms, struct lexindex_hit *cand, size_t *ncand)
 {
-	struct buf	 match;
-	int		 rc = -1, step;
+	struct search_ranked r = { cand, ncand };
+	struct buf	 tags;
+	int		*keep = NULL, rc = -1;
 
 	*ncand = 0;
-	buf_init(&match);
-	if (search_match(s, lib, terms, nterms, &match) == -1)
+	buf_init(&tags);
+	if (search_match(s, lib, terms, nterms, &tags, &keep) == -1 ||
+	    store_query_rank(s->q, lib->id, tags.p, terms, keep, nterms, SEARCH_CANDIDATES,
+	    search_rank_one, &r) == -1)
 		goto out;
-	sqlite3_reset(s->rank);
-	sqlite3_bind_text(s->rank, 1, match.p, -1, SQLITE_STATIC);
-	sqlite3_bind_int(s->rank, 2, SEARCH_CANDIDATES);
-	sqlite3_bind_text(s->rank, 3, lib->id, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(s->rank)) == SQLITE_ROW &&
-	    *ncand < SEARCH_CANDIDATES) {
-		cand[*ncand].id = sqlite3_column_int64(s->rank, 0);
-		cand[*ncand].doc = sqlite3_column_int64(s->rank, 1);
-		cand[*ncand].tokens = sqlite3_column_int(s->rank, 2);
-		cand[*ncand].score = -sqlite3_column_double(s->rank, 3);
-		(*ncand)++;
-	}
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
-		goto out;
-	}
 	rc = 0;
 out:
-	sqlite3_reset(s->rank);
-	buf_release(&match);
+	free(keep);
+	buf_release(&tags);
 	return rc;
 }
 
@@ -994,45 +839,30 @@ search_hold(struct search *s, const struct search_lib *lib, struct lexindex_hit 
     size_t *ncand)
 {
 	size_t	 i, k;
-	int	 any, step;
+	int	 any, f;
 
-	sqlite3_reset(s->anyflag);
-	sqlite3_bind_text(s->anyflag, 1, lib->id, -1, SQLITE_STATIC);
-	step = sqlite3_step(s->anyflag);
-	any = step == SQLITE_ROW;
-	sqlite3_reset(s->anyflag);
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		goto dberr;
+	if ((any = store_query_any_flagged(s->q, lib->id)) == -1)
+		return -1;
 	for (i = 0, k = 0; any && i < *ncand; i++) {
-		sqlite3_reset(s->isflag);
-		sqlite3_bind_int64(s->isflag, 1, cand[i].id);
-		step = sqlite3_step(s->isflag);
-		sqlite3_reset(s->isflag);
-		if (step == SQLITE_DONE)
+		if ((f = store_query_flagged(s->q, cand[i].id)) == -1)
+			return -1;
+		if (f == 0)
 			cand[k++] = cand[i];
-		else if (step != SQLITE_ROW)
-			goto dberr;
 	}
 	if (any)
 		*ncand = k;
 	return 0;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
-	return -1;
 }
 
 /* The mode of content.injection (lib/search/inject.h); hold when it cannot be read. */
 static enum inject_mode
 search_inject_mode(struct search *s)
 {
-	enum inject_mode m = INJECT_HOLD;
+	char	 v[32];
 
-	sqlite3_reset(s->mode);
-	sqlite3_bind_text(s->mode, 1, INJECT_SETTING, -1, SQLITE_STATIC);
-	if (sqlite3_step(s->mode) == SQLITE_ROW)
-		m = inject_mode_parse((const char *)sqlite3_column_text(s->mode, 0));
-	sqlite3_reset(s->mode);
-	return m;
+	if (store_query_setting(s->q, INJECT_SETTING, v, sizeof(v)) != 1)
+		return INJECT_HOLD;
+	return inject_mode_parse(v);
 }
 
 /*
@@ -1488,79 +1318,83 @@ search_hit_cmp(const void *a, const void *b)
 	return (y->snippets > x->snippets) - (y->snippets < x->snippets);
 }
 
+/* The libraries found so far (search_libraries) and the name looked for. */
+struct search_found {
+	struct search_hit *hits;
+	size_t		 n, cap;
+	const char	*name;
+};
+
+static int
+search_libraries_row(const struct store_query_libs_row *r, void *arg)
+{
+	struct search_found *f = arg;
+	json_object	*o, *versions;
+	int		 score;
+
+	if ((score = search_name_score(r->id, r->title, f->name)) == 0)
+		return 0;
+	if (f->n == f->cap) {
+		struct search_hit *nh;
+		size_t ncap = f->cap ? f->cap * 2 : 16;
+
+		if ((nh = reallocarray(f->hits, ncap, sizeof(*nh))) == NULL)
+			return -1;
+		f->hits = nh;
+		f->cap = ncap;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_string(r->id));
+	json_object_object_add(o, "title", json_object_new_string(r->title));
+	json_object_object_add(o, "description", json_object_new_string(r->description));
+	json_object_object_add(o, "branch", json_object_new_string(r->branch));
+	json_object_object_add(o, "lastUpdateDate", json_object_new_string(r->updated_at));
+	json_object_object_add(o, "state", json_object_new_string(r->state));
+	json_object_object_add(o, "totalTokens", json_object_new_int64(r->tokens));
+	json_object_object_add(o, "totalSnippets", json_object_new_int64(r->snippets));
+	json_object_object_add(o, "stars", json_object_new_int(-1));
+	json_object_object_add(o, "trustScore", json_object_new_int(-1));
+	json_object_object_add(o, "benchmarkScore", json_object_new_int(-1));
+	versions = json_tokener_parse(r->versions);
+	if (!json_object_is_type(versions, json_type_array)) {
+		json_object_put(versions);
+		versions = json_object_new_array();
+	}
+	json_object_object_add(o, "versions", versions);
+	json_object_object_add(o, "source", json_object_new_string("Local (Private)"));
+	json_object_object_add(o, "origin", json_object_new_string("local"));
+	json_object_object_add(o, "type", json_object_new_string(r->type));
+	f->hits[f->n].o = o;
+	f->hits[f->n].score = score;
+	f->hits[f->n].snippets = r->snippets;
+	f->n++;
+	return 0;
+}
+
 int
 search_libraries(struct search *s, const char *name, const char *query, struct buf *out)
 {
-	struct search_hit *hits = NULL;
-	size_t		 nhits = 0, cap = 0, i;
-	json_object	*root = NULL, *arr, *o, *versions;
-	const char	*id, *title;
-	int		 score, step, rc = -1;
+	struct search_found f;
+	json_object	*root = NULL, *arr;
+	size_t		 i;
+	int		 rc = -1;
 
-	sqlite3_reset(s->libs);
-	while ((step = sqlite3_step(s->libs)) == SQLITE_ROW) {
-		id = (const char *)sqlite3_column_text(s->libs, 0);
-		title = (const char *)sqlite3_column_text(s->libs, 1);
-		if ((score = search_name_score(id, title, name)) == 0)
-			continue;
-		if (nhits == cap) {
-			struct search_hit *nh;
-
-			cap = cap ? cap * 2 : 16;
-			if ((nh = reallocarray(hits, cap, sizeof(*hits))) == NULL)
-				goto out;
-			hits = nh;
-		}
-		o = json_object_new_object();
-		json_object_object_add(o, "id", json_object_new_string(id));
-		json_object_object_add(o, "title", json_object_new_string(title));
-		json_object_object_add(o, "description", json_object_new_string(
-		    (const char *)sqlite3_column_text(s->libs, 2)));
-		json_object_object_add(o, "branch", json_object_new_string(
-		    (const char *)sqlite3_column_text(s->libs, 3)));
-		json_object_object_add(o, "lastUpdateDate", json_object_new_string(
-		    (const char *)sqlite3_column_text(s->libs, 4)));
-		json_object_object_add(o, "state", json_object_new_string(
-		    (const char *)sqlite3_column_text(s->libs, 5)));
-		json_object_object_add(o, "totalTokens",
-		    json_object_new_int64(sqlite3_column_int64(s->libs, 6)));
-		json_object_object_add(o, "totalSnippets",
-		    json_object_new_int64(sqlite3_column_int64(s->libs, 7)));
-		json_object_object_add(o, "stars", json_object_new_int(-1));
-		json_object_object_add(o, "trustScore", json_object_new_int(-1));
-		json_object_object_add(o, "benchmarkScore", json_object_new_int(-1));
-		versions = json_tokener_parse((const char *)sqlite3_column_text(s->libs, 9));
-		if (!json_object_is_type(versions, json_type_array)) {
-			json_object_put(versions);
-			versions = json_object_new_array();
-		}
-		json_object_object_add(o, "versions", versions);
-		json_object_object_add(o, "source", json_object_new_string(
-		    "Local (Private)"));
-		json_object_object_add(o, "origin", json_object_new_string("local"));
-		json_object_object_add(o, "type", json_object_new_string(
-		    (const char *)sqlite3_column_text(s->libs, 10)));
-		hits[nhits].o = o;
-		hits[nhits].score = score;
-		hits[nhits].snippets = sqlite3_column_int64(s->libs, 7);
-		nhits++;
-	}
-	if (step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(s->db));
+	memset(&f, 0, sizeof(f));
+	f.name = name;
+	if (store_query_libraries(s->q, search_libraries_row, &f) == -1)
 		goto out;
-	}
 	(void)query;	/* ranking by the question comes with semantic search */
-	if (nhits > 0)
-		qsort(hits, nhits, sizeof(*hits), search_hit_cmp);
+	if (f.n > 0)
+		qsort(f.hits, f.n, sizeof(*f.hits), search_hit_cmp);
 	root = json_object_new_object();
 	arr = json_object_new_array();
 	json_object_object_add(root, "results", arr);
-	for (i = 0; i < nhits; i++) {
+	for (i = 0; i < f.n; i++) {
 		if (i < SEARCH_MAX_RESULTS)
-			json_object_array_add(arr, hits[i].o);
+			json_object_array_add(arr, f.hits[i].o);
 		else
-			json_object_put(hits[i].o);
-		hits[i].o = NULL;
+			json_object_put(f.hits[i].o);
+		f.hits[i].o = NULL;
 	}
 	/* Then the upstream's, a local library with the same id winning (upstream.h). */
 	if (upstream_libs(s->db, util_data_dir(), name, query, arr) == -1)
@@ -1571,10 +1405,9 @@ search_libraries(struct search *s, const char *name, const char *query, struct b
 		goto out;
 	rc = 0;
 out:
-	sqlite3_reset(s->libs);
-	for (i = 0; i < nhits; i++)
-		json_object_put(hits[i].o);
-	free(hits);
+	for (i = 0; i < f.n; i++)
+		json_object_put(f.hits[i].o);
+	free(f.hits);
 	json_object_put(root);
 	return rc;
 }
@@ -1613,8 +1446,8 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	 * One read transaction: every statement sees the same index, even mid re-index
 	 * (the caller's, when it has one open).
 	 */
-	if (sqlite3_get_autocommit(s->db)) {
-		if (db_exec(s->db, "BEGIN") == -1)
+	if (!db_in_transaction(s->db)) {
+		if (db_begin_read(s->db) == -1)
 			goto fail;
 		begun = 1;
 	}

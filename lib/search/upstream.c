@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include <json-c/json.h>
-#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/crypto.h"
@@ -60,7 +59,7 @@ upstream_release(struct upstream *u)
 
 /* Loads the settings and the address policy: 1 set up, 0 no upstream, -1 error. */
 static int
-upstream_load(sqlite3 *db, const char *datadir, struct upstream *u)
+upstream_load(struct sqlite3 *db, const char *datadir, struct upstream *u)
 {
 	size_t	 n;
 
@@ -89,7 +88,7 @@ upstream_load(sqlite3 *db, const char *datadir, struct upstream *u)
 }
 
 int
-upstream_enabled(sqlite3 *db, const char *datadir)
+upstream_enabled(struct sqlite3 *db, const char *datadir)
 {
 	struct upstream	 u;
 	int		 rc;
@@ -632,7 +631,7 @@ out:
  * held to the rules of local answers. 0, -1 on no memory.
  */
 static int
-upstream_shape(sqlite3 *db, const char *libid, const char *tokens, int json,
+upstream_shape(struct sqlite3 *db, const char *libid, const char *tokens, int json,
     struct buf *out)
 {
 	enum inject_mode mode = inject_mode_get(db);
@@ -647,7 +646,8 @@ upstream_shape(sqlite3 *db, const char *libid, const char *tokens, int json,
  * left out when addressed to AI agents and content.injection is not off), else a default.
  */
 static void
-upstream_error_text(sqlite3 *db, const struct fetch_req *req, char *out, size_t outsz)
+upstream_error_text(struct sqlite3 *db, const struct fetch_req *req, char *out,
+    size_t outsz)
 {
 	struct inject_verdict verdict;
 	json_object	*root, *v;
@@ -732,8 +732,8 @@ upstream_same_library(const char *id, const char *libid)
  * found or not reachable: type other, trust unknown). 1, 0 with why, or -1.
  */
 static int
-upstream_decide(sqlite3 *db, const char *datadir, struct upstream *u, const char *libid,
-    char *why, size_t whysz)
+upstream_decide(struct sqlite3 *db, const char *datadir, struct upstream *u,
+    const char *libid, char *why, size_t whysz)
 {
 	struct fetch_req req;
 	struct buf	 path;
@@ -787,7 +787,8 @@ out:
 
 /* Appends the allowed, new libraries of an upstream search answer to results. */
 static int
-upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_object *results)
+upstream_merge(struct sqlite3 *db, const char *datadir, json_object *answer,
+    json_object *results)
 {
 	json_object	*arr, *r, *v, *copy;
 	const char	*id, *type;
@@ -838,7 +839,7 @@ upstream_merge(sqlite3 *db, const char *datadir, json_object *answer, json_objec
 }
 
 int
-upstream_libs(sqlite3 *db, const char *datadir, const char *name, const char *query,
+upstream_libs(struct sqlite3 *db, const char *datadir, const char *name, const char *query,
     json_object *results)
 {
 	struct upstream	 u;
@@ -989,8 +990,8 @@ upstream_cache_put(const struct upstream *u, const char *path, const struct buf 
 }
 
 int
-upstream_context(sqlite3 *db, const char *datadir, const char *libid, const char *query,
-    const char *tokens, int json, struct buf *out)
+upstream_context(struct sqlite3 *db, const char *datadir, const char *libid,
+    const char *query, const char *tokens, int json, struct buf *out)
 {
 	struct upstream	 u;
 	struct fetch_req req;
@@ -1077,7 +1078,7 @@ out:
 }
 
 int
-upstream_test(sqlite3 *db, const char *datadir, char *msg, size_t msgsz)
+upstream_test(struct sqlite3 *db, const char *datadir, char *msg, size_t msgsz)
 {
 	struct upstream	 u;
 	struct fetch_req req;

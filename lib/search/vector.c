@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
 
 #include "base/log.h"
 #include "base/topk.h"
 #include "search/lexindex.h"
 #include "search/vector.h"
+#include "store/embeddings.h"
 
 #define VEC_ALIGN	64
 #define VEC_BLOCK	64	/* int8 row padding and inner loop length */
@@ -241,75 +241,71 @@ vector_reserve(struct vecindex *x, size_t ncap)
 	return 0;
 }
 
+/* The index being built, and the rows skipped (wrong size or zero). */
+struct vector_load {
+	struct vecindex	*x;
+	size_t		 hint, skipped;
+};
+
+static int
+vector_load_row(const struct store_vector_row *r, void *arg)
+{
+	struct vector_load *l = arg;
+	struct vecindex	*x = l->x;
+	size_t		 dim;
+	float		*f;
+
+	if (r->dim <= 0 || r->dim > VECTOR_MAX_DIM ||
+	    (x->dim != 0 && (size_t)r->dim != x->dim) ||
+	    r->bytes != (size_t)r->dim * sizeof(float)) {
+		l->skipped++;
+		return 0;
+	}
+	dim = (size_t)r->dim;
+	if (x->dim == 0) {
+		x->dim = dim;
+		x->stride = (dim + VEC_BLOCK - 1) / VEC_BLOCK * VEC_BLOCK;
+	}
+	if (x->n == x->cap && vector_reserve(x, x->cap ? x->cap * 2 : l->hint) == -1)
+		return -1;
+	if (r->vector == NULL) {
+		log_err("vector_index_build: out of memory");
+		return -1;
+	}
+	f = x->f + x->n * dim;
+	memcpy(f, r->vector, dim * sizeof(float));
+	if (vector_normalize(f, dim) == -1) {
+		l->skipped++;
+		return 0;
+	}
+	vector_quantize(f, dim, x->q + x->n * x->stride, &x->scale[x->n]);
+	memset(x->q + x->n * x->stride + dim, 0, x->stride - dim);
+	x->ids[x->n] = r->snippet_id;
+	x->docs[x->n] = r->document_id;
+	x->tokens[x->n] = r->tokens;
+	x->n++;
+	return 0;
+}
+
 struct vecindex *
-vector_index_build(sqlite3 *db, const char *library_id, const char *model,
+vector_index_build(struct sqlite3 *db, const char *library_id, const char *model,
     long capacity_hint)
 {
-	static const char sql[] =
-	    "SELECT e.snippet_id, s.document_id, s.tokens, v.dim, v.vector "
-	    "FROM library_snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 "
-	    "JOIN vectors v ON v.model = e.model AND v.hash = e.hash "
-	    "WHERE s.library_id = ?1 ORDER BY s.id";
-	struct vecindex	*x;
-	sqlite3_stmt	*st = NULL;
-	size_t		 hint = capacity_hint > 0 ? (size_t)capacity_hint : 64;
-	size_t		 skipped = 0, dim;
-	sqlite3_int64	 d;
-	const void	*blob;
-	float		*f;
-	int		 step;
+	struct vector_load l;
 
-	if ((x = calloc(1, sizeof(*x))) == NULL)
+	memset(&l, 0, sizeof(l));
+	l.hint = capacity_hint > 0 ? (size_t)capacity_hint : 64;
+	if ((l.x = calloc(1, sizeof(*l.x))) == NULL)
 		return NULL;
-	x->bytes = sizeof(*x);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, model, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		d = sqlite3_column_int64(st, 3);
-		blob = sqlite3_column_blob(st, 4);
-		if (d <= 0 || d > VECTOR_MAX_DIM ||
-		    (x->dim != 0 && (size_t)d != x->dim) ||
-		    sqlite3_column_bytes(st, 4) != (int)(d * (sqlite3_int64)sizeof(float))) {
-			skipped++;
-			continue;
-		}
-		dim = (size_t)d;
-		if (x->dim == 0) {
-			x->dim = dim;
-			x->stride = (dim + VEC_BLOCK - 1) / VEC_BLOCK * VEC_BLOCK;
-		}
-		if (x->n == x->cap && vector_reserve(x, x->cap ? x->cap * 2 : hint) == -1)
-			goto fail;
-		if (blob == NULL)		/* out of memory */
-			goto dberr;
-		f = x->f + x->n * dim;
-		memcpy(f, blob, dim * sizeof(float));
-		if (vector_normalize(f, dim) == -1) {
-			skipped++;
-			continue;
-		}
-		vector_quantize(f, dim, x->q + x->n * x->stride, &x->scale[x->n]);
-		memset(x->q + x->n * x->stride + dim, 0, x->stride - dim);
-		x->ids[x->n] = sqlite3_column_int64(st, 0);
-		x->docs[x->n] = sqlite3_column_int64(st, 1);
-		x->tokens[x->n] = sqlite3_column_int(st, 2);
-		x->n++;
+	l.x->bytes = sizeof(*l.x);
+	if (store_vectors_load(db, library_id, model, vector_load_row, &l) == -1) {
+		vector_index_free(l.x);
+		return NULL;
 	}
-	if (step != SQLITE_DONE)
-		goto dberr;
-	sqlite3_finalize(st);
-	if (skipped > 0)
+	if (l.skipped > 0)
 		log_warn("%s: %s, model %s: %zu vectors skipped (wrong size or zero)",
-		    __func__, library_id, model, skipped);
-	return x;
-dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
-fail:
-	sqlite3_finalize(st);
-	vector_index_free(x);
-	return NULL;
+		    __func__, library_id, model, l.skipped);
+	return l.x;
 }
 
 /* 1 when candidate a ranks below b (lower score; on a tie, the later row). */

@@ -57,6 +57,12 @@ db_begin_read(sqlite3 *db)
 	return db_exec(db, "BEGIN");
 }
 
+int
+db_in_transaction(sqlite3 *db)
+{
+	return !sqlite3_get_autocommit(db);
+}
+
 const char *
 db_errmsg(sqlite3 *db)
 {

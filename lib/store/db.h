@@ -51,6 +51,8 @@ int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
 int	 db_begin_read(struct sqlite3 *);	/* BEGIN (deferred): one snapshot to read */
 int	 db_commit(struct sqlite3 *);
 void	 db_rollback(struct sqlite3 *);
+/* 1 when the connection is inside a transaction (begun, not yet ended), else 0. */
+int	 db_in_transaction(struct sqlite3 *);
 
 /*
  * The schema version a database is at (0: a new one). 0, or -1.

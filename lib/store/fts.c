@@ -81,3 +81,41 @@ out:
 	buf_release(&code);
 	return rc;
 }
+
+/* Engine: reads the FTS5 table's columns, and the view library_snippets. */
+int
+store_fts_rows(sqlite3 *db, const char *library_id,
+    int (*fn)(const struct store_fts_row *, void *), void *arg)
+{
+	static const char sql[] =
+	    "SELECT s.id, s.document_id, s.tokens, f.title, f.breadcrumb, f.body, "
+	    "f.code, f.path FROM library_snippets s JOIN snippets_fts f ON f.rowid = s.id "
+	    "WHERE s.library_id = ?1 ORDER BY s.id";
+	struct store_fts_row r;
+	sqlite3_stmt	*st = NULL;
+	int		 step = SQLITE_ERROR, rc = -1, col;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		r.id = sqlite3_column_int64(st, 0);
+		r.document_id = sqlite3_column_int64(st, 1);
+		r.tokens = sqlite3_column_int(st, 2);
+		for (col = 0; col < STORE_FTS_NCOLS; col++) {
+			r.text[col] = (const char *)sqlite3_column_text(st, 3 + col);
+			r.len[col] = (size_t)sqlite3_column_bytes(st, 3 + col);
+		}
+		if (fn(&r, arg) == -1) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	if (step == SQLITE_DONE)
+		rc = 0;
+out:
+	if (rc == -1)
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,10 +1,13 @@
 /*
  * store/fts.h: the full-text rows of the snippets (snippets_fts). The index writes them for
  * the snippets it keeps; dedup removes a duplicate's and restores a kept one's, share moves
- * them with the snippets, describe rewrites one when it gives a snippet a title.
+ * them with the snippets, describe rewrites one when it gives a snippet a title; a query
+ * process reads a library's to build its lexical index (lib/search/lexindex.h).
  */
 #ifndef STORE_FTS_H
 #define STORE_FTS_H
+
+#include <stddef.h>
 
 struct buf;
 struct sqlite3;
@@ -17,5 +20,24 @@ int	 store_code_text(const char *json, struct buf *);
  * rows (deleting any previous one), inside the caller's transaction.
  */
 int	 store_fts_put(struct sqlite3 *, long long snippet_id);
+
+/*
+ * A full-text row of a snippet a library shows: its columns title, breadcrumb, body,
+ * code and path (text[i] NULL for a NULL column, len[i] its bytes), valid during the
+ * callback only.
+ */
+#define STORE_FTS_NCOLS	5
+struct store_fts_row {
+	long long	 id, document_id;
+	int		 tokens;
+	const char	*text[STORE_FTS_NCOLS];
+	size_t		 len[STORE_FTS_NCOLS];
+};
+/*
+ * Calls fn with the full-text row of each snippet library_id shows, in id order. 0, or -1
+ * on a database error (logged) or when fn returned -1 (then not logged).
+ */
+int	 store_fts_rows(struct sqlite3 *, const char *library_id,
+	    int (*fn)(const struct store_fts_row *, void *), void *arg);
 
 #endif

@@ -12,15 +12,30 @@ struct sqlite3;
 /* A library as stored (strings malloc'd; "" for a NULL column). */
 struct store_library {
 	int	 exists;		/* 0: no such library (nothing else is set) */
+	char	*id;			/* as stored (store_library_load_nocase) */
 	char	*url, *type, *branch, *settings, *title, *description;
+	char	*host;			/* host[:port] of url */
 	char	*run_status, *state;
 	int	 gitops;		/* managed by the GitOps manifest */
 	int	 deleting;		/* a delete job is queued or running */
 	int	 pending;		/* any job is queued or running */
+	long long created_by;		/* the user who added it, 0: none */
+	int	 created_anonymously;
+	long long total_documents, total_snippets;
+	long long lib_no;		/* its number: its full-text rows' tag "l<lib_no>" */
+	char	*family;		/* the library whose versions it is (or its own id) */
+	char	*indexed_commit;	/* what the index was built from; NULL: no index */
+	char	*indexed_settings;	/* ... with what settings; NULL: none recorded */
 };
 
 /* Reads library id into l: 0 (l->exists 0 when there is none), or -1 (logged). */
 int	 store_library_load(struct sqlite3 *, const char *id, struct store_library *l);
+/*
+ * The same for the library whose id equals id but for case (ids that differ only in
+ * case name one library), the one spelt exactly so first.
+ */
+int	 store_library_load_nocase(struct sqlite3 *, const char *id,
+	    struct store_library *l);
 void	 store_library_release(struct store_library *);
 
 /* The values a GitOps manifest entry gives a library. */
@@ -41,5 +56,73 @@ int	 store_library_write_managed(struct sqlite3 *, const char *id, const char *h
  * (*n of them; free each and the array). 0, or -1 (logged).
  */
 int	 store_library_managed(struct sqlite3 *, char ***ids, size_t *n);
+
+/*
+ * What changed under a library, for store_library_bump: query processes see the new
+ * version and reload what it covers.
+ */
+enum store_library_bump {
+	STORE_BUMP_TOKENS,	/* its snippets changed in place: new index_version, tokens */
+	STORE_BUMP_COUNTS,	/* its snippets changed: new index_version, every count */
+	STORE_BUMP_VECTORS	/* its vectors changed: new embed_version */
+};
+/*
+ * Gives library id a new version (unique across libraries), inside the caller's
+ * transaction. 0, or -1 (logged).
+ */
+int	 store_library_bump(struct sqlite3 *, const char *id, enum store_library_bump);
+
+/*
+ * Writes a new library id (from host, by user created_by, 0: none; anonymous: added by
+ * an anonymous caller) with values v at now (ISO 8601), the next lib_no; its id is bound
+ * to host (library_hosts, by a trigger). Inside the caller's transaction; 0, or -1.
+ */
+int	 store_library_insert(struct sqlite3 *, const char *id, const char *host,
+	    const struct store_library_values *v, long long created_by, int anonymous,
+	    const char *now);
+/* Writes the branch, settings, URL, title and description of library id (not its type). */
+int	 store_library_update(struct sqlite3 *, const char *id,
+	    const struct store_library_values *v, const char *now);
+/*
+ * The host an id was last bound to (library_hosts, kept after a deletion), ids compared
+ * without case: 1 with *host malloc'd, 0 when none, -1 (logged).
+ */
+int	 store_library_bound_host(struct sqlite3 *, const char *id, char **host);
+
+/* The versions of a library (libraries with version_of) not being deleted. */
+struct store_versions {
+	char	**ids, **branches;
+	size_t	  n;
+};
+int	 store_library_versions(struct sqlite3 *, const char *id, struct store_versions *);
+void	 store_versions_release(struct store_versions *);
+/*
+ * Writes version version of library parent as library id (branch = the version, the
+ * parent's host, title and description, type git): a new row, or the URL and settings of
+ * the version row there is. Inside the caller's transaction; 0, or -1.
+ */
+int	 store_library_version_put(struct sqlite3 *, const char *id, const char *parent,
+	    const char *version, const char *url, const char *settings, long long created_by,
+	    const char *now);
+/* The URL and settings of (version) library id follow its parent's. */
+int	 store_library_version_follow(struct sqlite3 *, const char *id, const char *url,
+	    const char *settings, const char *now);
+
+/*
+ * Deletes the rows of library id, inside the caller's transaction: its embeddings,
+ * full-text, snippets, documents (those showing other libraries' snippets go, those
+ * snippets stay) and library rows, and its jobs but job keep (the delete job, the record)
+ * with their logs. Vectors stay (store_vectors_gc). 0, or -1.
+ */
+int	 store_library_delete(struct sqlite3 *, const char *id, long long keep);
+
+/*
+ * Records the index of library id just written, inside the write transaction: built from
+ * commit (labelled label; blob_prefix the URL prefix of its files) with the library's
+ * settings (none recorded when retry > 0: skipped files a later run may read), a new
+ * index_version and its counts.
+ */
+int	 store_library_indexed(struct sqlite3 *, const char *id, const char *commit,
+	    const char *label, const char *url_prefix, long long retry);
 
 #endif /* STORE_LIBRARY_H */

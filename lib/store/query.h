@@ -1,0 +1,107 @@
+/*
+ * store/query.h: the reads of the query path (lib/search/search.c): a library's row, the
+ * ranking in the engine for a library not held in memory, a snippet as a library shows
+ * it, its neighbours, the flags, the content.injection setting and the libraries list.
+ *
+ * struct store_query is the set of prepared statements a query process keeps for its
+ * life (search_open makes it once per connection; each call binds, steps and resets).
+ * Strings given to a callback are valid during the call only. Unless said otherwise,
+ * each function returns 0, or -1 on a database error (logged).
+ */
+#ifndef STORE_QUERY_H
+#define STORE_QUERY_H
+
+#include <stddef.h>
+
+struct buf;
+struct sqlite3;
+struct store_query;
+
+/* Prepares the statements on db (persistent ones); NULL on an error (logged). */
+struct store_query *store_query_open(struct sqlite3 *);
+void	 store_query_close(struct store_query *);
+
+/* A library's row as the query path reads it (never NULL strings). */
+struct store_query_lib {
+	const char	*id, *state, *error;
+	long long	 lib_no, snippets, index_version, embed_version;
+	int		 has_index;	/* it has an index (indexed_commit) */
+};
+/* Library id: 1 (fn called), 0 when there is none, -1. */
+int	 store_query_library(struct store_query *, const char *id,
+	    void (*fn)(const struct store_query_lib *, void *), void *arg);
+/*
+ * Calls fn with the ids of the libraries not being deleted that equal id but for ASCII
+ * case, in byte order, until it returns 1.
+ */
+int	 store_query_nocase(struct store_query *, const char *id,
+	    int (*fn)(const char *id, void *), void *arg);
+/*
+ * The indexed versions of library base ("v1, v2") into *have (malloc'd, NULL when none).
+ */
+int	 store_query_versions(struct store_query *, const char *base, char **have);
+
+/*
+ * Ranking in the engine (a library too large to be held in memory): the full-text tags of
+ * library_id's family (or its own, lib_no, when it has none) are appended to tags; the
+ * number of its snippets that match term, counted no further than cap, into *n.
+ * Engine: FTS5 (MATCH syntax, a "lib" column filter on the tags).
+ */
+int	 store_query_tags(struct store_query *, const char *library_id, long long lib_no,
+	    struct buf *tags);
+int	 store_query_term_count(struct store_query *, const char *library_id,
+	    const char *tags, const char *term, long cap, long long *n);
+/*
+ * Ranks library_id's snippets matching any of the n terms (those with keep[i] set, all
+ * when keep is NULL) with BM25 (the engine's score, higher is better), best first, and
+ * calls fn with at most limit of them until it returns 1. Engine: FTS5 MATCH and bm25().
+ */
+int	 store_query_rank(struct store_query *, const char *library_id, const char *tags,
+	    char *const *terms, const int *keep, size_t n, int limit,
+	    int (*fn)(long long id, long long doc, int tokens, double score, void *),
+	    void *arg);
+
+/* A snippet as a library shows it. */
+struct store_query_snippet {
+	const char	*title, *breadcrumb, *text, *page_title;	/* "" for NULL */
+	const char	*anchor, *code, *path, *blob_prefix, *indexed_commit, *url;
+	const char	*flags;		/* its rules ("a, b"), NULL when not flagged */
+	int		 tokens;
+	long long	 document_id, ord;
+};
+/* Snippet id as library_id shows it: fn's result, 1 when there is none, -1. */
+int	 store_query_snippet(struct store_query *, long long id, const char *library_id,
+	    int (*fn)(const struct store_query_snippet *, void *), void *arg);
+/*
+ * Calls fn with the heading trails (id, title, breadcrumb, ord) of the (at most limit)
+ * snippets before ord of document doc, nearest first, until it returns 1.
+ */
+int	 store_query_prev(struct store_query *, long long doc, long long ord, int limit,
+	    int (*fn)(long long id, const char *title, const char *breadcrumb,
+	    long long ord, void *), void *arg);
+/*
+ * Snippet id's text into *text (malloc'd) and whether it is flagged: 1, 0 when there is
+ * no such snippet or its text is NULL, -1.
+ */
+int	 store_query_text(struct store_query *, long long id, char **text, int *flagged);
+
+/* Setting name's stored value into out (outsz bytes, cut): 1, 0 when not set, -1. */
+int	 store_query_setting(struct store_query *, const char *name, char *out,
+	    size_t outsz);
+/* 1 when library_id shows a flagged snippet (lib/search/inject.h), 0 when not, -1. */
+int	 store_query_any_flagged(struct store_query *, const char *library_id);
+/* 1 when snippet id is flagged, 0 when not, -1. */
+int	 store_query_flagged(struct store_query *, long long id);
+
+/* A library of the list (libraries not being deleted, no version). */
+struct store_query_libs_row {
+	const char	*id, *title, *description, *branch, *updated_at, *state, *host;
+	const char	*versions;	/* JSON array of its versions' branches */
+	const char	*type;
+	long long	 tokens, snippets;
+};
+/* Calls fn with each library of the list; -1 also when fn returned -1 (not logged). */
+int	 store_query_libraries(struct store_query *,
+	    int (*fn)(const struct store_query_libs_row *, void *), void *arg);
+
+#endif /* STORE_QUERY_H */

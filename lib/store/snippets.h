@@ -1,0 +1,83 @@
+/*
+ * store/snippets.h: the documents and snippets rows an index run reads and writes
+ * (lib/index/index.c): what is stored of a path, a document of another version to show,
+ * the delete of a library's old documents and the writes of the new ones with their
+ * snippets and full-text rows.
+ *
+ * The reader and the writer are caller-owned sets of prepared statements, made once per
+ * run and used for every file (prepared statements: the run writes thousands of rows).
+ * Each function returns 0, or -1 on a database error (logged), unless it says otherwise.
+ */
+#ifndef STORE_SNIPPETS_H
+#define STORE_SNIPPETS_H
+
+#include <stddef.h>
+
+struct sqlite3;
+struct store_reader;
+struct store_writer;
+
+/* The statements that read what is stored of the files of a run; NULL on an error. */
+struct store_reader *store_reader_open(struct sqlite3 *);
+void	 store_reader_close(struct store_reader *);
+/*
+ * The content hash stored for document path of library_id into hash: 1, or 0 ("") when
+ * there is none or it does not fit hashsz, or -1.
+ */
+int	 store_reader_blob(struct store_reader *, const char *library_id, const char *path,
+	    char *hash, size_t hashsz);
+/*
+ * A document of another library of family (the library whose versions share files, or
+ * one of its versions), indexed and not being deleted, with path and content hash,
+ * preferably one whose snippets hold no duplicate: its id, 0 when none (or on an error).
+ */
+long long store_reader_reusable(struct store_reader *, const char *library_id,
+	    const char *path, const char *hash, const char *family);
+
+/*
+ * Inside the caller's transaction: deletes the documents of library_id (and their
+ * snippets and full-text rows): all of them when keep_json is NULL, else those whose
+ * path is not in the JSON array of paths keep_json.
+ */
+int	 store_documents_delete(struct sqlite3 *, const char *library_id,
+	    const char *keep_json);
+/*
+ * A new document path of library_id that shows the snippets of document from (a file of
+ * another version with the same path and content: the snippets from shows).
+ */
+int	 store_document_show(struct sqlite3 *, const char *library_id, long long from);
+/*
+ * The HTTP validators of document path that the server sent last: each of etag and
+ * modified that is not NULL replaces the stored one.
+ */
+int	 store_document_validators(struct sqlite3 *, const char *library_id,
+	    const char *path, const char *etag, const char *modified);
+
+/* The statements that write the documents and snippets of library_id (tag "l<lib_no>"). */
+struct store_writer *store_writer_open(struct sqlite3 *, const char *library_id,
+	    long long lib_no);
+void	 store_writer_close(struct store_writer *);
+
+/* A new document of the writer's library: its id into *id. */
+struct store_document_values {
+	const char	*path, *hash, *title, *url, *etag, *modified;
+};
+int	 store_writer_document(struct store_writer *, const struct store_document_values *,
+	    long long *id);
+
+/* A new snippet and its full-text row: its id into *id. */
+struct store_snippet_values {
+	long long	 document_id, ord;
+	const char	*title, *breadcrumb, *anchor, *text;
+	const char	*code;		/* the code JSON */
+	const char	*code_text;	/* its code, one block a line (full-text) */
+	const char	*path;		/* its document's (full-text) */
+	int		 tokens;
+	const char	*hash;		/* the dedup signature (lib/index/dedup.h) */
+	int		 has_sig;
+	long long	 sig;
+};
+int	 store_writer_snippet(struct store_writer *, const struct store_snippet_values *,
+	    long long *id);
+
+#endif /* STORE_SNIPPETS_H */
