@@ -437,6 +437,14 @@ db_compact(sqlite3 *db)
 	return db_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
+const char *
+db_column_text(sqlite3_stmt *st, int i)
+{
+	const char	*v = (const char *)sqlite3_column_text(st, i);
+
+	return v != NULL ? v : "";
+}
+
 char *
 db_column_dup(sqlite3_stmt *st, int i, const char *dflt)
 {

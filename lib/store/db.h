@@ -76,6 +76,8 @@ enum db_failure db_failure(struct sqlite3 *);
 /* The storage engine's name and version, e.g. for a support bundle ("3.40.1"). */
 const char *db_engine_version(void);
 
+/* Column i's text, or "" for NULL: valid until the next step or finalize of st. */
+const char *db_column_text(struct sqlite3_stmt *st, int i);
 /*
  * The text of column i of st's current row, malloc'd; a copy of dflt (or NULL when dflt is
  * NULL) when the column is NULL. NULL when memory is short.

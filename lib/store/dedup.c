@@ -7,16 +7,9 @@
 #include <sqlite3.h>
 
 #include "base/log.h"
+#include "store/db.h"
 #include "store/dedup.h"
 #include "store/fts.h"
-
-static const char *
-store_dedup_text(sqlite3_stmt *st, int i)
-{
-	const char	*t = (const char *)sqlite3_column_text(st, i);
-
-	return t != NULL ? t : "";
-}
 
 /* Engine: reads the view library_snippets (a library's own and shown snippets). */
 int
@@ -37,12 +30,12 @@ store_dedup_rows(sqlite3 *db, const char *library_id,
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		r.id = sqlite3_column_int64(st, 0);
 		r.ord = (long)sqlite3_column_int64(st, 1);
-		r.hash = store_dedup_text(st, 2);
+		r.hash = db_column_text(st, 2);
 		r.has_sig = sqlite3_column_type(st, 3) != SQLITE_NULL;
 		r.sig = sqlite3_column_int64(st, 3);
 		r.dup_of = sqlite3_column_int64(st, 4);
-		r.path = store_dedup_text(st, 5);
-		r.trail = store_dedup_text(st, 6);
+		r.path = db_column_text(st, 5);
+		r.trail = db_column_text(st, 6);
 		r.owner_doc = sqlite3_column_int64(st, 7);
 		r.owned = sqlite3_column_int(st, 8);
 		if (fn(&r, arg) == -1) {

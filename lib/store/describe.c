@@ -11,14 +11,6 @@
 #include "store/describe.h"
 #include "store/fts.h"
 
-static const char *
-store_describe_text(sqlite3_stmt *st, int i)
-{
-	const char	*t = (const char *)sqlite3_column_text(st, i);
-
-	return t != NULL ? t : "";
-}
-
 int
 store_describe_todo(sqlite3 *db, const char *library_id,
     int (*fn)(const struct store_describe_row *, void *), void *arg)
@@ -39,11 +31,11 @@ store_describe_todo(sqlite3 *db, const char *library_id,
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		r.id = sqlite3_column_int64(st, 0);
-		r.heading = store_describe_text(st, 1);
-		r.page = store_describe_text(st, 2);
-		r.breadcrumb = store_describe_text(st, 3);
+		r.heading = db_column_text(st, 1);
+		r.page = db_column_text(st, 2);
+		r.breadcrumb = db_column_text(st, 3);
 		r.text = (const char *)sqlite3_column_text(st, 4);
-		r.code = store_describe_text(st, 5);
+		r.code = db_column_text(st, 5);
 		r.repeated = sqlite3_column_int64(st, 6);
 		if (fn(&r, arg) == -1) {
 			sqlite3_finalize(st);
@@ -81,8 +73,8 @@ store_describe_cached(sqlite3 *db, const char *hash, const char *model, char **t
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, model, -1, SQLITE_STATIC);
 	if ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((*title = strdup(store_describe_text(st, 0))) != NULL &&
-		    (*desc = strdup(store_describe_text(st, 1))) != NULL)
+		if ((*title = strdup(db_column_text(st, 0))) != NULL &&
+		    (*desc = strdup(db_column_text(st, 1))) != NULL)
 			rc = 1;
 		else {
 			log_err("%s: out of memory", __func__);

@@ -10,14 +10,6 @@
 #include "store/db.h"
 #include "store/embeddings.h"
 
-static const char *
-store_embed_text(sqlite3_stmt *st, int i)
-{
-	const char	*t = (const char *)sqlite3_column_text(st, i);
-
-	return t != NULL ? t : "";
-}
-
 /* Engine: reads the view library_snippets (a library's own and shown snippets). */
 int
 store_embed_todo(sqlite3 *db, const char *library_id, long long after, const char *model,
@@ -39,10 +31,10 @@ store_embed_todo(sqlite3 *db, const char *library_id, long long after, const cha
 	sqlite3_bind_int64(q, 4, (long long)limit);
 	while ((s = sqlite3_step(q)) == SQLITE_ROW) {
 		r.id = sqlite3_column_int64(q, 0);
-		r.title = store_embed_text(q, 1);
-		r.breadcrumb = store_embed_text(q, 2);
-		r.text = store_embed_text(q, 3);
-		r.code = store_embed_text(q, 4);
+		r.title = db_column_text(q, 1);
+		r.breadcrumb = db_column_text(q, 2);
+		r.text = db_column_text(q, 3);
+		r.code = db_column_text(q, 4);
 		if (fn(&r, arg) == -1) {
 			sqlite3_finalize(q);
 			return -1;

@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "base/log.h"
+#include "store/db.h"
 #include "store/query.h"
 
 /*
@@ -175,14 +176,6 @@ store_query_close(struct store_query *q)
 	free(q);
 }
 
-static const char *
-store_query_col(sqlite3_stmt *st, int i)
-{
-	const char	*t = (const char *)sqlite3_column_text(st, i);
-
-	return t != NULL ? t : "";
-}
-
 int
 store_query_library(struct store_query *q, const char *id,
     void (*fn)(const struct store_query_lib *, void *), void *arg)
@@ -193,11 +186,11 @@ store_query_library(struct store_query *q, const char *id,
 	sqlite3_reset(q->lib);
 	sqlite3_bind_text(q->lib, 1, id, -1, SQLITE_STATIC);
 	if ((step = sqlite3_step(q->lib)) == SQLITE_ROW) {
-		l.id = store_query_col(q->lib, 0);
-		l.state = store_query_col(q->lib, 1);
+		l.id = db_column_text(q->lib, 0);
+		l.state = db_column_text(q->lib, 1);
 		l.lib_no = sqlite3_column_int64(q->lib, 2);
 		l.has_index = sqlite3_column_int(q->lib, 3);
-		l.error = store_query_col(q->lib, 4);
+		l.error = db_column_text(q->lib, 4);
 		l.snippets = sqlite3_column_int64(q->lib, 5);
 		l.index_version = sqlite3_column_int64(q->lib, 6);
 		l.embed_version = sqlite3_column_int64(q->lib, 7);
@@ -344,14 +337,14 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 	if ((step = sqlite3_step(st)) == SQLITE_DONE)
 		rc = 1;
 	else if (step == SQLITE_ROW) {
-		r.title = store_query_col(st, 0);
-		r.breadcrumb = store_query_col(st, 1);
+		r.title = db_column_text(st, 0);
+		r.breadcrumb = db_column_text(st, 1);
 		r.anchor = (const char *)sqlite3_column_text(st, 2);
-		r.text = store_query_col(st, 3);
+		r.text = db_column_text(st, 3);
 		r.code = (const char *)sqlite3_column_text(st, 4);
 		r.tokens = sqlite3_column_int(st, 5);
 		r.path = (const char *)sqlite3_column_text(st, 6);
-		r.page_title = store_query_col(st, 7);
+		r.page_title = db_column_text(st, 7);
 		r.blob_prefix = (const char *)sqlite3_column_text(st, 8);
 		r.indexed_commit = (const char *)sqlite3_column_text(st, 9);
 		r.document_id = sqlite3_column_int64(st, 10);
