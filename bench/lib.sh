@@ -22,6 +22,10 @@
 #   bench_machine               one line: date, nproc, memory, CPU model, commit, load average
 #                               (call it before the measurements: other load skews them).
 #   bench_query_workers N       restart ctxd-query with --workers N on the same socket.
+#   bench_wrk_script FILE       write the wrk Lua script: it cycles through the request paths
+#                               of the file $BENCH_PATHS names and prints one RESULT line
+#                               (requests, rps, p50/p90/p99/max ms, non200, sock_errors).
+#   bench_field NAME LINE       the value of NAME=value in a RESULT line.
 
 set -uo pipefail
 
@@ -140,4 +144,60 @@ bench_query_workers() {
 	done
 	_show_log "$T/log/query-w$n.log"
 	bail_out "ctxd-query --workers $n did not come up"
+}
+
+bench_wrk_script() {
+	cat >"$1" <<'EOF'
+-- Cycles through the request paths in $BENCH_PATHS (one per line), each thread from its own
+-- offset; counts answers other than 200; done() prints one RESULT line.
+local paths = {}
+for line in io.lines(os.getenv("BENCH_PATHS")) do
+	if line ~= "" then paths[#paths + 1] = line end
+end
+
+local threads = {}
+local nthreads = 0
+function setup(thread)
+	thread:set("tid", nthreads)
+	nthreads = nthreads + 1
+	table.insert(threads, thread)
+end
+
+local i = 0
+function init(args)
+	i = (tid or 0) * 7
+	non200 = 0
+	responses = 0
+end
+
+function request()
+	i = i % #paths + 1
+	return wrk.format("GET", paths[i])
+end
+
+function response(status, headers, body)
+	responses = responses + 1
+	if status ~= 200 then non200 = non200 + 1 end
+end
+
+function done(summary, latency, requests)
+	local bad, resp = 0, 0
+	for _, t in ipairs(threads) do
+		bad = bad + t:get("non200")
+		resp = resp + t:get("responses")
+	end
+	local e = summary.errors
+	local secs = summary.duration / 1e6
+	io.write(string.format("RESULT requests=%d responses=%d secs=%.3f rps=%.1f " ..
+	    "p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f max_ms=%.3f non200=%d " ..
+	    "sock_errors=%d\n", summary.requests, resp, secs, summary.requests / secs,
+	    latency:percentile(50) / 1000, latency:percentile(90) / 1000,
+	    latency:percentile(99) / 1000, latency.max / 1000, bad,
+	    e.connect + e.read + e.write + e.timeout))
+end
+EOF
+}
+
+bench_field() {
+	sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"
 }
