@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <json.h>
 
@@ -29,6 +30,7 @@
 #include "sources/gitsrc.h"
 #include "sources/request.h"
 #include "store/jobs.h"
+#include "store/library.h"
 #include "store/netpolicy.h"
 #include "store/settings.h"
 #include "web.h"
@@ -638,4 +640,75 @@ admin_libraries_delete(struct http_req *r, void *arg)
 {
 	(void)arg;
 	admin_libraries_queue(r, 1);
+}
+
+static const struct validate_field admin_libraries_rename_fields[] = {
+	{ .name = "title", .type = VALIDATE_STRING, .min = 1, .max = ENTRY_TITLE_MAX },
+	{ .name = "description", .type = VALIDATE_STRING, .max = ENTRY_DESCRIPTION_MAX },
+	{ .name = NULL }
+};
+static const struct validate_table admin_libraries_rename_body = {
+	.fields = admin_libraries_rename_fields,
+	.allow_unknown = 1,		/* admin_libraries_rename names the right call */
+	.what = "field"
+};
+
+/*
+ * PATCH /api/libraries/{owner}/{id*}: the title and the description, which change what a
+ * library shows but not how it is indexed: stored at once, no job. A library the GitOps
+ * manifest manages, a version (it shows its library's) or one being deleted is refused
+ * with 409 naming where it changes.
+ */
+void
+admin_libraries_rename(struct http_req *r, void *arg)
+{
+	struct store_library l;
+	json_object	*body;
+	const char	*title, *desc;
+	char		 id[512], now[32];
+
+	(void)arg;
+	if (admin_libraries_id(r, id, sizeof(id)) == -1 ||
+	    validate_query(r, &web_util_no_params) == -1 ||
+	    (body = validate_body(r, &admin_libraries_rename_body)) == NULL)
+		return;
+	json_object_object_foreach(body, key, val) {
+		(void)val;
+		if (strcmp(key, "title") != 0 && strcmp(key, "description") != 0) {
+			http_error(r, 400, "unknown field '%.64s': this call changes the title "
+			    "and the description; POST /api/libraries changes source settings "
+			    "and re-indexes", key);
+			goto out;
+		}
+	}
+	title = validate_str(body, "title");
+	desc = validate_str(body, "description");
+	if (title == NULL && desc == NULL) {
+		http_error(r, 400, "nothing to change: give a title or a description");
+		goto out;
+	}
+	if (store_library_load(r->db, id, &l) == -1) {
+		web_util_dberr(r, __func__, "database error");
+		goto out;
+	}
+	if (!l.exists || strcmp(l.state, "delete") == 0 || l.deleting)
+		http_error(r, 404, "library %s does not exist", id);
+	else if (l.gitops)
+		http_error(r, 409, "library %s is managed by the GitOps manifest: change its "
+		    "title there", id);
+	else if (strcmp(l.family, id) != 0)
+		http_error(r, 409, "%s is a version of %s, whose title and description it "
+		    "shows: change them there", id, l.family);
+	else {
+		util_iso8601(time(NULL), now, sizeof(now));
+		if (store_library_rename(r->db, id, title, desc, now) == -1)
+			web_util_dberr(r, __func__, "the change could not be stored");
+		else {
+			log_info("library %s: title or description changed", id);
+			admin_libraries_get(r, NULL);
+		}
+	}
+	store_library_release(&l);
+out:
+	json_object_put(body);
 }

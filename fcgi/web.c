@@ -89,6 +89,8 @@ static const struct http_route web_routes[] = {
 	{ "GET", "/api/libraries", ADMIN, "listing the libraries", admin_libraries_list },
 	{ "GET", "/api/libraries/{owner}/{id*}", ADMIN, "reading a library",
 	    admin_libraries_get },
+	{ "PATCH", "/api/libraries/{owner}/{id*}", ADMIN,
+	    "changing a library's title or description", admin_libraries_rename },
 	{ "DELETE", "/api/libraries/{owner}/{id*}", USER_ANON("perm.anonymous_delete"),
 	    "deleting a library", admin_libraries_delete },
 	{ "POST", "/api/libraries/{owner}/{id*}/refresh",

@@ -47,6 +47,7 @@ void	 admin_libraries_types(struct http_req *, void *);
 					/* POST /api/parse-openapi-upload */
 void	 admin_libraries_list(struct http_req *, void *);	/* GET /api/libraries */
 void	 admin_libraries_get(struct http_req *, void *);	/* GET .../{owner}/{repo} */
+void	 admin_libraries_rename(struct http_req *, void *);	/* PATCH .../{owner}/{repo} */
 void	 admin_libraries_refresh(struct http_req *, void *);	/* POST .../refresh */
 void	 admin_libraries_delete(struct http_req *, void *);	/* DELETE .../{owner}/{repo} */
 

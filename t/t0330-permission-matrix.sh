@@ -110,6 +110,7 @@ matrix() {
 	row POST /api/upstream/test '{}' 401 403 200 401 403 200 403 403
 	row GET /api/libraries "" 401 403 200 401 200 200 403 403
 	row GET /api/libraries/a/b "" 401 403 200 401 200 200 403 403
+	row PATCH /api/libraries/a/b '{"description":"the a/b library"}' 401 403 200 401 403 200 403 403
 	row GET /api/libraries/a/b/flagged "" 401 200 200 401 200 200 200 403
 	row GET /api/libraries/a/b/snippets "" 401 403 200 401 200 200 403 403
 	row GET "/api/libraries/a/b/explain?query=x" "" 401 403 202 401 202 202 403 403

@@ -235,6 +235,15 @@ store_library_update(sqlite3 *db, const char *id, const struct store_library_val
 }
 
 int
+store_library_rename(sqlite3 *db, const char *id, const char *title, const char *description,
+    const char *now)
+{
+	return db_run(db, "UPDATE libraries SET title = coalesce(?2, title), description = "
+	    "coalesce(?3, description), updated_at = ?4 WHERE id = ?1", "tttt", id, title,
+	    description, now);
+}
+
+int
 store_library_bound_host(sqlite3 *db, const char *id, char **host)
 {
 	sqlite3_stmt	*st;

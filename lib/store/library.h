@@ -84,6 +84,12 @@ int	 store_library_insert(struct sqlite3 *, const char *id, const char *host,
 int	 store_library_update(struct sqlite3 *, const char *id,
 	    const struct store_library_values *v, const char *now);
 /*
+ * Writes the title and the description of library id, each only when not NULL: what a
+ * library shows, not how it is indexed (no job, no new index version).
+ */
+int	 store_library_rename(struct sqlite3 *, const char *id, const char *title,
+	    const char *description, const char *now);
+/*
  * The host an id was last bound to (library_hosts, kept after a deletion), ids compared
  * without case: 1 with *host malloc'd, 0 when none, -1 (logged).
  */

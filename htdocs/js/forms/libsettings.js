@@ -1,8 +1,10 @@
 // forms/libsettings.js: a library's settings (its title, description and its type's source
 // fields: for git the branch, folders and exclusions) as a form filled with the stored
-// values, built from GET /api/sources/types and saved through POST /api/libraries, which
+// values, built from GET /api/sources/types. A changed title or description alone is
+// saved at once through PATCH /api/libraries/ID (no job); a changed source setting turns
+// the button into "Save and re-index", which saves through POST /api/libraries: it
 // validates the entry as it does every source entry (lib/sources/entry.c) and re-indexes
-// the library with the new settings; the server's 400 is shown next to the field it names.
+// the library with the new settings. The server's 400 is shown next to the field it names.
 import { el, field, showStatus, checkField } from "../dom.js";
 import * as api from "../api.js";
 import { lines, sourceFields } from "./checks.js";
@@ -22,8 +24,25 @@ function current(lib, name) {
 export function libSettingsForm(lib, onSaved) {
 	const box = el("div", { class: "fields" }, el("p", { class: "muted" }, "Loading the fields…"));
 	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
-	const submit = el("button", { type: "submit", disabled: true }, "Save and re-index");
+	const submit = el("button", { type: "submit", disabled: true }, "Save");
 	let rows = [];
+	// value(r): what row r holds now, as the API takes it.
+	const value = (r) => r.kind === "check" ? r.input.checked : r.kind === "list" ? lines(r.input.value) :
+	    r.kind === "number" ? (r.input.value.trim() === "" ? undefined : Number(r.input.value.trim())) :
+	    r.input.value.trim();
+	const NAMES = new Set(["title", "description"]);
+	const changed = () => rows.filter((r) => JSON.stringify(value(r)) !== JSON.stringify(r.stored));
+	// The button says what saving does: nothing to save, save, or save and re-index.
+	const offer = () => {
+		const c = changed();
+		const reindex = c.some((r) => !NAMES.has(r.name));
+		submit.disabled = c.length === 0;
+		submit.textContent = reindex ? "Save and re-index" : "Save";
+		hint.textContent = c.length === 0 ? "No unsaved changes." : reindex ?
+		    "A source setting changed: saving re-indexes the library with it; until that run is done, agents get the index made with the old settings." :
+		    "Only the title or the description changed: saved at once, no re-index.";
+	};
+	const hint = el("p", { class: "muted", "aria-live": "polite" });
 	const form = el("form", { class: "panel lib-settings", novalidate: true, on: { submit: async (ev) => {
 		ev.preventDefault();
 		for (const r of rows)
@@ -36,17 +55,32 @@ export function libSettingsForm(lib, onSaved) {
 			bad[0].input.focus();
 			return;
 		}
-		const body = { type: lib.sourceType, url: lib.url };
-		for (const r of rows) {
-			const v = r.kind === "check" ? r.input.checked : r.kind === "list" ? lines(r.input.value) :
-			    r.kind === "number" ? (r.input.value.trim() === "" ? undefined : Number(r.input.value.trim())) :
-			    r.input.value.trim();
-			if (v !== undefined && !(r.name === "title" && v === ""))
-				body[r.name] = v;
-		}
+		const c = changed();
+		if (c.length === 0)
+			return;
 		submit.disabled = true;
 		try {
+			if (c.every((r) => NAMES.has(r.name))) {
+				const body = {};
+				for (const r of c)
+					body[r.name] = value(r);
+				const a = await api.patch("/api/libraries/" + api.enc(lib.id), body);
+				for (const r of rows)
+					r.stored = value(r);
+				showStatus(status, true, "Saved.");
+				if (onSaved)
+					onSaved(a);
+				return;
+			}
+			const body = { type: lib.sourceType, url: lib.url };
+			for (const r of rows) {
+				const v = value(r);
+				if (v !== undefined && !(r.name === "title" && v === ""))
+					body[r.name] = v;
+			}
 			const a = await api.post("/api/libraries", body);
+			for (const r of rows)
+				r.stored = value(r);
 			showStatus(status, true, "Saved: re-indexing with these settings is queued (job " + a.jobId + ").");
 			status.append(" ", el("a", { href: "#/jobs/" + encodeURIComponent(a.jobId) }, "Follow it"));
 			if (onSaved)
@@ -60,11 +94,11 @@ export function libSettingsForm(lib, onSaved) {
 			}
 			showStatus(status, false, r ? "The server refused a field: see above." : e.message);
 		} finally {
-			submit.disabled = false;
+			offer();
 		}
-	} } }, el("h2", { id: "libset-h" }, "Settings"),
-	    el("p", { class: "help" }, "Saving checks the settings as adding a library does, then re-indexes the library with them; until that run is done, agents get the index made with the old ones."),
-	    box, status, el("div", { class: "actions" }, submit));
+	}, input: () => offer(), change: () => offer() } }, el("h2", { id: "libset-h" }, "Settings"),
+	    el("p", { class: "help" }, "Saving checks the settings as adding a library does. A new title or description is saved at once; a changed source setting re-indexes the library."),
+	    box, hint, status, el("div", { class: "actions" }, submit));
 	form.setAttribute("aria-labelledby", "libset-h");
 	if (lib.gitops || lib.versionOf || /^upload:/.test(lib.url || "")) {
 		box.replaceChildren(el("p", { class: "notice" }, lib.gitops ?
@@ -79,7 +113,10 @@ export function libSettingsForm(lib, onSaved) {
 			box.replaceChildren(el("p", { class: "error" }, "The server does not describe the type " + lib.sourceType + "."));
 			return;
 		}
-		rows = sourceFields(t).filter((f) => !FIXED.has(f.name) && !f.group).map((f) => {
+		// the title and the description first: what most edits change, and saved at once
+		const fields = sourceFields(t).filter((f) => !FIXED.has(f.name) && !f.group);
+		fields.sort((a, b) => NAMES.has(b.name) - NAMES.has(a.name));
+		rows = fields.map((f) => {
 			const v = current(lib, f.name);
 			let input, row;
 			if (f.kind === "check") {
@@ -93,10 +130,12 @@ export function libSettingsForm(lib, onSaved) {
 				row = field(f.label.replace(/ \(optional\)$/, ""), input, f.help);
 			}
 			row.dataset.field = f.name;
-			return { name: f.name, kind: f.kind, check: f.check, input, status: row.status, row };
+			const r = { name: f.name, kind: f.kind, check: f.check, input, status: row.status, row };
+			r.stored = value(r);
+			return r;
 		});
 		box.replaceChildren(...rows.map((r) => r.row));
-		submit.disabled = false;
+		offer();
 	}, (e) => box.replaceChildren(el("p", { class: "error" }, "The fields could not be read: " + e.message)));
 	return form;
 }

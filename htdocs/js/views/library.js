@@ -27,8 +27,9 @@ export async function render(root, params, ctx) {
 	}
 	const tab = TABS.some(([t]) => t === ctx.query().get("tab")) ? ctx.query().get("tab") : "overview";
 	const base = "#/libraries/" + api.enc(lib.id) + "?tab=";
+	const h1 = el("h1", null, lib.title || lib.id);
 	root.append(el("p", { class: "crumbs" }, el("a", { href: "#/libraries" }, "Libraries"), " / "),
-	    el("div", { class: "title-row" }, el("h1", null, lib.title || lib.id), gitopsBadge(lib)),
+	    el("div", { class: "title-row" }, h1, gitopsBadge(lib)),
 	    el("nav", { class: "tabs", "aria-label": "Library sections" },
 		TABS.map(([t, label]) => el("a", { href: base + t, id: "tab-" + t,
 		    "aria-current": t === tab ? "page" : null }, label))));
@@ -39,7 +40,8 @@ export async function render(root, params, ctx) {
 		runs: () => runs(lib),
 		versions: () => versions(lib, ctx) || el("p", { class: "empty" },
 		    "Only git libraries have versions (tags or branches indexed besides the default branch)."),
-		settings: () => libSettingsForm(lib),
+		// a saved title shows at once in the page's heading
+		settings: () => libSettingsForm(lib, (a) => { if (a && a.title) h1.textContent = a.title; }),
 	};
 	root.append(el("div", { id: "lib-" + tab }, show[tab]()));
 }

@@ -252,10 +252,37 @@ async function librarySettings(page, id) {
 	await form.locator('[data-field="excludeFiles"] textarea').waitFor();
 	check(await form.getByLabel("Exclude files", { exact: true }).inputValue() === "HISTORY.md",
 	    "the Settings tab shows the stored settings (excludeFiles)");
-	const posts = [];
-	const count = (r) => { if (r.url().endsWith("/api/libraries") && r.method() === "POST") posts.push(r.postDataJSON()); };
+	const posts = [], patches = [];
+	const count = (r) => {
+		if (r.url().endsWith("/api/libraries") && r.method() === "POST")
+			posts.push(r.postDataJSON());
+		if (r.method() === "PATCH")
+			patches.push(r.url().replace(/^https?:\/\/[^/]+/, "") + " " + r.postData());
+	};
 	page.on("request", count);
+	const button = form.locator("button[type=submit]");
+	check(await button.textContent() === "Save" && await button.isDisabled() &&
+	    /No unsaved changes/.test(await form.textContent()), "with nothing changed, Save is off and says so");
+	// A new title alone: saved at once through PATCH, no job.
+	const jobs = () => execFileSync("sqlite3", [DB, `SELECT count(*) FROM jobs WHERE library_id = '${id}'`]).toString().trim();
+	const jobs0 = jobs();
+	await form.getByLabel("Title", { exact: true }).fill("Requests, renamed");
+	check(await button.textContent() === "Save" && !(await button.isDisabled()) &&
+	    /saved at once, no re-index/.test(await form.textContent()), "a new title offers Save, without a re-index");
+	await button.click();
+	check(await form.locator(".field-status").filter({ hasText: /^Saved\.$/ }).waitFor().then(() => true, () => false),
+	    "saving the title says Saved.");
+	check(patches.length === 1 && patches[0] === "/api/libraries" + id + ' {"title":"Requests, renamed"}' && posts.length === 0,
+	    "it went through PATCH with the title alone", JSON.stringify(patches));
+	check(jobs() === jobs0, "no job was queued for a new title");
+	const named = await page.evaluate(async (u) => (await fetch(u)).json(), "/api/libraries" + id);
+	check(named.title === "Requests, renamed", "the library has the new title", named.title);
+	check(await button.isDisabled(), "saved, nothing is left to save");
+	check(await page.locator("main h1").textContent() === "Requests, renamed", "the page's heading shows the new title");
+	await shot(page, "uilib-library-settings-renamed");
 	await form.getByLabel("Branch", { exact: true }).fill("a..b");
+	check(await button.textContent() === "Save and re-index" && /re-indexes the library/.test(await form.textContent()),
+	    "a changed source setting turns the button into Save and re-index");
 	await form.getByRole("button", { name: "Save and re-index" }).click();
 	check(/not a valid git branch/.test(await form.locator('[data-field="branch"] .field-status').textContent()) && posts.length === 0,
 	    "a bad branch is refused next to its field, nothing sent");
