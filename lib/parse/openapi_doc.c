@@ -63,7 +63,8 @@ struct openapi_op {
 	const char	*path;		/* "/pets/{petId}", or the webhook's name */
 	json_object	*item;		/* its path item */
 	json_object	*op;
-	const char	*file;		/* key of the file they are in */
+	const char	*file;		/* key of the file op is in */
+	const char	*ifile;		/* key of the file item is in */
 	long		 tag;		/* order of its first tag, -1 without */
 	const char	*tagname;
 	size_t		 seq;
@@ -650,7 +651,7 @@ openapi_params(struct openapi *o, const struct openapi_op *op, struct openapi_pa
 			continue;
 		len = json_object_array_length(lists[l]);
 		for (i = 0; i < len && n < OPENAPI_MAX_PARAMS; i++) {
-			file = op->file;
+			file = l == 0 ? op->file : op->ifile;
 			p = openapi_deref(o, json_object_array_get_idx(lists[l], i), &file);
 			if ((name = openapi_str(p, "name")) == NULL ||
 			    (in = openapi_str(p, "in")) == NULL)
@@ -1152,7 +1153,7 @@ openapi_callbacks(struct openapi *o, const struct openapi_op *op, int level)
 				c.path = expr;
 				c.item = item;
 				c.op = v;
-				c.file = ifile;
+				c.file = c.ifile = ifile;
 				c.tag = -1;
 				c.callback = name;
 				c.of = op;
@@ -1361,15 +1362,18 @@ openapi_collect_item(struct openapi *o, const char *path, json_object *item, int
 {
 	struct openapi_op *op, *nops;
 	json_object	*v, *tags;
-	const char	*file = "";
+	const char	*file = "", *ofile;
 	size_t		 i, cap;
 
 	if ((item = openapi_deref(o, item, &file)) == NULL ||
 	    !json_object_is_type(item, json_type_object))
 		return 0;
 	for (i = 0; openapi_methods[i] != NULL; i++) {
-		if (!json_object_is_type(v = openapi_get(item, openapi_methods[i]),
-		    json_type_object))
+		/* an operation may be a $ref of its own, as in the large multi-file specs */
+		ofile = file;
+		if ((v = openapi_get(item, openapi_methods[i])) == NULL ||
+		    (v = openapi_deref(o, v, &ofile)) == NULL ||
+		    !json_object_is_type(v, json_type_object))
 			continue;
 		if (o->nops == OPENAPI_MAX_OPS) {
 			o->dropped++;
@@ -1388,7 +1392,8 @@ openapi_collect_item(struct openapi *o, const char *path, json_object *item, int
 		op->path = path;
 		op->item = item;
 		op->op = v;
-		op->file = file;
+		op->file = ofile;
+		op->ifile = file;
 		op->seq = o->nops++;
 		op->webhook = webhook;
 		op->tag = -1;
