@@ -33,6 +33,7 @@
 #include "parse/doc.h"
 #include "parse/openapi.h"
 #include "parse/openapi_int.h"
+#include "parse/openapi_words.h"
 #include "parse/parse.h"
 
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
@@ -1055,6 +1056,29 @@ openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 
 static int openapi_callbacks(struct openapi *, const struct openapi_op *, int);
 
+/* The "Keywords:" line of an operation (openapi_words): what a task-worded question says. */
+static void
+openapi_keywords(struct openapi *o, struct buf *b, const struct openapi_op *op,
+    const struct openapi_param *ps, size_t n)
+{
+	const char	*tags[10], *params[OPENAPI_MAX_PARAMS];
+	json_object	*ta = openapi_get(op->op, "tags"), *t;
+	size_t		 ntags = 0, i, len;
+
+	len = json_object_is_type(ta, json_type_array) ? json_object_array_length(ta) : 0;
+	for (i = 0; i < len && ntags < 10; i++)
+		if (json_object_is_type(t = json_object_array_get_idx(ta, i),
+		    json_type_string))
+			tags[ntags++] = json_object_get_string(t);
+	for (i = 0; i < n; i++)
+		params[i] = openapi_str(ps[i].p, "name");
+	openapi_add(o, b, "\n\nKeywords: ");
+	if (openapi_words(b, op->method, op->webhook ? NULL : op->path,
+	    openapi_text(op->op, "operationId"), tags, ntags, params, n) == -1)
+		o->nomem = 1;
+	openapi_add(o, b, ".");
+}
+
 /* One operation's section, then its callbacks' (3.x). */
 static int
 openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
@@ -1093,6 +1117,8 @@ openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
 	if (json_object_is_type(dep, json_type_boolean) && json_object_get_boolean(dep))
 		openapi_add(o, &b, "\n\nDeprecated.");
 	n = openapi_params(o, op, ps);
+	if (op->callback == NULL)
+		openapi_keywords(o, &b, op, ps, n);
 	openapi_write_params(o, &b, ps, n);
 	openapi_write_body(o, &b, op, ps, n, &schema, &sfile, &media);
 	if (!op->webhook)
