@@ -35,6 +35,10 @@ openapi_words_one(struct openapi_words *w, const char *s, size_t n)
 
 	if (n == 0 || n > OPENAPI_WORD_LEN || w->n == OPENAPI_WORDS_MAX)
 		return;
+	for (i = 0; i < n && isdigit((unsigned char)s[i]); i++)
+		;
+	if (i == n)		/* a number: a version or a date, not a word */
+		return;
 	for (i = 0; i < n; i++)
 		word[i] = (char)tolower((unsigned char)s[i]);
 	word[n] = '\0';
@@ -76,14 +80,21 @@ openapi_words_split(struct openapi_words *w, const char *s)
 	}
 }
 
-/* The verbs of an HTTP method; a GET of a collection (no {parameter} last) lists. */
+/*
+ * The verbs of an HTTP method; a GET of a collection lists, of an item (a {parameter} in
+ * the last segment, as in /pets/{id} or /Calls/{Sid}.json) gets.
+ */
 static const char *
 openapi_words_verbs(const char *method, const char *path)
 {
-	size_t	 n = path != NULL ? strlen(path) : 0;
+	const char	*last = NULL;
+	size_t		 n = path != NULL ? strlen(path) : 0;
 
 	while (n > 0 && path[n - 1] == '/')
 		n--;
+	if (n > 0)
+		for (last = path + n; last > path && last[-1] != '/'; last--)
+			;
 	if (strcmp(method, "delete") == 0)
 		return "delete remove destroy";
 	if (strcmp(method, "post") == 0)
@@ -91,7 +102,8 @@ openapi_words_verbs(const char *method, const char *path)
 	if (strcmp(method, "put") == 0 || strcmp(method, "patch") == 0)
 		return "update change set replace";
 	if (strcmp(method, "get") == 0)
-		return n > 0 && path[n - 1] == '}' ? "get fetch show" : "list get";
+		return last != NULL && memchr(last, '{', (size_t)(path + n - last)) != NULL ?
+		    "get fetch show" : "list get";
 	return NULL;
 }
 
