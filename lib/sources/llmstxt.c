@@ -473,6 +473,12 @@ llmsrc_llms(struct llmsrc *s, size_t pi, const struct fetch_req *q, int root)
 	    llmsrc_validators(d, q) == -1 || llmstxt_parse(q->answer.p ? q->answer.p :
 	    "", q->answer.len, &t) == -1)
 		return -1;
+	/* the given file's H1 names the library when its user did not */
+	if (root && t.title != NULL && *t.title != '\0' && s->out->title == NULL &&
+	    (s->out->title = strndup(t.title, 200)) == NULL)
+		goto out;
+	if (s->out->title != NULL)
+		util_utf8_trim(s->out->title);
 	for (i = 0; i < t.nlinks; i++) {
 		nopt += t.links[i].optional;
 		if ((rc = llmsrc_resolve(s, base, t.links[i].url, &url, &path)) == -1)

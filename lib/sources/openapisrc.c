@@ -477,6 +477,50 @@ openapisrc_report(struct openapisrc *s, json_object *root, int version, size_t l
 		    "up than the spec's parent)", s->st.refused);
 }
 
+/* A one-line copy of o's string at key (at most 200 bytes), NULL when none or blank. */
+static char *
+openapisrc_info_str(json_object *o, const char *key, int *nomem)
+{
+	json_object	*v;
+	char		*r, *p;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) ||
+	    (!json_object_is_type(v, json_type_string) &&
+	    !json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double)))
+		return NULL;
+	if ((r = strndup(json_object_get_string(v), 200)) == NULL) {
+		*nomem = 1;
+		return NULL;
+	}
+	util_utf8_trim(r);
+	for (p = r; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	for (p = r; *p == ' '; p++)
+		;
+	if (*p == '\0') {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* The names the spec gives: info.title the library's title, info.version its label. */
+static int
+openapisrc_names(json_object *root, struct backend_set *out)
+{
+	json_object	*info;
+	int		 nomem = 0;
+
+	if (!json_object_object_get_ex(root, "info", &info))
+		return 0;
+	out->title = openapisrc_info_str(info, "title", &nomem);
+	out->label = openapisrc_info_str(info, "version", &nomem);
+	return nomem ? -1 : 0;
+}
+
 static int
 openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
     size_t errsz)
@@ -534,6 +578,10 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 	if (base != NULL)
 		json_object_object_add(root, OPENAPI_URL_KEY, json_object_new_string(base));
 	openapisrc_report(&s, root, version, len);
+	if (openapisrc_names(root, out) == -1) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
 	rc = openapisrc_add(&s, root, upload != NULL ? fname : NULL, out, err, errsz);
 out:
 	free(base);
