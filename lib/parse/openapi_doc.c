@@ -1524,6 +1524,29 @@ openapi_sections(struct openapi *o)
 	return 0;
 }
 
+/*
+ * 1 when data needs none of doc_clean_input's repairs (no BOM, CR or NUL, valid UTF-8):
+ * the spec the back end wrote as compact JSON, parsed without a copy of its megabytes.
+ */
+static int
+openapi_input_clean(const char *data, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)data;
+	size_t			 i, n;
+
+	if (len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+		return 0;
+	for (i = 0; i < len; i += n) {
+		if (p[i] < 0x80) {
+			if (p[i] == '\r' || p[i] == '\0')
+				return 0;
+			n = 1;
+		} else if ((n = util_utf8_len(p + i, len - i)) == 0)
+			return 0;
+	}
+	return 1;
+}
+
 int
 openapi_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll)
@@ -1538,9 +1561,11 @@ openapi_parse_poll(const char *path, const char *data, size_t len, struct doc *o
 	memset(&o, 0, sizeof(o));
 	memset(out, 0, sizeof(*out));
 	buf_init(&o.server);
-	if ((src = doc_clean_input(data, len, &srclen)) == NULL)
+	if (!openapi_input_clean(data, len) &&
+	    (src = doc_clean_input(data, len, &srclen)) == NULL)
 		goto out;
-	if (openapi_load(src, srclen, OPENAPI_AUTO, &o.root, err, sizeof(err)) == -1 ||
+	if (openapi_load(src != NULL ? src : data, src != NULL ? srclen : len, OPENAPI_AUTO,
+	    &o.root, err, sizeof(err)) == -1 ||
 	    (o.version = openapi_version(o.root, err, sizeof(err))) == -1) {
 		log_err("%s: %s: %s", __func__, path, err);
 		goto out;

@@ -43,6 +43,7 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
+#include "base/buf.h"
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/util.h"
@@ -377,7 +378,7 @@ openapisrc_doc_path(const char *url, const char *fname)
 static int
 openapisrc_validators(struct openapisrc *s, struct backend_doc *d)
 {
-	if (json_object_object_length(s->files) > 0)
+	if (s->st.files > 0)
 		return 0;
 	if (s->etag[0] != '\0' && (d->etag = strdup(s->etag)) == NULL)
 		return -1;
@@ -386,33 +387,84 @@ openapisrc_validators(struct openapisrc *s, struct backend_doc *d)
 	return 0;
 }
 
+#define OPENAPI_SRC_JSON	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/*
+ * The spec as compact JSON into b, its files (s->files) under OPENAPI_FILES_KEY: each file
+ * written and then freed, so that the tree of a large spec and its text are never held
+ * whole at once (the worker's peak memory). -1 when out of memory.
+ */
+static int
+openapisrc_text(struct openapisrc *s, json_object *root, struct buf *b)
+{
+	struct lh_entry	*e;
+	json_object	*k;
+	const char	*text;
+	char		*key;
+	size_t		 n = 0;
+	int		 rc;
+
+	if ((text = json_object_to_json_string_ext(root, OPENAPI_SRC_JSON)) == NULL ||
+	    buf_adds(b, text) == -1)
+		return -1;
+	if (json_object_object_length(s->files) == 0)
+		return 0;
+	/* root is an object: its text ends in '}', "{}" when empty */
+	b->p[--b->len] = '\0';
+	if (buf_adds(b, b->len > 1 ? ",\"" OPENAPI_FILES_KEY "\":{" :
+	    "\"" OPENAPI_FILES_KEY "\":{") == -1)
+		return -1;
+	while ((e = json_object_get_object(s->files)->head) != NULL) {
+		if ((key = strdup((const char *)lh_entry_k(e))) == NULL ||
+		    (k = json_object_new_string(key)) == NULL) {
+			free(key);
+			return -1;
+		}
+		rc = (n++ > 0 && buf_addc(b, ',') == -1) ||
+		    buf_adds(b, json_object_to_json_string_ext(k, OPENAPI_SRC_JSON)) == -1 ||
+		    buf_addc(b, ':') == -1 || (text = json_object_to_json_string_ext(
+		    (json_object *)lh_entry_v(e), OPENAPI_SRC_JSON)) == NULL ||
+		    buf_adds(b, text) == -1 ? -1 : 0;
+		json_object_put(k);
+		json_object_object_del(s->files, key);
+		free(key);
+		if (rc == -1)
+			return -1;
+	}
+	return buf_adds(b, "}}");
+}
+
 /* Adds the one document: the spec (with its files) as compact JSON. */
 static int
 openapisrc_add(struct openapisrc *s, json_object *root, const char *fname,
     struct backend_set *out, char *err, size_t errsz)
 {
 	struct backend_doc *d;
-	const char	*text;
+	struct buf	 b;
 	char		 hash[65], *path;
-	size_t		 len;
 
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text == NULL || (path = openapisrc_doc_path(s->c->url, fname)) == NULL) {
+	buf_init(&b);
+	if (openapisrc_text(s, root, &b) == -1 || b.p == NULL ||
+	    (path = openapisrc_doc_path(s->c->url, fname)) == NULL) {
+		buf_release(&b);
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	len = strlen(text);
-	crypto_sha256_hex(text, len, hash);
-	d = backend_set_add(out, path, hash, len);
+	crypto_sha256_hex(b.p, b.len, hash);
+	d = backend_set_add(out, path, hash, b.len);
 	free(path);
-	if (d == NULL || (d->data = strdup(text)) == NULL ||
-	    (d->url = strdup(s->c->url)) == NULL ||
+	if (d == NULL) {
+		buf_release(&b);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	d->len = b.len;
+	d->data = buf_detach(&b);
+	if (d->data == NULL || (d->url = strdup(s->c->url)) == NULL ||
 	    openapisrc_validators(s, d) == -1) {
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	d->len = len;
 	d->format = DOC_FORMAT_OPENAPI;
 	return 0;
 }
@@ -578,6 +630,8 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 	if (base != NULL)
 		json_object_object_add(root, OPENAPI_URL_KEY, json_object_new_string(base));
 	openapisrc_report(&s, root, version, len);
+	/* the files are written into the document's text one by one (openapisrc_text) */
+	json_object_object_del(root, OPENAPI_FILES_KEY);
 	if (openapisrc_names(root, out) == -1) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
