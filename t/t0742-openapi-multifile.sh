@@ -22,8 +22,16 @@ mkdir -p "$SPLIT"
 mkdir -p "$SPLIT/orig"
 cp "$O/twilio/spec/yaml/twilio_messaging_v1.yaml" "$O/argo-cd/assets/swagger.json" \
     "$O/discord/specs/openapi.json" "$SPLIT/orig/" || bail_out "cp"
-cp -r "$SPLIT/msg" "$SPLIT/msg-files" && cp -r "$SPLIT/msg" "$SPLIT/msg-bytes" || bail_out "cp"
-fixture_site split "$SPLIT"
+cp -r "$SPLIT/msg" "$SPLIT/msg-files" && cp -r "$SPLIT/msg" "$SPLIT/msg-bytes" &&
+    cp -r "$SPLIT/msg" "$SPLIT/msg-policy" || bail_out "cp"
+# msg-policy: one more operation, in a file whose URL redirects to the cloud metadata address
+python3 -c 'import sys, yaml
+p = sys.argv[1]; d = yaml.safe_load(open(p))
+d["paths"]["/meta"] = {"get": {"$ref": "meta.yaml"}}
+yaml.safe_dump(d, open(p, "w"), sort_keys=False)' "$SPLIT/msg-policy/openapi.yaml" ||
+    bail_out "python3"
+fixture_site split "$SPLIT" \
+    'location = /msg-policy/meta.yaml { return 302 http://169.254.169.254/latest/meta-data; }'
 fixtures_start
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
@@ -96,5 +104,14 @@ like "$log" "the spec's files reach 100 KB in all \(setting sources.openapi_max_
 kb=$(sed -n 's/.*files next to it (\([0-9]*\) KB in all).*/\1/p' <<<"$log")
 ok "$([ -n "$kb" ] && [ "$kb" -le 100 ]; echo $?)" "... and ${kb:-?} KB fetched in all"
 ctxd_admin settings set sources.openapi_max_total_kb 65536 >/dev/null
+
+# A file is fetched as the spec is: through the address policy, each redirect hop too.
+pol=$(add "$FIX_SPLIT/msg-policy/openapi.yaml")
+is "$(wait_job "$pol")" finalized "a file that redirects to 169.254.169.254 does not fail the spec"
+like "$(joblog "$pol")" "the \\\$refs to meta.yaml stay unresolved: could not fetch .*169.254.169.254.* not allowed by fetch.allowed_networks" \
+    "... the job log says the address policy refused it"
+is "$(_sql "SELECT total_snippets FROM libraries WHERE id = '$pol'")" \
+    "$(_sql "SELECT total_snippets FROM libraries WHERE id = '$(add "$FIX_SPLIT/msg/openapi.yaml")'")" \
+    "... and the other operations are indexed"
 
 done_testing
