@@ -934,8 +934,8 @@ llmsrc_id(struct parse_req *p, const struct url_parts *u, const char *name,
 		    "llms-full.txt or llms-small.txt", name);
 		return -1;
 	}
-	if (libid_of_url(p->id, sizeof(p->id), "/llmstxt/", u->host, u->path,
-	    (size_t)(base - u->path), err, errsz) == -1)
+	if (libid_of_url(p->id, sizeof(p->id), p->legacy_id, sizeof(p->legacy_id),
+	    "/llmstxt/", u->host, u->path, (size_t)(base - u->path), err, errsz) == -1)
 		return -1;
 	for (i = 0; base[i] != '\0' && i + 1 < sizeof(file); i++)
 		file[i] = (char)tolower((unsigned char)base[i]);
@@ -946,6 +946,10 @@ llmsrc_id(struct parse_req *p, const struct url_parts *u, const char *name,
 		snprintf(err, errsz, "field '%s' is too long", name);
 		return -1;
 	}
+	n = strlen(p->legacy_id);
+	if (n > 0 && (size_t)snprintf(p->legacy_id + n, sizeof(p->legacy_id) - n, "-%s",
+	    file) >= sizeof(p->legacy_id) - n)
+		p->legacy_id[0] = '\0';
 	return 0;
 }
 

@@ -808,8 +808,8 @@ openapisrc_id(struct parse_req *p, const struct url_parts *u, char *err, size_t 
 		n -= 5;
 	else if (util_str_endswith(u->path, ".yml"))
 		n -= 4;
-	return libid_of_url(p->id, sizeof(p->id), "/openapi/", u->host, u->path, n, err,
-	    errsz);
+	return libid_of_url(p->id, sizeof(p->id), p->legacy_id, sizeof(p->legacy_id),
+	    "/openapi/", u->host, u->path, n, err, errsz);
 }
 
 static int
