@@ -2,8 +2,8 @@
 # Multi-file OpenAPI descriptions at the shape the large public APIs publish: t/openapi-split
 # turns one-file specs of the fixtures into trees of files (one per operation, per parameter
 # group, per schema and other component; every $ref relative), served by the fixtures' nginx.
-# Each split spec gives the same snippets as its original (3.0 YAML, 2.0 split to YAML, 3.1
-# JSON), every file fetched once and every $ref resolved; the file-count and byte-total
+# Each split spec gives the same snippets as its original (3.0 YAML, 2.0 split to YAML and to
+# JSON, 3.1 JSON), every file fetched once and every $ref resolved; the file-count and byte-total
 # limits (settings) leave files out with a job-log line saying which setting was reached.
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/fixtures.sh"
@@ -16,6 +16,7 @@ O=$FIXTURES/openapi
 mkdir -p "$SPLIT"
 "$top_srcdir/t/openapi-split" "$O/twilio/spec/yaml/twilio_messaging_v1.yaml" "$SPLIT/msg" >/dev/null &&
     "$top_srcdir/t/openapi-split" "$O/argo-cd/assets/swagger.json" "$SPLIT/argo" --format yaml >/dev/null &&
+    "$top_srcdir/t/openapi-split" "$O/argo-cd/assets/swagger.json" "$SPLIT/argojson" >/dev/null &&
     "$top_srcdir/t/openapi-split" "$O/discord/specs/openapi.json" "$SPLIT/discord" >/dev/null ||
     bail_out "t/openapi-split failed"
 # the originals on the same site: a 2.0 spec without host resolves its server on the spec's URL
@@ -58,6 +59,7 @@ files() { find "$1" -type f | wc -l; }
 # name ORIGINAL SPLIT-DIR what
 for c in "twilio_messaging_v1.yaml msg 3.0-YAML" \
     "swagger.json argo 2.0-split-to-YAML" \
+    "swagger.json argojson 2.0-JSON" \
     "openapi.json discord 3.1-JSON"; do
 	set -- $c
 	orig=$(add "$FIX_SPLIT/orig/$1")
