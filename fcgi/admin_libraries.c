@@ -108,6 +108,11 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 		http_error(r, 403, "%s", err);
 		return;
 	}
+	/* a library added before the rules of new ids keeps its id */
+	if (entry_stable_id(r->db, p) == -1) {
+		http_error(r, 500, "the database is busy");
+		return;
+	}
 	/* the library's index job and one per version */
 	if (admin_libraries_queuer(r, 1 + (int)p->nversions) == -1)
 		return;

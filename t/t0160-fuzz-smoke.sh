@@ -164,6 +164,23 @@ done < <(find "$CORPORA/fixtures/openapi/learn-openapis" -type f \( -name '*.jso
 printf '\001a: &a [1]\nb: &a [*a, *a]\nc: &a [*a, *a]\nd: {<<: {x: 1}, y: *a}\n' >"$oa/aliases"
 smoke openapi 40 "$oa"/*
 
+# The multi-file OpenAPI loader: petstore-separate as a tree of files (the spec, then
+# "\001name\n" and each file), with a cycle, a missing file and a huge file added
+ot=$T/openapitree
+mkdir -p "$ot"
+for e in json yaml; do
+	s=$CORPORA/fixtures/openapi/learn-openapis/examples/v2.0/$e/petstore-separate
+	{ cat "$s/spec/swagger.$e"
+	  for g in Pet NewPet parameters; do printf '\001%s\n' "$g.$e"; cat "$s/spec/$g.$e"; done
+	  printf '\001../common/Error.%s\n' "$e"; cat "$s/common/Error.$e"
+	} >"$ot/sep-$e"
+done
+printf '%s\001a.yaml\n%s\001b.yaml+big\n%s\n' \
+    'openapi: 3.0.0\npaths:\n  /x:\n    get: {$ref: "a.yaml"}\n  /y: {$ref: "missing.yaml"}\n' \
+    'responses: {"200": {description: ok, content: {a/json: {schema: {$ref: "b.yaml+big#/x"}}}}}\nx: {$ref: "a.yaml"}\n' \
+    'x: {type: object, properties: {a: {$ref: "../a.yaml#/x"}}}' >"$ot/cycle"
+smoke openapitree 300 "$ot"/*
+
 # The GitOps manifest: every validation case (t/fuzz/seeds/manifest)
 smoke manifest 2000 "$top_srcdir"/t/fuzz/seeds/manifest/*.yaml
 

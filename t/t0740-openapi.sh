@@ -82,6 +82,12 @@ grep -qF "Request body (application/json, required): NewPet Pet { id: integer(in
 ok $? "... its body schema from NewPet.yaml, itself refs Pet.yaml"
 grep -qF "Error { code: integer(int32) (required), message: string (required) }" "$T/answer.txt"
 ok $? "... its error schema from ../common/Error.yaml"
+# a task-worded question: "remove" is none of the spec's words, but the verbs of DELETE
+ask "$SEP" "remove a pet from the store"
+is "$(first_source)" "$FIX_OPENAPI/$EX/v2.0/yaml/petstore-separate/spec/swagger.yaml#deletePet" \
+    "\"remove a pet\" finds DELETE /pets/{id} by its Keywords line"
+grep -qF "Keywords: delete remove destroy pet pets id." "$T/answer.txt"
+ok $? "... which spells out the method's verbs, the operationId and the path in words"
 for f in spec/Pet.yaml spec/NewPet.yaml spec/parameters.yaml common/Error.yaml; do
 	is "$(fixtures_requests openapi | grep -c " /$EX/v2.0/yaml/petstore-separate/$f 200 ")" 1 \
 	    "... $f fetched once"

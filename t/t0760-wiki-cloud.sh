@@ -54,6 +54,8 @@ is "$(wiki_settings '{"wiki.token": "'$TOKEN'"}')" 200 "the right token set"
 job=$(wiki_reindex /wiki/eng)
 ok $? "space ENG indexed"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '/wiki/eng';")" 8 "... its 8 pages are documents"
+is "$(_sql "SELECT title FROM libraries WHERE id = '/wiki/eng';")" Engineering \
+    "... the library, added without a title, is named after the space"
 is "$(curl -s "$WBASE/_log" | jq -r '[.[] | select(.path | test("/spaces/98305/pages"))] | length')" 3 \
     "... read in 3 list requests (cursor pagination followed to its end)"
 like "$(docs /wiki/eng)" "pages/65538 Code Samples, pages/65539 Links and Images, .*pages/65544 Page Layout" \

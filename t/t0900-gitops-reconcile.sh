@@ -195,4 +195,37 @@ is "$(_sql "SELECT count(*) FROM libraries WHERE id = '/hand/made'")" 1 \
     "the hand-added library is never pruned"
 is "$(_sql "SELECT count(*) FROM libraries WHERE id = '/corpora/requests'")" 1 "requests stays"
 
+# Ids of URLs lost default ports and repeated words (November 2026): a managed library that
+# has the id of before keeps it, is neither made again nor pruned.
+gitops_push <<YAML >/dev/null
+repos:
+  - url: $REQ
+    folders: [docs]
+    excludeFiles: [api.rst]
+  - type: website
+    url: http://127.0.0.1:80/docs/docs/
+YAML
+reconcile >/dev/null
+gitops_run
+is "$(action /websites/127_0_0_1_docs)" created "a new website entry gets the id of the new rule"
+_sql "UPDATE libraries SET id = '/websites/127_0_0_1_80_docs_docs' WHERE id = '/websites/127_0_0_1_docs';
+    UPDATE jobs SET library_id = '/websites/127_0_0_1_80_docs_docs' WHERE library_id = '/websites/127_0_0_1_docs';"
+gitops_push <<YAML >/dev/null
+# the same entries, a new commit
+repos:
+  - url: $REQ
+    folders: [docs]
+    excludeFiles: [api.rst]
+  - type: website
+    url: http://127.0.0.1:80/docs/docs/
+YAML
+reconcile >/dev/null
+gitops_run
+is "$(gitops_last .state)" done "the next commit syncs"
+like "$(action /websites/127_0_0_1_80_docs_docs)" '^(unchanged|updated)$' \
+    "the library with the id of before is the manifest's entry"
+is "$(count created),$(count pruned)" "0,0" "nothing made again, nothing pruned"
+is "$(_sql "SELECT count(*) FROM libraries WHERE url LIKE 'http://127.0.0.1%/docs/docs/'")" 1 \
+    "one library for the URL"
+
 done_testing

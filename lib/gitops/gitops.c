@@ -18,6 +18,7 @@
 #include "gitops/gitops.h"
 #include "gitops/manifest.h"
 #include "sources/backend.h"
+#include "sources/entry.h"
 #include "sources/ghapp.h"
 #include "sources/gitrepo.h"
 #include "sources/gitsrc.h"
@@ -310,7 +311,7 @@ gitops_prune(struct sqlite3 *db, struct gitops_sync *s, const struct manifest *m
  * configuration processed (gitops_state). Nothing is written unless all of it is.
  */
 static int
-gitops_apply(struct sqlite3 *db, struct gitops_sync *s, const struct manifest *m,
+gitops_apply(struct sqlite3 *db, struct gitops_sync *s, struct manifest *m,
     const char *config)
 {
 	size_t		 i;
@@ -320,6 +321,10 @@ gitops_apply(struct sqlite3 *db, struct gitops_sync *s, const struct manifest *m
 	prune = settings_get_bool(db, "gitops.prune", 0);
 	if (db_begin(db) == -1)
 		return -1;
+	/* a library added before the rules of new ids keeps its id (and is not pruned) */
+	for (i = 0; i < m->n; i++)
+		if (entry_stable_id(db, &m->entries[i].req) == -1)
+			goto fail;
 	for (i = 0; i < m->n; i++)
 		if (gitops_apply_entry(db, s, &m->entries[i].req, wiki_ok) == -1)
 			goto fail;

@@ -19,6 +19,7 @@
 #include "index/describe.h"
 #include "index/embedder.h"
 #include "index/index.h"
+#include "index/sitename.h"
 #include "index/share.h"
 #include "parse/code.h"
 #include "parse/doc.h"
@@ -752,6 +753,8 @@ index_keep_validators(struct index_run *r)
 	return 0;
 }
 
+static int index_site_name(struct index_run *);
+
 /* Writes the new index and the library's counts; opens the transaction it leaves open. */
 static int
 index_write(struct index_run *r)
@@ -774,12 +777,38 @@ index_write(struct index_run *r)
 	    store_library_indexed(r->db, r->library_id, r->set.version, r->set.label,
 	    r->set.url_prefix, (long long)r->nretry) == -1)
 		goto out;
+	/* a library the user did not name takes the name its source gives */
+	if (r->set.title == NULL && strcmp(r->source_type, "website") == 0 &&
+	    index_site_name(r) == -1)
+		goto out;
+	if (r->set.title != NULL && strrchr(r->library_id, '/') != NULL &&
+	    store_library_source_title(r->db, r->library_id, strrchr(r->library_id, '/') + 1,
+	    r->set.title) == -1)
+		goto out;
 	rc = 0;
 out:
 	if (rc == -1)
 		log_err("%s: %s", __func__, db_errmsg(r->db));
 	store_writer_close(w);
 	return rc;
+}
+
+/* A website's name from its pages' titles (sitename_of): r->set.title, when any. */
+static int
+index_site_name(struct index_run *r)
+{
+	const char	**titles;
+	size_t		 i, n = r->nfiles < 100 ? r->nfiles : 100;
+
+	if (n == 0)
+		return 0;
+	if ((titles = calloc(n, sizeof(*titles))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		titles[i] = r->files[i].doc.secs != NULL ? r->files[i].doc.title : NULL;
+	r->set.title = sitename_of(titles, n);
+	free(titles);
+	return 0;
 }
 
 static int

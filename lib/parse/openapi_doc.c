@@ -33,6 +33,7 @@
 #include "parse/doc.h"
 #include "parse/openapi.h"
 #include "parse/openapi_int.h"
+#include "parse/openapi_words.h"
 #include "parse/parse.h"
 
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
@@ -63,7 +64,8 @@ struct openapi_op {
 	const char	*path;		/* "/pets/{petId}", or the webhook's name */
 	json_object	*item;		/* its path item */
 	json_object	*op;
-	const char	*file;		/* key of the file they are in */
+	const char	*file;		/* key of the file op is in */
+	const char	*ifile;		/* key of the file item is in */
 	long		 tag;		/* order of its first tag, -1 without */
 	const char	*tagname;
 	size_t		 seq;
@@ -650,7 +652,7 @@ openapi_params(struct openapi *o, const struct openapi_op *op, struct openapi_pa
 			continue;
 		len = json_object_array_length(lists[l]);
 		for (i = 0; i < len && n < OPENAPI_MAX_PARAMS; i++) {
-			file = op->file;
+			file = l == 0 ? op->file : op->ifile;
 			p = openapi_deref(o, json_object_array_get_idx(lists[l], i), &file);
 			if ((name = openapi_str(p, "name")) == NULL ||
 			    (in = openapi_str(p, "in")) == NULL)
@@ -1054,6 +1056,29 @@ openapi_op_heading(struct openapi *o, const struct openapi_op *op, int level)
 
 static int openapi_callbacks(struct openapi *, const struct openapi_op *, int);
 
+/* The "Keywords:" line of an operation (openapi_words): what a task-worded question says. */
+static void
+openapi_keywords(struct openapi *o, struct buf *b, const struct openapi_op *op,
+    const struct openapi_param *ps, size_t n)
+{
+	const char	*tags[10], *params[OPENAPI_MAX_PARAMS];
+	json_object	*ta = openapi_get(op->op, "tags"), *t;
+	size_t		 ntags = 0, i, len;
+
+	len = json_object_is_type(ta, json_type_array) ? json_object_array_length(ta) : 0;
+	for (i = 0; i < len && ntags < 10; i++)
+		if (json_object_is_type(t = json_object_array_get_idx(ta, i),
+		    json_type_string))
+			tags[ntags++] = json_object_get_string(t);
+	for (i = 0; i < n; i++)
+		params[i] = openapi_str(ps[i].p, "name");
+	openapi_add(o, b, "\n\nKeywords: ");
+	if (openapi_words(b, op->method, op->webhook ? NULL : op->path,
+	    openapi_text(op->op, "operationId"), tags, ntags, params, n) == -1)
+		o->nomem = 1;
+	openapi_add(o, b, ".");
+}
+
 /* One operation's section, then its callbacks' (3.x). */
 static int
 openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
@@ -1092,6 +1117,8 @@ openapi_operation(struct openapi *o, const struct openapi_op *op, int level)
 	if (json_object_is_type(dep, json_type_boolean) && json_object_get_boolean(dep))
 		openapi_add(o, &b, "\n\nDeprecated.");
 	n = openapi_params(o, op, ps);
+	if (op->callback == NULL)
+		openapi_keywords(o, &b, op, ps, n);
 	openapi_write_params(o, &b, ps, n);
 	openapi_write_body(o, &b, op, ps, n, &schema, &sfile, &media);
 	if (!op->webhook)
@@ -1152,7 +1179,7 @@ openapi_callbacks(struct openapi *o, const struct openapi_op *op, int level)
 				c.path = expr;
 				c.item = item;
 				c.op = v;
-				c.file = ifile;
+				c.file = c.ifile = ifile;
 				c.tag = -1;
 				c.callback = name;
 				c.of = op;
@@ -1361,15 +1388,18 @@ openapi_collect_item(struct openapi *o, const char *path, json_object *item, int
 {
 	struct openapi_op *op, *nops;
 	json_object	*v, *tags;
-	const char	*file = "";
+	const char	*file = "", *ofile;
 	size_t		 i, cap;
 
 	if ((item = openapi_deref(o, item, &file)) == NULL ||
 	    !json_object_is_type(item, json_type_object))
 		return 0;
 	for (i = 0; openapi_methods[i] != NULL; i++) {
-		if (!json_object_is_type(v = openapi_get(item, openapi_methods[i]),
-		    json_type_object))
+		/* an operation may be a $ref of its own, as in the large multi-file specs */
+		ofile = file;
+		if ((v = openapi_get(item, openapi_methods[i])) == NULL ||
+		    (v = openapi_deref(o, v, &ofile)) == NULL ||
+		    !json_object_is_type(v, json_type_object))
 			continue;
 		if (o->nops == OPENAPI_MAX_OPS) {
 			o->dropped++;
@@ -1388,7 +1418,8 @@ openapi_collect_item(struct openapi *o, const char *path, json_object *item, int
 		op->path = path;
 		op->item = item;
 		op->op = v;
-		op->file = file;
+		op->file = ofile;
+		op->ifile = file;
 		op->seq = o->nops++;
 		op->webhook = webhook;
 		op->tag = -1;
@@ -1493,6 +1524,29 @@ openapi_sections(struct openapi *o)
 	return 0;
 }
 
+/*
+ * 1 when data needs none of doc_clean_input's repairs (no BOM, CR or NUL, valid UTF-8):
+ * the spec the back end wrote as compact JSON, parsed without a copy of its megabytes.
+ */
+static int
+openapi_input_clean(const char *data, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)data;
+	size_t			 i, n;
+
+	if (len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+		return 0;
+	for (i = 0; i < len; i += n) {
+		if (p[i] < 0x80) {
+			if (p[i] == '\r' || p[i] == '\0')
+				return 0;
+			n = 1;
+		} else if ((n = util_utf8_len(p + i, len - i)) == 0)
+			return 0;
+	}
+	return 1;
+}
+
 int
 openapi_parse_poll(const char *path, const char *data, size_t len, struct doc *out,
     struct doc_poll *poll)
@@ -1507,9 +1561,11 @@ openapi_parse_poll(const char *path, const char *data, size_t len, struct doc *o
 	memset(&o, 0, sizeof(o));
 	memset(out, 0, sizeof(*out));
 	buf_init(&o.server);
-	if ((src = doc_clean_input(data, len, &srclen)) == NULL)
+	if (!openapi_input_clean(data, len) &&
+	    (src = doc_clean_input(data, len, &srclen)) == NULL)
 		goto out;
-	if (openapi_load(src, srclen, OPENAPI_AUTO, &o.root, err, sizeof(err)) == -1 ||
+	if (openapi_load(src != NULL ? src : data, src != NULL ? srclen : len, OPENAPI_AUTO,
+	    &o.root, err, sizeof(err)) == -1 ||
 	    (o.version = openapi_version(o.root, err, sizeof(err))) == -1) {
 		log_err("%s: %s: %s", __func__, path, err);
 		goto out;

@@ -46,6 +46,7 @@ backend_set_release(struct backend_set *s)
 	free(s->docs);
 	free(s->label);
 	free(s->url_prefix);
+	free(s->title);
 	backend_set_init(s);
 }
 

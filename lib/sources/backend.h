@@ -57,6 +57,12 @@ struct backend_set {
 	char		 version[BACKEND_HASH_MAX]; /* commit, or another version id */
 	char		*label;		/* resolved branch (libraries.indexed_branch) */
 	char		*url_prefix;	/* web URL prefix (libraries.blob_prefix) */
+	/*
+	 * The source's own name for the library (an OpenAPI info.title, an llms.txt H1, a
+	 * website's site name, a wiki space's name), or NULL: it becomes the library's title
+	 * when the user gave none (store_library_source_title).
+	 */
+	char		*title;
 };
 
 void	 backend_set_init(struct backend_set *);

@@ -16,6 +16,7 @@
 #include "sources/entry.h"
 #include "sources/libid.h"
 #include "sources/request.h"
+#include "store/library.h"
 
 /* The fields every entry may have (url or its alias repoUrl is required: entry_parse). */
 static const struct validate_field entry_common_fields[] = {
@@ -242,4 +243,29 @@ json_object *
 entry_types_json(void)
 {
 	return backend_types_json(entry_common_fields);
+}
+
+int
+entry_stable_id(struct sqlite3 *db, struct parse_req *p)
+{
+	struct store_library l;
+	int		 rc = -1, exists;
+
+	if (p->legacy_id[0] == '\0' || strcmp(p->legacy_id, p->id) == 0)
+		return 0;
+	memset(&l, 0, sizeof(l));
+	if (store_library_load(db, p->id, &l) == -1)
+		return -1;
+	exists = l.exists;
+	store_library_release(&l);
+	if (exists)
+		return 0;
+	memset(&l, 0, sizeof(l));
+	if (store_library_load(db, p->legacy_id, &l) == -1)
+		return -1;
+	if (l.exists)
+		memcpy(p->id, p->legacy_id, sizeof(p->id));
+	rc = 0;
+	store_library_release(&l);
+	return rc;
 }

@@ -9,7 +9,7 @@
  *   git       /owner/repo (the last two path segments of the URL)
  *   website   /websites/<host and path>          e.g. /websites/docs_example_com_guide
  *   llmstxt   /llmstxt/<host and folder>-<file>  e.g. /llmstxt/example_com-llms.txt
- *   openapi   /openapi/<host and path>           e.g. /openapi/api_example_com_v1_openapi
+ *   openapi   /openapi/<host and path>           e.g. /openapi/api_example_com_v1
  *             an upload: /openapi/<title or file name>
  *   wiki      /wiki/<space key>, or for pages /wiki/<title> (else the first page's path)
  *
@@ -63,5 +63,14 @@ int	 entry_upload_id(const char *title, const char *file_name, char *id, size_t 
  * labels, docs and defaults; see backend_types_json. The caller puts it.
  */
 json_object *entry_types_json(void);
+
+/*
+ * An entry whose id changed with the rules of new ids (p->legacy_id: default ports and
+ * repeated words dropped) names its library as before while that library exists under
+ * the old id and none under the new: p->id becomes p->legacy_id. 0, or -1 on a database
+ * error.
+ */
+struct sqlite3;
+int	 entry_stable_id(struct sqlite3 *, struct parse_req *p);
 
 #endif /* ENTRY_H */

@@ -280,20 +280,81 @@ libid_basename(const char *path)
 	return s != NULL ? s + 1 : path;
 }
 
+/* 1 when the word w (n bytes) is one of the '_'-separated words of list (len bytes). */
+static int
+libid_has_word(const char *list, size_t len, const char *w, size_t n)
+{
+	const char	*s, *e, *end = list + len;
+
+	for (s = list; s < end; s = e + 1) {
+		if ((e = memchr(s, '_', (size_t)(end - s))) == NULL)
+			e = end;
+		if ((size_t)(e - s) == n && memcmp(s, w, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Drops from part (words separated by '_') each word with a letter that is the type's
+ * word (type, tn bytes) or repeats a word before it.
+ */
+static void
+libid_drop_repeats(char *part, const char *type, size_t tn)
+{
+	char	 out[LIBID_PART_MAX + 1];
+	size_t	 len = 0, i, n;
+	const char *s, *e;
+	int	 alpha;
+
+	for (s = part; *s != '\0'; s = *e != '\0' ? e + 1 : e) {
+		e = s + strcspn(s, "_");
+		n = (size_t)(e - s);
+		for (alpha = 0, i = 0; i < n; i++)
+			alpha |= isalpha((unsigned char)s[i]) != 0;
+		if (n == 0 || (alpha && ((n == tn && memcmp(s, type, n) == 0) ||
+		    libid_has_word(out, len, s, n))))
+			continue;
+		if (len > 0)
+			out[len++] = '_';
+		memcpy(out + len, s, n);
+		len += n;
+	}
+	out[len] = '\0';
+	if (len > 0)
+		memcpy(part, out, len + 1);
+}
+
 /* See libid.h. */
 int
-libid_of_url(char *id, size_t idsz, const char *prefix, const char *host,
-    const char *path, size_t n, char *err, size_t errsz)
+libid_of_url(char *id, size_t idsz, char *legacy, size_t legacysz, const char *prefix,
+    const char *host, const char *path, size_t n, char *err, size_t errsz)
 {
-	char	 part[LIBID_PART_MAX + 1] = "";
+	char		 part[LIBID_PART_MAX + 1] = "";
+	const char	*type = prefix + strspn(prefix, "/");
+	size_t		 hn = strlen(host), tn = strcspn(type, "/");
 
-	libid_part(part, sizeof(part), host, strlen(host));
+	libid_part(part, sizeof(part), host, hn);
 	libid_part(part, sizeof(part), "_", 1);
 	libid_part(part, sizeof(part), path, n);
 	if (libid_part_trim(part) == -1) {
 		snprintf(err, errsz, "no library id can be made from the URL");
 		return -1;
 	}
+	snprintf(legacy, legacysz, "%s%s", prefix, part);
+	/* a new id: no default port, no repeated word */
+	if (hn > 3 && strcmp(host + hn - 3, ":80") == 0)
+		hn -= 3;
+	else if (hn > 4 && strcmp(host + hn - 4, ":443") == 0)
+		hn -= 4;
+	part[0] = '\0';
+	libid_part(part, sizeof(part), host, hn);
+	libid_part(part, sizeof(part), "_", 1);
+	libid_part(part, sizeof(part), path, n);
+	(void)libid_part_trim(part);
+	libid_drop_repeats(part, type, tn);
 	snprintf(id, idsz, "%s%s", prefix, part);
+	if (strcmp(id, legacy) == 0)
+		legacy[0] = '\0';
 	return 0;
 }

@@ -59,7 +59,13 @@ int	 libid_from_url(const char *url, char *id, size_t idsz, char *host, size_t h
 #define LIBID_PART_MAX	120
 void	 libid_part(char *out, size_t sz, const char *s, size_t n);
 int	 libid_part_trim(char *s);
-int	 libid_of_url(char *id, size_t idsz, const char *prefix, const char *host,
+/*
+ * libid_of_url drops from a new id a default port (":80", ":443") and every word (a run
+ * with a letter) that repeats the type's word (prefix "/openapi/": openapi) or a word
+ * before it; legacy (legacysz bytes) gets the id of the rules before, "" when the same.
+ */
+int	 libid_of_url(char *id, size_t idsz, char *legacy, size_t legacysz,
+	    const char *prefix, const char *host,
 	    const char *path, size_t n, char *err, size_t errsz);
 const char *libid_basename(const char *path);
 

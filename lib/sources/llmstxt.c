@@ -473,6 +473,12 @@ llmsrc_llms(struct llmsrc *s, size_t pi, const struct fetch_req *q, int root)
 	    llmsrc_validators(d, q) == -1 || llmstxt_parse(q->answer.p ? q->answer.p :
 	    "", q->answer.len, &t) == -1)
 		return -1;
+	/* the given file's H1 names the library when its user did not */
+	if (root && t.title != NULL && *t.title != '\0' && s->out->title == NULL &&
+	    (s->out->title = strndup(t.title, 200)) == NULL)
+		goto out;
+	if (s->out->title != NULL)
+		util_utf8_trim(s->out->title);
 	for (i = 0; i < t.nlinks; i++) {
 		nopt += t.links[i].optional;
 		if ((rc = llmsrc_resolve(s, base, t.links[i].url, &url, &path)) == -1)
@@ -928,8 +934,8 @@ llmsrc_id(struct parse_req *p, const struct url_parts *u, const char *name,
 		    "llms-full.txt or llms-small.txt", name);
 		return -1;
 	}
-	if (libid_of_url(p->id, sizeof(p->id), "/llmstxt/", u->host, u->path,
-	    (size_t)(base - u->path), err, errsz) == -1)
+	if (libid_of_url(p->id, sizeof(p->id), p->legacy_id, sizeof(p->legacy_id),
+	    "/llmstxt/", u->host, u->path, (size_t)(base - u->path), err, errsz) == -1)
 		return -1;
 	for (i = 0; base[i] != '\0' && i + 1 < sizeof(file); i++)
 		file[i] = (char)tolower((unsigned char)base[i]);
@@ -940,6 +946,10 @@ llmsrc_id(struct parse_req *p, const struct url_parts *u, const char *name,
 		snprintf(err, errsz, "field '%s' is too long", name);
 		return -1;
 	}
+	n = strlen(p->legacy_id);
+	if (n > 0 && (size_t)snprintf(p->legacy_id + n, sizeof(p->legacy_id) - n, "-%s",
+	    file) >= sizeof(p->legacy_id) - n)
+		p->legacy_id[0] = '\0';
 	return 0;
 }
 

@@ -5,11 +5,16 @@
  * stored as DATA_DIR/uploads/<sha256>.<json|yaml|yml> (settings "upload"). It must be
  * JSON or YAML and an OpenAPI 2.0 or 3.x description, else the job fails saying so.
  *
- * A spec fetched by URL may $ref files next to it: each is fetched once, resolved
- * against the spec's URL and kept within its folder or the folder above (openapi_ref_key
- * refuses the rest), at most OPENAPI_SRC_MAX_FILES of them, all within the size cap
- * (setting sources.max_spec_kb); a file that cannot be fetched or parsed is a warning
- * and its $refs stay named references. An upload has no neighbours.
+ * A spec fetched by URL may $ref files next to it, which $ref files in turn (the large
+ * public APIs publish thousands): openapi_tree_load follows them breadth first, each file
+ * once, resolved against the spec's URL and kept within its folder or the folder above
+ * (openapi_ref_key refuses the rest), fetched OPENAPI_TREE_BATCH at a time with
+ * sources.inflight requests in flight, through the address policy like the spec. Limits
+ * (settings): sources.openapi_max_files files, sources.openapi_max_total_kb for the spec
+ * and its files together, sources.max_spec_kb for any one of them; a limit reached is a
+ * job-log warning with the count of files left out, a file that cannot be fetched or
+ * parsed a warning too, and the $refs to such files stay named references. An upload
+ * has no neighbours.
  *
  * The one document of the set is the spec as compact JSON with those files under
  * OPENAPI_FILES_KEY, format DOC_FORMAT_OPENAPI (parsed by openapi_parse_poll), its URL
@@ -38,6 +43,7 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
+#include "base/buf.h"
 #include "base/crypto.h"
 #include "base/log.h"
 #include "base/util.h"
@@ -45,6 +51,7 @@
 #include "net/fetch.h"
 #include "net/url.h"
 #include "parse/openapi.h"
+#include "parse/openapi_tree.h"
 #include "parse/parse.h"
 #include "sources/backend.h"
 #include "sources/libid.h"
@@ -54,7 +61,7 @@
 #include "store/settings.h"
 #include "store/uploads.h"
 
-#define OPENAPI_SRC_MAX_FILES	64	/* files next to the spec that are fetched */
+#define OPENAPI_SRC_WARNINGS	20	/* files that fail, each named in the job log */
 #define OPENAPI_SRC_LOCK_WAIT_MS 30000	/* longest wait for the uploads folder's lock */
 #define OPENAPI_SRC_ACCEPT	"Accept: application/json, application/yaml, " \
 	"application/x-yaml, text/yaml, text/plain;q=0.5, */*;q=0.1"
@@ -62,15 +69,14 @@
 /* What a fetch run needs: the library's context and the limits of its settings. */
 struct openapisrc {
 	struct backend_ctx *c;
-	size_t		 max;		/* bytes left for the spec and its files */
+	size_t		 max_file;	/* bytes of the spec or one of its files */
+	size_t		 max_total;	/* bytes of the spec and its files together */
+	size_t		 max_files;	/* files besides the spec */
 	long		 timeout_ms;
 	size_t		 inflight;
 	json_object	*files;		/* key -> parsed file */
-	json_object	*seen;		/* key -> null, for each key queued once */
-	char		*queue[OPENAPI_SRC_MAX_FILES];
-	size_t		 nqueue;
-	const char	*from;		/* key of the file whose $refs are walked */
-	size_t		 skipped;	/* $refs to files that are not followed */
+	struct openapi_tree_stats st;	/* of the files and the spec's bytes */
+	size_t		 warned;	/* files named in the job log */
 	struct backend_stored stored;	/* the previous run's document */
 	char		 etag[256], modified[64];	/* of the spec's answer */
 };
@@ -140,7 +146,7 @@ openapisrc_req(struct openapisrc *s, struct fetch_req *q, const char *url)
 	q->url = url;
 	q->headers[0] = OPENAPI_SRC_ACCEPT;
 	q->timeout_ms = backend_timeout(s->c, s->timeout_ms);
-	q->max_size = s->max > 0 ? s->max : 1;
+	q->max_size = s->max_file < s->max_total ? s->max_file : s->max_total;
 	q->tries = 3;
 	q->redirects = 5;
 }
@@ -160,31 +166,6 @@ openapisrc_parse(const char *what, const char *data, size_t len, char *err,
 	return t;
 }
 
-/* Queues the file a $ref names, once (openapi_refs' callback). */
-static int
-openapisrc_queue_ref(void *arg, const char *ref)
-{
-	struct openapisrc *s = arg;
-	char		 key[OPENAPI_KEY_MAX + 1];
-	int		 k;
-
-	if ((k = openapi_ref_key(s->from, ref, key, sizeof(key))) == 0)
-		return 0;
-	if (k == -1 || json_object_object_get_ex(s->seen, key, NULL)) {
-		s->skipped += k == -1;
-		return 0;
-	}
-	json_object_object_add(s->seen, key, NULL);
-	if (json_object_object_length(s->seen) > OPENAPI_SRC_MAX_FILES) {
-		s->skipped++;
-		return 0;
-	}
-	if ((s->queue[s->nqueue] = strdup(key)) == NULL)
-		return -1;
-	s->nqueue++;
-	return 0;
-}
-
 /* The URL of a file key, resolved against the spec's URL (malloc'd, NULL on error). */
 static char *
 openapisrc_file_url(const char *base, const char *key)
@@ -201,70 +182,100 @@ openapisrc_file_url(const char *base, const char *key)
 	return r;
 }
 
-/* Takes one fetched file into s->files (or warns) and queues its own $refs. */
-static int
-openapisrc_take(struct openapisrc *s, const char *key, struct fetch_req *q)
-{
-	json_object	*t;
-	char		 err[512];
+/* What openapi_tree_load's get needs: the spec's URL and the requests of a batch. */
+struct openapisrc_batch {
+	struct openapisrc *s;
+	const char	*base;
+	struct fetch_req q[OPENAPI_TREE_BATCH];
+	char		*urls[OPENAPI_TREE_BATCH];
+};
 
-	if (q->result != FETCH_OK || q->status / 100 != 2) {
-		backend_http_error(q, err, sizeof(err));
-		jobs_log(s->c->db, s->c->job_id, "warning", "the $refs to %s stay "
-		    "unresolved: %s", key, err);
-		return 0;
+/* Fetches a batch of the spec's files at once (sources.inflight in flight). */
+static int
+openapisrc_get_files(void *arg, struct openapi_tree_file *files, size_t n)
+{
+	struct openapisrc_batch *b = arg;
+	struct fetch	 f;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		b->urls[i] = openapisrc_file_url(b->base, files[i].key);
+		openapisrc_req(b->s, &b->q[i], b->urls[i] != NULL ? b->urls[i] : "");
+		b->q[i].max_size = files[i].max > 0 ? files[i].max : 1;
 	}
-	if ((t = openapisrc_parse(key, q->answer.p != NULL ? q->answer.p : "",
-	    q->answer.len, err, sizeof(err))) == NULL) {
-		jobs_log(s->c->db, s->c->job_id, "warning", "the $refs to %s stay "
-		    "unresolved: %s", key, err);
-		return 0;
+	fetch_init(&f);
+	f.inflight = b->s->inflight;
+	fetch_run(&f, b->q, n);
+	fetch_release(&f);
+	for (i = 0; i < n; i++) {
+		if (b->q[i].result == FETCH_ETOOBIG)
+			files[i].too_large = 1;
+		else if (b->q[i].result != FETCH_OK || b->q[i].status / 100 != 2)
+			backend_http_error(&b->q[i], files[i].err, sizeof(files[i].err));
+		else {
+			files[i].data = b->q[i].answer.p != NULL ? b->q[i].answer.p : "";
+			files[i].len = b->q[i].answer.len;
+		}
 	}
-	s->max = q->answer.len < s->max ? s->max - q->answer.len : 0;
-	json_object_object_add(s->files, key, t);
-	s->from = key;
-	return openapi_refs(t, openapisrc_queue_ref, s);
+	return 0;
 }
 
-/* Fetches the queued files, the files they $ref in turn, and so on. */
-static int
-openapisrc_neighbours(struct openapisrc *s, const char *base, char *err, size_t errsz)
+static void
+openapisrc_release_files(void *arg, struct openapi_tree_file *files, size_t n)
 {
-	struct fetch_req q[OPENAPI_SRC_MAX_FILES];
-	struct fetch	 f;
-	char		*keys[OPENAPI_SRC_MAX_FILES], *urls[OPENAPI_SRC_MAX_FILES];
-	size_t		 n, i;
-	int		 rc = 0;
+	struct openapisrc_batch *b = arg;
+	size_t		 i;
 
-	while (s->nqueue > 0 && rc == 0) {
-		n = s->nqueue;
-		memcpy(keys, s->queue, n * sizeof(*keys));
-		s->nqueue = 0;
-		for (i = 0; i < n; i++) {
-			if ((urls[i] = openapisrc_file_url(base, keys[i])) == NULL)
-				urls[i] = strdup("");
-			openapisrc_req(s, &q[i], urls[i] != NULL ? urls[i] : "");
-			/* the files fetched at once share what is left of the cap */
-			q[i].max_size = s->max / n > 0 ? s->max / n : 1;
-		}
-		fetch_init(&f);
-		f.inflight = s->inflight;
-		fetch_run(&f, q, n);
-		fetch_release(&f);
-		for (i = 0; i < n; i++) {
-			if (rc == 0 && openapisrc_take(s, keys[i], &q[i]) == -1) {
-				snprintf(err, errsz, "out of memory");
-				rc = -1;
-			}
-			fetch_req_release(&q[i]);
-			free(urls[i]);
-			free(keys[i]);
-		}
+	(void)files;
+	for (i = 0; i < n; i++) {
+		fetch_req_release(&b->q[i]);
+		free(b->urls[i]);
+		b->urls[i] = NULL;
 	}
-	for (i = 0; i < s->nqueue; i++)
-		free(s->queue[i]);
-	s->nqueue = 0;
-	return rc;
+}
+
+/* A file that cannot be fetched or parsed: one warning each, the first few. */
+static void
+openapisrc_warn_file(void *arg, const char *key, const char *why)
+{
+	struct openapisrc_batch *b = arg;
+
+	if (b->s->warned++ < OPENAPI_SRC_WARNINGS)
+		jobs_log(b->s->c->db, b->s->c->job_id, "warning", "the $refs to %.300s "
+		    "stay unresolved: %s", key, why);
+}
+
+/* Fetches the files the spec $refs, the files they $ref in turn, and so on. */
+static int
+openapisrc_neighbours(struct openapisrc *s, json_object *root, const char *base,
+    char *err, size_t errsz)
+{
+	struct openapisrc_batch *b;
+	struct openapi_tree_ops ops;
+	struct openapi_tree_limits lim;
+
+	if ((b = calloc(1, sizeof(*b))) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	b->s = s;
+	b->base = base;
+	memset(&ops, 0, sizeof(ops));
+	ops.get = openapisrc_get_files;
+	ops.release = openapisrc_release_files;
+	ops.warn = openapisrc_warn_file;
+	ops.arg = b;
+	lim.max_files = s->max_files;
+	lim.max_bytes = s->max_total;
+	lim.max_file = s->max_file;
+	json_object_put(s->files);
+	if (openapi_tree_load(root, &ops, &lim, &s->files, &s->st) == -1) {
+		snprintf(err, errsz, "out of memory");
+		free(b);
+		return -1;
+	}
+	free(b);
+	return 0;
 }
 
 /*
@@ -310,7 +321,6 @@ openapisrc_get(struct openapisrc *s, char **base, size_t *len, int *unchanged,
 	    q.answer.len, err, errsz)) == NULL)
 		goto out;
 	*len = q.answer.len;
-	s->max -= q.answer.len;
 	fetch_answer_header(&q, "ETag", s->etag, sizeof(s->etag));
 	fetch_answer_header(&q, "Last-Modified", s->modified, sizeof(s->modified));
 	*base = strdup(q.final_url != NULL ? q.final_url : s->c->url);
@@ -332,9 +342,9 @@ openapisrc_upload(struct openapisrc *s, const char *name, size_t *len, char *err
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	if (util_read_file(path, s->max, &data, len) == -1) {
+	if (util_read_file(path, s->max_file, &data, len) == -1) {
 		snprintf(err, errsz, "the uploaded file %s cannot be read, or is larger "
-		    "than %zu KB (setting sources.max_spec_kb)", name, s->max / 1024);
+		    "than %zu KB (setting sources.max_spec_kb)", name, s->max_file / 1024);
 		goto out;
 	}
 	t = openapisrc_parse(s->c->url, data, *len, err, errsz);
@@ -368,7 +378,7 @@ openapisrc_doc_path(const char *url, const char *fname)
 static int
 openapisrc_validators(struct openapisrc *s, struct backend_doc *d)
 {
-	if (json_object_object_length(s->files) > 0)
+	if (s->st.files > 0)
 		return 0;
 	if (s->etag[0] != '\0' && (d->etag = strdup(s->etag)) == NULL)
 		return -1;
@@ -377,33 +387,84 @@ openapisrc_validators(struct openapisrc *s, struct backend_doc *d)
 	return 0;
 }
 
+#define OPENAPI_SRC_JSON	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/*
+ * The spec as compact JSON into b, its files (s->files) under OPENAPI_FILES_KEY: each file
+ * written and then freed, so that the tree of a large spec and its text are never held
+ * whole at once (the worker's peak memory). -1 when out of memory.
+ */
+static int
+openapisrc_text(struct openapisrc *s, json_object *root, struct buf *b)
+{
+	struct lh_entry	*e;
+	json_object	*k;
+	const char	*text;
+	char		*key;
+	size_t		 n = 0;
+	int		 rc;
+
+	if ((text = json_object_to_json_string_ext(root, OPENAPI_SRC_JSON)) == NULL ||
+	    buf_adds(b, text) == -1)
+		return -1;
+	if (json_object_object_length(s->files) == 0)
+		return 0;
+	/* root is an object: its text ends in '}', "{}" when empty */
+	b->p[--b->len] = '\0';
+	if (buf_adds(b, b->len > 1 ? ",\"" OPENAPI_FILES_KEY "\":{" :
+	    "\"" OPENAPI_FILES_KEY "\":{") == -1)
+		return -1;
+	while ((e = json_object_get_object(s->files)->head) != NULL) {
+		if ((key = strdup((const char *)lh_entry_k(e))) == NULL ||
+		    (k = json_object_new_string(key)) == NULL) {
+			free(key);
+			return -1;
+		}
+		rc = (n++ > 0 && buf_addc(b, ',') == -1) ||
+		    buf_adds(b, json_object_to_json_string_ext(k, OPENAPI_SRC_JSON)) == -1 ||
+		    buf_addc(b, ':') == -1 || (text = json_object_to_json_string_ext(
+		    (json_object *)lh_entry_v(e), OPENAPI_SRC_JSON)) == NULL ||
+		    buf_adds(b, text) == -1 ? -1 : 0;
+		json_object_put(k);
+		json_object_object_del(s->files, key);
+		free(key);
+		if (rc == -1)
+			return -1;
+	}
+	return buf_adds(b, "}}");
+}
+
 /* Adds the one document: the spec (with its files) as compact JSON. */
 static int
 openapisrc_add(struct openapisrc *s, json_object *root, const char *fname,
     struct backend_set *out, char *err, size_t errsz)
 {
 	struct backend_doc *d;
-	const char	*text;
+	struct buf	 b;
 	char		 hash[65], *path;
-	size_t		 len;
 
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text == NULL || (path = openapisrc_doc_path(s->c->url, fname)) == NULL) {
+	buf_init(&b);
+	if (openapisrc_text(s, root, &b) == -1 || b.p == NULL ||
+	    (path = openapisrc_doc_path(s->c->url, fname)) == NULL) {
+		buf_release(&b);
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	len = strlen(text);
-	crypto_sha256_hex(text, len, hash);
-	d = backend_set_add(out, path, hash, len);
+	crypto_sha256_hex(b.p, b.len, hash);
+	d = backend_set_add(out, path, hash, b.len);
 	free(path);
-	if (d == NULL || (d->data = strdup(text)) == NULL ||
-	    (d->url = strdup(s->c->url)) == NULL ||
+	if (d == NULL) {
+		buf_release(&b);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	d->len = b.len;
+	d->data = buf_detach(&b);
+	if (d->data == NULL || (d->url = strdup(s->c->url)) == NULL ||
 	    openapisrc_validators(s, d) == -1) {
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	d->len = len;
 	d->format = DOC_FORMAT_OPENAPI;
 	return 0;
 }
@@ -434,23 +495,82 @@ openapisrc_add_unchanged(struct openapisrc *s, struct backend_set *out, char *er
 	return 0;
 }
 
-/* Logs what was fetched and the $refs that stay unresolved. */
+/* Logs what was fetched, the limits reached and the $refs that stay unresolved. */
 static void
 openapisrc_report(struct openapisrc *s, json_object *root, int version, size_t len)
 {
 	char	 first[256];
 	size_t	 n = openapi_unresolved(root, first, sizeof(first));
 
-	jobs_log(s->c->db, s->c->job_id, "info", "%s: OpenAPI %s, %zu KB, %d files next "
-	    "to it", s->c->url, version == 2 ? "2.0 (Swagger)" : "3.x", len / 1024,
-	    json_object_object_length(s->files));
+	jobs_log(s->c->db, s->c->job_id, "info", "%s: OpenAPI %s, %zu KB, %zu files "
+	    "next to it (%zu KB in all)", s->c->url, version == 2 ? "2.0 (Swagger)" :
+	    "3.x", len / 1024, s->st.files, s->st.bytes / 1024);
+	if (s->st.over_files > 0)
+		jobs_log(s->c->db, s->c->job_id, "warning", "the spec names more than %zu "
+		    "files (setting sources.openapi_max_files): %zu files are not fetched "
+		    "and the $refs to them are shown as names", s->max_files,
+		    s->st.over_files);
+	if (s->st.over_bytes > 0)
+		jobs_log(s->c->db, s->c->job_id, "warning", "the spec's files reach %zu KB "
+		    "in all (setting sources.openapi_max_total_kb) or one is over %zu KB "
+		    "(setting sources.max_spec_kb): %zu files are not fetched and the $refs "
+		    "to them are shown as names", s->max_total / 1024, s->max_file / 1024,
+		    s->st.over_bytes);
+	if (s->st.failed > OPENAPI_SRC_WARNINGS)
+		jobs_log(s->c->db, s->c->job_id, "warning", "%zu files of the spec cannot "
+		    "be fetched or parsed (the first %d are named above)", s->st.failed,
+		    OPENAPI_SRC_WARNINGS);
 	if (n > 0)
 		jobs_log(s->c->db, s->c->job_id, "warning", "%zu $refs do not resolve "
 		    "(the first: %.200s); they are shown as names", n, first);
-	if (s->skipped > 0)
+	if (s->st.refused > 0)
 		jobs_log(s->c->db, s->c->job_id, "warning", "%zu $refs name files that "
-		    "are not fetched (another host, a folder further up, or more than %d "
-		    "files)", s->skipped, OPENAPI_SRC_MAX_FILES);
+		    "are not fetched (another host, an absolute path or a folder further "
+		    "up than the spec's parent)", s->st.refused);
+}
+
+/* A one-line copy of o's string at key (at most 200 bytes), NULL when none or blank. */
+static char *
+openapisrc_info_str(json_object *o, const char *key, int *nomem)
+{
+	json_object	*v;
+	char		*r, *p;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) ||
+	    (!json_object_is_type(v, json_type_string) &&
+	    !json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double)))
+		return NULL;
+	if ((r = strndup(json_object_get_string(v), 200)) == NULL) {
+		*nomem = 1;
+		return NULL;
+	}
+	util_utf8_trim(r);
+	for (p = r; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	for (p = r; *p == ' '; p++)
+		;
+	if (*p == '\0') {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* The names the spec gives: info.title the library's title, info.version its label. */
+static int
+openapisrc_names(json_object *root, struct backend_set *out)
+{
+	json_object	*info;
+	int		 nomem = 0;
+
+	if (!json_object_object_get_ex(root, "info", &info))
+		return 0;
+	out->title = openapisrc_info_str(info, "title", &nomem);
+	out->label = openapisrc_info_str(info, "version", &nomem);
+	return nomem ? -1 : 0;
 }
 
 static int
@@ -466,13 +586,16 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 
 	memset(&s, 0, sizeof(s));
 	s.c = c;
-	s.max = (size_t)settings_get_long(c->db, c->datadir, "sources.max_spec_kb",
+	s.max_file = (size_t)settings_get_long(c->db, c->datadir, "sources.max_spec_kb",
 	    16384) * 1024;
+	s.max_total = (size_t)settings_get_long(c->db, c->datadir,
+	    "sources.openapi_max_total_kb", 65536) * 1024;
+	s.max_files = (size_t)settings_get_long(c->db, c->datadir,
+	    "sources.openapi_max_files", 10000);
 	s.timeout_ms = settings_get_long(c->db, c->datadir, "sources.page_timeout_s",
 	    30) * 1000;
 	s.inflight = (size_t)settings_get_long(c->db, c->datadir, "sources.inflight", 4);
-	if ((s.files = json_object_new_object()) == NULL ||
-	    (s.seen = json_object_new_object()) == NULL) {
+	if ((s.files = json_object_new_object()) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -498,17 +621,21 @@ openapisrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err,
 		snprintf(err, errsz, "%s: %s", c->url, why);
 		goto out;
 	}
-	if (upload == NULL && base != NULL) {
-		s.from = "";
-		if (openapi_refs(root, openapisrc_queue_ref, &s) == -1 ||
-		    openapisrc_neighbours(&s, base, err, errsz) == -1)
-			goto out;
-	}
+	s.st.bytes = len;
+	if (upload == NULL && base != NULL &&
+	    openapisrc_neighbours(&s, root, base, err, errsz) == -1)
+		goto out;
 	if (json_object_object_length(s.files) > 0)
 		json_object_object_add(root, OPENAPI_FILES_KEY, json_object_get(s.files));
 	if (base != NULL)
 		json_object_object_add(root, OPENAPI_URL_KEY, json_object_new_string(base));
 	openapisrc_report(&s, root, version, len);
+	/* the files are written into the document's text one by one (openapisrc_text) */
+	json_object_object_del(root, OPENAPI_FILES_KEY);
+	if (openapisrc_names(root, out) == -1) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
 	rc = openapisrc_add(&s, root, upload != NULL ? fname : NULL, out, err, errsz);
 out:
 	free(base);
@@ -517,7 +644,6 @@ out:
 	json_object_put(js);
 	json_object_put(root);
 	json_object_put(s.files);
-	json_object_put(s.seen);
 	return rc;
 }
 
@@ -682,8 +808,8 @@ openapisrc_id(struct parse_req *p, const struct url_parts *u, char *err, size_t 
 		n -= 5;
 	else if (util_str_endswith(u->path, ".yml"))
 		n -= 4;
-	return libid_of_url(p->id, sizeof(p->id), "/openapi/", u->host, u->path, n, err,
-	    errsz);
+	return libid_of_url(p->id, sizeof(p->id), p->legacy_id, sizeof(p->legacy_id),
+	    "/openapi/", u->host, u->path, n, err, errsz);
 }
 
 static int

@@ -20,6 +20,9 @@ struct parse_req {
 	char	 *title, *description;	/* NULL: not given */
 	unsigned  given;		/* LIBRARY_GIVEN_*: the source fields the body had */
 	char	  id[512];		/* the library id (entry_parse) */
+	char	  legacy_id[512];	/* the id the URL got before default ports and
+					 * repeated words were dropped, "" when the same:
+					 * an existing library keeps it (libid_stable) */
 	char	  host[256];		/* host[:port] of the URL */
 	char	**versions;		/* git: tags or branches indexed besides branch */
 	size_t	  nversions;

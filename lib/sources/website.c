@@ -1217,8 +1217,8 @@ website_id(struct parse_req *p, const struct url_parts *u, char *err, size_t err
 
 	if (strcasecmp(base, "index.html") == 0 || strcasecmp(base, "index.htm") == 0)
 		n = (size_t)(base - u->path);
-	return libid_of_url(p->id, sizeof(p->id), "/websites/", u->host, u->path, n, err,
-	    errsz);
+	return libid_of_url(p->id, sizeof(p->id), p->legacy_id, sizeof(p->legacy_id),
+	    "/websites/", u->host, u->path, n, err, errsz);
 }
 
 static int

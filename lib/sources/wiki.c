@@ -1132,6 +1132,14 @@ wiki_space_id(struct wiki *w, const char *key, const char *given, uint64_t *id,
 		s = json_object_array_get_idx(res, i);
 		if (wiki_str(s, "key") != NULL && strcmp(wiki_str(s, "key"), key) == 0 &&
 		    wiki_item_id(s, id) == 0) {
+			/* the space's name names the library when its user did not */
+			if (wiki_str(s, "name") != NULL && w->out->title == NULL &&
+			    (w->out->title = strndup(wiki_str(s, "name"), 200)) == NULL) {
+				snprintf(err, errsz, "out of memory");
+				goto out;
+			}
+			if (w->out->title != NULL)
+				util_utf8_trim(w->out->title);
 			rc = 0;
 			goto out;
 		}
@@ -1352,7 +1360,12 @@ wiki_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t err
 	jobs_log(c->db, c->job_id, "info", "fetching %s from the %s wiki %s",
 	    o.space_key != NULL ? "a space" : "pages", w->kind == WIKI_CLOUD ? "cloud" :
 	    "datacenter", w->api);
-	if (o.space_key != NULL)
+	/* a space given with its name (spaceName) is named so when its user gave no title */
+	if (o.space_key != NULL && wiki_str(o.o, "spaceName") != NULL &&
+	    (w->out->title = strndup(wiki_str(o.o, "spaceName"), 200)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		rc = -1;
+	} else if (o.space_key != NULL)
 		rc = wiki_space(w, o.space_key, o.space_id, err, errsz);
 	else
 		rc = wiki_pages(w, &o, err, errsz);

@@ -39,13 +39,32 @@ store_code_text(const char *json, struct buf *b)
 }
 
 int
+store_fts_title(const char *title, const char *text, struct buf *b)
+{
+	const char	*k, *e;
+
+	buf_reset(b);
+	if (buf_adds(b, title != NULL ? title : "") == -1)
+		return -1;
+	if (text == NULL || (k = strstr(text, STORE_FTS_KEYWORDS)) == NULL)
+		return 0;
+	k += strlen(STORE_FTS_KEYWORDS);
+	if ((e = strchr(k, '\n')) == NULL)
+		e = k + strlen(k);
+	if (e - k > 2048)
+		e = k + 2048;
+	return buf_addc(b, '\n') == -1 || buf_add(b, k, (size_t)(e - k)) == -1 ? -1 : 0;
+}
+
+int
 store_fts_put(sqlite3 *db, long long id)
 {
 	sqlite3_stmt	*q = NULL, *del = NULL, *ins = NULL;
-	struct buf	 code;
+	struct buf	 code, title;
 	int		 i, rc = -1;
 
 	buf_init(&code);
+	buf_init(&title);
 	if (sqlite3_prepare_v2(db, "SELECT 'l' || l.lib_no, s.title, s.breadcrumb, "
 	    "s.text, s.code, d.path FROM snippets s JOIN documents d ON d.id = "
 	    "s.document_id JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1",
@@ -59,7 +78,9 @@ store_fts_put(sqlite3 *db, long long id)
 	sqlite3_bind_int64(q, 1, id);
 	if (sqlite3_step(q) != SQLITE_ROW)
 		goto out;
-	if (store_code_text((const char *)sqlite3_column_text(q, 4), &code) == -1)
+	if (store_code_text((const char *)sqlite3_column_text(q, 4), &code) == -1 ||
+	    store_fts_title((const char *)sqlite3_column_text(q, 1),
+	    (const char *)sqlite3_column_text(q, 3), &title) == -1)
 		goto out;
 	sqlite3_bind_int64(del, 1, id);
 	if (sqlite3_step(del) != SQLITE_DONE)
@@ -67,6 +88,7 @@ store_fts_put(sqlite3 *db, long long id)
 	sqlite3_bind_int64(ins, 1, id);
 	for (i = 0; i < 4; i++)
 		sqlite3_bind_value(ins, i + 2, sqlite3_column_value(q, i));
+	sqlite3_bind_text(ins, 3, title.p != NULL ? title.p : "", -1, SQLITE_STATIC);
 	sqlite3_bind_text(ins, 6, code.p ? code.p : "", -1, SQLITE_STATIC);
 	sqlite3_bind_value(ins, 7, sqlite3_column_value(q, 5));
 	if (sqlite3_step(ins) != SQLITE_DONE)
@@ -79,6 +101,7 @@ out:
 	sqlite3_finalize(del);
 	sqlite3_finalize(ins);
 	buf_release(&code);
+	buf_release(&title);
 	return rc;
 }
 

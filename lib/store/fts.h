@@ -16,6 +16,15 @@ struct sqlite3;
 int	 store_code_text(const char *json, struct buf *);
 
 /*
+ * The title column of a snippet's full-text row into b (reset first): its title, then the
+ * words of a "Keywords: ..." paragraph of its text when it has one (an API operation's:
+ * lib/parse/openapi_words.c), so that those words weigh as the title's do. -1 when out of
+ * memory.
+ */
+#define STORE_FTS_KEYWORDS	"\n\nKeywords: "
+int	 store_fts_title(const char *title, const char *text, struct buf *b);
+
+/*
  * (Re)writes the snippets_fts row of a stored snippet from its snippets and documents
  * rows (deleting any previous one), inside the caller's transaction.
  */

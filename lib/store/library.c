@@ -369,6 +369,17 @@ store_library_delete(sqlite3 *db, const char *id, long long keep)
 }
 
 /*
+ * The title of library id becomes title when it is still the default one (default: the
+ * id's last segment, the title a library gets when its user names none).
+ */
+int
+store_library_source_title(sqlite3 *db, const char *id, const char *def, const char *title)
+{
+	return db_run(db, "UPDATE libraries SET title = ?3 WHERE id = ?1 AND title = ?2 "
+	    "AND ?3 <> ''", "ttt", id, def, title);
+}
+
+/*
  * indexed_settings records what the index was built with; when files were skipped (over
  * a limit) it stays NULL, so that the next parse re-reads them even on an unchanged
  * commit (the limit may have been raised).

@@ -123,6 +123,13 @@ int	 store_library_version_follow(struct sqlite3 *, const char *id, const char *
 int	 store_library_delete(struct sqlite3 *, const char *id, long long keep);
 
 /*
+ * Gives library id the title its source names (title, not empty) when its title is still
+ * def, the default one (the id's last segment: the user named none). 0, or -1.
+ */
+int	 store_library_source_title(struct sqlite3 *, const char *id, const char *def,
+	    const char *title);
+
+/*
  * Records the index of library id just written, inside the write transaction: built from
  * commit (labelled label; blob_prefix the URL prefix of its files) with the library's
  * settings (none recorded when retry > 0: skipped files a later run may read), a new

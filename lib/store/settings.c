@@ -94,8 +94,14 @@ static const struct setting_def settings_defs[] = {
 	{ "sources.max_page_kb", SET_NUMBER, "4096", 1, 1048576,
 	  "largest page or answer (KB) a source fetches; larger ones are skipped", NULL },
 	{ "sources.max_spec_kb", SET_NUMBER, "16384", 1, 1048576,
-	  "largest OpenAPI description (KB), its $ref'd files included, a source fetches",
-	  NULL },
+	  "largest OpenAPI description (KB) a source fetches, and largest file of one "
+	  "that it $refs", NULL },
+	{ "sources.openapi_max_files", SET_NUMBER, "10000", 0, 1000000,
+	  "most files an OpenAPI description's $refs may bring in besides the spec "
+	  "(more are not fetched: their $refs stay names)", NULL },
+	{ "sources.openapi_max_total_kb", SET_NUMBER, "65536", 1, 4194304,
+	  "most KB of an OpenAPI description and the files it $refs together (past "
+	  "it files are not fetched: their $refs stay names)", NULL },
 	{ "uploads.max_mb_per_user", SET_NUMBER, "64", 1, 1048576,
 	  "most MB of OpenAPI uploads kept for the libraries one user added (callers "
 	  "without a user account count as one user; admins are exempt)", NULL },
@@ -263,6 +269,8 @@ static const struct {
 	{ "sources.crawl_delay_ms", "Pause between requests (ms)" },
 	{ "sources.max_page_kb", "Largest page (KB)" },
 	{ "sources.max_spec_kb", "Largest OpenAPI description (KB)" },
+	{ "sources.openapi_max_files", "Most files of an OpenAPI description" },
+	{ "sources.openapi_max_total_kb", "Largest OpenAPI description with its files (KB)" },
 };
 
 /* The label of setting name, or NULL. */

@@ -7,8 +7,10 @@
 
 #include <sqlite3.h>
 
+#include "base/buf.h"
 #include "base/log.h"
 #include "store/db.h"
+#include "store/fts.h"
 #include "store/snippets.h"
 
 struct store_reader {
@@ -144,6 +146,7 @@ struct store_writer {
 	const char	*library_id;
 	char		 lib_tag[32];
 	sqlite3_stmt	*doc, *sn, *fts;
+	struct buf	 title;		/* the full-text title (store_fts_title) */
 };
 
 /* Engine: the full-text row goes to snippets_fts, an FTS5 table. */
@@ -184,6 +187,7 @@ store_writer_close(struct store_writer *w)
 	sqlite3_finalize(w->doc);
 	sqlite3_finalize(w->sn);
 	sqlite3_finalize(w->fts);
+	buf_release(&w->title);
 	free(w);
 }
 
@@ -229,10 +233,13 @@ store_writer_snippet(struct store_writer *w, const struct store_snippet_values *
 	if (sqlite3_step(w->sn) != SQLITE_DONE)
 		goto err;
 	*id = sqlite3_last_insert_rowid(w->db);
+	if (store_fts_title(v->title, v->text, &w->title) == -1)
+		goto err;
 	sqlite3_reset(w->fts);
 	sqlite3_bind_int64(w->fts, 1, *id);
 	sqlite3_bind_text(w->fts, 2, w->lib_tag, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 3, v->title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w->fts, 3, w->title.p != NULL ? w->title.p : "", -1,
+	    SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 4, v->breadcrumb, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 5, v->text, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->fts, 6, v->code_text, -1, SQLITE_STATIC);

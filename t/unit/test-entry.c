@@ -139,7 +139,7 @@ test_ids(void)
 	    "\"maxPages\":7}", "llmstxt", "/llmstxt/x_io_v2-llms-full.txt",
 	    "{\"maxPages\":7}");
 	accepted("{\"type\":\"openapi\",\"url\":\"https://api.example.com/v1/openapi.yaml\"}",
-	    "openapi", "/openapi/api_example_com_v1_openapi", "{}");
+	    "openapi", "/openapi/api_example_com_v1", "{}");
 	accepted("{\"type\":\"wiki\",\"url\":\"https://w.example.com/wiki\","
 	    "\"spaceKey\":\"ENG\"}", "wiki", "/wiki/eng", "{\"spaceKey\":\"ENG\"}");
 	accepted("{\"type\":\"wiki\",\"url\":\"https://w/\",\"pageUrls\":"

@@ -78,7 +78,7 @@ test_valid(void)
 		ok(strstr(m.entries[2].req.settings, "\"maxPages\":50") != NULL,
 		    "with its maxPages: %s", m.entries[2].req.settings);
 		is_str(m.entries[3].req.type, "llmstxt", "an llms.txt entry");
-		is_str(m.entries[4].req.id, "/openapi/api_example_com_v1_openapi",
+		is_str(m.entries[4].req.id, "/openapi/api_example_com_v1",
 		    "an OpenAPI entry");
 		is_str(m.entries[5].req.type, "wiki", "a wiki entry (defaults do not apply)");
 	}

@@ -435,6 +435,41 @@ test_not_a_spec(void)
 	    "the parser fails on what is not a spec");
 }
 
+/*
+ * An operation's Keywords line: the method's verbs, the operationId, the path's segments,
+ * the tags and the parameters' names in words, each once; an operation that is a $ref of
+ * its own (as in the large multi-file specs) is read through it.
+ */
+static void
+test_keywords(void)
+{
+	struct doc	 d;
+	const struct doc_section *s;
+
+	if (spec("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n"
+	    "  /v2/droplets:\n"
+	    "    delete:\n      operationId: droplets_destroy_byTag\n      tags: [Droplets]\n"
+	    "      parameters:\n      - {name: tag_name, in: query, required: true, schema: {type: string}}\n"
+	    "      responses: {'204': {description: gone}}\n"
+	    "    get: {$ref: '#/x-ops/list'}\n"
+	    "  /v2/droplets/{droplet_id}:\n"
+	    "    get: {operationId: droplets_get, responses: {'200': {description: ok}}}\n"
+	    "    patch: {operationId: resetAuth, responses: {'200': {description: ok}}}\n"
+	    "x-ops:\n  list: {operationId: droplets_list, summary: List all Droplets, "
+	    "responses: {'200': {description: ok}}}\n", &d) == -1)
+		return;
+	s = anchor(&d, "droplets_destroy_byTag");
+	ok(has(s, "Keywords: delete remove destroy droplets by tag v2 name."),
+	    "DELETE: its verbs, the operationId, path, tag and parameter in words, each once");
+	ok(has(anchor(&d, "droplets_list"), "Keywords: list get droplets v2."),
+	    "GET of a collection lists (an operation that is a $ref is read through it)");
+	ok(has(anchor(&d, "droplets_get"), "Keywords: get fetch show droplets v2 droplet id."),
+	    "GET of an item gets");
+	ok(has(anchor(&d, "resetAuth"), "Keywords: update change set replace reset auth v2 "
+	    "droplets droplet id."), "PATCH updates; camelCase split");
+	doc_release(&d);
+}
+
 int
 main(void)
 {
@@ -450,5 +485,6 @@ main(void)
 	test_ref_keys();
 	test_load_bounds();
 	test_not_a_spec();
+	test_keywords();
 	return tap_done();
 }
