@@ -1,12 +1,21 @@
 /*
- * ctxd-worker: runs queued jobs one at a time under DATA_DIR/worker.lock, then exits.
- * Started detached by the responder that queued a job and every minute by cron; exits
- * at once when another worker holds the lock.
+ * ctxd-worker: runs the queued jobs, up to worker.concurrency at once, each in a process of
+ * its own, then exits. One ctxd-worker (the pool) runs per DATA_DIR under
+ * DATA_DIR/worker.lock; started detached by the responder that queued a job and every
+ * minute by cron, it exits at once when another one holds the lock.
+ *
+ * The pool claims each job with a lease in its own name (jobs_claim) and renews the leases
+ * of its live jobs every few seconds; each job's process dies with the pool
+ * (PR_SET_PDEATHSIG), so a lease that lapses means a dead runner, and jobs_recover requeues
+ * or ends its job. A job whose process dies (a crash, kill -9, limits.job_timeout_s) is
+ * recovered at once, the others go on.
  */
 #include "config.h"
 
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,15 +53,194 @@ worker_test_linger(void)
 		usleep((useconds_t)ms * 1000);
 }
 
+/* The pool's job processes. */
+#define WORKER_MAX		64	/* worker.concurrency's bound */
+#define WORKER_RENEW_S		10	/* lease renewal (JOBS_LEASE_S must be well above) */
+
+struct worker_slot {
+	pid_t		 pid;		/* 0: free */
+	long long	 job;
+	char		 library_id[512];
+};
+
+static struct worker_slot worker_slots[WORKER_MAX];
+
+/* The number of jobs to run at once: worker.concurrency, 0 the cores (at least 2). */
+static int
+worker_concurrency(const char *datadir)
+{
+	long	 n = settings_get_long(worker_db, datadir, "worker.concurrency", 0);
+	long	 cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n <= 0)
+		n = cores < 2 ? 2 : cores;
+	return n > WORKER_MAX ? WORKER_MAX : (int)n;
+}
+
+/*
+ * The job's process: its own database connection (the pool's is not used across fork), the
+ * job's deadline as SIGALRM's default action, and death with the pool.
+ */
+static void
+worker_child(const char *datadir, const struct jobs_next *job, pid_t pool, long timeout)
+{
+	struct sqlite3	*db = NULL;
+	char		 ctx[32];
+	sigset_t	 chld;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != pool)
+		_exit(1);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &chld, NULL);
+	signal(SIGALRM, SIG_DFL);
+	/*
+	 * The safety net behind every source's own deadlines (git: the connect and stall
+	 * deadlines of lib/sources/gitrepo.c; the others: backend_stop): a job still running
+	 * after limits.job_timeout_s is killed, and the pool requeues it (and gives up after
+	 * JOBS_MAX_ATTEMPTS).
+	 */
+	alarm((unsigned)timeout);
+	if (db_open(datadir, DB_READWRITE, &db) == -1)
+		_exit(1);
+	/* a job waits its turn to write behind another job's index transaction */
+	db_busy_timeout(db, timeout * 1000);
+	snprintf(ctx, sizeof(ctx), "job %lld", job->id);
+	log_set_context(ctx);
+	if (job->is_delete)
+		library_delete_run(db, datadir, job->id, job->library_id);
+	else
+		index_run(db, datadir, job->id, job->library_id, job->force, NULL);
+	db_close(db);
+	_exit(0);
+}
+
+/* Starts a process for job in slot sl: 0, or -1 (the job's claim is given back). */
+static int
+worker_start(const char *datadir, struct worker_slot *sl, const struct jobs_next *job,
+    long timeout)
+{
+	pid_t	 pool = getpid(), pid;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_err("cannot start a process for job %lld: %s", job->id, strerror(errno));
+		jobs_lease_drop(worker_db, job->id);
+		return -1;
+	}
+	if (pid == 0)
+		worker_child(datadir, job, pool, timeout);
+	sl->pid = pid;
+	sl->job = job->id;
+	memcpy(sl->library_id, job->library_id, sizeof(sl->library_id));
+	return 0;
+}
+
+/*
+ * Reaps the ended job processes (waiting for one when wait is set): a job whose process
+ * died before ending it is recovered at once. Returns how many slots it freed.
+ */
+static int
+worker_reap(int wait)
+{
+	pid_t	 pid;
+	int	 status, i, n = 0;
+
+	while ((pid = waitpid(-1, &status, wait && n == 0 ? 0 : WNOHANG)) > 0) {
+		for (i = 0; i < WORKER_MAX && worker_slots[i].pid != pid; i++)
+			;
+		if (i == WORKER_MAX)
+			continue;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			if (WIFSIGNALED(status))
+				log_warn("job %lld (%s): its process died of signal %d",
+				    worker_slots[i].job, worker_slots[i].library_id,
+				    WTERMSIG(status));
+			else
+				log_warn("job %lld (%s): its process exited %d",
+				    worker_slots[i].job, worker_slots[i].library_id,
+				    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		}
+		/* whatever the process left running is an orphan now */
+		if (jobs_lease_drop(worker_db, worker_slots[i].job) == -1 ||
+		    jobs_recover(worker_db) == -1)
+			log_err("job %lld: could not be recovered", worker_slots[i].job);
+		memset(&worker_slots[i], 0, sizeof(worker_slots[i]));
+		n++;
+	}
+	return n;
+}
+
+/* Sleeps up to ms or until a job process ends (SIGCHLD). */
+static void
+worker_nap(int ms)
+{
+	sigset_t	 set;
+	struct timespec	 ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	(void)sigtimedwait(&set, NULL, &ts);
+}
+
+/*
+ * Runs the queue: claims jobs while a slot is free, renews the leases, reaps; returns the
+ * number of jobs run when nothing is running and nothing can be claimed, -1 on a database
+ * error (the running jobs are waited for first).
+ */
+static int
+worker_pool(const char *datadir, const char *holder, int slots, long timeout)
+{
+	struct jobs_next job;
+	time_t		 renewed = time(NULL);
+	int		 running = 0, n = 0, i, rc = 0, claimed;
+
+	for (;;) {
+		running -= worker_reap(0);
+		if (time(NULL) - renewed >= WORKER_RENEW_S) {
+			if (jobs_lease_renew(worker_db, holder, JOBS_LEASE_S) == -1)
+				log_err("could not renew the leases of %s", holder);
+			/* another runner's lapsed jobs (another node, or a pool killed) */
+			if (jobs_orphans(worker_db) == 1)
+				jobs_recover(worker_db);
+			renewed = time(NULL);
+		}
+		claimed = 0;
+		while (rc == 0 && running < slots) {
+			/* A queued GitOps sync goes first: it queues index and delete jobs. */
+			if (gitops_run_next(worker_db, datadir) == 1) {
+				n++;
+				continue;
+			}
+			if ((i = jobs_claim(worker_db, holder, JOBS_LEASE_S, &job)) != 1) {
+				if (i == -1)
+					rc = -1;
+				break;
+			}
+			for (i = 0; worker_slots[i].pid != 0; i++)
+				;
+			if (worker_start(datadir, &worker_slots[i], &job, timeout) == 0) {
+				running++;
+				n++;
+				claimed = 1;
+			}
+		}
+		if (running == 0 && !claimed)
+			break;
+		worker_nap(500);
+	}
+	return rc == -1 ? -1 : n;
+}
+
 int
 main(int argc, char *argv[])
 {
 	const char	*datadir;
 	char		*lockpath = NULL, *repos = NULL;
-	struct jobs_next job;
-	char		 ctx[32];
+	char		 host[256], holder[300];
+	sigset_t	 chld;
 	long		 timeout;
-	int		 lockfd, n = 0, rc = 1, relocks = 0, n_relock = 0;
+	int		 lockfd, n = 0, k, rc = 1, relocks = 0, n_relock = 0;
 
 	log_init("ctxd-worker");
 	db_umask();
@@ -63,6 +251,14 @@ main(int argc, char *argv[])
 	if (license_check_env("ctxd-worker") == -1)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
+	/* the pool waits for its job processes with sigtimedwait (worker_nap) */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	if (gethostname(host, sizeof(host)) == -1)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(holder, sizeof(holder), "%s:%ld", host, (long)getpid());
 	datadir = util_data_dir();
 	if ((lockpath = util_path_join(datadir, "worker.lock")) == NULL ||
 	    (repos = util_path_join(datadir, "repos")) == NULL)
@@ -86,39 +282,20 @@ relock:
 	}
 	if (worker_db == NULL && db_open(datadir, DB_READWRITE, &worker_db) == -1)
 		goto out;
-	if (jobs_recover(worker_db) == -1)
+	/*
+	 * This host's claims in this database belong to an earlier pool (this one holds the
+	 * lock), whose job processes died with it: they are orphans.
+	 */
+	snprintf(host + strlen(host), sizeof(host) - strlen(host), ":");
+	if (jobs_lease_drop_holder(worker_db, host) == -1 || jobs_recover(worker_db) == -1)
 		goto out;
+	host[strlen(host) - 1] = '\0';
 	timeout = settings_get_long(worker_db, datadir, "limits.job_timeout_s", 1800);
 	/* Cron runs the worker every minute: a due GitOps schedule slot queues a sync. */
 	gitops_schedule_check(worker_db, datadir, time(NULL));
-	for (;;) {
-		/*
-		 * The safety net behind every source's own deadlines (git: the connect and
-		 * stall deadlines of lib/sources/gitrepo.c; the others: backend_stop): a job still
-		 * running after limits.job_timeout_s ends the worker, and the next one
-		 * requeues the job (and gives up after JOBS_MAX_ATTEMPTS).
-		 */
-		alarm((unsigned)timeout);
-		/* A queued GitOps sync goes first: it queues index and delete jobs. */
-		if (gitops_run_next(worker_db, datadir) == 1) {
-			alarm(0);
-			n++;
-			continue;
-		}
-		if (jobs_next(worker_db, &job) != 1)
-			break;
-		snprintf(ctx, sizeof(ctx), "job %lld", job.id);
-		log_set_context(ctx);
-		if (job.is_delete)
-			library_delete_run(worker_db, datadir, job.id, job.library_id);
-		else
-			index_run(worker_db, datadir, job.id, job.library_id, job.force,
-			    NULL);
-		alarm(0);
-		log_set_context(NULL);
-		n++;
-	}
-	alarm(0);
+	if ((k = worker_pool(datadir, holder, worker_concurrency(datadir), timeout)) == -1)
+		goto out;
+	n += k;
 	worker_test_linger();
 	/*
 	 * A job queued after the last look, while this worker still held the lock, had its
@@ -129,7 +306,7 @@ relock:
 	if (flock(lockfd, LOCK_UN) == -1)
 		log_warn("cannot unlock %s: %s", lockpath, strerror(errno));
 	else if ((relocks == 0 || n > n_relock) && jobs_waiting(worker_db) == 1) {
-		/* again only after a round that ran something: a job that jobs_next
+		/* again only after a round that ran something: a job that jobs_claim
 		 * cannot take stays queued, and must not keep this worker spinning */
 		relocks++;
 		n_relock = n;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,12 @@ db_exec(sqlite3 *db, const char *sql)
 		return -1;
 	}
 	return 0;
+}
+
+void
+db_busy_timeout(sqlite3 *db, long ms)
+{
+	sqlite3_busy_timeout(db, ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
 int

@@ -19,6 +19,8 @@ enum db_mode { DB_READONLY, DB_READWRITE };
  */
 int	 db_open(const char *datadir, enum db_mode, struct sqlite3 **out);
 void	 db_close(struct sqlite3 *);
+/* How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+void	 db_busy_timeout(struct sqlite3 *, long ms);
 /* Runs one constant SQL string (no parameters). */
 int	 db_exec(struct sqlite3 *, const char *sql);
 /*

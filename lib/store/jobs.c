@@ -473,21 +473,49 @@ jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total)
 	jobs_progress(j, done == total);
 }
 
+/*
+ * jobs_claim's statement: ?1 holder, ?2 the lease's end, ?3 now. Engine: UPDATE ...
+ * RETURNING, a window function (row_number) in a WITH inside the subquery; both are in
+ * SQLite 3.35+ and PostgreSQL.
+ */
+static const char jobs_claim_sql[] =
+    "UPDATE jobs SET lease_holder = ?1, lease_until = ?2 WHERE id = ("
+    "WITH q AS (SELECT j.id, j.library_id, j.queued_via, j.queued_by, row_number() OVER "
+    "(PARTITION BY coalesce(j.queued_via, ''), coalesce(j.queued_by, 0) ORDER BY j.id) AS "
+    "turn FROM jobs j WHERE j.state = 'queued' AND (j.lease_until IS NULL OR "
+    "j.lease_until < ?3)) "
+    "SELECT q.id FROM q LEFT JOIN users u ON u.id = q.queued_by WHERE NOT EXISTS (SELECT 1 "
+    "FROM jobs o WHERE o.library_id = q.library_id AND o.id <> q.id AND (o.state = "
+    "'running' OR (o.state = 'queued' AND o.lease_until >= ?3))) "
+    "ORDER BY q.queued_via IS NOT NULL AND coalesce(u.role, '') <> 'admin', q.turn, q.id "
+    "LIMIT 1) RETURNING id, library_id, force, kind = 'delete'";
+
+/* now + seconds as ISO 8601 (the format of every time column). */
+static void
+jobs_time(int seconds, char *out, size_t outsz)
+{
+	util_iso8601(time(NULL) + seconds, out, outsz);
+}
+
 int
-jobs_next(sqlite3 *db, struct jobs_next *job)
+jobs_claim(sqlite3 *db, const char *holder, int lease_s, struct jobs_next *job)
 {
 	sqlite3_stmt	*st;
 	const char	*lib;
-	int		 found = 0;
+	char		 until[32], now[32];
+	int		 found = 0, rc;
 
 	memset(job, 0, sizeof(*job));
-	if (sqlite3_prepare_v2(db, "SELECT id, library_id, force, kind = 'delete' FROM "
-	    "jobs WHERE state = 'queued' ORDER BY id LIMIT 1", -1, &st, NULL) !=
-	    SQLITE_OK) {
+	jobs_time(lease_s, until, sizeof(until));
+	jobs_time(0, now, sizeof(now));
+	if (sqlite3_prepare_v2(db, jobs_claim_sql, -1, &st, NULL) != SQLITE_OK) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		return -1;
 	}
-	if (sqlite3_step(st) == SQLITE_ROW &&
+	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, until, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW &&
 	    (lib = (const char *)sqlite3_column_text(st, 1)) != NULL) {
 		job->id = sqlite3_column_int64(st, 0);
 		job->force = sqlite3_column_int(st, 2);
@@ -497,9 +525,57 @@ jobs_next(sqlite3 *db, struct jobs_next *job)
 			found = 1;
 		} else
 			log_err("%s: job %lld: library id too long", __func__, job->id);
+		rc = sqlite3_step(st);	/* ends the statement: the update is written */
+	}
+	if (rc != SQLITE_DONE) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		found = -1;
 	}
 	sqlite3_finalize(st);
 	return found;
+}
+
+int
+jobs_lease_renew(sqlite3 *db, const char *holder, int lease_s)
+{
+	char	 until[32];
+
+	jobs_time(lease_s, until, sizeof(until));
+	return db_run(db, "UPDATE jobs SET lease_until = ?2 WHERE lease_holder = ?1 AND "
+	    "state IN ('queued', 'running') AND lease_until IS NOT NULL", "tt", holder, until);
+}
+
+int
+jobs_lease_drop(sqlite3 *db, long long id)
+{
+	return db_run(db, "UPDATE jobs SET lease_until = NULL WHERE id = ?1", "I", id);
+}
+
+int
+jobs_lease_drop_holder(sqlite3 *db, const char *prefix)
+{
+	return db_run(db, "UPDATE jobs SET lease_until = NULL WHERE state IN ('queued', "
+	    "'running') AND substr(lease_holder, 1, length(?1)) = ?1", "t", prefix);
+}
+
+int
+jobs_orphans(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	char		 now[32];
+	int		 rc;
+
+	jobs_time(0, now, sizeof(now));
+	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
+	    "'running' AND (lease_until IS NULL OR lease_until < ?1))", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /*
@@ -517,40 +593,46 @@ jobs_next(sqlite3 *db, struct jobs_next *job)
 /* The message of the index job jobs_recover queues to complete a job's post-index steps. */
 #define JOBS_FOLLOW_UP	"completes the titles and vectors of a job the worker stopped in"
 
+/* A 'running' job whose runner is gone: its lease lapsed (?2: now), or it never had one. */
+#define JOBS_ORPHAN	"state = 'running' AND (lease_until IS NULL OR lease_until < ?2)"
+
 static const char *const jobs_recover_sql[] = {
 	"UPDATE libraries SET run_status = 'cancelled', state = CASE WHEN state = "
 	    "'delete' THEN 'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' "
 	    "ELSE 'initial' END, last_error = 'cancelled: the worker stopped before it "
 	    "reached a checkpoint' WHERE run_status = 'running' AND id IN (SELECT "
-	    "library_id FROM jobs WHERE state = 'running' AND kind = 'index' AND "
+	    "library_id FROM jobs WHERE " JOBS_ORPHAN " AND kind = 'index' AND "
 	    "cancel_requested)",
 	"UPDATE jobs SET state = 'cancelled', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
 	    "'now'), message = 'cancelled: the worker stopped before it reached a "
-	    "checkpoint' WHERE state = 'running' AND kind = 'index' AND cancel_requested",
+	    "checkpoint' WHERE " JOBS_ORPHAN " AND kind = 'index' AND cancel_requested",
 	"INSERT INTO jobs (library_id, kind, force, created_at, message) SELECT DISTINCT "
 	    "library_id, 'index', 0, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), '" JOBS_FOLLOW_UP
-	    "' FROM jobs WHERE state = 'running' AND kind = 'index' AND NOT EXISTS (SELECT 1 "
+	    "' FROM jobs WHERE " JOBS_ORPHAN " AND kind = 'index' AND NOT EXISTS (SELECT 1 "
 	    "FROM libraries l WHERE l.id = jobs.library_id AND l.run_status = 'running') "
 	    "AND EXISTS (SELECT 1 FROM libraries l WHERE l.id = jobs.library_id AND l.state "
 	    "<> 'delete') AND coalesce(message, '') <> '" JOBS_UNCHANGED "' AND NOT EXISTS "
 	    "(SELECT 1 FROM jobs q WHERE q.library_id = jobs.library_id AND q.state = "
 	    "'queued')",
 	"UPDATE jobs SET state = 'done', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
-	    "'now') WHERE state = 'running' AND kind = 'index' AND NOT EXISTS (SELECT 1 "
+	    "'now') WHERE " JOBS_ORPHAN " AND kind = 'index' AND NOT EXISTS (SELECT 1 "
 	    "FROM libraries l WHERE l.id = jobs.library_id AND l.run_status = 'running') "
 	    "AND EXISTS (SELECT 1 FROM libraries l WHERE l.id = jobs.library_id)",
 	"UPDATE jobs SET state = 'failed', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
 	    "'now'), message = 'the worker stopped before the end of this job ' || "
 	    "attempts || ' times (crash or limits.job_timeout_s); giving up' WHERE "
-	    "state = 'running' AND attempts >= ?1",
+	    JOBS_ORPHAN " AND attempts >= ?1",
 	"UPDATE libraries SET run_status = 'failed', state = CASE WHEN indexed_commit IS "
 	    "NULL THEN 'error' ELSE 'finalized' END, last_error = (SELECT message FROM "
 	    "jobs j WHERE j.library_id = libraries.id ORDER BY j.id DESC LIMIT 1) WHERE "
 	    "run_status = 'running' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE "
 	    "j.library_id = libraries.id AND j.state = 'running')",
-	"UPDATE libraries SET run_status = 'unfinished' WHERE run_status = 'running'",
-	"UPDATE jobs SET state = 'queued', force = 1, message = 'the previous worker "
-	    "stopped before the end of this job' WHERE state = 'running'",
+	"UPDATE libraries SET run_status = 'unfinished' WHERE run_status = 'running' AND NOT "
+	    "EXISTS (SELECT 1 FROM jobs lj WHERE lj.library_id = libraries.id AND lj.state = "
+	    "'running' AND lj.lease_until >= ?2)",
+	"UPDATE jobs SET state = 'queued', force = 1, lease_holder = NULL, lease_until = "
+	    "NULL, message = 'the previous worker stopped before the end of this job' WHERE "
+	    JOBS_ORPHAN,
 	"INSERT INTO jobs (library_id, kind, force, created_at) SELECT id, 'index', 1, "
 	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM libraries l WHERE run_status = "
 	    "'unfinished' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.library_id = l.id "
@@ -561,11 +643,13 @@ int
 jobs_recover(sqlite3 *db)
 {
 	size_t	 i;
+	char	 now[32];
 
 	if (db_begin(db) == -1)
 		return -1;
+	jobs_time(0, now, sizeof(now));
 	for (i = 0; i < sizeof(jobs_recover_sql) / sizeof(jobs_recover_sql[0]); i++)
-		if (db_run(db, jobs_recover_sql[i], "i", JOBS_MAX_ATTEMPTS) == -1)
+		if (db_run(db, jobs_recover_sql[i], "it", JOBS_MAX_ATTEMPTS, now) == -1)
 			goto fail;
 	if (db_commit(db) == 0)
 		return 0;

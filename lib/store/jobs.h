@@ -44,17 +44,43 @@ extern const char *const jobs_run_statuses[];	/* by enum jobs_run_status */
 #define JOBS_MAX_ATTEMPTS	3	/* starts of a job before jobs_recover fails it */
 #define JOBS_UNCHANGED		"unchanged"	/* message of a run that found its version indexed */
 
-/* The next queued job, oldest first (jobs_next: 1 found, 0 none, -1 error). */
+/*
+ * A claimed job (jobs_claim). Claims are leases: lease_holder names the runner, and the
+ * claim lapses at lease_until unless the holder renews it (jobs_lease_renew) while the job's
+ * process lives. A 'running' job whose lease lapsed is an orphan: jobs_recover ends or
+ * requeues it. See sql/0016-job-leases.sql.
+ */
 struct jobs_next {
 	long long	 id;
 	char		 library_id[512];
 	int		 force;
 	int		 is_delete;
 };
-int	 jobs_next(struct sqlite3 *, struct jobs_next *);
+#define JOBS_LEASE_S	60	/* how long a claim lasts unless renewed */
 /*
- * At a worker's start (it holds the lock): jobs left 'running' belong to a worker that
- * died. Own transaction; see jobs_recover_sql in jobs.c for what becomes of them.
+ * Claims the next queued job for holder, until lease_s seconds from now: 1 claimed, 0
+ * none claimable, -1 on error. The order is fair: the service's jobs (GitOps syncs,
+ * webhooks, ctxd-admin, follow-ups) and admins' first, then every other queuer in turn
+ * (the first queued job of each, then the second of each, ...), oldest first among equals.
+ * A job whose library has a running or claimed job is passed over, so two jobs of one
+ * library never run at once.
+ */
+int	 jobs_claim(struct sqlite3 *, const char *holder, int lease_s, struct jobs_next *);
+/* Extends every lease of holder to lease_s seconds from now. */
+int	 jobs_lease_renew(struct sqlite3 *, const char *holder, int lease_s);
+/*
+ * Lets job id's claim lapse now: its runner is gone (its process died) or gave the job back.
+ * A queued job becomes claimable again; a running one an orphan for jobs_recover.
+ */
+int	 jobs_lease_drop(struct sqlite3 *, long long id);
+/* Lets every claim whose holder starts with prefix lapse (a runner's earlier life). */
+int	 jobs_lease_drop_holder(struct sqlite3 *, const char *prefix);
+/* 1 when a running job's lease lapsed (jobs_recover has work), 0 none, -1 on error. */
+int	 jobs_orphans(struct sqlite3 *);
+/*
+ * Ends or requeues the orphans: 'running' jobs whose lease lapsed (their runner died).
+ * Own transaction; see jobs_recover_sql in jobs.c for what becomes of them. Jobs with a
+ * live lease, and their libraries, are left as they are.
  */
 int	 jobs_recover(struct sqlite3 *);
 /* 1 when a job or a GitOps sync is queued (waits for a worker), 0 when none, -1 on error. */

@@ -107,6 +107,9 @@ static const struct setting_def settings_defs[] = {
 	  "without a user account count as one user; admins are exempt)", NULL },
 	{ "limits.job_timeout_s", SET_NUMBER, "1800", 10, 86400,
 	  "seconds one job may run before the worker stops it", NULL },
+	{ "worker.concurrency", SET_NUMBER, "0", 0, 64,
+	  "jobs ctxd-worker runs at once, each in its own process (0: the number of cores, "
+	  "at least 2)", NULL },
 	{ "ai.llm.provider", SET_ENUM, "", 0, 0,
 	  "LLM vendor (empty: none, lexical retrieval only)", SETTINGS_AI_VENDORS },
 	{ "ai.llm.api_key", SET_SECRET, NULL, 0, 0,
@@ -263,6 +266,7 @@ static const struct {
 	{ "limits.max_file_kb", "Largest documentation file (KB)" },
 	{ "limits.max_files", "Most files of a library" },
 	{ "limits.job_timeout_s", "Job time limit (seconds)" },
+	{ "worker.concurrency", "Jobs run at once" },
 	{ "sources.max_pages", "Most pages of a source" },
 	{ "sources.page_timeout_s", "Page time limit (seconds)" },
 	{ "sources.inflight", "Requests in flight to one host" },
