@@ -47,6 +47,7 @@ const char *const jobs_run_statuses[] = {
  */
 static long long	 jobs_queuer_id;
 static const char	*jobs_queuer_via;
+static int		 jobs_queuer_admin;
 
 /* The index jobs queued by via (user_id's, for 'user'): their number, -1 on error. */
 static long long
@@ -79,6 +80,7 @@ jobs_queuer_begin(sqlite3 *db, long long user_id, const char *via, int admin, in
 
 	jobs_queuer_id = 0;
 	jobs_queuer_via = NULL;
+	jobs_queuer_admin = 0;
 	if (strcmp(via, "user") != 0 && strcmp(via, "key") != 0 &&
 	    strcmp(via, "anonymous") != 0) {
 		snprintf(err, errsz, "unknown requester");
@@ -105,6 +107,7 @@ jobs_queuer_begin(sqlite3 *db, long long user_id, const char *via, int admin, in
 	jobs_queuer_id = strcmp(via, "user") == 0 ? user_id : 0;
 	jobs_queuer_via = strcmp(via, "user") == 0 ? "user" : strcmp(via, "key") == 0 ?
 	    "key" : "anonymous";
+	jobs_queuer_admin = admin != 0;
 	return 0;
 }
 
@@ -113,6 +116,7 @@ jobs_queuer_end(void)
 {
 	jobs_queuer_id = 0;
 	jobs_queuer_via = NULL;
+	jobs_queuer_admin = 0;
 }
 
 int
@@ -138,8 +142,9 @@ jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (db_run(db, "INSERT INTO jobs (library_id, kind, force, created_at, queued_by, "
-	    "queued_via) VALUES (?1, 'index', ?2, ?3, nullif(?4, 0), ?5)", "titIt",
-	    library_id, force != 0, now, jobs_queuer_id, jobs_queuer_via) == -1)
+	    "queued_via, queued_admin) VALUES (?1, 'index', ?2, ?3, nullif(?4, 0), ?5, ?6)",
+	    "titIti", library_id, force != 0, now, jobs_queuer_id, jobs_queuer_via,
+	    jobs_queuer_admin) == -1)
 		goto out;
 	*job_id = sqlite3_last_insert_rowid(db);
 	rc = 0;
@@ -474,20 +479,22 @@ jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total)
 }
 
 /*
- * jobs_claim's statement: ?1 holder, ?2 the lease's end, ?3 now. Engine: UPDATE ...
- * RETURNING, a window function (row_number) in a WITH inside the subquery; both are in
- * SQLite 3.35+ and PostgreSQL.
+ * jobs_claim's statement: ?1 holder, ?2 the lease's end, ?3 now. The service's and admins'
+ * jobs first; among the others, the queuer whose last claim is oldest (never: first), so
+ * that queuers take turns whatever they queued; then the oldest job. Engine: UPDATE ...
+ * RETURNING and a WITH inside the subquery (SQLite 3.35+, PostgreSQL).
  */
 static const char jobs_claim_sql[] =
-    "UPDATE jobs SET lease_holder = ?1, lease_until = ?2 WHERE id = ("
-    "WITH q AS (SELECT j.id, j.library_id, j.queued_via, j.queued_by, row_number() OVER "
-    "(PARTITION BY coalesce(j.queued_via, ''), coalesce(j.queued_by, 0) ORDER BY j.id) AS "
-    "turn FROM jobs j WHERE j.state = 'queued' AND (j.lease_until IS NULL OR "
-    "j.lease_until < ?3)) "
-    "SELECT q.id FROM q LEFT JOIN users u ON u.id = q.queued_by WHERE NOT EXISTS (SELECT 1 "
-    "FROM jobs o WHERE o.library_id = q.library_id AND o.id <> q.id AND (o.state = "
-    "'running' OR (o.state = 'queued' AND o.lease_until >= ?3))) "
-    "ORDER BY q.queued_via IS NOT NULL AND coalesce(u.role, '') <> 'admin', q.turn, q.id "
+    "UPDATE jobs SET lease_holder = ?1, lease_until = ?2, claim_no = (SELECT "
+    "coalesce(max(claim_no), 0) + 1 FROM jobs) WHERE id = ("
+    "WITH last AS (SELECT coalesce(queued_via, '') AS v, coalesce(queued_by, 0) AS b, "
+    "max(claim_no) AS c FROM jobs WHERE claim_no IS NOT NULL GROUP BY 1, 2) "
+    "SELECT j.id FROM jobs j LEFT JOIN last l ON l.v = coalesce(j.queued_via, '') AND "
+    "l.b = coalesce(j.queued_by, 0) WHERE j.state = 'queued' AND (j.lease_until IS "
+    "NULL OR j.lease_until < ?3) AND NOT EXISTS (SELECT 1 FROM jobs o WHERE "
+    "o.library_id = j.library_id AND o.id <> j.id AND (o.state = 'running' OR "
+    "(o.state = 'queued' AND o.lease_until >= ?3))) "
+    "ORDER BY j.queued_via IS NOT NULL AND NOT j.queued_admin, coalesce(l.c, 0), j.id "
     "LIMIT 1) RETURNING id, library_id, force, kind = 'delete'";
 
 /* now + seconds as ISO 8601 (the format of every time column). */

@@ -60,8 +60,8 @@ struct jobs_next {
 /*
  * Claims the next queued job for holder, until lease_s seconds from now: 1 claimed, 0
  * none claimable, -1 on error. The order is fair: the service's jobs (GitOps syncs,
- * webhooks, ctxd-admin, follow-ups) and admins' first, then every other queuer in turn
- * (the first queued job of each, then the second of each, ...), oldest first among equals.
+ * webhooks, ctxd-admin, follow-ups) and admins' first, then the other queuers in turn (the
+ * one served longest ago next), each queuer's oldest job first.
  * A job whose library has a running or claimed job is passed over, so two jobs of one
  * library never run at once.
  */
