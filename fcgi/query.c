@@ -63,6 +63,7 @@ query_context(struct http_req *r, void *arg)
 	struct buf	 out;
 	char		 hdr[48];
 	long		 budget = FORMAT_DEFAULT_TOKENS;
+	struct access_principal who;
 	int		 json, status;
 
 	if (validate_query(r, &query_context_params) == -1)
@@ -83,8 +84,19 @@ query_context(struct http_req *r, void *arg)
 	if ((tokens = http_param(r, "tokens")) != NULL)
 		budget = format_budget(tokens);
 	buf_init(&out);
+	search_set_detail(c->search, r->who.admin);
 	status = search_answer(c->search, libid, query, topic, budget,
 	    fast != NULL && strcmp(fast, "true") == 0, json, &out);
+	/*
+	 * A failed indexing is told in full to an admin; the caller is identified only then
+	 * (a credential is looked up on this path only when perm.require_mcp_auth is on).
+	 */
+	if (status == 422 && !r->who.admin && access_check(r, r->db, ACCESS_PUBLIC,
+	    ACCESS_IDENTIFY, NULL, "the context API", &who) == 0 && who.admin) {
+		search_set_detail(c->search, 1);
+		status = search_answer(c->search, libid, query, topic, budget, 0, json, &out);
+	}
+	explicit_bzero(&who, sizeof(who));
 	if (status == -1)
 		http_error(r, 500, "out of memory");
 	else if (status != 200)

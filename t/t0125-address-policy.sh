@@ -80,10 +80,19 @@ like "$msg" "^failed: could not fetch http://localhost:$GITPORT/public/acme/refu
 is "$(http GET "$BASE/api/jobs/$job" -H "Authorization: Bearer $ADMIN")" 200 "an admin reads the job"
 like "$(http_body | jq -r .message)" 'not allowed by fetch\.allowed_networks' "and sees the detail"
 is "$(http GET "$BASE/api/v2/context?libraryId=/acme/refused&query=session" \
-    -H "Authorization: Bearer $MEMBER")" 404 "the member's query: 404"
+    -H "Authorization: Bearer $MEMBER")" 422 "the member's query: 422, the library exists but its indexing failed"
 is "$(http_body | jq -r .error)" \
-    "library /acme/refused has no index: its indexing failed (could not fetch http://localhost:$GITPORT/public/acme/refused)" \
+    "indexing /acme/refused failed: could not fetch http://localhost:$GITPORT/public/acme/refused; it has no index to answer from" \
     "the member sees 'could not fetch' without the network detail"
+is "$(http GET "$BASE/api/v2/context?libraryId=/acme/refused&query=session" \
+    -H "Authorization: Bearer $ADMIN")" 422 "an admin's query: 422 too"
+like "$(http_body | jq -r .error)" \
+    "^indexing /acme/refused failed: could not fetch http://localhost:$GITPORT/public/acme/refused: address .* is not allowed by fetch\\.allowed_networks; it has no index to answer from\$" \
+    "... and the admin reads why in full"
+is "$(http GET "$BASE/api/v2/libs/search?libraryName=refused" -H "Authorization: Bearer $MEMBER")" 200 \
+    "libs/search finds the library"
+is "$(http_body | jq -r '.results[] | select(.id == "/acme/refused") | .state')" error \
+    "... with its state"
 
 # Nothing reached the stand-in: the address is refused before a connection.
 job=$(parse "$MEMBER" "http://localhost:$PORT_A/acme/probe")
@@ -111,13 +120,13 @@ job=$(parse "$MEMBER" "http://127.0.0.1:$closed/acme/closed")
 like "$(job_message "$job")" "failed to connect to 127\.0\.0\.1:$closed" "a closed port: the admin sees why"
 http GET "$BASE/api/v2/context?libraryId=/acme/closed&query=x" -H "Authorization: Bearer $MEMBER" >/dev/null
 is "$(http_body | jq -r .error)" \
-    "library /acme/closed has no index: its indexing failed (could not fetch http://127.0.0.1:$closed/acme/closed)" \
+    "indexing /acme/closed failed: could not fetch http://127.0.0.1:$closed/acme/closed; it has no index to answer from" \
     "the member sees no connection detail"
 job=$(parse "$MEMBER" "$GITBASE/public/acme/missing")
 like "$(job_message "$job")" 'repository not found' "a missing repository: the admin sees why"
 http GET "$BASE/api/v2/context?libraryId=/acme/missing&query=x" -H "Authorization: Bearer $MEMBER" >/dev/null
 is "$(http_body | jq -r .error)" \
-    "library /acme/missing has no index: its indexing failed (could not fetch $GITBASE/public/acme/missing)" \
+    "indexing /acme/missing failed: could not fetch $GITBASE/public/acme/missing; it has no index to answer from" \
     "the member sees the same shape of message"
 
 # ---------------------------------------------------------------- the loopback listed

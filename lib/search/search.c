@@ -84,6 +84,7 @@ struct search {
 	struct provider_cfg embed;	/* vendor NULL: lexical only */
 	time_t		 embed_at;	/* when embed was read */
 	struct search_trace *trace;	/* search_explain's, recording; else NULL */
+	int		 detail;	/* search_set_detail */
 };
 
 struct search *
@@ -1412,6 +1413,12 @@ out:
 	return rc;
 }
 
+void
+search_set_detail(struct search *s, int admin)
+{
+	s->detail = admin != 0;
+}
+
 /*
  * The context answer shared by GET /api/v2/context and the MCP query-docs tool (see
  * search.h). topic, when not NULL nor empty, narrows query ("query topic").
@@ -1478,10 +1485,12 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 			status = -1;
 		goto out;
 	case SEARCH_LIB_FAILED:
-		status = 404;
-		format_public_error(lib.error);
-		if (buf_printf(out, "library %s has no index: its indexing failed (%s)",
-		    id, lib.error) == -1)
+		/* it exists (not 404) and cannot be served until an indexing succeeds */
+		status = 422;
+		if (!s->detail)
+			format_public_error(lib.error);
+		if (buf_printf(out, "indexing %s failed: %s; it has no index to answer from",
+		    id, *lib.error != '\0' ? lib.error : "no reason was recorded") == -1)
 			status = -1;
 		goto out;
 	case SEARCH_LIB_READY:

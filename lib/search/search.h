@@ -112,11 +112,14 @@ int	 search_libraries(struct search *, const char *name, const char *query,
  * FORMAT_MIN_TOKENS, capped at FORMAT_MAX_TOKENS) and formats them into out: the text
  * format, or the JSON one when json is 1. topic (may be NULL) narrows query. Returns the
  * HTTP status: 200 with the answer in out (no match: a sentence saying so in text mode);
- * 400 (malformed id), 404 (unknown or never indexed library), 202 (first indexing not
- * finished) or 500 (internal error, logged) with a human-readable message in out; -1 when
- * out cannot be written.
+ * 400 (malformed id), 404 (unknown library), 422 (its only indexing failed: "indexing ID
+ * failed: why", why in full for a caller search_set_detail allowed, else without the
+ * network detail of a fetch), 202 (first indexing not finished) or 500 (internal error,
+ * logged) with a human-readable message in out; -1 when out cannot be written.
  */
 int	 search_answer(struct search *, const char *libid, const char *query,
 	    const char *topic, long budget, int fast, int json, struct buf *out);
+/* Whether the caller of the next answers may read why an indexing failed in full (admins). */
+void	 search_set_detail(struct search *, int admin);
 
 #endif
