@@ -8,7 +8,9 @@
 #   waits for it, although slots are free;
 # - the claim order is fair: with one slot, two members' jobs alternate (mia, noa, mia, ...)
 #   after the service's and an admin's, whatever order they were queued in;
-# - four jobs writing at once: none fails on a locked database.
+# - four jobs writing at once: none fails on a locked database;
+# - GET /api/jobs gives each queued job its place in line and the job of its library it
+#   waits for (the job list shows them).
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap pgrep
 
@@ -118,6 +120,9 @@ wait_for running 1 60
 second=$(parse "$ADMIN" g ', "excludeFiles": ["HISTORY.md"]')
 ok "$([ -n "$second" ] && [ "$second" != "$first" ]; echo $?)" \
     "a request with new settings for a library being indexed queues a second job"
+is "$(http GET "$BASE/api/jobs/$second" -H "Authorization: Bearer $ADMIN")" 200 "GET the second job"
+is "$(http_body | jq -c .queue)" "{\"position\":1,\"waitsForJob\":$first}" \
+    "it is next in line, and says it waits for the first job of its library"
 both=0
 while kill -0 "$pool" 2>/dev/null; do
 	[ "$(_sql "SELECT count(*) FROM jobs WHERE library_id = '/pool/g' AND
@@ -142,6 +147,11 @@ m1=$(parse "$MIA" m1); m2=$(parse "$MIA" m2); m3=$(parse "$MIA" m3)
 n1=$(parse "$NOA" n1); n2=$(parse "$NOA" n2)
 s1=$(parse "$ADMIN" s1)		# an admin's operator key
 is "$(_sql "SELECT count(*) FROM jobs WHERE state = 'queued'")" 6 "six jobs queued: mia's three, noa's two, then an admin key's"
+is "$(http GET "$BASE/api/jobs?state=queued" -H "Authorization: Bearer $ADMIN")" 200 "the queued jobs"
+is "$(http_body | jq -r '[.jobs | sort_by(.queue.position)[] | .libraryId[6:]] | join(" ")')" \
+    "s1 m1 n1 m2 n2 m3" "their places in line are the order the worker takes them in"
+is "$(http_body | jq -r '[.jobs[] | .queue.position] | sort | join(" ")')" "1 2 3 4 5 6" \
+    "... numbered from 1"
 "$top_builddir/ctxd-worker" 2>"$T/log/pool6.log"
 order=$(_sql "SELECT group_concat(j, ' ') FROM (SELECT substr(library_id, 7) AS j FROM jobs
     WHERE id IN ($m1, $m2, $m3, $n1, $n2, $s1) ORDER BY claim_no)")

@@ -104,10 +104,20 @@ catalog_row(const struct store_row *r, const struct catalog_col *c, size_t n)
 static json_object *
 catalog_job_row(const struct store_row *r)
 {
-	json_object	*o = catalog_row(r, catalog_job_cols, CATALOG_NJOB);
+	json_object	*o = catalog_row(r, catalog_job_cols, CATALOG_NJOB), *q;
 
 	json_object_object_add(o, "progress", catalog_cols(r, (int)CATALOG_NJOB,
 	    catalog_progress_cols, CATALOG_NPROGRESS));
+	/* a queued job: its place in the queue, and the job of its library it waits for */
+	if (store_row_text(r, (int)CATALOG_NJOBCOLS) != NULL) {
+		q = json_object_new_object();
+		json_object_object_add(q, "position", json_object_new_int64(store_row_int(r,
+		    (int)CATALOG_NJOBCOLS)));
+		json_object_object_add(q, "waitsForJob", store_row_text(r,
+		    (int)CATALOG_NJOBCOLS + 1) != NULL ? json_object_new_int64(store_row_int(r,
+		    (int)CATALOG_NJOBCOLS + 1)) : NULL);
+		json_object_object_add(o, "queue", q);
+	}
 	return o;
 }
 
@@ -305,7 +315,7 @@ catalog_one_job(const struct store_row *r, void *arg)
 	json_object	*o = catalog_job_row(r);
 
 	json_object_object_add(o, "logLines", json_object_new_int64(store_row_int(r,
-	    (int)CATALOG_NJOBCOLS)));
+	    (int)CATALOG_NJOBCOLS + STORE_CATALOG_NQUEUE)));
 	*(json_object **)arg = o;
 	return 1;
 }

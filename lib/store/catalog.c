@@ -41,7 +41,26 @@ store_row_int(const struct store_row *r, int col)
 #define STORE_CATALOG_JOB_COLS \
 	"id, library_id, kind, state, force, attempts, message, created_at, " \
 	"started_at, finished_at, cancel_requested, phase, docs_total, docs_done, " \
-	"snippets_total, describe_total, described, embed_total, embedded, progress_at"
+	"snippets_total, describe_total, described, embed_total, embedded, progress_at, " \
+	"(SELECT pos FROM queue WHERE qid = jobs.id), (SELECT o.id FROM jobs o WHERE " \
+	"o.library_id = jobs.library_id AND o.state = 'running' AND jobs.state = 'queued' " \
+	"LIMIT 1)"
+/*
+ * The queued jobs' places (pos) as jobs_claim (store/jobs.c) would take them if nothing
+ * more were queued: class (the service's and admins' first), then each queuer's k-th job
+ * in turn (turn), the queuer served longest ago first (its last claim_no), then the oldest.
+ * Engine: window functions.
+ */
+#define STORE_CATALOG_QUEUE_WITH \
+	"WITH last AS (SELECT coalesce(queued_via, '') AS v, coalesce(queued_by, 0) AS b, " \
+	"max(claim_no) AS c FROM jobs WHERE claim_no IS NOT NULL GROUP BY 1, 2), " \
+	"waiting AS (SELECT j.id AS qid, j.queued_via IS NOT NULL AND NOT j.queued_admin AS " \
+	"class, row_number() OVER (PARTITION BY coalesce(j.queued_via, ''), " \
+	"coalesce(j.queued_by, 0) ORDER BY j.id) AS turn, coalesce(l.c, 0) AS lastc FROM " \
+	"jobs j LEFT JOIN last l ON l.v = coalesce(j.queued_via, '') AND l.b = " \
+	"coalesce(j.queued_by, 0) WHERE j.state = 'queued'), " \
+	"queue AS (SELECT qid, row_number() OVER (ORDER BY class, turn, lastc, qid) AS pos " \
+	"FROM waiting) "
 
 static sqlite3_stmt *
 store_catalog_prepare(sqlite3 *db, const char *sql, const char *func)
@@ -132,7 +151,8 @@ store_catalog_jobs(sqlite3 *db, const char *library_id, const char *state,
 {
 	sqlite3_stmt	*st;
 
-	if ((st = store_catalog_prepare(db, "SELECT " STORE_CATALOG_JOB_COLS " FROM jobs "
+	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
+	    STORE_CATALOG_JOB_COLS " FROM jobs "
 	    "WHERE (?1 IS NULL OR library_id = ?1) AND (?2 IS NULL OR state = ?2) AND "
 	    "(?3 IS NULL OR kind = ?3) AND id < ?4 ORDER BY id DESC LIMIT ?5",
 	    __func__)) == NULL)
@@ -150,8 +170,9 @@ store_catalog_job(sqlite3 *db, long long id, store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
 
-	if ((st = store_catalog_prepare(db, "SELECT " STORE_CATALOG_JOB_COLS ", (SELECT "
-	    "count(*) FROM job_log WHERE job_id = jobs.id) FROM jobs WHERE id = ?1",
+	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
+	    STORE_CATALOG_JOB_COLS ", (SELECT count(*) FROM job_log WHERE job_id = jobs.id) "
+	    "FROM jobs WHERE id = ?1",
 	    __func__)) == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);

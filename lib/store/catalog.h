@@ -31,10 +31,14 @@ typedef int (*store_row_fn)(const struct store_row *, void *);
  * A job row's columns: id, library_id, kind, state, force, attempts, message, created_at,
  * started_at, finished_at, cancel_requested (STORE_CATALOG_NJOB), then its progress:
  * phase, docs_total, docs_done, snippets_total, describe_total, described, embed_total,
- * embedded, progress_at (STORE_CATALOG_NPROGRESS more).
+ * embedded, progress_at (STORE_CATALOG_NPROGRESS more), then, for a queued job, its place
+ * in the queue (1: the next the worker claims, as jobs_claim orders them: the service's
+ * and admins' jobs, then each queuer's first, second, ... job in turn) and the running
+ * job of its library it waits for (NULL: none) (STORE_CATALOG_NQUEUE more).
  */
 #define STORE_CATALOG_NJOB	11
 #define STORE_CATALOG_NPROGRESS	9
+#define STORE_CATALOG_NQUEUE	2
 
 /* The number of libraries in state (NULL: all) into *n. */
 int	 store_catalog_count_libraries(struct sqlite3 *, const char *state, long long *n);

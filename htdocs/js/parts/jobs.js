@@ -48,8 +48,23 @@ export function progressText(j) {
 	case "embedding":
 		return `embedding: ${p.embedded} of ${p.embedTotal} snippets`;
 	default:
-		return j.state === "queued" ? "waiting for the worker" : "";
+		return j.state === "queued" ? queueText(j) : "";
 	}
+}
+
+// queueText(j): where a queued job stands and why it waits ("3rd in line", "waits for job
+// 12 of the same library"), from the server's queue place.
+export function queueText(j) {
+	const q = j.queue;
+	if (!q)
+		return "waiting for the worker";
+	if (q.waitsForJob !== null && q.waitsForJob !== undefined)
+		return `waits for job ${q.waitsForJob} of the same library to end`;
+	if (q.position === 1)
+		return "next in line";
+	const n = q.position, r = n % 100;
+	const suffix = r >= 11 && r <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
+	return `${n}${suffix} in line: ${n - 1} job${n === 2 ? "" : "s"} go${n === 2 ? "es" : ""} first (jobs run a few at a time, users' jobs in turn)`;
 }
 
 // progressBar(j): a <progress> of the job's current step (indeterminate while writing, and
