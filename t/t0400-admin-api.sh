@@ -198,7 +198,7 @@ like "$(body | jq -r .error)" "library /acme/nothing does not exist" "and says w
 is "$(api GET /api/libraries/acme -H "$A")" 404 "a path with one segment: 404"
 is "$(api GET /api/libraries/acme/axum/x/y -H "$A")" 404 "a path with four segments: 404"
 is "$(api POST /api/libraries/acme/axum/rebuild -H "$A")" 405 "an unknown action: 405"
-is "$(http_header Allow)" "GET, DELETE" "an unknown action: the library's methods are allowed"
+is "$(http_header Allow)" "GET, PATCH, DELETE" "an unknown action: the library's methods are allowed"
 is "$(api PUT /api/libraries/acme/axum -H "$A")" 405 "PUT on a library: 405"
 is "$(api GET /api/libraries/acme/axum/refresh -H "$A")" 405 "GET on refresh: 405"
 is "$(api POST /api/libraries/acme/nothing/refresh -H "$A")" 404 "refresh of an unknown library: 404"

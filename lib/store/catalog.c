@@ -265,7 +265,8 @@ store_catalog_bundle_jobs(sqlite3 *db, int njobs, int nlines, store_row_fn job_f
 	struct store_row j, l;
 	int		 rc = 0;
 
-	if ((st = store_catalog_prepare(db, "SELECT " STORE_CATALOG_JOB_COLS " FROM jobs "
+	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
+	    STORE_CATALOG_JOB_COLS " FROM jobs "
 	    "ORDER BY id DESC LIMIT ?1", __func__)) == NULL)
 		return -1;
 	if ((lt = store_catalog_prepare(db, "SELECT at, level, line FROM (SELECT id, at, "
