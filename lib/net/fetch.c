@@ -696,6 +696,10 @@ fetch_curl_msg(struct fetch_xfer *x, CURLcode cc, const struct fetch_fail *ff)
 		fetch_fail_msg(x, ff->result, "the answer is larger than %zu bytes", max);
 	else if (ff->result == FETCH_EINTERNAL && cc == CURLE_WRITE_ERROR)
 		fetch_fail_msg(x, ff->result, "out of memory");
+	else if (cc == CURLE_OPERATION_TIMEDOUT && r->timeout_setting != NULL)
+		fetch_fail_msg(x, ff->result, "no complete answer within %.1f s (setting %s)",
+		    (double)(r->timeout_ms > 0 ? r->timeout_ms : FETCH_TIMEOUT_MS) / 1000,
+		    r->timeout_setting);
 	else
 		fetch_fail_msg(x, ff->result, "%s", x->curlerr[0] ? x->curlerr :
 		    curl_easy_strerror(cc));

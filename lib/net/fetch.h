@@ -92,6 +92,8 @@ struct fetch_req {
 	const void	*body;
 	size_t		 bodylen;
 	long		 timeout_ms;	/* deadline from the start of the run (0: default) */
+	const char	*timeout_setting;	/* what sets timeout_ms, named when it
+					   passes ("sources.page_timeout_s"); NULL: none */
 	long		 connect_ms;	/* connect phase of one try (0: default) */
 	size_t		 max_size;	/* answer cap in bytes (0: FETCH_MAX_SIZE) */
 	int		 tries;		/* tries in all (0 or 1: no retry) */

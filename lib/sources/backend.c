@@ -224,6 +224,14 @@ backend_timeout(const struct backend_ctx *c, long timeout_ms)
 }
 
 void
+backend_page_deadline(const struct backend_ctx *c, long page_ms, struct fetch_req *q)
+{
+	q->timeout_ms = backend_timeout(c, page_ms);
+	q->timeout_setting = q->timeout_ms < page_ms ? "limits.job_timeout_s" :
+	    "sources.page_timeout_s";
+}
+
+void
 backend_req_release(struct parse_req *p)
 {
 	free(p->repo_url);

@@ -111,6 +111,14 @@ void	 backend_progress(struct backend_ctx *c, size_t done, size_t total);
  * when that is less (0 once it has passed).
  */
 long	 backend_timeout(const struct backend_ctx *, long timeout_ms);
+/*
+ * Sets q's deadline as backend_timeout does for a page of sources.page_timeout_s (page_ms)
+ * and names the setting that decided it, so that a request that stalls fails saying which
+ * deadline passed (sources.page_timeout_s, or limits.job_timeout_s when the job's time left
+ * is shorter).
+ */
+struct fetch_req;
+void	 backend_page_deadline(const struct backend_ctx *, long page_ms, struct fetch_req *q);
 
 /*
  * What the previous run stored for path (its content hash and HTTP validators), for a

@@ -597,7 +597,7 @@ llmsrc_req(struct llmsrc *s, struct llmsrc_page *p, const char *v,
 
 	fetch_req_init(q);
 	q->url = v;
-	q->timeout_ms = backend_timeout(s->c, s->timeout_ms);
+	backend_page_deadline(s->c, s->timeout_ms, q);
 	q->max_size = s->max_size;
 	q->redirects = LLMSRC_REDIRECTS;
 	q->tries = 2;

@@ -145,7 +145,7 @@ openapisrc_req(struct openapisrc *s, struct fetch_req *q, const char *url)
 	fetch_req_init(q);
 	q->url = url;
 	q->headers[0] = OPENAPI_SRC_ACCEPT;
-	q->timeout_ms = backend_timeout(s->c, s->timeout_ms);
+	backend_page_deadline(s->c, s->timeout_ms, q);
 	q->max_size = s->max_file < s->max_total ? s->max_file : s->max_total;
 	q->tries = 3;
 	q->redirects = 5;

@@ -508,7 +508,7 @@ website_get(struct website *w, struct fetch_req *q, const char *url, size_t max)
 
 	fetch_req_init(q);
 	q->url = url;
-	q->timeout_ms = website_timeout(w);
+	backend_page_deadline(w->c, w->timeout_ms, q);
 	q->max_size = max;
 	q->tries = WEBSITE_TRIES;
 	q->redirects = 5;
@@ -935,7 +935,7 @@ website_slot_init(struct website *w, struct website_slot *s)
 
 	fetch_req_init(q);
 	q->url = s->page.url;
-	q->timeout_ms = website_timeout(w);
+	backend_page_deadline(w->c, w->timeout_ms, q);
 	q->max_size = w->max_page;
 	q->tries = WEBSITE_TRIES;
 	q->user_agent = WEBSITE_AGENT;

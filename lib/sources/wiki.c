@@ -710,7 +710,7 @@ wiki_req(struct wiki *w, struct fetch_req *q, const char *url, size_t cap, char 
 	q->headers[0] = w->auth;
 	q->headers[1] = "Accept: application/json";
 	q->secret_headers = 1;
-	q->timeout_ms = backend_timeout(w->c, w->timeout_ms);
+	backend_page_deadline(w->c, w->timeout_ms, q);
 	q->max_size = cap;
 	q->tries = WIKI_TRIES;
 	return 0;
