@@ -23,8 +23,8 @@ is "$(wait_job /acme/axum)" error "without a token the first index fails"
 msg=$(_sql "SELECT last_error FROM libraries WHERE id = '/acme/axum'")
 like "$msg" 'authentication failed' "the error says authentication failed"
 code=$(http GET "$BASE/api/v2/context?libraryId=/acme/axum&query=routing")
-is "$code" 404 "context of a never-indexed library: 404"
-like "$(http_body | jq -r .error)" 'indexing failed' "the error says the indexing failed"
+is "$code" 422 "context of a library whose only indexing failed: 422"
+like "$(http_body | jq -r .error)" '^indexing /acme/axum failed: ' "the error says the indexing failed"
 
 # A wrong token for the GitLab-type host: still refused, and the wrong token is not echoed.
 ctxd_admin settings set git.gitlab.host "127.0.0.1:$GITPORT"
