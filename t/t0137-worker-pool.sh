@@ -7,7 +7,8 @@
 # - two jobs of one library never run at once: a second job queued while the first runs
 #   waits for it, although slots are free;
 # - the claim order is fair: with one slot, two members' jobs alternate (mia, noa, mia, ...)
-#   after the service's and an admin's, whatever order they were queued in;
+#   after the service's and an admin's, whatever order they were queued in; an admin's
+#   request merged into a member's queued job moves it into the admin's turn;
 # - four jobs writing at once: none fails on a locked database;
 # - GET /api/jobs gives each queued job its place in line and the job of its library it
 #   waits for (the job list shows them).
@@ -156,6 +157,21 @@ is "$(http_body | jq -r '[.jobs[] | .queue.position] | sort | join(" ")')" "1 2 
 order=$(_sql "SELECT group_concat(j, ' ') FROM (SELECT substr(library_id, 7) AS j FROM jobs
     WHERE id IN ($m1, $m2, $m3, $n1, $n2, $s1) ORDER BY claim_no)")
 is "$order" "s1 m1 n1 m2 n2 m3" "the admin key's job first, then mia and noa in turn"
+
+# ------------------------------------- an admin's request merged into a member's queued job
+# mia queues t1 and t2, noa t3; an admin then asks for t2 again: the request is merged into
+# mia's job, which now goes in the admin's turn, ahead of the members' jobs.
+t1=$(parse "$MIA" t1); t2=$(parse "$MIA" t2); t3=$(parse "$NOA" t3)
+t2again=$(parse "$ADMIN" t2)
+is "$t2again" "$t2" "an admin's request for a library a member queued is merged into that job"
+is "$(_sql "SELECT queued_admin FROM jobs WHERE id = $t2")" 1 "... which is now the admin's"
+is "$(http GET "$BASE/api/jobs?state=queued" -H "Authorization: Bearer $ADMIN")" 200 "the queued jobs"
+is "$(http_body | jq -r '[.jobs | sort_by(.queue.position)[] | .libraryId[6:]] | join(" ")')" \
+    "t2 t3 t1" "the merged job is first in line"
+"$top_builddir/ctxd-worker" 2>"$T/log/pool8.log"
+order=$(_sql "SELECT group_concat(j, ' ') FROM (SELECT substr(library_id, 7) AS j FROM jobs
+    WHERE id IN ($t1, $t2, $t3) ORDER BY claim_no)")
+is "$order" "t2 t3 t1" "the worker takes it first, then noa's (served longest ago) and mia's"
 
 # ------------------------------------------------------------------ four writers at once
 set_ worker.concurrency 4

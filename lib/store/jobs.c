@@ -135,10 +135,20 @@ jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 		*job_id = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
 		st = NULL;
-		if (!force)
+		if (force && db_run(db, "UPDATE jobs SET force = 1 WHERE id = ?1", "I",
+		    *job_id) == -1)
+			return -1;
+		/*
+		 * A request of the service (a schedule, a webhook, a GitOps sync) or of an
+		 * admin merged into a member's queued job takes it over: the job is claimed
+		 * in the newer requester's turn, not behind the member's other jobs.
+		 */
+		if (jobs_queuer_via != NULL && !jobs_queuer_admin)
 			return 0;
-		return db_run(db, "UPDATE jobs SET force = 1 WHERE id = ?1", "I",
-		    *job_id);
+		return db_run(db, "UPDATE jobs SET queued_by = nullif(?2, 0), queued_via = ?3, "
+		    "queued_admin = ?4 WHERE id = ?1 AND state = 'queued' AND "
+		    "queued_via IS NOT NULL AND NOT queued_admin", "IIti", *job_id,
+		    jobs_queuer_id, jobs_queuer_via, jobs_queuer_admin);
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (db_run(db, "INSERT INTO jobs (library_id, kind, force, created_at, queued_by, "
