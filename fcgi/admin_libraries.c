@@ -97,6 +97,7 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 	enum library_change rc;
 	long long	 job;
 	char		 err[900];
+	int		 queued;
 
 	/* What the caller may make the server read: the address, the credentials. */
 	if (netpolicy_check_host(r->db, util_data_dir(), p->host, err, sizeof(err)) == -1) {
@@ -113,8 +114,12 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 		http_error(r, 500, "the database is busy");
 		return;
 	}
-	/* the library's index job and one per version */
-	if (admin_libraries_queuer(r, 1 + (int)p->nversions) == -1)
+	/* the library's index job (unless one is queued: it joins it) and one per version */
+	if ((queued = jobs_index_queued(r->db, p->id)) == -1) {
+		http_error(r, 500, "the database is busy");
+		return;
+	}
+	if (admin_libraries_queuer(r, !queued + (int)p->nversions) == -1)
 		return;
 	rc = library_upsert(r->db, p, p->id, p->host, r->who.user.id, r->who.admin, &job,
 	    err, sizeof(err));
@@ -615,13 +620,21 @@ admin_libraries_queue(struct http_req *r, int del)
 	const char	*force;
 	long long	 job;
 	char		 id[512], err[600];
+	int		 queued = 0;
 
 	if (admin_libraries_id(r, id, sizeof(id)) == -1 ||
 	    validate_query(r, del ? &web_util_no_params :
 	    &admin_libraries_refresh_params) == -1)
 		return;
-	/* a deletion is not capped: it ends the library's queued jobs */
-	if (admin_libraries_queuer(r, del ? 0 : 1) == -1)
+	/*
+	 * a deletion is not capped (it ends the library's queued jobs), nor a refresh that
+	 * joins the library's queued job
+	 */
+	if (!del && (queued = jobs_index_queued(r->db, id)) == -1) {
+		http_error(r, 500, "the database is busy");
+		return;
+	}
+	if (admin_libraries_queuer(r, del || queued ? 0 : 1) == -1)
 		return;
 	force = http_param(r, "force");
 	rc = library_queue(r->db, id, del, force != NULL && strcmp(force, "true") == 0,

@@ -2,7 +2,8 @@
 # The queued jobs per user are capped (jobs.max_queued_per_user): a member's request that
 # would go over it gets 429 naming the cap, and queues nothing (no library, no job); other
 # members, admins and operator admin keys are not held back by it; anonymous callers share
-# one cap; a job that leaves the queue makes room again; deletions are not capped. Each job
+# one cap; a job that leaves the queue makes room again; deletions are not capped; a request
+# for a library whose index job is queued joins it and is not refused at the cap. Each job
 # records who queued it (jobs.queued_by, queued_via).
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq sqlite3 curl
@@ -53,8 +54,14 @@ like "$err" "you have $CAP index jobs queued, and the most one user may have is 
 like "$(http_header Retry-After)" '^[0-9]+$' "with Retry-After"
 is "$(jobs) $(libs)" "$njobs $nlibs" "nothing was queued or added on refusal"
 is "$(_sql "SELECT count(*) FROM libraries WHERE id = '/acme/mia4'")" 0 "no library row for it"
-is "$(http POST "$BASE/api/libraries/acme/mia1/refresh" -H "Authorization: Bearer $MIA")" 429 \
-    "a refresh over the cap gets 429 too"
+# A request for a library whose index job is queued joins that job: it queues nothing.
+mia1_job=$(_sql "SELECT id FROM jobs WHERE library_id = '/acme/mia1'")
+is "$(http POST "$BASE/api/libraries/acme/mia1/refresh" -H "Authorization: Bearer $MIA")" 202 \
+    "at the cap, a refresh of a library with a queued job is accepted"
+is "$(http_body | jq -r .jobId)" "$mia1_job" "... it joins the queued job"
+is "$(parse "$MIA" mia1)" 202 "at the cap, parsing a library with a queued job again is accepted"
+is "$(http_body | jq -r .jobId)" "$mia1_job" "... it joins the queued job too"
+is "$(jobs) $(libs)" "$njobs $nlibs" "and neither queued a job"
 
 # Another member has a cap of her own; admins have none.
 is "$(parse "$NOA" noa1)" 202 "another member still queues"
@@ -82,6 +89,8 @@ is "$(http POST "$BASE/api/jobs/$job/cancel" -H "Authorization: Bearer $ADMIN")"
     "an admin cancels one of mia's jobs"
 is "$(parse "$MIA" mia4)" 202 "mia queues again"
 is "$(parse "$MIA" mia5)" 429 "and is at the cap again"
+is "$(http POST "$BASE/api/libraries/acme/mia1/refresh" -H "Authorization: Bearer $MIA")" 429 \
+    "a refresh of a library without a queued job over the cap gets 429 too"
 
 # Deletions are not capped (they end the library's queued jobs).
 is "$(http DELETE "$BASE/api/libraries/acme/mia2" -H "Authorization: Bearer $MIA")" 202 \

@@ -120,6 +120,30 @@ jobs_queuer_end(void)
 }
 
 int
+jobs_index_queued(sqlite3 *db, const char *library_id)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM jobs WHERE library_id = ?1 AND "
+	    "state = 'queued' AND kind = 'index' LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		rc = 1;
+	else if (rc == SQLITE_DONE)
+		rc = 0;
+	else {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		rc = -1;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int
 jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 {
 	sqlite3_stmt	*st = NULL;

@@ -122,6 +122,11 @@ int	 jobs_queuer_begin(struct sqlite3 *, long long user_id, const char *via, int
 	    int adding, char *err, size_t errsz);
 void	 jobs_queuer_end(void);
 /*
+ * 1 when the library has a queued index job (a new request for it joins that job and
+ * queues nothing, so it counts nothing against the cap), 0 when not, -1 on error.
+ */
+int	 jobs_index_queued(struct sqlite3 *, const char *library_id);
+/*
  * Queues an index job for a library unless one is already queued; *job_id gets the
  * queued job's id. Runs inside the caller's transaction.
  */
