@@ -473,6 +473,55 @@ test_recover(void)
 	db_run(db, "DELETE FROM jobs", "");
 }
 
+/* The queuer of job id, its tier and force: "via admin force" (via "-": the service). */
+static void
+merge_row(long long id, char *out, size_t outsz)
+{
+	sqlite3_stmt	*st;
+
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(queued_via, '-') || ' ' || queued_admin "
+	    "|| ' ' || force FROM jobs WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(out, outsz, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/*
+ * A request merged into a queued job: the service's or an admin's takes over a member's
+ * job (it is claimed in the newer requester's turn); a member's leaves an admin's job be.
+ */
+static void
+test_merge_turn(void)
+{
+	long long	 a = 0, b = 0;
+	char		 err[512], row[64];
+
+	db_run(db, "DELETE FROM jobs", "");
+	ok(jobs_queuer_begin(db, 0, "key", 0, 1, err, sizeof(err)) == 0 &&
+	    jobs_enqueue(db, LIB, 0, &a) == 0, "merge: an operator key (no admin) queues");
+	jobs_queuer_end();
+	merge_row(a, row, sizeof(row));
+	is_str(row, "key 0 0", "merge: the job is the key's, in the members' tier");
+	ok(jobs_enqueue(db, LIB, 1, &b) == 0 && b == a, "merge: a schedule's request joins it");
+	merge_row(a, row, sizeof(row));
+	is_str(row, "- 0 1", "merge: the job is now the service's, forced");
+	db_run(db, "UPDATE jobs SET queued_via = 'key', force = 0 WHERE id = ?1", "I", a);
+	ok(jobs_queuer_begin(db, 0, "key", 1, 1, err, sizeof(err)) == 0 &&
+	    jobs_enqueue(db, LIB, 0, &b) == 0 && b == a, "merge: an admin key's request joins it");
+	jobs_queuer_end();
+	merge_row(a, row, sizeof(row));
+	is_str(row, "key 1 0", "merge: the job is now in the admins' tier");
+	ok(jobs_queuer_begin(db, 0, "anonymous", 0, 1, err, sizeof(err)) == 0 &&
+	    jobs_enqueue(db, LIB, 0, &b) == 0 && b == a, "merge: an anonymous request joins it");
+	jobs_queuer_end();
+	merge_row(a, row, sizeof(row));
+	is_str(row, "key 1 0", "merge: an admin's job stays the admin's");
+	db_run(db, "DELETE FROM jobs", "");
+}
+
 int
 main(void)
 {
@@ -501,6 +550,7 @@ main(void)
 	test_gone();
 	test_state_lists();
 	test_recover();
+	test_merge_turn();
 	test_web_source();
 	db_close(db);
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
