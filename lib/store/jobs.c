@@ -453,11 +453,16 @@ jobs_progress(struct jobs_ref *j, int force)
 		return;
 	j->progress_ms = now;
 	util_iso8601(time(NULL), at, sizeof(at));
-	if (db_run(j->db, "UPDATE jobs SET phase = ?2, docs_total = ?3, docs_done = ?4, "
-	    "snippets_total = ?5, describe_total = ?6, described = ?7, embed_total = ?8, "
-	    "embedded = ?9, progress_at = ?10 WHERE id = ?1", "ItIIIIIIIt", j->job_id,
-	    p->phase, p->docs_total, p->docs_done, p->snippets_total, p->describe_total,
-	    p->described, p->embed_total, p->embedded, at) == -1)
+	/*
+	 * A routine update does not wait for another job's write transaction (it would stall
+	 * this job's parsing behind that job's index write): it is skipped, and the next one
+	 * writes. A forced one (a phase's end) waits its turn.
+	 */
+	if ((force ? db_run : db_run_nowait)(j->db, "UPDATE jobs SET phase = ?2, "
+	    "docs_total = ?3, docs_done = ?4, snippets_total = ?5, describe_total = ?6, "
+	    "described = ?7, embed_total = ?8, embedded = ?9, progress_at = ?10 WHERE id = ?1",
+	    "ItIIIIIIIt", j->job_id, p->phase, p->docs_total, p->docs_done, p->snippets_total,
+	    p->describe_total, p->described, p->embed_total, p->embedded, at) == -1)
 		log_warn("%s: job %lld: the progress could not be written", __func__,
 		    j->job_id);
 }
