@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "parse/parse.h"
 #include "search/catalog.h"
+#include "search/devdocs.h"
 #include "search/format.h"
 #include "search/inject.h"
 #include "search/lexindex.h"
@@ -330,6 +331,37 @@ search_stop(struct lexindex_hit *c, size_t *n)
 			c[k++] = c[i];
 	*n = k;
 	qsort(c, *n, sizeof(*c), lexindex_hit_cmp);
+}
+
+/*
+ * Development files (contributing guides, code of conduct, CI and release notes,
+ * changelogs: devdocs.h) rank below user documentation of the same score: their
+ * candidates' scores times DEVDOCS_FACTOR. A question about them still finds them.
+ */
+static void
+search_demote_dev(struct search *s, struct lexindex_hit *c, size_t n)
+{
+	long long	 seen[SEARCH_CANDIDATES];
+	int		 dev[SEARCH_CANDIDATES];
+	char		 path[1024];
+	size_t		 i, j, nseen = 0;
+	int		 d;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0, d = -1; j < nseen; j++)
+			if (seen[j] == c[i].doc)
+				d = dev[j];
+		if (d == -1) {
+			d = store_query_doc_path(s->q, c[i].doc, path, sizeof(path)) == 1 &&
+			    devdocs_is_dev(path);
+			if (nseen < SEARCH_CANDIDATES) {
+				seen[nseen] = c[i].doc;
+				dev[nseen++] = d;
+			}
+		}
+		if (d)
+			c[i].score *= DEVDOCS_FACTOR;
+	}
 }
 
 /* Where a snippet stands in its page (for neighbour expansion). */
@@ -884,29 +916,61 @@ search_encloses(const struct snippet *res, const long long *docs,
 }
 
 /*
- * Orders an answer's snippets for reading (res and their ids, with their pages docs,
- * their places pos and their ranking scores, in packing order; n of each, at most
+ * The heading trail a subsection needs when what encloses it is not read before it: the
+ * trail of its enclosing sections ("Page > Section"), set as sn->trail. Nothing for a page's
+ * own section or for one whose encloser comes earlier in the answer.
+ */
+static int
+search_trail(struct snippet *res, const long long *docs, const struct snippet_pos *pos,
+    const size_t *idx, size_t at)
+{
+	struct snippet	*sn = &res[idx[at]];
+	const char	*crumb = sn->breadcrumb, *last;
+	size_t		 j;
+
+	if (crumb == NULL || (last = strstr(crumb, " > ")) == NULL)
+		return 0;
+	for (j = 0; j < at; j++)
+		if (search_encloses(res, docs, pos, idx[j], idx[at]))
+			return 0;
+	/* The trail without its own heading (the answer's "### title" line shows it). */
+	for (last = crumb + strlen(crumb); last > crumb; last--)
+		if (strncmp(last, " > ", 3) == 0)
+			break;
+	if (last == crumb)
+		return 0;
+	if ((sn->trail = strndup(crumb, (size_t)(last - crumb))) == NULL)
+		return -1;
+	return 0;
+}
+
+/*
+ * Orders an answer's snippets best first (res and their ids, with their pages docs, their
+ * places pos and their ranking scores, in packing order; n of each, at most
  * SEARCH_CANDIDATES): the k-th snippet of one page counts with its score damped by
- * SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section of each page that matches and the further
- * sections of a strong page follow; and a section comes before the sections it encloses
- * (a subsection can outscore its section: it inherits from it, lib/search/lexindex.c). Only the
+ * SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section, the best section
+ * of each further page that matches follows, and the further sections of a strong page
+ * after them. A subsection that outscores what encloses it stays in its place: it gets the
+ * heading trail of its enclosing sections instead (search_trail), so an agent reading from
+ * the top meets the best section first (moving the enclosing section up, or the best one
+ * down, lost Hit@1 and MRR@10 on bench/eval: bench/README.md, "answer order"). Only the
  * order changes: which snippets are packed was decided on the undamped scores, so the
  * room goes to more sections of the strongest pages rather than to weaker pages (damping
  * the choice too lost one answer in ten on bench/eval: bench/README.md, "Compact,
  * complete answers").
  */
 #define SEARCH_DIVERSITY	0.5
-static void
+static int
 search_order(struct snippet *res, long long *ids, const long long *docs,
     const struct snippet_pos *pos, const double *scores, size_t n)
 {
 	struct snippet	 sorted[SEARCH_CANDIDATES];
 	long long	 sortedids[SEARCH_CANDIDATES];
 	double		 key[SEARCH_CANDIDATES];
-	size_t		 idx[SEARCH_CANDIDATES], i, j, t, q, r;
+	size_t		 idx[SEARCH_CANDIDATES], i, j;
 
-	if (n < 2 || n > SEARCH_CANDIDATES)
-		return;		/* nothing to order (res may be NULL), or more than fit here */
+	if (n > SEARCH_CANDIDATES)
+		return 0;	/* more than fit here: left in packing order */
 	for (i = 0; i < n; i++) {
 		key[i] = scores[i];
 		for (j = 0; j < i; j++)
@@ -919,30 +983,18 @@ search_order(struct snippet *res, long long *ids, const long long *docs,
 			idx[j] = idx[j - 1];
 		idx[j] = i;
 	}
-	/*
-	 * An enclosing section found later moves up to the place of the first section it
-	 * encloses, and its page's sections in between move one place of that page down: the
-	 * other pages keep their places.
-	 */
 	for (i = 0; i < n; i++)
-		for (q = i + 1; q < n; q++) {
-			if (!search_encloses(res, docs, pos, idx[q], idx[i]))
-				continue;
-			t = idx[q];
-			for (r = q, j = q; j-- > i;)
-				if (docs[idx[j]] == docs[t]) {
-					idx[r] = idx[j];
-					r = j;
-				}
-			idx[i] = t;
-			q = i;		/* the one moved up may have an encloser too */
-		}
+		if (search_trail(res, docs, pos, idx, i) == -1)
+			return -1;
 	for (i = 0; i < n; i++) {
 		sorted[i] = res[idx[i]];
 		sortedids[i] = ids[idx[i]];
 	}
-	memcpy(res, sorted, n * sizeof(*res));
-	memcpy(ids, sortedids, n * sizeof(*ids));
+	if (n > 0) {
+		memcpy(res, sorted, n * sizeof(*res));
+		memcpy(ids, sortedids, n * sizeof(*ids));
+	}
+	return 0;
 }
 
 /* Each fate as a word for programs and in words, in the order of enum search_fate. */
@@ -1083,7 +1135,8 @@ search_trace_left(struct search_trace *t, const struct lexindex_hit *cand, size_
  * them, uncut. 0, or -1.
  */
 static int
-search_trace_finish(struct search *s, const long long *ids, size_t n, long used)
+search_trace_finish(struct search *s, const struct snippet *res, const long long *ids,
+    size_t n, long used)
 {
 	struct search_trace *t = s->trace;
 	struct snippet	 sn;
@@ -1105,6 +1158,12 @@ search_trace_finish(struct search *s, const long long *ids, size_t n, long used)
 			continue;	/* gone */
 		if (ld == -1)
 			goto fail;
+		/* A placed snippet with the heading trail the answer gives it. */
+		if (r->place > 0 && res[r->place - 1].trail != NULL &&
+		    (sn.trail = strdup(res[r->place - 1].trail)) == NULL) {
+			format_snippet_release(&sn);
+			goto fail;
+		}
 		buf_reset(&b);
 		if (format_text(&b, &sn, 1) == -1 ||
 		    (r->source = strdup(sn.source != NULL ? sn.source : "")) == NULL ||
@@ -1173,6 +1232,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_HELD);
+	search_demote_dev(s, cand, ncand);
 	search_stop(cand, &ncand);
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_STOP);
@@ -1238,8 +1298,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 			goto out;
 		used += added;
 	}
-	search_order(res, ids, docs, pos, scores, nres);
-	if (s->trace != NULL && search_trace_finish(s, ids, nres, used) == -1)
+	if (search_order(res, ids, docs, pos, scores, nres) == -1)
+		goto out;
+	if (s->trace != NULL && search_trace_finish(s, res, ids, nres, used) == -1)
 		goto out;
 	*out = res;
 	*n = nres;

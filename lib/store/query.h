@@ -72,6 +72,9 @@ struct store_query_snippet {
 /* Snippet id as library_id shows it: fn's result, 1 when there is none, -1. */
 int	 store_query_snippet(struct store_query *, long long id, const char *library_id,
 	    int (*fn)(const struct store_query_snippet *, void *), void *arg);
+/* Document doc's path into out (cut to outsz): 1, or 0 when there is no such document. */
+int	 store_query_doc_path(struct store_query *, long long doc, char *out,
+	    size_t outsz);
 /*
  * Calls fn with the heading trails (id, title, breadcrumb, ord) of the (at most limit)
  * snippets before ord of document doc, nearest first, until it returns 1.
