@@ -44,7 +44,8 @@ echo 'More about linkwidgets.' >>"$work/docs/guide/linkwidget.md"
 commit second
 sha=$(git -C "$work" rev-parse HEAD)
 is "$(parse "$GITBASE/public/tests/links.git")" 202 "re-parse: 202"
-is "$(wait_job /tests/links)" finalized "re-indexed"
+wait_jobid "$(http_body | jq -r .jobId)"
+ok $? "re-indexed"
 is "$(source_line)" \
     "$GITBASE/public/tests/links/src/commit/$sha/docs/guide/linkwidget.md#configuring-a-linkwidget" \
     "the pattern at the indexed commit"
@@ -63,7 +64,8 @@ echo 'Even more about linkwidgets.' >>"$work/docs/guide/linkwidget.md"
 commit third
 sha=$(git -C "$work" rev-parse HEAD)
 is "$(parse "$GITBASE/public/tests/links.git")" 202 "re-parse on a GitHub-type host: 202"
-is "$(wait_job /tests/links)" finalized "re-indexed"
+wait_jobid "$(http_body | jq -r .jobId)"
+ok $? "re-indexed"
 is "$(source_line)" \
     "$GITBASE/public/tests/links/blob/$sha/docs/guide/linkwidget.md#configuring-a-linkwidget" \
     "a known forge type: its blob URL at the indexed commit"
