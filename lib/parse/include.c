@@ -356,8 +356,6 @@ inc_emit(struct inc *c, const char *ind, size_t indlen, const char *path, size_t
 	if (!sel->raw && !sel->rstblock && (inc_fence(c->out, ind, indlen, fence) == -1 ||
 	    buf_addc(c->out, '\n') == -1))
 		return -1;
-	if (sel->rstblock && buf_addc(c->out, '\n') == -1)
-		return -1;
 	c->changed = 1;
 	return 0;
 }
@@ -597,10 +595,15 @@ include_resolve(const char *path, const char *data, size_t len, include_read_fn 
 						sel.rangeslen = k;
 					}
 					/* the fence line without file=, the file's lines, the close */
-					if (buf_add(&b, p, (size_t)(fv - p) - 5 -
-					    (fv[-1] == '"' || fv[-1] == '\'')) == -1 ||
-					    buf_addc(&b, '\n') == -1)
-						goto nomem;
+					{
+						size_t hl = (size_t)(fv - p) - 5 -
+						    (fv[-1] == '"' || fv[-1] == '\'');
+
+						while (hl > 0 && (p[hl - 1] == ' ' || p[hl - 1] == '\t'))
+							hl--;
+						if (buf_add(&b, p, hl) == -1 || buf_addc(&b, '\n') == -1)
+							goto nomem;
+					}
 					sel.raw = 1;
 					if (inc_one(&c, ind, 0, fv, pl, 0, &sel) == -1)
 						goto out;

@@ -48,6 +48,17 @@
 #ifndef SEARCH_STOP_MIN
 #define SEARCH_STOP_MIN		2
 #endif
+/*
+ * The tail of the stop rule: past the SEARCH_STOP_KEEP best candidates, one scoring below
+ * SEARCH_STOP_TAIL times the best is not answered either, so that an answer stops when its
+ * sections stop being about the question rather than when the budget is spent.
+ */
+#ifndef SEARCH_STOP_KEEP
+#define SEARCH_STOP_KEEP	4
+#endif
+#ifndef SEARCH_STOP_TAIL
+#define SEARCH_STOP_TAIL	0.5
+#endif
 
 /*
  * Libraries whose index is kept in memory by a query process (lexindex.c), and the
@@ -331,6 +342,11 @@ search_stop(struct lexindex_hit *c, size_t *n)
 			c[k++] = c[i];
 	*n = k;
 	qsort(c, *n, sizeof(*c), lexindex_hit_cmp);
+	for (i = SEARCH_STOP_KEEP; i < *n; i++)
+		if (c[i].score < SEARCH_STOP_TAIL * best) {
+			*n = i;
+			break;
+		}
 }
 
 /*
