@@ -168,6 +168,13 @@ is "$(http_body | grep '^Under: ')" 'Under: Zap > Zapquux
 Under: Zap > Zapquux
 Under: Zap' "each subsection carries its section's heading trail, the section its page's"
 
+# Best first: for every question, explain's best candidate (rank 1) is place 1 of the answer.
+for q in zapquux 'zapquux hosts' quuxtimeouts wibblefrost 'how to frobnicate a zorblax' \
+    'zorblax mentioned' 'wibblefrost limits'; do
+	is "$(ctxd_admin explain --tsv /tests/fixture "$q" | awk -F'\t' '$1 == 1 { print $5 }')" 1 \
+	    "explain '$q': the best candidate is place 1 of the answer"
+done
+
 # ctxd-admin explain: the candidates of an answer and what became of each. The places it
 # gives are the answer's snippets in order, its texts theirs.
 # placed QUERY [TOKENS]: the sources explain places in the answer, in answer order.

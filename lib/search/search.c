@@ -54,10 +54,21 @@
  * sections stop being about the question rather than when the budget is spent.
  */
 #ifndef SEARCH_STOP_KEEP
-#define SEARCH_STOP_KEEP	4
+#define SEARCH_STOP_KEEP	SEARCH_CANDIDATES
 #endif
 #ifndef SEARCH_STOP_TAIL
 #define SEARCH_STOP_TAIL	0.5
+#endif
+/*
+ * Once an answer holds SEARCH_SOFT_TOKENS, a further candidate must score at least
+ * SEARCH_SOFT_RATIO times the best: the budget is a ceiling, and an answer that already
+ * holds its best sections stops adding middling ones.
+ */
+#ifndef SEARCH_SOFT_TOKENS
+#define SEARCH_SOFT_TOKENS	1000
+#endif
+#ifndef SEARCH_SOFT_RATIO
+#define SEARCH_SOFT_RATIO	0.5
 #endif
 
 /*
@@ -378,6 +389,7 @@ search_demote_dev(struct search *s, struct lexindex_hit *c, size_t n)
 		if (d)
 			c[i].score *= DEVDOCS_FACTOR;
 	}
+	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
 }
 
 /* Where a snippet stands in its page (for neighbour expansion). */
@@ -1210,7 +1222,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	long long	*ids = NULL;
 	struct snippet_pos *pos = NULL;
 	long long	*docs = NULL;
-	double		*scores = NULL;
+	double		*scores = NULL, best;
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
@@ -1239,6 +1251,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
+	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
 		if (search_trace_add(s->trace, cand, ncand) == -1)
@@ -1248,7 +1261,6 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_HELD);
-	search_demote_dev(s, cand, ncand);
 	search_stop(cand, &ncand);
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_STOP);
@@ -1268,7 +1280,16 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
 	 * one may still fit.
 	 */
+	for (i = 0, best = 0; i < ncand; i++)
+		if (cand[i].score > best)
+			best = cand[i].score;
 	for (i = 0; i < ncand && used < budget; i++) {
+		if (nres > 0 && used >= SEARCH_SOFT_TOKENS &&
+		    cand[i].score < SEARCH_SOFT_RATIO * best) {
+			if (s->trace != NULL)
+				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);
+			continue;
+		}
 		if (nres > 0 && used + cand[i].tokens > budget &&
 		    budget - used < SEARCH_CUT_MIN) {
 			if (s->trace != NULL)

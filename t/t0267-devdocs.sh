@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Development files (contributing guide, code of conduct, CI and release notes, changelogs)
+# rank below user documentation of a similar score, without being dropped: a question
+# about contributing still finds the guide first.
+. "$top_srcdir/t/lib/harness.sh"
+require_cmd jq git nginx fcgiwrap
+
+ctxd_setup
+gitserver_start
+ctxd_start
+ADMIN=$(ctxd_admin key create --admin tests)
+
+test_repo tests/devdocs
+put docs/connections.md <<'EOF2'
+# Connections
+
+## Retry failed connections
+
+Set the retry option to retry failed connections.
+EOF2
+# The contributing guide says more about it, and would outrank the user guide on its words.
+put CONTRIBUTING.md <<'EOF2'
+# Contributing
+
+## Failed connections in CI
+
+When CI jobs retry failed connections, retry the failed connections again; failed
+connections retry once more before the job fails. Open a pull request with a test.
+EOF2
+put .github/RELEASE_PROCESS.md <<'EOF2'
+# Release process
+
+## Retry failed connections while releasing
+
+Retry failed connections to the package registry: retry failed connections twice.
+EOF2
+commit fixture
+
+is "$(http POST "$BASE/api/parse" -H "Authorization: Bearer $ADMIN" \
+    -H 'Content-Type: application/json' \
+    --data "{\"repoUrl\": \"$GITBASE/public/tests/devdocs.git\"}")" 202 "parse: 202"
+is "$(wait_job /tests/devdocs)" finalized "indexed"
+
+sources() {
+	http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/tests/devdocs \
+	    --data-urlencode "query=$1" >/dev/null
+	http_body | sed -n 's/^Source: .*devdocs\///p'
+}
+out=$(sources 'retry failed connections')
+is "$(head -1 <<<"$out")" 'docs/connections.md#retry-failed-connections' \
+    "the user guide first, above development files that say more about it"
+like "$out" 'CONTRIBUTING.md' "the contributing guide is still answered"
+is "$(sources 'open a pull request contributing' | head -1)" 'CONTRIBUTING.md#failed-connections-in-ci' \
+    "a question about contributing finds the guide"
+
+done_testing
