@@ -27,12 +27,33 @@ put CONTRIBUTING.md <<'EOF2'
 
 Retry failed connections in CI. Open a pull request with a test.
 EOF2
-put .github/RELEASE_PROCESS.md <<'EOF2'
+put docs/release-process.md <<'EOF2'
 # Release process
 
 ## Retry failed connections while releasing
 
 Retry failed connections to the registry.
+EOF2
+# Changelog entries (a changelog folder: root CHANGELOG files are not indexed by default):
+# the current major version's is user documentation, an older one's is not.
+put docs/pool.md <<'EOF2'
+# Pool
+
+## Idle sockets
+
+The connection pool keeps idle sockets for a while, so that the next request to the same
+host reuses one; the pool size and the idle time are settings of the client.
+EOF2
+put docs/changelog/index.md <<'EOF2'
+# Changelog
+
+## 2.0.0
+
+The pool keeps idle sockets.
+
+## 1.0.0
+
+The pool keeps idle sockets now.
 EOF2
 commit fixture
 
@@ -52,5 +73,16 @@ is "$(head -1 <<<"$out")" 'docs/connections.md#retry-failed-connections' \
 like "$out" 'CONTRIBUTING.md' "the contributing guide is still answered"
 is "$(sources 'open a pull request contributing' | head -1)" 'CONTRIBUTING.md#retry-failed-connections-in-ci' \
     "a question about contributing finds the guide"
+
+# titles QUERY: the answer's headings in order.
+titles() {
+	http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/tests/devdocs \
+	    --data-urlencode "query=$1" >/dev/null
+	http_body | sed -n 's/^### //p'
+}
+order=$(titles 'pool keeps idle sockets' | grep -n -e '^2\.0\.0$' -e '^1\.0\.0$' -e '^Idle sockets$')
+diag "order: $order"
+is "$(cut -d: -f2 <<<"$order" | paste -sd,)" '2.0.0,Idle sockets,1.0.0' \
+    "the current major version's changelog entry ranks as documentation, an older one below"
 
 done_testing

@@ -362,34 +362,36 @@ search_stop(struct lexindex_hit *c, size_t *n)
 }
 
 /*
- * Development files (contributing guides, code of conduct, CI and release notes,
- * changelogs: devdocs.h) rank below user documentation of the same score: their
- * candidates' scores times DEVDOCS_FACTOR. A question about them still finds them.
+ * Development files (contributing guides, code of conduct, CI and release process files,
+ * and the entries of changelogs and release notes older than the current major version:
+ * devdocs.h) rank below user documentation of the same score: their candidates' scores
+ * times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
+ * among the candidates names. A question about them still finds them.
  */
 static void
 search_demote_dev(struct search *s, struct lexindex_hit *c, size_t n)
 {
-	long long	 seen[SEARCH_CANDIDATES];
-	int		 dev[SEARCH_CANDIDATES];
-	char		 path[1024];
-	size_t		 i, j, nseen = 0;
-	int		 d;
+	int		 kind[SEARCH_CANDIDATES];
+	long		 major[SEARCH_CANDIDATES], current = -1;
+	char		 path[1024], title[256];
+	size_t		 i;
 
+	if (n > SEARCH_CANDIDATES)
+		n = SEARCH_CANDIDATES;
 	for (i = 0; i < n; i++) {
-		for (j = 0, d = -1; j < nseen; j++)
-			if (seen[j] == c[i].doc)
-				d = dev[j];
-		if (d == -1) {
-			d = store_query_doc_path(s->q, c[i].doc, path, sizeof(path)) == 1 &&
-			    devdocs_is_dev(path);
-			if (nseen < SEARCH_CANDIDATES) {
-				seen[nseen] = c[i].doc;
-				dev[nseen++] = d;
-			}
-		}
-		if (d)
-			c[i].score *= DEVDOCS_FACTOR;
+		kind[i] = DEVDOCS_USER;
+		major[i] = -1;
+		if (store_query_snippet_place(s->q, c[i].id, path, sizeof(path), title,
+		    sizeof(title)) != 1)
+			continue;
+		kind[i] = devdocs_kind(path);
+		if (kind[i] == DEVDOCS_CHANGELOG && (major[i] = devdocs_major(title)) > current)
+			current = major[i];
 	}
+	for (i = 0; i < n; i++)
+		if (kind[i] == DEVDOCS_DEV || (kind[i] == DEVDOCS_CHANGELOG &&
+		    major[i] >= 0 && major[i] < current))
+			c[i].score *= DEVDOCS_FACTOR;
 	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
 }
 

@@ -60,9 +60,10 @@ static const char store_query_rank_sql[] =
     "FROM snippets_fts JOIN library_snippets s ON s.id = snippets_fts.rowid "
     "WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 ORDER BY 4 LIMIT ?2";
 
-/* Document ?1's path. */
+/* Snippet ?1's document path and title. */
 static const char store_query_docpath_sql[] =
-    "SELECT path FROM documents WHERE id = ?1";
+    "SELECT d.path, s.title FROM snippets s JOIN documents d ON d.id = s.document_id "
+    "WHERE s.id = ?1";
 
 /* The full-text tags of library ?1's family: "l1" OR "l7" ... (FTS5 phrases). */
 static const char store_query_tags_sql[] =
@@ -386,17 +387,20 @@ store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
 }
 
 int
-store_query_doc_path(struct store_query *q, long long doc, char *out, size_t outsz)
+store_query_snippet_place(struct store_query *q, long long id, char *path, size_t pathsz,
+    char *title, size_t titlesz)
 {
-	const char	*t;
+	const char	*p, *t;
 	int		 rc = 0;
 
-	*out = '\0';
+	*path = *title = '\0';
 	sqlite3_reset(q->docpath);
-	sqlite3_bind_int64(q->docpath, 1, doc);
+	sqlite3_bind_int64(q->docpath, 1, id);
 	if (sqlite3_step(q->docpath) == SQLITE_ROW &&
-	    (t = (const char *)sqlite3_column_text(q->docpath, 0)) != NULL) {
-		snprintf(out, outsz, "%s", t);
+	    (p = (const char *)sqlite3_column_text(q->docpath, 0)) != NULL) {
+		t = (const char *)sqlite3_column_text(q->docpath, 1);
+		snprintf(path, pathsz, "%s", p);
+		snprintf(title, titlesz, "%s", t != NULL ? t : "");
 		rc = 1;
 	}
 	sqlite3_reset(q->docpath);
