@@ -34,26 +34,29 @@ put docs/release-process.md <<'EOF2'
 
 Retry failed connections to the registry.
 EOF2
-# Changelog entries (a changelog folder: root CHANGELOG files are not indexed by default):
+# Release notes entries (CHANGELOG files and folders are not indexed by default):
 # the current major version's is user documentation, an older one's is not.
 put docs/pool.md <<'EOF2'
 # Pool
 
-## Idle sockets
+## Connection reuse
 
-The connection pool keeps idle sockets for a while, so that the next request to the same
-host reuses one; the pool size and the idle time are settings of the client.
+Keepalive sockets stay open between two requests to one host; the client's keepalive
+setting sets for how long, and the pool size how many of them.
 EOF2
-put docs/changelog/index.md <<'EOF2'
-# Changelog
+put docs/releases/v2.md <<'EOF2'
+# Release notes 2
 
 ## 2.0.0
 
-The pool keeps idle sockets.
+Keepalive sockets stay open.
+EOF2
+put docs/releases/v1.md <<'EOF2'
+# Release notes 1
 
 ## 1.0.0
 
-The pool keeps idle sockets now.
+Keepalive sockets stay open longer.
 EOF2
 commit fixture
 
@@ -80,9 +83,9 @@ titles() {
 	    --data-urlencode "query=$1" >/dev/null
 	http_body | sed -n 's/^### //p'
 }
-order=$(titles 'pool keeps idle sockets' | grep -n -e '^2\.0\.0$' -e '^1\.0\.0$' -e '^Idle sockets$')
+order=$(titles 'keepalive sockets' | grep -n -e '^2\.0\.0$' -e '^1\.0\.0$' -e '^Connection reuse$')
 diag "order: $order"
-is "$(cut -d: -f2 <<<"$order" | paste -sd,)" '2.0.0,Idle sockets,1.0.0' \
+is "$(cut -d: -f2 <<<"$order" | paste -sd,)" '2.0.0,Connection reuse,1.0.0' \
     "the current major version's changelog entry ranks as documentation, an older one below"
 
 done_testing
