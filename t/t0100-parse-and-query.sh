@@ -44,7 +44,7 @@ for qid in "${QUESTIONS[@]}"; do
 	is "$code" 200 "$qid: 200"
 	like "$(http_header Content-Type)" '^text/plain' "$qid: text/plain"
 	http_body >"$T/answer.txt"
-	top5=$(grep '^Source: ' "$T/answer.txt" | head -5 | sed -E 's|^Source: [0-9a-f]{40}/||; s|#.*||')
+	top5=$(grep '^Source: ' "$T/answer.txt" | head -5 | sed -E 's|^Source: [^ ]*/corpora/[^/]*/||; s|#.*||')
 	hit=1
 	for f in $(jq -r '.files[]' <<<"$rec"); do
 		grep -qxF "$f" <<<"$top5" && hit=0
@@ -71,10 +71,11 @@ is "$(jq -r '(.codeSnippets | length) + (.infoSnippets | length) > 0' "$T/json")
     "type=json has snippets"
 is "$(jq -r '[.codeSnippets[] | has("codeTitle", "codeDescription", "codeLanguage", "codeTokens", "codeId", "pageTitle", "codeList")] | all' "$T/json")" \
     true "code snippets have every field of the hosted API"
-# The test git server is neither GitHub- nor GitLab-type: sources are the commit and the
-# path, not an invented /blob/ link (t0120 checks the links of both known types).
-like "$(jq -r '.codeSnippets[0].codeId' "$T/json")" '^[0-9a-f]{40}/.*#_snippet_0$' \
-    "codeId is the source (commit/path on an unknown host type) with #_snippet_N"
+# The test git server is neither GitHub- nor GitLab-type: sources are the repository URL
+# and the path, not an invented /blob/ link (t0120 checks the links of both known types).
+like "$(jq -r '.codeSnippets[0].codeId' "$T/json")" \
+    "^$GITBASE/public/corpora/curl/[^#]*#_snippet_0\$" \
+    "codeId is the source (repository URL and path on an unknown host type) with #_snippet_N"
 sep=$(printf '%.0s-' {1..32})
 text=$(cat "$T/txt"; printf x)
 text=${text%x}
@@ -83,7 +84,7 @@ nblocks=0 bad=0
 while :; do
 	block=${text%%"$SEPARATOR"*}
 	nblocks=$((nblocks + 1))
-	# "### title", blank line, "Source: url" (here commit/path: an unknown host type), blank
+	# "### title", blank line, "Source: url" (here the repository URL and path), blank
 	# line, then content; fences balanced.
 	if ! [[ $block =~ ^\#\#\#\ [^$'\n']+$'\n\n'Source:\ (https?://|[0-9a-f]{40}/)[^$'\n']+$'\n\n'[^$'\n'] ]]; then
 		bad=$((bad + 1))

@@ -114,7 +114,7 @@ sources() {
 	# fast: no LLM reranking (the stand-in reverses the order)
 	http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=$LIB \
 	    --data-urlencode "query=$1" --data-urlencode fast=true >/dev/null
-	http_body | sed -n 's|^Source: [0-9a-f]*/\([^#]*\).*|\1|p'
+	http_body | sed -n 's|^Source: [^ ]*/git/public/[^/]*/[^/]*/\([^#]*\).*|\1|p'
 }
 kept() {
 	_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND dup_of IS NULL"

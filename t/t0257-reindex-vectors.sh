@@ -13,6 +13,8 @@ standin_start
 gitserver_start
 export CTXD_WORKER=/bin/true	# the test runs the worker itself
 ctxd_start
+# Sources that name the commit (the test git server has no known web layout).
+ctxd_admin settings set git.web_url_template '{repo}/src/commit/{commit}/{path}' >/dev/null
 ctxd_admin settings set ai.llm.provider openai >/dev/null || bail_out "cannot set the provider"
 ctxd_admin settings set ai.llm.base_url "$SBASE" >/dev/null || bail_out "cannot set base_url"
 ctxd_admin settings set ai.embed.model emb-reindex >/dev/null || bail_out "cannot set the model"

@@ -199,6 +199,13 @@ ctxd_stop
 ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
     "$top_srcdir/sql/schema.sql")
 sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+-- 0016-job-leases.sql
+DROP INDEX jobs_lease;
+DROP INDEX jobs_queuer_claims;
+ALTER TABLE jobs DROP COLUMN lease_holder;
+ALTER TABLE jobs DROP COLUMN lease_until;
+ALTER TABLE jobs DROP COLUMN claim_no;
+ALTER TABLE jobs DROP COLUMN queued_admin;
 -- 0014-job-queuer.sql
 DROP INDEX jobs_queued_by;
 ALTER TABLE jobs DROP COLUMN queued_via;

@@ -23,6 +23,8 @@ standin_start
 gitserver_start
 export CTXD_WORKER=/bin/true	# the test runs the worker itself
 ctxd_start
+# Sources that name the commit (the test git server has no known web layout).
+ctxd_admin settings set git.web_url_template '{repo}/src/commit/{commit}/{path}' >/dev/null
 ADMIN=$(ctxd_admin key create --admin tests)
 MODEL=emb-docs
 standin_embedder "$MODEL"

@@ -3,8 +3,8 @@
 # a section alternating prose and code is answered in document order, each code block after
 # the sentence that introduces it (text answer and MCP query-docs); the stop rule: pages
 # that match the question far worse than the best are left out even when the budget has room;
-# packing by the ranking's scores with each page's best section first in the answer; and a
-# section before the subsections it encloses.
+# packing by the ranking's scores with each page's best section first in the answer; and
+# the best section first, a subsection read before its section carrying its heading trail.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap
 
@@ -119,7 +119,8 @@ gadget --quuxtimeout none
 is "$(context 'quuxtimeouts')" 200 "quuxtimeouts: 200"
 block=$(http_body | awk '/^-{32}$/ { exit } { print }')
 like "$(sed -n 1p <<<"$block")" '^### Quuxtimeouts$' "the section answers"
-is "$(sed -n '5,$p' <<<"$block")" "$want" "prose and code in document order"
+is "$(sed -n 5p <<<"$block")" 'Under: Gadget' "its page's title as its heading trail"
+is "$(sed -n '7,$p' <<<"$block")" "$want" "prose and code in document order"
 mcp=$(http POST "$BASE/mcp" -H 'Content-Type: application/json' \
     -H 'Accept: application/json, text/event-stream' --data "$(jq -nc \
     '{jsonrpc: "2.0", id: 1, method: "tools/call", params: {name: "query-docs",
@@ -157,11 +158,22 @@ other.md#wibblefrost-in-passing
 wibble.md#wibblefrost-tuning
 wibble.md#wibblefrost-limits' "room for all: each page's best first, then the rest"
 
-# A section before the subsections it encloses, whatever their scores.
+# Best first: subsections that outscore the section enclosing them keep their places and
+# carry its heading trail.
 is "$(context 'zapquux')" 200 "zapquux: 200"
-is "$(http_body | grep '^Source:' | sed 's/.*docs\///')" 'zap.md#zapquux
-zap.md#zapquux-hosts
-zap.md#zapquux-options' "the section first, then its subsections"
+is "$(http_body | grep '^Source:' | sed 's/.*docs\///')" 'zap.md#zapquux-hosts
+zap.md#zapquux-options
+zap.md#zapquux' "the best subsection first, the enclosing section after them"
+is "$(http_body | grep '^Under: ')" 'Under: Zap > Zapquux
+Under: Zap > Zapquux
+Under: Zap' "each subsection carries its section's heading trail, the section its page's"
+
+# Best first: for every question, explain's best candidate (rank 1) is place 1 of the answer.
+for q in zapquux 'zapquux hosts' quuxtimeouts wibblefrost 'how to frobnicate a zorblax' \
+    'zorblax mentioned' 'wibblefrost limits'; do
+	is "$(ctxd_admin explain --tsv /tests/fixture "$q" | awk -F'\t' '$1 == 1 { print $5 }')" 1 \
+	    "explain '$q': the best candidate is place 1 of the answer"
+done
 
 # ctxd-admin explain: the candidates of an answer and what became of each. The places it
 # gives are the answer's snippets in order, its texts theirs.

@@ -53,8 +53,12 @@ like "$(ask "$TY" "How do I show a progress bar?")" "Source: $FIX_TYPER/tutorial
     "typer: the progress bar section answers"
 like "$(ask "$MK" "What does mkdocs serve do?")" "Source: $FIX_MKDOCS/user-guide/cli.html#mkdocs-serve" \
     "mkdocs: the answer comes from the command line page"
-like "$(ask "$MK" "How do I deploy my docs to GitHub Pages?")" "Source: $FIX_MKDOCS/user-guide/deploying-your-docs.html#github-pages" \
+# (best first: the GitHub Pages section's subsections outscore it and lead, with its trail)
+like "$(ask "$MK" "How do I deploy my docs to GitHub Pages?" | head -1)" \
+    "Source: $FIX_MKDOCS/user-guide/deploying-your-docs.html#(github-pages|project-pages|custom-domains|user-pages)" \
     "mkdocs: the answer comes from the GitHub Pages section"
+like "$(http_body | grep -A2 -m1 '^Source: ')" "(#github-pages|Under: .*GitHub Pages)" \
+    "mkdocs: ... or one of its subsections, under its heading"
 
 # the bench questions (bench/questions/website.json): an expected page among the first five
 # sources, and the expected tokens in the answer

@@ -18,6 +18,7 @@
 #include "index/dedup.h"
 #include "index/describe.h"
 #include "index/embedder.h"
+#include "index/includes.h"
 #include "index/index.h"
 #include "index/sitename.h"
 #include "index/share.h"
@@ -384,6 +385,34 @@ index_parse_doc(struct index_run *r, const struct backend_doc *d, struct doc *do
 }
 
 /*
+ * For a page stored with index_includes' digest: loads and resolves d again (its hash
+ * becomes the digest again). 1 when the digest is the stored one (nothing changed), 0 when
+ * it is not or the page holds no include now, -1 with err.
+ */
+static int
+index_with_includes(struct index_run *r, struct store_reader *rd, struct backend_doc *d,
+    size_t max, char *err, size_t errsz)
+{
+	char	 b[BACKEND_HASH_MAX], rerr[256];
+
+	if (store_reader_blob(rd, r->library_id, d->path, b, sizeof(b)) != 1 ||
+	    strlen(b) != INDEX_INCLUDES_HASH_LEN || strlen(d->hash) == INDEX_INCLUDES_HASH_LEN)
+		return 0;
+	if (d->data == NULL && r->ops->load != NULL &&
+	    r->ops->load(&r->ctx, d, max, rerr, sizeof(rerr)) == -1) {
+		snprintf(err, errsz, "cannot read %s: %s", d->path, rerr);
+		return -1;
+	}
+	if (d->data == NULL || memchr(d->data, '\0', d->len) != NULL)
+		return 0;
+	if (index_includes(r->ops, &r->ctx, &r->set, d, max) == -1) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	return strcmp(b, d->hash) == 0;
+}
+
+/*
  * One selected file: skipped over the size limit, kept when unchanged, else loaded
  * and parsed (a binary file or one that cannot be parsed is skipped). Every selected
  * file is counted once: parsed, kept or skipped. Returns 0, -1 with err, or the poll's
@@ -413,6 +442,23 @@ index_collect_one(struct index_run *r, struct backend_doc *d, struct store_reade
 	}
 	f = &r->files[r->nfiles++];
 	f->src = d;
+	/*
+	 * A page that included files (its stored hash is index_includes' digest): read and
+	 * resolved again, unchanged only when neither it nor an included file changed.
+	 */
+	if (r->ops->select_files && d->changed == -1 &&
+	    (rc = index_with_includes(r, rd, d, max, err, errsz)) != 0) {
+		if (rc == -1)
+			return -1;
+		if (!r->full) {
+			free(d->data);
+			d->data = NULL;
+			f->keep = 1;
+			r->nkept++;
+			return 0;
+		}
+		rc = 0;
+	}
 	if (!r->full && index_unchanged(r, rd, d)) {
 		f->keep = 1;
 		r->nkept++;
@@ -425,6 +471,13 @@ index_collect_one(struct index_run *r, struct backend_doc *d, struct store_reade
 	if (d->data == NULL && r->ops->load != NULL &&
 	    r->ops->load(&r->ctx, d, max, rerr, sizeof(rerr)) == -1) {
 		snprintf(err, errsz, "cannot read %s: %s", d->path, rerr);
+		return -1;
+	}
+	/* Include directives of a repository's page: the named files' lines. */
+	if (r->ops->select_files && d->data != NULL && d->format == NULL &&
+	    strlen(d->hash) != INDEX_INCLUDES_HASH_LEN &&
+	    index_includes(r->ops, &r->ctx, &r->set, d, max) == -1) {
+		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
 	if (d->data != NULL && memchr(d->data, '\0', d->len < INDEX_BINARY_PEEK ?

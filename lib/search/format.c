@@ -169,9 +169,9 @@ format_body(struct buf *out, const struct snippet *s)
 
 /*
  * Appends the text answer to out: per snippet "### title", a blank line, "Source: url",
- * then the prose and the code blocks in document order (format_body), every part after a
- * blank line; snippets joined by
- * FORMAT_SEPARATOR. Nothing follows the last block.
+ * for a subsection read before what encloses it a line "Under: Page > Section", then the
+ * prose and the code blocks in document order (format_body), every part after a blank
+ * line; snippets joined by FORMAT_SEPARATOR. Nothing follows the last block.
  */
 int
 format_text(struct buf *out, const struct snippet *sn, size_t n)
@@ -185,7 +185,9 @@ format_text(struct buf *out, const struct snippet *sn, size_t n)
 		    buf_adds(out, "### ") == -1 ||
 		    format_addline(out, sn[i].title) == -1 ||
 		    buf_adds(out, "\n\nSource: ") == -1 ||
-		    format_addline(out, sn[i].source) == -1)
+		    format_addline(out, sn[i].source) == -1 ||
+		    (sn[i].trail != NULL && (buf_adds(out, "\n\nUnder: ") == -1 ||
+		    format_addline(out, sn[i].trail) == -1)))
 			goto fail;
 		if (format_body(out, &sn[i]) == -1)
 			goto fail;
@@ -397,6 +399,7 @@ format_snippet_release(struct snippet *s)
 		return;
 	free(s->title);
 	free(s->breadcrumb);
+	free(s->trail);
 	free(s->source);
 	free(s->page_title);
 	free(s->text);
@@ -521,6 +524,28 @@ format_cut(struct snippet *s, long max)
 	s->tokens = (int)format_snippet_tokens(s);
 }
 
+/*
+ * A web address pattern (a library's blob prefix holding "{path}": the repository URL and
+ * the path, or git.web_url_template) with its {commit} and {path} filled in.
+ */
+static int
+format_pattern(struct buf *b, const char *pat, const char *commit, const char *path)
+{
+	while (*pat != '\0') {
+		if (strncmp(pat, "{commit}", 8) == 0) {
+			if (buf_adds(b, commit ? commit : "") == -1)
+				return -1;
+			pat += 8;
+		} else if (strncmp(pat, "{path}", 6) == 0) {
+			if (buf_adds(b, path ? path : "") == -1)
+				return -1;
+			pat += 6;
+		} else if (buf_addc(b, *pat++) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 char *
 format_source_of(const char *url, const char *prefix, const char *commit,
     const char *path, const char *anchor)
@@ -528,7 +553,9 @@ format_source_of(const char *url, const char *prefix, const char *commit,
 	struct buf	 b;
 
 	buf_init(&b);
-	if ((url != NULL ? buf_adds(&b, url) : buf_printf(&b, "%s%s/%s",
+	if ((url != NULL ? buf_adds(&b, url) : prefix != NULL && strstr(prefix, "{path}") ?
+	    format_pattern(&b, prefix, commit, path) :
+	    buf_printf(&b, "%s%s/%s",
 	    prefix ? prefix : "", commit ? commit : "", path ? path : "")) == -1 ||
 	    (anchor != NULL && *anchor != '\0' && buf_printf(&b, "#%s", anchor) == -1)) {
 		buf_release(&b);

@@ -18,6 +18,7 @@ struct snippet {
 	int	 tokens;
 	char	*flags;			/* content.injection=mark: the rules that flagged it */
 	int	 cut;			/* 1: cut to fit the budget (format_cut) */
+	char	*trail;			/* enclosing headings shown with it, or NULL */
 };
 
 /* Text answer: blocks joined by "\n\n" + 32 dashes + "\n\n" (DESIGN.md, Formats). */
@@ -39,8 +40,9 @@ void	 format_cut(struct snippet *, long max);
 #define FORMAT_MAX_TOKENS	100000
 /*
  * A snippet's Source: the document's web address url when it has one (a page, a spec, a
- * wiki page), else blob prefix (NULL or "" on hosts of unknown type), commit, "/", path;
- * then "#anchor" when anchor is not empty. Allocated; NULL when memory is short.
+ * wiki page), else blob prefix, commit, "/", path (a prefix holding "{path}" is a pattern:
+ * its {commit} and {path} filled in; NULL or "" on hosts of unknown type indexed before
+ * patterns existed); then "#anchor" when anchor is not empty. Allocated; NULL when memory is short.
  */
 char	*format_source_of(const char *url, const char *prefix, const char *commit,
 	    const char *path, const char *anchor);

@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "parse/parse.h"
 #include "search/catalog.h"
+#include "search/devdocs.h"
 #include "search/format.h"
 #include "search/inject.h"
 #include "search/lexindex.h"
@@ -46,6 +47,29 @@
 #endif
 #ifndef SEARCH_STOP_MIN
 #define SEARCH_STOP_MIN		2
+#endif
+/*
+ * The tail of the stop rule: past the SEARCH_STOP_KEEP best candidates, one scoring below
+ * SEARCH_STOP_TAIL times the best is not answered either, so that an answer stops when its
+ * sections stop being about the question rather than when the budget is spent.
+ */
+#ifndef SEARCH_STOP_KEEP
+#define SEARCH_STOP_KEEP	SEARCH_CANDIDATES
+#endif
+#ifndef SEARCH_STOP_TAIL
+#define SEARCH_STOP_TAIL	0.5
+#endif
+/*
+ * Once an answer holds SEARCH_SOFT_TOKENS, a further candidate must score at least
+ * SEARCH_SOFT_RATIO times the best: the budget is a ceiling, and an answer that already
+ * holds its best sections stops adding middling ones. Off by default: every setting tried
+ * on bench/eval lost answers (bench/README.md, "No padding"), as did the tail rule above.
+ */
+#ifndef SEARCH_SOFT_TOKENS
+#define SEARCH_SOFT_TOKENS	FORMAT_MAX_TOKENS
+#endif
+#ifndef SEARCH_SOFT_RATIO
+#define SEARCH_SOFT_RATIO	0.5
 #endif
 
 /*
@@ -331,6 +355,45 @@ search_stop(struct lexindex_hit *c, size_t *n)
 			c[k++] = c[i];
 	*n = k;
 	qsort(c, *n, sizeof(*c), lexindex_hit_cmp);
+	for (i = SEARCH_STOP_KEEP; i < *n; i++)
+		if (c[i].score < SEARCH_STOP_TAIL * best) {
+			*n = i;
+			break;
+		}
+}
+
+/*
+ * Development files (contributing guides, code of conduct, CI and release process files,
+ * and the entries of changelogs and release notes older than the current major version:
+ * devdocs.h) rank below user documentation of the same score: their candidates' scores
+ * times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
+ * among the candidates names. A question about them still finds them.
+ */
+static void
+search_demote_dev(struct search *s, struct lexindex_hit *c, size_t n)
+{
+	int		 kind[SEARCH_CANDIDATES];
+	long		 major[SEARCH_CANDIDATES], current = -1;
+	char		 path[1024], title[256];
+	size_t		 i;
+
+	if (n > SEARCH_CANDIDATES)
+		n = SEARCH_CANDIDATES;
+	for (i = 0; i < n; i++) {
+		kind[i] = DEVDOCS_USER;
+		major[i] = -1;
+		if (store_query_snippet_place(s->q, c[i].id, path, sizeof(path), title,
+		    sizeof(title)) != 1)
+			continue;
+		kind[i] = devdocs_kind(path);
+		if (kind[i] == DEVDOCS_CHANGELOG && (major[i] = devdocs_major(title)) > current)
+			current = major[i];
+	}
+	for (i = 0; i < n; i++)
+		if (kind[i] == DEVDOCS_DEV || (kind[i] == DEVDOCS_CHANGELOG &&
+		    major[i] >= 0 && major[i] < current))
+			c[i].score *= DEVDOCS_FACTOR;
+	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
 }
 
 /* Where a snippet stands in its page (for neighbour expansion). */
@@ -885,29 +948,61 @@ search_encloses(const struct snippet *res, const long long *docs,
 }
 
 /*
- * Orders an answer's snippets for reading (res and their ids, with their pages docs,
- * their places pos and their ranking scores, in packing order; n of each, at most
+ * The heading trail a subsection needs when what encloses it is not read before it: the
+ * trail of its enclosing sections ("Page > Section"), set as sn->trail. Nothing for a page's
+ * own section or for one whose encloser comes earlier in the answer.
+ */
+static int
+search_trail(struct snippet *res, const long long *docs, const struct snippet_pos *pos,
+    const size_t *idx, size_t at)
+{
+	struct snippet	*sn = &res[idx[at]];
+	const char	*crumb = sn->breadcrumb, *last;
+	size_t		 j;
+
+	if (crumb == NULL || (last = strstr(crumb, " > ")) == NULL)
+		return 0;
+	for (j = 0; j < at; j++)
+		if (search_encloses(res, docs, pos, idx[j], idx[at]))
+			return 0;
+	/* The trail without its own heading (the answer's "### title" line shows it). */
+	for (last = crumb + strlen(crumb); last > crumb; last--)
+		if (strncmp(last, " > ", 3) == 0)
+			break;
+	if (last == crumb)
+		return 0;
+	if ((sn->trail = strndup(crumb, (size_t)(last - crumb))) == NULL)
+		return -1;
+	return 0;
+}
+
+/*
+ * Orders an answer's snippets best first (res and their ids, with their pages docs, their
+ * places pos and their ranking scores, in packing order; n of each, at most
  * SEARCH_CANDIDATES): the k-th snippet of one page counts with its score damped by
- * SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section of each page that matches and the further
- * sections of a strong page follow; and a section comes before the sections it encloses
- * (a subsection can outscore its section: it inherits from it, lib/search/lexindex.c). Only the
+ * SEARCH_DIVERSITY^(k-1), so that the answer opens with the best section, the best section
+ * of each further page that matches follows, and the further sections of a strong page
+ * after them. A subsection that outscores what encloses it stays in its place: it gets the
+ * heading trail of its enclosing sections instead (search_trail), so an agent reading from
+ * the top meets the best section first (moving the enclosing section up, or the best one
+ * down, lost Hit@1 and MRR@10 on bench/eval: bench/README.md, "answer order"). Only the
  * order changes: which snippets are packed was decided on the undamped scores, so the
  * room goes to more sections of the strongest pages rather than to weaker pages (damping
  * the choice too lost one answer in ten on bench/eval: bench/README.md, "Compact,
  * complete answers").
  */
 #define SEARCH_DIVERSITY	0.5
-static void
+static int
 search_order(struct snippet *res, long long *ids, const long long *docs,
     const struct snippet_pos *pos, const double *scores, size_t n)
 {
 	struct snippet	 sorted[SEARCH_CANDIDATES];
 	long long	 sortedids[SEARCH_CANDIDATES];
 	double		 key[SEARCH_CANDIDATES];
-	size_t		 idx[SEARCH_CANDIDATES], i, j, t, q, r;
+	size_t		 idx[SEARCH_CANDIDATES], i, j;
 
-	if (n < 2 || n > SEARCH_CANDIDATES)
-		return;		/* nothing to order (res may be NULL), or more than fit here */
+	if (n > SEARCH_CANDIDATES)
+		return 0;	/* more than fit here: left in packing order */
 	for (i = 0; i < n; i++) {
 		key[i] = scores[i];
 		for (j = 0; j < i; j++)
@@ -920,30 +1015,18 @@ search_order(struct snippet *res, long long *ids, const long long *docs,
 			idx[j] = idx[j - 1];
 		idx[j] = i;
 	}
-	/*
-	 * An enclosing section found later moves up to the place of the first section it
-	 * encloses, and its page's sections in between move one place of that page down: the
-	 * other pages keep their places.
-	 */
 	for (i = 0; i < n; i++)
-		for (q = i + 1; q < n; q++) {
-			if (!search_encloses(res, docs, pos, idx[q], idx[i]))
-				continue;
-			t = idx[q];
-			for (r = q, j = q; j-- > i;)
-				if (docs[idx[j]] == docs[t]) {
-					idx[r] = idx[j];
-					r = j;
-				}
-			idx[i] = t;
-			q = i;		/* the one moved up may have an encloser too */
-		}
+		if (search_trail(res, docs, pos, idx, i) == -1)
+			return -1;
 	for (i = 0; i < n; i++) {
 		sorted[i] = res[idx[i]];
 		sortedids[i] = ids[idx[i]];
 	}
-	memcpy(res, sorted, n * sizeof(*res));
-	memcpy(ids, sortedids, n * sizeof(*ids));
+	if (n > 0) {
+		memcpy(res, sorted, n * sizeof(*res));
+		memcpy(ids, sortedids, n * sizeof(*ids));
+	}
+	return 0;
 }
 
 /* Each fate as a word for programs and in words, in the order of enum search_fate. */
@@ -1084,7 +1167,8 @@ search_trace_left(struct search_trace *t, const struct lexindex_hit *cand, size_
  * them, uncut. 0, or -1.
  */
 static int
-search_trace_finish(struct search *s, const long long *ids, size_t n, long used)
+search_trace_finish(struct search *s, const struct snippet *res, const long long *ids,
+    size_t n, long used)
 {
 	struct search_trace *t = s->trace;
 	struct snippet	 sn;
@@ -1106,6 +1190,12 @@ search_trace_finish(struct search *s, const long long *ids, size_t n, long used)
 			continue;	/* gone */
 		if (ld == -1)
 			goto fail;
+		/* A placed snippet with the heading trail the answer gives it. */
+		if (r->place > 0 && res[r->place - 1].trail != NULL &&
+		    (sn.trail = strdup(res[r->place - 1].trail)) == NULL) {
+			format_snippet_release(&sn);
+			goto fail;
+		}
 		buf_reset(&b);
 		if (format_text(&b, &sn, 1) == -1 ||
 		    (r->source = strdup(sn.source != NULL ? sn.source : "")) == NULL ||
@@ -1136,7 +1226,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	long long	*ids = NULL;
 	struct snippet_pos *pos = NULL;
 	long long	*docs = NULL;
-	double		*scores = NULL;
+	double		*scores = NULL, best;
 	char		**terms = NULL;
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
@@ -1165,6 +1255,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
+	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
 		if (search_trace_add(s->trace, cand, ncand) == -1)
@@ -1193,7 +1284,16 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
 	 * one may still fit.
 	 */
+	for (i = 0, best = 0; i < ncand; i++)
+		if (cand[i].score > best)
+			best = cand[i].score;
 	for (i = 0; i < ncand && used < budget; i++) {
+		if (nres > 0 && used >= SEARCH_SOFT_TOKENS &&
+		    cand[i].score < SEARCH_SOFT_RATIO * best) {
+			if (s->trace != NULL)
+				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);
+			continue;
+		}
 		if (nres > 0 && used + cand[i].tokens > budget &&
 		    budget - used < SEARCH_CUT_MIN) {
 			if (s->trace != NULL)
@@ -1239,8 +1339,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 			goto out;
 		used += added;
 	}
-	search_order(res, ids, docs, pos, scores, nres);
-	if (s->trace != NULL && search_trace_finish(s, ids, nres, used) == -1)
+	if (search_order(res, ids, docs, pos, scores, nres) == -1)
+		goto out;
+	if (s->trace != NULL && search_trace_finish(s, res, ids, nres, used) == -1)
 		goto out;
 	*out = res;
 	*n = nres;

@@ -388,7 +388,7 @@ upstream_fence_open(const char *s, size_t len)
 /*
  * The tokens of a text block (len bytes) as the budget of local answers counts them:
  * its heading, prose and code, not the markup around them (the "### " of the heading,
- * the "Source:" line, the code fences).
+ * the "Source:" and "Under:" lines, the code fences).
  */
 static long
 upstream_block_tokens(const char *b, size_t len)
@@ -402,6 +402,7 @@ upstream_block_tokens(const char *b, size_t len)
 		if (strncmp(p, "### ", line < 4 ? line : 4) == 0 && line >= 4)
 			n += line - 4;
 		else if (!(line >= 8 && strncmp(p, "Source: ", 8) == 0) &&
+		    !(line >= 7 && strncmp(p, "Under: ", 7) == 0) &&
 		    !(line >= 3 && strncmp(p, "```", 3) == 0))
 			n += line;
 		p += line;

@@ -57,9 +57,37 @@ gitsrc_validate(const char *settings, char *err, size_t errsz)
 	return 0;
 }
 
+/*
+ * The web address pattern of a file on a host of no known layout into b: tmpl (the
+ * setting git.web_url_template) with {repo} replaced by url without a trailing ".git" or
+ * "/", else "<url>/{path}".
+ */
+static int
+gitsrc_web_template(struct buf *b, const char *url, const char *tmpl)
+{
+	size_t		 ulen = strlen(url);
+	const char	*p;
+
+	if (ulen > 4 && strcmp(url + ulen - 4, ".git") == 0)
+		ulen -= 4;
+	while (ulen > 0 && url[ulen - 1] == '/')
+		ulen--;
+	if (tmpl == NULL || *tmpl == '\0')
+		return buf_add(b, url, ulen) == -1 || buf_adds(b, "/{path}") == -1 ? -1 : 0;
+	for (p = tmpl; *p != '\0';) {
+		if (strncmp(p, "{repo}", 6) == 0) {
+			if (buf_add(b, url, ulen) == -1)
+				return -1;
+			p += 6;
+		} else if (buf_addc(b, *p++) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* Files of the commit into out, and what the web addresses of files start with. */
 static int
-gitsrc_list(struct gitrepo *g, const char *url, const char *kind,
+gitsrc_list(struct gitrepo *g, const char *url, const char *kind, const char *tmpl,
     struct backend_set *out, char *err, size_t errsz)
 {
 	struct gitrepo_entry *ents = NULL;
@@ -74,11 +102,16 @@ gitsrc_list(struct gitrepo *g, const char *url, const char *kind,
 		if (backend_set_add(out, ents[i].path, ents[i].oid, ents[i].size) == NULL)
 			goto nomem;
 	/*
-	 * Web links exist only where the host's layout is known (GitHub type /blob/, GitLab
-	 * type /-/blob/); elsewhere a source is the commit and the path, not a made-up link.
+	 * Where the host's layout is known (GitHub type /blob/, GitLab type /-/blob/) a
+	 * file's web address is its blob at the commit; elsewhere the operator's pattern
+	 * (git.web_url_template), else the repository URL and the path
+	 * (format_source_of fills in a pattern's {commit} and {path}).
 	 */
-	if (strcmp(kind, "other") != 0 && buf_printf(&b, "%s%s", url,
-	    strcmp(kind, "gitlab") == 0 ? "/-/blob/" : "/blob/") == -1)
+	if (strcmp(kind, "other") != 0) {
+		if (buf_printf(&b, "%s%s", url,
+		    strcmp(kind, "gitlab") == 0 ? "/-/blob/" : "/blob/") == -1)
+			goto nomem;
+	} else if (gitsrc_web_template(&b, url, tmpl) == -1)
 		goto nomem;
 	if ((out->label = strdup(gitrepo_branch(g))) == NULL)
 		goto nomem;
@@ -100,6 +133,7 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	struct gitrepo_limits lim;
 	struct gitsrc	*s;
 	char		*user = NULL, *token = NULL, *dir = NULL, *plain = NULL;
+	char		*tmpl = NULL;
 	char		 note[512];
 	const char	*kind;
 	int		 rc = -1;
@@ -135,8 +169,10 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 		goto out;
 	jobs_log(c->db, c->job_id, "info", "branch %s is at commit %s",
 	    gitrepo_branch(s->repo), gitrepo_commit(s->repo));
-	rc = gitsrc_list(s->repo, c->url, kind, out, err, errsz);
+	tmpl = settings_get(c->db, c->datadir, "git.web_url_template");
+	rc = gitsrc_list(s->repo, c->url, kind, tmpl, out, err, errsz);
 out:
+	free(tmpl);
 	if (token != NULL)
 		explicit_bzero(token, strlen(token));
 	free(token);

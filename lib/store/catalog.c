@@ -43,8 +43,10 @@ store_row_int(const struct store_row *r, int col)
 	"started_at, finished_at, cancel_requested, phase, docs_total, docs_done, " \
 	"snippets_total, describe_total, described, embed_total, embedded, progress_at, " \
 	"(SELECT pos FROM queue WHERE qid = jobs.id), (SELECT o.id FROM jobs o WHERE " \
-	"o.library_id = jobs.library_id AND o.state = 'running' AND jobs.state = 'queued' " \
-	"LIMIT 1)"
+	"o.state = 'running' AND jobs.state = 'queued' AND (o.library_id = jobs.library_id " \
+	"OR EXISTS (SELECT 1 FROM libraries lo, libraries lj WHERE lo.id = o.library_id AND " \
+	"lj.id = jobs.library_id AND coalesce(lo.version_of, lo.id) = coalesce(lj.version_of, " \
+	"lj.id))) LIMIT 1)"
 /*
  * The queued jobs' places (pos) as jobs_claim (store/jobs.c) would take them if nothing
  * more were queued: class (the service's and admins' first), then each queuer's k-th job

@@ -46,10 +46,14 @@ db_exec(sqlite3 *db, const char *sql)
 	return 0;
 }
 
+/* The busy timeout this process's connections wait (each process has one connection). */
+static int	 db_busy_ms = 10000;
+
 void
 db_busy_timeout(sqlite3 *db, long ms)
 {
-	sqlite3_busy_timeout(db, ms > INT_MAX ? INT_MAX : (int)ms);
+	db_busy_ms = ms > INT_MAX ? INT_MAX : (int)ms;
+	sqlite3_busy_timeout(db, db_busy_ms);
 }
 
 int
@@ -153,6 +157,29 @@ out:
 	if (rc == -1)
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
+	return rc;
+}
+
+int
+db_run_nowait(sqlite3 *db, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt	*st = NULL;
+	va_list		 ap;
+	int		 rc = -1, step = SQLITE_OK;
+
+	sqlite3_busy_timeout(db, 0);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	va_start(ap, types);
+	rc = db_bindv(st, types, ap);
+	va_end(ap);
+	if (rc == 0 && (step = sqlite3_step(st)) != SQLITE_DONE)
+		rc = step == SQLITE_BUSY ? 1 : -1;
+out:
+	if (rc == -1)
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	sqlite3_busy_timeout(db, db_busy_ms);
 	return rc;
 }
 
@@ -364,7 +391,7 @@ db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-	sqlite3_busy_timeout(db, 10000);
+	sqlite3_busy_timeout(db, db_busy_ms);
 	if (tokenize_register(db) == -1)
 		goto out;
 	if (db_exec(db, "PRAGMA journal_mode = WAL") == -1 ||

@@ -32,6 +32,11 @@ int	 db_exec(struct sqlite3 *, const char *sql);
  */
 int	 db_run(struct sqlite3 *, const char *sql, const char *types, ...);
 /*
+ * db_run for a write that may be skipped: when another connection holds the write lock it
+ * returns 1 at once (nothing written) instead of waiting; 0 written, -1 error (logged).
+ */
+int	 db_run_nowait(struct sqlite3 *, const char *sql, const char *types, ...);
+/*
  * Sets the process umask to keep DATA_DIR private (at least 027: folders 0750, files
  * 0640); every server executable calls it first, and db_open again (which also creates
  * the database 0640 and tightens looser modes it finds in DATA_DIR, with a log line).

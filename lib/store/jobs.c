@@ -487,11 +487,16 @@ jobs_progress(struct jobs_ref *j, int force)
 		return;
 	j->progress_ms = now;
 	util_iso8601(time(NULL), at, sizeof(at));
-	if (db_run(j->db, "UPDATE jobs SET phase = ?2, docs_total = ?3, docs_done = ?4, "
-	    "snippets_total = ?5, describe_total = ?6, described = ?7, embed_total = ?8, "
-	    "embedded = ?9, progress_at = ?10 WHERE id = ?1", "ItIIIIIIIt", j->job_id,
-	    p->phase, p->docs_total, p->docs_done, p->snippets_total, p->describe_total,
-	    p->described, p->embed_total, p->embedded, at) == -1)
+	/*
+	 * A routine update does not wait for another job's write transaction (it would stall
+	 * this job's parsing behind that job's index write): it is skipped, and the next one
+	 * writes. A forced one (a phase's end) waits its turn.
+	 */
+	if ((force ? db_run : db_run_nowait)(j->db, "UPDATE jobs SET phase = ?2, "
+	    "docs_total = ?3, docs_done = ?4, snippets_total = ?5, describe_total = ?6, "
+	    "described = ?7, embed_total = ?8, embedded = ?9, progress_at = ?10 WHERE id = ?1",
+	    "ItIIIIIIIt", j->job_id, p->phase, p->docs_total, p->docs_done, p->snippets_total,
+	    p->describe_total, p->described, p->embed_total, p->embedded, at) == -1)
 		log_warn("%s: job %lld: the progress could not be written", __func__,
 		    j->job_id);
 }
@@ -513,8 +518,10 @@ jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total)
 }
 
 /*
- * jobs_claim's statement: ?1 holder, ?2 the lease's end, ?3 now. The service's and admins'
- * jobs first; among the others, the queuer whose last claim is oldest (never: first), so
+ * jobs_claim's statement: ?1 holder, ?2 the lease's end, ?3 now. A job waits while a job
+ * of its library or of another version of it (same family) runs or is claimed: versions
+ * reuse each other's files and vectors, which they can only when they run one after the
+ * other. The service's and admins' jobs first; among the others, the queuer whose last claim is oldest (never: first), so
  * that queuers take turns whatever they queued; then the oldest job. Engine: UPDATE ...
  * RETURNING and a WITH inside the subquery (SQLite 3.35+, PostgreSQL).
  */
@@ -525,9 +532,11 @@ static const char jobs_claim_sql[] =
     "max(claim_no) AS c FROM jobs WHERE claim_no IS NOT NULL GROUP BY 1, 2) "
     "SELECT j.id FROM jobs j LEFT JOIN last l ON l.v = coalesce(j.queued_via, '') AND "
     "l.b = coalesce(j.queued_by, 0) WHERE j.state = 'queued' AND (j.lease_until IS "
-    "NULL OR j.lease_until < ?3) AND NOT EXISTS (SELECT 1 FROM jobs o WHERE "
-    "o.library_id = j.library_id AND o.id <> j.id AND (o.state = 'running' OR "
-    "(o.state = 'queued' AND o.lease_until >= ?3))) "
+    "NULL OR j.lease_until < ?3) AND NOT EXISTS (SELECT 1 FROM jobs o WHERE o.id <> j.id "
+    "AND (o.state = 'running' OR (o.state = 'queued' AND o.lease_until >= ?3)) AND "
+    "(o.library_id = j.library_id OR EXISTS (SELECT 1 FROM libraries lo, libraries lj "
+    "WHERE lo.id = o.library_id AND lj.id = j.library_id AND coalesce(lo.version_of, "
+    "lo.id) = coalesce(lj.version_of, lj.id)))) "
     "ORDER BY j.queued_via IS NOT NULL AND NOT j.queued_admin, coalesce(l.c, 0), j.id "
     "LIMIT 1) RETURNING id, library_id, force, kind = 'delete'";
 

@@ -62,8 +62,8 @@ struct jobs_next {
  * none claimable, -1 on error. The order is fair: the service's jobs (GitOps syncs,
  * webhooks, ctxd-admin, follow-ups) and admins' first, then the other queuers in turn (the
  * one served longest ago next), each queuer's oldest job first.
- * A job whose library has a running or claimed job is passed over, so two jobs of one
- * library never run at once.
+ * A job whose library (or another version of it) has a running or claimed job is passed
+ * over, so two jobs of one library never run at once.
  */
 int	 jobs_claim(struct sqlite3 *, const char *holder, int lease_s, struct jobs_next *);
 /* Extends every lease of holder to lease_s seconds from now. */

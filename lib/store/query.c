@@ -32,6 +32,7 @@ struct store_query {
 	sqlite3_stmt	*anyflag;	/* has the library a flagged snippet */
 	sqlite3_stmt	*isflag;	/* is a snippet flagged */
 	sqlite3_stmt	*tags;		/* the full-text tags of a library's family */
+	sqlite3_stmt	*docpath;	/* a document's path */
 	struct buf	 match;		/* the MATCH expression being bound */
 };
 
@@ -58,6 +59,11 @@ static const char store_query_rank_sql[] =
     "SELECT s.id, s.document_id, s.tokens, " STORE_QUERY_RANK " "
     "FROM snippets_fts JOIN library_snippets s ON s.id = snippets_fts.rowid "
     "WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 ORDER BY 4 LIMIT ?2";
+
+/* Snippet ?1's document path and title. */
+static const char store_query_docpath_sql[] =
+    "SELECT d.path, s.title FROM snippets s JOIN documents d ON d.id = s.document_id "
+    "WHERE s.id = ?1";
 
 /* The full-text tags of library ?1's family: "l1" OR "l7" ... (FTS5 phrases). */
 static const char store_query_tags_sql[] =
@@ -148,7 +154,8 @@ store_query_open(sqlite3 *db)
 	    store_query_prepare(db, store_query_setting_sql, &q->setting) == -1 ||
 	    store_query_prepare(db, store_query_anyflag_sql, &q->anyflag) == -1 ||
 	    store_query_prepare(db, store_query_isflag_sql, &q->isflag) == -1 ||
-	    store_query_prepare(db, store_query_tags_sql, &q->tags) == -1) {
+	    store_query_prepare(db, store_query_tags_sql, &q->tags) == -1 ||
+	    store_query_prepare(db, store_query_docpath_sql, &q->docpath) == -1) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		store_query_close(q);
 		return NULL;
@@ -172,6 +179,7 @@ store_query_close(struct store_query *q)
 	sqlite3_finalize(q->anyflag);
 	sqlite3_finalize(q->isflag);
 	sqlite3_finalize(q->tags);
+	sqlite3_finalize(q->docpath);
 	buf_release(&q->match);
 	free(q);
 }
@@ -376,6 +384,27 @@ store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
 			break;
 	sqlite3_reset(q->prev);
 	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
+}
+
+int
+store_query_snippet_place(struct store_query *q, long long id, char *path, size_t pathsz,
+    char *title, size_t titlesz)
+{
+	const char	*p, *t;
+	int		 rc = 0;
+
+	*path = *title = '\0';
+	sqlite3_reset(q->docpath);
+	sqlite3_bind_int64(q->docpath, 1, id);
+	if (sqlite3_step(q->docpath) == SQLITE_ROW &&
+	    (p = (const char *)sqlite3_column_text(q->docpath, 0)) != NULL) {
+		t = (const char *)sqlite3_column_text(q->docpath, 1);
+		snprintf(path, pathsz, "%s", p);
+		snprintf(title, titlesz, "%s", t != NULL ? t : "");
+		rc = 1;
+	}
+	sqlite3_reset(q->docpath);
+	return rc;
 }
 
 int

@@ -73,6 +73,12 @@ struct store_query_snippet {
 int	 store_query_snippet(struct store_query *, long long id, const char *library_id,
 	    int (*fn)(const struct store_query_snippet *, void *), void *arg);
 /*
+ * Snippet id's document path and title into path and title (cut to their sizes): 1, or 0
+ * when there is no such snippet.
+ */
+int	 store_query_snippet_place(struct store_query *, long long id, char *path,
+	    size_t pathsz, char *title, size_t titlesz);
+/*
  * Calls fn with the heading trails (id, title, breadcrumb, ord) of the (at most limit)
  * snippets before ord of document doc, nearest first, until it returns 1.
  */

@@ -50,6 +50,7 @@ static int	 settings_check_hostnames(const char *, char *, size_t);
 static int	 settings_check_networks(const char *, char *, size_t);
 static int	 settings_check_path(const char *, char *, size_t);
 static int	 settings_check_branch(const char *, char *, size_t);
+static int	 settings_check_web_template(const char *, char *, size_t);
 
 static const struct setting_def settings_defs[] = {
 	{ "git.github.token", SET_SECRET, NULL, 0, 0,
@@ -61,6 +62,11 @@ static const struct setting_def settings_defs[] = {
 	  "access token for repositories on the GitLab-type host", NULL },
 	{ "git.gitlab.host", SET_HOST, "gitlab.com", 0, 0,
 	  "host[:port] of the GitLab-type platform", NULL },
+	{ "git.web_url_template", SET_STRING, "", 0, 0,
+	  "web address of a file on a git host that is neither the GitHub-type nor the "
+	  "GitLab-type one, with {repo} (the repository URL without .git), {commit} and "
+	  "{path}, e.g. {repo}/src/commit/{commit}/{path} (blank: the repository URL and "
+	  "the path)", NULL },
 	{ "perm.anonymous_parse", SET_BOOL, "false", 0, 0,
 	  "allow POST /api/parse without an API key or a session", NULL },
 	{ "perm.anonymous_refresh", SET_BOOL, "false", 0, 0,
@@ -301,6 +307,7 @@ static const struct {
 	{ "gitops.schedule", cron_check },
 	{ "gitops.manifest_path", settings_check_path },
 	{ "gitops.branch", settings_check_branch },
+	{ "git.web_url_template", settings_check_web_template },
 	{ "policy.allow", policy_check_globs },
 	{ "policy.block", policy_check_globs },
 	{ "policy.min_trust", policy_check_trust },
@@ -541,6 +548,28 @@ settings_check_branch(const char *v, char *err, size_t errsz)
 	return 0;
 bad:
 	snprintf(err, errsz, "must be a git branch name (or empty: the default branch)");
+	return -1;
+}
+
+/* A web address pattern: blank, or http(s):// or {repo} first, {path} in it, no blanks. */
+static int
+settings_check_web_template(const char *v, char *err, size_t errsz)
+{
+	const unsigned char *p;
+
+	if (*v == '\0')
+		return 0;
+	if (strlen(v) > 1024 || strstr(v, "{path}") == NULL ||
+	    (strncmp(v, "https://", 8) != 0 && strncmp(v, "http://", 7) != 0 &&
+	    strncmp(v, "{repo}", 6) != 0))
+		goto bad;
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p <= 0x20 || *p == 0x7f)
+			goto bad;
+	return 0;
+bad:
+	snprintf(err, errsz, "must be an http(s) address or start with {repo}, hold {path} "
+	    "and no blanks (empty: the repository URL and the path)");
 	return -1;
 }
 

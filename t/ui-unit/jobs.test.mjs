@@ -17,7 +17,7 @@ test("a queued job's place in line", () => {
 
 test("a job waiting for its library's running job says so", () => {
 	assert.equal(queueText(queued({ position: 1, waitsForJob: 12 })),
-	    "waits for job 12 of the same library to end");
+	    "waits for job 12 of the same library (or a version of it) to end");
 });
 
 test("without a queue place (an older server) it waits for the worker", () => {

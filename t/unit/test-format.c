@@ -31,22 +31,22 @@ static const struct snippet snippets[] = {
 	{
 		"Routing", "Guide > Routing", "https://example.com/blob/main/docs/routing.md#routing",
 		"Express guide", "Use app.get to answer GET requests.\n\n", code_get, 1, 40,
-		NULL, 0
+		NULL, 0, NULL
 	},
 	{
 		"About", "Guide > About", "https://example.com/blob/main/README.md#about",
-		"Express", "Express is a web framework.\n  \n", NULL, 0, 7, NULL, 0
+		"Express", "Express is a web framework.\n  \n", NULL, 0, 7, NULL, 0, NULL
 	},
 	{
 		"Install", "Guide > Install", "https://example.com/blob/main/docs/install.md",
-		"Install", "", code_two, 2, 12, NULL, 0
+		"Install", "", code_two, 2, 12, NULL, 0, NULL
 	},
 	{
 		"Fences", "Guide > Fences", "https://example.com/f.md",
-		"Fences", "Nested.", code_fence, 2, 9, NULL, 0
+		"Fences", "Nested.", code_fence, 2, 9, NULL, 0, NULL
 	},
 	{
-		"Empty", "Empty", "https://example.com/e.md", NULL, NULL, NULL, 0, 0, NULL, 0
+		"Empty", "Empty", "https://example.com/e.md", NULL, NULL, NULL, 0, 0, NULL, 0, NULL
 	},
 };
 

@@ -59,7 +59,7 @@ export function queueText(j) {
 	if (!q)
 		return "waiting for the worker";
 	if (q.waitsForJob !== null && q.waitsForJob !== undefined)
-		return `waits for job ${q.waitsForJob} of the same library to end`;
+		return `waits for job ${q.waitsForJob} of the same library (or a version of it) to end`;
 	if (q.position === 1)
 		return "next in line";
 	const n = q.position, r = n % 100;

@@ -1,0 +1,4 @@
+# header
+def sphinxfig():
+    return "sphinxfig"
+# footer
