@@ -828,6 +828,13 @@ C
 ui_install() {
 	command -v chromium >/dev/null 2>&1 || skip_all "chromium is not installed (script/bootstrap installs it)"
 	UI_DIR=$top_builddir/t/e2e/ui
+	# In-tree, script/bootstrap has installed playwright-core: when it has not, fail at once
+	# with what to do rather than wait on npm.
+	if [ "$top_srcdir" -ef "$top_builddir" ] &&
+	    ! "$top_srcdir/t/lib/prereq.sh" npm 2>"$T/log/prereq.log"; then
+		diag "$(cat "$T/log/prereq.log")"
+		bail_out "$(head -n 1 "$T/log/prereq.log")"
+	fi
 	if ! "$top_srcdir/t/e2e/install.sh" "$UI_DIR" "$top_srcdir/t/e2e/ui" >"$T/log/npm-ui.log" 2>&1; then
 		_show_log "$T/log/npm-ui.log"
 		bail_out "npm ci of t/e2e/ui failed"
