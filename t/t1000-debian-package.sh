@@ -372,6 +372,20 @@ like "$(cat "$T/log/doctor.out")" "ok   database: schema version $((SCHEMA_VERSI
     "doctor: the schema and its last migration"
 like "$(cat "$T/log/doctor.out")" 'ok   license: valid' "doctor: the license"
 like "$(cat "$T/log/doctor.out")" 'ok   nginx: site' "doctor: the nginx site"
+# As the service user, doctor reaches the same verdicts as root (nginx -t needs root: as ctxd
+# it does not count a working nginx as broken).
+runuser -u ctxd -- env -u DATA_DIR /usr/bin/ctxd-admin doctor >"$T/log/doctor-ctxd.out" 2>&1
+verdicts() { grep -E '^(ok|FIX) +(license|database|disk|nginx|cron|units)' "$1" | awk '{print $1, $2}' | tr '\n' ' '; }
+is "$(verdicts "$T/log/doctor-ctxd.out")" "$(verdicts "$T/log/doctor.out")" \
+    "doctor as the user ctxd agrees with doctor as root" || diag "$(cat "$T/log/doctor-ctxd.out")"
+like "$(cat "$T/log/doctor-ctxd.out")" 'ok   nginx: site' "doctor as ctxd: nginx is not reported broken"
+# The client tool of ctxd-client asks the server.
+mkdir -p "$T/client-home"
+HOME=$T/client-home CTXD_BASE_URL=$PBASE /usr/bin/ctxd docs /corpora/requests \
+    "how to send a POST request with a JSON body" >"$T/log/client-docs.out" 2>&1
+ok $? "ctxd (ctxd-client) queries the server" || _show_log "$T/log/client-docs.out"
+[ -s "$T/log/client-docs.out" ]
+ok $? "... and prints the documentation"
 pkg_stop
 
 # ------------------------------------------------------------------------- remove, purge
