@@ -53,7 +53,8 @@ static const struct {
 	{ "user", "ctxd-admin user list | create [--admin] [--temporary] [--] NAME | "
 	    "disable NAME |\n"
 	    "                enable NAME | delete NAME | role NAME admin|member | "
-	    "unlock NAME\n" },
+	    "unlock NAME |\n"
+	    "                default-password\n" },
 	{ "settings", "ctxd-admin settings list | get NAME | set NAME [--] VALUE|- | "
 	    "unset NAME\n" },
 	{ "provider", "ctxd-admin provider test [--timeout SECONDS] [--llm | --embed]\n" },
@@ -602,6 +603,31 @@ out:
 	return rc;
 }
 
+/*
+ * ctxd-admin user default-password: exit 0 with "admin / admin" while the first admin of a
+ * fresh instance is enabled and still has the password "admin" (script/server shows the first
+ * sign-in only then); 1 when it was changed (or the account is gone or disabled).
+ */
+static int
+admin_user_default_password(void)
+{
+	struct sqlite3	*db;
+	struct user	 u;
+	char		*hash = NULL;
+	int		 dflt;
+
+	if (admin_open_db(&db) == -1)
+		return 2;
+	dflt = user_by_name(db, "admin", &u, &hash) == 0 && !u.disabled && u.admin &&
+	    hash != NULL && user_password_verify(hash, "admin", NULL) == 1;
+	free(hash);
+	db_close(db);
+	if (!dflt)
+		return 1;
+	printf("admin / admin\n");
+	return 0;
+}
+
 /* ctxd-admin user ...: list, create, disable, enable, delete, role, unlock. */
 static int
 admin_cmd_user(int argc, char **argv)
@@ -623,6 +649,8 @@ admin_cmd_user(int argc, char **argv)
 	}
 	if (strcmp(argv[0], "create") == 0)
 		return admin_user_create(argc, argv);
+	if (strcmp(argv[0], "default-password") == 0 && argc == 1)
+		return admin_user_default_password();
 	if ((rc = admin_operands("user", &argc, argv)) != -1)
 		return rc;
 	if (argc < 1) {

@@ -125,6 +125,8 @@ pkg_cleanup() {
 	if [ "$(pkg_status)" != not-installed ]; then
 		"${APT[@]}" purge ctxd >>"$T/log/apt.log" 2>&1 || dpkg --purge ctxd >/dev/null 2>&1 || true
 	fi
+	dpkg-query -W -f='${db:Status-Status}' ctxd-client 2>/dev/null | grep -q installed &&
+	    { dpkg --purge ctxd-client >/dev/null 2>&1 || true; }
 	getent passwd ctxd >/dev/null && userdel ctxd 2>/dev/null
 	getent group ctxd >/dev/null && groupdel ctxd 2>/dev/null
 	rm -rf "$LIB" /etc/nginx/sites-enabled/ctxd /etc/nginx/sites-available/ctxd
@@ -149,7 +151,10 @@ build_packages() {
 	DEB_BUILD_OPTIONS="nocheck parallel=2" "$top_srcdir/script/package" "$T/new" \
 	    >"$T/log/package.out" 2>"$T/log/package.log"
 	ok $? "script/package builds the package and lintian passes it" || _show_log "$T/log/package.log"
-	OLD=$(cat "$T/log/package.out")
+	OLD=$(sed -n 1p "$T/log/package.out")
+	CLIENT=$(sed -n 2p "$T/log/package.out")
+	like "$CLIENT" "/ctxd-client_${VERSION//./\\.}_[a-z0-9]+\\.deb\$" \
+	    "and the client's, ctxd-client_<version>_<arch>.deb"
 	like "$OLD" "/ctxd_${VERSION//./\\.}_[a-z0-9]+\\.deb\$" "named ctxd_<version>_<arch>.deb"
 	grep -q "^PACKAGE_VERSION='$VERSION'" "$top_builddir/config.status" 2>/dev/null ||
 	    grep -q "PACKAGE_VERSION \"$VERSION\"" "$top_builddir/config.h"
@@ -191,18 +196,42 @@ CACHE=$top_builddir/t/t1000.cache/$tree_hash
 if [ -z "${CTXD_T1000_REBUILD:-}" ] && [ -f "$CACHE/ok" ]; then
 	NEW=$(ls "$CACHE"/new/ctxd_*.deb)
 	OLD=$(ls "$CACHE"/old/ctxd_*.deb)
-	skip "the packages of this very tree were built and passed lintian in an earlier run" 4
+	CLIENT=$(ls "$CACHE"/old/ctxd-client_*.deb)
+	skip "the packages of this very tree were built and passed lintian in an earlier run" 5
 else
 	build_packages
 	rm -rf "$top_builddir/t/t1000.cache"
 	mkdir -p "$CACHE/new" "$CACHE/old"
-	cp "$NEW" "$CACHE/new/" && cp "$OLD" "$CACHE/old/" && [ "$_tap_failed" -eq 0 ] &&
+	cp "$NEW" "$CACHE/new/" && cp "$OLD" "$CLIENT" "$CACHE/old/" && [ "$_tap_failed" -eq 0 ] &&
 	    touch "$CACHE/ok"
 fi
 
+# ----------------------------------------------------------------------------- the client
+# ctxd-client: the tool ctxd and its man page alone, needing libcurl and json-c (and libc),
+# not the server; the server's package does not ship them too.
+deps=$(dpkg-deb -f "$CLIENT" Depends)
+like "$deps" "libcurl" "ctxd-client depends on libcurl" || diag "$deps"
+like "$deps" "libjson-c" "... and json-c"
+unlike "$deps" "nginx|adduser|libsqlite|libgit2|libfcgi|(^|[ ,])ctxd([ ,(]|\$)" \
+    "... and not on the server or its libraries" || diag "$deps"
+files=$(dpkg-deb -c "$CLIENT" | awk '{print $6}' | grep -v '/$' | grep -v '^\./usr/share/doc/' |
+    tr '\n' ' ')
+is "$files" "./usr/bin/ctxd ./usr/share/man/man1/ctxd.1.gz " "ctxd-client: the tool and its man page"
+dpkg-deb -c "$OLD" | awk '{print $6}' | grep -Eq '^\./usr/(bin/ctxd|share/man/man1/ctxd\.1\.gz)$'
+isnt $? 0 "the server's package ships neither"
+"${APT[@]}" install "$CLIENT" >"$T/log/apt-client.log" 2>&1
+ok $? "apt-get install ctxd-client alone" || _show_log "$T/log/apt-client.log"
+is "$(pkg_status)" not-installed "... without the server"
+/usr/bin/ctxd --help >"$T/log/client-help.out" 2>&1
+ok $? "ctxd --help runs" || _show_log "$T/log/client-help.out"
+like "$(cat "$T/log/client-help.out")" "ctxd" "... and says how to use it"
+
 # -------------------------------------------------------------------------------- install
 "${APT[@]}" install "$OLD" >"$T/log/apt.log" 2>&1
-ok $? "apt-get install the package" || _show_log "$T/log/apt.log"
+ok $? "apt-get install the package (with ctxd-client installed: both together)" ||
+    _show_log "$T/log/apt.log"
+[ -x /usr/bin/ctxd ] && [ -x /usr/bin/ctxd-admin ]
+ok $? "... the client and the server both installed"
 getent passwd ctxd >/dev/null
 ok $? "system user ctxd"
 is "$(stat -c '%U:%G %a' "$LIB")" "ctxd:ctxd 750" "$LIB is ctxd's, 0750"
@@ -343,6 +372,20 @@ like "$(cat "$T/log/doctor.out")" "ok   database: schema version $((SCHEMA_VERSI
     "doctor: the schema and its last migration"
 like "$(cat "$T/log/doctor.out")" 'ok   license: valid' "doctor: the license"
 like "$(cat "$T/log/doctor.out")" 'ok   nginx: site' "doctor: the nginx site"
+# As the service user, doctor reaches the same verdicts as root (nginx -t needs root: as ctxd
+# it does not count a working nginx as broken).
+runuser -u ctxd -- env -u DATA_DIR /usr/bin/ctxd-admin doctor >"$T/log/doctor-ctxd.out" 2>&1
+verdicts() { grep -E '^(ok|FIX) +(license|database|disk|nginx|cron|units)' "$1" | awk '{print $1, $2}' | tr '\n' ' '; }
+is "$(verdicts "$T/log/doctor-ctxd.out")" "$(verdicts "$T/log/doctor.out")" \
+    "doctor as the user ctxd agrees with doctor as root" || diag "$(cat "$T/log/doctor-ctxd.out")"
+like "$(cat "$T/log/doctor-ctxd.out")" 'ok   nginx: site' "doctor as ctxd: nginx is not reported broken"
+# The client tool of ctxd-client asks the server.
+mkdir -p "$T/client-home"
+HOME=$T/client-home CTXD_BASE_URL=$PBASE /usr/bin/ctxd docs /corpora/requests \
+    "how to send a POST request with a JSON body" >"$T/log/client-docs.out" 2>&1
+ok $? "ctxd (ctxd-client) queries the server" || _show_log "$T/log/client-docs.out"
+[ -s "$T/log/client-docs.out" ]
+ok $? "... and prints the documentation"
 pkg_stop
 
 # ------------------------------------------------------------------------- remove, purge

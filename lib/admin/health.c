@@ -17,7 +17,6 @@
 #include "store/db.h"
 #include "store/inspect.h"
 
-#define HEALTH_DISK_MIN	(100LL * 1024 * 1024)	/* least free space */
 
 void
 health_probe(const char *datadir, struct health_probe *p)
@@ -30,6 +29,19 @@ health_probe(const char *datadir, struct health_probe *p)
 		return;
 	p->ok = store_inspect_counts(db, &p->queued, &p->running, &p->libraries) == 0;
 	db_close(db);
+}
+
+int
+health_disk(const char *datadir, long long *freeb, long long *total)
+{
+	struct statvfs	 vfs;
+
+	*freeb = *total = -1;
+	if (statvfs(datadir, &vfs) == -1)
+		return 0;
+	*freeb = (long long)vfs.f_bavail * (long long)vfs.f_frsize;
+	*total = (long long)vfs.f_blocks * (long long)vfs.f_frsize;
+	return *freeb >= HEALTH_DISK_MIN;
 }
 
 json_object *
@@ -78,19 +90,14 @@ json_object *
 health_json(const char *datadir, int *healthy)
 {
 	struct health_probe p;
-	struct statvfs	 vfs;
 	json_object	*o = json_object_new_object(), *d;
 	struct buf	 why;
-	long long	 freeb = -1, total = -1;
+	long long	 freeb, total;
 	int		 lic_ok, disk_ok;
 
 	buf_init(&why);
 	health_probe(datadir, &p);
-	if (statvfs(datadir, &vfs) == 0) {
-		freeb = (long long)vfs.f_bavail * (long long)vfs.f_frsize;
-		total = (long long)vfs.f_blocks * (long long)vfs.f_frsize;
-	}
-	disk_ok = freeb >= HEALTH_DISK_MIN;
+	disk_ok = health_disk(datadir, &freeb, &total);
 	json_object_object_add(o, "version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(o, "license", health_license_json(0, &lic_ok));
 	d = health_part(o, "database");

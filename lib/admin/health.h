@@ -18,6 +18,13 @@ struct health_probe {
  * broken or replaced file shows), checks its schema version and counts jobs and libraries.
  */
 void	 health_probe(const char *datadir, struct health_probe *);
+/*
+ * The disk check that GET /api/health and ctxd-admin doctor share: 1 when the file system of
+ * datadir has at least HEALTH_DISK_MIN free for the service, else 0; *freeb and *total
+ * (bytes) are -1 when it cannot be read (then 0).
+ */
+#define HEALTH_DISK_MIN	(100LL * 1024 * 1024)
+int	 health_disk(const char *datadir, long long *freeb, long long *total);
 /* The license summary (never the key); full adds the licensee and the issue date. */
 json_object *health_license_json(int full, int *ok);
 /*

@@ -438,8 +438,14 @@ ctxd_stop() {
 gitserver_start() {
 	local prefix try backend=/usr/lib/git-core/git-http-backend i
 	[ -n "$T" ] || ctxd_setup
-	[ -x "$backend" ] || bail_out "$backend not found"
-	command -v fcgiwrap >/dev/null 2>&1 || bail_out "fcgiwrap is not installed"
+	# The corpora it serves: checked here, in the test's own shell (gitserver_add_bundle
+	# runs in $(...), where a bail-out would end only the subshell and leave the test waiting
+	# on a job that cannot clone).
+	"$top_srcdir/t/lib/prereq.sh" corpora 2>"$T/log/prereq.log" ||
+	    bail_out "$(sed 's/^test: //' "$T/log/prereq.log")"
+	[ -x "$backend" ] || bail_out "$backend not found (run script/bootstrap: package git)"
+	command -v fcgiwrap >/dev/null 2>&1 ||
+	    bail_out "fcgiwrap is not installed (run script/bootstrap)"
 	prefix=$T/gitnginx
 	mkdir -p "$prefix/tmp" "$T/gitsrv/public" "$T/gitsrv/private" "$T/run"
 	GIT_USER=${GIT_USER:-git}
@@ -540,7 +546,8 @@ gitserver_add_bundle() {
 	public | private) ;;
 	*) bail_out "gitserver_add_bundle: visibility must be public or private, not '$vis'" ;;
 	esac
-	[ -r "$CORPORA/$name.bundle" ] || bail_out "no bundle $CORPORA/$name.bundle"
+	[ -r "$CORPORA/$name.bundle" ] || bail_out "no bundle $CORPORA/$name.bundle: restore the" \
+	    "corpora with git checkout -- t/corpora, or point CORPORA at the folder of the bundles"
 	dir=$T/gitsrv/$vis/$owner/$name.git
 	mkdir -p "${dir%/*}"
 	if ! git clone -q --bare "$CORPORA/$name.bundle" "$dir" >"$T/log/bundle-$name.log" 2>&1 ||
@@ -726,6 +733,9 @@ wiki_standin_start() {
 	local kind=$1 log
 	shift
 	[ -n "$T" ] || ctxd_setup
+	[ -d "$CORPORA/fixtures/wiki/storage/testdata" ] ||
+	    bail_out "no wiki fixtures in $CORPORA/fixtures/wiki: restore the corpora with" \
+	    "git checkout -- t/corpora, or point CORPORA at the folder of the bundles"
 	_wiki_standins=$((${_wiki_standins:-0} + 1))
 	log=$T/log/wiki-standin.$_wiki_standins.log
 	_spawn "$log" node "$top_srcdir/t/standin/wiki.js" "$kind" 0 \
@@ -828,6 +838,13 @@ C
 ui_install() {
 	command -v chromium >/dev/null 2>&1 || skip_all "chromium is not installed (script/bootstrap installs it)"
 	UI_DIR=$top_builddir/t/e2e/ui
+	# In-tree, script/bootstrap has installed playwright-core: when it has not, fail at once
+	# with what to do rather than wait on npm.
+	if [ "$top_srcdir" -ef "$top_builddir" ] &&
+	    ! "$top_srcdir/t/lib/prereq.sh" npm 2>"$T/log/prereq.log"; then
+		diag "$(cat "$T/log/prereq.log")"
+		bail_out "$(head -n 1 "$T/log/prereq.log")"
+	fi
 	if ! "$top_srcdir/t/e2e/install.sh" "$UI_DIR" "$top_srcdir/t/e2e/ui" >"$T/log/npm-ui.log" 2>&1; then
 		_show_log "$T/log/npm-ui.log"
 		bail_out "npm ci of t/e2e/ui failed"
