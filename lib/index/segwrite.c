@@ -74,8 +74,16 @@ segwrite_library(struct sqlite3 *db, const char *datadir, const char *library_id
 	if (pathlen > 0)
 		snprintf(path, pathlen, "%s", file);
 	if (stat(file, &st) == 0) {
-		rc = 0;		/* this version's segment is written already */
-		goto clean;
+		char	 why[128];
+
+		/* This version's segment is written already: kept when it is whole. */
+		if ((x = lexindex_map(file, why, sizeof(why))) != NULL) {
+			lexindex_free(x);
+			x = NULL;
+			rc = 0;
+			goto clean;
+		}
+		log_warn("%s: %s is rewritten: %s", __func__, file, why);
 	}
 	if ((stem = tokenize_stemmer_open(db)) == NULL ||
 	    (x = lexindex_build(db, stem, library_id, lib.snippets)) == NULL) {

@@ -203,6 +203,9 @@ segment_write(const char *dir, const char *name, const struct segment_part *part
 		if ((len[i] > 0 && write_all(fd, parts[i].data, len[i], NULL) == -1) ||
 		    write_all(fd, zero, align_up(len[i]) - len[i], NULL) == -1)
 			goto fail;
+	/* tests only: a writer killed before its rename (t/t0139-index-segment.sh) */
+	if (getenv("CTXD_TEST_SEGMENT_STALL") != NULL)
+		sleep(30);
 	if (fsync(fd) == -1)
 		goto fail;
 	if (close(fd) == -1) {
