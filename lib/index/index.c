@@ -875,7 +875,7 @@ index_segment(struct index_run *r)
 	long long	 ms;
 	int		 rc;
 
-	r->job.progress.phase = "writing index segment";
+	r->job.progress.phase = "segment";
 	jobs_progress(&r->job, 1);
 	rc = segwrite_library(r->db, r->datadir, r->library_id, &ms, path, sizeof(path));
 	if (rc == 0)
