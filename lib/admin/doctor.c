@@ -26,6 +26,8 @@
 #include "store/aiconfig.h"
 #include "store/db.h"
 #include "store/inspect.h"
+#include "store/library.h"
+#include "search/segment.h"
 
 #define DOCTOR_DEFAULTS		"/etc/default/ctxd"
 #define DOCTOR_SITE		"/etc/nginx/sites-enabled/ctxd"
@@ -201,6 +203,102 @@ doctor_space(FILE *out, int *bad, const char *dir)
 	    "compact gives them back to the disk" : "");
 }
 
+/* The names of the index segments in use (doctor_segments). */
+struct doctor_names {
+	char	**v;
+	size_t	 n, cap;
+};
+
+static int
+doctor_name_add(long long lib_no, long long index_version, void *arg)
+{
+	struct doctor_names *d = arg;
+	char	 name[64], **nv;
+
+	if (d->n == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 64;
+
+		if ((nv = reallocarray(d->v, ncap, sizeof(*nv))) == NULL)
+			return -1;
+		d->v = nv;
+		d->cap = ncap;
+	}
+	snprintf(name, sizeof(name), "%lld-%lld.seg", lib_no, index_version);
+	if ((d->v[d->n] = strdup(name)) == NULL)
+		return -1;
+	d->n++;
+	return 0;
+}
+
+static int
+doctor_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+doctor_name_keep(const char *name, void *arg)
+{
+	const struct doctor_names *d = arg;
+
+	return d->n > 0 && bsearch(&name, d->v, d->n, sizeof(*d->v), doctor_name_cmp) != NULL;
+}
+
+/*
+ * The index segments (docs/DESIGN.md, "Index segments"): those no library version names
+ * are removed (and temporary files of dead writers); each one in use is checked as a query
+ * process checks it before use. A damaged one is reported: the next index run of its
+ * library rewrites it, and until then queries build that library's index from the database.
+ */
+static void
+doctor_segments(FILE *out, int *bad, const char *dir)
+{
+	struct sqlite3	*db = store_inspect_open(dir);
+	struct doctor_names d = { NULL, 0, 0 };
+	struct segment	*g;
+	struct stat	 st;
+	char		*sdir = NULL, path[1024], why[128];
+	long long	 bytes = 0;
+	size_t		 i, present = 0, damaged = 0;
+	int		 removed;
+
+	if (db == NULL)
+		return;		/* doctor_schema has said why */
+	if (store_library_index_versions(db, doctor_name_add, &d) == -1 ||
+	    (sdir = util_path_join(dir, "segments")) == NULL) {
+		doctor_line(out, bad, 0, "segments: the libraries could not be read");
+		goto out;
+	}
+	if (d.n > 0)
+		qsort(d.v, d.n, sizeof(*d.v), doctor_name_cmp);
+	if ((removed = segment_remove_unused(sdir, doctor_name_keep, &d)) == -1) {
+		doctor_line(out, bad, 0, "segments: %s: %s", sdir, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < d.n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", sdir, d.v[i]);
+		if (stat(path, &st) == -1)
+			continue;
+		present++;
+		bytes += st.st_size;
+		if ((g = segment_map(path, why, sizeof(why))) == NULL) {
+			damaged++;
+			doctor_line(out, bad, 0, "segment %s: %s: the library's next index run "
+			    "rewrites it", d.v[i], *why ? why : strerror(errno));
+		}
+		segment_close(g);
+	}
+	doctor_line(out, bad, damaged == 0, "segments: %zu of %zu libraries, %.1f MB; "
+	    "%d unused file%s removed", present, d.n, (double)bytes / 1048576.0, removed,
+	    removed == 1 ? "" : "s");
+out:
+	for (i = 0; i < d.n; i++)
+		free(d.v[i]);
+	free(d.v);
+	free(sdir);
+	db_close(db);
+}
+
 /* 0 when the shell command cmd exits 0 (its output discarded). */
 static int
 doctor_cmd_ok(const char *cmd)
@@ -337,6 +435,7 @@ doctor_run(const char *dir, FILE *out)
 	doctor_files(out, &bad, dir);
 	doctor_schema(out, &bad, dir);
 	doctor_space(out, &bad, dir);
+	doctor_segments(out, &bad, dir);
 	doctor_system(out, &bad);
 	doctor_disk(out, &bad, dir);
 	doctor_provider(out, &bad, dir);

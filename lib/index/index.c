@@ -21,6 +21,7 @@
 #include "index/includes.h"
 #include "index/index.h"
 #include "index/sitename.h"
+#include "index/segwrite.h"
 #include "index/share.h"
 #include "parse/code.h"
 #include "parse/doc.h"
@@ -915,6 +916,30 @@ index_budget_ms(long cap)
 }
 
 /*
+ * Writes the library's index segment (lib/index/segwrite.h), which query processes map
+ * instead of building the index from the database; the step and its time show in the
+ * job's progress and log. A failure is logged only: the database stays the source of
+ * truth and query processes build from it.
+ */
+static void
+index_segment(struct index_run *r)
+{
+	char		 path[1024];
+	long long	 ms;
+	int		 rc;
+
+	r->job.progress.phase = "segment";
+	jobs_progress(&r->job, 1);
+	rc = segwrite_library(r->db, r->datadir, r->library_id, &ms, path, sizeof(path));
+	if (rc == 0)
+		jobs_log(r->db, r->job.job_id, "info", "index segment written in %lld ms",
+		    ms);
+	else if (rc == -1)
+		jobs_log(r->db, r->job.job_id, "warning", "the index segment could not be "
+		    "written (%lld ms); queries build the index from the database", ms);
+}
+
+/*
  * The post-index steps after the index was committed or found unchanged: LLM titles and
  * descriptions of code snippets (lib/index/describe.h), then vectors (lib/index/embedder.h), each
  * when configured, within the time left before the worker's alarm. A failure does not
@@ -960,6 +985,7 @@ index_post(struct index_run *r, const char *msg)
 		rc = index_cancel(r, "while embedding snippets", 1);
 		goto out;
 	}
+	index_segment(r);
 	if (jobs_finish_running(r->db, r->job.job_id) == -1)
 		log_err("%s: job %lld could not be marked done", __func__,
 		    r->job.job_id);

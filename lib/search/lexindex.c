@@ -14,8 +14,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,7 @@
 #include "store/tokenizer.h"
 #include "base/topk.h"
 #include "search/lexindex.h"
+#include "search/segment.h"
 
 #define LEX_K1		1.2
 #define LEX_B		0.75
@@ -54,6 +57,20 @@ struct lex_term {
 	struct lex_posting *post;
 };
 
+/*
+ * A term of a segment's table (open addressing like tab, power-of-two size): its string
+ * at str in the strings section (LEX_MEMPTY: an empty slot), its postings post[0..npost)
+ * of the postings section.
+ */
+struct lex_mterm {
+	uint32_t	 hash;
+	uint32_t	 str;
+	uint32_t	 npost;
+	uint32_t	 pad;
+	uint64_t	 post;
+};
+#define LEX_MEMPTY	UINT32_MAX
+
 struct lexindex {
 	size_t		 nsnip;
 	long long	*ids;
@@ -80,6 +97,18 @@ struct lexindex {
 	size_t		*streamoff;
 	size_t		 nstream, capstream;
 	size_t		 bytes;
+	/*
+	 * Mapped from a segment (lexindex_map): the per-snippet arrays and stream point into
+	 * it, tab is NULL and terms are looked up in mtab; only the scratch arrays (score,
+	 * touched, tmask, inh) are this process's memory.
+	 */
+	struct segment	*seg;
+	const struct lex_mterm *mtab;
+	size_t		 mtabcap;
+	const char	*mstr;
+	size_t		 nmstr;
+	const struct lex_posting *mpost;
+	size_t		 nmpost;
 };
 
 static uint32_t
@@ -220,6 +249,15 @@ lexindex_free(struct lexindex *x)
 
 	if (x == NULL)
 		return;
+	if (x->seg != NULL) {
+		segment_close(x->seg);
+		free(x->inh);
+		free(x->score);
+		free(x->touched);
+		free(x->tmask);
+		free(x);
+		return;
+	}
 	for (i = 0; i < x->tabcap; i++) {
 		free(x->tab[i].term);
 		free(x->tab[i].post);
@@ -480,6 +518,8 @@ lexindex_bytes(const struct lexindex *x)
 
 struct lex_query {
 	struct lexindex	*x;
+	struct lex_term	 mterms[LEX_MAXTERMS];	/* a mapped index's terms found */
+	size_t		 nmterms;
 	struct lex_term	*terms[LEX_MAXTERMS];
 	size_t		 n;
 	/* the question's known terms in order, repeats included, for proximity */
@@ -487,6 +527,41 @@ struct lex_query {
 	unsigned char	 seqterm[LEX_MAXTERMS];	/* index of seq[i] in terms */
 	size_t		 nseq;
 };
+
+/*
+ * A mapped index's term tok as a struct lex_term (the same one each time the question
+ * names it: q->mterms), or NULL when the library does not have it.
+ */
+static struct lex_term *
+lexindex_mslot(struct lex_query *q, const char *tok, size_t n)
+{
+	const struct lexindex *x = q->x;
+	const struct lex_mterm *m;
+	uint32_t	 h = lexindex_hash(tok, n);
+	size_t		 i = h & (x->mtabcap - 1), k;
+	struct lex_term	*t;
+
+	for (;; i = (i + 1) & (x->mtabcap - 1)) {
+		m = &x->mtab[i];
+		if (m->str == LEX_MEMPTY)
+			return NULL;
+		/* validated: str < nmstr and the string ends inside the section */
+		if (m->hash == h && strncmp(x->mstr + m->str, tok, n) == 0 &&
+		    x->mstr[m->str + n] == '\0')
+			break;
+	}
+	for (k = 0; k < q->nmterms; k++)
+		if (q->mterms[k].hash == h && q->mterms[k].post == x->mpost + m->post)
+			return &q->mterms[k];
+	if (q->nmterms == LEX_MAXTERMS)
+		return NULL;
+	t = &q->mterms[q->nmterms++];
+	t->term = (char *)(uintptr_t)(x->mstr + m->str);
+	t->hash = h;
+	t->npost = t->cap = m->npost;
+	t->post = (struct lex_posting *)(uintptr_t)(x->mpost + m->post);
+	return t;
+}
 
 static int
 lexindex_query_term(void *ctx, const char *tok, size_t n, int colocated)
@@ -496,8 +571,10 @@ lexindex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 	size_t		 i;
 
 	(void)colocated;
-	t = lexindex_slot(q->x, tok, n, lexindex_hash(tok, n));
-	if (t->term == NULL)
+	if (q->x->seg != NULL) {
+		if ((t = lexindex_mslot(q, tok, n)) == NULL)
+			return 0;
+	} else if ((t = lexindex_slot(q->x, tok, n, lexindex_hash(tok, n)))->term == NULL)
 		return 0;
 	for (i = 0; i < q->n; i++)
 		if (q->terms[i] == t)
@@ -744,4 +821,210 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	free(pool);
 	*n = k;
 	return 0;
+}
+
+/* The sections of a lexical index in a segment (docs/DESIGN.md, "Index segments"). */
+enum {
+	LEXSEG_META = 1,	/* struct lexseg_meta */
+	LEXSEG_IDS,		/* int64 per snippet */
+	LEXSEG_DOCS,		/* int64 per snippet */
+	LEXSEG_PARENT,		/* u32 per snippet */
+	LEXSEG_CHILDOFF,	/* u32, nsnip + 1 */
+	LEXSEG_CHILD,		/* u32, nsnip + 1 */
+	LEXSEG_TOKENS,		/* i32 per snippet */
+	LEXSEG_LEN,		/* f32 per snippet */
+	LEXSEG_NORM,		/* f32, nsnip + 1 */
+	LEXSEG_STREAMOFF,	/* u64, nsnip + 1 */
+	LEXSEG_STREAM,		/* u32 */
+	LEXSEG_TERMS,		/* struct lex_mterm, a power of two */
+	LEXSEG_STRINGS,		/* NUL-terminated term strings */
+	LEXSEG_POSTINGS		/* struct lex_posting */
+};
+
+struct lexseg_meta {
+	uint64_t	 nsnip;
+	double		 avgdl;
+	uint64_t	 reserved[6];
+};
+
+_Static_assert(sizeof(size_t) == sizeof(uint64_t), "stream offsets are stored as u64");
+_Static_assert(sizeof(int) == 4 && sizeof(long long) == 8, "stored sizes");
+_Static_assert(sizeof(struct lex_posting) == 8 && sizeof(struct lex_mterm) == 24,
+    "stored layouts");
+
+int
+lexindex_write_segment(const struct lexindex *x, const char *dir, const char *name)
+{
+	struct segment_part p[14];
+	struct lexseg_meta meta;
+	struct lex_mterm *mt = NULL;
+	struct lex_posting *post = NULL;
+	char		*str = NULL;
+	size_t		 i, nstr = 0, npost = 0;
+	int		 rc = -1;
+
+	if (x->seg != NULL || x->tabcap > UINT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < x->tabcap; i++)
+		if (x->tab[i].term != NULL) {
+			nstr += strlen(x->tab[i].term) + 1;
+			npost += x->tab[i].npost;
+		}
+	if (nstr >= LEX_MEMPTY) {
+		errno = EFBIG;
+		return -1;
+	}
+	if ((mt = calloc(x->tabcap, sizeof(*mt))) == NULL ||
+	    (str = malloc(nstr + 1)) == NULL ||
+	    (post = calloc(npost + 1, sizeof(*post))) == NULL)
+		goto out;
+	nstr = npost = 0;
+	/* The same slots as tab: lookups probe the same sequence. */
+	for (i = 0; i < x->tabcap; i++) {
+		const struct lex_term *t = &x->tab[i];
+		size_t len;
+
+		if (t->term == NULL) {
+			mt[i].str = LEX_MEMPTY;
+			continue;
+		}
+		len = strlen(t->term) + 1;
+		mt[i].hash = t->hash;
+		mt[i].str = (uint32_t)nstr;
+		mt[i].npost = t->npost;
+		mt[i].post = npost;
+		memcpy(str + nstr, t->term, len);
+		nstr += len;
+		memcpy(post + npost, t->post, t->npost * sizeof(*post));
+		npost += t->npost;
+	}
+	memset(&meta, 0, sizeof(meta));
+	meta.nsnip = x->nsnip;
+	meta.avgdl = x->avgdl;
+	p[0] = (struct segment_part){ LEXSEG_META, sizeof(meta), &meta, 1 };
+	p[1] = (struct segment_part){ LEXSEG_IDS, 8, x->ids, x->nsnip };
+	p[2] = (struct segment_part){ LEXSEG_DOCS, 8, x->docs, x->nsnip };
+	p[3] = (struct segment_part){ LEXSEG_PARENT, 4, x->parent, x->nsnip };
+	p[4] = (struct segment_part){ LEXSEG_CHILDOFF, 4, x->childoff, x->nsnip + 1 };
+	p[5] = (struct segment_part){ LEXSEG_CHILD, 4, x->child, x->nsnip + 1 };
+	p[6] = (struct segment_part){ LEXSEG_TOKENS, 4, x->tokens, x->nsnip };
+	p[7] = (struct segment_part){ LEXSEG_LEN, 4, x->len, x->nsnip };
+	p[8] = (struct segment_part){ LEXSEG_NORM, 4, x->norm, x->nsnip + 1 };
+	p[9] = (struct segment_part){ LEXSEG_STREAMOFF, 8, x->streamoff, x->nsnip + 1 };
+	p[10] = (struct segment_part){ LEXSEG_STREAM, 4, x->stream, x->nstream };
+	p[11] = (struct segment_part){ LEXSEG_TERMS, sizeof(*mt), mt, x->tabcap };
+	p[12] = (struct segment_part){ LEXSEG_STRINGS, 1, str, nstr };
+	p[13] = (struct segment_part){ LEXSEG_POSTINGS, sizeof(*post), post, npost };
+	rc = segment_write(dir, name, p, 14);
+out:
+	free(mt);
+	free(str);
+	free(post);
+	return rc;
+}
+
+/* Checks every index a mapped index holds against the sections' bounds: 0 or -1 with why. */
+static int
+lexindex_check(const struct lexindex *x, size_t nchild, char *why, size_t whylen)
+{
+	size_t	 i, empty = 0;
+
+#define LEXBAD(msg) do { snprintf(why, whylen, "%s", msg); return -1; } while (0)
+	for (i = 0; i < x->nsnip; i++) {
+		if (x->parent[i] > x->nsnip)
+			LEXBAD("a parent outside the snippets");
+		if (i > 0 && x->ids[i] <= x->ids[i - 1])
+			LEXBAD("snippet ids not ascending");
+		if (x->childoff[i] > x->childoff[i + 1] || x->streamoff[i] > x->streamoff[i + 1])
+			LEXBAD("offsets not ascending");
+	}
+	if (x->childoff[x->nsnip] > nchild || x->streamoff[x->nsnip] > x->nstream)
+		LEXBAD("offsets past their section");
+	for (i = 0; i < x->childoff[x->nsnip]; i++)
+		if (x->child[i] >= x->nsnip)
+			LEXBAD("a child outside the snippets");
+	if (x->mtabcap == 0 || (x->mtabcap & (x->mtabcap - 1)) != 0)
+		LEXBAD("term table size not a power of two");
+	if (x->nmstr == 0 || x->mstr[x->nmstr - 1] != '\0')
+		LEXBAD("term strings not terminated");
+	for (i = 0; i < x->mtabcap; i++) {
+		const struct lex_mterm *m = &x->mtab[i];
+		size_t k;
+
+		if (m->str == LEX_MEMPTY) {
+			empty++;
+			continue;
+		}
+		if (m->str >= x->nmstr || m->post > x->nmpost || m->npost > x->nmpost - m->post)
+			LEXBAD("a term outside its section");
+		for (k = 0; k < m->npost; k++)
+			if (x->mpost[m->post + k].snip >= x->nsnip)
+				LEXBAD("a posting outside the snippets");
+	}
+	if (empty == 0)
+		LEXBAD("term table without an empty slot");
+	return 0;
+#undef LEXBAD
+}
+
+struct lexindex *
+lexindex_map(const char *path, char *why, size_t whylen)
+{
+	struct lexindex	*x;
+	const struct lexseg_meta *meta;
+	size_t		 n, nchild, m[11];
+
+	if (whylen > 0)
+		*why = '\0';
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		return NULL;
+	if ((x->seg = segment_map(path, why, whylen)) == NULL) {
+		free(x);
+		return NULL;
+	}
+	meta = segment_get(x->seg, LEXSEG_META, sizeof(*meta), &n);
+	if (meta == NULL || n != 1 || meta->nsnip >= UINT32_MAX || !(meta->avgdl > 0.0)) {
+		snprintf(why, whylen, "no lexical index in the segment");
+		goto fail;
+	}
+	x->nsnip = (size_t)meta->nsnip;
+	x->avgdl = meta->avgdl;
+	/* Read-only arrays: search only reads these; the casts drop const for the struct. */
+	x->ids = (long long *)(uintptr_t)segment_get(x->seg, LEXSEG_IDS, 8, &m[0]);
+	x->docs = (long long *)(uintptr_t)segment_get(x->seg, LEXSEG_DOCS, 8, &m[1]);
+	x->parent = (uint32_t *)(uintptr_t)segment_get(x->seg, LEXSEG_PARENT, 4, &m[2]);
+	x->childoff = (uint32_t *)(uintptr_t)segment_get(x->seg, LEXSEG_CHILDOFF, 4, &m[3]);
+	x->child = (uint32_t *)(uintptr_t)segment_get(x->seg, LEXSEG_CHILD, 4, &nchild);
+	x->tokens = (int *)(uintptr_t)segment_get(x->seg, LEXSEG_TOKENS, 4, &m[4]);
+	x->len = (float *)(uintptr_t)segment_get(x->seg, LEXSEG_LEN, 4, &m[5]);
+	x->norm = (float *)(uintptr_t)segment_get(x->seg, LEXSEG_NORM, 4, &m[6]);
+	x->streamoff = (size_t *)(uintptr_t)segment_get(x->seg, LEXSEG_STREAMOFF, 8, &m[7]);
+	x->stream = (uint32_t *)(uintptr_t)segment_get(x->seg, LEXSEG_STREAM, 4,
+	    &x->nstream);
+	x->mtab = segment_get(x->seg, LEXSEG_TERMS, sizeof(*x->mtab), &x->mtabcap);
+	x->mstr = segment_get(x->seg, LEXSEG_STRINGS, 1, &x->nmstr);
+	x->mpost = segment_get(x->seg, LEXSEG_POSTINGS, sizeof(*x->mpost), &x->nmpost);
+	if (m[0] != x->nsnip || m[1] != x->nsnip || m[2] != x->nsnip ||
+	    m[3] != x->nsnip + 1 || nchild != x->nsnip + 1 || m[4] != x->nsnip ||
+	    m[5] != x->nsnip || m[6] != x->nsnip + 1 || m[7] != x->nsnip + 1 ||
+	    (x->nstream > 0 && x->stream == NULL) || x->mtab == NULL || x->mstr == NULL ||
+	    (x->nmpost > 0 && x->mpost == NULL)) {
+		snprintf(why, whylen, "a lexical section is missing or of the wrong size");
+		goto fail;
+	}
+	if (lexindex_check(x, nchild, why, whylen) == -1)
+		goto fail;
+	if ((x->inh = calloc(x->nsnip + 1, sizeof(*x->inh))) == NULL ||
+	    (x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
+	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL ||
+	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)
+		goto fail;
+	x->bytes = (x->nsnip + 1) * (sizeof(float) * 2 + sizeof(uint32_t) + sizeof(uint64_t));
+	return x;
+fail:
+	lexindex_free(x);
+	errno = EINVAL;
+	return NULL;
 }

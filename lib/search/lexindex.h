@@ -23,6 +23,18 @@ struct lexindex_hit {
 struct lexindex *lexindex_build(struct sqlite3 *, struct tokenize_stemmer *,
 	    const char *library_id, long nsnippets);
 void	 lexindex_free(struct lexindex *);
+/*
+ * Writes x (built by lexindex_build) as a segment dir/name (segment.h: temporary name,
+ * fsync, rename). 0, or -1 with errno set.
+ */
+int	 lexindex_write_segment(const struct lexindex *, const char *dir, const char *name);
+/*
+ * The index of the segment at path, mapped read-only and checked (the container's checks
+ * and every stored index against its section's bounds); searches on it rank exactly as on
+ * the index it was written from. NULL with why (errno EINVAL) when it is refused; errno
+ * ENOENT when there is no such file.
+ */
+struct lexindex *lexindex_map(const char *path, char *why, size_t whylen);
 size_t	 lexindex_bytes(const struct lexindex *);
 /*
  * BM25 of the library's snippets for the quoted terms of tokenize_match_terms (in the

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -635,6 +636,26 @@ search_slot(struct search *s, const struct search_lib *lib)
 }
 
 /*
+ * The library's index mapped from its segment, DATA_DIR/segments/<lib_no>-<index_version>.seg
+ * (written by the worker at the end of an index run: lib/index/segwrite.c), or NULL when
+ * there is none or it is refused (logged): the caller builds from the database.
+ */
+static struct lexindex *
+search_segment(const struct search_lib *lib)
+{
+	struct lexindex	*x;
+	char		 path[1024], why[128];
+	const char	*dir = util_data_dir();
+
+	if (dir == NULL || snprintf(path, sizeof(path), "%s/segments/%ld-%lld.seg", dir,
+	    lib->lib_no, lib->index_version) >= (int)sizeof(path))
+		return NULL;
+	if ((x = lexindex_map(path, why, sizeof(why))) == NULL && errno != ENOENT)
+		log_warn("%s: %s: %s", lib->id, path, *why != '\0' ? why : strerror(errno));
+	return x;
+}
+
+/*
  * The in-memory lexical index of a library, loaded (or reloaded when the library was
  * re-indexed) on first use. NULL when the library is too large or the load failed: the
  * caller then ranks in SQLite.
@@ -648,6 +669,10 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 	if (c->x != NULL && c->version == lib->index_version)
 		return c->x;
 	lexindex_free(c->x);
+	if ((c->x = search_segment(lib)) != NULL) {
+		c->version = lib->index_version;
+		return c->x;
+	}
 	if ((c->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
 		log_warn("%s: %s is ranked in SQLite: its index could not be loaded "
 		    "into memory", __func__, lib->id);

@@ -398,3 +398,21 @@ store_library_indexed(sqlite3 *db, const char *id, const char *commit, const cha
 	    "library_snippets WHERE library_id = ?1 AND dup_of IS NULL) WHERE id = ?1",
 	    "ttttI", id, commit, label, url_prefix, retry);
 }
+
+int
+store_library_index_versions(sqlite3 *db, int (*cb)(long long, long long, void *), void *arg)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT lib_no, index_version FROM libraries", -1, &st,
+	    NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), arg) == -1) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}

@@ -138,4 +138,11 @@ int	 store_library_source_title(struct sqlite3 *, const char *id, const char *de
 int	 store_library_indexed(struct sqlite3 *, const char *id, const char *commit,
 	    const char *label, const char *url_prefix, long long retry);
 
+/*
+ * Calls cb with every library's lib_no and index_version (the names of the index segments
+ * in use: docs/DESIGN.md, "Index segments"); cb returning -1 stops with -1. 0, or -1.
+ */
+int	 store_library_index_versions(struct sqlite3 *, int (*cb)(long long lib_no,
+	    long long index_version, void *), void *);
+
 #endif /* STORE_LIBRARY_H */

@@ -24,3 +24,8 @@ test("without a queue place (an older server) it waits for the worker", () => {
 	assert.equal(queueText({ state: "queued", progress: {} }), "waiting for the worker");
 	assert.equal(progressText(queued({ position: 4, waitsForJob: null })).startsWith("4th in line"), true);
 });
+
+test("a running job writing its index segment says so", () => {
+	assert.equal(progressText({ state: "running", progress: { phase: "segment" } }),
+	    "writing the index segment");
+});

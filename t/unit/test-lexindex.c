@@ -6,7 +6,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 
 #include "base/tokenize.h"
 #include "search/lexindex.h"
+#include "search/segment.h"
 #include "store/db.h"
 #include "store/tokenizer.h"
 #include "tap.h"
@@ -430,6 +434,141 @@ compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
 	tokenize_terms_free(terms, nterms);
 }
 
+/*
+ * The index of library lib mapped from its segment ranks exactly as the one built from the
+ * database: same ids, docs, tokens and bit-identical scores, with and without proximity.
+ */
+static void
+mapped_same(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir, const char *lib,
+    long cap, const char **questions)
+{
+	struct lexindex	*x, *y;
+	struct lexindex_hit a[16], b[16];
+	char		 path[512], why[128];
+	char		**terms;
+	size_t		 nterms, na, nb, i, q;
+	int		 flags, same = 1, asked = 0;
+
+	if ((x = lexindex_build(db, stem, lib, cap)) == NULL) {
+		ok(0, "%s built", lib);
+		return;
+	}
+	ok(lexindex_write_segment(x, dir, "l.seg") == 0, "%s: segment written", lib);
+	snprintf(path, sizeof(path), "%s/l.seg", dir);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(y != NULL, "%s: segment mapped (%s)", lib, why);
+	for (q = 0; y != NULL && questions[q] != NULL; q++) {
+		if (tokenize_match_terms(questions[q], &terms, &nterms) == -1)
+			continue;
+		for (flags = 0; flags <= LEXINDEX_PROXIMITY; flags += LEXINDEX_PROXIMITY) {
+			if (lexindex_search(x, stem, terms, nterms, flags, a, 16, &na) == -1 ||
+			    lexindex_search(y, stem, terms, nterms, flags, b, 16, &nb) == -1) {
+				same = 0;
+				continue;
+			}
+			asked += na > 0;
+			if (na != nb)
+				same = 0;
+			for (i = 0; i < na && i < nb; i++)
+				if (a[i].id != b[i].id || a[i].doc != b[i].doc ||
+				    a[i].tokens != b[i].tokens ||
+				    memcmp(&a[i].score, &b[i].score, sizeof(double)) != 0) {
+					same = 0;
+					printf("#   '%s' rank %zu: built %lld %.9g, mapped %lld "
+					    "%.9g\n", questions[q], i, a[i].id, a[i].score,
+					    b[i].id, b[i].score);
+				}
+		}
+		tokenize_terms_free(terms, nterms);
+	}
+	ok(same && asked > 0, "%s: the mapped segment ranks exactly as the built index "
+	    "(%d searches with hits)", lib, asked);
+	lexindex_free(y);
+	lexindex_free(x);
+}
+
+/* Rewrites both checksums of the segment file at path (after a deliberate change). */
+static void
+segment_fix(const char *path)
+{
+	FILE		*f = fopen(path, "r+b");
+	unsigned char	*b;
+	long		 len;
+	uint32_t	 nsec, crc;
+	size_t		 hlen;
+
+	if (f == NULL)
+		return;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	b = malloc((size_t)len);
+	if (fread(b, 1, (size_t)len, f) != (size_t)len)
+		len = 0;
+	memcpy(&nsec, b + 12, 4);
+	hlen = SEGMENT_HEADER + SEGMENT_ENTRY * (size_t)nsec;
+	crc = segment_crc32c(0, b + hlen, (size_t)len - hlen);
+	memcpy(b + 24, &crc, 4);
+	memset(b + 28, 0, 4);
+	crc = segment_crc32c(0, b, hlen);
+	memcpy(b + 28, &crc, 4);
+	rewind(f);
+	fwrite(b, 1, (size_t)len, f);
+	fclose(f);
+	free(b);
+}
+
+/*
+ * A segment whose checksums are right but whose postings name a snippet it does not have
+ * is refused: the stored indexes are checked, not only the container.
+ */
+static void
+mapped_refused(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir)
+{
+	struct lexindex	*x, *y;
+	char		 path[512], why[128] = "";
+	FILE		*f;
+	long		 len;
+	uint32_t	 bad = 0x7fffffff;
+
+	if ((x = lexindex_build(db, stem, "/t/t", 6)) == NULL ||
+	    lexindex_write_segment(x, dir, "bad.seg") == -1) {
+		ok(0, "segment to damage");
+		lexindex_free(x);
+		return;
+	}
+	lexindex_free(x);
+	snprintf(path, sizeof(path), "%s/bad.seg", dir);
+	/* The postings are the last section: its last posting's snippet number. */
+	f = fopen(path, "r+b");
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	{
+		unsigned char	 e[SEGMENT_ENTRY];
+		uint64_t	 off, slen;
+
+		fseek(f, SEGMENT_HEADER + SEGMENT_ENTRY * 13, SEEK_SET);
+		if (fread(e, 1, sizeof(e), f) != sizeof(e))
+			len = 0;
+		memcpy(&off, e + 8, 8);
+		memcpy(&slen, e + 16, 8);
+		fseek(f, (long)(off + slen - 8), SEEK_SET);
+		fwrite(&bad, 4, 1, f);
+	}
+	fclose(f);
+	segment_fix(path);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(len > 0 && y == NULL && strstr(why, "posting outside") != NULL,
+	    "a posting naming a snippet past the end is refused: \"%s\"", why);
+	lexindex_free(y);
+	truncate(path, len - 64);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(y == NULL && *why != '\0', "a truncated segment is refused: \"%s\"", why);
+	lexindex_free(y);
+	y = lexindex_map("/nonexistent/x.seg", why, sizeof(why));
+	ok(y == NULL && errno == ENOENT, "no segment: ENOENT");
+}
+
 int
 main(void)
 {
@@ -476,6 +615,20 @@ main(void)
 	inherit(db, stem);
 	minlen(db, stem);
 	long_page(db, stem);
+	{
+		static const char *qt[] = { "How do I make curl retry when the server "
+		    "answers 503?", "retry delay between attempts", "curl_easy_setopt "
+		    "CURLOPT_URL", "state hook", "request timeout for a slow server",
+		    "running the tests", "zzz qqq", NULL };
+		static const char *qp[] = { "How do I set the timeout?", "timeout", NULL };
+		static const char *ql[] = { "quuxify", "blorple", "snarfle", "quuxify blorple",
+		    NULL };
+
+		mapped_same(db, stem, tmpl, "/t/t", 6, qt);
+		mapped_same(db, stem, tmpl, "/t/p", 3, qp);
+		mapped_same(db, stem, tmpl, "/t/l", LONG_SECTIONS + 6, ql);
+		mapped_refused(db, stem, tmpl);
+	}
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);

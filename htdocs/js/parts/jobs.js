@@ -47,6 +47,8 @@ export function progressText(j) {
 		return `describing: ${p.described} of ${p.describeTotal} snippets`;
 	case "embedding":
 		return `embedding: ${p.embedded} of ${p.embedTotal} snippets`;
+	case "segment":
+		return "writing the index segment";
 	default:
 		return j.state === "queued" ? queueText(j) : "";
 	}
