@@ -418,6 +418,33 @@ tmp_pid(const char *name)
 	return pid;
 }
 
+/*
+ * 1 while process pid may still write: it exists and is not a zombie (a writer killed with
+ * its pool is a zombie until the system's init reaps it, which may take a while).
+ */
+static int
+writer_alive(long pid)
+{
+	char	 path[64], buf[256], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	if (kill((pid_t)pid, 0) == -1 && errno == ESRCH)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno != ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state follows the last ')' */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 1;
+	return p[2] != 'Z' && p[2] != 'X';
+}
+
 int
 segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *arg)
 {
@@ -433,8 +460,7 @@ segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *
 	while ((de = readdir(d)) != NULL) {
 		n = strlen(de->d_name);
 		if ((pid = tmp_pid(de->d_name)) > 0) {
-			if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
-			    errno != ESRCH)
+			if (pid == (long)getpid() || writer_alive(pid))
 				continue;
 		} else if (n <= 4 || de->d_name[0] == '.' ||
 		    strcmp(de->d_name + n - 4, ".seg") != 0 || keep(de->d_name, arg))
