@@ -25,11 +25,11 @@ static const struct validate_table admin_license_body = {
 };
 
 static void
-admin_license_send(struct http_req *r, int status)
+admin_license_send(struct http_req *r, int status, const struct license *installed)
 {
-	json_object	*o;
+	json_object	*o, *i;
 	const char	*from = NULL;
-	char		*key;
+	char		*key, date[11];
 	int		 ok;
 
 	key = license_key_load(&from);
@@ -37,6 +37,14 @@ admin_license_send(struct http_req *r, int status)
 	o = health_license_json(1, &ok);
 	json_object_object_add(o, "source", json_object_new_string(from == NULL ? "none" :
 	    strcmp(from, "file") == 0 ? "file" : "environment"));
+	if (installed != NULL && license_format_date(installed->expires, date) == 0) {
+		i = json_object_new_object();
+		json_object_object_add(i, "plan", json_object_new_string(installed->plan));
+		json_object_object_add(i, "licensee",
+		    json_object_new_string(installed->licensee));
+		json_object_object_add(i, "expires", json_object_new_string(date));
+		json_object_object_add(o, "installed", i);
+	}
 	web_util_send(r, status, NULL, o);
 }
 
@@ -47,7 +55,7 @@ admin_license_get(struct http_req *r, void *arg)
 	(void)arg;
 	if (validate_query(r, &web_util_no_params) == -1)
 		return;
-	admin_license_send(r, 200);
+	admin_license_send(r, 200, NULL);
 }
 
 /* POST /api/license {"key": "ctxd1...."}: a valid signed key replaces the installed one. */
@@ -87,5 +95,5 @@ admin_license_install(struct http_req *r, void *arg)
 	}
 	json_object_put(body);
 	log_info("license installed: plan %s", lic.plan);
-	admin_license_send(r, 200);
+	admin_license_send(r, 200, &lic);
 }

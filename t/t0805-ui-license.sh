@@ -7,6 +7,9 @@ require_cmd jq node npm flock chromium nginx openssl
 export CTXD_WORKER=/bin/true
 
 ctxd_setup
+# The service runs on the instance's trial, installed in DATA_DIR, not on LICENSE_KEY.
+unset LICENSE_KEY
+ctxd_admin license trial >/dev/null || bail_out "license trial failed"
 ui_install
 ctxd_start
 ctxd_admin_session

@@ -70,10 +70,10 @@ export async function render(root, params, ctx) {
 		el("section", { class: "panel", "aria-labelledby": "st-lic" },
 		    el("h2", { id: "st-lic" }, "License ", badge(lic.status === "valid", "valid", lic.status || "unknown")),
 		    el("dl", { class: "kv" },
-			el("dt", null, "Plan"), el("dd", null, lic.plan || "—"),
+			el("dt", null, "Plan"), el("dd", { id: "st-lic-plan" }, lic.plan || "—"),
 			el("dt", null, "Expires"), el("dd", { id: "st-lic-expires" }, lic.expires ? [timeEl(lic.expires), daysLeft(lic.expires)] : "never"),
 			el("dt", null, "Build"), el("dd", { id: "st-build", class: lic.development_build ? "error" : null },
-			    lic.development_build ? "development: trusts the development key, not for production" : "release"))),
+			    lic.development_build ? "development: not for production" : "release"))),
 		el("section", { class: "panel", "aria-labelledby": "st-db" },
 		    el("h2", { id: "st-db" }, "Database ", badge(h.database && h.database.ok, "ok", "failing")),
 		    el("dl", { class: "kv" },
@@ -109,18 +109,27 @@ function licenseCard() {
 	const show = (l) => clear(terms,
 	    el("dt", null, "Licensee"), el("dd", { id: "lic-licensee" }, l.licensee || "—"),
 	    el("dt", null, "Plan"), el("dd", null, l.plan || "—"),
-	    el("dt", null, "Ends"), el("dd", { id: "lic-expires" }, l.expires || "—"),
+	    el("dt", null, "Ends"), el("dd", { id: "lic-expires", "data-date": l.expires || "" }, l.expires ? [timeEl(l.expires), daysLeft(l.expires)] : "—"),
 	    el("dt", null, "Key from"), el("dd", null, l.source === "environment" ? "LICENSE_KEY in the environment (wins over an installed key)" :
 		l.source === "file" ? "the installed key file" : "nowhere: no key yet"));
 	const key = el("textarea", { id: "lic-key", rows: "3", spellcheck: "false", autocomplete: "off" });
-	const row = field("License key", key, "Paste the key you received (it starts with ctxd1.). It is checked before it replaces the installed one; a 30-day trial is started with ctxd-admin license trial.");
+	const row = field("New license key", key, "Paste the key you received (it starts with ctxd1.). It is checked before it replaces the installed one; a 30-day trial is started with ctxd-admin license trial.");
 	const install = button("Install the key", async () => {
 		install.disabled = true;
 		try {
 			const l = await api.post("/api/license", { key: key.value });
+			const i = l.installed || {};
 			show(l);
+			// the summary card above shows the key in force too
+			const plan = document.getElementById("st-lic-plan");
+			const ends = document.getElementById("st-lic-expires");
+			if (plan && ends) {
+				plan.textContent = l.plan || "—";
+				clear(ends, ...(l.expires ? [timeEl(l.expires), daysLeft(l.expires)] : ["never"]));
+			}
 			key.value = "";
-			showStatus(row.status, true, `Installed: ${l.plan} for ${l.licensee || "—"}, valid until ${l.expires}.`);
+			showStatus(row.status, true, `Installed: ${i.plan} for ${i.licensee || "—"}, valid until ${i.expires}.` +
+			    (l.source === "environment" ? " LICENSE_KEY in the environment still wins: remove it from /etc/default/ctxd to use this key." : ""));
 		} catch (e) {
 			showStatus(row.status, false, e.message);
 		} finally {
