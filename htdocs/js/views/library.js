@@ -159,7 +159,7 @@ function settings(lib) {
 	for (const [k, v] of Object.entries(lib.settings || {})) {
 		const dt = el("dt", { "data-field": k, title: k }, k);
 		named.push(dt);
-		kv.push([dt, Array.isArray(v) ? (v.length ? v.join(", ") : "none") : String(v)]);
+		kv.push([dt, Array.isArray(v) ? (v.length ? v.join(", ") : "none") : typeof v === "boolean" ? (v ? "yes" : "no") : String(v)]);
 	}
 	if (lib.lastError)
 		kv.push(["Last error", el("span", { class: "error" }, lib.lastError)]);
