@@ -35,6 +35,7 @@
 #include "sources/policy.h"
 #include "store/db.h"
 #include "store/settings.h"
+#include "store/trial.h"
 
 static char	*admin_read_stdin_line(void);
 
@@ -46,7 +47,9 @@ static const struct {
 	{ "init", "ctxd-admin init\n" },
 	{ "license", "ctxd-admin license mint --key PEMFILE [--plan PLAN] [--days N] "
 	    "[--licensee NAME]\n"
-	    "ctxd-admin license show [KEY]\n" },
+	    "ctxd-admin license show [KEY]\n"
+	    "ctxd-admin license install FILE|-\n"
+	    "ctxd-admin license trial\n" },
 	{ "key", "ctxd-admin key create [--admin | --user USER] [--] NAME | list | "
 	    "revoke ID\n" },
 	{ "passwd", "ctxd-admin passwd [--temporary] [--] USER\n" },
@@ -191,14 +194,150 @@ admin_cmd_init(void)
 	return 0;
 }
 
+/* Tells the operator what to do after a key was written to DATA_DIR/license.key. */
+static void
+admin_license_installed(const struct license *lic)
+{
+	char	 date[11];
+
+	if (license_format_date(lic->expires, date) == -1)
+		date[0] = '\0';
+	printf("installed: plan %s, licensee %s, valid until %s\n", lic->plan,
+	    lic->licensee, date);
+	if (getenv("LICENSE_KEY") != NULL && *getenv("LICENSE_KEY") != '\0')
+		printf("note: LICENSE_KEY is set in the environment and wins over the "
+		    "installed key; remove it from /etc/default/ctxd\n");
+	printf("restart the service to use it: systemctl restart ctxd.target\n");
+}
+
+/* ctxd-admin license install FILE|-: verifies a key and stores it in DATA_DIR. */
+static int
+admin_license_install(int argc, char **argv)
+{
+	struct license		 lic;
+	enum license_status	 st;
+	char			*key = NULL, *path;
+	char			 chunk[1024];
+	size_t			 n, len = 0;
+	int			 i;
+
+	if ((i = admin_operands("license install", &argc, argv)) != -1)
+		return i;
+	if (argc != 1) {
+		admin_usage_of(stderr, "license");
+		return 2;
+	}
+	if (strcmp(argv[0], "-") == 0) {
+		if ((key = malloc(8193)) == NULL)
+			return 1;
+		while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+			if (len + n > 8192) {
+				fprintf(stderr, "ctxd-admin: license install: the key on "
+				    "standard input is longer than 8192 bytes\n");
+				free(key);
+				return 1;
+			}
+			memcpy(key + len, chunk, n);
+			len += n;
+		}
+		key[len] = '\0';
+	} else if (util_read_file(argv[0], 8192, &key, NULL) == -1) {
+		fprintf(stderr, "ctxd-admin: license install: cannot read %s (at most "
+		    "8192 bytes): %s\n", argv[0], strerror(errno));
+		return 1;
+	}
+	if (strlen(key) != len && strcmp(argv[0], "-") == 0) {
+		fprintf(stderr, "ctxd-admin: license install: the key holds a NUL byte\n");
+		free(key);
+		return 1;
+	}
+	memset(&lic, 0, sizeof(lic));
+	st = license_verify_any(key, license_now(), &lic);
+	if (st != LICENSE_OK || strncmp(key + strspn(key, " \t\r\n"), "ctxd-trial.",
+	    11) == 0) {
+		fprintf(stderr, "ctxd-admin: license install: not installed: the key is "
+		    "%s%s\n", st == LICENSE_OK ? "a trial token (use ctxd-admin license "
+		    "trial)" : license_status_str(st), st == LICENSE_BAD_SIGNATURE ?
+		    " (it was not issued for this build)" : "");
+		free(key);
+		return 1;
+	}
+	if (license_key_store(key) == -1) {
+		path = license_key_path();
+		fprintf(stderr, "ctxd-admin: license install: cannot write %s: %s\n",
+		    path ? path : "DATA_DIR/license.key", strerror(errno));
+		free(path);
+		free(key);
+		return 1;
+	}
+	free(key);
+	admin_license_installed(&lic);
+	return 0;
+}
+
+/*
+ * ctxd-admin license trial: starts this instance's one 30-day evaluation. The start is
+ * recorded in the database, so a second trial is refused even when the key file is gone.
+ */
+static int
+admin_license_trial(int argc, char **argv)
+{
+	struct sqlite3		*db = NULL;
+	struct license		 lic;
+	enum license_status	 st;
+	char			 today[11], prev[32], token[64], *cur;
+	int			 i, rc;
+
+	if ((i = admin_operands("license trial", &argc, argv)) != -1)
+		return i;
+	if (argc != 0) {
+		admin_usage_of(stderr, "license");
+		return 2;
+	}
+	if (license_format_date(license_now(), today) == -1)
+		return 1;
+	if (admin_open_db(&db) == -1) {
+		fprintf(stderr, "ctxd-admin: license trial: cannot open the database in "
+		    "%s (run ctxd-admin init first)\n", util_data_dir());
+		return 1;
+	}
+	rc = store_trial_claim(db, today, prev, sizeof(prev));
+	db_close(db);
+	if (rc == -1)
+		return 1;
+	if (rc == 0) {
+		snprintf(token, sizeof(token), "ctxd-trial.%s", prev);
+		cur = license_key_load(NULL);
+		st = license_verify_any(cur, license_now(), &lic);
+		free(cur);
+		fprintf(stderr, "ctxd-admin: license trial: this instance started its "
+		    "trial on %s; a trial is given once per instance%s\n", prev,
+		    st == LICENSE_OK ? "" : ": install a purchased key with ctxd-admin "
+		    "license install FILE");
+		/* a deleted key file comes back with the original start date */
+		if (st == LICENSE_MISSING && license_verify_any(token, license_now(),
+		    &lic) == LICENSE_OK && license_key_store(token) == 0)
+			admin_license_installed(&lic);
+		return 1;
+	}
+	snprintf(token, sizeof(token), "ctxd-trial.%s", today);
+	if (license_verify_any(token, license_now(), &lic) != LICENSE_OK ||
+	    license_key_store(token) == -1) {
+		fprintf(stderr, "ctxd-admin: license trial: cannot write the trial key: "
+		    "%s\n", strerror(errno));
+		return 1;
+	}
+	admin_license_installed(&lic);
+	return 0;
+}
+
 static int
 admin_cmd_license(int argc, char **argv)
 {
 	struct license	 lic;
 	enum license_status st;
-	unsigned char	 pub[32];
-	const char	*keypath = NULL, *key;
-	char		*minted;
+	const char	*keypath = NULL, *key, *from = NULL;
+	char		*minted, *loaded;
 	long		 days = 30;
 	int		 i;
 
@@ -215,14 +354,24 @@ admin_cmd_license(int argc, char **argv)
 			admin_usage_of(stderr, "license");
 			return 2;
 		}
-		key = argc > 0 ? argv[0] : getenv("LICENSE_KEY");
-		if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == -1)
-			return 1;
+		loaded = argc > 0 ? NULL : license_key_load(&from);
+		key = argc > 0 ? argv[0] : loaded;
 		memset(&lic, 0, sizeof(lic));
-		st = license_verify(key, pub, time(NULL), &lic);
+		st = license_verify_any(key, license_now(), &lic);
 		license_print(&lic, st, stdout);
+		if (argc == 0)
+			printf("source: %s\n", from == NULL ? "none" :
+			    strcmp(from, "file") == 0 ? "installed key file" :
+			    "LICENSE_KEY environment variable");
+		printf("build: %s\n", license_dev_build() ? "development (trusts the "
+		    "development key; not for production)" : "release");
+		free(loaded);
 		return st == LICENSE_OK ? 0 : 1;
 	}
+	if (strcmp(argv[0], "install") == 0)
+		return admin_license_install(argc - 1, argv + 1);
+	if (strcmp(argv[0], "trial") == 0)
+		return admin_license_trial(argc - 1, argv + 1);
 	if (strcmp(argv[0], "mint") != 0) {
 		admin_usage();
 		return 2;

@@ -250,6 +250,7 @@ main(int argc, char *argv[])
 	}
 	if (license_check_env("ctxd-worker") == -1)
 		return 1;
+	license_log_build();
 	signal(SIGPIPE, SIG_IGN);
 	/* the pool waits for its job processes with sigtimedwait (worker_nap) */
 	sigemptyset(&chld);

@@ -68,6 +68,9 @@ static const struct http_route web_routes[] = {
 	/* ctxd-web(8), ADMIN API: health and readiness */
 	{ "GET", "/api/health", PUBLIC_WHO, "the health report", admin_health_health },
 	{ "GET", "/api/ready", PUBLIC, "the readiness probe", admin_health_ready },
+	{ "GET", "/api/license", ADMIN, "reading or installing the license", admin_license_get },
+	{ "POST", "/api/license", ADMIN, "reading or installing the license",
+	    admin_license_install },
 
 	/* ctxd-web(8), ADMIN API: settings and the setup wizard */
 	{ "GET", "/api/settings", ADMIN, "reading or changing the settings",

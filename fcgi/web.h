@@ -78,6 +78,11 @@ void	 admin_setup_skip(struct http_req *, void *);		/* POST .../{step}/skip */
 
 void	 admin_providers_test(struct http_req *, void *);	/* POST /api/providers/test */
 
+/* ------------------------------------------------------------------ admin_license.c */
+
+void	 admin_license_get(struct http_req *, void *);		/* GET /api/license */
+void	 admin_license_install(struct http_req *, void *);	/* POST /api/license */
+
 /* ------------------------------------------------------------------ admin_health.c */
 
 void	 admin_health_health(struct http_req *, void *);	/* GET /api/health */

@@ -9,6 +9,9 @@ expired=$(ctxd_admin license mint --key "$top_srcdir/keys/dev-license.key" --day
 openssl genpkey -algorithm ed25519 -out "$T/other.key" 2>/dev/null
 foreign=$(ctxd_admin license mint --key "$T/other.key" --days 30)
 expiry=$(date -u -d '-3 days' +%Y-%m-%d)
+missing="LICENSE_KEY is missing: set it to your ctxd license key, or run ctxd-admin license \
+trial (a 30-day evaluation) or ctxd-admin license install FILE"
+renew=": install a new key with ctxd-admin license install FILE"
 
 # run_refused PROG VALUE|unset WANT DESC
 check() {
@@ -23,18 +26,18 @@ check() {
 	is "$out" "$prog: $want" "$prog says: $desc"
 }
 for prog in ctxd-query ctxd-web; do
-	check $prog unset "LICENSE_KEY is missing: set it to your ctxd license key" missing
+	check $prog unset "$missing" missing
 	check $prog "not-a-key" "LICENSE_KEY is malformed: not a ctxd license key" malformed
 	check $prog "$foreign" "LICENSE_KEY has a bad signature: it was not issued for this build" \
 	    "bad signature"
-	check $prog "$expired" "LICENSE_KEY expired on $expiry (plan trial)" expired
+	check $prog "$expired" "LICENSE_KEY expired on $expiry (plan trial)$renew" expired
 done
 out=$(env -u LICENSE_KEY "$top_builddir/ctxd-worker" 2>&1)
 isnt $? 0 "ctxd-worker refuses a missing key"
-is "$out" "ctxd-worker: LICENSE_KEY is missing: set it to your ctxd license key" \
+is "$out" "ctxd-worker: $missing" \
     "ctxd-worker says the key is missing"
 out=$(LICENSE_KEY=$expired "$top_builddir/ctxd-worker" 2>&1)
-is "$out" "ctxd-worker: LICENSE_KEY expired on $expiry (plan trial)" "ctxd-worker says expired"
+is "$out" "ctxd-worker: LICENSE_KEY expired on $expiry (plan trial)$renew" "ctxd-worker says expired"
 
 # With a valid key they start (the worker runs and exits; a responder serves).
 LICENSE_KEY=$good "$top_builddir/ctxd-worker"

@@ -101,6 +101,8 @@ matrix() {
 	row GET /api/client-config "" 200 200 200 200 200 200 200 200
 	# Admin only.
 	row GET /api/settings "" 401 403 200 401 200 200 403 403
+	row GET /api/license "" 401 403 200 401 200 200 403 403
+	row POST /api/license '{"key":"not-a-key"}' 401 403 400 401 403 400 403 403
 	row PUT /api/settings "$SETTINGS_BODY" 401 403 200 401 403 200 403 403
 	row PATCH /api/settings "$SETTINGS_BODY" 401 403 200 401 403 200 403 403
 	row GET /api/setup "" 401 403 200 401 200 200 403 403

@@ -83,19 +83,19 @@ doctor_defaults_get(const char *path, const char *name)
 static void
 doctor_license(FILE *out, int *bad, const char *defaults)
 {
-	unsigned char		 pub[32];
 	struct license		 lic;
 	enum license_status	 st;
 	char			*key, date[11];
 	const char		*env = getenv("LICENSE_KEY");
-	time_t			 now = time(NULL);
+	time_t			 now = license_now();
 
 	key = env != NULL && *env != '\0' ? strdup(env) :
 	    doctor_defaults_get(defaults, "LICENSE_KEY");
-	if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == -1)
-		st = LICENSE_BAD_SIGNATURE;
-	else
-		st = license_verify(key, pub, now, &lic);
+	if (key == NULL || key[strspn(key, " \t\r\n")] == '\0') {
+		free(key);
+		key = license_key_load(NULL);
+	}
+	st = license_verify_any(key, now, &lic);
 	if (st == LICENSE_OK && license_format_date(lic.expires, date) == -1)
 		date[0] = '\0';
 	if (st == LICENSE_OK && lic.expires - now < DOCTOR_EXPIRY_WARN)

@@ -47,18 +47,20 @@ health_disk(const char *datadir, long long *freeb, long long *total)
 json_object *
 health_license_json(int full, int *ok)
 {
-	unsigned char		 pub[32];
 	struct license		 lic;
-	enum license_status	 st = LICENSE_MALFORMED;
+	enum license_status	 st;
 	json_object		*o = json_object_new_object();
-	char			 date[16];
+	char			 date[16], *key;
 	struct tm		 tm;
 
-	if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == 0)
-		st = license_verify(getenv("LICENSE_KEY"), pub, time(NULL), &lic);
+	key = license_key_load(NULL);
+	st = license_verify_any(key, license_now(), &lic);
+	free(key);
 	*ok = st == LICENSE_OK;
 	json_object_object_add(o, "status",
 	    json_object_new_string(license_status_str(st)));
+	json_object_object_add(o, "development_build",
+	    json_object_new_boolean(license_dev_build()));
 	if (st == LICENSE_MISSING || st == LICENSE_MALFORMED)
 		return o;
 	json_object_object_add(o, "plan", json_object_new_string(lic.plan));

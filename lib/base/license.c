@@ -9,11 +9,14 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <openssl/bio.h>
@@ -31,6 +34,7 @@
 #define LICENSE_SIGLEN	64
 #define LICENSE_PUBLEN	32
 #define LICENSE_WS	" \t\r\n\v\f"
+#define LICENSE_TRIAL_PREFIX	"ctxd-trial."
 
 /* Parses exactly "YYYY-MM-DD" (a real calendar date, 1970..9999) to UTC midnight. */
 static int
@@ -225,37 +229,40 @@ out:
 int
 license_check_env(const char *prog)
 {
-	unsigned char		 pub[LICENSE_PUBLEN];
 	struct license		 lic;
 	enum license_status	 st;
-	char			 date[11];
+	const char		*from = NULL;
+	char			 date[11], *key;
 
-	if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == -1) {
-		fprintf(stderr, "%s: this build has an invalid license "
-		    "verification key\n", prog);
-		return -1;
-	}
-	st = license_verify(getenv("LICENSE_KEY"), pub, time(NULL), &lic);
+	key = license_key_load(&from);
+	st = license_verify_any(key, license_now(), &lic);
+	free(key);
 	switch (st) {
 	case LICENSE_OK:
 		return 0;
 	case LICENSE_MISSING:
 		fprintf(stderr, "%s: LICENSE_KEY is missing: set it to your "
-		    "ctxd license key\n", prog);
+		    "ctxd license key, or run ctxd-admin license trial (a 30-day "
+		    "evaluation) or ctxd-admin license install FILE\n", prog);
 		break;
 	case LICENSE_MALFORMED:
-		fprintf(stderr, "%s: LICENSE_KEY is malformed: not a ctxd "
-		    "license key\n", prog);
+		fprintf(stderr, "%s: %s is malformed: not a ctxd "
+		    "license key\n", prog, from != NULL && strcmp(from, "file") == 0 ?
+		    "the installed license key" : "LICENSE_KEY");
 		break;
 	case LICENSE_BAD_SIGNATURE:
-		fprintf(stderr, "%s: LICENSE_KEY has a bad signature: it was not "
-		    "issued for this build\n", prog);
+		fprintf(stderr, "%s: %s has a bad signature: it was not "
+		    "issued for this build\n", prog, from != NULL &&
+		    strcmp(from, "file") == 0 ? "the installed license key" :
+		    "LICENSE_KEY");
 		break;
 	case LICENSE_EXPIRED:
 		if (license_format_date(lic.expires, date) == -1)
 			date[0] = '\0';
-		fprintf(stderr, "%s: LICENSE_KEY expired on %s (plan %s)\n", prog,
-		    date, lic.plan);
+		fprintf(stderr, "%s: %s expired on %s (plan %s): install a new key "
+		    "with ctxd-admin license install FILE\n", prog, from != NULL &&
+		    strcmp(from, "file") == 0 ? "the installed license key" :
+		    "LICENSE_KEY", date, lic.plan);
 		break;
 	}
 	return -1;
@@ -438,4 +445,149 @@ license_status_str(enum license_status st)
 		return "expired";
 	}
 	return "unknown";
+}
+
+int
+license_dev_build(void)
+{
+	return CTXD_LICENSE_DEV;
+}
+
+int
+license_pubkey(unsigned char pub[32])
+{
+	return util_unhex(CTXD_LICENSE_PUBKEY, pub, LICENSE_PUBLEN);
+}
+
+time_t
+license_now(void)
+{
+	const char	*s = getenv("CTXD_LICENSE_NOW");
+	time_t		 t;
+
+	/* The clock override exists for tests of expiry; a release build ignores it. */
+	if (!CTXD_LICENSE_DEV || s == NULL || *s == '\0')
+		return time(NULL);
+	if (license_parse_date(s, &t) == -1)
+		return time(NULL);
+	return t + 12 * 60 * 60;
+}
+
+char *
+license_key_path(void)
+{
+	return util_path_join(util_data_dir(), LICENSE_FILE);
+}
+
+char *
+license_key_load(const char **from)
+{
+	const char	*env = getenv("LICENSE_KEY");
+	char		*path, *key = NULL;
+
+	if (env != NULL && env[strspn(env, LICENSE_WS)] != '\0') {
+		if (from != NULL)
+			*from = "LICENSE_KEY";
+		return strdup(env);
+	}
+	if (from != NULL)
+		*from = NULL;
+	if ((path = license_key_path()) == NULL)
+		return NULL;
+	if (util_read_file(path, 8192, &key, NULL) == 0 && from != NULL)
+		*from = "file";
+	free(path);
+	return key;
+}
+
+/*
+ * A trial token "ctxd-trial.YYYY-MM-DD" (the start date) is an evaluation: plan "trial",
+ * valid LICENSE_TRIAL_DAYS days from its start. It is not signed: ctxd-admin license trial
+ * writes it once per instance and records the start in the database.
+ */
+static enum license_status
+license_verify_trial(const char *key, time_t now, struct license *lic)
+{
+	char	 date[11];
+	size_t	 len;
+
+	key += strspn(key, LICENSE_WS);
+	len = strcspn(key, LICENSE_WS);
+	if (len != strlen(LICENSE_TRIAL_PREFIX) + 10 ||
+	    key[len + strspn(key + len, LICENSE_WS)] != '\0')
+		return LICENSE_MALFORMED;
+	memcpy(date, key + strlen(LICENSE_TRIAL_PREFIX), 10);
+	date[10] = '\0';
+	if (license_parse_date(date, &lic->issued) == -1)
+		return LICENSE_MALFORMED;
+	snprintf(lic->plan, sizeof(lic->plan), "trial");
+	snprintf(lic->licensee, sizeof(lic->licensee), "evaluation");
+	snprintf(lic->id, sizeof(lic->id), "trial-%s", date);
+	lic->expires = lic->issued + (LICENSE_TRIAL_DAYS - 1) * 24 * 60 * 60 +
+	    24 * 60 * 60 - 1;
+	return now > lic->expires ? LICENSE_EXPIRED : LICENSE_OK;
+}
+
+enum license_status
+license_verify_any(const char *key, time_t now, struct license *out)
+{
+	unsigned char	 pub[LICENSE_PUBLEN];
+	struct license	 lic;
+	const char	*k;
+
+	memset(&lic, 0, sizeof(lic));
+	if (out != NULL)
+		memset(out, 0, sizeof(*out));
+	if (key != NULL) {
+		k = key + strspn(key, LICENSE_WS);
+		if (strncmp(k, LICENSE_TRIAL_PREFIX, strlen(LICENSE_TRIAL_PREFIX)) == 0) {
+			enum license_status st = license_verify_trial(k, now, &lic);
+
+			if (out != NULL && st != LICENSE_MALFORMED)
+				*out = lic;
+			return st;
+		}
+	}
+	if (license_pubkey(pub) == -1)
+		return LICENSE_BAD_SIGNATURE;
+	return license_verify(key, pub, now, out);
+}
+
+int
+license_key_store(const char *key)
+{
+	struct stat	 sb;
+	char		*path, *line;
+	size_t		 len;
+	int		 rc;
+
+	key += strspn(key, LICENSE_WS);
+	len = strlen(key);
+	while (len > 0 && strchr(LICENSE_WS, key[len - 1]) != NULL)
+		len--;
+	if ((line = malloc(len + 2)) == NULL)
+		return -1;
+	memcpy(line, key, len);
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	if ((path = license_key_path()) == NULL) {
+		free(line);
+		return -1;
+	}
+	rc = util_write_file(path, line, len + 1, 0600);
+	/* written by root for a service that runs as DATA_DIR's owner: give it to that owner */
+	if (rc == 0 && geteuid() == 0 && stat(util_data_dir(), &sb) == 0 &&
+	    chown(path, sb.st_uid, sb.st_gid) == -1)
+		rc = -1;
+	free(path);
+	free(line);
+	return rc;
+}
+
+void
+license_log_build(void)
+{
+	if (license_dev_build())
+		log_warn("development build: it trusts the development license key, which "
+		    "anyone with the source tree can sign with; not for production");
 }

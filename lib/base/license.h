@@ -44,4 +44,34 @@ char	*license_mint(const char *keypath, const struct license *);
 void	 license_print(const struct license *, enum license_status, FILE *);
 const char *license_status_str(enum license_status);
 
+/* Where an installed key lives under DATA_DIR, and how long a trial lasts. */
+#define LICENSE_FILE		"license.key"
+#define LICENSE_TRIAL_DAYS	30
+/* 1 in a development build (configured without --with-license-pubkey). */
+int	 license_dev_build(void);
+/* The compiled-in verification key; -1 if it is not 64 hex digits. */
+int	 license_pubkey(unsigned char pub[32]);
+/*
+ * The license clock: time(NULL), or in a development build the date in CTXD_LICENSE_NOW
+ * ("YYYY-MM-DD", taken at noon UTC) so tests can check expiry.
+ */
+time_t	 license_now(void);
+/* DATA_DIR/license.key, malloc'd. */
+char	*license_key_path(void);
+/*
+ * The key in force: $LICENSE_KEY when set and not blank, else the installed file
+ * DATA_DIR/license.key; NULL when neither. *from (when not NULL) is set to "LICENSE_KEY",
+ * "file" or NULL. malloc'd.
+ */
+char	*license_key_load(const char **from);
+/* Writes key (trimmed, one line) to DATA_DIR/license.key, mode 0600, atomically. */
+int	 license_key_store(const char *key);
+/*
+ * Verifies a signed key with the compiled-in public key, or a trial token
+ * "ctxd-trial.YYYY-MM-DD" (plan trial, LICENSE_TRIAL_DAYS days from that date).
+ */
+enum license_status license_verify_any(const char *key, time_t now, struct license *);
+/* Logs a warning when this is a development build. */
+void	 license_log_build(void);
+
 #endif /* LICENSE_H */

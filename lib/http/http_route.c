@@ -576,6 +576,7 @@ http_serve(int argc, char **argv, const struct http_responder *rs)
 		return rc;
 	if (license_check_env(rs->prog) == -1)
 		return 1;
+	license_log_build();
 	if (FCGX_Init() != 0) {
 		log_err("cannot initialise libfcgi");
 		return 1;

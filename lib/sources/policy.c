@@ -228,15 +228,12 @@ policy_decide(const struct policy *p, const char *library_id, const char *source
 int
 policy_license_ok(char *why, size_t whysz)
 {
-	unsigned char		 pub[32];
 	enum license_status	 st;
+	char			*key;
 
-	if (util_unhex(CTXD_LICENSE_PUBKEY, pub, sizeof(pub)) == -1) {
-		snprintf(why, whysz, "public documentation is off: this build has no "
-		    "valid license verification key");
-		return 0;
-	}
-	st = license_verify(getenv("LICENSE_KEY"), pub, time(NULL), NULL);
+	key = license_key_load(NULL);
+	st = license_verify_any(key, license_now(), NULL);
+	free(key);
 	if (st == LICENSE_OK)
 		return 1;
 	snprintf(why, whysz, "public documentation is off: the license is %s",

@@ -503,7 +503,8 @@ test_check_env(void)
 	msg = check_env(&rc);
 	is_int(rc, -1, "check_env: expired key refused");
 	is_str(msg, devbuild ?
-	    "test-license: LICENSE_KEY expired on 2020-03-15 (plan trial)\n" : badsig,
+	    "test-license: LICENSE_KEY expired on 2020-03-15 (plan trial): install "
+	    "a new key with ctxd-admin license install FILE\n" : badsig,
 	    "check_env: expired message");
 	free(msg);
 	free(key);
@@ -523,18 +524,21 @@ test_check_env(void)
 	    "check_env: malformed message");
 	free(msg);
 
+	setenv("DATA_DIR", "/nonexistent-ctxd-test", 1);
 	setenv("LICENSE_KEY", "", 1);
 	msg = check_env(&rc);
 	is_int(rc, -1, "check_env: empty refused");
 	is_str(msg, "test-license: LICENSE_KEY is missing: set it to your ctxd "
-	    "license key\n", "check_env: missing message (empty)");
+	    "license key, or run ctxd-admin license trial (a 30-day evaluation) or "
+	    "ctxd-admin license install FILE\n", "check_env: missing message (empty)");
 	free(msg);
 
 	unsetenv("LICENSE_KEY");
 	msg = check_env(&rc);
 	is_int(rc, -1, "check_env: unset refused");
 	is_str(msg, "test-license: LICENSE_KEY is missing: set it to your ctxd "
-	    "license key\n", "check_env: missing message (unset)");
+	    "license key, or run ctxd-admin license trial (a 30-day evaluation) or "
+	    "ctxd-admin license install FILE\n", "check_env: missing message (unset)");
 	free(msg);
 
 	free(devpub);

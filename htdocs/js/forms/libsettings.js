@@ -97,7 +97,7 @@ export function libSettingsForm(lib, onSaved) {
 			offer();
 		}
 	}, input: () => offer(), change: () => offer() } }, el("h2", { id: "libset-h" }, "Settings"),
-	    el("p", { class: "help" }, "Saving checks the settings as adding a library does. A new title or description is saved at once; a changed source setting re-indexes the library."),
+	    el("p", { class: "help intro" }, "Saving checks the settings as adding a library does. A new title or description is saved at once; a changed source setting re-indexes the library."),
 	    box, hint, status, el("div", { class: "actions" }, submit));
 	form.setAttribute("aria-labelledby", "libset-h");
 	if (lib.gitops || lib.versionOf || /^upload:/.test(lib.url || "")) {

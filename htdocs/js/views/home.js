@@ -1,6 +1,6 @@
 // The status page (#/): health and readiness (license and expiry, database, disk, queue)
 // and the support bundle download.
-import { el, timeEl } from "../dom.js";
+import { el, timeEl, field, button, showStatus, clear } from "../dom.js";
 import * as api from "../api.js";
 
 export const title = "Status";
@@ -70,8 +70,10 @@ export async function render(root, params, ctx) {
 		el("section", { class: "panel", "aria-labelledby": "st-lic" },
 		    el("h2", { id: "st-lic" }, "License ", badge(lic.status === "valid", "valid", lic.status || "unknown")),
 		    el("dl", { class: "kv" },
-			el("dt", null, "Plan"), el("dd", null, lic.plan || "—"),
-			el("dt", null, "Expires"), el("dd", null, lic.expires ? [timeEl(lic.expires), daysLeft(lic.expires)] : "never"))),
+			el("dt", null, "Plan"), el("dd", { id: "st-lic-plan" }, lic.plan || "—"),
+			el("dt", null, "Expires"), el("dd", { id: "st-lic-expires" }, lic.expires ? [timeEl(lic.expires), daysLeft(lic.expires)] : "never"),
+			el("dt", null, "Build"), el("dd", { id: "st-build", class: lic.development_build ? "error" : null },
+			    lic.development_build ? "development: not for production" : "release"))),
 		el("section", { class: "panel", "aria-labelledby": "st-db" },
 		    el("h2", { id: "st-db" }, "Database ", badge(h.database && h.database.ok, "ok", "failing")),
 		    el("dl", { class: "kv" },
@@ -88,6 +90,8 @@ export async function render(root, params, ctx) {
 			el("dt", null, "Queued jobs"), el("dd", null, String(q.queued ?? 0)),
 			el("dt", null, "Running jobs"), el("dd", null, String(q.running ?? 0)),
 			el("dt", null, "Libraries"), el("dd", null, String(h.libraries ?? 0))))));
+	if (ctx.session && ctx.session.admin)
+		root.append(licenseCard());
 	if (ctx.session && ctx.session.admin) {
 		root.append(el("section", { class: "panel", "aria-labelledby": "st-sb" },
 		    el("h2", { id: "st-sb" }, "Support bundle"),
@@ -96,4 +100,44 @@ export async function render(root, params, ctx) {
 			el("a", { href: "/api/support-bundle", download: "", class: "button", id: "support-bundle" },
 			    "Download the support bundle"))));
 	}
+}
+
+// licenseCard(): the key in force (GET /api/license: licensee, end date, where it comes
+// from) and a form that installs a purchased key (POST /api/license).
+function licenseCard() {
+	const terms = el("dl", { class: "kv", id: "lic-terms" });
+	const show = (l) => clear(terms,
+	    el("dt", null, "Licensee"), el("dd", { id: "lic-licensee" }, l.licensee || "—"),
+	    el("dt", null, "Plan"), el("dd", null, l.plan || "—"),
+	    el("dt", null, "Ends"), el("dd", { id: "lic-expires", "data-date": l.expires || "" }, l.expires ? [timeEl(l.expires), daysLeft(l.expires)] : "—"),
+	    el("dt", null, "Key from"), el("dd", null, l.source === "environment" ? "LICENSE_KEY in the environment (wins over an installed key)" :
+		l.source === "file" ? "the installed key file" : "nowhere: no key yet"));
+	const key = el("textarea", { id: "lic-key", rows: "3", spellcheck: "false", autocomplete: "off" });
+	const row = field("New license key", key, "Paste the key you received (it starts with ctxd1.). It is checked before it replaces the installed one; a 30-day trial is started with ctxd-admin license trial.");
+	const install = button("Install the key", async () => {
+		install.disabled = true;
+		try {
+			const l = await api.post("/api/license", { key: key.value });
+			const i = l.installed || {};
+			show(l);
+			// the summary card above shows the key in force too
+			const plan = document.getElementById("st-lic-plan");
+			const ends = document.getElementById("st-lic-expires");
+			if (plan && ends) {
+				plan.textContent = l.plan || "—";
+				clear(ends, ...(l.expires ? [timeEl(l.expires), daysLeft(l.expires)] : ["never"]));
+			}
+			key.value = "";
+			showStatus(row.status, true, `Installed: ${i.plan} for ${i.licensee || "—"}, valid until ${i.expires}.` +
+			    (l.source === "environment" ? " LICENSE_KEY in the environment still wins: remove it from /etc/default/ctxd to use this key." : ""));
+		} catch (e) {
+			showStatus(row.status, false, e.message);
+		} finally {
+			install.disabled = false;
+		}
+	}, { id: "lic-install" });
+	api.get("/api/license").then(show, (e) => showStatus(row.status, false, e.message));
+	return el("section", { class: "panel", "aria-labelledby": "st-lic-card", id: "license" },
+	    el("h2", { id: "st-lic-card" }, "License key"),
+	    terms, row, el("div", { class: "actions" }, install));
 }

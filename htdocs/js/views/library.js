@@ -154,12 +154,26 @@ function settings(lib) {
 		kv.splice(3, 0, ["Branch", lib.branch]);
 	if (lib.description)
 		kv.push(["Description", lib.description]);
-	for (const [k, v] of Object.entries(lib.settings || {}))
-		kv.push([k, Array.isArray(v) ? (v.length ? v.join(", ") : "none") : String(v)]);
+	// a source setting is named by its type's field label (GET /api/sources/types)
+	const named = [];
+	for (const [k, v] of Object.entries(lib.settings || {})) {
+		const dt = el("dt", { "data-field": k, title: k }, k);
+		named.push(dt);
+		kv.push([dt, Array.isArray(v) ? (v.length ? v.join(", ") : "none") : typeof v === "boolean" ? (v ? "yes" : "no") : String(v)]);
+	}
 	if (lib.lastError)
 		kv.push(["Last error", el("span", { class: "error" }, lib.lastError)]);
-	return el("section", { class: "panel", "aria-labelledby": "set-h" }, el("h2", { id: "set-h" }, "Settings"),
-	    el("dl", { class: "kv" }, kv.map(([k, v]) => [el("dt", null, k), el("dd", null, v)])));
+	if (named.length)
+		api.get("/api/sources/types").then((types) => {
+			const t = (types || []).find((x) => x.type === lib.sourceType);
+			for (const dt of named) {
+				const f = t && (t.fields || []).find((x) => x.name === dt.dataset.field);
+				if (f && f.label)
+					dt.textContent = f.label;
+			}
+		}, () => {});
+	return el("section", { class: "panel", "aria-labelledby": "set-h" }, el("h2", { id: "set-h" }, "About this library"),
+	    el("dl", { class: "kv" }, kv.map(([k, v]) => [typeof k === "string" ? el("dt", null, k) : k, el("dd", null, v)])));
 }
 
 // runs(lib): its last jobs.

@@ -150,6 +150,10 @@ async function library(page, id) {
 	await row.getByRole("link").first().click();
 	await page.locator("dl.kv").first().waitFor();
 	check(/HISTORY\.md/.test(await page.locator("dl.kv").first().textContent()), "the detail shows the settings given (excludeFiles)");
+	await page.locator('#set-h', { hasText: "About this library" }).waitFor();
+	await page.locator('dt[data-field="excludeFiles"]', { hasText: "Exclude files" }).waitFor({ timeout: 10000 }).catch(() => {});
+	const dtText = await page.locator('dt[data-field="excludeFiles"]').textContent();
+	check(dtText === "Exclude files", "the Overview names a source setting by its field label, not its raw name", dtText);
 	check(/finalized\s*indexed: agents get answers from it/.test(await page.locator("dl.kv").first().textContent()),
 	    "the page says what the state means");
 	const tabs = await page.locator("nav.tabs a").allTextContents();
