@@ -1314,6 +1314,12 @@ main(int argc, char *argv[])
 {
 	log_init("ctxd-admin");
 	db_umask();
+	/*
+	 * On a packaged server, an operator who runs ctxd-admin by hand gets the service's
+	 * DATA_DIR (from /etc/default/ctxd) for every command, not only the operations ones.
+	 */
+	if (getenv("DATA_DIR") == NULL)
+		setenv("DATA_DIR", doctor_data_dir(), 0);
 	if (argc < 2) {
 		admin_usage();
 		return 2;

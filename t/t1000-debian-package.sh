@@ -367,6 +367,8 @@ code=$(http GET "$PBASE/api/v2/context" -G --data-urlencode libraryId=/corpora/r
     --data-urlencode "query=how to send a POST request with a JSON body")
 is "$code" 200 "the data survived the upgrade: /api/v2/context 200"
 like "$(http_body)" 'Source: ' "the data survived the upgrade: snippets"
+is "$(env -u DATA_DIR /usr/bin/ctxd-admin settings get worker.concurrency 2>&1)" 0 \
+    "every ctxd-admin command run by hand as root uses the service's DATA_DIR (/etc/default/ctxd)"
 env -u DATA_DIR /usr/bin/ctxd-admin doctor >"$T/log/doctor.out" 2>&1
 like "$(cat "$T/log/doctor.out")" "ok   database: schema version $((SCHEMA_VERSION + 1)) \\(from $SCHEMA_VERSION" \
     "doctor: the schema and its last migration"
