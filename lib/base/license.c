@@ -584,10 +584,14 @@ license_key_store(const char *key)
 	return rc;
 }
 
+/*
+ * An info line, not a warning: a development build is what script/server runs, whose start
+ * stays quiet; the Status page and ctxd-admin license show mark it prominently.
+ */
 void
 license_log_build(void)
 {
 	if (license_dev_build())
-		log_warn("development build: it trusts the development license key, which "
+		log_info("development build: it trusts the development license key, which "
 		    "anyone with the source tree can sign with; not for production");
 }
