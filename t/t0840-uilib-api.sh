@@ -62,7 +62,8 @@ is "$(http GET "$BASE/api/jobs/$job" -H "$A")" 200 "the finished job"
 snips=$(_sql "SELECT total_snippets FROM libraries WHERE id = '$LIB'")
 kept=$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND dup_of IS NULL")
 is "$(http_body | jq -c '.progress | [.phase, .documentsDone == .documentsTotal, .snippetsTotal]')" \
-    "[\"embedding\",true,$snips]" "its progress: all documents done, the snippets written, ended embedding"
+    "[\"segment\",true,$snips]" \
+    "its progress: all documents done, the snippets written, ended writing the index segment (after embedding)"
 is "$(http_body | jq -c '.progress | [.embedTotal, .embedded]')" "[$kept,$kept]" \
     "every kept snippet embedded, of the total to embed ($kept)"
 weak=$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB' AND described = 1 AND title <> heading")
