@@ -510,6 +510,12 @@ fail:
 	return NULL;
 }
 
+int
+lexindex_mapped(const struct lexindex *x)
+{
+	return x->seg != NULL;
+}
+
 size_t
 lexindex_bytes(const struct lexindex *x)
 {

@@ -36,6 +36,8 @@ int	 lexindex_write_segment(const struct lexindex *, const char *dir, const char
  */
 struct lexindex *lexindex_map(const char *path, char *why, size_t whylen);
 size_t	 lexindex_bytes(const struct lexindex *);
+/* 1 when x is mapped from a segment (lexindex_map), 0 when built in memory. */
+int	 lexindex_mapped(const struct lexindex *);
 /*
  * BM25 of the library's snippets for the quoted terms of tokenize_match_terms (in the
  * question's order); the best max into out, best first. With LEXINDEX_PROXIMITY the best

@@ -74,10 +74,15 @@
 #endif
 
 /*
- * Libraries whose index is kept in memory by a query process (lexindex.c), and the
- * largest library kept there: bigger ones are ranked by FTS5's bm25() in SQLite.
+ * Libraries a query process keeps an index of: SEARCH_CACHED_LIBRARIES entries, most of
+ * them mappings of index segments (lexindex_map: no private copy, the page cache shares
+ * them; past the limit the least recently used entry is dropped, and mapping it again costs
+ * a system call and a check, not a rebuild); at most SEARCH_BUILT_LIBRARIES of them hold an
+ * index built into this process's memory (a library without a valid segment) and as many a
+ * vector index. The largest library kept: bigger ones are ranked by FTS5's bm25() in SQLite.
  */
-#define SEARCH_CACHED_LIBRARIES	16
+#define SEARCH_CACHED_LIBRARIES	1024
+#define SEARCH_BUILT_LIBRARIES	16
 #define SEARCH_MEMORY_MAX_SNIPPETS	300000
 
 /* Time budget for embedding a question; past it the answer is lexical only. */
@@ -103,7 +108,7 @@ struct search {
 	long		 memory_max;	/* SEARCH_MEMORY_MAX_SNIPPETS, or a test's */
 	enum inject_mode inject;	/* of the request being answered */
 	struct tokenize_stemmer *stem;
-	struct search_cached cache[SEARCH_CACHED_LIBRARIES];
+	struct search_cached *cache;	/* SEARCH_CACHED_LIBRARIES entries */
 	unsigned long	 clock;
 	struct provider_cfg llm;	/* vendor NULL: no reranking */
 	struct provider_cfg embed;	/* vendor NULL: lexical only */
@@ -120,6 +125,10 @@ search_open(struct sqlite3 *db)
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->db = db;
+	if ((s->cache = calloc(SEARCH_CACHED_LIBRARIES, sizeof(*s->cache))) == NULL) {
+		free(s);
+		return NULL;
+	}
 	if ((s->q = store_query_open(db)) == NULL ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, db_errmsg(db));
@@ -143,10 +152,11 @@ search_close(struct search *s)
 	if (s == NULL)
 		return;
 	store_query_close(s->q);
-	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
+	for (i = 0; s->cache != NULL && i < SEARCH_CACHED_LIBRARIES; i++) {
 		lexindex_free(s->cache[i].x);
 		vector_index_free(s->cache[i].v);
 	}
+	free(s->cache);
 	provider_cfg_release(&s->embed);
 	tokenize_stemmer_close(s->stem);
 	free(s);
@@ -636,6 +646,39 @@ search_slot(struct search *s, const struct search_lib *lib)
 }
 
 /*
+ * Keeps at most SEARCH_BUILT_LIBRARIES indexes built into memory (lexical when vec is 0,
+ * vector indexes when 1) besides keep's: the least recently used others are freed.
+ */
+static void
+search_bound_built(struct search *s, const struct search_cached *keep, int vec)
+{
+	struct search_cached *c, *lru;
+	size_t		 i, n;
+
+	for (;;) {
+		n = 0;
+		lru = NULL;
+		for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
+			c = &s->cache[i];
+			if (vec ? c->v == NULL : (c->x == NULL || lexindex_mapped(c->x)))
+				continue;
+			n++;
+			if (c != keep && (lru == NULL || c->used < lru->used))
+				lru = c;
+		}
+		if (n <= SEARCH_BUILT_LIBRARIES || lru == NULL)
+			return;
+		if (vec) {
+			vector_index_free(lru->v);
+			lru->v = NULL;
+		} else {
+			lexindex_free(lru->x);
+			lru->x = NULL;
+		}
+	}
+}
+
+/*
  * The library's index mapped from its segment, DATA_DIR/segments/<lib_no>-<index_version>.seg
  * (written by the worker at the end of an index run: lib/index/segwrite.c), or NULL when
  * there is none or it is refused (logged): the caller builds from the database.
@@ -679,6 +722,7 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 		return NULL;
 	}
 	c->version = lib->index_version;
+	search_bound_built(s, c, 0);
 	return c->x;
 }
 
@@ -706,6 +750,7 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	c->embed_version = lib->embed_version;
 	c->vec_index = lib->index_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
+	search_bound_built(s, c, 1);
 	return c->v;
 }
 
