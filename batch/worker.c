@@ -287,10 +287,9 @@ relock:
 	 * This host's claims in this database belong to an earlier pool (this one holds the
 	 * lock), whose job processes died with it: they are orphans.
 	 */
-	snprintf(host + strlen(host), sizeof(host) - strlen(host), ":");
+	snprintf(host, sizeof(host), "%.*s", (int)(strrchr(holder, ':') - holder + 1), holder);
 	if (jobs_lease_drop_holder(worker_db, host) == -1 || jobs_recover(worker_db) == -1)
 		goto out;
-	host[strlen(host) - 1] = '\0';
 	timeout = settings_get_long(worker_db, datadir, "limits.job_timeout_s", 1800);
 	/* Cron runs the worker every minute: a due GitOps schedule slot queues a sync. */
 	gitops_schedule_check(worker_db, datadir, time(NULL));
