@@ -5,6 +5,7 @@
 
 #include "base/log.h"
 #include "store/catalog.h"
+#include "store/jobs.h"
 
 struct store_row {
 	sqlite3_stmt	*st;
@@ -43,10 +44,8 @@ store_row_int(const struct store_row *r, int col)
 	"started_at, finished_at, cancel_requested, phase, docs_total, docs_done, " \
 	"snippets_total, describe_total, described, embed_total, embedded, progress_at, " \
 	"(SELECT pos FROM queue WHERE qid = jobs.id), (SELECT o.id FROM jobs o WHERE " \
-	"o.state = 'running' AND jobs.state = 'queued' AND (o.library_id = jobs.library_id " \
-	"OR EXISTS (SELECT 1 FROM libraries lo, libraries lj WHERE lo.id = o.library_id AND " \
-	"lj.id = jobs.library_id AND coalesce(lo.version_of, lo.id) = coalesce(lj.version_of, " \
-	"lj.id))) LIMIT 1)"
+	"o.state = 'running' AND jobs.state = 'queued' AND " \
+	JOBS_SQL_SAME_FAMILY("o", "jobs") " LIMIT 1)"
 /*
  * The queued jobs' places (pos) as jobs_claim (store/jobs.c) would take them if nothing
  * more were queued: class (the service's and admins' first), then each queuer's k-th job
@@ -54,13 +53,11 @@ store_row_int(const struct store_row *r, int col)
  * Engine: window functions.
  */
 #define STORE_CATALOG_QUEUE_WITH \
-	"WITH last AS (SELECT coalesce(queued_via, '') AS v, coalesce(queued_by, 0) AS b, " \
-	"max(claim_no) AS c FROM jobs WHERE claim_no IS NOT NULL GROUP BY 1, 2), " \
-	"waiting AS (SELECT j.id AS qid, j.queued_via IS NOT NULL AND NOT j.queued_admin AS " \
-	"class, row_number() OVER (PARTITION BY coalesce(j.queued_via, ''), " \
-	"coalesce(j.queued_by, 0) ORDER BY j.id) AS turn, coalesce(l.c, 0) AS lastc FROM " \
-	"jobs j LEFT JOIN last l ON l.v = coalesce(j.queued_via, '') AND l.b = " \
-	"coalesce(j.queued_by, 0) WHERE j.state = 'queued'), " \
+	"WITH " JOBS_SQL_LAST ", " \
+	"waiting AS (SELECT j.id AS qid, " JOBS_SQL_CLASS("j") " AS class, row_number() " \
+	"OVER (PARTITION BY coalesce(j.queued_via, ''), coalesce(j.queued_by, 0) ORDER BY " \
+	"j.id) AS turn, coalesce(l.c, 0) AS lastc FROM jobs j LEFT JOIN last l ON " \
+	JOBS_SQL_LAST_OF("l", "j") " WHERE j.state = 'queued'), " \
 	"queue AS (SELECT qid, row_number() OVER (ORDER BY class, turn, lastc, qid) AS pos " \
 	"FROM waiting) "
 

@@ -521,23 +521,19 @@ jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total)
  * jobs_claim's statement: ?1 holder, ?2 the lease's end, ?3 now. A job waits while a job
  * of its library or of another version of it (same family) runs or is claimed: versions
  * reuse each other's files and vectors, which they can only when they run one after the
- * other. The service's and admins' jobs first; among the others, the queuer whose last claim is oldest (never: first), so
- * that queuers take turns whatever they queued; then the oldest job. Engine: UPDATE ...
+ * other. The service's and admins' jobs first; among the others, the queuer whose last
+ * claim is oldest (never: first), so that queuers take turns whatever they queued; then
+ * the oldest job (the pieces shared with the job list's queue places: jobs.h). Engine: UPDATE ...
  * RETURNING and a WITH inside the subquery (SQLite 3.35+, PostgreSQL).
  */
 static const char jobs_claim_sql[] =
     "UPDATE jobs SET lease_holder = ?1, lease_until = ?2, claim_no = (SELECT "
-    "coalesce(max(claim_no), 0) + 1 FROM jobs) WHERE id = ("
-    "WITH last AS (SELECT coalesce(queued_via, '') AS v, coalesce(queued_by, 0) AS b, "
-    "max(claim_no) AS c FROM jobs WHERE claim_no IS NOT NULL GROUP BY 1, 2) "
-    "SELECT j.id FROM jobs j LEFT JOIN last l ON l.v = coalesce(j.queued_via, '') AND "
-    "l.b = coalesce(j.queued_by, 0) WHERE j.state = 'queued' AND (j.lease_until IS "
-    "NULL OR j.lease_until < ?3) AND NOT EXISTS (SELECT 1 FROM jobs o WHERE o.id <> j.id "
-    "AND (o.state = 'running' OR (o.state = 'queued' AND o.lease_until >= ?3)) AND "
-    "(o.library_id = j.library_id OR EXISTS (SELECT 1 FROM libraries lo, libraries lj "
-    "WHERE lo.id = o.library_id AND lj.id = j.library_id AND coalesce(lo.version_of, "
-    "lo.id) = coalesce(lj.version_of, lj.id)))) "
-    "ORDER BY j.queued_via IS NOT NULL AND NOT j.queued_admin, coalesce(l.c, 0), j.id "
+    "coalesce(max(claim_no), 0) + 1 FROM jobs) WHERE id = (WITH " JOBS_SQL_LAST " "
+    "SELECT j.id FROM jobs j LEFT JOIN last l ON " JOBS_SQL_LAST_OF("l", "j") " "
+    "WHERE j.state = 'queued' AND (j.lease_until IS NULL OR j.lease_until < ?3) AND "
+    "NOT EXISTS (SELECT 1 FROM jobs o WHERE o.id <> j.id AND (o.state = 'running' OR "
+    "(o.state = 'queued' AND o.lease_until >= ?3)) AND " JOBS_SQL_SAME_FAMILY("o", "j")
+    ") ORDER BY " JOBS_SQL_CLASS("j") ", coalesce(l.c, 0), j.id "
     "LIMIT 1) RETURNING id, library_id, force, kind = 'delete'";
 
 /* now + seconds as ISO 8601 (the format of every time column). */

@@ -58,6 +58,24 @@ struct jobs_next {
 };
 #define JOBS_LEASE_S	60	/* how long a claim lasts unless renewed */
 /*
+ * What jobs_claim's order and the job list's queue places (store/catalog.c) share, so that
+ * the places shown are the order taken. JOBS_SQL_LAST: a WITH table of each queuer's last
+ * claim (v, b: its queued_via and queued_by as keys; c: its last claim_no). JOBS_SQL_LAST_OF:
+ * the join condition of job j's queuer in it. JOBS_SQL_CLASS: 0 for a job of the service or
+ * an admin (first), 1 for the others. JOBS_SQL_SAME_FAMILY: jobs a and b are of one library
+ * or of two versions of it.
+ */
+#define JOBS_SQL_LAST							\
+	"last AS (SELECT coalesce(queued_via, '') AS v, coalesce(queued_by, 0) AS b, "	\
+	"max(claim_no) AS c FROM jobs WHERE claim_no IS NOT NULL GROUP BY 1, 2)"
+#define JOBS_SQL_LAST_OF(l, j)						\
+	l ".v = coalesce(" j ".queued_via, '') AND " l ".b = coalesce(" j ".queued_by, 0)"
+#define JOBS_SQL_CLASS(j)	j ".queued_via IS NOT NULL AND NOT " j ".queued_admin"
+#define JOBS_SQL_SAME_FAMILY(a, b)					\
+	"(" a ".library_id = " b ".library_id OR EXISTS (SELECT 1 FROM libraries lo, "	\
+	"libraries lj WHERE lo.id = " a ".library_id AND lj.id = " b ".library_id AND "	\
+	"coalesce(lo.version_of, lo.id) = coalesce(lj.version_of, lj.id)))"
+/*
  * Claims the next queued job for holder, until lease_s seconds from now: 1 claimed, 0
  * none claimable, -1 on error. The order is fair: the service's jobs (GitOps syncs,
  * webhooks, ctxd-admin, follow-ups) and admins' first, then the other queuers in turn (the
