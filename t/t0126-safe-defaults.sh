@@ -34,12 +34,17 @@ web() { printf '{"type": "website", "url": "%s"}' "$1"; }
 # The database as the previous schema left it: no value written by this version.
 # Version 15 made the safe defaults; what later versions added is taken out with it, so that
 # the migrations after 14 run again (16: the job leases).
-downgrade() {
-	_sql "DELETE FROM settings WHERE name IN ('fetch.allowed_networks',
-	    'perm.members_use_integrations'); DROP INDEX jobs_lease; DROP INDEX jobs_queuer_claims;
+# before_15: the schema as version 14 left it (what version 16 added taken out).
+before_15() {
+	_sql "DROP INDEX jobs_lease; DROP INDEX jobs_queuer_claims;
 	    ALTER TABLE jobs DROP COLUMN lease_holder; ALTER TABLE jobs DROP COLUMN lease_until;
 	    ALTER TABLE jobs DROP COLUMN claim_no; ALTER TABLE jobs DROP COLUMN queued_admin;
 	    PRAGMA user_version = 14"
+}
+downgrade() {
+	_sql "DELETE FROM settings WHERE name IN ('fetch.allowed_networks',
+	    'perm.members_use_integrations')"
+	before_15
 }
 migrate() {
 	ctxd_admin init >"$T/log/init-migrate.log" 2>&1 ||
@@ -135,10 +140,8 @@ is "$(parse "$MEMBER" "http://$GH/acme/private2")" 202 "... and the repository o
 # Only the libraries of members count for the switch; an explicit value is kept.
 _sql "DELETE FROM libraries WHERE created_by IS NOT NULL; DELETE FROM library_hosts"
 ctxd_admin settings set fetch.allowed_networks "127.0.0.0/8"
-_sql "DELETE FROM settings WHERE name = 'perm.members_use_integrations'; DROP INDEX jobs_lease;
-    DROP INDEX jobs_queuer_claims; ALTER TABLE jobs DROP COLUMN lease_holder;
-    ALTER TABLE jobs DROP COLUMN lease_until; ALTER TABLE jobs DROP COLUMN claim_no;
-    ALTER TABLE jobs DROP COLUMN queued_admin; PRAGMA user_version = 14"
+_sql "DELETE FROM settings WHERE name = 'perm.members_use_integrations'"
+before_15
 migrate "an admin's wiki library, an explicit list"
 is "$(setting_row perm.members_use_integrations)" "(unset)" \
     "an admin's wiki library alone does not open the switch"
