@@ -18,6 +18,7 @@
 
 #include "admin/backup.h"
 #include "admin/provcheck.h"
+#include "admin/segments.h"
 #include "ai/provider.h"
 #include "auth/accounts.h"
 #include "auth/apikey.h"
@@ -68,6 +69,7 @@ static const struct {
 	{ "explain", "ctxd-admin explain [--tokens N] [--limit N] [--rerank] [--tsv] [--] "
 	    "LIBRARY QUESTION\n" },
 	{ "doctor", "ctxd-admin doctor\n" },
+	{ "index", "ctxd-admin index list | rebuild [--] [ID ...]\n" },
 };
 
 #define ADMIN_NUSAGES	(sizeof(admin_usages) / sizeof(admin_usages[0]))
@@ -1283,6 +1285,69 @@ out:
 	return code;
 }
 
+/* One line of ctxd-admin index list. */
+static int
+admin_index_print(const struct segments_row *r, void *arg)
+{
+	long long	*total = arg;
+
+	total[0] += r->bytes;
+	total[1] += r->snippets;
+	printf("%s\t%s\t%lld\t%.1f\t%s%s%s\n", r->id, r->state, r->snippets,
+	    (double)r->bytes / 1048576.0, segments_status_word(r->status),
+	    r->status == SEGMENTS_DAMAGED ? ": " : "", r->status == SEGMENTS_DAMAGED ?
+	    r->why : "");
+	return 0;
+}
+
+/*
+ * ctxd-admin index list: each library's index segment, its size and state;
+ * ctxd-admin index rebuild [ID ...]: writes the missing or damaged segments (of the
+ * libraries named, or all) from the database, as the worker does after an index run.
+ */
+static int
+admin_cmd_index(int argc, char **argv)
+{
+	const char	*dir = doctor_data_dir();
+	struct sqlite3	*db = NULL;
+	long long	 total[2] = { 0, 0 };
+	int		 rc, list;
+
+	if (argc < 1 || (strcmp(argv[0], "list") != 0 && strcmp(argv[0], "rebuild") != 0) ||
+	    (strcmp(argv[0], "list") == 0 && argc != 1)) {
+		if (argc >= 1 && admin_is_option(argv[0]))
+			return admin_bad_option("index", argv[0]);
+		admin_usage_of(stderr, "index");
+		return 2;
+	}
+	list = strcmp(argv[0], "list") == 0;
+	argc--;
+	argv++;
+	if ((rc = admin_operands("index", &argc, argv)) != -1)
+		return rc;
+	if (db_open(dir, DB_READONLY, &db) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
+		return 1;
+	}
+	if (list) {
+		printf("LIBRARY\tSTATE\tSNIPPETS\tSEGMENT_MB\tSEGMENT\n");
+		rc = segments_each(db, dir, admin_index_print, total) == 0 ? 0 : 1;
+		if (rc == 0)
+			printf("total\t\t%lld\t%.1f\t\n", total[1],
+			    (double)total[0] / 1048576.0);
+	} else if ((rc = segments_rebuild(db, dir, argv, (size_t)argc, stdout)) == -1) {
+		fprintf(stderr, "ctxd-admin: index rebuild: the libraries could not be read "
+		    "(see above)\n");
+		rc = 1;
+	} else if (rc > 0) {
+		fprintf(stderr, "ctxd-admin: index rebuild: %d segment%s not written\n", rc,
+		    rc == 1 ? "" : "s");
+		rc = 1;
+	}
+	db_close(db);
+	return rc;
+}
+
 /* ctxd-admin restore FILE: replaces the database by a backup (lib/admin/backup.c). */
 static int
 admin_cmd_restore(int argc, char **argv)
@@ -1357,6 +1422,8 @@ main(int argc, char *argv[])
 		return admin_cmd_compact(argc - 2, argv + 2);
 	if (strcmp(argv[1], "explain") == 0)
 		return admin_cmd_explain(argc - 2, argv + 2);
+	if (strcmp(argv[1], "index") == 0)
+		return admin_cmd_index(argc - 2, argv + 2);
 	if (strcmp(argv[1], "doctor") == 0) {
 		if (argc != 2)
 			return admin_is_option(argv[2]) ? admin_bad_option("doctor", argv[2]) :

@@ -108,14 +108,14 @@ like "$(http_body)" 'quokka option makes transfers happier' "the new content is 
 # ctxd-admin doctor removes segments no library version names and checks the others.
 cp "$newseg" "$DATA_DIR/segments/999-1.seg"
 ctxd_admin doctor >"$T/doctor.out" 2>&1
-like "$(cat "$T/doctor.out")" 'ok +segments: 1 of 1 libraries, [0-9.]+ MB; 1 unused file removed' \
+like "$(cat "$T/doctor.out")" 'ok +segments: 1 of 1 indexed libraries, [0-9.]+ MB; 1 unused file removed' \
     "doctor: the segments in use, one unused removed"
 ok "$([ ! -e "$DATA_DIR/segments/999-1.seg" ] && [ -s "$newseg" ]; echo $?)" \
     "doctor: the unused one is gone, the one in use stays"
 size=$(stat -c %s "$newseg")
 printf 'XXXX' | dd of="$newseg" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
 ctxd_admin doctor >"$T/doctor.out" 2>&1
-like "$(cat "$T/doctor.out")" "segment $(basename "$newseg"): body checksum mismatch" \
+like "$(cat "$T/doctor.out")" "segment of /corpora/curl \\($(basename "$newseg")\\): body checksum mismatch" \
     "doctor: a damaged segment is reported"
 
 done_testing

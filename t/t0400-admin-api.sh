@@ -312,7 +312,7 @@ mkdir -p "$T/bundle"
 tar -xzf "$T/bundle.tar.gz" -C "$T/bundle"
 ok $? "the bundle is a valid tar.gz"
 d=$(echo "$T"/bundle/ctxd-support-*)
-is "$(cd "$d" && ls | tr '\n' ' ')" "health.json jobs.json libraries.json license.json settings.json version.json " \
+is "$(cd "$d" && ls | tr '\n' ' ')" "health.json jobs.json libraries.json license.json segments.json settings.json version.json " \
     "the bundle's files"
 is "$(jq -r '.version' "$d/version.json")" "$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")" \
     "version"

@@ -145,8 +145,7 @@ out:
 	return rc;
 }
 
-/* Gives path the owner of DATA_DIR (a restore as root into the service's directory). */
-static void
+void
 backup_chown_like(const char *path, const struct stat *dirst)
 {
 	if (geteuid() == 0 && chown(path, dirst->st_uid, dirst->st_gid) == -1)

@@ -2,6 +2,8 @@
 #ifndef CTXD_BACKUP_H
 #define CTXD_BACKUP_H
 
+#include <sys/stat.h>
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,5 +34,11 @@ int	 doctor_run(const char *dir, FILE *out);
  * /etc/default/ctxd ($CTXD_DEFAULTS), else util_data_dir()'s default. Static storage.
  */
 const char *doctor_data_dir(void);
+
+/*
+ * Gives path the owner of DATA_DIR (dirst: its stat) when run as root: what ctxd-admin
+ * writes into the service's directory (a restore, a segment) stays readable by it.
+ */
+void	 backup_chown_like(const char *path, const struct stat *dirst);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "admin/bundle.h"
 #include "admin/health.h"
+#include "admin/segments.h"
 #include "base/buf.h"
 #include "base/log.h"
 #include "search/catalog.h"
@@ -112,6 +113,7 @@ bundle_build(struct sqlite3 *db, const char *datadir, struct buf *out, char *nam
 	    now) == -1 ||
 	    bundle_json(a, name, "libraries.json", catalog_bundle_libraries(db),
 	    now) == -1 ||
+	    bundle_json(a, name, "segments.json", segments_json(db, datadir), now) == -1 ||
 	    bundle_json(a, name, "jobs.json", catalog_bundle_jobs(db, BUNDLE_JOBS,
 	    BUNDLE_LINES), now) == -1)
 		goto out;

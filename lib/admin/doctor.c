@@ -27,6 +27,7 @@
 #include "store/db.h"
 #include "store/inspect.h"
 #include "store/library.h"
+#include "admin/segments.h"
 #include "search/segment.h"
 
 #define DOCTOR_DEFAULTS		"/etc/default/ctxd"
@@ -244,22 +245,54 @@ doctor_name_keep(const char *name, void *arg)
 	return d->n > 0 && bsearch(&name, d->v, d->n, sizeof(*d->v), doctor_name_cmp) != NULL;
 }
 
+/* The segments of the libraries, counted for doctor_segments. */
+struct doctor_seg {
+	FILE		*out;
+	int		*bad;
+	size_t		 present, missing, damaged;
+	long long	 bytes;
+};
+
+static int
+doctor_seg_one(const struct segments_row *r, void *arg)
+{
+	struct doctor_seg *c = arg;
+
+	c->bytes += r->bytes;
+	switch (r->status) {
+	case SEGMENTS_OK:
+		c->present++;
+		break;
+	case SEGMENTS_DAMAGED:
+		c->damaged++;
+		doctor_line(c->out, c->bad, 0, "segment of %s (%s): %s: `ctxd-admin index "
+		    "rebuild` rewrites it now, or the library's next index run", r->id,
+		    strrchr(r->path, '/') + 1, r->why);
+		break;
+	case SEGMENTS_MISSING:
+		c->missing++;
+		break;
+	case SEGMENTS_NO_INDEX:
+		break;
+	}
+	return 0;
+}
+
 /*
  * The index segments (docs/DESIGN.md, "Index segments"): those no library version names
  * are removed (and temporary files of dead writers); each one in use is checked as a query
- * process checks it before use. A damaged one is reported: the next index run of its
- * library rewrites it, and until then queries build that library's index from the database.
+ * process checks it before use. A damaged or missing one is reported (until it is
+ * written, query processes build that library's index from the database, each its own
+ * copy): `ctxd-admin index rebuild` writes it, as does the library's next index run.
  */
 static void
 doctor_segments(FILE *out, int *bad, const char *dir)
 {
 	struct sqlite3	*db = store_inspect_open(dir);
 	struct doctor_names d = { NULL, 0, 0 };
-	struct segment	*g;
-	struct stat	 st;
-	char		*sdir = NULL, path[1024], why[128];
-	long long	 bytes = 0;
-	size_t		 i, present = 0, damaged = 0;
+	struct doctor_seg c = { out, bad, 0, 0, 0, 0 };
+	char		*sdir = NULL;
+	size_t		 i;
 	int		 removed;
 
 	if (db == NULL)
@@ -275,22 +308,17 @@ doctor_segments(FILE *out, int *bad, const char *dir)
 		doctor_line(out, bad, 0, "segments: %s: %s", sdir, strerror(errno));
 		goto out;
 	}
-	for (i = 0; i < d.n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", sdir, d.v[i]);
-		if (stat(path, &st) == -1)
-			continue;
-		present++;
-		bytes += st.st_size;
-		if ((g = segment_map(path, why, sizeof(why))) == NULL) {
-			damaged++;
-			doctor_line(out, bad, 0, "segment %s: %s: the library's next index run "
-			    "rewrites it", d.v[i], *why ? why : strerror(errno));
-		}
-		segment_close(g);
+	if (segments_each(db, dir, doctor_seg_one, &c) == -1) {
+		doctor_line(out, bad, 0, "segments: the libraries could not be read");
+		goto out;
 	}
-	doctor_line(out, bad, damaged == 0, "segments: %zu of %zu libraries, %.1f MB; "
-	    "%d unused file%s removed", present, d.n, (double)bytes / 1048576.0, removed,
-	    removed == 1 ? "" : "s");
+	if (c.missing > 0)
+		doctor_line(out, bad, 0, "segments: %zu indexed librar%s without a segment "
+		    "(each query process builds its own copy): `ctxd-admin index rebuild` "
+		    "writes them", c.missing, c.missing == 1 ? "y" : "ies");
+	doctor_line(out, bad, c.damaged == 0, "segments: %zu of %zu indexed libraries, "
+	    "%.1f MB; %d unused file%s removed", c.present, c.present + c.missing + c.damaged,
+	    (double)c.bytes / 1048576.0, removed, removed == 1 ? "" : "s");
 out:
 	for (i = 0; i < d.n; i++)
 		free(d.v[i]);

@@ -416,3 +416,35 @@ store_library_index_versions(sqlite3 *db, int (*cb)(long long, long long, void *
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
+
+int
+store_library_indexes(sqlite3 *db, int (*cb)(const struct store_library_index *, void *),
+    void *arg)
+{
+	struct store_library_index l;
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, state, lib_no, index_version, total_snippets, "
+	    "indexed_commit IS NOT NULL FROM libraries WHERE state <> 'delete' ORDER BY id",
+	    -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		l.id = db_column_text(st, 0);
+		l.state = db_column_text(st, 1);
+		l.lib_no = sqlite3_column_int64(st, 2);
+		l.index_version = sqlite3_column_int64(st, 3);
+		l.snippets = sqlite3_column_int64(st, 4);
+		l.has_index = sqlite3_column_int(st, 5);
+		if (cb(&l, arg) == -1) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}

@@ -138,6 +138,19 @@ int	 store_library_source_title(struct sqlite3 *, const char *id, const char *de
 int	 store_library_indexed(struct sqlite3 *, const char *id, const char *commit,
 	    const char *label, const char *url_prefix, long long retry);
 
+/* A library's index as stored, for the index report (lib/admin/segments.c). */
+struct store_library_index {
+	const char	*id, *state;
+	long long	 lib_no, index_version, snippets;
+	int		 has_index;	/* an index run finished: there is something to serve */
+};
+/*
+ * Calls cb with every library not being deleted, in id order (strings valid during the
+ * call); cb returning -1 stops with -1. 0, or -1 (logged).
+ */
+int	 store_library_indexes(struct sqlite3 *,
+	    int (*cb)(const struct store_library_index *, void *), void *arg);
+
 /*
  * Calls cb with every library's lib_no and index_version (the names of the index segments
  * in use: docs/DESIGN.md, "Index segments"); cb returning -1 stops with -1. 0, or -1.

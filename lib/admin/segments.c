@@ -1,0 +1,204 @@
+/* segments.c: the index segments as an operator sees them (segments.h). */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "admin/backup.h"
+#include "admin/segments.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "index/segwrite.h"
+#include "search/lexindex.h"
+#include "store/library.h"
+
+const char *
+segments_status_word(enum segments_status s)
+{
+	switch (s) {
+	case SEGMENTS_OK:
+		return "ok";
+	case SEGMENTS_MISSING:
+		return "missing";
+	case SEGMENTS_DAMAGED:
+		return "damaged";
+	case SEGMENTS_NO_INDEX:
+		break;
+	}
+	return "no index";
+}
+
+struct segments_walk {
+	const char	*dir;
+	int		(*fn)(const struct segments_row *, void *);
+	void		*arg;
+};
+
+/*
+ * One library's row: its segment is judged as a query process judges it before use
+ * (lexindex_map: the container's checks and the lexical index's).
+ */
+static int
+segments_one(const struct store_library_index *l, void *arg)
+{
+	const struct segments_walk *w = arg;
+	struct segments_row r;
+	struct lexindex	*x;
+	struct stat	 st;
+	char		 path[1024], why[128] = "";
+
+	memset(&r, 0, sizeof(r));
+	r.id = l->id;
+	r.state = l->state;
+	r.snippets = l->snippets;
+	r.lib_no = l->lib_no;
+	r.index_version = l->index_version;
+	r.why = why;
+	snprintf(path, sizeof(path), "%s/segments/%lld-%lld.seg", w->dir, l->lib_no,
+	    l->index_version);
+	r.path = path;
+	if (stat(path, &st) == 0) {
+		r.bytes = st.st_size;
+		if ((x = lexindex_map(path, why, sizeof(why))) != NULL) {
+			lexindex_free(x);
+			r.status = SEGMENTS_OK;
+		} else {
+			if (*why == '\0')
+				snprintf(why, sizeof(why), "%s", strerror(errno));
+			r.status = SEGMENTS_DAMAGED;
+		}
+	} else
+		r.status = l->has_index ? SEGMENTS_MISSING : SEGMENTS_NO_INDEX;
+	return w->fn(&r, w->arg);
+}
+
+int
+segments_each(struct sqlite3 *db, const char *dir,
+    int (*fn)(const struct segments_row *, void *), void *arg)
+{
+	struct segments_walk w = { dir, fn, arg };
+
+	return store_library_indexes(db, segments_one, &w);
+}
+
+static int
+segments_json_one(const struct segments_row *r, void *arg)
+{
+	json_object	*o = json_object_new_object();
+	const char	*name = strrchr(r->path, '/');
+
+	json_object_object_add(o, "id", json_object_new_string(r->id));
+	json_object_object_add(o, "state", json_object_new_string(r->state));
+	json_object_object_add(o, "snippets", json_object_new_int64(r->snippets));
+	json_object_object_add(o, "segment", r->status == SEGMENTS_NO_INDEX ? NULL :
+	    json_object_new_string(name != NULL ? name + 1 : r->path));
+	json_object_object_add(o, "bytes", json_object_new_int64(r->bytes));
+	json_object_object_add(o, "status",
+	    json_object_new_string(segments_status_word(r->status)));
+	if (r->status == SEGMENTS_DAMAGED)
+		json_object_object_add(o, "why", json_object_new_string(r->why));
+	return json_object_array_add(arg, o) == 0 ? 0 : -1;
+}
+
+json_object *
+segments_json(struct sqlite3 *db, const char *dir)
+{
+	json_object	*a = json_object_new_array();
+
+	if (a != NULL && segments_each(db, dir, segments_json_one, a) == -1) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* The libraries whose segments a rebuild writes: their ids, and whether each was seen. */
+struct segments_todo {
+	char		**ids;
+	size_t		  n;
+	int		 *seen;
+	struct sqlite3	 *db;
+	const char	 *dir;
+	struct stat	  dirst;
+	FILE		 *out;
+	int		  failed;
+};
+
+static int
+segments_rebuild_one(const struct segments_row *r, void *arg)
+{
+	struct segments_todo *t = arg;
+	char		 path[1024];
+	long long	 ms;
+	size_t		 i;
+	int		 rc;
+
+	if (t->n > 0) {
+		for (i = 0; i < t->n && strcmp(t->ids[i], r->id) != 0; i++)
+			;
+		if (i == t->n)
+			return 0;
+		t->seen[i] = 1;
+		if (r->status == SEGMENTS_NO_INDEX) {
+			fprintf(t->out, "%s: no index run has finished: nothing to write\n", r->id);
+			t->failed++;
+			return 0;
+		}
+	}
+	if (r->status == SEGMENTS_OK) {
+		if (t->n > 0)
+			fprintf(t->out, "%s: %s is whole, kept\n", r->id, r->path);
+		return 0;
+	}
+	if (r->status == SEGMENTS_NO_INDEX)
+		return 0;
+	rc = segwrite_library(t->db, t->dir, r->id, &ms, path, sizeof(path));
+	if (rc == 0) {
+		struct stat st;
+		char	*sdir = util_path_join(t->dir, "segments");
+
+		/* Run as root on a package: the service's processes must read what is written. */
+		if (sdir != NULL)
+			backup_chown_like(sdir, &t->dirst);
+		free(sdir);
+		backup_chown_like(path, &t->dirst);
+		fprintf(t->out, "%s: %s written (it was %s), %.1f MB in %lld ms\n", r->id,
+		    path, segments_status_word(r->status), stat(path, &st) == 0 ?
+		    (double)st.st_size / 1048576.0 : 0.0, ms);
+	} else {
+		fprintf(t->out, "%s: the segment could not be written%s\n", r->id,
+		    rc == 1 ? ": the library has no index to serve" : " (see the log)");
+		t->failed++;
+	}
+	return 0;
+}
+
+int
+segments_rebuild(struct sqlite3 *db, const char *dir, char **ids, size_t n, FILE *out)
+{
+	struct segments_todo t = { ids, n, NULL, db, dir, { 0 }, out, 0 };
+	size_t		 i;
+
+	if (stat(dir, &t.dirst) == -1) {
+		log_err("%s: %s: %s", __func__, dir, strerror(errno));
+		return -1;
+	}
+	if (n > 0 && (t.seen = calloc(n, sizeof(*t.seen))) == NULL)
+		return -1;
+	if (segments_each(db, dir, segments_rebuild_one, &t) == -1) {
+		free(t.seen);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!t.seen[i]) {
+			fprintf(out, "%s: no such library\n", ids[i]);
+			t.failed++;
+		}
+	free(t.seen);
+	return t.failed;
+}
