@@ -239,6 +239,10 @@ _harness_cleanup() {
 	for pid in "${_harness_pids[@]}"; do
 		_stop_group "$pid" TERM
 	done
+	# What a helper library started outside the process groups above (t/lib/pg.sh's cluster).
+	for pid in "${_harness_hooks[@]}"; do
+		"$pid" || true
+	done
 	_kill_strays
 	if [ -n "$T" ] && [ -d "$T" ]; then
 		if [ -n "${CTXD_KEEP_TMP:-}" ]; then
@@ -249,6 +253,7 @@ _harness_cleanup() {
 	fi
 	exit "$st"
 }
+_harness_hooks=()
 trap _harness_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

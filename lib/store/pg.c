@@ -1,0 +1,397 @@
+/* pg.c: PostgreSQL through libpq (pg.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "base/log.h"
+#include "store/pg.h"
+#include "store/sqltext.h"
+
+struct pg {
+	PGconn		*conn;
+	unsigned long	 next_name;	/* prepared statements are named s1, s2, ... */
+	long long	 changes;
+	char		 err[512];
+	enum pg_failure	 failure;
+	char		 version[32];
+};
+
+struct pg_stmt {
+	struct pg	*db;
+	char		 name[24];
+	int		 nparams;
+	/* The parameters as libpq takes them: a value (NULL: SQL NULL), its length, 1 for bytes. */
+	char		**values;
+	int		*lengths, *formats;
+	PGresult	*res;		/* the rows, fetched at the first step */
+	int		 row;		/* the current row, -1 before the first */
+	unsigned char	*blob;		/* the last pg_column_blob's bytes */
+};
+
+/* Records the error of res (or of the connection when res is NULL). */
+static void
+pg_set_error(struct pg *db, const PGresult *res)
+{
+	const char	*msg = res != NULL ? PQresultErrorMessage(res) : PQerrorMessage(db->conn);
+	const char	*state = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	size_t		 len;
+
+	snprintf(db->err, sizeof(db->err), "%s", msg != NULL && *msg != '\0' ? msg :
+	    "unknown PostgreSQL error");
+	len = strlen(db->err);
+	while (len > 0 && (db->err[len - 1] == '\n' || db->err[len - 1] == ' '))
+		db->err[--len] = '\0';
+	db->failure = PG_FAIL_OTHER;
+	if (state == NULL)
+		return;
+	/* lock_not_available, serialization_failure, deadlock_detected, query_canceled */
+	if (strcmp(state, "55P03") == 0 || strcmp(state, "40001") == 0 ||
+	    strcmp(state, "40P01") == 0 || strcmp(state, "57014") == 0)
+		db->failure = PG_FAIL_BUSY;
+	else if (strcmp(state, "53100") == 0)		/* disk_full */
+		db->failure = PG_FAIL_FULL;
+	else if (strncmp(state, "23", 2) == 0)		/* integrity_constraint_violation */
+		db->failure = PG_FAIL_CONSTRAINT;
+}
+
+struct pg *
+pg_connect(const char *url, char *err, size_t errlen)
+{
+	struct pg	*db;
+	PGresult	*res;
+	int		 v;
+
+	if ((db = calloc(1, sizeof(*db))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	db->conn = PQconnectdb(url);
+	if (db->conn == NULL || PQstatus(db->conn) != CONNECTION_OK) {
+		snprintf(err, errlen, "%s", db->conn != NULL ? PQerrorMessage(db->conn) :
+		    "out of memory");
+		err[strcspn(err, "\n")] = '\0';
+		PQfinish(db->conn);
+		free(db);
+		return NULL;
+	}
+	v = PQserverVersion(db->conn);
+	snprintf(db->version, sizeof(db->version), "%d.%d", v / 10000, v % 10000);
+	/* The store's text is UTF-8, its times UTC. */
+	res = PQexec(db->conn, "SET client_encoding = 'UTF8'; SET TIME ZONE 'UTC'");
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		snprintf(err, errlen, "%s", PQresultErrorMessage(res));
+		err[strcspn(err, "\n")] = '\0';
+		PQclear(res);
+		PQfinish(db->conn);
+		free(db);
+		return NULL;
+	}
+	PQclear(res);
+	return db;
+}
+
+void
+pg_close(struct pg *db)
+{
+	if (db == NULL)
+		return;
+	PQfinish(db->conn);
+	free(db);
+}
+
+const char *
+pg_errmsg(struct pg *db)
+{
+	return db->err[0] != '\0' ? db->err : "no error";
+}
+
+enum pg_failure
+pg_failure(struct pg *db)
+{
+	return db->failure;
+}
+
+const char *
+pg_server_version(struct pg *db)
+{
+	return db->version;
+}
+
+int
+pg_exec(struct pg *db, const char *sql)
+{
+	PGresult	*res = PQexec(db->conn, sqltext_pick(sql, DB_ENGINE_POSTGRES));
+	ExecStatusType	 st = PQresultStatus(res);
+	int		 rc = 0;
+
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+		pg_set_error(db, res);
+		rc = -1;
+	}
+	PQclear(res);
+	return rc;
+}
+
+int
+pg_prepare(struct pg *db, const char *sql, struct pg_stmt **out)
+{
+	struct pg_stmt	*st;
+	PGresult	*res;
+	char		*text;
+	int		 n;
+
+	*out = NULL;
+	if ((text = sqltext_postgres(sql, &n)) == NULL) {
+		snprintf(db->err, sizeof(db->err), "%s", errno == EINVAL ?
+		    "a parameter number out of range" : "out of memory");
+		db->failure = PG_FAIL_OTHER;
+		return -1;
+	}
+	if ((st = calloc(1, sizeof(*st))) == NULL ||
+	    (st->values = calloc((size_t)n + 1, sizeof(*st->values))) == NULL ||
+	    (st->lengths = calloc((size_t)n + 1, sizeof(*st->lengths))) == NULL ||
+	    (st->formats = calloc((size_t)n + 1, sizeof(*st->formats))) == NULL) {
+		if (st != NULL) {
+			free(st->values);
+			free(st->lengths);
+		}
+		free(st);
+		free(text);
+		snprintf(db->err, sizeof(db->err), "out of memory");
+		return -1;
+	}
+	st->db = db;
+	st->nparams = n;
+	st->row = -1;
+	snprintf(st->name, sizeof(st->name), "s%lu", ++db->next_name);
+	res = PQprepare(db->conn, st->name, text, n, NULL);
+	free(text);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		pg_set_error(db, res);
+		PQclear(res);
+		free(st->values);
+		free(st->lengths);
+		free(st->formats);
+		free(st);
+		return -1;
+	}
+	PQclear(res);
+	*out = st;
+	return 0;
+}
+
+/* Clears parameter i (1-based) to NULL: 0, or -1 when out of range. */
+static int
+pg_param(struct pg_stmt *st, int i)
+{
+	if (i < 1 || i > st->nparams) {
+		snprintf(st->db->err, sizeof(st->db->err), "parameter %d of %d", i,
+		    st->nparams);
+		return -1;
+	}
+	i--;
+	free(st->values[i]);
+	st->values[i] = NULL;
+	st->lengths[i] = 0;
+	st->formats[i] = 0;
+	return 0;
+}
+
+int
+pg_bind_text(struct pg_stmt *st, int i, const char *text)
+{
+	if (pg_param(st, i) == -1)
+		return -1;
+	if (text == NULL)
+		return 0;
+	if ((st->values[i - 1] = strdup(text)) == NULL)
+		return -1;
+	st->lengths[i - 1] = (int)strlen(text);
+	return 0;
+}
+
+int
+pg_bind_int64(struct pg_stmt *st, int i, long long v)
+{
+	char	 num[24];
+
+	snprintf(num, sizeof(num), "%lld", v);
+	return pg_bind_text(st, i, num);
+}
+
+int
+pg_bind_null(struct pg_stmt *st, int i)
+{
+	return pg_param(st, i);
+}
+
+int
+pg_bind_blob(struct pg_stmt *st, int i, const void *bytes, size_t len)
+{
+	if (pg_param(st, i) == -1 || len > INT32_MAX ||
+	    (st->values[i - 1] = malloc(len ? len : 1)) == NULL)
+		return -1;
+	memcpy(st->values[i - 1], bytes, len);
+	st->lengths[i - 1] = (int)len;
+	st->formats[i - 1] = 1;
+	return 0;
+}
+
+int
+pg_step(struct pg_stmt *st)
+{
+	ExecStatusType	 status;
+	const char	*tuples;
+
+	PQfreemem(st->blob);
+	st->blob = NULL;
+	if (st->res == NULL) {
+		st->res = PQexecPrepared(st->db->conn, st->name, st->nparams,
+		    (const char *const *)st->values, st->lengths, st->formats, 0);
+		status = PQresultStatus(st->res);
+		if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+			pg_set_error(st->db, st->res);
+			PQclear(st->res);
+			st->res = NULL;
+			return -1;
+		}
+		tuples = PQcmdTuples(st->res);
+		st->db->changes = tuples != NULL && *tuples != '\0' ? strtoll(tuples, NULL, 10) : 0;
+		st->row = -1;
+	}
+	if (st->row + 1 < PQntuples(st->res)) {
+		st->row++;
+		return 1;
+	}
+	st->row = PQntuples(st->res);
+	return 0;
+}
+
+int
+pg_column_count(struct pg_stmt *st)
+{
+	return st->res != NULL ? PQnfields(st->res) : 0;
+}
+
+/* 1 when the current row has a column i. */
+static int
+pg_has(struct pg_stmt *st, int i)
+{
+	return st->res != NULL && st->row >= 0 && st->row < PQntuples(st->res) &&
+	    i >= 0 && i < PQnfields(st->res);
+}
+
+int
+pg_column_null(struct pg_stmt *st, int i)
+{
+	return !pg_has(st, i) || PQgetisnull(st->res, st->row, i);
+}
+
+const char *
+pg_column_text(struct pg_stmt *st, int i)
+{
+	return pg_has(st, i) ? PQgetvalue(st->res, st->row, i) : "";
+}
+
+long long
+pg_column_int64(struct pg_stmt *st, int i)
+{
+	const char	*v = pg_column_text(st, i);
+
+	/* A boolean column reads as 1 or 0, as SQLite's do. */
+	if (v[0] == 't' && v[1] == '\0')
+		return 1;
+	return strtoll(v, NULL, 10);
+}
+
+double
+pg_column_double(struct pg_stmt *st, int i)
+{
+	return strtod(pg_column_text(st, i), NULL);
+}
+
+const void *
+pg_column_blob(struct pg_stmt *st, int i, size_t *len)
+{
+	*len = 0;
+	PQfreemem(st->blob);
+	st->blob = NULL;
+	if (pg_column_null(st, i))
+		return NULL;
+	st->blob = PQunescapeBytea((const unsigned char *)PQgetvalue(st->res, st->row, i),
+	    len);
+	return st->blob;
+}
+
+void
+pg_reset(struct pg_stmt *st)
+{
+	PQfreemem(st->blob);
+	st->blob = NULL;
+	PQclear(st->res);
+	st->res = NULL;
+	st->row = -1;
+}
+
+void
+pg_finalize(struct pg_stmt *st)
+{
+	PGresult	*res;
+	char		 sql[64];
+	int		 i;
+
+	if (st == NULL)
+		return;
+	pg_reset(st);
+	snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
+	if (PQstatus(st->db->conn) == CONNECTION_OK &&
+	    PQtransactionStatus(st->db->conn) != PQTRANS_INERROR) {
+		res = PQexec(st->db->conn, sql);
+		PQclear(res);
+	}
+	for (i = 0; i < st->nparams; i++)
+		free(st->values[i]);
+	free(st->values);
+	free(st->lengths);
+	free(st->formats);
+	free(st);
+}
+
+long long
+pg_changes(struct pg *db)
+{
+	return db->changes;
+}
+
+int
+pg_begin(struct pg *db)
+{
+	return pg_exec(db, "BEGIN");
+}
+
+int
+pg_commit(struct pg *db)
+{
+	return pg_exec(db, "COMMIT");
+}
+
+void
+pg_rollback(struct pg *db)
+{
+	if (pg_exec(db, "ROLLBACK") == -1)
+		log_warn("%s: %s", __func__, pg_errmsg(db));
+}
+
+int
+pg_in_transaction(struct pg *db)
+{
+	PGTransactionStatusType t = PQtransactionStatus(db->conn);
+
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
+}
