@@ -16,4 +16,48 @@ is "$rc" 0 "test-pg against the server: every check passes"
 like "$(grep -c '^ok' <<<"$out")" '^[0-9]{2,}$' "... and the engine's checks ran ($(grep -c '^ok' <<<"$out") of them)"
 unlike "$out" 'DATABASE_URL unset' "... not skipped"
 is "$(pg_sql "SELECT count(*) FROM pg_tables WHERE tablename = 't'")" 0 "test-pg left no table behind"
+
+# The schema for PostgreSQL (sql/pg/schema.sql): the tables and columns of a SQLite database
+# of the same version (but SQLite's full-text tables), and the same rules.
+"$_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$DATABASE_URL" -f "$top_srcdir/sql/pg/schema.sql" \
+    >"$T/schema.out" 2>&1
+is "$?" 0 "sql/pg/schema.sql loads"
+[ -s "$T/schema.out" ] && diag "$(head -20 "$T/schema.out")"
+DATA_DIR=$T/lite ctxd_admin init >/dev/null 2>&1
+pgver=$(pg_sql "SELECT version FROM ctxd_schema")
+is "$pgver" "$(sqlite3 "$T/lite/ctxd.db" 'PRAGMA user_version')" \
+    "its version is the SQLite schema's (a migration past it needs its sql/pg twin)"
+sqlite3 "$T/lite/ctxd.db" "SELECT m.name || '.' || p.name FROM sqlite_master m, pragma_table_xinfo(m.name) p
+    WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'snippets_fts%' AND m.name NOT LIKE 'sqlite_%'
+    ORDER BY 1" >"$T/lite.cols"
+pg_sql "SELECT table_name || '.' || column_name FROM information_schema.columns
+    WHERE table_schema = 'public' AND table_name <> 'ctxd_schema' ORDER BY 1" >"$T/pg.cols"
+LC_ALL=C sort -o "$T/lite.cols" "$T/lite.cols"
+LC_ALL=C sort -o "$T/pg.cols" "$T/pg.cols"
+ok "$(cmp -s "$T/lite.cols" "$T/pg.cols"; echo $?)" \
+    "the same tables, views and columns as SQLite's ($(wc -l <"$T/pg.cols") columns)"
+cmp -s "$T/lite.cols" "$T/pg.cols" || diag "$(diff "$T/lite.cols" "$T/pg.cols" | head -20)"
+pg_sql "INSERT INTO users (name, role, password, created_at, updated_at) VALUES ('Ann', 'admin', 'x', 'n', 'n')"
+pg_sql "INSERT INTO users (name, role, password, created_at, updated_at) VALUES ('ann', 'member', 'x', 'n', 'n')" 2>/dev/null
+isnt "$?" 0 "user names are unique without case (COLLATE NOCASE)"
+is "$(pg_sql "SELECT name FROM users WHERE name = 'ANN' COLLATE NOCASE")" Ann \
+    "the store's COLLATE NOCASE text runs as it is"
+pg_sql "INSERT INTO libraries (id, lib_no, url, host, title, created_at, updated_at)
+    VALUES ('/a/b', 1, 'u', 'h1', 't', 'c1', 'c1')"
+is "$(pg_sql "SELECT host || ' ' || bound_at FROM library_hosts WHERE id = '/A/B'")" "h1 c1" \
+    "a new library binds its id to its host (any case)"
+pg_sql "UPDATE libraries SET host = 'h2', updated_at = 'u2' WHERE id = '/a/b'"
+is "$(pg_sql "SELECT host || ' ' || bound_at FROM library_hosts WHERE id = '/a/b'")" "h2 u2" \
+    "a new host rebinds it"
+pg_sql "DELETE FROM libraries WHERE id = '/a/b'"
+is "$(pg_sql "SELECT host FROM library_hosts WHERE id = '/a/b'")" h2 "the binding outlives the library"
+pg_sql "INSERT INTO libraries (id, lib_no, url, host, title, created_at, updated_at)
+    VALUES ('/c/d', 2, 'u', 'h', 't', 'c', 'c')"
+is "$(pg_sql "INSERT INTO documents (library_id, path, blob, title) VALUES ('/c/d', 'p', 'b', 't') RETURNING id = shows")" t \
+    "a document shows its own snippets"
+is "$(pg_sql "INSERT INTO documents (library_id, path, blob, title, snippets_from) SELECT '/c/d', 'p2', 'b', 't', id FROM documents WHERE path = 'p' RETURNING shows = snippets_from")" t \
+    "... or those of the document it takes them from"
+pg_sql "INSERT INTO jobs (library_id, kind, created_at) VALUES ('/c/d', 'delete', 'n')"
+is "$(pg_sql "UPDATE libraries SET state = 'delete' WHERE id = '/c/d'; UPDATE libraries SET state = 'finalized' WHERE id = '/c/d'; SELECT state FROM libraries WHERE id = '/c/d'")" \
+    delete "a library stays deleted while its delete job is queued"
 done_testing
