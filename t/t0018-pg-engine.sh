@@ -16,6 +16,11 @@ is "$rc" 0 "test-pg against the server: every check passes"
 like "$(grep -c '^ok' <<<"$out")" '^[0-9]{2,}$' "... and the engine's checks ran ($(grep -c '^ok' <<<"$out") of them)"
 unlike "$out" 'DATABASE_URL unset' "... not skipped"
 is "$(pg_sql "SELECT count(*) FROM pg_tables WHERE tablename = 't'")" 0 "test-pg left no table behind"
+# The store's statements on either engine: the same calls, the same answers (test-stmt).
+out=$("$top_builddir/t/unit/test-stmt" 2>&1); rc=$?
+is "$rc" 0 "test-stmt: SQLite and PostgreSQL answer alike"
+[ "$rc" -eq 0 ] || diag "$(grep -A3 '^not ok' <<<"$out" | head -40)"
+like "$(grep -c '^ok .* - postgres: ' <<<"$out")" '^[0-9]{2,}$' "... PostgreSQL's checks ran"
 
 # The schema for PostgreSQL (sql/pg/schema.sql): the tables and columns of a SQLite database
 # of the same version (but SQLite's full-text tables), and the same rules.
