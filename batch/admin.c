@@ -35,6 +35,8 @@
 #include "search/upstream.h"
 #include "sources/policy.h"
 #include "store/db.h"
+#include "store/pg.h"
+#include "store/pgstore.h"
 #include "store/settings.h"
 #include "store/trial.h"
 
@@ -70,6 +72,7 @@ static const struct {
 	    "LIBRARY QUESTION\n" },
 	{ "doctor", "ctxd-admin doctor\n" },
 	{ "index", "ctxd-admin index list | rebuild [--] [ID ...]\n" },
+	{ "migrate-to-postgres", "ctxd-admin migrate-to-postgres [--] [URL]\n" },
 };
 
 #define ADMIN_NUSAGES	(sizeof(admin_usages) / sizeof(admin_usages[0]))
@@ -1348,6 +1351,54 @@ admin_cmd_index(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * ctxd-admin migrate-to-postgres [URL]: copies this instance's SQLite database into the
+ * empty PostgreSQL database URL names (default: DATABASE_URL) and checks the counts.
+ */
+static int
+admin_cmd_migrate_pg(int argc, char **argv)
+{
+	const char	*dir = doctor_data_dir(), *url;
+	struct sqlite3	*db = NULL;
+	struct pg	*pg;
+	char		 err[512];
+	int		 rc;
+
+	if ((rc = admin_operands("migrate-to-postgres", &argc, argv)) != -1)
+		return rc;
+	if (argc > 1) {
+		admin_usage_of(stderr, "migrate-to-postgres");
+		return 2;
+	}
+	url = argc == 1 ? argv[0] : getenv("DATABASE_URL");
+	if (url == NULL || *url == '\0') {
+		fprintf(stderr, "ctxd-admin: migrate-to-postgres: give the PostgreSQL database's "
+		    "URL (postgresql://USER@HOST/DB) or set DATABASE_URL\n");
+		return 2;
+	}
+	if (db_open(dir, DB_READONLY, &db) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
+		return 1;
+	}
+	if ((pg = pg_connect(url, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "ctxd-admin: cannot connect to PostgreSQL: %s\n", err);
+		db_close(db);
+		return 1;
+	}
+	printf("TABLE\tROWS\n");
+	rc = pgstore_copy(db, pg, stdout, err, sizeof(err));
+	if (rc == -1)
+		fprintf(stderr, "ctxd-admin: migrate-to-postgres: %s; PostgreSQL is left as it "
+		    "was\n", err);
+	else
+		printf("copied %s/ctxd.db into PostgreSQL %s (schema version %d), every count "
+		    "checked; give every node that DATABASE_URL and DATA_DIR/secret.key\n", dir,
+		    pg_server_version(pg), db_schema_version());
+	pg_close(pg);
+	db_close(db);
+	return rc == -1 ? 1 : 0;
+}
+
 /* ctxd-admin restore FILE: replaces the database by a backup (lib/admin/backup.c). */
 static int
 admin_cmd_restore(int argc, char **argv)
@@ -1424,6 +1475,8 @@ main(int argc, char *argv[])
 		return admin_cmd_explain(argc - 2, argv + 2);
 	if (strcmp(argv[1], "index") == 0)
 		return admin_cmd_index(argc - 2, argv + 2);
+	if (strcmp(argv[1], "migrate-to-postgres") == 0)
+		return admin_cmd_migrate_pg(argc - 2, argv + 2);
 	if (strcmp(argv[1], "doctor") == 0) {
 		if (argc != 2)
 			return admin_is_option(argv[2]) ? admin_bad_option("doctor", argv[2]) :

@@ -89,6 +89,14 @@ db_prepare(struct db *db, const char *sql, struct db_stmt **out)
 }
 
 int
+db_param_count(struct db_stmt *st)
+{
+	if (st->lite != NULL)
+		return sqlite3_bind_parameter_count(st->lite);
+	return pg_param_count(st->pg);
+}
+
+int
 db_bind_text(struct db_stmt *st, int i, const char *text)
 {
 	if (st->lite != NULL)
