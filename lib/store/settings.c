@@ -233,7 +233,8 @@ static const struct setting_def settings_defs[] = {
 	  "GitOps sync at start, on the schedule and on push (off: Sync now and the "
 	  "reconcile endpoint still work)", NULL },
 	{ "gitops.repo_url", SET_URL, "", 0, 0,
-	  "git repository (http or https) holding the GitOps manifest", NULL },
+	  "git repository (http or https) holding the GitOps manifest; its host's token or "
+	  "GitHub App is used to read it", NULL },
 	{ "gitops.manifest_path", SET_STRING, "repos.yaml", 0, 0,
 	  "path of the manifest inside the GitOps repository", NULL },
 	{ "gitops.branch", SET_STRING, "", 0, 0,
@@ -242,7 +243,8 @@ static const struct setting_def settings_defs[] = {
 	  "GitOps sync schedule in the server's time zone: hourly, every 6 hours, daily, "
 	  "weekly, a five-field cron expression, or manual (Manual only)", NULL },
 	{ "gitops.prune", SET_BOOL, "false", 0, 0,
-	  "delete GitOps-managed libraries that left the manifest", NULL },
+	  "delete GitOps-managed libraries that left the manifest, with their snippets, "
+	  "embeddings and clones (libraries added by hand are never deleted)", NULL },
 	/* Policies for public documentation of the upstream (lib/sources/policy.h). */
 	{ "policy.git", SET_BOOL, "true", 0, 0,
 	  "answer for the upstream's libraries from git repositories", NULL },

@@ -26,6 +26,27 @@ export function sentence(s) {
 	return s ? s.charAt(0).toUpperCase() + s.slice(1) + "." : null;
 }
 
+// settingText(settings, name): [label, help as a sentence] of a setting as the server
+// describes it (GET /api/settings), for a tab whose form is not settingsForm's.
+export function settingText(settings, name) {
+	const m = (settings && settings[name]) || {};
+	return [m.label || name, sentence(m.help)];
+}
+
+// withName(row, name): the setting's raw name beside the label of its row; returns row.
+export function withName(row, name) {
+	const label = row.querySelector("label");
+	const code = el("code", { class: "setting-name muted small" }, name);
+	if (row.classList.contains("check"))
+		label.after(" ", code);
+	else {	/* a label above its control: the name on the label's line */
+		const line = el("div", { class: "label-row" });
+		label.replaceWith(line);
+		line.append(label, " ", code);
+	}
+	return row;
+}
+
 // control(name, meta): the input of one setting; returns { input, get(), extra }.
 function control(name, meta) {
 	if (meta.secret) {
@@ -89,7 +110,7 @@ export function settingsForm(settings, names, opts) {
 				row.insertBefore(c.extra, row.querySelector(".help"));
 		}
 		if (opts && opts.names && label !== name)
-			row.querySelector("label").after(" ", el("code", { class: "setting-name muted small" }, name));
+			withName(row, name);
 		row.dataset.setting = name;
 		fields[name] = { row, input: c.input, get: c.get, meta };
 		node.append(row);
