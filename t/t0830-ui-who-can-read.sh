@@ -6,7 +6,8 @@
 # read with the instance's token while anonymous reads are on, the job log's warning once
 # the private repository was read with it (its setting a link), and every Settings tab
 # showing the server's label of each setting with its raw name. Screenshots at 360 and
-# 1440 px go to $top_builddir/t/screenshots/who-*.png.
+# 1440 px go to $top_builddir/t/screenshots/who-*.png. The state words on the Jobs and
+# Libraries pages are the API's, each explained.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap node npm flock chromium
 
@@ -33,7 +34,7 @@ is "$(ctxd_admin settings get perm.require_mcp_auth)" true "reads need a key at 
 is "$(http GET "$BASE/api/v2/libs/search?libraryName=requests&query=x")" 401 "an anonymous read is refused"
 is "$(_sql "SELECT count(*) FROM job_log WHERE level = 'warning' AND instr(line, 'anonymous reads are on') > 0")" 1 \
     "the private repository's job logged the warning once"
-for page in step step-chosen add-warning job-warning settings-ai settings-embeddings settings-git \
+for page in step step-chosen add-warning job-warning jobs-legend libraries-legend settings-ai settings-embeddings settings-git \
     settings-integrations settings-upstream settings-permissions settings-advanced; do
 	for w in 360 1440; do
 		ok "$([ -s "$SHOTS/who-$page-$w.png" ]; echo $?)" "screenshot who-$page-$w.png"

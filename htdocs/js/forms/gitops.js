@@ -6,6 +6,7 @@
 import { el, clear, field, checkField, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
 import { poll } from "../parts/poll.js";
+import { GITOPS_STATES, meaning } from "../parts/states.js";
 import { settingText, withName } from "./settings.js";
 
 // The schedule's presets as the server names them, and what the select shows.
@@ -23,10 +24,6 @@ const TRIGGERS = {
 	webhook: "push webhook", api: "reconcile API",
 };
 
-const STATES = {
-	queued: "Queued", running: "Running", done: "Done", failed: "Failed",
-	skipped: "Skipped",
-};
 
 const COUNTS = ["created", "updated", "unchanged", "pruned", "skipped", "failed"];
 
@@ -202,7 +199,8 @@ export function runView(r) {
 		el("dt", null, "Time"), el("dd", null, timeEl(r.finishedAt || r.startedAt || r.createdAt)),
 		el("dt", null, "Trigger"), el("dd", null, TRIGGERS[r.trigger] || r.trigger),
 		el("dt", null, "Outcome"), el("dd", null, el("span", { class: "badge " + (ok ? "ok" : r.state === "failed" ? "error" : "running"),
-		    dataset: { outcome: r.state } }, STATES[r.state] || r.state)),
+		    dataset: { outcome: r.state }, title: meaning(GITOPS_STATES, r.state) }, r.state),
+		    meaning(GITOPS_STATES, r.state) ? el("span", { class: "muted small" }, " " + meaning(GITOPS_STATES, r.state)) : null),
 		r.manifestCommit ? [el("dt", null, "Manifest commit"), el("dd", null, el("code", null, r.manifestCommit))] : null,
 		r.message ? [el("dt", null, "Message"), el("dd", { class: r.state === "failed" ? "error" : null }, r.message)] : null),
 	    el("ul", { class: "gitops-counts", "aria-label": "Counts" },

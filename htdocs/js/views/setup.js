@@ -5,6 +5,7 @@ import { el, button } from "../dom.js";
 import * as api from "../api.js";
 import { settingsForm, providerTest } from "../forms/settings.js";
 import { readersForm } from "../forms/readers.js";
+import { SETUP_STATES, meaning } from "../parts/states.js";
 
 export const title = "Setup";
 
@@ -34,7 +35,6 @@ const STEPS = {
 	},
 };
 
-const STATE_WORDS = { pending: "to do", done: "done", skipped: "skipped" };
 
 export async function render(root, params, ctx) {
 	const setup = await api.get("/api/setup");
@@ -44,7 +44,8 @@ export async function render(root, params, ctx) {
 	root.append(el("h1", null, "Set up ctxd"));
 	root.append(el("ol", { class: "steps", "aria-label": "Setup steps" },
 	    setup.steps.map((s, i) => el("li", { "aria-current": step && s.step === step.step ? "step" : null },
-		el("a", { href: "#/setup?step=" + s.step }, `${i + 1}. ${s.title}`), " — ", STATE_WORDS[s.state] || s.state))));
+		el("a", { href: "#/setup?step=" + s.step }, `${i + 1}. ${s.title}`), " — ",
+		el("span", { title: meaning(SETUP_STATES, s.state) }, s.state)))));
 	if (!step) {
 		root.append(el("section", { class: "panel" },
 		    el("h2", null, "Setup is complete"),

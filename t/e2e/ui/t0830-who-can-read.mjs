@@ -79,6 +79,24 @@ await t.run(async () => {
 	await page.waitForTimeout(300);
 	check(await page.locator(".credentials-warning").isHidden(), "reads need a key: the form warns no more");
 
+	// The state words: the API's, each explained on the Jobs and Libraries pages.
+	await page.goto("/#/jobs");
+	await page.locator("details.legend summary", { hasText: "What the states mean" }).click();
+	const jobWords = await page.locator("details.legend dt").allTextContents();
+	check(jobWords.join() === "queued,running,done,failed,cancelled", "Jobs explains each job state by its API word", jobWords.join());
+	check(await page.locator("#jobs-state-filter option").allTextContents().then((o) => o.slice(1).join()) === jobWords.join(),
+	    "the state filter offers the same words");
+	await t.shot(page, "who-jobs-legend");
+	await page.goto("/#/libraries");
+	await page.locator("details.legend summary").click();
+	const libWords = await page.locator("details.legend dt").allTextContents();
+	check(libWords.join() === "initial,processing,finalized,error,delete,running,ok,failed,unfinished,degraded,cancelled",
+	    "Libraries explains each library state and run status by its API word", libWords.join());
+	check(await page.locator("td .badge", { hasText: "finalized" }).first().getAttribute("title") === "indexed: agents get answers from it" &&
+	    await page.locator("td .badge", { hasText: "ok" }).first().getAttribute("title") === "the last run indexed everything",
+	    "a state badge and a run badge carry their meaning as the title");
+	await t.shot(page, "who-libraries-legend");
+
 	// Every Settings tab: each setting's label is the server's, its raw name beside it.
 	const { settings } = await page.evaluate(async () => (await fetch("/api/settings")).json());
 	for (const tab of ["ai", "embeddings", "git", "integrations", "upstream", "permissions", "advanced"]) {
