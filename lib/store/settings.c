@@ -269,7 +269,7 @@ static const struct setting_def settings_defs[] = {
 
 /*
  * What the web UI calls a setting (GET /api/settings: "label"), shown with its help text
- * and its name; a setting without a row here is shown by its name.
+ * and its name; every setting has a row (t0400 checks it through GET /api/settings).
  */
 static const struct {
 	const char	*name, *label;
