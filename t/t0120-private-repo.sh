@@ -52,7 +52,7 @@ like "$(http_body)" "Source: $GITBASE/private/acme/axum/-/blob/[0-9a-f]{40}/" \
 
 # Read with the token while anonymous reads are on (perm.require_mcp_auth off, the
 # default): the job log warns that anyone who reaches the server can now read it.
-WARN="credentials (it is not public) and anonymous reads are on"
+WARN="this repository is not public: it was read with the instance"
 warned() { _sql "SELECT count(*) FROM job_log WHERE job_id = $1 AND level = 'warning' AND instr(line, '$WARN') > 0"; }
 is "$(warned "$job")" 1 "a private repository read under anonymous reads: a warning in its job log"
 like "$(_sql "SELECT line FROM job_log WHERE job_id = $job AND level = 'warning'")" \

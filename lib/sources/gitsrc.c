@@ -170,12 +170,10 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 	jobs_log(c->db, c->job_id, "info", "branch %s is at commit %s",
 	    gitrepo_branch(s->repo), gitrepo_commit(s->repo));
 	/* A private repository under anonymous reads: readable by anyone from now on. */
-	if (gitrepo_used_credentials(s->repo) &&
-	    !settings_get_bool(c->db, "perm.require_mcp_auth", 0))
-		jobs_log(c->db, c->job_id, "warning", "this repository was read with the "
-		    "instance's credentials (it is not public) and anonymous reads are on: "
-		    "anyone who reaches the server can read its documentation through /mcp "
-		    "and /api/v2; turn on perm.require_mcp_auth to require an API key");
+	if (gitrepo_used_credentials(s->repo))
+		backend_credentials_warning(c, "this repository is not public: it was read "
+		    "with the instance's credentials (the git token or GitHub App of its host)",
+		    "its documentation");
 	tmpl = settings_get(c->db, c->datadir, "git.web_url_template");
 	rc = gitsrc_list(s->repo, c->url, kind, tmpl, out, err, errsz);
 out:

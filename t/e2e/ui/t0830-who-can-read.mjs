@@ -60,7 +60,7 @@ await t.run(async () => {
 	await page.waitForURL(/#\/jobs\/\d+/);
 	const line = page.locator("tr.level-warning .log-line", { hasText: "anonymous reads are on" });
 	await line.waitFor({ timeout: 60000 });
-	check(/read with the instance's credentials \(it is not public\)/.test(await line.textContent()),
+	check(/this repository is not public: it was read with the instance's credentials/.test(await line.textContent()),
 	    "the job log warns that the private repository is readable by anyone", await line.textContent());
 	await page.locator(".badge.ok", { hasText: "done" }).first().waitFor({ timeout: 60000 });
 	await t.shot(page, "who-job-warning");
