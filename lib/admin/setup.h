@@ -17,7 +17,10 @@ struct sqlite3;
 
 /* {complete, steps: [step, ...]}: every step as setup_step_json shows it. */
 json_object *setup_json(struct sqlite3 *, const char *datadir);
-/* The step named name ("ai-provider", "embedding", "git-tokens"), or NULL. */
+/*
+ * The step named name ("ai-provider", "embedding", "git-tokens", "who-can-read"), or
+ * NULL.
+ */
 const struct setup_step *setup_step(const char *name);
 /* {step, title, state, settings} of one step. */
 json_object *setup_step_json(struct sqlite3 *, const char *datadir,

@@ -107,6 +107,14 @@ int	 backend_stop(struct backend_ctx *);
  */
 void	 backend_progress(struct backend_ctx *c, size_t done, size_t total);
 /*
+ * A source read with the instance's credentials while anonymous reads are on (setting
+ * perm.require_mcp_auth off): a warning line in the job log, "<how>, and anonymous reads
+ * are on: anyone who reaches the server can read <what> ...", naming the setting that
+ * closes reads. Nothing when reads need a key.
+ */
+void	 backend_credentials_warning(struct backend_ctx *c, const char *how,
+	    const char *what);
+/*
  * The time a request may take now: timeout_ms, or what is left before the job's deadline
  * when that is less (0 once it has passed).
  */
