@@ -39,7 +39,21 @@
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
 #define OPENAPI_OP_NODES	1500	/* schema nodes one operation's text may visit */
 #define OPENAPI_SCHEMA_BYTES	1200	/* a compact schema is cut past this */
+#ifndef OPENAPI_OK_DEPTH
+#define OPENAPI_OK_DEPTH	1	/* the same for a success response's schema */
+#endif
+#ifndef OPENAPI_OK_BYTES
+#define OPENAPI_OK_BYTES	400
+#endif
+#ifndef OPENAPI_ERR_DEPTH
+#define OPENAPI_ERR_DEPTH	1	/* and for an error's (4XX, 5XX, default) */
+#endif
+#ifndef OPENAPI_ERR_BYTES
+#define OPENAPI_ERR_BYTES	200
+#endif
+#ifndef OPENAPI_SAMPLE_DEPTH
 #define OPENAPI_SAMPLE_DEPTH	4	/* nesting of a curl example's JSON body */
+#endif
 #define OPENAPI_MAX_PROPS	40	/* properties shown of one object */
 #define OPENAPI_MAX_ENUM	10
 #define OPENAPI_MAX_PARTS	8	/* allOf / oneOf / anyOf parts */
@@ -83,6 +97,7 @@ struct openapi {
 	long		 ntags;
 	size_t		 budget;	/* schema nodes left for this operation */
 	size_t		 limit;		/* the schema being written ends past this */
+	int		 depth;		/* and shows objects this deep */
 	json_object	*stack[OPENAPI_STACK];	/* $ref targets being shown */
 	size_t		 nstack;
 	struct openapi_op *ops;
@@ -316,7 +331,7 @@ openapi_schema_ref(struct openapi *o, struct buf *b, const char *ref, const char
 
 	openapi_ref_name(ref, name, sizeof(name));
 	t = openapi_resolve(o->root, file, ref, &to);
-	if (t == NULL || depth >= OPENAPI_SCHEMA_DEPTH || o->nstack == OPENAPI_STACK ||
+	if (t == NULL || depth >= o->depth || o->nstack == OPENAPI_STACK ||
 	    openapi_on_stack(o, t)) {
 		openapi_add(o, b, "→ ");
 		openapi_add(o, b, name);
@@ -376,7 +391,7 @@ openapi_schema_object(struct openapi *o, struct buf *b, json_object *s, const ch
 		openapi_add(o, b, "object");
 		return;
 	}
-	if (depth >= OPENAPI_SCHEMA_DEPTH) {
+	if (depth >= o->depth) {
 		openapi_add(o, b, "{…}");
 		return;
 	}
@@ -470,11 +485,13 @@ openapi_schema(struct openapi *o, struct buf *b, json_object *s, const char *fil
 		openapi_add(o, b, " | null");
 }
 
-/* Writes the compact schema of s, cut at OPENAPI_SCHEMA_BYTES. */
+/* Writes the compact schema of s, objects shown depth deep, cut past bytes. */
 static void
-openapi_schema_text(struct openapi *o, struct buf *b, json_object *s, const char *file)
+openapi_schema_text(struct openapi *o, struct buf *b, json_object *s, const char *file,
+    int depth, size_t bytes)
 {
-	o->limit = b->len + OPENAPI_SCHEMA_BYTES;
+	o->limit = b->len + bytes;
+	o->depth = depth;
 	o->nstack = 0;
 	openapi_schema(o, b, s, file, 0);
 }
@@ -693,7 +710,8 @@ openapi_write_params(struct openapi *o, struct buf *b, const struct openapi_para
 			openapi_add(o, b, ", required");
 		openapi_add(o, b, "): ");
 		sch = openapi_get(ps[i].p, "schema");
-		openapi_schema_text(o, b, sch != NULL ? sch : ps[i].p, ps[i].file);
+		openapi_schema_text(o, b, sch != NULL ? sch : ps[i].p, ps[i].file,
+		    OPENAPI_SCHEMA_DEPTH, OPENAPI_SCHEMA_BYTES);
 		if ((d = openapi_text(ps[i].p, "description")) != NULL) {
 			openapi_add(o, b, " — ");
 			openapi_add_text(o, b, d, 1);
@@ -746,7 +764,8 @@ openapi_write_body(struct openapi *o, struct buf *b, const struct openapi_op *op
 		openapi_add(o, b, ", required");
 	openapi_add(o, b, "): ");
 	if (*schema != NULL)
-		openapi_schema_text(o, b, *schema, file);
+		openapi_schema_text(o, b, *schema, file, OPENAPI_SCHEMA_DEPTH,
+		    OPENAPI_SCHEMA_BYTES);
 	if ((d = openapi_text(rb, "description")) != NULL) {
 		openapi_add(o, b, *schema != NULL ? " — " : "");
 		openapi_add_text(o, b, d, 1);
@@ -810,6 +829,7 @@ openapi_write_responses(struct openapi *o, struct buf *b, const struct openapi_o
 	json_object	*rs = openapi_get(op->op, "responses"), *r, *sch, *m;
 	const char	*file, *d, *media;
 	size_t		 n = 0;
+	int		 ok;
 
 	if (!json_object_is_type(rs, json_type_object))
 		return;
@@ -833,8 +853,10 @@ openapi_write_responses(struct openapi *o, struct buf *b, const struct openapi_o
 		    &media)) != NULL)
 			sch = openapi_get(m, "schema");
 		if (sch != NULL) {
+			ok = code[0] == '1' || code[0] == '2' || code[0] == '3';
 			openapi_add(o, b, " — ");
-			openapi_schema_text(o, b, sch, file);
+			openapi_schema_text(o, b, sch, file, ok ? OPENAPI_OK_DEPTH :
+			    OPENAPI_ERR_DEPTH, ok ? OPENAPI_OK_BYTES : OPENAPI_ERR_BYTES);
 		}
 		if (o->version == 3)
 			openapi_write_links(o, b, openapi_get(r, "links"), file);
@@ -898,8 +920,10 @@ openapi_write_form(struct openapi *o, struct buf *c, json_object *sample, json_o
 		some |= openapi_in_list(req, k0);
 	}
 	json_object_object_foreach(sample, k, v) {
-		if ((some && !openapi_in_list(req, k)) || n++ == OPENAPI_MAX_FORM)
+		if (some && !openapi_in_list(req, k))
 			continue;
+		if (n++ == OPENAPI_MAX_FORM)
+			break;
 		openapi_add(o, c, " \\\n  --data-urlencode '");
 		openapi_shq(o, c, k);
 		openapi_add(o, c, "=");

@@ -597,6 +597,24 @@ lexindex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 	return 0;
 }
 
+double
+lexindex_share(struct lexindex *x, struct tokenize_stemmer *stem, const char *word,
+    size_t n)
+{
+	struct lex_query q;
+	size_t		 i, most = 0;
+
+	memset(&q, 0, sizeof(q));
+	q.x = x;
+	if (x->nsnip == 0 || tokenize_stemmed(stem, word, n, 1, lexindex_query_term,
+	    &q) == -1)
+		return 0.0;
+	for (i = 0; i < q.n; i++)
+		if (q.terms[i]->npost > most)
+			most = q.terms[i]->npost;
+	return (double)most / (double)x->nsnip;
+}
+
 /* 1 when a ranks below b (lower score; on a tie, the larger id). */
 #define LEX_WORSE(a, b)	((a)->score < (b)->score || \
 	    ((a)->score == (b)->score && (a)->id > (b)->id))

@@ -61,4 +61,11 @@ lexindex_hit_cmp(const void *a, const void *b)
 int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
 	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
 
+/*
+ * The share (0 to 1) of the library's snippets holding word (n bytes, tokenized as a
+ * question's is; its most frequent term when it makes several), 0 when none or on error.
+ */
+double	 lexindex_share(struct lexindex *, struct tokenize_stemmer *, const char *word,
+	    size_t n);
+
 #endif /* LEXINDEX_H */

@@ -24,6 +24,7 @@ enum search_lib_status {
 
 struct search_lib {
 	char	 id[512];
+	char	 title[256];		/* the library's title */
 	char	 state[16];
 	char	 error[512];		/* last error of a failed library */
 	long	 lib_no;
