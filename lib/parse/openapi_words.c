@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/buf.h"
 #include "parse/openapi_words.h"
@@ -81,8 +82,42 @@ openapi_words_split(struct openapi_words *w, const char *s)
 }
 
 /*
+ * 1 when the path segment s (n bytes, up to a '.' extension) stands for the caller: "me",
+ * "@me", "self", "myself", "current" (/users/@me, /me, /users/self, /user/current).
+ */
+static int
+openapi_words_self(const char *s, size_t n)
+{
+	static const char *const self[] = { "me", "@me", "self", "myself", "current", NULL };
+	const char	*dot = memchr(s, '.', n);
+	size_t		 i;
+
+	if (dot != NULL && dot > s)
+		n = (size_t)(dot - s);
+	for (i = 0; self[i] != NULL; i++)
+		if (strlen(self[i]) == n && strncasecmp(s, self[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 when a segment of path stands for the caller (openapi_words_self). */
+static int
+openapi_words_has_self(const char *path)
+{
+	const char	*s, *e;
+
+	for (s = path; s != NULL && *s != '\0'; s = *e == '/' ? e + 1 : e) {
+		for (e = s; *e != '\0' && *e != '/'; e++)
+			;
+		if (e > s && openapi_words_self(s, (size_t)(e - s)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The verbs of an HTTP method; a GET of a collection lists, of an item (a {parameter} in
- * the last segment, as in /pets/{id} or /Calls/{Sid}.json) gets.
+ * the last segment, as in /pets/{id} or /Calls/{Sid}.json, or the caller: /users/@me) gets.
  */
 static const char *
 openapi_words_verbs(const char *method, const char *path)
@@ -95,6 +130,9 @@ openapi_words_verbs(const char *method, const char *path)
 	if (n > 0)
 		for (last = path + n; last > path && last[-1] != '/'; last--)
 			;
+	if (last != NULL && strcmp(method, "get") == 0 &&
+	    openapi_words_self(last, (size_t)(path + n - last)))
+		return "get fetch show";
 	if (strcmp(method, "delete") == 0)
 		return "delete remove destroy";
 	if (strcmp(method, "post") == 0)
@@ -117,6 +155,8 @@ openapi_words(struct buf *b, const char *method, const char *path, const char *i
 	memset(&w, 0, sizeof(w));
 	w.b = b;
 	openapi_words_split(&w, openapi_words_verbs(method, path));
+	if (openapi_words_has_self(path))
+		openapi_words_split(&w, "current my");
 	openapi_words_split(&w, id);
 	openapi_words_split(&w, path);
 	for (i = 0; i < ntags; i++)
