@@ -198,6 +198,7 @@ search_library_row(const struct store_query_lib *l, void *arg)
 
 	snprintf(out->id, sizeof(out->id), "%s", l->id);
 	snprintf(out->title, sizeof(out->title), "%s", l->title);
+	out->openapi = strcmp(l->source_type, "openapi") == 0;
 	snprintf(out->state, sizeof(out->state), "%s", l->state);
 	out->lib_no = (long)l->lib_no;
 	snprintf(out->error, sizeof(out->error), "%s", l->error);
@@ -1370,7 +1371,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	s->libid = lib->id;	/* the snippets as this library shows them (search_load) */
 	slot = search_slot(s, lib);
 	if ((x = search_lexindex(s, lib, slot)) != NULL) {
-		if (lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY, cand,
+		/* an API's resource words are in most of its operations: they still count */
+		if (lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY |
+		    (lib->openapi ? LEXINDEX_IDF_FLOOR : 0), cand,
 		    SEARCH_CANDIDATES, &ncand) == -1)
 			goto out;
 	} else if (search_rank_sqlite(s, lib, terms, nterms, cand, &ncand) == -1)
