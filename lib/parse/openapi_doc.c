@@ -52,7 +52,10 @@
 #define OPENAPI_ERR_BYTES	200
 #endif
 #ifndef OPENAPI_SAMPLE_DEPTH
-#define OPENAPI_SAMPLE_DEPTH	4	/* nesting of a curl example's JSON body */
+#define OPENAPI_SAMPLE_DEPTH	4	/* nesting of a curl example's JSON body, */
+#endif
+#ifndef OPENAPI_SAMPLE_BYTES
+#define OPENAPI_SAMPLE_BYTES	600	/* less deep while it is longer than this */
 #endif
 #define OPENAPI_MAX_PROPS	40	/* properties shown of one object */
 #define OPENAPI_MAX_ENUM	10
@@ -98,6 +101,7 @@ struct openapi {
 	size_t		 budget;	/* schema nodes left for this operation */
 	size_t		 limit;		/* the schema being written ends past this */
 	int		 depth;		/* and shows objects this deep */
+	int		 sdepth;	/* nesting of the curl example's body */
 	json_object	*stack[OPENAPI_STACK];	/* $ref targets being shown */
 	size_t		 nstack;
 	struct openapi_op *ops;
@@ -518,7 +522,7 @@ openapi_sample_object(struct openapi *o, json_object *s, const char *file, int d
 		json_object_put(p);
 	}
 	props = openapi_get(s, "properties");
-	if (!json_object_is_type(props, json_type_object) || depth >= OPENAPI_SAMPLE_DEPTH)
+	if (!json_object_is_type(props, json_type_object) || depth >= o->sdepth)
 		return r;
 	json_object_object_foreach(props, key, val) {
 		if (n++ == OPENAPI_MAX_PROPS / 2 || o->budget == 0)
@@ -585,7 +589,7 @@ openapi_sample(struct openapi *o, json_object *s, const char *file, int depth)
 	if ((type != NULL && strcmp(type, "array") == 0) || openapi_get(s, "items") != NULL) {
 		if ((r = json_object_new_array()) == NULL)
 			return NULL;
-		if (depth < OPENAPI_SAMPLE_DEPTH && (v = openapi_sample(o, openapi_get(s,
+		if (depth < o->sdepth && (v = openapi_sample(o, openapi_get(s,
 		    "items"), file, depth + 1)) != NULL)
 			json_object_array_add(r, v);
 		return r;
@@ -943,7 +947,7 @@ openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op
 	struct buf	 hdr, query;
 	json_object	*sample, *req;
 	const char	*in, *name;
-	size_t		 i;
+	size_t		 i, budget;
 
 	buf_init(&hdr);
 	buf_init(&query);
@@ -981,8 +985,19 @@ openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op
 		openapi_shq(o, c, media);
 		openapi_add(o, c, "'");
 	}
-	o->nstack = 0;
-	if (schema != NULL && (sample = openapi_sample(o, schema, sfile, 0)) != NULL) {
+	/* the example's body as deep as OPENAPI_SAMPLE_BYTES allows, one level at least */
+	sample = NULL;
+	budget = o->budget;
+	for (o->sdepth = OPENAPI_SAMPLE_DEPTH; schema != NULL && o->sdepth > 0; o->sdepth--) {
+		json_object_put(sample);
+		o->nstack = 0;
+		o->budget = budget;	/* each try within the same bound */
+		if ((sample = openapi_sample(o, schema, sfile, 0)) == NULL ||
+		    strlen(json_object_to_json_string_ext(sample, JSON_C_TO_STRING_PLAIN |
+		    JSON_C_TO_STRING_NOSLASHESCAPE)) <= OPENAPI_SAMPLE_BYTES)
+			break;
+	}
+	if (sample != NULL) {
 		if (media != NULL && (strstr(media, "form") != NULL) &&
 		    json_object_is_type(sample, json_type_object))
 			openapi_write_form(o, c, sample, openapi_deref(o, schema, &sfile));
