@@ -39,6 +39,12 @@
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
 #define OPENAPI_OP_NODES	1500	/* schema nodes one operation's text may visit */
 #define OPENAPI_SCHEMA_BYTES	1200	/* a compact schema is cut past this */
+#ifndef OPENAPI_BODY_DEPTH
+#define OPENAPI_BODY_DEPTH	2	/* the same for a request body's schema */
+#endif
+#ifndef OPENAPI_BODY_BYTES
+#define OPENAPI_BODY_BYTES	800
+#endif
 #ifndef OPENAPI_OK_DEPTH
 #define OPENAPI_OK_DEPTH	1	/* the same for a success response's schema */
 #endif
@@ -46,7 +52,7 @@
 #define OPENAPI_OK_BYTES	400
 #endif
 #ifndef OPENAPI_ERR_DEPTH
-#define OPENAPI_ERR_DEPTH	1	/* and for an error's (4XX, 5XX, default) */
+#define OPENAPI_ERR_DEPTH	0	/* and for an error's (4XX, 5XX, default) */
 #endif
 #ifndef OPENAPI_ERR_BYTES
 #define OPENAPI_ERR_BYTES	200
@@ -768,8 +774,8 @@ openapi_write_body(struct openapi *o, struct buf *b, const struct openapi_op *op
 		openapi_add(o, b, ", required");
 	openapi_add(o, b, "): ");
 	if (*schema != NULL)
-		openapi_schema_text(o, b, *schema, file, OPENAPI_SCHEMA_DEPTH,
-		    OPENAPI_SCHEMA_BYTES);
+		openapi_schema_text(o, b, *schema, file, OPENAPI_BODY_DEPTH,
+		    OPENAPI_BODY_BYTES);
 	if ((d = openapi_text(rb, "description")) != NULL) {
 		openapi_add(o, b, *schema != NULL ? " — " : "");
 		openapi_add_text(o, b, d, 1);

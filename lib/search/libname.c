@@ -40,11 +40,12 @@ libname_in(const char *name, const char *w, size_t n)
 /*
  * 1 when the question word w (n bytes, no blank) names the library: it has a part of at
  * least LIBNAME_MIN letters or digits, not all digits, and each such part is a word of
- * the id's last segment or of the title ("Argo-CD's": argo, cd) that rare() finds rare.
+ * the id's last segment or of the title ("Argo-CD's": argo, cd) that rare() finds rare,
+ * or a word of always.
  */
 static int
-libname_word(const char *seg, const char *title, const char *w, size_t n,
-    int (*rare)(const char *, size_t, void *), void *arg)
+libname_word(const char *seg, const char *title, const char *always, const char *w,
+    size_t n, int (*rare)(const char *, size_t, void *), void *arg)
 {
 	size_t	 i = 0, s, k;
 	int	 named = 0, digits;
@@ -57,6 +58,10 @@ libname_word(const char *seg, const char *title, const char *w, size_t n,
 		k = i - s;
 		if (k < LIBNAME_MIN || digits)
 			continue;
+		if (always != NULL && libname_in(always, w + s, k)) {
+			named = 1;
+			continue;
+		}
 		if ((!libname_in(seg, w + s, k) && !libname_in(title, w + s, k)) ||
 		    (rare != NULL && !rare(w + s, k, arg)))
 			return 0;
@@ -66,7 +71,7 @@ libname_word(const char *seg, const char *title, const char *w, size_t n,
 }
 
 int
-libname_strip(const char *id, const char *title, const char *question,
+libname_strip(const char *id, const char *title, const char *always, const char *question,
     int (*rare)(const char *, size_t, void *), void *arg, struct buf *out)
 {
 	const char	*seg, *p, *w;
@@ -83,7 +88,7 @@ libname_strip(const char *id, const char *title, const char *question,
 		}
 		for (w = p; *p != '\0' && !isspace((unsigned char)*p); p++)
 			;
-		if (libname_word(seg, title, w, (size_t)(p - w), rare, arg)) {
+		if (libname_word(seg, title, always, w, (size_t)(p - w), rare, arg)) {
 			dropped = 1;
 			continue;
 		}

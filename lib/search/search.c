@@ -1293,6 +1293,13 @@ fail:
  */
 #define SEARCH_NAME_RARE	0.1
 
+/*
+ * Asked of an API description, these words say that the question is about an operation,
+ * not which one ("the list applications endpoint"): they are left out as the library's
+ * name is, however often the library says them (azureActiveDirectoryEndpoint).
+ */
+#define SEARCH_API_WORDS	"api apis endpoint endpoints operation operations"
+
 /* libname_strip's rare() over the library's lexical index (NULL: ranked in SQLite). */
 struct search_name {
 	struct search	*s;
@@ -1324,8 +1331,8 @@ search_terms(struct search *s, const struct search_lib *lib, const char *query,
 	buf_init(&b);
 	nm.s = s;
 	nm.x = search_lexindex(s, lib, search_slot(s, lib));
-	if ((rc = libname_strip(lib->id, lib->title, query, search_name_rare, &nm,
-	    &b)) == 1) {
+	if ((rc = libname_strip(lib->id, lib->title, lib->openapi ? SEARCH_API_WORDS : NULL,
+	    query, search_name_rare, &nm, &b)) == 1) {
 		rc = tokenize_match_terms(b.p, terms, n);
 		if (rc == 0 && *n == 0)
 			rc = 1;		/* only stop words left: ask it whole */
