@@ -82,6 +82,45 @@ openapi_words_split(struct openapi_words *w, const char *s)
 }
 
 /*
+ * Adds a tag's name without its version parts as one word, when it has some and two
+ * other parts: "MessagingV1Service" -> messagingservice, so that "messaging service"
+ * (the question's joined words) finds the operations of that resource.
+ */
+static void
+openapi_words_unversioned(struct openapi_words *w, const char *s)
+{
+	char	 word[OPENAPI_WORD_LEN + 1];
+	size_t	 i, start, n = 0, parts = 0;
+	int	 versioned = 0, digit;
+
+	if (s == NULL)
+		return;
+	for (i = 0; s[i] != '\0';) {
+		if (!isalnum((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		start = i;
+		digit = isdigit((unsigned char)s[i++]) != 0;
+		while (isalnum((unsigned char)s[i]) && !(isupper((unsigned char)s[i]) &&
+		    !isupper((unsigned char)s[i - 1])) && !(isdigit((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i - 1]) && (s[i - 1] != 'v' && s[i - 1] != 'V')))
+			digit |= isdigit((unsigned char)s[i++]) != 0;
+		if (digit) {
+			versioned = 1;
+			continue;
+		}
+		if (n + (i - start) > OPENAPI_WORD_LEN)
+			return;
+		memcpy(word + n, s + start, i - start);
+		n += i - start;
+		parts++;
+	}
+	if (versioned && parts >= 2)
+		openapi_words_one(w, word, n);
+}
+
+/*
  * 1 when the path segment s (n bytes, up to a '.' extension) stands for the caller: "me",
  * "@me", "self", "myself", "current" (/users/@me, /me, /users/self, /user/current).
  */
@@ -159,8 +198,10 @@ openapi_words(struct buf *b, const char *method, const char *path, const char *i
 		openapi_words_split(&w, "current my");
 	openapi_words_split(&w, id);
 	openapi_words_split(&w, path);
-	for (i = 0; i < ntags; i++)
+	for (i = 0; i < ntags; i++) {
 		openapi_words_split(&w, tags[i]);
+		openapi_words_unversioned(&w, tags[i]);
+	}
 	for (i = 0; i < nparams; i++)
 		openapi_words_split(&w, params[i]);
 	return w.nomem ? -1 : 0;
