@@ -6,9 +6,9 @@
  * 1), then the webhooks (3.1) under "Webhooks". An operation's section: title
  * "METHOD path — summary" (operationId when there is no summary), anchor its operationId
  * (else "method-path"), its description, parameters, request body and responses with
- * compact schemas ("{ id: integer (required), tags: [string] }", nested objects shown
- * OPENAPI_SCHEMA_DEPTH deep, a $ref already being shown or too deep named "→ Pet"; a
- * response's links name their target operation and parameters), and a curl example against
+ * compact schemas ("{ id: integer (required), tags: [string] }", nested objects shown a
+ * few levels deep (OPENAPI_BODY_DEPTH and the like), a $ref already being shown or too
+ * deep named "→ Pet"; a response's links name their target operation and parameters), and a curl example against
  * the first server. An operation's callbacks (3.x) follow it, one section each one level
  * down: "POST {$request.query.callbackUrl}/data (callback onData of POST /streams)", anchor
  * "callback-<operation>-<name>-<method>", the request the API makes and the answers it
@@ -39,30 +39,23 @@
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
 #define OPENAPI_OP_NODES	1500	/* schema nodes one operation's text may visit */
 #define OPENAPI_SCHEMA_BYTES	1200	/* a compact schema is cut past this */
-#ifndef OPENAPI_BODY_DEPTH
-#define OPENAPI_BODY_DEPTH	2	/* the same for a request body's schema */
-#endif
-#ifndef OPENAPI_BODY_BYTES
+/*
+ * How much of a schema an operation's text shows: an answer holds a few operations of
+ * about 300 tokens rather than two of 1,000 (bench/README.md, "operations found by what
+ * they do": response schemas three levels deep and curl bodies of 2 KB pushed the operation
+ * asked for out of the answer). A request body shows its fields two levels deep, a
+ * success response two, an error response (4XX, 5XX, default) one, each cut past its
+ * bytes; a curl example's JSON body is made less deep while it is longer than
+ * OPENAPI_SAMPLE_BYTES.
+ */
+#define OPENAPI_BODY_DEPTH	2
 #define OPENAPI_BODY_BYTES	800
-#endif
-#ifndef OPENAPI_OK_DEPTH
-#define OPENAPI_OK_DEPTH	1	/* the same for a success response's schema */
-#endif
-#ifndef OPENAPI_OK_BYTES
+#define OPENAPI_OK_DEPTH	2
 #define OPENAPI_OK_BYTES	400
-#endif
-#ifndef OPENAPI_ERR_DEPTH
-#define OPENAPI_ERR_DEPTH	0	/* and for an error's (4XX, 5XX, default) */
-#endif
-#ifndef OPENAPI_ERR_BYTES
+#define OPENAPI_ERR_DEPTH	1
 #define OPENAPI_ERR_BYTES	200
-#endif
-#ifndef OPENAPI_SAMPLE_DEPTH
-#define OPENAPI_SAMPLE_DEPTH	4	/* nesting of a curl example's JSON body, */
-#endif
-#ifndef OPENAPI_SAMPLE_BYTES
-#define OPENAPI_SAMPLE_BYTES	600	/* less deep while it is longer than this */
-#endif
+#define OPENAPI_SAMPLE_DEPTH	4
+#define OPENAPI_SAMPLE_BYTES	600
 #define OPENAPI_MAX_PROPS	40	/* properties shown of one object */
 #define OPENAPI_MAX_ENUM	10
 #define OPENAPI_MAX_PARTS	8	/* allOf / oneOf / anyOf parts */
