@@ -3,8 +3,8 @@
  * (libname_strip). "argo cd list applications endpoint", asked of Argo CD's API, says
  * "argo cd" to name the product, not to ask for the few sections that happen to say
  * "Argo CD": those rare words would outweigh the rest of the question. So a word of the
- * question whose every part is a word of the library's name (the last segment of its id,
- * its title) and rare in the library is left out of the lexical question; what the
+ * question whose every part is a word of the library's name (the name part of its id,
+ * "/owner/name", and its title) and rare in the library is left out of the lexical question; what the
  * question asks stays. A name word the library says often ("agent" in the docs of
  * "1MCP Agent") is a topic of its own and stays.
  */
@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -19,6 +20,7 @@
 #include "search/libname.h"
 
 #define LIBNAME_MIN	2	/* shorter parts neither name nor count */
+#define LIBNAME_MAX	512	/* bytes of the name part of an id kept */
 
 /* 1 when the n bytes at w are, case aside, one of the alphanumeric words of name. */
 static int
@@ -40,7 +42,7 @@ libname_in(const char *name, const char *w, size_t n)
 /*
  * 1 when the question word w (n bytes, no blank) names the library: it has a part of at
  * least LIBNAME_MIN letters or digits, not all digits, and each such part is a word of
- * the id's last segment or of the title ("Argo-CD's": argo, cd) that rare() finds rare,
+ * the id's name or of the title ("Argo-CD's": argo, cd) that rare() finds rare,
  * or a word of always.
  */
 static int
@@ -75,10 +77,15 @@ libname_strip(const char *id, const char *title, const char *always, const char 
     int (*rare)(const char *, size_t, void *), void *arg, struct buf *out)
 {
 	const char	*seg, *p, *w;
+	char		 name[LIBNAME_MAX];
 	int		 kept = 0, dropped = 0;
 
 	buf_reset(out);
-	seg = id != NULL && (seg = strrchr(id, '/')) != NULL ? seg + 1 : (id != NULL ? id : "");
+	/* the name of "/owner/name[/version]" */
+	seg = id != NULL ? id : "";
+	if (*seg == '/' && (p = strchr(seg + 1, '/')) != NULL)
+		seg = p + 1;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(seg, "/"), seg);
 	if (title == NULL)
 		title = "";
 	for (p = question; *p != '\0';) {
@@ -88,7 +95,7 @@ libname_strip(const char *id, const char *title, const char *always, const char 
 		}
 		for (w = p; *p != '\0' && !isspace((unsigned char)*p); p++)
 			;
-		if (libname_word(seg, title, always, w, (size_t)(p - w), rare, arg)) {
+		if (libname_word(name, title, always, w, (size_t)(p - w), rare, arg)) {
 			dropped = 1;
 			continue;
 		}

@@ -9,7 +9,7 @@ struct buf;
 /*
  * Writes into out (reset first) the question without its blank-separated words that name
  * the library: each of their parts of two characters or more, numbers aside, is a word of
- * the last segment of id or of title, case aside ("argo", "CD", "Discord's" for
+ * the name part of id ("/owner/name[/version]") or of title, case aside ("argo", "CD", "Discord's" for
  * /openapi/example_com_argo_cd_swagger or "Discord HTTP API"; "express.static" stays),
  * and rare(part, its length, arg) returns 1 (rare in the library; NULL: every part is),
  * or a word of always (may be NULL), rare or not.

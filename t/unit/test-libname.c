@@ -1,6 +1,6 @@
 /*
  * test-libname.c: lib/search/libname.c, a question without the words naming its library:
- * words of the id's last segment and of the title, when rare in the library; the words
+ * words of the id's name part and of the title, when rare in the library; the words
  * always left out; a word with other parts kept; a question of name words only asked whole.
  */
 #include "config.h"
@@ -50,13 +50,17 @@ main(void)
 	    "Argo-CD's list applications endpoint?"), "list applications",
 	    "case, punctuation, a possessive's s aside; and the words always left out");
 	is_str(strip("/acme/payments", "Acme Pay", NULL, "acme pay: refund a charge"),
-	    "refund a charge", "the title's words, and the id's last segment's");
+	    "refund a charge", "the title's words, and the id's name part's");
 	is_str(strip("/acme/payments", "Acme Pay", NULL, "payments refund"), "refund",
-	    "the last segment of the id names it");
+	    "the name part of the id names it");
 	is_str(strip("/expressjs/express", "Express", NULL, "express.static in Express 5"),
 	    "express.static in 5", "an identifier with another part stays, a number is no name");
 	is_str(strip("/1mcp/agent", "1MCP Agent", NULL, "how can an agent list 1mcp tools"),
 	    "how can an agent list tools", "a name word the library says often stays");
+	is_str(strip("/vercel/next.js/v14.3.0", "", NULL, "next.js v14 app router"),
+	    "v14 app router", "a versioned id: its name part names it, not the version");
+	is_str(strip("/tokio-rs/axum", "", NULL, "tokio axum handler"), "tokio handler",
+	    "the owner does not name it");
 	is_str(strip(argo, "", NULL, "argo cd"), "=", "only name words: asked whole");
 	is_str(strip(argo, "", NULL, "the argo cd"), "the",
 	    "stop words left are the caller's to judge (search asks it whole then)");
