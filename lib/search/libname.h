@@ -4,6 +4,8 @@
 #ifndef LIBNAME_H
 #define LIBNAME_H
 
+#include <stddef.h>
+
 struct buf;
 
 /*
