@@ -24,6 +24,8 @@ enum search_lib_status {
 
 struct search_lib {
 	char	 id[512];
+	char	 title[256];		/* the library's title */
+	int	 openapi;		/* its source is an OpenAPI description */
 	char	 state[16];
 	char	 error[512];		/* last error of a failed library */
 	long	 lib_no;

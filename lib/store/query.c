@@ -38,8 +38,8 @@ struct store_query {
 
 static const char store_query_lib_sql[] =
     "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
-    "coalesce(last_error, ''), total_snippets, index_version, embed_version "
-    "FROM libraries WHERE id = ?1";
+    "coalesce(last_error, ''), total_snippets, index_version, embed_version, title, "
+    "source_type FROM libraries WHERE id = ?1";
 
 /*
  * A library shows its own snippets and those of documents of other versions it shares
@@ -202,6 +202,8 @@ store_query_library(struct store_query *q, const char *id,
 		l.snippets = sqlite3_column_int64(q->lib, 5);
 		l.index_version = sqlite3_column_int64(q->lib, 6);
 		l.embed_version = sqlite3_column_int64(q->lib, 7);
+		l.title = db_column_text(q->lib, 8);
+		l.source_type = db_column_text(q->lib, 9);
 		fn(&l, arg);
 	} else if (step != SQLITE_DONE)
 		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
