@@ -48,7 +48,7 @@ setup_step(const char *name)
 
 /* 1 when a setting has a non-empty value (stored or default). */
 static int
-setup_has_value(struct sqlite3 *db, const char *datadir, const char *name)
+setup_has_value(struct db *db, const char *datadir, const char *name)
 {
 	char	*v = settings_get(db, datadir, name);
 	int	 has = v != NULL && *v != '\0';
@@ -61,7 +61,7 @@ setup_has_value(struct sqlite3 *db, const char *datadir, const char *name)
 
 /* What a saved step must leave configured; 0, or -1 with err. */
 static int
-setup_step_check(struct sqlite3 *db, const char *datadir, const struct setup_step *s,
+setup_step_check(struct db *db, const char *datadir, const struct setup_step *s,
     json_object *body, char *err, size_t errsz)
 {
 	json_object	*v;
@@ -103,7 +103,7 @@ setup_step_check(struct sqlite3 *db, const char *datadir, const struct setup_ste
 }
 
 json_object *
-setup_step_json(struct sqlite3 *db, const char *datadir, const struct setup_step *s)
+setup_step_json(struct db *db, const char *datadir, const struct setup_step *s)
 {
 	json_object	*o = json_object_new_object();
 	char		*state = settings_get(db, datadir, s->state);
@@ -118,7 +118,7 @@ setup_step_json(struct sqlite3 *db, const char *datadir, const struct setup_step
 }
 
 json_object *
-setup_json(struct sqlite3 *db, const char *datadir)
+setup_json(struct db *db, const char *datadir)
 {
 	json_object	*o = json_object_new_object(), *a = json_object_new_array();
 	size_t		 i;
@@ -138,7 +138,7 @@ setup_json(struct sqlite3 *db, const char *datadir)
 }
 
 enum settings_apply_result
-setup_step_save(struct sqlite3 *db, const char *datadir, const struct setup_step *s,
+setup_step_save(struct db *db, const char *datadir, const struct setup_step *s,
     json_object *body, char *err, size_t errsz)
 {
 	enum settings_apply_result rc;

@@ -10,7 +10,7 @@
 struct buf;
 struct search;
 struct snippet;
-struct sqlite3;
+struct db;
 
 /* Characters (not bytes) of a library id, question or library name (spec). */
 #define SEARCH_TEXT_MAX		500
@@ -35,7 +35,7 @@ struct search_lib {
 };
 
 /* Prepares the statements on db (kept open for the life of the process). */
-struct search *search_open(struct sqlite3 *db);
+struct search *search_open(struct db *db);
 void	 search_close(struct search *);
 
 /* Looks a (normalised) library id up. */

@@ -860,7 +860,7 @@ out:
 }
 
 void
-gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *db, const char *datadir)
+gitrepo_limits_load(struct gitrepo_limits *l, struct db *db, const char *datadir)
 {
 	l->connect_ms = settings_get_long(db, datadir, "git.connect_timeout_s",
 	    GITREPO_CONNECT_MS / 1000) * 1000;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct gitrepo;
-struct sqlite3;
+struct db;
 
 struct gitrepo_entry {
 	char	*path;
@@ -29,7 +29,7 @@ struct gitrepo_limits {
 };
 
 /* Fills l's deadlines from the settings git.connect_timeout_s and git.stall_timeout_s. */
-void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
+void	 gitrepo_limits_load(struct gitrepo_limits *l, struct db *,
 	    const char *datadir);
 
 /*

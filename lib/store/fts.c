@@ -14,6 +14,7 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "store/fts.h"
+#include "store/conn.h"
 
 int
 store_code_text(const char *json, struct buf *b)
@@ -57,7 +58,7 @@ store_fts_title(const char *title, const char *text, struct buf *b)
 }
 
 int
-store_fts_put(sqlite3 *db, long long id)
+store_fts_put(struct db *db, long long id)
 {
 	sqlite3_stmt	*q = NULL, *del = NULL, *ins = NULL;
 	struct buf	 code, title;
@@ -65,13 +66,13 @@ store_fts_put(sqlite3 *db, long long id)
 
 	buf_init(&code);
 	buf_init(&title);
-	if (sqlite3_prepare_v2(db, "SELECT 'l' || l.lib_no, s.title, s.breadcrumb, "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT 'l' || l.lib_no, s.title, s.breadcrumb, "
 	    "s.text, s.code, d.path FROM snippets s JOIN documents d ON d.id = "
 	    "s.document_id JOIN libraries l ON l.id = s.library_id WHERE s.id = ?1",
 	    -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
+	    sqlite3_prepare_v2(db_lite(db), "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
 	    &del, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
+	    sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets_fts (rowid, lib, title, "
 	    "breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
 	    &ins, NULL) != SQLITE_OK)
 		goto out;
@@ -96,7 +97,7 @@ store_fts_put(sqlite3 *db, long long id)
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: snippet %lld: %s", __func__, id, sqlite3_errmsg(db));
+		log_err("%s: snippet %lld: %s", __func__, id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(q);
 	sqlite3_finalize(del);
 	sqlite3_finalize(ins);
@@ -107,7 +108,7 @@ out:
 
 /* Engine: reads the FTS5 table's columns, and the view library_snippets. */
 int
-store_fts_rows(sqlite3 *db, const char *library_id,
+store_fts_rows(struct db *db, const char *library_id,
     int (*fn)(const struct store_fts_row *, void *), void *arg)
 {
 	static const char sql[] =
@@ -118,7 +119,7 @@ store_fts_rows(sqlite3 *db, const char *library_id,
 	sqlite3_stmt	*st = NULL;
 	int		 step = SQLITE_ERROR, rc = -1, col;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -138,7 +139,7 @@ store_fts_rows(sqlite3 *db, const char *library_id,
 		rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }

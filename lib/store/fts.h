@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 struct buf;
-struct sqlite3;
+struct db;
 
 /* Appends the code of a snippet's code JSON ([{"language", "code"}]), each block + '\n'. */
 int	 store_code_text(const char *json, struct buf *);
@@ -28,7 +28,7 @@ int	 store_fts_title(const char *title, const char *text, struct buf *b);
  * (Re)writes the snippets_fts row of a stored snippet from its snippets and documents
  * rows (deleting any previous one), inside the caller's transaction.
  */
-int	 store_fts_put(struct sqlite3 *, long long snippet_id);
+int	 store_fts_put(struct db *, long long snippet_id);
 
 /*
  * A full-text row of a snippet a library shows: its columns title, breadcrumb, body,
@@ -46,7 +46,7 @@ struct store_fts_row {
  * Calls fn with the full-text row of each snippet library_id shows, in id order. 0, or -1
  * on a database error (logged) or when fn returned -1 (then not logged).
  */
-int	 store_fts_rows(struct sqlite3 *, const char *library_id,
+int	 store_fts_rows(struct db *, const char *library_id,
 	    int (*fn)(const struct store_fts_row *, void *), void *arg);
 
 #endif

@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "store/db.h"
 #include "store/query.h"
+#include "store/conn.h"
 
 /*
  * BM25 column weights of snippets_fts (lib, title, breadcrumb, body, code, path): the
@@ -20,7 +21,7 @@
 	"bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, 1.0, 3.0)"
 
 struct store_query {
-	sqlite3		*db;
+	struct db		*db;
 	sqlite3_stmt	*lib;
 	sqlite3_stmt	*rank;
 	sqlite3_stmt	*snippet;
@@ -127,14 +128,14 @@ static const char store_query_nocase_sql[] =
     "ORDER BY id";
 
 static int
-store_query_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+store_query_prepare(struct db *db, const char *sql, sqlite3_stmt **st)
 {
-	return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) ==
+	return sqlite3_prepare_v3(db_lite(db), sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) ==
 	    SQLITE_OK ? 0 : -1;
 }
 
 struct store_query *
-store_query_open(sqlite3 *db)
+store_query_open(struct db *db)
 {
 	struct store_query *q;
 
@@ -156,7 +157,7 @@ store_query_open(sqlite3 *db)
 	    store_query_prepare(db, store_query_isflag_sql, &q->isflag) == -1 ||
 	    store_query_prepare(db, store_query_tags_sql, &q->tags) == -1 ||
 	    store_query_prepare(db, store_query_docpath_sql, &q->docpath) == -1) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		store_query_close(q);
 		return NULL;
 	}
@@ -206,7 +207,7 @@ store_query_library(struct store_query *q, const char *id,
 		l.source_type = db_column_text(q->lib, 9);
 		fn(&l, arg);
 	} else if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 	sqlite3_reset(q->lib);
 	return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
 }
@@ -219,8 +220,8 @@ store_query_nocase(struct store_query *q, const char *id, int (*fn)(const char *
 	const char	*have;
 	int		 step;
 
-	if (sqlite3_prepare_v2(q->db, store_query_nocase_sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+	if (sqlite3_prepare_v2(db_lite(q->db), store_query_nocase_sql, -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -229,7 +230,7 @@ store_query_nocase(struct store_query *q, const char *id, int (*fn)(const char *
 		    fn(have, arg) == 1)
 			break;
 	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 	sqlite3_finalize(st);
 	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
 }
@@ -242,9 +243,9 @@ store_query_versions(struct store_query *q, const char *base, char **have)
 	int		 rc = 0;
 
 	*have = NULL;
-	if (sqlite3_prepare_v2(q->db, store_query_versions_sql, -1, &st, NULL) !=
+	if (sqlite3_prepare_v2(db_lite(q->db), store_query_versions_sql, -1, &st, NULL) !=
 	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
@@ -291,7 +292,7 @@ store_query_term_count(struct store_query *q, const char *library_id, const char
 		*n = sqlite3_column_int64(q->count, 0);
 		rc = 0;
 	} else
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 	sqlite3_reset(q->count);
 	return rc;
 }
@@ -326,7 +327,7 @@ store_query_rank(struct store_query *q, const char *library_id, const char *tags
 		    arg) == 1)
 			break;
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		rc = -1;
 	}
 	sqlite3_reset(q->rank);
@@ -363,7 +364,7 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 		r.url = (const char *)sqlite3_column_text(st, 13);
 		rc = fn(&r, arg);
 	} else
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 	sqlite3_reset(st);
 	return rc;
 }
@@ -456,7 +457,7 @@ store_query_any_flagged(struct store_query *q, const char *library_id)
 	step = sqlite3_step(q->anyflag);
 	sqlite3_reset(q->anyflag);
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	return step == SQLITE_ROW;
@@ -472,7 +473,7 @@ store_query_flagged(struct store_query *q, long long id)
 	step = sqlite3_step(q->isflag);
 	sqlite3_reset(q->isflag);
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	return step == SQLITE_ROW;
@@ -503,7 +504,7 @@ store_query_libraries(struct store_query *q,
 			break;
 	}
 	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		rc = -1;
 	}
 	sqlite3_reset(st);

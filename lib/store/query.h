@@ -14,11 +14,11 @@
 #include <stddef.h>
 
 struct buf;
-struct sqlite3;
+struct db;
 struct store_query;
 
 /* Prepares the statements on db (persistent ones); NULL on an error (logged). */
-struct store_query *store_query_open(struct sqlite3 *);
+struct store_query *store_query_open(struct db *);
 void	 store_query_close(struct store_query *);
 
 /* A library's row as the query path reads it (never NULL strings). */

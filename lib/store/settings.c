@@ -21,6 +21,7 @@
 #include "net/fetch.h"
 #include "store/db.h"
 #include "store/settings.h"
+#include "store/conn.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -442,15 +443,15 @@ settings_is_secret(const char *name)
 
 /* Stored value (sealed for secrets) or NULL. */
 static char *
-settings_raw(sqlite3 *db, const char *name)
+settings_raw(struct db *db, const char *name)
 {
 	sqlite3_stmt	*st;
 	char		*v = NULL;
 	const char	*t;
 
-	if (sqlite3_prepare_v2(db, "SELECT value FROM settings WHERE name = ?1",
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT value FROM settings WHERE name = ?1",
 	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return NULL;
 	}
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -462,7 +463,7 @@ settings_raw(sqlite3 *db, const char *name)
 }
 
 char *
-settings_get(sqlite3 *db, const char *datadir, const char *name)
+settings_get(struct db *db, const char *datadir, const char *name)
 {
 	const struct setting_def *d = settings_find(name);
 	unsigned char	 key[CRYPTO_KEYLEN];
@@ -487,7 +488,7 @@ settings_get(sqlite3 *db, const char *datadir, const char *name)
 }
 
 int
-settings_get_bool(sqlite3 *db, const char *name, int dflt)
+settings_get_bool(struct db *db, const char *name, int dflt)
 {
 	char	*v = settings_raw(db, name);
 	int	 r = dflt;
@@ -499,7 +500,7 @@ settings_get_bool(sqlite3 *db, const char *name, int dflt)
 }
 
 long
-settings_get_long(sqlite3 *db, const char *datadir, const char *name, long dflt)
+settings_get_long(struct db *db, const char *datadir, const char *name, long dflt)
 {
 	char	*v = settings_get(db, datadir, name);
 	long	 n = dflt;
@@ -511,7 +512,7 @@ settings_get_long(sqlite3 *db, const char *datadir, const char *name, long dflt)
 }
 
 int
-settings_is_set(sqlite3 *db, const char *name)
+settings_is_set(struct db *db, const char *name)
 {
 	char	*v = settings_raw(db, name);
 	int	 set = v != NULL;
@@ -737,7 +738,7 @@ settings_check_networks(const char *v, char *err, size_t errsz)
 }
 
 int
-settings_set(sqlite3 *db, const char *datadir, const char *name, const char *value,
+settings_set(struct db *db, const char *datadir, const char *name, const char *value,
     char *err, size_t errsz)
 {
 	const struct setting_def *d = settings_find(name);
@@ -839,7 +840,7 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 		break;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "INSERT INTO settings (name, value, updated_at) "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO settings (name, value, updated_at) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
 	    "value = excluded.value, updated_at = excluded.updated_at",
 	    -1, &st, NULL) != SQLITE_OK)
@@ -852,7 +853,7 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 	rc = 0;
 	goto out;
 dberr:
-	snprintf(err, errsz, "database error: %s", sqlite3_errmsg(db));
+	snprintf(err, errsz, "database error: %s", sqlite3_errmsg(db_lite(db)));
 out:
 	sqlite3_finalize(st);
 	free(stored);
@@ -860,14 +861,14 @@ out:
 }
 
 int
-settings_unset(sqlite3 *db, const char *name)
+settings_unset(struct db *db, const char *name)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
 
 	if (settings_find(name) == NULL)
 		return -1;
-	if (sqlite3_prepare_v2(db, "DELETE FROM settings WHERE name = ?1", -1, &st,
+	if (sqlite3_prepare_v2(db_lite(db), "DELETE FROM settings WHERE name = ?1", -1, &st,
 	    NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -878,7 +879,7 @@ settings_unset(sqlite3 *db, const char *name)
 }
 
 int
-settings_list(sqlite3 *db, FILE *f)
+settings_list(struct db *db, FILE *f)
 {
 	size_t	 i;
 	char	*raw, *shown;
@@ -955,7 +956,7 @@ settings_vendor_info(json_object *o, const char *choices)
 }
 
 static json_object *
-settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *d)
+settings_one_json(struct db *db, const char *datadir, const struct settings_desc *d)
 {
 	json_object	*o = json_object_new_object(), *a;
 	const char	*p, *bar;
@@ -1004,7 +1005,7 @@ settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *
 }
 
 json_object *
-settings_json(sqlite3 *db, const char *datadir, const char *const *names)
+settings_json(struct db *db, const char *datadir, const char *const *names)
 {
 	struct settings_desc d;
 	json_object	*o = json_object_new_object();
@@ -1055,7 +1056,7 @@ settings_value_text(const struct settings_desc *d, json_object *val, char *num,
 }
 
 enum settings_apply_result
-settings_apply_json(sqlite3 *db, const char *datadir, json_object *o,
+settings_apply_json(struct db *db, const char *datadir, json_object *o,
     const char *const *allowed, char *err, size_t errsz)
 {
 	struct settings_desc d;
@@ -1096,7 +1097,7 @@ settings_apply_json(sqlite3 *db, const char *datadir, json_object *o,
 }
 
 enum settings_apply_result
-settings_save_json(sqlite3 *db, const char *datadir, json_object *o, char *err,
+settings_save_json(struct db *db, const char *datadir, json_object *o, char *err,
     size_t errsz)
 {
 	enum settings_apply_result rc;

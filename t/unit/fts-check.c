@@ -14,11 +14,12 @@
 
 #include "base/log.h"
 #include "store/db.h"
+#include "store/conn.h"
 
 int
 main(int argc, char *argv[])
 {
-	sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	int	 rc;
 
 	if (argc != 2) {
@@ -28,12 +29,12 @@ main(int argc, char *argv[])
 	log_init("fts-check");
 	if (db_open(argv[1], DB_READWRITE, &db) == -1)
 		return 1;
-	rc = sqlite3_exec(db, "INSERT INTO snippets_fts (snippets_fts, rank) VALUES "
+	rc = sqlite3_exec(db_lite(db), "INSERT INTO snippets_fts (snippets_fts, rank) VALUES "
 	    "('integrity-check', 1)", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		printf("ok\n");
 	else
-		printf("%s\n", sqlite3_errmsg(db));
+		printf("%s\n", sqlite3_errmsg(db_lite(db)));
 	db_close(db);
 	return rc == SQLITE_OK ? 0 : 1;
 }
