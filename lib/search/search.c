@@ -33,9 +33,15 @@
 #include "store/tokenizer.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
-/* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
+/*
+ * Room (tokens) below which a snippet too big for it is skipped rather than cut: more than
+ * any budget, so that only an answer's first snippet is ever cut and the others are whole
+ * sections (a smaller one may still fit where a bigger one did not). Cutting whenever 500
+ * tokens were left filled every answer to its budget with a cut section (bench/README.md,
+ * "No padding").
+ */
 #ifndef SEARCH_CUT_MIN
-#define SEARCH_CUT_MIN		500
+#define SEARCH_CUT_MIN		(FORMAT_MAX_TOKENS + 1)
 #endif
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 /*
@@ -62,16 +68,18 @@
 #define SEARCH_STOP_TAIL	0.5
 #endif
 /*
- * Once an answer holds SEARCH_SOFT_TOKENS, a further candidate must score at least
- * SEARCH_SOFT_RATIO times the best: the budget is a ceiling, and an answer that already
- * holds its best sections stops adding middling ones. Off by default: every setting tried
- * on bench/eval lost answers (bench/README.md, "No padding"), as did the tail rule above.
+ * The soft stop: once an answer holds SEARCH_SOFT_SHARE of its budget, a further candidate
+ * must score at least SEARCH_SOFT_RATIO times the best: the budget is a ceiling, and an
+ * answer that already holds its best sections stops adding middling ones instead of filling
+ * the rest. Tuned with bench/eval so that no answer is lost (bench/README.md, "No padding":
+ * a stricter ratio or an earlier share lost answers whose facts stand in sections scoring a
+ * third to a half of the best).
  */
-#ifndef SEARCH_SOFT_TOKENS
-#define SEARCH_SOFT_TOKENS	FORMAT_MAX_TOKENS
+#ifndef SEARCH_SOFT_SHARE
+#define SEARCH_SOFT_SHARE	0.75
 #endif
 #ifndef SEARCH_SOFT_RATIO
-#define SEARCH_SOFT_RATIO	0.5
+#define SEARCH_SOFT_RATIO	0.45
 #endif
 
 /*
@@ -1414,14 +1422,15 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	/*
 	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
-	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
-	 * one may still fit.
+	 * first (or at least SEARCH_CUT_MIN tokens are left, which no budget reaches); else it
+	 * is skipped, and a smaller one may still fit. Past SEARCH_SOFT_SHARE of the budget,
+	 * only candidates scoring SEARCH_SOFT_RATIO of the best are added.
 	 */
 	for (i = 0, best = 0; i < ncand; i++)
 		if (cand[i].score > best)
 			best = cand[i].score;
 	for (i = 0; i < ncand && used < budget; i++) {
-		if (nres > 0 && used >= SEARCH_SOFT_TOKENS &&
+		if (nres > 0 && used >= SEARCH_SOFT_SHARE * budget &&
 		    cand[i].score < SEARCH_SOFT_RATIO * best) {
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);

@@ -172,7 +172,7 @@ out:
  */
 
 #define UPSTREAM_FIELD_MAX	1000	/* bytes of one field of an upstream library */
-#define UPSTREAM_CUT_MIN	500	/* tokens left worth a cut block (as search.c) */
+/* Only the first block is cut to fit, as search.c packs local answers. */
 #define UPSTREAM_SEPARATOR	"\n\n--------------------------------\n\n"
 
 /*
@@ -414,8 +414,8 @@ upstream_block_tokens(const char *b, size_t len)
  * Adds block b (len bytes) to out under what is left of the budget (*used of budget
  * tokens, counted as upstream_block_tokens does), after the separator when out is not
  * empty and after the mark line of v (NULL: none):
- * whole when it fits; cut (FORMAT_CUT_NOTE after it) when it is the first one or at
- * least UPSTREAM_CUT_MIN tokens are left, which fills the budget; else not at all.
+ * whole when it fits; cut (FORMAT_CUT_NOTE after it) when it is the first one, which
+ * fills the budget; else not at all (a later, smaller block may still fit).
  * 1 when added, 0 when not, -1 on no memory.
  */
 static int
@@ -433,7 +433,7 @@ upstream_add_block(struct buf *out, const char *b, size_t len, const struct inje
 		snprintf(mark, sizeof(mark), FORMAT_MARK_FMT "\n", rules);
 	}
 	t = upstream_block_tokens(b, len);
-	if (t > left && out->len > 0 && left < UPSTREAM_CUT_MIN)
+	if (t > left && out->len > 0)
 		return 0;
 	if ((out->len > 0 && buf_adds(out, UPSTREAM_SEPARATOR) == -1) ||
 	    buf_adds(out, mark) == -1)
