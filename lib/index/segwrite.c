@@ -46,6 +46,13 @@ segwrite_keep(const char *name, void *arg)
  * process would load: vector_index_build) and the embed_version they belong to.
  */
 
+/*
+ * Libraries larger than this get no vector part: query processes do not rank them with
+ * vectors (SEARCH_MEMORY_MAX_SNIPPETS, lib/search/search.c), and the vectors are loaded
+ * whole here before they are written (five bytes a dimension a snippet).
+ */
+#define SEGWRITE_MAX_VECTOR_SNIPPETS	300000
+
 /* The configured embedding model into model (as search.c reads it), or "" when none. */
 static void
 segwrite_model(struct sqlite3 *db, const char *datadir, char *model, size_t len)
@@ -164,7 +171,10 @@ segwrite_library(struct sqlite3 *db, const char *datadir, const char *library_id
 	snprintf(file, sizeof(file), "%s/%s", dir, keep.current);
 	if (pathlen > 0)
 		snprintf(path, pathlen, "%s", file);
-	segwrite_model(db, datadir, model, sizeof(model));
+	if (lib.snippets <= SEGWRITE_MAX_VECTOR_SNIPPETS)
+		segwrite_model(db, datadir, model, sizeof(model));
+	else
+		*model = '\0';
 	if (stat(file, &st) == 0) {
 		char	 why[128];
 
