@@ -39,6 +39,9 @@ like "$(cat "$T/doctor.out")" "segments: 1 of 1 libraries, [0-9.]+ MB; 0 unused 
 QS=("curl send json body" "How do I make curl retry when the server answers 503?"
     "set a timeout for the connection" "CURLOPT_URL" "proxy authentication"
     "upload a file with a form post" "verbose output for debugging TLS")
+# and curl's questions of the dev set (bench/eval)
+mapfile -t -O "${#QS[@]}" QS < <(jq -r '.[] | select(.corpus == "curl") | .q' \
+    "$CORPORA/dev-questions.json")
 answers() {
 	local q
 	for q in "${QS[@]}"; do
@@ -54,6 +57,7 @@ same() {	# same A B WHAT: files A and B are equal (else the start of their diff)
 	cmp -s "$1" "$2" || diag "$(diff "$1" "$2" | head -10)"
 }
 answers >"$T/seg.txt"
+is "$(grep -c . "$T/seg.txt")" "${#QS[@]}" "${#QS[@]} questions answered"
 like "$(wc -c <"$T/seg.txt")" '^[0-9]{4,}$' "hybrid answers from the segment's vectors"
 
 # Byte for byte as from the vectors built from the database (fresh workers, no segment).
@@ -78,6 +82,7 @@ ctxd_start
 answers >"$T/lex.txt"
 ok "$(! cmp -s "$T/seg.txt" "$T/lex.txt"; echo $?)" \
     "without the segment's vectors too, the answers differ (lexical only)"
+diag "$(paste -d '\n' "$T/seg.txt" "$T/lex.txt" | paste - - | awk -F '\t' '$1 != $2' | wc -l) of ${#QS[@]} answers differ"
 
 # Vectors of an older embed version are not used: built from the database (none now).
 ctxd_stop
