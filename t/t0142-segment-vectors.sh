@@ -33,7 +33,7 @@ nemb=$(_sql "SELECT count(*) FROM embeddings e JOIN snippets s ON s.id = e.snipp
     WHERE s.library_id = '$LIB' AND e.model = 'emb-seg'")
 like "$nemb" '^[0-9]{3,}$' "the snippets have vectors ($nemb)"
 ctxd_admin doctor >"$T/doctor.out" 2>&1
-like "$(cat "$T/doctor.out")" "segments: 1 of 1 libraries, [0-9.]+ MB; 0 unused files removed; vectors in 1 \\($nemb vectors\\)" \
+like "$(cat "$T/doctor.out")" "ok +segments: 1 of 1 indexed libraries, [0-9.]+ MB; 0 unused files removed; vectors in 1 \\($nemb vectors\\)" \
     "doctor: the segment holds every vector"
 
 QS=("curl send json body" "How do I make curl retry when the server answers 503?"

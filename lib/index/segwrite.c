@@ -69,7 +69,8 @@ segwrite_model(struct sqlite3 *db, const char *datadir, char *model, size_t len)
 
 /*
  * 1 when the segment at file holds the vectors a query process would load now: of model at
- * embed_version (or model is "": no vectors are wanted); else 0 with why.
+ * embed_version (or model is "": no vectors are wanted, though vector sections that are
+ * there must pass their checks); else 0 with why.
  */
 static int
 segwrite_vectors_current(const char *file, const char *model, long long embed_version,
@@ -78,10 +79,12 @@ segwrite_vectors_current(const char *file, const char *model, long long embed_ve
 	struct vecseg_info info;
 	struct vecindex	*v;
 
-	if (*model == '\0')
-		return 1;
 	if ((v = vecseg_map(file, &info, why, whylen)) == NULL)
-		return 0;
+		return *model == '\0' && errno == ENODATA;
+	if (*model == '\0') {
+		vector_index_free(v);
+		return 1;	/* vectors no reader asks for: left as they are */
+	}
 	vector_index_free(v);
 	if (strcmp(info.model, model) != 0 || info.embed_version != embed_version) {
 		snprintf(why, whylen, "its vectors are of %s at embed version %lld, "
