@@ -55,7 +55,7 @@ segwrite_keep(const char *name, void *arg)
 
 /* The configured embedding model into model (as search.c reads it), or "" when none. */
 static void
-segwrite_model(struct sqlite3 *db, const char *datadir, char *model, size_t len)
+segwrite_model(struct db *db, const char *datadir, char *model, size_t len)
 {
 	struct provider_cfg embed;
 
@@ -104,7 +104,7 @@ segwrite_vectors_current(const char *file, const char *model, long long embed_ve
  * vectors and query processes load them from the database.
  */
 static struct vecindex *
-segwrite_vectors(struct sqlite3 *db, const char *library_id, const char *model,
+segwrite_vectors(struct db *db, const char *library_id, const char *model,
     long long index_version, long snippets, long long *embed_version)
 {
 	struct search	*s;
@@ -136,7 +136,7 @@ segwrite_vectors(struct sqlite3 *db, const char *library_id, const char *model,
 }
 
 int
-segwrite_library(struct sqlite3 *db, const char *datadir, const char *library_id,
+segwrite_library(struct db *db, const char *datadir, const char *library_id,
     long long *ms, char *path, size_t pathlen)
 {
 	struct search	*s;

@@ -461,7 +461,7 @@ lexindex_load_row(const struct store_fts_row *r, void *arg)
 }
 
 struct lexindex *
-lexindex_build(struct sqlite3 *db, struct tokenize_stemmer *stem, const char *library_id,
+lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library_id,
     long nsnippets)
 {
 	struct lexindex	*x;

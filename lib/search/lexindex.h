@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct lexindex;
-struct sqlite3;
+struct db;
 struct tokenize_stemmer;
 
 /* A scored snippet. */
@@ -20,7 +20,7 @@ struct lexindex_hit {
  * Loads a library's index terms (nsnippets: its snippet count, a capacity hint that must
  * not be exceeded) into memory through stem. NULL on failure.
  */
-struct lexindex *lexindex_build(struct sqlite3 *, struct tokenize_stemmer *,
+struct lexindex *lexindex_build(struct db *, struct tokenize_stemmer *,
 	    const char *library_id, long nsnippets);
 void	 lexindex_free(struct lexindex *);
 /*

@@ -105,7 +105,7 @@ struct search_cached {
 };
 
 struct search {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct store_query *q;		/* the prepared statements (store/query.h) */
 	const char	*libid;		/* the library being answered (search_context) */
 	long		 memory_max;	/* SEARCH_MEMORY_MAX_SNIPPETS, or a test's */
@@ -121,7 +121,7 @@ struct search {
 };
 
 struct search *
-search_open(struct sqlite3 *db)
+search_open(struct db *db)
 {
 	struct search	*s;
 
