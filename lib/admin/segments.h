@@ -6,6 +6,7 @@
 #ifndef ADMIN_SEGMENTS_H
 #define ADMIN_SEGMENTS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include <json.h>
@@ -27,6 +28,11 @@ struct segments_row {
 	long long	 bytes;		/* its size, 0 when there is none */
 	enum segments_status status;
 	const char	*why;		/* SEGMENTS_DAMAGED: the check it failed */
+	/* SEGMENTS_OK: its vector sections (lib/search/vecseg.h), when it has them */
+	int		 has_vectors;
+	size_t		 vectors;	/* rows */
+	const char	*vec_model;
+	long long	 vec_embed_version;
 };
 
 /* "ok", "missing", "damaged", "no index". */

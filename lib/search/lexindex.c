@@ -880,7 +880,14 @@ _Static_assert(sizeof(struct lex_posting) == 8 && sizeof(struct lex_mterm) == 24
 int
 lexindex_write_segment(const struct lexindex *x, const char *dir, const char *name)
 {
-	struct segment_part p[14];
+	return lexindex_write_segment_with(x, dir, name, NULL, 0);
+}
+
+int
+lexindex_write_segment_with(const struct lexindex *x, const char *dir, const char *name,
+    const struct segment_part *more, size_t nmore)
+{
+	struct segment_part p[SEGMENT_MAX_SECTIONS];
 	struct lexseg_meta meta;
 	struct lex_mterm *mt = NULL;
 	struct lex_posting *post = NULL;
@@ -888,7 +895,7 @@ lexindex_write_segment(const struct lexindex *x, const char *dir, const char *na
 	size_t		 i, nstr = 0, npost = 0;
 	int		 rc = -1;
 
-	if (x->seg != NULL || x->tabcap > UINT32_MAX) {
+	if (x->seg != NULL || x->tabcap > UINT32_MAX || nmore > SEGMENT_MAX_SECTIONS - 14) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -942,7 +949,9 @@ lexindex_write_segment(const struct lexindex *x, const char *dir, const char *na
 	p[11] = (struct segment_part){ LEXSEG_TERMS, sizeof(*mt), mt, x->tabcap };
 	p[12] = (struct segment_part){ LEXSEG_STRINGS, 1, str, nstr };
 	p[13] = (struct segment_part){ LEXSEG_POSTINGS, sizeof(*post), post, npost };
-	rc = segment_write(dir, name, p, 14);
+	if (nmore > 0)
+		memcpy(p + 14, more, nmore * sizeof(*more));
+	rc = segment_write(dir, name, p, 14 + nmore);
 out:
 	free(mt);
 	free(str);

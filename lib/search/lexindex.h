@@ -28,6 +28,10 @@ void	 lexindex_free(struct lexindex *);
  * fsync, rename). 0, or -1 with errno set.
  */
 int	 lexindex_write_segment(const struct lexindex *, const char *dir, const char *name);
+/* The same with the sections more[0..nmore) after the lexical ones (vecseg.h's, say). */
+struct segment_part;
+int	 lexindex_write_segment_with(const struct lexindex *, const char *dir,
+	    const char *name, const struct segment_part *more, size_t nmore);
 /*
  * The index of the segment at path, mapped read-only and checked (the container's checks
  * and every stored index against its section's bounds); searches on it rank exactly as on

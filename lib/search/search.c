@@ -25,6 +25,7 @@
 #include "search/libname.h"
 #include "search/search.h"
 #include "search/upstream.h"
+#include "search/vecseg.h"
 #include "search/vector.h"
 #include "sources/libid.h"
 #include "store/aiconfig.h"
@@ -107,7 +108,8 @@ struct search_cached {
 	long long	 embed_version;	/* of v */
 	long long	 vec_index;	/* the index_version v was built on */
 	char		 model[128];	/* of v */
-	struct vecindex	*v;
+	struct vecindex	*v;		/* mapped from the segment, or built (search_vecindex) */
+	struct vecseg_info vseg;	/* the segment file last tried for vectors */
 };
 
 struct search {
@@ -671,7 +673,8 @@ search_bound_built(struct search *s, const struct search_cached *keep, int vec)
 		lru = NULL;
 		for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
 			c = &s->cache[i];
-			if (vec ? c->v == NULL : (c->x == NULL || lexindex_mapped(c->x)))
+			if (vec ? (c->v == NULL || vector_index_wrapped(c->v)) :
+			    (c->x == NULL || lexindex_mapped(c->x)))
 				continue;
 			n++;
 			if (c != keep && (lru == NULL || c->used < lru->used))
@@ -738,22 +741,87 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 }
 
 /*
+ * The vectors of the library's segment (lib/search/vecseg.h) when they are those of model
+ * at the library's embed_version, mapped; else NULL. Each file (by inode) is tried once: a
+ * file whose vectors are of another version or model, or that has none, is not mapped again
+ * until a new file is renamed over the name.
+ */
+static struct vecindex *
+search_vecsegment(const struct search_lib *lib, struct search_cached *c,
+    const char *model)
+{
+	struct vecseg_info info;
+	struct vecindex	*m;
+	char		 path[1024], why[128];
+	const char	*dir = util_data_dir();
+
+	if (dir == NULL || snprintf(path, sizeof(path), "%s/segments/%ld-%lld.seg", dir,
+	    lib->lib_no, lib->index_version) >= (int)sizeof(path))
+		return NULL;
+	if (c->vseg.ino != 0 && vecseg_same_file(path, &c->vseg))
+		return NULL;
+	m = vecseg_map(path, &info, why, sizeof(why));
+	if (m == NULL && errno == EINVAL)
+		log_warn("%s: %s: %s", lib->id, path, why);
+	c->vseg = info;		/* its identity, mapped or not */
+	if (m != NULL && (strcmp(info.model, model) != 0 ||
+	    info.embed_version != lib->embed_version)) {
+		vector_index_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+/*
  * The library's vectors of the configured embedding model, reloaded when they change and
  * when the index is rewritten: a re-index deletes the snippets (and their vectors) before
  * the embed step gives the library a new embed_version, and vectors of deleted snippets
  * must not come back as candidates (bench/soak found them answering 500).
+ *
+ * They are mapped from the library version's segment when it holds the vectors of this
+ * model at this embed_version (no private copy); else built from the database into this
+ * process's memory, as many as SEARCH_BUILT_LIBRARIES. How a reader learns of new vectors:
+ * the libraries row, read for every question, gives embed_version; when it differs from
+ * the one of the vectors held (the embed step wrote new vectors, or another version of the
+ * library shared its vectors, lib/index/share.h), the process builds from the database
+ * until the worker has written the segment of the new embed_version under the same name
+ * (<lib_no>-<index_version>.seg, renamed over the old file); while it holds built vectors
+ * it looks at the name's inode on each question (one stat), and maps the new file once it
+ * appears. Then the lexical mapping is renewed from the new file too, on the next question,
+ * so that no process keeps the replaced file's disk space for long.
  */
 static struct vecindex *
 search_vecindex(struct search *s, const struct search_lib *lib,
     struct search_cached *c)
 {
 	const char	*model = s->embed.model;
+	struct vecindex	*m;
+	int		 current;
 
 	if (s->embed.vendor == NULL || model == NULL || *model == '\0' ||
 	    lib->snippets > s->memory_max)
 		return NULL;
-	if (c->v != NULL && c->embed_version == lib->embed_version &&
-	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0)
+	current = c->v != NULL && c->embed_version == lib->embed_version &&
+	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0;
+	if (current && vector_index_wrapped(c->v))
+		return c->v;
+	if ((m = search_vecsegment(lib, c, model)) != NULL) {
+		/*
+		 * Vectors of this index_version were held before: the lexical mapping, made
+		 * then, is of the replaced file. (Not so in a process's first question: both
+		 * are of the file it just mapped.)
+		 */
+		if (c->v != NULL && c->vec_index == lib->index_version && c->x != NULL &&
+		    lexindex_mapped(c->x))
+			c->version = -1;	/* remapped by the next search_lexindex */
+		vector_index_free(c->v);
+		c->v = m;
+		c->embed_version = lib->embed_version;
+		c->vec_index = lib->index_version;
+		snprintf(c->model, sizeof(c->model), "%s", model);
+		return c->v;
+	}
+	if (current)
 		return c->v;
 	vector_index_free(c->v);
 	if ((c->v = vector_index_build(s->db, lib->id, model, lib->snippets)) == NULL)

@@ -58,6 +58,36 @@ size_t	 vector_index_dim(const struct vecindex *);
 size_t	 vector_index_bytes(const struct vecindex *);
 
 /*
+ * The arrays of an index, as vector_index_search reads them: n rows of int8 values (stride
+ * bytes each, dim values then zeros; VEC_ALIGN (64) aligned), their scales, the float32 rows
+ * (n * dim, 64-byte aligned) and per row the snippet id (ascending), document id and tokens.
+ * lib/search/vecseg.c stores them in an index segment and searches them in place.
+ */
+struct vector_arrays {
+	size_t		 n, dim, stride;
+	const int8_t	*q;
+	const float	*scale;
+	const float	*f;
+	const long long	*ids, *docs;
+	const int	*tokens;
+};
+
+/* The stride of dim: dim rounded up to a multiple of 64. */
+size_t	 vector_stride(size_t dim);
+/* The arrays of x (pointers into it: valid while x is). */
+void	 vector_index_arrays(const struct vecindex *, struct vector_arrays *);
+/*
+ * An index over arrays held elsewhere (not copied): a's pointers must stay valid until
+ * vector_index_free, which calls release(arg) instead of freeing them. a must be consistent
+ * (stride == vector_stride(dim), n <= UINT32_MAX, dim <= VECTOR_MAX_DIM, q and f aligned);
+ * NULL (EINVAL) when it is not, or out of memory.
+ */
+struct vecindex *vector_index_wrap(const struct vector_arrays *a, void (*release)(void *),
+	    void *arg);
+/* 1 when x was made by vector_index_wrap (its arrays are not this process's heap). */
+int	 vector_index_wrapped(const struct vecindex *);
+
+/*
  * The k snippets whose vectors have the largest dot product with query (normalised
  * here, on a copy), best first, ties by snippet id, into out (room for k hits): id,
  * doc, tokens and score (the float32 cosine similarity). The scan ranks every vector by
