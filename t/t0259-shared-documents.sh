@@ -4,8 +4,9 @@
 # the vendors' stand-in as the embedder:
 # - a version stores no snippet, full-text or embeddings row for a file another version has
 #   unchanged, embeds none of them again, and answers from them with its own Source lines,
-#   through the in-memory index and through the ranking in SQLite (the path of libraries
-#   too large for memory: CTXD_TEST_SEARCH_MEMORY_MAX=0 sends every library there);
+#   through the index segments and through an index a query process builds from the
+#   database when there is no segment (over CTXD_TEST_SEARCH_MEMORY_MAX=0 snippets: the
+#   path of large libraries indexed before segments, which answer all the same);
 # - re-indexing main after a shared file changed moves that file's old snippets to a version
 #   that shows them (which answers its old text still), and a file main now holds twice is
 #   copied for the versions that showed it before main's dedup pass hides one (they answer
@@ -115,19 +116,23 @@ http GET "$BASE/api/libraries$LIB/v1.0/snippets" -G --data-urlencode q=ALPHAWORD
 like "$(http_body | jq -r '"\(.total) \(.snippets[0].source)"')" "^2 [^ ]*$C1/docs/alpha.md" \
     "the admin's snippet listing of v1.0 has the shared snippets, with v1.0's Source"
 
-# --- the ranking in SQLite (libraries too large for memory) ---------------------------------
+# --- no index segments: built from the database (a large library indexed before them) -------
 ctxd_stop
 export CTXD_TEST_SEARCH_MEMORY_MAX=0
+mv "$DATA_DIR/segments" "$DATA_DIR/segments.away"
 ctxd_start
 a1s=$(ask $LIB/v1.0 'ALPHAWORD storage engine')
-like "$a1s" "Source: [^ ]*$C1/docs/alpha.md" "ranked in SQLite, v1.0 answers from a shared file"
+like "$a1s" "Source: [^ ]*$C1/docs/alpha.md" "built from the database, v1.0 answers from a shared file"
 unlike "$a1s" "$CM|$C2" "... with its own commit only"
 like "$(ask $LIB/v2.0 'notes setting')" 'TWONOTES' "... and its own notes (v2.0)"
 unlike "$(ask $LIB/v2.0 'notes setting')" 'ONENOTES|MAINNOTES' "... not another version's"
 like "$(ask $LIB 'ALPHAWORD storage engine')" "Source: [^ ]*$CM/docs/alpha.md" \
     "... main answers with its commit"
+like "$(cat "$T/log/query.log")" 'has no index segment: its index is built' \
+    "... and the query process warns that a large library has no segment"
 ctxd_stop
 unset CTXD_TEST_SEARCH_MEMORY_MAX
+mv "$DATA_DIR/segments.away" "$DATA_DIR/segments"
 ctxd_start
 
 # --- main changes a shared file and copies another one ----------------------------------------
