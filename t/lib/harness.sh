@@ -602,10 +602,11 @@ _sql() {
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "$1"
 }
 
-# fts_check: FTS5's integrity check of the full-text index (t/unit/fts-check, which opens the
-# database with the ctxd tokenizer): prints "ok" or the error.
-fts_check() {
-	"$top_builddir/t/unit/fts-check" "$DATA_DIR" 2>&1
+# index_check: each library's index segment (of its current version) is the one its database
+# rows make, byte for byte (t/unit/index-check writes it again through the worker's path):
+# prints "ok" or what differs.
+index_check() {
+	"$top_builddir/t/unit/index-check" "$DATA_DIR" 2>/dev/null
 }
 
 # wait_job LIBID: wait (up to ${WAIT_TIMEOUT:-120} s) until library LIBID's state is
