@@ -62,7 +62,7 @@ like "$(cat "$T/log/r.err")" 'schema version 99' "... and says so"
 # ctxd's FTS tokenizer: the full-text table of the versions before 17 gets FTS5's own)
 {
 	sed "s/tokenize = 'porter ctxd'/tokenize = 'porter unicode61'/" "$top_srcdir/sql/schema.sql"
-	find "$top_srcdir/sql" -name '[0-9][0-9][0-9][0-9]-*.sql' | sort | head -n -1 | xargs cat
+	find "$top_srcdir/sql" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.sql' | sort | head -n -1 | xargs cat
 	echo "PRAGMA user_version = $((SCHEMA_VERSION - 1));"
 } | sqlite3 "$T/older.db"
 ctxd_admin restore "$T/older.db" >/dev/null 2>"$T/log/r.err"

@@ -27,8 +27,9 @@ fi
 top_builddir=${top_builddir:-$top_srcdir}
 CORPORA=${CORPORA:-$top_srcdir/t/corpora}
 export top_srcdir top_builddir CORPORA
-# The schema version this build writes: 1 + the migrations sql/NNNN-name.sql (script/sql2c).
-SCHEMA_VERSION=$((1 + $(find "$top_srcdir/sql" -name '[0-9][0-9][0-9][0-9]-*.sql' | wc -l)))
+# The schema version this build writes: 1 + the migrations sql/NNNN-name.sql (script/sql2c;
+# their PostgreSQL twins in sql/pg/ not counted).
+SCHEMA_VERSION=$((1 + $(find "$top_srcdir/sql" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.sql' | wc -l)))
 export SCHEMA_VERSION
 # The responders start ctxd-worker themselves: let them find the one just built.
 PATH="$top_builddir:$PATH"
