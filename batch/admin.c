@@ -171,7 +171,7 @@ admin_operands(const char *cmd, int *argc, char **argv)
 }
 
 static int
-admin_open_db(struct sqlite3 **db)
+admin_open_db(struct db **db)
 {
 	return db_open(util_data_dir(), DB_READWRITE, db);
 }
@@ -180,7 +180,7 @@ static int
 admin_cmd_init(void)
 {
 	const char	*dir = util_data_dir();
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 
 	if (util_mkdir_p(dir, 0750) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot create %s: %s\n", dir,
@@ -287,7 +287,7 @@ admin_license_install(int argc, char **argv)
 static int
 admin_license_trial(int argc, char **argv)
 {
-	struct sqlite3		*db = NULL;
+	struct db		*db = NULL;
 	struct license		 lic;
 	enum license_status	 st;
 	char			 today[11], prev[32], token[64], *cur;
@@ -439,7 +439,7 @@ admin_key_print(const struct apikey_row *k, void *arg)
 static int
 admin_cmd_key(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	const char	*name = NULL, *user = NULL;
 	char		*key;
@@ -591,7 +591,7 @@ admin_free_password(char *pw)
 static int
 admin_cmd_passwd(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	char		*pw = NULL, err[256];
 	int		 temporary = 0, rc = 1;
@@ -649,7 +649,7 @@ admin_user_print(const struct user *u, void *arg)
 static int
 admin_user_create(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*name = NULL;
 	char		*pw, err[256];
 	int		 i, admin = 0, temporary = 0, rc = 1, operands = 0;
@@ -703,7 +703,7 @@ admin_user_create(int argc, char **argv)
 static int
 admin_user_change(const char *op, int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	struct user_change c;
 	enum user_result ur;
@@ -765,7 +765,7 @@ out:
 static int
 admin_user_default_password(void)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	char		*hash = NULL;
 	int		 dflt;
@@ -786,7 +786,7 @@ admin_user_default_password(void)
 static int
 admin_cmd_user(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	int		 rc;
 
 	if (argc < 1) {
@@ -873,7 +873,7 @@ admin_read_stdin_line(void)
  * the change in the audit trail as done by ctxd-admin. 0, or 1 with a message.
  */
 static int
-admin_settings_policy(struct sqlite3 *db, const char *dir, const char *value, const char *name)
+admin_settings_policy(struct db *db, const char *dir, const char *value, const char *name)
 {
 	struct policy	 before;
 	char		 err[600], actor[64], *input = NULL;
@@ -917,7 +917,7 @@ out:
 static int
 admin_cmd_settings(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*dir = util_data_dir();
 	char		*v, *input = NULL, err[512];
 	int		 rc = 1;
@@ -1001,7 +1001,7 @@ static int
 admin_cmd_provider(int argc, char **argv)
 {
 	struct provcheck c;
-	struct sqlite3	*db;
+	struct db	*db;
 	long		 secs = 30;
 	size_t		 i;
 	int		 k, rc;
@@ -1039,7 +1039,7 @@ admin_cmd_provider(int argc, char **argv)
 static int
 admin_cmd_upstream(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	char	 msg[512];
 	int	 rc;
 
@@ -1105,7 +1105,7 @@ static int
 admin_cmd_compact(int argc, char **argv)
 {
 	const char	*dir = doctor_data_dir();
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	long long	 size, freeb, after, afterfree;
 	enum db_failure	 code;
 
@@ -1179,7 +1179,7 @@ admin_cmd_explain(int argc, char **argv)
 {
 	struct search_trace t;
 	struct search	*s = NULL;
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	struct buf	 out;
 	long		 budget = FORMAT_DEFAULT_TOKENS, limit = -1, chars;
 	int		 i, tsv = 0, rerank = 0, status, code = 1;
@@ -1312,7 +1312,7 @@ static int
 admin_cmd_index(int argc, char **argv)
 {
 	const char	*dir = doctor_data_dir();
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	long long	 total[2] = { 0, 0 };
 	int		 rc, list;
 
@@ -1359,7 +1359,7 @@ static int
 admin_cmd_migrate_pg(int argc, char **argv)
 {
 	const char	*dir = doctor_data_dir(), *url;
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	struct pg	*pg;
 	char		 err[512];
 	int		 rc;

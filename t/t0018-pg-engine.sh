@@ -6,6 +6,7 @@
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/pg.sh"
 
+ctxd_setup
 pg_start
 is "$(pg_sql "SELECT current_user || ' ' || current_database()")" "ctxd ctxd" \
     "a cluster of the test's own, role and database ctxd"

@@ -158,7 +158,7 @@ out:
 static void
 doctor_schema(FILE *out, int *bad, const char *dir)
 {
-	struct sqlite3	*db = store_inspect_open(dir);
+	struct db	*db = store_inspect_open(dir);
 	char		 release[64], day[32];
 	int		 v = -1, from;
 
@@ -190,7 +190,7 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 static void
 doctor_space(FILE *out, int *bad, const char *dir)
 {
-	struct sqlite3	*db = store_inspect_open(dir);
+	struct db	*db = store_inspect_open(dir);
 	long long	 size, freeb;
 
 	if (db == NULL || db_space(db, &size, &freeb) == -1) {
@@ -288,7 +288,7 @@ doctor_seg_one(const struct segments_row *r, void *arg)
 static void
 doctor_segments(FILE *out, int *bad, const char *dir)
 {
-	struct sqlite3	*db = store_inspect_open(dir);
+	struct db	*db = store_inspect_open(dir);
 	struct doctor_names d = { NULL, 0, 0 };
 	struct doctor_seg c = { out, bad, 0, 0, 0, 0 };
 	char		*sdir = NULL;
@@ -400,7 +400,7 @@ static void
 doctor_provider(FILE *out, int *bad, const char *dir)
 {
 	struct provider_cfg	 llm, embed;
-	struct sqlite3			*db = NULL;
+	struct db			*db = NULL;
 	struct provcheck	 c;
 	int			 rc;
 

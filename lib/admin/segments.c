@@ -78,7 +78,7 @@ segments_one(const struct store_library_index *l, void *arg)
 }
 
 int
-segments_each(struct sqlite3 *db, const char *dir,
+segments_each(struct db *db, const char *dir,
     int (*fn)(const struct segments_row *, void *), void *arg)
 {
 	struct segments_walk w = { dir, fn, arg };
@@ -106,7 +106,7 @@ segments_json_one(const struct segments_row *r, void *arg)
 }
 
 json_object *
-segments_json(struct sqlite3 *db, const char *dir)
+segments_json(struct db *db, const char *dir)
 {
 	json_object	*a = json_object_new_array();
 
@@ -122,7 +122,7 @@ struct segments_todo {
 	char		**ids;
 	size_t		  n;
 	int		 *seen;
-	struct sqlite3	 *db;
+	struct db	 *db;
 	const char	 *dir;
 	struct stat	  dirst;
 	FILE		 *out;
@@ -179,7 +179,7 @@ segments_rebuild_one(const struct segments_row *r, void *arg)
 }
 
 int
-segments_rebuild(struct sqlite3 *db, const char *dir, char **ids, size_t n, FILE *out)
+segments_rebuild(struct db *db, const char *dir, char **ids, size_t n, FILE *out)
 {
 	struct segments_todo t = { ids, n, NULL, db, dir, { 0 }, out, 0 };
 	size_t		 i;

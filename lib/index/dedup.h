@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 struct share_libs;
-struct sqlite3;
+struct db;
 
 #define DEDUP_NEAR_BITS		10	/* simhash bits that may differ in a near copy */
 #define DEDUP_MIN_WORDS		24	/* shorter snippets only match exact copies */
@@ -79,7 +79,7 @@ struct dedup_stats {
  * again.
  * Returns 0, or -1 on a database or memory failure (the caller rolls back).
  */
-int	 dedup_library(struct sqlite3 *, const char *library_id, struct share_libs *changed,
+int	 dedup_library(struct db *, const char *library_id, struct share_libs *changed,
 	    struct dedup_stats *);
 
 #endif

@@ -38,7 +38,7 @@ segwrite_keep(const char *name, void *arg)
 }
 
 int
-segwrite_library(struct sqlite3 *db, const char *datadir, const char *library_id,
+segwrite_library(struct db *db, const char *datadir, const char *library_id,
     long long *ms, char *path, size_t pathlen)
 {
 	struct search	*s;

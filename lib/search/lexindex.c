@@ -461,7 +461,7 @@ lexindex_load_row(const struct store_fts_row *r, void *arg)
 }
 
 struct lexindex *
-lexindex_build(struct sqlite3 *db, struct tokenize_stemmer *stem, const char *library_id,
+lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library_id,
     long nsnippets)
 {
 	struct lexindex	*x;
@@ -597,6 +597,24 @@ lexindex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 	return 0;
 }
 
+double
+lexindex_share(struct lexindex *x, struct tokenize_stemmer *stem, const char *word,
+    size_t n)
+{
+	struct lex_query q;
+	size_t		 i, most = 0;
+
+	memset(&q, 0, sizeof(q));
+	q.x = x;
+	if (x->nsnip == 0 || tokenize_stemmed(stem, word, n, 1, lexindex_query_term,
+	    &q) == -1)
+		return 0.0;
+	for (i = 0; i < q.n; i++)
+		if (q.terms[i]->npost > most)
+			most = q.terms[i]->npost;
+	return (double)most / (double)x->nsnip;
+}
+
 /* 1 when a ranks below b (lower score; on a tie, the larger id). */
 #define LEX_WORSE(a, b)	((a)->score < (b)->score || \
 	    ((a)->score == (b)->score && (a)->id > (b)->id))
@@ -620,10 +638,11 @@ lexindex_snip_of(const struct lexindex *x, long long id)
 }
 
 static double
-lexindex_idf(const struct lexindex *x, const struct lex_term *t)
+lexindex_idf(const struct lexindex *x, const struct lex_term *t, int flags)
 {
 	double	 N = (double)x->nsnip, nhit = (double)t->npost;
-	double	 idf = log((N - nhit + 0.5) / (nhit + 0.5));
+	double	 idf = (flags & LEXINDEX_IDF_FLOOR) ? log(1.0 + (N - nhit + 0.5) /
+	    (nhit + 0.5)) : log((N - nhit + 0.5) / (nhit + 0.5));
 
 	return idf > 0.0 ? idf : 1e-6;
 }
@@ -729,7 +748,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	for (i = 0; i < q.n; i++) {
 		const struct lex_term *t = q.terms[i];
 
-		idf = lexindex_idf(x, t);
+		idf = lexindex_idf(x, t, flags);
 		/* The BM25 term of FTS5: idf * f * (k1 + 1) / (f + norm). */
 		for (k = 0; k < t->npost; k++) {
 			const struct lex_posting *p = &t->post[k];
@@ -799,8 +818,8 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		for (i = 0; i < q.nseq; i++) {
 			seq[i] = lexindex_stream_value(q.seq[i]->hash, 0) & ~1u;
 			mask |= 1ull << ((seq[i] >> 1) & 63);
-			pairidf[i] = i == 0 ? 0.0 : fmin(lexindex_idf(x, q.seq[i - 1]),
-			    lexindex_idf(x, q.seq[i]));
+			pairidf[i] = i == 0 ? 0.0 : fmin(lexindex_idf(x, q.seq[i - 1],
+			    flags), lexindex_idf(x, q.seq[i], flags));
 		}
 		for (i = 0; i < k; i++) {
 			size_t s = lexindex_snip_of(x, pool[i].id), j;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct lexindex;
-struct sqlite3;
+struct db;
 struct tokenize_stemmer;
 
 /* A scored snippet. */
@@ -20,7 +20,7 @@ struct lexindex_hit {
  * Loads a library's index terms (nsnippets: its snippet count, a capacity hint that must
  * not be exceeded) into memory through stem. NULL on failure.
  */
-struct lexindex *lexindex_build(struct sqlite3 *, struct tokenize_stemmer *,
+struct lexindex *lexindex_build(struct db *, struct tokenize_stemmer *,
 	    const char *library_id, long nsnippets);
 void	 lexindex_free(struct lexindex *);
 /*
@@ -46,6 +46,12 @@ int	 lexindex_mapped(const struct lexindex *);
  */
 #define LEXINDEX_PROXIMITY	0x1
 /*
+ * With LEXINDEX_IDF_FLOOR a term's IDF is log(1 + (N - n + 0.5) / (n + 0.5)), above 0 however
+ * many snippets hold it (an API's resource words are in most of its operations), instead of
+ * FTS5's log((N - n + 0.5) / (n + 0.5)), which is near 0 for a term in half of them.
+ */
+#define LEXINDEX_IDF_FLOOR	0x2
+/*
  * qsort order of hits: best score first, then the smaller id. (Inline here: lib/search/vector.c
  * sorts hits too and is also built alone by bench/vectors.)
  */
@@ -60,5 +66,12 @@ lexindex_hit_cmp(const void *a, const void *b)
 }
 int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
 	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
+
+/*
+ * The share (0 to 1) of the library's snippets holding word (n bytes, tokenized as a
+ * question's is; its most frequent term when it makes several), 0 when none or on error.
+ */
+double	 lexindex_share(struct lexindex *, struct tokenize_stemmer *, const char *word,
+	    size_t n);
 
 #endif /* LEXINDEX_H */

@@ -22,6 +22,7 @@
 #include "search/format.h"
 #include "search/inject.h"
 #include "search/lexindex.h"
+#include "search/libname.h"
 #include "search/search.h"
 #include "search/upstream.h"
 #include "search/vector.h"
@@ -103,7 +104,7 @@ struct search_cached {
 };
 
 struct search {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct store_query *q;		/* the prepared statements (store/query.h) */
 	const char	*libid;		/* the library being answered (search_context) */
 	long		 memory_max;	/* SEARCH_MEMORY_MAX_SNIPPETS, or a test's */
@@ -119,7 +120,7 @@ struct search {
 };
 
 struct search *
-search_open(struct sqlite3 *db)
+search_open(struct db *db)
 {
 	struct search	*s;
 
@@ -197,6 +198,8 @@ search_library_row(const struct store_query_lib *l, void *arg)
 	struct search_lib *out = rd->out;
 
 	snprintf(out->id, sizeof(out->id), "%s", l->id);
+	snprintf(out->title, sizeof(out->title), "%s", l->title);
+	out->openapi = strcmp(l->source_type, "openapi") == 0;
 	snprintf(out->state, sizeof(out->state), "%s", l->state);
 	out->lib_no = (long)l->lib_no;
 	snprintf(out->error, sizeof(out->error), "%s", l->error);
@@ -1197,6 +1200,64 @@ fail:
 	return -1;
 }
 
+/*
+ * A name word said in fewer than this share of a library's snippets names it in a
+ * question (libname_strip); said more often, it is a topic of the library.
+ */
+#define SEARCH_NAME_RARE	0.1
+
+/*
+ * Asked of an API description, these words say that the question is about an operation,
+ * not which one ("the list applications endpoint"): they are left out as the library's
+ * name is, however often the library says them (azureActiveDirectoryEndpoint).
+ */
+#define SEARCH_API_WORDS	"api apis endpoint endpoints operation operations"
+
+/* libname_strip's rare() over the library's lexical index (NULL: ranked in SQLite). */
+struct search_name {
+	struct search	*s;
+	struct lexindex	*x;
+};
+
+static int
+search_name_rare(const char *w, size_t n, void *arg)
+{
+	struct search_name *nm = arg;
+
+	return nm->x == NULL || lexindex_share(nm->x, nm->s->stem, w, n) < SEARCH_NAME_RARE;
+}
+
+/*
+ * The lexical terms of a question asked of lib: those of the question without the words
+ * that name the library (libname_strip), unless nothing is left of it.
+ */
+static int
+search_terms(struct search *s, const struct search_lib *lib, const char *query,
+    char ***terms, size_t *n)
+{
+	struct search_name nm;
+	struct buf	 b;
+	int		 rc;
+
+	*terms = NULL;
+	*n = 0;
+	buf_init(&b);
+	nm.s = s;
+	nm.x = search_lexindex(s, lib, search_slot(s, lib));
+	if ((rc = libname_strip(lib->id, lib->title, lib->openapi ? SEARCH_API_WORDS : NULL,
+	    query, search_name_rare, &nm, &b)) == 1) {
+		rc = tokenize_match_terms(b.p, terms, n);
+		if (rc == 0 && *n == 0)
+			rc = 1;		/* only stop words left: ask it whole */
+		else if (rc == 0)
+			rc = 2;
+	}
+	buf_release(&b);
+	if (rc == -1)
+		return -1;
+	return rc == 2 ? 0 : tokenize_match_terms(query, terms, n);
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, int fast, struct snippet **out, size_t *n)
@@ -1217,7 +1278,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 
 	*out = NULL;
 	*n = 0;
-	if (tokenize_match_terms(query, &terms, &nterms) == -1)
+	if (search_terms(s, lib, query, &terms, &nterms) == -1)
 		return -1;
 	if (s->trace != NULL && search_trace_begin(s->trace, terms, nterms, budget) == -1) {
 		tokenize_terms_free(terms, nterms);
@@ -1229,9 +1290,10 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	s->libid = lib->id;	/* the snippets as this library shows them (search_load) */
 	slot = search_slot(s, lib);
+	/* an API's resource words are in most of its operations: they still count */
 	if ((x = search_lexindex(s, lib, slot)) == NULL ||
-	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY, cand,
-	    SEARCH_CANDIDATES, &ncand) == -1)
+	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY |
+	    (lib->openapi ? LEXINDEX_IDF_FLOOR : 0), cand, SEARCH_CANDIDATES, &ncand) == -1)
 		goto out;
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)

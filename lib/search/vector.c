@@ -288,7 +288,7 @@ vector_load_row(const struct store_vector_row *r, void *arg)
 }
 
 struct vecindex *
-vector_index_build(struct sqlite3 *db, const char *library_id, const char *model,
+vector_index_build(struct db *db, const char *library_id, const char *model,
     long capacity_hint)
 {
 	struct vector_load l;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 struct lexindex_hit;
-struct sqlite3;
+struct db;
 struct vecindex;
 
 #define VECTOR_MAX_DIM		8192	/* larger dims are refused */
@@ -48,7 +48,7 @@ void	 vector_quantize(const float *v, size_t dim, int8_t *q, float *scale);
  * warning. NULL on a database or memory error; a library without vectors gives an empty
  * index (dim 0).
  */
-struct vecindex *vector_index_build(struct sqlite3 *, const char *library_id,
+struct vecindex *vector_index_build(struct db *, const char *library_id,
 	    const char *model, long capacity_hint);
 void	 vector_index_free(struct vecindex *);
 /* Vectors held, and their dimension (0 for an empty index). */

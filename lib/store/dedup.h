@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /* One snippet a library shows (strings valid during the callback only; never NULL). */
 struct store_dedup_row {
@@ -27,7 +27,7 @@ struct store_dedup_row {
  * Calls fn for each snippet library_id shows (its own and shared ones). 0, or -1 on a
  * database error (logged) or when fn returned -1.
  */
-int	 store_dedup_rows(struct sqlite3 *, const char *library_id,
+int	 store_dedup_rows(struct db *, const char *library_id,
 	    int (*fn)(const struct store_dedup_row *, void *), void *arg);
 
 /* A decision that changed: snippet id was a duplicate of old_dup (0: kept), now new_dup. */
@@ -41,7 +41,7 @@ struct store_dup_change {
  * vectors were dropped, library_id gets a new embed_version (query processes reload).
  * 0, or -1 on a database error (logged).
  */
-int	 store_dedup_apply(struct sqlite3 *, const char *library_id,
+int	 store_dedup_apply(struct db *, const char *library_id,
 	    const struct store_dup_change *, size_t n);
 
 #endif /* STORE_DEDUP_H */

@@ -14,6 +14,7 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "store/fts.h"
+#include "store/conn.h"
 
 int
 store_code_text(const char *json, struct buf *b)
@@ -63,7 +64,7 @@ store_fts_title(const char *title, const char *text, struct buf *b)
  * Engine: reads the view library_snippets.
  */
 int
-store_fts_rows(sqlite3 *db, const char *library_id,
+store_fts_rows(struct db *db, const char *library_id,
     int (*fn)(const struct store_fts_row *, void *), void *arg)
 {
 	static const char sql[] =
@@ -78,7 +79,7 @@ store_fts_rows(sqlite3 *db, const char *library_id,
 
 	buf_init(&title);
 	buf_init(&code);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -113,7 +114,7 @@ store_fts_rows(sqlite3 *db, const char *library_id,
 		rc = 0;
 out:
 	if (rc == -1 && step != SQLITE_NOMEM)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	buf_release(&title);
 	buf_release(&code);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 struct buf;
-struct sqlite3;
+struct db;
 
 /* Appends the code of a snippet's code JSON ([{"language", "code"}]), each block + '\n'. */
 int	 store_code_text(const char *json, struct buf *);
@@ -43,7 +43,7 @@ struct store_fts_row {
  * text, path that of the document showing it. 0, or -1 on a database error or out of
  * memory (logged) or when fn returned -1 (then not logged).
  */
-int	 store_fts_rows(struct sqlite3 *, const char *library_id,
+int	 store_fts_rows(struct db *, const char *library_id,
 	    int (*fn)(const struct store_fts_row *, void *), void *arg);
 
 #endif

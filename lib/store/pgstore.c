@@ -329,20 +329,20 @@ out:
 }
 
 int
-pgstore_copy(struct sqlite3 *lite, struct pg *pg, FILE *out, char *err, size_t errlen)
+pgstore_copy(struct db *l, struct pg *pg, FILE *out, char *err, size_t errlen)
 {
-	struct db	*l = db_conn_sqlite(lite), *p = db_conn_pg(pg);
+	struct db	*p = db_conn_pg(pg);
 	const size_t	 ntables = sizeof(pgstore_tables) / sizeof(pgstore_tables[0]);
 	long long	 v, n, m;
 	size_t		 i;
 	int		 from;
 
 	*err = '\0';
-	if (l == NULL || p == NULL) {
+	if (p == NULL) {
 		pgstore_err(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (db_user_version(lite, &from) == -1 || from != db_schema_version()) {
+	if (db_user_version(l, &from) == -1 || from != db_schema_version()) {
 		pgstore_err(err, errlen, "the SQLite database has schema version %d, this build "
 		    "copies version %d: run ctxd-admin init with this build first", from,
 		    db_schema_version());
@@ -387,7 +387,6 @@ pgstore_copy(struct sqlite3 *lite, struct pg *pg, FILE *out, char *err, size_t e
 	if (pg_exec(pg, "SELECT ctxd_reset_identities()") == -1 ||
 	    pg_exec(pg, "SET CONSTRAINTS ALL IMMEDIATE") == -1 || pg_commit(pg) == -1)
 		goto fail;
-	db_conn_free(l);
 	db_conn_free(p);
 	return 0;
 fail:
@@ -395,7 +394,6 @@ fail:
 		pgstore_err(err, errlen, "%s", pg_errmsg(pg));
 	if (pg_in_transaction(pg))
 		pg_rollback(pg);
-	db_conn_free(l);
 	db_conn_free(p);
 	return -1;
 }

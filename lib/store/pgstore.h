@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 struct pg;
-struct sqlite3;
+struct db;
 
 /*
  * Creates the schema in an empty database or brings an older one to this build's version,
@@ -26,7 +26,7 @@ int	 pgstore_migrate(struct pg *, int *from, char *err, size_t errlen);
  * them, each table's count checked against SQLite's; one transaction, so a failure leaves
  * pg as it was. A line per table on out. 0, or -1 with why in err.
  */
-int	 pgstore_copy(struct sqlite3 *lite, struct pg *pg, FILE *out, char *err,
+int	 pgstore_copy(struct db *lite, struct pg *pg, FILE *out, char *err,
 	    size_t errlen);
 
 #endif

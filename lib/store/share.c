@@ -8,6 +8,7 @@
 
 #include "base/log.h"
 #include "store/db.h"
+#include "store/conn.h"
 #include "store/share.h"
 
 /*
@@ -30,7 +31,7 @@ static const char *const store_share_copy_sql[] = {
 #define STORE_SHARE_NCOPY	(sizeof(store_share_copy_sql) / sizeof(store_share_copy_sql[0]))
 
 int
-store_share_copy(sqlite3 *db, const char *library_id, long long to_doc, long long from_doc)
+store_share_copy(struct db *db, const char *library_id, long long to_doc, long long from_doc)
 {
 	size_t		 i;
 
@@ -42,7 +43,7 @@ store_share_copy(sqlite3 *db, const char *library_id, long long to_doc, long lon
 }
 
 int
-store_share_own(sqlite3 *db, long long doc)
+store_share_own(struct db *db, long long doc)
 {
 	return db_run(db, "UPDATE documents SET snippets_from = NULL WHERE id = ?1", "I", doc);
 }
@@ -73,13 +74,13 @@ store_share_pairs_read(sqlite3_stmt *st, struct store_doc_pairs *p)
 
 /* Engine: json_each reads the JSON array of paths kept. */
 int
-store_share_heirs(sqlite3 *db, const char *library_id, const char *keep_json,
+store_share_heirs(struct db *db, const char *library_id, const char *keep_json,
     struct store_doc_pairs *p)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT d.id, (SELECT min(r.id) FROM documents r WHERE "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT d.id, (SELECT min(r.id) FROM documents r WHERE "
 	    "r.snippets_from = d.id) AS heir FROM documents d WHERE d.library_id = ?1 AND "
 	    "d.snippets_from IS NULL AND (?2 IS NULL OR d.path NOT IN (SELECT value FROM "
 	    "json_each(?2))) AND heir IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
@@ -90,7 +91,7 @@ store_share_heirs(sqlite3 *db, const char *library_id, const char *keep_json,
 	rc = store_share_pairs_read(st, p);
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -111,7 +112,7 @@ static const char *const store_share_move_sql[] = {
 #define STORE_SHARE_NMOVE	(sizeof(store_share_move_sql) / sizeof(store_share_move_sql[0]))
 
 int
-store_share_move(sqlite3 *db, long long owner, long long heir)
+store_share_move(struct db *db, long long owner, long long heir)
 {
 	size_t	 k;
 
@@ -122,14 +123,14 @@ store_share_move(sqlite3 *db, long long owner, long long heir)
 }
 
 int
-store_share_viewer(sqlite3 *db, long long doc, long long *id, char **library_id)
+store_share_viewer(struct db *db, long long doc, long long *id, char **library_id)
 {
 	sqlite3_stmt	*st = NULL;
 	const unsigned char *t;
 	int		 step, rc = -1;
 
 	*library_id = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT id, library_id FROM documents WHERE "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id, library_id FROM documents WHERE "
 	    "snippets_from = ?1 LIMIT 1", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, doc);
@@ -142,7 +143,7 @@ store_share_viewer(sqlite3 *db, long long doc, long long *id, char **library_id)
 	}
 out:
 	if (rc == -1)
-		log_err("%s: document %lld: %s", __func__, doc, sqlite3_errmsg(db));
+		log_err("%s: document %lld: %s", __func__, doc, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -155,18 +156,18 @@ static const char store_share_lost_sql[] =
     "k.id = s.dup_of AND k.library_id = ?1)";
 
 int
-store_share_lost(sqlite3 *db, const char *library_id, struct store_doc_pairs *p)
+store_share_lost(struct db *db, const char *library_id, struct store_doc_pairs *p)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, store_share_lost_sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), store_share_lost_sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	rc = store_share_pairs_read(st, p);
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -188,7 +189,7 @@ static const char *const store_share_touch_sql[] = {
 };
 
 int
-store_share_touch(sqlite3 *db, const char *library_id, int vectors)
+store_share_touch(struct db *db, const char *library_id, int vectors)
 {
 	return db_run(db, store_share_touch_sql[vectors != 0], "t", library_id);
 }

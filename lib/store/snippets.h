@@ -13,12 +13,12 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 struct store_reader;
 struct store_writer;
 
 /* The statements that read what is stored of the files of a run; NULL on an error. */
-struct store_reader *store_reader_open(struct sqlite3 *);
+struct store_reader *store_reader_open(struct db *);
 void	 store_reader_close(struct store_reader *);
 /*
  * The content hash stored for document path of library_id into hash: 1, or 0 ("") when
@@ -39,22 +39,22 @@ long long store_reader_reusable(struct store_reader *, const char *library_id,
  * snippets): all of them when keep_json is NULL, else those whose
  * path is not in the JSON array of paths keep_json.
  */
-int	 store_documents_delete(struct sqlite3 *, const char *library_id,
+int	 store_documents_delete(struct db *, const char *library_id,
 	    const char *keep_json);
 /*
  * A new document path of library_id that shows the snippets of document from (a file of
  * another version with the same path and content: the snippets from shows).
  */
-int	 store_document_show(struct sqlite3 *, const char *library_id, long long from);
+int	 store_document_show(struct db *, const char *library_id, long long from);
 /*
  * The HTTP validators of document path that the server sent last: each of etag and
  * modified that is not NULL replaces the stored one.
  */
-int	 store_document_validators(struct sqlite3 *, const char *library_id,
+int	 store_document_validators(struct db *, const char *library_id,
 	    const char *path, const char *etag, const char *modified);
 
 /* The statements that write the documents and snippets of library_id. */
-struct store_writer *store_writer_open(struct sqlite3 *, const char *library_id);
+struct store_writer *store_writer_open(struct db *, const char *library_id);
 void	 store_writer_close(struct store_writer *);
 
 /* A new document of the writer's library: its id into *id. */

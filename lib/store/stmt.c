@@ -6,14 +6,9 @@
 
 #include <sqlite3.h>
 
+#include "store/conn.h"
 #include "store/pg.h"
 #include "store/stmt.h"
-
-struct db {
-	enum db_engine	 engine;
-	sqlite3		*lite;
-	struct pg	*pg;
-};
 
 struct db_stmt {
 	struct db	*db;

@@ -10,19 +10,19 @@
 
 #include "base/tokenize.h"
 
-struct sqlite3;
+struct db;
 struct tokenize_stemmer;
 
 /*
  * Registers the FTS5 tokenizer "ctxd" (wrapped by porter in the schema) on a connection.
  * Engine: SQLite's FTS5 extension API (fts5_api, xCreateTokenizer).
  */
-int	 tokenize_register(struct sqlite3 *);
+int	 tokenize_register(struct db *);
 /*
  * The index's token chain porter(ctxd), from FTS5 (NULL on failure).
  * Engine: FTS5's porter tokenizer (xFindTokenizer).
  */
-struct tokenize_stemmer *tokenize_stemmer_open(struct sqlite3 *);
+struct tokenize_stemmer *tokenize_stemmer_open(struct db *);
 /* Tokenizes as porter(ctxd) does (query: as a MATCH string is); cb non-zero stops. */
 int	 tokenize_stemmed(struct tokenize_stemmer *, const char *, size_t, int query,
 	    tokenize_cb, void *ctx);

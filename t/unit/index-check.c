@@ -21,6 +21,7 @@
 #include "base/log.h"
 #include "index/segwrite.h"
 #include "store/db.h"
+#include "store/conn.h"
 
 /* 0 when files a and b hold the same bytes, 1 when not, -1 when one cannot be read. */
 static int
@@ -49,7 +50,7 @@ same_file(const char *a, const char *b)
 int
 main(int argc, char *argv[])
 {
-	sqlite3		*db = NULL;
+	struct db	*db = NULL;
 	sqlite3_stmt	*st = NULL;
 	struct stat	 sb;
 	char		 tmp[] = "/tmp/index-check.XXXXXX", seg[2048], again[2048],
@@ -68,9 +69,9 @@ main(int argc, char *argv[])
 	}
 	if (db_open(argv[1], DB_READWRITE, &db) == -1)
 		return 1;
-	if (sqlite3_prepare_v2(db, "SELECT id, lib_no, index_version FROM libraries WHERE "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id, lib_no, index_version FROM libraries WHERE "
 	    "indexed_commit IS NOT NULL ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
-		printf("%s\n", sqlite3_errmsg(db));
+		printf("%s\n", sqlite3_errmsg(db_lite(db)));
 		db_close(db);
 		return 1;
 	}

@@ -22,6 +22,7 @@
 #include "search/lexindex.h"
 #include "search/segment.h"
 #include "store/db.h"
+#include "store/conn.h"
 #include "store/tokenizer.h"
 #include "tap.h"
 
@@ -55,13 +56,13 @@ static const char *rows[][5] = {
  * newline, the document's path). 0, or -1 on failure.
  */
 static int
-add_snippet(sqlite3 *db, const char *lib, const char *tag, int id, int doc,
+add_snippet(struct db *db, const char *lib, const char *tag, int id, int doc,
     const char *title, const char *crumb, const char *body, const char *code)
 {
 	sqlite3_stmt	*st;
 	int		 rc = 0;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, document_id, ord, "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (id, library_id, document_id, ord, "
 	    "title, breadcrumb, anchor, text, code, tokens) VALUES (?1, ?2, ?3, ?1, ?4, ?5, "
 	    "'', ?6, CASE WHEN ?7 = '' THEN '[]' ELSE json_array(json_object('language', '', "
 	    "'code', ?7)) END, 10)", -1, &st, NULL) != SQLITE_OK)
@@ -75,7 +76,7 @@ add_snippet(sqlite3 *db, const char *lib, const char *tag, int id, int doc,
 	sqlite3_bind_text(st, 7, code, -1, SQLITE_STATIC);
 	rc |= sqlite3_step(st) != SQLITE_DONE;
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "INSERT INTO reference_fts (rowid, lib, title, breadcrumb, "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO reference_fts (rowid, lib, title, breadcrumb, "
 	    "body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 = '' THEN '' ELSE "
 	    "?6 || char(10) END, (SELECT path FROM documents WHERE id = ?7))", -1, &st,
 	    NULL) != SQLITE_OK)
@@ -93,7 +94,7 @@ add_snippet(sqlite3 *db, const char *lib, const char *tag, int id, int doc,
 }
 
 static int
-insert_all(sqlite3 *db)
+insert_all(struct db *db)
 {
 	size_t	 i;
 	int	 rc = 0;
@@ -123,7 +124,7 @@ static const char *prox_rows[] = {
 };
 
 static int
-insert_prox(sqlite3 *db)
+insert_prox(struct db *db)
 {
 	char	 crumb[16];
 	size_t	 i;
@@ -144,7 +145,7 @@ insert_prox(sqlite3 *db)
 
 /* Proximity: without it the three tie; with it in order, reversed, far apart. */
 static void
-proximity(sqlite3 *db, struct tokenize_stemmer *stem)
+proximity(struct db *db, struct tokenize_stemmer *stem)
 {
 	struct lexindex	*x;
 	struct lexindex_hit hits[4];
@@ -195,7 +196,7 @@ static const char *inherit_rows[][3] = {
 };
 
 static int
-insert_inherit(sqlite3 *db)
+insert_inherit(struct db *db)
 {
 	size_t	 i;
 	int	 rc = 0;
@@ -221,7 +222,7 @@ insert_inherit(sqlite3 *db)
  * subsection less; no others.
  */
 static void
-inherit(sqlite3 *db, struct tokenize_stemmer *stem)
+inherit(struct db *db, struct tokenize_stemmer *stem)
 {
 	struct lexindex	*x;
 	struct lexindex_hit hits[8];
@@ -268,7 +269,7 @@ inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 
 /* Adds snippet *id of the long library: document doc, breadcrumb crumb, body. */
 static int
-add_long(sqlite3 *db, int *id, int doc, const char *crumb, const char *body)
+add_long(struct db *db, int *id, int doc, const char *crumb, const char *body)
 {
 	const char *gt = strrchr(crumb, '>');
 
@@ -277,7 +278,7 @@ add_long(sqlite3 *db, int *id, int doc, const char *crumb, const char *body)
 }
 
 static int
-insert_long(sqlite3 *db)
+insert_long(struct db *db)
 {
 	static const char plain[] = "Plain words about cables, boxes and shelves, of length.";
 	char	 crumb[64];
@@ -343,7 +344,7 @@ long_ask(struct lexindex *x, struct tokenize_stemmer *stem, const char *word,
 
 /* Inheritance far into a page with thousands of sections. */
 static void
-long_page(sqlite3 *db, struct tokenize_stemmer *stem)
+long_page(struct db *db, struct tokenize_stemmer *stem)
 {
 	struct lexindex	*x;
 	/* ids: S1 is 1001, S280's parts follow it, S290's Sub follows S290 */
@@ -366,7 +367,7 @@ long_page(sqlite3 *db, struct tokenize_stemmer *stem)
  * were half the average long, it does not.
  */
 static void
-minlen(sqlite3 *db, struct tokenize_stemmer *stem)
+minlen(struct db *db, struct tokenize_stemmer *stem)
 {
 	static const char filler[] = "Plain words about cables, boxes and shelves, written "
 	    "here to give the library an average length of some thirty words or so, with "
@@ -402,7 +403,7 @@ minlen(sqlite3 *db, struct tokenize_stemmer *stem)
 
 /* Compares the in-memory ranking of question with FTS5's. */
 static void
-compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
+compare(struct db *db, struct lexindex *x, struct tokenize_stemmer *stem,
     const char *question, long long want_first)
 {
 	struct lexindex_hit hits[16];
@@ -418,7 +419,7 @@ compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
 	expr = tokenize_match_expr(question);
 	snprintf(sql_match, sizeof(sql_match), "lib : \"l1\" AND (%s)", expr);
 	free(expr);
-	sqlite3_prepare_v2(db, "SELECT rowid, -bm25(reference_fts, 0.0, 6.0, 3.0, 1.0, "
+	sqlite3_prepare_v2(db_lite(db), "SELECT rowid, -bm25(reference_fts, 0.0, 6.0, 3.0, 1.0, "
 	    "1.0, 3.0) FROM reference_fts WHERE reference_fts MATCH ?1 ORDER BY 2 DESC, 1",
 	    -1, &st, NULL);
 	sqlite3_bind_text(st, 1, sql_match, -1, SQLITE_STATIC);
@@ -447,7 +448,7 @@ compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
  * database: same ids, docs, tokens and bit-identical scores, with and without proximity.
  */
 static void
-mapped_same(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir, const char *lib,
+mapped_same(struct db *db, struct tokenize_stemmer *stem, const char *dir, const char *lib,
     long cap, const char **questions)
 {
 	struct lexindex	*x, *y;
@@ -531,7 +532,7 @@ segment_fix(const char *path)
  * is refused: the stored indexes are checked, not only the container.
  */
 static void
-mapped_refused(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir)
+mapped_refused(struct db *db, struct tokenize_stemmer *stem, const char *dir)
 {
 	struct lexindex	*x, *y;
 	char		 path[512], why[128] = "";
@@ -581,7 +582,7 @@ int
 main(void)
 {
 	char		 tmpl[] = "/tmp/ctxd-test-lexindex.XXXXXX", cmd[128];
-	sqlite3		*db = NULL;
+	struct db		*db = NULL;
 	struct tokenize_stemmer *stem;
 	struct lexindex	*x;
 	struct lexindex_hit hits[4];
