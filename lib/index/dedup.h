@@ -14,10 +14,11 @@
  * dedup_library() runs after every index write over all of the library's snippets: it
  * orders them by preference (dedup_prefer) and keeps each snippet that is neither an
  * exact nor a near copy of one kept before it. A duplicate keeps its snippets row with
- * dup_of set to the kept copy, and loses its snippets_fts row and its embeddings, so
- * neither the lexical nor the vector index can return it. Because the whole library is
- * decided again at each run, a duplicate whose kept copy was deleted or changed becomes a
- * kept snippet again (its snippets_fts row is rebuilt; the embedder gives it a vector).
+ * dup_of set to the kept copy, which keeps it out of the lexical index (store/fts.h), and
+ * loses its embeddings, so neither the lexical nor the vector index can return it. Because
+ * the whole library is decided again at each run, a duplicate whose kept copy was deleted
+ * or changed becomes a kept snippet again (the next index has it; the embedder gives it a
+ * vector).
  */
 #ifndef DEDUP_H
 #define DEDUP_H

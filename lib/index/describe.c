@@ -222,9 +222,9 @@ describe_bump(struct ds_run *e)
 
 /*
  * Inside the caller's transaction: writes a title and description to a snippet (title
- * only when weak, text only when it had none), marks it described, rewrites its FTS row
- * and drops its embeddings rows (the new text gets a vector of its own; the old vector goes
- * at the end of the embed run unless another snippet names it, embedder_gc).
+ * only when weak, text only when it had none), marks it described and drops its
+ * embeddings rows (the new text gets a vector of its own; the old vector goes at the end of
+ * the embed run unless another snippet names it, embedder_gc).
  */
 static int
 describe_apply(const struct ds_item *it, struct db *db, const char *title,

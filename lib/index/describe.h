@@ -15,8 +15,8 @@
  * heading stays in snippets.heading and in the breadcrumb); the description becomes
  * snippets.text when the snippet had no prose (prose written by people is kept). So the
  * answer's codeTitle / codeDescription and the "### title" line show them, and the
- * snippet's snippets_fts row is rewritten (title field) so that they are searchable; its
- * vector is dropped so that the embedder embeds the new text.
+ * library's lexical index (its new index_version's, written after this step) has them, so
+ * that they are searchable; its vector is dropped so that the embedder embeds the new text.
  *
  * Cache: snippet_descriptions holds each answer by the SHA-256 of the text sent for the
  * snippet and the model; a re-index, or another library with the same snippet, reuses it

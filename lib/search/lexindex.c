@@ -3,14 +3,14 @@
  *
  * FTS5's bm25() costs thousands of instructions per matching row (it reads position
  * lists and looks up each row's size), and a question's OR of terms matches most of a
- * large library. So the query path loads a library's index terms once, from the FTS5
- * table itself and through the same porter(ctxd) token chain, into postings held in
- * memory, and scores BM25 in a tight loop: about 50 instructions per posting. The
+ * large library. So a library's index terms are loaded once, from its full-text columns
+ * (store/fts.h: made from the snippets rows) and through FTS5's porter(ctxd) token chain,
+ * into postings (written as the library's index segment, or held in a query process's
+ * memory), and BM25 is scored in a tight loop: about 50 instructions per posting. The
  * scoring is FTS5's bm25 (k1 1.2, b 0.75, per-column weights on term frequency, the
  * row's token count as its length, but at least half the average), with IDF taken over
  * the library. On top of BM25: a section inherits part of its enclosing section's score
- * (LEX_INHERIT), and the best candidates are re-scored with term proximity. (Libraries too
- * large for memory are ranked by FTS5's bm25() alone: lib/search/search.c.)
+ * (LEX_INHERIT), and the best candidates are re-scored with term proximity.
  */
 #include "config.h"
 

@@ -89,7 +89,8 @@
  * them; past the limit the least recently used entry is dropped, and mapping it again costs
  * a system call and a check, not a rebuild); at most SEARCH_BUILT_LIBRARIES of them hold an
  * index built into this process's memory (a library without a valid segment) and as many a
- * vector index. The largest library kept: bigger ones are ranked by FTS5's bm25() in SQLite.
+ * vector index. A library of more than SEARCH_MEMORY_MAX_SNIPPETS without a segment is
+ * built all the same (it answers), with a warning: its next index run writes its segment.
  */
 #define SEARCH_CACHED_LIBRARIES	1024
 #define SEARCH_BUILT_LIBRARIES	16
@@ -146,7 +147,7 @@ search_open(struct db *db)
 		search_close(s);
 		return NULL;
 	}
-	/* tests only: rank smaller libraries in SQLite too (t/t0259-shared-documents.sh) */
+	/* tests only: warn of smaller libraries too */
 	s->memory_max = SEARCH_MEMORY_MAX_SNIPPETS;
 	if (getenv("CTXD_TEST_SEARCH_MEMORY_MAX") != NULL &&
 	    util_parse_long(getenv("CTXD_TEST_SEARCH_MEMORY_MAX"), 0,
@@ -587,51 +588,6 @@ out:
 	return added;
 }
 
-/*
- * Chooses the terms of a question's MATCH for one library (*keep, malloc'd: keep[i] for
- * terms[i]) and the library's full-text tags, leaving out the terms that occur in more
- * than SEARCH_COMMON_FRACTION of its snippets ("curl" in curl's docs). Such
- * terms carry almost no BM25 weight (their IDF is near zero) but make the ranker score most
- * of the library for every question. Counting stops at the threshold, so a check costs at
- * most that many index entries. When every term is common, all of them are kept.
- * (This is the path of libraries too large to be held in memory.)
- */
-#define SEARCH_COMMON_FRACTION	0.2
-#define SEARCH_COMMON_MIN	50
-static int
-search_match(struct search *s, const struct search_lib *lib, char **terms, size_t n,
-    struct buf *tags, int **keep)
-{
-	size_t		 i, kept = 0;
-	long long	 count;
-	long		 cap;
-	int		*common = NULL, rc = -1;
-
-	*keep = NULL;
-	if ((common = calloc(n, sizeof(*common))) == NULL ||
-	    store_query_tags(s->q, lib->id, lib->lib_no, tags) == -1)
-		goto out;
-	cap = (long)(lib->snippets * SEARCH_COMMON_FRACTION);
-	if (cap < SEARCH_COMMON_MIN)
-		cap = SEARCH_COMMON_MIN;
-	for (i = 0; i < n; i++) {
-		if (store_query_term_count(s->q, lib->id, tags->p, terms[i], cap,
-		    &count) == -1)
-			goto out;
-		common[i] = count >= cap;
-		kept += !common[i];
-	}
-	/* The distinctive terms; all of them when none is. */
-	for (i = 0; i < n; i++)
-		common[i] = kept == 0 || !common[i];
-	*keep = common;
-	common = NULL;
-	rc = 0;
-out:
-	free(common);
-	return rc;
-}
-
 /* The cache entry of a library: found, or made from an empty or the least recent one. */
 static struct search_cached *
 search_slot(struct search *s, const struct search_lib *lib)
@@ -713,16 +669,13 @@ search_segment(const struct search_lib *lib)
 }
 
 /*
- * The in-memory lexical index of a library, loaded (or reloaded when the library was
- * re-indexed) on first use. NULL when the library is too large or the load failed: the
- * caller then ranks in SQLite.
+ * The lexical index of a library, mapped from its segment or built from the database (and
+ * again when the library was re-indexed) on first use. NULL when the build failed (logged).
  */
 static struct lexindex *
 search_lexindex(struct search *s, const struct search_lib *lib,
     struct search_cached *c)
 {
-	if (lib->snippets > s->memory_max)
-		return NULL;
 	if (c->x != NULL && c->version == lib->index_version)
 		return c->x;
 	lexindex_free(c->x);
@@ -730,9 +683,12 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 		c->version = lib->index_version;
 		return c->x;
 	}
+	if (lib->snippets > s->memory_max)
+		log_warn("%s: %s (%ld snippets) has no index segment: its index is built in "
+		    "this process's memory until an index run writes one", __func__, lib->id,
+		    lib->snippets);
 	if ((c->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
-		log_warn("%s: %s is ranked in SQLite: its index could not be loaded "
-		    "into memory", __func__, lib->id);
+		log_err("%s: %s: its index could not be built", __func__, lib->id);
 		return NULL;
 	}
 	c->version = lib->index_version;
@@ -998,49 +954,6 @@ out:
 	free(vh);
 	free(fused);
 	return fusedok;
-}
-
-/* The candidates of search_rank_sqlite so far. */
-struct search_ranked {
-	struct lexindex_hit *cand;
-	size_t		*ncand;
-};
-
-static int
-search_rank_one(long long id, long long doc, int tokens, double score, void *arg)
-{
-	struct search_ranked *r = arg;
-
-	if (*r->ncand >= SEARCH_CANDIDATES)
-		return 1;
-	r->cand[*r->ncand].id = id;
-	r->cand[*r->ncand].doc = doc;
-	r->cand[*r->ncand].tokens = tokens;
-	r->cand[*r->ncand].score = score;
-	(*r->ncand)++;
-	return 0;
-}
-
-/* Ranks in SQLite with FTS5's bm25(), for libraries not held in memory. */
-static int
-search_rank_sqlite(struct search *s, const struct search_lib *lib, char **terms,
-    size_t nterms, struct lexindex_hit *cand, size_t *ncand)
-{
-	struct search_ranked r = { cand, ncand };
-	struct buf	 tags;
-	int		*keep = NULL, rc = -1;
-
-	*ncand = 0;
-	buf_init(&tags);
-	if (search_match(s, lib, terms, nterms, &tags, &keep) == -1 ||
-	    store_query_rank(s->q, lib->id, tags.p, terms, keep, nterms, SEARCH_CANDIDATES,
-	    search_rank_one, &r) == -1)
-		goto out;
-	rc = 0;
-out:
-	free(keep);
-	buf_release(&tags);
-	return rc;
 }
 
 /*
@@ -1453,13 +1366,10 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	s->libid = lib->id;	/* the snippets as this library shows them (search_load) */
 	slot = search_slot(s, lib);
-	if ((x = search_lexindex(s, lib, slot)) != NULL) {
-		/* an API's resource words are in most of its operations: they still count */
-		if (lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY |
-		    (lib->openapi ? LEXINDEX_IDF_FLOOR : 0), cand,
-		    SEARCH_CANDIDATES, &ncand) == -1)
-			goto out;
-	} else if (search_rank_sqlite(s, lib, terms, nterms, cand, &ncand) == -1)
+	/* an API's resource words are in most of its operations: they still count */
+	if ((x = search_lexindex(s, lib, slot)) == NULL ||
+	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY |
+	    (lib->openapi ? LEXINDEX_IDF_FLOOR : 0), cand, SEARCH_CANDIDATES, &ncand) == -1)
 		goto out;
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)

@@ -8,9 +8,8 @@
 
 #include "base/log.h"
 #include "store/db.h"
-#include "store/dedup.h"
-#include "store/fts.h"
 #include "store/conn.h"
+#include "store/dedup.h"
 
 /* Engine: reads the view library_snippets (a library's own and shown snippets). */
 int
@@ -53,19 +52,16 @@ out:
 	return rc;
 }
 
-/* Engine: snippets_fts is an FTS5 table (rowid the snippet's id). */
 int
 store_dedup_apply(struct db *db, const char *library_id, const struct store_dup_change *c,
     size_t n)
 {
-	sqlite3_stmt	*upd = NULL, *delf = NULL, *dele = NULL;
+	sqlite3_stmt	*upd = NULL, *dele = NULL;
 	size_t		 i, vectors = 0;
 	int		 rc = -1;
 
 	if (sqlite3_prepare_v2(db_lite(db), "UPDATE snippets SET dup_of = ?2 WHERE id = ?1",
 	    -1, &upd, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db_lite(db), "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
-	    &delf, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db_lite(db), "DELETE FROM embeddings WHERE snippet_id = ?1", -1,
 	    &dele, NULL) != SQLITE_OK)
 		goto out;
@@ -79,16 +75,12 @@ store_dedup_apply(struct db *db, const char *library_id, const struct store_dup_
 		if (sqlite3_step(upd) != SQLITE_DONE)
 			goto out;
 		if (c[i].old_dup == 0) {
-			sqlite3_reset(delf);
-			sqlite3_bind_int64(delf, 1, c[i].id);
 			sqlite3_reset(dele);
 			sqlite3_bind_int64(dele, 1, c[i].id);
-			if (sqlite3_step(delf) != SQLITE_DONE ||
-			    sqlite3_step(dele) != SQLITE_DONE)
+			if (sqlite3_step(dele) != SQLITE_DONE)
 				goto out;
 			vectors += (size_t)sqlite3_changes(db_lite(db));
-		} else if (c[i].new_dup == 0 && store_fts_put(db, c[i].id) == -1)
-			goto out;
+		}
 	}
 	if (vectors > 0) {
 		sqlite3_finalize(upd);
@@ -105,7 +97,6 @@ out:
 	if (rc == -1)
 		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(upd);
-	sqlite3_finalize(delf);
 	sqlite3_finalize(dele);
 	return rc;
 }

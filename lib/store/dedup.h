@@ -1,6 +1,6 @@
 /*
  * store/dedup.h: the rows a dedup pass reads (the snippets a library shows) and writes
- * (the decisions that changed: dup_of, the full-text and embeddings rows that follow it).
+ * (the decisions that changed: dup_of, and the embeddings rows that follow it).
  */
 #ifndef STORE_DEDUP_H
 #define STORE_DEDUP_H
@@ -37,7 +37,7 @@ struct store_dup_change {
 
 /*
  * Writes n changed decisions inside the caller's transaction: a new duplicate loses its
- * full-text and embeddings rows, a restored one gets its full-text row again. When
+ * embeddings rows (and, with dup_of set, its place in the lexical index). When
  * vectors were dropped, library_id gets a new embed_version (query processes reload).
  * 0, or -1 on a database error (logged).
  */

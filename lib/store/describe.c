@@ -8,9 +8,8 @@
 
 #include "base/log.h"
 #include "store/db.h"
-#include "store/describe.h"
-#include "store/fts.h"
 #include "store/conn.h"
+#include "store/describe.h"
 
 int
 store_describe_todo(struct db *db, const char *library_id,
@@ -120,8 +119,7 @@ store_describe_apply(struct db *db, long long id, int set_title, const char *tit
 	sqlite3_bind_int64(st, 6, tokens);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
-	if (store_fts_put(db, id) == -1 ||
-	    db_run(db, "DELETE FROM embeddings WHERE snippet_id = ?1", "I", id) == -1)
+	if (db_run(db, "DELETE FROM embeddings WHERE snippet_id = ?1", "I", id) == -1)
 		goto out;
 	rc = 0;
 out:

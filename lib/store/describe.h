@@ -40,7 +40,7 @@ int	 store_describe_cache_put(struct db *, const char *hash, const char *model,
 
 /*
  * Writes a title (when set_title) and a text (when set_text) to snippet id, adds tokens
- * to its token count, marks it described, rewrites its full-text row and drops its
+ * to its token count, marks it described and drops its
  * embeddings rows (the new text gets a vector of its own).
  */
 int	 store_describe_apply(struct db *, long long id, int set_title,

@@ -340,14 +340,9 @@ store_library_version_follow(struct db *db, const char *id, const char *url,
 	    "WHERE id = ?1", "tttt", id, url, settings, now);
 }
 
-/*
- * The statements of store_library_delete (?1 the library, ?2 the job kept).
- * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
- */
+/* The statements of store_library_delete (?1 the library, ?2 the job kept). */
 static const char *const store_library_delete_sql[] = {
 	"DELETE FROM embeddings WHERE snippet_id IN (SELECT id FROM snippets WHERE "
-	    "library_id = ?1)",
-	"DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets WHERE "
 	    "library_id = ?1)",
 	"DELETE FROM snippets WHERE library_id = ?1",
 	"DELETE FROM documents WHERE library_id = ?1",

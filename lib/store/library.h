@@ -116,7 +116,7 @@ int	 store_library_version_follow(struct db *, const char *id, const char *url,
 
 /*
  * Deletes the rows of library id, inside the caller's transaction: its embeddings,
- * full-text, snippets, documents (those showing other libraries' snippets go, those
+ * snippets, documents (those showing other libraries' snippets go, those
  * snippets stay) and library rows, and its jobs but job keep (the delete job, the record)
  * with their logs. Vectors stay (store_vectors_gc). 0, or -1.
  */

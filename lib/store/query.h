@@ -1,7 +1,6 @@
 /*
- * store/query.h: the reads of the query path (lib/search/search.c): a library's row, the
- * ranking in the engine for a library not held in memory, a snippet as a library shows
- * it, its neighbours, the flags, the content.injection setting and the libraries list.
+ * store/query.h: the reads of the query path (lib/search/search.c): a library's row, a
+ * snippet as a library shows it, its neighbours, the flags, the content.injection setting and the libraries list.
  *
  * struct store_query is the set of prepared statements a query process keeps for its
  * life (search_open makes it once per connection; each call binds, steps and resets).
@@ -13,7 +12,6 @@
 
 #include <stddef.h>
 
-struct buf;
 struct db;
 struct store_query;
 
@@ -40,26 +38,6 @@ int	 store_query_nocase(struct store_query *, const char *id,
  * The indexed versions of library base ("v1, v2") into *have (malloc'd, NULL when none).
  */
 int	 store_query_versions(struct store_query *, const char *base, char **have);
-
-/*
- * Ranking in the engine (a library too large to be held in memory): the full-text tags of
- * library_id's family (or its own, lib_no, when it has none) are appended to tags; the
- * number of its snippets that match term, counted no further than cap, into *n.
- * Engine: FTS5 (MATCH syntax, a "lib" column filter on the tags).
- */
-int	 store_query_tags(struct store_query *, const char *library_id, long long lib_no,
-	    struct buf *tags);
-int	 store_query_term_count(struct store_query *, const char *library_id,
-	    const char *tags, const char *term, long cap, long long *n);
-/*
- * Ranks library_id's snippets matching any of the n terms (those with keep[i] set, all
- * when keep is NULL) with BM25 (the engine's score, higher is better), best first, and
- * calls fn with at most limit of them until it returns 1. Engine: FTS5 MATCH and bm25().
- */
-int	 store_query_rank(struct store_query *, const char *library_id, const char *tags,
-	    char *const *terms, const int *keep, size_t n, int limit,
-	    int (*fn)(long long id, long long doc, int tokens, double score, void *),
-	    void *arg);
 
 /* A snippet as a library shows it. */
 struct store_query_snippet {

@@ -8,25 +8,19 @@
 
 #include "base/log.h"
 #include "store/db.h"
-#include "store/fts.h"
-#include "store/share.h"
 #include "store/conn.h"
+#include "store/share.h"
 
 /*
  * The statements of store_share_copy (?1 library, ?2 document copied to, ?3 document
- * copied): snippets, their full-text rows, flags and embeddings rows, a snippet of the
- * copy matched to its original by ord (unique in a document).
- * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
+ * copied): snippets, their flags and embeddings rows, a snippet of the copy matched to its
+ * original by ord (unique in a document).
  */
 static const char *const store_share_copy_sql[] = {
 	"INSERT INTO snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, "
 	"code, tokens, hash, sig, heading, described) SELECT ?1, ?2, ord, title, breadcrumb, "
 	"anchor, text, code, tokens, hash, sig, heading, described FROM snippets WHERE "
 	"document_id = ?3 ORDER BY ord",
-	"INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path) SELECT "
-	"n.id, (SELECT 'l' || lib_no FROM libraries WHERE id = ?1), f.title, f.breadcrumb, "
-	"f.body, f.code, f.path FROM snippets n JOIN snippets o ON o.document_id = ?3 AND "
-	"o.ord = n.ord JOIN snippets_fts f ON f.rowid = o.id WHERE n.document_id = ?2",
 	"INSERT INTO snippet_flags (snippet_id, library_id, rule, excerpt) SELECT n.id, ?1, "
 	"g.rule, g.excerpt FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = "
 	"n.ord JOIN snippet_flags g ON g.snippet_id = o.id WHERE n.document_id = ?2",
@@ -36,34 +30,16 @@ static const char *const store_share_copy_sql[] = {
 };
 #define STORE_SHARE_NCOPY	(sizeof(store_share_copy_sql) / sizeof(store_share_copy_sql[0]))
 
-/* The copies of the duplicates of document ?3 in document ?2 (they have no full-text row). */
-static const char store_share_copy_dups_sql[] =
-    "SELECT n.id FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord "
-    "WHERE n.document_id = ?2 AND o.dup_of IS NOT NULL";
-
 int
 store_share_copy(struct db *db, const char *library_id, long long to_doc, long long from_doc)
 {
-	sqlite3_stmt	*st = NULL;
 	size_t		 i;
-	int		 step = SQLITE_ERROR;
 
 	for (i = 0; i < STORE_SHARE_NCOPY; i++)
 		if (db_run(db, store_share_copy_sql[i], "tII", library_id, to_doc,
 		    from_doc) == -1)
 			return -1;
-	if (sqlite3_prepare_v2(db_lite(db), store_share_copy_dups_sql, -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 2, to_doc);
-	sqlite3_bind_int64(st, 3, from_doc);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		if (store_fts_put(db, sqlite3_column_int64(st, 0)) == -1)
-			break;
-out:
-	if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : -1;
+	return 0;
 }
 
 int
@@ -122,19 +98,14 @@ out:
 
 /*
  * The statements that move the snippets of owner document ?1 to document ?2, which showed
- * them: the snippets and their flags and full-text rows take ?2's library; the other
- * documents showing ?1 show ?2. Snippet ids stay, so do their embeddings rows and the
- * duplicates that name them.
- * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
+ * them: the snippets and their flags take ?2's library; the other documents showing ?1
+ * show ?2. Snippet ids stay, so do their embeddings rows and the duplicates that name them.
  */
 static const char *const store_share_move_sql[] = {
 	"UPDATE snippets SET document_id = ?2, library_id = (SELECT library_id FROM documents "
 	"WHERE id = ?2) WHERE document_id = ?1",
 	"UPDATE snippet_flags SET library_id = (SELECT library_id FROM documents WHERE id = "
 	"?2) WHERE snippet_id IN (SELECT id FROM snippets WHERE document_id = ?2)",
-	"UPDATE snippets_fts SET lib = (SELECT 'l' || l.lib_no FROM documents d JOIN "
-	"libraries l ON l.id = d.library_id WHERE d.id = ?2) WHERE rowid IN (SELECT id FROM "
-	"snippets WHERE document_id = ?2)",
 	"UPDATE documents SET snippets_from = ?2 WHERE snippets_from = ?1 AND id <> ?2",
 	"UPDATE documents SET snippets_from = NULL WHERE id = ?2",
 };

@@ -19,8 +19,7 @@ struct store_doc_pairs {
 
 /*
  * Copies the snippets of document from_doc into document to_doc of library library_id,
- * with their full-text rows (tagged with that library's lib_no), flags rows and
- * embeddings rows; a duplicate's copy gets a full-text row made again.
+ * with their flags rows and embeddings rows (a duplicate's copy is not one: no dup_of).
  */
 int	 store_share_copy(struct db *, const char *library_id, long long to_doc,
 	    long long from_doc);
@@ -34,7 +33,7 @@ int	 store_share_own(struct db *, long long doc);
 int	 store_share_heirs(struct db *, const char *library_id, const char *keep_json,
 	    struct store_doc_pairs *p);
 /*
- * Moves the snippets of owner document owner (and their flags and full-text rows) to
+ * Moves the snippets of owner document owner (and their flags rows) to
  * document heir, which showed them; the other documents showing owner show heir.
  */
 int	 store_share_move(struct db *, long long owner, long long heir);

@@ -7,12 +7,10 @@
 
 #include <sqlite3.h>
 
-#include "base/buf.h"
 #include "base/log.h"
 #include "store/db.h"
-#include "store/fts.h"
-#include "store/snippets.h"
 #include "store/conn.h"
+#include "store/snippets.h"
 
 struct store_reader {
 	struct db		*db;
@@ -99,29 +97,17 @@ store_reader_reusable(struct store_reader *rd, const char *library_id, const cha
  * The statements of store_documents_delete: [0] those but the paths kept (?2), [1] all.
  * Engine: json_each reads the JSON array of paths kept.
  */
-static const char *const store_documents_delete_sql[2][2] = {
-	{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT s.id FROM "
-	  "snippets s JOIN documents d ON d.id = s.document_id WHERE "
-	  "d.library_id = ?1 AND d.path NOT IN (SELECT value FROM "
-	  "json_each(?2)))",
-	  "DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
-	  "(SELECT value FROM json_each(?2))" },
-	{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets "
-	  "WHERE library_id = ?1)",
-	  "DELETE FROM documents WHERE library_id = ?1" },
+static const char *const store_documents_delete_sql[2] = {
+	"DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
+	"(SELECT value FROM json_each(?2))",
+	"DELETE FROM documents WHERE library_id = ?1",
 };
 
 int
 store_documents_delete(struct db *db, const char *library_id, const char *keep_json)
 {
-	size_t	 k;
-	int	 all = keep_json == NULL;
-
-	for (k = 0; k < 2; k++)
-		if (db_run(db, store_documents_delete_sql[all][k], "tt", library_id,
-		    keep_json) == -1)
-			return -1;
-	return 0;
+	return db_run(db, store_documents_delete_sql[keep_json == NULL], "tt", library_id,
+	    keep_json);
 }
 
 int
@@ -145,14 +131,11 @@ store_document_validators(struct db *db, const char *library_id, const char *pat
 struct store_writer {
 	struct db		*db;
 	const char	*library_id;
-	char		 lib_tag[32];
-	sqlite3_stmt	*doc, *sn, *fts;
-	struct buf	 title;		/* the full-text title (store_fts_title) */
+	sqlite3_stmt	*doc, *sn;
 };
 
-/* Engine: the full-text row goes to snippets_fts, an FTS5 table. */
 struct store_writer *
-store_writer_open(struct db *db, const char *library_id, long long lib_no)
+store_writer_open(struct db *db, const char *library_id)
 {
 	struct store_writer *w;
 
@@ -162,17 +145,13 @@ store_writer_open(struct db *db, const char *library_id, long long lib_no)
 	}
 	w->db = db;
 	w->library_id = library_id;
-	snprintf(w->lib_tag, sizeof(w->lib_tag), "l%lld", lib_no);
 	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO documents (library_id, path, "
 	    "blob, title, url, etag, modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
 	    &w->doc, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (library_id, "
 	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
 	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
-	    -1, &w->sn, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets_fts (rowid, lib, "
-	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-	    "?7)", -1, &w->fts, NULL) != SQLITE_OK) {
+	    -1, &w->sn, NULL) != SQLITE_OK) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		store_writer_close(w);
 		return NULL;
@@ -187,8 +166,6 @@ store_writer_close(struct store_writer *w)
 		return;
 	sqlite3_finalize(w->doc);
 	sqlite3_finalize(w->sn);
-	sqlite3_finalize(w->fts);
-	buf_release(&w->title);
 	free(w);
 }
 
@@ -234,19 +211,6 @@ store_writer_snippet(struct store_writer *w, const struct store_snippet_values *
 	if (sqlite3_step(w->sn) != SQLITE_DONE)
 		goto err;
 	*id = sqlite3_last_insert_rowid(db_lite(w->db));
-	if (store_fts_title(v->title, v->text, &w->title) == -1)
-		goto err;
-	sqlite3_reset(w->fts);
-	sqlite3_bind_int64(w->fts, 1, *id);
-	sqlite3_bind_text(w->fts, 2, w->lib_tag, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 3, w->title.p != NULL ? w->title.p : "", -1,
-	    SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 4, v->breadcrumb, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 5, v->text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 6, v->code_text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 7, v->path, -1, SQLITE_STATIC);
-	if (sqlite3_step(w->fts) != SQLITE_DONE)
-		goto err;
 	return 0;
 err:
 	log_err("%s: %s: %s", __func__, v->path, sqlite3_errmsg(db_lite(w->db)));

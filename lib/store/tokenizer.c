@@ -1,8 +1,7 @@
 /*
  * store/tokenizer.c: the FTS5 side of the one tokenizer. The tokens come from
  * base/tokenize.c (tokenize_spans); this file hands them to SQLite's FTS5 as the tokenizer
- * "ctxd", and gets porter(ctxd) back from FTS5 so that text tokenized outside SQLite gives
- * exactly the terms stored in snippets_fts.
+ * "ctxd", and gets porter(ctxd) back from FTS5: the lexical index's terms are FTS5's.
  */
 #include "config.h"
 
@@ -116,7 +115,7 @@ out:
 
 /*
  * The index's own token chain, porter(ctxd), obtained from FTS5 so that text tokenized
- * here gives exactly the terms stored in snippets_fts.
+ * here gives exactly the terms an FTS5 table with tokenize = 'porter ctxd' stores.
  */
 struct tokenize_stemmer {
 	fts5_tokenizer	 api;

@@ -1,6 +1,7 @@
 /*
  * store/tokenizer.h: the database's side of the one tokenizer (base/tokenize.h): the FTS5
- * tokenizer "ctxd" that snippets_fts uses, and the index's own token chain porter(ctxd).
+ * tokenizer "ctxd", and the index's own token chain porter(ctxd) (the terms snippets_fts
+ * held until schema version 17; migration 17 needs "ctxd" to drop that table).
  */
 #ifndef STORE_TOKENIZER_H
 #define STORE_TOKENIZER_H
@@ -22,7 +23,7 @@ int	 tokenize_register(struct db *);
  * Engine: FTS5's porter tokenizer (xFindTokenizer).
  */
 struct tokenize_stemmer *tokenize_stemmer_open(struct db *);
-/* Tokenizes as snippets_fts does (query: as a MATCH string is); cb non-zero stops. */
+/* Tokenizes as porter(ctxd) does (query: as a MATCH string is); cb non-zero stops. */
 int	 tokenize_stemmed(struct tokenize_stemmer *, const char *, size_t, int query,
 	    tokenize_cb, void *ctx);
 void	 tokenize_stemmer_close(struct tokenize_stemmer *);

@@ -1,7 +1,7 @@
 /*
  * db-helpers.h: a database for the tests of the query path (test-mcp.c, fuzz-mcp.c): a
  * temporary DATA_DIR with the schema and small libraries, indexed as the worker leaves
- * them (snippets, their FTS rows, an indexed commit). Include after ctxd.h. All static
+ * them (documents, snippets, an indexed commit). Include after ctxd.h. All static
  * inline, so a test that uses only some of them builds without unused-function warnings.
  */
 #ifndef DB_HELPERS_H
@@ -67,11 +67,9 @@ dbh_library(struct db *db, const char *id, int lib_no, const char *state, int in
     const struct dbh_snippet *sn, size_t n)
 {
 	sqlite3_stmt	*st = NULL;
-	char		 lib[32];
 	size_t		 i;
 	int		 rc = -1;
 
-	snprintf(lib, sizeof(lib), "l%d", lib_no);
 	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO libraries (id, lib_no, url, host, title, "
 	    "description, state, indexed_commit, last_error, total_snippets, created_at, "
 	    "updated_at) VALUES (?1, ?2, 'https://git.example/' || ?1, 'git.example', "
@@ -106,18 +104,6 @@ dbh_library(struct db *db, const char *id, int lib_no, const char *state, int in
 		sqlite3_bind_text(st, 4, sn[i].title, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, sn[i].text, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, sn[i].code, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out;
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets_fts (rowid, lib, title, "
-		    "breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?3, ?4, ?5, "
-		    "'README.md')", -1, &st, NULL) != SQLITE_OK)
-			goto out;
-		sqlite3_bind_int(st, 1, lib_no * 100 + (int)i);
-		sqlite3_bind_text(st, 2, lib, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, sn[i].title, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, sn[i].text, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, sn[i].code, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			goto out;
 	}

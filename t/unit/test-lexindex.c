@@ -1,6 +1,8 @@
 /*
- * test-lexindex.c: the in-memory index ranks exactly as FTS5's bm25() does on the same
- * rows (same order, same scores), through the same porter(ctxd) token chain; and what it
+ * test-lexindex.c: the in-memory index, built from the snippets and documents rows
+ * (store/fts.h makes their full-text columns), ranks exactly as FTS5's bm25() does on the
+ * same columns (same order, same scores) through the same porter(ctxd) token chain (the
+ * reference: an FTS5 table of this test's own, reference_fts; ctxd keeps none); and what it
  * adds: term proximity, a section's inheritance from its enclosing one (also deep into a page
  * of thousands of sections) and the length floor.
  */
@@ -20,9 +22,9 @@
 #include "search/lexindex.h"
 #include "search/segment.h"
 #include "store/db.h"
+#include "store/conn.h"
 #include "store/tokenizer.h"
 #include "tap.h"
-#include "store/conn.h"
 
 static const char *rows[][5] = {
 	/* title, breadcrumb, body, code, path */
@@ -48,20 +50,22 @@ static const char *rows[][5] = {
 };
 
 /*
- * Adds snippet id of library lib (its FTS5 "lib" column value tag) in document doc, with
- * its full-text row. 0, or -1 on failure.
+ * Adds snippet id of library lib (its FTS5 "lib" column value tag) in document doc (code:
+ * one block, or none when ""), with its row in the reference table: the columns
+ * store_fts_rows makes of it (the title, the breadcrumb, the body, the code block and a
+ * newline, the document's path). 0, or -1 on failure.
  */
 static int
 add_snippet(struct db *db, const char *lib, const char *tag, int id, int doc,
-    const char *title, const char *crumb, const char *body, const char *code,
-    const char *path)
+    const char *title, const char *crumb, const char *body, const char *code)
 {
 	sqlite3_stmt	*st;
 	int		 rc = 0;
 
 	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (id, library_id, document_id, ord, "
-	    "title, breadcrumb, anchor, text, tokens) VALUES (?1, ?2, ?3, ?1, ?4, ?5, '', ?6, "
-	    "10)", -1, &st, NULL) != SQLITE_OK)
+	    "title, breadcrumb, anchor, text, code, tokens) VALUES (?1, ?2, ?3, ?1, ?4, ?5, "
+	    "'', ?6, CASE WHEN ?7 = '' THEN '[]' ELSE json_array(json_object('language', '', "
+	    "'code', ?7)) END, 10)", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int(st, 1, id);
 	sqlite3_bind_text(st, 2, lib, -1, SQLITE_STATIC);
@@ -69,10 +73,13 @@ add_snippet(struct db *db, const char *lib, const char *tag, int id, int doc,
 	sqlite3_bind_text(st, 4, title, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, crumb, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, body, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, code, -1, SQLITE_STATIC);
 	rc |= sqlite3_step(st) != SQLITE_DONE;
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, "
-	    "body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO reference_fts (rowid, lib, title, breadcrumb, "
+	    "body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 = '' THEN '' ELSE "
+	    "?6 || char(10) END, (SELECT path FROM documents WHERE id = ?7))", -1, &st,
+	    NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int(st, 1, id);
 	sqlite3_bind_text(st, 2, tag, -1, SQLITE_STATIC);
@@ -80,7 +87,7 @@ add_snippet(struct db *db, const char *lib, const char *tag, int id, int doc,
 	sqlite3_bind_text(st, 4, crumb, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, body, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, code, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, path, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, doc);
 	rc |= sqlite3_step(st) != SQLITE_DONE;
 	sqlite3_finalize(st);
 	return rc ? -1 : 0;
@@ -93,13 +100,15 @@ insert_all(struct db *db)
 	int	 rc = 0;
 
 	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
-	    "updated_at) VALUES ('/t/t', 1, 'https://h/t/t', 'h', 't', 'x', 'x');"
-	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
-	    "(1, '/t/t', 'a.md', 'b', 'A'), (2, '/t/t', 'b.md', 'c', 'B')") == -1)
+	    "updated_at) VALUES ('/t/t', 1, 'https://h/t/t', 'h', 't', 'x', 'x')") == -1)
 		return -1;
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		rc |= add_snippet(db, "/t/t", "l1", (int)i + 1, i < 3 ? 1 : 2, rows[i][0],
-		    rows[i][1], rows[i][2], rows[i][3], rows[i][4]);
+	/* each its own page (documents 21, 22, ...), with its path */
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		rc |= db_run(db, "INSERT INTO documents (id, library_id, path, blob, title) "
+		    "VALUES (?1, '/t/t', ?2, 'b', 'A')", "it", 21 + (int)i, rows[i][4]);
+		rc |= add_snippet(db, "/t/t", "l1", (int)i + 1, 21 + (int)i, rows[i][0],
+		    rows[i][1], rows[i][2], rows[i][3]);
+	}
 	return rc ? -1 : 0;
 }
 
@@ -129,7 +138,7 @@ insert_prox(struct db *db)
 	for (i = 0; i < sizeof(prox_rows) / sizeof(prox_rows[0]); i++) {
 		snprintf(crumb, sizeof(crumb), "P%d", 101 + (int)i);
 		rc |= add_snippet(db, "/t/p", "l2", 101 + (int)i, 3, "T", crumb, prox_rows[i],
-		    "", "p.md");
+		    "");
 	}
 	return rc ? -1 : 0;
 }
@@ -203,7 +212,7 @@ insert_inherit(struct db *db)
 
 		rc |= add_snippet(db, "/t/i", "l3", 201 + (int)i, inherit_rows[i][0][0] - '0',
 		    gt != NULL ? gt + 2 : inherit_rows[i][1], inherit_rows[i][1],
-		    inherit_rows[i][2], "", "g.md");
+		    inherit_rows[i][2], "");
 	}
 	return rc ? -1 : 0;
 }
@@ -265,7 +274,7 @@ add_long(struct db *db, int *id, int doc, const char *crumb, const char *body)
 	const char *gt = strrchr(crumb, '>');
 
 	return add_snippet(db, "/t/l", "l5", (*id)++, doc, gt != NULL ? gt + 2 : crumb,
-	    crumb, body, "", "long.md");
+	    crumb, body, "");
 }
 
 static int
@@ -375,12 +384,11 @@ minlen(struct db *db, struct tokenize_stemmer *stem)
 	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
 	    "(8, '/t/m', 'm.md', 'h', 'M')"), i;
 
-	rc |= add_snippet(db, "/t/m", "l4", 301, 8, "Notes", "M > Notes", "A zing.", "",
-	    "m.md");
-	rc |= add_snippet(db, "/t/m", "l4", 302, 8, "Guide", "M > Guide", twice, "", "m.md");
+	rc |= add_snippet(db, "/t/m", "l4", 301, 8, "Notes", "M > Notes", "A zing.", "");
+	rc |= add_snippet(db, "/t/m", "l4", 302, 8, "Guide", "M > Guide", twice, "");
 	for (i = 0; i < 6; i++)
 		rc |= add_snippet(db, "/t/m", "l4", 303 + i, 8, "Other", "M > Other", filler,
-		    "", "m.md");
+		    "");
 	ok(rc == 0 && (x = lexindex_build(db, stem, "/t/m", 8)) != NULL, "length floor rows");
 	if (x == NULL)
 		return;
@@ -411,8 +419,8 @@ compare(struct db *db, struct lexindex *x, struct tokenize_stemmer *stem,
 	expr = tokenize_match_expr(question);
 	snprintf(sql_match, sizeof(sql_match), "lib : \"l1\" AND (%s)", expr);
 	free(expr);
-	sqlite3_prepare_v2(db_lite(db), "SELECT rowid, -bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, "
-	    "1.0, 3.0) FROM snippets_fts WHERE snippets_fts MATCH ?1 ORDER BY 2 DESC, 1",
+	sqlite3_prepare_v2(db_lite(db), "SELECT rowid, -bm25(reference_fts, 0.0, 6.0, 3.0, 1.0, "
+	    "1.0, 3.0) FROM reference_fts WHERE reference_fts MATCH ?1 ORDER BY 2 DESC, 1",
 	    -1, &st, NULL);
 	sqlite3_bind_text(st, 1, sql_match, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -584,6 +592,8 @@ main(void)
 	if (mkdtemp(tmpl) == NULL)
 		return 1;
 	ok(db_open(tmpl, DB_READWRITE, &db) == 0, "database");
+	ok(db_exec(db, "CREATE VIRTUAL TABLE reference_fts USING fts5(lib, title, breadcrumb, "
+	    "body, code, path, tokenize = 'porter ctxd')") == 0, "the reference FTS5 table");
 	ok(insert_all(db) == 0, "rows inserted");
 	ok((stem = tokenize_stemmer_open(db)) != NULL, "porter(ctxd) from FTS5");
 	ok((x = lexindex_build(db, stem, "/t/t", 6)) != NULL, "index built");
