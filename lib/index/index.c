@@ -76,6 +76,8 @@ struct index_run {
 	struct doc_poll	 poll;
 	long long	 deadline_ms;	/* 0: none */
 	long		 timeout_s;
+	/* where the run's time went (ms), logged at its end (index_times) */
+	long long	 t_start, t_fetch, t_parse, t_write, t_write_wait, t_post;
 };
 
 /* A file whose first bytes hold a NUL is binary (git's rule: the first 8,000 bytes). */
@@ -940,6 +942,24 @@ index_segment(struct index_run *r)
 }
 
 /*
+ * Where the run's time went, as one line of the job's log: each step's wall time, and how
+ * long the job waited for other connections' writes (SQLite has one writer), in the write
+ * step and in all. The segment's time has a line of its own (index_segment).
+ */
+static void
+index_times(struct index_run *r)
+{
+	long long	 waited, n;
+
+	db_busy_waited(&waited, &n);
+	jobs_log(r->db, r->job.job_id, "info", "time: fetch %lld ms, parse %lld ms, "
+	    "write %lld ms (%lld ms of it waiting for another writer), describe and "
+	    "embed %lld ms, in all %lld ms; %lld ms waiting for other writers in all",
+	    r->t_fetch, r->t_parse, r->t_write, r->t_write_wait, r->t_post,
+	    util_now_ms() - r->t_start, waited);
+}
+
+/*
  * The post-index steps after the index was committed or found unchanged: LLM titles and
  * descriptions of code snippets (lib/index/describe.h), then vectors (lib/index/embedder.h), each
  * when configured, within the time left before the worker's alarm. A failure does not
@@ -957,6 +977,7 @@ index_post(struct index_run *r, const char *msg)
 
 	buf_init(&dm);
 	buf_init(&em);
+	r->t_post = util_now_ms();
 	if (jobs_cancel_point(&r->job)) {
 		rc = index_cancel(r, "before describing snippets", 1);
 		goto out;
@@ -985,7 +1006,9 @@ index_post(struct index_run *r, const char *msg)
 		rc = index_cancel(r, "while embedding snippets", 1);
 		goto out;
 	}
+	r->t_post = util_now_ms() - r->t_post;
 	index_segment(r);
+	index_times(r);
 	if (jobs_finish_running(r->db, r->job.job_id) == -1)
 		log_err("%s: job %lld could not be marked done", __func__,
 		    r->job.job_id);
@@ -1023,6 +1046,12 @@ index_commit(struct index_run *r)
 	long		 docs = 0, snippets = 0;
 	char		 msg[512];
 
+	long long	 waited0, waited1, n;
+
+	/* the write step's time counts the wait for the write lock, which its first write,
+	   the progress, may meet */
+	r->t_write = util_now_ms();
+	db_busy_waited(&waited0, &n);
 	r->job.progress.phase = "writing";
 	jobs_progress(&r->job, 1);
 	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1) {
@@ -1048,6 +1077,9 @@ index_commit(struct index_run *r)
 	if (jobs_run_end(r->db, r->job.job_id, r->library_id, 1, msg) == -1 ||
 	    db_commit(r->db) == -1)
 		return index_fail(r, "the index could not be committed");
+	r->t_write = util_now_ms() - r->t_write;
+	db_busy_waited(&waited1, &n);
+	r->t_write_wait = waited1 - waited0;
 	return index_post(r, msg);
 }
 
@@ -1061,7 +1093,10 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 
 	r->job.progress.phase = "fetching";
 	jobs_progress(&r->job, 1);
-	if ((c = index_fetch(r, ops)) != 0)
+	r->t_fetch = util_now_ms();
+	c = index_fetch(r, ops);
+	r->t_fetch = util_now_ms() - r->t_fetch;
+	if (c != 0)
 		return c == 1 ? 0 : -1;
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "after fetching", 0);
@@ -1074,7 +1109,10 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 	if (!r->full && r->indexed_commit != NULL &&
 	    strcmp(r->indexed_commit, r->set.version) == 0)
 		return index_unchanged_run(r);
-	if ((c = index_collect(r, err, sizeof(err), &at)) == -1)
+	r->t_parse = util_now_ms();
+	c = index_collect(r, err, sizeof(err), &at);
+	r->t_parse = util_now_ms() - r->t_parse;
+	if (c == -1)
 		return index_fail(r, err);
 	if (c == 1 && at != NULL) {
 		jobs_log(r->db, r->job.job_id, "info", "stopped while parsing %s", at);
@@ -1121,6 +1159,7 @@ index_run(struct sqlite3 *db, const char *datadir, long long job_id, const char 
 	r.datadir = datadir;
 	r.library_id = library_id;
 	backend_set_init(&r.set);
+	r.t_start = util_now_ms();
 	rc = index_start(&r, force);
 	if (rc == 0)
 		rc = index_steps(&r, ops);
