@@ -36,10 +36,24 @@
 #include "store/settings.h"
 #include "store/snippets.h"
 
+/*
+ * What a section's snippet row needs beyond the parsed section, computed while parsing
+ * (index_prepare) so that the write transaction, during which no other job can write,
+ * only inserts rows.
+ */
+struct index_prep {
+	char		*code;		/* snippets.code JSON */
+	char		*codetext;	/* its code, one block a line */
+	int		 tokens;
+	struct dedup_sig sig;
+	struct inject_verdict *iv;	/* the content check's rules; NULL: none */
+};
+
 /* One selected documentation file: kept unchanged, or parsed (or not parseable). */
 struct index_file {
 	const struct backend_doc *src;
 	struct doc	 doc;
+	struct index_prep *prep;	/* one a section of doc (index_prepare) */
 	int		 keep;		/* unchanged: keep the stored document */
 	long long	 reuse;		/* > 0: show (or copy) the snippets of this document of
 					   another version (lib/index/share.h) */
@@ -109,6 +123,22 @@ index_load(struct index_run *r)
 }
 
 static void
+index_prep_release(struct index_file *f)
+{
+	size_t	 i;
+
+	if (f->prep == NULL)
+		return;
+	for (i = 0; i < f->doc.nsecs; i++) {
+		free(f->prep[i].code);
+		free(f->prep[i].codetext);
+		free(f->prep[i].iv);
+	}
+	free(f->prep);
+	f->prep = NULL;
+}
+
+static void
 index_release(struct index_run *r)
 {
 	size_t	 i;
@@ -125,8 +155,10 @@ index_release(struct index_run *r)
 	free(r->indexed_settings);
 	free(r->run_status);
 	free(r->family);
-	for (i = 0; i < r->nfiles; i++)
+	for (i = 0; i < r->nfiles; i++) {
+		index_prep_release(&r->files[i]);
 		doc_release(&r->files[i].doc);
+	}
 	free(r->files);
 }
 
@@ -415,6 +447,8 @@ index_with_includes(struct index_run *r, struct store_reader *rd, struct backend
 	return strcmp(b, d->hash) == 0;
 }
 
+static int index_prepare(struct index_file *);
+
 /*
  * One selected file: skipped over the size limit, kept when unchanged, else loaded
  * and parsed (a binary file or one that cannot be parsed is skipped). Every selected
@@ -504,7 +538,7 @@ index_collect_one(struct index_run *r, struct backend_doc *d, struct store_reade
 		}
 	} else {
 		r->nparsed++;
-		if (doc_retitle(&f->doc, d->title) == -1) {
+		if (doc_retitle(&f->doc, d->title) == -1 || index_prepare(f) == -1) {
 			snprintf(err, errsz, "out of memory");
 			rc = -1;
 		}
@@ -652,53 +686,84 @@ index_code_json(const struct doc_section *s, struct buf *codetext)
 }
 
 /*
- * Inserts one section of a file as a snippet and its full-text row, after the content
- * check (lib/search/inject.h: it strips invisible characters from s and records its flags).
+ * Prepares the rows of a parsed file's sections (struct index_prep): the content check
+ * (lib/search/inject.h: it strips invisible characters from the title and each section
+ * and records their flags), the code JSON, the token estimate and the duplicate
+ * signatures. 0, or -1 when out of memory.
  */
 static int
+index_prepare(struct index_file *f)
+{
+	struct inject_verdict iv;
+	struct buf	 codetext, trail;
+	struct index_prep *p;
+	size_t		 i;
+	int		 rc = -1;
+
+	inject_strip(f->doc.title);
+	if (f->doc.nsecs == 0)
+		return 0;
+	if ((f->prep = calloc(f->doc.nsecs, sizeof(*f->prep))) == NULL)
+		return -1;
+	buf_init(&codetext);
+	buf_init(&trail);
+	for (i = 0; i < f->doc.nsecs; i++) {
+		struct doc_section *s = &f->doc.secs[i];
+		const char	*text = s->text ? s->text : "";
+
+		p = &f->prep[i];
+		if ((s->text == NULL || *s->text == '\0') && s->ncode == 0)
+			continue;
+		inject_section(s, &iv);
+		if (iv.n > 0 && (p->iv = malloc(sizeof(iv))) == NULL)
+			goto out;
+		if (p->iv != NULL)
+			memcpy(p->iv, &iv, sizeof(iv));
+		if ((p->code = index_code_json(s, &codetext)) == NULL ||
+		    (p->codetext = strdup(codetext.p ? codetext.p : "")) == NULL)
+			goto out;
+		p->tokens = (int)(tokenize_estimate(s->title, strlen(s->title)) +
+		    tokenize_estimate(text, strlen(text)) +
+		    tokenize_estimate(p->codetext, strlen(p->codetext)));
+		buf_reset(&trail);
+		if (buf_printf(&trail, "%s\x1f%s", f->doc.title ? f->doc.title : "",
+		    s->breadcrumb ? s->breadcrumb : "") == -1)
+			goto out;
+		dedup_signature(s->title, s->text, codetext.p, trail.p, &p->sig);
+	}
+	rc = 0;
+out:
+	buf_release(&codetext);
+	buf_release(&trail);
+	return rc;
+}
+
+/* Inserts one section of a file as a snippet and its full-text row (index_prepare'd). */
+static int
 index_insert_section(struct index_run *r, const struct index_file *f,
-    struct doc_section *s, long long ord, long long doc_id,
-    struct store_writer *w, struct buf *codetext, struct buf *trail)
+    const struct doc_section *s, const struct index_prep *p, long long ord,
+    long long doc_id, struct store_writer *w)
 {
 	struct store_snippet_values v;
-	struct dedup_sig sig;
-	struct inject_verdict iv;
-	const char	*text = s->text ? s->text : "";
-	const char	*crumb = s->breadcrumb ? s->breadcrumb : "";
-	char		*code;
 	long long	 id;
-	int		 tokens, rc = -1;
 
-	inject_section(s, &iv);
-	if ((code = index_code_json(s, codetext)) == NULL)
-		return -1;
-	tokens = (int)(tokenize_estimate(s->title, strlen(s->title)) +
-	    tokenize_estimate(text, strlen(text)) +
-	    tokenize_estimate(codetext->p ? codetext->p : "", codetext->len));
-	buf_reset(trail);
-	if (buf_printf(trail, "%s\x1f%s", f->doc.title ? f->doc.title : "",
-	    crumb) == -1)
-		goto out;
-	dedup_signature(s->title, s->text, codetext->p, trail->p, &sig);
 	v.document_id = doc_id;
 	v.ord = ord;
 	v.title = s->title;
-	v.breadcrumb = crumb;
+	v.breadcrumb = s->breadcrumb ? s->breadcrumb : "";
 	v.anchor = s->anchor ? s->anchor : "";
-	v.text = text;
-	v.code = code;
-	v.code_text = codetext->p ? codetext->p : "";
+	v.text = s->text ? s->text : "";
+	v.code = p->code;
+	v.code_text = p->codetext;
 	v.path = f->src->path;
-	v.tokens = tokens;
-	v.hash = sig.hash;
-	v.has_sig = sig.has_sig;
-	v.sig = (long long)sig.sig;
-	if (store_writer_snippet(w, &v, &id) == 0 &&
-	    inject_store(r->db, r->library_id, id, &iv) == 0)
-		rc = 0;
-out:
-	free(code);
-	return rc;
+	v.tokens = p->tokens;
+	v.hash = p->sig.hash;
+	v.has_sig = p->sig.has_sig;
+	v.sig = (long long)p->sig.sig;
+	if (store_writer_snippet(w, &v, &id) == -1 ||
+	    (p->iv != NULL && inject_store(r->db, r->library_id, id, p->iv) == -1))
+		return -1;
+	return 0;
 }
 
 /* Inserts one parsed file's document, snippets and index rows. */
@@ -707,14 +772,9 @@ index_insert_file(struct index_run *r, const struct index_file *f,
     struct store_writer *w)
 {
 	struct store_document_values dv;
-	struct buf	 codetext, trail;
 	long long	 doc_id;
 	size_t		 i;
-	int		 rc = -1;
 
-	buf_init(&codetext);
-	buf_init(&trail);
-	inject_strip(f->doc.title);
 	dv.path = f->src->path;
 	dv.hash = f->src->hash;
 	dv.title = f->doc.title ? f->doc.title : f->src->path;
@@ -722,21 +782,17 @@ index_insert_file(struct index_run *r, const struct index_file *f,
 	dv.etag = f->src->etag;
 	dv.modified = f->src->modified;
 	if (store_writer_document(w, &dv, &doc_id) == -1)
-		goto out;
+		return -1;
 	for (i = 0; i < f->doc.nsecs; i++) {
-		struct doc_section *s = &f->doc.secs[i];
+		const struct doc_section *s = &f->doc.secs[i];
 
-		if ((s->text == NULL || *s->text == '\0') && s->ncode == 0)
-			continue;
-		if (index_insert_section(r, f, s, (long long)i, doc_id, w, &codetext,
-		    &trail) == -1)
-			goto out;
+		if (f->prep[i].code == NULL)
+			continue;	/* empty */
+		if (index_insert_section(r, f, s, &f->prep[i], (long long)i, doc_id,
+		    w) == -1)
+			return -1;
 	}
-	rc = 0;
-out:
-	buf_release(&codetext);
-	buf_release(&trail);
-	return rc;
+	return 0;
 }
 
 /*
@@ -944,7 +1000,7 @@ index_segment(struct index_run *r)
 /*
  * Where the run's time went, as one line of the job's log: each step's wall time, and how
  * long the job waited for other connections' writes (SQLite has one writer), in the write
- * step and in all. The segment's time has a line of its own (index_segment).
+ * step and in all.
  */
 static void
 index_times(struct index_run *r)
