@@ -975,26 +975,32 @@ index_budget_ms(long cap)
 
 /*
  * Writes the library's index segment (lib/index/segwrite.h), which query processes map
- * instead of building the index from the database; the step and its time show in the
- * job's progress and log. A failure is logged only: the database stays the source of
- * truth and query processes build from it.
+ * instead of building the index from the database; the step shows in the job's progress,
+ * and its outcome and time go to line (level in *level) for the job's log. A failure is
+ * logged only: the database stays the source of truth and query processes build from it.
  */
 static void
-index_segment(struct index_run *r)
+index_segment(struct index_run *r, const char **level, char *line, size_t linesz)
 {
 	char		 path[1024];
 	long long	 ms;
 	int		 rc;
 
+	/* the phase is shown when the database is free (a routine update): waiting for
+	   another job's write here would hold this job for nothing */
 	r->job.progress.phase = "segment";
-	jobs_progress(&r->job, 1);
+	r->job.progress_ms = 0;
+	jobs_progress(&r->job, 0);
 	rc = segwrite_library(r->db, r->datadir, r->library_id, &ms, path, sizeof(path));
-	if (rc == 0)
-		jobs_log(r->db, r->job.job_id, "info", "index segment written in %lld ms",
-		    ms);
-	else if (rc == -1)
-		jobs_log(r->db, r->job.job_id, "warning", "the index segment could not be "
-		    "written (%lld ms); queries build the index from the database", ms);
+	*level = NULL;
+	if (rc == 0) {
+		*level = "info";
+		snprintf(line, linesz, "index segment written in %lld ms", ms);
+	} else if (rc == -1) {
+		*level = "warning";
+		snprintf(line, linesz, "the index segment could not be written (%lld ms); "
+		    "queries build the index from the database", ms);
+	}
 }
 
 /*
@@ -1029,6 +1035,8 @@ index_post(struct index_run *r, const char *msg)
 	struct describe_stats ds;
 	struct embedder_stats es;
 	struct buf	 dm, em;		/* the job's message after a failed step */
+	const char	*seglevel;
+	char		 segline[256];
 	int		 rc = 0;
 
 	buf_init(&dm);
@@ -1063,11 +1071,19 @@ index_post(struct index_run *r, const char *msg)
 		goto out;
 	}
 	r->t_post = util_now_ms() - r->t_post;
-	index_segment(r);
+	index_segment(r, &seglevel, segline, sizeof(segline));
+	/* The segment's and the time's log lines and the job's end: one write. */
+	if (db_begin(r->db) == -1)
+		log_err("%s: %s", __func__, db_errmsg(r->db));
+	if (seglevel != NULL)
+		jobs_log(r->db, r->job.job_id, seglevel, "%s", segline);
 	index_times(r);
-	if (jobs_finish_running(r->db, r->job.job_id) == -1)
+	if (jobs_finish_running(r->db, r->job.job_id) == -1 ||
+	    (db_in_transaction(r->db) && db_commit(r->db) == -1)) {
 		log_err("%s: job %lld could not be marked done", __func__,
 		    r->job.job_id);
+		db_rollback(r->db);
+	}
 out:
 	buf_release(&dm);
 	buf_release(&em);
