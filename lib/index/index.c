@@ -61,7 +61,7 @@ struct index_file {
 
 struct index_run {
 	struct jobs_ref	 job;		/* db and job id: log lines, cancel polls */
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*datadir;
 	const char	*library_id;
 	int		 full;		/* re-parse every file */
@@ -1219,7 +1219,7 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 }
 
 int
-index_run(struct sqlite3 *db, const char *datadir, long long job_id, const char *library_id,
+index_run(struct db *db, const char *datadir, long long job_id, const char *library_id,
     int force, const struct backend_ops *ops)
 {
 	struct index_run r;

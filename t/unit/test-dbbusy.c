@@ -39,7 +39,7 @@ now_us(void)
 static pid_t
 holder(const char *dir, int hold_ms, int fd[2])
 {
-	sqlite3		*db;
+	struct db		*db;
 	long long	 t;
 	pid_t		 pid;
 
@@ -79,7 +79,7 @@ int
 main(void)
 {
 	char		 dir[256];
-	sqlite3		*db;
+	struct db		*db;
 	long long	 t, released, done, late, best = -1, ms0, ms1, n0, n1;
 	int		 fd[2], i, rc;
 	pid_t		 pid;
