@@ -9,7 +9,7 @@
 # - the claim order is fair: with one slot, two members' jobs alternate (mia, noa, mia, ...)
 #   after the service's and an admin's, whatever order they were queued in; an admin's
 #   request merged into a member's queued job moves it into the admin's turn;
-# - four jobs writing at once: none fails on a locked database;
+# - four jobs writing at once: none fails on a locked database; each logs where its time went;
 # - GET /api/jobs gives each queued job its place in line and the job of its library it
 #   waits for (the job list shows them).
 . "$top_srcdir/t/lib/harness.sh"
@@ -180,6 +180,9 @@ for n in w1 w2 w3 w4; do parse "$ADMIN" "$n" >/dev/null; done
 is "$(_sql "SELECT count(*) FROM libraries WHERE id LIKE '/pool/w_' AND state = 'finalized'")" 4 \
     "four jobs writing at once all end indexed"
 unlike "$(cat "$T/log/pool7.log")" "locked|busy" "no database is locked or busy error"
+is "$(_sql "SELECT count(*) FROM job_log l JOIN jobs j ON j.id = l.job_id WHERE
+    j.library_id LIKE '/pool/w_' AND l.line GLOB 'time: fetch [0-9]* ms, parse [0-9]* ms, write [0-9]* ms ([0-9]* ms of it waiting for another writer), describe and embed [0-9]* ms, in all [0-9]* ms; [0-9]* ms waiting for other writers in all'")" 4 \
+    "each job logs where its time went, and its waits for another job's write"
 is "$(_sql "SELECT count(*) FROM jobs WHERE state = 'failed'")" 0 "no job failed in this test"
 is "$(_sql "PRAGMA integrity_check")" ok "the database is intact"
 

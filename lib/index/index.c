@@ -36,10 +36,24 @@
 #include "store/settings.h"
 #include "store/snippets.h"
 
+/*
+ * What a section's snippet row needs beyond the parsed section, computed while parsing
+ * (index_prepare) so that the write transaction, during which no other job can write,
+ * only inserts rows.
+ */
+struct index_prep {
+	char		*code;		/* snippets.code JSON */
+	char		*codetext;	/* its code, one block a line */
+	int		 tokens;
+	struct dedup_sig sig;
+	struct inject_verdict *iv;	/* the content check's rules; NULL: none */
+};
+
 /* One selected documentation file: kept unchanged, or parsed (or not parseable). */
 struct index_file {
 	const struct backend_doc *src;
 	struct doc	 doc;
+	struct index_prep *prep;	/* one a section of doc (index_prepare) */
 	int		 keep;		/* unchanged: keep the stored document */
 	long long	 reuse;		/* > 0: show (or copy) the snippets of this document of
 					   another version (lib/index/share.h) */
@@ -75,6 +89,8 @@ struct index_run {
 	struct doc_poll	 poll;
 	long long	 deadline_ms;	/* 0: none */
 	long		 timeout_s;
+	/* where the run's time went (ms), logged at its end (index_times) */
+	long long	 t_start, t_fetch, t_parse, t_write, t_write_wait, t_post;
 };
 
 /* A file whose first bytes hold a NUL is binary (git's rule: the first 8,000 bytes). */
@@ -105,6 +121,22 @@ index_load(struct index_run *r)
 }
 
 static void
+index_prep_release(struct index_file *f)
+{
+	size_t	 i;
+
+	if (f->prep == NULL)
+		return;
+	for (i = 0; i < f->doc.nsecs; i++) {
+		free(f->prep[i].code);
+		free(f->prep[i].codetext);
+		free(f->prep[i].iv);
+	}
+	free(f->prep);
+	f->prep = NULL;
+}
+
+static void
 index_release(struct index_run *r)
 {
 	size_t	 i;
@@ -121,8 +153,10 @@ index_release(struct index_run *r)
 	free(r->indexed_settings);
 	free(r->run_status);
 	free(r->family);
-	for (i = 0; i < r->nfiles; i++)
+	for (i = 0; i < r->nfiles; i++) {
+		index_prep_release(&r->files[i]);
 		doc_release(&r->files[i].doc);
+	}
 	free(r->files);
 }
 
@@ -411,6 +445,8 @@ index_with_includes(struct index_run *r, struct store_reader *rd, struct backend
 	return strcmp(b, d->hash) == 0;
 }
 
+static int index_prepare(struct index_file *);
+
 /*
  * One selected file: skipped over the size limit, kept when unchanged, else loaded
  * and parsed (a binary file or one that cannot be parsed is skipped). Every selected
@@ -500,7 +536,7 @@ index_collect_one(struct index_run *r, struct backend_doc *d, struct store_reade
 		}
 	} else {
 		r->nparsed++;
-		if (doc_retitle(&f->doc, d->title) == -1) {
+		if (doc_retitle(&f->doc, d->title) == -1 || index_prepare(f) == -1) {
 			snprintf(err, errsz, "out of memory");
 			rc = -1;
 		}
@@ -648,52 +684,83 @@ index_code_json(const struct doc_section *s, struct buf *codetext)
 }
 
 /*
- * Inserts one section of a file as a snippet and its full-text row, after the content
- * check (lib/search/inject.h: it strips invisible characters from s and records its flags).
+ * Prepares the rows of a parsed file's sections (struct index_prep): the content check
+ * (lib/search/inject.h: it strips invisible characters from the title and each section
+ * and records their flags), the code JSON, the token estimate and the duplicate
+ * signatures. 0, or -1 when out of memory.
  */
 static int
+index_prepare(struct index_file *f)
+{
+	struct inject_verdict iv;
+	struct buf	 codetext, trail;
+	struct index_prep *p;
+	size_t		 i;
+	int		 rc = -1;
+
+	inject_strip(f->doc.title);
+	if (f->doc.nsecs == 0)
+		return 0;
+	if ((f->prep = calloc(f->doc.nsecs, sizeof(*f->prep))) == NULL)
+		return -1;
+	buf_init(&codetext);
+	buf_init(&trail);
+	for (i = 0; i < f->doc.nsecs; i++) {
+		struct doc_section *s = &f->doc.secs[i];
+		const char	*text = s->text ? s->text : "";
+
+		p = &f->prep[i];
+		if ((s->text == NULL || *s->text == '\0') && s->ncode == 0)
+			continue;
+		inject_section(s, &iv);
+		if (iv.n > 0 && (p->iv = malloc(sizeof(iv))) == NULL)
+			goto out;
+		if (p->iv != NULL)
+			memcpy(p->iv, &iv, sizeof(iv));
+		if ((p->code = index_code_json(s, &codetext)) == NULL ||
+		    (p->codetext = strdup(codetext.p ? codetext.p : "")) == NULL)
+			goto out;
+		p->tokens = (int)(tokenize_estimate(s->title, strlen(s->title)) +
+		    tokenize_estimate(text, strlen(text)) +
+		    tokenize_estimate(p->codetext, strlen(p->codetext)));
+		buf_reset(&trail);
+		if (buf_printf(&trail, "%s\x1f%s", f->doc.title ? f->doc.title : "",
+		    s->breadcrumb ? s->breadcrumb : "") == -1)
+			goto out;
+		dedup_signature(s->title, s->text, codetext.p, trail.p, &p->sig);
+	}
+	rc = 0;
+out:
+	buf_release(&codetext);
+	buf_release(&trail);
+	return rc;
+}
+
+/* Inserts one section of a file as a snippet and its full-text row (index_prepare'd). */
+static int
 index_insert_section(struct index_run *r, const struct index_file *f,
-    struct doc_section *s, long long ord, long long doc_id,
-    struct store_writer *w, struct buf *codetext, struct buf *trail)
+    const struct doc_section *s, const struct index_prep *p, long long ord,
+    long long doc_id, struct store_writer *w)
 {
 	struct store_snippet_values v;
-	struct dedup_sig sig;
-	struct inject_verdict iv;
-	const char	*text = s->text ? s->text : "";
-	const char	*crumb = s->breadcrumb ? s->breadcrumb : "";
-	char		*code;
 	long long	 id;
-	int		 tokens, rc = -1;
 
-	inject_section(s, &iv);
-	if ((code = index_code_json(s, codetext)) == NULL)
-		return -1;
-	tokens = (int)(tokenize_estimate(s->title, strlen(s->title)) +
-	    tokenize_estimate(text, strlen(text)) +
-	    tokenize_estimate(codetext->p ? codetext->p : "", codetext->len));
-	buf_reset(trail);
-	if (buf_printf(trail, "%s\x1f%s", f->doc.title ? f->doc.title : "",
-	    crumb) == -1)
-		goto out;
-	dedup_signature(s->title, s->text, codetext->p, trail->p, &sig);
 	v.document_id = doc_id;
 	v.ord = ord;
 	v.title = s->title;
-	v.breadcrumb = crumb;
+	v.breadcrumb = s->breadcrumb ? s->breadcrumb : "";
 	v.anchor = s->anchor ? s->anchor : "";
-	v.text = text;
-	v.code = code;
+	v.text = s->text ? s->text : "";
+	v.code = p->code;
 	v.path = f->src->path;
-	v.tokens = tokens;
-	v.hash = sig.hash;
-	v.has_sig = sig.has_sig;
-	v.sig = (long long)sig.sig;
-	if (store_writer_snippet(w, &v, &id) == 0 &&
-	    inject_store(r->db, r->library_id, id, &iv) == 0)
-		rc = 0;
-out:
-	free(code);
-	return rc;
+	v.tokens = p->tokens;
+	v.hash = p->sig.hash;
+	v.has_sig = p->sig.has_sig;
+	v.sig = (long long)p->sig.sig;
+	if (store_writer_snippet(w, &v, &id) == -1 ||
+	    (p->iv != NULL && inject_store(r->db, r->library_id, id, p->iv) == -1))
+		return -1;
+	return 0;
 }
 
 /* Inserts one parsed file's document, snippets and index rows. */
@@ -702,14 +769,9 @@ index_insert_file(struct index_run *r, const struct index_file *f,
     struct store_writer *w)
 {
 	struct store_document_values dv;
-	struct buf	 codetext, trail;
 	long long	 doc_id;
 	size_t		 i;
-	int		 rc = -1;
 
-	buf_init(&codetext);
-	buf_init(&trail);
-	inject_strip(f->doc.title);
 	dv.path = f->src->path;
 	dv.hash = f->src->hash;
 	dv.title = f->doc.title ? f->doc.title : f->src->path;
@@ -717,21 +779,17 @@ index_insert_file(struct index_run *r, const struct index_file *f,
 	dv.etag = f->src->etag;
 	dv.modified = f->src->modified;
 	if (store_writer_document(w, &dv, &doc_id) == -1)
-		goto out;
+		return -1;
 	for (i = 0; i < f->doc.nsecs; i++) {
-		struct doc_section *s = &f->doc.secs[i];
+		const struct doc_section *s = &f->doc.secs[i];
 
-		if ((s->text == NULL || *s->text == '\0') && s->ncode == 0)
-			continue;
-		if (index_insert_section(r, f, s, (long long)i, doc_id, w, &codetext,
-		    &trail) == -1)
-			goto out;
+		if (f->prep[i].code == NULL)
+			continue;	/* empty */
+		if (index_insert_section(r, f, s, &f->prep[i], (long long)i, doc_id,
+		    w) == -1)
+			return -1;
 	}
-	rc = 0;
-out:
-	buf_release(&codetext);
-	buf_release(&trail);
-	return rc;
+	return 0;
 }
 
 /*
@@ -914,26 +972,50 @@ index_budget_ms(long cap)
 
 /*
  * Writes the library's index segment (lib/index/segwrite.h), which query processes map
- * instead of building the index from the database; the step and its time show in the
- * job's progress and log. A failure is logged only: the database stays the source of
- * truth and query processes build from it.
+ * instead of building the index from the database; the step shows in the job's progress,
+ * and its outcome and time go to line (level in *level) for the job's log. A failure is
+ * logged only: the database stays the source of truth and query processes build from it.
  */
 static void
-index_segment(struct index_run *r)
+index_segment(struct index_run *r, const char **level, char *line, size_t linesz)
 {
 	char		 path[1024];
 	long long	 ms;
 	int		 rc;
 
+	/* the phase is shown when the database is free (a routine update): waiting for
+	   another job's write here would hold this job for nothing */
 	r->job.progress.phase = "segment";
-	jobs_progress(&r->job, 1);
+	r->job.progress_ms = 0;
+	jobs_progress(&r->job, 0);
 	rc = segwrite_library(r->db, r->datadir, r->library_id, &ms, path, sizeof(path));
-	if (rc == 0)
-		jobs_log(r->db, r->job.job_id, "info", "index segment written in %lld ms",
-		    ms);
-	else if (rc == -1)
-		jobs_log(r->db, r->job.job_id, "warning", "the index segment could not be "
-		    "written (%lld ms); queries build the index from the database", ms);
+	*level = NULL;
+	if (rc == 0) {
+		*level = "info";
+		snprintf(line, linesz, "index segment written in %lld ms", ms);
+	} else if (rc == -1) {
+		*level = "warning";
+		snprintf(line, linesz, "the index segment could not be written (%lld ms); "
+		    "queries build the index from the database", ms);
+	}
+}
+
+/*
+ * Where the run's time went, as one line of the job's log: each step's wall time, and how
+ * long the job waited for other connections' writes (SQLite has one writer), in the write
+ * step and in all.
+ */
+static void
+index_times(struct index_run *r)
+{
+	long long	 waited, n;
+
+	db_busy_waited(&waited, &n);
+	jobs_log(r->db, r->job.job_id, "info", "time: fetch %lld ms, parse %lld ms, "
+	    "write %lld ms (%lld ms of it waiting for another writer), describe and "
+	    "embed %lld ms, in all %lld ms; %lld ms waiting for other writers in all",
+	    r->t_fetch, r->t_parse, r->t_write, r->t_write_wait, r->t_post,
+	    util_now_ms() - r->t_start, waited);
 }
 
 /*
@@ -950,10 +1032,13 @@ index_post(struct index_run *r, const char *msg)
 	struct describe_stats ds;
 	struct embedder_stats es;
 	struct buf	 dm, em;		/* the job's message after a failed step */
+	const char	*seglevel;
+	char		 segline[256];
 	int		 rc = 0;
 
 	buf_init(&dm);
 	buf_init(&em);
+	r->t_post = util_now_ms();
 	if (jobs_cancel_point(&r->job)) {
 		rc = index_cancel(r, "before describing snippets", 1);
 		goto out;
@@ -982,10 +1067,20 @@ index_post(struct index_run *r, const char *msg)
 		rc = index_cancel(r, "while embedding snippets", 1);
 		goto out;
 	}
-	index_segment(r);
-	if (jobs_finish_running(r->db, r->job.job_id) == -1)
+	r->t_post = util_now_ms() - r->t_post;
+	index_segment(r, &seglevel, segline, sizeof(segline));
+	/* The segment's and the time's log lines and the job's end: one write. */
+	if (db_begin(r->db) == -1)
+		log_err("%s: %s", __func__, db_errmsg(r->db));
+	if (seglevel != NULL)
+		jobs_log(r->db, r->job.job_id, seglevel, "%s", segline);
+	index_times(r);
+	if (jobs_finish_running(r->db, r->job.job_id) == -1 ||
+	    (db_in_transaction(r->db) && db_commit(r->db) == -1)) {
 		log_err("%s: job %lld could not be marked done", __func__,
 		    r->job.job_id);
+		db_rollback(r->db);
+	}
 out:
 	buf_release(&dm);
 	buf_release(&em);
@@ -1020,6 +1115,12 @@ index_commit(struct index_run *r)
 	long		 docs = 0, snippets = 0;
 	char		 msg[512];
 
+	long long	 waited0, waited1, n;
+
+	/* the write step's time counts the wait for the write lock, which its first write,
+	   the progress, may meet */
+	r->t_write = util_now_ms();
+	db_busy_waited(&waited0, &n);
 	r->job.progress.phase = "writing";
 	jobs_progress(&r->job, 1);
 	if (index_write(r) == -1 || index_counts(r, &docs, &snippets) == -1) {
@@ -1045,6 +1146,9 @@ index_commit(struct index_run *r)
 	if (jobs_run_end(r->db, r->job.job_id, r->library_id, 1, msg) == -1 ||
 	    db_commit(r->db) == -1)
 		return index_fail(r, "the index could not be committed");
+	r->t_write = util_now_ms() - r->t_write;
+	db_busy_waited(&waited1, &n);
+	r->t_write_wait = waited1 - waited0;
 	return index_post(r, msg);
 }
 
@@ -1058,7 +1162,10 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 
 	r->job.progress.phase = "fetching";
 	jobs_progress(&r->job, 1);
-	if ((c = index_fetch(r, ops)) != 0)
+	r->t_fetch = util_now_ms();
+	c = index_fetch(r, ops);
+	r->t_fetch = util_now_ms() - r->t_fetch;
+	if (c != 0)
 		return c == 1 ? 0 : -1;
 	if (jobs_cancel_point(&r->job))
 		return index_cancel(r, "after fetching", 0);
@@ -1071,7 +1178,10 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 	if (!r->full && r->indexed_commit != NULL &&
 	    strcmp(r->indexed_commit, r->set.version) == 0)
 		return index_unchanged_run(r);
-	if ((c = index_collect(r, err, sizeof(err), &at)) == -1)
+	r->t_parse = util_now_ms();
+	c = index_collect(r, err, sizeof(err), &at);
+	r->t_parse = util_now_ms() - r->t_parse;
+	if (c == -1)
 		return index_fail(r, err);
 	if (c == 1 && at != NULL) {
 		jobs_log(r->db, r->job.job_id, "info", "stopped while parsing %s", at);
@@ -1118,6 +1228,7 @@ index_run(struct db *db, const char *datadir, long long job_id, const char *libr
 	r.datadir = datadir;
 	r.library_id = library_id;
 	backend_set_init(&r.set);
+	r.t_start = util_now_ms();
 	rc = index_start(&r, force);
 	if (rc == 0)
 		rc = index_steps(&r, ops);

@@ -21,6 +21,11 @@ int	 db_open(const char *datadir, enum db_mode, struct db **out);
 void	 db_close(struct db *);
 /* How long a statement waits for another connection's write lock before SQLITE_BUSY. */
 void	 db_busy_timeout(struct db *, long ms);
+/*
+ * What this process's statements have waited so far for another connection's lock: the
+ * time in ms and the number of statements that waited.
+ */
+void	 db_busy_waited(long long *ms, long long *waits);
 /* Runs one constant SQL string (no parameters). */
 int	 db_exec(struct db *, const char *sql);
 /*

@@ -144,12 +144,37 @@ out:
 	return rc;
 }
 
+/* 1 when a vector is named by no embeddings row, 0 when none is, -1 on errors. */
+static int
+store_vectors_unnamed(struct db *db)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT EXISTS (SELECT 1 FROM vectors v WHERE NOT "
+	    "EXISTS (SELECT 1 FROM embeddings e WHERE e.model = v.model AND e.hash = "
+	    "v.hash))", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		rc = sqlite3_column_int(st, 0) != 0;
+	else
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int
 store_vectors_gc(struct db *db, size_t *deleted)
 {
 	int	 own = sqlite3_get_autocommit(db_lite(db)), rc = -1;
 
 	*deleted = 0;
+	/*
+	 * On its own, nothing to delete takes no write lock (every index job ends here,
+	 * embedder configured or not, and would wait for another job's write): a vector
+	 * left unnamed meanwhile is deleted by the gc of the job that left it.
+	 */
+	if (own && (rc = store_vectors_unnamed(db)) != 1)
+		return rc;
+	rc = -1;
 	if (own && db_begin(db) == -1)
 		return -1;
 	/*

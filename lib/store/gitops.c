@@ -126,6 +126,21 @@ store_gitops_claim(struct db *db, int max_attempts, long long *run_id)
 	int		 rc;
 
 	*run_id = 0;
+	/*
+	 * No run queued or left running (the worker looks before each job it claims): no
+	 * write, which would wait for a job's index write.
+	 */
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT EXISTS (SELECT 1 FROM gitops_runs WHERE state IN "
+	    "('queued', 'running'))", -1, &st, NULL) != SQLITE_OK ||
+	    (rc = sqlite3_step(st)) != SQLITE_ROW) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	rc = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc == 0)
+		return 0;
 	if (db_run(db, "UPDATE gitops_runs SET state = CASE WHEN attempts >= ?1 THEN "
 	    "'failed' ELSE 'queued' END, message = CASE WHEN attempts >= ?1 THEN 'the "
 	    "worker stopped before the end of this sync ' || attempts || ' times; giving "

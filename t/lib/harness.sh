@@ -440,7 +440,8 @@ ctxd_stop() {
 # gitserver_start: a second nginx + fcgiwrap + git-http-backend serving $T/gitsrv over smart
 # HTTP. Repositories under /git/public/ are open; under /git/private/ they need basic auth as
 # user "git" with password $GIT_TOKEN (default: random). Exports GITPORT, GITBASE
-# (http://127.0.0.1:GITPORT/git), GIT_USER (default git) and GIT_TOKEN.
+# (http://127.0.0.1:GITPORT/git), GIT_USER (default git) and GIT_TOKEN. GITSERVER_CHILDREN
+# (default 2) is the number of fcgiwrap processes, i.e. of git requests served at once.
 gitserver_start() {
 	local prefix try backend=/usr/lib/git-core/git-http-backend i
 	[ -n "$T" ] || ctxd_setup
@@ -460,7 +461,11 @@ gitserver_start() {
 	printf '%s:%s\n' "$GIT_USER" "$(openssl passwd -apr1 "$GIT_TOKEN")" >"$prefix/htpasswd"
 
 	rm -f "$T/run/fcgiwrap.sock"
-	_spawn "$T/log/fcgiwrap.log" fcgiwrap -c 2 -s "unix:$T/run/fcgiwrap.sock"
+	case ${GITSERVER_CHILDREN:-2} in
+	'' | *[!0-9]* | 0) bail_out "GITSERVER_CHILDREN must be a positive number" ;;
+	esac
+	_spawn "$T/log/fcgiwrap.log" fcgiwrap -c "${GITSERVER_CHILDREN:-2}" \
+	    -s "unix:$T/run/fcgiwrap.sock"
 	_fcgiwrap_pid=$_spawned
 	for ((i = 0; i < 50; i++)); do
 		[ -S "$T/run/fcgiwrap.sock" ] && break
