@@ -187,19 +187,25 @@ store_throttle_count(struct db *db, const char *key, long long now, long window,
 	return rc;
 }
 
-/* Engine: the CAST types ?2 - ?3 for PostgreSQL. */
+/*
+ * Engine: the CAST types ?2 - ?3 for PostgreSQL; keys in SQLite's order (bytes) on both
+ * (a PostgreSQL database's default collation may be a language's).
+ */
 int
 store_throttle_each_alert(struct db *db, int min_failures, long long now, long window,
     void (*cb)(const char *, void *), void *arg)
 {
 	struct db_stmt	*st;
 
-	if (db_prepare(db, "SELECT key FROM login_throttle WHERE scope = 'user' AND "
-	    "failures >= ?1 AND last_at >= CAST(?2 AS bigint) - ?3 ORDER BY failures DESC, "
-	    "key LIMIT 20", &st) == -1) {
+#define THROTTLE_ALERT(bytes)	"SELECT key FROM login_throttle WHERE scope = 'user' AND " \
+	"failures >= ?1 AND last_at >= CAST(?2 AS bigint) - ?3 ORDER BY failures DESC, " \
+	"key" bytes " LIMIT 20"
+	if (db_prepare(db, DB_PAIR(THROTTLE_ALERT(""), THROTTLE_ALERT(" COLLATE \"C\"")),
+	    &st) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
+#undef THROTTLE_ALERT
 	db_bind_int64(st, 1, min_failures);
 	db_bind_int64(st, 2, now);
 	db_bind_int64(st, 3, window);

@@ -182,6 +182,10 @@ store_user_other_admins(struct db *db, long long id)
 	return n;
 }
 
+/*
+ * Engine: by name without case, in SQLite's order (NOCASE: ASCII letters folded, then
+ * bytes) on both: PostgreSQL's ICU collation nocase would sort punctuation otherwise.
+ */
 int
 store_user_each(struct db *db, int (*cb)(const struct user *, void *), void *arg)
 {
@@ -189,7 +193,9 @@ store_user_each(struct db *db, int (*cb)(const struct user *, void *), void *arg
 	struct user	 u;
 	int		 s, rc = 0;
 
-	if (db_prepare(db, "SELECT " USER_COLUMNS " FROM users ORDER BY name", &st) == -1) {
+	if (db_prepare(db, DB_PAIR("SELECT " USER_COLUMNS " FROM users ORDER BY name",
+	    "SELECT " USER_COLUMNS " FROM users ORDER BY lower(name) COLLATE \"C\""),
+	    &st) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
