@@ -22,6 +22,15 @@ out=$("$top_builddir/t/unit/test-stmt" 2>&1); rc=$?
 is "$rc" 0 "test-stmt: SQLite and PostgreSQL answer alike"
 [ "$rc" -eq 0 ] || diag "$(grep -A3 '^not ok' <<<"$out" | head -40)"
 like "$(grep -c '^ok .* - postgres: ' <<<"$out")" '^[0-9]{2,}$' "... PostgreSQL's checks ran"
+# The accounts' store modules (users, sessions, keys, audit, policies, trial, settings) on
+# either engine: the same calls, the same answers (test-store-auth).
+out=$("$top_builddir/t/unit/test-store-auth" 2>&1); rc=$?
+is "$rc" 0 "test-store-auth: the accounts' store on SQLite and PostgreSQL"
+[ "$rc" -eq 0 ] || diag "$(grep -A3 '^not ok' <<<"$out" | head -40)"
+like "$(grep -c '^ok .* - postgres: ' <<<"$out")" '^[0-9]{3,}$' "... PostgreSQL's checks ran"
+like "$out" 'ok [0-9]+ - SQLite and PostgreSQL answered alike' "... and answered as SQLite did"
+is "$(pg_sql "SELECT count(*) FROM pg_namespace WHERE nspname = 'storeauth'")" 0 \
+    "test-store-auth left no schema behind"
 
 # The schema for PostgreSQL (sql/pg/schema.sql): the tables and columns of a SQLite database
 # of the same version (but SQLite's full-text tables), and the same rules.

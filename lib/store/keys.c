@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <sqlite3.h>
 
@@ -10,35 +11,40 @@
 #include "store/keys.h"
 #include "store/conn.h"
 
+/* An owner's admin flag as an integer on both engines (PostgreSQL's = is a boolean). */
+#define KEY_ADMIN	"CASE WHEN k.user_id IS NULL THEN k.admin WHEN u.role = 'admin' " \
+			"THEN 1 ELSE 0 END"
+
 int
 store_key_insert(struct db *db, long long user_id, const char *name, const char *prefix,
     const char *hash, int admin, const char *created, long long *id)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO api_keys (name, prefix, hash, admin, "
-	    "created_at, user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st, NULL) !=
-	    SQLITE_OK)
+	if (db_prepare(db, "INSERT INTO api_keys (name, prefix, hash, admin, created_at, "
+	    "user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id", &st) == -1)
 		goto out;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, prefix, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, admin != 0);
-	sqlite3_bind_text(st, 5, created, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, name);
+	db_bind_text(st, 2, prefix);
+	db_bind_text(st, 3, hash);
+	db_bind_int64(st, 4, admin != 0);
+	db_bind_text(st, 5, created);
 	if (user_id > 0)
-		sqlite3_bind_int64(st, 6, user_id);
+		db_bind_int64(st, 6, user_id);
 	else
-		sqlite3_bind_null(st, 6);
-	if (sqlite3_step(st) != SQLITE_DONE)
+		db_bind_null(st, 6);
+	if (db_step(st) != DB_ROW)
 		goto out;
 	if (id != NULL)
-		*id = sqlite3_last_insert_rowid(db_lite(db));
+		*id = db_col_int64(st, 0);
+	if (db_step(st) != DB_DONE)
+		goto out;
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
 	return rc;
 }
 
@@ -46,109 +52,138 @@ int
 store_key_lookup(struct db *db, const char *hash, long long *id, long long *user_id,
     int *admin)
 {
-	sqlite3_stmt	*st;
-	int		 rc = 1;
+	struct db_stmt	*st;
+	int		 rc = 1, s;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT k.id, coalesce(k.user_id, 0), CASE WHEN "
-	    "k.user_id IS NULL THEN k.admin ELSE u.role = 'admin' END FROM api_keys k "
-	    "LEFT JOIN users u ON u.id = k.user_id WHERE k.hash = ?1 AND "
-	    "k.revoked_at IS NULL AND (k.user_id IS NULL OR u.disabled = 0)", -1, &st,
-	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT k.id, coalesce(k.user_id, 0), " KEY_ADMIN " FROM "
+	    "api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE k.hash = ?1 AND "
+	    "k.revoked_at IS NULL AND (k.user_id IS NULL OR u.disabled = 0)", &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		*user_id = sqlite3_column_int64(st, 1);
-		*admin = sqlite3_column_int(st, 2) != 0;
+	db_bind_text(st, 1, hash);
+	if ((s = db_step(st)) == DB_ROW) {
+		*id = db_col_int64(st, 0);
+		*user_id = db_col_int64(st, 1);
+		*admin = db_col_int64(st, 2) != 0;
 		rc = 0;
+	} else if (s != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		rc = -1;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 /*
- * Engine: a read-only SQLite connection (the query responders') cannot write, so this
- * opens the same database file read-write for the one UPDATE; an engine with
- * per-statement permissions would write through the caller's connection.
+ * The file of SQLite connection db's main database into path: 0, or -1 (none: a database
+ * in memory or a temporary one).
+ */
+static int
+store_key_file(struct db *db, char *path, size_t pathsz)
+{
+	struct db_stmt	*st;
+	int		 rc = -1, n;
+
+	if (db_prepare(db, "SELECT file FROM pragma_database_list WHERE name = 'main'",
+	    &st) == -1)
+		return -1;
+	if (db_step(st) == DB_ROW && *db_col_text(st, 0) != '\0') {
+		n = snprintf(path, pathsz, "%s", db_col_text(st, 0));
+		rc = n > 0 && (size_t)n < pathsz ? 0 : -1;
+	}
+	db_finalize(st);
+	return rc;
+}
+
+/*
+ * Engine: a read-only SQLite connection (the query responders') cannot write, so on SQLite
+ * this opens the same database file read-write for the one UPDATE. A PostgreSQL connection
+ * is not read-only by file: the server lets the connection's role write, so the UPDATE
+ * goes through the caller's connection.
  */
 int
 store_key_touch(struct db *db, long long id, const char *now, const char *before)
 {
 	struct db	*w = db, *own = NULL;
-	sqlite3_stmt	*st = NULL;
-	const char	*file;
+	struct db_stmt	*st = NULL;
+	char		 file[4096];
 	int		 rc = -1;
 
-	if (db_readonly(db)) {
-		if ((file = sqlite3_db_filename(db_lite(db), "main")) == NULL || *file == '\0')
+	if (db_conn_engine(db) == DB_ENGINE_SQLITE && db_readonly(db)) {
+		if (store_key_file(db, file, sizeof(file)) == -1)
 			return -1;
-		if (db_lite_open(file, SQLITE_OPEN_READWRITE, &own) !=
-		    SQLITE_OK) {
+		if (db_lite_open(file, SQLITE_OPEN_READWRITE, &own) != SQLITE_OK) {
 			db_lite_close(own);
 			return -1;
 		}
-		sqlite3_busy_timeout(db_lite(own), 50);
+		/* a short busy timeout of this connection only (db_busy_timeout is global) */
+		if (db_prepare(own, "PRAGMA busy_timeout = 50", &st) == -1 ||
+		    db_step(st) == -1)
+			goto out;
+		db_finalize(st);
+		st = NULL;
 		w = own;
 	}
-	if (sqlite3_prepare_v2(db_lite(w), "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 "
-	    "AND (last_used_at IS NULL OR last_used_at < ?3)", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, before, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_DONE)
+	if (db_prepare(w, "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND "
+	    "(last_used_at IS NULL OR last_used_at < ?3)", &st) == 0) {
+		db_bind_int64(st, 1, id);
+		db_bind_text(st, 2, now);
+		db_bind_text(st, 3, before);
+		if (db_step(st) == DB_DONE)
 			rc = 0;
 	}
-	sqlite3_finalize(st);
+out:
+	db_finalize(st);
 	db_lite_close(own);
 	return rc;
 }
 
+/* Engine: the CAST gives ?1 a type on PostgreSQL (a user id is a bigint). */
 int
 store_key_each(struct db *db, long long user_id, int (*cb)(const struct apikey_row *, void *),
     void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct apikey_row	 k;
 	int			 s, rc = 0;
 
 	/* user_id -1: every key; 0: operator keys; else that user's keys. */
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT k.id, k.name, k.prefix, k.created_at, "
-	    "k.last_used_at, k.revoked_at, CASE WHEN k.user_id IS NULL THEN k.admin "
-	    "ELSE u.role = 'admin' END, u.name FROM api_keys k LEFT JOIN users u ON "
-	    "u.id = k.user_id WHERE ?1 = -1 OR coalesce(k.user_id, 0) = ?1 ORDER BY k.id",
-	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT k.id, k.name, k.prefix, k.created_at, k.last_used_at, "
+	    "k.revoked_at, " KEY_ADMIN ", u.name FROM api_keys k LEFT JOIN users u ON "
+	    "u.id = k.user_id WHERE CAST(?1 AS bigint) = -1 OR coalesce(k.user_id, 0) = ?1 "
+	    "ORDER BY k.id", &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
-	sqlite3_bind_int64(st, 1, user_id);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		k.id = sqlite3_column_int64(st, 0);
-		k.name = (const char *)sqlite3_column_text(st, 1);
-		k.prefix = (const char *)sqlite3_column_text(st, 2);
-		k.created = (const char *)sqlite3_column_text(st, 3);
-		k.last_used = (const char *)sqlite3_column_text(st, 4);
-		k.revoked = (const char *)sqlite3_column_text(st, 5);
-		k.admin = sqlite3_column_int(st, 6);
-		k.owner = (const char *)sqlite3_column_text(st, 7);
+	db_bind_int64(st, 1, user_id);
+	while ((s = db_step(st)) == DB_ROW) {
+		k.id = db_col_int64(st, 0);
+		k.name = db_col_text(st, 1);
+		k.prefix = db_col_text(st, 2);
+		k.created = db_col_text(st, 3);
+		k.last_used = db_col_null(st, 4) ? NULL : db_col_text(st, 4);
+		k.revoked = db_col_null(st, 5) ? NULL : db_col_text(st, 5);
+		k.admin = db_col_int64(st, 6) != 0;
+		k.owner = db_col_null(st, 7) ? NULL : db_col_text(st, 7);
 		if (cb(&k, arg) != 0)
 			break;
 	}
-	if (s != SQLITE_ROW && s != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (s != DB_ROW && s != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		rc = -1;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
+/* Engine: the CAST gives ?2 a type on PostgreSQL. */
 int
 store_key_revoke(struct db *db, long long id, long long user_id, const char *now)
 {
-	if (db_run(db, "UPDATE api_keys SET revoked_at = ?3 WHERE id = ?1 AND revoked_at IS "
-	    "NULL AND (?2 = -1 OR coalesce(user_id, 0) = ?2)", "IIt", id, user_id, now) == -1)
+	if (db_stmt_run(db, "UPDATE api_keys SET revoked_at = ?3 WHERE id = ?1 AND revoked_at "
+	    "IS NULL AND (CAST(?2 AS bigint) = -1 OR coalesce(user_id, 0) = ?2)", "IIt", id,
+	    user_id, now) == -1)
 		return -1;
-	return sqlite3_changes(db_lite(db)) > 0 ? 0 : 1;
+	return db_changes(db) > 0 ? 0 : 1;
 }

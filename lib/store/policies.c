@@ -3,37 +3,37 @@
 
 #include <stddef.h>
 
-#include <sqlite3.h>
-
 #include "base/log.h"
 #include "store/policies.h"
-#include "store/conn.h"
+#include "store/stmt.h"
 
+/*
+ * Engine: LIKE ignores case on SQLite but not on PostgreSQL; setting names are lowercase,
+ * so 'policy.%' finds the same rows on both.
+ */
 int
 store_policy_settings_each(struct db *db, int (*cb)(const char *, const char *, void *),
     void *arg)
 {
-	sqlite3_stmt	*st = NULL;
-	const char	*name, *v;
+	struct db_stmt	*st = NULL;
 	int		 r;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT name, value FROM settings "
-	    "WHERE name LIKE 'policy.%'", -1, &st, NULL) != SQLITE_OK)
+	if (db_prepare(db, "SELECT name, value FROM settings WHERE name LIKE 'policy.%'",
+	    &st) == -1)
 		goto dberr;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		name = (const char *)sqlite3_column_text(st, 0);
-		v = (const char *)sqlite3_column_text(st, 1);
-		if (name != NULL && v != NULL && cb(name, v, arg) == -1) {
-			sqlite3_finalize(st);
+	while ((r = db_step(st)) == DB_ROW) {
+		if (!db_col_null(st, 0) && !db_col_null(st, 1) &&
+		    cb(db_col_text(st, 0), db_col_text(st, 1), arg) == -1) {
+			db_finalize(st);
 			return -1;
 		}
 	}
-	if (r != SQLITE_DONE)
+	if (r != DB_DONE)
 		goto dberr;
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return 0;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
+	log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
 	return -1;
 }

@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include <json.h>
-#include <sqlite3.h>
 
 #include "ai/vendor.h"
 #include "base/buf.h"
@@ -21,7 +20,7 @@
 #include "net/fetch.h"
 #include "store/db.h"
 #include "store/settings.h"
-#include "store/conn.h"
+#include "store/stmt.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -445,20 +444,20 @@ settings_is_secret(const char *name)
 static char *
 settings_raw(struct db *db, const char *name)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		*v = NULL;
-	const char	*t;
+	int		 s;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT value FROM settings WHERE name = ?1",
-	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT value FROM settings WHERE name = ?1", &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return NULL;
 	}
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    (t = (const char *)sqlite3_column_text(st, 0)) != NULL)
-		v = strdup(t);
-	sqlite3_finalize(st);
+	db_bind_text(st, 1, name);
+	if ((s = db_step(st)) == DB_ROW && !db_col_null(st, 0))
+		v = strdup(db_col_text(st, 0));
+	else if (s == -1)
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
 	return v;
 }
 
@@ -743,7 +742,7 @@ settings_set(struct db *db, const char *datadir, const char *name, const char *v
 {
 	const struct setting_def *d = settings_find(name);
 	unsigned char	 key[CRYPTO_KEYLEN];
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	char		*stored = NULL, now[32];
 	const char	*v = value;
 	char		 e[256];
@@ -840,22 +839,21 @@ settings_set(struct db *db, const char *datadir, const char *name, const char *v
 		break;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO settings (name, value, updated_at) "
+	if (db_prepare(db, "INSERT INTO settings (name, value, updated_at) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
-	    "value = excluded.value, updated_at = excluded.updated_at",
-	    -1, &st, NULL) != SQLITE_OK)
+	    "value = excluded.value, updated_at = excluded.updated_at", &st) == -1)
 		goto dberr;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, v, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	db_bind_text(st, 1, name);
+	db_bind_text(st, 2, v);
+	db_bind_text(st, 3, now);
+	if (db_step(st) != DB_DONE)
 		goto dberr;
 	rc = 0;
 	goto out;
 dberr:
-	snprintf(err, errsz, "database error: %s", sqlite3_errmsg(db_lite(db)));
+	snprintf(err, errsz, "database error: %s", db_conn_errmsg(db));
 out:
-	sqlite3_finalize(st);
+	db_finalize(st);
 	free(stored);
 	return rc;
 }
@@ -863,19 +861,9 @@ out:
 int
 settings_unset(struct db *db, const char *name)
 {
-	sqlite3_stmt	*st;
-	int		 rc = -1;
-
 	if (settings_find(name) == NULL)
 		return -1;
-	if (sqlite3_prepare_v2(db_lite(db), "DELETE FROM settings WHERE name = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_DONE)
-		rc = 0;
-	sqlite3_finalize(st);
-	return rc;
+	return db_stmt_run(db, "DELETE FROM settings WHERE name = ?1", "t", name);
 }
 
 int

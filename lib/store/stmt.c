@@ -1,11 +1,13 @@
 /* stmt.c: statements on either storage engine (stmt.h). */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
+#include "base/log.h"
 #include "store/conn.h"
 #include "store/pg.h"
 #include "store/stmt.h"
@@ -210,4 +212,42 @@ db_changes(struct db *db)
 	if (db->lite != NULL)
 		return sqlite3_changes64(db->lite);
 	return pg_changes(db->pg);
+}
+
+int
+db_stmt_run(struct db *db, const char *sql, const char *types, ...)
+{
+	struct db_stmt	*st;
+	const char	*t;
+	va_list		 ap;
+	int		 i, n, rc = 0;
+
+	if (db_prepare(db, sql, &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		return -1;
+	}
+	n = db_param_count(st);
+	va_start(ap, types);
+	for (i = 1; i <= n && types[i - 1] != '\0' && rc == 0; i++)
+		switch (types[i - 1]) {
+		case 't':
+			t = va_arg(ap, const char *);
+			rc = db_bind_text(st, i, t);
+			break;
+		case 'i':
+			rc = db_bind_int64(st, i, va_arg(ap, int));
+			break;
+		case 'I':
+			rc = db_bind_int64(st, i, va_arg(ap, long long));
+			break;
+		default:
+			rc = -1;
+		}
+	va_end(ap);
+	if (rc == 0 && db_step(st) != DB_DONE)
+		rc = -1;
+	if (rc == -1)
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
+	return rc;
 }

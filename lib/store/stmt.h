@@ -58,5 +58,12 @@ void	 db_reset(struct db_stmt *);
 void	 db_finalize(struct db_stmt *);
 /* Rows the connection's last INSERT, UPDATE or DELETE changed. */
 long long db_changes(struct db *);
+/*
+ * db_run (store/db.h) on either engine: prepares sql, binds ?1, ?2, ... in order from the
+ * arguments as types says ('t' text, NULL binds NULL; 'i' int; 'I' long long; values past
+ * the statement's last parameter are ignored), runs it to its end and finalizes it. 0, or
+ * -1 logged with the engine's message (db_changes then tells the rows changed).
+ */
+int	 db_stmt_run(struct db *, const char *sql, const char *types, ...);
 
 #endif

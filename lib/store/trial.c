@@ -7,47 +7,42 @@
 
 #include <stdio.h>
 #include <string.h>
-
-#include <sqlite3.h>
+#include <time.h>
 
 #include "base/log.h"
+#include "base/util.h"
 #include "store/trial.h"
-#include "store/conn.h"
+#include "store/stmt.h"
 
 #define TRIAL_NAME	"license.trial_started"
 
+/* Engine: the time of the record comes from here (the engines' date functions differ). */
 int
 store_trial_claim(struct db *db, const char *date, char *prev, size_t prevsz)
 {
-	sqlite3_stmt	*st = NULL;
-	const char	*v;
-	int		 rc = -1;
+	struct db_stmt	*st = NULL;
+	char		 now[32];
+	int		 rc = -1, s;
 
 	prev[0] = '\0';
-	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO settings (name, value, updated_at) "
-	    "VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) "
-	    "ON CONFLICT (name) DO NOTHING", -1, &st, NULL) != SQLITE_OK)
-		goto err;
-	sqlite3_bind_text(st, 1, TRIAL_NAME, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, date, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto err;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_changes(db_lite(db)) == 1)
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_stmt_run(db, "INSERT INTO settings (name, value, updated_at) VALUES (?1, ?2, "
+	    "?3) ON CONFLICT (name) DO NOTHING", "ttt", TRIAL_NAME, date, now) == -1)
+		return -1;
+	if (db_changes(db) == 1)
 		return 1;
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT value FROM settings WHERE name = ?1", -1, &st,
-	    NULL) != SQLITE_OK)
+	if (db_prepare(db, "SELECT value FROM settings WHERE name = ?1", &st) == -1)
 		goto err;
-	sqlite3_bind_text(st, 1, TRIAL_NAME, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW && (v = (const char *)sqlite3_column_text(st,
-	    0)) != NULL)
-		snprintf(prev, prevsz, "%s", v);
+	db_bind_text(st, 1, TRIAL_NAME);
+	if ((s = db_step(st)) == DB_ROW)
+		snprintf(prev, prevsz, "%s", db_col_text(st, 0));
+	else if (s != DB_DONE)
+		goto err;
 	rc = 0;
 	goto out;
 err:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	log_err("%s: %s", __func__, db_conn_errmsg(db));
 out:
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
