@@ -4,8 +4,10 @@
 # the vendors' stand-in as the embedder:
 # - a version stores no snippet, full-text or embeddings row for a file another version has
 #   unchanged, embeds none of them again, and answers from them with its own Source lines,
-#   through the in-memory index and through the ranking in SQLite (the path of libraries
-#   too large for memory: CTXD_TEST_SEARCH_MEMORY_MAX=0 sends every library there);
+#   through the index segments and through indexes built in memory (no segment), with the
+#   same answers byte for byte, also when a budget of one byte of private memory
+#   (CTXD_TEST_SEARCH_PRIVATE_BYTES=1) makes each library's built index go when another
+#   library is asked (one ranking at every size: no library is ranked another way);
 # - re-indexing main after a shared file changed moves that file's old snippets to a version
 #   that shows them (which answers its old text still), and a file main now holds twice is
 #   copied for the versions that showed it before main's dedup pass hides one (they answer
@@ -115,19 +117,26 @@ http GET "$BASE/api/libraries$LIB/v1.0/snippets" -G --data-urlencode q=ALPHAWORD
 like "$(http_body | jq -r '"\(.total) \(.snippets[0].source)"')" "^2 [^ ]*$C1/docs/alpha.md" \
     "the admin's snippet listing of v1.0 has the shared snippets, with v1.0's Source"
 
-# --- the ranking in SQLite (libraries too large for memory) ---------------------------------
+# --- one ranking: segments, indexes built in memory, a budget of one byte -------------------
+q1=$(ask $LIB/v1.0 'ALPHAWORD storage engine')
+q2=$(ask $LIB/v2.0 'notes setting')
+q3=$(ask $LIB 'ALPHAWORD storage engine')
+like "$q2" 'TWONOTES' "v2.0 answers its own notes"
+ls "$DATA_DIR"/segments/*.seg >/dev/null 2>&1
+ok $? "the answers above came from segments"
 ctxd_stop
-export CTXD_TEST_SEARCH_MEMORY_MAX=0
+mv "$DATA_DIR/segments" "$T/segments.kept"
+export CTXD_TEST_SEARCH_PRIVATE_BYTES=1
 ctxd_start
-a1s=$(ask $LIB/v1.0 'ALPHAWORD storage engine')
-like "$a1s" "Source: [^ ]*$C1/docs/alpha.md" "ranked in SQLite, v1.0 answers from a shared file"
-unlike "$a1s" "$CM|$C2" "... with its own commit only"
-like "$(ask $LIB/v2.0 'notes setting')" 'TWONOTES' "... and its own notes (v2.0)"
-unlike "$(ask $LIB/v2.0 'notes setting')" 'ONENOTES|MAINNOTES' "... not another version's"
-like "$(ask $LIB 'ALPHAWORD storage engine')" "Source: [^ ]*$CM/docs/alpha.md" \
-    "... main answers with its commit"
+for round in 1 2; do
+	is "$(ask $LIB/v1.0 'ALPHAWORD storage engine')" "$q1" \
+	    "no segment, budget of one byte (round $round): v1.0 answers byte for byte the same"
+	is "$(ask $LIB/v2.0 'notes setting')" "$q2" "... and v2.0"
+	is "$(ask $LIB 'ALPHAWORD storage engine')" "$q3" "... and main"
+done
 ctxd_stop
-unset CTXD_TEST_SEARCH_MEMORY_MAX
+unset CTXD_TEST_SEARCH_PRIVATE_BYTES
+mv "$T/segments.kept" "$DATA_DIR/segments"
 ctxd_start
 
 # --- main changes a shared file and copies another one ----------------------------------------

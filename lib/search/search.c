@@ -74,16 +74,25 @@
 #endif
 
 /*
- * Libraries a query process keeps an index of: SEARCH_CACHED_LIBRARIES entries, most of
- * them mappings of index segments (lexindex_map: no private copy, the page cache shares
- * them; past the limit the least recently used entry is dropped, and mapping it again costs
- * a system call and a check, not a rebuild); at most SEARCH_BUILT_LIBRARIES of them hold an
- * index built into this process's memory (a library without a valid segment) and as many a
- * vector index. The largest library kept: bigger ones are ranked by FTS5's bm25() in SQLite.
+ * What bounds the indexes a query process keeps (docs/DESIGN.md, "How ctxd scales"):
+ * - SEARCH_PRIVATE_BYTES of its own memory (lexindex_bytes, vector_index_bytes): indexes
+ *   built in memory (a library without a valid segment yet, vector indexes) and the scratch
+ *   arrays of mapped ones. Past it, the least recently used give theirs back: a built index
+ *   is freed (built again on its next question), a mapped one keeps its mapping and frees
+ *   its scratch (lexindex_trim). The library being answered keeps its index even when that
+ *   alone is over the budget, until another library's question needs the room: a process
+ *   holds at most the budget plus the index of the library it answers.
+ * - SEARCH_MAPPED_MAX entries, most of them mappings of index segments (lexindex_map).
+ *   Mappings are not private memory: the page cache holds a segment once for every
+ *   process, and the kernel drops its pages under pressure like any file's. This limit only
+ *   guards the address space and the kernel's map count (vm.max_map_count, 65,530 by
+ *   default; one map a segment), far above the libraries an instance serves; past it the
+ *   least recently used entry is unmapped (mapping it again costs a system call and the
+ *   segment's checks, not a rebuild).
+ * No library is too large to be ranked this way: the ranking is the same at every size.
  */
-#define SEARCH_CACHED_LIBRARIES	1024
-#define SEARCH_BUILT_LIBRARIES	16
-#define SEARCH_MEMORY_MAX_SNIPPETS	300000
+#define SEARCH_PRIVATE_BYTES	(48L * 1024 * 1024)
+#define SEARCH_MAPPED_MAX	8192
 
 /* Time budget for embedding a question; past it the answer is lexical only. */
 #define SEARCH_EMBED_DEADLINE_MS	1500
@@ -105,10 +114,11 @@ struct search {
 	struct sqlite3	*db;
 	struct store_query *q;		/* the prepared statements (store/query.h) */
 	const char	*libid;		/* the library being answered (search_context) */
-	long		 memory_max;	/* SEARCH_MEMORY_MAX_SNIPPETS, or a test's */
+	size_t		 private_max;	/* SEARCH_PRIVATE_BYTES, or a test's */
 	enum inject_mode inject;	/* of the request being answered */
 	struct tokenize_stemmer *stem;
-	struct search_cached *cache;	/* SEARCH_CACHED_LIBRARIES entries */
+	struct search_cached *cache;	/* ncache entries, at most SEARCH_MAPPED_MAX */
+	size_t		 ncache, capcache;
 	unsigned long	 clock;
 	struct provider_cfg llm;	/* vendor NULL: no reranking */
 	struct provider_cfg embed;	/* vendor NULL: lexical only */
@@ -125,22 +135,21 @@ search_open(struct sqlite3 *db)
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->db = db;
-	if ((s->cache = calloc(SEARCH_CACHED_LIBRARIES, sizeof(*s->cache))) == NULL) {
-		free(s);
-		return NULL;
-	}
 	if ((s->q = store_query_open(db)) == NULL ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, db_errmsg(db));
 		search_close(s);
 		return NULL;
 	}
-	/* tests only: rank smaller libraries in SQLite too (t/t0259-shared-documents.sh) */
-	s->memory_max = SEARCH_MEMORY_MAX_SNIPPETS;
-	if (getenv("CTXD_TEST_SEARCH_MEMORY_MAX") != NULL &&
-	    util_parse_long(getenv("CTXD_TEST_SEARCH_MEMORY_MAX"), 0,
-	    SEARCH_MEMORY_MAX_SNIPPETS, &s->memory_max) == -1)
-		s->memory_max = SEARCH_MEMORY_MAX_SNIPPETS;
+	/* tests only: a smaller budget (t/t0259-shared-documents.sh) */
+	s->private_max = SEARCH_PRIVATE_BYTES;
+	if (getenv("CTXD_TEST_SEARCH_PRIVATE_BYTES") != NULL) {
+		long v;
+
+		if (util_parse_long(getenv("CTXD_TEST_SEARCH_PRIVATE_BYTES"), 0,
+		    SEARCH_PRIVATE_BYTES, &v) == 0)
+			s->private_max = (size_t)v;
+	}
 	return s;
 }
 
@@ -152,7 +161,7 @@ search_close(struct search *s)
 	if (s == NULL)
 		return;
 	store_query_close(s->q);
-	for (i = 0; s->cache != NULL && i < SEARCH_CACHED_LIBRARIES; i++) {
+	for (i = 0; i < s->ncache; i++) {
 		lexindex_free(s->cache[i].x);
 		vector_index_free(s->cache[i].v);
 	}
@@ -575,51 +584,10 @@ out:
 }
 
 /*
- * Chooses the terms of a question's MATCH for one library (*keep, malloc'd: keep[i] for
- * terms[i]) and the library's full-text tags, leaving out the terms that occur in more
- * than SEARCH_COMMON_FRACTION of its snippets ("curl" in curl's docs). Such
- * terms carry almost no BM25 weight (their IDF is near zero) but make the ranker score most
- * of the library for every question. Counting stops at the threshold, so a check costs at
- * most that many index entries. When every term is common, all of them are kept.
- * (This is the path of libraries too large to be held in memory.)
+ * The cache entry of a library: found, or a new one (the array grows up to
+ * SEARCH_MAPPED_MAX entries), or the least recently used one made over. NULL when out of
+ * memory.
  */
-#define SEARCH_COMMON_FRACTION	0.2
-#define SEARCH_COMMON_MIN	50
-static int
-search_match(struct search *s, const struct search_lib *lib, char **terms, size_t n,
-    struct buf *tags, int **keep)
-{
-	size_t		 i, kept = 0;
-	long long	 count;
-	long		 cap;
-	int		*common = NULL, rc = -1;
-
-	*keep = NULL;
-	if ((common = calloc(n, sizeof(*common))) == NULL ||
-	    store_query_tags(s->q, lib->id, lib->lib_no, tags) == -1)
-		goto out;
-	cap = (long)(lib->snippets * SEARCH_COMMON_FRACTION);
-	if (cap < SEARCH_COMMON_MIN)
-		cap = SEARCH_COMMON_MIN;
-	for (i = 0; i < n; i++) {
-		if (store_query_term_count(s->q, lib->id, tags->p, terms[i], cap,
-		    &count) == -1)
-			goto out;
-		common[i] = count >= cap;
-		kept += !common[i];
-	}
-	/* The distinctive terms; all of them when none is. */
-	for (i = 0; i < n; i++)
-		common[i] = kept == 0 || !common[i];
-	*keep = common;
-	common = NULL;
-	rc = 0;
-out:
-	free(common);
-	return rc;
-}
-
-/* The cache entry of a library: found, or made from an empty or the least recent one. */
 static struct search_cached *
 search_slot(struct search *s, const struct search_lib *lib)
 {
@@ -627,7 +595,7 @@ search_slot(struct search *s, const struct search_lib *lib)
 	size_t		 i;
 
 	s->clock++;
-	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
+	for (i = 0; i < s->ncache; i++) {
 		c = &s->cache[i];
 		if (c->id[0] != '\0' && strcmp(c->id, lib->id) == 0) {
 			c->used = s->clock;
@@ -637,6 +605,21 @@ search_slot(struct search *s, const struct search_lib *lib)
 		    c->used < slot->used)))
 			slot = c;
 	}
+	if ((slot == NULL || slot->id[0] != '\0') && s->ncache < SEARCH_MAPPED_MAX) {
+		if (s->ncache == s->capcache) {
+			size_t ncap = s->capcache ? s->capcache * 2 : 16;
+			struct search_cached *nc;
+
+			if (ncap > SEARCH_MAPPED_MAX)
+				ncap = SEARCH_MAPPED_MAX;
+			if ((nc = reallocarray(s->cache, ncap, sizeof(*nc))) == NULL)
+				return NULL;
+			s->cache = nc;
+			s->capcache = ncap;
+		}
+		slot = &s->cache[s->ncache++];
+		memset(slot, 0, sizeof(*slot));
+	}
 	lexindex_free(slot->x);
 	vector_index_free(slot->v);
 	memset(slot, 0, sizeof(*slot));
@@ -645,33 +628,43 @@ search_slot(struct search *s, const struct search_lib *lib)
 	return slot;
 }
 
+/* This process's memory held by cache entry c's indexes. */
+static size_t
+search_private(const struct search_cached *c)
+{
+	return (c->x != NULL ? lexindex_bytes(c->x) : 0) +
+	    (c->v != NULL ? vector_index_bytes(c->v) : 0);
+}
+
 /*
- * Keeps at most SEARCH_BUILT_LIBRARIES indexes built into memory (lexical when vec is 0,
- * vector indexes when 1) besides keep's: the least recently used others are freed.
+ * Keeps the private memory of the cached indexes within s->private_max (SEARCH_PRIVATE_BYTES),
+ * but keep's: the least recently used others give theirs back (a built index or a vector
+ * index is freed, a mapped index keeps its mapping and frees its scratch arrays).
  */
 static void
-search_bound_built(struct search *s, const struct search_cached *keep, int vec)
+search_bound_private(struct search *s, const struct search_cached *keep)
 {
 	struct search_cached *c, *lru;
-	size_t		 i, n;
+	size_t		 i, total;
 
 	for (;;) {
-		n = 0;
+		total = 0;
 		lru = NULL;
-		for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
+		for (i = 0; i < s->ncache; i++) {
 			c = &s->cache[i];
-			if (vec ? c->v == NULL : (c->x == NULL || lexindex_mapped(c->x)))
+			if (search_private(c) == 0)
 				continue;
-			n++;
+			total += search_private(c);
 			if (c != keep && (lru == NULL || c->used < lru->used))
 				lru = c;
 		}
-		if (n <= SEARCH_BUILT_LIBRARIES || lru == NULL)
+		if (total <= s->private_max || lru == NULL)
 			return;
-		if (vec) {
-			vector_index_free(lru->v);
-			lru->v = NULL;
-		} else {
+		vector_index_free(lru->v);
+		lru->v = NULL;
+		if (lru->x != NULL && lexindex_mapped(lru->x))
+			lexindex_trim(lru->x);
+		else {
 			lexindex_free(lru->x);
 			lru->x = NULL;
 		}
@@ -699,16 +692,14 @@ search_segment(const struct search_lib *lib)
 }
 
 /*
- * The in-memory lexical index of a library, loaded (or reloaded when the library was
- * re-indexed) on first use. NULL when the library is too large or the load failed: the
- * caller then ranks in SQLite.
+ * The lexical index of a library: mapped from its segment, else (no valid segment yet)
+ * built into memory from the database; loaded on first use and again when the library was
+ * re-indexed. NULL when neither works (logged).
  */
 static struct lexindex *
 search_lexindex(struct search *s, const struct search_lib *lib,
     struct search_cached *c)
 {
-	if (lib->snippets > s->memory_max)
-		return NULL;
 	if (c->x != NULL && c->version == lib->index_version)
 		return c->x;
 	lexindex_free(c->x);
@@ -717,12 +708,11 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 		return c->x;
 	}
 	if ((c->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
-		log_warn("%s: %s is ranked in SQLite: its index could not be loaded "
-		    "into memory", __func__, lib->id);
+		log_err("%s: %s: its index could not be built from the database",
+		    __func__, lib->id);
 		return NULL;
 	}
 	c->version = lib->index_version;
-	search_bound_built(s, c, 0);
 	return c->x;
 }
 
@@ -738,8 +728,7 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 {
 	const char	*model = s->embed.model;
 
-	if (s->embed.vendor == NULL || model == NULL || *model == '\0' ||
-	    lib->snippets > s->memory_max)
+	if (s->embed.vendor == NULL || model == NULL || *model == '\0')
 		return NULL;
 	if (c->v != NULL && c->embed_version == lib->embed_version &&
 	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0)
@@ -750,7 +739,6 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	c->embed_version = lib->embed_version;
 	c->vec_index = lib->index_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
-	search_bound_built(s, c, 1);
 	return c->v;
 }
 
@@ -919,49 +907,6 @@ out:
 	free(vh);
 	free(fused);
 	return fusedok;
-}
-
-/* The candidates of search_rank_sqlite so far. */
-struct search_ranked {
-	struct lexindex_hit *cand;
-	size_t		*ncand;
-};
-
-static int
-search_rank_one(long long id, long long doc, int tokens, double score, void *arg)
-{
-	struct search_ranked *r = arg;
-
-	if (*r->ncand >= SEARCH_CANDIDATES)
-		return 1;
-	r->cand[*r->ncand].id = id;
-	r->cand[*r->ncand].doc = doc;
-	r->cand[*r->ncand].tokens = tokens;
-	r->cand[*r->ncand].score = score;
-	(*r->ncand)++;
-	return 0;
-}
-
-/* Ranks in SQLite with FTS5's bm25(), for libraries not held in memory. */
-static int
-search_rank_sqlite(struct search *s, const struct search_lib *lib, char **terms,
-    size_t nterms, struct lexindex_hit *cand, size_t *ncand)
-{
-	struct search_ranked r = { cand, ncand };
-	struct buf	 tags;
-	int		*keep = NULL, rc = -1;
-
-	*ncand = 0;
-	buf_init(&tags);
-	if (search_match(s, lib, terms, nterms, &tags, &keep) == -1 ||
-	    store_query_rank(s->q, lib->id, tags.p, terms, keep, nterms, SEARCH_CANDIDATES,
-	    search_rank_one, &r) == -1)
-		goto out;
-	rc = 0;
-out:
-	free(keep);
-	buf_release(&tags);
-	return rc;
 }
 
 /*
@@ -1315,16 +1260,16 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
 		goto out;
 	s->libid = lib->id;	/* the snippets as this library shows them (search_load) */
-	slot = search_slot(s, lib);
-	if ((x = search_lexindex(s, lib, slot)) != NULL) {
-		if (lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY, cand,
-		    SEARCH_CANDIDATES, &ncand) == -1)
-			goto out;
-	} else if (search_rank_sqlite(s, lib, terms, nterms, cand, &ncand) == -1)
+	/* The same ranking at every size: the index mapped or built (search_lexindex). */
+	if ((slot = search_slot(s, lib)) == NULL ||
+	    (x = search_lexindex(s, lib, slot)) == NULL ||
+	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY, cand,
+	    SEARCH_CANDIDATES, &ncand) == -1)
 		goto out;
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
+	search_bound_private(s, slot);
 	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;

@@ -12,28 +12,17 @@
 #include "store/db.h"
 #include "store/query.h"
 
-/*
- * BM25 column weights of snippets_fts (lib, title, breadcrumb, body, code, path): the
- * heading and the heading trail say what a section is about, the path names the page.
- */
-#define STORE_QUERY_RANK \
-	"bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, 1.0, 3.0)"
-
 struct store_query {
 	sqlite3		*db;
 	sqlite3_stmt	*lib;
-	sqlite3_stmt	*rank;
 	sqlite3_stmt	*snippet;
-	sqlite3_stmt	*count;
 	sqlite3_stmt	*libs;
 	sqlite3_stmt	*prev;
 	sqlite3_stmt	*text;
 	sqlite3_stmt	*setting;	/* content.injection */
 	sqlite3_stmt	*anyflag;	/* has the library a flagged snippet */
 	sqlite3_stmt	*isflag;	/* is a snippet flagged */
-	sqlite3_stmt	*tags;		/* the full-text tags of a library's family */
 	sqlite3_stmt	*docpath;	/* a document's path */
-	struct buf	 match;		/* the MATCH expression being bound */
 };
 
 static const char store_query_lib_sql[] =
@@ -41,36 +30,16 @@ static const char store_query_lib_sql[] =
     "coalesce(last_error, ''), total_snippets, index_version, embed_version "
     "FROM libraries WHERE id = ?1";
 
-/*
- * A library shows its own snippets and those of documents of other versions it shares
- * (lib/index/share.h, the view library_snippets): their full-text rows carry their owner's
- * tag, so a MATCH names the tags of the library's family (store_query_tags_sql) and the
- * join keeps the library's snippets (?3), with its own documents.
- * Engine: FTS5 (MATCH, bm25) and the view library_snippets; group_concat (SQLite's
- * string aggregate) joins the tags, a snippet's flags and the versions below.
- */
-/* How many snippets of library ?3 match a term, counting no further than ?2. */
-static const char store_query_count_sql[] =
-    "SELECT count(*) FROM (SELECT 1 FROM snippets_fts JOIN library_snippets s ON "
-    "s.id = snippets_fts.rowid WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 "
-    "LIMIT ?2)";
-
-static const char store_query_rank_sql[] =
-    "SELECT s.id, s.document_id, s.tokens, " STORE_QUERY_RANK " "
-    "FROM snippets_fts JOIN library_snippets s ON s.id = snippets_fts.rowid "
-    "WHERE snippets_fts MATCH ?1 AND s.library_id = ?3 ORDER BY 4 LIMIT ?2";
-
 /* Snippet ?1's document path and title. */
 static const char store_query_docpath_sql[] =
     "SELECT d.path, s.title FROM snippets s JOIN documents d ON d.id = s.document_id "
     "WHERE s.id = ?1";
 
-/* The full-text tags of library ?1's family: "l1" OR "l7" ... (FTS5 phrases). */
-static const char store_query_tags_sql[] =
-    "SELECT group_concat('\"l' || v.lib_no || '\"', ' OR ') FROM libraries l JOIN "
-    "libraries v ON v.id = coalesce(l.version_of, l.id) OR v.version_of = "
-    "coalesce(l.version_of, l.id) WHERE l.id = ?1";
-
+/*
+ * A library shows its own snippets and those of documents of other versions it shares
+ * (lib/index/share.h, the view library_snippets). Engine: group_concat (SQLite's string
+ * aggregate) joins a snippet's flags and the versions below.
+ */
 /* Snippet ?1 as library ?2 shows it: the Source line names its document and commit. */
 static const char store_query_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "
@@ -143,18 +112,14 @@ store_query_open(sqlite3 *db)
 		return NULL;
 	}
 	q->db = db;
-	buf_init(&q->match);
 	if (store_query_prepare(db, store_query_lib_sql, &q->lib) == -1 ||
-	    store_query_prepare(db, store_query_rank_sql, &q->rank) == -1 ||
 	    store_query_prepare(db, store_query_snippet_sql, &q->snippet) == -1 ||
-	    store_query_prepare(db, store_query_count_sql, &q->count) == -1 ||
 	    store_query_prepare(db, store_query_libs_sql, &q->libs) == -1 ||
 	    store_query_prepare(db, store_query_prev_sql, &q->prev) == -1 ||
 	    store_query_prepare(db, store_query_text_sql, &q->text) == -1 ||
 	    store_query_prepare(db, store_query_setting_sql, &q->setting) == -1 ||
 	    store_query_prepare(db, store_query_anyflag_sql, &q->anyflag) == -1 ||
 	    store_query_prepare(db, store_query_isflag_sql, &q->isflag) == -1 ||
-	    store_query_prepare(db, store_query_tags_sql, &q->tags) == -1 ||
 	    store_query_prepare(db, store_query_docpath_sql, &q->docpath) == -1) {
 		log_err("%s: %s", __func__, sqlite3_errmsg(db));
 		store_query_close(q);
@@ -169,18 +134,14 @@ store_query_close(struct store_query *q)
 	if (q == NULL)
 		return;
 	sqlite3_finalize(q->lib);
-	sqlite3_finalize(q->rank);
 	sqlite3_finalize(q->snippet);
-	sqlite3_finalize(q->count);
 	sqlite3_finalize(q->libs);
 	sqlite3_finalize(q->prev);
 	sqlite3_finalize(q->text);
 	sqlite3_finalize(q->setting);
 	sqlite3_finalize(q->anyflag);
 	sqlite3_finalize(q->isflag);
-	sqlite3_finalize(q->tags);
 	sqlite3_finalize(q->docpath);
-	buf_release(&q->match);
 	free(q);
 }
 
@@ -251,83 +212,6 @@ store_query_versions(struct store_query *q, const char *base, char **have)
 	    (*have = strdup(t)) == NULL)
 		rc = -1;
 	sqlite3_finalize(st);
-	return rc;
-}
-
-int
-store_query_tags(struct store_query *q, const char *library_id, long long lib_no,
-    struct buf *tags)
-{
-	const unsigned char *t;
-	int	 rc;
-
-	sqlite3_reset(q->tags);
-	sqlite3_bind_text(q->tags, 1, library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(q->tags) == SQLITE_ROW && (t = sqlite3_column_text(q->tags, 0)) !=
-	    NULL)
-		rc = buf_adds(tags, (const char *)t);
-	else
-		rc = buf_printf(tags, "\"l%lld\"", lib_no);
-	sqlite3_reset(q->tags);
-	return rc == -1 ? -1 : 0;
-}
-
-int
-store_query_term_count(struct store_query *q, const char *library_id, const char *tags,
-    const char *term, long cap, long long *n)
-{
-	int	 rc = -1;
-
-	buf_reset(&q->match);
-	if (buf_printf(&q->match, "lib : (%s) AND %s", tags, term) == -1)
-		return -1;
-	sqlite3_reset(q->count);
-	sqlite3_bind_text(q->count, 1, q->match.p, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q->count, 2, cap);
-	sqlite3_bind_text(q->count, 3, library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(q->count) == SQLITE_ROW) {
-		*n = sqlite3_column_int64(q->count, 0);
-		rc = 0;
-	} else
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
-	sqlite3_reset(q->count);
-	return rc;
-}
-
-int
-store_query_rank(struct store_query *q, const char *library_id, const char *tags,
-    char *const *terms, const int *keep, size_t n, int limit,
-    int (*fn)(long long, long long, int, double, void *), void *arg)
-{
-	size_t	 i, kept = 0;
-	int	 step, rc = 0;
-
-	buf_reset(&q->match);
-	if (buf_printf(&q->match, "lib : (%s) AND (", tags) == -1)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (keep != NULL && !keep[i])
-			continue;
-		if ((kept++ > 0 && buf_adds(&q->match, " OR ") == -1) ||
-		    buf_adds(&q->match, terms[i]) == -1)
-			return -1;
-	}
-	if (buf_addc(&q->match, ')') == -1)
-		return -1;
-	sqlite3_reset(q->rank);
-	sqlite3_bind_text(q->rank, 1, q->match.p, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q->rank, 2, limit);
-	sqlite3_bind_text(q->rank, 3, library_id, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(q->rank)) == SQLITE_ROW)
-		if (fn(sqlite3_column_int64(q->rank, 0), sqlite3_column_int64(q->rank, 1),
-		    sqlite3_column_int(q->rank, 2), -sqlite3_column_double(q->rank, 3),
-		    arg) == 1)
-			break;
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
-		rc = -1;
-	}
-	sqlite3_reset(q->rank);
 	return rc;
 }
 

@@ -41,26 +41,6 @@ int	 store_query_nocase(struct store_query *, const char *id,
  */
 int	 store_query_versions(struct store_query *, const char *base, char **have);
 
-/*
- * Ranking in the engine (a library too large to be held in memory): the full-text tags of
- * library_id's family (or its own, lib_no, when it has none) are appended to tags; the
- * number of its snippets that match term, counted no further than cap, into *n.
- * Engine: FTS5 (MATCH syntax, a "lib" column filter on the tags).
- */
-int	 store_query_tags(struct store_query *, const char *library_id, long long lib_no,
-	    struct buf *tags);
-int	 store_query_term_count(struct store_query *, const char *library_id,
-	    const char *tags, const char *term, long cap, long long *n);
-/*
- * Ranks library_id's snippets matching any of the n terms (those with keep[i] set, all
- * when keep is NULL) with BM25 (the engine's score, higher is better), best first, and
- * calls fn with at most limit of them until it returns 1. Engine: FTS5 MATCH and bm25().
- */
-int	 store_query_rank(struct store_query *, const char *library_id, const char *tags,
-	    char *const *terms, const int *keep, size_t n, int limit,
-	    int (*fn)(long long id, long long doc, int tokens, double score, void *),
-	    void *arg);
-
 /* A snippet as a library shows it. */
 struct store_query_snippet {
 	const char	*title, *breadcrumb, *text, *page_title;	/* "" for NULL */
