@@ -567,6 +567,37 @@ mapped_refused(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir)
 	lexindex_free(y);
 	y = lexindex_map("/nonexistent/x.seg", why, sizeof(why));
 	ok(y == NULL && errno == ENOENT, "no segment: ENOENT");
+
+	/* A segment of lexical format 1 (no score bounds: meta.format 0) is refused. */
+	if ((x = lexindex_build(db, stem, "/t/t", 6)) == NULL ||
+	    lexindex_write_segment(x, dir, "old.seg") == -1) {
+		ok(0, "segment to age");
+		lexindex_free(x);
+		return;
+	}
+	lexindex_free(x);
+	snprintf(path, sizeof(path), "%s/old.seg", dir);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(y != NULL, "a fresh segment is mapped (%s)", why);
+	lexindex_free(y);
+	if ((f = fopen(path, "r+b")) != NULL) {
+		unsigned char	 e[SEGMENT_ENTRY];
+		uint64_t	 off, zero = 0;
+
+		/* The first section is the meta: nsnip, avgdl, format. */
+		fseek(f, SEGMENT_HEADER, SEEK_SET);
+		if (fread(e, 1, sizeof(e), f) == sizeof(e)) {
+			memcpy(&off, e + 8, 8);
+			fseek(f, (long)(off + 16), SEEK_SET);
+			fwrite(&zero, 8, 1, f);
+		}
+		fclose(f);
+	}
+	segment_fix(path);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(y == NULL && strstr(why, "format 0") != NULL,
+	    "a segment of the lexical format before score bounds is refused: \"%s\"", why);
+	lexindex_free(y);
 }
 
 /*
