@@ -108,6 +108,7 @@ struct search_cached {
 	long long	 vec_index;	/* the index_version v was built on */
 	char		 model[128];	/* of v */
 	struct vecindex	*v;
+	int		 vec_big;	/* v of these versions and model exceeds the budget */
 };
 
 struct search {
@@ -730,15 +731,29 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 
 	if (s->embed.vendor == NULL || model == NULL || *model == '\0')
 		return NULL;
-	if (c->v != NULL && c->embed_version == lib->embed_version &&
+	if ((c->v != NULL || c->vec_big) && c->embed_version == lib->embed_version &&
 	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0)
 		return c->v;
 	vector_index_free(c->v);
+	c->vec_big = 0;
 	if ((c->v = vector_index_build(s->db, lib->id, model, lib->snippets)) == NULL)
 		return NULL;
 	c->embed_version = lib->embed_version;
 	c->vec_index = lib->index_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
+	/*
+	 * Vectors are built into private memory (they are not in segments yet): a library's
+	 * that alone exceed the budget are not kept, and its answers are lexical until its
+	 * vectors or the model change (checked once, not rebuilt for every question).
+	 */
+	if (vector_index_bytes(c->v) > s->private_max) {
+		log_warn("%s: %s: its vectors (%zu bytes) exceed the query worker's memory "
+		    "budget (%zu): lexical answers only", __func__, lib->id,
+		    vector_index_bytes(c->v), s->private_max);
+		vector_index_free(c->v);
+		c->v = NULL;
+		c->vec_big = 1;
+	}
 	return c->v;
 }
 
