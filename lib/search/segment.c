@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,45 @@ crc_init(void)
 	crc_ready = 1;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <nmmintrin.h>
+/*
+ * CRC-32C with SSE4.2's crc32 instruction (the same polynomial, reflected, without the
+ * inversions): 8 bytes a step, some 20 times the table's speed, which matters because a
+ * query worker checks a whole segment (hundreds of MB for a large library) before its
+ * first question to it.
+ */
+__attribute__((target("sse4.2"))) static uint32_t
+segment_crc32c_hw(uint32_t crc, const unsigned char *s, size_t n)
+{
+	uint64_t c = crc, v;
+
+	for (; n > 0 && ((uintptr_t)s & 7) != 0; n--)
+		c = _mm_crc32_u8((uint32_t)c, *s++);
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&v, s, 8);
+		c = _mm_crc32_u64(c, v);
+	}
+	for (; n > 0; n--)
+		c = _mm_crc32_u8((uint32_t)c, *s++);
+	return (uint32_t)c;
+}
+#define SEGMENT_CRC_HW()	__builtin_cpu_supports("sse4.2")
+#else
+#define SEGMENT_CRC_HW()	0
+#define segment_crc32c_hw(c, s, n)	(c)
+#endif
+
 uint32_t
 segment_crc32c(uint32_t crc, const void *p, size_t n)
 {
 	const unsigned char *s = p;
+	static int	 hw = -1;
 
+	if (hw == -1)
+		hw = SEGMENT_CRC_HW() ? 1 : 0;
+	if (hw)
+		return ~segment_crc32c_hw(~crc, s, n);
 	if (!crc_ready)
 		crc_init();
 	crc = ~crc;

@@ -84,6 +84,21 @@ keep_a(const char *name, void *arg)
 	return strcmp(name, "a.seg") == 0;
 }
 
+/* CRC-32C bit by bit (the definition), continuing crc. */
+static uint32_t
+crc_bitwise(uint32_t crc, const unsigned char *p, size_t n)
+{
+	int	 k;
+
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc & 1) ? (crc >> 1) ^ 0x82f63b78u : crc >> 1;
+	}
+	return ~crc;
+}
+
 int
 main(void)
 {
@@ -102,6 +117,28 @@ main(void)
 
 	ok(segment_crc32c(0, "123456789", 9) == 0xe3069283u,
 	    "CRC-32C of the check string");
+	{
+		/* the (hardware, where there is) CRC equals a bitwise one at every length,
+		 * alignment and split of a computation in two */
+		static unsigned char buf[300];
+		size_t	 off, l, cut;
+		int	 same = 1;
+
+		for (i = 0; i < sizeof(buf); i++)
+			buf[i] = (unsigned char)(i * 131 + 7);
+		for (off = 0; off < 9; off++)
+			for (l = 0; off + l <= sizeof(buf); l += 1 + l / 8) {
+				uint32_t want = crc_bitwise(0, buf + off, l);
+
+				cut = l / 3;
+				if (segment_crc32c(0, buf + off, l) != want ||
+				    segment_crc32c(segment_crc32c(0, buf + off, cut),
+				    buf + off + cut, l - cut) != want)
+					same = 0;
+			}
+		ok(same, "CRC-32C equals the bitwise definition at every length, alignment "
+		    "and split");
+	}
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	for (i = 0; i < 1000; i++)
