@@ -9,8 +9,10 @@
  * scoring is FTS5's bm25 (k1 1.2, b 0.75, per-column weights on term frequency, the
  * row's token count as its length, but at least half the average), with IDF taken over
  * the library. On top of BM25: a section inherits part of its enclosing section's score
- * (LEX_INHERIT), and the best candidates are re-scored with term proximity. (Libraries too
- * large for memory are ranked by FTS5's bm25() alone: lib/search/search.c.)
+ * (LEX_INHERIT), and the best candidates are re-scored with term proximity. Every library
+ * is ranked so, at any size: the index is mapped from its segment (lexindex_map) rather than
+ * held in private memory, and the best candidates are found without scoring every posting of
+ * a common word (exact pruning: lexindex_pruned).
  */
 #include "config.h"
 
