@@ -35,6 +35,8 @@
 #include "search/upstream.h"
 #include "sources/policy.h"
 #include "store/db.h"
+#include "store/pg.h"
+#include "store/pgstore.h"
 #include "store/settings.h"
 #include "store/trial.h"
 
@@ -70,6 +72,7 @@ static const struct {
 	    "LIBRARY QUESTION\n" },
 	{ "doctor", "ctxd-admin doctor\n" },
 	{ "index", "ctxd-admin index list | rebuild [--] [ID ...]\n" },
+	{ "migrate-to-postgres", "ctxd-admin migrate-to-postgres [--] [URL]\n" },
 };
 
 #define ADMIN_NUSAGES	(sizeof(admin_usages) / sizeof(admin_usages[0]))
@@ -168,7 +171,7 @@ admin_operands(const char *cmd, int *argc, char **argv)
 }
 
 static int
-admin_open_db(struct sqlite3 **db)
+admin_open_db(struct db **db)
 {
 	return db_open(util_data_dir(), DB_READWRITE, db);
 }
@@ -177,7 +180,7 @@ static int
 admin_cmd_init(void)
 {
 	const char	*dir = util_data_dir();
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 
 	if (util_mkdir_p(dir, 0750) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot create %s: %s\n", dir,
@@ -284,7 +287,7 @@ admin_license_install(int argc, char **argv)
 static int
 admin_license_trial(int argc, char **argv)
 {
-	struct sqlite3		*db = NULL;
+	struct db		*db = NULL;
 	struct license		 lic;
 	enum license_status	 st;
 	char			 today[11], prev[32], token[64], *cur;
@@ -436,7 +439,7 @@ admin_key_print(const struct apikey_row *k, void *arg)
 static int
 admin_cmd_key(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	const char	*name = NULL, *user = NULL;
 	char		*key;
@@ -588,7 +591,7 @@ admin_free_password(char *pw)
 static int
 admin_cmd_passwd(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	char		*pw = NULL, err[256];
 	int		 temporary = 0, rc = 1;
@@ -646,7 +649,7 @@ admin_user_print(const struct user *u, void *arg)
 static int
 admin_user_create(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*name = NULL;
 	char		*pw, err[256];
 	int		 i, admin = 0, temporary = 0, rc = 1, operands = 0;
@@ -700,7 +703,7 @@ admin_user_create(int argc, char **argv)
 static int
 admin_user_change(const char *op, int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	struct user_change c;
 	enum user_result ur;
@@ -762,7 +765,7 @@ out:
 static int
 admin_user_default_password(void)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct user	 u;
 	char		*hash = NULL;
 	int		 dflt;
@@ -783,7 +786,7 @@ admin_user_default_password(void)
 static int
 admin_cmd_user(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	int		 rc;
 
 	if (argc < 1) {
@@ -870,7 +873,7 @@ admin_read_stdin_line(void)
  * the change in the audit trail as done by ctxd-admin. 0, or 1 with a message.
  */
 static int
-admin_settings_policy(struct sqlite3 *db, const char *dir, const char *value, const char *name)
+admin_settings_policy(struct db *db, const char *dir, const char *value, const char *name)
 {
 	struct policy	 before;
 	char		 err[600], actor[64], *input = NULL;
@@ -914,7 +917,7 @@ out:
 static int
 admin_cmd_settings(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*dir = util_data_dir();
 	char		*v, *input = NULL, err[512];
 	int		 rc = 1;
@@ -998,7 +1001,7 @@ static int
 admin_cmd_provider(int argc, char **argv)
 {
 	struct provcheck c;
-	struct sqlite3	*db;
+	struct db	*db;
 	long		 secs = 30;
 	size_t		 i;
 	int		 k, rc;
@@ -1036,7 +1039,7 @@ admin_cmd_provider(int argc, char **argv)
 static int
 admin_cmd_upstream(int argc, char **argv)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 	char	 msg[512];
 	int	 rc;
 
@@ -1102,7 +1105,7 @@ static int
 admin_cmd_compact(int argc, char **argv)
 {
 	const char	*dir = doctor_data_dir();
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	long long	 size, freeb, after, afterfree;
 	enum db_failure	 code;
 
@@ -1176,7 +1179,7 @@ admin_cmd_explain(int argc, char **argv)
 {
 	struct search_trace t;
 	struct search	*s = NULL;
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	struct buf	 out;
 	long		 budget = FORMAT_DEFAULT_TOKENS, limit = -1, chars;
 	int		 i, tsv = 0, rerank = 0, status, code = 1;
@@ -1309,7 +1312,7 @@ static int
 admin_cmd_index(int argc, char **argv)
 {
 	const char	*dir = doctor_data_dir();
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	long long	 total[2] = { 0, 0 };
 	int		 rc, list;
 
@@ -1346,6 +1349,54 @@ admin_cmd_index(int argc, char **argv)
 	}
 	db_close(db);
 	return rc;
+}
+
+/*
+ * ctxd-admin migrate-to-postgres [URL]: copies this instance's SQLite database into the
+ * empty PostgreSQL database URL names (default: DATABASE_URL) and checks the counts.
+ */
+static int
+admin_cmd_migrate_pg(int argc, char **argv)
+{
+	const char	*dir = doctor_data_dir(), *url;
+	struct db	*db = NULL;
+	struct pg	*pg;
+	char		 err[512];
+	int		 rc;
+
+	if ((rc = admin_operands("migrate-to-postgres", &argc, argv)) != -1)
+		return rc;
+	if (argc > 1) {
+		admin_usage_of(stderr, "migrate-to-postgres");
+		return 2;
+	}
+	url = argc == 1 ? argv[0] : getenv("DATABASE_URL");
+	if (url == NULL || *url == '\0') {
+		fprintf(stderr, "ctxd-admin: migrate-to-postgres: give the PostgreSQL database's "
+		    "URL (postgresql://USER@HOST/DB) or set DATABASE_URL\n");
+		return 2;
+	}
+	if (db_open(dir, DB_READONLY, &db) == -1) {
+		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
+		return 1;
+	}
+	if ((pg = pg_connect(url, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "ctxd-admin: cannot connect to PostgreSQL: %s\n", err);
+		db_close(db);
+		return 1;
+	}
+	printf("TABLE\tROWS\n");
+	rc = pgstore_copy(db, pg, stdout, err, sizeof(err));
+	if (rc == -1)
+		fprintf(stderr, "ctxd-admin: migrate-to-postgres: %s; PostgreSQL is left as it "
+		    "was\n", err);
+	else
+		printf("copied %s/ctxd.db into PostgreSQL %s (schema version %d), every count "
+		    "checked; give every node that DATABASE_URL and DATA_DIR/secret.key\n", dir,
+		    pg_server_version(pg), db_schema_version());
+	pg_close(pg);
+	db_close(db);
+	return rc == -1 ? 1 : 0;
 }
 
 /* ctxd-admin restore FILE: replaces the database by a backup (lib/admin/backup.c). */
@@ -1424,6 +1475,8 @@ main(int argc, char *argv[])
 		return admin_cmd_explain(argc - 2, argv + 2);
 	if (strcmp(argv[1], "index") == 0)
 		return admin_cmd_index(argc - 2, argv + 2);
+	if (strcmp(argv[1], "migrate-to-postgres") == 0)
+		return admin_cmd_migrate_pg(argc - 2, argv + 2);
 	if (strcmp(argv[1], "doctor") == 0) {
 		if (argc != 2)
 			return admin_is_option(argv[2]) ? admin_bad_option("doctor", argv[2]) :

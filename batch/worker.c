@@ -36,7 +36,7 @@
 #include "store/jobs.h"
 #include "store/settings.h"
 
-static struct sqlite3 *worker_db;
+static struct db *worker_db;
 
 /*
  * Tests only: with CTXD_TEST_WORKER_LINGER_MS set, the worker waits that long (at most 10 s)
@@ -84,7 +84,7 @@ worker_concurrency(const char *datadir)
 static void
 worker_child(const char *datadir, const struct jobs_next *job, pid_t pool, long timeout)
 {
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	char		 ctx[32];
 	sigset_t	 chld;
 

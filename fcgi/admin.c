@@ -123,7 +123,7 @@ admin_setup_step(struct http_req *r, int skip)
 
 	if ((s = setup_step(http_arg(r, "step"))) == NULL) {
 		http_error(r, 404, "no such setup step: %s (the steps are ai-provider, "
-		    "embedding, git-tokens)", r->path);
+		    "embedding, git-tokens, who-can-read)", r->path);
 		return;
 	}
 	if (validate_query(r, &web_util_no_params) == -1)

@@ -54,7 +54,7 @@ admin_providers_report(json_object *o, const struct provcheck *c)
 
 /* 1 when a provider is set for kind ("llm" or "embed"), 0 when none is, -1 on error. */
 static int
-admin_providers_configured(struct sqlite3 *db, const char *kind)
+admin_providers_configured(struct db *db, const char *kind)
 {
 	struct provider_cfg	 llm, emb;
 	int			 rc;

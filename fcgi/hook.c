@@ -30,11 +30,11 @@
 
 /* The per-worker state: the database, opened so that a bad data folder fails at start. */
 struct hook_ctx {
-	struct sqlite3	*db;
+	struct db	*db;
 };
 
 static void *
-hook_init(struct sqlite3 **db)
+hook_init(struct db **db)
 {
 	static struct hook_ctx ctx;
 

@@ -16,7 +16,7 @@
 #include "store/db.h"
 
 static void *
-mcp_init(struct sqlite3 **db)
+mcp_init(struct db **db)
 {
 	static struct mcp_ctx ctx;
 

@@ -20,12 +20,12 @@
 #include "store/db.h"
 
 struct query_ctx {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct search	*search;
 };
 
 static void *
-query_init(struct sqlite3 **db)
+query_init(struct db **db)
 {
 	static struct query_ctx ctx;
 

@@ -22,9 +22,9 @@
  * stays reachable for the life of the process.
  */
 static void *
-web_init(struct sqlite3 **db)
+web_init(struct db **db)
 {
-	static struct sqlite3 *web_db;
+	static struct db *web_db;
 
 	if (db_open(util_data_dir(), DB_READWRITE, &web_db) == -1)
 		return NULL;
@@ -165,7 +165,7 @@ static const struct http_responder web_responder = {
 static void
 web_gitops_start(int argc, char *argv[])
 {
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	int		 i;
 
 	for (i = 1; i < argc; i++)

@@ -6,6 +6,7 @@
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/pg.sh"
 
+ctxd_setup
 pg_start
 is "$(pg_sql "SELECT current_user || ' ' || current_database()")" "ctxd ctxd" \
     "a cluster of the test's own, role and database ctxd"
@@ -28,10 +29,18 @@ like "$(grep -c '^ok .* - postgres: ' <<<"$out")" '^[0-9]{2,}$' "... PostgreSQL'
     >"$T/schema.out" 2>&1
 is "$?" 0 "sql/pg/schema.sql loads"
 [ -s "$T/schema.out" ] && diag "$(head -20 "$T/schema.out")"
-DATA_DIR=$T/lite ctxd_admin init >/dev/null 2>&1
+# then its migrations, as pgstore_migrate runs them (which also counts ctxd_schema.version up)
 pgver=$(pg_sql "SELECT version FROM ctxd_schema")
+for m in "$top_srcdir"/sql/pg/[0-9][0-9][0-9][0-9]-*.sql; do
+	[ -e "$m" ] || continue
+	PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
+	    "$DATABASE_URL" -f "$m" >"$T/migration.out" 2>&1
+	is "$?" 0 "sql/pg/${m##*/} runs" || diag "$(head -20 "$T/migration.out")"
+	pgver=$((pgver + 1))
+done
+DATA_DIR=$T/lite ctxd_admin init >/dev/null 2>&1
 is "$pgver" "$(sqlite3 "$T/lite/ctxd.db" 'PRAGMA user_version')" \
-    "its version is the SQLite schema's (a migration past it needs its sql/pg twin)"
+    "with its migrations, its version is the SQLite schema's (a migration past it needs its sql/pg twin)"
 sqlite3 "$T/lite/ctxd.db" "SELECT m.name || '.' || p.name FROM sqlite_master m, pragma_table_xinfo(m.name) p
     WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'snippets_fts%' AND m.name NOT LIKE 'sqlite_%'
     ORDER BY 1" >"$T/lite.cols"

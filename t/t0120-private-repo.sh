@@ -50,6 +50,30 @@ is "$code" 200 "context of the private library: 200"
 like "$(http_body)" "Source: $GITBASE/private/acme/axum/-/blob/[0-9a-f]{40}/" \
     "Source lines point at the file on the host"
 
+# Read with the token while anonymous reads are on (perm.require_mcp_auth off, the
+# default): the job log warns that anyone who reaches the server can now read it.
+WARN="this repository is not public: it was read with the instance"
+warned() { _sql "SELECT count(*) FROM job_log WHERE job_id = $1 AND level = 'warning' AND instr(line, '$WARN') > 0"; }
+is "$(warned "$job")" 1 "a private repository read under anonymous reads: a warning in its job log"
+like "$(_sql "SELECT line FROM job_log WHERE job_id = $job AND level = 'warning'")" \
+    'anyone who reaches the server can read its documentation.*perm\.require_mcp_auth' \
+    "the warning says who can read it and names the setting that closes it"
+# A public repository on the same host, the token set: never asked for, no warning.
+purl=$(gitserver_add_bundle axum public pub)
+is "$(parse "$purl")" 202 "parse of a public repository on the host with a token"
+pjob=$(http_body | jq -r .jobId)
+wait_jobid "$pjob"
+is "$(_sql "SELECT state FROM jobs WHERE id = $pjob")" done "the public repository is indexed"
+is "$(warned "$pjob")" 0 "a public repository is read without credentials: no warning"
+# With an API key required to read, the private repository's refresh warns no more.
+ctxd_admin settings set perm.require_mcp_auth true
+is "$(parse "$url")" 202 "parse the private repository again, reads now need a key"
+job=$(http_body | jq -r .jobId)
+wait_jobid "$job"
+is "$(_sql "SELECT state FROM jobs WHERE id = $job")" done "indexed again"
+is "$(warned "$job")" 0 "reads need a key: no warning"
+ctxd_admin settings set perm.require_mcp_auth false
+
 # The token is nowhere: not in the clone's config, the logs, the job log or any message.
 clone=$(find "$DATA_DIR/repos" -name config -path '*axum.git*' | head -1)
 ok "$([ -n "$clone" ]; echo $?)" "the clone exists under DATA_DIR/repos"

@@ -33,10 +33,17 @@ web() { printf '{"type": "website", "url": "%s"}' "$1"; }
 # ---------------------------------------------------------------- migration: nothing needed
 # The database as the previous schema left it: no value written by this version.
 # Version 15 made the safe defaults; what later versions added is taken out with it, so that
-# the migrations after 14 run again (16: the job leases).
-# before_15: the schema as version 14 left it (what version 16 added taken out).
+# the migrations after 14 run again (16: the job leases; 17: no full-text table).
+# before_15: the schema as version 14 left it (what versions 16 and 17 changed undone; the
+# full-text table of version 16 with FTS5's own tokenizer: the sqlite3 shell lacks ctxd's).
 before_15() {
-	_sql "DROP INDEX jobs_lease; DROP INDEX jobs_queuer_claims;
+	_sql "CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code,
+	    path, tokenize = 'porter unicode61');
+	    INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path)
+	    SELECT s.id, 'l' || l.lib_no, s.title, s.breadcrumb, s.text, s.code, d.path
+	    FROM snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l ON
+	    l.id = s.library_id WHERE s.dup_of IS NULL;
+	    DROP INDEX jobs_lease; DROP INDEX jobs_queuer_claims;
 	    ALTER TABLE jobs DROP COLUMN lease_holder; ALTER TABLE jobs DROP COLUMN lease_until;
 	    ALTER TABLE jobs DROP COLUMN claim_no; ALTER TABLE jobs DROP COLUMN queued_admin;
 	    PRAGMA user_version = 14"

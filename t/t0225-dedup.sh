@@ -121,15 +121,12 @@ kept() {
 }
 # consistent: the index rows match the kept snippets exactly.
 consistent() {
-	local k fts emb tot
+	local k emb tot
 	k=$(kept)
-	# (the FTS5 shadow table: the sqlite3 shell lacks the ctxd tokenizer)
-	fts=$(_sql "SELECT count(*) FROM snippets_fts_content f JOIN snippets s ON s.id = f.id
-	    WHERE s.library_id = '$LIB'")
 	emb=$(_sql "SELECT count(*) FROM embeddings e JOIN snippets s ON s.id = e.snippet_id
 	    WHERE s.library_id = '$LIB' AND s.dup_of IS NULL AND e.model = 'emb-dup'")
 	tot=$(_sql "SELECT total_snippets FROM libraries WHERE id = '$LIB'")
-	is "$fts $emb $tot" "$k $k $k" "$1: one index row, one vector per kept snippet, counted ($k)"
+	is "$emb $tot" "$k $k" "$1: one vector per kept snippet, counted ($k)"
 	is "$(_sql "SELECT count(*) FROM embeddings e JOIN snippets s ON s.id = e.snippet_id
 	    WHERE s.library_id = '$LIB' AND s.dup_of IS NOT NULL")" 0 "$1: duplicates have no vector"
 	is "$(_sql "SELECT count(*) FROM snippets s WHERE s.library_id = '$LIB' AND

@@ -199,6 +199,13 @@ ctxd_stop
 ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
     "$top_srcdir/sql/schema.sql")
 sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+-- 0017-drop-fts.sql (FTS5's own tokenizer: the sqlite3 shell lacks ctxd's)
+CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code, path,
+	tokenize = 'porter unicode61');
+INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path)
+	SELECT s.id, 'l' || l.lib_no, s.title, s.breadcrumb, s.text, s.code, d.path
+	FROM snippets s JOIN documents d ON d.id = s.document_id
+	JOIN libraries l ON l.id = s.library_id WHERE s.dup_of IS NULL;
 -- 0016-job-leases.sql
 DROP INDEX jobs_lease;
 DROP INDEX jobs_queuer_claims;
@@ -241,6 +248,8 @@ ok $? "ctxd-admin init migrates it" || diag "$(cat "$T/log/init2.log")"
 _sql "UPDATE documents SET snippets_from = (SELECT snippets_from FROM t0258_shares s WHERE
     s.id = documents.id) WHERE id IN (SELECT id FROM t0258_shares); DROP TABLE t0258_shares"
 is "$(_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "to this build's version"
+is "$(_sql "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'snippets_fts%'")" 0 \
+    "the full-text table of version 16 is gone"
 is "$(_sql "SELECT group_concat(name) FROM pragma_table_info('embeddings')")" \
     "snippet_id,model,hash" "embeddings keeps only the rows that name a vector"
 is "$(vector_dump)" "$dump" "every snippet has the same vector as before"

@@ -4,18 +4,19 @@
 # the vendors' stand-in as the embedder:
 # - a version stores no snippet, full-text or embeddings row for a file another version has
 #   unchanged, embeds none of them again, and answers from them with its own Source lines,
-#   through the index segments and through indexes built in memory (no segment), with the
-#   same answers byte for byte, also when a budget of one byte of private memory
-#   (CTXD_TEST_SEARCH_PRIVATE_BYTES=1) makes each library's built index go when another
-#   library is asked and keeps no vectors (one ranking at every size: no library is ranked
-#   another way);
+#   through the index segments and through an index a query process builds from the
+#   database when there is no segment (a large library indexed before segments answers all
+#   the same, with a warning), with the same answers byte for byte, also when a budget of one
+#   byte of private memory (CTXD_TEST_SEARCH_PRIVATE_BYTES=1) makes each library's built index
+#   go when another library is asked and keeps no built vectors (one ranking at every size: no
+#   library is ranked another way);
 # - re-indexing main after a shared file changed moves that file's old snippets to a version
 #   that shows them (which answers its old text still), and a file main now holds twice is
 #   copied for the versions that showed it before main's dedup pass hides one (they answer
 #   it still); a query process that had those versions loaded answers from the new state;
 # - deleting the version that owns moved snippets gives them to the other version showing
 #   them; main and that version answer as before;
-# - deleting the library leaves no document, snippet, full-text, flags, embeddings row or
+# - deleting the library leaves no document, snippet, flags, embeddings row or
 #   vector behind.
 # The re-index of main runs under valgrind when it is there.
 . "$top_srcdir/t/lib/harness.sh"
@@ -70,16 +71,16 @@ texts() {	# the texts the stand-in was asked to embed so far (and the questions)
 }
 owned() { _sql "SELECT count(*) FROM snippets WHERE library_id = '$1'"; }
 shown() { _sql "SELECT count(*) FROM library_snippets WHERE library_id = '$1' AND dup_of IS NULL"; }
-# consistent LIBID: each kept snippet the library shows has a full-text row and a vector,
+# consistent LIBID: each kept snippet the library shows has a vector,
 # each duplicate's kept copy is shown by the library too, and no foreign key is broken
 consistent() {
 	is "$(_sql "SELECT count(*) FROM library_snippets s WHERE s.library_id = '$1' AND
-	    s.dup_of IS NULL AND (NOT EXISTS (SELECT 1 FROM snippets_fts_content f WHERE f.id = s.id)
-	    OR NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.snippet_id = s.id))") $(_sql "SELECT
+	    s.dup_of IS NULL AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE
+	    e.snippet_id = s.id)") $(_sql "SELECT
 	    count(*) FROM library_snippets s WHERE s.library_id = '$1' AND s.dup_of IS NOT NULL AND
 	    NOT EXISTS (SELECT 1 FROM library_snippets k WHERE k.library_id = '$1' AND
 	    k.id = s.dup_of)") $(_sql 'PRAGMA foreign_key_check' | wc -l)" "0 0 0" \
-	    "$1: a full-text row and a vector for each kept snippet, a kept copy for each duplicate"
+	    "$1: a vector for each kept snippet, a kept copy for each duplicate"
 }
 
 # --- main and two versions -----------------------------------------------------------------
@@ -118,6 +119,23 @@ http GET "$BASE/api/libraries$LIB/v1.0/snippets" -G --data-urlencode q=ALPHAWORD
 like "$(http_body | jq -r '"\(.total) \(.snippets[0].source)"')" "^2 [^ ]*$C1/docs/alpha.md" \
     "the admin's snippet listing of v1.0 has the shared snippets, with v1.0's Source"
 
+# --- no index segments: built from the database (a large library indexed before them) -------
+ctxd_stop
+mv "$DATA_DIR/segments" "$DATA_DIR/segments.away"
+ctxd_start
+a1s=$(ask $LIB/v1.0 'ALPHAWORD storage engine')
+like "$a1s" "Source: [^ ]*$C1/docs/alpha.md" "built from the database, v1.0 answers from a shared file"
+unlike "$a1s" "$CM|$C2" "... with its own commit only"
+like "$(ask $LIB/v2.0 'notes setting')" 'TWONOTES' "... and its own notes (v2.0)"
+unlike "$(ask $LIB/v2.0 'notes setting')" 'ONENOTES|MAINNOTES' "... not another version's"
+like "$(ask $LIB 'ALPHAWORD storage engine')" "Source: [^ ]*$CM/docs/alpha.md" \
+    "... main answers with its commit"
+like "$(cat "$T/log/query.log")" 'has no index segment: its index is built' \
+    "... and the query process warns that the library has no segment"
+ctxd_stop
+mv "$DATA_DIR/segments.away" "$DATA_DIR/segments"
+ctxd_start
+
 # --- one ranking: segments, indexes built in memory, a budget of one byte -------------------
 ask3() { ask $LIB/v1.0 'ALPHAWORD storage engine'; ask $LIB/v2.0 'notes setting'
 	ask $LIB 'ALPHAWORD storage engine'; }
@@ -139,7 +157,7 @@ like "$(cat "$T"/log/query*.log)" "exceed the query worker's memory budget" \
 ctxd_stop
 mv "$T/segments.kept" "$DATA_DIR/segments"
 ctxd_start
-is "$(ask3)" "$built1" "... and the mapped segments within that budget answer as the built indexes"
+is "$(ask3)" "$seg_answers" "... and the mapped segments (vectors too) within that budget answer as with the default budget"
 ctxd_stop
 unset CTXD_TEST_SEARCH_PRIVATE_BYTES
 ctxd_start
@@ -166,9 +184,6 @@ is "$(_sql "SELECT count(*) FROM documents d JOIN snippets s ON s.document_id = 
     "... to its beta.md document"
 is "$(_sql "SELECT d.library_id FROM documents d JOIN documents o ON o.id = d.snippets_from
     WHERE d.path = 'docs/beta.md'")" "$LIB/v2.0" "v2.0 shows them from there"
-is "$(_sql "SELECT group_concat(DISTINCT c0) FROM snippets_fts_content WHERE id IN ($beta_ids)")" \
-    "l$(_sql "SELECT lib_no FROM libraries WHERE id = '$LIB/v1.0'")" \
-    "their full-text rows carry v1.0's tag"
 like "$(ask $LIB/v1.0 'BETAWORD storage engine')" "BETAWORD.*Source: [^ ]*$C1/docs/beta.md" \
     "v1.0 answers the old text of the changed file"
 like "$(ask $LIB/v2.0 'BETAWORD storage engine')" "Source: [^ ]*$C2/docs/beta.md" "so does v2.0"
@@ -190,7 +205,7 @@ like "$(ask $LIB 'CHARLIEWORD compaction')" "Source: [^ ]*$CM/docs/charlie.md" \
     "main answers from the shallower copy"
 for v in "" /v1.0 /v2.0; do consistent $LIB$v; done
 is "$(texts | grep -c 'CHARLIEWORD setting tunes\|Read CHARLIEWORD together')" 2 "no CHARLIEWORD text was embedded again"
-is "$(fts_check)" ok "the full-text index holds exactly its rows' tokens after the moves and copies"
+is "$(index_check)" ok "each index segment holds exactly its rows' tokens after the moves and copies"
 
 # --- deleting the version that owns moved snippets ---------------------------------------------
 main_answer=$(ask $LIB 'ALPHAWORD storage engine')
@@ -204,7 +219,7 @@ is "$(_sql "SELECT group_concat(DISTINCT library_id) FROM snippets WHERE id IN (
 is "$(ask $LIB/v2.0 'BETAWORD storage engine')" "$v2_beta" "v2.0 answers them as before"
 is "$(ask $LIB 'ALPHAWORD storage engine')" "$main_answer" "main answers as before"
 for v in "" /v2.0; do consistent $LIB$v; done
-is "$(fts_check)" ok "... and after the version's delete moved them"
+is "$(index_check)" ok "... and after the version's delete moved them"
 
 # --- deleting the library ----------------------------------------------------------------------
 is "$(http DELETE "$BASE/api/libraries$LIB" -H "Authorization: Bearer $ADMIN")" 202 \
@@ -212,10 +227,10 @@ is "$(http DELETE "$BASE/api/libraries$LIB" -H "Authorization: Bearer $ADMIN")" 
 worker
 is "$(_sql "SELECT count(*) FROM libraries WHERE id LIKE '$LIB%'")" 0 "the library and its versions are gone"
 is "$(_sql "SELECT (SELECT count(*) FROM documents) || ' ' || (SELECT count(*) FROM snippets) || ' ' ||
-    (SELECT count(*) FROM snippets_fts_content) || ' ' || (SELECT count(*) FROM snippet_flags) ||
-    ' ' || (SELECT count(*) FROM embeddings) || ' ' || (SELECT count(*) FROM vectors)")" \
-    "0 0 0 0 0 0" "no document, snippet, full-text, flags, embeddings row or vector is left"
+    (SELECT count(*) FROM snippet_flags) || ' ' || (SELECT count(*) FROM embeddings) || ' ' ||
+    (SELECT count(*) FROM vectors)")" \
+    "0 0 0 0 0" "no document, snippet, flags, embeddings row or vector is left"
 is "$(_sql 'PRAGMA integrity_check')" ok "the database is sound"
-is "$(fts_check)" ok "... and so is its full-text index"
+is "$(index_check)" ok "... and so are its index segments"
 
 done_testing

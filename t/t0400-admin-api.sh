@@ -139,7 +139,7 @@ is "$(body | jq -r '.settings["limits.max_files"] | [.value, .isDefault] | @tsv'
 # --- setup wizard ---------------------------------------------------------------------------
 is "$(api GET /api/setup -H "$A")" 200 "setup state"
 is "$(body | jq -r '[.complete, (.steps | map(.step + "=" + .state) | join(","))] | @tsv')" \
-    "$(printf 'false\tai-provider=pending,embedding=pending,git-tokens=pending')" "three pending steps"
+    "$(printf 'false\tai-provider=pending,embedding=pending,git-tokens=pending,who-can-read=pending')" "four pending steps"
 is "$(body | jq -r '.steps[0].settings["ai.llm.api_key"] | [.set, has("value")] | @tsv')" "$(printf 'true\tfalse')" \
     "a step shows its settings, secrets as set/unset only"
 is "$(api POST /api/setup/ai-provider -H "$A" -H "$J" --data '{"git.gitlab.token": "x"}')" 400 \
@@ -160,8 +160,32 @@ is "$(body | jq -r '.settings["git.github.token"].set')" true "the refused step 
 is "$(api POST /api/setup/git-tokens -H "$A" -H "$J" --data "{\"git.gitlab.token\": \"$S_GL\"}")" 200 \
     "git tokens step saved"
 is "$(api GET /api/setup -H "$A")" 200 "setup state again"
-is "$(body | jq -r '[.complete, (.steps | map(.state) | join(","))] | @tsv')" "$(printf 'true\tdone,skipped,done')" \
+is "$(body | jq -r '[.complete, (.steps | map(.state) | join(","))] | @tsv')" "$(printf 'false\tdone,skipped,done,pending')" \
+    "with who can read pending the wizard is not complete"
+# Who can read: a decision, true or false; nothing else, no reset.
+is "$(body | jq -r '.steps[3] | [.title, (.settings | keys | join(",")), .settings["perm.require_mcp_auth"].label] | @tsv')" \
+    "$(printf 'Who can read\tperm.require_mcp_auth\tRequire MCP authentication')" "step 4 is who can read, over perm.require_mcp_auth"
+is "$(api POST /api/setup/who-can-read -H "$A" -H "$J" --data '{}')" 400 "who can read saved without a choice: 400"
+is "$(api POST /api/setup/who-can-read -H "$A" -H "$J" --data '{"perm.require_mcp_auth": null}')" 400 \
+    "a reset is no choice: 400"
+like "$(body | jq -r .error)" 'perm.require_mcp_auth must be true .* or false' "and says what to choose"
+is "$(ctxd_admin settings get setup.who_can_read)" pending "the refused step stays pending"
+is "$(api POST /api/setup/who-can-read -H "$A" -H "$J" --data '{"perm.anonymous_parse": true}')" 400 \
+    "another permission is not this step's"
+is "$(api POST /api/setup/who-can-read -H "$A" -H "$J" --data '{"perm.require_mcp_auth": true}')" 200 \
+    "who can read saved: an API key is needed"
+is "$(body | jq -r '[.state, .settings["perm.require_mcp_auth"].value] | @tsv')" "$(printf 'done\ttrue')" "done, reads need a key"
+is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=x")" 401 "an anonymous read is now refused"
+is "$(api POST /api/setup/who-can-read -H "$A" -H "$J" --data '{"perm.require_mcp_auth": false}')" 200 \
+    "who can read saved again: anyone"
+is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=x")" 200 "an anonymous read is answered again"
+is "$(api GET /api/setup -H "$A")" 200 "setup state at the end"
+is "$(body | jq -r '[.complete, (.steps | map(.state) | join(","))] | @tsv')" "$(printf 'true\tdone,skipped,done,done')" \
     "the wizard is complete and remembers each step"
+# Every setting has the label the web UI shows (GET /api/settings: label).
+is "$(api GET /api/settings -H "$A")" 200 "settings for their labels"
+is "$(body | jq -r '[.settings | to_entries[] | select((.value.label // "") == "") | .key] | join(",")')" "" \
+    "every setting has a label"
 is "$(api POST /api/setup/nothing -H "$A")" 404 "an unknown step: 404"
 is "$(api GET /api/setup/ai-provider -H "$A")" 405 "GET on a step: 405"
 is "$(ctxd_admin settings get setup.embedding)" skipped "the state is a setting"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # DELETE /api/libraries/OWNER/REPO: the responder queues a delete job and starts the worker;
-# the worker removes every row of the library (documents, snippets, snippets_fts, embeddings,
+# the worker removes every row of the library (documents, snippets, embeddings,
 # its earlier jobs and their logs, the library) and its clone folder, and keeps the delete
 # job as the record. Another library is untouched; the library can be added again.
 # perm.anonymous_delete allows it without a key for a library added anonymously.
@@ -23,13 +23,10 @@ parse() {
 	http POST "$BASE/api/parse" -H "$A" -H 'Content-Type: application/json' \
 	    --data "{\"repoUrl\": \"$1\"}"
 }
-# count LIB: "documents snippets fts embeddings jobs job_log" rows of library LIB (the FTS
-# rows through the index's content table: the sqlite3 shell lacks the ctxd tokenizer).
+# count LIB: "documents snippets embeddings jobs job_log kept" rows of library LIB.
 count() {
 	_sql "SELECT (SELECT count(*) FROM documents WHERE library_id = '$1') || ' ' ||
 	    (SELECT count(*) FROM snippets WHERE library_id = '$1') || ' ' ||
-	    (SELECT count(*) FROM snippets_fts_content WHERE c0 = (SELECT 'l' || lib_no
-	        FROM libraries WHERE id = '$1')) || ' ' ||
 	    (SELECT count(*) FROM embeddings e JOIN snippets s ON s.id = e.snippet_id
 	        WHERE s.library_id = '$1') || ' ' ||
 	    (SELECT count(*) FROM jobs WHERE library_id = '$1') || ' ' ||
@@ -47,14 +44,14 @@ is "$(wait_job /acme/requests)" finalized "requests indexed"
 is "$(parse "$axum")" 202 "parse axum again (a second job)"
 wait_jobid "$(http_body | jq -r .jobId)"
 before=$(count /acme/axum)
-# (duplicate snippets keep their row but have no index row and no vector)
-read -r docs snippets fts embs jobs logs kept <<<"$before"
-ok "$([ "$docs" -gt 0 ] && [ "$snippets" -gt 0 ] && [ "$fts" -eq "$kept" ] &&
+# (duplicate snippets keep their row but have no vector)
+read -r docs snippets embs jobs logs kept <<<"$before"
+ok "$([ "$docs" -gt 0 ] && [ "$snippets" -gt 0 ] &&
     [ "$embs" -eq "$kept" ] && [ "$jobs" -eq 2 ] && [ "$logs" -gt 0 ]; echo $?)" \
-    "axum has documents, snippets, index rows, embeddings, jobs and logs ($before)"
+    "axum has documents, snippets, embeddings, jobs and logs ($before)"
 others=$(count /acme/requests)
-read -r _ osn ofts oemb _ _ okept <<<"$others"
-ok "$([ "$osn" -gt 0 ] && [ "$ofts" -eq "$okept" ] && [ "$oemb" -eq "$okept" ]; echo $?)" \
+read -r _ osn oemb _ _ okept <<<"$others"
+ok "$([ "$osn" -gt 0 ] && [ "$oemb" -eq "$okept" ]; echo $?)" \
     "requests too ($others)"
 clone=$(find "$DATA_DIR/repos" -type d -name axum.git)
 ok "$([ -n "$clone" ] && [ -d "$clone" ]; echo $?)" "the clone of axum exists"
@@ -74,8 +71,8 @@ is "$(_sql "SELECT state FROM jobs WHERE id = $job")" done "the delete job is do
 is "$(_sql "SELECT count(*) FROM libraries WHERE id = '/acme/axum'")" 0 "the library row is gone"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '/acme/axum'")" 0 "no documents"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '/acme/axum'")" 0 "no snippets"
-is "$(_sql "SELECT count(*) FROM snippets_fts_content") $(_sql "SELECT count(*) FROM embeddings")" \
-    "$ofts $oemb" "index rows and embeddings are those of the other library only"
+is "$(_sql "SELECT count(*) FROM embeddings")" \
+    "$oemb" "embeddings are those of the other library only"
 is "$(_sql "SELECT count(*) FROM embeddings WHERE snippet_id NOT IN (SELECT id FROM snippets)")" 0 \
     "no orphan embeddings"
 is "$(_sql "SELECT count(*) FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM embeddings e
@@ -108,7 +105,7 @@ is "$(http DELETE "$BASE/api/libraries/acme/axum")" 401 "still no anonymous dele
 ctxd_admin settings set perm.anonymous_delete true
 is "$(http DELETE "$BASE/api/libraries/acme/axum")" 202 "perm.anonymous_delete allows it"
 wait_jobid "$(http_body | jq -r .jobId)"
-is "$(count /acme/axum)" "0 0 0 0 1 2 0" "gone again (the delete job and its two log lines stay)"
+is "$(count /acme/axum)" "0 0 0 1 2 0" "gone again (the delete job and its two log lines stay)"
 ok "$([ ! -e "$clone" ]; echo $?)" "and its clone"
-is "$(fts_check)" ok "the full-text index of what is left is whole"
+is "$(index_check)" ok "the index segments of what is left are their rows'"
 done_testing

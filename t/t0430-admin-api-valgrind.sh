@@ -45,6 +45,8 @@ want=200 cgi GET /api/setup ''
 want=200 cgi POST /api/setup/git-tokens '' '{"git.gitlab.token": "glpat-vg"}'
 want=400 cgi POST /api/setup/ai-provider '' '{"ai.llm.provider": null}'
 want=200 cgi POST /api/setup/embedding/skip ''
+want=400 cgi POST /api/setup/who-can-read '' '{"perm.require_mcp_auth": null}'
+want=200 cgi POST /api/setup/who-can-read '' '{"perm.require_mcp_auth": false}'
 want=200 cgi POST /api/providers/test '' '{"kind": "embed"}'
 want=400 cgi POST /api/providers/test '' '{"kind": "other"}'
 # A provider test whose call fails (nothing listens on port 1): the report is answered.

@@ -63,6 +63,9 @@ like "$(docs /wiki/eng)" "pages/65538 Code Samples, pages/65539 Links and Images
 is "$(_sql "SELECT url || ' ' || etag FROM documents WHERE library_id = '/wiki/eng' AND path = 'pages/65538';")" \
     "$WBASE/wiki/spaces/ENG/pages/65538/Code+Samples v1" "... its web URL and version"
 like "$(wiki_joblog "$job")" "8 wiki pages fetched" "the job log counts the pages"
+# Read with wiki.token while anonymous reads are on: the job log says anyone can read them.
+like "$(wiki_joblog "$job")" "these wiki pages were read with the instance's credentials \(wiki\.token\), and anonymous reads are on: anyone who reaches the server can read them.*perm\.require_mcp_auth" \
+    "... and warns that anonymous reads open them to anyone"
 code=$(http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=/wiki/eng" \
     --data-urlencode "query=collapse-and-title bash code" --data-urlencode "type=json")
 is "$code" 200 "query the space"
@@ -73,9 +76,12 @@ like "$(jq -r .codeId <<<"$hit")" "^$WBASE/wiki/spaces/ENG/pages/65538/Code\\+Sa
     "... from the page's URL"
 
 # --- re-index: unchanged pages kept by version -----------------------------------------------------------
+ctxd_admin settings set perm.require_mcp_auth true
 job=$(wiki_reindex /wiki/eng)
 ok $? "re-index of an unchanged space"
 like "$(wiki_joblog "$job")" "already indexed; nothing to do" "... nothing to do"
+unlike "$(wiki_joblog "$job")" "anonymous reads are on" "... and, reads needing a key, no warning"
+ctxd_admin settings set perm.require_mcp_auth false
 curl -s -X POST "$WBASE/_edit/65541" >/dev/null
 job=$(wiki_reindex /wiki/eng)
 ok $? "re-index after one page was edited"

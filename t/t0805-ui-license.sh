@@ -13,7 +13,7 @@ ctxd_admin license trial >/dev/null || bail_out "license trial failed"
 ui_install
 ctxd_start
 ctxd_admin_session
-for s in setup.ai_provider setup.embedding setup.git_tokens; do
+for s in setup.ai_provider setup.embedding setup.git_tokens setup.who_can_read; do
 	ctxd_admin settings set "$s" skipped >/dev/null || bail_out "cannot skip $s"
 done
 good=$(ctxd_admin license mint --key "$top_srcdir/keys/dev-license.key" --plan standard \

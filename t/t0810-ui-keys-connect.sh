@@ -10,7 +10,7 @@ ui_install
 gitserver_start
 ctxd_start
 ctxd_admin_session
-for s in setup.ai_provider setup.embedding setup.git_tokens; do
+for s in setup.ai_provider setup.embedding setup.git_tokens setup.who_can_read; do
 	ctxd_admin settings set "$s" skipped >/dev/null || bail_out "cannot skip $s"
 done
 ADMIN=$(ctxd_admin key create --admin tests)

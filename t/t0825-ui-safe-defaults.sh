@@ -11,7 +11,7 @@ ctxd_setup
 ui_install
 ctxd_start
 ctxd_admin_session
-for s in setup.ai_provider setup.embedding setup.git_tokens; do
+for s in setup.ai_provider setup.embedding setup.git_tokens setup.who_can_read; do
 	ctxd_admin settings set "$s" skipped >/dev/null || bail_out "cannot skip $s"
 done
 printf 'member password 1\n' | ctxd_admin user create mia >/dev/null 2>&1 ||

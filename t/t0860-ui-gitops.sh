@@ -40,7 +40,7 @@ YAML
 git -C "$GW" push -q origin broken 2>>"$T/log/gitops-push.log" || bail_out "git push broken"
 ctxd_start
 ctxd_admin_session
-for s in setup.ai_provider setup.embedding setup.git_tokens; do
+for s in setup.ai_provider setup.embedding setup.git_tokens setup.who_can_read; do
 	ctxd_admin settings set "$s" skipped >/dev/null || bail_out "cannot skip $s"
 done
 is "$(http POST "$BASE/api/users" -b "$ADMIN_JAR" -H "X-CSRF-Token: $ADMIN_CSRF" \

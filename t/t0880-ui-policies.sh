@@ -14,7 +14,7 @@ ui_install
 ctxd_clock_shim
 LD_PRELOAD=$CTXD_CLOCK_SO ctxd_start
 ctxd_admin_session
-for s in setup.ai_provider setup.embedding setup.git_tokens; do
+for s in setup.ai_provider setup.embedding setup.git_tokens setup.who_can_read; do
 	ctxd_admin settings set "$s" skipped >/dev/null || bail_out "cannot skip $s"
 done
 rm -f "$SHOTS"/policies*.png

@@ -10,7 +10,7 @@ ui_install
 ctxd_second_start up
 ctxd_start
 ctxd_admin_session
-for s in setup.ai_provider setup.embedding setup.git_tokens; do
+for s in setup.ai_provider setup.embedding setup.git_tokens setup.who_can_read; do
 	ctxd_admin settings set "$s" skipped >/dev/null || bail_out "cannot skip $s"
 done
 dead=$(pick_port) || bail_out "no free port"

@@ -171,7 +171,11 @@ build_packages() {
 	    tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$T/next/src"
 	printf -- '-- t1000: the migration the upgrade runs.\nCREATE TABLE t1000_upgrade (id INTEGER PRIMARY KEY);\n' \
 	    >"$T/next/src/$next"
-	sed -i "s|$last|$last $next|" "$T/next/src/Makefile.am"
+	# ... and its PostgreSQL twin, which every migration has (sql2c refuses a build without).
+	printf -- '-- t1000: the migration the upgrade runs.\nCREATE TABLE t1000_upgrade (id bigint PRIMARY KEY);\n' \
+	    >"$T/next/src/sql/pg/${next#sql/}"
+	sed -i "s|$last|$last $next|; s|^SQL_PG_MIGRATIONS =\(.*\)\$|SQL_PG_MIGRATIONS =\\1 sql/pg/${next#sql/}|" \
+	    "$T/next/src/Makefile.am"
 	{
 		printf 'ctxd (%s) unstable; urgency=medium\n\n  * The test t1000 newer package.\n\n' "$NEWV"
 		printf ' -- t1000 <t1000@localhost>  %s\n\n' "$(date -R)"

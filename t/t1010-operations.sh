@@ -58,10 +58,11 @@ ctxd_admin restore "$T/newer.db" >/dev/null 2>"$T/log/r.err"
 isnt $? 0 "restore refuses a newer schema"
 like "$(cat "$T/log/r.err")" 'schema version 99' "... and says so"
 # a database of the previous schema version: sql/schema.sql and every migration but the last,
-# as db_migrate would have left it (whatever the last migration is)
+# as db_migrate would have left it (whatever the last migration is; the sqlite3 shell lacks
+# ctxd's FTS tokenizer: the full-text table of the versions before 17 gets FTS5's own)
 {
-	cat "$top_srcdir/sql/schema.sql"
-	find "$top_srcdir/sql" -name '[0-9][0-9][0-9][0-9]-*.sql' | sort | head -n -1 | xargs cat
+	sed "s/tokenize = 'porter ctxd'/tokenize = 'porter unicode61'/" "$top_srcdir/sql/schema.sql"
+	find "$top_srcdir/sql" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.sql' | sort | head -n -1 | xargs cat
 	echo "PRAGMA user_version = $((SCHEMA_VERSION - 1));"
 } | sqlite3 "$T/older.db"
 ctxd_admin restore "$T/older.db" >/dev/null 2>"$T/log/r.err"
@@ -163,7 +164,7 @@ is "$(_sql 'PRAGMA freelist_count')" 0 "no free page is left"
 size_after=$(db_bytes)
 ok "$([ "$size_after" -lt "$size_before" ]; echo $?)" "the file shrank ($size_before -> $size_after bytes)"
 is "$(_sql 'PRAGMA integrity_check')" ok "the compacted database passes integrity_check"
-is "$(fts_check)" ok "... and its full-text index is whole"
+is "$(index_check)" ok "... and its index segments are its rows'"
 is "$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/corpora/requests \
     --data-urlencode query=session)" 200 "the service answers from it"
 like "$(http_body)" 'Session' "... with the snippets it had"

@@ -50,6 +50,13 @@ ok "$(http_body | jq -e '.codeSnippets | type == "array"' >/dev/null; echo $?)" 
     "type=json: still JSON of the same shape"
 ok "$([ "$(size)" -le 24000 ]; echo $?)" "type=json: at most the budget ($(size) bytes)"
 unlike "$(http_body)" "$PHRASE" "type=json, hold: the snippet addressed to agents left out"
+# Only the first block is cut, as in local answers: after a short first snippet, the 12 KB
+# ones do not fit what is left of the budget and are left out, not cut to fill it.
+is "$(http GET "$BASE/api/v2/context" -G --data-urlencode libraryId=/evil/docs \
+    --data-urlencode "query=whole sections")" 200 "context, a short snippet first: 200"
+like "$(head -c 30 "$T/http.body")" '^### Install in short' "the short snippet first"
+unlike "$(http_body)" 'cut to fit the token budget' "no later snippet cut to fit"
+is "$(http_body | grep -c '^Source: ')" 1 "the snippets too big for the rest left out"
 
 # ---------------------------------------------------------------- mark, off
 ctxd_admin settings set content.injection mark >/dev/null

@@ -30,7 +30,7 @@
 
 /* Stores DATA_DIR/secret.key into the table backup_secret of db. */
 static int
-backup_put_secret(struct sqlite3 *db, const char *dir)
+backup_put_secret(struct db *db, const char *dir)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
 	int		 rc = -1;
@@ -44,7 +44,7 @@ backup_put_secret(struct sqlite3 *db, const char *dir)
 int
 backup_run(const char *dir, const char *dest, int with_secret)
 {
-	struct sqlite3	*src = NULL, *dst = NULL;
+	struct db	*src = NULL, *dst = NULL;
 	char		*tmp = NULL;
 	size_t		 n;
 	int		 rc = -1;
@@ -122,7 +122,7 @@ backup_in_use(const char *dir, long *pid)
 
 /* Takes the key out of backup_secret of db (if there) into DATA_DIR/secret.key. */
 static int
-backup_take_secret(struct sqlite3 *db, const char *dir, int *restored)
+backup_take_secret(struct db *db, const char *dir, int *restored)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
 	char		*path = NULL;
@@ -154,9 +154,9 @@ backup_chown_like(const char *path, const struct stat *dirst)
 
 /* Writes the backup src into DATA_DIR/ctxd.db through a temporary file and a rename. */
 static int
-backup_install(struct sqlite3 *src, const char *dir, const struct stat *dirst, int *secret)
+backup_install(struct db *src, const char *dir, const struct stat *dirst, int *secret)
 {
-	struct sqlite3	*dst = NULL;
+	struct db	*dst = NULL;
 	char	*db = NULL, *tmp = NULL, *side = NULL;
 	int	 rc = -1;
 
@@ -198,7 +198,7 @@ out:
 int
 backup_restore(const char *dir, const char *file, char *err, size_t errsz)
 {
-	struct sqlite3	*src = NULL, *db = NULL;
+	struct db	*src = NULL, *db = NULL;
 	struct stat	 dirst;
 	long		 pid;
 	int		 secret = 0, rc = -1;

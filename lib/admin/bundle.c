@@ -80,7 +80,7 @@ bundle_version(const char *stamp)
 }
 
 int
-bundle_build(struct sqlite3 *db, const char *datadir, struct buf *out, char *name,
+bundle_build(struct db *db, const char *datadir, struct buf *out, char *name,
     size_t namesz)
 {
 	struct archive	*a;

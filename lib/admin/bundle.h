@@ -10,14 +10,14 @@
 #include <stddef.h>
 
 struct buf;
-struct sqlite3;
+struct db;
 
 /*
  * Writes the bundle of the database db (its data folder datadir) to out and its name,
  * "ctxd-support-YYYYMMDDTHHMMSSZ" (the folder inside and, with ".tar.gz", the file), to
  * name. 0, or -1 (logged).
  */
-int	 bundle_build(struct sqlite3 *, const char *datadir, struct buf *out, char *name,
+int	 bundle_build(struct db *, const char *datadir, struct buf *out, char *name,
 	    size_t namesz);
 
 #endif

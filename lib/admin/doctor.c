@@ -158,7 +158,7 @@ out:
 static void
 doctor_schema(FILE *out, int *bad, const char *dir)
 {
-	struct sqlite3	*db = store_inspect_open(dir);
+	struct db	*db = store_inspect_open(dir);
 	char		 release[64], day[32];
 	int		 v = -1, from;
 
@@ -190,7 +190,7 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 static void
 doctor_space(FILE *out, int *bad, const char *dir)
 {
-	struct sqlite3	*db = store_inspect_open(dir);
+	struct db	*db = store_inspect_open(dir);
 	long long	 size, freeb;
 
 	if (db == NULL || db_space(db, &size, &freeb) == -1) {
@@ -251,6 +251,7 @@ struct doctor_seg {
 	int		*bad;
 	size_t		 present, missing, damaged;
 	long long	 bytes;
+	size_t		 withvec, vectors;	/* segments with vector sections, their rows */
 };
 
 static int
@@ -262,6 +263,8 @@ doctor_seg_one(const struct segments_row *r, void *arg)
 	switch (r->status) {
 	case SEGMENTS_OK:
 		c->present++;
+		c->withvec += r->has_vectors;
+		c->vectors += r->vectors;
 		break;
 	case SEGMENTS_DAMAGED:
 		c->damaged++;
@@ -288,9 +291,9 @@ doctor_seg_one(const struct segments_row *r, void *arg)
 static void
 doctor_segments(FILE *out, int *bad, const char *dir)
 {
-	struct sqlite3	*db = store_inspect_open(dir);
+	struct db	*db = store_inspect_open(dir);
 	struct doctor_names d = { NULL, 0, 0 };
-	struct doctor_seg c = { out, bad, 0, 0, 0, 0 };
+	struct doctor_seg c = { out, bad, 0, 0, 0, 0, 0, 0 };
 	char		*sdir = NULL;
 	size_t		 i;
 	int		 removed;
@@ -317,8 +320,9 @@ doctor_segments(FILE *out, int *bad, const char *dir)
 		    "(each query process builds its own copy): `ctxd-admin index rebuild` "
 		    "writes them", c.missing, c.missing == 1 ? "y" : "ies");
 	doctor_line(out, bad, c.damaged == 0, "segments: %zu of %zu indexed libraries, "
-	    "%.1f MB; %d unused file%s removed", c.present, c.present + c.missing + c.damaged,
-	    (double)c.bytes / 1048576.0, removed, removed == 1 ? "" : "s");
+	    "%.1f MB; %d unused file%s removed; vectors in %zu (%zu vectors)", c.present,
+	    c.present + c.missing + c.damaged, (double)c.bytes / 1048576.0, removed,
+	    removed == 1 ? "" : "s", c.withvec, c.vectors);
 out:
 	for (i = 0; i < d.n; i++)
 		free(d.v[i]);
@@ -400,7 +404,7 @@ static void
 doctor_provider(FILE *out, int *bad, const char *dir)
 {
 	struct provider_cfg	 llm, embed;
-	struct sqlite3			*db = NULL;
+	struct db			*db = NULL;
 	struct provcheck	 c;
 	int			 rc;
 

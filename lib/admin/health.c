@@ -21,7 +21,7 @@
 void
 health_probe(const char *datadir, struct health_probe *p)
 {
-	struct sqlite3	*db;
+	struct db	*db;
 
 	memset(p, 0, sizeof(*p));
 	p->schema = db_schema_version();

@@ -143,7 +143,7 @@ provcheck_embed(const struct provider_cfg *c, long ms, struct provcheck *out)
 }
 
 int
-provcheck_run(struct sqlite3 *db, const char *datadir, struct provcheck *c)
+provcheck_run(struct db *db, const char *datadir, struct provcheck *c)
 {
 	struct provider_cfg	 llm, emb;
 	const char		*lname;

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 #define PROVCHECK_LINES_MAX	16	/* lines of one check (it makes at most 8) */
 #define PROVCHECK_LINE_MAX	1024	/* bytes of one line, NUL included */
@@ -28,6 +28,6 @@ struct provcheck {
  * Returns 0 when every configured check passed (a provider not configured passes: its line
  * says so), 1 when one failed or the settings could not be read (a line says which).
  */
-int	 provcheck_run(struct sqlite3 *, const char *datadir, struct provcheck *c);
+int	 provcheck_run(struct db *, const char *datadir, struct provcheck *c);
 
 #endif /* ADMIN_PROVCHECK_H */

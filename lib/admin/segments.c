@@ -15,6 +15,8 @@
 #include "base/util.h"
 #include "index/segwrite.h"
 #include "search/lexindex.h"
+#include "search/vecseg.h"
+#include "search/vector.h"
 #include "store/library.h"
 
 const char *
@@ -41,7 +43,8 @@ struct segments_walk {
 
 /*
  * One library's row: its segment is judged as a query process judges it before use
- * (lexindex_map: the container's checks and the lexical index's).
+ * (lexindex_map: the container's checks and the lexical index's; vecseg_map: its vector
+ * sections', when it has them).
  */
 static int
 segments_one(const struct store_library_index *l, void *arg)
@@ -49,6 +52,8 @@ segments_one(const struct store_library_index *l, void *arg)
 	const struct segments_walk *w = arg;
 	struct segments_row r;
 	struct lexindex	*x;
+	struct vecindex	*v;
+	struct vecseg_info vi;
 	struct stat	 st;
 	char		 path[1024], why[128] = "";
 
@@ -67,6 +72,18 @@ segments_one(const struct store_library_index *l, void *arg)
 		if ((x = lexindex_map(path, why, sizeof(why))) != NULL) {
 			lexindex_free(x);
 			r.status = SEGMENTS_OK;
+			/* the vector sections, checked as a query process checks them */
+			if ((v = vecseg_map(path, &vi, why, sizeof(why))) != NULL) {
+				vector_index_free(v);
+				r.has_vectors = 1;
+				r.vectors = vi.n;
+				r.vec_model = vi.model;
+				r.vec_embed_version = vi.embed_version;
+			} else if (errno != ENODATA) {
+				if (*why == '\0')
+					snprintf(why, sizeof(why), "%s", strerror(errno));
+				r.status = SEGMENTS_DAMAGED;
+			}
 		} else {
 			if (*why == '\0')
 				snprintf(why, sizeof(why), "%s", strerror(errno));
@@ -78,7 +95,7 @@ segments_one(const struct store_library_index *l, void *arg)
 }
 
 int
-segments_each(struct sqlite3 *db, const char *dir,
+segments_each(struct db *db, const char *dir,
     int (*fn)(const struct segments_row *, void *), void *arg)
 {
 	struct segments_walk w = { dir, fn, arg };
@@ -102,11 +119,20 @@ segments_json_one(const struct segments_row *r, void *arg)
 	    json_object_new_string(segments_status_word(r->status)));
 	if (r->status == SEGMENTS_DAMAGED)
 		json_object_object_add(o, "why", json_object_new_string(r->why));
+	if (r->has_vectors) {
+		json_object	*v = json_object_new_object();
+
+		json_object_object_add(v, "count", json_object_new_int64((int64_t)r->vectors));
+		json_object_object_add(v, "model", json_object_new_string(r->vec_model));
+		json_object_object_add(v, "embedVersion",
+		    json_object_new_int64(r->vec_embed_version));
+		json_object_object_add(o, "vectors", v);
+	}
 	return json_object_array_add(arg, o) == 0 ? 0 : -1;
 }
 
 json_object *
-segments_json(struct sqlite3 *db, const char *dir)
+segments_json(struct db *db, const char *dir)
 {
 	json_object	*a = json_object_new_array();
 
@@ -122,7 +148,7 @@ struct segments_todo {
 	char		**ids;
 	size_t		  n;
 	int		 *seen;
-	struct sqlite3	 *db;
+	struct db	 *db;
 	const char	 *dir;
 	struct stat	  dirst;
 	FILE		 *out;
@@ -179,7 +205,7 @@ segments_rebuild_one(const struct segments_row *r, void *arg)
 }
 
 int
-segments_rebuild(struct sqlite3 *db, const char *dir, char **ids, size_t n, FILE *out)
+segments_rebuild(struct db *db, const char *dir, char **ids, size_t n, FILE *out)
 {
 	struct segments_todo t = { ids, n, NULL, db, dir, { 0 }, out, 0 };
 	size_t		 i;

@@ -6,11 +6,12 @@
 #ifndef ADMIN_SEGMENTS_H
 #define ADMIN_SEGMENTS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include <json.h>
 
-struct sqlite3;
+struct db;
 
 /* What a library's segment is. */
 enum segments_status {
@@ -27,6 +28,11 @@ struct segments_row {
 	long long	 bytes;		/* its size, 0 when there is none */
 	enum segments_status status;
 	const char	*why;		/* SEGMENTS_DAMAGED: the check it failed */
+	/* SEGMENTS_OK: its vector sections (lib/search/vecseg.h), when it has them */
+	int		 has_vectors;
+	size_t		 vectors;	/* rows */
+	const char	*vec_model;
+	long long	 vec_embed_version;
 };
 
 /* "ok", "missing", "damaged", "no index". */
@@ -36,11 +42,11 @@ const char *segments_status_word(enum segments_status);
  * Calls fn with every library (not being deleted) of the database in DATA_DIR dir, in id
  * order; fn returning -1 stops with -1. 0, or -1 (logged).
  */
-int	 segments_each(struct sqlite3 *, const char *dir,
+int	 segments_each(struct db *, const char *dir,
 	    int (*fn)(const struct segments_row *, void *), void *arg);
 
 /* The segments as a JSON array (the support bundle's segments.json); NULL on failure. */
-json_object *segments_json(struct sqlite3 *, const char *dir);
+json_object *segments_json(struct db *, const char *dir);
 
 /*
  * Rewrites from the database the segments of the libraries named in ids (n of them; none:
@@ -50,7 +56,7 @@ json_object *segments_json(struct sqlite3 *, const char *dir);
  * written (0: all well), or -1 when the libraries could not be read; an id that names no
  * library with an index counts as a failure.
  */
-int	 segments_rebuild(struct sqlite3 *, const char *dir, char **ids, size_t n,
+int	 segments_rebuild(struct db *, const char *dir, char **ids, size_t n,
 	    FILE *out);
 
 #endif

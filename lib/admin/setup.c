@@ -18,6 +18,7 @@ static const char *const setup_embed[] = { "ai.embed.provider", "ai.embed.api_ke
 	"ai.embed.model", "ai.embed.base_url", "ai.embed.region", NULL };
 static const char *const setup_git[] = { "git.github.token", "git.github.host",
 	"git.gitlab.token", "git.gitlab.host", NULL };
+static const char *const setup_read[] = { "perm.require_mcp_auth", NULL };
 
 struct setup_step {
 	const char		*name;		/* path segment */
@@ -30,6 +31,7 @@ static const struct setup_step setup_steps[] = {
 	{ "ai-provider", "AI provider", "setup.ai_provider", setup_ai },
 	{ "embedding", "Embedding provider", "setup.embedding", setup_embed },
 	{ "git-tokens", "Git tokens", "setup.git_tokens", setup_git },
+	{ "who-can-read", "Who can read", "setup.who_can_read", setup_read },
 };
 #define SETUP_NSTEPS	(sizeof(setup_steps) / sizeof(setup_steps[0]))
 
@@ -46,7 +48,7 @@ setup_step(const char *name)
 
 /* 1 when a setting has a non-empty value (stored or default). */
 static int
-setup_has_value(struct sqlite3 *db, const char *datadir, const char *name)
+setup_has_value(struct db *db, const char *datadir, const char *name)
 {
 	char	*v = settings_get(db, datadir, name);
 	int	 has = v != NULL && *v != '\0';
@@ -59,11 +61,12 @@ setup_has_value(struct sqlite3 *db, const char *datadir, const char *name)
 
 /* What a saved step must leave configured; 0, or -1 with err. */
 static int
-setup_step_check(struct sqlite3 *db, const char *datadir, const struct setup_step *s,
-    char *err, size_t errsz)
+setup_step_check(struct db *db, const char *datadir, const struct setup_step *s,
+    json_object *body, char *err, size_t errsz)
 {
-	char	*p;
-	int	 same;
+	json_object	*v;
+	char		*p;
+	int		 same;
 
 	if (s->settings == setup_ai && !setup_has_value(db, datadir, "ai.llm.provider")) {
 		snprintf(err, errsz, "ai.llm.provider must be set to save this step "
@@ -87,11 +90,20 @@ setup_step_check(struct sqlite3 *db, const char *datadir, const struct setup_ste
 		    "this step (or skip it)");
 		return -1;
 	}
+	/* Who can read is a decision: the body says it, true or false (a reset is none). */
+	if (s->settings == setup_read &&
+	    (!json_object_object_get_ex(body, "perm.require_mcp_auth", &v) ||
+	    !json_object_is_type(v, json_type_boolean))) {
+		snprintf(err, errsz, "perm.require_mcp_auth must be true (an API key is "
+		    "needed to read) or false (anyone who reaches the server reads) to save "
+		    "this step (or skip it)");
+		return -1;
+	}
 	return 0;
 }
 
 json_object *
-setup_step_json(struct sqlite3 *db, const char *datadir, const struct setup_step *s)
+setup_step_json(struct db *db, const char *datadir, const struct setup_step *s)
 {
 	json_object	*o = json_object_new_object();
 	char		*state = settings_get(db, datadir, s->state);
@@ -106,7 +118,7 @@ setup_step_json(struct sqlite3 *db, const char *datadir, const struct setup_step
 }
 
 json_object *
-setup_json(struct sqlite3 *db, const char *datadir)
+setup_json(struct db *db, const char *datadir)
 {
 	json_object	*o = json_object_new_object(), *a = json_object_new_array();
 	size_t		 i;
@@ -126,7 +138,7 @@ setup_json(struct sqlite3 *db, const char *datadir)
 }
 
 enum settings_apply_result
-setup_step_save(struct sqlite3 *db, const char *datadir, const struct setup_step *s,
+setup_step_save(struct db *db, const char *datadir, const struct setup_step *s,
     json_object *body, char *err, size_t errsz)
 {
 	enum settings_apply_result rc;
@@ -139,7 +151,7 @@ setup_step_save(struct sqlite3 *db, const char *datadir, const struct setup_step
 			db_rollback(db);
 			return rc;
 		}
-		if (setup_step_check(db, datadir, s, err, errsz) == -1) {
+		if (setup_step_check(db, datadir, s, body, err, errsz) == -1) {
 			db_rollback(db);
 			return SETTINGS_APPLY_BAD;
 		}

@@ -13,7 +13,7 @@
 
 /* 1 when u is an enabled admin and no other enabled admin exists, 0 when not, -1 on error. */
 static int
-accounts_is_last_admin(struct sqlite3 *db, const struct user *u)
+accounts_is_last_admin(struct db *db, const struct user *u)
 {
 	int	 n;
 
@@ -25,7 +25,7 @@ accounts_is_last_admin(struct sqlite3 *db, const struct user *u)
 }
 
 enum user_result
-accounts_update(struct sqlite3 *db, const struct user *u, const struct user_change *c)
+accounts_update(struct db *db, const struct user *u, const struct user_change *c)
 {
 	int	 admin = c->admin != -1 ? c->admin : u->admin;
 	int	 disabled = c->disabled != -1 ? c->disabled : u->disabled;
@@ -52,7 +52,7 @@ accounts_update(struct sqlite3 *db, const struct user *u, const struct user_chan
 }
 
 enum user_result
-accounts_remove(struct sqlite3 *db, const struct user *u)
+accounts_remove(struct db *db, const struct user *u)
 {
 	int	 last;
 
@@ -70,7 +70,7 @@ accounts_remove(struct sqlite3 *db, const struct user *u)
 }
 
 int
-accounts_change_password(struct sqlite3 *db, const struct user *u, const char *password,
+accounts_change_password(struct db *db, const struct user *u, const char *password,
     int must_change, long long keep_session)
 {
 	if (db_begin(db) == -1)

@@ -25,7 +25,7 @@
 #define APIKEY_TOUCHED	32		/* keys remembered per process for that */
 
 char *
-apikey_create_for(struct sqlite3 *db, long long user_id, const char *name, int admin,
+apikey_create_for(struct db *db, long long user_id, const char *name, int admin,
     long long *id)
 {
 	unsigned char	 rnd[APIKEY_RANDOM];
@@ -53,7 +53,7 @@ out:
 }
 
 char *
-apikey_create(struct sqlite3 *db, const char *name, int admin)
+apikey_create(struct db *db, const char *name, int admin)
 {
 	return apikey_create_for(db, 0, name, admin, NULL);
 }
@@ -65,7 +65,7 @@ apikey_create(struct sqlite3 *db, const char *name, int admin)
  * skips this record). Each process writes a key at most once per APIKEY_TOUCH_S.
  */
 static void
-apikey_touch(struct sqlite3 *db, long long id)
+apikey_touch(struct db *db, long long id)
 {
 	static struct { long long id; time_t at; } seen[APIKEY_TOUCHED];
 	static size_t	 next;
@@ -86,7 +86,7 @@ apikey_touch(struct sqlite3 *db, long long id)
 }
 
 enum apikey_result
-apikey_lookup(struct sqlite3 *db, const char *authorization, struct apikey_info *info)
+apikey_lookup(struct db *db, const char *authorization, struct apikey_info *info)
 {
 	const char	*k;
 	char		 hash[65];
@@ -119,20 +119,20 @@ apikey_lookup(struct sqlite3 *db, const char *authorization, struct apikey_info 
 }
 
 enum apikey_result
-apikey_check(struct sqlite3 *db, const char *authorization)
+apikey_check(struct db *db, const char *authorization)
 {
 	return apikey_lookup(db, authorization, NULL);
 }
 
 int
-apikey_each(struct sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row *, void *),
+apikey_each(struct db *db, long long user_id, int (*cb)(const struct apikey_row *, void *),
     void *arg)
 {
 	return store_key_each(db, user_id, cb, arg);
 }
 
 int
-apikey_revoke(struct sqlite3 *db, long long id, long long user_id)
+apikey_revoke(struct db *db, long long id, long long user_id)
 {
 	char		 now[32];
 

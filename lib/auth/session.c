@@ -43,7 +43,7 @@ session_token_shape(const char *t)
 }
 
 char *
-session_create(struct sqlite3 *db, long long user_id, long long *id)
+session_create(struct db *db, long long user_id, long long *id)
 {
 	unsigned char	 rnd[SESSION_RANDOM];
 	char		*tok = NULL, hash[65];
@@ -69,7 +69,7 @@ fail:
 }
 
 int
-session_lookup(struct sqlite3 *db, const char *token, long long *id, long long *user_id)
+session_lookup(struct db *db, const char *token, long long *id, long long *user_id)
 {
 	char		 hash[65];
 	time_t		 now = time(NULL);
@@ -87,13 +87,13 @@ session_lookup(struct sqlite3 *db, const char *token, long long *id, long long *
 }
 
 int
-session_end(struct sqlite3 *db, long long id)
+session_end(struct db *db, long long id)
 {
 	return store_session_delete(db, id);
 }
 
 int
-session_end_user(struct sqlite3 *db, long long user_id, long long keep_id)
+session_end_user(struct db *db, long long user_id, long long keep_id)
 {
 	return store_session_delete_user(db, user_id, keep_id);
 }
@@ -153,7 +153,7 @@ session_csrf_ok(const char *token, const char *sent)
 #define THROTTLE_MAX_DELAY_S	300
 #define THROTTLE_ALERT		10	/* a user's failures (any address) worth an alert */
 
-static void	 session_throttle_alert(struct sqlite3 *, const char *key, time_t now);
+static void	 session_throttle_alert(struct db *, const char *key, time_t now);
 
 struct throttle_scope {
 	const char	*scope;
@@ -178,7 +178,7 @@ session_throttle_delay(const struct throttle_scope *s, long failures)
 
 /* Seconds until key may try again in scope s (0: now); -1 on error. */
 static long
-session_throttle_scope_wait(struct sqlite3 *db, const struct throttle_scope *s, const char *key,
+session_throttle_scope_wait(struct db *db, const struct throttle_scope *s, const char *key,
     time_t now)
 {
 	long		 wait = 0, failures, last, locked;
@@ -218,7 +218,7 @@ session_throttle_pair(const char *addr, const char *key, char *out, size_t outsz
 }
 
 long
-session_throttle_wait(struct sqlite3 *db, const char *name, const char *addr)
+session_throttle_wait(struct db *db, const char *name, const char *addr)
 {
 	time_t	 now = time(NULL);
 	char	 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
@@ -236,7 +236,7 @@ session_throttle_wait(struct sqlite3 *db, const char *name, const char *addr)
 }
 
 static int
-session_throttle_scope_fail(struct sqlite3 *db, const struct throttle_scope *s, const char *key,
+session_throttle_scope_fail(struct db *db, const struct throttle_scope *s, const char *key,
     time_t now)
 {
 	/* A new count when the last failure is out of the window; a lock at s->lock. */
@@ -249,7 +249,7 @@ session_throttle_scope_fail(struct sqlite3 *db, const struct throttle_scope *s, 
 }
 
 int
-session_throttle_fail(struct sqlite3 *db, const char *name, const char *addr)
+session_throttle_fail(struct db *db, const char *name, const char *addr)
 {
 	time_t		 now = time(NULL);
 	char		 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
@@ -272,7 +272,7 @@ session_throttle_fail(struct sqlite3 *db, const char *name, const char *addr)
  * error).
  */
 static int
-session_throttle_count(struct sqlite3 *db, const char *key, time_t now, long *failures,
+session_throttle_count(struct db *db, const char *key, time_t now, long *failures,
     long *addrs)
 {
 	if (store_throttle_count(db, key, (long long)now, THROTTLE_WINDOW_S, failures,
@@ -283,7 +283,7 @@ session_throttle_count(struct sqlite3 *db, const char *key, time_t now, long *fa
 
 /* Logs the alert for user key at THROTTLE_ALERT failures and at each multiple of it. */
 static void
-session_throttle_alert(struct sqlite3 *db, const char *key, time_t now)
+session_throttle_alert(struct db *db, const char *key, time_t now)
 {
 	long	 failures, addrs;
 
@@ -295,7 +295,7 @@ session_throttle_alert(struct sqlite3 *db, const char *key, time_t now)
 }
 
 struct session_alerts {
-	struct sqlite3	*db;
+	struct db	*db;
 	json_object	*a;
 	time_t		 now;
 };
@@ -316,7 +316,7 @@ session_throttle_alert_line(const char *key, void *arg)
 }
 
 json_object *
-session_throttle_alerts(struct sqlite3 *db)
+session_throttle_alerts(struct db *db)
 {
 	struct session_alerts	 sa;
 
@@ -330,7 +330,7 @@ session_throttle_alerts(struct sqlite3 *db)
 }
 
 int
-session_throttle_clear(struct sqlite3 *db, const char *name)
+session_throttle_clear(struct db *db, const char *name)
 {
 	char		 key[USER_NAME_MAX + 1];
 
@@ -344,7 +344,7 @@ session_throttle_clear(struct sqlite3 *db, const char *name)
  * stay: a sign-in does not lift a lock someone else earned.
  */
 static int
-session_throttle_forgive(struct sqlite3 *db, const char *name, const char *addr)
+session_throttle_forgive(struct db *db, const char *name, const char *addr)
 {
 	char		 key[USER_NAME_MAX + 1], pair[USER_NAME_MAX + 128];
 
@@ -354,7 +354,7 @@ session_throttle_forgive(struct sqlite3 *db, const char *name, const char *addr)
 }
 
 char *
-session_sign_in(struct sqlite3 *db, const struct user *u, const char *rehash_password,
+session_sign_in(struct db *db, const struct user *u, const char *rehash_password,
     const char *addr, long long *id)
 {
 	char	*token = NULL;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct json_object;
-struct sqlite3;
+struct db;
 struct user;
 
 #define SESSION_COOKIE		"ctxd_session"
@@ -20,16 +20,16 @@ struct user;
  * other addresses with it) and opens a session. Its token (malloc'd) and *id, or NULL on
  * error.
  */
-char	*session_sign_in(struct sqlite3 *, const struct user *u, const char *rehash_password,
+char	*session_sign_in(struct db *, const struct user *u, const char *rehash_password,
 	    const char *addr, long long *id);
 /* Opens a session for user_id: returns its token (malloc'd), stores only its hash. */
-char	*session_create(struct sqlite3 *, long long user_id, long long *id);
+char	*session_create(struct db *, long long user_id, long long *id);
 /* 0 and the ids when token names a live session (its last_seen is updated), 1 if not. */
-int	 session_lookup(struct sqlite3 *, const char *token, long long *id,
+int	 session_lookup(struct db *, const char *token, long long *id,
 	    long long *user_id);
-int	 session_end(struct sqlite3 *, long long id);
+int	 session_end(struct db *, long long id);
 /* Ends every session of user_id except keep_id (0: all). */
-int	 session_end_user(struct sqlite3 *, long long user_id, long long keep_id);
+int	 session_end_user(struct db *, long long user_id, long long keep_id);
 /* The CSRF token of a session token (HMAC-SHA256 of it, base64url). */
 void	 session_csrf(const char *token, char out[SESSION_CSRF_LEN + 1]);
 /* 1 when sent is the CSRF token of the session token (constant time). */
@@ -39,15 +39,15 @@ int	 session_csrf_ok(const char *token, const char *sent);
  * Failures are counted per name and address together, per address and, with a high
  * ceiling that only slows down, per name (lib/auth/session.c, "login throttle").
  */
-long	 session_throttle_wait(struct sqlite3 *, const char *name, const char *addr);
+long	 session_throttle_wait(struct db *, const char *name, const char *addr);
 /* Counts a failed sign-in against name (any case) from addr; logs an alert past a few. */
-int	 session_throttle_fail(struct sqlite3 *, const char *name, const char *addr);
+int	 session_throttle_fail(struct db *, const char *name, const char *addr);
 /* Forgets name's failures from every address (a password reset, an unlock); any case. */
-int	 session_throttle_clear(struct sqlite3 *, const char *name);
+int	 session_throttle_clear(struct db *, const char *name);
 /*
  * The alerts of the login throttle for the health report, a JSON array of lines "N failed
  * sign-ins for NAME from M addresses in the last 15 min" (users with many failures).
  */
-struct json_object *session_throttle_alerts(struct sqlite3 *);
+struct json_object *session_throttle_alerts(struct db *);
 
 #endif /* SESSION_H */

@@ -155,19 +155,19 @@ user_valid_password(const char *pw, const char *name, char *err, size_t errsz)
 }
 
 int
-user_by_name(struct sqlite3 *db, const char *name, struct user *u, char **hash)
+user_by_name(struct db *db, const char *name, struct user *u, char **hash)
 {
 	return store_user_by_name(db, name, u, hash);
 }
 
 int
-user_by_id(struct sqlite3 *db, long long id, struct user *u)
+user_by_id(struct db *db, long long id, struct user *u)
 {
 	return store_user_by_id(db, id, u);
 }
 
 int
-user_create(struct sqlite3 *db, const char *name, int admin, const char *password,
+user_create(struct db *db, const char *name, int admin, const char *password,
     int must_change, long long *id, char *err, size_t errsz)
 {
 	char		*hash = NULL;
@@ -195,7 +195,7 @@ user_create(struct sqlite3 *db, const char *name, int admin, const char *passwor
 }
 
 int
-user_set_password(struct sqlite3 *db, long long id, const char *password, int must_change)
+user_set_password(struct db *db, long long id, const char *password, int must_change)
 {
 	char	*hash;
 	int	 rc;
@@ -209,31 +209,31 @@ user_set_password(struct sqlite3 *db, long long id, const char *password, int mu
 }
 
 int
-user_set_role(struct sqlite3 *db, long long id, int admin)
+user_set_role(struct db *db, long long id, int admin)
 {
 	return store_user_set_role(db, id, admin);
 }
 
 int
-user_set_disabled(struct sqlite3 *db, long long id, int disabled)
+user_set_disabled(struct db *db, long long id, int disabled)
 {
 	return store_user_set_disabled(db, id, disabled);
 }
 
 int
-user_delete(struct sqlite3 *db, long long id)
+user_delete(struct db *db, long long id)
 {
 	return store_user_delete(db, id);
 }
 
 int
-user_other_admins(struct sqlite3 *db, long long id)
+user_other_admins(struct db *db, long long id)
 {
 	return store_user_other_admins(db, id);
 }
 
 int
-user_each(struct sqlite3 *db, int (*cb)(const struct user *, void *), void *arg)
+user_each(struct db *db, int (*cb)(const struct user *, void *), void *arg)
 {
 	return store_user_each(db, cb, arg);
 }

@@ -6,7 +6,7 @@
 
 #include "store/users.h"
 
-struct sqlite3;
+struct db;
 
 #define USER_PASSWORD_MIN	10
 #define USER_PASSWORD_MAX	1024
@@ -25,21 +25,21 @@ int	 user_valid_name(const char *);
 /* 0 when pw is acceptable for user name (may be NULL); else -1 and a reason in err. */
 int	 user_valid_password(const char *pw, const char *name, char *err, size_t errsz);
 /* 0 found, 1 no such user, -1 error; *hash (may be NULL) gets the stored hash. */
-int	 user_by_name(struct sqlite3 *, const char *name, struct user *, char **hash);
-int	 user_by_id(struct sqlite3 *, long long id, struct user *);
+int	 user_by_name(struct db *, const char *name, struct user *, char **hash);
+int	 user_by_id(struct db *, long long id, struct user *);
 /* Validates and stores a new user; -1 with the reason in err (e.g. the name is taken). */
-int	 user_create(struct sqlite3 *, const char *name, int admin, const char *password,
+int	 user_create(struct db *, const char *name, int admin, const char *password,
 	    int must_change, long long *id, char *err, size_t errsz);
 /* These return 0 when the user changed, 1 when there is no such user, -1 on error. */
-int	 user_set_password(struct sqlite3 *, long long id, const char *password,
+int	 user_set_password(struct db *, long long id, const char *password,
 	    int must_change);
-int	 user_set_role(struct sqlite3 *, long long id, int admin);
-int	 user_set_disabled(struct sqlite3 *, long long id, int disabled);
-int	 user_delete(struct sqlite3 *, long long id);
+int	 user_set_role(struct db *, long long id, int admin);
+int	 user_set_disabled(struct db *, long long id, int disabled);
+int	 user_delete(struct db *, long long id);
 /* Enabled admins other than user id (-1 on error). */
-int	 user_other_admins(struct sqlite3 *, long long id);
+int	 user_other_admins(struct db *, long long id);
 /* Calls cb for every user by name; cb non-zero stops. */
-int	 user_each(struct sqlite3 *, int (*cb)(const struct user *, void *), void *);
+int	 user_each(struct db *, int (*cb)(const struct user *, void *), void *);
 
 /* A change to user: -1 (password NULL) leaves a field as it is. */
 struct user_change {

@@ -32,14 +32,14 @@
 #include "store/settings.h"
 
 int
-gitops_queue_sync(struct sqlite3 *db, const char *trigger, long long *job_id)
+gitops_queue_sync(struct db *db, const char *trigger, long long *job_id)
 {
 	return store_gitops_queue(db, trigger, job_id);
 }
 
 /* Copies setting name (dflt when unset) into out; -1 when it does not fit. */
 static int
-gitops_setting(struct sqlite3 *db, const char *name, const char *dflt, char *out, size_t outsz)
+gitops_setting(struct db *db, const char *name, const char *dflt, char *out, size_t outsz)
 {
 	char	*v = settings_get(db, util_data_dir(), name);
 	int	 n = snprintf(out, outsz, "%s", v != NULL ? v : dflt);
@@ -49,7 +49,7 @@ gitops_setting(struct sqlite3 *db, const char *name, const char *dflt, char *out
 }
 
 int
-gitops_config_repo(struct sqlite3 *db, char *url, size_t urlsz, char *branch, size_t branchsz)
+gitops_config_repo(struct db *db, char *url, size_t urlsz, char *branch, size_t branchsz)
 {
 	if (gitops_setting(db, "gitops.repo_url", "", url, urlsz) == -1 ||
 	    gitops_setting(db, "gitops.branch", "", branch, branchsz) == -1) {
@@ -60,7 +60,7 @@ gitops_config_repo(struct sqlite3 *db, char *url, size_t urlsz, char *branch, si
 }
 
 int
-gitops_on_start(struct sqlite3 *db)
+gitops_on_start(struct db *db)
 {
 	long long	 id;
 
@@ -73,7 +73,7 @@ gitops_on_start(struct sqlite3 *db)
 }
 
 int
-gitops_schedule_check(struct sqlite3 *db, const char *datadir, time_t now)
+gitops_schedule_check(struct db *db, const char *datadir, time_t now)
 {
 	struct cron	 c;
 	time_t		 last, slot;
@@ -209,7 +209,7 @@ gitops_want(const struct parse_req *p, struct gitops_want *w)
 
 /* Writes library id as w says (INSERT when new, else UPDATE) and queues its index job. */
 static int
-gitops_write(struct sqlite3 *db, const char *id, const char *host, const struct gitops_want *w,
+gitops_write(struct db *db, const char *id, const char *host, const struct gitops_want *w,
     int exists, int force)
 {
 	long long	 job;
@@ -226,7 +226,7 @@ gitops_write(struct sqlite3 *db, const char *id, const char *host, const struct 
  * wiki integration. -1 on a database error.
  */
 static int
-gitops_apply_entry(struct sqlite3 *db, struct gitops_sync *s, const struct parse_req *p,
+gitops_apply_entry(struct db *db, struct gitops_sync *s, const struct parse_req *p,
     int wiki_ok)
 {
 	struct store_library l;
@@ -278,7 +278,7 @@ out:
  * prune is on, else kept and reported.
  */
 static int
-gitops_prune(struct sqlite3 *db, struct gitops_sync *s, const struct manifest *m, int prune)
+gitops_prune(struct db *db, struct gitops_sync *s, const struct manifest *m, int prune)
 {
 	long long	 job;
 	char		**ids;
@@ -311,7 +311,7 @@ gitops_prune(struct sqlite3 *db, struct gitops_sync *s, const struct manifest *m
  * configuration processed (gitops_state). Nothing is written unless all of it is.
  */
 static int
-gitops_apply(struct sqlite3 *db, struct gitops_sync *s, struct manifest *m,
+gitops_apply(struct db *db, struct gitops_sync *s, struct manifest *m,
     const char *config)
 {
 	size_t		 i;
@@ -344,7 +344,7 @@ struct gitops_config {
 };
 
 static int
-gitops_config_load(struct sqlite3 *db, struct gitops_config *c)
+gitops_config_load(struct db *db, struct gitops_config *c)
 {
 	if (gitops_config_repo(db, c->url, sizeof(c->url), c->branch,
 	    sizeof(c->branch)) == -1 || gitops_setting(db, "gitops.manifest_path",
@@ -361,7 +361,7 @@ gitops_config_load(struct sqlite3 *db, struct gitops_config *c)
  * with err.
  */
 static int
-gitops_fetch(struct sqlite3 *db, const char *datadir, const struct gitops_config *cf,
+gitops_fetch(struct db *db, const char *datadir, const struct gitops_config *cf,
     struct gitops_sync *s, char **text, size_t *len, char *err, size_t errsz)
 {
 	struct gitrepo_limits lim;
@@ -474,7 +474,7 @@ gitops_manifest_errors(struct gitops_sync *s, const struct manifest *m)
  * run's final state ("done", "skipped", "failed") with its one-line message in msg.
  */
 static const char *
-gitops_sync_run(struct sqlite3 *db, const char *datadir, struct gitops_sync *s, char *msg,
+gitops_sync_run(struct db *db, const char *datadir, struct gitops_sync *s, char *msg,
     size_t msgsz)
 {
 	struct gitops_config cf;
@@ -544,7 +544,7 @@ out:
 }
 
 int
-gitops_run_next(struct sqlite3 *db, const char *datadir)
+gitops_run_next(struct db *db, const char *datadir)
 {
 	struct gitops_sync s;
 	long long	 id;
@@ -612,7 +612,7 @@ gitops_run_object(const struct store_gitops_run *r)
 
 /* The run that which and id select as the API shows it; NULL when none (*found 0). */
 static json_object *
-gitops_run_query(struct sqlite3 *db, enum store_gitops_which which, long long id, int *found)
+gitops_run_query(struct db *db, enum store_gitops_which which, long long id, int *found)
 {
 	struct store_gitops_run r;
 	json_object	*o = NULL;
@@ -625,20 +625,20 @@ gitops_run_query(struct sqlite3 *db, enum store_gitops_which which, long long id
 }
 
 struct json_object *
-gitops_run_json(struct sqlite3 *db, long long id, int *found)
+gitops_run_json(struct db *db, long long id, int *found)
 {
 	return gitops_run_query(db, STORE_GITOPS_BY_ID, id, found);
 }
 
 int
-gitops_run_finished(struct sqlite3 *db, long long id)
+gitops_run_finished(struct db *db, long long id)
 {
 	return store_gitops_run_finished(db, id);
 }
 
 /* The configuration as GET /api/gitops/status and PUT /api/gitops/config show it. */
 static json_object *
-gitops_config_json(struct sqlite3 *db, const char *datadir)
+gitops_config_json(struct db *db, const char *datadir)
 {
 	static const struct {
 		const char	*field, *setting, *dflt;
@@ -678,7 +678,7 @@ gitops_config_json(struct sqlite3 *db, const char *datadir)
 }
 
 struct json_object *
-gitops_status(struct sqlite3 *db, const char *datadir)
+gitops_status(struct db *db, const char *datadir)
 {
 	json_object	*o = json_object_new_object(), *c;
 	char		*commit = NULL;

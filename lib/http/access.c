@@ -73,7 +73,7 @@ access_reader_key(struct http_req *r, char *out, size_t outsz)
 
 /* ACCESS_READER: a valid API key when perm.require_mcp_auth is on. */
 static int
-access_reader(struct http_req *r, struct sqlite3 *db, struct access_principal *p)
+access_reader(struct http_req *r, struct db *db, struct access_principal *p)
 {
 	struct apikey_info key;
 	const char	*auth;
@@ -104,7 +104,7 @@ access_reader(struct http_req *r, struct sqlite3 *db, struct access_principal *p
  * session cookie) into p. -1 when no one: unless quiet, after answering 401 (or 500).
  */
 static int
-access_identify(struct http_req *r, struct sqlite3 *db, const char *what,
+access_identify(struct http_req *r, struct db *db, const char *what,
     struct access_principal *p, int quiet)
 {
 	struct apikey_info key;
@@ -174,7 +174,7 @@ access_csrf_missing(struct http_req *r, const struct access_principal *p)
  * other credential is ignored: the caller is anonymous.
  */
 static void
-access_anonymous(struct http_req *r, struct sqlite3 *db, const char *what,
+access_anonymous(struct http_req *r, struct db *db, const char *what,
     struct access_principal *p)
 {
 	if (access_identify(r, db, what, p, 1) == -1 || access_csrf_missing(r, p) ||
@@ -185,7 +185,7 @@ access_anonymous(struct http_req *r, struct sqlite3 *db, const char *what,
 }
 
 int
-access_check(struct http_req *r, struct sqlite3 *db, enum access_who who, int flags,
+access_check(struct http_req *r, struct db *db, enum access_who who, int flags,
     const char *anon_setting, const char *what, struct access_principal *p)
 {
 	memset(p, 0, sizeof(*p));

@@ -11,7 +11,7 @@
 #include "auth/user.h"
 
 struct http_req;
-struct sqlite3;
+struct db;
 
 /* Who may call a route. */
 enum access_who {
@@ -59,7 +59,7 @@ struct access_principal {
  * credential is missing or invalid, never more) or 403 naming what is missing, and
  * returns -1; 0 when allowed.
  */
-int	 access_check(struct http_req *, struct sqlite3 *, enum access_who, int flags,
+int	 access_check(struct http_req *, struct db *, enum access_who, int flags,
 	    const char *anon_setting, const char *what, struct access_principal *p);
 
 #endif

@@ -17,7 +17,7 @@ struct json_object;
 
 struct FCGX_Request;
 struct buf;
-struct sqlite3;
+struct db;
 
 #define HTTP_MAX_ARGS	4	/* captures of one route pattern */
 
@@ -42,7 +42,7 @@ struct http_req {
 	int		 jsonrpc_errors;	/* http_error answers JSON-RPC error objects */
 	struct buf	*capture;	/* tests: the response goes here, not to a client */
 	/* Set by the route matcher before the handler runs: */
-	struct sqlite3	*db;		/* the responder's database connection */
+	struct db	*db;		/* the responder's database connection */
 	struct access_principal who;	/* who is asking (access_check) */
 	struct http_param args[HTTP_MAX_ARGS];	/* the pattern's {captures} */
 	size_t		 nargs;
@@ -74,7 +74,7 @@ struct http_responder {
 	const char		*prog;
 	/* Called once per worker process after fork: the handler context (or NULL on
 	 * failure) and, in *db, the connection the matcher authorizes with. */
-	void			*(*init)(struct sqlite3 **db);
+	void			*(*init)(struct db **db);
 	const struct http_route	*routes;
 	int			 jsonrpc_errors;	/* errors as JSON-RPC objects (/mcp) */
 	/*
@@ -102,7 +102,7 @@ int	 http_serve(int argc, char **argv, const struct http_responder *);
  * r->who to the caller.
  */
 void	 http_route(struct http_req *, const struct http_route *routes,
-	    struct sqlite3 *db, void *ctx);
+	    struct db *db, void *ctx);
 /*
  * 1 when host (len bytes of a Host value, name[:port]) names this server: an IP
  * address, localhost or a name under .localhost, the machine's host name, or an entry of

@@ -109,7 +109,7 @@ http_host_known(const char *host, size_t len, const char *names)
  * A request without Host (HTTP/1.0) passes: no browser sends one. 0 when it passes.
  */
 static int
-http_check_host(struct http_req *r, struct sqlite3 *db)
+http_check_host(struct http_req *r, struct db *db)
 {
 	const char	*h[2], *p, *e;
 	char		*names = NULL;
@@ -277,7 +277,7 @@ http_not_allowed(struct http_req *r, const struct http_route *routes, const int 
 }
 
 void
-http_route(struct http_req *r, const struct http_route *routes, struct sqlite3 *db,
+http_route(struct http_req *r, const struct http_route *routes, struct db *db,
     void *ctx)
 {
 	struct http_span cap[HTTP_MAX_ARGS], got[HTTP_MAX_ARGS];
@@ -348,7 +348,7 @@ http_log_context(struct http_req *r)
 
 /* Fills r from the request environment and answers one request. */
 static void
-http_dispatch(struct http_req *r, const struct http_responder *rs, struct sqlite3 *db,
+http_dispatch(struct http_req *r, const struct http_responder *rs, struct db *db,
     void *ctx)
 {
 	const char	*uri, *q, *https;
@@ -420,7 +420,7 @@ http_worker(int sock, const struct http_responder *rs)
 {
 	FCGX_Request	 fr;
 	struct http_req	 r;
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	void		*ctx;
 
 	signal(SIGTERM, SIG_DFL);
@@ -487,7 +487,7 @@ static int
 http_cgi(const struct http_responder *rs)
 {
 	struct http_req	 r;
-	struct sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	void		*ctx;
 
 	if ((ctx = rs->init(&db)) == NULL || http_sandbox(rs) == -1)

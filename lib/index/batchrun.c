@@ -82,7 +82,7 @@ batchrun_progress(struct batchrun *b)
 }
 
 int
-batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 *db,
+batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct db *db,
     const char *datadir, const char *library_id,
     void (*log)(void *, const char *, const char *), void *log_ctx)
 {

@@ -20,7 +20,7 @@
 #include "ai/provider.h"
 
 struct batchrun;
-struct sqlite3;
+struct db;
 
 struct batchrun_ops {
 	int		 llm;		/* 1: the LLM (ai.llm.*), 0: embeddings (ai.embed.*) */
@@ -43,7 +43,7 @@ struct batchrun_ops {
 
 struct batchrun {
 	/* in: batchrun_init, batchrun_run */
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*datadir;
 	const char	*library_id;
 	void		(*log)(void *ctx, const char *level, const char *line);
@@ -77,7 +77,7 @@ void	 batchrun_init(struct batchrun *b, long budget_ms, int (*cancel)(void *),
  * here; b->cfg is released at the end. 0 when no provider is configured, when cancelled,
  * or when the step has no more work; -1 on a failure with the error set.
  */
-int	 batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct sqlite3 *db,
+int	 batchrun_run(const struct batchrun_ops *ops, struct batchrun *b, struct db *db,
 	    const char *datadir, const char *library_id,
 	    void (*log)(void *, const char *, const char *), void *log_ctx);
 

@@ -408,7 +408,7 @@ dedup_load_row(const struct store_dedup_row *r, void *arg)
 
 /* Reads the snippets the library shows (its own and shared ones) into *items (*n of them). */
 static int
-dedup_load(struct sqlite3 *db, const char *library_id, struct dd_item **items,
+dedup_load(struct db *db, const char *library_id, struct dd_item **items,
     size_t *n)
 {
 	struct dd_load	 l;
@@ -427,7 +427,7 @@ dedup_load(struct sqlite3 *db, const char *library_id, struct dd_item **items,
  * *changed.
  */
 static int
-dedup_unshare(struct sqlite3 *db, struct dd_item *items, size_t n,
+dedup_unshare(struct db *db, struct dd_item *items, size_t n,
     struct share_libs *changed)
 {
 	long long	 last = 0;
@@ -449,7 +449,7 @@ dedup_unshare(struct sqlite3 *db, struct dd_item *items, size_t n,
  * them).
  */
 static int
-dedup_apply(struct sqlite3 *db, const char *library_id, struct dd_item *items,
+dedup_apply(struct db *db, const char *library_id, struct dd_item *items,
     size_t n, struct dedup_stats *stats)
 {
 	struct store_dup_change *c;
@@ -478,7 +478,7 @@ dedup_apply(struct sqlite3 *db, const char *library_id, struct dd_item *items,
 }
 
 int
-dedup_library(struct sqlite3 *db, const char *library_id, struct share_libs *changed,
+dedup_library(struct db *db, const char *library_id, struct share_libs *changed,
     struct dedup_stats *stats)
 {
 	struct dd_item	*items = NULL, **order = NULL, *c;

@@ -14,10 +14,11 @@
  * dedup_library() runs after every index write over all of the library's snippets: it
  * orders them by preference (dedup_prefer) and keeps each snippet that is neither an
  * exact nor a near copy of one kept before it. A duplicate keeps its snippets row with
- * dup_of set to the kept copy, and loses its snippets_fts row and its embeddings, so
- * neither the lexical nor the vector index can return it. Because the whole library is
- * decided again at each run, a duplicate whose kept copy was deleted or changed becomes a
- * kept snippet again (its snippets_fts row is rebuilt; the embedder gives it a vector).
+ * dup_of set to the kept copy, which keeps it out of the lexical index (store/fts.h), and
+ * loses its embeddings, so neither the lexical nor the vector index can return it. Because
+ * the whole library is decided again at each run, a duplicate whose kept copy was deleted
+ * or changed becomes a kept snippet again (the next index has it; the embedder gives it a
+ * vector).
  */
 #ifndef DEDUP_H
 #define DEDUP_H
@@ -26,7 +27,7 @@
 #include <stdint.h>
 
 struct share_libs;
-struct sqlite3;
+struct db;
 
 #define DEDUP_NEAR_BITS		10	/* simhash bits that may differ in a near copy */
 #define DEDUP_MIN_WORDS		24	/* shorter snippets only match exact copies */
@@ -78,7 +79,7 @@ struct dedup_stats {
  * again.
  * Returns 0, or -1 on a database or memory failure (the caller rolls back).
  */
-int	 dedup_library(struct sqlite3 *, const char *library_id, struct share_libs *changed,
+int	 dedup_library(struct db *, const char *library_id, struct share_libs *changed,
 	    struct dedup_stats *);
 
 #endif

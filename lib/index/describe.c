@@ -222,12 +222,12 @@ describe_bump(struct ds_run *e)
 
 /*
  * Inside the caller's transaction: writes a title and description to a snippet (title
- * only when weak, text only when it had none), marks it described, rewrites its FTS row
- * and drops its embeddings rows (the new text gets a vector of its own; the old vector goes
- * at the end of the embed run unless another snippet names it, embedder_gc).
+ * only when weak, text only when it had none), marks it described and drops its
+ * embeddings rows (the new text gets a vector of its own; the old vector goes at the end of
+ * the embed run unless another snippet names it, embedder_gc).
  */
 static int
-describe_apply(const struct ds_item *it, struct sqlite3 *db, const char *title,
+describe_apply(const struct ds_item *it, struct db *db, const char *title,
     const char *desc)
 {
 	/* The tokens added (those of the heuristic title are not taken off). */
@@ -532,7 +532,7 @@ static const struct batchrun_ops describe_ops = {
 };
 
 int
-describe_run(struct sqlite3 *db, const char *datadir, const char *library_id,
+describe_run(struct db *db, const char *datadir, const char *library_id,
     describe_log_fn log, void *log_ctx, struct describe_stats *out)
 {
 	struct ds_run	 e;
@@ -551,7 +551,7 @@ describe_run(struct sqlite3 *db, const char *datadir, const char *library_id,
 }
 
 int
-describe_configured(struct sqlite3 *db, const char *datadir)
+describe_configured(struct db *db, const char *datadir)
 {
 	struct provider_cfg	 cfg;
 	int			 rc = 0;

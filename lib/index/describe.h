@@ -15,8 +15,8 @@
  * heading stays in snippets.heading and in the breadcrumb); the description becomes
  * snippets.text when the snippet had no prose (prose written by people is kept). So the
  * answer's codeTitle / codeDescription and the "### title" line show them, and the
- * snippet's snippets_fts row is rewritten (title field) so that they are searchable; its
- * vector is dropped so that the embedder embeds the new text.
+ * library's lexical index (its new index_version's, written after this step) has them, so
+ * that they are searchable; its vector is dropped so that the embedder embeds the new text.
  *
  * Cache: snippet_descriptions holds each answer by the SHA-256 of the text sent for the
  * snippet and the model; a re-index, or another library with the same snippet, reuses it
@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 #define DESCRIBE_BATCH		8		/* snippets per request */
 #define DESCRIBE_MAX_TEXT	1200		/* bytes of prose sent per snippet */
@@ -66,7 +66,7 @@ struct describe_stats {
  * with out->error set and one "describing failed: ..." line logged: the snippets not done
  * keep their titles and stay to be described by a later run.
  */
-int	 describe_run(struct sqlite3 *, const char *datadir, const char *library_id,
+int	 describe_run(struct db *, const char *datadir, const char *library_id,
 	    describe_log_fn log, void *log_ctx, struct describe_stats *out);
 
 /* 1 when title is generic: "Example", "Usage", "Code", "Installation" and the like. */
@@ -87,6 +87,6 @@ size_t	 describe_parse_answer(const char *answer, size_t n, char **titles, char 
  * answer cached in snippet_descriptions by the SHA-256 of what was sent, which the file's
  * content determines, and the model; content-rule flagged snippets are never sent).
  */
-int	 describe_configured(struct sqlite3 *, const char *datadir);
+int	 describe_configured(struct db *, const char *datadir);
 
 #endif

@@ -390,7 +390,7 @@ static const struct batchrun_ops embedder_ops = {
 };
 
 int
-embedder_run(struct sqlite3 *db, const char *datadir, const char *library_id,
+embedder_run(struct db *db, const char *datadir, const char *library_id,
     embedder_log_fn log, void *log_ctx, struct embedder_stats *out)
 {
 	struct emb_run	 e;
@@ -409,7 +409,7 @@ embedder_run(struct sqlite3 *db, const char *datadir, const char *library_id,
 }
 
 int
-embedder_gc(struct sqlite3 *db, size_t *deleted)
+embedder_gc(struct db *db, size_t *deleted)
 {
 	return store_vectors_gc(db, deleted);
 }

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 #define EMBEDDER_BATCH		256		/* snippets read, embedded and written at once */
 #define EMBEDDER_MAX_TEXT	8000		/* bytes of a snippet's text sent to embed */
@@ -52,7 +52,7 @@ struct embedder_stats {
  * (M reused) with MODEL in S s" when it stored anything. At its end, configured or not and
  * whatever the outcome, it deletes the vectors no snippet names any more (embedder_gc).
  */
-int	 embedder_run(struct sqlite3 *, const char *datadir, const char *library_id,
+int	 embedder_run(struct db *, const char *datadir, const char *library_id,
 	    embedder_log_fn log, void *log_ctx, struct embedder_stats *out);
 
 /*
@@ -69,6 +69,6 @@ int	 embedder_run(struct sqlite3 *, const char *datadir, const char *library_id,
  * hash).
  * *deleted is the number of vectors deleted. 0, or -1 on a database error.
  */
-int	 embedder_gc(struct sqlite3 *, size_t *deleted);
+int	 embedder_gc(struct db *, size_t *deleted);
 
 #endif

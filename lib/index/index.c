@@ -47,7 +47,7 @@ struct index_file {
 
 struct index_run {
 	struct jobs_ref	 job;		/* db and job id: log lines, cancel polls */
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*datadir;
 	const char	*library_id;
 	int		 full;		/* re-parse every file */
@@ -58,7 +58,6 @@ struct index_run {
 	char		*source_type, *url, *host, *branch, *settings;
 	char		*indexed_commit, *indexed_settings, *run_status;
 	char		*family;	/* the library whose versions share files */
-	long		 lib_no;
 	/* limits */
 	long		 max_file_kb, max_files;
 	/* results: every selected file is parsed, kept unchanged or skipped */
@@ -97,7 +96,6 @@ index_load(struct index_run *r)
 	r->indexed_commit = l.indexed_commit;
 	r->indexed_settings = l.indexed_settings;
 	r->run_status = l.run_status;
-	r->lib_no = (long)l.lib_no;
 	r->source_type = l.type;
 	r->family = l.family;
 	l.url = l.host = l.branch = l.settings = l.indexed_commit = NULL;
@@ -685,7 +683,6 @@ index_insert_section(struct index_run *r, const struct index_file *f,
 	v.anchor = s->anchor ? s->anchor : "";
 	v.text = text;
 	v.code = code;
-	v.code_text = codetext->p ? codetext->p : "";
 	v.path = f->src->path;
 	v.tokens = tokens;
 	v.hash = sig.hash;
@@ -819,7 +816,7 @@ index_write(struct index_run *r)
 
 	if (db_begin(r->db) == -1 || index_delete_docs(r, r->full) == -1)
 		goto out;
-	if ((w = store_writer_open(r->db, r->library_id, r->lib_no)) == NULL)
+	if ((w = store_writer_open(r->db, r->library_id)) == NULL)
 		goto out;
 	for (i = 0; i < r->nfiles; i++)
 		if (!r->files[i].keep && (r->files[i].reuse > 0 ?
@@ -1109,7 +1106,7 @@ index_steps(struct index_run *r, const struct backend_ops *ops)
 }
 
 int
-index_run(struct sqlite3 *db, const char *datadir, long long job_id, const char *library_id,
+index_run(struct db *db, const char *datadir, long long job_id, const char *library_id,
     int force, const struct backend_ops *ops)
 {
 	struct index_run r;

@@ -15,14 +15,14 @@
 #define INDEX_H
 
 struct backend_ops;
-struct sqlite3;
+struct db;
 
 /*
  * Runs index job job_id of library_id (force: re-index every file). ops NULL is the back
  * end of the library's source_type. Returns 0 when the job ended done or cancelled, -1
  * when it failed (the job says why).
  */
-int	 index_run(struct sqlite3 *, const char *datadir, long long job_id,
+int	 index_run(struct db *, const char *datadir, long long job_id,
 	    const char *library_id, int force, const struct backend_ops *ops);
 
 #endif /* INDEX_H */

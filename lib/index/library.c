@@ -69,7 +69,7 @@ library_rm_tree(const char *dir)
  * snippets stay.
  */
 int
-library_delete_run(struct sqlite3 *db, const char *datadir, long long job_id,
+library_delete_run(struct db *db, const char *datadir, long long job_id,
     const char *library_id)
 {
 	struct store_library l;
@@ -176,7 +176,7 @@ library_canonical_url(const char *url)
  * source's text under an id agents already use.
  */
 static enum library_change
-library_host_check(struct sqlite3 *db, const char *id, const char *host, int admin,
+library_host_check(struct db *db, const char *id, const char *host, int admin,
     char *err, size_t errsz)
 {
 	char	*bound;
@@ -205,7 +205,7 @@ library_host_check(struct sqlite3 *db, const char *id, const char *host, int adm
  * LIBRARY_FORBIDDEN (library_host_check) or LIBRARY_DELETING with err.
  */
 static enum library_change
-library_upsert_check(struct sqlite3 *db, const char *id, const char *type,
+library_upsert_check(struct db *db, const char *id, const char *type,
     const char *url, const char *host, int admin, struct store_library *old, char *err,
     size_t errsz)
 {
@@ -413,7 +413,7 @@ library_has_version(const struct parse_req *p, const char *v)
  * when p gives none. 0, or -1 on a database error.
  */
 static int
-library_versions_sync(struct sqlite3 *db, struct parse_req *p, const char *id,
+library_versions_sync(struct db *db, struct parse_req *p, const char *id,
     const char *url, const char *settings, long long user_id, const char *now,
     struct buf *changed)
 {
@@ -467,7 +467,7 @@ out:
 }
 
 enum library_change
-library_upsert(struct sqlite3 *db, struct parse_req *p, const char *id, const char *host,
+library_upsert(struct db *db, struct parse_req *p, const char *id, const char *host,
     long long user_id, int admin, long long *job_id, char *err, size_t errsz)
 {
 	enum library_change rc = LIBRARY_ERROR;
@@ -577,7 +577,7 @@ library_may_delete(const struct store_library *l, const char *id, long long user
 }
 
 enum library_change
-library_queue(struct sqlite3 *db, const char *id, int del, int force, long long user_id,
+library_queue(struct db *db, const char *id, int del, int force, long long user_id,
     int admin, long long *job_id, char *err, size_t errsz)
 {
 	struct store_library l;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct parse_req;
-struct sqlite3;
+struct db;
 
 /*
  * Runs delete job job_id (ctxd-worker): removes the library's clone folder, then in one
@@ -13,7 +13,7 @@ struct sqlite3;
  * their logs and the library row, then the vectors no other library names (embedder_gc),
  * and marks the job done (the job stays as the record).
  */
-int	 library_delete_run(struct sqlite3 *, const char *datadir, long long job_id,
+int	 library_delete_run(struct db *, const char *datadir, long long job_id,
 	    const char *library_id);
 enum library_change {
 	LIBRARY_OK, LIBRARY_NOT_FOUND, LIBRARY_TAKEN, LIBRARY_DELETING, LIBRARY_ERROR,
@@ -32,7 +32,7 @@ enum library_change {
  * LIBRARY_DELETING: it is being deleted; LIBRARY_ERROR: a database error (logged). Not
  * OK: err says why.
  */
-enum library_change library_upsert(struct sqlite3 *, struct parse_req *p,
+enum library_change library_upsert(struct db *, struct parse_req *p,
 	    const char *id, const char *host, long long user_id, int admin,
 	    long long *job_id, char *err, size_t errsz);
 /*
@@ -43,7 +43,7 @@ enum library_change library_upsert(struct sqlite3 *, struct parse_req *p,
  * one who added it, or of a GitOps-managed library by a non-admin) or LIBRARY_ERROR
  * (logged) with err.
  */
-enum library_change library_queue(struct sqlite3 *, const char *id, int del, int force,
+enum library_change library_queue(struct db *, const char *id, int del, int force,
 	    long long user_id, int admin, long long *job_id, char *err, size_t errsz);
 
 #endif /* LIBRARY_H */

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /*
  * Writes the segment of library_id's current version (unless it exists) and removes the
@@ -16,7 +16,7 @@ struct sqlite3;
  * 0, 1 when the library has no index to write, -1 on failure (logged; the query
  * workers then build the index from the database as before).
  */
-int	 segwrite_library(struct sqlite3 *, const char *datadir, const char *library_id,
+int	 segwrite_library(struct db *, const char *datadir, const char *library_id,
 	    long long *ms, char *path, size_t pathlen);
 
 #endif /* SEGWRITE_H */

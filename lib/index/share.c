@@ -56,14 +56,14 @@ share_libs_add(struct share_libs *l, const char *id)
 }
 
 int
-share_copy(struct sqlite3 *db, const char *library_id, long long to_doc,
+share_copy(struct db *db, const char *library_id, long long to_doc,
     long long from_doc)
 {
 	return store_share_copy(db, library_id, to_doc, from_doc);
 }
 
 int
-share_disown(struct sqlite3 *db, const char *library_id, const char *keep_json)
+share_disown(struct db *db, const char *library_id, const char *keep_json)
 {
 	struct store_doc_pairs p;
 	size_t		 i;
@@ -86,7 +86,7 @@ out:
  * own copy of them (share_copy) and owns it. 0, or -1 on a database error.
  */
 static int
-share_own(struct sqlite3 *db, const char *library_id, long long doc, long long from)
+share_own(struct db *db, const char *library_id, long long doc, long long from)
 {
 	if (store_share_copy(db, library_id, doc, from) == -1)
 		return -1;
@@ -94,7 +94,7 @@ share_own(struct sqlite3 *db, const char *library_id, long long doc, long long f
 }
 
 int
-share_unshare(struct sqlite3 *db, long long doc, struct share_libs *changed)
+share_unshare(struct db *db, long long doc, struct share_libs *changed)
 {
 	char		*lib = NULL;
 	long long	 id;
@@ -116,7 +116,7 @@ out:
 }
 
 int
-share_validate(struct sqlite3 *db, const char *library_id)
+share_validate(struct db *db, const char *library_id)
 {
 	struct store_doc_pairs p;
 	size_t		 i;
@@ -140,7 +140,7 @@ out:
 }
 
 int
-share_touch(struct sqlite3 *db, const char *library_id, enum share_touch what)
+share_touch(struct db *db, const char *library_id, enum share_touch what)
 {
 	return store_share_touch(db, library_id, what == SHARE_TOUCH_VECTORS);
 }

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /* Libraries whose snippets changed under them (share_unshare): ids, each once. */
 struct share_libs {
@@ -44,7 +44,7 @@ char	*share_libs_pop(struct share_libs *);
  * duplicate there is copied as a kept snippet with a full-text row made again; the
  * library's dedup pass decides anew. 0, or -1 on a database error.
  */
-int	 share_copy(struct sqlite3 *, const char *library_id, long long to_doc,
+int	 share_copy(struct db *, const char *library_id, long long to_doc,
 	    long long from_doc);
 /*
  * Before documents of library_id are deleted (all of them when keep_json is NULL, else
@@ -52,20 +52,20 @@ int	 share_copy(struct sqlite3 *, const char *library_id, long long to_doc,
  * documents show gives its snippets (with their full-text, flags and embeddings rows) to
  * the first of them, which the others show from then on. 0, or -1 on a database error.
  */
-int	 share_disown(struct sqlite3 *, const char *library_id, const char *keep_json);
+int	 share_disown(struct db *, const char *library_id, const char *keep_json);
 /*
  * Copies the snippets of owner document doc into each document that shows them, which
  * then owns its copy, and adds those documents' libraries to *changed (their dedup pass
  * must run again). Called before a pass changes the decision of one of doc's snippets. 0,
  * or -1 on a database or memory error.
  */
-int	 share_unshare(struct sqlite3 *, long long doc, struct share_libs *changed);/*
+int	 share_unshare(struct db *, long long doc, struct share_libs *changed);/*
  * Before a dedup pass of library_id: each of its documents that shows a duplicate whose
  * kept copy the library does not show (the only copy there) gets a copy of the snippets
  * it showed (share_copy), which the pass then decides as the library's own. 0, or -1 on
  * a database or memory error.
  */
-int	 share_validate(struct sqlite3 *, const char *library_id);
+int	 share_validate(struct db *, const char *library_id);
 
 /*
  * After the snippets library_id owns changed in place (LLM titles, lib/index/describe.h): the
@@ -75,6 +75,6 @@ int	 share_validate(struct sqlite3 *, const char *library_id);
  * then reload them. 0, or -1 on a database error.
  */
 enum share_touch { SHARE_TOUCH_INDEX, SHARE_TOUCH_VECTORS };
-int	 share_touch(struct sqlite3 *, const char *library_id, enum share_touch what);
+int	 share_touch(struct db *, const char *library_id, enum share_touch what);
 
 #endif

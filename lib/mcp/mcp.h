@@ -23,7 +23,7 @@
 
 struct buf;
 struct search;
-struct sqlite3;
+struct db;
 struct validate_table;
 
 #define MCP_MAX_BODY		(256 * 1024)	/* bytes of one POST body */
@@ -54,7 +54,7 @@ struct validate_table;
 
 /* What the tools work on: the responder's read-only database and its query path. */
 struct mcp_ctx {
-	struct sqlite3	*db;		/* settings (mcp.allowed_origins) */
+	struct db	*db;		/* settings (mcp.allowed_origins) */
 	struct search	*search;	/* search_open(db) */
 	long		 batch_ms;	/* 0: MCP_BATCH_MS (a test's shorter time) */
 };

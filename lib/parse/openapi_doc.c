@@ -6,9 +6,9 @@
  * 1), then the webhooks (3.1) under "Webhooks". An operation's section: title
  * "METHOD path — summary" (operationId when there is no summary), anchor its operationId
  * (else "method-path"), its description, parameters, request body and responses with
- * compact schemas ("{ id: integer (required), tags: [string] }", nested objects shown
- * OPENAPI_SCHEMA_DEPTH deep, a $ref already being shown or too deep named "→ Pet"; a
- * response's links name their target operation and parameters), and a curl example against
+ * compact schemas ("{ id: integer (required), tags: [string] }", nested objects shown a
+ * few levels deep (OPENAPI_BODY_DEPTH and the like), a $ref already being shown or too
+ * deep named "→ Pet"; a response's links name their target operation and parameters), and a curl example against
  * the first server. An operation's callbacks (3.x) follow it, one section each one level
  * down: "POST {$request.query.callbackUrl}/data (callback onData of POST /streams)", anchor
  * "callback-<operation>-<name>-<method>", the request the API makes and the answers it
@@ -39,7 +39,23 @@
 #define OPENAPI_SCHEMA_DEPTH	3	/* nested objects shown; deeper ones are named */
 #define OPENAPI_OP_NODES	1500	/* schema nodes one operation's text may visit */
 #define OPENAPI_SCHEMA_BYTES	1200	/* a compact schema is cut past this */
-#define OPENAPI_SAMPLE_DEPTH	4	/* nesting of a curl example's JSON body */
+/*
+ * How much of a schema an operation's text shows: an answer holds a few operations of
+ * about 300 tokens rather than two of 1,000 (bench/README.md, "operations found by what
+ * they do": response schemas three levels deep and curl bodies of 2 KB pushed the operation
+ * asked for out of the answer). A request body shows its fields two levels deep, a
+ * success response two, an error response (4XX, 5XX, default) one, each cut past its
+ * bytes; a curl example's JSON body is made less deep while it is longer than
+ * OPENAPI_SAMPLE_BYTES.
+ */
+#define OPENAPI_BODY_DEPTH	2
+#define OPENAPI_BODY_BYTES	800
+#define OPENAPI_OK_DEPTH	2
+#define OPENAPI_OK_BYTES	400
+#define OPENAPI_ERR_DEPTH	1
+#define OPENAPI_ERR_BYTES	200
+#define OPENAPI_SAMPLE_DEPTH	4
+#define OPENAPI_SAMPLE_BYTES	600
 #define OPENAPI_MAX_PROPS	40	/* properties shown of one object */
 #define OPENAPI_MAX_ENUM	10
 #define OPENAPI_MAX_PARTS	8	/* allOf / oneOf / anyOf parts */
@@ -83,6 +99,8 @@ struct openapi {
 	long		 ntags;
 	size_t		 budget;	/* schema nodes left for this operation */
 	size_t		 limit;		/* the schema being written ends past this */
+	int		 depth;		/* and shows objects this deep */
+	int		 sdepth;	/* nesting of the curl example's body */
 	json_object	*stack[OPENAPI_STACK];	/* $ref targets being shown */
 	size_t		 nstack;
 	struct openapi_op *ops;
@@ -316,7 +334,7 @@ openapi_schema_ref(struct openapi *o, struct buf *b, const char *ref, const char
 
 	openapi_ref_name(ref, name, sizeof(name));
 	t = openapi_resolve(o->root, file, ref, &to);
-	if (t == NULL || depth >= OPENAPI_SCHEMA_DEPTH || o->nstack == OPENAPI_STACK ||
+	if (t == NULL || depth >= o->depth || o->nstack == OPENAPI_STACK ||
 	    openapi_on_stack(o, t)) {
 		openapi_add(o, b, "→ ");
 		openapi_add(o, b, name);
@@ -376,7 +394,7 @@ openapi_schema_object(struct openapi *o, struct buf *b, json_object *s, const ch
 		openapi_add(o, b, "object");
 		return;
 	}
-	if (depth >= OPENAPI_SCHEMA_DEPTH) {
+	if (depth >= o->depth) {
 		openapi_add(o, b, "{…}");
 		return;
 	}
@@ -470,11 +488,13 @@ openapi_schema(struct openapi *o, struct buf *b, json_object *s, const char *fil
 		openapi_add(o, b, " | null");
 }
 
-/* Writes the compact schema of s, cut at OPENAPI_SCHEMA_BYTES. */
+/* Writes the compact schema of s, objects shown depth deep, cut past bytes. */
 static void
-openapi_schema_text(struct openapi *o, struct buf *b, json_object *s, const char *file)
+openapi_schema_text(struct openapi *o, struct buf *b, json_object *s, const char *file,
+    int depth, size_t bytes)
 {
-	o->limit = b->len + OPENAPI_SCHEMA_BYTES;
+	o->limit = b->len + bytes;
+	o->depth = depth;
 	o->nstack = 0;
 	openapi_schema(o, b, s, file, 0);
 }
@@ -501,7 +521,7 @@ openapi_sample_object(struct openapi *o, json_object *s, const char *file, int d
 		json_object_put(p);
 	}
 	props = openapi_get(s, "properties");
-	if (!json_object_is_type(props, json_type_object) || depth >= OPENAPI_SAMPLE_DEPTH)
+	if (!json_object_is_type(props, json_type_object) || depth >= o->sdepth)
 		return r;
 	json_object_object_foreach(props, key, val) {
 		if (n++ == OPENAPI_MAX_PROPS / 2 || o->budget == 0)
@@ -568,7 +588,7 @@ openapi_sample(struct openapi *o, json_object *s, const char *file, int depth)
 	if ((type != NULL && strcmp(type, "array") == 0) || openapi_get(s, "items") != NULL) {
 		if ((r = json_object_new_array()) == NULL)
 			return NULL;
-		if (depth < OPENAPI_SAMPLE_DEPTH && (v = openapi_sample(o, openapi_get(s,
+		if (depth < o->sdepth && (v = openapi_sample(o, openapi_get(s,
 		    "items"), file, depth + 1)) != NULL)
 			json_object_array_add(r, v);
 		return r;
@@ -693,7 +713,8 @@ openapi_write_params(struct openapi *o, struct buf *b, const struct openapi_para
 			openapi_add(o, b, ", required");
 		openapi_add(o, b, "): ");
 		sch = openapi_get(ps[i].p, "schema");
-		openapi_schema_text(o, b, sch != NULL ? sch : ps[i].p, ps[i].file);
+		openapi_schema_text(o, b, sch != NULL ? sch : ps[i].p, ps[i].file,
+		    OPENAPI_SCHEMA_DEPTH, OPENAPI_SCHEMA_BYTES);
 		if ((d = openapi_text(ps[i].p, "description")) != NULL) {
 			openapi_add(o, b, " — ");
 			openapi_add_text(o, b, d, 1);
@@ -746,7 +767,8 @@ openapi_write_body(struct openapi *o, struct buf *b, const struct openapi_op *op
 		openapi_add(o, b, ", required");
 	openapi_add(o, b, "): ");
 	if (*schema != NULL)
-		openapi_schema_text(o, b, *schema, file);
+		openapi_schema_text(o, b, *schema, file, OPENAPI_BODY_DEPTH,
+		    OPENAPI_BODY_BYTES);
 	if ((d = openapi_text(rb, "description")) != NULL) {
 		openapi_add(o, b, *schema != NULL ? " — " : "");
 		openapi_add_text(o, b, d, 1);
@@ -810,6 +832,7 @@ openapi_write_responses(struct openapi *o, struct buf *b, const struct openapi_o
 	json_object	*rs = openapi_get(op->op, "responses"), *r, *sch, *m;
 	const char	*file, *d, *media;
 	size_t		 n = 0;
+	int		 ok;
 
 	if (!json_object_is_type(rs, json_type_object))
 		return;
@@ -833,8 +856,10 @@ openapi_write_responses(struct openapi *o, struct buf *b, const struct openapi_o
 		    &media)) != NULL)
 			sch = openapi_get(m, "schema");
 		if (sch != NULL) {
+			ok = code[0] == '1' || code[0] == '2' || code[0] == '3';
 			openapi_add(o, b, " — ");
-			openapi_schema_text(o, b, sch, file);
+			openapi_schema_text(o, b, sch, file, ok ? OPENAPI_OK_DEPTH :
+			    OPENAPI_ERR_DEPTH, ok ? OPENAPI_OK_BYTES : OPENAPI_ERR_BYTES);
 		}
 		if (o->version == 3)
 			openapi_write_links(o, b, openapi_get(r, "links"), file);
@@ -898,8 +923,10 @@ openapi_write_form(struct openapi *o, struct buf *c, json_object *sample, json_o
 		some |= openapi_in_list(req, k0);
 	}
 	json_object_object_foreach(sample, k, v) {
-		if ((some && !openapi_in_list(req, k)) || n++ == OPENAPI_MAX_FORM)
+		if (some && !openapi_in_list(req, k))
 			continue;
+		if (n++ == OPENAPI_MAX_FORM)
+			break;
 		openapi_add(o, c, " \\\n  --data-urlencode '");
 		openapi_shq(o, c, k);
 		openapi_add(o, c, "=");
@@ -919,7 +946,7 @@ openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op
 	struct buf	 hdr, query;
 	json_object	*sample, *req;
 	const char	*in, *name;
-	size_t		 i;
+	size_t		 i, budget;
 
 	buf_init(&hdr);
 	buf_init(&query);
@@ -957,8 +984,19 @@ openapi_write_curl(struct openapi *o, struct buf *c, const struct openapi_op *op
 		openapi_shq(o, c, media);
 		openapi_add(o, c, "'");
 	}
-	o->nstack = 0;
-	if (schema != NULL && (sample = openapi_sample(o, schema, sfile, 0)) != NULL) {
+	/* the example's body as deep as OPENAPI_SAMPLE_BYTES allows, one level at least */
+	sample = NULL;
+	budget = o->budget;
+	for (o->sdepth = OPENAPI_SAMPLE_DEPTH; schema != NULL && o->sdepth > 0; o->sdepth--) {
+		json_object_put(sample);
+		o->nstack = 0;
+		o->budget = budget;	/* each try within the same bound */
+		if ((sample = openapi_sample(o, schema, sfile, 0)) == NULL ||
+		    strlen(json_object_to_json_string_ext(sample, JSON_C_TO_STRING_PLAIN |
+		    JSON_C_TO_STRING_NOSLASHESCAPE)) <= OPENAPI_SAMPLE_BYTES)
+			break;
+	}
+	if (sample != NULL) {
 		if (media != NULL && (strstr(media, "form") != NULL) &&
 		    json_object_is_type(sample, json_type_object))
 			openapi_write_form(o, c, sample, openapi_deref(o, schema, &sfile));

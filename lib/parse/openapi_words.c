@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/buf.h"
 #include "parse/openapi_words.h"
@@ -81,8 +82,81 @@ openapi_words_split(struct openapi_words *w, const char *s)
 }
 
 /*
+ * Adds a tag's name without its version parts as one word, when it has some and two
+ * other parts: "MessagingV1Service" -> messagingservice, so that "messaging service"
+ * (the question's joined words) finds the operations of that resource.
+ */
+static void
+openapi_words_unversioned(struct openapi_words *w, const char *s)
+{
+	char	 word[OPENAPI_WORD_LEN + 1];
+	size_t	 i, start, n = 0, parts = 0;
+	int	 versioned = 0, digit;
+
+	if (s == NULL)
+		return;
+	for (i = 0; s[i] != '\0';) {
+		if (!isalnum((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		start = i;
+		digit = isdigit((unsigned char)s[i++]) != 0;
+		while (isalnum((unsigned char)s[i]) && !(isupper((unsigned char)s[i]) &&
+		    !isupper((unsigned char)s[i - 1])) && !(isdigit((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i - 1]) && (s[i - 1] != 'v' && s[i - 1] != 'V')))
+			digit |= isdigit((unsigned char)s[i++]) != 0;
+		if (digit) {
+			versioned = 1;
+			continue;
+		}
+		if (n + (i - start) > OPENAPI_WORD_LEN)
+			return;
+		memcpy(word + n, s + start, i - start);
+		n += i - start;
+		parts++;
+	}
+	if (versioned && parts >= 2)
+		openapi_words_one(w, word, n);
+}
+
+/*
+ * 1 when the path segment s (n bytes, up to a '.' extension) stands for the caller: "me",
+ * "@me", "self", "myself", "current" (/users/@me, /me, /users/self, /user/current).
+ */
+static int
+openapi_words_self(const char *s, size_t n)
+{
+	static const char *const self[] = { "me", "@me", "self", "myself", "current", NULL };
+	const char	*dot = memchr(s, '.', n);
+	size_t		 i;
+
+	if (dot != NULL && dot > s)
+		n = (size_t)(dot - s);
+	for (i = 0; self[i] != NULL; i++)
+		if (strlen(self[i]) == n && strncasecmp(s, self[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 when a segment of path stands for the caller (openapi_words_self). */
+static int
+openapi_words_has_self(const char *path)
+{
+	const char	*s, *e;
+
+	for (s = path; s != NULL && *s != '\0'; s = *e == '/' ? e + 1 : e) {
+		for (e = s; *e != '\0' && *e != '/'; e++)
+			;
+		if (e > s && openapi_words_self(s, (size_t)(e - s)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The verbs of an HTTP method; a GET of a collection lists, of an item (a {parameter} in
- * the last segment, as in /pets/{id} or /Calls/{Sid}.json) gets.
+ * the last segment, as in /pets/{id} or /Calls/{Sid}.json, or the caller: /users/@me) gets.
  */
 static const char *
 openapi_words_verbs(const char *method, const char *path)
@@ -95,6 +169,9 @@ openapi_words_verbs(const char *method, const char *path)
 	if (n > 0)
 		for (last = path + n; last > path && last[-1] != '/'; last--)
 			;
+	if (last != NULL && strcmp(method, "get") == 0 &&
+	    openapi_words_self(last, (size_t)(path + n - last)))
+		return "get fetch show";
 	if (strcmp(method, "delete") == 0)
 		return "delete remove destroy";
 	if (strcmp(method, "post") == 0)
@@ -117,10 +194,14 @@ openapi_words(struct buf *b, const char *method, const char *path, const char *i
 	memset(&w, 0, sizeof(w));
 	w.b = b;
 	openapi_words_split(&w, openapi_words_verbs(method, path));
+	if (openapi_words_has_self(path))
+		openapi_words_split(&w, "current my");
 	openapi_words_split(&w, id);
 	openapi_words_split(&w, path);
-	for (i = 0; i < ntags; i++)
+	for (i = 0; i < ntags; i++) {
 		openapi_words_split(&w, tags[i]);
+		openapi_words_unversioned(&w, tags[i]);
+	}
 	for (i = 0; i < nparams; i++)
 		openapi_words_split(&w, params[i]);
 	return w.nomem ? -1 : 0;

@@ -169,7 +169,7 @@ catalog_add_job(const struct store_row *r, void *arg)
 }
 
 json_object *
-catalog_libraries(struct sqlite3 *db, const char *state, long limit, long offset)
+catalog_libraries(struct db *db, const char *state, long limit, long offset)
 {
 	json_object	*o = json_object_new_object(), *a;
 	long long	 n;
@@ -198,7 +198,7 @@ catalog_one_lib(const struct store_row *r, void *arg)
 }
 
 int
-catalog_library(struct sqlite3 *db, const char *id, json_object **out)
+catalog_library(struct db *db, const char *id, json_object **out)
 {
 	struct catalog_jobs_read j;
 	json_object	*o = NULL;
@@ -259,7 +259,7 @@ catalog_add_snippet(const struct store_row *r, void *arg)
 }
 
 int
-catalog_snippets(struct sqlite3 *db, const char *id, const char *q, long limit,
+catalog_snippets(struct db *db, const char *id, const char *q, long limit,
     long offset, json_object **out)
 {
 	json_object	*o = NULL, *a;
@@ -288,7 +288,7 @@ catalog_snippets(struct sqlite3 *db, const char *id, const char *q, long limit,
 }
 
 json_object *
-catalog_jobs(struct sqlite3 *db, const struct catalog_job_filter *f)
+catalog_jobs(struct db *db, const struct catalog_job_filter *f)
 {
 	struct catalog_jobs_read j;
 	json_object	*o;
@@ -321,7 +321,7 @@ catalog_one_job(const struct store_row *r, void *arg)
 }
 
 int
-catalog_job(struct sqlite3 *db, long long id, json_object **out)
+catalog_job(struct db *db, long long id, json_object **out)
 {
 	*out = NULL;
 	return store_catalog_job(db, id, catalog_one_job, out);
@@ -349,7 +349,7 @@ catalog_add_line(const struct store_row *r, void *arg)
 }
 
 json_object *
-catalog_job_log(struct sqlite3 *db, long long id, long long after, long limit)
+catalog_job_log(struct db *db, long long id, long long after, long limit)
 {
 	struct catalog_lines c = { json_object_new_array(), after };
 	json_object	*o;
@@ -365,7 +365,7 @@ catalog_job_log(struct sqlite3 *db, long long id, long long after, long limit)
 }
 
 json_object *
-catalog_bundle_libraries(struct sqlite3 *db)
+catalog_bundle_libraries(struct db *db)
 {
 	json_object	*a = json_object_new_array();
 
@@ -404,7 +404,7 @@ catalog_bundle_line(const struct store_row *r, void *arg)
 }
 
 json_object *
-catalog_bundle_jobs(struct sqlite3 *db, int njobs, int nlines)
+catalog_bundle_jobs(struct db *db, int njobs, int nlines)
 {
 	struct catalog_bundle b = { json_object_new_array(), NULL };
 

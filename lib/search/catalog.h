@@ -8,13 +8,13 @@
 
 #include <json.h>
 
-struct sqlite3;
+struct db;
 
 /* {total, libraries: [...], limit, offset}: the libraries (in state, or all) by id. */
-json_object *catalog_libraries(struct sqlite3 *, const char *state, long limit,
+json_object *catalog_libraries(struct db *, const char *state, long limit,
 	    long offset);
 /* One library with its settings and its last 10 jobs in *out: 1, 0 when none, -1. */
-int	 catalog_library(struct sqlite3 *, const char *id, json_object **out);
+int	 catalog_library(struct db *, const char *id, json_object **out);
 
 /*
  * A page of a library's served snippets (not duplicates), in page order, for the web UI's
@@ -24,7 +24,7 @@ int	 catalog_library(struct sqlite3 *, const char *id, json_object **out);
  * code or document path holds it, ignoring ASCII case. 1, 0 when the library does not
  * exist, -1.
  */
-int	 catalog_snippets(struct sqlite3 *, const char *id, const char *q, long limit,
+int	 catalog_snippets(struct db *, const char *id, const char *q, long limit,
 	    long offset, json_object **out);
 
 /* A filter of catalog_jobs; NULL members do not filter. */
@@ -34,16 +34,16 @@ struct catalog_job_filter {
 	long		 limit;
 };
 /* {jobs: [...], nextBefore}: the jobs newest first; nextBefore is null on the last page. */
-json_object *catalog_jobs(struct sqlite3 *, const struct catalog_job_filter *);
+json_object *catalog_jobs(struct db *, const struct catalog_job_filter *);
 /* One job with its number of log lines (logLines) in *out: 1, 0 when none, -1. */
-int	 catalog_job(struct sqlite3 *, long long id, json_object **out);
+int	 catalog_job(struct db *, long long id, json_object **out);
 /* {lines: [{id, at, level, line}, ...], nextAfter}: log lines after line id after. */
-json_object *catalog_job_log(struct sqlite3 *, long long id, long long after,
+json_object *catalog_job_log(struct db *, long long id, long long after,
 	    long limit);
 
 /* For the support bundle: the first 1000 libraries with their settings; the last jobs,
  * each with the end of its log. Empty on a database error. */
-json_object *catalog_bundle_libraries(struct sqlite3 *);
-json_object *catalog_bundle_jobs(struct sqlite3 *, int njobs, int nlines);
+json_object *catalog_bundle_libraries(struct db *);
+json_object *catalog_bundle_jobs(struct db *, int njobs, int nlines);
 
 #endif

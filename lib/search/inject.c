@@ -901,7 +901,7 @@ inject_mode_parse(const char *v)
 }
 
 enum inject_mode
-inject_mode_get(struct sqlite3 *db)
+inject_mode_get(struct db *db)
 {
 	char		*v = settings_get(db, util_data_dir(), INJECT_SETTING);
 	enum inject_mode m = inject_mode_parse(v);
@@ -915,7 +915,7 @@ static const char *const inject_mode_names[] = { "hold", "mark", "off" };
 /* ---------------------------------------------------------------- the database */
 
 int
-inject_store(struct sqlite3 *db, const char *library_id, long long snippet_id,
+inject_store(struct db *db, const char *library_id, long long snippet_id,
     const struct inject_verdict *v)
 {
 	size_t	 i;
@@ -928,7 +928,7 @@ inject_store(struct sqlite3 *db, const char *library_id, long long snippet_id,
 }
 
 long
-inject_flagged_count(struct sqlite3 *db, const char *library_id)
+inject_flagged_count(struct db *db, const char *library_id)
 {
 	long long	 n;
 
@@ -956,7 +956,7 @@ inject_join_place(const char *place, void *arg)
 #define INJECT_REPORT_SOURCES	3
 
 void
-inject_report(struct sqlite3 *db, long long job_id, const char *library_id)
+inject_report(struct db *db, long long job_id, const char *library_id)
 {
 	struct buf	 rules, where;
 	long		 n;
@@ -1013,7 +1013,7 @@ inject_list_row(const struct store_flag_row *r, void *arg)
 }
 
 int
-inject_list(struct sqlite3 *db, const char *library_id, long limit, long offset,
+inject_list(struct db *db, const char *library_id, long limit, long offset,
     json_object **out)
 {
 	struct store_library l;
@@ -1047,7 +1047,7 @@ err:
 }
 
 int
-inject_catalog(struct sqlite3 *db, const char *library_id, json_object *o)
+inject_catalog(struct db *db, const char *library_id, json_object *o)
 {
 	long	 n;
 

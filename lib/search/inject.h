@@ -14,7 +14,7 @@
 #include <json.h>
 
 struct doc_section;
-struct sqlite3;
+struct db;
 
 #define INJECT_SETTING		"content.injection"
 #define INJECT_EXCERPT_MAX	160	/* bytes of an excerpt */
@@ -68,29 +68,29 @@ void	 inject_scan(const char *s, int prose, struct inject_verdict *v);
 void	 inject_section(struct doc_section *, struct inject_verdict *v);
 
 /* Stores v's rules for a snippet of library_id just inserted (snippet_flags). */
-int	 inject_store(struct sqlite3 *, const char *library_id, long long snippet_id,
+int	 inject_store(struct db *, const char *library_id, long long snippet_id,
 	    const struct inject_verdict *v);
 /*
  * Writes the job log line of a library's content check: the number of flagged snippets,
  * per rule, and the first few sources, or that none was flagged.
  */
-void	 inject_report(struct sqlite3 *, long long job_id, const char *library_id);
+void	 inject_report(struct db *, long long job_id, const char *library_id);
 /* The number of flagged snippets of a library (served ones: not duplicates); -1 on errors. */
-long	 inject_flagged_count(struct sqlite3 *, const char *library_id);
+long	 inject_flagged_count(struct db *, const char *library_id);
 /* The mode stored in content.injection (the default when not set). */
-enum inject_mode inject_mode_get(struct sqlite3 *);
+enum inject_mode inject_mode_get(struct db *);
 /*
  * The flagged snippets of a library, a page of them, into *out: {"libraryId", "mode",
  * "total", "limit", "offset", "flagged": [{"snippetId", "title", "source", "rule",
  * "excerpt"}]}, one element per snippet and rule, by snippet id. Returns 1, 0 when the
  * library does not exist, -1 on database errors (logged).
  */
-int	 inject_list(struct sqlite3 *, const char *library_id, long limit, long offset,
+int	 inject_list(struct db *, const char *library_id, long limit, long offset,
 	    json_object **out);
 /*
  * Adds to a library's JSON object o "flagged" (its flagged snippets) and "held" (those
  * left out of answers: all of them with content.injection=hold, else 0). -1 on errors.
  */
-int	 inject_catalog(struct sqlite3 *, const char *library_id, json_object *o);
+int	 inject_catalog(struct db *, const char *library_id, json_object *o);
 
 #endif

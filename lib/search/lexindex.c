@@ -3,9 +3,10 @@
  *
  * FTS5's bm25() costs thousands of instructions per matching row (it reads position
  * lists and looks up each row's size), and a question's OR of terms matches most of a
- * large library. So the query path loads a library's index terms once, from the FTS5
- * table itself and through the same porter(ctxd) token chain, into postings held in
- * memory, and scores BM25 in a tight loop: about 50 instructions per posting. The
+ * large library. So a library's index terms are loaded once, from its full-text columns
+ * (store/fts.h: made from the snippets rows) and through FTS5's porter(ctxd) token chain,
+ * into postings (written as the library's index segment, or held in a query process's
+ * memory), and BM25 is scored in a tight loop: about 50 instructions per posting. The
  * scoring is FTS5's bm25 (k1 1.2, b 0.75, per-column weights on term frequency, the
  * row's token count as its length, but at least half the average), with IDF taken over
  * the library. On top of BM25: a section inherits part of its enclosing section's score
@@ -57,7 +58,7 @@ struct lex_term {
 	uint32_t	 hash;
 	uint32_t	 npost, cap;
 	struct lex_posting *post;
-	float		 ub;		/* the most one posting adds to a score (lexindex_bounds) */
+	float		 ub;		/* bound of f(k1+1)/(f+norm) over its postings (lexindex_bounds) */
 };
 
 /*
@@ -511,12 +512,11 @@ lexindex_load_row(const struct store_fts_row *r, void *arg)
 	return 0;
 }
 
-static double lexindex_idf(const struct lexindex *, const struct lex_term *);
-
 /*
- * The upper bound of each term (lex_term.ub): the largest BM25 term any one of its
- * postings adds to a snippet's score, computed with the very expression of the search
- * (same float rounding), so that no posting adds more. Pruned searches rely on it
+ * The bound of each term (lex_term.ub): the largest f (k1 + 1) / (f + norm) of its
+ * postings, the part of a posting's BM25 term that does not depend on the IDF (which a
+ * search's flags choose: LEXINDEX_IDF_FLOOR). Times the IDF, no posting adds more to a
+ * score, but for float rounding (LEX_PRUNE_SLACK). Pruned searches rely on it
  * (lexindex_pruned); it is stored in the segment with the term.
  */
 static void
@@ -526,25 +526,23 @@ lexindex_bounds(struct lexindex *x)
 
 	for (i = 0; i < x->tabcap; i++) {
 		struct lex_term *t = &x->tab[i];
-		double	 idf;
-		float	 ub = 0.0f, v;
+		double	 ub = 0.0, v;
 
 		if (t->term == NULL)
 			continue;
-		idf = lexindex_idf(x, t);
 		for (k = 0; k < t->npost; k++) {
 			double f = t->post[k].tf;
 
-			v = (float)(idf * (f * (LEX_K1 + 1.0)) / (f + x->norm[t->post[k].snip]));
+			v = (f * (LEX_K1 + 1.0)) / (f + x->norm[t->post[k].snip]);
 			if (v > ub)
 				ub = v;
 		}
-		t->ub = ub;
+		t->ub = (float)ub;
 	}
 }
 
 struct lexindex *
-lexindex_build(struct sqlite3 *db, struct tokenize_stemmer *stem, const char *library_id,
+lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library_id,
     long nsnippets)
 {
 	struct lexindex	*x;
@@ -687,6 +685,24 @@ lexindex_query_term(void *ctx, const char *tok, size_t n, int colocated)
 	return 0;
 }
 
+double
+lexindex_share(struct lexindex *x, struct tokenize_stemmer *stem, const char *word,
+    size_t n)
+{
+	struct lex_query q;
+	size_t		 i, most = 0;
+
+	memset(&q, 0, sizeof(q));
+	q.x = x;
+	if (x->nsnip == 0 || tokenize_stemmed(stem, word, n, 1, lexindex_query_term,
+	    &q) == -1)
+		return 0.0;
+	for (i = 0; i < q.n; i++)
+		if (q.terms[i]->npost > most)
+			most = q.terms[i]->npost;
+	return (double)most / (double)x->nsnip;
+}
+
 /* 1 when a ranks below b (lower score; on a tie, the larger id). */
 #define LEX_WORSE(a, b)	((a)->score < (b)->score || \
 	    ((a)->score == (b)->score && (a)->id > (b)->id))
@@ -710,10 +726,11 @@ lexindex_snip_of(const struct lexindex *x, long long id)
 }
 
 static double
-lexindex_idf(const struct lexindex *x, const struct lex_term *t)
+lexindex_idf(const struct lexindex *x, const struct lex_term *t, int flags)
 {
 	double	 N = (double)x->nsnip, nhit = (double)t->npost;
-	double	 idf = log((N - nhit + 0.5) / (nhit + 0.5));
+	double	 idf = (flags & LEXINDEX_IDF_FLOOR) ? log(1.0 + (N - nhit + 0.5) /
+	    (nhit + 0.5)) : log((N - nhit + 0.5) / (nhit + 0.5));
 
 	return idf > 0.0 ? idf : 1e-6;
 }
@@ -799,8 +816,8 @@ lexindex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
  * with their x->tmask set (the caller clears it); x->score and x->inh are left zero.
  */
 static void
-lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, struct lexindex_hit *pool,
-    size_t npool, size_t *k, size_t *ntouched)
+lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
+    struct lexindex_hit *pool, size_t npool, size_t *k, size_t *ntouched)
 {
 	size_t		 i, j, nmatched, nt = 0;
 	double		 idf;
@@ -808,7 +825,7 @@ lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, struct lexind
 	for (i = 0; i < q->n; i++) {
 		const struct lex_term *t = q->terms[i];
 
-		idf = lexindex_idf(x, t);
+		idf = lexindex_idf(x, t, flags);
 		/* The BM25 term of FTS5: idf * f * (k1 + 1) / (f + norm). */
 		for (j = 0; j < t->npost; j++) {
 			const struct lex_posting *p = &t->post[j];
@@ -932,8 +949,8 @@ lexindex_mark(struct lexindex *x, size_t *nt, uint32_t s, uint8_t how)
  * Leaves score, inh and mark zero; tmask is set for the scored snippets.
  */
 static void
-lexindex_score_marked(struct lexindex *x, const struct lex_query *q, const int *walk,
-    size_t nt, struct lexindex_hit *pool, size_t npool, size_t *k)
+lexindex_score_marked(struct lexindex *x, const struct lex_query *q, int flags,
+    const int *walk, size_t nt, struct lexindex_hit *pool, size_t npool, size_t *k)
 {
 	size_t		 i, j, logn;
 	double		 idf;
@@ -942,7 +959,7 @@ lexindex_score_marked(struct lexindex *x, const struct lex_query *q, const int *
 	for (i = 0; i < q->n; i++) {
 		const struct lex_term *t = q->terms[i];
 
-		idf = lexindex_idf(x, t);
+		idf = lexindex_idf(x, t, flags);
 		for (logn = 1; (1ul << logn) < t->npost; logn++)
 			;
 		if (walk[i] || nt * logn >= t->npost) {
@@ -1015,6 +1032,7 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 {
 	struct lex_seed	*seed = NULL;
 	size_t		 order[LEX_MAXTERMS], i, j, nseed = 0, nt = 0, total = 0, budget;
+	double		 bound[LEX_MAXTERMS];
 	size_t		 nmatched;
 	int		 walk[LEX_MAXTERMS] = { 0 };
 	double		 theta, sum;
@@ -1023,9 +1041,11 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 		total += q->terms[i]->npost;
 	if ((total < LEX_PRUNE_MIN && !(flags & LEXINDEX_PRUNE_ALWAYS)) || q->n == 0)
 		return 0;
-	/* The terms by bound, smallest first (insertion sort: at most LEX_MAXTERMS). */
+	/* The terms by bound (IDF times ub), smallest first (insertion sort: LEX_MAXTERMS). */
+	for (i = 0; i < q->n; i++)
+		bound[i] = lexindex_idf(x, q->terms[i], flags) * q->terms[i]->ub;
 	for (i = 0; i < q->n; i++) {
-		for (j = i; j > 0 && q->terms[order[j - 1]]->ub > q->terms[i]->ub; j--)
+		for (j = i; j > 0 && bound[order[j - 1]] > bound[i]; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
 	}
@@ -1035,7 +1055,7 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	budget = LEX_PRUNE_SEED;
 	for (i = q->n; i-- > 0 && budget > 0;) {
 		const struct lex_term *t = q->terms[order[i]];
-		double idf = lexindex_idf(x, t);
+		double idf = lexindex_idf(x, t, flags);
 
 		for (j = 0; j < t->npost && budget > 0; j++, budget--) {
 			struct lex_seed e;
@@ -1062,7 +1082,7 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	for (i = 0; i < q->n; i++)
 		walk[i] = 0;
 	*k = 0;
-	lexindex_score_marked(x, q, walk, nt, pool, npool, k);
+	lexindex_score_marked(x, q, flags, walk, nt, pool, npool, k);
 	for (i = 0; i < nt; i++)
 		x->tmask[x->touched[i]] = 0;
 	if (*k < npool)
@@ -1070,7 +1090,7 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	theta = pool[0].score;	/* the heap's worst: the npool-th best seed */
 	/* 2. The non-essential terms: the smallest bounds whose sum stays below theta. */
 	for (i = 0, sum = 0.0; i < q->n; i++) {
-		double next = sum + q->terms[order[i]]->ub;
+		double next = sum + bound[order[i]];
 
 		if ((1.0 + LEX_INHERIT) * next * LEX_PRUNE_SLACK >= theta)
 			break;
@@ -1102,7 +1122,7 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 		if (x->parent[x->touched[i]] != 0)
 			lexindex_mark(x, &nt, x->parent[x->touched[i]] - 1, LEX_MARK_PARENT);
 	*k = 0;
-	lexindex_score_marked(x, q, walk, nt, pool, npool, k);
+	lexindex_score_marked(x, q, flags, walk, nt, pool, npool, k);
 	*ntouched = nt;
 	return 1;
 }
@@ -1144,13 +1164,13 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		return -1;
 	}
 	if (pruned == 0)
-		lexindex_exhaustive(x, &q, pool, npool, &k, &ntouched);
+		lexindex_exhaustive(x, &q, flags, pool, npool, &k, &ntouched);
 	if ((flags & LEXINDEX_PROXIMITY) && q.nseq >= 2) {
 		for (i = 0; i < q.nseq; i++) {
 			seq[i] = lexindex_stream_value(q.seq[i]->hash, 0) & ~1u;
 			mask |= 1ull << ((seq[i] >> 1) & 63);
-			pairidf[i] = i == 0 ? 0.0 : fmin(lexindex_idf(x, q.seq[i - 1]),
-			    lexindex_idf(x, q.seq[i]));
+			pairidf[i] = i == 0 ? 0.0 : fmin(lexindex_idf(x, q.seq[i - 1],
+			    flags), lexindex_idf(x, q.seq[i], flags));
 		}
 		for (i = 0; i < k; i++) {
 			size_t s = lexindex_snip_of(x, pool[i].id), j;
@@ -1222,7 +1242,14 @@ _Static_assert(sizeof(struct lex_posting) == 8 && sizeof(struct lex_mterm) == 24
 int
 lexindex_write_segment(const struct lexindex *x, const char *dir, const char *name)
 {
-	struct segment_part p[14];
+	return lexindex_write_segment_with(x, dir, name, NULL, 0);
+}
+
+int
+lexindex_write_segment_with(const struct lexindex *x, const char *dir, const char *name,
+    const struct segment_part *more, size_t nmore)
+{
+	struct segment_part p[SEGMENT_MAX_SECTIONS];
 	struct lexseg_meta meta;
 	struct lex_mterm *mt = NULL;
 	struct lex_posting *post = NULL;
@@ -1230,7 +1257,7 @@ lexindex_write_segment(const struct lexindex *x, const char *dir, const char *na
 	size_t		 i, nstr = 0, npost = 0;
 	int		 rc = -1;
 
-	if (x->seg != NULL || x->tabcap > UINT32_MAX) {
+	if (x->seg != NULL || x->tabcap > UINT32_MAX || nmore > SEGMENT_MAX_SECTIONS - 14) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -1286,7 +1313,9 @@ lexindex_write_segment(const struct lexindex *x, const char *dir, const char *na
 	p[11] = (struct segment_part){ LEXSEG_TERMS, sizeof(*mt), mt, x->tabcap };
 	p[12] = (struct segment_part){ LEXSEG_STRINGS, 1, str, nstr };
 	p[13] = (struct segment_part){ LEXSEG_POSTINGS, sizeof(*post), post, npost };
-	rc = segment_write(dir, name, p, 14);
+	if (nmore > 0)
+		memcpy(p + 14, more, nmore * sizeof(*more));
+	rc = segment_write(dir, name, p, 14 + nmore);
 out:
 	free(mt);
 	free(str);

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct lexindex;
-struct sqlite3;
+struct db;
 struct tokenize_stemmer;
 
 /* A scored snippet. */
@@ -20,7 +20,7 @@ struct lexindex_hit {
  * Loads a library's index terms (nsnippets: its snippet count, a capacity hint that must
  * not be exceeded) into memory through stem. NULL on failure.
  */
-struct lexindex *lexindex_build(struct sqlite3 *, struct tokenize_stemmer *,
+struct lexindex *lexindex_build(struct db *, struct tokenize_stemmer *,
 	    const char *library_id, long nsnippets);
 void	 lexindex_free(struct lexindex *);
 /*
@@ -28,6 +28,10 @@ void	 lexindex_free(struct lexindex *);
  * fsync, rename). 0, or -1 with errno set.
  */
 int	 lexindex_write_segment(const struct lexindex *, const char *dir, const char *name);
+/* The same with the sections more[0..nmore) after the lexical ones (vecseg.h's, say). */
+struct segment_part;
+int	 lexindex_write_segment_with(const struct lexindex *, const char *dir,
+	    const char *name, const struct segment_part *more, size_t nmore);
 /*
  * The index of the segment at path, mapped read-only and checked (the container's checks
  * and every stored index against its section's bounds); searches on it rank exactly as on
@@ -58,13 +62,19 @@ int	 lexindex_mapped(const struct lexindex *);
  */
 #define LEXINDEX_PROXIMITY	0x1
 /*
+ * With LEXINDEX_IDF_FLOOR a term's IDF is log(1 + (N - n + 0.5) / (n + 0.5)), above 0 however
+ * many snippets hold it (an API's resource words are in most of its operations), instead of
+ * FTS5's log((N - n + 0.5) / (n + 0.5)), which is near 0 for a term in half of them.
+ */
+#define LEXINDEX_IDF_FLOOR	0x2
+/*
  * Scores every posting of every term. Without it the search prunes (MaxScore over the
  * terms' score bounds: lexindex.c, lexindex_pruned) and returns exactly the same hits, in
  * the same order with the same scores; the flag is there to compare (t/unit/test-lexindex).
  */
-#define LEXINDEX_EXHAUSTIVE	0x2
+#define LEXINDEX_EXHAUSTIVE	0x4
 /* Prunes at any size (by default a question with few postings is scored exhaustively). */
-#define LEXINDEX_PRUNE_ALWAYS	0x4
+#define LEXINDEX_PRUNE_ALWAYS	0x8
 /*
  * qsort order of hits: best score first, then the smaller id. (Inline here: lib/search/vector.c
  * sorts hits too and is also built alone by bench/vectors.)
@@ -80,5 +90,12 @@ lexindex_hit_cmp(const void *a, const void *b)
 }
 int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
 	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
+
+/*
+ * The share (0 to 1) of the library's snippets holding word (n bytes, tokenized as a
+ * question's is; its most frequent term when it makes several), 0 when none or on error.
+ */
+double	 lexindex_share(struct lexindex *, struct tokenize_stemmer *, const char *word,
+	    size_t n);
 
 #endif /* LEXINDEX_H */

@@ -22,8 +22,10 @@
 #include "search/format.h"
 #include "search/inject.h"
 #include "search/lexindex.h"
+#include "search/libname.h"
 #include "search/search.h"
 #include "search/upstream.h"
+#include "search/vecseg.h"
 #include "search/vector.h"
 #include "sources/libid.h"
 #include "store/aiconfig.h"
@@ -32,9 +34,15 @@
 #include "store/tokenizer.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
-/* Room (tokens) below which a snippet too big for it is skipped rather than cut. */
+/*
+ * Room (tokens) below which a snippet too big for it is skipped rather than cut: more than
+ * any budget, so that only an answer's first snippet is ever cut and the others are whole
+ * sections (a smaller one may still fit where a bigger one did not). Cutting whenever 500
+ * tokens were left filled every answer to its budget with a cut section (bench/README.md,
+ * "No padding").
+ */
 #ifndef SEARCH_CUT_MIN
-#define SEARCH_CUT_MIN		500
+#define SEARCH_CUT_MIN		(FORMAT_MAX_TOKENS + 1)
 #endif
 #define SEARCH_MAX_RESULTS	25	/* libraries returned by a library search */
 /*
@@ -61,16 +69,18 @@
 #define SEARCH_STOP_TAIL	0.5
 #endif
 /*
- * Once an answer holds SEARCH_SOFT_TOKENS, a further candidate must score at least
- * SEARCH_SOFT_RATIO times the best: the budget is a ceiling, and an answer that already
- * holds its best sections stops adding middling ones. Off by default: every setting tried
- * on bench/eval lost answers (bench/README.md, "No padding"), as did the tail rule above.
+ * The soft stop: once an answer holds SEARCH_SOFT_SHARE of its budget, a further candidate
+ * must score at least SEARCH_SOFT_RATIO times the best: the budget is a ceiling, and an
+ * answer that already holds its best sections stops adding middling ones instead of filling
+ * the rest. Tuned with bench/eval so that no answer is lost (bench/README.md, "No padding":
+ * a stricter ratio or an earlier share lost answers whose facts stand in sections scoring a
+ * third to a half of the best).
  */
-#ifndef SEARCH_SOFT_TOKENS
-#define SEARCH_SOFT_TOKENS	FORMAT_MAX_TOKENS
+#ifndef SEARCH_SOFT_SHARE
+#define SEARCH_SOFT_SHARE	0.75
 #endif
 #ifndef SEARCH_SOFT_RATIO
-#define SEARCH_SOFT_RATIO	0.5
+#define SEARCH_SOFT_RATIO	0.45
 #endif
 
 /*
@@ -89,7 +99,9 @@
  *   default; one map a segment), far above the libraries an instance serves; past it the
  *   least recently used entry is unmapped (mapping it again costs a system call and the
  *   segment's checks, not a rebuild).
- * No library is too large to be ranked this way: the ranking is the same at every size.
+ * No library is too large to be ranked this way: the ranking is the same at every size. A
+ * library without a valid segment is built all the same (it answers), with a warning: its
+ * next index run (or `ctxd-admin index rebuild`) writes its segment.
  */
 #define SEARCH_PRIVATE_BYTES	(48L * 1024 * 1024)
 #define SEARCH_MAPPED_MAX	8192
@@ -107,12 +119,13 @@ struct search_cached {
 	long long	 embed_version;	/* of v */
 	long long	 vec_index;	/* the index_version v was built on */
 	char		 model[128];	/* of v */
-	struct vecindex	*v;
-	int		 vec_big;	/* v of these versions and model exceeds the budget */
+	struct vecindex	*v;		/* mapped from the segment, or built (search_vecindex) */
+	struct vecseg_info vseg;	/* the segment file last tried for vectors */
+	int		 vec_big;	/* built v of these versions and model exceeds the budget */
 };
 
 struct search {
-	struct sqlite3	*db;
+	struct db	*db;
 	struct store_query *q;		/* the prepared statements (store/query.h) */
 	const char	*libid;		/* the library being answered (search_context) */
 	size_t		 private_max;	/* SEARCH_PRIVATE_BYTES, or a test's */
@@ -129,7 +142,7 @@ struct search {
 };
 
 struct search *
-search_open(struct sqlite3 *db)
+search_open(struct db *db)
 {
 	struct search	*s;
 
@@ -206,6 +219,8 @@ search_library_row(const struct store_query_lib *l, void *arg)
 	struct search_lib *out = rd->out;
 
 	snprintf(out->id, sizeof(out->id), "%s", l->id);
+	snprintf(out->title, sizeof(out->title), "%s", l->title);
+	out->openapi = strcmp(l->source_type, "openapi") == 0;
 	snprintf(out->state, sizeof(out->state), "%s", l->state);
 	out->lib_no = (long)l->lib_no;
 	snprintf(out->error, sizeof(out->error), "%s", l->error);
@@ -629,12 +644,12 @@ search_slot(struct search *s, const struct search_lib *lib)
 	return slot;
 }
 
-/* This process's memory held by cache entry c's indexes. */
+/* This process's memory held by cache entry c's indexes (mapped vectors hold none). */
 static size_t
 search_private(const struct search_cached *c)
 {
 	return (c->x != NULL ? lexindex_bytes(c->x) : 0) +
-	    (c->v != NULL ? vector_index_bytes(c->v) : 0);
+	    (c->v != NULL && !vector_index_wrapped(c->v) ? vector_index_bytes(c->v) : 0);
 }
 
 /*
@@ -661,8 +676,11 @@ search_bound_private(struct search *s, const struct search_cached *keep)
 		}
 		if (total <= s->private_max || lru == NULL)
 			return;
-		vector_index_free(lru->v);
-		lru->v = NULL;
+		/* mapped vectors stay: a segment's vectors are tried once (search_vecsegment) */
+		if (lru->v != NULL && !vector_index_wrapped(lru->v)) {
+			vector_index_free(lru->v);
+			lru->v = NULL;
+		}
 		if (lru->x != NULL && lexindex_mapped(lru->x))
 			lexindex_trim(lru->x);
 		else {
@@ -708,6 +726,9 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 		c->version = lib->index_version;
 		return c->x;
 	}
+	log_warn("%s: %s (%ld snippets) has no index segment: its index is built in "
+	    "this process's memory until an index run writes one", __func__, lib->id,
+	    lib->snippets);
 	if ((c->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
 		log_err("%s: %s: its index could not be built from the database",
 		    __func__, lib->id);
@@ -718,21 +739,88 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 }
 
 /*
+ * The vectors of the library's segment (lib/search/vecseg.h) when they are those of model
+ * at the library's embed_version, mapped; else NULL. Each file (by inode) is tried once: a
+ * file whose vectors are of another version or model, or that has none, is not mapped again
+ * until a new file is renamed over the name.
+ */
+static struct vecindex *
+search_vecsegment(const struct search_lib *lib, struct search_cached *c,
+    const char *model)
+{
+	struct vecseg_info info;
+	struct vecindex	*m;
+	char		 path[1024], why[128];
+	const char	*dir = util_data_dir();
+
+	if (dir == NULL || snprintf(path, sizeof(path), "%s/segments/%ld-%lld.seg", dir,
+	    lib->lib_no, lib->index_version) >= (int)sizeof(path))
+		return NULL;
+	if (c->vseg.ino != 0 && vecseg_same_file(path, &c->vseg))
+		return NULL;
+	m = vecseg_map(path, &info, why, sizeof(why));
+	if (m == NULL && errno == EINVAL)
+		log_warn("%s: %s: %s", lib->id, path, why);
+	c->vseg = info;		/* its identity, mapped or not */
+	if (m != NULL && (strcmp(info.model, model) != 0 ||
+	    info.embed_version != lib->embed_version)) {
+		vector_index_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+/*
  * The library's vectors of the configured embedding model, reloaded when they change and
  * when the index is rewritten: a re-index deletes the snippets (and their vectors) before
  * the embed step gives the library a new embed_version, and vectors of deleted snippets
  * must not come back as candidates (bench/soak found them answering 500).
+ *
+ * They are mapped from the library version's segment when it holds the vectors of this
+ * model at this embed_version (no private copy); else built from the database into this
+ * process's memory, within its budget (SEARCH_PRIVATE_BYTES). How a reader learns of new vectors:
+ * the libraries row, read for every question, gives embed_version; when it differs from
+ * the one of the vectors held (the embed step wrote new vectors, or another version of the
+ * library shared its vectors, lib/index/share.h), the process builds from the database
+ * until the worker has written the segment of the new embed_version under the same name
+ * (<lib_no>-<index_version>.seg, renamed over the old file); while it holds built vectors
+ * it looks at the name's inode on each question (one stat), and maps the new file once it
+ * appears. Then the lexical mapping is renewed from the new file too, on the next question,
+ * so that no process keeps the replaced file's disk space for long.
  */
 static struct vecindex *
 search_vecindex(struct search *s, const struct search_lib *lib,
     struct search_cached *c)
 {
 	const char	*model = s->embed.model;
+	struct vecindex	*m;
+	int		 current;
 
 	if (s->embed.vendor == NULL || model == NULL || *model == '\0')
 		return NULL;
-	if ((c->v != NULL || c->vec_big) && c->embed_version == lib->embed_version &&
-	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0)
+	current = c->v != NULL && c->embed_version == lib->embed_version &&
+	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0;
+	if (current && vector_index_wrapped(c->v))
+		return c->v;
+	if ((m = search_vecsegment(lib, c, model)) != NULL) {
+		/*
+		 * Vectors of this index_version were held before: the lexical mapping, made
+		 * then, is of the replaced file. (Not so in a process's first question: both
+		 * are of the file it just mapped.)
+		 */
+		if (c->v != NULL && c->vec_index == lib->index_version && c->x != NULL &&
+		    lexindex_mapped(c->x))
+			c->version = -1;	/* remapped by the next search_lexindex */
+		vector_index_free(c->v);
+		c->v = m;
+		c->embed_version = lib->embed_version;
+		c->vec_index = lib->index_version;
+		snprintf(c->model, sizeof(c->model), "%s", model);
+		c->vec_big = 0;
+		return c->v;
+	}
+	if (current || (c->vec_big && c->embed_version == lib->embed_version &&
+	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0))
 		return c->v;
 	vector_index_free(c->v);
 	c->vec_big = 0;
@@ -742,9 +830,10 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	c->vec_index = lib->index_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
 	/*
-	 * Vectors are built into private memory (they are not in segments yet): a library's
-	 * that alone exceed the budget are not kept, and its answers are lexical until its
-	 * vectors or the model change (checked once, not rebuilt for every question).
+	 * Built vectors are private memory (the segment has none of this version yet): a
+	 * library's that alone exceed the budget are not kept, and its answers are lexical
+	 * until its vectors, their segment or the model change (checked once, not rebuilt for
+	 * every question).
 	 */
 	if (vector_index_bytes(c->v) > s->private_max) {
 		log_warn("%s: %s: its vectors (%zu bytes) exceed the query worker's memory "
@@ -1244,6 +1333,64 @@ fail:
 	return -1;
 }
 
+/*
+ * A name word said in fewer than this share of a library's snippets names it in a
+ * question (libname_strip); said more often, it is a topic of the library.
+ */
+#define SEARCH_NAME_RARE	0.1
+
+/*
+ * Asked of an API description, these words say that the question is about an operation,
+ * not which one ("the list applications endpoint"): they are left out as the library's
+ * name is, however often the library says them (azureActiveDirectoryEndpoint).
+ */
+#define SEARCH_API_WORDS	"api apis endpoint endpoints operation operations"
+
+/* libname_strip's rare() over the library's lexical index (NULL: ranked in SQLite). */
+struct search_name {
+	struct search	*s;
+	struct lexindex	*x;
+};
+
+static int
+search_name_rare(const char *w, size_t n, void *arg)
+{
+	struct search_name *nm = arg;
+
+	return nm->x == NULL || lexindex_share(nm->x, nm->s->stem, w, n) < SEARCH_NAME_RARE;
+}
+
+/*
+ * The lexical terms of a question asked of lib: those of the question without the words
+ * that name the library (libname_strip), unless nothing is left of it.
+ */
+static int
+search_terms(struct search *s, const struct search_lib *lib, const char *query,
+    char ***terms, size_t *n)
+{
+	struct search_name nm;
+	struct buf	 b;
+	int		 rc;
+
+	*terms = NULL;
+	*n = 0;
+	buf_init(&b);
+	nm.s = s;
+	nm.x = search_lexindex(s, lib, search_slot(s, lib));
+	if ((rc = libname_strip(lib->id, lib->title, lib->openapi ? SEARCH_API_WORDS : NULL,
+	    query, search_name_rare, &nm, &b)) == 1) {
+		rc = tokenize_match_terms(b.p, terms, n);
+		if (rc == 0 && *n == 0)
+			rc = 1;		/* only stop words left: ask it whole */
+		else if (rc == 0)
+			rc = 2;
+	}
+	buf_release(&b);
+	if (rc == -1)
+		return -1;
+	return rc == 2 ? 0 : tokenize_match_terms(query, terms, n);
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, int fast, struct snippet **out, size_t *n)
@@ -1264,7 +1411,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 
 	*out = NULL;
 	*n = 0;
-	if (tokenize_match_terms(query, &terms, &nterms) == -1)
+	if (search_terms(s, lib, query, &terms, &nterms) == -1)
 		return -1;
 	if (s->trace != NULL && search_trace_begin(s->trace, terms, nterms, budget) == -1) {
 		tokenize_terms_free(terms, nterms);
@@ -1276,10 +1423,11 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	s->libid = lib->id;	/* the snippets as this library shows them (search_load) */
 	/* The same ranking at every size: the index mapped or built (search_lexindex). */
+	/* an API's resource words are in most of its operations: they still count */
 	if ((slot = search_slot(s, lib)) == NULL ||
 	    (x = search_lexindex(s, lib, slot)) == NULL ||
-	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY, cand,
-	    SEARCH_CANDIDATES, &ncand) == -1)
+	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY |
+	    (lib->openapi ? LEXINDEX_IDF_FLOOR : 0), cand, SEARCH_CANDIDATES, &ncand) == -1)
 		goto out;
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
@@ -1311,14 +1459,15 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	/*
 	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
-	 * first or at least SEARCH_CUT_MIN tokens are left; else it is skipped, and a smaller
-	 * one may still fit.
+	 * first (or at least SEARCH_CUT_MIN tokens are left, which no budget reaches); else it
+	 * is skipped, and a smaller one may still fit. Past SEARCH_SOFT_SHARE of the budget,
+	 * only candidates scoring SEARCH_SOFT_RATIO of the best are added.
 	 */
 	for (i = 0, best = 0; i < ncand; i++)
 		if (cand[i].score > best)
 			best = cand[i].score;
 	for (i = 0; i < ncand && used < budget; i++) {
-		if (nres > 0 && used >= SEARCH_SOFT_TOKENS &&
+		if (nres > 0 && used >= SEARCH_SOFT_SHARE * budget &&
 		    cand[i].score < SEARCH_SOFT_RATIO * best) {
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);

@@ -10,7 +10,7 @@
 struct buf;
 struct search;
 struct snippet;
-struct sqlite3;
+struct db;
 
 /* Characters (not bytes) of a library id, question or library name (spec). */
 #define SEARCH_TEXT_MAX		500
@@ -24,6 +24,8 @@ enum search_lib_status {
 
 struct search_lib {
 	char	 id[512];
+	char	 title[256];		/* the library's title */
+	int	 openapi;		/* its source is an OpenAPI description */
 	char	 state[16];
 	char	 error[512];		/* last error of a failed library */
 	long	 lib_no;
@@ -33,7 +35,7 @@ struct search_lib {
 };
 
 /* Prepares the statements on db (kept open for the life of the process). */
-struct search *search_open(struct sqlite3 *db);
+struct search *search_open(struct db *db);
 void	 search_close(struct search *);
 
 /* Looks a (normalised) library id up. */

@@ -59,7 +59,7 @@ upstream_release(struct upstream *u)
 
 /* Loads the settings and the address policy: 1 set up, 0 no upstream, -1 error. */
 static int
-upstream_load(struct sqlite3 *db, const char *datadir, struct upstream *u)
+upstream_load(struct db *db, const char *datadir, struct upstream *u)
 {
 	size_t	 n;
 
@@ -88,7 +88,7 @@ upstream_load(struct sqlite3 *db, const char *datadir, struct upstream *u)
 }
 
 int
-upstream_enabled(struct sqlite3 *db, const char *datadir)
+upstream_enabled(struct db *db, const char *datadir)
 {
 	struct upstream	 u;
 	int		 rc;
@@ -172,7 +172,7 @@ out:
  */
 
 #define UPSTREAM_FIELD_MAX	1000	/* bytes of one field of an upstream library */
-#define UPSTREAM_CUT_MIN	500	/* tokens left worth a cut block (as search.c) */
+/* Only the first block is cut to fit, as search.c packs local answers. */
 #define UPSTREAM_SEPARATOR	"\n\n--------------------------------\n\n"
 
 /*
@@ -414,8 +414,8 @@ upstream_block_tokens(const char *b, size_t len)
  * Adds block b (len bytes) to out under what is left of the budget (*used of budget
  * tokens, counted as upstream_block_tokens does), after the separator when out is not
  * empty and after the mark line of v (NULL: none):
- * whole when it fits; cut (FORMAT_CUT_NOTE after it) when it is the first one or at
- * least UPSTREAM_CUT_MIN tokens are left, which fills the budget; else not at all.
+ * whole when it fits; cut (FORMAT_CUT_NOTE after it) when it is the first one, which
+ * fills the budget; else not at all (a later, smaller block may still fit).
  * 1 when added, 0 when not, -1 on no memory.
  */
 static int
@@ -433,7 +433,7 @@ upstream_add_block(struct buf *out, const char *b, size_t len, const struct inje
 		snprintf(mark, sizeof(mark), FORMAT_MARK_FMT "\n", rules);
 	}
 	t = upstream_block_tokens(b, len);
-	if (t > left && out->len > 0 && left < UPSTREAM_CUT_MIN)
+	if (t > left && out->len > 0)
 		return 0;
 	if ((out->len > 0 && buf_adds(out, UPSTREAM_SEPARATOR) == -1) ||
 	    buf_adds(out, mark) == -1)
@@ -632,7 +632,7 @@ out:
  * held to the rules of local answers. 0, -1 on no memory.
  */
 static int
-upstream_shape(struct sqlite3 *db, const char *libid, const char *tokens, int json,
+upstream_shape(struct db *db, const char *libid, const char *tokens, int json,
     struct buf *out)
 {
 	enum inject_mode mode = inject_mode_get(db);
@@ -647,7 +647,7 @@ upstream_shape(struct sqlite3 *db, const char *libid, const char *tokens, int js
  * left out when addressed to AI agents and content.injection is not off), else a default.
  */
 static void
-upstream_error_text(struct sqlite3 *db, const struct fetch_req *req, char *out,
+upstream_error_text(struct db *db, const struct fetch_req *req, char *out,
     size_t outsz)
 {
 	struct inject_verdict verdict;
@@ -733,7 +733,7 @@ upstream_same_library(const char *id, const char *libid)
  * found or not reachable: type other, trust unknown). 1, 0 with why, or -1.
  */
 static int
-upstream_decide(struct sqlite3 *db, const char *datadir, struct upstream *u,
+upstream_decide(struct db *db, const char *datadir, struct upstream *u,
     const char *libid, char *why, size_t whysz)
 {
 	struct fetch_req req;
@@ -788,7 +788,7 @@ out:
 
 /* Appends the allowed, new libraries of an upstream search answer to results. */
 static int
-upstream_merge(struct sqlite3 *db, const char *datadir, json_object *answer,
+upstream_merge(struct db *db, const char *datadir, json_object *answer,
     json_object *results)
 {
 	json_object	*arr, *r, *v, *copy;
@@ -840,7 +840,7 @@ upstream_merge(struct sqlite3 *db, const char *datadir, json_object *answer,
 }
 
 int
-upstream_libs(struct sqlite3 *db, const char *datadir, const char *name, const char *query,
+upstream_libs(struct db *db, const char *datadir, const char *name, const char *query,
     json_object *results)
 {
 	struct upstream	 u;
@@ -991,7 +991,7 @@ upstream_cache_put(const struct upstream *u, const char *path, const struct buf 
 }
 
 int
-upstream_context(struct sqlite3 *db, const char *datadir, const char *libid,
+upstream_context(struct db *db, const char *datadir, const char *libid,
     const char *query, const char *tokens, int json, struct buf *out)
 {
 	struct upstream	 u;
@@ -1079,7 +1079,7 @@ out:
 }
 
 int
-upstream_test(struct sqlite3 *db, const char *datadir, char *msg, size_t msgsz)
+upstream_test(struct db *db, const char *datadir, char *msg, size_t msgsz)
 {
 	struct upstream	 u;
 	struct fetch_req req;

@@ -23,13 +23,13 @@
 #include "base/buf.h"
 
 struct json_object;
-struct sqlite3;
+struct db;
 
 #define UPSTREAM_MAX_SIZE	(4L * 1024 * 1024)	/* largest upstream answer */
 #define UPSTREAM_MAX_RESULTS	50			/* upstream libraries kept */
 
 /* 1 when upstream.url is set, else 0. */
-int	 upstream_enabled(struct sqlite3 *, const char *datadir);
+int	 upstream_enabled(struct db *, const char *datadir);
 
 /*
  * Appends to results (a JSON array holding the local libraries, each with an "id") the
@@ -38,7 +38,7 @@ int	 upstream_enabled(struct sqlite3 *, const char *datadir);
  * when no upstream is set. The upstream's failure leaves results as they were and is
  * logged at most once a minute. 0, or -1 on no memory.
  */
-int	 upstream_libs(struct sqlite3 *, const char *datadir, const char *name,
+int	 upstream_libs(struct db *, const char *datadir, const char *name,
 	    const char *query, struct json_object *results);
 
 /*
@@ -48,13 +48,13 @@ int	 upstream_libs(struct sqlite3 *, const char *datadir, const char *name,
  * 404 when no upstream is set (out empty: the caller answers its own 404); the upstream's
  * status with its error message in out; 502/504 when it cannot be reached. -1 on no memory.
  */
-int	 upstream_context(struct sqlite3 *, const char *datadir, const char *libid,
+int	 upstream_context(struct db *, const char *datadir, const char *libid,
 	    const char *query, const char *tokens, int json, struct buf *out);
 
 /*
  * ctxd-admin upstream test: one library search at the upstream. 0 with what it answered
  * in msg, or -1 with why not (URL host and status, never the key).
  */
-int	 upstream_test(struct sqlite3 *, const char *datadir, char *msg, size_t msgsz);
+int	 upstream_test(struct db *, const char *datadir, char *msg, size_t msgsz);
 
 #endif

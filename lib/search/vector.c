@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,6 +41,10 @@ struct vecindex {
 	long long	*docs;		/* snippets.document_id */
 	int		*tokens;	/* snippets.tokens */
 	size_t		 bytes;
+	/* vector_index_wrap: the arrays are someone else's, given back by release(arg) */
+	void		(*release)(void *);
+	void		*release_arg;
+	int		 wrapped;
 };
 
 /* A candidate of the int8 scan: its approximate score and row. */
@@ -156,6 +161,12 @@ vector_index_free(struct vecindex *x)
 {
 	if (x == NULL)
 		return;
+	if (x->wrapped) {
+		if (x->release != NULL)
+			x->release(x->release_arg);
+		free(x);
+		return;
+	}
 	free(x->q);
 	free(x->scale);
 	free(x->f);
@@ -181,6 +192,64 @@ size_t
 vector_index_bytes(const struct vecindex *x)
 {
 	return x->bytes;
+}
+
+size_t
+vector_stride(size_t dim)
+{
+	return (dim + VEC_BLOCK - 1) / VEC_BLOCK * VEC_BLOCK;
+}
+
+void
+vector_index_arrays(const struct vecindex *x, struct vector_arrays *a)
+{
+	a->n = x->n;
+	a->dim = x->dim;
+	a->stride = x->stride;
+	a->q = x->q;
+	a->scale = x->scale;
+	a->f = x->f;
+	a->ids = x->ids;
+	a->docs = x->docs;
+	a->tokens = x->tokens;
+}
+
+struct vecindex *
+vector_index_wrap(const struct vector_arrays *a, void (*release)(void *), void *arg)
+{
+	struct vecindex	*x;
+
+	if (a->dim > VECTOR_MAX_DIM || a->n > UINT32_MAX ||
+	    a->stride != vector_stride(a->dim) || (a->n > 0 && (a->dim == 0 ||
+	    a->q == NULL || a->scale == NULL || a->f == NULL || a->ids == NULL ||
+	    a->docs == NULL || a->tokens == NULL || (uintptr_t)a->q % VEC_ALIGN != 0 ||
+	    (uintptr_t)a->f % VEC_ALIGN != 0))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		return NULL;
+	/* Read-only: vector_index_search only reads them; the casts drop const for the struct. */
+	x->n = x->cap = a->n;
+	x->dim = a->dim;
+	x->stride = a->stride;
+	x->q = (int8_t *)(uintptr_t)a->q;
+	x->scale = (float *)(uintptr_t)a->scale;
+	x->f = (float *)(uintptr_t)a->f;
+	x->ids = (long long *)(uintptr_t)a->ids;
+	x->docs = (long long *)(uintptr_t)a->docs;
+	x->tokens = (int *)(uintptr_t)a->tokens;
+	x->bytes = sizeof(*x);
+	x->release = release;
+	x->release_arg = arg;
+	x->wrapped = 1;
+	return x;
+}
+
+int
+vector_index_wrapped(const struct vecindex *x)
+{
+	return x->wrapped;
 }
 
 /* The per-row bytes of all arrays of x. */
@@ -264,7 +333,7 @@ vector_load_row(const struct store_vector_row *r, void *arg)
 	dim = (size_t)r->dim;
 	if (x->dim == 0) {
 		x->dim = dim;
-		x->stride = (dim + VEC_BLOCK - 1) / VEC_BLOCK * VEC_BLOCK;
+		x->stride = vector_stride(dim);
 	}
 	if (x->n == x->cap && vector_reserve(x, x->cap ? x->cap * 2 : l->hint) == -1)
 		return -1;
@@ -288,7 +357,7 @@ vector_load_row(const struct store_vector_row *r, void *arg)
 }
 
 struct vecindex *
-vector_index_build(struct sqlite3 *db, const char *library_id, const char *model,
+vector_index_build(struct db *db, const char *library_id, const char *model,
     long capacity_hint)
 {
 	struct vector_load l;

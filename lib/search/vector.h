@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 struct lexindex_hit;
-struct sqlite3;
+struct db;
 struct vecindex;
 
 #define VECTOR_MAX_DIM		8192	/* larger dims are refused */
@@ -48,7 +48,7 @@ void	 vector_quantize(const float *v, size_t dim, int8_t *q, float *scale);
  * warning. NULL on a database or memory error; a library without vectors gives an empty
  * index (dim 0).
  */
-struct vecindex *vector_index_build(struct sqlite3 *, const char *library_id,
+struct vecindex *vector_index_build(struct db *, const char *library_id,
 	    const char *model, long capacity_hint);
 void	 vector_index_free(struct vecindex *);
 /* Vectors held, and their dimension (0 for an empty index). */
@@ -56,6 +56,36 @@ size_t	 vector_index_count(const struct vecindex *);
 size_t	 vector_index_dim(const struct vecindex *);
 /* Heap memory held by the index. */
 size_t	 vector_index_bytes(const struct vecindex *);
+
+/*
+ * The arrays of an index, as vector_index_search reads them: n rows of int8 values (stride
+ * bytes each, dim values then zeros; VEC_ALIGN (64) aligned), their scales, the float32 rows
+ * (n * dim, 64-byte aligned) and per row the snippet id (ascending), document id and tokens.
+ * lib/search/vecseg.c stores them in an index segment and searches them in place.
+ */
+struct vector_arrays {
+	size_t		 n, dim, stride;
+	const int8_t	*q;
+	const float	*scale;
+	const float	*f;
+	const long long	*ids, *docs;
+	const int	*tokens;
+};
+
+/* The stride of dim: dim rounded up to a multiple of 64. */
+size_t	 vector_stride(size_t dim);
+/* The arrays of x (pointers into it: valid while x is). */
+void	 vector_index_arrays(const struct vecindex *, struct vector_arrays *);
+/*
+ * An index over arrays held elsewhere (not copied): a's pointers must stay valid until
+ * vector_index_free, which calls release(arg) instead of freeing them. a must be consistent
+ * (stride == vector_stride(dim), n <= UINT32_MAX, dim <= VECTOR_MAX_DIM, q and f aligned);
+ * NULL (EINVAL) when it is not, or out of memory.
+ */
+struct vecindex *vector_index_wrap(const struct vector_arrays *a, void (*release)(void *),
+	    void *arg);
+/* 1 when x was made by vector_index_wrap (its arrays are not this process's heap). */
+int	 vector_index_wrapped(const struct vecindex *);
 
 /*
  * The k snippets whose vectors have the largest dot product with query (normalised

@@ -17,7 +17,7 @@
 #include "store/settings.h"
 
 int
-admit_integrations(struct sqlite3 *db, const char *datadir, const char *type,
+admit_integrations(struct db *db, const char *datadir, const char *type,
     const char *host, int admin, char *err, size_t errsz)
 {
 	char		*user = NULL, *token = NULL;

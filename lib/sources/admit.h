@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /* The switch that lets members add sources read with the instance's credentials. */
 #define ADMIT_MEMBERS_SETTING	"perm.members_use_integrations"
@@ -18,7 +18,7 @@ struct sqlite3;
  * token for (git.github.token, git.gitlab.token) or, on the GitHub-type host, the App;
  * else 0.
  */
-int	 admit_integrations(struct sqlite3 *, const char *datadir,
+int	 admit_integrations(struct db *, const char *datadir,
 	    const char *type, const char *host, int admin, char *err, size_t errsz);
 
 #endif

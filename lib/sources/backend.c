@@ -23,6 +23,7 @@
 #include "sources/request.h"
 #include "store/documents.h"
 #include "store/jobs.h"
+#include "store/settings.h"
 
 void
 backend_set_init(struct backend_set *s)
@@ -198,6 +199,16 @@ backend_stop(struct backend_ctx *c)
 	if (c->deadline_ms > 0 && util_now_ms() >= c->deadline_ms)
 		return 2;
 	return jobs_cancel_requested(c->db, c->job_id) == 1 ? 1 : 0;
+}
+
+void
+backend_credentials_warning(struct backend_ctx *c, const char *how, const char *what)
+{
+	if (settings_get_bool(c->db, "perm.require_mcp_auth", 0))
+		return;
+	jobs_log(c->db, c->job_id, "warning", "%s, and anonymous reads are on: anyone who "
+	    "reaches the server can read %s through /mcp and /api/v2; turn on "
+	    "perm.require_mcp_auth to require an API key", how, what);
 }
 
 void

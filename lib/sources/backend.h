@@ -18,7 +18,7 @@
 struct json_object;
 struct jobs_ref;
 struct parse_req;
-struct sqlite3;
+struct db;
 struct url_parts;
 struct validate_field;
 
@@ -78,7 +78,7 @@ int	 backend_set_digest(struct backend_set *);
 
 /* What the pipeline hands a back end: the library and its job. */
 struct backend_ctx {
-	struct sqlite3	*db;
+	struct db	*db;
 	const char	*datadir;
 	long long	 job_id;	/* log lines: jobs_log(db, job_id, ...) */
 	const char	*library_id;
@@ -106,6 +106,14 @@ int	 backend_stop(struct backend_ctx *);
  * JOBS_PROGRESS_MS; nothing without c->job.
  */
 void	 backend_progress(struct backend_ctx *c, size_t done, size_t total);
+/*
+ * A source read with the instance's credentials while anonymous reads are on (setting
+ * perm.require_mcp_auth off): a warning line in the job log, "<how>, and anonymous reads
+ * are on: anyone who reaches the server can read <what> ...", naming the setting that
+ * closes reads. Nothing when reads need a key.
+ */
+void	 backend_credentials_warning(struct backend_ctx *c, const char *how,
+	    const char *what);
 /*
  * The time a request may take now: timeout_ms, or what is left before the job's deadline
  * when that is less (0 once it has passed).
@@ -200,7 +208,7 @@ struct backend_ops {
 	 * nothing); called before the library's rows go. 0, or -1 when something could not
 	 * be removed (logged).
 	 */
-	int		(*forget)(struct sqlite3 *, const char *datadir,
+	int		(*forget)(struct db *, const char *datadir,
 			    const char *library_id);
 };
 
@@ -244,10 +252,10 @@ int	 backend_entry_settings(struct parse_req *p, struct json_object *o,
  */
 int	 openapisrc_uploads_lock(const char *dir);
 void	 openapisrc_uploads_unlock(int fd);
-int	 openapisrc_upload_of(struct sqlite3 *, const char *library_id, char **name);
-int	 openapisrc_upload_release(struct sqlite3 *, const char *datadir, const char *name,
+int	 openapisrc_upload_of(struct db *, const char *library_id, char **name);
+int	 openapisrc_upload_release(struct db *, const char *datadir, const char *name,
 	    const char *except);
-int	 openapisrc_uploads_bytes(struct sqlite3 *, const char *datadir, long long user_id,
+int	 openapisrc_uploads_bytes(struct db *, const char *datadir, long long user_id,
 	    const char *except, const char *name, unsigned long long *bytes);
 
 extern const struct backend_ops backend_git;

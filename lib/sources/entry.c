@@ -246,7 +246,7 @@ entry_types_json(void)
 }
 
 int
-entry_stable_id(struct sqlite3 *db, struct parse_req *p)
+entry_stable_id(struct db *db, struct parse_req *p)
 {
 	struct store_library l;
 	int		 rc = -1, exists;

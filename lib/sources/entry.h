@@ -70,7 +70,7 @@ json_object *entry_types_json(void);
  * the old id and none under the new: p->id becomes p->legacy_id. 0, or -1 on a database
  * error.
  */
-struct sqlite3;
-int	 entry_stable_id(struct sqlite3 *, struct parse_req *p);
+struct db;
+int	 entry_stable_id(struct db *, struct parse_req *p);
 
 #endif /* ENTRY_H */

@@ -165,7 +165,7 @@ ghapp_delivery_body_key(const void *body, size_t len, char key[72])
 }
 
 enum ghapp_delivery
-ghapp_delivery_new(struct sqlite3 *db, const char *id, const void *body, size_t len)
+ghapp_delivery_new(struct db *db, const char *id, const void *body, size_t len)
 {
 	long long	 now = (long long)time(NULL);
 	char		 key[72];
@@ -194,7 +194,7 @@ fail:
 }
 
 void
-ghapp_delivery_forget(struct sqlite3 *db, const char *id, const void *body, size_t len)
+ghapp_delivery_forget(struct db *db, const char *id, const void *body, size_t len)
 {
 	char	 key[72];
 
@@ -203,7 +203,7 @@ ghapp_delivery_forget(struct sqlite3 *db, const char *id, const void *body, size
 }
 
 int
-ghapp_api_base(struct sqlite3 *db, const char *datadir, char *out, size_t sz)
+ghapp_api_base(struct db *db, const char *datadir, char *out, size_t sz)
 {
 	char	*api = settings_get(db, datadir, "git.github.api_url");
 	char	*host = NULL;
@@ -230,7 +230,7 @@ out:
 }
 
 int
-ghapp_configured(struct sqlite3 *db, const char *datadir)
+ghapp_configured(struct db *db, const char *datadir)
 {
 	(void)datadir;
 	return settings_is_set(db, "git.github.app_id") &&
@@ -251,7 +251,7 @@ struct ghapp_call {
  * naming the URL and status. The caller releases c->q.
  */
 static int
-ghapp_call(struct sqlite3 *db, const char *datadir, struct ghapp_call *c, const char *method,
+ghapp_call(struct db *db, const char *datadir, struct ghapp_call *c, const char *method,
     const char *path, const char *bearer, json_object **out, char *err, size_t errsz)
 {
 	char	 base[512];
@@ -296,7 +296,7 @@ ghapp_call(struct sqlite3 *db, const char *datadir, struct ghapp_call *c, const 
 
 /* The installation id: the setting, else looked up for the repository at url. */
 static int
-ghapp_installation(struct sqlite3 *db, const char *datadir, const char *url, const char *jwt,
+ghapp_installation(struct db *db, const char *datadir, const char *url, const char *jwt,
     long *id, char *err, size_t errsz)
 {
 	struct ghapp_call c;
@@ -330,7 +330,7 @@ out:
 
 /* The cached token of installation id when it has more than the margin left, else NULL. */
 static char *
-ghapp_cache_get(struct sqlite3 *db, const char *datadir, long id, time_t now)
+ghapp_cache_get(struct db *db, const char *datadir, long id, time_t now)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
 	char		*sealed, *token = NULL;
@@ -345,7 +345,7 @@ ghapp_cache_get(struct sqlite3 *db, const char *datadir, long id, time_t now)
 
 /* Caches token (sealed) for installation id until expires. Failure only logs. */
 static void
-ghapp_cache_put(struct sqlite3 *db, const char *datadir, long id, const char *token,
+ghapp_cache_put(struct db *db, const char *datadir, long id, const char *token,
     time_t expires)
 {
 	unsigned char	 key[CRYPTO_KEYLEN];
@@ -396,7 +396,7 @@ bad:
 }
 
 int
-ghapp_installation_token(struct sqlite3 *db, const char *datadir, const char *url, char **token,
+ghapp_installation_token(struct db *db, const char *datadir, const char *url, char **token,
     char *err, size_t errsz)
 {
 	struct ghapp_call c;
@@ -439,7 +439,7 @@ out:
 }
 
 int
-ghapp_git_credentials(struct sqlite3 *db, const char *datadir, const char *url,
+ghapp_git_credentials(struct db *db, const char *datadir, const char *url,
     const char *host, char **user, char **token, const char **kind, char *note,
     size_t notesz)
 {
@@ -540,7 +540,7 @@ out:
 }
 
 int
-ghapp_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+ghapp_host_credentials(struct db *db, const char *datadir, const char *host,
     char **user, char **token, const char **kind)
 {
 	char	*gh = settings_get(db, datadir, "git.github.host");

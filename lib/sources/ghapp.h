@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <time.h>
 
-struct sqlite3;
+struct db;
 
 #define GHAPP_JWT_PAST		60	/* iat: this many seconds ago (clock drift) */
 #define GHAPP_JWT_LIFE		540	/* exp: this many seconds from now (GitHub: <= 600) */
@@ -60,10 +60,10 @@ enum ghapp_delivery {
  * Remembers a verified webhook delivery: its id (X-GitHub-Delivery) and the SHA-256 of
  * its body with the time. Only the newest GHAPP_DELIVERIES_KEPT of them are kept.
  */
-enum ghapp_delivery ghapp_delivery_new(struct sqlite3 *, const char *id, const void *body,
+enum ghapp_delivery ghapp_delivery_new(struct db *, const char *id, const void *body,
 	    size_t len);
 /* Forgets delivery id and its body, so that a redelivery is acted on (after a failure). */
-void	 ghapp_delivery_forget(struct sqlite3 *, const char *id, const void *body,
+void	 ghapp_delivery_forget(struct db *, const char *id, const void *body,
 	    size_t len);
 
 /*
@@ -71,10 +71,10 @@ void	 ghapp_delivery_forget(struct sqlite3 *, const char *id, const void *body,
  * git.github.api_url when set, else https://api.github.com for github.com and
  * https://HOST/api/v3 (GitHub Enterprise Server) for another host. 0, or -1 (too long).
  */
-int	 ghapp_api_base(struct sqlite3 *, const char *datadir, char *out, size_t sz);
+int	 ghapp_api_base(struct db *, const char *datadir, char *out, size_t sz);
 
 /* 1 when the App is configured (App id and private key set), else 0. */
-int	 ghapp_configured(struct sqlite3 *, const char *datadir);
+int	 ghapp_configured(struct db *, const char *datadir);
 
 /*
  * An installation access token of the App for the repository at url (its last two path
@@ -84,7 +84,7 @@ int	 ghapp_configured(struct sqlite3 *, const char *datadir);
  * 0 with *token; 1 when the App is not configured (*token NULL); -1 with err naming the
  * URL and HTTP status (never a credential).
  */
-int	 ghapp_installation_token(struct sqlite3 *, const char *datadir, const char *url,
+int	 ghapp_installation_token(struct db *, const char *datadir, const char *url,
 	    char **token, char *err, size_t errsz);
 
 /*
@@ -94,7 +94,7 @@ int	 ghapp_installation_token(struct sqlite3 *, const char *datadir, const char 
  * are malloc'd (NULL when none; the caller wipes the token). 1 when a token is set, else 0.
  * The git back end's clones and the GitOps manifest repository (lib/gitops/gitops.c) use it.
  */
-int	 ghapp_host_credentials(struct sqlite3 *db, const char *datadir, const char *host,
+int	 ghapp_host_credentials(struct db *db, const char *datadir, const char *host,
 	    char **user, char **token, const char **kind);
 
 /*
@@ -105,7 +105,7 @@ int	 ghapp_host_credentials(struct sqlite3 *db, const char *datadir, const char 
  * "x-access-token"). When the App is configured but gave no token, the reason goes to note
  * (else note is ""). Returns 1 when a token is set, else 0 (as ghapp_host_credentials).
  */
-int	 ghapp_git_credentials(struct sqlite3 *, const char *datadir, const char *url,
+int	 ghapp_git_credentials(struct db *, const char *datadir, const char *url,
 	    const char *host, char **user, char **token, const char **kind, char *note,
 	    size_t notesz);
 

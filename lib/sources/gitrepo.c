@@ -49,6 +49,7 @@ struct gitrepo {
 	git_repository	*repo;
 	char		 commit[GIT_OID_HEXSZ + 1];
 	char		*branch;
+	int		 credentials;	/* the server asked for the token and took it */
 };
 
 /* State shared with the libgit2 callbacks of one clone or fetch. */
@@ -61,6 +62,7 @@ struct gitrepo_ctx {
 	char		 port[16];	/* token, the only place connected to */
 	size_t		 max;		/* max_fetch_bytes, 0: unlimited */
 	int		 ncred;		/* credential requests so far */
+	int		 cred_given;	/* the token was handed over (asked for) */
 	int		 auth_failed;
 	int		 too_big;
 	char		 refusal[512];	/* why a connection or the token was refused */
@@ -497,6 +499,7 @@ gitrepo_cred_cb(git_credential **out, const char *url, const char *user_from_url
 		user = user_from_url;
 	else
 		user = "x-access-token";
+	c->cred_given = 1;
 	return git_credential_userpass_plaintext_new(out, user, c->token);
 }
 
@@ -857,7 +860,7 @@ out:
 }
 
 void
-gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *db, const char *datadir)
+gitrepo_limits_load(struct gitrepo_limits *l, struct db *db, const char *datadir)
 {
 	l->connect_ms = settings_get_long(db, datadir, "git.connect_timeout_s",
 	    GITREPO_CONNECT_MS / 1000) * 1000;
@@ -1031,6 +1034,8 @@ gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	}
 	g->branch = want;
 	git_oid_tostr(g->commit, sizeof(g->commit), &oid);
+	/* A second request would have failed the sync: the token given was taken. */
+	g->credentials = c.cred_given;
 	*out = g;
 	g = NULL;
 	rc = 0;
@@ -1059,6 +1064,12 @@ const char *
 gitrepo_branch(const struct gitrepo *g)
 {
 	return g->branch;
+}
+
+int
+gitrepo_used_credentials(const struct gitrepo *g)
+{
+	return g->credentials;
 }
 
 struct gitrepo_walk {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct gitrepo;
-struct sqlite3;
+struct db;
 
 struct gitrepo_entry {
 	char	*path;
@@ -29,7 +29,7 @@ struct gitrepo_limits {
 };
 
 /* Fills l's deadlines from the settings git.connect_timeout_s and git.stall_timeout_s. */
-void	 gitrepo_limits_load(struct gitrepo_limits *l, struct sqlite3 *,
+void	 gitrepo_limits_load(struct gitrepo_limits *l, struct db *,
 	    const char *datadir);
 
 /*
@@ -47,6 +47,11 @@ int	 gitrepo_sync(struct gitrepo **out, const char *url, const char *branch,
 	    const struct gitrepo_limits *, char *err, size_t errsz);
 const char *gitrepo_commit(const struct gitrepo *);	/* 40 hex digits */
 const char *gitrepo_branch(const struct gitrepo *);	/* resolved branch name */
+/*
+ * 1 when the last sync's server asked for credentials and took the token: the repository
+ * is not public (a public one never asks).
+ */
+int	 gitrepo_used_credentials(const struct gitrepo *);
 /* Lists regular files (not symlinks, not submodules) of the resolved commit's tree. */
 int	 gitrepo_list(struct gitrepo *, struct gitrepo_entry **out, size_t *n,
 	    char *err, size_t errsz);

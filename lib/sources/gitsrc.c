@@ -169,6 +169,11 @@ gitsrc_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t e
 		goto out;
 	jobs_log(c->db, c->job_id, "info", "branch %s is at commit %s",
 	    gitrepo_branch(s->repo), gitrepo_commit(s->repo));
+	/* A private repository under anonymous reads: readable by anyone from now on. */
+	if (gitrepo_used_credentials(s->repo))
+		backend_credentials_warning(c, "this repository is not public: it was read "
+		    "with the instance's credentials (the git token or GitHub App of its host)",
+		    "its documentation");
 	tmpl = settings_get(c->db, c->datadir, "git.web_url_template");
 	rc = gitsrc_list(s->repo, c->url, kind, tmpl, out, err, errsz);
 out:

@@ -680,7 +680,7 @@ openapisrc_uploads_unlock(int fd)
 }
 
 int
-openapisrc_upload_of(struct sqlite3 *db, const char *library_id, char **name)
+openapisrc_upload_of(struct db *db, const char *library_id, char **name)
 {
 	if (store_upload_of(db, library_id, name) == -1)
 		return -1;
@@ -692,7 +692,7 @@ openapisrc_upload_of(struct sqlite3 *db, const char *library_id, char **name)
 }
 
 int
-openapisrc_upload_release(struct sqlite3 *db, const char *datadir, const char *name,
+openapisrc_upload_release(struct db *db, const char *datadir, const char *name,
     const char *except)
 {
 	char	*dir = NULL, *path = NULL;
@@ -744,7 +744,7 @@ openapisrc_bytes_add(const char *v, void *arg)
 }
 
 int
-openapisrc_uploads_bytes(struct sqlite3 *db, const char *datadir, long long user_id,
+openapisrc_uploads_bytes(struct db *db, const char *datadir, long long user_id,
     const char *except, const char *name, unsigned long long *bytes)
 {
 	struct openapisrc_bytes	 ob;
@@ -765,7 +765,7 @@ openapisrc_uploads_bytes(struct sqlite3 *db, const char *datadir, long long user
 
 /* A deleted library's upload goes with it, unless another library names it too. */
 static int
-openapisrc_forget(struct sqlite3 *db, const char *datadir, const char *library_id)
+openapisrc_forget(struct db *db, const char *datadir, const char *library_id)
 {
 	char	*name = NULL, *dir = NULL;
 	int	 fd, rc = -1;

@@ -276,7 +276,7 @@ policy_load_one(const char *name, const char *v, void *arg)
 }
 
 int
-policy_load(struct sqlite3 *db, const char *datadir, struct policy *p)
+policy_load(struct db *db, const char *datadir, struct policy *p)
 {
 	size_t		 i;
 
@@ -301,7 +301,7 @@ policy_release(struct policy *p)
 }
 
 int
-policy_check(struct sqlite3 *db, const char *datadir, const char *library_id,
+policy_check(struct db *db, const char *datadir, const char *library_id,
     const char *source_type, double trust, char *why, size_t whysz)
 {
 	struct policy	 p;
@@ -319,7 +319,7 @@ policy_check(struct sqlite3 *db, const char *datadir, const char *library_id,
 }
 
 int
-policy_check_id(struct sqlite3 *db, const char *datadir, const char *library_id, char *why,
+policy_check_id(struct db *db, const char *datadir, const char *library_id, char *why,
     size_t whysz)
 {
 	struct policy	 p;
@@ -460,7 +460,7 @@ policy_diff(json_object *before, json_object *after)
 }
 
 int
-policy_record(struct sqlite3 *db, const char *datadir, const struct policy *before,
+policy_record(struct db *db, const char *datadir, const struct policy *before,
     const char *actor)
 {
 	struct policy	 after;
@@ -493,7 +493,7 @@ out:
 }
 
 enum settings_apply_result
-policy_save_json(struct sqlite3 *db, const char *datadir, json_object *o, const char *actor,
+policy_save_json(struct db *db, const char *datadir, json_object *o, const char *actor,
     char *err, size_t errsz)
 {
 	static const char *const names[] = { "policy.git", "policy.website",
@@ -551,7 +551,7 @@ policy_audit_entry(const struct store_audit_row *r, void *arg)
 }
 
 json_object *
-policy_audit_json(struct sqlite3 *db, long limit)
+policy_audit_json(struct db *db, long limit)
 {
 	json_object	*a = json_object_new_array();
 

@@ -23,7 +23,7 @@
 #include "store/settings.h"
 
 struct json_object;
-struct sqlite3;
+struct db;
 
 /* The source types, in the order of policy_types. */
 enum policy_type { POLICY_GIT, POLICY_WEBSITE, POLICY_LLMSTXT, POLICY_OPENAPI,
@@ -49,7 +49,7 @@ const char *policy_type_word(enum policy_type);
  */
 enum policy_type policy_type_of(const char *source_type);
 /* Reads the policies; 0, or -1 on a database error or out of memory. */
-int	 policy_load(struct sqlite3 *, const char *datadir, struct policy *);
+int	 policy_load(struct db *, const char *datadir, struct policy *);
 void	 policy_release(struct policy *);
 /*
  * The decision of p for a library (no license check): 1 allowed, 0 denied with why naming
@@ -76,7 +76,7 @@ int	 policy_license_ok(char *why, size_t whysz);
    the minimum 5", "public documentation is off: the license is expired"), -1 on a
    database error. source_type is the upstream's word (NULL or unknown: "other");
    trust < 0: not reported. */
-int	 policy_check(struct sqlite3 *db, const char *datadir, const char *library_id,
+int	 policy_check(struct db *db, const char *datadir, const char *library_id,
 	    const char *source_type, double trust, char *why, size_t whysz);
 
 /*
@@ -84,7 +84,7 @@ int	 policy_check(struct sqlite3 *db, const char *datadir, const char *library_i
  * type and trust): the license, then the block and allow lists for library_id. 1 allowed
  * so far, 0 denied with why, -1 on a database error.
  */
-int	 policy_check_id(struct sqlite3 *db, const char *datadir, const char *library_id,
+int	 policy_check_id(struct db *db, const char *datadir, const char *library_id,
 	    char *why, size_t whysz);
 
 /*
@@ -99,17 +99,17 @@ struct json_object *policy_json(const struct policy *);
  * settings in a transaction of its own and records the change in the audit trail as
  * done by actor: all or nothing. On BAD or DBERR err says why.
  */
-enum settings_apply_result policy_save_json(struct sqlite3 *, const char *datadir,
+enum settings_apply_result policy_save_json(struct db *, const char *datadir,
 	    struct json_object *o, const char *actor, char *err, size_t errsz);
 /*
  * Records in audit_log (action "policies") what changed since before, as done by actor:
  * {"setting": {"from", "to"}} in policy_json's names; nothing when nothing changed. For
  * callers that write the settings themselves (ctxd-admin settings). 0, or -1.
  */
-int	 policy_record(struct sqlite3 *, const char *datadir, const struct policy *before,
+int	 policy_record(struct db *, const char *datadir, const struct policy *before,
 	    const char *actor);
 /* The last limit changes of the policies, newest first: [{id, at, actor, action,
    changes}]; NULL on a database error. */
-struct json_object *policy_audit_json(struct sqlite3 *, long limit);
+struct json_object *policy_audit_json(struct db *, long limit);
 
 #endif

@@ -643,7 +643,7 @@ website_links_file(const struct website *w)
 
 /* A deleted library's links file goes with it. */
 static int
-website_forget(struct sqlite3 *db, const char *datadir, const char *library_id)
+website_forget(struct db *db, const char *datadir, const char *library_id)
 {
 	char	*p;
 	int	 rc = 0;

@@ -1374,6 +1374,10 @@ wiki_fetch(struct backend_ctx *c, struct backend_set *out, char *err, size_t err
 		    "sources.max_pages)", out->n);
 	if (rc == 0)
 		jobs_log(c->db, c->job_id, "info", "%zu wiki pages fetched", out->n);
+	/* Wiki pages are always read with wiki.token: under anonymous reads, anyone's. */
+	if (rc == 0 && out->n > 0)
+		backend_credentials_warning(c, "these wiki pages were read with the "
+		    "instance's credentials (wiki.token)", "them");
 out:
 	json_object_put(o.o);
 	return rc;

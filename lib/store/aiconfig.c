@@ -18,7 +18,7 @@
 
 /* The setting's value, or NULL when unset or empty (malloc'd). */
 static char *
-aiconfig_setting(sqlite3 *db, const char *datadir, const char *name)
+aiconfig_setting(struct db *db, const char *datadir, const char *name)
 {
 	char	*v = settings_get(db, datadir, name);
 
@@ -39,7 +39,7 @@ aiconfig_dup(const char *s, const char *dflt)
 }
 
 int
-aiconfig_load(sqlite3 *db, const char *datadir, struct provider_cfg *llm,
+aiconfig_load(struct db *db, const char *datadir, struct provider_cfg *llm,
     struct provider_cfg *embed)
 {
 	struct provider_cfg	 l, e;

@@ -4,7 +4,7 @@
 
 #include "ai/provider.h"
 
-struct sqlite3;
+struct db;
 
 /*
  * Resolves the ai.* settings: the LLM provider, and the embedding provider ("same" is the
@@ -13,7 +13,7 @@ struct sqlite3;
  * the region is shared. An unset model gets the vendor's default (none for custom).
  * Either output may be NULL. Release each with provider_cfg_release (ai/provider.h).
  */
-int	 aiconfig_load(struct sqlite3 *, const char *datadir, struct provider_cfg *llm,
+int	 aiconfig_load(struct db *, const char *datadir, struct provider_cfg *llm,
 	    struct provider_cfg *embed);
 
 #endif /* STORE_AICONFIG_H */

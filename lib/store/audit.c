@@ -8,9 +8,10 @@
 #include "base/log.h"
 #include "store/audit.h"
 #include "store/db.h"
+#include "store/conn.h"
 
 int
-store_audit_add(sqlite3 *db, const char *at, const char *actor, const char *action,
+store_audit_add(struct db *db, const char *at, const char *actor, const char *action,
     const char *detail)
 {
 	return db_run(db, "INSERT INTO audit_log (at, actor, action, detail) VALUES (?1, ?2, "
@@ -18,14 +19,14 @@ store_audit_add(sqlite3 *db, const char *at, const char *actor, const char *acti
 }
 
 int
-store_audit_each(sqlite3 *db, const char *action, long limit,
+store_audit_each(struct db *db, const char *action, long limit,
     int (*cb)(const struct store_audit_row *, void *), void *arg)
 {
 	struct store_audit_row	 e;
 	sqlite3_stmt		*st = NULL;
 	int			 r;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, at, actor, action, detail FROM audit_log "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id, at, actor, action, detail FROM audit_log "
 	    "WHERE action = ?2 ORDER BY id DESC LIMIT ?1", -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_int64(st, 1, limit);
@@ -46,7 +47,7 @@ store_audit_each(sqlite3 *db, const char *action, long limit,
 	sqlite3_finalize(st);
 	return 0;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return -1;
 }

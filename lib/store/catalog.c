@@ -6,6 +6,7 @@
 #include "base/log.h"
 #include "store/catalog.h"
 #include "store/jobs.h"
+#include "store/conn.h"
 
 struct store_row {
 	sqlite3_stmt	*st;
@@ -62,12 +63,12 @@ store_row_int(const struct store_row *r, int col)
 	"FROM waiting) "
 
 static sqlite3_stmt *
-store_catalog_prepare(sqlite3 *db, const char *sql, const char *func)
+store_catalog_prepare(struct db *db, const char *sql, const char *func)
 {
 	sqlite3_stmt	*st;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", func, sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", func, sqlite3_errmsg(db_lite(db)));
 		return NULL;
 	}
 	return st;
@@ -78,7 +79,7 @@ store_catalog_prepare(sqlite3 *db, const char *sql, const char *func)
  * and finalizes it: 1 when there was a row, 0 when none, -1 (logged unless fn failed).
  */
 static int
-store_catalog_rows(sqlite3 *db, sqlite3_stmt *st, store_row_fn fn, void *arg,
+store_catalog_rows(struct db *db, sqlite3_stmt *st, store_row_fn fn, void *arg,
     const char *func)
 {
 	struct store_row r = { st };
@@ -90,7 +91,7 @@ store_catalog_rows(sqlite3 *db, sqlite3_stmt *st, store_row_fn fn, void *arg,
 			break;
 	}
 	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", func, sqlite3_errmsg(db));
+		log_err("%s: %s", func, sqlite3_errmsg(db_lite(db)));
 		rc = -1;
 	}
 	sqlite3_finalize(st);
@@ -98,7 +99,7 @@ store_catalog_rows(sqlite3 *db, sqlite3_stmt *st, store_row_fn fn, void *arg,
 }
 
 int
-store_catalog_count_libraries(sqlite3 *db, const char *state, long long *n)
+store_catalog_count_libraries(struct db *db, const char *state, long long *n)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
@@ -111,13 +112,13 @@ store_catalog_count_libraries(sqlite3 *db, const char *state, long long *n)
 		*n = sqlite3_column_int64(st, 0);
 		rc = 0;
 	} else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 int
-store_catalog_libraries(sqlite3 *db, const char *state, long limit, long offset,
+store_catalog_libraries(struct db *db, const char *state, long limit, long offset,
     store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
@@ -133,7 +134,7 @@ store_catalog_libraries(sqlite3 *db, const char *state, long limit, long offset,
 }
 
 int
-store_catalog_library(sqlite3 *db, const char *id, store_row_fn fn, void *arg)
+store_catalog_library(struct db *db, const char *id, store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
 
@@ -145,7 +146,7 @@ store_catalog_library(sqlite3 *db, const char *id, store_row_fn fn, void *arg)
 }
 
 int
-store_catalog_jobs(sqlite3 *db, const char *library_id, const char *state,
+store_catalog_jobs(struct db *db, const char *library_id, const char *state,
     const char *kind, long long before, long limit, store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
@@ -165,7 +166,7 @@ store_catalog_jobs(sqlite3 *db, const char *library_id, const char *state,
 }
 
 int
-store_catalog_job(sqlite3 *db, long long id, store_row_fn fn, void *arg)
+store_catalog_job(struct db *db, long long id, store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
 
@@ -179,7 +180,7 @@ store_catalog_job(sqlite3 *db, long long id, store_row_fn fn, void *arg)
 }
 
 int
-store_catalog_job_log(sqlite3 *db, long long id, long long after, long limit,
+store_catalog_job_log(struct db *db, long long id, long long after, long limit,
     store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
@@ -207,7 +208,7 @@ store_catalog_job_log(sqlite3 *db, long long id, long long after, long limit,
 	"instr(lower(s.code), lower(?2)) > 0 OR instr(lower(d.path), lower(?2)) > 0)"
 
 int
-store_catalog_count_snippets(sqlite3 *db, const char *id, const char *q, long long *n)
+store_catalog_count_snippets(struct db *db, const char *id, const char *q, long long *n)
 {
 	sqlite3_stmt	*st;
 	int		 step;
@@ -221,13 +222,13 @@ store_catalog_count_snippets(sqlite3 *db, const char *id, const char *q, long lo
 	if ((step = sqlite3_step(st)) == SQLITE_ROW)
 		*n = sqlite3_column_int64(st, 0);
 	else if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
 }
 
 int
-store_catalog_snippets(sqlite3 *db, const char *id, const char *q, long limit,
+store_catalog_snippets(struct db *db, const char *id, const char *q, long limit,
     long offset, store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
@@ -246,7 +247,7 @@ store_catalog_snippets(sqlite3 *db, const char *id, const char *q, long limit,
 }
 
 int
-store_catalog_bundle_libraries(sqlite3 *db, store_row_fn fn, void *arg)
+store_catalog_bundle_libraries(struct db *db, store_row_fn fn, void *arg)
 {
 	sqlite3_stmt	*st;
 
@@ -257,7 +258,7 @@ store_catalog_bundle_libraries(sqlite3 *db, store_row_fn fn, void *arg)
 }
 
 int
-store_catalog_bundle_jobs(sqlite3 *db, int njobs, int nlines, store_row_fn job_fn,
+store_catalog_bundle_jobs(struct db *db, int njobs, int nlines, store_row_fn job_fn,
     store_row_fn line_fn, void *arg)
 {
 	sqlite3_stmt	*st, *lt;

@@ -8,7 +8,7 @@
 #ifndef STORE_CATALOG_H
 #define STORE_CATALOG_H
 
-struct sqlite3;
+struct db;
 
 /* One result row: its columns by number (from 0). */
 struct store_row;
@@ -41,22 +41,22 @@ typedef int (*store_row_fn)(const struct store_row *, void *);
 #define STORE_CATALOG_NQUEUE	2
 
 /* The number of libraries in state (NULL: all) into *n. */
-int	 store_catalog_count_libraries(struct sqlite3 *, const char *state, long long *n);
+int	 store_catalog_count_libraries(struct db *, const char *state, long long *n);
 /* The libraries in state (NULL: all) by id, limit from offset. */
-int	 store_catalog_libraries(struct sqlite3 *, const char *state, long limit,
+int	 store_catalog_libraries(struct db *, const char *state, long limit,
 	    long offset, store_row_fn, void *);
 /* Library id: 1 (fn called), 0 when there is none, -1. */
-int	 store_catalog_library(struct sqlite3 *, const char *id, store_row_fn, void *);
+int	 store_catalog_library(struct db *, const char *id, store_row_fn, void *);
 /*
  * The jobs of library_id (NULL: all), in state and of kind (NULL: any), with an id below
  * before, newest first, at most limit.
  */
-int	 store_catalog_jobs(struct sqlite3 *, const char *library_id, const char *state,
+int	 store_catalog_jobs(struct db *, const char *library_id, const char *state,
 	    const char *kind, long long before, long limit, store_row_fn, void *);
 /* Job id (a job row, then its number of log lines): 1 (fn called), 0 when none, -1. */
-int	 store_catalog_job(struct sqlite3 *, long long id, store_row_fn, void *);
+int	 store_catalog_job(struct db *, long long id, store_row_fn, void *);
 /* The log lines of job id after line after: id, at, level, line; at most limit. */
-int	 store_catalog_job_log(struct sqlite3 *, long long id, long long after, long limit,
+int	 store_catalog_job_log(struct db *, long long id, long long after, long limit,
 	    store_row_fn, void *);
 
 /*
@@ -64,23 +64,23 @@ int	 store_catalog_job_log(struct sqlite3 *, long long id, long long after, long
  * or document path holds q (NULL: all), ignoring ASCII case: 1 with *n, 0 when the
  * library does not exist, -1.
  */
-int	 store_catalog_count_snippets(struct sqlite3 *, const char *id, const char *q,
+int	 store_catalog_count_snippets(struct db *, const char *id, const char *q,
 	    long long *n);
 /*
  * Those snippets in page order, limit from offset: id, title, breadcrumb, anchor, path,
  * text, code JSON, tokens, its flags' rules ("a, b"), blob_prefix, indexed_commit and
  * the document's url.
  */
-int	 store_catalog_snippets(struct sqlite3 *, const char *id, const char *q, long limit,
+int	 store_catalog_snippets(struct db *, const char *id, const char *q, long limit,
 	    long offset, store_row_fn, void *);
 
 /* For the support bundle: the first 1000 libraries by id. */
-int	 store_catalog_bundle_libraries(struct sqlite3 *, store_row_fn, void *);
+int	 store_catalog_bundle_libraries(struct db *, store_row_fn, void *);
 /*
  * The last njobs jobs, newest first (job_fn), each followed by the last nlines of its log
  * in order (line_fn: at, level, line).
  */
-int	 store_catalog_bundle_jobs(struct sqlite3 *, int njobs, int nlines,
+int	 store_catalog_bundle_jobs(struct db *, int njobs, int nlines,
 	    store_row_fn job_fn, store_row_fn line_fn, void *);
 
 #endif /* STORE_CATALOG_H */

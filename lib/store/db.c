@@ -21,6 +21,7 @@
 #include "store/tokenizer.h"
 #include "base/util.h"
 #include "store/db.h"
+#include "store/conn.h"
 
 /* Compiled in from sql/ by script/sql2c (lib/sql_schema.c). */
 extern const char sql_schema[];
@@ -34,12 +35,12 @@ db_schema_version(void)
 }
 
 int
-db_exec(sqlite3 *db, const char *sql)
+db_exec(struct db *db, const char *sql)
 {
 	char	*msg = NULL;
 
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		log_err("%s: %s", __func__, msg ? msg : sqlite3_errmsg(db));
+	if (sqlite3_exec(db_lite(db), sql, NULL, NULL, &msg) != SQLITE_OK) {
+		log_err("%s: %s", __func__, msg ? msg : sqlite3_errmsg(db_lite(db)));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -50,40 +51,40 @@ db_exec(sqlite3 *db, const char *sql)
 static int	 db_busy_ms = 10000;
 
 void
-db_busy_timeout(sqlite3 *db, long ms)
+db_busy_timeout(struct db *db, long ms)
 {
 	db_busy_ms = ms > INT_MAX ? INT_MAX : (int)ms;
-	sqlite3_busy_timeout(db, db_busy_ms);
+	sqlite3_busy_timeout(db_lite(db), db_busy_ms);
 }
 
 int
-db_begin(sqlite3 *db)
+db_begin(struct db *db)
 {
 	return db_exec(db, "BEGIN IMMEDIATE");
 }
 
 int
-db_begin_read(sqlite3 *db)
+db_begin_read(struct db *db)
 {
 	return db_exec(db, "BEGIN");
 }
 
 int
-db_in_transaction(sqlite3 *db)
+db_in_transaction(struct db *db)
 {
-	return !sqlite3_get_autocommit(db);
+	return !sqlite3_get_autocommit(db_lite(db));
 }
 
 const char *
-db_errmsg(sqlite3 *db)
+db_errmsg(struct db *db)
 {
-	return sqlite3_errmsg(db);
+	return sqlite3_errmsg(db_lite(db));
 }
 
 enum db_failure
-db_failure(sqlite3 *db)
+db_failure(struct db *db)
 {
-	int	 code = sqlite3_errcode(db) & 0xff;	/* extended codes are on */
+	int	 code = sqlite3_errcode(db_lite(db)) & 0xff;	/* extended codes are on */
 
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		return DB_FAIL_BUSY;
@@ -99,16 +100,16 @@ db_engine_version(void)
 }
 
 int
-db_commit(sqlite3 *db)
+db_commit(struct db *db)
 {
 	return db_exec(db, "COMMIT");
 }
 
 void
-db_rollback(sqlite3 *db)
+db_rollback(struct db *db)
 {
-	if (!sqlite3_get_autocommit(db))
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (!sqlite3_get_autocommit(db_lite(db)))
+		sqlite3_exec(db_lite(db), "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* Binds the values of ap to st as types says (see db_run). */
@@ -140,13 +141,13 @@ db_bindv(sqlite3_stmt *st, const char *types, va_list ap)
 }
 
 int
-db_run(sqlite3 *db, const char *sql, const char *types, ...)
+db_run(struct db *db, const char *sql, const char *types, ...)
 {
 	sqlite3_stmt	*st = NULL;
 	va_list		 ap;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	va_start(ap, types);
 	rc = db_bindv(st, types, ap);
@@ -155,20 +156,20 @@ db_run(sqlite3 *db, const char *sql, const char *types, ...)
 		rc = -1;
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 int
-db_run_nowait(sqlite3 *db, const char *sql, const char *types, ...)
+db_run_nowait(struct db *db, const char *sql, const char *types, ...)
 {
 	sqlite3_stmt	*st = NULL;
 	va_list		 ap;
 	int		 rc = -1, step = SQLITE_OK;
 
-	sqlite3_busy_timeout(db, 0);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	sqlite3_busy_timeout(db_lite(db), 0);
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	va_start(ap, types);
 	rc = db_bindv(st, types, ap);
@@ -177,20 +178,20 @@ db_run_nowait(sqlite3 *db, const char *sql, const char *types, ...)
 		rc = step == SQLITE_BUSY ? 1 : -1;
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
-	sqlite3_busy_timeout(db, db_busy_ms);
+	sqlite3_busy_timeout(db_lite(db), db_busy_ms);
 	return rc;
 }
 
 /* The integer a PRAGMA that reads one (constant pragma) answers: 0, or -1. */
 static int
-db_pragma_int(sqlite3 *db, const char *pragma, int *out)
+db_pragma_int(struct db *db, const char *pragma, int *out)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, pragma, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), pragma, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*out = sqlite3_column_int(st, 0);
@@ -201,17 +202,17 @@ db_pragma_int(sqlite3 *db, const char *pragma, int *out)
 }
 
 int
-db_user_version(sqlite3 *db, int *out)
+db_user_version(struct db *db, int *out)
 {
 	return db_pragma_int(db, "PRAGMA user_version", out);
 }
 
 int
-db_readonly(sqlite3 *db)
+db_readonly(struct db *db)
 {
 	int	 on = 1;
 
-	if (sqlite3_db_readonly(db, "main") == 1)
+	if (sqlite3_db_readonly(db_lite(db), "main") == 1)
 		return 1;
 	(void)db_pragma_int(db, "PRAGMA query_only", &on);
 	return on != 0;
@@ -219,12 +220,12 @@ db_readonly(sqlite3 *db)
 
 /* 1 when the database has the table schema_history (a build with sql/0008-schema-history.sql). */
 static int
-db_has_history(sqlite3 *db)
+db_has_history(struct db *db)
 {
 	sqlite3_stmt	*st;
 	int		 has = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND "
 	    "name = 'schema_history'", -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	has = sqlite3_step(st) == SQLITE_ROW;
@@ -234,7 +235,7 @@ db_has_history(sqlite3 *db)
 
 /* Creates or upgrades the schema inside one transaction. */
 static int
-db_migrate(sqlite3 *db, const char *path)
+db_migrate(struct db *db, const char *path)
 {
 	int	 v, from, target = sql_version;
 	char	 pragma[64];
@@ -362,9 +363,10 @@ db_create(const char *path)
 }
 
 int
-db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
+db_open(const char *datadir, enum db_mode mode, struct db **out)
 {
-	sqlite3	*db = NULL;
+	struct db	*db = NULL;
+	sqlite3		*lite = NULL;
 	char	*path;
 	int	 flags, v, rc = -1;
 	struct stat st;
@@ -383,15 +385,20 @@ db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
 	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (mode == DB_READWRITE)
 		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &lite, flags, NULL) != SQLITE_OK) {
 		log_err("cannot open database %s: %s", path,
-		    db ? sqlite3_errmsg(db) : "out of memory");
+		    lite ? sqlite3_errmsg(lite) : "out of memory");
 		goto out;
 	}
-	sqlite3_extended_result_codes(db, 1);
-	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-	sqlite3_busy_timeout(db, db_busy_ms);
+	if ((db = db_conn_sqlite(lite)) == NULL) {
+		log_err("cannot open database %s: out of memory", path);
+		goto out;
+	}
+	lite = NULL;
+	sqlite3_extended_result_codes(db_lite(db), 1);
+	sqlite3_db_config(db_lite(db), SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db_lite(db), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_busy_timeout(db_lite(db), db_busy_ms);
 	if (tokenize_register(db) == -1)
 		goto out;
 	if (db_exec(db, "PRAGMA journal_mode = WAL") == -1 ||
@@ -423,21 +430,52 @@ db_open(const char *datadir, enum db_mode mode, sqlite3 **out)
 	db = NULL;
 	rc = 0;
 out:
-	if (db != NULL)
-		sqlite3_close(db);
+	db_lite_close(db);
+	sqlite3_close(lite);
 	free(path);
 	return rc;
 }
 
 void
-db_close(sqlite3 *db)
+db_close(struct db *db)
 {
-	if (db != NULL)
-		sqlite3_close_v2(db);
+	(void)db_lite_close(db);
 }
 
 int
-db_space(sqlite3 *db, long long *size, long long *freeb)
+db_lite_open(const char *path, int flags, struct db **out)
+{
+	sqlite3	*lite = NULL;
+	int	 rc;
+
+	*out = NULL;
+	if ((rc = sqlite3_open_v2(path, &lite, flags, NULL)) != SQLITE_OK) {
+		sqlite3_close(lite);
+		return rc;
+	}
+	if ((*out = db_conn_sqlite(lite)) == NULL) {
+		sqlite3_close(lite);
+		return SQLITE_NOMEM;
+	}
+	return SQLITE_OK;
+}
+
+int
+db_lite_close(struct db *db)
+{
+	int	 rc = SQLITE_OK;
+
+	if (db == NULL)
+		return rc;
+	/* A connection with statements left open is closed when they are. */
+	if ((rc = sqlite3_close(db_lite(db))) != SQLITE_OK)
+		sqlite3_close_v2(db_lite(db));
+	db_conn_free(db);
+	return rc;
+}
+
+int
+db_space(struct db *db, long long *size, long long *freeb)
 {
 	static const char *const sql[3] = {
 		"PRAGMA page_size", "PRAGMA page_count", "PRAGMA freelist_count"
@@ -447,9 +485,9 @@ db_space(sqlite3 *db, long long *size, long long *freeb)
 	size_t		 i;
 
 	for (i = 0; i < 3; i++) {
-		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK ||
+		if (sqlite3_prepare_v2(db_lite(db), sql[i], -1, &st, NULL) != SQLITE_OK ||
 		    sqlite3_step(st) != SQLITE_ROW) {
-			log_err("%s: %s", __func__, sqlite3_errmsg(db));
+			log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 			sqlite3_finalize(st);
 			return -1;
 		}
@@ -463,7 +501,7 @@ db_space(sqlite3 *db, long long *size, long long *freeb)
 }
 
 int
-db_compact(sqlite3 *db)
+db_compact(struct db *db)
 {
 	if (db_exec(db, "VACUUM") == -1)
 		return -1;

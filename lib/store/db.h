@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 struct sqlite3_stmt;
 
 /* The schema version this build writes: 1 + the migrations in sql/. */
@@ -17,12 +17,12 @@ enum db_mode { DB_READONLY, DB_READWRITE };
  * missing database or one whose schema is older or newer than this build's. Registers the
  * "ctxd" FTS5 tokenizer, sets WAL, busy timeout, foreign keys and defensive mode.
  */
-int	 db_open(const char *datadir, enum db_mode, struct sqlite3 **out);
-void	 db_close(struct sqlite3 *);
+int	 db_open(const char *datadir, enum db_mode, struct db **out);
+void	 db_close(struct db *);
 /* How long a statement waits for another connection's write lock before SQLITE_BUSY. */
-void	 db_busy_timeout(struct sqlite3 *, long ms);
+void	 db_busy_timeout(struct db *, long ms);
 /* Runs one constant SQL string (no parameters). */
-int	 db_exec(struct sqlite3 *, const char *sql);
+int	 db_exec(struct db *, const char *sql);
 /*
  * Runs one constant SQL statement that returns no row, its parameters ?1, ?2, ... bound
  * in order from the arguments as types says, one letter each: 't' text (const char *,
@@ -30,12 +30,12 @@ int	 db_exec(struct sqlite3 *, const char *sql);
  * last parameter are ignored (one call shape can run each of a list of statements).
  * Logs and returns -1 on error.
  */
-int	 db_run(struct sqlite3 *, const char *sql, const char *types, ...);
+int	 db_run(struct db *, const char *sql, const char *types, ...);
 /*
  * db_run for a write that may be skipped: when another connection holds the write lock it
  * returns 1 at once (nothing written) instead of waiting; 0 written, -1 error (logged).
  */
-int	 db_run_nowait(struct sqlite3 *, const char *sql, const char *types, ...);
+int	 db_run_nowait(struct db *, const char *sql, const char *types, ...);
 /*
  * Sets the process umask to keep DATA_DIR private (at least 027: folders 0750, files
  * 0640); every server executable calls it first, and db_open again (which also creates
@@ -46,40 +46,40 @@ void	 db_umask(void);
  * The database's size and how much of it free pages take, in bytes: deleted rows leave
  * pages SQLite reuses but never gives back to the disk. 0, or -1 on a database error.
  */
-int	 db_space(struct sqlite3 *, long long *size, long long *freeb);
+int	 db_space(struct db *, long long *size, long long *freeb);
 /*
  * Rewrites the database without its free pages (VACUUM) and truncates the write-ahead
  * log, so the files shrink to what the rows take. It needs free disk space for a copy of
  * the database, and waits (the busy timeout) for a writer to finish. 0, or -1 with the
  * SQLite error (the database unchanged: VACUUM is one transaction).
  */
-int	 db_compact(struct sqlite3 *);
-int	 db_begin(struct sqlite3 *);		/* BEGIN IMMEDIATE */
-int	 db_begin_read(struct sqlite3 *);	/* BEGIN (deferred): one snapshot to read */
-int	 db_commit(struct sqlite3 *);
-void	 db_rollback(struct sqlite3 *);
+int	 db_compact(struct db *);
+int	 db_begin(struct db *);		/* BEGIN IMMEDIATE */
+int	 db_begin_read(struct db *);	/* BEGIN (deferred): one snapshot to read */
+int	 db_commit(struct db *);
+void	 db_rollback(struct db *);
 /* 1 when the connection is inside a transaction (begun, not yet ended), else 0. */
-int	 db_in_transaction(struct sqlite3 *);
+int	 db_in_transaction(struct db *);
 
 /*
  * The schema version a database is at (0: a new one). 0, or -1.
  * Engine: SQLite's PRAGMA user_version holds it.
  */
-int	 db_user_version(struct sqlite3 *, int *);
+int	 db_user_version(struct db *, int *);
 /*
  * 1 when the connection cannot write: opened read-only, or DB_READONLY (or unknown).
  * Engine: sqlite3_db_readonly and PRAGMA query_only.
  */
-int	 db_readonly(struct sqlite3 *);
+int	 db_readonly(struct db *);
 /* The message of the connection's last error (for the log; never NULL). */
-const char *db_errmsg(struct sqlite3 *);
+const char *db_errmsg(struct db *);
 /* What the connection's last failed call met. */
 enum db_failure {
 	DB_FAIL_OTHER,
 	DB_FAIL_BUSY,		/* another connection holds a lock */
 	DB_FAIL_FULL		/* the disk (or the temporary folder) is full */
 };
-enum db_failure db_failure(struct sqlite3 *);
+enum db_failure db_failure(struct db *);
 /* The storage engine's name and version, e.g. for a support bundle ("3.40.1"). */
 const char *db_engine_version(void);
 

@@ -8,19 +8,19 @@
 
 #include "base/log.h"
 #include "store/db.h"
+#include "store/conn.h"
 #include "store/dedup.h"
-#include "store/fts.h"
 
 /* Engine: reads the view library_snippets (a library's own and shown snippets). */
 int
-store_dedup_rows(sqlite3 *db, const char *library_id,
+store_dedup_rows(struct db *db, const char *library_id,
     int (*fn)(const struct store_dedup_row *, void *), void *arg)
 {
 	struct store_dedup_row r;
 	sqlite3_stmt	*st = NULL;
 	int		 s = SQLITE_ERROR, rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT s.id, s.ord, s.hash, s.sig, "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT s.id, s.ord, s.hash, s.sig, "
 	    "coalesce(s.dup_of, 0), d.path, d.title || char(31) || s.breadcrumb || "
 	    "char(31) || s.heading, s.owner_document_id, s.owner_id = ?1 FROM "
 	    "library_snippets s JOIN documents d ON d.id = s.document_id WHERE "
@@ -47,25 +47,22 @@ store_dedup_rows(sqlite3 *db, const char *library_id,
 		rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
-/* Engine: snippets_fts is an FTS5 table (rowid the snippet's id). */
 int
-store_dedup_apply(sqlite3 *db, const char *library_id, const struct store_dup_change *c,
+store_dedup_apply(struct db *db, const char *library_id, const struct store_dup_change *c,
     size_t n)
 {
-	sqlite3_stmt	*upd = NULL, *delf = NULL, *dele = NULL;
+	sqlite3_stmt	*upd = NULL, *dele = NULL;
 	size_t		 i, vectors = 0;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "UPDATE snippets SET dup_of = ?2 WHERE id = ?1",
+	if (sqlite3_prepare_v2(db_lite(db), "UPDATE snippets SET dup_of = ?2 WHERE id = ?1",
 	    -1, &upd, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "DELETE FROM snippets_fts WHERE rowid = ?1", -1,
-	    &delf, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "DELETE FROM embeddings WHERE snippet_id = ?1", -1,
+	    sqlite3_prepare_v2(db_lite(db), "DELETE FROM embeddings WHERE snippet_id = ?1", -1,
 	    &dele, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -78,20 +75,16 @@ store_dedup_apply(sqlite3 *db, const char *library_id, const struct store_dup_ch
 		if (sqlite3_step(upd) != SQLITE_DONE)
 			goto out;
 		if (c[i].old_dup == 0) {
-			sqlite3_reset(delf);
-			sqlite3_bind_int64(delf, 1, c[i].id);
 			sqlite3_reset(dele);
 			sqlite3_bind_int64(dele, 1, c[i].id);
-			if (sqlite3_step(delf) != SQLITE_DONE ||
-			    sqlite3_step(dele) != SQLITE_DONE)
+			if (sqlite3_step(dele) != SQLITE_DONE)
 				goto out;
-			vectors += (size_t)sqlite3_changes(db);
-		} else if (c[i].new_dup == 0 && store_fts_put(db, c[i].id) == -1)
-			goto out;
+			vectors += (size_t)sqlite3_changes(db_lite(db));
+		}
 	}
 	if (vectors > 0) {
 		sqlite3_finalize(upd);
-		if (sqlite3_prepare_v2(db, "UPDATE libraries SET embed_version = (SELECT "
+		if (sqlite3_prepare_v2(db_lite(db), "UPDATE libraries SET embed_version = (SELECT "
 		    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &upd,
 		    NULL) != SQLITE_OK)
 			goto out;
@@ -102,9 +95,8 @@ store_dedup_apply(sqlite3 *db, const char *library_id, const struct store_dup_ch
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(upd);
-	sqlite3_finalize(delf);
 	sqlite3_finalize(dele);
 	return rc;
 }

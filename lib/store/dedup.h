@@ -1,13 +1,13 @@
 /*
  * store/dedup.h: the rows a dedup pass reads (the snippets a library shows) and writes
- * (the decisions that changed: dup_of, the full-text and embeddings rows that follow it).
+ * (the decisions that changed: dup_of, and the embeddings rows that follow it).
  */
 #ifndef STORE_DEDUP_H
 #define STORE_DEDUP_H
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /* One snippet a library shows (strings valid during the callback only; never NULL). */
 struct store_dedup_row {
@@ -27,7 +27,7 @@ struct store_dedup_row {
  * Calls fn for each snippet library_id shows (its own and shared ones). 0, or -1 on a
  * database error (logged) or when fn returned -1.
  */
-int	 store_dedup_rows(struct sqlite3 *, const char *library_id,
+int	 store_dedup_rows(struct db *, const char *library_id,
 	    int (*fn)(const struct store_dedup_row *, void *), void *arg);
 
 /* A decision that changed: snippet id was a duplicate of old_dup (0: kept), now new_dup. */
@@ -37,11 +37,11 @@ struct store_dup_change {
 
 /*
  * Writes n changed decisions inside the caller's transaction: a new duplicate loses its
- * full-text and embeddings rows, a restored one gets its full-text row again. When
+ * embeddings rows (and, with dup_of set, its place in the lexical index). When
  * vectors were dropped, library_id gets a new embed_version (query processes reload).
  * 0, or -1 on a database error (logged).
  */
-int	 store_dedup_apply(struct sqlite3 *, const char *library_id,
+int	 store_dedup_apply(struct db *, const char *library_id,
 	    const struct store_dup_change *, size_t n);
 
 #endif /* STORE_DEDUP_H */

@@ -8,18 +8,18 @@
 
 #include "base/log.h"
 #include "store/db.h"
+#include "store/conn.h"
 #include "store/describe.h"
-#include "store/fts.h"
 
 int
-store_describe_todo(sqlite3 *db, const char *library_id,
+store_describe_todo(struct db *db, const char *library_id,
     int (*fn)(const struct store_describe_row *, void *), void *arg)
 {
 	struct store_describe_row r;
 	sqlite3_stmt	*st = NULL;
 	int		 s = SQLITE_ERROR, rc = -1;
 
-	if (sqlite3_prepare_v2(db, "WITH c AS (SELECT heading, count(*) AS n FROM "
+	if (sqlite3_prepare_v2(db_lite(db), "WITH c AS (SELECT heading, count(*) AS n FROM "
 	    "snippets WHERE library_id = ?1 AND dup_of IS NULL GROUP BY heading) "
 	    "SELECT s.id, s.heading, d.title, s.breadcrumb, s.text, s.code, c.n "
 	    "FROM snippets s JOIN documents d ON d.id = s.document_id "
@@ -46,28 +46,28 @@ store_describe_todo(sqlite3 *db, const char *library_id,
 		rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 int
-store_describe_mark(sqlite3 *db, long long id)
+store_describe_mark(struct db *db, long long id)
 {
 	return db_run(db, "UPDATE snippets SET described = 1 WHERE id = ?1", "I", id);
 }
 
 int
-store_describe_cached(sqlite3 *db, const char *hash, const char *model, char **title,
+store_describe_cached(struct db *db, const char *hash, const char *model, char **title,
     char **desc)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1, s;
 
 	*title = *desc = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT title, description FROM snippet_descriptions "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT title, description FROM snippet_descriptions "
 	    "WHERE hash = ?1 AND model = ?2", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
@@ -84,14 +84,14 @@ store_describe_cached(sqlite3 *db, const char *hash, const char *model, char **t
 	} else if (s == SQLITE_DONE)
 		rc = 0;
 	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 /* Engine: INSERT OR REPLACE (an upsert on the key hash, model). */
 int
-store_describe_cache_put(sqlite3 *db, const char *hash, const char *model,
+store_describe_cache_put(struct db *db, const char *hash, const char *model,
     const char *title, const char *desc, const char *now)
 {
 	return db_run(db, "INSERT OR REPLACE INTO snippet_descriptions (hash, model, title, "
@@ -100,13 +100,13 @@ store_describe_cache_put(sqlite3 *db, const char *hash, const char *model,
 }
 
 int
-store_describe_apply(sqlite3 *db, long long id, int set_title, const char *title,
+store_describe_apply(struct db *db, long long id, int set_title, const char *title,
     int set_text, const char *text, long long tokens)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "UPDATE snippets SET title = CASE WHEN ?2 THEN "
+	if (sqlite3_prepare_v2(db_lite(db), "UPDATE snippets SET title = CASE WHEN ?2 THEN "
 	    "?3 ELSE title END, text = CASE WHEN ?4 THEN ?5 ELSE text END, "
 	    "tokens = tokens + ?6, described = 1 WHERE id = ?1", -1, &st, NULL) !=
 	    SQLITE_OK)
@@ -119,13 +119,12 @@ store_describe_apply(sqlite3 *db, long long id, int set_title, const char *title
 	sqlite3_bind_int64(st, 6, tokens);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
-	if (store_fts_put(db, id) == -1 ||
-	    db_run(db, "DELETE FROM embeddings WHERE snippet_id = ?1", "I", id) == -1)
+	if (db_run(db, "DELETE FROM embeddings WHERE snippet_id = ?1", "I", id) == -1)
 		goto out;
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: snippet %lld: %s", __func__, id, sqlite3_errmsg(db));
+		log_err("%s: snippet %lld: %s", __func__, id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -7,7 +7,7 @@
 #ifndef STORE_DESCRIBE_H
 #define STORE_DESCRIBE_H
 
-struct sqlite3;
+struct db;
 
 /* A kept code snippet not described yet (strings valid during the callback; never NULL). */
 struct store_describe_row {
@@ -22,28 +22,28 @@ struct store_describe_row {
  * Calls fn for each kept, undescribed code snippet of library_id that the content rules
  * did not flag, in id order; -1 also when fn returned -1 (then not logged).
  */
-int	 store_describe_todo(struct sqlite3 *, const char *library_id,
+int	 store_describe_todo(struct db *, const char *library_id,
 	    int (*fn)(const struct store_describe_row *, void *), void *arg);
 
 /* Marks snippet id described (nothing to add to it). */
-int	 store_describe_mark(struct sqlite3 *, long long id);
+int	 store_describe_mark(struct db *, long long id);
 
 /*
  * The cached title and description of the block with SHA-256 hash for model: 1 with
  * *title and *desc malloc'd, 0 when none is cached, -1 on a database or memory error.
  */
-int	 store_describe_cached(struct sqlite3 *, const char *hash, const char *model,
+int	 store_describe_cached(struct db *, const char *hash, const char *model,
 	    char **title, char **desc);
 /* Caches a title and description (created at now, ISO 8601), replacing any. */
-int	 store_describe_cache_put(struct sqlite3 *, const char *hash, const char *model,
+int	 store_describe_cache_put(struct db *, const char *hash, const char *model,
 	    const char *title, const char *desc, const char *now);
 
 /*
  * Writes a title (when set_title) and a text (when set_text) to snippet id, adds tokens
- * to its token count, marks it described, rewrites its full-text row and drops its
+ * to its token count, marks it described and drops its
  * embeddings rows (the new text gets a vector of its own).
  */
-int	 store_describe_apply(struct sqlite3 *, long long id, int set_title,
+int	 store_describe_apply(struct db *, long long id, int set_title,
 	    const char *title, int set_text, const char *text, long long tokens);
 
 #endif /* STORE_DESCRIBE_H */

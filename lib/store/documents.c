@@ -9,9 +9,10 @@
 #include "base/log.h"
 #include "store/db.h"
 #include "store/documents.h"
+#include "store/conn.h"
 
 int
-store_document_stored(sqlite3 *db, const char *library_id, const char *path, char *hash,
+store_document_stored(struct db *db, const char *library_id, const char *path, char *hash,
     size_t hashsz, char **etag, char **modified, char **url)
 {
 	sqlite3_stmt	*st;
@@ -20,9 +21,9 @@ store_document_stored(sqlite3 *db, const char *library_id, const char *path, cha
 
 	*hash = '\0';
 	*etag = *modified = *url = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT blob, etag, modified, url FROM documents "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT blob, etag, modified, url FROM documents "
 	    "WHERE library_id = ?1 AND path = ?2", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -38,7 +39,7 @@ store_document_stored(sqlite3 *db, const char *library_id, const char *path, cha
 	} else if (step == SQLITE_DONE)
 		rc = 0;
 	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -9,17 +9,18 @@
 #include "base/log.h"
 #include "store/db.h"
 #include "store/embeddings.h"
+#include "store/conn.h"
 
 /* Engine: reads the view library_snippets (a library's own and shown snippets). */
 int
-store_embed_todo(sqlite3 *db, const char *library_id, long long after, const char *model,
+store_embed_todo(struct db *db, const char *library_id, long long after, const char *model,
     size_t limit, int (*fn)(const struct store_embed_row *, void *), void *arg)
 {
 	struct store_embed_row r;
 	sqlite3_stmt	*q = NULL;
 	int		 s = SQLITE_ERROR, rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT s.id, s.title, s.breadcrumb, s.text, "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT s.id, s.title, s.breadcrumb, s.text, "
 	    "s.code FROM library_snippets s WHERE s.library_id = ?1 AND s.id > ?2 AND "
 	    "s.dup_of IS NULL AND NOT "
 	    "EXISTS (SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND "
@@ -44,19 +45,19 @@ store_embed_todo(sqlite3 *db, const char *library_id, long long after, const cha
 		rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(q);
 	return rc;
 }
 
 /* Engine: reads the view library_snippets. */
 int
-store_embed_missing(sqlite3 *db, const char *library_id, const char *model, size_t *n)
+store_embed_missing(struct db *db, const char *library_id, const char *model, size_t *n)
 {
 	sqlite3_stmt	*q = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM library_snippets s WHERE "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT count(*) FROM library_snippets s WHERE "
 	    "s.library_id = ?1 AND s.dup_of IS NULL AND NOT EXISTS "
 	    "(SELECT 1 FROM embeddings m WHERE m.snippet_id = s.id AND m.model = ?2)",
 	    -1, &q, NULL) != SQLITE_OK)
@@ -69,20 +70,20 @@ store_embed_missing(sqlite3 *db, const char *library_id, const char *model, size
 	}
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(q);
 	return rc;
 }
 
 /* Engine: ON CONFLICT DO NOTHING (an embeddings row that exists stays). */
 int
-store_embeddings_reuse(sqlite3 *db, const char *model, struct store_embedding *v, size_t n)
+store_embeddings_reuse(struct db *db, const char *model, struct store_embedding *v, size_t n)
 {
 	sqlite3_stmt	*st = NULL;
 	size_t		 i;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO embeddings (snippet_id, model, hash) "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO embeddings (snippet_id, model, hash) "
 	    "SELECT ?1, model, hash FROM vectors WHERE model = ?2 AND hash = ?3 "
 	    "ON CONFLICT DO NOTHING", -1, &st, NULL) != SQLITE_OK)
 		goto out;
@@ -93,29 +94,29 @@ store_embeddings_reuse(sqlite3 *db, const char *model, struct store_embedding *v
 		sqlite3_bind_text(st, 3, v[i].hash, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			goto out;
-		v[i].reused = sqlite3_changes(db) > 0;
+		v[i].reused = sqlite3_changes(db_lite(db)) > 0;
 	}
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 /* Engine: ON CONFLICT DO NOTHING and INSERT OR REPLACE (upserts). */
 int
-store_embeddings_put(sqlite3 *db, const char *model, size_t dim,
+store_embeddings_put(struct db *db, const char *model, size_t dim,
     const struct store_embedding *v, size_t n)
 {
 	sqlite3_stmt	*sv = NULL, *se = NULL;
 	size_t		 i;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO vectors (model, hash, dim, vector) "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO vectors (model, hash, dim, vector) "
 	    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (model, hash) DO NOTHING", -1, &sv,
 	    NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO embeddings (snippet_id, "
+	    sqlite3_prepare_v2(db_lite(db), "INSERT OR REPLACE INTO embeddings (snippet_id, "
 	    "model, hash) VALUES (?1, ?2, ?3)", -1, &se, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -137,16 +138,16 @@ store_embeddings_put(sqlite3 *db, const char *model, size_t dim,
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(sv);
 	sqlite3_finalize(se);
 	return rc;
 }
 
 int
-store_vectors_gc(sqlite3 *db, size_t *deleted)
+store_vectors_gc(struct db *db, size_t *deleted)
 {
-	int	 own = sqlite3_get_autocommit(db), rc = -1;
+	int	 own = sqlite3_get_autocommit(db_lite(db)), rc = -1;
 
 	*deleted = 0;
 	if (own && db_begin(db) == -1)
@@ -160,13 +161,13 @@ store_vectors_gc(sqlite3 *db, size_t *deleted)
 	    "WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = v.model AND "
 	    "e.hash = v.hash))", "") == -1)
 		goto out;
-	*deleted = (size_t)sqlite3_changes(db);
+	*deleted = (size_t)sqlite3_changes(db_lite(db));
 	if (own && db_commit(db) == -1)
 		goto out;
 	rc = 0;
 out:
 	if (rc == -1) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		if (own)
 			db_rollback(db);
 		*deleted = 0;
@@ -176,7 +177,7 @@ out:
 
 /* Engine: reads the view library_snippets. */
 int
-store_vectors_load(sqlite3 *db, const char *library_id, const char *model,
+store_vectors_load(struct db *db, const char *library_id, const char *model,
     int (*fn)(const struct store_vector_row *, void *), void *arg)
 {
 	static const char sql[] =
@@ -188,7 +189,7 @@ store_vectors_load(sqlite3 *db, const char *library_id, const char *model,
 	sqlite3_stmt	*st = NULL;
 	int		 step = SQLITE_ERROR, rc = -1;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, model, -1, SQLITE_STATIC);
@@ -208,7 +209,7 @@ store_vectors_load(sqlite3 *db, const char *library_id, const char *model,
 		rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }

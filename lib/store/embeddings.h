@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /* A kept snippet without a vector (strings valid during the callback; never NULL). */
 struct store_embed_row {
@@ -22,11 +22,11 @@ struct store_embed_row {
  * Calls fn for up to limit kept snippets library_id shows with an id above after and no
  * embeddings row for model, in id order; -1 also when fn returned -1 (then not logged).
  */
-int	 store_embed_todo(struct sqlite3 *, const char *library_id, long long after,
+int	 store_embed_todo(struct db *, const char *library_id, long long after,
 	    const char *model, size_t limit,
 	    int (*fn)(const struct store_embed_row *, void *), void *arg);
 /* How many kept snippets library_id shows have no embeddings row for model, into *n. */
-int	 store_embed_missing(struct sqlite3 *, const char *library_id, const char *model,
+int	 store_embed_missing(struct db *, const char *library_id, const char *model,
 	    size_t *n);
 
 /* A snippet's vector, to reuse or to store. */
@@ -41,19 +41,19 @@ struct store_embedding {
  * Each of the n snippets whose text has a stored vector of model (same hash) gets an
  * embeddings row naming it, and reused 1.
  */
-int	 store_embeddings_reuse(struct sqlite3 *, const char *model, struct store_embedding *,
+int	 store_embeddings_reuse(struct db *, const char *model, struct store_embedding *,
 	    size_t n);
 /*
  * Stores each vector given (dim floats) once per (model, hash), and the snippet's
  * embeddings row naming it (replacing any).
  */
-int	 store_embeddings_put(struct sqlite3 *, const char *model, size_t dim,
+int	 store_embeddings_put(struct db *, const char *model, size_t dim,
 	    const struct store_embedding *, size_t n);
 /*
  * Deletes the vectors no embeddings row names, *deleted of them, in a transaction of its
  * own unless the caller holds one.
  */
-int	 store_vectors_gc(struct sqlite3 *, size_t *deleted);
+int	 store_vectors_gc(struct db *, size_t *deleted);
 
 /* A vector of a snippet a library shows (valid during the callback only). */
 struct store_vector_row {
@@ -67,7 +67,7 @@ struct store_vector_row {
  * Calls fn with the vector of model of each snippet library_id shows, in snippet id
  * order; -1 also when fn returned -1 (then not logged).
  */
-int	 store_vectors_load(struct sqlite3 *, const char *library_id, const char *model,
+int	 store_vectors_load(struct db *, const char *library_id, const char *model,
 	    int (*fn)(const struct store_vector_row *, void *), void *arg);
 
 #endif /* STORE_EMBEDDINGS_H */

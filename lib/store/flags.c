@@ -9,10 +9,11 @@
 #include "base/log.h"
 #include "store/db.h"
 #include "store/flags.h"
+#include "store/conn.h"
 
 /* Engine: INSERT OR REPLACE (an upsert on the key snippet_id, rule). */
 int
-store_flag_put(sqlite3 *db, long long snippet_id, const char *library_id, const char *rule,
+store_flag_put(struct db *db, long long snippet_id, const char *library_id, const char *rule,
     const char *excerpt)
 {
 	return db_run(db, "INSERT OR REPLACE INTO snippet_flags (snippet_id, library_id, "
@@ -30,14 +31,14 @@ store_flag_put(sqlite3 *db, long long snippet_id, const char *library_id, const 
 
 /* Runs sql (one integer, ?1 library_id) into *n. */
 static int
-store_flags_int(sqlite3 *db, const char *sql, const char *library_id, long long *n,
+store_flags_int(struct db *db, const char *sql, const char *library_id, long long *n,
     const char *fn)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", fn, sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", fn, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -45,35 +46,35 @@ store_flags_int(sqlite3 *db, const char *sql, const char *library_id, long long 
 		*n = sqlite3_column_int64(st, 0);
 		rc = 0;
 	} else
-		log_err("%s: %s", fn, sqlite3_errmsg(db));
+		log_err("%s: %s", fn, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 int
-store_flags_snippets(sqlite3 *db, const char *library_id, long long *n)
+store_flags_snippets(struct db *db, const char *library_id, long long *n)
 {
 	return store_flags_int(db, "SELECT count(DISTINCT f.snippet_id) " STORE_FLAGS_FROM,
 	    library_id, n, __func__);
 }
 
 int
-store_flags_total(sqlite3 *db, const char *library_id, long long *n)
+store_flags_total(struct db *db, const char *library_id, long long *n)
 {
 	return store_flags_int(db, "SELECT count(*) " STORE_FLAGS_FROM, library_id, n,
 	    __func__);
 }
 
 int
-store_flags_rules(sqlite3 *db, const char *library_id,
+store_flags_rules(struct db *db, const char *library_id,
     int (*fn)(const char *, long long, void *), void *arg)
 {
 	sqlite3_stmt	*st;
 	int		 step, rc = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT f.rule, count(*) " STORE_FLAGS_FROM
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT f.rule, count(*) " STORE_FLAGS_FROM
 	    " GROUP BY f.rule ORDER BY 2 DESC, 1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -82,7 +83,7 @@ store_flags_rules(sqlite3 *db, const char *library_id,
 		    sqlite3_column_int64(st, 1), arg)) == -1)
 			break;
 	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		rc = -1;
 	}
 	sqlite3_finalize(st);
@@ -90,17 +91,17 @@ store_flags_rules(sqlite3 *db, const char *library_id,
 }
 
 int
-store_flags_places(sqlite3 *db, const char *library_id, int limit,
+store_flags_places(struct db *db, const char *library_id, int limit,
     int (*fn)(const char *, void *), void *arg)
 {
 	sqlite3_stmt	*st;
 	int		 step, rc = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT d.path || CASE WHEN s.anchor <> '' THEN "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT d.path || CASE WHEN s.anchor <> '' THEN "
 	    "'#' || s.anchor ELSE '' END FROM library_snippets s JOIN documents d ON d.id = "
 	    "s.document_id WHERE s.library_id = ?1 AND s.id IN (SELECT f.snippet_id "
 	    STORE_FLAGS_FROM ") ORDER BY s.id LIMIT ?2", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -109,7 +110,7 @@ store_flags_places(sqlite3 *db, const char *library_id, int limit,
 		if ((rc = fn((const char *)sqlite3_column_text(st, 0), arg)) == -1)
 			break;
 	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		rc = -1;
 	}
 	sqlite3_finalize(st);
@@ -117,20 +118,20 @@ store_flags_places(sqlite3 *db, const char *library_id, int limit,
 }
 
 int
-store_flags_list(sqlite3 *db, const char *library_id, long limit, long offset,
+store_flags_list(struct db *db, const char *library_id, long limit, long offset,
     int (*fn)(const struct store_flag_row *, void *), void *arg)
 {
 	struct store_flag_row r;
 	sqlite3_stmt	*st;
 	int		 step, rc = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT f.snippet_id, s.title, l.blob_prefix, "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT f.snippet_id, s.title, l.blob_prefix, "
 	    "l.indexed_commit, d.path, s.anchor, f.rule, f.excerpt, d.url "
 	    "FROM library_snippets s JOIN snippet_flags f ON f.snippet_id = s.id JOIN "
 	    "documents d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id "
 	    "WHERE s.library_id = ?1 AND s.dup_of IS NULL ORDER BY f.snippet_id, f.rule "
 	    "LIMIT ?2 OFFSET ?3", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -150,7 +151,7 @@ store_flags_list(sqlite3 *db, const char *library_id, long limit, long offset,
 			break;
 	}
 	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		rc = -1;
 	}
 	sqlite3_finalize(st);

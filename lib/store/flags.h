@@ -9,21 +9,21 @@
 #ifndef STORE_FLAGS_H
 #define STORE_FLAGS_H
 
-struct sqlite3;
+struct db;
 
 /* Stores that rule flagged snippet_id of library_id, with excerpt (replacing any). */
-int	 store_flag_put(struct sqlite3 *, long long snippet_id, const char *library_id,
+int	 store_flag_put(struct db *, long long snippet_id, const char *library_id,
 	    const char *rule, const char *excerpt);
 
 /* The number of served snippets of library_id that are flagged into *n. */
-int	 store_flags_snippets(struct sqlite3 *, const char *library_id, long long *n);
+int	 store_flags_snippets(struct db *, const char *library_id, long long *n);
 /* The number of served flags rows of library_id (a snippet may have several) into *n. */
-int	 store_flags_total(struct sqlite3 *, const char *library_id, long long *n);
+int	 store_flags_total(struct db *, const char *library_id, long long *n);
 /* Calls fn with each rule and its number of served flags, the most frequent first. */
-int	 store_flags_rules(struct sqlite3 *, const char *library_id,
+int	 store_flags_rules(struct db *, const char *library_id,
 	    int (*fn)(const char *rule, long long n, void *), void *arg);
 /* Calls fn with the first limit flagged served snippets' "path#anchor", in id order. */
-int	 store_flags_places(struct sqlite3 *, const char *library_id, int limit,
+int	 store_flags_places(struct db *, const char *library_id, int limit,
 	    int (*fn)(const char *place, void *), void *arg);
 
 /* A served flag (strings valid during the callback; NULL for a NULL column). */
@@ -33,7 +33,7 @@ struct store_flag_row {
 	const char	*rule, *excerpt, *url;
 };
 /* Calls fn for limit served flags from offset, by snippet and rule. */
-int	 store_flags_list(struct sqlite3 *, const char *library_id, long limit, long offset,
+int	 store_flags_list(struct db *, const char *library_id, long limit, long offset,
 	    int (*fn)(const struct store_flag_row *, void *), void *arg);
 
 #endif /* STORE_FLAGS_H */

@@ -1,8 +1,9 @@
 /*
- * store/fts.h: the full-text rows of the snippets (snippets_fts). The index writes them for
- * the snippets it keeps; dedup removes a duplicate's and restores a kept one's, share moves
- * them with the snippets, describe rewrites one when it gives a snippet a title; a query
- * process reads a library's to build its lexical index (lib/search/lexindex.h).
+ * store/fts.h: the full-text rows of the snippets: the columns a lexical index is built from
+ * (lib/search/lexindex.h: the worker's index segment, or a query process's index in memory
+ * when a library has no segment). They are made from the snippets and documents rows when
+ * read; no table keeps a copy of them (sql/0017-drop-fts.sql), so the writers of snippets
+ * (index, dedup, share, describe, delete) have no full-text row to keep in step.
  */
 #ifndef STORE_FTS_H
 #define STORE_FTS_H
@@ -10,7 +11,7 @@
 #include <stddef.h>
 
 struct buf;
-struct sqlite3;
+struct db;
 
 /* Appends the code of a snippet's code JSON ([{"language", "code"}]), each block + '\n'. */
 int	 store_code_text(const char *json, struct buf *);
@@ -25,12 +26,6 @@ int	 store_code_text(const char *json, struct buf *);
 int	 store_fts_title(const char *title, const char *text, struct buf *b);
 
 /*
- * (Re)writes the snippets_fts row of a stored snippet from its snippets and documents
- * rows (deleting any previous one), inside the caller's transaction.
- */
-int	 store_fts_put(struct sqlite3 *, long long snippet_id);
-
-/*
  * A full-text row of a snippet a library shows: its columns title, breadcrumb, body,
  * code and path (text[i] NULL for a NULL column, len[i] its bytes), valid during the
  * callback only.
@@ -43,10 +38,12 @@ struct store_fts_row {
 	size_t		 len[STORE_FTS_NCOLS];
 };
 /*
- * Calls fn with the full-text row of each snippet library_id shows, in id order. 0, or -1
- * on a database error (logged) or when fn returned -1 (then not logged).
+ * Calls fn with the full-text row of each snippet library_id shows but its duplicates, in
+ * id order: title is store_fts_title's, code store_code_text's of the code JSON, body the
+ * text, path that of the document showing it. 0, or -1 on a database error or out of
+ * memory (logged) or when fn returned -1 (then not logged).
  */
-int	 store_fts_rows(struct sqlite3 *, const char *library_id,
+int	 store_fts_rows(struct db *, const char *library_id,
 	    int (*fn)(const struct store_fts_row *, void *), void *arg);
 
 #endif

@@ -5,21 +5,21 @@
 #ifndef STORE_GHAPP_H
 #define STORE_GHAPP_H
 
-struct sqlite3;
+struct db;
 
 /* Records delivery (or body key) id received at now: 1 new, 0 already there, -1 error. */
-int	 store_delivery_add(struct sqlite3 *, const char *id, long long now);
+int	 store_delivery_add(struct db *, const char *id, long long now);
 /* Forgets id when it was received before before. */
-int	 store_delivery_expire(struct sqlite3 *, const char *id, long long before);
+int	 store_delivery_expire(struct db *, const char *id, long long before);
 /* Keeps the last keep deliveries (by arrival), forgets the older ones. */
-int	 store_delivery_trim(struct sqlite3 *, int keep);
+int	 store_delivery_trim(struct db *, int keep);
 /* Forgets id and key (a delivery and its body). */
-void	 store_delivery_forget(struct sqlite3 *, const char *id, const char *key);
+void	 store_delivery_forget(struct db *, const char *id, const char *key);
 
 /* The sealed token of installation id that expires after after (malloc'd), or NULL. */
-char	*store_ghapp_token_get(struct sqlite3 *, long long id, long long after);
+char	*store_ghapp_token_get(struct db *, long long id, long long after);
 /* Stores the sealed token of installation id (replacing any) until expires: 0, or -1. */
-int	 store_ghapp_token_put(struct sqlite3 *, long long id, const char *sealed,
+int	 store_ghapp_token_put(struct db *, long long id, const char *sealed,
 	    long long expires);
 
 #endif /* STORE_GHAPP_H */

@@ -10,11 +10,12 @@
 #include "base/log.h"
 #include "store/db.h"
 #include "store/gitops.h"
+#include "store/conn.h"
 
 #define STORE_GITOPS_NOW	"strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 
 int
-store_gitops_queue(sqlite3 *db, const char *trigger, long long *run_id)
+store_gitops_queue(struct db *db, const char *trigger, long long *run_id)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
@@ -26,10 +27,10 @@ store_gitops_queue(sqlite3 *db, const char *trigger, long long *run_id)
 	    STORE_GITOPS_NOW " WHERE NOT EXISTS (SELECT 1 FROM gitops_runs WHERE state = "
 	    "'queued')", "t", trigger) == -1)
 		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT id FROM gitops_runs WHERE state = 'queued' "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM gitops_runs WHERE state = 'queued' "
 	    "ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		goto out;
 	}
 	*run_id = sqlite3_column_int64(st, 0);
@@ -46,16 +47,16 @@ out:
 }
 
 int
-store_gitops_last_slot(sqlite3 *db, time_t *t)
+store_gitops_last_slot(struct db *db, time_t *t)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
 	*t = 0;
-	if (sqlite3_prepare_v2(db, "SELECT CAST(strftime('%s', last_slot) AS INTEGER) "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT CAST(strftime('%s', last_slot) AS INTEGER) "
 	    "FROM gitops_state WHERE id = 1 AND last_slot IS NOT NULL", -1, &st, NULL) !=
 	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -66,20 +67,20 @@ store_gitops_last_slot(sqlite3 *db, time_t *t)
 }
 
 int
-store_gitops_set_slot(sqlite3 *db, const char *at)
+store_gitops_set_slot(struct db *db, const char *at)
 {
 	return db_run(db, "UPDATE gitops_state SET last_slot = ?1 WHERE id = 1", "t", at);
 }
 
 int
-store_gitops_seen(sqlite3 *db, const char *commit, const char *config)
+store_gitops_seen(struct db *db, const char *commit, const char *config)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM gitops_state WHERE id = 1 AND "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT 1 FROM gitops_state WHERE id = 1 AND "
 	    "last_commit = ?1 AND last_config = ?2", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
@@ -90,23 +91,23 @@ store_gitops_seen(sqlite3 *db, const char *commit, const char *config)
 }
 
 int
-store_gitops_processed(sqlite3 *db, const char *commit, const char *config)
+store_gitops_processed(struct db *db, const char *commit, const char *config)
 {
 	return db_run(db, "UPDATE gitops_state SET last_commit = ?1, last_config = ?2 WHERE "
 	    "id = 1", "tt", commit, config);
 }
 
 int
-store_gitops_last_commit(sqlite3 *db, char **commit)
+store_gitops_last_commit(struct db *db, char **commit)
 {
 	sqlite3_stmt	*st;
 	const char	*v;
 	int		 rc = -1;
 
 	*commit = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT last_commit FROM gitops_state WHERE id = 1", -1,
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT last_commit FROM gitops_state WHERE id = 1", -1,
 	    &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		goto out;
 	}
 	if ((v = (const char *)sqlite3_column_text(st, 0)) != NULL &&
@@ -119,7 +120,7 @@ out:
 }
 
 int
-store_gitops_claim(sqlite3 *db, int max_attempts, long long *run_id)
+store_gitops_claim(struct db *db, int max_attempts, long long *run_id)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -132,25 +133,25 @@ store_gitops_claim(sqlite3 *db, int max_attempts, long long *run_id)
 	    "finished_at = CASE WHEN attempts >= ?1 THEN " STORE_GITOPS_NOW " END WHERE "
 	    "state = 'running'", "i", max_attempts) == -1)
 		return -1;
-	if (sqlite3_prepare_v2(db, "UPDATE gitops_runs SET state = 'running', attempts = "
+	if (sqlite3_prepare_v2(db_lite(db), "UPDATE gitops_runs SET state = 'running', attempts = "
 	    "attempts + 1, started_at = " STORE_GITOPS_NOW " WHERE id = (SELECT id FROM "
 	    "gitops_runs WHERE state = 'queued' ORDER BY id LIMIT 1) RETURNING id", -1, &st,
 	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	return rc == SQLITE_ROW;
 }
 
 int
-store_gitops_finish(sqlite3 *db, long long id, const char *state, const char *message,
+store_gitops_finish(struct db *db, long long id, const char *state, const char *message,
     const char *result, const char *commit)
 {
 	return db_run(db, "UPDATE gitops_runs SET state = ?2, message = ?3, result = ?4, "
@@ -176,7 +177,7 @@ store_gitops_run_release(struct store_gitops_run *r)
 	"message, created_at, started_at, finished_at, result FROM gitops_runs "
 
 int
-store_gitops_run_get(sqlite3 *db, enum store_gitops_which which, long long id,
+store_gitops_run_get(struct db *db, enum store_gitops_which which, long long id,
     struct store_gitops_run *r)
 {
 	static const char *const sql[] = {
@@ -190,8 +191,8 @@ store_gitops_run_get(sqlite3 *db, enum store_gitops_which which, long long id,
 	int		 rc;
 
 	memset(r, 0, sizeof(*r));
-	if (sqlite3_prepare_v2(db, sql[which], -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db_lite(db), sql[which], -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, id);
@@ -207,20 +208,20 @@ store_gitops_run_get(sqlite3 *db, enum store_gitops_which which, long long id,
 		r->finished_at = db_column_dup(st, 8, NULL);
 		r->result = db_column_dup(st, 9, NULL);
 	} else if (rc != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 int
-store_gitops_run_finished(sqlite3 *db, long long id)
+store_gitops_run_finished(struct db *db, long long id)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT state IN ('done', 'skipped', 'failed') FROM "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT state IN ('done', 'skipped', 'failed') FROM "
 	    "gitops_runs WHERE id = ?1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, id);

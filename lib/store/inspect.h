@@ -7,22 +7,22 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /*
  * DATA_DIR/ctxd.db opened read-only as it is (not db_open, which would migrate or tighten
  * modes: whoever looks changes nothing), busy timeout 5 s; NULL when it cannot be read.
  * Close with db_close.
  */
-struct sqlite3 *store_inspect_open(const char *datadir);
+struct db *store_inspect_open(const char *datadir);
 /*
  * The last schema upgrade (schema_history): the version it came from, the release that
  * made it and its day (YYYY-MM-DD). 0, or -1 when there is none or it cannot be read.
  */
-int	 store_inspect_last_upgrade(struct sqlite3 *, int *from, char *release,
+int	 store_inspect_last_upgrade(struct db *, int *from, char *release,
 	    size_t releasesz, char *day, size_t daysz);
 /* The jobs queued and running, and the libraries: 0, or -1 (logged). */
-int	 store_inspect_counts(struct sqlite3 *, long long *queued, long long *running,
+int	 store_inspect_counts(struct db *, long long *queued, long long *running,
 	    long long *libraries);
 
 #endif /* STORE_INSPECT_H */

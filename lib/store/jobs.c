@@ -19,6 +19,7 @@
 #include "store/db.h"
 #include "store/jobs.h"
 #include "store/settings.h"
+#include "store/conn.h"
 
 /*
  * The one list of states (indexed by their enums in store/jobs.h); sql/schema.sql's CHECK
@@ -51,15 +52,15 @@ static int		 jobs_queuer_admin;
 
 /* The index jobs queued by via (user_id's, for 'user'): their number, -1 on error. */
 static long long
-jobs_queued_by(sqlite3 *db, long long user_id, const char *via)
+jobs_queued_by(struct db *db, long long user_id, const char *via)
 {
 	sqlite3_stmt	*st;
 	long long	 n = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM jobs WHERE state = 'queued' AND "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT count(*) FROM jobs WHERE state = 'queued' AND "
 	    "kind = 'index' AND queued_via = ?1 AND (?1 <> 'user' OR queued_by = ?2)", -1,
 	    &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, via, -1, SQLITE_STATIC);
@@ -67,13 +68,13 @@ jobs_queued_by(sqlite3 *db, long long user_id, const char *via)
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return n;
 }
 
 int
-jobs_queuer_begin(sqlite3 *db, long long user_id, const char *via, int admin, int adding,
+jobs_queuer_begin(struct db *db, long long user_id, const char *via, int admin, int adding,
     char *err, size_t errsz)
 {
 	long long	 n, cap;
@@ -120,14 +121,14 @@ jobs_queuer_end(void)
 }
 
 int
-jobs_index_queued(sqlite3 *db, const char *library_id)
+jobs_index_queued(struct db *db, const char *library_id)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM jobs WHERE library_id = ?1 AND "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT 1 FROM jobs WHERE library_id = ?1 AND "
 	    "state = 'queued' AND kind = 'index' LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -136,7 +137,7 @@ jobs_index_queued(sqlite3 *db, const char *library_id)
 	else if (rc == SQLITE_DONE)
 		rc = 0;
 	else {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		rc = -1;
 	}
 	sqlite3_finalize(st);
@@ -144,13 +145,13 @@ jobs_index_queued(sqlite3 *db, const char *library_id)
 }
 
 int
-jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
+jobs_enqueue(struct db *db, const char *library_id, int force, long long *job_id)
 {
 	sqlite3_stmt	*st = NULL;
 	char		 now[32];
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT id FROM jobs WHERE library_id = ?1 AND "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM jobs WHERE library_id = ?1 AND "
 	    "state = 'queued' AND kind = 'index' ORDER BY id LIMIT 1", -1, &st,
 	    NULL) != SQLITE_OK)
 		goto dberr;
@@ -180,26 +181,26 @@ jobs_enqueue(sqlite3 *db, const char *library_id, int force, long long *job_id)
 	    "titIti", library_id, force != 0, now, jobs_queuer_id, jobs_queuer_via,
 	    jobs_queuer_admin) == -1)
 		goto out;
-	*job_id = sqlite3_last_insert_rowid(db);
+	*job_id = sqlite3_last_insert_rowid(db_lite(db));
 	rc = 0;
 	goto out;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 out:
 	sqlite3_finalize(st);
 	return rc;
 }
 
 int
-jobs_delete_pending(sqlite3 *db, const char *library_id, long long *job_id)
+jobs_delete_pending(struct db *db, const char *library_id, long long *job_id)
 {
 	sqlite3_stmt	*st;
 	int		 r = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT id FROM jobs WHERE library_id = ?1 AND "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM jobs WHERE library_id = ?1 AND "
 	    "kind = 'delete' AND state IN ('queued', 'running') ORDER BY id LIMIT 1",
 	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -213,7 +214,7 @@ jobs_delete_pending(sqlite3 *db, const char *library_id, long long *job_id)
 		r = 0;
 		break;
 	default:
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	}
 	sqlite3_finalize(st);
 	return r;
@@ -224,7 +225,7 @@ jobs_delete_pending(sqlite3 *db, const char *library_id, long long *job_id)
  * library's versions go with it. 0, or -1 on a database error.
  */
 static int
-jobs_delete_versions(sqlite3 *db, const char *library_id)
+jobs_delete_versions(struct db *db, const char *library_id)
 {
 	sqlite3_stmt	*st;
 	char		**ids = NULL;
@@ -232,9 +233,9 @@ jobs_delete_versions(sqlite3 *db, const char *library_id)
 	long long	 job;
 	int		 step, rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT id FROM libraries WHERE version_of = ?1", -1,
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM libraries WHERE version_of = ?1", -1,
 	    &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
@@ -249,7 +250,7 @@ jobs_delete_versions(sqlite3 *db, const char *library_id)
 		n++;
 	}
 	if (step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -267,7 +268,7 @@ out:
 }
 
 int
-jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
+jobs_enqueue_delete(struct db *db, const char *library_id, long long *job_id)
 {
 	char	 now[32];
 	int	 pending;
@@ -282,7 +283,7 @@ jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 	    "queued_via) VALUES (?1, 'delete', ?2, nullif(?3, 0), ?4)", "ttIt", library_id,
 	    now, jobs_queuer_id, jobs_queuer_via) == -1)
 		return -1;
-	*job_id = sqlite3_last_insert_rowid(db);
+	*job_id = sqlite3_last_insert_rowid(db_lite(db));
 	if (db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
 	    "WHERE id = ?1", "tt", library_id, now) == -1)
 		return -1;
@@ -291,12 +292,12 @@ jobs_enqueue_delete(sqlite3 *db, const char *library_id, long long *job_id)
 
 /* The integer that sql (one result column, ?1 = job id) gives for job id; 0 without a row. */
 static int
-jobs_int(sqlite3 *db, const char *sql, long long id)
+jobs_int(struct db *db, const char *sql, long long id)
 {
 	sqlite3_stmt	*st;
 	int		 r = 0;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -310,7 +311,7 @@ jobs_int(sqlite3 *db, const char *sql, long long id)
  * NULL the library's run started (state processing, run_status running).
  */
 static int
-jobs_start_tx(sqlite3 *db, long long id, const char *library_id)
+jobs_start_tx(struct db *db, long long id, const char *library_id)
 {
 	char	 now[32];
 
@@ -330,13 +331,13 @@ jobs_start_tx(sqlite3 *db, long long id, const char *library_id)
 }
 
 int
-jobs_start(sqlite3 *db, long long id)
+jobs_start(struct db *db, long long id)
 {
 	return jobs_start_tx(db, id, NULL);
 }
 
 int
-jobs_finish(sqlite3 *db, long long id, int ok, const char *message)
+jobs_finish(struct db *db, long long id, int ok, const char *message)
 {
 	char	 now[32];
 
@@ -347,7 +348,7 @@ jobs_finish(sqlite3 *db, long long id, int ok, const char *message)
 }
 
 int
-jobs_finish_running(sqlite3 *db, long long id)
+jobs_finish_running(struct db *db, long long id)
 {
 	char	 now[32];
 
@@ -357,7 +358,7 @@ jobs_finish_running(sqlite3 *db, long long id)
 }
 
 void
-jobs_log(sqlite3 *db, long long id, const char *level, const char *fmt, ...)
+jobs_log(struct db *db, long long id, const char *level, const char *fmt, ...)
 {
 	va_list		 ap;
 	char		 raw[1024], line[2048], now[32], prev[80], ctx[32];
@@ -394,7 +395,7 @@ jobs_log_line(void *ctx, const char *level, const char *line)
 }
 
 enum jobs_cancel_result
-jobs_cancel(sqlite3 *db, long long id)
+jobs_cancel(struct db *db, long long id)
 {
 	sqlite3_stmt	*st = NULL;
 	enum jobs_cancel_result r = JOBS_CANCEL_ERROR;
@@ -403,7 +404,7 @@ jobs_cancel(sqlite3 *db, long long id)
 
 	if (db_begin(db) == -1)
 		return JOBS_CANCEL_ERROR;
-	if (sqlite3_prepare_v2(db, "SELECT library_id, state, kind = 'delete' FROM "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT library_id, state, kind = 'delete' FROM "
 	    "jobs WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, id);
@@ -428,7 +429,7 @@ jobs_cancel(sqlite3 *db, long long id)
 		if (db_run(db, "UPDATE jobs SET cancel_requested = 1 WHERE id = ?1 AND "
 		    "cancel_requested = 0", "I", id) == -1)
 			goto out;
-		if (sqlite3_changes(db) > 0)
+		if (sqlite3_changes(db_lite(db)) > 0)
 			jobs_log(db, id, "info", "cancellation requested; the worker "
 			    "stops at its next checkpoint");
 		if (db_commit(db) == 0)
@@ -453,7 +454,7 @@ jobs_cancel(sqlite3 *db, long long id)
 		r = JOBS_CANCEL_OK;
 out:
 	if (r == JOBS_CANCEL_ERROR)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	if (r != JOBS_CANCEL_OK && r != JOBS_CANCEL_REQUESTED)
 		db_rollback(db);
@@ -463,7 +464,7 @@ out:
 }
 
 int
-jobs_cancel_requested(sqlite3 *db, long long id)
+jobs_cancel_requested(struct db *db, long long id)
 {
 	return jobs_int(db, "SELECT cancel_requested <> 0 FROM jobs WHERE id = ?1", id);
 }
@@ -544,7 +545,7 @@ jobs_time(int seconds, char *out, size_t outsz)
 }
 
 int
-jobs_claim(sqlite3 *db, const char *holder, int lease_s, struct jobs_next *job)
+jobs_claim(struct db *db, const char *holder, int lease_s, struct jobs_next *job)
 {
 	sqlite3_stmt	*st;
 	const char	*lib;
@@ -554,8 +555,8 @@ jobs_claim(sqlite3 *db, const char *holder, int lease_s, struct jobs_next *job)
 	memset(job, 0, sizeof(*job));
 	jobs_time(lease_s, until, sizeof(until));
 	jobs_time(0, now, sizeof(now));
-	if (sqlite3_prepare_v2(db, jobs_claim_sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db_lite(db), jobs_claim_sql, -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
@@ -574,7 +575,7 @@ jobs_claim(sqlite3 *db, const char *holder, int lease_s, struct jobs_next *job)
 		rc = sqlite3_step(st);	/* ends the statement: the update is written */
 	}
 	if (rc != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		found = -1;
 	}
 	sqlite3_finalize(st);
@@ -582,7 +583,7 @@ jobs_claim(sqlite3 *db, const char *holder, int lease_s, struct jobs_next *job)
 }
 
 int
-jobs_lease_renew(sqlite3 *db, const char *holder, int lease_s)
+jobs_lease_renew(struct db *db, const char *holder, int lease_s)
 {
 	char	 until[32];
 
@@ -592,30 +593,30 @@ jobs_lease_renew(sqlite3 *db, const char *holder, int lease_s)
 }
 
 int
-jobs_lease_drop(sqlite3 *db, long long id)
+jobs_lease_drop(struct db *db, long long id)
 {
 	return db_run(db, "UPDATE jobs SET lease_until = NULL WHERE id = ?1", "I", id);
 }
 
 int
-jobs_lease_drop_holder(sqlite3 *db, const char *prefix)
+jobs_lease_drop_holder(struct db *db, const char *prefix)
 {
 	return db_run(db, "UPDATE jobs SET lease_until = NULL WHERE state IN ('queued', "
 	    "'running') AND substr(lease_holder, 1, length(?1)) = ?1", "t", prefix);
 }
 
 int
-jobs_orphans(sqlite3 *db)
+jobs_orphans(struct db *db)
 {
 	sqlite3_stmt	*st;
 	char		 now[32];
 	int		 rc;
 
 	jobs_time(0, now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
 	    "'running' AND (lease_until IS NULL OR lease_until < ?1))", -1, &st, NULL) !=
 	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
@@ -686,7 +687,7 @@ static const char *const jobs_recover_sql[] = {
 };
 
 int
-jobs_recover(sqlite3 *db)
+jobs_recover(struct db *db)
 {
 	size_t	 i;
 	char	 now[32];
@@ -705,13 +706,13 @@ fail:
 }
 
 int
-jobs_run_start(sqlite3 *db, long long job_id, const char *library_id)
+jobs_run_start(struct db *db, long long job_id, const char *library_id)
 {
 	return jobs_start_tx(db, job_id, library_id);
 }
 
 int
-jobs_run_end(sqlite3 *db, long long job_id, const char *library_id, int ok,
+jobs_run_end(struct db *db, long long job_id, const char *library_id, int ok,
     const char *message)
 {
 	char	 now[32];
@@ -729,7 +730,7 @@ jobs_run_end(sqlite3 *db, long long job_id, const char *library_id, int ok,
 }
 
 int
-jobs_run_fail(sqlite3 *db, long long job_id, const char *library_id,
+jobs_run_fail(struct db *db, long long job_id, const char *library_id,
     const char *message)
 {
 	db_rollback(db);
@@ -746,7 +747,7 @@ jobs_run_fail(sqlite3 *db, long long job_id, const char *library_id,
  * ?3 x) in one transaction of their own.
  */
 static int
-jobs_run_tx(sqlite3 *db, const char *lib_sql, const char *job_sql, long long job_id,
+jobs_run_tx(struct db *db, const char *lib_sql, const char *job_sql, long long job_id,
     const char *library_id, const char *message, const char *x)
 {
 	if (db_begin(db) == 0 &&
@@ -759,7 +760,7 @@ jobs_run_tx(sqlite3 *db, const char *lib_sql, const char *job_sql, long long job
 }
 
 int
-jobs_run_cancel(sqlite3 *db, long long job_id, const char *library_id,
+jobs_run_cancel(struct db *db, long long job_id, const char *library_id,
     const char *message)
 {
 	char	 now[32];
@@ -776,7 +777,7 @@ jobs_run_cancel(sqlite3 *db, long long job_id, const char *library_id,
 }
 
 int
-jobs_run_degrade(sqlite3 *db, long long job_id, const char *library_id,
+jobs_run_degrade(struct db *db, long long job_id, const char *library_id,
     const char *error, const char *message)
 {
 	return jobs_run_tx(db, "UPDATE libraries SET run_status = 'degraded', "
@@ -844,12 +845,12 @@ out:
 }
 
 int
-jobs_waiting(sqlite3 *db)
+jobs_waiting(struct db *db)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
 	    "'queued') OR EXISTS (SELECT 1 FROM gitops_runs WHERE state = 'queued')", -1,
 	    &st, NULL) != SQLITE_OK)
 		return -1;

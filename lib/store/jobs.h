@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /*
  * The job and library state machine. jobs.c owns every write of jobs.state,
@@ -83,26 +83,26 @@ struct jobs_next {
  * A job whose library (or another version of it) has a running or claimed job is passed
  * over, so two jobs of one library never run at once.
  */
-int	 jobs_claim(struct sqlite3 *, const char *holder, int lease_s, struct jobs_next *);
+int	 jobs_claim(struct db *, const char *holder, int lease_s, struct jobs_next *);
 /* Extends every lease of holder to lease_s seconds from now. */
-int	 jobs_lease_renew(struct sqlite3 *, const char *holder, int lease_s);
+int	 jobs_lease_renew(struct db *, const char *holder, int lease_s);
 /*
  * Lets job id's claim lapse now: its runner is gone (its process died) or gave the job back.
  * A queued job becomes claimable again; a running one an orphan for jobs_recover.
  */
-int	 jobs_lease_drop(struct sqlite3 *, long long id);
+int	 jobs_lease_drop(struct db *, long long id);
 /* Lets every claim whose holder starts with prefix lapse (a runner's earlier life). */
-int	 jobs_lease_drop_holder(struct sqlite3 *, const char *prefix);
+int	 jobs_lease_drop_holder(struct db *, const char *prefix);
 /* 1 when a running job's lease lapsed (jobs_recover has work), 0 none, -1 on error. */
-int	 jobs_orphans(struct sqlite3 *);
+int	 jobs_orphans(struct db *);
 /*
  * Ends or requeues the orphans: 'running' jobs whose lease lapsed (their runner died).
  * Own transaction; see jobs_recover_sql in jobs.c for what becomes of them. Jobs with a
  * live lease, and their libraries, are left as they are.
  */
-int	 jobs_recover(struct sqlite3 *);
+int	 jobs_recover(struct db *);
 /* 1 when a job or a GitOps sync is queued (waits for a worker), 0 when none, -1 on error. */
-int	 jobs_waiting(struct sqlite3 *);
+int	 jobs_waiting(struct db *);
 /*
  * An index run's transitions. jobs_run_start: library processing/running, job running
  * (attempts + 1), own transaction. jobs_run_end, in the caller's transaction: ok == 1
@@ -114,14 +114,14 @@ int	 jobs_waiting(struct sqlite3 *);
  * warning; job cancelled, run cancelled, library finalized/initial (own transaction).
  * jobs_run_degrade: run ok -> degraded with last_error = error, job message = message.
  */
-int	 jobs_run_start(struct sqlite3 *, long long job_id, const char *library_id);
-int	 jobs_run_end(struct sqlite3 *, long long job_id, const char *library_id, int ok,
+int	 jobs_run_start(struct db *, long long job_id, const char *library_id);
+int	 jobs_run_end(struct db *, long long job_id, const char *library_id, int ok,
 	    const char *message);
-int	 jobs_run_fail(struct sqlite3 *, long long job_id, const char *library_id,
+int	 jobs_run_fail(struct db *, long long job_id, const char *library_id,
 	    const char *message);
-int	 jobs_run_cancel(struct sqlite3 *, long long job_id, const char *library_id,
+int	 jobs_run_cancel(struct db *, long long job_id, const char *library_id,
 	    const char *message);
-int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id,
+int	 jobs_run_degrade(struct db *, long long job_id, const char *library_id,
 	    const char *error, const char *message);
 
 /*
@@ -136,19 +136,19 @@ int	 jobs_run_degrade(struct sqlite3 *, long long job_id, const char *library_id
  */
 #define JOBS_CAP_SETTING	"jobs.max_queued_per_user"
 #define JOBS_CAP_DEFAULT	50
-int	 jobs_queuer_begin(struct sqlite3 *, long long user_id, const char *via, int admin,
+int	 jobs_queuer_begin(struct db *, long long user_id, const char *via, int admin,
 	    int adding, char *err, size_t errsz);
 void	 jobs_queuer_end(void);
 /*
  * 1 when the library has a queued index job (a new request for it joins that job and
  * queues nothing, so it counts nothing against the cap), 0 when not, -1 on error.
  */
-int	 jobs_index_queued(struct sqlite3 *, const char *library_id);
+int	 jobs_index_queued(struct db *, const char *library_id);
 /*
  * Queues an index job for a library unless one is already queued; *job_id gets the
  * queued job's id. Runs inside the caller's transaction.
  */
-int	 jobs_enqueue(struct sqlite3 *, const char *library_id, int force, long long *job_id);
+int	 jobs_enqueue(struct db *, const char *library_id, int force, long long *job_id);
 /*
  * Starts ctxd-worker (the sibling of the running executable, or $CTXD_WORKER) detached
  * from the caller: double fork, new session, stdio on /dev/null and DATA_DIR/worker.log
@@ -161,23 +161,23 @@ int	 jobs_spawn_worker(void);
  * cancelled and its state becomes 'delete'. A deletion already queued or running is
  * reused (*job_id gets its id).
  */
-int	 jobs_enqueue_delete(struct sqlite3 *, const char *library_id, long long *job_id);
+int	 jobs_enqueue_delete(struct db *, const char *library_id, long long *job_id);
 /* 1 when a delete job of the library is queued or running (*job_id, may be NULL), 0 when
  * not, -1 on error. */
-int	 jobs_delete_pending(struct sqlite3 *, const char *library_id, long long *job_id);
+int	 jobs_delete_pending(struct db *, const char *library_id, long long *job_id);
 /*
  * Marks a job running (own transaction) / done (ok) or failed (caller's transaction). A
  * delete job's states; an index run goes through jobs_run_*.
  */
-int	 jobs_start(struct sqlite3 *, long long id);
-int	 jobs_finish(struct sqlite3 *, long long id, int ok, const char *message);
+int	 jobs_start(struct db *, long long id);
+int	 jobs_finish(struct db *, long long id, int ok, const char *message);
 /* Marks a running job done, keeping its message (autocommit). */
-int	 jobs_finish_running(struct sqlite3 *, long long id);
+int	 jobs_finish_running(struct db *, long long id);
 /*
  * The one job-log writer: appends a line to a job's log and to the process log (error,
  * warning or info by level: "info", "warning", "error"). Never pass a secret.
  */
-void	 jobs_log(struct sqlite3 *, long long id, const char *level, const char *fmt, ...)
+void	 jobs_log(struct db *, long long id, const char *level, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
 /*
  * A job as the context of the describe and embedder callbacks: jobs_log_line is jobs_log
@@ -185,7 +185,7 @@ void	 jobs_log(struct sqlite3 *, long long id, const char *level, const char *fm
  * (jobs_cancel_requested). ctx is a struct jobs_ref.
  */
 struct jobs_ref {
-	struct sqlite3	*db;
+	struct db	*db;
 	long long	 job_id;
 	struct jobs_progress {		/* what jobs_progress writes (sql/0005) */
 		const char	*phase;	/* fetching, parsing, writing, describing, embedding */
@@ -221,8 +221,8 @@ enum jobs_cancel_result {
  * worker stops it at its next checkpoint (jobs_cancel_requested). A running deletion
  * (JOBS_CANCEL_DELETING) and a finished job (JOBS_CANCEL_FINISHED) are not touched.
  */
-enum jobs_cancel_result jobs_cancel(struct sqlite3 *, long long id);
+enum jobs_cancel_result jobs_cancel(struct db *, long long id);
 /* 1 when a cancellation of running job id was requested, 0 when not (or on error). */
-int	 jobs_cancel_requested(struct sqlite3 *, long long id);
+int	 jobs_cancel_requested(struct db *, long long id);
 
 #endif /* JOBS_H */

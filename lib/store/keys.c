@@ -8,15 +8,16 @@
 #include "base/log.h"
 #include "store/db.h"
 #include "store/keys.h"
+#include "store/conn.h"
 
 int
-store_key_insert(sqlite3 *db, long long user_id, const char *name, const char *prefix,
+store_key_insert(struct db *db, long long user_id, const char *name, const char *prefix,
     const char *hash, int admin, const char *created, long long *id)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO api_keys (name, prefix, hash, admin, "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO api_keys (name, prefix, hash, admin, "
 	    "created_at, user_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st, NULL) !=
 	    SQLITE_OK)
 		goto out;
@@ -32,28 +33,28 @@ store_key_insert(sqlite3 *db, long long user_id, const char *name, const char *p
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
 	if (id != NULL)
-		*id = sqlite3_last_insert_rowid(db);
+		*id = sqlite3_last_insert_rowid(db_lite(db));
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 int
-store_key_lookup(sqlite3 *db, const char *hash, long long *id, long long *user_id,
+store_key_lookup(struct db *db, const char *hash, long long *id, long long *user_id,
     int *admin)
 {
 	sqlite3_stmt	*st;
 	int		 rc = 1;
 
-	if (sqlite3_prepare_v2(db, "SELECT k.id, coalesce(k.user_id, 0), CASE WHEN "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT k.id, coalesce(k.user_id, 0), CASE WHEN "
 	    "k.user_id IS NULL THEN k.admin ELSE u.role = 'admin' END FROM api_keys k "
 	    "LEFT JOIN users u ON u.id = k.user_id WHERE k.hash = ?1 AND "
 	    "k.revoked_at IS NULL AND (k.user_id IS NULL OR u.disabled = 0)", -1, &st,
 	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
@@ -73,25 +74,25 @@ store_key_lookup(sqlite3 *db, const char *hash, long long *id, long long *user_i
  * per-statement permissions would write through the caller's connection.
  */
 int
-store_key_touch(sqlite3 *db, long long id, const char *now, const char *before)
+store_key_touch(struct db *db, long long id, const char *now, const char *before)
 {
-	struct sqlite3	*w = db, *own = NULL;
+	struct db	*w = db, *own = NULL;
 	sqlite3_stmt	*st = NULL;
 	const char	*file;
 	int		 rc = -1;
 
 	if (db_readonly(db)) {
-		if ((file = sqlite3_db_filename(db, "main")) == NULL || *file == '\0')
+		if ((file = sqlite3_db_filename(db_lite(db), "main")) == NULL || *file == '\0')
 			return -1;
-		if (sqlite3_open_v2(file, &own, SQLITE_OPEN_READWRITE, NULL) !=
+		if (db_lite_open(file, SQLITE_OPEN_READWRITE, &own) !=
 		    SQLITE_OK) {
-			sqlite3_close(own);
+			db_lite_close(own);
 			return -1;
 		}
-		sqlite3_busy_timeout(own, 50);
+		sqlite3_busy_timeout(db_lite(own), 50);
 		w = own;
 	}
-	if (sqlite3_prepare_v2(w, "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 "
+	if (sqlite3_prepare_v2(db_lite(w), "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 "
 	    "AND (last_used_at IS NULL OR last_used_at < ?3)", -1, &st, NULL) ==
 	    SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
@@ -101,12 +102,12 @@ store_key_touch(sqlite3 *db, long long id, const char *now, const char *before)
 			rc = 0;
 	}
 	sqlite3_finalize(st);
-	sqlite3_close(own);
+	db_lite_close(own);
 	return rc;
 }
 
 int
-store_key_each(sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row *, void *),
+store_key_each(struct db *db, long long user_id, int (*cb)(const struct apikey_row *, void *),
     void *arg)
 {
 	sqlite3_stmt		*st;
@@ -114,12 +115,12 @@ store_key_each(sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row
 	int			 s, rc = 0;
 
 	/* user_id -1: every key; 0: operator keys; else that user's keys. */
-	if (sqlite3_prepare_v2(db, "SELECT k.id, k.name, k.prefix, k.created_at, "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT k.id, k.name, k.prefix, k.created_at, "
 	    "k.last_used_at, k.revoked_at, CASE WHEN k.user_id IS NULL THEN k.admin "
 	    "ELSE u.role = 'admin' END, u.name FROM api_keys k LEFT JOIN users u ON "
 	    "u.id = k.user_id WHERE ?1 = -1 OR coalesce(k.user_id, 0) = ?1 ORDER BY k.id",
 	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, user_id);
@@ -136,7 +137,7 @@ store_key_each(sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row
 			break;
 	}
 	if (s != SQLITE_ROW && s != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		rc = -1;
 	}
 	sqlite3_finalize(st);
@@ -144,10 +145,10 @@ store_key_each(sqlite3 *db, long long user_id, int (*cb)(const struct apikey_row
 }
 
 int
-store_key_revoke(sqlite3 *db, long long id, long long user_id, const char *now)
+store_key_revoke(struct db *db, long long id, long long user_id, const char *now)
 {
 	if (db_run(db, "UPDATE api_keys SET revoked_at = ?3 WHERE id = ?1 AND revoked_at IS "
 	    "NULL AND (?2 = -1 OR coalesce(user_id, 0) = ?2)", "IIt", id, user_id, now) == -1)
 		return -1;
-	return sqlite3_changes(db) > 0 ? 0 : 1;
+	return sqlite3_changes(db_lite(db)) > 0 ? 0 : 1;
 }

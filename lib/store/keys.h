@@ -5,7 +5,7 @@
 #ifndef STORE_KEYS_H
 #define STORE_KEYS_H
 
-struct sqlite3;
+struct db;
 
 struct apikey_row {
 	long long	 id;
@@ -19,7 +19,7 @@ struct apikey_row {
  * A new key of user_id (0: an operator key), created at created (ISO 8601): 0 and *id
  * (may be NULL), or -1.
  */
-int	 store_key_insert(struct sqlite3 *, long long user_id, const char *name,
+int	 store_key_insert(struct db *, long long user_id, const char *name,
 	    const char *prefix, const char *hash, int admin, const char *created,
 	    long long *id);
 /*
@@ -27,17 +27,17 @@ int	 store_key_insert(struct sqlite3 *, long long user_id, const char *name,
  * none) and whether it is an admin key (an operator key's own flag, else its user's
  * role), 1 none, -1 error.
  */
-int	 store_key_lookup(struct sqlite3 *, const char *hash, long long *id,
+int	 store_key_lookup(struct db *, const char *hash, long long *id,
 	    long long *user_id, int *admin);
 /*
  * Sets key id's last use to now (ISO 8601) unless it is after before; from a read-only
  * connection through a short-lived read-write one (busy timeout 50 ms). 0 done, -1 not.
  */
-int	 store_key_touch(struct sqlite3 *, long long id, const char *now, const char *before);
+int	 store_key_touch(struct db *, long long id, const char *now, const char *before);
 /* Calls cb for the keys of user_id (0: operator keys, -1: all), oldest first. */
-int	 store_key_each(struct sqlite3 *, long long user_id,
+int	 store_key_each(struct db *, long long user_id,
 	    int (*cb)(const struct apikey_row *, void *), void *);
 /* Revokes key id (at now) if owned by user_id (-1: any owner); 0 done, 1 none, -1 error. */
-int	 store_key_revoke(struct sqlite3 *, long long id, long long user_id, const char *now);
+int	 store_key_revoke(struct db *, long long id, long long user_id, const char *now);
 
 #endif /* STORE_KEYS_H */

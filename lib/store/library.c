@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "store/db.h"
 #include "store/library.h"
+#include "store/conn.h"
 
 void
 store_library_release(struct store_library *l)
@@ -43,7 +44,7 @@ store_library_release(struct store_library *l)
 
 /* Runs st (its parameters bound) and reads its row, if any, into l: 0, or -1 (logged). */
 static int
-store_library_read(sqlite3 *db, sqlite3_stmt *st, struct store_library *l)
+store_library_read(struct db *db, sqlite3_stmt *st, struct store_library *l)
 {
 	int		 rc, nomem = 0;
 
@@ -82,7 +83,7 @@ store_library_read(sqlite3 *db, sqlite3_stmt *st, struct store_library *l)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		log_err("store_library_load: %s", sqlite3_errmsg(db));
+		log_err("store_library_load: %s", sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	if (nomem) {
@@ -94,14 +95,14 @@ store_library_read(sqlite3 *db, sqlite3_stmt *st, struct store_library *l)
 }
 
 int
-store_library_load(sqlite3 *db, const char *id, struct store_library *l)
+store_library_load(struct db *db, const char *id, struct store_library *l)
 {
 	sqlite3_stmt	*st;
 
 	memset(l, 0, sizeof(*l));
-	if (sqlite3_prepare_v2(db, STORE_LIBRARY_COLS "WHERE id = ?1", -1, &st, NULL) !=
+	if (sqlite3_prepare_v2(db_lite(db), STORE_LIBRARY_COLS "WHERE id = ?1", -1, &st, NULL) !=
 	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -110,14 +111,14 @@ store_library_load(sqlite3 *db, const char *id, struct store_library *l)
 
 /* Engine: COLLATE NOCASE compares ASCII letters without case. */
 int
-store_library_load_nocase(sqlite3 *db, const char *id, struct store_library *l)
+store_library_load_nocase(struct db *db, const char *id, struct store_library *l)
 {
 	sqlite3_stmt	*st;
 
 	memset(l, 0, sizeof(*l));
-	if (sqlite3_prepare_v2(db, STORE_LIBRARY_COLS "WHERE id = ?1 COLLATE NOCASE ORDER "
+	if (sqlite3_prepare_v2(db_lite(db), STORE_LIBRARY_COLS "WHERE id = ?1 COLLATE NOCASE ORDER "
 	    "BY id = ?1 DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -125,7 +126,7 @@ store_library_load_nocase(sqlite3 *db, const char *id, struct store_library *l)
 }
 
 int
-store_library_write_managed(sqlite3 *db, const char *id, const char *host,
+store_library_write_managed(struct db *db, const char *id, const char *host,
     const struct store_library_values *v, int exists)
 {
 	char	 now[32];
@@ -144,7 +145,7 @@ store_library_write_managed(sqlite3 *db, const char *id, const char *host,
 }
 
 int
-store_library_managed(sqlite3 *db, char ***ids, size_t *n)
+store_library_managed(struct db *db, char ***ids, size_t *n)
 {
 	sqlite3_stmt	*st;
 	char		**v = NULL, **nv, *s;
@@ -153,9 +154,9 @@ store_library_managed(sqlite3 *db, char ***ids, size_t *n)
 
 	*ids = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT id FROM libraries WHERE gitops = 1 AND state "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM libraries WHERE gitops = 1 AND state "
 	    "<> 'delete' ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -170,7 +171,7 @@ store_library_managed(sqlite3 *db, char ***ids, size_t *n)
 		v[k++] = s;
 	}
 	if (step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		goto out;
 	}
 	rc = 0;
@@ -207,13 +208,13 @@ static const char *const store_library_bump_sql[] = {
 };
 
 int
-store_library_bump(sqlite3 *db, const char *id, enum store_library_bump what)
+store_library_bump(struct db *db, const char *id, enum store_library_bump what)
 {
 	return db_run(db, store_library_bump_sql[what], "t", id);
 }
 
 int
-store_library_insert(sqlite3 *db, const char *id, const char *host,
+store_library_insert(struct db *db, const char *id, const char *host,
     const struct store_library_values *v, long long created_by, int anonymous,
     const char *now)
 {
@@ -226,7 +227,7 @@ store_library_insert(sqlite3 *db, const char *id, const char *host,
 }
 
 int
-store_library_update(sqlite3 *db, const char *id, const struct store_library_values *v,
+store_library_update(struct db *db, const char *id, const struct store_library_values *v,
     const char *now)
 {
 	return db_run(db, "UPDATE libraries SET branch = ?2, settings = ?3, url = ?4, "
@@ -235,7 +236,7 @@ store_library_update(sqlite3 *db, const char *id, const struct store_library_val
 }
 
 int
-store_library_rename(sqlite3 *db, const char *id, const char *title, const char *description,
+store_library_rename(struct db *db, const char *id, const char *title, const char *description,
     const char *now)
 {
 	return db_run(db, "UPDATE libraries SET title = coalesce(?2, title), description = "
@@ -244,15 +245,15 @@ store_library_rename(sqlite3 *db, const char *id, const char *title, const char 
 }
 
 int
-store_library_bound_host(sqlite3 *db, const char *id, char **host)
+store_library_bound_host(struct db *db, const char *id, char **host)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
 	*host = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT host FROM library_hosts WHERE id = ?1", -1, &st,
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT host FROM library_hosts WHERE id = ?1", -1, &st,
 	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -260,7 +261,7 @@ store_library_bound_host(sqlite3 *db, const char *id, char **host)
 	    (*host = db_column_dup(st, 0, "")) == NULL)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
@@ -280,16 +281,16 @@ store_versions_release(struct store_versions *v)
 }
 
 int
-store_library_versions(sqlite3 *db, const char *id, struct store_versions *v)
+store_library_versions(struct db *db, const char *id, struct store_versions *v)
 {
 	sqlite3_stmt	*st;
 	char		**t;
 	int		 step;
 
 	memset(v, 0, sizeof(*v));
-	if (sqlite3_prepare_v2(db, "SELECT id, branch FROM libraries WHERE version_of = ?1 "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id, branch FROM libraries WHERE version_of = ?1 "
 	    "AND state != 'delete'", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -309,7 +310,7 @@ store_library_versions(sqlite3 *db, const char *id, struct store_versions *v)
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE) {
 		log_err("%s: %s", __func__, step == SQLITE_ROW ? "out of memory" :
-		    sqlite3_errmsg(db));
+		    sqlite3_errmsg(db_lite(db)));
 		store_versions_release(v);
 		return -1;
 	}
@@ -318,7 +319,7 @@ store_library_versions(sqlite3 *db, const char *id, struct store_versions *v)
 
 /* Engine: an upsert (ON CONFLICT (id) DO UPDATE ... WHERE). */
 int
-store_library_version_put(sqlite3 *db, const char *id, const char *parent,
+store_library_version_put(struct db *db, const char *id, const char *parent,
     const char *version, const char *url, const char *settings, long long created_by,
     const char *now)
 {
@@ -332,21 +333,16 @@ store_library_version_put(sqlite3 *db, const char *id, const char *parent,
 }
 
 int
-store_library_version_follow(sqlite3 *db, const char *id, const char *url,
+store_library_version_follow(struct db *db, const char *id, const char *url,
     const char *settings, const char *now)
 {
 	return db_run(db, "UPDATE libraries SET url = ?2, settings = ?3, updated_at = ?4 "
 	    "WHERE id = ?1", "tttt", id, url, settings, now);
 }
 
-/*
- * The statements of store_library_delete (?1 the library, ?2 the job kept).
- * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
- */
+/* The statements of store_library_delete (?1 the library, ?2 the job kept). */
 static const char *const store_library_delete_sql[] = {
 	"DELETE FROM embeddings WHERE snippet_id IN (SELECT id FROM snippets WHERE "
-	    "library_id = ?1)",
-	"DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets WHERE "
 	    "library_id = ?1)",
 	"DELETE FROM snippets WHERE library_id = ?1",
 	"DELETE FROM documents WHERE library_id = ?1",
@@ -357,7 +353,7 @@ static const char *const store_library_delete_sql[] = {
 };
 
 int
-store_library_delete(sqlite3 *db, const char *id, long long keep)
+store_library_delete(struct db *db, const char *id, long long keep)
 {
 	size_t	 i;
 
@@ -373,7 +369,7 @@ store_library_delete(sqlite3 *db, const char *id, long long keep)
  * id's last segment, the title a library gets when its user names none).
  */
 int
-store_library_source_title(sqlite3 *db, const char *id, const char *def, const char *title)
+store_library_source_title(struct db *db, const char *id, const char *def, const char *title)
 {
 	return db_run(db, "UPDATE libraries SET title = ?3 WHERE id = ?1 AND title = ?2 "
 	    "AND ?3 <> ''", "ttt", id, def, title);
@@ -386,7 +382,7 @@ store_library_source_title(sqlite3 *db, const char *id, const char *def, const c
  * Engine: the counts read the view library_snippets.
  */
 int
-store_library_indexed(sqlite3 *db, const char *id, const char *commit, const char *label,
+store_library_indexed(struct db *db, const char *id, const char *commit, const char *label,
     const char *url_prefix, long long retry)
 {
 	return db_run(db, "UPDATE libraries SET indexed_commit = ?2, indexed_branch = ?3, "
@@ -400,12 +396,12 @@ store_library_indexed(sqlite3 *db, const char *id, const char *commit, const cha
 }
 
 int
-store_library_index_versions(sqlite3 *db, int (*cb)(long long, long long, void *), void *arg)
+store_library_index_versions(struct db *db, int (*cb)(long long, long long, void *), void *arg)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT lib_no, index_version FROM libraries", -1, &st,
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT lib_no, index_version FROM libraries", -1, &st,
 	    NULL) != SQLITE_OK)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -418,17 +414,17 @@ store_library_index_versions(sqlite3 *db, int (*cb)(long long, long long, void *
 }
 
 int
-store_library_indexes(sqlite3 *db, int (*cb)(const struct store_library_index *, void *),
+store_library_indexes(struct db *db, int (*cb)(const struct store_library_index *, void *),
     void *arg)
 {
 	struct store_library_index l;
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, state, lib_no, index_version, total_snippets, "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id, state, lib_no, index_version, total_snippets, "
 	    "indexed_commit IS NOT NULL FROM libraries WHERE state <> 'delete' ORDER BY id",
 	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -444,7 +440,7 @@ store_library_indexes(sqlite3 *db, int (*cb)(const struct store_library_index *,
 		}
 	}
 	if (rc != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }

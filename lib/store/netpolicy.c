@@ -26,7 +26,7 @@
 static struct fetch_policy netpolicy_cur;
 
 int
-netpolicy_load(sqlite3 *db, const char *datadir)
+netpolicy_load(struct db *db, const char *datadir)
 {
 	struct fetch_policy	 p;
 	char			*v, err[256];
@@ -90,7 +90,7 @@ netpolicy_literal(const char *host, struct sockaddr_storage *ss, socklen_t *len)
 }
 
 int
-netpolicy_check_host(sqlite3 *db, const char *datadir, const char *host, char *err,
+netpolicy_check_host(struct db *db, const char *datadir, const char *host, char *err,
     size_t errsz)
 {
 	struct sockaddr_storage	 ss;

@@ -186,6 +186,12 @@ pg_prepare(struct pg *db, const char *sql, struct pg_stmt **out)
 	return 0;
 }
 
+int
+pg_param_count(struct pg_stmt *st)
+{
+	return st->nparams;
+}
+
 /* Clears parameter i (1-based) to NULL: 0, or -1 when out of range. */
 static int
 pg_param(struct pg_stmt *st, int i)

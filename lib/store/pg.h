@@ -44,6 +44,8 @@ int	 pg_exec(struct pg *, const char *sql);
 
 /* Prepares sql on the server. 0 with *out set, or -1 (pg_errmsg says why). */
 int	 pg_prepare(struct pg *, const char *sql, struct pg_stmt **out);
+/* The number of the statement's last parameter. */
+int	 pg_param_count(struct pg_stmt *);
 /* Parameter i (1-based) for the next execution; text is copied. 0, or -1 (out of range). */
 int	 pg_bind_text(struct pg_stmt *, int i, const char *text);
 int	 pg_bind_int64(struct pg_stmt *, int i, long long v);

@@ -7,16 +7,17 @@
 
 #include "base/log.h"
 #include "store/policies.h"
+#include "store/conn.h"
 
 int
-store_policy_settings_each(sqlite3 *db, int (*cb)(const char *, const char *, void *),
+store_policy_settings_each(struct db *db, int (*cb)(const char *, const char *, void *),
     void *arg)
 {
 	sqlite3_stmt	*st = NULL;
 	const char	*name, *v;
 	int		 r;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, value FROM settings "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT name, value FROM settings "
 	    "WHERE name LIKE 'policy.%'", -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
@@ -32,7 +33,7 @@ store_policy_settings_each(sqlite3 *db, int (*cb)(const char *, const char *, vo
 	sqlite3_finalize(st);
 	return 0;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return -1;
 }

@@ -7,13 +7,13 @@
 
 #include <sqlite3.h>
 
-#include "base/buf.h"
 #include "base/log.h"
 #include "store/db.h"
 #include "store/query.h"
+#include "store/conn.h"
 
 struct store_query {
-	sqlite3		*db;
+	struct db		*db;
 	sqlite3_stmt	*lib;
 	sqlite3_stmt	*snippet;
 	sqlite3_stmt	*libs;
@@ -27,8 +27,8 @@ struct store_query {
 
 static const char store_query_lib_sql[] =
     "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
-    "coalesce(last_error, ''), total_snippets, index_version, embed_version "
-    "FROM libraries WHERE id = ?1";
+    "coalesce(last_error, ''), total_snippets, index_version, embed_version, title, "
+    "source_type FROM libraries WHERE id = ?1";
 
 /* Snippet ?1's document path and title. */
 static const char store_query_docpath_sql[] =
@@ -96,14 +96,14 @@ static const char store_query_nocase_sql[] =
     "ORDER BY id";
 
 static int
-store_query_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+store_query_prepare(struct db *db, const char *sql, sqlite3_stmt **st)
 {
-	return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) ==
+	return sqlite3_prepare_v3(db_lite(db), sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) ==
 	    SQLITE_OK ? 0 : -1;
 }
 
 struct store_query *
-store_query_open(sqlite3 *db)
+store_query_open(struct db *db)
 {
 	struct store_query *q;
 
@@ -121,7 +121,7 @@ store_query_open(sqlite3 *db)
 	    store_query_prepare(db, store_query_anyflag_sql, &q->anyflag) == -1 ||
 	    store_query_prepare(db, store_query_isflag_sql, &q->isflag) == -1 ||
 	    store_query_prepare(db, store_query_docpath_sql, &q->docpath) == -1) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		store_query_close(q);
 		return NULL;
 	}
@@ -163,9 +163,11 @@ store_query_library(struct store_query *q, const char *id,
 		l.snippets = sqlite3_column_int64(q->lib, 5);
 		l.index_version = sqlite3_column_int64(q->lib, 6);
 		l.embed_version = sqlite3_column_int64(q->lib, 7);
+		l.title = db_column_text(q->lib, 8);
+		l.source_type = db_column_text(q->lib, 9);
 		fn(&l, arg);
 	} else if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 	sqlite3_reset(q->lib);
 	return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
 }
@@ -178,8 +180,8 @@ store_query_nocase(struct store_query *q, const char *id, int (*fn)(const char *
 	const char	*have;
 	int		 step;
 
-	if (sqlite3_prepare_v2(q->db, store_query_nocase_sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+	if (sqlite3_prepare_v2(db_lite(q->db), store_query_nocase_sql, -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -188,7 +190,7 @@ store_query_nocase(struct store_query *q, const char *id, int (*fn)(const char *
 		    fn(have, arg) == 1)
 			break;
 	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 	sqlite3_finalize(st);
 	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
 }
@@ -201,9 +203,9 @@ store_query_versions(struct store_query *q, const char *base, char **have)
 	int		 rc = 0;
 
 	*have = NULL;
-	if (sqlite3_prepare_v2(q->db, store_query_versions_sql, -1, &st, NULL) !=
+	if (sqlite3_prepare_v2(db_lite(q->db), store_query_versions_sql, -1, &st, NULL) !=
 	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, base, -1, SQLITE_STATIC);
@@ -245,7 +247,7 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 		r.url = (const char *)sqlite3_column_text(st, 13);
 		rc = fn(&r, arg);
 	} else
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 	sqlite3_reset(st);
 	return rc;
 }
@@ -338,7 +340,7 @@ store_query_any_flagged(struct store_query *q, const char *library_id)
 	step = sqlite3_step(q->anyflag);
 	sqlite3_reset(q->anyflag);
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	return step == SQLITE_ROW;
@@ -354,7 +356,7 @@ store_query_flagged(struct store_query *q, long long id)
 	step = sqlite3_step(q->isflag);
 	sqlite3_reset(q->isflag);
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		return -1;
 	}
 	return step == SQLITE_ROW;
@@ -385,7 +387,7 @@ store_query_libraries(struct store_query *q,
 			break;
 	}
 	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(q->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(q->db)));
 		rc = -1;
 	}
 	sqlite3_reset(st);

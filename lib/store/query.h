@@ -14,17 +14,16 @@
 
 #include <stddef.h>
 
-struct buf;
-struct sqlite3;
+struct db;
 struct store_query;
 
 /* Prepares the statements on db (persistent ones); NULL on an error (logged). */
-struct store_query *store_query_open(struct sqlite3 *);
+struct store_query *store_query_open(struct db *);
 void	 store_query_close(struct store_query *);
 
 /* A library's row as the query path reads it (never NULL strings). */
 struct store_query_lib {
-	const char	*id, *state, *error;
+	const char	*id, *state, *error, *title, *source_type;
 	long long	 lib_no, snippets, index_version, embed_version;
 	int		 has_index;	/* it has an index (indexed_commit) */
 };

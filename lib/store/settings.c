@@ -21,6 +21,7 @@
 #include "net/fetch.h"
 #include "store/db.h"
 #include "store/settings.h"
+#include "store/conn.h"
 
 /* SET_SECRET is one token; SET_SECRET_TEXT may span lines (a PEM private key). */
 enum setting_kind { SET_STRING, SET_SECRET, SET_BOOL, SET_NUMBER, SET_HOST, SET_ENUM, SET_URL,
@@ -68,15 +69,21 @@ static const struct setting_def settings_defs[] = {
 	  "{path}, e.g. {repo}/src/commit/{commit}/{path} (blank: the repository URL and "
 	  "the path)", NULL },
 	{ "perm.anonymous_parse", SET_BOOL, "false", 0, 0,
-	  "allow POST /api/parse without an API key or a session", NULL },
+	  "anyone who reaches the server may add a repository or source to index "
+	  "(POST /api/parse, POST /api/libraries), without an API key or a session", NULL },
 	{ "perm.anonymous_refresh", SET_BOOL, "false", 0, 0,
-	  "allow refreshing a library without an API key or a session", NULL },
+	  "anyone may re-index an existing library (which costs fetches and AI calls), "
+	  "without an API key or a session", NULL },
 	{ "perm.anonymous_delete", SET_BOOL, "false", 0, 0,
-	  "allow deleting a library without an API key or a session", NULL },
+	  "anyone may delete a library with its snippets and embeddings, without an API "
+	  "key or a session", NULL },
 	{ "perm.anonymous_support_bundle", SET_BOOL, "false", 0, 0,
-	  "allow downloading the support bundle without an API key or a session", NULL },
+	  "anyone may download the support bundle (settings but never secrets, the "
+	  "library list, recent job logs) without an API key or a session", NULL },
 	{ "perm.require_mcp_auth", SET_BOOL, "false", 0, 0,
-	  "require a personal API key for /mcp and the /api/v2 search and context calls",
+	  "on: /mcp and the /api/v2 search and context calls need a personal API key; "
+	  "off (anonymous reads): anyone who reaches the server may query every library, "
+	  "private repositories included",
 	  NULL },
 	{ "mcp.allowed_origins", SET_STRING, "", 0, 0,
 	  "browser origins allowed on /mcp besides the server's own (comma-separated "
@@ -173,6 +180,9 @@ static const struct setting_def settings_defs[] = {
 	{ "setup.git_tokens", SET_ENUM, "pending", 0, 0,
 	  "setup wizard step 3 (git tokens): pending, done or skipped",
 	  "pending|done|skipped" },
+	{ "setup.who_can_read", SET_ENUM, "pending", 0, 0,
+	  "setup wizard step 4 (who can read: perm.require_mcp_auth): pending, done or "
+	  "skipped", "pending|done|skipped" },
 	{ "server.hostnames", SET_STRING, "", 0, 0,
 	  "names this server answers to besides IP addresses, localhost and the "
 	  "machine's host name (comma-separated host[:port]); other Host headers get 421",
@@ -185,9 +195,9 @@ static const struct setting_def settings_defs[] = {
 	  "loopback and link-local only when listed, a cloud metadata address only listed "
 	  "alone)", NULL },
 	{ "perm.members_use_integrations", SET_BOOL, "false", 0, 0,
-	  "let members (not only admins) add sources read with the instance's "
-	  "credentials: wiki sources (wiki.token) and repositories on a host with a git "
-	  "token or the GitHub App", NULL },
+	  "members, not only admins, may add sources read with the instance's "
+	  "credentials (wiki sources, repositories on a host with a git token or the "
+	  "GitHub App), so they can index whatever those credentials can read", NULL },
 	{ "git.plain_http_hosts", SET_STRING, "", 0, 0,
 	  "hosts (host or host:port, comma-separated) that may receive a git token over "
 	  "plain http", NULL },
@@ -224,7 +234,8 @@ static const struct setting_def settings_defs[] = {
 	  "GitOps sync at start, on the schedule and on push (off: Sync now and the "
 	  "reconcile endpoint still work)", NULL },
 	{ "gitops.repo_url", SET_URL, "", 0, 0,
-	  "git repository (http or https) holding the GitOps manifest", NULL },
+	  "git repository (http or https) holding the GitOps manifest; its host's token or "
+	  "GitHub App is used to read it", NULL },
 	{ "gitops.manifest_path", SET_STRING, "repos.yaml", 0, 0,
 	  "path of the manifest inside the GitOps repository", NULL },
 	{ "gitops.branch", SET_STRING, "", 0, 0,
@@ -233,7 +244,8 @@ static const struct setting_def settings_defs[] = {
 	  "GitOps sync schedule in the server's time zone: hourly, every 6 hours, daily, "
 	  "weekly, a five-field cron expression, or manual (Manual only)", NULL },
 	{ "gitops.prune", SET_BOOL, "false", 0, 0,
-	  "delete GitOps-managed libraries that left the manifest", NULL },
+	  "delete GitOps-managed libraries that left the manifest, with their snippets, "
+	  "embeddings and clones (libraries added by hand are never deleted)", NULL },
 	/* Policies for public documentation of the upstream (lib/sources/policy.h). */
 	{ "policy.git", SET_BOOL, "true", 0, 0,
 	  "answer for the upstream's libraries from git repositories", NULL },
@@ -258,11 +270,68 @@ static const struct setting_def settings_defs[] = {
 
 /*
  * What the web UI calls a setting (GET /api/settings: "label"), shown with its help text
- * and its name; a setting without a row here is shown by its name.
+ * and its name; every setting has a row (t0400 checks it through GET /api/settings).
  */
 static const struct {
 	const char	*name, *label;
 } settings_labels[] = {
+	{ "ai.llm.provider", "LLM provider" },
+	{ "ai.llm.api_key", "LLM API key" },
+	{ "ai.llm.model", "LLM model" },
+	{ "ai.llm.region", "Region" },
+	{ "ai.llm.base_url", "Base URL" },
+	{ "ai.embed.provider", "Embedding provider" },
+	{ "ai.embed.api_key", "Embedding API key" },
+	{ "ai.embed.model", "Embedding model" },
+	{ "ai.embed.base_url", "Embedding base URL" },
+	{ "ai.embed.region", "Embedding region" },
+	{ "git.github.token", "GitHub token" },
+	{ "git.github.host", "GitHub host" },
+	{ "git.gitlab.token", "GitLab token" },
+	{ "git.gitlab.host", "GitLab host" },
+	{ "git.github.app_id", "GitHub App ID" },
+	{ "git.github.app_installation_id", "GitHub App installation ID" },
+	{ "git.github.app_private_key", "GitHub App private key (PEM)" },
+	{ "git.github.webhook_secret", "GitHub App webhook secret" },
+	{ "git.github.api_url", "GitHub API URL" },
+	{ "git.web_url_template", "Web address of a file on another git host" },
+	{ "wiki.site_url", "Wiki site URL" },
+	{ "wiki.kind", "Wiki kind" },
+	{ "wiki.email", "Wiki account email" },
+	{ "wiki.token", "Wiki API token" },
+	{ "upstream.url", "Upstream API base URL" },
+	{ "upstream.api_key", "Upstream API key" },
+	{ "upstream.timeout_s", "Upstream timeout (seconds)" },
+	{ "upstream.cache_ttl_s", "Answer cache lifetime (seconds)" },
+	{ "upstream.cache_mb", "Answer cache size (MB)" },
+	{ "perm.anonymous_parse", "Allow anonymous parse" },
+	{ "perm.anonymous_refresh", "Allow anonymous refresh" },
+	{ "perm.anonymous_delete", "Allow anonymous delete" },
+	{ "perm.anonymous_support_bundle", "Allow anonymous support bundle" },
+	{ "perm.members_use_integrations", "Allow members to use integrations" },
+	{ "perm.require_mcp_auth", "Require MCP authentication" },
+	{ "gitops.enabled", "Enable GitOps sync" },
+	{ "gitops.repo_url", "Manifest repository URL" },
+	{ "gitops.manifest_path", "Manifest path" },
+	{ "gitops.branch", "Branch" },
+	{ "gitops.schedule", "Sync schedule" },
+	{ "gitops.prune", "Prune removed repositories" },
+	{ "policy.git", "Git repositories" },
+	{ "policy.website", "Websites" },
+	{ "policy.llmstxt", "llms.txt" },
+	{ "policy.openapi", "OpenAPI" },
+	{ "policy.other", "Other source types" },
+	{ "policy.allow", "Allow list" },
+	{ "policy.block", "Block list" },
+	{ "policy.min_trust", "Minimum trust score" },
+	{ "uploads.max_mb_per_user", "Uploads kept per user (MB)" },
+	{ "jobs.max_queued_per_user", "Queued jobs per user" },
+	{ "git.connect_timeout_s", "Git connect time limit (seconds)" },
+	{ "git.stall_timeout_s", "Git stall time limit (seconds)" },
+	{ "setup.ai_provider", "Setup step: AI provider" },
+	{ "setup.embedding", "Setup step: embedding provider" },
+	{ "setup.git_tokens", "Setup step: git tokens" },
+	{ "setup.who_can_read", "Setup step: who can read" },
 	{ "server.hostnames", "Server names" },
 	{ FETCH_POLICY_SETTING, "Networks the server may reach" },
 	{ "git.plain_http_hosts", "Hosts that may get a git token over plain http" },
@@ -374,15 +443,15 @@ settings_is_secret(const char *name)
 
 /* Stored value (sealed for secrets) or NULL. */
 static char *
-settings_raw(sqlite3 *db, const char *name)
+settings_raw(struct db *db, const char *name)
 {
 	sqlite3_stmt	*st;
 	char		*v = NULL;
 	const char	*t;
 
-	if (sqlite3_prepare_v2(db, "SELECT value FROM settings WHERE name = ?1",
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT value FROM settings WHERE name = ?1",
 	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return NULL;
 	}
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -394,7 +463,7 @@ settings_raw(sqlite3 *db, const char *name)
 }
 
 char *
-settings_get(sqlite3 *db, const char *datadir, const char *name)
+settings_get(struct db *db, const char *datadir, const char *name)
 {
 	const struct setting_def *d = settings_find(name);
 	unsigned char	 key[CRYPTO_KEYLEN];
@@ -419,7 +488,7 @@ settings_get(sqlite3 *db, const char *datadir, const char *name)
 }
 
 int
-settings_get_bool(sqlite3 *db, const char *name, int dflt)
+settings_get_bool(struct db *db, const char *name, int dflt)
 {
 	char	*v = settings_raw(db, name);
 	int	 r = dflt;
@@ -431,7 +500,7 @@ settings_get_bool(sqlite3 *db, const char *name, int dflt)
 }
 
 long
-settings_get_long(sqlite3 *db, const char *datadir, const char *name, long dflt)
+settings_get_long(struct db *db, const char *datadir, const char *name, long dflt)
 {
 	char	*v = settings_get(db, datadir, name);
 	long	 n = dflt;
@@ -443,7 +512,7 @@ settings_get_long(sqlite3 *db, const char *datadir, const char *name, long dflt)
 }
 
 int
-settings_is_set(sqlite3 *db, const char *name)
+settings_is_set(struct db *db, const char *name)
 {
 	char	*v = settings_raw(db, name);
 	int	 set = v != NULL;
@@ -669,7 +738,7 @@ settings_check_networks(const char *v, char *err, size_t errsz)
 }
 
 int
-settings_set(sqlite3 *db, const char *datadir, const char *name, const char *value,
+settings_set(struct db *db, const char *datadir, const char *name, const char *value,
     char *err, size_t errsz)
 {
 	const struct setting_def *d = settings_find(name);
@@ -771,7 +840,7 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 		break;
 	}
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (sqlite3_prepare_v2(db, "INSERT INTO settings (name, value, updated_at) "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO settings (name, value, updated_at) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
 	    "value = excluded.value, updated_at = excluded.updated_at",
 	    -1, &st, NULL) != SQLITE_OK)
@@ -784,7 +853,7 @@ settings_set(sqlite3 *db, const char *datadir, const char *name, const char *val
 	rc = 0;
 	goto out;
 dberr:
-	snprintf(err, errsz, "database error: %s", sqlite3_errmsg(db));
+	snprintf(err, errsz, "database error: %s", sqlite3_errmsg(db_lite(db)));
 out:
 	sqlite3_finalize(st);
 	free(stored);
@@ -792,14 +861,14 @@ out:
 }
 
 int
-settings_unset(sqlite3 *db, const char *name)
+settings_unset(struct db *db, const char *name)
 {
 	sqlite3_stmt	*st;
 	int		 rc = -1;
 
 	if (settings_find(name) == NULL)
 		return -1;
-	if (sqlite3_prepare_v2(db, "DELETE FROM settings WHERE name = ?1", -1, &st,
+	if (sqlite3_prepare_v2(db_lite(db), "DELETE FROM settings WHERE name = ?1", -1, &st,
 	    NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -810,7 +879,7 @@ settings_unset(sqlite3 *db, const char *name)
 }
 
 int
-settings_list(sqlite3 *db, FILE *f)
+settings_list(struct db *db, FILE *f)
 {
 	size_t	 i;
 	char	*raw, *shown;
@@ -887,7 +956,7 @@ settings_vendor_info(json_object *o, const char *choices)
 }
 
 static json_object *
-settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *d)
+settings_one_json(struct db *db, const char *datadir, const struct settings_desc *d)
 {
 	json_object	*o = json_object_new_object(), *a;
 	const char	*p, *bar;
@@ -936,7 +1005,7 @@ settings_one_json(sqlite3 *db, const char *datadir, const struct settings_desc *
 }
 
 json_object *
-settings_json(sqlite3 *db, const char *datadir, const char *const *names)
+settings_json(struct db *db, const char *datadir, const char *const *names)
 {
 	struct settings_desc d;
 	json_object	*o = json_object_new_object();
@@ -987,7 +1056,7 @@ settings_value_text(const struct settings_desc *d, json_object *val, char *num,
 }
 
 enum settings_apply_result
-settings_apply_json(sqlite3 *db, const char *datadir, json_object *o,
+settings_apply_json(struct db *db, const char *datadir, json_object *o,
     const char *const *allowed, char *err, size_t errsz)
 {
 	struct settings_desc d;
@@ -1028,7 +1097,7 @@ settings_apply_json(sqlite3 *db, const char *datadir, json_object *o,
 }
 
 enum settings_apply_result
-settings_save_json(sqlite3 *db, const char *datadir, json_object *o, char *err,
+settings_save_json(struct db *db, const char *datadir, json_object *o, char *err,
     size_t errsz)
 {
 	enum settings_apply_result rc;

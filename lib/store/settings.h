@@ -6,23 +6,23 @@
 #include <stdio.h>
 
 struct json_object;
-struct sqlite3;
+struct db;
 
 /* Plain value of a setting (malloc'd) or NULL when unset. Secret settings are decrypted. */
-char	*settings_get(struct sqlite3 *, const char *datadir, const char *name);
+char	*settings_get(struct db *, const char *datadir, const char *name);
 /* Boolean setting with its default. */
-int	 settings_get_bool(struct sqlite3 *, const char *name, int dflt);
+int	 settings_get_bool(struct db *, const char *name, int dflt);
 /* A setting as a number from 1 to 2^40; dflt when unset or not such a number. */
-long	 settings_get_long(struct sqlite3 *, const char *datadir, const char *name,
+long	 settings_get_long(struct db *, const char *datadir, const char *name,
 	    long dflt);
 /* Validates name and value against the settings table; encrypts secrets. */
-int	 settings_set(struct sqlite3 *, const char *datadir, const char *name,
+int	 settings_set(struct db *, const char *datadir, const char *name,
 	    const char *value, char *err, size_t errsz);
-int	 settings_unset(struct sqlite3 *, const char *name);
+int	 settings_unset(struct db *, const char *name);
 /* 1 if the setting is a secret (write-only), 0 if plain, -1 if unknown. */
 int	 settings_is_secret(const char *name);
 /* Prints every known setting, secrets as "(set)"/"(unset)". */
-int	 settings_list(struct sqlite3 *, FILE *);
+int	 settings_list(struct db *, FILE *);
 /* One entry of the settings table (static data), for the admin API. */
 struct settings_desc {
 	const char	*name;
@@ -36,13 +36,13 @@ struct settings_desc {
 /* Describes the i-th setting; -1 past the last one. */
 int	 settings_describe(size_t i, struct settings_desc *);
 /* 1 when a value is stored for name (a secret is set), else 0. */
-int	 settings_is_set(struct sqlite3 *, const char *name);
+int	 settings_is_set(struct db *, const char *name);
 /*
  * The settings as the admin API shows them, {name: {type, help, value, default, ...}},
  * every one or only those in names (NULL-terminated); a secret shows only whether it is
  * set. The caller puts the object.
  */
-struct json_object *settings_json(struct sqlite3 *, const char *datadir,
+struct json_object *settings_json(struct db *, const char *datadir,
 	    const char *const *names);
 enum settings_apply_result { SETTINGS_APPLY_OK, SETTINGS_APPLY_BAD, SETTINGS_APPLY_DBERR };
 /*
@@ -52,10 +52,10 @@ enum settings_apply_result { SETTINGS_APPLY_OK, SETTINGS_APPLY_BAD, SETTINGS_APP
  * settings_set. allowed (NULL-terminated; NULL: any) limits the names. On BAD (the input)
  * or DBERR err says why; the caller rolls back.
  */
-enum settings_apply_result settings_apply_json(struct sqlite3 *, const char *datadir,
+enum settings_apply_result settings_apply_json(struct db *, const char *datadir,
 	    struct json_object *o, const char *const *allowed, char *err, size_t errsz);
 /* settings_apply_json of any setting in a transaction of its own: all or nothing. */
-enum settings_apply_result settings_save_json(struct sqlite3 *, const char *datadir,
+enum settings_apply_result settings_save_json(struct db *, const char *datadir,
 	    struct json_object *o, char *err, size_t errsz);
 
 /*

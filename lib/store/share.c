@@ -8,24 +8,19 @@
 
 #include "base/log.h"
 #include "store/db.h"
-#include "store/fts.h"
+#include "store/conn.h"
 #include "store/share.h"
 
 /*
  * The statements of store_share_copy (?1 library, ?2 document copied to, ?3 document
- * copied): snippets, their full-text rows, flags and embeddings rows, a snippet of the
- * copy matched to its original by ord (unique in a document).
- * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
+ * copied): snippets, their flags and embeddings rows, a snippet of the copy matched to its
+ * original by ord (unique in a document).
  */
 static const char *const store_share_copy_sql[] = {
 	"INSERT INTO snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, "
 	"code, tokens, hash, sig, heading, described) SELECT ?1, ?2, ord, title, breadcrumb, "
 	"anchor, text, code, tokens, hash, sig, heading, described FROM snippets WHERE "
 	"document_id = ?3 ORDER BY ord",
-	"INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path) SELECT "
-	"n.id, (SELECT 'l' || lib_no FROM libraries WHERE id = ?1), f.title, f.breadcrumb, "
-	"f.body, f.code, f.path FROM snippets n JOIN snippets o ON o.document_id = ?3 AND "
-	"o.ord = n.ord JOIN snippets_fts f ON f.rowid = o.id WHERE n.document_id = ?2",
 	"INSERT INTO snippet_flags (snippet_id, library_id, rule, excerpt) SELECT n.id, ?1, "
 	"g.rule, g.excerpt FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = "
 	"n.ord JOIN snippet_flags g ON g.snippet_id = o.id WHERE n.document_id = ?2",
@@ -35,38 +30,20 @@ static const char *const store_share_copy_sql[] = {
 };
 #define STORE_SHARE_NCOPY	(sizeof(store_share_copy_sql) / sizeof(store_share_copy_sql[0]))
 
-/* The copies of the duplicates of document ?3 in document ?2 (they have no full-text row). */
-static const char store_share_copy_dups_sql[] =
-    "SELECT n.id FROM snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord "
-    "WHERE n.document_id = ?2 AND o.dup_of IS NOT NULL";
-
 int
-store_share_copy(sqlite3 *db, const char *library_id, long long to_doc, long long from_doc)
+store_share_copy(struct db *db, const char *library_id, long long to_doc, long long from_doc)
 {
-	sqlite3_stmt	*st = NULL;
 	size_t		 i;
-	int		 step = SQLITE_ERROR;
 
 	for (i = 0; i < STORE_SHARE_NCOPY; i++)
 		if (db_run(db, store_share_copy_sql[i], "tII", library_id, to_doc,
 		    from_doc) == -1)
 			return -1;
-	if (sqlite3_prepare_v2(db, store_share_copy_dups_sql, -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 2, to_doc);
-	sqlite3_bind_int64(st, 3, from_doc);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		if (store_fts_put(db, sqlite3_column_int64(st, 0)) == -1)
-			break;
-out:
-	if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : -1;
+	return 0;
 }
 
 int
-store_share_own(sqlite3 *db, long long doc)
+store_share_own(struct db *db, long long doc)
 {
 	return db_run(db, "UPDATE documents SET snippets_from = NULL WHERE id = ?1", "I", doc);
 }
@@ -97,13 +74,13 @@ store_share_pairs_read(sqlite3_stmt *st, struct store_doc_pairs *p)
 
 /* Engine: json_each reads the JSON array of paths kept. */
 int
-store_share_heirs(sqlite3 *db, const char *library_id, const char *keep_json,
+store_share_heirs(struct db *db, const char *library_id, const char *keep_json,
     struct store_doc_pairs *p)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT d.id, (SELECT min(r.id) FROM documents r WHERE "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT d.id, (SELECT min(r.id) FROM documents r WHERE "
 	    "r.snippets_from = d.id) AS heir FROM documents d WHERE d.library_id = ?1 AND "
 	    "d.snippets_from IS NULL AND (?2 IS NULL OR d.path NOT IN (SELECT value FROM "
 	    "json_each(?2))) AND heir IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
@@ -114,33 +91,28 @@ store_share_heirs(sqlite3 *db, const char *library_id, const char *keep_json,
 	rc = store_share_pairs_read(st, p);
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
 
 /*
  * The statements that move the snippets of owner document ?1 to document ?2, which showed
- * them: the snippets and their flags and full-text rows take ?2's library; the other
- * documents showing ?1 show ?2. Snippet ids stay, so do their embeddings rows and the
- * duplicates that name them.
- * Engine: snippets_fts is an FTS5 table (rowid the snippet's id).
+ * them: the snippets and their flags take ?2's library; the other documents showing ?1
+ * show ?2. Snippet ids stay, so do their embeddings rows and the duplicates that name them.
  */
 static const char *const store_share_move_sql[] = {
 	"UPDATE snippets SET document_id = ?2, library_id = (SELECT library_id FROM documents "
 	"WHERE id = ?2) WHERE document_id = ?1",
 	"UPDATE snippet_flags SET library_id = (SELECT library_id FROM documents WHERE id = "
 	"?2) WHERE snippet_id IN (SELECT id FROM snippets WHERE document_id = ?2)",
-	"UPDATE snippets_fts SET lib = (SELECT 'l' || l.lib_no FROM documents d JOIN "
-	"libraries l ON l.id = d.library_id WHERE d.id = ?2) WHERE rowid IN (SELECT id FROM "
-	"snippets WHERE document_id = ?2)",
 	"UPDATE documents SET snippets_from = ?2 WHERE snippets_from = ?1 AND id <> ?2",
 	"UPDATE documents SET snippets_from = NULL WHERE id = ?2",
 };
 #define STORE_SHARE_NMOVE	(sizeof(store_share_move_sql) / sizeof(store_share_move_sql[0]))
 
 int
-store_share_move(sqlite3 *db, long long owner, long long heir)
+store_share_move(struct db *db, long long owner, long long heir)
 {
 	size_t	 k;
 
@@ -151,14 +123,14 @@ store_share_move(sqlite3 *db, long long owner, long long heir)
 }
 
 int
-store_share_viewer(sqlite3 *db, long long doc, long long *id, char **library_id)
+store_share_viewer(struct db *db, long long doc, long long *id, char **library_id)
 {
 	sqlite3_stmt	*st = NULL;
 	const unsigned char *t;
 	int		 step, rc = -1;
 
 	*library_id = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT id, library_id FROM documents WHERE "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT id, library_id FROM documents WHERE "
 	    "snippets_from = ?1 LIMIT 1", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, doc);
@@ -171,7 +143,7 @@ store_share_viewer(sqlite3 *db, long long doc, long long *id, char **library_id)
 	}
 out:
 	if (rc == -1)
-		log_err("%s: document %lld: %s", __func__, doc, sqlite3_errmsg(db));
+		log_err("%s: document %lld: %s", __func__, doc, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -184,18 +156,18 @@ static const char store_share_lost_sql[] =
     "k.id = s.dup_of AND k.library_id = ?1)";
 
 int
-store_share_lost(sqlite3 *db, const char *library_id, struct store_doc_pairs *p)
+store_share_lost(struct db *db, const char *library_id, struct store_doc_pairs *p)
 {
 	sqlite3_stmt	*st = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, store_share_lost_sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), store_share_lost_sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
 	rc = store_share_pairs_read(st, p);
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db));
+		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -217,7 +189,7 @@ static const char *const store_share_touch_sql[] = {
 };
 
 int
-store_share_touch(sqlite3 *db, const char *library_id, int vectors)
+store_share_touch(struct db *db, const char *library_id, int vectors)
 {
 	return db_run(db, store_share_touch_sql[vectors != 0], "t", library_id);
 }

@@ -7,19 +7,18 @@
 
 #include <sqlite3.h>
 
-#include "base/buf.h"
 #include "base/log.h"
 #include "store/db.h"
-#include "store/fts.h"
+#include "store/conn.h"
 #include "store/snippets.h"
 
 struct store_reader {
-	sqlite3		*db;
+	struct db		*db;
 	sqlite3_stmt	*blob, *reuse;
 };
 
 struct store_reader *
-store_reader_open(sqlite3 *db)
+store_reader_open(struct db *db)
 {
 	struct store_reader *rd;
 
@@ -28,14 +27,14 @@ store_reader_open(sqlite3 *db)
 		return NULL;
 	}
 	rd->db = db;
-	if (sqlite3_prepare_v2(db, "SELECT blob FROM documents WHERE library_id = ?1 AND "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT blob FROM documents WHERE library_id = ?1 AND "
 	    "path = ?2", -1, &rd->blob, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT d.id FROM documents d JOIN libraries l ON l.id = "
+	    sqlite3_prepare_v2(db_lite(db), "SELECT d.id FROM documents d JOIN libraries l ON l.id = "
 	    "d.library_id WHERE d.path = ?2 AND d.blob = ?3 AND l.id <> ?1 AND (l.id = ?4 OR "
 	    "l.version_of = ?4) AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' "
 	    "ORDER BY EXISTS (SELECT 1 FROM snippets s WHERE s.document_id = d.shows AND "
 	    "s.dup_of IS NOT NULL) LIMIT 1", -1, &rd->reuse, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		store_reader_close(rd);
 		return NULL;
 	}
@@ -70,7 +69,7 @@ store_reader_blob(struct store_reader *rd, const char *library_id, const char *p
 		rc = 1;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(rd->db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(rd->db)));
 		rc = -1;
 	}
 	sqlite3_reset(rd->blob);
@@ -98,33 +97,21 @@ store_reader_reusable(struct store_reader *rd, const char *library_id, const cha
  * The statements of store_documents_delete: [0] those but the paths kept (?2), [1] all.
  * Engine: json_each reads the JSON array of paths kept.
  */
-static const char *const store_documents_delete_sql[2][2] = {
-	{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT s.id FROM "
-	  "snippets s JOIN documents d ON d.id = s.document_id WHERE "
-	  "d.library_id = ?1 AND d.path NOT IN (SELECT value FROM "
-	  "json_each(?2)))",
-	  "DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
-	  "(SELECT value FROM json_each(?2))" },
-	{ "DELETE FROM snippets_fts WHERE rowid IN (SELECT id FROM snippets "
-	  "WHERE library_id = ?1)",
-	  "DELETE FROM documents WHERE library_id = ?1" },
+static const char *const store_documents_delete_sql[2] = {
+	"DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
+	"(SELECT value FROM json_each(?2))",
+	"DELETE FROM documents WHERE library_id = ?1",
 };
 
 int
-store_documents_delete(sqlite3 *db, const char *library_id, const char *keep_json)
+store_documents_delete(struct db *db, const char *library_id, const char *keep_json)
 {
-	size_t	 k;
-	int	 all = keep_json == NULL;
-
-	for (k = 0; k < 2; k++)
-		if (db_run(db, store_documents_delete_sql[all][k], "tt", library_id,
-		    keep_json) == -1)
-			return -1;
-	return 0;
+	return db_run(db, store_documents_delete_sql[keep_json == NULL], "tt", library_id,
+	    keep_json);
 }
 
 int
-store_document_show(sqlite3 *db, const char *library_id, long long from)
+store_document_show(struct db *db, const char *library_id, long long from)
 {
 	return db_run(db, "INSERT INTO documents (library_id, path, blob, title, url, "
 	    "etag, modified, snippets_from) SELECT ?1, path, blob, title, url, etag, "
@@ -132,7 +119,7 @@ store_document_show(sqlite3 *db, const char *library_id, long long from)
 }
 
 int
-store_document_validators(sqlite3 *db, const char *library_id, const char *path,
+store_document_validators(struct db *db, const char *library_id, const char *path,
     const char *etag, const char *modified)
 {
 	return db_run(db, "UPDATE documents SET etag = coalesce(?3, etag), modified = "
@@ -142,16 +129,13 @@ store_document_validators(sqlite3 *db, const char *library_id, const char *path,
 }
 
 struct store_writer {
-	sqlite3		*db;
+	struct db		*db;
 	const char	*library_id;
-	char		 lib_tag[32];
-	sqlite3_stmt	*doc, *sn, *fts;
-	struct buf	 title;		/* the full-text title (store_fts_title) */
+	sqlite3_stmt	*doc, *sn;
 };
 
-/* Engine: the full-text row goes to snippets_fts, an FTS5 table. */
 struct store_writer *
-store_writer_open(sqlite3 *db, const char *library_id, long long lib_no)
+store_writer_open(struct db *db, const char *library_id)
 {
 	struct store_writer *w;
 
@@ -161,18 +145,14 @@ store_writer_open(sqlite3 *db, const char *library_id, long long lib_no)
 	}
 	w->db = db;
 	w->library_id = library_id;
-	snprintf(w->lib_tag, sizeof(w->lib_tag), "l%lld", lib_no);
-	if (sqlite3_prepare_v2(db, "INSERT INTO documents (library_id, path, "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO documents (library_id, path, "
 	    "blob, title, url, etag, modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
 	    &w->doc, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO snippets (library_id, "
+	    sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (library_id, "
 	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
 	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
-	    -1, &w->sn, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, "
-	    "title, breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-	    "?7)", -1, &w->fts, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	    -1, &w->sn, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		store_writer_close(w);
 		return NULL;
 	}
@@ -186,8 +166,6 @@ store_writer_close(struct store_writer *w)
 		return;
 	sqlite3_finalize(w->doc);
 	sqlite3_finalize(w->sn);
-	sqlite3_finalize(w->fts);
-	buf_release(&w->title);
 	free(w);
 }
 
@@ -204,10 +182,10 @@ store_writer_document(struct store_writer *w, const struct store_document_values
 	sqlite3_bind_text(w->doc, 6, v->etag, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w->doc, 7, v->modified, -1, SQLITE_STATIC);
 	if (sqlite3_step(w->doc) != SQLITE_DONE) {
-		log_err("%s: %s: %s", __func__, v->path, sqlite3_errmsg(w->db));
+		log_err("%s: %s: %s", __func__, v->path, sqlite3_errmsg(db_lite(w->db)));
 		return -1;
 	}
-	*id = sqlite3_last_insert_rowid(w->db);
+	*id = sqlite3_last_insert_rowid(db_lite(w->db));
 	return 0;
 }
 
@@ -232,22 +210,9 @@ store_writer_snippet(struct store_writer *w, const struct store_snippet_values *
 		sqlite3_bind_null(w->sn, 11);
 	if (sqlite3_step(w->sn) != SQLITE_DONE)
 		goto err;
-	*id = sqlite3_last_insert_rowid(w->db);
-	if (store_fts_title(v->title, v->text, &w->title) == -1)
-		goto err;
-	sqlite3_reset(w->fts);
-	sqlite3_bind_int64(w->fts, 1, *id);
-	sqlite3_bind_text(w->fts, 2, w->lib_tag, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 3, w->title.p != NULL ? w->title.p : "", -1,
-	    SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 4, v->breadcrumb, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 5, v->text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 6, v->code_text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->fts, 7, v->path, -1, SQLITE_STATIC);
-	if (sqlite3_step(w->fts) != SQLITE_DONE)
-		goto err;
+	*id = sqlite3_last_insert_rowid(db_lite(w->db));
 	return 0;
 err:
-	log_err("%s: %s: %s", __func__, v->path, sqlite3_errmsg(w->db));
+	log_err("%s: %s: %s", __func__, v->path, sqlite3_errmsg(db_lite(w->db)));
 	return -1;
 }

@@ -2,7 +2,7 @@
  * store/snippets.h: the documents and snippets rows an index run reads and writes
  * (lib/index/index.c): what is stored of a path, a document of another version to show,
  * the delete of a library's old documents and the writes of the new ones with their
- * snippets and full-text rows.
+ * snippets.
  *
  * The reader and the writer are caller-owned sets of prepared statements, made once per
  * run and used for every file (prepared statements: the run writes thousands of rows).
@@ -13,12 +13,12 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 struct store_reader;
 struct store_writer;
 
 /* The statements that read what is stored of the files of a run; NULL on an error. */
-struct store_reader *store_reader_open(struct sqlite3 *);
+struct store_reader *store_reader_open(struct db *);
 void	 store_reader_close(struct store_reader *);
 /*
  * The content hash stored for document path of library_id into hash: 1, or 0 ("") when
@@ -36,26 +36,25 @@ long long store_reader_reusable(struct store_reader *, const char *library_id,
 
 /*
  * Inside the caller's transaction: deletes the documents of library_id (and their
- * snippets and full-text rows): all of them when keep_json is NULL, else those whose
+ * snippets): all of them when keep_json is NULL, else those whose
  * path is not in the JSON array of paths keep_json.
  */
-int	 store_documents_delete(struct sqlite3 *, const char *library_id,
+int	 store_documents_delete(struct db *, const char *library_id,
 	    const char *keep_json);
 /*
  * A new document path of library_id that shows the snippets of document from (a file of
  * another version with the same path and content: the snippets from shows).
  */
-int	 store_document_show(struct sqlite3 *, const char *library_id, long long from);
+int	 store_document_show(struct db *, const char *library_id, long long from);
 /*
  * The HTTP validators of document path that the server sent last: each of etag and
  * modified that is not NULL replaces the stored one.
  */
-int	 store_document_validators(struct sqlite3 *, const char *library_id,
+int	 store_document_validators(struct db *, const char *library_id,
 	    const char *path, const char *etag, const char *modified);
 
-/* The statements that write the documents and snippets of library_id (tag "l<lib_no>"). */
-struct store_writer *store_writer_open(struct sqlite3 *, const char *library_id,
-	    long long lib_no);
+/* The statements that write the documents and snippets of library_id. */
+struct store_writer *store_writer_open(struct db *, const char *library_id);
 void	 store_writer_close(struct store_writer *);
 
 /* A new document of the writer's library: its id into *id. */
@@ -65,13 +64,12 @@ struct store_document_values {
 int	 store_writer_document(struct store_writer *, const struct store_document_values *,
 	    long long *id);
 
-/* A new snippet and its full-text row: its id into *id. */
+/* A new snippet: its id into *id. */
 struct store_snippet_values {
 	long long	 document_id, ord;
 	const char	*title, *breadcrumb, *anchor, *text;
 	const char	*code;		/* the code JSON */
-	const char	*code_text;	/* its code, one block a line (full-text) */
-	const char	*path;		/* its document's (full-text) */
+	const char	*path;		/* its document's (for the log) */
 	int		 tokens;
 	const char	*hash;		/* the dedup signature (lib/index/dedup.h) */
 	int		 has_sig;

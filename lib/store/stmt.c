@@ -6,14 +6,9 @@
 
 #include <sqlite3.h>
 
+#include "store/conn.h"
 #include "store/pg.h"
 #include "store/stmt.h"
-
-struct db {
-	enum db_engine	 engine;
-	sqlite3		*lite;
-	struct pg	*pg;
-};
 
 struct db_stmt {
 	struct db	*db;
@@ -86,6 +81,14 @@ db_prepare(struct db *db, const char *sql, struct db_stmt **out)
 	}
 	*out = st;
 	return 0;
+}
+
+int
+db_param_count(struct db_stmt *st)
+{
+	if (st->lite != NULL)
+		return sqlite3_bind_parameter_count(st->lite);
+	return pg_param_count(st->pg);
 }
 
 int

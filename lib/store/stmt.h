@@ -38,6 +38,8 @@ const char *db_conn_errmsg(struct db *);
 
 /* Prepares sql: 0 with *out set, or -1 (db_conn_errmsg says why; nothing logged). */
 int	 db_prepare(struct db *, const char *sql, struct db_stmt **out);
+/* The number of the statement's last parameter. */
+int	 db_param_count(struct db_stmt *);
 /* Parameter i (1-based); NULL text binds NULL. 0, or -1. */
 int	 db_bind_text(struct db_stmt *, int i, const char *text);
 int	 db_bind_int64(struct db_stmt *, int i, long long v);

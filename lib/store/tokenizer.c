@@ -1,8 +1,7 @@
 /*
  * store/tokenizer.c: the FTS5 side of the one tokenizer. The tokens come from
  * base/tokenize.c (tokenize_spans); this file hands them to SQLite's FTS5 as the tokenizer
- * "ctxd", and gets porter(ctxd) back from FTS5 so that text tokenized outside SQLite gives
- * exactly the terms stored in snippets_fts.
+ * "ctxd", and gets porter(ctxd) back from FTS5: the lexical index's terms are FTS5's.
  */
 #include "config.h"
 
@@ -15,6 +14,7 @@
 #include "base/log.h"
 #include "base/tokenize.h"
 #include "store/tokenizer.h"
+#include "store/conn.h"
 
 /* ---------------------------------------------------------------- FTS5 tokenizer */
 
@@ -77,20 +77,20 @@ tokenize_fts_tokenize(Fts5Tokenizer *t, void *pctx, int flags, const char *text,
 }
 
 int
-tokenize_register(struct sqlite3 *db)
+tokenize_register(struct db *db)
 {
 	sqlite3_stmt	*st = NULL;
 	fts5_api	*api = NULL;
 	fts5_tokenizer	 tok;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK) {
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		goto out;
 	}
 	if (sqlite3_bind_pointer(st, 1, &api, "fts5_api_ptr", NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		goto out;
 	}
 	if (api == NULL || api->iVersion < 2) {
@@ -115,7 +115,7 @@ out:
 
 /*
  * The index's own token chain, porter(ctxd), obtained from FTS5 so that text tokenized
- * here gives exactly the terms stored in snippets_fts.
+ * here gives exactly the terms an FTS5 table with tokenize = 'porter ctxd' stores.
  */
 struct tokenize_stemmer {
 	fts5_tokenizer	 api;
@@ -141,7 +141,7 @@ tokenize_stem_emit(void *ctx, int tflags, const char *tok, int ntok, int start, 
 }
 
 struct tokenize_stemmer *
-tokenize_stemmer_open(struct sqlite3 *db)
+tokenize_stemmer_open(struct db *db)
 {
 	struct tokenize_stemmer	*ts = NULL;
 	sqlite3_stmt		*st = NULL;
@@ -149,10 +149,10 @@ tokenize_stemmer_open(struct sqlite3 *db)
 	void			*udata = NULL;
 	const char		*args[] = { "ctxd" };
 
-	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_bind_pointer(st, 1, &api, "fts5_api_ptr", NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW || api == NULL) {
-		log_err("%s: FTS5 is not available: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: FTS5 is not available: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		goto fail;
 	}
 	if ((ts = calloc(1, sizeof(*ts))) == NULL)

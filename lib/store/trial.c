@@ -12,18 +12,19 @@
 
 #include "base/log.h"
 #include "store/trial.h"
+#include "store/conn.h"
 
 #define TRIAL_NAME	"license.trial_started"
 
 int
-store_trial_claim(struct sqlite3 *db, const char *date, char *prev, size_t prevsz)
+store_trial_claim(struct db *db, const char *date, char *prev, size_t prevsz)
 {
 	sqlite3_stmt	*st = NULL;
 	const char	*v;
 	int		 rc = -1;
 
 	prev[0] = '\0';
-	if (sqlite3_prepare_v2(db, "INSERT INTO settings (name, value, updated_at) "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO settings (name, value, updated_at) "
 	    "VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) "
 	    "ON CONFLICT (name) DO NOTHING", -1, &st, NULL) != SQLITE_OK)
 		goto err;
@@ -33,9 +34,9 @@ store_trial_claim(struct sqlite3 *db, const char *date, char *prev, size_t prevs
 		goto err;
 	sqlite3_finalize(st);
 	st = NULL;
-	if (sqlite3_changes(db) == 1)
+	if (sqlite3_changes(db_lite(db)) == 1)
 		return 1;
-	if (sqlite3_prepare_v2(db, "SELECT value FROM settings WHERE name = ?1", -1, &st,
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT value FROM settings WHERE name = ?1", -1, &st,
 	    NULL) != SQLITE_OK)
 		goto err;
 	sqlite3_bind_text(st, 1, TRIAL_NAME, -1, SQLITE_STATIC);
@@ -45,7 +46,7 @@ store_trial_claim(struct sqlite3 *db, const char *date, char *prev, size_t prevs
 	rc = 0;
 	goto out;
 err:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 out:
 	sqlite3_finalize(st);
 	return rc;

@@ -4,12 +4,12 @@
 
 #include <stddef.h>
 
-struct sqlite3;
+struct db;
 
 /*
  * Records that the trial started on date ("YYYY-MM-DD"). 1 when this call recorded it, 0
  * when a trial was already recorded (its date copied to prev), -1 on a database error.
  */
-int	 store_trial_claim(struct sqlite3 *, const char *date, char *prev, size_t prevsz);
+int	 store_trial_claim(struct db *, const char *date, char *prev, size_t prevsz);
 
 #endif /* STORE_TRIAL_H */

@@ -14,15 +14,16 @@
 
 #include "base/log.h"
 #include "store/uploads.h"
+#include "store/conn.h"
 
 int
-store_upload_of(sqlite3 *db, const char *library_id, char **value)
+store_upload_of(struct db *db, const char *library_id, char **value)
 {
 	sqlite3_stmt	*st;
 	int		 step;
 
 	*value = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT CASE WHEN json_valid(settings) THEN "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT CASE WHEN json_valid(settings) THEN "
 	    "json_extract(settings, '$.upload') END FROM libraries WHERE id = ?1 AND "
 	    "source_type = 'openapi'", -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
@@ -35,21 +36,21 @@ store_upload_of(sqlite3 *db, const char *library_id, char **value)
 	if (step == SQLITE_ROW || step == SQLITE_DONE)
 		return 0;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db));
+	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	return -1;
 }
 
 int
-store_upload_used(sqlite3 *db, const char *name, const char *except)
+store_upload_used(struct db *db, const char *name, const char *except)
 {
 	sqlite3_stmt	*st;
 	int		 step;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM libraries WHERE source_type = 'openapi' "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT 1 FROM libraries WHERE source_type = 'openapi' "
 	    "AND id IS NOT ?2 AND CASE WHEN json_valid(settings) THEN "
 	    "json_extract(settings, '$.upload') END = ?1 LIMIT 1", -1, &st,
 	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -57,24 +58,24 @@ store_upload_used(sqlite3 *db, const char *name, const char *except)
 		sqlite3_bind_text(st, 2, except, -1, SQLITE_STATIC);
 	step = sqlite3_step(st);
 	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
 }
 
 int
-store_upload_each_of_user(sqlite3 *db, long long user_id, const char *except,
+store_upload_each_of_user(struct db *db, long long user_id, const char *except,
     const char *name, int (*cb)(const char *, void *), void *arg)
 {
 	sqlite3_stmt	*st;
 	int		 step;
 
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT u FROM (SELECT CASE WHEN "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT DISTINCT u FROM (SELECT CASE WHEN "
 	    "json_valid(settings) THEN json_extract(settings, '$.upload') END AS u FROM "
 	    "libraries WHERE source_type = 'openapi' AND coalesce(created_by, 0) = ?1 AND "
 	    "id IS NOT ?2) WHERE u IS NOT NULL AND u IS NOT ?3", -1, &st,
 	    NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, user_id);
@@ -91,7 +92,7 @@ store_upload_each_of_user(sqlite3 *db, long long user_id, const char *except,
 		}
 	}
 	if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db));
+		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : -1;
 }

@@ -2,7 +2,7 @@
 #ifndef STORE_USERS_H
 #define STORE_USERS_H
 
-struct sqlite3;
+struct db;
 
 #define USER_NAME_MAX		64
 
@@ -16,20 +16,20 @@ struct user {
 };
 
 /* 0 found, 1 no such user, -1 error; *hash (may be NULL) gets the stored hash (malloc'd). */
-int	 store_user_by_name(struct sqlite3 *, const char *name, struct user *, char **hash);
-int	 store_user_by_id(struct sqlite3 *, long long id, struct user *);
+int	 store_user_by_name(struct db *, const char *name, struct user *, char **hash);
+int	 store_user_by_id(struct db *, long long id, struct user *);
 /* Stores a new user with a password hash: 0 (*id, may be NULL), 1 the name is taken, -1. */
-int	 store_user_insert(struct sqlite3 *, const char *name, int admin, const char *hash,
+int	 store_user_insert(struct db *, const char *name, int admin, const char *hash,
 	    int must_change, long long *id);
 /* These return 0 when the user changed, 1 when there is no such user, -1 on error. */
-int	 store_user_set_password(struct sqlite3 *, long long id, const char *hash,
+int	 store_user_set_password(struct db *, long long id, const char *hash,
 	    int must_change);
-int	 store_user_set_role(struct sqlite3 *, long long id, int admin);
-int	 store_user_set_disabled(struct sqlite3 *, long long id, int disabled);
-int	 store_user_delete(struct sqlite3 *, long long id);
+int	 store_user_set_role(struct db *, long long id, int admin);
+int	 store_user_set_disabled(struct db *, long long id, int disabled);
+int	 store_user_delete(struct db *, long long id);
 /* Enabled admins other than user id (-1 on error). */
-int	 store_user_other_admins(struct sqlite3 *, long long id);
+int	 store_user_other_admins(struct db *, long long id);
 /* Calls cb for every user by name; cb non-zero stops. */
-int	 store_user_each(struct sqlite3 *, int (*cb)(const struct user *, void *), void *);
+int	 store_user_each(struct db *, int (*cb)(const struct user *, void *), void *);
 
 #endif /* STORE_USERS_H */

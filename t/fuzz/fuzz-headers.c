@@ -35,7 +35,7 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int	LLVMFuzzerInitialize(int *, char ***);
 
 static char	 fz_dir[512];
-static sqlite3	*fz_db;
+static struct db	*fz_db;
 static char	*fz_key, *fz_admin, *fz_session;
 static char	 fz_csrf[SESSION_CSRF_LEN + 1];
 

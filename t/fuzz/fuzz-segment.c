@@ -4,15 +4,23 @@
  * the header's file size and both checksums are first made right for the bytes, so that the
  * checks behind them (the section table: bounds, alignment, element sizes, overlaps, ids)
  * are reached. Every byte of every section found is read, so that a section reaching
- * outside the input shows as a sanitizer report.
+ * outside the input shows as a sanitizer report. The vector sections (lib/search/vecseg.c)
+ * are then opened on the same segment, and when they are accepted every row is read and a
+ * search runs over them, so that a vector section that lies about its sizes shows too; the
+ * input is copied to a 64-byte aligned buffer, as a mapping is, so that the checks past the
+ * alignment's are reached.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/lexindex.h"
 #include "search/segment.h"
+#include "search/vecseg.h"
+#include "search/vector.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -20,7 +28,13 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct segment	*g;
+	struct vecindex	*vx;
+	struct vecseg_info info;
+	struct vector_arrays a;
+	struct lexindex_hit hits[8];
+	float		 query[VECTOR_MAX_DIM];
 	unsigned char	*b;
+	void		*mem;
 	char		 why[128];
 	size_t		 len, n, i, hlen;
 	uint32_t	 id, nsec, crc;
@@ -30,8 +44,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	len = size - 1;
-	if ((b = malloc(len ? len : 1)) == NULL)
+	if (posix_memalign(&mem, SEGMENT_ALIGN, len ? len : 1) != 0)
 		return 0;
+	b = mem;
 	memcpy(b, data + 1, len);
 	if ((data[0] & 1) && len >= SEGMENT_HEADER) {
 		memcpy(&nsec, b + 12, 4);
@@ -56,7 +71,37 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					for (i = 0; i < n * elem; i++)
 						sum += p[i];
 		}
-		segment_close(g);
+		for (id = 0x100; id < 0x108; id++) {
+			const unsigned char *p;
+			uint32_t elem;
+
+			for (elem = 1; elem <= 8; elem *= 2)
+				if ((p = segment_get(g, id, elem, &n)) != NULL)
+					for (i = 0; i < n * elem; i++)
+						sum += p[i];
+		}
+		if ((vx = vecseg_open(g, &info, why, sizeof(why))) != NULL) {
+			/* g is the index's now: vector_index_free closes it */
+			vector_index_arrays(vx, &a);
+			for (i = 0; i < a.n * a.stride; i++)
+				sum += (unsigned char)a.q[i];
+			for (i = 0; i < a.n * a.dim; i++)
+				sum += a.f[i] > 0;
+			for (i = 0; i < a.n; i++)
+				sum += (a.scale[i] > 0) + (unsigned)a.ids[i] +
+				    (unsigned)a.docs[i] + (unsigned)a.tokens[i];
+			for (i = 0; i < a.dim; i++)
+				query[i] = (float)(i % 7) - 3.0f;
+			if (a.dim > 0 && vector_index_search(vx, query, a.dim, 8, hits,
+			    &n) == 0)
+				for (i = 0; i < n; i++)
+					sum += (unsigned)hits[i].id;
+			vector_index_free(vx);
+		} else {
+			if (errno != ENODATA && why[0] == '\0')
+				abort();	/* a refusal always says why */
+			segment_close(g);
+		}
 	} else if (why[0] == '\0')
 		abort();	/* a refusal always says why */
 	free(b);

@@ -27,8 +27,9 @@ fi
 top_builddir=${top_builddir:-$top_srcdir}
 CORPORA=${CORPORA:-$top_srcdir/t/corpora}
 export top_srcdir top_builddir CORPORA
-# The schema version this build writes: 1 + the migrations sql/NNNN-name.sql (script/sql2c).
-SCHEMA_VERSION=$((1 + $(find "$top_srcdir/sql" -name '[0-9][0-9][0-9][0-9]-*.sql' | wc -l)))
+# The schema version this build writes: 1 + the migrations sql/NNNN-name.sql (script/sql2c;
+# their PostgreSQL twins in sql/pg/ not counted).
+SCHEMA_VERSION=$((1 + $(find "$top_srcdir/sql" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.sql' | wc -l)))
 export SCHEMA_VERSION
 # The responders start ctxd-worker themselves: let them find the one just built.
 PATH="$top_builddir:$PATH"
@@ -602,10 +603,11 @@ _sql() {
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "$1"
 }
 
-# fts_check: FTS5's integrity check of the full-text index (t/unit/fts-check, which opens the
-# database with the ctxd tokenizer): prints "ok" or the error.
-fts_check() {
-	"$top_builddir/t/unit/fts-check" "$DATA_DIR" 2>&1
+# index_check: each library's index segment (of its current version) is the one its database
+# rows make, byte for byte (t/unit/index-check writes it again through the worker's path):
+# prints "ok" or what differs.
+index_check() {
+	"$top_builddir/t/unit/index-check" "$DATA_DIR" 2>/dev/null
 }
 
 # wait_job LIBID: wait (up to ${WAIT_TIMEOUT:-120} s) until library LIBID's state is

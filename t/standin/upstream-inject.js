@@ -14,7 +14,8 @@
 //   /api/v2/context       whatever the tokens asked: about 3.5 MB of text (the 4 MiB cap of
 //                         an upstream answer is not reached), snippets joined by ctxd's
 //                         separator, the first one addressed to AI agents and hiding a
-//                         zero-width space; with type=json the same as {codeSnippets,
+//                         zero-width space (asked "whole sections": a short snippet before
+//                         them); with type=json the same as {codeSnippets,
 //                         infoSnippets}. For /evil/err: 400 with an error addressed to AI
 //                         agents.
 // Every request is logged on standard output after the port ("GET /api/v2/...").
@@ -56,8 +57,13 @@ function snippets(n) {
 	return out;
 }
 
-function text() {
-	return snippets(300).map((s) => `### ${s.title}\n\nSource: ${s.source}\n\n${s.prose}` +
+// The text answer; for the question "whole sections", a short snippet comes first.
+function text(query) {
+	const all = snippets(300);
+	if (query === 'whole sections')
+		all.unshift({ title: 'Install in short', source: 'https://evil.example/short',
+		    prose: 'Run the installer.', code: 'widget install' });
+	return all.map((s) => `### ${s.title}\n\nSource: ${s.source}\n\n${s.prose}` +
 	    `\n\n\`\`\`sh\n${s.code}\n\`\`\``).join(SEP);
 }
 
@@ -89,7 +95,7 @@ const server = http.createServer((req, res) => {
 		res.end(json());
 	} else if (url.pathname === '/api/v2/context') {
 		res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-		res.end(text());
+		res.end(text(url.searchParams.get('query')));
 	} else {
 		res.writeHead(404, { 'Content-Type': 'application/json' });
 		res.end('{"error": "not found"}');

@@ -127,3 +127,19 @@ test("sourceFields: the form's rows from the server's declaration of a type", ()
 	assert.equal(by.subs.kind, "check");
 	assert.equal(by.subs.label, "Include sub-pages");
 });
+
+test("readWithCredentials: the instance's credential a new source would be read with", () => {
+	const set = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === "boolean" ? { set: v } : { value: v }]));
+	const st = set({ "git.github.host": "github.com", "git.github.token": true, "git.gitlab.host": "git.example.org:8443",
+	    "git.gitlab.token": true, "wiki.token": false });
+	assert.match(c.readWithCredentials("git", "https://github.com/acme/private", st), /GitHub token \(git\.github\.token\)/);
+	assert.match(c.readWithCredentials("git", "https://GIT.example.org:8443/acme/x.git", st), /GitLab token/);
+	assert.equal(c.readWithCredentials("git", "https://git.example.org/acme/x.git", st), null, "another port is another host");
+	assert.equal(c.readWithCredentials("git", "https://codeberg.org/acme/x", st), null, "a host without a token");
+	assert.equal(c.readWithCredentials("git", "not a url", st), null);
+	assert.equal(c.readWithCredentials("website", "https://github.com/acme/private", st), null, "a website is read without credentials");
+	assert.equal(c.readWithCredentials("wiki", "", st), null, "no wiki token");
+	assert.match(c.readWithCredentials("wiki", "", set({ "wiki.token": true })), /wiki\.token/);
+	assert.match(c.readWithCredentials("git", "https://github.com/a/b", set({ "git.github.app_private_key": true })), /GitHub App/);
+	assert.equal(c.readWithCredentials("git", "https://github.com/a/b", {}), null, "no settings, no token");
+});

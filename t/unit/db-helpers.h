@@ -1,7 +1,7 @@
 /*
  * db-helpers.h: a database for the tests of the query path (test-mcp.c, fuzz-mcp.c): a
  * temporary DATA_DIR with the schema and small libraries, indexed as the worker leaves
- * them (snippets, their FTS rows, an indexed commit). Include after ctxd.h. All static
+ * them (documents, snippets, an indexed commit). Include after ctxd.h. All static
  * inline, so a test that uses only some of them builds without unused-function warnings.
  */
 #ifndef DB_HELPERS_H
@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "store/db.h"
+#include "store/conn.h"
 
 /* One snippet of a test library. */
 struct dbh_snippet {
@@ -28,7 +29,7 @@ struct dbh_snippet {
  * sets DATA_DIR to it and opens the database there read-write, creating the schema.
  */
 static inline int
-dbh_open(char *dir, size_t dirsz, sqlite3 **db)
+dbh_open(char *dir, size_t dirsz, struct db **db)
 {
 	const char	*tmp = getenv("TMPDIR");
 
@@ -41,7 +42,7 @@ dbh_open(char *dir, size_t dirsz, sqlite3 **db)
 
 /* Closes db and removes the directory dbh_open made. */
 static inline void
-dbh_remove(const char *dir, sqlite3 *db)
+dbh_remove(const char *dir, struct db *db)
 {
 	static const char *const files[] = { "ctxd.db", "ctxd.db-wal", "ctxd.db-shm" };
 	char		 path[1024];
@@ -62,16 +63,14 @@ dbh_remove(const char *dir, sqlite3 *db)
  * gives it an index (an indexed commit) made of the n snippets sn, in one document.
  */
 static inline int
-dbh_library(sqlite3 *db, const char *id, int lib_no, const char *state, int indexed,
+dbh_library(struct db *db, const char *id, int lib_no, const char *state, int indexed,
     const struct dbh_snippet *sn, size_t n)
 {
 	sqlite3_stmt	*st = NULL;
-	char		 lib[32];
 	size_t		 i;
 	int		 rc = -1;
 
-	snprintf(lib, sizeof(lib), "l%d", lib_no);
-	if (sqlite3_prepare_v2(db, "INSERT INTO libraries (id, lib_no, url, host, title, "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO libraries (id, lib_no, url, host, title, "
 	    "description, state, indexed_commit, last_error, total_snippets, created_at, "
 	    "updated_at) VALUES (?1, ?2, 'https://git.example/' || ?1, 'git.example', "
 	    "substr(?1, 2), 'Docs of ' || ?1, ?3, CASE WHEN ?4 THEN 'c0ffee' END, "
@@ -86,7 +85,7 @@ dbh_library(sqlite3 *db, const char *id, int lib_no, const char *state, int inde
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "INSERT INTO documents (id, library_id, path, blob, title) "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO documents (id, library_id, path, blob, title) "
 	    "VALUES (?1, ?2, 'README.md', 'b', 'Readme')", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int(st, 1, lib_no);
@@ -95,7 +94,7 @@ dbh_library(sqlite3 *db, const char *id, int lib_no, const char *state, int inde
 		goto out;
 	for (i = 0; i < n; i++) {
 		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
+		if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (id, library_id, "
 		    "document_id, ord, title, breadcrumb, anchor, text, code, tokens) VALUES "
 		    "(?1, ?2, ?3, ?1, ?4, ?4, '', ?5, ?6, 20)", -1, &st, NULL) != SQLITE_OK)
 			goto out;
@@ -107,23 +106,11 @@ dbh_library(sqlite3 *db, const char *id, int lib_no, const char *state, int inde
 		sqlite3_bind_text(st, 6, sn[i].code, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			goto out;
-		sqlite3_finalize(st);
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, "
-		    "breadcrumb, body, code, path) VALUES (?1, ?2, ?3, ?3, ?4, ?5, "
-		    "'README.md')", -1, &st, NULL) != SQLITE_OK)
-			goto out;
-		sqlite3_bind_int(st, 1, lib_no * 100 + (int)i);
-		sqlite3_bind_text(st, 2, lib, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, sn[i].title, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, sn[i].text, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, sn[i].code, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out;
 	}
 	rc = 0;
 out:
 	if (rc == -1)
-		fprintf(stderr, "dbh_library %s: %s\n", id, sqlite3_errmsg(db));
+		fprintf(stderr, "dbh_library %s: %s\n", id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(st);
 	return rc;
 }

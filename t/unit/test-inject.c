@@ -404,7 +404,7 @@ test_answers(void)
 	struct inject_verdict v;
 	struct search	*s;
 	struct buf	 out;
-	sqlite3		*db;
+	struct db		*db;
 	json_object	*o, *a;
 	const char	*js;
 	char		 dir[128];

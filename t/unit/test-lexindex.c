@@ -1,6 +1,8 @@
 /*
- * test-lexindex.c: the in-memory index ranks exactly as FTS5's bm25() does on the same
- * rows (same order, same scores), through the same porter(ctxd) token chain; and what it
+ * test-lexindex.c: the in-memory index, built from the snippets and documents rows
+ * (store/fts.h makes their full-text columns), ranks exactly as FTS5's bm25() does on the
+ * same columns (same order, same scores) through the same porter(ctxd) token chain (the
+ * reference: an FTS5 table of this test's own, reference_fts; ctxd keeps none); and what it
  * adds: term proximity, a section's inheritance from its enclosing one (also deep into a page
  * of thousands of sections) and the length floor.
  */
@@ -20,6 +22,7 @@
 #include "search/lexindex.h"
 #include "search/segment.h"
 #include "store/db.h"
+#include "store/conn.h"
 #include "store/tokenizer.h"
 #include "tap.h"
 
@@ -47,20 +50,22 @@ static const char *rows[][5] = {
 };
 
 /*
- * Adds snippet id of library lib (its FTS5 "lib" column value tag) in document doc, with
- * its full-text row. 0, or -1 on failure.
+ * Adds snippet id of library lib (its FTS5 "lib" column value tag) in document doc (code:
+ * one block, or none when ""), with its row in the reference table: the columns
+ * store_fts_rows makes of it (the title, the breadcrumb, the body, the code block and a
+ * newline, the document's path). 0, or -1 on failure.
  */
 static int
-add_snippet(sqlite3 *db, const char *lib, const char *tag, int id, int doc,
-    const char *title, const char *crumb, const char *body, const char *code,
-    const char *path)
+add_snippet(struct db *db, const char *lib, const char *tag, int id, int doc,
+    const char *title, const char *crumb, const char *body, const char *code)
 {
 	sqlite3_stmt	*st;
 	int		 rc = 0;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, document_id, ord, "
-	    "title, breadcrumb, anchor, text, tokens) VALUES (?1, ?2, ?3, ?1, ?4, ?5, '', ?6, "
-	    "10)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (id, library_id, document_id, ord, "
+	    "title, breadcrumb, anchor, text, code, tokens) VALUES (?1, ?2, ?3, ?1, ?4, ?5, "
+	    "'', ?6, CASE WHEN ?7 = '' THEN '[]' ELSE json_array(json_object('language', '', "
+	    "'code', ?7)) END, 10)", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int(st, 1, id);
 	sqlite3_bind_text(st, 2, lib, -1, SQLITE_STATIC);
@@ -68,10 +73,13 @@ add_snippet(sqlite3 *db, const char *lib, const char *tag, int id, int doc,
 	sqlite3_bind_text(st, 4, title, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, crumb, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, body, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, code, -1, SQLITE_STATIC);
 	rc |= sqlite3_step(st) != SQLITE_DONE;
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(db, "INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, "
-	    "body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO reference_fts (rowid, lib, title, breadcrumb, "
+	    "body, code, path) VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 = '' THEN '' ELSE "
+	    "?6 || char(10) END, (SELECT path FROM documents WHERE id = ?7))", -1, &st,
+	    NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int(st, 1, id);
 	sqlite3_bind_text(st, 2, tag, -1, SQLITE_STATIC);
@@ -79,26 +87,28 @@ add_snippet(sqlite3 *db, const char *lib, const char *tag, int id, int doc,
 	sqlite3_bind_text(st, 4, crumb, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, body, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, code, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, path, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, doc);
 	rc |= sqlite3_step(st) != SQLITE_DONE;
 	sqlite3_finalize(st);
 	return rc ? -1 : 0;
 }
 
 static int
-insert_all(sqlite3 *db)
+insert_all(struct db *db)
 {
 	size_t	 i;
 	int	 rc = 0;
 
 	if (db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
-	    "updated_at) VALUES ('/t/t', 1, 'https://h/t/t', 'h', 't', 'x', 'x');"
-	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
-	    "(1, '/t/t', 'a.md', 'b', 'A'), (2, '/t/t', 'b.md', 'c', 'B')") == -1)
+	    "updated_at) VALUES ('/t/t', 1, 'https://h/t/t', 'h', 't', 'x', 'x')") == -1)
 		return -1;
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		rc |= add_snippet(db, "/t/t", "l1", (int)i + 1, i < 3 ? 1 : 2, rows[i][0],
-		    rows[i][1], rows[i][2], rows[i][3], rows[i][4]);
+	/* each its own page (documents 21, 22, ...), with its path */
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		rc |= db_run(db, "INSERT INTO documents (id, library_id, path, blob, title) "
+		    "VALUES (?1, '/t/t', ?2, 'b', 'A')", "it", 21 + (int)i, rows[i][4]);
+		rc |= add_snippet(db, "/t/t", "l1", (int)i + 1, 21 + (int)i, rows[i][0],
+		    rows[i][1], rows[i][2], rows[i][3]);
+	}
 	return rc ? -1 : 0;
 }
 
@@ -114,7 +124,7 @@ static const char *prox_rows[] = {
 };
 
 static int
-insert_prox(sqlite3 *db)
+insert_prox(struct db *db)
 {
 	char	 crumb[16];
 	size_t	 i;
@@ -128,14 +138,14 @@ insert_prox(sqlite3 *db)
 	for (i = 0; i < sizeof(prox_rows) / sizeof(prox_rows[0]); i++) {
 		snprintf(crumb, sizeof(crumb), "P%d", 101 + (int)i);
 		rc |= add_snippet(db, "/t/p", "l2", 101 + (int)i, 3, "T", crumb, prox_rows[i],
-		    "", "p.md");
+		    "");
 	}
 	return rc ? -1 : 0;
 }
 
 /* Proximity: without it the three tie; with it in order, reversed, far apart. */
 static void
-proximity(sqlite3 *db, struct tokenize_stemmer *stem)
+proximity(struct db *db, struct tokenize_stemmer *stem)
 {
 	struct lexindex	*x;
 	struct lexindex_hit hits[4];
@@ -186,7 +196,7 @@ static const char *inherit_rows[][3] = {
 };
 
 static int
-insert_inherit(sqlite3 *db)
+insert_inherit(struct db *db)
 {
 	size_t	 i;
 	int	 rc = 0;
@@ -202,7 +212,7 @@ insert_inherit(sqlite3 *db)
 
 		rc |= add_snippet(db, "/t/i", "l3", 201 + (int)i, inherit_rows[i][0][0] - '0',
 		    gt != NULL ? gt + 2 : inherit_rows[i][1], inherit_rows[i][1],
-		    inherit_rows[i][2], "", "g.md");
+		    inherit_rows[i][2], "");
 	}
 	return rc ? -1 : 0;
 }
@@ -212,7 +222,7 @@ insert_inherit(sqlite3 *db)
  * subsection less; no others.
  */
 static void
-inherit(sqlite3 *db, struct tokenize_stemmer *stem)
+inherit(struct db *db, struct tokenize_stemmer *stem)
 {
 	struct lexindex	*x;
 	struct lexindex_hit hits[8];
@@ -259,16 +269,16 @@ inherit(sqlite3 *db, struct tokenize_stemmer *stem)
 
 /* Adds snippet *id of the long library: document doc, breadcrumb crumb, body. */
 static int
-add_long(sqlite3 *db, int *id, int doc, const char *crumb, const char *body)
+add_long(struct db *db, int *id, int doc, const char *crumb, const char *body)
 {
 	const char *gt = strrchr(crumb, '>');
 
 	return add_snippet(db, "/t/l", "l5", (*id)++, doc, gt != NULL ? gt + 2 : crumb,
-	    crumb, body, "", "long.md");
+	    crumb, body, "");
 }
 
 static int
-insert_long(sqlite3 *db)
+insert_long(struct db *db)
 {
 	static const char plain[] = "Plain words about cables, boxes and shelves, of length.";
 	char	 crumb[64];
@@ -334,7 +344,7 @@ long_ask(struct lexindex *x, struct tokenize_stemmer *stem, const char *word,
 
 /* Inheritance far into a page with thousands of sections. */
 static void
-long_page(sqlite3 *db, struct tokenize_stemmer *stem)
+long_page(struct db *db, struct tokenize_stemmer *stem)
 {
 	struct lexindex	*x;
 	/* ids: S1 is 1001, S280's parts follow it, S290's Sub follows S290 */
@@ -357,7 +367,7 @@ long_page(sqlite3 *db, struct tokenize_stemmer *stem)
  * were half the average long, it does not.
  */
 static void
-minlen(sqlite3 *db, struct tokenize_stemmer *stem)
+minlen(struct db *db, struct tokenize_stemmer *stem)
 {
 	static const char filler[] = "Plain words about cables, boxes and shelves, written "
 	    "here to give the library an average length of some thirty words or so, with "
@@ -374,12 +384,11 @@ minlen(sqlite3 *db, struct tokenize_stemmer *stem)
 	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
 	    "(8, '/t/m', 'm.md', 'h', 'M')"), i;
 
-	rc |= add_snippet(db, "/t/m", "l4", 301, 8, "Notes", "M > Notes", "A zing.", "",
-	    "m.md");
-	rc |= add_snippet(db, "/t/m", "l4", 302, 8, "Guide", "M > Guide", twice, "", "m.md");
+	rc |= add_snippet(db, "/t/m", "l4", 301, 8, "Notes", "M > Notes", "A zing.", "");
+	rc |= add_snippet(db, "/t/m", "l4", 302, 8, "Guide", "M > Guide", twice, "");
 	for (i = 0; i < 6; i++)
 		rc |= add_snippet(db, "/t/m", "l4", 303 + i, 8, "Other", "M > Other", filler,
-		    "", "m.md");
+		    "");
 	ok(rc == 0 && (x = lexindex_build(db, stem, "/t/m", 8)) != NULL, "length floor rows");
 	if (x == NULL)
 		return;
@@ -394,7 +403,7 @@ minlen(sqlite3 *db, struct tokenize_stemmer *stem)
 
 /* Compares the in-memory ranking of question with FTS5's. */
 static void
-compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
+compare(struct db *db, struct lexindex *x, struct tokenize_stemmer *stem,
     const char *question, long long want_first)
 {
 	struct lexindex_hit hits[16];
@@ -410,8 +419,8 @@ compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
 	expr = tokenize_match_expr(question);
 	snprintf(sql_match, sizeof(sql_match), "lib : \"l1\" AND (%s)", expr);
 	free(expr);
-	sqlite3_prepare_v2(db, "SELECT rowid, -bm25(snippets_fts, 0.0, 6.0, 3.0, 1.0, "
-	    "1.0, 3.0) FROM snippets_fts WHERE snippets_fts MATCH ?1 ORDER BY 2 DESC, 1",
+	sqlite3_prepare_v2(db_lite(db), "SELECT rowid, -bm25(reference_fts, 0.0, 6.0, 3.0, 1.0, "
+	    "1.0, 3.0) FROM reference_fts WHERE reference_fts MATCH ?1 ORDER BY 2 DESC, 1",
 	    -1, &st, NULL);
 	sqlite3_bind_text(st, 1, sql_match, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -439,7 +448,7 @@ compare(sqlite3 *db, struct lexindex *x, struct tokenize_stemmer *stem,
  * database: same ids, docs, tokens and bit-identical scores, with and without proximity.
  */
 static void
-mapped_same(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir, const char *lib,
+mapped_same(struct db *db, struct tokenize_stemmer *stem, const char *dir, const char *lib,
     long cap, const char **questions)
 {
 	struct lexindex	*x, *y;
@@ -523,7 +532,7 @@ segment_fix(const char *path)
  * is refused: the stored indexes are checked, not only the container.
  */
 static void
-mapped_refused(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir)
+mapped_refused(struct db *db, struct tokenize_stemmer *stem, const char *dir)
 {
 	struct lexindex	*x, *y;
 	char		 path[512], why[128] = "";
@@ -603,7 +612,7 @@ mapped_refused(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir)
 /*
  * Pruned searches (the default) return exactly what exhaustive ones (LEXINDEX_EXHAUSTIVE)
  * return: the same hits with bit-identical scores in the same order, built and mapped, with
- * and without proximity, max 80 (the whole pool) and 5. The libraries:
+ * and without proximity and the floored IDF, max 80 (the whole pool) and 5. The libraries:
  * - /t/r: real prose, this project's own README.md, docs/DESIGN.md, HACKING.md and
  *   bench/README.md, one snippet per paragraph, list item or 300 bytes under its heading trail ("File > H2 > H3":
  *   sections inherit from their enclosing ones), asked the questions below and questions
@@ -619,7 +628,7 @@ mapped_refused(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir)
 
 /* Adds the paragraphs of file path as snippets of /t/r (ids from *id, document doc). */
 static int
-prune_add_file(sqlite3 *db, const char *path, const char *name, int doc, int *id)
+prune_add_file(struct db *db, const char *path, const char *name, int doc, int *id)
 {
 	FILE	*f = fopen(path, "r");
 	char	 line[4096], h2[256] = "", h3[256] = "", crumb[800], title[256];
@@ -639,7 +648,7 @@ prune_add_file(sqlite3 *db, const char *path, const char *name, int doc, int *id
 			snprintf(crumb, sizeof(crumb), "%s%s%s%s%s", name, *h2 ? " > " : "", h2,
 			    *h3 ? " > " : "", h3);
 			rc |= add_snippet(db, PRUNE_LIB_R, "l8", (*id)++, doc, title, crumb,
-			    para, "", name);
+			    para, "");
 			plen = 0;
 			para[0] = '\0';
 		}
@@ -682,7 +691,7 @@ prune_add_file(sqlite3 *db, const char *path, const char *name, int doc, int *id
 }
 
 static int
-prune_insert(sqlite3 *db, const char *top, int *nreal, int *nadv)
+prune_insert(struct db *db, const char *top, int *nreal, int *nadv)
 {
 	static const char *files[] = { "README.md", "docs/DESIGN.md", "HACKING.md",
 	    "bench/README.md" };
@@ -701,7 +710,7 @@ prune_insert(sqlite3 *db, const char *top, int *nreal, int *nadv)
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", top, files[i]);
 		if (prune_add_file(db, path, files[i], 81 + (int)i, &id) == -1) {
-			printf("#   %s: %s\n", path, sqlite3_errmsg(db));
+			printf("#   %s: %s\n", path, sqlite3_errmsg(db_lite(db)));
 			rc = -1;
 		}
 	}
@@ -710,28 +719,26 @@ prune_insert(sqlite3 *db, const char *top, int *nreal, int *nadv)
 	/* 600 identical snippets: every score ties */
 	for (j = 0; j < 600; j++)
 		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 91, "Same", "Same",
-		    "common alpha beta gamma words", "", "a.md");
+		    "common alpha beta gamma words", "");
 	/* pages: a section named by a rare word, its many subsections plain */
 	for (j = 0; j < 400; j++) {
 		snprintf(crumb, sizeof(crumb), "Page %d", j % 40);
 		snprintf(body, sizeof(body), "common text %s %s number %d", j % 40 == 7 ?
 		    "zephyr" : "plain", j % 3 == 0 ? "alpha" : "delta", j);
-		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 92, crumb, crumb, body, "",
-		    "b.md");
+		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 92, crumb, crumb, body, "");
 		snprintf(crumb, sizeof(crumb), "Page %d > Sub %d", j % 40, j);
 		snprintf(body, sizeof(body), "common filler of various length %.*s", j % 200,
 		    "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn "
 		    "oooo pppp qqqq rrrr ssss tttt uuuu vvvv wwww xxxx yyyy zzzz aaaa bbbb "
 		    "cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp");
-		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 92, "Sub", crumb, body, "",
-		    "b.md");
+		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 92, "Sub", crumb, body, "");
 	}
 	/* a long tail: the common word with a few rare ones, repeated terms */
 	for (j = 0; j < 3000; j++) {
 		snprintf(body, sizeof(body), "common common word%d word%d word%d tail", j % 97,
 		    j % 13, j % 501);
 		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 93, "Tail", "Tail", body,
-		    j % 5 == 0 ? "common()" : "", "c.md");
+		    j % 5 == 0 ? "common()" : "");
 	}
 	*nadv = id - 200001;
 	rc |= db_exec(db, "COMMIT");
@@ -753,7 +760,8 @@ prune_compare(struct lexindex *x, struct tokenize_stemmer *stem, const char *que
 
 	if (tokenize_match_terms(question, &terms, &nterms) == -1)
 		return 0;
-	for (flags = 0; flags <= LEXINDEX_PROXIMITY; flags += LEXINDEX_PROXIMITY) {
+	/* with and without proximity, with FTS5's IDF and the floored one (OpenAPI) */
+	for (flags = 0; flags <= (LEXINDEX_PROXIMITY | LEXINDEX_IDF_FLOOR); flags++) {
 		if (lexindex_search(x, stem, terms, nterms, flags | LEXINDEX_EXHAUSTIVE, a,
 		    max, &na) == -1) {
 			same = 0;
@@ -787,14 +795,14 @@ prune_compare(struct lexindex *x, struct tokenize_stemmer *stem, const char *que
 
 /* Words of the real library's text, to make questions of (a copy of each paragraph's). */
 static int
-prune_words(sqlite3 *db, char ***words, size_t *nwords)
+prune_words(struct db *db, char ***words, size_t *nwords)
 {
 	sqlite3_stmt	*st;
 	size_t		 cap = 0;
 
 	*words = NULL;
 	*nwords = 0;
-	if (sqlite3_prepare_v2(db, "SELECT text FROM snippets WHERE library_id = '/t/r' "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT text FROM snippets WHERE library_id = '/t/r' "
 	    "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -823,7 +831,7 @@ prune_words(sqlite3 *db, char ***words, size_t *nwords)
 }
 
 static void
-prune_same(sqlite3 *db, struct tokenize_stemmer *stem, const char *dir)
+prune_same(struct db *db, struct tokenize_stemmer *stem, const char *dir)
 {
 	static const char *qr[] = { "How do I configure the segment size?",
 	    "the", "the and of to a", "index", "how does the worker index a library",
@@ -922,7 +930,7 @@ int
 main(void)
 {
 	char		 tmpl[] = "/tmp/ctxd-test-lexindex.XXXXXX", cmd[128];
-	sqlite3		*db = NULL;
+	struct db		*db = NULL;
 	struct tokenize_stemmer *stem;
 	struct lexindex	*x;
 	struct lexindex_hit hits[4];
@@ -932,6 +940,8 @@ main(void)
 	if (mkdtemp(tmpl) == NULL)
 		return 1;
 	ok(db_open(tmpl, DB_READWRITE, &db) == 0, "database");
+	ok(db_exec(db, "CREATE VIRTUAL TABLE reference_fts USING fts5(lib, title, breadcrumb, "
+	    "body, code, path, tokenize = 'porter ctxd')") == 0, "the reference FTS5 table");
 	ok(insert_all(db) == 0, "rows inserted");
 	ok((stem = tokenize_stemmer_open(db)) != NULL, "porter(ctxd) from FTS5");
 	ok((x = lexindex_build(db, stem, "/t/t", 6)) != NULL, "index built");

@@ -69,7 +69,7 @@ rest_answer(const char *libid, const char *query, long budget)
  * fit in the largest budget: their stored sizes are dbh_library's).
  */
 static int
-big_library(sqlite3 *db)
+big_library(struct db *db)
 {
 	static struct dbh_snippet sn[40];
 	static char	 titles[40][32];
@@ -1106,7 +1106,7 @@ test_2026(void)
 int
 main(void)
 {
-	sqlite3	*db;
+	struct db	*db;
 
 	log_init("test-mcp");
 	if (dbh_open(dir, sizeof(dir), &db) == -1 ||

@@ -470,6 +470,101 @@ test_keywords(void)
 	doc_release(&d);
 }
 
+/*
+ * Operations found by what they do: a path segment standing for the caller makes a GET an
+ * item's and says "current my"; a tag's name joins the line without its version.
+ */
+static void
+test_keywords_more(void)
+{
+	struct doc	 d;
+
+	if (spec("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n"
+	    "  /users/@me:\n"
+	    "    get: {operationId: get_my_user, responses: {'200': {description: ok}}}\n"
+	    "  /users/@me/guilds:\n"
+	    "    get: {operationId: list_my_guilds, responses: {'200': {description: ok}}}\n"
+	    "  /me.json:\n"
+	    "    get: {operationId: whoami, responses: {'200': {description: ok}}}\n"
+	    "  /v1/Services:\n"
+	    "    post: {operationId: CreateService, tags: [MessagingV1Service], "
+	    "responses: {'201': {description: ok}}}\n"
+	    "  /v1/Other:\n"
+	    "    post: {operationId: CreateOther, tags: [Plain, V2], "
+	    "responses: {'201': {description: ok}}}\n", &d) == -1)
+		return;
+	ok(has(anchor(&d, "get_my_user"), "Keywords: get fetch show current my user users me."),
+	    "GET /users/@me: an item (the caller), its words say current");
+	ok(has(anchor(&d, "list_my_guilds"), "Keywords: list get current my guilds users me."),
+	    "GET /users/@me/guilds lists the caller's guilds: current too");
+	ok(has(anchor(&d, "whoami"), "Keywords: get fetch show current my whoami me json."),
+	    "GET /me.json: an item (the extension aside)");
+	ok(has(anchor(&d, "CreateService"), "Keywords: create add start service v1 services "
+	    "messaging messagingservice."), "a versioned tag also joins as one word unversioned");
+	ok(has(anchor(&d, "CreateOther"), "Keywords: create add start other v1 plain v2."),
+	    "a tag without a version, or with one part only, does not");
+	doc_release(&d);
+}
+
+/*
+ * An operation's text stays short: a curl example's JSON body is made less deep while it
+ * is long, a form body lists at most 8 fields, an error response's schema shows one level.
+ */
+static void
+test_compact(void)
+{
+	struct doc	 d;
+	const struct doc_section *s;
+	struct buf	 y;
+	const char	*c;
+	int		 i, n;
+
+	buf_init(&y);
+	buf_adds(&y, "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n"
+	    "  /deep:\n    post:\n      operationId: deep\n"
+	    "      requestBody: {content: {application/json: {schema: {$ref: "
+	    "'#/components/schemas/Top'}}}}\n"
+	    "      responses:\n        '200': {description: ok}\n"
+	    "        '404': {description: no, content: {application/json: {schema: "
+	    "{$ref: '#/components/schemas/Top'}}}}\n"
+	    "  /form:\n    post:\n      operationId: form\n"
+	    "      requestBody: {content: {application/x-www-form-urlencoded: {schema: "
+	    "{type: object, properties: {");
+	for (i = 0; i < 12; i++) {
+		char f[64];
+
+		snprintf(f, sizeof(f), "%sField%d: {type: string}", i > 0 ? ", " : "", i);
+		buf_adds(&y, f);
+	}
+	buf_adds(&y, "}}}}}\n      responses: {'200': {description: ok}}\n"
+	    "components:\n  schemas:\n"
+	    "    Top: {type: object, properties: {mid: {$ref: '#/components/schemas/Mid'}}}\n"
+	    "    Mid: {type: object, properties: {");
+	for (i = 0; i < 30; i++) {
+		char f[128];
+
+		snprintf(f, sizeof(f), "%slongPropertyName%d: {type: object, properties: "
+		    "{leaf: {type: string}}}", i > 0 ? ", " : "", i);
+		buf_adds(&y, f);
+	}
+	buf_adds(&y, "}}\n");
+	if (spec(y.p, &d) == -1) {
+		buf_release(&y);
+		return;
+	}
+	buf_release(&y);
+	s = anchor(&d, "deep");
+	c = code(s);
+	ok(c != NULL && strstr(c, "\"leaf\"") == NULL && strstr(c, "-d '{\"mid\":{") != NULL,
+	    "a long JSON body in curl is made less deep (%zu bytes)", c != NULL ? strlen(c) : 0);
+	ok(has(s, "- `404`: no — Top { mid: → Mid }"), "an error response shows one level");
+	c = code(anchor(&d, "form"));
+	for (n = 0; c != NULL && (c = strstr(c, "--data-urlencode")) != NULL; c++)
+		n++;
+	is_int(n, 8, "a form body's curl lists at most 8 of its 12 fields");
+	doc_release(&d);
+}
+
 int
 main(void)
 {
@@ -486,5 +581,7 @@ main(void)
 	test_load_bounds();
 	test_not_a_spec();
 	test_keywords();
+	test_keywords_more();
+	test_compact();
 	return tap_done();
 }

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/db.h"
 #include "store/pg.h"
+#include "store/pgstore.h"
 #include "store/sqltext.h"
 #include "tap.h"
 
@@ -169,14 +171,51 @@ test_engine(const char *url)
 	pg_close(db);
 }
 
+/* The schema of sql/pg/, created and migrated by pgstore_migrate, in a schema of its own. */
+static void
+test_migrate(const char *url)
+{
+	struct pg	*db;
+	struct pg_stmt	*st;
+	char		 err[256] = "";
+	int		 from = -1;
+
+	if ((db = pg_connect(url, err, sizeof(err))) == NULL) {
+		ok(0, "connect: %s", err);
+		return;
+	}
+	ok(pg_exec(db, "DROP SCHEMA IF EXISTS mig CASCADE; CREATE SCHEMA mig; "
+	    "SET search_path = mig") == 0, "a schema of the test's own");
+	ok(pgstore_migrate(db, &from, err, sizeof(err)) == 0 && from == 0,
+	    "a new database: the schema made (%s)", err);
+	ok(pg_prepare(db, "SELECT version FROM ctxd_schema", &st) == 0 && pg_step(st) == 1 &&
+	    pg_column_int64(st, 0) == db_schema_version(), "... at this build's version %d",
+	    db_schema_version());
+	pg_finalize(st);
+	ok(pg_prepare(db, "SELECT from_version, to_version FROM schema_history", &st) == 0 &&
+	    pg_step(st) == 1 && pg_column_int64(st, 0) == 0 &&
+	    pg_column_int64(st, 1) == db_schema_version() && pg_step(st) == 0,
+	    "... and its history says so");
+	pg_finalize(st);
+	ok(pgstore_migrate(db, &from, err, sizeof(err)) == 0 && from == db_schema_version(),
+	    "opened again: nothing to do");
+	ok(pg_exec(db, "UPDATE ctxd_schema SET version = version + 1") == 0 &&
+	    pgstore_migrate(db, &from, err, sizeof(err)) == -1 && strstr(err, "newer") != NULL,
+	    "a newer schema is refused (%s)", err);
+	ok(pg_exec(db, "SET search_path = public; DROP SCHEMA mig CASCADE") == 0, "dropped");
+	pg_close(db);
+}
+
 int
 main(void)
 {
 	const char	*url = getenv("DATABASE_URL");
 
 	test_text();
-	if (url != NULL && *url != '\0')
+	if (url != NULL && *url != '\0') {
 		test_engine(url);
+		test_migrate(url);
+	}
 	else
 		printf("# DATABASE_URL unset: the engine's checks are skipped "
 		    "(t/t0018-pg-engine.sh runs them on a cluster of its own)\n");

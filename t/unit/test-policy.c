@@ -16,12 +16,13 @@
 #include "store/db.h"
 #include "store/settings.h"
 #include "tap.h"
+#include "store/conn.h"
 
 static char	 dir[] = "/tmp/test-policy.XXXXXX";
 
 /* Sets a setting, failing the test on error. */
 static void
-set(sqlite3 *db, const char *name, const char *value)
+set(struct db *db, const char *name, const char *value)
 {
 	char	 err[256] = "";
 
@@ -31,7 +32,7 @@ set(sqlite3 *db, const char *name, const char *value)
 
 /* policy_check's answer and reason for a library. */
 static int
-check(sqlite3 *db, const char *id, const char *type, double trust, char *why, size_t n)
+check(struct db *db, const char *id, const char *type, double trust, char *why, size_t n)
 {
 	why[0] = '\0';
 	return policy_check(db, dir, id, type, trust, why, n);
@@ -61,7 +62,7 @@ license(time_t expires)
 }
 
 static void
-test_types(sqlite3 *db)
+test_types(struct db *db)
 {
 	char	 why[256];
 
@@ -99,7 +100,7 @@ test_types(sqlite3 *db)
 }
 
 static void
-test_lists(sqlite3 *db)
+test_lists(struct db *db)
 {
 	char	 why[256], err[256];
 
@@ -130,7 +131,7 @@ test_lists(sqlite3 *db)
 }
 
 static void
-test_trust(sqlite3 *db)
+test_trust(struct db *db)
 {
 	char	 why[256], err[256];
 
@@ -175,7 +176,7 @@ static const char *const refused[] = {
 };
 
 static void
-test_ids(sqlite3 *db)
+test_ids(struct db *db)
 {
 	static const struct {
 		const char	*block, *allow;
@@ -310,7 +311,7 @@ out:
 int
 main(void)
 {
-	sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	char	 why[256], cmd[128];
 
 	log_init("test-policy");
@@ -336,7 +337,7 @@ main(void)
 	is_str(why, "public documentation is off: the license is missing",
 	    "no license: why");
 
-	sqlite3_close(db);
+	db_lite_close(db);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		ok(0, "remove %s", dir);

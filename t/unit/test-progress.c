@@ -18,13 +18,14 @@
 #include "store/db.h"
 #include "store/jobs.h"
 #include "tap.h"
+#include "store/conn.h"
 
 /* The number of rows changed by db since the last call. */
 static int
-changes(sqlite3 *db)
+changes(struct db *db)
 {
 	static int	 last;
-	int		 n = sqlite3_total_changes(db), d = n - last;
+	int		 n = sqlite3_total_changes(db_lite(db)), d = n - last;
 
 	last = n;
 	return d;
@@ -42,7 +43,7 @@ jint(json_object *o, const char *path1, const char *path2)
 }
 
 static void
-test_progress(sqlite3 *db)
+test_progress(struct db *db)
 {
 	struct jobs_ref	 j;
 	json_object	*o = NULL, *p;
@@ -101,7 +102,7 @@ test_progress(sqlite3 *db)
 
 /* The ids of a page of catalog_snippets as "1,2,3" in buf; its total in *total. */
 static int
-page(sqlite3 *db, const char *q, long limit, long offset, char *buf, size_t bufsz,
+page(struct db *db, const char *q, long limit, long offset, char *buf, size_t bufsz,
     long long *total)
 {
 	json_object	*o, *a, *s;
@@ -125,7 +126,7 @@ page(sqlite3 *db, const char *q, long limit, long offset, char *buf, size_t bufs
 }
 
 static void
-test_snippets(sqlite3 *db)
+test_snippets(struct db *db)
 {
 	static const struct dbh_snippet sn[] = {
 		{ "Install", "pip install requests", "[{\"language\": \"sh\", \"code\": \"pip\"}]" },
@@ -166,7 +167,7 @@ int
 main(void)
 {
 	char	 dir[256];
-	sqlite3	*db;
+	struct db	*db;
 
 	if (dbh_open(dir, sizeof(dir), &db) == -1) {
 		printf("Bail out! cannot open a test database\n");

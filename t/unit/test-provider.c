@@ -498,7 +498,7 @@ test_load(void)
 {
 	char		 tmpl[] = "/tmp/test-provider.XXXXXX", err[256];
 	struct provider_cfg l, e;
-	sqlite3		*db = NULL;
+	struct db		*db = NULL;
 	char		*dir;
 
 	if ((dir = mkdtemp(tmpl)) == NULL || crypto_secret_create(dir) == -1 ||

@@ -70,7 +70,7 @@ static const struct http_route routes[] = {
 	{ NULL, NULL, 0, NULL, 0, NULL, NULL }
 };
 
-static sqlite3		*db;
+static struct db		*db;
 static struct seen	 seen;
 static struct buf	 out;
 

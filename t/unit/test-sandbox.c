@@ -29,6 +29,7 @@
 
 #include "base/sandbox.h"
 #include "tap.h"
+#include "store/conn.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZERS	1
@@ -143,14 +144,14 @@ static int
 probe_sqlite(void)
 {
 	char	 path[256];
-	sqlite3	*db = NULL;
+	struct db	*db = NULL;
 	int	 rc;
 
 	snprintf(path, sizeof(path), "%s/t.db", tmpdir);
-	rc = sqlite3_open(path, &db) != SQLITE_OK ||
-	    sqlite3_exec(db, "PRAGMA journal_mode = WAL; CREATE TABLE t (x); "
+	rc = db_lite_open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &db) != SQLITE_OK ||
+	    sqlite3_exec(db_lite(db), "PRAGMA journal_mode = WAL; CREATE TABLE t (x); "
 	    "INSERT INTO t VALUES (1); SELECT x FROM t;", NULL, NULL, NULL) != SQLITE_OK;
-	sqlite3_close(db);
+	db_lite_close(db);
 	return rc ? EIO : 0;
 }
 

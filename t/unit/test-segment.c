@@ -2,7 +2,11 @@
  * test-segment.c: the index segment container (lib/search/segment.c): what is written is
  * mapped back byte for byte and aligned; a truncated, corrupt, old-format or malformed file
  * is refused with its reason; a failed write leaves the previous file in place; unused
- * segments and dead writers' temporary files are removed.
+ * segments and dead writers' temporary files are removed. The vector sections
+ * (lib/search/vecseg.c): a vector index written with its model and embed_version is mapped
+ * back array for array and searches exactly as the index it was written from; a segment
+ * without them says so; a corrupt vectors section, a truncated file and vector sections
+ * whose sizes lie are refused.
  */
 #include "config.h"
 
@@ -16,7 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "search/lexindex.h"
 #include "search/segment.h"
+#include "search/vecseg.h"
+#include "search/vector.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/test-segment.XXXXXX";
@@ -84,19 +91,238 @@ keep_a(const char *name, void *arg)
 	return strcmp(name, "a.seg") == 0;
 }
 
-/* CRC-32C bit by bit (the definition), continuing crc. */
-static uint32_t
-crc_bitwise(uint32_t crc, const unsigned char *p, size_t n)
-{
-	int	 k;
 
-	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc & 1) ? (crc >> 1) ^ 0x82f63b78u : crc >> 1;
+/* The arrays of a small vector index: n rows of dim, quantized as the builder does. */
+#define TV_N	37
+#define TV_DIM	70
+static int8_t	*tv_q;
+static float	*tv_f, tv_scale[TV_N];
+static long long tv_ids[TV_N], tv_docs[TV_N];
+static int	 tv_tokens[TV_N];
+
+static struct vecindex *
+tv_make(void)
+{
+	struct vector_arrays a;
+	size_t	 stride = vector_stride(TV_DIM), i, j;
+	void	*p;
+
+	if (posix_memalign(&p, 64, TV_N * stride) != 0)
+		return NULL;
+	tv_q = p;
+	if (posix_memalign(&p, 64, TV_N * TV_DIM * sizeof(float)) != 0)
+		return NULL;
+	tv_f = p;
+	memset(tv_q, 0, TV_N * stride);
+	for (i = 0; i < TV_N; i++) {
+		float *f = tv_f + i * TV_DIM;
+
+		for (j = 0; j < TV_DIM; j++)
+			f[j] = (float)((i * 31 + j * 17) % 23) - 11.0f;
+		vector_normalize(f, TV_DIM);
+		vector_quantize(f, TV_DIM, tv_q + i * stride, &tv_scale[i]);
+		tv_ids[i] = 100 + 3 * (long long)i;
+		tv_docs[i] = 7 + (long long)i / 5;
+		tv_tokens[i] = 10 + (int)i;
 	}
-	return ~crc;
+	a = (struct vector_arrays){ TV_N, TV_DIM, stride, tv_q, tv_scale, tv_f, tv_ids,
+	    tv_docs, tv_tokens };
+	return vector_index_wrap(&a, NULL, NULL);
+}
+
+/* Maps path's vector sections and expects a refusal whose reason contains want. */
+static void
+vec_refused(const char *path, const char *want, const char *what)
+{
+	struct vecseg_info info;
+	struct vecindex	*v;
+	char		 why[128] = "";
+
+	v = vecseg_map(path, &info, why, sizeof(why));
+	ok(v == NULL && errno == EINVAL && strstr(why, want) != NULL,
+	    "%s is refused: \"%s\"", what, why);
+	vector_index_free(v);
+}
+
+/* The offset of section id in segment bytes b, or 0. */
+static uint64_t
+section_off(const unsigned char *b, uint32_t id, uint64_t *len, size_t *entry)
+{
+	uint32_t nsec, sid, i;
+	uint64_t off;
+
+	memcpy(&nsec, b + 12, 4);
+	for (i = 0; i < nsec; i++) {
+		memcpy(&sid, b + SEGMENT_HEADER + SEGMENT_ENTRY * i, 4);
+		if (sid == id) {
+			memcpy(&off, b + SEGMENT_HEADER + SEGMENT_ENTRY * i + 8, 8);
+			memcpy(len, b + SEGMENT_HEADER + SEGMENT_ENTRY * i + 16, 8);
+			*entry = SEGMENT_HEADER + SEGMENT_ENTRY * i;
+			return off;
+		}
+	}
+	return 0;
+}
+
+/* Rewrites the body checksum and then the header's of b (len bytes). */
+static void
+fix_all(unsigned char *b, size_t len)
+{
+	uint32_t nsec, crc;
+	size_t	 hlen;
+
+	memcpy(&nsec, b + 12, 4);
+	hlen = SEGMENT_HEADER + SEGMENT_ENTRY * (size_t)nsec;
+	crc = segment_crc32c(0, b + hlen, len - hlen);
+	memcpy(b + 24, &crc, 4);
+	fix_head(b);
+}
+
+static void
+test_vectors(void)
+{
+	static const uint32_t other[4] = { 1, 2, 3, 4 };
+	struct vecseg_out out;
+	struct vecseg_info info;
+	struct vector_arrays a, m;
+	struct segment_part parts[1 + VECSEG_PARTS];
+	struct lexindex_hit h1[10], h2[10];
+	struct vecindex	*x, *y;
+	struct stat	 st;
+	unsigned char	*b, *c;
+	uint64_t	 off, slen, v;
+	float		 query[TV_DIM];
+	char		 path[512], path2[512], why[128], longname[VECSEG_MODEL_MAX + 1];
+	size_t		 len, n1, n2, i, entry;
+	int		 same;
+
+	if ((x = tv_make()) == NULL) {
+		ok(0, "a vector index");
+		return;
+	}
+	ok(vecseg_parts(x, "emb-test", 4242, &out) == 0, "the vector parts");
+	parts[0] = (struct segment_part){ 1, 4, other, 4 };	/* another section first */
+	memcpy(parts + 1, out.part, sizeof(out.part));
+	ok(segment_write(dir, "v.seg", parts, 1 + VECSEG_PARTS) == 0, "written with vectors");
+	snprintf(path, sizeof(path), "%s/v.seg", dir);
+	y = vecseg_map(path, &info, why, sizeof(why));
+	ok(y != NULL, "vectors mapped (%s)", why);
+	if (y == NULL)
+		return;
+	stat(path, &st);
+	ok(strcmp(info.model, "emb-test") == 0 && info.embed_version == 4242 &&
+	    info.n == TV_N && info.dim == TV_DIM && info.ino == st.st_ino &&
+	    vecseg_same_file(path, &info), "model, embed version, sizes and file kept");
+	ok(vector_index_wrapped(y) && vector_index_count(y) == TV_N &&
+	    vector_index_dim(y) == TV_DIM, "a mapped index of the rows");
+	vector_index_arrays(x, &a);
+	vector_index_arrays(y, &m);
+	ok(m.stride == a.stride && memcmp(m.q, a.q, a.n * a.stride) == 0 &&
+	    memcmp(m.scale, a.scale, a.n * 4) == 0 && memcmp(m.f, a.f, a.n * a.dim * 4) == 0 &&
+	    memcmp(m.ids, a.ids, a.n * 8) == 0 && memcmp(m.docs, a.docs, a.n * 8) == 0 &&
+	    memcmp(m.tokens, a.tokens, a.n * 4) == 0, "every array round trips");
+	ok((uintptr_t)m.q % 64 == 0 && (uintptr_t)m.f % 64 == 0, "rows aligned in the mapping");
+	for (i = 0; i < TV_DIM; i++)
+		query[i] = (float)(i % 9) - 4.0f;
+	same = vector_index_search(x, query, TV_DIM, 10, h1, &n1) == 0 &&
+	    vector_index_search(y, query, TV_DIM, 10, h2, &n2) == 0 && n1 == 10 && n2 == n1;
+	for (i = 0; same && i < n1; i++)
+		same = h1[i].id == h2[i].id && h1[i].doc == h2[i].doc &&
+		    h1[i].tokens == h2[i].tokens && h1[i].score == h2[i].score;
+	ok(same, "the mapped vectors rank exactly as the index they were written from");
+	vector_index_free(y);
+
+	/* A segment without vector sections. */
+	ok(segment_write(dir, "nov.seg", parts, 1) == 0, "written without vectors");
+	snprintf(path2, sizeof(path2), "%s/nov.seg", dir);
+	y = vecseg_map(path2, &info, why, sizeof(why));
+	ok(y == NULL && errno == ENODATA && strstr(why, "no vector sections") != NULL &&
+	    info.ino != 0, "no vector sections: said so, the file's identity kept");
+	y = vecseg_map("/nonexistent/v.seg", &info, why, sizeof(why));
+	ok(y == NULL && errno == ENOENT && info.ino == 0, "no file: ENOENT");
+
+	/* Replaced: a new file renamed over the name is another file. */
+	y = vecseg_map(path, &info, why, sizeof(why));
+	ok(segment_write(dir, "v.seg", parts, 1 + VECSEG_PARTS) == 0 &&
+	    y != NULL && !vecseg_same_file(path, &info), "a rewritten segment is seen as new");
+	vector_index_free(y);
+
+	/* Damage. */
+	if (slurp(path, &b, &len) == -1)
+		return;
+	c = malloc(len);
+	snprintf(path2, sizeof(path2), "%s/vbad.seg", dir);
+
+	memcpy(c, b, len);
+	off = section_off(c, 0x102, &slen, &entry);	/* the scales */
+	c[off + 5] ^= 0x10;
+	spill(path2, c, len);
+	vec_refused(path2, "body checksum", "a corrupt vectors section");
+
+	spill(path2, b, len - 64);
+	vec_refused(path2, "truncated", "a truncated file");
+	off = section_off(b, 0x103, &slen, &entry);	/* cut inside the float32 rows */
+	spill(path2, b, off + 100);
+	vec_refused(path2, "truncated", "a file cut inside the vectors");
+
+	/* Well-checksummed lies. */
+	memcpy(c, b, len);
+	off = section_off(c, 0x100, &slen, &entry);	/* the meta: n one more */
+	memcpy(&v, c + off, 8);
+	v++;
+	memcpy(c + off, &v, 8);
+	fix_all(c, len);
+	spill(path2, c, len);
+	vec_refused(path2, "wrong size", "more rows than the sections hold");
+
+	memcpy(c, b, len);
+	off = section_off(c, 0x100, &slen, &entry);	/* dim 8193 */
+	v = VECTOR_MAX_DIM + 1;
+	memcpy(c + off + 8, &v, 8);
+	fix_all(c, len);
+	spill(path2, c, len);
+	vec_refused(path2, "dimensions", "a dimension past the limit");
+
+	memcpy(c, b, len);
+	off = section_off(c, 0x100, &slen, &entry);	/* a stride that is not dim's */
+	v = 64;
+	memcpy(c + off + 16, &v, 8);
+	fix_all(c, len);
+	spill(path2, c, len);
+	vec_refused(path2, "dimensions", "a wrong stride");
+
+	memcpy(c, b, len);
+	off = section_off(c, 0x100, &slen, &entry);	/* the model's name unterminated */
+	memset(c + off + 32, 'm', VECSEG_MODEL_MAX);
+	fix_all(c, len);
+	spill(path2, c, len);
+	vec_refused(path2, "not terminated", "an unterminated model name");
+
+	memcpy(c, b, len);
+	off = section_off(c, 0x105, &slen, &entry);	/* the docs a row shorter */
+	slen -= 8;
+	memcpy(c + entry + 16, &slen, 8);
+	fix_head(c);
+	spill(path2, c, len);
+	vec_refused(path2, "wrong size", "a section shorter than the rows");
+
+	memcpy(c, b, len);
+	off = section_off(c, 0x104, &slen, &entry);	/* two ids the same */
+	memcpy(c + off + 8, c + off, 8);
+	fix_all(c, len);
+	spill(path2, c, len);
+	vec_refused(path2, "ascending", "snippet ids out of order");
+
+	/* Parts refused when the model's name does not fit. */
+	memset(longname, 'x', sizeof(longname));
+	longname[VECSEG_MODEL_MAX] = '\0';
+	ok(vecseg_parts(x, longname, 1, &out) == -1 && errno == EINVAL,
+	    "a model name too long");
+	free(b);
+	free(c);
+	vector_index_free(x);
+	free(tv_q);
+	free(tv_f);
 }
 
 int
@@ -117,28 +343,6 @@ main(void)
 
 	ok(segment_crc32c(0, "123456789", 9) == 0xe3069283u,
 	    "CRC-32C of the check string");
-	{
-		/* the (hardware, where there is) CRC equals a bitwise one at every length,
-		 * alignment and split of a computation in two */
-		static unsigned char buf[300];
-		size_t	 off, l, cut;
-		int	 same = 1;
-
-		for (i = 0; i < sizeof(buf); i++)
-			buf[i] = (unsigned char)(i * 131 + 7);
-		for (off = 0; off < 9; off++)
-			for (l = 0; off + l <= sizeof(buf); l += 1 + l / 8) {
-				uint32_t want = crc_bitwise(0, buf + off, l);
-
-				cut = l / 3;
-				if (segment_crc32c(0, buf + off, l) != want ||
-				    segment_crc32c(segment_crc32c(0, buf + off, cut),
-				    buf + off + cut, l - cut) != want)
-					same = 0;
-			}
-		ok(same, "CRC-32C equals the bitwise definition at every length, alignment "
-		    "and split");
-	}
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	for (i = 0; i < 1000; i++)
@@ -261,6 +465,8 @@ main(void)
 	ok(access(path2, F_OK) == -1, "the unused one is gone");
 	ok(segment_remove_unused("/nonexistent/segments", keep_a, NULL) == 0,
 	    "no directory: nothing to do");
+
+	test_vectors();
 
 	free(b);
 	free(c);

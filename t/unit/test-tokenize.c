@@ -11,6 +11,7 @@
 #include "base/tokenize.h"
 #include "store/tokenizer.h"
 #include "tap.h"
+#include "store/conn.h"
 
 struct collect {
 	struct buf	 b;
@@ -144,7 +145,7 @@ test_match_expr(void)
 }
 
 static int
-count_rows(sqlite3 *db, const char *lib, const char *question, int *firstrow)
+count_rows(struct db *db, const char *lib, const char *question, int *firstrow)
 {
 	sqlite3_stmt	*st = NULL;
 	char		*expr;
@@ -153,7 +154,7 @@ count_rows(sqlite3 *db, const char *lib, const char *question, int *firstrow)
 	*firstrow = -1;
 	if ((expr = tokenize_match_expr(question)) == NULL)
 		return -2;
-	if (sqlite3_prepare_v2(db, "SELECT rowid FROM t WHERE t MATCH "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT rowid FROM t WHERE t MATCH "
 	    "'lib:' || ?1 || ' AND (' || ?2 || ')' ORDER BY bm25(t)", -1, &st,
 	    NULL) != SQLITE_OK) {
 		free(expr);
@@ -167,7 +168,7 @@ count_rows(sqlite3 *db, const char *lib, const char *question, int *firstrow)
 		n++;
 	}
 	if (rc != SQLITE_DONE) {
-		printf("# %s: %s\n", question, sqlite3_errmsg(db));
+		printf("# %s: %s\n", question, sqlite3_errmsg(db_lite(db)));
 		n = -1;
 	}
 	sqlite3_finalize(st);
@@ -178,7 +179,7 @@ count_rows(sqlite3 *db, const char *lib, const char *question, int *firstrow)
 static void
 test_fts(void)
 {
-	sqlite3		*db = NULL;
+	struct db		*db = NULL;
 	sqlite3_stmt	*st;
 	const char	*nasty[] = {
 		"what does \"curl\" do?",
@@ -190,12 +191,12 @@ test_fts(void)
 	size_t		 i;
 	int		 n, first;
 
-	ok(sqlite3_open(":memory:", &db) == SQLITE_OK, "open memory db");
+	ok(db_lite_open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &db) == SQLITE_OK, "open memory db");
 	is_int(tokenize_register(db), 0, "tokenize_register");
-	ok(sqlite3_exec(db, "CREATE VIRTUAL TABLE t USING fts5(lib, body, "
+	ok(sqlite3_exec(db_lite(db), "CREATE VIRTUAL TABLE t USING fts5(lib, body, "
 	    "tokenize='porter ctxd')", NULL, NULL, NULL) == SQLITE_OK,
 	    "create fts5 table with porter ctxd");
-	ok(sqlite3_exec(db,
+	ok(sqlite3_exec(db_lite(db),
 	    "INSERT INTO t(rowid, lib, body) VALUES"
 	    " (1, 'l1', 'Call curl_easy_setopt(handle, CURLOPT_URL, url) first.'),"
 	    " (2, 'l1', 'Pass --max-time 10 to limit the whole transfer.'),"
@@ -230,7 +231,7 @@ test_fts(void)
 
 	/* Query-side tokenizing: a quoted identifier does not match its parts alone. */
 	n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM t WHERE t MATCH "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT count(*) FROM t WHERE t MATCH "
 	    "'\"max-time\"'", -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
 			n = sqlite3_column_int(st, 0);
@@ -240,7 +241,7 @@ test_fts(void)
 
 	/* highlight() runs the tokenizer in AUX mode over the stored text. */
 	n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT highlight(t, 1, '[', ']') FROM t WHERE t "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT highlight(t, 1, '[', ']') FROM t WHERE t "
 	    "MATCH 'setopt' AND lib = 'l1'", -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
 			n = strcmp((const char *)sqlite3_column_text(st, 0),
@@ -249,12 +250,12 @@ test_fts(void)
 	}
 	ok(n, "highlight marks the whole identifier");
 
-	ok(sqlite3_exec(db, "INSERT INTO t(t) VALUES('integrity-check')", NULL, NULL,
+	ok(sqlite3_exec(db_lite(db), "INSERT INTO t(t) VALUES('integrity-check')", NULL, NULL,
 	    NULL) == SQLITE_OK, "fts5 integrity-check passes");
-	ok(sqlite3_exec(db, "CREATE VIRTUAL TABLE bad USING fts5(x, "
+	ok(sqlite3_exec(db_lite(db), "CREATE VIRTUAL TABLE bad USING fts5(x, "
 	    "tokenize='ctxd extra')", NULL, NULL, NULL) != SQLITE_OK,
 	    "tokenizer arguments are refused");
-	sqlite3_close(db);
+	db_lite_close(db);
 }
 
 int

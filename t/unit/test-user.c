@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "db-helpers.h"
 #include "tap.h"
+#include "store/conn.h"
 
 /* The hash of "admin" that sql/schema.sql gives the default admin. */
 static const char schema_admin[] =
@@ -111,12 +112,12 @@ test_csrf(void)
 
 /* Sessions of user id that are still live. */
 static int
-count_sessions(sqlite3 *db, long long id)
+count_sessions(struct db *db, long long id)
 {
 	sqlite3_stmt	*st;
 	int		 n = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sessions WHERE user_id = ?1", -1,
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT count(*) FROM sessions WHERE user_id = ?1", -1,
 	    &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -132,7 +133,7 @@ test_changes(void)
 {
 	struct user_change c;
 	struct user	 a, b;
-	sqlite3		*db;
+	struct db		*db;
 	char		 dir[128], err[256], *tok;
 	long long	 aid, bid, sid, keep;
 	int		 i;

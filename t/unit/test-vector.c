@@ -20,6 +20,7 @@
 #include "search/vector.h"
 #include "store/db.h"
 #include "tap.h"
+#include "store/conn.h"
 
 /*
  * Stores vector v (blen bytes, dim floats) of model under hash, unless one is stored there
@@ -27,15 +28,15 @@
  * embeddings row naming it for snippet id. 0, or -1 with the error printed.
  */
 static int
-put_vector(sqlite3 *db, long long id, const char *model, const char *hash, long long dim,
+put_vector(struct db *db, long long id, const char *model, const char *hash, long long dim,
     const void *v, int blen)
 {
 	sqlite3_stmt	*sv = NULL, *se = NULL;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO vectors (model, hash, dim, vector) VALUES "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO vectors (model, hash, dim, vector) VALUES "
 	    "(?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING", -1, &sv, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO embeddings (snippet_id, model, hash) "
+	    sqlite3_prepare_v2(db_lite(db), "INSERT INTO embeddings (snippet_id, model, hash) "
 	    "VALUES (?1, ?2, ?3)", -1, &se, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(sv, 1, model, -1, SQLITE_STATIC);
@@ -49,7 +50,7 @@ put_vector(sqlite3 *db, long long id, const char *model, const char *hash, long 
 		rc = 0;
 out:
 	if (rc == -1)
-		printf("# put_vector %lld: %s\n", id, sqlite3_errmsg(db));
+		printf("# put_vector %lld: %s\n", id, sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(sv);
 	sqlite3_finalize(se);
 	return rc;
@@ -57,12 +58,12 @@ out:
 
 /* The first column of the one-row answer of sql, or -1. */
 static long long
-count(sqlite3 *db, const char *sql)
+count(struct db *db, const char *sql)
 {
 	sqlite3_stmt	*st;
 	long long	 n = -1;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
@@ -207,7 +208,7 @@ ref_cmp(const void *a, const void *b)
 
 /* Inserts n random vectors of dim, normalised, as snippets 1..n of '/t/t' (model m). */
 static int
-insert_vectors(sqlite3 *db, const char *model, float *vecs, size_t n, size_t dim)
+insert_vectors(struct db *db, const char *model, float *vecs, size_t n, size_t dim)
 {
 	sqlite3_stmt	*s = NULL;
 	char		 hash[32];
@@ -216,7 +217,7 @@ insert_vectors(sqlite3 *db, const char *model, float *vecs, size_t n, size_t dim
 
 	if (db_begin(db) == -1)
 		return -1;
-	if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, document_id, "
+	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (id, library_id, document_id, "
 	    "ord, title, breadcrumb, anchor, text, tokens) VALUES (?1, '/t/t', 1 + ?1 % 7, "
 	    "?1, '', '', '', 'text', 10 + ?1)", -1, &s, NULL) != SQLITE_OK)
 		goto out;
@@ -235,7 +236,7 @@ insert_vectors(sqlite3 *db, const char *model, float *vecs, size_t n, size_t dim
 	rc = 0;
 out:
 	if (rc == -1)
-		printf("# %s\n", sqlite3_errmsg(db));
+		printf("# %s\n", sqlite3_errmsg(db_lite(db)));
 	sqlite3_finalize(s);
 	if (rc == 0)
 		rc = db_commit(db);
@@ -250,7 +251,7 @@ out:
 
 /* The quantized search returns exactly the float brute force's top k. */
 static void
-test_search(sqlite3 *db)
+test_search(struct db *db)
 {
 	struct vecindex	*x, *small;
 	struct lexindex_hit hits[K + 1];
@@ -334,7 +335,7 @@ out:
 
 /* Loading: model, library, skipped rows, exact scores, cascade on delete. */
 static void
-test_build(sqlite3 *db)
+test_build(struct db *db)
 {
 	static const float v3[][3] = { { 1, 0, 0 }, { 0, 2, 0 }, { 0.6f, 0.8f, 0 },
 	    { 0, 0, 0 } };
@@ -404,7 +405,7 @@ test_build(sqlite3 *db)
 	x = vector_index_build(db, "/t/u", "m3", 0);
 	ok(x != NULL && vector_index_count(x) == 2, "its vector is gone");
 	vector_index_free(x);
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM embeddings WHERE snippet_id = "
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT count(*) FROM embeddings WHERE snippet_id = "
 	    "10003", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		is_int(sqlite3_column_int(st, 0), 0, "no embeddings row left");
 	else
@@ -419,7 +420,7 @@ test_build(sqlite3 *db)
  * the caller's transaction when one is open.
  */
 static void
-test_shared(sqlite3 *db)
+test_shared(struct db *db)
 {
 	static const float a[4] = { 1, 0, 0, 0 }, b[4] = { 0, 1, 0, 0 };
 	static const float q[4] = { 1, 0, 0, 0 };
@@ -494,7 +495,7 @@ test_shared(sqlite3 *db)
  * candidates of a k = 1 search.
  */
 static void
-test_scales(sqlite3 *db)
+test_scales(struct db *db)
 {
 	struct vecindex	*x;
 	struct lexindex_hit h[1];
@@ -519,7 +520,7 @@ test_scales(sqlite3 *db)
 			for (j = 0; j < 10; j++)
 				v[1 + rng() % 63] = -0.125f;
 		}
-		if (sqlite3_prepare_v2(db, "INSERT INTO snippets (id, library_id, "
+		if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (id, library_id, "
 		    "document_id, ord, title, breadcrumb, anchor, text, tokens) VALUES "
 		    "(?1, '/t/v', 30, ?1, '', '', '', 'v', 1)", -1, &st, NULL) !=
 		    SQLITE_OK) {
@@ -625,7 +626,7 @@ main(void)
 {
 	char	 tmpl[] = "/tmp/test-vector.XXXXXX";
 	char	 cmd[128];
-	sqlite3	*db = NULL;
+	struct db	*db = NULL;
 
 	log_init("test-vector");
 	test_quantize();

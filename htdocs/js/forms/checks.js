@@ -197,3 +197,30 @@ export function aiSettingShown(name, values, takes) {
 		return offers(vendor, "region");
 	return !same && offers(vendor, what);
 }
+
+// readWithCredentials(type, url, settings): which of the instance's credentials a new source
+// of this type and URL is read with when its server asks for them (a private repository,
+// a wiki), in words naming the setting, or null. settings: GET /api/settings's. A git URL
+// on the GitHub-type host (git.github.host) with a token or App, or on the GitLab-type host
+// with a token; a wiki source whenever wiki.token is set. Whether a repository is private
+// is not knowable before its first fetch: the job log says so then.
+export function readWithCredentials(type, url, settings) {
+	const s = (n) => (settings && settings[n]) || {};
+	if (type === "wiki")
+		return s("wiki.token").set ? "the wiki API token (wiki.token)" : null;
+	if (type !== "git")
+		return null;
+	let host;
+	try {
+		host = new URL(url).host.toLowerCase();
+	} catch (e) {
+		return null;
+	}
+	const hostOf = (n, dflt) => String(s(n).value || s(n).default || dflt).toLowerCase();
+	if (host === hostOf("git.github.host", "github.com") &&
+	    (s("git.github.token").set || s("git.github.app_private_key").set))
+		return s("git.github.token").set ? "the GitHub token (git.github.token)" : "the GitHub App (git.github.app_id)";
+	if (host === hostOf("git.gitlab.host", "gitlab.com") && s("git.gitlab.token").set)
+		return "the GitLab token (git.gitlab.token)";
+	return null;
+}

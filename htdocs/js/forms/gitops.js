@@ -6,6 +6,8 @@
 import { el, clear, field, checkField, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
 import { poll } from "../parts/poll.js";
+import { GITOPS_STATES, meaning } from "../parts/states.js";
+import { settingText, withName } from "./settings.js";
 
 // The schedule's presets as the server names them, and what the select shows.
 const PRESETS = [
@@ -22,10 +24,6 @@ const TRIGGERS = {
 	webhook: "push webhook", api: "reconcile API",
 };
 
-const STATES = {
-	queued: "Queued", running: "Running", done: "Done", failed: "Failed",
-	skipped: "Skipped",
-};
 
 const COUNTS = ["created", "updated", "unchanged", "pruned", "skipped", "failed"];
 
@@ -34,7 +32,7 @@ const POLL_MAX_MS = 10 * 60 * 1000;
 
 // gitopsTab(body): fills body with the three panels; reads GET /api/gitops/status.
 export async function gitopsTab(body) {
-	const status = await api.get("/api/gitops/status");
+	const [status, { settings }] = await Promise.all([api.get("/api/gitops/status"), api.get("/api/settings")]);
 	const last = el("section", { class: "panel gitops-last", "aria-labelledby": "gitops-last-h" });
 	const showLast = (s) => clear(last, el("h2", { id: "gitops-last-h" }, "Last sync"),
 	    s.pendingSync ? el("p", { class: "notice", role: "status" }, "A sync is " + s.pendingSync.state +
@@ -45,11 +43,16 @@ export async function gitopsTab(body) {
 	    s.lastProcessedCommit ? el("dl", { class: "kv" }, el("dt", null, "Manifest commit last processed"),
 		el("dd", null, el("code", null, s.lastProcessedCommit))) : null);
 	showLast(status);
-	body.append(configForm(status.config, showLast), syncPanel(showLast), last);
+	body.append(configForm(status.config, showLast, settings), syncPanel(showLast), last);
 }
 
-// configForm(config, showLast): the settings form; a save answers the status again.
-function configForm(config, showLast) {
+// The settings behind the form's fields: their labels and help are the server's.
+const SETTING = { enabled: "gitops.enabled", repoUrl: "gitops.repo_url", manifestPath: "gitops.manifest_path",
+	branch: "gitops.branch", schedule: "gitops.schedule", prune: "gitops.prune" };
+
+// configForm(config, showLast, settings): the settings form (labels and help of settings,
+// GET /api/settings's); a save answers the status again.
+function configForm(config, showLast, settings) {
 	const enabled = el("input", { type: "checkbox", id: newId("gitops"), name: "enabled", checked: !!config.enabled });
 	const repoUrl = el("input", { type: "url", name: "repoUrl", value: config.repoUrl || "", spellcheck: "false",
 	    autocapitalize: "none", placeholder: "https://github.com/acme/ctxd-manifest.git" });
@@ -66,18 +69,18 @@ function configForm(config, showLast) {
 	    value: preset === "cron" ? config.schedule : "", placeholder: "30 2 * * 1-5" });
 	const prune = el("input", { type: "checkbox", id: newId("gitops"), name: "prune", checked: !!config.prune });
 
+	const text = (name) => settingText(settings, SETTING[name]);
 	const rows = {
-		enabled: checkField(enabled, "Enable GitOps sync",
-		    "Sync at instance start, on the schedule and on every push to the manifest branch. Off: only Sync now syncs."),
-		repoUrl: field("Manifest repository URL", repoUrl,
-		    "The git repository (http or https) that holds the manifest; its host's token or GitHub App is used to read it."),
-		manifestPath: field("Manifest path", manifestPath, "The YAML file inside the repository. Blank: repos.yaml."),
-		branch: field("Branch", branch, "Blank: the repository's default branch."),
-		schedule: field("Sync schedule", schedule, "When the sync runs, in the server's time zone. Manual only: on Sync now and on push."),
+		enabled: checkField(enabled, ...text("enabled")),
+		repoUrl: field(text("repoUrl")[0], repoUrl, text("repoUrl")[1]),
+		manifestPath: field(text("manifestPath")[0], manifestPath, text("manifestPath")[1]),
+		branch: field(text("branch")[0], branch, text("branch")[1]),
+		schedule: field(text("schedule")[0], schedule, text("schedule")[1]),
 		cron: field("Cron expression", cron, "Five fields: minute hour day-of-month month day-of-week, e.g. 30 2 * * 1-5."),
-		prune: checkField(prune, "Prune removed repositories",
-		    "Delete GitOps-managed libraries that left the manifest, with their snippets, embeddings and clones. Libraries added by hand are never deleted."),
+		prune: checkField(prune, ...text("prune")),
 	};
+	for (const [name, setting] of Object.entries(SETTING))
+		withName(rows[name], setting);
 	for (const [name, row] of Object.entries(rows))
 		row.dataset.field = name;
 	const showCron = () => { rows.cron.hidden = schedule.value !== "cron"; };
@@ -196,7 +199,8 @@ export function runView(r) {
 		el("dt", null, "Time"), el("dd", null, timeEl(r.finishedAt || r.startedAt || r.createdAt)),
 		el("dt", null, "Trigger"), el("dd", null, TRIGGERS[r.trigger] || r.trigger),
 		el("dt", null, "Outcome"), el("dd", null, el("span", { class: "badge " + (ok ? "ok" : r.state === "failed" ? "error" : "running"),
-		    dataset: { outcome: r.state } }, STATES[r.state] || r.state)),
+		    dataset: { outcome: r.state }, title: meaning(GITOPS_STATES, r.state) }, r.state),
+		    meaning(GITOPS_STATES, r.state) ? el("span", { class: "muted small" }, " " + meaning(GITOPS_STATES, r.state)) : null),
 		r.manifestCommit ? [el("dt", null, "Manifest commit"), el("dd", null, el("code", null, r.manifestCommit))] : null,
 		r.message ? [el("dt", null, "Message"), el("dd", { class: r.state === "failed" ? "error" : null }, r.message)] : null),
 	    el("ul", { class: "gitops-counts", "aria-label": "Counts" },

@@ -5,7 +5,17 @@
 // error is shown next to the field it names.
 import { el, clear, field, showStatus, newId } from "../dom.js";
 import * as api from "../api.js";
-import { lines, sourceFields, checkText } from "./checks.js";
+import { lines, sourceFields, checkText, readWithCredentials } from "./checks.js";
+import { withSettingLinks } from "../parts/settinglinks.js";
+
+// credentialsWarning(type, via): what the form says when a source would be read with the
+// instance's credentials (via, in words) while anonymous reads are on.
+function credentialsWarning(type, via) {
+	const what = type === "wiki" ? "Its pages are read with " + via + ", so anyone" :
+	    "If this repository is private, it is read with " + via + ", and anyone";
+	return "Anonymous reads are on. " + what + " who reaches this server can then read its documentation " +
+	    "through MCP clients and /api/v2, without a key. To require an API key to read, turn on perm.require_mcp_auth.";
+}
 
 // modesOf(type): the alternatives of a type's form: the groups of its fields ("A whole
 // space" or "Some pages" of a wiki), and an upload when the type takes one (an OpenAPI
@@ -133,14 +143,28 @@ export function addForm(onAdded) {
 	const modeBox = el("div");
 	const fieldsBox = el("div");
 	const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
+	const warn = el("p", { class: "warning credentials-warning", role: "status", hidden: true });
 	const submit = el("button", { type: "submit", disabled: true }, "Add library");
-	let types = [], rows = [], mode = null;
+	let types = [], rows = [], mode = null, inst = null;
 
+	// The warning of a source read with the instance's credentials under anonymous reads
+	// (GET /api/settings: perm.require_mcp_auth off, and the credential of its host set).
+	const updateWarn = () => {
+		const open = inst && inst["perm.require_mcp_auth"] && !inst["perm.require_mcp_auth"].value;
+		const url = rows.find((r) => r.field.name === "url");
+		const via = open && !(mode && mode.upload) ?
+		    readWithCredentials(typeSel.value, url ? url.input.value.trim() : "", inst) : null;
+		warn.hidden = !via;
+		clear(warn, via ? withSettingLinks(credentialsWarning(typeSel.value, via)) : null);
+	};
 	const showFields = (fields) => {
 		rows = fields.map(row);
-		for (const r of rows)
+		for (const r of rows) {
 			r.input.addEventListener("change", () => check(r));
+			r.input.addEventListener("input", updateWarn);
+		}
 		clear(fieldsBox, rows);
+		updateWarn();
 	};
 	const showType = () => {
 		const t = types.find((x) => x.type === typeSel.value);
@@ -194,7 +218,7 @@ export function addForm(onAdded) {
 			submit.disabled = false;
 		}
 	} } },
-	    el("h2", { id: "add-h" }, "Add a library"), typeRow, modeBox, fieldsBox, status,
+	    el("h2", { id: "add-h" }, "Add a library"), typeRow, modeBox, fieldsBox, warn, status,
 	    el("div", { class: "actions" }, submit));
 	form.setAttribute("aria-labelledby", "add-h");
 	api.get("/api/sources/types").then((list) => {
@@ -203,6 +227,7 @@ export function addForm(onAdded) {
 		submit.disabled = false;
 		showType();
 	}, (e) => showStatus(status, false, "The source types could not be read: " + e.message));
+	api.get("/api/settings").then((r) => { inst = r.settings; updateWarn(); }, () => {});
 	return form;
 }
 

@@ -6,7 +6,8 @@
 import { el, clear, field, checkField, showStatus, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
 
-// The source types as the API names them, their labels and what each switch does.
+// The source types as the API names them, their labels and what each switch does. (GET
+// /api/settings leaves the policy.* settings out, so their labels are these.)
 const TYPES = [
 	["git", "Git repositories", "Libraries the upstream parsed from git repositories."],
 	["website", "Websites", "Libraries the upstream crawled from documentation websites."],

@@ -1,41 +1,11 @@
 // forms/settings.js: a form over named settings of GET /api/settings (or a setup step's
-// "settings"), one field per setting, each with its label, its one-line help and a status
+// "settings"), one field per setting, each with its label and its one-line help (both the
+// server's: lib/store/settings.c), its name beside the label when asked, and a status
 // line where the outcome of a save is shown. Secrets are write-only: the field shows "set"
 // or "not set" and is sent only when something is typed (or "Clear" is pressed).
 import { el, field, newId, showStatus, button } from "../dom.js";
 import * as api from "../api.js";
 import { aiSettingShown } from "./checks.js";
-
-// Labels of the settings the UI shows (the server's help text is the second line).
-export const LABELS = {
-	"ai.llm.provider": "LLM provider",
-	"ai.llm.api_key": "LLM API key",
-	"ai.llm.model": "LLM model",
-	"ai.llm.region": "Region",
-	"ai.llm.base_url": "Base URL",
-	"ai.embed.provider": "Embedding provider",
-	"ai.embed.api_key": "Embedding API key",
-	"ai.embed.model": "Embedding model",
-	"ai.embed.base_url": "Embedding base URL",
-	"ai.embed.region": "Embedding region",
-	"git.github.token": "GitHub token",
-	"git.github.host": "GitHub host",
-	"git.gitlab.token": "GitLab token",
-	"git.gitlab.host": "GitLab host",
-	"git.github.app_id": "GitHub App ID",
-	"git.github.app_installation_id": "GitHub App installation ID",
-	"git.github.app_private_key": "GitHub App private key (PEM)",
-	"git.github.webhook_secret": "GitHub App webhook secret",
-	"wiki.site_url": "Wiki site URL",
-	"wiki.kind": "Wiki kind",
-	"wiki.email": "Wiki account email",
-	"wiki.token": "Wiki API token",
-	"upstream.url": "Upstream API base URL",
-	"upstream.api_key": "Upstream API key",
-	"upstream.timeout_s": "Upstream timeout (seconds)",
-	"upstream.cache_ttl_s": "Answer cache lifetime (seconds)",
-	"upstream.cache_mb": "Answer cache size (MB)",
-};
 
 // Choice names as people write them; an AI vendor's label comes from the server
 // (choiceLabels: the vendor table), so that a vendor added there needs nothing here.
@@ -51,8 +21,30 @@ const SHOW_WHEN = {
 	"wiki.email": (v) => v["wiki.kind"] !== "datacenter",
 };
 
-function sentence(s) {
+// sentence(s): a help text of the settings table (lower case, no full stop) as a sentence.
+export function sentence(s) {
 	return s ? s.charAt(0).toUpperCase() + s.slice(1) + "." : null;
+}
+
+// settingText(settings, name): [label, help as a sentence] of a setting as the server
+// describes it (GET /api/settings), for a tab whose form is not settingsForm's.
+export function settingText(settings, name) {
+	const m = (settings && settings[name]) || {};
+	return [m.label || name, sentence(m.help)];
+}
+
+// withName(row, name): the setting's raw name beside the label of its row; returns row.
+export function withName(row, name) {
+	const label = row.querySelector("label");
+	const code = el("code", { class: "setting-name muted small" }, name);
+	if (row.classList.contains("check"))
+		label.after(" ", code);
+	else {	/* a label above its control: the name on the label's line */
+		const line = el("div", { class: "label-row" });
+		label.replaceWith(line);
+		line.append(label, " ", code);
+	}
+	return row;
 }
 
 // control(name, meta): the input of one setting; returns { input, get(), extra }.
@@ -68,7 +60,7 @@ function control(name, meta) {
 			cleared = true;
 			input.value = "";
 			state.textContent = "will be cleared on save";
-		}, { class: "secondary small", "aria-label": "Clear " + (LABELS[name] || name) }) : null;
+		}, { class: "secondary small", "aria-label": "Clear " + (meta.label || name) }) : null;
 		return { input, extra: el("span", { class: "secret-state" }, state, clearBtn),
 		    get: () => (input.value !== "" ? input.value : cleared ? "" : undefined) };
 	}
@@ -103,8 +95,8 @@ export function settingsForm(settings, names, opts) {
 		if (!meta)
 			continue;
 		const c = control(name, meta);
-		// the server's label (lib/store/settings.c), else this table's, else the name
-		const label = meta.label || LABELS[name] || name;
+		// the server's label (lib/store/settings.c), else the name
+		const label = meta.label || name;
 		let row;
 		if (meta.type === "bool") {
 			c.input.id = newId("f");
@@ -118,7 +110,7 @@ export function settingsForm(settings, names, opts) {
 				row.insertBefore(c.extra, row.querySelector(".help"));
 		}
 		if (opts && opts.names && label !== name)
-			row.querySelector("label").after(" ", el("code", { class: "setting-name muted small" }, name));
+			withName(row, name);
 		row.dataset.setting = name;
 		fields[name] = { row, input: c.input, get: c.get, meta };
 		node.append(row);

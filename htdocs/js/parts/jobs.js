@@ -1,15 +1,18 @@
 // parts/jobs.js: a job shown anywhere (the jobs list, a job's page, a library's runs): its
 // state as a badge, its duration and its progress in words and as a bar.
 import { el } from "../dom.js";
+import { JOB_STATES, meaning } from "./states.js";
 
 // The states in which a job still changes (a page showing one polls).
 export const ACTIVE = new Set(["queued", "running"]);
 
-// jobState(j): the job's state as a badge.
+// jobState(j): the job's state as a badge (the API's word, its meaning as the title); a
+// running job asked to stop says so beside it.
 export function jobState(j) {
 	const cls = j.state === "done" ? "ok" : j.state === "failed" ? "error" : j.state === "running" ? "running" : "";
-	const word = j.state === "running" && j.cancelRequested ? "cancelling" : j.state;
-	return el("span", { class: "badge " + cls }, word);
+	const badge = el("span", { class: "badge " + cls, title: meaning(JOB_STATES, j.state) }, j.state);
+	return j.state === "running" && j.cancelRequested ?
+	    el("span", null, badge, el("span", { class: "muted small" }, " cancel requested")) : badge;
 }
 
 // seconds between two ISO times (or now), or null.

@@ -4,6 +4,7 @@
 import { el, clear, showStatus, button, timeEl } from "../dom.js";
 import * as api from "../api.js";
 import { ACTIVE, jobState, duration, progressBar } from "../parts/jobs.js";
+import { JOB_STATES, meaning } from "../parts/states.js";
 import { poll } from "../parts/poll.js";
 import { withSettingLinks } from "../parts/settinglinks.js";
 
@@ -48,7 +49,8 @@ export async function render(root, params) {
 		clear(head, el("dl", { class: "kv" },
 		    el("dt", null, "Library"), el("dd", null, lib),
 		    el("dt", null, "Kind"), el("dd", null, job.kind + (job.force ? " (every file)" : "")),
-		    el("dt", null, "State"), el("dd", { id: "job-state" }, jobState(job)),
+		    el("dt", null, "State"), el("dd", null, el("span", { id: "job-state" }, jobState(job)),
+			meaning(JOB_STATES, job.state) ? el("span", { class: "muted small" }, " " + meaning(JOB_STATES, job.state)) : null),
 		    el("dt", null, "Queued"), el("dd", null, timeEl(job.createdAt)),
 		    el("dt", null, "Started"), el("dd", null, timeEl(job.startedAt)),
 		    el("dt", null, "Finished"), el("dd", null, job.finishedAt ? timeEl(job.finishedAt) : "not yet"),

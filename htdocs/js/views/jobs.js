@@ -4,6 +4,8 @@ import { el, clear, timeEl, button } from "../dom.js";
 import * as api from "../api.js";
 import { ACTIVE, jobState, duration, progressBar } from "../parts/jobs.js";
 import { poll } from "../parts/poll.js";
+import { legend } from "../parts/badges.js";
+import { JOB_STATES } from "../parts/states.js";
 
 export const title = "Jobs";
 
@@ -51,7 +53,8 @@ export async function render(root, params, ctx) {
 	};
 	state.addEventListener("change", () => load(false));
 	root.append(el("h1", null, "Jobs"),
-	    el("div", { class: "field filter" }, el("label", { for: state.id }, "State"), state), box, more);
+	    el("div", { class: "field filter" }, el("label", { for: state.id }, "State"), state),
+	    legend("What the states mean", [null, JOB_STATES]), box, more);
 	await load(false);
 	poll(root, tick, { every: POLL_MS });
 }

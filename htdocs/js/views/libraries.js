@@ -3,7 +3,8 @@
 import { el, clear, timeEl, button } from "../dom.js";
 import * as api from "../api.js";
 import { addForm } from "../forms/library.js";
-import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num } from "../parts/badges.js";
+import { TYPE_NAMES, stateBadge, runBadge, gitopsBadge, num, legend } from "../parts/badges.js";
+import { LIBRARY_STATES, RUN_STATUSES } from "../parts/states.js";
 
 export const title = "Libraries";
 
@@ -54,7 +55,8 @@ async function list(box) {
 		el("thead", null, el("tr", null, ["Library", "Type", "State", "Snippets", "Tokens", "Last indexed",
 		    "Last run", ""].map((h) => el("th", { scope: "col",
 			class: h === "Snippets" || h === "Tokens" ? "num" : null }, h)))),
-		tbody)));
+		tbody)),
+	    legend("What the states and last runs mean", ["State", LIBRARY_STATES], ["Last run", RUN_STATUSES]));
 	apply();
 }
 

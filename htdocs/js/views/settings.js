@@ -3,7 +3,7 @@
 // wizard again.
 import { el, clear, field, showStatus, button, timeEl, newId } from "../dom.js";
 import * as api from "../api.js";
-import { settingsForm, providerTest, saveAndTest } from "../forms/settings.js";
+import { settingsForm, providerTest, saveAndTest, sentence } from "../forms/settings.js";
 import { passwordForm } from "../forms/password.js";
 import { gitopsTab } from "../forms/gitops.js";
 import { policiesTab } from "../forms/policies.js";
@@ -24,21 +24,10 @@ const TABS = [
 	["account", "Your account"],
 ];
 
-// What each permission opens, in one line.
-const PERMS = [
-	["perm.anonymous_parse", "Allow anonymous parse",
-	    "Anyone who can reach this server may add a repository or source to index, without an API key or sign-in."],
-	["perm.anonymous_refresh", "Allow anonymous refresh",
-	    "Anyone may re-index an existing library (which costs fetches and AI calls)."],
-	["perm.anonymous_delete", "Allow anonymous delete",
-	    "Anyone may delete a library with its snippets and embeddings."],
-	["perm.anonymous_support_bundle", "Allow anonymous support bundle",
-	    "Anyone may download the support bundle: settings (never secrets), the library list and recent job logs."],
-	["perm.members_use_integrations", "Allow members to use integrations",
-	    "Members, not only admins, may add wiki sources and repositories from a host with a git token or the GitHub App, so they can index whatever those credentials can read."],
-	["perm.require_mcp_auth", "Require MCP authentication",
-	    "When on, /mcp and the /api/v2 search and context calls need a personal API key; when off, anyone who reaches the server may query the documentation."],
-];
+// The switches of the Permissions tab; each one's label and what it opens are the server's
+// (GET /api/settings: label, help).
+const PERMS = ["perm.anonymous_parse", "perm.anonymous_refresh", "perm.anonymous_delete",
+    "perm.anonymous_support_bundle", "perm.members_use_integrations", "perm.require_mcp_auth"];
 
 const SECTIONS = {
 	ai: {
@@ -81,7 +70,7 @@ export async function render(root, params, ctx) {
 	// ?setting=NAME (a link from a message naming it): the tab that holds it, the field focused
 	const wanted = ctx.query().get("setting");
 	const holder = wanted ? Object.keys(SECTIONS).find((t) => SECTIONS[t].names.includes(wanted)) ||
-	    (PERMS.some(([n]) => n === wanted) ? "permissions" : null) : null;
+	    (PERMS.includes(wanted) ? "permissions" : null) : null;
 	const tab = holder || (TABS.some(([t]) => t === ctx.query().get("tab")) ? ctx.query().get("tab") : "ai");
 	root.append(el("h1", null, "Settings"),
 	    el("nav", { class: "tabs", "aria-label": "Settings sections" },
@@ -150,10 +139,11 @@ async function permissions(body) {
 	const { settings } = await api.get("/api/settings");
 	const list = el("div", { class: "panel" }, el("h2", null, "Permissions"),
 	    el("p", null, "Each switch takes effect at once. All are off on a new instance."));
-	for (const [name, label, what] of PERMS) {
+	for (const name of PERMS) {
 		const meta = settings[name];
 		if (!meta)
 			continue;
+		const label = meta.label || name;
 		const input = el("input", { type: "checkbox", id: newId("perm"), name, checked: !!meta.value,
 		    "aria-describedby": "help-" + name.replace(/\./g, "-") });
 		const status = el("p", { class: "field-status", role: "status", "aria-live": "polite" });
@@ -170,8 +160,8 @@ async function permissions(body) {
 			}
 		});
 		list.append(el("div", { class: "field check", dataset: { setting: name } }, input,
-		    el("label", { for: input.id }, label),
-		    el("p", { class: "help", id: "help-" + name.replace(/\./g, "-") }, what), status));
+		    el("label", { for: input.id }, label), " ", el("code", { class: "setting-name muted small" }, name),
+		    el("p", { class: "help", id: "help-" + name.replace(/\./g, "-") }, sentence(meta.help)), status));
 	}
 	body.append(list);
 }
@@ -259,5 +249,5 @@ function account(body, ctx) {
 	    passwordForm(ctx, async () => { await ctx.refreshSession(); }),
 	    el("h2", null, "Setup wizard"),
 	    el("p", null, el("a", { href: "#/setup?step=ai-provider" }, "Open the setup wizard again"),
-		" to go through the AI provider, embeddings and git tokens steps."));
+		" to go through the AI provider, embeddings, git tokens and who can read steps."));
 }

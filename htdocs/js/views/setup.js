@@ -1,9 +1,11 @@
 // The first-launch wizard (#/setup, reopened from Settings as #/setup?step=NAME): the AI
-// provider, the embedding provider, the git tokens, in that order, over GET /api/setup,
+// provider, the embedding provider, the git tokens, who can read, in that order, over GET /api/setup,
 // POST /api/setup/STEP and POST /api/setup/STEP/skip. Each step says what skipping means.
 import { el, button } from "../dom.js";
 import * as api from "../api.js";
 import { settingsForm, providerTest } from "../forms/settings.js";
+import { readersForm } from "../forms/readers.js";
+import { SETUP_STATES, meaning } from "../parts/states.js";
 
 export const title = "Setup";
 
@@ -26,9 +28,13 @@ const STEPS = {
 		    "The server reaches public addresses only: to index sites or repositories on a private network, list it in fetch.allowed_networks (Settings > Advanced), which lets every user who may add a source reach it.",
 		],
 	},
+	"who-can-read": {
+		intro: "Who may search the documentation this server indexes, through MCP clients (/mcp) and the /api/v2 search and context calls. This web UI always needs a sign-in.",
+		skip: "Skipping leaves anonymous reads as they are now (on, on a new instance): anyone who reaches the server reads every library. Change it later in Settings > Permissions.",
+		form: readersForm,
+	},
 };
 
-const STATE_WORDS = { pending: "to do", done: "done", skipped: "skipped" };
 
 export async function render(root, params, ctx) {
 	const setup = await api.get("/api/setup");
@@ -38,7 +44,8 @@ export async function render(root, params, ctx) {
 	root.append(el("h1", null, "Set up ctxd"));
 	root.append(el("ol", { class: "steps", "aria-label": "Setup steps" },
 	    setup.steps.map((s, i) => el("li", { "aria-current": step && s.step === step.step ? "step" : null },
-		el("a", { href: "#/setup?step=" + s.step }, `${i + 1}. ${s.title}`), " — ", STATE_WORDS[s.state] || s.state))));
+		el("a", { href: "#/setup?step=" + s.step }, `${i + 1}. ${s.title}`), " — ",
+		el("span", { title: meaning(SETUP_STATES, s.state) }, s.state)))));
 	if (!step) {
 		root.append(el("section", { class: "panel" },
 		    el("h2", null, "Setup is complete"),
@@ -50,7 +57,8 @@ export async function render(root, params, ctx) {
 		return;
 	}
 	const info = STEPS[step.step] || {};
-	const form = settingsForm(step.settings, Object.keys(step.settings));
+	const form = info.form ? info.form(step.settings, step.state === "pending") :
+	    settingsForm(step.settings, Object.keys(step.settings));
 	const next = () => {
 		const i = setup.steps.findIndex((s) => s.step === step.step);
 		const later = setup.steps.slice(i + 1).find((s) => s.state === "pending");

@@ -1,6 +1,6 @@
 // t0800: the whole first launch on a fresh instance, in chromium: sign in as admin/admin,
 // the forced password change, the wizard (AI provider with a failing and a passing Test,
-// embeddings, git tokens skipped), the status page and the support bundle, Settings and
+// embeddings, git tokens skipped, who can read: an API key), the status page and the support bundle, Settings and
 // the wizard reopened from there.
 //   node t0800-first-launch.mjs BASE VENDOR_BASE NEW_PASSWORD OUT_DIR
 import { ui, signIn } from "./ui.mjs";
@@ -98,9 +98,27 @@ await t.run(async () => {
 	check(/public repositories only/.test(await page.locator(".skip-meaning").textContent()), "step 3 says skipping means public repositories only");
 	await t.shot(page, "setup-git");
 	await page.getByRole("button", { name: "Skip this step" }).click();
+
+	// Step 4: who can read, decided: the closed choice is offered first.
+	await page.getByRole("heading", { name: "Who can read" }).waitFor();
+	const closed = page.getByLabel("Only people with an API key");
+	const open = page.getByLabel("Anyone who reaches the server (anonymous reads)");
+	check(await closed.isChecked() && !(await open.isChecked()), "step 4 offers 'only people with an API key' first");
+	check(/anyone who can reach this server can read every library/.test(await page.locator('[data-readers="false"] .help').textContent()),
+	    "anonymous reads: the consequence in one sentence");
+	check(/must send a personal API key/.test(await page.locator('[data-readers="true"] .help').textContent()),
+	    "an API key: the consequence in one sentence");
+	check(/anonymous reads are on/.test(await page.locator(".readers .now").textContent()), "the step says reads are anonymous now");
+	check(await page.getByRole("heading", { name: "MCP authentication" }).isVisible(), "the step says what it means for MCP clients");
+	check(/leaves anonymous reads/.test(await page.locator(".skip-meaning").textContent()), "step 4 says what skipping means");
+	await t.shot(page, "setup-who-can-read");
+	await page.getByRole("button", { name: "Save and continue" }).click();
 	await page.getByRole("heading", { name: "Setup is complete" }).waitFor();
-	check(/3\. Git tokens — skipped/.test(await page.locator(".steps").textContent()), "the wizard ends with git tokens skipped",
-	    await page.locator(".steps").textContent());
+	const steps = await page.locator(".steps").textContent();
+	check(/3\. Git tokens — skipped/.test(steps) && /4\. Who can read — done/.test(steps),
+	    "the wizard ends with git tokens skipped and who can read decided", steps);
+	const anon = await page.evaluate(async () => (await fetch("/api/v2/libs/search?libraryName=x&query=x", { credentials: "omit" })).status);
+	check(anon === 401, "after the step, a read without a key is refused", String(anon));
 	await t.shot(page, "setup-done");
 
 	// The status page and the support bundle.

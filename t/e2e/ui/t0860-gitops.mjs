@@ -95,7 +95,8 @@ async function sync(page) {
 	await page.unrouteAll();
 	check(answers.join() === "202", "Sync now: the server answered 202 (queued) and the page followed the run", answers.join());
 	const text = await run.textContent();
-	check(await run.getAttribute("data-state") === "done" && /Done/.test(text), "Sync now: the sync is done", text);
+	check(await run.getAttribute("data-state") === "done" && await run.locator("[data-outcome]").textContent() === "done" &&
+	    /the manifest was applied/.test(text), "Sync now: the sync is done, the API's word with its meaning", text);
 	const count = async (k) => (await run.locator(`[data-count="${k}"] strong`).textContent()).trim();
 	const counts = [];
 	for (const k of ["created", "updated", "unchanged", "pruned", "skipped", "failed"])
@@ -118,7 +119,7 @@ async function sync(page) {
 	// Again, the manifest unchanged: the server waits (200) and the sync is skipped.
 	const again = await syncNow(page);
 	check(answers.join() === "202,200" && await again.getAttribute("data-state") === "skipped" &&
-	    await again.locator("[data-outcome]").textContent() === "Skipped" &&
+	    await again.locator("[data-outcome]").textContent() === "skipped" &&
 	    /processed already/.test(await again.textContent()) && await again.locator("tr").count() === 0,
 	    "Sync now with the manifest unchanged: skipped, the commit was processed already", answers.join());
 	page.off("response", onResponse);
@@ -140,7 +141,7 @@ async function invalid(page) {
 	await page.getByRole("button", { name: "Save" }).click();
 	await page.locator(".gitops-config > .field-status").filter({ hasText: "Saved." }).waitFor();
 	const run = await syncNow(page);
-	check(await run.getAttribute("data-state") === "failed" && /Failed/.test(await run.textContent()),
+	check(await run.getAttribute("data-state") === "failed" && await run.locator("[data-outcome]").textContent() === "failed",
 	    "an invalid manifest: the sync failed");
 	const errs = await run.locator(".gitops-errors li").allTextContents();
 	check(errs.some((e) => /^repos\.yaml:4:5: field 'maxPages' is not a field of a git/.test(e)),
