@@ -5,8 +5,11 @@
 # - a version stores no snippet, full-text or embeddings row for a file another version has
 #   unchanged, embeds none of them again, and answers from them with its own Source lines,
 #   through the index segments and through an index a query process builds from the
-#   database when there is no segment (over CTXD_TEST_SEARCH_MEMORY_MAX=0 snippets: the
-#   path of large libraries indexed before segments, which answer all the same);
+#   database when there is no segment (a large library indexed before segments answers all
+#   the same, with a warning), with the same answers byte for byte, also when a budget of one
+#   byte of private memory (CTXD_TEST_SEARCH_PRIVATE_BYTES=1) makes each library's built index
+#   go when another library is asked and keeps no built vectors (one ranking at every size: no
+#   library is ranked another way);
 # - re-indexing main after a shared file changed moves that file's old snippets to a version
 #   that shows them (which answers its old text still), and a file main now holds twice is
 #   copied for the versions that showed it before main's dedup pass hides one (they answer
@@ -118,7 +121,6 @@ like "$(http_body | jq -r '"\(.total) \(.snippets[0].source)"')" "^2 [^ ]*$C1/do
 
 # --- no index segments: built from the database (a large library indexed before them) -------
 ctxd_stop
-export CTXD_TEST_SEARCH_MEMORY_MAX=0
 mv "$DATA_DIR/segments" "$DATA_DIR/segments.away"
 ctxd_start
 a1s=$(ask $LIB/v1.0 'ALPHAWORD storage engine')
@@ -129,10 +131,36 @@ unlike "$(ask $LIB/v2.0 'notes setting')" 'ONENOTES|MAINNOTES' "... not another 
 like "$(ask $LIB 'ALPHAWORD storage engine')" "Source: [^ ]*$CM/docs/alpha.md" \
     "... main answers with its commit"
 like "$(cat "$T/log/query.log")" 'has no index segment: its index is built' \
-    "... and the query process warns that a large library has no segment"
+    "... and the query process warns that the library has no segment"
 ctxd_stop
-unset CTXD_TEST_SEARCH_MEMORY_MAX
 mv "$DATA_DIR/segments.away" "$DATA_DIR/segments"
+ctxd_start
+
+# --- one ranking: segments, indexes built in memory, a budget of one byte -------------------
+ask3() { ask $LIB/v1.0 'ALPHAWORD storage engine'; ask $LIB/v2.0 'notes setting'
+	ask $LIB 'ALPHAWORD storage engine'; }
+seg_answers=$(ask3)
+like "$seg_answers" 'TWONOTES' "v2.0 answers its own notes"
+ls "$DATA_DIR"/segments/*.seg >/dev/null 2>&1
+ok $? "the answers above came from segments"
+ctxd_stop
+mv "$DATA_DIR/segments" "$T/segments.kept"
+ctxd_start
+is "$(ask3)" "$seg_answers" "no segment: the indexes built in memory answer byte for byte the same"
+ctxd_stop
+export CTXD_TEST_SEARCH_PRIVATE_BYTES=1
+ctxd_start
+built1=$(ask3)
+is "$(ask3)" "$built1" "a budget of one byte (each built index freed when another library is asked): the same answers again"
+like "$(cat "$T"/log/query*.log)" "exceed the query worker's memory budget" \
+    "... vectors over the budget are not kept (lexical answers)"
+ctxd_stop
+mv "$T/segments.kept" "$DATA_DIR/segments"
+ctxd_start
+# (vectors a segment does not hold yet, a version's shared ones, are built and over the budget)
+like "$(ask3)" 'TWONOTES' "... and the mapped segments within that budget answer (v2.0 its own notes)"
+ctxd_stop
+unset CTXD_TEST_SEARCH_PRIVATE_BYTES
 ctxd_start
 
 # --- main changes a shared file and copies another one ----------------------------------------

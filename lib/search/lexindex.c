@@ -10,7 +10,10 @@
  * scoring is FTS5's bm25 (k1 1.2, b 0.75, per-column weights on term frequency, the
  * row's token count as its length, but at least half the average), with IDF taken over
  * the library. On top of BM25: a section inherits part of its enclosing section's score
- * (LEX_INHERIT), and the best candidates are re-scored with term proximity.
+ * (LEX_INHERIT), and the best candidates are re-scored with term proximity. Every library
+ * is ranked so, at any size: the index is mapped from its segment (lexindex_map) rather than
+ * held in private memory, and the best candidates are found without scoring every posting of
+ * a common word (exact pruning: lexindex_pruned).
  */
 #include "config.h"
 
@@ -55,6 +58,7 @@ struct lex_term {
 	uint32_t	 hash;
 	uint32_t	 npost, cap;
 	struct lex_posting *post;
+	float		 ub;		/* bound of f(k1+1)/(f+norm) over its postings (lexindex_bounds) */
 };
 
 /*
@@ -66,7 +70,7 @@ struct lex_mterm {
 	uint32_t	 hash;
 	uint32_t	 str;
 	uint32_t	 npost;
-	uint32_t	 pad;
+	float		 ub;		/* lex_term's ub */
 	uint64_t	 post;
 };
 #define LEX_MEMPTY	UINT32_MAX
@@ -88,6 +92,7 @@ struct lexindex {
 	float		*score;		/* scratch for one query, nsnip entries */
 	uint32_t	*touched;
 	uint64_t	*tmask;		/* scratch: which question terms each snippet has */
+	uint8_t		*mark;		/* scratch: the snippets a pruned search scores */
 	/*
 	 * Token streams for proximity: stream[streamoff[i] .. streamoff[i + 1]) holds snippet
 	 * i's tokens in order, each as its hash with bit 0 set when it shares the position of
@@ -97,10 +102,12 @@ struct lexindex {
 	size_t		*streamoff;
 	size_t		 nstream, capstream;
 	size_t		 bytes;
+	size_t		 scored;	/* snippets the last search scored (lexindex_scored) */
 	/*
 	 * Mapped from a segment (lexindex_map): the per-snippet arrays and stream point into
 	 * it, tab is NULL and terms are looked up in mtab; only the scratch arrays (score,
-	 * touched, tmask, inh) are this process's memory.
+	 * touched, tmask, inh, mark) are this process's memory: allocated by the first search
+	 * (lexindex_scratch) and given back by lexindex_trim.
 	 */
 	struct segment	*seg;
 	const struct lex_mterm *mtab;
@@ -242,6 +249,53 @@ fail:
 	return 1;
 }
 
+/* Bytes of a mapped index's scratch arrays (lexindex_scratch), per snippet + 1. */
+#define LEX_SCRATCH_BYTES	(2 * sizeof(float) + sizeof(uint32_t) + sizeof(uint64_t) + \
+	    sizeof(uint8_t))
+
+/*
+ * Gives back a mapped index's scratch arrays (the next search allocates them again): all
+ * of its private memory. An index built in memory keeps them (lexindex_bytes counts
+ * them with the rest of it).
+ */
+void
+lexindex_trim(struct lexindex *x)
+{
+	if (x == NULL || x->seg == NULL)
+		return;
+	free(x->inh);
+	free(x->score);
+	free(x->touched);
+	free(x->tmask);
+	free(x->mark);
+	x->inh = x->score = NULL;
+	x->touched = NULL;
+	x->tmask = NULL;
+	x->mark = NULL;
+}
+
+/* Allocates the scratch arrays a search needs (zeroed) when they are not there. 0 or -1. */
+static int
+lexindex_scratch(struct lexindex *x)
+{
+	if (x->inh == NULL)
+		x->inh = calloc(x->nsnip + 1, sizeof(*x->inh));
+	if (x->score == NULL)
+		x->score = calloc(x->nsnip + 1, sizeof(*x->score));
+	if (x->touched == NULL)
+		x->touched = calloc(x->nsnip + 1, sizeof(*x->touched));
+	if (x->tmask == NULL)
+		x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask));
+	if (x->mark == NULL)
+		x->mark = calloc(x->nsnip + 1, sizeof(*x->mark));
+	if (x->inh == NULL || x->score == NULL || x->touched == NULL || x->tmask == NULL ||
+	    x->mark == NULL) {
+		lexindex_trim(x);	/* a built index's are freed with it */
+		return -1;
+	}
+	return 0;
+}
+
 void
 lexindex_free(struct lexindex *x)
 {
@@ -251,10 +305,7 @@ lexindex_free(struct lexindex *x)
 		return;
 	if (x->seg != NULL) {
 		segment_close(x->seg);
-		free(x->inh);
-		free(x->score);
-		free(x->touched);
-		free(x->tmask);
+		lexindex_trim(x);
 		free(x);
 		return;
 	}
@@ -275,6 +326,7 @@ lexindex_free(struct lexindex *x)
 	free(x->score);
 	free(x->touched);
 	free(x->tmask);
+	free(x->mark);
 	free(x->stream);
 	free(x->streamoff);
 	free(x);
@@ -460,6 +512,35 @@ lexindex_load_row(const struct store_fts_row *r, void *arg)
 	return 0;
 }
 
+/*
+ * The bound of each term (lex_term.ub): the largest f (k1 + 1) / (f + norm) of its
+ * postings, the part of a posting's BM25 term that does not depend on the IDF (which a
+ * search's flags choose: LEXINDEX_IDF_FLOOR). Times the IDF, no posting adds more to a
+ * score, but for float rounding (LEX_PRUNE_SLACK). Pruned searches rely on it
+ * (lexindex_pruned); it is stored in the segment with the term.
+ */
+static void
+lexindex_bounds(struct lexindex *x)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < x->tabcap; i++) {
+		struct lex_term *t = &x->tab[i];
+		double	 ub = 0.0, v;
+
+		if (t->term == NULL)
+			continue;
+		for (k = 0; k < t->npost; k++) {
+			double f = t->post[k].tf;
+
+			v = (f * (LEX_K1 + 1.0)) / (f + x->norm[t->post[k].snip]);
+			if (v > ub)
+				ub = v;
+		}
+		t->ub = (float)ub;
+	}
+}
+
 struct lexindex *
 lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library_id,
     long nsnippets)
@@ -495,19 +576,23 @@ lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library
 	for (size_t i = 0; i < x->nsnip; i++)
 		x->norm[i] = (float)(LEX_K1 * (1.0 - LEX_B + LEX_B *
 		    fmax(x->len[i], LEX_MINLEN * x->avgdl) / x->avgdl));
-	if (lexindex_children(x) == -1 ||
-	    (x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
-	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL ||
-	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)
+	if (lexindex_children(x) == -1 || lexindex_scratch(x) == -1)
 		goto fail;
+	lexindex_bounds(x);
 	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(uint32_t) + sizeof(int) +
-	    4 * sizeof(float) + sizeof(size_t) + sizeof(uint64_t)) +
+	    4 * sizeof(float) + sizeof(size_t) + sizeof(uint64_t) + sizeof(uint8_t)) +
 	    x->capstream * sizeof(*x->stream);
 	return x;
 fail:
 	free(l.tr.tab);
 	lexindex_free(x);
 	return NULL;
+}
+
+size_t
+lexindex_scored(const struct lexindex *x)
+{
+	return x->scored;
 }
 
 int
@@ -519,6 +604,8 @@ lexindex_mapped(const struct lexindex *x)
 size_t
 lexindex_bytes(const struct lexindex *x)
 {
+	if (x->seg != NULL)
+		return x->score != NULL ? (x->nsnip + 1) * LEX_SCRATCH_BYTES : 0;
 	return x->bytes;
 }
 
@@ -566,6 +653,7 @@ lexindex_mslot(struct lex_query *q, const char *tok, size_t n)
 	t->hash = h;
 	t->npost = t->cap = m->npost;
 	t->post = (struct lex_posting *)(uintptr_t)(x->mpost + m->post);
+	t->ub = m->ub;
 	return t;
 }
 
@@ -722,40 +810,29 @@ lexindex_proximity(const struct lexindex *x, size_t s, const uint32_t *seq,
 #define LEX_INHERIT	0.6
 #define LEX_INHERIT_LEN	0.5
 
-int
-lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
-    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n)
+/*
+ * The exhaustive scoring: every posting of every question term, then inheritance; the
+ * best npool into pool[0..*k). The snippets scored are left in x->touched[0..*ntouched)
+ * with their x->tmask set (the caller clears it); x->score and x->inh are left zero.
+ */
+static void
+lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
+    struct lexindex_hit *pool, size_t npool, size_t *k, size_t *ntouched)
 {
-	struct lex_query q;
-	struct lexindex_hit *pool = NULL;
-	uint32_t	 seq[LEX_MAXTERMS];
-	uint64_t	 mask = 0;
-	double		 pairidf[LEX_MAXTERMS];
-	size_t		 i, k, ntouched = 0, npool, nmatched;
+	size_t		 i, j, nmatched, nt = 0;
 	double		 idf;
 
-	*n = 0;
-	memset(&q, 0, sizeof(q));
-	q.x = x;
-	/* Each term is a quoted FTS5 string: tokenize its inside as a MATCH would. */
-	for (i = 0; i < nterms; i++) {
-		size_t len = strlen(terms[i]);
-
-		if (len >= 2 && tokenize_stemmed(stem, terms[i] + 1, len - 2, 1,
-		    lexindex_query_term, &q) == -1)
-			return -1;
-	}
-	for (i = 0; i < q.n; i++) {
-		const struct lex_term *t = q.terms[i];
+	for (i = 0; i < q->n; i++) {
+		const struct lex_term *t = q->terms[i];
 
 		idf = lexindex_idf(x, t, flags);
 		/* The BM25 term of FTS5: idf * f * (k1 + 1) / (f + norm). */
-		for (k = 0; k < t->npost; k++) {
-			const struct lex_posting *p = &t->post[k];
+		for (j = 0; j < t->npost; j++) {
+			const struct lex_posting *p = &t->post[j];
 			double f = p->tf;
 
 			if (x->score[p->snip] == 0.0f)
-				x->touched[ntouched++] = p->snip;
+				x->touched[nt++] = p->snip;
 			x->tmask[p->snip] |= 1ull << i;
 			x->score[p->snip] += (float)(idf * (f * (LEX_K1 + 1.0)) /
 			    (f + x->norm[p->snip]));
@@ -768,12 +845,12 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	 * what they inherit is gathered first (inh), so that each inherits its parent's own
 	 * score, not what the parent inherited in turn.
 	 */
-	nmatched = ntouched;
+	nmatched = nt;
 	for (i = 0; i < nmatched; i++) {
 		uint32_t m = x->touched[i], c;
 
-		for (k = x->childoff[m]; k < x->childoff[m + 1]; k++) {
-			c = x->child[k];
+		for (j = x->childoff[m]; j < x->childoff[m + 1]; j++) {
+			c = x->child[j];
 			x->inh[c] = (float)(LEX_INHERIT * x->score[m] *
 			    fmin(1.0, x->len[c] / (LEX_INHERIT_LEN * x->avgdl)));
 		}
@@ -781,29 +858,18 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	for (i = 0; i < nmatched; i++) {
 		uint32_t m = x->touched[i], c;
 
-		for (k = x->childoff[m]; k < x->childoff[m + 1]; k++) {
-			c = x->child[k];
+		for (j = x->childoff[m]; j < x->childoff[m + 1]; j++) {
+			c = x->child[j];
 			if (x->inh[c] == 0.0f)
 				continue;	/* added already (a snippet has one parent) */
 			if (x->score[c] == 0.0f)
-				x->touched[ntouched++] = c;
+				x->touched[nt++] = c;
 			x->score[c] += x->inh[c];
 			x->inh[c] = 0.0f;
 		}
 	}
-	/*
-	 * The best LEX_POOL by BM25 (a min-heap of the best so far), re-scored with proximity
-	 * when the question has two terms or more; the best max of those, sorted.
-	 */
-	npool = max > LEX_POOL ? max : LEX_POOL;
-	if ((pool = calloc(npool, sizeof(*pool))) == NULL) {
-		for (i = 0; i < ntouched; i++) {
-			x->score[x->touched[i]] = 0.0f;
-			x->tmask[x->touched[i]] = 0;
-		}
-		return -1;
-	}
-	for (i = 0, k = 0; i < ntouched; i++) {
+	/* The best npool (a min-heap of the best so far). */
+	for (i = 0, *k = 0; i < nt; i++) {
 		uint32_t s = x->touched[i];
 		struct lexindex_hit h;
 
@@ -812,8 +878,293 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 		h.tokens = x->tokens[s];
 		h.score = x->score[s];
 		x->score[s] = 0.0f;
-		lex_topk_offer(pool, &k, npool, &h);
+		lex_topk_offer(pool, k, npool, &h);
 	}
+	*ntouched = nt;
+}
+
+/*
+ * Pruned scoring (MaxScore with the terms' score bounds, lex_term.ub): the same best npool
+ * as lexindex_exhaustive, with the same scores and the same order on ties, without visiting
+ * every posting of a common term.
+ *
+ * A snippet's score is its own BM25 (a float sum over the question's terms, in their order)
+ * plus what it inherits, at most LEX_INHERIT of its parent's own BM25. So a snippet that
+ * has none of a set E of the terms, and whose parent has none either, scores at most
+ * (1 + LEX_INHERIT) times the sum of the other terms' bounds (LEX_PRUNE_SLACK covers
+ * float rounding). The search
+ * 1. scores a seed set exactly: the snippets with the largest single-term scores among
+ *    the first LEX_PRUNE_SEED postings of the terms, best bound first, and sections they
+ *    enclose (up to 8 * npool snippets in all). Any npool snippets'
+ *    exact scores bound the npool-th best score from below: that is theta;
+ * 2. takes as non-essential the terms of the smallest bounds while the bound above stays
+ *    below theta; the essential ones (E) are the rest;
+ * 3. scores exactly, with the same float operations in the same order as the exhaustive
+ *    scoring, the candidates C (the snippets holding an essential term and the sections
+ *    they enclose) and, for their inheritance, their parents: each term in the question's
+ *    order, an essential term by walking its postings, a non-essential one by looking up
+ *    only the snippets scored (binary search; the postings are in snippet order) or by
+ *    walking it when that is cheaper. Every snippet outside C scores below theta, so below
+ *    the npool-th best: the best npool of C are the best npool of all.
+ * Returns 1 when it scored (pool, *k, x->touched[0..*ntouched) as lexindex_exhaustive
+ * leaves them), 0 when pruning cannot help (the caller scores exhaustively).
+ */
+#define LEX_PRUNE_MIN	2048	/* postings below which scoring everything is as fast */
+#define LEX_PRUNE_SEED	8192	/* postings read for the seed set */
+#define LEX_PRUNE_SLACK	1.0001	/* float rounding of sums of up to LEX_MAXTERMS bounds */
+#define LEX_MARK_CAND	1	/* mark: in C */
+#define LEX_MARK_PARENT	2	/* mark: scored only as a parent of C */
+
+/* Index of snippet s in t's postings (ascending), or -1. */
+static long
+lexindex_find(const struct lex_term *t, uint32_t s)
+{
+	size_t	 lo = 0, hi = t->npost;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->post[mid].snip < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->npost && t->post[lo].snip == s ? (long)lo : -1;
+}
+
+/* Marks snippet s as how (LEX_MARK_*) and lists it in touched, unless marked already. */
+static void
+lexindex_mark(struct lexindex *x, size_t *nt, uint32_t s, uint8_t how)
+{
+	if (x->mark[s] != 0)
+		return;
+	x->mark[s] = how;
+	x->touched[(*nt)++] = s;
+}
+
+/*
+ * Scores the marked snippets touched[0..nt) exactly (own BM25 of each, then what each
+ * candidate inherits from its parent, as lexindex_exhaustive computes them) and offers the
+ * candidates to pool. walk[i]: term i's postings are all marked (walked, not looked up).
+ * Leaves score, inh and mark zero; tmask is set for the scored snippets.
+ */
+static void
+lexindex_score_marked(struct lexindex *x, const struct lex_query *q, int flags,
+    const int *walk, size_t nt, struct lexindex_hit *pool, size_t npool, size_t *k)
+{
+	size_t		 i, j, logn;
+	double		 idf;
+	long		 at;
+
+	for (i = 0; i < q->n; i++) {
+		const struct lex_term *t = q->terms[i];
+
+		idf = lexindex_idf(x, t, flags);
+		for (logn = 1; (1ul << logn) < t->npost; logn++)
+			;
+		if (walk[i] || nt * logn >= t->npost) {
+			for (j = 0; j < t->npost; j++) {
+				const struct lex_posting *p = &t->post[j];
+				double f = p->tf;
+
+				if (x->mark[p->snip] == 0)
+					continue;
+				x->tmask[p->snip] |= 1ull << i;
+				x->score[p->snip] += (float)(idf * (f * (LEX_K1 + 1.0)) /
+				    (f + x->norm[p->snip]));
+			}
+			continue;
+		}
+		for (j = 0; j < nt; j++) {
+			uint32_t s = x->touched[j];
+			double f;
+
+			if ((at = lexindex_find(t, s)) == -1)
+				continue;
+			f = t->post[at].tf;
+			x->tmask[s] |= 1ull << i;
+			x->score[s] += (float)(idf * (f * (LEX_K1 + 1.0)) / (f + x->norm[s]));
+		}
+	}
+	/* Inheritance: from a parent with an own score, gathered before it is added. */
+	for (j = 0; j < nt; j++) {
+		uint32_t c = x->touched[j], p = x->parent[c];
+
+		if (x->mark[c] == LEX_MARK_CAND && p != 0 && x->score[p - 1] != 0.0f)
+			x->inh[c] = (float)(LEX_INHERIT * x->score[p - 1] *
+			    fmin(1.0, x->len[c] / (LEX_INHERIT_LEN * x->avgdl)));
+	}
+	for (j = 0; j < nt; j++) {
+		uint32_t c = x->touched[j];
+
+		if (x->inh[c] != 0.0f) {
+			x->score[c] += x->inh[c];
+			x->inh[c] = 0.0f;
+		}
+	}
+	for (j = 0; j < nt; j++) {
+		uint32_t s = x->touched[j];
+		struct lexindex_hit h;
+
+		if (x->mark[s] == LEX_MARK_CAND && x->score[s] != 0.0f) {
+			h.id = x->ids[s];
+			h.doc = x->docs[s];
+			h.tokens = x->tokens[s];
+			h.score = x->score[s];
+			lex_topk_offer(pool, k, npool, &h);
+		}
+		x->score[s] = 0.0f;
+		x->mark[s] = 0;
+	}
+}
+
+/* The seed's single-term scores (step 1 of lexindex_pruned). */
+struct lex_seed {
+	float		 v;
+	uint32_t	 snip;
+};
+#define LEX_SEED_WORSE(a, b)	((a)->v < (b)->v || ((a)->v == (b)->v && (a)->snip > (b)->snip))
+TOPK_DEFINE(lex_seedk, struct lex_seed, LEX_SEED_WORSE)
+
+static int
+lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_hit *pool,
+    size_t npool, int flags, size_t *k, size_t *ntouched)
+{
+	struct lex_seed	*seed = NULL;
+	size_t		 order[LEX_MAXTERMS], i, j, nseed = 0, nt = 0, total = 0, budget;
+	double		 bound[LEX_MAXTERMS];
+	size_t		 nmatched;
+	int		 walk[LEX_MAXTERMS] = { 0 };
+	double		 theta, sum;
+
+	for (i = 0; i < q->n; i++)
+		total += q->terms[i]->npost;
+	if ((total < LEX_PRUNE_MIN && !(flags & LEXINDEX_PRUNE_ALWAYS)) || q->n == 0)
+		return 0;
+	/* The terms by bound (IDF times ub), smallest first (insertion sort: LEX_MAXTERMS). */
+	for (i = 0; i < q->n; i++)
+		bound[i] = lexindex_idf(x, q->terms[i], flags) * q->terms[i]->ub;
+	for (i = 0; i < q->n; i++) {
+		for (j = i; j > 0 && bound[order[j - 1]] > bound[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	/* 1. The seed: the best single-term scores of the first postings, best bound first. */
+	if ((seed = calloc(4 * npool, sizeof(*seed))) == NULL)
+		return -1;
+	budget = LEX_PRUNE_SEED;
+	for (i = q->n; i-- > 0 && budget > 0;) {
+		const struct lex_term *t = q->terms[order[i]];
+		double idf = lexindex_idf(x, t, flags);
+
+		for (j = 0; j < t->npost && budget > 0; j++, budget--) {
+			struct lex_seed e;
+			double f = t->post[j].tf;
+
+			e.snip = t->post[j].snip;
+			e.v = (float)(idf * (f * (LEX_K1 + 1.0)) / (f + x->norm[e.snip]));
+			lex_seedk_offer(seed, &nseed, 4 * npool, &e);
+		}
+	}
+	for (i = 0; i < nseed; i++)
+		lexindex_mark(x, &nt, seed[i].snip, LEX_MARK_CAND);
+	free(seed);
+	/* and sections they enclose, which may outscore them by inheriting */
+	for (i = 0, nmatched = nt; i < nmatched && nt < 8 * npool; i++) {
+		uint32_t m = x->touched[i];
+
+		for (j = x->childoff[m]; j < x->childoff[m + 1] && nt < 8 * npool; j++)
+			lexindex_mark(x, &nt, x->child[j], LEX_MARK_CAND);
+	}
+	for (i = 0, nmatched = nt; i < nmatched; i++)
+		if (x->parent[x->touched[i]] != 0)
+			lexindex_mark(x, &nt, x->parent[x->touched[i]] - 1, LEX_MARK_PARENT);
+	for (i = 0; i < q->n; i++)
+		walk[i] = 0;
+	*k = 0;
+	lexindex_score_marked(x, q, flags, walk, nt, pool, npool, k);
+	for (i = 0; i < nt; i++)
+		x->tmask[x->touched[i]] = 0;
+	if (*k < npool)
+		return 0;	/* fewer than npool seeds score: no threshold */
+	theta = pool[0].score;	/* the heap's worst: the npool-th best seed */
+	/* 2. The non-essential terms: the smallest bounds whose sum stays below theta. */
+	for (i = 0, sum = 0.0; i < q->n; i++) {
+		double next = sum + bound[order[i]];
+
+		if ((1.0 + LEX_INHERIT) * next * LEX_PRUNE_SLACK >= theta)
+			break;
+		sum = next;
+	}
+	if (i == 0 || i == q->n)
+		return 0;	/* every term can lift a snippet over theta (or none: never) */
+	for (j = 0; j < q->n; j++)
+		walk[j] = 0;
+	for (j = i; j < q->n; j++)
+		walk[order[j]] = 1;
+	/* 3. The candidates (essential postings and their sections), their parents. */
+	nt = 0;
+	for (i = 0; i < q->n; i++) {
+		const struct lex_term *t = q->terms[i];
+
+		if (!walk[i])
+			continue;
+		for (j = 0; j < t->npost; j++)
+			lexindex_mark(x, &nt, t->post[j].snip, LEX_MARK_CAND);
+	}
+	for (i = 0, nmatched = nt; i < nmatched; i++) {
+		uint32_t m = x->touched[i];
+
+		for (j = x->childoff[m]; j < x->childoff[m + 1]; j++)
+			lexindex_mark(x, &nt, x->child[j], LEX_MARK_CAND);
+	}
+	for (i = 0, nmatched = nt; i < nmatched; i++)
+		if (x->parent[x->touched[i]] != 0)
+			lexindex_mark(x, &nt, x->parent[x->touched[i]] - 1, LEX_MARK_PARENT);
+	*k = 0;
+	lexindex_score_marked(x, q, flags, walk, nt, pool, npool, k);
+	*ntouched = nt;
+	return 1;
+}
+
+int
+lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
+    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n)
+{
+	struct lex_query q;
+	struct lexindex_hit *pool = NULL;
+	uint32_t	 seq[LEX_MAXTERMS];
+	uint64_t	 mask = 0;
+	double		 pairidf[LEX_MAXTERMS];
+	size_t		 i, k = 0, ntouched = 0, npool;
+	int		 pruned = 0;
+
+	*n = 0;
+	memset(&q, 0, sizeof(q));
+	q.x = x;
+	/* Each term is a quoted FTS5 string: tokenize its inside as a MATCH would. */
+	for (i = 0; i < nterms; i++) {
+		size_t len = strlen(terms[i]);
+
+		if (len >= 2 && tokenize_stemmed(stem, terms[i] + 1, len - 2, 1,
+		    lexindex_query_term, &q) == -1)
+			return -1;
+	}
+	/*
+	 * The best LEX_POOL by BM25 and inheritance (pruned unless LEXINDEX_EXHAUSTIVE: the
+	 * same ones), re-scored with proximity when the question has two terms or more; the
+	 * best max of those, sorted.
+	 */
+	npool = max > LEX_POOL ? max : LEX_POOL;
+	if (lexindex_scratch(x) == -1 || (pool = calloc(npool, sizeof(*pool))) == NULL)
+		return -1;
+	if (!(flags & LEXINDEX_EXHAUSTIVE) &&
+	    (pruned = lexindex_pruned(x, &q, pool, npool, flags, &k, &ntouched)) == -1) {
+		free(pool);
+		return -1;
+	}
+	if (pruned == 0)
+		lexindex_exhaustive(x, &q, flags, pool, npool, &k, &ntouched);
 	if ((flags & LEXINDEX_PROXIMITY) && q.nseq >= 2) {
 		for (i = 0; i < q.nseq; i++) {
 			seq[i] = lexindex_stream_value(q.seq[i]->hash, 0) & ~1u;
@@ -838,6 +1189,7 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 	}
 	for (i = 0; i < ntouched; i++)
 		x->tmask[x->touched[i]] = 0;
+	x->scored = ntouched;
 	if (k > 0)
 		qsort(pool, k, sizeof(*pool), lexindex_hit_cmp);
 	if (k > max)
@@ -866,10 +1218,20 @@ enum {
 	LEXSEG_POSTINGS		/* struct lex_posting */
 };
 
+/*
+ * The layout of the lexical sections, checked by lexindex_map apart from the container's
+ * format (segment.h): 2 gives each term its score bound (lex_mterm.ub, which format 1's
+ * segments leave 0 and pruned searches would trust). A segment of another format is refused
+ * (logged) and its library's index built in memory until an index run or `ctxd-admin index
+ * rebuild` writes it again (lib/index/segwrite.c rewrites a segment it cannot map).
+ */
+#define LEXSEG_FORMAT	2
+
 struct lexseg_meta {
 	uint64_t	 nsnip;
 	double		 avgdl;
-	uint64_t	 reserved[6];
+	uint64_t	 format;	/* LEXSEG_FORMAT; 0 in format 1 */
+	uint64_t	 reserved[5];
 };
 
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "stream offsets are stored as u64");
@@ -926,6 +1288,7 @@ lexindex_write_segment_with(const struct lexindex *x, const char *dir, const cha
 		mt[i].hash = t->hash;
 		mt[i].str = (uint32_t)nstr;
 		mt[i].npost = t->npost;
+		mt[i].ub = t->ub;
 		mt[i].post = npost;
 		memcpy(str + nstr, t->term, len);
 		nstr += len;
@@ -933,6 +1296,7 @@ lexindex_write_segment_with(const struct lexindex *x, const char *dir, const cha
 		npost += t->npost;
 	}
 	memset(&meta, 0, sizeof(meta));
+	meta.format = LEXSEG_FORMAT;
 	meta.nsnip = x->nsnip;
 	meta.avgdl = x->avgdl;
 	p[0] = (struct segment_part){ LEXSEG_META, sizeof(meta), &meta, 1 };
@@ -993,9 +1357,15 @@ lexindex_check(const struct lexindex *x, size_t nchild, char *why, size_t whylen
 		}
 		if (m->str >= x->nmstr || m->post > x->nmpost || m->npost > x->nmpost - m->post)
 			LEXBAD("a term outside its section");
-		for (k = 0; k < m->npost; k++)
+		if (!(m->ub >= 0.0f) || isinf(m->ub))
+			LEXBAD("a term's score bound is not a number");
+		for (k = 0; k < m->npost; k++) {
 			if (x->mpost[m->post + k].snip >= x->nsnip)
 				LEXBAD("a posting outside the snippets");
+			/* pruned searches look postings up by binary search */
+			if (k > 0 && x->mpost[m->post + k].snip <= x->mpost[m->post + k - 1].snip)
+				LEXBAD("postings not in snippet order");
+		}
 	}
 	if (empty == 0)
 		LEXBAD("term table without an empty slot");
@@ -1021,6 +1391,11 @@ lexindex_map(const char *path, char *why, size_t whylen)
 	meta = segment_get(x->seg, LEXSEG_META, sizeof(*meta), &n);
 	if (meta == NULL || n != 1 || meta->nsnip >= UINT32_MAX || !(meta->avgdl > 0.0)) {
 		snprintf(why, whylen, "no lexical index in the segment");
+		goto fail;
+	}
+	if (meta->format != LEXSEG_FORMAT) {
+		snprintf(why, whylen, "a lexical index of format %llu, not %d",
+		    (unsigned long long)meta->format, LEXSEG_FORMAT);
 		goto fail;
 	}
 	x->nsnip = (size_t)meta->nsnip;
@@ -1050,12 +1425,6 @@ lexindex_map(const char *path, char *why, size_t whylen)
 	}
 	if (lexindex_check(x, nchild, why, whylen) == -1)
 		goto fail;
-	if ((x->inh = calloc(x->nsnip + 1, sizeof(*x->inh))) == NULL ||
-	    (x->score = calloc(x->nsnip + 1, sizeof(*x->score))) == NULL ||
-	    (x->touched = calloc(x->nsnip + 1, sizeof(*x->touched))) == NULL ||
-	    (x->tmask = calloc(x->nsnip + 1, sizeof(*x->tmask))) == NULL)
-		goto fail;
-	x->bytes = (x->nsnip + 1) * (sizeof(float) * 2 + sizeof(uint32_t) + sizeof(uint64_t));
 	return x;
 fail:
 	lexindex_free(x);

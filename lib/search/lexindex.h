@@ -39,7 +39,19 @@ int	 lexindex_write_segment_with(const struct lexindex *, const char *dir,
  * ENOENT when there is no such file.
  */
 struct lexindex *lexindex_map(const char *path, char *why, size_t whylen);
+/*
+ * This process's private memory held by x: all of it for an index built in memory; for a
+ * mapped one only its scratch arrays (allocated by its first search, about 21 bytes a
+ * snippet), the mapping itself being the page cache's, shared by every process.
+ */
 size_t	 lexindex_bytes(const struct lexindex *);
+/* Frees a mapped index's scratch arrays (its next search allocates them again). */
+void	 lexindex_trim(struct lexindex *);
+/*
+ * How many snippets the last search of x scored exactly (with their parents): all that
+ * match a question term when it scored exhaustively, fewer when it pruned.
+ */
+size_t	 lexindex_scored(const struct lexindex *);
 /* 1 when x is mapped from a segment (lexindex_map), 0 when built in memory. */
 int	 lexindex_mapped(const struct lexindex *);
 /*
@@ -55,6 +67,14 @@ int	 lexindex_mapped(const struct lexindex *);
  * FTS5's log((N - n + 0.5) / (n + 0.5)), which is near 0 for a term in half of them.
  */
 #define LEXINDEX_IDF_FLOOR	0x2
+/*
+ * Scores every posting of every term. Without it the search prunes (MaxScore over the
+ * terms' score bounds: lexindex.c, lexindex_pruned) and returns exactly the same hits, in
+ * the same order with the same scores; the flag is there to compare (t/unit/test-lexindex).
+ */
+#define LEXINDEX_EXHAUSTIVE	0x4
+/* Prunes at any size (by default a question with few postings is scored exhaustively). */
+#define LEXINDEX_PRUNE_ALWAYS	0x8
 /*
  * qsort order of hits: best score first, then the smaller id. (Inline here: lib/search/vector.c
  * sorts hits too and is also built alone by bench/vectors.)

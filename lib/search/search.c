@@ -84,17 +84,27 @@
 #endif
 
 /*
- * Libraries a query process keeps an index of: SEARCH_CACHED_LIBRARIES entries, most of
- * them mappings of index segments (lexindex_map: no private copy, the page cache shares
- * them; past the limit the least recently used entry is dropped, and mapping it again costs
- * a system call and a check, not a rebuild); at most SEARCH_BUILT_LIBRARIES of them hold an
- * index built into this process's memory (a library without a valid segment) and as many a
- * vector index. A library of more than SEARCH_MEMORY_MAX_SNIPPETS without a segment is
- * built all the same (it answers), with a warning: its next index run writes its segment.
+ * What bounds the indexes a query process keeps (docs/DESIGN.md, "How ctxd scales"):
+ * - SEARCH_PRIVATE_BYTES of its own memory (lexindex_bytes, vector_index_bytes): indexes
+ *   built in memory (a library without a valid segment yet, vector indexes) and the scratch
+ *   arrays of mapped ones. Past it, the least recently used give theirs back: a built index
+ *   is freed (built again on its next question), a mapped one keeps its mapping and frees
+ *   its scratch (lexindex_trim). The library being answered keeps its index even when that
+ *   alone is over the budget, until another library's question needs the room: a process
+ *   holds at most the budget plus the index of the library it answers.
+ * - SEARCH_MAPPED_MAX entries, most of them mappings of index segments (lexindex_map).
+ *   Mappings are not private memory: the page cache holds a segment once for every
+ *   process, and the kernel drops its pages under pressure like any file's. This limit only
+ *   guards the address space and the kernel's map count (vm.max_map_count, 65,530 by
+ *   default; one map a segment), far above the libraries an instance serves; past it the
+ *   least recently used entry is unmapped (mapping it again costs a system call and the
+ *   segment's checks, not a rebuild).
+ * No library is too large to be ranked this way: the ranking is the same at every size. A
+ * library without a valid segment is built all the same (it answers), with a warning: its
+ * next index run (or `ctxd-admin index rebuild`) writes its segment.
  */
-#define SEARCH_CACHED_LIBRARIES	1024
-#define SEARCH_BUILT_LIBRARIES	16
-#define SEARCH_MEMORY_MAX_SNIPPETS	300000
+#define SEARCH_PRIVATE_BYTES	(48L * 1024 * 1024)
+#define SEARCH_MAPPED_MAX	8192
 
 /* Time budget for embedding a question; past it the answer is lexical only. */
 #define SEARCH_EMBED_DEADLINE_MS	1500
@@ -111,16 +121,18 @@ struct search_cached {
 	char		 model[128];	/* of v */
 	struct vecindex	*v;		/* mapped from the segment, or built (search_vecindex) */
 	struct vecseg_info vseg;	/* the segment file last tried for vectors */
+	int		 vec_big;	/* built v of these versions and model exceeds the budget */
 };
 
 struct search {
 	struct db	*db;
 	struct store_query *q;		/* the prepared statements (store/query.h) */
 	const char	*libid;		/* the library being answered (search_context) */
-	long		 memory_max;	/* SEARCH_MEMORY_MAX_SNIPPETS, or a test's */
+	size_t		 private_max;	/* SEARCH_PRIVATE_BYTES, or a test's */
 	enum inject_mode inject;	/* of the request being answered */
 	struct tokenize_stemmer *stem;
-	struct search_cached *cache;	/* SEARCH_CACHED_LIBRARIES entries */
+	struct search_cached *cache;	/* ncache entries, at most SEARCH_MAPPED_MAX */
+	size_t		 ncache, capcache;
 	unsigned long	 clock;
 	struct provider_cfg llm;	/* vendor NULL: no reranking */
 	struct provider_cfg embed;	/* vendor NULL: lexical only */
@@ -137,22 +149,21 @@ search_open(struct db *db)
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->db = db;
-	if ((s->cache = calloc(SEARCH_CACHED_LIBRARIES, sizeof(*s->cache))) == NULL) {
-		free(s);
-		return NULL;
-	}
 	if ((s->q = store_query_open(db)) == NULL ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, db_errmsg(db));
 		search_close(s);
 		return NULL;
 	}
-	/* tests only: warn of smaller libraries too */
-	s->memory_max = SEARCH_MEMORY_MAX_SNIPPETS;
-	if (getenv("CTXD_TEST_SEARCH_MEMORY_MAX") != NULL &&
-	    util_parse_long(getenv("CTXD_TEST_SEARCH_MEMORY_MAX"), 0,
-	    SEARCH_MEMORY_MAX_SNIPPETS, &s->memory_max) == -1)
-		s->memory_max = SEARCH_MEMORY_MAX_SNIPPETS;
+	/* tests only: a smaller budget (t/t0259-shared-documents.sh) */
+	s->private_max = SEARCH_PRIVATE_BYTES;
+	if (getenv("CTXD_TEST_SEARCH_PRIVATE_BYTES") != NULL) {
+		long v;
+
+		if (util_parse_long(getenv("CTXD_TEST_SEARCH_PRIVATE_BYTES"), 0,
+		    SEARCH_PRIVATE_BYTES, &v) == 0)
+			s->private_max = (size_t)v;
+	}
 	return s;
 }
 
@@ -164,7 +175,7 @@ search_close(struct search *s)
 	if (s == NULL)
 		return;
 	store_query_close(s->q);
-	for (i = 0; s->cache != NULL && i < SEARCH_CACHED_LIBRARIES; i++) {
+	for (i = 0; i < s->ncache; i++) {
 		lexindex_free(s->cache[i].x);
 		vector_index_free(s->cache[i].v);
 	}
@@ -588,7 +599,11 @@ out:
 	return added;
 }
 
-/* The cache entry of a library: found, or made from an empty or the least recent one. */
+/*
+ * The cache entry of a library: found, or a new one (the array grows up to
+ * SEARCH_MAPPED_MAX entries), or the least recently used one made over. NULL when out of
+ * memory.
+ */
 static struct search_cached *
 search_slot(struct search *s, const struct search_lib *lib)
 {
@@ -596,7 +611,7 @@ search_slot(struct search *s, const struct search_lib *lib)
 	size_t		 i;
 
 	s->clock++;
-	for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
+	for (i = 0; i < s->ncache; i++) {
 		c = &s->cache[i];
 		if (c->id[0] != '\0' && strcmp(c->id, lib->id) == 0) {
 			c->used = s->clock;
@@ -606,6 +621,21 @@ search_slot(struct search *s, const struct search_lib *lib)
 		    c->used < slot->used)))
 			slot = c;
 	}
+	if ((slot == NULL || slot->id[0] != '\0') && s->ncache < SEARCH_MAPPED_MAX) {
+		if (s->ncache == s->capcache) {
+			size_t ncap = s->capcache ? s->capcache * 2 : 16;
+			struct search_cached *nc;
+
+			if (ncap > SEARCH_MAPPED_MAX)
+				ncap = SEARCH_MAPPED_MAX;
+			if ((nc = reallocarray(s->cache, ncap, sizeof(*nc))) == NULL)
+				return NULL;
+			s->cache = nc;
+			s->capcache = ncap;
+		}
+		slot = &s->cache[s->ncache++];
+		memset(slot, 0, sizeof(*slot));
+	}
 	lexindex_free(slot->x);
 	vector_index_free(slot->v);
 	memset(slot, 0, sizeof(*slot));
@@ -614,34 +644,46 @@ search_slot(struct search *s, const struct search_lib *lib)
 	return slot;
 }
 
+/* This process's memory held by cache entry c's indexes (mapped vectors hold none). */
+static size_t
+search_private(const struct search_cached *c)
+{
+	return (c->x != NULL ? lexindex_bytes(c->x) : 0) +
+	    (c->v != NULL && !vector_index_wrapped(c->v) ? vector_index_bytes(c->v) : 0);
+}
+
 /*
- * Keeps at most SEARCH_BUILT_LIBRARIES indexes built into memory (lexical when vec is 0,
- * vector indexes when 1) besides keep's: the least recently used others are freed.
+ * Keeps the private memory of the cached indexes within s->private_max (SEARCH_PRIVATE_BYTES),
+ * but keep's: the least recently used others give theirs back (a built index or a vector
+ * index is freed, a mapped index keeps its mapping and frees its scratch arrays).
  */
 static void
-search_bound_built(struct search *s, const struct search_cached *keep, int vec)
+search_bound_private(struct search *s, const struct search_cached *keep)
 {
 	struct search_cached *c, *lru;
-	size_t		 i, n;
+	size_t		 i, total;
 
 	for (;;) {
-		n = 0;
+		total = 0;
 		lru = NULL;
-		for (i = 0; i < SEARCH_CACHED_LIBRARIES; i++) {
+		for (i = 0; i < s->ncache; i++) {
 			c = &s->cache[i];
-			if (vec ? (c->v == NULL || vector_index_wrapped(c->v)) :
-			    (c->x == NULL || lexindex_mapped(c->x)))
+			if (search_private(c) == 0)
 				continue;
-			n++;
+			total += search_private(c);
 			if (c != keep && (lru == NULL || c->used < lru->used))
 				lru = c;
 		}
-		if (n <= SEARCH_BUILT_LIBRARIES || lru == NULL)
+		if (total <= s->private_max || lru == NULL)
 			return;
-		if (vec) {
+		/* mapped vectors stay: a segment's vectors are tried once (search_vecsegment) */
+		if (lru->v != NULL && !vector_index_wrapped(lru->v)) {
 			vector_index_free(lru->v);
 			lru->v = NULL;
-		} else {
+		}
+		if (lru->x != NULL && lexindex_mapped(lru->x))
+			lexindex_trim(lru->x);
+		else {
 			lexindex_free(lru->x);
 			lru->x = NULL;
 		}
@@ -669,8 +711,9 @@ search_segment(const struct search_lib *lib)
 }
 
 /*
- * The lexical index of a library, mapped from its segment or built from the database (and
- * again when the library was re-indexed) on first use. NULL when the build failed (logged).
+ * The lexical index of a library: mapped from its segment, else (no valid segment yet)
+ * built into memory from the database; loaded on first use and again when the library was
+ * re-indexed. NULL when neither works (logged).
  */
 static struct lexindex *
 search_lexindex(struct search *s, const struct search_lib *lib,
@@ -683,16 +726,15 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 		c->version = lib->index_version;
 		return c->x;
 	}
-	if (lib->snippets > s->memory_max)
-		log_warn("%s: %s (%ld snippets) has no index segment: its index is built in "
-		    "this process's memory until an index run writes one", __func__, lib->id,
-		    lib->snippets);
+	log_warn("%s: %s (%ld snippets) has no index segment: its index is built in "
+	    "this process's memory until an index run writes one", __func__, lib->id,
+	    lib->snippets);
 	if ((c->x = lexindex_build(s->db, s->stem, lib->id, lib->snippets)) == NULL) {
-		log_err("%s: %s: its index could not be built", __func__, lib->id);
+		log_err("%s: %s: its index could not be built from the database",
+		    __func__, lib->id);
 		return NULL;
 	}
 	c->version = lib->index_version;
-	search_bound_built(s, c, 0);
 	return c->x;
 }
 
@@ -736,7 +778,7 @@ search_vecsegment(const struct search_lib *lib, struct search_cached *c,
  *
  * They are mapped from the library version's segment when it holds the vectors of this
  * model at this embed_version (no private copy); else built from the database into this
- * process's memory, as many as SEARCH_BUILT_LIBRARIES. How a reader learns of new vectors:
+ * process's memory, within its budget (SEARCH_PRIVATE_BYTES). How a reader learns of new vectors:
  * the libraries row, read for every question, gives embed_version; when it differs from
  * the one of the vectors held (the embed step wrote new vectors, or another version of the
  * library shared its vectors, lib/index/share.h), the process builds from the database
@@ -754,8 +796,7 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	struct vecindex	*m;
 	int		 current;
 
-	if (s->embed.vendor == NULL || model == NULL || *model == '\0' ||
-	    lib->snippets > s->memory_max)
+	if (s->embed.vendor == NULL || model == NULL || *model == '\0')
 		return NULL;
 	current = c->v != NULL && c->embed_version == lib->embed_version &&
 	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0;
@@ -775,17 +816,33 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 		c->embed_version = lib->embed_version;
 		c->vec_index = lib->index_version;
 		snprintf(c->model, sizeof(c->model), "%s", model);
+		c->vec_big = 0;
 		return c->v;
 	}
-	if (current)
+	if (current || (c->vec_big && c->embed_version == lib->embed_version &&
+	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0))
 		return c->v;
 	vector_index_free(c->v);
+	c->vec_big = 0;
 	if ((c->v = vector_index_build(s->db, lib->id, model, lib->snippets)) == NULL)
 		return NULL;
 	c->embed_version = lib->embed_version;
 	c->vec_index = lib->index_version;
 	snprintf(c->model, sizeof(c->model), "%s", model);
-	search_bound_built(s, c, 1);
+	/*
+	 * Built vectors are private memory (the segment has none of this version yet): a
+	 * library's that alone exceed the budget are not kept, and its answers are lexical
+	 * until its vectors, their segment or the model change (checked once, not rebuilt for
+	 * every question).
+	 */
+	if (vector_index_bytes(c->v) > s->private_max) {
+		log_warn("%s: %s: its vectors (%zu bytes) exceed the query worker's memory "
+		    "budget (%zu): lexical answers only", __func__, lib->id,
+		    vector_index_bytes(c->v), s->private_max);
+		vector_index_free(c->v);
+		c->v = NULL;
+		c->vec_big = 1;
+	}
 	return c->v;
 }
 
@@ -1365,15 +1422,17 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((cand = calloc(SEARCH_CANDIDATES, sizeof(*cand))) == NULL)
 		goto out;
 	s->libid = lib->id;	/* the snippets as this library shows them (search_load) */
-	slot = search_slot(s, lib);
+	/* The same ranking at every size: the index mapped or built (search_lexindex). */
 	/* an API's resource words are in most of its operations: they still count */
-	if ((x = search_lexindex(s, lib, slot)) == NULL ||
+	if ((slot = search_slot(s, lib)) == NULL ||
+	    (x = search_lexindex(s, lib, slot)) == NULL ||
 	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY |
 	    (lib->openapi ? LEXINDEX_IDF_FLOOR : 0), cand, SEARCH_CANDIDATES, &ncand) == -1)
 		goto out;
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
+	search_bound_private(s, slot);
 	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;

@@ -35,6 +35,11 @@ static const char store_query_docpath_sql[] =
     "SELECT d.path, s.title FROM snippets s JOIN documents d ON d.id = s.document_id "
     "WHERE s.id = ?1";
 
+/*
+ * A library shows its own snippets and those of documents of other versions it shares
+ * (lib/index/share.h, the view library_snippets). Engine: group_concat (SQLite's string
+ * aggregate) joins a snippet's flags and the versions below.
+ */
 /* Snippet ?1 as library ?2 shows it: the Source line names its document and commit. */
 static const char store_query_snippet_sql[] =
     "SELECT s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, "

@@ -1,6 +1,8 @@
 /*
  * store/query.h: the reads of the query path (lib/search/search.c): a library's row, a
- * snippet as a library shows it, its neighbours, the flags, the content.injection setting and the libraries list.
+ * snippet as a library shows it, its neighbours, the flags, the content.injection setting
+ * and the libraries list. (Ranking is not here: every library is ranked from its lexical
+ * index, lib/search/lexindex.c.)
  *
  * struct store_query is the set of prepared statements a query process keeps for its
  * life (search_open makes it once per connection; each call binds, steps and resets).

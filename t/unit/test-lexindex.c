@@ -576,6 +576,354 @@ mapped_refused(struct db *db, struct tokenize_stemmer *stem, const char *dir)
 	lexindex_free(y);
 	y = lexindex_map("/nonexistent/x.seg", why, sizeof(why));
 	ok(y == NULL && errno == ENOENT, "no segment: ENOENT");
+
+	/* A segment of lexical format 1 (no score bounds: meta.format 0) is refused. */
+	if ((x = lexindex_build(db, stem, "/t/t", 6)) == NULL ||
+	    lexindex_write_segment(x, dir, "old.seg") == -1) {
+		ok(0, "segment to age");
+		lexindex_free(x);
+		return;
+	}
+	lexindex_free(x);
+	snprintf(path, sizeof(path), "%s/old.seg", dir);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(y != NULL, "a fresh segment is mapped (%s)", why);
+	lexindex_free(y);
+	if ((f = fopen(path, "r+b")) != NULL) {
+		unsigned char	 e[SEGMENT_ENTRY];
+		uint64_t	 off, zero = 0;
+
+		/* The first section is the meta: nsnip, avgdl, format. */
+		fseek(f, SEGMENT_HEADER, SEEK_SET);
+		if (fread(e, 1, sizeof(e), f) == sizeof(e)) {
+			memcpy(&off, e + 8, 8);
+			fseek(f, (long)(off + 16), SEEK_SET);
+			fwrite(&zero, 8, 1, f);
+		}
+		fclose(f);
+	}
+	segment_fix(path);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(y == NULL && strstr(why, "format 0") != NULL,
+	    "a segment of the lexical format before score bounds is refused: \"%s\"", why);
+	lexindex_free(y);
+}
+
+/*
+ * Pruned searches (the default) return exactly what exhaustive ones (LEXINDEX_EXHAUSTIVE)
+ * return: the same hits with bit-identical scores in the same order, built and mapped, with
+ * and without proximity and the floored IDF, max 80 (the whole pool) and 5. The libraries:
+ * - /t/r: real prose, this project's own README.md, docs/DESIGN.md, HACKING.md and
+ *   bench/README.md, one snippet per paragraph, list item or 300 bytes under its heading trail ("File > H2 > H3":
+ *   sections inherit from their enclosing ones), asked the questions below and questions
+ *   made of words drawn from the text (deterministically), common words included;
+ * - /t/a: adversarial shapes: a word in every snippet ("common"), 600 identical snippets
+ *   (ties broken by id only), pages whose only match is the heading of a section with many
+ *   subsections (candidates through inheritance alone), questions of 40 terms.
+ * Pruning must also have happened: fewer snippets scored on the questions with a common
+ * word (lexindex_scored).
+ */
+#define PRUNE_LIB_R	"/t/r"
+#define PRUNE_LIB_A	"/t/a"
+
+/* Adds the paragraphs of file path as snippets of /t/r (ids from *id, document doc). */
+static int
+prune_add_file(struct db *db, const char *path, const char *name, int doc, int *id)
+{
+	FILE	*f = fopen(path, "r");
+	char	 line[4096], h2[256] = "", h3[256] = "", crumb[800], title[256];
+	char	*para = NULL;
+	size_t	 plen = 0;
+	int	 rc = 0;
+
+	if (f == NULL)
+		return -1;
+	snprintf(title, sizeof(title), "%s", name);
+	for (;;) {
+		char *got = fgets(line, sizeof(line), f);
+		int heading = got != NULL && line[0] == '#';
+
+		if ((got == NULL || heading || line[0] == '\n' || line[0] == '-' ||
+		    plen > 300) && plen > 0) {
+			snprintf(crumb, sizeof(crumb), "%s%s%s%s%s", name, *h2 ? " > " : "", h2,
+			    *h3 ? " > " : "", h3);
+			rc |= add_snippet(db, PRUNE_LIB_R, "l8", (*id)++, doc, title, crumb,
+			    para, "");
+			plen = 0;
+			para[0] = '\0';
+		}
+		if (got == NULL)
+			break;
+		line[strcspn(line, "\n")] = '\0';
+		if (heading) {
+			const char *t = line + strspn(line, "#");
+
+			t += strspn(t, " ");
+			if (strncmp(line, "###", 3) == 0)
+				snprintf(h3, sizeof(h3), "%s", t);
+			else {
+				snprintf(h2, sizeof(h2), "%s", t);
+				h3[0] = '\0';
+			}
+			snprintf(title, sizeof(title), "%s", t);
+			continue;
+		}
+		if (line[0] == '\0')
+			continue;
+		{
+			size_t n = strlen(line);
+			char *np = realloc(para, plen + n + 2);
+
+			if (np == NULL) {
+				rc = -1;
+				break;
+			}
+			para = np;
+			memcpy(para + plen, line, n);
+			plen += n;
+			para[plen++] = ' ';
+			para[plen] = '\0';
+		}
+	}
+	free(para);
+	fclose(f);
+	return rc;
+}
+
+static int
+prune_insert(struct db *db, const char *top, int *nreal, int *nadv)
+{
+	static const char *files[] = { "README.md", "docs/DESIGN.md", "HACKING.md",
+	    "bench/README.md" };
+	char	 path[1024], body[512], crumb[128];
+	size_t	 i;
+	int	 rc, id = 100001, j;
+
+	rc = db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
+	    "updated_at) VALUES ('/t/r', 8, 'https://h/t/r', 'h', 'r', 'x', 'x'), "
+	    "('/t/a', 9, 'https://h/t/a', 'h', 'a', 'x', 'x');"
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(81, '/t/r', 'README.md', 'r1', 'R'), (82, '/t/r', 'docs/DESIGN.md', 'r2', 'D'), "
+	    "(83, '/t/r', 'HACKING.md', 'r3', 'H'), (84, '/t/r', 'bench/README.md', 'r4', 'B'),"
+	    "(91, '/t/a', 'a.md', 'a1', 'A'), (92, '/t/a', 'b.md', 'a2', 'B'), "
+	    "(93, '/t/a', 'c.md', 'a3', 'C'); BEGIN");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", top, files[i]);
+		if (prune_add_file(db, path, files[i], 81 + (int)i, &id) == -1) {
+			printf("#   %s: %s\n", path, sqlite3_errmsg(db_lite(db)));
+			rc = -1;
+		}
+	}
+	*nreal = id - 100001;
+	id = 200001;
+	/* 600 identical snippets: every score ties */
+	for (j = 0; j < 600; j++)
+		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 91, "Same", "Same",
+		    "common alpha beta gamma words", "");
+	/* pages: a section named by a rare word, its many subsections plain */
+	for (j = 0; j < 400; j++) {
+		snprintf(crumb, sizeof(crumb), "Page %d", j % 40);
+		snprintf(body, sizeof(body), "common text %s %s number %d", j % 40 == 7 ?
+		    "zephyr" : "plain", j % 3 == 0 ? "alpha" : "delta", j);
+		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 92, crumb, crumb, body, "");
+		snprintf(crumb, sizeof(crumb), "Page %d > Sub %d", j % 40, j);
+		snprintf(body, sizeof(body), "common filler of various length %.*s", j % 200,
+		    "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn "
+		    "oooo pppp qqqq rrrr ssss tttt uuuu vvvv wwww xxxx yyyy zzzz aaaa bbbb "
+		    "cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp");
+		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 92, "Sub", crumb, body, "");
+	}
+	/* a long tail: the common word with a few rare ones, repeated terms */
+	for (j = 0; j < 3000; j++) {
+		snprintf(body, sizeof(body), "common common word%d word%d word%d tail", j % 97,
+		    j % 13, j % 501);
+		rc |= add_snippet(db, PRUNE_LIB_A, "l9", id++, 93, "Tail", "Tail", body,
+		    j % 5 == 0 ? "common()" : "");
+	}
+	*nadv = id - 200001;
+	rc |= db_exec(db, "COMMIT");
+	return rc;
+}
+
+/*
+ * Compares pruned (with prune added to the flags) and exhaustive searches of x for
+ * question q: 1 same, 0 not.
+ */
+static int
+prune_compare(struct lexindex *x, struct tokenize_stemmer *stem, const char *question,
+    size_t max, int prune, size_t *scored, size_t *scored_all)
+{
+	struct lexindex_hit a[80], b[80];
+	char		**terms;
+	size_t		 nterms, na, nb, i;
+	int		 flags, same = 1;
+
+	if (tokenize_match_terms(question, &terms, &nterms) == -1)
+		return 0;
+	/* with and without proximity, with FTS5's IDF and the floored one (OpenAPI) */
+	for (flags = 0; flags <= (LEXINDEX_PROXIMITY | LEXINDEX_IDF_FLOOR); flags++) {
+		if (lexindex_search(x, stem, terms, nterms, flags | LEXINDEX_EXHAUSTIVE, a,
+		    max, &na) == -1) {
+			same = 0;
+			break;
+		}
+		*scored_all += lexindex_scored(x);
+		if (lexindex_search(x, stem, terms, nterms, flags | prune, b, max,
+		    &nb) == -1) {
+			same = 0;
+			break;
+		}
+		*scored += lexindex_scored(x);
+		if (na != nb) {
+			printf("#   '%s': %zu exhaustive hits, %zu pruned\n", question, na, nb);
+			same = 0;
+		}
+		for (i = 0; i < na && i < nb; i++)
+			if (a[i].id != b[i].id || a[i].doc != b[i].doc ||
+			    a[i].tokens != b[i].tokens ||
+			    memcmp(&a[i].score, &b[i].score, sizeof(double)) != 0) {
+				printf("#   '%s' rank %zu: exhaustive %lld %.9g, pruned %lld "
+				    "%.9g\n", question, i, a[i].id, a[i].score, b[i].id,
+				    b[i].score);
+				same = 0;
+				break;
+			}
+	}
+	tokenize_terms_free(terms, nterms);
+	return same;
+}
+
+/* Words of the real library's text, to make questions of (a copy of each paragraph's). */
+static int
+prune_words(struct db *db, char ***words, size_t *nwords)
+{
+	sqlite3_stmt	*st;
+	size_t		 cap = 0;
+
+	*words = NULL;
+	*nwords = 0;
+	if (sqlite3_prepare_v2(db_lite(db), "SELECT text FROM snippets WHERE library_id = '/t/r' "
+	    "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0), *p;
+
+		for (p = t; p != NULL && *p != '\0';) {
+			size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
+			if (n >= 2 && n < 40) {
+				if (*nwords == cap) {
+					char **nw = reallocarray(*words, cap ? cap * 2 : 1024,
+					    sizeof(*nw));
+
+					if (nw == NULL)
+						break;
+					*words = nw;
+					cap = cap ? cap * 2 : 1024;
+				}
+				(*words)[(*nwords)++] = strndup(p, n);
+			}
+			p += n > 0 ? n : 1;
+		}
+	}
+	sqlite3_finalize(st);
+	return *nwords > 0 ? 0 : -1;
+}
+
+static void
+prune_same(struct db *db, struct tokenize_stemmer *stem, const char *dir)
+{
+	static const char *qr[] = { "How do I configure the segment size?",
+	    "the", "the and of to a", "index", "how does the worker index a library",
+	    "bm25 proximity inheritance", "nginx fastcgi responder", "MODE=lexical bench/eval",
+	    "What is the budget of tokens of an answer and how is it packed?",
+	    "private memory of the query worker", "", NULL };
+	static const char *qa[] = { "common", "common alpha", "alpha beta", "zephyr",
+	    "common zephyr", "zephyr plain alpha", "common word7 word3", "word42 common tail",
+	    "alpha beta gamma common words", "common delta alpha zephyr word1 word2 word3 "
+	    "word4 word5 word6 word7 word8 word9 word10 word11 word12 word13 word14 word15 "
+	    "word16 word17 word18 word19 word20 word21 word22 word23 word24 word25 word26 "
+	    "word27 word28 word29 word30 word31 word32 word33 word34 word35 tail aaaa bbbb",
+	    "aaaa zzzz common", NULL };
+	struct lexindex	*built[2], *mapped[2];
+	const char	*top = getenv("top_srcdir");
+	char		 path[512], why[128], q[2048], **words = NULL;
+	size_t		 nwords = 0, i, k, asked = 0, scored = 0, all = 0, sc, sa;
+	unsigned long	 rnd = 12345;
+	int		 nreal = 0, nadv = 0, same = 1, m, pruned_common = 1;
+	const char	*libs[2] = { PRUNE_LIB_R, PRUNE_LIB_A };
+	const char	**qs[2] = { qr, qa };
+
+	if (top == NULL)
+		top = ".";
+	m = prune_insert(db, top, &nreal, &nadv);
+	ok(m == 0 && nreal > 500, "real prose (%d snippets) and adversarial shapes (%d) "
+	    "inserted", nreal, nadv);
+	for (m = 0; m < 2; m++) {
+		built[m] = lexindex_build(db, stem, libs[m], m == 0 ? nreal : nadv);
+		snprintf(path, sizeof(path), "%s/p%d.seg", dir, m);
+		mapped[m] = built[m] != NULL && lexindex_write_segment(built[m], dir,
+		    m == 0 ? "p0.seg" : "p1.seg") == 0 ? lexindex_map(path, why, sizeof(why)) :
+		    NULL;
+		ok(built[m] != NULL && mapped[m] != NULL, "%s built and mapped", libs[m]);
+	}
+	if (built[0] == NULL || mapped[0] == NULL || built[1] == NULL || mapped[1] == NULL)
+		return;
+	for (m = 0; m < 2; m++)
+		for (i = 0; qs[m][i] != NULL; i++)
+			for (k = 0; k < 2; k++) {
+				sc = sa = 0;
+				same &= prune_compare(built[m], stem, qs[m][i], k ? 5 : 80,
+				    LEXINDEX_PRUNE_ALWAYS, &sc, &sa);
+				same &= prune_compare(mapped[m], stem, qs[m][i], k ? 5 : 80,
+				    0, &sc, &sa);
+				scored += sc;
+				all += sa;
+				asked++;
+				if (getenv("SHOW") != NULL)
+					printf("#   %s '%s' max %d: %zu scored, %zu "
+					    "exhaustive\n", libs[m], qs[m][i], k ? 5 : 80,
+					    sc, sa);
+				if (m == 1 && (strcmp(qs[m][i], "aaaa zzzz common") == 0 ||
+				    strcmp(qs[m][i], "common word7 word3") == 0) && sc >= sa)
+					pruned_common = 0;
+			}
+	ok(same, "fixed questions: pruned searches rank exactly as exhaustive ones (%zu)",
+	    asked);
+	ok(pruned_common, "a question with a common word and rare ones scores fewer "
+	    "snippets pruned");
+	/* questions of 1 to 12 words drawn from the text */
+	m = prune_words(db, &words, &nwords);
+	ok(m == 0, "%zu words of the text", nwords);
+	same = 1;
+	for (i = 0; i < 400 && nwords > 0; i++) {
+		size_t nw = 1 + i % 12, w, len = 0;
+
+		q[0] = '\0';
+		for (w = 0; w < nw; w++) {
+			rnd = rnd * 6364136223846793005ul + 1442695040888963407ul;
+			len += (size_t)snprintf(q + len, sizeof(q) - len, "%s ",
+			    words[(rnd >> 33) % nwords]);
+			if (len >= sizeof(q))
+				break;
+		}
+		sc = sa = 0;
+		same &= prune_compare(i % 2 ? mapped[0] : built[0], stem, q, i % 3 ? 80 : 5,
+		    i % 4 < 2 ? LEXINDEX_PRUNE_ALWAYS : 0, &sc, &sa);
+		scored += sc;
+		all += sa;
+	}
+	ok(same, "400 questions drawn from the text: pruned searches rank exactly as "
+	    "exhaustive ones");
+	ok(scored < all, "pruning scored %zu snippets where exhaustive scoring scored %zu",
+	    scored, all);
+	for (i = 0; i < nwords; i++)
+		free(words[i]);
+	free(words);
+	for (m = 0; m < 2; m++) {
+		lexindex_free(mapped[m]);
+		lexindex_free(built[m]);
+	}
 }
 
 int
@@ -640,6 +988,7 @@ main(void)
 		mapped_same(db, stem, tmpl, "/t/l", LONG_SECTIONS + 6, ql);
 		mapped_refused(db, stem, tmpl);
 	}
+	prune_same(db, stem, tmpl);
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);
