@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "admin/segments.h"
 #include "base/license.h"
 #include "base/log.h"
 #include "base/util.h"
@@ -56,6 +57,7 @@ worker_test_linger(void)
 /* The pool's job processes. */
 #define WORKER_MAX		64	/* worker.concurrency's bound */
 #define WORKER_RENEW_S		10	/* lease renewal (JOBS_LEASE_S must be well above) */
+#define WORKER_SEGMENTS_MS	20000	/* segments written from the database, a run at most */
 
 struct worker_slot {
 	pid_t		 pid;		/* 0: free */
@@ -232,6 +234,53 @@ worker_pool(const char *datadir, const char *holder, int slots, long timeout)
 	return rc == -1 ? -1 : n;
 }
 
+/*
+ * The index segments the database has and the disk lacks (removed, or never written: a
+ * library indexed before segments existed), and after an upgrade those this build refuses (an
+ * older format, a damaged file): written from the database while no job runs, for at most
+ * WORKER_SEGMENTS_MS a run (the rest at the next run: cron starts one every minute). Mapping
+ * and checking every segment costs reading them all, so that full check runs only until it
+ * has found nothing left once for this version (DATA_DIR/segments/.checked holds it); other
+ * runs only look for missing files. The database stays the source of truth: a query process
+ * builds what has no segment meanwhile.
+ */
+static void
+worker_segments(const char *datadir)
+{
+	char		*dir = util_path_join(datadir, "segments"), stamp[1024], tmp[1100];
+	char		 seen[64] = "";
+	FILE		*f;
+	int		 check, left, n, ok = 0;
+
+	if (dir == NULL)
+		return;
+	snprintf(stamp, sizeof(stamp), "%s/.checked", dir);
+	if ((f = fopen(stamp, "r")) != NULL) {
+		if (fgets(seen, sizeof(seen), f) == NULL)
+			seen[0] = '\0';
+		seen[strcspn(seen, "\n")] = '\0';
+		fclose(f);
+	}
+	check = strcmp(seen, PACKAGE_VERSION) != 0;
+	if ((n = segments_refresh(worker_db, datadir, check, WORKER_SEGMENTS_MS, &left)) == -1)
+		log_warn("the index segments could not be checked");
+	else if (left > 0)
+		log_info("%d index segment%s left to write from the database at the next run",
+		    left, left == 1 ? "" : "s");
+	else if (check && util_mkdir_p(dir, 0750) == 0) {
+		snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", stamp, (long)getpid());
+		if ((f = fopen(tmp, "w")) != NULL) {
+			ok = fprintf(f, "%s\n", PACKAGE_VERSION) > 0;
+			ok = fclose(f) == 0 && ok;
+		}
+		if (f == NULL || !ok || rename(tmp, stamp) == -1) {
+			log_warn("cannot write %s: %s", stamp, strerror(errno));
+			unlink(tmp);
+		}
+	}
+	free(dir);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -296,6 +345,7 @@ relock:
 	if ((k = worker_pool(datadir, holder, worker_concurrency(datadir), timeout)) == -1)
 		goto out;
 	n += k;
+	worker_segments(datadir);
 	worker_test_linger();
 	/*
 	 * A job queued after the last look, while this worker still held the lock, had its

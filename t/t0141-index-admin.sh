@@ -59,6 +59,25 @@ like "$(ctxd_admin index rebuild /corpora/curl)" 'written \(it was damaged\)' "r
 ok "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" "rewritten whole"
 is "$(ctxd_admin index rebuild /corpora/curl)" "/corpora/curl: $seg is whole, kept" "a whole segment is kept"
 
+# The worker writes a missing segment from the database when it runs with nothing queued.
+rm -f "$seg"
+"$top_builddir/ctxd-worker" 2>"$T/log/worker2.log"
+ok "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" "the worker wrote the missing segment, byte for byte"
+like "$(cat "$T/log/worker2.log")" 'segment of /corpora/curl written from the database \(it was missing\)' \
+    "... and said so"
+is "$(cat "$DATA_DIR/segments/.checked")" "$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")" \
+    "it checked every segment once for this version"
+# A damaged one: left to the doctor once this version has checked them all (no reading of
+# every segment a run), written by the first run after an upgrade.
+printf 'XXXX' | dd of="$seg" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+"$top_builddir/ctxd-worker" 2>"$T/log/worker3.log"
+isnt "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" 0 "a later run does not read every segment"
+echo 0.0.1 >"$DATA_DIR/segments/.checked"
+"$top_builddir/ctxd-worker" 2>"$T/log/worker4.log"
+ok "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" "the first run of a new version rewrites the damaged segment"
+like "$(cat "$T/log/worker4.log")" 'segment of /corpora/curl written from the database \(it was damaged: .*checksum' \
+    "... saying why"
+
 # Mistakes.
 out=$(ctxd_admin index rebuild /corpora/nope 2>&1); rc=$?
 is "$rc" 1 "rebuild of an unknown library fails"

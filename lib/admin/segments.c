@@ -37,6 +37,7 @@ segments_status_word(enum segments_status s)
 
 struct segments_walk {
 	const char	*dir;
+	int		 quick;		/* a file there counts as whole (not mapped, not checked) */
 	int		(*fn)(const struct segments_row *, void *);
 	void		*arg;
 };
@@ -69,7 +70,9 @@ segments_one(const struct store_library_index *l, void *arg)
 	r.path = path;
 	if (stat(path, &st) == 0) {
 		r.bytes = st.st_size;
-		if ((x = lexindex_map(path, why, sizeof(why))) != NULL) {
+		if (w->quick)
+			r.status = SEGMENTS_OK;
+		else if ((x = lexindex_map(path, why, sizeof(why))) != NULL) {
 			lexindex_free(x);
 			r.status = SEGMENTS_OK;
 			/* the vector sections, checked as a query process checks them */
@@ -98,7 +101,7 @@ int
 segments_each(struct db *db, const char *dir,
     int (*fn)(const struct segments_row *, void *), void *arg)
 {
-	struct segments_walk w = { dir, fn, arg };
+	struct segments_walk w = { dir, 0, fn, arg };
 
 	return store_library_indexes(db, segments_one, &w);
 }
@@ -227,4 +230,49 @@ segments_rebuild(struct db *db, const char *dir, char **ids, size_t n, FILE *out
 		}
 	free(t.seen);
 	return t.failed;
+}
+
+/* What a refresh did so far (segments_refresh). */
+struct segments_fresh {
+	struct db	*db;
+	const char	*dir;
+	long long	 deadline;	/* ms (util_now_ms) past which nothing more is written */
+	int		 written, left;
+};
+
+static int
+segments_refresh_one(const struct segments_row *r, void *arg)
+{
+	struct segments_fresh *f = arg;
+	char		 path[1024];
+	long long	 ms;
+
+	if (r->status != SEGMENTS_MISSING && r->status != SEGMENTS_DAMAGED)
+		return 0;
+	if (util_now_ms() >= f->deadline) {
+		f->left++;
+		return 0;
+	}
+	if (segwrite_library(f->db, f->dir, r->id, &ms, path, sizeof(path)) == 0) {
+		log_info("segment of %s written from the database (it was %s%s%s) in %lld ms",
+		    r->id, segments_status_word(r->status), *r->why != '\0' ? ": " : "", r->why,
+		    ms);
+		f->written++;
+	} else
+		log_warn("segment of %s (%s) could not be written from the database", r->id,
+		    segments_status_word(r->status));
+	return 0;
+}
+
+int
+segments_refresh(struct db *db, const char *dir, int check, long budget_ms, int *left)
+{
+	struct segments_fresh f = { db, dir, util_now_ms() + budget_ms, 0, 0 };
+	struct segments_walk w = { dir, !check, segments_refresh_one, &f };
+
+	*left = 0;
+	if (store_library_indexes(db, segments_one, &w) == -1)
+		return -1;
+	*left = f.left;
+	return f.written;
 }
