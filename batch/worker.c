@@ -56,7 +56,25 @@ worker_test_linger(void)
 
 /* The pool's job processes. */
 #define WORKER_MAX		64	/* worker.concurrency's bound */
-#define WORKER_RENEW_S		10	/* lease renewal (JOBS_LEASE_S must be well above) */
+
+/*
+ * How long a claim lasts unless renewed, and how often the pool renews (a sixth of it, 10 s
+ * at most). JOBS_LEASE_S, unless CTXD_TEST_WORKER_LEASE_S (tests only) shortens it so
+ * that a test can outlast a lease.
+ */
+static int worker_lease_s = JOBS_LEASE_S;
+#define WORKER_RENEW_S	(worker_lease_s / 6 < 1 ? 1 : worker_lease_s / 6 > 10 ? 10 : \
+			    worker_lease_s / 6)
+
+static void
+worker_test_lease(void)
+{
+	const char	*v = getenv("CTXD_TEST_WORKER_LEASE_S");
+	long		 s;
+
+	if (v != NULL && util_parse_long(v, 2, JOBS_LEASE_S, &s) == 0)
+		worker_lease_s = (int)s;
+}
 #define WORKER_SEGMENTS_MS	20000	/* segments written from the database, a run at most */
 
 struct worker_slot {
@@ -138,6 +156,24 @@ worker_start(const char *datadir, struct worker_slot *sl, const struct jobs_next
 	return 0;
 }
 
+static const char *worker_holder;	/* the pool's lease holder name */
+
+/*
+ * Requeues or ends the jobs whose runner is gone (jobs_recover), after renewing this pool's
+ * own leases in the same breath: a job's write can hold SQLite's one writer longer than a
+ * lease lasts (worker_lease_s), and the renewals wait for it, so a lease of a live job of
+ * this pool may have lapsed meanwhile; recovering without a fresh renewal would requeue
+ * it under its running process. Returns 0, or -1 when the renewal or the recovery failed
+ * (a busy database: nothing is recovered this time).
+ */
+static int
+worker_recover(void)
+{
+	if (jobs_lease_renew(worker_db, worker_holder, worker_lease_s) == -1)
+		return -1;
+	return jobs_recover(worker_db);
+}
+
 /*
  * Reaps the ended job processes (waiting for one when wait is set): a job whose process
  * died before ending it is recovered at once. Returns how many slots it freed.
@@ -165,8 +201,9 @@ worker_reap(int wait)
 		}
 		/* whatever the process left running is an orphan now */
 		if (jobs_lease_drop(worker_db, worker_slots[i].job) == -1 ||
-		    jobs_recover(worker_db) == -1)
-			log_err("job %lld: could not be recovered", worker_slots[i].job);
+		    worker_recover() == -1)
+			log_err("job %lld: could not be recovered (the next round will)",
+			    worker_slots[i].job);
 		memset(&worker_slots[i], 0, sizeof(worker_slots[i]));
 		n++;
 	}
@@ -200,12 +237,22 @@ worker_pool(const char *datadir, const char *holder, int slots, long timeout)
 	for (;;) {
 		running -= worker_reap(0);
 		if (time(NULL) - renewed >= WORKER_RENEW_S) {
-			if (jobs_lease_renew(worker_db, holder, JOBS_LEASE_S) == -1)
-				log_err("could not renew the leases of %s", holder);
-			/* another runner's lapsed jobs (another node, or a pool killed) */
-			if (jobs_orphans(worker_db) == 1)
-				jobs_recover(worker_db);
-			renewed = time(NULL);
+			/*
+			 * A failed renewal (a job's long write holds the database) is
+			 * tried again on the next round, and nothing is recovered
+			 * until one succeeds: see worker_recover.
+			 */
+			if (jobs_lease_renew(worker_db, holder, worker_lease_s) == -1)
+				log_warn("could not renew the leases of %s: %s", holder,
+				    db_failure(worker_db) == DB_FAIL_BUSY ?
+				    "the database is busy; trying again" :
+				    db_errmsg(worker_db));
+			else {
+				/* another runner's lapsed jobs (another node, a pool killed) */
+				if (jobs_orphans(worker_db) == 1)
+					jobs_recover(worker_db);
+				renewed = time(NULL);
+			}
 		}
 		claimed = 0;
 		while (rc == 0 && running < slots) {
@@ -214,9 +261,18 @@ worker_pool(const char *datadir, const char *holder, int slots, long timeout)
 				n++;
 				continue;
 			}
-			if ((i = jobs_claim(worker_db, holder, JOBS_LEASE_S, &job)) != 1) {
-				if (i == -1)
+			if ((i = jobs_claim(worker_db, holder, worker_lease_s, &job)) != 1) {
+				/*
+				 * A busy database (a running job's long write holds
+				 * SQLite's one writer) means nothing claimable now:
+				 * the next round tries again. Other failures end the
+				 * pool once its jobs are done.
+				 */
+				if (i == -1 && db_failure(worker_db) != DB_FAIL_BUSY)
 					rc = -1;
+				else if (i == -1)
+					log_warn("the database is busy: claiming again "
+					    "shortly");
 				break;
 			}
 			for (i = 0; worker_slots[i].pid != 0; i++)
@@ -309,6 +365,8 @@ main(int argc, char *argv[])
 		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';
 	snprintf(holder, sizeof(holder), "%s:%ld", host, (long)getpid());
+	worker_holder = holder;
+	worker_test_lease();
 	datadir = util_data_dir();
 	if ((lockpath = util_path_join(datadir, "worker.lock")) == NULL ||
 	    (repos = util_path_join(datadir, "repos")) == NULL)
