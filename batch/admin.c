@@ -1376,7 +1376,8 @@ admin_cmd_migrate_pg(int argc, char **argv)
 		    "URL (postgresql://USER@HOST/DB) or set DATABASE_URL\n");
 		return 2;
 	}
-	if (db_open(dir, DB_READONLY, &db) == -1) {
+	/* the source is DATA_DIR/ctxd.db, whatever DATABASE_URL says */
+	if (db_open_sqlite(dir, DB_READONLY, &db) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
 		return 1;
 	}

@@ -47,7 +47,7 @@ for m in "$top_srcdir"/sql/pg/[0-9][0-9][0-9][0-9]-*.sql; do
 	is "$?" 0 "sql/pg/${m##*/} runs" || diag "$(head -20 "$T/migration.out")"
 	pgver=$((pgver + 1))
 done
-DATA_DIR=$T/lite ctxd_admin init >/dev/null 2>&1
+DATABASE_URL= DATA_DIR=$T/lite ctxd_admin init >/dev/null 2>&1
 is "$pgver" "$(sqlite3 "$T/lite/ctxd.db" 'PRAGMA user_version')" \
     "with its migrations, its version is the SQLite schema's (a migration past it needs its sql/pg twin)"
 sqlite3 "$T/lite/ctxd.db" "SELECT m.name || '.' || p.name FROM sqlite_master m, pragma_table_xinfo(m.name) p
@@ -83,4 +83,42 @@ is "$(pg_sql "INSERT INTO documents (library_id, path, blob, title, snippets_fro
 pg_sql "INSERT INTO jobs (library_id, kind, created_at) VALUES ('/c/d', 'delete', 'n')"
 is "$(pg_sql "UPDATE libraries SET state = 'delete' WHERE id = '/c/d'; UPDATE libraries SET state = 'finalized' WHERE id = '/c/d'; SELECT state FROM libraries WHERE id = '/c/d'")" \
     delete "a library stays deleted while its delete job is queued"
+
+# ------------------------------------------------------------- DATABASE_URL: one switch
+# A database of its own (the checks above filled "ctxd"); DATA_DIR stays for local files.
+pg_sql "CREATE DATABASE node" || bail_out "CREATE DATABASE node"
+NODE=${DATABASE_URL%/ctxd}/node
+mkdir -p "$T/node"
+out=$(DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin init 2>&1)
+is "$?" 0 "ctxd-admin init with DATABASE_URL creates the schema in PostgreSQL" || diag "$out"
+node_sql() { "$_PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$NODE" -c "$1"; }
+is "$(node_sql "SELECT version FROM ctxd_schema")" "$(sqlite3 "$T/lite/ctxd.db" 'PRAGMA user_version')" \
+    "... at this build's schema version"
+is "$(node_sql "SELECT count(*) FROM schema_history")" 1 "... with its history row"
+ok "$([ ! -e "$T/node/ctxd.db" ]; echo $?)" "... and no SQLite database in DATA_DIR"
+DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin init >/dev/null 2>&1
+is "$?" 0 "init again: already current"
+is "$(node_sql "SELECT count(*) FROM schema_history")" 1 "... nothing migrated"
+printf 'ann password 1\n' | DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin user create ann >/dev/null 2>&1
+is "$?" 0 "ctxd-admin user create on PostgreSQL"
+is "$(node_sql "SELECT name || ' ' || role FROM users")" "ann member" "... the user is in PostgreSQL"
+DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin settings set worker.concurrency 3 >/dev/null 2>&1
+is "$?" 0 "ctxd-admin settings set on PostgreSQL"
+is "$(DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin settings get worker.concurrency 2>&1)" 3 \
+    "... and get: the value from PostgreSQL"
+node_sql "UPDATE ctxd_schema SET version = version + 1"
+out=$(DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin init 2>&1)
+isnt "$?" 0 "a newer schema is refused"
+like "$out" "newer than this build" "... saying so"
+node_sql "UPDATE ctxd_schema SET version = version - 1"
+out=$(DATABASE_URL=mysql://ctxd@127.0.0.1/ctxd DATA_DIR=$T/node ctxd_admin init 2>&1)
+isnt "$?" 0 "a DATABASE_URL that is not postgresql:// is refused"
+like "$out" "DATABASE_URL is not a postgresql:// URL" "... saying so"
+port=$(pick_port)
+out=$(DATABASE_URL="postgresql://ctxd:s3cr3t-pw@127.0.0.1:$port/ctxd" DATA_DIR=$T/node \
+    ctxd_admin init 2>&1)
+isnt "$?" 0 "an unreachable server: init fails"
+like "$out" "cannot connect to PostgreSQL" "... saying so"
+unlike "$out" "s3cr3t-pw" "... without the password"
+ok "$([ ! -e "$T/node/ctxd.db" ]; echo $?)" "no SQLite database was made meanwhile"
 done_testing

@@ -1,4 +1,9 @@
-/* db.c: opening, configuring and migrating the one SQLite database. */
+/*
+ * db.c: opening, configuring and migrating the store: DATA_DIR/ctxd.db (SQLite, the
+ * embedded default), or the PostgreSQL database DATABASE_URL names (docs/DESIGN.md, "Two
+ * engines"). Each call here works on either engine; a PostgreSQL connection has no
+ * SQLite handle (db_lite is NULL).
+ */
 #include "config.h"
 
 #include <sys/stat.h>
@@ -22,6 +27,8 @@
 #include "base/util.h"
 #include "store/db.h"
 #include "store/conn.h"
+#include "store/pg.h"
+#include "store/pgstore.h"
 
 /* Compiled in from sql/ by script/sql2c (lib/sql_schema.c). */
 extern const char sql_schema[];
@@ -39,6 +46,13 @@ db_exec(struct db *db, const char *sql)
 {
 	char	*msg = NULL;
 
+	if (db->pg != NULL) {
+		if (pg_exec(db->pg, sql) == -1) {
+			log_err("%s: %s", __func__, pg_errmsg(db->pg));
+			return -1;
+		}
+		return 0;
+	}
 	if (sqlite3_exec(db_lite(db), sql, NULL, NULL, &msg) != SQLITE_OK) {
 		log_err("%s: %s", __func__, msg ? msg : sqlite3_errmsg(db_lite(db)));
 		sqlite3_free(msg);
@@ -90,11 +104,24 @@ db_busy(void *arg, int count)
 	return 1;
 }
 
+/* PostgreSQL's lock_timeout for the busy timeout (a SET takes no bound parameter). */
+static int
+db_pg_lock_timeout(struct db *db)
+{
+	char	 sql[64];
+
+	snprintf(sql, sizeof(sql), "SET lock_timeout = %d", db_busy_ms);
+	return db_exec(db, sql);
+}
+
 void
 db_busy_timeout(struct db *db, long ms)
 {
 	db_busy_ms = ms > INT_MAX ? INT_MAX : ms < 0 ? 0 : (int)ms;
-	sqlite3_busy_handler(db_lite(db), db_busy, NULL);
+	if (db->pg != NULL)
+		(void)db_pg_lock_timeout(db);
+	else
+		sqlite3_busy_handler(db_lite(db), db_busy, NULL);
 }
 
 void
@@ -104,34 +131,53 @@ db_busy_waited(long long *ms, long long *waits)
 	*waits = db_waits;
 }
 
+/*
+ * On PostgreSQL a write transaction is a plain BEGIN (read committed): rows are locked as
+ * they are written, not the whole database, so a module that reads and then writes what
+ * it read locks those rows (SELECT ... FOR UPDATE) where SQLite's one writer made that
+ * implicit. A read transaction is one snapshot (repeatable read), as SQLite's.
+ */
 int
 db_begin(struct db *db)
 {
-	return db_exec(db, "BEGIN IMMEDIATE");
+	return db_exec(db, db->pg != NULL ? "BEGIN" : "BEGIN IMMEDIATE");
 }
 
 int
 db_begin_read(struct db *db)
 {
-	return db_exec(db, "BEGIN");
+	return db_exec(db, db->pg != NULL ? "BEGIN ISOLATION LEVEL REPEATABLE READ" : "BEGIN");
 }
 
 int
 db_in_transaction(struct db *db)
 {
+	if (db->pg != NULL)
+		return pg_in_transaction(db->pg);
 	return !sqlite3_get_autocommit(db_lite(db));
 }
 
 const char *
 db_errmsg(struct db *db)
 {
-	return sqlite3_errmsg(db_lite(db));
+	return db_conn_errmsg(db);
 }
 
 enum db_failure
 db_failure(struct db *db)
 {
-	int	 code = sqlite3_errcode(db_lite(db)) & 0xff;	/* extended codes are on */
+	int	 code;
+
+	if (db->pg != NULL)
+		switch (pg_failure(db->pg)) {
+		case PG_FAIL_BUSY:
+			return DB_FAIL_BUSY;
+		case PG_FAIL_FULL:
+			return DB_FAIL_FULL;
+		default:
+			return DB_FAIL_OTHER;
+		}
+	code = sqlite3_errcode(db_lite(db)) & 0xff;	/* extended codes are on */
 
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		return DB_FAIL_BUSY;
@@ -155,7 +201,9 @@ db_commit(struct db *db)
 void
 db_rollback(struct db *db)
 {
-	if (!sqlite3_get_autocommit(db_lite(db)))
+	if (db->pg != NULL)
+		pg_rollback(db->pg);
+	else if (!sqlite3_get_autocommit(db_lite(db)))
 		sqlite3_exec(db_lite(db), "ROLLBACK", NULL, NULL, NULL);
 }
 
@@ -194,6 +242,12 @@ db_run(struct db *db, const char *sql, const char *types, ...)
 	va_list		 ap;
 	int		 rc = -1;
 
+	if (db->pg != NULL) {
+		va_start(ap, types);
+		rc = db_stmt_runv(db, __func__, sql, types, ap);
+		va_end(ap);
+		return rc;
+	}
 	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	va_start(ap, types);
@@ -215,6 +269,16 @@ db_run_nowait(struct db *db, const char *sql, const char *types, ...)
 	va_list		 ap;
 	int		 rc = -1, step = SQLITE_OK;
 
+	/*
+	 * PostgreSQL has no one writer to skip: rows are locked one by one, and the write
+	 * waits for a row another transaction holds (lock_timeout) as any other.
+	 */
+	if (db->pg != NULL) {
+		va_start(ap, types);
+		rc = db_stmt_runv(db, __func__, sql, types, ap);
+		va_end(ap);
+		return rc;
+	}
 	db_nowait = 1;
 	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
@@ -248,16 +312,49 @@ db_pragma_int(struct db *db, const char *pragma, int *out)
 	return rc;
 }
 
+/* One integer a constant statement answers on a PostgreSQL connection: 0, or -1. */
+static int
+db_pg_int(struct db *db, const char *sql, long long *out)
+{
+	struct db_stmt	*st;
+	int		 rc = -1;
+
+	if (db_prepare(db, sql, &st) == -1)
+		return -1;
+	if (db_step(st) == DB_ROW) {
+		*out = db_col_int64(st, 0);
+		rc = 0;
+	}
+	db_finalize(st);
+	return rc;
+}
+
 int
 db_user_version(struct db *db, int *out)
 {
+	long long	 v = 0;
+
+	if (db->pg != NULL) {
+		/* ctxd_schema holds it (sql/pg/schema.sql); no table yet: version 0 */
+		if (db_pg_int(db, "SELECT to_regclass('ctxd_schema') IS NOT NULL", &v) == -1)
+			return -1;
+		if (v != 0 && db_pg_int(db, "SELECT version FROM ctxd_schema", &v) == -1)
+			return -1;
+		*out = (int)v;
+		return 0;
+	}
 	return db_pragma_int(db, "PRAGMA user_version", out);
 }
 
 int
 db_readonly(struct db *db)
 {
-	int	 on = 1;
+	long long	 ro = 1;
+	int		 on = 1;
+
+	if (db->pg != NULL)
+		return db_pg_int(db, "SELECT current_setting('default_transaction_read_only') "
+		    "= 'on'", &ro) == -1 || ro != 0;
 
 	if (sqlite3_db_readonly(db_lite(db), "main") == 1)
 		return 1;
@@ -409,8 +506,87 @@ db_create(const char *path)
 	return 0;
 }
 
+const char *
+db_url(void)
+{
+	const char	*url = getenv("DATABASE_URL");
+
+	return url != NULL && *url != '\0' ? url : NULL;
+}
+
+/*
+ * db_open on PostgreSQL: connects, then creates or migrates the schema (DB_READWRITE, under
+ * pgstore_migrate's advisory lock) or checks that it is this build's (DB_READONLY, whose
+ * transactions are then read only).
+ */
+static int
+db_open_pg(const char *url, enum db_mode mode, struct db **out)
+{
+	struct db	*db;
+	struct pg	*pg;
+	char		 err[512] = "";
+	int		 from, v;
+
+	if (strncmp(url, "postgresql://", 13) != 0 && strncmp(url, "postgres://", 11) != 0) {
+		log_err("DATABASE_URL is not a postgresql:// URL: unset it to use the "
+		    "embedded SQLite database, or name a PostgreSQL database");
+		return -1;
+	}
+	if ((pg = pg_connect(url, err, sizeof(err))) == NULL) {
+		log_err("cannot connect to PostgreSQL (DATABASE_URL): %s", err);
+		return -1;
+	}
+	if ((db = db_conn_pg(pg)) == NULL) {
+		log_err("cannot open the database: out of memory");
+		pg_close(pg);
+		return -1;
+	}
+	if (mode == DB_READWRITE) {
+		if (pgstore_migrate(pg, &from, err, sizeof(err)) == -1) {
+			log_err("PostgreSQL (DATABASE_URL): %s", err);
+			goto fail;
+		}
+	} else {
+		if (db_user_version(db, &v) == -1)
+			goto fail;
+		if (v == 0) {
+			log_err("PostgreSQL (DATABASE_URL) has no ctxd schema: run ctxd-admin "
+			    "init");
+			goto fail;
+		}
+		if (v != sql_version) {
+			log_err("PostgreSQL (DATABASE_URL) has schema version %d, %s than this "
+			    "build's version %d: %s", v, v > sql_version ? "newer" : "older",
+			    sql_version, v > sql_version ? "install a newer ctxd" :
+			    "run ctxd-admin init to migrate it");
+			goto fail;
+		}
+		if (db_exec(db, "SET default_transaction_read_only = on") == -1)
+			goto fail;
+	}
+	if (db_pg_lock_timeout(db) == -1)
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	db_close(db);
+	return -1;
+}
+
 int
 db_open(const char *datadir, enum db_mode mode, struct db **out)
+{
+	*out = NULL;
+	if (db_url() != NULL) {
+		db_umask();
+		db_protect(datadir);
+		return db_open_pg(db_url(), mode, out);
+	}
+	return db_open_sqlite(datadir, mode, out);
+}
+
+int
+db_open_sqlite(const char *datadir, enum db_mode mode, struct db **out)
 {
 	struct db	*db = NULL;
 	sqlite3		*lite = NULL;
@@ -419,10 +595,10 @@ db_open(const char *datadir, enum db_mode mode, struct db **out)
 	struct stat st;
 
 	*out = NULL;
-	if ((path = util_path_join(datadir, "ctxd.db")) == NULL)
-		return -1;
 	db_umask();
 	db_protect(datadir);
+	if ((path = util_path_join(datadir, "ctxd.db")) == NULL)
+		return -1;
 	if (mode == DB_READONLY && stat(path, &st) == -1) {
 		log_err("database %s does not exist: run ctxd-admin init", path);
 		goto out;
@@ -486,6 +662,11 @@ out:
 void
 db_close(struct db *db)
 {
+	if (db != NULL && db->pg != NULL) {
+		pg_close(db->pg);
+		db_conn_free(db);
+		return;
+	}
 	(void)db_lite_close(db);
 }
 
@@ -531,6 +712,12 @@ db_space(struct db *db, long long *size, long long *freeb)
 	long long	 v[3];
 	size_t		 i;
 
+	if (db->pg != NULL) {
+		/* PostgreSQL gives dead rows' space back by itself (autovacuum) */
+		*freeb = 0;
+		return db_pg_int(db, "SELECT pg_database_size(current_database())", size);
+	}
+
 	for (i = 0; i < 3; i++) {
 		if (sqlite3_prepare_v2(db_lite(db), sql[i], -1, &st, NULL) != SQLITE_OK ||
 		    sqlite3_step(st) != SQLITE_ROW) {
@@ -552,6 +739,8 @@ db_compact(struct db *db)
 {
 	if (db_exec(db, "VACUUM") == -1)
 		return -1;
+	if (db->pg != NULL)
+		return 0;
 	/* The rewrite went through the log: give its pages back too. */
 	return db_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
 }

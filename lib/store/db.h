@@ -13,12 +13,21 @@ int	 db_schema_version(void);
 enum db_mode { DB_READONLY, DB_READWRITE };
 
 /*
- * Opens DATA_DIR/ctxd.db. DB_READWRITE creates and migrates it; DB_READONLY refuses a
- * missing database or one whose schema is older or newer than this build's. Registers the
- * "ctxd" FTS5 tokenizer, sets WAL, busy timeout, foreign keys and defensive mode.
+ * Opens the store: the PostgreSQL database of DATABASE_URL when it is set (db_url), else
+ * DATA_DIR/ctxd.db. DB_READWRITE creates and migrates it; DB_READONLY refuses a
+ * missing database or one whose schema is older or newer than this build's. SQLite:
+ * registers the "ctxd" FTS5 tokenizer, sets WAL, busy timeout, foreign keys and defensive
+ * mode. PostgreSQL: a DB_READONLY connection's transactions are read only.
  */
 int	 db_open(const char *datadir, enum db_mode, struct db **out);
+/* db_open of DATA_DIR/ctxd.db whatever DATABASE_URL says (migrate-to-postgres's source). */
+int	 db_open_sqlite(const char *datadir, enum db_mode, struct db **out);
 void	 db_close(struct db *);
+/*
+ * DATABASE_URL from the environment (the package's /etc/default/ctxd sets it for every
+ * executable), or NULL when it is unset or empty: the embedded SQLite database.
+ */
+const char *db_url(void);
 /* How long a statement waits for another connection's write lock before SQLITE_BUSY. */
 void	 db_busy_timeout(struct db *, long ms);
 /*

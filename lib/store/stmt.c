@@ -217,17 +217,27 @@ db_changes(struct db *db)
 int
 db_stmt_run(struct db *db, const char *sql, const char *types, ...)
 {
+	va_list		 ap;
+	int		 rc;
+
+	va_start(ap, types);
+	rc = db_stmt_runv(db, __func__, sql, types, ap);
+	va_end(ap);
+	return rc;
+}
+
+int
+db_stmt_runv(struct db *db, const char *who, const char *sql, const char *types, va_list ap)
+{
 	struct db_stmt	*st;
 	const char	*t;
-	va_list		 ap;
 	int		 i, n, rc = 0;
 
 	if (db_prepare(db, sql, &st) == -1) {
-		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		log_err("%s: %s", who, db_conn_errmsg(db));
 		return -1;
 	}
 	n = db_param_count(st);
-	va_start(ap, types);
 	for (i = 1; i <= n && types[i - 1] != '\0' && rc == 0; i++)
 		switch (types[i - 1]) {
 		case 't':
@@ -243,11 +253,10 @@ db_stmt_run(struct db *db, const char *sql, const char *types, ...)
 		default:
 			rc = -1;
 		}
-	va_end(ap);
 	if (rc == 0 && db_step(st) != DB_DONE)
 		rc = -1;
 	if (rc == -1)
-		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		log_err("%s: %s", who, db_conn_errmsg(db));
 	db_finalize(st);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #ifndef STORE_STMT_H
 #define STORE_STMT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "store/sqltext.h"
@@ -65,5 +66,8 @@ long long db_changes(struct db *);
  * -1 logged with the engine's message (db_changes then tells the rows changed).
  */
 int	 db_stmt_run(struct db *, const char *sql, const char *types, ...);
+/* db_stmt_run with the arguments as a va_list, its log lines prefixed with who. */
+int	 db_stmt_runv(struct db *, const char *who, const char *sql, const char *types,
+	    va_list ap);
 
 #endif

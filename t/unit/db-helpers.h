@@ -16,6 +16,8 @@
 
 #include "store/db.h"
 #include "store/conn.h"
+#include "store/pg.h"
+#include "store/pgstore.h"
 
 /* One snippet of a test library. */
 struct dbh_snippet {
@@ -25,19 +27,89 @@ struct dbh_snippet {
 };
 
 /*
+ * DATABASE_URL as the test process found it (NULL: unset or empty). dbh_open unsets it, so
+ * that db_open there opens SQLite; a test of both engines reaches PostgreSQL through
+ * dbh_pg_open.
+ */
+static inline const char *
+dbh_pg_url(void)
+{
+	static char	 url[1024];
+	static int	 got;
+	const char	*u;
+
+	if (!got) {
+		u = getenv("DATABASE_URL");
+		snprintf(url, sizeof(url), "%s", u != NULL ? u : "");
+		got = 1;
+	}
+	return url[0] != '\0' ? url : NULL;
+}
+
+/*
  * Creates a temporary directory (under $TMPDIR, else /tmp) into dir (at least 64 bytes),
- * sets DATA_DIR to it and opens the database there read-write, creating the schema.
+ * sets DATA_DIR to it and opens the database there read-write, creating the schema. The
+ * database is SQLite whatever DATABASE_URL says (see dbh_pg_url).
  */
 static inline int
 dbh_open(char *dir, size_t dirsz, struct db **db)
 {
 	const char	*tmp = getenv("TMPDIR");
 
+	(void)dbh_pg_url();
+	unsetenv("DATABASE_URL");
+
 	snprintf(dir, dirsz, "%s/ctxd-unit.XXXXXX", tmp != NULL && *tmp != '\0' ? tmp :
 	    "/tmp");
 	if (mkdtemp(dir) == NULL || setenv("DATA_DIR", dir, 1) == -1)
 		return -1;
 	return db_open(dir, DB_READWRITE, db);
+}
+
+/*
+ * A PostgreSQL connection to dbh_pg_url's server in a schema of the test's own (dropped
+ * first if a killed run left it), with the store's schema (pgstore_migrate): 0, or -1 with
+ * why in err. 1 (nothing opened) when DATABASE_URL was unset. Close with dbh_pg_close.
+ */
+static inline int
+dbh_pg_open(const char *schema, struct db **out, char *err, size_t errlen)
+{
+	struct pg	*pg;
+	char		 sql[256];
+	int		 from;
+
+	*out = NULL;
+	if (dbh_pg_url() == NULL)
+		return 1;
+	if ((pg = pg_connect(dbh_pg_url(), err, errlen)) == NULL)
+		return -1;
+	snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE; CREATE SCHEMA %s; "
+	    "SET search_path = %s", schema, schema, schema);
+	if (pg_exec(pg, sql) == -1) {
+		snprintf(err, errlen, "%s", pg_errmsg(pg));
+		pg_close(pg);
+		return -1;
+	}
+	if (pgstore_migrate(pg, &from, err, errlen) == -1 || (*out = db_conn_pg(pg)) == NULL) {
+		pg_close(pg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Drops dbh_pg_open's schema and closes its connection: 0, or -1. */
+static inline int
+dbh_pg_close(struct db *db, const char *schema)
+{
+	char	 sql[128];
+	int	 rc;
+
+	if (db == NULL)
+		return 0;
+	snprintf(sql, sizeof(sql), "SET search_path = public; DROP SCHEMA %s CASCADE", schema);
+	rc = db_exec(db, sql);
+	db_close(db);
+	return rc;
 }
 
 /* Closes db and removes the directory dbh_open made. */

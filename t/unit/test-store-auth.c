@@ -471,7 +471,7 @@ suite(struct db *db, struct db *ro, const char *dir, const char *e, int n)
 int
 main(void)
 {
-	const char	*url = getenv("DATABASE_URL");
+	const char	*url = dbh_pg_url();
 	struct db	*db = NULL, *ro = NULL, *pdb;
 	struct pg	*pg;
 	char		 dir[256], path[512], err[256] = "";
