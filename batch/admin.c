@@ -1435,6 +1435,7 @@ main(int argc, char *argv[])
 	 * On a packaged server, an operator who runs ctxd-admin by hand gets the service's
 	 * DATA_DIR (from /etc/default/ctxd) for every command, not only the operations ones.
 	 */
+	doctor_database_url();
 	if (getenv("DATA_DIR") == NULL)
 		setenv("DATA_DIR", doctor_data_dir(), 0);
 	if (argc < 2) {

@@ -121,4 +121,16 @@ isnt "$?" 0 "an unreachable server: init fails"
 like "$out" "cannot connect to PostgreSQL" "... saying so"
 unlike "$out" "s3cr3t-pw" "... without the password"
 ok "$([ ! -e "$T/node/ctxd.db" ]; echo $?)" "no SQLite database was made meanwhile"
+# An operator's ctxd-admin on a packaged node: DATA_DIR and DATABASE_URL from the service's
+# settings file (/etc/default/ctxd; CTXD_DEFAULTS here) when the environment has neither.
+printf 'DATA_DIR=%s\nDATABASE_URL="%s"\n' "$T/node" "$NODE" >"$T/defaults"
+is "$(env -u DATA_DIR -u DATABASE_URL CTXD_DEFAULTS=$T/defaults \
+    "$top_builddir/ctxd-admin" settings get worker.concurrency 2>&1)" 3 \
+    "ctxd-admin takes DATABASE_URL from /etc/default/ctxd: the service's PostgreSQL"
+mkdir -p "$T/other"
+env -u DATABASE_URL DATA_DIR=$T/other "$top_builddir/ctxd-admin" init >/dev/null 2>&1
+is "$(env -u DATABASE_URL DATA_DIR=$T/other CTXD_DEFAULTS=$T/defaults \
+    "$top_builddir/ctxd-admin" settings get worker.concurrency 2>&1)" 0 \
+    "... but not for a DATA_DIR the environment names (another instance: its SQLite)"
+ok "$([ -e "$T/other/ctxd.db" ]; echo $?)" "... whose database is DATA_DIR/ctxd.db"
 done_testing

@@ -34,6 +34,13 @@ int	 doctor_run(const char *dir, FILE *out);
  * /etc/default/ctxd ($CTXD_DEFAULTS), else util_data_dir()'s default. Static storage.
  */
 const char *doctor_data_dir(void);
+/*
+ * When neither DATA_DIR nor DATABASE_URL is in the environment, sets DATABASE_URL from
+ * the service's settings file ($CTXD_DEFAULTS or /etc/default/ctxd) if it names one: an
+ * operator's ctxd-admin then uses the service's database, PostgreSQL included. A DATA_DIR
+ * given in the environment names another instance: its engine is the environment's.
+ */
+void	 doctor_database_url(void);
 
 /*
  * Gives path the owner of DATA_DIR (dirst: its stat) when run as root: what ctxd-admin

@@ -457,6 +457,18 @@ doctor_data_dir(void)
 	return util_data_dir();
 }
 
+void
+doctor_database_url(void)
+{
+	char	*v;
+
+	if (getenv("DATA_DIR") != NULL || getenv("DATABASE_URL") != NULL)
+		return;
+	if ((v = doctor_defaults_get(doctor_defaults(), "DATABASE_URL")) != NULL && *v != '\0')
+		setenv("DATABASE_URL", v, 0);
+	free(v);
+}
+
 int
 doctor_run(const char *dir, FILE *out)
 {
