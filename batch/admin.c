@@ -1055,6 +1055,21 @@ admin_cmd_upstream(int argc, char **argv)
 	return rc == 0 ? 0 : 1;
 }
 
+/*
+ * backup and restore copy DATA_DIR/ctxd.db: on PostgreSQL (DATABASE_URL) they refuse and
+ * name PostgreSQL's own tools, which the operator's backups already use. 1 when refused.
+ */
+static int
+admin_refuse_postgres(const char *cmd)
+{
+	if (db_url() == NULL)
+		return 0;
+	fprintf(stderr, "ctxd-admin: %s copies DATA_DIR/ctxd.db, and the store is PostgreSQL "
+	    "(DATABASE_URL): back it up with pg_dump (restore with pg_restore) or your "
+	    "PostgreSQL backups, and keep a copy of DATA_DIR/secret.key beside them\n", cmd);
+	return 1;
+}
+
 /* ctxd-admin backup [--with-secret] FILE: an online copy of the database (lib/admin/backup.c). */
 static int
 admin_cmd_backup(int argc, char **argv)
@@ -1079,6 +1094,8 @@ admin_cmd_backup(int argc, char **argv)
 		admin_usage_of(stderr, "backup");
 		return 2;
 	}
+	if (admin_refuse_postgres("backup"))
+		return 1;
 	if (backup_run(dir, file, with_secret) == -1) {
 		fprintf(stderr, "ctxd-admin: backup of %s to %s failed (see above)\n", dir,
 		    file);
@@ -1417,6 +1434,8 @@ admin_cmd_restore(int argc, char **argv)
 		admin_usage_of(stderr, "restore");
 		return 2;
 	}
+	if (admin_refuse_postgres("restore"))
+		return 1;
 	if ((rc = backup_restore(dir, argv[0], err, sizeof(err))) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot restore %s: %s\n", argv[0], err);
 		return 1;

@@ -133,4 +133,8 @@ is "$(env -u DATABASE_URL DATA_DIR=$T/other CTXD_DEFAULTS=$T/defaults \
     "$top_builddir/ctxd-admin" settings get worker.concurrency 2>&1)" 0 \
     "... but not for a DATA_DIR the environment names (another instance: its SQLite)"
 ok "$([ -e "$T/other/ctxd.db" ]; echo $?)" "... whose database is DATA_DIR/ctxd.db"
+out=$(DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin backup "$T/node.bak" 2>&1)
+is "$?" 1 "ctxd-admin backup on PostgreSQL: refused"
+like "$out" "pg_dump" "... naming pg_dump"
+ok "$([ ! -e "$T/node.bak" ]; echo $?)" "... and no file written"
 done_testing
