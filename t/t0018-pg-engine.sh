@@ -5,6 +5,8 @@
 # while another's rows are read, a lock not granted in time) against the real server.
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/pg.sh"
+# It starts a cluster of its own and checks both engines: once, in the SQLite run.
+engine_sqlite_only "starts its own PostgreSQL and checks both engines"
 
 ctxd_setup
 pg_start

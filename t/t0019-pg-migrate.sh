@@ -8,6 +8,8 @@
 # in a message.
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/pg.sh"
+# It starts a cluster of its own and checks both engines: once, in the SQLite run.
+engine_sqlite_only "starts its own PostgreSQL and checks both engines"
 require_cmd jq git nginx fcgiwrap sqlite3 node openssl
 
 ctxd_setup

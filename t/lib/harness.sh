@@ -285,6 +285,7 @@ ctxd_setup() {
 	mkdir -p "$T/log" "$T/run"
 	DATA_DIR=$T/data
 	export DATA_DIR T
+	_engine_setup
 	[ -x "$top_builddir/ctxd-admin" ] || bail_out "$top_builddir/ctxd-admin is not built"
 	local key
 	# LICENSE_MINT_ARGS is split on blanks on purpose.
@@ -603,9 +604,56 @@ http_header() {
 	    awk -v n="$name" 'BEGIN { FS = ": *" } tolower($1) == n { sub(/^[^:]*: */, ""); v = $0 } END { if (v != "") print v }'
 }
 
-# _sql QUERY: run a read query against $DATA_DIR/ctxd.db with a busy timeout.
+# _sql QUERY: run a read query against the instance's store with a busy timeout:
+# $DATA_DIR/ctxd.db, or with CTXD_TEST_ENGINE=postgres the instance's PostgreSQL database
+# (rows unaligned, fields split by |; t/lib/pg-shims.sql gives it the few SQLite functions
+# the tests' queries use).
 _sql() {
+	if [ "$(ctxd_test_engine)" = postgres ]; then
+		PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -A -t \
+		    -v ON_ERROR_STOP=1 "$DATABASE_URL" -c "$1"
+		return
+	fi
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "$1"
+}
+
+# ------------------------------------------------------------------------ storage engine
+
+# ctxd_test_engine: the engine the tests' instances use: sqlite (the default) or postgres
+# (CTXD_TEST_ENGINE=postgres: script/test --engine postgres).
+ctxd_test_engine() {
+	case ${CTXD_TEST_ENGINE:-sqlite} in
+	postgres | pg) echo postgres ;;
+	*) echo sqlite ;;
+	esac
+}
+
+# engine_sqlite_only REASON: the test checks something only the SQLite engine has (its
+# file, its shell): skipped under CTXD_TEST_ENGINE=postgres. Call it before ctxd_setup.
+engine_sqlite_only() {
+	[ "$(ctxd_test_engine)" = postgres ] && skip_all "SQLite only: $*"
+	return 0
+}
+
+_engine_instances=0
+# _engine_setup: with CTXD_TEST_ENGINE=postgres, a throwaway cluster for the test (t/lib/pg.sh,
+# started once) and a database of the instance's own (each ctxd_setup: a second instance gets
+# another), with the tests' SQLite shims; exports DATABASE_URL. Nothing with SQLite.
+_engine_setup() {
+	[ "$(ctxd_test_engine)" = postgres ] || return 0
+	if [ -z "${_pg_dir:-}" ]; then
+		. "$top_srcdir/t/lib/pg.sh"
+		pg_start
+		_ENGINE_PG_BASE=${DATABASE_URL%/*}
+	fi
+	_engine_instances=$((_engine_instances + 1))
+	local db=ctxd$_engine_instances
+	"$_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$_ENGINE_PG_BASE/ctxd" -c "CREATE DATABASE $db" ||
+	    bail_out "CREATE DATABASE $db"
+	export DATABASE_URL=$_ENGINE_PG_BASE/$db
+	PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
+	    "$DATABASE_URL" -f "$top_srcdir/t/lib/pg-shims.sql" >/dev/null ||
+	    bail_out "t/lib/pg-shims.sql"
 }
 
 # index_check: each library's index segment (of its current version) is the one its database
