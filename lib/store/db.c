@@ -53,7 +53,8 @@ db_exec(struct db *db, const char *sql)
 		}
 		return 0;
 	}
-	if (sqlite3_exec(db_lite(db), sql, NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(db_lite(db), sqltext_pick(sql, DB_ENGINE_SQLITE), NULL, NULL, &msg) !=
+	    SQLITE_OK) {
 		log_err("%s: %s", __func__, msg ? msg : sqlite3_errmsg(db_lite(db)));
 		sqlite3_free(msg);
 		return -1;
@@ -248,7 +249,8 @@ db_run(struct db *db, const char *sql, const char *types, ...)
 		va_end(ap);
 		return rc;
 	}
-	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sqltext_pick(sql, DB_ENGINE_SQLITE), -1, &st,
+	    NULL) != SQLITE_OK)
 		goto out;
 	va_start(ap, types);
 	rc = db_bindv(st, types, ap);
@@ -280,7 +282,8 @@ db_run_nowait(struct db *db, const char *sql, const char *types, ...)
 		return rc;
 	}
 	db_nowait = 1;
-	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db_lite(db), sqltext_pick(sql, DB_ENGINE_SQLITE), -1, &st,
+	    NULL) != SQLITE_OK)
 		goto out;
 	va_start(ap, types);
 	rc = db_bindv(st, types, ap);

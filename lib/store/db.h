@@ -35,11 +35,12 @@ void	 db_busy_timeout(struct db *, long ms);
  * time in ms and the number of statements that waited.
  */
 void	 db_busy_waited(long long *ms, long long *waits);
-/* Runs one constant SQL string (no parameters). */
+/* Runs one constant SQL string (no parameters; a DB_PAIR runs the engine's half). */
 int	 db_exec(struct db *, const char *sql);
 /*
  * Runs one constant SQL statement that returns no row, its parameters ?1, ?2, ... bound
- * in order from the arguments as types says, one letter each: 't' text (const char *,
+ * in order from the arguments as types says (a DB_PAIR, store/sqltext.h: the engine's
+ * half), one letter each: 't' text (const char *,
  * NULL binds NULL; not copied), 'i' int, 'I' long long. Values past the statement's
  * last parameter are ignored (one call shape can run each of a list of statements).
  * Logs and returns -1 on error.

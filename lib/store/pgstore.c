@@ -9,7 +9,6 @@
 
 #include <sqlite3.h>
 
-#include "store/db.h"
 #include "store/pg.h"
 #include "store/pgstore.h"
 #include "store/stmt.h"
@@ -18,6 +17,7 @@
 extern const char sql_pg_schema[];
 extern const char *const sql_pg_migrations[];	/* [0] upgrades sql_pg_base to + 1, ... */
 extern const int sql_pg_base;
+extern const int sql_version;		/* this build's schema version (db_schema_version) */
 
 /* The advisory lock key of schema changes ("ctxd" in ASCII). */
 #define PGSTORE_SCHEMA_LOCK	"SELECT pg_advisory_xact_lock(1668577380)"
@@ -63,7 +63,7 @@ pgstore_migrate_in(struct pg *pg, struct db *db, int *from, int history, char *e
 {
 	struct db_stmt	*st;
 	long long	 exists, v;
-	int		 i, to = db_schema_version();
+	int		 i, to = sql_version;
 
 	*from = 0;
 	if (pg_exec(pg, PGSTORE_SCHEMA_LOCK) == -1 ||
@@ -342,10 +342,11 @@ pgstore_copy(struct db *l, struct pg *pg, FILE *out, char *err, size_t errlen)
 		pgstore_err(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (db_user_version(l, &from) == -1 || from != db_schema_version()) {
+	/* (PRAGMA through store/stmt.h: db.c calls pgstore_migrate, so no db.h here) */
+	if (pgstore_int(l, "PRAGMA user_version", &v) == -1 || (from = (int)v) != sql_version) {
 		pgstore_err(err, errlen, "the SQLite database has schema version %d, this build "
-		    "copies version %d: run ctxd-admin init with this build first", from,
-		    db_schema_version());
+		    "copies version %d: run ctxd-admin init with this build first",
+		    (int)v, sql_version);
 		goto fail;
 	}
 	if (pg_begin(pg) == -1 || pg_exec(pg, "SET CONSTRAINTS ALL DEFERRED") == -1)
