@@ -13,7 +13,8 @@
 /*
  * The statements of store_share_copy (?1 library, ?2 document copied to, ?3 document
  * copied): snippets, their flags and embeddings rows, a snippet of the copy matched to its
- * original by ord (unique in a document).
+ * original by ord (unique in a document). Each uses every parameter: PostgreSQL needs a
+ * type for each (the last one's ?1 is a condition always true).
  * Engine: the parameters in the first one's SELECT list are cast (PostgreSQL cannot
  * infer their types there).
  */
@@ -28,7 +29,7 @@ static const char *const store_share_copy_sql[] = {
 	"n.ord JOIN snippet_flags g ON g.snippet_id = o.id WHERE n.document_id = ?2",
 	"INSERT INTO embeddings (snippet_id, model, hash) SELECT n.id, e.model, e.hash FROM "
 	"snippets n JOIN snippets o ON o.document_id = ?3 AND o.ord = n.ord JOIN embeddings "
-	"e ON e.snippet_id = o.id WHERE n.document_id = ?2",
+	"e ON e.snippet_id = o.id WHERE n.document_id = ?2 AND CAST(?1 AS text) IS NOT NULL",
 };
 #define STORE_SHARE_NCOPY	(sizeof(store_share_copy_sql) / sizeof(store_share_copy_sql[0]))
 
@@ -129,14 +130,18 @@ out:
  * The statements that move the snippets of owner document ?1 to document ?2, which showed
  * them: the snippets and their flags take ?2's library; the other documents showing ?1
  * show ?2. Snippet ids stay, so do their embeddings rows and the duplicates that name them.
+ * Engine: each uses both parameters, PostgreSQL needs a type for each (in the second and
+ * the last a condition always true).
  */
 static const char *const store_share_move_sql[] = {
 	"UPDATE snippets SET document_id = ?2, library_id = (SELECT library_id FROM documents "
 	"WHERE id = ?2) WHERE document_id = ?1",
 	"UPDATE snippet_flags SET library_id = (SELECT library_id FROM documents WHERE id = "
-	"?2) WHERE snippet_id IN (SELECT id FROM snippets WHERE document_id = ?2)",
+	"?2) WHERE snippet_id IN (SELECT id FROM snippets WHERE document_id = ?2) AND "
+	"CAST(?1 AS bigint) IS NOT NULL",
 	"UPDATE documents SET snippets_from = ?2 WHERE snippets_from = ?1 AND id <> ?2",
-	"UPDATE documents SET snippets_from = NULL WHERE id = ?2",
+	"UPDATE documents SET snippets_from = NULL WHERE id = ?2 AND CAST(?1 AS bigint) IS NOT "
+	"NULL",
 };
 #define STORE_SHARE_NMOVE	(sizeof(store_share_move_sql) / sizeof(store_share_move_sql[0]))
 

@@ -92,6 +92,8 @@ store_reader_reusable(struct store_reader *rd, const char *library_id, const cha
 
 /*
  * The statements of store_documents_delete: [0] those but the paths kept (?2), [1] all.
+ * The DB_PAIR statements of this file run through db_stmt_run, which picks the engine's
+ * half (db_run hands SQLite the text as it is).
  * Engine: json_each reads the JSON array of paths kept (json_array_elements_text on
  * PostgreSQL).
  */
@@ -106,8 +108,8 @@ static const char *const store_documents_delete_sql[2] = {
 int
 store_documents_delete(struct db *db, const char *library_id, const char *keep_json)
 {
-	return db_run(db, store_documents_delete_sql[keep_json == NULL], "tt", library_id,
-	    keep_json);
+	return db_stmt_run(db, store_documents_delete_sql[keep_json == NULL], "tt",
+	    library_id, keep_json);
 }
 
 /*
@@ -119,7 +121,8 @@ store_documents_delete(struct db *db, const char *library_id, const char *keep_j
 int
 store_document_show(struct db *db, const char *library_id, long long from)
 {
-	return db_run(db, DB_PAIR("INSERT INTO documents (library_id, path, blob, title, url, "
+	return db_stmt_run(db, DB_PAIR("INSERT INTO documents (library_id, path, blob, title, "
+	    "url, "
 	    "etag, modified, snippets_from) SELECT ?1, path, blob, title, url, etag, "
 	    "modified, shows FROM documents WHERE id = ?2",
 	    "INSERT INTO documents (library_id, path, blob, title, url, etag, modified, "
@@ -132,7 +135,8 @@ int
 store_document_validators(struct db *db, const char *library_id, const char *path,
     const char *etag, const char *modified)
 {
-	return db_run(db, DB_PAIR("UPDATE documents SET etag = coalesce(?3, etag), modified = "
+	return db_stmt_run(db, DB_PAIR("UPDATE documents SET etag = coalesce(?3, etag), "
+	    "modified = "
 	    "coalesce(?4, modified) WHERE library_id = ?1 AND path = ?2 AND (etag IS NOT "
 	    "coalesce(?3, etag) OR modified IS NOT coalesce(?4, modified))",
 	    "UPDATE documents SET etag = coalesce(CAST(?3 AS text), etag), modified = "
