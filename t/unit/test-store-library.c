@@ -233,7 +233,7 @@ describe_cb(const struct store_describe_row *r, void *arg)
 	w->last = r->id;
 	w->n++;
 	if (w->n <= 3)
-		snprintf(w->s + len, sizeof(w->s) - len, "[%s|%s|%s|%s|%.20s|%lld]",
+		snprintf(w->s + len, sizeof(w->s) - len, "[%s|%s|%s|%.30s|%.20s|%lld]",
 		    r->heading, r->page, r->breadcrumb, r->text ? r->text : "(null)", r->code,
 		    r->repeated);
 	return w->stop > 0 && w->n >= w->stop ? -1 : 0;
