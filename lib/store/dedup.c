@@ -4,99 +4,125 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "base/log.h"
 #include "store/db.h"
-#include "store/conn.h"
 #include "store/dedup.h"
+#include "store/library.h"
+#include "store/stmt.h"
 
-/* Engine: reads the view library_snippets (a library's own and shown snippets). */
+/*
+ * The rows of store_dedup_rows a statement returns at most on PostgreSQL, which fetches
+ * them whole at the first step: a library's snippets are read in pages by id (keyset).
+ * SQLite streams its rows: one statement reads them all.
+ */
+#define STORE_DEDUP_PAGE	2000
+
+/*
+ * Engine: reads the view library_snippets (a library's own and shown snippets); chr(31)
+ * is SQLite's char(31); the flag as an integer (a comparison is a boolean on PostgreSQL).
+ * ?2: the last id read, ?3: the page (-1 on SQLite: no limit).
+ */
+#define STORE_DEDUP_ROWS(chr)							\
+	"SELECT s.id, s.ord, s.hash, s.sig, coalesce(s.dup_of, 0), d.path, d.title || "	\
+	chr "(31) || s.breadcrumb || " chr "(31) || s.heading, s.owner_document_id, CASE "	\
+	"WHEN s.owner_id = ?1 THEN 1 ELSE 0 END FROM library_snippets s JOIN documents d "	\
+	"ON d.id = s.document_id WHERE s.library_id = ?1 AND s.id > ?2 ORDER BY s.id "	\
+	"LIMIT ?3"
+
 int
 store_dedup_rows(struct db *db, const char *library_id,
     int (*fn)(const struct store_dedup_row *, void *), void *arg)
 {
 	struct store_dedup_row r;
-	sqlite3_stmt	*st = NULL;
-	int		 s = SQLITE_ERROR, rc = -1;
+	struct db_stmt	*st = NULL;
+	long long	 last = 0, page, rows;
+	int		 s = -1, rc = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT s.id, s.ord, s.hash, s.sig, "
-	    "coalesce(s.dup_of, 0), d.path, d.title || char(31) || s.breadcrumb || "
-	    "char(31) || s.heading, s.owner_document_id, s.owner_id = ?1 FROM "
-	    "library_snippets s JOIN documents d ON d.id = s.document_id WHERE "
-	    "s.library_id = ?1", -1, &st, NULL) != SQLITE_OK)
+	page = db_conn_engine(db) == DB_ENGINE_POSTGRES ? STORE_DEDUP_PAGE : -1;
+	if (db_prepare(db, DB_PAIR(STORE_DEDUP_ROWS("char"), STORE_DEDUP_ROWS("chr")),
+	    &st) == -1)
 		goto out;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		r.id = sqlite3_column_int64(st, 0);
-		r.ord = (long)sqlite3_column_int64(st, 1);
-		r.hash = db_column_text(st, 2);
-		r.has_sig = sqlite3_column_type(st, 3) != SQLITE_NULL;
-		r.sig = sqlite3_column_int64(st, 3);
-		r.dup_of = sqlite3_column_int64(st, 4);
-		r.path = db_column_text(st, 5);
-		r.trail = db_column_text(st, 6);
-		r.owner_doc = sqlite3_column_int64(st, 7);
-		r.owned = sqlite3_column_int(st, 8);
-		if (fn(&r, arg) == -1) {
-			sqlite3_finalize(st);
-			return -1;
+	db_bind_text(st, 1, library_id);
+	db_bind_int64(st, 3, page);
+	do {
+		db_reset(st);
+		db_bind_int64(st, 2, last);
+		rows = 0;
+		while ((s = db_step(st)) == DB_ROW) {
+			r.id = last = db_col_int64(st, 0);
+			r.ord = (long)db_col_int64(st, 1);
+			r.hash = db_col_text(st, 2);
+			r.has_sig = !db_col_null(st, 3);
+			r.sig = db_col_int64(st, 3);
+			r.dup_of = db_col_int64(st, 4);
+			r.path = db_col_text(st, 5);
+			r.trail = db_col_text(st, 6);
+			r.owner_doc = db_col_int64(st, 7);
+			r.owned = (int)db_col_int64(st, 8);
+			rows++;
+			if (fn(&r, arg) == -1) {
+				db_finalize(st);
+				return -1;
+			}
 		}
-	}
-	if (s == SQLITE_DONE)
+	} while (s == DB_DONE && rows == page);
+	if (s == DB_DONE)
 		rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
+		log_err("%s: %s: %s", __func__, library_id, db_conn_errmsg(db));
+	db_finalize(st);
 	return rc;
 }
 
+/*
+ * The two statements are prepared once and run for every change (reset and bound anew).
+ * Engine: the new embed_version is taken after store_library_numbers_lock.
+ */
 int
 store_dedup_apply(struct db *db, const char *library_id, const struct store_dup_change *c,
     size_t n)
 {
-	sqlite3_stmt	*upd = NULL, *dele = NULL;
+	struct db_stmt	*upd = NULL, *dele = NULL;
 	size_t		 i, vectors = 0;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "UPDATE snippets SET dup_of = ?2 WHERE id = ?1",
-	    -1, &upd, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db_lite(db), "DELETE FROM embeddings WHERE snippet_id = ?1", -1,
-	    &dele, NULL) != SQLITE_OK)
+	if (db_prepare(db, "UPDATE snippets SET dup_of = ?2 WHERE id = ?1", &upd) == -1 ||
+	    db_prepare(db, "DELETE FROM embeddings WHERE snippet_id = ?1", &dele) == -1)
 		goto out;
 	for (i = 0; i < n; i++) {
-		sqlite3_reset(upd);
-		sqlite3_bind_int64(upd, 1, c[i].id);
+		db_reset(upd);
+		db_bind_int64(upd, 1, c[i].id);
 		if (c[i].new_dup != 0)
-			sqlite3_bind_int64(upd, 2, c[i].new_dup);
+			db_bind_int64(upd, 2, c[i].new_dup);
 		else
-			sqlite3_bind_null(upd, 2);
-		if (sqlite3_step(upd) != SQLITE_DONE)
+			db_bind_null(upd, 2);
+		if (db_step(upd) != DB_DONE)
 			goto out;
 		if (c[i].old_dup == 0) {
-			sqlite3_reset(dele);
-			sqlite3_bind_int64(dele, 1, c[i].id);
-			if (sqlite3_step(dele) != SQLITE_DONE)
+			db_reset(dele);
+			db_bind_int64(dele, 1, c[i].id);
+			if (db_step(dele) != DB_DONE)
 				goto out;
-			vectors += (size_t)sqlite3_changes(db_lite(db));
+			vectors += (size_t)db_changes(db);
 		}
 	}
 	if (vectors > 0) {
-		sqlite3_finalize(upd);
-		if (sqlite3_prepare_v2(db_lite(db), "UPDATE libraries SET embed_version = (SELECT "
-		    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", -1, &upd,
-		    NULL) != SQLITE_OK)
+		db_finalize(upd);
+		upd = NULL;
+		if (store_library_numbers_lock(db) == -1 ||
+		    db_prepare(db, "UPDATE libraries SET embed_version = (SELECT "
+		    "max(embed_version) + 1 FROM libraries) WHERE id = ?1", &upd) == -1)
 			goto out;
-		sqlite3_bind_text(upd, 1, library_id, -1, SQLITE_STATIC);
-		if (sqlite3_step(upd) != SQLITE_DONE)
+		db_bind_text(upd, 1, library_id);
+		if (db_step(upd) != DB_DONE)
 			goto out;
 	}
 	rc = 0;
 out:
 	if (rc == -1)
-		log_err("%s: %s: %s", __func__, library_id, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(upd);
-	sqlite3_finalize(dele);
+		log_err("%s: %s: %s", __func__, library_id, db_conn_errmsg(db));
+	db_finalize(upd);
+	db_finalize(dele);
 	return rc;
 }

@@ -28,6 +28,16 @@ struct store_library {
 	char	*indexed_settings;	/* ... with what settings; NULL: none recorded */
 };
 
+/*
+ * Inside the caller's transaction, before a statement that takes a new lib_no,
+ * index_version or embed_version (max + 1 over all libraries): on PostgreSQL a lock
+ * (pg_advisory_xact_lock of STORE_LIBRARY_NUMBERS_LOCK) held until the transaction ends,
+ * so that concurrent transactions take distinct numbers; on SQLite nothing (one writer).
+ * The store's functions that take numbers call it. 0, or -1 (logged).
+ */
+#define STORE_LIBRARY_NUMBERS_LOCK	0x63747864016cLL	/* "ctxd", 1, "l" */
+int	 store_library_numbers_lock(struct db *);
+
 /* Reads library id into l: 0 (l->exists 0 when there is none), or -1 (logged). */
 int	 store_library_load(struct db *, const char *id, struct store_library *l);
 /*

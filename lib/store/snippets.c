@@ -5,16 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "base/log.h"
 #include "store/db.h"
-#include "store/conn.h"
 #include "store/snippets.h"
+#include "store/stmt.h"
 
 struct store_reader {
-	struct db		*db;
-	sqlite3_stmt	*blob, *reuse;
+	struct db	*db;
+	struct db_stmt	*blob, *reuse;
 };
 
 struct store_reader *
@@ -27,14 +25,14 @@ store_reader_open(struct db *db)
 		return NULL;
 	}
 	rd->db = db;
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT blob FROM documents WHERE library_id = ?1 AND "
-	    "path = ?2", -1, &rd->blob, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db_lite(db), "SELECT d.id FROM documents d JOIN libraries l ON l.id = "
+	if (db_prepare(db, "SELECT blob FROM documents WHERE library_id = ?1 AND path = ?2",
+	    &rd->blob) == -1 ||
+	    db_prepare(db, "SELECT d.id FROM documents d JOIN libraries l ON l.id = "
 	    "d.library_id WHERE d.path = ?2 AND d.blob = ?3 AND l.id <> ?1 AND (l.id = ?4 OR "
 	    "l.version_of = ?4) AND l.indexed_commit IS NOT NULL AND l.state <> 'delete' "
 	    "ORDER BY EXISTS (SELECT 1 FROM snippets s WHERE s.document_id = d.shows AND "
-	    "s.dup_of IS NOT NULL) LIMIT 1", -1, &rd->reuse, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	    "s.dup_of IS NOT NULL) LIMIT 1", &rd->reuse) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		store_reader_close(rd);
 		return NULL;
 	}
@@ -46,8 +44,8 @@ store_reader_close(struct store_reader *rd)
 {
 	if (rd == NULL)
 		return;
-	sqlite3_finalize(rd->blob);
-	sqlite3_finalize(rd->reuse);
+	db_finalize(rd->blob);
+	db_finalize(rd->reuse);
 	free(rd);
 }
 
@@ -59,20 +57,19 @@ store_reader_blob(struct store_reader *rd, const char *library_id, const char *p
 	int		 step, rc = 0;
 
 	*hash = '\0';
-	sqlite3_reset(rd->blob);
-	sqlite3_bind_text(rd->blob, 1, library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(rd->blob, 2, path, -1, SQLITE_STATIC);
-	if ((step = sqlite3_step(rd->blob)) == SQLITE_ROW &&
-	    (b = (const char *)sqlite3_column_text(rd->blob, 0)) != NULL &&
-	    strlen(b) < hashsz) {
+	db_reset(rd->blob);
+	db_bind_text(rd->blob, 1, library_id);
+	db_bind_text(rd->blob, 2, path);
+	if ((step = db_step(rd->blob)) == DB_ROW && !db_col_null(rd->blob, 0) &&
+	    strlen(b = db_col_text(rd->blob, 0)) < hashsz) {
 		memcpy(hash, b, strlen(b) + 1);
 		rc = 1;
 	}
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(rd->db)));
+	if (step != DB_ROW && step != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(rd->db));
 		rc = -1;
 	}
-	sqlite3_reset(rd->blob);
+	db_reset(rd->blob);
 	return rc;
 }
 
@@ -82,58 +79,84 @@ store_reader_reusable(struct store_reader *rd, const char *library_id, const cha
 {
 	long long	 id = 0;
 
-	sqlite3_reset(rd->reuse);
-	sqlite3_bind_text(rd->reuse, 1, library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(rd->reuse, 2, path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(rd->reuse, 3, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(rd->reuse, 4, family, -1, SQLITE_STATIC);
-	if (sqlite3_step(rd->reuse) == SQLITE_ROW)
-		id = sqlite3_column_int64(rd->reuse, 0);
-	sqlite3_reset(rd->reuse);
+	db_reset(rd->reuse);
+	db_bind_text(rd->reuse, 1, library_id);
+	db_bind_text(rd->reuse, 2, path);
+	db_bind_text(rd->reuse, 3, hash);
+	db_bind_text(rd->reuse, 4, family);
+	if (db_step(rd->reuse) == DB_ROW)
+		id = db_col_int64(rd->reuse, 0);
+	db_reset(rd->reuse);
 	return id;
 }
 
 /*
  * The statements of store_documents_delete: [0] those but the paths kept (?2), [1] all.
- * Engine: json_each reads the JSON array of paths kept.
+ * The DB_PAIR statements of this file run through db_stmt_run, which picks the engine's
+ * half (db_run hands SQLite the text as it is).
+ * Engine: json_each reads the JSON array of paths kept (json_array_elements_text on
+ * PostgreSQL).
  */
 static const char *const store_documents_delete_sql[2] = {
-	"DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
-	"(SELECT value FROM json_each(?2))",
+	DB_PAIR("DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
+	    "(SELECT value FROM json_each(?2))",
+	    "DELETE FROM documents WHERE library_id = ?1 AND path NOT IN "
+	    "(SELECT value FROM json_array_elements_text(CAST(?2 AS json)))"),
 	"DELETE FROM documents WHERE library_id = ?1",
 };
 
 int
 store_documents_delete(struct db *db, const char *library_id, const char *keep_json)
 {
-	return db_run(db, store_documents_delete_sql[keep_json == NULL], "tt", library_id,
-	    keep_json);
+	return db_stmt_run(db, store_documents_delete_sql[keep_json == NULL], "tt",
+	    library_id, keep_json);
 }
 
+/*
+ * Engine: on PostgreSQL the document copied is locked (FOR KEY SHARE, as the foreign key
+ * check of snippets_from would) while it is read: a transaction deleting it meanwhile
+ * (SQLite's one writer rules that out) is waited for, and then the document is gone and
+ * nothing is inserted, as on SQLite, instead of a foreign key error.
+ */
 int
 store_document_show(struct db *db, const char *library_id, long long from)
 {
-	return db_run(db, "INSERT INTO documents (library_id, path, blob, title, url, "
+	return db_stmt_run(db, DB_PAIR("INSERT INTO documents (library_id, path, blob, title, "
+	    "url, "
 	    "etag, modified, snippets_from) SELECT ?1, path, blob, title, url, etag, "
-	    "modified, shows FROM documents WHERE id = ?2", "tI", library_id, from);
+	    "modified, shows FROM documents WHERE id = ?2",
+	    "INSERT INTO documents (library_id, path, blob, title, url, etag, modified, "
+	    "snippets_from) SELECT CAST(?1 AS text), path, blob, title, url, etag, modified, "
+	    "shows FROM documents WHERE id = ?2 FOR KEY SHARE"), "tI", library_id, from);
 }
 
+/* Engine: IS NOT (SQLite) is IS DISTINCT FROM (PostgreSQL): NULLs compare as values. */
 int
 store_document_validators(struct db *db, const char *library_id, const char *path,
     const char *etag, const char *modified)
 {
-	return db_run(db, "UPDATE documents SET etag = coalesce(?3, etag), modified = "
+	return db_stmt_run(db, DB_PAIR("UPDATE documents SET etag = coalesce(?3, etag), "
+	    "modified = "
 	    "coalesce(?4, modified) WHERE library_id = ?1 AND path = ?2 AND (etag IS NOT "
-	    "coalesce(?3, etag) OR modified IS NOT coalesce(?4, modified))", "tttt",
-	    library_id, path, etag, modified);
+	    "coalesce(?3, etag) OR modified IS NOT coalesce(?4, modified))",
+	    "UPDATE documents SET etag = coalesce(CAST(?3 AS text), etag), modified = "
+	    "coalesce(CAST(?4 AS text), modified) WHERE library_id = ?1 AND path = ?2 AND "
+	    "(etag IS DISTINCT FROM coalesce(CAST(?3 AS text), etag) OR modified IS "
+	    "DISTINCT FROM coalesce(CAST(?4 AS text), modified))"), "tttt", library_id, path,
+	    etag, modified);
 }
 
 struct store_writer {
-	struct db		*db;
+	struct db	*db;
 	const char	*library_id;
-	sqlite3_stmt	*doc, *sn;
+	struct db_stmt	*doc, *sn;
 };
 
+/*
+ * The two statements are prepared once and run for every row (reset and bound anew): a
+ * run writes up to hundreds of thousands of snippets.
+ * Engine: RETURNING id (SQLite 3.35+ and PostgreSQL) gives the new row's id.
+ */
 struct store_writer *
 store_writer_open(struct db *db, const char *library_id)
 {
@@ -145,14 +168,12 @@ store_writer_open(struct db *db, const char *library_id)
 	}
 	w->db = db;
 	w->library_id = library_id;
-	if (sqlite3_prepare_v2(db_lite(db), "INSERT INTO documents (library_id, path, "
-	    "blob, title, url, etag, modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
-	    &w->doc, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db_lite(db), "INSERT INTO snippets (library_id, "
-	    "document_id, ord, title, breadcrumb, anchor, text, code, tokens, hash, "
-	    "sig, heading) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4)",
-	    -1, &w->sn, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "INSERT INTO documents (library_id, path, blob, title, url, etag, "
+	    "modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id", &w->doc) == -1 ||
+	    db_prepare(db, "INSERT INTO snippets (library_id, document_id, ord, title, "
+	    "breadcrumb, anchor, text, code, tokens, hash, sig, heading) VALUES (?1, ?2, ?3, "
+	    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4) RETURNING id", &w->sn) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		store_writer_close(w);
 		return NULL;
 	}
@@ -164,28 +185,37 @@ store_writer_close(struct store_writer *w)
 {
 	if (w == NULL)
 		return;
-	sqlite3_finalize(w->doc);
-	sqlite3_finalize(w->sn);
+	db_finalize(w->doc);
+	db_finalize(w->sn);
 	free(w);
+}
+
+/* Steps the INSERT ... RETURNING id st to its end: its id into *id, 0; or -1. */
+static int
+store_writer_insert(struct db_stmt *st, long long *id)
+{
+	if (db_step(st) != DB_ROW)
+		return -1;
+	*id = db_col_int64(st, 0);
+	return db_step(st) == DB_DONE ? 0 : -1;
 }
 
 int
 store_writer_document(struct store_writer *w, const struct store_document_values *v,
     long long *id)
 {
-	sqlite3_reset(w->doc);
-	sqlite3_bind_text(w->doc, 1, w->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 2, v->path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 3, v->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 4, v->title, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 5, v->url, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 6, v->etag, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->doc, 7, v->modified, -1, SQLITE_STATIC);
-	if (sqlite3_step(w->doc) != SQLITE_DONE) {
-		log_err("%s: %s: %s", __func__, v->path, sqlite3_errmsg(db_lite(w->db)));
+	db_reset(w->doc);
+	db_bind_text(w->doc, 1, w->library_id);
+	db_bind_text(w->doc, 2, v->path);
+	db_bind_text(w->doc, 3, v->hash);
+	db_bind_text(w->doc, 4, v->title);
+	db_bind_text(w->doc, 5, v->url);
+	db_bind_text(w->doc, 6, v->etag);
+	db_bind_text(w->doc, 7, v->modified);
+	if (store_writer_insert(w->doc, id) == -1) {
+		log_err("%s: %s: %s", __func__, v->path, db_conn_errmsg(w->db));
 		return -1;
 	}
-	*id = sqlite3_last_insert_rowid(db_lite(w->db));
 	return 0;
 }
 
@@ -193,26 +223,24 @@ int
 store_writer_snippet(struct store_writer *w, const struct store_snippet_values *v,
     long long *id)
 {
-	sqlite3_reset(w->sn);
-	sqlite3_bind_text(w->sn, 1, w->library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(w->sn, 2, v->document_id);
-	sqlite3_bind_int64(w->sn, 3, v->ord);
-	sqlite3_bind_text(w->sn, 4, v->title, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 5, v->breadcrumb, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 6, v->anchor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 7, v->text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(w->sn, 8, v->code, -1, SQLITE_STATIC);
-	sqlite3_bind_int(w->sn, 9, v->tokens);
-	sqlite3_bind_text(w->sn, 10, v->hash, -1, SQLITE_STATIC);
+	db_reset(w->sn);
+	db_bind_text(w->sn, 1, w->library_id);
+	db_bind_int64(w->sn, 2, v->document_id);
+	db_bind_int64(w->sn, 3, v->ord);
+	db_bind_text(w->sn, 4, v->title);
+	db_bind_text(w->sn, 5, v->breadcrumb);
+	db_bind_text(w->sn, 6, v->anchor);
+	db_bind_text(w->sn, 7, v->text);
+	db_bind_text(w->sn, 8, v->code);
+	db_bind_int64(w->sn, 9, v->tokens);
+	db_bind_text(w->sn, 10, v->hash);
 	if (v->has_sig)
-		sqlite3_bind_int64(w->sn, 11, v->sig);
+		db_bind_int64(w->sn, 11, v->sig);
 	else
-		sqlite3_bind_null(w->sn, 11);
-	if (sqlite3_step(w->sn) != SQLITE_DONE)
-		goto err;
-	*id = sqlite3_last_insert_rowid(db_lite(w->db));
+		db_bind_null(w->sn, 11);
+	if (store_writer_insert(w->sn, id) == -1) {
+		log_err("%s: %s: %s", __func__, v->path, db_conn_errmsg(w->db));
+		return -1;
+	}
 	return 0;
-err:
-	log_err("%s: %s: %s", __func__, v->path, sqlite3_errmsg(db_lite(w->db)));
-	return -1;
 }
