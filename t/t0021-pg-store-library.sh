@@ -8,6 +8,7 @@
 # checks that both answered alike, then PostgreSQL's locks with a second connection.
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/pg.sh"
+engine_sqlite_only "starts its own PostgreSQL and checks both engines"
 
 ctxd_setup
 pg_start
