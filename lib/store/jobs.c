@@ -17,7 +17,7 @@
 #include "store/db.h"
 #include "store/jobs.h"
 #include "store/settings.h"
-#include "store/conn.h"
+#include "store/stmt.h"
 
 /*
  * The one list of states (indexed by their enums in store/jobs.h); sql/schema.sql's CHECK
