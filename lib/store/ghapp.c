@@ -37,7 +37,8 @@ store_delivery_expire(struct db *db, const char *id, long long before)
 int
 store_delivery_trim(struct db *db, int keep)
 {
-	return db_run(db, DB_PAIR("DELETE FROM hook_deliveries WHERE rowid <= (SELECT "
+	/* db_stmt_run: db_run on SQLite takes one text, not a DB_PAIR */
+	return db_stmt_run(db, DB_PAIR("DELETE FROM hook_deliveries WHERE rowid <= (SELECT "
 	    "max(rowid) FROM hook_deliveries) - ?1", "DELETE FROM hook_deliveries WHERE id "
 	    "IN (SELECT id FROM hook_deliveries ORDER BY received_at DESC, id DESC OFFSET "
 	    "?1)"), "i", keep);
