@@ -55,6 +55,11 @@ store_row_int(const struct store_row *r, int col)
 	"SELECT " STORE_CATALOG_LIB_COLS_LITE " FROM libraries " where order rest, \
 	"SELECT " STORE_CATALOG_LIB_COLS_PG " FROM libraries " where order " COLLATE \"C\"" rest)
 
+/*
+ * Engine: two output columns are named id on PostgreSQL (the job's and its waited-for
+ * job's), whose ORDER BY prefers output names: the statements order by jobs.id; a parameter
+ * only tested for NULL is typed (CAST ... AS text).
+ */
 #define STORE_CATALOG_JOB_COLS \
 	"id, library_id, kind, state, force, attempts, message, created_at, " \
 	"started_at, finished_at, cancel_requested, phase, docs_total, docs_done, " \
@@ -119,8 +124,8 @@ store_catalog_count_libraries(struct db *db, const char *state, long long *n)
 	struct db_stmt	*st;
 	int		 rc = -1;
 
-	if ((st = store_catalog_prepare(db, "SELECT count(*) FROM libraries WHERE (?1 IS "
-	    "NULL OR state = ?1)", __func__)) == NULL)
+	if ((st = store_catalog_prepare(db, "SELECT count(*) FROM libraries WHERE (CAST(?1 "
+	    "AS text) IS NULL OR state = ?1)", __func__)) == NULL)
 		return -1;
 	db_bind_text(st, 1, state);
 	if (db_step(st) == DB_ROW) {
@@ -138,8 +143,8 @@ store_catalog_libraries(struct db *db, const char *state, long limit, long offse
 {
 	struct db_stmt	*st;
 
-	if ((st = store_catalog_prepare(db, STORE_CATALOG_LIB_SQL("WHERE (?1 IS NULL OR "
-	    "state = ?1) ", "ORDER BY id", " LIMIT ?2 OFFSET ?3"), __func__)) == NULL)
+	if ((st = store_catalog_prepare(db, STORE_CATALOG_LIB_SQL("WHERE (CAST(?1 AS text) "
+	    "IS NULL OR state = ?1) ", "ORDER BY id", " LIMIT ?2 OFFSET ?3"), __func__)) == NULL)
 		return -1;
 	db_bind_text(st, 1, state);
 	db_bind_int64(st, 2, limit);
@@ -167,8 +172,9 @@ store_catalog_jobs(struct db *db, const char *library_id, const char *state,
 
 	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
 	    STORE_CATALOG_JOB_COLS " FROM jobs "
-	    "WHERE (?1 IS NULL OR library_id = ?1) AND (?2 IS NULL OR state = ?2) AND "
-	    "(?3 IS NULL OR kind = ?3) AND id < ?4 ORDER BY id DESC LIMIT ?5",
+	    "WHERE (CAST(?1 AS text) IS NULL OR library_id = ?1) AND (CAST(?2 AS text) "
+	    "IS NULL OR state = ?2) AND (CAST(?3 AS text) IS NULL OR kind = ?3) AND "
+	    "jobs.id < ?4 ORDER BY jobs.id DESC LIMIT ?5",
 	    __func__)) == NULL)
 		return -1;
 	db_bind_text(st, 1, library_id);
@@ -297,7 +303,7 @@ store_catalog_bundle_jobs(struct db *db, int njobs, int nlines, store_row_fn job
 
 	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
 	    STORE_CATALOG_JOB_COLS " FROM jobs "
-	    "ORDER BY id DESC LIMIT ?1", __func__)) == NULL)
+	    "ORDER BY jobs.id DESC LIMIT ?1", __func__)) == NULL)
 		return -1;
 	/* Engine: PostgreSQL names every subquery in FROM */
 	if ((lt = store_catalog_prepare(db, "SELECT at, level, line FROM (SELECT id, at, "
