@@ -776,6 +776,15 @@ pg_nodes(struct db *a)
 		eq_int(holders, 2, "postgres: ... on both nodes");
 	}
 
+	/* two requests for one library on two nodes: one job */
+	ok(db_begin(a) == 0, "postgres: A begins");
+	eq_int(jobs_enqueue(a, "/f/1", 0, &id), 0, "postgres: A queues /f/1");
+	eq_int(jobs_enqueue(b, "/f/1", 0, &got), -1,
+	    "postgres: B's request waits for A's (here past its lock_timeout)");
+	ok(db_commit(a) == 0, "postgres: A commits");
+	eq_int(jobs_enqueue(b, "/f/1", 0, &got), 0, "postgres: then B's");
+	eq_int(got, id, "postgres: ... joins A's job");
+
 	/* GitOps: a sync runs on one node */
 	eq_int(store_gitops_queue(a, "webhook", &id), 0, "postgres: a sync queued");
 	eq_int(store_gitops_queue(b, "schedule", &got), 0, "postgres: ... by another node");
