@@ -79,7 +79,7 @@ gitops_schedule_check(struct db *db, const char *datadir, time_t now)
 	time_t		 last, slot;
 	long long	 id;
 	char		*spec = NULL, err[256], at[32];
-	int		 due = 0, rc = -1;
+	int		 due = 0, rc = -1, set;
 
 	if (!settings_get_bool(db, "gitops.enabled", 0))
 		return 0;
@@ -94,14 +94,15 @@ gitops_schedule_check(struct db *db, const char *datadir, time_t now)
 	if (last != 0 && cron_due(&c, last, now, &slot) == 1)
 		due = 1;
 	util_iso8601(now - now % 60, at, sizeof(at));
-	if (store_gitops_set_slot(db, at) == -1)
+	/* a slot another worker (another node) recorded first is its to queue */
+	if ((set = store_gitops_set_slot(db, at)) == -1)
 		goto out;
-	if (due) {
+	if (due && set == 1) {
 		if (gitops_queue_sync(db, "schedule", &id) == -1)
 			goto out;
 		log_info("GitOps: scheduled sync %lld queued (%s)", id, spec);
 	}
-	rc = due;
+	rc = due && set == 1;
 out:
 	free(spec);
 	return rc;

@@ -1,45 +1,65 @@
 /* store/catalog.c: the read-only queries of the admin API's lists (store/catalog.h). */
 #include "config.h"
 
-#include <sqlite3.h>
+#include <stddef.h>
 
 #include "base/log.h"
 #include "store/catalog.h"
 #include "store/jobs.h"
-#include "store/conn.h"
+#include "store/stmt.h"
 
 struct store_row {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 };
 
 const char *
 store_row_text(const struct store_row *r, int col)
 {
-	return (const char *)sqlite3_column_text(r->st, col);
+	return db_col_null(r->st, col) ? NULL : db_col_text(r->st, col);
 }
 
 long long
 store_row_int(const struct store_row *r, int col)
 {
-	return sqlite3_column_int64(r->st, col);
+	return db_col_int64(r->st, col);
 }
 
 /*
  * The columns of a library row (store/catalog.h).
- * Engine: SQLite's JSON functions json_group_array and json_object make the versions'
- * JSON.
+ * Engine: the versions' JSON is SQLite's json_group_array and json_object, PostgreSQL's
+ * json_agg and json_build_object ('[]' without a version, as SQLite's), each ordered by
+ * branch in byte order (COLLATE "C" on PostgreSQL). PostgreSQL spaces its JSON text
+ * differently; the callers parse it.
  */
-#define STORE_CATALOG_LIB_COLS \
+#define STORE_CATALOG_LIB_COLS_COMMON \
 	"id, title, description, source_type, url, branch, state, run_status, gitops, " \
 	"indexed_commit, indexed_branch, (SELECT max(j.finished_at) FROM jobs j WHERE " \
 	"j.library_id = libraries.id AND j.kind = 'index' AND j.state = 'done'), " \
 	"last_error, total_documents, total_snippets, total_tokens, run_started, " \
-	"run_finished, created_at, updated_at, settings, version_of, " \
+	"run_finished, created_at, updated_at, settings, version_of, "
+#define STORE_CATALOG_LIB_COLS_LITE STORE_CATALOG_LIB_COLS_COMMON \
 	"(SELECT json_group_array(json_object('version', v.branch, 'id', v.id, 'state', " \
 	"v.state, 'snippets', v.total_snippets, 'lastIndexedCommit', v.indexed_commit)) " \
 	"FROM (SELECT * FROM libraries v WHERE v.version_of = libraries.id ORDER BY " \
 	"v.branch) v)"
+#define STORE_CATALOG_LIB_COLS_PG STORE_CATALOG_LIB_COLS_COMMON \
+	"(SELECT coalesce(json_agg(json_build_object('version', v.branch, 'id', v.id, " \
+	"'state', v.state, 'snippets', v.total_snippets, 'lastIndexedCommit', " \
+	"v.indexed_commit) ORDER BY v.branch COLLATE \"C\")::text, '[]') FROM libraries v " \
+	"WHERE v.version_of = libraries.id)"
+/*
+ * A statement of library rows: where (with ?1, ...) and then order (SQLite's byte order of
+ * ids: COLLATE "C" on PostgreSQL) and what follows.
+ */
+#define STORE_CATALOG_LIB_SQL(where, order, rest) DB_PAIR( \
+	"SELECT " STORE_CATALOG_LIB_COLS_LITE " FROM libraries " where order rest, \
+	"SELECT " STORE_CATALOG_LIB_COLS_PG " FROM libraries " where order " COLLATE \"C\"" rest)
 
+/*
+ * Engine: two output columns are named id on PostgreSQL (the job's and its waited-for
+ * job's), whose ORDER BY prefers output names: the statements order by jobs.id; a parameter
+ * only tested for NULL is typed (CAST ... AS text).
+ */
 #define STORE_CATALOG_JOB_COLS \
 	"id, library_id, kind, state, force, attempts, message, created_at, " \
 	"started_at, finished_at, cancel_requested, phase, docs_total, docs_done, " \
@@ -62,13 +82,13 @@ store_row_int(const struct store_row *r, int col)
 	"queue AS (SELECT qid, row_number() OVER (ORDER BY class, turn, lastc, qid) AS pos " \
 	"FROM waiting) "
 
-static sqlite3_stmt *
+static struct db_stmt *
 store_catalog_prepare(struct db *db, const char *sql, const char *func)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
-	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", func, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, sql, &st) == -1) {
+		log_err("%s: %s", func, db_conn_errmsg(db));
 		return NULL;
 	}
 	return st;
@@ -79,41 +99,41 @@ store_catalog_prepare(struct db *db, const char *sql, const char *func)
  * and finalizes it: 1 when there was a row, 0 when none, -1 (logged unless fn failed).
  */
 static int
-store_catalog_rows(struct db *db, sqlite3_stmt *st, store_row_fn fn, void *arg,
+store_catalog_rows(struct db *db, struct db_stmt *st, store_row_fn fn, void *arg,
     const char *func)
 {
 	struct store_row r = { st };
 	int		 step, rc = 0, any = 0;
 
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = db_step(st)) == DB_ROW) {
 		any = 1;
 		if ((rc = fn(&r, arg)) != 0)
 			break;
 	}
-	if (rc == 0 && step != SQLITE_DONE) {
-		log_err("%s: %s", func, sqlite3_errmsg(db_lite(db)));
+	if (rc == 0 && step != DB_DONE) {
+		log_err("%s: %s", func, db_conn_errmsg(db));
 		rc = -1;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc == -1 ? -1 : any;
 }
 
 int
 store_catalog_count_libraries(struct db *db, const char *state, long long *n)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc = -1;
 
-	if ((st = store_catalog_prepare(db, "SELECT count(*) FROM libraries WHERE (?1 IS "
-	    "NULL OR state = ?1)", __func__)) == NULL)
+	if ((st = store_catalog_prepare(db, "SELECT count(*) FROM libraries WHERE (CAST(?1 "
+	    "AS text) IS NULL OR state = ?1)", __func__)) == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*n = sqlite3_column_int64(st, 0);
+	db_bind_text(st, 1, state);
+	if (db_step(st) == DB_ROW) {
+		*n = db_col_int64(st, 0);
 		rc = 0;
 	} else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
 	return rc;
 }
 
@@ -121,27 +141,26 @@ int
 store_catalog_libraries(struct db *db, const char *state, long limit, long offset,
     store_row_fn fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
-	if ((st = store_catalog_prepare(db, "SELECT " STORE_CATALOG_LIB_COLS " FROM "
-	    "libraries WHERE (?1 IS NULL OR state = ?1) ORDER BY id LIMIT ?2 OFFSET ?3",
-	    __func__)) == NULL)
+	if ((st = store_catalog_prepare(db, STORE_CATALOG_LIB_SQL("WHERE (CAST(?1 AS text) "
+	    "IS NULL OR state = ?1) ", "ORDER BY id", " LIMIT ?2 OFFSET ?3"), __func__)) == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, limit);
-	sqlite3_bind_int64(st, 3, offset);
+	db_bind_text(st, 1, state);
+	db_bind_int64(st, 2, limit);
+	db_bind_int64(st, 3, offset);
 	return store_catalog_rows(db, st, fn, arg, __func__) == -1 ? -1 : 0;
 }
 
 int
 store_catalog_library(struct db *db, const char *id, store_row_fn fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
-	if ((st = store_catalog_prepare(db, "SELECT " STORE_CATALOG_LIB_COLS " FROM "
-	    "libraries WHERE id = ?1", __func__)) == NULL)
+	if ((st = store_catalog_prepare(db, STORE_CATALOG_LIB_SQL("WHERE id = ?1 ",
+	    "ORDER BY id", ""), __func__)) == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, id);
 	return store_catalog_rows(db, st, fn, arg, __func__);
 }
 
@@ -149,33 +168,34 @@ int
 store_catalog_jobs(struct db *db, const char *library_id, const char *state,
     const char *kind, long long before, long limit, store_row_fn fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
 	    STORE_CATALOG_JOB_COLS " FROM jobs "
-	    "WHERE (?1 IS NULL OR library_id = ?1) AND (?2 IS NULL OR state = ?2) AND "
-	    "(?3 IS NULL OR kind = ?3) AND id < ?4 ORDER BY id DESC LIMIT ?5",
+	    "WHERE (CAST(?1 AS text) IS NULL OR library_id = ?1) AND (CAST(?2 AS text) "
+	    "IS NULL OR state = ?2) AND (CAST(?3 AS text) IS NULL OR kind = ?3) AND "
+	    "jobs.id < ?4 ORDER BY jobs.id DESC LIMIT ?5",
 	    __func__)) == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, state, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, before);
-	sqlite3_bind_int64(st, 5, limit);
+	db_bind_text(st, 1, library_id);
+	db_bind_text(st, 2, state);
+	db_bind_text(st, 3, kind);
+	db_bind_int64(st, 4, before);
+	db_bind_int64(st, 5, limit);
 	return store_catalog_rows(db, st, fn, arg, __func__) == -1 ? -1 : 0;
 }
 
 int
 store_catalog_job(struct db *db, long long id, store_row_fn fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
 	    STORE_CATALOG_JOB_COLS ", (SELECT count(*) FROM job_log WHERE job_id = jobs.id) "
 	    "FROM jobs WHERE id = ?1",
 	    __func__)) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
+	db_bind_int64(st, 1, id);
 	return store_catalog_rows(db, st, fn, arg, __func__);
 }
 
@@ -183,76 +203,92 @@ int
 store_catalog_job_log(struct db *db, long long id, long long after, long limit,
     store_row_fn fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_catalog_prepare(db, "SELECT id, at, level, line FROM job_log WHERE "
 	    "job_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3", __func__)) == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, after);
-	sqlite3_bind_int64(st, 3, limit);
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, after);
+	db_bind_int64(st, 3, limit);
 	return store_catalog_rows(db, st, fn, arg, __func__) == -1 ? -1 : 0;
 }
 
 /*
  * The snippets of store_catalog_snippets: ?1 library, ?2 filter (NULL: none); those it
  * shows from other versions too (lib/index/share.h), with its own documents.
- * Engine: reads the view library_snippets; instr() finds the filter (a substring), and
- * the page's flags are joined with SQLite's group_concat.
+ * Engine: reads the view library_snippets; instr() finds the filter (a substring)
+ * (PostgreSQL: strpos, and lower() of the "C" collation, which folds ASCII only as
+ * SQLite's does), and the page's flags are joined with SQLite's group_concat (PostgreSQL:
+ * string_agg, in rule order as SQLite's primary key gives them); pages in byte order of
+ * path (COLLATE "C" on PostgreSQL).
  */
-#define STORE_CATALOG_SNIPPETS_WHERE \
+#define STORE_CATALOG_SNIPPETS_FROM \
 	"FROM library_snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l " \
-	"ON l.id = s.library_id WHERE " \
-	"s.library_id = ?1 AND s.dup_of IS NULL AND (?2 IS NULL OR " \
+	"ON l.id = s.library_id WHERE s.library_id = ?1 AND s.dup_of IS NULL AND "
+#define STORE_CATALOG_SNIPPETS_WHERE_LITE STORE_CATALOG_SNIPPETS_FROM \
+	"(?2 IS NULL OR " \
 	"instr(lower(s.title), lower(?2)) > 0 OR instr(lower(s.text), lower(?2)) > 0 OR " \
 	"instr(lower(s.code), lower(?2)) > 0 OR instr(lower(d.path), lower(?2)) > 0)"
+#define STORE_CATALOG_LOWER(x)	"lower(" x " COLLATE \"C\")"
+#define STORE_CATALOG_SNIPPETS_WHERE_PG STORE_CATALOG_SNIPPETS_FROM \
+	"(CAST(?2 AS text) IS NULL OR " \
+	"strpos(" STORE_CATALOG_LOWER("s.title") ", " STORE_CATALOG_LOWER("?2") ") > 0 OR " \
+	"strpos(" STORE_CATALOG_LOWER("s.text") ", " STORE_CATALOG_LOWER("?2") ") > 0 OR " \
+	"strpos(" STORE_CATALOG_LOWER("s.code") ", " STORE_CATALOG_LOWER("?2") ") > 0 OR " \
+	"strpos(" STORE_CATALOG_LOWER("d.path") ", " STORE_CATALOG_LOWER("?2") ") > 0)"
 
 int
 store_catalog_count_snippets(struct db *db, const char *id, const char *q, long long *n)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 step;
 
-	if ((st = store_catalog_prepare(db, "SELECT (SELECT count(*) "
-	    STORE_CATALOG_SNIPPETS_WHERE ") FROM libraries WHERE id = ?1", __func__)) ==
-	    NULL)
+	if ((st = store_catalog_prepare(db, DB_PAIR("SELECT (SELECT count(*) "
+	    STORE_CATALOG_SNIPPETS_WHERE_LITE ") FROM libraries WHERE id = ?1",
+	    "SELECT (SELECT count(*) " STORE_CATALOG_SNIPPETS_WHERE_PG ") FROM libraries "
+	    "WHERE id = ?1"), __func__)) == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, q, -1, SQLITE_STATIC);
-	if ((step = sqlite3_step(st)) == SQLITE_ROW)
-		*n = sqlite3_column_int64(st, 0);
-	else if (step != SQLITE_DONE)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
-	return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+	db_bind_text(st, 1, id);
+	db_bind_text(st, 2, q);
+	if ((step = db_step(st)) == DB_ROW)
+		*n = db_col_int64(st, 0);
+	else if (step != DB_DONE)
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
+	return step == DB_ROW ? 1 : step == DB_DONE ? 0 : -1;
 }
 
 int
 store_catalog_snippets(struct db *db, const char *id, const char *q, long limit,
     long offset, store_row_fn fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
-	if ((st = store_catalog_prepare(db, "SELECT s.id, s.title, s.breadcrumb, s.anchor, "
-	    "d.path, s.text, s.code, s.tokens, (SELECT group_concat(rule, ', ') FROM "
-	    "snippet_flags WHERE snippet_id = s.id), l.blob_prefix, l.indexed_commit, "
-	    "d.url " STORE_CATALOG_SNIPPETS_WHERE " ORDER BY d.path, s.ord LIMIT ?3 OFFSET "
-	    "?4", __func__)) == NULL)
+	if ((st = store_catalog_prepare(db, DB_PAIR("SELECT s.id, s.title, s.breadcrumb, "
+	    "s.anchor, d.path, s.text, s.code, s.tokens, (SELECT group_concat(rule, ', ') "
+	    "FROM snippet_flags WHERE snippet_id = s.id), l.blob_prefix, l.indexed_commit, "
+	    "d.url " STORE_CATALOG_SNIPPETS_WHERE_LITE " ORDER BY d.path, s.ord LIMIT ?3 "
+	    "OFFSET ?4", "SELECT s.id, s.title, s.breadcrumb, s.anchor, d.path, s.text, "
+	    "s.code, s.tokens, (SELECT string_agg(rule, ', ' ORDER BY rule COLLATE \"C\") "
+	    "FROM snippet_flags WHERE snippet_id = s.id), l.blob_prefix, l.indexed_commit, "
+	    "d.url " STORE_CATALOG_SNIPPETS_WHERE_PG " ORDER BY d.path COLLATE \"C\", s.ord "
+	    "LIMIT ?3 OFFSET ?4"), __func__)) == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, q, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, limit);
-	sqlite3_bind_int64(st, 4, offset);
+	db_bind_text(st, 1, id);
+	db_bind_text(st, 2, q);
+	db_bind_int64(st, 3, limit);
+	db_bind_int64(st, 4, offset);
 	return store_catalog_rows(db, st, fn, arg, __func__) == -1 ? -1 : 0;
 }
 
 int
 store_catalog_bundle_libraries(struct db *db, store_row_fn fn, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
-	if ((st = store_catalog_prepare(db, "SELECT " STORE_CATALOG_LIB_COLS " FROM "
-	    "libraries ORDER BY id LIMIT 1000", __func__)) == NULL)
+	if ((st = store_catalog_prepare(db, STORE_CATALOG_LIB_SQL("", "ORDER BY id",
+	    " LIMIT 1000"), __func__)) == NULL)
 		return -1;
 	return store_catalog_rows(db, st, fn, arg, __func__) == -1 ? -1 : 0;
 }
@@ -261,33 +297,34 @@ int
 store_catalog_bundle_jobs(struct db *db, int njobs, int nlines, store_row_fn job_fn,
     store_row_fn line_fn, void *arg)
 {
-	sqlite3_stmt	*st, *lt;
+	struct db_stmt	*st, *lt;
 	struct store_row j, l;
 	int		 rc = 0;
 
 	if ((st = store_catalog_prepare(db, STORE_CATALOG_QUEUE_WITH "SELECT "
 	    STORE_CATALOG_JOB_COLS " FROM jobs "
-	    "ORDER BY id DESC LIMIT ?1", __func__)) == NULL)
+	    "ORDER BY jobs.id DESC LIMIT ?1", __func__)) == NULL)
 		return -1;
+	/* Engine: PostgreSQL names every subquery in FROM */
 	if ((lt = store_catalog_prepare(db, "SELECT at, level, line FROM (SELECT id, at, "
-	    "level, line FROM job_log WHERE job_id = ?1 ORDER BY id DESC LIMIT ?2) ORDER "
-	    "BY id", __func__)) == NULL) {
-		sqlite3_finalize(st);
+	    "level, line FROM job_log WHERE job_id = ?1 ORDER BY id DESC LIMIT ?2) AS t "
+	    "ORDER BY id", __func__)) == NULL) {
+		db_finalize(st);
 		return -1;
 	}
 	j.st = st;
 	l.st = lt;
-	sqlite3_bind_int(st, 1, njobs);
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+	db_bind_int64(st, 1, njobs);
+	while (rc == 0 && db_step(st) == DB_ROW) {
 		if ((rc = job_fn(&j, arg)) != 0)
 			break;
-		sqlite3_reset(lt);
-		sqlite3_bind_int64(lt, 1, sqlite3_column_int64(st, 0));
-		sqlite3_bind_int(lt, 2, nlines);
-		while (rc == 0 && sqlite3_step(lt) == SQLITE_ROW)
+		db_reset(lt);
+		db_bind_int64(lt, 1, db_col_int64(st, 0));
+		db_bind_int64(lt, 2, nlines);
+		while (rc == 0 && db_step(lt) == DB_ROW)
 			rc = line_fn(&l, arg);
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(lt);
+	db_finalize(st);
+	db_finalize(lt);
 	return rc == -1 ? -1 : 0;
 }

@@ -4,24 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "base/log.h"
 #include "store/db.h"
 #include "store/ghapp.h"
-#include "store/conn.h"
+#include "store/stmt.h"
 
 /*
- * Engine: INSERT OR IGNORE on the primary key id (PostgreSQL: ON CONFLICT DO NOTHING),
- * and the connection's count of changed rows.
+ * Engine: ON CONFLICT DO NOTHING on the primary key id (SQLite 3.24+ and PostgreSQL), and
+ * the connection's count of changed rows. On PostgreSQL a delivery that two nodes record
+ * at once is new for one of them: the second insert waits for the first's key.
  */
 int
 store_delivery_add(struct db *db, const char *id, long long now)
 {
-	if (db_run(db, "INSERT OR IGNORE INTO hook_deliveries (id, received_at) VALUES "
-	    "(?1, ?2)", "tI", id, now) == -1)
+	if (db_run(db, "INSERT INTO hook_deliveries (id, received_at) VALUES (?1, ?2) ON "
+	    "CONFLICT (id) DO NOTHING", "tI", id, now) == -1)
 		return -1;
-	return sqlite3_changes(db_lite(db)) > 0;
+	return db_changes(db) > 0;
 }
 
 int
@@ -31,12 +30,18 @@ store_delivery_expire(struct db *db, const char *id, long long before)
 	    "tI", id, before);
 }
 
-/* Engine: the order of arrival is SQLite's rowid. */
+/*
+ * Engine: the order of arrival is SQLite's rowid; PostgreSQL has none, and keeps the keep
+ * latest by received_at (ties in one second by id).
+ */
 int
 store_delivery_trim(struct db *db, int keep)
 {
-	return db_run(db, "DELETE FROM hook_deliveries WHERE rowid <= (SELECT max(rowid) "
-	    "FROM hook_deliveries) - ?1", "i", keep);
+	/* db_stmt_run: db_run on SQLite takes one text, not a DB_PAIR */
+	return db_stmt_run(db, DB_PAIR("DELETE FROM hook_deliveries WHERE rowid <= (SELECT "
+	    "max(rowid) FROM hook_deliveries) - ?1", "DELETE FROM hook_deliveries WHERE id "
+	    "IN (SELECT id FROM hook_deliveries ORDER BY received_at DESC, id DESC OFFSET "
+	    "?1)"), "i", keep);
 }
 
 void
@@ -48,27 +53,27 @@ store_delivery_forget(struct db *db, const char *id, const char *key)
 char *
 store_ghapp_token_get(struct db *db, long long id, long long after)
 {
-	sqlite3_stmt	*st = NULL;
-	const char	*t;
+	struct db_stmt	*st = NULL;
 	char		*sealed = NULL;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT token FROM ghapp_tokens WHERE installation_id = ?1 "
-	    "AND expires_at > ?2", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, after);
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    (t = (const char *)sqlite3_column_text(st, 0)) != NULL)
-		sealed = strdup(t);
-out:
-	sqlite3_finalize(st);
+	if (db_prepare(db, "SELECT token FROM ghapp_tokens WHERE installation_id = ?1 "
+	    "AND expires_at > ?2", &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		return NULL;
+	}
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, after);
+	if (db_step(st) == DB_ROW && !db_col_null(st, 0))
+		sealed = strdup(db_col_text(st, 0));
+	db_finalize(st);
 	return sealed;
 }
 
-/* Engine: INSERT OR REPLACE on the primary key (PostgreSQL: ON CONFLICT DO UPDATE). */
+/* Engine: an upsert on the primary key, one text for SQLite 3.24+ and PostgreSQL. */
 int
 store_ghapp_token_put(struct db *db, long long id, const char *sealed, long long expires)
 {
-	return db_run(db, "INSERT OR REPLACE INTO ghapp_tokens (installation_id, token, "
-	    "expires_at) VALUES (?1, ?2, ?3)", "ItI", id, sealed, expires);
+	return db_run(db, "INSERT INTO ghapp_tokens (installation_id, token, expires_at) "
+	    "VALUES (?1, ?2, ?3) ON CONFLICT (installation_id) DO UPDATE SET token = "
+	    "excluded.token, expires_at = excluded.expires_at", "ItI", id, sealed, expires);
 }

@@ -17,7 +17,11 @@ struct db;
 int	 store_gitops_queue(struct db *, const char *trigger, long long *run_id);
 /* The schedule's last evaluated slot into *t (0: never). 0, or -1 (logged). */
 int	 store_gitops_last_slot(struct db *, time_t *t);
-/* Records the slot evaluated at (ISO 8601). 0, or -1 (logged). */
+/*
+ * Records the slot evaluated at (ISO 8601) when it is later than the one recorded: 1
+ * recorded, 0 when that slot or a later one was (another worker or node evaluated it: it
+ * queues the slot's sync, not this one), -1 (logged).
+ */
 int	 store_gitops_set_slot(struct db *, const char *at);
 /* 1 when commit and config were processed already, 0 when not, -1 (logged). */
 int	 store_gitops_seen(struct db *, const char *commit, const char *config);
@@ -29,10 +33,15 @@ int	 store_gitops_last_commit(struct db *, char **commit);
 /*
  * Takes the oldest queued sync: runs left 'running' by a worker that died go back to the
  * queue first, or fail once they have had max_attempts. 1 with *run_id, 0 when none is
- * queued, -1 (logged). Needs UPDATE ... RETURNING (SQLite 3.35, PostgreSQL).
+ * queued (or, on PostgreSQL, when another node runs a sync), -1 (logged). Needs UPDATE ...
+ * RETURNING (SQLite 3.35, PostgreSQL). One sync runs at a time over every node of a
+ * PostgreSQL database: a claimed sync holds a lock until store_gitops_finish (gitops.c).
  */
 int	 store_gitops_claim(struct db *, int max_attempts, long long *run_id);
-/* Ends run id in state with message, result JSON and manifest commit ("" none). */
+/*
+ * Ends run id in state with message, result JSON and manifest commit ("" none), and lets
+ * another node claim the next sync.
+ */
 int	 store_gitops_finish(struct db *, long long id, const char *state,
 	    const char *message, const char *result, const char *commit);
 

@@ -12,14 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "base/log.h"
 #include "base/util.h"
 #include "store/db.h"
 #include "store/jobs.h"
 #include "store/settings.h"
-#include "store/conn.h"
+#include "store/stmt.h"
 
 /*
  * The one list of states (indexed by their enums in store/jobs.h); sql/schema.sql's CHECK
@@ -54,22 +52,22 @@ static int		 jobs_queuer_admin;
 static long long
 jobs_queued_by(struct db *db, long long user_id, const char *via)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	long long	 n = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT count(*) FROM jobs WHERE state = 'queued' AND "
-	    "kind = 'index' AND queued_via = ?1 AND (?1 <> 'user' OR queued_by = ?2)", -1,
-	    &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT count(*) FROM jobs WHERE state = 'queued' AND "
+	    "kind = 'index' AND queued_via = ?1 AND (?1 <> 'user' OR queued_by = ?2)",
+	    &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, via, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, user_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
+	db_bind_text(st, 1, via);
+	db_bind_int64(st, 2, user_id);
+	if (db_step(st) == DB_ROW)
+		n = db_col_int64(st, 0);
 	else
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
 	return n;
 }
 
@@ -123,42 +121,92 @@ jobs_queuer_end(void)
 int
 jobs_index_queued(struct db *db, const char *library_id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT 1 FROM jobs WHERE library_id = ?1 AND "
-	    "state = 'queued' AND kind = 'index' LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT 1 FROM jobs WHERE library_id = ?1 AND "
+	    "state = 'queued' AND kind = 'index' LIMIT 1", &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	db_bind_text(st, 1, library_id);
+	if ((rc = db_step(st)) == DB_ROW)
 		rc = 1;
-	else if (rc == SQLITE_DONE)
+	else if (rc == DB_DONE)
 		rc = 0;
 	else {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		rc = -1;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
+
+/*
+ * The advisory lock keys of the job queue on PostgreSQL, pg_advisory_xact_lock(JOBS_PG_KEY,
+ * n): "ctxd" in ASCII as the first key (pgstore_migrate's schema lock is the one-key form
+ * of the same number, a lock of another kind), and:
+ *  1  the claim decision (jobs_claim) and the recovery of orphans (jobs_recover): held to
+ *     the end of their transaction, so that the family check and the claim of one node are
+ *     one step for every other node (read committed cannot see another transaction's
+ *     uncommitted claim), and two nodes never recover the same orphans at once;
+ *  2  GitOps: queueing a sync (store/gitops.c);
+ *  3  GitOps: running a sync, a session lock (store/gitops.c);
+ *  hashtext(library id) with JOBS_PG_KEY + 1 as the first key: queueing a job of that
+ *     library (jobs_enqueue, jobs_enqueue_delete), so that two requests never queue two
+ *     jobs where one should be reused.
+ * SQLite needs none of them: BEGIN IMMEDIATE takes its one writer first.
+ */
+#define JOBS_PG_KEY	"1668577380"
+
+/*
+ * Runs sql, a SELECT of one row (an advisory lock), on PostgreSQL only; ?1 is arg. 0, or
+ * -1 (logged; a lock not granted in lock_timeout is a busy failure, db_failure).
+ */
+static int
+jobs_pg_select(struct db *db, const char *sql, const char *arg, const char *who)
+{
+	struct db_stmt	*st;
+	int		 rc = -1;
+
+	if (db_conn_engine(db) != DB_ENGINE_POSTGRES)
+		return 0;
+	if (db_prepare(db, sql, &st) == 0) {
+		if (arg != NULL)
+			db_bind_text(st, 1, arg);
+		if (db_step(st) == DB_ROW)
+			rc = 0;
+		db_finalize(st);
+	}
+	if (rc == -1)
+		log_err("%s: %s", who, db_conn_errmsg(db));
+	return rc;
+}
+
+/* Queueing a job of library ?1: see JOBS_PG_KEY. */
+#define JOBS_PG_LOCK_LIBRARY	"SELECT pg_advisory_xact_lock(" JOBS_PG_KEY " + 1, " \
+	"hashtext(CAST(?1 AS text)))"
 
 int
 jobs_enqueue(struct db *db, const char *library_id, int force, long long *job_id)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	char		 now[32];
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM jobs WHERE library_id = ?1 AND "
-	    "state = 'queued' AND kind = 'index' ORDER BY id LIMIT 1", -1, &st,
-	    NULL) != SQLITE_OK)
+	/*
+	 * Engine: read committed would let two transactions both find no queued job and both
+	 * insert one; the library's lock makes the look and the insert one step.
+	 */
+	if (jobs_pg_select(db, JOBS_PG_LOCK_LIBRARY, library_id, __func__) == -1)
+		return -1;
+	if (db_prepare(db, "SELECT id FROM jobs WHERE library_id = ?1 AND "
+	    "state = 'queued' AND kind = 'index' ORDER BY id LIMIT 1", &st) == -1)
 		goto dberr;
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*job_id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+	db_bind_text(st, 1, library_id);
+	if (db_step(st) == DB_ROW) {
+		*job_id = db_col_int64(st, 0);
+		db_finalize(st);
 		st = NULL;
 		if (force && db_run(db, "UPDATE jobs SET force = 1 WHERE id = ?1", "I",
 		    *job_id) == -1)
@@ -172,51 +220,61 @@ jobs_enqueue(struct db *db, const char *library_id, int force, long long *job_id
 			return 0;
 		return db_run(db, "UPDATE jobs SET queued_by = nullif(?2, 0), queued_via = ?3, "
 		    "queued_admin = ?4 WHERE id = ?1 AND state = 'queued' AND "
-		    "queued_via IS NOT NULL AND NOT queued_admin", "IIti", *job_id,
+		    "queued_via IS NOT NULL AND queued_admin = 0", "IIti", *job_id,
 		    jobs_queuer_id, jobs_queuer_via, jobs_queuer_admin);
 	}
+	db_finalize(st);
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (db_run(db, "INSERT INTO jobs (library_id, kind, force, created_at, queued_by, "
-	    "queued_via, queued_admin) VALUES (?1, 'index', ?2, ?3, nullif(?4, 0), ?5, ?6)",
-	    "titIti", library_id, force != 0, now, jobs_queuer_id, jobs_queuer_via,
-	    jobs_queuer_admin) == -1)
-		goto out;
-	*job_id = sqlite3_last_insert_rowid(db_lite(db));
+	if (db_prepare(db, "INSERT INTO jobs (library_id, kind, force, created_at, queued_by, "
+	    "queued_via, queued_admin) VALUES (?1, 'index', ?2, ?3, nullif(?4, 0), ?5, ?6) "
+	    "RETURNING id", &st) == -1)
+		goto dberr;
+	db_bind_text(st, 1, library_id);
+	db_bind_int64(st, 2, force != 0);
+	db_bind_text(st, 3, now);
+	db_bind_int64(st, 4, jobs_queuer_id);
+	db_bind_text(st, 5, jobs_queuer_via);
+	db_bind_int64(st, 6, jobs_queuer_admin);
+	if (db_step(st) != DB_ROW)
+		goto dberr;
+	*job_id = db_col_int64(st, 0);
+	if (db_step(st) != DB_DONE)
+		goto dberr;
 	rc = 0;
 	goto out;
 dberr:
-	log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	log_err("%s: %s", __func__, db_conn_errmsg(db));
 out:
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 int
 jobs_delete_pending(struct db *db, const char *library_id, long long *job_id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 r = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM jobs WHERE library_id = ?1 AND "
+	if (db_prepare(db, "SELECT id FROM jobs WHERE library_id = ?1 AND "
 	    "kind = 'delete' AND state IN ('queued', 'running') ORDER BY id LIMIT 1",
-	    -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	    &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	switch (sqlite3_step(st)) {
-	case SQLITE_ROW:
+	db_bind_text(st, 1, library_id);
+	switch (db_step(st)) {
+	case DB_ROW:
 		if (job_id != NULL)
-			*job_id = sqlite3_column_int64(st, 0);
+			*job_id = db_col_int64(st, 0);
 		r = 1;
 		break;
-	case SQLITE_DONE:
+	case DB_DONE:
 		r = 0;
 		break;
 	default:
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return r;
 }
 
@@ -227,40 +285,39 @@ jobs_delete_pending(struct db *db, const char *library_id, long long *job_id)
 static int
 jobs_delete_versions(struct db *db, const char *library_id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		**ids = NULL;
 	size_t		 n = 0, i;
 	long long	 job;
 	int		 step, rc = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT id FROM libraries WHERE version_of = ?1", -1,
-	    &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT id FROM libraries WHERE version_of = ?1", &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, library_id, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_text(st, 1, library_id);
+	while ((step = db_step(st)) == DB_ROW) {
 		char **nids = reallocarray(ids, n + 1, sizeof(*ids));
 
 		if (nids == NULL)
 			goto out;
 		ids = nids;
-		if ((ids[n] = strdup((const char *)sqlite3_column_text(st, 0))) == NULL)
+		if ((ids[n] = strdup(db_col_text(st, 0))) == NULL)
 			goto out;
 		n++;
 	}
-	if (step != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (step != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		goto out;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	st = NULL;
 	for (i = 0; i < n; i++)
 		if (jobs_enqueue_delete(db, ids[i], &job) == -1)
 			goto out;
 	rc = 0;
 out:
-	sqlite3_finalize(st);
+	db_finalize(st);
 	for (i = 0; i < n; i++)
 		free(ids[i]);
 	free(ids);
@@ -270,20 +327,38 @@ out:
 int
 jobs_enqueue_delete(struct db *db, const char *library_id, long long *job_id)
 {
-	char	 now[32];
-	int	 pending;
+	struct db_stmt	*st;
+	char		 now[32];
+	int		 pending, rc = -1;
 
+	/* Engine: the library's lock, as in jobs_enqueue. */
+	if (jobs_pg_select(db, JOBS_PG_LOCK_LIBRARY, library_id, __func__) == -1)
+		return -1;
 	if ((pending = jobs_delete_pending(db, library_id, job_id)) != 0)
 		return pending == 1 ? 0 : -1;
 	util_iso8601(time(NULL), now, sizeof(now));
 	if (db_run(db, "UPDATE jobs SET state = 'cancelled', finished_at = ?2, "
 	    "message = 'cancelled: the library is being deleted' WHERE "
-	    "library_id = ?1 AND state = 'queued'", "tt", library_id, now) == -1 ||
-	    db_run(db, "INSERT INTO jobs (library_id, kind, created_at, queued_by, "
-	    "queued_via) VALUES (?1, 'delete', ?2, nullif(?3, 0), ?4)", "ttIt", library_id,
-	    now, jobs_queuer_id, jobs_queuer_via) == -1)
+	    "library_id = ?1 AND state = 'queued'", "tt", library_id, now) == -1)
 		return -1;
-	*job_id = sqlite3_last_insert_rowid(db_lite(db));
+	if (db_prepare(db, "INSERT INTO jobs (library_id, kind, created_at, queued_by, "
+	    "queued_via) VALUES (?1, 'delete', ?2, nullif(?3, 0), ?4) RETURNING id",
+	    &st) == 0) {
+		db_bind_text(st, 1, library_id);
+		db_bind_text(st, 2, now);
+		db_bind_int64(st, 3, jobs_queuer_id);
+		db_bind_text(st, 4, jobs_queuer_via);
+		if (db_step(st) == DB_ROW) {
+			*job_id = db_col_int64(st, 0);
+			if (db_step(st) == DB_DONE)
+				rc = 0;
+		}
+	}
+	if (rc == -1)
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
+	if (rc == -1)
+		return -1;
 	if (db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
 	    "WHERE id = ?1", "tt", library_id, now) == -1)
 		return -1;
@@ -294,15 +369,15 @@ jobs_enqueue_delete(struct db *db, const char *library_id, long long *job_id)
 static int
 jobs_int(struct db *db, const char *sql, long long id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 r = 0;
 
-	if (sqlite3_prepare_v2(db_lite(db), sql, -1, &st, NULL) != SQLITE_OK)
+	if (db_prepare(db, sql, &st) == -1)
 		return 0;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		r = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	db_bind_int64(st, 1, id);
+	if (db_step(st) == DB_ROW)
+		r = (int)db_col_int64(st, 0);
+	db_finalize(st);
 	return r;
 }
 
@@ -397,25 +472,31 @@ jobs_log_line(void *ctx, const char *level, const char *line)
 enum jobs_cancel_result
 jobs_cancel(struct db *db, long long id)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	enum jobs_cancel_result r = JOBS_CANCEL_ERROR;
 	char		 now[32], *lib = NULL, *state = NULL;
 	int		 del = 0;
 
 	if (db_begin(db) == -1)
 		return JOBS_CANCEL_ERROR;
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT library_id, state, kind = 'delete' FROM "
-	    "jobs WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	/*
+	 * Engine: the state read decides the write; on PostgreSQL the row is locked (FOR
+	 * UPDATE) so that a claim or the job's end cannot change it in between.
+	 */
+	if (db_prepare(db, DB_PAIR("SELECT library_id, state, CASE WHEN kind = 'delete' THEN "
+	    "1 ELSE 0 END FROM jobs WHERE id = ?1", "SELECT library_id, state, CASE WHEN "
+	    "kind = 'delete' THEN 1 ELSE 0 END FROM jobs WHERE id = ?1 FOR UPDATE"),
+	    &st) == -1)
 		goto out;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	db_bind_int64(st, 1, id);
+	if (db_step(st) != DB_ROW) {
 		r = JOBS_CANCEL_NOT_FOUND;
 		goto out;
 	}
-	lib = strdup((const char *)sqlite3_column_text(st, 0));
-	state = strdup((const char *)sqlite3_column_text(st, 1));
-	del = sqlite3_column_int(st, 2);
-	sqlite3_finalize(st);
+	lib = strdup(db_col_text(st, 0));
+	state = strdup(db_col_text(st, 1));
+	del = (int)db_col_int64(st, 2);
+	db_finalize(st);
 	st = NULL;
 	if (lib == NULL || state == NULL)
 		goto out;
@@ -429,7 +510,7 @@ jobs_cancel(struct db *db, long long id)
 		if (db_run(db, "UPDATE jobs SET cancel_requested = 1 WHERE id = ?1 AND "
 		    "cancel_requested = 0", "I", id) == -1)
 			goto out;
-		if (sqlite3_changes(db_lite(db)) > 0)
+		if (db_changes(db) > 0)
 			jobs_log(db, id, "info", "cancellation requested; the worker "
 			    "stops at its next checkpoint");
 		if (db_commit(db) == 0)
@@ -454,8 +535,8 @@ jobs_cancel(struct db *db, long long id)
 		r = JOBS_CANCEL_OK;
 out:
 	if (r == JOBS_CANCEL_ERROR)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
 	if (r != JOBS_CANCEL_OK && r != JOBS_CANCEL_REQUESTED)
 		db_rollback(db);
 	free(lib);
@@ -466,7 +547,8 @@ out:
 int
 jobs_cancel_requested(struct db *db, long long id)
 {
-	return jobs_int(db, "SELECT cancel_requested <> 0 FROM jobs WHERE id = ?1", id);
+	return jobs_int(db, "SELECT CASE WHEN cancel_requested <> 0 THEN 1 ELSE 0 END FROM "
+	    "jobs WHERE id = ?1", id);
 }
 
 int
@@ -526,16 +608,29 @@ jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total)
  * claim is oldest (never: first), so that queuers take turns whatever they queued; then
  * the oldest job (the pieces shared with the job list's queue places: jobs.h). Engine: UPDATE ...
  * RETURNING and a WITH inside the subquery (SQLite 3.35+, PostgreSQL).
+ *
+ * Engine: SQLite runs it as one statement, which its one writer serializes. PostgreSQL runs
+ * it in a transaction that first takes the claim lock (JOBS_PG_KEY 1): without it, two
+ * nodes claiming at the same instant would each pass the family check (read committed does
+ * not show the other's uncommitted claim) and start two jobs of one family. Under the lock
+ * the statement's snapshot, taken after the lock is granted, holds every earlier claim;
+ * FOR UPDATE SKIP LOCKED passes over a job row another transaction is writing (a
+ * cancellation, a requeue) rather than waiting for it.
  */
-static const char jobs_claim_sql[] =
-    "UPDATE jobs SET lease_holder = ?1, lease_until = ?2, claim_no = (SELECT "
-    "coalesce(max(claim_no), 0) + 1 FROM jobs) WHERE id = (WITH " JOBS_SQL_LAST " "
-    "SELECT j.id FROM jobs j LEFT JOIN last l ON " JOBS_SQL_LAST_OF("l", "j") " "
-    "WHERE j.state = 'queued' AND (j.lease_until IS NULL OR j.lease_until < ?3) AND "
-    "NOT EXISTS (SELECT 1 FROM jobs o WHERE o.id <> j.id AND (o.state = 'running' OR "
-    "(o.state = 'queued' AND o.lease_until >= ?3)) AND " JOBS_SQL_SAME_FAMILY("o", "j")
-    ") ORDER BY " JOBS_SQL_CLASS("j") ", coalesce(l.c, 0), j.id "
-    "LIMIT 1) RETURNING id, library_id, force, kind = 'delete'";
+#define JOBS_CLAIM_SQL(lock)						\
+    "UPDATE jobs SET lease_holder = ?1, lease_until = ?2, claim_no = (SELECT "	\
+    "coalesce(max(claim_no), 0) + 1 FROM jobs) WHERE id = (WITH " JOBS_SQL_LAST " "	\
+    "SELECT j.id FROM jobs j LEFT JOIN last l ON " JOBS_SQL_LAST_OF("l", "j") " "	\
+    "WHERE j.state = 'queued' AND (j.lease_until IS NULL OR j.lease_until < ?3) AND "	\
+    "NOT EXISTS (SELECT 1 FROM jobs o WHERE o.id <> j.id AND (o.state = 'running' OR "	\
+    "(o.state = 'queued' AND o.lease_until >= ?3)) AND " JOBS_SQL_SAME_FAMILY("o", "j")	\
+    ") ORDER BY " JOBS_SQL_CLASS("j") ", coalesce(l.c, 0), j.id "			\
+    "LIMIT 1" lock ") RETURNING id, library_id, force, CASE WHEN kind = 'delete' THEN 1 "	\
+    "ELSE 0 END"
+static const char jobs_claim_sql[] = DB_PAIR(JOBS_CLAIM_SQL(""),
+    JOBS_CLAIM_SQL(" FOR UPDATE OF j SKIP LOCKED"));
+/* The claim lock (JOBS_PG_KEY), to the end of the transaction. */
+#define JOBS_PG_LOCK_CLAIM	"SELECT pg_advisory_xact_lock(" JOBS_PG_KEY ", 1)"
 
 /* now + seconds as ISO 8601 (the format of every time column). */
 static void
@@ -547,38 +642,52 @@ jobs_time(int seconds, char *out, size_t outsz)
 int
 jobs_claim(struct db *db, const char *holder, int lease_s, struct jobs_next *job)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st = NULL;
 	const char	*lib;
 	char		 until[32], now[32];
-	int		 found = 0, rc;
+	int		 found = 0, rc, tx;
 
 	memset(job, 0, sizeof(*job));
 	jobs_time(lease_s, until, sizeof(until));
 	jobs_time(0, now, sizeof(now));
-	if (sqlite3_prepare_v2(db_lite(db), jobs_claim_sql, -1, &st, NULL) != SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	/* PostgreSQL: the claim lock first, in a transaction (the caller's, if any) */
+	tx = db_conn_engine(db) == DB_ENGINE_POSTGRES && !db_in_transaction(db);
+	if (tx && db_begin(db) == -1)
 		return -1;
+	if (jobs_pg_select(db, JOBS_PG_LOCK_CLAIM, NULL, __func__) == -1) {
+		found = -1;
+		goto out;
 	}
-	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, until, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW &&
-	    (lib = (const char *)sqlite3_column_text(st, 1)) != NULL) {
-		job->id = sqlite3_column_int64(st, 0);
-		job->force = sqlite3_column_int(st, 2);
-		job->is_delete = sqlite3_column_int(st, 3);
+	if (db_prepare(db, jobs_claim_sql, &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		found = -1;
+		goto out;
+	}
+	db_bind_text(st, 1, holder);
+	db_bind_text(st, 2, until);
+	db_bind_text(st, 3, now);
+	if ((rc = db_step(st)) == DB_ROW) {
+		lib = db_col_text(st, 1);
+		job->id = db_col_int64(st, 0);
+		job->force = (int)db_col_int64(st, 2);
+		job->is_delete = (int)db_col_int64(st, 3);
 		if (strlen(lib) < sizeof(job->library_id)) {
 			memcpy(job->library_id, lib, strlen(lib) + 1);
 			found = 1;
 		} else
 			log_err("%s: job %lld: library id too long", __func__, job->id);
-		rc = sqlite3_step(st);	/* ends the statement: the update is written */
+		rc = db_step(st);	/* ends the statement: the update is written */
 	}
-	if (rc != SQLITE_DONE) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (rc != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		found = -1;
 	}
-	sqlite3_finalize(st);
+out:
+	db_finalize(st);
+	if (tx && (found == -1 || db_commit(db) == -1)) {
+		db_rollback(db);
+		found = -1;
+	}
 	return found;
 }
 
@@ -602,26 +711,27 @@ int
 jobs_lease_drop_holder(struct db *db, const char *prefix)
 {
 	return db_run(db, "UPDATE jobs SET lease_until = NULL WHERE state IN ('queued', "
-	    "'running') AND substr(lease_holder, 1, length(?1)) = ?1", "t", prefix);
+	    "'running') AND substr(lease_holder, 1, length(CAST(?1 AS text))) = ?1", "t",
+	    prefix);
 }
 
 int
 jobs_orphans(struct db *db)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		 now[32];
 	int		 rc;
 
 	jobs_time(0, now, sizeof(now));
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
-	    "'running' AND (lease_until IS NULL OR lease_until < ?1))", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE state = "
+	    "'running' AND (lease_until IS NULL OR lease_until < ?1)) THEN 1 ELSE 0 END",
+	    &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-	sqlite3_finalize(st);
+	db_bind_text(st, 1, now);
+	rc = db_step(st) == DB_ROW ? (int)db_col_int64(st, 0) : -1;
+	db_finalize(st);
 	return rc;
 }
 
@@ -640,35 +750,39 @@ jobs_orphans(struct db *db)
 /* The message of the index job jobs_recover queues to complete a job's post-index steps. */
 #define JOBS_FOLLOW_UP	"completes the titles and vectors of a job the worker stopped in"
 
-/* A 'running' job whose runner is gone: its lease lapsed (?2: now), or it never had one. */
-#define JOBS_ORPHAN	"state = 'running' AND (lease_until IS NULL OR lease_until < ?2)"
+/* A 'running' job whose runner is gone: its lease lapsed (?1: now), or it never had one. */
+#define JOBS_ORPHAN	"state = 'running' AND (lease_until IS NULL OR lease_until < ?1)"
 
+/*
+ * ?1 now, ?2 JOBS_MAX_ATTEMPTS. Engine: the times are bound from C (PostgreSQL has no
+ * strftime), a flag is compared with 0 (PostgreSQL's WHERE takes a boolean), and ?1 in a
+ * select list is cast to text (its type on PostgreSQL).
+ */
 static const char *const jobs_recover_sql[] = {
 	"UPDATE libraries SET run_status = 'cancelled', state = CASE WHEN state = "
 	    "'delete' THEN 'delete' WHEN indexed_commit IS NOT NULL THEN 'finalized' "
 	    "ELSE 'initial' END, last_error = 'cancelled: the worker stopped before it "
 	    "reached a checkpoint' WHERE run_status = 'running' AND id IN (SELECT "
 	    "library_id FROM jobs WHERE " JOBS_ORPHAN " AND kind = 'index' AND "
-	    "cancel_requested)",
-	"UPDATE jobs SET state = 'cancelled', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
-	    "'now'), message = 'cancelled: the worker stopped before it reached a "
-	    "checkpoint' WHERE " JOBS_ORPHAN " AND kind = 'index' AND cancel_requested",
+	    "cancel_requested <> 0)",
+	"UPDATE jobs SET state = 'cancelled', finished_at = ?1, message = 'cancelled: the "
+	    "worker stopped before it reached a checkpoint' WHERE " JOBS_ORPHAN " AND kind = "
+	    "'index' AND cancel_requested <> 0",
 	"INSERT INTO jobs (library_id, kind, force, created_at, message) SELECT DISTINCT "
-	    "library_id, 'index', 0, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), '" JOBS_FOLLOW_UP
+	    "library_id, 'index', 0, CAST(?1 AS text), '" JOBS_FOLLOW_UP
 	    "' FROM jobs WHERE " JOBS_ORPHAN " AND kind = 'index' AND NOT EXISTS (SELECT 1 "
 	    "FROM libraries l WHERE l.id = jobs.library_id AND l.run_status = 'running') "
 	    "AND EXISTS (SELECT 1 FROM libraries l WHERE l.id = jobs.library_id AND l.state "
 	    "<> 'delete') AND coalesce(message, '') <> '" JOBS_UNCHANGED "' AND NOT EXISTS "
 	    "(SELECT 1 FROM jobs q WHERE q.library_id = jobs.library_id AND q.state = "
 	    "'queued')",
-	"UPDATE jobs SET state = 'done', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
-	    "'now') WHERE " JOBS_ORPHAN " AND kind = 'index' AND NOT EXISTS (SELECT 1 "
-	    "FROM libraries l WHERE l.id = jobs.library_id AND l.run_status = 'running') "
-	    "AND EXISTS (SELECT 1 FROM libraries l WHERE l.id = jobs.library_id)",
-	"UPDATE jobs SET state = 'failed', finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', "
-	    "'now'), message = 'the worker stopped before the end of this job ' || "
-	    "attempts || ' times (crash or limits.job_timeout_s); giving up' WHERE "
-	    JOBS_ORPHAN " AND attempts >= ?1",
+	"UPDATE jobs SET state = 'done', finished_at = ?1 WHERE " JOBS_ORPHAN " AND kind = "
+	    "'index' AND NOT EXISTS (SELECT 1 FROM libraries l WHERE l.id = jobs.library_id "
+	    "AND l.run_status = 'running') AND EXISTS (SELECT 1 FROM libraries l WHERE "
+	    "l.id = jobs.library_id)",
+	"UPDATE jobs SET state = 'failed', finished_at = ?1, message = 'the worker stopped "
+	    "before the end of this job ' || attempts || ' times (crash or "
+	    "limits.job_timeout_s); giving up' WHERE " JOBS_ORPHAN " AND attempts >= ?2",
 	"UPDATE libraries SET run_status = 'failed', state = CASE WHEN indexed_commit IS "
 	    "NULL THEN 'error' ELSE 'finalized' END, last_error = (SELECT message FROM "
 	    "jobs j WHERE j.library_id = libraries.id ORDER BY j.id DESC LIMIT 1) WHERE "
@@ -676,16 +790,19 @@ static const char *const jobs_recover_sql[] = {
 	    "j.library_id = libraries.id AND j.state = 'running')",
 	"UPDATE libraries SET run_status = 'unfinished' WHERE run_status = 'running' AND NOT "
 	    "EXISTS (SELECT 1 FROM jobs lj WHERE lj.library_id = libraries.id AND lj.state = "
-	    "'running' AND lj.lease_until >= ?2)",
+	    "'running' AND lj.lease_until >= ?1)",
 	"UPDATE jobs SET state = 'queued', force = 1, lease_holder = NULL, lease_until = "
 	    "NULL, message = 'the previous worker stopped before the end of this job' WHERE "
 	    JOBS_ORPHAN,
 	"INSERT INTO jobs (library_id, kind, force, created_at) SELECT id, 'index', 1, "
-	    "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM libraries l WHERE run_status = "
-	    "'unfinished' AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.library_id = l.id "
-	    "AND j.state = 'queued')",
+	    "CAST(?1 AS text) FROM libraries l WHERE run_status = 'unfinished' AND NOT EXISTS "
+	    "(SELECT 1 FROM jobs j WHERE j.library_id = l.id AND j.state = 'queued')",
 };
 
+/*
+ * Engine: on PostgreSQL the claim lock (JOBS_PG_KEY 1) first, so that two nodes never
+ * recover at once (each would queue its own follow-up jobs) nor while a claim decides.
+ */
 int
 jobs_recover(struct db *db)
 {
@@ -694,9 +811,11 @@ jobs_recover(struct db *db)
 
 	if (db_begin(db) == -1)
 		return -1;
+	if (jobs_pg_select(db, JOBS_PG_LOCK_CLAIM, NULL, __func__) == -1)
+		goto fail;
 	jobs_time(0, now, sizeof(now));
 	for (i = 0; i < sizeof(jobs_recover_sql) / sizeof(jobs_recover_sql[0]); i++)
-		if (db_run(db, jobs_recover_sql[i], "it", JOBS_MAX_ATTEMPTS, now) == -1)
+		if (db_run(db, jobs_recover_sql[i], "ti", now, JOBS_MAX_ATTEMPTS) == -1)
 			goto fail;
 	if (db_commit(db) == 0)
 		return 0;
@@ -718,10 +837,11 @@ jobs_run_end(struct db *db, long long job_id, const char *library_id, int ok,
 	char	 now[32];
 
 	util_iso8601(time(NULL), now, sizeof(now));
-	if (db_run(db, "UPDATE libraries SET state = CASE WHEN ?2 OR indexed_commit IS "
-	    "NOT NULL THEN 'finalized' ELSE 'error' END, run_status = CASE WHEN ?2 THEN "
+	/* Engine: ?2 <> 0, an integer on both (PostgreSQL's WHEN takes a boolean) */
+	if (db_run(db, "UPDATE libraries SET state = CASE WHEN ?2 <> 0 OR indexed_commit IS "
+	    "NOT NULL THEN 'finalized' ELSE 'error' END, run_status = CASE WHEN ?2 <> 0 THEN "
 	    "'ok' ELSE 'failed' END, run_finished = ?3, updated_at = ?3, last_error = "
-	    "CASE WHEN ?2 THEN NULL ELSE ?4 END WHERE id = ?1", "titt", library_id, ok,
+	    "CASE WHEN ?2 <> 0 THEN NULL ELSE ?4 END WHERE id = ?1", "titt", library_id, ok != 0,
 	    now, message) == -1)
 		return -1;
 	return db_run(db, "UPDATE jobs SET state = ?2, message = ?3, finished_at = ?4 "
@@ -780,10 +900,16 @@ int
 jobs_run_degrade(struct db *db, long long job_id, const char *library_id,
     const char *error, const char *message)
 {
-	return jobs_run_tx(db, "UPDATE libraries SET run_status = 'degraded', "
-	    "last_error = ?3 WHERE id = ?1 AND run_status IN ('ok', 'degraded')",
-	    "UPDATE jobs SET message = ?2 WHERE id = ?1", job_id, library_id,
-	    message, error);
+	/* Engine: not jobs_run_tx, whose ?2 the library's statement would leave unused */
+	if (db_begin(db) == 0 &&
+	    db_run(db, "UPDATE libraries SET run_status = 'degraded', last_error = ?2 WHERE "
+	    "id = ?1 AND run_status IN ('ok', 'degraded')", "tt", library_id, error) == 0 &&
+	    db_run(db, "UPDATE jobs SET message = ?2 WHERE id = ?1", "It", job_id,
+	    message) == 0 &&
+	    db_commit(db) == 0)
+		return 0;
+	db_rollback(db);
+	return -1;
 }
 
 int
@@ -847,14 +973,14 @@ out:
 int
 jobs_waiting(struct db *db)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = "
-	    "'queued') OR EXISTS (SELECT 1 FROM gitops_runs WHERE state = 'queued')", -1,
-	    &st, NULL) != SQLITE_OK)
+	if (db_prepare(db, "SELECT CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE state = "
+	    "'queued') OR EXISTS (SELECT 1 FROM gitops_runs WHERE state = 'queued') THEN 1 "
+	    "ELSE 0 END", &st) == -1)
 		return -1;
-	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-	sqlite3_finalize(st);
+	rc = db_step(st) == DB_ROW ? (int)db_col_int64(st, 0) : -1;
+	db_finalize(st);
 	return rc;
 }

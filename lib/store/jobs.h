@@ -63,14 +63,16 @@ struct jobs_next {
  * claim (v, b: its queued_via and queued_by as keys; c: its last claim_no). JOBS_SQL_LAST_OF:
  * the join condition of job j's queuer in it. JOBS_SQL_CLASS: 0 for a job of the service or
  * an admin (first), 1 for the others. JOBS_SQL_SAME_FAMILY: jobs a and b are of one library
- * or of two versions of it.
+ * or of two versions of it. Each runs on both engines (JOBS_SQL_CLASS an integer, not
+ * PostgreSQL's boolean).
  */
 #define JOBS_SQL_LAST							\
 	"last AS (SELECT coalesce(queued_via, '') AS v, coalesce(queued_by, 0) AS b, "	\
 	"max(claim_no) AS c FROM jobs WHERE claim_no IS NOT NULL GROUP BY 1, 2)"
 #define JOBS_SQL_LAST_OF(l, j)						\
 	l ".v = coalesce(" j ".queued_via, '') AND " l ".b = coalesce(" j ".queued_by, 0)"
-#define JOBS_SQL_CLASS(j)	j ".queued_via IS NOT NULL AND NOT " j ".queued_admin"
+#define JOBS_SQL_CLASS(j)	"CASE WHEN " j ".queued_via IS NOT NULL AND " j \
+	".queued_admin = 0 THEN 1 ELSE 0 END"
 #define JOBS_SQL_SAME_FAMILY(a, b)					\
 	"(" a ".library_id = " b ".library_id OR EXISTS (SELECT 1 FROM libraries lo, "	\
 	"libraries lj WHERE lo.id = " a ".library_id AND lj.id = " b ".library_id AND "	\
