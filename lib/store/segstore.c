@@ -379,17 +379,18 @@ segstore_fetch(struct db *db, const char *dir, const char *name, long long max,
 	}
 	if (max <= 0 || max > SEGSTORE_MAX_BYTES)
 		max = SEGSTORE_MAX_BYTES;
-	if (db_in_transaction(db)) {
-		log_err("%s: %s: called inside a transaction", __func__, name);
-		errno = EINVAL;
-		return -1;
+	/*
+	 * The row and its chunks of one snapshot, so that a put replacing them meanwhile is
+	 * not seen: the caller's read transaction when one is open (a question's, on
+	 * PostgreSQL REPEATABLE READ), else one of its own.
+	 */
+	if (!db_in_transaction(db)) {
+		if (db_begin_read(db) == -1) {
+			err = EIO;
+			goto out;
+		}
+		began = 1;
 	}
-	/* the row and its chunks of one snapshot: a put replacing them meanwhile is not seen */
-	if (db_begin_read(db) == -1) {
-		err = EIO;
-		goto out;
-	}
-	began = 1;
 	if ((s = segstore_read(db, name, &info)) != 0) {
 		rc = s;
 		err = EIO;
@@ -476,7 +477,8 @@ segstore_fetch(struct db *db, const char *dir, const char *name, long long max,
 	}
 	db_finalize(st);
 	st = NULL;
-	db_rollback(db);	/* the snapshot ends: it wrote nothing */
+	if (began)
+		db_rollback(db);	/* the snapshot ends: it wrote nothing */
 	began = 0;
 	if (segstore_sha_hex(md, sha) == -1) {
 		err = ENOMEM;

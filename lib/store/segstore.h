@@ -65,7 +65,8 @@ int	 segstore_describe(struct db *, const char *name, struct segstore_info *out)
 
 /*
  * Fetches the stored segment name into dir/name: its chunks, one statement execution a
- * chunk inside one read snapshot, are written to dir/.<name>.<pid>.tmp (created
+ * chunk inside one read snapshot (the caller's transaction when one is open, else a
+ * read transaction of its own), are written to dir/.<name>.<pid>.tmp (created
  * exclusively, 0640), their count, sizes and SHA-256 checked against the row, fsynced,
  * renamed over dir/name (a reader holding the old file sees a new inode) and dir fsynced.
  * max: the largest size accepted (0: SEGSTORE_MAX_BYTES). *out (may be NULL): the row.

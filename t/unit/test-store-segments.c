@@ -398,6 +398,19 @@ suite_pg(struct db *db, const char *src, const char *dst, const unsigned char *b
 	/* put again repairs it */
 	eq_int(segstore_put(db, src, "7-5.seg", 0, ""), 0, "postgres: put again repairs it");
 	eq_int(segstore_fetch(db, dst, "7-5.seg", 0, NULL), 0, "postgres: ... fetched");
+	/* inside the caller's read transaction (a question's): fetched in its snapshot */
+	rm_file(dst, "7-5.seg");
+	ok(db_begin_read(db) == 0, "postgres: a read transaction");
+	eq_int(segstore_fetch(db, dst, "7-5.seg", 0, NULL), 0, "postgres: fetch inside it");
+	ok(db_in_transaction(db) && same_file(dst, "7-5.seg", big, BIG),
+	    "postgres: ... byte for byte, the transaction still the caller's");
+	ok(db_commit(db) == 0, "postgres: ... which ends it");
+	eq_int(segstore_put(db, src, "7-5.seg", 0, ""), 0, "postgres: a put outside one");
+	ok(!db_in_transaction(db), "postgres: ... ends its own");
+	ok(db_begin(db) == 0, "postgres: a write transaction");
+	eq_int(segstore_put(db, src, "7-5.seg", 0, ""), -1,
+	    "postgres: a put inside a caller's transaction is refused");
+	db_rollback(db);
 
 	two_connections(db, src, dst, big);
 
