@@ -1,18 +1,15 @@
 /* search.c: library lookup, library search and lexical context retrieval. */
 #include "config.h"
 
-#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <json.h>
 
@@ -29,6 +26,7 @@
 #include "search/lexindex.h"
 #include "search/libname.h"
 #include "search/search.h"
+#include "search/segment.h"
 #include "search/upstream.h"
 #include "search/vecseg.h"
 #include "search/vector.h"
@@ -726,8 +724,22 @@ search_fetch_due(struct search_cached *c, const struct search_lib *lib)
 	return 1;
 }
 
+/* What search_fetch_run fetches. */
+struct search_fetching {
+	struct db	*db;
+	const char	*dir, *name;
+};
+
+static int
+search_fetch_run(void *arg)
+{
+	const struct search_fetching *f = arg;
+
+	return segstore_fetch(f->db, f->dir, f->name, 0, NULL) == 0 ? 0 : -1;
+}
+
 /*
- * Fetches the stored segment name into the folder dir (whose file is path), the
+ * Fetches the stored segment name into the folder dir, the
  * library's store row having been found: store/segstore.h checks it chunk by chunk against
  * its row (size, at most SEGSTORE_MAX_BYTES; SHA-256) and renames it into place, so a
  * process that maps the name meanwhile sees the old file or the new one, whole.
@@ -738,56 +750,34 @@ search_fetch_due(struct search_cached *c, const struct search_lib *lib)
  * questions, in every process, map the file. Building the index from the database instead
  * costs more for a large library, and in every process.
  *
- * One fetch of a name at a time on this node: the processes take an exclusive lock on
- * dir/.<name>.lock (flock); one that finds it held waits for at most SEARCH_FETCH_WAIT_MS
- * and then, when the holder renamed a new file over the name, maps that one (a process
- * that gives up builds from the database meanwhile). The holder removes the lock file
- * when done; a process that opened it before then and locks it afterwards finds the new
- * file and does not fetch (only after a failed fetch may two processes fetch at once,
- * each to a temporary file of its own). 0 a new file is at path, -1 not (logged).
+ * One fetch of a name at a time on this node (segment_fetch_once: a lock file): a process
+ * that finds another fetching the name waits at most SEARCH_FETCH_WAIT_MS, then maps the
+ * file the other one put there, or gives up and builds from the database meanwhile.
+ * 0 a new file is at dir/name, -1 not (logged).
  */
 static int
 search_fetch(struct search *s, const struct search_lib *lib, const char *dir,
-    const char *name, const char *path)
+    const char *name)
 {
-	struct stat	 before, st;
-	char		 lock[1100];
+	struct search_fetching f = { s->db, dir, name };
 	long long	 t0 = util_now_ms();
-	int		 fd, had, rc = -1;
 
 	if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
 		log_warn("%s: %s: %s", lib->id, dir, strerror(errno));
 		return -1;
 	}
-	if (snprintf(lock, sizeof(lock), "%s/.%s.lock", dir, name) >= (int)sizeof(lock))
-		return -1;
-	had = stat(path, &before) == 0;
-	if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) == -1) {
-		log_warn("%s: %s: %s", lib->id, lock, strerror(errno));
-		return -1;
-	}
-	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
-		if ((errno != EWOULDBLOCK && errno != EINTR) ||
-		    util_now_ms() - t0 >= SEARCH_FETCH_WAIT_MS) {
+	if (segment_fetch_once(dir, name, SEARCH_FETCH_WAIT_MS, search_fetch_run, &f) == -1) {
+		if (errno == ETIMEDOUT)
 			log_warn("%s: %s: another process is still fetching it from the "
 			    "database", lib->id, name);
-			close(fd);
-			return -1;
-		}
-		usleep(20000);
+		else
+			log_warn("%s: %s could not be fetched from the database", lib->id,
+			    name);
+		return -1;
 	}
-	if (stat(path, &st) == 0 && (!had || st.st_ino != before.st_ino ||
-	    st.st_dev != before.st_dev))
-		rc = 0;		/* fetched (or written) meanwhile by another process */
-	else if (segstore_fetch(s->db, dir, name, 0, NULL) == 0) {
-		log_info("%s: %s fetched from the database in %lld ms", lib->id, name,
-		    util_now_ms() - t0);
-		rc = 0;
-	} else
-		log_warn("%s: %s could not be fetched from the database", lib->id, name);
-	unlink(lock);
-	close(fd);
-	return rc;
+	log_info("%s: %s fetched from the database in %lld ms", lib->id, name,
+	    util_now_ms() - t0);
+	return 0;
 }
 
 /*
@@ -814,7 +804,7 @@ search_segment(struct search *s, const struct search_lib *lib, struct search_cac
 		log_warn("%s: %s: %s", lib->id, path, *why != '\0' ? why : strerror(errno));
 	else if (x == NULL && segstore_enabled(s->db) && search_fetch_due(c, lib) &&
 	    segstore_describe(s->db, name, &info) == 0 &&
-	    search_fetch(s, lib, sdir, name, path) == 0 &&
+	    search_fetch(s, lib, sdir, name) == 0 &&
 	    (x = lexindex_map(path, why, sizeof(why))) == NULL)
 		log_warn("%s: %s: %s", lib->id, path, *why != '\0' ? why : strerror(errno));
 	return x;
@@ -852,12 +842,12 @@ search_lexindex(struct search *s, const struct search_lib *lib,
  * With PostgreSQL: when the segment file here (c->vseg: its vectors) does not hold the
  * vectors of model at the library's embed_version and the store does (another node's
  * worker wrote and stored the segment of the new vectors under the same name), fetches it
- * over the name (search_fetch; looked at as search_fetch_due allows). 0 a new file is at
- * path, -1 not.
+ * over the name (search_fetch; looked at as search_fetch_due allows). 0 a new file is
+ * there, -1 not.
  */
 static int
 search_fetch_vectors(struct search *s, const struct search_lib *lib,
-    struct search_cached *c, const char *model, const char *sdir, const char *path)
+    struct search_cached *c, const char *model, const char *sdir)
 {
 	struct segstore_info info;
 	char		 name[64];
@@ -869,7 +859,7 @@ search_fetch_vectors(struct search *s, const struct search_lib *lib,
 	if (segstore_describe(s->db, name, &info) != 0 ||
 	    info.embed_version != lib->embed_version || strcmp(info.vec_model, model) != 0)
 		return -1;
-	return search_fetch(s, lib, sdir, name, path);
+	return search_fetch(s, lib, sdir, name);
 }
 
 /*
@@ -895,7 +885,7 @@ search_vecsegment(struct search *s, const struct search_lib *lib, struct search_
 	snprintf(path, sizeof(path), "%s/%ld-%lld.seg", sdir, lib->lib_no, lib->index_version);
 again:
 	if (c->vseg.ino != 0 && vecseg_same_file(path, &c->vseg)) {
-		if (fetched || search_fetch_vectors(s, lib, c, model, sdir, path) == -1)
+		if (fetched || search_fetch_vectors(s, lib, c, model, sdir) == -1)
 			return NULL;
 		fetched = 1;
 	}
@@ -909,7 +899,7 @@ again:
 		m = NULL;
 	}
 	if (m == NULL && !fetched && info.ino != 0 &&
-	    search_fetch_vectors(s, lib, c, model, sdir, path) == 0) {
+	    search_fetch_vectors(s, lib, c, model, sdir) == 0) {
 		fetched = 1;
 		goto again;
 	}

@@ -67,4 +67,18 @@ const void *segment_get(const struct segment *, uint32_t id, uint32_t elem, size
 int	 segment_remove_unused(const char *dir, int (*keep)(const char *name, void *arg),
 	    void *arg);
 
+/*
+ * Runs fetch(arg), which puts a new file at dir/name (a segment fetched from the database:
+ * store/segstore.h), at most one process of the node at a time: under an exclusive lock
+ * (flock) of dir/.<name>.lock, created 0640 and removed when done. A process that finds it
+ * held waits at most wait_ms; when the file at dir/name changed meanwhile (another process
+ * put it there), fetch is not run. A process that opened the lock file before its holder
+ * removed it and locks it afterwards finds the new file, so only after a failed fetch may
+ * two processes fetch at once. 0 a new file is at dir/name; -1 not, with errno ETIMEDOUT
+ * (another process still holds the lock), or fetch's (which returns 0 or -1), or the lock
+ * file's error.
+ */
+int	 segment_fetch_once(const char *dir, const char *name, long wait_ms,
+	    int (*fetch)(void *arg), void *arg);
+
 #endif /* SEGMENT_H */
