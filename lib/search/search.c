@@ -752,7 +752,9 @@ search_fetch_run(void *arg)
  *
  * One fetch of a name at a time on this node (segment_fetch_once: a lock file): a process
  * that finds another fetching the name waits at most SEARCH_FETCH_WAIT_MS, then maps the
- * file the other one put there, or gives up and builds from the database meanwhile.
+ * file the other one put there, or gives up and builds from the database meanwhile. Once
+ * fetched, the library's older segments here are removed (their writer removed its own,
+ * on its node; a process still mapping one keeps reading it until it maps the new one).
  * 0 a new file is at dir/name, -1 not (logged).
  */
 static int
@@ -777,6 +779,9 @@ search_fetch(struct search *s, const struct search_lib *lib, const char *dir,
 	}
 	log_info("%s: %s fetched from the database in %lld ms", lib->id, name,
 	    util_now_ms() - t0);
+	/* this node's copies of the library's older versions are never served again */
+	if (segment_remove_older(dir, lib->lib_no, lib->index_version) == -1)
+		log_warn("%s: %s: %s", lib->id, dir, strerror(errno));
 	return 0;
 }
 

@@ -512,6 +512,50 @@ segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *
 	return removed;
 }
 
+/* A library's version: its older segments go (segment_remove_older). */
+struct segment_older {
+	long long	 lib_no, index_version;
+};
+
+/* The decimal number at *p (digits only, at most 18) up to stop: its end, or NULL. */
+static const char *
+segment_number(const char *p, char stop, long long *v)
+{
+	long long	 n = 0;
+	int		 digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (digits == 18)
+			return NULL;
+		n = n * 10 + (*p - '0');
+	}
+	if (digits == 0 || *p != stop)
+		return NULL;
+	*v = n;
+	return p;
+}
+
+static int
+segment_keep_newer(const char *name, void *arg)
+{
+	const struct segment_older *o = arg;
+	long long	 lib, v;
+	const char	*p;
+
+	if ((p = segment_number(name, '-', &lib)) == NULL ||
+	    (p = segment_number(p + 1, '.', &v)) == NULL || strcmp(p, ".seg") != 0)
+		return 1;
+	return lib != o->lib_no || v >= o->index_version;
+}
+
+int
+segment_remove_older(const char *dir, long long lib_no, long long index_version)
+{
+	struct segment_older o = { lib_no, index_version };
+
+	return segment_remove_unused(dir, segment_keep_newer, &o);
+}
+
 /* Milliseconds of the monotonic clock. */
 static long long
 segment_now_ms(void)

@@ -68,6 +68,15 @@ int	 segment_remove_unused(const char *dir, int (*keep)(const char *name, void *
 	    void *arg);
 
 /*
+ * Removes, in dir, the segments "<lib_no>-<v>.seg" of library lib_no older than
+ * index_version (v < index_version: a version, once replaced, is never served again), and
+ * dead writers' temporary files, as segment_remove_unused. A node that fetches a library's
+ * new segment from the database removes its old ones so (their writer, on another node,
+ * removed its own). The number removed, or -1.
+ */
+int	 segment_remove_older(const char *dir, long long lib_no, long long index_version);
+
+/*
  * Runs fetch(arg), which puts a new file at dir/name (a segment fetched from the database:
  * store/segstore.h), at most one process of the node at a time: under an exclusive lock
  * (flock) of dir/.<name>.lock, created 0640 and removed when done. A process that finds it

@@ -437,6 +437,29 @@ test_fetch_once(void)
 	    "... the other process is done");
 	ok(access(lock, F_OK) == -1, "no lock file left");
 	unlink(path);
+
+	/* a library's older versions go, nothing else */
+	{
+		static const char *const names[] = { "7-3.seg", "7-5.seg", "7-9.seg",
+		    "7-12.seg", "17-3.seg", "70-1.seg", "8-2.seg", "7-x.seg", "7-3.seg.bak",
+		    "x7-3.seg" };
+		size_t	 i;
+		int	 gone;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			spill(path, (const unsigned char *)"x", 1);
+		}
+		ok(segment_remove_older(dir, 7, 9) == 2, "library 7 at version 9: two removed");
+		for (i = gone = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			if (access(path, F_OK) == -1)
+				gone |= 1 << i;
+			unlink(path);
+		}
+		ok(gone == 3, "... 7-3.seg and 7-5.seg: not 7-9, 7-12, other libraries', other "
+		    "files (%#x)", gone);
+	}
 }
 
 int
