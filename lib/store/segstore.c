@@ -285,6 +285,7 @@ segstore_put(struct db *db, const char *dir, const char *name, long long embed_v
 		goto out;
 	}
 	db_finalize(ins);
+	ins = NULL;
 	if (db_prepare(db, "INSERT INTO segment_chunks (name, seq, data) VALUES (?1, ?2, ?3)",
 	    &ins) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(db));
