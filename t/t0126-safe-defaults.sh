@@ -33,11 +33,13 @@ web() { printf '{"type": "website", "url": "%s"}' "$1"; }
 # ---------------------------------------------------------------- migration: nothing needed
 # The database as the previous schema left it: no value written by this version.
 # Version 15 made the safe defaults; what later versions added is taken out with it, so that
-# the migrations after 14 run again (16: the job leases; 17: no full-text table).
-# before_15: the schema as version 14 left it (what versions 16 and 17 changed undone; the
+# the migrations after 14 run again (16: the job leases; 17: no full-text table; 18: the
+# stored segments' tables).
+# before_15: the schema as version 14 left it (what versions 16 to 18 changed undone; the
 # full-text table of version 16 with FTS5's own tokenizer: the sqlite3 shell lacks ctxd's).
 before_15() {
-	_sql "CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code,
+	_sql "DROP TABLE segment_chunks; DROP TABLE segment_files;
+	    CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code,
 	    path, tokenize = 'porter unicode61');
 	    INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path)
 	    SELECT s.id, 'l' || l.lib_no, s.title, s.breadcrumb, s.text, s.code, d.path

@@ -62,9 +62,12 @@ is "$(index_check)" ok "each segment is the one its rows make"
 
 # --- a database of version 16 -------------------------------------------------------------------
 # snippets_fts as sql/schema.sql made it, with a row for each kept snippet as the writers of
-# version 16 wrote it (the sqlite3 shell lacks the ctxd tokenizer: FTS5's own here).
+# version 16 wrote it (the sqlite3 shell lacks the ctxd tokenizer: FTS5's own here), and
+# without the tables of the later versions (18: the stored segments').
 ctxd_stop
 _sql "BEGIN;
+DROP TABLE segment_chunks;
+DROP TABLE segment_files;
 CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code, path,
 	tokenize = 'porter unicode61');
 INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path)

@@ -199,6 +199,9 @@ ctxd_stop
 ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
     "$top_srcdir/sql/schema.sql")
 sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+-- 0018-segment-store.sql
+DROP TABLE segment_chunks;
+DROP TABLE segment_files;
 -- 0017-drop-fts.sql (FTS5's own tokenizer: the sqlite3 shell lacks ctxd's)
 CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code, path,
 	tokenize = 'porter unicode61');

@@ -18,6 +18,7 @@
 #include "search/vecseg.h"
 #include "search/vector.h"
 #include "store/library.h"
+#include "store/segstore.h"
 
 const char *
 segments_status_word(enum segments_status s)
@@ -240,6 +241,45 @@ struct segments_fresh {
 	int		 written, left;
 };
 
+/*
+ * With PostgreSQL, a segment another node's worker wrote is in the database
+ * (store/segstore.h): fetched into this node's DATA_DIR/segments (checked chunk by chunk
+ * against its row) rather than built again from the rows, when the store holds it and this
+ * build maps it (not an older format after an upgrade: that one is written anew, and the
+ * writer stores the new one). 1 fetched and whole; 0 not (nothing stored, SQLite, or
+ * refused: written from the database then).
+ */
+static int
+segments_fetch(struct segments_fresh *f, const struct segments_row *r)
+{
+	struct lexindex	*x;
+	const char	*name = strrchr(r->path, '/');
+	char		*sdir, why[128] = "";
+	long long	 t0 = util_now_ms();
+	int		 rc;
+
+	if (!segstore_enabled(f->db) || name == NULL ||
+	    (sdir = util_path_join(f->dir, "segments")) == NULL)
+		return 0;
+	if (util_mkdir_p(sdir, 0750) == -1) {
+		free(sdir);
+		return 0;
+	}
+	rc = segstore_fetch(f->db, sdir, name + 1, 0, NULL);
+	free(sdir);
+	if (rc != 0)
+		return 0;
+	if ((x = lexindex_map(r->path, why, sizeof(why))) == NULL) {
+		log_warn("segment of %s fetched from the database is refused (%s): it is "
+		    "written anew", r->id, *why != '\0' ? why : strerror(errno));
+		return 0;
+	}
+	lexindex_free(x);
+	log_info("segment of %s fetched from the database (it was %s) in %lld ms", r->id,
+	    segments_status_word(r->status), util_now_ms() - t0);
+	return 1;
+}
+
 static int
 segments_refresh_one(const struct segments_row *r, void *arg)
 {
@@ -251,6 +291,10 @@ segments_refresh_one(const struct segments_row *r, void *arg)
 		return 0;
 	if (util_now_ms() >= f->deadline) {
 		f->left++;
+		return 0;
+	}
+	if (segments_fetch(f, r)) {
+		f->written++;
 		return 0;
 	}
 	if (segwrite_library(f->db, f->dir, r->id, &ms, path, sizeof(path)) == 0) {

@@ -62,9 +62,11 @@ int	 segments_rebuild(struct db *, const char *dir, char **ids, size_t n,
 /*
  * The worker's pass (no job running): writes from the database the segments of indexed
  * libraries that have none and, when check, those a query process would refuse (mapped and
- * checked: an older format after an upgrade, a damaged file); stops starting new ones after
- * budget_ms. Logs each. The number written, -1 when the libraries could not be read; *left:
- * those not reached within the budget.
+ * checked: an older format after an upgrade, a damaged file); with PostgreSQL, one that
+ * another node stored in the database is fetched instead (store/segstore.h) when this build
+ * maps it. Stops starting new ones after budget_ms. Logs each. The number written or
+ * fetched, -1 when the libraries could not be read; *left: those not reached within the
+ * budget.
  */
 int	 segments_refresh(struct db *, const char *dir, int check, long budget_ms, int *left);
 

@@ -24,6 +24,7 @@
 #include "search/vecseg.h"
 #include "search/vector.h"
 #include "store/aiconfig.h"
+#include "store/segstore.h"
 #include "store/tokenizer.h"
 
 /* Keeps every segment but this library's other versions. */
@@ -70,17 +71,20 @@ segwrite_model(struct db *db, const char *datadir, char *model, size_t len)
 /*
  * 1 when the segment at file holds the vectors a query process would load now: of model at
  * embed_version (or model is "": no vectors are wanted, though vector sections that are
- * there must pass their checks); else 0 with why.
+ * there must pass their checks); else 0 with why. *info: the vectors it holds (model ""
+ * and embed_version 0 when it has none).
  */
 static int
 segwrite_vectors_current(const char *file, const char *model, long long embed_version,
-    char *why, size_t whylen)
+    struct vecseg_info *info_out, char *why, size_t whylen)
 {
 	struct vecseg_info info;
 	struct vecindex	*v;
 
+	memset(info_out, 0, sizeof(*info_out));
 	if ((v = vecseg_map(file, &info, why, whylen)) == NULL)
 		return *model == '\0' && errno == ENODATA;
+	*info_out = info;
 	if (*model == '\0') {
 		vector_index_free(v);
 		return 1;	/* vectors no reader asks for: left as they are */
@@ -94,6 +98,35 @@ segwrite_vectors_current(const char *file, const char *model, long long embed_ve
 		return 0;
 	}
 	return 1;
+}
+
+/*
+ * With PostgreSQL (several nodes, each with its own DATA_DIR), the segment just written or
+ * kept is stored in the database once (store/segstore.h), so that the other nodes fetch it
+ * instead of building its index from the database: uploaded when the store does not hold
+ * this very file (its size, vectors' version and model). Streamed chunk by chunk in one
+ * transaction; a failure is logged only (the other nodes then build from the database, as
+ * before), and the segment stays in use here. Nothing on SQLite.
+ */
+static void
+segwrite_upload(struct db *db, const char *dir, const char *name, long long size,
+    long long embed_version, const char *model)
+{
+	struct segstore_info info;
+	long long	 t0 = util_now_ms();
+	int		 rc;
+
+	if (!segstore_enabled(db))
+		return;
+	if (segstore_describe(db, name, &info) == 0 && info.size == size &&
+	    info.embed_version == embed_version && strcmp(info.vec_model, model) == 0)
+		return;		/* stored already */
+	if ((rc = segstore_put(db, dir, name, embed_version, model)) == -1)
+		log_warn("%s: %s could not be stored in the database: other nodes build its "
+		    "index from the database", __func__, name);
+	else if (rc == 0)
+		log_info("%s: %s (%.1f MB) stored in the database in %lld ms", __func__, name,
+		    (double)size / 1048576.0, util_now_ms() - t0);
 }
 
 /*
@@ -146,6 +179,7 @@ segwrite_library(struct db *db, const char *datadir, const char *library_id,
 	struct vecindex	*v = NULL;
 	struct vecseg_out vout;
 	struct segwrite_keep keep;
+	struct vecseg_info have;
 	struct stat	 st;
 	char		*dir = NULL, file[1024], model[VECSEG_MODEL_MAX];
 	long long	 ev = 0;
@@ -189,8 +223,10 @@ segwrite_library(struct db *db, const char *datadir, const char *library_id,
 		if ((x = lexindex_map(file, why, sizeof(why))) != NULL) {
 			lexindex_free(x);
 			x = NULL;
-			if (segwrite_vectors_current(file, model, lib.embed_version, why,
-			    sizeof(why))) {
+			if (segwrite_vectors_current(file, model, lib.embed_version, &have,
+			    why, sizeof(why))) {
+				segwrite_upload(db, dir, keep.current, (long long)st.st_size,
+				    have.embed_version, have.model);
 				rc = 0;
 				goto clean;
 			}
@@ -213,6 +249,9 @@ segwrite_library(struct db *db, const char *datadir, const char *library_id,
 		log_err("%s: %s: %s", __func__, file, strerror(errno));
 		goto out;
 	}
+	if (stat(file, &st) == 0)
+		segwrite_upload(db, dir, keep.current, (long long)st.st_size,
+		    v != NULL ? ev : 0, v != NULL ? model : "");
 	rc = 0;
 clean:
 	if (segment_remove_unused(dir, segwrite_keep, &keep) == -1)

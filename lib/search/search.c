@@ -1,6 +1,8 @@
 /* search.c: library lookup, library search and lexical context retrieval. */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -24,6 +26,7 @@
 #include "search/lexindex.h"
 #include "search/libname.h"
 #include "search/search.h"
+#include "search/segment.h"
 #include "search/upstream.h"
 #include "search/vecseg.h"
 #include "search/vector.h"
@@ -31,6 +34,7 @@
 #include "store/aiconfig.h"
 #include "store/db.h"
 #include "store/query.h"
+#include "store/segstore.h"
 #include "store/tokenizer.h"
 
 #define SEARCH_CANDIDATES	80	/* best BM25 snippets re-ranked and packed */
@@ -106,6 +110,17 @@
 #define SEARCH_PRIVATE_BYTES	(48L * 1024 * 1024)
 #define SEARCH_MAPPED_MAX	8192
 
+/*
+ * Segments stored in the database (PostgreSQL: several nodes, each with its own DATA_DIR;
+ * store/segstore.h): a library's store is looked at, for a segment missing here or for
+ * vectors newer than the mapped file's, at most once every SEARCH_FETCH_RETRY seconds per
+ * library version (a failed or fruitless look is not repeated for every question), and a
+ * process waits at most SEARCH_FETCH_WAIT_MS for another process of this node fetching the
+ * same segment before it builds from the database instead.
+ */
+#define SEARCH_FETCH_RETRY	30
+#define SEARCH_FETCH_WAIT_MS	10000
+
 /* Time budget for embedding a question; past it the answer is lexical only. */
 #define SEARCH_EMBED_DEADLINE_MS	1500
 /* Seconds between two readings of the embedding provider settings. */
@@ -122,6 +137,8 @@ struct search_cached {
 	struct vecindex	*v;		/* mapped from the segment, or built (search_vecindex) */
 	struct vecseg_info vseg;	/* the segment file last tried for vectors */
 	int		 vec_big;	/* built v of these versions and model exceeds the budget */
+	time_t		 fetch_at;	/* the last look at the store (search_fetch_due) */
+	long long	 fetch_version;	/* the index_version it was for */
 };
 
 struct search {
@@ -691,21 +708,109 @@ search_bound_private(struct search *s, const struct search_cached *keep)
 }
 
 /*
+ * 1 when the store may be looked at for c's library now: the first time for its
+ * index_version, then once every SEARCH_FETCH_RETRY seconds (recorded); else 0.
+ */
+static int
+search_fetch_due(struct search_cached *c, const struct search_lib *lib)
+{
+	time_t	 now = time(NULL);
+
+	if (c->fetch_version == lib->index_version && c->fetch_at != 0 &&
+	    now >= c->fetch_at && now - c->fetch_at < SEARCH_FETCH_RETRY)
+		return 0;
+	c->fetch_version = lib->index_version;
+	c->fetch_at = now;
+	return 1;
+}
+
+/* What search_fetch_run fetches. */
+struct search_fetching {
+	struct db	*db;
+	const char	*dir, *name;
+};
+
+static int
+search_fetch_run(void *arg)
+{
+	const struct search_fetching *f = arg;
+
+	return segstore_fetch(f->db, f->dir, f->name, 0, NULL) == 0 ? 0 : -1;
+}
+
+/*
+ * Fetches the stored segment name into the folder dir, the
+ * library's store row having been found: store/segstore.h checks it chunk by chunk against
+ * its row (size, at most SEGSTORE_MAX_BYTES; SHA-256) and renames it into place, so a
+ * process that maps the name meanwhile sees the old file or the new one, whole.
+ *
+ * Cost: the segment's bytes read from the database (a round trip a 1 MiB chunk) and
+ * written to disk, about a second for 100 MB; it holds up only the question being answered
+ * by this process (the other query workers keep serving), and is paid once a node: the next
+ * questions, in every process, map the file. Building the index from the database instead
+ * costs more for a large library, and in every process.
+ *
+ * One fetch of a name at a time on this node (segment_fetch_once: a lock file): a process
+ * that finds another fetching the name waits at most SEARCH_FETCH_WAIT_MS, then maps the
+ * file the other one put there, or gives up and builds from the database meanwhile. Once
+ * fetched, the library's older segments here are removed (their writer removed its own,
+ * on its node; a process still mapping one keeps reading it until it maps the new one).
+ * 0 a new file is at dir/name, -1 not (logged).
+ */
+static int
+search_fetch(struct search *s, const struct search_lib *lib, const char *dir,
+    const char *name)
+{
+	struct search_fetching f = { s->db, dir, name };
+	long long	 t0 = util_now_ms();
+
+	if (mkdir(dir, 0750) == -1 && errno != EEXIST) {
+		log_warn("%s: %s: %s", lib->id, dir, strerror(errno));
+		return -1;
+	}
+	if (segment_fetch_once(dir, name, SEARCH_FETCH_WAIT_MS, search_fetch_run, &f) == -1) {
+		if (errno == ETIMEDOUT)
+			log_warn("%s: %s: another process is still fetching it from the "
+			    "database", lib->id, name);
+		else
+			log_warn("%s: %s could not be fetched from the database", lib->id,
+			    name);
+		return -1;
+	}
+	log_info("%s: %s fetched from the database in %lld ms", lib->id, name,
+	    util_now_ms() - t0);
+	/* this node's copies of the library's older versions are never served again */
+	if (segment_remove_older(dir, lib->lib_no, lib->index_version) == -1)
+		log_warn("%s: %s: %s", lib->id, dir, strerror(errno));
+	return 0;
+}
+
+/*
  * The library's index mapped from its segment, DATA_DIR/segments/<lib_no>-<index_version>.seg
  * (written by the worker at the end of an index run: lib/index/segwrite.c), or NULL when
- * there is none or it is refused (logged): the caller builds from the database.
+ * there is none or it is refused (logged): the caller builds from the database. With
+ * PostgreSQL, a segment missing here that another node's worker stored in the database is
+ * fetched first (search_fetch).
  */
 static struct lexindex *
-search_segment(const struct search_lib *lib)
+search_segment(struct search *s, const struct search_lib *lib, struct search_cached *c)
 {
 	struct lexindex	*x;
-	char		 path[1024], why[128];
+	struct segstore_info info;
+	char		 sdir[1024], name[64], path[1100], why[128];
 	const char	*dir = util_data_dir();
 
-	if (dir == NULL || snprintf(path, sizeof(path), "%s/segments/%ld-%lld.seg", dir,
-	    lib->lib_no, lib->index_version) >= (int)sizeof(path))
+	if (dir == NULL || snprintf(sdir, sizeof(sdir), "%s/segments", dir) >=
+	    (int)sizeof(sdir))
 		return NULL;
+	snprintf(name, sizeof(name), "%ld-%lld.seg", lib->lib_no, lib->index_version);
+	snprintf(path, sizeof(path), "%s/%s", sdir, name);
 	if ((x = lexindex_map(path, why, sizeof(why))) == NULL && errno != ENOENT)
+		log_warn("%s: %s: %s", lib->id, path, *why != '\0' ? why : strerror(errno));
+	else if (x == NULL && segstore_enabled(s->db) && search_fetch_due(c, lib) &&
+	    segstore_describe(s->db, name, &info) == 0 &&
+	    search_fetch(s, lib, sdir, name) == 0 &&
+	    (x = lexindex_map(path, why, sizeof(why))) == NULL)
 		log_warn("%s: %s: %s", lib->id, path, *why != '\0' ? why : strerror(errno));
 	return x;
 }
@@ -722,7 +827,7 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 	if (c->x != NULL && c->version == lib->index_version)
 		return c->x;
 	lexindex_free(c->x);
-	if ((c->x = search_segment(lib)) != NULL) {
+	if ((c->x = search_segment(s, lib, c)) != NULL) {
 		c->version = lib->index_version;
 		return c->x;
 	}
@@ -739,25 +844,56 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 }
 
 /*
+ * With PostgreSQL: when the segment file here (c->vseg: its vectors) does not hold the
+ * vectors of model at the library's embed_version and the store does (another node's
+ * worker wrote and stored the segment of the new vectors under the same name), fetches it
+ * over the name (search_fetch; looked at as search_fetch_due allows). 0 a new file is
+ * there, -1 not.
+ */
+static int
+search_fetch_vectors(struct search *s, const struct search_lib *lib,
+    struct search_cached *c, const char *model, const char *sdir)
+{
+	struct segstore_info info;
+	char		 name[64];
+
+	if (!segstore_enabled(s->db) || (c->vseg.embed_version == lib->embed_version &&
+	    strcmp(c->vseg.model, model) == 0) || !search_fetch_due(c, lib))
+		return -1;
+	snprintf(name, sizeof(name), "%ld-%lld.seg", lib->lib_no, lib->index_version);
+	if (segstore_describe(s->db, name, &info) != 0 ||
+	    info.embed_version != lib->embed_version || strcmp(info.vec_model, model) != 0)
+		return -1;
+	return search_fetch(s, lib, sdir, name);
+}
+
+/*
  * The vectors of the library's segment (lib/search/vecseg.h) when they are those of model
  * at the library's embed_version, mapped; else NULL. Each file (by inode) is tried once: a
  * file whose vectors are of another version or model, or that has none, is not mapped again
- * until a new file is renamed over the name.
+ * until a new file is renamed over the name (by this node's worker, or by a fetch of the
+ * one another node stored: search_fetch_vectors).
  */
 static struct vecindex *
-search_vecsegment(const struct search_lib *lib, struct search_cached *c,
+search_vecsegment(struct search *s, const struct search_lib *lib, struct search_cached *c,
     const char *model)
 {
 	struct vecseg_info info;
 	struct vecindex	*m;
-	char		 path[1024], why[128];
+	char		 sdir[1024], path[1100], why[128];
 	const char	*dir = util_data_dir();
+	int		 fetched = 0;
 
-	if (dir == NULL || snprintf(path, sizeof(path), "%s/segments/%ld-%lld.seg", dir,
-	    lib->lib_no, lib->index_version) >= (int)sizeof(path))
+	if (dir == NULL || snprintf(sdir, sizeof(sdir), "%s/segments", dir) >=
+	    (int)sizeof(sdir))
 		return NULL;
-	if (c->vseg.ino != 0 && vecseg_same_file(path, &c->vseg))
-		return NULL;
+	snprintf(path, sizeof(path), "%s/%ld-%lld.seg", sdir, lib->lib_no, lib->index_version);
+again:
+	if (c->vseg.ino != 0 && vecseg_same_file(path, &c->vseg)) {
+		if (fetched || search_fetch_vectors(s, lib, c, model, sdir) == -1)
+			return NULL;
+		fetched = 1;
+	}
 	m = vecseg_map(path, &info, why, sizeof(why));
 	if (m == NULL && errno == EINVAL)
 		log_warn("%s: %s: %s", lib->id, path, why);
@@ -767,6 +903,15 @@ search_vecsegment(const struct search_lib *lib, struct search_cached *c,
 		vector_index_free(m);
 		m = NULL;
 	}
+	if (m == NULL && !fetched && info.ino != 0 &&
+	    search_fetch_vectors(s, lib, c, model, sdir) == 0) {
+		fetched = 1;
+		goto again;
+	}
+	/* a lexical mapping of this version is of the file replaced: mapped again next */
+	if (fetched && c->x != NULL && c->version == lib->index_version &&
+	    lexindex_mapped(c->x))
+		c->version = -1;
 	return m;
 }
 
@@ -802,7 +947,7 @@ search_vecindex(struct search *s, const struct search_lib *lib,
 	    c->vec_index == lib->index_version && strcmp(c->model, model) == 0;
 	if (current && vector_index_wrapped(c->v))
 		return c->v;
-	if ((m = search_vecsegment(lib, c, model)) != NULL) {
+	if ((m = search_vecsegment(s, lib, c, model)) != NULL) {
 		/*
 		 * Vectors of this index_version were held before: the lexical mapping, made
 		 * then, is of the replaced file. (Not so in a process's first question: both

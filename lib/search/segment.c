@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "search/segment.h"
@@ -508,4 +510,98 @@ segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *
 	}
 	closedir(d);
 	return removed;
+}
+
+/* A library's version: its older segments go (segment_remove_older). */
+struct segment_older {
+	long long	 lib_no, index_version;
+};
+
+/* The decimal number at *p (digits only, at most 18) up to stop: its end, or NULL. */
+static const char *
+segment_number(const char *p, char stop, long long *v)
+{
+	long long	 n = 0;
+	int		 digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (digits == 18)
+			return NULL;
+		n = n * 10 + (*p - '0');
+	}
+	if (digits == 0 || *p != stop)
+		return NULL;
+	*v = n;
+	return p;
+}
+
+static int
+segment_keep_newer(const char *name, void *arg)
+{
+	const struct segment_older *o = arg;
+	long long	 lib, v;
+	const char	*p;
+
+	if ((p = segment_number(name, '-', &lib)) == NULL ||
+	    (p = segment_number(p + 1, '.', &v)) == NULL || strcmp(p, ".seg") != 0)
+		return 1;
+	return lib != o->lib_no || v >= o->index_version;
+}
+
+int
+segment_remove_older(const char *dir, long long lib_no, long long index_version)
+{
+	struct segment_older o = { lib_no, index_version };
+
+	return segment_remove_unused(dir, segment_keep_newer, &o);
+}
+
+/* Milliseconds of the monotonic clock. */
+static long long
+segment_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+segment_fetch_once(const char *dir, const char *name, long wait_ms,
+    int (*fetch)(void *), void *arg)
+{
+	struct stat	 before, st;
+	char		 lock[PATH_MAX], path[PATH_MAX];
+	long long	 t0 = segment_now_ms();
+	int		 fd, had, rc, e;
+
+	if (strchr(name, '/') != NULL ||
+	    snprintf(lock, sizeof(lock), "%s/.%s.lock", dir, name) >= (int)sizeof(lock) ||
+	    snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
+		errno = EINVAL;
+		return -1;
+	}
+	had = stat(path, &before) == 0;
+	if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) == -1)
+		return -1;
+	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) ||
+		    segment_now_ms() - t0 >= wait_ms) {
+			e = errno == EWOULDBLOCK || errno == EINTR ? ETIMEDOUT : errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		usleep(10000);
+	}
+	if (stat(path, &st) == 0 && (!had || st.st_ino != before.st_ino ||
+	    st.st_dev != before.st_dev))
+		rc = 0;		/* put there meanwhile by another process */
+	else
+		rc = fetch(arg) == 0 ? 0 : -1;
+	e = errno;
+	unlink(lock);
+	close(fd);
+	errno = e;
+	return rc;
 }

@@ -67,4 +67,27 @@ const void *segment_get(const struct segment *, uint32_t id, uint32_t elem, size
 int	 segment_remove_unused(const char *dir, int (*keep)(const char *name, void *arg),
 	    void *arg);
 
+/*
+ * Removes, in dir, the segments "<lib_no>-<v>.seg" of library lib_no older than
+ * index_version (v < index_version: a version, once replaced, is never served again), and
+ * dead writers' temporary files, as segment_remove_unused. A node that fetches a library's
+ * new segment from the database removes its old ones so (their writer, on another node,
+ * removed its own). The number removed, or -1.
+ */
+int	 segment_remove_older(const char *dir, long long lib_no, long long index_version);
+
+/*
+ * Runs fetch(arg), which puts a new file at dir/name (a segment fetched from the database:
+ * store/segstore.h), at most one process of the node at a time: under an exclusive lock
+ * (flock) of dir/.<name>.lock, created 0640 and removed when done. A process that finds it
+ * held waits at most wait_ms; when the file at dir/name changed meanwhile (another process
+ * put it there), fetch is not run. A process that opened the lock file before its holder
+ * removed it and locks it afterwards finds the new file, so only after a failed fetch may
+ * two processes fetch at once. 0 a new file is at dir/name; -1 not, with errno ETIMEDOUT
+ * (another process still holds the lock), or fetch's (which returns 0 or -1), or the lock
+ * file's error.
+ */
+int	 segment_fetch_once(const char *dir, const char *name, long wait_ms,
+	    int (*fetch)(void *arg), void *arg);
+
 #endif /* SEGMENT_H */

@@ -277,6 +277,17 @@ static const struct pgstore_table {
 	    "INSERT INTO audit_log (id, at, actor, action, detail) VALUES (?1, ?2, "
 	    "?3, ?4, ?5)",
 	    "SELECT count(*) FROM audit_log" },
+	/* empty on SQLite (store/segstore.h); listed so that every table is copied */
+	{ "segment_files", -1,
+	    "SELECT name, lib_no, index_version, embed_version, vec_model, size, sha256, "
+	    "stored_at FROM segment_files",
+	    "INSERT INTO segment_files (name, lib_no, index_version, embed_version, "
+	    "vec_model, size, sha256, stored_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	    "SELECT count(*) FROM segment_files" },
+	{ "segment_chunks", 2,
+	    "SELECT name, seq, data FROM segment_chunks",
+	    "INSERT INTO segment_chunks (name, seq, data) VALUES (?1, ?2, ?3)",
+	    "SELECT count(*) FROM segment_chunks" },
 };
 
 /* Copies one table's rows; *n: how many. 0, or -1. */

@@ -6,11 +6,15 @@
  * (lib/search/vecseg.c): a vector index written with its model and embed_version is mapped
  * back array for array and searches exactly as the index it was written from; a segment
  * without them says so; a corrupt vectors section, a truncated file and vector sections
- * whose sizes lie are refused.
+ * whose sizes lie are refused. A fetch into the folder (segment_fetch_once) runs once a
+ * node at a time: a process that finds another fetching the name waits, and takes the
+ * other's file instead of fetching it again, or gives up after its wait.
  */
 #include "config.h"
 
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -325,6 +329,139 @@ test_vectors(void)
 	free(tv_f);
 }
 
+/* A fetch: puts a new file at dir/f.seg (written, renamed over the name); counts its calls. */
+static int fetches;
+
+static int
+fetch_put(void *arg)
+{
+	char	 tmp[256], path[256];
+	int	 fd;
+
+	fetches++;
+	if (arg != NULL) {
+		errno = EBADMSG;	/* a fetch that fails */
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.f.seg.%ld.tmp", dir, (long)getpid());
+	snprintf(path, sizeof(path), "%s/f.seg", dir);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0640)) == -1)
+		return -1;
+	if (write(fd, "fetched", 7) != 7 || close(fd) == -1)
+		return -1;
+	return rename(tmp, path);
+}
+
+static ino_t
+ino_of(const char *path)
+{
+	struct stat	 st;
+
+	return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+/*
+ * A child that holds dir/.f.seg.lock as a fetching process does for hold_ms, then (put) puts
+ * the new file and removes the lock as segment_fetch_once does; its pid. The parent
+ * returns once the child holds the lock.
+ */
+static pid_t
+holder(long hold_ms, int put)
+{
+	char	 lock[256], c;
+	int	 p[2], fd;
+	pid_t	 pid;
+
+	if (pipe(p) == -1 || (pid = fork()) == -1)
+		return -1;
+	if (pid == 0) {
+		snprintf(lock, sizeof(lock), "%s/.f.seg.lock", dir);
+		fd = open(lock, O_RDWR | O_CREAT, 0640);
+		if (fd == -1 || flock(fd, LOCK_EX) == -1)
+			_exit(1);
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		usleep((useconds_t)hold_ms * 1000);
+		if (put && fetch_put(NULL) == -1)
+			_exit(1);
+		unlink(lock);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+static void
+test_fetch_once(void)
+{
+	char	 path[256], lock[256];
+	ino_t	 ino;
+	pid_t	 pid;
+	int	 st;
+
+	snprintf(path, sizeof(path), "%s/f.seg", dir);
+	snprintf(lock, sizeof(lock), "%s/.f.seg.lock", dir);
+	fetches = 0;
+	ok(segment_fetch_once(dir, "f.seg", 1000, fetch_put, NULL) == 0 && fetches == 1 &&
+	    access(path, F_OK) == 0, "fetch once: the fetch runs and puts the file");
+	ok(access(lock, F_OK) == -1, "... the lock file removed");
+	ino = ino_of(path);
+	ok(segment_fetch_once(dir, "f.seg", 1000, fetch_put, NULL) == 0 && fetches == 2 &&
+	    ino_of(path) != ino, "a file there already: fetched again, renamed over it");
+	errno = 0;
+	ok(segment_fetch_once(dir, "f.seg", 1000, fetch_put, "fail") == -1 &&
+	    errno == EBADMSG && fetches == 3, "a failed fetch: -1 with its errno");
+	ok(access(lock, F_OK) == -1, "... the lock file removed");
+	ok(segment_fetch_once(dir, "../f.seg", 1000, fetch_put, NULL) == -1 &&
+	    errno == EINVAL && fetches == 3, "a name with a slash is refused");
+
+	/* another process fetching the name: this one waits and takes its file */
+	ino = ino_of(path);
+	fetches = 0;
+	ok((pid = holder(1000, 1)) > 0, "another process fetches f.seg (for 1 s)");
+	ok(segment_fetch_once(dir, "f.seg", 10000, fetch_put, NULL) == 0 && fetches == 0,
+	    "... this one waits for it and does not fetch again");
+	ok(ino_of(path) != ino, "... the other's new file is there");
+	ok(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	    "... the other process is done");
+
+	/* another process holding the lock past the wait: given up */
+	ok((pid = holder(2000, 0)) > 0, "another process fetches f.seg (for 2 s)");
+	errno = 0;
+	ok(segment_fetch_once(dir, "f.seg", 200, fetch_put, NULL) == -1 &&
+	    errno == ETIMEDOUT && fetches == 0, "... a 200 ms wait gives up: ETIMEDOUT");
+	ok(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	    "... the other process is done");
+	ok(access(lock, F_OK) == -1, "no lock file left");
+	unlink(path);
+
+	/* a library's older versions go, nothing else */
+	{
+		static const char *const names[] = { "7-3.seg", "7-5.seg", "7-9.seg",
+		    "7-12.seg", "17-3.seg", "70-1.seg", "8-2.seg", "7-x.seg", "7-3.seg.bak",
+		    "x7-3.seg" };
+		size_t	 i;
+		int	 gone;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			spill(path, (const unsigned char *)"x", 1);
+		}
+		ok(segment_remove_older(dir, 7, 9) == 2, "library 7 at version 9: two removed");
+		for (i = gone = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			if (access(path, F_OK) == -1)
+				gone |= 1 << i;
+			unlink(path);
+		}
+		ok(gone == 3, "... 7-3.seg and 7-5.seg: not 7-9, 7-12, other libraries', other "
+		    "files (%#x)", gone);
+	}
+}
+
 int
 main(void)
 {
@@ -467,6 +604,7 @@ main(void)
 	    "no directory: nothing to do");
 
 	test_vectors();
+	test_fetch_once();
 
 	free(b);
 	free(c);
