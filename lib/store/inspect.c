@@ -77,16 +77,19 @@ store_inspect_last_upgrade(struct db *db, int *from, char *release, size_t relea
 	struct db_stmt	*st = NULL;
 	struct tm	 tm;
 	time_t		 at;
+	char		 ymd[32];
 	int		 rc = -1;
 
 	if (db_prepare(db, "SELECT from_version, release, at FROM schema_history ORDER BY "
 	    "id DESC LIMIT 1", &st) == 0 && db_step(st) == DB_ROW) {
 		at = (time_t)db_col_int64(st, 2);
-		if (gmtime_r(&at, &tm) != NULL && strftime(day, daysz, "%Y-%m-%d", &tm) > 0) {
-			*from = (int)db_col_int64(st, 0);
-			snprintf(release, releasesz, "%s", db_col_text(st, 1));
-			rc = 0;
-		}
+		if (gmtime_r(&at, &tm) == NULL ||
+		    strftime(ymd, sizeof(ymd), "%Y-%m-%d", &tm) == 0)
+			ymd[0] = '\0';
+		*from = (int)db_col_int64(st, 0);
+		snprintf(release, releasesz, "%s", db_col_text(st, 1));
+		snprintf(day, daysz, "%s", ymd);
+		rc = 0;
 	}
 	db_finalize(st);
 	return rc;
