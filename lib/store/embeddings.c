@@ -224,19 +224,22 @@ out:
 
 /*
  * Engine: reads the view library_snippets. PostgreSQL reads the rows in pages of
- * STORE_VECTORS_PAGE (keyset: the snippet ids above the last one), in one snapshot
- * (a read transaction of their own unless the caller holds one); SQLite in one statement
- * as ever (LIMIT -1: no limit), the rows streamed.
+ * STORE_VECTORS_PAGE (keyset: the snippet ids above the last one, ?3 and ?4 of its half),
+ * in one snapshot (a read transaction of their own unless the caller holds one); SQLite
+ * in one statement as ever, the rows streamed (its half without the LIMIT, which would
+ * make SQLite sort in a B-tree instead of its sorter).
  */
 int
 store_vectors_load(struct db *db, const char *library_id, const char *model,
     int (*fn)(const struct store_vector_row *, void *), void *arg)
 {
-	static const char sql[] =
-	    "SELECT e.snippet_id, s.document_id, s.tokens, v.dim, v.vector "
-	    "FROM library_snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 "
-	    "JOIN vectors v ON v.model = e.model AND v.hash = e.hash "
-	    "WHERE s.library_id = ?1 AND s.id > ?3 ORDER BY s.id LIMIT ?4";
+#define STORE_VECTORS_SQL(page) \
+	    "SELECT e.snippet_id, s.document_id, s.tokens, v.dim, v.vector " \
+	    "FROM library_snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 " \
+	    "JOIN vectors v ON v.model = e.model AND v.hash = e.hash " \
+	    "WHERE s.library_id = ?1" page " ORDER BY s.id"
+	static const char sql[] = DB_PAIR(STORE_VECTORS_SQL(""),
+	    STORE_VECTORS_SQL(" AND s.id > ?3") " LIMIT ?4");
 	struct store_vector_row r;
 	struct db_stmt	*st = NULL;
 	long long	 after = LLONG_MIN, page, got;
@@ -252,10 +255,12 @@ store_vectors_load(struct db *db, const char *library_id, const char *model,
 		goto out;
 	db_bind_text(st, 1, library_id);
 	db_bind_text(st, 2, model);
-	db_bind_int64(st, 4, page);
+	if (page > 0)
+		db_bind_int64(st, 4, page);
 	do {
 		db_reset(st);
-		db_bind_int64(st, 3, after);
+		if (page > 0)
+			db_bind_int64(st, 3, after);
 		got = 0;
 		while ((step = db_step(st)) == DB_ROW) {
 			got++;

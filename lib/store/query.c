@@ -254,11 +254,12 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 	else if (step == DB_ROW) {
 		r.title = db_col_text(st, 0);
 		r.breadcrumb = db_col_text(st, 1);
-		r.anchor = store_query_col(st, 2);
+		/* anchor, code and path are NOT NULL columns: no NULL to tell apart */
+		r.anchor = db_col_text(st, 2);
 		r.text = db_col_text(st, 3);
-		r.code = store_query_col(st, 4);
+		r.code = db_col_text(st, 4);
 		r.tokens = (int)db_col_int64(st, 5);
-		r.path = store_query_col(st, 6);
+		r.path = db_col_text(st, 6);
 		r.page_title = db_col_text(st, 7);
 		r.blob_prefix = store_query_col(st, 8);
 		r.indexed_commit = store_query_col(st, 9);
@@ -284,8 +285,8 @@ store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
 	db_bind_int64(q->prev, 2, ord);
 	db_bind_int64(q->prev, 3, limit);
 	while ((step = db_step(q->prev)) == DB_ROW)
-		if (fn(db_col_int64(q->prev, 0), store_query_col(q->prev, 1),
-		    store_query_col(q->prev, 2), db_col_int64(q->prev, 3), arg) == 1)
+		if (fn(db_col_int64(q->prev, 0), db_col_text(q->prev, 1),
+		    db_col_text(q->prev, 2), db_col_int64(q->prev, 3), arg) == 1)
 			break;
 	if (step != DB_ROW && step != DB_DONE)
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
