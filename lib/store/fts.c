@@ -114,11 +114,13 @@ store_fts_rows(struct db *db, const char *library_id,
 			r.id = after = db_col_int64(st, 0);
 			r.document_id = db_col_int64(st, 1);
 			r.tokens = (int)db_col_int64(st, 2);
-			/* body, breadcrumb and path as stored; title and code made of theirs */
+			/*
+			 * body, breadcrumb and path as stored; title and code made of theirs
+			 * (NOT NULL columns all: none is NULL)
+			 */
 			for (col = 1; col < STORE_FTS_NCOLS; col++) {
-				r.text[col] = db_col_null(st, 3 + col) ? NULL :
-				    db_col_text(st, 3 + col);
-				r.len[col] = r.text[col] != NULL ? strlen(r.text[col]) : 0;
+				r.text[col] = db_col_text(st, 3 + col);
+				r.len[col] = strlen(r.text[col]);
 			}
 			text = r.text[2];
 			buf_reset(&code);

@@ -386,18 +386,19 @@ store_query_libraries(struct store_query *q,
 	int		 step, rc = 0;
 
 	db_reset(st);
+	/* every column is NOT NULL (the versions' list is "[]" for none) */
 	while ((step = db_step(st)) == DB_ROW) {
-		r.id = store_query_col(st, 0);
-		r.title = store_query_col(st, 1);
-		r.description = store_query_col(st, 2);
-		r.branch = store_query_col(st, 3);
-		r.updated_at = store_query_col(st, 4);
-		r.state = store_query_col(st, 5);
+		r.id = db_col_text(st, 0);
+		r.title = db_col_text(st, 1);
+		r.description = db_col_text(st, 2);
+		r.branch = db_col_text(st, 3);
+		r.updated_at = db_col_text(st, 4);
+		r.state = db_col_text(st, 5);
 		r.tokens = db_col_int64(st, 6);
 		r.snippets = db_col_int64(st, 7);
-		r.host = store_query_col(st, 8);
-		r.versions = store_query_col(st, 9);
-		r.type = store_query_col(st, 10);
+		r.host = db_col_text(st, 8);
+		r.versions = db_col_text(st, 9);
+		r.type = db_col_text(st, 10);
 		if ((rc = fn(&r, arg)) == -1)
 			break;
 	}
