@@ -46,25 +46,28 @@ store_inspect_open_pg(const char *url)
 
 /*
  * Engine: SQLite's file is opened directly, read-only, without db_open's setup (that
- * part is SQLite's by nature: a file in DATA_DIR); PostgreSQL's database of DATABASE_URL
- * with a read-only connection.
+ * part is SQLite's by nature: a file in DATA_DIR, SQLite's open flags), its busy timeout
+ * that of this connection only (db_busy_timeout is the process's); PostgreSQL's database
+ * of DATABASE_URL with a read-only connection.
  */
 struct db *
 store_inspect_open(const char *dir)
 {
 	struct db	*db = NULL;
+	struct db_stmt	*st = NULL;
 	char		*path;
 
 	if (db_url() != NULL)
 		return store_inspect_open_pg(db_url());
 	path = util_path_join(dir, "ctxd.db");
 	if (path == NULL || access(path, R_OK) != 0 ||
-	    db_lite_open(path, SQLITE_OPEN_READONLY, &db) != SQLITE_OK) {
-		if (db != NULL)
-			db_lite_close(db);
+	    db_lite_open(path, SQLITE_OPEN_READONLY, &db) != SQLITE_OK ||
+	    db_prepare(db, "PRAGMA busy_timeout = 5000", &st) == -1 || db_step(st) == -1) {
+		db_finalize(st);
+		db_lite_close(db);
 		db = NULL;
 	} else
-		sqlite3_busy_timeout(db_lite(db), 5000);
+		db_finalize(st);
 	free(path);
 	return db;
 }
