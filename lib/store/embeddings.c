@@ -84,7 +84,7 @@ out:
  * ON CONFLICT DO NOTHING: an embeddings row that exists stays. Engine: the CAST gives ?1
  * its type on PostgreSQL (a parameter in a SELECT list has none). On PostgreSQL a vector
  * that store_vectors_gc of another connection deletes meanwhile makes the foreign key
- * refuse the row (an error, the job tried again), never a row naming no vector.
+ * refuse the row (an error for the caller), never a row naming no vector.
  */
 int
 store_embeddings_reuse(struct db *db, const char *model, struct store_embedding *v, size_t n)
@@ -222,6 +222,13 @@ out:
 	return rc;
 }
 
+/* The rows of store_vectors_load; page: the keyset condition of the PostgreSQL half. */
+#define STORE_VECTORS_SQL(page) \
+    "SELECT e.snippet_id, s.document_id, s.tokens, v.dim, v.vector " \
+    "FROM library_snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 " \
+    "JOIN vectors v ON v.model = e.model AND v.hash = e.hash " \
+    "WHERE s.library_id = ?1" page " ORDER BY s.id"
+
 /*
  * Engine: reads the view library_snippets. PostgreSQL reads the rows in pages of
  * STORE_VECTORS_PAGE (keyset: the snippet ids above the last one, ?3 and ?4 of its half),
@@ -233,11 +240,6 @@ int
 store_vectors_load(struct db *db, const char *library_id, const char *model,
     int (*fn)(const struct store_vector_row *, void *), void *arg)
 {
-#define STORE_VECTORS_SQL(page) \
-	    "SELECT e.snippet_id, s.document_id, s.tokens, v.dim, v.vector " \
-	    "FROM library_snippets s JOIN embeddings e ON e.snippet_id = s.id AND e.model = ?2 " \
-	    "JOIN vectors v ON v.model = e.model AND v.hash = e.hash " \
-	    "WHERE s.library_id = ?1" page " ORDER BY s.id"
 	static const char sql[] = DB_PAIR(STORE_VECTORS_SQL(""),
 	    STORE_VECTORS_SQL(" AND s.id > ?3") " LIMIT ?4");
 	struct store_vector_row r;

@@ -64,6 +64,12 @@ store_fts_title(const char *title, const char *text, struct buf *b)
 	return buf_addc(b, '\n') == -1 || buf_add(b, k, (size_t)(e - k)) == -1 ? -1 : 0;
 }
 
+/* The rows of store_fts_rows; page: the keyset condition of the PostgreSQL half. */
+#define STORE_FTS_SQL(page) \
+    "SELECT s.id, s.document_id, s.tokens, s.title, s.breadcrumb, s.text, s.code, " \
+    "d.path FROM library_snippets s JOIN documents d ON d.id = s.document_id " \
+    "WHERE s.library_id = ?1 AND s.dup_of IS NULL" page " ORDER BY s.id"
+
 /*
  * The columns are made here from the rows that hold the text (no table keeps a second copy
  * of it): the snippets a library shows but its duplicates (dup_of), with the path of the
@@ -78,10 +84,6 @@ int
 store_fts_rows(struct db *db, const char *library_id,
     int (*fn)(const struct store_fts_row *, void *), void *arg)
 {
-#define STORE_FTS_SQL(page) \
-	    "SELECT s.id, s.document_id, s.tokens, s.title, s.breadcrumb, s.text, s.code, " \
-	    "d.path FROM library_snippets s JOIN documents d ON d.id = s.document_id " \
-	    "WHERE s.library_id = ?1 AND s.dup_of IS NULL" page " ORDER BY s.id"
 	static const char sql[] = DB_PAIR(STORE_FTS_SQL(""),
 	    STORE_FTS_SQL(" AND s.id > ?2") " LIMIT ?3");
 	struct store_fts_row r;
