@@ -3,50 +3,98 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "base/log.h"
 #include "base/util.h"
+#include "store/db.h"
 #include "store/inspect.h"
 #include "store/conn.h"
+#include "store/pg.h"
 
-/* Engine: opens SQLite's file directly, read-only, without db_open's setup. */
+/*
+ * PostgreSQL (DATABASE_URL): a connection of its own whose transactions are read only,
+ * locks waited for 5 s, without db_open's migration or version check (the doctor reports
+ * an older or newer schema itself).
+ */
+static struct db *
+store_inspect_open_pg(const char *url)
+{
+	struct db	*db;
+	struct pg	*pg;
+	char		 err[512] = "";
+
+	if ((pg = pg_connect(url, err, sizeof(err))) == NULL) {
+		log_err("cannot connect to PostgreSQL (DATABASE_URL): %s", err);
+		return NULL;
+	}
+	if (pg_exec(pg, "SET default_transaction_read_only = on; SET lock_timeout = 5000") ==
+	    -1) {
+		log_err("PostgreSQL (DATABASE_URL): %s", pg_errmsg(pg));
+		pg_close(pg);
+		return NULL;
+	}
+	if ((db = db_conn_pg(pg)) == NULL) {
+		log_err("%s: out of memory", __func__);
+		pg_close(pg);
+	}
+	return db;
+}
+
+/*
+ * Engine: SQLite's file is opened directly, read-only, without db_open's setup (that
+ * part is SQLite's by nature: a file in DATA_DIR, SQLite's open flags), its busy timeout
+ * that of this connection only (db_busy_timeout is the process's); PostgreSQL's database
+ * of DATABASE_URL with a read-only connection.
+ */
 struct db *
 store_inspect_open(const char *dir)
 {
 	struct db	*db = NULL;
-	char	*path = util_path_join(dir, "ctxd.db");
+	struct db_stmt	*st = NULL;
+	char		*path;
 
+	if (db_url() != NULL)
+		return store_inspect_open_pg(db_url());
+	path = util_path_join(dir, "ctxd.db");
 	if (path == NULL || access(path, R_OK) != 0 ||
-	    db_lite_open(path, SQLITE_OPEN_READONLY, &db) != SQLITE_OK) {
-		if (db != NULL)
-			db_lite_close(db);
+	    db_lite_open(path, SQLITE_OPEN_READONLY, &db) != SQLITE_OK ||
+	    db_prepare(db, "PRAGMA busy_timeout = 5000", &st) == -1 || db_step(st) == -1) {
+		db_finalize(st);
+		db_lite_close(db);
 		db = NULL;
 	} else
-		sqlite3_busy_timeout(db_lite(db), 5000);
+		db_finalize(st);
 	free(path);
 	return db;
 }
 
-/* Engine: date(at, 'unixepoch') turns the Unix time into its day. */
+/* The day (YYYY-MM-DD, UTC) of schema_history's Unix time is made here for both engines. */
 int
 store_inspect_last_upgrade(struct db *db, int *from, char *release, size_t releasesz,
     char *day, size_t daysz)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
+	struct tm	 tm;
+	time_t		 at;
+	char		 ymd[32];
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT from_version, release, date(at, "
-	    "'unixepoch') FROM schema_history ORDER BY id DESC LIMIT 1", -1, &st,
-	    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-		*from = sqlite3_column_int(st, 0);
-		snprintf(release, releasesz, "%s", (const char *)sqlite3_column_text(st, 1));
-		snprintf(day, daysz, "%s", (const char *)sqlite3_column_text(st, 2));
+	if (db_prepare(db, "SELECT from_version, release, at FROM schema_history ORDER BY "
+	    "id DESC LIMIT 1", &st) == 0 && db_step(st) == DB_ROW) {
+		at = (time_t)db_col_int64(st, 2);
+		if (gmtime_r(&at, &tm) == NULL ||
+		    strftime(ymd, sizeof(ymd), "%Y-%m-%d", &tm) == 0)
+			ymd[0] = '\0';
+		*from = (int)db_col_int64(st, 0);
+		snprintf(release, releasesz, "%s", db_col_text(st, 1));
+		snprintf(day, daysz, "%s", ymd);
 		rc = 0;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -54,21 +102,21 @@ int
 store_inspect_counts(struct db *db, long long *queued, long long *running,
     long long *libraries)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc = -1;
 
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT (SELECT count(*) FROM jobs WHERE state = "
-	    "'queued'), (SELECT count(*) FROM jobs WHERE state = 'running'), (SELECT "
-	    "count(*) FROM libraries)", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			*queued = sqlite3_column_int64(st, 0);
-			*running = sqlite3_column_int64(st, 1);
-			*libraries = sqlite3_column_int64(st, 2);
+	if (db_prepare(db, "SELECT (SELECT count(*) FROM jobs WHERE state = 'queued'), "
+	    "(SELECT count(*) FROM jobs WHERE state = 'running'), (SELECT count(*) FROM "
+	    "libraries)", &st) == 0) {
+		if (db_step(st) == DB_ROW) {
+			*queued = db_col_int64(st, 0);
+			*running = db_col_int64(st, 1);
+			*libraries = db_col_int64(st, 2);
 			rc = 0;
 		}
-		sqlite3_finalize(st);
+		db_finalize(st);
 	}
 	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
 	return rc;
 }

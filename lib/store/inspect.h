@@ -12,7 +12,9 @@ struct db;
 /*
  * DATA_DIR/ctxd.db opened read-only as it is (not db_open, which would migrate or tighten
  * modes: whoever looks changes nothing), busy timeout 5 s; NULL when it cannot be read.
- * Close with db_close.
+ * With DATABASE_URL set, PostgreSQL's database instead: a connection of its own whose
+ * transactions are read only, locks waited for 5 s, whatever its schema version; NULL
+ * (logged) when it cannot connect. Close with db_close.
  */
 struct db *store_inspect_open(const char *datadir);
 /*
