@@ -120,6 +120,7 @@ out:
 struct tokenize_stemmer {
 	fts5_tokenizer	 api;
 	Fts5Tokenizer	*tok;
+	struct db	*mem;	/* on PostgreSQL: the in-memory SQLite that lends FTS5 */
 };
 
 struct tok_stem_ctx {
@@ -140,6 +141,11 @@ tokenize_stem_emit(void *ctx, int tflags, const char *tok, int ntok, int start, 
 	    (tflags & FTS5_TOKEN_COLOCATED) != 0) ? SQLITE_DONE : SQLITE_OK;
 }
 
+/*
+ * The chain is SQLite's FTS5 whatever the store's engine: on PostgreSQL (no SQLite handle)
+ * an in-memory SQLite database, with the "ctxd" tokenizer registered, lends it for the
+ * stemmer's life, so that both engines index and query with the same terms.
+ */
 struct tokenize_stemmer *
 tokenize_stemmer_open(struct db *db)
 {
@@ -148,7 +154,17 @@ tokenize_stemmer_open(struct db *db)
 	fts5_api		*api = NULL;
 	void			*udata = NULL;
 	const char		*args[] = { "ctxd" };
+	struct db		*mem = NULL;
 
+	if (db_lite(db) == NULL) {
+		if (db_lite_open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, &mem) !=
+		    SQLITE_OK || tokenize_register(mem) == -1) {
+			log_err("%s: no in-memory SQLite for FTS5's tokenizer", __func__);
+			db_lite_close(mem);
+			return NULL;
+		}
+		db = mem;
+	}
 	if (sqlite3_prepare_v2(db_lite(db), "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_bind_pointer(st, 1, &api, "fts5_api_ptr", NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW || api == NULL) {
@@ -163,10 +179,12 @@ tokenize_stemmer_open(struct db *db)
 		goto fail;
 	}
 	sqlite3_finalize(st);
+	ts->mem = mem;
 	return ts;
 fail:
 	sqlite3_finalize(st);
 	free(ts);
+	db_lite_close(mem);
 	return NULL;
 }
 
@@ -194,6 +212,7 @@ tokenize_stemmer_close(struct tokenize_stemmer *ts)
 	if (ts == NULL)
 		return;
 	ts->api.xDelete(ts->tok);
+	db_lite_close(ts->mem);
 	free(ts);
 }
 
