@@ -924,6 +924,9 @@ lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
 #define LEX_M_OWN	2	/* mark: score holds the snippet's own BM25, tmask its terms */
 #define LEX_M_OFFERED	4	/* mark: scored with its inheritance and offered to the pool */
 
+#ifdef LEXFAST_STATS
+static size_t lexfast_st[8];
+#endif
 /* A pruned search's state (lexindex_pruned). */
 struct lex_prune {
 	struct lexindex	*x;
@@ -1165,9 +1168,15 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 		}
 		for (j = 0; j < nhit; j++)
 			cur[hit[j]]++;
-		/* d's own score is at most essb, what it inherits at most LEX_INHERIT * all */
-		if ((essb + LEX_INHERIT * (essb > all ? essb : all)) * LEX_PRUNE_SLACK <
-		    pr.theta && (1.0 + LEX_INHERIT) * essb * LEX_PRUNE_SLACK < pr.theta)
+#ifdef LEXFAST_STATS
+		lexfast_st[0]++;
+#endif
+		/*
+		 * A snippet reaches theta only by owning tau = theta / (1 + LEX_INHERIT) or by
+		 * inheriting from a parent that owns tau (its share of it, rather): so d is
+		 * scored, and the sections it encloses looked at, only when it can own tau.
+		 */
+		if ((1.0 + LEX_INHERIT) * essb * LEX_PRUNE_SLACK < pr.theta)
 			continue;
 		ess = ne;
 		for (j = 0; j < nhit; j++) {
@@ -1177,24 +1186,21 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 			ess += pr.idf[hit[j]] * (f * (LEX_K1 + 1.0)) / (f + x->norm[d]);
 			pr.hint[hit[j]] = (uint32_t)(cur[hit[j]] - 1);
 		}
-		ob = ess;	/* the bound of d's own score */
+		if ((1.0 + LEX_INHERIT) * ess * LEX_PRUNE_SLACK < pr.theta)
+			continue;
+#ifdef LEXFAST_STATS
+		lexfast_st[1]++;
+#endif
+		/* and d can also reach theta with what its parent's own score gives it */
+		ob = ess;
 		if (!(x->mark[d] & LEX_M_OFFERED)) {
 			p = x->parent[d];
 			lf = p != 0 ? lexindex_share_of(x, d) : 0.0;
-			pb = p == 0 ? 0.0 : (x->mark[p - 1] & LEX_M_OWN) ? x->score[p - 1] : all;
-			if ((ob + LEX_INHERIT * lf * pb) * LEX_PRUNE_SLACK >= pr.theta &&
-			    p != 0 && !(x->mark[p - 1] & LEX_M_OWN))
-				pb = lexindex_own(&pr, p - 1);
+			pb = p == 0 ? 0.0 : lexindex_own(&pr, p - 1);
 			if ((ob + LEX_INHERIT * lf * pb) * LEX_PRUNE_SLACK >= pr.theta)
 				lexindex_offer(&pr, d);
 		}
-		/* the sections d encloses */
-		if (x->childoff[d] == x->childoff[d + 1])
-			continue;
-		if (x->mark[d] & LEX_M_OWN)
-			ob = x->score[d];
-		if ((1.0 + LEX_INHERIT) * ob * LEX_PRUNE_SLACK < pr.theta)
-			continue;
+		/* the sections d encloses, which may inherit enough of its own score */
 		for (c = x->childoff[d]; c < x->childoff[d + 1]; c++) {
 			uint32_t s = x->child[c];
 
@@ -1209,6 +1215,10 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 			lexindex_offer(&pr, s);
 		}
 	}
+#ifdef LEXFAST_STATS
+	fprintf(stderr, "n %zu ness %zu theta/all %.3f ne/all %.3f walked %zu pass-self %zu pass-child %zu touched %zu\n", q->n, ness, pr.theta / all, ne / all, lexfast_st[0], lexfast_st[1], lexfast_st[2], pr.nt);
+	lexfast_st[0] = lexfast_st[1] = lexfast_st[2] = 0;
+#endif
 	for (i = 0; i < pr.nt; i++) {
 		x->score[x->touched[i]] = 0.0f;
 		x->mark[x->touched[i]] = 0;
