@@ -920,6 +920,12 @@ lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
 #define LEX_PRUNE_MIN	2048	/* postings below which scoring everything is as fast */
 #define LEX_PRUNE_SEED	8192	/* postings read for the seed set */
 #define LEX_PRUNE_SLACK	1.0001	/* float rounding of sums of up to LEX_MAXTERMS bounds */
+/*
+ * The smallest norm a snippet has: k1 (1 - b + b LEX_MINLEN), its length being at least
+ * LEX_MINLEN times the average (lexindex_build); a posting adds at most its IDF times
+ * f (k1 + 1) / (f + LEX_NORM_MIN), which bounds it without reading its snippet's norm.
+ */
+#define LEX_NORM_MIN	(LEX_K1 * (1.0 - LEX_B + LEX_B * LEX_MINLEN))
 #define LEX_M_LISTED	1	/* mark: in touched (score, mark to clear; tmask by the caller) */
 #define LEX_M_OWN	2	/* mark: score holds the snippet's own BM25, tmask its terms */
 #define LEX_M_OFFERED	4	/* mark: scored with its inheritance and offered to the pool */
@@ -1038,7 +1044,9 @@ lexindex_own(struct lex_prune *pr, uint32_t s)
 static double
 lexindex_share_of(const struct lexindex *x, uint32_t s)
 {
-	return fmin(1.0, x->len[s] / (LEX_INHERIT_LEN * x->avgdl));
+	double	 v = x->len[s] / (LEX_INHERIT_LEN * x->avgdl);
+
+	return v < 1.0 ? v : 1.0;	/* fmin(1.0, v), as lexindex_exhaustive has it */
 }
 
 /*
@@ -1086,9 +1094,11 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 {
 	struct lex_prune pr;
 	struct lex_seed	*seed = NULL;
-	size_t		 order[LEX_MAXTERMS], cur[LEX_MAXTERMS], hit[LEX_MAXTERMS];
-	size_t		 i, j, c, nseed = 0, total = 0, budget, ness, nhit, nseeded;
-	double		 bound[LEX_MAXTERMS], ne, all = 0.0, essb, ess, ob, pb, lf;
+	const struct lex_posting *pc[LEX_MAXTERMS], *pe[LEX_MAXTERMS];
+	size_t		 order[LEX_MAXTERMS], act[LEX_MAXTERMS], hit[LEX_MAXTERMS];
+	uint32_t	 cs[LEX_MAXTERMS];
+	size_t		 i, j, c, nseed = 0, total = 0, budget, ness, nhit, nseeded, nact;
+	double		 bound[LEX_MAXTERMS], ne, all = 0.0, essb, ess, ob, pb, lf, seen;
 	uint32_t	 d, p;
 
 	for (i = 0; i < q->n; i++)
@@ -1105,7 +1115,6 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 		pr.idf[i] = lexindex_idf(x, q->terms[i], flags);
 		bound[i] = pr.idf[i] * q->terms[i]->ub;
 		all += bound[i];
-		cur[i] = 0;
 	}
 	for (i = 0; i < q->n; i++) {
 		for (j = i; j > 0 && bound[order[j - 1]] > bound[i]; j--)
@@ -1143,31 +1152,58 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	/* 2. and 3. The walk over the essential terms, the partition taken as theta rises. */
 	ness = 0;
 	ne = 0.0;
+	seen = -1.0;
+	nact = 0;
+	for (i = 0; i < q->n; i++) {
+		pc[i] = q->terms[i]->post;
+		pe[i] = q->terms[i]->post + q->terms[i]->npost;
+	}
 	for (;;) {
-		while (ness < q->n && (1.0 + LEX_INHERIT) * (ne + bound[order[ness]]) *
-		    LEX_PRUNE_SLACK < pr.theta)
-			ne += bound[order[ness++]];
-		if (ness == q->n)
-			break;		/* no snippet left can reach theta */
-		d = UINT32_MAX;
-		for (j = ness; j < q->n; j++) {
-			const struct lex_term *t = q->terms[order[j]];
-
-			if (cur[order[j]] < t->npost && t->post[cur[order[j]]].snip < d)
-				d = t->post[cur[order[j]]].snip;
+		if (pr.theta != seen) {
+			seen = pr.theta;
+			while (ness < q->n && (1.0 + LEX_INHERIT) * (ne + bound[order[ness]]) *
+			    LEX_PRUNE_SLACK < pr.theta)
+				ne += bound[order[ness++]];
+			/* the essential terms with postings left, their next snippets */
+			for (j = ness, nact = 0; j < q->n; j++)
+				if (pc[order[j]] < pe[order[j]]) {
+					cs[nact] = pc[order[j]]->snip;
+					act[nact++] = order[j];
+				}
 		}
-		if (d == UINT32_MAX)
-			break;
+		if (nact == 0)
+			break;	/* no snippet left can reach theta (or none holds a term) */
+		for (j = 1, d = cs[0]; j < nact; j++)
+			if (cs[j] < d)
+				d = cs[j];
+		/*
+		 * d's own score is at most essb: the non-essential terms' bounds and the
+		 * essential terms' postings, first by their terms' bounds, then with the
+		 * smallest norm any snippet has (LEX_NORM_MIN).
+		 */
 		essb = ne;
-		for (j = ness, nhit = 0; j < q->n; j++) {
-			i = order[j];
-			if (cur[i] < q->terms[i]->npost && q->terms[i]->post[cur[i]].snip == d) {
-				essb += bound[i];
-				hit[nhit++] = i;
+		for (j = 0, nhit = 0; j < nact; j++)
+			if (cs[j] == d) {
+				hit[nhit++] = act[j];
+				essb += bound[act[j]];
+				/* the next posting (act[j] leaves act when it has none) */
+				if (++pc[act[j]] < pe[act[j]])
+					cs[j] = pc[act[j]]->snip;
+				else {
+					act[j] = act[--nact];
+					cs[j] = cs[nact];
+					j--;
+				}
 			}
+		if ((1.0 + LEX_INHERIT) * essb * LEX_PRUNE_SLACK < pr.theta)
+			continue;
+		essb = ne;
+		for (j = 0; j < nhit; j++) {
+			double f = pc[hit[j]][-1].tf;
+			double v = pr.idf[hit[j]] * (f * (LEX_K1 + 1.0)) / (f + LEX_NORM_MIN);
+
+			essb += v < bound[hit[j]] ? v : bound[hit[j]];
 		}
-		for (j = 0; j < nhit; j++)
-			cur[hit[j]]++;
 #ifdef LEXFAST_STATS
 		lexfast_st[0]++;
 #endif
@@ -1180,11 +1216,9 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 			continue;
 		ess = ne;
 		for (j = 0; j < nhit; j++) {
-			const struct lex_posting *ps = &q->terms[hit[j]]->post[cur[hit[j]] - 1];
-			double f = ps->tf;
+			double f = pc[hit[j]][-1].tf;
 
 			ess += pr.idf[hit[j]] * (f * (LEX_K1 + 1.0)) / (f + x->norm[d]);
-			pr.hint[hit[j]] = (uint32_t)(cur[hit[j]] - 1);
 		}
 		if ((1.0 + LEX_INHERIT) * ess * LEX_PRUNE_SLACK < pr.theta)
 			continue;
@@ -1193,6 +1227,8 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 #endif
 		/* and d can also reach theta with what its parent's own score gives it */
 		ob = ess;
+		for (j = 0; j < nhit; j++)	/* d's lookups find these at once */
+			pr.hint[hit[j]] = (uint32_t)(pc[hit[j]] - 1 - q->terms[hit[j]]->post);
 		if (!(x->mark[d] & LEX_M_OFFERED)) {
 			p = x->parent[d];
 			lf = p != 0 ? lexindex_share_of(x, d) : 0.0;
