@@ -926,6 +926,7 @@ lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
  * f (k1 + 1) / (f + LEX_NORM_MIN), which bounds it without reading its snippet's norm.
  */
 #define LEX_NORM_MIN	(LEX_K1 * (1.0 - LEX_B + LEX_B * LEX_MINLEN))
+#define LEX_TFBOUNDS	64	/* those bounds tabled by whole frequency (above: the term's) */
 #define LEX_M_LISTED	1	/* mark: in touched (score, mark to clear; tmask by the caller) */
 #define LEX_M_OWN	2	/* mark: score holds the snippet's own BM25, tmask its terms */
 #define LEX_M_OFFERED	4	/* mark: scored with its inheritance and offered to the pool */
@@ -1097,6 +1098,7 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	const struct lex_posting *pc[LEX_MAXTERMS], *pe[LEX_MAXTERMS];
 	size_t		 order[LEX_MAXTERMS], act[LEX_MAXTERMS], hit[LEX_MAXTERMS];
 	uint32_t	 cs[LEX_MAXTERMS];
+	double		 tfb[LEX_MAXTERMS][LEX_TFBOUNDS];
 	size_t		 i, j, c, nseed = 0, total = 0, budget, ness, nhit, nseeded, nact;
 	double		 bound[LEX_MAXTERMS], ne, all = 0.0, essb, ess, ob, pb, lf, seen;
 	uint32_t	 d, p;
@@ -1121,6 +1123,14 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 			order[j] = order[j - 1];
 		order[j] = i;
 	}
+	/* A posting of term i with frequency f adds at most tfb[i][f], rounded up. */
+	for (i = 0; i < q->n; i++)
+		for (j = 0; j < LEX_TFBOUNDS; j++) {
+			double v = pr.idf[i] * ((double)j * (LEX_K1 + 1.0)) /
+			    ((double)j + LEX_NORM_MIN);
+
+			tfb[i][j] = v < bound[i] ? v : bound[i];
+		}
 	/* 1. The seed: the best single-term scores of the first postings, best bound first. */
 	if ((seed = calloc(4 * npool, sizeof(*seed))) == NULL)
 		return -1;
@@ -1173,36 +1183,44 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 		}
 		if (nact == 0)
 			break;	/* no snippet left can reach theta (or none holds a term) */
-		for (j = 1, d = cs[0]; j < nact; j++)
-			if (cs[j] < d)
+		/* d: the next snippet holding an essential term, hit[]: its places in act */
+		for (j = 1, d = cs[0], hit[0] = 0, nhit = 1; j < nact; j++) {
+			if (cs[j] > d)
+				continue;
+			if (cs[j] < d) {
 				d = cs[j];
+				nhit = 0;
+			}
+			hit[nhit++] = j;
+		}
 		/*
 		 * d's own score is at most essb: the non-essential terms' bounds and the
 		 * essential terms' postings, first by their terms' bounds, then with the
-		 * smallest norm any snippet has (LEX_NORM_MIN).
+		 * smallest norm any snippet has (LEX_NORM_MIN). Each hit term moves on to its
+		 * next posting (and leaves act when it has none).
 		 */
 		essb = ne;
-		for (j = 0, nhit = 0; j < nact; j++)
-			if (cs[j] == d) {
-				hit[nhit++] = act[j];
-				essb += bound[act[j]];
-				/* the next posting (act[j] leaves act when it has none) */
-				if (++pc[act[j]] < pe[act[j]])
-					cs[j] = pc[act[j]]->snip;
-				else {
-					act[j] = act[--nact];
-					cs[j] = cs[nact];
-					j--;
-				}
+		for (j = nhit; j-- > 0;) {
+			c = hit[j];
+			hit[j] = act[c];
+			essb += bound[act[c]];
+			if (++pc[act[c]] < pe[act[c]])
+				cs[c] = pc[act[c]]->snip;
+			else {
+				act[c] = act[--nact];
+				cs[c] = cs[nact];
 			}
+		}
 		if ((1.0 + LEX_INHERIT) * essb * LEX_PRUNE_SLACK < pr.theta)
 			continue;
 		essb = ne;
 		for (j = 0; j < nhit; j++) {
-			double f = pc[hit[j]][-1].tf;
-			double v = pr.idf[hit[j]] * (f * (LEX_K1 + 1.0)) / (f + LEX_NORM_MIN);
+			float f = pc[hit[j]][-1].tf;
+			uint32_t fi = f < (float)LEX_TFBOUNDS ? (uint32_t)f : LEX_TFBOUNDS;
 
-			essb += v < bound[hit[j]] ? v : bound[hit[j]];
+			/* the bound of the smallest whole frequency not below f */
+			fi += fi < LEX_TFBOUNDS && (float)fi < f;
+			essb += fi < LEX_TFBOUNDS ? tfb[hit[j]][fi] : bound[hit[j]];
 		}
 #ifdef LEXFAST_STATS
 		lexfast_st[0]++;
