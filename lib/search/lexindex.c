@@ -899,14 +899,18 @@ lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
  *    the sum of their bounds (NE) stays below theta; the others are essential. A snippet
  *    without an essential term owns at most NE, and inherits at most LEX_INHERIT times NE
  *    when its parent has none either: it cannot reach theta. The partition is taken again
- *    each time theta rises (terms only move from essential to non-essential);
- * 3. walks the essential terms' postings together in snippet order. At each snippet d
- *    holding one, its bound (the essential terms it holds, exactly, plus NE, plus what it
- *    could inherit) decides whether it is scored exactly: its own score with the same
- *    float operations in the same order as lexindex_exhaustive (each term looked up in
- *    its postings by galloping from the last position looked up: they are in snippet
- *    order), plus what it inherits from its parent's own score, exact too (kept for the
- *    parent's other children). Then the sections d encloses, which may hold no essential
+ *    as theta rises (terms only move from essential to non-essential);
+ * 3. walks the essential terms' postings together in snippet order (a window of snippets
+ *    at a time: each term's postings in it first add up their bounds per snippet). At each
+ *    snippet d holding one, its bound (the essential terms it holds, by their term
+ *    frequencies, then exactly, plus NE) must reach tau = theta / (1 + LEX_INHERIT): a
+ *    snippet that owns less reaches theta only by inheriting from a parent that owns more
+ *    (its share of it, rather), which scores the sections it encloses as below. Then d's
+ *    bound with what its parent's own score gives it decides whether it is scored exactly:
+ *    its own score with the same float operations in the same order as
+ *    lexindex_exhaustive (each term looked up in its postings by galloping from the last
+ *    position looked up: they are in snippet order), plus what it inherits from its
+ *    parent's own score, exact too (kept for the parent's other children). Then the sections d encloses, which may hold no essential
  *    term and rise by inheriting from d: one is scored when (1 + LEX_INHERIT) times its
  *    share of d's own score reaches theta. One that does not and holds no essential term
  *    when the walk passes it owns at most NE (below theta / (1 + LEX_INHERIT)) and inherits
@@ -927,13 +931,11 @@ lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
  */
 #define LEX_NORM_MIN	(LEX_K1 * (1.0 - LEX_B + LEX_B * LEX_MINLEN))
 #define LEX_TFBOUNDS	64	/* those bounds tabled by whole frequency (above: the term's) */
+#define LEX_WIN		4096	/* snippets a window of the walk spans (a multiple of 64) */
 #define LEX_M_LISTED	1	/* mark: in touched (score, mark to clear; tmask by the caller) */
 #define LEX_M_OWN	2	/* mark: score holds the snippet's own BM25, tmask its terms */
 #define LEX_M_OFFERED	4	/* mark: scored with its inheritance and offered to the pool */
 
-#ifdef LEXFAST_STATS
-static size_t lexfast_st[8];
-#endif
 /* A pruned search's state (lexindex_pruned). */
 struct lex_prune {
 	struct lexindex	*x;
@@ -1081,6 +1083,40 @@ lexindex_offer(struct lex_prune *pr, uint32_t s)
 		pr->theta = pr->pool[0].score;
 }
 
+/*
+ * Snippet d, holding an essential term, whose own score is at most ess: scored when it can
+ * reach theta with what its parent's own score gives it, and then the sections it encloses
+ * that may inherit enough of its own score (step 3 of lexindex_pruned).
+ */
+static void
+lexindex_candidate(struct lex_prune *pr, uint32_t d, double ess)
+{
+	struct lexindex	*x = pr->x;
+	double		 ob = ess, lf, pb;
+	uint32_t	 p, c;
+
+	if (!(x->mark[d] & LEX_M_OFFERED)) {
+		p = x->parent[d];
+		lf = p != 0 ? lexindex_share_of(x, d) : 0.0;
+		pb = p == 0 ? 0.0 : lexindex_own(pr, p - 1);
+		if ((ob + LEX_INHERIT * lf * pb) * LEX_PRUNE_SLACK >= pr->theta)
+			lexindex_offer(pr, d);
+	}
+	for (c = x->childoff[d]; c < x->childoff[d + 1]; c++) {
+		uint32_t s = x->child[c];
+
+		lf = lexindex_share_of(x, s);
+		if ((1.0 + LEX_INHERIT) * lf * ob * LEX_PRUNE_SLACK < pr->theta)
+			continue;
+		if (!(x->mark[d] & LEX_M_OWN)) {
+			ob = lexindex_own(pr, d);
+			if ((1.0 + LEX_INHERIT) * lf * ob * LEX_PRUNE_SLACK < pr->theta)
+				continue;
+		}
+		lexindex_offer(pr, s);
+	}
+}
+
 /* The seed's single-term scores (step 1 of lexindex_pruned). */
 struct lex_seed {
 	float		 v;
@@ -1095,13 +1131,13 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 {
 	struct lex_prune pr;
 	struct lex_seed	*seed = NULL;
-	const struct lex_posting *pc[LEX_MAXTERMS], *pe[LEX_MAXTERMS];
-	size_t		 order[LEX_MAXTERMS], act[LEX_MAXTERMS], hit[LEX_MAXTERMS];
-	uint32_t	 cs[LEX_MAXTERMS];
+	const struct lex_posting *pc[LEX_MAXTERMS], *pe[LEX_MAXTERMS], *qc[LEX_MAXTERMS];
+	size_t		 order[LEX_MAXTERMS], act[LEX_MAXTERMS];
+	size_t		 i, j, c, nseed = 0, total = 0, budget, ness, nseeded, nact;
+	double		 bound[LEX_MAXTERMS], ne, all = 0.0, ess, *wb;
 	double		 tfb[LEX_MAXTERMS][LEX_TFBOUNDS];
-	size_t		 i, j, c, nseed = 0, total = 0, budget, ness, nhit, nseeded, nact;
-	double		 bound[LEX_MAXTERMS], ne, all = 0.0, essb, ess, ob, pb, lf, seen;
-	uint32_t	 d, p;
+	uint64_t	 wbits[LEX_WIN / 64], *wm;
+	uint32_t	 d, w0, w1;
 
 	for (i = 0; i < q->n; i++)
 		total += q->terms[i]->npost;
@@ -1134,6 +1170,10 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	/* 1. The seed: the best single-term scores of the first postings, best bound first. */
 	if ((seed = calloc(4 * npool, sizeof(*seed))) == NULL)
 		return -1;
+	if ((wb = malloc(LEX_WIN * (sizeof(*wb) + sizeof(*wm)))) == NULL) {
+		free(seed);
+		return -1;
+	}
 	budget = LEX_PRUNE_SEED;
 	for (i = q->n; i-- > 0 && budget > 0;) {
 		const struct lex_term *t = q->terms[order[i]];
@@ -1159,120 +1199,98 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 		}
 	}
 	free(seed);
-	/* 2. and 3. The walk over the essential terms, the partition taken as theta rises. */
+	/*
+	 * 2. and 3. The walk over the essential terms, in windows of LEX_WIN snippets (the
+	 * partition taken again at each as theta rises): first each term's postings in the
+	 * window add their bounds into wb (and their terms into wm), then the snippets of the
+	 * window that hold an essential term are taken in order.
+	 */
+	wm = (uint64_t *)(wb + LEX_WIN);
+	memset(wbits, 0, sizeof(wbits));
 	ness = 0;
 	ne = 0.0;
-	seen = -1.0;
-	nact = 0;
 	for (i = 0; i < q->n; i++) {
 		pc[i] = q->terms[i]->post;
 		pe[i] = q->terms[i]->post + q->terms[i]->npost;
 	}
 	for (;;) {
-		if (pr.theta != seen) {
-			seen = pr.theta;
-			while (ness < q->n && (1.0 + LEX_INHERIT) * (ne + bound[order[ness]]) *
-			    LEX_PRUNE_SLACK < pr.theta)
-				ne += bound[order[ness++]];
-			/* the essential terms with postings left, their next snippets */
-			for (j = ness, nact = 0; j < q->n; j++)
-				if (pc[order[j]] < pe[order[j]]) {
-					cs[nact] = pc[order[j]]->snip;
-					act[nact++] = order[j];
-				}
-		}
+		while (ness < q->n && (1.0 + LEX_INHERIT) * (ne + bound[order[ness]]) *
+		    LEX_PRUNE_SLACK < pr.theta)
+			ne += bound[order[ness++]];
+		/* the essential terms with postings left; the window starts at the first */
+		w0 = UINT32_MAX;
+		for (j = ness, nact = 0; j < q->n; j++)
+			if (pc[order[j]] < pe[order[j]]) {
+				act[nact++] = order[j];
+				if (pc[order[j]]->snip < w0)
+					w0 = pc[order[j]]->snip;
+			}
 		if (nact == 0)
 			break;	/* no snippet left can reach theta (or none holds a term) */
-		/* d: the next snippet holding an essential term, hit[]: its places in act */
-		for (j = 1, d = cs[0], hit[0] = 0, nhit = 1; j < nact; j++) {
-			if (cs[j] > d)
-				continue;
-			if (cs[j] < d) {
-				d = cs[j];
-				nhit = 0;
-			}
-			hit[nhit++] = j;
-		}
+		w1 = w0 > UINT32_MAX - LEX_WIN ? UINT32_MAX : w0 + LEX_WIN;
 		/*
-		 * d's own score is at most essb: the non-essential terms' bounds and the
-		 * essential terms' postings, first by their terms' bounds, then with the
-		 * smallest norm any snippet has (LEX_NORM_MIN). Each hit term moves on to its
-		 * next posting (and leaves act when it has none).
+		 * A posting adds at most its term's bound for its frequency (rounded up to a
+		 * whole one) with the smallest norm any snippet has (LEX_NORM_MIN), at most
+		 * the term's bound.
 		 */
-		essb = ne;
-		for (j = nhit; j-- > 0;) {
-			c = hit[j];
-			hit[j] = act[c];
-			essb += bound[act[c]];
-			if (++pc[act[c]] < pe[act[c]])
-				cs[c] = pc[act[c]]->snip;
-			else {
-				act[c] = act[--nact];
-				cs[c] = cs[nact];
+		for (j = 0; j < nact; j++) {
+			const struct lex_posting *ps;
+			uint64_t tb = 1ull << act[j];
+
+			i = act[j];
+			for (ps = pc[i]; ps < pe[i] && ps->snip < w1; ps++) {
+				uint32_t off = ps->snip - w0;
+				float f = ps->tf;
+				uint32_t fi = f < (float)LEX_TFBOUNDS ? (uint32_t)f : LEX_TFBOUNDS;
+
+				fi += fi < LEX_TFBOUNDS && (float)fi < f;
+				if (!(wbits[off >> 6] & (1ull << (off & 63)))) {
+					wbits[off >> 6] |= 1ull << (off & 63);
+					wb[off] = ne;
+					wm[off] = 0;
+				}
+				wb[off] += fi < LEX_TFBOUNDS ? tfb[i][fi] : bound[i];
+				wm[off] |= tb;
 			}
+			qc[i] = pc[i];
+			pc[i] = ps;
 		}
-		if ((1.0 + LEX_INHERIT) * essb * LEX_PRUNE_SLACK < pr.theta)
-			continue;
-		essb = ne;
-		for (j = 0; j < nhit; j++) {
-			float f = pc[hit[j]][-1].tf;
-			uint32_t fi = f < (float)LEX_TFBOUNDS ? (uint32_t)f : LEX_TFBOUNDS;
+		for (c = 0; c < LEX_WIN / 64; c++) {
+			uint64_t bits = wbits[c];
 
-			/* the bound of the smallest whole frequency not below f */
-			fi += fi < LEX_TFBOUNDS && (float)fi < f;
-			essb += fi < LEX_TFBOUNDS ? tfb[hit[j]][fi] : bound[hit[j]];
-		}
-#ifdef LEXFAST_STATS
-		lexfast_st[0]++;
-#endif
-		/*
-		 * A snippet reaches theta only by owning tau = theta / (1 + LEX_INHERIT) or by
-		 * inheriting from a parent that owns tau (its share of it, rather): so d is
-		 * scored, and the sections it encloses looked at, only when it can own tau.
-		 */
-		if ((1.0 + LEX_INHERIT) * essb * LEX_PRUNE_SLACK < pr.theta)
-			continue;
-		ess = ne;
-		for (j = 0; j < nhit; j++) {
-			double f = pc[hit[j]][-1].tf;
+			wbits[c] = 0;
+			for (; bits != 0; bits &= bits - 1) {
+				uint32_t off = (uint32_t)(c * 64) + (uint32_t)__builtin_ctzll(bits);
+				uint64_t tm;
 
-			ess += pr.idf[hit[j]] * (f * (LEX_K1 + 1.0)) / (f + x->norm[d]);
-		}
-		if ((1.0 + LEX_INHERIT) * ess * LEX_PRUNE_SLACK < pr.theta)
-			continue;
-#ifdef LEXFAST_STATS
-		lexfast_st[1]++;
-#endif
-		/* and d can also reach theta with what its parent's own score gives it */
-		ob = ess;
-		for (j = 0; j < nhit; j++)	/* d's lookups find these at once */
-			pr.hint[hit[j]] = (uint32_t)(pc[hit[j]] - 1 - q->terms[hit[j]]->post);
-		if (!(x->mark[d] & LEX_M_OFFERED)) {
-			p = x->parent[d];
-			lf = p != 0 ? lexindex_share_of(x, d) : 0.0;
-			pb = p == 0 ? 0.0 : lexindex_own(&pr, p - 1);
-			if ((ob + LEX_INHERIT * lf * pb) * LEX_PRUNE_SLACK >= pr.theta)
-				lexindex_offer(&pr, d);
-		}
-		/* the sections d encloses, which may inherit enough of its own score */
-		for (c = x->childoff[d]; c < x->childoff[d + 1]; c++) {
-			uint32_t s = x->child[c];
-
-			lf = lexindex_share_of(x, s);
-			if ((1.0 + LEX_INHERIT) * lf * ob * LEX_PRUNE_SLACK < pr.theta)
-				continue;
-			if (!(x->mark[d] & LEX_M_OWN)) {
-				ob = lexindex_own(&pr, d);
-				if ((1.0 + LEX_INHERIT) * lf * ob * LEX_PRUNE_SLACK < pr.theta)
+				d = w0 + off;
+				/*
+				 * A snippet reaches theta only by owning tau = theta / (1 +
+				 * LEX_INHERIT) or by inheriting from a parent that owns tau (its
+				 * share of it, rather): so d is scored, and the sections it encloses
+				 * looked at, only when it can own tau.
+				 */
+				if ((1.0 + LEX_INHERIT) * wb[off] * LEX_PRUNE_SLACK < pr.theta)
 					continue;
+				ess = ne;
+				for (tm = wm[off]; tm != 0; tm &= tm - 1) {
+					double f;
+
+					i = (size_t)__builtin_ctzll(tm);
+					while (qc[i]->snip < d)
+						qc[i]++;
+					f = qc[i]->tf;
+					ess += pr.idf[i] * (f * (LEX_K1 + 1.0)) / (f + x->norm[d]);
+					/* d's lookups find it at once */
+					pr.hint[i] = (uint32_t)(qc[i] - q->terms[i]->post);
+				}
+				if ((1.0 + LEX_INHERIT) * ess * LEX_PRUNE_SLACK < pr.theta)
+					continue;
+				lexindex_candidate(&pr, d, ess);
 			}
-			lexindex_offer(&pr, s);
 		}
 	}
-#ifdef LEXFAST_STATS
-	fprintf(stderr, "n %zu ness %zu theta/all %.3f ne/all %.3f walked %zu pass-self %zu pass-child %zu touched %zu\n", q->n, ness, pr.theta / all, ne / all, lexfast_st[0], lexfast_st[1], lexfast_st[2], pr.nt);
-	lexfast_st[0] = lexfast_st[1] = lexfast_st[2] = 0;
-#endif
+	free(wb);
 	for (i = 0; i < pr.nt; i++) {
 		x->score[x->touched[i]] = 0.0f;
 		x->mark[x->touched[i]] = 0;
