@@ -1134,7 +1134,7 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	const struct lex_posting *pc[LEX_MAXTERMS], *pe[LEX_MAXTERMS], *qc[LEX_MAXTERMS];
 	size_t		 order[LEX_MAXTERMS], act[LEX_MAXTERMS];
 	size_t		 i, j, c, nseed = 0, total = 0, budget, ness, nseeded, nact;
-	double		 bound[LEX_MAXTERMS], ne, all = 0.0, ess, *wb;
+	double		 bound[LEX_MAXTERMS], ne, ess, *wb;
 	double		 tfb[LEX_MAXTERMS][LEX_TFBOUNDS];
 	uint64_t	 wbits[LEX_WIN / 64], *wm;
 	uint32_t	 d, w0, w1;
@@ -1152,7 +1152,6 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	for (i = 0; i < q->n; i++) {
 		pr.idf[i] = lexindex_idf(x, q->terms[i], flags);
 		bound[i] = pr.idf[i] * q->terms[i]->ub;
-		all += bound[i];
 	}
 	for (i = 0; i < q->n; i++) {
 		for (j = i; j > 0 && bound[order[j - 1]] > bound[i]; j--)
