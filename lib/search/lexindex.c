@@ -1240,7 +1240,8 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 			for (ps = pc[i]; ps < pe[i] && ps->snip < w1; ps++) {
 				uint32_t off = ps->snip - w0;
 				float f = ps->tf;
-				uint32_t fi = f < (float)LEX_TFBOUNDS ? (uint32_t)f : LEX_TFBOUNDS;
+				uint32_t fi = f >= 0.0f && f < (float)LEX_TFBOUNDS ? (uint32_t)f :
+				    LEX_TFBOUNDS;	/* (a segment's tf out of range: the bound) */
 
 				fi += fi < LEX_TFBOUNDS && (float)fi < f;
 				if (!(wbits[off >> 6] & (1ull << (off & 63)))) {
