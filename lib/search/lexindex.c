@@ -884,137 +884,236 @@ lexindex_exhaustive(struct lexindex *x, const struct lex_query *q, int flags,
 }
 
 /*
- * Pruned scoring (MaxScore with the terms' score bounds, lex_term.ub): the same best npool
- * as lexindex_exhaustive, with the same scores and the same order on ties, without visiting
- * every posting of a common term.
+ * Pruned scoring (MaxScore with the terms' score bounds, lex_term.ub, document at a time):
+ * the same best npool as lexindex_exhaustive, with the same scores and the same order on
+ * ties, without scoring every snippet that holds a common term.
  *
  * A snippet's score is its own BM25 (a float sum over the question's terms, in their order)
- * plus what it inherits, at most LEX_INHERIT of its parent's own BM25. So a snippet that
- * has none of a set E of the terms, and whose parent has none either, scores at most
- * (1 + LEX_INHERIT) times the sum of the other terms' bounds (LEX_PRUNE_SLACK covers
- * float rounding). The search
+ * plus what it inherits, LEX_INHERIT of its parent's own BM25 times at most 1. theta is the
+ * pool's worst score once it holds npool snippets (each scored exactly): a snippet can only
+ * enter the pool by scoring at least theta, and theta only rises. The search
  * 1. scores a seed set exactly: the snippets with the largest single-term scores among
  *    the first LEX_PRUNE_SEED postings of the terms, best bound first, and sections they
- *    enclose (up to 8 * npool snippets in all). Any npool snippets'
- *    exact scores bound the npool-th best score from below: that is theta;
- * 2. takes as non-essential the terms of the smallest bounds while the bound above stays
- *    below theta; the essential ones (E) are the rest;
- * 3. scores exactly, with the same float operations in the same order as the exhaustive
- *    scoring, the candidates C (the snippets holding an essential term and the sections
- *    they enclose) and, for their inheritance, their parents: each term in the question's
- *    order, an essential term by walking its postings, a non-essential one by looking up
- *    only the snippets scored (binary search; the postings are in snippet order) or by
- *    walking it when that is cheaper. Every snippet outside C scores below theta, so below
- *    the npool-th best: the best npool of C are the best npool of all.
- * Returns 1 when it scored (pool, *k, x->touched[0..*ntouched) as lexindex_exhaustive
- * leaves them), 0 when pruning cannot help (the caller scores exhaustively).
+ *    enclose (up to 8 * npool snippets in all), which gives a first theta;
+ * 2. takes as non-essential the terms of the smallest bounds while (1 + LEX_INHERIT) times
+ *    the sum of their bounds (NE) stays below theta; the others are essential. A snippet
+ *    without an essential term owns at most NE, and inherits at most LEX_INHERIT times NE
+ *    when its parent has none either: it cannot reach theta. The partition is taken again
+ *    as theta rises (terms only move from essential to non-essential);
+ * 3. walks the essential terms' postings together in snippet order (a window of snippets
+ *    at a time: each term's postings in it first add up their bounds per snippet). At each
+ *    snippet d holding one, its bound (the essential terms it holds, by their term
+ *    frequencies, then exactly, plus NE) must reach tau = theta / (1 + LEX_INHERIT): a
+ *    snippet that owns less reaches theta only by inheriting from a parent that owns more
+ *    (its share of it, rather), which scores the sections it encloses as below. Then d's
+ *    bound with what its parent's own score gives it decides whether it is scored exactly:
+ *    its own score with the same float operations in the same order as
+ *    lexindex_exhaustive (each term looked up in its postings by galloping from the last
+ *    position looked up: they are in snippet order), plus what it inherits from its
+ *    parent's own score, exact too (kept for the parent's other children). Then the sections d encloses, which may hold no essential
+ *    term and rise by inheriting from d: one is scored when (1 + LEX_INHERIT) times its
+ *    share of d's own score reaches theta. One that does not and holds no essential term
+ *    when the walk passes it owns at most NE (below theta / (1 + LEX_INHERIT)) and inherits
+ *    below LEX_INHERIT / (1 + LEX_INHERIT) of theta: below theta in all.
+ * Every snippet not scored scores below the final theta (LEX_PRUNE_SLACK covers float
+ * rounding), so below the npool-th best: the best npool of those scored are the best npool
+ * of all. Returns 1 when it scored (pool, *k, x->touched[0..*ntouched) with their x->tmask
+ * as lexindex_exhaustive leaves them), 0 when pruning cannot help (the caller scores
+ * exhaustively).
  */
 #define LEX_PRUNE_MIN	2048	/* postings below which scoring everything is as fast */
 #define LEX_PRUNE_SEED	8192	/* postings read for the seed set */
 #define LEX_PRUNE_SLACK	1.0001	/* float rounding of sums of up to LEX_MAXTERMS bounds */
-#define LEX_MARK_CAND	1	/* mark: in C */
-#define LEX_MARK_PARENT	2	/* mark: scored only as a parent of C */
+/*
+ * The smallest norm a snippet has: k1 (1 - b + b LEX_MINLEN), its length being at least
+ * LEX_MINLEN times the average (lexindex_build); a posting adds at most its IDF times
+ * f (k1 + 1) / (f + LEX_NORM_MIN), which bounds it without reading its snippet's norm.
+ */
+#define LEX_NORM_MIN	(LEX_K1 * (1.0 - LEX_B + LEX_B * LEX_MINLEN))
+#define LEX_TFBOUNDS	64	/* those bounds tabled by whole frequency (above: the term's) */
+#define LEX_WIN		4096	/* snippets a window of the walk spans (a multiple of 64) */
+#define LEX_M_LISTED	1	/* mark: in touched (score, mark to clear; tmask by the caller) */
+#define LEX_M_OWN	2	/* mark: score holds the snippet's own BM25, tmask its terms */
+#define LEX_M_OFFERED	4	/* mark: scored with its inheritance and offered to the pool */
 
-/* Index of snippet s in t's postings (ascending), or -1. */
+/* A pruned search's state (lexindex_pruned). */
+struct lex_prune {
+	struct lexindex	*x;
+	const struct lex_query *q;
+	double		 idf[LEX_MAXTERMS];
+	uint32_t	 hint[LEX_MAXTERMS];	/* each term's last position looked up */
+	size_t		 nt;			/* x->touched[0..nt) */
+	struct lexindex_hit *pool;
+	size_t		 npool, k;
+	double		 theta;			/* the pool's worst when full, else 0 */
+};
+
+/*
+ * Index of snippet s in t's postings (ascending), or -1, galloping from *hint (left at the
+ * first posting at or after s): near the last lookup in a few steps, anywhere in log time.
+ */
 static long
-lexindex_find(const struct lex_term *t, uint32_t s)
+lexindex_seek(const struct lex_term *t, uint32_t *hint, uint32_t s)
 {
-	size_t	 lo = 0, hi = t->npost;
+	const struct lex_posting *p = t->post;
+	size_t	 n = t->npost, h = *hint, lo, hi, step = 1, mid;
 
+	if (n == 0)
+		return -1;
+	if (h >= n)
+		h = n - 1;
+	if (p[h].snip < s) {
+		/* forward: p[lo - 1] < s; the answer is in [lo, hi], p[hi] >= s or hi == n */
+		for (lo = h + 1;; step <<= 1) {
+			hi = lo + step - 1;
+			if (hi >= n) {
+				hi = n;
+				break;
+			}
+			if (p[hi].snip >= s)
+				break;
+			lo = hi + 1;
+		}
+	} else {
+		/* backward: p[hi] >= s; the answer is in [lo, hi] */
+		for (hi = h;; step <<= 1) {
+			if (hi < step) {
+				lo = 0;
+				break;
+			}
+			lo = hi - step;
+			if (p[lo].snip < s) {
+				lo++;
+				break;
+			}
+			hi = lo;
+		}
+	}
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->post[mid].snip < s)
+		mid = lo + (hi - lo) / 2;
+		if (p[mid].snip < s)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < t->npost && t->post[lo].snip == s ? (long)lo : -1;
+	*hint = (uint32_t)(lo < n ? lo : n - 1);
+	return lo < n && p[lo].snip == s ? (long)lo : -1;
 }
 
-/* Marks snippet s as how (LEX_MARK_*) and lists it in touched, unless marked already. */
+/* Lists snippet s in touched (to be cleared) and sets how (LEX_M_*) in its mark. */
 static void
-lexindex_mark(struct lexindex *x, size_t *nt, uint32_t s, uint8_t how)
+lexindex_mark(struct lex_prune *pr, uint32_t s, uint8_t how)
 {
-	if (x->mark[s] != 0)
-		return;
-	x->mark[s] = how;
-	x->touched[(*nt)++] = s;
+	struct lexindex *x = pr->x;
+
+	if (x->mark[s] == 0)
+		x->touched[pr->nt++] = s;
+	x->mark[s] |= how | LEX_M_LISTED;
 }
 
 /*
- * Scores the marked snippets touched[0..nt) exactly (own BM25 of each, then what each
- * candidate inherits from its parent, as lexindex_exhaustive computes them) and offers the
- * candidates to pool. walk[i]: term i's postings are all marked (walked, not looked up).
- * Leaves score, inh and mark zero; tmask is set for the scored snippets.
+ * Snippet s's own BM25, as lexindex_exhaustive sums it (each term in the question's order,
+ * the same float operations), with its tmask; computed once a search (x->score).
  */
-static void
-lexindex_score_marked(struct lexindex *x, const struct lex_query *q, int flags,
-    const int *walk, size_t nt, struct lexindex_hit *pool, size_t npool, size_t *k)
+static float
+lexindex_own(struct lex_prune *pr, uint32_t s)
 {
-	size_t		 i, j, logn;
-	double		 idf;
+	struct lexindex	*x = pr->x;
+	const struct lex_query *q = pr->q;
+	float		 score = 0.0f;
+	uint64_t	 tmask = 0;
+	size_t		 i;
 	long		 at;
 
+	if (x->mark[s] & LEX_M_OWN)
+		return x->score[s];
 	for (i = 0; i < q->n; i++) {
 		const struct lex_term *t = q->terms[i];
+		double f;
 
-		idf = lexindex_idf(x, t, flags);
-		for (logn = 1; (1ul << logn) < t->npost; logn++)
-			;
-		if (walk[i] || nt * logn >= t->npost) {
-			for (j = 0; j < t->npost; j++) {
-				const struct lex_posting *p = &t->post[j];
-				double f = p->tf;
-
-				if (x->mark[p->snip] == 0)
-					continue;
-				x->tmask[p->snip] |= 1ull << i;
-				x->score[p->snip] += (float)(idf * (f * (LEX_K1 + 1.0)) /
-				    (f + x->norm[p->snip]));
-			}
+		if ((at = lexindex_seek(t, &pr->hint[i], s)) == -1)
 			continue;
-		}
-		for (j = 0; j < nt; j++) {
-			uint32_t s = x->touched[j];
-			double f;
+		f = t->post[at].tf;
+		tmask |= 1ull << i;
+		score += (float)(pr->idf[i] * (f * (LEX_K1 + 1.0)) / (f + x->norm[s]));
+	}
+	lexindex_mark(pr, s, LEX_M_OWN);
+	x->score[s] = score;
+	x->tmask[s] = tmask;
+	return score;
+}
 
-			if ((at = lexindex_find(t, s)) == -1)
+/* The share of its parent's own score snippet s inherits, over LEX_INHERIT. */
+static double
+lexindex_share_of(const struct lexindex *x, uint32_t s)
+{
+	double	 v = x->len[s] / (LEX_INHERIT_LEN * x->avgdl);
+
+	return v < 1.0 ? v : 1.0;	/* fmin(1.0, v), as lexindex_exhaustive has it */
+}
+
+/*
+ * Scores snippet s exactly (its own BM25 plus what it inherits, as lexindex_exhaustive
+ * does) and offers it to the pool, once a search; raises theta.
+ */
+static void
+lexindex_offer(struct lex_prune *pr, uint32_t s)
+{
+	struct lexindex	*x = pr->x;
+	struct lexindex_hit h;
+	float		 score, own, inh;
+	uint32_t	 p;
+
+	if (x->mark[s] & LEX_M_OFFERED)
+		return;
+	score = lexindex_own(pr, s);
+	if ((p = x->parent[s]) != 0 && (own = lexindex_own(pr, p - 1)) != 0.0f) {
+		inh = (float)(LEX_INHERIT * own * lexindex_share_of(x, s));
+		score += inh;
+	}
+	lexindex_mark(pr, s, LEX_M_OFFERED);
+	if (score == 0.0f)
+		return;		/* no term, nothing inherited: not a hit */
+	h.id = x->ids[s];
+	h.doc = x->docs[s];
+	h.tokens = x->tokens[s];
+	h.score = score;
+	lex_topk_offer(pr->pool, &pr->k, pr->npool, &h);
+	if (pr->k == pr->npool)
+		pr->theta = pr->pool[0].score;
+}
+
+/*
+ * Snippet d, holding an essential term, whose own score is at most ess: scored when it can
+ * reach theta with what its parent's own score gives it, and then the sections it encloses
+ * that may inherit enough of its own score (step 3 of lexindex_pruned).
+ */
+static void
+lexindex_candidate(struct lex_prune *pr, uint32_t d, double ess)
+{
+	struct lexindex	*x = pr->x;
+	double		 ob = ess, lf, pb;
+	uint32_t	 p, c;
+
+	if (!(x->mark[d] & LEX_M_OFFERED)) {
+		p = x->parent[d];
+		lf = p != 0 ? lexindex_share_of(x, d) : 0.0;
+		pb = p == 0 ? 0.0 : lexindex_own(pr, p - 1);
+		if ((ob + LEX_INHERIT * lf * pb) * LEX_PRUNE_SLACK >= pr->theta)
+			lexindex_offer(pr, d);
+	}
+	for (c = x->childoff[d]; c < x->childoff[d + 1]; c++) {
+		uint32_t s = x->child[c];
+
+		lf = lexindex_share_of(x, s);
+		if ((1.0 + LEX_INHERIT) * lf * ob * LEX_PRUNE_SLACK < pr->theta)
+			continue;
+		if (!(x->mark[d] & LEX_M_OWN)) {
+			ob = lexindex_own(pr, d);
+			if ((1.0 + LEX_INHERIT) * lf * ob * LEX_PRUNE_SLACK < pr->theta)
 				continue;
-			f = t->post[at].tf;
-			x->tmask[s] |= 1ull << i;
-			x->score[s] += (float)(idf * (f * (LEX_K1 + 1.0)) / (f + x->norm[s]));
 		}
-	}
-	/* Inheritance: from a parent with an own score, gathered before it is added. */
-	for (j = 0; j < nt; j++) {
-		uint32_t c = x->touched[j], p = x->parent[c];
-
-		if (x->mark[c] == LEX_MARK_CAND && p != 0 && x->score[p - 1] != 0.0f)
-			x->inh[c] = (float)(LEX_INHERIT * x->score[p - 1] *
-			    fmin(1.0, x->len[c] / (LEX_INHERIT_LEN * x->avgdl)));
-	}
-	for (j = 0; j < nt; j++) {
-		uint32_t c = x->touched[j];
-
-		if (x->inh[c] != 0.0f) {
-			x->score[c] += x->inh[c];
-			x->inh[c] = 0.0f;
-		}
-	}
-	for (j = 0; j < nt; j++) {
-		uint32_t s = x->touched[j];
-		struct lexindex_hit h;
-
-		if (x->mark[s] == LEX_MARK_CAND && x->score[s] != 0.0f) {
-			h.id = x->ids[s];
-			h.doc = x->docs[s];
-			h.tokens = x->tokens[s];
-			h.score = x->score[s];
-			lex_topk_offer(pool, k, npool, &h);
-		}
-		x->score[s] = 0.0f;
-		x->mark[s] = 0;
+		lexindex_offer(pr, s);
 	}
 }
 
@@ -1030,32 +1129,54 @@ static int
 lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_hit *pool,
     size_t npool, int flags, size_t *k, size_t *ntouched)
 {
+	struct lex_prune pr;
 	struct lex_seed	*seed = NULL;
-	size_t		 order[LEX_MAXTERMS], i, j, nseed = 0, nt = 0, total = 0, budget;
-	double		 bound[LEX_MAXTERMS];
-	size_t		 nmatched;
-	int		 walk[LEX_MAXTERMS] = { 0 };
-	double		 theta, sum;
+	const struct lex_posting *pc[LEX_MAXTERMS], *pe[LEX_MAXTERMS], *qc[LEX_MAXTERMS];
+	size_t		 order[LEX_MAXTERMS], act[LEX_MAXTERMS];
+	size_t		 i, j, c, nseed = 0, total = 0, budget, ness, nseeded, nact;
+	double		 bound[LEX_MAXTERMS], ne, ess, *wb;
+	double		 tfb[LEX_MAXTERMS][LEX_TFBOUNDS];
+	uint64_t	 wbits[LEX_WIN / 64], *wm;
+	uint32_t	 d, w0, w1;
 
 	for (i = 0; i < q->n; i++)
 		total += q->terms[i]->npost;
 	if ((total < LEX_PRUNE_MIN && !(flags & LEXINDEX_PRUNE_ALWAYS)) || q->n == 0)
 		return 0;
+	memset(&pr, 0, sizeof(pr));
+	pr.x = x;
+	pr.q = q;
+	pr.pool = pool;
+	pr.npool = npool;
 	/* The terms by bound (IDF times ub), smallest first (insertion sort: LEX_MAXTERMS). */
-	for (i = 0; i < q->n; i++)
-		bound[i] = lexindex_idf(x, q->terms[i], flags) * q->terms[i]->ub;
+	for (i = 0; i < q->n; i++) {
+		pr.idf[i] = lexindex_idf(x, q->terms[i], flags);
+		bound[i] = pr.idf[i] * q->terms[i]->ub;
+	}
 	for (i = 0; i < q->n; i++) {
 		for (j = i; j > 0 && bound[order[j - 1]] > bound[i]; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
 	}
+	/* A posting of term i with frequency f adds at most tfb[i][f], rounded up. */
+	for (i = 0; i < q->n; i++)
+		for (j = 0; j < LEX_TFBOUNDS; j++) {
+			double v = pr.idf[i] * ((double)j * (LEX_K1 + 1.0)) /
+			    ((double)j + LEX_NORM_MIN);
+
+			tfb[i][j] = v < bound[i] ? v : bound[i];
+		}
 	/* 1. The seed: the best single-term scores of the first postings, best bound first. */
 	if ((seed = calloc(4 * npool, sizeof(*seed))) == NULL)
 		return -1;
+	if ((wb = malloc(LEX_WIN * (sizeof(*wb) + sizeof(*wm)))) == NULL) {
+		free(seed);
+		return -1;
+	}
 	budget = LEX_PRUNE_SEED;
 	for (i = q->n; i-- > 0 && budget > 0;) {
 		const struct lex_term *t = q->terms[order[i]];
-		double idf = lexindex_idf(x, t, flags);
+		double idf = pr.idf[order[i]];
 
 		for (j = 0; j < t->npost && budget > 0; j++, budget--) {
 			struct lex_seed e;
@@ -1067,63 +1188,115 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 		}
 	}
 	for (i = 0; i < nseed; i++)
-		lexindex_mark(x, &nt, seed[i].snip, LEX_MARK_CAND);
-	free(seed);
+		lexindex_offer(&pr, seed[i].snip);
 	/* and sections they enclose, which may outscore them by inheriting */
-	for (i = 0, nmatched = nt; i < nmatched && nt < 8 * npool; i++) {
-		uint32_t m = x->touched[i];
-
-		for (j = x->childoff[m]; j < x->childoff[m + 1] && nt < 8 * npool; j++)
-			lexindex_mark(x, &nt, x->child[j], LEX_MARK_CAND);
+	for (i = 0, nseeded = nseed; i < nseed && nseeded < 8 * npool; i++) {
+		d = seed[i].snip;
+		for (j = x->childoff[d]; j < x->childoff[d + 1] && nseeded < 8 * npool; j++) {
+			lexindex_offer(&pr, x->child[j]);
+			nseeded++;
+		}
 	}
-	for (i = 0, nmatched = nt; i < nmatched; i++)
-		if (x->parent[x->touched[i]] != 0)
-			lexindex_mark(x, &nt, x->parent[x->touched[i]] - 1, LEX_MARK_PARENT);
-	for (i = 0; i < q->n; i++)
-		walk[i] = 0;
-	*k = 0;
-	lexindex_score_marked(x, q, flags, walk, nt, pool, npool, k);
-	for (i = 0; i < nt; i++)
-		x->tmask[x->touched[i]] = 0;
-	if (*k < npool)
-		return 0;	/* fewer than npool seeds score: no threshold */
-	theta = pool[0].score;	/* the heap's worst: the npool-th best seed */
-	/* 2. The non-essential terms: the smallest bounds whose sum stays below theta. */
-	for (i = 0, sum = 0.0; i < q->n; i++) {
-		double next = sum + bound[order[i]];
-
-		if ((1.0 + LEX_INHERIT) * next * LEX_PRUNE_SLACK >= theta)
-			break;
-		sum = next;
-	}
-	if (i == 0 || i == q->n)
-		return 0;	/* every term can lift a snippet over theta (or none: never) */
-	for (j = 0; j < q->n; j++)
-		walk[j] = 0;
-	for (j = i; j < q->n; j++)
-		walk[order[j]] = 1;
-	/* 3. The candidates (essential postings and their sections), their parents. */
-	nt = 0;
+	free(seed);
+	/*
+	 * 2. and 3. The walk over the essential terms, in windows of LEX_WIN snippets (the
+	 * partition taken again at each as theta rises): first each term's postings in the
+	 * window add their bounds into wb (and their terms into wm), then the snippets of the
+	 * window that hold an essential term are taken in order.
+	 */
+	wm = (uint64_t *)(wb + LEX_WIN);
+	memset(wbits, 0, sizeof(wbits));
+	ness = 0;
+	ne = 0.0;
 	for (i = 0; i < q->n; i++) {
-		const struct lex_term *t = q->terms[i];
-
-		if (!walk[i])
-			continue;
-		for (j = 0; j < t->npost; j++)
-			lexindex_mark(x, &nt, t->post[j].snip, LEX_MARK_CAND);
+		pc[i] = q->terms[i]->post;
+		pe[i] = q->terms[i]->post + q->terms[i]->npost;
 	}
-	for (i = 0, nmatched = nt; i < nmatched; i++) {
-		uint32_t m = x->touched[i];
+	for (;;) {
+		while (ness < q->n && (1.0 + LEX_INHERIT) * (ne + bound[order[ness]]) *
+		    LEX_PRUNE_SLACK < pr.theta)
+			ne += bound[order[ness++]];
+		/* the essential terms with postings left; the window starts at the first */
+		w0 = UINT32_MAX;
+		for (j = ness, nact = 0; j < q->n; j++)
+			if (pc[order[j]] < pe[order[j]]) {
+				act[nact++] = order[j];
+				if (pc[order[j]]->snip < w0)
+					w0 = pc[order[j]]->snip;
+			}
+		if (nact == 0)
+			break;	/* no snippet left can reach theta (or none holds a term) */
+		w1 = w0 > UINT32_MAX - LEX_WIN ? UINT32_MAX : w0 + LEX_WIN;
+		/*
+		 * A posting adds at most its term's bound for its frequency (rounded up to a
+		 * whole one) with the smallest norm any snippet has (LEX_NORM_MIN), at most
+		 * the term's bound.
+		 */
+		for (j = 0; j < nact; j++) {
+			const struct lex_posting *ps;
+			uint64_t tb = 1ull << act[j];
 
-		for (j = x->childoff[m]; j < x->childoff[m + 1]; j++)
-			lexindex_mark(x, &nt, x->child[j], LEX_MARK_CAND);
+			i = act[j];
+			for (ps = pc[i]; ps < pe[i] && ps->snip < w1; ps++) {
+				uint32_t off = ps->snip - w0;
+				float f = ps->tf;
+				uint32_t fi = f >= 0.0f && f < (float)LEX_TFBOUNDS ? (uint32_t)f :
+				    LEX_TFBOUNDS;	/* (a segment's tf out of range: the bound) */
+
+				fi += fi < LEX_TFBOUNDS && (float)fi < f;
+				if (!(wbits[off >> 6] & (1ull << (off & 63)))) {
+					wbits[off >> 6] |= 1ull << (off & 63);
+					wb[off] = ne;
+					wm[off] = 0;
+				}
+				wb[off] += fi < LEX_TFBOUNDS ? tfb[i][fi] : bound[i];
+				wm[off] |= tb;
+			}
+			qc[i] = pc[i];
+			pc[i] = ps;
+		}
+		for (c = 0; c < LEX_WIN / 64; c++) {
+			uint64_t bits = wbits[c];
+
+			wbits[c] = 0;
+			for (; bits != 0; bits &= bits - 1) {
+				uint32_t off = (uint32_t)(c * 64) + (uint32_t)__builtin_ctzll(bits);
+				uint64_t tm;
+
+				d = w0 + off;
+				/*
+				 * A snippet reaches theta only by owning tau = theta / (1 +
+				 * LEX_INHERIT) or by inheriting from a parent that owns tau (its
+				 * share of it, rather): so d is scored, and the sections it encloses
+				 * looked at, only when it can own tau.
+				 */
+				if ((1.0 + LEX_INHERIT) * wb[off] * LEX_PRUNE_SLACK < pr.theta)
+					continue;
+				ess = ne;
+				for (tm = wm[off]; tm != 0; tm &= tm - 1) {
+					double f;
+
+					i = (size_t)__builtin_ctzll(tm);
+					while (qc[i]->snip < d)
+						qc[i]++;
+					f = qc[i]->tf;
+					ess += pr.idf[i] * (f * (LEX_K1 + 1.0)) / (f + x->norm[d]);
+					/* d's lookups find it at once */
+					pr.hint[i] = (uint32_t)(qc[i] - q->terms[i]->post);
+				}
+				if ((1.0 + LEX_INHERIT) * ess * LEX_PRUNE_SLACK < pr.theta)
+					continue;
+				lexindex_candidate(&pr, d, ess);
+			}
+		}
 	}
-	for (i = 0, nmatched = nt; i < nmatched; i++)
-		if (x->parent[x->touched[i]] != 0)
-			lexindex_mark(x, &nt, x->parent[x->touched[i]] - 1, LEX_MARK_PARENT);
-	*k = 0;
-	lexindex_score_marked(x, q, flags, walk, nt, pool, npool, k);
-	*ntouched = nt;
+	free(wb);
+	for (i = 0; i < pr.nt; i++) {
+		x->score[x->touched[i]] = 0.0f;
+		x->mark[x->touched[i]] = 0;
+	}
+	*k = pr.k;
+	*ntouched = pr.nt;
 	return 1;
 }
 

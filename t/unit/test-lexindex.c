@@ -926,6 +926,153 @@ prune_same(struct db *db, struct tokenize_stemmer *stem, const char *dir)
 	}
 }
 
+/*
+ * Pruned searches on a random library (/t/z, deterministic): documents of sections three
+ * levels deep (page, section, subsection; long ones split in parts), words drawn with a
+ * steep skew from a vocabulary (a few in most snippets, most in a handful) and rare words
+ * seen once, a word in every snippet, a word repeated past the bounds' table (a term
+ * frequency of 70 and more), words only in page titles (their sections rank by inheriting
+ * alone), 150 identical subsections under one page (ties through inheritance). 600
+ * questions of 1 to 24 words (common, rare, repeated), built and mapped, max 80 and 5: the
+ * same hits, scores and order as exhaustive scoring, while pruning scores fewer snippets.
+ */
+#define PRUNE_LIB_Z	"/t/z"
+
+static unsigned long
+prune_rnd(unsigned long *r)
+{
+	*r = *r * 6364136223846793005ul + 1442695040888963407ul;
+	return *r >> 33;
+}
+
+/* A word of the vocabulary: w0 (most snippets) .. w399 (few), with a steep skew. */
+static int
+prune_word(unsigned long *r)
+{
+	double	 u = (double)(prune_rnd(r) % 1000000) / 1000000.0;
+
+	return (int)(400.0 * u * u * u);
+}
+
+static int
+prune_random_insert(struct db *db, int *n)
+{
+	char	 crumb[256], title[256], body[4096], code[256], dpath[32];
+	unsigned long r = 777;
+	int	 rc, id = 300001, doc, sec, sub, part, w, nw, len, rare = 0, nsec, nsub, npart;
+
+	rc = db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
+	    "updated_at) VALUES ('/t/z', 10, 'https://h/t/z', 'h', 'z', 'x', 'x'); BEGIN");
+	for (doc = 0; doc < 60 && rc == 0; doc++) {
+		snprintf(dpath, sizeof(dpath), "z%d.md", doc);
+		rc |= db_run(db, "INSERT INTO documents (id, library_id, path, blob, title) "
+		    "VALUES (?1, '/t/z', ?2, 'b', 'Z')", "it", 1001 + doc, dpath);
+		nsec = 4 + (int)(prune_rnd(&r) % 12);
+		for (sec = -1; sec < nsec; sec++)
+			for (sub = -1, nsub = sec < 0 ? 0 : (int)(prune_rnd(&r) % 6); sub < nsub;
+			    sub++)
+				for (part = 0, npart = prune_rnd(&r) % 5 == 0 ? 3 : 1;
+				    part < npart; part++) {
+			/* the crumb: page, section, subsection; a title word or two */
+			len = snprintf(crumb, sizeof(crumb), "Page %d", doc);
+			if (sec >= 0)
+				len += snprintf(crumb + len, sizeof(crumb) - (size_t)len,
+				    " > Sec %d w%d", sec, prune_word(&r));
+			if (sub >= 0)
+				snprintf(crumb + len, sizeof(crumb) - (size_t)len, " > Sub %d",
+				    sub);
+			if (sec < 0)
+				snprintf(title, sizeof(title), "Page %d w%d pagew%d", doc,
+				    prune_word(&r), doc % 7);
+			else
+				snprintf(title, sizeof(title), "T w%d", prune_word(&r));
+			/* the body: skewed words, a rare one, now and then a long repeat */
+			nw = 1 + (int)(prune_rnd(&r) % (prune_rnd(&r) % 4 == 0 ? 150 : 25));
+			len = snprintf(body, sizeof(body), "every");
+			for (w = 0; w < nw && len < (int)sizeof(body) - 64; w++)
+				len += snprintf(body + len, sizeof(body) - (size_t)len, " w%d",
+				    prune_word(&r));
+			if (prune_rnd(&r) % 3 == 0)
+				len += snprintf(body + len, sizeof(body) - (size_t)len,
+				    " rare%d", rare++);
+			nw = prune_rnd(&r) % 40 == 0 ? 64 + (int)(prune_rnd(&r) % 20) : 0;
+			for (w = 0; w < nw && len < (int)sizeof(body) - 16; w++)
+				len += snprintf(body + len, sizeof(body) - (size_t)len,
+				    " w%d", 3 + doc % 5);
+			snprintf(code, sizeof(code), prune_rnd(&r) % 4 == 0 ? "w%d(w%d)" :
+			    "", prune_word(&r), prune_word(&r));
+			rc |= add_snippet(db, PRUNE_LIB_Z, "l10", id++, 1001 + doc, title,
+			    crumb, body, code);
+		}
+	}
+	/* 150 identical subsections under one page that names a word of its own */
+	rc |= db_run(db, "INSERT INTO documents (id, library_id, path, blob, title) "
+	    "VALUES (?1, '/t/z', ?2, 'b', 'Z')", "it", 1099, "x.md");
+	rc |= add_snippet(db, PRUNE_LIB_Z, "l10", id++, 1099, "Twin page", "Twins",
+	    "twinpage w1 w2", "");
+	for (w = 0; w < 150; w++)
+		rc |= add_snippet(db, PRUNE_LIB_Z, "l10", id++, 1099, "Twin", "Twins > Twin",
+		    "every w1 w5 w9", "");
+	*n = id - 300001;
+	rc |= db_exec(db, "COMMIT");
+	return rc;
+}
+
+static void
+prune_random(struct db *db, struct tokenize_stemmer *stem, const char *dir)
+{
+	struct lexindex	*built, *mapped;
+	char		 path[512], why[128], q[1024];
+	unsigned long	 r = 4242;
+	size_t		 i, scored = 0, all = 0, sc, sa, len;
+	int		 n = 0, same = 1, w, nw, rc;
+
+	rc = prune_random_insert(db, &n);
+	ok(rc == 0 && n > 2000, "a random library (%d snippets) inserted", n);
+	built = lexindex_build(db, stem, PRUNE_LIB_Z, n);
+	snprintf(path, sizeof(path), "%s/pz.seg", dir);
+	mapped = built != NULL && lexindex_write_segment(built, dir, "pz.seg") == 0 ?
+	    lexindex_map(path, why, sizeof(why)) : NULL;
+	ok(built != NULL && mapped != NULL, "%s built and mapped", PRUNE_LIB_Z);
+	if (built == NULL || mapped == NULL) {
+		lexindex_free(built);
+		lexindex_free(mapped);
+		return;
+	}
+	for (i = 0; i < 600; i++) {
+		nw = 1 + (int)(prune_rnd(&r) % (i % 5 == 0 ? 24 : 8));
+		len = 0;
+		q[0] = '\0';
+		for (w = 0; w < nw && len < sizeof(q) - 32; w++) {
+			unsigned long k = prune_rnd(&r) % 20;
+
+			if (k == 0)
+				len += (size_t)snprintf(q + len, sizeof(q) - len, "rare%lu ",
+				    prune_rnd(&r) % 900);
+			else if (k == 1)
+				len += (size_t)snprintf(q + len, sizeof(q) - len, "pagew%lu ",
+				    prune_rnd(&r) % 7);
+			else if (k == 2)
+				len += (size_t)snprintf(q + len, sizeof(q) - len, "%s ",
+				    prune_rnd(&r) % 2 ? "every" : "twinpage");
+			else
+				len += (size_t)snprintf(q + len, sizeof(q) - len, "w%d ",
+				    k < 8 ? (int)(prune_rnd(&r) % 400) : prune_word(&r));
+		}
+		sc = sa = 0;
+		same &= prune_compare(i % 2 ? mapped : built, stem, q, i % 3 ? 80 : 5,
+		    i % 4 < 2 ? LEXINDEX_PRUNE_ALWAYS : 0, &sc, &sa);
+		scored += sc;
+		all += sa;
+	}
+	ok(same, "600 random questions on a random library: pruned searches rank exactly "
+	    "as exhaustive ones");
+	ok(scored < all, "pruning scored %zu snippets where exhaustive scoring scored %zu",
+	    scored, all);
+	lexindex_free(mapped);
+	lexindex_free(built);
+}
+
 int
 main(void)
 {
@@ -989,6 +1136,7 @@ main(void)
 		mapped_refused(db, stem, tmpl);
 	}
 	prune_same(db, stem, tmpl);
+	prune_random(db, stem, tmpl);
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);
