@@ -10,6 +10,7 @@
 #include "store/db.h"
 #include "store/keys.h"
 #include "store/conn.h"
+#include "store/pg.h"
 
 /* An owner's admin flag as an integer on both engines (PostgreSQL's = is a boolean). */
 #define KEY_ADMIN	"CASE WHEN k.user_id IS NULL THEN k.admin WHEN u.role = 'admin' " \
@@ -97,10 +98,12 @@ store_key_file(struct db *db, char *path, size_t pathsz)
 }
 
 /*
- * Engine: a read-only SQLite connection (the query responders') cannot write, so on SQLite
- * this opens the same database file read-write for the one UPDATE. A PostgreSQL connection
- * is not read-only by file: the server lets the connection's role write, so the UPDATE
- * goes through the caller's connection.
+ * Engine: a read-only connection (the query responders') cannot write, so this opens a
+ * short-lived read-write one for the one UPDATE: on SQLite the same database file, on
+ * PostgreSQL a second connection to DATABASE_URL (the responders' own connection makes its
+ * transactions read only, and a failed UPDATE there would abort the request's read
+ * transaction). Either waits at most 50 ms for a lock. Rare: apikey_touch writes a key at
+ * most once a few minutes a process.
  */
 int
 store_key_touch(struct db *db, long long id, const char *now, const char *before)
@@ -124,6 +127,19 @@ store_key_touch(struct db *db, long long id, const char *now, const char *before
 		db_finalize(st);
 		st = NULL;
 		w = own;
+	} else if (db_conn_engine(db) == DB_ENGINE_POSTGRES && db_readonly(db)) {
+		char		 err[256];
+		struct pg	*pg;
+
+		if (db_url() == NULL || (pg = pg_connect(db_url(), err, sizeof(err))) == NULL)
+			return -1;
+		if ((own = db_conn_pg(pg)) == NULL) {
+			pg_close(pg);
+			return -1;
+		}
+		if (db_exec(own, "SET lock_timeout = 50") == -1)
+			goto out;
+		w = own;
 	}
 	if (db_prepare(w, "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND "
 	    "(last_used_at IS NULL OR last_used_at < ?3)", &st) == 0) {
@@ -135,7 +151,10 @@ store_key_touch(struct db *db, long long id, const char *now, const char *before
 	}
 out:
 	db_finalize(st);
-	db_lite_close(own);
+	if (own != NULL && db_conn_engine(own) == DB_ENGINE_POSTGRES)
+		db_close(own);
+	else
+		db_lite_close(own);
 	return rc;
 }
 

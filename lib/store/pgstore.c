@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include "base/util.h"
 #include "store/pg.h"
 #include "store/pgstore.h"
 #include "store/stmt.h"
@@ -54,8 +55,22 @@ pgstore_int(struct db *db, const char *sql, long long *out)
 }
 
 /*
+ * The rows a new SQLite database starts with (sql/schema.sql, sql/0005-gitops.sql), for a new
+ * PostgreSQL one that is not a copy's target (a copy brings SQLite's own): the admin "admin"
+ * with the password "admin", to be changed at the first sign-in (the same scrypt hash as
+ * sql/schema.sql's), and GitOps' one state row. ?1, where there is one: now.
+ */
+static const char *const pgstore_seed[] = {
+	"INSERT INTO users (name, role, password, must_change_password, created_at, updated_at) "
+	    "VALUES ('admin', 'admin', 'scrypt$15$8$1$SblK_THMWHlEAd8JMlbEvw$AezytBo02SmJVncd_"
+	    "OQQDIhmjeK5GwSWUyRosYfPSgU', 1, ?1, ?1)",
+	"INSERT INTO gitops_state (id) VALUES (1)",
+};
+
+/*
  * The schema inside the caller's transaction: created (version 0) or migrated. history: add
- * the schema_history row (not when a copy brings SQLite's own history).
+ * the schema_history row and seed a new database (not when a copy brings SQLite's own
+ * history and rows).
  */
 static int
 pgstore_migrate_in(struct pg *pg, struct db *db, int *from, int history, char *err,
@@ -63,7 +78,7 @@ pgstore_migrate_in(struct pg *pg, struct db *db, int *from, int history, char *e
 {
 	struct db_stmt	*st;
 	long long	 exists, v;
-	int		 i, to = sql_version;
+	int		 i, rc, to = sql_version;
 
 	*from = 0;
 	if (pg_exec(pg, PGSTORE_SCHEMA_LOCK) == -1 ||
@@ -73,6 +88,20 @@ pgstore_migrate_in(struct pg *pg, struct db *db, int *from, int history, char *e
 		if (pg_exec(pg, sql_pg_schema) == -1)
 			goto fail;
 		v = sql_pg_base;
+		for (i = 0; history && i < (int)(sizeof(pgstore_seed) / sizeof(pgstore_seed[0]));
+		    i++) {
+			char	 now[32];
+
+			util_iso8601(time(NULL), now, sizeof(now));
+			if (db_prepare(db, pgstore_seed[i], &st) == -1)
+				goto fail;
+			if (db_param_count(st) >= 1)
+				db_bind_text(st, 1, now);
+			rc = db_step(st);
+			db_finalize(st);
+			if (rc != DB_DONE)
+				goto fail;
+		}
 	} else {
 		if (pgstore_int(db, "SELECT version FROM ctxd_schema", &v) == -1)
 			goto fail;

@@ -24,10 +24,19 @@ pg_start() {
 	"${_pg_as[@]}" "$bin/initdb" -D "$_pg_dir/data" -U ctxd -A trust -E UTF8 --locale=C \
 	    --no-sync >"$_pg_dir/initdb.log" 2>&1 ||
 	    bail_out "initdb failed: $(tail -n 5 "$_pg_dir/initdb.log")"
-	port=$(pick_port) || bail_out "pg_start: no free port"
-	"${_pg_as[@]}" "$bin/pg_ctl" -D "$_pg_dir/data" -l "$_pg_dir/server.log" -w -t 120 \
-	    -o "-c listen_addresses=127.0.0.1 -p $port -k $_pg_dir -c fsync=off -c full_page_writes=off -c synchronous_commit=off" \
-	    start >/dev/null 2>&1 ||
+	# A free port can be taken by another test between pick_port and the bind: a few tries.
+	local try started=
+	for try in 1 2 3 4 5; do
+		port=$(pick_port) || bail_out "pg_start: no free port"
+		if "${_pg_as[@]}" "$bin/pg_ctl" -D "$_pg_dir/data" -l "$_pg_dir/server.log" -w \
+		    -t 120 -o "-c listen_addresses=127.0.0.1 -p $port -k $_pg_dir -c fsync=off -c full_page_writes=off -c synchronous_commit=off" \
+		    start >/dev/null 2>&1; then
+			started=1
+			break
+		fi
+		grep -q "could not bind" "$_pg_dir/server.log" 2>/dev/null || break
+	done
+	[ -n "$started" ] ||
 	    bail_out "PostgreSQL did not start: $(tail -n 5 "$_pg_dir/server.log" 2>/dev/null)"
 	PG_PORT=$port
 	"$bin/createdb" -h 127.0.0.1 -p "$port" -U ctxd ctxd ||
