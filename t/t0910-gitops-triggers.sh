@@ -73,8 +73,7 @@ repos:
   - url: $GITBASE/public/corpora/axum.git
 YAML
 	[ -d "$T/gitsrv/public/corpora/axum.git" ] || gitserver_add_bundle axum public >/dev/null
-	id=$(sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" \
-	    "INSERT INTO gitops_runs (trigger, created_at) VALUES ('api', 'now') RETURNING id")
+	id=$(_sql "INSERT INTO gitops_runs (trigger, created_at) VALUES ('api', 'now') RETURNING id")
 	rq_before=$(_sql "SELECT count(*) FROM jobs WHERE library_id = '/corpora/requests'")
 	"$top_builddir/ctxd-worker" 2>>"$T/log/worker-kill.log" &
 	wpid=$!
