@@ -103,7 +103,11 @@ is "$?" 0 "init again: already current"
 is "$(node_sql "SELECT count(*) FROM schema_history")" 1 "... nothing migrated"
 printf 'ann password 1\n' | DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin user create ann >/dev/null 2>&1
 is "$?" 0 "ctxd-admin user create on PostgreSQL"
-is "$(node_sql "SELECT name || ' ' || role FROM users")" "ann member" "... the user is in PostgreSQL"
+is "$(node_sql "SELECT name || ' ' || role FROM users ORDER BY id")" "admin admin
+ann member" "... the user is in PostgreSQL, after the admin a new database starts with"
+is "$(node_sql "SELECT must_change_password FROM users WHERE name = 'admin'")" 1 \
+    "... who must change the password at the first sign-in"
+is "$(node_sql "SELECT count(*) FROM gitops_state")" 1 "... and GitOps' state row"
 DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin settings set worker.concurrency 3 >/dev/null 2>&1
 is "$?" 0 "ctxd-admin settings set on PostgreSQL"
 is "$(DATABASE_URL=$NODE DATA_DIR=$T/node ctxd_admin settings get worker.concurrency 2>&1)" 3 \

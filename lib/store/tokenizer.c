@@ -141,6 +141,39 @@ tokenize_stem_emit(void *ctx, int tflags, const char *tok, int ntok, int start, 
 	    (tflags & FTS5_TOKEN_COLOCATED) != 0) ? SQLITE_DONE : SQLITE_OK;
 }
 
+/* Closes tokenize_memdb's database (NULL: nothing). */
+static void
+tokenize_memdb_close(struct db *mem)
+{
+	if (mem == NULL)
+		return;
+	sqlite3_close_v2(db_lite(mem));
+	db_conn_free(mem);
+}
+
+/*
+ * An in-memory SQLite database with the "ctxd" tokenizer registered (SQLite's own calls:
+ * db.c registers the tokenizer, so nothing of db.c here), or NULL (logged).
+ */
+static struct db *
+tokenize_memdb(void)
+{
+	sqlite3		*lite = NULL;
+	struct db	*mem = NULL;
+
+	if (sqlite3_open_v2(":memory:", &lite, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+	    NULL) != SQLITE_OK || (mem = db_conn_sqlite(lite)) == NULL ||
+	    tokenize_register(mem) == -1) {
+		log_err("tokenize_stemmer_open: no in-memory SQLite for FTS5's tokenizer");
+		if (mem != NULL)
+			tokenize_memdb_close(mem);
+		else
+			sqlite3_close(lite);
+		return NULL;
+	}
+	return mem;
+}
+
 /*
  * The chain is SQLite's FTS5 whatever the store's engine: on PostgreSQL (no SQLite handle)
  * an in-memory SQLite database, with the "ctxd" tokenizer registered, lends it for the
@@ -157,12 +190,8 @@ tokenize_stemmer_open(struct db *db)
 	struct db		*mem = NULL;
 
 	if (db_lite(db) == NULL) {
-		if (db_lite_open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, &mem) !=
-		    SQLITE_OK || tokenize_register(mem) == -1) {
-			log_err("%s: no in-memory SQLite for FTS5's tokenizer", __func__);
-			db_lite_close(mem);
+		if ((mem = tokenize_memdb()) == NULL)
 			return NULL;
-		}
 		db = mem;
 	}
 	if (sqlite3_prepare_v2(db_lite(db), "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK ||
@@ -184,7 +213,7 @@ tokenize_stemmer_open(struct db *db)
 fail:
 	sqlite3_finalize(st);
 	free(ts);
-	db_lite_close(mem);
+	tokenize_memdb_close(mem);
 	return NULL;
 }
 
@@ -212,7 +241,7 @@ tokenize_stemmer_close(struct tokenize_stemmer *ts)
 	if (ts == NULL)
 		return;
 	ts->api.xDelete(ts->tok);
-	db_lite_close(ts->mem);
+	tokenize_memdb_close(ts->mem);
 	free(ts);
 }
 
