@@ -80,7 +80,7 @@ ok $? "the worker fetched the repository"
 cancel_running "$job1"
 like "$(job_sql "$job1" message)" '^cancelled (after fetching|while parsing|before writing the index): nothing was written; the library has no index$' \
     "the job's message"
-is "$(lib_sql "state || ' ' || run_status || ' ' || total_snippets || ' ' || (indexed_commit IS NULL)")" \
+is "$(lib_sql "state || ' ' || run_status || ' ' || total_snippets || ' ' || CASE WHEN indexed_commit IS NULL THEN 1 ELSE 0 END")" \
     "initial cancelled 0 1" "the library is 'initial', run cancelled, no index"
 is "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB'")" 0 "no snippet was written"
 is "$(http GET "$BASE/api/libraries$LIB" -H "$A")" 200 "library detail"

@@ -606,13 +606,18 @@ http_header() {
 
 # _sql QUERY: run a read query against the instance's store with a busy timeout:
 # $DATA_DIR/ctxd.db, or with CTXD_TEST_ENGINE=postgres the instance's PostgreSQL database
-# (rows unaligned, fields split by |; t/lib/pg-shims.sql gives it the few SQLite functions
-# the tests' queries use).
+# (rows unaligned, fields split by |; a lone boolean as 1 or 0; t/lib/pg-shims.sql gives it
+# the few SQLite functions the tests' queries use).
 _sql() {
 	if [ "$(ctxd_test_engine)" = postgres ]; then
-		PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -A -t \
-		    -v ON_ERROR_STOP=1 "$DATABASE_URL" -c "$1"
-		return
+		# A lone boolean reads as SQLite's 1 or 0 (psql prints t or f).
+		local out rc
+		out=$(PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -A -t \
+		    -v ON_ERROR_STOP=1 "$DATABASE_URL" -c "$1")
+		rc=$?
+		case $out in t) out=1 ;; f) out=0 ;; esac
+		[ -z "$out" ] || printf '%s\n' "$out"
+		return "$rc"
 	fi
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "$1"
 }
