@@ -27,40 +27,7 @@
 #include "store/users.h"
 #include "db-helpers.h"
 #include "tap.h"
-
-/* tap.h's is_int and is_str with a formatted name. */
-#define eq_int(got, want, ...) do {						\
-	long	 g_ = (got), w_ = (want);					\
-	if (!ok(g_ == w_, __VA_ARGS__))						\
-		printf("#   got:  %ld\n#   want: %ld\n", g_, w_);		\
-} while (0)
-#define eq_str(got, want, ...) do {						\
-	const char *g_ = (got), *w_ = (want);					\
-	if (!ok(g_ != NULL && strcmp(g_, w_) == 0, __VA_ARGS__))		\
-		printf("#   got:  '%s'\n#   want: '%s'\n", g_ ? g_ : "(null)", w_);	\
-} while (0)
-
-/* What an engine answered, a line per answer. */
-static char	 trace[2][16384];
-static char	*cur;
-
-static void tr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void
-tr(const char *fmt, ...)
-{
-	size_t	 len = strlen(cur);
-	va_list	 ap;
-
-	if (len + 2 >= sizeof(trace[0]))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(cur + len, sizeof(trace[0]) - len - 1, fmt, ap);
-	va_end(ap);
-	len = strlen(cur);
-	cur[len] = '\n';
-	cur[len + 1] = '\0';
-}
+#include "store-trace.h"
 
 /* The names store_user_each gives, joined by a space (stop: how many to take, 0 all). */
 struct names {
