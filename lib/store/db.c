@@ -315,23 +315,6 @@ db_pragma_int(struct db *db, const char *pragma, int *out)
 	return rc;
 }
 
-/* One integer a constant statement answers on a PostgreSQL connection: 0, or -1. */
-static int
-db_pg_int(struct db *db, const char *sql, long long *out)
-{
-	struct db_stmt	*st;
-	int		 rc = -1;
-
-	if (db_prepare(db, sql, &st) == -1)
-		return -1;
-	if (db_step(st) == DB_ROW) {
-		*out = db_col_int64(st, 0);
-		rc = 0;
-	}
-	db_finalize(st);
-	return rc;
-}
-
 int
 db_user_version(struct db *db, int *out)
 {
@@ -339,9 +322,9 @@ db_user_version(struct db *db, int *out)
 
 	if (db->pg != NULL) {
 		/* ctxd_schema holds it (sql/pg/schema.sql); no table yet: version 0 */
-		if (db_pg_int(db, "SELECT to_regclass('ctxd_schema') IS NOT NULL", &v) == -1)
+		if (db_stmt_int(db, "SELECT to_regclass('ctxd_schema') IS NOT NULL", &v) == -1)
 			return -1;
-		if (v != 0 && db_pg_int(db, "SELECT version FROM ctxd_schema", &v) == -1)
+		if (v != 0 && db_stmt_int(db, "SELECT version FROM ctxd_schema", &v) == -1)
 			return -1;
 		*out = (int)v;
 		return 0;
@@ -356,7 +339,7 @@ db_readonly(struct db *db)
 	int		 on = 1;
 
 	if (db->pg != NULL)
-		return db_pg_int(db, "SELECT current_setting('default_transaction_read_only') "
+		return db_stmt_int(db, "SELECT current_setting('default_transaction_read_only') "
 		    "= 'on'", &ro) == -1 || ro != 0;
 
 	if (sqlite3_db_readonly(db_lite(db), "main") == 1)
@@ -718,7 +701,7 @@ db_space(struct db *db, long long *size, long long *freeb)
 	if (db->pg != NULL) {
 		/* PostgreSQL gives dead rows' space back by itself (autovacuum) */
 		*freeb = 0;
-		return db_pg_int(db, "SELECT pg_database_size(current_database())", size);
+		return db_stmt_int(db, "SELECT pg_database_size(current_database())", size);
 	}
 
 	for (i = 0; i < 3; i++) {

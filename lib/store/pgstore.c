@@ -37,23 +37,6 @@ pgstore_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* One integer a statement without parameters answers: 0, or -1. */
-static int
-pgstore_int(struct db *db, const char *sql, long long *out)
-{
-	struct db_stmt	*st;
-	int		 rc = -1;
-
-	if (db_prepare(db, sql, &st) == -1)
-		return -1;
-	if (db_step(st) == DB_ROW) {
-		*out = db_col_int64(st, 0);
-		rc = 0;
-	}
-	db_finalize(st);
-	return rc;
-}
-
 /*
  * The rows a new SQLite database starts with (sql/schema.sql, sql/0005-gitops.sql), for a new
  * PostgreSQL one that is not a copy's target (a copy brings SQLite's own): the admin "admin"
@@ -82,7 +65,7 @@ pgstore_migrate_in(struct pg *pg, struct db *db, int *from, int history, char *e
 
 	*from = 0;
 	if (pg_exec(pg, PGSTORE_SCHEMA_LOCK) == -1 ||
-	    pgstore_int(db, "SELECT to_regclass('ctxd_schema') IS NOT NULL", &exists) == -1)
+	    db_stmt_int(db, "SELECT to_regclass('ctxd_schema') IS NOT NULL", &exists) == -1)
 		goto fail;
 	if (!exists) {
 		if (pg_exec(pg, sql_pg_schema) == -1)
@@ -103,7 +86,7 @@ pgstore_migrate_in(struct pg *pg, struct db *db, int *from, int history, char *e
 				goto fail;
 		}
 	} else {
-		if (pgstore_int(db, "SELECT version FROM ctxd_schema", &v) == -1)
+		if (db_stmt_int(db, "SELECT version FROM ctxd_schema", &v) == -1)
 			goto fail;
 		*from = (int)v;
 	}
@@ -383,7 +366,7 @@ pgstore_copy(struct db *l, struct pg *pg, FILE *out, char *err, size_t errlen)
 		goto fail;
 	}
 	/* (PRAGMA through store/stmt.h: db.c calls pgstore_migrate, so no db.h here) */
-	if (pgstore_int(l, "PRAGMA user_version", &v) == -1 || (from = (int)v) != sql_version) {
+	if (db_stmt_int(l, "PRAGMA user_version", &v) == -1 || (from = (int)v) != sql_version) {
 		pgstore_err(err, errlen, "the SQLite database has schema version %d, this build "
 		    "copies version %d: run ctxd-admin init with this build first",
 		    (int)v, sql_version);
@@ -391,14 +374,14 @@ pgstore_copy(struct db *l, struct pg *pg, FILE *out, char *err, size_t errlen)
 	}
 	if (pg_begin(pg) == -1 || pg_exec(pg, "SET CONSTRAINTS ALL DEFERRED") == -1)
 		goto fail;
-	if (pgstore_int(p, "SELECT to_regclass('ctxd_schema') IS NOT NULL", &v) == -1)
+	if (db_stmt_int(p, "SELECT to_regclass('ctxd_schema') IS NOT NULL", &v) == -1)
 		goto fail;
 	if (v) {
 		/* Made by ctxd-admin init, say: taken only while no table but the history has rows. */
 		for (i = 0; i < ntables; i++) {
 			if (strcmp(pgstore_tables[i].name, "schema_history") == 0)
 				continue;
-			if (pgstore_int(p, pgstore_tables[i].count, &n) == -1)
+			if (db_stmt_int(p, pgstore_tables[i].count, &n) == -1)
 				goto fail;
 			if (n > 0) {
 				pgstore_err(err, errlen, "the PostgreSQL database is not empty "
@@ -415,8 +398,8 @@ pgstore_copy(struct db *l, struct pg *pg, FILE *out, char *err, size_t errlen)
 	for (i = 0; i < ntables; i++) {
 		if (pgstore_copy_table(l, p, &pgstore_tables[i], &n, err, errlen) == -1)
 			goto fail;
-		if (pgstore_int(l, pgstore_tables[i].count, &v) == -1 ||
-		    pgstore_int(p, pgstore_tables[i].count, &m) == -1)
+		if (db_stmt_int(l, pgstore_tables[i].count, &v) == -1 ||
+		    db_stmt_int(p, pgstore_tables[i].count, &m) == -1)
 			goto fail;
 		if (v != n || m != n) {
 			pgstore_err(err, errlen, "%s: %lld rows in SQLite, %lld copied, %lld in "

@@ -215,6 +215,22 @@ db_changes(struct db *db)
 }
 
 int
+db_stmt_int(struct db *db, const char *sql, long long *out)
+{
+	struct db_stmt	*st;
+	int		 rc = -1;
+
+	if (db_prepare(db, sql, &st) == -1)
+		return -1;
+	if (db_step(st) == DB_ROW) {
+		*out = db_col_int64(st, 0);
+		rc = 0;
+	}
+	db_finalize(st);
+	return rc;
+}
+
+int
 db_stmt_run(struct db *db, const char *sql, const char *types, ...)
 {
 	va_list		 ap;

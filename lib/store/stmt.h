@@ -66,6 +66,11 @@ long long db_changes(struct db *);
  * -1 logged with the engine's message (db_changes then tells the rows changed).
  */
 int	 db_stmt_run(struct db *, const char *sql, const char *types, ...);
+/*
+ * The integer in the first column of the first row a statement without parameters answers
+ * (either engine): 0 with *out set, or -1 (no row, or an error; nothing logged).
+ */
+int	 db_stmt_int(struct db *, const char *sql, long long *out);
 /* db_stmt_run with the arguments as a va_list, its log lines prefixed with who. */
 int	 db_stmt_runv(struct db *, const char *who, const char *sql, const char *types,
 	    va_list ap);
