@@ -208,7 +208,7 @@ db_rollback(struct db *db)
 		sqlite3_exec(db_lite(db), "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* Binds the values of ap to st as types says (see db_run). */
+/* Binds the values of ap to st as types says (see db_run; db_run_nowait's SQLite path). */
 static int
 db_bindv(sqlite3_stmt *st, const char *types, va_list ap)
 {
@@ -239,28 +239,12 @@ db_bindv(sqlite3_stmt *st, const char *types, va_list ap)
 int
 db_run(struct db *db, const char *sql, const char *types, ...)
 {
-	sqlite3_stmt	*st = NULL;
 	va_list		 ap;
-	int		 rc = -1;
+	int		 rc;
 
-	if (db->pg != NULL) {
-		va_start(ap, types);
-		rc = db_stmt_runv(db, __func__, sql, types, ap);
-		va_end(ap);
-		return rc;
-	}
-	if (sqlite3_prepare_v2(db_lite(db), sqltext_pick(sql, DB_ENGINE_SQLITE), -1, &st,
-	    NULL) != SQLITE_OK)
-		goto out;
 	va_start(ap, types);
-	rc = db_bindv(st, types, ap);
+	rc = db_stmt_runv(db, __func__, sql, types, ap);
 	va_end(ap);
-	if (rc == 0 && sqlite3_step(st) != SQLITE_DONE)
-		rc = -1;
-out:
-	if (rc == -1)
-		log_err("%s: %s", __func__, sqlite3_errmsg(db_lite(db)));
-	sqlite3_finalize(st);
 	return rc;
 }
 
