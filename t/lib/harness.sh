@@ -964,21 +964,26 @@ ui_run() {
 # $T/NAME/data with its own license and settings, its own responders and nginx on another
 # free port), for the tests where one instance is the other's upstream. Call it after
 # ctxd_setup and before ctxd_start of the test's own instance, whose variables (T, DATA_DIR,
-# LICENSE_KEY, PORT, BASE) it leaves as they were. Exports SECOND_BASE, SECOND_DATA_DIR
-# and SECOND_PIDS (its nginx and responders: ctxd_second_stop stops them).
+# LICENSE_KEY, PORT, BASE, DATABASE_URL) it leaves as they were. Exports SECOND_BASE,
+# SECOND_DATA_DIR, SECOND_DATABASE_URL (its PostgreSQL database under
+# CTXD_TEST_ENGINE=postgres, else empty: DATA_DIR=$SECOND_DATA_DIR
+# DATABASE_URL=$SECOND_DATABASE_URL CMD reaches its store on either engine) and SECOND_PIDS
+# (its nginx and responders: ctxd_second_stop stops them).
 ctxd_second_start() {
-	local name=$1 t=$T data=$DATA_DIR lic=$LICENSE_KEY
+	local name=$1 t=$T data=$DATA_DIR lic=$LICENSE_KEY url=${DATABASE_URL-}
 	[ -n "$T" ] || bail_out "ctxd_setup first"
 	[ -z "${_nginx_pid:-}" ] || bail_out "ctxd_second_start before ctxd_start"
 	T=$t/$name
 	unset DATA_DIR
 	ctxd_setup
 	ctxd_start
-	SECOND_BASE=$BASE SECOND_DATA_DIR=$DATA_DIR
+	SECOND_BASE=$BASE SECOND_DATA_DIR=$DATA_DIR SECOND_DATABASE_URL=${DATABASE_URL-}
 	SECOND_PIDS=("$_nginx_pid" "${_responder_pids[@]}")
-	export SECOND_BASE SECOND_DATA_DIR
+	export SECOND_BASE SECOND_DATA_DIR SECOND_DATABASE_URL
 	_nginx_pid="" _responder_pids=()
 	T=$t DATA_DIR=$data LICENSE_KEY=$lic
+	# the test's own instance keeps its database (ctxd_setup gave the second one another)
+	if [ "$(ctxd_test_engine)" = postgres ]; then export DATABASE_URL=$url; fi
 	unset PORT BASE
 	export T DATA_DIR LICENSE_KEY
 }
