@@ -80,7 +80,7 @@ worker
 is "$(_sql "SELECT state FROM libraries WHERE id = '$LIB'")" finalized "indexed"
 
 # ---------------------------------------------------------------- what was flagged
-rules=$(_sql "SELECT group_concat(rule, ',') FROM (SELECT rule FROM snippet_flags WHERE library_id = '$LIB' ORDER BY rule)")
+rules=$(_sql "SELECT group_concat(rule, ',') FROM (SELECT rule FROM snippet_flags WHERE library_id = '$LIB' ORDER BY rule) AS r")
 is "$rules" "hidden-comment,invisible-text,invisible-text,override,role-tag" \
     "the attacks are flagged, each by its rule"
 logline=$(_sql "SELECT level || ' ' || line FROM job_log WHERE job_id = $job AND line LIKE 'content check:%'")

@@ -77,7 +77,7 @@ is "$(_sql "SELECT count(*) FROM embeddings WHERE snippet_id NOT IN (SELECT id F
     "no orphan embeddings"
 is "$(_sql "SELECT count(*) FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM embeddings e
     WHERE e.model = v.model AND e.hash = v.hash)")" 0 "no vector is left that only axum used"
-is "$(_sql "SELECT group_concat(id) FROM jobs WHERE library_id = '/acme/axum'")" "$job" \
+is "$(_sql "SELECT group_concat(CAST(id AS text)) FROM jobs WHERE library_id = '/acme/axum'")" "$job" \
     "the earlier jobs are gone; the delete job stays as the record"
 is "$(_sql "SELECT count(*) FROM job_log WHERE job_id NOT IN (SELECT id FROM jobs)")" 0 \
     "their log lines are gone"

@@ -73,7 +73,7 @@ for i in 1 2 3 4; do
 done
 is "$(_sql "SELECT queued_via || ' ' || queued_by FROM jobs j WHERE library_id = '/acme/ada1'")" \
     "user $ada_id" "an admin's job records the admin"
-is "$(_sql "SELECT queued_via || ' ' || coalesce(queued_by, '-') FROM jobs WHERE library_id = '/acme/op1'")" \
+is "$(_sql "SELECT queued_via || ' ' || coalesce(CAST(queued_by AS text), '-') FROM jobs WHERE library_id = '/acme/op1'")" \
     "key -" "an operator key's job records the key"
 
 # A request that would queue several jobs (a library with versions) counts them all.

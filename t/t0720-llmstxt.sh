@@ -60,8 +60,9 @@ add() {	# add URL [EXTRA JSON FIELDS]: POST the source, print its library id
 	    --data "{\"type\":\"llmstxt\",\"url\":\"$1\"${2:+,$2}}" >/dev/null
 	http_body | jq -r .libraryId
 }
-joblog() { _sql "SELECT group_concat(level || ': ' || line, char(10)) FROM job_log WHERE job_id = (SELECT max(id) FROM jobs WHERE library_id = '$1');"; }
-docs() { _sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '$1' ORDER BY path);"; }
+NL=$'\n'	# (char(10) is SQLite's only)
+joblog() { _sql "SELECT group_concat(level || ': ' || line, '$NL') FROM job_log WHERE job_id = (SELECT max(id) FROM jobs WHERE library_id = '$1');"; }
+docs() { _sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '$1' ORDER BY path) AS d;"; }
 ask() {	# ask LIBID QUERY: the first Source of the text answer
 	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$1" \
 	    --data-urlencode "query=$2" >/dev/null

@@ -17,7 +17,8 @@ A="Authorization: Bearer $ADMIN"
 J='Content-Type: application/json'
 F=$FIX_1MCP
 
-joblog() { _sql "SELECT group_concat(level || ': ' || line, char(10)) FROM job_log WHERE job_id = $1;"; }
+NL=$'\n'	# (char(10) is SQLite's only)
+joblog() { _sql "SELECT group_concat(level || ': ' || line, '$NL') FROM job_log WHERE job_id = $1;"; }
 ndocs() { _sql "SELECT count(*) FROM documents WHERE library_id = '$1';"; }
 ask() {	# ask LIBID QUERY: the first Source of the text answer
 	http GET "$BASE/api/v2/context" -G --data-urlencode "libraryId=$1" \

@@ -19,7 +19,7 @@ A="Authorization: Bearer $ADMIN"
 J='Content-Type: application/json'
 
 . "$top_srcdir/t/lib/wiki.sh"
-docs() { _sql "SELECT group_concat(path || ' ' || title, ', ') FROM (SELECT path, title FROM documents WHERE library_id = '$1' ORDER BY path);"; }
+docs() { _sql "SELECT group_concat(path || ' ' || title, ', ') FROM (SELECT path, title FROM documents WHERE library_id = '$1' ORDER BY path) AS d;"; }
 SPACE='{"type":"wiki","url":"'$WBASE'","spaceKey":"ENG"}'
 
 # --- not configured: the job says what to set ------------------------------------------------
@@ -120,14 +120,14 @@ job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Picked pages","pageUr
   "'$WBASE'/wiki/x/'$tiny'"]}')
 ok $? "pages by URL in the four cloud forms, across two spaces"
 is "$(curl -s "$WBASE/_stats" | jq .maxInflight)" 4 "... fetched by id 4 at once (sources.inflight)"
-is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/picked_pages' ORDER BY path);")" \
+is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/picked_pages' ORDER BY path) AS d;")" \
     "pages/131074 pages/131075 pages/65539 pages/65542" "... exactly those pages (the tiny link decoded)"
 is "$(wiki_settings '{"sources.inflight": 1}')" 200 "sources.inflight set to 1"
 curl -s "$WBASE/_stats" >/dev/null
 job=$(wiki_index '{"type":"wiki","url":"'$WBASE'","title":"Code tree","includeSubPages":true,"pageUrls":[
   "'$WBASE'/wiki/spaces/ENG/pages/65538/Code+Samples", "'$WBASE'/wiki/x/'$tiny'"]}')
 ok $? "includeSubPages"
-is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/code_tree' ORDER BY path);")" \
+is "$(_sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '/wiki/code_tree' ORDER BY path) AS d;")" \
     "pages/131075 pages/131076 pages/65538 pages/65540 pages/65543" "... the pages and their sub-trees (grandchildren too)"
 is "$(curl -s "$WBASE/_stats" | jq .maxInflight)" 1 "... one request at a time with sources.inflight 1"
 wiki_settings '{"sources.inflight": null}' >/dev/null
@@ -178,7 +178,7 @@ like "$(wiki_joblog "$job")" "the pagination of http://127.0.0.1:$WPORT/wiki/api
 b64=$(printf '%s:%s' "$EMAIL" "$TOKEN" | base64 -w0)
 leak=$(grep -rlF -e "$TOKEN" -e "$b64" "$T/log" 2>/dev/null | grep -v wiki-standin)
 is "$leak" "" "the token is in no log file"
-is "$(_sql "SELECT count(*) FROM job_log WHERE instr(line, '$TOKEN') OR instr(line, '$b64');") $(_sql "SELECT count(*) FROM jobs WHERE instr(message, '$TOKEN') OR instr(message, '$b64');")" \
+is "$(_sql "SELECT count(*) FROM job_log WHERE instr(line, '$TOKEN') > 0 OR instr(line, '$b64') > 0;") $(_sql "SELECT count(*) FROM jobs WHERE instr(message, '$TOKEN') > 0 OR instr(message, '$b64') > 0;")" \
     "0 0" "... nor in a job log or job message"
 http GET "$BASE/api/jobs?limit=100" -H "$A" >/dev/null
 http_body | grep -qF -e "$TOKEN" -e "$b64"

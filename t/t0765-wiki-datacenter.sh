@@ -23,7 +23,7 @@ A="Authorization: Bearer $ADMIN"
 J='Content-Type: application/json'
 
 . "$top_srcdir/t/lib/wiki.sh"
-paths() { _sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '$1' ORDER BY path);"; }
+paths() { _sql "SELECT group_concat(path, ' ') FROM (SELECT path FROM documents WHERE library_id = '$1' ORDER BY path) AS d;"; }
 
 # --- not configured ----------------------------------------------------------------------------------
 is "$(wiki_settings '{"wiki.site_url": "'$SITE'", "wiki.kind": "datacenter"}')" 200 "site and kind set, no token"
@@ -101,7 +101,7 @@ is "$(_sql "SELECT count(*) || ' ' || min(url) FROM documents WHERE library_id =
 # --- the token never shows ----------------------------------------------------------------------------------------------
 leak=$(grep -rlF -e "$TOKEN" "$T/log" 2>/dev/null | grep -v wiki-standin)
 is "$leak" "" "the token is in no log file"
-is "$(_sql "SELECT count(*) FROM job_log WHERE instr(line, '$TOKEN');") $(_sql "SELECT count(*) FROM jobs WHERE instr(message, '$TOKEN');")" \
+is "$(_sql "SELECT count(*) FROM job_log WHERE instr(line, '$TOKEN') > 0;") $(_sql "SELECT count(*) FROM jobs WHERE instr(message, '$TOKEN') > 0;")" \
     "0 0" "... nor in a job log or job message"
 http GET "$BASE/api/jobs?limit=100" -H "$A" >/dev/null
 http_body | grep -qF -e "$TOKEN"
