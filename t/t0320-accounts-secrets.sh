@@ -61,26 +61,38 @@ done
 is "$found" "" "no list or read answer returns a password, key, cookie or other session's token"
 unlike "$answers" 'scrypt|"hash"|"password"' "nor a password hash"
 
-# A copy of the database (with its WAL) and nothing else: no secret in it, raw or dumped.
+# A copy of the database (SQLite: its file with its WAL; PostgreSQL: a pg_dump, loaded into a
+# database of its own) and nothing else: no secret in it, raw or dumped.
 ctxd_stop
 mkdir -p "$T/copy"
-cp "$DATA_DIR"/ctxd.db* "$T/copy/"
+if [ "$(ctxd_test_engine)" = postgres ]; then
+	"$_PG_BIN/pg_dump" "$DATABASE_URL" >"$T/copy/dump.sql" || fail "pg_dump"
+	copy_url=${DATABASE_URL%/*}/ctxd_copy
+	_sql "CREATE DATABASE ctxd_copy" &&
+	    PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
+	    "$copy_url" -f "$T/copy/dump.sql" >/dev/null || fail "the dump does not load"
+	copy_sql() { DATABASE_URL=$copy_url _sql "$1"; }
+else
+	cp "$DATA_DIR"/ctxd.db* "$T/copy/"
+	sqlite3 "$T/copy/ctxd.db" .dump >"$T/copy/dump.sql"
+	copy_url=
+	copy_sql() { sqlite3 "$T/copy/ctxd.db" "$1"; }
+fi
 ok "$([ ! -e "$T/copy/secret.key" ]; echo $?)" "the copy has no secret.key"
-sqlite3 "$T/copy/ctxd.db" .dump >"$T/copy/dump.sql"
 found=""
 for s in "${secrets[@]}"; do
 	grep -rqaF -- "$s" "$T/copy" && found="$found ${s:0:8}..."
 done
 is "$found" "" "the copied database (raw files and SQL dump) reveals none of the ${#secrets[@]} secrets"
-is "$(sqlite3 "$T/copy/ctxd.db" "SELECT count(*) FROM settings WHERE name IN ('ai.llm.api_key', 'ai.embed.api_key', 'git.github.token', 'git.gitlab.token') AND value LIKE 'v1:%'")" 4 \
+is "$(copy_sql "SELECT count(*) FROM settings WHERE name IN ('ai.llm.api_key', 'ai.embed.api_key', 'git.github.token', 'git.gitlab.token') AND value LIKE 'v1:%'")" 4 \
     "provider keys and git tokens are sealed (AES-256-GCM)"
-is "$(sqlite3 "$T/copy/ctxd.db" "SELECT count(*) FROM users WHERE password NOT LIKE 'scrypt\$%'")" 0 \
+is "$(copy_sql "SELECT count(*) FROM users WHERE password NOT LIKE 'scrypt\$%'")" 0 \
     "every password is an scrypt hash"
-is "$(sqlite3 "$T/copy/ctxd.db" "SELECT count(*) FROM api_keys WHERE length(hash) != 64")" 0 \
+is "$(copy_sql "SELECT count(*) FROM api_keys WHERE length(hash) != 64")" 0 \
     "every key is a SHA-256"
-is "$(sqlite3 "$T/copy/ctxd.db" "SELECT count(*) FROM sessions WHERE length(hash) != 64")" 0 \
+is "$(copy_sql "SELECT count(*) FROM sessions WHERE length(hash) != 64")" 0 \
     "every session is a SHA-256"
-DATA_DIR=$T/copy ctxd_admin settings get ai.llm.api_key >"$T/copy.out" 2>&1
+DATA_DIR=$T/copy DATABASE_URL=$copy_url ctxd_admin settings get ai.llm.api_key >"$T/copy.out" 2>&1
 unlike "$(cat "$T/copy.out")" "${secrets[0]}" "without secret.key the copy cannot open a sealed setting"
 # Nor does anything under DATA_DIR but secret.key, nor any log.
 found=""
