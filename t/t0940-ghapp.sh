@@ -51,8 +51,16 @@ is "$(stat lookups)" 1 "the installation was looked up for the repository"
 is "$(stat mints)" 1 "one token minted"
 is "$(stat refused)" 0 "the stand-in verified the JWT (signature, iss, iat, exp)"
 is "$(_sql "SELECT count(*) FROM ghapp_tokens WHERE installation_id = 4242 AND
-    expires_at > strftime('%s', 'now') + 3000")" 1 "the token is cached with its expiry"
-ok "$(grep -qaF "$GIT_TOKEN" "$DATA_DIR/ctxd.db" "$DATA_DIR/ctxd.db-wal" 2>/dev/null; echo $((1 - $?)))" \
+    expires_at > CAST(strftime('%s', 'now') AS integer) + 3000")" 1 "the token is cached with its expiry"
+# the store's bytes: SQLite's files, or a dump of the PostgreSQL database
+store_bytes() {
+	if [ "$(ctxd_test_engine)" = postgres ]; then
+		"$_PG_BIN/pg_dump" "$DATABASE_URL" || echo "pg_dump failed: $GIT_TOKEN"
+	else
+		cat "$DATA_DIR/ctxd.db" "$DATA_DIR/ctxd.db-wal" 2>/dev/null
+	fi
+}
+ok "$(store_bytes | grep -qaF "$GIT_TOKEN"; echo $((1 - $?)))" \
     "the cached token is sealed (not in plain text in the database)"
 
 # Again: the cached token, no new mint.
@@ -67,11 +75,11 @@ is "$STATE" done "indexed with the installation id of the setting"
 is "$(stat lookups)" 2 "no lookup when the installation id is set"
 
 # A cached token close to its expiry is replaced.
-_sql "UPDATE ghapp_tokens SET expires_at = strftime('%s', 'now') + 120"
+_sql "UPDATE ghapp_tokens SET expires_at = CAST(strftime('%s', 'now') AS integer) + 120"
 index
 is "$STATE" done "indexed with a token about to expire"
 is "$(stat mints)" 2 "a token within 5 minutes of its expiry is minted again"
-is "$(_sql "SELECT count(*) FROM ghapp_tokens WHERE expires_at > strftime('%s', 'now') + 3000")" 1 \
+is "$(_sql "SELECT count(*) FROM ghapp_tokens WHERE expires_at > CAST(strftime('%s', 'now') AS integer) + 3000")" 1 \
     "the new token replaced it in the cache"
 
 # A wrong installation id: the mint is refused (404), no personal token: the clone fails.
