@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GET /api/health and GET /api/ready: no credential needed, nothing secret in them; 200 when
-# healthy / ready, 503 when the database is missing, broken or has another schema version.
+# healthy / ready, 503 when the database is missing, broken or has another schema version
+# (on PostgreSQL: refuses connections, is not ctxd's or has another schema version).
 # Anyone but an admin learns only the status; an admin's key or session gets the report.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq sqlite3
@@ -44,7 +45,7 @@ is "$(http POST "$BASE/api/health")" 405 "POST health: 405"
 is "$(http GET "$BASE/api/ready?verbose=1")" 400 "an unknown parameter: 400"
 
 # Another schema version: not ready, unhealthy.
-_sql 'PRAGMA user_version = 99'
+schema_version 99
 is "$(http GET "$BASE/api/ready")" 503 "ready with schema version 99: 503"
 like "$(http_body | jq -r .error)" 'not ready: the database cannot be opened or its schema is not version '"$SCHEMA_VERSION" \
     "says why"
@@ -55,19 +56,38 @@ unlike "$(http_body | jq -r .error)" 'database' "and the error does not say why"
 is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $ADMIN")" 503 "an admin's health with schema version 99: 503"
 is "$(http_body | jq -r '[.status, .database.ok] | @tsv')" "$(printf 'unhealthy\tfalse')" "database not ok"
 like "$(http_body | jq -r .error)" 'database' "the error names the database"
-_sql "PRAGMA user_version = $SCHEMA_VERSION"
+schema_version "$SCHEMA_VERSION"
 is "$(http GET "$BASE/api/ready")" 200 "schema version restored: ready again"
 
-# A missing database, then a file that is not a database.
-mv "$DATA_DIR/ctxd.db" "$DATA_DIR/ctxd.db.away"
+# A missing database, then a file that is not a database (on PostgreSQL: a database that
+# refuses connections, then one without ctxd's schema).
+if [ "$(ctxd_test_engine)" = postgres ]; then
+	db=${DATABASE_URL##*/}
+	pg_admin() { DATABASE_URL=${DATABASE_URL%/*}/ctxd _sql "$1" >/dev/null; }
+	# (the connections open already stay, as SQLite's open file does after the mv below)
+	pg_admin "ALTER DATABASE $db ALLOW_CONNECTIONS false" || bail_out "cannot close the database $db"
+else
+	mv "$DATA_DIR/ctxd.db" "$DATA_DIR/ctxd.db.away"
+fi
 is "$(http GET "$BASE/api/ready")" 503 "ready without the database: 503"
 is "$(http GET "$BASE/api/health" -H "Authorization: Bearer $ADMIN")" 503 "health without the database: 503"
 is "$(http_body | jq -r '.database.ok')" false "database not ok"
-head -c 8192 /dev/urandom >"$DATA_DIR/ctxd.db"
-is "$(http GET "$BASE/api/ready")" 503 "ready with a broken database file: 503"
-is "$(http GET "$BASE/api/health")" 503 "health with a broken database file: 503"
-rm -f "$DATA_DIR/ctxd.db"
-mv "$DATA_DIR/ctxd.db.away" "$DATA_DIR/ctxd.db"
+if [ "$(ctxd_test_engine)" = postgres ]; then
+	pg_admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" || bail_out "cannot open $db again"
+	_sql 'ALTER TABLE ctxd_schema RENAME TO ctxd_schema_away'
+	broken="a database without ctxd's schema"
+else
+	head -c 8192 /dev/urandom >"$DATA_DIR/ctxd.db"
+	broken="a broken database file"
+fi
+is "$(http GET "$BASE/api/ready")" 503 "ready with $broken: 503"
+is "$(http GET "$BASE/api/health")" 503 "health with $broken: 503"
+if [ "$(ctxd_test_engine)" = postgres ]; then
+	_sql 'ALTER TABLE ctxd_schema_away RENAME TO ctxd_schema'
+else
+	rm -f "$DATA_DIR/ctxd.db"
+	mv "$DATA_DIR/ctxd.db.away" "$DATA_DIR/ctxd.db"
+fi
 is "$(http GET "$BASE/api/ready")" 200 "the database is back: ready"
 is "$(http GET "$BASE/api/health")" 200 "and healthy"
 ok "$(grep -qF "$secret" "$T"/log/*.log; echo $((1 - $?)))" "the secret is in no log"
