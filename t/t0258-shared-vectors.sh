@@ -9,7 +9,9 @@
 # embeddings, one copy per snippet) is migrated without losing a vector and answers a hybrid
 # question as before; deleting one version keeps the vectors the other names, and its hybrid
 # answers; deleting both leaves no vector. The worker runs that reuse, embed and delete, and
-# a query process loading the shared vectors, run under valgrind when it is there.
+# a query process loading the shared vectors, run under valgrind when it is there. On
+# PostgreSQL (whose first schema version is 16, with the vectors table) the upgrade is from
+# that version instead: the same vectors and answers after it.
 . "$top_srcdir/t/lib/harness.sh"
 
 require_cmd curl jq git nginx fcgiwrap sqlite3 node openssl md5sum
@@ -77,7 +79,7 @@ kept() { _sql "SELECT count(*) FROM snippets WHERE library_id = '$1' AND dup_of 
 nvec() { _sql "SELECT count(*) FROM vectors"; }
 nemb() { _sql "SELECT count(*) FROM embeddings"; }
 # the distinct (model, hash) the embeddings rows name, and the vectors no row names
-named() { _sql "SELECT count(*) FROM (SELECT DISTINCT model, hash FROM embeddings)"; }
+named() { _sql "SELECT count(*) FROM (SELECT DISTINCT model, hash FROM embeddings) AS n"; }
 unnamed() { _sql "SELECT count(*) FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM embeddings e
     WHERE e.model = v.model AND e.hash = v.hash)"; }
 
@@ -178,7 +180,7 @@ is "$(_sql "SELECT count(*) FROM vectors v JOIN embeddings e USING (model, hash)
     "no snippet has the replaced text"
 is "$(unnamed) $(nvec)" "0 $(named)" "no vector is left unnamed"
 
-# --- the upgrade from schema version 10 ------------------------------------------------------
+# --- the upgrade from schema version 10 (PostgreSQL: 16) -----------------------------------
 main_answer=$(ask $LIB)
 v1_answer=$(ask $LIB/v1.0)
 # every snippet's vector, to compare after the migration
@@ -189,76 +191,102 @@ vector_dump() {
 dump=$(vector_dump)
 rows=$(nemb)
 ctxd_stop
-# Version 10 as the build before 0011 left it: each embeddings row with its own copy of the
-# vector (sql/schema.sql's table), no table vectors. 0011 and 0012 are undone here (0011 is
-# the last migration that changes these tables), and so is every later migration, which
-# ctxd-admin init runs again: each one adds its undo below (drop what it added, newest
-# first). 0012's documents that show another version's snippets (documents.snippets_from)
-# keep it in a table of the test, t0258_shares, put back after the migration: a database of
-# version 10 had copies instead.
-ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
-    "$top_srcdir/sql/schema.sql")
-sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
--- 0018-segment-store.sql
-DROP TABLE segment_chunks;
-DROP TABLE segment_files;
--- 0017-drop-fts.sql (FTS5's own tokenizer: the sqlite3 shell lacks ctxd's)
-CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code, path,
-	tokenize = 'porter unicode61');
-INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path)
-	SELECT s.id, 'l' || l.lib_no, s.title, s.breadcrumb, s.text, s.code, d.path
-	FROM snippets s JOIN documents d ON d.id = s.document_id
-	JOIN libraries l ON l.id = s.library_id WHERE s.dup_of IS NULL;
--- 0016-job-leases.sql
-DROP INDEX jobs_lease;
-DROP INDEX jobs_queuer_claims;
-ALTER TABLE jobs DROP COLUMN lease_holder;
-ALTER TABLE jobs DROP COLUMN lease_until;
-ALTER TABLE jobs DROP COLUMN claim_no;
-ALTER TABLE jobs DROP COLUMN queued_admin;
--- 0014-job-queuer.sql
-DROP INDEX jobs_queued_by;
-ALTER TABLE jobs DROP COLUMN queued_via;
-ALTER TABLE jobs DROP COLUMN queued_by;
--- 0013-library-guard.sql
-DROP INDEX libraries_id_nocase;
-DROP TRIGGER libraries_rebind_host;
-DROP TRIGGER libraries_bind_host;
-DROP TABLE library_hosts;
-ALTER TABLE libraries DROP COLUMN created_anonymously;
--- 0012 and 0011
-CREATE TABLE t0258_shares AS SELECT id, snippets_from FROM documents WHERE snippets_from IS NOT NULL;
-DROP VIEW library_snippets;
-DROP INDEX documents_shown;
-DROP INDEX documents_snippets_from;
-ALTER TABLE documents DROP COLUMN shows;
-ALTER TABLE documents DROP COLUMN snippets_from;
-CREATE TEMP TABLE old AS SELECT e.snippet_id, e.model, v.dim, e.hash, v.vector
-    FROM embeddings e JOIN vectors v USING (model, hash);
-DROP TABLE embeddings;
-DROP TABLE vectors;
-$ddl
-INSERT INTO embeddings (snippet_id, model, dim, hash, vector)
-    SELECT snippet_id, model, dim, hash, vector FROM old;
-PRAGMA user_version = 10;
-COMMIT;" 2>"$T/log/downgrade.err"
-ok $? "a database at schema version 10 made of this one" || diag "$(cat "$T/log/downgrade.err")"
-is "$(_sql "SELECT count(*) FROM sqlite_schema WHERE name = 'vectors'") $(_sql 'SELECT count(*)
-    FROM embeddings WHERE length(vector) = 256')" "0 $rows" \
-    "no vectors table; each of its $rows embeddings rows holds a vector"
-ctxd_admin init >"$T/log/init2.log" 2>&1
-ok $? "ctxd-admin init migrates it" || diag "$(cat "$T/log/init2.log")"
-_sql "UPDATE documents SET snippets_from = (SELECT snippets_from FROM t0258_shares s WHERE
-    s.id = documents.id) WHERE id IN (SELECT id FROM t0258_shares); DROP TABLE t0258_shares"
-is "$(_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "to this build's version"
-is "$(_sql "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'snippets_fts%'")" 0 \
-    "the full-text table of version 16 is gone"
-is "$(_sql "SELECT group_concat(name) FROM pragma_table_info('embeddings')")" \
-    "snippet_id,model,hash" "embeddings keeps only the rows that name a vector"
-is "$(vector_dump)" "$dump" "every snippet has the same vector as before"
-is "$(nemb) $(nvec) $(unnamed)" "$rows $(named) 0" "one vector per distinct text, none unnamed"
-is "$(_sql 'PRAGMA foreign_key_check')" "" "no row names a missing vector or snippet"
-is "$(_sql 'PRAGMA integrity_check')" ok "the migrated database is sound"
+if [ "$(ctxd_test_engine)" = postgres ]; then
+	# PostgreSQL's first version (sql/pg/schema.sql, 16: vectors already a table of their own),
+	# made of this one: every later migration of sql/pg/ undone (drop what it added, newest
+	# first; each new one adds its undo here), then migrated again by ctxd-admin init.
+	_sql "BEGIN;
+	-- 0018-segment-store.sql
+	DROP TABLE segment_chunks;
+	DROP TABLE segment_files;
+	-- 0017-drop-fts.sql: nothing (PostgreSQL never had the full-text table)
+	UPDATE ctxd_schema SET version = 16;
+	COMMIT;" 2>"$T/log/downgrade.err"
+	ok $? "a database at schema version 16 made of this one" || diag "$(cat "$T/log/downgrade.err")"
+	is "$(schema_version) $(_sql "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'segment_%'")" \
+	    "16 0" "no table of the later versions"
+	ctxd_admin init >"$T/log/init2.log" 2>&1
+	ok $? "ctxd-admin init migrates it" || diag "$(cat "$T/log/init2.log")"
+	is "$(schema_version)" "$SCHEMA_VERSION" "to this build's version"
+	is "$(_sql "SELECT from_version || ' ' || to_version FROM schema_history ORDER BY id DESC LIMIT 1")" \
+	    "16 $SCHEMA_VERSION" "which schema_history records"
+	is "$(_sql "SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM
+	    information_schema.columns WHERE table_schema = current_schema() AND
+	    table_name = 'embeddings'")" "snippet_id,model,hash" "embeddings names the vectors"
+	is "$(vector_dump)" "$dump" "every snippet has the same vector as before"
+	is "$(nemb) $(nvec) $(unnamed)" "$rows $(named) 0" "one vector per distinct text, none unnamed"
+else
+	# Version 10 as the build before 0011 left it: each embeddings row with its own copy of the
+	# vector (sql/schema.sql's table), no table vectors. 0011 and 0012 are undone here (0011 is
+	# the last migration that changes these tables), and so is every later migration, which
+	# ctxd-admin init runs again: each one adds its undo below (drop what it added, newest
+	# first). 0012's documents that show another version's snippets (documents.snippets_from)
+	# keep it in a table of the test, t0258_shares, put back after the migration: a database of
+	# version 10 had copies instead.
+	ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
+	    "$top_srcdir/sql/schema.sql")
+	sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+	-- 0018-segment-store.sql
+	DROP TABLE segment_chunks;
+	DROP TABLE segment_files;
+	-- 0017-drop-fts.sql (FTS5's own tokenizer: the sqlite3 shell lacks ctxd's)
+	CREATE VIRTUAL TABLE snippets_fts USING fts5(lib, title, breadcrumb, body, code, path,
+		tokenize = 'porter unicode61');
+	INSERT INTO snippets_fts (rowid, lib, title, breadcrumb, body, code, path)
+		SELECT s.id, 'l' || l.lib_no, s.title, s.breadcrumb, s.text, s.code, d.path
+		FROM snippets s JOIN documents d ON d.id = s.document_id
+		JOIN libraries l ON l.id = s.library_id WHERE s.dup_of IS NULL;
+	-- 0016-job-leases.sql
+	DROP INDEX jobs_lease;
+	DROP INDEX jobs_queuer_claims;
+	ALTER TABLE jobs DROP COLUMN lease_holder;
+	ALTER TABLE jobs DROP COLUMN lease_until;
+	ALTER TABLE jobs DROP COLUMN claim_no;
+	ALTER TABLE jobs DROP COLUMN queued_admin;
+	-- 0014-job-queuer.sql
+	DROP INDEX jobs_queued_by;
+	ALTER TABLE jobs DROP COLUMN queued_via;
+	ALTER TABLE jobs DROP COLUMN queued_by;
+	-- 0013-library-guard.sql
+	DROP INDEX libraries_id_nocase;
+	DROP TRIGGER libraries_rebind_host;
+	DROP TRIGGER libraries_bind_host;
+	DROP TABLE library_hosts;
+	ALTER TABLE libraries DROP COLUMN created_anonymously;
+	-- 0012 and 0011
+	CREATE TABLE t0258_shares AS SELECT id, snippets_from FROM documents WHERE snippets_from IS NOT NULL;
+	DROP VIEW library_snippets;
+	DROP INDEX documents_shown;
+	DROP INDEX documents_snippets_from;
+	ALTER TABLE documents DROP COLUMN shows;
+	ALTER TABLE documents DROP COLUMN snippets_from;
+	CREATE TEMP TABLE old AS SELECT e.snippet_id, e.model, v.dim, e.hash, v.vector
+	    FROM embeddings e JOIN vectors v USING (model, hash);
+	DROP TABLE embeddings;
+	DROP TABLE vectors;
+	$ddl
+	INSERT INTO embeddings (snippet_id, model, dim, hash, vector)
+	    SELECT snippet_id, model, dim, hash, vector FROM old;
+	PRAGMA user_version = 10;
+	COMMIT;" 2>"$T/log/downgrade.err"
+	ok $? "a database at schema version 10 made of this one" || diag "$(cat "$T/log/downgrade.err")"
+	is "$(_sql "SELECT count(*) FROM sqlite_schema WHERE name = 'vectors'") $(_sql 'SELECT count(*)
+	    FROM embeddings WHERE length(vector) = 256')" "0 $rows" \
+	    "no vectors table; each of its $rows embeddings rows holds a vector"
+	ctxd_admin init >"$T/log/init2.log" 2>&1
+	ok $? "ctxd-admin init migrates it" || diag "$(cat "$T/log/init2.log")"
+	_sql "UPDATE documents SET snippets_from = (SELECT snippets_from FROM t0258_shares s WHERE
+	    s.id = documents.id) WHERE id IN (SELECT id FROM t0258_shares); DROP TABLE t0258_shares"
+	is "$(_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "to this build's version"
+	is "$(_sql "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'snippets_fts%'")" 0 \
+	    "the full-text table of version 16 is gone"
+	is "$(_sql "SELECT group_concat(name) FROM pragma_table_info('embeddings')")" \
+	    "snippet_id,model,hash" "embeddings keeps only the rows that name a vector"
+	is "$(vector_dump)" "$dump" "every snippet has the same vector as before"
+	is "$(nemb) $(nvec) $(unnamed)" "$rows $(named) 0" "one vector per distinct text, none unnamed"
+	is "$(_sql 'PRAGMA foreign_key_check')" "" "no row names a missing vector or snippet"
+	is "$(_sql 'PRAGMA integrity_check')" ok "the migrated database is sound"
+fi
 ctxd_start
 is "$(ask $LIB)" "$main_answer" "main answers the vector-only question as before the migration"
 is "$(grep -m1 '^### ' <<<"$(ask $LIB/v1.0)")" "### Frobnication" "so does v1.0"
@@ -279,7 +307,7 @@ fi
 only_v1=$(_sql "SELECT count(*) FROM (SELECT DISTINCT e.hash FROM embeddings e JOIN snippets s
     ON s.id = e.snippet_id WHERE s.library_id = '$LIB/v1.0' AND NOT EXISTS (SELECT 1 FROM
     embeddings f JOIN snippets t ON t.id = f.snippet_id WHERE t.library_id <> '$LIB/v1.0'
-    AND f.model = e.model AND f.hash = e.hash))")
+    AND f.model = e.model AND f.hash = e.hash)) AS o")
 is "$only_v1" 1 "one vector is v1.0's alone (its release notes)"
 vecs=$(nvec)
 is "$(http DELETE "$BASE/api/libraries$LIB/v1.0" -H "Authorization: Bearer $ADMIN")" 202 \
