@@ -9,14 +9,14 @@ require_cmd jq git nginx fcgiwrap cc
 ctxd_setup
 gitserver_start
 ctxd_second_start up
-UPADMIN=$(DATA_DIR=$SECOND_DATA_DIR ctxd_admin key create --admin tests)
+UPADMIN=$(DATA_DIR=$SECOND_DATA_DIR DATABASE_URL=$SECOND_DATABASE_URL ctxd_admin key create --admin tests)
 for lib in requests axum; do
 	url=$(gitserver_add_bundle "$lib" public)
 	[ "$lib" = axum ] && axum_url=$url
 	is "$(http POST "$SECOND_BASE/api/parse" -H "Authorization: Bearer $UPADMIN" \
 	    -H 'Content-Type: application/json' --data "{\"repoUrl\": \"$url\"}")" 202 \
 	    "upstream: parse $lib"
-	is "$(DATA_DIR=$SECOND_DATA_DIR wait_job "/corpora/$lib")" finalized "upstream: $lib indexed"
+	is "$(DATA_DIR=$SECOND_DATA_DIR DATABASE_URL=$SECOND_DATABASE_URL wait_job "/corpora/$lib")" finalized "upstream: $lib indexed"
 done
 ctxd_start
 ADMIN=$(ctxd_admin key create --admin tests)
@@ -165,7 +165,7 @@ set_policy policy.other true
 is "$(ids requests)" "/corpora/requests upstream" "policies reset: shown again"
 
 # ---------------------------------------------------------------- the upstream wants a key
-DATA_DIR=$SECOND_DATA_DIR ctxd_admin settings set perm.require_mcp_auth true >/dev/null
+DATA_DIR=$SECOND_DATA_DIR DATABASE_URL=$SECOND_DATABASE_URL ctxd_admin settings set perm.require_mcp_auth true >/dev/null
 # Answers are cached (upstream.cache_ttl_s): a fresh one is served without asking again.
 is "$(ctx)" 200 "cache: a fresh answer served from the cache"
 ok "$(cmp -s "$T/http.body" "$T/direct.txt"; echo $?)" "cache: the same answer"
