@@ -13,6 +13,11 @@
 #include "store/pg.h"
 #include "store/sqltext.h"
 
+/* A session's settings: the store's text is UTF-8, its times UTC. */
+#define PG_SESSION	"SET client_encoding = 'UTF8'; SET TIME ZONE 'UTC'"
+/* The caller's own SETs kept for a reconnect (read only, lock_timeout, ...). */
+#define PG_SETS_MAX	8
+
 struct pg {
 	PGconn		*conn;
 	unsigned long	 next_name;	/* prepared statements are named s1, s2, ... */
@@ -20,11 +25,20 @@ struct pg {
 	char		 err[512];
 	enum pg_failure	 failure;
 	char		 version[32];
+	int		 in_tx;		/* inside a transaction when the last statement began */
+	int		 lost;		/* the connection went and is not back (pg_ready) */
+	int		 session_ok;	/* PG_SESSION ran on this connection */
+	/* The caller's session settings (SET outside a transaction), run again after a reconnect. */
+	char		*sets[PG_SETS_MAX];
+	int		 sets_lost;	/* one did not fit: a reconnect would lose it */
+	unsigned long	 gen;		/* the connections so far (pg_ready's reconnects) */
 };
 
 struct pg_stmt {
 	struct pg	*db;
 	char		 name[24];
+	char		*text;		/* its text, to prepare it again on a new connection */
+	unsigned long	 gen;		/* the connection it is prepared on (struct pg's gen) */
 	int		 nparams;
 	/* The parameters as libpq takes them: a value (NULL: SQL NULL), its length, 1 for bytes. */
 	char		**values;
@@ -82,8 +96,8 @@ pg_connect(const char *url, char *err, size_t errlen)
 	}
 	v = PQserverVersion(db->conn);
 	snprintf(db->version, sizeof(db->version), "%d.%d", v / 10000, v % 10000);
-	/* The store's text is UTF-8, its times UTC. */
-	res = PQexec(db->conn, "SET client_encoding = 'UTF8'; SET TIME ZONE 'UTC'");
+	res = PQexec(db->conn, PG_SESSION);
+	db->session_ok = 1;
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		snprintf(err, errlen, "%s", PQresultErrorMessage(res));
 		err[strcspn(err, "\n")] = '\0';
@@ -99,8 +113,12 @@ pg_connect(const char *url, char *err, size_t errlen)
 void
 pg_close(struct pg *db)
 {
+	int	 i;
+
 	if (db == NULL)
 		return;
+	for (i = 0; i < PG_SETS_MAX; i++)
+		free(db->sets[i]);
 	PQfinish(db->conn);
 	free(db);
 }
@@ -123,13 +141,154 @@ pg_server_version(struct pg *db)
 	return db->version;
 }
 
+/*
+ * Before a statement: a connection the server closed (PostgreSQL restarted, a failover, an
+ * administrator's pg_terminate_backend, an idle timeout) is opened again, so that a
+ * long-lived process (a responder's worker) does not fail every request after it. Only
+ * outside a transaction: a connection lost inside one fails each statement until the
+ * transaction's end (sql is its ROLLBACK or COMMIT), which the server rolled back already.
+ * The new session gets PG_SESSION and the caller's own SETs again (pg_keep_set), and the
+ * statements prepared before are prepared again when they run (pg_step). While the server
+ * stays away each statement tries once (logged once). 0, or -1 with the error set.
+ */
+static int
+pg_ready(struct pg *db, const char *sql)
+{
+	PGresult	*res;
+	char		 why[256];
+	int		 i;
+
+	if (PQstatus(db->conn) == CONNECTION_OK) {
+		if ((db->in_tx = PQtransactionStatus(db->conn) != PQTRANS_IDLE))
+			return 0;
+		/*
+		 * A closed connection shows when the input waiting is read (no wait): the
+		 * server's last message (FATAL: terminating connection), then its end.
+		 */
+		if (PQconsumeInput(db->conn) == 1 && PQconsumeInput(db->conn) == 1 &&
+		    PQstatus(db->conn) == CONNECTION_OK) {
+			if (db->session_ok)
+				return 0;
+			goto session;
+		}
+	}
+	snprintf(why, sizeof(why), "%s", PQerrorMessage(db->conn));
+	why[strcspn(why, "\n")] = '\0';
+	db->failure = PG_FAIL_OTHER;
+	if (db->in_tx) {
+		if (strcmp(sql, "ROLLBACK") == 0 || strcmp(sql, "COMMIT") == 0)
+			db->in_tx = 0;
+		snprintf(db->err, sizeof(db->err), "the connection to PostgreSQL was lost inside "
+		    "a transaction: %s", why);
+		return -1;
+	}
+	if (db->sets_lost) {
+		snprintf(db->err, sizeof(db->err), "the connection to PostgreSQL was lost (%s), "
+		    "and a session setting of it would be lost with a new one", why);
+		return -1;
+	}
+	if (!db->lost)
+		log_warn("the connection to PostgreSQL was lost (%s): connecting again", why);
+	db->lost = 1;
+	db->session_ok = 0;
+	PQreset(db->conn);
+	if (PQstatus(db->conn) != CONNECTION_OK) {
+		snprintf(db->err, sizeof(db->err), "cannot connect to PostgreSQL again: %s",
+		    PQerrorMessage(db->conn));
+		db->err[strcspn(db->err, "\n")] = '\0';
+		return -1;
+	}
+session:
+	res = PQexec(db->conn, PG_SESSION);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		pg_set_error(db, res);
+		PQclear(res);
+		return -1;
+	}
+	PQclear(res);
+	for (i = 0; i < PG_SETS_MAX && db->sets[i] != NULL; i++) {
+		res = PQexec(db->conn, db->sets[i]);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			pg_set_error(db, res);
+			PQclear(res);
+			return -1;
+		}
+		PQclear(res);
+	}
+	db->session_ok = 1;
+	if (db->lost) {
+		db->gen++;	/* the statements prepared before are gone */
+		log_info("connected to PostgreSQL again");
+	}
+	db->lost = 0;
+	return 0;
+}
+
+/* 1 when sql is session settings only: "SET name = value" statements, none SET LOCAL. */
+static int
+pg_is_session_set(const char *sql)
+{
+	const char	*p = sql;
+
+	while (*p != '\0') {
+		p += strspn(p, " \t\n");
+		if (*p == '\0')
+			break;
+		if (strncmp(p, "SET ", 4) != 0 || strncmp(p, "SET LOCAL ", 10) == 0 ||
+		    strncmp(p, "SET CONSTRAINTS ", 16) == 0 ||
+		    strncmp(p, "SET TRANSACTION ", 16) == 0 || strncmp(p, "SET SESSION ", 12) == 0)
+			return 0;
+		p += strcspn(p, ";");
+		if (*p == ';')
+			p++;
+	}
+	return p != sql;
+}
+
+/*
+ * Session settings sql ran outside a transaction (pg_is_session_set): kept for pg_ready to
+ * run again on a new connection, in place of an earlier one of the same first name.
+ */
+static void
+pg_keep_set(struct pg *db, const char *sql)
+{
+	size_t	 key;
+	int	 i;
+
+	if (!pg_is_session_set(sql))
+		return;
+	key = strcspn(sql, "=");
+	for (i = 0; i < PG_SETS_MAX && db->sets[i] != NULL; i++)
+		if (strncmp(db->sets[i], sql, key) == 0 && db->sets[i][key] == '=')
+			break;
+	if (i == PG_SETS_MAX) {
+		db->sets_lost = 1;
+		return;
+	}
+	free(db->sets[i]);
+	if ((db->sets[i] = strdup(sql)) == NULL) {
+		db->sets_lost = 1;
+		/* no hole: the later ones move up */
+		for (; i + 1 < PG_SETS_MAX; i++)
+			db->sets[i] = db->sets[i + 1];
+		db->sets[PG_SETS_MAX - 1] = NULL;
+	}
+}
+
 int
 pg_exec(struct pg *db, const char *sql)
 {
-	PGresult	*res = PQexec(db->conn, sqltext_pick(sql, DB_ENGINE_POSTGRES));
-	ExecStatusType	 st = PQresultStatus(res);
+	PGresult	*res;
+	ExecStatusType	 st;
 	int		 rc = 0;
 
+	sql = sqltext_pick(sql, DB_ENGINE_POSTGRES);
+	if (pg_ready(db, sql) == -1)
+		return -1;
+	res = PQexec(db->conn, sql);
+	st = PQresultStatus(res);
+	if (!db->in_tx && (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK))
+		pg_keep_set(db, sql);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
 		pg_set_error(db, res);
 		rc = -1;
@@ -147,6 +306,8 @@ pg_prepare(struct pg *db, const char *sql, struct pg_stmt **out)
 	int		 n;
 
 	*out = NULL;
+	if (pg_ready(db, "") == -1)
+		return -1;
 	if ((text = sqltext_postgres(sql, &n)) == NULL) {
 		snprintf(db->err, sizeof(db->err), "%s", errno == EINVAL ?
 		    "a parameter number out of range" : "out of memory");
@@ -170,11 +331,13 @@ pg_prepare(struct pg *db, const char *sql, struct pg_stmt **out)
 	st->nparams = n;
 	st->row = -1;
 	snprintf(st->name, sizeof(st->name), "s%lu", ++db->next_name);
+	st->text = text;
+	st->gen = db->gen;
 	res = PQprepare(db->conn, st->name, text, n, NULL);
-	free(text);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		pg_set_error(db, res);
 		PQclear(res);
+		free(st->text);
 		free(st->values);
 		free(st->lengths);
 		free(st->formats);
@@ -258,6 +421,20 @@ pg_step(struct pg_stmt *st)
 	PQfreemem(st->blob);
 	st->blob = NULL;
 	if (st->res == NULL) {
+		/* a statement kept across a reconnect (pg_ready) is prepared again */
+		if (pg_ready(st->db, "") == -1)
+			return -1;
+		if (st->gen != st->db->gen) {
+			st->res = PQprepare(st->db->conn, st->name, st->text, st->nparams, NULL);
+			if (PQresultStatus(st->res) != PGRES_COMMAND_OK) {
+				pg_set_error(st->db, st->res);
+				PQclear(st->res);
+				st->res = NULL;
+				return -1;
+			}
+			PQclear(st->res);
+			st->gen = st->db->gen;
+		}
 		st->res = PQexecPrepared(st->db->conn, st->name, st->nparams,
 		    (const char *const *)st->values, st->lengths, st->formats, 0);
 		status = PQresultStatus(st->res);
@@ -356,13 +533,14 @@ pg_finalize(struct pg_stmt *st)
 		return;
 	pg_reset(st);
 	snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
-	if (PQstatus(st->db->conn) == CONNECTION_OK &&
+	if (st->gen == st->db->gen && PQstatus(st->db->conn) == CONNECTION_OK &&
 	    PQtransactionStatus(st->db->conn) != PQTRANS_INERROR) {
 		res = PQexec(st->db->conn, sql);
 		PQclear(res);
 	}
 	for (i = 0; i < st->nparams; i++)
 		free(st->values[i]);
+	free(st->text);
 	free(st->values);
 	free(st->lengths);
 	free(st->formats);

@@ -206,6 +206,87 @@ test_migrate(const char *url)
 	pg_close(db);
 }
 
+/* The one integer sql answers on db, or -1. */
+static long long
+one_int(struct pg *db, const char *sql)
+{
+	struct pg_stmt	*st;
+	long long	 v = -1;
+
+	if (pg_prepare(db, sql, &st) == -1)
+		return -1;
+	if (pg_step(st) == 1)
+		v = pg_column_int64(st, 0);
+	pg_finalize(st);
+	return v;
+}
+
+/* The server ends connection pid (waiting until it is gone), as a restart or failover would. */
+static int
+drop_connection(struct pg *admin, long long pid)
+{
+	struct pg_stmt	*st;
+	int		 rc;
+
+	if (pg_prepare(admin, "SELECT pg_terminate_backend(?1::int, 10000)::int", &st) == -1)
+		return -1;
+	pg_bind_int64(st, 1, pid);
+	rc = pg_step(st) == 1 && pg_column_int64(st, 0) == 1 ? 0 : -1;
+	pg_finalize(st);
+	return rc;
+}
+
+/*
+ * A connection the server closed is opened again at the next statement outside a
+ * transaction, with the caller's session settings and its prepared statements; inside a
+ * transaction the statements fail until the transaction's end.
+ */
+static void
+test_reconnect(const char *url)
+{
+	struct pg	*db, *admin;
+	struct pg_stmt	*kept, *st;
+	char		 err[256] = "";
+	long long	 pid;
+
+	if ((db = pg_connect(url, err, sizeof(err))) == NULL ||
+	    (admin = pg_connect(url, err, sizeof(err))) == NULL) {
+		ok(0, "connect: %s", err);
+		pg_close(db);
+		return;
+	}
+	ok(pg_exec(db, "SET lock_timeout = 1234") == 0, "a session setting");
+	ok(pg_prepare(db, "SELECT ?1::bigint + 1", &kept) == 0 && pg_bind_int64(kept, 1, 41) == 0,
+	    "a statement kept");
+	pid = one_int(db, "SELECT pg_backend_pid()");
+	ok(drop_connection(admin, pid) == 0, "the server drops the connection");
+	is_int(one_int(db, "SELECT 1"), 1, "the next statement connects again");
+	ok(one_int(db, "SELECT pg_backend_pid()") != pid, "... a new connection");
+	ok(pg_prepare(db, "SHOW lock_timeout", &st) == 0 && pg_step(st) == 1 &&
+	    strcmp(pg_column_text(st, 0), "1234ms") == 0, "... with the session setting again");
+	pg_finalize(st);
+	ok(pg_step(kept) == 1 && pg_column_int64(kept, 0) == 42,
+	    "a statement prepared before it runs (prepared again)");
+	pg_reset(kept);
+	ok(drop_connection(admin, one_int(db, "SELECT pg_backend_pid()")) == 0,
+	    "dropped again, while the statement is kept");
+	ok(pg_step(kept) == 1 && pg_column_int64(kept, 0) == 42,
+	    "its next run connects again and prepares it");
+	pg_reset(kept);
+
+	pid = one_int(db, "SELECT pg_backend_pid()");
+	ok(pg_begin(db) == 0 && drop_connection(admin, pid) == 0,
+	    "dropped inside a transaction");
+	ok(pg_exec(db, "SELECT 1") == -1, "... the statement fails");
+	ok(pg_exec(db, "SELECT 1") == -1 && strstr(pg_errmsg(db), "inside a transaction") != NULL,
+	    "... and so does the next, not on another connection (%s)", pg_errmsg(db));
+	pg_rollback(db);
+	is_int(one_int(db, "SELECT 1"), 1, "after the transaction's end a statement connects again");
+	pg_finalize(kept);
+	pg_close(admin);
+	pg_close(db);
+}
+
 int
 main(void)
 {
@@ -215,6 +296,7 @@ main(void)
 	if (url != NULL && *url != '\0') {
 		test_engine(url);
 		test_migrate(url);
+		test_reconnect(url);
 	}
 	else
 		printf("# DATABASE_URL unset: the engine's checks are skipped "
