@@ -90,5 +90,20 @@ else
 fi
 is "$(http GET "$BASE/api/ready")" 200 "the database is back: ready"
 is "$(http GET "$BASE/api/health")" 200 "and healthy"
+if [ "$(ctxd_test_engine)" = postgres ]; then
+	# Every connection to the database dropped (PostgreSQL restarted, a failover): each
+	# responder worker connects again at its next statement, and no request fails.
+	pg_admin "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '$db'" ||
+	    bail_out "cannot drop the connections to $db"
+	answers=""
+	for i in 1 2 3 4; do
+		answers="$answers $(http GET "$BASE/api/health" -H "Authorization: Bearer $ADMIN") $(http_body | jq -r .database.ok)"
+	done
+	is "$answers" " 200 true 200 true 200 true 200 true" \
+	    "the connections dropped: an admin's health answers with the report at once"
+	is "$(http GET "$BASE/api/v2/libs/search?libraryName=docs")" 200 "... and so does a library search"
+	like "$(cat "$T"/log/*.log)" 'the connection to PostgreSQL was lost \(.*\): connecting again' \
+	    "... which the responders logged"
+fi
 ok "$(grep -qF "$secret" "$T"/log/*.log; echo $((1 - $?)))" "the secret is in no log"
 done_testing
