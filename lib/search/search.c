@@ -1491,6 +1491,36 @@ fail:
  */
 #define SEARCH_API_WORDS	"api apis endpoint endpoints operation operations"
 
+/*
+ * An API description's answer holds its SEARCH_API_PLACES best operations: while it has
+ * fewer, each keeps SEARCH_API_HEAD tokens of room for every place still to fill (about an
+ * operation's heading, summary, operationId, Keywords line and first parameters), and one
+ * bigger than the room it may take is cut to it rather than left out for a smaller one
+ * further down. An operation of 600 tokens (curl body, response schemas) otherwise left
+ * the fifth best out of an answer of four (bench/README.md, "API answers hold five").
+ */
+#define SEARCH_API_PLACES	5
+#define SEARCH_API_HEAD		150
+
+/*
+ * The room (tokens) the next candidate of an answer may take, holding nres snippets in used
+ * tokens of budget, and *cutmin: the room below which one too big for it is left out
+ * rather than cut (SEARCH_CUT_MIN but for an API description's first places).
+ */
+static long
+search_room(const struct search_lib *lib, long budget, long used, size_t nres, long *cutmin)
+{
+	long	 keep;
+
+	*cutmin = SEARCH_CUT_MIN;
+	if (!lib->openapi || nres >= SEARCH_API_PLACES ||
+	    budget < SEARCH_API_PLACES * SEARCH_API_HEAD)
+		return budget - used;
+	keep = (long)(SEARCH_API_PLACES - 1 - nres) * SEARCH_API_HEAD;
+	*cutmin = SEARCH_API_HEAD;
+	return budget - used - keep;
+}
+
 /* libname_strip's rare() over the library's lexical index (NULL: ranked in SQLite). */
 struct search_name {
 	struct search	*s;
@@ -1550,7 +1580,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	long long	*docs = NULL;
 	double		*scores = NULL, best;
 	char		**terms = NULL;
-	long		 used = 0;
+	long		 used = 0, room, cutmin;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
 	int		 rc = -1, ld, hybrid = 0;
 
@@ -1605,7 +1635,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	/*
 	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
 	 * first (or at least SEARCH_CUT_MIN tokens are left, which no budget reaches); else it
-	 * is skipped, and a smaller one may still fit. Past SEARCH_SOFT_SHARE of the budget,
+	 * is skipped, and a smaller one may still fit (an API description's first places keep
+	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_SHARE of the budget,
 	 * only candidates scoring SEARCH_SOFT_RATIO of the best are added.
 	 */
 	for (i = 0, best = 0; i < ncand; i++)
@@ -1618,8 +1649,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);
 			continue;
 		}
-		if (nres > 0 && used + cand[i].tokens > budget &&
-		    budget - used < SEARCH_CUT_MIN) {
+		room = search_room(lib, budget, used, nres, &cutmin);
+		if (nres > 0 && cand[i].tokens > room && room < cutmin) {
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_ROOM);
 			continue;
@@ -1645,7 +1676,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 			free(res[nres].flags);
 			res[nres].flags = NULL;
 		}
-		format_cut(&res[nres], budget - used);
+		format_cut(&res[nres], room);
 		if (s->trace != NULL)
 			search_trace_mark(s->trace, cand[i].id, res[nres].cut ?
 			    SEARCH_FATE_CUT : SEARCH_FATE_ANSWER);
