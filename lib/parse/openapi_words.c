@@ -175,7 +175,7 @@ openapi_words_verbs(const char *method, const char *path)
 	if (strcmp(method, "delete") == 0)
 		return "delete remove destroy";
 	if (strcmp(method, "post") == 0)
-		return "create add start";
+		return "create add new start";
 	if (strcmp(method, "put") == 0 || strcmp(method, "patch") == 0)
 		return "update change set replace";
 	if (strcmp(method, "get") == 0)
