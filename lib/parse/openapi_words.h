@@ -10,9 +10,9 @@ struct buf;
 
 /*
  * Appends to b the words of an operation, space-separated, each once, lower case: the
- * verbs of method ("delete": delete remove destroy; "post": create add start; "put" and
- * "patch": update change set replace; "get": list get for a collection, get fetch show
- * for an item), then the words of the operationId id (may be NULL), of path's segments,
+ * verbs of method ("delete": delete remove destroy; "post": create add new start open;
+ * "put" and "patch": update change set replace; "get": list get read view see for a
+ * collection, get fetch show read view see for an item), then the words of the operationId id (may be NULL), of path's segments,
  * of the tags and of the parameters' names (identifiers split at '_', '-', '.', '/',
  * braces and camelCase). At most 48 words. -1 when out of memory.
  */
