@@ -464,9 +464,8 @@ test_keywords(void)
 	ok(has(anchor(&d, "droplets_list"), "Keywords: list get read view see droplets v2."),
 	    "GET of a collection lists, reads, views (an operation that is a $ref is read "
 	    "through it)");
-	ok(has(anchor(&d, "droplets_get"), "Keywords: get fetch show read view see droplets v2 "
-	    "droplet id."),
-	    "GET of an item gets");
+	ok(has(anchor(&d, "droplets_get"), "Keywords: get fetch show read view see single "
+	    "details droplets v2 droplet id."), "GET of an item gets, the details of a single one");
 	ok(has(anchor(&d, "resetAuth"), "Keywords: update change set replace reset auth v2 "
 	    "droplets droplet id."), "PATCH updates; camelCase split");
 	doc_release(&d);
@@ -495,17 +494,18 @@ test_keywords_more(void)
 	    "    post: {operationId: CreateOther, tags: [Plain, V2], "
 	    "responses: {'201': {description: ok}}}\n", &d) == -1)
 		return;
-	ok(has(anchor(&d, "get_my_user"), "Keywords: get fetch show read view see current my "
-	    "user users me."),
+	ok(has(anchor(&d, "get_my_user"), "Keywords: get fetch show read view see single "
+	    "details current my user users me."),
 	    "GET /users/@me: an item (the caller), its words say current");
 	ok(has(anchor(&d, "list_my_guilds"), "Keywords: list get read view see current my guilds "
 	    "users me."),
 	    "GET /users/@me/guilds lists the caller's guilds: current too");
-	ok(has(anchor(&d, "whoami"), "Keywords: get fetch show read view see current my "
-	    "whoami me json."),
+	ok(has(anchor(&d, "whoami"), "Keywords: get fetch show read view see single "
+	    "details current my whoami me json."),
 	    "GET /me.json: an item (the extension aside)");
-	ok(has(anchor(&d, "CreateService"), "Keywords: create add new start open service v1 services "
-	    "messaging messagingservice."), "a versioned tag also joins as one word unversioned");
+	ok(has(anchor(&d, "CreateService"), "Keywords: create add new start open service v1 "
+	    "services messaging messagingservice."),
+	    "a versioned tag also joins as one word unversioned");
 	ok(has(anchor(&d, "CreateOther"), "Keywords: create add new start open other v1 plain "
 	    "v2."),
 	    "a tag without a version, or with one part only, does not");
