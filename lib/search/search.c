@@ -41,7 +41,8 @@
 /*
  * Room (tokens) below which a snippet too big for it is skipped rather than cut: more than
  * any budget, so that only an answer's first snippet is ever cut and the others are whole
- * sections (a smaller one may still fit where a bigger one did not). Cutting whenever 500
+ * sections (a smaller one may still fit where a bigger one did not); an API description's
+ * first places are the exception (search_room). Cutting whenever 500
  * tokens were left filled every answer to its budget with a cut section (bench/README.md,
  * "No padding").
  */
