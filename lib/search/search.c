@@ -42,9 +42,8 @@
  * Room (tokens) below which a snippet too big for it is skipped rather than cut: more than
  * any budget, so that only an answer's first snippet is ever cut and the others are whole
  * sections (a smaller one may still fit where a bigger one did not); an API description's
- * first places are the exception (search_room). Cutting whenever 500
- * tokens were left filled every answer to its budget with a cut section (bench/README.md,
- * "No padding").
+ * first places are the exception (search_room). Cutting whenever 500 tokens were left
+ * filled every answer to its budget with a cut section (bench/README.md, "No padding").
  */
 #ifndef SEARCH_CUT_MIN
 #define SEARCH_CUT_MIN		(FORMAT_MAX_TOKENS + 1)
@@ -1637,8 +1636,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
 	 * first (or at least SEARCH_CUT_MIN tokens are left, which no budget reaches); else it
 	 * is skipped, and a smaller one may still fit (an API description's first places keep
-	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_SHARE of the budget,
-	 * only candidates scoring SEARCH_SOFT_RATIO of the best are added.
+	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_SHARE of the
+	 * budget, only candidates scoring SEARCH_SOFT_RATIO of the best are added.
 	 */
 	for (i = 0, best = 0; i < ncand; i++)
 		if (cand[i].score > best)
