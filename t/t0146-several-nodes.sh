@@ -18,7 +18,7 @@ export CTXD_TEST_ENGINE=postgres CTXD_TEST_DATABASE_URL=$DATABASE_URL
 # No responder starts a worker: the test starts each node's, as cron does every minute, so
 # that it decides which node runs which job.
 export CTXD_WORKER=/bin/true
-export CTXD_TEST_WORKER_LEASE_S=6
+export CTXD_TEST_WORKER_LEASE_S=10	# a lease of 10 s (renewed every second): C waits less
 
 # Node A is the test's own instance ($T/data); B and C are $T/B/data and $T/C/data.
 ctxd_setup
@@ -111,6 +111,19 @@ is "$(_sql "SELECT state FROM jobs WHERE id = $job")" done "B's worker cloned it
 is "$(_sql "SELECT lease_holder FROM jobs WHERE id = $job" | sed 's/[0-9]*$//')" "$(holder B)" \
     "... the job ran on B"
 is "$(context C /acme/axum "share state between handlers")" 200 "C answers from it"
+# The copy of secret.key is what makes it work: a node set up with a key of its own (the
+# step of the README skipped) cannot unseal the token, and its job fails.
+DIR[D]=$T/D/data
+DATA_DIR=${DIR[D]} ctxd_admin init >"$T/log/init-D.log" 2>&1 || bail_out "init of node D failed"
+ok "$(cmp -s "${DIR[A]}/secret.key" "${DIR[D]}/secret.key"; echo $((1 - $?)))" \
+    "node D has a secret.key of its own"
+is "$(parse A "{\"repoUrl\": \"$(gitserver_add_bundle axum private keyless)\"}")" 202 \
+    "another private repository added on A"
+job=$(http_body | jq -r .jobId)
+node_worker D
+is "$(_sql "SELECT state FROM jobs WHERE id = $job")" failed "node D's worker cannot clone it"
+like "$(_sql "SELECT message FROM jobs WHERE id = $job")" 'authentication failed|token' \
+    "... for want of the token"
 
 # --- B's worker killed mid-job: C finishes it ---------------------------------------------
 slow=$(gitserver_add_bundle requests public slow)
