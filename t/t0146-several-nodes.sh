@@ -89,6 +89,7 @@ ctxd_admin_session
 is "$(http GET "${NBASE[C]}/api/session" -b "$ADMIN_JAR")" 200 "A's session cookie on C: 200"
 is "$(http_body | jq -r '.user.name + " " + .user.role')" "admin admin" "... the same user"
 is "$(http_body | jq -r .csrfToken)" "$ADMIN_CSRF" "... the same CSRF token"
+is "$(http GET "${NBASE[C]}/api/settings" -b "$ADMIN_JAR")" 200 "... and C's admin API serves it"
 is "$(http POST "${NBASE[B]}/api/keys" -b "$ADMIN_JAR" -H "X-CSRF-Token: $ADMIN_CSRF" -H "$J" \
     --data '{"name":"made on B"}')" 201 "the session and its CSRF token change things on B"
 is "$(http DELETE "${NBASE[C]}/api/session" -b "$ADMIN_JAR" -H "X-CSRF-Token: $ADMIN_CSRF")" 200 \
@@ -130,7 +131,7 @@ slow=$(gitserver_add_bundle requests public slow)
 is "$(parse A "{\"repoUrl\": \"$slow\"}")" 202 "another library added on A"
 job=$(http_body | jq -r .jobId)
 # B's job is slow (a pause before each file), C's runs at the normal pace.
-env DATA_DIR="${DIR[B]}" CTXD_TEST_FILE_DELAY_MS=400 "$top_builddir/ctxd-worker" \
+env DATA_DIR="${DIR[B]}" CTXD_TEST_FILE_DELAY_MS=1000 "$top_builddir/ctxd-worker" \
     2>>"$T/log/worker-B.log" &
 bpid=$!
 for ((i = 0; i < 600; i++)); do
