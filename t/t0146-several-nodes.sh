@@ -56,7 +56,7 @@ context() {
 	http GET "${NBASE[$1]}/api/v2/context" -G --data-urlencode "libraryId=$2" \
 	    --data-urlencode "query=$3"
 }
-# worker NODE [ENV...]: one run of NODE's ctxd-worker in the foreground (as cron starts it).
+# node_worker NODE [ENV...]: one run of NODE's ctxd-worker in the foreground (as cron starts it).
 node_worker() {
 	local n=$1
 	shift
