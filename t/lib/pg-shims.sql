@@ -26,3 +26,6 @@ CREATE AGGREGATE group_concat(text, text) (SFUNC = group_concat_step, STYPE = te
 CREATE FUNCTION group_concat_step1(acc text, v text) RETURNS text LANGUAGE sql IMMUTABLE AS
     $$ SELECT CASE WHEN v IS NULL THEN acc WHEN acc IS NULL THEN v ELSE acc || ',' || v END $$;
 CREATE AGGREGATE group_concat(text) (SFUNC = group_concat_step1, STYPE = text);
+-- instr(text, part): the 1-based position of part in text, 0 when absent (PostgreSQL's strpos).
+CREATE FUNCTION instr(s text, part text) RETURNS integer LANGUAGE sql IMMUTABLE AS
+    $$ SELECT strpos(s, part) $$;
