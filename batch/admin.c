@@ -176,6 +176,19 @@ admin_open_db(struct db **db)
 	return db_open(util_data_dir(), DB_READWRITE, db);
 }
 
+/*
+ * The store's name for a message: DATA_DIR/ctxd.db, or PostgreSQL's database when
+ * DATABASE_URL names one (never its URL: it may hold a password).
+ */
+static const char *
+admin_store_name(const char *dir, char *buf, size_t len)
+{
+	if (db_url() != NULL)
+		return "the PostgreSQL database (DATABASE_URL)";
+	snprintf(buf, len, "%s/ctxd.db", dir);
+	return buf;
+}
+
 static int
 admin_cmd_init(void)
 {
@@ -194,8 +207,9 @@ admin_cmd_init(void)
 	if (db_open(dir, DB_READWRITE, &db) == -1)
 		return 1;
 	db_close(db);
-	printf("initialised %s (database ctxd.db, schema version %d, secret.key)\n",
-	    dir, db_schema_version());
+	printf("initialised %s (database %s, schema version %d, secret.key)\n",
+	    dir, db_url() != NULL ? "in PostgreSQL (DATABASE_URL)" : "ctxd.db",
+	    db_schema_version());
 	return 0;
 }
 
@@ -1125,6 +1139,8 @@ admin_cmd_compact(int argc, char **argv)
 	struct db	*db = NULL;
 	long long	 size, freeb, after, afterfree;
 	enum db_failure	 code;
+	char		 buf[1100];
+	const char	*name = admin_store_name(dir, buf, sizeof(buf));
 
 	if (argc > 0) {
 		if (admin_is_option(argv[0]))
@@ -1140,7 +1156,7 @@ admin_cmd_compact(int argc, char **argv)
 		goto fail;
 	if (db_compact(db) == -1) {
 		code = db_failure(db);
-		fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed: %s\n", dir,
+		fprintf(stderr, "ctxd-admin: compact of %s failed: %s\n", name,
 		    code == DB_FAIL_BUSY ? "the database is busy (a "
 		    "job or a backup is writing); run it again when it is done" :
 		    code == DB_FAIL_FULL ? "not enough disk space for a copy of the database "
@@ -1150,13 +1166,13 @@ admin_cmd_compact(int argc, char **argv)
 	}
 	if (db_space(db, &after, &afterfree) == -1)
 		goto fail;
-	printf("compacted %s/ctxd.db: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
-	    "to the disk)\n", dir, (double)size / 1048576.0, (double)after / 1048576.0,
+	printf("compacted %s: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
+	    "to the disk)\n", name, (double)size / 1048576.0, (double)after / 1048576.0,
 	    (double)(size - after > 0 ? size - after : 0) / 1048576.0);
 	db_close(db);
 	return 0;
 fail:
-	fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed (see above)\n", dir);
+	fprintf(stderr, "ctxd-admin: compact of %s failed (see above)\n", name);
 	db_close(db);
 	return 1;
 }
