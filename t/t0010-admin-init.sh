@@ -21,8 +21,15 @@ else
 	ok "$([ ! -e "$DATA_DIR/ctxd.db" ]; echo $?)" "no SQLite file in DATA_DIR"
 fi
 sum=$(md5sum <"$DATA_DIR/secret.key")
-ctxd_admin init >/dev/null 2>&1
+out=$(ctxd_admin init 2>/dev/null)
 ok $? "init is idempotent"
+if [ "$(ctxd_test_engine)" = sqlite ]; then
+	like "$out" "^initialised $DATA_DIR \\(database ctxd\\.db, schema version $SCHEMA_VERSION," \
+	    "init names the database it made"
+else
+	like "$out" "^initialised $DATA_DIR \\(database in PostgreSQL \\(DATABASE_URL\\), schema version $SCHEMA_VERSION," \
+	    "init names the database it made"
+fi
 is "$(md5sum <"$DATA_DIR/secret.key")" "$sum" "a second init keeps the secret key"
 
 # Settings: secrets are sealed and write-only.
