@@ -17,6 +17,7 @@ ADMIN=$(ctxd_admin key create --admin utf8-admin)
 A="Authorization: Bearer $ADMIN"
 LIB=/acme/badnames
 FFFD=$'\xef\xbf\xbd'
+NL=$'\n'
 
 # utf8: 0 when the last answer's body is valid UTF-8.
 utf8() { iconv -f UTF-8 -t UTF-8 "$T/http.body" >/dev/null 2>&1; }
@@ -76,13 +77,13 @@ ok "$(printf '%s' "$paths" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; echo $?)" 
 like "$paths" "docs/bad$FFFD$FFFD\\.md" "the bad name is stored with U+FFFD for each byte"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '$LIB' AND path LIKE 'docs/twin%'")" 1 \
     "of two names that repair to the same, one is kept"
-_sql "SELECT title || char(10) || breadcrumb || char(10) || text || char(10) || code FROM snippets
+_sql "SELECT title || '$NL' || breadcrumb || '$NL' || text || '$NL' || code FROM snippets
     WHERE library_id = '$LIB'" >"$T/snippets.txt"
 ok "$(iconv -f UTF-8 -t UTF-8 "$T/snippets.txt" >/dev/null 2>&1; echo $?)" \
     "every stored title, heading, text and code is UTF-8"
 like "$(cat "$T/snippets.txt")" "Caf$FFFD zebrafoo" "an invalid byte of a heading is U+FFFD"
 like "$(cat "$T/snippets.txt")" "widget $FFFD$FFFD setup" "and of the text"
-like "$(_sql "SELECT group_concat(line, char(10)) FROM job_log")" \
+like "$(_sql "SELECT group_concat(line, '$NL') FROM job_log")" \
     "not UTF-8, and repaired it is another file's" "the job log names the twin it skipped"
 
 # --- every answer is UTF-8 --------------------------------------------------------------------
@@ -92,6 +93,9 @@ like "$(http_body | jq -r '[.. | strings] | join(" ")')" "bad$FFFD$FFFD\\.md" \
     "the JSON context names the file with U+FFFD"
 
 # --- rows stored before the repair still answer UTF-8 -----------------------------------------
+# (SQLite's alone: a PostgreSQL database in UTF-8 refuses text that is not, so no such row
+# can be there.)
+[ "$(ctxd_test_engine)" = sqlite ] || done_testing
 sqlite3 -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "
 UPDATE documents SET path = CAST(X'646f63732f6f6c64ff2e6d64' AS TEXT), title = CAST(X'4f6c64fe' AS TEXT)
     WHERE library_id = '$LIB' AND path LIKE 'docs/bad%';
