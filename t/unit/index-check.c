@@ -20,6 +20,7 @@
 #include "base/log.h"
 #include "index/segwrite.h"
 #include "store/db.h"
+#include "store/conn.h"
 #include "store/stmt.h"
 
 /* 0 when files a and b hold the same bytes, 1 when not, -1 when one cannot be read. */
@@ -70,7 +71,7 @@ main(int argc, char *argv[])
 		return 1;
 	if (db_prepare(db, "SELECT id, lib_no, index_version FROM libraries WHERE "
 	    "indexed_commit IS NOT NULL ORDER BY id", &st) == -1) {
-		printf("%s\n", db_conn_errmsg(db));
+		printf("%s\n", db_errmsg(db));
 		db_close(db);
 		return 1;
 	}
