@@ -176,19 +176,6 @@ admin_open_db(struct db **db)
 	return db_open(util_data_dir(), DB_READWRITE, db);
 }
 
-/*
- * The store's name for a message: DATA_DIR/ctxd.db, or PostgreSQL's database when
- * DATABASE_URL names one (never its URL: it may hold a password).
- */
-static const char *
-admin_store_name(const char *dir, char *buf, size_t len)
-{
-	if (db_url() != NULL)
-		return "the PostgreSQL database (DATABASE_URL)";
-	snprintf(buf, len, "%s/ctxd.db", dir);
-	return buf;
-}
-
 static int
 admin_cmd_init(void)
 {
@@ -1131,6 +1118,8 @@ admin_cmd_backup(int argc, char **argv)
 /*
  * ctxd-admin compact: gives the free pages of the database (deleted libraries, versions,
  * re-indexed files) back to the disk (db_compact), online; prints the sizes before and after.
+ * On PostgreSQL (DATABASE_URL) db_compact is a plain VACUUM of the database (online: no
+ * table is locked against the responders); the messages name that database, not a file.
  */
 static int
 admin_cmd_compact(int argc, char **argv)
@@ -1139,8 +1128,7 @@ admin_cmd_compact(int argc, char **argv)
 	struct db	*db = NULL;
 	long long	 size, freeb, after, afterfree;
 	enum db_failure	 code;
-	char		 buf[1100];
-	const char	*name = admin_store_name(dir, buf, sizeof(buf));
+	char		 what[4096];
 
 	if (argc > 0) {
 		if (admin_is_option(argv[0]))
@@ -1148,6 +1136,10 @@ admin_cmd_compact(int argc, char **argv)
 		admin_usage_of(stderr, "compact");
 		return 2;
 	}
+	if (db_url() != NULL)
+		snprintf(what, sizeof(what), "the PostgreSQL database (DATABASE_URL)");
+	else
+		snprintf(what, sizeof(what), "%s/ctxd.db", dir);
 	if (db_open(dir, DB_READWRITE, &db) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
 		return 1;
@@ -1156,7 +1148,7 @@ admin_cmd_compact(int argc, char **argv)
 		goto fail;
 	if (db_compact(db) == -1) {
 		code = db_failure(db);
-		fprintf(stderr, "ctxd-admin: compact of %s failed: %s\n", name,
+		fprintf(stderr, "ctxd-admin: compact of %s failed: %s\n", what,
 		    code == DB_FAIL_BUSY ? "the database is busy (a "
 		    "job or a backup is writing); run it again when it is done" :
 		    code == DB_FAIL_FULL ? "not enough disk space for a copy of the database "
@@ -1166,13 +1158,18 @@ admin_cmd_compact(int argc, char **argv)
 	}
 	if (db_space(db, &after, &afterfree) == -1)
 		goto fail;
-	printf("compacted %s: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
-	    "to the disk)\n", name, (double)size / 1048576.0, (double)after / 1048576.0,
-	    (double)(size - after > 0 ? size - after : 0) / 1048576.0);
+	if (db_url() != NULL)
+		printf("compacted %s: %.1f MB -> %.1f MB (VACUUM: the space of deleted rows is "
+		    "reused, and empty pages at the end of a table go back to the disk)\n", what,
+		    (double)size / 1048576.0, (double)after / 1048576.0);
+	else
+		printf("compacted %s: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
+		    "to the disk)\n", what, (double)size / 1048576.0, (double)after / 1048576.0,
+		    (double)(size - after > 0 ? size - after : 0) / 1048576.0);
 	db_close(db);
 	return 0;
 fail:
-	fprintf(stderr, "ctxd-admin: compact of %s failed (see above)\n", name);
+	fprintf(stderr, "ctxd-admin: compact of %s failed (see above)\n", what);
 	db_close(db);
 	return 1;
 }
