@@ -4,7 +4,7 @@
 # API gives about them (REST context as JSON and text, MCP query-docs, the snippet list, the
 # library's documents and jobs) is valid UTF-8. Rows stored with invalid bytes before the
 # index repaired them are answered repaired too: the one point answers leave by
-# (http_respond) replaces such bytes.
+# (http_respond) replaces such bytes, and a copy into PostgreSQL repairs them.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap sqlite3 iconv
 
@@ -109,5 +109,18 @@ http GET "$BASE/api/libraries$LIB/snippets?limit=100" -H "$A" >/dev/null
 # (jq would repair the bytes itself: look at the raw body)
 ok "$(grep -qF " $FFFD$FFFD$FFFD" "$T/http.body"; echo $?)" \
     "an old title's bytes are answered as U+FFFD, one each"
+
+# A copy into PostgreSQL (ctxd-admin migrate-to-postgres) takes such rows too, repaired as
+# the answers repair them: PostgreSQL's UTF-8 database refuses the bytes themselves.
+. "$top_srcdir/t/lib/pg.sh"
+pg_start
+out=$(ctxd_admin migrate-to-postgres "$DATABASE_URL" 2>&1)
+is $? 0 "migrate-to-postgres copies a database holding rows that are not UTF-8" || diag "$out"
+like "$out" "documents: 2 text values were not UTF-8 \\(stored by an older version\\): copied with U\\+FFFD" \
+    "... and says how many values it repaired"
+is "$(pg_sql "SELECT path || ' ' || title FROM documents WHERE library_id = '$LIB' AND
+    path LIKE 'docs/old%'")" "docs/old$FFFD.md Old$FFFD" "... each invalid byte copied as U+FFFD"
+is "$(pg_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB'")" \
+    "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB'")" "... every snippet copied"
 
 done_testing
