@@ -194,8 +194,9 @@ admin_cmd_init(void)
 	if (db_open(dir, DB_READWRITE, &db) == -1)
 		return 1;
 	db_close(db);
-	printf("initialised %s (database ctxd.db, schema version %d, secret.key)\n",
-	    dir, db_schema_version());
+	printf("initialised %s (database %s, schema version %d, secret.key)\n",
+	    dir, db_url() != NULL ? "in PostgreSQL (DATABASE_URL)" : "ctxd.db",
+	    db_schema_version());
 	return 0;
 }
 
@@ -1117,6 +1118,8 @@ admin_cmd_backup(int argc, char **argv)
 /*
  * ctxd-admin compact: gives the free pages of the database (deleted libraries, versions,
  * re-indexed files) back to the disk (db_compact), online; prints the sizes before and after.
+ * On PostgreSQL (DATABASE_URL) db_compact is a plain VACUUM of the database (online: no
+ * table is locked against the responders); the messages name that database, not a file.
  */
 static int
 admin_cmd_compact(int argc, char **argv)
@@ -1125,6 +1128,7 @@ admin_cmd_compact(int argc, char **argv)
 	struct db	*db = NULL;
 	long long	 size, freeb, after, afterfree;
 	enum db_failure	 code;
+	char		 what[4096];
 
 	if (argc > 0) {
 		if (admin_is_option(argv[0]))
@@ -1132,6 +1136,10 @@ admin_cmd_compact(int argc, char **argv)
 		admin_usage_of(stderr, "compact");
 		return 2;
 	}
+	if (db_url() != NULL)
+		snprintf(what, sizeof(what), "the PostgreSQL database (DATABASE_URL)");
+	else
+		snprintf(what, sizeof(what), "%s/ctxd.db", dir);
 	if (db_open(dir, DB_READWRITE, &db) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
 		return 1;
@@ -1140,7 +1148,7 @@ admin_cmd_compact(int argc, char **argv)
 		goto fail;
 	if (db_compact(db) == -1) {
 		code = db_failure(db);
-		fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed: %s\n", dir,
+		fprintf(stderr, "ctxd-admin: compact of %s failed: %s\n", what,
 		    code == DB_FAIL_BUSY ? "the database is busy (a "
 		    "job or a backup is writing); run it again when it is done" :
 		    code == DB_FAIL_FULL ? "not enough disk space for a copy of the database "
@@ -1150,13 +1158,18 @@ admin_cmd_compact(int argc, char **argv)
 	}
 	if (db_space(db, &after, &afterfree) == -1)
 		goto fail;
-	printf("compacted %s/ctxd.db: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
-	    "to the disk)\n", dir, (double)size / 1048576.0, (double)after / 1048576.0,
-	    (double)(size - after > 0 ? size - after : 0) / 1048576.0);
+	if (db_url() != NULL)
+		printf("compacted %s: %.1f MB -> %.1f MB (VACUUM: the space of deleted rows is "
+		    "reused, and empty pages at the end of a table go back to the disk)\n", what,
+		    (double)size / 1048576.0, (double)after / 1048576.0);
+	else
+		printf("compacted %s: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
+		    "to the disk)\n", what, (double)size / 1048576.0, (double)after / 1048576.0,
+		    (double)(size - after > 0 ? size - after : 0) / 1048576.0);
 	db_close(db);
 	return 0;
 fail:
-	fprintf(stderr, "ctxd-admin: compact of %s/ctxd.db failed (see above)\n", dir);
+	fprintf(stderr, "ctxd-admin: compact of %s failed (see above)\n", what);
 	db_close(db);
 	return 1;
 }

@@ -59,11 +59,14 @@ like "$(ctxd_admin index rebuild /corpora/curl)" 'written \(it was damaged\)' "r
 ok "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" "rewritten whole"
 is "$(ctxd_admin index rebuild /corpora/curl)" "/corpora/curl: $seg is whole, kept" "a whole segment is kept"
 
-# The worker writes a missing segment from the database when it runs with nothing queued.
+# The worker writes a missing segment from the database when it runs with nothing queued
+# (on PostgreSQL it fetches the one the index run stored there: lib/store/segstore.c).
+got=written
+[ "$(ctxd_test_engine)" = postgres ] && got=fetched
 rm -f "$seg"
 "$top_builddir/ctxd-worker" 2>"$T/log/worker2.log"
 ok "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" "the worker wrote the missing segment, byte for byte"
-like "$(cat "$T/log/worker2.log")" 'segment of /corpora/curl written from the database \(it was missing\)' \
+like "$(cat "$T/log/worker2.log")" "segment of /corpora/curl $got from the database \\(it was missing\\)" \
     "... and said so"
 is "$(cat "$DATA_DIR/segments/.checked")" "$(sed -n '1{s/^ctxd (//;s/).*//;p;}' "$top_srcdir/debian/changelog")" \
     "it checked every segment once for this version"
@@ -75,7 +78,7 @@ isnt "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" 0 "a later run does not read eve
 echo 0.0.1 >"$DATA_DIR/segments/.checked"
 "$top_builddir/ctxd-worker" 2>"$T/log/worker4.log"
 ok "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" "the first run of a new version rewrites the damaged segment"
-like "$(cat "$T/log/worker4.log")" 'segment of /corpora/curl written from the database \(it was damaged: .*checksum' \
+like "$(cat "$T/log/worker4.log")" "segment of /corpora/curl $got from the database \\(it was damaged: .*checksum" \
     "... saying why"
 
 # Mistakes.

@@ -642,6 +642,23 @@ engine_sqlite_only() {
 	return 0
 }
 
+# schema_version [N]: print the instance's schema version (SQLite's PRAGMA user_version,
+# PostgreSQL's ctxd_schema row: lib/store/db.c), or with N set it (a faked older or newer
+# database).
+schema_version() {
+	if [ "$(ctxd_test_engine)" = postgres ]; then
+		if [ $# -eq 0 ]; then
+			_sql 'SELECT version FROM ctxd_schema'
+		else
+			_sql "UPDATE ctxd_schema SET version = $(($1))"
+		fi
+	elif [ $# -eq 0 ]; then
+		_sql 'PRAGMA user_version'
+	else
+		_sql "PRAGMA user_version = $(($1))"
+	fi
+}
+
 _engine_instances=0
 # _engine_setup: with CTXD_TEST_ENGINE=postgres, a throwaway cluster for the test (t/lib/pg.sh,
 # started once) and a database of the instance's own (each ctxd_setup: a second instance gets

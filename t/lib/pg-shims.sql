@@ -26,3 +26,13 @@ CREATE AGGREGATE group_concat(text, text) (SFUNC = group_concat_step, STYPE = te
 CREATE FUNCTION group_concat_step1(acc text, v text) RETURNS text LANGUAGE sql IMMUTABLE AS
     $$ SELECT CASE WHEN v IS NULL THEN acc WHEN acc IS NULL THEN v ELSE acc || ',' || v END $$;
 CREATE AGGREGATE group_concat(text) (SFUNC = group_concat_step1, STYPE = text);
+-- instr(haystack, needle): the 1-based position of needle, 0 when absent (compare it: > 0).
+CREATE FUNCTION instr(h text, n text) RETURNS integer LANGUAGE sql IMMUTABLE AS
+    $$ SELECT strpos(h, n) $$;
+-- hex(blob): upper-case hexadecimal, as SQLite's.
+CREATE FUNCTION hex(b bytea) RETURNS text LANGUAGE sql IMMUTABLE AS
+    $$ SELECT upper(encode(b, 'hex')) $$;
+-- json_extract(json, '$.a.b'): the value at a path of object keys, as text (SQL NULL when
+-- absent); only '$.key' paths.
+CREATE FUNCTION json_extract(j text, path text) RETURNS text LANGUAGE sql IMMUTABLE AS
+    $$ SELECT j::jsonb #>> string_to_array(substr(path, 3), '.') $$;

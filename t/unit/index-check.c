@@ -1,6 +1,7 @@
 /*
  * index-check: a test helper (not a test) for the shell tests (harness `index_check`).
- * Opens DATA_DIR/ctxd.db as the service does and, for each library whose current index
+ * Opens the store as the service does (DATA_DIR/ctxd.db, or DATABASE_URL's PostgreSQL
+ * database) and, for each library whose current index
  * version has a segment (DATA_DIR/segments/<lib_no>-<index_version>.seg), writes that
  * segment again from the database rows into a temporary folder (segwrite_library: the
  * worker's own path) and compares the two byte for byte: the lexical index a query process
@@ -16,12 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "base/log.h"
 #include "index/segwrite.h"
 #include "store/db.h"
 #include "store/conn.h"
+#include "store/stmt.h"
 
 /* 0 when files a and b hold the same bytes, 1 when not, -1 when one cannot be read. */
 static int
@@ -51,7 +51,7 @@ int
 main(int argc, char *argv[])
 {
 	struct db	*db = NULL;
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	struct stat	 sb;
 	char		 tmp[] = "/tmp/index-check.XXXXXX", seg[2048], again[2048],
 			 path[2048];
@@ -69,17 +69,17 @@ main(int argc, char *argv[])
 	}
 	if (db_open(argv[1], DB_READWRITE, &db) == -1)
 		return 1;
-	if (sqlite3_prepare_v2(db_lite(db), "SELECT id, lib_no, index_version FROM libraries WHERE "
-	    "indexed_commit IS NOT NULL ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
-		printf("%s\n", sqlite3_errmsg(db_lite(db)));
+	if (db_prepare(db, "SELECT id, lib_no, index_version FROM libraries WHERE "
+	    "indexed_commit IS NOT NULL ORDER BY id", &st) == -1) {
+		printf("%s\n", db_errmsg(db));
 		db_close(db);
 		return 1;
 	}
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(st, 0);
+	while (rc == 0 && db_step(st) == DB_ROW) {
+		const char *id = db_col_text(st, 0);
 
 		snprintf(seg, sizeof(seg), "%s/segments/%lld-%lld.seg", argv[1],
-		    sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+		    db_col_int64(st, 1), db_col_int64(st, 2));
 		if (stat(seg, &sb) == -1)
 			continue;	/* not written (yet): queries build from the rows */
 		if ((w = segwrite_library(db, tmp, id, &ms, again, sizeof(again))) == 1)
@@ -95,7 +95,7 @@ main(int argc, char *argv[])
 		unlink(again);
 		checked++;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	db_close(db);
 	snprintf(path, sizeof(path), "%s/segments", tmp);
 	rmdir(path);
