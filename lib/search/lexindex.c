@@ -1360,6 +1360,11 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 				    LEX_PROX_CAP * pool[i].score);
 		}
 	}
+	for (i = 0; i < k; i++) {
+		size_t s = lexindex_snip_of(x, pool[i].id);
+
+		pool[i].terms = s < x->nsnip ? x->tmask[s] : 0;
+	}
 	for (i = 0; i < ntouched; i++)
 		x->tmask[x->touched[i]] = 0;
 	x->scored = ntouched;

@@ -3,6 +3,7 @@
 #define LEXINDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct lexindex;
 struct db;
@@ -14,6 +15,12 @@ struct lexindex_hit {
 	long long	 doc;		/* snippets.document_id */
 	int		 tokens;
 	double		 score;		/* higher is better */
+	/*
+	 * Which of the question's index terms the snippet itself holds (bit i: the i-th term
+	 * lexindex_search made of the question), for lexindex_search's hits; 0 for a hit of
+	 * another ranking (vectors).
+	 */
+	uint64_t	 terms;
 };
 
 /*
