@@ -99,6 +99,12 @@ int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
 	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
 
 /*
+ * The id of the section that encloses snippet id (its first part; a later part of a split
+ * section: the section's first part), 0 when there is none or id is not in the index.
+ */
+long long lexindex_parent_of(const struct lexindex *, long long id);
+
+/*
  * The share (0 to 1) of the library's snippets holding word (n bytes, tokenized as a
  * question's is; its most frequent term when it makes several), 0 when none or on error.
  */

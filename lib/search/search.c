@@ -1579,40 +1579,24 @@ search_example_title(const char *t)
 }
 
 /*
- * The example of packed snippet sn (candidate at, of page doc): the first later candidate
- * of the same page that is a direct subsection of sn titled as search_example_title says
- * is moved to place at + 1 of cand (the others keep their order). Returns 1 when one was,
- * 0 when none, -1 on failure.
+ * The example of packed candidate at: the first later candidate that the index holds as a
+ * section enclosed by it (lexindex_parent_of) and that is titled as search_example_title
+ * says is moved to place at + 1 of cand (the others keep their order). Returns 1 when one
+ * was, 0 when none.
  */
 static int
-search_example(struct search *s, const struct snippet *sn, struct lexindex_hit *cand,
+search_example(struct search *s, struct lexindex *x, struct lexindex_hit *cand,
     size_t ncand, size_t at)
 {
 	struct lexindex_hit h;
-	struct snippet	 ex;
-	struct snippet_pos pos;
 	char		 path[1024], title[256];
-	size_t		 j, len;
-	int		 ld, child;
+	size_t		 j;
 
-	if (sn->breadcrumb == NULL || (len = strlen(sn->breadcrumb)) == 0)
-		return 0;
 	for (j = at + 1; j < ncand; j++) {
 		if (cand[j].doc != cand[at].doc ||
+		    lexindex_parent_of(x, cand[j].id) != cand[at].id ||
 		    store_query_snippet_place(s->q, cand[j].id, path, sizeof(path), title,
 		    sizeof(title)) != 1 || !search_example_title(title))
-			continue;
-		memset(&ex, 0, sizeof(ex));
-		if ((ld = search_load(s, cand[j].id, &ex, &pos)) == -1) {
-			format_snippet_release(&ex);
-			return -1;
-		}
-		child = ld == 0 && ex.breadcrumb != NULL && ex.title != NULL &&
-		    strncmp(ex.breadcrumb, sn->breadcrumb, len) == 0 &&
-		    strncmp(ex.breadcrumb + len, " > ", 3) == 0 &&
-		    strcmp(ex.breadcrumb + len + 3, ex.title) == 0;
-		format_snippet_release(&ex);
-		if (!child)
 			continue;
 		h = cand[j];
 		memmove(&cand[at + 2], &cand[at + 1], (j - at - 1) * sizeof(*cand));
@@ -1639,7 +1623,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	long		 used = 0;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
 	uint64_t	 allterms = 0, have = 0;
-	int		 rc = -1, ld, hybrid = 0, forced = 0, ex;
+	int		 rc = -1, ld, hybrid = 0, forced = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -1752,11 +1736,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		scores[nres] = cand[i].score;
 		have |= cand[i].terms;
 		nres++;
-		if (!example && nres <= SEARCH_EXAMPLE_OF) {
-			if ((ex = search_example(s, &res[nres - 1], cand, ncand, i)) == -1)
-				goto out;
-			forced = ex;
-		}
+		if (!example && nres <= SEARCH_EXAMPLE_OF)
+			forced = search_example(s, x, cand, ncand, i);
 	}
 	/* Then the lines the packed snippets depend on, while the budget allows. */
 	for (i = 0; i < nres && used < budget; i++) {
