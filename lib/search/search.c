@@ -86,6 +86,29 @@
 #ifndef SEARCH_SOFT_RATIO
 #define SEARCH_SOFT_RATIO	0.45
 #endif
+/*
+ * The covered stop: once an answer holds every question term that any candidate holds
+ * (it covers the question as far as the library can) and SEARCH_COVER_SHARE of its
+ * budget, a further candidate must score at least SEARCH_COVER_RATIO times the best. An
+ * answer whose sections still miss some of the question's words keeps the soft stop only:
+ * what it lacks may stand in a weaker section. Tuned with bench/eval and
+ * bench/eval-sources so that no answer is lost (bench/README.md, "covered stop").
+ */
+#ifndef SEARCH_COVER_SHARE
+#define SEARCH_COVER_SHARE	0.7
+#endif
+#ifndef SEARCH_COVER_RATIO
+#define SEARCH_COVER_RATIO	0.6
+#endif
+/*
+ * A section's example goes with it: when one of the first SEARCH_EXAMPLE_OF sections
+ * packed has a direct subsection among the candidates titled Example, Examples or Usage
+ * (a man page's EXAMPLE, a Rust item's "# Examples"), that subsection is packed right after
+ * it, past the soft and covered stops (not past the budget).
+ */
+#ifndef SEARCH_EXAMPLE_OF
+#define SEARCH_EXAMPLE_OF	3
+#endif
 
 /*
  * What bounds the indexes a query process keeps (docs/DESIGN.md, "How ctxd scales"):
@@ -1566,6 +1589,53 @@ search_terms(struct search *s, const struct search_lib *lib, const char *query,
 	return rc == 2 ? 0 : tokenize_match_terms(query, terms, n);
 }
 
+/* 1 when a heading (markup and blanks around it off) is Example, Examples or Usage. */
+static int
+search_example_title(const char *t)
+{
+	static const char *const names[] = { "example", "examples", "usage",
+	    "example usage" };
+	size_t	 len, i;
+
+	while (*t == '`' || *t == '#' || *t == ' ')
+		t++;
+	len = strlen(t);
+	while (len > 0 && (t[len - 1] == '`' || t[len - 1] == '#' || t[len - 1] == ' '))
+		len--;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && strncasecmp(t, names[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The example of packed candidate at: the first later candidate that the index holds as a
+ * section enclosed by it (lexindex_parent_of) and that is titled as search_example_title
+ * says is moved to place at + 1 of cand (the others keep their order). Returns 1 when one
+ * was, 0 when none.
+ */
+static int
+search_example(struct search *s, struct lexindex *x, struct lexindex_hit *cand,
+    size_t ncand, size_t at)
+{
+	struct lexindex_hit h;
+	char		 path[1024], title[256];
+	size_t		 j;
+
+	for (j = at + 1; j < ncand; j++) {
+		if (cand[j].doc != cand[at].doc ||
+		    lexindex_parent_of(x, cand[j].id) != cand[at].id ||
+		    store_query_snippet_place(s->q, cand[j].id, path, sizeof(path), title,
+		    sizeof(title)) != 1 || !search_example_title(title))
+			continue;
+		h = cand[j];
+		memmove(&cand[at + 2], &cand[at + 1], (j - at - 1) * sizeof(*cand));
+		cand[at + 1] = h;
+		return 1;
+	}
+	return 0;
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, int fast, struct snippet **out, size_t *n)
@@ -1582,7 +1652,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	char		**terms = NULL;
 	long		 used = 0, room, cutmin;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
-	int		 rc = -1, ld, hybrid = 0;
+	uint64_t	 allterms = 0, have = 0;
+	int		 rc = -1, ld, hybrid = 0, forced = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -1618,6 +1689,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_HELD);
+	/* The question terms the library can answer: those any candidate holds. */
+	for (i = 0; i < ncand; i++)
+		allterms |= cand[i].terms;
 	search_stop(cand, &ncand);
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_STOP);
@@ -1637,14 +1711,22 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * first (or at least SEARCH_CUT_MIN tokens are left, which no budget reaches); else it
 	 * is skipped, and a smaller one may still fit (an API description's first places keep
 	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_SHARE of the
-	 * budget, only candidates scoring SEARCH_SOFT_RATIO of the best are added.
+	 * budget, only candidates scoring SEARCH_SOFT_RATIO of the best are added; past
+	 * SEARCH_COVER_SHARE, once the answer covers the question, SEARCH_COVER_RATIO. The
+	 * example of one of the first sections (search_example) follows it past both.
 	 */
 	for (i = 0, best = 0; i < ncand; i++)
 		if (cand[i].score > best)
 			best = cand[i].score;
 	for (i = 0; i < ncand && used < budget; i++) {
-		if (nres > 0 && used >= SEARCH_SOFT_SHARE * budget &&
-		    cand[i].score < SEARCH_SOFT_RATIO * best) {
+		int example = forced;
+
+		forced = 0;
+		if (nres > 0 && !example && ((used >= SEARCH_SOFT_SHARE * budget &&
+		    cand[i].score < SEARCH_SOFT_RATIO * best) ||
+		    (allterms != 0 && (have & allterms) == allterms &&
+		    used >= SEARCH_COVER_SHARE * budget &&
+		    cand[i].score < SEARCH_COVER_RATIO * best))) {
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);
 			continue;
@@ -1683,7 +1765,10 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		used += res[nres].tokens;
 		docs[nres] = cand[i].doc;
 		scores[nres] = cand[i].score;
+		have |= cand[i].terms;
 		nres++;
+		if (!example && nres <= SEARCH_EXAMPLE_OF)
+			forced = search_example(s, x, cand, ncand, i);
 	}
 	/* Then the lines the packed snippets depend on, while the budget allows. */
 	for (i = 0; i < nres && used < budget; i++) {
