@@ -56,6 +56,12 @@ like "$out" "ok   segment cache: 1 segment stored in PostgreSQL \\($mb MB\\), 1 
 is "$(fixes)" "" "nothing to fix but the system's"
 unlike "$out" 'ctxd\.db|free pages' "nothing names ctxd.db or SQLite's free pages"
 is "$(grep -vcE '^(ok   |FIX  |[0-9]+ checks? to fix$)' <<<"$out")" 0 "one line per check, nothing on stderr"
+# The other commands' messages name the PostgreSQL database too, not ctxd.db.
+where="the PostgreSQL database at host 127\\.0\\.0\\.1, port $port, database $db, user ctxd"
+like "$(ctxd_admin init 2>&1)" "^initialised $DATA_DIR \\(secret\\.key\\) and $where \\(schema version $SCHEMA_VERSION\\)$" \
+    "init names the PostgreSQL database"
+like "$(ctxd_admin compact 2>&1)" "^compacted $where \\(VACUUM\\): [0-9.]+ MB -> [0-9.]+ MB$" \
+    "compact names it too"
 ok "$([ ! -e "$DATA_DIR/ctxd.db" ]; echo $?)" "no ctxd.db in DATA_DIR"
 
 # DATABASE_URL from the service's settings file, as a packaged server has it.
