@@ -120,10 +120,6 @@ doctor_license(FILE *out, int *bad, const char *defaults)
 	free(key);
 }
 
-/*
- * The owner (the service's user, $CTXD_USER or ctxd, when it exists, else DATA_DIR's) and
- * the modes of DATA_DIR and secret.key: nothing for the group to write, nothing for others.
- */
 /* The service's user: $CTXD_USER, else ctxd. */
 static const char *
 doctor_user(void)
@@ -133,6 +129,10 @@ doctor_user(void)
 	return u != NULL && *u != '\0' ? u : "ctxd";
 }
 
+/*
+ * The owner (the service's user, $CTXD_USER or ctxd, when it exists, else DATA_DIR's) and
+ * the modes of DATA_DIR and secret.key: nothing for the group to write, nothing for others.
+ */
 static void
 doctor_files(FILE *out, int *bad, const char *dir)
 {
