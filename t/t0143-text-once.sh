@@ -150,7 +150,7 @@ if [ -n "$sqlite" ]; then
 else
 	ctxd_admin compact >"$T/log/compact.log" 2>"$T/log/compact.err"
 	ok $? "ctxd-admin compact" || diag "$(cat "$T/log/compact.err")"
-	like "$(cat "$T/log/compact.log")" '^compacted the PostgreSQL database \(DATABASE_URL\): ' \
+	like "$(cat "$T/log/compact.log")" '^compacted the PostgreSQL database at host .* \(VACUUM\): ' \
 	    "... names the database it compacted"
 	unlike "$(cat "$T/log/compact.log")" 'ctxd\.db' "... not a SQLite file"
 	u=$(used)

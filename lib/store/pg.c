@@ -60,26 +60,100 @@ pg_set_error(struct pg *db, const PGresult *res)
 		db->failure = PG_FAIL_CONSTRAINT;
 }
 
+/* The message libpq gives for a URL it cannot parse is not shown: it may quote the password. */
+#define PG_URL_UNPARSED	"the URL cannot be parsed (libpq's message is not shown: it may " \
+			"quote the password): its form is postgresql://user:password@host:port/database"
+
+/* Writes msg into err with every occurrence of secret (when not empty) as "********". */
+static void
+pg_scrub(char *err, size_t errlen, const char *msg, const char *secret)
+{
+	size_t		 n = secret != NULL ? strlen(secret) : 0, o = 0;
+	const char	*p;
+
+	if (errlen == 0)
+		return;
+	for (p = msg; *p != '\0' && *p != '\n' && o + 1 < errlen; ) {
+		if (n > 0 && strncmp(p, secret, n) == 0) {
+			o += (size_t)snprintf(err + o, errlen - o, "********");
+			if (o >= errlen)
+				o = errlen - 1;
+			p += n;
+		} else
+			err[o++] = *p++;
+	}
+	err[o] = '\0';
+}
+
+int
+pg_url_describe(const char *url, char *out, size_t outlen)
+{
+	PQconninfoOption *opts, *o;
+	char		*perr = NULL;
+	const char	*host = NULL, *port = NULL, *dbname = NULL, *user = NULL;
+
+	if ((opts = PQconninfoParse(url, &perr)) == NULL) {
+		PQfreemem(perr);
+		snprintf(out, outlen, "%s", PG_URL_UNPARSED);
+		return -1;
+	}
+	for (o = opts; o->keyword != NULL; o++) {
+		if (o->val == NULL || *o->val == '\0')
+			continue;
+		if (strcmp(o->keyword, "host") == 0 ||
+		    (strcmp(o->keyword, "hostaddr") == 0 && host == NULL))
+			host = o->val;
+		else if (strcmp(o->keyword, "port") == 0)
+			port = o->val;
+		else if (strcmp(o->keyword, "dbname") == 0)
+			dbname = o->val;
+		else if (strcmp(o->keyword, "user") == 0)
+			user = o->val;
+	}
+	snprintf(out, outlen, "host %s, port %s, database %s, user %s",
+	    host != NULL ? host : "(the local socket)", port != NULL ? port : "(default)",
+	    dbname != NULL ? dbname : "(the user's name)",
+	    user != NULL ? user : "(the login name)");
+	PQconninfoFree(opts);
+	return 0;
+}
+
+/*
+ * The password: libpq quotes the text of a URL it cannot parse (a bad percent-encoding,
+ * a bracket left open), so such a URL's message is replaced by PG_URL_UNPARSED, and the
+ * password of one it parses is masked in the message of a failed connection.
+ */
 struct pg *
 pg_connect(const char *url, char *err, size_t errlen)
 {
+	PQconninfoOption *opts, *o;
 	struct pg	*db;
 	PGresult	*res;
+	char		*perr = NULL;
 	int		 v;
 
+	if ((opts = PQconninfoParse(url, &perr)) == NULL) {
+		PQfreemem(perr);
+		snprintf(err, errlen, "%s", PG_URL_UNPARSED);
+		return NULL;
+	}
 	if ((db = calloc(1, sizeof(*db))) == NULL) {
+		PQconninfoFree(opts);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	db->conn = PQconnectdb(url);
 	if (db->conn == NULL || PQstatus(db->conn) != CONNECTION_OK) {
-		snprintf(err, errlen, "%s", db->conn != NULL ? PQerrorMessage(db->conn) :
-		    "out of memory");
-		err[strcspn(err, "\n")] = '\0';
+		for (o = opts; o->keyword != NULL && strcmp(o->keyword, "password") != 0; o++)
+			;
+		pg_scrub(err, errlen, db->conn != NULL ? PQerrorMessage(db->conn) :
+		    "out of memory", o->keyword != NULL ? o->val : NULL);
+		PQconninfoFree(opts);
 		PQfinish(db->conn);
 		free(db);
 		return NULL;
 	}
+	PQconninfoFree(opts);
 	v = PQserverVersion(db->conn);
 	snprintf(db->version, sizeof(db->version), "%d.%d", v / 10000, v % 10000);
 	/* The store's text is UTF-8, its times UTC. */

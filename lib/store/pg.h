@@ -32,6 +32,12 @@ enum pg_failure {
  * why in err, the password never in it.
  */
 struct pg *pg_connect(const char *url, char *err, size_t errlen);
+/*
+ * What url names, for a message (never its password): "host H, port P, database D,
+ * user U", each part libpq would take by default said so. 0, or -1 when libpq cannot
+ * parse url (out then says that, without libpq's message: it may quote the password).
+ */
+int	 pg_url_describe(const char *url, char *out, size_t outlen);
 void	 pg_close(struct pg *);
 /* The message of the connection's last error (never NULL). */
 const char *pg_errmsg(struct pg *);
