@@ -1876,9 +1876,12 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	parsed = 1;
 	/*
 	 * One read transaction: every statement sees the same index, even mid re-index
-	 * (the caller's, when it has one open).
+	 * (the caller's, when it has one open). Not on a listening PostgreSQL connection
+	 * (a query worker of a node): its BEGIN and ROLLBACK would be two round trips of
+	 * their own, and what it reads between requests is kept (db_listen); a snippet
+	 * gone since the ranking is skipped as from a stale index.
 	 */
-	if (!db_in_transaction(s->db)) {
+	if (!db_in_transaction(s->db) && !db_listening(s->db)) {
 		if (db_begin_read(s->db) == -1)
 			goto fail;
 		begun = 1;

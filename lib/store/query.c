@@ -6,8 +6,32 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "store/conn.h"
+#include "store/db.h"
 #include "store/query.h"
+#include "store/settings.h"
 #include "store/stmt.h"
+
+/*
+ * What a listening connection (db_listen: a query or MCP worker on PostgreSQL) keeps
+ * between requests, dropped when a change of the libraries table is announced
+ * (db_drain_changes): the rows store_query_library read (found or not), at most
+ * STORE_QUERY_LIBS_KEPT (then emptied and filled again), and the list of
+ * store_query_libraries when it has at most STORE_QUERY_LIST_KEPT libraries (a longer one
+ * is read for each request). SQLite keeps nothing: its reads are local.
+ */
+#define STORE_QUERY_LIBS_KEPT	256
+#define STORE_QUERY_LIST_KEPT	4096
+
+struct store_query_kept {
+	char		*key;		/* the id asked */
+	int		 found;
+	struct store_query_lib l;	/* its strings malloc'd */
+};
+
+struct store_query_kept_row {
+	struct store_query_libs_row r;	/* its strings malloc'd */
+};
 
 struct store_query {
 	struct db		*db;
@@ -20,6 +44,13 @@ struct store_query {
 	struct db_stmt	*anyflag;	/* has the library a flagged snippet */
 	struct db_stmt	*isflag;	/* is a snippet flagged */
 	struct db_stmt	*docpath;	/* a document's path */
+	struct store_query_kept kept[STORE_QUERY_LIBS_KEPT];
+	size_t		 nkept;
+	unsigned long	 kept_gen;	/* DB_CACHE_LIBRARIES's when kept was filled */
+	struct store_query_kept_row *list;	/* NULL: not kept */
+	size_t		 nlist;
+	unsigned long	 list_gen;
+	int		 list_long;	/* at list_gen, too long to keep */
 };
 
 static const char store_query_lib_sql[] =
@@ -123,6 +154,48 @@ store_query_col(struct db_stmt *st, int i)
 	return db_col_null(st, i) ? NULL : db_col_text(st, i);
 }
 
+static void
+store_query_kept_drop(struct store_query *q)
+{
+	size_t	 i;
+
+	for (i = 0; i < q->nkept; i++) {
+		struct store_query_kept *k = &q->kept[i];
+
+		free(k->key);
+		free((char *)k->l.id);
+		free((char *)k->l.state);
+		free((char *)k->l.error);
+		free((char *)k->l.title);
+		free((char *)k->l.source_type);
+	}
+	q->nkept = 0;
+}
+
+static void
+store_query_list_drop(struct store_query *q)
+{
+	size_t	 i;
+
+	for (i = 0; q->list != NULL && i < q->nlist; i++) {
+		struct store_query_libs_row *r = &q->list[i].r;
+
+		free((char *)r->id);
+		free((char *)r->title);
+		free((char *)r->description);
+		free((char *)r->branch);
+		free((char *)r->updated_at);
+		free((char *)r->state);
+		free((char *)r->host);
+		free((char *)r->versions);
+		free((char *)r->type);
+	}
+	free(q->list);
+	q->list = NULL;
+	q->nlist = 0;
+	q->list_long = 0;
+}
+
 struct store_query *
 store_query_open(struct db *db)
 {
@@ -163,7 +236,58 @@ store_query_close(struct store_query *q)
 	db_finalize(q->anyflag);
 	db_finalize(q->isflag);
 	db_finalize(q->docpath);
+	store_query_kept_drop(q);
+	store_query_list_drop(q);
 	free(q);
+}
+
+/* Keeps the answer of store_query_library for id (l NULL: none); out of memory: not kept. */
+static void
+store_query_keep(struct store_query *q, const char *id, const struct store_query_lib *l)
+{
+	struct store_query_kept *k;
+
+	if (q->nkept == STORE_QUERY_LIBS_KEPT)
+		store_query_kept_drop(q);
+	k = &q->kept[q->nkept];
+	memset(k, 0, sizeof(*k));
+	if ((k->key = strdup(id)) == NULL)
+		return;
+	if (l != NULL) {
+		k->found = 1;
+		k->l = *l;
+		k->l.id = strdup(l->id);
+		k->l.state = strdup(l->state);
+		k->l.error = strdup(l->error);
+		k->l.title = strdup(l->title);
+		k->l.source_type = strdup(l->source_type);
+	}
+	q->nkept++;
+	if (l != NULL && (k->l.id == NULL || k->l.state == NULL || k->l.error == NULL ||
+	    k->l.title == NULL || k->l.source_type == NULL))
+		store_query_kept_drop(q);
+}
+
+/* The kept answer for id: 1 (row), 0 (none), -1 not kept. */
+static int
+store_query_kept_find(struct store_query *q, const char *id,
+    void (*fn)(const struct store_query_lib *, void *), void *arg)
+{
+	size_t	 i;
+
+	if (!q->db->listening)
+		return -1;
+	if (!db_cache_valid(q->db, DB_CACHE_LIBRARIES, q->kept_gen)) {
+		store_query_kept_drop(q);
+		q->kept_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+	}
+	for (i = 0; i < q->nkept; i++)
+		if (strcmp(q->kept[i].key, id) == 0) {
+			if (q->kept[i].found)
+				fn(&q->kept[i].l, arg);
+			return q->kept[i].found;
+		}
+	return -1;
 }
 
 int
@@ -173,6 +297,8 @@ store_query_library(struct store_query *q, const char *id,
 	struct store_query_lib l;
 	int		 step;
 
+	if ((step = store_query_kept_find(q, id, fn, arg)) != -1)
+		return step;
 	db_reset(q->lib);
 	db_bind_text(q->lib, 1, id);
 	if ((step = db_step(q->lib)) == DB_ROW) {
@@ -186,8 +312,13 @@ store_query_library(struct store_query *q, const char *id,
 		l.embed_version = db_col_int64(q->lib, 7);
 		l.title = db_col_text(q->lib, 8);
 		l.source_type = db_col_text(q->lib, 9);
+		if (q->db->listening)
+			store_query_keep(q, id, &l);
 		fn(&l, arg);
-	} else if (step != DB_DONE)
+	} else if (step == DB_DONE) {
+		if (q->db->listening)
+			store_query_keep(q, id, NULL);
+	} else
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 	db_reset(q->lib);
 	return step == DB_ROW ? 1 : step == DB_DONE ? 0 : -1;
@@ -335,6 +466,16 @@ store_query_setting(struct store_query *q, const char *name, char *out, size_t o
 	int	 rc = 0;
 
 	*out = '\0';
+	if (q->db->listening) {
+		/* the settings the connection keeps (settings.c) */
+		char	*v = settings_stored(q->db, name);
+
+		if (v == NULL)
+			return 0;
+		snprintf(out, outsz, "%s", v);
+		free(v);
+		return 1;
+	}
 	db_reset(q->setting);
 	db_bind_text(q->setting, 1, name);
 	if (db_step(q->setting) == DB_ROW) {
@@ -377,14 +518,108 @@ store_query_flagged(struct store_query *q, long long id)
 	return step == DB_ROW;
 }
 
+/* Adds r to the kept list (growing it): 0, or -1 out of memory (the list dropped). */
+static int
+store_query_list_add(struct store_query *q, const struct store_query_libs_row *r)
+{
+	struct store_query_kept_row *k;
+	struct store_query_libs_row *c;
+
+	if (q->nlist % 64 == 0) {
+		if ((k = reallocarray(q->list, q->nlist + 64, sizeof(*k))) == NULL)
+			goto fail;
+		q->list = k;
+	}
+	c = &q->list[q->nlist].r;
+	*c = *r;
+	c->id = strdup(r->id);
+	c->title = strdup(r->title);
+	c->description = strdup(r->description);
+	c->branch = strdup(r->branch);
+	c->updated_at = strdup(r->updated_at);
+	c->state = strdup(r->state);
+	c->host = strdup(r->host);
+	c->versions = strdup(r->versions);
+	c->type = strdup(r->type);
+	q->nlist++;
+	if (c->id == NULL || c->title == NULL || c->description == NULL ||
+	    c->branch == NULL || c->updated_at == NULL || c->state == NULL ||
+	    c->host == NULL || c->versions == NULL || c->type == NULL)
+		goto fail;
+	return 0;
+fail:
+	store_query_list_drop(q);
+	return -1;
+}
+
+/* Reads the list into q->list (a listening connection): 0, 1 too long to keep, -1. */
+static int
+store_query_list_fill(struct store_query *q)
+{
+	struct store_query_libs_row r;
+	struct db_stmt	*st = q->libs;
+	int		 step, rc = 0;
+
+	store_query_list_drop(q);
+	q->list_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+	db_reset(st);
+	while ((step = db_step(st)) == DB_ROW) {
+		if (q->nlist == STORE_QUERY_LIST_KEPT) {
+			store_query_list_drop(q);
+			q->list_long = 1;
+			rc = 1;
+			break;
+		}
+		r.id = db_col_text(st, 0);
+		r.title = db_col_text(st, 1);
+		r.description = db_col_text(st, 2);
+		r.branch = db_col_text(st, 3);
+		r.updated_at = db_col_text(st, 4);
+		r.state = db_col_text(st, 5);
+		r.tokens = db_col_int64(st, 6);
+		r.snippets = db_col_int64(st, 7);
+		r.host = db_col_text(st, 8);
+		r.versions = db_col_text(st, 9);
+		r.type = db_col_text(st, 10);
+		if (store_query_list_add(q, &r) == -1) {
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && step != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
+		store_query_list_drop(q);
+		rc = -1;
+	}
+	db_reset(st);
+	/* an empty list is kept too */
+	if (rc == 0 && q->list == NULL && (q->list = calloc(1, sizeof(*q->list))) == NULL)
+		rc = -1;
+	return rc;
+}
+
 int
 store_query_libraries(struct store_query *q,
     int (*fn)(const struct store_query_libs_row *, void *), void *arg)
 {
 	struct store_query_libs_row r;
 	struct db_stmt	*st = q->libs;
+	size_t		 i;
 	int		 step, rc = 0;
 
+	if (q->db->listening) {
+		if (!db_cache_valid(q->db, DB_CACHE_LIBRARIES, q->list_gen) ||
+		    (q->list == NULL && !q->list_long))
+			rc = store_query_list_fill(q);
+		if (rc == -1)
+			return -1;
+		for (i = 0; q->list != NULL && i < q->nlist; i++)
+			if (fn(&q->list[i].r, arg) == -1)
+				return -1;
+		if (q->list != NULL)
+			return 0;
+		rc = 0;		/* too long to keep: read it */
+	}
 	db_reset(st);
 	/* every column is NOT NULL (the versions' list is "[]" for none) */
 	while ((step = db_step(st)) == DB_ROW) {
