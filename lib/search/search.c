@@ -581,7 +581,9 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 	for (i = 0; i < nskip; i++)
 		if (skip[i] == pickid)
 			return 0;
-	if (store_query_text(s->q, pickid, &own, &flagged) != 1 || *own == '\0' ||
+	/* Only the opening matters: its bytes, the one after and a "\n\n" at its end. */
+	if (store_query_opening(s->q, pickid, SEARCH_EXPAND_BYTES + 2, &own, &flagged) != 1 ||
+	    *own == '\0' ||
 	    (s->inject != INJECT_OFF && flagged))
 		goto out;
 	text = own;
@@ -614,6 +616,28 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 out:
 	free(own);
 	return added;
+}
+
+/*
+ * On a node of several (a listening PostgreSQL connection): the rows the answer will read
+ * of its candidates, in one statement instead of one or two a candidate (store/query.h);
+ * nothing on SQLite. A failure is logged and the reads go one by one.
+ */
+static void
+search_prefetch(struct search *s, const struct search_lib *lib,
+    const struct lexindex_hit *cand, size_t n)
+{
+	long long	 ids[SEARCH_CANDIDATES];
+	size_t		 i;
+
+	if (!db_listening(s->db))
+		return;
+	if (n > SEARCH_CANDIDATES)
+		n = SEARCH_CANDIDATES;
+	for (i = 0; i < n; i++)
+		ids[i] = cand[i].id;
+	(void)store_query_prefetch(s->q, lib->id, ids, n, SEARCH_EXPAND_BYTES + 2,
+	    SEARCH_EXPAND_SHORT, SEARCH_EXPAND_LOOKBACK);
 }
 
 /*
@@ -1578,6 +1602,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
 	search_bound_private(s, slot);
+	search_prefetch(s, lib, cand, ncand);
 	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
@@ -1677,6 +1702,7 @@ out:
 			format_snippet_release(&res[--nres]);
 		free(res);
 	}
+	store_query_prefetch_drop(s->q);
 	free(cand);
 	free(ids);
 	free(pos);
