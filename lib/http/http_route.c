@@ -419,8 +419,8 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct db *db
 		char	 esc[160];
 
 		log_escape(path != NULL ? path : "?", esc, sizeof(esc));
-		log_info("round trips: %lu (%s %s)", db_round_trips(db) - trips, r->method,
-		    esc);
+		log_info("round trips: %lu (%s %s, worker %ld)", db_round_trips(db) - trips,
+		    r->method, esc, (long)getpid());
 	}
 	http_req_release(r);
 	free(path);
