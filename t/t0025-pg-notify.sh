@@ -218,9 +218,10 @@ while [ "$(now_ms)" -lt "$deadline" ]; do
 done
 ok "$([ -n "$done_at" ]; echo $?)" "the re-index job finished"
 ok "$([ -n "$new_at" ]; echo $?)" "the second node answers with the new content"
-lag=$(( ${new_at:-999999999999} - ${done_at:-0} ))
+lag=never
+[ -n "$new_at" ] && [ -n "$done_at" ] && lag=$((new_at - done_at))
 diag "the second node answered the new content $lag ms after the job was seen done"
-ok "$([ "$lag" -le 1000 ]; echo $?)" "... within a second of the job's end ($lag ms)"
+ok "$([ "$lag" != never ] && [ "$lag" -le 1000 ]; echo $?)" "... within a second of the job's end ($lag ms)"
 warm "$TWO_LOG/query.log" /api/v2/context notes2 ctx "$TWO" /acme/notes "widget frobnicator rpm"
 is "$N" 1 "the second node, warm again (its segment fetched), answers with one round trip"
 
@@ -233,8 +234,9 @@ for ((i = 0; i < 100; i++)); do
 	[ "$(ctx "$TWO" /acme/notes "widget frobnicator rpm")" = 401 ] && { seen=$(now_ms); break; }
 	sleep 0.1
 done
-lag=$(( ${seen:-999999999999} - set_at ))
-ok "$([ "$lag" -le 1000 ]; echo $?)" "the second node requires a key within a second of the setting ($lag ms)"
+lag=never
+[ -z "$seen" ] || lag=$((seen - set_at))
+ok "$([ "$lag" != never ] && [ "$lag" -le 1000 ]; echo $?)" "the second node requires a key within a second of the setting ($lag ms)"
 # A key revoked on the first node is refused by the second within a second.
 KEY=$(ctxd_admin key create --admin revokeme)
 KEYID=$(_sql "SELECT max(id) FROM api_keys")
@@ -247,8 +249,9 @@ for ((i = 0; i < 100; i++)); do
 	[ "$(ctx "$TWO" /acme/notes "widget" -H "Authorization: Bearer $KEY")" = 401 ] && { seen=$(now_ms); break; }
 	sleep 0.1
 done
-lag=$(( ${seen:-999999999999} - set_at ))
-ok "$([ "$lag" -le 1000 ]; echo $?)" "... and refuses it within a second of its revocation ($lag ms)"
+lag=never
+[ -z "$seen" ] || lag=$((seen - set_at))
+ok "$([ "$lag" != never ] && [ "$lag" -le 1000 ]; echo $?)" "... and refuses it within a second of its revocation ($lag ms)"
 ctxd_admin settings set perm.require_mcp_auth false >/dev/null
 
 # A lost connection drops every cache: the worker says so and exits, another takes over.
