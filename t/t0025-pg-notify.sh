@@ -5,6 +5,7 @@
 # instance gives, and a node learns of changes through LISTEN/NOTIFY: a second instance on
 # the same database answers with a re-indexed library's new content within a second of its
 # job's end, and follows a settings change and a revoked key as fast.
+# t/unit/test-store-notify runs first against the cluster: the drain on its own.
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/pg.sh"
 require_cmd jq git nginx fcgiwrap
@@ -12,6 +13,12 @@ require_cmd jq git nginx fcgiwrap
 engine_sqlite_only "starts its own PostgreSQL, shared by two instances"
 
 pg_start
+# The drain and what a listening connection keeps, against the server (test-store-notify).
+out=$("$top_builddir/t/unit/test-store-notify" 2>&1); rc=$?
+is "$rc" 0 "test-store-notify against the server: every check passes"
+[ "$rc" -eq 0 ] || diag "$(grep -A3 '^not ok' <<<"$out" | head -40)"
+like "$(grep -c '^ok .* - postgres: ' <<<"$out")" '^[0-9]{2,}$' \
+    "... PostgreSQL's checks ran ($(grep -c '^ok .* - postgres: ' <<<"$out"))"
 # The harness's reads (wait_job) go to the shared database.
 _sql() {
 	PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -A -t \
