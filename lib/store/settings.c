@@ -451,6 +451,7 @@ settings_is_secret(const char *name)
 static struct {
 	struct db	*db;		/* the connection it was read on; NULL: empty */
 	unsigned long	 gen;		/* db_cache_gen of DB_CACHE_SETTINGS then */
+	int		 too_many;	/* at gen, more rows than it keeps: none kept */
 	size_t		 n;
 	char		*name[SETTINGS_CACHE_MAX], *value[SETTINGS_CACHE_MAX];
 } settings_cache;
@@ -466,6 +467,7 @@ settings_cache_drop(void)
 	}
 	settings_cache.n = 0;
 	settings_cache.db = NULL;
+	settings_cache.too_many = 0;
 }
 
 /* Fills the cache from db: 0, or -1 (too many rows, an error: not cached). */
@@ -498,6 +500,12 @@ settings_cache_fill(struct db *db)
 	db_finalize(st);
 	if (s != DB_DONE) {
 		settings_cache_drop();
+		/* too many rows: read row by row until the table changes */
+		if (s == DB_ROW) {
+			settings_cache.db = db;
+			settings_cache.gen = db_cache_gen(db, DB_CACHE_SETTINGS);
+			settings_cache.too_many = 1;
+		}
 		return -1;
 	}
 	settings_cache.db = db;
@@ -520,6 +528,8 @@ settings_cached(struct db *db, const char *name, char **v)
 	if ((settings_cache.db != db ||
 	    !db_cache_valid(db, DB_CACHE_SETTINGS, settings_cache.gen)) &&
 	    settings_cache_fill(db) == -1)
+		return 0;
+	if (settings_cache.too_many)
 		return 0;
 	for (i = 0; i < settings_cache.n; i++)
 		if (strcmp(settings_cache.name[i], name) == 0) {
