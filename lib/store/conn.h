@@ -18,6 +18,7 @@ struct db {
 	struct sqlite3	*lite;		/* DB_ENGINE_SQLITE */
 	struct pg	*pg;		/* DB_ENGINE_POSTGRES */
 	int		 listening;	/* db_listen: caches of enum db_cache allowed */
+	int		 readonly;	/* PostgreSQL: db_readonly's answer, -1 not asked yet */
 	unsigned long	 gen[DB_CACHE_N];	/* bumped by each change of the kind */
 };
 

@@ -397,9 +397,13 @@ db_readonly(struct db *db)
 	long long	 ro = 1;
 	int		 on = 1;
 
-	if (db->pg != NULL)
-		return db_stmt_int(db, "SELECT current_setting('default_transaction_read_only') "
-		    "= 'on'", &ro) == -1 || ro != 0;
+	/* Set once at db_open: asked once (a key's use asks it for each write). */
+	if (db->pg != NULL) {
+		if (db->readonly == -1 && db_stmt_int(db, "SELECT current_setting("
+		    "'default_transaction_read_only') = 'on'", &ro) == 0)
+			db->readonly = ro != 0;
+		return db->readonly != 0;
+	}
 
 	if (sqlite3_db_readonly(db_lite(db), "main") == 1)
 		return 1;

@@ -34,9 +34,12 @@ CREATE TRIGGER settings_notify_truncate AFTER TRUNCATE ON settings
 DROP TRIGGER IF EXISTS api_keys_notify ON api_keys;
 CREATE TRIGGER api_keys_notify AFTER INSERT OR DELETE ON api_keys
 	FOR EACH ROW EXECUTE FUNCTION ctxd_notify_change();
+-- A key's use (last_used_at, written at most once a minute a process) changes no lookup.
 DROP TRIGGER IF EXISTS api_keys_notify_update ON api_keys;
 CREATE TRIGGER api_keys_notify_update AFTER UPDATE ON api_keys
-	FOR EACH ROW WHEN (OLD.* IS DISTINCT FROM NEW.*) EXECUTE FUNCTION ctxd_notify_change();
+	FOR EACH ROW WHEN ((OLD.hash, OLD.admin, OLD.revoked_at, OLD.user_id) IS DISTINCT FROM
+	    (NEW.hash, NEW.admin, NEW.revoked_at, NEW.user_id))
+	EXECUTE FUNCTION ctxd_notify_change();
 DROP TRIGGER IF EXISTS api_keys_notify_truncate ON api_keys;
 CREATE TRIGGER api_keys_notify_truncate AFTER TRUNCATE ON api_keys
 	FOR EACH STATEMENT EXECUTE FUNCTION ctxd_notify_change();

@@ -7,7 +7,8 @@
  * connection as the writer: a kept setting is served without a round trip until a change
  * is announced; draining costs no round trip; a change is announced at its commit (not
  * before, not after a rollback), only for its own table, and an UPDATE that changes
- * nothing announces nothing; a lost connection drops every cache.
+ * nothing (or only a key's last use) announces nothing; a lost connection drops every
+ * cache.
  */
 #include "config.h"
 
@@ -157,6 +158,19 @@ postgres_half(const char *url)
 	    "postgres: the delete committed");
 	is_int(heard(a, DB_CACHE_SETTINGS, 5000), 1, "postgres: ... announced");
 	is_str(stored(a), "-", "postgres: ... and read");
+
+	/* A key: its use (last_used_at) is not announced, its revocation is. */
+	ok(db_run(b, "INSERT INTO api_keys (name, prefix, hash, admin, created_at) VALUES "
+	    "('k', 'ctxd_x', 'h', 0, '2026-01-01T00:00:00Z')", "") == 0,
+	    "postgres: a key created");
+	is_int(heard(a, DB_CACHE_KEYS, 5000), 1, "postgres: ... announced");
+	ok(db_run(b, "UPDATE api_keys SET last_used_at = '2026-01-02T00:00:00Z' WHERE "
+	    "hash = 'h'", "") == 0 && db_changes(b) == 1, "postgres: the key used");
+	is_int(heard(a, DB_CACHE_KEYS, 300), 0, "postgres: ... not announced (no lookup "
+	    "changes)");
+	ok(db_run(b, "UPDATE api_keys SET revoked_at = '2026-01-03T00:00:00Z' WHERE "
+	    "hash = 'h'", "") == 0 && db_changes(b) == 1, "postgres: the key revoked");
+	is_int(heard(a, DB_CACHE_KEYS, 5000), 1, "postgres: ... announced");
 
 	/* A lost connection drops every cache and stops listening. */
 	gens(a, g0, sizeof(g0));
