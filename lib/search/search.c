@@ -604,7 +604,9 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 	for (i = 0; i < nskip; i++)
 		if (skip[i] == pickid)
 			return 0;
-	if (store_query_text(s->q, pickid, &own, &flagged) != 1 || *own == '\0' ||
+	/* Only the opening matters: its bytes, the one after and a "\n\n" at its end. */
+	if (store_query_opening(s->q, pickid, SEARCH_EXPAND_BYTES + 2, &own, &flagged) != 1 ||
+	    *own == '\0' ||
 	    (s->inject != INJECT_OFF && flagged))
 		goto out;
 	text = own;
@@ -637,6 +639,28 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 out:
 	free(own);
 	return added;
+}
+
+/*
+ * On a node of several (a listening PostgreSQL connection): the rows the answer will read
+ * of its candidates, in one statement instead of one or two a candidate (store/query.h);
+ * nothing on SQLite. A failure is logged and the reads go one by one.
+ */
+static void
+search_prefetch(struct search *s, const struct search_lib *lib,
+    const struct lexindex_hit *cand, size_t n)
+{
+	long long	 ids[SEARCH_CANDIDATES];
+	size_t		 i;
+
+	if (!db_listening(s->db))
+		return;
+	if (n > SEARCH_CANDIDATES)
+		n = SEARCH_CANDIDATES;
+	for (i = 0; i < n; i++)
+		ids[i] = cand[i].id;
+	(void)store_query_prefetch(s->q, lib->id, ids, n, SEARCH_EXPAND_BYTES + 2,
+	    SEARCH_EXPAND_SHORT, SEARCH_EXPAND_LOOKBACK);
 }
 
 /*
@@ -1679,6 +1703,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
 	search_bound_private(s, slot);
+	search_prefetch(s, lib, cand, ncand);
 	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
@@ -1793,6 +1818,7 @@ out:
 			format_snippet_release(&res[--nres]);
 		free(res);
 	}
+	store_query_prefetch_drop(s->q);
 	free(cand);
 	free(ids);
 	free(pos);
@@ -1992,9 +2018,12 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	parsed = 1;
 	/*
 	 * One read transaction: every statement sees the same index, even mid re-index
-	 * (the caller's, when it has one open).
+	 * (the caller's, when it has one open). Not on a listening PostgreSQL connection
+	 * (a query worker of a node): its BEGIN and ROLLBACK would be two round trips of
+	 * their own, and what it reads between requests is kept (db_listen); a snippet
+	 * gone since the ranking is skipped as from a stale index.
 	 */
-	if (!db_in_transaction(s->db)) {
+	if (!db_in_transaction(s->db) && !db_listening(s->db)) {
 		if (db_begin_read(s->db) == -1)
 			goto fail;
 		begun = 1;

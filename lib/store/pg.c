@@ -20,6 +20,7 @@ struct pg {
 	char		 err[512];
 	enum pg_failure	 failure;
 	char		 version[32];
+	unsigned long	 trips;		/* calls that waited for the server (pg_round_trips) */
 };
 
 struct pg_stmt {
@@ -158,6 +159,7 @@ pg_connect(const char *url, char *err, size_t errlen)
 	snprintf(db->version, sizeof(db->version), "%d.%d", v / 10000, v % 10000);
 	/* The store's text is UTF-8, its times UTC. */
 	res = PQexec(db->conn, "SET client_encoding = 'UTF8'; SET TIME ZONE 'UTC'");
+	db->trips++;
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		snprintf(err, errlen, "%s", PQresultErrorMessage(res));
 		err[strcspn(err, "\n")] = '\0';
@@ -204,6 +206,7 @@ pg_exec(struct pg *db, const char *sql)
 	ExecStatusType	 st = PQresultStatus(res);
 	int		 rc = 0;
 
+	db->trips++;
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
 		pg_set_error(db, res);
 		rc = -1;
@@ -245,6 +248,7 @@ pg_prepare(struct pg *db, const char *sql, struct pg_stmt **out)
 	st->row = -1;
 	snprintf(st->name, sizeof(st->name), "s%lu", ++db->next_name);
 	res = PQprepare(db->conn, st->name, text, n, NULL);
+	db->trips++;
 	free(text);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		pg_set_error(db, res);
@@ -334,6 +338,7 @@ pg_step(struct pg_stmt *st)
 	if (st->res == NULL) {
 		st->res = PQexecPrepared(st->db->conn, st->name, st->nparams,
 		    (const char *const *)st->values, st->lengths, st->formats, 0);
+		st->db->trips++;
 		status = PQresultStatus(st->res);
 		if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
 			pg_set_error(st->db, st->res);
@@ -433,6 +438,7 @@ pg_finalize(struct pg_stmt *st)
 	if (PQstatus(st->db->conn) == CONNECTION_OK &&
 	    PQtransactionStatus(st->db->conn) != PQTRANS_INERROR) {
 		res = PQexec(st->db->conn, sql);
+		st->db->trips++;
 		PQclear(res);
 	}
 	for (i = 0; i < st->nparams; i++)
@@ -441,6 +447,31 @@ pg_finalize(struct pg_stmt *st)
 	free(st->lengths);
 	free(st->formats);
 	free(st);
+}
+
+int
+pg_notices(struct pg *db, void (*fn)(const char *payload, void *), void *arg)
+{
+	PGnotify	*n;
+	int		 count = 0;
+
+	/* Reads what the socket holds without waiting (libpq's socket is non-blocking). */
+	if (PQstatus(db->conn) != CONNECTION_OK || PQconsumeInput(db->conn) == 0) {
+		pg_set_error(db, NULL);
+		return -1;
+	}
+	while ((n = PQnotifies(db->conn)) != NULL) {
+		fn(n->extra != NULL ? n->extra : "", arg);
+		PQfreemem(n);
+		count++;
+	}
+	return count;
+}
+
+unsigned long
+pg_round_trips(struct pg *db)
+{
+	return db->trips;
 }
 
 long long

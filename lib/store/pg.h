@@ -75,6 +75,17 @@ void	 pg_reset(struct pg_stmt *);
 void	 pg_finalize(struct pg_stmt *);
 /* Rows the last INSERT, UPDATE or DELETE of the connection changed. */
 long long pg_changes(struct pg *);
+/*
+ * The notifications (LISTEN) that have reached the connection so far, without a round
+ * trip: reads what the socket holds, then calls fn with each one's payload. The count,
+ * or -1 when the connection is lost.
+ */
+int	 pg_notices(struct pg *, void (*fn)(const char *payload, void *), void *arg);
+/*
+ * The calls of the connection so far that waited for the server (each PQexec,
+ * PQprepare, PQexecPrepared): a counter the responders log per request on demand.
+ */
+unsigned long pg_round_trips(struct pg *);
 
 /* Transactions: BEGIN, COMMIT, ROLLBACK; 1 when inside one. */
 int	 pg_begin(struct pg *);
