@@ -35,6 +35,7 @@
 #include "search/upstream.h"
 #include "sources/policy.h"
 #include "store/db.h"
+#include "store/inspect.h"
 #include "store/pg.h"
 #include "store/pgstore.h"
 #include "store/settings.h"
@@ -176,6 +177,25 @@ admin_open_db(struct db **db)
 	return db_open(util_data_dir(), DB_READWRITE, db);
 }
 
+/*
+ * The database for a message: "DIR/ctxd.db", or with DATABASE_URL "the PostgreSQL
+ * database at host H, port P, database D, user U" (never the password).
+ */
+static const char *
+admin_db_name(const char *dir)
+{
+	static char	 name[1200];
+	char		 where[1024];
+
+	if (db_url() == NULL)
+		snprintf(name, sizeof(name), "%s/ctxd.db", dir);
+	else {
+		(void)store_inspect_where(where, sizeof(where));
+		snprintf(name, sizeof(name), "the PostgreSQL database at %s", where);
+	}
+	return name;
+}
+
 static int
 admin_cmd_init(void)
 {
@@ -194,8 +214,12 @@ admin_cmd_init(void)
 	if (db_open(dir, DB_READWRITE, &db) == -1)
 		return 1;
 	db_close(db);
-	printf("initialised %s (database ctxd.db, schema version %d, secret.key)\n",
-	    dir, db_schema_version());
+	if (db_url() != NULL)
+		printf("initialised %s (secret.key) and %s (schema version %d)\n", dir,
+		    admin_db_name(dir), db_schema_version());
+	else
+		printf("initialised %s (database ctxd.db, schema version %d, secret.key)\n",
+		    dir, db_schema_version());
 	return 0;
 }
 
@@ -1127,7 +1151,6 @@ admin_cmd_compact(int argc, char **argv)
 	struct db	*db = NULL;
 	long long	 size, freeb, after, afterfree;
 	enum db_failure	 code;
-	char		 what[4096];
 
 	if (argc > 0) {
 		if (admin_is_option(argv[0]))
@@ -1135,10 +1158,6 @@ admin_cmd_compact(int argc, char **argv)
 		admin_usage_of(stderr, "compact");
 		return 2;
 	}
-	if (db_url() != NULL)
-		snprintf(what, sizeof(what), "the PostgreSQL database (DATABASE_URL)");
-	else
-		snprintf(what, sizeof(what), "%s/ctxd.db", dir);
 	if (db_open(dir, DB_READWRITE, &db) == -1) {
 		fprintf(stderr, "ctxd-admin: cannot open the database in %s (see above)\n", dir);
 		return 1;
@@ -1147,7 +1166,7 @@ admin_cmd_compact(int argc, char **argv)
 		goto fail;
 	if (db_compact(db) == -1) {
 		code = db_failure(db);
-		fprintf(stderr, "ctxd-admin: compact of %s failed: %s\n", what,
+		fprintf(stderr, "ctxd-admin: compact of %s failed: %s\n", admin_db_name(dir),
 		    code == DB_FAIL_BUSY ? "the database is busy (a "
 		    "job or a backup is writing); run it again when it is done" :
 		    code == DB_FAIL_FULL ? "not enough disk space for a copy of the database "
@@ -1158,17 +1177,17 @@ admin_cmd_compact(int argc, char **argv)
 	if (db_space(db, &after, &afterfree) == -1)
 		goto fail;
 	if (db_url() != NULL)
-		printf("compacted %s: %.1f MB -> %.1f MB (VACUUM: the space of deleted rows is "
-		    "reused, and empty pages at the end of a table go back to the disk)\n", what,
+		printf("compacted %s (VACUUM): %.1f MB -> %.1f MB\n", admin_db_name(dir),
 		    (double)size / 1048576.0, (double)after / 1048576.0);
 	else
-		printf("compacted %s: %.1f MB -> %.1f MB (%.1f MB of free pages given back "
-		    "to the disk)\n", what, (double)size / 1048576.0, (double)after / 1048576.0,
+		printf("compacted %s/ctxd.db: %.1f MB -> %.1f MB (%.1f MB of free pages given "
+		    "back to the disk)\n", dir, (double)size / 1048576.0,
+		    (double)after / 1048576.0,
 		    (double)(size - after > 0 ? size - after : 0) / 1048576.0);
 	db_close(db);
 	return 0;
 fail:
-	fprintf(stderr, "ctxd-admin: compact of %s failed (see above)\n", what);
+	fprintf(stderr, "ctxd-admin: compact of %s failed (see above)\n", admin_db_name(dir));
 	db_close(db);
 	return 1;
 }

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,7 +343,8 @@ main(int argc, char *argv[])
 {
 	const char	*datadir;
 	char		*lockpath = NULL, *repos = NULL;
-	char		 host[256], holder[300];
+	char		 host[256], dir[PATH_MAX], holder[sizeof(host) + sizeof(dir) + 32];
+	char		 node[sizeof(holder)];
 	sigset_t	 chld;
 	long		 timeout;
 	int		 lockfd, n = 0, k, rc = 1, relocks = 0, n_relock = 0;
@@ -364,10 +366,18 @@ main(int argc, char *argv[])
 	if (gethostname(host, sizeof(host)) == -1)
 		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';
-	snprintf(holder, sizeof(holder), "%s:%ld", host, (long)getpid());
+	datadir = util_data_dir();
+	/*
+	 * The lease holder names the node, host and data folder, then the pool: several
+	 * nodes may share a host name (nodes on one machine, containers on the host's
+	 * network), and the claims a starting pool may take for its predecessors' are only
+	 * those of its own data folder, whose lock it holds (below).
+	 */
+	if (realpath(datadir, dir) == NULL)
+		snprintf(dir, sizeof(dir), "%s", datadir);
+	snprintf(holder, sizeof(holder), "%s:%s:%ld", host, dir, (long)getpid());
 	worker_holder = holder;
 	worker_test_lease();
-	datadir = util_data_dir();
 	if ((lockpath = util_path_join(datadir, "worker.lock")) == NULL ||
 	    (repos = util_path_join(datadir, "repos")) == NULL)
 		goto out;
@@ -391,11 +401,12 @@ relock:
 	if (worker_db == NULL && db_open(datadir, DB_READWRITE, &worker_db) == -1)
 		goto out;
 	/*
-	 * This host's claims in this database belong to an earlier pool (this one holds the
-	 * lock), whose job processes died with it: they are orphans.
+	 * This node's claims in this database (host and data folder: not another node's of
+	 * the same host name) belong to an earlier pool (this one holds the lock), whose job
+	 * processes died with it: they are orphans.
 	 */
-	snprintf(host, sizeof(host), "%.*s", (int)(strrchr(holder, ':') - holder + 1), holder);
-	if (jobs_lease_drop_holder(worker_db, host) == -1 || jobs_recover(worker_db) == -1)
+	snprintf(node, sizeof(node), "%.*s", (int)(strrchr(holder, ':') - holder + 1), holder);
+	if (jobs_lease_drop_holder(worker_db, node) == -1 || jobs_recover(worker_db) == -1)
 		goto out;
 	timeout = settings_get_long(worker_db, datadir, "limits.job_timeout_s", 1800);
 	/* Cron runs the worker every minute: a due GitOps schedule slot queues a sync. */

@@ -31,6 +31,9 @@ query_init(struct db **db)
 
 	if (db_open(util_data_dir(), DB_READONLY, &ctx.db) == -1)
 		return NULL;
+	/* PostgreSQL: keeps what it reads between requests, told of changes (db.h) */
+	if (db_listen(ctx.db) == -1)
+		return NULL;
 	if ((ctx.search = search_open(ctx.db)) == NULL)
 		return NULL;
 	*db = ctx.db;

@@ -12,8 +12,9 @@ require_cmd nginx curl ss setsid
 T=$(mktemp -d "${TMPDIR:-/tmp}/ctxd-test.XXXXXX") || bail_out "mktemp failed"
 port=$(pick_port) || bail_out "no free port"
 server=
+data=$T/data
 start_server() {
-	(cd "$top_srcdir" && SKIP_BUILD=1 PORT=$port DATA_DIR="$T/data" LICENSE_KEY= \
+	(cd "$top_srcdir" && SKIP_BUILD=1 PORT=$port DATA_DIR="$data" LICENSE_KEY= \
 	    exec setsid script/server >"$T/out" 2>"$T/err") &
 	server=$!
 	code=000
@@ -83,4 +84,22 @@ is "$code" 200 "script/server starts again"
 is "$(sed -n 1p "$T/out")" "ctxd web UI: http://127.0.0.1:$port/" "the first line is the UI address"
 unlike "$(cat "$T/out" "$T/err")" "admin / admin" "... and the default credentials are not shown"
 unlike "$(cat "$T/out" "$T/err")" "warning" "... nor any warning on a restart"
+
+# With DATABASE_URL (README, Configuration) the store is that PostgreSQL database: init makes
+# the schema there, the responders answer from it, and DATA_DIR gets no ctxd.db.
+stop_server
+. "$top_srcdir/t/lib/pg.sh"
+pg_start
+data=$T/pgdata
+: >"$T/out"
+start_server
+is "$code" 200 "script/server with DATABASE_URL: /api/health answers" || diag "$(cat "$T/err")"
+is "$(pg_sql "SELECT version FROM ctxd_schema")" "$SCHEMA_VERSION" "... the schema is in PostgreSQL"
+pg_sql "INSERT INTO libraries (id, lib_no, url, host, title, created_at, updated_at)
+    VALUES ('/only/in-postgres', 1, 'u', 'h', 't', 'c', 'c')"
+key=$(DATA_DIR=$data "$top_builddir/ctxd-admin" key create --admin pg 2>&1 | grep -o 'ctxd_[A-Za-z0-9_-]*' | head -n 1)
+is "$(curl -s -m 10 -H "Authorization: Bearer $key" "http://127.0.0.1:$port/api/health" |
+    jq -r '.libraries')" 1 "... the responders answer from it (a key and a library only it holds)"
+like "$(cat "$T/err")" "database: PostgreSQL \(DATABASE_URL\)" "... and it says which database"
+ok "$([ ! -e "$data/ctxd.db" ]; echo $?)" "... no ctxd.db in DATA_DIR"
 done_testing

@@ -50,15 +50,17 @@ before_15() {
 	    ALTER TABLE jobs DROP COLUMN claim_no; ALTER TABLE jobs DROP COLUMN queued_admin;
 	    PRAGMA user_version = 14"
 }
+# PostgreSQL's schema starts after version 15 (sql/pg/schema.sql): no PostgreSQL database
+# was ever at version 14, so there the settings alone are taken out and init migrates nothing.
 downgrade() {
 	_sql "DELETE FROM settings WHERE name IN ('fetch.allowed_networks',
 	    'perm.members_use_integrations')"
-	before_15
+	[ "$(ctxd_test_engine)" = postgres ] || before_15
 }
 migrate() {
 	ctxd_admin init >"$T/log/init-migrate.log" 2>&1 ||
 	    diag "$(cat "$T/log/init-migrate.log")"
-	is "$(_sql 'PRAGMA user_version')" "$SCHEMA_VERSION" "$1: migrated to this build's version"
+	is "$(schema_version)" "$SCHEMA_VERSION" "$1: migrated to this build's version"
 }
 setting_row() { _sql "SELECT coalesce((SELECT value FROM settings WHERE name = '$1'), '(unset)')"; }
 
@@ -130,6 +132,8 @@ like "$(err)" "token git\.gitlab\.token.*perm\.members_use_integrations" "... na
 is "$(add "$MEMBER" "$(web http://127.0.0.1:7/site)")" 202 "a website on that host: no credential, accepted"
 
 # ---------------------------------------------------------------- migration with libraries
+# (SQLite only: migration 15 has no PostgreSQL twin, as above.)
+[ "$(ctxd_test_engine)" = sqlite ] || done_testing
 # The libraries above as an instance of the previous version has them: the member's website
 # on 10.1.2.3 and wiki space OPS (added by mia, a member), a repository of mia's on the host
 # of the token.

@@ -6,7 +6,9 @@
 # embeddings rows are gone (so the vectors are read from the segment; without it the same
 # questions get other, lexical, answers). Vectors of another embed version are not used: the
 # answer is built from the database until the worker has written the segment again, which a
-# running query worker then maps, dropping its mapping of the replaced file.
+# running query worker then maps, dropping its mapping of the replaced file. On PostgreSQL
+# the worker also stores the segment in the database (lib/store/segstore.c), where a query
+# worker without the file fetches it: "no segment" there means neither the file nor the copy.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap node openssl sqlite3
 
@@ -60,9 +62,15 @@ answers >"$T/seg.txt"
 is "$(grep -c . "$T/seg.txt")" "${#QS[@]}" "${#QS[@]} questions answered"
 like "$(wc -c <"$T/seg.txt")" '^[0-9]{4,}$' "hybrid answers from the segment's vectors"
 
+# unstore: on PostgreSQL, the database's copy of the segment goes too.
+unstore() {
+	[ "$(ctxd_test_engine)" = sqlite ] ||
+	    _sql "DELETE FROM segment_files WHERE name = '$(basename "$seg")'" >/dev/null
+}
 # Byte for byte as from the vectors built from the database (fresh workers, no segment).
 ctxd_stop
 mv "$seg" "$T/saved.seg"
+unstore
 ctxd_start
 answers >"$T/built.txt"
 same "$T/seg.txt" "$T/built.txt" "the same answers with the vectors built from the database"
@@ -78,6 +86,7 @@ answers >"$T/nodb.txt"
 same "$T/seg.txt" "$T/nodb.txt" "the same answers from the segment without the embeddings rows"
 ctxd_stop
 rm -f "$seg"
+unstore
 ctxd_start
 answers >"$T/lex.txt"
 ok "$(! cmp -s "$T/seg.txt" "$T/lex.txt"; echo $?)" \

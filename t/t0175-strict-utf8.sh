@@ -4,7 +4,7 @@
 # API gives about them (REST context as JSON and text, MCP query-docs, the snippet list, the
 # library's documents and jobs) is valid UTF-8. Rows stored with invalid bytes before the
 # index repaired them are answered repaired too: the one point answers leave by
-# (http_respond) replaces such bytes.
+# (http_respond) replaces such bytes, and a copy into PostgreSQL repairs them.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap sqlite3 iconv
 
@@ -17,6 +17,7 @@ ADMIN=$(ctxd_admin key create --admin utf8-admin)
 A="Authorization: Bearer $ADMIN"
 LIB=/acme/badnames
 FFFD=$'\xef\xbf\xbd'
+NL=$'\n'
 
 # utf8: 0 when the last answer's body is valid UTF-8.
 utf8() { iconv -f UTF-8 -t UTF-8 "$T/http.body" >/dev/null 2>&1; }
@@ -76,13 +77,13 @@ ok "$(printf '%s' "$paths" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; echo $?)" 
 like "$paths" "docs/bad$FFFD$FFFD\\.md" "the bad name is stored with U+FFFD for each byte"
 is "$(_sql "SELECT count(*) FROM documents WHERE library_id = '$LIB' AND path LIKE 'docs/twin%'")" 1 \
     "of two names that repair to the same, one is kept"
-_sql "SELECT title || char(10) || breadcrumb || char(10) || text || char(10) || code FROM snippets
+_sql "SELECT title || '$NL' || breadcrumb || '$NL' || text || '$NL' || code FROM snippets
     WHERE library_id = '$LIB'" >"$T/snippets.txt"
 ok "$(iconv -f UTF-8 -t UTF-8 "$T/snippets.txt" >/dev/null 2>&1; echo $?)" \
     "every stored title, heading, text and code is UTF-8"
 like "$(cat "$T/snippets.txt")" "Caf$FFFD zebrafoo" "an invalid byte of a heading is U+FFFD"
 like "$(cat "$T/snippets.txt")" "widget $FFFD$FFFD setup" "and of the text"
-like "$(_sql "SELECT group_concat(line, char(10)) FROM job_log")" \
+like "$(_sql "SELECT group_concat(line, '$NL') FROM job_log")" \
     "not UTF-8, and repaired it is another file's" "the job log names the twin it skipped"
 
 # --- every answer is UTF-8 --------------------------------------------------------------------
@@ -92,6 +93,9 @@ like "$(http_body | jq -r '[.. | strings] | join(" ")')" "bad$FFFD$FFFD\\.md" \
     "the JSON context names the file with U+FFFD"
 
 # --- rows stored before the repair still answer UTF-8 -----------------------------------------
+# (SQLite's alone: a PostgreSQL database in UTF-8 refuses text that is not, so no such row
+# can be there.)
+[ "$(ctxd_test_engine)" = sqlite ] || done_testing
 sqlite3 -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "
 UPDATE documents SET path = CAST(X'646f63732f6f6c64ff2e6d64' AS TEXT), title = CAST(X'4f6c64fe' AS TEXT)
     WHERE library_id = '$LIB' AND path LIKE 'docs/bad%';
@@ -105,5 +109,18 @@ http GET "$BASE/api/libraries$LIB/snippets?limit=100" -H "$A" >/dev/null
 # (jq would repair the bytes itself: look at the raw body)
 ok "$(grep -qF " $FFFD$FFFD$FFFD" "$T/http.body"; echo $?)" \
     "an old title's bytes are answered as U+FFFD, one each"
+
+# A copy into PostgreSQL (ctxd-admin migrate-to-postgres) takes such rows too, repaired as
+# the answers repair them: PostgreSQL's UTF-8 database refuses the bytes themselves.
+. "$top_srcdir/t/lib/pg.sh"
+pg_start
+out=$(ctxd_admin migrate-to-postgres "$DATABASE_URL" 2>&1)
+is $? 0 "migrate-to-postgres copies a database holding rows that are not UTF-8" || diag "$out"
+like "$out" "documents: 2 text values were not UTF-8 \\(stored by an older version\\): copied with U\\+FFFD" \
+    "... and says how many values it repaired"
+is "$(pg_sql "SELECT path || ' ' || title FROM documents WHERE library_id = '$LIB' AND
+    path LIKE 'docs/old%'")" "docs/old$FFFD.md Old$FFFD" "... each invalid byte copied as U+FFFD"
+is "$(pg_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB'")" \
+    "$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB'")" "... every snippet copied"
 
 done_testing

@@ -50,7 +50,7 @@ lastjob() {
 	_sql "SELECT max(id) FROM jobs WHERE library_id = '$LIB'"
 }
 joblog() {
-	_sql "SELECT line FROM job_log WHERE job_id = $1 ORDER BY rowid"
+	_sql "SELECT line FROM job_log WHERE job_id = $1 ORDER BY id"
 }
 
 is "$(parse)" 202 "parse requests"
@@ -60,8 +60,8 @@ snippets=$(_sql "SELECT count(*) FROM snippets WHERE library_id = '$LIB'")
 ok "$([ "$snippets" -gt 10 ]; echo $?)" "requests has snippets ($snippets)"
 is "$(rows emb-one)" "$snippets" "one vector per snippet for emb-one"
 is "$(_sql "SELECT count(*) FROM embeddings e LEFT JOIN vectors v USING (model, hash)
-    WHERE e.model = 'emb-one' AND (v.dim IS NOT 64 OR length(v.vector) IS NOT 256 OR
-    length(e.hash) != 64)")" 0 \
+    WHERE e.model = 'emb-one' AND (coalesce(v.dim, 0) != 64 OR
+    coalesce(length(v.vector), 0) != 256 OR length(e.hash) != 64)")" 0 \
     "every vector has 64 float32 values and a SHA-256 hash"
 is "$(_sql "SELECT run_status FROM libraries WHERE id = '$LIB'")" ok "run_status ok"
 job1=$(lastjob)
@@ -116,7 +116,12 @@ done
 _sql "SELECT line FROM job_log; SELECT coalesce(message, '') FROM jobs;
     SELECT coalesce(last_error, '') FROM libraries" >"$T/dbtext"
 grep -qF -- "$r" "$T/dbtext" && leak="yes (database)"
-grep -qaF -- "$KEY_401" "$DATA_DIR/ctxd.db" && leak="yes (database file)"
+if [ "$(ctxd_test_engine)" = sqlite ]; then
+	grep -qaF -- "$KEY_401" "$DATA_DIR/ctxd.db" && leak="yes (database file)"
+else
+	"$_PG_BIN/pg_dump" "$DATABASE_URL" >"$T/dump.sql" || bail_out "pg_dump failed"
+	grep -qaF -- "$KEY_401" "$T/dump.sql" && leak="yes (database dump)"
+fi
 is "$leak" no "the key is in no log, job message or database text"
 
 # The key fixed: the next parse of the unchanged commit fills the missing vectors.

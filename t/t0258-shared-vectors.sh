@@ -196,6 +196,7 @@ if [ "$(ctxd_test_engine)" = postgres ]; then
 	# made of this one: every later migration of sql/pg/ undone (drop what it added, newest
 	# first; each new one adds its undo here), then migrated again by ctxd-admin init.
 	_sql "BEGIN;
+	-- 0019-notify.sql: nothing (it runs again as it is: idempotent)
 	-- 0018-segment-store.sql
 	DROP TABLE segment_chunks;
 	DROP TABLE segment_files;

@@ -32,7 +32,7 @@ ui_run t0830-who-can-read.mjs "$BASE" "$ADMIN_PASSWORD" "$GIT_URL"
 is "$(ctxd_admin settings get setup.who_can_read)" done "the step is recorded as done"
 is "$(ctxd_admin settings get perm.require_mcp_auth)" true "reads need a key at the end"
 is "$(http GET "$BASE/api/v2/libs/search?libraryName=requests&query=x")" 401 "an anonymous read is refused"
-is "$(_sql "SELECT count(*) FROM job_log WHERE level = 'warning' AND instr(line, 'anonymous reads are on') > 0")" 1 \
+is "$(_sql "SELECT count(*) FROM job_log WHERE level = 'warning' AND line LIKE '%anonymous reads are on%'")" 1 \
     "the private repository's job logged the warning once"
 for page in step step-chosen add-warning job-warning jobs-legend libraries-legend settings-ai settings-embeddings settings-git \
     settings-integrations settings-upstream settings-permissions settings-advanced; do

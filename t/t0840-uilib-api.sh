@@ -99,7 +99,7 @@ n=$(http_body | jq .total)
 ok "$([ "$n" -gt 0 ] && [ "$n" -lt "$kept" ]; echo $?)" "keeps some snippets ($n of $kept)"
 ok "$(http_body | jq -e '.q == "SESSION" and (.snippets | all([.title, .text, (.code | tostring), .path] | join(" ") | ascii_downcase | contains("session")))' >/dev/null; echo $?)" \
     "each holds it in its title, text, code or path, whatever the case"
-want=$(_sql "SELECT count(*) FROM snippets s JOIN documents d ON d.id = s.document_id WHERE s.library_id = '$LIB' AND s.dup_of IS NULL AND (instr(lower(s.title), 'session') OR instr(lower(s.text), 'session') OR instr(lower(s.code), 'session') OR instr(lower(d.path), 'session'))")
+want=$(_sql "SELECT count(*) FROM snippets s JOIN documents d ON d.id = s.document_id WHERE s.library_id = '$LIB' AND s.dup_of IS NULL AND (lower(s.title) LIKE '%session%' OR lower(s.text) LIKE '%session%' OR lower(s.code) LIKE '%session%' OR lower(d.path) LIKE '%session%')")
 is "$n" "$want" "the total is the number of matching snippets"
 http GET "$S" -G -H "$A" --data-urlencode 'q=zzqx no such words' >/dev/null
 is "$(http_body | jq -c '[.total, .snippets]')" '[0,[]]' "a filter nothing matches: none"

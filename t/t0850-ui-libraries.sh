@@ -31,7 +31,7 @@ ctxd_start
 ctxd_admin_session
 rm -f "$SHOTS"/uilib-*.png
 
-ui_run t0850-libraries-jobs.mjs "$BASE" "$ADMIN_PASSWORD" "$GIT_URL" "$SLOW_URL" "$DATA_DIR/ctxd.db"
+ui_run t0850-libraries-jobs.mjs "$BASE" "$ADMIN_PASSWORD" "$GIT_URL" "$SLOW_URL" "$top_srcdir/t/lib/sql-run"
 for page in libraries add library library-try library-snippets library-settings why job jobs job-refused settings-wanted; do
 	for w in 360 1440; do
 		ok "$([ -s "$SHOTS/uilib-$page-$w.png" ]; echo $?)" "screenshot uilib-$page-$w.png"

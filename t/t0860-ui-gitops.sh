@@ -50,7 +50,7 @@ is "$(http POST "$BASE/api/users" -b "$ADMIN_JAR" -H "X-CSRF-Token: $ADMIN_CSRF"
 rm -f "$SHOTS"/gitops-*.png
 
 ui_run t0860-gitops.mjs "$BASE" "$ADMIN_PASSWORD" "$GITOPS_URL"
-is "$(_sql "SELECT group_concat(id, ' ') FROM (SELECT id FROM libraries WHERE gitops = 1 ORDER BY id)")" \
+is "$(_sql "SELECT group_concat(id, ' ') FROM (SELECT id FROM libraries WHERE gitops = 1 ORDER BY id) AS l")" \
     "/corpora/axum /corpora/requests" "the libraries of the manifest are GitOps-managed"
 is "$(_sql "SELECT value FROM settings WHERE name = 'gitops.branch'")" broken \
     "the branch saved in the browser is the gitops.branch setting"

@@ -23,7 +23,7 @@ is "$(http POST "$BASE/api/libraries" -H "Authorization: Bearer $ADMIN" -H 'Cont
     "POST /api/libraries with a version"
 is "$(wait_job /test/kv/v1.0)" finalized "v1.0 indexed"
 rm -f "$SHOTS"/uiver-*.png
-ui_run t0870-versions.mjs "$BASE" "$ADMIN_PASSWORD" "$DATA_DIR/ctxd.db"
+ui_run t0870-versions.mjs "$BASE" "$ADMIN_PASSWORD" "$top_srcdir/t/lib/sql-run"
 for w in 360 1440; do
 	ok "$([ -s "$SHOTS/uiver-library-$w.png" ]; echo $?)" "screenshot uiver-library-$w.png"
 done

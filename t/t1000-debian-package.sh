@@ -394,6 +394,35 @@ ok $? "ctxd (ctxd-client) queries the server" || _show_log "$T/log/client-docs.o
 ok $? "... and prints the documentation"
 pkg_stop
 
+# ------------------------------------------------------------------- DATABASE_URL
+# With DATABASE_URL in /etc/default/ctxd the installed service's store is that PostgreSQL
+# database (a throwaway cluster: t/lib/pg.sh): ctxd-admin run by hand takes it from the file,
+# the responders started as the units start them answer from it (a key and an empty library
+# list only it holds), and doctor names it. The file is put back as it was.
+. "$top_srcdir/t/lib/pg.sh"
+pg_start
+url=$DATABASE_URL
+unset DATABASE_URL
+cp -p /etc/default/ctxd "$T/default.saved"
+printf 'DATABASE_URL=%s\n' "$url" >>/etc/default/ctxd
+pkg_admin_file() { runuser -u ctxd -- env -u DATA_DIR -u DATABASE_URL /usr/bin/ctxd-admin "$@"; }
+pkg_admin_file init >"$T/log/pg-init.log" 2>&1
+ok $? "with DATABASE_URL in /etc/default/ctxd: ctxd-admin init" || _show_log "$T/log/pg-init.log"
+is "$(DATABASE_URL=$url pg_sql "SELECT version FROM ctxd_schema")" "$((SCHEMA_VERSION + 1))" "... makes the schema in PostgreSQL"
+PGKEY=$(pkg_admin_file key create --admin pg 2>&1 | grep -o 'ctxd_[A-Za-z0-9_-]*' | head -n 1)
+pkg_start
+ok $? "the service starts on PostgreSQL"
+is "$(http GET "$PBASE/api/health" -H "Authorization: Bearer $PGKEY")" 200 \
+    "... and knows the key made in PostgreSQL"
+is "$(http_body | jq -r '.database.ok, .libraries' | tr '\n' ' ')" "true 0 " \
+    "... with PostgreSQL's (empty) libraries, not the SQLite database's"
+pkg_admin_file doctor >"$T/log/pg-doctor.out" 2>&1
+like "$(cat "$T/log/pg-doctor.out")" "ok   database: PostgreSQL [0-9.]+ at host 127\\.0\\.0\\.1, port $PG_PORT, database ctxd, user ctxd \\(DATABASE_URL in /etc/default/ctxd\\)" \
+    "doctor: the connection, from /etc/default/ctxd" || diag "$(cat "$T/log/pg-doctor.out")"
+pkg_stop
+cp -p "$T/default.saved" /etc/default/ctxd
+pg_stop
+
 # ------------------------------------------------------------------------- remove, purge
 "${APT[@]}" remove ctxd >>"$T/log/apt.log" 2>&1
 ok $? "apt-get remove" || _show_log "$T/log/apt.log"

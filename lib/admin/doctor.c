@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "admin/backup.h"
 #include "admin/health.h"
 #include "admin/provcheck.h"
@@ -27,6 +29,7 @@
 #include "store/db.h"
 #include "store/inspect.h"
 #include "store/library.h"
+#include "store/segstore.h"
 #include "admin/segments.h"
 #include "search/segment.h"
 
@@ -35,6 +38,9 @@
 #define DOCTOR_CRON		"/etc/cron.d/ctxd"
 #define DOCTOR_UNITS		"/lib/systemd/system"
 #define DOCTOR_EXPIRY_WARN	(14 * 86400)	/* a license that ends sooner: FIX */
+
+/* The file DATABASE_URL was taken from by doctor_database_url (NULL: the environment's). */
+static const char *doctor_url_file;
 
 /* Prints one check's line; counts a failure in *bad. */
 static void
@@ -114,6 +120,15 @@ doctor_license(FILE *out, int *bad, const char *defaults)
 	free(key);
 }
 
+/* The service's user: $CTXD_USER, else ctxd. */
+static const char *
+doctor_user(void)
+{
+	const char	*u = getenv("CTXD_USER");
+
+	return u != NULL && *u != '\0' ? u : "ctxd";
+}
+
 /*
  * The owner (the service's user, $CTXD_USER or ctxd, when it exists, else DATA_DIR's) and
  * the modes of DATA_DIR and secret.key: nothing for the group to write, nothing for others.
@@ -121,8 +136,7 @@ doctor_license(FILE *out, int *bad, const char *defaults)
 static void
 doctor_files(FILE *out, int *bad, const char *dir)
 {
-	const char	*user = getenv("CTXD_USER") != NULL && *getenv("CTXD_USER") != '\0' ?
-			    getenv("CTXD_USER") : "ctxd";
+	const char	*user = doctor_user();
 	struct passwd	*pw = getpwnam(user);
 	struct stat	 st, kst;
 	char		*key = util_path_join(dir, "secret.key");
@@ -155,13 +169,39 @@ out:
 	free(key);
 }
 
+/*
+ * With DATABASE_URL: the PostgreSQL server reached (its version; the URL's host, port,
+ * database and user, never its password), or why it is not.
+ */
 static void
-doctor_schema(FILE *out, int *bad, const char *dir)
+doctor_connection(FILE *out, int *bad, struct db *db, const char *why)
 {
-	struct db	*db = store_inspect_open(dir);
-	char		 release[64], day[32];
-	int		 v = -1, from;
+	char	 where[512], from[600];
 
+	if (doctor_url_file != NULL)
+		snprintf(from, sizeof(from), "DATABASE_URL in %s", doctor_url_file);
+	else
+		snprintf(from, sizeof(from), "DATABASE_URL of the environment");
+	if (store_inspect_where(where, sizeof(where)) == -1)
+		doctor_line(out, bad, 0, "database: %s: %s", from, where);
+	else if (db == NULL)
+		doctor_line(out, bad, 0, "database: cannot connect to PostgreSQL at %s (%s): %s: "
+		    "check DATABASE_URL, that the server runs and that it lets this host and user "
+		    "in", where, from, why);
+	else
+		doctor_line(out, bad, 1, "database: %s at %s (%s)", store_inspect_server(db),
+		    where, from);
+}
+
+/* The schema version found (0: none; -1: none could be read). */
+static int
+doctor_schema(FILE *out, int *bad, const char *dir, struct db *db)
+{
+	char		 release[64], day[32];
+	int		 v = -1, from, pg = db_url() != NULL;
+
+	if (db == NULL && pg)
+		return -1;	/* doctor_connection has said why */
 	if (db != NULL && db_user_version(db, &v) == -1)
 		v = -1;
 	if (v == db_schema_version()) {
@@ -172,36 +212,49 @@ doctor_schema(FILE *out, int *bad, const char *dir)
 		else
 			doctor_line(out, bad, 1, "database: schema version %d", v);
 	}
+	else if (v == -1 && pg)
+		doctor_line(out, bad, 0, "database: the schema version cannot be read from "
+		    "PostgreSQL: %s: check the user's rights on the database", db_errmsg(db));
 	else if (v == -1)
 		doctor_line(out, bad, 0, "database %s/ctxd.db: cannot be read: run "
 		    "ctxd-admin init as the user ctxd", dir);
+	else if (v == 0 && pg)
+		doctor_line(out, bad, 0, "database: the PostgreSQL database holds no ctxd "
+		    "schema (this ctxd's is version %d): run ctxd-admin init as the user ctxd",
+		    db_schema_version());
+	else if (pg)
+		doctor_line(out, bad, 0, "database: schema version %d in PostgreSQL, this "
+		    "ctxd's is %d: %s", v, db_schema_version(), v < db_schema_version() ?
+		    "run ctxd-admin init as the user ctxd (every node sharing the database then "
+		    "needs this release)" : "a newer ctxd upgraded the database: install that "
+		    "release on this node too");
 	else
 		doctor_line(out, bad, 0, "database: schema version %d, this ctxd's is %d: %s",
 		    v, db_schema_version(), v < db_schema_version() ?
 		    "run ctxd-admin init as the user ctxd" : "install the newer ctxd again");
-	db_close(db);
+	return v;
 }
 
 /*
  * The database's size and its free pages (rows deleted: libraries, versions, re-indexed
  * files): information, never a fix; past a tenth of the file and 16 MB it names the command
- * that gives them back to the disk.
+ * that gives them back to the disk. PostgreSQL's size only: autovacuum reuses the space.
  */
 static void
-doctor_space(FILE *out, int *bad, const char *dir)
+doctor_space(FILE *out, int *bad, struct db *db)
 {
-	struct db	*db = store_inspect_open(dir);
 	long long	 size, freeb;
 
-	if (db == NULL || db_space(db, &size, &freeb) == -1) {
-		db_close(db);
+	if (db == NULL || db_space(db, &size, &freeb) == -1)
 		return;		/* doctor_schema has said why */
-	}
-	db_close(db);
-	doctor_line(out, bad, 1, "database: %.1f MB, %.1f MB of it free pages%s",
-	    (double)size / 1048576.0, (double)freeb / 1048576.0,
-	    freeb * 10 >= size && freeb >= (16LL << 20) ? " (deleted rows): ctxd-admin "
-	    "compact gives them back to the disk" : "");
+	if (db_url() != NULL)
+		doctor_line(out, bad, 1, "database: %.1f MB in PostgreSQL (its autovacuum "
+		    "reuses the space of deleted rows)", (double)size / 1048576.0);
+	else
+		doctor_line(out, bad, 1, "database: %.1f MB, %.1f MB of it free pages%s",
+		    (double)size / 1048576.0, (double)freeb / 1048576.0,
+		    freeb * 10 >= size && freeb >= (16LL << 20) ? " (deleted rows): ctxd-admin "
+		    "compact gives them back to the disk" : "");
 }
 
 /* The names of the index segments in use (doctor_segments). */
@@ -245,11 +298,76 @@ doctor_name_keep(const char *name, void *arg)
 	return d->n > 0 && bsearch(&name, d->v, d->n, sizeof(*d->v), doctor_name_cmp) != NULL;
 }
 
+/*
+ * With PostgreSQL, a segment stored in the database (store/segstore.h) and what this
+ * node's copy of it is (doctor_seg_one, doctor_cache).
+ */
+struct doctor_stored {
+	char		 name[64];
+	long long	 size, embed_version;
+	char		 sha256[65], vec_model[SEGSTORE_MODEL_MAX];
+	int		 used;		/* the current segment of a library */
+	enum segments_status local;	/* this node's file, as doctor_seg_one found it */
+	int		 local_vectors;	/* it holds vectors: of local_embed_version, local_model */
+	long long	 local_embed_version;
+	char		 local_model[SEGSTORE_MODEL_MAX];
+};
+
+struct doctor_store {
+	struct doctor_stored *v;
+	size_t		 n, cap;
+};
+
+static int
+doctor_stored_add(const char *name, const struct segstore_info *info, void *arg)
+{
+	struct doctor_store *st = arg;
+	struct doctor_stored *nv, *e;
+
+	if (st->n == st->cap) {
+		size_t ncap = st->cap ? st->cap * 2 : 64;
+
+		if ((nv = reallocarray(st->v, ncap, sizeof(*nv))) == NULL)
+			return -1;
+		st->v = nv;
+		st->cap = ncap;
+	}
+	e = &st->v[st->n++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->size = info->size;
+	e->embed_version = info->embed_version;
+	snprintf(e->sha256, sizeof(e->sha256), "%s", info->sha256);
+	snprintf(e->vec_model, sizeof(e->vec_model), "%s", info->vec_model);
+	return 0;
+}
+
+static int
+doctor_stored_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct doctor_stored *)a)->name,
+	    ((const struct doctor_stored *)b)->name);
+}
+
+/* The stored segment of the file name, or NULL. */
+static struct doctor_stored *
+doctor_stored_find(struct doctor_store *st, const char *name)
+{
+	struct doctor_stored key;
+
+	if (st->n == 0 || snprintf(key.name, sizeof(key.name), "%s", name) >=
+	    (int)sizeof(key.name))
+		return NULL;
+	return bsearch(&key, st->v, st->n, sizeof(*st->v), doctor_stored_cmp);
+}
+
 /* The segments of the libraries, counted for doctor_segments. */
 struct doctor_seg {
 	FILE		*out;
 	int		*bad;
+	struct doctor_store *store;
 	size_t		 present, missing, damaged;
+	size_t		 fetchable;	/* missing here, stored in PostgreSQL: fetched on use */
 	long long	 bytes;
 	size_t		 withvec, vectors;	/* segments with vector sections, their rows */
 };
@@ -258,7 +376,18 @@ static int
 doctor_seg_one(const struct segments_row *r, void *arg)
 {
 	struct doctor_seg *c = arg;
+	struct doctor_stored *s = r->status == SEGMENTS_NO_INDEX ? NULL :
+			    doctor_stored_find(c->store, strrchr(r->path, '/') + 1);
 
+	if (s != NULL) {
+		s->used = 1;
+		s->local = r->status;
+		if (r->status == SEGMENTS_OK && r->has_vectors) {
+			s->local_vectors = 1;
+			s->local_embed_version = r->vec_embed_version;
+			snprintf(s->local_model, sizeof(s->local_model), "%s", r->vec_model);
+		}
+	}
 	c->bytes += r->bytes;
 	switch (r->status) {
 	case SEGMENTS_OK:
@@ -273,7 +402,10 @@ doctor_seg_one(const struct segments_row *r, void *arg)
 		    strrchr(r->path, '/') + 1, r->why);
 		break;
 	case SEGMENTS_MISSING:
-		c->missing++;
+		if (s != NULL)
+			c->fetchable++;
+		else
+			c->missing++;
 		break;
 	case SEGMENTS_NO_INDEX:
 		break;
@@ -281,30 +413,191 @@ doctor_seg_one(const struct segments_row *r, void *arg)
 	return 0;
 }
 
+/* The SHA-256 of the file path as 64 lowercase hex digits: 0, or -1. */
+static int
+doctor_file_sha256(const char *path, char out[65])
+{
+	unsigned char	 buf[65536], d[EVP_MAX_MD_SIZE];
+	unsigned int	 dlen = 0;
+	EVP_MD_CTX	*md;
+	FILE		*f;
+	size_t		 n;
+	int		 rc = -1;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return -1;
+	if ((md = EVP_MD_CTX_new()) != NULL && EVP_DigestInit_ex(md, EVP_sha256(), NULL) == 1) {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			if (EVP_DigestUpdate(md, buf, n) != 1)
+				break;
+		if (!ferror(f) && feof(f) && EVP_DigestFinal_ex(md, d, &dlen) == 1 &&
+		    dlen == 32) {
+			util_hex(d, dlen, out);
+			rc = 0;
+		}
+	}
+	EVP_MD_CTX_free(md);
+	fclose(f);
+	return rc;
+}
+
+/*
+ * 1 when the service's user may create files in path (a folder): as root, by its owner
+ * and mode (the owner being that user, or the owner of DATA_DIR when there is no such
+ * user, as doctor_files judges); as anyone else, by access(2). A read-only file system
+ * is never writable.
+ */
+static int
+doctor_writable(const char *path, uid_t uid)
+{
+	struct statvfs	 vfs;
+	struct stat	 st;
+
+	if (stat(path, &st) == -1 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0)
+		return 0;
+	if (geteuid() != 0)
+		return access(path, W_OK | X_OK) == 0;
+	return (st.st_uid == uid && (st.st_mode & 0300) == 0300) ||
+	    (st.st_mode & 0003) == 0003;
+}
+
+/*
+ * With PostgreSQL, this node's DATA_DIR/segments as a cache of the segments stored in the
+ * database: each library's stored segment is here as stored (its size and SHA-256), not
+ * fetched yet (a query of the library fetches it), here with other vectors (fetched when a
+ * query needs the stored ones), or different (damaged, or written over): then a fix.
+ * Segments here that the database does not hold, and stored ones of versions no library
+ * serves, are counted. And the folder must be writable by the service's user, or no fetch
+ * can put a segment there.
+ */
+static void
+doctor_cache(FILE *out, int *bad, const char *dir, const char *sdir,
+    struct doctor_store *st, const struct doctor_names *d)
+{
+	struct passwd	*pw = getpwnam(doctor_user());
+	struct stat	 fst, dst;
+	char		 path[4096], sha[65], names[256] = "", extra[1024] = "";
+	long long	 sbytes = 0, hbytes = 0;
+	size_t		 i, used = 0, here = 0, notyet = 0, othervec = 0, differ = 0, stale = 0,
+			 unstored = 0, len;
+	const char	*wdir;
+
+	for (i = 0; i < st->n; i++) {
+		struct doctor_stored *s = &st->v[i];
+		int	 same;
+
+		if (!s->used) {
+			stale++;
+			continue;
+		}
+		used++;
+		sbytes += s->size;
+		snprintf(path, sizeof(path), "%s/%s", sdir, s->name);
+		if (stat(path, &fst) == -1) {
+			notyet++;
+			continue;
+		}
+		same = fst.st_size == s->size && doctor_file_sha256(path, sha) == 0 &&
+		    strcmp(sha, s->sha256) == 0;
+		if (same) {
+			here++;
+			hbytes += fst.st_size;
+		} else if (s->local == SEGMENTS_OK && (s->local_vectors ?
+		    s->local_embed_version != s->embed_version ||
+		    strcmp(s->local_model, s->vec_model) != 0 : s->embed_version != 0)) {
+			othervec++;
+			hbytes += fst.st_size;
+		} else {
+			differ++;
+			len = strlen(names);
+			if (len + strlen(s->name) + 8 < sizeof(names))
+				snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+				    s->name);
+			else if (len + 5 < sizeof(names) && strcmp(names + len - 3, "...") != 0)
+				snprintf(names + len, sizeof(names) - len, ", ...");
+		}
+	}
+	/* the libraries' segments here that the database does not hold */
+	for (i = 0; i < d->n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", sdir, d->v[i]);
+		if (doctor_stored_find(st, d->v[i]) == NULL && stat(path, &fst) == 0)
+			unstored++;
+	}
+	len = 0;
+	if (notyet > 0)
+		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %zu not fetched yet "
+		    "(the library's next query fetches it)", notyet);
+	if (othervec > 0 && len < sizeof(extra))
+		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %zu with other "
+		    "vectors than the stored copy (fetched when a query needs those)", othervec);
+	if (unstored > 0 && len < sizeof(extra))
+		snprintf(extra + len, sizeof(extra) - len, "; %zu here not stored in the "
+		    "database (other nodes build that index from the database until the "
+		    "library's next index run stores it)", unstored);
+	doctor_line(out, bad, 1, "segment cache: %zu segment%s stored in PostgreSQL (%.1f MB), "
+	    "%zu of them in %s as stored (%.1f MB, size and SHA-256 checked)%s", used,
+	    used == 1 ? "" : "s", (double)sbytes / 1048576.0, here, sdir,
+	    (double)hbytes / 1048576.0, extra);
+	if (stale > 0)
+		doctor_line(out, bad, 1, "segment cache: %zu stored segment%s of versions no "
+		    "library serves (replaced by the next index run of the library)", stale,
+		    stale == 1 ? "" : "s");
+	if (differ > 0)
+		doctor_line(out, bad, 0, "segment cache: %zu file%s in %s differ%s from the copy "
+		    "stored in PostgreSQL (size or SHA-256): %s: remove %s there; the library's "
+		    "next query fetches the stored copy (or `ctxd-admin index rebuild` writes it "
+		    "now)", differ, differ == 1 ? "" : "s", sdir, differ == 1 ? "s" : "", names,
+		    differ == 1 ? "it" : "them");
+	/* a fetch writes into DATA_DIR/segments, made in DATA_DIR when it is not there */
+	wdir = stat(sdir, &dst) == 0 ? sdir : dir;
+	if (stat(dir, &fst) == -1)
+		return;		/* doctor_files has said so */
+	if (!doctor_writable(wdir, pw != NULL ? pw->pw_uid : fst.st_uid))
+		doctor_line(out, bad, 0, "segment cache: %s is not writable by the user %s: "
+		    "no segment can be fetched from PostgreSQL (each query process builds its "
+		    "own copy from the database): chown %s:%s %s && chmod 0750 %s", wdir,
+		    doctor_user(), doctor_user(), doctor_user(), wdir, wdir);
+}
+
 /*
  * The index segments (docs/DESIGN.md, "Index segments"): those no library version names
  * are removed (and temporary files of dead writers); each one in use is checked as a query
  * process checks it before use. A damaged or missing one is reported (until it is
  * written, query processes build that library's index from the database, each its own
- * copy): `ctxd-admin index rebuild` writes it, as does the library's next index run.
+ * copy): `ctxd-admin index rebuild` writes it, as does the library's next index run. With
+ * PostgreSQL, a missing one that the database stores is not a fix (a query fetches it),
+ * and the folder is compared with the database's segments (doctor_cache).
  */
 static void
-doctor_segments(FILE *out, int *bad, const char *dir)
+doctor_segments(FILE *out, int *bad, const char *dir, struct db *db)
 {
-	struct db	*db = store_inspect_open(dir);
 	struct doctor_names d = { NULL, 0, 0 };
-	struct doctor_seg c = { out, bad, 0, 0, 0, 0, 0, 0 };
+	struct doctor_store st = { NULL, 0, 0 };
+	struct doctor_seg c;
 	char		*sdir = NULL;
 	size_t		 i;
 	int		 removed;
 
 	if (db == NULL)
 		return;		/* doctor_schema has said why */
+	memset(&c, 0, sizeof(c));
+	c.out = out;
+	c.bad = bad;
+	c.store = &st;
 	if (store_library_index_versions(db, doctor_name_add, &d) == -1 ||
 	    (sdir = util_path_join(dir, "segments")) == NULL) {
 		doctor_line(out, bad, 0, "segments: the libraries could not be read");
 		goto out;
 	}
+	if (segstore_each(db, doctor_stored_add, &st) == -1) {
+		doctor_line(out, bad, 0, "segment cache: the segments stored in PostgreSQL "
+		    "could not be read: %s", db_errmsg(db));
+		goto out;
+	}
+	if (st.n > 0)
+		qsort(st.v, st.n, sizeof(*st.v), doctor_stored_cmp);
 	if (d.n > 0)
 		qsort(d.v, d.n, sizeof(*d.v), doctor_name_cmp);
 	if ((removed = segment_remove_unused(sdir, doctor_name_keep, &d)) == -1) {
@@ -321,14 +614,16 @@ doctor_segments(FILE *out, int *bad, const char *dir)
 		    "writes them", c.missing, c.missing == 1 ? "y" : "ies");
 	doctor_line(out, bad, c.damaged == 0, "segments: %zu of %zu indexed libraries, "
 	    "%.1f MB; %d unused file%s removed; vectors in %zu (%zu vectors)", c.present,
-	    c.present + c.missing + c.damaged, (double)c.bytes / 1048576.0, removed,
-	    removed == 1 ? "" : "s", c.withvec, c.vectors);
+	    c.present + c.missing + c.damaged + c.fetchable, (double)c.bytes / 1048576.0,
+	    removed, removed == 1 ? "" : "s", c.withvec, c.vectors);
+	if (segstore_enabled(db))
+		doctor_cache(out, bad, dir, sdir, &st, &d);
 out:
 	for (i = 0; i < d.n; i++)
 		free(d.v[i]);
 	free(d.v);
+	free(st.v);
 	free(sdir);
-	db_close(db);
 }
 
 /* 0 when the shell command cmd exits 0 (its output discarded). */
@@ -401,16 +696,15 @@ doctor_disk(FILE *out, int *bad, const char *dir)
 
 /* A real call to each configured AI provider (ctxd-admin provider test), when any is. */
 static void
-doctor_provider(FILE *out, int *bad, const char *dir)
+doctor_provider(FILE *out, int *bad, const char *dir, struct db *db)
 {
 	struct provider_cfg	 llm, embed;
-	struct db			*db = NULL;
 	struct provcheck	 c;
 	int			 rc;
 
 	memset(&llm, 0, sizeof(llm));
 	memset(&embed, 0, sizeof(embed));
-	if ((db = store_inspect_open(dir)) == NULL || aiconfig_load(db, dir, &llm, &embed) == -1) {
+	if (db == NULL || aiconfig_load(db, dir, &llm, &embed) == -1) {
 		doctor_line(out, bad, 0, "providers: the settings cannot be read (see above)");
 		goto out;
 	}
@@ -426,7 +720,6 @@ doctor_provider(FILE *out, int *bad, const char *dir)
 out:
 	provider_cfg_release(&llm);
 	provider_cfg_release(&embed);
-	db_close(db);
 }
 
 /* The file of the service's settings: $CTXD_DEFAULTS or /etc/default/ctxd. */
@@ -464,8 +757,9 @@ doctor_database_url(void)
 
 	if (getenv("DATA_DIR") != NULL || getenv("DATABASE_URL") != NULL)
 		return;
-	if ((v = doctor_defaults_get(doctor_defaults(), "DATABASE_URL")) != NULL && *v != '\0')
-		setenv("DATABASE_URL", v, 0);
+	if ((v = doctor_defaults_get(doctor_defaults(), "DATABASE_URL")) != NULL && *v != '\0' &&
+	    setenv("DATABASE_URL", v, 0) == 0)
+		doctor_url_file = doctor_defaults();
 	free(v);
 }
 
@@ -473,16 +767,24 @@ int
 doctor_run(const char *dir, FILE *out)
 {
 	const char	*defaults = doctor_defaults();
+	struct db	*db, *schema;
+	char		 why[512];
 	int		 bad = 0;
 
+	/* one connection (or none, and why) for every check of the database */
+	db = store_inspect_connect(dir, why, sizeof(why));
 	doctor_license(out, &bad, defaults);
 	doctor_files(out, &bad, dir);
-	doctor_schema(out, &bad, dir);
-	doctor_space(out, &bad, dir);
-	doctor_segments(out, &bad, dir);
+	if (db_url() != NULL)
+		doctor_connection(out, &bad, db, why);
+	/* no ctxd schema there: its tables cannot be read (doctor_schema has said why) */
+	schema = doctor_schema(out, &bad, dir, db) > 0 ? db : NULL;
+	doctor_space(out, &bad, db);
+	doctor_segments(out, &bad, dir, schema);
 	doctor_system(out, &bad);
 	doctor_disk(out, &bad, dir);
-	doctor_provider(out, &bad, dir);
+	doctor_provider(out, &bad, dir, schema);
+	db_close(db);
 	fprintf(out, "%d check%s to fix\n", bad, bad == 1 ? "" : "s");
 	return bad == 0 ? 0 : 1;
 }

@@ -275,8 +275,9 @@ segments_fetch(struct segments_fresh *f, const struct segments_row *r)
 		return 0;
 	}
 	lexindex_free(x);
-	log_info("segment of %s fetched from the database (it was %s) in %lld ms", r->id,
-	    segments_status_word(r->status), util_now_ms() - t0);
+	log_info("segment of %s fetched from the database (it was %s%s%s) in %lld ms", r->id,
+	    segments_status_word(r->status), *r->why != '\0' ? ": " : "", r->why,
+	    util_now_ms() - t0);
 	return 1;
 }
 

@@ -346,6 +346,22 @@ http_log_context(struct http_req *r)
 	log_set_context(ctx);
 }
 
+/*
+ * CTXD_LOG_ROUND_TRIPS=1: one log line per request with the round trips it cost the
+ * database server (PostgreSQL; 0 on SQLite), for tests and for an operator measuring a
+ * node. Read once per process; off, a request pays one test of a static.
+ */
+static int
+http_trips_wanted(void)
+{
+	static int	 wanted = -1;
+	const char	*v;
+
+	if (wanted == -1)
+		wanted = (v = getenv("CTXD_LOG_ROUND_TRIPS")) != NULL && strcmp(v, "1") == 0;
+	return wanted;
+}
+
 /* Fills r from the request environment and answers one request. */
 static void
 http_dispatch(struct http_req *r, const struct http_responder *rs, struct db *db,
@@ -353,8 +369,14 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct db *db
 {
 	const char	*uri, *q, *https;
 	char		*path = NULL;
+	unsigned long	 trips = 0;
 
 	http_log_context(r);
+	if (http_trips_wanted())
+		trips = db_round_trips(db);
+	/* What changed since the last request drops what this worker keeps (db_listen). */
+	if (db != NULL && db_drain_changes(db) == -1)
+		r->db_lost = 1;
 	r->jsonrpc_errors = rs->jsonrpc_errors;
 	r->method = http_env(r, "REQUEST_METHOD");
 	if (r->method == NULL)
@@ -377,16 +399,29 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct db *db
 		http_error(r, 500, "out of memory");
 	else if (http_parse_query(r, http_env(r, "QUERY_STRING")) == -1)
 		http_error(r, 400, "malformed query string");
-	else if (rs->read_transaction && db_begin_read(db) == -1)
+	else if (r->db_lost)
+		http_error(r, 503, "the database connection was lost; try again");
+	else if (rs->read_transaction && !db_listening(db) && db_begin_read(db) == -1)
 		http_error(r, 500, "the database cannot be read; the responder log has "
 		    "the details");
 	else {
+		/*
+		 * A listening worker (PostgreSQL) reads without a transaction: BEGIN and
+		 * ROLLBACK would cost two round trips (search.c says why that holds).
+		 */
 		http_route(r, rs->routes, db, ctx);
-		if (rs->read_transaction)
+		if (rs->read_transaction && !db_listening(db))
 			db_rollback(db);
 	}
 	if (!r->answered)
 		http_error(r, 500, "the request could not be answered");
+	if (http_trips_wanted()) {
+		char	 esc[160];
+
+		log_escape(path != NULL ? path : "?", esc, sizeof(esc));
+		log_info("round trips: %lu (%s %s, worker %ld)", db_round_trips(db) - trips,
+		    r->method, esc, (long)getpid());
+	}
 	http_req_release(r);
 	free(path);
 	r->path = NULL;
@@ -436,6 +471,9 @@ http_worker(int sock, const struct http_responder *rs)
 		r.envp = fr.envp;
 		http_dispatch(&r, rs, db, ctx);
 		FCGX_Finish_r(&fr);
+		/* Its caches are gone with the connection: the supervisor starts another. */
+		if (r.db_lost)
+			return 1;
 	}
 	return 0;
 }

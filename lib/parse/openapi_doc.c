@@ -1343,14 +1343,17 @@ openapi_write_schemes(struct openapi *o, struct buf *b)
 	}
 }
 
-/* A list of the overview: "- name — description" for each element of key's array. */
+/*
+ * A list of the overview: "- name — description" for each element of key's array; with
+ * described, only the elements that have a description.
+ */
 static void
 openapi_write_list(struct openapi *o, struct buf *b, const char *key, const char *nk,
-    const char *head)
+    const char *head, int described)
 {
 	json_object	*a = openapi_get(o->root, key), *e;
-	const char	*x;
-	size_t		 i, n;
+	const char	*x, *d;
+	size_t		 i, n, k = 0;
 
 	if (!json_object_is_type(a, json_type_array))
 		return;
@@ -1359,10 +1362,12 @@ openapi_write_list(struct openapi *o, struct buf *b, const char *key, const char
 		e = json_object_array_get_idx(a, i);
 		if ((x = openapi_text(e, nk)) == NULL)
 			continue;
-		openapi_add(o, b, i == 0 ? head : "\n- ");
+		if ((d = openapi_text(e, "description")) == NULL && described)
+			continue;
+		openapi_add(o, b, k++ == 0 ? head : "\n- ");
 		openapi_add_text(o, b, x, 1);
-		if ((x = openapi_text(e, "description")) != NULL)
-			openapi_add2_text(o, b, " — ", x, 1);
+		if (d != NULL)
+			openapi_add2_text(o, b, " — ", d, 1);
 	}
 }
 
@@ -1395,11 +1400,16 @@ openapi_overview(struct openapi *o, const char *title)
 	if ((x = openapi_text(info, "description")) != NULL)
 		openapi_add2_text(o, &b, "\n\n", x, 0);
 	if (o->version == 3)
-		openapi_write_list(o, &b, "servers", "url", "\n\nServers:\n- ");
+		openapi_write_list(o, &b, "servers", "url", "\n\nServers:\n- ", 0);
 	else if (o->server.len > 0)
 		openapi_add2(o, &b, "\n\nBase URL: ", o->server.p);
 	openapi_write_schemes(o, &b);
-	openapi_write_list(o, &b, "tags", "name", "\n\nTags:\n- ");
+	/*
+	 * Only the tags that say something: a bare name is its operations' heading trail
+	 * already, and a list of them (Twilio's 88 tags) made the overview the answer to any
+	 * question naming a resource (bench/README.md, "API answers hold five").
+	 */
+	openapi_write_list(o, &b, "tags", "name", "\n\nTags:\n- ", 1);
 	if (!o->nomem && doc_build_heading_anchor(o->b, 1, t.p, "overview") == 0 &&
 	    doc_build_text(o->b, b.p, b.len, DOCB_PARA) == 0)
 		rc = 0;

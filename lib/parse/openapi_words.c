@@ -157,6 +157,12 @@ openapi_words_has_self(const char *path)
 /*
  * The verbs of an HTTP method; a GET of a collection lists, of an item (a {parameter} in
  * the last segment, as in /pets/{id} or /Calls/{Sid}.json, or the caller: /users/@me) gets.
+ * Any GET reads, views, lets one see ("see which users are in a thread"), an item's gives
+ * the details of a single one; a POST makes a new thing or opens one ("open a direct
+ * message channel"). Verbs that a spec's own
+ * summaries use to tell operations apart stay out: "send" on every POST lost "send an SMS"
+ * its CreateMessage, "edit" on every PATCH "edit a message" its update_message
+ * (bench/README.md, "API answers hold five").
  */
 static const char *
 openapi_words_verbs(const char *method, const char *path)
@@ -171,16 +177,16 @@ openapi_words_verbs(const char *method, const char *path)
 			;
 	if (last != NULL && strcmp(method, "get") == 0 &&
 	    openapi_words_self(last, (size_t)(path + n - last)))
-		return "get fetch show";
+		return "get fetch show read view see single details";
 	if (strcmp(method, "delete") == 0)
 		return "delete remove destroy";
 	if (strcmp(method, "post") == 0)
-		return "create add start";
+		return "create add new start open";
 	if (strcmp(method, "put") == 0 || strcmp(method, "patch") == 0)
 		return "update change set replace";
 	if (strcmp(method, "get") == 0)
 		return last != NULL && memchr(last, '{', (size_t)(path + n - last)) != NULL ?
-		    "get fetch show" : "list get";
+		    "get fetch show read view see single details" : "list get read view see";
 	return NULL;
 }
 

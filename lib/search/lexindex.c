@@ -1300,6 +1300,16 @@ lexindex_pruned(struct lexindex *x, const struct lex_query *q, struct lexindex_h
 	return 1;
 }
 
+long long
+lexindex_parent_of(const struct lexindex *x, long long id)
+{
+	size_t	 s = lexindex_snip_of(x, id);
+
+	if (s >= x->nsnip || x->parent[s] == 0)
+		return 0;
+	return x->ids[x->parent[s] - 1];
+}
+
 int
 lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
     size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n)
@@ -1359,6 +1369,11 @@ lexindex_search(struct lexindex *x, struct tokenize_stemmer *stem, char **terms,
 				    lexindex_proximity(x, s, seq, pairidf, q.nseq, mask),
 				    LEX_PROX_CAP * pool[i].score);
 		}
+	}
+	for (i = 0; i < k; i++) {
+		size_t s = lexindex_snip_of(x, pool[i].id);
+
+		pool[i].terms = s < x->nsnip ? x->tmask[s] : 0;
 	}
 	for (i = 0; i < ntouched; i++)
 		x->tmask[x->touched[i]] = 0;

@@ -3,6 +3,7 @@
 #define LEXINDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct lexindex;
 struct db;
@@ -14,6 +15,12 @@ struct lexindex_hit {
 	long long	 doc;		/* snippets.document_id */
 	int		 tokens;
 	double		 score;		/* higher is better */
+	/*
+	 * Which of the question's index terms the snippet itself holds (bit i: the i-th term
+	 * lexindex_search made of the question), for lexindex_search's hits; 0 for a hit of
+	 * another ranking (vectors).
+	 */
+	uint64_t	 terms;
 };
 
 /*
@@ -90,6 +97,12 @@ lexindex_hit_cmp(const void *a, const void *b)
 }
 int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
 	    size_t nterms, int flags, struct lexindex_hit *out, size_t max, size_t *n);
+
+/*
+ * The id of the section that encloses snippet id (its first part; a later part of a split
+ * section: the section's first part), 0 when there is none or id is not in the index.
+ */
+long long lexindex_parent_of(const struct lexindex *, long long id);
 
 /*
  * The share (0 to 1) of the library's snippets holding word (n bytes, tokenized as a

@@ -41,9 +41,9 @@
 /*
  * Room (tokens) below which a snippet too big for it is skipped rather than cut: more than
  * any budget, so that only an answer's first snippet is ever cut and the others are whole
- * sections (a smaller one may still fit where a bigger one did not). Cutting whenever 500
- * tokens were left filled every answer to its budget with a cut section (bench/README.md,
- * "No padding").
+ * sections (a smaller one may still fit where a bigger one did not); an API description's
+ * first places are the exception (search_room). Cutting whenever 500 tokens were left
+ * filled every answer to its budget with a cut section (bench/README.md, "No padding").
  */
 #ifndef SEARCH_CUT_MIN
 #define SEARCH_CUT_MIN		(FORMAT_MAX_TOKENS + 1)
@@ -85,6 +85,29 @@
 #endif
 #ifndef SEARCH_SOFT_RATIO
 #define SEARCH_SOFT_RATIO	0.45
+#endif
+/*
+ * The covered stop: once an answer holds every question term that any candidate holds
+ * (it covers the question as far as the library can) and SEARCH_COVER_SHARE of its
+ * budget, a further candidate must score at least SEARCH_COVER_RATIO times the best. An
+ * answer whose sections still miss some of the question's words keeps the soft stop only:
+ * what it lacks may stand in a weaker section. Tuned with bench/eval and
+ * bench/eval-sources so that no answer is lost (bench/README.md, "covered stop").
+ */
+#ifndef SEARCH_COVER_SHARE
+#define SEARCH_COVER_SHARE	0.7
+#endif
+#ifndef SEARCH_COVER_RATIO
+#define SEARCH_COVER_RATIO	0.6
+#endif
+/*
+ * A section's example goes with it: when one of the first SEARCH_EXAMPLE_OF sections
+ * packed has a direct subsection among the candidates titled Example, Examples or Usage
+ * (a man page's EXAMPLE, a Rust item's "# Examples"), that subsection is packed right after
+ * it, past the soft and covered stops (not past the budget).
+ */
+#ifndef SEARCH_EXAMPLE_OF
+#define SEARCH_EXAMPLE_OF	3
 #endif
 
 /*
@@ -581,7 +604,9 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 	for (i = 0; i < nskip; i++)
 		if (skip[i] == pickid)
 			return 0;
-	if (store_query_text(s->q, pickid, &own, &flagged) != 1 || *own == '\0' ||
+	/* Only the opening matters: its bytes, the one after and a "\n\n" at its end. */
+	if (store_query_opening(s->q, pickid, SEARCH_EXPAND_BYTES + 2, &own, &flagged) != 1 ||
+	    *own == '\0' ||
 	    (s->inject != INJECT_OFF && flagged))
 		goto out;
 	text = own;
@@ -614,6 +639,28 @@ search_expand(struct search *s, const struct snippet_pos *pos, struct snippet *s
 out:
 	free(own);
 	return added;
+}
+
+/*
+ * On a node of several (a listening PostgreSQL connection): the rows the answer will read
+ * of its candidates, in one statement instead of one or two a candidate (store/query.h);
+ * nothing on SQLite. A failure is logged and the reads go one by one.
+ */
+static void
+search_prefetch(struct search *s, const struct search_lib *lib,
+    const struct lexindex_hit *cand, size_t n)
+{
+	long long	 ids[SEARCH_CANDIDATES];
+	size_t		 i;
+
+	if (!db_listening(s->db))
+		return;
+	if (n > SEARCH_CANDIDATES)
+		n = SEARCH_CANDIDATES;
+	for (i = 0; i < n; i++)
+		ids[i] = cand[i].id;
+	(void)store_query_prefetch(s->q, lib->id, ids, n, SEARCH_EXPAND_BYTES + 2,
+	    SEARCH_EXPAND_SHORT, SEARCH_EXPAND_LOOKBACK);
 }
 
 /*
@@ -1491,6 +1538,36 @@ fail:
  */
 #define SEARCH_API_WORDS	"api apis endpoint endpoints operation operations"
 
+/*
+ * An API description's answer holds its SEARCH_API_PLACES best operations: while it has
+ * fewer, each keeps SEARCH_API_HEAD tokens of room for every place still to fill (about an
+ * operation's heading, summary, operationId, Keywords line and first parameters), and one
+ * bigger than the room it may take is cut to it rather than left out for a smaller one
+ * further down. An operation of 600 tokens (curl body, response schemas) otherwise left
+ * the fifth best out of an answer of four (bench/README.md, "API answers hold five").
+ */
+#define SEARCH_API_PLACES	5
+#define SEARCH_API_HEAD		150
+
+/*
+ * The room (tokens) the next candidate of an answer may take, holding nres snippets in used
+ * tokens of budget, and *cutmin: the room below which one too big for it is left out
+ * rather than cut (SEARCH_CUT_MIN but for an API description's first places).
+ */
+static long
+search_room(const struct search_lib *lib, long budget, long used, size_t nres, long *cutmin)
+{
+	long	 keep;
+
+	*cutmin = SEARCH_CUT_MIN;
+	if (!lib->openapi || nres >= SEARCH_API_PLACES ||
+	    budget < SEARCH_API_PLACES * SEARCH_API_HEAD)
+		return budget - used;
+	keep = (long)(SEARCH_API_PLACES - 1 - nres) * SEARCH_API_HEAD;
+	*cutmin = SEARCH_API_HEAD;
+	return budget - used - keep;
+}
+
 /* libname_strip's rare() over the library's lexical index (NULL: ranked in SQLite). */
 struct search_name {
 	struct search	*s;
@@ -1536,6 +1613,53 @@ search_terms(struct search *s, const struct search_lib *lib, const char *query,
 	return rc == 2 ? 0 : tokenize_match_terms(query, terms, n);
 }
 
+/* 1 when a heading (markup and blanks around it off) is Example, Examples or Usage. */
+static int
+search_example_title(const char *t)
+{
+	static const char *const names[] = { "example", "examples", "usage",
+	    "example usage" };
+	size_t	 len, i;
+
+	while (*t == '`' || *t == '#' || *t == ' ')
+		t++;
+	len = strlen(t);
+	while (len > 0 && (t[len - 1] == '`' || t[len - 1] == '#' || t[len - 1] == ' '))
+		len--;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && strncasecmp(t, names[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The example of packed candidate at: the first later candidate that the index holds as a
+ * section enclosed by it (lexindex_parent_of) and that is titled as search_example_title
+ * says is moved to place at + 1 of cand (the others keep their order). Returns 1 when one
+ * was, 0 when none.
+ */
+static int
+search_example(struct search *s, struct lexindex *x, struct lexindex_hit *cand,
+    size_t ncand, size_t at)
+{
+	struct lexindex_hit h;
+	char		 path[1024], title[256];
+	size_t		 j;
+
+	for (j = at + 1; j < ncand; j++) {
+		if (cand[j].doc != cand[at].doc ||
+		    lexindex_parent_of(x, cand[j].id) != cand[at].id ||
+		    store_query_snippet_place(s->q, cand[j].id, path, sizeof(path), title,
+		    sizeof(title)) != 1 || !search_example_title(title))
+			continue;
+		h = cand[j];
+		memmove(&cand[at + 2], &cand[at + 1], (j - at - 1) * sizeof(*cand));
+		cand[at + 1] = h;
+		return 1;
+	}
+	return 0;
+}
+
 int
 search_context(struct search *s, const struct search_lib *lib, const char *query,
     long budget, int fast, struct snippet **out, size_t *n)
@@ -1550,9 +1674,10 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	long long	*docs = NULL;
 	double		*scores = NULL, best;
 	char		**terms = NULL;
-	long		 used = 0;
+	long		 used = 0, room, cutmin;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
-	int		 rc = -1, ld, hybrid = 0;
+	uint64_t	 allterms = 0, have = 0;
+	int		 rc = -1, ld, hybrid = 0, forced = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -1578,6 +1703,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
 	search_bound_private(s, slot);
+	search_prefetch(s, lib, cand, ncand);
 	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
@@ -1588,6 +1714,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		goto out;
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_HELD);
+	/* The question terms the library can answer: those any candidate holds. */
+	for (i = 0; i < ncand; i++)
+		allterms |= cand[i].terms;
 	search_stop(cand, &ncand);
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_STOP);
@@ -1605,21 +1734,30 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	/*
 	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
 	 * first (or at least SEARCH_CUT_MIN tokens are left, which no budget reaches); else it
-	 * is skipped, and a smaller one may still fit. Past SEARCH_SOFT_SHARE of the budget,
-	 * only candidates scoring SEARCH_SOFT_RATIO of the best are added.
+	 * is skipped, and a smaller one may still fit (an API description's first places keep
+	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_SHARE of the
+	 * budget, only candidates scoring SEARCH_SOFT_RATIO of the best are added; past
+	 * SEARCH_COVER_SHARE, once the answer covers the question, SEARCH_COVER_RATIO. The
+	 * example of one of the first sections (search_example) follows it past both.
 	 */
 	for (i = 0, best = 0; i < ncand; i++)
 		if (cand[i].score > best)
 			best = cand[i].score;
 	for (i = 0; i < ncand && used < budget; i++) {
-		if (nres > 0 && used >= SEARCH_SOFT_SHARE * budget &&
-		    cand[i].score < SEARCH_SOFT_RATIO * best) {
+		int example = forced;
+
+		forced = 0;
+		if (nres > 0 && !example && ((used >= SEARCH_SOFT_SHARE * budget &&
+		    cand[i].score < SEARCH_SOFT_RATIO * best) ||
+		    (allterms != 0 && (have & allterms) == allterms &&
+		    used >= SEARCH_COVER_SHARE * budget &&
+		    cand[i].score < SEARCH_COVER_RATIO * best))) {
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);
 			continue;
 		}
-		if (nres > 0 && used + cand[i].tokens > budget &&
-		    budget - used < SEARCH_CUT_MIN) {
+		room = search_room(lib, budget, used, nres, &cutmin);
+		if (nres > 0 && cand[i].tokens > room && room < cutmin) {
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_ROOM);
 			continue;
@@ -1645,14 +1783,17 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 			free(res[nres].flags);
 			res[nres].flags = NULL;
 		}
-		format_cut(&res[nres], budget - used);
+		format_cut(&res[nres], room);
 		if (s->trace != NULL)
 			search_trace_mark(s->trace, cand[i].id, res[nres].cut ?
 			    SEARCH_FATE_CUT : SEARCH_FATE_ANSWER);
 		used += res[nres].tokens;
 		docs[nres] = cand[i].doc;
 		scores[nres] = cand[i].score;
+		have |= cand[i].terms;
 		nres++;
+		if (!example && nres <= SEARCH_EXAMPLE_OF)
+			forced = search_example(s, x, cand, ncand, i);
 	}
 	/* Then the lines the packed snippets depend on, while the budget allows. */
 	for (i = 0; i < nres && used < budget; i++) {
@@ -1677,6 +1818,7 @@ out:
 			format_snippet_release(&res[--nres]);
 		free(res);
 	}
+	store_query_prefetch_drop(s->q);
 	free(cand);
 	free(ids);
 	free(pos);
@@ -1876,9 +2018,12 @@ search_answer(struct search *s, const char *libid, const char *query, const char
 	parsed = 1;
 	/*
 	 * One read transaction: every statement sees the same index, even mid re-index
-	 * (the caller's, when it has one open).
+	 * (the caller's, when it has one open). Not on a listening PostgreSQL connection
+	 * (a query worker of a node): its BEGIN and ROLLBACK would be two round trips of
+	 * their own, and what it reads between requests is kept (db_listen); a snippet
+	 * gone since the ranking is skipped as from a stale index.
 	 */
-	if (!db_in_transaction(s->db)) {
+	if (!db_in_transaction(s->db) && !db_listening(s->db)) {
 		if (db_begin_read(s->db) == -1)
 			goto fail;
 		begun = 1;

@@ -6,6 +6,7 @@
 #ifndef STORE_CONN_H
 #define STORE_CONN_H
 
+#include "store/db.h"
 #include "store/sqltext.h"
 #include "store/stmt.h"
 
@@ -16,7 +17,20 @@ struct db {
 	enum db_engine	 engine;
 	struct sqlite3	*lite;		/* DB_ENGINE_SQLITE */
 	struct pg	*pg;		/* DB_ENGINE_POSTGRES */
+	int		 listening;	/* db_listen: caches of enum db_cache allowed */
+	int		 readonly;	/* PostgreSQL: db_readonly's answer, -1 not asked yet */
+	unsigned long	 gen[DB_CACHE_N];	/* bumped by each change of the kind */
 };
+
+/*
+ * 1 when a cache of kind k filled at generation gen still holds: the connection listens
+ * (db_listen) and no change of kind k was announced since (db_drain_changes).
+ */
+static inline int
+db_cache_valid(const struct db *db, enum db_cache k, unsigned long gen)
+{
+	return db->listening && db->gen[k] == gen;
+}
 
 /*
  * Opens the SQLite file path with SQLite's open flags as a connection, without db_open's

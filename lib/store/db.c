@@ -187,6 +187,81 @@ db_failure(struct db *db)
 	return DB_FAIL_OTHER;
 }
 
+int
+db_listen(struct db *db)
+{
+	if (db->pg == NULL)
+		return 0;
+	if (db_exec(db, "LISTEN ctxd_changes") == -1)
+		return -1;
+	db->listening = 1;
+	return 0;
+}
+
+/* The tables a notification of ctxd_changes names (its payload), and their caches. */
+static const struct {
+	const char	*table;
+	enum db_cache	 kind;
+} db_change_tables[] = {
+	{ "libraries", DB_CACHE_LIBRARIES },
+	{ "settings", DB_CACHE_SETTINGS },
+	{ "api_keys", DB_CACHE_KEYS },
+	{ "users", DB_CACHE_KEYS },
+};
+
+static void
+db_change_heard(const char *payload, void *arg)
+{
+	struct db	*db = arg;
+	size_t		 i;
+	int		 k;
+
+	for (i = 0; i < sizeof(db_change_tables) / sizeof(db_change_tables[0]); i++)
+		if (strcmp(payload, db_change_tables[i].table) == 0) {
+			db->gen[db_change_tables[i].kind]++;
+			return;
+		}
+	/* A payload of another kind (a newer writer's): drop everything. */
+	for (k = 0; k < DB_CACHE_N; k++)
+		db->gen[k]++;
+}
+
+int
+db_drain_changes(struct db *db)
+{
+	int	 k;
+
+	if (db->pg == NULL || !db->listening)
+		return 0;
+	if (pg_notices(db->pg, db_change_heard, db) == -1) {
+		for (k = 0; k < DB_CACHE_N; k++)
+			db->gen[k]++;
+		db->listening = 0;
+		log_err("%s: the connection to PostgreSQL is lost (%s): every cache dropped",
+		    __func__, pg_errmsg(db->pg));
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_listening(struct db *db)
+{
+	return db != NULL && db->listening;
+}
+
+unsigned long
+db_cache_gen(struct db *db, enum db_cache k)
+{
+	return db->gen[k];
+}
+
+unsigned long
+db_round_trips(struct db *db)
+{
+	return db != NULL && db->pg != NULL ? pg_round_trips(db->pg) : 0;
+}
+
 const char *
 db_engine_version(void)
 {
@@ -322,9 +397,13 @@ db_readonly(struct db *db)
 	long long	 ro = 1;
 	int		 on = 1;
 
-	if (db->pg != NULL)
-		return db_stmt_int(db, "SELECT current_setting('default_transaction_read_only') "
-		    "= 'on'", &ro) == -1 || ro != 0;
+	/* Set once at db_open: asked once (a key's use asks it for each write). */
+	if (db->pg != NULL) {
+		if (db->readonly == -1 && db_stmt_int(db, "SELECT current_setting("
+		    "'default_transaction_read_only') = 'on'", &ro) == 0)
+			db->readonly = ro != 0;
+		return db->readonly != 0;
+	}
 
 	if (sqlite3_db_readonly(db_lite(db), "main") == 1)
 		return 1;

@@ -95,6 +95,39 @@ enum db_failure {
 	DB_FAIL_FULL		/* the disk (or the temporary folder) is full */
 };
 enum db_failure db_failure(struct db *);
+/*
+ * The round trips to the server the connection has made so far (PostgreSQL: every call
+ * that waited for an answer); always 0 on SQLite, whose reads are local.
+ */
+unsigned long db_round_trips(struct db *);
+/*
+ * What a process that listens for changes may cache between requests (docs/DESIGN.md,
+ * "Two engines"): the tables whose changes PostgreSQL announces on channel ctxd_changes
+ * (triggers of sql/pg/0019-notify.sql, in the writer's transaction).
+ */
+enum db_cache {
+	DB_CACHE_LIBRARIES,	/* libraries rows */
+	DB_CACHE_SETTINGS,	/* settings rows */
+	DB_CACHE_KEYS,		/* api_keys and users rows (who a key is) */
+	DB_CACHE_N
+};
+/*
+ * PostgreSQL: LISTEN ctxd_changes on the connection, after which the store's modules
+ * keep what they read of the tables of enum db_cache between requests, until
+ * db_drain_changes hears of a change. SQLite: nothing (its reads are local; nothing is
+ * cached). 0, or -1 (logged).
+ */
+int	 db_listen(struct db *);
+/*
+ * Before each request of a listening connection: takes the notifications that have
+ * arrived (no round trip) and drops the caches of the tables they name. 0; -1 when the
+ * connection is lost (every cache dropped; the caller should not go on with it).
+ */
+int	 db_drain_changes(struct db *);
+/* 1 when the connection listens for changes (db_listen on PostgreSQL), else 0. */
+int	 db_listening(struct db *);
+/* The generation of kind k's caches (store modules compare it with db_cache_valid). */
+unsigned long db_cache_gen(struct db *, enum db_cache k);
 /* The storage engine's name and version, e.g. for a support bundle ("3.40.1"). */
 const char *db_engine_version(void);
 

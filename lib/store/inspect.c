@@ -21,24 +21,21 @@
  * an older or newer schema itself).
  */
 static struct db *
-store_inspect_open_pg(const char *url)
+store_inspect_open_pg(const char *url, char *why, size_t whysz)
 {
 	struct db	*db;
 	struct pg	*pg;
-	char		 err[512] = "";
 
-	if ((pg = pg_connect(url, err, sizeof(err))) == NULL) {
-		log_err("cannot connect to PostgreSQL (DATABASE_URL): %s", err);
+	if ((pg = pg_connect(url, why, whysz)) == NULL)
 		return NULL;
-	}
 	if (pg_exec(pg, "SET default_transaction_read_only = on; SET lock_timeout = 5000") ==
 	    -1) {
-		log_err("PostgreSQL (DATABASE_URL): %s", pg_errmsg(pg));
+		snprintf(why, whysz, "%s", pg_errmsg(pg));
 		pg_close(pg);
 		return NULL;
 	}
 	if ((db = db_conn_pg(pg)) == NULL) {
-		log_err("%s: out of memory", __func__);
+		snprintf(why, whysz, "out of memory");
 		pg_close(pg);
 	}
 	return db;
@@ -51,14 +48,15 @@ store_inspect_open_pg(const char *url)
  * of DATABASE_URL with a read-only connection.
  */
 struct db *
-store_inspect_open(const char *dir)
+store_inspect_connect(const char *dir, char *why, size_t whysz)
 {
 	struct db	*db = NULL;
 	struct db_stmt	*st = NULL;
 	char		*path;
 
+	snprintf(why, whysz, "cannot be read");
 	if (db_url() != NULL)
-		return store_inspect_open_pg(db_url());
+		return store_inspect_open_pg(db_url(), why, whysz);
 	path = util_path_join(dir, "ctxd.db");
 	if (path == NULL || access(path, R_OK) != 0 ||
 	    db_lite_open(path, SQLITE_OPEN_READONLY, &db) != SQLITE_OK ||
@@ -70,6 +68,39 @@ store_inspect_open(const char *dir)
 		db_finalize(st);
 	free(path);
 	return db;
+}
+
+struct db *
+store_inspect_open(const char *dir)
+{
+	struct db	*db;
+	char		 why[512];
+
+	if ((db = store_inspect_connect(dir, why, sizeof(why))) == NULL && db_url() != NULL)
+		log_err("cannot connect to PostgreSQL (DATABASE_URL): %s", why);
+	return db;
+}
+
+int
+store_inspect_where(char *out, size_t outsz)
+{
+	if (db_url() == NULL) {
+		snprintf(out, outsz, "SQLite %s", sqlite3_libversion());
+		return 0;
+	}
+	return pg_url_describe(db_url(), out, outsz);
+}
+
+const char *
+store_inspect_server(struct db *db)
+{
+	static char	 v[64];
+
+	if (db == NULL || db->pg == NULL)
+		snprintf(v, sizeof(v), "SQLite %s", sqlite3_libversion());
+	else
+		snprintf(v, sizeof(v), "PostgreSQL %s", pg_server_version(db->pg));
+	return v;
 }
 
 /* The day (YYYY-MM-DD, UTC) of schema_history's Unix time is made here for both engines. */

@@ -18,6 +18,19 @@ struct db;
  */
 struct db *store_inspect_open(const char *datadir);
 /*
+ * store_inspect_open without the log line: NULL with why (the password never in it: the
+ * doctor prints it) when the database cannot be read or reached.
+ */
+struct db *store_inspect_connect(const char *datadir, char *why, size_t whysz);
+/*
+ * Where the database is, for a message: with DATABASE_URL its host, port, database and
+ * user (never the password: pg_url_describe), else "SQLite <version>". 0, or -1 when
+ * DATABASE_URL cannot be parsed (out says so).
+ */
+int	 store_inspect_where(char *out, size_t outsz);
+/* The engine and its version: "PostgreSQL 15.18" (the server's), "SQLite 3.45.1". Static. */
+const char *store_inspect_server(struct db *);
+/*
  * The last schema upgrade (schema_history): the version it came from, the release that
  * made it and its day (YYYY-MM-DD). 0, or -1 when there is none or it cannot be read.
  */

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -49,12 +50,46 @@ out:
 	return rc;
 }
 
+/*
+ * The answers of store_key_lookup a listening connection keeps between requests (db_listen:
+ * a query or MCP worker on PostgreSQL), valid keys and unknown ones alike, at most
+ * KEY_KEPT (then emptied), dropped when a change of api_keys or users is announced
+ * (a key revoked or created, a user disabled or made admin: db_drain_changes).
+ */
+#define KEY_KEPT	256
+static struct {
+	struct db	*db;
+	unsigned long	 gen;		/* DB_CACHE_KEYS's when filled */
+	size_t		 n;
+	struct {
+		char		 hash[65];
+		int		 rc, admin;
+		long long	 id, user_id;
+	} k[KEY_KEPT];
+} key_kept;
+
 int
 store_key_lookup(struct db *db, const char *hash, long long *id, long long *user_id,
     int *admin)
 {
 	struct db_stmt	*st;
 	int		 rc = 1, s;
+	size_t		 i;
+
+	if (db->listening) {
+		if (key_kept.db != db || !db_cache_valid(db, DB_CACHE_KEYS, key_kept.gen)) {
+			key_kept.db = db;
+			key_kept.gen = db_cache_gen(db, DB_CACHE_KEYS);
+			key_kept.n = 0;
+		}
+		for (i = 0; i < key_kept.n; i++)
+			if (strcmp(key_kept.k[i].hash, hash) == 0) {
+				*id = key_kept.k[i].id;
+				*user_id = key_kept.k[i].user_id;
+				*admin = key_kept.k[i].admin;
+				return key_kept.k[i].rc;
+			}
+	}
 
 	if (db_prepare(db, "SELECT k.id, coalesce(k.user_id, 0), " KEY_ADMIN " FROM "
 	    "api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE k.hash = ?1 AND "
@@ -73,6 +108,16 @@ store_key_lookup(struct db *db, const char *hash, long long *id, long long *user
 		rc = -1;
 	}
 	db_finalize(st);
+	if (db->listening && rc != -1 && strlen(hash) < sizeof(key_kept.k[0].hash)) {
+		if (key_kept.n == KEY_KEPT)
+			key_kept.n = 0;
+		i = key_kept.n++;
+		snprintf(key_kept.k[i].hash, sizeof(key_kept.k[i].hash), "%s", hash);
+		key_kept.k[i].rc = rc;
+		key_kept.k[i].id = rc == 0 ? *id : 0;
+		key_kept.k[i].user_id = rc == 0 ? *user_id : 0;
+		key_kept.k[i].admin = rc == 0 ? *admin : 0;
+	}
 	return rc;
 }
 

@@ -25,6 +25,7 @@ struct pg {
 	char		 err[512];
 	enum pg_failure	 failure;
 	char		 version[32];
+	unsigned long	 trips;		/* calls that waited for the server (pg_round_trips) */
 	int		 in_tx;		/* inside a transaction when the last statement began */
 	int		 lost;		/* the connection went and is not back (pg_ready) */
 	int		 session_ok;	/* PG_SESSION ran on this connection */
@@ -32,6 +33,7 @@ struct pg {
 	char		*sets[PG_SETS_MAX];
 	int		 sets_lost;	/* one did not fit: a reconnect would lose it */
 	unsigned long	 gen;		/* the connections so far (pg_ready's reconnects) */
+	unsigned long	 notices_gen;	/* the connection pg_notices last read */
 };
 
 struct pg_stmt {
@@ -74,29 +76,104 @@ pg_set_error(struct pg *db, const PGresult *res)
 		db->failure = PG_FAIL_CONSTRAINT;
 }
 
+/* The message libpq gives for a URL it cannot parse is not shown: it may quote the password. */
+#define PG_URL_UNPARSED	"the URL cannot be parsed (libpq's message is not shown: it may " \
+			"quote the password): its form is postgresql://user:password@host:port/database"
+
+/* Writes msg into err with every occurrence of secret (when not empty) as "********". */
+static void
+pg_scrub(char *err, size_t errlen, const char *msg, const char *secret)
+{
+	size_t		 n = secret != NULL ? strlen(secret) : 0, o = 0;
+	const char	*p;
+
+	if (errlen == 0)
+		return;
+	for (p = msg; *p != '\0' && *p != '\n' && o + 1 < errlen; ) {
+		if (n > 0 && strncmp(p, secret, n) == 0) {
+			o += (size_t)snprintf(err + o, errlen - o, "********");
+			if (o >= errlen)
+				o = errlen - 1;
+			p += n;
+		} else
+			err[o++] = *p++;
+	}
+	err[o] = '\0';
+}
+
+int
+pg_url_describe(const char *url, char *out, size_t outlen)
+{
+	PQconninfoOption *opts, *o;
+	char		*perr = NULL;
+	const char	*host = NULL, *port = NULL, *dbname = NULL, *user = NULL;
+
+	if ((opts = PQconninfoParse(url, &perr)) == NULL) {
+		PQfreemem(perr);
+		snprintf(out, outlen, "%s", PG_URL_UNPARSED);
+		return -1;
+	}
+	for (o = opts; o->keyword != NULL; o++) {
+		if (o->val == NULL || *o->val == '\0')
+			continue;
+		if (strcmp(o->keyword, "host") == 0 ||
+		    (strcmp(o->keyword, "hostaddr") == 0 && host == NULL))
+			host = o->val;
+		else if (strcmp(o->keyword, "port") == 0)
+			port = o->val;
+		else if (strcmp(o->keyword, "dbname") == 0)
+			dbname = o->val;
+		else if (strcmp(o->keyword, "user") == 0)
+			user = o->val;
+	}
+	snprintf(out, outlen, "host %s, port %s, database %s, user %s",
+	    host != NULL ? host : "(the local socket)", port != NULL ? port : "(default)",
+	    dbname != NULL ? dbname : "(the user's name)",
+	    user != NULL ? user : "(the login name)");
+	PQconninfoFree(opts);
+	return 0;
+}
+
+/*
+ * The password: libpq quotes the text of a URL it cannot parse (a bad percent-encoding,
+ * a bracket left open), so such a URL's message is replaced by PG_URL_UNPARSED, and the
+ * password of one it parses is masked in the message of a failed connection.
+ */
 struct pg *
 pg_connect(const char *url, char *err, size_t errlen)
 {
+	PQconninfoOption *opts, *o;
 	struct pg	*db;
 	PGresult	*res;
+	char		*perr = NULL;
 	int		 v;
 
+	if ((opts = PQconninfoParse(url, &perr)) == NULL) {
+		PQfreemem(perr);
+		snprintf(err, errlen, "%s", PG_URL_UNPARSED);
+		return NULL;
+	}
 	if ((db = calloc(1, sizeof(*db))) == NULL) {
+		PQconninfoFree(opts);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	db->conn = PQconnectdb(url);
 	if (db->conn == NULL || PQstatus(db->conn) != CONNECTION_OK) {
-		snprintf(err, errlen, "%s", db->conn != NULL ? PQerrorMessage(db->conn) :
-		    "out of memory");
-		err[strcspn(err, "\n")] = '\0';
+		for (o = opts; o->keyword != NULL && strcmp(o->keyword, "password") != 0; o++)
+			;
+		pg_scrub(err, errlen, db->conn != NULL ? PQerrorMessage(db->conn) :
+		    "out of memory", o->keyword != NULL ? o->val : NULL);
+		PQconninfoFree(opts);
 		PQfinish(db->conn);
 		free(db);
 		return NULL;
 	}
+	PQconninfoFree(opts);
 	v = PQserverVersion(db->conn);
 	snprintf(db->version, sizeof(db->version), "%d.%d", v / 10000, v % 10000);
 	res = PQexec(db->conn, PG_SESSION);
+	db->trips++;
 	db->session_ok = 1;
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		snprintf(err, errlen, "%s", PQresultErrorMessage(res));
@@ -200,6 +277,7 @@ pg_ready(struct pg *db, const char *sql)
 	}
 session:
 	res = PQexec(db->conn, PG_SESSION);
+	db->trips++;
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		pg_set_error(db, res);
 		PQclear(res);
@@ -208,6 +286,7 @@ session:
 	PQclear(res);
 	for (i = 0; i < PG_SETS_MAX && db->sets[i] != NULL; i++) {
 		res = PQexec(db->conn, db->sets[i]);
+		db->trips++;
 		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 			pg_set_error(db, res);
 			PQclear(res);
@@ -287,6 +366,7 @@ pg_exec(struct pg *db, const char *sql)
 		return -1;
 	res = PQexec(db->conn, sql);
 	st = PQresultStatus(res);
+	db->trips++;
 	if (!db->in_tx && (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK))
 		pg_keep_set(db, sql);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -334,6 +414,7 @@ pg_prepare(struct pg *db, const char *sql, struct pg_stmt **out)
 	st->text = text;
 	st->gen = db->gen;
 	res = PQprepare(db->conn, st->name, text, n, NULL);
+	db->trips++;
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		pg_set_error(db, res);
 		PQclear(res);
@@ -426,6 +507,7 @@ pg_step(struct pg_stmt *st)
 			return -1;
 		if (st->gen != st->db->gen) {
 			st->res = PQprepare(st->db->conn, st->name, st->text, st->nparams, NULL);
+			st->db->trips++;
 			if (PQresultStatus(st->res) != PGRES_COMMAND_OK) {
 				pg_set_error(st->db, st->res);
 				PQclear(st->res);
@@ -437,6 +519,7 @@ pg_step(struct pg_stmt *st)
 		}
 		st->res = PQexecPrepared(st->db->conn, st->name, st->nparams,
 		    (const char *const *)st->values, st->lengths, st->formats, 0);
+		st->db->trips++;
 		status = PQresultStatus(st->res);
 		if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
 			pg_set_error(st->db, st->res);
@@ -536,6 +619,7 @@ pg_finalize(struct pg_stmt *st)
 	if (st->gen == st->db->gen && PQstatus(st->db->conn) == CONNECTION_OK &&
 	    PQtransactionStatus(st->db->conn) != PQTRANS_INERROR) {
 		res = PQexec(st->db->conn, sql);
+		st->db->trips++;
 		PQclear(res);
 	}
 	for (i = 0; i < st->nparams; i++)
@@ -545,6 +629,46 @@ pg_finalize(struct pg_stmt *st)
 	free(st->lengths);
 	free(st->formats);
 	free(st);
+}
+
+int
+pg_notices(struct pg *db, void (*fn)(const char *payload, void *), void *arg)
+{
+	PGnotify	*n;
+	int		 count = 0;
+
+	/*
+	 * A connection pg_ready opened again has lost the LISTENs of the one before, and the
+	 * notifications sent meanwhile: said as a lost connection, once.
+	 */
+	if (db->notices_gen != db->gen) {
+		db->notices_gen = db->gen;
+		snprintf(db->err, sizeof(db->err), "it was opened again, its notifications "
+		    "missed");
+		db->failure = PG_FAIL_OTHER;
+		return -1;
+	}
+	/*
+	 * Reads what the socket holds without waiting (libpq's socket is non-blocking); twice,
+	 * so that a connection the server closed shows (its last message, then its end).
+	 */
+	if (PQstatus(db->conn) != CONNECTION_OK || PQconsumeInput(db->conn) == 0 ||
+	    PQconsumeInput(db->conn) == 0 || PQstatus(db->conn) != CONNECTION_OK) {
+		pg_set_error(db, NULL);
+		return -1;
+	}
+	while ((n = PQnotifies(db->conn)) != NULL) {
+		fn(n->extra != NULL ? n->extra : "", arg);
+		PQfreemem(n);
+		count++;
+	}
+	return count;
+}
+
+unsigned long
+pg_round_trips(struct pg *db)
+{
+	return db->trips;
 }
 
 long long

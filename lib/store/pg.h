@@ -32,6 +32,12 @@ enum pg_failure {
  * why in err, the password never in it.
  */
 struct pg *pg_connect(const char *url, char *err, size_t errlen);
+/*
+ * What url names, for a message (never its password): "host H, port P, database D,
+ * user U", each part libpq would take by default said so. 0, or -1 when libpq cannot
+ * parse url (out then says that, without libpq's message: it may quote the password).
+ */
+int	 pg_url_describe(const char *url, char *out, size_t outlen);
 void	 pg_close(struct pg *);
 /* The message of the connection's last error (never NULL). */
 const char *pg_errmsg(struct pg *);
@@ -69,6 +75,17 @@ void	 pg_reset(struct pg_stmt *);
 void	 pg_finalize(struct pg_stmt *);
 /* Rows the last INSERT, UPDATE or DELETE of the connection changed. */
 long long pg_changes(struct pg *);
+/*
+ * The notifications (LISTEN) that have reached the connection so far, without a round
+ * trip: reads what the socket holds, then calls fn with each one's payload. The count,
+ * or -1 when the connection is lost.
+ */
+int	 pg_notices(struct pg *, void (*fn)(const char *payload, void *), void *arg);
+/*
+ * The calls of the connection so far that waited for the server (each PQexec,
+ * PQprepare, PQexecPrepared): a counter the responders log per request on demand.
+ */
+unsigned long pg_round_trips(struct pg *);
 
 /* Transactions: BEGIN, COMMIT, ROLLBACK; 1 when inside one. */
 int	 pg_begin(struct pg *);

@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include "base/log.h"
 #include "base/util.h"
 #include "store/pg.h"
 #include "store/pgstore.h"
@@ -302,14 +303,22 @@ static const struct pgstore_table {
 	    "SELECT count(*) FROM segment_chunks" },
 };
 
-/* Copies one table's rows; *n: how many. 0, or -1. */
+/*
+ * Copies one table's rows; *n: how many. 0, or -1. A text value that is not UTF-8 (a row
+ * an older version stored before it repaired such bytes: PostgreSQL's UTF-8 database
+ * refuses it) is copied with U+FFFD for each bad byte, as the index and the answers repair
+ * it, and counted in a warning.
+ */
 static int
 pgstore_copy_table(struct db *lite, struct db *pg, const struct pgstore_table *t,
     long long *n, char *err, size_t errlen)
 {
 	struct db_stmt	*from = NULL, *to = NULL;
 	const void	*b;
+	const char	*v;
+	char		*fixed;
 	size_t		 len;
+	long long	 repaired = 0;
 	int		 i, ncol, rc = -1, step;
 
 	*n = 0;
@@ -330,8 +339,21 @@ pgstore_copy_table(struct db *lite, struct db *pg, const struct pgstore_table *t
 			else if (i == t->blob) {
 				b = db_col_blob(from, i, &len);
 				db_bind_blob(to, i + 1, b, len);
-			} else
-				db_bind_text(to, i + 1, db_col_text(from, i));
+			} else {
+				v = db_col_text(from, i);
+				if (util_utf8_valid(v, strlen(v))) {
+					db_bind_text(to, i + 1, v);
+					continue;
+				}
+				/* PostgreSQL copies what it binds: freed at once */
+				if ((fixed = util_utf8_repair(v, strlen(v), NULL)) == NULL) {
+					pgstore_err(err, errlen, "%s: out of memory", t->name);
+					goto out;
+				}
+				db_bind_text(to, i + 1, fixed);
+				free(fixed);
+				repaired++;
+			}
 		}
 		if (db_step(to) != DB_DONE) {
 			pgstore_err(err, errlen, "%s, row %lld: %s", t->name, *n + 1,
@@ -344,6 +366,10 @@ pgstore_copy_table(struct db *lite, struct db *pg, const struct pgstore_table *t
 		pgstore_err(err, errlen, "%s: %s", t->name, db_conn_errmsg(lite));
 		goto out;
 	}
+	if (repaired > 0)
+		log_warn("%s: %lld text value%s not UTF-8 (stored by an older version): copied "
+		    "with U+FFFD for each invalid byte", t->name, repaired,
+		    repaired == 1 ? " was" : "s were");
 	rc = 0;
 out:
 	db_finalize(from);

@@ -6,8 +6,51 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "store/conn.h"
+#include "store/db.h"
 #include "store/query.h"
+#include "store/settings.h"
 #include "store/stmt.h"
+
+/*
+ * What a listening connection (db_listen: a query or MCP worker on PostgreSQL) keeps
+ * between requests, dropped when a change of the libraries table is announced
+ * (db_drain_changes): the rows store_query_library read (found or not), at most
+ * STORE_QUERY_LIBS_KEPT (then emptied and filled again), and the list of
+ * store_query_libraries when it has at most STORE_QUERY_LIST_KEPT libraries (a longer one
+ * is read for each request). SQLite keeps nothing: its reads are local.
+ */
+#define STORE_QUERY_LIBS_KEPT	256
+#define STORE_QUERY_LIST_KEPT	4096
+
+struct store_query_kept {
+	char		*key;		/* the id asked */
+	int		 found;
+	struct store_query_lib l;	/* its strings malloc'd */
+};
+
+struct store_query_kept_row {
+	struct store_query_libs_row r;	/* its strings malloc'd */
+};
+
+/* A snippet store_query_prefetch read: a candidate, or a heading trail before one. */
+struct store_query_pre_row {
+	int		 kind;		/* 0 a candidate, 1 a trail */
+	long long	 id, tokens, document_id, ord, of_doc, of_ord, limit;
+	int		 flagged, has_text;
+	char		*title, *breadcrumb, *anchor, *text, *code, *path, *page_title;
+	char		*blob_prefix, *indexed_commit, *flags, *url;
+	int		 null_text, null_blob_prefix, null_commit, null_url;
+};
+
+/* What store_query_prefetch read for one request: the ids asked and the rows. */
+struct store_query_pre {
+	char		*library_id;
+	long long	*ids;		/* asked, in any order */
+	size_t		 nids;
+	struct store_query_pre_row *rows;
+	size_t		 nrows, caprows;
+};
 
 struct store_query {
 	struct db		*db;
@@ -20,6 +63,16 @@ struct store_query {
 	struct db_stmt	*anyflag;	/* has the library a flagged snippet */
 	struct db_stmt	*isflag;	/* is a snippet flagged */
 	struct db_stmt	*docpath;	/* a document's path */
+	struct store_query_kept kept[STORE_QUERY_LIBS_KEPT];
+	size_t		 nkept;
+	unsigned long	 kept_gen;	/* DB_CACHE_LIBRARIES's when kept was filled */
+	struct store_query_kept_row *list;	/* NULL: not kept */
+	size_t		 nlist;
+	unsigned long	 list_gen;
+	int		 list_long;	/* at list_gen, too long to keep */
+	struct db_stmt	*pre;		/* store_query_prefetch's, prepared at its first use */
+	struct store_query_pre *pf;	/* the prefetched rows; NULL: none */
+	int		 pf_opening;	/* the characters of a trail's text it holds */
 };
 
 static const char store_query_lib_sql[] =
@@ -116,11 +169,90 @@ static const char store_query_nocase_sql[] = DB_PAIR(
     "SELECT id FROM libraries WHERE id = ?1 COLLATE NOCASE AND state <> 'delete' "
     "ORDER BY id COLLATE \"C\"");
 
+/*
+ * store_query_prefetch (PostgreSQL, a listening connection only: never prepared on
+ * SQLite). In one statement: the candidates ?1 (an array of snippet ids) as library ?2
+ * shows them, each with what store_query_snippet, store_query_snippet_place and
+ * store_query_flagged read of it (kind 0); then the heading trails before each
+ * (store_query_prev's: ?5 of them when its text is under ?4 bytes, else 1; kind 1), with
+ * the first ?3 characters of the text of each trail that search_expand may pick (the
+ * nearest, a document's first, one whose breadcrumb opens the candidate's) and whether
+ * it is flagged (store_query_text's). starts_with is exact (byte) comparison, as strncmp.
+ */
+#define STORE_QUERY_PRE_PICK \
+    "(p.rn = 1 OR p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(c.breadcrumb, " \
+    "p.breadcrumb || ' > ')))"
+#define STORE_QUERY_PRE_LIMIT \
+    "CASE WHEN octet_length(coalesce(c.text, '')) < ?4::int THEN ?5::bigint ELSE 1 END"
+static const char store_query_pre_sql[] =
+    "WITH c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
+    "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, s.document_id, "
+    "s.ord, (SELECT string_agg(rule, ', ' ORDER BY rule COLLATE \"C\") FROM "
+    "snippet_flags WHERE snippet_id = s.id) AS flags, d.url FROM library_snippets s "
+    "JOIN documents d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id "
+    "WHERE s.id = ANY (?1::bigint[]) AND s.library_id = ?2::text) "
+    "SELECT 0, id, title, breadcrumb, anchor, text, code, tokens, path, page_title, "
+    "blob_prefix, indexed_commit, document_id, ord, flags, url, NULL::bigint, "
+    "NULL::bigint, flags IS NOT NULL, true, 0::bigint FROM c "
+    "UNION ALL "
+    "SELECT 1, p.id, p.title, p.breadcrumb, NULL, CASE WHEN " STORE_QUERY_PRE_PICK
+    " THEN left(p.text, ?3::int) END, NULL, 0, NULL, NULL, NULL, NULL, p.document_id, "
+    "p.ord, NULL, NULL, c.document_id, c.ord, EXISTS (SELECT 1 FROM snippet_flags f "
+    "WHERE f.snippet_id = p.id), " STORE_QUERY_PRE_PICK ", p.lim FROM c CROSS JOIN "
+    "LATERAL (SELECT x.id, x.document_id, x.title, x.breadcrumb, x.ord, x.text, "
+    "row_number() OVER "
+    "(ORDER BY x.ord DESC) AS rn, " STORE_QUERY_PRE_LIMIT " AS lim FROM "
+    "library_snippets x WHERE x.document_id = c.document_id AND x.ord < c.ord ORDER BY "
+    "x.ord DESC LIMIT " STORE_QUERY_PRE_LIMIT ") p "
+    "ORDER BY 1, 17, 18, 14 DESC";
+
 /* Column i's text, NULL for a NULL column. */
 static const char *
 store_query_col(struct db_stmt *st, int i)
 {
 	return db_col_null(st, i) ? NULL : db_col_text(st, i);
+}
+
+static void
+store_query_kept_drop(struct store_query *q)
+{
+	size_t	 i;
+
+	for (i = 0; i < q->nkept; i++) {
+		struct store_query_kept *k = &q->kept[i];
+
+		free(k->key);
+		free((char *)k->l.id);
+		free((char *)k->l.state);
+		free((char *)k->l.error);
+		free((char *)k->l.title);
+		free((char *)k->l.source_type);
+	}
+	q->nkept = 0;
+}
+
+static void
+store_query_list_drop(struct store_query *q)
+{
+	size_t	 i;
+
+	for (i = 0; q->list != NULL && i < q->nlist; i++) {
+		struct store_query_libs_row *r = &q->list[i].r;
+
+		free((char *)r->id);
+		free((char *)r->title);
+		free((char *)r->description);
+		free((char *)r->branch);
+		free((char *)r->updated_at);
+		free((char *)r->state);
+		free((char *)r->host);
+		free((char *)r->versions);
+		free((char *)r->type);
+	}
+	free(q->list);
+	q->list = NULL;
+	q->nlist = 0;
+	q->list_long = 0;
 }
 
 struct store_query *
@@ -163,7 +295,240 @@ store_query_close(struct store_query *q)
 	db_finalize(q->anyflag);
 	db_finalize(q->isflag);
 	db_finalize(q->docpath);
+	db_finalize(q->pre);
+	store_query_kept_drop(q);
+	store_query_list_drop(q);
+	store_query_prefetch_drop(q);
 	free(q);
+}
+
+/* ------------------------------------------------------------ one request's prefetch */
+
+static void
+store_query_pre_free(struct store_query_pre *pf)
+{
+	size_t	 i;
+
+	if (pf == NULL)
+		return;
+	for (i = 0; i < pf->nrows; i++) {
+		struct store_query_pre_row *r = &pf->rows[i];
+
+		free(r->title);
+		free(r->breadcrumb);
+		free(r->anchor);
+		free(r->text);
+		free(r->code);
+		free(r->path);
+		free(r->page_title);
+		free(r->blob_prefix);
+		free(r->indexed_commit);
+		free(r->flags);
+		free(r->url);
+	}
+	free(pf->rows);
+	free(pf->ids);
+	free(pf->library_id);
+	free(pf);
+}
+
+void
+store_query_prefetch_drop(struct store_query *q)
+{
+	store_query_pre_free(q->pf);
+	q->pf = NULL;
+}
+
+/* A copy of column i of st ("" for NULL; *isnull set when given). 0, or -1. */
+static int
+store_query_pre_col(struct db_stmt *st, int i, char **out, int *isnull)
+{
+	if (isnull != NULL)
+		*isnull = db_col_null(st, i);
+	return (*out = strdup(db_col_text(st, i))) != NULL ? 0 : -1;
+}
+
+/* Adds the row st stands on to pf: 0, or -1 out of memory. */
+static int
+store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
+{
+	struct store_query_pre_row *r;
+
+	if (pf->nrows == pf->caprows) {
+		size_t	 cap = pf->caprows ? pf->caprows * 2 : 128;
+
+		if ((r = reallocarray(pf->rows, cap, sizeof(*r))) == NULL)
+			return -1;
+		pf->rows = r;
+		pf->caprows = cap;
+	}
+	r = &pf->rows[pf->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->kind = (int)db_col_int64(st, 0);
+	r->id = db_col_int64(st, 1);
+	r->tokens = db_col_int64(st, 7);
+	r->document_id = db_col_int64(st, 12);
+	r->ord = db_col_int64(st, 13);
+	r->of_doc = db_col_int64(st, 16);
+	r->of_ord = db_col_int64(st, 17);
+	r->flagged = db_col_int64(st, 18) != 0;
+	r->has_text = db_col_int64(st, 19) != 0;
+	r->limit = db_col_int64(st, 20);
+	if (store_query_pre_col(st, 2, &r->title, NULL) == -1 ||
+	    store_query_pre_col(st, 3, &r->breadcrumb, NULL) == -1 ||
+	    store_query_pre_col(st, 4, &r->anchor, NULL) == -1 ||
+	    store_query_pre_col(st, 5, &r->text, &r->null_text) == -1 ||
+	    store_query_pre_col(st, 6, &r->code, NULL) == -1 ||
+	    store_query_pre_col(st, 8, &r->path, NULL) == -1 ||
+	    store_query_pre_col(st, 9, &r->page_title, NULL) == -1 ||
+	    store_query_pre_col(st, 10, &r->blob_prefix, &r->null_blob_prefix) == -1 ||
+	    store_query_pre_col(st, 11, &r->indexed_commit, &r->null_commit) == -1 ||
+	    store_query_pre_col(st, 14, &r->flags, NULL) == -1 ||
+	    store_query_pre_col(st, 15, &r->url, &r->null_url) == -1)
+		return -1;
+	if (db_col_null(st, 14)) {
+		free(r->flags);
+		r->flags = NULL;
+	}
+	return 0;
+}
+
+int
+store_query_prefetch(struct store_query *q, const char *library_id, const long long *ids,
+    size_t n, int opening, int short_bytes, int lookback)
+{
+	struct store_query_pre *pf = NULL;
+	char		*arr = NULL;
+	size_t		 i, len = 0, cap;
+	int		 step, k;
+
+	store_query_prefetch_drop(q);
+	if (!q->db->listening || n == 0)
+		return 0;
+	if (q->pre == NULL && db_prepare(q->db, store_query_pre_sql, &q->pre) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
+		return -1;
+	}
+	/* the ids as an array literal: {1,2,3} */
+	cap = n * 21 + 3;
+	if ((pf = calloc(1, sizeof(*pf))) == NULL || (arr = malloc(cap)) == NULL ||
+	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
+	    (pf->library_id = strdup(library_id)) == NULL)
+		goto nomem;
+	arr[len++] = '{';
+	for (i = 0; i < n; i++) {
+		k = snprintf(arr + len, cap - len, "%s%lld", i > 0 ? "," : "", ids[i]);
+		if (k < 0 || (size_t)k >= cap - len)
+			goto nomem;
+		len += (size_t)k;
+		pf->ids[i] = ids[i];
+	}
+	if (len + 2 > cap)
+		goto nomem;
+	arr[len++] = '}';
+	arr[len] = '\0';
+	pf->nids = n;
+	db_reset(q->pre);
+	db_bind_text(q->pre, 1, arr);
+	db_bind_text(q->pre, 2, library_id);
+	db_bind_int64(q->pre, 3, opening);
+	db_bind_int64(q->pre, 4, short_bytes);
+	db_bind_int64(q->pre, 5, lookback);
+	while ((step = db_step(q->pre)) == DB_ROW)
+		if (store_query_pre_add(pf, q->pre) == -1) {
+			db_reset(q->pre);
+			goto nomem;
+		}
+	db_reset(q->pre);
+	free(arr);
+	if (step != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
+		store_query_pre_free(pf);
+		return -1;
+	}
+	q->pf = pf;
+	q->pf_opening = opening;
+	return 0;
+nomem:
+	log_err("%s: out of memory", __func__);
+	free(arr);
+	store_query_pre_free(pf);
+	return -1;
+}
+
+/* 1 when id was asked of the prefetch (of library_id when not NULL). */
+static int
+store_query_pre_asked(struct store_query *q, long long id, const char *library_id)
+{
+	size_t	 i;
+
+	if (q->pf == NULL || (library_id != NULL && strcmp(q->pf->library_id, library_id)))
+		return 0;
+	for (i = 0; i < q->pf->nids; i++)
+		if (q->pf->ids[i] == id)
+			return 1;
+	return 0;
+}
+
+/* The prefetched candidate id, NULL when the library does not show it (gone). */
+static struct store_query_pre_row *
+store_query_pre_find(struct store_query *q, long long id)
+{
+	size_t	 i;
+
+	for (i = 0; i < q->pf->nrows; i++)
+		if (q->pf->rows[i].kind == 0 && q->pf->rows[i].id == id)
+			return &q->pf->rows[i];
+	return NULL;
+}
+
+/* Keeps the answer of store_query_library for id (l NULL: none); out of memory: not kept. */
+static void
+store_query_keep(struct store_query *q, const char *id, const struct store_query_lib *l)
+{
+	struct store_query_kept *k;
+
+	if (q->nkept == STORE_QUERY_LIBS_KEPT)
+		store_query_kept_drop(q);
+	k = &q->kept[q->nkept];
+	memset(k, 0, sizeof(*k));
+	if ((k->key = strdup(id)) == NULL)
+		return;
+	if (l != NULL) {
+		k->found = 1;
+		k->l = *l;
+		k->l.id = strdup(l->id);
+		k->l.state = strdup(l->state);
+		k->l.error = strdup(l->error);
+		k->l.title = strdup(l->title);
+		k->l.source_type = strdup(l->source_type);
+	}
+	q->nkept++;
+	if (l != NULL && (k->l.id == NULL || k->l.state == NULL || k->l.error == NULL ||
+	    k->l.title == NULL || k->l.source_type == NULL))
+		store_query_kept_drop(q);
+}
+
+/* The kept answer for id: 1 (row), 0 (none), -1 not kept. */
+static int
+store_query_kept_find(struct store_query *q, const char *id,
+    void (*fn)(const struct store_query_lib *, void *), void *arg)
+{
+	size_t	 i;
+
+	if (!q->db->listening)
+		return -1;
+	if (!db_cache_valid(q->db, DB_CACHE_LIBRARIES, q->kept_gen)) {
+		store_query_kept_drop(q);
+		q->kept_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+	}
+	for (i = 0; i < q->nkept; i++)
+		if (strcmp(q->kept[i].key, id) == 0) {
+			if (q->kept[i].found)
+				fn(&q->kept[i].l, arg);
+			return q->kept[i].found;
+		}
+	return -1;
 }
 
 int
@@ -173,6 +538,8 @@ store_query_library(struct store_query *q, const char *id,
 	struct store_query_lib l;
 	int		 step;
 
+	if ((step = store_query_kept_find(q, id, fn, arg)) != -1)
+		return step;
 	db_reset(q->lib);
 	db_bind_text(q->lib, 1, id);
 	if ((step = db_step(q->lib)) == DB_ROW) {
@@ -186,8 +553,13 @@ store_query_library(struct store_query *q, const char *id,
 		l.embed_version = db_col_int64(q->lib, 7);
 		l.title = db_col_text(q->lib, 8);
 		l.source_type = db_col_text(q->lib, 9);
+		if (q->db->listening)
+			store_query_keep(q, id, &l);
 		fn(&l, arg);
-	} else if (step != DB_DONE)
+	} else if (step == DB_DONE) {
+		if (q->db->listening)
+			store_query_keep(q, id, NULL);
+	} else
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 	db_reset(q->lib);
 	return step == DB_ROW ? 1 : step == DB_DONE ? 0 : -1;
@@ -243,9 +615,29 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
     int (*fn)(const struct store_query_snippet *, void *), void *arg)
 {
 	struct store_query_snippet r;
+	struct store_query_pre_row *p;
 	struct db_stmt	*st = q->snippet;
 	int		 step, rc = -1;
 
+	if (store_query_pre_asked(q, id, library_id)) {
+		if ((p = store_query_pre_find(q, id)) == NULL)
+			return 1;
+		r.title = p->title;
+		r.breadcrumb = p->breadcrumb;
+		r.anchor = p->anchor;
+		r.text = p->text;
+		r.code = p->code;
+		r.tokens = (int)p->tokens;
+		r.path = p->path;
+		r.page_title = p->page_title;
+		r.blob_prefix = p->null_blob_prefix ? NULL : p->blob_prefix;
+		r.indexed_commit = p->null_commit ? NULL : p->indexed_commit;
+		r.document_id = p->document_id;
+		r.ord = p->ord;
+		r.flags = p->flags;
+		r.url = p->null_url ? NULL : p->url;
+		return fn(&r, arg);
+	}
 	db_reset(st);
 	db_bind_int64(st, 1, id);
 	db_bind_text(st, 2, library_id);
@@ -278,8 +670,30 @@ int
 store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
     int (*fn)(long long, const char *, const char *, long long, void *), void *arg)
 {
-	int	 step;
+	struct store_query_pre_row *p;
+	size_t	 i, k = 0, first = 0;
+	int	 step, covered = 0, sent;
 
+	/* From the prefetch when it read the trails before this place, as many as asked. */
+	for (i = 0; q->pf != NULL && i < q->pf->nrows; i++) {
+		p = &q->pf->rows[i];
+		if (p->kind == 0 && p->document_id == doc && p->ord == ord)
+			covered = 1;
+		else if (p->kind == 1 && p->of_doc == doc && p->of_ord == ord && k++ == 0)
+			first = i;
+	}
+	if (covered && (k == 0 || limit <= q->pf->rows[first].limit ||
+	    (long long)k < q->pf->rows[first].limit)) {
+		for (i = first, sent = 0; k > 0 && i < q->pf->nrows && sent < limit; i++) {
+			p = &q->pf->rows[i];
+			if (p->kind != 1 || p->of_doc != doc || p->of_ord != ord)
+				break;
+			sent++;
+			if (fn(p->id, p->title, p->breadcrumb, p->ord, arg) == 1)
+				break;
+		}
+		return 0;
+	}
 	db_reset(q->prev);
 	db_bind_int64(q->prev, 1, doc);
 	db_bind_int64(q->prev, 2, ord);
@@ -298,9 +712,17 @@ int
 store_query_snippet_place(struct store_query *q, long long id, char *path, size_t pathsz,
     char *title, size_t titlesz)
 {
+	struct store_query_pre_row *p;
 	int	 rc = 0;
 
 	*path = *title = '\0';
+	if (store_query_pre_asked(q, id, NULL)) {
+		if ((p = store_query_pre_find(q, id)) == NULL)
+			return 0;
+		snprintf(path, pathsz, "%s", p->path);
+		snprintf(title, titlesz, "%s", p->title);
+		return 1;
+	}
 	db_reset(q->docpath);
 	db_bind_int64(q->docpath, 1, id);
 	if (db_step(q->docpath) == DB_ROW && !db_col_null(q->docpath, 0)) {
@@ -310,6 +732,27 @@ store_query_snippet_place(struct store_query *q, long long id, char *path, size_
 	}
 	db_reset(q->docpath);
 	return rc;
+}
+
+int
+store_query_opening(struct store_query *q, long long id, int chars, char **text,
+    int *flagged)
+{
+	size_t	 i;
+
+	*text = NULL;
+	*flagged = 0;
+	for (i = 0; q->pf != NULL && chars <= q->pf_opening && i < q->pf->nrows; i++) {
+		struct store_query_pre_row *p = &q->pf->rows[i];
+
+		if (p->kind != 1 || p->id != id || !p->has_text)
+			continue;
+		if (p->null_text)
+			return 0;
+		*flagged = p->flagged;
+		return (*text = strdup(p->text)) != NULL ? 1 : -1;
+	}
+	return store_query_text(q, id, text, flagged);
 }
 
 int
@@ -335,6 +778,16 @@ store_query_setting(struct store_query *q, const char *name, char *out, size_t o
 	int	 rc = 0;
 
 	*out = '\0';
+	if (q->db->listening) {
+		/* the settings the connection keeps (settings.c) */
+		char	*v = settings_stored(q->db, name);
+
+		if (v == NULL)
+			return 0;
+		snprintf(out, outsz, "%s", v);
+		free(v);
+		return 1;
+	}
 	db_reset(q->setting);
 	db_bind_text(q->setting, 1, name);
 	if (db_step(q->setting) == DB_ROW) {
@@ -350,6 +803,13 @@ store_query_any_flagged(struct store_query *q, const char *library_id)
 {
 	int	 step;
 
+	/*
+	 * Prefetched: every candidate's own flag is at hand (store_query_flagged), and a
+	 * candidate the library shows is flagged only when the library shows a flagged
+	 * snippet: "yes" leaves the answer to each candidate's flag.
+	 */
+	if (q->pf != NULL && strcmp(q->pf->library_id, library_id) == 0)
+		return 1;
 	db_reset(q->anyflag);
 	db_bind_text(q->anyflag, 1, library_id);
 	step = db_step(q->anyflag);
@@ -364,8 +824,11 @@ store_query_any_flagged(struct store_query *q, const char *library_id)
 int
 store_query_flagged(struct store_query *q, long long id)
 {
+	struct store_query_pre_row *p;
 	int	 step;
 
+	if (store_query_pre_asked(q, id, NULL))
+		return (p = store_query_pre_find(q, id)) != NULL && p->flagged;
 	db_reset(q->isflag);
 	db_bind_int64(q->isflag, 1, id);
 	step = db_step(q->isflag);
@@ -377,14 +840,108 @@ store_query_flagged(struct store_query *q, long long id)
 	return step == DB_ROW;
 }
 
+/* Adds r to the kept list (growing it): 0, or -1 out of memory (the list dropped). */
+static int
+store_query_list_add(struct store_query *q, const struct store_query_libs_row *r)
+{
+	struct store_query_kept_row *k;
+	struct store_query_libs_row *c;
+
+	if (q->nlist % 64 == 0) {
+		if ((k = reallocarray(q->list, q->nlist + 64, sizeof(*k))) == NULL)
+			goto fail;
+		q->list = k;
+	}
+	c = &q->list[q->nlist].r;
+	*c = *r;
+	c->id = strdup(r->id);
+	c->title = strdup(r->title);
+	c->description = strdup(r->description);
+	c->branch = strdup(r->branch);
+	c->updated_at = strdup(r->updated_at);
+	c->state = strdup(r->state);
+	c->host = strdup(r->host);
+	c->versions = strdup(r->versions);
+	c->type = strdup(r->type);
+	q->nlist++;
+	if (c->id == NULL || c->title == NULL || c->description == NULL ||
+	    c->branch == NULL || c->updated_at == NULL || c->state == NULL ||
+	    c->host == NULL || c->versions == NULL || c->type == NULL)
+		goto fail;
+	return 0;
+fail:
+	store_query_list_drop(q);
+	return -1;
+}
+
+/* Reads the list into q->list (a listening connection): 0, 1 too long to keep, -1. */
+static int
+store_query_list_fill(struct store_query *q)
+{
+	struct store_query_libs_row r;
+	struct db_stmt	*st = q->libs;
+	int		 step, rc = 0;
+
+	store_query_list_drop(q);
+	q->list_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+	db_reset(st);
+	while ((step = db_step(st)) == DB_ROW) {
+		if (q->nlist == STORE_QUERY_LIST_KEPT) {
+			store_query_list_drop(q);
+			q->list_long = 1;
+			rc = 1;
+			break;
+		}
+		r.id = db_col_text(st, 0);
+		r.title = db_col_text(st, 1);
+		r.description = db_col_text(st, 2);
+		r.branch = db_col_text(st, 3);
+		r.updated_at = db_col_text(st, 4);
+		r.state = db_col_text(st, 5);
+		r.tokens = db_col_int64(st, 6);
+		r.snippets = db_col_int64(st, 7);
+		r.host = db_col_text(st, 8);
+		r.versions = db_col_text(st, 9);
+		r.type = db_col_text(st, 10);
+		if (store_query_list_add(q, &r) == -1) {
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && step != DB_DONE) {
+		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
+		store_query_list_drop(q);
+		rc = -1;
+	}
+	db_reset(st);
+	/* an empty list is kept too */
+	if (rc == 0 && q->list == NULL && (q->list = calloc(1, sizeof(*q->list))) == NULL)
+		rc = -1;
+	return rc;
+}
+
 int
 store_query_libraries(struct store_query *q,
     int (*fn)(const struct store_query_libs_row *, void *), void *arg)
 {
 	struct store_query_libs_row r;
 	struct db_stmt	*st = q->libs;
+	size_t		 i;
 	int		 step, rc = 0;
 
+	if (q->db->listening) {
+		if (!db_cache_valid(q->db, DB_CACHE_LIBRARIES, q->list_gen) ||
+		    (q->list == NULL && !q->list_long))
+			rc = store_query_list_fill(q);
+		if (rc == -1)
+			return -1;
+		for (i = 0; q->list != NULL && i < q->nlist; i++)
+			if (fn(&q->list[i].r, arg) == -1)
+				return -1;
+		if (q->list != NULL)
+			return 0;
+		rc = 0;		/* too long to keep: read it */
+	}
 	db_reset(st);
 	/* every column is NOT NULL (the versions' list is "[]" for none) */
 	while ((step = db_step(st)) == DB_ROW) {

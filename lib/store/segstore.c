@@ -120,6 +120,40 @@ segstore_describe(struct db *db, const char *name, struct segstore_info *out)
 	return segstore_read(db, name, out);
 }
 
+int
+segstore_each(struct db *db, int (*fn)(const char *, const struct segstore_info *, void *),
+    void *arg)
+{
+	struct segstore_info info;
+	struct db_stmt	*st;
+	int		 rc = 0, s;
+
+	if (!segstore_enabled(db))
+		return 0;
+	if (db_prepare(db, DB_PAIR("SELECT " SEGSTORE_COLS ", name FROM segment_files ORDER "
+	    "BY name", "SELECT " SEGSTORE_COLS ", name FROM segment_files ORDER BY name "
+	    "COLLATE \"C\""), &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		return -1;
+	}
+	while ((s = db_step(st)) == DB_ROW) {
+		char	 name[64];
+
+		segstore_row(st, &info);
+		snprintf(name, sizeof(name), "%s", db_col_text(st, 7));
+		if (fn(name, &info, arg) == -1) {
+			rc = -1;
+			break;
+		}
+	}
+	if (s == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		rc = -1;
+	}
+	db_finalize(st);
+	return rc;
+}
+
 /* Reads up to len bytes (fewer only at the end of the file): the count, or -1. */
 static ssize_t
 segstore_read_full(int fd, unsigned char *p, size_t len)

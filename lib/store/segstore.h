@@ -64,6 +64,15 @@ int	 segstore_put(struct db *, const char *dir, const char *name, long long embe
 int	 segstore_describe(struct db *, const char *name, struct segstore_info *out);
 
 /*
+ * Calls fn with every stored segment (its name and row), in name order; fn returning -1
+ * stops with -1. A row a library (the older versions are deleted as a newer one is
+ * stored), so the rows are read at once. 0 (SQLite: nothing stored, no call), or -1
+ * (logged).
+ */
+int	 segstore_each(struct db *, int (*fn)(const char *name, const struct segstore_info *,
+	    void *), void *arg);
+
+/*
  * Fetches the stored segment name into dir/name: its chunks, one statement execution a
  * chunk inside one read snapshot (the caller's transaction when one is open, else a
  * read transaction of its own), are written to dir/.<name>.<pid>.tmp (created

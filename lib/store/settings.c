@@ -18,6 +18,7 @@
 #include "base/policy_value.h"
 #include "base/util.h"
 #include "net/fetch.h"
+#include "store/conn.h"
 #include "store/db.h"
 #include "store/settings.h"
 #include "store/stmt.h"
@@ -440,6 +441,106 @@ settings_is_secret(const char *name)
 	return d == NULL ? -1 : settings_secret_kind(d->kind);
 }
 
+/*
+ * The settings rows a listening connection keeps between requests (db_listen: a query or
+ * MCP worker on PostgreSQL), read whole by one statement and dropped when a change of the
+ * settings table is announced (db_drain_changes). At most SETTINGS_CACHE_MAX rows: a
+ * table holding more (rows of names no longer defined) is read row by row, as uncached.
+ */
+#define SETTINGS_CACHE_MAX	512
+static struct {
+	struct db	*db;		/* the connection it was read on; NULL: empty */
+	unsigned long	 gen;		/* db_cache_gen of DB_CACHE_SETTINGS then */
+	int		 too_many;	/* at gen, more rows than it keeps: none kept */
+	size_t		 n;
+	char		*name[SETTINGS_CACHE_MAX], *value[SETTINGS_CACHE_MAX];
+} settings_cache;
+
+static void
+settings_cache_drop(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < settings_cache.n; i++) {
+		free(settings_cache.name[i]);
+		free(settings_cache.value[i]);
+	}
+	settings_cache.n = 0;
+	settings_cache.db = NULL;
+	settings_cache.too_many = 0;
+}
+
+/* Fills the cache from db: 0, or -1 (too many rows, an error: not cached). */
+static int
+settings_cache_fill(struct db *db)
+{
+	struct db_stmt	*st;
+	int		 s;
+
+	settings_cache_drop();
+	if (db_prepare(db, "SELECT name, value FROM settings", &st) == -1)
+		return -1;
+	while ((s = db_step(st)) == DB_ROW && settings_cache.n < SETTINGS_CACHE_MAX) {
+		size_t	 i = settings_cache.n;
+		char	*name, *value = NULL;
+
+		name = strdup(db_col_text(st, 0));
+		if (!db_col_null(st, 1))
+			value = strdup(db_col_text(st, 1));
+		if (name == NULL || (value == NULL && !db_col_null(st, 1))) {
+			free(name);
+			free(value);
+			s = -1;
+			break;
+		}
+		settings_cache.name[i] = name;
+		settings_cache.value[i] = value;
+		settings_cache.n++;
+	}
+	db_finalize(st);
+	if (s != DB_DONE) {
+		settings_cache_drop();
+		/* too many rows: read row by row until the table changes */
+		if (s == DB_ROW) {
+			settings_cache.db = db;
+			settings_cache.gen = db_cache_gen(db, DB_CACHE_SETTINGS);
+			settings_cache.too_many = 1;
+		}
+		return -1;
+	}
+	settings_cache.db = db;
+	settings_cache.gen = db_cache_gen(db, DB_CACHE_SETTINGS);
+	return 0;
+}
+
+/*
+ * From the cache of a listening connection: 1 with *v the stored value (malloc'd, NULL
+ * when not stored), 0 when the connection keeps no cache (read the row), -1 out of memory.
+ */
+static int
+settings_cached(struct db *db, const char *name, char **v)
+{
+	size_t	 i;
+
+	*v = NULL;
+	if (!db->listening)
+		return 0;
+	if ((settings_cache.db != db ||
+	    !db_cache_valid(db, DB_CACHE_SETTINGS, settings_cache.gen)) &&
+	    settings_cache_fill(db) == -1)
+		return 0;
+	if (settings_cache.too_many)
+		return 0;
+	for (i = 0; i < settings_cache.n; i++)
+		if (strcmp(settings_cache.name[i], name) == 0) {
+			if (settings_cache.value[i] != NULL &&
+			    (*v = strdup(settings_cache.value[i])) == NULL)
+				return -1;
+			break;
+		}
+	return 1;
+}
+
 /* Stored value (sealed for secrets) or NULL. */
 static char *
 settings_raw(struct db *db, const char *name)
@@ -448,6 +549,8 @@ settings_raw(struct db *db, const char *name)
 	char		*v = NULL;
 	int		 s;
 
+	if (settings_cached(db, name, &v) != 0)
+		return v;
 	if (db_prepare(db, "SELECT value FROM settings WHERE name = ?1", &st) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		return NULL;
@@ -484,6 +587,12 @@ settings_get(struct db *db, const char *datadir, const char *name)
 	explicit_bzero(key, sizeof(key));
 	free(raw);
 	return plain;
+}
+
+char *
+settings_stored(struct db *db, const char *name)
+{
+	return settings_raw(db, name);
 }
 
 int

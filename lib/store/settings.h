@@ -12,6 +12,12 @@ struct db;
 char	*settings_get(struct db *, const char *datadir, const char *name);
 /* Boolean setting with its default. */
 int	 settings_get_bool(struct db *, const char *name, int dflt);
+/*
+ * Setting name's stored value as the table holds it (sealed for a secret), malloc'd, or
+ * NULL when it is not stored (or memory is short). A listening connection (db_listen)
+ * reads it from the settings it keeps between requests.
+ */
+char	*settings_stored(struct db *, const char *name);
 /* A setting as a number from 1 to 2^40; dflt when unset or not such a number. */
 long	 settings_get_long(struct db *, const char *datadir, const char *name,
 	    long dflt);

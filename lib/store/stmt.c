@@ -27,6 +27,7 @@ db_conn_new(enum db_engine e, sqlite3 *lite, struct pg *pg)
 		db->engine = e;
 		db->lite = lite;
 		db->pg = pg;
+		db->readonly = -1;
 	}
 	return db;
 }

@@ -209,16 +209,18 @@ _stop_group() {
 	wait "$pid" 2>/dev/null || true
 }
 
-# _kill_strays: kill any process left whose environment has this test's DATA_DIR (e.g. a
-# ctxd-worker that a responder spawned detached).
+# _kill_strays: kill any process left whose environment has this test's DATA_DIR, or the
+# DATA_DIR of another instance under $T (ctxd_second_start's), e.g. a ctxd-worker that a
+# responder spawned detached.
 _kill_strays() {
 	[ -n "$T" ] || return 0
-	local f pid found=()
+	local f pid found=() re
+	re=$(printf '%s' "$T" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
 	for f in /proc/[0-9]*/environ; do
 		pid=${f#/proc/}
 		pid=${pid%/environ}
 		[ "$pid" = "$$" ] && continue
-		if grep -qzxF "DATA_DIR=$T/data" "$f" 2>/dev/null; then
+		if grep -qzE "^DATA_DIR=$re(/[^/]+)?/data\$" "$f" 2>/dev/null; then
 			found+=("$pid")
 		fi
 	done
@@ -661,8 +663,21 @@ _engine_instances=0
 # _engine_setup: with CTXD_TEST_ENGINE=postgres, a throwaway cluster for the test (t/lib/pg.sh,
 # started once) and a database of the instance's own (each ctxd_setup: a second instance gets
 # another), with the tests' SQLite shims; exports DATABASE_URL. Nothing with SQLite.
+# With CTXD_TEST_DATABASE_URL set too (a database of the cluster pg_start started), every
+# instance uses that one database instead: the nodes of one service (t0146), which share
+# their store; the shims are loaded into it once.
 _engine_setup() {
 	[ "$(ctxd_test_engine)" = postgres ] || return 0
+	if [ -n "${CTXD_TEST_DATABASE_URL:-}" ]; then
+		[ -n "${_PG_BIN:-}" ] || bail_out "CTXD_TEST_DATABASE_URL: pg_start (t/lib/pg.sh) first"
+		export DATABASE_URL=$CTXD_TEST_DATABASE_URL
+		[ "$("$_PG_BIN/psql" -X -q -A -t "$DATABASE_URL" \
+		    -c "SELECT to_regproc('group_concat_step1') IS NULL")" = f ] && return 0
+		PGOPTIONS='-c client_min_messages=warning' "$_PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
+		    "$DATABASE_URL" -f "$top_srcdir/t/lib/pg-shims.sql" >/dev/null ||
+		    bail_out "t/lib/pg-shims.sql"
+		return 0
+	fi
 	if [ -z "${_pg_dir:-}" ]; then
 		. "$top_srcdir/t/lib/pg.sh"
 		pg_start

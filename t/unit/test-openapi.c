@@ -461,10 +461,11 @@ test_keywords(void)
 	s = anchor(&d, "droplets_destroy_byTag");
 	ok(has(s, "Keywords: delete remove destroy droplets by tag v2 name."),
 	    "DELETE: its verbs, the operationId, path, tag and parameter in words, each once");
-	ok(has(anchor(&d, "droplets_list"), "Keywords: list get droplets v2."),
-	    "GET of a collection lists (an operation that is a $ref is read through it)");
-	ok(has(anchor(&d, "droplets_get"), "Keywords: get fetch show droplets v2 droplet id."),
-	    "GET of an item gets");
+	ok(has(anchor(&d, "droplets_list"), "Keywords: list get read view see droplets v2."),
+	    "GET of a collection lists, reads, views (an operation that is a $ref is read "
+	    "through it)");
+	ok(has(anchor(&d, "droplets_get"), "Keywords: get fetch show read view see single "
+	    "details droplets v2 droplet id."), "GET of an item gets, the details of a single one");
 	ok(has(anchor(&d, "resetAuth"), "Keywords: update change set replace reset auth v2 "
 	    "droplets droplet id."), "PATCH updates; camelCase split");
 	doc_release(&d);
@@ -493,16 +494,54 @@ test_keywords_more(void)
 	    "    post: {operationId: CreateOther, tags: [Plain, V2], "
 	    "responses: {'201': {description: ok}}}\n", &d) == -1)
 		return;
-	ok(has(anchor(&d, "get_my_user"), "Keywords: get fetch show current my user users me."),
+	ok(has(anchor(&d, "get_my_user"), "Keywords: get fetch show read view see single "
+	    "details current my user users me."),
 	    "GET /users/@me: an item (the caller), its words say current");
-	ok(has(anchor(&d, "list_my_guilds"), "Keywords: list get current my guilds users me."),
+	ok(has(anchor(&d, "list_my_guilds"), "Keywords: list get read view see current my guilds "
+	    "users me."),
 	    "GET /users/@me/guilds lists the caller's guilds: current too");
-	ok(has(anchor(&d, "whoami"), "Keywords: get fetch show current my whoami me json."),
+	ok(has(anchor(&d, "whoami"), "Keywords: get fetch show read view see single "
+	    "details current my whoami me json."),
 	    "GET /me.json: an item (the extension aside)");
-	ok(has(anchor(&d, "CreateService"), "Keywords: create add start service v1 services "
-	    "messaging messagingservice."), "a versioned tag also joins as one word unversioned");
-	ok(has(anchor(&d, "CreateOther"), "Keywords: create add start other v1 plain v2."),
+	ok(has(anchor(&d, "CreateService"), "Keywords: create add new start open service v1 "
+	    "services messaging messagingservice."),
+	    "a versioned tag also joins as one word unversioned");
+	ok(has(anchor(&d, "CreateOther"), "Keywords: create add new start open other v1 plain "
+	    "v2."),
 	    "a tag without a version, or with one part only, does not");
+	doc_release(&d);
+}
+
+/*
+ * The overview lists the tags that have a description; a bare tag's name is its
+ * operations' heading trail already, and a list of them made the overview the answer to
+ * questions naming a resource.
+ */
+static void
+test_overview_tags(void)
+{
+	struct doc	 d;
+	const struct doc_section *s;
+
+	if (spec("openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
+	    "tags:\n- {name: Api20100401Call}\n- {name: Flights, description: Every flight}\n"
+	    "- {name: Api20100401IncomingPhoneNumber}\npaths:\n"
+	    "  /calls:\n"
+	    "    post: {operationId: CreateCall, tags: [Api20100401Call], "
+	    "responses: {'201': {description: ok}}}\n", &d) == -1)
+		return;
+	s = anchor(&d, "overview");
+	ok(has(s, "\n\nTags:\n- Flights — Every flight"), "overview: a described tag is listed");
+	ok(s != NULL && !has(s, "Api20100401Call") && !has(s, "IncomingPhoneNumber"),
+	    "overview: bare tag names are not");
+	ok(has(anchor(&d, "CreateCall"), "Tags: Api20100401Call"),
+	    "the operation still names its tag");
+	doc_release(&d);
+	if (spec("openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
+	    "tags:\n- {name: Bare}\npaths: {}\n", &d) == -1)
+		return;
+	ok(anchor(&d, "overview") != NULL && !has(anchor(&d, "overview"), "Tags:"),
+	    "overview: no Tags list when no tag has a description");
 	doc_release(&d);
 }
 
@@ -582,6 +621,7 @@ main(void)
 	test_not_a_spec();
 	test_keywords();
 	test_keywords_more();
+	test_overview_tags();
 	test_compact();
 	return tap_done();
 }

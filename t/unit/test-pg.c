@@ -57,6 +57,38 @@ test_text(void)
 	    "a pair: PostgreSQL's half");
 }
 
+/*
+ * Messages about a URL never hold its password: libpq quotes a URL it cannot parse, and a
+ * connection's message may hold an option's value (no server needed: each fails first).
+ */
+static void
+test_url_password(void)
+{
+	char	 err[512], d[256];
+
+	ok(pg_connect("postgresql://ann:p%zzS3cretPw@127.0.0.1:1/ctxd", err, sizeof(err)) ==
+	    NULL && *err != '\0', "a URL libpq cannot parse: NULL and why (%s)", err);
+	ok(strstr(err, "S3cretPw") == NULL, "... without the password");
+	ok(pg_connect("postgresql://ann:S3cretPw@[::1/ctxd", err, sizeof(err)) == NULL &&
+	    strstr(err, "S3cretPw") == NULL, "a bracket left open: no password either (%s)",
+	    err);
+	ok(pg_connect("postgresql://ann:verify-S3cret@127.0.0.1:1/ctxd?sslmode=verify-S3cret",
+	    err, sizeof(err)) == NULL && strstr(err, "S3cret") == NULL &&
+	    strstr(err, "********") != NULL, "a message quoting a value that is the password: "
+	    "it is masked (%s)", err);
+	ok(pg_url_describe("postgresql://ann:S3cretPw@db.example:5433/docs?sslmode=require", d,
+	    sizeof(d)) == 0, "describe a URL");
+	is_str(d, "host db.example, port 5433, database docs, user ann",
+	    "... host, port, database and user, not the password");
+	ok(pg_url_describe("dbname=docs password=S3cretPw", d, sizeof(d)) == 0 &&
+	    strstr(d, "S3cretPw") == NULL, "a keyword string: %s", d);
+	is_str(d, "host (the local socket), port (default), database docs, user (the login name)",
+	    "... libpq's defaults said so");
+	ok(pg_url_describe("postgresql://ann:p%zzS3cretPw@h/db", d, sizeof(d)) == -1 &&
+	    strstr(d, "S3cretPw") == NULL && strstr(d, "cannot be parsed") != NULL,
+	    "a URL libpq cannot parse: -1, said without the password");
+}
+
 static void
 test_engine(const char *url)
 {
@@ -293,6 +325,7 @@ main(void)
 	const char	*url = getenv("DATABASE_URL");
 
 	test_text();
+	test_url_password();
 	if (url != NULL && *url != '\0') {
 		test_engine(url);
 		test_migrate(url);

@@ -145,6 +145,24 @@ remove_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* segstore_each's calls, as "name:size:index_version " each; -1 once stop_after are seen. */
+struct each_seen {
+	char	 names[256];
+	int	 calls, stop_after;
+};
+
+static int
+each_one(const char *name, const struct segstore_info *info, void *arg)
+{
+	struct each_seen *e = arg;
+	size_t	 len = strlen(e->names);
+
+	snprintf(e->names + len, sizeof(e->names) - len, "%s:%lld:%lld ", name, info->size,
+	    info->index_version);
+	e->calls++;
+	return e->stop_after > 0 && e->calls >= e->stop_after ? -1 : 0;
+}
+
 /* What does not depend on what is stored: the same answers on both engines. */
 static void
 common(struct db *db, const char *dst, const char *e)
@@ -179,6 +197,13 @@ common(struct db *db, const char *dst, const char *e)
 	tr("delete none %lld", n);
 	eq_int(segstore_fetch(db, dst, "../9-1.seg", 0, NULL), segstore_enabled(db) ? -1 : 1,
 	    "%s: fetch of a path: refused (PostgreSQL) or not stored (SQLite)", e);
+	{
+		struct each_seen seen = { "", 0, 0 };
+
+		eq_int(segstore_each(db, each_one, &seen), 0, "%s: each: nothing stored", e);
+		eq_int(seen.calls, 0, "%s: ... no call", e);
+		tr("each none %d", seen.calls);
+	}
 }
 
 /* SQLite: no call stores anything. */
@@ -381,6 +406,18 @@ suite_pg(struct db *db, const char *src, const char *dst, const unsigned char *b
 	db_rollback(db);
 
 	two_connections(db, src, dst, big);
+
+	/* every stored segment, in name order; a callback's -1 stops */
+	{
+		struct each_seen seen = { "", 0, 0 }, once = { "", 0, 1 };
+
+		eq_int(segstore_each(db, each_one, &seen), 0, "postgres: each");
+		is_str(seen.names, "7-6.seg:1000:6 8-2.seg:3000:2 ",
+		    "postgres: ... the two stored, in name order, with their rows");
+		eq_int(segstore_each(db, each_one, &once), -1,
+		    "postgres: a callback's -1 stops each with -1");
+		eq_int(once.calls, 1, "postgres: ... after that call");
+	}
 
 	/* the library's segments go with it */
 	ok(put_file(src, "99-1.seg", big, 10) == 0, "postgres: 99-1.seg");

@@ -556,7 +556,7 @@ test_scales(struct db *db)
 static struct lexindex_hit
 hit(long long id, long long doc, int tokens)
 {
-	struct lexindex_hit h = { id, doc, tokens, 0.5 };
+	struct lexindex_hit h = { id, doc, tokens, 0.5, 0 };
 
 	return h;
 }

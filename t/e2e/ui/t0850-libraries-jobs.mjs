@@ -10,7 +10,9 @@
 import { execFileSync } from "node:child_process";
 import { ui, signIn } from "./ui.mjs";
 
-const [base, password, GIT_URL, SLOW_URL, DB] = process.argv.slice(2);
+const [base, password, GIT_URL, SLOW_URL, SQL] = process.argv.slice(2);
+// sql(q): q on the instance's store, either engine (t/lib/sql-run, the harness's _sql).
+const sql = (q) => execFileSync(SQL, [q]).toString().trim();
 const t = ui(base);
 const { check } = t;
 
@@ -208,8 +210,8 @@ async function library(page, id) {
 	await why(page, id, question, answer);
 
 	// With MCP authentication required, an agent (and the box) needs a key.
-	execFileSync("sqlite3", [DB, "INSERT OR REPLACE INTO settings (name, value, updated_at) VALUES " +
-	    "('perm.require_mcp_auth', 'true', '2026-01-01T00:00:00Z')"]);
+	sql("DELETE FROM settings WHERE name = 'perm.require_mcp_auth'; INSERT INTO settings (name, value, " +
+	    "updated_at) VALUES ('perm.require_mcp_auth', 'true', '2026-01-01T00:00:00Z')");
 	await page.getByRole("button", { name: "Ask" }).click();
 	const refused = page.locator("#try-answer .error");
 	check(await refused.waitFor().then(() => true, () => false) && /key/.test(await refused.textContent()),
@@ -224,7 +226,7 @@ async function library(page, id) {
 	await page.getByRole("button", { name: "Ask" }).click();
 	check(await page.locator("#try-meta").waitFor().then(() => true, () => false) &&
 	    await page.locator("pre.answer").textContent() === answer, "with a key it answers the same text");
-	execFileSync("sqlite3", [DB, "DELETE FROM settings WHERE name = 'perm.require_mcp_auth'"]);
+	sql("DELETE FROM settings WHERE name = 'perm.require_mcp_auth'");
 	await shot(page, "uilib-library-try");
 	await page.locator("#tab-runs").click();
 	await page.locator("section[aria-labelledby=runs-h] table").waitFor();
@@ -268,7 +270,7 @@ async function librarySettings(page, id) {
 	check(await button.textContent() === "Save" && await button.isDisabled() &&
 	    /No unsaved changes/.test(await form.textContent()), "with nothing changed, Save is off and says so");
 	// A new title alone: saved at once through PATCH, no job.
-	const jobs = () => execFileSync("sqlite3", [DB, `SELECT count(*) FROM jobs WHERE library_id = '${id}'`]).toString().trim();
+	const jobs = () => sql(`SELECT count(*) FROM jobs WHERE library_id = '${id}'`);
 	const jobs0 = jobs();
 	await form.getByLabel("Title", { exact: true }).fill("Requests, renamed");
 	check(await button.textContent() === "Save" && !(await button.isDisabled()) &&
@@ -466,7 +468,7 @@ async function cancelAndDelete(page) {
 // repository on 127.0.0.1 fails on the refused address; its message links to the setting,
 // which opens the Advanced tab with that field focused.
 async function refusedAddress(page) {
-	execFileSync("sqlite3", [DB, "UPDATE settings SET value = '' WHERE name = 'fetch.allowed_networks'"]);
+	sql("UPDATE settings SET value = '' WHERE name = 'fetch.allowed_networks'");
 	await page.goto("about:blank");
 	await page.goto("/#/libraries/corpora/requests?tab=overview");
 	await page.getByRole("button", { name: "Re-index" }).click();
@@ -501,10 +503,10 @@ await t.run(async () => {
 	check(await page.getByText("No libraries yet — add one").waitFor().then(() => true, () => false),
 	    "an empty list says how to start");
 	// A library of the GitOps manifest (as ctxd-admin gitops would leave it).
-	execFileSync("sqlite3", [DB, "INSERT INTO libraries (id, lib_no, source_type, url, host, title, state, " +
+	sql("INSERT INTO libraries (id, lib_no, source_type, url, host, title, state, " +
 	    "gitops, created_at, updated_at) VALUES ('/gitops/managed', 9999, 'git', " +
 	    "'https://example.com/gitops/managed', 'example.com', 'managed', 'initial', 1, " +
-	    "'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')"]);
+	    "'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')");
 	await validation(page);
 	await addAndWatch(page);
 	await library(page, "/corpora/requests");

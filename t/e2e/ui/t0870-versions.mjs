@@ -6,10 +6,11 @@
 import { execFileSync } from "node:child_process";
 import { ui, signIn } from "./ui.mjs";
 
-const [base, password, DB] = process.argv.slice(2);
+const [base, password, SQL] = process.argv.slice(2);
 const t = ui(base);
 const { check } = t;
-const sql = (q) => execFileSync("sqlite3", ["-cmd", ".timeout 5000", DB, q]).toString().trim();
+// sql(q): q on the instance's store, either engine (t/lib/sql-run, the harness's _sql).
+const sql = (q) => execFileSync(SQL, [q]).toString().trim();
 
 // show(page, id): the library page of id, freshly loaded.
 async function show(page, id) {
