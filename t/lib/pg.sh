@@ -16,7 +16,7 @@ pg_start() {
 	bin=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 	[ -n "$bin" ] && [ -x "$bin/initdb" ] ||
 	    bail_out "PostgreSQL is not installed (run script/bootstrap: package postgresql-15)"
-	_pg_dir=$(mktemp -d /tmp/ctxd-pg.XXXXXX) || bail_out "pg_start: no temporary folder"
+	_pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/ctxd-pg.XXXXXX") || bail_out "pg_start: no temporary folder"
 	if [ "$(id -u)" -eq 0 ]; then
 		chown postgres: "$_pg_dir" || bail_out "pg_start: no postgres user to run initdb as"
 		_pg_as=(runuser -u postgres --)
