@@ -4,7 +4,9 @@
 # initdb refuses root), a server on 127.0.0.1 at a free port with fsync off (a test's data
 # need not survive a crash), trust authentication on loopback only, a role and a database
 # named ctxd; exports DATABASE_URL. The cluster is stopped and removed at the test's end.
-# Nothing leaves 127.0.0.1. PG_BIN overrides the folder of initdb and pg_ctl.
+# Nothing leaves 127.0.0.1. PG_BIN overrides the folder of initdb and pg_ctl. PG_SERVER_OPTS
+# adds server options after those (a later -c wins: bench/scale turns fsync back on and sizes
+# the buffers as an operator would).
 
 _pg_dir=
 _pg_as=()
@@ -29,7 +31,7 @@ pg_start() {
 	for try in 1 2 3 4 5; do
 		port=$(pick_port) || bail_out "pg_start: no free port"
 		if "${_pg_as[@]}" "$bin/pg_ctl" -D "$_pg_dir/data" -l "$_pg_dir/server.log" -w \
-		    -t 120 -o "-c listen_addresses=127.0.0.1 -p $port -k $_pg_dir -c fsync=off -c full_page_writes=off -c synchronous_commit=off" \
+		    -t 120 -o "-c listen_addresses=127.0.0.1 -p $port -k $_pg_dir -c fsync=off -c full_page_writes=off -c synchronous_commit=off ${PG_SERVER_OPTS:-}" \
 		    start >/dev/null 2>&1; then
 			started=1
 			break
