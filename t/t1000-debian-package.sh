@@ -174,7 +174,9 @@ build_packages() {
 	# ... and its PostgreSQL twin, which every migration has (sql2c refuses a build without).
 	printf -- '-- t1000: the migration the upgrade runs.\nCREATE TABLE t1000_upgrade (id bigint PRIMARY KEY);\n' \
 	    >"$T/next/src/sql/pg/${next#sql/}"
-	sed -i "s|$last|$last $next|; s|^SQL_PG_MIGRATIONS =\(.*\)\$|SQL_PG_MIGRATIONS =\\1 sql/pg/${next#sql/}|" \
+	# (each list names the last migration somewhere, whatever its line breaks: the new one
+	# follows it; the PostgreSQL twin has the same name under sql/pg/)
+	sed -i "s|sql/pg/${last#sql/}|sql/pg/${last#sql/} sql/pg/${next#sql/}|; s|$last|$last $next|" \
 	    "$T/next/src/Makefile.am"
 	{
 		printf 'ctxd (%s) unstable; urgency=medium\n\n  * The test t1000 newer package.\n\n' "$NEWV"
