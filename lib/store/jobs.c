@@ -627,8 +627,37 @@ jobs_progress_step(void *ctx, const char *phase, size_t done, size_t total)
     ") ORDER BY " JOBS_SQL_CLASS("j") ", coalesce(l.c, 0), j.id "			\
     "LIMIT 1" lock ") RETURNING id, library_id, force, CASE WHEN kind = 'delete' THEN 1 "	\
     "ELSE 0 END"
-static const char jobs_claim_sql[] = DB_PAIR(JOBS_CLAIM_SQL(""),
-    JOBS_CLAIM_SQL(" FOR UPDATE OF j SKIP LOCKED"));
+/*
+ * PostgreSQL's twin, the same jobs claimed: the family check reads the few libraries of
+ * the running and claimed jobs' families (busy: each such job's family, coalesce(version_of,
+ * id); kin: the libraries of it, by the primary key and libraries_version_of), then passes
+ * over the queued jobs of those libraries (a hashed anti join). JOBS_SQL_SAME_FAMILY's pair
+ * of libraries per pair of jobs made PostgreSQL join every library with every other at
+ * each claim, under the claim lock.
+ */
+#define JOBS_CLAIM_SQL_PG						\
+    "UPDATE jobs SET lease_holder = ?1, lease_until = ?2, claim_no = (SELECT "	\
+    "coalesce(max(claim_no), 0) + 1 FROM jobs) WHERE id = (WITH " JOBS_SQL_LAST ", "	\
+    "busy AS (SELECT o.id AS oid, o.library_id AS lib, coalesce(lo.version_of, lo.id) "	\
+    "AS fam FROM jobs o LEFT JOIN libraries lo ON lo.id = o.library_id WHERE o.state = "	\
+    "'running' OR (o.state = 'queued' AND o.lease_until >= ?3)), kin AS (SELECT oid, "	\
+    "lib FROM busy UNION ALL SELECT b.oid, f.id FROM busy b JOIN libraries f ON "	\
+    "f.version_of = b.fam UNION ALL SELECT b.oid, f.id FROM busy b JOIN libraries f ON "	\
+    "f.id = b.fam AND f.version_of IS NULL) "					\
+    "SELECT j.id FROM jobs j LEFT JOIN last l ON " JOBS_SQL_LAST_OF("l", "j") " "	\
+    "WHERE j.state = 'queued' AND (j.lease_until IS NULL OR j.lease_until < ?3) AND "	\
+    "NOT EXISTS (SELECT 1 FROM kin k WHERE k.oid <> j.id AND k.lib = j.library_id) "	\
+    "ORDER BY " JOBS_SQL_CLASS("j") ", coalesce(l.c, 0), j.id "			\
+    "LIMIT 1 FOR UPDATE OF j SKIP LOCKED) RETURNING id, library_id, force, CASE WHEN "	\
+    "kind = 'delete' THEN 1 ELSE 0 END"
+static const char jobs_claim_sql[] = DB_PAIR(JOBS_CLAIM_SQL(""), JOBS_CLAIM_SQL_PG);
+
+const char *
+jobs_claim_statement(void)
+{
+	return jobs_claim_sql;
+}
+
 /* The claim lock (JOBS_PG_KEY), to the end of the transaction. */
 #define JOBS_PG_LOCK_CLAIM	"SELECT pg_advisory_xact_lock(" JOBS_PG_KEY ", 1)"
 

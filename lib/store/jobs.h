@@ -86,6 +86,8 @@ struct jobs_next {
  * over, so two jobs of one library never run at once.
  */
 int	 jobs_claim(struct db *, const char *holder, int lease_s, struct jobs_next *);
+/* jobs_claim's statement (both engines' texts), for a test to look at its plan. */
+const char *jobs_claim_statement(void);
 /* Extends every lease of holder to lease_s seconds from now. */
 int	 jobs_lease_renew(struct db *, const char *holder, int lease_s);
 /*

@@ -638,6 +638,84 @@ node_loop(struct db *db, const char *holder, int fd)
 	return bad;
 }
 
+/* The scans of table rel in a plan (EXPLAIN's JSON) whose node type is type. */
+static int
+plan_scans(struct json_object *plan, const char *type, const char *rel)
+{
+	struct json_object *v, *subs;
+	size_t		 i;
+	int		 n = 0;
+
+	if (json_object_object_get_ex(plan, "Node Type", &v) &&
+	    strcmp(json_object_get_string(v), type) == 0 &&
+	    json_object_object_get_ex(plan, "Relation Name", &v) &&
+	    strcmp(json_object_get_string(v), rel) == 0)
+		n++;
+	if (json_object_object_get_ex(plan, "Plans", &subs))
+		for (i = 0; i < json_object_array_length(subs); i++)
+			n += plan_scans(json_object_array_get_idx(subs, i), type, rel);
+	return n;
+}
+
+/*
+ * PostgreSQL: the claim with 1,000 libraries (half of them versions) and 1,000 queued
+ * jobs reads the families of the running jobs by index, never every library (the family
+ * check joined libraries with itself: a scan of every library at each claim, under the
+ * claim lock). No timing: the plan's nodes.
+ */
+static void
+pg_claim_plan(struct db *db)
+{
+	struct json_object *root = NULL, *plan;
+	struct jobs_next next;
+	struct db_stmt	*st = NULL;
+	char		 sql[8192], now[32];
+	int		 seq = -1, idx = -1;
+
+	ok(db_stmt_run(db, "DELETE FROM jobs", "") == 0 &&
+	    db_stmt_run(db, "INSERT INTO libraries (id, lib_no, url, host, title, "
+	    "created_at, updated_at, version_of) SELECT '/plan/r' || i || CASE WHEN i > 500 "
+	    "THEN '@v1' ELSE '' END, 100000 + i, 'https://x.invalid/' || i, 'x.invalid', 't', "
+	    "'2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', CASE WHEN i > 500 THEN "
+	    "'/plan/r' || (i - 500) END FROM generate_series(1, 1000) i", "") == 0 &&
+	    db_stmt_run(db, "INSERT INTO jobs (library_id, kind, state, created_at) SELECT "
+	    "id, 'index', 'queued', '2026-01-01T00:00:00Z' FROM libraries WHERE id LIKE "
+	    "'/plan/%' ORDER BY lib_no", "") == 0 &&
+	    db_stmt_run(db, "INSERT INTO jobs (library_id, kind, state, created_at) VALUES "
+	    "('/plan/r1', 'index', 'running', '2026-01-01T00:00:00Z'), ('/plan/r502@v1', "
+	    "'index', 'running', '2026-01-01T00:00:00Z')", "") == 0 &&
+	    db_stmt_run(db, "ANALYZE libraries", "") == 0 &&
+	    db_stmt_run(db, "ANALYZE jobs", "") == 0,
+	    "postgres: 1,000 libraries, 1,000 queued jobs, two running (/plan/r1, a version of "
+	    "/plan/r2), no other");
+	snprintf(sql, sizeof(sql), "EXPLAIN (FORMAT JSON) %s",
+	    sqltext_pick(jobs_claim_statement(), DB_ENGINE_POSTGRES));
+	util_iso8601(time(NULL), now, sizeof(now));
+	if (db_prepare(db, sql, &st) == 0) {
+		db_bind_text(st, 1, "plan:1");
+		db_bind_text(st, 2, now);
+		db_bind_text(st, 3, now);
+		if (db_step(st) == DB_ROW &&
+		    (root = json_tokener_parse(db_col_text(st, 0))) != NULL &&
+		    json_object_is_type(root, json_type_array) &&
+		    json_object_object_get_ex(json_object_array_get_idx(root, 0), "Plan",
+		    &plan)) {
+			seq = plan_scans(plan, "Seq Scan", "libraries");
+			idx = plan_scans(plan, "Index Scan", "libraries") +
+			    plan_scans(plan, "Index Only Scan", "libraries") +
+			    plan_scans(plan, "Bitmap Heap Scan", "libraries");
+		}
+	} else
+		printf("# %s\n", db_conn_errmsg(db));
+	db_finalize(st);
+	json_object_put(root);
+	ok(seq == 0 && idx > 0, "postgres: the claim reads the running jobs' families by "
+	    "index, never every library (%d sequential scans, %d by index)", seq, idx);
+	ok(jobs_claim(db, "plan:1", 60, &next) == 1 && strcmp(next.library_id, "/plan/r3") ==
+	    0, "postgres: ... and claims the first job of another family (%s)",
+	    next.library_id);
+}
+
 static void
 pg_nodes(struct db *a)
 {
@@ -811,6 +889,7 @@ main(void)
 		if (strcmp(trace[1], trace[0]) != 0)
 			printf("# sqlite:\n%s# postgres:\n%s", trace[0], trace[1]);
 		pg_nodes(pdb);
+		pg_claim_plan(pdb);
 		ok(dbh_pg_close(pdb, SCHEMA) == 0, "postgres: the schema dropped");
 	}
 	dbh_remove(dir, db);

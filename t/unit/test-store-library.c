@@ -158,7 +158,12 @@ struct rows {
 	char		 s[4096];
 	long long	 n, last, owned, dups, sigs, nulls;
 	int		 ordered, stop;
+	struct db	*pg;		/* PostgreSQL: the connection, to look at its cursor */
+	long long	 cursors;	/* ... the dedup cursor open at the first row */
 };
+
+/* store_dedup_rows's cursor open on a PostgreSQL connection (pg_cursors). */
+#define Q_CURSORS	"SELECT count(*) FROM pg_cursors WHERE name = 'store_dedup_rows'"
 
 static int
 dedup_cb(const struct store_dedup_row *r, void *arg)
@@ -169,6 +174,8 @@ dedup_cb(const struct store_dedup_row *r, void *arg)
 
 	if (w->n > 0 && r->id <= w->last)
 		w->ordered = 0;
+	if (w->n == 0 && w->pg != NULL)
+		w->cursors = q_int(w->pg, Q_CURSORS, NULL, 0);
 	w->last = r->id;
 	w->n++;
 	w->owned += r->owned;
@@ -682,6 +689,29 @@ test_share(struct db *db, const char *e, long long d1, long long d2)
 	memset(&r, 0, sizeof(r));
 	ok(store_dedup_rows(db, "/acme/none", dedup_cb, &r) == 0 && r.n == 0,
 	    "%s: ... none of a missing library", e);
+	if (db_conn_engine(db) == DB_ENGINE_POSTGRES) {
+		/*
+		 * One cursor walks the rows once (keyset pages re-walked the rows of other
+		 * libraries for every page), closed at the end, after a callback's -1, and
+		 * inside the caller's transaction, which goes on.
+		 */
+		memset(&r, 0, sizeof(r));
+		r.pg = db;
+		ok(store_dedup_rows(db, "/acme/docs", dedup_cb, &r) == 0 && r.n == 5 + NBIG &&
+		    r.cursors == 1 && q_int(db, Q_CURSORS, NULL, 0) == 0,
+		    "%s: ... read from one cursor, closed at the end", e);
+		memset(&r, 0, sizeof(r));
+		r.stop = 2500;
+		ok(store_dedup_rows(db, "/acme/docs", dedup_cb, &r) == -1 &&
+		    q_int(db, Q_CURSORS, NULL, 0) == 0, "%s: ... closed after a callback's -1",
+		    e);
+		memset(&r, 0, sizeof(r));
+		r.pg = db;
+		ok(db_begin(db) == 0 && store_dedup_rows(db, "/acme/docs", dedup_cb, &r) == 0 &&
+		    r.n == 5 + NBIG && r.cursors == 1 && db_in_transaction(db) &&
+		    q_int(db, Q_CURSORS, NULL, 0) == 0 && db_commit(db) == 0,
+		    "%s: ... inside the caller's transaction, which goes on", e);
+	}
 
 	/* duplicates decided: s1 a duplicate of s0 loses its vector */
 	ev = q_int(db, "SELECT embed_version FROM libraries WHERE id = ?1", "/acme/docs", 0);
