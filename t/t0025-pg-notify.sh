@@ -92,6 +92,16 @@ for ((i = 0; i < 600; i++)); do
 done
 ok "$([ -z "$busy" ]; echo $?)" "the workers are done"
 
+# The index write sends the snippets of the files in batches (lib/store/snippets.c): its
+# rows cost about a round trip per document, not one per snippet (the worker of either
+# node ran the job: its log line; the SQLite instance's count 0 is not read).
+trips=$(cat "$T"/data/worker.log "$T"/two/data/worker.log 2>/dev/null | grep -F '(/corpora/curl)' |
+    sed -nE 's/.*round trips: ([0-9]+) writing the rows of the files.*/\1/p' | tail -n 1)
+docs=$(_sql "SELECT count(*) FROM documents WHERE library_id = '/corpora/curl'")
+sn=$(_sql "SELECT count(*) FROM snippets WHERE library_id = '/corpora/curl'")
+ok "$([ -n "$trips" ] && [ "$trips" -gt 0 ] && [ "$sn" -gt 1000 ] && [ "$trips" -le $((docs + sn / 64 + 10)) ]
+    echo $?)" "curl's rows written in batches: ${trips:-no} round trips for $docs documents and $sn snippets"
+
 # last LOG ROUTE: "N PID", the round trips of the last request to ROUTE the responder
 # logged and the worker that answered it.
 last() {

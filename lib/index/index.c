@@ -757,7 +757,8 @@ index_insert_section(struct index_run *r, const struct index_file *f,
 	v.hash = p->sig.hash;
 	v.has_sig = p->sig.has_sig;
 	v.sig = (long long)p->sig.sig;
-	if (store_writer_snippet(w, &v, &id) == -1 ||
+	/* the id only where the content check's row needs it: the rest may be batched */
+	if (store_writer_snippet(w, &v, p->iv != NULL ? &id : NULL) == -1 ||
 	    (p->iv != NULL && inject_store(r->db, r->library_id, id, p->iv) == -1))
 		return -1;
 	return 0;
@@ -869,6 +870,8 @@ static int
 index_write(struct index_run *r)
 {
 	struct store_writer *w = NULL;
+	const char	*v;
+	unsigned long	 trips = db_round_trips(r->db), rows;
 	size_t		 i;
 	int		 rc = -1;
 
@@ -876,11 +879,15 @@ index_write(struct index_run *r)
 		goto out;
 	if ((w = store_writer_open(r->db, r->library_id)) == NULL)
 		goto out;
+	rows = db_round_trips(r->db);
 	for (i = 0; i < r->nfiles; i++)
 		if (!r->files[i].keep && (r->files[i].reuse > 0 ?
 		    index_reuse_file(r, &r->files[i]) : r->files[i].doc.secs != NULL ?
 		    index_insert_file(r, &r->files[i], w) : 0) == -1)
 			goto out;
+	if (store_writer_flush(w) == -1)
+		goto out;
+	rows = db_round_trips(r->db) - rows;
 	/* Duplicates are decided again over the whole library (lib/index/dedup.h). */
 	if (index_keep_validators(r) == -1 || index_dedup(r) == -1 ||
 	    store_library_indexed(r->db, r->library_id, r->set.version, r->set.label,
@@ -895,6 +902,10 @@ index_write(struct index_run *r)
 	    r->set.title) == -1)
 		goto out;
 	rc = 0;
+	/* CTXD_LOG_ROUND_TRIPS=1: what the write cost in round trips (PostgreSQL) */
+	if ((v = getenv("CTXD_LOG_ROUND_TRIPS")) != NULL && strcmp(v, "1") == 0)
+		log_info("round trips: %lu writing the rows of the files, %lu in the whole "
+		    "write (%s)", rows, db_round_trips(r->db) - trips, r->library_id);
 out:
 	if (rc == -1)
 		log_err("%s: %s", __func__, db_errmsg(r->db));

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "base/log.h"
 #include "store/db.h"
 #include "store/snippets.h"
@@ -146,16 +148,33 @@ store_document_validators(struct db *db, const char *library_id, const char *pat
 	    etag, modified);
 }
 
+/*
+ * The bounds of a batch of snippets on PostgreSQL (store_writer_snippet): rows, and bytes
+ * of their text columns (the JSON sent is a little larger). A row larger than the bytes
+ * is a batch of its own.
+ */
+#define STORE_BATCH_ROWS	256
+#define STORE_BATCH_BYTES	(1024 * 1024)
+
 struct store_writer {
 	struct db	*db;
 	const char	*library_id;
 	struct db_stmt	*doc, *sn;
+	/* PostgreSQL: the snippets waiting to be written in one statement (batch) */
+	struct db_stmt	*batch;
+	json_object	*rows;		/* a JSON array, one object a snippet */
+	size_t		 nrows, bytes;
+	char		*first;		/* the path of the batch's first row (for the log) */
 };
 
 /*
  * The two statements are prepared once and run for every row (reset and bound anew): a
  * run writes up to hundreds of thousands of snippets.
- * Engine: RETURNING id (SQLite 3.35+ and PostgreSQL) gives the new row's id.
+ * Engine: RETURNING id (SQLite 3.35+ and PostgreSQL) gives the new row's id. On
+ * PostgreSQL, where each statement is a round trip to the server, the snippets whose id
+ * the caller does not need wait in a batch written by one INSERT ... SELECT from the
+ * JSON array of its rows (json_to_recordset; ORDER BY i keeps the order of the calls, so
+ * the ids are given in the same order as one INSERT a row would give them).
  */
 struct store_writer *
 store_writer_open(struct db *db, const char *library_id)
@@ -172,12 +191,29 @@ store_writer_open(struct db *db, const char *library_id)
 	    "modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id", &w->doc) == -1 ||
 	    db_prepare(db, "INSERT INTO snippets (library_id, document_id, ord, title, "
 	    "breadcrumb, anchor, text, code, tokens, hash, sig, heading) VALUES (?1, ?2, ?3, "
-	    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4) RETURNING id", &w->sn) == -1) {
+	    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?4) RETURNING id", &w->sn) == -1 ||
+	    (db_conn_engine(db) == DB_ENGINE_POSTGRES && db_prepare(db, "INSERT INTO "
+	    "snippets (library_id, document_id, ord, title, breadcrumb, anchor, text, code, "
+	    "tokens, hash, sig, heading) SELECT CAST(?1 AS text), r.d, r.o, r.t, r.b, r.a, "
+	    "r.x, r.c, r.k, r.h, r.s, r.t FROM json_to_recordset(CAST(?2 AS json)) AS r(i "
+	    "bigint, d bigint, o bigint, t text, b text, a text, x text, c text, k bigint, "
+	    "h text, s bigint) ORDER BY r.i RETURNING id", &w->batch) == -1)) {
 		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		store_writer_close(w);
 		return NULL;
 	}
 	return w;
+}
+
+/* Forgets the snippets of the batch (written or not). */
+static void
+store_writer_forget(struct store_writer *w)
+{
+	json_object_put(w->rows);
+	w->rows = NULL;
+	w->nrows = w->bytes = 0;
+	free(w->first);
+	w->first = NULL;
 }
 
 void
@@ -187,16 +223,109 @@ store_writer_close(struct store_writer *w)
 		return;
 	db_finalize(w->doc);
 	db_finalize(w->sn);
+	db_finalize(w->batch);
+	store_writer_forget(w);
 	free(w);
 }
 
-/* Steps the INSERT ... RETURNING id st to its end: its id into *id, 0; or -1. */
+/*
+ * Writes the batch's snippets with one statement: the id of its last into *last (when not
+ * NULL), 0; or -1 (logged) when the statement failed: then none of them is written (one
+ * statement), and the caller's transaction is to be rolled back as after any failed write.
+ */
+static int
+store_writer_batch(struct store_writer *w, const char *path, long long *last)
+{
+	long long	 id, max = 0;
+	size_t		 n = 0;
+	int		 step, rc = -1;
+
+	if (w->nrows == 0)
+		return 0;
+	db_reset(w->batch);
+	db_bind_text(w->batch, 1, w->library_id);
+	db_bind_text(w->batch, 2, json_object_to_json_string_ext(w->rows,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	while ((step = db_step(w->batch)) == DB_ROW) {
+		id = db_col_int64(w->batch, 0);
+		if (id > max)
+			max = id;
+		n++;
+	}
+	if (step != DB_DONE)
+		log_err("%s: a batch of %zu snippets (files %s to %s): %s", __func__,
+		    w->nrows, w->first, path, db_conn_errmsg(w->db));
+	else if (n != w->nrows)
+		log_err("%s: a batch of %zu snippets (files %s to %s): %zu written",
+		    __func__, w->nrows, w->first, path, n);
+	else
+		rc = 0;
+	db_reset(w->batch);
+	if (rc == 0 && last != NULL)
+		*last = max;
+	store_writer_forget(w);
+	return rc;
+}
+
+int
+store_writer_flush(struct store_writer *w)
+{
+	return w->batch == NULL ? 0 : store_writer_batch(w, "the last", NULL);
+}
+
+/* A text of a batch's row: its JSON string (NULL: JSON null), its length added to w->bytes. */
+static json_object *
+store_writer_text(struct store_writer *w, const char *s)
+{
+	if (s == NULL)
+		return NULL;
+	w->bytes += strlen(s);
+	return json_object_new_string(s);
+}
+
+/*
+ * PostgreSQL: adds v to the batch; writes the batch when the caller wants the new id
+ * (id not NULL) or when it reached its bounds. 0, or -1 (logged).
+ */
+static int
+store_writer_queue(struct store_writer *w, const struct store_snippet_values *v,
+    long long *id)
+{
+	json_object	*o;
+
+	if ((w->rows == NULL && (w->rows = json_object_new_array()) == NULL) ||
+	    (w->first == NULL && (w->first = strdup(v->path ? v->path : "")) == NULL) ||
+	    (o = json_object_new_object()) == NULL) {
+		log_err("%s: out of memory", __func__);
+		store_writer_forget(w);
+		return -1;
+	}
+	json_object_object_add(o, "i", json_object_new_int64((int64_t)w->nrows));
+	json_object_object_add(o, "d", json_object_new_int64(v->document_id));
+	json_object_object_add(o, "o", json_object_new_int64(v->ord));
+	json_object_object_add(o, "t", store_writer_text(w, v->title));
+	json_object_object_add(o, "b", store_writer_text(w, v->breadcrumb));
+	json_object_object_add(o, "a", store_writer_text(w, v->anchor));
+	json_object_object_add(o, "x", store_writer_text(w, v->text));
+	json_object_object_add(o, "c", store_writer_text(w, v->code));
+	json_object_object_add(o, "k", json_object_new_int64(v->tokens));
+	json_object_object_add(o, "h", store_writer_text(w, v->hash));
+	json_object_object_add(o, "s", v->has_sig ? json_object_new_int64(v->sig) : NULL);
+	json_object_array_add(w->rows, o);
+	w->nrows++;
+	if (id != NULL || w->nrows >= STORE_BATCH_ROWS || w->bytes >= STORE_BATCH_BYTES)
+		return store_writer_batch(w, v->path ? v->path : "", id);
+	return 0;
+}
+
+/* Steps the INSERT ... RETURNING id st to its end: its id into *id (if not NULL), 0; or -1. */
 static int
 store_writer_insert(struct db_stmt *st, long long *id)
 {
 	if (db_step(st) != DB_ROW)
 		return -1;
-	*id = db_col_int64(st, 0);
+	if (id != NULL)
+		*id = db_col_int64(st, 0);
 	return db_step(st) == DB_DONE ? 0 : -1;
 }
 
@@ -223,6 +352,8 @@ int
 store_writer_snippet(struct store_writer *w, const struct store_snippet_values *v,
     long long *id)
 {
+	if (w->batch != NULL)
+		return store_writer_queue(w, v, id);
 	db_reset(w->sn);
 	db_bind_text(w->sn, 1, w->library_id);
 	db_bind_int64(w->sn, 2, v->document_id);

@@ -64,7 +64,14 @@ struct store_document_values {
 int	 store_writer_document(struct store_writer *, const struct store_document_values *,
 	    long long *id);
 
-/* A new snippet: its id into *id. */
+/*
+ * A new snippet: its id into *id. id may be NULL when the caller does not need the id:
+ * on PostgreSQL the row then waits in the writer's batch (a bounded number of rows and
+ * bytes) and is written with the batch, by a later call that asks for an id, by the call
+ * that fills the batch, or by store_writer_flush; a failure of the batch's statement
+ * returns -1 from that call, and none of the batch's rows is written. On SQLite every row
+ * is written at once.
+ */
 struct store_snippet_values {
 	long long	 document_id, ord;
 	const char	*title, *breadcrumb, *anchor, *text;
@@ -77,5 +84,11 @@ struct store_snippet_values {
 };
 int	 store_writer_snippet(struct store_writer *, const struct store_snippet_values *,
 	    long long *id);
+/*
+ * Writes the snippets waiting in the writer's batch (PostgreSQL; nothing on SQLite): to
+ * be called before anything reads them and before the commit. store_writer_close forgets
+ * those not written.
+ */
+int	 store_writer_flush(struct store_writer *);
 
 #endif /* STORE_SNIPPETS_H */

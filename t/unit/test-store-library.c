@@ -593,6 +593,139 @@ test_write(struct db *db, const char *e, long long *d1, long long *d2)
 	    url == NULL, "%s: ... nothing of a missing document", e);
 }
 
+/* The number of snippets of document doc. */
+static long long
+batch_count(struct db *db, long long doc)
+{
+	return q_int(db, "SELECT count(*) FROM snippets WHERE document_id = ?1", NULL, doc);
+}
+
+/*
+ * Snippets written without asking for their ids (as the worker does): at once on SQLite,
+ * in bounded batches on PostgreSQL (rows and bytes); a failing row fails its whole batch.
+ */
+static void
+test_batch(struct db *db, const char *e, int pg)
+{
+	struct store_document_values dv = { "batch.md", "hb", "Batch", NULL, NULL, NULL };
+	struct store_snippet_values sv;
+	struct store_writer *w = NULL;
+	long long	 doc = 0, id = 0, n;
+	char		*big;
+	int		 i, okw = 1, rc, rc2;
+
+	if ((big = malloc(300001)) == NULL)
+		return;
+	memset(big, 'b', 300000);
+	big[300000] = '\0';
+	memset(&sv, 0, sizeof(sv));
+	sv.breadcrumb = "Batch";
+	sv.anchor = "";
+	sv.code = "[]";
+	sv.hash = "";
+	sv.path = "batch.md";
+
+	ok(db_begin(db) == 0 && (w = store_writer_open(db, "/acme/docs")) != NULL &&
+	    store_writer_document(w, &dv, &doc) == 0, "%s: batch: a document", e);
+	if (w == NULL)
+		goto out;
+	sv.document_id = doc;
+	for (i = 0; i < 300; i++) {
+		sv.ord = i;
+		sv.title = i % 2 ? "Odd" : "Even";
+		sv.text = "t";
+		sv.tokens = i;
+		sv.has_sig = i % 3 == 0;
+		sv.sig = i;
+		if (store_writer_snippet(w, &sv, NULL) == -1)
+			okw = 0;
+	}
+	n = batch_count(db, doc);
+	ok(okw && n == (pg ? 256 : 300), "%s: batch: 300 snippets without ids: %lld written "
+	    "before the flush (a batch is 256 rows)", e, n);
+	ok(store_writer_flush(w) == 0 && batch_count(db, doc) == 300,
+	    "%s: batch: ... all 300 after the flush", e);
+	ok(store_writer_flush(w) == 0, "%s: batch: ... a flush of nothing", e);
+	n = q_int(db, "SELECT count(*) FROM (SELECT id, lag(id) OVER (ORDER BY ord) AS p, "
+	    "sig, ord FROM snippets WHERE document_id = ?1) AS q WHERE p > id OR (ord % 3 = 0 "
+	    "AND sig <> ord) OR (ord % 3 <> 0 AND sig IS NOT NULL)", NULL, doc);
+	eq_int(n, 0, "%s: batch: ... ids in the order of the calls, signatures and NULLs", e);
+	for (i = 0; i < 4; i++) {
+		sv.ord = 300 + i;
+		sv.text = big;
+		if (store_writer_snippet(w, &sv, NULL) == -1)
+			okw = 0;
+	}
+	n = batch_count(db, doc);
+	ok(okw && n == 304, "%s: batch: 4 snippets of 300 kB: written once over 1 MB "
+	    "(%lld)", e, n);
+	sv.ord = 304;
+	sv.text = "u";
+	ok(store_writer_snippet(w, &sv, NULL) == 0 && store_writer_snippet(w, &(struct
+	    store_snippet_values){ .document_id = doc, .ord = 305, .title = "Last",
+	    .breadcrumb = "", .anchor = "", .text = "v", .code = "[]", .hash = "",
+	    .path = "batch.md" }, &id) == 0 && batch_count(db, doc) == 306 &&
+	    q_int(db, "SELECT max(id) FROM snippets WHERE document_id = ?1", NULL, doc) == id &&
+	    q_int(db, "SELECT ord FROM snippets WHERE id = ?1", NULL, id) == 305,
+	    "%s: batch: a snippet whose id is asked for: the batch written, its id given", e);
+	store_writer_close(w);
+	db_rollback(db);
+	ok(q_int(db, "SELECT count(*) FROM documents WHERE path = ?1",
+	    "batch.md", 0) == 0, "%s: batch: ... all gone with the rollback", e);
+
+	/* a failing row (title NULL) in a batch, outside a transaction: the statement */
+	ok((w = store_writer_open(db, "/acme/docs")) != NULL &&
+	    store_writer_document(w, &dv, &doc) == 0, "%s: a failing batch: a document", e);
+	if (w == NULL)
+		goto out;
+	sv.document_id = doc;
+	sv.text = "t";
+	rc = 0;
+	for (i = 0; i < 5; i++) {
+		sv.ord = i;
+		sv.title = i == 3 ? NULL : "T";
+		if (store_writer_snippet(w, &sv, NULL) == -1)
+			rc = -1;
+	}
+	rc2 = store_writer_flush(w);
+	n = batch_count(db, doc);
+	ok((pg ? rc == 0 && rc2 == -1 && n == 0 : rc == -1 && rc2 == 0 && n == 4),
+	    "%s: a failing batch: a NULL title refused %s, %lld of its rows written", e,
+	    pg ? "by the flush" : "at once", n);
+	sv.title = "T";
+	ok(store_writer_snippet(w, &sv, NULL) == 0 && store_writer_flush(w) == 0 &&
+	    batch_count(db, doc) == n + 1, "%s: a failing batch: ... the writer goes on", e);
+	store_writer_close(w);
+	/* in the worker's transaction: the rollback leaves nothing of the job's write */
+	ok(db_stmt_run(db, "DELETE FROM documents WHERE id = ?1", "I", doc) == 0 &&
+	    db_begin(db) == 0 && (w = store_writer_open(db, "/acme/docs")) != NULL &&
+	    store_writer_document(w, &dv, &doc) == 0, "%s: a failing batch in a "
+	    "transaction: a document", e);
+	if (w == NULL)
+		goto out;
+	sv.document_id = doc;
+	rc = 0;
+	for (i = 0; i < 5; i++) {
+		sv.ord = i;
+		sv.title = i == 3 ? NULL : "T";
+		if (store_writer_snippet(w, &sv, NULL) == -1)
+			rc = -1;
+	}
+	if (store_writer_flush(w) == -1)
+		rc = -1;
+	store_writer_close(w);
+	db_rollback(db);
+	ok(rc == -1 && q_int(db, "SELECT count(*) FROM documents "
+	    "WHERE path = ?1", "batch.md", 0) == 0 && q_int(db, "SELECT count(*) FROM "
+	    "snippets WHERE document_id = ?1", NULL, doc) == 0,
+	    "%s: a failing batch in a transaction: refused, nothing left after the "
+	    "rollback", e);
+	tr("batch: %d", rc);
+out:
+	db_rollback(db);
+	free(big);
+}
+
 /* The index recorded, the lists of indexes. */
 static void
 test_indexed(struct db *db, const char *e, long long ann)
@@ -949,6 +1082,7 @@ suite(struct db *db, const char *e, int n)
 	ok(store_user_insert(db, "ann", 0, "h", 0, &ann) == 0, "%s: a user", e);
 	test_rows(db, e, ann);
 	test_write(db, e, &d1, &d2);
+	test_batch(db, e, n);
 	test_indexed(db, e, ann);
 	test_share(db, e, d1, d2);
 	test_delete_shown(db, e);
