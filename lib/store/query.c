@@ -874,6 +874,23 @@ fail:
 	return -1;
 }
 
+/* A row of the libraries' list statement (q->libs) into r; its texts live until the next step. */
+static void
+store_query_libs_row_read(struct db_stmt *st, struct store_query_libs_row *r)
+{
+	r->id = db_col_text(st, 0);
+	r->title = db_col_text(st, 1);
+	r->description = db_col_text(st, 2);
+	r->branch = db_col_text(st, 3);
+	r->updated_at = db_col_text(st, 4);
+	r->state = db_col_text(st, 5);
+	r->tokens = db_col_int64(st, 6);
+	r->snippets = db_col_int64(st, 7);
+	r->host = db_col_text(st, 8);
+	r->versions = db_col_text(st, 9);
+	r->type = db_col_text(st, 10);
+}
+
 /* Reads the list into q->list (a listening connection): 0, 1 too long to keep, -1. */
 static int
 store_query_list_fill(struct store_query *q)
@@ -892,17 +909,7 @@ store_query_list_fill(struct store_query *q)
 			rc = 1;
 			break;
 		}
-		r.id = db_col_text(st, 0);
-		r.title = db_col_text(st, 1);
-		r.description = db_col_text(st, 2);
-		r.branch = db_col_text(st, 3);
-		r.updated_at = db_col_text(st, 4);
-		r.state = db_col_text(st, 5);
-		r.tokens = db_col_int64(st, 6);
-		r.snippets = db_col_int64(st, 7);
-		r.host = db_col_text(st, 8);
-		r.versions = db_col_text(st, 9);
-		r.type = db_col_text(st, 10);
+		store_query_libs_row_read(st, &r);
 		if (store_query_list_add(q, &r) == -1) {
 			rc = -1;
 			break;
@@ -945,17 +952,7 @@ store_query_libraries(struct store_query *q,
 	db_reset(st);
 	/* every column is NOT NULL (the versions' list is "[]" for none) */
 	while ((step = db_step(st)) == DB_ROW) {
-		r.id = db_col_text(st, 0);
-		r.title = db_col_text(st, 1);
-		r.description = db_col_text(st, 2);
-		r.branch = db_col_text(st, 3);
-		r.updated_at = db_col_text(st, 4);
-		r.state = db_col_text(st, 5);
-		r.tokens = db_col_int64(st, 6);
-		r.snippets = db_col_int64(st, 7);
-		r.host = db_col_text(st, 8);
-		r.versions = db_col_text(st, 9);
-		r.type = db_col_text(st, 10);
+		store_query_libs_row_read(st, &r);
 		if ((rc = fn(&r, arg)) == -1)
 			break;
 	}
