@@ -21,6 +21,7 @@ if [ "$src" != "$dest" ]; then
 	cp "$src/package.json" "$src/package-lock.json" "$dest/"
 fi
 mkdir -p "$dest/.home"
+# (its summary line and the registry's update notice are noise to the caller: errors only)
 HOME=$dest/.home npm ci --prefix "$dest" --cache "$dest/.npm-cache" --no-audit --no-fund \
-    --ignore-scripts --loglevel=error >&2
+    --no-update-notifier --ignore-scripts --loglevel=error >/dev/null
 cp "$src/package-lock.json" "$dest/node_modules/.ctxd-lock"
