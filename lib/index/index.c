@@ -235,12 +235,14 @@ index_deadline(struct index_run *r)
 
 /*
  * Loads the library, decides a full or an incremental run and marks the run started.
- * -1 when the run failed (recorded).
+ * -1 when the run failed (recorded), 1 when the job is no longer queued (cancelled or its
+ * library deleted since its claim: nothing to run, nothing to record).
  */
 static int
 index_start(struct index_run *r, int force)
 {
 	const char	*delay;
+	int		 rc;
 
 	if ((delay = getenv("CTXD_TEST_FILE_DELAY_MS")) != NULL &&
 	    util_parse_long(delay, 0, 10000, &r->test_delay_ms) == -1)
@@ -252,7 +254,12 @@ index_start(struct index_run *r, int force)
 	r->full = force || strcmp(r->run_status, "unfinished") == 0 ||
 	    strcmp(r->run_status, "running") == 0 || r->indexed_settings == NULL ||
 	    strcmp(r->indexed_settings, r->settings) != 0;
-	if (jobs_run_start(r->db, r->job.job_id, r->library_id) == -1)
+	if ((rc = jobs_run_start(r->db, r->job.job_id, r->library_id)) == 1) {
+		log_info("the job was cancelled (or its library deleted) before it started; "
+		    "nothing to do");
+		return 1;
+	}
+	if (rc == -1)
 		return index_fail(r, "the database is busy; the job will be retried");
 	r->max_file_kb = settings_get_long(r->db, r->datadir, "limits.max_file_kb", 2048);
 	r->max_files = settings_get_long(r->db, r->datadir, "limits.max_files", 20000);
@@ -1244,5 +1251,5 @@ index_run(struct db *db, const char *datadir, long long job_id, const char *libr
 	if (rc == 0)
 		rc = index_steps(&r, ops);
 	index_release(&r);
-	return rc;
+	return rc == 1 ? 0 : rc;
 }

@@ -76,10 +76,14 @@ library_delete_run(struct db *db, const char *datadir, long long job_id,
 	const struct backend_ops *ops = NULL;
 	char		*dir = NULL, *parent, msg[600];
 	size_t		 i, nvectors = 0;
-	int		 rc = -1;
+	int		 rc = -1, started;
 
 	memset(&l, 0, sizeof(l));
-	if (jobs_start(db, job_id) == -1) {
+	if ((started = jobs_start(db, job_id)) == 1) {
+		log_info("the deletion was cancelled before it started; nothing to do");
+		return 0;
+	}
+	if (started == -1) {
 		/* Not left queued: the worker would take it up again at once. */
 		jobs_finish(db, job_id, 0, "the database is busy; delete the library "
 		    "again");

@@ -337,6 +337,10 @@ jobs_enqueue_delete(struct db *db, const char *library_id, long long *job_id)
 	if ((pending = jobs_delete_pending(db, library_id, job_id)) != 0)
 		return pending == 1 ? 0 : -1;
 	util_iso8601(time(NULL), now, sizeof(now));
+	/* The libraries row before the jobs rows: see jobs_start_tx. */
+	if (db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
+	    "WHERE id = ?1", "tt", library_id, now) == -1)
+		return -1;
 	if (db_run(db, "UPDATE jobs SET state = 'cancelled', finished_at = ?2, "
 	    "message = 'cancelled: the library is being deleted' WHERE "
 	    "library_id = ?1 AND state = 'queued'", "tt", library_id, now) == -1)
@@ -359,9 +363,6 @@ jobs_enqueue_delete(struct db *db, const char *library_id, long long *job_id)
 	db_finalize(st);
 	if (rc == -1)
 		return -1;
-	if (db_run(db, "UPDATE libraries SET state = 'delete', updated_at = ?2 "
-	    "WHERE id = ?1", "tt", library_id, now) == -1)
-		return -1;
 	return jobs_delete_versions(db, library_id);
 }
 
@@ -383,7 +384,13 @@ jobs_int(struct db *db, const char *sql, long long id)
 
 /*
  * Marks job id running (attempts + 1) in its own transaction, and with library_id not
- * NULL the library's run started (state processing, run_status running).
+ * NULL the library's run started (state processing, run_status running). 1 (nothing
+ * written) when the job is no longer queued: a deletion or a cancellation took it
+ * between its claim and this start.
+ *
+ * Engine: the libraries row is written before the jobs row here and in
+ * jobs_enqueue_delete, so that on PostgreSQL a start and a deletion queued at the same
+ * instant wait for each other in one order (the other order deadlocked).
  */
 static int
 jobs_start_tx(struct db *db, long long id, const char *library_id)
@@ -395,14 +402,21 @@ jobs_start_tx(struct db *db, long long id, const char *library_id)
 		return -1;
 	if ((library_id != NULL && db_run(db, "UPDATE libraries SET state = "
 	    "'processing', run_status = 'running', run_started = ?2, updated_at = ?2 "
-	    "WHERE id = ?1", "tt", library_id, now) == -1) ||
+	    "WHERE id = ?1 AND state <> 'delete'", "tt", library_id, now) == -1) ||
 	    db_run(db, "UPDATE jobs SET state = 'running', started_at = ?2, "
-	    "attempts = attempts + 1 WHERE id = ?1", "It", id, now) == -1 ||
-	    db_commit(db) == -1) {
+	    "attempts = attempts + 1 WHERE id = ?1 AND state = 'queued'", "It", id,
+	    now) == -1)
+		goto fail;
+	if (db_changes(db) == 0) {
 		db_rollback(db);
-		return -1;
+		return 1;
 	}
+	if (db_commit(db) == -1)
+		goto fail;
 	return 0;
+fail:
+	db_rollback(db);
+	return -1;
 }
 
 int

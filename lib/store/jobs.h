@@ -109,7 +109,7 @@ int	 jobs_recover(struct db *);
 int	 jobs_waiting(struct db *);
 /*
  * An index run's transitions. jobs_run_start: library processing/running, job running
- * (attempts + 1), own transaction. jobs_run_end, in the caller's transaction: ok == 1
+ * (attempts + 1), own transaction; 1 (nothing written) when the job is no longer queued. jobs_run_end, in the caller's transaction: ok == 1
  * after a written or unchanged index (library finalized/ok; the job stays 'running' with
  * message until jobs_finish_running), ok == 0 a failure (library finalized when it has an
  * index, else error; run failed with last_error = message; job failed).
@@ -170,8 +170,9 @@ int	 jobs_enqueue_delete(struct db *, const char *library_id, long long *job_id)
  * not, -1 on error. */
 int	 jobs_delete_pending(struct db *, const char *library_id, long long *job_id);
 /*
- * Marks a job running (own transaction) / done (ok) or failed (caller's transaction). A
- * delete job's states; an index run goes through jobs_run_*.
+ * Marks a job running (own transaction; 1, nothing written, when it is no longer queued:
+ * cancelled since its claim) / done (ok) or failed (caller's transaction). A delete job's
+ * states; an index run goes through jobs_run_*.
  */
 int	 jobs_start(struct db *, long long id);
 int	 jobs_finish(struct db *, long long id, int ok, const char *message);

@@ -351,6 +351,24 @@ test_delete(struct db *db, const char *e)
 	eq_int(jobs_cancel(db, v), JOBS_CANCEL_DELETING, "%s: ... not cancelled", e);
 	eq_int(jobs_finish(db, v, 1, "deleted"), 0, "%s: ... done", e);
 	eq_int(jobs_waiting(db), 0, "%s: nothing waits", e);
+	/*
+	 * A deletion queued between a job's claim and its start cancels it: the start writes
+	 * nothing (the worker runs nothing), the library stays in deletion. (On PostgreSQL
+	 * both write the libraries row before the jobs row: the other order deadlocked.)
+	 */
+	eq_int(jobs_enqueue(db, "/a/x", 0, &q), 0, "%s: /a/x queued again", e);
+	eq_int(claim(db, "h9:1", e), q, "%s: ... claimed", e);
+	eq_int(jobs_enqueue_delete(db, "/a/x", &d), 0, "%s: ... its deletion queued", e);
+	eq_int(jobs_run_start(db, q, "/a/x"), 1, "%s: the claimed job does not start", e);
+	tr("start after delete %s", job_one(db, q, s));
+	ok(strstr(s, " cancelled ") != NULL, "%s: ... it stays cancelled (%s)", e, s);
+	tr("lib %s", lib_one(db, "/a/x", s));
+	ok(strstr(s, "[/a/x delete ") != NULL, "%s: ... /a/x stays in deletion (%s)", e, s);
+	eq_int(jobs_cancel(db, d), JOBS_CANCEL_OK, "%s: the deletion cancelled", e);
+	eq_int(jobs_start(db, d), 1, "%s: ... a cancelled deletion does not start", e);
+	eq_int(jobs_delete_pending(db, "/a/x@v2", &v), 1, "%s: its version's deletion", e);
+	eq_int(jobs_cancel(db, v), JOBS_CANCEL_OK, "%s: ... cancelled too", e);
+	eq_int(jobs_waiting(db), 0, "%s: nothing waits", e);
 	jobs_list(db, NULL, NULL, s);
 	tr("list %s", s);
 }
