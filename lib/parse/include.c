@@ -433,6 +433,39 @@ inc_named(struct inc_sel *sel, int kind, const char *name, size_t n)
 	sel->dedent = 1;
 }
 
+/*
+ * One option line of a literalinclude (Sphinx's indented ":name: value", MyST's inside its
+ * fence), s at its first ':' and e at the line's end: :lines, :language, :start-after and
+ * :end-before fill *sel (markers of 200 bytes or more are ignored); others are left.
+ */
+static void
+inc_option(const char *s, const char *e, struct inc_sel *sel)
+{
+	const char	*t, *v;
+	size_t		 vl, nl;
+
+	if ((t = memchr(s + 1, ':', (size_t)(e - s - 1))) == NULL)
+		return;
+	v = inc_skipws(t + 1, e);
+	vl = (size_t)(e - v);
+	nl = (size_t)(t - s);
+	while (vl > 0 && (v[vl - 1] == ' ' || v[vl - 1] == '\r'))
+		vl--;
+	if (nl == 6 && memcmp(s, ":lines", 6) == 0) {
+		sel->ranges = v;
+		sel->rangeslen = vl;
+	} else if (nl == 9 && memcmp(s, ":language", 9) == 0) {
+		sel->lang = v;
+		sel->langlen = vl;
+	} else if (nl == 12 && memcmp(s, ":start-after", 12) == 0 && vl < 200) {
+		snprintf(sel->start, sizeof(sel->start), "%.*s", (int)vl, v);
+		sel->startlen = vl;
+	} else if (nl == 11 && memcmp(s, ":end-before", 11) == 0 && vl < 200) {
+		snprintf(sel->end, sizeof(sel->end), "%.*s", (int)vl, v);
+		sel->endlen = vl;
+	}
+}
+
 /* A file spec "path:N:M", "path:N:", "path:name" split: the path's length, *sel filled. */
 static size_t
 inc_colon_spec(const char *s, size_t n, struct inc_sel *sel, int kind)
@@ -637,26 +670,8 @@ include_resolve(const char *path, const char *data, size_t len, include_read_fn 
 						s = inc_skipws(p, nl);
 						if (inc_is_fence(s, nl, &fch, &flen))
 							break;
-						if (*s == ':' && (t = memchr(s + 1, ':', (size_t)(nl - s - 1))) != NULL) {
-							const char *v = inc_skipws(t + 1, nl);
-							size_t vl = (size_t)(nl - v);
-
-							while (vl > 0 && (v[vl - 1] == ' ' || v[vl - 1] == '\r'))
-								vl--;
-							if ((size_t)(t - s) == 6 && memcmp(s, ":lines", 6) == 0) {
-								sel.ranges = v;
-								sel.rangeslen = vl;
-							} else if ((size_t)(t - s) == 9 && memcmp(s, ":language", 9) == 0) {
-								sel.lang = v;
-								sel.langlen = vl;
-							} else if ((size_t)(t - s) == 12 && memcmp(s, ":start-after", 12) == 0 && vl < 200) {
-								snprintf(sel.start, sizeof(sel.start), "%.*s", (int)vl, v);
-								sel.startlen = vl;
-							} else if ((size_t)(t - s) == 11 && memcmp(s, ":end-before", 11) == 0 && vl < 200) {
-								snprintf(sel.end, sizeof(sel.end), "%.*s", (int)vl, v);
-								sel.endlen = vl;
-							}
-						}
+						if (*s == ':')
+							inc_option(s, nl, &sel);
 					}
 					sel.raw = 0;
 					if (inc_one(&c, ind, indlen, fp, (size_t)(fe - fp), 0, &sel) == -1)
@@ -742,28 +757,7 @@ include_resolve(const char *path, const char *data, size_t len, include_read_fn 
 				if ((size_t)(s - np) <= indlen || *s != ':')
 					break;
 				nl = ne;
-				if ((t = memchr(s + 1, ':', (size_t)(ne - s - 1))) == NULL)
-					continue;
-				{
-					const char *v = inc_skipws(t + 1, ne);
-					size_t vl = (size_t)(ne - v);
-
-					while (vl > 0 && (v[vl - 1] == ' ' || v[vl - 1] == '\r'))
-						vl--;
-					if ((size_t)(t - s) == 6 && memcmp(s, ":lines", 6) == 0) {
-						sel.ranges = v;
-						sel.rangeslen = vl;
-					} else if ((size_t)(t - s) == 9 && memcmp(s, ":language", 9) == 0) {
-						sel.lang = v;
-						sel.langlen = vl;
-					} else if ((size_t)(t - s) == 12 && memcmp(s, ":start-after", 12) == 0 && vl < 200) {
-						snprintf(sel.start, sizeof(sel.start), "%.*s", (int)vl, v);
-						sel.startlen = vl;
-					} else if ((size_t)(t - s) == 11 && memcmp(s, ":end-before", 11) == 0 && vl < 200) {
-						snprintf(sel.end, sizeof(sel.end), "%.*s", (int)vl, v);
-						sel.endlen = vl;
-					}
-				}
+				inc_option(s, ne, &sel);
 			}
 			sel.rstblock = c.rst;
 			if (inc_one(&c, ind, indlen, fp, (size_t)(fe - fp), 0, &sel) == -1)

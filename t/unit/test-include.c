@@ -113,6 +113,13 @@ main(void)
 	    "Sphinx: a code-block of the lines");
 	HASNT(s, "emphasize", "Sphinx: options consumed");
 
+	s = resolve("sphinx/myst.md");
+	HAS(s, "```python\ndef sphinxfig():\n    return \"sphinxfig\"\n```\n\nAfter the MyST",
+	    "MyST {literalinclude}: the lines between :start-after: and :end-before:");
+	HASNT(s, "# header", "MyST: :start-after: honoured");
+	HASNT(s, "# footer", "MyST: :end-before: honoured");
+	HASNT(s, ":language:", "MyST: options consumed");
+
 	s = resolve("website/docs/vitepress.md");
 	HAS(s, "```ts\nexport function vitelime() {\n  return 'vitelime'\n}\n```",
 	    "VitePress: a region, its language from the braces");
