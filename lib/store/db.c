@@ -572,7 +572,6 @@ static int
 db_open_pg(const char *url, enum db_mode mode, struct db **out)
 {
 	struct db	*db;
-	struct pg	*pg;
 	char		 err[512] = "";
 	int		 from, v;
 
@@ -581,17 +580,12 @@ db_open_pg(const char *url, enum db_mode mode, struct db **out)
 		    "embedded SQLite database, or name a PostgreSQL database");
 		return -1;
 	}
-	if ((pg = pg_connect(url, err, sizeof(err))) == NULL) {
+	if ((db = db_connect_pg(url, NULL, err, sizeof(err))) == NULL) {
 		log_err("cannot connect to PostgreSQL (DATABASE_URL): %s", err);
 		return -1;
 	}
-	if ((db = db_conn_pg(pg)) == NULL) {
-		log_err("cannot open the database: out of memory");
-		pg_close(pg);
-		return -1;
-	}
 	if (mode == DB_READWRITE) {
-		if (pgstore_migrate(pg, &from, err, sizeof(err)) == -1) {
+		if (pgstore_migrate(db->pg, &from, err, sizeof(err)) == -1) {
 			log_err("PostgreSQL (DATABASE_URL): %s", err);
 			goto fail;
 		}

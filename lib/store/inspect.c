@@ -23,22 +23,8 @@
 static struct db *
 store_inspect_open_pg(const char *url, char *why, size_t whysz)
 {
-	struct db	*db;
-	struct pg	*pg;
-
-	if ((pg = pg_connect(url, why, whysz)) == NULL)
-		return NULL;
-	if (pg_exec(pg, "SET default_transaction_read_only = on; SET lock_timeout = 5000") ==
-	    -1) {
-		snprintf(why, whysz, "%s", pg_errmsg(pg));
-		pg_close(pg);
-		return NULL;
-	}
-	if ((db = db_conn_pg(pg)) == NULL) {
-		snprintf(why, whysz, "out of memory");
-		pg_close(pg);
-	}
-	return db;
+	return db_connect_pg(url, "SET default_transaction_read_only = on; "
+	    "SET lock_timeout = 5000", why, whysz);
 }
 
 /*

@@ -174,16 +174,10 @@ store_key_touch(struct db *db, long long id, const char *now, const char *before
 		w = own;
 	} else if (db_conn_engine(db) == DB_ENGINE_POSTGRES && db_readonly(db)) {
 		char		 err[256];
-		struct pg	*pg;
 
-		if (db_url() == NULL || (pg = pg_connect(db_url(), err, sizeof(err))) == NULL)
+		if (db_url() == NULL || (own = db_connect_pg(db_url(), "SET lock_timeout = 50",
+		    err, sizeof(err))) == NULL)
 			return -1;
-		if ((own = db_conn_pg(pg)) == NULL) {
-			pg_close(pg);
-			return -1;
-		}
-		if (db_exec(own, "SET lock_timeout = 50") == -1)
-			goto out;
 		w = own;
 	}
 	if (db_prepare(w, "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND "

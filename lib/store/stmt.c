@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,26 @@ struct db *
 db_conn_pg(struct pg *pg)
 {
 	return db_conn_new(DB_ENGINE_POSTGRES, NULL, pg);
+}
+
+struct db *
+db_connect_pg(const char *url, const char *session, char *why, size_t whysz)
+{
+	struct pg	*pg;
+	struct db	*db;
+
+	if ((pg = pg_connect(url, why, whysz)) == NULL)
+		return NULL;
+	if (session != NULL && pg_exec(pg, session) == -1) {
+		snprintf(why, whysz, "%s", pg_errmsg(pg));
+		pg_close(pg);
+		return NULL;
+	}
+	if ((db = db_conn_pg(pg)) == NULL) {
+		snprintf(why, whysz, "out of memory");
+		pg_close(pg);
+	}
+	return db;
 }
 
 void

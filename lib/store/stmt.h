@@ -32,6 +32,11 @@ struct pg;
  */
 struct db *db_conn_sqlite(struct sqlite3 *);
 struct db *db_conn_pg(struct pg *);
+/*
+ * pg_connect(url) wrapped as a connection, session (SET statements, kept for a reconnect;
+ * NULL: none) run on it: NULL with why (never the URL's password) when it cannot be.
+ */
+struct db *db_connect_pg(const char *url, const char *session, char *why, size_t whysz);
 void	 db_conn_free(struct db *);
 enum db_engine db_conn_engine(const struct db *);
 /* The message of the connection's last error (never NULL). */
