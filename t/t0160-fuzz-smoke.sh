@@ -205,4 +205,19 @@ smoke policy 3000 "$po"/*
 # checksums made right after each mutation (first byte 1), t/fuzz/seeds/segment
 smoke segment 3000 "$top_srcdir"/t/fuzz/seeds/segment/*
 
+# Include directives: each page of t/corpora/includes as "path NUL page NUL file", the file
+# being what every directive of the page reads
+inc=$T/include
+mkdir -p "$inc"
+n=0
+while IFS= read -r f; do
+	n=$((n + 1))
+	{ printf '%s\0' "$f"; cat "$CORPORA/includes/$f"; printf '\0'
+	  cat "$CORPORA/includes/sphinx/example.py"; } >"$inc/$n"
+done < <(cd "$CORPORA/includes" && find . -type f \( -name '*.md' -o -name '*.mdx' -o \
+    -name '*.rst' -o -name '*.html' \) | sed 's|^\./||' | sort)
+ok "$([ "$n" -ge 8 ]; echo $?)" "include seeds from t/corpora/includes ($n)"
+# (and t/fuzz/seeds/include: pages ending inside a directive's option lines)
+smoke include 3000 "$inc"/* "$top_srcdir"/t/fuzz/seeds/include/*
+
 done_testing

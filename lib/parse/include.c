@@ -670,7 +670,7 @@ include_resolve(const char *path, const char *data, size_t len, include_read_fn 
 						s = inc_skipws(p, nl);
 						if (inc_is_fence(s, nl, &fch, &flen))
 							break;
-						if (*s == ':')
+						if (s < nl && *s == ':')
 							inc_option(s, nl, &sel);
 					}
 					sel.raw = 0;
@@ -754,7 +754,7 @@ include_resolve(const char *path, const char *data, size_t len, include_read_fn 
 				if (ne == NULL)
 					ne = e;
 				s = inc_skipws(np, ne);
-				if ((size_t)(s - np) <= indlen || *s != ':')
+				if (s >= ne || (size_t)(s - np) <= indlen || *s != ':')
 					break;
 				nl = ne;
 				inc_option(s, ne, &sel);
