@@ -76,6 +76,23 @@ pg_set_error(struct pg *db, const PGresult *res)
 		db->failure = PG_FAIL_CONSTRAINT;
 }
 
+/* Runs sql, a command (no rows), on the connection as it is: 0, or -1 with the error set. */
+static int
+pg_command(struct pg *db, const char *sql)
+{
+	PGresult	*res;
+	int		 rc = 0;
+
+	res = PQexec(db->conn, sql);
+	db->trips++;
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		pg_set_error(db, res);
+		rc = -1;
+	}
+	PQclear(res);
+	return rc;
+}
+
 /* The message libpq gives for a URL it cannot parse is not shown: it may quote the password. */
 #define PG_URL_UNPARSED	"the URL cannot be parsed (libpq's message is not shown: it may " \
 			"quote the password): its form is postgresql://user:password@host:port/database"
@@ -144,7 +161,6 @@ pg_connect(const char *url, char *err, size_t errlen)
 {
 	PQconninfoOption *opts, *o;
 	struct pg	*db;
-	PGresult	*res;
 	char		*perr = NULL;
 	int		 v;
 
@@ -172,18 +188,13 @@ pg_connect(const char *url, char *err, size_t errlen)
 	PQconninfoFree(opts);
 	v = PQserverVersion(db->conn);
 	snprintf(db->version, sizeof(db->version), "%d.%d", v / 10000, v % 10000);
-	res = PQexec(db->conn, PG_SESSION);
-	db->trips++;
-	db->session_ok = 1;
-	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-		snprintf(err, errlen, "%s", PQresultErrorMessage(res));
+	if (pg_command(db, PG_SESSION) == -1) {
+		snprintf(err, errlen, "%s", db->err);
 		err[strcspn(err, "\n")] = '\0';
-		PQclear(res);
-		PQfinish(db->conn);
-		free(db);
+		pg_close(db);
 		return NULL;
 	}
-	PQclear(res);
+	db->session_ok = 1;
 	return db;
 }
 
@@ -231,7 +242,6 @@ pg_server_version(struct pg *db)
 static int
 pg_ready(struct pg *db, const char *sql)
 {
-	PGresult	*res;
 	char		 why[256];
 	int		 i;
 
@@ -276,24 +286,11 @@ pg_ready(struct pg *db, const char *sql)
 		return -1;
 	}
 session:
-	res = PQexec(db->conn, PG_SESSION);
-	db->trips++;
-	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-		pg_set_error(db, res);
-		PQclear(res);
+	if (pg_command(db, PG_SESSION) == -1)
 		return -1;
-	}
-	PQclear(res);
-	for (i = 0; i < PG_SETS_MAX && db->sets[i] != NULL; i++) {
-		res = PQexec(db->conn, db->sets[i]);
-		db->trips++;
-		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			pg_set_error(db, res);
-			PQclear(res);
+	for (i = 0; i < PG_SETS_MAX && db->sets[i] != NULL; i++)
+		if (pg_command(db, db->sets[i]) == -1)
 			return -1;
-		}
-		PQclear(res);
-	}
 	db->session_ok = 1;
 	if (db->lost) {
 		db->gen++;	/* the statements prepared before are gone */
