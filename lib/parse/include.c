@@ -24,6 +24,7 @@ struct inc {
 	void		(*used)(void *, const char *);
 	struct buf	*out;
 	size_t		 nfiles;
+	size_t		 lookups;	/* reads tried, found or not (INCLUDE_MAX_LOOKUPS) */
 	int		 rst;		/* the page is reStructuredText */
 	int		 changed;
 };
@@ -194,6 +195,22 @@ inc_in_ranges(const char *r, size_t n, long k)
 }
 
 /*
+ * One read of the page's lookups: c->read's answer, or INCLUDE_MISSING without reading once
+ * the page has used its INCLUDE_MAX_LOOKUPS (*spent set): a page of many directives for
+ * missing files, deep in folders, would otherwise cost a read per folder per directive.
+ */
+static int
+inc_lookup(struct inc *c, const char *path, char **data, size_t *len, int *spent)
+{
+	if (c->lookups >= INCLUDE_MAX_LOOKUPS) {
+		*spent = 1;
+		return INCLUDE_MISSING;
+	}
+	c->lookups++;
+	return c->read(c->arg, path, data, len);
+}
+
+/*
  * Reads rel for the page: relative to its folder, else to each folder above it (tools
  * resolve from their project's folder: mkdocs' docs, VitePress's srcDir), never outside
  * the repository. Returns 0 with data, or the note's text in *why.
@@ -204,7 +221,7 @@ inc_read(struct inc *c, const char *rel, size_t rellen, int rootfirst, char **da
 {
 	char	 r[INCLUDE_PATH_MAX], from[INCLUDE_PATH_MAX], path[INCLUDE_PATH_MAX];
 	char	*slash;
-	int	 rc, inside = 0, big = 0;
+	int	 rc, inside = 0, big = 0, spent = 0;
 
 	*data = NULL;
 	*why = "not found";
@@ -218,7 +235,7 @@ inc_read(struct inc *c, const char *rel, size_t rellen, int rootfirst, char **da
 	}
 	if (rootfirst && include_join("", r, path, sizeof(path)) == 0) {
 		inside = 1;
-		if ((rc = c->read(c->arg, path, data, len)) == -1)
+		if ((rc = inc_lookup(c, path, data, len, &spent)) == -1)
 			return -1;
 		if (rc == 0)
 			goto found;
@@ -228,13 +245,13 @@ inc_read(struct inc *c, const char *rel, size_t rellen, int rootfirst, char **da
 	for (;;) {
 		if (include_join(from, r, path, sizeof(path)) == 0) {
 			inside = 1;
-			if ((rc = c->read(c->arg, path, data, len)) == -1)
+			if ((rc = inc_lookup(c, path, data, len, &spent)) == -1)
 				return -1;
 			if (rc == 0)
 				goto found;
 			big |= rc == INCLUDE_TOO_BIG;
 		}
-		if ((slash = strrchr(from, '/')) == NULL)
+		if (spent || (slash = strrchr(from, '/')) == NULL)
 			break;
 		*slash = '\0';
 		/* from names a file: the next folder up is from's own */
@@ -243,8 +260,8 @@ inc_read(struct inc *c, const char *rel, size_t rellen, int rootfirst, char **da
 		else
 			snprintf(from, sizeof(from), "x");
 	}
-	*why = big ? "over the size limit" : inside ? "not found" :
-	    "outside the repository";
+	*why = spent ? "too many include lookups in one page" : big ? "over the size limit" :
+	    inside ? "not found" : "outside the repository";
 	return 1;
 found:
 	c->nfiles++;

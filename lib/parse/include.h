@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #define INCLUDE_MAX_FILES	64	/* includes resolved in one page; more get a note */
+#define INCLUDE_MAX_LOOKUPS	512	/* files looked up for one page, found or not */
 #define INCLUDE_MAX_OUT		(4 * 1024 * 1024)	/* bytes of a resolved page */
 
 /*

@@ -49,7 +49,7 @@ fz_read(void *arg, const char *path, char **data, size_t *len)
 
 	if (!fz_confined(path))
 		abort();
-	if (++f->reads > INCLUDE_MAX_FILES * 4)
+	if (++f->reads > INCLUDE_MAX_LOOKUPS)
 		abort();
 	if ((unsigned char)path[0] % 7 == 3)
 		return INCLUDE_MISSING;

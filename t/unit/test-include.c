@@ -39,6 +39,16 @@ rd(void *arg, const char *path, char **data, size_t *len)
 	return 0;
 }
 
+static size_t nreads;
+
+/* rd, counted */
+static int
+rd_count(void *arg, const char *path, char **data, size_t *len)
+{
+	nreads++;
+	return rd(arg, path, data, len);
+}
+
 /* The page resolved (static buffer of the last call). */
 static char *
 resolve(const char *page)
@@ -139,5 +149,26 @@ main(void)
 	HAS(s, "## Hugo readfile\n\n```bash\necho hugodate\n```", "Hugo readfile");
 
 	ok(resolve("README.md") == NULL, "a page without directives is left as it is");
+
+	/* A deep page of many directives for missing files: the lookups are bounded. */
+	{
+		char	 page[8192], *res = NULL;
+		size_t	 plen = 0, rlen;
+		int	 i, rc;
+
+		for (i = 0; i < 200; i++)
+			plen += (size_t)snprintf(page + plen, sizeof(page) - plen,
+			    "{* m%d.py *}\n", i);
+		nreads = 0;
+		rc = include_resolve("a/b/c/d/e/f/g/h/i/j/page.md", page, plen, rd_count, NULL,
+		    NULL, &res, &rlen);
+		ok(rc == 1 && nreads <= INCLUDE_MAX_LOOKUPS && nreads >= 100,
+		    "a page's lookups are bounded (%zu reads for 200 missing files 10 folders "
+		    "deep)", nreads);
+		HAS(res, "(included file m0.py: not found)", "... the first directives: not found");
+		HAS(res, "(included file m199.py: too many include lookups in one page)",
+		    "... the last: a note saying why");
+		free(res);
+	}
 	return tap_done();
 }
