@@ -5,7 +5,8 @@
 # library lists, GitOps syncs and the schedule's slot, webhook deliveries and App tokens)
 # and compares the answers; then several connections claim as several nodes would: a claim
 # waits for another's decision, two processes claiming at once take every job once and
-# never two of one library family at a time, one node runs a GitOps sync.
+# never two of one library family at a time, one node runs a GitOps sync, a job's start and
+# a deletion queued at the same instant lock their rows in one order.
 . "$top_srcdir/t/lib/harness.sh"
 . "$top_srcdir/t/lib/pg.sh"
 engine_sqlite_only "starts its own PostgreSQL and checks both engines"
@@ -25,6 +26,8 @@ is "$(grep -c '^ok [0-9]* - postgres: .*never had two of a family live' <<<"$out
     "... never two jobs of one family at a time"
 is "$(grep -c '^ok [0-9]* - postgres: B finds nothing to run' <<<"$out")" 1 \
     "... one node runs a GitOps sync"
+is "$(grep -c '^ok [0-9]* - postgres: \(B, a deletion, waits for A\|A starts the job (no deadlock)\|B.s deletion is queued\)' <<<"$out")" 3 \
+    "... a start and a deletion at once take the rows in one order (no deadlock)"
 is "$(pg_sql "SELECT count(*) FROM pg_namespace WHERE nspname = 'storejobs'")" 0 \
     "test-store-jobs left no schema behind"
 done_testing

@@ -734,6 +734,64 @@ pg_claim_plan(struct db *db)
 	    next.library_id);
 }
 
+/*
+ * The order of row locks: a job's start writes its library's row, then the job's; a deletion
+ * queued meanwhile (another node) must take them in the same order. Here A holds the
+ * library's row as a start does, B queues the deletion and waits; then A writes the job's
+ * row and commits, B goes on. Taken in the other order (the job's row, then the
+ * library's), B held the job's row while it waited, A waited for B: PostgreSQL reported a
+ * deadlock and failed one of them (a DELETE answered 500).
+ */
+static void
+pg_lock_order(struct db *a)
+{
+	struct db	*b;
+	long long	 id = 0, del = 0, waiting = 0;
+	int		 i, status = -1, rc;
+	pid_t		 pid;
+	char		 s[4096];
+
+	db_run(a, "DELETE FROM jobs", "");
+	ok(add_library(a, "/lk/a", 300, NULL, "", "finalized", "c0") == 0 &&
+	    jobs_enqueue(a, "/lk/a", 0, &id) == 0, "postgres: /lk/a and its queued job");
+	ok(db_begin(a) == 0 && db_run(a, "UPDATE libraries SET state = 'processing' WHERE "
+	    "id = ?1", "t", "/lk/a") == 0, "postgres: A, a start, holds /lk/a's row");
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		ok(0, "postgres: a second process");
+		return;
+	}
+	if (pid == 0) {
+		if ((b = pg_second()) == NULL || db_exec(b, "SET lock_timeout = 20000") == -1)
+			_exit(100);
+		rc = db_begin(b) == 0 && jobs_enqueue_delete(b, "/lk/a", &del) == 0 &&
+		    db_commit(b) == 0;
+		pg_second_close(b);
+		_exit(rc ? 0 : 1);
+	}
+	/* B waits for a lock (the library's row, or with the wrong order, the job's) */
+	for (i = 0; i < 200 && waiting == 0; i++) {
+		usleep(50000);
+		if (db_stmt_int(a, "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+		    "current_database() AND wait_event_type = 'Lock'", &waiting) == -1)
+			break;
+	}
+	eq_int(waiting, 1, "postgres: B, a deletion, waits for A");
+	rc = db_run(a, "UPDATE jobs SET state = 'running' WHERE id = ?1 AND state = "
+	    "'queued'", "I", id);
+	eq_int(rc, 0, "postgres: A starts the job (no deadlock)");
+	if (rc == 0)
+		ok(db_commit(a) == 0, "postgres: A commits");
+	else
+		db_rollback(a);
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "postgres: B's deletion is queued (status %d)", status);
+	tr("lock order %s", job_one(a, id, s));
+	ok(strstr(s, " running ") != NULL, "postgres: the started job runs (%s)", s);
+	eq_int(jobs_delete_pending(a, "/lk/a", &del), 1, "postgres: ... its deletion waits");
+}
+
 static void
 pg_nodes(struct db *a)
 {
@@ -907,6 +965,7 @@ main(void)
 		if (strcmp(trace[1], trace[0]) != 0)
 			printf("# sqlite:\n%s# postgres:\n%s", trace[0], trace[1]);
 		pg_nodes(pdb);
+		pg_lock_order(pdb);
 		pg_claim_plan(pdb);
 		ok(dbh_pg_close(pdb, SCHEMA) == 0, "postgres: the schema dropped");
 	}
