@@ -1288,7 +1288,8 @@ admin_cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	if (tsv) {
-		printf("rank\tid\tscore\ttokens\tplace\tfate\tsource\tbreadcrumb\ttitle\ttext\n");
+		printf("rank\tid\tscore\ttokens\tplace\tfate\tsource\tbreadcrumb\ttitle\ttext\t"
+		    "terms\n");
 		for (k = 0; k < t.n && (long)k < limit; k++) {
 			const struct search_trace_row *r = &t.rows[k];
 
@@ -1301,7 +1302,7 @@ admin_cmd_explain(int argc, char **argv)
 			admin_tsv_field(stdout, r->title);
 			putchar('\t');
 			admin_tsv_field(stdout, r->text);
-			putchar('\n');
+			printf("\t%llx\n", (unsigned long long)r->terms);
 		}
 	} else {
 		printf("%s, %ld tokens: the answer holds %zu of %zu candidates (%ld tokens); "

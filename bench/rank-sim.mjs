@@ -8,8 +8,9 @@
 // Prints (1) how faithful the replay is: for how many questions the replayed packing picks
 // exactly the snippets the service placed (the replay follows search_context: the stop ratio
 // on the ranking's scores, the two best always kept, packing in rank order, only the first
-// snippet cut to fit (a later one too big for the room left is skipped), and past three
-// quarters of the budget only candidates scoring 0.45 of the best (the soft stop); it differs
+// snippet cut to fit (a later one too big for the room left is skipped), and past four
+// sections and 0.4 of the budget only candidates scoring 0.6 of the best (the soft stop; the
+// covered stop is not replayed, though the explain TSV's terms column has what it reads); it differs
 // where the service cut the first snippet at a paragraph end well before the room ran out);
 // (2) where the `must_contain` strings of the unanswered questions stand among the candidates
 // (rank and fate of the first candidate holding each); (3) answered and the answer's median
@@ -31,7 +32,7 @@ const qfile = process.argv[3] ||
     join(process.env.CORPORA || join(here, '..', 't', 'corpora'), 'dev-questions.json');
 const budget = Number(process.env.TOKENS || 2000);
 const STOP_MIN = 2, SEPARATOR = 36;	/* "\n\n" + 32 dashes + "\n\n" */
-const SOFT_SHARE = 0.75, SOFT_RATIO = 0.45;	/* search.c's SEARCH_SOFT_SHARE, _RATIO */
+const SOFT_SHARE = 0.4, SOFT_RATIO = 0.6, SOFT_MIN = 4;	/* search.c's SEARCH_SOFT_* */
 
 const unescape = (s) => s.replace(/\\(.)/g, (_, c) => ({ n: '\n', t: '\t', r: '\r' })[c] ?? c);
 function load(file) {
@@ -47,7 +48,7 @@ function load(file) {
 
 // The snippets a rule packs: [{c, take}] in packing order.
 function pack(cands, { ratio = 0.1, cap = Infinity, tokens = budget, cutMin = Infinity,
-    softShare = SOFT_SHARE, softRatio = SOFT_RATIO } = {}) {
+    softShare = SOFT_SHARE, softRatio = SOFT_RATIO, softMin = SOFT_MIN } = {}) {
 	const live = cands.filter((c) => c.fate !== 'held: flagged' && c.fate !== 'gone');
 	const best = Math.max(0, ...live.map((c) => c.score));
 	let kept = live.filter((c) => c.score >= ratio * best);
@@ -59,7 +60,8 @@ function pack(cands, { ratio = 0.1, cap = Infinity, tokens = budget, cutMin = In
 	for (const c of kept) {
 		if (used >= tokens || out.length >= cap)
 			break;
-		if (out.length > 0 && used >= softShare * tokens && c.score < softRatio * best)
+		if (out.length >= Math.max(1, softMin) && used >= softShare * tokens &&
+		    c.score < softRatio * best)
 			continue;
 		if (out.length > 0 && used + c.tokens > tokens && tokens - used < cutMin)
 			continue;
@@ -117,8 +119,9 @@ console.log('\nrule                          answered   med_B   p90_B');
 const rules = [['today (ratio 0.1, soft stop)', {}],
     ['no soft stop, cut at 500 left', { softShare: Infinity, cutMin: 500 }],
     ['no soft stop', { softShare: Infinity }]];
-for (const [share, r] of [[0.4, 0.6], [0.75, 0.6], [0.5, 0.45]])
-	rules.push([`soft stop ${share} of budget, ${r}`, { softShare: share, softRatio: r }]);
+for (const [share, r, m] of [[0.4, 0.6, 1], [0.75, 0.45, 1], [0.5, 0.6, 4]])
+	rules.push([`soft stop ${share} of budget, ${r}, from section ${m + 1}`,
+	    { softShare: share, softRatio: r, softMin: m }]);
 for (const ratio of [0.2, 0.3, 0.5])
 	rules.push([`stop ratio ${ratio}`, { ratio }]);
 for (const cap of [4, 6, 8])

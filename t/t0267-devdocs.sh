@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Development files (contributing guide, code of conduct, CI and release notes, changelogs)
-# rank below user documentation of a similar score, without being dropped: a question
-# about contributing still finds the guide first.
+# Development files (contributing guide, code of conduct, CI and release notes, changelogs,
+# to-do lists, the documentation of internals and of tests) rank below user documentation
+# of a similar score, without being dropped: a question about contributing still finds the
+# guide first.
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd jq git nginx fcgiwrap
 
@@ -33,6 +34,27 @@ put docs/release-process.md <<'EOF2'
 ## Retry failed connections while releasing
 
 Retry failed connections to the registry.
+EOF2
+put docs/internals/pool.md <<'EOF2'
+# Connection pool internals
+
+## Retry failed connections inside the pool
+
+Retry failed connections: the pool retries failed connections.
+EOF2
+put docs/tests/retry.md <<'EOF2'
+# Retry tests
+
+## Retry failed connections under test
+
+Retry failed connections in the test server.
+EOF2
+put docs/TODO.md <<'EOF2'
+# To do
+
+## Retry failed connections faster
+
+Retry failed connections sooner.
 EOF2
 # Release notes entries (CHANGELOG files and folders are not indexed by default):
 # the current major version's is user documentation, an older one's is not.
@@ -74,6 +96,12 @@ out=$(sources 'retry failed connections')
 is "$(head -1 <<<"$out")" 'docs/connections.md#retry-failed-connections' \
     "the user guide first, above development files that say more about it"
 like "$out" 'CONTRIBUTING.md' "the contributing guide is still answered"
+for f in docs/internals/pool.md docs/tests/retry.md docs/TODO.md; do
+	like "$out" "$f" "$f is still answered"
+done
+is "$(sources 'connection pool internals retry' | head -1)" \
+    'docs/internals/pool.md#retry-failed-connections-inside-the-pool' \
+    "a question about the internals finds them"
 is "$(sources 'open a pull request contributing' | head -1)" 'CONTRIBUTING.md#retry-failed-connections-in-ci' \
     "a question about contributing finds the guide"
 

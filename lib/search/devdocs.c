@@ -1,8 +1,9 @@
 /*
  * devdocs.c: which documents of a repository are development files (devdocs.h), by their
- * path: a file named like a contributing guide, a code of conduct, release notes or a
- * changelog, or a file under a folder of CI configuration (.github, .gitlab, .circleci) or of
- * release notes and changelogs.
+ * path: a file named like a contributing guide, a code of conduct, a to-do or known-bugs
+ * list, a code review or style guide, a roadmap, release notes or a changelog, or a file
+ * under a folder of CI configuration (.github, .gitlab, .circleci), of a project's internals
+ * or tests, or of release notes and changelogs.
  */
 #include "config.h"
 
@@ -21,6 +22,10 @@ static const struct {
 	{ "codeofconduct", DEVDOCS_DEV }, { "release-process", DEVDOCS_DEV },
 	{ "release_process", DEVDOCS_DEV }, { "maintainers", DEVDOCS_DEV },
 	{ "maintaining", DEVDOCS_DEV }, { "governance", DEVDOCS_DEV },
+	{ "todo", DEVDOCS_DEV }, { "known_bugs", DEVDOCS_DEV }, { "known-bugs", DEVDOCS_DEV },
+	{ "code_review", DEVDOCS_DEV }, { "code-review", DEVDOCS_DEV },
+	{ "code_style", DEVDOCS_DEV }, { "code-style", DEVDOCS_DEV },
+	{ "roadmap", DEVDOCS_DEV }, { "hacking", DEVDOCS_DEV },
 	{ "changelog", DEVDOCS_CHANGELOG }, { "changes", DEVDOCS_CHANGELOG },
 	{ "history", DEVDOCS_CHANGELOG }, { "release-notes", DEVDOCS_CHANGELOG },
 	{ "release_notes", DEVDOCS_CHANGELOG }, { "releasenotes", DEVDOCS_CHANGELOG },
@@ -33,6 +38,7 @@ static const struct {
 	int		 kind;
 } devdocs_dirs[] = {
 	{ ".github", DEVDOCS_DEV }, { ".gitlab", DEVDOCS_DEV }, { ".circleci", DEVDOCS_DEV },
+	{ "internals", DEVDOCS_DEV }, { "tests", DEVDOCS_DEV },
 	{ "contributing", DEVDOCS_DEV }, { "changelog", DEVDOCS_CHANGELOG },
 	{ "changelogs", DEVDOCS_CHANGELOG }, { "changes", DEVDOCS_CHANGELOG },
 	{ "release-notes", DEVDOCS_CHANGELOG }, { "release_notes", DEVDOCS_CHANGELOG },

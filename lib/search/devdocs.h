@@ -1,7 +1,9 @@
 /*
  * devdocs.h: development files of a repository (contributing guides, code of conduct, CI
- * and release notes, changelogs), which users of a library rarely ask about: the answer
- * ranks them below user documentation of the same score, it does not drop them.
+ * and release notes, changelogs, to-do and known-bugs lists, code review and style guides,
+ * roadmaps, the documentation of internals and of tests), which users of a library rarely
+ * ask about: the answer ranks them below user documentation of the same score, it does not
+ * drop them.
  */
 #ifndef DEVDOCS_H
 #define DEVDOCS_H
@@ -11,7 +13,9 @@
 
 /*
  * What path (a document's path in its repository) is: DEVDOCS_USER, DEVDOCS_DEV (a
- * contributing guide, code of conduct, CI or release process file) or DEVDOCS_CHANGELOG (a
+ * contributing guide, code of conduct, CI or release process file, a to-do or known-bugs
+ * list, a code review or style guide, a roadmap or hacking guide, a file under internals/ or
+ * tests/) or DEVDOCS_CHANGELOG (a
  * changelog, release notes, history: only its entries older than the current major version
  * are development files, devdocs_major).
  */

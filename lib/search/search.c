@@ -73,18 +73,23 @@
 #define SEARCH_STOP_TAIL	0.5
 #endif
 /*
- * The soft stop: once an answer holds SEARCH_SOFT_SHARE of its budget, a further candidate
- * must score at least SEARCH_SOFT_RATIO times the best: the budget is a ceiling, and an
- * answer that already holds its best sections stops adding middling ones instead of filling
- * the rest. Tuned with bench/eval so that no answer is lost (bench/README.md, "No padding":
- * a stricter ratio or an earlier share lost answers whose facts stand in sections scoring a
- * third to a half of the best).
+ * The soft stop: once an answer holds SEARCH_SOFT_MIN sections and SEARCH_SOFT_SHARE of its
+ * budget, a further candidate must score at least SEARCH_SOFT_RATIO times the best: the
+ * budget is a ceiling, and an answer that already holds its best sections stops adding
+ * middling ones instead of filling the rest. The first SEARCH_SOFT_MIN sections are packed
+ * whatever their score (what answers a question worded unlike the documentation often
+ * stands second to fourth, at a third of the best). Tuned with bench/eval and
+ * bench/eval-sources, with development files ranked down (search_demote_dev): the median
+ * answer went from 8.6 to 6.6 KB with no answer lost but one (bench/README.md, "7 KB").
  */
 #ifndef SEARCH_SOFT_SHARE
-#define SEARCH_SOFT_SHARE	0.75
+#define SEARCH_SOFT_SHARE	0.4
 #endif
 #ifndef SEARCH_SOFT_RATIO
-#define SEARCH_SOFT_RATIO	0.45
+#define SEARCH_SOFT_RATIO	0.6
+#endif
+#ifndef SEARCH_SOFT_MIN
+#define SEARCH_SOFT_MIN		4
 #endif
 /*
  * The covered stop: once an answer holds every question term that any candidate holds
@@ -440,8 +445,8 @@ search_stop(struct lexindex_hit *c, size_t *n)
 
 /*
  * Development files (contributing guides, code of conduct, CI and release process files,
- * and the entries of changelogs and release notes older than the current major version:
- * devdocs.h) rank below user documentation of the same score: their candidates' scores
+ * to-do lists, internals, tests..., and the entries of changelogs and release notes older
+ * than the current major version: devdocs.h) rank below user documentation of the same score: their candidates' scores
  * times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
  * among the candidates names. A question about them still finds them.
  */
@@ -1436,6 +1441,7 @@ search_trace_add(struct search_trace *t, const struct lexindex_hit *cand, size_t
 		t->rows[i].id = cand[i].id;
 		t->rows[i].score = cand[i].score;
 		t->rows[i].tokens = cand[i].tokens;
+		t->rows[i].terms = cand[i].terms;
 		t->rows[i].fate = SEARCH_FATE_FULL;
 	}
 	t->n = n;
@@ -1735,8 +1741,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * Pack in rank order. A snippet bigger than what is left is cut to fit when it is the
 	 * first (or at least SEARCH_CUT_MIN tokens are left, which no budget reaches); else it
 	 * is skipped, and a smaller one may still fit (an API description's first places keep
-	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_SHARE of the
-	 * budget, only candidates scoring SEARCH_SOFT_RATIO of the best are added; past
+	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_MIN sections and
+	 * SEARCH_SOFT_SHARE of the budget, only candidates scoring SEARCH_SOFT_RATIO of the best
+	 * are added; past
 	 * SEARCH_COVER_SHARE, once the answer covers the question, SEARCH_COVER_RATIO. The
 	 * example of one of the first sections (search_example) follows it past both.
 	 */
@@ -1747,7 +1754,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		int example = forced;
 
 		forced = 0;
-		if (nres > 0 && !example && ((used >= SEARCH_SOFT_SHARE * budget &&
+		if (nres > 0 && !example && ((nres >= SEARCH_SOFT_MIN &&
+		    used >= SEARCH_SOFT_SHARE * budget &&
 		    cand[i].score < SEARCH_SOFT_RATIO * best) ||
 		    (allterms != 0 && (have & allterms) == allterms &&
 		    used >= SEARCH_COVER_SHARE * budget &&

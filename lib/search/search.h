@@ -6,6 +6,7 @@
 #define SEARCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct buf;
 struct search;
@@ -72,6 +73,7 @@ struct search_trace_row {
 	long long	 id;		/* the snippet */
 	double		 score;		/* the ranking's (lexical, or fused with vectors) */
 	int		 tokens;	/* as the budget counts them, uncut */
+	uint64_t	 terms;		/* the question terms it holds (lexindex_hit.terms) */
 	enum search_fate fate;
 	size_t		 place;		/* 1-based place in the answer; 0: not in it */
 	char		*source;	/* as the answer shows them; NULL when gone */
