@@ -446,8 +446,8 @@ search_stop(struct lexindex_hit *c, size_t *n)
 /*
  * Development files (contributing guides, code of conduct, CI and release process files,
  * to-do lists, internals, tests..., and the entries of changelogs and release notes older
- * than the current major version: devdocs.h) rank below user documentation of the same score: their candidates' scores
- * times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
+ * than the current major version: devdocs.h) rank below user documentation of the same
+ * score: their candidates' scores times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
  * among the candidates names. A question about them still finds them.
  */
 static void
@@ -1743,9 +1743,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	 * is skipped, and a smaller one may still fit (an API description's first places keep
 	 * room for the next ones and cut instead: search_room). Past SEARCH_SOFT_MIN sections and
 	 * SEARCH_SOFT_SHARE of the budget, only candidates scoring SEARCH_SOFT_RATIO of the best
-	 * are added; past
-	 * SEARCH_COVER_SHARE, once the answer covers the question, SEARCH_COVER_RATIO. The
-	 * example of one of the first sections (search_example) follows it past both.
+	 * are added; past SEARCH_COVER_SHARE, once the answer covers the question,
+	 * SEARCH_COVER_RATIO. The example of one of the first sections (search_example) follows
+	 * it past both.
 	 */
 	for (i = 0, best = 0; i < ncand; i++)
 		if (cand[i].score > best)
