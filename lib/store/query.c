@@ -33,9 +33,12 @@ struct store_query_kept_row {
 	struct store_query_libs_row r;	/* its strings malloc'd */
 };
 
-/* A snippet store_query_prefetch read: a candidate, or a heading trail before one. */
+/*
+ * A snippet store_query_prefetch read: a candidate's whole row, a heading trail before one,
+ * or a candidate's place (its path, title and flag: what the ranking reads of every one).
+ */
 struct store_query_pre_row {
-	int		 kind;		/* 0 a candidate, 1 a trail */
+	int		 kind;		/* 0 a candidate, 1 a trail, 2 a candidate's place */
 	long long	 id, tokens, document_id, ord, of_doc, of_ord, limit;
 	int		 flagged, has_text;
 	char		*title, *breadcrumb, *anchor, *text, *code, *path, *page_title;
@@ -47,7 +50,10 @@ struct store_query_pre_row {
 struct store_query_pre {
 	char		*library_id;
 	long long	*ids;		/* asked, in any order */
+	char		*full;		/* for each of ids: 1 when its whole row was read */
 	size_t		 nids;
+	int		 short_bytes, lookback;
+	int		 more_failed;	/* the second statement failed: read one by one */
 	struct store_query_pre_row *rows;
 	size_t		 nrows, caprows;
 };
@@ -171,13 +177,17 @@ static const char store_query_nocase_sql[] = DB_PAIR(
 
 /*
  * store_query_prefetch (PostgreSQL, a listening connection only: never prepared on
- * SQLite). In one statement: the candidates ?1 (an array of snippet ids) as library ?2
- * shows them, each with what store_query_snippet, store_query_snippet_place and
- * store_query_flagged read of it (kind 0); then the heading trails before each
+ * SQLite). In one statement: the place of each candidate of ?1 (an array of snippet ids)
+ * as library ?2 shows it, what store_query_snippet_place and store_query_flagged read
+ * (kind 2); then, of the candidates ?6 (an array, of ?1's or not), what
+ * store_query_snippet reads (kind 0) and the heading trails before each
  * (store_query_prev's: ?5 of them when its text is under ?4 bytes, else 1; kind 1), with
  * the first ?3 characters of the text of each trail that search_expand may pick (the
  * nearest, a document's first, one whose breadcrumb opens the candidate's) and whether
  * it is flagged (store_query_text's). starts_with is exact (byte) comparison, as strncmp.
+ * The trails are read from snippets itself (the document the library's document shows,
+ * library_snippets' owner_document_id), so that each is a backward walk of the index
+ * snippets_document that stops at its limit.
  */
 #define STORE_QUERY_PRE_PICK \
     "(p.rn = 1 OR p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(c.breadcrumb, " \
@@ -185,25 +195,31 @@ static const char store_query_nocase_sql[] = DB_PAIR(
 #define STORE_QUERY_PRE_LIMIT \
     "CASE WHEN octet_length(coalesce(c.text, '')) < ?4::int THEN ?5::bigint ELSE 1 END"
 static const char store_query_pre_sql[] =
-    "WITH c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
+    "WITH a AS (SELECT s.id, s.title, s.document_id, s.ord, d.path FROM library_snippets s "
+    "JOIN documents d ON d.id = s.document_id WHERE s.id = ANY (?1::bigint[]) AND "
+    "s.library_id = ?2::text), "
+    "c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
     "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, s.document_id, "
-    "s.ord, (SELECT string_agg(rule, ', ' ORDER BY rule COLLATE \"C\") FROM "
-    "snippet_flags WHERE snippet_id = s.id) AS flags, d.url FROM library_snippets s "
-    "JOIN documents d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id "
-    "WHERE s.id = ANY (?1::bigint[]) AND s.library_id = ?2::text) "
+    "s.owner_document_id, s.ord, (SELECT string_agg(rule, ', ' ORDER BY rule COLLATE "
+    "\"C\") FROM snippet_flags WHERE snippet_id = s.id) AS flags, d.url FROM "
+    "library_snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l ON "
+    "l.id = s.library_id WHERE s.id = ANY (?6::bigint[]) AND s.library_id = ?2::text) "
+    "SELECT 2, id, title, NULL, NULL, NULL, NULL, 0::bigint, path, NULL, NULL, NULL, "
+    "document_id, ord, NULL, NULL, NULL::bigint, NULL::bigint, EXISTS (SELECT 1 FROM "
+    "snippet_flags f WHERE f.snippet_id = a.id), true, 0::bigint FROM a "
+    "UNION ALL "
     "SELECT 0, id, title, breadcrumb, anchor, text, code, tokens, path, page_title, "
     "blob_prefix, indexed_commit, document_id, ord, flags, url, NULL::bigint, "
     "NULL::bigint, flags IS NOT NULL, true, 0::bigint FROM c "
     "UNION ALL "
     "SELECT 1, p.id, p.title, p.breadcrumb, NULL, CASE WHEN " STORE_QUERY_PRE_PICK
-    " THEN left(p.text, ?3::int) END, NULL, 0, NULL, NULL, NULL, NULL, p.document_id, "
+    " THEN left(p.text, ?3::int) END, NULL, 0, NULL, NULL, NULL, NULL, c.document_id, "
     "p.ord, NULL, NULL, c.document_id, c.ord, EXISTS (SELECT 1 FROM snippet_flags f "
     "WHERE f.snippet_id = p.id), " STORE_QUERY_PRE_PICK ", p.lim FROM c CROSS JOIN "
-    "LATERAL (SELECT x.id, x.document_id, x.title, x.breadcrumb, x.ord, x.text, "
-    "row_number() OVER "
-    "(ORDER BY x.ord DESC) AS rn, " STORE_QUERY_PRE_LIMIT " AS lim FROM "
-    "library_snippets x WHERE x.document_id = c.document_id AND x.ord < c.ord ORDER BY "
-    "x.ord DESC LIMIT " STORE_QUERY_PRE_LIMIT ") p "
+    "LATERAL (SELECT y.*, row_number() OVER (ORDER BY y.ord DESC) AS rn FROM (SELECT "
+    "x.id, x.title, x.breadcrumb, x.ord, x.text, " STORE_QUERY_PRE_LIMIT " AS lim FROM "
+    "snippets x WHERE x.document_id = c.owner_document_id AND x.ord < c.ord ORDER BY "
+    "x.ord DESC LIMIT " STORE_QUERY_PRE_LIMIT ") y) p "
     "ORDER BY 1, 17, 18, 14 DESC";
 
 /* Column i's text, NULL for a NULL column. */
@@ -328,6 +344,7 @@ store_query_pre_free(struct store_query_pre *pf)
 	}
 	free(pf->rows);
 	free(pf->ids);
+	free(pf->full);
 	free(pf->library_id);
 	free(pf);
 }
@@ -393,70 +410,150 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 	return 0;
 }
 
-int
-store_query_prefetch(struct store_query *q, const char *library_id, const long long *ids,
-    size_t n, int opening, int short_bytes, int lookback)
+/*
+ * Into *out (malloc'd): the ids of pf whose full flag is want (want -1: all) as an array
+ * literal, {1,2,3}; *count how many. 0, or -1 out of memory.
+ */
+static int
+store_query_pre_array(const struct store_query_pre *pf, int want, char **out, size_t *count)
 {
-	struct store_query_pre *pf = NULL;
-	char		*arr = NULL;
-	size_t		 i, len = 0, cap;
-	int		 step, k;
+	size_t	 i, len = 0, cap = pf->nids * 21 + 3;
+	int	 k;
 
-	store_query_prefetch_drop(q);
-	if (!q->db->listening || n == 0)
-		return 0;
+	*count = 0;
+	if ((*out = malloc(cap)) == NULL)
+		return -1;
+	(*out)[len++] = '{';
+	for (i = 0; i < pf->nids; i++) {
+		if (want != -1 && pf->full[i] != want)
+			continue;
+		k = snprintf(*out + len, cap - len, "%s%lld", *count > 0 ? "," : "",
+		    pf->ids[i]);
+		if (k < 0 || (size_t)k >= cap - len) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		len += (size_t)k;
+		(*count)++;
+	}
+	(*out)[len++] = '}';
+	(*out)[len] = '\0';
+	return 0;
+}
+
+/* Runs the prefetch statement: places of light's ids, rows and trails of full's, into pf. */
+static int
+store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const char *light,
+    const char *full)
+{
+	int	 step;
+
 	if (q->pre == NULL && db_prepare(q->db, store_query_pre_sql, &q->pre) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 		return -1;
 	}
-	/* the ids as an array literal: {1,2,3} */
-	cap = n * 21 + 3;
-	if ((pf = calloc(1, sizeof(*pf))) == NULL || (arr = malloc(cap)) == NULL ||
-	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
-	    (pf->library_id = strdup(library_id)) == NULL)
-		goto nomem;
-	arr[len++] = '{';
-	for (i = 0; i < n; i++) {
-		k = snprintf(arr + len, cap - len, "%s%lld", i > 0 ? "," : "", ids[i]);
-		if (k < 0 || (size_t)k >= cap - len)
-			goto nomem;
-		len += (size_t)k;
-		pf->ids[i] = ids[i];
-	}
-	if (len + 2 > cap)
-		goto nomem;
-	arr[len++] = '}';
-	arr[len] = '\0';
-	pf->nids = n;
 	db_reset(q->pre);
-	db_bind_text(q->pre, 1, arr);
-	db_bind_text(q->pre, 2, library_id);
-	db_bind_int64(q->pre, 3, opening);
-	db_bind_int64(q->pre, 4, short_bytes);
-	db_bind_int64(q->pre, 5, lookback);
+	db_bind_text(q->pre, 1, light);
+	db_bind_text(q->pre, 2, pf->library_id);
+	db_bind_int64(q->pre, 3, q->pf_opening);
+	db_bind_int64(q->pre, 4, pf->short_bytes);
+	db_bind_int64(q->pre, 5, pf->lookback);
+	db_bind_text(q->pre, 6, full);
 	while ((step = db_step(q->pre)) == DB_ROW)
 		if (store_query_pre_add(pf, q->pre) == -1) {
 			db_reset(q->pre);
-			goto nomem;
+			log_err("%s: out of memory", __func__);
+			return -1;
 		}
 	db_reset(q->pre);
-	free(arr);
 	if (step != DB_DONE) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_query_prefetch(struct store_query *q, const char *library_id, const long long *ids,
+    size_t n, size_t nwhole, int opening, int short_bytes, int lookback)
+{
+	struct store_query_pre *pf = NULL;
+	char		*all = NULL, *full = NULL;
+	size_t		 i, count;
+
+	store_query_prefetch_drop(q);
+	if (!q->db->listening || n == 0)
+		return 0;
+	if ((pf = calloc(1, sizeof(*pf))) == NULL ||
+	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
+	    (pf->full = calloc(n, sizeof(*pf->full))) == NULL ||
+	    (pf->library_id = strdup(library_id)) == NULL) {
+		log_err("%s: out of memory", __func__);
 		store_query_pre_free(pf);
 		return -1;
 	}
-	q->pf = pf;
+	for (i = 0; i < n; i++) {
+		pf->ids[i] = ids[i];
+		pf->full[i] = i < nwhole;
+	}
+	pf->nids = n;
+	pf->short_bytes = short_bytes;
+	pf->lookback = lookback;
 	q->pf_opening = opening;
+	if (store_query_pre_array(pf, -1, &all, &count) == -1 ||
+	    store_query_pre_array(pf, 1, &full, &count) == -1) {
+		log_err("%s: out of memory", __func__);
+		free(all);
+		store_query_pre_free(pf);
+		return -1;
+	}
+	if (store_query_pre_run(q, pf, all, full) == -1) {
+		free(all);
+		free(full);
+		store_query_pre_free(pf);
+		return -1;
+	}
+	free(all);
+	free(full);
+	q->pf = pf;
 	return 0;
-nomem:
-	log_err("%s: out of memory", __func__);
-	free(arr);
-	store_query_pre_free(pf);
-	return -1;
 }
 
-/* 1 when id was asked of the prefetch (of library_id when not NULL). */
+/*
+ * The second statement: the rows and trails of the candidates the first did not read
+ * whole, all of them at once (the answer went further than the caller foresaw). 0, or -1
+ * when it failed (logged once; the reads then go one by one).
+ */
+static int
+store_query_pre_more(struct store_query *q)
+{
+	struct store_query_pre *pf = q->pf;
+	char		*rest = NULL;
+	size_t		 i, count;
+
+	if (pf->more_failed)
+		return -1;
+	if (store_query_pre_array(pf, 0, &rest, &count) == -1) {
+		log_err("%s: out of memory", __func__);
+		pf->more_failed = 1;
+		return -1;
+	}
+	if (count > 0 && store_query_pre_run(q, pf, "{}", rest) == -1) {
+		free(rest);
+		pf->more_failed = 1;
+		return -1;
+	}
+	free(rest);
+	for (i = 0; i < pf->nids; i++)
+		pf->full[i] = 1;
+	return 0;
+}
+
+/*
+ * 1 when id was asked of the prefetch (of library_id when not NULL), 2 when its whole
+ * row was read too, 0 when not asked.
+ */
 static int
 store_query_pre_asked(struct store_query *q, long long id, const char *library_id)
 {
@@ -466,18 +563,21 @@ store_query_pre_asked(struct store_query *q, long long id, const char *library_i
 		return 0;
 	for (i = 0; i < q->pf->nids; i++)
 		if (q->pf->ids[i] == id)
-			return 1;
+			return q->pf->full[i] ? 2 : 1;
 	return 0;
 }
 
-/* The prefetched candidate id, NULL when the library does not show it (gone). */
+/*
+ * The prefetched candidate id, its whole row (kind 0) or its place (kind 2); NULL when the
+ * library does not show it (gone).
+ */
 static struct store_query_pre_row *
-store_query_pre_find(struct store_query *q, long long id)
+store_query_pre_find(struct store_query *q, long long id, int kind)
 {
 	size_t	 i;
 
 	for (i = 0; i < q->pf->nrows; i++)
-		if (q->pf->rows[i].kind == 0 && q->pf->rows[i].id == id)
+		if (q->pf->rows[i].kind == kind && q->pf->rows[i].id == id)
 			return &q->pf->rows[i];
 	return NULL;
 }
@@ -617,10 +717,17 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 	struct store_query_snippet r;
 	struct store_query_pre_row *p;
 	struct db_stmt	*st = q->snippet;
-	int		 step, rc = -1;
+	int		 step, rc = -1, asked;
 
-	if (store_query_pre_asked(q, id, library_id)) {
-		if ((p = store_query_pre_find(q, id)) == NULL)
+	if ((asked = store_query_pre_asked(q, id, library_id)) != 0) {
+		/* not shown (gone), or shown and deeper than the first statement read */
+		if (store_query_pre_find(q, id, 2) == NULL)
+			return 1;
+		if (asked == 1 && store_query_pre_more(q) == 0)
+			asked = 2;
+	}
+	if (asked == 2) {
+		if ((p = store_query_pre_find(q, id, 0)) == NULL)
 			return 1;
 		r.title = p->title;
 		r.breadcrumb = p->breadcrumb;
@@ -672,15 +779,29 @@ store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
 {
 	struct store_query_pre_row *p;
 	size_t	 i, k = 0, first = 0;
-	int	 step, covered = 0, sent;
+	int	 step, covered = 0, sent, more = 0;
 
-	/* From the prefetch when it read the trails before this place, as many as asked. */
+	/*
+	 * From the prefetch when it read the trails before this place, as many as asked; a
+	 * candidate's place whose trails the first statement did not read has them read
+	 * with the rest (store_query_pre_more).
+	 */
+again:
 	for (i = 0; q->pf != NULL && i < q->pf->nrows; i++) {
 		p = &q->pf->rows[i];
 		if (p->kind == 0 && p->document_id == doc && p->ord == ord)
 			covered = 1;
 		else if (p->kind == 1 && p->of_doc == doc && p->of_ord == ord && k++ == 0)
 			first = i;
+		else if (p->kind == 2 && p->document_id == doc && p->ord == ord &&
+		    !more && store_query_pre_asked(q, p->id, NULL) == 1)
+			more = 1;
+	}
+	if (!covered && more == 1) {
+		more = 2;
+		k = 0;
+		if (store_query_pre_more(q) == 0)
+			goto again;
 	}
 	if (covered && (k == 0 || limit <= q->pf->rows[first].limit ||
 	    (long long)k < q->pf->rows[first].limit)) {
@@ -717,7 +838,7 @@ store_query_snippet_place(struct store_query *q, long long id, char *path, size_
 
 	*path = *title = '\0';
 	if (store_query_pre_asked(q, id, NULL)) {
-		if ((p = store_query_pre_find(q, id)) == NULL)
+		if ((p = store_query_pre_find(q, id, 2)) == NULL)
 			return 0;
 		snprintf(path, pathsz, "%s", p->path);
 		snprintf(title, titlesz, "%s", p->title);
@@ -828,7 +949,7 @@ store_query_flagged(struct store_query *q, long long id)
 	int	 step;
 
 	if (store_query_pre_asked(q, id, NULL))
-		return (p = store_query_pre_find(q, id)) != NULL && p->flagged;
+		return (p = store_query_pre_find(q, id, 2)) != NULL && p->flagged;
 	db_reset(q->isflag);
 	db_bind_int64(q->isflag, 1, id);
 	step = db_step(q->isflag);
