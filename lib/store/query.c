@@ -185,9 +185,11 @@ static const char store_query_nocase_sql[] = DB_PAIR(
  * the first ?3 characters of the text of each trail that search_expand may pick (the
  * nearest, a document's first, one whose breadcrumb opens the candidate's) and whether
  * it is flagged (store_query_text's). starts_with is exact (byte) comparison, as strncmp.
- * The trails are read from snippets itself (the document the library's document shows,
- * library_snippets' owner_document_id), so that each is a backward walk of the index
- * snippets_document that stops at its limit.
+ * Each reads snippets and documents as library_snippets joins them (a document of the
+ * library, the snippets of the document it shows), without the view: the view's own
+ * document is the one its path and title come from (one probe of documents_shown a
+ * candidate, not two), and each trail is a backward walk of the index snippets_document
+ * over the shown document that stops at its limit.
  */
 #define STORE_QUERY_PRE_PICK \
     "(p.rn = 1 OR p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(c.breadcrumb, " \
@@ -195,15 +197,15 @@ static const char store_query_nocase_sql[] = DB_PAIR(
 #define STORE_QUERY_PRE_LIMIT \
     "CASE WHEN octet_length(coalesce(c.text, '')) < ?4::int THEN ?5::bigint ELSE 1 END"
 static const char store_query_pre_sql[] =
-    "WITH a AS (SELECT s.id, s.title, s.document_id, s.ord, d.path FROM library_snippets s "
-    "JOIN documents d ON d.id = s.document_id WHERE s.id = ANY (?1::bigint[]) AND "
-    "s.library_id = ?2::text), "
+    "WITH a AS (SELECT s.id, s.title, d.id AS document_id, s.ord, d.path FROM snippets s "
+    "JOIN documents d ON d.shows = s.document_id AND d.library_id = ?2::text WHERE "
+    "s.id = ANY (?1::bigint[])), "
     "c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
-    "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, s.document_id, "
-    "s.owner_document_id, s.ord, (SELECT string_agg(rule, ', ' ORDER BY rule COLLATE "
-    "\"C\") FROM snippet_flags WHERE snippet_id = s.id) AS flags, d.url FROM "
-    "library_snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l ON "
-    "l.id = s.library_id WHERE s.id = ANY (?6::bigint[]) AND s.library_id = ?2::text) "
+    "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, d.id AS document_id, "
+    "s.document_id AS owner_document_id, s.ord, (SELECT string_agg(rule, ', ' ORDER BY "
+    "rule COLLATE \"C\") FROM snippet_flags WHERE snippet_id = s.id) AS flags, d.url "
+    "FROM snippets s JOIN documents d ON d.shows = s.document_id AND d.library_id = "
+    "?2::text JOIN libraries l ON l.id = ?2::text WHERE s.id = ANY (?6::bigint[])) "
     "SELECT 2, id, title, NULL, NULL, NULL, NULL, 0::bigint, path, NULL, NULL, NULL, "
     "document_id, ord, NULL, NULL, NULL::bigint, NULL::bigint, EXISTS (SELECT 1 FROM "
     "snippet_flags f WHERE f.snippet_id = a.id), true, 0::bigint FROM a "
