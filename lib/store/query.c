@@ -1,6 +1,7 @@
 /* store/query.c: the reads of the query path (store/query.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,34 @@ struct store_query_pre {
 	size_t		 nrows, caprows;
 };
 
+/*
+ * What a listening connection keeps of the prefetch's rows between requests: for each
+ * candidate asked (library and snippet id), whether the library shows it, its place, and,
+ * once read, its whole row and trails. A prefetch whose candidates are all kept costs no
+ * round trip; one that misses some reads only those. Every change of the libraries table
+ * (db_drain_changes: an index run's end, a delete, a rename) drops them all, as it drops
+ * store_query_library's rows: an index run writes a library's snippets, documents and
+ * flags in the transaction that ends with its libraries row, and a library that shows
+ * another's documents changes only when one of the two rows does. At most
+ * STORE_QUERY_ROWS_KEPT candidates and STORE_QUERY_ROWS_BYTES of their texts (then
+ * emptied and filled again); CTXD_QUERY_KEPT_ROWS in the environment sets fewer (0:
+ * none, for measuring without).
+ */
+#define STORE_QUERY_ROWS_KEPT	8192
+#define STORE_QUERY_ROWS_BYTES	(24L * 1024 * 1024)
+#define STORE_QUERY_ROWS_HASH	16384		/* buckets, a power of two */
+
+struct store_query_cand {
+	char		*library_id;
+	long long	 id;
+	int		 shown;		/* 0: the library does not show it */
+	int		 whole;		/* row and trails held */
+	struct store_query_pre_row place, row;
+	struct store_query_pre_row *trails;
+	size_t		 ntrails;
+	int		 next;		/* the bucket's next, -1 */
+};
+
 struct store_query {
 	struct db		*db;
 	struct db_stmt	*lib;
@@ -79,7 +108,15 @@ struct store_query {
 	struct db_stmt	*pre;		/* store_query_prefetch's, prepared at its first use */
 	struct store_query_pre *pf;	/* the prefetched rows; NULL: none */
 	int		 pf_opening;	/* the characters of a trail's text it holds */
+	struct store_query_cand *cands;	/* kept rows; NULL until the first */
+	int		*buckets;
+	size_t		 ncands, maxcands;
+	long		 cand_bytes;
+	unsigned long	 cand_gen;	/* DB_CACHE_LIBRARIES's when cands was filled */
+	int		 cand_opening, cand_short, cand_lookback;	/* of the kept trails */
 };
+
+static void	store_query_cands_drop(struct store_query *);
 
 static const char store_query_lib_sql[] =
     "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
@@ -277,12 +314,22 @@ struct store_query *
 store_query_open(struct db *db)
 {
 	struct store_query *q;
+	const char	*env;
+	char		*end;
+	long		 v;
 
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
 		log_err("%s: out of memory", __func__);
 		return NULL;
 	}
 	q->db = db;
+	q->maxcands = STORE_QUERY_ROWS_KEPT;
+	if ((env = getenv("CTXD_QUERY_KEPT_ROWS")) != NULL && *env != '\0') {
+		errno = 0;
+		v = strtol(env, &end, 10);
+		if (errno == 0 && *end == '\0' && v >= 0 && v < STORE_QUERY_ROWS_KEPT)
+			q->maxcands = (size_t)v;
+	}
 	if (db_prepare(db, store_query_lib_sql, &q->lib) == -1 ||
 	    db_prepare(db, store_query_snippet_sql, &q->snippet) == -1 ||
 	    db_prepare(db, store_query_libs_sql, &q->libs) == -1 ||
@@ -317,10 +364,58 @@ store_query_close(struct store_query *q)
 	store_query_kept_drop(q);
 	store_query_list_drop(q);
 	store_query_prefetch_drop(q);
+	store_query_cands_drop(q);
+	free(q->cands);
+	free(q->buckets);
 	free(q);
 }
 
 /* ------------------------------------------------------------ one request's prefetch */
+
+/* Frees r's strings. */
+static void
+store_query_row_release(struct store_query_pre_row *r)
+{
+	free(r->title);
+	free(r->breadcrumb);
+	free(r->anchor);
+	free(r->text);
+	free(r->code);
+	free(r->path);
+	free(r->page_title);
+	free(r->blob_prefix);
+	free(r->indexed_commit);
+	free(r->flags);
+	free(r->url);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A copy of src into dst (its own strings): the bytes of its strings, or -1 (dst empty). */
+static long
+store_query_row_copy(struct store_query_pre_row *dst, const struct store_query_pre_row *src)
+{
+	char	**to[] = { &dst->title, &dst->breadcrumb, &dst->anchor, &dst->text,
+		    &dst->code, &dst->path, &dst->page_title, &dst->blob_prefix,
+		    &dst->indexed_commit, &dst->flags, &dst->url };
+	char	*const from[] = { src->title, src->breadcrumb, src->anchor, src->text,
+		    src->code, src->path, src->page_title, src->blob_prefix,
+		    src->indexed_commit, src->flags, src->url };
+	size_t	 i;
+	long	 bytes = 0;
+
+	*dst = *src;
+	for (i = 0; i < sizeof(to) / sizeof(to[0]); i++) {
+		*to[i] = NULL;
+		if (from[i] == NULL)
+			continue;
+		if ((*to[i] = strdup(from[i])) == NULL) {
+			store_query_row_release(dst);
+			return -1;
+		}
+		bytes += (long)strlen(from[i]) + 1;
+	}
+	return bytes;
+}
 
 static void
 store_query_pre_free(struct store_query_pre *pf)
@@ -329,21 +424,8 @@ store_query_pre_free(struct store_query_pre *pf)
 
 	if (pf == NULL)
 		return;
-	for (i = 0; i < pf->nrows; i++) {
-		struct store_query_pre_row *r = &pf->rows[i];
-
-		free(r->title);
-		free(r->breadcrumb);
-		free(r->anchor);
-		free(r->text);
-		free(r->code);
-		free(r->path);
-		free(r->page_title);
-		free(r->blob_prefix);
-		free(r->indexed_commit);
-		free(r->flags);
-		free(r->url);
-	}
+	for (i = 0; i < pf->nrows; i++)
+		store_query_row_release(&pf->rows[i]);
 	free(pf->rows);
 	free(pf->ids);
 	free(pf->full);
@@ -356,6 +438,187 @@ store_query_prefetch_drop(struct store_query *q)
 {
 	store_query_pre_free(q->pf);
 	q->pf = NULL;
+}
+
+/* Empties the kept candidates. */
+static void
+store_query_cands_drop(struct store_query *q)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < q->ncands; i++) {
+		struct store_query_cand *c = &q->cands[i];
+
+		free(c->library_id);
+		store_query_row_release(&c->place);
+		store_query_row_release(&c->row);
+		for (k = 0; k < c->ntrails; k++)
+			store_query_row_release(&c->trails[k]);
+		free(c->trails);
+	}
+	q->ncands = 0;
+	q->cand_bytes = 0;
+	if (q->buckets != NULL)
+		for (i = 0; i < STORE_QUERY_ROWS_HASH; i++)
+			q->buckets[i] = -1;
+}
+
+static size_t
+store_query_cand_hash(long long id)
+{
+	return (size_t)(((unsigned long long)id * 0x9E3779B97F4A7C15ULL) >> 40) &
+	    (STORE_QUERY_ROWS_HASH - 1);
+}
+
+/* The kept candidate id of library_id, NULL when not kept. */
+static struct store_query_cand *
+store_query_cand_find(struct store_query *q, const char *library_id, long long id)
+{
+	int	 k;
+
+	for (k = q->buckets[store_query_cand_hash(id)]; k != -1; k = q->cands[k].next)
+		if (q->cands[k].id == id && strcmp(q->cands[k].library_id, library_id) == 0)
+			return &q->cands[k];
+	return NULL;
+}
+
+/* A new kept candidate (emptied first when full): NULL when out of memory. */
+static struct store_query_cand *
+store_query_cand_add(struct store_query *q, const char *library_id, long long id)
+{
+	struct store_query_cand *c;
+	size_t	 h = store_query_cand_hash(id);
+
+	if (q->ncands == q->maxcands || q->cand_bytes > STORE_QUERY_ROWS_BYTES)
+		store_query_cands_drop(q);
+	c = &q->cands[q->ncands];
+	memset(c, 0, sizeof(*c));
+	if ((c->library_id = strdup(library_id)) == NULL)
+		return NULL;
+	c->id = id;
+	c->next = q->buckets[h];
+	q->buckets[h] = (int)q->ncands++;
+	q->cand_bytes += (long)sizeof(*c) + (long)strlen(library_id);
+	return c;
+}
+
+/* Adds a copy of r to pf: 0, or -1 out of memory. */
+static int
+store_query_pre_put(struct store_query_pre *pf, const struct store_query_pre_row *r)
+{
+	struct store_query_pre_row *n;
+
+	if (pf->nrows == pf->caprows) {
+		size_t	 cap = pf->caprows ? pf->caprows * 2 : 128;
+
+		if ((n = reallocarray(pf->rows, cap, sizeof(*n))) == NULL)
+			return -1;
+		pf->rows = n;
+		pf->caprows = cap;
+	}
+	if (store_query_row_copy(&pf->rows[pf->nrows], r) == -1)
+		return -1;
+	pf->nrows++;
+	return 0;
+}
+
+/*
+ * The kept rows of pf's candidates into pf; need[i] says what is not kept of ids[i]:
+ * 1 its place, 2 its whole row and trails (when pf reads it whole). 0, or -1.
+ */
+static int
+store_query_cands_get(struct store_query *q, struct store_query_pre *pf, char *need)
+{
+	struct store_query_cand *c;
+	size_t	 i, k;
+
+	for (i = 0; i < pf->nids; i++) {
+		if ((c = store_query_cand_find(q, pf->library_id, pf->ids[i])) == NULL) {
+			need[i] = 1 | (pf->full[i] ? 2 : 0);
+			continue;
+		}
+		need[i] = pf->full[i] && c->shown && !c->whole ? 2 : 0;
+		if (c->shown && store_query_pre_put(pf, &c->place) == -1)
+			return -1;
+		if (!pf->full[i] || !c->whole)
+			continue;
+		if (store_query_pre_put(pf, &c->row) == -1)
+			return -1;
+		for (k = 0; k < c->ntrails; k++)
+			if (store_query_pre_put(pf, &c->trails[k]) == -1)
+				return -1;
+	}
+	return 0;
+}
+
+/* Keeps what the statement read of the candidates need names. Out of memory: less kept. */
+static void
+store_query_cands_put(struct store_query *q, const struct store_query_pre *pf,
+    const char *need)
+{
+	struct store_query_cand *c;
+	const struct store_query_pre_row *r, *p;
+	size_t	 i, j, k, nt;
+	long	 b;
+
+	for (i = 0; i < pf->nids; i++) {
+		if (need[i] == 0)
+			continue;
+		p = r = NULL;
+		for (j = 0; j < pf->nrows; j++)
+			if (pf->rows[j].id == pf->ids[i] && pf->rows[j].kind == 2)
+				p = &pf->rows[j];
+			else if (pf->rows[j].id == pf->ids[i] && pf->rows[j].kind == 0)
+				r = &pf->rows[j];
+		if ((c = store_query_cand_find(q, pf->library_id, pf->ids[i])) == NULL) {
+			/* its place, read now (else it was dropped since: not kept) */
+			if (!(need[i] & 1) || (c = store_query_cand_add(q, pf->library_id,
+			    pf->ids[i])) == NULL)
+				continue;
+			if ((c->shown = p != NULL)) {
+				if ((b = store_query_row_copy(&c->place, p)) == -1) {
+					c->shown = 0;	/* a candidate kept as gone: drop all */
+					store_query_cands_drop(q);
+					return;
+				}
+				q->cand_bytes += b;
+			}
+		}
+		if (!(need[i] & 2) || !c->shown || c->whole || r == NULL)
+			continue;
+		for (j = 0, nt = 0; j < pf->nrows; j++)
+			if (pf->rows[j].kind == 1 && pf->rows[j].of_doc == r->document_id &&
+			    pf->rows[j].of_ord == r->ord)
+				nt++;
+		if (nt > 0 && (c->trails = calloc(nt, sizeof(*c->trails))) == NULL)
+			continue;
+		if ((b = store_query_row_copy(&c->row, r)) == -1) {
+			free(c->trails);
+			c->trails = NULL;
+			continue;
+		}
+		q->cand_bytes += b;
+		for (j = 0, k = 0; j < pf->nrows && k < nt; j++) {
+			if (pf->rows[j].kind != 1 || pf->rows[j].of_doc != r->document_id ||
+			    pf->rows[j].of_ord != r->ord)
+				continue;
+			if ((b = store_query_row_copy(&c->trails[k], &pf->rows[j])) == -1)
+				break;
+			q->cand_bytes += b;
+			k++;
+		}
+		c->ntrails = k;
+		if (k < nt) {		/* out of memory: not kept whole */
+			for (j = 0; j < k; j++)
+				store_query_row_release(&c->trails[j]);
+			free(c->trails);
+			c->trails = NULL;
+			c->ntrails = 0;
+			store_query_row_release(&c->row);
+			continue;
+		}
+		c->whole = 1;
+	}
 }
 
 /* A copy of column i of st ("" for NULL; *isnull set when given). 0, or -1. */
@@ -413,11 +676,12 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 }
 
 /*
- * Into *out (malloc'd): the ids of pf whose full flag is want (want -1: all) as an array
- * literal, {1,2,3}; *count how many. 0, or -1 out of memory.
+ * Into *out (malloc'd): the ids of pf whose sel has a bit of mask as an array literal,
+ * {1,2,3}; *count how many. 0, or -1 out of memory.
  */
 static int
-store_query_pre_array(const struct store_query_pre *pf, int want, char **out, size_t *count)
+store_query_pre_array(const struct store_query_pre *pf, const char *sel, int mask,
+    char **out, size_t *count)
 {
 	size_t	 i, len = 0, cap = pf->nids * 21 + 3;
 	int	 k;
@@ -427,7 +691,7 @@ store_query_pre_array(const struct store_query_pre *pf, int want, char **out, si
 		return -1;
 	(*out)[len++] = '{';
 	for (i = 0; i < pf->nids; i++) {
-		if (want != -1 && pf->full[i] != want)
+		if (!(sel[i] & mask))
 			continue;
 		k = snprintf(*out + len, cap - len, "%s%lld", *count > 0 ? "," : "",
 		    pf->ids[i]);
@@ -442,6 +706,43 @@ store_query_pre_array(const struct store_query_pre *pf, int want, char **out, si
 	(*out)[len++] = '}';
 	(*out)[len] = '\0';
 	return 0;
+}
+
+/*
+ * 1 when the kept candidates may serve a prefetch with these trails (emptied when the
+ * libraries changed since or the trails asked differ), 0 when none are kept.
+ */
+static int
+store_query_cands_ready(struct store_query *q, int opening, int short_bytes, int lookback)
+{
+	size_t	 i;
+
+	if (q->maxcands == 0)
+		return 0;
+	if (q->cands == NULL) {
+		if ((q->cands = calloc(q->maxcands, sizeof(*q->cands))) == NULL ||
+		    (q->buckets = calloc(STORE_QUERY_ROWS_HASH, sizeof(*q->buckets))) == NULL) {
+			free(q->cands);
+			q->cands = NULL;
+			return 0;
+		}
+		for (i = 0; i < STORE_QUERY_ROWS_HASH; i++)
+			q->buckets[i] = -1;
+		q->cand_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+		q->cand_opening = opening;
+		q->cand_short = short_bytes;
+		q->cand_lookback = lookback;
+	}
+	if (!db_cache_valid(q->db, DB_CACHE_LIBRARIES, q->cand_gen) ||
+	    q->cand_opening != opening || q->cand_short != short_bytes ||
+	    q->cand_lookback != lookback) {
+		store_query_cands_drop(q);
+		q->cand_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+		q->cand_opening = opening;
+		q->cand_short = short_bytes;
+		q->cand_lookback = lookback;
+	}
+	return 1;
 }
 
 /* Runs the prefetch statement: places of light's ids, rows and trails of full's, into pf. */
@@ -481,8 +782,9 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
     size_t n, size_t nwhole, int opening, int short_bytes, int lookback)
 {
 	struct store_query_pre *pf = NULL;
-	char		*all = NULL, *full = NULL;
-	size_t		 i, count;
+	char		*places = NULL, *wholes = NULL, *need = NULL;
+	size_t		 i, np = 0, nw = 0;
+	int		 keep;
 
 	store_query_prefetch_drop(q);
 	if (!q->db->listening || n == 0)
@@ -490,11 +792,9 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 	if ((pf = calloc(1, sizeof(*pf))) == NULL ||
 	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
 	    (pf->full = calloc(n, sizeof(*pf->full))) == NULL ||
-	    (pf->library_id = strdup(library_id)) == NULL) {
-		log_err("%s: out of memory", __func__);
-		store_query_pre_free(pf);
-		return -1;
-	}
+	    (pf->library_id = strdup(library_id)) == NULL ||
+	    (need = calloc(n, 1)) == NULL)
+		goto nomem;
 	for (i = 0; i < n; i++) {
 		pf->ids[i] = ids[i];
 		pf->full[i] = i < nwhole;
@@ -503,23 +803,35 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 	pf->short_bytes = short_bytes;
 	pf->lookback = lookback;
 	q->pf_opening = opening;
-	if (store_query_pre_array(pf, -1, &all, &count) == -1 ||
-	    store_query_pre_array(pf, 1, &full, &count) == -1) {
-		log_err("%s: out of memory", __func__);
-		free(all);
-		store_query_pre_free(pf);
-		return -1;
+	/* what is kept goes into pf; the statement reads the rest (need) */
+	if ((keep = store_query_cands_ready(q, opening, short_bytes, lookback)) != 0) {
+		if (store_query_cands_get(q, pf, need) == -1)
+			goto nomem;
+	} else
+		for (i = 0; i < n; i++)
+			need[i] = 1 | (pf->full[i] ? 2 : 0);
+	if (store_query_pre_array(pf, need, 1, &places, &np) == -1 ||
+	    store_query_pre_array(pf, need, 2, &wholes, &nw) == -1)
+		goto nomem;
+	if (np + nw > 0) {
+		if (store_query_pre_run(q, pf, places, wholes) == -1)
+			goto fail;
+		if (keep)
+			store_query_cands_put(q, pf, need);
 	}
-	if (store_query_pre_run(q, pf, all, full) == -1) {
-		free(all);
-		free(full);
-		store_query_pre_free(pf);
-		return -1;
-	}
-	free(all);
-	free(full);
+	free(places);
+	free(wholes);
+	free(need);
 	q->pf = pf;
 	return 0;
+nomem:
+	log_err("%s: out of memory", __func__);
+fail:
+	free(places);
+	free(wholes);
+	free(need);
+	store_query_pre_free(pf);
+	return -1;
 }
 
 /*
@@ -531,16 +843,25 @@ static int
 store_query_pre_more(struct store_query *q)
 {
 	struct store_query_pre *pf = q->pf;
-	char		*rest = NULL;
+	char		*rest = NULL, *sel;
 	size_t		 i, count;
 
 	if (pf->more_failed)
 		return -1;
-	if (store_query_pre_array(pf, 0, &rest, &count) == -1) {
+	if ((sel = calloc(pf->nids, 1)) == NULL) {
 		log_err("%s: out of memory", __func__);
 		pf->more_failed = 1;
 		return -1;
 	}
+	for (i = 0; i < pf->nids; i++)
+		sel[i] = !pf->full[i];
+	if (store_query_pre_array(pf, sel, 1, &rest, &count) == -1) {
+		log_err("%s: out of memory", __func__);
+		free(sel);
+		pf->more_failed = 1;
+		return -1;
+	}
+	free(sel);
 	if (count > 0 && store_query_pre_run(q, pf, "{}", rest) == -1) {
 		free(rest);
 		pf->more_failed = 1;

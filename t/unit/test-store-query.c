@@ -1129,6 +1129,60 @@ test_prefetch(struct db *db, const char *url, const char *e)
 	if (pgl)
 		eq_int(db_round_trips(l) - rt, 1, "%s: ... without another round trip", e);
 	store_query_prefetch_drop(q);
+
+	/*
+	 * The same candidates again, three read whole: the connection kept the rows of the
+	 * first (PostgreSQL), and reads those of the other two; then all from what it kept.
+	 */
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+	    "%s: the same prefetch, three read whole", e);
+	store_query_prefetch_drop(q);
+	rt = db_round_trips(l);
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+	    "%s: the same prefetch again", e);
+	s[0] = '\0';
+	eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, s), 7,
+	    "%s: ... another read whole", e);
+	eq_str(s, one[2], "%s: ... as read alone", e);
+	s[0] = '\0';
+	eq_int(store_query_snippet(q, 104, "/acme/docs", snippet_cb, s), 7,
+	    "%s: ... the one read whole", e);
+	eq_str(s, one[0], "%s: ... as read alone", e);
+	eq_int(store_query_snippet_place(q, 102, path, sizeof(path), title, sizeof(title)), 1,
+	    "%s: ... a place", e);
+	eq_str(path, "guide/intro.md", "%s: ... its path", e);
+	eq_int(store_query_flagged(q, 101), 1, "%s: ... a flag", e);
+	eq_int(store_query_snippet(q, 9999, "/acme/docs", snippet_cb, s), 1,
+	    "%s: ... one not shown: none", e);
+	if (pgl)
+		eq_int(db_round_trips(l) - rt, 0, "%s: ... all from the kept rows, no round trip",
+		    e);
+	store_query_prefetch_drop(q);
+
+	/* A change of the libraries table (a re-index's end) drops them. */
+	if (pgl) {
+		unsigned long	 g = db_cache_gen(l, DB_CACHE_LIBRARIES);
+		int		 i;
+
+		run(db, e, "UPDATE libraries SET description = 'changed' WHERE id = '/acme/docs'");
+		for (i = 0; i < 300 && db_cache_gen(l, DB_CACHE_LIBRARIES) == g; i++) {
+			db_drain_changes(l);
+			usleep(10000);
+		}
+		ok(db_cache_gen(l, DB_CACHE_LIBRARIES) != g, "%s: the change is heard", e);
+		run(db, e, "UPDATE snippets SET text = 'Welcome, changed.' WHERE id = 101");
+		rt = db_round_trips(l);
+		eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+		    "%s: the prefetch after it", e);
+		ok(db_round_trips(l) - rt > 0, "%s: ... reads the rows again", e);
+		s[0] = '\0';
+		eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, s), 7,
+		    "%s: ... a row", e);
+		ok(strstr(s, "text='Welcome, changed.'") != NULL, "%s: ... as it is now", e);
+		store_query_prefetch_drop(q);
+		run(db, e, "UPDATE snippets SET text = 'Welcome to Acme.' WHERE id = 101");
+		run(db, e, "UPDATE libraries SET description = 'The docs' WHERE id = '/acme/docs'");
+	}
 	store_query_close(q);
 	if (pgl)
 		db_close(l);
