@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Several nodes on one PostgreSQL database (docs/DESIGN.md, "Two engines"): a warm query or
 # MCP worker answers a question with at most one round trip to the server (the responders'
-# CTXD_LOG_ROUND_TRIPS=1 log line counts them: lib/store/pg.c), with the answers a SQLite
+# CTXD_LOG_ROUND_TRIPS=1 log line counts them: lib/store/pg.c), none for a question whose
+# candidates' rows it kept from an earlier one, with the answers a SQLite
 # instance gives, and a node learns of changes through LISTEN/NOTIFY: a second instance on
 # the same database answers with a re-indexed library's new content within a second of its
 # job's end, and follows a settings change and a revoked key as fast.
@@ -70,6 +71,14 @@ is "$(parse "$LITE" "$LITE_ADMIN" "$bundle2")" 202 "parse curl on the SQLite ins
 is "$(wait_job /acme/notes)" finalized "acme/notes indexed"
 is "$(wait_job /corpora/requests)" finalized "requests indexed"
 is "$(wait_job /corpora/curl)" finalized "curl indexed"
+# The first index runs on an empty database leave the planner's statistics behind (none
+# taken): a run brings those of the tables it wrote up to date (store_analyze), rather than
+# leaving the first questions to plans made for empty tables until autovacuum comes by.
+is "$(_sql "SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('snippets',
+    'documents') AND last_analyze IS NOT NULL")" 2 \
+    "an index run took the statistics of snippets and documents (ANALYZE)"
+is "$(_sql "SELECT count(*) FROM pg_class WHERE relname IN ('snippets', 'documents') AND
+    reltuples > 0")" 2 "... which the planner now counts rows in"
 for lib in requests curl; do
 	lite_state=
 	for ((i = 0; i < 900; i++)); do
@@ -168,7 +177,16 @@ is "$same" "$asked" "... and each answer is the SQLite instance's, byte for byte
 Q="How do I set a timeout on a request?"
 warm "$QL" /api/v2/context requests ctx "$BASE" /corpora/requests "$Q" -H "Authorization: Bearer $ADMIN"
 diag "GET /api/v2/context (API key): $N round trips"
-is "$N" 1 "... with an API key: one"
+like "$N" '^[01]$' "... with an API key: at most one"
+# The same question again to a worker that answered it: its candidates' rows are kept
+# (store/query.c), until the next change of the libraries table; no round trip.
+warm "$QL" /api/v2/context "q:$Q" ctx "$BASE" /corpora/requests "$Q"
+http_body >"$T/pg.txt"
+diag "GET /api/v2/context, a question the worker answered before: $N round trips"
+is "$N" 0 "... the same question again on that worker: none (its candidates' rows kept)"
+ctx "$LITE" /corpora/requests "$Q" >/dev/null
+http_body >"$T/lite.txt"
+ok "$(cmp -s "$T/pg.txt" "$T/lite.txt"; echo $?)" "... answering as the SQLite instance"
 warm "$QL" /api/v2/libs/search libs http GET "$BASE/api/v2/libs/search" -G --data-urlencode libraryName=requests
 is "$(http_body | jq -r '.results[0].id')" /corpora/requests "libs/search finds it"
 diag "GET /api/v2/libs/search: $N round trips"
@@ -176,7 +194,7 @@ is "$N" 0 "libs/search: none (the list is kept)"
 warm "$QM" /mcp requests mcpq "$BASE" /corpora/requests "$Q"
 http_body | jq -r '.result.content[0].text' >"$T/mcp.txt"
 diag "MCP tools/call query-docs: $N round trips"
-is "$N" 1 "MCP query-docs: one round trip"
+like "$N" '^[01]$' "MCP query-docs: at most one round trip"
 ctx "$LITE" /corpora/requests "$Q" >/dev/null
 { http_body; echo; } >"$T/lite.txt"
 ok "$(cmp -s "$T/mcp.txt" "$T/lite.txt"; echo $?)" "... answering as the SQLite instance"
@@ -186,10 +204,10 @@ ctxd_admin settings set perm.require_mcp_auth true >/dev/null
 warm "$QL" /api/v2/context key ctx "$BASE" /corpora/requests "$Q" -H "Authorization: Bearer $ADMIN"
 is "$(http_body | head -c 4)" "### " "perm.require_mcp_auth on: a key's question answers"
 diag "GET /api/v2/context (a key required and given): $N round trips"
-is "$N" 1 "... with one round trip"
+like "$N" '^[01]$' "... with at most one round trip"
 warm "$QM" /mcp key mcpq "$BASE" /corpora/requests "$Q" -H "Authorization: Bearer $ADMIN"
 diag "MCP query-docs (a key required and given): $N round trips"
-is "$N" 1 "... on MCP too"
+like "$N" '^[01]$' "... on MCP too"
 is "$(ctx "$BASE" /corpora/requests "$Q")" 401 "... and none without a key"
 ctxd_admin settings set perm.require_mcp_auth false >/dev/null
 
@@ -240,7 +258,7 @@ lag=never
 diag "the second node answered the new content $lag ms after the job was seen done"
 ok "$([ "$lag" != never ] && [ "$lag" -le 1000 ]; echo $?)" "... within a second of the job's end ($lag ms)"
 warm "$TWO_LOG/query.log" /api/v2/context notes2 ctx "$TWO" /acme/notes "widget frobnicator rpm"
-is "$N" 1 "the second node, warm again (its segment fetched), answers with one round trip"
+like "$N" '^[01]$' "the second node, warm again (its segment fetched), answers with at most one round trip"
 
 # A setting: the second node follows perm.require_mcp_auth within a second.
 warm_two

@@ -34,8 +34,8 @@ web() { printf '{"type": "website", "url": "%s"}' "$1"; }
 # The database as the previous schema left it: no value written by this version.
 # Version 15 made the safe defaults; what later versions added is taken out with it, so that
 # the migrations after 14 run again (16: the job leases; 17: no full-text table; 18: the
-# stored segments' tables).
-# before_15: the schema as version 14 left it (what versions 16 to 18 changed undone; the
+# stored segments' tables; 20: the index of claim numbers).
+# before_15: the schema as version 14 left it (what versions 16 to 20 changed undone; the
 # full-text table of version 16 with FTS5's own tokenizer: the sqlite3 shell lacks ctxd's).
 before_15() {
 	_sql "DROP TABLE segment_chunks; DROP TABLE segment_files;
@@ -45,7 +45,7 @@ before_15() {
 	    SELECT s.id, 'l' || l.lib_no, s.title, s.breadcrumb, s.text, s.code, d.path
 	    FROM snippets s JOIN documents d ON d.id = s.document_id JOIN libraries l ON
 	    l.id = s.library_id WHERE s.dup_of IS NULL;
-	    DROP INDEX jobs_lease; DROP INDEX jobs_queuer_claims;
+	    DROP INDEX jobs_claim_no; DROP INDEX jobs_lease; DROP INDEX jobs_queuer_claims;
 	    ALTER TABLE jobs DROP COLUMN lease_holder; ALTER TABLE jobs DROP COLUMN lease_until;
 	    ALTER TABLE jobs DROP COLUMN claim_no; ALTER TABLE jobs DROP COLUMN queued_admin;
 	    PRAGMA user_version = 14"

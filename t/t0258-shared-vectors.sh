@@ -196,6 +196,8 @@ if [ "$(ctxd_test_engine)" = postgres ]; then
 	# made of this one: every later migration of sql/pg/ undone (drop what it added, newest
 	# first; each new one adds its undo here), then migrated again by ctxd-admin init.
 	_sql "BEGIN;
+	-- 0020-claim-order.sql
+	DROP INDEX jobs_claim_no;
 	-- 0019-notify.sql: nothing (it runs again as it is: idempotent)
 	-- 0018-segment-store.sql
 	DROP TABLE segment_chunks;
@@ -227,6 +229,8 @@ else
 	ddl=$(sed -n '/^CREATE TABLE embeddings (/,/^);/p; /^CREATE INDEX embeddings_hash/p' \
 	    "$top_srcdir/sql/schema.sql")
 	sqlite3 -batch "$DATA_DIR/ctxd.db" "BEGIN;
+	-- 0020-claim-order.sql
+	DROP INDEX jobs_claim_no;
 	-- 0018-segment-store.sql
 	DROP TABLE segment_chunks;
 	DROP TABLE segment_files;

@@ -1134,6 +1134,7 @@ index_commit(struct index_run *r)
 	char		 msg[512];
 
 	long long	 waited0, waited1, n;
+	int		 analysed;
 
 	/* the write step's time counts the wait for the write lock, which its first write,
 	   the progress, may meet */
@@ -1164,6 +1165,9 @@ index_commit(struct index_run *r)
 	if (jobs_run_end(r->db, r->job.job_id, r->library_id, 1, msg) == -1 ||
 	    db_commit(r->db) == -1)
 		return index_fail(r, "the index could not be committed");
+	/* PostgreSQL: the planner's statistics of what the run wrote, when they lag */
+	if ((analysed = store_analyze(r->db)) > 0)
+		log_info("job %lld: analysed %d tables", r->job.job_id, analysed);
 	r->t_write = util_now_ms() - r->t_write;
 	db_busy_waited(&waited1, &n);
 	r->t_write_wait = waited1 - waited0;

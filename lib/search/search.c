@@ -649,22 +649,42 @@ out:
 /*
  * On a node of several (a listening PostgreSQL connection): the rows the answer will read
  * of its candidates, in one statement instead of one or two a candidate (store/query.h);
- * nothing on SQLite. A failure is logged and the reads go one by one.
+ * nothing on SQLite. A failure is logged and the reads go one by one. Every candidate's
+ * place is read (search_demote_dev, search_hold and search_example read them); the whole
+ * rows and trails only of those the packing of budget tokens would load were no stop rule
+ * to end it sooner (the stop rules only end it sooner), and of the SEARCH_PREFETCH_MORE
+ * after them (search_demote_dev may move one up): the rest are read in a second statement
+ * when the answer goes further.
  */
+#define SEARCH_PREFETCH_MORE	4
 static void
 search_prefetch(struct search *s, const struct search_lib *lib,
-    const struct lexindex_hit *cand, size_t n)
+    const struct lexindex_hit *cand, size_t n, long budget)
 {
 	long long	 ids[SEARCH_CANDIDATES];
-	size_t		 i;
+	char		 whole[SEARCH_CANDIDATES];
+	size_t		 i, nwhole = 0, more = 0, k;
+	long		 used = 0;
 
 	if (!db_listening(s->db))
 		return;
 	if (n > SEARCH_CANDIDATES)
 		n = SEARCH_CANDIDATES;
+	for (i = 0; i < n; i++) {
+		if (used >= budget)
+			whole[i] = more++ < SEARCH_PREFETCH_MORE;
+		else if ((whole[i] = nwhole == 0 || cand[i].tokens <= budget - used))
+			used += cand[i].tokens < budget ? cand[i].tokens : budget;
+		nwhole += whole[i];
+	}
+	/* those to read whole first */
+	for (i = 0, k = 0; i < n; i++)
+		if (whole[i])
+			ids[k++] = cand[i].id;
 	for (i = 0; i < n; i++)
-		ids[i] = cand[i].id;
-	(void)store_query_prefetch(s->q, lib->id, ids, n, SEARCH_EXPAND_BYTES + 2,
+		if (!whole[i])
+			ids[k++] = cand[i].id;
+	(void)store_query_prefetch(s->q, lib->id, ids, n, nwhole, SEARCH_EXPAND_BYTES + 2,
 	    SEARCH_EXPAND_SHORT, SEARCH_EXPAND_LOOKBACK);
 }
 
@@ -1709,7 +1729,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
 	search_bound_private(s, slot);
-	search_prefetch(s, lib, cand, ncand);
+	search_prefetch(s, lib, cand, ncand, budget);
 	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;

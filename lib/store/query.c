@@ -1,6 +1,7 @@
 /* store/query.c: the reads of the query path (store/query.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +34,12 @@ struct store_query_kept_row {
 	struct store_query_libs_row r;	/* its strings malloc'd */
 };
 
-/* A snippet store_query_prefetch read: a candidate, or a heading trail before one. */
+/*
+ * A snippet store_query_prefetch read: a candidate's whole row, a heading trail before one,
+ * or a candidate's place (its path, title and flag: what the ranking reads of every one).
+ */
 struct store_query_pre_row {
-	int		 kind;		/* 0 a candidate, 1 a trail */
+	int		 kind;		/* 0 a candidate, 1 a trail, 2 a candidate's place */
 	long long	 id, tokens, document_id, ord, of_doc, of_ord, limit;
 	int		 flagged, has_text;
 	char		*title, *breadcrumb, *anchor, *text, *code, *path, *page_title;
@@ -47,9 +51,40 @@ struct store_query_pre_row {
 struct store_query_pre {
 	char		*library_id;
 	long long	*ids;		/* asked, in any order */
+	char		*full;		/* for each of ids: 1 when its whole row was read */
 	size_t		 nids;
+	int		 short_bytes, lookback;
+	int		 more_failed;	/* the second statement failed: read one by one */
 	struct store_query_pre_row *rows;
 	size_t		 nrows, caprows;
+};
+
+/*
+ * What a listening connection keeps of the prefetch's rows between requests: for each
+ * candidate asked (library and snippet id), whether the library shows it, its place, and,
+ * once read, its whole row and trails. A prefetch whose candidates are all kept costs no
+ * round trip; one that misses some reads only those. Every change of the libraries table
+ * (db_drain_changes: an index run's end, a delete, a rename) drops them all, as it drops
+ * store_query_library's rows: an index run writes a library's snippets, documents and
+ * flags in the transaction that ends with its libraries row, and a library that shows
+ * another's documents changes only when one of the two rows does. At most
+ * STORE_QUERY_ROWS_KEPT candidates and STORE_QUERY_ROWS_BYTES of their texts (then
+ * emptied and filled again); CTXD_QUERY_KEPT_ROWS in the environment sets fewer (0:
+ * none, for measuring without).
+ */
+#define STORE_QUERY_ROWS_KEPT	8192
+#define STORE_QUERY_ROWS_BYTES	(24L * 1024 * 1024)
+#define STORE_QUERY_ROWS_HASH	16384		/* buckets, a power of two */
+
+struct store_query_cand {
+	char		*library_id;
+	long long	 id;
+	int		 shown;		/* 0: the library does not show it */
+	int		 whole;		/* row and trails held */
+	struct store_query_pre_row place, row;
+	struct store_query_pre_row *trails;
+	size_t		 ntrails;
+	int		 next;		/* the bucket's next, -1 */
 };
 
 struct store_query {
@@ -73,7 +108,15 @@ struct store_query {
 	struct db_stmt	*pre;		/* store_query_prefetch's, prepared at its first use */
 	struct store_query_pre *pf;	/* the prefetched rows; NULL: none */
 	int		 pf_opening;	/* the characters of a trail's text it holds */
+	struct store_query_cand *cands;	/* kept rows; NULL until the first */
+	int		*buckets;
+	size_t		 ncands, maxcands;
+	long		 cand_bytes;
+	unsigned long	 cand_gen;	/* DB_CACHE_LIBRARIES's when cands was filled */
+	int		 cand_opening, cand_short, cand_lookback;	/* of the kept trails */
 };
+
+static void	store_query_cands_drop(struct store_query *);
 
 static const char store_query_lib_sql[] =
     "SELECT id, state, lib_no, indexed_commit IS NOT NULL, "
@@ -171,13 +214,19 @@ static const char store_query_nocase_sql[] = DB_PAIR(
 
 /*
  * store_query_prefetch (PostgreSQL, a listening connection only: never prepared on
- * SQLite). In one statement: the candidates ?1 (an array of snippet ids) as library ?2
- * shows them, each with what store_query_snippet, store_query_snippet_place and
- * store_query_flagged read of it (kind 0); then the heading trails before each
+ * SQLite). In one statement: the place of each candidate of ?1 (an array of snippet ids)
+ * as library ?2 shows it, what store_query_snippet_place and store_query_flagged read
+ * (kind 2); then, of the candidates ?6 (an array, of ?1's or not), what
+ * store_query_snippet reads (kind 0) and the heading trails before each
  * (store_query_prev's: ?5 of them when its text is under ?4 bytes, else 1; kind 1), with
  * the first ?3 characters of the text of each trail that search_expand may pick (the
  * nearest, a document's first, one whose breadcrumb opens the candidate's) and whether
  * it is flagged (store_query_text's). starts_with is exact (byte) comparison, as strncmp.
+ * Each reads snippets and documents as library_snippets joins them (a document of the
+ * library, the snippets of the document it shows), without the view: the view's own
+ * document is the one its path and title come from (one probe of documents_shown a
+ * candidate, not two), and each trail is a backward walk of the index snippets_document
+ * over the shown document that stops at its limit.
  */
 #define STORE_QUERY_PRE_PICK \
     "(p.rn = 1 OR p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(c.breadcrumb, " \
@@ -185,25 +234,31 @@ static const char store_query_nocase_sql[] = DB_PAIR(
 #define STORE_QUERY_PRE_LIMIT \
     "CASE WHEN octet_length(coalesce(c.text, '')) < ?4::int THEN ?5::bigint ELSE 1 END"
 static const char store_query_pre_sql[] =
-    "WITH c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
-    "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, s.document_id, "
-    "s.ord, (SELECT string_agg(rule, ', ' ORDER BY rule COLLATE \"C\") FROM "
-    "snippet_flags WHERE snippet_id = s.id) AS flags, d.url FROM library_snippets s "
-    "JOIN documents d ON d.id = s.document_id JOIN libraries l ON l.id = s.library_id "
-    "WHERE s.id = ANY (?1::bigint[]) AND s.library_id = ?2::text) "
+    "WITH a AS (SELECT s.id, s.title, d.id AS document_id, s.ord, d.path FROM snippets s "
+    "JOIN documents d ON d.shows = s.document_id AND d.library_id = ?2::text WHERE "
+    "s.id = ANY (?1::bigint[])), "
+    "c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
+    "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, d.id AS document_id, "
+    "s.document_id AS owner_document_id, s.ord, (SELECT string_agg(rule, ', ' ORDER BY "
+    "rule COLLATE \"C\") FROM snippet_flags WHERE snippet_id = s.id) AS flags, d.url "
+    "FROM snippets s JOIN documents d ON d.shows = s.document_id AND d.library_id = "
+    "?2::text JOIN libraries l ON l.id = ?2::text WHERE s.id = ANY (?6::bigint[])) "
+    "SELECT 2, id, title, NULL, NULL, NULL, NULL, 0::bigint, path, NULL, NULL, NULL, "
+    "document_id, ord, NULL, NULL, NULL::bigint, NULL::bigint, EXISTS (SELECT 1 FROM "
+    "snippet_flags f WHERE f.snippet_id = a.id), true, 0::bigint FROM a "
+    "UNION ALL "
     "SELECT 0, id, title, breadcrumb, anchor, text, code, tokens, path, page_title, "
     "blob_prefix, indexed_commit, document_id, ord, flags, url, NULL::bigint, "
     "NULL::bigint, flags IS NOT NULL, true, 0::bigint FROM c "
     "UNION ALL "
     "SELECT 1, p.id, p.title, p.breadcrumb, NULL, CASE WHEN " STORE_QUERY_PRE_PICK
-    " THEN left(p.text, ?3::int) END, NULL, 0, NULL, NULL, NULL, NULL, p.document_id, "
+    " THEN left(p.text, ?3::int) END, NULL, 0, NULL, NULL, NULL, NULL, c.document_id, "
     "p.ord, NULL, NULL, c.document_id, c.ord, EXISTS (SELECT 1 FROM snippet_flags f "
     "WHERE f.snippet_id = p.id), " STORE_QUERY_PRE_PICK ", p.lim FROM c CROSS JOIN "
-    "LATERAL (SELECT x.id, x.document_id, x.title, x.breadcrumb, x.ord, x.text, "
-    "row_number() OVER "
-    "(ORDER BY x.ord DESC) AS rn, " STORE_QUERY_PRE_LIMIT " AS lim FROM "
-    "library_snippets x WHERE x.document_id = c.document_id AND x.ord < c.ord ORDER BY "
-    "x.ord DESC LIMIT " STORE_QUERY_PRE_LIMIT ") p "
+    "LATERAL (SELECT y.*, row_number() OVER (ORDER BY y.ord DESC) AS rn FROM (SELECT "
+    "x.id, x.title, x.breadcrumb, x.ord, x.text, " STORE_QUERY_PRE_LIMIT " AS lim FROM "
+    "snippets x WHERE x.document_id = c.owner_document_id AND x.ord < c.ord ORDER BY "
+    "x.ord DESC LIMIT " STORE_QUERY_PRE_LIMIT ") y) p "
     "ORDER BY 1, 17, 18, 14 DESC";
 
 /* Column i's text, NULL for a NULL column. */
@@ -259,12 +314,22 @@ struct store_query *
 store_query_open(struct db *db)
 {
 	struct store_query *q;
+	const char	*env;
+	char		*end;
+	long		 v;
 
 	if ((q = calloc(1, sizeof(*q))) == NULL) {
 		log_err("%s: out of memory", __func__);
 		return NULL;
 	}
 	q->db = db;
+	q->maxcands = STORE_QUERY_ROWS_KEPT;
+	if ((env = getenv("CTXD_QUERY_KEPT_ROWS")) != NULL && *env != '\0') {
+		errno = 0;
+		v = strtol(env, &end, 10);
+		if (errno == 0 && *end == '\0' && v >= 0 && v < STORE_QUERY_ROWS_KEPT)
+			q->maxcands = (size_t)v;
+	}
 	if (db_prepare(db, store_query_lib_sql, &q->lib) == -1 ||
 	    db_prepare(db, store_query_snippet_sql, &q->snippet) == -1 ||
 	    db_prepare(db, store_query_libs_sql, &q->libs) == -1 ||
@@ -299,10 +364,58 @@ store_query_close(struct store_query *q)
 	store_query_kept_drop(q);
 	store_query_list_drop(q);
 	store_query_prefetch_drop(q);
+	store_query_cands_drop(q);
+	free(q->cands);
+	free(q->buckets);
 	free(q);
 }
 
 /* ------------------------------------------------------------ one request's prefetch */
+
+/* Frees r's strings. */
+static void
+store_query_row_release(struct store_query_pre_row *r)
+{
+	free(r->title);
+	free(r->breadcrumb);
+	free(r->anchor);
+	free(r->text);
+	free(r->code);
+	free(r->path);
+	free(r->page_title);
+	free(r->blob_prefix);
+	free(r->indexed_commit);
+	free(r->flags);
+	free(r->url);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A copy of src into dst (its own strings): the bytes of its strings, or -1 (dst empty). */
+static long
+store_query_row_copy(struct store_query_pre_row *dst, const struct store_query_pre_row *src)
+{
+	char	**to[] = { &dst->title, &dst->breadcrumb, &dst->anchor, &dst->text,
+		    &dst->code, &dst->path, &dst->page_title, &dst->blob_prefix,
+		    &dst->indexed_commit, &dst->flags, &dst->url };
+	char	*const from[] = { src->title, src->breadcrumb, src->anchor, src->text,
+		    src->code, src->path, src->page_title, src->blob_prefix,
+		    src->indexed_commit, src->flags, src->url };
+	size_t	 i;
+	long	 bytes = 0;
+
+	*dst = *src;
+	for (i = 0; i < sizeof(to) / sizeof(to[0]); i++) {
+		*to[i] = NULL;
+		if (from[i] == NULL)
+			continue;
+		if ((*to[i] = strdup(from[i])) == NULL) {
+			store_query_row_release(dst);
+			return -1;
+		}
+		bytes += (long)strlen(from[i]) + 1;
+	}
+	return bytes;
+}
 
 static void
 store_query_pre_free(struct store_query_pre *pf)
@@ -311,23 +424,11 @@ store_query_pre_free(struct store_query_pre *pf)
 
 	if (pf == NULL)
 		return;
-	for (i = 0; i < pf->nrows; i++) {
-		struct store_query_pre_row *r = &pf->rows[i];
-
-		free(r->title);
-		free(r->breadcrumb);
-		free(r->anchor);
-		free(r->text);
-		free(r->code);
-		free(r->path);
-		free(r->page_title);
-		free(r->blob_prefix);
-		free(r->indexed_commit);
-		free(r->flags);
-		free(r->url);
-	}
+	for (i = 0; i < pf->nrows; i++)
+		store_query_row_release(&pf->rows[i]);
 	free(pf->rows);
 	free(pf->ids);
+	free(pf->full);
 	free(pf->library_id);
 	free(pf);
 }
@@ -337,6 +438,187 @@ store_query_prefetch_drop(struct store_query *q)
 {
 	store_query_pre_free(q->pf);
 	q->pf = NULL;
+}
+
+/* Empties the kept candidates. */
+static void
+store_query_cands_drop(struct store_query *q)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < q->ncands; i++) {
+		struct store_query_cand *c = &q->cands[i];
+
+		free(c->library_id);
+		store_query_row_release(&c->place);
+		store_query_row_release(&c->row);
+		for (k = 0; k < c->ntrails; k++)
+			store_query_row_release(&c->trails[k]);
+		free(c->trails);
+	}
+	q->ncands = 0;
+	q->cand_bytes = 0;
+	if (q->buckets != NULL)
+		for (i = 0; i < STORE_QUERY_ROWS_HASH; i++)
+			q->buckets[i] = -1;
+}
+
+static size_t
+store_query_cand_hash(long long id)
+{
+	return (size_t)(((unsigned long long)id * 0x9E3779B97F4A7C15ULL) >> 40) &
+	    (STORE_QUERY_ROWS_HASH - 1);
+}
+
+/* The kept candidate id of library_id, NULL when not kept. */
+static struct store_query_cand *
+store_query_cand_find(struct store_query *q, const char *library_id, long long id)
+{
+	int	 k;
+
+	for (k = q->buckets[store_query_cand_hash(id)]; k != -1; k = q->cands[k].next)
+		if (q->cands[k].id == id && strcmp(q->cands[k].library_id, library_id) == 0)
+			return &q->cands[k];
+	return NULL;
+}
+
+/* A new kept candidate (emptied first when full): NULL when out of memory. */
+static struct store_query_cand *
+store_query_cand_add(struct store_query *q, const char *library_id, long long id)
+{
+	struct store_query_cand *c;
+	size_t	 h = store_query_cand_hash(id);
+
+	if (q->ncands == q->maxcands || q->cand_bytes > STORE_QUERY_ROWS_BYTES)
+		store_query_cands_drop(q);
+	c = &q->cands[q->ncands];
+	memset(c, 0, sizeof(*c));
+	if ((c->library_id = strdup(library_id)) == NULL)
+		return NULL;
+	c->id = id;
+	c->next = q->buckets[h];
+	q->buckets[h] = (int)q->ncands++;
+	q->cand_bytes += (long)sizeof(*c) + (long)strlen(library_id);
+	return c;
+}
+
+/* Adds a copy of r to pf: 0, or -1 out of memory. */
+static int
+store_query_pre_put(struct store_query_pre *pf, const struct store_query_pre_row *r)
+{
+	struct store_query_pre_row *n;
+
+	if (pf->nrows == pf->caprows) {
+		size_t	 cap = pf->caprows ? pf->caprows * 2 : 128;
+
+		if ((n = reallocarray(pf->rows, cap, sizeof(*n))) == NULL)
+			return -1;
+		pf->rows = n;
+		pf->caprows = cap;
+	}
+	if (store_query_row_copy(&pf->rows[pf->nrows], r) == -1)
+		return -1;
+	pf->nrows++;
+	return 0;
+}
+
+/*
+ * The kept rows of pf's candidates into pf; need[i] says what is not kept of ids[i]:
+ * 1 its place, 2 its whole row and trails (when pf reads it whole). 0, or -1.
+ */
+static int
+store_query_cands_get(struct store_query *q, struct store_query_pre *pf, char *need)
+{
+	struct store_query_cand *c;
+	size_t	 i, k;
+
+	for (i = 0; i < pf->nids; i++) {
+		if ((c = store_query_cand_find(q, pf->library_id, pf->ids[i])) == NULL) {
+			need[i] = 1 | (pf->full[i] ? 2 : 0);
+			continue;
+		}
+		need[i] = pf->full[i] && c->shown && !c->whole ? 2 : 0;
+		if (c->shown && store_query_pre_put(pf, &c->place) == -1)
+			return -1;
+		if (!pf->full[i] || !c->whole)
+			continue;
+		if (store_query_pre_put(pf, &c->row) == -1)
+			return -1;
+		for (k = 0; k < c->ntrails; k++)
+			if (store_query_pre_put(pf, &c->trails[k]) == -1)
+				return -1;
+	}
+	return 0;
+}
+
+/* Keeps what the statement read of the candidates need names. Out of memory: less kept. */
+static void
+store_query_cands_put(struct store_query *q, const struct store_query_pre *pf,
+    const char *need)
+{
+	struct store_query_cand *c;
+	const struct store_query_pre_row *r, *p;
+	size_t	 i, j, k, nt;
+	long	 b;
+
+	for (i = 0; i < pf->nids; i++) {
+		if (need[i] == 0)
+			continue;
+		p = r = NULL;
+		for (j = 0; j < pf->nrows; j++)
+			if (pf->rows[j].id == pf->ids[i] && pf->rows[j].kind == 2)
+				p = &pf->rows[j];
+			else if (pf->rows[j].id == pf->ids[i] && pf->rows[j].kind == 0)
+				r = &pf->rows[j];
+		if ((c = store_query_cand_find(q, pf->library_id, pf->ids[i])) == NULL) {
+			/* its place, read now (else it was dropped since: not kept) */
+			if (!(need[i] & 1) || (c = store_query_cand_add(q, pf->library_id,
+			    pf->ids[i])) == NULL)
+				continue;
+			if ((c->shown = p != NULL)) {
+				if ((b = store_query_row_copy(&c->place, p)) == -1) {
+					c->shown = 0;	/* a candidate kept as gone: drop all */
+					store_query_cands_drop(q);
+					return;
+				}
+				q->cand_bytes += b;
+			}
+		}
+		if (!(need[i] & 2) || !c->shown || c->whole || r == NULL)
+			continue;
+		for (j = 0, nt = 0; j < pf->nrows; j++)
+			if (pf->rows[j].kind == 1 && pf->rows[j].of_doc == r->document_id &&
+			    pf->rows[j].of_ord == r->ord)
+				nt++;
+		if (nt > 0 && (c->trails = calloc(nt, sizeof(*c->trails))) == NULL)
+			continue;
+		if ((b = store_query_row_copy(&c->row, r)) == -1) {
+			free(c->trails);
+			c->trails = NULL;
+			continue;
+		}
+		q->cand_bytes += b;
+		for (j = 0, k = 0; j < pf->nrows && k < nt; j++) {
+			if (pf->rows[j].kind != 1 || pf->rows[j].of_doc != r->document_id ||
+			    pf->rows[j].of_ord != r->ord)
+				continue;
+			if ((b = store_query_row_copy(&c->trails[k], &pf->rows[j])) == -1)
+				break;
+			q->cand_bytes += b;
+			k++;
+		}
+		c->ntrails = k;
+		if (k < nt) {		/* out of memory: not kept whole */
+			for (j = 0; j < k; j++)
+				store_query_row_release(&c->trails[j]);
+			free(c->trails);
+			c->trails = NULL;
+			c->ntrails = 0;
+			store_query_row_release(&c->row);
+			continue;
+		}
+		c->whole = 1;
+	}
 }
 
 /* A copy of column i of st ("" for NULL; *isnull set when given). 0, or -1. */
@@ -393,70 +675,208 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 	return 0;
 }
 
-int
-store_query_prefetch(struct store_query *q, const char *library_id, const long long *ids,
-    size_t n, int opening, int short_bytes, int lookback)
+/*
+ * Into *out (malloc'd): the ids of pf whose sel has a bit of mask as an array literal,
+ * {1,2,3}; *count how many. 0, or -1 out of memory.
+ */
+static int
+store_query_pre_array(const struct store_query_pre *pf, const char *sel, int mask,
+    char **out, size_t *count)
 {
-	struct store_query_pre *pf = NULL;
-	char		*arr = NULL;
-	size_t		 i, len = 0, cap;
-	int		 step, k;
+	size_t	 i, len = 0, cap = pf->nids * 21 + 3;
+	int	 k;
 
-	store_query_prefetch_drop(q);
-	if (!q->db->listening || n == 0)
+	*count = 0;
+	if ((*out = malloc(cap)) == NULL)
+		return -1;
+	(*out)[len++] = '{';
+	for (i = 0; i < pf->nids; i++) {
+		if (!(sel[i] & mask))
+			continue;
+		k = snprintf(*out + len, cap - len, "%s%lld", *count > 0 ? "," : "",
+		    pf->ids[i]);
+		if (k < 0 || (size_t)k >= cap - len) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		len += (size_t)k;
+		(*count)++;
+	}
+	(*out)[len++] = '}';
+	(*out)[len] = '\0';
+	return 0;
+}
+
+/*
+ * 1 when the kept candidates may serve a prefetch with these trails (emptied when the
+ * libraries changed since or the trails asked differ), 0 when none are kept.
+ */
+static int
+store_query_cands_ready(struct store_query *q, int opening, int short_bytes, int lookback)
+{
+	size_t	 i;
+
+	if (q->maxcands == 0)
 		return 0;
+	if (q->cands == NULL) {
+		if ((q->cands = calloc(q->maxcands, sizeof(*q->cands))) == NULL ||
+		    (q->buckets = calloc(STORE_QUERY_ROWS_HASH, sizeof(*q->buckets))) == NULL) {
+			free(q->cands);
+			q->cands = NULL;
+			return 0;
+		}
+		for (i = 0; i < STORE_QUERY_ROWS_HASH; i++)
+			q->buckets[i] = -1;
+		q->cand_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+		q->cand_opening = opening;
+		q->cand_short = short_bytes;
+		q->cand_lookback = lookback;
+	}
+	if (!db_cache_valid(q->db, DB_CACHE_LIBRARIES, q->cand_gen) ||
+	    q->cand_opening != opening || q->cand_short != short_bytes ||
+	    q->cand_lookback != lookback) {
+		store_query_cands_drop(q);
+		q->cand_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
+		q->cand_opening = opening;
+		q->cand_short = short_bytes;
+		q->cand_lookback = lookback;
+	}
+	return 1;
+}
+
+/* Runs the prefetch statement: places of light's ids, rows and trails of full's, into pf. */
+static int
+store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const char *light,
+    const char *full)
+{
+	int	 step;
+
 	if (q->pre == NULL && db_prepare(q->db, store_query_pre_sql, &q->pre) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 		return -1;
 	}
-	/* the ids as an array literal: {1,2,3} */
-	cap = n * 21 + 3;
-	if ((pf = calloc(1, sizeof(*pf))) == NULL || (arr = malloc(cap)) == NULL ||
-	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
-	    (pf->library_id = strdup(library_id)) == NULL)
-		goto nomem;
-	arr[len++] = '{';
-	for (i = 0; i < n; i++) {
-		k = snprintf(arr + len, cap - len, "%s%lld", i > 0 ? "," : "", ids[i]);
-		if (k < 0 || (size_t)k >= cap - len)
-			goto nomem;
-		len += (size_t)k;
-		pf->ids[i] = ids[i];
-	}
-	if (len + 2 > cap)
-		goto nomem;
-	arr[len++] = '}';
-	arr[len] = '\0';
-	pf->nids = n;
 	db_reset(q->pre);
-	db_bind_text(q->pre, 1, arr);
-	db_bind_text(q->pre, 2, library_id);
-	db_bind_int64(q->pre, 3, opening);
-	db_bind_int64(q->pre, 4, short_bytes);
-	db_bind_int64(q->pre, 5, lookback);
+	db_bind_text(q->pre, 1, light);
+	db_bind_text(q->pre, 2, pf->library_id);
+	db_bind_int64(q->pre, 3, q->pf_opening);
+	db_bind_int64(q->pre, 4, pf->short_bytes);
+	db_bind_int64(q->pre, 5, pf->lookback);
+	db_bind_text(q->pre, 6, full);
 	while ((step = db_step(q->pre)) == DB_ROW)
 		if (store_query_pre_add(pf, q->pre) == -1) {
 			db_reset(q->pre);
-			goto nomem;
+			log_err("%s: out of memory", __func__);
+			return -1;
 		}
 	db_reset(q->pre);
-	free(arr);
 	if (step != DB_DONE) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
-		store_query_pre_free(pf);
 		return -1;
 	}
-	q->pf = pf;
+	return 0;
+}
+
+int
+store_query_prefetch(struct store_query *q, const char *library_id, const long long *ids,
+    size_t n, size_t nwhole, int opening, int short_bytes, int lookback)
+{
+	struct store_query_pre *pf = NULL;
+	char		*places = NULL, *wholes = NULL, *need = NULL;
+	size_t		 i, np = 0, nw = 0;
+	int		 keep;
+
+	store_query_prefetch_drop(q);
+	if (!q->db->listening || n == 0)
+		return 0;
+	if ((pf = calloc(1, sizeof(*pf))) == NULL ||
+	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
+	    (pf->full = calloc(n, sizeof(*pf->full))) == NULL ||
+	    (pf->library_id = strdup(library_id)) == NULL ||
+	    (need = calloc(n, 1)) == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		pf->ids[i] = ids[i];
+		pf->full[i] = i < nwhole;
+	}
+	pf->nids = n;
+	pf->short_bytes = short_bytes;
+	pf->lookback = lookback;
 	q->pf_opening = opening;
+	/* what is kept goes into pf; the statement reads the rest (need) */
+	if ((keep = store_query_cands_ready(q, opening, short_bytes, lookback)) != 0) {
+		if (store_query_cands_get(q, pf, need) == -1)
+			goto nomem;
+	} else
+		for (i = 0; i < n; i++)
+			need[i] = 1 | (pf->full[i] ? 2 : 0);
+	if (store_query_pre_array(pf, need, 1, &places, &np) == -1 ||
+	    store_query_pre_array(pf, need, 2, &wholes, &nw) == -1)
+		goto nomem;
+	if (np + nw > 0) {
+		if (store_query_pre_run(q, pf, places, wholes) == -1)
+			goto fail;
+		if (keep)
+			store_query_cands_put(q, pf, need);
+	}
+	free(places);
+	free(wholes);
+	free(need);
+	q->pf = pf;
 	return 0;
 nomem:
 	log_err("%s: out of memory", __func__);
-	free(arr);
+fail:
+	free(places);
+	free(wholes);
+	free(need);
 	store_query_pre_free(pf);
 	return -1;
 }
 
-/* 1 when id was asked of the prefetch (of library_id when not NULL). */
+/*
+ * The second statement: the rows and trails of the candidates the first did not read
+ * whole, all of them at once (the answer went further than the caller foresaw). 0, or -1
+ * when it failed (logged once; the reads then go one by one).
+ */
+static int
+store_query_pre_more(struct store_query *q)
+{
+	struct store_query_pre *pf = q->pf;
+	char		*rest = NULL, *sel;
+	size_t		 i, count;
+
+	if (pf->more_failed)
+		return -1;
+	if ((sel = calloc(pf->nids, 1)) == NULL) {
+		log_err("%s: out of memory", __func__);
+		pf->more_failed = 1;
+		return -1;
+	}
+	for (i = 0; i < pf->nids; i++)
+		sel[i] = !pf->full[i];
+	if (store_query_pre_array(pf, sel, 1, &rest, &count) == -1) {
+		log_err("%s: out of memory", __func__);
+		free(sel);
+		pf->more_failed = 1;
+		return -1;
+	}
+	free(sel);
+	if (count > 0 && store_query_pre_run(q, pf, "{}", rest) == -1) {
+		free(rest);
+		pf->more_failed = 1;
+		return -1;
+	}
+	free(rest);
+	for (i = 0; i < pf->nids; i++)
+		pf->full[i] = 1;
+	return 0;
+}
+
+/*
+ * 1 when id was asked of the prefetch (of library_id when not NULL), 2 when its whole
+ * row was read too, 0 when not asked.
+ */
 static int
 store_query_pre_asked(struct store_query *q, long long id, const char *library_id)
 {
@@ -466,18 +886,21 @@ store_query_pre_asked(struct store_query *q, long long id, const char *library_i
 		return 0;
 	for (i = 0; i < q->pf->nids; i++)
 		if (q->pf->ids[i] == id)
-			return 1;
+			return q->pf->full[i] ? 2 : 1;
 	return 0;
 }
 
-/* The prefetched candidate id, NULL when the library does not show it (gone). */
+/*
+ * The prefetched candidate id, its whole row (kind 0) or its place (kind 2); NULL when the
+ * library does not show it (gone).
+ */
 static struct store_query_pre_row *
-store_query_pre_find(struct store_query *q, long long id)
+store_query_pre_find(struct store_query *q, long long id, int kind)
 {
 	size_t	 i;
 
 	for (i = 0; i < q->pf->nrows; i++)
-		if (q->pf->rows[i].kind == 0 && q->pf->rows[i].id == id)
+		if (q->pf->rows[i].kind == kind && q->pf->rows[i].id == id)
 			return &q->pf->rows[i];
 	return NULL;
 }
@@ -617,10 +1040,17 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 	struct store_query_snippet r;
 	struct store_query_pre_row *p;
 	struct db_stmt	*st = q->snippet;
-	int		 step, rc = -1;
+	int		 step, rc = -1, asked;
 
-	if (store_query_pre_asked(q, id, library_id)) {
-		if ((p = store_query_pre_find(q, id)) == NULL)
+	if ((asked = store_query_pre_asked(q, id, library_id)) != 0) {
+		/* not shown (gone), or shown and deeper than the first statement read */
+		if (store_query_pre_find(q, id, 2) == NULL)
+			return 1;
+		if (asked == 1 && store_query_pre_more(q) == 0)
+			asked = 2;
+	}
+	if (asked == 2) {
+		if ((p = store_query_pre_find(q, id, 0)) == NULL)
 			return 1;
 		r.title = p->title;
 		r.breadcrumb = p->breadcrumb;
@@ -672,15 +1102,29 @@ store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
 {
 	struct store_query_pre_row *p;
 	size_t	 i, k = 0, first = 0;
-	int	 step, covered = 0, sent;
+	int	 step, covered = 0, sent, more = 0;
 
-	/* From the prefetch when it read the trails before this place, as many as asked. */
+	/*
+	 * From the prefetch when it read the trails before this place, as many as asked; a
+	 * candidate's place whose trails the first statement did not read has them read
+	 * with the rest (store_query_pre_more).
+	 */
+again:
 	for (i = 0; q->pf != NULL && i < q->pf->nrows; i++) {
 		p = &q->pf->rows[i];
 		if (p->kind == 0 && p->document_id == doc && p->ord == ord)
 			covered = 1;
 		else if (p->kind == 1 && p->of_doc == doc && p->of_ord == ord && k++ == 0)
 			first = i;
+		else if (p->kind == 2 && p->document_id == doc && p->ord == ord &&
+		    !more && store_query_pre_asked(q, p->id, NULL) == 1)
+			more = 1;
+	}
+	if (!covered && more == 1) {
+		more = 2;
+		k = 0;
+		if (store_query_pre_more(q) == 0)
+			goto again;
 	}
 	if (covered && (k == 0 || limit <= q->pf->rows[first].limit ||
 	    (long long)k < q->pf->rows[first].limit)) {
@@ -717,7 +1161,7 @@ store_query_snippet_place(struct store_query *q, long long id, char *path, size_
 
 	*path = *title = '\0';
 	if (store_query_pre_asked(q, id, NULL)) {
-		if ((p = store_query_pre_find(q, id)) == NULL)
+		if ((p = store_query_pre_find(q, id, 2)) == NULL)
 			return 0;
 		snprintf(path, pathsz, "%s", p->path);
 		snprintf(title, titlesz, "%s", p->title);
@@ -828,7 +1272,7 @@ store_query_flagged(struct store_query *q, long long id)
 	int	 step;
 
 	if (store_query_pre_asked(q, id, NULL))
-		return (p = store_query_pre_find(q, id)) != NULL && p->flagged;
+		return (p = store_query_pre_find(q, id, 2)) != NULL && p->flagged;
 	db_reset(q->isflag);
 	db_bind_int64(q->isflag, 1, id);
 	step = db_step(q->isflag);

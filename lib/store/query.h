@@ -80,17 +80,21 @@ int	 store_query_opening(struct store_query *, long long id, int chars, char **t
 	    int *flagged);
 /*
  * A listening connection (db_listen: a query or MCP worker on PostgreSQL) reads in one
- * statement what the answer's reads would take one by one: candidates ids (n) as
- * library_id shows them, and the heading trails before each (lookback of them when its
- * text is under short_bytes bytes, else 1) with the first opening characters of the
+ * statement what the answer's reads would take one by one: the place (path, title,
+ * flag) of each of the candidates ids (n) as library_id shows it, and of the first
+ * nwhole of them the whole row and the heading trails before it (lookback of them when
+ * its text is under short_bytes bytes, else 1) with the first opening characters of the
  * texts search_expand may pick. Until store_query_prefetch_drop, store_query_snippet,
  * _snippet_place, _flagged, _any_flagged, _prev and _opening answer from them what they
- * hold (the same answers: t/t0025-pg-notify.sh compares them), and read the rest.
- * Elsewhere (SQLite, a connection that does not listen) nothing is read: 0. 0, or -1 on
- * an error (logged; each read then goes to the database).
+ * hold (the same answers: t/t0025-pg-notify.sh compares them); the first read of a row
+ * or trail of the other candidates reads those of all of them in a second statement,
+ * and anything else is read as without a prefetch. Elsewhere (SQLite, a connection that
+ * does not listen) nothing is read: 0. 0, or -1 on an error (logged; each read then goes
+ * to the database).
  */
 int	 store_query_prefetch(struct store_query *, const char *library_id,
-	    const long long *ids, size_t n, int opening, int short_bytes, int lookback);
+	    const long long *ids, size_t n, size_t nwhole, int opening, int short_bytes,
+	    int lookback);
 void	 store_query_prefetch_drop(struct store_query *);
 
 /* Setting name's stored value into out (outsz bytes, cut): 1, 0 when not set, -1. */

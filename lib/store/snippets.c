@@ -375,3 +375,62 @@ store_writer_snippet(struct store_writer *w, const struct store_snippet_values *
 	}
 	return 0;
 }
+
+/*
+ * The tables an index run writes and the questions read, each with its ANALYZE (one
+ * constant statement a table: no name is ever spliced into SQL).
+ */
+static const struct {
+	const char	*name, *analyze;
+} store_analyzed[] = {
+	{ "snippets", "ANALYZE snippets" },
+	{ "documents", "ANALYZE documents" },
+	{ "snippet_flags", "ANALYZE snippet_flags" },
+	{ "libraries", "ANALYZE libraries" },
+};
+
+/*
+ * 1 when table ?1's statistics lag: never taken (reltuples -1: PostgreSQL 14 and later),
+ * or more rows changed since they were than autovacuum's default threshold for ANALYZE
+ * (50 plus a tenth of the table).
+ */
+static const char store_analyze_due_sql[] =
+    "SELECT CASE WHEN c.reltuples < 0 OR coalesce(t.n_mod_since_analyze, 0) > 50 + "
+    "0.1 * c.reltuples THEN 1 ELSE 0 END FROM pg_class c LEFT JOIN pg_stat_user_tables t "
+    "ON t.relid = c.oid WHERE c.oid = to_regclass(?1::text)";
+
+int
+store_analyze(struct db *db)
+{
+	struct db_stmt	*st = NULL;
+	size_t		 i;
+	int		 n = 0, due, step;
+
+	if (db_conn_engine(db) != DB_ENGINE_POSTGRES)
+		return 0;
+	if (db_prepare(db, store_analyze_due_sql, &st) == -1) {
+		log_err("%s: %s", __func__, db_errmsg(db));
+		return -1;
+	}
+	for (i = 0; i < sizeof(store_analyzed) / sizeof(store_analyzed[0]); i++) {
+		db_reset(st);
+		db_bind_text(st, 1, store_analyzed[i].name);
+		if ((step = db_step(st)) != DB_ROW && step != DB_DONE) {
+			log_err("%s: %s", __func__, db_errmsg(db));
+			n = -1;
+			break;
+		}
+		due = step == DB_ROW && db_col_int64(st, 0) != 0;
+		db_reset(st);
+		if (!due)
+			continue;
+		if (db_run(db, store_analyzed[i].analyze, "") == -1) {
+			log_err("%s: %s", __func__, db_errmsg(db));
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	db_finalize(st);
+	return n;
+}

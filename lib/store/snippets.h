@@ -91,4 +91,14 @@ int	 store_writer_snippet(struct store_writer *, const struct store_snippet_valu
  */
 int	 store_writer_flush(struct store_writer *);
 
+/*
+ * After a run's commit (PostgreSQL; nothing on SQLite): brings the planner's statistics of
+ * the tables a run writes up to date when they lag as far as autovacuum waits for (never
+ * taken, or more rows changed since than 50 plus a tenth of the table), rather than
+ * leaving the first questions on a new index to plans made for an empty table. ANALYZE
+ * reads a sample of bounded size whatever the table's. Outside a transaction. Returns
+ * how many tables it analysed, or -1 (logged).
+ */
+int	 store_analyze(struct db *);
+
 #endif /* STORE_SNIPPETS_H */

@@ -1046,6 +1046,148 @@ test_errors(struct db *db, const char *e)
 	tr("errors done");
 }
 
+/*
+ * store_query_prefetch on a listening connection of its own (PostgreSQL; on SQLite it
+ * reads nothing): every candidate's place at once, the whole rows and trails of the first
+ * nwhole, and those of the others in one more statement at the first read of one of
+ * them; the same answers as the reads one by one.
+ */
+static void
+test_prefetch(struct db *db, const char *url, const char *e)
+{
+	static const long long ids[] = { 104, 102, 101, 9999 };
+	struct store_query	*q;
+	struct db		*l = db;
+	struct pg		*pg = NULL;
+	char			 s[2048], one[3][2048], path[64], title[16], *text;
+	unsigned long		 rt;
+	int			 flagged, pgl = url != NULL;
+
+	if (pgl) {
+		char	 err[256];
+
+		if ((pg = pg_connect(url, err, sizeof(err))) == NULL ||
+		    pg_exec(pg, "SET search_path = " SCHEMA) == -1 ||
+		    (l = db_conn_pg(pg)) == NULL) {
+			ok(0, "%s: a listening connection: %s", e, pg == NULL ? err : "");
+			if (pg != NULL)
+				pg_close(pg);
+			return;
+		}
+	}
+	eq_int(db_listen(l), 0, "%s: db_listen", e);
+	if ((q = store_query_open(l)) == NULL) {
+		ok(0, "%s: store_query_open", e);
+		if (pgl)
+			db_close(l);
+		return;
+	}
+	/* the answers one by one first */
+	eq_int(store_query_snippet(q, 104, "/acme/docs", snippet_cb, one[0]), 7, "%s: 104", e);
+	eq_int(store_query_snippet(q, 102, "/acme/docs", snippet_cb, one[1]), 7, "%s: 102", e);
+	eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, one[2]), 7, "%s: 101", e);
+
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 1, 602, 80, 50), 0,
+	    "%s: a prefetch of four candidates, the first read whole", e);
+	rt = db_round_trips(l);
+	eq_int(store_query_snippet_place(q, 102, path, sizeof(path), title, sizeof(title)), 1,
+	    "%s: prefetched: the place of one not read whole", e);
+	eq_str(path, "guide/intro.md", "%s: ... its path", e);
+	eq_str(title, "Install", "%s: ... its title", e);
+	eq_int(store_query_flagged(q, 101), 1, "%s: ... a flagged one", e);
+	eq_int(store_query_flagged(q, 102), 0, "%s: ... an unflagged one", e);
+	eq_int(store_query_snippet_place(q, 9999, path, sizeof(path), title, sizeof(title)),
+	    0, "%s: ... none for one not shown", e);
+	s[0] = '\0';
+	eq_int(store_query_snippet(q, 104, "/acme/docs", snippet_cb, s), 7,
+	    "%s: the one read whole", e);
+	eq_str(s, one[0], "%s: ... as read alone", e);
+	eq_int(store_query_snippet(q, 9999, "/acme/docs", snippet_cb, s), 1,
+	    "%s: ... one not shown: none", e);
+	if (pgl)
+		eq_int(db_round_trips(l) - rt, 0, "%s: ... all without a round trip", e);
+	s[0] = '\0';
+	eq_int(store_query_snippet(q, 102, "/acme/docs", snippet_cb, s), 7,
+	    "%s: one not read whole", e);
+	eq_str(s, one[1], "%s: ... as read alone", e);
+	tr("prefetch %s", s);
+	if (pgl)
+		eq_int(db_round_trips(l) - rt, 1, "%s: ... one more statement", e);
+	s[0] = '\0';
+	eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, s), 7,
+	    "%s: ... which read the others too", e);
+	eq_str(s, one[2], "%s: ... as read alone", e);
+	s[0] = '\0';
+	eq_int(store_query_prev(q, 10, 1, 50, prev_cb, s), 0, "%s: ... and their trails", e);
+	eq_str(s, "[101 Intro/Introduction 0]", "%s: ... as read alone", e);
+	eq_int(store_query_opening(q, 101, 602, &text, &flagged), 1,
+	    "%s: ... and the opening of a trail", e);
+	eq_str(text, "Welcome to Acme.", "%s: ... its text", e);
+	eq_int(flagged, 1, "%s: ... flagged", e);
+	tr("prefetch opening %s %d", text, flagged);
+	free(text);
+	if (pgl)
+		eq_int(db_round_trips(l) - rt, 1, "%s: ... without another round trip", e);
+	store_query_prefetch_drop(q);
+
+	/*
+	 * The same candidates again, three read whole: the connection kept the rows of the
+	 * first (PostgreSQL), and reads those of the other two; then all from what it kept.
+	 */
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+	    "%s: the same prefetch, three read whole", e);
+	store_query_prefetch_drop(q);
+	rt = db_round_trips(l);
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+	    "%s: the same prefetch again", e);
+	s[0] = '\0';
+	eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, s), 7,
+	    "%s: ... another read whole", e);
+	eq_str(s, one[2], "%s: ... as read alone", e);
+	s[0] = '\0';
+	eq_int(store_query_snippet(q, 104, "/acme/docs", snippet_cb, s), 7,
+	    "%s: ... the one read whole", e);
+	eq_str(s, one[0], "%s: ... as read alone", e);
+	eq_int(store_query_snippet_place(q, 102, path, sizeof(path), title, sizeof(title)), 1,
+	    "%s: ... a place", e);
+	eq_str(path, "guide/intro.md", "%s: ... its path", e);
+	eq_int(store_query_flagged(q, 101), 1, "%s: ... a flag", e);
+	eq_int(store_query_snippet(q, 9999, "/acme/docs", snippet_cb, s), 1,
+	    "%s: ... one not shown: none", e);
+	if (pgl)
+		eq_int(db_round_trips(l) - rt, 0, "%s: ... all from the kept rows, no round trip",
+		    e);
+	store_query_prefetch_drop(q);
+
+	/* A change of the libraries table (a re-index's end) drops them. */
+	if (pgl) {
+		unsigned long	 g = db_cache_gen(l, DB_CACHE_LIBRARIES);
+		int		 i;
+
+		run(db, e, "UPDATE libraries SET description = 'changed' WHERE id = '/acme/docs'");
+		for (i = 0; i < 300 && db_cache_gen(l, DB_CACHE_LIBRARIES) == g; i++) {
+			db_drain_changes(l);
+			usleep(10000);
+		}
+		ok(db_cache_gen(l, DB_CACHE_LIBRARIES) != g, "%s: the change is heard", e);
+		run(db, e, "UPDATE snippets SET text = 'Welcome, changed.' WHERE id = 101");
+		rt = db_round_trips(l);
+		eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+		    "%s: the prefetch after it", e);
+		ok(db_round_trips(l) - rt > 0, "%s: ... reads the rows again", e);
+		s[0] = '\0';
+		eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, s), 7,
+		    "%s: ... a row", e);
+		ok(strstr(s, "text='Welcome, changed.'") != NULL, "%s: ... as it is now", e);
+		store_query_prefetch_drop(q);
+		run(db, e, "UPDATE snippets SET text = 'Welcome to Acme.' WHERE id = 101");
+		run(db, e, "UPDATE libraries SET description = 'The docs' WHERE id = '/acme/docs'");
+	}
+	store_query_close(q);
+	if (pgl)
+		db_close(l);
+}
+
 static void
 suite(struct db *db, struct db *other, const char *dir, const char *url, const char *e,
     int n)
@@ -1054,6 +1196,7 @@ suite(struct db *db, struct db *other, const char *dir, const char *url, const c
 	setup(db, e);
 	test_flags(db, e);
 	test_query(db, e);
+	test_prefetch(db, url, e);
 	test_embeddings(db, e);
 	test_fts(db, other, e);
 	test_uploads(db, e);
