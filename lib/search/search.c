@@ -169,6 +169,8 @@ struct search_cached {
 	long long	 fetch_version;	/* the index_version it was for */
 };
 
+#define SEARCH_DEVDOCS_KEPT	4096	/* documents whose kind search_prefetch knows */
+
 struct search {
 	struct db	*db;
 	struct store_query *q;		/* the prepared statements (store/query.h) */
@@ -184,6 +186,15 @@ struct search {
 	time_t		 embed_at;	/* when embed was read */
 	struct search_trace *trace;	/* search_explain's, recording; else NULL */
 	int		 detail;	/* search_set_detail */
+	/*
+	 * What search_demote_dev found each document to be (a development file or not), by
+	 * document id, direct-mapped (a collision replaces): search_prefetch foresees the
+	 * demotion of the documents it knows. A document's path never changes under its id.
+	 */
+	struct {
+		long long	 doc;
+		int		 dev;
+	}		 devdocs[SEARCH_DEVDOCS_KEPT];
 };
 
 struct search *
@@ -470,10 +481,15 @@ search_demote_dev(struct search *s, struct lexindex_hit *c, size_t n)
 		if (kind[i] == DEVDOCS_CHANGELOG && (major[i] = devdocs_major(title)) > current)
 			current = major[i];
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (kind[i] != DEVDOCS_CHANGELOG && c[i].doc > 0) {
+			s->devdocs[c[i].doc % SEARCH_DEVDOCS_KEPT].doc = c[i].doc;
+			s->devdocs[c[i].doc % SEARCH_DEVDOCS_KEPT].dev = kind[i] == DEVDOCS_DEV;
+		}
 		if (kind[i] == DEVDOCS_DEV || (kind[i] == DEVDOCS_CHANGELOG &&
 		    major[i] >= 0 && major[i] < current))
 			c[i].score *= DEVDOCS_FACTOR;
+	}
 	qsort(c, n, sizeof(*c), lexindex_hit_cmp);
 }
 
@@ -651,32 +667,97 @@ out:
  * of its candidates, in one statement instead of one or two a candidate (store/query.h);
  * nothing on SQLite. A failure is logged and the reads go one by one. Every candidate's
  * place is read (search_demote_dev, search_hold and search_example read them); the whole
- * rows and trails only of those the packing of budget tokens would load were no stop rule
- * to end it sooner (the stop rules only end it sooner), and of the SEARCH_PREFETCH_MORE
- * after them (search_demote_dev may move one up): the rest are read in a second statement
- * when the answer goes further.
+ * rows and trails only of those the packing is foreseen to load, in the order it will see
+ * them as far as this worker knows which documents are development files
+ * (search_demote_dev halves their scores; s->devdocs): those that fit the budget were no
+ * stop rule to end it sooner (the stop rules only end it sooner); then the next
+ * SEARCH_PREFETCH_MORE, and one more for each of those whose document is not known yet (a
+ * development file moved down leaves its room to another); every candidate of at most
+ * SEARCH_PREFETCH_SMALL tokens (they fill the room the others leave); and the candidates
+ * directly under the first SEARCH_EXAMPLE_OF (search_example may pack one right after its
+ * section). The rest are read in a second statement when the answer goes further.
  */
 #define SEARCH_PREFETCH_MORE	4
+#define SEARCH_PREFETCH_SMALL	64	/* tokens: a candidate this small is read whole */
+/* A candidate of search_prefetch: the score it foresees, and its place in the ranking. */
+struct search_foreseen {
+	double	 score;
+	size_t	 at;
+};
+
+/* qsort order of search_foreseen: best first, then as ranked. */
+static int
+search_foreseen_cmp(const void *a, const void *b)
+{
+	const struct search_foreseen *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
 static void
-search_prefetch(struct search *s, const struct search_lib *lib,
+search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex *x,
     const struct lexindex_hit *cand, size_t n, long budget)
 {
-	long long	 ids[SEARCH_CANDIDATES];
+	struct search_foreseen order[SEARCH_CANDIDATES];
+	long long	 ids[SEARCH_CANDIDATES], doc;
 	char		 whole[SEARCH_CANDIDATES];
-	size_t		 i, nwhole = 0, more = 0, k;
+	char		 known[SEARCH_CANDIDATES];
+	size_t		 first[SEARCH_EXAMPLE_OF];
+	size_t		 i, j, nwhole = 0, more = 0, unknown = 0, nfirst = 0, k;
 	long		 used = 0;
 
 	if (!db_listening(s->db))
 		return;
 	if (n > SEARCH_CANDIDATES)
 		n = SEARCH_CANDIDATES;
+	/*
+	 * The order the packing will see, as far as this worker knows the documents: those it
+	 * found to be development files demoted (search_demote_dev), the others as they are.
+	 */
 	for (i = 0; i < n; i++) {
-		if (used >= budget)
-			whole[i] = more++ < SEARCH_PREFETCH_MORE;
-		else if ((whole[i] = nwhole == 0 || cand[i].tokens <= budget - used))
-			used += cand[i].tokens < budget ? cand[i].tokens : budget;
-		nwhole += whole[i];
+		doc = cand[i].doc;
+		order[i].score = cand[i].score;
+		order[i].at = i;
+		known[i] = doc > 0 && s->devdocs[doc % SEARCH_DEVDOCS_KEPT].doc == doc;
+		if (known[i] && s->devdocs[doc % SEARCH_DEVDOCS_KEPT].dev)
+			order[i].score *= DEVDOCS_FACTOR;
 	}
+	qsort(order, n, sizeof(*order), search_foreseen_cmp);
+	memset(whole, 0, sizeof(whole));
+	for (j = 0; j < n && used < budget; j++) {
+		i = order[j].at;
+		if ((whole[i] = nwhole == 0 || cand[i].tokens <= budget - used)) {
+			used += cand[i].tokens < budget ? cand[i].tokens : budget;
+			unknown += !known[i];
+			nwhole++;
+			if (nfirst < SEARCH_EXAMPLE_OF)
+				first[nfirst++] = i;
+		}
+	}
+	/* then SEARCH_PREFETCH_MORE, and one for each document not known (a development file
+	 * the demotion moves down leaves its room to another) */
+	for (j = 0; j < n && more < SEARCH_PREFETCH_MORE + unknown; j++)
+		if (!whole[order[j].at]) {
+			whole[order[j].at] = 1;
+			nwhole++;
+			more++;
+		}
+	/* small ones: cheap to read, and what fills the room the others leave */
+	for (i = 0; i < n; i++)
+		if (!whole[i] && cand[i].tokens <= SEARCH_PREFETCH_SMALL) {
+			whole[i] = 1;
+			nwhole++;
+		}
+	/* the sections directly under the first packed ones: search_example may move one up */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < nfirst && !whole[i]; j++)
+			if (cand[i].doc == cand[first[j]].doc &&
+			    lexindex_parent_of(x, cand[i].id) == cand[first[j]].id) {
+				whole[i] = 1;
+				nwhole++;
+			}
 	/* those to read whole first */
 	for (i = 0, k = 0; i < n; i++)
 		if (whole[i])
@@ -1729,7 +1810,7 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
 	search_bound_private(s, slot);
-	search_prefetch(s, lib, cand, ncand, budget);
+	search_prefetch(s, lib, x, cand, ncand, budget);
 	search_demote_dev(s, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
