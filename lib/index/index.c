@@ -1167,7 +1167,8 @@ index_commit(struct index_run *r)
 		return index_fail(r, "the index could not be committed");
 	/* PostgreSQL: the planner's statistics of what the run wrote, when they lag */
 	if ((analysed = store_analyze(r->db)) > 0)
-		log_info("job %lld: analysed %d tables", r->job.job_id, analysed);
+		log_info("analysed %d table%s (their statistics lagged)", analysed,
+		    analysed == 1 ? "" : "s");
 	r->t_write = util_now_ms() - r->t_write;
 	db_busy_waited(&waited1, &n);
 	r->t_write_wait = waited1 - waited0;
