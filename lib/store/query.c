@@ -502,20 +502,29 @@ store_query_cand_add(struct store_query *q, const char *library_id, long long id
 	return c;
 }
 
+/* Room in pf for one more row: 0, or -1 out of memory. */
+static int
+store_query_pre_room(struct store_query_pre *pf)
+{
+	struct store_query_pre_row *n;
+	size_t		 cap;
+
+	if (pf->nrows < pf->caprows)
+		return 0;
+	cap = pf->caprows ? pf->caprows * 2 : 128;
+	if ((n = reallocarray(pf->rows, cap, sizeof(*n))) == NULL)
+		return -1;
+	pf->rows = n;
+	pf->caprows = cap;
+	return 0;
+}
+
 /* Adds a copy of r to pf: 0, or -1 out of memory. */
 static int
 store_query_pre_put(struct store_query_pre *pf, const struct store_query_pre_row *r)
 {
-	struct store_query_pre_row *n;
-
-	if (pf->nrows == pf->caprows) {
-		size_t	 cap = pf->caprows ? pf->caprows * 2 : 128;
-
-		if ((n = reallocarray(pf->rows, cap, sizeof(*n))) == NULL)
-			return -1;
-		pf->rows = n;
-		pf->caprows = cap;
-	}
+	if (store_query_pre_room(pf) == -1)
+		return -1;
 	if (store_query_row_copy(&pf->rows[pf->nrows], r) == -1)
 		return -1;
 	pf->nrows++;
@@ -636,14 +645,8 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 {
 	struct store_query_pre_row *r;
 
-	if (pf->nrows == pf->caprows) {
-		size_t	 cap = pf->caprows ? pf->caprows * 2 : 128;
-
-		if ((r = reallocarray(pf->rows, cap, sizeof(*r))) == NULL)
-			return -1;
-		pf->rows = r;
-		pf->caprows = cap;
-	}
+	if (store_query_pre_room(pf) == -1)
+		return -1;
 	r = &pf->rows[pf->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->kind = (int)db_col_int64(st, 0);
