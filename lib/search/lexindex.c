@@ -116,6 +116,15 @@ struct lexindex {
 	size_t		 nmstr;
 	const struct lex_posting *mpost;
 	size_t		 nmpost;
+	/*
+	 * The places of the snippets (lexindex_place): each one's title and its document's
+	 * path as offsets of NUL-terminated strings in pstr, and its flag. NULL when the index
+	 * holds none (a segment written before them, or out of memory while building).
+	 */
+	uint32_t	*ptitle, *ppath;
+	uint8_t		*pflag;
+	char		*pstr;
+	size_t		 npstr, cappstr;
 };
 
 static uint32_t
@@ -296,6 +305,20 @@ lexindex_scratch(struct lexindex *x)
 	return 0;
 }
 
+/* Frees the places of an index built in memory (it then holds none). */
+static void
+lexindex_places_drop(struct lexindex *x)
+{
+	free(x->ptitle);
+	free(x->ppath);
+	free(x->pflag);
+	free(x->pstr);
+	x->ptitle = x->ppath = NULL;
+	x->pflag = NULL;
+	x->pstr = NULL;
+	x->npstr = x->cappstr = 0;
+}
+
 void
 lexindex_free(struct lexindex *x)
 {
@@ -329,6 +352,7 @@ lexindex_free(struct lexindex *x)
 	free(x->mark);
 	free(x->stream);
 	free(x->streamoff);
+	lexindex_places_drop(x);
 	free(x);
 }
 
@@ -475,7 +499,63 @@ struct lex_load {
 	size_t		 cap;
 	double		 total;
 	struct lex_trails tr;
+	uint32_t	 lastpath;	/* the previous snippet's path in pstr */
 };
+
+/*
+ * Appends the first max bytes of str (all of it when shorter) and a NUL to x's place
+ * strings: its offset, or UINT32_MAX out of memory or past 4 GB of strings.
+ */
+static uint32_t
+lexindex_place_str(struct lexindex *x, const char *str, size_t max)
+{
+	size_t	 len = strnlen(str, max), off = x->npstr, ncap;
+	char	*p;
+
+	if (off + len + 1 >= UINT32_MAX)
+		return UINT32_MAX;
+	if (off + len + 1 > x->cappstr) {
+		ncap = x->cappstr * 2 > off + len + 1 ? x->cappstr * 2 : off + len + 1 + 4096;
+		if ((p = realloc(x->pstr, ncap)) == NULL)
+			return UINT32_MAX;
+		x->pstr = p;
+		x->cappstr = ncap;
+	}
+	memcpy(x->pstr + off, str, len);
+	x->pstr[off + len] = '\0';
+	x->npstr = off + len + 1;
+	return (uint32_t)off;
+}
+
+/*
+ * Snippet i's place (lexindex_place) from its row: the path is stored once for a run of
+ * snippets of one path (a document's, in id order). Out of memory: the index holds no
+ * places (the ranking reads them from the database).
+ */
+static void
+lexindex_place_add(struct lex_load *l, size_t i, const struct store_fts_row *r)
+{
+	struct lexindex	*x = l->b.x;
+	const char	*path = r->text[4] != NULL ? r->text[4] : "";
+	uint32_t	 t, p;
+
+	if (x->pstr == NULL)
+		return;
+	if (i > 0 && strncmp(x->pstr + l->lastpath, path, LEXINDEX_PLACE_PATH) == 0 &&
+	    strnlen(path, LEXINDEX_PLACE_PATH) == strlen(x->pstr + l->lastpath))
+		p = l->lastpath;
+	else
+		p = lexindex_place_str(x, path, LEXINDEX_PLACE_PATH);
+	t = lexindex_place_str(x, r->title != NULL ? r->title : "", LEXINDEX_PLACE_TITLE);
+	if (p == UINT32_MAX || t == UINT32_MAX) {
+		lexindex_places_drop(x);
+		return;
+	}
+	l->lastpath = p;
+	x->ppath[i] = p;
+	x->ptitle[i] = t;
+	x->pflag[i] = r->flagged != 0;
+}
 
 static int
 lexindex_load_row(const struct store_fts_row *r, void *arg)
@@ -502,6 +582,7 @@ lexindex_load_row(const struct store_fts_row *r, void *arg)
 	}
 	x->ids[x->nsnip] = r->id;
 	x->docs[x->nsnip] = r->document_id;
+	lexindex_place_add(l, x->nsnip, r);
 	if (lexindex_parent(x, &l->tr, x->nsnip, r->text[1], &x->parent[x->nsnip]) == -1)
 		return -1;
 	x->tokens[x->nsnip] = r->tokens;
@@ -564,6 +645,12 @@ lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library
 	    (x->len = calloc(l.cap, sizeof(*x->len))) == NULL ||
 	    (x->streamoff = calloc(l.cap + 1, sizeof(*x->streamoff))) == NULL)
 		goto fail;
+	/* the places: without them (out of memory) the index still ranks */
+	if ((x->ptitle = calloc(l.cap, sizeof(*x->ptitle))) == NULL ||
+	    (x->ppath = calloc(l.cap, sizeof(*x->ppath))) == NULL ||
+	    (x->pflag = calloc(l.cap, sizeof(*x->pflag))) == NULL ||
+	    lexindex_place_str(x, "", 0) == UINT32_MAX)
+		lexindex_places_drop(x);
 	l.b.x = x;
 	rc = store_fts_rows(db, library_id, lexindex_load_row, &l);
 	free(l.tr.tab);
@@ -582,6 +669,8 @@ lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library
 	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(uint32_t) + sizeof(int) +
 	    4 * sizeof(float) + sizeof(size_t) + sizeof(uint64_t) + sizeof(uint8_t)) +
 	    x->capstream * sizeof(*x->stream);
+	if (x->pstr != NULL)
+		x->bytes += l.cap * (2 * sizeof(uint32_t) + sizeof(uint8_t)) + x->cappstr;
 	return x;
 fail:
 	free(l.tr.tab);
@@ -1403,8 +1492,17 @@ enum {
 	LEXSEG_STREAM,		/* u32 */
 	LEXSEG_TERMS,		/* struct lex_mterm, a power of two */
 	LEXSEG_STRINGS,		/* NUL-terminated term strings */
-	LEXSEG_POSTINGS		/* struct lex_posting */
+	LEXSEG_POSTINGS,	/* struct lex_posting */
+	/*
+	 * The places (lexindex_place), optional: a segment written before them has none of
+	 * the four, and its searches read the places from the database.
+	 */
+	LEXSEG_PLACE_TITLE,	/* u32 per snippet: its title in LEXSEG_PLACE_STRINGS */
+	LEXSEG_PLACE_PATH,	/* u32 per snippet: its document's path there */
+	LEXSEG_PLACE_FLAG,	/* u8 per snippet: 1 flagged (snippet_flags) */
+	LEXSEG_PLACE_STRINGS	/* NUL-terminated strings, the first "" */
 };
+#define LEXSEG_NPARTS	18	/* sections lexindex_write_segment_with writes */
 
 /*
  * The layout of the lexical sections, checked by lexindex_map apart from the container's
@@ -1442,10 +1540,11 @@ lexindex_write_segment_with(const struct lexindex *x, const char *dir, const cha
 	struct lex_mterm *mt = NULL;
 	struct lex_posting *post = NULL;
 	char		*str = NULL;
-	size_t		 i, nstr = 0, npost = 0;
+	size_t		 i, k, nstr = 0, npost = 0;
 	int		 rc = -1;
 
-	if (x->seg != NULL || x->tabcap > UINT32_MAX || nmore > SEGMENT_MAX_SECTIONS - 14) {
+	if (x->seg != NULL || x->tabcap > UINT32_MAX ||
+	    nmore > SEGMENT_MAX_SECTIONS - LEXSEG_NPARTS) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -1501,9 +1600,16 @@ lexindex_write_segment_with(const struct lexindex *x, const char *dir, const cha
 	p[11] = (struct segment_part){ LEXSEG_TERMS, sizeof(*mt), mt, x->tabcap };
 	p[12] = (struct segment_part){ LEXSEG_STRINGS, 1, str, nstr };
 	p[13] = (struct segment_part){ LEXSEG_POSTINGS, sizeof(*post), post, npost };
+	k = 14;
+	if (x->pstr != NULL) {
+		p[k++] = (struct segment_part){ LEXSEG_PLACE_TITLE, 4, x->ptitle, x->nsnip };
+		p[k++] = (struct segment_part){ LEXSEG_PLACE_PATH, 4, x->ppath, x->nsnip };
+		p[k++] = (struct segment_part){ LEXSEG_PLACE_FLAG, 1, x->pflag, x->nsnip };
+		p[k++] = (struct segment_part){ LEXSEG_PLACE_STRINGS, 1, x->pstr, x->npstr };
+	}
 	if (nmore > 0)
-		memcpy(p + 14, more, nmore * sizeof(*more));
-	rc = segment_write(dir, name, p, 14 + nmore);
+		memcpy(p + k, more, nmore * sizeof(*more));
+	rc = segment_write(dir, name, p, k + nmore);
 out:
 	free(mt);
 	free(str);
@@ -1561,6 +1667,50 @@ lexindex_check(const struct lexindex *x, size_t nchild, char *why, size_t whylen
 #undef LEXBAD
 }
 
+/*
+ * The place sections of a mapped index: all four of the right sizes with every string
+ * inside its section, or none (the index then holds no places). 0, or -1 with why.
+ */
+static int
+lexindex_map_places(struct lexindex *x, char *why, size_t whylen)
+{
+	size_t	 nt, np, nf, i;
+
+	x->ptitle = (uint32_t *)(uintptr_t)segment_get(x->seg, LEXSEG_PLACE_TITLE, 4, &nt);
+	x->ppath = (uint32_t *)(uintptr_t)segment_get(x->seg, LEXSEG_PLACE_PATH, 4, &np);
+	x->pflag = (uint8_t *)(uintptr_t)segment_get(x->seg, LEXSEG_PLACE_FLAG, 1, &nf);
+	x->pstr = (char *)(uintptr_t)segment_get(x->seg, LEXSEG_PLACE_STRINGS, 1, &x->npstr);
+	if (x->pstr == NULL && x->ptitle == NULL && x->ppath == NULL && x->pflag == NULL &&
+	    nt + np + nf == 0)
+		return 0;		/* written before the places */
+	if (x->pstr == NULL || x->npstr == 0 || x->pstr[x->npstr - 1] != '\0' ||
+	    nt != x->nsnip || np != x->nsnip || nf != x->nsnip ||
+	    (x->nsnip > 0 && (x->ptitle == NULL || x->ppath == NULL || x->pflag == NULL))) {
+		snprintf(why, whylen, "the place sections are incomplete");
+		return -1;
+	}
+	for (i = 0; i < x->nsnip; i++)
+		if (x->ptitle[i] >= x->npstr || x->ppath[i] >= x->npstr || x->pflag[i] > 1) {
+			snprintf(why, whylen, "a place outside its section");
+			return -1;
+		}
+	return 0;
+}
+
+int
+lexindex_place(const struct lexindex *x, long long id, const char **path,
+    const char **title, int *flagged)
+{
+	size_t	 i;
+
+	if (x->pstr == NULL || (i = lexindex_snip_of(x, id)) >= x->nsnip)
+		return 0;
+	*path = x->pstr + x->ppath[i];
+	*title = x->pstr + x->ptitle[i];
+	*flagged = x->pflag[i];
+	return 1;
+}
+
 struct lexindex *
 lexindex_map(const char *path, char *why, size_t whylen)
 {
@@ -1611,7 +1761,8 @@ lexindex_map(const char *path, char *why, size_t whylen)
 		snprintf(why, whylen, "a lexical section is missing or of the wrong size");
 		goto fail;
 	}
-	if (lexindex_check(x, nchild, why, whylen) == -1)
+	if (lexindex_check(x, nchild, why, whylen) == -1 ||
+	    lexindex_map_places(x, why, whylen) == -1)
 		goto fail;
 	return x;
 fail:

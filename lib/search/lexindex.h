@@ -103,6 +103,18 @@ int	 lexindex_search(struct lexindex *, struct tokenize_stemmer *, char **terms,
  * section: the section's first part), 0 when there is none or id is not in the index.
  */
 long long lexindex_parent_of(const struct lexindex *, long long id);
+/*
+ * What the ranking reads of snippet id besides its scores (its place: the dev-file
+ * demotion, the example rule, content.injection=hold), so that a search reads it from the
+ * index, not the database: its document's path cut at LEXINDEX_PLACE_PATH bytes, its title
+ * cut at LEXINDEX_PLACE_TITLE (as store_query_snippet_place cuts them into buffers one byte
+ * longer), and 1 in *flagged when a content rule flagged it. The strings live as long as
+ * x. 1, or 0 when x holds no places (a segment written before them) or not id.
+ */
+#define LEXINDEX_PLACE_PATH	1023
+#define LEXINDEX_PLACE_TITLE	255
+int	 lexindex_place(const struct lexindex *, long long id, const char **path,
+	    const char **title, int *flagged);
 
 /*
  * The share (0 to 1) of the library's snippets holding word (n bytes, tokenized as a

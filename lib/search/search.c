@@ -461,8 +461,28 @@ search_stop(struct lexindex_hit *c, size_t *n)
  * score: their candidates' scores times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
  * among the candidates names. A question about them still finds them.
  */
+/*
+ * Candidate id's path and title (cut to the buffers): from the index when it holds places
+ * (lexindex_place: no database read), else as the store reads them. 1, or 0 when the
+ * library does not show it.
+ */
+static int
+search_place(struct search *s, struct lexindex *x, long long id, char *path, size_t pathsz,
+    char *title, size_t titlesz)
+{
+	const char	*p, *t;
+	int		 flagged;
+
+	if (lexindex_place(x, id, &p, &t, &flagged) == 1) {
+		snprintf(path, pathsz, "%s", p);
+		snprintf(title, titlesz, "%s", t);
+		return 1;
+	}
+	return store_query_snippet_place(s->q, id, path, pathsz, title, titlesz);
+}
+
 static void
-search_demote_dev(struct search *s, struct lexindex_hit *c, size_t n)
+search_demote_dev(struct search *s, struct lexindex *x, struct lexindex_hit *c, size_t n)
 {
 	int		 kind[SEARCH_CANDIDATES];
 	long		 major[SEARCH_CANDIDATES], current = -1;
@@ -474,8 +494,7 @@ search_demote_dev(struct search *s, struct lexindex_hit *c, size_t n)
 	for (i = 0; i < n; i++) {
 		kind[i] = DEVDOCS_USER;
 		major[i] = -1;
-		if (store_query_snippet_place(s->q, c[i].id, path, sizeof(path), title,
-		    sizeof(title)) != 1)
+		if (search_place(s, x, c[i].id, path, sizeof(path), title, sizeof(title)) != 1)
 			continue;
 		kind[i] = devdocs_kind(path);
 		if (kind[i] == DEVDOCS_CHANGELOG && (major[i] = devdocs_major(title)) > current)
@@ -702,8 +721,10 @@ search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex 
 {
 	struct search_foreseen order[SEARCH_CANDIDATES];
 	long long	 ids[SEARCH_CANDIDATES], doc;
-	char		 whole[SEARCH_CANDIDATES];
+	char		 whole[SEARCH_CANDIDATES], placed[SEARCH_CANDIDATES];
 	char		 known[SEARCH_CANDIDATES];
+	const char	*p, *t;
+	int		 f;
 	size_t		 first[SEARCH_EXAMPLE_OF];
 	size_t		 i, j, nwhole = 0, more = 0, unknown = 0, nfirst = 0, k;
 	long		 used = 0;
@@ -758,14 +779,17 @@ search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex 
 				whole[i] = 1;
 				nwhole++;
 			}
-	/* those to read whole first */
+	/* those to read whole first; the places only of those the index does not hold */
 	for (i = 0, k = 0; i < n; i++)
 		if (whole[i])
 			ids[k++] = cand[i].id;
 	for (i = 0; i < n; i++)
 		if (!whole[i])
 			ids[k++] = cand[i].id;
-	(void)store_query_prefetch(s->q, lib->id, ids, n, nwhole, SEARCH_EXPAND_BYTES + 2,
+	for (k = 0; k < n; k++)
+		placed[k] = lexindex_place(x, ids[k], &p, &t, &f) == 1;
+	(void)store_query_prefetch(s->q, lib->id, ids, placed, n, nwhole,
+	    SEARCH_EXPAND_BYTES + 2,
 	    SEARCH_EXPAND_SHORT, SEARCH_EXPAND_LOOKBACK);
 }
 
@@ -1313,25 +1337,28 @@ out:
 
 /*
  * content.injection=hold: leaves the flagged snippets out of the candidates, before any
- * reranker or the answer sees them (one index probe when the library has none).
+ * reranker or the answer sees them. Each candidate's flag comes from the index when it
+ * holds places; else from the store (one index probe when the library has none).
  */
 static int
-search_hold(struct search *s, const struct search_lib *lib, struct lexindex_hit *cand,
-    size_t *ncand)
+search_hold(struct search *s, struct lexindex *x, const struct search_lib *lib,
+    struct lexindex_hit *cand, size_t *ncand)
 {
-	size_t	 i, k;
-	int	 any, f;
+	const char	*p, *t;
+	size_t		 i, k;
+	int		 any = -2, f;	/* -2: not asked yet */
 
-	if ((any = store_query_any_flagged(s->q, lib->id)) == -1)
-		return -1;
-	for (i = 0, k = 0; any && i < *ncand; i++) {
-		if ((f = store_query_flagged(s->q, cand[i].id)) == -1)
-			return -1;
+	for (i = 0, k = 0; i < *ncand; i++) {
+		if (lexindex_place(x, cand[i].id, &p, &t, &f) != 1) {
+			if (any == -2 && (any = store_query_any_flagged(s->q, lib->id)) == -1)
+				return -1;
+			if ((f = any ? store_query_flagged(s->q, cand[i].id) : 0) == -1)
+				return -1;
+		}
 		if (f == 0)
 			cand[k++] = cand[i];
 	}
-	if (any)
-		*ncand = k;
+	*ncand = k;
 	return 0;
 }
 
@@ -1756,7 +1783,7 @@ search_example(struct search *s, struct lexindex *x, struct lexindex_hit *cand,
 	for (j = at + 1; j < ncand; j++) {
 		if (cand[j].doc != cand[at].doc ||
 		    lexindex_parent_of(x, cand[j].id) != cand[at].id ||
-		    store_query_snippet_place(s->q, cand[j].id, path, sizeof(path), title,
+		    search_place(s, x, cand[j].id, path, sizeof(path), title,
 		    sizeof(title)) != 1 || !search_example_title(title))
 			continue;
 		h = cand[j];
@@ -1811,13 +1838,13 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
 	search_bound_private(s, slot);
 	search_prefetch(s, lib, x, cand, ncand, budget);
-	search_demote_dev(s, cand, ncand);
+	search_demote_dev(s, x, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
 		if (search_trace_add(s->trace, cand, ncand) == -1)
 			goto out;
 	}
-	if (s->inject == INJECT_HOLD && search_hold(s, lib, cand, &ncand) == -1)
+	if (s->inject == INJECT_HOLD && search_hold(s, x, lib, cand, &ncand) == -1)
 		goto out;
 	if (s->trace != NULL)
 		search_trace_left(s->trace, cand, ncand, SEARCH_FATE_HELD);

@@ -67,7 +67,8 @@ store_fts_title(const char *title, const char *text, struct buf *b)
 /* The rows of store_fts_rows; page: the keyset condition of the PostgreSQL half. */
 #define STORE_FTS_SQL(page) \
     "SELECT s.id, s.document_id, s.tokens, s.title, s.breadcrumb, s.text, s.code, " \
-    "d.path FROM library_snippets s JOIN documents d ON d.id = s.document_id " \
+    "d.path, EXISTS (SELECT 1 FROM snippet_flags f WHERE f.snippet_id = s.id) " \
+    "FROM library_snippets s JOIN documents d ON d.id = s.document_id " \
     "WHERE s.library_id = ?1 AND s.dup_of IS NULL" page " ORDER BY s.id"
 
 /*
@@ -116,6 +117,8 @@ store_fts_rows(struct db *db, const char *library_id,
 			r.id = after = db_col_int64(st, 0);
 			r.document_id = db_col_int64(st, 1);
 			r.tokens = (int)db_col_int64(st, 2);
+			r.title = db_col_text(st, 3);
+			r.flagged = db_col_int64(st, 8) != 0;
 			/*
 			 * body, breadcrumb and path as stored; title and code made of theirs
 			 * (NOT NULL columns all: none is NULL)

@@ -34,6 +34,8 @@ int	 store_fts_title(const char *title, const char *text, struct buf *b);
 struct store_fts_row {
 	long long	 id, document_id;
 	int		 tokens;
+	const char	*title;		/* the snippet's own title (text[0] is made of it) */
+	int		 flagged;	/* 1: a content rule flagged it (snippet_flags) */
 	const char	*text[STORE_FTS_NCOLS];
 	size_t		 len[STORE_FTS_NCOLS];
 };

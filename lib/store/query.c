@@ -52,6 +52,7 @@ struct store_query_pre {
 	char		*library_id;
 	long long	*ids;		/* asked, in any order */
 	char		*full;		/* for each of ids: 1 when its whole row was read */
+	char		*placed;	/* for each of ids: 1 when its place was read */
 	size_t		 nids;
 	int		 short_bytes, lookback;
 	int		 more_failed;	/* the second statement failed: read one by one */
@@ -80,6 +81,7 @@ struct store_query_cand {
 	char		*library_id;
 	long long	 id;
 	int		 shown;		/* 0: the library does not show it */
+	int		 placed;	/* place held (of a candidate shown) */
 	int		 whole;		/* row and trails held */
 	struct store_query_pre_row place, row;
 	struct store_query_pre_row *trails;
@@ -429,6 +431,7 @@ store_query_pre_free(struct store_query_pre *pf)
 	free(pf->rows);
 	free(pf->ids);
 	free(pf->full);
+	free(pf->placed);
 	free(pf->library_id);
 	free(pf);
 }
@@ -543,11 +546,13 @@ store_query_cands_get(struct store_query *q, struct store_query_pre *pf, char *n
 
 	for (i = 0; i < pf->nids; i++) {
 		if ((c = store_query_cand_find(q, pf->library_id, pf->ids[i])) == NULL) {
-			need[i] = 1 | (pf->full[i] ? 2 : 0);
+			need[i] = (pf->placed[i] ? 1 : 0) | (pf->full[i] ? 2 : 0);
 			continue;
 		}
-		need[i] = pf->full[i] && c->shown && !c->whole ? 2 : 0;
-		if (c->shown && store_query_pre_put(pf, &c->place) == -1)
+		need[i] = (pf->placed[i] && c->shown && !c->placed ? 1 : 0) |
+		    (pf->full[i] && c->shown && !c->whole ? 2 : 0);
+		if (pf->placed[i] && c->shown && c->placed &&
+		    store_query_pre_put(pf, &c->place) == -1)
 			return -1;
 		if (!pf->full[i] || !c->whole)
 			continue;
@@ -580,18 +585,19 @@ store_query_cands_put(struct store_query *q, const struct store_query_pre *pf,
 			else if (pf->rows[j].id == pf->ids[i] && pf->rows[j].kind == 0)
 				r = &pf->rows[j];
 		if ((c = store_query_cand_find(q, pf->library_id, pf->ids[i])) == NULL) {
-			/* its place, read now (else it was dropped since: not kept) */
-			if (!(need[i] & 1) || (c = store_query_cand_add(q, pf->library_id,
-			    pf->ids[i])) == NULL)
+			/* read now (else it was dropped since: not kept) */
+			if ((c = store_query_cand_add(q, pf->library_id, pf->ids[i])) == NULL)
 				continue;
-			if ((c->shown = p != NULL)) {
-				if ((b = store_query_row_copy(&c->place, p)) == -1) {
-					c->shown = 0;	/* a candidate kept as gone: drop all */
-					store_query_cands_drop(q);
-					return;
-				}
-				q->cand_bytes += b;
+			/* shown: the place or the row the statement read says so */
+			c->shown = (need[i] & 1) ? p != NULL : r != NULL;
+		}
+		if ((need[i] & 1) && c->shown && !c->placed && p != NULL) {
+			if ((b = store_query_row_copy(&c->place, p)) == -1) {
+				store_query_cands_drop(q);	/* kept as gone: drop all */
+				return;
 			}
+			q->cand_bytes += b;
+			c->placed = 1;
 		}
 		if (!(need[i] & 2) || !c->shown || c->whole || r == NULL)
 			continue;
@@ -782,7 +788,7 @@ store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const cha
 
 int
 store_query_prefetch(struct store_query *q, const char *library_id, const long long *ids,
-    size_t n, size_t nwhole, int opening, int short_bytes, int lookback)
+    const char *placed, size_t n, size_t nwhole, int opening, int short_bytes, int lookback)
 {
 	struct store_query_pre *pf = NULL;
 	char		*places = NULL, *wholes = NULL, *need = NULL;
@@ -795,12 +801,14 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 	if ((pf = calloc(1, sizeof(*pf))) == NULL ||
 	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
 	    (pf->full = calloc(n, sizeof(*pf->full))) == NULL ||
+	    (pf->placed = calloc(n, sizeof(*pf->placed))) == NULL ||
 	    (pf->library_id = strdup(library_id)) == NULL ||
 	    (need = calloc(n, 1)) == NULL)
 		goto nomem;
 	for (i = 0; i < n; i++) {
 		pf->ids[i] = ids[i];
 		pf->full[i] = i < nwhole;
+		pf->placed[i] = placed == NULL || !placed[i];
 	}
 	pf->nids = n;
 	pf->short_bytes = short_bytes;
@@ -812,7 +820,7 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 			goto nomem;
 	} else
 		for (i = 0; i < n; i++)
-			need[i] = 1 | (pf->full[i] ? 2 : 0);
+			need[i] = (pf->placed[i] ? 1 : 0) | (pf->full[i] ? 2 : 0);
 	if (store_query_pre_array(pf, need, 1, &places, &np) == -1 ||
 	    store_query_pre_array(pf, need, 2, &wholes, &nw) == -1)
 		goto nomem;
@@ -890,6 +898,18 @@ store_query_pre_asked(struct store_query *q, long long id, const char *library_i
 	for (i = 0; i < q->pf->nids; i++)
 		if (q->pf->ids[i] == id)
 			return q->pf->full[i] ? 2 : 1;
+	return 0;
+}
+
+/* 1 when id was asked of the prefetch with its place (store_query_prefetch's placed). */
+static int
+store_query_pre_placed(struct store_query *q, long long id)
+{
+	size_t	 i;
+
+	for (i = 0; q->pf != NULL && i < q->pf->nids; i++)
+		if (q->pf->ids[i] == id)
+			return q->pf->placed[i];
 	return 0;
 }
 
@@ -1046,8 +1066,11 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 	int		 step, rc = -1, asked;
 
 	if ((asked = store_query_pre_asked(q, id, library_id)) != 0) {
-		/* not shown (gone), or shown and deeper than the first statement read */
-		if (store_query_pre_find(q, id, 2) == NULL)
+		/*
+		 * not shown (gone: its place was read, and is none), or shown and deeper
+		 * than the first statement read
+		 */
+		if (store_query_pre_placed(q, id) && store_query_pre_find(q, id, 2) == NULL)
 			return 1;
 		if (asked == 1 && store_query_pre_more(q) == 0)
 			asked = 2;
@@ -1163,7 +1186,7 @@ store_query_snippet_place(struct store_query *q, long long id, char *path, size_
 	int	 rc = 0;
 
 	*path = *title = '\0';
-	if (store_query_pre_asked(q, id, NULL)) {
+	if (store_query_pre_placed(q, id)) {
 		if ((p = store_query_pre_find(q, id, 2)) == NULL)
 			return 0;
 		snprintf(path, pathsz, "%s", p->path);
@@ -1274,7 +1297,7 @@ store_query_flagged(struct store_query *q, long long id)
 	struct store_query_pre_row *p;
 	int	 step;
 
-	if (store_query_pre_asked(q, id, NULL))
+	if (store_query_pre_placed(q, id))
 		return (p = store_query_pre_find(q, id, 2)) != NULL && p->flagged;
 	db_reset(q->isflag);
 	db_bind_int64(q->isflag, 1, id);

@@ -81,7 +81,8 @@ int	 store_query_opening(struct store_query *, long long id, int chars, char **t
 /*
  * A listening connection (db_listen: a query or MCP worker on PostgreSQL) reads in one
  * statement what the answer's reads would take one by one: the place (path, title,
- * flag) of each of the candidates ids (n) as library_id shows it, and of the first
+ * flag) of each of the candidates ids (n) as library_id shows it but those whose placed[i]
+ * is 1 (the caller has them from the index: lexindex_place; NULL: none), and of the first
  * nwhole of them the whole row and the heading trails before it (lookback of them when
  * its text is under short_bytes bytes, else 1) with the first opening characters of the
  * texts search_expand may pick. Until store_query_prefetch_drop, store_query_snippet,
@@ -93,8 +94,8 @@ int	 store_query_opening(struct store_query *, long long id, int chars, char **t
  * to the database).
  */
 int	 store_query_prefetch(struct store_query *, const char *library_id,
-	    const long long *ids, size_t n, size_t nwhole, int opening, int short_bytes,
-	    int lookback);
+	    const long long *ids, const char *placed, size_t n, size_t nwhole, int opening,
+	    int short_bytes, int lookback);
 void	 store_query_prefetch_drop(struct store_query *);
 
 /* Setting name's stored value into out (outsz bytes, cut): 1, 0 when not set, -1. */

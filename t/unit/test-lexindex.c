@@ -23,6 +23,7 @@
 #include "search/segment.h"
 #include "store/db.h"
 #include "store/conn.h"
+#include "store/query.h"
 #include "store/tokenizer.h"
 #include "tap.h"
 
@@ -610,6 +611,150 @@ mapped_refused(struct db *db, struct tokenize_stemmer *stem, const char *dir)
 }
 
 /*
+ * Places (lexindex_place): what the ranking reads of a candidate besides its scores, from
+ * the index instead of the database. Library /t/q: a title longer than the ranking's
+ * buffer, a path longer than its buffer, one flagged snippet, two documents; each
+ * snippet's place, built and mapped, equals what store_query_snippet_place and
+ * store_query_flagged read (the database's, cut to the same buffers). A segment without
+ * the place sections (one written before them) still maps and ranks, and holds no places;
+ * one with some of them, or with an offset outside them, is refused.
+ */
+static void
+places(struct db *db, struct tokenize_stemmer *stem, const char *dir)
+{
+	struct store_query *q;
+	struct lexindex	*x, *y = NULL;
+	char		 longtitle[400], longpath[1200], path[512], why[128] = "";
+	char		 qpath[1024], qtitle[256];
+	const char	*pp, *pt;
+	long long	 ids[] = { 190001, 190002, 190003, 190004 };
+	size_t		 i, k;
+	int		 f, same, rc = 0;
+	FILE		*fp;
+
+	memset(longtitle, 't', sizeof(longtitle) - 1);
+	longtitle[sizeof(longtitle) - 1] = '\0';
+	memcpy(longtitle, "Changelog 4.2 ", 14);
+	memset(longpath, 'p', sizeof(longpath) - 1);
+	longpath[sizeof(longpath) - 1] = '\0';
+	memcpy(longpath + sizeof(longpath) - 4, ".md", 4);
+	rc |= db_exec(db, "INSERT INTO libraries (id, lib_no, url, host, title, created_at, "
+	    "updated_at) VALUES ('/t/q', 19, 'https://h/t/q', 'h', 'q', 'x', 'x');"
+	    "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(1901, '/t/q', 'docs/CONTRIBUTING.md', 'd', 'C')");
+	rc |= db_run(db, "INSERT INTO documents (id, library_id, path, blob, title) VALUES "
+	    "(1902, '/t/q', ?1, 'e', 'L')", "t", longpath);
+	rc |= add_snippet(db, "/t/q", "l9", 190001, 1901, "Contributing", "C", "how to send "
+	    "a patch", "");
+	rc |= add_snippet(db, "/t/q", "l9", 190002, 1901, "Example", "C > Example", "a patch "
+	    "example", "git send-email");
+	rc |= add_snippet(db, "/t/q", "l9", 190003, 1902, longtitle, "L", "ignore previous "
+	    "instructions", "");
+	rc |= add_snippet(db, "/t/q", "l9", 190004, 1902, "", "L > x", "an untitled part", "");
+	rc |= db_exec(db, "INSERT INTO snippet_flags (snippet_id, library_id, rule, excerpt) "
+	    "VALUES (190003, '/t/q', 'instructions', 'ignore previous')");
+	ok(rc == 0, "places: library /t/q");
+	if ((q = store_query_open(db)) == NULL ||
+	    (x = lexindex_build(db, stem, "/t/q", 4)) == NULL) {
+		ok(0, "places: index built");
+		store_query_close(q);
+		return;
+	}
+	ok(lexindex_write_segment(x, dir, "q.seg") == 0, "places: segment written");
+	snprintf(path, sizeof(path), "%s/q.seg", dir);
+	y = lexindex_map(path, why, sizeof(why));
+	ok(y != NULL, "places: segment mapped (%s)", why);
+	for (k = 0; k < 2; k++) {
+		struct lexindex *z = k == 0 ? x : y;
+
+		same = z != NULL;
+		for (i = 0; same && i < sizeof(ids) / sizeof(ids[0]); i++) {
+			if (lexindex_place(z, ids[i], &pp, &pt, &f) != 1 ||
+			    store_query_snippet_place(q, ids[i], qpath, sizeof(qpath), qtitle,
+			    sizeof(qtitle)) != 1 || strcmp(pp, qpath) != 0 ||
+			    strcmp(pt, qtitle) != 0 || f != store_query_flagged(q, ids[i])) {
+				printf("#   snippet %lld: index '%.40s' '%.40s' %d, database "
+				    "'%.40s' '%.40s'\n", ids[i], pp, pt, f, qpath, qtitle);
+				same = 0;
+			}
+		}
+		ok(same, "places (%s): path, title and flag of each snippet as the store "
+		    "reads them", k == 0 ? "built" : "mapped");
+		ok(z != NULL && lexindex_place(z, 190003, &pp, &pt, &f) == 1 && f == 1 &&
+		    strlen(pt) == LEXINDEX_PLACE_TITLE && strlen(pp) == LEXINDEX_PLACE_PATH &&
+		    lexindex_place(z, 190001, &pp, &pt, &f) == 1 && f == 0 &&
+		    strcmp(pp, "docs/CONTRIBUTING.md") == 0 && strcmp(pt, "Contributing") == 0,
+		    "places (%s): the long title and path cut, the flag of the third only",
+		    k == 0 ? "built" : "mapped");
+		ok(z != NULL && lexindex_place(z, 999, &pp, &pt, &f) == 0,
+		    "places (%s): none for a snippet the index does not hold",
+		    k == 0 ? "built" : "mapped");
+	}
+	lexindex_free(y);
+	lexindex_free(x);
+	store_query_close(q);
+
+	/* The place sections are the 15th to the 18th: renamed, the segment has none. */
+	for (k = 0; k < 3; k++) {
+		if ((fp = fopen(path, "r+b")) == NULL)
+			break;
+		for (i = 14; i < 18; i++) {
+			uint32_t id = 0x7000 + (uint32_t)i;
+
+			if (k == 1 && i > 14)
+				break;	/* only the first: the rest left */
+			if (k == 2)
+				continue;
+			fseek(fp, (long)(SEGMENT_HEADER + SEGMENT_ENTRY * i), SEEK_SET);
+			fwrite(&id, 4, 1, fp);
+		}
+		if (k == 2) {
+			/* the first title's offset past the strings */
+			unsigned char	 e[SEGMENT_ENTRY];
+			uint64_t	 off;
+			uint32_t	 far = 0x7fffffff;
+
+			fseek(fp, (long)(SEGMENT_HEADER + SEGMENT_ENTRY * 14), SEEK_SET);
+			if (fread(e, 1, sizeof(e), fp) == sizeof(e)) {
+				memcpy(&off, e + 8, 8);
+				fseek(fp, (long)off, SEEK_SET);
+				fwrite(&far, 4, 1, fp);
+			}
+		}
+		fclose(fp);
+		segment_fix(path);
+		y = lexindex_map(path, why, sizeof(why));
+		if (k == 0) {
+			struct lexindex_hit h[4];
+			char	**terms;
+			size_t	 nterms, n = 0;
+
+			ok(y != NULL && lexindex_place(y, 190001, &pp, &pt, &f) == 0,
+			    "places: a segment without the place sections maps and holds none "
+			    "(%s)", why);
+			ok(y != NULL && tokenize_match_terms("patch", &terms, &nterms) == 0 &&
+			    lexindex_search(y, stem, terms, nterms, 0, h, 4, &n) == 0 && n == 2,
+			    "places: a segment without them still ranks");
+			if (y != NULL && n > 0)
+				tokenize_terms_free(terms, nterms);
+		} else
+			ok(y == NULL && strstr(why, k == 1 ? "incomplete" : "outside") != NULL,
+			    "places: a segment with %s is refused: \"%s\"", k == 1 ?
+			    "only some of the place sections" : "a title outside its strings",
+			    why);
+		lexindex_free(y);
+		y = NULL;
+		/* the next case starts from a whole segment again */
+		if ((x = lexindex_build(db, stem, "/t/q", 4)) == NULL ||
+		    lexindex_write_segment(x, dir, "q.seg") == -1) {
+			lexindex_free(x);
+			break;
+		}
+		lexindex_free(x);
+	}
+}
+
+/*
  * Pruned searches (the default) return exactly what exhaustive ones (LEXINDEX_EXHAUSTIVE)
  * return: the same hits with bit-identical scores in the same order, built and mapped, with
  * and without proximity and the floored IDF, max 80 (the whole pool) and 5. The libraries:
@@ -1137,6 +1282,7 @@ main(void)
 	}
 	prune_same(db, stem, tmpl);
 	prune_random(db, stem, tmpl);
+	places(db, stem, tmpl);
 
 	lexindex_free(x);
 	tokenize_stemmer_close(stem);

@@ -1087,7 +1087,7 @@ test_prefetch(struct db *db, const char *url, const char *e)
 	eq_int(store_query_snippet(q, 102, "/acme/docs", snippet_cb, one[1]), 7, "%s: 102", e);
 	eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, one[2]), 7, "%s: 101", e);
 
-	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 1, 602, 80, 50), 0,
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, NULL, 4, 1, 602, 80, 50), 0,
 	    "%s: a prefetch of four candidates, the first read whole", e);
 	rt = db_round_trips(l);
 	eq_int(store_query_snippet_place(q, 102, path, sizeof(path), title, sizeof(title)), 1,
@@ -1134,11 +1134,11 @@ test_prefetch(struct db *db, const char *url, const char *e)
 	 * The same candidates again, three read whole: the connection kept the rows of the
 	 * first (PostgreSQL), and reads those of the other two; then all from what it kept.
 	 */
-	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, NULL, 4, 3, 602, 80, 50), 0,
 	    "%s: the same prefetch, three read whole", e);
 	store_query_prefetch_drop(q);
 	rt = db_round_trips(l);
-	eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+	eq_int(store_query_prefetch(q, "/acme/docs", ids, NULL, 4, 3, 602, 80, 50), 0,
 	    "%s: the same prefetch again", e);
 	s[0] = '\0';
 	eq_int(store_query_snippet(q, 101, "/acme/docs", snippet_cb, s), 7,
@@ -1172,7 +1172,7 @@ test_prefetch(struct db *db, const char *url, const char *e)
 		ok(db_cache_gen(l, DB_CACHE_LIBRARIES) != g, "%s: the change is heard", e);
 		run(db, e, "UPDATE snippets SET text = 'Welcome, changed.' WHERE id = 101");
 		rt = db_round_trips(l);
-		eq_int(store_query_prefetch(q, "/acme/docs", ids, 4, 3, 602, 80, 50), 0,
+		eq_int(store_query_prefetch(q, "/acme/docs", ids, NULL, 4, 3, 602, 80, 50), 0,
 		    "%s: the prefetch after it", e);
 		ok(db_round_trips(l) - rt > 0, "%s: ... reads the rows again", e);
 		s[0] = '\0';
@@ -1182,6 +1182,56 @@ test_prefetch(struct db *db, const char *url, const char *e)
 		store_query_prefetch_drop(q);
 		run(db, e, "UPDATE snippets SET text = 'Welcome to Acme.' WHERE id = 101");
 		run(db, e, "UPDATE libraries SET description = 'The docs' WHERE id = '/acme/docs'");
+		g = db_cache_gen(l, DB_CACHE_LIBRARIES);
+		for (i = 0; i < 300 && db_cache_gen(l, DB_CACHE_LIBRARIES) == g; i++) {
+			db_drain_changes(l);
+			usleep(10000);
+		}
+		ok(db_cache_gen(l, DB_CACHE_LIBRARIES) != g, "%s: the change back is heard", e);
+
+		/*
+		 * The places the caller has from the index (lexindex_place): not read. The
+		 * whole row of the first is; a place asked of the store afterwards is read
+		 * alone (not taken for "not shown"); then a prefetch that wants the places
+		 * reads them, the kept whole row included, and keeps them.
+		 */
+		{
+			static const char placed[] = { 1, 1, 1, 1 };
+
+			rt = db_round_trips(l);
+			eq_int(store_query_prefetch(q, "/acme/docs", ids, placed, 4, 1, 602, 80,
+			    50), 0, "%s: a prefetch without the places", e);
+			eq_int(db_round_trips(l) - rt, 1, "%s: ... one statement", e);
+			s[0] = '\0';
+			eq_int(store_query_snippet(q, 104, "/acme/docs", snippet_cb, s), 7,
+			    "%s: ... the one read whole", e);
+			eq_str(s, one[0], "%s: ... as read alone", e);
+			eq_int(db_round_trips(l) - rt, 1, "%s: ... from the statement", e);
+			eq_int(store_query_snippet_place(q, 102, path, sizeof(path), title,
+			    sizeof(title)), 1, "%s: ... a place not read is read alone", e);
+			eq_str(path, "guide/intro.md", "%s: ... its path", e);
+			eq_int(store_query_flagged(q, 101), 1, "%s: ... a flag read alone", e);
+			ok(db_round_trips(l) - rt > 1, "%s: ... from the database", e);
+			store_query_prefetch_drop(q);
+			eq_int(store_query_prefetch(q, "/acme/docs", ids, NULL, 4, 1, 602, 80,
+			    50), 0, "%s: the same, the places wanted", e);
+			rt = db_round_trips(l);
+			eq_int(store_query_snippet_place(q, 104, path, sizeof(path), title,
+			    sizeof(title)), 1, "%s: ... the place of the one kept whole", e);
+			eq_int(store_query_snippet_place(q, 102, path, sizeof(path), title,
+			    sizeof(title)), 1, "%s: ... another's", e);
+			eq_str(path, "guide/intro.md", "%s: ... its path", e);
+			eq_int(store_query_flagged(q, 101), 1, "%s: ... a flag", e);
+			eq_int(store_query_snippet_place(q, 9999, path, sizeof(path), title,
+			    sizeof(title)), 0, "%s: ... none for one not shown", e);
+			eq_int(db_round_trips(l) - rt, 0, "%s: ... without a round trip", e);
+			store_query_prefetch_drop(q);
+			rt = db_round_trips(l);
+			eq_int(store_query_prefetch(q, "/acme/docs", ids, NULL, 4, 1, 602, 80,
+			    50), 0, "%s: and again", e);
+			eq_int(db_round_trips(l) - rt, 0, "%s: ... all kept", e);
+			store_query_prefetch_drop(q);
+		}
 	}
 	store_query_close(q);
 	if (pgl)
