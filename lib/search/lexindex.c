@@ -1711,6 +1711,12 @@ lexindex_place(const struct lexindex *x, long long id, const char **path,
 	return 1;
 }
 
+int
+lexindex_places(const struct lexindex *x)
+{
+	return x->pstr != NULL;
+}
+
 struct lexindex *
 lexindex_map(const char *path, char *why, size_t whylen)
 {

@@ -115,6 +115,8 @@ long long lexindex_parent_of(const struct lexindex *, long long id);
 #define LEXINDEX_PLACE_TITLE	255
 int	 lexindex_place(const struct lexindex *, long long id, const char **path,
 	    const char **title, int *flagged);
+/* 1 when x holds the places of its snippets, 0 when not. */
+int	 lexindex_places(const struct lexindex *);
 
 /*
  * The share (0 to 1) of the library's snippets holding word (n bytes, tokenized as a

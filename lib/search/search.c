@@ -715,9 +715,12 @@ search_foreseen_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
+static int	search_pack_takes(const struct search_lib *, const struct lexindex_hit *,
+	    size_t, long, long, double, uint64_t, uint64_t, long *);
+
 static void
 search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex *x,
-    const struct lexindex_hit *cand, size_t n, long budget)
+    const struct lexindex_hit *cand, size_t n, long budget, uint64_t allterms, int final)
 {
 	struct search_foreseen order[SEARCH_CANDIDATES];
 	long long	 ids[SEARCH_CANDIDATES], doc;
@@ -727,7 +730,9 @@ search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex 
 	int		 f;
 	size_t		 first[SEARCH_EXAMPLE_OF];
 	size_t		 i, j, nwhole = 0, more = 0, unknown = 0, nfirst = 0, k;
-	long		 used = 0;
+	long		 used = 0, room;
+	uint64_t	 have = 0;
+	double		 best = 0;
 
 	if (!db_listening(s->db))
 		return;
@@ -741,16 +746,29 @@ search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex 
 		doc = cand[i].doc;
 		order[i].score = cand[i].score;
 		order[i].at = i;
-		known[i] = doc > 0 && s->devdocs[doc % SEARCH_DEVDOCS_KEPT].doc == doc;
-		if (known[i] && s->devdocs[doc % SEARCH_DEVDOCS_KEPT].dev)
+		known[i] = final || (doc > 0 && s->devdocs[doc % SEARCH_DEVDOCS_KEPT].doc == doc);
+		if (!final && known[i] && s->devdocs[doc % SEARCH_DEVDOCS_KEPT].dev)
 			order[i].score *= DEVDOCS_FACTOR;
 	}
-	qsort(order, n, sizeof(*order), search_foreseen_cmp);
+	if (!final)
+		qsort(order, n, sizeof(*order), search_foreseen_cmp);
+	for (i = 0; i < n; i++)
+		if (cand[i].score > best)
+			best = cand[i].score;
 	memset(whole, 0, sizeof(whole));
 	for (j = 0; j < n && used < budget; j++) {
 		i = order[j].at;
-		if ((whole[i] = nwhole == 0 || cand[i].tokens <= budget - used)) {
+		if (final) {
+			/* as the packing decides (but for examples: below) */
+			if (!search_pack_takes(lib, &cand[i], nwhole, used, budget, best,
+			    have, allterms, &room))
+				continue;
+			whole[i] = 1;
+			used += cand[i].tokens < room ? cand[i].tokens : room;
+			have |= cand[i].terms;
+		} else if ((whole[i] = nwhole == 0 || cand[i].tokens <= budget - used))
 			used += cand[i].tokens < budget ? cand[i].tokens : budget;
+		if (whole[i]) {
 			unknown += !known[i];
 			nwhole++;
 			if (nfirst < SEARCH_EXAMPLE_OF)
@@ -766,7 +784,7 @@ search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex 
 			more++;
 		}
 	/* small ones: cheap to read, and what fills the room the others leave */
-	for (i = 0; i < n; i++)
+	for (i = 0; !final && i < n; i++)
 		if (!whole[i] && cand[i].tokens <= SEARCH_PREFETCH_SMALL) {
 			whole[i] = 1;
 			nwhole++;
@@ -1702,6 +1720,43 @@ search_room(const struct search_lib *lib, long budget, long used, size_t nres, l
 	return budget - used - keep;
 }
 
+/*
+ * Whether the packing of search_context takes candidate c next, holding nres snippets in
+ * used tokens of budget that cover the question terms have (of allterms, those any
+ * candidate holds; best: the best candidate's score): SEARCH_PACK_TAKE, with *room the
+ * tokens it may take (cut to them); SEARCH_PACK_STOP, left out by the soft or the cover
+ * stop (not an example: search_example's follows its section past both); SEARCH_PACK_ROOM,
+ * too big for the room left. search_prefetch foresees the packing with it.
+ */
+enum search_pack { SEARCH_PACK_TAKE, SEARCH_PACK_STOP, SEARCH_PACK_ROOM };
+
+static enum search_pack
+search_pack_rule(const struct search_lib *lib, const struct lexindex_hit *c, int example,
+    size_t nres, long used, long budget, double best, uint64_t have, uint64_t allterms,
+    long *room)
+{
+	long	 cutmin;
+
+	if (nres > 0 && !example && ((nres >= SEARCH_SOFT_MIN &&
+	    used >= SEARCH_SOFT_SHARE * budget && c->score < SEARCH_SOFT_RATIO * best) ||
+	    (allterms != 0 && (have & allterms) == allterms &&
+	    used >= SEARCH_COVER_SHARE * budget && c->score < SEARCH_COVER_RATIO * best)))
+		return SEARCH_PACK_STOP;
+	*room = search_room(lib, budget, used, nres, &cutmin);
+	if (nres > 0 && c->tokens > *room && *room < cutmin)
+		return SEARCH_PACK_ROOM;
+	return SEARCH_PACK_TAKE;
+}
+
+/* 1 when search_pack_rule takes c (not as an example), with *room. */
+static int
+search_pack_takes(const struct search_lib *lib, const struct lexindex_hit *c, size_t nres,
+    long used, long budget, double best, uint64_t have, uint64_t allterms, long *room)
+{
+	return search_pack_rule(lib, c, 0, nres, used, budget, best, have, allterms, room) ==
+	    SEARCH_PACK_TAKE;
+}
+
 /* libname_strip's rare() over the library's lexical index (NULL: ranked in SQLite). */
 struct search_name {
 	struct search	*s;
@@ -1808,10 +1863,10 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	long long	*docs = NULL;
 	double		*scores = NULL, best;
 	char		**terms = NULL;
-	long		 used = 0, room, cutmin;
+	long		 used = 0, room;
 	size_t		 nterms = 0, ncand = 0, nres = 0, i;
 	uint64_t	 allterms = 0, have = 0;
-	int		 rc = -1, ld, hybrid = 0, forced = 0;
+	int		 rc = -1, ld, hybrid = 0, forced = 0, late;
 
 	*out = NULL;
 	*n = 0;
@@ -1837,7 +1892,9 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
 	search_bound_private(s, slot);
-	search_prefetch(s, lib, x, cand, ncand, budget);
+	/* the rows the answer reads, in one statement (PostgreSQL): see search_prefetch */
+	if ((late = lexindex_places(x)) == 0)
+		search_prefetch(s, lib, x, cand, ncand, budget, 0, 0);
 	search_demote_dev(s, x, cand, ncand);
 	if (s->trace != NULL) {
 		s->trace->hybrid = hybrid;
@@ -1859,6 +1916,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		if (s->trace != NULL)
 			s->trace->reranked = 1;
 	}
+	if (late)
+		search_prefetch(s, lib, x, cand, ncand, budget, allterms, 1);
 	if (ncand > 0 && ((res = calloc(ncand, sizeof(*res))) == NULL ||
 	    (ids = calloc(ncand, sizeof(*ids))) == NULL ||
 	    (pos = calloc(ncand, sizeof(*pos))) == NULL ||
@@ -1882,21 +1941,18 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 		int example = forced;
 
 		forced = 0;
-		if (nres > 0 && !example && ((nres >= SEARCH_SOFT_MIN &&
-		    used >= SEARCH_SOFT_SHARE * budget &&
-		    cand[i].score < SEARCH_SOFT_RATIO * best) ||
-		    (allterms != 0 && (have & allterms) == allterms &&
-		    used >= SEARCH_COVER_SHARE * budget &&
-		    cand[i].score < SEARCH_COVER_RATIO * best))) {
+		switch (search_pack_rule(lib, &cand[i], example, nres, used, budget, best, have,
+		    allterms, &room)) {
+		case SEARCH_PACK_STOP:
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_STOP);
 			continue;
-		}
-		room = search_room(lib, budget, used, nres, &cutmin);
-		if (nres > 0 && cand[i].tokens > room && room < cutmin) {
+		case SEARCH_PACK_ROOM:
 			if (s->trace != NULL)
 				search_trace_mark(s->trace, cand[i].id, SEARCH_FATE_ROOM);
 			continue;
+		case SEARCH_PACK_TAKE:
+			break;
 		}
 		ids[nres] = cand[i].id;
 		if ((ld = search_load(s, cand[i].id, &res[nres], &pos[nres])) != 0) {

@@ -216,52 +216,60 @@ static const char store_query_nocase_sql[] = DB_PAIR(
 
 /*
  * store_query_prefetch (PostgreSQL, a listening connection only: never prepared on
- * SQLite). In one statement: the place of each candidate of ?1 (an array of snippet ids)
- * as library ?2 shows it, what store_query_snippet_place and store_query_flagged read
- * (kind 2); then, of the candidates ?6 (an array, of ?1's or not), what
- * store_query_snippet reads (kind 0) and the heading trails before each
- * (store_query_prev's: ?5 of them when its text is under ?4 bytes, else 1; kind 1), with
- * the first ?3 characters of the text of each trail that search_expand may pick (the
- * nearest, a document's first, one whose breadcrumb opens the candidate's) and whether
- * it is flagged (store_query_text's). starts_with is exact (byte) comparison, as strncmp.
- * Each reads snippets and documents as library_snippets joins them (a document of the
- * library, the snippets of the document it shows), without the view: the view's own
- * document is the one its path and title come from (one probe of documents_shown a
- * candidate, not two), and each trail is a backward walk of the index snippets_document
- * over the shown document that stops at its limit.
+ * SQLite). In one statement:
+ * - kind 2: the place of each candidate of ?1 (an array of snippet ids) as library ?2
+ *   shows it, what store_query_snippet_place and store_query_flagged read;
+ * - kind 0: of the candidates ?6 (an array), what store_query_snippet reads, with the
+ *   nearest heading trail before each (columns 21-26: its id, title, breadcrumb, ord,
+ *   first ?3 characters of text and flag; store_query_pre_add makes it a kind 1 row) and,
+ *   in column 20, how many trails before it the walk of store_query_prev covers: ?5 when it
+ *   has code and its text is under ?4 bytes (search_expand's "code with almost no prose"),
+ *   else 1;
+ * - kind 1: for those with ?5, the other trails among the ?5 before it that search_expand's
+ *   walk may end at (a document's first, one whose breadcrumb followed by " > " opens the
+ *   candidate's: store_query_prev), each with its first ?3 characters and its flag.
+ * The rows come in no order (store_query_pre_run sorts them). starts_with is exact (byte)
+ * comparison, as strncmp. Each reads snippets and documents as library_snippets joins them
+ * (a document of the library, the snippets of the document it shows), without the view:
+ * the view's own document is the one its path and title come from (one probe of
+ * documents_shown a candidate, not two), and each trail is a backward walk of the index
+ * snippets_document over the shown document that stops at its limit.
  */
-#define STORE_QUERY_PRE_PICK \
-    "(p.rn = 1 OR p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(c.breadcrumb, " \
-    "p.breadcrumb || ' > ')))"
-#define STORE_QUERY_PRE_LIMIT \
-    "CASE WHEN octet_length(coalesce(c.text, '')) < ?4::int THEN ?5::bigint ELSE 1 END"
+#define STORE_QUERY_PRE_WALK \
+    "octet_length(coalesce(c.text, '')) < ?4::int AND c.code <> '[]'"
+#define STORE_QUERY_PRE_NONE \
+    "NULL::bigint, NULL, NULL, NULL::bigint, NULL, false"
 static const char store_query_pre_sql[] =
-    "WITH a AS (SELECT s.id, s.title, d.id AS document_id, s.ord, d.path FROM snippets s "
-    "JOIN documents d ON d.shows = s.document_id AND d.library_id = ?2::text WHERE "
-    "s.id = ANY (?1::bigint[])), "
-    "c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
+    "WITH c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
     "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, d.id AS document_id, "
     "s.document_id AS owner_document_id, s.ord, (SELECT string_agg(rule, ', ' ORDER BY "
     "rule COLLATE \"C\") FROM snippet_flags WHERE snippet_id = s.id) AS flags, d.url "
     "FROM snippets s JOIN documents d ON d.shows = s.document_id AND d.library_id = "
     "?2::text JOIN libraries l ON l.id = ?2::text WHERE s.id = ANY (?6::bigint[])) "
-    "SELECT 2, id, title, NULL, NULL, NULL, NULL, 0::bigint, path, NULL, NULL, NULL, "
-    "document_id, ord, NULL, NULL, NULL::bigint, NULL::bigint, EXISTS (SELECT 1 FROM "
-    "snippet_flags f WHERE f.snippet_id = a.id), true, 0::bigint FROM a "
+    "SELECT 2, s.id, s.title, NULL, NULL, NULL, NULL, 0::bigint, d.path, NULL, NULL, NULL, "
+    "d.id, s.ord, NULL, NULL, NULL::bigint, NULL::bigint, EXISTS (SELECT 1 FROM "
+    "snippet_flags f WHERE f.snippet_id = s.id), true, 0::bigint, " STORE_QUERY_PRE_NONE
+    " FROM snippets s JOIN documents d ON d.shows = s.document_id AND d.library_id = "
+    "?2::text WHERE s.id = ANY (?1::bigint[]) "
     "UNION ALL "
-    "SELECT 0, id, title, breadcrumb, anchor, text, code, tokens, path, page_title, "
-    "blob_prefix, indexed_commit, document_id, ord, flags, url, NULL::bigint, "
-    "NULL::bigint, flags IS NOT NULL, true, 0::bigint FROM c "
+    "SELECT 0, c.id, c.title, c.breadcrumb, c.anchor, c.text, c.code, c.tokens, c.path, "
+    "c.page_title, c.blob_prefix, c.indexed_commit, c.document_id, c.ord, c.flags, c.url, "
+    "NULL::bigint, NULL::bigint, c.flags IS NOT NULL, true, CASE WHEN "
+    STORE_QUERY_PRE_WALK " THEN ?5::bigint ELSE 1 END, p.id, p.title, p.breadcrumb, "
+    "p.ord, left(p.text, ?3::int), p.id IS NOT NULL AND EXISTS (SELECT 1 FROM "
+    "snippet_flags f WHERE f.snippet_id = p.id) FROM c LEFT JOIN LATERAL (SELECT x.id, "
+    "x.title, x.breadcrumb, x.ord, x.text FROM snippets x WHERE x.document_id = "
+    "c.owner_document_id AND x.ord < c.ord ORDER BY x.ord DESC LIMIT 1) p ON true "
     "UNION ALL "
-    "SELECT 1, p.id, p.title, p.breadcrumb, NULL, CASE WHEN " STORE_QUERY_PRE_PICK
-    " THEN left(p.text, ?3::int) END, NULL, 0, NULL, NULL, NULL, NULL, c.document_id, "
-    "p.ord, NULL, NULL, c.document_id, c.ord, EXISTS (SELECT 1 FROM snippet_flags f "
-    "WHERE f.snippet_id = p.id), " STORE_QUERY_PRE_PICK ", p.lim FROM c CROSS JOIN "
-    "LATERAL (SELECT y.*, row_number() OVER (ORDER BY y.ord DESC) AS rn FROM (SELECT "
-    "x.id, x.title, x.breadcrumb, x.ord, x.text, " STORE_QUERY_PRE_LIMIT " AS lim FROM "
-    "snippets x WHERE x.document_id = c.owner_document_id AND x.ord < c.ord ORDER BY "
-    "x.ord DESC LIMIT " STORE_QUERY_PRE_LIMIT ") y) p "
-    "ORDER BY 1, 17, 18, 14 DESC";
+    "SELECT 1, p.id, p.title, p.breadcrumb, NULL, left(p.text, ?3::int), NULL, 0, NULL, "
+    "NULL, NULL, NULL, c.document_id, p.ord, NULL, NULL, c.document_id, c.ord, EXISTS "
+    "(SELECT 1 FROM snippet_flags f WHERE f.snippet_id = p.id), true, ?5::bigint, "
+    STORE_QUERY_PRE_NONE " FROM c CROSS JOIN LATERAL (SELECT y.*, row_number() OVER "
+    "(ORDER BY y.ord DESC) AS rn FROM (SELECT x.id, x.title, x.breadcrumb, x.ord, x.text "
+    "FROM snippets x WHERE x.document_id = c.owner_document_id AND x.ord < c.ord ORDER BY "
+    "x.ord DESC LIMIT ?5::bigint) y) p WHERE " STORE_QUERY_PRE_WALK " AND p.rn >= 2 AND "
+    "(p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(c.breadcrumb, p.breadcrumb || "
+    "' > ')))";
 
 /* Column i's text, NULL for a NULL column. */
 static const char *
@@ -681,7 +689,57 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 		free(r->flags);
 		r->flags = NULL;
 	}
+	if (r->kind != 0 || db_col_null(st, 21))
+		return 0;
+	/* the nearest trail before the candidate, in columns 21-26: a row of kind 1 */
+	{
+		long long	 of_doc = r->document_id, of_ord = r->ord, limit = r->limit;
+
+		if (store_query_pre_room(pf) == -1)
+			return -1;
+		r = &pf->rows[pf->nrows++];
+		memset(r, 0, sizeof(*r));
+		r->kind = 1;
+		r->id = db_col_int64(st, 21);
+		r->ord = db_col_int64(st, 24);
+		r->document_id = r->of_doc = of_doc;
+		r->of_ord = of_ord;
+		r->limit = limit;
+		r->flagged = db_col_int64(st, 26) != 0;
+		r->has_text = 1;
+		if (store_query_pre_col(st, 22, &r->title, NULL) == -1 ||
+		    store_query_pre_col(st, 23, &r->breadcrumb, NULL) == -1 ||
+		    store_query_pre_col(st, 25, &r->text, &r->null_text) == -1)
+			return -1;
+		/* the other strings as a kind 1 row of the statement has them: "" (NULL) */
+		if ((r->anchor = strdup("")) == NULL || (r->code = strdup("")) == NULL ||
+		    (r->path = strdup("")) == NULL || (r->page_title = strdup("")) == NULL ||
+		    (r->blob_prefix = strdup("")) == NULL ||
+		    (r->indexed_commit = strdup("")) == NULL || (r->url = strdup("")) == NULL)
+			return -1;
+		r->null_blob_prefix = r->null_commit = r->null_url = 1;
+	}
 	return 0;
+}
+
+/*
+ * The order store_query_prev reads trails in: by kind, then each candidate's trails
+ * together (of_doc, of_ord), nearest first.
+ */
+static int
+store_query_row_cmp(const void *a, const void *b)
+{
+	const struct store_query_pre_row *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->of_doc != y->of_doc)
+		return x->of_doc < y->of_doc ? -1 : 1;
+	if (x->of_ord != y->of_ord)
+		return x->of_ord < y->of_ord ? -1 : 1;
+	if (x->ord != y->ord)
+		return x->ord > y->ord ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /*
@@ -783,6 +841,7 @@ store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const cha
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 		return -1;
 	}
+	qsort(pf->rows, pf->nrows, sizeof(*pf->rows), store_query_row_cmp);
 	return 0;
 }
 
@@ -1152,8 +1211,8 @@ again:
 		if (store_query_pre_more(q) == 0)
 			goto again;
 	}
-	if (covered && (k == 0 || limit <= q->pf->rows[first].limit ||
-	    (long long)k < q->pf->rows[first].limit)) {
+	/* the trails read are those of the statement's limit (not all: store/query.h) */
+	if (covered && (k == 0 || limit <= q->pf->rows[first].limit)) {
 		for (i = first, sent = 0; k > 0 && i < q->pf->nrows && sent < limit; i++) {
 			p = &q->pf->rows[i];
 			if (p->kind != 1 || p->of_doc != doc || p->of_ord != ord)

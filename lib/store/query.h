@@ -60,7 +60,11 @@ int	 store_query_snippet_place(struct store_query *, long long id, char *path,
 	    size_t pathsz, char *title, size_t titlesz);
 /*
  * Calls fn with the heading trails (id, title, breadcrumb, ord) of the (at most limit)
- * snippets before ord of document doc, nearest first, until it returns 1.
+ * snippets before ord of document doc, nearest first, until it returns 1. A walk that
+ * answers from store_query_prefetch's rows (the trails before a candidate it read whole)
+ * is given only the trails a walk back to an enclosing section can end at: the nearest,
+ * those whose breadcrumb followed by " > " opens the candidate's, and the document's
+ * first (ord 0); fn must act on no other (search_expand's walk does not).
  */
 int	 store_query_prev(struct store_query *, long long doc, long long ord, int limit,
 	    int (*fn)(long long id, const char *title, const char *breadcrumb,
@@ -84,7 +88,7 @@ int	 store_query_opening(struct store_query *, long long id, int chars, char **t
  * flag) of each of the candidates ids (n) as library_id shows it but those whose placed[i]
  * is 1 (the caller has them from the index: lexindex_place; NULL: none), and of the first
  * nwhole of them the whole row and the heading trails before it (lookback of them when
- * its text is under short_bytes bytes, else 1) with the first opening characters of the
+ * it has code and its text is under short_bytes bytes, else 1) with the first opening characters of the
  * texts search_expand may pick. Until store_query_prefetch_drop, store_query_snippet,
  * _snippet_place, _flagged, _any_flagged, _prev and _opening answer from them what they
  * hold (the same answers: t/t0025-pg-notify.sh compares them); the first read of a row

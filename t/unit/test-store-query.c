@@ -1118,7 +1118,8 @@ test_prefetch(struct db *db, const char *url, const char *e)
 	    "%s: ... which read the others too", e);
 	eq_str(s, one[2], "%s: ... as read alone", e);
 	s[0] = '\0';
-	eq_int(store_query_prev(q, 10, 1, 50, prev_cb, s), 0, "%s: ... and their trails", e);
+	/* 102 has no code: a walk of one trail (search_expand's for it) */
+	eq_int(store_query_prev(q, 10, 1, 1, prev_cb, s), 0, "%s: ... and their trails", e);
 	eq_str(s, "[101 Intro/Introduction 0]", "%s: ... as read alone", e);
 	eq_int(store_query_opening(q, 101, 602, &text, &flagged), 1,
 	    "%s: ... and the opening of a trail", e);
@@ -1230,6 +1231,29 @@ test_prefetch(struct db *db, const char *url, const char *e)
 			eq_int(store_query_prefetch(q, "/acme/docs", ids, NULL, 4, 1, 602, 80,
 			    50), 0, "%s: and again", e);
 			eq_int(db_round_trips(l) - rt, 0, "%s: ... all kept", e);
+			store_query_prefetch_drop(q);
+		}
+		/*
+		 * 103 is code with almost no prose: the walk back covers ?5 trails, and the
+		 * statement reads those a walk may end at (the nearest, those whose
+		 * breadcrumb opens its own, the document's first): here both before it.
+		 */
+		{
+			static const long long id103[] = { 103 };
+			char	 alone[256];
+
+			alone[0] = s[0] = '\0';
+			eq_int(store_query_prev(q, 10, 2, 50, prev_cb, alone), 0,
+			    "%s: 103's trails read alone", e);
+			eq_str(alone, "[102 Install/Introduction > Install 1] [101 "
+			    "Intro/Introduction 0]", "%s: ... both", e);
+			eq_int(store_query_prefetch(q, "/acme/docs", id103, NULL, 1, 1, 602, 80,
+			    50), 0, "%s: 103 prefetched", e);
+			rt = db_round_trips(l);
+			eq_int(store_query_prev(q, 10, 2, 50, prev_cb, s), 0,
+			    "%s: ... its trails", e);
+			eq_str(s, alone, "%s: ... as read alone", e);
+			eq_int(db_round_trips(l) - rt, 0, "%s: ... from the statement", e);
 			store_query_prefetch_drop(q);
 		}
 	}
