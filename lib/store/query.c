@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "base/log.h"
 #include "store/conn.h"
 #include "store/db.h"
@@ -56,6 +58,7 @@ struct store_query_pre {
 	size_t		 nids;
 	int		 short_bytes, lookback;
 	int		 more_failed;	/* the second statement failed: read one by one */
+	int		 with_places;	/* the first statement read places: the second is the same */
 	struct store_query_pre_row *rows;
 	size_t		 nrows, caprows;
 };
@@ -108,6 +111,7 @@ struct store_query {
 	unsigned long	 list_gen;
 	int		 list_long;	/* at list_gen, too long to keep */
 	struct db_stmt	*pre;		/* store_query_prefetch's, prepared at its first use */
+	struct db_stmt	*pre_places;	/* the same with the candidates' places */
 	struct store_query_pre *pf;	/* the prefetched rows; NULL: none */
 	int		 pf_opening;	/* the characters of a trail's text it holds */
 	struct store_query_cand *cands;	/* kept rows; NULL until the first */
@@ -216,19 +220,21 @@ static const char store_query_nocase_sql[] = DB_PAIR(
 
 /*
  * store_query_prefetch (PostgreSQL, a listening connection only: never prepared on
- * SQLite). In one statement:
- * - kind 2: the place of each candidate of ?1 (an array of snippet ids) as library ?2
- *   shows it, what store_query_snippet_place and store_query_flagged read;
- * - kind 0: of the candidates ?6 (an array), what store_query_snippet reads, with the
- *   nearest heading trail before each (columns 21-26: its id, title, breadcrumb, ord,
- *   first ?3 characters of text and flag; store_query_pre_add makes it a kind 1 row) and,
- *   in column 20, how many trails before it the walk of store_query_prev covers: ?5 when it
- *   has code and its text is under ?4 bytes (search_expand's "code with almost no prose"),
- *   else 1;
- * - kind 1: for those with ?5, the other trails among the ?5 before it that search_expand's
- *   walk may end at (a document's first, one whose breadcrumb followed by " > " opens the
- *   candidate's: store_query_prev), each with its first ?3 characters and its flag.
- * The rows come in no order (store_query_pre_run sorts them). starts_with is exact (byte)
+ * SQLite). One statement, one row a candidate (a single SELECT: what PostgreSQL starts
+ * and runs for each question is most of its cost):
+ * - kind 0: of the candidates ?6 (an array of snippet ids), what store_query_snippet reads
+ *   as library ?2 shows it (column 18 unused: flagged is flags not NULL); the nearest
+ *   heading trail before it (columns 21-26: its id, title, breadcrumb, ord, first ?3
+ *   characters of text and flag); in column 20 how many trails before it the walk of
+ *   store_query_prev covers: ?5 when it has code and its text is under ?4 bytes
+ *   (search_expand's "code with almost no prose"), else 1; and for those with ?5, in
+ *   column 27, the other trails among the ?5 that search_expand's walk may end at (a
+ *   document's first, one whose breadcrumb followed by " > " opens the candidate's:
+ *   store_query_prev) as a JSON array of [id, title, breadcrumb, ord, opening, flag],
+ *   nearest first (store_query_pre_add makes each trail a row of kind 1);
+ * - kind 2 (store_query_pre_places_sql only): the place of each candidate of ?1 (an
+ *   array), what store_query_snippet_place and store_query_flagged read.
+ * ?1 is read by both (the first only to name its type). starts_with is exact (byte)
  * comparison, as strncmp. Each reads snippets and documents as library_snippets joins them
  * (a document of the library, the snippets of the document it shows), without the view:
  * the view's own document is the one its path and title come from (one probe of
@@ -236,40 +242,36 @@ static const char store_query_nocase_sql[] = DB_PAIR(
  * snippets_document over the shown document that stops at its limit.
  */
 #define STORE_QUERY_PRE_WALK \
-    "octet_length(coalesce(c.text, '')) < ?4::int AND c.code <> '[]'"
-#define STORE_QUERY_PRE_NONE \
-    "NULL::bigint, NULL, NULL, NULL::bigint, NULL, false"
+    "octet_length(s.text) < ?4::int AND s.code <> '[]'"
+#define STORE_QUERY_PRE_ROWS \
+    "SELECT 0, s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, " \
+    "d.title, l.blob_prefix, l.indexed_commit, d.id, s.ord, (SELECT string_agg(rule, ', ' " \
+    "ORDER BY rule COLLATE \"C\") FROM snippet_flags WHERE snippet_id = s.id), d.url, " \
+    "NULL::bigint, NULL::bigint, false, true, CASE WHEN " STORE_QUERY_PRE_WALK " THEN " \
+    "?5::bigint ELSE 1 END, p.id, p.title, p.breadcrumb, p.ord, left(p.text, ?3::int), " \
+    "p.id IS NOT NULL AND EXISTS (SELECT 1 FROM snippet_flags f WHERE f.snippet_id = " \
+    "p.id), CASE WHEN " STORE_QUERY_PRE_WALK " THEN (SELECT json_agg(json_build_array(" \
+    "w.id, w.title, w.breadcrumb, w.ord, left(w.text, ?3::int), EXISTS (SELECT 1 FROM " \
+    "snippet_flags f WHERE f.snippet_id = w.id)) ORDER BY w.ord DESC) FROM (SELECT y.*, " \
+    "row_number() OVER (ORDER BY y.ord DESC) AS rn FROM (SELECT x.id, x.title, " \
+    "x.breadcrumb, x.ord, x.text FROM snippets x WHERE x.document_id = s.document_id AND " \
+    "x.ord < s.ord ORDER BY x.ord DESC LIMIT ?5::bigint) y) w WHERE w.rn >= 2 AND " \
+    "(w.ord = 0 OR (w.breadcrumb <> '' AND starts_with(s.breadcrumb, w.breadcrumb || " \
+    "' > ')))) END FROM snippets s JOIN documents d ON d.shows = s.document_id AND " \
+    "d.library_id = ?2::text JOIN libraries l ON l.id = ?2::text LEFT JOIN LATERAL " \
+    "(SELECT x.id, x.title, x.breadcrumb, x.ord, x.text FROM snippets x WHERE " \
+    "x.document_id = s.document_id AND x.ord < s.ord ORDER BY x.ord DESC LIMIT 1) p ON " \
+    "true WHERE s.id = ANY (?6::bigint[])"
 static const char store_query_pre_sql[] =
-    "WITH c AS (SELECT s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, "
-    "d.path, d.title AS page_title, l.blob_prefix, l.indexed_commit, d.id AS document_id, "
-    "s.document_id AS owner_document_id, s.ord, (SELECT string_agg(rule, ', ' ORDER BY "
-    "rule COLLATE \"C\") FROM snippet_flags WHERE snippet_id = s.id) AS flags, d.url "
-    "FROM snippets s JOIN documents d ON d.shows = s.document_id AND d.library_id = "
-    "?2::text JOIN libraries l ON l.id = ?2::text WHERE s.id = ANY (?6::bigint[])) "
+    STORE_QUERY_PRE_ROWS " AND ?1::bigint[] IS NOT NULL";
+static const char store_query_pre_places_sql[] =
+    STORE_QUERY_PRE_ROWS " UNION ALL "
     "SELECT 2, s.id, s.title, NULL, NULL, NULL, NULL, 0::bigint, d.path, NULL, NULL, NULL, "
     "d.id, s.ord, NULL, NULL, NULL::bigint, NULL::bigint, EXISTS (SELECT 1 FROM "
-    "snippet_flags f WHERE f.snippet_id = s.id), true, 0::bigint, " STORE_QUERY_PRE_NONE
-    " FROM snippets s JOIN documents d ON d.shows = s.document_id AND d.library_id = "
-    "?2::text WHERE s.id = ANY (?1::bigint[]) "
-    "UNION ALL "
-    "SELECT 0, c.id, c.title, c.breadcrumb, c.anchor, c.text, c.code, c.tokens, c.path, "
-    "c.page_title, c.blob_prefix, c.indexed_commit, c.document_id, c.ord, c.flags, c.url, "
-    "NULL::bigint, NULL::bigint, c.flags IS NOT NULL, true, CASE WHEN "
-    STORE_QUERY_PRE_WALK " THEN ?5::bigint ELSE 1 END, p.id, p.title, p.breadcrumb, "
-    "p.ord, left(p.text, ?3::int), p.id IS NOT NULL AND EXISTS (SELECT 1 FROM "
-    "snippet_flags f WHERE f.snippet_id = p.id) FROM c LEFT JOIN LATERAL (SELECT x.id, "
-    "x.title, x.breadcrumb, x.ord, x.text FROM snippets x WHERE x.document_id = "
-    "c.owner_document_id AND x.ord < c.ord ORDER BY x.ord DESC LIMIT 1) p ON true "
-    "UNION ALL "
-    "SELECT 1, p.id, p.title, p.breadcrumb, NULL, left(p.text, ?3::int), NULL, 0, NULL, "
-    "NULL, NULL, NULL, c.document_id, p.ord, NULL, NULL, c.document_id, c.ord, EXISTS "
-    "(SELECT 1 FROM snippet_flags f WHERE f.snippet_id = p.id), true, ?5::bigint, "
-    STORE_QUERY_PRE_NONE " FROM c CROSS JOIN LATERAL (SELECT y.*, row_number() OVER "
-    "(ORDER BY y.ord DESC) AS rn FROM (SELECT x.id, x.title, x.breadcrumb, x.ord, x.text "
-    "FROM snippets x WHERE x.document_id = c.owner_document_id AND x.ord < c.ord ORDER BY "
-    "x.ord DESC LIMIT ?5::bigint) y) p WHERE " STORE_QUERY_PRE_WALK " AND p.rn >= 2 AND "
-    "(p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(c.breadcrumb, p.breadcrumb || "
-    "' > ')))";
+    "snippet_flags f WHERE f.snippet_id = s.id), true, 0::bigint, NULL::bigint, NULL, "
+    "NULL, NULL::bigint, NULL, false, NULL::json FROM snippets s JOIN documents d ON "
+    "d.shows = s.document_id AND d.library_id = ?2::text WHERE s.id = ANY "
+    "(?1::bigint[])";
 
 /* Column i's text, NULL for a NULL column. */
 static const char *
@@ -371,6 +373,7 @@ store_query_close(struct store_query *q)
 	db_finalize(q->isflag);
 	db_finalize(q->docpath);
 	db_finalize(q->pre);
+	db_finalize(q->pre_places);
 	store_query_kept_drop(q);
 	store_query_list_drop(q);
 	store_query_prefetch_drop(q);
@@ -653,11 +656,55 @@ store_query_pre_col(struct db_stmt *st, int i, char **out, int *isnull)
 	return (*out = strdup(db_col_text(st, i))) != NULL ? 0 : -1;
 }
 
-/* Adds the row st stands on to pf: 0, or -1 out of memory. */
+/* Element i of JSON array t as a string, "" for a null. */
+static const char *
+store_query_json_str(struct json_object *t, size_t i)
+{
+	const char	*v = json_object_get_string(json_object_array_get_idx(t, i));
+
+	return v != NULL ? v : "";
+}
+
+/*
+ * A new row of kind 1 in pf (a trail before the candidate of_doc, of_ord, read with its
+ * walk's limit), its strings but title, breadcrumb and text as a trail's: "" (NULL where
+ * a NULL is told apart). NULL out of memory.
+ */
+static struct store_query_pre_row *
+store_query_trail_add(struct store_query_pre *pf, long long of_doc, long long of_ord,
+    long long limit)
+{
+	struct store_query_pre_row *r;
+
+	if (store_query_pre_room(pf) == -1)
+		return NULL;
+	r = &pf->rows[pf->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->kind = 1;
+	r->document_id = r->of_doc = of_doc;
+	r->of_ord = of_ord;
+	r->limit = limit;
+	r->has_text = 1;
+	r->null_blob_prefix = r->null_commit = r->null_url = 1;
+	if ((r->anchor = strdup("")) == NULL || (r->code = strdup("")) == NULL ||
+	    (r->path = strdup("")) == NULL || (r->page_title = strdup("")) == NULL ||
+	    (r->blob_prefix = strdup("")) == NULL || (r->indexed_commit = strdup("")) == NULL ||
+	    (r->url = strdup("")) == NULL)
+		return NULL;	/* released with pf */
+	return r;
+}
+
+/*
+ * Adds the row st stands on to pf, and the trails a row of kind 0 carries: 0, or -1 out
+ * of memory or on a walk that is not what the statement makes (logged).
+ */
 static int
 store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 {
 	struct store_query_pre_row *r;
+	struct json_object *walk;
+	long long	 of_doc, of_ord, limit;
+	size_t		 i;
 
 	if (store_query_pre_room(pf) == -1)
 		return -1;
@@ -689,37 +736,57 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 		free(r->flags);
 		r->flags = NULL;
 	}
-	if (r->kind != 0 || db_col_null(st, 21))
+	if (r->kind != 0)
 		return 0;
-	/* the nearest trail before the candidate, in columns 21-26: a row of kind 1 */
-	{
-		long long	 of_doc = r->document_id, of_ord = r->ord, limit = r->limit;
-
-		if (store_query_pre_room(pf) == -1)
-			return -1;
-		r = &pf->rows[pf->nrows++];
-		memset(r, 0, sizeof(*r));
-		r->kind = 1;
-		r->id = db_col_int64(st, 21);
-		r->ord = db_col_int64(st, 24);
-		r->document_id = r->of_doc = of_doc;
-		r->of_ord = of_ord;
-		r->limit = limit;
-		r->flagged = db_col_int64(st, 26) != 0;
-		r->has_text = 1;
-		if (store_query_pre_col(st, 22, &r->title, NULL) == -1 ||
-		    store_query_pre_col(st, 23, &r->breadcrumb, NULL) == -1 ||
-		    store_query_pre_col(st, 25, &r->text, &r->null_text) == -1)
-			return -1;
-		/* the other strings as a kind 1 row of the statement has them: "" (NULL) */
-		if ((r->anchor = strdup("")) == NULL || (r->code = strdup("")) == NULL ||
-		    (r->path = strdup("")) == NULL || (r->page_title = strdup("")) == NULL ||
-		    (r->blob_prefix = strdup("")) == NULL ||
-		    (r->indexed_commit = strdup("")) == NULL || (r->url = strdup("")) == NULL)
-			return -1;
-		r->null_blob_prefix = r->null_commit = r->null_url = 1;
+	r->flagged = r->flags != NULL;
+	if (db_col_null(st, 21))
+		return 0;		/* the document's first: no trail */
+	of_doc = r->document_id;
+	of_ord = r->ord;
+	limit = r->limit;
+	/* the nearest trail before the candidate, in columns 21-26 */
+	if ((r = store_query_trail_add(pf, of_doc, of_ord, limit)) == NULL)
+		return -1;
+	r->id = db_col_int64(st, 21);
+	r->ord = db_col_int64(st, 24);
+	r->flagged = db_col_int64(st, 26) != 0;
+	if (store_query_pre_col(st, 22, &r->title, NULL) == -1 ||
+	    store_query_pre_col(st, 23, &r->breadcrumb, NULL) == -1 ||
+	    store_query_pre_col(st, 25, &r->text, &r->null_text) == -1)
+		return -1;
+	/* the others of the walk, in column 27: [[id, title, breadcrumb, ord, text, flag]...] */
+	if (db_col_null(st, 27))
+		return 0;
+	if ((walk = json_tokener_parse(db_col_text(st, 27))) == NULL ||
+	    !json_object_is_type(walk, json_type_array)) {
+		json_object_put(walk);
+		log_err("%s: a walk that is not a JSON array", __func__);
+		return -1;
 	}
+	for (i = 0; i < json_object_array_length(walk); i++) {
+		struct json_object *t = json_object_array_get_idx(walk, i), *v;
+		const char	*str;
+
+		if (!json_object_is_type(t, json_type_array) ||
+		    json_object_array_length(t) != 6 ||
+		    (r = store_query_trail_add(pf, of_doc, of_ord, limit)) == NULL)
+			goto bad;
+		r->id = json_object_get_int64(json_object_array_get_idx(t, 0));
+		r->ord = json_object_get_int64(json_object_array_get_idx(t, 3));
+		r->flagged = json_object_get_boolean(json_object_array_get_idx(t, 5));
+		v = json_object_array_get_idx(t, 4);
+		r->null_text = v == NULL;
+		str = v != NULL ? json_object_get_string(v) : "";
+		if ((r->text = strdup(str)) == NULL ||
+		    (r->title = strdup(store_query_json_str(t, 1))) == NULL ||
+		    (r->breadcrumb = strdup(store_query_json_str(t, 2))) == NULL)
+			goto bad;
+	}
+	json_object_put(walk);
 	return 0;
+bad:
+	json_object_put(walk);
+	return -1;
 }
 
 /*
@@ -817,26 +884,32 @@ static int
 store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const char *light,
     const char *full)
 {
-	int	 step;
+	struct db_stmt	**st;
+	int		 step;
 
-	if (q->pre == NULL && db_prepare(q->db, store_query_pre_sql, &q->pre) == -1) {
+	if (strcmp(light, "{}") != 0)
+		pf->with_places = 1;
+	st = pf->with_places ? &q->pre_places : &q->pre;
+
+	if (*st == NULL && db_prepare(q->db, st == &q->pre ? store_query_pre_sql :
+	    store_query_pre_places_sql, st) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 		return -1;
 	}
-	db_reset(q->pre);
-	db_bind_text(q->pre, 1, light);
-	db_bind_text(q->pre, 2, pf->library_id);
-	db_bind_int64(q->pre, 3, q->pf_opening);
-	db_bind_int64(q->pre, 4, pf->short_bytes);
-	db_bind_int64(q->pre, 5, pf->lookback);
-	db_bind_text(q->pre, 6, full);
-	while ((step = db_step(q->pre)) == DB_ROW)
-		if (store_query_pre_add(pf, q->pre) == -1) {
-			db_reset(q->pre);
+	db_reset(*st);
+	db_bind_text(*st, 1, light);
+	db_bind_text(*st, 2, pf->library_id);
+	db_bind_int64(*st, 3, q->pf_opening);
+	db_bind_int64(*st, 4, pf->short_bytes);
+	db_bind_int64(*st, 5, pf->lookback);
+	db_bind_text(*st, 6, full);
+	while ((step = db_step(*st)) == DB_ROW)
+		if (store_query_pre_add(pf, *st) == -1) {
+			db_reset(*st);
 			log_err("%s: out of memory", __func__);
 			return -1;
 		}
-	db_reset(q->pre);
+	db_reset(*st);
 	if (step != DB_DONE) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 		return -1;
