@@ -684,19 +684,28 @@ out:
 /*
  * On a node of several (a listening PostgreSQL connection): the rows the answer will read
  * of its candidates, in one statement instead of one or two a candidate (store/query.h);
- * nothing on SQLite. A failure is logged and the reads go one by one. Every candidate's
- * place is read (search_demote_dev, search_hold and search_example read them); the whole
- * rows and trails only of those the packing is foreseen to load, in the order it will see
- * them as far as this worker knows which documents are development files
- * (search_demote_dev halves their scores; s->devdocs): those that fit the budget were no
- * stop rule to end it sooner (the stop rules only end it sooner); then the next
- * SEARCH_PREFETCH_MORE, and one more for each of those whose document is not known yet (a
- * development file moved down leaves its room to another); every candidate of at most
- * SEARCH_PREFETCH_SMALL tokens (they fill the room the others leave); and the candidates
- * directly under the first SEARCH_EXAMPLE_OF (search_example may pack one right after its
- * section). The rest are read in a second statement when the answer goes further.
+ * nothing on SQLite. A failure is logged and the reads go one by one. The whole rows and
+ * trails are read only of the candidates the packing is foreseen to load; the rest in a
+ * second statement when the answer goes further. Two moments (final):
+ * - 1, when the index holds the candidates' places (lexindex_place: a segment written with
+ *   them): called after the demotion, the hold and the stop rules, on the packing's own
+ *   order, it foresees with the packing's own rule (search_pack_rule: the soft and cover
+ *   stops, the room) which it loads, then reads SEARCH_PREFETCH_MORE_FINAL more (a
+ *   candidate gone since, a cut shorter than foreseen) and the candidates directly under
+ *   the first SEARCH_EXAMPLE_OF (search_example may pack one right after its section).
+ *   No place is read but of a candidate the index does not hold.
+ * - 0, when it does not (a segment written before the places): called before the demotion,
+ *   which reads every candidate's place (as do search_hold and search_example), so the
+ *   statement reads them all. It foresees the order as far as this worker knows which
+ *   documents are development files (search_demote_dev halves their scores; s->devdocs):
+ *   those that fit the budget, were no stop rule to end it sooner; then the next
+ *   SEARCH_PREFETCH_MORE, and one more for each of those whose document is not known yet (a
+ *   development file moved down leaves its room to another); every candidate of at most
+ *   SEARCH_PREFETCH_SMALL tokens (they fill the room the others leave); and those directly
+ *   under the first SEARCH_EXAMPLE_OF.
  */
 #define SEARCH_PREFETCH_MORE	4
+#define SEARCH_PREFETCH_MORE_FINAL 2	/* after the demotion: the packing's own rule foresees */
 #define SEARCH_PREFETCH_SMALL	64	/* tokens: a candidate this small is read whole */
 /* A candidate of search_prefetch: the score it foresees, and its place in the ranking. */
 struct search_foreseen {
@@ -777,7 +786,8 @@ search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex 
 	}
 	/* then SEARCH_PREFETCH_MORE, and one for each document not known (a development file
 	 * the demotion moves down leaves its room to another) */
-	for (j = 0; j < n && more < SEARCH_PREFETCH_MORE + unknown; j++)
+	for (j = 0; j < n && more < (final ? SEARCH_PREFETCH_MORE_FINAL :
+	    SEARCH_PREFETCH_MORE) + unknown; j++)
 		if (!whole[order[j].at]) {
 			whole[order[j].at] = 1;
 			nwhole++;

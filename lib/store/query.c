@@ -225,7 +225,10 @@ static const char store_query_nocase_sql[] = DB_PAIR(
  * - kind 0: of the candidates ?6 (an array of snippet ids), what store_query_snippet reads
  *   as library ?2 shows it (column 18 unused: flagged is flags not NULL); the nearest
  *   heading trail before it (columns 21-26: its id, title, breadcrumb, ord, first ?3
- *   characters of text and flag); in column 20 how many trails before it the walk of
+ *   characters of text and flag, the text only when search_expand's walk may pick it: the
+ *   same section continued, or for code with almost no prose one whose breadcrumb opens
+ *   the candidate's or the document's first; else NULL, store_query_opening reads it
+ *   alone); in column 20 how many trails before it the walk of
  *   store_query_prev covers: ?5 when it has code and its text is under ?4 bytes
  *   (search_expand's "code with almost no prose"), else 1; and for those with ?5, in
  *   column 27, the other trails among the ?5 that search_expand's walk may end at (a
@@ -245,10 +248,14 @@ static const char store_query_nocase_sql[] = DB_PAIR(
     "octet_length(s.text) < ?4::int AND s.code <> '[]'"
 #define STORE_QUERY_PRE_ROWS \
     "SELECT 0, s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, " \
-    "d.title, l.blob_prefix, l.indexed_commit, d.id, s.ord, (SELECT string_agg(rule, ', ' " \
+    "d.title, (SELECT blob_prefix FROM libraries WHERE id = ?2::text), (SELECT " \
+    "indexed_commit FROM libraries WHERE id = ?2::text), d.id, s.ord, (SELECT string_agg(rule, ', ' " \
     "ORDER BY rule COLLATE \"C\") FROM snippet_flags WHERE snippet_id = s.id), d.url, " \
     "NULL::bigint, NULL::bigint, false, true, CASE WHEN " STORE_QUERY_PRE_WALK " THEN " \
-    "?5::bigint ELSE 1 END, p.id, p.title, p.breadcrumb, p.ord, left(p.text, ?3::int), " \
+    "?5::bigint ELSE 1 END, p.id, p.title, p.breadcrumb, p.ord, CASE WHEN (p.title = " \
+    "s.title AND p.breadcrumb = s.breadcrumb) OR (" STORE_QUERY_PRE_WALK " AND (p.ord = 0 " \
+    "OR (p.breadcrumb <> '' AND starts_with(s.breadcrumb, p.breadcrumb || ' > ')))) THEN " \
+    "left(p.text, ?3::int) END, " \
     "p.id IS NOT NULL AND EXISTS (SELECT 1 FROM snippet_flags f WHERE f.snippet_id = " \
     "p.id), CASE WHEN " STORE_QUERY_PRE_WALK " THEN (SELECT json_agg(json_build_array(" \
     "w.id, w.title, w.breadcrumb, w.ord, left(w.text, ?3::int), EXISTS (SELECT 1 FROM " \
@@ -258,7 +265,7 @@ static const char store_query_nocase_sql[] = DB_PAIR(
     "x.ord < s.ord ORDER BY x.ord DESC LIMIT ?5::bigint) y) w WHERE w.rn >= 2 AND " \
     "(w.ord = 0 OR (w.breadcrumb <> '' AND starts_with(s.breadcrumb, w.breadcrumb || " \
     "' > ')))) END FROM snippets s JOIN documents d ON d.shows = s.document_id AND " \
-    "d.library_id = ?2::text JOIN libraries l ON l.id = ?2::text LEFT JOIN LATERAL " \
+    "d.library_id = ?2::text LEFT JOIN LATERAL " \
     "(SELECT x.id, x.title, x.breadcrumb, x.ord, x.text FROM snippets x WHERE " \
     "x.document_id = s.document_id AND x.ord < s.ord ORDER BY x.ord DESC LIMIT 1) p ON " \
     "true WHERE s.id = ANY (?6::bigint[])"
@@ -750,9 +757,10 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 	r->id = db_col_int64(st, 21);
 	r->ord = db_col_int64(st, 24);
 	r->flagged = db_col_int64(st, 26) != 0;
+	r->has_text = !db_col_null(st, 25);	/* text is NOT NULL: a NULL was not read */
 	if (store_query_pre_col(st, 22, &r->title, NULL) == -1 ||
 	    store_query_pre_col(st, 23, &r->breadcrumb, NULL) == -1 ||
-	    store_query_pre_col(st, 25, &r->text, &r->null_text) == -1)
+	    store_query_pre_col(st, 25, &r->text, NULL) == -1)
 		return -1;
 	/* the others of the walk, in column 27: [[id, title, breadcrumb, ord, text, flag]...] */
 	if (db_col_null(st, 27))
@@ -775,7 +783,7 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 		r->ord = json_object_get_int64(json_object_array_get_idx(t, 3));
 		r->flagged = json_object_get_boolean(json_object_array_get_idx(t, 5));
 		v = json_object_array_get_idx(t, 4);
-		r->null_text = v == NULL;
+		r->has_text = v != NULL;	/* NULL: not read (store_query_opening reads it) */
 		str = v != NULL ? json_object_get_string(v) : "";
 		if ((r->text = strdup(str)) == NULL ||
 		    (r->title = strdup(store_query_json_str(t, 1))) == NULL ||
