@@ -815,7 +815,7 @@ search_prefetch(struct search *s, const struct search_lib *lib, struct lexindex 
 		if (!whole[i])
 			ids[k++] = cand[i].id;
 	for (k = 0; k < n; k++)
-		placed[k] = lexindex_place(x, ids[k], &p, &t, &f) == 1;
+		placed[k] = lexindex_place(x, ids[k], &p, &t, &f) == 1 ? (f ? 2 : 1) : 0;
 	(void)store_query_prefetch(s->q, lib->id, ids, placed, n, nwhole,
 	    SEARCH_EXPAND_BYTES + 2,
 	    SEARCH_EXPAND_SHORT, SEARCH_EXPAND_LOOKBACK);

@@ -55,6 +55,7 @@ struct store_query_pre {
 	long long	*ids;		/* asked, in any order */
 	char		*full;		/* for each of ids: 1 when its whole row was read */
 	char		*placed;	/* for each of ids: 1 when its place was read */
+	char		*unflagged;	/* for each of ids: 1 when the caller knows it unflagged */
 	size_t		 nids;
 	int		 short_bytes, lookback;
 	int		 more_failed;	/* the second statement failed: read one by one */
@@ -223,7 +224,9 @@ static const char store_query_nocase_sql[] = DB_PAIR(
  * SQLite). One statement, one row a candidate (a single SELECT: what PostgreSQL starts
  * and runs for each question is most of its cost):
  * - kind 0: of the candidates ?6 (an array of snippet ids), what store_query_snippet reads
- *   as library ?2 shows it (column 18 unused: flagged is flags not NULL); the nearest
+ *   as library ?2 shows it (the rules that flagged it only of the candidates of ?7, those
+ *   the caller does not know unflagged; column 18 unused: flagged is flags not NULL); the
+ *   nearest
  *   heading trail before it (columns 21-26: its id, title, breadcrumb, ord, first ?3
  *   characters of text and flag, the text only when search_expand's walk may pick it: the
  *   same section continued, or for code with almost no prose one whose breadcrumb opens
@@ -246,26 +249,28 @@ static const char store_query_nocase_sql[] = DB_PAIR(
  */
 #define STORE_QUERY_PRE_WALK \
     "octet_length(s.text) < ?4::int AND s.code <> '[]'"
+#define STORE_QUERY_PRE_PICK \
+    "(p.title = s.title AND p.breadcrumb = s.breadcrumb) OR (" STORE_QUERY_PRE_WALK " AND " \
+    "(p.ord = 0 OR (p.breadcrumb <> '' AND starts_with(s.breadcrumb, p.breadcrumb || " \
+    "' > '))))"
 #define STORE_QUERY_PRE_ROWS \
     "SELECT 0, s.id, s.title, s.breadcrumb, s.anchor, s.text, s.code, s.tokens, d.path, " \
     "d.title, (SELECT blob_prefix FROM libraries WHERE id = ?2::text), (SELECT " \
-    "indexed_commit FROM libraries WHERE id = ?2::text), d.id, s.ord, (SELECT string_agg(rule, ', ' " \
-    "ORDER BY rule COLLATE \"C\") FROM snippet_flags WHERE snippet_id = s.id), d.url, " \
-    "NULL::bigint, NULL::bigint, false, true, CASE WHEN " STORE_QUERY_PRE_WALK " THEN " \
-    "?5::bigint ELSE 1 END, p.id, p.title, p.breadcrumb, p.ord, CASE WHEN (p.title = " \
-    "s.title AND p.breadcrumb = s.breadcrumb) OR (" STORE_QUERY_PRE_WALK " AND (p.ord = 0 " \
-    "OR (p.breadcrumb <> '' AND starts_with(s.breadcrumb, p.breadcrumb || ' > ')))) THEN " \
-    "left(p.text, ?3::int) END, " \
-    "p.id IS NOT NULL AND EXISTS (SELECT 1 FROM snippet_flags f WHERE f.snippet_id = " \
-    "p.id), CASE WHEN " STORE_QUERY_PRE_WALK " THEN (SELECT json_agg(json_build_array(" \
-    "w.id, w.title, w.breadcrumb, w.ord, left(w.text, ?3::int), EXISTS (SELECT 1 FROM " \
-    "snippet_flags f WHERE f.snippet_id = w.id)) ORDER BY w.ord DESC) FROM (SELECT y.*, " \
-    "row_number() OVER (ORDER BY y.ord DESC) AS rn FROM (SELECT x.id, x.title, " \
-    "x.breadcrumb, x.ord, x.text FROM snippets x WHERE x.document_id = s.document_id AND " \
-    "x.ord < s.ord ORDER BY x.ord DESC LIMIT ?5::bigint) y) w WHERE w.rn >= 2 AND " \
-    "(w.ord = 0 OR (w.breadcrumb <> '' AND starts_with(s.breadcrumb, w.breadcrumb || " \
-    "' > ')))) END FROM snippets s JOIN documents d ON d.shows = s.document_id AND " \
-    "d.library_id = ?2::text LEFT JOIN LATERAL " \
+    "indexed_commit FROM libraries WHERE id = ?2::text), d.id, s.ord, CASE WHEN s.id = " \
+    "ANY (?7::bigint[]) THEN (SELECT string_agg(rule, ', ' ORDER BY rule COLLATE \"C\") " \
+    "FROM snippet_flags WHERE snippet_id = s.id) END, d.url, NULL::bigint, NULL::bigint, " \
+    "false, true, CASE WHEN " STORE_QUERY_PRE_WALK " THEN ?5::bigint ELSE 1 END, p.id, " \
+    "p.title, p.breadcrumb, p.ord, CASE WHEN " STORE_QUERY_PRE_PICK " THEN left(p.text, " \
+    "?3::int) END, CASE WHEN " STORE_QUERY_PRE_PICK " THEN EXISTS (SELECT 1 FROM " \
+    "snippet_flags f WHERE f.snippet_id = p.id) ELSE false END, CASE WHEN " \
+    STORE_QUERY_PRE_WALK " THEN (SELECT json_agg(json_build_array(w.id, w.title, " \
+    "w.breadcrumb, w.ord, left(w.text, ?3::int), EXISTS (SELECT 1 FROM snippet_flags f " \
+    "WHERE f.snippet_id = w.id)) ORDER BY w.ord DESC) FROM (SELECT y.*, row_number() OVER " \
+    "(ORDER BY y.ord DESC) AS rn FROM (SELECT x.id, x.title, x.breadcrumb, x.ord, x.text " \
+    "FROM snippets x WHERE x.document_id = s.document_id AND x.ord < s.ord ORDER BY x.ord " \
+    "DESC LIMIT ?5::bigint) y) w WHERE w.rn >= 2 AND (w.ord = 0 OR (w.breadcrumb <> '' " \
+    "AND starts_with(s.breadcrumb, w.breadcrumb || ' > ')))) END FROM snippets s JOIN " \
+    "documents d ON d.shows = s.document_id AND d.library_id = ?2::text LEFT JOIN LATERAL " \
     "(SELECT x.id, x.title, x.breadcrumb, x.ord, x.text FROM snippets x WHERE " \
     "x.document_id = s.document_id AND x.ord < s.ord ORDER BY x.ord DESC LIMIT 1) p ON " \
     "true WHERE s.id = ANY (?6::bigint[])"
@@ -450,6 +455,7 @@ store_query_pre_free(struct store_query_pre *pf)
 	free(pf->ids);
 	free(pf->full);
 	free(pf->placed);
+	free(pf->unflagged);
 	free(pf->library_id);
 	free(pf);
 }
@@ -887,14 +893,27 @@ store_query_cands_ready(struct store_query *q, int opening, int short_bytes, int
 	return 1;
 }
 
-/* Runs the prefetch statement: places of light's ids, rows and trails of full's, into pf. */
+/*
+ * Runs the prefetch statement: places of light's ids, rows and trails of full's, into pf;
+ * the flags' rules only of the candidates the caller does not know unflagged.
+ */
 static int
 store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const char *light,
     const char *full)
 {
 	struct db_stmt	**st;
-	int		 step;
+	char		*flagsof = NULL, *sel;
+	size_t		 i, count;
+	int		 step, rc;
 
+	if ((sel = calloc(pf->nids, 1)) == NULL)
+		return -1;
+	for (i = 0; i < pf->nids; i++)
+		sel[i] = !pf->unflagged[i];
+	rc = store_query_pre_array(pf, sel, 1, &flagsof, &count);
+	free(sel);
+	if (rc == -1)
+		return -1;
 	if (strcmp(light, "{}") != 0)
 		pf->with_places = 1;
 	st = pf->with_places ? &q->pre_places : &q->pre;
@@ -902,6 +921,7 @@ store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const cha
 	if (*st == NULL && db_prepare(q->db, st == &q->pre ? store_query_pre_sql :
 	    store_query_pre_places_sql, st) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
+		free(flagsof);
 		return -1;
 	}
 	db_reset(*st);
@@ -911,13 +931,16 @@ store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const cha
 	db_bind_int64(*st, 4, pf->short_bytes);
 	db_bind_int64(*st, 5, pf->lookback);
 	db_bind_text(*st, 6, full);
+	db_bind_text(*st, 7, flagsof);
 	while ((step = db_step(*st)) == DB_ROW)
 		if (store_query_pre_add(pf, *st) == -1) {
 			db_reset(*st);
+			free(flagsof);
 			log_err("%s: out of memory", __func__);
 			return -1;
 		}
 	db_reset(*st);
+	free(flagsof);
 	if (step != DB_DONE) {
 		log_err("%s: %s", __func__, db_conn_errmsg(q->db));
 		return -1;
@@ -942,6 +965,7 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
 	    (pf->full = calloc(n, sizeof(*pf->full))) == NULL ||
 	    (pf->placed = calloc(n, sizeof(*pf->placed))) == NULL ||
+	    (pf->unflagged = calloc(n, sizeof(*pf->unflagged))) == NULL ||
 	    (pf->library_id = strdup(library_id)) == NULL ||
 	    (need = calloc(n, 1)) == NULL)
 		goto nomem;
@@ -949,6 +973,7 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 		pf->ids[i] = ids[i];
 		pf->full[i] = i < nwhole;
 		pf->placed[i] = placed == NULL || !placed[i];
+		pf->unflagged[i] = placed != NULL && placed[i] == 1;
 	}
 	pf->nids = n;
 	pf->short_bytes = short_bytes;

@@ -86,7 +86,8 @@ int	 store_query_opening(struct store_query *, long long id, int chars, char **t
  * A listening connection (db_listen: a query or MCP worker on PostgreSQL) reads in one
  * statement what the answer's reads would take one by one: the place (path, title,
  * flag) of each of the candidates ids (n) as library_id shows it but those whose placed[i]
- * is 1 (the caller has them from the index: lexindex_place; NULL: none), and of the first
+ * is not 0 (the caller has them from the index, lexindex_place: 1 not flagged, whose
+ * flags are then not read either, 2 flagged; NULL: none), and of the first
  * nwhole of them the whole row and the heading trails before it (lookback of them when
  * it has code and its text is under short_bytes bytes, else 1) with the first opening characters of the
  * texts search_expand may pick. Until store_query_prefetch_drop, store_query_snippet,

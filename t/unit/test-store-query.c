@@ -1201,7 +1201,8 @@ test_prefetch(struct db *db, const char *url, const char *e)
 		 * reads them, the kept whole row included, and keeps them.
 		 */
 		{
-			static const char placed[] = { 1, 1, 1, 1 };
+			/* 104 and 101 flagged (their rules are read), 102 and 9999 not */
+			static const char placed[] = { 2, 1, 2, 1 };
 
 			rt = db_round_trips(l);
 			eq_int(store_query_prefetch(q, "/acme/docs", ids, placed, 4, 1, 602, 80,
