@@ -455,13 +455,6 @@ search_stop(struct lexindex_hit *c, size_t *n)
 }
 
 /*
- * Development files (contributing guides, code of conduct, CI and release process files,
- * to-do lists, internals, tests..., and the entries of changelogs and release notes older
- * than the current major version: devdocs.h) rank below user documentation of the same
- * score: their candidates' scores times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
- * among the candidates names. A question about them still finds them.
- */
-/*
  * Candidate id's path and title (cut to the buffers): from the index when it holds places
  * (lexindex_place: no database read), else as the store reads them. 1, or 0 when the
  * library does not show it.
@@ -481,6 +474,13 @@ search_place(struct search *s, struct lexindex *x, long long id, char *path, siz
 	return store_query_snippet_place(s->q, id, path, pathsz, title, titlesz);
 }
 
+/*
+ * Development files (contributing guides, code of conduct, CI and release process files,
+ * to-do lists, internals, tests..., and the entries of changelogs and release notes older
+ * than the current major version: devdocs.h) rank below user documentation of the same
+ * score: their candidates' scores times DEVDOCS_FACTOR. The current major version is the highest that a changelog heading
+ * among the candidates names. A question about them still finds them.
+ */
 static void
 search_demote_dev(struct search *s, struct lexindex *x, struct lexindex_hit *c, size_t n)
 {
