@@ -201,8 +201,9 @@ printf '\201*a*a*a*a*b\n**,,*\nnan\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab' >
 printf '\037/a b, /c\n/x/*$\n-1\n/x/y$' >"$po/3"
 smoke policy 3000 "$po"/*
 
-# The index segment reader: a small valid segment as it is (first byte 0) and with the
-# checksums made right after each mutation (first byte 1), t/fuzz/seeds/segment
+# The index segment reader: a small valid segment, one with vectors and a lexical index with
+# its places (searched when accepted), as they are (first byte 0) and with the checksums made
+# right after each mutation (first byte 1), t/fuzz/seeds/segment
 smoke segment 3000 "$top_srcdir"/t/fuzz/seeds/segment/*
 
 # Include directives: each page of t/corpora/includes as "path NUL page NUL file", the file

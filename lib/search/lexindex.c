@@ -1717,21 +1717,23 @@ lexindex_places(const struct lexindex *x)
 	return x->pstr != NULL;
 }
 
-struct lexindex *
-lexindex_map(const char *path, char *why, size_t whylen)
+/*
+ * The lexical index of segment g (checked as lexindex_map says), which it then owns; NULL
+ * with why (errno EINVAL), g closed.
+ */
+static struct lexindex *
+lexindex_open_segment(struct segment *g, char *why, size_t whylen)
 {
 	struct lexindex	*x;
 	const struct lexseg_meta *meta;
 	size_t		 n, nchild, m[11];
 
-	if (whylen > 0)
-		*why = '\0';
-	if ((x = calloc(1, sizeof(*x))) == NULL)
-		return NULL;
-	if ((x->seg = segment_map(path, why, whylen)) == NULL) {
-		free(x);
+	if ((x = calloc(1, sizeof(*x))) == NULL) {
+		segment_close(g);
+		snprintf(why, whylen, "out of memory");
 		return NULL;
 	}
+	x->seg = g;
 	meta = segment_get(x->seg, LEXSEG_META, sizeof(*meta), &n);
 	if (meta == NULL || n != 1 || meta->nsnip >= UINT32_MAX || !(meta->avgdl > 0.0)) {
 		snprintf(why, whylen, "no lexical index in the segment");
@@ -1775,4 +1777,28 @@ fail:
 	lexindex_free(x);
 	errno = EINVAL;
 	return NULL;
+}
+
+struct lexindex *
+lexindex_map(const char *path, char *why, size_t whylen)
+{
+	struct segment	*g;
+
+	if (whylen > 0)
+		*why = '\0';
+	if ((g = segment_map(path, why, whylen)) == NULL)
+		return NULL;
+	return lexindex_open_segment(g, why, whylen);
+}
+
+struct lexindex *
+lexindex_open_memory(const void *buf, size_t len, char *why, size_t whylen)
+{
+	struct segment	*g;
+
+	if (whylen > 0)
+		*why = '\0';
+	if ((g = segment_open_memory(buf, len, why, whylen)) == NULL)
+		return NULL;
+	return lexindex_open_segment(g, why, whylen);
 }

@@ -46,6 +46,8 @@ int	 lexindex_write_segment_with(const struct lexindex *, const char *dir,
  * ENOENT when there is no such file.
  */
 struct lexindex *lexindex_map(const char *path, char *why, size_t whylen);
+/* The same of the segment in buf[0..len) (segment_open_memory: buf must outlive it). */
+struct lexindex *lexindex_open_memory(const void *buf, size_t len, char *why, size_t whylen);
 /*
  * This process's private memory held by x: all of it for an index built in memory; for a
  * mapped one only its scratch arrays (allocated by its first search, about 21 bytes a

@@ -8,21 +8,89 @@
  * are then opened on the same segment, and when they are accepted every row is read and a
  * search runs over them, so that a vector section that lies about its sizes shows too; the
  * input is copied to a 64-byte aligned buffer, as a mapping is, so that the checks past the
- * alignment's are reached.
+ * alignment's are reached. Then the lexical index (lib/search/lexindex.c) is opened on the
+ * same bytes (lexindex_open_memory: its checks, the place sections' included), and when it is
+ * accepted a few questions are searched, with and without proximity, pruned and exhaustive,
+ * and every snippet's place and parent are read: what a query node does with a segment it
+ * fetched from the database.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
+#include "base/tokenize.h"
 #include "search/lexindex.h"
 #include "search/segment.h"
 #include "search/vecseg.h"
 #include "search/vector.h"
+#include "store/stmt.h"
+#include "store/tokenizer.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* The stemmer of the questions, made once: FTS5's chain over an in-memory SQLite. */
+static struct tokenize_stemmer *
+fuzz_stemmer(void)
+{
+	static struct tokenize_stemmer *stem;
+	static int	 tried;
+	sqlite3		*lite = NULL;
+	struct db	*db;
+
+	if (tried)
+		return stem;
+	tried = 1;
+	if (sqlite3_open_v2(":memory:", &lite, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    (db = db_conn_sqlite(lite)) == NULL || tokenize_register(db) == -1)
+		abort();
+	if ((stem = tokenize_stemmer_open(db)) == NULL)
+		abort();
+	return stem;	/* the database lives as long as the process */
+}
+
+/* Searches and reads all of a lexical index that lexindex_open_memory accepted. */
+static unsigned
+fuzz_lexical(struct lexindex *x)
+{
+	static const char *questions[] = { "\"curl\" \"retry\"", "\"timeout\"",
+	    "\"a\" \"b\" \"c\" \"d\"", "\"set\" \"timeout\"" };
+	struct lexindex_hit hits[16];
+	const char	*path, *title;
+	char		*terms[4];
+	size_t		 q, n, i, k, nterms;
+	unsigned	 sum = 0;
+	int		 flags, flagged;
+
+	for (q = 0; q < sizeof(questions) / sizeof(questions[0]); q++) {
+		char	 buf[64], *p, *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", questions[q]);
+		for (nterms = 0, p = strtok_r(buf, " ", &save); p != NULL && nterms < 4;
+		    p = strtok_r(NULL, " ", &save))
+			terms[nterms++] = p;
+		for (flags = 0; flags < 16; flags++) {
+			if (lexindex_search(x, fuzz_stemmer(), terms, nterms,
+			    flags & (LEXINDEX_PROXIMITY | LEXINDEX_IDF_FLOOR |
+			    LEXINDEX_EXHAUSTIVE | LEXINDEX_PRUNE_ALWAYS), hits, 16, &n) == -1)
+				continue;
+			for (i = 0; i < n; i++) {
+				sum += (unsigned)hits[i].id + (unsigned)hits[i].tokens;
+				if (lexindex_place(x, hits[i].id, &path, &title, &flagged) == 1)
+					for (k = 0; path[k] != '\0' || title[k] != '\0'; k++)
+						sum += (unsigned char)(path[k] != '\0' ? path[k] :
+						    title[k]);
+				sum += (unsigned)lexindex_parent_of(x, hits[i].id);
+			}
+		}
+	}
+	return sum;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -104,6 +172,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	} else if (why[0] == '\0')
 		abort();	/* a refusal always says why */
+	{
+		struct lexindex *x;
+
+		why[0] = '\0';
+		if ((x = lexindex_open_memory(b, len, why, sizeof(why))) != NULL) {
+			sum += fuzz_lexical(x);
+			lexindex_free(x);
+		} else if (why[0] == '\0')
+			abort();	/* a refusal always says why */
+	}
 	free(b);
 	return 0;
 }

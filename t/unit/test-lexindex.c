@@ -694,6 +694,31 @@ places(struct db *db, struct tokenize_stemmer *stem, const char *dir)
 	lexindex_free(x);
 	store_query_close(q);
 
+	/* The same segment opened in memory (a fetched copy: lexindex_open_memory) */
+	if ((fp = fopen(path, "rb")) != NULL) {
+		void	*mem = NULL;
+		long	 len;
+
+		fseek(fp, 0, SEEK_END);
+		len = ftell(fp);
+		rewind(fp);
+		if (len > 0 && posix_memalign(&mem, SEGMENT_ALIGN, (size_t)len) == 0 &&
+		    fread(mem, 1, (size_t)len, fp) == (size_t)len &&
+		    (y = lexindex_open_memory(mem, (size_t)len, why, sizeof(why))) != NULL) {
+			ok(lexindex_place(y, 190003, &pp, &pt, &f) == 1 && f == 1 &&
+			    strlen(pt) == LEXINDEX_PLACE_TITLE, "places: the segment opened in "
+			    "memory holds them too");
+			lexindex_free(y);
+			y = NULL;
+		} else
+			ok(0, "places: the segment opened in memory (%s)", why);
+		((unsigned char *)mem)[0] ^= 0xff;	/* the magic broken */
+		ok(mem != NULL && lexindex_open_memory(mem, (size_t)len, why, sizeof(why)) ==
+		    NULL && why[0] != '\0', "... and refused when broken: \"%s\"", why);
+		free(mem);
+		fclose(fp);
+	}
+
 	/* The place sections are the 15th to the 18th: renamed, the segment has none. */
 	for (k = 0; k < 3; k++) {
 		if ((fp = fopen(path, "r+b")) == NULL)
