@@ -221,18 +221,27 @@ is "$(grep -c "further upstream failures" "$T/log/query.log" || true)" "$n" \
     "upstream down: logged once, not once per request"
 
 # ---------------------------------------------------------------- an upstream that hangs
-# listening PORT: wait (10 s at most) until a stand-in listens on PORT.
-listening() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
-		sleep 0.1
+# standin LOG VAR SCRIPT: runs `node -e SCRIPT PORT` on a free port and waits (30 s at most:
+# a loaded machine starts node slowly) until it listens, then sets VAR to the port. A stand-in
+# that exits first (the port taken meanwhile by another test) starts again on another port,
+# three times at most.
+standin() {
+	local log=$1 var=$2 script=$3 port try i
+	for ((try = 0; try < 3; try++)); do
+		port=$(pick_port)
+		_spawn "$log" node -e "$script" "$port"
+		for ((i = 0; i < 300; i++)); do
+			if [ -n "$(ss -ltnH "sport = :$port" 2>/dev/null)" ]; then
+				printf -v "$var" %s "$port"
+				return 0
+			fi
+			_alive "$_spawned" || break
+			sleep 0.1
+		done
 	done
-	bail_out "nothing listens on port $1"
+	bail_out "no stand-in listens ($log): $(tail -n 3 "$log")"
 }
-HANGPORT=$(pick_port)
-_spawn "$T/log/hang.log" node -e 'require("net").createServer(() => {}).listen(+process.argv[1], "127.0.0.1")' "$HANGPORT"
-listening "$HANGPORT"
+standin "$T/log/hang.log" HANGPORT 'require("net").createServer(() => {}).listen(+process.argv[1], "127.0.0.1")'
 ctxd_admin settings set upstream.url "http://127.0.0.1:$HANGPORT/api" >/dev/null
 ctxd_admin settings set upstream.timeout_s 1 >/dev/null
 start=$SECONDS
@@ -248,8 +257,7 @@ ok "$([ $((SECONDS - start)) -le 3 ]; echo $?)" \
 
 # ---------------------------------------------------------------- an upstream that is hostile
 # Too big an answer, text that is not UTF-8, a header meant to be injected into ours.
-BIGPORT=$(pick_port)
-_spawn "$T/log/big.log" node -e '
+standin "$T/log/big.log" BIGPORT '
 const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
 require("http").createServer((req, res) => {
 	if (req.url.includes("half")) { res.writeHead(200, { "Content-Type": "text/plain" }); res.end(big.subarray(0, 600 * 1024)); return; }
@@ -257,8 +265,7 @@ require("http").createServer((req, res) => {
 	else if (req.url.includes("latin")) { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1" }); res.end(Buffer.from([0x63, 0xe9, 0x0a])); }
 	else if (req.url.includes("libs/search")) { res.writeHead(200, { "Content-Type": "application/json" }); res.end(JSON.stringify({ results: ["git", "website", "llmstxt", "openapi", "wiki", "other"].map((t, i) => ({ id: "/t/" + t, title: t, type: t, trustScore: i })) })); }
 	else { res.writeHead(200, { "Content-Type": "text/plain", "X-Evil": "1", "Set-Cookie": "a=b" }); res.end("### fine\n"); }
-}).listen(+process.argv[1], "127.0.0.1")' "$BIGPORT"
-listening "$BIGPORT"
+}).listen(+process.argv[1], "127.0.0.1")'
 ctxd_admin settings set upstream.url "http://127.0.0.1:$BIGPORT/api" >/dev/null
 ctxd_admin settings set upstream.timeout_s 10 >/dev/null
 Q="big"
