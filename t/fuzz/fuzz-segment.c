@@ -39,9 +39,9 @@ static struct tokenize_stemmer *
 fuzz_stemmer(void)
 {
 	static struct tokenize_stemmer *stem;
+	static struct db *db;		/* kept reachable: it lives as long as the process */
 	static int	 tried;
 	sqlite3		*lite = NULL;
-	struct db	*db;
 
 	if (tried)
 		return stem;
@@ -51,7 +51,7 @@ fuzz_stemmer(void)
 		abort();
 	if ((stem = tokenize_stemmer_open(db)) == NULL)
 		abort();
-	return stem;	/* the database lives as long as the process */
+	return stem;
 }
 
 /* Searches and reads all of a lexical index that lexindex_open_memory accepted. */
