@@ -25,6 +25,7 @@
 #include <string.h>
 
 
+#include "base/buf.h"
 #include "base/log.h"
 #include "base/tokenize.h"
 #include "store/fts.h"
@@ -124,7 +125,7 @@ struct lexindex {
 	uint32_t	*ptitle, *ppath;
 	uint8_t		*pflag;
 	char		*pstr;
-	size_t		 npstr, cappstr;
+	size_t		 npstr;
 };
 
 static uint32_t
@@ -316,7 +317,7 @@ lexindex_places_drop(struct lexindex *x)
 	x->ptitle = x->ppath = NULL;
 	x->pflag = NULL;
 	x->pstr = NULL;
-	x->npstr = x->cappstr = 0;
+	x->npstr = 0;
 }
 
 void
@@ -499,31 +500,22 @@ struct lex_load {
 	size_t		 cap;
 	double		 total;
 	struct lex_trails tr;
-	uint32_t	 lastpath;	/* the previous snippet's path in pstr */
+	struct buf	 ps;		/* the place strings, x->pstr once built */
+	uint32_t	 lastpath;	/* the previous snippet's path in ps */
 };
 
 /*
- * Appends the first max bytes of str (all of it when shorter) and a NUL to x's place
+ * Appends the first max bytes of str (all of it when shorter) and a NUL to the place
  * strings: its offset, or UINT32_MAX out of memory or past 4 GB of strings.
  */
 static uint32_t
-lexindex_place_str(struct lexindex *x, const char *str, size_t max)
+lexindex_place_str(struct lex_load *l, const char *str, size_t max)
 {
-	size_t	 len = strnlen(str, max), off = x->npstr, ncap;
-	char	*p;
+	size_t	 len = strnlen(str, max), off = l->ps.len;
 
-	if (off + len + 1 >= UINT32_MAX)
+	if (off + len + 1 >= UINT32_MAX || buf_add(&l->ps, str, len) == -1 ||
+	    buf_addc(&l->ps, '\0') == -1)
 		return UINT32_MAX;
-	if (off + len + 1 > x->cappstr) {
-		ncap = x->cappstr * 2 > off + len + 1 ? x->cappstr * 2 : off + len + 1 + 4096;
-		if ((p = realloc(x->pstr, ncap)) == NULL)
-			return UINT32_MAX;
-		x->pstr = p;
-		x->cappstr = ncap;
-	}
-	memcpy(x->pstr + off, str, len);
-	x->pstr[off + len] = '\0';
-	x->npstr = off + len + 1;
 	return (uint32_t)off;
 }
 
@@ -539,16 +531,17 @@ lexindex_place_add(struct lex_load *l, size_t i, const struct store_fts_row *r)
 	const char	*path = r->text[4] != NULL ? r->text[4] : "";
 	uint32_t	 t, p;
 
-	if (x->pstr == NULL)
+	if (x->ptitle == NULL)
 		return;
-	if (i > 0 && strncmp(x->pstr + l->lastpath, path, LEXINDEX_PLACE_PATH) == 0 &&
-	    strnlen(path, LEXINDEX_PLACE_PATH) == strlen(x->pstr + l->lastpath))
+	if (i > 0 && strncmp(l->ps.p + l->lastpath, path, LEXINDEX_PLACE_PATH) == 0 &&
+	    strnlen(path, LEXINDEX_PLACE_PATH) == strlen(l->ps.p + l->lastpath))
 		p = l->lastpath;
 	else
-		p = lexindex_place_str(x, path, LEXINDEX_PLACE_PATH);
-	t = lexindex_place_str(x, r->title != NULL ? r->title : "", LEXINDEX_PLACE_TITLE);
+		p = lexindex_place_str(l, path, LEXINDEX_PLACE_PATH);
+	t = lexindex_place_str(l, r->title != NULL ? r->title : "", LEXINDEX_PLACE_TITLE);
 	if (p == UINT32_MAX || t == UINT32_MAX) {
 		lexindex_places_drop(x);
+		buf_release(&l->ps);
 		return;
 	}
 	l->lastpath = p;
@@ -631,6 +624,7 @@ lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library
 	int		 rc;
 
 	memset(&l, 0, sizeof(l));
+	buf_init(&l.ps);
 	l.tr.gen = 1;
 	l.stem = stem;
 	l.cap = nsnippets > 0 ? (size_t)nsnippets : 64;
@@ -649,14 +643,21 @@ lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library
 	if ((x->ptitle = calloc(l.cap, sizeof(*x->ptitle))) == NULL ||
 	    (x->ppath = calloc(l.cap, sizeof(*x->ppath))) == NULL ||
 	    (x->pflag = calloc(l.cap, sizeof(*x->pflag))) == NULL ||
-	    lexindex_place_str(x, "", 0) == UINT32_MAX)
+	    lexindex_place_str(&l, "", 0) == UINT32_MAX) {
 		lexindex_places_drop(x);
+		buf_release(&l.ps);
+	}
 	l.b.x = x;
 	rc = store_fts_rows(db, library_id, lexindex_load_row, &l);
 	free(l.tr.tab);
 	l.tr.tab = NULL;
 	if (rc == -1)
 		goto fail;
+	if (x->ptitle != NULL) {
+		x->bytes += l.cap * (2 * sizeof(uint32_t) + sizeof(uint8_t)) + l.ps.cap;
+		x->npstr = l.ps.len;
+		x->pstr = buf_detach(&l.ps);
+	}
 	x->avgdl = x->nsnip > 0 ? l.total / (double)x->nsnip : 1.0;
 	if ((x->norm = calloc(x->nsnip + 1, sizeof(*x->norm))) == NULL)
 		goto fail;
@@ -669,11 +670,10 @@ lexindex_build(struct db *db, struct tokenize_stemmer *stem, const char *library
 	x->bytes += x->nsnip * (2 * sizeof(long long) + sizeof(uint32_t) + sizeof(int) +
 	    4 * sizeof(float) + sizeof(size_t) + sizeof(uint64_t) + sizeof(uint8_t)) +
 	    x->capstream * sizeof(*x->stream);
-	if (x->pstr != NULL)
-		x->bytes += l.cap * (2 * sizeof(uint32_t) + sizeof(uint8_t)) + x->cappstr;
 	return x;
 fail:
 	free(l.tr.tab);
+	buf_release(&l.ps);
 	lexindex_free(x);
 	return NULL;
 }

@@ -54,8 +54,12 @@ struct store_query_pre {
 	char		*library_id;
 	long long	*ids;		/* asked, in any order */
 	char		*full;		/* for each of ids: 1 when its whole row was read */
-	char		*placed;	/* for each of ids: 1 when its place was read */
-	char		*unflagged;	/* for each of ids: 1 when the caller knows it unflagged */
+	/*
+	 * For each of ids, what the caller knows of it (store_query_prefetch's placed): 0
+	 * nothing, its place is read; 1 its place, not flagged (its flags' rules are not
+	 * read); 2 its place, flagged.
+	 */
+	char		*known;
 	size_t		 nids;
 	int		 short_bytes, lookback;
 	int		 more_failed;	/* the second statement failed: read one by one */
@@ -454,8 +458,7 @@ store_query_pre_free(struct store_query_pre *pf)
 	free(pf->rows);
 	free(pf->ids);
 	free(pf->full);
-	free(pf->placed);
-	free(pf->unflagged);
+	free(pf->known);
 	free(pf->library_id);
 	free(pf);
 }
@@ -570,12 +573,12 @@ store_query_cands_get(struct store_query *q, struct store_query_pre *pf, char *n
 
 	for (i = 0; i < pf->nids; i++) {
 		if ((c = store_query_cand_find(q, pf->library_id, pf->ids[i])) == NULL) {
-			need[i] = (pf->placed[i] ? 1 : 0) | (pf->full[i] ? 2 : 0);
+			need[i] = (!pf->known[i] ? 1 : 0) | (pf->full[i] ? 2 : 0);
 			continue;
 		}
-		need[i] = (pf->placed[i] && c->shown && !c->placed ? 1 : 0) |
+		need[i] = (!pf->known[i] && c->shown && !c->placed ? 1 : 0) |
 		    (pf->full[i] && c->shown && !c->whole ? 2 : 0);
-		if (pf->placed[i] && c->shown && c->placed &&
+		if (!pf->known[i] && c->shown && c->placed &&
 		    store_query_pre_put(pf, &c->place) == -1)
 			return -1;
 		if (!pf->full[i] || !c->whole)
@@ -778,8 +781,7 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 		return -1;
 	}
 	for (i = 0; i < json_object_array_length(walk); i++) {
-		struct json_object *t = json_object_array_get_idx(walk, i), *v;
-		const char	*str;
+		struct json_object *t = json_object_array_get_idx(walk, i);
 
 		if (!json_object_is_type(t, json_type_array) ||
 		    json_object_array_length(t) != 6 ||
@@ -788,10 +790,9 @@ store_query_pre_add(struct store_query_pre *pf, struct db_stmt *st)
 		r->id = json_object_get_int64(json_object_array_get_idx(t, 0));
 		r->ord = json_object_get_int64(json_object_array_get_idx(t, 3));
 		r->flagged = json_object_get_boolean(json_object_array_get_idx(t, 5));
-		v = json_object_array_get_idx(t, 4);
-		r->has_text = v != NULL;	/* NULL: not read (store_query_opening reads it) */
-		str = v != NULL ? json_object_get_string(v) : "";
-		if ((r->text = strdup(str)) == NULL ||
+		/* a NULL text was not read (store_query_opening reads it) */
+		r->has_text = json_object_array_get_idx(t, 4) != NULL;
+		if ((r->text = strdup(store_query_json_str(t, 4))) == NULL ||
 		    (r->title = strdup(store_query_json_str(t, 1))) == NULL ||
 		    (r->breadcrumb = strdup(store_query_json_str(t, 2))) == NULL)
 			goto bad;
@@ -909,7 +910,7 @@ store_query_pre_run(struct store_query *q, struct store_query_pre *pf, const cha
 	if ((sel = calloc(pf->nids, 1)) == NULL)
 		return -1;
 	for (i = 0; i < pf->nids; i++)
-		sel[i] = !pf->unflagged[i];
+		sel[i] = pf->known[i] != 1;
 	rc = store_query_pre_array(pf, sel, 1, &flagsof, &count);
 	free(sel);
 	if (rc == -1)
@@ -964,16 +965,14 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 	if ((pf = calloc(1, sizeof(*pf))) == NULL ||
 	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
 	    (pf->full = calloc(n, sizeof(*pf->full))) == NULL ||
-	    (pf->placed = calloc(n, sizeof(*pf->placed))) == NULL ||
-	    (pf->unflagged = calloc(n, sizeof(*pf->unflagged))) == NULL ||
+	    (pf->known = calloc(n, sizeof(*pf->known))) == NULL ||
 	    (pf->library_id = strdup(library_id)) == NULL ||
 	    (need = calloc(n, 1)) == NULL)
 		goto nomem;
 	for (i = 0; i < n; i++) {
 		pf->ids[i] = ids[i];
 		pf->full[i] = i < nwhole;
-		pf->placed[i] = placed == NULL || !placed[i];
-		pf->unflagged[i] = placed != NULL && placed[i] == 1;
+		pf->known[i] = placed != NULL ? placed[i] : 0;
 	}
 	pf->nids = n;
 	pf->short_bytes = short_bytes;
@@ -985,7 +984,7 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 			goto nomem;
 	} else
 		for (i = 0; i < n; i++)
-			need[i] = (pf->placed[i] ? 1 : 0) | (pf->full[i] ? 2 : 0);
+			need[i] = (!pf->known[i] ? 1 : 0) | (pf->full[i] ? 2 : 0);
 	if (store_query_pre_array(pf, need, 1, &places, &np) == -1 ||
 	    store_query_pre_array(pf, need, 2, &wholes, &nw) == -1)
 		goto nomem;
@@ -1074,7 +1073,7 @@ store_query_pre_placed(struct store_query *q, long long id)
 
 	for (i = 0; q->pf != NULL && i < q->pf->nids; i++)
 		if (q->pf->ids[i] == id)
-			return q->pf->placed[i];
+			return !q->pf->known[i];
 	return 0;
 }
 
