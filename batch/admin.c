@@ -919,7 +919,7 @@ admin_settings_policy(struct db *db, const char *dir, const char *value, const c
 		free(input);
 		return 1;
 	}
-	if (value != NULL ? settings_set(db, dir, name, value, err, sizeof(err)) == -1 :
+	if (value != NULL ? settings_set(db, dir, name, value, err, sizeof(err)) != 0 :
 	    settings_unset(db, name) == -1) {
 		fprintf(stderr, "ctxd-admin: %s\n", value != NULL ? err : "database error");
 		goto out;
@@ -998,7 +998,7 @@ admin_cmd_settings(int argc, char **argv)
 			goto out;
 		}
 		if (settings_set(db, dir, argv[1], input ? input : argv[2], err,
-		    sizeof(err)) == -1)
+		    sizeof(err)) != 0)
 			fprintf(stderr, "ctxd-admin: %s\n", err);
 		else
 			rc = 0;

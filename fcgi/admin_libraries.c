@@ -111,12 +111,12 @@ admin_libraries_add(struct http_req *r, struct parse_req *p)
 	}
 	/* a library added before the rules of new ids keeps its id */
 	if (entry_stable_id(r->db, p) == -1) {
-		http_error(r, 500, "the database is busy");
+		web_util_dberr(r, __func__, "cannot read the library's id");
 		return;
 	}
 	/* the library's index job (unless one is queued: it joins it) and one per version */
 	if ((queued = jobs_index_queued(r->db, p->id)) == -1) {
-		http_error(r, 500, "the database is busy");
+		web_util_dberr(r, __func__, "cannot read the library's queued jobs");
 		return;
 	}
 	if (admin_libraries_queuer(r, !queued + (int)p->nversions) == -1)
@@ -631,7 +631,7 @@ admin_libraries_queue(struct http_req *r, int del)
 	 * joins the library's queued job
 	 */
 	if (!del && (queued = jobs_index_queued(r->db, id)) == -1) {
-		http_error(r, 500, "the database is busy");
+		web_util_dberr(r, __func__, "cannot read the library's queued jobs");
 		return;
 	}
 	if (admin_libraries_queuer(r, del || queued ? 0 : 1) == -1)

@@ -157,7 +157,7 @@ setup_step_save(struct db *db, const char *datadir, const struct setup_step *s,
 		}
 	}
 	if (settings_set(db, datadir, s->state, body != NULL ? "done" : "skipped", err,
-	    errsz) == -1 || db_commit(db) == -1) {
+	    errsz) != 0 || db_commit(db) == -1) {
 		db_rollback(db);
 		goto dberr;
 	}

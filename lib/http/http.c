@@ -26,6 +26,7 @@
 #include "base/validate.h"
 #include "http/http.h"
 #include "http/http_int.h"
+#include "store/db.h"
 
 #define HTTP_MAX_PARAMS		64
 
@@ -225,15 +226,33 @@ http_json(struct http_req *r, int status, const char *json)
 	    strlen(json));
 }
 
+/* Seconds a client is told to wait (Retry-After) when the database was busy. */
+#define HTTP_BUSY_RETRY_S	5
+
 static void
 http_verror(struct http_req *r, int status, const char *extra_headers,
     const char *fmt, va_list ap)
 {
 	json_object	*o;
-	char		 msg[1024];
+	char		 msg[1024], hdr[512];
 	const char	*json;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/*
+	 * A failure of a statement that waited out another writer's lock is not the server's
+	 * fault but a moment's: 503 and when to try again, not 500 (the database is not changed:
+	 * the statement failed whole, its transaction rolls back).
+	 */
+	if (status == 500 && r->db != NULL && db_busy_failures(r->db) > r->busy_base) {
+		size_t len = strlen(msg);
+
+		status = 503;
+		snprintf(msg + len, sizeof(msg) - len, "%s", "; the database is busy (another "
+		    "writer held it past the busy timeout): try again shortly");
+		snprintf(hdr, sizeof(hdr), "Retry-After: %d\r\n%s", HTTP_BUSY_RETRY_S,
+		    extra_headers != NULL ? extra_headers : "");
+		extra_headers = hdr;
+	}
 	util_utf8_trim(msg);	/* a long message is cut: not inside a character */
 	util_utf8_scrub(msg);	/* what it echoes may be any bytes */
 	o = json_object_new_object();

@@ -40,6 +40,7 @@ struct http_req {
 	size_t		 body_len;
 	int		 answered;
 	int		 db_lost;	/* the database connection was lost (db_drain_changes) */
+	unsigned long	 busy_base;	/* db_busy_failures when the request began */
 	int		 jsonrpc_errors;	/* http_error answers JSON-RPC error objects */
 	struct buf	*capture;	/* tests: the response goes here, not to a client */
 	/* Set by the route matcher before the handler runs: */

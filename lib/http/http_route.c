@@ -374,6 +374,7 @@ http_dispatch(struct http_req *r, const struct http_responder *rs, struct db *db
 	http_log_context(r);
 	if (http_trips_wanted())
 		trips = db_round_trips(db);
+	r->busy_base = db_busy_failures(db);
 	/* What changed since the last request drops what this worker keeps (db_listen). */
 	if (db != NULL && db_drain_changes(db) == -1)
 		r->db_lost = 1;

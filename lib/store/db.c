@@ -68,6 +68,7 @@ static int	 db_nowait;		/* db_run_nowait: no waiting at all */
 static long long db_waited_us;		/* time slept waiting for another's lock */
 static long long db_waits;		/* statements that found the database busy */
 static long long db_wait_from_us;	/* when the current wait began */
+static unsigned long db_gave_up;	/* waits that ran out the busy timeout (db_busy_failures) */
 
 static long long
 db_clock_us(void)
@@ -97,8 +98,10 @@ db_busy(void *arg, int count)
 	if (count == 0) {
 		db_wait_from_us = now;
 		db_waits++;
-	} else if (now - db_wait_from_us >= (long long)db_busy_ms * 1000)
+	} else if (now - db_wait_from_us >= (long long)db_busy_ms * 1000) {
+		db_gave_up++;
 		return 0;
+	}
 	us = count < 20 ? 1000 : count < 60 ? 2000 : 5000;
 	usleep((useconds_t)us);
 	db_waited_us += db_clock_us() - now;
@@ -123,6 +126,14 @@ db_busy_timeout(struct db *db, long ms)
 		(void)db_pg_lock_timeout(db);
 	else
 		sqlite3_busy_handler(db_lite(db), db_busy, NULL);
+}
+
+unsigned long
+db_busy_failures(struct db *db)
+{
+	if (db == NULL)
+		return 0;
+	return db->pg != NULL ? pg_busy_failures(db->pg) : db_gave_up;
 }
 
 void

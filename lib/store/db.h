@@ -96,6 +96,13 @@ enum db_failure {
 };
 enum db_failure db_failure(struct db *);
 /*
+ * How many statements of the connection so far failed because another connection held a
+ * lock past the busy timeout (SQLite: a wait of the busy handler that ran out; PostgreSQL:
+ * lock_timeout, a serialization failure, a deadlock, a cancelled statement). A count that
+ * only grows: a caller compares it before and after (http_dispatch: a 503, not a 500).
+ */
+unsigned long db_busy_failures(struct db *);
+/*
  * The round trips to the server the connection has made so far (PostgreSQL: every call
  * that waited for an answer); always 0 on SQLite, whose reads are local.
  */

@@ -147,9 +147,16 @@ store_key_file(struct db *db, char *path, size_t pathsz)
  * short-lived read-write one for the one UPDATE: on SQLite the same database file, on
  * PostgreSQL a second connection to DATABASE_URL (the responders' own connection makes its
  * transactions read only, and a failed UPDATE there would abort the request's read
- * transaction). Either waits at most 50 ms for a lock. Rare: apikey_touch writes a key at
- * most once a few minutes a process.
+ * transaction). Either waits at most 50 ms for a lock. A writable SQLite connection (the
+ * web responders') does not wait at all (db_run_nowait): a touch is best effort, and
+ * waiting out another writer's long transaction (an index run's) would hold the request
+ * the busy timeout, 10 s, before it even began. Rare: apikey_touch writes a key at most
+ * once a few minutes a process.
  */
+static const char store_key_touch_sql[] =
+    "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND (last_used_at IS NULL OR "
+    "last_used_at < ?3)";
+
 int
 store_key_touch(struct db *db, long long id, const char *now, const char *before)
 {
@@ -172,7 +179,10 @@ store_key_touch(struct db *db, long long id, const char *now, const char *before
 		db_finalize(st);
 		st = NULL;
 		w = own;
-	} else if (db_conn_engine(db) == DB_ENGINE_POSTGRES && db_readonly(db)) {
+	} else if (db_conn_engine(db) == DB_ENGINE_SQLITE)
+		return db_run_nowait(db, store_key_touch_sql, "Itt", id, now, before) == -1 ? -1 :
+		    0;
+	else if (db_conn_engine(db) == DB_ENGINE_POSTGRES && db_readonly(db)) {
 		char		 err[256];
 
 		if (db_url() == NULL || (own = db_connect_pg(db_url(), "SET lock_timeout = 50",
@@ -180,8 +190,7 @@ store_key_touch(struct db *db, long long id, const char *now, const char *before
 			return -1;
 		w = own;
 	}
-	if (db_prepare(w, "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND "
-	    "(last_used_at IS NULL OR last_used_at < ?3)", &st) == 0) {
+	if (db_prepare(w, store_key_touch_sql, &st) == 0) {
 		db_bind_int64(st, 1, id);
 		db_bind_text(st, 2, now);
 		db_bind_text(st, 3, before);

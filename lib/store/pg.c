@@ -26,6 +26,7 @@ struct pg {
 	enum pg_failure	 failure;
 	char		 version[32];
 	unsigned long	 trips;		/* calls that waited for the server (pg_round_trips) */
+	unsigned long	 busy;		/* errors that were PG_FAIL_BUSY (pg_busy_failures) */
 	int		 in_tx;		/* inside a transaction when the last statement began */
 	int		 lost;		/* the connection went and is not back (pg_ready) */
 	int		 session_ok;	/* PG_SESSION ran on this connection */
@@ -68,8 +69,10 @@ pg_set_error(struct pg *db, const PGresult *res)
 		return;
 	/* lock_not_available, serialization_failure, deadlock_detected, query_canceled */
 	if (strcmp(state, "55P03") == 0 || strcmp(state, "40001") == 0 ||
-	    strcmp(state, "40P01") == 0 || strcmp(state, "57014") == 0)
+	    strcmp(state, "40P01") == 0 || strcmp(state, "57014") == 0) {
 		db->failure = PG_FAIL_BUSY;
+		db->busy++;
+	}
 	else if (strcmp(state, "53100") == 0)		/* disk_full */
 		db->failure = PG_FAIL_FULL;
 	else if (strncmp(state, "23", 2) == 0)		/* integrity_constraint_violation */
@@ -215,6 +218,12 @@ const char *
 pg_errmsg(struct pg *db)
 {
 	return db->err[0] != '\0' ? db->err : "no error";
+}
+
+unsigned long
+pg_busy_failures(struct pg *db)
+{
+	return db->busy;
 }
 
 enum pg_failure

@@ -42,6 +42,8 @@ void	 pg_close(struct pg *);
 /* The message of the connection's last error (never NULL). */
 const char *pg_errmsg(struct pg *);
 enum pg_failure pg_failure(struct pg *);
+/* The errors of the connection so far that were PG_FAIL_BUSY (a count that only grows). */
+unsigned long pg_busy_failures(struct pg *);
 /* The server's version, e.g. "15.18"; "" when unknown. */
 const char *pg_server_version(struct pg *);
 

@@ -961,6 +961,7 @@ settings_set(struct db *db, const char *datadir, const char *name, const char *v
 	goto out;
 dberr:
 	snprintf(err, errsz, "database error: %s", db_conn_errmsg(db));
+	rc = -2;
 out:
 	db_finalize(st);
 	free(stored);
@@ -1160,6 +1161,7 @@ settings_apply_json(struct db *db, const char *datadir, json_object *o,
 	const char	*v;
 	char		 num[32], e[512];
 	size_t		 i;
+	int		 k;
 
 	if (json_object_object_length(o) == 0) {
 		snprintf(err, errsz, "the body names no setting");
@@ -1185,7 +1187,11 @@ settings_apply_json(struct db *db, const char *datadir, json_object *o,
 				snprintf(err, errsz, "database error");
 				return SETTINGS_APPLY_DBERR;
 			}
-		} else if (settings_set(db, datadir, key, v, e, sizeof(e)) == -1) {
+		} else if ((k = settings_set(db, datadir, key, v, e, sizeof(e))) == -2) {
+			log_err("%s: %s", __func__, e);
+			snprintf(err, errsz, "database error");
+			return SETTINGS_APPLY_DBERR;
+		} else if (k != 0) {
 			snprintf(err, errsz, "%s", e);
 			return SETTINGS_APPLY_BAD;
 		}

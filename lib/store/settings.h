@@ -21,7 +21,12 @@ char	*settings_stored(struct db *, const char *name);
 /* A setting as a number from 1 to 2^40; dflt when unset or not such a number. */
 long	 settings_get_long(struct db *, const char *datadir, const char *name,
 	    long dflt);
-/* Validates name and value against the settings table; encrypts secrets. */
+/*
+ * Validates name and value against the settings table; encrypts secrets. 0; -1 when the
+ * name or the value is refused (err says why, for the user); -2 on a database error (err
+ * has the database's message: for the log or an operator's terminal, never for an HTTP
+ * answer: settings_apply_json answers SETTINGS_APPLY_DBERR).
+ */
 int	 settings_set(struct db *, const char *datadir, const char *name,
 	    const char *value, char *err, size_t errsz);
 int	 settings_unset(struct db *, const char *name);

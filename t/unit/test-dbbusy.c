@@ -81,6 +81,7 @@ main(void)
 	char		 dir[256];
 	struct db		*db;
 	long long	 t, released, done, late, best = -1, ms0, ms1, n0, n1;
+	unsigned long	 busy0;
 	int		 fd[2], i, rc;
 	pid_t		 pid;
 
@@ -90,6 +91,7 @@ main(void)
 	}
 	db_busy_timeout(db, 5000);
 	db_busy_waited(&ms0, &n0);
+	busy0 = db_busy_failures(db);
 	for (i = 0; i < TRIALS; i++) {
 		if ((pid = holder(dir, HOLD_MS, fd)) == -1 ||
 		    read(fd[0], &t, sizeof(t)) != sizeof(t)) {
@@ -129,11 +131,15 @@ main(void)
 	late = (now_us() - t) / 1000;
 	is_int(rc, 1, "db_run_nowait: skipped while another process writes");
 	ok(late < HOLD_MS / 2, "at once (%lld ms)", late);
+	is_int((long long)(db_busy_failures(db) - busy0), 0, "db_busy_failures: none for "
+	    "writes that waited and went on, nor for one that did not wait");
 	/* the busy timeout still ends a wait */
 	db_busy_timeout(db, 50);
 	rc = db_run(db, "UPDATE settings SET value = 'y' WHERE name = 'busy.waiter'", "");
 	ok(rc == -1 && db_failure(db) == DB_FAIL_BUSY, "a wait longer than the busy timeout "
 	    "fails busy");
+	is_int((long long)(db_busy_failures(db) - busy0), 1, "... and db_busy_failures counts "
+	    "it (the web's 503)");
 	if (read(fd[0], &t, sizeof(t)) != sizeof(t))
 		t = 0;
 	close(fd[0]);
