@@ -53,14 +53,8 @@ ok "$([ -n "$second" ] && [ "$second" != "$first" ]; echo $?)" "a second job is 
 # then a claim does (10 s more); both fail, and the lease lapses. On PostgreSQL, whose
 # writers lock rows, the other connection locks the table jobs against every write (the
 # pool's lock_timeout is its busy timeout); reads go on.
-if [ "$(ctxd_test_engine)" = sqlite ]; then
-	printf 'BEGIN IMMEDIATE;\n.shell sleep 22\nCOMMIT;\n' |
-	    sqlite3 -batch "$DATA_DIR/ctxd.db" >/dev/null 2>"$T/log/locker.log" &
-else
-	_sql "BEGIN; LOCK TABLE jobs IN EXCLUSIVE MODE; SELECT pg_sleep(22); COMMIT;" \
-	    >/dev/null 2>"$T/log/locker.log" &
-fi
-locker=$!
+hold_writer 22 jobs
+locker=$HOLDER
 sleep 21
 kill -0 "$pool" 2>/dev/null
 is $? 0 "the pool is still there while the writer is held"

@@ -19,14 +19,8 @@ is "$(http PATCH "$BASE/api/settings" -H "$A" -H "$J" \
 is "$(ctxd_admin settings get mcp.allowed_origins)" "https://a.example" "... and stored"
 
 # another connection holds the writer 16 s: longer than the busy timeout
-if [ "$(ctxd_test_engine)" = sqlite ]; then
-	printf 'BEGIN IMMEDIATE;\n.shell sleep 16\nCOMMIT;\n' |
-	    sqlite3 -batch "$DATA_DIR/ctxd.db" >/dev/null 2>"$T/log/locker.log" &
-else
-	_sql "BEGIN; LOCK TABLE settings IN EXCLUSIVE MODE; SELECT pg_sleep(16); COMMIT;" \
-	    >/dev/null 2>"$T/log/locker.log" &
-fi
-locker=$!
+hold_writer 16 settings
+locker=$HOLDER
 sleep 1
 is "$(http GET "$BASE/api/settings" -H "$A")" 200 "reads go on while the writer is held"
 t0=$SECONDS

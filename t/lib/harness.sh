@@ -624,6 +624,22 @@ _sql() {
 	sqlite3 -batch -noheader -cmd '.timeout 5000' "$DATA_DIR/ctxd.db" "$1"
 }
 
+# hold_writer SECONDS TABLE: in the background, another connection holds the store's writer
+# for SECONDS: on SQLite the one writer (BEGIN IMMEDIATE), on PostgreSQL, whose writers lock
+# rows, TABLE against every write (LOCK TABLE ... IN EXCLUSIVE MODE); reads go on. Sets
+# HOLDER to its pid (wait "$HOLDER" when it should be over); its errors go to
+# $T/log/holder.log.
+hold_writer() {
+	if [ "$(ctxd_test_engine)" = sqlite ]; then
+		printf 'BEGIN IMMEDIATE;\n.shell sleep %s\nCOMMIT;\n' "$1" |
+		    sqlite3 -batch "$DATA_DIR/ctxd.db" >/dev/null 2>"$T/log/holder.log" &
+	else
+		_sql "BEGIN; LOCK TABLE $2 IN EXCLUSIVE MODE; SELECT pg_sleep($1); COMMIT;" \
+		    >/dev/null 2>"$T/log/holder.log" &
+	fi
+	HOLDER=$!
+}
+
 # ------------------------------------------------------------------------ storage engine
 
 # ctxd_test_engine: the engine the tests' instances use: sqlite (the default) or postgres
