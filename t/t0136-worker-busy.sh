@@ -54,14 +54,13 @@ ok "$([ -n "$second" ] && [ "$second" != "$first" ]; echo $?)" "a second job is 
 # writers lock rows, the other connection locks the table jobs against every write (the
 # pool's lock_timeout is its busy timeout); reads go on.
 hold_writer 22 jobs
-locker=$HOLDER
 sleep 21
 kill -0 "$pool" 2>/dev/null
 is $? 0 "the pool is still there while the writer is held"
 is "$(_sql "SELECT lease_until < strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM jobs
     WHERE id = $first AND state = 'running'")" 1 \
     "the running job's lease has lapsed (the case to survive)"
-wait "$locker"
+wait "$HOLDER"
 is $? 0 "the writer is released"
 
 wait "$pool"

@@ -20,7 +20,6 @@ is "$(ctxd_admin settings get mcp.allowed_origins)" "https://a.example" "... and
 
 # another connection holds the writer 16 s: longer than the busy timeout
 hold_writer 16 settings
-locker=$HOLDER
 sleep 1
 is "$(http GET "$BASE/api/settings" -H "$A")" 200 "reads go on while the writer is held"
 t0=$SECONDS
@@ -35,9 +34,9 @@ like "$(http_body | jq -r .error)" 'the database is busy \(another writer held i
     "... saying the database was busy"
 unlike "$(http_body)" 'LINE [0-9]|INSERT|ERROR:|locked|lock timeout' "... and nothing of the database's own message"
 is "$(http_header Retry-After)" 5 "... and when to try again (Retry-After)"
-kill -0 "$locker" 2>/dev/null
+kill -0 "$HOLDER" 2>/dev/null
 is $? 0 "(the writer was still held when it answered)"
-wait "$locker"
+wait "$HOLDER"
 is $? 0 "the writer is released"
 is "$(ctxd_admin settings get mcp.allowed_origins)" "https://a.example" \
     "the failed write changed nothing"

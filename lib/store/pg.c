@@ -72,8 +72,7 @@ pg_set_error(struct pg *db, const PGresult *res)
 	    strcmp(state, "40P01") == 0 || strcmp(state, "57014") == 0) {
 		db->failure = PG_FAIL_BUSY;
 		db->busy++;
-	}
-	else if (strcmp(state, "53100") == 0)		/* disk_full */
+	} else if (strcmp(state, "53100") == 0)		/* disk_full */
 		db->failure = PG_FAIL_FULL;
 	else if (strncmp(state, "23", 2) == 0)		/* integrity_constraint_violation */
 		db->failure = PG_FAIL_CONSTRAINT;
