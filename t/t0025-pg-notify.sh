@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Several nodes on one PostgreSQL database (docs/DESIGN.md, "Two engines"): a warm query or
-# MCP worker answers a question with at most one round trip to the server (the responders'
+# MCP worker answers a question with no round trip to the server when the node has a local
+# copy of the library (store/localcopy.h), else with at most one (the responders'
 # CTXD_LOG_ROUND_TRIPS=1 log line counts them: lib/store/pg.c), none for a question whose
 # candidates' rows it kept from an earlier one, with the answers a SQLite
 # instance gives, and a node learns of changes through LISTEN/NOTIFY: a second instance on
@@ -52,6 +53,10 @@ unset DATABASE_URL
 ctxd_second_start lite
 LITE=$SECOND_BASE
 export DATABASE_URL=$pgurl
+# A node without local copies (store/localcopy.h): its questions read the rows from the
+# database, in one statement (store_query_prefetch).
+CTXD_LOCAL_COPIES_MB=0 ctxd_second_start three
+THREE=$SECOND_BASE QT=$T/three/log/query.log
 # The second node: the same database, a DATA_DIR of its own (its segments fetched).
 ctxd_second_start two
 TWO=$SECOND_BASE TWO_LOG=$T/two/log
@@ -150,37 +155,58 @@ QL=$T/log/query.log QM=$T/log/mcp.log
 # ---------------------------------------------------------------- (a) round trips
 # Every question of t/corpora/dev-questions.json about requests and curl (curl's man pages
 # carry code-only snippets, which take their page's opening), at the default budget and
-# at 5,000 tokens: one round trip each on a warm worker, and the SQLite instance's answer.
-max=0 same=0 asked=0
+# at 5,000 tokens, on a warm worker: none on the first node (its local copies of the
+# libraries answer), one on the node without copies (the prefetch's statement); each
+# answer the SQLite instance's.
+# round LOG BASE LIB QUESTION [CURL ARGS]: asks a warm worker, compares with the SQLite
+# instance's answer (same += 1 when equal), and keeps the most round trips in max.
+round() {
+	local log=$1 base=$2 lib=$3 q=$4
+	shift 4
+	warm "$log" /api/v2/context "$lib" ctx "$base" "/corpora/$lib" "$q" "$@"
+	http_body >"$T/pg.txt"
+	[ "${N:-9}" -le 1 ] || diag "${N:-no warm worker} round trips: $base $lib '$q' ($*)"
+	if [ -z "$N" ]; then max=missing; elif [ "$max" != missing ] && [ "$N" -gt "$max" ]; then max=$N; fi
+	ctx "$LITE" "/corpora/$lib" "$q" "$@" >/dev/null
+	http_body >"$T/lite.txt"
+	if cmp -s "$T/pg.txt" "$T/lite.txt" && [ -s "$T/pg.txt" ]; then
+		same=$((same + 1))
+	else
+		diag "answers differ for $base $lib '$q' ($*):" "$(diff "$T/lite.txt" "$T/pg.txt" | head -20)"
+	fi
+}
+max=0 same=0 asked=0 max3=0 same3=0
 while IFS=$'\t' read -r lib q; do
 	for tok in 0 5000; do
 		extra=()
 		[ "$tok" -eq 0 ] || extra=(--data-urlencode "tokens=$tok")
 		asked=$((asked + 1))
-		warm "$QL" /api/v2/context "$lib" ctx "$BASE" "/corpora/$lib" "$q" "${extra[@]}"
-		http_body >"$T/pg.txt"
-		[ "${N:-9}" -le 1 ] || diag "${N:-no warm worker} round trips: $lib '$q' ($tok)"
-		if [ -z "$N" ]; then max=missing; elif [ "$max" != missing ] && [ "$N" -gt "$max" ]; then max=$N; fi
-		ctx "$LITE" "/corpora/$lib" "$q" "${extra[@]}" >/dev/null
-		http_body >"$T/lite.txt"
-		if cmp -s "$T/pg.txt" "$T/lite.txt" && [ -s "$T/pg.txt" ]; then
-			same=$((same + 1))
-		else
-			diag "answers differ for $lib '$q' ($tok):" "$(diff "$T/lite.txt" "$T/pg.txt" | head -20)"
-		fi
+		round "$QL" "$BASE" "$lib" "$q" "${extra[@]}"
+		m1=$max s1=$same max=$max3 same=$same3
+		round "$QT" "$THREE" "$lib" "$q" "${extra[@]}"
+		max3=$max same3=$same max=$m1 same=$s1
 	done
 done < <(jq -r '.[] | select(.corpus == "requests" or .corpus == "curl") | [.corpus, .q] | @tsv' \
     "$CORPORA/dev-questions.json")
-diag "GET /api/v2/context (anonymous), $asked questions: at most $max round trips"
-is "$max" 1 "a warm question to /api/v2/context costs one round trip ($asked questions)"
+diag "GET /api/v2/context (anonymous), $asked questions: at most $max round trips with local copies, $max3 without"
+is "$max" 0 "a warm question to /api/v2/context costs no round trip with the node's local copies ($asked questions)"
 is "$same" "$asked" "... and each answer is the SQLite instance's, byte for byte"
+is "$max3" 1 "without local copies, one round trip ($asked questions)"
+is "$same3" "$asked" "... and each answer is the SQLite instance's, byte for byte"
+# The copies are the libraries' current versions, in the first node's DATA_DIR only.
+want=$(_sql "SELECT lib_no || '-' || index_version || '.db' FROM libraries WHERE id IN
+    ('/corpora/requests', '/corpora/curl') ORDER BY 1" | tr '\n' ' ')
+is "$(cd "$T/data/copies" && ls -- *.db | sort | tr '\n' ' ')" "$want" \
+    "the first node holds a local copy of each library asked, at its version: $want"
+ok "$([ ! -e "$T/three/data/copies" ]; echo $?)" "... the node without copies none"
 Q="How do I set a timeout on a request?"
 warm "$QL" /api/v2/context requests ctx "$BASE" /corpora/requests "$Q" -H "Authorization: Bearer $ADMIN"
 diag "GET /api/v2/context (API key): $N round trips"
 like "$N" '^[01]$' "... with an API key: at most one"
 # The same question again to a worker that answered it: its candidates' rows are kept
-# (store/query.c), until the next change of the libraries table; no round trip.
-warm "$QL" /api/v2/context "q:$Q" ctx "$BASE" /corpora/requests "$Q"
+# (store/query.c), until the next change of the libraries table; no round trip (on the node
+# without copies, where the rows come from the database).
+warm "$QT" /api/v2/context "q:$Q" ctx "$THREE" /corpora/requests "$Q"
 http_body >"$T/pg.txt"
 diag "GET /api/v2/context, a question the worker answered before: $N round trips"
 is "$N" 0 "... the same question again on that worker: none (its candidates' rows kept)"
@@ -258,7 +284,11 @@ lag=never
 diag "the second node answered the new content $lag ms after the job was seen done"
 ok "$([ "$lag" != never ] && [ "$lag" -le 1000 ]; echo $?)" "... within a second of the job's end ($lag ms)"
 warm "$TWO_LOG/query.log" /api/v2/context notes2 ctx "$TWO" /acme/notes "widget frobnicator rpm"
-like "$N" '^[01]$' "the second node, warm again (its segment fetched), answers with at most one round trip"
+is "$N" 0 "the second node, warm again (its segment fetched, its copy built), answers with no round trip"
+like "$(http_body)" "spins at 250 rpm" "... from its copy of the new version"
+want=$(_sql "SELECT lib_no || '-' || index_version || '.db' FROM libraries WHERE id = '/acme/notes'")
+is "$(cd "$T/two/data/copies" && ls -- *.db | tr '\n' ' ')" "$want " \
+    "... which replaced the copy of the old one ($want)"
 
 # A setting: the second node follows perm.require_mcp_auth within a second.
 warm_two

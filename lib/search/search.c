@@ -5,11 +5,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json.h>
 
@@ -33,6 +35,7 @@
 #include "sources/libid.h"
 #include "store/aiconfig.h"
 #include "store/db.h"
+#include "store/localcopy.h"
 #include "store/query.h"
 #include "store/segstore.h"
 #include "store/tokenizer.h"
@@ -149,6 +152,22 @@
 #define SEARCH_FETCH_RETRY	30
 #define SEARCH_FETCH_WAIT_MS	10000
 
+/*
+ * Local copies (PostgreSQL: store/localcopy.h): a query process answers a library's
+ * questions from the rows of the node's copy of its current version,
+ * DATA_DIR/copies/<lib_no>-<index_version>.db, built by the first process that wants it
+ * (in that question: about a second for 100,000 snippets; one process at a time, the others
+ * read the database meanwhile) and opened by each process on first use. Bounds: a library
+ * of more than SEARCH_COPY_MAX_SNIPPETS snippets has none; a process keeps at most
+ * SEARCH_COPIES_OPEN open (the least recently used is closed: opening it again costs an
+ * open); the folder holds at most SEARCH_COPIES_BYTES (CTXD_LOCAL_COPIES_MB in the
+ * environment sets another budget; 0 turns copies off), the least recently opened going
+ * first. A failed build is tried again after SEARCH_FETCH_RETRY seconds.
+ */
+#define SEARCH_COPY_MAX_SNIPPETS	500000
+#define SEARCH_COPIES_OPEN		64
+#define SEARCH_COPIES_BYTES		(16LL * 1024 * 1024 * 1024)
+
 /* Time budget for embedding a question; past it the answer is lexical only. */
 #define SEARCH_EMBED_DEADLINE_MS	1500
 /* Seconds between two readings of the embedding provider settings. */
@@ -166,7 +185,9 @@ struct search_cached {
 	struct vecseg_info vseg;	/* the segment file last tried for vectors */
 	int		 vec_big;	/* built v of these versions and model exceeds the budget */
 	time_t		 fetch_at;	/* the last look at the store (search_fetch_due) */
-	long long	 fetch_version;	/* the index_version it was for */
+	long long	 fetch_version;	/* the index_version it was for */	struct store_query *copy;	/* the local copy's statements (search_copy); NULL */
+	long long	 copy_version;	/* the index_version copy (or its last try) is of */
+	time_t		 copy_at;	/* its last failed try; 0: try at the next question */
 };
 
 #define SEARCH_DEVDOCS_KEPT	4096	/* documents whose kind search_prefetch knows */
@@ -180,6 +201,8 @@ struct search {
 	struct tokenize_stemmer *stem;
 	struct search_cached *cache;	/* ncache entries, at most SEARCH_MAPPED_MAX */
 	size_t		 ncache, capcache;
+	size_t		 ncopies;	/* entries with a copy open, at most SEARCH_COPIES_OPEN */
+	long long	 copies_bytes;	/* SEARCH_COPIES_BYTES, or the environment's; 0: none */
 	unsigned long	 clock;
 	struct provider_cfg llm;	/* vendor NULL: no reranking */
 	struct provider_cfg embed;	/* vendor NULL: lexical only */
@@ -211,6 +234,16 @@ search_open(struct db *db)
 		search_close(s);
 		return NULL;
 	}
+	s->copies_bytes = SEARCH_COPIES_BYTES;
+	if (getenv("CTXD_LOCAL_COPIES_MB") != NULL) {
+		long mb;
+
+		if (util_parse_long(getenv("CTXD_LOCAL_COPIES_MB"), 0, 1024L * 1024 * 1024,
+		    &mb) == 0)
+			s->copies_bytes = (long long)mb * 1024 * 1024;
+		else
+			log_warn("CTXD_LOCAL_COPIES_MB: not a number of megabytes: ignored");
+	}
 	/* tests only: a smaller budget (t/t0259-shared-documents.sh) */
 	s->private_max = SEARCH_PRIVATE_BYTES;
 	if (getenv("CTXD_TEST_SEARCH_PRIVATE_BYTES") != NULL) {
@@ -230,6 +263,8 @@ search_close(struct search *s)
 
 	if (s == NULL)
 		return;
+	for (i = 0; i < s->ncache; i++)
+		store_query_close(s->cache[i].copy);
 	store_query_close(s->q);
 	for (i = 0; i < s->ncache; i++) {
 		lexindex_free(s->cache[i].x);
@@ -866,6 +901,10 @@ search_slot(struct search *s, const struct search_lib *lib)
 	}
 	lexindex_free(slot->x);
 	vector_index_free(slot->v);
+	if (slot->copy != NULL) {
+		store_query_close(slot->copy);
+		s->ncopies--;
+	}
 	memset(slot, 0, sizeof(*slot));
 	snprintf(slot->id, sizeof(slot->id), "%s", lib->id);
 	slot->used = s->clock;
@@ -1052,6 +1091,115 @@ search_lexindex(struct search *s, const struct search_lib *lib,
 	}
 	c->version = lib->index_version;
 	return c->x;
+}
+
+/* What search_copy_run builds. */
+struct search_copying {
+	struct db	*db;
+	const struct search_lib *lib;
+	const char	*path;
+};
+
+static int
+search_copy_run(void *arg)
+{
+	const struct search_copying *f = arg;
+
+	return localcopy_build(f->db, f->lib->id, f->lib->lib_no, f->lib->index_version,
+	    SEARCH_COPY_MAX_SNIPPETS, f->path) == 0 ? 0 : -1;
+}
+
+/* Closes the least recently used open copy but keep's (SEARCH_COPIES_OPEN). */
+static void
+search_copy_evict(struct search *s, const struct search_cached *keep)
+{
+	struct search_cached *lru = NULL;
+	size_t		 i;
+
+	for (i = 0; i < s->ncache; i++)
+		if (s->cache[i].copy != NULL && &s->cache[i] != keep &&
+		    (lru == NULL || s->cache[i].used < lru->used))
+			lru = &s->cache[i];
+	if (lru == NULL)
+		return;
+	store_query_close(lru->copy);
+	lru->copy = NULL;
+	lru->copy_version = 0;		/* opened again at its next question */
+	s->ncopies--;
+}
+
+/*
+ * The statements of the library's local copy of its current version (SEARCH_COPIES_OPEN's
+ * comment), opened, or built then opened, when missing; NULL when there is none (SQLite;
+ * copies turned off; a library too large; another process of the node building it: tried
+ * again at the next question; a failure, logged: tried again after SEARCH_FETCH_RETRY s).
+ */
+static struct store_query *
+search_copy(struct search *s, const struct search_lib *lib, struct search_cached *c)
+{
+	struct search_copying f;
+	struct db	*db;
+	char		 cdir[1024], name[64], path[1100], why[160];
+	const char	*dir = util_data_dir();
+	time_t		 now = time(NULL);
+
+	if (!db_listening(s->db) || s->copies_bytes == 0)
+		return NULL;
+	if (c->copy != NULL && c->copy_version == lib->index_version)
+		return c->copy;
+	if (c->copy != NULL) {
+		store_query_close(c->copy);
+		c->copy = NULL;
+		s->ncopies--;
+	} else if (c->copy_version == lib->index_version && c->copy_at != 0 &&
+	    now >= c->copy_at && now - c->copy_at < SEARCH_FETCH_RETRY)
+		return NULL;
+	c->copy_version = lib->index_version;
+	c->copy_at = now;
+	if (dir == NULL || snprintf(cdir, sizeof(cdir), "%s/copies", dir) >=
+	    (int)sizeof(cdir))
+		return NULL;
+	snprintf(name, sizeof(name), "%ld-%lld.db", lib->lib_no, lib->index_version);
+	snprintf(path, sizeof(path), "%s/%s", cdir, name);
+	if ((db = localcopy_open(path, lib->id, lib->lib_no, lib->index_version, why,
+	    sizeof(why))) == NULL && errno != ENOENT) {
+		/* not this version's copy, or unreadable: built again below */
+		log_warn("%s: %s: %s: built again", lib->id, path, why);
+		(void)unlink(path);
+	}
+	if (db == NULL) {
+		if (lib->snippets > SEARCH_COPY_MAX_SNIPPETS)
+			return NULL;
+		if (mkdir(cdir, 0750) == -1 && errno != EEXIST) {
+			log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
+			return NULL;
+		}
+		f.db = s->db;
+		f.lib = lib;
+		f.path = path;
+		if (segment_fetch_once(cdir, name, 0, search_copy_run, &f) == -1) {
+			if (errno == ETIMEDOUT)
+				c->copy_at = 0;		/* another process builds it */
+			return NULL;
+		}
+		/* this node's copies of older versions are never read again */
+		if (segment_remove_older_as(cdir, ".db", lib->lib_no, lib->index_version) ==
+		    -1 || segment_bound_folder(cdir, ".db", s->copies_bytes, name) == -1)
+			log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
+		if ((db = localcopy_open(path, lib->id, lib->lib_no, lib->index_version, why,
+		    sizeof(why))) == NULL) {
+			log_warn("%s: %s: %s", lib->id, path, why);
+			return NULL;
+		}
+	} else
+		(void)utimensat(AT_FDCWD, path, NULL, 0);	/* recently used: kept */
+	if (s->ncopies >= SEARCH_COPIES_OPEN)
+		search_copy_evict(s, c);
+	if ((c->copy = store_query_open_copy(db)) == NULL)
+		return NULL;
+	s->ncopies++;
+	c->copy_at = 0;
+	return c->copy;
 }
 
 /*
@@ -1904,6 +2052,8 @@ search_context(struct search *s, const struct search_lib *lib, const char *query
 	    lexindex_search(x, s->stem, terms, nterms, LEXINDEX_PROXIMITY |
 	    (lib->openapi ? LEXINDEX_IDF_FLOOR : 0), cand, SEARCH_CANDIDATES, &ncand) == -1)
 		goto out;
+	/* the rows the answer reads: the node's copy of the library (PostgreSQL) */
+	store_query_route(s->q, search_copy(s, lib, slot));
 	search_provider(s);
 	if ((v = search_vecindex(s, lib, slot)) != NULL)
 		hybrid = search_hybrid(s, v, query, cand, &ncand);
@@ -2027,6 +2177,7 @@ out:
 		free(res);
 	}
 	store_query_prefetch_drop(s->q);
+	store_query_route(s->q, NULL);
 	free(cand);
 	free(ids);
 	free(pos);

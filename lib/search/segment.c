@@ -482,13 +482,15 @@ writer_alive(long pid)
 	return p[2] != 'Z' && p[2] != 'X';
 }
 
-int
-segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *arg)
+/* segment_remove_unused of the files named "*<suffix>". */
+static int
+segment_remove_matching(const char *dir, const char *suffix,
+    int (*keep)(const char *, void *), void *arg)
 {
 	DIR		*d;
 	struct dirent	*de;
 	char		 path[PATH_MAX];
-	size_t		 n;
+	size_t		 n, sn = strlen(suffix);
 	long		 pid;
 	int		 removed = 0;
 
@@ -499,8 +501,8 @@ segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *
 		if ((pid = tmp_pid(de->d_name)) > 0) {
 			if (pid == (long)getpid() || writer_alive(pid))
 				continue;
-		} else if (n <= 4 || de->d_name[0] == '.' ||
-		    strcmp(de->d_name + n - 4, ".seg") != 0 || keep(de->d_name, arg))
+		} else if (n <= sn || de->d_name[0] == '.' ||
+		    strcmp(de->d_name + n - sn, suffix) != 0 || keep(de->d_name, arg))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >=
 		    (int)sizeof(path))
@@ -512,9 +514,16 @@ segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *
 	return removed;
 }
 
-/* A library's version: its older segments go (segment_remove_older). */
+int
+segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *arg)
+{
+	return segment_remove_matching(dir, ".seg", keep, arg);
+}
+
+/* A library's version: its older files go (segment_remove_older). */
 struct segment_older {
 	long long	 lib_no, index_version;
+	const char	*suffix;
 };
 
 /* The decimal number at *p (digits only, at most 18) up to stop: its end, or NULL. */
@@ -543,7 +552,7 @@ segment_keep_newer(const char *name, void *arg)
 	const char	*p;
 
 	if ((p = segment_number(name, '-', &lib)) == NULL ||
-	    (p = segment_number(p + 1, '.', &v)) == NULL || strcmp(p, ".seg") != 0)
+	    (p = segment_number(p + 1, '.', &v)) == NULL || strcmp(p, o->suffix) != 0)
 		return 1;
 	return lib != o->lib_no || v >= o->index_version;
 }
@@ -551,9 +560,84 @@ segment_keep_newer(const char *name, void *arg)
 int
 segment_remove_older(const char *dir, long long lib_no, long long index_version)
 {
-	struct segment_older o = { lib_no, index_version };
+	return segment_remove_older_as(dir, ".seg", lib_no, index_version);
+}
 
-	return segment_remove_unused(dir, segment_keep_newer, &o);
+int
+segment_remove_older_as(const char *dir, const char *suffix, long long lib_no,
+    long long index_version)
+{
+	struct segment_older o = { lib_no, index_version, suffix };
+
+	return segment_remove_matching(dir, suffix, segment_keep_newer, &o);
+}
+
+/* A file segment_bound_folder may remove. */
+struct segment_aged {
+	char		 name[256];
+	time_t		 mtime;
+	off_t		 size;
+};
+
+static int
+segment_aged_cmp(const void *a, const void *b)
+{
+	const struct segment_aged *x = a, *y = b;
+
+	return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
+}
+
+long
+segment_bound_folder(const char *dir, const char *suffix, long long max_bytes,
+    const char *keep)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 st;
+	struct segment_aged *f = NULL, *nf;
+	char		 path[PATH_MAX];
+	size_t		 n, sn = strlen(suffix), nf_used = 0, cap = 0, i;
+	long long	 total = 0;
+	long		 removed = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return errno == ENOENT ? 0 : -1;
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n <= sn || n >= sizeof(f->name) || de->d_name[0] == '.' ||
+		    strcmp(de->d_name + n - sn, suffix) != 0 ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >=
+		    (int)sizeof(path) || stat(path, &st) == -1 || !S_ISREG(st.st_mode))
+			continue;
+		total += st.st_size;
+		if (keep != NULL && strcmp(de->d_name, keep) == 0)
+			continue;
+		if (nf_used == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((nf = reallocarray(f, cap, sizeof(*f))) == NULL) {
+				free(f);
+				closedir(d);
+				errno = ENOMEM;
+				return -1;
+			}
+			f = nf;
+		}
+		memcpy(f[nf_used].name, de->d_name, n + 1);
+		f[nf_used].mtime = st.st_mtime;
+		f[nf_used].size = st.st_size;
+		nf_used++;
+	}
+	closedir(d);
+	qsort(f, nf_used, sizeof(*f), segment_aged_cmp);
+	for (i = 0; i < nf_used && total > max_bytes; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, f[i].name);
+		if (unlink(path) == 0) {
+			total -= f[i].size;
+			removed++;
+		}
+	}
+	free(f);
+	return removed;
 }
 
 /* Milliseconds of the monotonic clock. */

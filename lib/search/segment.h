@@ -75,6 +75,17 @@ int	 segment_remove_unused(const char *dir, int (*keep)(const char *name, void *
  * removed its own). The number removed, or -1.
  */
 int	 segment_remove_older(const char *dir, long long lib_no, long long index_version);
+/* segment_remove_older of the files "<lib_no>-<v><suffix>" (".seg": the segments). */
+int	 segment_remove_older_as(const char *dir, const char *suffix, long long lib_no,
+	    long long index_version);
+
+/*
+ * Keeps the files "*<suffix>" of dir (not the temporary ones) within max_bytes in all:
+ * removes the least recently modified first, never the one named keep (NULL: none). A
+ * process that has one open keeps reading it. The number removed, or -1 (ENOENT: 0).
+ */
+long	 segment_bound_folder(const char *dir, const char *suffix, long long max_bytes,
+	    const char *keep);
 
 /*
  * Runs fetch(arg), which puts a new file at dir/name (a segment fetched from the database:

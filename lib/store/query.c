@@ -125,6 +125,8 @@ struct store_query {
 	long		 cand_bytes;
 	unsigned long	 cand_gen;	/* DB_CACHE_LIBRARIES's when cands was filled */
 	int		 cand_opening, cand_short, cand_lookback;	/* of the kept trails */
+	struct store_query *route;	/* store_query_route's copy; NULL: none */
+	int		 own_db;	/* store_query_open_copy's: close db with q */
 };
 
 static void	store_query_cands_drop(struct store_query *);
@@ -374,6 +376,37 @@ store_query_open(struct db *db)
 	return q;
 }
 
+struct store_query *
+store_query_open_copy(struct db *copy)
+{
+	struct store_query *q;
+
+	if ((q = calloc(1, sizeof(*q))) == NULL) {
+		log_err("%s: out of memory", __func__);
+		db_close(copy);
+		return NULL;
+	}
+	q->db = copy;
+	q->own_db = 1;
+	if (db_prepare(copy, store_query_snippet_sql, &q->snippet) == -1 ||
+	    db_prepare(copy, store_query_prev_sql, &q->prev) == -1 ||
+	    db_prepare(copy, store_query_text_sql, &q->text) == -1 ||
+	    db_prepare(copy, store_query_anyflag_sql, &q->anyflag) == -1 ||
+	    db_prepare(copy, store_query_isflag_sql, &q->isflag) == -1 ||
+	    db_prepare(copy, store_query_docpath_sql, &q->docpath) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(copy));
+		store_query_close(q);
+		return NULL;
+	}
+	return q;
+}
+
+void
+store_query_route(struct store_query *q, struct store_query *copy)
+{
+	q->route = copy;
+}
+
 void
 store_query_close(struct store_query *q)
 {
@@ -396,6 +429,8 @@ store_query_close(struct store_query *q)
 	store_query_cands_drop(q);
 	free(q->cands);
 	free(q->buckets);
+	if (q->own_db)
+		db_close(q->db);
 	free(q);
 }
 
@@ -960,7 +995,7 @@ store_query_prefetch(struct store_query *q, const char *library_id, const long l
 	int		 keep;
 
 	store_query_prefetch_drop(q);
-	if (!q->db->listening || n == 0)
+	if (q->route != NULL || !q->db->listening || n == 0)
 		return 0;
 	if ((pf = calloc(1, sizeof(*pf))) == NULL ||
 	    (pf->ids = calloc(n, sizeof(*pf->ids))) == NULL ||
@@ -1229,6 +1264,8 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 	struct db_stmt	*st = q->snippet;
 	int		 step, rc = -1, asked;
 
+	if (q->route != NULL)
+		return store_query_snippet(q->route, id, library_id, fn, arg);
 	if ((asked = store_query_pre_asked(q, id, library_id)) != 0) {
 		/*
 		 * not shown (gone: its place was read, and is none), or shown and deeper
@@ -1294,6 +1331,8 @@ store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
 	size_t	 i, k = 0, first = 0;
 	int	 step, covered = 0, sent, more = 0;
 
+	if (q->route != NULL)
+		return store_query_prev(q->route, doc, ord, limit, fn, arg);
 	/*
 	 * From the prefetch when it read the trails before this place, as many as asked; a
 	 * candidate's place whose trails the first statement did not read has them read
@@ -1349,6 +1388,8 @@ store_query_snippet_place(struct store_query *q, long long id, char *path, size_
 	struct store_query_pre_row *p;
 	int	 rc = 0;
 
+	if (q->route != NULL)
+		return store_query_snippet_place(q->route, id, path, pathsz, title, titlesz);
 	*path = *title = '\0';
 	if (store_query_pre_placed(q, id)) {
 		if ((p = store_query_pre_find(q, id, 2)) == NULL)
@@ -1374,6 +1415,8 @@ store_query_opening(struct store_query *q, long long id, int chars, char **text,
 {
 	size_t	 i;
 
+	if (q->route != NULL)
+		return store_query_opening(q->route, id, chars, text, flagged);
 	*text = NULL;
 	*flagged = 0;
 	for (i = 0; q->pf != NULL && chars <= q->pf_opening && i < q->pf->nrows; i++) {
@@ -1394,6 +1437,8 @@ store_query_text(struct store_query *q, long long id, char **text, int *flagged)
 {
 	int	 rc = 0;
 
+	if (q->route != NULL)
+		return store_query_text(q->route, id, text, flagged);
 	*text = NULL;
 	*flagged = 0;
 	db_reset(q->text);
@@ -1437,6 +1482,8 @@ store_query_any_flagged(struct store_query *q, const char *library_id)
 {
 	int	 step;
 
+	if (q->route != NULL)
+		return store_query_any_flagged(q->route, library_id);
 	/*
 	 * Prefetched: every candidate's own flag is at hand (store_query_flagged), and a
 	 * candidate the library shows is flagged only when the library shows a flagged
@@ -1461,6 +1508,8 @@ store_query_flagged(struct store_query *q, long long id)
 	struct store_query_pre_row *p;
 	int	 step;
 
+	if (q->route != NULL)
+		return store_query_flagged(q->route, id);
 	if (store_query_pre_placed(q, id))
 		return (p = store_query_pre_find(q, id, 2)) != NULL && p->flagged;
 	db_reset(q->isflag);

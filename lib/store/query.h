@@ -20,6 +20,21 @@ struct store_query;
 /* Prepares the statements on db (persistent ones); NULL on an error (logged). */
 struct store_query *store_query_open(struct db *);
 void	 store_query_close(struct store_query *);
+/*
+ * The statements of a library's local copy (store/localcopy.h: a SQLite connection that
+ * the result owns and closes): those of store_query_snippet, _snippet_place, _prev,
+ * _opening, _text, _flagged and _any_flagged, for store_query_route. NULL on an error
+ * (logged; copy closed).
+ */
+struct store_query *store_query_open_copy(struct db *copy);
+/*
+ * Until routed again (copy NULL: no more), the reads of a library's rows on q (the
+ * functions of store_query_open_copy, and store_query_prefetch, which then reads
+ * nothing) go to copy, the library's local copy: a question costs the store no round
+ * trip for them. The caller routes only the questions of copy's library, and unroutes
+ * at their end.
+ */
+void	 store_query_route(struct store_query *q, struct store_query *copy);
 
 /* A library's row as the query path reads it (never NULL strings). */
 struct store_query_lib {
