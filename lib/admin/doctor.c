@@ -8,6 +8,8 @@
 #include <sys/statvfs.h>
 #include <sys/types.h>
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -570,6 +572,8 @@ doctor_cache(FILE *out, int *bad, const char *dir, const char *sdir,
  * PostgreSQL, a missing one that the database stores is not a fix (a query fetches it),
  * and the folder is compared with the database's segments (doctor_cache).
  */
+static void	doctor_copies(FILE *, int *, const char *, struct doctor_names *);
+
 static void
 doctor_segments(FILE *out, int *bad, const char *dir, struct db *db)
 {
@@ -616,14 +620,71 @@ doctor_segments(FILE *out, int *bad, const char *dir, struct db *db)
 	    "%.1f MB; %d unused file%s removed; vectors in %zu (%zu vectors)", c.present,
 	    c.present + c.missing + c.damaged + c.fetchable, (double)c.bytes / 1048576.0,
 	    removed, removed == 1 ? "" : "s", c.withvec, c.vectors);
-	if (segstore_enabled(db))
+	if (segstore_enabled(db)) {
 		doctor_cache(out, bad, dir, sdir, &st, &d);
+		doctor_copies(out, bad, dir, &d);
+	}
 out:
 	for (i = 0; i < d.n; i++)
 		free(d.v[i]);
 	free(d.v);
 	free(st.v);
 	free(sdir);
+}
+
+/* A local copy "<lib_no>-<v>.db" is kept when "<lib_no>-<v>.seg" is a library's version. */
+static int
+doctor_copy_keep(const char *name, void *arg)
+{
+	char	 seg[64];
+	size_t	 n = strlen(name);
+
+	if (n <= 3 || n + 1 >= sizeof(seg))
+		return 1;
+	snprintf(seg, sizeof(seg), "%.*s.seg", (int)(n - 3), name);
+	return doctor_name_keep(seg, arg);
+}
+
+/*
+ * With PostgreSQL, this node's local copies of libraries (store/localcopy.h,
+ * DATA_DIR/copies): those of versions no library serves now (a deleted library's; a query
+ * process removes a library's older ones when it builds the new one) are removed, and the
+ * rest counted.
+ */
+static void
+doctor_copies(FILE *out, int *bad, const char *dir, struct doctor_names *d)
+{
+	DIR		*dd;
+	struct dirent	*de;
+	struct stat	 st;
+	char		*cdir, path[4096];
+	long long	 bytes = 0;
+	size_t		 files = 0, n;
+	int		 removed;
+
+	if ((cdir = util_path_join(dir, "copies")) == NULL)
+		return;
+	if ((removed = segment_remove_unused_as(cdir, ".db", doctor_copy_keep, d)) == -1) {
+		doctor_line(out, bad, 0, "local copies: %s: %s", cdir, strerror(errno));
+		free(cdir);
+		return;
+	}
+	if ((dd = opendir(cdir)) != NULL) {
+		while ((de = readdir(dd)) != NULL) {
+			n = strlen(de->d_name);
+			if (n <= 3 || de->d_name[0] == '.' || strcmp(de->d_name + n - 3, ".db") ||
+			    snprintf(path, sizeof(path), "%s/%s", cdir, de->d_name) >=
+			    (int)sizeof(path) || stat(path, &st) == -1)
+				continue;
+			files++;
+			bytes += st.st_size;
+		}
+		closedir(dd);
+	}
+	doctor_line(out, bad, 1, "local copies: %zu librar%s in %s (%.1f MB, built by the "
+	    "queries that need them); %d of versions no library serves removed", files,
+	    files == 1 ? "y" : "ies", cdir, (double)bytes / 1048576.0, removed);
+	free(cdir);
 }
 
 /* 0 when the shell command cmd exits 0 (its output discarded). */

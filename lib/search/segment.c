@@ -482,9 +482,8 @@ writer_alive(long pid)
 	return p[2] != 'Z' && p[2] != 'X';
 }
 
-/* segment_remove_unused of the files named "*<suffix>". */
-static int
-segment_remove_matching(const char *dir, const char *suffix,
+int
+segment_remove_unused_as(const char *dir, const char *suffix,
     int (*keep)(const char *, void *), void *arg)
 {
 	DIR		*d;
@@ -517,7 +516,7 @@ segment_remove_matching(const char *dir, const char *suffix,
 int
 segment_remove_unused(const char *dir, int (*keep)(const char *, void *), void *arg)
 {
-	return segment_remove_matching(dir, ".seg", keep, arg);
+	return segment_remove_unused_as(dir, ".seg", keep, arg);
 }
 
 /* A library's version: its older files go (segment_remove_older). */
@@ -569,7 +568,7 @@ segment_remove_older_as(const char *dir, const char *suffix, long long lib_no,
 {
 	struct segment_older o = { lib_no, index_version, suffix };
 
-	return segment_remove_matching(dir, suffix, segment_keep_newer, &o);
+	return segment_remove_unused_as(dir, suffix, segment_keep_newer, &o);
 }
 
 /* A file segment_bound_folder may remove. */

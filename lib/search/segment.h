@@ -66,6 +66,9 @@ const void *segment_get(const struct segment *, uint32_t id, uint32_t elem, size
  */
 int	 segment_remove_unused(const char *dir, int (*keep)(const char *name, void *arg),
 	    void *arg);
+/* segment_remove_unused of the files "*<suffix>" (".db": the local copies). */
+int	 segment_remove_unused_as(const char *dir, const char *suffix,
+	    int (*keep)(const char *name, void *arg), void *arg);
 
 /*
  * Removes, in dir, the segments "<lib_no>-<v>.seg" of library lib_no older than

@@ -89,7 +89,7 @@ static const char localcopy_put_snippet_sql[] =
     "anchor, text, code, tokens) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 /* a flag carries the copy's library (what store_query_any_flagged's family join needs) */
 static const char localcopy_put_flag_sql[] =
-    "INSERT OR IGNORE INTO snippet_flags (snippet_id, library_id, rule) VALUES (?1, ?2, ?3)";
+    "INSERT OR IGNORE INTO snippet_flags (snippet_id, rule, library_id) VALUES (?1, ?2, ?3)";
 
 /* The copy being written: the source's statements and the copy's. */
 struct localcopy_build {

@@ -6,10 +6,12 @@
  * pgstore_migrate in a schema of the test's own, dropped at the end). Each engine's answers
  * are checked, and written to a trace that must be the same for both: the rows a library
  * shows, its flags, the vectors byte for byte, the scans of a whole library (paged on
- * PostgreSQL) and the errors.
+ * PostgreSQL) and the errors. A library's local copy (store/localcopy.h), built from either
+ * engine, answers the reads routed to it as the store does.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include "store/flags.h"
 #include "store/fts.h"
 #include "store/inspect.h"
+#include "store/localcopy.h"
 #include "store/pg.h"
 #include "store/query.h"
 #include "store/stmt.h"
@@ -1273,6 +1276,144 @@ test_prefetch(struct db *db, const char *url, const char *e)
 		db_close(l);
 }
 
+/*
+ * A library's local copy, built from db into dir, and q routed to it (store_query_route)
+ * answer each read of the library's rows as q alone does: every snippet id of the setup
+ * (and one that is none), its place, text and flag, the trails before each snippet shown
+ * (at two limits), whether the library has flags. The number of snippets it shows.
+ */
+static int
+copy_same(struct db *db, struct store_query *q, const char *dir, const char *lib,
+    const char *e)
+{
+	static const long long ids[] = { 101, 102, 103, 104, 105, 106, 201, 202, 9999 };
+	struct store_query	*c;
+	struct db		*cdb;
+	char			 path[512], why[160], a[2048], b[2048], pa[64], pb[64], ta[64],
+				 tb[64], info[2048], *xa, *xb;
+	long long		 no, iv, doc, ord;
+	int			 ra, rb, fa, fb, shown = 0, same = 1, lim;
+	size_t			 i;
+
+	info[0] = '\0';
+	if (store_query_library(q, lib, lib_cb, info) != 1 || strstr(info, " no=") == NULL ||
+	    strstr(info, " iv=") == NULL ||
+	    sscanf(strstr(info, " no="), " no=%lld", &no) != 1 ||
+	    sscanf(strstr(info, " iv="), " iv=%lld", &iv) != 1) {
+		ok(0, "%s: %s: its row", e, lib);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/copy-%lld-%lld.db", dir, no, iv);
+	eq_int(localcopy_build(db, lib, no, iv, 1000, path), 0, "%s: %s: its local copy built",
+	    e, lib);
+	cdb = localcopy_open(path, lib, no, iv, why, sizeof(why));
+	ok(cdb != NULL, "%s: %s: ... opened (%s)", e, lib, why);
+	if (cdb == NULL || (c = store_query_open_copy(cdb)) == NULL) {
+		ok(0, "%s: %s: ... its statements", e, lib);
+		return 0;
+	}
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		a[0] = b[0] = '\0';
+		ra = store_query_snippet(q, ids[i], lib, snippet_cb, a);
+		store_query_route(q, c);
+		rb = store_query_snippet(q, ids[i], lib, snippet_cb, b);
+		store_query_route(q, NULL);
+		if (ra != rb || strcmp(a, b) != 0) {
+			printf("# %s: %s: snippet %lld: %d '%s', the copy %d '%s'\n", e, lib, ids[i], ra,
+			    a, rb, b);
+			same = 0;
+		}
+		ra = store_query_snippet_place(q, ids[i], pa, sizeof(pa), ta, sizeof(ta));
+		rb = store_query_snippet_place(c, ids[i], pb, sizeof(pb), tb, sizeof(tb));
+		fa = store_query_flagged(q, ids[i]);
+		fb = store_query_flagged(c, ids[i]);
+		/* the copy holds only the snippets the library shows */
+		if (ra == 1 && rb == 0 && strstr(a, " doc=") == NULL)
+			pb[0] = tb[0] = '\0', pa[0] = ta[0] = '\0', rb = 1, fb = fa;
+		if (ra != rb || strcmp(pa, pb) != 0 || strcmp(ta, tb) != 0 || fa != fb) {
+			printf("# %s: %s: place or flag of %lld: %s %s %d, the copy %s %s %d\n", e,
+			    lib, ids[i], pa, ta, fa, pb, tb, fb);
+			same = 0;
+		}
+		if (strstr(a, " doc=") == NULL ||
+		    sscanf(strstr(a, " doc="), " doc=%lld ord=%lld", &doc, &ord) != 2)
+			continue;
+		shown++;
+		xa = xb = NULL;
+		ra = store_query_text(q, ids[i], &xa, &fa);
+		rb = store_query_text(c, ids[i], &xb, &fb);
+		if (ra != rb || fa != fb || strcmp(nz(xa), nz(xb)) != 0) {
+			printf("# %s: %s: text of %lld differs\n", e, lib, ids[i]);
+			same = 0;
+		}
+		free(xa);
+		free(xb);
+		for (lim = 1; lim <= 5; lim += 4) {
+			a[0] = b[0] = '\0';
+			ra = store_query_prev(q, doc, ord, lim, prev_cb, a);
+			rb = store_query_prev(c, doc, ord, lim, prev_cb, b);
+			if (ra != rb || strcmp(a, b) != 0) {
+				printf("# %s: %s: trails before %lld/%lld: '%s', the copy '%s'\n", e,
+				    lib, doc, ord, a, b);
+				same = 0;
+			}
+		}
+	}
+	if (store_query_any_flagged(q, lib) != store_query_any_flagged(c, lib)) {
+		printf("# %s: %s: any_flagged differs\n", e, lib);
+		same = 0;
+	}
+	ok(same, "%s: %s: ... answers as the store (%d snippets shown)", e, lib, shown);
+	tr("copy %s %d", lib, shown);
+	store_query_close(c);
+	return shown;
+}
+
+static void
+test_copy(struct db *db, const char *dir, const char *e)
+{
+	struct store_query	*q;
+	char			 path[512], other[512], why[160], info[2048];
+	long long		 no = 0, iv = 0;
+
+	ok((q = store_query_open(db)) != NULL, "%s: store_query_open", e);
+	if (q == NULL)
+		return;
+	ok(copy_same(db, q, dir, "/acme/docs", e) >= 4, "%s: /acme/docs shows its snippets", e);
+	/* a version showing the documents of another */
+	ok(copy_same(db, q, dir, "/acme/docs/v2", e) >= 1, "%s: ... and v2 shared ones", e);
+	copy_same(db, q, dir, "/acme/docs/v10", e);
+
+	info[0] = '\0';
+	store_query_library(q, "/acme/docs", lib_cb, info);
+	if (strstr(info, " no=") != NULL && strstr(info, " iv=") != NULL) {
+		sscanf(strstr(info, " no="), " no=%lld", &no);
+		sscanf(strstr(info, " iv="), " iv=%lld", &iv);
+	}
+	snprintf(path, sizeof(path), "%s/copy-%lld-%lld.db", dir, no, iv);
+	snprintf(other, sizeof(other), "%s/copy-old.db", dir);
+	/* refusals */
+	eq_int(localcopy_build(db, "/acme/docs", no, iv + 1, 1000, other), 1,
+	    "%s: a copy of a version the library is not at: none", e);
+	ok(access(other, F_OK) == -1, "%s: ... no file", e);
+	eq_int(localcopy_build(db, "/acme/docs", no, iv, 2, other), 1,
+	    "%s: a library over the copy's size: none", e);
+	eq_int(localcopy_build(db, "/no/such", 1, 1, 1000, other), 1,
+	    "%s: no such library: none", e);
+	errno = 0;
+	ok(localcopy_open(other, "/acme/docs", no, iv, why, sizeof(why)) == NULL &&
+	    errno == ENOENT, "%s: ... opening it: ENOENT", e);
+	ok(localcopy_open(path, "/acme/docs/v2", no, iv, why, sizeof(why)) == NULL &&
+	    errno == EINVAL && strstr(why, "another") != NULL,
+	    "%s: a copy of another library refused (%s)", e, why);
+	ok(localcopy_open(path, "/acme/docs", no, iv + 1, why, sizeof(why)) == NULL &&
+	    errno == EINVAL, "%s: ... of another version (%s)", e, why);
+	snprintf(other, sizeof(other), "%s/ctxd.db", dir);
+	ok(localcopy_open(other, "/acme/docs", no, iv, why, sizeof(why)) == NULL &&
+	    errno == EINVAL, "%s: ... not a copy at all (%s)", e, why);
+	store_query_close(q);
+}
+
 static void
 suite(struct db *db, struct db *other, const char *dir, const char *url, const char *e,
     int n)
@@ -1282,6 +1423,7 @@ suite(struct db *db, struct db *other, const char *dir, const char *url, const c
 	test_flags(db, e);
 	test_query(db, e);
 	test_prefetch(db, url, e);
+	test_copy(db, dir, e);
 	test_embeddings(db, e);
 	test_fts(db, other, e);
 	test_uploads(db, e);
