@@ -1,6 +1,7 @@
 /* search.c: library lookup, library search and lexical context retrieval. */
 #include "config.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <ctype.h>
@@ -159,13 +160,14 @@
  * (in that question: about a second for 100,000 snippets; one process at a time, the others
  * read the database meanwhile) and opened by each process on first use. Bounds: a library
  * of more than SEARCH_COPY_MAX_SNIPPETS snippets has none; a process keeps at most
- * SEARCH_COPIES_OPEN open (the least recently used is closed: opening it again costs an
- * open); the folder holds at most SEARCH_COPIES_BYTES (CTXD_LOCAL_COPIES_MB in the
+ * SEARCH_COPIES_OPEN open, and at most half its open files' limit (RLIMIT_NOFILE) less 64:
+ * a copy open is a file descriptor and about 40 KB (the least recently used is closed:
+ * opening it again costs an open and its statements' preparation); the folder holds at most SEARCH_COPIES_BYTES (CTXD_LOCAL_COPIES_MB in the
  * environment sets another budget; 0 turns copies off), the least recently opened going
  * first. A failed build is tried again after SEARCH_FETCH_RETRY seconds.
  */
 #define SEARCH_COPY_MAX_SNIPPETS	500000
-#define SEARCH_COPIES_OPEN		64
+#define SEARCH_COPIES_OPEN		512
 #define SEARCH_COPIES_BYTES		(16LL * 1024 * 1024 * 1024)
 
 /* Time budget for embedding a question; past it the answer is lexical only. */
@@ -201,7 +203,8 @@ struct search {
 	struct tokenize_stemmer *stem;
 	struct search_cached *cache;	/* ncache entries, at most SEARCH_MAPPED_MAX */
 	size_t		 ncache, capcache;
-	size_t		 ncopies;	/* entries with a copy open, at most SEARCH_COPIES_OPEN */
+	size_t		 ncopies;	/* entries with a copy open, at most maxcopies */
+	size_t		 maxcopies;	/* SEARCH_COPIES_OPEN, or fewer (search_open) */
 	long long	 copies_bytes;	/* SEARCH_COPIES_BYTES, or the environment's; 0: none */
 	unsigned long	 clock;
 	struct provider_cfg llm;	/* vendor NULL: no reranking */
@@ -224,6 +227,7 @@ struct search *
 search_open(struct db *db)
 {
 	struct search	*s;
+	struct rlimit	 nofile;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
@@ -234,6 +238,10 @@ search_open(struct db *db)
 		search_close(s);
 		return NULL;
 	}
+	s->maxcopies = SEARCH_COPIES_OPEN;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY &&
+	    nofile.rlim_cur / 2 < SEARCH_COPIES_OPEN + 64)
+		s->maxcopies = nofile.rlim_cur / 2 > 72 ? (size_t)(nofile.rlim_cur / 2 - 64) : 8;
 	s->copies_bytes = SEARCH_COPIES_BYTES;
 	if (getenv("CTXD_LOCAL_COPIES_MB") != NULL) {
 		long mb;
@@ -1193,7 +1201,7 @@ search_copy(struct search *s, const struct search_lib *lib, struct search_cached
 		}
 	} else
 		(void)utimensat(AT_FDCWD, path, NULL, 0);	/* recently used: kept */
-	if (s->ncopies >= SEARCH_COPIES_OPEN)
+	if (s->ncopies >= s->maxcopies)
 		search_copy_evict(s, c);
 	if ((c->copy = store_query_open_copy(db)) == NULL)
 		return NULL;

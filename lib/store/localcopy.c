@@ -332,12 +332,37 @@ out:
 	return rc;
 }
 
+/* The URI "file:<path>?immutable=1", path's '%', '?' and '#' escaped: 0, or -1 (too long). */
+static int
+localcopy_uri(const char *path, char *uri, size_t urisz)
+{
+	size_t	 n = 0;
+	int	 k;
+
+	if ((k = snprintf(uri, urisz, "file:")) < 0 || (size_t)k >= urisz)
+		return -1;
+	n = (size_t)k;
+	for (; *path != '\0'; path++) {
+		if (n + 4 >= urisz)
+			return -1;
+		if (*path == '%' || *path == '?' || *path == '#')
+			n += (size_t)snprintf(uri + n, urisz - n, "%%%02X", (unsigned char)*path);
+		else
+			uri[n++] = *path;
+	}
+	uri[n] = '\0';
+	if ((k = snprintf(uri + n, urisz - n, "?immutable=1")) < 0 || (size_t)k >= urisz - n)
+		return -1;
+	return 0;
+}
+
 struct db *
 localcopy_open(const char *path, const char *library_id, long long lib_no,
     long long index_version, char *why, size_t whysz)
 {
 	struct db	*db = NULL;
 	struct db_stmt	*st = NULL;
+	char		 uri[4200];
 	int		 rc;
 
 	*why = '\0';
@@ -345,8 +370,18 @@ localcopy_open(const char *path, const char *library_id, long long lib_no,
 		snprintf(why, whysz, "%s", strerror(errno));
 		return NULL;
 	}
-	if ((rc = db_lite_open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, &db)) !=
-	    SQLITE_OK) {
+	/*
+	 * Immutable: a copy is never written once renamed into place (a new version is
+	 * another file), so SQLite takes no file lock and looks for no journal at each
+	 * statement (two fcntl and a stat each: a third of a question's time on a VM).
+	 */
+	if (localcopy_uri(path, uri, sizeof(uri)) == -1) {
+		snprintf(why, whysz, "path too long");
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((rc = db_lite_open(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX, &db)) != SQLITE_OK) {
 		snprintf(why, whysz, "%s", sqlite3_errstr(rc));
 		errno = EINVAL;
 		return NULL;
@@ -365,7 +400,7 @@ localcopy_open(const char *path, const char *library_id, long long lib_no,
 	}
 	db_finalize(st);
 	/* its pages mapped, as the segments are: the node's page cache holds them once */
-	if (db_exec(db, "PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -256") == -1) {
+	if (db_exec(db, "PRAGMA mmap_size = 1073741824; PRAGMA cache_size = 0") == -1) {
 		snprintf(why, whysz, "%s", db_conn_errmsg(db));
 		st = NULL;
 		goto bad;
