@@ -14,9 +14,11 @@
  * store_share_touch), as the segment's places and flags already assume; the next
  * question asks for the copy of the new version, which is built afresh.
  *
- * Cost: one statement a library's 256 documents, read in one REPEATABLE READ transaction;
- * about the text's size on disk (a copy is a cache: a node removes it when its folder is
- * over budget, and builds it again when asked).
+ * Cost: four statements a page of 256 of the library's documents, read in one REPEATABLE
+ * READ transaction (curl's 6,385 snippets in 71 ms); about the text's size on disk, 0.66 KB
+ * a snippet (a copy is a cache: a node removes it when its folder is over budget, and
+ * builds it again when asked). A copy is opened immutable: no file lock, no look for a
+ * journal at each statement.
  */
 #ifndef STORE_LOCALCOPY_H
 #define STORE_LOCALCOPY_H
