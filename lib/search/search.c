@@ -162,9 +162,10 @@
  * of more than SEARCH_COPY_MAX_SNIPPETS snippets has none; a process keeps at most
  * SEARCH_COPIES_OPEN open, and at most half its open files' limit (RLIMIT_NOFILE) less 64:
  * a copy open is a file descriptor and about 40 KB (the least recently used is closed:
- * opening it again costs an open and its statements' preparation); the folder holds at most SEARCH_COPIES_BYTES (CTXD_LOCAL_COPIES_MB in the
- * environment sets another budget; 0 turns copies off), the least recently opened going
- * first. A failed build is tried again after SEARCH_FETCH_RETRY seconds.
+ * opening it again costs an open and its statements' preparation); the folder holds at
+ * most SEARCH_COPIES_BYTES (CTXD_LOCAL_COPIES_MB in the environment sets another budget; 0
+ * turns copies off), the least recently opened going first. A failed build is tried again
+ * after SEARCH_FETCH_RETRY seconds.
  */
 #define SEARCH_COPY_MAX_SNIPPETS	500000
 #define SEARCH_COPIES_OPEN		512
@@ -187,7 +188,8 @@ struct search_cached {
 	struct vecseg_info vseg;	/* the segment file last tried for vectors */
 	int		 vec_big;	/* built v of these versions and model exceeds the budget */
 	time_t		 fetch_at;	/* the last look at the store (search_fetch_due) */
-	long long	 fetch_version;	/* the index_version it was for */	struct store_query *copy;	/* the local copy's statements (search_copy); NULL */
+	long long	 fetch_version;	/* the index_version it was for */
+	struct store_query *copy;	/* the local copy's statements (search_copy); NULL */
 	long long	 copy_version;	/* the index_version copy (or its last try) is of */
 	time_t		 copy_at;	/* its last failed try; 0: try at the next question */
 };

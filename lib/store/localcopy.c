@@ -152,7 +152,10 @@ localcopy_move(struct localcopy_build *b, struct db_stmt *st, struct db_stmt *pu
 	return n;
 }
 
-/* Copies the documents after *after (a page), their snippets and flags: 1 more to come, 0 done, -1. */
+/*
+ * Copies a page of the documents after *after, the documents they show, their snippets
+ * and flags, and moves *after to its last: 1 when more may follow, 0 done, -1 (logged).
+ */
 static int
 localcopy_page(struct localcopy_build *b, long long *after)
 {
@@ -373,7 +376,7 @@ localcopy_open(const char *path, const char *library_id, long long lib_no,
 	/*
 	 * Immutable: a copy is never written once renamed into place (a new version is
 	 * another file), so SQLite takes no file lock and looks for no journal at each
-	 * statement (two fcntl and a stat each: a third of a question's time on a VM).
+	 * statement (two fcntl and a stat each: a quarter of a question's time on a VM).
 	 */
 	if (localcopy_uri(path, uri, sizeof(uri)) == -1) {
 		snprintf(why, whysz, "path too long");
