@@ -627,7 +627,8 @@ segment_bound_folder(const char *dir, const char *suffix, long long max_bytes,
 		nf_used++;
 	}
 	closedir(d);
-	qsort(f, nf_used, sizeof(*f), segment_aged_cmp);
+	if (nf_used > 0)
+		qsort(f, nf_used, sizeof(*f), segment_aged_cmp);
 	for (i = 0; i < nf_used && total > max_bytes; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, f[i].name);
 		if (unlink(path) == 0) {

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "search/lexindex.h"
@@ -459,6 +460,39 @@ test_fetch_once(void)
 		}
 		ok(gone == 3, "... 7-3.seg and 7-5.seg: not 7-9, 7-12, other libraries', other "
 		    "files (%#x)", gone);
+	}
+	/* the local copies' folder (".db"): older versions, then the budget, oldest first */
+	{
+		static const char *const names[] = { "7-3.db", "7-9.db", "8-1.db", "9-1.db",
+		    "7-3.seg" };
+		struct timespec	 ts[2];
+		size_t	 i;
+		int	 gone;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			spill(path, (const unsigned char *)"0123456789", 10);
+			/* modified i hours ago: 7-3.db the most recent, 9-1.db the oldest */
+			ts[0].tv_sec = ts[1].tv_sec = time(NULL) - 3600 * (long)i;
+			ts[0].tv_nsec = ts[1].tv_nsec = 0;
+			utimensat(AT_FDCWD, path, ts, 0);
+		}
+		ok(segment_remove_older_as(dir, ".db", 7, 9) == 1, "copies: 7-3.db removed");
+		snprintf(path, sizeof(path), "%s/7-3.seg", dir);
+		ok(access(path, F_OK) == 0, "... not 7-3.seg");
+		ok(segment_bound_folder(dir, ".db", 30, NULL) == 0, "30 bytes hold the three");
+		ok(segment_bound_folder(dir, ".db", 15, "9-1.db") == 2,
+		    "15 bytes: two removed, not the one kept");
+		for (i = gone = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			if (access(path, F_OK) == -1)
+				gone |= 1 << i;
+			unlink(path);
+		}
+		ok(gone == 7, "... the oldest but the one kept: 7-9.db, 8-1.db (%#x)", gone);
+		ok(segment_bound_folder(dir, ".db", 0, NULL) == 0, "an empty folder: none");
+		ok(segment_bound_folder("/nonexistent/copies", ".db", 0, NULL) == 0,
+		    "no folder: none");
 	}
 }
 
