@@ -340,6 +340,20 @@ store_query_list_drop(struct store_query *q)
 	q->list_long = 0;
 }
 
+/* The statements reading a library's rows (those a local copy answers): 0, or -1. */
+static int
+store_query_prepare_rows(struct store_query *q)
+{
+	if (db_prepare(q->db, store_query_snippet_sql, &q->snippet) == -1 ||
+	    db_prepare(q->db, store_query_prev_sql, &q->prev) == -1 ||
+	    db_prepare(q->db, store_query_text_sql, &q->text) == -1 ||
+	    db_prepare(q->db, store_query_anyflag_sql, &q->anyflag) == -1 ||
+	    db_prepare(q->db, store_query_isflag_sql, &q->isflag) == -1 ||
+	    db_prepare(q->db, store_query_docpath_sql, &q->docpath) == -1)
+		return -1;
+	return 0;
+}
+
 struct store_query *
 store_query_open(struct db *db)
 {
@@ -361,14 +375,9 @@ store_query_open(struct db *db)
 			q->maxcands = (size_t)v;
 	}
 	if (db_prepare(db, store_query_lib_sql, &q->lib) == -1 ||
-	    db_prepare(db, store_query_snippet_sql, &q->snippet) == -1 ||
 	    db_prepare(db, store_query_libs_sql, &q->libs) == -1 ||
-	    db_prepare(db, store_query_prev_sql, &q->prev) == -1 ||
-	    db_prepare(db, store_query_text_sql, &q->text) == -1 ||
 	    db_prepare(db, store_query_setting_sql, &q->setting) == -1 ||
-	    db_prepare(db, store_query_anyflag_sql, &q->anyflag) == -1 ||
-	    db_prepare(db, store_query_isflag_sql, &q->isflag) == -1 ||
-	    db_prepare(db, store_query_docpath_sql, &q->docpath) == -1) {
+	    store_query_prepare_rows(q) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(db));
 		store_query_close(q);
 		return NULL;
@@ -388,12 +397,7 @@ store_query_open_copy(struct db *copy)
 	}
 	q->db = copy;
 	q->own_db = 1;
-	if (db_prepare(copy, store_query_snippet_sql, &q->snippet) == -1 ||
-	    db_prepare(copy, store_query_prev_sql, &q->prev) == -1 ||
-	    db_prepare(copy, store_query_text_sql, &q->text) == -1 ||
-	    db_prepare(copy, store_query_anyflag_sql, &q->anyflag) == -1 ||
-	    db_prepare(copy, store_query_isflag_sql, &q->isflag) == -1 ||
-	    db_prepare(copy, store_query_docpath_sql, &q->docpath) == -1) {
+	if (store_query_prepare_rows(q) == -1) {
 		log_err("%s: %s", __func__, db_conn_errmsg(copy));
 		store_query_close(q);
 		return NULL;
