@@ -9,7 +9,6 @@
 #include <sys/types.h>
 
 #include <dirent.h>
-
 #include <errno.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -563,6 +562,8 @@ doctor_cache(FILE *out, int *bad, const char *dir, const char *sdir,
 		    doctor_user(), doctor_user(), doctor_user(), wdir, wdir);
 }
 
+static void	doctor_copies(FILE *, int *, const char *, struct doctor_names *);
+
 /*
  * The index segments (docs/DESIGN.md, "Index segments"): those no library version names
  * are removed (and temporary files of dead writers); each one in use is checked as a query
@@ -572,8 +573,6 @@ doctor_cache(FILE *out, int *bad, const char *dir, const char *sdir,
  * PostgreSQL, a missing one that the database stores is not a fix (a query fetches it),
  * and the folder is compared with the database's segments (doctor_cache).
  */
-static void	doctor_copies(FILE *, int *, const char *, struct doctor_names *);
-
 static void
 doctor_segments(FILE *out, int *bad, const char *dir, struct db *db)
 {
