@@ -37,7 +37,9 @@ wait_for() {
 	return 1
 }
 
-export CTXD_TEST_FILE_DELAY_MS=20 CTXD_TEST_WORKER_LEASE_S=3
+# 150 ms a file: the job (29 files) still runs when the writer is taken, even on a loaded
+# machine (at 20 ms CI once saw it end before: no lease left to lapse)
+export CTXD_TEST_FILE_DELAY_MS=150 CTXD_TEST_WORKER_LEASE_S=3
 first=$(parse)
 ok "$([ -n "$first" ]; echo $?)" "a job is queued"
 "$top_builddir/ctxd-worker" 2>"$T/log/pool.log" &
