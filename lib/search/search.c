@@ -167,6 +167,13 @@
  * turns copies off), the least recently opened going first. A failed build is tried again
  * after SEARCH_FETCH_RETRY seconds.
  */
+/*
+ * A process builds at most one copy every SEARCH_COPY_GAP_MS: a node that starts cold under
+ * traffic over many libraries (bench/README.md, 22:10 entry) fills its copies a few a second
+ * while the other questions read the database, instead of making every first question of a
+ * library wait for its build.
+ */
+#define SEARCH_COPY_GAP_MS		1000
 #define SEARCH_COPY_MAX_SNIPPETS	500000
 #define SEARCH_COPIES_OPEN		512
 #define SEARCH_COPIES_BYTES		(16LL * 1024 * 1024 * 1024)
@@ -207,6 +214,7 @@ struct search {
 	size_t		 ncache, capcache;
 	size_t		 ncopies;	/* entries with a copy open, at most maxcopies */
 	size_t		 maxcopies;	/* SEARCH_COPIES_OPEN, or fewer (search_open) */
+	long long	 copy_built_ms;	/* when this process last built a copy (SEARCH_COPY_GAP_MS) */
 	long long	 copies_bytes;	/* SEARCH_COPIES_BYTES, or the environment's; 0: none */
 	unsigned long	 clock;
 	struct provider_cfg llm;	/* vendor NULL: no reranking */
@@ -1180,6 +1188,11 @@ search_copy(struct search *s, const struct search_lib *lib, struct search_cached
 	if (db == NULL) {
 		if (lib->snippets > SEARCH_COPY_MAX_SNIPPETS)
 			return NULL;
+		if (s->copy_built_ms != 0 && util_now_ms() - s->copy_built_ms <
+		    SEARCH_COPY_GAP_MS) {
+			c->copy_at = 0;		/* another question builds it */
+			return NULL;
+		}
 		if (mkdir(cdir, 0750) == -1 && errno != EEXIST) {
 			log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
 			return NULL;
@@ -1187,6 +1200,7 @@ search_copy(struct search *s, const struct search_lib *lib, struct search_cached
 		f.db = s->db;
 		f.lib = lib;
 		f.path = path;
+		s->copy_built_ms = util_now_ms();
 		if (segment_fetch_once(cdir, name, 0, search_copy_run, &f) == -1) {
 			if (errno == ETIMEDOUT)
 				c->copy_at = 0;		/* another process builds it */
