@@ -8,8 +8,8 @@
 #include <sys/statvfs.h>
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -653,32 +653,19 @@ doctor_copy_keep(const char *name, void *arg)
 static void
 doctor_copies(FILE *out, int *bad, const char *dir, struct doctor_names *d)
 {
-	DIR		*dd;
-	struct dirent	*de;
-	struct stat	 st;
-	char		*cdir, path[4096];
+	char		*cdir;
 	long long	 bytes = 0;
-	size_t		 files = 0, n;
+	size_t		 files = 0;
 	int		 removed;
 
 	if ((cdir = util_path_join(dir, "copies")) == NULL)
 		return;
-	if ((removed = segment_remove_unused_as(cdir, ".db", doctor_copy_keep, d)) == -1) {
+	/* no budget here (LLONG_MAX): the count of what is left */
+	if ((removed = segment_remove_unused_as(cdir, ".db", doctor_copy_keep, d)) == -1 ||
+	    segment_bound_folder(cdir, ".db", LLONG_MAX, NULL, &files, &bytes) == -1) {
 		doctor_line(out, bad, 0, "local copies: %s: %s", cdir, strerror(errno));
 		free(cdir);
 		return;
-	}
-	if ((dd = opendir(cdir)) != NULL) {
-		while ((de = readdir(dd)) != NULL) {
-			n = strlen(de->d_name);
-			if (n <= 3 || de->d_name[0] == '.' || strcmp(de->d_name + n - 3, ".db") ||
-			    snprintf(path, sizeof(path), "%s/%s", cdir, de->d_name) >=
-			    (int)sizeof(path) || stat(path, &st) == -1)
-				continue;
-			files++;
-			bytes += st.st_size;
-		}
-		closedir(dd);
 	}
 	doctor_line(out, bad, 1, "local copies: %zu librar%s in %s (%.1f MB, built by the "
 	    "queries that need them); %d of versions no library serves removed", files,

@@ -1208,7 +1208,7 @@ search_copy(struct search *s, const struct search_lib *lib, struct search_cached
 		}
 		/* this node's copies of older versions are never read again */
 		if (segment_remove_older_as(cdir, ".db", lib->lib_no, lib->index_version) ==
-		    -1 || segment_bound_folder(cdir, ".db", s->copies_bytes, name) == -1)
+		    -1 || segment_bound_folder(cdir, ".db", s->copies_bytes, name, NULL, NULL) == -1)
 			log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
 		if ((db = localcopy_open(path, lib->id, lib->lib_no, lib->index_version, why,
 		    sizeof(why))) == NULL) {

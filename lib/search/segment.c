@@ -588,17 +588,21 @@ segment_aged_cmp(const void *a, const void *b)
 
 long
 segment_bound_folder(const char *dir, const char *suffix, long long max_bytes,
-    const char *keep)
+    const char *keep, size_t *nleft, long long *bytes_left)
 {
 	DIR		*d;
 	struct dirent	*de;
 	struct stat	 st;
 	struct segment_aged *f = NULL, *nf;
 	char		 path[PATH_MAX];
-	size_t		 n, sn = strlen(suffix), nf_used = 0, cap = 0, i;
+	size_t		 n, sn = strlen(suffix), nf_used = 0, cap = 0, i, nfiles = 0;
 	long long	 total = 0;
 	long		 removed = 0;
 
+	if (nleft != NULL)
+		*nleft = 0;
+	if (bytes_left != NULL)
+		*bytes_left = 0;
 	if ((d = opendir(dir)) == NULL)
 		return errno == ENOENT ? 0 : -1;
 	while ((de = readdir(d)) != NULL) {
@@ -609,6 +613,7 @@ segment_bound_folder(const char *dir, const char *suffix, long long max_bytes,
 		    (int)sizeof(path) || stat(path, &st) == -1 || !S_ISREG(st.st_mode))
 			continue;
 		total += st.st_size;
+		nfiles++;
 		if (keep != NULL && strcmp(de->d_name, keep) == 0)
 			continue;
 		if (nf_used == cap) {
@@ -637,6 +642,10 @@ segment_bound_folder(const char *dir, const char *suffix, long long max_bytes,
 		}
 	}
 	free(f);
+	if (nleft != NULL)
+		*nleft = nfiles - (size_t)removed;
+	if (bytes_left != NULL)
+		*bytes_left = total;
 	return removed;
 }
 

@@ -85,10 +85,11 @@ int	 segment_remove_older_as(const char *dir, const char *suffix, long long lib_
 /*
  * Keeps the files "*<suffix>" of dir (not the temporary ones) within max_bytes in all:
  * removes the least recently modified first, never the one named keep (NULL: none). A
- * process that has one open keeps reading it. The number removed, or -1 (ENOENT: 0).
+ * process that has one open keeps reading it. The number removed, or -1 (ENOENT: 0); the
+ * files left and their bytes into *nleft and *bytes_left when not NULL.
  */
 long	 segment_bound_folder(const char *dir, const char *suffix, long long max_bytes,
-	    const char *keep);
+	    const char *keep, size_t *nleft, long long *bytes_left);
 
 /*
  * Runs fetch(arg), which puts a new file at dir/name (a segment fetched from the database:

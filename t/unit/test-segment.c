@@ -466,7 +466,8 @@ test_fetch_once(void)
 		static const char *const names[] = { "7-3.db", "7-9.db", "8-1.db", "9-1.db",
 		    "7-3.seg" };
 		struct timespec	 ts[2];
-		size_t	 i;
+		size_t	 i, left;
+		long long lbytes;
 		int	 gone;
 
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -480,9 +481,10 @@ test_fetch_once(void)
 		ok(segment_remove_older_as(dir, ".db", 7, 9) == 1, "copies: 7-3.db removed");
 		snprintf(path, sizeof(path), "%s/7-3.seg", dir);
 		ok(access(path, F_OK) == 0, "... not 7-3.seg");
-		ok(segment_bound_folder(dir, ".db", 30, NULL) == 0, "30 bytes hold the three");
-		ok(segment_bound_folder(dir, ".db", 15, "9-1.db") == 2,
-		    "15 bytes: two removed, not the one kept");
+		ok(segment_bound_folder(dir, ".db", 30, NULL, &left, &lbytes) == 0 && left == 3 &&
+		    lbytes == 30, "30 bytes hold the three, counted");
+		ok(segment_bound_folder(dir, ".db", 15, "9-1.db", &left, &lbytes) == 2 &&
+		    left == 1 && lbytes == 10, "15 bytes: two removed, not the one kept");
 		for (i = gone = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 			if (access(path, F_OK) == -1)
@@ -490,8 +492,8 @@ test_fetch_once(void)
 			unlink(path);
 		}
 		ok(gone == 7, "... the oldest but the one kept: 7-9.db, 8-1.db (%#x)", gone);
-		ok(segment_bound_folder(dir, ".db", 0, NULL) == 0, "an empty folder: none");
-		ok(segment_bound_folder("/nonexistent/copies", ".db", 0, NULL) == 0,
+		ok(segment_bound_folder(dir, ".db", 0, NULL, NULL, NULL) == 0, "an empty folder: none");
+		ok(segment_bound_folder("/nonexistent/copies", ".db", 0, NULL, NULL, NULL) == 0,
 		    "no folder: none");
 	}
 }
