@@ -174,7 +174,7 @@ static const struct http_route hook_routes[] = {
 };
 
 static const struct http_responder hook_responder = {
-	"ctxd-hook", hook_init, hook_routes, 0, 0, 0
+	"ctxd-hook", hook_init, hook_routes, 0, 0, 0, NULL
 };
 
 int

@@ -12,6 +12,7 @@
 #include "http/access.h"
 #include "http/http.h"
 #include "mcp/mcp.h"
+#include "search/copier.h"
 #include "search/search.h"
 #include "store/db.h"
 
@@ -28,6 +29,8 @@ mcp_init(struct db **db)
 	*db = ctx.db;
 	if ((ctx.search = search_open(ctx.db)) == NULL)
 		return NULL;
+	/* PostgreSQL: the local copies it lacks are built by the copier (search/copier.h) */
+	search_set_copier(ctx.search, http_background_fd());
 	return &ctx;
 }
 
@@ -80,7 +83,7 @@ static const struct http_route mcp_routes[] = {
 };
 
 static const struct http_responder mcp_responder = {
-	"ctxd-mcp", mcp_init, mcp_routes, 1, 1, 1
+	"ctxd-mcp", mcp_init, mcp_routes, 1, 1, 1, copier_main
 };
 
 int

@@ -15,6 +15,7 @@
 #include "http/access.h"
 #include "http/http.h"
 #include "search/format.h"
+#include "search/copier.h"
 #include "search/search.h"
 #include "sources/libid.h"
 #include "store/db.h"
@@ -36,6 +37,8 @@ query_init(struct db **db)
 		return NULL;
 	if ((ctx.search = search_open(ctx.db)) == NULL)
 		return NULL;
+	/* PostgreSQL: the local copies it lacks are built by the copier (search/copier.h) */
+	search_set_copier(ctx.search, http_background_fd());
 	*db = ctx.db;
 	return &ctx;
 }
@@ -156,7 +159,7 @@ static const struct http_route query_routes[] = {
 };
 
 static const struct http_responder query_responder = {
-	"ctxd-query", query_init, query_routes, 0, 1, 1
+	"ctxd-query", query_init, query_routes, 0, 1, 1, copier_main
 };
 
 int

@@ -154,7 +154,7 @@ static const struct http_route web_routes[] = {
 };
 
 static const struct http_responder web_responder = {
-	"ctxd-web", web_init, web_routes, 0, 0, 0
+	"ctxd-web", web_init, web_routes, 0, 0, 0, NULL
 };
 
 /*

@@ -175,6 +175,29 @@ round() {
 		diag "answers differ for $base $lib '$q' ($*):" "$(diff "$T/lite.txt" "$T/pg.txt" | head -20)"
 	fi
 }
+# copies_in DIR: the local copies DIR holds, in order, each followed by a space.
+copies_in() { (cd "$1" 2>/dev/null && ls -- *.db 2>/dev/null | sort | tr '\n' ' '); }
+# wait_copies DIR WANT: waits up to 30 s for DIR to hold exactly the copies WANT; 1 if not.
+wait_copies() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[ "$(copies_in "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# A library's first question on a node finds no local copy: it reads the rows from the
+# database and asks the node's copier (search/copier.h), which builds the copy outside
+# the questions.
+want=$(_sql "SELECT lib_no || '-' || index_version || '.db' FROM libraries WHERE id IN
+    ('/corpora/requests', '/corpora/curl') ORDER BY 1" | tr '\n' ' ')
+is "$(copies_in "$T/data/copies")" "" "the first node holds no local copy before a question"
+for lib in requests curl; do
+	is "$(ctx "$BASE" "/corpora/$lib" "how do I set a timeout")" 200 \
+	    "the first question of /corpora/$lib is answered (from the database)"
+done
+ok "$(wait_copies "$T/data/copies" "$want"; echo $?)" \
+    "the node's copier then builds both libraries' copies: $want($(copies_in "$T/data/copies"))"
 max=0 same=0 asked=0 max3=0 same3=0
 while IFS=$'\t' read -r lib q; do
 	for tok in 0 5000; do
@@ -194,9 +217,7 @@ is "$same" "$asked" "... and each answer is the SQLite instance's, byte for byte
 is "$max3" 1 "without local copies, one round trip ($asked questions)"
 is "$same3" "$asked" "... and each answer is the SQLite instance's, byte for byte"
 # The copies are the libraries' current versions, in the first node's DATA_DIR only.
-want=$(_sql "SELECT lib_no || '-' || index_version || '.db' FROM libraries WHERE id IN
-    ('/corpora/requests', '/corpora/curl') ORDER BY 1" | tr '\n' ' ')
-is "$(cd "$T/data/copies" && ls -- *.db | sort | tr '\n' ' ')" "$want" \
+is "$(copies_in "$T/data/copies")" "$want" \
     "the first node holds a local copy of each library asked, at its version: $want"
 ok "$([ ! -e "$T/three/data/copies" ]; echo $?)" "... the node without copies none"
 Q="How do I set a timeout on a request?"
@@ -283,12 +304,36 @@ lag=never
 [ -n "$new_at" ] && [ -n "$done_at" ] && lag=$((new_at - done_at))
 diag "the second node answered the new content $lag ms after the job was seen done"
 ok "$([ "$lag" != never ] && [ "$lag" -le 1000 ]; echo $?)" "... within a second of the job's end ($lag ms)"
+want=$(_sql "SELECT lib_no || '-' || index_version || '.db' FROM libraries WHERE id = '/acme/notes'")
+ok "$(wait_copies "$T/two/data/copies" "$want "; echo $?)" \
+    "the second node's copy of the new version replaced the old one ($want: $(copies_in "$T/two/data/copies"))"
 warm "$TWO_LOG/query.log" /api/v2/context notes2 ctx "$TWO" /acme/notes "widget frobnicator rpm"
 is "$N" 0 "the second node, warm again (its segment fetched, its copy built), answers with no round trip"
 like "$(http_body)" "spins at 250 rpm" "... from its copy of the new version"
+
+# Built ahead: the copier of a node that holds a library's copy builds the new version's
+# when PostgreSQL announces it, before any question of the node asks for it.
+put README.md <<'MD'
+# Notes
+
+## Widgets
+
+The widget frobnicator spins at 400 rpm by default.
+MD
+commit "third"
+job0=$(_sql "SELECT coalesce(max(id), 0) FROM jobs WHERE library_id = '/acme/notes'")
+asked2=$(grep -c "GET /api/v2/context" "$TWO_LOG/query.log")
+is "$(http POST "$BASE/api/libraries/acme/notes/refresh" -H "Authorization: Bearer $ADMIN")" 202 \
+    "re-index acme/notes again on the first node"
+for ((i = 0; i < 1200; i++)); do
+	[ "$(_sql "SELECT state FROM jobs WHERE library_id = '/acme/notes' AND id > $job0 ORDER BY id DESC LIMIT 1")" = done ] && break
+	sleep 0.1
+done
 want=$(_sql "SELECT lib_no || '-' || index_version || '.db' FROM libraries WHERE id = '/acme/notes'")
-is "$(cd "$T/two/data/copies" && ls -- *.db | tr '\n' ' ')" "$want " \
-    "... which replaced the copy of the old one ($want)"
+ok "$(wait_copies "$T/two/data/copies" "$want "; echo $?)" \
+    "the second node's copier built the new version's copy ahead, the old one removed ($want: $(copies_in "$T/two/data/copies"))"
+is "$(grep -c "GET /api/v2/context" "$TWO_LOG/query.log")" "$asked2" \
+    "... with no question asked of the second node meanwhile"
 
 # A setting: the second node follows perm.require_mcp_auth within a second.
 warm_two
@@ -328,7 +373,7 @@ for ((i = 0; i < 50; i++)); do
 	sleep 0.2
 done
 is "$code" 200 "after the connections are cut, the second node answers again"
-like "$(http_body)" "spins at 250 rpm" "... with the current content"
+like "$(http_body)" "spins at 400 rpm" "... with the current content"
 # (the loss shows either at a request's start, "is lost: every cache dropped", or at its
 # statement, "was lost ... connecting again", when the server's goodbye arrived in between)
 like "$(cat "$TWO_LOG/query.log")" "connection to PostgreSQL (is|was) lost" "... having logged the lost connection"

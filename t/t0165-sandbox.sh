@@ -19,8 +19,8 @@ seccomp_modes() {
 
 ctxd_setup
 ctxd_start
-is "$(seccomp_modes query)" "2 2 " "both ctxd-query workers run under the filter"
-is "$(seccomp_modes mcp)" "2 2 " "both ctxd-mcp workers too"
+is "$(seccomp_modes query)" "2 2 2 " "both ctxd-query workers and its copier (search/copier.h) run under the filter"
+is "$(seccomp_modes mcp)" "2 2 2 " "both ctxd-mcp workers and its copier too"
 is "$(seccomp_modes web)" "0 0 " "ctxd-web has none (it starts the worker)"
 is "$(seccomp_modes hook)" "0 0 " "nor ctxd-hook"
 like "$(cat "$T/log/query.log")" 'seccomp filter on' "ctxd-query's log says the filter is on"
@@ -36,8 +36,8 @@ CTXD_SECCOMP=off
 export CTXD_SECCOMP
 ctxd_start
 unset CTXD_SECCOMP
-is "$(seccomp_modes query)" "0 0 " "CTXD_SECCOMP=off: ctxd-query runs without the filter"
-is "$(seccomp_modes mcp)" "0 0 " "and ctxd-mcp too"
+is "$(seccomp_modes query)" "0 0 0 " "CTXD_SECCOMP=off: ctxd-query runs without the filter"
+is "$(seccomp_modes mcp)" "0 0 0 " "and ctxd-mcp too"
 like "$(cat "$T/log/query.log")" 'seccomp filter off: CTXD_SECCOMP=off' "the log says so"
 is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=y")" 200 "it answers as well"
 

@@ -86,7 +86,21 @@ struct http_responder {
 	int			 read_transaction;
 	/* Install the seccomp filter of lib/base/sandbox.h in each worker after init. */
 	int			 sandbox;
+	/*
+	 * When not NULL: one more process beside the workers, supervised like them, runs
+	 * background(fd) (which installs the filter itself after its set-up) until SIGTERM: fd is the read end of a pipe (O_NONBLOCK) whose write end each worker
+	 * finds with http_background_fd. The workers ask it for work that should not hold a
+	 * request up (ctxd-query and ctxd-mcp: local copies, search/copier.h). Its exit
+	 * status as a worker's.
+	 */
+	int			(*background)(int fd);
 };
+
+/*
+ * In a worker of a responder with a background process: the write end of the pipe to it
+ * (O_NONBLOCK: a write that would wait fails with EAGAIN). Else -1.
+ */
+int	 http_background_fd(void);
 
 /*
  * Runs a responder: parses --socket PATH, --workers N and --help, checks LICENSE_KEY,

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -49,6 +50,8 @@ struct http_span {
 };
 
 static volatile sig_atomic_t http_stop;
+/* A worker's end of the pipe to the background process (http_background_fd); -1: none. */
+static int http_bg_fd = -1;
 
 /* ------------------------------------------------------------------ the server's names */
 
@@ -450,6 +453,23 @@ http_sandbox(const struct http_responder *rs)
 	return 0;
 }
 
+int
+http_background_fd(void)
+{
+	return http_bg_fd;
+}
+
+/* The background process (struct http_responder's background): its exit status. */
+static int
+http_background(int fd, const struct http_responder *rs)
+{
+	/* SIGTERM ends it unless background handles it (to end what it does, then return) */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	return rs->background(fd);
+}
+
 /* One worker: accept and answer until told to stop. */
 static int
 http_worker(int sock, const struct http_responder *rs)
@@ -544,14 +564,24 @@ http_cgi(const struct http_responder *rs)
 static int
 http_supervise(const struct http_responder *rs, int sock, long nworkers)
 {
-	pid_t		 kids[HTTP_MAX_WORKERS], pid;
-	time_t		 started[HTTP_MAX_WORKERS];
-	int		 i, status, quick_fails = 0, rc = 0;
+	pid_t		 kids[HTTP_MAX_WORKERS + 1], pid;
+	time_t		 started[HTTP_MAX_WORKERS + 1];
+	int		 i, status, quick_fails = 0, rc = 0, bg[2] = { -1, -1 };
+	long		 nkids = nworkers;
 
 	memset(kids, 0, sizeof(kids));
 	memset(started, 0, sizeof(started));
+	/* kids[nworkers]: the background process, fed by the workers through bg */
+	if (rs->background != NULL) {
+		if (pipe(bg) == -1 || fcntl(bg[0], F_SETFL, O_NONBLOCK) == -1 ||
+		    fcntl(bg[1], F_SETFL, O_NONBLOCK) == -1) {
+			log_err("pipe: %s", strerror(errno));
+			return 1;
+		}
+		nkids++;
+	}
 	while (!http_stop) {
-		for (i = 0; i < nworkers && !http_stop; i++) {
+		for (i = 0; i < nkids && !http_stop; i++) {
 			if (kids[i] != 0)
 				continue;
 			if ((pid = fork()) == -1) {
@@ -559,22 +589,31 @@ http_supervise(const struct http_responder *rs, int sock, long nworkers)
 				sleep(1);
 				continue;
 			}
-			if (pid == 0)
+			if (pid == 0 && i == nworkers) {
+				close(bg[1]);
+				_exit(http_background(bg[0], rs));
+			}
+			if (pid == 0) {
+				if (bg[0] != -1)
+					close(bg[0]);
+				http_bg_fd = bg[1];
 				_exit(http_worker(sock, rs));
+			}
 			kids[i] = pid;
 			started[i] = time(NULL);
 		}
 		pid = waitpid(-1, &status, 0);
 		if (pid == -1)
 			continue;
-		for (i = 0; i < nworkers; i++) {
+		for (i = 0; i < nkids; i++) {
 			if (kids[i] != pid)
 				continue;
 			kids[i] = 0;
 			if (http_stop)
 				break;
-			log_warn("worker %ld exited (status %d); restarting it",
-			    (long)pid, status);
+			log_warn("%s %ld exited (status %d); restarting it",
+			    i == nworkers ? "background process" : "worker", (long)pid,
+			    status);
 			/*
 			 * A worker that fails at once (database missing, schema refused)
 			 * will fail again: after HTTP_MAX_QUICK_FAILS in a row, stop and
@@ -592,11 +631,15 @@ http_supervise(const struct http_responder *rs, int sock, long nworkers)
 				quick_fails = 0;
 		}
 	}
-	for (i = 0; i < nworkers; i++)
+	for (i = 0; i < nkids; i++)
 		if (kids[i] != 0)
 			kill(kids[i], SIGTERM);
 	while (wait(NULL) > 0)
 		continue;
+	if (bg[0] != -1) {
+		close(bg[0]);
+		close(bg[1]);
+	}
 	return rc;
 }
 

@@ -174,6 +174,8 @@
  * library wait for its build.
  */
 #define SEARCH_COPY_GAP_MS		1000
+/* Seconds before a worker asks the copier again for a copy still missing (a full pipe). */
+#define SEARCH_COPY_ASK_AGAIN		5
 #define SEARCH_COPY_MAX_SNIPPETS	500000
 #define SEARCH_COPIES_OPEN		512
 #define SEARCH_COPIES_BYTES		(16LL * 1024 * 1024 * 1024)
@@ -199,6 +201,7 @@ struct search_cached {
 	struct store_query *copy;	/* the local copy's statements (search_copy); NULL */
 	long long	 copy_version;	/* the index_version copy (or its last try) is of */
 	time_t		 copy_at;	/* its last failed try; 0: try at the next question */
+	time_t		 copy_asked;	/* when the copier was last asked for it; 0: not yet */
 };
 
 #define SEARCH_DEVDOCS_KEPT	4096	/* documents whose kind search_prefetch knows */
@@ -215,6 +218,7 @@ struct search {
 	size_t		 ncopies;	/* entries with a copy open, at most maxcopies */
 	size_t		 maxcopies;	/* SEARCH_COPIES_OPEN, or fewer (search_open) */
 	long long	 copy_built_ms;	/* when this process last built a copy (SEARCH_COPY_GAP_MS) */
+	int		 copier_fd;	/* search_set_copier's; -1: none */
 	long long	 copies_bytes;	/* SEARCH_COPIES_BYTES, or the environment's; 0: none */
 	unsigned long	 clock;
 	struct provider_cfg llm;	/* vendor NULL: no reranking */
@@ -242,6 +246,7 @@ search_open(struct db *db)
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
 	s->db = db;
+	s->copier_fd = -1;
 	if ((s->q = store_query_open(db)) == NULL ||
 	    (s->stem = tokenize_stemmer_open(db)) == NULL) {
 		log_err("%s: %s", __func__, db_errmsg(db));
@@ -1146,19 +1151,116 @@ search_copy_evict(struct search *s, const struct search_cached *keep)
 	s->ncopies--;
 }
 
+/* The folder of the node's copies, and the file name and path of lib's current version's. */
+static int
+search_copy_path(const struct search_lib *lib, char *cdir, size_t cdirsz, char *name,
+    size_t namesz, char *path, size_t pathsz)
+{
+	const char	*dir = util_data_dir();
+
+	if (dir == NULL || snprintf(cdir, cdirsz, "%s/copies", dir) >= (int)cdirsz)
+		return -1;
+	snprintf(name, namesz, "%ld-%lld.db", lib->lib_no, lib->index_version);
+	return snprintf(path, pathsz, "%s/%s", cdir, name) >= (int)pathsz ? -1 : 0;
+}
+
+int
+search_copy_build(struct search *s, const struct search_lib *lib)
+{
+	struct search_copying f;
+	char		 cdir[1024], name[64], path[1100];
+	struct stat	 st;
+
+	if (!db_listening(s->db) || s->copies_bytes == 0 ||
+	    lib->snippets > SEARCH_COPY_MAX_SNIPPETS ||
+	    search_copy_path(lib, cdir, sizeof(cdir), name, sizeof(name), path,
+	    sizeof(path)) == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (stat(path, &st) == 0)
+		return 0;
+	if (mkdir(cdir, 0750) == -1 && errno != EEXIST) {
+		log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
+		return -1;
+	}
+	f.db = s->db;
+	f.lib = lib;
+	f.path = path;
+	if (segment_fetch_once(cdir, name, 0, search_copy_run, &f) == -1)
+		return -1;
+	/* this node's copies of older versions are never read again */
+	if (segment_remove_older_as(cdir, ".db", lib->lib_no, lib->index_version) == -1 ||
+	    segment_bound_folder(cdir, ".db", s->copies_bytes, name, NULL, NULL) == -1)
+		log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
+	return 0;
+}
+
+void
+search_set_copier(struct search *s, int fd)
+{
+	s->copier_fd = fd;
+}
+
+/*
+ * Asks the node's copier (search_set_copier) for lib's copy: one line "<lib_no>
+ * <index_version> <id>" written at once (shorter than PIPE_BUF: never interleaved with
+ * another worker's), or dropped when the pipe is full (asked again later).
+ */
+static void
+search_copy_ask(struct search *s, const struct search_lib *lib)
+{
+	char	 line[SEARCH_COPY_ASK_MAX];
+	int	 n;
+
+	n = snprintf(line, sizeof(line), "%ld %lld %s\n", lib->lib_no, lib->index_version,
+	    lib->id);
+	if (n < 0 || n >= (int)sizeof(line))
+		return;
+	if (write(s->copier_fd, line, (size_t)n) != n && errno != EAGAIN)
+		log_warn("%s: the copier: %s", lib->id, strerror(errno));
+}
+
+int
+search_copy_asked(const char *line, size_t len, char *id, size_t idsz,
+    long long *index_version)
+{
+	const char	*p = line, *end = line + len, *sp;
+	char		 num[24];
+	long		 v[2];
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		if ((sp = memchr(p, ' ', (size_t)(end - p))) == NULL || sp == p ||
+		    sp - p >= (long)sizeof(num))
+			return -1;
+		memcpy(num, p, (size_t)(sp - p));
+		num[sp - p] = '\0';
+		if (util_parse_long(num, 1, LONG_MAX, &v[i]) == -1)
+			return -1;
+		p = sp + 1;
+	}
+	if (p == end || (size_t)(end - p) >= idsz || memchr(p, '\0', (size_t)(end - p)) != NULL)
+		return -1;
+	memcpy(id, p, (size_t)(end - p));
+	id[end - p] = '\0';
+	*index_version = v[1];
+	return 0;
+}
+
 /*
  * The statements of the library's local copy of its current version (SEARCH_COPIES_OPEN's
- * comment), opened, or built then opened, when missing; NULL when there is none (SQLite;
- * copies turned off; a library too large; another process of the node building it: tried
- * again at the next question; a failure, logged: tried again after SEARCH_FETCH_RETRY s).
+ * comment), opened when it is there; NULL when not (SQLite; copies turned off; a library
+ * too large; not built yet: asked of the node's copier, search_set_copier, and meanwhile
+ * the question reads the database; a failure, logged: tried again after
+ * SEARCH_FETCH_RETRY s). Without a copier (a plain CGI run, a test's process) the question
+ * builds it (at most one a SEARCH_COPY_GAP_MS a process).
  */
 static struct store_query *
 search_copy(struct search *s, const struct search_lib *lib, struct search_cached *c)
 {
-	struct search_copying f;
 	struct db	*db;
 	char		 cdir[1024], name[64], path[1100], why[160];
-	const char	*dir = util_data_dir();
 	time_t		 now = time(NULL);
 
 	if (!db_listening(s->db) || s->copies_bytes == 0)
@@ -1172,13 +1274,13 @@ search_copy(struct search *s, const struct search_lib *lib, struct search_cached
 	} else if (c->copy_version == lib->index_version && c->copy_at != 0 &&
 	    now >= c->copy_at && now - c->copy_at < SEARCH_FETCH_RETRY)
 		return NULL;
+	if (c->copy_version != lib->index_version)
+		c->copy_asked = 0;
 	c->copy_version = lib->index_version;
 	c->copy_at = now;
-	if (dir == NULL || snprintf(cdir, sizeof(cdir), "%s/copies", dir) >=
-	    (int)sizeof(cdir))
+	if (search_copy_path(lib, cdir, sizeof(cdir), name, sizeof(name), path,
+	    sizeof(path)) == -1)
 		return NULL;
-	snprintf(name, sizeof(name), "%ld-%lld.db", lib->lib_no, lib->index_version);
-	snprintf(path, sizeof(path), "%s/%s", cdir, name);
 	if ((db = localcopy_open(path, lib->id, lib->lib_no, lib->index_version, why,
 	    sizeof(why))) == NULL && errno != ENOENT) {
 		/* not this version's copy, or unreadable: built again below */
@@ -1188,28 +1290,27 @@ search_copy(struct search *s, const struct search_lib *lib, struct search_cached
 	if (db == NULL) {
 		if (lib->snippets > SEARCH_COPY_MAX_SNIPPETS)
 			return NULL;
+		if (s->copier_fd != -1) {
+			/* looked for again at the next question; asked again if still missing */
+			c->copy_at = 0;
+			if (c->copy_asked == 0 || now < c->copy_asked ||
+			    now - c->copy_asked >= SEARCH_COPY_ASK_AGAIN) {
+				c->copy_asked = now;
+				search_copy_ask(s, lib);
+			}
+			return NULL;
+		}
 		if (s->copy_built_ms != 0 && util_now_ms() - s->copy_built_ms <
 		    SEARCH_COPY_GAP_MS) {
 			c->copy_at = 0;		/* another question builds it */
 			return NULL;
 		}
-		if (mkdir(cdir, 0750) == -1 && errno != EEXIST) {
-			log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
-			return NULL;
-		}
-		f.db = s->db;
-		f.lib = lib;
-		f.path = path;
 		s->copy_built_ms = util_now_ms();
-		if (segment_fetch_once(cdir, name, 0, search_copy_run, &f) == -1) {
+		if (search_copy_build(s, lib) == -1) {
 			if (errno == ETIMEDOUT)
 				c->copy_at = 0;		/* another process builds it */
 			return NULL;
 		}
-		/* this node's copies of older versions are never read again */
-		if (segment_remove_older_as(cdir, ".db", lib->lib_no, lib->index_version) ==
-		    -1 || segment_bound_folder(cdir, ".db", s->copies_bytes, name, NULL, NULL) == -1)
-			log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
 		if ((db = localcopy_open(path, lib->id, lib->lib_no, lib->index_version, why,
 		    sizeof(why))) == NULL) {
 			log_warn("%s: %s: %s", lib->id, path, why);

@@ -35,6 +35,30 @@ struct search_lib {
 	long long embed_version;	/* changes whenever its vectors are written */
 };
 
+/*
+ * Local copies (PostgreSQL; docs/DESIGN.md, "Local copies: no round trip"). A worker of
+ * ctxd-query or ctxd-mcp gets fd, the write end of the pipe to its responder's copier
+ * (search/copier.h, http_background_fd): a question that finds no copy of its library's
+ * version asks the copier for it, one line of at most SEARCH_COPY_ASK_MAX bytes, and reads
+ * the database meanwhile. Without (fd -1, the default) the question builds it.
+ */
+#define SEARCH_COPY_ASK_MAX	600
+void	 search_set_copier(struct search *, int fd);
+/*
+ * One line a worker wrote (len bytes, without its newline) read back: the library's id into
+ * id and the index version asked for. 0, or -1 when it is not such a line.
+ */
+int	 search_copy_asked(const char *line, size_t len, char *id, size_t idsz,
+	    long long *index_version);
+/*
+ * Builds lib's local copy of its current version into DATA_DIR/copies unless it is there
+ * (at most one process of the node at a time), then removes the node's copies of its older
+ * versions and keeps the folder within its budget. 0 the copy is there; -1 not: errno
+ * ETIMEDOUT while another process of the node builds it, EINVAL when there is nothing to
+ * build (SQLite, copies turned off, too many snippets), else a failure (logged).
+ */
+int	 search_copy_build(struct search *, const struct search_lib *lib);
+
 /* Prepares the statements on db (kept open for the life of the process). */
 struct search *search_open(struct db *db);
 void	 search_close(struct search *);

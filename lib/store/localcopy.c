@@ -415,3 +415,32 @@ bad:
 	errno = EINVAL;
 	return NULL;
 }
+
+static const char localcopy_libraries_sql[] =
+    "SELECT id, lib_no, index_version, total_snippets FROM libraries WHERE "
+    "indexed_commit IS NOT NULL AND state <> 'delete' ORDER BY lib_no";
+
+int
+localcopy_libraries(struct db *db, void (*fn)(const struct localcopy_lib *, void *),
+    void *arg)
+{
+	struct db_stmt	*st;
+	struct localcopy_lib lib;
+	int		 step;
+
+	if (db_prepare(db, localcopy_libraries_sql, &st) == -1) {
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+		return -1;
+	}
+	while ((step = db_step(st)) == DB_ROW) {
+		lib.id = db_col_text(st, 0);
+		lib.lib_no = db_col_int64(st, 1);
+		lib.index_version = db_col_int64(st, 2);
+		lib.snippets = db_col_int64(st, 3);
+		fn(&lib, arg);
+	}
+	if (step != DB_DONE)
+		log_err("%s: %s", __func__, db_conn_errmsg(db));
+	db_finalize(st);
+	return step == DB_DONE ? 0 : -1;
+}

@@ -44,4 +44,17 @@ int	 localcopy_build(struct db *db, const char *library_id, long long lib_no,
 struct db *localcopy_open(const char *path, const char *library_id, long long lib_no,
 	    long long index_version, char *why, size_t whysz);
 
+/* A library a copy may be made of (localcopy_libraries). */
+struct localcopy_lib {
+	const char	*id;
+	long long	 lib_no, index_version, snippets;
+};
+/*
+ * Calls fn with each library that has an index and is not being deleted, in order of
+ * lib_no (one statement): what a node's copier compares with the copies it holds. 0, or -1
+ * (logged).
+ */
+int	 localcopy_libraries(struct db *db, void (*fn)(const struct localcopy_lib *, void *),
+	    void *arg);
+
 #endif

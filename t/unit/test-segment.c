@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "search/lexindex.h"
+#include "search/search.h"
 #include "search/segment.h"
 #include "search/vecseg.h"
 #include "search/vector.h"
@@ -498,6 +499,36 @@ test_fetch_once(void)
 	}
 }
 
+/* The lines a query worker writes to its copier (search/copier.h), read back. */
+static void
+test_copy_asked(void)
+{
+	char		 id[512], big[700];
+	long long	 iv = 0;
+	static const char nul[] = "3 7 /a\0b";
+
+	ok(search_copy_asked("12 345 /acme/notes", 18, id, sizeof(id), &iv) == 0 &&
+	    strcmp(id, "/acme/notes") == 0 && iv == 345, "a worker's ask read back");
+	ok(search_copy_asked("12 345 /acme/notes/v1 x", 23, id, sizeof(id), &iv) == 0 &&
+	    strcmp(id, "/acme/notes/v1 x") == 0, "the id is the rest of the line");
+	ok(search_copy_asked("12 345", 6, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked("12 345 ", 7, id, sizeof(id), &iv) == -1,
+	    "refused: no id");
+	ok(search_copy_asked("0 345 /a", 8, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked("12 -1 /a", 8, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked("x 1 /a", 6, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked(" 1 /a", 5, id, sizeof(id), &iv) == -1,
+	    "refused: a number that is not a positive one");
+	ok(search_copy_asked("1 99999999999999999999999 /a", 28, id, sizeof(id), &iv) == -1,
+	    "refused: a number out of range");
+	ok(search_copy_asked(nul, sizeof(nul) - 1, id, sizeof(id), &iv) == -1,
+	    "refused: a NUL in the id");
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "1 2 /", 5);
+	ok(search_copy_asked(big, sizeof(big), id, sizeof(id), &iv) == -1,
+	    "refused: an id longer than its buffer");
+}
+
 int
 main(void)
 {
@@ -514,6 +545,7 @@ main(void)
 	size_t		 n, len, i;
 	uint64_t	 v;
 
+	test_copy_asked();
 	ok(segment_crc32c(0, "123456789", 9) == 0xe3069283u,
 	    "CRC-32C of the check string");
 	if (mkdtemp(dir) == NULL)

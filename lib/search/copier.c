@@ -1,0 +1,279 @@
+/* search/copier.c: a node's copier (search/copier.h). */
+#include "config.h"
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/sandbox.h"
+#include "base/util.h"
+#include "search/copier.h"
+#include "search/search.h"
+#include "store/db.h"
+#include "store/localcopy.h"
+
+/* Copies asked for and not built yet: more are dropped (the workers ask again). */
+#define COPIER_QUEUE_MAX	1024
+/* How long the copier sleeps with nothing to build before it looks at its pipe again. */
+#define COPIER_POLL_MS		250
+/* At most one look at the libraries' versions (after a change) in this many ms. */
+#define COPIER_SCAN_GAP_MS	1000
+/* The copier's nice value: the workers' questions come first. */
+#define COPIER_NICE		10
+
+struct copier_want {
+	char		 id[512];
+	long long	 index_version;
+};
+
+struct copier {
+	struct db	*db;
+	struct search	*s;
+	struct copier_want *q;		/* a ring of COPIER_QUEUE_MAX */
+	size_t		 head, n;
+	char		 buf[8 * SEARCH_COPY_ASK_MAX];	/* what the pipe gave, past the last line */
+	size_t		 nbuf;
+	int		 skip;		/* dropping an overlong line up to its newline */
+	unsigned long	 libs_gen;	/* DB_CACHE_LIBRARIES's at the last scan */
+	long long	 scanned_ms;
+	/* the copies in the folder at a scan: their lib_no and index_version, by lib_no */
+	struct copier_held {
+		long long	 lib_no, index_version;
+	}		*held;
+	size_t		 nheld, capheld;
+	size_t		 dropped;	/* asks dropped since the last log line */
+};
+
+static volatile sig_atomic_t copier_stop;
+
+static void
+copier_on_signal(int sig)
+{
+	copier_stop = 1;
+}
+
+/* Queues (id, index_version) unless it is queued already or the queue is full. */
+static void
+copier_want(struct copier *c, const char *id, long long index_version)
+{
+	struct copier_want *w;
+	size_t		 i;
+
+	for (i = 0; i < c->n; i++) {
+		w = &c->q[(c->head + i) % COPIER_QUEUE_MAX];
+		if (w->index_version == index_version && strcmp(w->id, id) == 0)
+			return;
+	}
+	if (c->n == COPIER_QUEUE_MAX || strlen(id) >= sizeof(w->id)) {
+		c->dropped++;
+		return;
+	}
+	w = &c->q[(c->head + c->n) % COPIER_QUEUE_MAX];
+	snprintf(w->id, sizeof(w->id), "%s", id);
+	w->index_version = index_version;
+	c->n++;
+}
+
+/* Takes the lines the workers wrote (search_copy_asked) into the queue. */
+static void
+copier_read(struct copier *c, int fd)
+{
+	char		 id[512], *nl, *p;
+	long long	 iv;
+	ssize_t		 got;
+
+	for (;;) {
+		got = read(fd, c->buf + c->nbuf, sizeof(c->buf) - c->nbuf);
+		if (got <= 0)
+			break;
+		c->nbuf += (size_t)got;
+		p = c->buf;
+		while ((nl = memchr(p, '\n', c->nbuf - (size_t)(p - c->buf))) != NULL) {
+			if (!c->skip && search_copy_asked(p, (size_t)(nl - p), id, sizeof(id),
+			    &iv) == 0)
+				copier_want(c, id, iv);
+			else if (!c->skip)
+				log_warn("copier: a line not understood from a worker: ignored");
+			c->skip = 0;
+			p = nl + 1;
+		}
+		c->nbuf -= (size_t)(p - c->buf);
+		memmove(c->buf, p, c->nbuf);
+		if (c->nbuf == sizeof(c->buf)) {
+			/* no line is this long: drop it up to its end */
+			c->nbuf = 0;
+			c->skip = 1;
+		}
+	}
+	if (c->dropped > 0) {
+		log_warn("copier: %zu asks dropped (%d copies already asked for)", c->dropped,
+		    COPIER_QUEUE_MAX);
+		c->dropped = 0;
+	}
+}
+
+/* Builds the copy at the queue's head (its library's current version). */
+static void
+copier_build_next(struct copier *c)
+{
+	struct copier_want w = c->q[c->head];
+	struct search_lib lib;
+
+	c->head = (c->head + 1) % COPIER_QUEUE_MAX;
+	c->n--;
+	if (search_library(c->s, w.id, &lib) != SEARCH_LIB_READY)
+		return;		/* gone, or not indexed any more */
+	if (lib.index_version < w.index_version)
+		return;		/* asked by a worker that saw a newer version: not yet here */
+	if (search_copy_build(c->s, &lib) == -1 && errno == ETIMEDOUT)
+		return;		/* another copier of the node builds it */
+}
+
+static int
+copier_held_cmp(const void *a, const void *b)
+{
+	const struct copier_held *x = a, *y = b;
+
+	return x->lib_no < y->lib_no ? -1 : x->lib_no > y->lib_no;
+}
+
+/* The copies in the folder into c->held, by lib_no: their number, or -1 (none: ENOENT). */
+static long
+copier_list_held(struct copier *c)
+{
+	char		 dir[1024], end[8];
+	const char	*data = util_data_dir();
+	struct dirent	*e;
+	struct copier_held h, *more;
+	DIR		*d;
+
+	c->nheld = 0;
+	if (data == NULL || snprintf(dir, sizeof(dir), "%s/copies", data) >= (int)sizeof(dir))
+		return -1;
+	if ((d = opendir(dir)) == NULL)
+		return errno == ENOENT ? 0 : -1;
+	while ((e = readdir(d)) != NULL) {
+		/* "<lib_no>-<index_version>.db"; temporary files start with a dot */
+		if (sscanf(e->d_name, "%lld-%lld%7s", &h.lib_no, &h.index_version, end) != 3 ||
+		    strcmp(end, ".db") != 0 || h.lib_no < 1)
+			continue;
+		if (c->nheld == c->capheld) {
+			size_t cap = c->capheld == 0 ? 64 : c->capheld * 2;
+
+			if ((more = realloc(c->held, cap * sizeof(*more))) == NULL)
+				break;
+			c->held = more;
+			c->capheld = cap;
+		}
+		c->held[c->nheld++] = h;
+	}
+	closedir(d);
+	qsort(c->held, c->nheld, sizeof(*c->held), copier_held_cmp);
+	return (long)c->nheld;
+}
+
+/* localcopy_libraries: a library the node holds a copy of, but not of its version, is due. */
+static void
+copier_compare(const struct localcopy_lib *lib, void *arg)
+{
+	struct copier	*c = arg;
+	struct copier_held key, *h;
+	size_t		 i;
+	int		 older = 0;
+
+	key.lib_no = lib->lib_no;
+	if ((h = bsearch(&key, c->held, c->nheld, sizeof(*c->held), copier_held_cmp)) == NULL)
+		return;
+	/* bsearch found one of the library's copies: look at all of them */
+	i = (size_t)(h - c->held);
+	while (i > 0 && c->held[i - 1].lib_no == lib->lib_no)
+		i--;
+	for (; i < c->nheld && c->held[i].lib_no == lib->lib_no; i++) {
+		if (c->held[i].index_version == lib->index_version)
+			return;		/* there already */
+		older = 1;
+	}
+	if (older)
+		copier_want(c, lib->id, lib->index_version);
+}
+
+/*
+ * After a change of the libraries (at most once a COPIER_SCAN_GAP_MS): queues the current
+ * version of each library the node holds an older copy of.
+ */
+static void
+copier_scan(struct copier *c)
+{
+	unsigned long	 gen = db_cache_gen(c->db, DB_CACHE_LIBRARIES);
+	long long	 now = util_now_ms();
+
+	if (gen == c->libs_gen || now - c->scanned_ms < COPIER_SCAN_GAP_MS)
+		return;
+	c->libs_gen = gen;
+	c->scanned_ms = now;
+	if (copier_list_held(c) > 0)
+		(void)localcopy_libraries(c->db, copier_compare, c);
+}
+
+int
+copier_main(int fd)
+{
+	struct copier	 c;
+	struct sigaction sa;
+	struct pollfd	 pfd;
+	pid_t		 parent = getppid();
+	char		 err[256];
+	int		 rc = 1;
+
+	memset(&c, 0, sizeof(c));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = copier_on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	errno = 0;
+	if (setpriority(PRIO_PROCESS, 0, COPIER_NICE) == -1)
+		log_warn("copier: cannot lower its priority: %s", strerror(errno));
+	if ((c.q = calloc(COPIER_QUEUE_MAX, sizeof(*c.q))) == NULL ||
+	    db_open(util_data_dir(), DB_READONLY, &c.db) == -1 || db_listen(c.db) == -1 ||
+	    (c.s = search_open(c.db)) == NULL)
+		goto out;
+	if (sandbox_wanted() && sandbox_install(err, sizeof(err)) == -1) {
+		log_err("copier: %s (CTXD_SECCOMP=off runs without it)", err);
+		goto out;
+	}
+	c.libs_gen = db_cache_gen(c.db, DB_CACHE_LIBRARIES);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	while (!copier_stop && getppid() == parent) {
+		if (poll(&pfd, 1, c.n > 0 ? 0 : db_listening(c.db) ? COPIER_POLL_MS :
+		    4 * COPIER_POLL_MS) == -1 && errno != EINTR)
+			break;
+		copier_read(&c, fd);
+		if (!db_listening(c.db)) {
+			c.n = 0;	/* SQLite: no copies */
+			continue;
+		}
+		if (db_drain_changes(c.db) == -1)
+			goto out;	/* its caches are gone with the connection */
+		copier_scan(&c);
+		if (c.n > 0)
+			copier_build_next(&c);
+	}
+	rc = 0;
+out:
+	search_close(c.s);
+	if (c.db != NULL)
+		db_close(c.db);
+	free(c.q);
+	free(c.held);
+	return rc;
+}
