@@ -156,22 +156,24 @@
 /*
  * Local copies (PostgreSQL: store/localcopy.h): a query process answers a library's
  * questions from the rows of the node's copy of its current version,
- * DATA_DIR/copies/<lib_no>-<index_version>.db, built by the first process that wants it
- * (in that question: about a second for 100,000 snippets; one process at a time, the others
- * read the database meanwhile) and opened by each process on first use. Bounds: a library
- * of more than SEARCH_COPY_MAX_SNIPPETS snippets has none; a process keeps at most
- * SEARCH_COPIES_OPEN open, and at most half its open files' limit (RLIMIT_NOFILE) less 64:
- * a copy open is a file descriptor and about 40 KB (the least recently used is closed:
- * opening it again costs an open and its statements' preparation); the folder holds at
- * most SEARCH_COPIES_BYTES (CTXD_LOCAL_COPIES_MB in the environment sets another budget; 0
+ * DATA_DIR/copies/<lib_no>-<index_version>.db, built by the node's copier (search/copier.h)
+ * when a question finds none (that question and the next read the database meanwhile:
+ * about a second for 100,000 snippets) or ahead, when the library has a new version, and
+ * opened by each process on first use. Bounds: a library of more than
+ * SEARCH_COPY_MAX_SNIPPETS snippets has none; a process keeps at most SEARCH_COPIES_OPEN
+ * open, and at most half its open files' limit (RLIMIT_NOFILE) less 64: a copy open is a
+ * file descriptor and about 40 KB (the least recently used is closed: opening it again
+ * costs an open; its statements are prepared as they run); the folder holds at most
+ * SEARCH_COPIES_BYTES (CTXD_LOCAL_COPIES_MB in the environment sets another budget; 0
  * turns copies off), the least recently opened going first. A failed build is tried again
  * after SEARCH_FETCH_RETRY seconds.
  */
 /*
- * A process builds at most one copy every SEARCH_COPY_GAP_MS: a node that starts cold under
- * traffic over many libraries (bench/README.md, 22:10 entry) fills its copies a few a second
- * while the other questions read the database, instead of making every first question of a
- * library wait for its build.
+ * Without a copier (a plain CGI run, a test's own process) the question that finds no copy
+ * builds it; such a process builds at most one copy every SEARCH_COPY_GAP_MS: under
+ * traffic over many libraries (bench/README.md, 22:10 entry) it fills its copies a few a
+ * second while the other questions read the database, instead of making every first
+ * question of a library wait for its build.
  */
 #define SEARCH_COPY_GAP_MS		1000
 /* Seconds before a worker asks the copier again for a copy still missing (a full pipe). */

@@ -354,6 +354,23 @@ store_query_prepare_rows(struct store_query *q)
 	return 0;
 }
 
+/*
+ * *st prepared from sql unless it is: 0, or -1 (logged). A copy's statements are prepared
+ * on first use (a worker opens a copy again when it has closed more than it keeps open:
+ * a question then pays only the statements it runs).
+ */
+static int
+store_query_stmt(struct store_query *q, struct db_stmt **st, const char *sql)
+{
+	if (*st != NULL)
+		return 0;
+	if (db_prepare(q->db, sql, st) == -1) {
+		log_err("store_query: %s", db_conn_errmsg(q->db));
+		return -1;
+	}
+	return 0;
+}
+
 struct store_query *
 store_query_open(struct db *db)
 {
@@ -396,12 +413,7 @@ store_query_open_copy(struct db *copy)
 		return NULL;
 	}
 	q->db = copy;
-	q->own_db = 1;
-	if (store_query_prepare_rows(q) == -1) {
-		log_err("%s: %s", __func__, db_conn_errmsg(copy));
-		store_query_close(q);
-		return NULL;
-	}
+	q->own_db = 1;		/* its statements: prepared on first use (store_query_stmt) */
 	return q;
 }
 
@@ -1265,11 +1277,14 @@ store_query_snippet(struct store_query *q, long long id, const char *library_id,
 {
 	struct store_query_snippet r;
 	struct store_query_pre_row *p;
-	struct db_stmt	*st = q->snippet;
+	struct db_stmt	*st;
 	int		 step, rc = -1, asked;
 
 	if (q->route != NULL)
 		return store_query_snippet(q->route, id, library_id, fn, arg);
+	if (store_query_stmt(q, &q->snippet, store_query_snippet_sql) == -1)
+		return -1;
+	st = q->snippet;
 	if ((asked = store_query_pre_asked(q, id, library_id)) != 0) {
 		/*
 		 * not shown (gone: its place was read, and is none), or shown and deeper
@@ -1337,6 +1352,8 @@ store_query_prev(struct store_query *q, long long doc, long long ord, int limit,
 
 	if (q->route != NULL)
 		return store_query_prev(q->route, doc, ord, limit, fn, arg);
+	if (store_query_stmt(q, &q->prev, store_query_prev_sql) == -1)
+		return -1;
 	/*
 	 * From the prefetch when it read the trails before this place, as many as asked; a
 	 * candidate's place whose trails the first statement did not read has them read
@@ -1395,6 +1412,8 @@ store_query_snippet_place(struct store_query *q, long long id, char *path, size_
 	if (q->route != NULL)
 		return store_query_snippet_place(q->route, id, path, pathsz, title, titlesz);
 	*path = *title = '\0';
+	if (store_query_stmt(q, &q->docpath, store_query_docpath_sql) == -1)
+		return -1;
 	if (store_query_pre_placed(q, id)) {
 		if ((p = store_query_pre_find(q, id, 2)) == NULL)
 			return 0;
@@ -1445,6 +1464,8 @@ store_query_text(struct store_query *q, long long id, char **text, int *flagged)
 		return store_query_text(q->route, id, text, flagged);
 	*text = NULL;
 	*flagged = 0;
+	if (store_query_stmt(q, &q->text, store_query_text_sql) == -1)
+		return -1;
 	db_reset(q->text);
 	db_bind_int64(q->text, 1, id);
 	if (db_step(q->text) == DB_ROW && !db_col_null(q->text, 0)) {
@@ -1495,6 +1516,8 @@ store_query_any_flagged(struct store_query *q, const char *library_id)
 	 */
 	if (q->pf != NULL && strcmp(q->pf->library_id, library_id) == 0)
 		return 1;
+	if (store_query_stmt(q, &q->anyflag, store_query_anyflag_sql) == -1)
+		return -1;
 	db_reset(q->anyflag);
 	db_bind_text(q->anyflag, 1, library_id);
 	step = db_step(q->anyflag);
@@ -1516,6 +1539,8 @@ store_query_flagged(struct store_query *q, long long id)
 		return store_query_flagged(q->route, id);
 	if (store_query_pre_placed(q, id))
 		return (p = store_query_pre_find(q, id, 2)) != NULL && p->flagged;
+	if (store_query_stmt(q, &q->isflag, store_query_isflag_sql) == -1)
+		return -1;
 	db_reset(q->isflag);
 	db_bind_int64(q->isflag, 1, id);
 	step = db_step(q->isflag);
