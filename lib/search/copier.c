@@ -1,6 +1,7 @@
 /* search/copier.c: a node's copier (search/copier.h). */
 #include "config.h"
 
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -236,6 +237,8 @@ copier_main(int fd)
 	int		 rc = 1;
 
 	memset(&c, 0, sizeof(c));
+	/* what ps, top and bench/scale show it as */
+	(void)prctl(PR_SET_NAME, "ctxd-copier", 0, 0, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = copier_on_signal;
 	sigaction(SIGTERM, &sa, NULL);
