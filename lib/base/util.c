@@ -102,6 +102,20 @@ out:
 }
 
 int
+util_fsync_path(const char *path)
+{
+	int	 fd, rc, err;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = fsync(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return rc;
+}
+
+int
 util_mkdir_p(const char *path, mode_t mode)
 {
 	char	*p, *s;

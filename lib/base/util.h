@@ -17,6 +17,11 @@ int	 util_read_file(const char *path, size_t max, char **out, size_t *outlen);
 /* Writes via a temporary file + rename, with the given mode. */
 int	 util_write_file(const char *path, const void *, size_t, mode_t);
 int	 util_mkdir_p(const char *path, mode_t);
+/*
+ * fsync of the file or folder at path (a folder: after a rename into it, so that the new
+ * name survives a crash). 0, or -1 with errno.
+ */
+int	 util_fsync_path(const char *path);
 /* Returns "a/b" (malloc'd). */
 char	*util_path_join(const char *, const char *);
 /* ISO 8601 UTC "YYYY-MM-DDTHH:MM:SSZ" into out (>= 21 bytes). */

@@ -219,19 +219,6 @@ localcopy_fill(struct localcopy_build *b, long long lib_no, long long index_vers
 	return db_exec(b->dst, localcopy_index_sql);
 }
 
-/* Flushes the file at path to disk: 0, or -1. */
-static int
-localcopy_sync(const char *path)
-{
-	int	 fd, rc;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 int
 localcopy_build(struct db *db, const char *library_id, long long lib_no,
     long long index_version, long long max_snippets, const char *path)
@@ -308,10 +295,14 @@ localcopy_build(struct db *db, const char *library_id, long long lib_no,
 		goto out;
 	}
 	b.dst = NULL;
-	if (localcopy_sync(tmp) == -1 || rename(tmp, path) == -1) {
+	if (util_fsync_path(tmp) == -1 || rename(tmp, path) == -1) {
 		log_err("%s: %s: %s: %s", __func__, library_id, path, strerror(errno));
 		goto out;
 	}
+	/* the new name on disk too (a copy lost in a crash would only be built again) */
+	if (snprintf(tmp, sizeof(tmp), "%.*s", (int)(name - path), path) < (int)sizeof(tmp) &&
+	    util_fsync_path(name == path ? "." : tmp) == -1)
+		log_warn("%s: %s: fsync of its folder: %s", __func__, path, strerror(errno));
 	log_info("%s: local copy %s written: %lld snippets in %lld ms", library_id, path,
 	    b.nsnippets, util_now_ms() - t0);
 	rc = 0;

@@ -19,16 +19,20 @@
  * What a listening connection (db_listen: a query or MCP worker on PostgreSQL) keeps
  * between requests, dropped when a change of the libraries table is announced
  * (db_drain_changes): the rows store_query_library read (found or not), at most
- * STORE_QUERY_LIBS_KEPT (then emptied and filled again), and the list of
+ * STORE_QUERY_LIBS_KEPT (then emptied and filled again: more than a node's libraries, so
+ * that uniform traffic over a thousand of them costs no round trip for their rows; the
+ * arrays are allocated at the first row kept, never for a local copy's statements), and the list of
  * store_query_libraries when it has at most STORE_QUERY_LIST_KEPT libraries (a longer one
  * is read for each request). SQLite keeps nothing: its reads are local.
  */
-#define STORE_QUERY_LIBS_KEPT	256
+#define STORE_QUERY_LIBS_KEPT	4096
+#define STORE_QUERY_LIBS_HASH	8192		/* buckets, a power of two */
 #define STORE_QUERY_LIST_KEPT	4096
 
 struct store_query_kept {
 	char		*key;		/* the id asked */
 	int		 found;
+	int		 next;		/* the bucket's next, -1 */
 	struct store_query_lib l;	/* its strings malloc'd */
 };
 
@@ -108,7 +112,8 @@ struct store_query {
 	struct db_stmt	*anyflag;	/* has the library a flagged snippet */
 	struct db_stmt	*isflag;	/* is a snippet flagged */
 	struct db_stmt	*docpath;	/* a document's path */
-	struct store_query_kept kept[STORE_QUERY_LIBS_KEPT];
+	struct store_query_kept *kept;	/* STORE_QUERY_LIBS_KEPT; NULL until the first */
+	int		*kept_heads;	/* STORE_QUERY_LIBS_HASH buckets: kept's first, -1 */
 	size_t		 nkept;
 	unsigned long	 kept_gen;	/* DB_CACHE_LIBRARIES's when kept was filled */
 	struct store_query_kept_row *list;	/* NULL: not kept */
@@ -314,6 +319,19 @@ store_query_kept_drop(struct store_query *q)
 		free((char *)k->l.source_type);
 	}
 	q->nkept = 0;
+	if (q->kept_heads != NULL)
+		memset(q->kept_heads, 0xff, STORE_QUERY_LIBS_HASH * sizeof(*q->kept_heads));
+}
+
+/* FNV-1a of a library id: its bucket among STORE_QUERY_LIBS_HASH. */
+static size_t
+store_query_key_hash(const char *id)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+
+	for (; *id != '\0'; id++)
+		h = (h ^ (unsigned char)*id) * 0x100000001b3ULL;
+	return (size_t)(h ^ (h >> 32)) & (STORE_QUERY_LIBS_HASH - 1);
 }
 
 static void
@@ -440,6 +458,8 @@ store_query_close(struct store_query *q)
 	db_finalize(q->pre);
 	db_finalize(q->pre_places);
 	store_query_kept_drop(q);
+	free(q->kept);
+	free(q->kept_heads);
 	store_query_list_drop(q);
 	store_query_prefetch_drop(q);
 	store_query_cands_drop(q);
@@ -1148,13 +1168,27 @@ static void
 store_query_keep(struct store_query *q, const char *id, const struct store_query_lib *l)
 {
 	struct store_query_kept *k;
+	size_t		 h;
 
+	if (q->kept == NULL) {
+		if ((q->kept = calloc(STORE_QUERY_LIBS_KEPT, sizeof(*q->kept))) == NULL ||
+		    (q->kept_heads = malloc(STORE_QUERY_LIBS_HASH *
+		    sizeof(*q->kept_heads))) == NULL) {
+			free(q->kept);
+			q->kept = NULL;
+			return;
+		}
+		memset(q->kept_heads, 0xff, STORE_QUERY_LIBS_HASH * sizeof(*q->kept_heads));
+	}
 	if (q->nkept == STORE_QUERY_LIBS_KEPT)
 		store_query_kept_drop(q);
 	k = &q->kept[q->nkept];
 	memset(k, 0, sizeof(*k));
 	if ((k->key = strdup(id)) == NULL)
 		return;
+	h = store_query_key_hash(id);
+	k->next = q->kept_heads[h];
+	q->kept_heads[h] = (int)q->nkept;
 	if (l != NULL) {
 		k->found = 1;
 		k->l = *l;
@@ -1175,7 +1209,7 @@ static int
 store_query_kept_find(struct store_query *q, const char *id,
     void (*fn)(const struct store_query_lib *, void *), void *arg)
 {
-	size_t	 i;
+	int	 i;
 
 	if (!q->db->listening)
 		return -1;
@@ -1183,7 +1217,9 @@ store_query_kept_find(struct store_query *q, const char *id,
 		store_query_kept_drop(q);
 		q->kept_gen = db_cache_gen(q->db, DB_CACHE_LIBRARIES);
 	}
-	for (i = 0; i < q->nkept; i++)
+	if (q->kept == NULL)
+		return -1;
+	for (i = q->kept_heads[store_query_key_hash(id)]; i != -1; i = q->kept[i].next)
 		if (strcmp(q->kept[i].key, id) == 0) {
 			if (q->kept[i].found)
 				fn(&q->kept[i].l, arg);

@@ -374,19 +374,6 @@ out:
 	return rc;
 }
 
-/* Fsyncs directory dir: 0, or -1. */
-static int
-segstore_sync_dir(const char *dir)
-{
-	int	 fd, rc;
-
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 int
 segstore_fetch(struct db *db, const char *dir, const char *name, long long max,
     struct segstore_info *out)
@@ -537,7 +524,7 @@ segstore_fetch(struct db *db, const char *dir, const char *name, long long max,
 		log_err("%s: %s: %s", __func__, path, strerror(err));
 		goto out;
 	}
-	if (segstore_sync_dir(dir) == -1)
+	if (util_fsync_path(dir) == -1)
 		log_warn("%s: %s: %s", __func__, dir, strerror(errno));
 	rc = 0;
 out:

@@ -1271,6 +1271,30 @@ test_prefetch(struct db *db, const char *url, const char *e)
 			store_query_prefetch_drop(q);
 		}
 	}
+	if (pgl) {
+		/*
+		 * The libraries' rows a listening connection keeps: 1,200 ids asked (none a
+		 * library: "none" is kept too) and one that is, then all again from what it
+		 * kept (uniform traffic over a thousand libraries costs no round trip for them).
+		 */
+		char	 id[32];
+		int	 i, bad = 0;
+
+		for (i = 0; i < 1200; i++) {
+			snprintf(id, sizeof(id), "/many/lib%d", i);
+			bad += store_query_library(q, id, lib_cb, s) != 0;
+		}
+		eq_int(store_query_library(q, "/acme/docs", lib_cb, s), 1,
+		    "%s: 1,200 ids not libraries asked, then a library", e);
+		rt = db_round_trips(l);
+		for (i = 0; i < 1200; i++) {
+			snprintf(id, sizeof(id), "/many/lib%d", i);
+			bad += store_query_library(q, id, lib_cb, s) != 0;
+		}
+		eq_int(store_query_library(q, "/acme/docs", lib_cb, s), 1, "%s: ... again", e);
+		eq_int(bad, 0, "%s: ... none of the others found, twice", e);
+		eq_int(db_round_trips(l) - rt, 0, "%s: ... the second time without a round trip", e);
+	}
 	store_query_close(q);
 	if (pgl)
 		db_close(l);
