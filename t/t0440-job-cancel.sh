@@ -55,8 +55,10 @@ context() {
 cancel_running() {
 	local t0
 	is "$(http POST "$BASE/api/jobs/$1/cancel" -H "$A")" 202 "cancel running job $1: 202"
-	is "$(http_body | jq -r '[.state, .cancelRequested] | @tsv')" "$(printf 'running\ttrue')" \
-	    "the answer is the job, still running, with cancelRequested"
+	# the job as the handler read it after the request: still running, or already
+	# cancelled when the worker saw the request first (a busy machine: CI, 2026-11-30)
+	like "$(http_body | jq -r '[.state, .cancelRequested] | @tsv')" "^(running|cancelled)"$'\t'"true\$" \
+	    "the answer is the job, running (or just cancelled), with cancelRequested"
 	t0=$SECONDS
 	wait_for "SELECT state FROM jobs WHERE id = $1" cancelled 20
 	ok $? "job $1 ends cancelled"
