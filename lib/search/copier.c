@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "search/copier.h"
 #include "search/search.h"
+#include "search/segment.h"
 #include "store/db.h"
 #include "store/localcopy.h"
 
@@ -136,8 +137,8 @@ copier_build_next(struct copier *c)
 		return;		/* gone, or not indexed any more */
 	if (lib.index_version < w.index_version)
 		return;		/* asked by a worker that saw a newer version: not yet here */
-	if (search_copy_build(c->s, &lib) == -1 && errno == ETIMEDOUT)
-		return;		/* another copier of the node builds it */
+	/* failures are logged; ETIMEDOUT: another copier of the node builds it */
+	(void)search_copy_build(c->s, &lib);
 }
 
 static int
@@ -152,7 +153,7 @@ copier_held_cmp(const void *a, const void *b)
 static long
 copier_list_held(struct copier *c)
 {
-	char		 dir[1024], end[8];
+	char		 dir[1024];
 	const char	*data = util_data_dir();
 	struct dirent	*e;
 	struct copier_held h, *more;
@@ -165,8 +166,8 @@ copier_list_held(struct copier *c)
 		return errno == ENOENT ? 0 : -1;
 	while ((e = readdir(d)) != NULL) {
 		/* "<lib_no>-<index_version>.db"; temporary files start with a dot */
-		if (sscanf(e->d_name, "%lld-%lld%7s", &h.lib_no, &h.index_version, end) != 3 ||
-		    strcmp(end, ".db") != 0 || h.lib_no < 1)
+		if (segment_name_parse(e->d_name, ".db", &h.lib_no, &h.index_version) == -1 ||
+		    h.lib_no < 1)
 			continue;
 		if (c->nheld == c->capheld) {
 			size_t cap = c->capheld == 0 ? 64 : c->capheld * 2;

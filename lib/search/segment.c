@@ -543,15 +543,25 @@ segment_number(const char *p, char stop, long long *v)
 	return p;
 }
 
+int
+segment_name_parse(const char *name, const char *suffix, long long *lib_no,
+    long long *index_version)
+{
+	const char	*p;
+
+	if ((p = segment_number(name, '-', lib_no)) == NULL ||
+	    (p = segment_number(p + 1, '.', index_version)) == NULL || strcmp(p, suffix) != 0)
+		return -1;
+	return 0;
+}
+
 static int
 segment_keep_newer(const char *name, void *arg)
 {
 	const struct segment_older *o = arg;
 	long long	 lib, v;
-	const char	*p;
 
-	if ((p = segment_number(name, '-', &lib)) == NULL ||
-	    (p = segment_number(p + 1, '.', &v)) == NULL || strcmp(p, o->suffix) != 0)
+	if (segment_name_parse(name, o->suffix, &lib, &v) == -1)
 		return 1;
 	return lib != o->lib_no || v >= o->index_version;
 }

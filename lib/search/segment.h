@@ -78,6 +78,12 @@ int	 segment_remove_unused_as(const char *dir, const char *suffix,
  * removed its own). The number removed, or -1.
  */
 int	 segment_remove_older(const char *dir, long long lib_no, long long index_version);
+/*
+ * A file name "<lib_no>-<index_version><suffix>" (suffix ".seg" or ".db", digits only) read
+ * into its two numbers: 0, or -1 when name is not one.
+ */
+int	 segment_name_parse(const char *name, const char *suffix, long long *lib_no,
+	    long long *index_version);
 /* segment_remove_older of the files "<lib_no>-<v><suffix>" (".seg": the segments). */
 int	 segment_remove_older_as(const char *dir, const char *suffix, long long lib_no,
 	    long long index_version);

@@ -529,6 +529,22 @@ test_copy_asked(void)
 	    "refused: an id longer than its buffer");
 }
 
+/* The names of segments and local copies read back (segment_name_parse). */
+static void
+test_name_parse(void)
+{
+	long long	 no = 0, iv = 0;
+
+	ok(segment_name_parse("12-345.db", ".db", &no, &iv) == 0 && no == 12 && iv == 345,
+	    "a copy's name read back");
+	ok(segment_name_parse("12-345.seg", ".db", &no, &iv) == -1 &&
+	    segment_name_parse(".12-345.db.77.tmp", ".db", &no, &iv) == -1 &&
+	    segment_name_parse("12-345.db.lock", ".db", &no, &iv) == -1 &&
+	    segment_name_parse("-1-345.db", ".db", &no, &iv) == -1 &&
+	    segment_name_parse("12-.db", ".db", &no, &iv) == -1,
+	    "refused: another suffix, a temporary or lock file, a sign, no number");
+}
+
 int
 main(void)
 {
@@ -546,6 +562,7 @@ main(void)
 	uint64_t	 v;
 
 	test_copy_asked();
+	test_name_parse();
 	ok(segment_crc32c(0, "123456789", 9) == 0xe3069283u,
 	    "CRC-32C of the check string");
 	if (mkdtemp(dir) == NULL)
