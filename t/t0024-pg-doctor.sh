@@ -85,19 +85,19 @@ ok "$(cmp -s "$seg" "$T/saved.seg"; echo $?)" "... fetched the stored segment"
 doctor
 like "$out" 'ok   segment cache: 1 segment stored in PostgreSQL \([0-9.]+ MB\), 1 of them in ' \
     "doctor: in the cache again"
-# The query asked the node's copier (search/copier.h) for its local copy of the library
-# (store/localcopy.h), which it builds outside the question; a copy of a version no library
-# serves (a deleted library's) is removed.
+# The node's copier (search/copier.h) builds its local copy of the library
+# (store/localcopy.h) ahead, outside the questions; a copy of a version no library serves
+# (a deleted library's) is removed.
 for ((i = 0; i < 300; i++)); do
 	ls "$DATA_DIR/copies/"*.db >/dev/null 2>&1 && break
 	sleep 0.1
 done
 doctor
-like "$out" "ok   local copies: 1 library in $DATA_DIR/copies \\([0-9.]+ MB, built by the copier for the questions that ask\\); 0 of versions no library serves removed" \
+like "$out" "ok   local copies: 1 library in $DATA_DIR/copies \\([0-9.]+ MB, built by the copier ahead and for the questions that ask\\); 0 of versions no library serves removed" \
     "doctor: the node's local copy of the library"
 echo stale >"$DATA_DIR/copies/9999-1.db"
 doctor
-like "$out" "ok   local copies: 1 library in $DATA_DIR/copies \\([0-9.]+ MB, built by the copier for the questions that ask\\); 1 of versions no library serves removed" \
+like "$out" "ok   local copies: 1 library in $DATA_DIR/copies \\([0-9.]+ MB, built by the copier ahead and for the questions that ask\\); 1 of versions no library serves removed" \
     "... a copy no library's version names: removed"
 ok "$([ ! -e "$DATA_DIR/copies/9999-1.db" ]; echo $?)" "... gone from the folder"
 

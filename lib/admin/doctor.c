@@ -668,8 +668,8 @@ doctor_copies(FILE *out, int *bad, const char *dir, struct doctor_names *d)
 		return;
 	}
 	doctor_line(out, bad, 1, "local copies: %zu librar%s in %s (%.1f MB, built by the "
-	    "copier for the questions that ask); %d of versions no library serves removed", files,
-	    files == 1 ? "y" : "ies", cdir, (double)bytes / 1048576.0, removed);
+	    "copier ahead and for the questions that ask); %d of versions no library serves "
+	    "removed", files, files == 1 ? "y" : "ies", cdir, (double)bytes / 1048576.0, removed);
 	free(cdir);
 }
 

@@ -1,12 +1,15 @@
 /* search/copier.c: a node's copier (search/copier.h). */
 #include "config.h"
 
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -32,10 +35,18 @@
 #define COPIER_SCAN_GAP_MS	1000
 /* The copier's nice value: the workers' questions come first. */
 #define COPIER_NICE		10
+/*
+ * Copies built ahead (copier_scan): of every library the node has none of, while the
+ * folder stays under half its budget (the rest is for the copies questions ask for),
+ * counting COPIER_AHEAD_BYTES a snippet (measured: 0.74 KB; bench/README.md).
+ */
+#define COPIER_AHEAD_SHARE	2
+#define COPIER_AHEAD_BYTES	1024
 
 struct copier_want {
 	char		 id[512];
 	long long	 index_version;
+	long		 snippets;	/* an ahead one's, at the scan */
 };
 
 struct copier {
@@ -53,6 +64,11 @@ struct copier {
 		long long	 lib_no, index_version;
 	}		*held;
 	size_t		 nheld, capheld;
+	long long	 held_bytes;	/* their size, and the ahead ones built since */
+	/* the libraries the node has no copy of, to build ahead (copier_scan) */
+	struct copier_want *ahead;
+	size_t		 nahead, capahead, nextahead;
+	int		 ahead_fd;	/* the node's ahead lock, held: this copier builds ahead */
 	size_t		 dropped;	/* asks dropped since the last log line */
 };
 
@@ -124,21 +140,49 @@ copier_read(struct copier *c, int fd)
 	}
 }
 
-/* Builds the copy at the queue's head (its library's current version). */
+/* Builds w's library's copy of its current version. */
+static void
+copier_build(struct copier *c, const struct copier_want *w)
+{
+	struct search_lib lib;
+
+	if (search_library(c->s, w->id, &lib) != SEARCH_LIB_READY)
+		return;		/* gone, or not indexed any more */
+	if (lib.index_version < w->index_version)
+		return;		/* asked by a worker that saw a newer version: not yet here */
+	/* failures are logged; ETIMEDOUT: another copier of the node builds it */
+	(void)search_copy_build(c->s, &lib);
+}
+
+/* Builds the copy at the queue's head. */
 static void
 copier_build_next(struct copier *c)
 {
 	struct copier_want w = c->q[c->head];
-	struct search_lib lib;
 
 	c->head = (c->head + 1) % COPIER_QUEUE_MAX;
 	c->n--;
-	if (search_library(c->s, w.id, &lib) != SEARCH_LIB_READY)
-		return;		/* gone, or not indexed any more */
-	if (lib.index_version < w.index_version)
-		return;		/* asked by a worker that saw a newer version: not yet here */
-	/* failures are logged; ETIMEDOUT: another copier of the node builds it */
-	(void)search_copy_build(c->s, &lib);
+	copier_build(c, &w);
+}
+
+/* Builds the next library's copy ahead, when the folder has room: 1, or 0 (none left). */
+static int
+copier_build_ahead(struct copier *c)
+{
+	const struct copier_want *w;
+	long long	 budget, need;
+
+	while (c->nextahead < c->nahead) {
+		w = &c->ahead[c->nextahead++];
+		budget = search_copy_budget(c->s, w->snippets);
+		need = (long long)w->snippets * COPIER_AHEAD_BYTES;
+		if (budget == 0 || c->held_bytes + need > budget / COPIER_AHEAD_SHARE)
+			continue;
+		c->held_bytes += need;
+		copier_build(c, w);
+		return 1;
+	}
+	return 0;
 }
 
 static int
@@ -157,9 +201,11 @@ copier_list_held(struct copier *c)
 	const char	*data = util_data_dir();
 	struct dirent	*e;
 	struct copier_held h, *more;
+	struct stat	 st;
 	DIR		*d;
 
 	c->nheld = 0;
+	c->held_bytes = 0;
 	if (data == NULL || snprintf(dir, sizeof(dir), "%s/copies", data) >= (int)sizeof(dir))
 		return -1;
 	if ((d = opendir(dir)) == NULL)
@@ -169,6 +215,8 @@ copier_list_held(struct copier *c)
 		if (segment_name_parse(e->d_name, ".db", &h.lib_no, &h.index_version) == -1 ||
 		    h.lib_no < 1)
 			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, 0) == 0)
+			c->held_bytes += (long long)st.st_size;
 		if (c->nheld == c->capheld) {
 			size_t cap = c->capheld == 0 ? 64 : c->capheld * 2;
 
@@ -184,7 +232,33 @@ copier_list_held(struct copier *c)
 	return (long)c->nheld;
 }
 
-/* localcopy_libraries: a library the node holds a copy of, but not of its version, is due. */
+/* Appends lib to the libraries to build ahead. */
+static void
+copier_want_ahead(struct copier *c, const struct localcopy_lib *lib)
+{
+	struct copier_want *more, *w;
+
+	if (lib->snippets < 1 || strlen(lib->id) >= sizeof(w->id) ||
+	    search_copy_budget(c->s, lib->snippets) == 0)
+		return;
+	if (c->nahead == c->capahead) {
+		size_t cap = c->capahead == 0 ? 64 : c->capahead * 2;
+
+		if ((more = realloc(c->ahead, cap * sizeof(*more))) == NULL)
+			return;
+		c->ahead = more;
+		c->capahead = cap;
+	}
+	w = &c->ahead[c->nahead++];
+	snprintf(w->id, sizeof(w->id), "%s", lib->id);
+	w->index_version = lib->index_version;
+	w->snippets = lib->snippets;
+}
+
+/*
+ * localcopy_libraries: a library the node holds a copy of, but not of its version, is due;
+ * one it holds none of is built ahead by the copier that holds the node's ahead lock.
+ */
 static void
 copier_compare(const struct localcopy_lib *lib, void *arg)
 {
@@ -194,8 +268,11 @@ copier_compare(const struct localcopy_lib *lib, void *arg)
 	int		 older = 0;
 
 	key.lib_no = lib->lib_no;
-	if ((h = bsearch(&key, c->held, c->nheld, sizeof(*c->held), copier_held_cmp)) == NULL)
+	if ((h = bsearch(&key, c->held, c->nheld, sizeof(*c->held), copier_held_cmp)) == NULL) {
+		if (c->ahead_fd != -1)
+			copier_want_ahead(c, lib);
 		return;
+	}
 	/* bsearch found one of the library's copies: look at all of them */
 	i = (size_t)(h - c->held);
 	while (i > 0 && c->held[i - 1].lib_no == lib->lib_no)
@@ -210,8 +287,38 @@ copier_compare(const struct localcopy_lib *lib, void *arg)
 }
 
 /*
- * After a change of the libraries (at most once a COPIER_SCAN_GAP_MS): queues the current
- * version of each library the node holds an older copy of.
+ * Takes the node's ahead lock (DATA_DIR/copies/.ahead.lock) unless this copier holds it:
+ * of the node's copiers (ctxd-query's, ctxd-mcp's) one builds ahead; when it ends, the
+ * kernel lets the lock go and another takes it at its next scan.
+ */
+static void
+copier_take_ahead(struct copier *c)
+{
+	char		 path[1100];
+	const char	*data = util_data_dir();
+	int		 fd;
+
+	if (c->ahead_fd != -1 || data == NULL || search_copy_budget(c->s, 0) == 0 ||
+	    snprintf(path, sizeof(path), "%s/copies", data) >= (int)sizeof(path) ||
+	    (mkdir(path, 0750) == -1 && errno != EEXIST) ||
+	    snprintf(path, sizeof(path), "%s/copies/.ahead.lock", data) >= (int)sizeof(path))
+		return;
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) == -1) {
+		log_warn("copier: %s: %s", path, strerror(errno));
+		return;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		close(fd);	/* another copier of the node builds ahead */
+		return;
+	}
+	c->ahead_fd = fd;
+}
+
+/*
+ * At the start, then after a change of the libraries (at most once a COPIER_SCAN_GAP_MS):
+ * queues the current version of each library the node holds an older copy of, and lists
+ * those it holds none of to build ahead (copier_build_ahead), so that a node's questions
+ * find their copies from the first (a node's start, a new library, an import).
  */
 static void
 copier_scan(struct copier *c)
@@ -219,11 +326,14 @@ copier_scan(struct copier *c)
 	unsigned long	 gen = db_cache_gen(c->db, DB_CACHE_LIBRARIES);
 	long long	 now = util_now_ms();
 
-	if (gen == c->libs_gen || now - c->scanned_ms < COPIER_SCAN_GAP_MS)
+	if ((gen == c->libs_gen && c->scanned_ms != 0) ||
+	    now - c->scanned_ms < COPIER_SCAN_GAP_MS)
 		return;
 	c->libs_gen = gen;
 	c->scanned_ms = now;
-	if (copier_list_held(c) > 0)
+	c->nahead = c->nextahead = 0;
+	copier_take_ahead(c);
+	if (copier_list_held(c) >= 0)
 		(void)localcopy_libraries(c->db, copier_compare, c);
 }
 
@@ -238,6 +348,7 @@ copier_main(int fd)
 	int		 rc = 1;
 
 	memset(&c, 0, sizeof(c));
+	c.ahead_fd = -1;
 	/* what ps, top and bench/scale show it as */
 	(void)prctl(PR_SET_NAME, "ctxd-copier", 0, 0, 0);
 	memset(&sa, 0, sizeof(sa));
@@ -254,11 +365,11 @@ copier_main(int fd)
 		log_err("copier: %s (CTXD_SECCOMP=off runs without it)", err);
 		goto out;
 	}
-	c.libs_gen = db_cache_gen(c.db, DB_CACHE_LIBRARIES);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	while (!copier_stop && getppid() == parent) {
-		if (poll(&pfd, 1, c.n > 0 ? 0 : db_listening(c.db) ? COPIER_POLL_MS :
+		if (poll(&pfd, 1, c.n > 0 || c.nextahead < c.nahead ? 0 :
+		    db_listening(c.db) ? COPIER_POLL_MS :
 		    4 * COPIER_POLL_MS) == -1 && errno != EINTR)
 			break;
 		copier_read(&c, fd);
@@ -271,6 +382,8 @@ copier_main(int fd)
 		copier_scan(&c);
 		if (c.n > 0)
 			copier_build_next(&c);
+		else
+			(void)copier_build_ahead(&c);
 	}
 	rc = 0;
 out:
@@ -279,5 +392,8 @@ out:
 		db_close(c.db);
 	free(c.q);
 	free(c.held);
+	free(c.ahead);
+	if (c.ahead_fd != -1)
+		close(c.ahead_fd);
 	return rc;
 }

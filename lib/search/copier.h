@@ -7,9 +7,12 @@
  * trip) until the copy is there. When PostgreSQL announces a change of the libraries
  * (LISTEN), it also builds the new version of every library the node holds an older copy
  * of, before any question asks: a re-indexed library's questions keep costing no round
- * trip. Several copiers of a node (ctxd-query's, ctxd-mcp's) never build one copy twice
- * (segment_fetch_once's lock; a copy there is not built again). On SQLite it waits for its
- * end and builds nothing (the workers ask for nothing there).
+ * trip. At its start and after such a change, the copier holding the node's ahead lock
+ * builds ahead a copy of each library the node has none of, while the folder stays under
+ * half its budget: a node's questions find their copies from the first. Several copiers
+ * of a node (ctxd-query's, ctxd-mcp's) never build one copy twice (segment_fetch_once's
+ * lock; a copy there is not built again). On SQLite it waits for its end and builds
+ * nothing (the workers ask for nothing there).
  */
 #ifndef SEARCH_COPIER_H
 #define SEARCH_COPIER_H

@@ -157,9 +157,9 @@
  * Local copies (PostgreSQL: store/localcopy.h): a query process answers a library's
  * questions from the rows of the node's copy of its current version,
  * DATA_DIR/copies/<lib_no>-<index_version>.db, built by the node's copier (search/copier.h)
- * when a question finds none (that question and the next read the database meanwhile:
- * about a second for 100,000 snippets) or ahead, when the library has a new version, and
- * opened by each process on first use. Bounds: a library of more than
+ * ahead (a library it has none of, a new version of one it has) or when a question finds
+ * none (that question and the next read the database meanwhile: about a second for
+ * 100,000 snippets), and opened by each process on first use. Bounds: a library of more than
  * SEARCH_COPY_MAX_SNIPPETS snippets has none; a process keeps at most SEARCH_COPIES_OPEN
  * open, and at most half its open files' limit (RLIMIT_NOFILE) less 64: a copy open is a
  * file descriptor and about 40 KB (the least recently used is closed: opening it again
@@ -1173,10 +1173,8 @@ search_copy_build(struct search *s, const struct search_lib *lib)
 	char		 cdir[1024], name[64], path[1100];
 	struct stat	 st;
 
-	if (!db_listening(s->db) || s->copies_bytes == 0 ||
-	    lib->snippets > SEARCH_COPY_MAX_SNIPPETS ||
-	    search_copy_path(lib, cdir, sizeof(cdir), name, sizeof(name), path,
-	    sizeof(path)) == -1) {
+	if (search_copy_budget(s, lib->snippets) == 0 || search_copy_path(lib, cdir,
+	    sizeof(cdir), name, sizeof(name), path, sizeof(path)) == -1) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -1196,6 +1194,14 @@ search_copy_build(struct search *s, const struct search_lib *lib)
 	    segment_bound_folder(cdir, ".db", s->copies_bytes, name, NULL, NULL) == -1)
 		log_warn("%s: %s: %s", lib->id, cdir, strerror(errno));
 	return 0;
+}
+
+long long
+search_copy_budget(const struct search *s, long snippets)
+{
+	if (!db_listening(s->db) || snippets > SEARCH_COPY_MAX_SNIPPETS)
+		return 0;
+	return s->copies_bytes;
 }
 
 void

@@ -58,6 +58,11 @@ int	 search_copy_asked(const char *line, size_t len, char *id, size_t idsz,
  * build (SQLite, copies turned off, too many snippets), else a failure (logged).
  */
 int	 search_copy_build(struct search *, const struct search_lib *lib);
+/*
+ * The bytes the node's copies may take (CTXD_LOCAL_COPIES_MB) when a library of snippets
+ * snippets can have one; 0 when it cannot (SQLite, copies turned off, too many snippets).
+ */
+long long search_copy_budget(const struct search *, long snippets);
 
 /* Prepares the statements on db (kept open for the life of the process). */
 struct search *search_open(struct db *db);
