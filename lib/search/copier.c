@@ -42,6 +42,8 @@
  */
 #define COPIER_AHEAD_SHARE	2
 #define COPIER_AHEAD_BYTES	1024
+/* Libraries listed to build ahead at a scan; the others at the next, once these are built. */
+#define COPIER_AHEAD_MAX	4096
 
 struct copier_want {
 	char		 id[512];
@@ -68,6 +70,7 @@ struct copier {
 	/* the libraries the node has no copy of, to build ahead (copier_scan) */
 	struct copier_want *ahead;
 	size_t		 nahead, capahead, nextahead;
+	int		 ahead_more;	/* the list was full: scan again once it is done */
 	int		 ahead_fd;	/* the node's ahead lock, held: this copier builds ahead */
 	size_t		 dropped;	/* asks dropped since the last log line */
 };
@@ -176,8 +179,10 @@ copier_build_ahead(struct copier *c)
 		w = &c->ahead[c->nextahead++];
 		budget = search_copy_budget(c->s, w->snippets);
 		need = (long long)w->snippets * COPIER_AHEAD_BYTES;
-		if (budget == 0 || c->held_bytes + need > budget / COPIER_AHEAD_SHARE)
+		if (budget == 0 || c->held_bytes + need > budget / COPIER_AHEAD_SHARE) {
+			c->ahead_more = 0;	/* no room: no more ahead until a change */
 			continue;
+		}
 		c->held_bytes += need;
 		copier_build(c, w);
 		return 1;
@@ -241,6 +246,10 @@ copier_want_ahead(struct copier *c, const struct localcopy_lib *lib)
 	if (lib->snippets < 1 || strlen(lib->id) >= sizeof(w->id) ||
 	    search_copy_budget(c->s, lib->snippets) == 0)
 		return;
+	if (c->nahead == COPIER_AHEAD_MAX) {
+		c->ahead_more = 1;
+		return;
+	}
 	if (c->nahead == c->capahead) {
 		size_t cap = c->capahead == 0 ? 64 : c->capahead * 2;
 
@@ -318,7 +327,8 @@ copier_take_ahead(struct copier *c)
  * At the start, then after a change of the libraries (at most once a COPIER_SCAN_GAP_MS):
  * queues the current version of each library the node holds an older copy of, and lists
  * those it holds none of to build ahead (copier_build_ahead), so that a node's questions
- * find their copies from the first (a node's start, a new library, an import).
+ * find their copies from the first (a node's start, a new library, an import). At most
+ * COPIER_AHEAD_MAX are listed: a full list is followed by another scan once it is built.
  */
 static void
 copier_scan(struct copier *c)
@@ -326,12 +336,14 @@ copier_scan(struct copier *c)
 	unsigned long	 gen = db_cache_gen(c->db, DB_CACHE_LIBRARIES);
 	long long	 now = util_now_ms();
 
-	if ((gen == c->libs_gen && c->scanned_ms != 0) ||
+	if ((gen == c->libs_gen && c->scanned_ms != 0 &&
+	    !(c->ahead_more && c->nextahead == c->nahead)) ||
 	    now - c->scanned_ms < COPIER_SCAN_GAP_MS)
 		return;
 	c->libs_gen = gen;
 	c->scanned_ms = now;
 	c->nahead = c->nextahead = 0;
+	c->ahead_more = 0;
 	copier_take_ahead(c);
 	if (copier_list_held(c) >= 0)
 		(void)localcopy_libraries(c->db, copier_compare, c);
