@@ -17,11 +17,31 @@ seccomp_modes() {
 	done | sort | tr '\n' ' '
 }
 
+# copier_listens NAME: how many of responder NAME's sockets (the listening one: the supervisor
+# opens no other) its copier holds, and the copier's pid.
+copier_listens() {
+	local i names=(query web mcp hook) parent="" pid cp="" n=0 s held
+	for i in "${!names[@]}"; do
+		[ "${names[$i]}" = "$1" ] && parent=${_responder_pids[$i]}
+	done
+	for pid in $(pgrep -P "$parent"); do
+		[ "$(cat "/proc/$pid/comm")" = ctxd-copier ] && cp=$pid
+	done
+	[ -n "$cp" ] || { echo "no copier"; return; }
+	held=$(find "/proc/$cp/fd" -printf '%l\n')
+	for s in $(find "/proc/$parent/fd" -lname 'socket:*' -printf '%l\n'); do
+		grep -qxF "$s" <<<"$held" && n=$((n + 1))
+	done
+	echo "$n (copier $cp)"
+}
+
 ctxd_setup
 ctxd_start
 is "$(seccomp_modes query)" "2 2 2 " "both ctxd-query workers and its copier (search/copier.h) run under the filter"
 is "$(seccomp_modes mcp)" "2 2 2 " "both ctxd-mcp workers and its copier too"
 is "$(seccomp_modes web)" "0 0 " "ctxd-web has none (it starts the worker)"
+like "$(copier_listens query)" "^0 \\(copier [0-9]+\\)$" "ctxd-query's copier holds none of its listening socket"
+like "$(copier_listens mcp)" "^0 \\(copier [0-9]+\\)$" "... nor ctxd-mcp's"
 is "$(seccomp_modes hook)" "0 0 " "nor ctxd-hook"
 like "$(cat "$T/log/query.log")" 'seccomp filter on' "ctxd-query's log says the filter is on"
 is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=y")" 200 \

@@ -459,10 +459,20 @@ http_background_fd(void)
 	return http_bg_fd;
 }
 
-/* The background process (struct http_responder's background): its exit status. */
+/*
+ * The background process (struct http_responder's background): its exit status. It never
+ * accepts: the listening socket sock is let go (/dev/null in its place, so that the
+ * descriptor is not reused), which a supervisor that ends does not then leave open in it.
+ */
 static int
-http_background(int fd, const struct http_responder *rs)
+http_background(int fd, int sock, const struct http_responder *rs)
 {
+	int	 nul;
+
+	if ((nul = open("/dev/null", O_RDWR | O_CLOEXEC)) != -1) {
+		(void)dup2(nul, sock);
+		close(nul);
+	}
 	/* SIGTERM ends it unless background handles it (to end what it does, then return) */
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
@@ -591,7 +601,7 @@ http_supervise(const struct http_responder *rs, int sock, long nworkers)
 			}
 			if (pid == 0 && i == nworkers) {
 				close(bg[1]);
-				_exit(http_background(bg[0], rs));
+				_exit(http_background(bg[0], sock, rs));
 			}
 			if (pid == 0) {
 				if (bg[0] != -1)
