@@ -47,6 +47,7 @@
 
 struct copier_want {
 	char		 id[512];
+	long long	 lib_no;	/* the library's (an id may name another one later) */
 	long long	 index_version;
 	long		 snippets;	/* an ahead one's, at the scan */
 };
@@ -85,7 +86,7 @@ copier_on_signal(int sig)
 
 /* Queues (id, index_version) unless it is queued already or the queue is full. */
 static void
-copier_want(struct copier *c, const char *id, long long index_version)
+copier_want(struct copier *c, long long lib_no, const char *id, long long index_version)
 {
 	struct copier_want *w;
 	size_t		 i;
@@ -101,6 +102,7 @@ copier_want(struct copier *c, const char *id, long long index_version)
 	}
 	w = &c->q[(c->head + c->n) % COPIER_QUEUE_MAX];
 	snprintf(w->id, sizeof(w->id), "%s", id);
+	w->lib_no = lib_no;
 	w->index_version = index_version;
 	c->n++;
 }
@@ -110,7 +112,7 @@ static void
 copier_read(struct copier *c, int fd)
 {
 	char		 id[512], *nl, *p;
-	long long	 iv;
+	long long	 lib_no, iv;
 	ssize_t		 got;
 
 	for (;;) {
@@ -120,9 +122,9 @@ copier_read(struct copier *c, int fd)
 		c->nbuf += (size_t)got;
 		p = c->buf;
 		while ((nl = memchr(p, '\n', c->nbuf - (size_t)(p - c->buf))) != NULL) {
-			if (!c->skip && search_copy_asked(p, (size_t)(nl - p), id, sizeof(id),
-			    &iv) == 0)
-				copier_want(c, id, iv);
+			if (!c->skip && search_copy_asked(p, (size_t)(nl - p), &lib_no, id,
+			    sizeof(id), &iv) == 0)
+				copier_want(c, lib_no, id, iv);
 			else if (!c->skip)
 				log_warn("copier: a line not understood from a worker: ignored");
 			c->skip = 0;
@@ -149,8 +151,8 @@ copier_build(struct copier *c, const struct copier_want *w)
 {
 	struct search_lib lib;
 
-	if (search_library(c->s, w->id, &lib) != SEARCH_LIB_READY)
-		return;		/* gone, or not indexed any more */
+	if (search_library(c->s, w->id, &lib) != SEARCH_LIB_READY || lib.lib_no != w->lib_no)
+		return;		/* gone, not indexed any more, or deleted and made again */
 	if (lib.index_version < w->index_version)
 		return;		/* asked by a worker that saw a newer version: not yet here */
 	/* failures are logged; ETIMEDOUT: another copier of the node builds it */
@@ -260,6 +262,7 @@ copier_want_ahead(struct copier *c, const struct localcopy_lib *lib)
 	}
 	w = &c->ahead[c->nahead++];
 	snprintf(w->id, sizeof(w->id), "%s", lib->id);
+	w->lib_no = lib->lib_no;
 	w->index_version = lib->index_version;
 	w->snippets = lib->snippets;
 }
@@ -292,7 +295,7 @@ copier_compare(const struct localcopy_lib *lib, void *arg)
 		older = 1;
 	}
 	if (older)
-		copier_want(c, lib->id, lib->index_version);
+		copier_want(c, lib->lib_no, lib->id, lib->index_version);
 }
 
 /*

@@ -1230,7 +1230,7 @@ search_copy_ask(struct search *s, const struct search_lib *lib)
 }
 
 int
-search_copy_asked(const char *line, size_t len, char *id, size_t idsz,
+search_copy_asked(const char *line, size_t len, long long *lib_no, char *id, size_t idsz,
     long long *index_version)
 {
 	const char	*p = line, *end = line + len, *sp;
@@ -1252,6 +1252,7 @@ search_copy_asked(const char *line, size_t len, char *id, size_t idsz,
 		return -1;
 	memcpy(id, p, (size_t)(end - p));
 	id[end - p] = '\0';
+	*lib_no = v[0];
 	*index_version = v[1];
 	return 0;
 }

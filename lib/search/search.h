@@ -45,11 +45,11 @@ struct search_lib {
 #define SEARCH_COPY_ASK_MAX	600
 void	 search_set_copier(struct search *, int fd);
 /*
- * One line a worker wrote (len bytes, without its newline) read back: the library's id into
- * id and the index version asked for. 0, or -1 when it is not such a line.
+ * One line a worker wrote (len bytes, without its newline) read back: the library's lib_no,
+ * its id into id and the index version asked for. 0, or -1 when it is not such a line.
  */
-int	 search_copy_asked(const char *line, size_t len, char *id, size_t idsz,
-	    long long *index_version);
+int	 search_copy_asked(const char *line, size_t len, long long *lib_no, char *id,
+	    size_t idsz, long long *index_version);
 /*
  * Builds lib's local copy of its current version into DATA_DIR/copies unless it is there
  * (at most one process of the node at a time), then removes the node's copies of its older

@@ -504,28 +504,28 @@ static void
 test_copy_asked(void)
 {
 	char		 id[512], big[700];
-	long long	 iv = 0;
+	long long	 iv = 0, no = 0;
 	static const char nul[] = "3 7 /a\0b";
 
-	ok(search_copy_asked("12 345 /acme/notes", 18, id, sizeof(id), &iv) == 0 &&
-	    strcmp(id, "/acme/notes") == 0 && iv == 345, "a worker's ask read back");
-	ok(search_copy_asked("12 345 /acme/notes/v1 x", 23, id, sizeof(id), &iv) == 0 &&
+	ok(search_copy_asked("12 345 /acme/notes", 18, &no, id, sizeof(id), &iv) == 0 &&
+	    strcmp(id, "/acme/notes") == 0 && iv == 345 && no == 12, "a worker's ask read back");
+	ok(search_copy_asked("12 345 /acme/notes/v1 x", 23, &no, id, sizeof(id), &iv) == 0 &&
 	    strcmp(id, "/acme/notes/v1 x") == 0, "the id is the rest of the line");
-	ok(search_copy_asked("12 345", 6, id, sizeof(id), &iv) == -1 &&
-	    search_copy_asked("12 345 ", 7, id, sizeof(id), &iv) == -1,
+	ok(search_copy_asked("12 345", 6, &no, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked("12 345 ", 7, &no, id, sizeof(id), &iv) == -1,
 	    "refused: no id");
-	ok(search_copy_asked("0 345 /a", 8, id, sizeof(id), &iv) == -1 &&
-	    search_copy_asked("12 -1 /a", 8, id, sizeof(id), &iv) == -1 &&
-	    search_copy_asked("x 1 /a", 6, id, sizeof(id), &iv) == -1 &&
-	    search_copy_asked(" 1 /a", 5, id, sizeof(id), &iv) == -1,
+	ok(search_copy_asked("0 345 /a", 8, &no, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked("12 -1 /a", 8, &no, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked("x 1 /a", 6, &no, id, sizeof(id), &iv) == -1 &&
+	    search_copy_asked(" 1 /a", 5, &no, id, sizeof(id), &iv) == -1,
 	    "refused: a number that is not a positive one");
-	ok(search_copy_asked("1 99999999999999999999999 /a", 28, id, sizeof(id), &iv) == -1,
+	ok(search_copy_asked("1 99999999999999999999999 /a", 28, &no, id, sizeof(id), &iv) == -1,
 	    "refused: a number out of range");
-	ok(search_copy_asked(nul, sizeof(nul) - 1, id, sizeof(id), &iv) == -1,
+	ok(search_copy_asked(nul, sizeof(nul) - 1, &no, id, sizeof(id), &iv) == -1,
 	    "refused: a NUL in the id");
 	memset(big, 'a', sizeof(big));
 	memcpy(big, "1 2 /", 5);
-	ok(search_copy_asked(big, sizeof(big), id, sizeof(id), &iv) == -1,
+	ok(search_copy_asked(big, sizeof(big), &no, id, sizeof(id), &iv) == -1,
 	    "refused: an id longer than its buffer");
 }
 
