@@ -61,4 +61,20 @@ is "$(seccomp_modes mcp)" "0 0 0 " "and ctxd-mcp too"
 like "$(cat "$T/log/query.log")" 'seccomp filter off: CTXD_SECCOMP=off' "the log says so"
 is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=y")" 200 "it answers as well"
 
+# A copier that fails at its start again and again (CTXD_TEST_COPIER_FAIL: tests only)
+# never stops the workers: it starts again later and later (lib/http/http_route.c), while
+# five workers failing at start would stop the responder.
+ctxd_stop
+CTXD_TEST_COPIER_FAIL=1 ctxd_start
+for ((i = 0; i < 200; i++)); do
+	[ "$(grep -c 'background process [0-9]* exited (status 256)' "$T/log/query.log")" -ge 6 ] && break
+	sleep 0.1
+done
+like "$(grep -c 'background process [0-9]* exited (status 256)' "$T/log/query.log")" '^([6-9]|[1-9][0-9]+)$' \
+    "a copier failing at its start is started again (6 times here)"
+like "$(grep 'background process' "$T/log/query.log" | tail -n 1)" 'starting it again in [0-9]+ ms' \
+    "... each time later, said so"
+unlike "$(cat "$T/log/query.log")" 'keep failing' "... and the responder does not stop"
+is "$(http GET "$BASE/api/v2/libs/search?libraryName=x&query=y")" 200 "its workers answer"
+
 done_testing

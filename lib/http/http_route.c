@@ -41,6 +41,13 @@
 #define HTTP_MAX_WORKERS	64
 #define HTTP_QUICK_FAIL_S	2	/* a worker dying sooner failed at start */
 #define HTTP_MAX_QUICK_FAILS	5
+/*
+ * The background process's failures never stop the workers (it serves none of their
+ * answers): after each quick one it starts again later, the wait doubling from
+ * HTTP_BG_DELAY_MS up to HTTP_BG_DELAY_MAX_MS.
+ */
+#define HTTP_BG_DELAY_MS	250
+#define HTTP_BG_DELAY_MAX_MS	60000
 #define HTTP_MAX_ROUTES		128	/* rows of one route table */
 
 /* Where a pattern's capture stands in the pattern and in the path. */
@@ -460,14 +467,16 @@ http_background_fd(void)
 }
 
 /*
- * The background process (struct http_responder's background): its exit status. It never
- * accepts: the listening socket sock is let go (/dev/null in its place, so that the
- * descriptor is not reused), which a supervisor that ends does not then leave open in it.
+ * The background process (struct http_responder's background), after delay_ms: its exit
+ * status. It never accepts: the listening socket sock is let go (/dev/null in its place, so
+ * that the descriptor is not reused), which a supervisor that ends does not then leave open
+ * in it.
  */
 static int
-http_background(int fd, int sock, const struct http_responder *rs)
+http_background(int fd, int sock, long delay_ms, const struct http_responder *rs)
 {
-	int	 nul;
+	struct timespec	 ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000L };
+	int		 nul;
 
 	if ((nul = open("/dev/null", O_RDWR | O_CLOEXEC)) != -1) {
 		(void)dup2(nul, sock);
@@ -477,6 +486,8 @@ http_background(int fd, int sock, const struct http_responder *rs)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
+	while (delay_ms > 0 && nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		continue;
 	return rs->background(fd);
 }
 
@@ -577,7 +588,7 @@ http_supervise(const struct http_responder *rs, int sock, long nworkers)
 	pid_t		 kids[HTTP_MAX_WORKERS + 1], pid;
 	time_t		 started[HTTP_MAX_WORKERS + 1];
 	int		 i, status, quick_fails = 0, rc = 0, bg[2] = { -1, -1 };
-	long		 nkids = nworkers;
+	long		 nkids = nworkers, bg_delay_ms = 0;
 
 	memset(kids, 0, sizeof(kids));
 	memset(started, 0, sizeof(started));
@@ -601,7 +612,7 @@ http_supervise(const struct http_responder *rs, int sock, long nworkers)
 			}
 			if (pid == 0 && i == nworkers) {
 				close(bg[1]);
-				_exit(http_background(bg[0], sock, rs));
+				_exit(http_background(bg[0], sock, bg_delay_ms, rs));
 			}
 			if (pid == 0) {
 				if (bg[0] != -1)
@@ -621,8 +632,19 @@ http_supervise(const struct http_responder *rs, int sock, long nworkers)
 			kids[i] = 0;
 			if (http_stop)
 				break;
-			log_warn("%s %ld exited (status %d); restarting it",
-			    i == nworkers ? "background process" : "worker", (long)pid,
+			if (i == nworkers) {
+				if (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+				    time(NULL) - started[i] < HTTP_QUICK_FAIL_S)
+					bg_delay_ms = bg_delay_ms == 0 ? HTTP_BG_DELAY_MS :
+					    bg_delay_ms * 2 > HTTP_BG_DELAY_MAX_MS ?
+					    HTTP_BG_DELAY_MAX_MS : bg_delay_ms * 2;
+				else
+					bg_delay_ms = 0;
+				log_warn("background process %ld exited (status %d); starting it "
+				    "again in %ld ms", (long)pid, status, bg_delay_ms);
+				continue;
+			}
+			log_warn("worker %ld exited (status %d); restarting it", (long)pid,
 			    status);
 			/*
 			 * A worker that fails at once (database missing, schema refused)
