@@ -44,6 +44,15 @@
 #define COPIER_AHEAD_BYTES	1024
 /* Libraries listed to build ahead at a scan; the others at the next, once these are built. */
 #define COPIER_AHEAD_MAX	4096
+/*
+ * Copies are built ahead only once the libraries have not changed for this many ms: an
+ * import or a node's first indexing of many libraries runs undisturbed by the copier's
+ * reads (each of which costs the database as much as a question of every snippet), and
+ * its copies are built after; but none waits more than COPIER_AHEAD_WAIT_MS (libraries that
+ * never stop changing). New versions of copies held are built at once.
+ */
+#define COPIER_AHEAD_QUIET_MS	5000
+#define COPIER_AHEAD_WAIT_MS	60000
 
 struct copier_want {
 	char		 id[512];
@@ -62,6 +71,9 @@ struct copier {
 	int		 skip;		/* dropping an overlong line up to its newline */
 	unsigned long	 libs_gen;	/* DB_CACHE_LIBRARIES's at the last scan */
 	long long	 scanned_ms;
+	unsigned long	 seen_gen;	/* DB_CACHE_LIBRARIES's last seen, and since when */
+	long long	 changed_ms;
+	long long	 ahead_since;	/* since when copies are waiting to be built ahead */
 	/* the copies in the folder at a scan: their lib_no and index_version, by lib_no */
 	struct copier_held {
 		long long	 lib_no, index_version;
@@ -170,14 +182,31 @@ copier_build_next(struct copier *c)
 	copier_build(c, &w);
 }
 
-/* Builds the next library's copy ahead, when the folder has room: 1, or 0 (none left). */
+/* Whether a copy is due to be built ahead now (COPIER_AHEAD_QUIET_MS). */
+static int
+copier_ahead_due(struct copier *c)
+{
+	long long	 now;
+
+	if (c->nextahead >= c->nahead) {
+		c->ahead_since = 0;
+		return 0;
+	}
+	now = util_now_ms();
+	if (c->ahead_since == 0)
+		c->ahead_since = now;
+	return now - c->changed_ms >= COPIER_AHEAD_QUIET_MS ||
+	    now - c->ahead_since >= COPIER_AHEAD_WAIT_MS;
+}
+
+/* Builds the next library's copy ahead, when the folder has room: 1, or 0 (none now). */
 static int
 copier_build_ahead(struct copier *c)
 {
 	const struct copier_want *w;
 	long long	 budget, need;
 
-	while (c->nextahead < c->nahead) {
+	while (copier_ahead_due(c)) {
 		w = &c->ahead[c->nextahead++];
 		budget = search_copy_budget(c->s, w->snippets);
 		need = (long long)w->snippets * COPIER_AHEAD_BYTES;
@@ -331,7 +360,8 @@ copier_take_ahead(struct copier *c)
 /*
  * At the start, then after a change of the libraries (at most once a COPIER_SCAN_GAP_MS):
  * queues the current version of each library the node holds an older copy of, and lists
- * those it holds none of to build ahead (copier_build_ahead), so that a node's questions
+ * those it holds none of to build ahead (copier_build_ahead, once the libraries are quiet:
+ * COPIER_AHEAD_QUIET_MS), so that a node's questions
  * find their copies from the first (a node's start, a new library, an import). At most
  * COPIER_AHEAD_MAX are listed: a full list is followed by another scan once it is built.
  */
@@ -341,6 +371,10 @@ copier_scan(struct copier *c)
 	unsigned long	 gen = db_cache_gen(c->db, DB_CACHE_LIBRARIES);
 	long long	 now = util_now_ms();
 
+	if (gen != c->seen_gen) {
+		c->seen_gen = gen;
+		c->changed_ms = now;
+	}
 	if ((gen == c->libs_gen && c->scanned_ms != 0 &&
 	    !(c->ahead_more && c->nextahead == c->nahead)) ||
 	    now - c->scanned_ms < COPIER_SCAN_GAP_MS)
@@ -381,6 +415,8 @@ copier_main(int fd)
 	    db_open(util_data_dir(), DB_READONLY, &c.db) == -1 || db_listen(c.db) == -1 ||
 	    (c.s = search_open(c.db)) == NULL)
 		goto out;
+	/* at the start, copies are built ahead at once (no change seen yet) */
+	c.seen_gen = db_cache_gen(c.db, DB_CACHE_LIBRARIES);
 	if (sandbox_wanted() && sandbox_install(err, sizeof(err)) == -1) {
 		log_err("copier: %s (CTXD_SECCOMP=off runs without it)", err);
 		goto out;
@@ -388,7 +424,7 @@ copier_main(int fd)
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	while (!copier_stop && getppid() == parent) {
-		if (poll(&pfd, 1, c.n > 0 || c.nextahead < c.nahead ? 0 :
+		if (poll(&pfd, 1, c.n > 0 || copier_ahead_due(&c) ? 0 :
 		    db_listening(c.db) ? COPIER_POLL_MS :
 		    4 * COPIER_POLL_MS) == -1 && errno != EINTR)
 			break;
