@@ -361,9 +361,9 @@ copier_take_ahead(struct copier *c)
  * At the start, then after a change of the libraries (at most once a COPIER_SCAN_GAP_MS):
  * queues the current version of each library the node holds an older copy of, and lists
  * those it holds none of to build ahead (copier_build_ahead, once the libraries are quiet:
- * COPIER_AHEAD_QUIET_MS), so that a node's questions
- * find their copies from the first (a node's start, a new library, an import). At most
- * COPIER_AHEAD_MAX are listed: a full list is followed by another scan once it is built.
+ * COPIER_AHEAD_QUIET_MS), so that a node's questions find their copies from the first (a
+ * node's start, a new library, an import). At most COPIER_AHEAD_MAX are listed: a full
+ * list is followed by another scan once it is built.
  */
 static void
 copier_scan(struct copier *c)
@@ -384,7 +384,8 @@ copier_scan(struct copier *c)
 	c->nahead = c->nextahead = 0;
 	c->ahead_more = 0;
 	copier_take_ahead(c);
-	if (copier_list_held(c) >= 0)
+	/* nothing to compare when the node holds no copy and another copier builds ahead */
+	if (copier_list_held(c) > 0 || (c->nheld == 0 && c->ahead_fd != -1))
 		(void)localcopy_libraries(c->db, copier_compare, c);
 }
 
