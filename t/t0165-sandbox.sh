@@ -6,13 +6,18 @@
 . "$top_srcdir/t/lib/harness.sh"
 require_cmd pgrep jq
 
+# responder_pid NAME: the pid of responder NAME (query, web, mcp or hook) ctxd_start started.
+responder_pid() {
+	local i names=(query web mcp hook)
+	for i in "${!names[@]}"; do
+		[ "${names[$i]}" = "$1" ] && echo "${_responder_pids[$i]}"
+	done
+}
+
 # seccomp_modes NAME: the Seccomp: field of each worker of responder NAME, sorted, one line.
 seccomp_modes() {
-	local i names=(query web mcp hook) parent="" pid
-	for i in "${!names[@]}"; do
-		[ "${names[$i]}" = "$1" ] && parent=${_responder_pids[$i]}
-	done
-	for pid in $(pgrep -P "$parent"); do
+	local pid
+	for pid in $(pgrep -P "$(responder_pid "$1")"); do
 		sed -n 's/^Seccomp:[[:space:]]*//p' "/proc/$pid/status"
 	done | sort | tr '\n' ' '
 }
@@ -20,10 +25,8 @@ seccomp_modes() {
 # copier_listens NAME: how many of responder NAME's sockets (the listening one: the supervisor
 # opens no other) its copier holds, and the copier's pid.
 copier_listens() {
-	local i names=(query web mcp hook) parent="" pid cp="" n=0 s held
-	for i in "${!names[@]}"; do
-		[ "${names[$i]}" = "$1" ] && parent=${_responder_pids[$i]}
-	done
+	local parent pid cp="" n=0 s held
+	parent=$(responder_pid "$1")
 	for pid in $(pgrep -P "$parent"); do
 		[ "$(cat "/proc/$pid/comm")" = ctxd-copier ] && cp=$pid
 	done

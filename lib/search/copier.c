@@ -80,9 +80,9 @@ struct copier {
 	}		*held;
 	size_t		 nheld, capheld;
 	long long	 held_bytes;	/* their size, and the ahead ones built since */
-	/* the libraries the node has no copy of, to build ahead (copier_scan) */
+	/* the libraries the node has no copy of, to build ahead (copier_scan): COPIER_AHEAD_MAX */
 	struct copier_want *ahead;
-	size_t		 nahead, capahead, nextahead;
+	size_t		 nahead, nextahead;
 	int		 ahead_more;	/* the list was full: scan again once it is done */
 	int		 ahead_fd;	/* the node's ahead lock, held: this copier builds ahead */
 	size_t		 dropped;	/* asks dropped since the last log line */
@@ -210,7 +210,8 @@ copier_build_ahead(struct copier *c)
 		w = &c->ahead[c->nextahead++];
 		budget = search_copy_budget(c->s, w->snippets);
 		need = (long long)w->snippets * COPIER_AHEAD_BYTES;
-		if (budget == 0 || c->held_bytes + need > budget / COPIER_AHEAD_SHARE) {
+		/* copier_want_ahead listed only those that can have one (budget > 0) */
+		if (c->held_bytes + need > budget / COPIER_AHEAD_SHARE) {
 			c->ahead_more = 0;	/* no room: no more ahead until a change */
 			continue;
 		}
@@ -273,7 +274,7 @@ copier_list_held(struct copier *c)
 static void
 copier_want_ahead(struct copier *c, const struct localcopy_lib *lib)
 {
-	struct copier_want *more, *w;
+	struct copier_want *w;
 
 	if (lib->snippets < 1 || strlen(lib->id) >= sizeof(w->id) ||
 	    search_copy_budget(c->s, lib->snippets) == 0)
@@ -282,14 +283,9 @@ copier_want_ahead(struct copier *c, const struct localcopy_lib *lib)
 		c->ahead_more = 1;
 		return;
 	}
-	if (c->nahead == c->capahead) {
-		size_t cap = c->capahead == 0 ? 64 : c->capahead * 2;
-
-		if ((more = realloc(c->ahead, cap * sizeof(*more))) == NULL)
-			return;
-		c->ahead = more;
-		c->capahead = cap;
-	}
+	/* at the first one (its pages touched as they fill) */
+	if (c->ahead == NULL && (c->ahead = calloc(COPIER_AHEAD_MAX, sizeof(*w))) == NULL)
+		return;
 	w = &c->ahead[c->nahead++];
 	snprintf(w->id, sizeof(w->id), "%s", lib->id);
 	w->lib_no = lib->lib_no;
